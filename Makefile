@@ -1,0 +1,133 @@
+# ppslab — one Makefile for the library, the four programs and the tests.
+#
+#   make                  build everything into build/ (build-san/ with SAN=1)
+#   make check            unit tests, then (as root) namespace integration tests
+#   make demo             (root) install what is missing, build, run the demo
+#   make install PREFIX=  install the programs (default /usr/local)
+#   make SAN=1 ...        AddressSanitizer + UndefinedBehaviorSanitizer build
+#   make WERROR=1         warnings are errors (CI)
+
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+CC         ?= cc
+PKG_CONFIG ?= pkg-config
+
+ifeq ($(SAN),1)
+B          ?= build-san
+SANFLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+B          ?= build
+SANFLAGS   :=
+endif
+
+CFLAGS     ?= -O2 -g
+XCFLAGS    := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-missing-field-initializers \
+              -MMD -MP -Ilib -pthread $(SANFLAGS)
+ifeq ($(WERROR),1)
+XCFLAGS    += -Werror
+endif
+
+PCAP_CFLAGS    := $(shell $(PKG_CONFIG) --cflags libpcap 2>/dev/null)
+PCAP_LIBS      := $(shell $(PKG_CONFIG) --libs libpcap 2>/dev/null)
+JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
+JANSSON_LIBS   := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
+LIBNET_LIBS    := $(shell libnet-config --libs 2>/dev/null)
+# libnet-config --defines also says _BSD_SOURCE (which glibc warns about); only the one
+# file that includes libnet.h needs HAVE_NET_ETHERNET_H.
+LIBNET_CFLAGS  := -DHAVE_NET_ETHERNET_H
+
+XCFLAGS    += $(PCAP_CFLAGS) $(JANSSON_CFLAGS)
+LDLIBS     := $(PCAP_LIBS) $(JANSSON_LIBS) $(LIBNET_LIBS) -lm -pthread $(SANFLAGS)
+
+# Each directory's sources are found by wildcard, so adding a module needs no edit here.
+LIB_SRCS   := $(wildcard lib/*.c)
+GEN_SRCS   := $(wildcard gen/*.c)
+SINK_SRCS  := $(wildcard sink/*.c)
+RUT_SRCS   := $(wildcard router-under-test/*.c)
+ANA_SRCS   := $(wildcard analysis/*.c)
+UNIT_SRCS  := $(wildcard tests/unit/t_*.c)
+
+obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
+LIB_OBJS   := $(call obj,$(LIB_SRCS))
+GEN_OBJS   := $(call obj,$(GEN_SRCS))
+SINK_OBJS  := $(call obj,$(SINK_SRCS))
+RUT_OBJS   := $(call obj,$(RUT_SRCS))
+ANA_OBJS   := $(call obj,$(ANA_SRCS))
+LIBA       := $(B)/libppslab.a
+
+PROGS      := $(B)/bin/ppslab-gen $(B)/bin/ppslab-sink $(B)/bin/ppslab-rut $(B)/bin/ppslab
+# Unit tests may link any program module except its main.c.
+MOD_OBJS   := $(filter-out %/main.o,$(GEN_OBJS) $(SINK_OBJS) $(RUT_OBJS) $(ANA_OBJS))
+UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+TEST_TOOLS :=
+
+.PHONY: all check check-unit check-integ demo deps install uninstall clean bench
+all: $(PROGS)
+
+$(B)/.depcheck: scripts/deps.sh
+	@scripts/deps.sh check
+	@mkdir -p $(B) && touch $@
+
+$(B)/obj/lib/pkt_build.o: XCFLAGS += $(LIBNET_CFLAGS)
+
+# The git revision goes into version.o; the stamp changes only when the revision does.
+GIT_REV    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+$(shell mkdir -p $(B) && [ "$$(cat $(B)/git-rev 2>/dev/null)" = "$(GIT_REV)" ] || echo "$(GIT_REV)" > $(B)/git-rev)
+$(B)/obj/lib/version.o: XCFLAGS += -DPPSLAB_GIT='"$(GIT_REV)"'
+$(B)/obj/lib/version.o: $(B)/git-rev
+
+$(B)/obj/%.o: %.c $(B)/.depcheck
+	@mkdir -p $(dir $@)
+	$(CC) $(XCFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(LIBA): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/bin/ppslab-gen:  $(GEN_OBJS) $(LIBA)
+$(B)/bin/ppslab-sink: $(SINK_OBJS) $(LIBA)
+$(B)/bin/ppslab-rut:  $(RUT_OBJS) $(LIBA)
+$(B)/bin/ppslab:      $(ANA_OBJS) $(LIBA)
+$(PROGS):
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/tests/%: $(B)/obj/tests/unit/%.o $(MOD_OBJS) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/tests/tools/%: $(B)/obj/tests/tools/%.o $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The README's test command. Prints "N passed, N failed" last; non-zero on failure.
+check: $(PROGS) $(UNIT_BINS) $(TEST_TOOLS)
+	@tests/run --build $(B)
+
+check-unit: $(PROGS) $(UNIT_BINS) $(TEST_TOOLS)
+	@tests/run --build $(B) --unit-only
+
+check-integ: $(PROGS) $(UNIT_BINS) $(TEST_TOOLS)
+	@tests/run --build $(B) --integ-only
+
+deps:
+	@scripts/deps.sh install
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/demo.sh $(B)/bin
+
+bench: $(PROGS)
+	@bench/run --build $(B)
+
+install: $(PROGS)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(PROGS)))
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

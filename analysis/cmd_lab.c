@@ -1,0 +1,149 @@
+/* cmd_lab.c — `ppslab lab up|down|status|shield`: the command line over lab.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmds.h"
+#include "jout.h"
+#include "lab.h"
+#include "log.h"
+#include "opt.h"
+
+static const struct opt_def opts[] = {
+	{ "name", 'n', "NAME", "lab name: namespaces NAME-gen, NAME-rut, NAME-sink (default ppslab)" },
+	{ "no-shield", 0, NULL, "up: leave the kernel stacks of the namespaces on" },
+	{ "ns", 0, "ROLE", "shield: only this namespace (gen, rut or sink)" },
+	{ "json", 'j', NULL, "status: print JSON" },
+	{ "help", 'h', NULL, "this help" },
+	{ NULL, 0, NULL, NULL },
+};
+
+#define SYNOPSIS "ppslab lab up|down|status|shield on|off [--name NAME] [options]"
+
+struct args {
+	const char *name;
+	const char *role;
+	int json, no_shield;
+};
+
+static int handle(int key, const char *arg, int idx, void *ctx)
+{
+	struct args *a = ctx;
+	const char *name = opts[idx].name;
+	switch (key) {
+	case 'n': a->name = arg; break;
+	case 'j': a->json = 1; break;
+	case 'h': opt_usage(stdout, SYNOPSIS, opts); exit(0);
+	default:
+		if (!strcmp(name, "no-shield"))
+			a->no_shield = 1;
+		else if (!strcmp(name, "ns"))
+			a->role = arg;
+	}
+	return 0;
+}
+
+static int status(const struct args *a)
+{
+	struct lab_status st;
+	if (lab_status(a->name, &st))
+		return EX_SOFTWARE;
+	if (a->json) {
+		json_t *o = jout_obj("lab", "status");
+		jset_s(o, "name", a->name);
+		jset_b(o, "complete", st.complete);
+		json_t *nss = json_object();
+		for (int r = 0; r < LAB_ROLES; r++) {
+			json_t *n = json_object();
+			char ns[64];
+			lab_ns_name(a->name, (enum lab_role)r, ns, sizeof(ns));
+			jset_s(n, "netns", ns);
+			jset_b(n, "exists", st.ns[r]);
+			jset_b(n, "shield", st.shield[r]);
+			json_object_set_new(nss, lab_role_name((enum lab_role)r), n);
+		}
+		json_object_set_new(o, "namespaces", nss);
+		json_t *ifs = json_object();
+		for (int i = 0; i < 4; i++)
+			jset_b(ifs, lab_ifs[i].ifname, st.if_ok[i]);
+		json_object_set_new(o, "interfaces", ifs);
+		jout_emit(stdout, o);
+	} else {
+		printf("lab %s: %s\n", a->name,
+		       st.complete ? "up" : st.any ? "INCOMPLETE (ppslab lab up completes it, "
+						     "ppslab lab down removes it)" : "down");
+		for (int r = 0; r < LAB_ROLES; r++) {
+			char ns[64];
+			lab_ns_name(a->name, (enum lab_role)r, ns, sizeof(ns));
+			printf("  %-24s %-8s shield %s\n", ns, st.ns[r] ? "exists" : "missing",
+			       st.ns[r] ? (st.shield[r] ? "on" : "off") : "-");
+		}
+		for (int i = 0; i < 4; i++)
+			printf("  %-6s %-18s %-17s %s\n", lab_ifs[i].ifname, lab_ifs[i].addr,
+			       lab_ifs[i].mac, st.if_ok[i] ? "up" : "missing or down");
+	}
+	return st.complete ? EX_OK : 1;
+}
+
+int cmd_lab(int argc, char **argv)
+{
+	struct args a = { .name = LAB_DEFAULT_NAME };
+	int first, rc;
+	if (argc < 2) {
+		opt_usage(stderr, SYNOPSIS, opts);
+		return EX_USAGE;
+	}
+	const char *verb = argv[1];
+	if (!strcmp(verb, "-h") || !strcmp(verb, "--help")) {
+		opt_usage(stdout, SYNOPSIS, opts);
+		return EX_OK;
+	}
+	if ((rc = opt_parse(argc - 1, argv + 1, opts, handle, &a, &first)))
+		return rc;
+	char **rest = argv + 1 + first;
+	int nrest = argc - 1 - first;
+	if (lab_name_check(a.name)) {
+		log_err("--name %s: expected 1..%d characters of A-Z a-z 0-9 _ - .", a.name,
+			LAB_NAME_MAX);
+		return EX_USAGE;
+	}
+	if (!strcmp(verb, "status"))
+		return status(&a);
+	if (getuid() != 0 && strcmp(verb, "status")) {
+		log_err("lab %s needs root (network namespaces)", verb);
+		return EX_NOPERM;
+	}
+	if (!strcmp(verb, "up")) {
+		struct lab_up_opts o = { .shield = !a.no_shield };
+		if (lab_up(a.name, &o))
+			return EX_UNAVAILABLE;
+		printf("lab %s is up: %s-gen gen0 198.18.0.2 -> %s-rut rut0 198.18.0.1 | rut1 "
+		       "198.19.0.1 -> %s-sink sink0 198.19.0.2\n", a.name, a.name, a.name, a.name);
+		return EX_OK;
+	}
+	if (!strcmp(verb, "down")) {
+		if (lab_down(a.name))
+			return EX_UNAVAILABLE;
+		printf("lab %s is down\n", a.name);
+		return EX_OK;
+	}
+	if (!strcmp(verb, "shield")) {
+		if (nrest != 1 || (strcmp(rest[0], "on") && strcmp(rest[0], "off"))) {
+			log_err("usage: ppslab lab shield on|off [--name NAME] [--ns gen|rut|sink]");
+			return EX_USAGE;
+		}
+		enum lab_role role = LAB_ROLES;
+		if (a.role) {
+			for (int r = 0; r < LAB_ROLES; r++)
+				if (!strcmp(a.role, lab_role_name((enum lab_role)r)))
+					role = (enum lab_role)r;
+			if (role == LAB_ROLES)
+				return cli_bad("ns", a.role, "gen, rut or sink");
+		}
+		return lab_shield(a.name, role, !strcmp(rest[0], "on")) ? EX_UNAVAILABLE : EX_OK;
+	}
+	log_err("unknown lab command '%s' (up, down, status, shield)", verb);
+	return EX_USAGE;
+}

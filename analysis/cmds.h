@@ -1,0 +1,8 @@
+/* cmds.h — the subcommands of `ppslab`, one function each (argv[0] is the subcommand
+ * name). Each returns a sysexits code. */
+#ifndef PPSLAB_CMDS_H
+#define PPSLAB_CMDS_H
+
+int cmd_lab(int argc, char **argv);
+
+#endif

@@ -1,0 +1,59 @@
+/* lab.h — the embedded three-box lab: network namespaces NAME-gen, NAME-rut, NAME-sink
+ * joined by two veth pairs, on the RFC 2544 benchmarking range:
+ *
+ *   NAME-gen                NAME-rut                          NAME-sink
+ *   gen0 198.18.0.2/24 ---- rut0 198.18.0.1/24   rut1 198.19.0.1/24 ---- sink0 198.19.0.2/24
+ *
+ * Fixed MACs, permanent neighbours (no ARP during a test), routes through the router,
+ * IPv6 off (no router solicitations or MLD reports among the test frames). A "shield"
+ * (an nftables netdev ingress chain with policy drop, which runs after the AF_PACKET
+ * taps) keeps each namespace's kernel stack from also processing the test frames: the
+ * forwarder, not the kernel, forwards, and the ends send no ICMP port unreachables.
+ * Every operation is idempotent; down removes whatever exists, also after a crash. */
+#ifndef PPSLAB_LAB_H
+#define PPSLAB_LAB_H
+
+#include <stdbool.h>
+
+#define LAB_DEFAULT_NAME "ppslab"
+#define LAB_NAME_MAX 24
+
+enum lab_role { LAB_GEN, LAB_RUT, LAB_SINK, LAB_ROLES };
+
+struct lab_if {
+	enum lab_role role;
+	const char *ifname;
+	const char *mac;
+	const char *addr;      /* with prefix length */
+	const char *ip;
+};
+
+/* The four interfaces, in order gen0, rut0, rut1, sink0. */
+extern const struct lab_if lab_ifs[4];
+const char *lab_role_name(enum lab_role r);
+
+/* "NAME-gen" etc. into buf. */
+void lab_ns_name(const char *name, enum lab_role r, char *buf, int len);
+/* 0 if name is acceptable ([A-Za-z0-9_.-], 1..24, not starting with '-' or '.'). */
+int lab_name_check(const char *name);
+
+struct lab_up_opts {
+	bool shield;           /* default true */
+};
+
+/* All return 0 or -errno and log what failed. */
+int lab_up(const char *name, const struct lab_up_opts *o);
+int lab_down(const char *name);
+/* Turns the shield on or off in one namespace (role) or all (role == LAB_ROLES). */
+int lab_shield(const char *name, enum lab_role role, bool on);
+
+struct lab_status {
+	bool ns[LAB_ROLES];
+	bool if_ok[4];         /* present, up, addressed */
+	bool shield[LAB_ROLES];
+	bool complete;
+	bool any;
+};
+int lab_status(const char *name, struct lab_status *st);
+
+#endif

@@ -1,0 +1,49 @@
+/* main.c — ppslab: the analyzer's front door. Dispatches to a subcommand, like git. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmds.h"
+#include "log.h"
+#include "version.h"
+
+struct subcmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct subcmd subcmds[] = {
+	{ "lab", cmd_lab, "make, remove or show the embedded three-namespace lab" },
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ppslab [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+	for (const struct subcmd *s = subcmds; s->name; s++)
+		fprintf(f, "  %-10s %s\n", s->name, s->help);
+	fprintf(f, "\n'ppslab COMMAND --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	log_init("ppslab", 1);
+	if (argc < 2) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EX_OK;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("ppslab %s\n", ppslab_version());
+		return EX_OK;
+	}
+	for (const struct subcmd *s = subcmds; s->name; s++)
+		if (!strcmp(argv[1], s->name))
+			return s->fn(argc - 1, argv + 1);
+	log_err("'%s' is not a ppslab command (see ppslab --help)", argv[1]);
+	return EX_USAGE;
+}

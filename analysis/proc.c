@@ -1,0 +1,220 @@
+/* proc.c — running programs as argument vectors, in namespaces, with time limits
+ * (see proc.h). Used by `ppslab lab` and by `ppslab run` for every tool it starts. */
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+
+#define NETNS_DIR "/run/netns/"
+
+int proc_netns_exists(const char *netns)
+{
+	char path[256];
+	snprintf(path, sizeof(path), NETNS_DIR "%s", netns);
+	return access(path, F_OK) == 0;
+}
+
+/* argv prefixed with "ip netns exec NS" when netns is set; the vector is static per call */
+static char **ns_argv(char *const argv[], const char *netns, char **buf, int cap)
+{
+	int n = 0;
+	if (netns) {
+		buf[n++] = "ip";
+		buf[n++] = "netns";
+		buf[n++] = "exec";
+		buf[n++] = (char *)netns;
+	}
+	for (int i = 0; argv[i] && n < cap - 1; i++)
+		buf[n++] = argv[i];
+	buf[n] = NULL;
+	return buf;
+}
+
+static int status_of(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 255;
+}
+
+int proc_wait(pid_t pid, uint64_t timeout_ns)
+{
+	int st;
+	uint64_t deadline = timeout_ns ? mono_ns() + timeout_ns : 0;
+	int termed = 0;
+	for (;;) {
+		pid_t r = waitpid(pid, &st, deadline ? WNOHANG : 0);
+		if (r == pid)
+			return status_of(st);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		uint64_t now = mono_ns();
+		if (deadline && now >= deadline) {
+			if (!termed) {
+				kill(pid, SIGTERM);
+				termed = 1;
+				deadline = now + 2 * NS_PER_S;
+			} else {
+				kill(pid, SIGKILL);
+				deadline = 0;   /* now wait without limit */
+			}
+			continue;
+		}
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+pid_t proc_spawn(char *const argv[], const char *netns, const char *out_path,
+		 const char *err_path)
+{
+	char *buf[128];
+	char **av = ns_argv(argv, netns, buf, 128);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		sigset_t all;
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		int in = open("/dev/null", O_RDONLY);
+		if (in >= 0)
+			dup2(in, 0);
+		if (out_path) {
+			int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			if (fd < 0)
+				_exit(127);
+			dup2(fd, 1);
+		}
+		if (err_path) {
+			int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			if (fd < 0)
+				_exit(127);
+			dup2(fd, 2);
+		}
+		execvp(av[0], av);
+		fprintf(stderr, "cannot run %s: %s\n", av[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+int proc_run(char *const argv[], const struct proc_opts *o)
+{
+	static const struct proc_opts none = { 0 };
+	char *buf[128];
+	int outp[2] = { -1, -1 }, inp[2] = { -1, -1 };
+	if (!o)
+		o = &none;
+	char **av = ns_argv(argv, o->netns, buf, 128);
+	if (o->out && pipe2(outp, O_CLOEXEC) < 0)
+		return -errno;
+	if (o->stdin_data && pipe2(inp, O_CLOEXEC) < 0)
+		return -errno;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		sigset_t all;
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		if (o->stdin_data)
+			dup2(inp[0], 0);
+		else {
+			int in = open("/dev/null", O_RDONLY);
+			if (in >= 0)
+				dup2(in, 0);
+		}
+		if (o->out) {
+			dup2(outp[1], 1);
+			if (o->merge_err)
+				dup2(outp[1], 2);
+		}
+		if (o->quiet_err && !o->merge_err) {
+			int dn = open("/dev/null", O_WRONLY);
+			if (dn >= 0)
+				dup2(dn, 2);
+		}
+		execvp(av[0], av);
+		fprintf(stderr, "cannot run %s: %s\n", av[0], strerror(errno));
+		_exit(127);
+	}
+	if (o->stdin_data) {
+		close(inp[0]);
+		size_t len = strlen(o->stdin_data), off = 0;
+		signal(SIGPIPE, SIG_IGN);
+		while (off < len) {
+			ssize_t w = write(inp[1], o->stdin_data + off, len - off);
+			if (w <= 0)
+				break;
+			off += (size_t)w;
+		}
+		close(inp[1]);
+	}
+	if (o->out) {
+		close(outp[1]);
+		size_t got = 0;
+		uint64_t deadline = o->timeout_ns ? mono_ns() + o->timeout_ns : 0;
+		for (;;) {
+			int wait_ms = -1;
+			if (deadline) {
+				uint64_t now = mono_ns();
+				if (now >= deadline)
+					break;
+				wait_ms = (int)((deadline - now) / NS_PER_MS) + 1;
+			}
+			struct pollfd p = { .fd = outp[0], .events = POLLIN };
+			if (poll(&p, 1, wait_ms) <= 0)
+				break;
+			char tmp[4096];
+			ssize_t r = read(outp[0], tmp, sizeof(tmp));
+			if (r <= 0)
+				break;
+			size_t take = (size_t)r;
+			if (got + take >= o->outlen)
+				take = o->outlen - 1 - got;
+			memcpy(o->out + got, tmp, take);
+			got += take;
+		}
+		o->out[got] = 0;
+		close(outp[0]);
+	}
+	return proc_wait(pid, o->timeout_ns);
+}
+
+int proc_ns_write(const char *netns, const char *path, const char *val)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		char nspath[256];
+		snprintf(nspath, sizeof(nspath), NETNS_DIR "%s", netns);
+		int nfd = open(nspath, O_RDONLY | O_CLOEXEC);
+		if (nfd < 0 || setns(nfd, CLONE_NEWNET) < 0)
+			_exit(2);
+		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			_exit(3);
+		size_t l = strlen(val);
+		_exit(write(fd, val, l) == (ssize_t)l ? 0 : 4);
+	}
+	int st = proc_wait(pid, 5 * NS_PER_S);
+	return st == 0 ? 0 : st == 2 ? -ENOENT : st == 3 ? -EACCES : -EIO;
+}

@@ -1,0 +1,32 @@
+/* cli.c — shared command-line conventions (see cli.h). */
+#include "cli.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+
+#include "log.h"
+
+int cli_bad(const char *name, const char *value, const char *what)
+{
+	log_err("--%s %s: expected %s", name, value ? value : "(none)", what);
+	return EX_USAGE;
+}
+
+bool cli_dst_allowed(uint32_t addr_be)
+{
+	uint32_t a = ntohl(addr_be);
+	return (a & 0xfffe0000U) == 0xc6120000U || (a >> 24) == 127;
+}
+
+int cli_exit_code(int neg_errno)
+{
+	switch (-neg_errno) {
+	case 0: return EX_OK;
+	case EPERM: case EACCES: return EX_NOPERM;
+	case EINVAL: return EX_USAGE;
+	case ENODEV: case ENXIO: case EADDRNOTAVAIL: case ENETUNREACH: case ENOENT:
+		return EX_UNAVAILABLE;
+	case ENOMEM: return EX_OSERR;
+	default: return EX_IOERR;
+	}
+}

@@ -1,0 +1,20 @@
+/* cli.h — conventions shared by the four mains: sysexits codes, one error message shape
+ * ("PROG: --opt VALUE: expected ..."), and the benchmark-address guard (RFC 6815). */
+#ifndef PPSLAB_CLI_H
+#define PPSLAB_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sysexits.h>
+
+/* Logs "--name VALUE: expected WHAT" and returns EX_USAGE. */
+int cli_bad(const char *name, const char *value, const char *what);
+
+/* True for addresses a blast may go to without --allow-any-dst: 198.18.0.0/15 (RFC 2544
+ * benchmarking range, RFC 6815) and loopback 127.0.0.0/8 (cannot leak). */
+bool cli_dst_allowed(uint32_t addr_be);
+
+/* Maps a -errno from a module to a sysexits code. */
+int cli_exit_code(int neg_errno);
+
+#endif

@@ -1,0 +1,18 @@
+/* fmt.h — small pure helpers for reporting: rates from counter deltas and numbers with
+ * thousands separators for human columns. */
+#ifndef PPSLAB_FMT_H
+#define PPSLAB_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Per-second rate of a counter between two samples dt_ns apart (0 when dt_ns is 0).
+ * Counters are monotonic 64-bit; a decrease (a reset) yields 0, never a huge value. */
+double rate_per_s(uint64_t cur, uint64_t prev, uint64_t dt_ns);
+
+/* "1,234,567" into buf; returns buf. */
+char *fmt_thousands(uint64_t v, char *buf, size_t len);
+/* Signed percentage difference of achieved against target: 100·(a−t)/t; 0 if t is 0. */
+double pct_error(double achieved, double target);
+
+#endif

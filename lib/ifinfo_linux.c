@@ -1,0 +1,210 @@
+/* ifinfo_linux.c — Linux implementation of ifinfo.h: ioctl for index/MAC/MTU,
+ * getifaddrs for the IPv4 address, rtnetlink (RTM_GETLINK, IFLA_STATS64) for the 64-bit
+ * counters — namespace-correct without a remounted /sys — and /proc/net/arp and
+ * /proc/net/route, which follow the caller's network namespace. */
+#ifdef __linux__
+#include "ifinfo.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int ifreq_ioctl(const char *ifname, unsigned long req, struct ifreq *ifr)
+{
+	if (strlen(ifname) >= IFNAMSIZ)
+		return -ENAMETOOLONG;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	memset(ifr, 0, sizeof(*ifr));
+	strcpy(ifr->ifr_name, ifname);
+	int rc = ioctl(fd, req, ifr) < 0 ? -errno : 0;
+	close(fd);
+	return rc;
+}
+
+int if_index_of(const char *ifname)
+{
+	struct ifreq ifr;
+	int rc = ifreq_ioctl(ifname, SIOCGIFINDEX, &ifr);
+	return rc ? rc : ifr.ifr_ifindex;
+}
+
+int if_hwaddr(const char *ifname, uint8_t mac[6])
+{
+	struct ifreq ifr;
+	int rc = ifreq_ioctl(ifname, SIOCGIFHWADDR, &ifr);
+	if (!rc)
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	return rc;
+}
+
+int if_mtu(const char *ifname, uint32_t *mtu)
+{
+	struct ifreq ifr;
+	int rc = ifreq_ioctl(ifname, SIOCGIFMTU, &ifr);
+	if (!rc)
+		*mtu = (uint32_t)ifr.ifr_mtu;
+	return rc;
+}
+
+int if_ip4(const char *ifname, uint32_t *addr_be, uint8_t *prefix_len)
+{
+	struct ifaddrs *ifa, *i;
+	int rc = -EADDRNOTAVAIL;
+	if (getifaddrs(&ifa) < 0)
+		return -errno;
+	for (i = ifa; i; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || strcmp(i->ifa_name, ifname))
+			continue;
+		*addr_be = ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr;
+		if (prefix_len) {
+			uint32_t m = ntohl(((struct sockaddr_in *)i->ifa_netmask)->sin_addr.s_addr);
+			*prefix_len = (uint8_t)__builtin_popcount(m);
+		}
+		rc = 0;
+		break;
+	}
+	freeifaddrs(ifa);
+	return rc;
+}
+
+int if_counters_read(const char *ifname, struct if_counters *c)
+{
+	int idx = if_index_of(ifname);
+	if (idx < 0)
+		return idx;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+	} req = {
+		.nh = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_GETLINK,
+			.nlmsg_flags = NLM_F_REQUEST, .nlmsg_seq = 1 },
+		.ifi = { .ifi_family = AF_UNSPEC, .ifi_index = idx },
+	};
+	int rc = -ENODATA;
+	if (send(fd, &req, sizeof(req), 0) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	char buf[16384];
+	ssize_t n = recv(fd, buf, sizeof(buf), 0);
+	if (n < 0) {
+		rc = -errno;
+		goto out;
+	}
+	for (struct nlmsghdr *nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (size_t)n);
+	     nh = NLMSG_NEXT(nh, n)) {
+		if (nh->nlmsg_type == NLMSG_ERROR) {
+			struct nlmsgerr *e = NLMSG_DATA(nh);
+			rc = e->error ? e->error : -ENODATA;
+			break;
+		}
+		if (nh->nlmsg_type != RTM_NEWLINK)
+			continue;
+		struct ifinfomsg *ifi = NLMSG_DATA(nh);
+		int alen = (int)IFLA_PAYLOAD(nh);
+		for (struct rtattr *a = IFLA_RTA(ifi); RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+			if (a->rta_type != IFLA_STATS64)
+				continue;
+			struct rtnl_link_stats64 s;
+			memset(&s, 0, sizeof(s));
+			size_t l = RTA_PAYLOAD(a) < sizeof(s) ? RTA_PAYLOAD(a) : sizeof(s);
+			memcpy(&s, RTA_DATA(a), l);
+			*c = (struct if_counters){
+				.rx_packets = s.rx_packets, .tx_packets = s.tx_packets,
+				.rx_bytes = s.rx_bytes, .tx_bytes = s.tx_bytes,
+				.rx_errors = s.rx_errors, .tx_errors = s.tx_errors,
+				.rx_dropped = s.rx_dropped, .tx_dropped = s.tx_dropped,
+				.rx_missed_errors = s.rx_missed_errors,
+				.rx_fifo_errors = s.rx_fifo_errors,
+				.rx_over_errors = s.rx_over_errors, .rx_crc_errors = s.rx_crc_errors,
+				.rx_length_errors = s.rx_length_errors,
+				.rx_frame_errors = s.rx_frame_errors,
+				.tx_fifo_errors = s.tx_fifo_errors, .rx_nohandler = s.rx_nohandler,
+			};
+			rc = 0;
+		}
+		break;
+	}
+out:
+	close(fd);
+	return rc;
+}
+
+int neigh_lookup(const char *ifname, uint32_t ip_be, uint8_t mac[6])
+{
+	FILE *f = fopen("/proc/net/arp", "r");
+	char line[256], ip[64], hw[64], dev[64];
+	unsigned type, flags;
+	int rc = -ENOENT;
+	if (!f)
+		return -errno;
+	if (!fgets(line, sizeof(line), f)) {     /* header */
+		fclose(f);
+		return -ENOENT;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		uint32_t a;
+		if (sscanf(line, "%63s 0x%x 0x%x %63s %*s %63s", ip, &type, &flags, hw, dev) != 5)
+			continue;
+		if (strcmp(dev, ifname) || ip4_parse(ip, &a) || a != ip_be)
+			continue;
+		if (!(flags & 0x2))      /* ATF_COM: complete (permanent entries have it too) */
+			continue;
+		if (mac_parse(hw, mac) == 0) {
+			rc = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+int route_lookup(uint32_t dst_be, char ifname[IFINFO_NAMESZ], uint32_t *gw_be)
+{
+	FILE *f = fopen("/proc/net/route", "r");
+	char line[512], dev[64];
+	unsigned dest, gw, flags, mask, metric;
+	int best_len = -1;
+	unsigned best_metric = 0;
+	if (!f)
+		return -errno;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return -ENETUNREACH;
+	}
+	/* Iface Destination Gateway Flags RefCnt Use Metric Mask ... (hex, network order) */
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %x %x %x %*d %*d %u %x", dev, &dest, &gw, &flags, &metric,
+			   &mask) != 6)
+			continue;
+		if (!(flags & 0x1))             /* RTF_UP */
+			continue;
+		if ((dst_be & mask) != dest)
+			continue;
+		int len = __builtin_popcount(mask);
+		if (len > best_len || (len == best_len && metric < best_metric)) {
+			best_len = len;
+			best_metric = metric;
+			snprintf(ifname, IFINFO_NAMESZ, "%.15s", dev);
+			*gw_be = (flags & 0x2) ? gw : 0;   /* RTF_GATEWAY */
+		}
+	}
+	fclose(f);
+	return best_len >= 0 ? 0 : -ENETUNREACH;
+}
+#endif

@@ -1,0 +1,52 @@
+/* jout.c — JSON Lines output helpers (see jout.h). */
+#include "jout.h"
+
+#include <math.h>
+
+void jout_emit(FILE *f, json_t *obj)
+{
+	char *s = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	if (s) {
+		fputs(s, f);
+		fputc('\n', f);
+		fflush(f);
+		free(s);
+	}
+	json_decref(obj);
+}
+
+void jset_u64(json_t *o, const char *key, uint64_t v)
+{
+	json_object_set_new(o, key, json_integer((json_int_t)v));
+}
+
+void jset_i64(json_t *o, const char *key, int64_t v)
+{
+	json_object_set_new(o, key, json_integer((json_int_t)v));
+}
+
+void jset_f(json_t *o, const char *key, double v)
+{
+	json_object_set_new(o, key, isfinite(v) ? json_real(v) : json_null());
+}
+
+void jset_s(json_t *o, const char *key, const char *v)
+{
+	json_object_set_new(o, key, v ? json_string(v) : json_null());
+}
+
+void jset_b(json_t *o, const char *key, int v)
+{
+	json_object_set_new(o, key, json_boolean(v));
+}
+
+json_t *jout_obj(const char *tool, const char *type)
+{
+	json_t *o = json_object();
+	char schema[64];
+	snprintf(schema, sizeof(schema), "ppslab/%s", tool);
+	jset_s(o, "schema", schema);
+	jset_s(o, "schema_version", PPSLAB_JSON_SCHEMA_VERSION);
+	jset_s(o, "type", type);
+	return o;
+}

@@ -1,0 +1,28 @@
+/* jout.h — JSON output on jansson, outside the hot path.
+ *
+ * Every tool's --json prints JSON Lines: one compact object per interval and one final
+ * object with "type": "summary". Counters are 64-bit; jansson's integers are signed
+ * 64-bit, which holds every counter we keep. */
+#ifndef PPSLAB_JOUT_H
+#define PPSLAB_JOUT_H
+
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Prints obj compactly on one line, adds a newline, flushes, and drops the reference. */
+void jout_emit(FILE *f, json_t *obj);
+
+/* Set helpers: the value is created and the key set; NULL/NaN become null. */
+void jset_u64(json_t *o, const char *key, uint64_t v);
+void jset_i64(json_t *o, const char *key, int64_t v);
+void jset_f(json_t *o, const char *key, double v);
+void jset_s(json_t *o, const char *key, const char *v);
+void jset_b(json_t *o, const char *key, int v);
+
+/* Object with "schema": "ppslab/<tool>", "schema_version", "tool", "type". */
+json_t *jout_obj(const char *tool, const char *type);
+
+#define PPSLAB_JSON_SCHEMA_VERSION "1.0.0"
+
+#endif

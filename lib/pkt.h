@@ -1,0 +1,110 @@
+/* pkt.h — the test frame: layout, template building and classification.
+ *
+ * A test frame is Ethernet II / IPv4 (no options) / UDP / payload, the payload starting
+ * with the signature (sig.h). Lengths here exclude the 4-byte FCS, which the NIC adds;
+ * "frame size" in the user interface includes it, as RFC 2544 counts: a 64-byte frame
+ * is 60 bytes from software. On the wire each frame also costs 20 bytes of preamble,
+ * start delimiter and inter-frame gap (L1). */
+#ifndef PPSLAB_PKT_H
+#define PPSLAB_PKT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sig.h"
+
+#define PKT_ETH_LEN 14
+#define PKT_IP4_LEN 20
+#define PKT_UDP_LEN 8
+#define PKT_IP_OFF PKT_ETH_LEN
+#define PKT_UDP_OFF (PKT_ETH_LEN + PKT_IP4_LEN)
+#define PKT_PAYLOAD_OFF (PKT_UDP_OFF + PKT_UDP_LEN) /* 42 */
+#define PKT_FCS_LEN 4
+#define PKT_L1_OVERHEAD 20    /* preamble 7 + SFD 1 + inter-frame gap 12 */
+#define PKT_WIRE_MIN 64       /* smallest frame with FCS */
+#define PKT_WIRE_MAX 9018     /* largest frame with FCS we build (9000-byte jumbo IP MTU) */
+#define PKT_FRAME_MAX (PKT_WIRE_MAX - PKT_FCS_LEN)
+#define PKT_DEFAULT_DPORT 9   /* discard service; the sink's default test port */
+#define PKT_DEFAULT_SPORT 9
+
+/* Frame length from software for a wire size (with FCS) and back. */
+static inline uint32_t pkt_frame_len(uint32_t wire_size)
+{
+	return wire_size - PKT_FCS_LEN;
+}
+
+/* Bits per second at L2 (frame with FCS) and L1 (+20 bytes) for a packet rate. */
+static inline double pkt_l2_bps(double pps, uint32_t wire_size)
+{
+	return pps * wire_size * 8.0;
+}
+static inline double pkt_l1_bps(double pps, uint32_t wire_size)
+{
+	return pps * (wire_size + PKT_L1_OVERHEAD) * 8.0;
+}
+
+/* What one flow's frames carry. Addresses in network order, ports in host order. */
+struct pkt_flow {
+	uint8_t src_mac[6];
+	uint8_t dst_mac[6];
+	uint32_t src_ip;
+	uint32_t dst_ip;
+	uint16_t src_port;
+	uint16_t dst_port;
+	uint8_t ttl;
+	uint8_t tos;
+};
+
+/* Builds a frame of frame_len bytes (60..PKT_FRAME_MAX, without FCS) into buf with libnet,
+ * once, before any hot loop: valid IP and UDP checksums, a zero signature with the given
+ * stream and flags, the rest of the payload filled with pad_byte. Returns 0 or -errno
+ * with a message in err. */
+int pkt_build_template(const struct pkt_flow *f, uint32_t frame_len, uint8_t stream,
+		       uint8_t sig_flags, uint8_t pad_byte, uint8_t *buf, char *err,
+		       size_t errlen);
+
+/* Classification of a received frame. PKT_TEST is a valid test frame; every other class
+ * is counted separately by the sink and never as test traffic. */
+enum pkt_class {
+	PKT_TEST = 0,
+	PKT_TRUNCATED,        /* too short for the headers it claims */
+	PKT_NOT_IP4,          /* not Ethernet II / IPv4 (ARP, IPv6, VLAN-tagged, ...) */
+	PKT_IP_OPTIONS,       /* IPv4 header longer than 20 bytes */
+	PKT_IP_FRAGMENT,      /* MF set or fragment offset != 0 */
+	PKT_BAD_IP_CSUM,
+	PKT_BAD_LEN,          /* IP total length or UDP length inconsistent with the frame */
+	PKT_NOT_UDP,
+	PKT_WRONG_PORT,       /* UDP, but not to the test port */
+	PKT_BAD_UDP_CSUM,
+	PKT_FOREIGN,          /* test port, but no signature magic */
+	PKT_BAD_SIG_VERSION,  /* magic, but a signature version we do not speak */
+	PKT_CLASS_MAX
+};
+
+/* Stable snake_case names used in JSON ("bad_ip_csum", ...). */
+const char *pkt_class_name(enum pkt_class c);
+
+struct pkt_info {
+	const uint8_t *ip;       /* IPv4 header */
+	uint16_t ip_len;         /* IP total length */
+	uint8_t ttl;
+	uint8_t proto;
+	uint32_t src_ip, dst_ip; /* network order */
+	uint16_t src_port, dst_port;  /* host order (UDP) */
+	const uint8_t *payload;
+	uint16_t payload_len;
+	struct sig sig;
+};
+
+/* L2+L3 checks (what a router checks): truncation, ethertype, version, options,
+ * header checksum, lengths, fragments. Fills ip, ip_len, ttl, proto, addresses. */
+enum pkt_class pkt_parse_ip4(const uint8_t *frame, size_t len, struct pkt_info *pi);
+/* Full classification of a frame for the sink: pkt_parse_ip4, then UDP, port (dport 0
+ * accepts any), UDP checksum (verify_udp_csum) and signature. */
+enum pkt_class pkt_classify(const uint8_t *frame, size_t len, uint16_t dport,
+			    bool verify_udp_csum, struct pkt_info *pi);
+/* Classification of a bare UDP payload (ports that deliver payloads, e.g. udp:). */
+enum pkt_class pkt_classify_payload(const uint8_t *payload, size_t len, struct pkt_info *pi);
+
+#endif

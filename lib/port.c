@@ -1,0 +1,168 @@
+/* port.c — spec parsing and dispatch to the backends (see port.h). The per-burst cost
+ * of the indirection is one function-pointer call. */
+#include "port_impl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct port_ops *const backends[] = {
+#ifdef __linux__
+	&port_afpacket_ops,
+#endif
+	&port_pcap_ops,
+	&port_udp_ops,
+};
+
+const char *port_kv_get(const struct port_kv *kv, int nkv, const char *key)
+{
+	for (int i = 0; i < nkv; i++)
+		if (!strcmp(kv[i].key, key))
+			return kv[i].val;
+	return NULL;
+}
+
+int port_kv_check(const struct port_kv *kv, int nkv, const char *const *allowed, char *err,
+		  size_t errlen)
+{
+	for (int i = 0; i < nkv; i++) {
+		int ok = 0;
+		for (const char *const *a = allowed; *a; a++)
+			ok |= !strcmp(*a, kv[i].key);
+		if (!ok) {
+			snprintf(err, errlen, "unknown port option '%s'", kv[i].key);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int port_open(const char *spec, const struct port_cfg *cfg, struct port **out, char *err,
+	      size_t errlen)
+{
+	char buf[160], *target, *opts;
+	const struct port_ops *ops = NULL;
+	struct port_kv kv[PORT_MAX_KV];
+	int nkv = 0;
+
+	if (!spec || !*spec || strlen(spec) >= sizeof(buf)) {
+		snprintf(err, errlen, "empty or too long port spec");
+		return -EINVAL;
+	}
+	strcpy(buf, spec);
+	opts = strchr(buf, ',');
+	if (opts)
+		*opts++ = 0;
+	char *colon = strchr(buf, ':');
+	if (colon) {
+		*colon = 0;
+		target = colon + 1;
+		for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+			if (!strcmp(backends[i]->name, buf))
+				ops = backends[i];
+		if (!ops) {
+			snprintf(err, errlen, "unknown port backend '%s' (have:%s%s udp)", buf,
+#ifdef __linux__
+				 " afpacket",
+#else
+				 "",
+#endif
+				 " pcap");
+			return -EINVAL;
+		}
+	} else {
+		target = buf;
+		ops = backends[0];
+	}
+	if (!*target) {
+		snprintf(err, errlen, "port spec '%s' names no interface or address", spec);
+		return -EINVAL;
+	}
+	while (opts && *opts) {
+		char *next = strchr(opts, ',');
+		if (next)
+			*next++ = 0;
+		char *eq = strchr(opts, '=');
+		if (!eq || nkv == PORT_MAX_KV || strlen(opts) >= sizeof(kv[0].key) + sizeof(kv[0].val)) {
+			snprintf(err, errlen, "bad port option '%s' (want key=value)", opts);
+			return -EINVAL;
+		}
+		*eq = 0;
+		if (strlen(opts) >= sizeof(kv[0].key) || strlen(eq + 1) >= sizeof(kv[0].val)) {
+			snprintf(err, errlen, "port option '%s' too long", opts);
+			return -EINVAL;
+		}
+		strcpy(kv[nkv].key, opts);
+		strcpy(kv[nkv].val, eq + 1);
+		nkv++;
+		opts = next;
+	}
+
+	struct port *p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->ops = ops;
+	p->cfg = *cfg;
+	if (!p->cfg.frame_max)
+		p->cfg.frame_max = 1514;
+	snprintf(p->spec, sizeof(p->spec), "%s", spec);
+	int rc = ops->open(p, target, kv, nkv, err, errlen);
+	if (rc) {
+		free(p);
+		return rc;
+	}
+	*out = p;
+	return 0;
+}
+
+int port_rx_burst(struct port *p, struct port_pkt *pkts, int max)
+{
+	return p->ops->rx_burst(p, pkts, max);
+}
+
+int port_tx_burst(struct port *p, const struct port_pkt *pkts, int n)
+{
+	return p->ops->tx_burst(p, pkts, n);
+}
+
+int port_fd(const struct port *p)
+{
+	return p->ops->fd(p);
+}
+
+int port_stats(struct port *p, struct port_stats *st)
+{
+	if (p->ops->poll_stats)
+		p->ops->poll_stats(p);
+	*st = p->st;
+	return 0;
+}
+
+enum port_layer port_layer(const struct port *p)
+{
+	return p->layer;
+}
+
+const char *port_backend(const struct port *p)
+{
+	return p->ops->name;
+}
+
+const char *port_ifname(const struct port *p)
+{
+	return p->ifname;
+}
+
+const char *port_spec(const struct port *p)
+{
+	return p->spec;
+}
+
+void port_close(struct port *p)
+{
+	if (!p)
+		return;
+	p->ops->close(p);
+	free(p);
+}

@@ -1,0 +1,70 @@
+/* port.h — one packet I/O abstraction for every program: a port is opened from a spec
+ * string and moves frames in bursts.
+ *
+ * Specs: "BACKEND:TARGET[,key=value...]"; a bare interface name means afpacket: on Linux.
+ *   afpacket:IF   PACKET_MMAP rings: TPACKET_V3 block RX (ring=v2 for per-frame
+ *                 delivery), TPACKET_V2 TX ring with PACKET_QDISC_BYPASS. Keys:
+ *                 ring=v2|v3, frames=N (ring slots), tov=MS (V3 block timeout),
+ *                 bypass=0|1, promisc=0|1.
+ *   pcap:IF       libpcap (portable: FreeBSD, DragonFly, macOS). Keys: promisc=0|1.
+ *   udp:ADDR:PORT kernel UDP socket, sendmmsg/recvmmsg; no root, routed. For RX, ADDR
+ *                 is the local address to bind (0.0.0.0 for any). Keys: src=ADDR:PORT.
+ *
+ * Contracts:
+ * - port_rx_burst fills up to max descriptors. The data they point to stays valid until
+ *   the next port_rx_burst on the same port, or port_close. L2 ports deliver whole
+ *   Ethernet frames (without FCS); L4 ports (udp:) deliver UDP payloads.
+ * - port_tx_burst always takes whole Ethernet frames and copies them out (an L4 port
+ *   sends only the UDP payload, from offset 42). It returns how many it accepted, from
+ *   the front; fewer than n means the ring or socket was full (counted in tx_full), the
+ *   caller decides whether to retry.
+ * - Counters are 64-bit and cumulative since open. */
+#ifndef PPSLAB_PORT_H
+#define PPSLAB_PORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct port;
+
+enum port_dir { PORT_RX = 1, PORT_TX = 2 };
+enum port_layer { PORT_L2 = 0, PORT_L4 = 1 };
+
+struct port_pkt {
+	uint8_t *data;
+	uint32_t len;
+	uint64_t ts_ns;     /* receive time, CLOCK_REALTIME ns (kernel stamp), 0 if unknown */
+};
+
+struct port_cfg {
+	unsigned dir;            /* PORT_RX | PORT_TX */
+	uint32_t frame_max;      /* largest frame without FCS; 0 = 1514 */
+	uint32_t ring_frames;    /* ring slots; 0 = backend default */
+	int rx_per_frame;        /* deliver each frame at once (afpacket: TPACKET_V2 RX) */
+	uint16_t fanout_id;      /* afpacket: join this PACKET_FANOUT (hash) group; 0 = none */
+	uint16_t udp_dport;      /* pcap: capture only UDP to this port; 0 = everything */
+};
+
+struct port_stats {
+	uint64_t rx_pkts, rx_bytes;  /* delivered to the caller */
+	uint64_t tx_pkts, tx_bytes;  /* accepted by the ring / kernel */
+	uint64_t rx_drops;           /* dropped by the kernel because our ring/socket was full */
+	uint64_t tx_full;            /* tx calls that found the ring/socket full (backpressure) */
+	uint64_t tx_errors;          /* frames the kernel rejected */
+};
+
+int port_open(const char *spec, const struct port_cfg *cfg, struct port **out, char *err,
+	      size_t errlen);
+int port_rx_burst(struct port *p, struct port_pkt *pkts, int max);
+int port_tx_burst(struct port *p, const struct port_pkt *pkts, int n);
+/* A descriptor that becomes readable when frames arrive (for poll/epoll). */
+int port_fd(const struct port *p);
+/* Reads the kernel's drop counters into the port's totals and returns them. */
+int port_stats(struct port *p, struct port_stats *st);
+enum port_layer port_layer(const struct port *p);
+const char *port_backend(const struct port *p);
+const char *port_ifname(const struct port *p);   /* "" for udp: */
+const char *port_spec(const struct port *p);
+void port_close(struct port *p);
+
+#endif

@@ -1,0 +1,475 @@
+/* port_afpacket.c — the Linux default port: AF_PACKET with PACKET_MMAP rings.
+ *
+ * RX: TPACKET_V3 (blocks of frames, one wake-up per block; what the sink wants) or, with
+ * ring=v2 / cfg.rx_per_frame, TPACKET_V2 (each frame visible at once; what the polled
+ * forwarder wants, since a V3 block holds frames back until it retires). The RX socket
+ * sets PACKET_IGNORE_OUTGOING so our own transmissions are not read back.
+ * TX: a TPACKET_V2 TX ring on a second socket bound with protocol 0 (it receives
+ * nothing), PACKET_QDISC_BYPASS on by default, PACKET_LOSS so a frame the kernel rejects
+ * is marked and skipped instead of wedging the ring; one sendto() per burst.
+ * Drops: PACKET_STATISTICS (reset on every read) is folded into 64-bit totals. */
+#ifdef __linux__
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "ifinfo.h"
+#include "num.h"
+#include "port_impl.h"
+
+#ifndef PACKET_IGNORE_OUTGOING
+#define PACKET_IGNORE_OUTGOING 23
+#endif
+
+struct afp {
+	int ifindex;
+	int rx_fd, tx_fd;
+	int rx_v3;
+	/* RX ring: V3 blocks or V2 frames, both as "slots" of slot_size bytes */
+	uint8_t *rx_map;
+	size_t rx_map_len;
+	unsigned rx_nslots, rx_slot_size;
+	unsigned rx_cur;              /* next slot to look at */
+	unsigned rel_first, rel_n;    /* slots handed out, to give back on the next call */
+	/* V3: the current block being walked */
+	struct tpacket_block_desc *blk;
+	uint32_t blk_left;
+	uint8_t *blk_pkt;
+	/* TX ring (V2) */
+	uint8_t *tx_map;
+	size_t tx_map_len;
+	unsigned tx_nslots, tx_slot_size, tx_head;
+	unsigned tx_pending;          /* frames queued since the last kick */
+};
+
+static unsigned pow2_at_least(unsigned v)
+{
+	unsigned p = 1;
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+/* A V2 ring of at least nframes slots of slot bytes (a power of two): blocks are whole
+ * pages (the kernel requires it) holding a whole number of slots. */
+static void ring_geometry(unsigned slot, unsigned nframes, struct tpacket_req *req)
+{
+	unsigned block = slot > 4096 ? slot : 4096;
+	unsigned per = block / slot;
+	unsigned nblocks = (nframes + per - 1) / per;
+	*req = (struct tpacket_req){ .tp_block_size = block, .tp_block_nr = nblocks,
+				     .tp_frame_size = slot, .tp_frame_nr = nblocks * per };
+}
+
+static int set_opt(int fd, int level, int name, const void *v, socklen_t l, const char *what,
+		   char *err, size_t errlen)
+{
+	if (setsockopt(fd, level, name, v, l) < 0) {
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", what, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+static int afp_open_rx(struct port *p, struct afp *a, const struct port_kv *kv, int nkv,
+		       char *err, size_t errlen)
+{
+	const char *ring = port_kv_get(kv, nkv, "ring");
+	uint64_t frames = p->cfg.ring_frames ? p->cfg.ring_frames : 0, tov = 2;
+	const char *v;
+	int one = 1, rc;
+
+	a->rx_v3 = !p->cfg.rx_per_frame;
+	if (ring) {
+		if (!strcmp(ring, "v2"))
+			a->rx_v3 = 0;
+		else if (!strcmp(ring, "v3"))
+			a->rx_v3 = 1;
+		else {
+			snprintf(err, errlen, "ring=%s: expected v2 or v3", ring);
+			return -EINVAL;
+		}
+	}
+	if ((v = port_kv_get(kv, nkv, "frames")) && num_count(v, 64, 1 << 22, &frames)) {
+		snprintf(err, errlen, "frames=%s: expected 64..4194304", v);
+		return -EINVAL;
+	}
+	if ((v = port_kv_get(kv, nkv, "tov")) && num_u64(v, 1, 1000, &tov)) {
+		snprintf(err, errlen, "tov=%s: expected 1..1000 (ms)", v);
+		return -EINVAL;
+	}
+
+	a->rx_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (a->rx_fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "AF_PACKET socket: %s%s", strerror(errno),
+			 errno == EPERM ? " (needs root or CAP_NET_RAW)" : "");
+		return rc;
+	}
+	int ver = a->rx_v3 ? TPACKET_V3 : TPACKET_V2;
+	if ((rc = set_opt(a->rx_fd, SOL_PACKET, PACKET_VERSION, &ver, sizeof(ver),
+			  "PACKET_VERSION", err, errlen)))
+		return rc;
+	unsigned frame_size = pow2_at_least(p->cfg.frame_max + 128);
+	if (frame_size < 256)
+		frame_size = 256;
+	if (a->rx_v3) {
+		/* blocks of 256 KiB; V3 packs frames tightly (a 64-byte frame takes about 128
+		 * bytes), so the default 64 blocks hold about 130,000 small frames; frames=N
+		 * asks for room for N frames of the largest size */
+		unsigned block = 1u << 18;
+		if (block < frame_size)
+			block = frame_size;
+		uint64_t bytes = frames ? frames * (uint64_t)frame_size : 64ULL * block;
+		unsigned nblocks = (unsigned)((bytes + block - 1) / block);
+		if (nblocks < 8)
+			nblocks = 8;
+		struct tpacket_req3 req = {
+			.tp_block_size = block, .tp_block_nr = nblocks, .tp_frame_size = frame_size,
+			.tp_frame_nr = (block / frame_size) * nblocks,
+			.tp_retire_blk_tov = (unsigned)tov,
+		};
+		if ((rc = set_opt(a->rx_fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req),
+				  "PACKET_RX_RING (v3)", err, errlen)))
+			return rc;
+		a->rx_nslots = nblocks;
+		a->rx_slot_size = block;
+	} else {
+		struct tpacket_req req;
+		ring_geometry(frame_size, (unsigned)(frames ? frames : 4096), &req);
+		unsigned nframes = req.tp_frame_nr;
+		if ((rc = set_opt(a->rx_fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req),
+				  "PACKET_RX_RING (v2)", err, errlen)))
+			return rc;
+		a->rx_nslots = nframes;
+		a->rx_slot_size = frame_size;
+	}
+	a->rx_map_len = (size_t)a->rx_nslots * a->rx_slot_size;
+	a->rx_map = mmap(NULL, a->rx_map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_LOCKED,
+			 a->rx_fd, 0);
+	if (a->rx_map == MAP_FAILED)   /* MAP_LOCKED may exceed RLIMIT_MEMLOCK: retry without */
+		a->rx_map = mmap(NULL, a->rx_map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 a->rx_fd, 0);
+	if (a->rx_map == MAP_FAILED) {
+		rc = -errno;
+		a->rx_map = NULL;
+		snprintf(err, errlen, "mmap RX ring: %s", strerror(errno));
+		return rc;
+	}
+	/* Best effort: older kernels lack it, and then own TX shows up as PACKET_OUTGOING. */
+	setsockopt(a->rx_fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
+	if ((v = port_kv_get(kv, nkv, "promisc")) && !strcmp(v, "1")) {
+		struct packet_mreq mr = { .mr_ifindex = a->ifindex, .mr_type = PACKET_MR_PROMISC };
+		if ((rc = set_opt(a->rx_fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr),
+				  "promiscuous mode", err, errlen)))
+			return rc;
+	}
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL),
+				   .sll_ifindex = a->ifindex };
+	if (bind(a->rx_fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "bind RX to %s: %s", p->ifname, strerror(errno));
+		return rc;
+	}
+	if (p->cfg.fanout_id) {
+		int f = p->cfg.fanout_id | (PACKET_FANOUT_HASH << 16);
+		if ((rc = set_opt(a->rx_fd, SOL_PACKET, PACKET_FANOUT, &f, sizeof(f),
+				  "PACKET_FANOUT", err, errlen)))
+			return rc;
+	}
+	return 0;
+}
+
+static int afp_open_tx(struct port *p, struct afp *a, const struct port_kv *kv, int nkv,
+		       char *err, size_t errlen)
+{
+	int ver = TPACKET_V2, one = 1, rc;
+	uint64_t frames = p->cfg.ring_frames ? p->cfg.ring_frames : 4096;
+	const char *v;
+	int bypass = 1;
+
+	if ((v = port_kv_get(kv, nkv, "frames")) && num_count(v, 64, 1 << 22, &frames)) {
+		snprintf(err, errlen, "frames=%s: expected 64..4194304", v);
+		return -EINVAL;
+	}
+	if ((v = port_kv_get(kv, nkv, "bypass")))
+		bypass = strcmp(v, "0") != 0;
+	a->tx_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (a->tx_fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "AF_PACKET socket: %s%s", strerror(errno),
+			 errno == EPERM ? " (needs root or CAP_NET_RAW)" : "");
+		return rc;
+	}
+	if ((rc = set_opt(a->tx_fd, SOL_PACKET, PACKET_VERSION, &ver, sizeof(ver),
+			  "PACKET_VERSION", err, errlen)) ||
+	    (rc = set_opt(a->tx_fd, SOL_PACKET, PACKET_LOSS, &one, sizeof(one), "PACKET_LOSS",
+			  err, errlen)))
+		return rc;
+	if (bypass && (rc = set_opt(a->tx_fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
+				    sizeof(one), "PACKET_QDISC_BYPASS", err, errlen)))
+		return rc;
+	unsigned slot = pow2_at_least(p->cfg.frame_max + TPACKET2_HDRLEN);
+	struct tpacket_req req;
+	ring_geometry(slot, (unsigned)frames, &req);
+	unsigned nframes = req.tp_frame_nr;
+	if ((rc = set_opt(a->tx_fd, SOL_PACKET, PACKET_TX_RING, &req, sizeof(req),
+			  "PACKET_TX_RING", err, errlen)))
+		return rc;
+	a->tx_nslots = nframes;
+	a->tx_slot_size = slot;
+	a->tx_map_len = (size_t)nframes * slot;
+	a->tx_map = mmap(NULL, a->tx_map_len, PROT_READ | PROT_WRITE, MAP_SHARED, a->tx_fd, 0);
+	if (a->tx_map == MAP_FAILED) {
+		rc = -errno;
+		a->tx_map = NULL;
+		snprintf(err, errlen, "mmap TX ring: %s", strerror(errno));
+		return rc;
+	}
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = 0,
+				   .sll_ifindex = a->ifindex };
+	if (bind(a->tx_fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "bind TX to %s: %s", p->ifname, strerror(errno));
+		return rc;
+	}
+	return 0;
+}
+
+static void afp_close(struct port *p)
+{
+	struct afp *a = p->priv;
+	if (!a)
+		return;
+	if (a->rx_map)
+		munmap(a->rx_map, a->rx_map_len);
+	if (a->tx_map)
+		munmap(a->tx_map, a->tx_map_len);
+	if (a->rx_fd >= 0)
+		close(a->rx_fd);
+	if (a->tx_fd >= 0)
+		close(a->tx_fd);
+	free(a);
+	p->priv = NULL;
+}
+
+static int afp_open(struct port *p, const char *target, const struct port_kv *kv, int nkv,
+		    char *err, size_t errlen)
+{
+	static const char *const keys[] = { "ring", "frames", "tov", "bypass", "promisc", NULL };
+	int rc = port_kv_check(kv, nkv, keys, err, errlen);
+	if (rc)
+		return rc;
+	if (strlen(target) >= IFNAMSIZ) {
+		snprintf(err, errlen, "interface name '%s' too long", target);
+		return -EINVAL;
+	}
+	struct afp *a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	a->rx_fd = a->tx_fd = -1;
+	p->priv = a;
+	p->layer = PORT_L2;
+	snprintf(p->ifname, sizeof(p->ifname), "%s", target);
+	a->ifindex = if_index_of(target);
+	if (a->ifindex < 0) {
+		rc = a->ifindex;
+		snprintf(err, errlen, "interface '%s': %s", target,
+			 rc == -ENODEV ? "no such interface in this network namespace"
+				       : strerror(-rc));
+		goto fail;
+	}
+	if ((p->cfg.dir & PORT_RX) && (rc = afp_open_rx(p, a, kv, nkv, err, errlen)))
+		goto fail;
+	if ((p->cfg.dir & PORT_TX) && (rc = afp_open_tx(p, a, kv, nkv, err, errlen)))
+		goto fail;
+	return 0;
+fail:
+	afp_close(p);
+	return rc;
+}
+
+static inline uint32_t load_status(const volatile uint32_t *s)
+{
+	return __atomic_load_n(s, __ATOMIC_ACQUIRE);
+}
+
+static inline void store_status(volatile uint32_t *s, uint32_t v)
+{
+	__atomic_store_n(s, v, __ATOMIC_RELEASE);
+}
+
+static void afp_release(struct afp *a)
+{
+	for (unsigned i = 0; i < a->rel_n; i++) {
+		uint8_t *slot = a->rx_map + (size_t)((a->rel_first + i) % a->rx_nslots) * a->rx_slot_size;
+		if (a->rx_v3)
+			store_status(&((struct tpacket_block_desc *)slot)->hdr.bh1.block_status,
+				     TP_STATUS_KERNEL);
+		else
+			store_status((volatile uint32_t *)&((struct tpacket2_hdr *)slot)->tp_status,
+				     TP_STATUS_KERNEL);
+	}
+	a->rel_n = 0;
+}
+
+static void hand_out(struct afp *a)
+{
+	if (a->rel_n == 0)
+		a->rel_first = a->rx_cur;
+	a->rel_n++;
+	a->rx_cur = (a->rx_cur + 1) % a->rx_nslots;
+}
+
+static int afp_rx_v3(struct port *p, struct afp *a, struct port_pkt *pkts, int max)
+{
+	int n = 0;
+	while (n < max) {
+		if (!a->blk) {
+			struct tpacket_block_desc *b =
+				(void *)(a->rx_map + (size_t)a->rx_cur * a->rx_slot_size);
+			if (!(load_status(&b->hdr.bh1.block_status) & TP_STATUS_USER))
+				break;
+			a->blk = b;
+			a->blk_left = b->hdr.bh1.num_pkts;
+			a->blk_pkt = (uint8_t *)b + b->hdr.bh1.offset_to_first_pkt;
+		}
+		while (n < max && a->blk_left) {
+			struct tpacket3_hdr *h = (void *)a->blk_pkt;
+			pkts[n].data = a->blk_pkt + h->tp_mac;
+			pkts[n].len = h->tp_snaplen;
+			pkts[n].ts_ns = (uint64_t)h->tp_sec * 1000000000ULL + h->tp_nsec;
+			p->st.rx_bytes += h->tp_snaplen;
+			n++;
+			a->blk_left--;
+			a->blk_pkt += h->tp_next_offset;
+		}
+		if (a->blk_left == 0) {   /* exhausted: give it back on the next call */
+			a->blk = NULL;
+			hand_out(a);
+		}
+	}
+	return n;
+}
+
+static int afp_rx_v2(struct port *p, struct afp *a, struct port_pkt *pkts, int max)
+{
+	int n = 0;
+	while (n < max) {
+		uint8_t *slot = a->rx_map + (size_t)a->rx_cur * a->rx_slot_size;
+		struct tpacket2_hdr *h = (void *)slot;
+		if (!(load_status((volatile uint32_t *)&h->tp_status) & TP_STATUS_USER))
+			break;
+		pkts[n].data = slot + h->tp_mac;
+		pkts[n].len = h->tp_snaplen;
+		pkts[n].ts_ns = (uint64_t)h->tp_sec * 1000000000ULL + h->tp_nsec;
+		p->st.rx_bytes += h->tp_snaplen;
+		n++;
+		hand_out(a);
+	}
+	return n;
+}
+
+static int afp_rx_burst(struct port *p, struct port_pkt *pkts, int max)
+{
+	struct afp *a = p->priv;
+	if (a->rx_fd < 0)
+		return -EBADF;
+	afp_release(a);
+	int n = a->rx_v3 ? afp_rx_v3(p, a, pkts, max) : afp_rx_v2(p, a, pkts, max);
+	p->st.rx_pkts += (uint64_t)n;
+	return n;
+}
+
+static void afp_kick(struct port *p, struct afp *a)
+{
+	if (sendto(a->tx_fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0) {
+		if (errno == EAGAIN || errno == ENOBUFS)
+			p->st.tx_full++;
+		else
+			p->st.tx_errors++;
+	}
+	a->tx_pending = 0;
+}
+
+static int afp_tx_burst(struct port *p, const struct port_pkt *pkts, int n)
+{
+	struct afp *a = p->priv;
+	int i, kicked = 0;
+	if (a->tx_fd < 0)
+		return -EBADF;
+	for (i = 0; i < n; i++) {
+		uint8_t *slot = a->tx_map + (size_t)a->tx_head * a->tx_slot_size;
+		struct tpacket2_hdr *h = (void *)slot;
+		uint32_t st = load_status((volatile uint32_t *)&h->tp_status);
+		if (st == TP_STATUS_WRONG_FORMAT) {
+			p->st.tx_errors++;
+			p->st.tx_pkts--;          /* it was counted as accepted when queued */
+			st = TP_STATUS_AVAILABLE;
+		}
+		if (st != TP_STATUS_AVAILABLE) {
+			if (kicked) {
+				p->st.tx_full++;
+				break;
+			}
+			afp_kick(p, a);   /* let the kernel drain what is queued, then look again */
+			kicked = 1;
+			i--;
+			continue;
+		}
+		uint32_t len = pkts[i].len;
+		if (len > a->tx_slot_size - (TPACKET2_HDRLEN - sizeof(struct sockaddr_ll))) {
+			p->st.tx_errors++;
+			continue;
+		}
+		memcpy(slot + TPACKET2_HDRLEN - sizeof(struct sockaddr_ll), pkts[i].data, len);
+		h->tp_len = len;
+		store_status((volatile uint32_t *)&h->tp_status, TP_STATUS_SEND_REQUEST);
+		a->tx_head = (a->tx_head + 1) % a->tx_nslots;
+		a->tx_pending++;
+		p->st.tx_pkts++;
+		p->st.tx_bytes += len;
+	}
+	if (a->tx_pending)
+		afp_kick(p, a);
+	return i;
+}
+
+static int afp_fd(const struct port *p)
+{
+	const struct afp *a = p->priv;
+	return a->rx_fd >= 0 ? a->rx_fd : a->tx_fd;
+}
+
+static void afp_poll_stats(struct port *p)
+{
+	struct afp *a = p->priv;
+	if (a->rx_fd < 0)
+		return;
+	struct tpacket_stats_v3 s;
+	socklen_t l = sizeof(s);
+	memset(&s, 0, sizeof(s));
+	if (getsockopt(a->rx_fd, SOL_PACKET, PACKET_STATISTICS, &s, &l) == 0)
+		p->st.rx_drops += s.tp_drops;     /* the kernel resets these on every read */
+}
+
+const struct port_ops port_afpacket_ops = {
+	.name = "afpacket",
+	.open = afp_open,
+	.rx_burst = afp_rx_burst,
+	.tx_burst = afp_tx_burst,
+	.fd = afp_fd,
+	.poll_stats = afp_poll_stats,
+	.close = afp_close,
+};
+#endif

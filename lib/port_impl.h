@@ -1,0 +1,45 @@
+/* port_impl.h — what a port backend provides (private to lib/port*.c). */
+#ifndef PPSLAB_PORT_IMPL_H
+#define PPSLAB_PORT_IMPL_H
+
+#include "port.h"
+
+#define PORT_MAX_KV 8
+
+struct port_kv {
+	char key[32];
+	char val[96];
+};
+
+struct port_ops {
+	const char *name;
+	int (*open)(struct port *p, const char *target, const struct port_kv *kv, int nkv,
+		    char *err, size_t errlen);
+	int (*rx_burst)(struct port *p, struct port_pkt *pkts, int max);
+	int (*tx_burst)(struct port *p, const struct port_pkt *pkts, int n);
+	int (*fd)(const struct port *p);
+	void (*poll_stats)(struct port *p);   /* fold kernel drop counters into p->st */
+	void (*close)(struct port *p);
+};
+
+struct port {
+	const struct port_ops *ops;
+	struct port_cfg cfg;
+	enum port_layer layer;
+	char spec[160];
+	char ifname[32];
+	struct port_stats st;
+	void *priv;
+};
+
+extern const struct port_ops port_afpacket_ops;
+extern const struct port_ops port_pcap_ops;
+extern const struct port_ops port_udp_ops;
+
+/* Looks up key in kv: the value, or NULL. */
+const char *port_kv_get(const struct port_kv *kv, int nkv, const char *key);
+/* Rejects keys not in the NULL-terminated list. */
+int port_kv_check(const struct port_kv *kv, int nkv, const char *const *allowed, char *err,
+		  size_t errlen);
+
+#endif

@@ -1,0 +1,42 @@
+#!/bin/sh
+# deps.sh check|install — the Debian packages ppslab builds and runs with.
+# "check" prints one line naming what is missing and fails; "install" installs it
+# with apt-get (as root), then checks again.
+set -u
+need_pkgs=""
+have_pc() { pkg-config --exists "$1" 2>/dev/null; }
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+missing() {
+	need_pkgs=""
+	have_cmd pkg-config || need_pkgs="$need_pkgs pkg-config"
+	have_cmd cc || need_pkgs="$need_pkgs gcc"
+	have_cmd make || need_pkgs="$need_pkgs make"
+	have_pc libpcap || need_pkgs="$need_pkgs libpcap-dev"
+	have_pc jansson || need_pkgs="$need_pkgs libjansson-dev"
+	have_cmd libnet-config || need_pkgs="$need_pkgs libnet1-dev"
+	have_cmd gnuplot || need_pkgs="$need_pkgs gnuplot-nox"
+	have_cmd ip || need_pkgs="$need_pkgs iproute2"
+	have_cmd nft || need_pkgs="$need_pkgs nftables"
+	have_cmd jq || need_pkgs="$need_pkgs jq"
+}
+missing
+case "${1:-check}" in
+check)
+	if [ -n "$need_pkgs" ]; then
+		echo "ppslab: missing Debian packages:$need_pkgs (install: apt-get install$need_pkgs, or run 'make deps' as root)" >&2
+		exit 1
+	fi ;;
+install)
+	if [ -n "$need_pkgs" ]; then
+		if [ "$(id -u)" != 0 ]; then
+			echo "ppslab: missing Debian packages:$need_pkgs — run 'make deps' as root" >&2
+			exit 1
+		fi
+		echo "ppslab: installing$need_pkgs"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $need_pkgs >/dev/null ||
+			{ echo "ppslab: apt-get install$need_pkgs failed" >&2; exit 1; }
+		missing
+		[ -z "$need_pkgs" ] || { echo "ppslab: still missing:$need_pkgs" >&2; exit 1; }
+	fi ;;
+*) echo "usage: deps.sh check|install" >&2; exit 64 ;;
+esac

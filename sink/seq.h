@@ -1,0 +1,63 @@
+/* seq.h — exact per-stream loss, duplicate and reordering accounting (RFC 4737 terms).
+ *
+ * Sequence numbers start at 0 and are 48-bit (they never wrap in practice: 2^48 frames
+ * take 6.5 years at 1.5 Mpps). A sliding window of SEQ_WIN sequence numbers below the
+ * highest seen (NextExp − 1) remembers which have arrived:
+ * - s ≥ NextExp: in order (or after a gap; the gap's numbers become "missing");
+ * - s in the window, not yet seen: reordered (a late frame fills its gap: it is never
+ *   lost and never counted twice); its RFC 4737 extent is recorded;
+ * - s in the window, already seen: duplicate;
+ * - s below the window: a very late arrival: it had been declared lost, so it is moved
+ *   from lost to reordered ("late_pkts" counts these; beyond the window a duplicate
+ *   cannot be told apart, which needs 65,536 frames of reordering to matter).
+ * Numbers leave the window unreceived as final loss; consecutive ones form a loss
+ * burst, whose length goes into a log2 histogram.
+ * lost_now() = final loss + missing in the window: exact once no frame is still in
+ * flight; seq_finish() adds the tail loss when the expected count is known. */
+#ifndef PPSLAB_SEQ_H
+#define PPSLAB_SEQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SEQ_WIN (1u << 16)
+#define SEQ_EXT_RING 4096
+#define SEQ_HIST_LOG2 24      /* bucket b holds lengths in [2^b, 2^(b+1)) */
+
+struct seq_stream {
+	uint64_t rx_pkts;           /* distinct test frames received (duplicates excluded) */
+	uint64_t dup_pkts;
+	uint64_t reordered_pkts;    /* arrived after a higher sequence number */
+	uint64_t late_pkts;         /* of those, arrived below the window */
+	uint64_t lost_final;        /* left the window unreceived */
+	uint64_t missing;           /* unreceived numbers inside the window */
+	uint64_t next_exp;          /* RFC 4737 NextExp: highest seen + 1 */
+	uint64_t arrivals;          /* every frame, duplicates included: arrival position */
+	uint64_t max_extent;        /* largest RFC 4737 reordering extent */
+	uint64_t extent_hist[SEQ_HIST_LOG2];
+	uint64_t loss_burst_hist[SEQ_HIST_LOG2];
+	uint64_t max_loss_burst;
+	uint64_t run;               /* current run of finalized losses */
+	uint64_t bits[SEQ_WIN / 64];
+	/* arrival positions at which NextExp advanced, to find the earliest arrival with a
+	 * higher number for the extent */
+	struct seq_advance { uint64_t pos, seq; } ext[SEQ_EXT_RING];
+	uint32_t ext_head, ext_n;
+	bool finished;
+};
+
+enum seq_verdict { SEQ_IN_ORDER, SEQ_REORDERED, SEQ_DUPLICATE, SEQ_LATE };
+
+void seq_init(struct seq_stream *s);
+/* Accounts one arrival; returns how it was classified. */
+enum seq_verdict seq_add(struct seq_stream *s, uint64_t seq);
+/* Frames not (yet) received below NextExp: final + missing. */
+static inline uint64_t seq_lost_now(const struct seq_stream *s)
+{
+	return s->lost_final + s->missing;
+}
+/* Ends the stream: everything still missing is lost, and if expected > NextExp the tail
+ * (expected − NextExp) is lost too; loss bursts are closed. Idempotent. */
+void seq_finish(struct seq_stream *s, uint64_t expected);
+
+#endif
