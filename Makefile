@@ -8,6 +8,12 @@
 #   make WERROR=1         warnings are errors (CI)
 
 PREFIX     ?= /usr/local
+# V=1 shows the full commands
+ifeq ($(V),1)
+Q          :=
+else
+Q          := @
+endif
 DESTDIR    ?=
 CC         ?= cc
 PKG_CONFIG ?= pkg-config
@@ -59,7 +65,6 @@ PROGS      := $(B)/bin/ppslab-gen $(B)/bin/ppslab-sink $(B)/bin/ppslab-rut $(B)/
 # Unit tests may link any program module except its main.c.
 MOD_OBJS   := $(filter-out %/main.o,$(GEN_OBJS) $(SINK_OBJS) $(RUT_OBJS) $(ANA_OBJS))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
-TEST_TOOLS :=
 
 .PHONY: all check check-unit check-integ demo deps install uninstall clean bench
 all: $(PROGS)
@@ -76,13 +81,16 @@ $(shell mkdir -p $(B) && [ "$$(cat $(B)/git-rev 2>/dev/null)" = "$(GIT_REV)" ] |
 $(B)/obj/lib/version.o: XCFLAGS += -DPPSLAB_GIT='"$(GIT_REV)"'
 $(B)/obj/lib/version.o: $(B)/git-rev
 
+# Unit tests reach every program's modules.
+$(B)/obj/tests/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis
+
 $(B)/obj/%.o: %.c $(B)/.depcheck
 	@mkdir -p $(dir $@)
-	$(CC) $(XCFLAGS) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(XCFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIBA): $(LIB_OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(B)/bin/ppslab-gen:  $(GEN_OBJS) $(LIBA)
 $(B)/bin/ppslab-sink: $(SINK_OBJS) $(LIBA)
@@ -90,24 +98,20 @@ $(B)/bin/ppslab-rut:  $(RUT_OBJS) $(LIBA)
 $(B)/bin/ppslab:      $(ANA_OBJS) $(LIBA)
 $(PROGS):
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/tests/%: $(B)/obj/tests/unit/%.o $(MOD_OBJS) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-$(B)/tests/tools/%: $(B)/obj/tests/tools/%.o $(LIBA)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The README's test command. Prints "N passed, N failed" last; non-zero on failure.
-check: $(PROGS) $(UNIT_BINS) $(TEST_TOOLS)
+check: $(PROGS) $(UNIT_BINS)
 	@tests/run --build $(B)
 
-check-unit: $(PROGS) $(UNIT_BINS) $(TEST_TOOLS)
+check-unit: $(PROGS) $(UNIT_BINS)
 	@tests/run --build $(B) --unit-only
 
-check-integ: $(PROGS) $(UNIT_BINS) $(TEST_TOOLS)
+check-integ: $(PROGS) $(UNIT_BINS)
 	@tests/run --build $(B) --integ-only
 
 deps:

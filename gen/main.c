@@ -51,6 +51,7 @@ static const struct opt_def opts[] = {
 struct args {
 	struct gen_cfg cfg;
 	const char *dst, *src, *dst_mac, *src_mac;
+	char udp_dst[64];          /* the address of a udp: port spec */
 	uint64_t interval_ns;
 	int json, allow_any, verbose;
 	int rate_max;
@@ -325,23 +326,24 @@ int main(int argc, char **argv)
 	if (!a.cfg.count && !a.cfg.duration_ns)
 		a.cfg.duration_ns = 10 * NS_PER_S;
 
-	/* The interface name, for address resolution and counters (none for udp:). */
-	char ifname[IFINFO_NAMESZ] = "";
-	if (strncmp(a.cfg.port_spec, "udp:", 4)) {
-		const char *t = strchr(a.cfg.port_spec, ':');
-		t = t ? t + 1 : a.cfg.port_spec;
-		snprintf(ifname, sizeof(ifname), "%.*s", (int)strcspn(t, ","), t);
+	/* The interface name, for address resolution and counters (none for udp:, whose
+	 * target names the destination instead). */
+	char backend[16], target[64], ifname[IFINFO_NAMESZ] = "";
+	if (port_spec_parse(a.cfg.port_spec, backend, target, err, sizeof(err))) {
+		log_err("-i %s: %s", a.cfg.port_spec, err);
+		return EX_USAGE;
+	}
+	if (strcmp(backend, "udp")) {
+		snprintf(ifname, sizeof(ifname), "%.15s", target);
 	} else {
-		/* udp:ADDR:PORT names the destination */
-		char buf[64];
-		snprintf(buf, sizeof(buf), "%s", a.cfg.port_spec + 4);
-		char *c = strrchr(buf, ':');
+		char *c = strrchr(target, ':');
+		uint64_t port;
 		if (c) {
-			uint64_t port;
 			*c = 0;
 			if (!num_u64(c + 1, 1, 65535, &port))
 				a.cfg.flow.dst_port = (uint16_t)port;
-			a.dst = strdup(buf);
+			snprintf(a.udp_dst, sizeof(a.udp_dst), "%s", target);
+			a.dst = a.udp_dst;
 		}
 	}
 	if ((rc = resolve(&a, ifname)))

@@ -105,7 +105,10 @@ static int range_u64(int rc, uint64_t v, uint64_t min, uint64_t max, uint64_t *o
 int num_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	struct dec d;
-	if (!s || dec_parse(s, &d) || d.fdig || *d.end || strchr(s, '.'))
+	int rc = -EINVAL;
+	if (!s || (rc = dec_parse(s, &d)))
+		return rc;
+	if (d.fdig || *d.end || strchr(s, '.'))
 		return -EINVAL;
 	return range_u64(0, d.ip, min, max, out);
 }

@@ -25,7 +25,6 @@ int opt_parse(int argc, char **argv, const struct opt_def *defs,
 		goto out;
 	}
 	char *sp = so;
-	*sp++ = '+';   /* stop at the first non-option: subcommands take their own */
 	for (int i = 0; i < n; i++) {
 		lo[i].name = defs[i].name;
 		lo[i].has_arg = defs[i].arg ? required_argument : no_argument;

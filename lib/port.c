@@ -38,6 +38,44 @@ int port_kv_check(const struct port_kv *kv, int nkv, const char *const *allowed,
 	return 0;
 }
 
+int port_spec_parse(const char *spec, char backend[16], char target[64], char *err,
+		    size_t errlen)
+{
+	size_t n = spec ? strcspn(spec, ",") : 0;
+	const char *colon = spec ? memchr(spec, ':', n) : NULL;
+	const struct port_ops *ops = colon ? NULL : backends[0];
+	if (!n || n >= 64) {
+		snprintf(err, errlen, "empty or too long port spec");
+		return -EINVAL;
+	}
+	if (colon) {
+		for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+			if (strlen(backends[i]->name) == (size_t)(colon - spec) &&
+			    !strncmp(backends[i]->name, spec, (size_t)(colon - spec)))
+				ops = backends[i];
+		if (!ops) {
+			snprintf(err, errlen, "unknown port backend '%.*s' (have:%s pcap udp)",
+				 (int)(colon - spec), spec,
+#ifdef __linux__
+				 " afpacket"
+#else
+				 ""
+#endif
+			);
+			return -EINVAL;
+		}
+	}
+	const char *t = colon ? colon + 1 : spec;
+	size_t tl = n - (size_t)(t - spec);
+	if (!tl) {
+		snprintf(err, errlen, "port spec '%s' names no interface or address", spec);
+		return -EINVAL;
+	}
+	snprintf(backend, 16, "%s", ops->name);
+	snprintf(target, 64, "%.*s", (int)tl, t);
+	return 0;
+}
+
 int port_open(const char *spec, const struct port_cfg *cfg, struct port **out, char *err,
 	      size_t errlen)
 {

@@ -55,6 +55,10 @@ struct port_stats {
 
 int port_open(const char *spec, const struct port_cfg *cfg, struct port **out, char *err,
 	      size_t errlen);
+/* Checks a spec without opening it: the backend exists and a target is named. Gives the
+ * backend name and the target (interface, or ADDR:PORT for udp:). 0 or -EINVAL. */
+int port_spec_parse(const char *spec, char backend[16], char target[64], char *err,
+		    size_t errlen);
 int port_rx_burst(struct port *p, struct port_pkt *pkts, int max);
 int port_tx_burst(struct port *p, const struct port_pkt *pkts, int n);
 /* A descriptor that becomes readable when frames arrive (for poll/epoll). */

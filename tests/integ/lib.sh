@@ -1,0 +1,103 @@
+# lib.sh — shared by the integration tests (sourced): a private lab per test file,
+# background processes whose exit status is always checked, assertions on the JSON the
+# tools print, TAP output, and a trap that tears everything down even on failure.
+set -u
+B=${PPSLAB_BIN:?run through tests/run or make check}
+LAB=${LAB:-ppt$$}
+T=$(mktemp -d /tmp/ppslab-integ.XXXXXX)
+tap_n=0
+declare -A BG_PID=()
+
+cleanup() {
+	local name
+	for name in "${!BG_PID[@]}"; do
+		kill -TERM "${BG_PID[$name]}" 2>/dev/null
+	done
+	wait 2>/dev/null
+	"$B/ppslab" lab down --name "$LAB" >/dev/null 2>&1
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+ok() {      # ok DESC
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $1"
+}
+not_ok() {  # not_ok DESC WHY
+	tap_n=$((tap_n + 1))
+	echo "not ok $tap_n - $1"
+	echo "#   $2"
+}
+check() {   # check DESC COMMAND...: ok if the command succeeds
+	local d=$1; shift
+	if "$@"; then ok "$d"; else not_ok "$d" "failed: $*"; fi
+}
+eq() {      # eq DESC ACTUAL EXPECTED
+	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "got '$2', expected '$3'"; fi
+}
+near() {    # near DESC ACTUAL EXPECTED REL_TOL
+	if awk -v a="$2" -v e="$3" -v t="$4" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(d <= t * e) }'; then
+		ok "$1"
+	else
+		not_ok "$1" "got $2, expected $3 within $4"
+	fi
+}
+skip() {    # skip DESC WHY
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $1 # SKIP $2"
+}
+bail() {
+	echo "Bail out! $*"
+	exit 1
+}
+done_testing() {
+	echo "1..$tap_n"
+}
+
+lab_up() {
+	"$B/ppslab" lab up --name "$LAB" "$@" >"$T/lab.out" 2>&1 || bail "lab up: $(cat "$T/lab.out")"
+}
+
+inns() {    # inns ROLE COMMAND...: run in the lab's namespace
+	local role=$1; shift
+	ip netns exec "$LAB-$role" "$@"
+}
+
+start() {   # start NAME ROLE COMMAND...: background; stdout to $T/NAME.out, stderr $T/NAME.err
+	local name=$1 role=$2; shift 2
+	ip netns exec "$LAB-$role" "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	BG_PID[$name]=$!
+}
+
+finish() {  # finish NAME [TIMEOUT_S]: wait for it, kill it on timeout; status in $RC
+	local name=$1 tmo=${2:-30} pid=${BG_PID[$1]} i=0
+	while kill -0 "$pid" 2>/dev/null && [ $i -lt $((tmo * 10)) ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid" 2>/dev/null
+		echo "# $name did not finish within ${tmo}s"
+	fi
+	wait "$pid"
+	RC=$?
+	unset "BG_PID[$name]"
+}
+
+stop() {    # stop NAME: SIGINT, then finish; status in $RC
+	kill -INT "${BG_PID[$1]}" 2>/dev/null
+	finish "$1" 10
+}
+
+summary() { # summary NAME: the tool's final JSON object
+	grep '"type":"summary"' "$T/$1.out" | tail -n 1
+}
+
+jv() {      # jv NAME FILTER: a value from NAME's summary
+	summary "$1" | jq -r "$2"
+}
+
+await_ready() {  # give background tools time to open their rings before traffic starts
+	sleep "${1:-0.5}"
+}

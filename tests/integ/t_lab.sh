@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# t_lab.sh — ppslab lab: up is idempotent, status tells complete from partial, up
+# repairs a half-built lab, down removes everything and is idempotent.
+. "$(dirname "$0")/lib.sh"
+lab_up
+eq "second up succeeds (idempotent)" "$("$B/ppslab" lab up --name "$LAB" >/dev/null 2>&1; echo $?)" 0
+eq "status exit 0 when up" "$("$B/ppslab" lab status --name "$LAB" >/dev/null; echo $?)" 0
+st=$("$B/ppslab" lab status --name "$LAB" --json)
+eq "status JSON complete" "$(echo "$st" | jq -r .complete)" true
+eq "rut shield on" "$(echo "$st" | jq -r .namespaces.rut.shield)" true
+eq "four interfaces up" "$(echo "$st" | jq '[.interfaces[]] | all')" true
+eq "gen has a permanent neighbour for the router" \
+	"$(inns gen ip neigh show 198.18.0.1 dev gen0 | grep -c PERMANENT)" 1
+eq "gen routes 198.19.0.0/24 via the router" \
+	"$(inns gen ip route get 198.19.0.2 | grep -c 'via 198.18.0.1')" 1
+eq "no IPv6 on the lab's links" "$(inns sink cat /proc/sys/net/ipv6/conf/all/disable_ipv6)" 1
+
+# a crash left half a lab
+ip netns del "$LAB-sink"
+eq "status exit 1 when incomplete" "$("$B/ppslab" lab status --name "$LAB" >/dev/null; echo $?)" 1
+eq "status JSON incomplete" "$("$B/ppslab" lab status --name "$LAB" --json | jq -r .complete)" false
+eq "up repairs it" "$("$B/ppslab" lab up --name "$LAB" >/dev/null 2>&1; echo $?)" 0
+eq "complete again" "$("$B/ppslab" lab status --name "$LAB" --json | jq -r .complete)" true
+
+eq "shield off in sink" "$("$B/ppslab" lab shield off --name "$LAB" --ns sink; echo $?)" 0
+eq "sink shield is off" "$("$B/ppslab" lab status --name "$LAB" --json | jq -r .namespaces.sink.shield)" false
+eq "rut shield still on" "$("$B/ppslab" lab status --name "$LAB" --json | jq -r .namespaces.rut.shield)" true
+
+eq "down" "$("$B/ppslab" lab down --name "$LAB" >/dev/null; echo $?)" 0
+eq "no namespaces left" "$(ip netns list | grep -c "^$LAB-")" 0
+eq "down again is fine" "$("$B/ppslab" lab down --name "$LAB" >/dev/null; echo $?)" 0
+eq "a bad lab name is refused" "$("$B/ppslab" lab up --name 'x;y' 2>/dev/null; echo $?)" 64
+done_testing
