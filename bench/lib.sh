@@ -1,0 +1,92 @@
+# bench/lib.sh — shared by the benchmark sections (sourced by bench/run).
+#
+# Benchmarks measure speed side by side with peer tools in one run, as medians of
+# repetitions and ratios ppslab/peer, and read the kernel's own counters on every hop
+# (a veth sender is slowed by a slow receiver instead of dropping, so tools' own claims
+# are not enough). Never a timed assertion: numbers go to $BENCH_OUT.
+#
+# Records: one JSON line per measurement in $BENCH_OUT/records.jsonl:
+#   {"group":"gen","label":"ppslab-gen afpacket","metric":"pps","rep":1,"value":351234,
+#    "peer_of":null,"note":"..."}
+# bench_summary turns them into $BENCH_OUT/summary.md (median, min-max, n, ratio).
+set -u
+: "${B:?bench/run sets B to the build's bin directory}"
+: "${BENCH_OUT:=bench-out}"
+: "${BENCH_REPS:=3}"
+: "${BENCH_SECS:=5}"
+BENCH_LAB=${BENCH_LAB:-ppbench}
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+mkdir -p "$BENCH_OUT"
+
+# apt-get install peers that are missing (bench only; make check never needs them)
+bench_need() {   # bench_need CMD PACKAGE...
+	local cmd=$1; shift
+	command -v "$cmd" >/dev/null 2>&1 && return 0
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1
+	command -v "$cmd" >/dev/null 2>&1
+}
+
+bench_lab_up() {
+	"$B/ppslab" lab up --name "$BENCH_LAB" >/dev/null || { echo "bench: lab up failed" >&2; exit 1; }
+}
+
+bench_lab_down() {
+	"$B/ppslab" lab down --name "$BENCH_LAB" >/dev/null 2>&1
+}
+
+inns() {   # inns ROLE CMD...
+	local role=$1; shift
+	ip netns exec "$BENCH_LAB-$role" "$@"
+}
+
+# The interface's 64-bit counter FIELD (rx_packets, tx_packets, rx_dropped, tx_dropped...)
+ifc() {    # ifc ROLE IF FIELD
+	ip -n "$BENCH_LAB-$1" -s -j link show dev "$2" |
+		jq -r --arg f "$3" '.[0].stats64 | (if ($f|startswith("rx_")) then .rx[$f|ltrimstr("rx_")] else .tx[$f|ltrimstr("tx_")] end) // 0'
+}
+
+# The XDP drop program on ROLE's IF (the cheapest possible receiver); off with "off".
+xdp_drop() {   # xdp_drop ROLE IF on|off
+	local obj="$BENCH_OUT/xdp_drop.o"
+	if [ "$3" = on ]; then
+		[ -f "$obj" ] || clang -O2 -target bpf -I/usr/include/x86_64-linux-gnu \
+			-c "$BENCH_DIR/xdp_drop.bpf.c" -o "$obj" || return 1
+		ip -n "$BENCH_LAB-$1" link set dev "$2" xdpdrv obj "$obj" sec xdp
+	else
+		ip -n "$BENCH_LAB-$1" link set dev "$2" xdpdrv off 2>/dev/null
+	fi
+}
+
+record() {     # record GROUP LABEL METRIC REP VALUE [PEER_OF] [NOTE]
+	jq -cn --arg g "$1" --arg l "$2" --arg m "$3" --argjson r "$4" --argjson v "$5" \
+		--arg p "${6:-}" --arg n "${7:-}" \
+		'{group:$g,label:$l,metric:$m,rep:$r,value:$v,peer_of:(if $p=="" then null else $p end),note:$n}' \
+		>>"$BENCH_OUT/records.jsonl"
+}
+
+# rate of a counter over SECS: rate_of ROLE IF FIELD SECS (run while traffic flows)
+rate_of() {
+	local a b
+	a=$(ifc "$1" "$2" "$3")
+	sleep "$4"
+	b=$(ifc "$1" "$2" "$3")
+	echo $(( (b - a) / $4 ))
+}
+
+bench_summary() {
+	[ -s "$BENCH_OUT/records.jsonl" ] || return 0
+	jq -rs '
+	  def median: sort | if length % 2 == 1 then .[length/2|floor]
+	                     else (.[length/2-1] + .[length/2]) / 2 end;
+	  group_by([.group,.label,.metric]) | map({group:.[0].group, label:.[0].label,
+	    metric:.[0].metric, peer_of:.[0].peer_of, n:length, median:([.[].value]|median),
+	    min:([.[].value]|min), max:([.[].value]|max)}) as $rows
+	  | ($rows | map({key:(.group+"|"+.label+"|"+.metric), value:.median}) | from_entries) as $m
+	  | "| group | measurement | metric | median | min–max | n | ratio ppslab/this |",
+	    "|---|---|---|---:|---|---:|---:|",
+	    ($rows[] | "| \(.group) | \(.label) | \(.metric) | \(.median|floor) | \(.min|floor)–\(.max|floor) | \(.n) | " +
+	      (if .peer_of then (($m[.group+"|"+.peer_of+"|"+.metric] // null) as $p |
+	         if $p and .median > 0 then "\($p / .median * 100 | floor / 100)×" else "" end) else "" end) + " |")
+	' "$BENCH_OUT/records.jsonl" >"$BENCH_OUT/summary.md"
+	cat "$BENCH_OUT/summary.md"
+}
