@@ -41,7 +41,7 @@ int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max,
 			nt_load_system(f->nt, i, p->ifname);
 		}
 	}
-	return 0;
+	return rt_build(f->rt);
 }
 
 void fwd_fini(struct fwd *f)

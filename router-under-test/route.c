@@ -1,46 +1,43 @@
-/* route.c — routing (longest-prefix match) and neighbour tables (see route.h).
- *
- * Routes: one open-addressing hash per prefix length holding masked prefixes; a lookup
- * probes the lengths present, longest first (at most 33 probes; in practice a few).
- * Neighbours: one open-addressing hash keyed by (port, address). */
+/* route.c — routing (DIR-24-8 longest-prefix match), route specs and files, and the
+ * neighbour table (see route.h). Built by main.c and fwd.c before forwarding starts;
+ * rt_lookup and nt_lookup are called per frame by fwd.c. */
 #include "route.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ifinfo.h"
 
-struct rt_entry {
+#define RT_EXT 0x80000000u        /* tbl24 entry points to a tbl8 group */
+#define RT_TBL24_LEN (1u << 24)
+#define RT_TBL24_BYTES ((size_t)RT_TBL24_LEN * sizeof(uint32_t))
+
+struct rt_route {
 	uint32_t prefix;    /* host order, masked */
-	uint32_t gw;        /* network order */
-	int port;
-	int used;
+	uint32_t nh;        /* index into nhs */
+	uint8_t len;
 };
 
-struct rt_len {
-	struct rt_entry *tab;
-	uint32_t cap, n;    /* cap is a power of two */
+struct rt_nh {
+	uint32_t gw_be;     /* 0: on-link */
+	int port;
 };
 
 struct rt {
-	struct rt_len len[33];
-	uint8_t present[33];   /* prefix lengths in use, longest first */
-	int npresent;
-	int count;
+	struct rt_route *r;
+	size_t n, cap;
+	struct rt_nh *nhs;
+	uint32_t nnh, nhcap;
+	/* the compiled table: an entry is 0 (no route), nh index + 1, or RT_EXT | group */
+	uint32_t *tbl24;
+	uint32_t *tbl8;
+	uint32_t ngroups, gcap;
 };
-
-static inline uint32_t hash32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
-}
 
 static inline uint32_t mask_of(uint8_t len)
 {
@@ -52,89 +49,375 @@ struct rt *rt_new(void)
 	return calloc(1, sizeof(struct rt));
 }
 
+static void rt_drop_table(struct rt *rt)
+{
+	if (rt->tbl24)
+		munmap(rt->tbl24, RT_TBL24_BYTES);
+	free(rt->tbl8);
+	rt->tbl24 = rt->tbl8 = NULL;
+	rt->ngroups = rt->gcap = 0;
+}
+
 void rt_free(struct rt *rt)
 {
 	if (!rt)
 		return;
-	for (int i = 0; i <= 32; i++)
-		free(rt->len[i].tab);
+	rt_drop_table(rt);
+	free(rt->r);
+	free(rt->nhs);
 	free(rt);
 }
 
-static int rt_grow(struct rt_len *l)
+/* Next hops are few (ports × gateways): a linear search is fine at add time. */
+static int nh_index(struct rt *rt, uint32_t gw_be, int port, uint32_t *idx)
 {
-	uint32_t ncap = l->cap ? l->cap * 2 : 16;
-	struct rt_entry *nt = calloc(ncap, sizeof(*nt));
-	if (!nt)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < l->cap; i++) {
-		if (!l->tab[i].used)
-			continue;
-		uint32_t h = hash32(l->tab[i].prefix) & (ncap - 1);
-		while (nt[h].used)
-			h = (h + 1) & (ncap - 1);
-		nt[h] = l->tab[i];
+	for (uint32_t i = rt->nnh; i-- > 0;)
+		if (rt->nhs[i].gw_be == gw_be && rt->nhs[i].port == port) {
+			*idx = i;
+			return 0;
+		}
+	if (rt->nnh == rt->nhcap) {
+		uint32_t ncap = rt->nhcap ? rt->nhcap * 2 : 8;
+		struct rt_nh *n = realloc(rt->nhs, ncap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		rt->nhs = n;
+		rt->nhcap = ncap;
 	}
-	free(l->tab);
-	l->tab = nt;
-	l->cap = ncap;
+	rt->nhs[rt->nnh] = (struct rt_nh){ .gw_be = gw_be, .port = port };
+	*idx = rt->nnh++;
 	return 0;
 }
 
 int rt_add(struct rt *rt, uint32_t prefix_be, uint8_t len, uint32_t gw_be, int port)
 {
+	uint32_t nh;
 	if (len > 32 || port < 0)
 		return -EINVAL;
-	struct rt_len *l = &rt->len[len];
-	if ((l->n + 1) * 2 > l->cap && rt_grow(l))
-		return -ENOMEM;
-	uint32_t pfx = ntohl(prefix_be) & mask_of(len);
-	uint32_t h = hash32(pfx) & (l->cap - 1);
-	while (l->tab[h].used && l->tab[h].prefix != pfx)
-		h = (h + 1) & (l->cap - 1);
-	if (!l->tab[h].used) {
-		l->n++;
-		rt->count++;
+	if (rt->n == rt->cap) {
+		size_t ncap = rt->cap ? rt->cap * 2 : 64;
+		struct rt_route *n = realloc(rt->r, ncap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		rt->r = n;
+		rt->cap = ncap;
 	}
-	l->tab[h] = (struct rt_entry){ .prefix = pfx, .gw = gw_be, .port = port, .used = 1 };
-	/* keep the list of present lengths, longest first */
-	int have = 0;
-	for (int i = 0; i < rt->npresent; i++)
-		have |= rt->present[i] == len;
-	if (!have) {
-		int i = rt->npresent++;
-		while (i > 0 && rt->present[i - 1] < len) {
-			rt->present[i] = rt->present[i - 1];
-			i--;
-		}
-		rt->present[i] = len;
-	}
+	int rc = nh_index(rt, gw_be, port, &nh);
+	if (rc)
+		return rc;
+	rt->r[rt->n++] = (struct rt_route){ .prefix = ntohl(prefix_be) & mask_of(len),
+					    .nh = nh, .len = len };
 	return 0;
+}
+
+static int new_group(struct rt *rt, uint32_t fill, uint32_t *g)
+{
+	if (rt->ngroups == rt->gcap) {
+		uint32_t ncap = rt->gcap ? rt->gcap * 2 : 64;
+		if (ncap > (RT_EXT >> 1))
+			return -ENOMEM;
+		uint32_t *n = realloc(rt->tbl8, (size_t)ncap * 256 * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		rt->tbl8 = n;
+		rt->gcap = ncap;
+	}
+	uint32_t *grp = rt->tbl8 + (size_t)rt->ngroups * 256;
+	for (int i = 0; i < 256; i++)
+		grp[i] = fill;
+	*g = rt->ngroups++;
+	return 0;
+}
+
+/* Stable LSD radix sort of the routes by (len, prefix): 16 bits of prefix, the other
+ * 16, then the length. Stability keeps insertion order among equal keys, so the last
+ * of a run of equal keys is the route that replaced the others. */
+static int sort_routes(const struct rt_route *in, size_t n, struct rt_route **out)
+{
+	struct rt_route *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
+	static const unsigned shift[3] = { 0, 16, 32 };
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -ENOMEM;
+	}
+	memcpy(a, in, n * sizeof(*a));
+	for (int pass = 0; pass < 3; pass++) {
+		size_t *cnt = calloc(65537, sizeof(*cnt));
+		if (!cnt) {
+			free(a);
+			free(b);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < n; i++) {
+			uint64_t key = (uint64_t)a[i].len << 32 | a[i].prefix;
+			cnt[((key >> shift[pass]) & 0xffff) + 1]++;
+		}
+		for (int d = 1; d <= 65536; d++)
+			cnt[d] += cnt[d - 1];
+		for (size_t i = 0; i < n; i++) {
+			uint64_t key = (uint64_t)a[i].len << 32 | a[i].prefix;
+			b[cnt[(key >> shift[pass]) & 0xffff]++] = a[i];
+		}
+		free(cnt);
+		struct rt_route *t = a;
+		a = b;
+		b = t;
+	}
+	free(b);
+	*out = a;
+	return 0;
+}
+
+int rt_build(struct rt *rt)
+{
+	struct rt_route *sorted = NULL;
+	int rc;
+
+	rt_drop_table(rt);
+	/* anonymous zero pages (transparent huge pages where the kernel allows, fewer TLB
+	 * misses per lookup): only the parts routes cover become resident */
+	void *m = mmap(NULL, RT_TBL24_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	if (m == MAP_FAILED)
+		return -ENOMEM;
+	madvise(m, RT_TBL24_BYTES, MADV_HUGEPAGE);
+	rt->tbl24 = m;
+	if (!rt->n)
+		return 0;
+	/* shorter prefixes are written first so longer ones overwrite them; of several
+	 * routes for one prefix only the last added is written */
+	if ((rc = sort_routes(rt->r, rt->n, &sorted)))
+		goto out;
+	rc = -ENOMEM;
+	for (size_t i = 0; i < rt->n; i++) {
+		const struct rt_route *r = &sorted[i];
+		if (i + 1 < rt->n && sorted[i + 1].len == r->len && sorted[i + 1].prefix == r->prefix)
+			continue;
+		uint32_t v = r->nh + 1;
+		if (r->len <= 24) {
+			uint32_t first = r->prefix >> 8, n = 1u << (24 - r->len);
+			for (uint32_t j = 0; j < n; j++)
+				rt->tbl24[first + j] = v;
+			continue;
+		}
+		uint32_t *e = &rt->tbl24[r->prefix >> 8], g;
+		if (!(*e & RT_EXT)) {
+			if (new_group(rt, *e, &g))
+				goto out;
+			*e = RT_EXT | g;
+		}
+		g = *e & ~RT_EXT;
+		uint32_t *grp = rt->tbl8 + (size_t)g * 256;
+		uint32_t first = r->prefix & 0xff, n = 1u << (32 - r->len);
+		for (uint32_t j = 0; j < n; j++)
+			grp[first + j] = v;
+	}
+	rc = 0;
+out:
+	free(sorted);
+	if (rc)
+		rt_drop_table(rt);
+	return rc;
 }
 
 int rt_lookup(const struct rt *rt, uint32_t dst_be, uint32_t *nexthop_be)
 {
 	uint32_t dst = ntohl(dst_be);
-	for (int i = 0; i < rt->npresent; i++) {
-		uint8_t len = rt->present[i];
-		const struct rt_len *l = &rt->len[len];
-		uint32_t pfx = dst & mask_of(len);
-		uint32_t h = hash32(pfx) & (l->cap - 1);
-		while (l->tab[h].used) {
-			if (l->tab[h].prefix == pfx) {
-				*nexthop_be = l->tab[h].gw ? l->tab[h].gw : dst_be;
-				return l->tab[h].port;
-			}
-			h = (h + 1) & (l->cap - 1);
-		}
-	}
-	return -1;
+	uint32_t e = rt->tbl24[dst >> 8];
+	if (e & RT_EXT)
+		e = rt->tbl8[(size_t)(e & ~RT_EXT) * 256 + (dst & 0xff)];
+	if (!e)
+		return -1;
+	const struct rt_nh *nh = &rt->nhs[e - 1];
+	*nexthop_be = nh->gw_be ? nh->gw_be : dst_be;
+	return nh->port;
 }
 
 int rt_count(const struct rt *rt)
 {
-	return rt->count;
+	return (int)rt->n;
 }
+
+/* ---- route specs ---- */
+
+static bool is_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == ',' || c == '\r';
+}
+
+/* A dotted quad at s[*i..] (strict: four decimal octets 0..255). */
+static int parse_quad(const char *s, size_t len, size_t *i, uint32_t *out_be)
+{
+	uint32_t a = 0;
+	for (int o = 0; o < 4; o++) {
+		if (o) {
+			if (*i >= len || s[*i] != '.')
+				return -EINVAL;
+			(*i)++;
+		}
+		unsigned v = 0, digits = 0;
+		while (*i < len && s[*i] >= '0' && s[*i] <= '9' && digits < 4) {
+			v = v * 10 + (unsigned)(s[*i] - '0');
+			(*i)++;
+			digits++;
+		}
+		if (!digits || v > 255)
+			return -EINVAL;
+		a = a << 8 | v;
+	}
+	*out_be = htonl(a);
+	return 0;
+}
+
+static int fail(int *col, size_t at, char *msg, size_t msglen, const char *fmt, const char *arg)
+{
+	*col = (int)at + 1;
+	snprintf(msg, msglen, fmt, arg);
+	return -EINVAL;
+}
+
+int rt_parse(const char *s, size_t len, const struct rt_ports *ports, uint32_t *prefix_be,
+	     uint8_t *plen, uint32_t *gw_be, int *port, int *col, char *msg, size_t msglen)
+{
+	size_t i = 0;
+	bool have_via = false;
+	size_t via_at = 0;
+	*gw_be = 0;
+	*port = -1;
+	while (i < len && is_sep(s[i]))
+		i++;
+	if (len - i >= 7 && !strncmp(s + i, "default", 7) && (i + 7 == len || is_sep(s[i + 7]))) {
+		*prefix_be = 0;
+		*plen = 0;
+		i += 7;
+	} else {
+		size_t at = i;
+		if (parse_quad(s, len, &i, prefix_be))
+			return fail(col, at, msg, msglen, "expected a prefix a.b.c.d/len or 'default'%s", "");
+		*plen = 32;
+		if (i < len && s[i] == '/') {
+			unsigned v = 0, d = 0;
+			at = ++i;
+			while (i < len && s[i] >= '0' && s[i] <= '9' && d < 3) {
+				v = v * 10 + (unsigned)(s[i++] - '0');
+				d++;
+			}
+			if (!d || v > 32)
+				return fail(col, at, msg, msglen, "expected a prefix length 0..32%s", "");
+			*plen = (uint8_t)v;
+		}
+		if (i < len && !is_sep(s[i]))
+			return fail(col, i, msg, msglen, "unexpected '%.1s' after the prefix", s + i);
+		*prefix_be = htonl(ntohl(*prefix_be) & mask_of(*plen));
+	}
+	for (;;) {
+		while (i < len && is_sep(s[i]))
+			i++;
+		if (i >= len)
+			break;
+		size_t kw = i;
+		bool via = len - i > 3 && !strncmp(s + i, "via", 3) && (s[i + 3] == ' ' || s[i + 3] == '=');
+		bool dev = len - i > 3 && !strncmp(s + i, "dev", 3) && (s[i + 3] == ' ' || s[i + 3] == '=');
+		if (!via && !dev)
+			return fail(col, kw, msg, msglen, "expected 'via GW' or 'dev PORT'%s", "");
+		i += 3;
+		while (i < len && (s[i] == ' ' || s[i] == '='))
+			i++;
+		size_t v = i;
+		while (i < len && !is_sep(s[i]))
+			i++;
+		if (v == i)
+			return fail(col, v, msg, msglen, "expected a value after '%s'", via ? "via" : "dev");
+		if (via) {
+			size_t j = v;
+			if (parse_quad(s, i, &j, gw_be) || j != i)
+				return fail(col, v, msg, msglen, "expected a gateway address a.b.c.d%s", "");
+			have_via = true;
+			via_at = v;
+		} else {
+			int p = -1;
+			for (int k = 0; k < ports->n; k++)
+				if (strlen(ports->names[k]) == i - v && !strncmp(ports->names[k], s + v, i - v))
+					p = k;
+			if (p < 0) {
+				char name[64];
+				snprintf(name, sizeof(name), "%.*s", (int)(i - v < 40 ? i - v : 40), s + v);
+				return fail(col, v, msg, msglen, "'%s' is not one of the forwarder's ports", name);
+			}
+			*port = p;
+		}
+	}
+	if (!have_via && *port < 0)
+		return fail(col, i, msg, msglen, "expected 'via GW' or 'dev PORT' after the prefix%s", "");
+	if (have_via && *port < 0) {
+		/* the gateway must be on a connected subnet, as the kernel requires */
+		for (int k = 0; k < ports->n; k++) {
+			uint32_t m = htonl(mask_of(ports->plen[k]));
+			if (ports->addr_be[k] && ((ports->addr_be[k] ^ *gw_be) & m) == 0)
+				*port = k;
+		}
+		if (*port < 0) {
+			char a[16];
+			ip4_format(*gw_be, a);
+			return fail(col, via_at, msg, msglen,
+				    "gateway %s is not on a connected subnet of a port (add dev PORT)", a);
+		}
+	}
+	return 0;
+}
+
+int rt_load_file(struct rt *rt, const char *path, const struct rt_ports *ports, int *line,
+		 int *col, char *msg, size_t msglen)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int added = 0, rc = 0;
+	*line = 0;
+	*col = 0;
+	if (!f) {
+		rc = -errno;
+		snprintf(msg, msglen, "%s", strerror(errno));
+		return rc;
+	}
+	while ((n = getline(&buf, &cap, f)) >= 0) {
+		(*line)++;
+		size_t len = (size_t)n;
+		while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+			len--;
+		char *hash = memchr(buf, '#', len);
+		if (hash)
+			len = (size_t)(hash - buf);
+		size_t k = 0;
+		while (k < len && is_sep(buf[k]))
+			k++;
+		if (k == len)
+			continue;
+		uint32_t pfx, gw;
+		uint8_t pl;
+		int port;
+		if ((rc = rt_parse(buf, len, ports, &pfx, &pl, &gw, &port, col, msg, msglen)))
+			goto out;
+		if ((rc = rt_add(rt, pfx, pl, gw, port))) {
+			snprintf(msg, msglen, "%s", strerror(-rc));
+			goto out;
+		}
+		added++;
+	}
+	if (ferror(f)) {
+		rc = -EIO;
+		*col = 0;
+		snprintf(msg, msglen, "read error");
+	}
+out:
+	free(buf);
+	fclose(f);
+	return rc ? rc : added;
+}
+
+/* ---- neighbours ---- */
 
 struct nt_entry {
 	uint32_t ip;
@@ -147,6 +430,16 @@ struct nt {
 	struct nt_entry *tab;
 	uint32_t cap, n;
 };
+
+static inline uint32_t hash32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352dU;
+	x ^= x >> 15;
+	x *= 0x846ca68bU;
+	x ^= x >> 16;
+	return x;
+}
 
 struct nt *nt_new(void)
 {
@@ -168,6 +461,11 @@ void nt_free(struct nt *nt)
 		return;
 	free(nt->tab);
 	free(nt);
+}
+
+int nt_count(const struct nt *nt)
+{
+	return (int)nt->n;
 }
 
 static inline uint32_t nt_hash(int port, uint32_t ip)
@@ -233,6 +531,7 @@ int nt_load_system(struct nt *nt, int port, const char *ifname)
 		uint8_t mac[6];
 		if (sscanf(line, "%63s 0x%x 0x%x %63s %*s %63s", ip, &type, &flags, hw, dev) != 5)
 			continue;
+		/* ATF_COM (0x2): complete; permanent entries are complete too */
 		if (strcmp(dev, ifname) || !(flags & 0x2) || ip4_parse(ip, &a) || mac_parse(hw, mac))
 			continue;
 		if (nt_add(nt, port, a, mac) == 0)
@@ -240,4 +539,34 @@ int nt_load_system(struct nt *nt, int port, const char *ifname)
 	}
 	fclose(f);
 	return added;
+}
+
+int nt_parse(const char *s, const struct rt_ports *ports, uint32_t *ip_be, uint8_t mac[6],
+	     int *port, char *msg, size_t msglen)
+{
+	char ip[32], m[32];
+	const char *eq = strchr(s, '='), *at = eq ? strchr(eq, '@') : NULL;
+	if (!eq || !at || (size_t)(eq - s) >= sizeof(ip) || (size_t)(at - eq - 1) >= sizeof(m)) {
+		snprintf(msg, msglen, "expected IP=MAC@PORT, e.g. 198.19.0.2=02:70:70:01:00:02@rut1");
+		return -EINVAL;
+	}
+	snprintf(ip, sizeof(ip), "%.*s", (int)(eq - s), s);
+	snprintf(m, sizeof(m), "%.*s", (int)(at - eq - 1), eq + 1);
+	if (ip4_parse(ip, ip_be)) {
+		snprintf(msg, msglen, "'%s' is not an IPv4 address", ip);
+		return -EINVAL;
+	}
+	if (mac_parse(m, mac)) {
+		snprintf(msg, msglen, "'%s' is not a MAC address (xx:xx:xx:xx:xx:xx)", m);
+		return -EINVAL;
+	}
+	*port = -1;
+	for (int k = 0; k < ports->n; k++)
+		if (!strcmp(ports->names[k], at + 1))
+			*port = k;
+	if (*port < 0) {
+		snprintf(msg, msglen, "'%s' is not one of the forwarder's ports", at + 1);
+		return -EINVAL;
+	}
+	return 0;
 }
