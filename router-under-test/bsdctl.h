@@ -1,0 +1,39 @@
+/* bsdctl.h — sysctl(8) over a table of OIDs: what `ppslab-rut ctl PATH sysctl ...`
+ * runs, printing exactly what FreeBSD 8's sysctl prints and returning its exit status.
+ *
+ * The flavour is FreeBSD RELENG_8 sbin/sysctl/sysctl.c (the same tool DragonFly's
+ * descends from): "name: value" lines; a node lists every leaf under it in table order
+ * ("sysctl kern.polling" and "sysctl -a kern.polling" print the same); a write prints
+ * "name: old -> new"; a handler's error prints "name: old" on stdout and
+ * "sysctl: name=value: Invalid argument" on stderr, goes on with the next argument and
+ * makes the exit status the number of such failures; an unknown OID, a write to a
+ * read-only OID or a node, an empty or non-numeric value stop at once with status 1
+ * ("sysctl: unknown oid 'x'", "sysctl: oid 'x' is read only", "sysctl: invalid
+ * unsigned integer 'x'"). Numbers are read as strtol/strtoul with base 0 (so 0x10 and
+ * 010 work) and truncated to 32 bits as the tool does. Flags: -a -n -N -e -d -q -i. */
+#ifndef PPSLAB_BSDCTL_H
+#define PPSLAB_BSDCTL_H
+
+#include <stdint.h>
+
+#include "sbuf.h"
+
+enum bsdctl_type { BSDCTL_INT, BSDCTL_UINT };
+
+struct bsdctl_oid {
+	const char *name;        /* "kern.polling.burst_max" */
+	enum bsdctl_type type;
+	int writable;
+	const char *descr;
+	int arg;                 /* for the callbacks */
+	int64_t (*get)(void *ctx, const struct bsdctl_oid *o);
+	/* 0 or -errno (EINVAL for a range error); v is int32 (INT) or uint32 (UINT) */
+	int (*set)(void *ctx, const struct bsdctl_oid *o, int64_t v);
+};
+
+/* Runs "sysctl ARGS..." (argv without the word "sysctl"). Output goes to out (stdout)
+ * and err (stderr, lines prefixed "sysctl: "). Returns the exit status. */
+int bsdctl_sysctl(const struct bsdctl_oid *tab, int n, void *ctx, int argc, char **argv,
+		  struct sbuf *out, struct sbuf *err);
+
+#endif

@@ -1,0 +1,197 @@
+/* t_bsdctl.c — `sysctl` as FreeBSD 8 prints it, over the forwarder's kern.polling tree:
+ * the seed's `sysctl -a kern.polling` listing, writes ("old -> new"), range errors
+ * (EINVAL: "name: old" on stdout, "sysctl: name=value: Invalid argument" on stderr,
+ * exit status = number of failures), fatal errors (unknown oid, read only, not a
+ * number, a node) and the flags. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "bsdctl.h"
+#include "clock.h"
+#include "rut_sysctl.h"
+#include "tap.h"
+
+static uint64_t fake_now(void *c)
+{
+	(void)c;
+	return 0;
+}
+
+static struct poll P;
+static struct rut_sysctl_ctx C = { .poll = &P };
+static struct sbuf O, E;
+
+/* Runs "sysctl" with the words of cmd; returns the status; output in O and E. */
+static int run(const char *cmd)
+{
+	char buf[512], *argv[32];
+	int argc = 0, n;
+	snprintf(buf, sizeof(buf), "%s", cmd);
+	for (char *t = strtok(buf, " "); t && argc < 32; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	sbuf_reset(&O);
+	sbuf_reset(&E);
+	const struct bsdctl_oid *tab = rut_sysctl_polling(&n);
+	return bsdctl_sysctl(tab, n, &C, argc, argv, &O, &E);
+}
+
+static int noop(void *a, enum poll_cmd c, int n)
+{
+	(void)a, (void)c;
+	return n;
+}
+
+static void setup(enum poll_range r)
+{
+	poll_init(&P, r, fake_now, NULL);
+	poll_register(&P, noop, NULL);
+	poll_register(&P, noop, NULL);
+}
+
+/* the seed's listing (DragonFly, 2006): the same names in the same order */
+static void t_listing(void)
+{
+	setup(POLL_RANGE_EINVAL);
+	P.st.burst = 119;
+	P.k.each_burst = 30;
+	P.st.short_ticks = 39675403;
+	P.st.lost_polls = 679638;
+	P.st.pending_polls = 1;
+	P.st.phase = 2;
+	P.st.suspect = 12710;
+	P.st.stalled = 2;
+	P.k.pollhz = 4000;
+	const char *want =
+		"kern.polling.burst: 119\n"
+		"kern.polling.each_burst: 30\n"
+		"kern.polling.burst_max: 150\n"
+		"kern.polling.user_frac: 50\n"
+		"kern.polling.reg_frac: 20\n"
+		"kern.polling.short_ticks: 39675403\n"
+		"kern.polling.lost_polls: 679638\n"
+		"kern.polling.pending_polls: 1\n"
+		"kern.polling.residual_burst: 0\n"
+		"kern.polling.handlers: 2\n"
+		"kern.polling.enable: 1\n"
+		"kern.polling.phase: 2\n"
+		"kern.polling.suspect: 12710\n"
+		"kern.polling.stalled: 2\n"
+		"kern.polling.pollhz: 4000\n"
+		"kern.polling.idle_poll: 0\n";
+	T_EQ_INT(run("-a kern.polling"), 0);
+	T_STREQ(sbuf_data(&O), want);
+	T_STREQ(sbuf_data(&E), "");
+	T_EQ_INT(run("kern.polling"), 0);
+	T_STREQ(sbuf_data(&O), want);
+	T_EQ_INT(run("-a"), 0);
+	T_STREQ(sbuf_data(&O), want);
+	T_EQ_INT(run("kern"), 0);
+	T_STREQ(sbuf_data(&O), want);
+}
+
+static void t_read(void)
+{
+	setup(POLL_RANGE_EINVAL);
+	T_EQ_INT(run("kern.polling.burst_max"), 0);
+	T_STREQ(sbuf_data(&O), "kern.polling.burst_max: 150\n");
+	T_EQ_INT(run("-n kern.polling.burst_max kern.polling.pollhz"), 0);
+	T_STREQ(sbuf_data(&O), "150\n2000\n");
+	T_EQ_INT(run("-e kern.polling.user_frac"), 0);
+	T_STREQ(sbuf_data(&O), "kern.polling.user_frac=50\n");
+	T_EQ_INT(run("-N kern.polling.user_frac"), 0);
+	T_STREQ(sbuf_data(&O), "kern.polling.user_frac\n");
+	T_EQ_INT(run("-d kern.polling.pollhz"), 0);
+	T_STREQ(sbuf_data(&O), "kern.polling.pollhz: Device polling frequency\n");
+}
+
+static void t_write(void)
+{
+	setup(POLL_RANGE_EINVAL);
+	T_EQ_INT(run("kern.polling.pollhz=4000"), 0);
+	T_STREQ(sbuf_data(&O), "kern.polling.pollhz: 2000 -> 4000\n");
+	T_STREQ(sbuf_data(&E), "");
+	T_EQ_U64(P.k.pollhz, 4000);
+	T_EQ_INT(run("kern.polling.burst_max=0x64 kern.polling.each_burst=010"), 0);
+	T_STREQ(sbuf_data(&O), "kern.polling.burst_max: 150 -> 100\n"
+			       "kern.polling.each_burst: 5 -> 8\n");
+	T_EQ_INT(run("-n kern.polling.user_frac=40"), 0);
+	T_STREQ(sbuf_data(&O), "50 -> 40\n");
+	T_EQ_INT(run("kern.polling.enable=0"), 0);
+	T_STREQ(sbuf_data(&O), "kern.polling.enable: 1 -> 0\n");
+	T_EQ_U64(P.st.handlers, 0);
+}
+
+/* D.1 "burst_max write 5": EINVAL in the FreeBSD 8 policy, clamped to 10 in DragonFly's */
+static void t_range_errors(void)
+{
+	setup(POLL_RANGE_EINVAL);
+	T_EQ_INT(run("kern.polling.burst_max=5"), 1);
+	T_STREQ(sbuf_data(&O), "kern.polling.burst_max: 150\n");
+	T_STREQ(sbuf_data(&E), "sysctl: kern.polling.burst_max=5: Invalid argument\n");
+	T_EQ_U64(P.k.burst_max, 150);
+	/* a failure does not stop the others; the status counts them */
+	T_EQ_INT(run("kern.polling.pollhz=0 kern.polling.user_frac=25 kern.polling.pollhz=40000"), 2);
+	T_STREQ(sbuf_data(&O), "kern.polling.pollhz: 2000\n"
+			       "kern.polling.user_frac: 50 -> 25\n"
+			       "kern.polling.pollhz: 2000\n");
+	T_STREQ(sbuf_data(&E), "sysctl: kern.polling.pollhz=0: Invalid argument\n"
+			       "sysctl: kern.polling.pollhz=40000: Invalid argument\n");
+	/* "-1" as an unsigned is 4294967295: out of range */
+	T_EQ_INT(run("kern.polling.each_burst=-1"), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: kern.polling.each_burst=-1: Invalid argument\n");
+	T_EQ_INT(run("kern.polling.user_frac=100"), 1);
+
+	setup(POLL_RANGE_CLAMP);
+	T_EQ_INT(run("kern.polling.burst_max=5"), 0);
+	T_STREQ(sbuf_data(&O), "kern.polling.burst_max: 150 -> 10\n");
+	T_EQ_INT(run("kern.polling.pollhz=40000"), 0);
+	T_STREQ(sbuf_data(&O), "kern.polling.pollhz: 2000 -> 30000\n");
+	T_EQ_INT(run("kern.polling.pollhz=0"), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: kern.polling.pollhz=0: Invalid argument\n");
+}
+
+static void t_fatal(void)
+{
+	setup(POLL_RANGE_EINVAL);
+	T_EQ_INT(run("kern.polling.nope"), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: unknown oid 'kern.polling.nope'\n");
+	T_STREQ(sbuf_data(&O), "");
+	/* errx stops at once: the later argument is not processed */
+	T_EQ_INT(run("kern.polling.nope kern.polling.pollhz=100"), 1);
+	T_EQ_U64(P.k.pollhz, 2000);
+	T_EQ_INT(run("-q kern.polling.nope"), 1);
+	T_STREQ(sbuf_data(&E), "");
+	T_EQ_INT(run("-i kern.polling.nope kern.polling.pollhz"), 0);
+	T_STREQ(sbuf_data(&O), "kern.polling.pollhz: 2000\n");
+	T_EQ_INT(run("kern.polling.burst=3"), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: oid 'kern.polling.burst' is read only\n");
+	T_EQ_INT(run("kern.polling.burst_max=abc"), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: invalid unsigned integer 'abc'\n");
+	T_EQ_INT(run("kern.polling.pollhz=12x"), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: invalid integer '12x'\n");
+	T_EQ_INT(run("kern.polling.pollhz="), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: empty numeric value\n");
+	T_EQ_INT(run("kern.polling=1"), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: oid 'kern.polling' isn't a leaf node\n");
+	T_EQ_INT(run("kern.poll"), 1);                    /* not a node: names are whole */
+	T_STREQ(sbuf_data(&E), "sysctl: unknown oid 'kern.poll'\n");
+	T_EQ_INT(run(""), 1);
+	T_STREQ(sbuf_data(&E), "usage: sysctl [-bdehiNnoqx] name[=value] ...\n"
+			       "       sysctl [-bdehNnoqx] -a\n");
+	T_EQ_INT(run("-z kern"), 1);
+	T_TRUE(!strncmp(sbuf_data(&E), "sysctl: illegal option -- z\nusage:", 34));
+}
+
+int main(void)
+{
+	sbuf_init(&O, 0);
+	sbuf_init(&E, 0);
+	T_RUN(t_listing);
+	T_RUN(t_read);
+	T_RUN(t_write);
+	T_RUN(t_range_errors);
+	T_RUN(t_fatal);
+	sbuf_free(&O);
+	sbuf_free(&E);
+	return t_done();
+}
