@@ -1,14 +1,33 @@
-/* fwd.c — IPv4 forwarding of one burst (see fwd.h). Called by the scheduler loop in
- * main.c for each ingress port; no allocation, no system calls besides the ports'. */
+/* fwd.c — IPv4 forwarding and L2 bridging of one burst (see fwd.h). Called by the
+ * scheduling loops in sched.c for each ingress port; no allocation, no system calls
+ * besides the ports'. */
 #include "fwd.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "csum.h"
 #include "ifinfo.h"
 #include "pkt.h"
+
+static const char *const drop_names[FWD_DROP_COUNT] = {
+	[FWD_DROP_TXFULL] = "txfull",
+	[FWD_DROP_MALFORMED] = "malformed",
+	[FWD_DROP_NOT_IP4] = "not_ip4",
+	[FWD_DROP_TTL] = "ttl_expired",
+	[FWD_DROP_NO_ROUTE] = "no_route",
+	[FWD_DROP_NO_NEIGH] = "no_neigh",
+	[FWD_DROP_FW_DENY] = "fw_deny",
+	[FWD_DROP_FW_UNREACH] = "fw_unreach",
+	[FWD_DROP_FW_RESET] = "fw_reset",
+};
+
+const char *fwd_drop_name(enum fwd_drop d)
+{
+	return (unsigned)d < FWD_DROP_COUNT ? drop_names[d] : "unknown";
+}
 
 int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max, char *err,
 	     size_t errlen)
@@ -18,6 +37,10 @@ int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max,
 	f->nt = nt_new();
 	if (!f->rt || !f->nt)
 		return -ENOMEM;
+	if (n > FWD_MAX_PORTS) {
+		snprintf(err, errlen, "at most %d ports", FWD_MAX_PORTS);
+		return -EINVAL;
+	}
 	for (int i = 0; i < n; i++) {
 		struct fwd_port *p = &f->ports[i];
 		/* per-frame delivery: a V3 block would hold frames back until it retires */
@@ -41,6 +64,11 @@ int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max,
 			nt_load_system(f->nt, i, p->ifname);
 		}
 	}
+	return 0;
+}
+
+int fwd_ready(struct fwd *f)
+{
 	return rt_build(f->rt);
 }
 
@@ -51,8 +79,10 @@ void fwd_fini(struct fwd *f)
 	f->nports = 0;
 	rt_free(f->rt);
 	nt_free(f->nt);
+	free((void *)f->denied_by_rule);
 	f->rt = NULL;
 	f->nt = NULL;
+	f->denied_by_rule = NULL;
 }
 
 static inline void add(_Atomic uint64_t *c, uint64_t v)
@@ -61,43 +91,81 @@ static inline void add(_Atomic uint64_t *c, uint64_t v)
 			      memory_order_relaxed);
 }
 
-int fwd_burst(struct fwd *f, int in, int max)
+static inline uint64_t ld(const _Atomic uint64_t *c)
+{
+	return atomic_load_explicit(c, memory_order_relaxed);
+}
+
+/* What one burst collected: frames per egress port and drops by cause. */
+struct burst {
+	struct port_pkt out[FWD_MAX_PORTS][FWD_BURST_MAX];
+	int nout[FWD_MAX_PORTS];
+	uint64_t drops[FWD_DROP_COUNT];
+};
+
+static void burst_flush(struct fwd *f, int in, struct burst *b, const struct port_pkt *rx,
+			int n)
+{
+	struct fwd_port_ctr *ic = &f->ports[in].ctr;
+	uint64_t rb = 0, fwd = 0;
+	for (int k = 0; k < n; k++)
+		rb += rx[k].len;
+	add(&ic->rx_pkts, (uint64_t)n);
+	add(&ic->rx_bytes, rb);
+	for (int o = 0; o < f->nports; o++) {
+		if (!b->nout[o])
+			continue;
+		int a = port_tx_burst(f->ports[o].port, b->out[o], b->nout[o]);
+		if (a < 0)
+			a = 0;
+		uint64_t tb = 0;
+		for (int i = 0; i < a; i++)
+			tb += b->out[o][i].len;
+		struct fwd_port_ctr *oc = &f->ports[o].ctr;
+		add(&oc->tx_pkts, (uint64_t)a);
+		add(&oc->tx_bytes, tb);
+		b->drops[FWD_DROP_TXFULL] += (uint64_t)(b->nout[o] - a);
+		fwd += (uint64_t)a;
+	}
+	add(&ic->fwd_pkts, fwd);
+	for (int d = 0; d < FWD_DROP_COUNT; d++)
+		if (b->drops[d])
+			add(&ic->drops[d], b->drops[d]);
+}
+
+static int burst_l3(struct fwd *f, int in, int max)
 {
 	struct port_pkt rx[FWD_BURST_MAX];
-	struct port_pkt out[FWD_MAX_PORTS][FWD_BURST_MAX];
-	int nout[FWD_MAX_PORTS] = { 0 };
-	uint64_t malformed = 0, not_ip4 = 0, ttl = 0, no_route = 0, no_neigh = 0, bytes = 0;
+	struct burst b;
+	memset(b.nout, 0, sizeof(b.nout));
+	memset(b.drops, 0, sizeof(b.drops));
 
-	if (max > FWD_BURST_MAX)
-		max = FWD_BURST_MAX;
 	int n = port_rx_burst(f->ports[in].port, rx, max);
 	if (n <= 0)
 		return n;
 	for (int k = 0; k < n; k++) {
 		struct pkt_info pi;
 		uint8_t *fr = rx[k].data;
-		bytes += rx[k].len;
 		enum pkt_class c = pkt_parse_ip4(fr, rx[k].len, &pi);
-		if (c != PKT_TEST) {
-			if (c == PKT_NOT_IP4)
-				not_ip4++;
-			else
-				malformed++;
+		/* options and fragments are valid IPv4: a router forwards them */
+		if (c != PKT_TEST && c != PKT_IP_OPTIONS && c != PKT_IP_FRAGMENT) {
+			b.drops[c == PKT_NOT_IP4 ? FWD_DROP_NOT_IP4 : FWD_DROP_MALFORMED]++;
 			continue;
 		}
+		/* ip_forward(): TTL first, then the route (RFC 1812 5.3.1) */
 		if (pi.ttl <= 1) {
-			ttl++;
+			b.drops[FWD_DROP_TTL]++;
 			continue;
 		}
 		uint32_t nh;
 		int o = rt_lookup(f->rt, pi.dst_ip, &nh);
 		if (o < 0) {
-			no_route++;
+			b.drops[FWD_DROP_NO_ROUTE]++;
 			continue;
 		}
 		const uint8_t *mac = nt_lookup(f->nt, o, nh);
 		if (!mac) {
-			no_neigh++;
+			b.drops[FWD_DROP_NO_NEIGH]++;
 			continue;
 		}
 		/* TTL and protocol share a 16-bit word: RFC 1624 update of the header checksum */
@@ -111,30 +179,69 @@ int fwd_burst(struct fwd *f, int in, int max)
 		memcpy(ip + 10, &hc, 2);
 		memcpy(fr, mac, 6);
 		memcpy(fr + 6, f->ports[o].mac, 6);
-		out[o][nout[o]++] = rx[k];
+		b.out[o][b.nout[o]++] = rx[k];
 	}
-	struct fwd_port_ctr *ic = &f->ports[in].ctr;
-	add(&ic->rx_pkts, (uint64_t)n);
-	add(&ic->rx_bytes, bytes);
-	for (int o = 0; o < f->nports; o++) {
-		if (!nout[o])
-			continue;
-		int a = port_tx_burst(f->ports[o].port, out[o], nout[o]);
-		if (a < 0)
-			a = 0;
-		uint64_t tb = 0;
-		for (int i = 0; i < a; i++)
-			tb += out[o][i].len;
-		struct fwd_port_ctr *oc = &f->ports[o].ctr;
-		add(&oc->tx_pkts, (uint64_t)a);
-		add(&oc->tx_bytes, tb);
-		add(&oc->drop_txfull, (uint64_t)(nout[o] - a));
-		add(&f->ctr.fwd_pkts, (uint64_t)a);
-	}
-	if (malformed) add(&f->ctr.drop_malformed, malformed);
-	if (not_ip4) add(&f->ctr.drop_not_ip4, not_ip4);
-	if (ttl) add(&f->ctr.drop_ttl, ttl);
-	if (no_route) add(&f->ctr.drop_no_route, no_route);
-	if (no_neigh) add(&f->ctr.drop_no_neigh, no_neigh);
+	burst_flush(f, in, &b, rx, n);
 	return n;
+}
+
+static int burst_l2(struct fwd *f, int in, int max)
+{
+	struct port_pkt rx[FWD_BURST_MAX];
+	struct burst b;
+	memset(b.nout, 0, sizeof(b.nout));
+	memset(b.drops, 0, sizeof(b.drops));
+	int o = in ^ 1;               /* two ports: the other one */
+
+	int n = port_rx_burst(f->ports[in].port, rx, max);
+	if (n <= 0)
+		return n;
+	for (int k = 0; k < n; k++) {
+		struct pkt_info pi;
+		enum pkt_class c = pkt_parse_ip4(rx[k].data, rx[k].len, &pi);
+		if (c != PKT_TEST && c != PKT_IP_OPTIONS && c != PKT_IP_FRAGMENT &&
+		    c != PKT_NOT_IP4) {
+			b.drops[FWD_DROP_MALFORMED]++;
+			continue;
+		}
+		b.out[o][b.nout[o]++] = rx[k];
+	}
+	burst_flush(f, in, &b, rx, n);
+	return n;
+}
+
+int fwd_burst(struct fwd *f, int in, int max)
+{
+	if (max > FWD_BURST_MAX)
+		max = FWD_BURST_MAX;
+	return f->l2 ? burst_l2(f, in, max) : burst_l3(f, in, max);
+}
+
+void fwd_refresh_kernel(struct fwd *f)
+{
+	for (int i = 0; i < f->nports; i++) {
+		struct port_stats ps;
+		port_stats(f->ports[i].port, &ps);
+		atomic_store_explicit(&f->ports[i].ctr.kernel_drops, ps.rx_drops,
+				      memory_order_relaxed);
+	}
+}
+
+void fwd_totals(const struct fwd *f, struct fwd_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (int i = 0; i < f->nports; i++) {
+		const struct fwd_port_ctr *c = &f->ports[i].ctr;
+		t->rx_pkts += ld(&c->rx_pkts);
+		t->rx_bytes += ld(&c->rx_bytes);
+		t->tx_pkts += ld(&c->tx_pkts);
+		t->tx_bytes += ld(&c->tx_bytes);
+		t->fwd_pkts += ld(&c->fwd_pkts);
+		t->kernel_drops += ld(&c->kernel_drops);
+		for (int d = 0; d < FWD_DROP_COUNT; d++) {
+			uint64_t v = ld(&c->drops[d]);
+			t->drops[d] += v;
+			t->drop_pkts += v;
+		}
+	}
 }

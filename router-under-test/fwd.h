@@ -1,16 +1,27 @@
-/* fwd.h — the forwarding engine of ppslab-rut: ports, one burst of IPv4 routing.
+/* fwd.h — the forwarding engine of ppslab-rut: ports, one burst of IPv4 routing or L2
+ * bridging, and the counters.
  *
- * fwd_burst(f, in, max) reads up to max frames from port `in` and forwards them: IPv4
- * checks (malformed frames are counted and dropped), TTL decrement with an RFC 1624
- * checksum update (TTL 1 is counted as expired and dropped), longest-prefix route,
- * neighbour MAC, source MAC of the egress port, one transmit burst per egress port.
- * A frame the egress ring cannot take is dropped and counted there (a router does not
- * block its input on a full output queue). Scheduling (busy, poll, intr) decides when
- * and with what max fwd_burst is called; this module does not loop or sleep. */
+ * fwd_burst(f, in, max) reads up to max frames from port `in` and forwards them.
+ * Router (default): IPv4 header checks (malformed frames are counted and dropped; IP
+ * options and fragments are valid IPv4 and forwarded), the firewall's inbound pass
+ * (recv = ingress port), TTL (1 or 0 is counted as expired and dropped), longest-prefix
+ * route, the outbound pass (xmit = egress port), the neighbour's MAC, TTL decrement with
+ * an RFC 1624 checksum update, source MAC of the egress port, one transmit burst per
+ * egress port. Bridge (--l2): every frame goes unchanged to the other port; IPv4 frames
+ * pass the firewall the same two ways, malformed IPv4 is dropped, other protocols are
+ * bridged. A frame the egress ring cannot take is dropped and counted there (a router
+ * does not block its input on a full output queue).
+ *
+ * Every frame read is either forwarded or dropped for exactly one cause, so per port
+ * rx_pkts = fwd_pkts + the drops counted against it (drop_txfull is counted against the
+ * ingress port too). Counters are 64-bit, written only by the forwarding thread with
+ * relaxed atomics, read by anyone. Scheduling (poll, intr, busy) decides when and with
+ * what max fwd_burst is called; this module does not loop or sleep. */
 #ifndef PPSLAB_FWD_H
 #define PPSLAB_FWD_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "port.h"
@@ -22,10 +33,31 @@
  * before the kernel drops ("Missed Packets") */
 #define FWD_RING_FRAMES 16384
 
+/* Why a frame read from a port was not forwarded. */
+enum fwd_drop {
+	FWD_DROP_TXFULL,      /* egress ring full: the "Receive No Buffers" analogue */
+	FWD_DROP_MALFORMED,   /* truncated, bad IP header checksum or lengths */
+	FWD_DROP_NOT_IP4,     /* router mode: not IPv4 (ARP, IPv6, VLAN-tagged, ...) */
+	FWD_DROP_TTL,         /* TTL expired (no ICMP time exceeded is sent) */
+	FWD_DROP_NO_ROUTE,
+	FWD_DROP_NO_NEIGH,
+	FWD_DROP_FW_DENY,     /* firewall deny (and reject/unreach/reset: counted apart) */
+	FWD_DROP_FW_UNREACH,  /* reject / unreach CODE (no ICMP is sent) */
+	FWD_DROP_FW_RESET,    /* reset (no RST is sent) */
+	FWD_DROP_COUNT
+};
+
+/* JSON names of the causes ("txfull", "malformed", ... as the skeleton named them). */
+const char *fwd_drop_name(enum fwd_drop d);
+
 struct fwd_port_ctr {
 	_Atomic uint64_t rx_pkts, rx_bytes;   /* read from the port */
-	_Atomic uint64_t tx_pkts, tx_bytes;   /* accepted by the egress ring */
-	_Atomic uint64_t drop_txfull;         /* egress ring full ("Receive No Buffers" analog) */
+	_Atomic uint64_t tx_pkts, tx_bytes;   /* accepted by this port's egress ring */
+	_Atomic uint64_t fwd_pkts;            /* read here and accepted by an egress ring */
+	_Atomic uint64_t drops[FWD_DROP_COUNT]; /* read here and dropped, by cause */
+	_Atomic uint64_t kernel_drops;        /* RX ring overflow in the kernel, PACKET_STATISTICS:
+					       * the "Missed Packets" analogue (published by
+					       * fwd_refresh_kernel) */
 };
 
 struct fwd_port {
@@ -37,30 +69,40 @@ struct fwd_port {
 	struct fwd_port_ctr ctr;
 };
 
-struct fwd_ctr {
-	_Atomic uint64_t fwd_pkts;       /* handed to an egress ring */
-	_Atomic uint64_t drop_malformed; /* truncated, bad IP checksum/lengths, options, fragments */
-	_Atomic uint64_t drop_not_ip4;
-	_Atomic uint64_t drop_ttl;       /* TTL expired */
-	_Atomic uint64_t drop_no_route;
-	_Atomic uint64_t drop_no_neigh;
-};
+struct fw;
 
 struct fwd {
 	struct fwd_port ports[FWD_MAX_PORTS];
 	int nports;
+	bool l2;                      /* bridge instead of route */
 	struct rt *rt;
 	struct nt *nt;
-	struct fwd_ctr ctr;
+	struct fw *fw;                /* NULL: no firewall */
+	/* frames each rule number denied (terminal deny/reject/unreach/reset), counted by
+	 * the forwarder whatever net.inet.ip.fw.update_counters says; 65536 entries */
+	_Atomic uint64_t *denied_by_rule;
 };
 
 /* Opens the ports (specs) for frames up to frame_max bytes (without FCS), reads their
- * MAC/IPv4, adds connected routes and loads the system's neighbours for each.
- * 0 or -errno with a message in err. */
+ * MAC/IPv4, adds connected routes and loads the system's neighbours for each. The
+ * caller adds its routes and neighbours, then calls fwd_ready. 0 or -errno with a
+ * message in err. */
 int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max, char *err,
 	     size_t errlen);
+/* Compiles the routing table; forwarding may start. 0 or -ENOMEM. */
+int fwd_ready(struct fwd *f);
 void fwd_fini(struct fwd *f);
 /* One burst from port `in`; returns frames read (>= 0) or -errno. */
 int fwd_burst(struct fwd *f, int in, int max);
+/* Reads every port's kernel drop counter into ctr.kernel_drops (forwarding thread only:
+ * reading PACKET_STATISTICS resets the kernel's count). */
+void fwd_refresh_kernel(struct fwd *f);
+
+/* Sums over the ports. */
+struct fwd_totals {
+	uint64_t rx_pkts, rx_bytes, tx_pkts, tx_bytes, fwd_pkts, drop_pkts, kernel_drops;
+	uint64_t drops[FWD_DROP_COUNT];
+};
+void fwd_totals(const struct fwd *f, struct fwd_totals *t);
 
 #endif

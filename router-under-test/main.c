@@ -1,28 +1,51 @@
-/* main.c — ppslab-rut: options, the scheduling loop (busy), interval lines and the
- * summary. Forwarding is fwd.c; routes and neighbours route.c. */
+/* main.c — ppslab-rut: options, the control client (`ppslab-rut ctl`), start-up
+ * (ports, routes, neighbours, knobs, control socket), interval lines and the summary.
+ * Forwarding is fwd.c, scheduling sched.c and poll.c, control ctl.c and cmd.c. */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
+#include "bsdctl.h"
 #include "cli.h"
 #include "clock.h"
+#include "ctl.h"
 #include "fmt.h"
 #include "fwd.h"
 #include "jout.h"
+#include "kstack.h"
 #include "log.h"
 #include "num.h"
 #include "opt.h"
+#include "route.h"
 #include "runctl.h"
+#include "rut_sysctl.h"
+#include "sched.h"
+#include "stats.h"
 #include "version.h"
+
+/* long-only options, by name (their getopt keys are 256 + table index) */
+enum { K_POLLHZ = 1000, K_BURST_MAX, K_RANGE, K_SPIN, K_L2, K_ROUTES, K_NEIGH };
+static const struct { const char *name; int key; } long_only[] = {
+	{ "pollhz", K_POLLHZ }, { "burst-max", K_BURST_MAX }, { "range-policy", K_RANGE },
+	{ "spin", K_SPIN }, { "l2", K_L2 }, { "routes", K_ROUTES }, { "neigh", K_NEIGH },
+};
 
 static const struct opt_def opts[] = {
 	{ "in", 'i', "PORTSPEC", "first port (afpacket:IF, pcap:IF or IF)" },
 	{ "out", 'o', "PORTSPEC", "second port; frames are forwarded both ways" },
-	{ "mode", 'm', "MODE", "scheduling: busy (spin, run to completion)" },
-	{ "burst", 'b', "N", "frames per receive burst in busy mode (default 64)" },
+	{ "mode", 'm', "MODE", "scheduling: poll (BSD device polling, default), intr or busy" },
+	{ "pollhz", 0, "HZ", "poll clock, kern.polling.pollhz 1..30000 (default 2000)" },
+	{ "burst-max", 0, "N", "kern.polling.burst_max 10..1000 (default 150)" },
+	{ "sysctl", 's', "NAME=VALUE", "set a kern.polling knob at start (repeatable)" },
+	{ "range-policy", 0, "POLICY", "knob writes out of range: einval (FreeBSD 8, default) or clamp (DragonFly)" },
+	{ "spin", 0, "DUR", "poll mode: spin this long before each tick (default 50us)" },
+	{ "burst", 'b', "N", "frames per receive burst in intr and busy modes (default 64)" },
+	{ "l2", 0, NULL, "bridge: every frame goes unchanged to the other port" },
+	{ "route", 'r', "SPEC", "static route PREFIX/LEN,via=GW or PREFIX/LEN,dev=PORT (repeatable)" },
+	{ "routes", 0, "FILE", "static routes from FILE, one SPEC per line" },
+	{ "neigh", 0, "IP=MAC@PORT", "static neighbour (repeatable); the rest from the system" },
+	{ "ctl", 'c', "PATH", "control socket for ppslab-rut ctl (mode 0600)" },
 	{ "duration", 't', "DUR", "stop after DUR (default: until SIGINT/SIGTERM)" },
 	{ "interval", 'I', "DUR", "report interval (default 1s)" },
 	{ "json", 'j', NULL, "JSON lines: one per interval, then a summary" },
@@ -33,30 +56,92 @@ static const struct opt_def opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
-#define SYNOPSIS "ppslab-rut -i PORTSPEC -o PORTSPEC [--mode busy] [--duration DUR] [options]"
+#define SYNOPSIS                                                                          \
+	"ppslab-rut -i PORTSPEC -o PORTSPEC [--mode poll|intr|busy] [--ctl PATH] [options]\n" \
+	"       ppslab-rut ctl PATH sysctl [-a|-n|-e|-N|-d|-q|-i] NAME[=VALUE] ...\n"         \
+	"       ppslab-rut ctl PATH ipfw [-q] add|delete|show|list|zero|flush|resetlog ... | ipfw [-q] /FILE\n" \
+	"       ppslab-rut ctl PATH stats"
+
+#define MAX_REPEAT 64
 
 struct args {
 	const char *specs[2];
-	int nspecs;
-	uint64_t duration_ns, interval_ns, burst;
-	int json, verbose;
+	enum rut_mode mode;
+	enum poll_range range;
+	uint64_t duration_ns, interval_ns, burst, spin_ns;
+	const char *knobs[MAX_REPEAT];      /* NAME=VALUE, in the order given */
+	char knob_buf[2][64];
+	int nknobs;
+	const char *routes[MAX_REPEAT];
+	int nroutes;
+	const char *route_file;
+	const char *neigh[MAX_REPEAT];
+	int nneigh;
+	const char *ctl_path;
+	int l2, json, verbose;
 };
+
+static int repeat(const char **arr, int *n, const char *name, const char *arg)
+{
+	if (*n == MAX_REPEAT) {
+		log_err("--%s: at most %d times", name, MAX_REPEAT);
+		return EX_USAGE;
+	}
+	arr[(*n)++] = arg;
+	return 0;
+}
 
 static int handle(int key, const char *arg, int idx, void *ctx)
 {
 	struct args *a = ctx;
 	const char *name = opts[idx].name;
+	uint64_t v;
+	if (key >= 256)
+		for (size_t i = 0; i < sizeof(long_only) / sizeof(long_only[0]); i++)
+			if (!strcmp(long_only[i].name, name))
+				key = long_only[i].key;
 	switch (key) {
 	case 'i': a->specs[0] = arg; break;
 	case 'o': a->specs[1] = arg; break;
 	case 'm':
-		if (strcmp(arg, "busy"))
-			return cli_bad(name, arg, "busy");
+		if (rut_mode_parse(arg, &a->mode))
+			return cli_bad(name, arg, "poll, intr or busy");
+		break;
+	case K_POLLHZ:
+	case K_BURST_MAX: {
+		int hz = key == K_POLLHZ;
+		if (num_u64(arg, hz ? 1 : POLL_BURST_MIN, hz ? POLL_HZ_MAX : POLL_BURST_MAX, &v))
+			return cli_bad(name, arg, hz ? "a rate of 1..30000 Hz" : "10..1000 frames");
+		char *b = a->knob_buf[hz ? 0 : 1];
+		snprintf(b, 64, "kern.polling.%s=%llu", hz ? "pollhz" : "burst_max",
+			 (unsigned long long)v);
+		return repeat(a->knobs, &a->nknobs, name, b);
+	}
+	case 's':
+		if (!strchr(arg, '='))
+			return cli_bad(name, arg, "NAME=VALUE, e.g. kern.polling.each_burst=10");
+		return repeat(a->knobs, &a->nknobs, name, arg);
+	case K_RANGE:
+		if (!strcmp(arg, "einval"))
+			a->range = POLL_RANGE_EINVAL;
+		else if (!strcmp(arg, "clamp"))
+			a->range = POLL_RANGE_CLAMP;
+		else
+			return cli_bad(name, arg, "einval or clamp");
+		break;
+	case K_SPIN:
+		if (num_duration_ns(arg, 0, NS_PER_S, &a->spin_ns))
+			return cli_bad(name, arg, "a duration from 0 to 1s, e.g. 50us");
 		break;
 	case 'b':
 		if (num_u64(arg, 1, FWD_BURST_MAX, &a->burst))
 			return cli_bad(name, arg, "a burst of 1..1024 frames");
 		break;
+	case K_L2: a->l2 = 1; break;
+	case 'r': return repeat(a->routes, &a->nroutes, name, arg);
+	case K_ROUTES: a->route_file = arg; break;
+	case K_NEIGH: return repeat(a->neigh, &a->nneigh, name, arg);
+	case 'c': a->ctl_path = arg; break;
 	case 't':
 		if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->duration_ns))
 			return cli_bad(name, arg, num_expect_duration());
@@ -74,132 +159,292 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	return 0;
 }
 
+/* The ports as route specs name them. */
+static void ports_of(const struct fwd *f, struct rt_ports *rp)
+{
+	memset(rp, 0, sizeof(*rp));
+	rp->n = f->nports;
+	for (int i = 0; i < f->nports; i++) {
+		rp->names[i] = f->ports[i].ifname;
+		rp->addr_be[i] = f->ports[i].ip;
+		rp->plen[i] = f->ports[i].plen;
+	}
+}
+
+/* Routes and neighbours from the command line and the route file. */
+static int load_tables(const struct args *a, struct fwd *f, struct rut_info *info)
+{
+	struct rt_ports rp;
+	char msg[256];
+	ports_of(f, &rp);
+	for (int i = 0; i < a->nroutes; i++) {
+		uint32_t pfx, gw;
+		uint8_t len;
+		int port, col;
+		const char *s = a->routes[i];
+		if (rt_parse(s, strlen(s), &rp, &pfx, &len, &gw, &port, &col, msg, sizeof(msg))) {
+			log_err("--route %s: column %d: %s", s, col, msg);
+			return EX_USAGE;
+		}
+		if (rt_add(f->rt, pfx, len, gw, port))
+			return EX_OSERR;
+	}
+	uint64_t t0 = mono_ns();
+	if (a->route_file) {
+		int line, col;
+		int n = rt_load_file(f->rt, a->route_file, &rp, &line, &col, msg, sizeof(msg));
+		if (n < 0) {
+			if (line)
+				log_err("%s:%d:%d: %s", a->route_file, line, col, msg);
+			else
+				log_err("%s: %s", a->route_file, msg);
+			return line ? EX_DATAERR : EX_NOINPUT;
+		}
+	}
+	for (int i = 0; i < a->nneigh; i++) {
+		uint32_t ip;
+		uint8_t mac[6];
+		int port;
+		if (nt_parse(a->neigh[i], &rp, &ip, mac, &port, msg, sizeof(msg))) {
+			log_err("--neigh %s: %s", a->neigh[i], msg);
+			return EX_USAGE;
+		}
+		if (nt_add(f->nt, port, ip, mac))
+			return EX_OSERR;
+	}
+	if (fwd_ready(f)) {
+		log_err("out of memory building the routing table");
+		return EX_OSERR;
+	}
+	info->route_load_ms = (double)(mono_ns() - t0) / 1e6;
+	info->routes = rt_count(f->rt);
+	info->neighbours = nt_count(f->nt);
+	if (a->route_file)
+		log_warn("%d routes (%s) loaded in %.0f ms", info->routes, a->route_file,
+			 info->route_load_ms);
+	return 0;
+}
+
+/* --sysctl and the shortcuts, in order, with sysctl(8)'s checks and messages. */
+static int apply_knobs(const struct args *a, struct sched *s)
+{
+	int n;
+	const struct bsdctl_oid *tab = rut_sysctl_polling(&n);
+	struct rut_sysctl_ctx ctx = { .poll = &s->poll };
+	for (int i = 0; i < a->nknobs; i++) {
+		struct sbuf out, err;
+		char *argv[1] = { (char *)a->knobs[i] };
+		sbuf_init(&out, 0);
+		sbuf_init(&err, 0);
+		int st = bsdctl_sysctl(tab, n, &ctx, 1, argv, &out, &err);
+		if (st) {
+			size_t l = err.len;
+			while (l && err.s[l - 1] == '\n')
+				err.s[--l] = 0;
+			log_err("--sysctl %s: %s", a->knobs[i], sbuf_data(&err));
+		} else if (log_level() >= 2) {
+			fputs(sbuf_data(&out), stderr);
+		}
+		sbuf_free(&out);
+		sbuf_free(&err);
+		if (st)
+			return EX_USAGE;
+	}
+	return 0;
+}
+
 struct snap {
-	uint64_t rx, fwd, drop, txfull;
+	struct fwd_totals t;
+	uint64_t cpu_ns;
 };
 
-static uint64_t ld(_Atomic uint64_t *c)
+static uint64_t ldp(_Atomic uint64_t *c)
 {
 	return atomic_load_explicit(c, memory_order_relaxed);
 }
 
-static void snap_read(struct fwd *f, struct snap *s)
+static void report_interval(const struct args *a, struct sched *s, const struct snap *c,
+			    const struct snap *p, uint64_t t_ns, uint64_t dt_ns)
 {
-	memset(s, 0, sizeof(*s));
-	for (int i = 0; i < f->nports; i++) {
-		s->rx += ld(&f->ports[i].ctr.rx_pkts);
-		s->txfull += ld(&f->ports[i].ctr.drop_txfull);
-	}
-	s->fwd = ld(&f->ctr.fwd_pkts);
-	s->drop = s->txfull + ld(&f->ctr.drop_malformed) + ld(&f->ctr.drop_not_ip4) +
-		  ld(&f->ctr.drop_ttl) + ld(&f->ctr.drop_no_route) + ld(&f->ctr.drop_no_neigh);
-}
-
-static void report_interval(struct args *a, const struct snap *c, const struct snap *p,
-			    uint64_t t_ns, uint64_t dt_ns)
-{
+	double cpu_pct = dt_ns ? 100.0 * (double)(c->cpu_ns - p->cpu_ns) / (double)dt_ns : 0;
 	if (a->json) {
 		json_t *o = jout_obj("rut", "interval");
 		jset_u64(o, "t_ns", t_ns);
 		jset_u64(o, "dt_ns", dt_ns);
-		jset_u64(o, "rx_pkts", c->rx - p->rx);
-		jset_u64(o, "fwd_pkts", c->fwd - p->fwd);
-		jset_u64(o, "drop_pkts", c->drop - p->drop);
-		jset_f(o, "fwd_pps", rate_per_s(c->fwd, p->fwd, dt_ns));
+		jset_u64(o, "rx_pkts", c->t.rx_pkts - p->t.rx_pkts);
+		jset_u64(o, "fwd_pkts", c->t.fwd_pkts - p->t.fwd_pkts);
+		jset_u64(o, "drop_pkts", c->t.drop_pkts - p->t.drop_pkts);
+		jset_u64(o, "kernel_drops", c->t.kernel_drops - p->t.kernel_drops);
+		jset_f(o, "fwd_pps", rate_per_s(c->t.fwd_pkts, p->t.fwd_pkts, dt_ns));
+		jset_f(o, "fwd_cpu_pct", cpu_pct);
+		if (s->mode == RUT_POLL) {
+			jset_u64(o, "pollhz", ldp(&s->pub.pollhz));
+			jset_u64(o, "burst", ldp(&s->pub.burst));
+			jset_u64(o, "lost_polls", ldp(&s->pub.lost_polls));
+		}
 		jout_emit(stdout, o);
-	} else {
-		char b1[32], b2[32];
-		printf("%8.1f %12s %12s %10llu\n", (double)t_ns / 1e9,
-		       fmt_thousands((uint64_t)(rate_per_s(c->rx, p->rx, dt_ns) + .5), b1, sizeof(b1)),
-		       fmt_thousands((uint64_t)(rate_per_s(c->fwd, p->fwd, dt_ns) + .5), b2, sizeof(b2)),
-		       (unsigned long long)(c->drop - p->drop));
-		fflush(stdout);
+		return;
 	}
+	char b1[32], b2[32], b3[32];
+	printf("%8.1f %12s %12s %10llu %12s %6.1f", (double)t_ns / 1e9,
+	       fmt_thousands((uint64_t)(rate_per_s(c->t.rx_pkts, p->t.rx_pkts, dt_ns) + .5), b1, sizeof(b1)),
+	       fmt_thousands((uint64_t)(rate_per_s(c->t.fwd_pkts, p->t.fwd_pkts, dt_ns) + .5), b2, sizeof(b2)),
+	       (unsigned long long)(c->t.drop_pkts - p->t.drop_pkts),
+	       fmt_thousands(c->t.kernel_drops - p->t.kernel_drops, b3, sizeof(b3)), cpu_pct);
+	if (s->mode == RUT_POLL)
+		printf(" %6llu %5llu", (unsigned long long)ldp(&s->pub.pollhz),
+		       (unsigned long long)ldp(&s->pub.burst));
+	printf("\n");
+	fflush(stdout);
 }
 
-static void report_summary(struct args *a, struct fwd *f, uint64_t dur_ns, int sig)
+static void report_summary(const struct args *a, struct sched *s, uint64_t dur_ns, int sig)
 {
-	struct snap s;
-	struct rusage ru;
-	snap_read(f, &s);
-	getrusage(RUSAGE_SELF, &ru);
-	double cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-		       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	json_t *o = stats_json(s, "summary");
+	uint64_t fwd = (uint64_t)json_integer_value(json_object_get(o, "fwd_pkts"));
 	if (a->json) {
-		json_t *o = jout_obj("rut", "summary");
-		jset_s(o, "version", ppslab_version());
-		jset_s(o, "mode", "busy");
-		jset_u64(o, "rx_pkts", s.rx);
-		jset_u64(o, "fwd_pkts", s.fwd);
-		jset_u64(o, "drop_pkts", s.drop);
-		json_t *d = json_object();
-		jset_u64(d, "txfull", s.txfull);
-		jset_u64(d, "malformed", ld(&f->ctr.drop_malformed));
-		jset_u64(d, "not_ip4", ld(&f->ctr.drop_not_ip4));
-		jset_u64(d, "ttl_expired", ld(&f->ctr.drop_ttl));
-		jset_u64(d, "no_route", ld(&f->ctr.drop_no_route));
-		jset_u64(d, "no_neigh", ld(&f->ctr.drop_no_neigh));
-		json_object_set_new(o, "drops", d);
-		json_t *ports = json_array();
-		for (int i = 0; i < f->nports; i++) {
-			struct fwd_port *p = &f->ports[i];
-			struct port_stats ps;
-			port_stats(p->port, &ps);
-			json_t *po = json_object();
-			jset_s(po, "port", port_spec(p->port));
-			jset_u64(po, "rx_pkts", ld(&p->ctr.rx_pkts));
-			jset_u64(po, "rx_bytes", ld(&p->ctr.rx_bytes));
-			jset_u64(po, "tx_pkts", ld(&p->ctr.tx_pkts));
-			jset_u64(po, "tx_bytes", ld(&p->ctr.tx_bytes));
-			jset_u64(po, "drop_txfull", ld(&p->ctr.drop_txfull));
-			jset_u64(po, "kernel_drops", ps.rx_drops);
-			json_array_append_new(ports, po);
-		}
-		json_object_set_new(o, "ports", ports);
 		jset_u64(o, "duration_ns", dur_ns);
-		jset_f(o, "fwd_pps", dur_ns ? (double)s.fwd * 1e9 / (double)dur_ns : 0);
-		jset_f(o, "cpu_s", cpu_s);
+		jset_f(o, "fwd_pps", dur_ns ? (double)fwd * 1e9 / (double)dur_ns : 0);
 		jset_b(o, "interrupted", sig != 0);
 		jout_emit(stdout, o);
-	} else {
-		char b1[32], b2[32];
-		printf("received %s, forwarded %s, dropped %llu in %.3f s; CPU %.2f s\n",
-		       fmt_thousands(s.rx, b1, sizeof(b1)), fmt_thousands(s.fwd, b2, sizeof(b2)),
-		       (unsigned long long)s.drop, (double)dur_ns / 1e9, cpu_s);
+		return;
 	}
+	char b1[32], b2[32], b3[32];
+	const struct poll *p = &s->poll;
+	printf("received %s, forwarded %s, dropped %llu (kernel ring drops %s) in %.3f s; "
+	       "CPU %.2f s (forwarding thread %.2f s)\n",
+	       fmt_thousands((uint64_t)json_integer_value(json_object_get(o, "rx_pkts")), b1, sizeof(b1)),
+	       fmt_thousands(fwd, b2, sizeof(b2)),
+	       (unsigned long long)json_integer_value(json_object_get(o, "drop_pkts")),
+	       fmt_thousands((uint64_t)json_integer_value(json_object_get(o, "kernel_drops")), b3, sizeof(b3)),
+	       (double)dur_ns / 1e9, json_real_value(json_object_get(o, "cpu_s")),
+	       (double)sched_cpu_ns(s) / 1e9);
+	if (s->mode == RUT_POLL)
+		printf("polling: pollhz %u, burst %u of %u, %llu ticks, lost_polls %llu, "
+		       "tick lateness p50 %.1f us, p99 %.1f us, max %.1f us\n",
+		       p->k.pollhz, p->st.burst, p->k.burst_max, (unsigned long long)p->st.ticks,
+		       (unsigned long long)p->st.lost_polls,
+		       (double)hist_quantile(&p->late_ns, 0.5) / 1e3,
+		       (double)hist_quantile(&p->late_ns, 0.99) / 1e3,
+		       p->late_ns.count ? (double)p->late_ns.max / 1e3 : 0.0);
+	json_decref(o);
 }
 
-struct worker_arg {
-	struct fwd *f;
-	struct runctl *rc;
-	int burst;
-	int ret;
-};
-
-/* busy: spin over the ports, run each burst to completion (the DPDK style) */
-static void *worker(void *p)
+static void warn_kernel_stack(const struct fwd *f)
 {
-	struct worker_arg *w = p;
-	while (!runctl_stopped(w->rc)) {
-		for (int i = 0; i < w->f->nports; i++) {
-			int n = fwd_burst(w->f, i, w->burst);
-			if (n < 0) {
-				w->ret = n;
-				runctl_wake(w->rc);
-				return NULL;
-			}
-		}
+	char why[160];
+	for (int i = 0; i < f->nports; i++)
+		if (!f->l2 && kstack_forwards(f->ports[i].ifname, why, sizeof(why)))
+			log_warn("%s: the kernel forwards these frames too (%s): each would arrive "
+				 "twice; turn it off (sysctl -w net.ipv4.conf.%s.forwarding=0) or "
+				 "shield the port (ppslab lab shield on)", f->ports[i].ifname, why,
+				 f->ports[i].ifname);
+}
+
+static int run(struct args *a)
+{
+	char err[256];
+	int rc, sig = 0;
+	struct fwd *f = calloc(1, sizeof(*f));
+	struct sched *s = calloc(1, sizeof(*s));
+	struct ctl *ctl = NULL;
+	struct runctl rctl;
+	if (!f || !s) {
+		free(f);
+		free(s);
+		return EX_OSERR;
 	}
-	return NULL;
+	if ((rc = fwd_init(f, a->specs, 2, 1514, err, sizeof(err)))) {
+		log_err("%s", err);
+		rc = cli_exit_code(rc);
+		goto out;
+	}
+	f->l2 = a->l2;
+	struct rut_info info = { 0 };
+	if ((rc = load_tables(a, f, &info)))
+		goto out;
+	warn_kernel_stack(f);
+	runctl_init(&rctl);
+	if (a->ctl_path && (rc = ctl_open(&ctl, a->ctl_path, err, sizeof(err)))) {
+		log_err("--ctl %s", err);
+		rc = cli_exit_code(rc);
+		goto out;
+	}
+	if ((rc = sched_init(s, f, a->mode, a->range, (int)a->burst, a->spin_ns, &rctl,
+			     ctl_mailbox(ctl)))) {
+		log_err("scheduler: %s", strerror(-rc));
+		rc = EX_OSERR;
+		goto out;
+	}
+	info.t0_ns = s->info.t0_ns;
+	s->info = info;
+	if ((rc = apply_knobs(a, s)))
+		goto out;
+	if (sched_start(s)) {
+		log_err("cannot start the forwarding thread");
+		rc = EX_OSERR;
+		goto out;
+	}
+	if (!a->json) {
+		printf("%8s %12s %12s %10s %12s %6s%s\n", "time", "rx pps", "fwd pps", "dropped",
+		       "kernel drops", "cpu %", a->mode == RUT_POLL ? " pollhz burst" : "");
+		fflush(stdout);
+	}
+	struct snap prev = { 0 }, cur;
+	uint64_t t0 = s->info.t0_ns, last = mono_ns(), next = last + a->interval_ns;
+	uint64_t end = a->duration_ns ? t0 + a->duration_ns : UINT64_MAX;
+	for (;;) {
+		int g = runctl_wait_until(&rctl, next < end ? next : end);
+		if (g == SIGINT || g == SIGTERM) {
+			sig = g;
+			break;
+		}
+		if (g == SIGUSR1 && !atomic_load(&s->running))
+			break;
+		uint64_t now = mono_ns();
+		if (now >= end)
+			break;
+		if (now < next)
+			continue;
+		fwd_totals(f, &cur.t);
+		cur.cpu_ns = sched_cpu_ns(s);
+		report_interval(a, s, &cur, &prev, now - t0, now - last);
+		prev = cur;
+		last = now;
+		next += a->interval_ns;
+	}
+	atomic_store(&rctl.stop, 1);
+	sched_join(s);
+	ctl_forwarder_gone(ctl);
+	report_summary(a, s, mono_ns() - t0, sig);
+	rc = EX_OK;
+	if (s->err) {
+		log_err("forwarding failed: %s", strerror(-s->err));
+		rc = cli_exit_code(s->err);
+	}
+out:
+	ctl_close(ctl);
+	sched_fini(s);
+	fwd_fini(f);
+	free(f);
+	free(s);
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	struct args a = { .interval_ns = NS_PER_S, .burst = 64, .verbose = 1 };
+	struct args a = { .interval_ns = NS_PER_S, .burst = 64, .spin_ns = 50 * NS_PER_US,
+			  .verbose = 1, .mode = RUT_POLL, .range = POLL_RANGE_EINVAL };
 	int first, rc;
-	char err[256];
 
 	log_init("ppslab-rut", 1);
+	if (argc >= 2 && !strcmp(argv[1], "ctl")) {
+		if (argc < 4) {
+			log_err("usage: ppslab-rut ctl PATH sysctl|ipfw|stats [ARGS...]");
+			return EX_USAGE;
+		}
+		return ctl_client(argv[2], argc - 3, argv + 3);
+	}
 	if ((rc = opt_parse(argc, argv, opts, handle, &a, &first)))
 		return rc;
 	log_init("ppslab-rut", a.verbose);
@@ -211,54 +456,5 @@ int main(int argc, char **argv)
 		log_err("give both ports: -i PORTSPEC -o PORTSPEC (e.g. -i rut0 -o rut1)");
 		return EX_USAGE;
 	}
-	struct fwd *f = calloc(1, sizeof(*f));
-	if (!f)
-		return EX_OSERR;
-	if ((rc = fwd_init(f, a.specs, 2, 1514, err, sizeof(err)))) {
-		log_err("%s", err);
-		fwd_fini(f);
-		free(f);
-		return cli_exit_code(rc);
-	}
-	struct runctl rctl;
-	runctl_init(&rctl);
-	struct worker_arg w = { .f = f, .rc = &rctl, .burst = (int)a.burst };
-	pthread_t th;
-	if (pthread_create(&th, NULL, worker, &w)) {
-		log_err("cannot start the forwarding thread");
-		return EX_OSERR;
-	}
-	if (!a.json)
-		printf("%8s %12s %12s %10s\n", "time", "rx pps", "fwd pps", "dropped");
-	struct snap prev = { 0 }, cur;
-	uint64_t t0 = mono_ns(), last = t0, next = t0 + a.interval_ns;
-	uint64_t end = a.duration_ns ? t0 + a.duration_ns : UINT64_MAX;
-	int sig = 0;
-	for (;;) {
-		int s = runctl_wait_until(&rctl, next < end ? next : end);
-		if (s == SIGINT || s == SIGTERM) {
-			sig = s;
-			break;
-		}
-		if (s == SIGUSR1)
-			break;
-		uint64_t now = mono_ns();
-		if (now >= end)
-			break;
-		snap_read(f, &cur);
-		report_interval(&a, &cur, &prev, now - t0, now - last);
-		prev = cur;
-		last = now;
-		next += a.interval_ns;
-	}
-	atomic_store(&rctl.stop, 1);
-	pthread_join(th, NULL);
-	report_summary(&a, f, mono_ns() - t0, sig);
-	fwd_fini(f);
-	free(f);
-	if (w.ret) {
-		log_err("forwarding failed: %s", strerror(-w.ret));
-		return cli_exit_code(w.ret);
-	}
-	return EX_OK;
+	return run(&a);
 }

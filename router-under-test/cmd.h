@@ -1,0 +1,13 @@
+/* cmd.h — the control commands, run on the forwarding thread: `sysctl` (bsdctl.c over
+ * the forwarder's tree), `ipfw` (the firewall's fw_exec) and `stats` (stats.c). */
+#ifndef PPSLAB_CMD_H
+#define PPSLAB_CMD_H
+
+#include "ctl.h"
+#include "sched.h"
+
+/* Runs the request in r (r->line, r->data), writing r->out and r->err. Returns the
+ * exit status of the BSD tool it stands for. */
+int cmd_exec(struct sched *s, struct ctl_req *r);
+
+#endif

@@ -1,0 +1,46 @@
+/* kstack.c — detects the kernel forwarding the forwarder's frames too (see kstack.h).
+ * Called once by main.c at start. */
+#include "kstack.h"
+
+#include <spawn.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+/* `nft list chain netdev ppslab_shield in_IF` succeeds: the lab's shield is on. */
+static bool shielded(const char *ifname)
+{
+	char chain[64];
+	snprintf(chain, sizeof(chain), "in_%s", ifname);
+	char *const argv[] = { "nft", "list", "chain", "netdev", "ppslab_shield", chain, NULL };
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 1 /* O_WRONLY */, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", 1, 0);
+	pid_t pid;
+	int st = -1;
+	if (posix_spawnp(&pid, "nft", &fa, NULL, argv, environ) == 0)
+		waitpid(pid, &st, 0);
+	posix_spawn_file_actions_destroy(&fa);
+	return st == 0;
+}
+
+bool kstack_forwards(const char *ifname, char *why, size_t len)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/%s/forwarding", ifname);
+	FILE *f = fopen(path, "r");
+	int on = 0;
+	if (!f)
+		return false;
+	if (fscanf(f, "%d", &on) != 1)
+		on = 0;
+	fclose(f);
+	if (!on || shielded(ifname))
+		return false;
+	snprintf(why, len, "net.ipv4.conf.%s.forwarding is 1 and no ppslab shield drops its "
+		 "frames first", ifname);
+	return true;
+}

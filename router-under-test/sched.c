@@ -1,0 +1,297 @@
+/* sched.c — the forwarding thread: poll, intr and busy loops (see sched.h). Started by
+ * main.c; it owns the poll context, the forwarding engine's hot path, and runs control
+ * commands (cmd.c) between batches. */
+#include "sched.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "cmd.h"
+
+#define WAKE_KEY 0xffffu
+#define REFRESH_NS (100 * NS_PER_MS)    /* kernel drop counters and published figures */
+#define SLEEP_SLICE_NS (50 * NS_PER_MS) /* longest sleep without looking at stop/ctl */
+
+static const char *const mode_names[] = { "poll", "intr", "busy" };
+
+const char *rut_mode_name(enum rut_mode m)
+{
+	return (unsigned)m < 3 ? mode_names[m] : "?";
+}
+
+int rut_mode_parse(const char *s, enum rut_mode *m)
+{
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, mode_names[i])) {
+			*m = (enum rut_mode)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static uint64_t real_clock(void *ctx)
+{
+	(void)ctx;
+	return mono_ns();
+}
+
+/* A registered interface's poll routine: forward at most count frames; a status
+ * round also reads the port's kernel counters (em(4) reads its statistics registers
+ * on POLL_AND_CHECK_STATUS). */
+static int poll_handler(void *arg, enum poll_cmd cmd, int count)
+{
+	struct sched_handler *h = arg;
+	int n = fwd_burst(h->s->f, h->port, count);
+	if (cmd == POLL_AND_CHECK_STATUS) {
+		struct port_stats ps;
+		struct fwd_port *p = &h->s->f->ports[h->port];
+		port_stats(p->port, &ps);
+		atomic_store_explicit(&p->ctr.kernel_drops, ps.rx_drops, memory_order_relaxed);
+	}
+	return n;
+}
+
+int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, enum poll_range range,
+	       int burst, uint64_t spin_ns, struct runctl *rc, struct ctl_req *mb)
+{
+	memset(s, 0, sizeof(*s));
+	s->f = f;
+	s->mode = mode;
+	s->burst = burst;
+	s->spin_ns = spin_ns;
+	s->rc = rc;
+	s->mb = mb;
+	s->info.t0_ns = mono_ns();
+	poll_init(&s->poll, range, real_clock, NULL);
+	for (int i = 0; i < f->nports; i++) {
+		s->h[i] = (struct sched_handler){ .s = s, .port = i };
+		int e = poll_register(&s->poll, poll_handler, &s->h[i]);
+		if (e)
+			return e;
+	}
+	s->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (s->epfd < 0)
+		return -errno;
+	for (int i = 0; i < f->nports; i++) {
+		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
+		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, port_fd(f->ports[i].port), &ev) < 0)
+			return -errno;
+	}
+	if (mb) {
+		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = WAKE_KEY };
+		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, mb->wake_fd, &ev) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+void sched_fini(struct sched *s)
+{
+	if (s->epfd > 0)
+		close(s->epfd);
+	s->epfd = -1;
+}
+
+static void publish(struct sched *s)
+{
+	const struct poll *p = &s->poll;
+	atomic_store_explicit(&s->pub.burst, p->st.burst, memory_order_relaxed);
+	atomic_store_explicit(&s->pub.pollhz, p->k.pollhz, memory_order_relaxed);
+	atomic_store_explicit(&s->pub.ticks, p->st.ticks, memory_order_relaxed);
+	atomic_store_explicit(&s->pub.lost_polls, p->st.lost_polls, memory_order_relaxed);
+	atomic_store_explicit(&s->pub.rounds, p->st.rounds, memory_order_relaxed);
+}
+
+/* Between batches: a waiting command, and every REFRESH_NS the kernel counters. */
+static void service(struct sched *s)
+{
+	if (ctl_pending(s->mb)) {
+		s->mb->status = cmd_exec(s, s->mb);
+		ctl_complete(s->mb);
+	}
+	uint64_t now = mono_ns();
+	if (now >= s->next_refresh) {
+		fwd_refresh_kernel(s->f);
+		publish(s);
+		s->next_refresh = now + REFRESH_NS;
+	}
+}
+
+/* Drains every port round-robin, a burst each, until all are empty (the empty read
+ * also hands the ring slots back, so epoll does not wake again for them). */
+static int drain(struct sched *s)
+{
+	bool more = true;
+	while (more && !runctl_stopped(s->rc)) {
+		more = false;
+		for (int i = 0; i < s->f->nports; i++) {
+			int n = fwd_burst(s->f, i, s->burst);
+			if (n < 0)
+				return n;
+			more |= n > 0;
+		}
+		if (ctl_pending(s->mb))
+			service(s);
+	}
+	return 0;
+}
+
+/* The interrupt-driven service: wait for a port (or a command), then drain. */
+static int intr_once(struct sched *s, int timeout_ms)
+{
+	struct epoll_event ev[FWD_MAX_PORTS + 1];
+	int n = epoll_wait(s->epfd, ev, FWD_MAX_PORTS + 1, timeout_ms);
+	if (n < 0)
+		return errno == EINTR ? 0 : -errno;
+	for (int i = 0; i < n; i++)
+		if (ev[i].data.u32 == WAKE_KEY) {
+			uint64_t v;
+			ssize_t r = read(s->mb->wake_fd, &v, sizeof(v));
+			(void)r;
+		}
+	return n ? drain(s) : 0;
+}
+
+static int loop_intr(struct sched *s)
+{
+	while (!runctl_stopped(s->rc)) {
+		int rc = intr_once(s, 100);
+		if (rc < 0)
+			return rc;
+		service(s);
+	}
+	return 0;
+}
+
+static int loop_busy(struct sched *s)
+{
+	unsigned iter = 0;
+	while (!runctl_stopped(s->rc)) {
+		for (int i = 0; i < s->f->nports; i++) {
+			int n = fwd_burst(s->f, i, s->burst);
+			if (n < 0)
+				return n;
+		}
+		if (ctl_pending(s->mb) || (++iter & 1023) == 0)
+			service(s);
+	}
+	return 0;
+}
+
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = { .tv_sec = (time_t)(t / NS_PER_S), .tv_nsec = (long)(t % NS_PER_S) };
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* Until the next tick's deadline: sleep while far, spin the last spin_ns, idle-poll
+ * instead if asked; commands are served meanwhile (one may change the deadline). */
+static int wait_tick(struct sched *s)
+{
+	struct poll *p = &s->poll;
+	for (;;) {
+		uint64_t next = poll_next_deadline(p), now = mono_ns();
+		if (now >= next || runctl_stopped(s->rc) || !p->k.enable)
+			return 0;
+		if (ctl_pending(s->mb)) {
+			service(s);
+			continue;
+		}
+		if (p->k.idle_poll) {
+			int rc = poll_idle(p);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		if (next - now > s->spin_ns) {
+			uint64_t wake = next - s->spin_ns;
+			if (wake - now > SLEEP_SLICE_NS)
+				wake = now + SLEEP_SLICE_NS;
+			sleep_until(wake);
+			continue;
+		}
+		while (mono_ns() < next)
+			;
+		return 0;
+	}
+}
+
+static int loop_poll(struct sched *s)
+{
+	struct poll *p = &s->poll;
+	bool polling = false;
+	while (!runctl_stopped(s->rc)) {
+		if (!p->k.enable) {
+			/* deregistered: the ports are served by interrupts until enable=1 */
+			polling = false;
+			int rc = intr_once(s, 50);
+			if (rc < 0)
+				return rc;
+			service(s);
+			continue;
+		}
+		if (!polling) {
+			poll_clock_start(p, mono_ns());
+			polling = true;
+		}
+		int rc = poll_work(p, 256);
+		if (rc < 0)
+			return rc;
+		service(s);
+		if (rc == 1)
+			continue;
+		if ((rc = wait_tick(s)) < 0)
+			return rc;
+		poll_clock(p, mono_ns());
+	}
+	return 0;
+}
+
+static void *sched_thread(void *arg)
+{
+	struct sched *s = arg;
+	int rc = 0;
+	clock_low_slack();
+	s->next_refresh = 0;
+	switch (s->mode) {
+	case RUT_POLL: rc = loop_poll(s); break;
+	case RUT_INTR: rc = loop_intr(s); break;
+	case RUT_BUSY: rc = loop_busy(s); break;
+	}
+	fwd_refresh_kernel(s->f);
+	publish(s);
+	s->err = rc;
+	s->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	atomic_store(&s->running, 0);
+	if (rc)
+		runctl_wake(s->rc);
+	return NULL;
+}
+
+int sched_start(struct sched *s)
+{
+	atomic_store(&s->running, 1);
+	if (pthread_create(&s->th, NULL, sched_thread, s)) {
+		atomic_store(&s->running, 0);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+void sched_join(struct sched *s)
+{
+	pthread_join(s->th, NULL);
+}
+
+uint64_t sched_cpu_ns(struct sched *s)
+{
+	clockid_t cid;
+	if (atomic_load(&s->running) && pthread_getcpuclockid(s->th, &cid) == 0)
+		return clock_ns(cid);
+	return s->cpu_ns;
+}

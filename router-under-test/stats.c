@@ -1,0 +1,135 @@
+/* stats.c — the statistics JSON object (see stats.h). Called by cmd.c (ctl `stats`)
+ * on the forwarding thread and by main.c for the summary. Field names are the
+ * contract with `ppslab run` and scripts: README's ppslab-rut section lists them. */
+#include "stats.h"
+
+#include <sys/resource.h>
+
+#include "clock.h"
+#include "hist.h"
+#include "jout.h"
+#include "version.h"
+
+void stats_cpu(double *user_s, double *sys_s)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	*user_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	*sys_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static uint64_t ld(const _Atomic uint64_t *c)
+{
+	return atomic_load_explicit(c, memory_order_relaxed);
+}
+
+static json_t *drops_obj(const uint64_t *d)
+{
+	json_t *o = json_object();
+	for (int i = 0; i < FWD_DROP_COUNT; i++)
+		jset_u64(o, fwd_drop_name((enum fwd_drop)i), d[i]);
+	return o;
+}
+
+static json_t *polling_obj(const struct poll *p)
+{
+	const struct poll_stats *st = &p->st;
+	json_t *o = json_object();
+	/* the kern.polling names first, in sysctl order */
+	jset_u64(o, "burst", st->burst);
+	jset_u64(o, "each_burst", p->k.each_burst);
+	jset_u64(o, "burst_max", p->k.burst_max);
+	jset_u64(o, "user_frac", p->k.user_frac);
+	jset_u64(o, "reg_frac", p->k.reg_frac);
+	jset_u64(o, "short_ticks", st->short_ticks);
+	jset_u64(o, "lost_polls", st->lost_polls);
+	jset_u64(o, "pending_polls", st->pending_polls);
+	jset_u64(o, "residual_burst", st->residual_burst);
+	jset_u64(o, "handlers", st->handlers);
+	jset_u64(o, "enable", p->k.enable);
+	jset_u64(o, "phase", st->phase);
+	jset_u64(o, "suspect", st->suspect);
+	jset_u64(o, "stalled", st->stalled);
+	jset_u64(o, "pollhz", p->k.pollhz);
+	jset_u64(o, "idle_poll", p->k.idle_poll);
+	/* extensions */
+	jset_s(o, "range_policy", p->range == POLL_RANGE_CLAMP ? "clamp" : "einval");
+	jset_u64(o, "ticks", st->ticks);
+	jset_u64(o, "rounds", st->rounds);
+	jset_u64(o, "chunks", st->chunks);
+	jset_u64(o, "status_checks", st->status_checks);
+	jset_u64(o, "catchup_rounds", st->catchup_rounds);
+	jset_u64(o, "idle_passes", st->idle_passes);
+	jset_u64(o, "polled_frames", st->polled_frames);
+	jset_u64(o, "idle_frames", st->idle_frames);
+	jset_u64(o, "ticks_in_work", st->ticks_in_work);
+	jset_u64(o, "clock_skips", st->clock_skips);
+	jset_u64(o, "last_load_pct", st->last_load_pct);
+	/* lateness of the ticks after their deadline (CLOCK_MONOTONIC ns): the timer's
+	 * accuracy plus any round that overran */
+	const struct hist *h = &p->late_ns;
+	json_t *j = json_object();
+	jset_u64(j, "count", h->count);
+	jset_f(j, "mean", h->count ? hist_mean(h) : 0);
+	jset_u64(j, "p50", hist_quantile(h, 0.50));
+	jset_u64(j, "p90", hist_quantile(h, 0.90));
+	jset_u64(j, "p99", hist_quantile(h, 0.99));
+	jset_u64(j, "p999", hist_quantile(h, 0.999));
+	jset_u64(j, "max", h->count ? h->max : 0);
+	json_object_set_new(o, "tick_late_ns", j);
+	return o;
+}
+
+json_t *stats_json(struct sched *s, const char *type)
+{
+	struct fwd *f = s->f;
+	struct fwd_totals t;
+	double us, ss;
+	uint64_t now = mono_ns();
+
+	fwd_totals(f, &t);
+	stats_cpu(&us, &ss);
+	json_t *o = jout_obj("rut", type);
+	jset_s(o, "version", ppslab_version());
+	jset_s(o, "mode", rut_mode_name(s->mode));
+	jset_s(o, "forwarding", f->l2 ? "l2" : "ipv4");
+	jset_u64(o, "t_ns", now - s->info.t0_ns);
+	jset_u64(o, "rx_pkts", t.rx_pkts);
+	jset_u64(o, "fwd_pkts", t.fwd_pkts);
+	jset_u64(o, "drop_pkts", t.drop_pkts);
+	jset_u64(o, "tx_pkts", t.tx_pkts);
+	jset_u64(o, "rx_bytes", t.rx_bytes);
+	jset_u64(o, "tx_bytes", t.tx_bytes);
+	jset_u64(o, "kernel_drops", t.kernel_drops);
+	json_object_set_new(o, "drops", drops_obj(t.drops));
+	json_t *ports = json_array();
+	for (int i = 0; i < f->nports; i++) {
+		const struct fwd_port *p = &f->ports[i];
+		const struct fwd_port_ctr *c = &p->ctr;
+		uint64_t d[FWD_DROP_COUNT];
+		for (int k = 0; k < FWD_DROP_COUNT; k++)
+			d[k] = ld(&c->drops[k]);
+		json_t *po = json_object();
+		jset_s(po, "port", port_spec(p->port));
+		jset_s(po, "ifname", p->ifname);
+		jset_u64(po, "rx_pkts", ld(&c->rx_pkts));
+		jset_u64(po, "rx_bytes", ld(&c->rx_bytes));
+		jset_u64(po, "tx_pkts", ld(&c->tx_pkts));
+		jset_u64(po, "tx_bytes", ld(&c->tx_bytes));
+		jset_u64(po, "fwd_pkts", ld(&c->fwd_pkts));
+		jset_u64(po, "drop_txfull", d[FWD_DROP_TXFULL]);
+		jset_u64(po, "kernel_drops", ld(&c->kernel_drops));
+		json_object_set_new(po, "drops", drops_obj(d));
+		json_array_append_new(ports, po);
+	}
+	json_object_set_new(o, "ports", ports);
+	json_object_set_new(o, "polling", polling_obj(&s->poll));
+	jset_u64(o, "routes", (uint64_t)s->info.routes);
+	jset_u64(o, "neighbours", (uint64_t)s->info.neighbours);
+	jset_f(o, "route_load_ms", s->info.route_load_ms);
+	jset_f(o, "cpu_s", us + ss);
+	jset_f(o, "cpu_user_s", us);
+	jset_f(o, "cpu_sys_s", ss);
+	jset_f(o, "fwd_cpu_s", (double)sched_cpu_ns(s) / 1e9);
+	return o;
+}

@@ -1,0 +1,18 @@
+/* stats.h — the forwarder's statistics as one JSON object: the --json summary
+ * ("type": "summary") and the control socket's `stats` ("type": "stats") carry the
+ * same fields, so `ppslab run` can take per-trial deltas of either. */
+#ifndef PPSLAB_STATS_H
+#define PPSLAB_STATS_H
+
+#include <jansson.h>
+
+#include "sched.h"
+
+/* Everything the forwarder counts, at the time of the call. Run on the forwarding
+ * thread (ctl) or after it ended (summary): it reads the poll context directly. */
+json_t *stats_json(struct sched *s, const char *type);
+
+/* Process CPU time (user, system) in seconds. */
+void stats_cpu(double *user_s, double *sys_s);
+
+#endif
