@@ -528,10 +528,14 @@ int ctl_client(const char *path, int argc, char **argv)
 		free(data);
 		return e == EACCES || e == EPERM ? EX_NOPERM : EX_UNAVAILABLE;
 	}
-	if (send_all(fd, line, l) || (datalen && send_all(fd, data, datalen))) {
-		fprintf(stderr, "ppslab-rut ctl: %s: send: %s\n", path, strerror(errno));
+	int se = send_all(fd, line, l);
+	if (!se && datalen)
+		se = send_all(fd, data, datalen);
+	if (se && se != -EPIPE && se != -ECONNRESET) {
+		fprintf(stderr, "ppslab-rut ctl: %s: send: %s\n", path, strerror(-se));
 		goto out;
 	}
+	/* on EPIPE the server has answered (and closed) already, e.g. to refuse us */
 	/* the reply header, byte by byte (it is short), then both bodies */
 	char hdr[64];
 	size_t h = 0;

@@ -25,10 +25,11 @@
 #include "version.h"
 
 /* long-only options, by name (their getopt keys are 256 + table index) */
-enum { K_POLLHZ = 1000, K_BURST_MAX, K_RANGE, K_SPIN, K_L2, K_ROUTES, K_NEIGH };
+enum { K_POLLHZ = 1000, K_BURST_MAX, K_RANGE, K_SPIN, K_L2, K_ROUTES, K_NEIGH, K_RTPRIO };
 static const struct { const char *name; int key; } long_only[] = {
 	{ "pollhz", K_POLLHZ }, { "burst-max", K_BURST_MAX }, { "range-policy", K_RANGE },
 	{ "spin", K_SPIN }, { "l2", K_L2 }, { "routes", K_ROUTES }, { "neigh", K_NEIGH },
+	{ "rt-prio", K_RTPRIO },
 };
 
 static const struct opt_def opts[] = {
@@ -40,6 +41,7 @@ static const struct opt_def opts[] = {
 	{ "sysctl", 's', "NAME=VALUE", "set a kern.polling knob at start (repeatable)" },
 	{ "range-policy", 0, "POLICY", "knob writes out of range: einval (FreeBSD 8, default) or clamp (DragonFly)" },
 	{ "spin", 0, "DUR", "poll mode: spin this long before each tick (default 50us)" },
+	{ "rt-prio", 0, "PRIO", "run the forwarding thread SCHED_FIFO at PRIO 1..99 (default: normal)" },
 	{ "burst", 'b', "N", "frames per receive burst in intr and busy modes (default 64)" },
 	{ "l2", 0, NULL, "bridge: every frame goes unchanged to the other port" },
 	{ "route", 'r', "SPEC", "static route PREFIX/LEN,via=GW or PREFIX/LEN,dev=PORT (repeatable)" },
@@ -68,7 +70,7 @@ struct args {
 	const char *specs[2];
 	enum rut_mode mode;
 	enum poll_range range;
-	uint64_t duration_ns, interval_ns, burst, spin_ns;
+	uint64_t duration_ns, interval_ns, burst, spin_ns, rt_prio;
 	const char *knobs[MAX_REPEAT];      /* NAME=VALUE, in the order given */
 	char knob_buf[2][64];
 	int nknobs;
@@ -132,6 +134,10 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	case K_SPIN:
 		if (num_duration_ns(arg, 0, NS_PER_S, &a->spin_ns))
 			return cli_bad(name, arg, "a duration from 0 to 1s, e.g. 50us");
+		break;
+	case K_RTPRIO:
+		if (num_u64(arg, 1, 99, &a->rt_prio))
+			return cli_bad(name, arg, "a SCHED_FIFO priority 1..99");
 		break;
 	case 'b':
 		if (num_u64(arg, 1, FWD_BURST_MAX, &a->burst))
@@ -380,9 +386,10 @@ static int run(struct args *a)
 	s->info = info;
 	if ((rc = apply_knobs(a, s)))
 		goto out;
-	if (sched_start(s)) {
-		log_err("cannot start the forwarding thread");
-		rc = EX_OSERR;
+	if ((rc = sched_start(s, (int)a->rt_prio))) {
+		log_err("cannot start the forwarding thread%s: %s",
+			a->rt_prio ? " with SCHED_FIFO" : "", strerror(-rc));
+		rc = rc == -EPERM ? EX_NOPERM : EX_OSERR;
 		goto out;
 	}
 	if (!a->json) {

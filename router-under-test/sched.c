@@ -4,6 +4,7 @@
 #include "sched.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <time.h>
@@ -273,12 +274,23 @@ static void *sched_thread(void *arg)
 	return NULL;
 }
 
-int sched_start(struct sched *s)
+int sched_start(struct sched *s, int rt_prio)
 {
+	pthread_attr_t at;
+	int rc;
+	pthread_attr_init(&at);
+	if (rt_prio > 0) {
+		struct sched_param sp = { .sched_priority = rt_prio };
+		pthread_attr_setinheritsched(&at, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&at, SCHED_FIFO);
+		pthread_attr_setschedparam(&at, &sp);
+	}
 	atomic_store(&s->running, 1);
-	if (pthread_create(&s->th, NULL, sched_thread, s)) {
+	rc = pthread_create(&s->th, &at, sched_thread, s);
+	pthread_attr_destroy(&at);
+	if (rc) {
 		atomic_store(&s->running, 0);
-		return -EAGAIN;
+		return -rc;
 	}
 	return 0;
 }

@@ -74,7 +74,9 @@ struct sched {
 int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, enum poll_range range,
 	       int burst, uint64_t spin_ns, struct runctl *rc, struct ctl_req *mb);
 void sched_fini(struct sched *s);
-int sched_start(struct sched *s);
+/* Starts the forwarding thread, with SCHED_FIFO priority rt_prio when > 0 (a tick
+ * clock that other processes cannot delay). 0, or -errno (EPERM: no CAP_SYS_NICE). */
+int sched_start(struct sched *s, int rt_prio);
 /* Joins the thread (after rc->stop was set). */
 void sched_join(struct sched *s);
 /* The forwarding thread's CPU time so far (any thread; after the join, at its end). */
