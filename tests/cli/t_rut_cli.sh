@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# t_rut_cli.sh — ppslab-rut's command line without root: bad values named with what
+# was expected (EX_USAGE), the control client's errors and exit statuses, --help
+# listing every option.
+set -u
+B=${PPSLAB_BIN:?}
+n=0
+t() {   # t DESC EXPECTED_STATUS STDERR_PATTERN COMMAND...
+	local d=$1 want=$2 pat=$3; shift 3
+	local err rc
+	err=$("$@" 2>&1 >/dev/null); rc=$?
+	n=$((n + 1))
+	if [ "$rc" = "$want" ] && { [ -z "$pat" ] || echo "$err" | grep -qE -- "$pat"; }; then
+		echo "ok $n - $d"
+	else
+		echo "not ok $n - $d"
+		echo "#   status $rc (wanted $want), stderr: $err"
+	fi
+}
+R="$B/ppslab-rut"
+t "mode must be poll, intr or busy" 64 "--mode fast: expected poll, intr or busy" $R -i a -o b --mode fast
+t "pollhz 0" 64 "--pollhz 0: expected a rate of 1..30000 Hz" $R -i a -o b --pollhz 0
+t "pollhz 40000" 64 "--pollhz 40000: expected" $R -i a -o b --pollhz 40000
+t "burst-max 5" 64 "--burst-max 5: expected 10..1000 frames" $R -i a -o b --burst-max 5
+t "sysctl without =" 64 "--sysctl kern.polling.pollhz: expected NAME=VALUE" $R -i a -o b --sysctl kern.polling.pollhz
+t "range policy" 64 "--range-policy strict: expected einval or clamp" $R -i a -o b --range-policy strict
+t "spin" 64 "--spin 2s: expected" $R -i a -o b --spin 2s
+t "rt-prio" 64 "--rt-prio 100: expected" $R -i a -o b --rt-prio 100
+t "burst" 64 "--burst 0: expected" $R -i a -o b --burst 0
+t "a missing port" 64 "both ports" $R -i a
+t "ctl needs a command" 64 "usage: ppslab-rut ctl PATH" $R ctl /tmp/x.sock
+t "ctl: no forwarder at the path" 69 "is ppslab-rut running with --ctl" $R ctl /nonexistent/rut.sock stats
+t "ctl: a rule file that is not there" 64 "ipfw: pathname: /nonexistent/rules: No such file" \
+	$R ctl /nonexistent/rut.sock ipfw -q /nonexistent/rules
+long=$(head -c 5000 /dev/zero | tr '\0' x)
+t "ctl: a command longer than 4096 bytes" 64 "longer than 4096" $R ctl /tmp/x.sock sysctl "$long"
+t "ctl: a path too long for a socket" 64 "path too long" $R ctl "/tmp/$long" stats
+
+help=$($R --help)
+n=$((n + 1))
+missing=""
+for o in --in --out --mode --pollhz --burst-max --sysctl --range-policy --spin --rt-prio --burst \
+	--l2 --route --routes --neigh --ctl --duration --interval --json; do
+	echo "$help" | grep -q -- "$o" || missing="$missing $o"
+done
+if [ -z "$missing" ] && echo "$help" | grep -q "ppslab-rut ctl PATH sysctl"; then
+	echo "ok $n - --help lists every option and the ctl synopsis"
+else
+	echo "not ok $n - --help lists every option and the ctl synopsis"
+	echo "#   missing:$missing"
+fi
+echo "1..$n"
