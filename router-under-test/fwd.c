@@ -112,6 +112,7 @@ static void burst_flush(struct fwd *f, int in, struct burst *b, const struct por
 		rb += rx[k].len;
 	add(&ic->rx_pkts, (uint64_t)n);
 	add(&ic->rx_bytes, rb);
+	add(&ic->rx_bursts, 1);
 	for (int o = 0; o < f->nports; o++) {
 		if (!b->nout[o])
 			continue;
@@ -234,6 +235,7 @@ void fwd_totals(const struct fwd *f, struct fwd_totals *t)
 		const struct fwd_port_ctr *c = &f->ports[i].ctr;
 		t->rx_pkts += ld(&c->rx_pkts);
 		t->rx_bytes += ld(&c->rx_bytes);
+		t->rx_bursts += ld(&c->rx_bursts);
 		t->tx_pkts += ld(&c->tx_pkts);
 		t->tx_bytes += ld(&c->tx_bytes);
 		t->fwd_pkts += ld(&c->fwd_pkts);

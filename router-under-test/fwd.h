@@ -52,6 +52,7 @@ const char *fwd_drop_name(enum fwd_drop d);
 
 struct fwd_port_ctr {
 	_Atomic uint64_t rx_pkts, rx_bytes;   /* read from the port */
+	_Atomic uint64_t rx_bursts;           /* reads that returned frames (avg batch) */
 	_Atomic uint64_t tx_pkts, tx_bytes;   /* accepted by this port's egress ring */
 	_Atomic uint64_t fwd_pkts;            /* read here and accepted by an egress ring */
 	_Atomic uint64_t drops[FWD_DROP_COUNT]; /* read here and dropped, by cause */
@@ -100,7 +101,7 @@ void fwd_refresh_kernel(struct fwd *f);
 
 /* Sums over the ports. */
 struct fwd_totals {
-	uint64_t rx_pkts, rx_bytes, tx_pkts, tx_bytes, fwd_pkts, drop_pkts, kernel_drops;
+	uint64_t rx_pkts, rx_bytes, rx_bursts, tx_pkts, tx_bytes, fwd_pkts, drop_pkts, kernel_drops;
 	uint64_t drops[FWD_DROP_COUNT];
 };
 void fwd_totals(const struct fwd *f, struct fwd_totals *t);

@@ -101,6 +101,7 @@ json_t *stats_json(struct sched *s, const char *type)
 	jset_u64(o, "rx_bytes", t.rx_bytes);
 	jset_u64(o, "tx_bytes", t.tx_bytes);
 	jset_u64(o, "kernel_drops", t.kernel_drops);
+	jset_f(o, "avg_batch", t.rx_bursts ? (double)t.rx_pkts / (double)t.rx_bursts : 0);
 	json_object_set_new(o, "drops", drops_obj(t.drops));
 	json_t *ports = json_array();
 	for (int i = 0; i < f->nports; i++) {
@@ -114,6 +115,7 @@ json_t *stats_json(struct sched *s, const char *type)
 		jset_s(po, "ifname", p->ifname);
 		jset_u64(po, "rx_pkts", ld(&c->rx_pkts));
 		jset_u64(po, "rx_bytes", ld(&c->rx_bytes));
+		jset_u64(po, "rx_bursts", ld(&c->rx_bursts));
 		jset_u64(po, "tx_pkts", ld(&c->tx_pkts));
 		jset_u64(po, "tx_bytes", ld(&c->tx_bytes));
 		jset_u64(po, "fwd_pkts", ld(&c->fwd_pkts));

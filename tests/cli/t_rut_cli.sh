@@ -49,4 +49,13 @@ else
 	echo "not ok $n - --help lists every option and the ctl synopsis"
 	echo "#   missing:$missing"
 fi
+n=$((n + 1))
+readme=$(awk '/^## ppslab-rut$/ { s = 1; next } s && /^```$/ { if (in_) exit; in_ = 1; next } in_' \
+	"${PPSLAB_TOP:?}/README.md")
+if [ "$readme" = "$help" ]; then
+	echo "ok $n - README's ppslab-rut synopsis is --help, word for word"
+else
+	echo "not ok $n - README's ppslab-rut synopsis is --help, word for word"
+	diff <(echo "$readme") <(echo "$help") | sed 's/^/#   /' | head -10
+fi
 echo "1..$n"

@@ -1,0 +1,211 @@
+# b_rut.sh — ppslab-rut against the peers that forward the same traffic between the same
+# veths, in one run (sourced by bench/run; the lab $BENCH_LAB is up, shields on).
+#
+#   busy   ppslab-rut --mode busy, no rules, vs the Linux kernel forwarding (shield off,
+#          ip_forward on) and vs dpdk-testpmd io-forward over net_af_packet; placements
+#          "same" (everything on CPU 0) and "split": the sender on CPU 0, the forwarding
+#          on CPU 1 — for the kernel by RPS of rut0 to CPU 1 (a veth frame is otherwise
+#          received and forwarded on the sending CPU), for the user-space forwarders by
+#          pinning them to CPU 1 (rut0's receive softirq, the copy into their ring,
+#          stays with the sender on CPU 0; their transmit work is on CPU 1).
+#   rules  1,000 non-matching rules + allow: ppslab-rut (ipfw rules, two passes per
+#          packet) vs the kernel with 1,000 equivalent nftables rules in its forward
+#          hook; per-rule cost in ns from the rates with and without rules.
+#   poll   poll mode with the CPU not the limit: pollhz 1000 × burst_max 100 offered
+#          200,000 pps must forward 100,000 (±3 %); then a live pollhz sweep at
+#          burst_max 150 and the full offered load, showing where the CPU takes over
+#          (the seed's table: 450,072 pps at HZ 3000).
+#
+# Every rate is read from the kernel's own counters (sink0 rx_packets, with an XDP
+# drop at sink0 so the receiver is never the limit), over BENCH_SECS after 1 s warm-up.
+# Frames are 64 bytes. Records: group rut-*, ratio column = ppslab-rut / peer.
+
+RUT_SOCK="$BENCH_OUT/rut.sock"
+RUT_PID=""
+
+rut_cpu_setup() {   # rut_cpu_setup rps|norps: RPS of the forwarder's ports to CPU 1
+	local rps=0
+	[ "$1" = rps ] && rps=2
+	for ifc_role in "rut rut0" "rut rut1"; do
+		set -- $ifc_role
+		inns "$1" sh -c "echo $rps > /sys/class/net/$2/queues/rx-0/rps_cpus" 2>/dev/null
+	done
+}
+
+rut_cpus() {        # the forwarder's CPU list for a placement
+	[ "$1" = split ] && echo 1 || echo 0
+}
+
+# Starts the sender at the full rate (or RATE) on CPU 0 for SECS+3 seconds. Background
+# tools are started with `ip netns exec` directly (not through a shell function) so
+# that $! is the tool itself and SIGINT reaches it.
+rut_gen_start() {   # rut_gen_start RATE
+	ip netns exec "$BENCH_LAB-gen" taskset -c 0 "$B/ppslab-gen" -i gen0 --rate "$1" --duration $((BENCH_SECS + 3)) -q \
+		>/dev/null 2>&1 &
+	RUT_GEN=$!
+}
+
+# Forwarded pps over BENCH_SECS, from sink0's rx_packets; the other hops go in the note.
+rut_measure() {     # rut_measure -> prints "PPS NOTE"
+	sleep 1
+	local g0 r0 r1 s0 g1 r2 r3 s1
+	g0=$(ifc gen gen0 tx_packets); r0=$(ifc rut rut0 rx_packets)
+	r1=$(ifc rut rut1 tx_packets); s0=$(ifc sink sink0 rx_packets)
+	sleep "$BENCH_SECS"
+	g1=$(ifc gen gen0 tx_packets); r2=$(ifc rut rut0 rx_packets)
+	r3=$(ifc rut rut1 tx_packets); s1=$(ifc sink sink0 rx_packets)
+	echo "$(( (s1 - s0) / BENCH_SECS )) gen0_tx=$(( (g1 - g0) / BENCH_SECS )) rut0_rx=$(( (r2 - r0) / BENCH_SECS )) rut1_tx=$(( (r3 - r1) / BENCH_SECS ))"
+}
+
+rut_record() {      # rut_record GROUP LABEL REP "PPS NOTE" [PEER_OF]
+	local v=${4%% *} note=${4#* }
+	record "$1" "$2" pps "$3" "$v" "${5:-}" "$note"
+	printf '  %-44s rep %d: %8d pps  (%s)\n' "$2" "$3" "$v" "$note"
+}
+
+rut_start() {       # rut_start CPUS ARGS...: the forwarder with a control socket
+	local cpus=$1; shift
+	rm -f "$RUT_SOCK"
+	ip netns exec "$BENCH_LAB-rut" taskset -c "$cpus" "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$RUT_SOCK" -q "$@" \
+		>"$BENCH_OUT/rut.out" 2>"$BENCH_OUT/rut.err" &
+	RUT_PID=$!
+	for _ in $(seq 50); do [ -S "$RUT_SOCK" ] && break; sleep 0.1; done
+}
+
+rut_stop() {
+	[ -n "$RUT_PID" ] && kill -INT "$RUT_PID" 2>/dev/null && wait "$RUT_PID" 2>/dev/null
+	RUT_PID=""
+}
+
+rut_ctl() {
+	"$B/ppslab-rut" ctl "$RUT_SOCK" "$@"
+}
+
+kernel_fwd() {      # kernel_fwd on|off: the kernel forwards instead of ppslab-rut
+	if [ "$1" = on ]; then
+		"$B/ppslab" lab shield off --name "$BENCH_LAB" --ns rut >/dev/null
+		inns rut sysctl -qw net.ipv4.ip_forward=1
+	else
+		inns rut sysctl -qw net.ipv4.ip_forward=0
+		inns rut nft delete table inet ppslab_bench 2>/dev/null
+		"$B/ppslab" lab shield on --name "$BENCH_LAB" --ns rut >/dev/null
+	fi
+}
+
+# 1,000 rules that match nothing the sender sends (its source is 198.18.0.2, UDP to 9)
+rut_rules_file() {  # rut_rules_file PATH
+	awk 'BEGIN { for (i = 0; i < 1000; i++)
+		printf "add %d deny udp from 10.%d.%d.1 to any 1000\n", (i + 1) * 10, int(i / 250), i % 250
+		print "add 20000 allow ip from any to any" }' >"$1"
+}
+
+nft_rules_on() {    # the kernel's equivalent: 1,000 rules in the forward hook
+	{
+		echo "table inet ppslab_bench {"
+		echo "  chain fwd { type filter hook forward priority 0; policy accept;"
+		awk 'BEGIN { for (i = 0; i < 1000; i++)
+			printf "    ip saddr 10.%d.%d.1 udp dport 1000 drop\n", int(i / 250), i % 250 }'
+		echo "  }"
+		echo "}"
+	} | inns rut nft -f -
+}
+
+if ! xdp_drop sink sink0 on 2>/dev/null; then
+	echo "  (no XDP drop at sink0: the sink's shield drops instead)"
+fi
+
+# --- busy mode, no rules: ppslab-rut vs Linux vs dpdk-testpmd, both placements
+have_testpmd=0
+bench_need dpdk-testpmd dpdk-dev && have_testpmd=1
+for place in same split; do
+	cpus=$(rut_cpus $place)
+	for rep in $(seq "$BENCH_REPS"); do
+		rut_start "$cpus" --mode busy
+		rut_gen_start max
+		rut_record rut-busy "ppslab-rut busy ($place)" "$rep" "$(rut_measure)"
+		wait "$RUT_GEN"; rut_stop
+
+		kernel_fwd on
+		[ $place = split ] && rut_cpu_setup rps
+		rut_gen_start max
+		rut_record rut-busy "linux forwarding ($place)" "$rep" "$(rut_measure)" "ppslab-rut busy ($place)"
+		wait "$RUT_GEN"
+		rut_cpu_setup norps
+		kernel_fwd off
+
+		if [ $have_testpmd = 1 ]; then
+			# two lcores (main + one forwarding) both on the forwarder's CPU
+			ip netns exec "$BENCH_LAB-rut" dpdk-testpmd --no-huge -m 512 --no-pci --file-prefix ppbench \
+				--vdev=net_af_packet0,iface=rut0,qdisc_bypass=1 --vdev=net_af_packet1,iface=rut1,qdisc_bypass=1 \
+				--lcores "0@$cpus,1@$cpus" -- --forward-mode=io --auto-start --nb-cores=1 --total-num-mbufs=16384 \
+				--stats-period 1 </dev/null >"$BENCH_OUT/testpmd.out" 2>&1 &
+			tp=$!
+			sleep 2
+			rut_gen_start max
+			rut_record rut-busy "dpdk-testpmd io af_packet ($place)" "$rep" "$(rut_measure)" "ppslab-rut busy ($place)"
+			wait "$RUT_GEN"
+			kill -INT $tp 2>/dev/null; wait $tp 2>/dev/null
+			bench_lab_up      # the af_packet PMD sets its interfaces down when it stops
+		fi
+	done
+done
+
+# --- 1,000 non-matching rules (needs the firewall)
+if "$B/ppslab-rut" --help | grep -q -- --rules; then
+	rut_rules_file "$BENCH_OUT/rules-1000"
+	echo "add 100 allow ip from any to any" >"$BENCH_OUT/rules-0"
+	for rep in $(seq "$BENCH_REPS"); do
+		for n in 0 1000; do
+			rut_start 1 --mode busy --rules "$BENCH_OUT/rules-$n"
+			rut_gen_start max
+			rut_record rut-rules "ppslab-rut busy, $n rules" "$rep" "$(rut_measure)"
+			wait "$RUT_GEN"; rut_stop
+		done
+		kernel_fwd on
+		rut_cpu_setup rps
+		rut_gen_start max
+		rut_record rut-rules "linux forwarding, 0 rules" "$rep" "$(rut_measure)" "ppslab-rut busy, 0 rules"
+		wait "$RUT_GEN"
+		nft_rules_on
+		rut_gen_start max
+		rut_record rut-rules "linux forwarding, 1000 nftables rules" "$rep" "$(rut_measure)" "ppslab-rut busy, 1000 rules"
+		wait "$RUT_GEN"
+		rut_cpu_setup norps
+		kernel_fwd off
+	done
+	# per-rule cost: (1/pps_1000 - 1/pps_0) / evaluations; ipfw checks a forwarded
+	# packet twice (in and out pass), nftables once (forward hook)
+	jq -rs '
+	  def med(l): [.[] | select(.label == l) | .value] | sort | .[length/2|floor];
+	  (med("ppslab-rut busy, 0 rules")) as $r0 | (med("ppslab-rut busy, 1000 rules")) as $r1 |
+	  (med("linux forwarding, 0 rules")) as $k0 | (med("linux forwarding, 1000 nftables rules")) as $k1 |
+	  "  per-rule cost: ppslab-rut \((1e9 / $r1 - 1e9 / $r0) / 2000 * 100 | floor / 100) ns " +
+	  "(2,000 rule checks per packet), nftables \((1e9 / $k1 - 1e9 / $k0) / 1000 * 100 | floor / 100) ns (1,000)"
+	' "$BENCH_OUT/records.jsonl" | tee -a "$BENCH_OUT/rut-per-rule.txt"
+else
+	echo "  rules: skipped (this ppslab-rut has no firewall yet)"
+fi
+
+# --- poll mode: the ceiling with the CPU not the limit, then the pollhz sweep
+for rep in $(seq "$BENCH_REPS"); do
+	rut_start 1 --mode poll --pollhz 1000 --burst-max 100
+	rut_gen_start 200k
+	m=$(rut_measure)
+	rut_record rut-poll "poll 1000 Hz x 100, offered 200k" "$rep" "$m"
+	v=${m%% *}
+	record rut-poll "poll 1000 Hz x 100: error vs 100,000" pct "$rep" \
+		"$(awk -v v="$v" 'BEGIN { printf "%.2f", (v - 100000) / 1000 }')"
+	wait "$RUT_GEN"; rut_stop
+done
+rut_start 1 --mode poll --burst-max 150
+for hz in 1000 2000 3000 4000 5000 6000 8000 12000 16000 20000; do
+	rut_ctl sysctl kern.polling.pollhz=$hz >/dev/null
+	rut_gen_start max
+	m=$(rut_measure)
+	wait "$RUT_GEN"
+	st=$(rut_ctl stats)
+	rut_record rut-poll-sweep "pollhz $hz x 150 (bound $((hz * 150)))" 1 "$m"
+	echo "    burst $(echo "$st" | jq .polling.burst), lost_polls $(echo "$st" | jq .polling.lost_polls), tick lateness p99 $(echo "$st" | jq .polling.tick_late_ns.p99) ns, forwarding thread CPU $(echo "$st" | jq .fwd_cpu_s) s"
+done
+rut_stop
+xdp_drop sink sink0 off
