@@ -386,12 +386,15 @@ static int run(struct args *a)
 	s->info = info;
 	if ((rc = apply_knobs(a, s)))
 		goto out;
-	if ((rc = sched_start(s, (int)a->rt_prio))) {
-		log_err("cannot start the forwarding thread%s: %s",
-			a->rt_prio ? " with SCHED_FIFO" : "", strerror(-rc));
-		rc = rc == -EPERM ? EX_NOPERM : EX_OSERR;
+	bool rt_ok;
+	if ((rc = sched_start(s, (int)a->rt_prio, &rt_ok))) {
+		log_err("cannot start the forwarding thread: %s", strerror(-rc));
+		rc = EX_OSERR;
 		goto out;
 	}
+	if (a->rt_prio && !rt_ok)
+		log_warn("--rt-prio: not permitted to run SCHED_FIFO (needs CAP_SYS_NICE); "
+			 "the forwarding thread runs at normal priority");
 	if (!a->json) {
 		printf("%8s %12s %12s %10s %12s %6s%s\n", "time", "rx pps", "fwd pps", "dropped",
 		       "kernel drops", "cpu %", a->mode == RUT_POLL ? " pollhz burst" : "");

@@ -274,7 +274,7 @@ static void *sched_thread(void *arg)
 	return NULL;
 }
 
-int sched_start(struct sched *s, int rt_prio)
+int sched_start(struct sched *s, int rt_prio, bool *rt_ok)
 {
 	pthread_attr_t at;
 	int rc;
@@ -288,6 +288,10 @@ int sched_start(struct sched *s, int rt_prio)
 	atomic_store(&s->running, 1);
 	rc = pthread_create(&s->th, &at, sched_thread, s);
 	pthread_attr_destroy(&at);
+	*rt_ok = rt_prio > 0 && rc == 0;
+	s->rt_prio = *rt_ok ? rt_prio : 0;
+	if (rc == EPERM && rt_prio > 0)
+		rc = pthread_create(&s->th, NULL, sched_thread, s);
 	if (rc) {
 		atomic_store(&s->running, 0);
 		return -rc;

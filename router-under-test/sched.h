@@ -56,6 +56,7 @@ struct sched {
 	struct poll poll;            /* in every mode: the knobs are always readable */
 	int burst;                   /* busy and intr modes */
 	uint64_t spin_ns;            /* poll mode: spin this long before a deadline */
+	int rt_prio;                 /* SCHED_FIFO priority the thread got, 0: normal */
 	struct runctl *rc;
 	struct ctl_req *mb;          /* NULL without --ctl */
 	struct rut_info info;
@@ -75,8 +76,9 @@ int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, enum poll_ran
 	       int burst, uint64_t spin_ns, struct runctl *rc, struct ctl_req *mb);
 void sched_fini(struct sched *s);
 /* Starts the forwarding thread, with SCHED_FIFO priority rt_prio when > 0 (a tick
- * clock that other processes cannot delay). 0, or -errno (EPERM: no CAP_SYS_NICE). */
-int sched_start(struct sched *s, int rt_prio);
+ * clock that other processes cannot delay). Without the privilege for that (EPERM)
+ * the thread runs at normal priority and *rt_ok says so. 0 or -errno. */
+int sched_start(struct sched *s, int rt_prio, bool *rt_ok);
 /* Joins the thread (after rc->stop was set). */
 void sched_join(struct sched *s);
 /* The forwarding thread's CPU time so far (any thread; after the join, at its end). */

@@ -31,8 +31,9 @@ static json_t *drops_obj(const uint64_t *d)
 	return o;
 }
 
-static json_t *polling_obj(const struct poll *p)
+static json_t *polling_obj(const struct sched *s)
 {
+	const struct poll *p = &s->poll;
 	const struct poll_stats *st = &p->st;
 	json_t *o = json_object();
 	/* the kern.polling names first, in sysctl order */
@@ -54,6 +55,8 @@ static json_t *polling_obj(const struct poll *p)
 	jset_u64(o, "idle_poll", p->k.idle_poll);
 	/* extensions */
 	jset_s(o, "range_policy", p->range == POLL_RANGE_CLAMP ? "clamp" : "einval");
+	jset_u64(o, "spin_ns", s->spin_ns);
+	jset_u64(o, "rt_prio", (uint64_t)s->rt_prio);
 	jset_u64(o, "ticks", st->ticks);
 	jset_u64(o, "rounds", st->rounds);
 	jset_u64(o, "chunks", st->chunks);
@@ -125,7 +128,7 @@ json_t *stats_json(struct sched *s, const char *type)
 		json_array_append_new(ports, po);
 	}
 	json_object_set_new(o, "ports", ports);
-	json_object_set_new(o, "polling", polling_obj(&s->poll));
+	json_object_set_new(o, "polling", polling_obj(s));
 	jset_u64(o, "routes", (uint64_t)s->info.routes);
 	jset_u64(o, "neighbours", (uint64_t)s->info.neighbours);
 	jset_f(o, "route_load_ms", s->info.route_load_ms);

@@ -21,7 +21,7 @@ rate() {
 for cfg in "500 20 10000" "1000 15 15000"; do
 	set -- $cfg
 	hz=$1 bm=$2 want=$3
-	start rut_$hz rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --pollhz $hz --burst-max $bm --json
+	start rut_$hz rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --pollhz $hz --burst-max $bm --rt-prio 5 --json
 	start sink_$hz sink "$B/ppslab-sink" -i sink0 --idle 2 --duration 30 --json
 	await_ready
 	start gen_$hz gen "$B/ppslab-gen" -i gen0 --rate $((2 * want)) --duration 4 --json

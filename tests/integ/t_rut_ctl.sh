@@ -20,7 +20,7 @@ rate() {
 }
 
 start sink sink "$B/ppslab-sink" -i sink0 --idle 3 --duration 40 --json
-start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --pollhz 1000 --burst-max 10 --json
+start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --pollhz 1000 --burst-max 10 --rt-prio 5 --json
 await_ready
 eq "socket is owner-only" "$(stat -c %a "$S")" 600
 
