@@ -155,11 +155,10 @@ static void sample(struct sink *s, struct rep_iface *ifs, int nifs, uint64_t t_n
 	out->t_ns = t_ns;
 }
 
-static int load_expect(struct args *a, struct expect_table *et)
+static int load_expect(struct args *a, struct expect_table *et, char *err, size_t errlen)
 {
-	char err[512];
 	for (int i = 0; i < a->nexpect_files; i++) {
-		int rc = expect_load(et, a->expect_files[i], err, sizeof(err));
+		int rc = expect_load(et, a->expect_files[i], err, errlen);
 		if (rc) {
 			log_err("--expect-from %s", err);
 			return rc == -EINVAL ? EX_DATAERR : rc == -ENOMEM ? EX_OSERR : EX_NOINPUT;
@@ -202,10 +201,6 @@ int main(int argc, char **argv)
 	struct expect_table *et = calloc(1, sizeof(*et));
 	if (!et)
 		return EX_OSERR;
-	if ((rc = load_expect(&a, et))) {
-		free(et);
-		return rc;
-	}
 	if (!a.duration_ns && !a.idle_ns)
 		a.idle_ns = 10 * NS_PER_S;
 
@@ -291,7 +286,15 @@ int main(int argc, char **argv)
 	sample(s, ifs, nifs, dur, &cur);
 	if (ih && (cur.t.rx_frames > prev.t.rx_frames || cur.t.ring_drops > prev.t.ring_drops))
 		rep_interval(stdout, &rcfg, &cur, &prev, ih, 0, &lines);
-	if (sink_finish(s, a.expect, et->tx_pkts, a.nexpect_files ? et->have : NULL)) {
+	/* The sender's summary is read now, when the sender has finished (the sink usually
+	 * starts first); a bad file still leaves a complete summary, without tail loss. */
+	char xerr[512];
+	int xrc = load_expect(&a, et, xerr, sizeof(xerr));
+	if (xrc) {
+		memset(et, 0, sizeof(*et));
+		rcfg.expect_error = xerr;
+	}
+	if (sink_finish(s, a.expect, et->tx_pkts, a.nexpect_files && !xrc ? et->have : NULL)) {
 		log_err("out of memory");
 		wret = wret ? wret : -ENOMEM;
 	}
@@ -314,5 +317,5 @@ int main(int argc, char **argv)
 		log_err("receive failed: %s", strerror(-wret));
 		return cli_exit_code(wret);
 	}
-	return EX_OK;
+	return xrc ? xrc : EX_OK;
 }

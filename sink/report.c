@@ -258,6 +258,7 @@ void rep_summary(FILE *f, const struct rep_cfg *c, struct sink *s, const struct 
 		if (c->expect_all)
 			jset_u64(o, "expect", c->expect_all);
 		jset_u64(o, "expect_files", (uint64_t)c->nexpect_files);
+		jset_s(o, "expect_error", c->expect_error);
 		jset_u64(o, "warmup_ns", c->warmup_ns);
 		json_t *cls = json_object();
 		for (int k = 1; k < PKT_CLASS_MAX; k++)

@@ -50,6 +50,7 @@ struct rep_cfg {
 	bool json;
 	uint64_t expect_all;
 	int nexpect_files;
+	const char *expect_error;      /* why --expect-from could not be used, or NULL */
 	uint64_t interval_ns, duration_ns, idle_ns, warmup_ns, max_delay_ns;
 	const char *const *port_specs;
 	int nports, nthreads;
