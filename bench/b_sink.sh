@@ -40,6 +40,8 @@ sink_bench() {
 			record sink "ppslab-sink afpacket" pps "$r" "$pps" "" "sender ppslab-gen --rate max"
 			record sink "ppslab-gen --rate max (sender)" pps "$r" \
 				"$(jq -r '.pps | floor' <<<"$g")"
+			record sink "ppslab-sink received/sent" pct "$r" \
+				"$(jq -n --argjson a "$(jq .rx_pkts <<<"$s")" --argjson t "$(jq .tx_pkts <<<"$g")" '$a * 100 / $t')"
 			record sink "ppslab-sink ring drops" frames "$r" "$(jq .ring_drops <<<"$s")"
 			record sink "ppslab-sink lost" frames "$r" "$(jq .lost_pkts <<<"$s")"
 			record sink "rut0 rx_packets - sink rx_frames" frames "$r" \
@@ -72,6 +74,8 @@ sink_bench() {
 					"$(jq -n --argjson a "$cap" --argjson d "$dur" '$a * 1e9 / $d | floor')" \
 					"ppslab-sink afpacket" "sender ppslab-gen --rate max"
 				record sink "tcpdump kernel drops" frames "$r" "${drop:-0}"
+				record sink "tcpdump received/sent" pct "$r" \
+					"$(jq -n --argjson a "$cap" --argjson t "$(jq .tx_pkts <<<"$g")" '$a * 100 / $t')"
 				record sink "ppslab-gen --rate max (sender, tcpdump run)" pps "$r" \
 					"$(jq -r '.pps | floor' <<<"$g")"
 			fi
