@@ -13,13 +13,20 @@ static int take(struct expect_table *t, const char *name, int line, json_t *o, c
 		size_t errlen)
 {
 	json_t *id = json_object_get(o, "stream"), *n = json_object_get(o, "tx_pkts");
+	json_t *tp = json_object_get(o, "test_pkts"), *ho = json_object_get(o, "seq_holes");
+	uint64_t holes = 0;
+	if (json_is_integer(tp) && json_integer_value(tp) >= 0) {
+		n = tp;
+		if (json_is_integer(ho) && json_integer_value(ho) >= 0)
+			holes = (uint64_t)json_integer_value(ho);
+	}
 	if (!json_is_integer(id) || json_integer_value(id) < 0 ||
 	    json_integer_value(id) >= EXPECT_STREAMS) {
 		snprintf(err, errlen, "%s:%d: expected \"stream\": an integer 0..255", name, line);
 		return -EINVAL;
 	}
 	if (!json_is_integer(n) || json_integer_value(n) < 0) {
-		snprintf(err, errlen, "%s:%d: expected \"tx_pkts\": a count of frames sent",
+		snprintf(err, errlen, "%s:%d: expected \"tx_pkts\" (or \"test_pkts\"): frames sent",
 			 name, line);
 		return -EINVAL;
 	}
@@ -30,7 +37,8 @@ static int take(struct expect_table *t, const char *name, int line, json_t *o, c
 		return -EINVAL;
 	}
 	t->have[s] = true;
-	t->tx_pkts[s] = (uint64_t)json_integer_value(n);
+	t->tx_pkts[s] = (uint64_t)json_integer_value(n) + holes;
+	t->holes[s] = holes;
 	snprintf(t->from[s], sizeof(t->from[s]), "%s", name);
 	return 0;
 }
@@ -40,7 +48,8 @@ static int use_summary(struct expect_table *t, const char *name, int line, json_
 {
 	json_t *arr = json_object_get(o, "streams");
 	if (json_is_array(arr) && json_array_size(arr) &&
-	    json_object_get(json_array_get(arr, 0), "tx_pkts")) {
+	    (json_object_get(json_array_get(arr, 0), "tx_pkts") ||
+	     json_object_get(json_array_get(arr, 0), "test_pkts"))) {
 		size_t i;
 		json_t *e;
 		json_array_foreach(arr, i, e) {

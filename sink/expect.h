@@ -17,7 +17,8 @@
 #define EXPECT_STREAMS 256
 
 struct expect_table {
-	uint64_t tx_pkts[EXPECT_STREAMS];
+	uint64_t tx_pkts[EXPECT_STREAMS];     /* sequence numbers used: 0 .. tx_pkts − 1 */
+	uint64_t holes[EXPECT_STREAMS];       /* of those, never sent (the sender says) */
 	bool have[EXPECT_STREAMS];
 	char from[EXPECT_STREAMS][64];   /* which file named the stream (for messages) */
 };

@@ -261,8 +261,9 @@ int main(int argc, char **argv)
 		if (a.idle_ns) {
 			struct sink_totals t;
 			sink_totals(s, &t);
+			/* a worker may stamp a frame after `now` was read: lt > now is not idle */
 			uint64_t lt = t.last_test_ns > t0 ? t.last_test_ns : t0;
-			if (now - lt >= a.idle_ns)
+			if (now > lt && now - lt >= a.idle_ns)
 				break;
 		}
 		if (now >= next && ih) {
@@ -294,7 +295,8 @@ int main(int argc, char **argv)
 		memset(et, 0, sizeof(*et));
 		rcfg.expect_error = xerr;
 	}
-	if (sink_finish(s, a.expect, et->tx_pkts, a.nexpect_files && !xrc ? et->have : NULL)) {
+	if (sink_finish(s, a.expect, et->tx_pkts, a.nexpect_files && !xrc ? et->have : NULL,
+			et->holes)) {
 		log_err("out of memory");
 		wret = wret ? wret : -ENOMEM;
 	}

@@ -11,12 +11,14 @@
 
 #define REP_HEADER_EVERY 20   /* lines between repeated headers, as netstat -w does */
 
-void loss_attribute(uint64_t lost, uint64_t ring_drops, uint64_t if_drops,
-		    struct loss_split *out)
+void loss_attribute(uint64_t lost, uint64_t sender_holes, uint64_t ring_drops,
+		    uint64_t if_drops, struct loss_split *out)
 {
 	out->lost_pkts = lost;
-	out->sink_dropped_pkts = ring_drops < lost ? ring_drops : lost;
-	uint64_t left = lost - out->sink_dropped_pkts;
+	out->sender_unsent_pkts = sender_holes < lost ? sender_holes : lost;
+	uint64_t left = lost - out->sender_unsent_pkts;
+	out->sink_dropped_pkts = ring_drops < left ? ring_drops : left;
+	left -= out->sink_dropped_pkts;
 	out->host_dropped_pkts = if_drops < left ? if_drops : left;
 	out->network_lost_pkts = left - out->host_dropped_pkts;
 }
@@ -171,6 +173,7 @@ static void stream_json(json_t *arr, const struct sink_stream *st)
 	else
 		jset_s(so, "expect", NULL);
 	jset_b(so, "beyond_expect", st->beyond_expect);
+	jset_u64(so, "sender_holes", st->sender_holes);
 	jset_u64(so, "warmup_pkts", st->warmup_pkts);
 	jset_u64(so, "before_floor_pkts", q->before_floor_pkts);
 	uint64_t sent = q->rx_pkts + q->lost_final;
@@ -194,6 +197,7 @@ void rep_summary(FILE *f, const struct rep_cfg *c, struct sink *s, const struct 
 		 const struct rep_iface *ifs, int nifs, uint64_t dur_ns, int sig)
 {
 	uint64_t lost = 0, dup = 0, reord = 0, late = 0, if_drops = 0, if_rx = 0, crc = 0;
+	uint64_t holes = 0;
 	unsigned clocks = 0;
 	struct hist *all = malloc(sizeof(*all));
 	if (all)
@@ -204,6 +208,7 @@ void rep_summary(FILE *f, const struct rep_cfg *c, struct sink *s, const struct 
 		if (!st)
 			continue;
 		lost += st->seq.lost_final;
+		holes += st->sender_holes < st->seq.lost_final ? st->sender_holes : st->seq.lost_final;
 		dup += st->seq.dup_pkts;
 		reord += st->seq.reordered_pkts;
 		late += st->seq.late_pkts;
@@ -221,7 +226,7 @@ void rep_summary(FILE *f, const struct rep_cfg *c, struct sink *s, const struct 
 		crc += d(ifs[i].c1.rx_crc_errors, ifs[i].c0.rx_crc_errors);
 	}
 	struct loss_split ls;
-	loss_attribute(lost, t->ring_drops, if_drops, &ls);
+	loss_attribute(lost, holes, t->ring_drops, if_drops, &ls);
 	bool delay_valid = !t->neg_delay && !t->implausible_delay;
 	double pps = dur_ns ? (double)t->rx_pkts * 1e9 / (double)dur_ns : 0;
 
@@ -250,6 +255,7 @@ void rep_summary(FILE *f, const struct rep_cfg *c, struct sink *s, const struct 
 		jset_u64(o, "if_rx_packets", if_rx);
 		jset_u64(o, "if_drops", if_drops);
 		jset_u64(o, "if_crc_errors", crc);
+		jset_u64(o, "sender_unsent_pkts", ls.sender_unsent_pkts);
 		jset_u64(o, "sink_dropped_pkts", ls.sink_dropped_pkts);
 		jset_u64(o, "host_dropped_pkts", ls.host_dropped_pkts);
 		jset_u64(o, "network_lost_pkts", ls.network_lost_pkts);
@@ -327,9 +333,10 @@ void rep_summary(FILE *f, const struct rep_cfg *c, struct sink *s, const struct 
 		(unsigned long long)lost, (unsigned long long)dup, (unsigned long long)reord,
 		(unsigned long long)t->err, (unsigned long long)t->foreign,
 		(unsigned long long)t->other, (unsigned long long)t->ring_drops);
-	fprintf(f, "loss: %llu lost = %llu dropped by the sink's ring + %llu dropped by the host "
-		"before the sink (interface counters) + %llu lost in the network\n",
-		(unsigned long long)lost, (unsigned long long)ls.sink_dropped_pkts,
+	fprintf(f, "loss: %llu lost = %llu never sent (sender's holes) + %llu dropped by the sink's "
+		"ring + %llu dropped by the host before the sink (interface counters) + %llu lost "
+		"in the network\n", (unsigned long long)lost,
+		(unsigned long long)ls.sender_unsent_pkts, (unsigned long long)ls.sink_dropped_pkts,
 		(unsigned long long)ls.host_dropped_pkts, (unsigned long long)ls.network_lost_pkts);
 	if (t->err || t->other) {
 		fprintf(f, "classes:");

@@ -15,20 +15,21 @@
 #include "ifinfo.h"
 #include "sink.h"
 
-/* Where the missing frames went (RFC-free bookkeeping, in the order of blame): the
- * sink's own ring/socket dropped them (ring_drops: PACKET_STATISTICS, pcap_stats,
+/* Where the missing frames went (bookkeeping, in the order of blame): the sender never
+ * sent them (sequence numbers it reports as holes), the sink's own ring/socket dropped them (ring_drops: PACKET_STATISTICS, pcap_stats,
  * SO_RXQ_OVFL), else the host dropped them before any socket saw them (the interface's
  * rx_dropped + rx_missed_errors + rx_fifo_errors + rx_over_errors), else the network
  * lost them. Drop counters are not per stream and may include non-test frames, so each
  * share is capped by what is left to explain. */
 struct loss_split {
 	uint64_t lost_pkts;
+	uint64_t sender_unsent_pkts;   /* numbers the sender claimed but never sent */
 	uint64_t sink_dropped_pkts;
 	uint64_t host_dropped_pkts;
 	uint64_t network_lost_pkts;
 };
-void loss_attribute(uint64_t lost, uint64_t ring_drops, uint64_t if_drops,
-		    struct loss_split *out);
+void loss_attribute(uint64_t lost, uint64_t sender_holes, uint64_t ring_drops,
+		    uint64_t if_drops, struct loss_split *out);
 
 /* Drops an interface counted before delivery (the em(4) "Missed Packets", "Receive No
  * Buffers", "RX overruns" analogues): the difference b − a. */

@@ -466,7 +466,7 @@ static void stream_fold(struct sink_stream *a, struct sink_stream *b)
 }
 
 int sink_finish(struct sink *s, uint64_t expect_all, const uint64_t *expect_stream,
-		const bool *have_stream)
+		const bool *have_stream, const uint64_t *holes_stream)
 {
 	for (int id = 0; id < SINK_STREAMS; id++) {
 		struct sink_stream *m = NULL;
@@ -496,6 +496,8 @@ int sink_finish(struct sink *s, uint64_t expect_all, const uint64_t *expect_stre
 			seq_init_at(&m->seq, m->have_warm ? m->warm_next : 0);
 		m->have_expect = e != 0 || (have_stream && have_stream[id]);
 		m->expect = e;
+		if (have_stream && have_stream[id] && holes_stream)
+			m->sender_holes = holes_stream[id];
 		if (m->have_expect && m->seq.next_exp > e)
 			m->beyond_expect = true;
 		if (m->split && m->have_expect && e >= m->seq.floor) {

@@ -61,6 +61,7 @@ struct sink_stream {
 	unsigned clock_seen;     /* 1: CLOCK_REALTIME stamps seen, 2: CLOCK_MONOTONIC */
 	uint64_t first_rx_ns, last_rx_ns;   /* CLOCK_REALTIME of first/last arrival */
 	uint64_t expect;         /* frames the sender sent (after sink_finish; 0 unknown) */
+	uint64_t sender_holes;   /* of those numbers, never sent (the sender's own count) */
 	bool have_expect;
 	bool beyond_expect;      /* numbers at or above `expect` arrived: stale or wrong count */
 };
@@ -131,9 +132,10 @@ void sink_totals(struct sink *s, struct sink_totals *t);
 int sink_interval(struct sink *s, struct hist *h, uint64_t timeout_ns);
 /* After sink_stop: merges streams into s->streams, then ends each stream's accounting
  * with its expected count: expect_stream[id] when have_stream[id] (streams that never
- * arrived are created, all lost), else expect_all (0 = unknown). 0 or -ENOMEM. */
+ * arrived are created, all lost; holes_stream[id], if given, says how many of those
+ * numbers the sender never sent), else expect_all (0 = unknown). 0 or -ENOMEM. */
 int sink_finish(struct sink *s, uint64_t expect_all, const uint64_t *expect_stream,
-		const bool *have_stream);
+		const bool *have_stream, const uint64_t *holes_stream);
 void sink_fini(struct sink *s);
 
 /* The per-burst work of a worker, for its receive loop and for tests: classifies and

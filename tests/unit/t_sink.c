@@ -116,7 +116,7 @@ static void t_streams_apart_and_exact(void)
 	T_EQ_U64(t.reord, 1);
 	T_EQ_U64(t.foreign, 9);
 	T_EQ_U64(sink_stop(s), 0);
-	T_EQ_U64(sink_finish(s, 12, NULL, NULL), 0);
+	T_EQ_U64(sink_finish(s, 12, NULL, NULL, NULL), 0);
 	struct sink_stream *s1 = s->streams[1], *s2 = s->streams[2];
 	T_TRUE(s1 && s2);
 	if (s1 && s2) {
@@ -147,7 +147,7 @@ static void t_sender_warmup(void)
 	for (uint64_t i = 0; i < 80; i++)
 		feed(s->w[0], "test", 3, i, 0, 1);
 	sink_stop(s);
-	sink_finish(s, 0, NULL, NULL);
+	sink_finish(s, 0, NULL, NULL, NULL);
 	T_EQ_U64(s->streams[0]->seq.floor, 100);
 	T_EQ_U64(s->streams[0]->seq.rx_pkts, 99);
 	T_EQ_U64(s->streams[0]->seq.lost_final, 1);
@@ -173,7 +173,7 @@ static void t_sink_warmup(void)
 	T_EQ_U64(t.warmup, 10);
 	T_EQ_U64(t.rx_pkts, 20);
 	sink_stop(s);
-	sink_finish(s, 30, NULL, NULL);
+	sink_finish(s, 30, NULL, NULL, NULL);
 	T_EQ_U64(s->streams[0]->seq.floor, 10);
 	T_EQ_U64(s->streams[0]->seq.lost_final, 0);
 	done(s);
@@ -189,7 +189,7 @@ static void t_expect_unseen_and_beyond(void)
 	ex[4] = 8;      have[4] = true;    /* fewer than arrived: stale frames or a wrong file */
 	ex[7] = 500;    have[7] = true;    /* never arrived: all lost */
 	sink_stop(s);
-	T_EQ_U64(sink_finish(s, 0, ex, have), 0);
+	T_EQ_U64(sink_finish(s, 0, ex, have, NULL), 0);
 	T_TRUE(s->streams[4]->beyond_expect);
 	T_TRUE(s->streams[7] != NULL);
 	if (s->streams[7]) {
@@ -245,7 +245,10 @@ static void t_merge_workers(void)
 	ex[0] = ex[1] = 500; have[0] = have[1] = true;
 	ex[9] = 1000; have[9] = true;
 	ex[5] = 110; have[5] = true;
-	T_EQ_U64(sink_finish(s, 0, ex, have), 0);
+	uint64_t holes[SINK_STREAMS] = { 0 };
+	holes[9] = 1;
+	T_EQ_U64(sink_finish(s, 0, ex, have, holes), 0);
+	T_EQ_U64(s->streams[9]->sender_holes, 1);
 	T_EQ_INT(s->streams[0]->worker, 0);
 	T_EQ_INT(s->streams[1]->worker, 1);
 	T_EQ_INT(s->streams[9]->worker, 2);
@@ -291,16 +294,22 @@ static void t_interval_handoff(void)
 static void t_loss_attribution(void)
 {
 	struct loss_split l;
-	loss_attribute(100, 30, 50, &l);
+	loss_attribute(100, 0, 30, 50, &l);
 	T_EQ_U64(l.sink_dropped_pkts, 30);
 	T_EQ_U64(l.host_dropped_pkts, 50);
 	T_EQ_U64(l.network_lost_pkts, 20);
-	loss_attribute(100, 150, 50, &l);      /* more drops than loss: capped */
+	loss_attribute(100, 0, 150, 50, &l);   /* more drops than loss: capped */
 	T_EQ_U64(l.sink_dropped_pkts, 100);
 	T_EQ_U64(l.host_dropped_pkts, 0);
 	T_EQ_U64(l.network_lost_pkts, 0);
-	loss_attribute(0, 5, 5, &l);
-	T_EQ_U64(l.sink_dropped_pkts + l.host_dropped_pkts + l.network_lost_pkts, 0);
+	loss_attribute(0, 3, 5, 5, &l);
+	T_EQ_U64(l.sender_unsent_pkts + l.sink_dropped_pkts + l.host_dropped_pkts +
+		 l.network_lost_pkts, 0);
+	loss_attribute(100, 10, 20, 30, &l);   /* the sender's holes first */
+	T_EQ_U64(l.sender_unsent_pkts, 10);
+	T_EQ_U64(l.sink_dropped_pkts, 20);
+	T_EQ_U64(l.host_dropped_pkts, 30);
+	T_EQ_U64(l.network_lost_pkts, 40);
 	struct if_counters a = { .rx_dropped = 1, .rx_missed_errors = 2, .rx_fifo_errors = 3,
 				 .rx_over_errors = 4, .rx_crc_errors = 5 };
 	struct if_counters b = { .rx_dropped = 11, .rx_missed_errors = 22, .rx_fifo_errors = 33,
@@ -340,6 +349,15 @@ static void t_expect_parse(void)
 	T_EQ_INT(expect_parse(u, "w.json", "[1,2", err, sizeof(err)), -EINVAL);
 	T_TRUE(strncmp(err, "w.json:1:", 9) == 0);
 	T_EQ_INT(expect_load(u, "/nonexistent/gen.json", err, sizeof(err)), -ENOENT);
+	/* ppslab-gen with --inject: tx_pkts counts faulty frames too; the sequence numbers
+	 * are test_pkts + seq_holes */
+	struct expect_table *g = calloc(1, sizeof(*g));
+	T_EQ_INT(expect_parse(g, "inj.json", "{\"type\":\"summary\",\"stream\":2,\"tx_pkts\":1010,"
+			      "\"test_pkts\":1000,\"seq_holes\":4,\"inject_pkts\":10}", err,
+			      sizeof(err)), 0);
+	T_EQ_U64(g->tx_pkts[2], 1004);
+	T_EQ_U64(g->holes[2], 4);
+	free(g);
 	free(u);
 	free(t);
 }
