@@ -52,14 +52,17 @@ eq "stream 7: RFC 4737 extent 99" "$(jv sink2 "$s7 | .max_reorder_extent")" 99
 eq "the loss is the network's" "$(jv sink2 .network_lost_pkts)" 200
 eq "not the sink's" "$(jv sink2 .sink_dropped_pkts)" 0
 
-# 3. two senders, stream 1 into rut0 and stream 2 into rut1 (both directions at once)
-start bidi rut "$B/ppslab-sink" -i rut0 -i rut1 --idle 2 --duration 30 --json
+# 3. two senders, stream 1 into rut0 and stream 2 into rut1 (both directions at once);
+#    the sink is stopped with SIGINT
+start bidi rut "$B/ppslab-sink" -i rut0 -i rut1 --duration 60 --json
 await_ready
 start ga gen "$B/ppslab-gen" -i gen0 --dst 198.18.0.1 --stream 1 --rate 10k --count 20000 --json
 start gb sink "$B/ppslab-gen" -i sink0 --dst 198.19.0.1 --stream 2 --rate 10k --count 15000 --json
 finish ga 30; eq "sender A exits 0" "$RC" 0
 finish gb 30; eq "sender B exits 0" "$RC" 0
-finish bidi 40; eq "sink exits 0" "$RC" 0
+sleep 0.5
+stop bidi; eq "sink exits 0 on SIGINT" "$RC" 0
+eq "a complete summary after SIGINT" "$(jv bidi .interrupted)" true
 eq "two streams" "$(jv bidi '[.streams[].stream] | join(",")')" "1,2"
 eq "stream 1: 20000" "$(jv bidi '.streams[] | select(.stream == 1) | .rx_pkts')" 20000
 eq "stream 2: 15000" "$(jv bidi '.streams[] | select(.stream == 2) | .rx_pkts')" 15000
