@@ -45,7 +45,7 @@ result "missing summary file: summary printed" $? "$out"
 
 # 1000 frames over udp: on loopback; the sender's summary (edited to claim 1200) gives
 # 200 frames of tail loss, blamed on the network (no ring/socket drops)
-"$S" -i "udp:127.0.0.1:$port" --port 0 --idle 1 --duration 20 --json \
+"$S" -i "udp:127.0.0.1:$port" --port 0 --idle 3 --duration 20 --json \
 	--expect-from "$tmp/claim.json" >"$tmp/sink" 2>"$tmp/sink.err" &
 sp=$!
 sleep 0.3

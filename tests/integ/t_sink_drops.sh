@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 lab_up
 
-start sink rut "$B/ppslab-sink" -i afpacket:rut0,frames=64 --idle 3 --duration 40 --json \
+start sink rut "$B/ppslab-sink" -i afpacket:rut0,frames=64 --duration 60 --json \
 	--expect-from "$T/gen.out"
 await_ready
 start gen gen "$B/ppslab-gen" -i gen0 --dst 198.18.0.1 --rate 40k --count 100000 --json
@@ -14,7 +14,8 @@ kill -STOP "${BG_PID[sink]}"
 sleep 0.8
 kill -CONT "${BG_PID[sink]}"
 finish gen 30; eq "gen exits 0" "$RC" 0
-finish sink 40; eq "sink exits 0" "$RC" 0
+sleep 0.5
+stop sink; eq "sink exits 0" "$RC" 0
 eq "gen sent 100000" "$(jv gen .tx_pkts)" 100000
 drops=$(jv sink .ring_drops)
 check "the ring dropped frames while the sink was stopped ($drops)" test "$drops" -gt 1000

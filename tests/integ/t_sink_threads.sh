@@ -6,7 +6,7 @@
 CRAFT=${PPSLAB_BUILD:?}/tests/helpers/craft
 lab_up
 
-start sink rut "$B/ppslab-sink" -i rut0 --threads 2 --idle 2 --duration 40 --json
+start sink rut "$B/ppslab-sink" -i rut0 --threads 2 --duration 60 --json
 await_ready
 for id in 0 1 2 3; do
 	start "c$id" gen "$CRAFT" -i gen0 --stream "$id" --flows 64 --seqs 0-4999 --rate 4k
@@ -16,7 +16,8 @@ for id in 0 1 2 3; do
 	finish "c$id" 30; eq "sender $id exits 0" "$RC" 0
 done
 finish gen 30; eq "gen exits 0" "$RC" 0
-finish sink 40; eq "sink exits 0" "$RC" 0
+sleep 0.5
+stop sink; eq "sink exits 0" "$RC" 0
 eq "two threads" "$(jv sink .threads)" 2
 for id in 0 1 2 3 5; do
 	sel=".streams[] | select(.stream == $id)"
