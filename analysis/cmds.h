@@ -4,5 +4,6 @@
 #define PPSLAB_CMDS_H
 
 int cmd_lab(int argc, char **argv);
+int cmd_table(int argc, char **argv);
 
 #endif
