@@ -16,6 +16,7 @@ struct subcmd {
 static const struct subcmd subcmds[] = {
 	{ "lab", cmd_lab, "make, remove or show the embedded three-namespace lab" },
 	{ "table", cmd_table, "pivot a results file's metric over two axes (text, Markdown, CSV)" },
+	{ "plot", cmd_plot, "plot a results file with gnuplot (PNG, SVG, terminal)" },
 	{ NULL, NULL, NULL },
 };
 

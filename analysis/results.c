@@ -833,3 +833,55 @@ int res_save(const char *path, const json_t *root)
 	free(tmp);
 	return rc;
 }
+
+json_t *res_get(const json_t *root, ...)
+{
+	va_list ap;
+	va_start(ap, root);
+	const json_t *v = root;
+	for (const char *k = va_arg(ap, const char *); k && v; k = va_arg(ap, const char *))
+		v = json_is_object(v) ? json_object_get(v, k) : NULL;
+	va_end(ap);
+	return (json_t *)v;
+}
+
+char *res_env_line(const struct res_file *rf, const char *role, char *buf, size_t len)
+{
+	json_t *box = res_get(rf->root, "environment", role, NULL);
+	size_t o = 0;
+	buf[0] = 0;
+	if (!json_is_object(box))
+		return buf;
+#define ADD(...) do { if (o < len) o += (size_t)snprintf(buf + o, len - o, __VA_ARGS__); } while (0)
+	const char *os = json_string_value(res_get(box, "os", "name", NULL));
+	const char *ver = json_string_value(res_get(box, "os", "version", NULL));
+	const char *kern = json_string_value(res_get(box, "os", "kernel", NULL));
+	if (os)
+		ADD("%s", os);
+	if (ver)
+		ADD("%s%s", o ? " " : "", ver);
+	if (kern)
+		ADD("%s(%s)", o ? " " : "", kern);
+	const char *cpu = json_string_value(res_get(box, "cpu", "model", NULL));
+	json_t *cores = res_get(box, "cpu", "cores", NULL);
+	if (cpu)
+		ADD("%s%s", o ? ", " : "", cpu);
+	if (json_is_integer(cores))
+		ADD("%s%lld cores", o ? ", " : "", (long long)json_integer_value(cores));
+	json_t *nics = json_object_get(box, "nics");
+	json_t *nic = json_array_get(nics, 0);
+	const char *drv = json_string_value(json_object_get(nic, "driver"));
+	json_t *speed = json_object_get(nic, "speed_mbps");
+	if (drv) {
+		ADD("%s%s", o ? ", " : "", drv);
+		if (json_array_size(nics) > 1)
+			ADD(" ×%zu", json_array_size(nics));
+		if (json_is_number(speed))
+			ADD(" %.0f Mb/s", json_number_value(speed));
+	}
+	const char *router = json_string_value(json_object_get(box, "router"));
+	if (router)
+		ADD("%s%s", o ? ", " : "", router);
+#undef ADD
+	return buf;
+}

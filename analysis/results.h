@@ -130,6 +130,14 @@ int res_params_match(const json_t *params, const struct res_sel *sel);
 int res_sel_check(const struct res_file *rf, const struct res_sel *sel, const char *what,
 		  char *err, size_t errlen);
 
+/* The value at a chain of object keys (NULL-terminated), or NULL:
+ * res_get(rf->root, "environment", "dut", "os", "name", NULL). */
+json_t *res_get(const json_t *root, ...) __attribute__((sentinel));
+/* One line describing a box of the environment (role "dut", "sender" or "sink"):
+ * "FreeBSD 14.1-RELEASE (GENERIC), Intel Atom C3558, 2 cores, igb 1000 Mb/s".
+ * Empty when the file says nothing about it. Returns buf. */
+char *res_env_line(const struct res_file *rf, const char *role, char *buf, size_t len);
+
 /* Writes root to path atomically: a temporary file in the same directory, fsync,
  * rename. 0 or -errno. */
 int res_save(const char *path, const json_t *root);

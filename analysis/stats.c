@@ -61,6 +61,22 @@ double st_median(const double *v, size_t n)
 	return m;
 }
 
+double st_quantile(const double *v, size_t n, double q)
+{
+	if (!n || !(q >= 0) || !(q <= 1))
+		return NAN;
+	double *s = malloc(n * sizeof(*s));
+	if (!s)
+		return NAN;
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	double h = (double)(n - 1) * q;
+	size_t lo = (size_t)floor(h);
+	double r = lo + 1 < n ? s[lo] + (h - (double)lo) * (s[lo + 1] - s[lo]) : s[lo];
+	free(s);
+	return r;
+}
+
 int st_summarize(const double *v, size_t n, struct st_summary *s)
 {
 	s->n = n;

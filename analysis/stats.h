@@ -25,6 +25,10 @@ int st_summarize(const double *v, size_t n, struct st_summary *s);
 /* Median of v[0..n) (mean of the middle two for even n); NaN for n = 0. */
 double st_median(const double *v, size_t n);
 double st_mean(const double *v, size_t n);
+/* Quantile q (0..1) of v[0..n) by linear interpolation between order statistics
+ * (Hyndman–Fan type 7, numpy's default); NaN for n = 0. Box plots use it: gnuplot's own
+ * boxplot style draws nothing for fewer than four points. */
+double st_quantile(const double *v, size_t n, double q);
 /* Sample variance (n−1 denominator); NaN for n < 2. */
 double st_var(const double *v, size_t n);
 
