@@ -17,6 +17,7 @@ static const struct subcmd subcmds[] = {
 	{ "lab", cmd_lab, "make, remove or show the embedded three-namespace lab" },
 	{ "table", cmd_table, "pivot a results file's metric over two axes (text, Markdown, CSV)" },
 	{ "plot", cmd_plot, "plot a results file with gnuplot (PNG, SVG, terminal)" },
+	{ "compare", cmd_compare, "compare results files cell by cell: regression or noise?" },
 	{ NULL, NULL, NULL },
 };
 

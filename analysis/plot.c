@@ -965,9 +965,18 @@ int plot_bars(const struct plot_bars *b, const struct plot_out *o, char *err, si
 	gp_header(&fs, o, b->title, b->subtitle, b->footer, NULL);
 	FILE *gp = fs.gp;
 	gp_set_str(gp, "ylabel", b->ylabel);
+	if (b->xlabel)
+		gp_set_str(gp, "xlabel", b->xlabel);
 	fputs("set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
 	      "set style fill solid 0.6 border -1\nset yrange [0:*]\nset format y '%.1s%c'\n"
-	      "set xtics rotate by -30 left\nset grid noxtics\n", gp);
+	      "set grid noxtics\n", gp);
+	/* long or many tic labels are turned, with room below for them */
+	size_t maxw = 0;
+	for (size_t l = 0; l < b->nlabels; l++)
+		if (grid_width(b->labels[l]) > maxw)
+			maxw = grid_width(b->labels[l]);
+	if (maxw * b->nlabels > 90)
+		fprintf(gp, "set xtics rotate by -45 left\nset bmargin %zu\n", maxw / 2 + 5);
 	fputs("plot ", gp);
 	for (size_t s = 0; s < b->nsets; s++) {
 		if (s)

@@ -48,7 +48,7 @@ struct plot_out {
 
 /* A bar chart with error bars (compare's A vs B): nlabels groups of nsets bars. */
 struct plot_bars {
-	const char *title, *subtitle, *ylabel;
+	const char *title, *subtitle, *xlabel, *ylabel;
 	const char *footer;            /* small print bottom right, or NULL */
 	size_t nsets;
 	const char *const *set_names;  /* legend per bar of a group ("A: FreeBSD 13.2") */
