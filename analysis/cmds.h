@@ -7,5 +7,6 @@ int cmd_lab(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -90,6 +90,13 @@ static void pad(FILE *f, size_t n)
 		fputc(' ', f);
 }
 
+/* Markdown needs these backslashed inside a table cell: the cell separator, and '*'
+ * (our flagged mark), which would otherwise start emphasis. */
+static int md_special(char c)
+{
+	return c == '|' || c == '*';
+}
+
 /* Widths per column, with md: the escaped width. */
 static size_t *widths(const struct grid *g, int md)
 {
@@ -102,7 +109,7 @@ static size_t *widths(const struct grid *g, int md)
 			size_t l = grid_width(s);
 			if (md)
 				for (const char *p = s; *p; p++)
-					l += *p == '|';
+					l += md_special(*p);
 			if (l > w[c])
 				w[c] = l;
 		}
@@ -150,12 +157,12 @@ static void md_cell(FILE *f, const char *s, size_t width, char align)
 {
 	size_t l = grid_width(s);
 	for (const char *p = s; *p; p++)
-		l += *p == '|';
+		l += md_special(*p);
 	fputc(' ', f);
 	if (align == 'r')
 		pad(f, width - l);
 	for (const char *p = s; *p; p++) {
-		if (*p == '|')
+		if (md_special(*p))
 			fputc('\\', f);
 		fputc(*p == '\n' ? ' ' : *p, f);
 	}
