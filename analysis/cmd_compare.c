@@ -19,24 +19,24 @@
 		 "[--plot FILE.png] [--fail-on regression]"
 
 static const struct opt_def opts[] = {
-	{ "metric", 'm', "M[,M...]", "metrics to compare (default: the rates both files have: "
-	  "ndr_pps, pdr_pps, mrr_pps, fwd_pps, fwd_pps_a, fwd_pps_b)" },
+	{ "metric", 'm', "M[,M...]", "metrics to compare (default: those of ndr_pps, pdr_pps, "
+	  "mrr_pps, fwd_pps* both have)" },
 	{ "margin", 'd', "PCT", "practical margin δ: smaller changes are not regressions "
 	  "(default 2%)" },
 	{ "alpha", 0, "A", "false discovery rate for Benjamini-Hochberg (default 0.05)" },
-	{ "floor", 0, "PCT", "variance floor f of the log values (default: the search width / 2, "
+	{ "floor", 0, "PCT", "variance floor of the log values (default: search width / 2, "
 	  "else 0.25%)" },
-	{ "lower-is-better", 0, "M[,M...]", "treat these metrics like latency (besides lat_*, "
-	  "*_ns, loss*, cpu*, *drop*, *err*, *lost*)" },
+	{ "lower-is-better", 0, "M[,M...]", "more metrics where lower is better (lat_*, *_ns, "
+	  "loss*, cpu* already are)" },
 	{ "where", 'w', "AXIS=VALUE,...", "only cells with these values (repeatable)" },
 	{ "format", 'f', "FMT", "text (default), md, csv or html" },
-	{ "output", 'o', "FILE", "write the comparison JSON (schema ppslab/compare) to FILE "
-	  "('-' for stdout)" },
-	{ "plot", 'p', "FILE", "bar chart with error bars: FILE.png, FILE.svg or FILE.txt "
-	  "(.gp and .dat kept)" },
+	{ "output", 'o', "FILE", "write the comparison JSON (ppslab/compare) to FILE, '-' for "
+	  "stdout" },
+	{ "plot", 'p', "FILE", "bar chart with error bars: FILE.png, .svg or .txt (.gp, .dat "
+	  "kept)" },
 	{ "plot-metric", 0, "M", "metric of the bar chart (default: the first compared)" },
-	{ "fail-on", 0, "WHAT,...", "exit 1 if a row has one of these verdicts: regression, "
-	  "progression, small_change, inconclusive, equivalent; or missing (cells on one side)" },
+	{ "fail-on", 0, "WHAT,...", "exit 1 on regression, progression, small_change, "
+	  "inconclusive, equivalent or missing (a cell on one side)" },
 	{ "no-env", 0, NULL, "leave out the environments side by side" },
 	{ "help", 'h', NULL, "this help" },
 	{ NULL, 0, NULL, NULL },

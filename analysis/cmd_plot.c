@@ -16,26 +16,24 @@
 		 "[--by AXIS] [--metric M] [--where AXIS=VALUE,...] [-o FILE.png|.svg|.txt]"
 
 static const struct opt_def opts[] = {
-	{ "kind", 'k', "KIND", "line (default): metric vs --x, one line per --by value; "
-	  "heatmap: --x × --y; load: forwarding rate and loss vs offered load; framesize: "
-	  "throughput vs frame size and line rate; box: repetitions per --x value" },
-	{ "x", 'x', "AXIS", "axis on x (default: the first that varies; load: load_pps; "
-	  "framesize: frame_size)" },
+	{ "kind", 'k', "KIND", "line (default), heatmap, load (rate and loss vs offered load), "
+	  "framesize (vs the line rate) or box (repetitions)" },
+	{ "x", 'x', "AXIS", "axis on x (default: the first that varies; load_pps; frame_size)" },
 	{ "y", 'y', "AXIS", "heatmap: axis on y (default: the next that varies)" },
 	{ "by", 'b', "AXIS", "one line (or box) per value of this axis" },
-	{ "metric", 'm', "M[,M...]", "metric(s) from cases[].metrics (default fwd_pps; "
-	  "framesize: ndr_pps and pdr_pps)" },
+	{ "metric", 'm', "M[,M...]", "metric(s) from cases[].metrics (default fwd_pps; framesize: "
+	  "ndr_pps, pdr_pps)" },
 	{ "where", 'w', "AXIS=VALUE,...", "fix the other axes (repeatable)" },
-	{ "errors", 'e', "WHAT", "error bars: minmax (default: median with min–max), stdev "
-	  "(mean ± stdev) or none" },
-	{ "link", 'l', "SPEED", "framesize: link speed for the line-rate curve, e.g. 1G, 10G, "
-	  "100M (default: the DUT NIC's speed_mbps)" },
+	{ "errors", 'e', "WHAT", "error bars: minmax (median, min–max; default), stdev (mean ± "
+	  "stdev) or none" },
+	{ "link", 'l', "SPEED", "framesize: line rate of 1G, 10G, 100M... (default: the DUT "
+	  "NIC's speed)" },
 	{ "logx", 0, NULL, "logarithmic x axis (base 2)" },
 	{ "logy", 0, NULL, "logarithmic y axis" },
 	{ "title", 't', "TEXT", "title (default: what is plotted and the fixed axes)" },
-	{ "output", 'o', "FILE", "FILE.png (pngcairo), FILE.svg or FILE.txt (dumb), with "
-	  "FILE.gp and FILE.dat next to it; default: dumb on the terminal" },
-	{ "size", 0, "WxH", "image size in pixels (default 900x540) or characters for dumb" },
+	{ "output", 'o', "FILE", "FILE.png, FILE.svg or FILE.txt (dumb); FILE.gp and FILE.dat "
+	  "beside it (default: terminal)" },
+	{ "size", 0, "WxH", "size in pixels (default 900x540), characters for dumb (100x32)" },
 	{ "help", 'h', NULL, "this help" },
 	{ NULL, 0, NULL, NULL },
 };

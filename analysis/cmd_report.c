@@ -16,11 +16,10 @@
 #define SYNOPSIS "ppslab report RESULTS [-o DIR] [--compare BASE.json] [--metric M] [--no-plots]"
 
 static const struct opt_def opts[] = {
-	{ "output", 'o', "DIR", "directory for report.md, report.html and the plots (default "
-	  "report)" },
+	{ "output", 'o', "DIR", "directory for report.md, report.html, plots (default report)" },
 	{ "compare", 'c', "BASE", "add a comparison against this baseline results file" },
-	{ "metric", 'm', "M[,M...]", "metrics to tabulate (default: the rates, loss, latency "
-	  "and CPU the file has); the first is plotted" },
+	{ "metric", 'm', "M[,M...]", "metrics to tabulate, the first also plotted (default: "
+	  "rates, loss, latency, CPU)" },
 	{ "margin", 'd', "PCT", "comparison margin (default 2%)" },
 	{ "no-plots", 0, NULL, "tables only (no gnuplot)" },
 	{ "help", 'h', NULL, "this help" },

@@ -20,17 +20,17 @@
 static const struct opt_def opts[] = {
 	{ "rows", 'r', "AXIS", "axis whose values are the rows (default: the first that varies)" },
 	{ "row-label", 0, "TEXT", "header of the row column (default: the axis name)" },
-	{ "cols", 'c', "AXIS|SPEC,...", "axis whose values are the columns, or column specs "
+	{ "cols", 'c', "AXIS|SPEC,...", "column axis, or column specs "
 	  "LABEL=[AXIS=VALUE[&...]][:METRIC]" },
 	{ "col", 0, "SPEC", "one column spec (repeatable), e.g. 'blast A=dir=bi:fwd_pps_a'" },
 	{ "metric", 'm', "M[,M...]", "metric(s) from cases[].metrics (default fwd_pps); "
-	  "several without --cols give one column each" },
+	  "several: a column each" },
 	{ "where", 'w', "AXIS=VALUE,...", "only cases with these values (repeatable)" },
 	{ "format", 'f', "FMT", "text (default), md, csv or html" },
 	{ "show", 's', "WHAT,...", "besides the median: minmax, stdev, n, flags (CSV column)" },
-	{ "decimals", 0, "N", "digits after the decimal point (default: automatic per column)" },
-	{ "title", 't', "TEXT", "caption above the table ('' for none; default: metric, "
-	  "repetitions and fixed axes)" },
+	{ "decimals", 0, "N", "digits after the point (default: automatic per column)" },
+	{ "title", 't', "TEXT", "caption ('' for none; default: metric, repetitions, fixed "
+	  "axes)" },
 	{ "help", 'h', NULL, "this help" },
 	{ NULL, 0, NULL, NULL },
 };

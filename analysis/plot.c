@@ -302,11 +302,12 @@ static int build_pivot(const struct res_file *rf, const char *rows, const char *
 		for (size_t i = 0; i < fx->n && o < sizeof(axes); i++)
 			o += (size_t)snprintf(axes + o, sizeof(axes) - o, "%s%s", i ? ", " : "",
 					      fx->c[i].axis);
+		char first[256];
+		snprintf(first, sizeof(first), "%s", fx->n ? fx->c[0].axis : "?");
 		pv_free(*pv);
 		*pv = NULL;
 		return fail(err, errlen, "axis %s still varies: fix it with --where %s=VALUE%s",
-			    axes, fx->n ? fx->c[0].axis : "?",
-			    cols ? "" : " or draw one line per value with --by");
+			    axes, first, cols ? "" : " or draw one line per value with --by");
 	}
 	if (!(*pv)->blocks[0].nrows || !(*pv)->n_max) {
 		pv_free(*pv);
