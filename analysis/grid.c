@@ -148,8 +148,9 @@ static void print_text(FILE *f, const struct grid *g)
 		while (n && line[n - 1] == ' ')
 			line[--n] = 0;
 		fprintf(f, "%s\n", line);
+		free(line);
+		line = NULL;
 	}
-	free(line);
 	free(w);
 }
 
