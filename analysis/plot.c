@@ -137,8 +137,10 @@ static int files_open(struct files *fs, const struct plot_out *o, char *err, siz
 	return 0;
 }
 
-/* Closes the files; removes the temporary directory if we made one. */
-static int files_close(struct files *fs)
+/* Closes the files; removes them when discard is set (the request failed before
+ * gnuplot ran: half-written scripts would only mislead) and always removes the
+ * temporary directory if we made one. */
+static int files_close(struct files *fs, int discard)
 {
 	int rc = 0;
 	if (fs->gp && fclose(fs->gp))
@@ -146,13 +148,14 @@ static int files_close(struct files *fs)
 	if (fs->dat && fclose(fs->dat))
 		rc = -EIO;
 	fs->gp = fs->dat = NULL;
-	if (fs->tmp) {
+	if (fs->tmp || (discard && *fs->base)) {
 		char path[PATH_MAX + NAME_MAX + 8];
 		snprintf(path, sizeof(path), "%s/%s.gp", fs->dir, fs->base);
 		unlink(path);
 		snprintf(path, sizeof(path), "%s/%s.dat", fs->dir, fs->base);
 		unlink(path);
-		rmdir(fs->dir);
+		if (fs->tmp)
+			rmdir(fs->dir);
 	}
 	return rc;
 }
@@ -908,7 +911,7 @@ int plot_results(const struct res_file *rf, const struct plot_req *rq,
 	struct files fs;
 	int rc = files_open(&fs, o, err, errlen);
 	if (rc) {
-		files_close(&fs);
+		files_close(&fs, 1);
 		return rc;
 	}
 	const char *metric = rq->nmetrics ? rq->metrics[0] : "fwd_pps";
@@ -935,9 +938,13 @@ int plot_results(const struct res_file *rf, const struct plot_req *rq,
 		snprintf(err, errlen, "cannot write %s/%s.gp or .dat", fs.dir, fs.base);
 		rc = -EIO;
 	}
-	if (!rc)
+	int ran = 0;
+	if (!rc) {
+		/* flushed files are complete: keep them even if gnuplot fails, to debug */
+		ran = 1;
 		rc = run_gnuplot(&fs, err, errlen);
-	int rc2 = files_close(&fs);
+	}
+	int rc2 = files_close(&fs, !ran);
 	return rc ? rc : rc2;
 }
 
@@ -946,7 +953,7 @@ int plot_bars(const struct plot_bars *b, const struct plot_out *o, char *err, si
 	struct files fs;
 	int rc = files_open(&fs, o, err, errlen);
 	if (rc) {
-		files_close(&fs);
+		files_close(&fs, 1);
 		return rc;
 	}
 	fputs("# label", fs.dat);
@@ -992,11 +999,11 @@ int plot_bars(const struct plot_bars *b, const struct plot_out *o, char *err, si
 		snprintf(err, errlen, "cannot write %s/%s.gp or .dat", fs.dir, fs.base);
 		rc = -EIO;
 	}
-	if (!rc) {
-		fflush(fs.gp);
-		fflush(fs.dat);
+	int ran = 0;
+	if (!rc && !fflush(fs.gp) && !fflush(fs.dat)) {
+		ran = 1;
 		rc = run_gnuplot(&fs, err, errlen);
 	}
-	int rc2 = files_close(&fs);
+	int rc2 = files_close(&fs, !ran);
 	return rc ? rc : rc2;
 }
