@@ -242,6 +242,20 @@ run "compare: --metric picks any common metric" 0 "" "$B" compare "$T/norate.jso
 jq -e '[.rows[] | select(.metric == "lat_p99_ns" and .lower_is_better)] | length == 4' "$T/out" >/dev/null
 check "compare: -o - prints the JSON; latency is lower-is-better" $?
 
+# ---- a real sweep written by `ppslab run` --------------------------------------------------
+# Linux kernel forwarding in the embedded lab as an external DUT, nftables rules that never
+# match, rules 0/50 × 20k/40k offered, 3 repetitions (made with the issue-6 `ppslab run`)
+R=$D/real-linux-fwd.json
+run "real sweep: table" 0 "" "$B" table "$R" -f csv --show n
+awk -F, 'NR > 1 { sub(/\r$/, ""); $0 = $0; if ($2 < 19000 || $2 > 21000 || $4 < 38000 || $4 > 42000 || $3 != 3 || $5 != 3) bad++; rows++ }
+	END { exit !(rows == 2 && !bad) }' "$T/out"
+check "real sweep: fwd_pps medians near the offered 20k and 40k over 3 repetitions" $? "$(cat "$T/out")"
+run "real sweep: plot the string-valued rate axis" 0 "" "$B" plot "$R" --x rate --by rules -o "$T/p/real.png"
+msg=$(png_ok "$T/p/real.png" 900x540); check "real sweep: plot drawn" $? "$msg"
+run "real sweep: compared with itself" 0 "" "$B" compare "$R" "$R" --metric fwd_pps,loss_pct,lat_p99_ns -o "$T/real.json"
+jq -e '(.rows | length) == 12 and all(.rows[]; .verdict == "EQUIVALENT" or .verdict == "INCONCLUSIVE")' "$T/real.json" >/dev/null
+check "real sweep: itself is EQUIVALENT or INCONCLUSIVE (zero loss on both sides is EQUIVALENT)" $?
+
 # ---- report ------------------------------------------------------------------------------
 run "report: with a comparison" 0 "" "$B" report "$T/slow.json" --compare "$D/sweep.json" -o "$T/rep"
 [ -s "$T/rep/report.md" ] && [ -s "$T/rep/report.html" ]; check "report: report.md and report.html" $?
