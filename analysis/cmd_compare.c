@@ -20,7 +20,7 @@
 
 static const struct opt_def opts[] = {
 	{ "metric", 'm', "M[,M...]", "metrics to compare (default: those of ndr_pps, pdr_pps, "
-	  "mrr_pps, fwd_pps* both have)" },
+	  "mrr_pps, fwd_pps, fwd_pps_a/_b if two-way, both have)" },
 	{ "margin", 'd', "PCT", "practical margin δ: smaller changes are not regressions "
 	  "(default 2%)" },
 	{ "alpha", 0, "A", "false discovery rate for Benjamini-Hochberg (default 0.05)" },

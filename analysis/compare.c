@@ -100,10 +100,16 @@ static int pick_metrics(struct cmp *c, const struct cmp_opts *o, char *err, size
 		}
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(headline) / sizeof(headline[0]); i++)
+	int bidir = res_metric_has_values(c->a, "fwd_pps_b") ||
+		    res_metric_has_values(c->b, "fwd_pps_b");
+	for (size_t i = 0; i < sizeof(headline) / sizeof(headline[0]); i++) {
+		/* per-stream rates only when there are two streams: one way, _a is fwd_pps */
+		if (!bidir && !strncmp(headline[i], "fwd_pps_", 8))
+			continue;
 		if (res_has_metric(c->a, headline[i]) && res_has_metric(c->b, headline[i]) &&
 		    add_metric(c, headline[i]))
 			return -ENOMEM;
+	}
 	if (c->nmetrics)
 		return 0;
 	char list[600];

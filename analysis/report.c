@@ -632,9 +632,13 @@ int report_write(const struct res_file *rf, const struct report_opts *o,
 				r.metrics[r.nmetrics++] = o->metrics[i];
 		}
 	} else {
-		for (size_t i = 0; i < sizeof(default_metrics) / sizeof(default_metrics[0]); i++)
+		int bidir = res_metric_has_values(rf, "fwd_pps_b");
+		for (size_t i = 0; i < sizeof(default_metrics) / sizeof(default_metrics[0]); i++) {
+			if (!bidir && !strncmp(default_metrics[i], "fwd_pps_", 8))
+				continue;
 			if (res_has_metric(rf, default_metrics[i]))
 				r.metrics[r.nmetrics++] = default_metrics[i];
+		}
 	}
 	if (o->base) {
 		struct cmp_opts co = { .margin = o->margin > 0 ? o->margin : 0.02, .alpha = 0.05,

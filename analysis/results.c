@@ -129,6 +129,15 @@ int res_has_metric(const struct res_file *rf, const char *name)
 	return 0;
 }
 
+int res_metric_has_values(const struct res_file *rf, const char *name)
+{
+	double v;
+	for (size_t i = 0; i < rf->ncases; i++)
+		if (!res_metric(&rf->cases[i], name, &v))
+			return 1;
+	return 0;
+}
+
 const struct res_axis *res_axis(const struct res_file *rf, const char *name)
 {
 	for (size_t i = 0; i < rf->naxes; i++)

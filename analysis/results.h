@@ -79,6 +79,8 @@ void res_free(struct res_file *rf);
 int res_metric(const struct res_case *c, const char *name, double *v);
 /* True if some case has the metric (even if null). */
 int res_has_metric(const struct res_file *rf, const char *name);
+/* True if some case has a number for it (fwd_pps_b is null in one-way runs). */
+int res_metric_has_values(const struct res_file *rf, const char *name);
 const struct res_axis *res_axis(const struct res_file *rf, const char *name);
 
 /* Canonical text of a scalar: integers and integral reals without a fraction
