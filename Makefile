@@ -52,6 +52,9 @@ SINK_SRCS  := $(wildcard sink/*.c)
 RUT_SRCS   := $(wildcard router-under-test/*.c)
 ANA_SRCS   := $(wildcard analysis/*.c)
 UNIT_SRCS  := $(wildcard tests/unit/t_*.c)
+# Test helpers (tests/helpers/NAME.c → $(B)/tests/helpers/NAME): small programs the
+# integration tests drive, linked with the library only; never installed.
+HELPER_SRCS := $(wildcard tests/helpers/*.c)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_OBJS   := $(call obj,$(LIB_SRCS))
@@ -65,6 +68,7 @@ PROGS      := $(B)/bin/ppslab-gen $(B)/bin/ppslab-sink $(B)/bin/ppslab-rut $(B)/
 # Unit tests may link any program module except its main.c.
 MOD_OBJS   := $(filter-out %/main.o,$(GEN_OBJS) $(SINK_OBJS) $(RUT_OBJS) $(ANA_OBJS))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
 .SECONDARY:
 .PHONY: all check check-unit check-integ demo deps install uninstall clean bench
@@ -82,8 +86,8 @@ $(shell mkdir -p $(B) && [ "$$(cat $(B)/git-rev 2>/dev/null)" = "$(GIT_REV)" ] |
 $(B)/obj/lib/version.o: XCFLAGS += -DPPSLAB_GIT='"$(GIT_REV)"'
 $(B)/obj/lib/version.o: $(B)/git-rev
 
-# Unit tests reach every program's modules.
-$(B)/obj/tests/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis
+# Unit tests reach every program's modules (and the helpers' shared headers).
+$(B)/obj/tests/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis -Itests/helpers
 
 $(B)/obj/%.o: %.c $(B)/.depcheck
 	@mkdir -p $(dir $@)
@@ -105,14 +109,18 @@ $(B)/tests/%: $(B)/obj/tests/unit/%.o $(MOD_OBJS) $(LIBA)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+$(B)/tests/helpers/%: $(B)/obj/tests/helpers/%.o $(LIBA)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
 # The README's test command. Prints "N passed, N failed" last; non-zero on failure.
-check: $(PROGS) $(UNIT_BINS)
+check: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
 	@tests/run --build $(B)
 
-check-unit: $(PROGS) $(UNIT_BINS)
+check-unit: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
 	@tests/run --build $(B) --unit-only
 
-check-integ: $(PROGS) $(UNIT_BINS)
+check-integ: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
 	@tests/run --build $(B) --integ-only
 
 deps:
@@ -122,7 +130,7 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh $(B)/bin
 
-bench: $(PROGS)
+bench: $(PROGS) $(HELPER_BINS)
 	@bench/run --build $(B)
 
 install: $(PROGS)

@@ -164,6 +164,11 @@ int port_tx_burst(struct port *p, const struct port_pkt *pkts, int n)
 	return p->ops->tx_burst(p, pkts, n);
 }
 
+int port_rx_open(struct port *p)
+{
+	return p->ops->rx_open ? p->ops->rx_open(p) : 0;
+}
+
 int port_fd(const struct port *p)
 {
 	return p->ops->fd(p);

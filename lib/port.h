@@ -42,6 +42,11 @@ struct port_cfg {
 	uint32_t ring_frames;    /* ring slots; 0 = backend default */
 	int rx_per_frame;        /* deliver each frame at once (afpacket: TPACKET_V2 RX) */
 	uint16_t fanout_id;      /* afpacket: join this PACKET_FANOUT (hash) group; 0 = none */
+	uint16_t fanout_cbpf_off; /* afpacket, with fanout_id: PACKET_FANOUT_CBPF instead of the
+				  * flow hash: the member is the frame's byte at this offset
+				  * (from the Ethernet header) modulo the group size; 0 = hash */
+	int rx_gated;            /* afpacket: accept nothing until port_rx_open() (lets a
+				  * fanout group complete before any frame is spread) */
 	uint16_t udp_dport;      /* pcap: capture only UDP to this port; 0 = everything */
 };
 
@@ -61,6 +66,9 @@ int port_spec_parse(const char *spec, char backend[16], char target[64], char *e
 		    size_t errlen);
 int port_rx_burst(struct port *p, struct port_pkt *pkts, int max);
 int port_tx_burst(struct port *p, const struct port_pkt *pkts, int n);
+/* Opens a port created with cfg.rx_gated: from now on frames are received. 0 or -errno;
+ * a no-op for ports that were not gated. */
+int port_rx_open(struct port *p);
 /* A descriptor that becomes readable when frames arrive (for poll/epoll). */
 int port_fd(const struct port *p);
 /* Reads the kernel's drop counters into the port's totals and returns them. */

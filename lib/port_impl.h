@@ -19,6 +19,7 @@ struct port_ops {
 	int (*tx_burst)(struct port *p, const struct port_pkt *pkts, int n);
 	int (*fd)(const struct port *p);
 	void (*poll_stats)(struct port *p);   /* fold kernel drop counters into p->st */
+	int (*rx_open)(struct port *p);       /* optional: ends cfg.rx_gated */
 	void (*close)(struct port *p);
 };
 
