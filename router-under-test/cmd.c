@@ -1,5 +1,5 @@
 /* cmd.c — runs one control request on the forwarding thread (see cmd.h). Called by
- * sched.c between batches, when ctl.c has posted a request. */
+ * fwdloop.c between batches, when ctl.c has posted a request. */
 #include "cmd.h"
 
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include "bsdctl.h"
 #include "jout.h"
 #include "rut_sysctl.h"
-#include "stats.h"
+#include "rutstats.h"
 
 #define CMD_MAX_WORDS 256
 

@@ -1,10 +1,10 @@
 /* cmd.h — the control commands, run on the forwarding thread: `sysctl` (bsdctl.c over
- * the forwarder's tree), `ipfw` (the firewall's fw_exec) and `stats` (stats.c). */
+ * the forwarder's tree), `ipfw` (the firewall's fw_exec) and `stats` (rutstats.c). */
 #ifndef PPSLAB_CMD_H
 #define PPSLAB_CMD_H
 
 #include "ctl.h"
-#include "sched.h"
+#include "fwdloop.h"
 
 /* Runs the request in r (r->line, r->data), writing r->out and r->err. Returns the
  * exit status of the BSD tool it stands for. */

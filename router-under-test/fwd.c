@@ -1,5 +1,5 @@
 /* fwd.c — IPv4 forwarding and L2 bridging of one burst (see fwd.h). Called by the
- * scheduling loops in sched.c for each ingress port; no allocation, no system calls
+ * scheduling loops in fwdloop.c for each ingress port; no allocation, no system calls
  * besides the ports'. */
 #include "fwd.h"
 

@@ -1,6 +1,6 @@
 /* main.c — ppslab-rut: options, the control client (`ppslab-rut ctl`), start-up
  * (ports, routes, neighbours, knobs, control socket), interval lines and the summary.
- * Forwarding is fwd.c, scheduling sched.c and poll.c, control ctl.c and cmd.c. */
+ * Forwarding is fwd.c, scheduling fwdloop.c and devpoll.c, control ctl.c and cmd.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +20,8 @@
 #include "route.h"
 #include "runctl.h"
 #include "rut_sysctl.h"
-#include "sched.h"
-#include "stats.h"
+#include "fwdloop.h"
+#include "rutstats.h"
 #include "version.h"
 
 /* long-only options, by name (their getopt keys are 256 + table index) */

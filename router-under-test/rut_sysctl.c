@@ -1,5 +1,5 @@
 /* rut_sysctl.c — the kern.polling.* OID table (see rut_sysctl.h). Called by ctl.c and
- * stats.c on the forwarding thread. Types follow the kernels: pollhz and enable are
+ * rutstats.c on the forwarding thread. Types follow the kernels: pollhz and enable are
  * int (DragonFly), the others unsigned (FreeBSD 8 kern_poll.c). */
 #include "rut_sysctl.h"
 

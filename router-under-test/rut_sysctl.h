@@ -6,7 +6,7 @@
 #define PPSLAB_RUT_SYSCTL_H
 
 #include "bsdctl.h"
-#include "poll.h"
+#include "devpoll.h"
 
 struct rut_sysctl_ctx {
 	struct poll *poll;

@@ -80,50 +80,23 @@ eq "1M routes: forwarded 3000" "$(jv rut_1m .fwd_pkts)" 3000
 eq "1M routes: sink received 3000" "$(jv sink_1m .rx_pkts)" 3000
 echo "# $(wc -l <"$T/routes") routes from a file, $(jv rut_1m .routes) in all, loaded in $(jv rut_1m .route_load_ms) ms: $(grep -o 'routes.*' "$T/rut_1m.err")"
 
-# crafted frames, 10 of each kind (python3 writes them on gen0)
-if command -v python3 >/dev/null 2>&1; then
-	start rut_bad rut "$B/ppslab-rut" -i rut0 -o rut1 --mode intr --json
-	await_ready
-	inns gen python3 - <<'EOF'
-import socket, struct
-def csum(b):
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16: s = (s & 0xffff) + (s >> 16)
-    return (~s) & 0xffff
-def ip(dst, ttl=64, opts=b"", frag=0, total=None, bad=False):
-    ihl = 5 + len(opts) // 4
-    udp = struct.pack("!HHHH", 9, 9, 8 + 18, 0) + b"\0" * 18
-    tl = total if total else ihl * 4 + len(udp)
-    h = struct.pack("!BBHHHBBH4s4s", 0x40 | ihl, 0, tl, 1, frag, ttl, 17, 0,
-                    socket.inet_aton("198.18.0.2"), socket.inet_aton(dst)) + opts
-    c = csum(h) ^ (0x1111 if bad else 0)
-    return h[:10] + struct.pack("!H", c) + h[12:] + udp
-eth = bytes.fromhex("027070000001" "027070000002")
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind(("gen0", 0))
-kinds = [
-    eth + b"\x08\x00" + ip("198.19.0.2", bad=True),            # bad header checksum
-    eth + b"\x08\x00" + ip("198.19.0.2", total=300),           # claims more than it has
-    eth + b"\x86\xdd" + b"\x60" + b"\0" * 59,                  # IPv6
-    eth + b"\x08\x00" + ip("203.0.113.9"),                     # no route
-    eth + b"\x08\x00" + ip("198.19.0.77"),                     # no neighbour
-    eth + b"\x08\x00" + ip("198.19.0.2", opts=b"\x01\x01\x01\x00"),  # options: forwarded
-    eth + b"\x08\x00" + ip("198.19.0.2", frag=0x2000),         # first fragment: forwarded
-]
-for k in kinds:
-    for i in range(10):
-        s.send(k.ljust(60, b"\0"))
-EOF
-	eq "crafted: python sent them" "$?" 0
-	sleep 0.5
-	stop rut_bad; eq "crafted: rut exits 0" "$RC" 0
-	eq "crafted: read 70" "$(jv rut_bad .rx_pkts)" 70
-	eq "crafted: malformed 20" "$(jv rut_bad .drops.malformed)" 20
-	eq "crafted: not IPv4 10" "$(jv rut_bad .drops.not_ip4)" 10
-	eq "crafted: no route 10" "$(jv rut_bad .drops.no_route)" 10
-	eq "crafted: no neighbour 10" "$(jv rut_bad .drops.no_neigh)" 10
-	eq "crafted: options and fragments forwarded" "$(jv rut_bad .fwd_pkts)" 20
-else
-	skip "crafted frames" "python3 not installed"
-fi
+# crafted frames, 10 of each kind (the test helper craft makes them, on gen0)
+CRAFT=${PPSLAB_BUILD:?}/tests/helpers/craft
+start rut_bad rut "$B/ppslab-rut" -i rut0 -o rut1 --mode intr --json
+await_ready
+for k in "bad_ip_csum 198.19.0.2" "truncated 198.19.0.2" "not_ip4 198.19.0.2" \
+	"test 198.19.200.1" "test 198.19.0.77" "ip_options 198.19.0.2" "ip_fragment 198.19.0.2"; do
+	set -- $k
+	inns gen "$CRAFT" -i gen0 --dst $2 --dst-mac $RUT0_MAC --class $1 --seqs 1-10 >/dev/null
+	eq "crafted: $1 to $2 sent" "$?" 0
+done
+sleep 0.5
+stop rut_bad; eq "crafted: rut exits 0" "$RC" 0
+eq "crafted: read 70" "$(jv rut_bad .rx_pkts)" 70
+eq "crafted: malformed 20 (bad checksum, truncated)" "$(jv rut_bad .drops.malformed)" 20
+eq "crafted: not IPv4 10" "$(jv rut_bad .drops.not_ip4)" 10
+eq "crafted: no route 10" "$(jv rut_bad .drops.no_route)" 10
+eq "crafted: no neighbour 10" "$(jv rut_bad .drops.no_neigh)" 10
+eq "crafted: options and fragments forwarded" "$(jv rut_bad .fwd_pkts)" 20
+eq "crafted: rx = fwd + drop" "$(jv rut_bad '.rx_pkts == .fwd_pkts + .drop_pkts')" true
 done_testing

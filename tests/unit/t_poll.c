@@ -6,7 +6,7 @@
 #include <errno.h>
 
 #include "clock.h"
-#include "poll.h"
+#include "devpoll.h"
 #include "tap.h"
 
 struct sim {

@@ -1,7 +1,7 @@
-/* stats.c — the statistics JSON object (see stats.h). Called by cmd.c (ctl `stats`)
+/* rutstats.c — the statistics JSON object (see rutstats.h). Called by cmd.c (ctl `stats`)
  * on the forwarding thread and by main.c for the summary. Field names are the
  * contract with `ppslab run` and scripts: README's ppslab-rut section lists them. */
-#include "stats.h"
+#include "rutstats.h"
 
 #include <sys/resource.h>
 

@@ -1,4 +1,4 @@
-/* stats.h — the forwarder's statistics as one JSON object: the --json summary
+/* rutstats.h — the forwarder's statistics as one JSON object: the --json summary
  * ("type": "summary") and the control socket's `stats` ("type": "stats") carry the
  * same fields, so `ppslab run` can take per-trial deltas of either. */
 #ifndef PPSLAB_STATS_H
@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "sched.h"
+#include "fwdloop.h"
 
 /* Everything the forwarder counts, at the time of the call. Run on the forwarding
  * thread (ctl) or after it ended (summary): it reads the poll context directly. */

@@ -1,4 +1,4 @@
-/* poll.h — the BSD DEVICE_POLLING scheduler (spec/polling-and-ipfw.md Part A), as a pure
+/* devpoll.h — the BSD DEVICE_POLLING scheduler (spec/polling-and-ipfw.md Part A), as a pure
  * state machine driven by an injected clock and handler callbacks.
  *
  * One poll context, DragonFly 1.37+/1.48 (DF07/08) semantics: the poll clock runs at

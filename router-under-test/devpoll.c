@@ -1,4 +1,4 @@
-/* poll.c — the DEVICE_POLLING state machine (see poll.h). Owns one poll context: knobs,
+/* devpoll.c — the DEVICE_POLLING state machine (see devpoll.h). Owns one poll context: knobs,
  * statistics, the handler list and the tick clock. Called by the forwarder's poll-mode
  * loop (sched.c) with the real clock and by tests/unit/t_poll.c with a simulated one.
  *
@@ -7,7 +7,7 @@
  * each_burst chunk to every handler, a POLLMORE run either asks for the next chunk or
  * ends the round and adapts burst by the load of the round measured against the poll
  * period (pollhz, not hz: the DF05 bug is fixed in DF07). */
-#include "poll.h"
+#include "devpoll.h"
 
 #include <errno.h>
 #include <string.h>

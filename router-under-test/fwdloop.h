@@ -1,7 +1,7 @@
-/* sched.h — the forwarding thread of ppslab-rut: the three scheduling modes and
+/* fwdloop.h — the forwarding thread of ppslab-rut: the three scheduling modes and
  * everything that thread owns.
  *
- *   poll  DEVICE_POLLING (poll.c): a clock at pollhz on absolute CLOCK_MONOTONIC
+ *   poll  DEVICE_POLLING (devpoll.c): a clock at pollhz on absolute CLOCK_MONOTONIC
  *         deadlines (timer slack 1 ns, sleep until spin_ns before the deadline, then
  *         spin), each tick a round of `burst` frames per ingress port in each_burst
  *         chunks; idle_poll keeps polling between ticks; kern.polling.enable=0 hands
@@ -23,7 +23,7 @@
 
 #include "ctl.h"
 #include "fwd.h"
-#include "poll.h"
+#include "devpoll.h"
 #include "runctl.h"
 
 enum rut_mode { RUT_POLL = 0, RUT_INTR, RUT_BUSY };

@@ -1,7 +1,7 @@
-/* sched.c — the forwarding thread: poll, intr and busy loops (see sched.h). Started by
+/* fwdloop.c — the forwarding thread: poll, intr and busy loops (see fwdloop.h). Started by
  * main.c; it owns the poll context, the forwarding engine's hot path, and runs control
  * commands (cmd.c) between batches. */
-#include "sched.h"
+#include "fwdloop.h"
 
 #include <errno.h>
 #include <sched.h>
