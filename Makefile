@@ -51,7 +51,7 @@ ifeq ($(XDP_OK),1)
 XDP_CFLAGS := -DPPSLAB_HAVE_XDP $(shell $(PKG_CONFIG) --cflags libxdp libbpf)
 XDP_LIBS   := $(shell $(PKG_CONFIG) --libs libxdp libbpf)
 else ifneq ($(MAKECMDGOALS),clean)
-$(info ppslab: building without the xdp: (AF_XDP) port backend: libxdp-dev/libbpf-dev not found$(if $(filter 0,$(XDP)), (XDP=0),; install them with 'make deps'))
+$(info ppslab: building without the xdp: (AF_XDP) port backend ($(if $(filter 0,$(XDP)),XDP=0,libxdp-dev/libbpf-dev not found; 'make deps' installs them)))
 endif
 
 XCFLAGS    += $(PCAP_CFLAGS) $(JANSSON_CFLAGS)

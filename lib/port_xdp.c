@@ -717,7 +717,7 @@ static int xp_open(struct port *p, const char *target, const struct port_kv *kv,
 			len = mtu + 18;
 	}
 	if (xr_chunk_for(len, &chunk)) {
-		rc = -EMSGSIZE;
+		rc = -EINVAL;   /* a setting that cannot work with this backend: EX_USAGE */
 		snprintf(err, errlen, "xdp:%s: %u-byte frames%s do not fit an AF_XDP frame (at most "
 			 "%u without multi-buffer); use afpacket:%s", target, len,
 			 x->has_rx ? " (the interface MTU)" : "", 4096 - XR_RX_HEADROOM, target);
