@@ -373,8 +373,11 @@ int main(int argc, char **argv)
 		if (now >= end)
 			break;
 		if (a.idle_ns) {
+			/* the receiver may stamp a frame after `now` was read: lt > now is not idle */
 			uint64_t lt = atomic_load(&s->ctr.last_test_ns);
-			if (now - (lt > t0 ? lt : t0) >= a.idle_ns)
+			if (lt < t0)
+				lt = t0;
+			if (now > lt && now - lt >= a.idle_ns)
 				break;
 		}
 		if (now >= next) {
