@@ -119,9 +119,9 @@ static bool shield_on(const char *ns)
 }
 
 /* XDP programs on one lab interface (from `ip -d -j link show`): all of them detached
- * (down), or only leftovers (up): the project's own programs (xdp_prog_is_ppslab) that
- * no process holds open any more, left by a tool that was killed. A live tool's
- * program, and anyone else's, stay. Returns how many it detached, or -errno. */
+ * (down), or only leftovers (up): an xdp: port's program that no process holds open any
+ * more, left by a tool that was killed (xdp_prog_leftover). A live tool's program, and
+ * anyone else's (a benchmark's xdp_drop), stay. Returns how many it detached. */
 static int xdp_detach(const char *ns, const char *ifname, bool only_leftovers)
 {
 	char *show[] = { "ip", "-n", (char *)ns, "-d", "-j", "link", "show", "dev",
@@ -145,7 +145,7 @@ static int xdp_detach(const char *ns, const char *ifname, bool only_leftovers)
 		const char *kw = mode == 1 ? "xdpdrv" : mode == 2 ? "xdpgeneric" : mode == 3 ? "xdpoffload" : NULL;
 		if (!kw || !id)
 			continue;
-		if (only_leftovers && (!pname || !xdp_prog_is_ppslab(pname) || xdp_prog_holder(id, 0)))
+		if (only_leftovers && !xdp_prog_leftover(pname, id, 0))
 			continue;
 		char *off[] = { "ip", "-n", (char *)ns, "link", "set", "dev", (char *)ifname, (char *)kw,
 				"off", NULL };

@@ -10,9 +10,9 @@
  * taps) keeps each namespace's kernel stack from also processing the test frames: the
  * forwarder, not the kernel, forwards, and the ends send no ICMP port unreachables.
  * Every operation is idempotent; down removes whatever exists, also after a crash.
- * XDP: up detaches leftovers on the lab's interfaces — the project's own programs
- * (xdp: ports' ppslab_xsk, the benchmarks' xdp_drop) that no process holds any more —
- * and down detaches every XDP program there before removing the namespaces. */
+ * XDP: up detaches leftovers on the lab's interfaces — an xdp: port's program
+ * (ppslab_xsk) that no process holds any more — and down detaches every XDP program
+ * there before removing the namespaces. */
 #ifndef PPSLAB_LAB_H
 #define PPSLAB_LAB_H
 

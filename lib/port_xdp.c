@@ -142,7 +142,7 @@ static int prog_clear_leftover(int ifindex, const char *ifname, char *err, size_
 		if (!att[i].id)
 			continue;
 		prog_name(att[i].id, name, &fd);
-		if (!strcmp(name, XDP_OWNER_PROG) && (holder = xdp_prog_holder(att[i].id, (int)getpid())) == 0) {
+		if (xdp_prog_leftover(name, att[i].id, (int)getpid())) {
 			LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = fd);
 			int rc = bpf_xdp_detach(ifindex, att[i].flag | XDP_FLAGS_REPLACE, &o);
 			close(fd);
@@ -158,6 +158,8 @@ static int prog_clear_leftover(int ifindex, const char *ifname, char *err, size_
 		}
 		if (fd >= 0)
 			close(fd);
+		if (!strcmp(name, XDP_OWNER_PROG))
+			holder = xdp_prog_holder(att[i].id, (int)getpid());
 		if (holder > 0)
 			snprintf(err, errlen, "xdp:%s: another ppslab process (pid %d) uses AF_XDP on "
 				 "this interface; one xdp: port per interface and process", ifname,

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-bool xdp_prog_is_ppslab(const char *name)
+bool xdp_prog_leftover(const char *name, uint32_t prog_id, int except)
 {
-	return !strcmp(name, XDP_OWNER_PROG) || !strcmp(name, "xdp_drop");
+	return name && !strcmp(name, XDP_OWNER_PROG) && xdp_prog_holder(prog_id, except) == 0;
 }
 
 static bool all_digits(const char *s)

@@ -300,13 +300,13 @@ static void t_frames_conserved(void)
 
 static void t_owner_names(void)
 {
-	T_TRUE(xdp_prog_is_ppslab(XDP_OWNER_PROG));
-	T_TRUE(xdp_prog_is_ppslab("xdp_drop"));
-	T_TRUE(!xdp_prog_is_ppslab("xsk_def_prog"));   /* libxdp's: someone else's */
-	T_TRUE(!xdp_prog_is_ppslab("ppslab"));
-	T_TRUE(strlen(XDP_OWNER_PROG) < 16);           /* fits bpf_prog_info.name */
-	/* no process holds a program id that does not exist */
+	/* no process holds a program id that does not exist: ours by name is a leftover */
 	T_EQ_INT(xdp_prog_holder(0xFFFFFFF0u, 0), 0);
+	T_TRUE(xdp_prog_leftover(XDP_OWNER_PROG, 0xFFFFFFF0u, 0));
+	T_TRUE(!xdp_prog_leftover("xdp_drop", 0xFFFFFFF0u, 0));       /* a benchmark's */
+	T_TRUE(!xdp_prog_leftover("xsk_def_prog", 0xFFFFFFF0u, 0));   /* libxdp's */
+	T_TRUE(!xdp_prog_leftover(NULL, 0xFFFFFFF0u, 0));
+	T_TRUE(strlen(XDP_OWNER_PROG) < 16);           /* fits bpf_prog_info.name */
 }
 
 int main(void)
