@@ -87,8 +87,9 @@ $(B)/.depcheck: scripts/deps.sh
 	@mkdir -p $(B) && touch $@
 
 $(B)/obj/lib/pkt_build.o: XCFLAGS += $(LIBNET_CFLAGS)
-$(B)/obj/lib/port_xdp.o: XCFLAGS += $(XDP_CFLAGS)
-$(B)/obj/lib/port_xdp.o: $(B)/xdp-$(if $(XDP_OK),on,off)
+XDP_OBJS   := $(B)/obj/lib/port_xdp.o $(B)/obj/lib/xdp_prog.o
+$(XDP_OBJS): XCFLAGS += $(XDP_CFLAGS)
+$(XDP_OBJS): $(B)/xdp-$(if $(XDP_OK),on,off)
 $(B)/xdp-%:
 	@mkdir -p $(B) && rm -f $(B)/xdp-on $(B)/xdp-off && touch $@
 

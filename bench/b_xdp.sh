@@ -34,7 +34,7 @@ bx_testpmd() {   # bx_testpmd ROLE SECS FILE MODE IF...
 	done
 	inns "$role" timeout -s INT "$secs" dpdk-testpmd --no-huge -m 512 --no-pci \
 		--file-prefix="$bx_tp_prefix" -l 0,1 "${vdevs[@]}" -- --forward-mode="$mode" \
-		--txpkts=60 --auto-start --stats-period=1 >"$out" 2>&1
+		--txpkts=60 --total-num-mbufs=8192 --auto-start --stats-period=1 >"$out" 2>&1
 }
 
 # Runs a sender (or forwarder) in the background while counting ROLE IF FIELD over

@@ -11,7 +11,8 @@
  *                 is the local address to bind (0.0.0.0 for any). Keys: src=ADDR:PORT.
  *   xdp:IF        AF_XDP (Linux, libxdp/libbpf; see port_xdp.c): one socket on one queue,
  *                 its own UMEM, an XDP redirect program attached while an RX port is
- *                 open. Keys: mode=auto|copy|zc, queue=N, frames=N (UMEM frames),
+ *                 open. Keys: mode=auto|copy|zc, queue=N, frames=N (UMEM frames;
+ *                 default ring_frames, else 16384 with RX, 4096 TX only),
  *                 skb=0|1 (generic XDP), budget=N (frames per send call in copy mode).
  *
  * Contracts:
