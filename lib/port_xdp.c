@@ -389,7 +389,15 @@ static int group_new(struct xport *x, uint32_t chunk, uint32_t nframes, uint32_t
 static int group_join(struct xport *x, struct port *with, uint32_t chunk, const char *ifname,
 		      char *err, size_t errlen)
 {
-	struct xgroup *g = ((struct xport *)with->priv)->g;
+	const struct xport *w = with->priv;
+	struct xgroup *g = w->g;
+	if (w->ifindex == x->ifindex && w->queue == x->queue) {
+		/* one queue's sockets would share its fill and completion rings, which this
+		 * single-threaded design does not do */
+		snprintf(err, errlen, "xdp:%s: queue %u is already used by another port of this "
+			 "program; use queue=N for another queue", ifname, x->queue);
+		return -EBUSY;
+	}
 	if (chunk > g->chunk) {
 		snprintf(err, errlen, "xdp:%s: frames of this port need %u-byte chunks, the shared "
 			 "UMEM of %s has %u", ifname, chunk, port_ifname(with), g->chunk);
