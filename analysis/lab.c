@@ -238,16 +238,21 @@ int lab_down(const char *name)
 	int rc = 0;
 	if (lab_name_check(name))
 		return -EINVAL;
+	/* XDP programs first, on every interface before any namespace goes (deleting one
+	 * takes the veth peers in the others with it, asynchronously): a process still
+	 * inside would keep a namespace, its veths and their programs alive after the
+	 * name is gone */
+	for (int i = 0; i < 4; i++) {
+		char ns[64];
+		lab_ns_name(name, lab_ifs[i].role, ns, sizeof(ns));
+		if (proc_netns_exists(ns))
+			xdp_detach(ns, lab_ifs[i].ifname, false);
+	}
 	for (int r = 0; r < LAB_ROLES; r++) {
 		char ns[64];
 		lab_ns_name(name, (enum lab_role)r, ns, sizeof(ns));
 		if (!proc_netns_exists(ns))
 			continue;
-		/* XDP programs first: a process still inside would keep the namespace, its
-		 * veth and their programs alive after the name is gone */
-		for (int i = 0; i < 4; i++)
-			if ((int)lab_ifs[i].role == r)
-				xdp_detach(ns, lab_ifs[i].ifname, false);
 		char *av[] = { "ip", "netns", "del", ns, NULL };
 		int e = run(NULL, av);
 		if (e)
