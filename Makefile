@@ -42,8 +42,20 @@ LIBNET_LIBS    := $(shell libnet-config --libs 2>/dev/null)
 # file that includes libnet.h needs HAVE_NET_ETHERNET_H.
 LIBNET_CFLAGS  := -DHAVE_NET_ETHERNET_H
 
+# Optional: the xdp: port backend (AF_XDP) needs libxdp and libbpf; without them the
+# programs build without it and an xdp: spec says why. XDP=0 leaves it out on purpose.
+ifneq ($(XDP),0)
+XDP_OK     := $(shell $(PKG_CONFIG) --exists libxdp libbpf 2>/dev/null && echo 1)
+endif
+ifeq ($(XDP_OK),1)
+XDP_CFLAGS := -DPPSLAB_HAVE_XDP $(shell $(PKG_CONFIG) --cflags libxdp libbpf)
+XDP_LIBS   := $(shell $(PKG_CONFIG) --libs libxdp libbpf)
+else ifneq ($(MAKECMDGOALS),clean)
+$(info ppslab: building without the xdp: (AF_XDP) port backend ($(if $(filter 0,$(XDP)),XDP=0,libxdp-dev/libbpf-dev not found; 'make deps' installs them)))
+endif
+
 XCFLAGS    += $(PCAP_CFLAGS) $(JANSSON_CFLAGS)
-LDLIBS     := $(PCAP_LIBS) $(JANSSON_LIBS) $(LIBNET_LIBS) -lm -pthread $(SANFLAGS)
+LDLIBS     := $(PCAP_LIBS) $(JANSSON_LIBS) $(LIBNET_LIBS) $(XDP_LIBS) -lm -pthread $(SANFLAGS)
 
 # Each directory's sources are found by wildcard, so adding a module needs no edit here.
 LIB_SRCS   := $(wildcard lib/*.c)
@@ -79,6 +91,11 @@ $(B)/.depcheck: scripts/deps.sh
 	@mkdir -p $(B) && touch $@
 
 $(B)/obj/lib/pkt_build.o: XCFLAGS += $(LIBNET_CFLAGS)
+XDP_OBJS   := $(B)/obj/lib/port_xdp.o $(B)/obj/lib/xdp_prog.o
+$(XDP_OBJS): XCFLAGS += $(XDP_CFLAGS)
+$(XDP_OBJS): $(B)/xdp-$(if $(XDP_OK),on,off)
+$(B)/xdp-%:
+	@mkdir -p $(B) && rm -f $(B)/xdp-on $(B)/xdp-off && touch $@
 
 # The git revision goes into version.o; the stamp changes only when the revision does.
 GIT_REV    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
