@@ -1,7 +1,8 @@
 # b_rut.sh — ppslab-rut against the peers that forward the same traffic between the same
 # veths, in one run (sourced by bench/run; the lab $BENCH_LAB is up, shields on).
 #
-#   busy   ppslab-rut --mode busy, no rules, vs the Linux kernel forwarding (shield off,
+#   busy   ppslab-rut --mode busy, no rules (afpacket: ports, and xdp: ports when the
+#          build has AF_XDP), vs the Linux kernel forwarding (shield off,
 #          ip_forward on) and vs dpdk-testpmd io-forward over net_af_packet; placements
 #          "same" (everything on CPU 0) and "split": the sender on CPU 0, the forwarding
 #          on CPU 1 — for the kernel by RPS of rut0 to CPU 1 (a veth frame is otherwise
@@ -69,7 +70,8 @@ rut_record() {      # rut_record GROUP LABEL REP "PPS NOTE" [PEER_OF]
 rut_start() {       # rut_start CPUS ARGS...: the forwarder with a control socket
 	local cpus=$1; shift
 	rm -f "$RUT_SOCK"
-	ip netns exec "$BENCH_LAB-rut" taskset -c "$cpus" "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$RUT_SOCK" -q "$@" \
+	ip netns exec "$BENCH_LAB-rut" taskset -c "$cpus" "$B/ppslab-rut" -i "${RUT_IN:-rut0}" \
+		-o "${RUT_OUT:-rut1}" --ctl "$RUT_SOCK" -q "$@" \
 		>"$BENCH_OUT/rut.out" 2>"$BENCH_OUT/rut.err" &
 	RUT_PID=$!
 	for _ in $(seq 50); do [ -S "$RUT_SOCK" ] && break; sleep 0.1; done
@@ -120,6 +122,8 @@ fi
 # --- busy mode, no rules: ppslab-rut vs Linux vs dpdk-testpmd, both placements
 have_testpmd=0
 bench_need dpdk-testpmd dpdk-dev && have_testpmd=1
+have_xdp=0
+"$B/ppslab-rut" -i xdp:nonexistent0 -o xdp:nonexistent1 -t 0.1 2>&1 | grep -q "no such interface" && have_xdp=1
 for place in same split; do
 	cpus=$(rut_cpus $place)
 	for rep in $(seq "$BENCH_REPS"); do
@@ -127,6 +131,13 @@ for place in same split; do
 		rut_gen_start max
 		rut_record rut-busy "ppslab-rut busy ($place)" "$rep" "$(rut_measure)"
 		wait "$RUT_GEN"; rut_stop
+
+		if [ $have_xdp = 1 ]; then
+			RUT_IN=xdp:rut0 RUT_OUT=xdp:rut1 rut_start "$cpus" --mode busy
+			rut_gen_start max
+			rut_record rut-busy "ppslab-rut busy, xdp: ports ($place)" "$rep" "$(rut_measure)"
+			wait "$RUT_GEN"; rut_stop
+		fi
 
 		kernel_fwd on
 		[ $place = split ] && rut_cpu_setup rps
