@@ -68,7 +68,9 @@ int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, enum poll_ran
 	s->mb = mb;
 	s->info.t0_ns = mono_ns();
 	poll_init(&s->poll, range, real_clock, NULL);
-	for (int i = 0; i < f->nports; i++) {
+	/* the ports register for polling only in poll mode (in the others, as on an
+	 * interface without polling, the knobs can be set but nothing is registered) */
+	for (int i = 0; i < f->nports && mode == RUT_POLL; i++) {
 		s->h[i] = (struct sched_handler){ .s = s, .port = i };
 		int e = poll_register(&s->poll, poll_handler, &s->h[i]);
 		if (e)

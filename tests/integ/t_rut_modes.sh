@@ -33,6 +33,7 @@ done
 eq "poll: the scheduler ticked" "$(jv rut_poll '.polling.ticks > 0 and .polling.rounds > 0')" true
 eq "poll: two handlers registered" "$(jv rut_poll .polling.handlers)" 2
 eq "busy: no ticks" "$(jv rut_busy .polling.ticks)" 0
+eq "intr, busy: no handlers registered" "$(jv rut_intr .polling.handlers),$(jv rut_busy .polling.handlers)" 0,0
 
 # both directions at once: gen -> sink and sink -> gen, each with its own sink
 start sinkA sink "$B/ppslab-sink" -i sink0 --duration 60 --json
