@@ -33,3 +33,36 @@ hops() {
 	done
 	echo "# kernel counters:$out"
 }
+
+# ifc ROLE IF FIELD: an interface's own 64-bit counter (rx_packets, tx_packets, ...).
+ifc() {
+	ip -n "$LAB-$1" -s -j link show dev "$2" |
+		jq -r --arg f "$3" '.[0].stats64 | (if ($f|startswith("rx_")) then .rx[$f|ltrimstr("rx_")] else .tx[$f|ltrimstr("tx_")] end) // 0'
+}
+
+# arrived ROLE IF BASE N: waits (up to 15 s) until IF's rx_packets counter is BASE + N —
+# the forwarder has delivered everything, however far behind a slow start left it —
+# before anyone is stopped. Says so in a comment when it is not.
+arrived() {
+	local i=0 v
+	while [ $i -lt 150 ]; do
+		v=$(ifc "$1" "$2" rx_packets)
+		[ "$v" -ge $(($3 + $4)) ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "# $2 received $((v - $3)) of $4 within 15 s"
+}
+
+# read_all SOCK N: waits (up to 15 s) until the forwarder behind control socket SOCK has
+# read N frames (forwarded or dropped), for tests where nothing reaches the sink.
+read_all() {
+	local i=0 v=0
+	while [ $i -lt 150 ]; do
+		v=$("$B/ppslab-rut" ctl "$1" stats 2>/dev/null | jq -r '.rx_pkts // 0')
+		[ "${v:-0}" -ge "$2" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "# the forwarder read $v of $2 frames within 15 s"
+}

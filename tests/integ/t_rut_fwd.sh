@@ -12,11 +12,11 @@ SINK_MAC=02:70:70:01:00:02
 RUT0_MAC=02:70:70:00:00:01
 
 # TTL 1: the router drops every frame as expired
-start rut_ttl rut "$B/ppslab-rut" -i rut0 -o rut1 --mode intr --json
+start rut_ttl rut "$B/ppslab-rut" -i rut0 -o rut1 --mode intr --ctl "$T/s1" --json
 ready rut 2
 start gen_ttl gen "$B/ppslab-gen" -i gen0 --rate 10k --count 5000 --ttl 1 --json
 finish gen_ttl 20; eq "ttl: gen exits 0" "$RC" 0
-sleep 0.3
+read_all "$T/s1" 5000
 stop rut_ttl; eq "ttl: rut exits 0" "$RC" 0
 eq "ttl: all 5000 expired" "$(jv rut_ttl .drops.ttl_expired)" 5000
 eq "ttl: none forwarded" "$(jv rut_ttl .fwd_pkts)" 0
@@ -26,10 +26,12 @@ eq "ttl: counted against rut0" "$(jv rut_ttl .ports[0].drops.ttl_expired)" 5000
 start sink_l2 sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut_l2 rut "$B/ppslab-rut" -i rut0 -o rut1 --l2 --json
 ready sink 1; ready rut 2
+base=$(ifc sink sink0 rx_packets)
 start gen_l2 gen "$B/ppslab-gen" -i gen0 --rate 10k --count 5000 --ttl 1 --json
 finish gen_l2 20; eq "l2: gen exits 0" "$RC" 0
-sink_done sink_l2; eq "l2: sink exits 0" "$RC" 0
+arrived sink sink0 "$base" 5000
 stop rut_l2; eq "l2: rut exits 0" "$RC" 0
+sink_done sink_l2; eq "l2: sink exits 0" "$RC" 0
 eq "l2: says so" "$(jv rut_l2 .forwarding)" l2
 eq "l2: forwarded 5000" "$(jv rut_l2 .fwd_pkts)" 5000
 eq "l2: sink0 received 5000" "$(jv sink_l2 .if_rx_packets)" 5000
@@ -38,28 +40,31 @@ eq "l2: they are test frames" "$(jv sink_l2 '.rx_pkts + .ring_drops')" 5000
 # 198.19.128.0/17 is not connected: no route; a route via a gateway without a
 # neighbour entry: no neighbour; with --neigh: forwarded to the sink's MAC
 G="$B/ppslab-gen -i gen0 --dst 198.19.200.1 --dst-mac $RUT0_MAC --rate 10k --count 3000 --json"
-start rut_nr rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --json
+start rut_nr rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --ctl "$T/s2" --json
 ready rut 2
 start gen_nr gen $G
 finish gen_nr 20; eq "no route: gen exits 0" "$RC" 0
-sleep 0.3
+read_all "$T/s2" 3000
 stop rut_nr
 eq "no route: 3000 counted" "$(jv rut_nr .drops.no_route)" 3000
-start rut_nn rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --route 198.19.128.0/17,via=198.19.0.9 --json
+start rut_nn rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --route 198.19.128.0/17,via=198.19.0.9 \
+	--ctl "$T/s3" --json
 ready rut 2
 start gen_nn gen $G
 finish gen_nn 20
-sleep 0.3
+read_all "$T/s3" 3000
 stop rut_nn
 eq "no neighbour: 3000 counted" "$(jv rut_nn .drops.no_neigh)" 3000
 start sink_rt sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut_rt rut "$B/ppslab-rut" -i rut0 -o rut1 --route "198.19.128.0/17 via 198.19.0.9" \
 	--neigh 198.19.0.9=$SINK_MAC@rut1 --json
 ready sink 1; ready rut 2
+base=$(ifc sink sink0 rx_packets)
 start gen_rt gen $G
 finish gen_rt 20; eq "route: gen exits 0" "$RC" 0
-sink_done sink_rt; eq "route: sink exits 0" "$RC" 0
+arrived sink sink0 "$base" 3000
 stop rut_rt; eq "route: rut exits 0" "$RC" 0
+sink_done sink_rt; eq "route: sink exits 0" "$RC" 0
 eq "route: forwarded 3000" "$(jv rut_rt .fwd_pkts)" 3000
 eq "route: sink0 received 3000" "$(jv sink_rt .if_rx_packets)" 3000
 eq "route: 3 routes (2 connected + 1)" "$(jv rut_rt .routes)" 3
@@ -73,10 +78,12 @@ start sink_1m sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut_1m rut "$B/ppslab-rut" -i rut0 -o rut1 --routes "$T/routes" \
 	--neigh 198.19.200.1=$SINK_MAC@rut1 --json
 ready sink 1; ready rut 2
+base=$(ifc sink sink0 rx_packets)
 start gen_1m gen $G
 finish gen_1m 20; eq "1M routes: gen exits 0" "$RC" 0
-sink_done sink_1m; eq "1M routes: sink exits 0" "$RC" 0
+arrived sink sink0 "$base" 3000
 stop rut_1m; eq "1M routes: rut exits 0" "$RC" 0
+sink_done sink_1m; eq "1M routes: sink exits 0" "$RC" 0
 eq "1M routes: all loaded" "$(jv rut_1m .routes)" 1000003
 eq "1M routes: forwarded 3000" "$(jv rut_1m .fwd_pkts)" 3000
 eq "1M routes: sink0 received 3000" "$(jv sink_1m .if_rx_packets)" 3000
@@ -84,7 +91,7 @@ echo "# $(wc -l <"$T/routes") routes from a file, $(jv rut_1m .routes) in all, l
 
 # crafted frames, 10 of each kind (the test helper craft makes them, on gen0)
 CRAFT=${PPSLAB_BUILD:?}/tests/helpers/craft
-start rut_bad rut "$B/ppslab-rut" -i rut0 -o rut1 --mode intr --json
+start rut_bad rut "$B/ppslab-rut" -i rut0 -o rut1 --mode intr --ctl "$T/s4" --json
 ready rut 2
 for k in "bad_ip_csum 198.19.0.2" "truncated 198.19.0.2" "not_ip4 198.19.0.2" \
 	"test 198.19.200.1" "test 198.19.0.77" "ip_options 198.19.0.2" "ip_fragment 198.19.0.2"; do
@@ -92,7 +99,7 @@ for k in "bad_ip_csum 198.19.0.2" "truncated 198.19.0.2" "not_ip4 198.19.0.2" \
 	inns gen "$CRAFT" -i gen0 --dst $2 --dst-mac $RUT0_MAC --class $1 --seqs 1-10 >/dev/null
 	eq "crafted: $1 to $2 sent" "$?" 0
 done
-sleep 0.5
+read_all "$T/s4" 70
 stop rut_bad; eq "crafted: rut exits 0" "$RC" 0
 eq "crafted: read 70" "$(jv rut_bad .rx_pkts)" 70
 eq "crafted: malformed 20 (bad checksum, truncated)" "$(jv rut_bad .drops.malformed)" 20

@@ -11,10 +11,12 @@ for mode in poll intr busy; do
 	start sink_$mode sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 	start rut_$mode rut "$B/ppslab-rut" -i rut0 -o rut1 --mode $mode --json
 	ready sink 1; ready rut 2
+	base=$(ifc sink sink0 rx_packets)
 	start gen_$mode gen "$B/ppslab-gen" -i gen0 --rate 20k --count $N --json
 	finish gen_$mode 30; eq "$mode: gen exits 0" "$RC" 0
-	sink_done sink_$mode; eq "$mode: sink exits 0" "$RC" 0
+	arrived sink sink0 "$base" $N
 	stop rut_$mode; eq "$mode: rut exits 0 on SIGINT" "$RC" 0
+	sink_done sink_$mode; eq "$mode: sink exits 0" "$RC" 0
 	eq "$mode: gen sent $N" "$(jv gen_$mode .tx_pkts)" $N
 	eq "$mode: rut summary says its mode" "$(jv rut_$mode .mode)" $mode
 	eq "$mode: rut read $N" "$(jv rut_$mode .rx_pkts)" $N
@@ -40,13 +42,16 @@ start sinkA sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start sinkB gen "$B/ppslab-sink" -i gen0 --duration 60 --json
 start rut_bi rut "$B/ppslab-rut" -i rut0 -o rut1 --json
 ready sink 1; ready gen 1; ready rut 2
+baseA=$(ifc sink sink0 rx_packets) baseB=$(ifc gen gen0 rx_packets)
 start genA gen "$B/ppslab-gen" -i gen0 --dst 198.19.0.2 --stream 1 --rate 15k --count $N --json
 start genB sink "$B/ppslab-gen" -i sink0 --dst 198.18.0.2 --stream 2 --rate 15k --count $N --json
 finish genA 30; eq "bidir: gen A exits 0" "$RC" 0
 finish genB 30; eq "bidir: gen B exits 0" "$RC" 0
+arrived sink sink0 "$baseA" $N
+arrived gen gen0 "$baseB" $N
+stop rut_bi; eq "bidir: rut exits 0" "$RC" 0
 sink_done sinkA; eq "bidir: sink A exits 0" "$RC" 0
 sink_done sinkB; eq "bidir: sink B exits 0" "$RC" 0
-stop rut_bi; eq "bidir: rut exits 0" "$RC" 0
 eq "bidir: rut forwarded both" "$(jv rut_bi .fwd_pkts)" $((2 * N))
 eq "bidir: each port read one direction" \
 	"$(jv rut_bi '[.ports[].fwd_pkts] | join(",")')" "$N,$N"
