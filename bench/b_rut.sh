@@ -20,11 +20,15 @@
 #          with a smaller burst (the 7/8 rule), which is the machine's noise, not the
 #          forwarder's ceiling.
 #
+# RUT_PARTS="busy rules poll" (the default) picks the parts.
+#
 # Every rate is read from the kernel's own counters (sink0 rx_packets, with an XDP
 # drop at sink0 so the receiver is never the limit), over BENCH_SECS after 1 s warm-up.
 # Frames are 64 bytes. Records: group rut-*, ratio column = ppslab-rut / peer.
 
 RUT_SOCK="$BENCH_OUT/rut.sock"
+RUT_PARTS=${RUT_PARTS:-busy rules poll}
+rut_part() { case " $RUT_PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 RUT_PID=""
 
 rut_cpu_setup() {   # rut_cpu_setup rps|norps: RPS of the forwarder's ports to CPU 1
@@ -133,6 +137,7 @@ bench_need dpdk-testpmd dpdk-dev && have_testpmd=1
 have_xdp=0
 "$B/ppslab-rut" -i xdp:nonexistent0 -o xdp:nonexistent1 -t 0.1 2>&1 | grep -q "no such interface" && have_xdp=1
 for place in same split; do
+	rut_part busy || break
 	cpus=$(rut_cpus $place)
 	for rep in $(seq "$BENCH_REPS"); do
 		rut_start "$cpus" --mode busy
@@ -173,7 +178,9 @@ for place in same split; do
 done
 
 # --- 1,000 non-matching rules (needs the firewall)
-if "$B/ppslab-rut" --help | grep -q -- --rules; then
+if ! rut_part rules; then
+	:
+elif "$B/ppslab-rut" --help | grep -q -- --rules; then
 	rut_rules_file "$BENCH_OUT/rules-1000"
 	echo "add 100 allow ip from any to any" >"$BENCH_OUT/rules-0"
 	for rep in $(seq "$BENCH_REPS"); do
@@ -209,6 +216,7 @@ else
 fi
 
 # --- poll mode: the ceiling with the CPU not the limit, then the pollhz sweep
+rut_part poll || { xdp_drop sink sink0 off; return 0; }
 for rep in $(seq "$BENCH_REPS"); do
 	rut_start 1 --mode poll --pollhz 1000 --burst-max 100 --rt-prio 10
 	rut_gen_start 200k
