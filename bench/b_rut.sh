@@ -119,7 +119,7 @@ rut_rules_file() {  # rut_rules_file PATH
 nft_rules_on() {    # the kernel's equivalent: 1,000 rules in the forward hook
 	{
 		echo "table inet ppslab_bench {"
-		echo "  chain fwd { type filter hook forward priority 0; policy accept;"
+		echo "  chain forward_bench { type filter hook forward priority 0; policy accept;"
 		awk 'BEGIN { for (i = 0; i < 1000; i++)
 			printf "    ip saddr 10.%d.%d.1 udp dport 1000 drop\n", int(i / 250), i % 250 }'
 		echo "  }"
