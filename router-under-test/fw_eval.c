@@ -1,0 +1,315 @@
+/* fw_eval.c — one pass of a packet over the ruleset (B.9), per-rule counters and log
+ * lines (B.4). Called by the forwarder for every packet, twice when forwarded (the
+ * inbound and the outbound pass): no allocation, no locks, no system call except one
+ * coarse clock read per pass that matches (unless fw_set_now supplies the second).
+ *
+ * The scan is the prefilter of fw_impl.h — three masked compares ORed together and one
+ * branch per rule — and, only for rules that pass it, the rule's short program of
+ * remaining tests, evaluated like ipfw_chk(): tests ANDed, FW_F_NOT inverting one test,
+ * a run of FW_F_OR tests passing as soon as one of them does. */
+#include <string.h>
+#include <time.h>
+#include <arpa/inet.h>
+
+#include "fw_impl.h"
+
+static inline uint64_t if_bit(int idx)
+{
+	return idx >= 0 && idx < FW_MAX_IFS ? 1ull << idx : 0;
+}
+
+static inline bool is_local(const struct fw *fw, uint32_t a)
+{
+	for (int i = 0; i < fw->nlocal; i++)
+		if (fw->local[i] == a)
+			return true;
+	return false;
+}
+
+static inline bool port_match(const struct fw_insn *x, const struct fw_pkt *p, uint16_t port)
+{
+	/* B.7: a port test fails on a packet without ports (ipfw2), so `not` matches it */
+	if (!p->has_ports || p->frag)
+		return false;
+	if (x->n == 1)
+		return port >= x->a && port <= x->b;
+	const uint16_t *r = x->data;
+	for (int k = 0; k < x->n; k++)
+		if (port >= r[2 * k] && port <= r[2 * k + 1])
+			return true;
+	return false;
+}
+
+static inline bool list_match(const struct fw_insn *x, uint32_t a)
+{
+	const uint32_t *r = x->data;
+	for (int k = 0; k < x->n; k++)
+		if ((a & r[2 * k + 1]) == r[2 * k])
+			return true;
+	return false;
+}
+
+static inline bool set_match(const struct fw_insn *x, uint32_t a)
+{
+	const uint32_t *map = x->data;
+	unsigned o = ntohl(a) & 0xff;
+	return (a & x->b) == x->a && (map[o / 32] >> (o % 32) & 1);
+}
+
+static bool prog_match(const struct fw *fw, const struct fw_insn *x, int n,
+		       const struct fw_pkt *p)
+{
+	/* an inbound packet has no output interface yet (B.8), whatever the caller knows */
+	int xmit = p->in ? -1 : p->xmit_if;
+	for (int k = 0; k < n; k++, x++) {
+		bool m;
+		switch (x->op) {
+		case FW_OP_PROTO: m = p->proto == x->a; break;
+		case FW_OP_SRC: m = (p->src & x->b) == x->a; break;
+		case FW_OP_DST: m = (p->dst & x->b) == x->a; break;
+		case FW_OP_SRC_ME: m = is_local(fw, p->src); break;
+		case FW_OP_DST_ME: m = is_local(fw, p->dst); break;
+		case FW_OP_SRC_SET: m = set_match(x, p->src); break;
+		case FW_OP_DST_SET: m = set_match(x, p->dst); break;
+		case FW_OP_SRC_LIST: m = list_match(x, p->src); break;
+		case FW_OP_DST_LIST: m = list_match(x, p->dst); break;
+		case FW_OP_SRCPORT: m = port_match(x, p, p->sport); break;
+		case FW_OP_DSTPORT: m = port_match(x, p, p->dport); break;
+		case FW_OP_IN: m = p->in; break;
+		case FW_OP_RECV:
+			m = (if_bit(p->recv_if) & ((uint64_t)x->b << 32 | x->a)) != 0;
+			break;
+		case FW_OP_XMIT:
+			m = (if_bit(xmit) & ((uint64_t)x->b << 32 | x->a)) != 0;
+			break;
+		case FW_OP_VIA:
+			/* the transmit interface if there is one, else the receive one */
+			m = (if_bit(xmit >= 0 ? xmit : p->recv_if) & ((uint64_t)x->b << 32 | x->a)) != 0;
+			break;
+		default: m = false; break;
+		}
+		m ^= (x->flags & FW_F_NOT) != 0;
+		if (x->flags & FW_F_OR) {
+			if (m)   /* the block passed: skip to its last test */
+				while (x->flags & FW_F_OR) {
+					x++;
+					k++;
+				}
+			continue;
+		}
+		if (!m)
+			return false;
+	}
+	return true;
+}
+
+/* ---- log lines, formatted by hand: this runs inside the forwarding loop ---- */
+
+struct lb {
+	char *p, *end;
+};
+
+static void lb_s(struct lb *b, const char *s)
+{
+	while (*s && b->p < b->end)
+		*b->p++ = *s++;
+}
+
+static void lb_u(struct lb *b, uint64_t v)
+{
+	char t[24];
+	int n = 0;
+	do
+		t[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n && b->p < b->end)
+		*b->p++ = t[--n];
+}
+
+static void lb_ip(struct lb *b, uint32_t a_be)
+{
+	uint32_t a = ntohl(a_be);
+	for (int k = 3; k >= 0; k--) {
+		lb_u(b, a >> (8 * k) & 0xff);
+		if (k)
+			lb_s(b, ".");
+	}
+}
+
+static void emit_log(struct fw *fw, int i, const struct fw_pkt *p)
+{
+	struct fw_rule *r = &fw->set.rule[i];
+	const struct fw_hot *h = &fw->set.hot[i];
+	char line[256];
+	struct lb b = { line, line + sizeof(line) - 1 };
+	uint32_t limit_reached = 0;
+	if (!fw->tun.verbose)
+		return;
+	if (r->log_max) {
+		if (!r->log_left)
+			return;
+		if (--r->log_left == 0)
+			limit_reached = r->log_max;
+	}
+	/* FreeBSD ipfw_log(): "ipfw: 100 Deny TCP 10.0.0.1:1234 10.0.0.2:80 in via em0" */
+	lb_s(&b, "ipfw: ");
+	lb_u(&b, h->number);
+	lb_s(&b, " ");
+	switch (h->action) {
+	case FW_A_ALLOW: lb_s(&b, "Accept"); break;
+	case FW_A_DENY: lb_s(&b, "Deny"); break;
+	case FW_A_RESET: lb_s(&b, "Reset"); break;
+	case FW_A_COUNT: lb_s(&b, "Count"); break;
+	case FW_A_SKIPTO: lb_s(&b, "SkipTo "); lb_u(&b, r->skipto); break;
+	case FW_A_UNREACH:
+		if (r->icmp_code == 1) {
+			lb_s(&b, "Reject");
+		} else {
+			lb_s(&b, "Unreach ");
+			lb_u(&b, r->icmp_code);
+		}
+		break;
+	default: lb_s(&b, fw->tun.default_to_accept ? "Accept" : "Deny"); break;
+	}
+	bool ports = p->has_ports && !p->frag;
+	switch (p->proto) {
+	case 6: lb_s(&b, " TCP "); break;
+	case 17: lb_s(&b, " UDP "); break;
+	case 132: lb_s(&b, " SCTP "); break;
+	case 1:
+		lb_s(&b, " ICMP:");
+		lb_u(&b, p->icmp_type);
+		lb_s(&b, ".");
+		lb_u(&b, p->icmp_code);
+		lb_s(&b, " ");
+		break;
+	default:
+		lb_s(&b, " P:");
+		lb_u(&b, p->proto);
+		lb_s(&b, " ");
+		break;
+	}
+	lb_ip(&b, p->src);
+	if (ports) {
+		lb_s(&b, ":");
+		lb_u(&b, p->sport);
+	}
+	lb_s(&b, " ");
+	lb_ip(&b, p->dst);
+	if (ports) {
+		lb_s(&b, ":");
+		lb_u(&b, p->dport);
+	}
+	int ifx = p->in ? p->recv_if : p->xmit_if;
+	if (ifx >= 0 && ifx < fw->nifs) {
+		lb_s(&b, p->in ? " in via " : " out via ");
+		lb_s(&b, fw->ifname[ifx]);
+	} else {
+		lb_s(&b, p->in ? " in" : " out");
+		lb_s(&b, " [no if info]");
+	}
+	if (p->frag)
+		lb_s(&b, " (frag)");
+	*b.p = '\0';
+	if (fw->log_fn)
+		fw->log_fn(fw->log_arg, line);
+	if (limit_reached && fw->log_fn) {
+		b = (struct lb){ line, line + sizeof(line) - 1 };
+		lb_s(&b, "ipfw: limit ");
+		lb_u(&b, limit_reached);
+		lb_s(&b, " reached on entry ");
+		lb_u(&b, h->number);
+		*b.p = '\0';
+		fw->log_fn(fw->log_arg, line);
+	}
+}
+
+static uint64_t now_s(const struct fw *fw)
+{
+	if (fw->now_s)
+		return fw->now_s;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+	return (uint64_t)ts.tv_sec;
+}
+
+enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_match *m)
+{
+	m->icmp_code = 0;
+	if (!fw->tun.enable) {
+		m->rule_no = 0;
+		return FW_PASS;
+	}
+	const struct fw_hot *hot = fw->set.hot;
+	const uint32_t src = p->src, dst = p->dst;
+	const uint32_t key = p->proto | (p->in ? FW_KEY_IN : 0);
+	const bool upd = fw->tun.update_counters;
+	uint64_t t = 0;
+	/* rule 65535 is last and matches everything, so the scan always ends in it */
+	for (int i = 0;; i++) {
+		const struct fw_hot *h = &hot[i];
+		if (((src & h->smask) ^ h->saddr) | ((dst & h->dmask) ^ h->daddr) |
+		    ((key & h->kmask) ^ h->kval))
+			continue;
+		if (h->nprog) {
+			const struct fw_rule *r = &fw->set.rule[i];
+			if (!prog_match(fw, r->insn + r->nlist, h->nprog, p))
+				continue;
+		}
+		if (upd) {
+			struct fw_ctr *c = &fw->set.ctr[i];
+			if (!t)
+				t = now_s(fw);
+			c->pkts++;
+			c->bytes += p->ip_len;
+			c->last_s = t;
+		}
+		if (h->log)
+			emit_log(fw, i, p);
+		switch (h->action) {
+		case FW_A_COUNT:
+			continue;
+		case FW_A_SKIPTO: {
+			const struct fw_rule *r = &fw->set.rule[i];
+			i = (int)(fw->tun.skipto_dragonfly ? r->skip_df : r->skip_fb) - 1;
+			continue;
+		}
+		case FW_A_ALLOW:
+			m->rule_no = h->number;
+			return FW_PASS;
+		case FW_A_DENY:
+			m->rule_no = h->number;
+			return FW_DENY;
+		case FW_A_RESET:
+			m->rule_no = h->number;
+			return FW_RESET;
+		case FW_A_UNREACH:
+			m->rule_no = h->number;
+			m->icmp_code = fw->set.rule[i].icmp_code;
+			return FW_UNREACH;
+		default:
+			m->rule_no = h->number;
+			return fw->tun.default_to_accept ? FW_PASS : FW_DENY;
+		}
+	}
+}
+
+enum fw_verdict fw_eval(struct fw *fw, const struct fw_pkt *p, uint32_t *rule_no)
+{
+	struct fw_match m;
+	enum fw_verdict v = fw_eval_ex(fw, p, &m);
+	if (rule_no)
+		*rule_no = m.rule_no;
+	return v;
+}
+
+void fw_eval_burst(struct fw *fw, const struct fw_pkt *p, int n, enum fw_verdict *v,
+		   uint32_t *rule_no)
+{
+	struct fw_match m;
+	for (int k = 0; k < n; k++) {
+		v[k] = fw_eval_ex(fw, &p[k], &m);
+		if (rule_no)
+			rule_no[k] = m.rule_no;
+	}
+}
