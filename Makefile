@@ -52,6 +52,7 @@ SINK_SRCS  := $(wildcard sink/*.c)
 RUT_SRCS   := $(wildcard router-under-test/*.c)
 ANA_SRCS   := $(wildcard analysis/*.c)
 UNIT_SRCS  := $(wildcard tests/unit/t_*.c)
+BENCH_SRCS := $(wildcard bench/*_bench.c)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_OBJS   := $(call obj,$(LIB_SRCS))
@@ -65,9 +66,11 @@ PROGS      := $(B)/bin/ppslab-gen $(B)/bin/ppslab-sink $(B)/bin/ppslab-rut $(B)/
 # Unit tests may link any program module except its main.c.
 MOD_OBJS   := $(filter-out %/main.o,$(GEN_OBJS) $(SINK_OBJS) $(RUT_OBJS) $(ANA_OBJS))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+# Micro-benchmark programs (bench/*_bench.c): built by `make bench`, never by check.
+BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
 
 .SECONDARY:
-.PHONY: all check check-unit check-integ demo deps install uninstall clean bench
+.PHONY: all check check-unit check-integ demo deps install uninstall clean bench bench-progs
 all: $(PROGS)
 
 $(B)/.depcheck: scripts/deps.sh
@@ -82,8 +85,9 @@ $(shell mkdir -p $(B) && [ "$$(cat $(B)/git-rev 2>/dev/null)" = "$(GIT_REV)" ] |
 $(B)/obj/lib/version.o: XCFLAGS += -DPPSLAB_GIT='"$(GIT_REV)"'
 $(B)/obj/lib/version.o: $(B)/git-rev
 
-# Unit tests reach every program's modules.
+# Unit tests and micro-benchmarks reach every program's modules.
 $(B)/obj/tests/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis
+$(B)/obj/bench/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis
 
 $(B)/obj/%.o: %.c $(B)/.depcheck
 	@mkdir -p $(dir $@)
@@ -105,6 +109,10 @@ $(B)/tests/%: $(B)/obj/tests/unit/%.o $(MOD_OBJS) $(LIBA)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+$(B)/bench/%: $(B)/obj/bench/%.o $(MOD_OBJS) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
 # The README's test command. Prints "N passed, N failed" last; non-zero on failure.
 check: $(PROGS) $(UNIT_BINS)
 	@tests/run --build $(B)
@@ -122,7 +130,9 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh $(B)/bin
 
-bench: $(PROGS)
+bench-progs: $(BENCH_BINS)
+
+bench: $(PROGS) $(BENCH_BINS)
 	@bench/run --build $(B)
 
 install: $(PROGS)

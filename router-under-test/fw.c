@@ -38,12 +38,17 @@ static int set_reserve(struct fw_set *s, int need)
 	if (!c)
 		return -ENOMEM;
 	s->ctr = c;
+	struct fw_blk *b = realloc(s->blk, (size_t)(cap + FW_BLK - 1) / FW_BLK * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	s->blk = b;
 	s->cap = cap;
 	return 0;
 }
 
 static void set_free_arrays(struct fw_set *s)
 {
+	free(s->blk);
 	free(s->hot);
 	free(s->rule);
 	free(s->ctr);
@@ -61,8 +66,10 @@ static int set_init(struct fw_set *s)
 	memset(&s->ctr[0], 0, sizeof(s->ctr[0]));
 	s->hot[0].number = FW_DEFAULT_RULE;
 	s->hot[0].action = FW_A_DEFAULT;
+	s->hot[0].spspan = s->hot[0].dpspan = FW_NO_PORT;
 	s->n = 1;
 	s->sorted = true;
+	fw_set_finish(s);
 	return 0;
 }
 
@@ -160,6 +167,27 @@ static int lower_bound(const struct fw_set *s, uint32_t num)
 
 void fw_set_finish(struct fw_set *s)
 {
+	for (int b = 0; b < (s->n + FW_BLK - 1) / FW_BLK; b++) {
+		struct fw_blk *k = &s->blk[b];
+		k->ports = 0;
+		for (int l = 0; l < FW_BLK; l++) {
+			int i = b * FW_BLK + l, v = l / 4, e = l % 4;
+			struct fw_hot never = { .saddr = 1, .spspan = FW_NO_PORT, .dpspan = FW_NO_PORT };
+			/* past the end: (src & 0) ^ 1 is never 0 */
+			const struct fw_hot *h = i < s->n ? &s->hot[i] : &never;
+			k->saddr[v][e] = h->saddr;
+			k->smask[v][e] = h->smask;
+			k->daddr[v][e] = h->daddr;
+			k->dmask[v][e] = h->dmask;
+			k->kval[v][e] = h->kval;
+			k->kmask[v][e] = h->kmask;
+			k->splo[v][e] = h->splo;
+			k->spspan[v][e] = h->spspan ^ 0x80000000u;
+			k->dplo[v][e] = h->dplo;
+			k->dpspan[v][e] = h->dpspan ^ 0x80000000u;
+			k->ports |= (h->spspan != FW_NO_PORT) | (h->dpspan != FW_NO_PORT);
+		}
+	}
 	/* skipto never goes backwards (B.3). FreeBSD (2013): a target <= the rule's own
 	 * number becomes number+1, then the first rule numbered >= target. Older ipfw2 and
 	 * DragonFly: search forward from the next rule for the first numbered >= target,
@@ -513,6 +541,7 @@ static int cmd_zero(struct xc *x, const struct fw_tok *t, int n, bool counters)
 static int cmd_flush(struct xc *x)
 {
 	set_remove(x->set, 0, x->grave);
+	fw_set_finish(x->set);
 	if (!x->quiet)
 		fw_out_puts(x->out, "Flushed all rules.\n");
 	return 0;

@@ -3,13 +3,17 @@
  * inbound and the outbound pass): no allocation, no locks, no system call except one
  * coarse clock read per pass that matches (unless fw_set_now supplies the second).
  *
- * The scan is the prefilter of fw_impl.h — three masked compares ORed together and one
- * branch per rule — and, only for rules that pass it, the rule's short program of
+ * The scan is the prefilter of fw_impl.h — three masked compares ORed together — done
+ * for 8 rules at a time on the block index (struct fw_blk), a branch only per block
+ * and per candidate; then, only for rules that pass it, the rule's short program of
  * remaining tests, evaluated like ipfw_chk(): tests ANDed, FW_F_NOT inverting one test,
  * a run of FW_F_OR tests passing as soon as one of them does. */
 #include <string.h>
 #include <time.h>
 #include <arpa/inet.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fw_impl.h"
 
@@ -233,6 +237,48 @@ static uint64_t now_s(const struct fw *fw)
 	return (uint64_t)ts.tv_sec;
 }
 
+/* bit l set when lane l of the 4-lane all-ones/zero vector z is set */
+static inline unsigned lanes(fw_v4u z)
+{
+#ifdef __SSE2__
+	return (unsigned)_mm_movemask_ps((__m128)z);
+#else
+	return (z[0] & 1) | (z[1] & 2) | (z[2] & 4) | (z[3] & 8);
+#endif
+}
+
+typedef int32_t fw_v4s __attribute__((vector_size(16)));
+
+/* The packet as the prefilter sees it, each field in every lane */
+struct vpkt {
+	fw_v4u s, d, key, sp, dp;
+};
+
+/* lanes whose port range excludes the packet's port (unsigned compare done signed) */
+static inline fw_v4u port_fail(fw_v4u p, fw_v4u lo, fw_v4u spanb)
+{
+	const fw_v4u bias = { 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u };
+	return (fw_v4u)((fw_v4s)((p - lo) ^ bias) > (fw_v4s)spanb);
+}
+
+/* The candidates of block b: bit l set when rule 8b+l passes its prefilter. */
+static inline unsigned block_pass(const struct fw_blk *k, const struct vpkt *v)
+{
+	fw_v4u z0 = ((v->s & k->smask[0]) ^ k->saddr[0]) | ((v->d & k->dmask[0]) ^ k->daddr[0]) |
+		    ((v->key & k->kmask[0]) ^ k->kval[0]);
+	fw_v4u z1 = ((v->s & k->smask[1]) ^ k->saddr[1]) | ((v->d & k->dmask[1]) ^ k->daddr[1]) |
+		    ((v->key & k->kmask[1]) ^ k->kval[1]);
+	unsigned bits = lanes((fw_v4u)(z0 == 0)) | lanes((fw_v4u)(z1 == 0)) << 4;
+	if (k->ports && bits) {
+		fw_v4u f0 = port_fail(v->sp, k->splo[0], k->spspan[0]) |
+			    port_fail(v->dp, k->dplo[0], k->dpspan[0]);
+		fw_v4u f1 = port_fail(v->sp, k->splo[1], k->spspan[1]) |
+			    port_fail(v->dp, k->dplo[1], k->dpspan[1]);
+		bits &= ~(lanes(f0) | lanes(f1) << 4);
+	}
+	return bits;
+}
+
 enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_match *m)
 {
 	m->icmp_code = 0;
@@ -240,17 +286,29 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 		m->rule_no = 0;
 		return FW_PASS;
 	}
+	const struct fw_blk *blk = fw->set.blk;
 	const struct fw_hot *hot = fw->set.hot;
-	const uint32_t src = p->src, dst = p->dst;
 	const uint32_t key = p->proto | (p->in ? FW_KEY_IN : 0);
+	/* B.7: no ports on anything but TCP/UDP/SCTP with fragment offset 0 */
+	const bool ports = p->has_ports && !p->frag;
+	const uint32_t sp = ports ? p->sport : FW_NO_PORT, dp = ports ? p->dport : FW_NO_PORT;
+	const struct vpkt v = { .s = { p->src, p->src, p->src, p->src },
+				.d = { p->dst, p->dst, p->dst, p->dst },
+				.key = { key, key, key, key },
+				.sp = { sp, sp, sp, sp },
+				.dp = { dp, dp, dp, dp } };
 	const bool upd = fw->tun.update_counters;
 	uint64_t t = 0;
-	/* rule 65535 is last and matches everything, so the scan always ends in it */
-	for (int i = 0;; i++) {
+	/* rule 65535 is last and passes everything, so every scan ends in it. bits holds
+	 * the candidates of block b not yet tried. */
+	int b = 0;
+	unsigned bits = block_pass(&blk[0], &v);
+	for (;;) {
+		while (!bits)
+			bits = block_pass(&blk[++b], &v);
+		int i = b * FW_BLK + __builtin_ctz(bits);
+		bits &= bits - 1;
 		const struct fw_hot *h = &hot[i];
-		if (((src & h->smask) ^ h->saddr) | ((dst & h->dmask) ^ h->daddr) |
-		    ((key & h->kmask) ^ h->kval))
-			continue;
 		if (h->nprog) {
 			const struct fw_rule *r = &fw->set.rule[i];
 			if (!prog_match(fw, r->insn + r->nlist, h->nprog, p))
@@ -270,8 +328,13 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 		case FW_A_COUNT:
 			continue;
 		case FW_A_SKIPTO: {
+			/* never backwards (B.3): fw_set_finish() resolved the target index */
 			const struct fw_rule *r = &fw->set.rule[i];
-			i = (int)(fw->tun.skipto_dragonfly ? r->skip_df : r->skip_fb) - 1;
+			int next = (int)(fw->tun.skipto_dragonfly ? r->skip_df : r->skip_fb);
+			if (next <= i)
+				next = i + 1;
+			b = next / FW_BLK;
+			bits = block_pass(&blk[b], &v) & (~0u << (next % FW_BLK));
 			continue;
 		}
 		case FW_A_ALLOW:

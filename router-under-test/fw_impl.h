@@ -71,16 +71,39 @@ struct fw_insn {
 
 /* The prefilter: a rule can only match if
  * ((src & smask) ^ saddr) | ((dst & dmask) ^ daddr) | ((key & kmask) ^ kval) == 0,
- * with key = proto | in << 8. An empty prefilter (all zero) always passes. */
+ * with key = proto | in << 8, and the packet's ports P (0xffffffff for a packet without
+ * ports, B.7) satisfy (uint32_t)(P - lo) <= span for both ports. An empty prefilter
+ * (all zero, spans 0xffffffff) always passes. */
 #define FW_KEY_IN 0x100u
+#define FW_NO_PORT 0xffffffffu
 struct fw_hot {
 	uint32_t saddr, smask;
 	uint32_t daddr, dmask;
 	uint32_t kval, kmask;
-	uint16_t nprog;        /* tests left for the program */
-	uint8_t action;        /* enum fw_action */
-	uint8_t log;           /* `log` given */
+	uint32_t splo, spspan;   /* source port range lo..lo+span */
+	uint32_t dplo, dpspan;
+	uint16_t nprog;          /* tests left for the program */
+	uint8_t action;          /* enum fw_action */
+	uint8_t log;             /* `log` given */
 	uint32_t number;
+};
+
+/* The scan index: the prefilters of 8 consecutive rules side by side (structure of
+ * arrays), so that one pass of vector operations tests 8 rules at once and a run of
+ * non-matching rules costs a fraction of a nanosecond each. Rebuilt from the fw_hot
+ * array by fw_set_finish() after every change; lanes past the last rule never match.
+ * GCC/Clang vector extensions: SSE2 on x86-64, NEON on arm64, scalar elsewhere. */
+typedef uint32_t fw_v4u __attribute__((vector_size(16)));
+#define FW_BLK 8
+struct fw_blk {
+	fw_v4u saddr[2], smask[2];
+	fw_v4u daddr[2], dmask[2];
+	fw_v4u kval[2], kmask[2];
+	/* port ranges, biased for a signed compare: fail if ((P - lo) ^ 2^31) > span ^ 2^31;
+	 * looked at only when `ports` says a rule of the block has a range */
+	fw_v4u splo[2], spspan[2];
+	fw_v4u dplo[2], dpspan[2];
+	uint32_t ports;
 };
 
 /* Everything else about a rule, touched only when it matches or is listed. */
@@ -106,6 +129,7 @@ struct fw_ctr {
 /* A ruleset: parallel arrays in (number, insertion) order; the last entry is always
  * rule 65535. `sorted` is false while a file load appends out of order. */
 struct fw_set {
+	struct fw_blk *blk;     /* (cap + 7) / 8 blocks */
 	struct fw_hot *hot;
 	struct fw_rule *rule;
 	struct fw_ctr *ctr;
@@ -187,7 +211,8 @@ int fw_show(const struct fw *fw, bool acct, bool times, const uint32_t *lo, cons
 
 /* ---- fw.c: ruleset helpers used by the others ---- */
 uint32_t fw_autoinc_step(const struct fw *fw);
-/* Recomputes skipto indexes after any change of order. */
+/* Rebuilds the scan index and the skipto indexes; called after every change of the
+ * set's rules or order (never allocates). */
 void fw_set_finish(struct fw_set *s);
 
 #endif

@@ -840,7 +840,8 @@ static int parse_action(struct cc *c, struct fw_compiled *out)
 	return 0;
 }
 
-/* Folds the common tests into the prefilter (fw_impl.h) and lays out the final copy:
+/* Folds the common tests (one plain protocol, source, destination, port range of each
+ * side, direction) into the prefilter (fw_impl.h) and lays out the final copy:
  * the listing tests, then the program (the tests not folded), then their data. */
 static int finish(struct cc *c, struct fw_compiled *out)
 {
@@ -848,6 +849,7 @@ static int finish(struct cc *c, struct fw_compiled *out)
 	bool lifted[FW_MAX_INSNS];
 	bool have_src = false, have_dst = false;
 	int nprog = 0;
+	h->spspan = h->dpspan = FW_NO_PORT;
 	for (int k = 0; k < c->ninsn; k++) {
 		const struct fw_insn *x = &c->insn[k];
 		bool alone = !(x->flags & FW_F_OR) && !(k > 0 && (c->insn[k - 1].flags & FW_F_OR));
@@ -865,6 +867,14 @@ static int finish(struct cc *c, struct fw_compiled *out)
 			h->daddr = x->a;
 			h->dmask = x->b;
 			have_dst = lifted[k] = true;
+		} else if (x->op == FW_OP_SRCPORT && plain && x->n == 1 && h->spspan == FW_NO_PORT) {
+			h->splo = x->a;
+			h->spspan = x->b - x->a;
+			lifted[k] = true;
+		} else if (x->op == FW_OP_DSTPORT && plain && x->n == 1 && h->dpspan == FW_NO_PORT) {
+			h->dplo = x->a;
+			h->dpspan = x->b - x->a;
+			lifted[k] = true;
 		} else if (x->op == FW_OP_IN && alone && !(h->kmask & FW_KEY_IN)) {
 			h->kmask |= FW_KEY_IN;
 			h->kval |= (x->flags & FW_F_NOT) ? 0 : FW_KEY_IN;
