@@ -10,11 +10,11 @@
 #    "peer_of":null,"note":"..."}
 # bench_summary turns them into $BENCH_OUT/summary.md (median, min-max, n, ratio).
 set -u
-: "${B:?bench/run sets B to the build's bin directory}"
+: "${B:?bench/run sets B to the bin directory of the build}"
 : "${BENCH_OUT:=bench-out}"
 : "${BENCH_REPS:=3}"
 : "${BENCH_SECS:=5}"
-BENCH_LAB=${BENCH_LAB:-ppbench}
+BENCH_LAB=${BENCH_LAB:-ppb$$}   # own lab per run: runs never share or delete each other's
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mkdir -p "$BENCH_OUT"
 
