@@ -42,6 +42,10 @@ static int set_reserve(struct fw_set *s, int need)
 	if (!b)
 		return -ENOMEM;
 	s->blk = b;
+	struct fw_cand *k = realloc(s->cand, (size_t)cap * sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	s->cand = k;
 	s->cap = cap;
 	return 0;
 }
@@ -49,6 +53,8 @@ static int set_reserve(struct fw_set *s, int need)
 static void set_free_arrays(struct fw_set *s)
 {
 	free(s->blk);
+	free(s->cand);
+	free(s->arena);
 	free(s->hot);
 	free(s->rule);
 	free(s->ctr);
@@ -83,6 +89,8 @@ static int set_clone(struct fw_set *dst, const struct fw_set *src)
 	memcpy(dst->hot, src->hot, (size_t)src->n * sizeof(*dst->hot));
 	memcpy(dst->rule, src->rule, (size_t)src->n * sizeof(*dst->rule));
 	memcpy(dst->ctr, src->ctr, (size_t)src->n * sizeof(*dst->ctr));
+	dst->arena = NULL;   /* built by fw_set_finish() when the copy is committed */
+	dst->arena_cap = 0;
 	dst->n = src->n;
 	dst->sorted = src->sorted;
 	dst->seq_next = src->seq_next;
@@ -167,6 +175,32 @@ static int lower_bound(const struct fw_set *s, uint32_t num)
 
 void fw_set_finish(struct fw_set *s)
 {
+	int total = 0;
+	for (int i = 0; i < s->n; i++)
+		total += s->hot[i].nprog;
+	if (total > s->arena_cap) {
+		struct fw_insn *a = realloc(s->arena, (size_t)total * sizeof(*a));
+		if (a) {
+			s->arena = a;
+			s->arena_cap = total;
+		}
+	}
+	bool in_arena = total <= s->arena_cap;
+	for (int i = 0, at = 0; i < s->n; i++) {
+		const struct fw_hot *h = &s->hot[i];
+		const struct fw_rule *r = &s->rule[i];
+		struct fw_cand *c = &s->cand[i];
+		c->nprog = h->nprog;
+		c->action = h->action;
+		c->log = h->log;
+		c->number = h->number;
+		c->prog = h->nprog ? r->insn + r->nlist : NULL;
+		if (h->nprog && in_arena) {
+			memcpy(&s->arena[at], c->prog, h->nprog * sizeof(*s->arena));
+			c->prog = &s->arena[at];
+			at += h->nprog;
+		}
+	}
 	for (int b = 0; b < (s->n + FW_BLK - 1) / FW_BLK; b++) {
 		struct fw_blk *k = &s->blk[b];
 		k->ports = 0;
@@ -473,8 +507,7 @@ static int cmd_add(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	rc = x->file ? set_push(x->set, &c, num) : set_insert(x->set, &c, num);
 	if (rc < 0) {
 		free(c.rule.insn);
-		fw_err(x->d, 0, EX_OSERR, "out of memory");
-		return -ENOMEM;
+		return fw_oom(x->d);
 	}
 	if (!x->file) {
 		fw_set_finish(x->set);
@@ -493,8 +526,9 @@ static int cmd_delete(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	int rc = 0;
 	if (n == 0)
 		return fw_err(x->d, eol_col, EX_USAGE, "expected a rule number after 'delete'");
-	if (set_sort(x->set))
-		return fw_err(x->d, 0, EX_OSERR, "out of memory");
+	if (set_sort(x->set)) {
+		return fw_oom(x->d);
+	}
 	for (int k = 0; k < n; k++) {
 		uint32_t num;
 		if (parse_num_arg(x, &t[k], &num))
@@ -519,8 +553,9 @@ static int cmd_zero(struct xc *x, const struct fw_tok *t, int n, bool counters)
 			fw_out_puts(x->out, counters ? "Accounting cleared.\n" : "Logging counts reset.\n");
 		return 0;
 	}
-	if (set_sort(x->set))
-		return fw_err(x->d, 0, EX_OSERR, "out of memory");
+	if (set_sort(x->set)) {
+		return fw_oom(x->d);
+	}
 	for (int k = 0; k < n; k++) {
 		uint32_t num;
 		if (parse_num_arg(x, &t[k], &num))
@@ -663,7 +698,7 @@ int fw_exec(struct fw *fw, const char *line, char *out, size_t outlen, struct fw
 		out[0] = '\0';
 	struct fw_lex *lx = malloc(sizeof(*lx));
 	if (!lx)
-		return fw_err(d, 0, EX_OSERR, "out of memory");
+		return fw_oom(d);
 	int rc = fw_lex(line, lx, d);
 	if (!rc) {
 		struct xc x = { .fw = fw, .set = &fw->set, .out = &o, .d = d };

@@ -41,7 +41,7 @@ enum fw_action {
 };
 
 enum fw_op {
-	FW_OP_PROTO = 1,   /* a = protocol */
+	FW_OP_PROTO = 1,   /* a = protocol, b = 0xff */
 	FW_OP_SRC,         /* a = address (masked), b = mask; network order */
 	FW_OP_DST,
 	FW_OP_SRC_ME,      /* any local address */
@@ -53,7 +53,7 @@ enum fw_op {
 	FW_OP_DST_LIST,
 	FW_OP_SRCPORT,     /* data = uint16_t[2n] inclusive ranges; n == 1: a = lo, b = hi */
 	FW_OP_DSTPORT,
-	FW_OP_IN,          /* not in = out */
+	FW_OP_IN,          /* a = b = 1; not in = out */
 	FW_OP_RECV,        /* a | b << 32 = port bitmask; data = the name/glob/address text */
 	FW_OP_XMIT,
 	FW_OP_VIA,
@@ -126,10 +126,23 @@ struct fw_ctr {
 	uint64_t pkts, bytes, last_s;
 };
 
+/* What the scan needs of a rule whose prefilter passed: 16 bytes, in rule order, with
+ * the programs of all rules copied one after the other into the set's arena so that
+ * trying many candidates walks memory forwards (fw_set_finish()). */
+struct fw_cand {
+	const struct fw_insn *prog;
+	uint16_t nprog;
+	uint8_t action, log;
+	uint32_t number;
+};
+
 /* A ruleset: parallel arrays in (number, insertion) order; the last entry is always
  * rule 65535. `sorted` is false while a file load appends out of order. */
 struct fw_set {
 	struct fw_blk *blk;     /* (cap + 7) / 8 blocks */
+	struct fw_cand *cand;   /* cap entries */
+	struct fw_insn *arena;  /* every rule's program, in rule order (may be NULL) */
+	int arena_cap;
 	struct fw_hot *hot;
 	struct fw_rule *rule;
 	struct fw_ctr *ctr;
@@ -180,6 +193,8 @@ int fw_compile(const struct fw *fw, const struct fw_tok *t, int n, int eol_col,
 /* Sets d->col (from tok, or eol) and formats d->msg; returns -EINVAL. */
 int fw_err(struct fw_diag *d, int col, int ex, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Fills d with "out of memory" (EX_OSERR) and returns -ENOMEM. */
+int fw_oom(struct fw_diag *d);
 /* ipfw's keyword match: tok is a non-empty prefix of word (min_len characters at least). */
 bool fw_prefix(const char *tok, const char *word, int min_len);
 
@@ -211,8 +226,9 @@ int fw_show(const struct fw *fw, bool acct, bool times, const uint32_t *lo, cons
 
 /* ---- fw.c: ruleset helpers used by the others ---- */
 uint32_t fw_autoinc_step(const struct fw *fw);
-/* Rebuilds the scan index and the skipto indexes; called after every change of the
- * set's rules or order (never allocates). */
+/* Rebuilds the scan index, the candidate array, the program arena and the skipto
+ * indexes; called after every change of the set's rules or order. Allocates only the
+ * arena, and falls back to the rules' own copies of their programs without it. */
 void fw_set_finish(struct fw_set *s);
 
 #endif

@@ -38,6 +38,12 @@ int fw_err(struct fw_diag *d, int col, int ex, const char *fmt, ...)
 	return -EINVAL;
 }
 
+int fw_oom(struct fw_diag *d)
+{
+	fw_err(d, 0, EX_OSERR, "out of memory");
+	return -ENOMEM;
+}
+
 bool fw_prefix(const char *tok, const char *word, int min_len)
 {
 	size_t n = strlen(tok);
@@ -517,6 +523,7 @@ static int parse_proto(struct cc *c, int flags)
 	if (!x)
 		return -EINVAL;
 	x->a = (uint32_t)p;
+	x->b = 0xff;   /* compared as (proto & b) == a, like an address */
 	c->i++;
 	return 0;
 }
@@ -733,7 +740,10 @@ static int parse_options(struct cc *c, int carry_not)
 			/* `out` is stored as `not in` (B.8) */
 			if (!strcmp(s, "out"))
 				flags ^= FW_F_NOT;
-			rc = add_insn(c, kcol, SEC_OPT, FW_OP_IN, flags) ? 0 : -EINVAL;
+			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_IN, flags);
+			rc = x ? 0 : -EINVAL;
+			if (x)
+				x->a = x->b = 1;   /* (in & 1) == 1 */
 		} else if (!strcmp(s, "via")) {
 			rc = parse_iface(c, FW_OP_VIA, flags, kcol);
 		} else if (!strcmp(s, "recv")) {
@@ -891,7 +901,7 @@ static int finish(struct cc *c, struct fw_compiled *out)
 	size_t isz = (size_t)(c->ninsn + nprog) * sizeof(struct fw_insn);
 	unsigned char *blk = malloc(isz + (size_t)c->dlen);
 	if (!blk)
-		return fw_err(c->d, 0, EX_OSERR, "out of memory");
+		return fw_oom(c->d);
 	struct fw_insn *ins = (struct fw_insn *)blk;
 	memcpy(blk + isz, c->data, (size_t)c->dlen);
 	for (int k = 0; k < c->ninsn; k++) {
@@ -913,7 +923,7 @@ int fw_compile(const struct fw *fw, const struct fw_tok *t, int n, int eol_col,
 	 * thread stacks */
 	struct cc *c = malloc(sizeof(*c));
 	if (!c)
-		return fw_err(d, 0, EX_OSERR, "out of memory");
+		return fw_oom(d);
 	memset(out, 0, sizeof(*out));
 	c->fw = fw;
 	c->t = t;
