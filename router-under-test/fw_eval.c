@@ -171,8 +171,8 @@ static void lb_ip(struct lb *b, uint32_t a_be)
 
 static void emit_log(struct fw *fw, int i, const struct fw_pkt *p)
 {
-	struct fw_rule *r = &fw->set.rule[i];
-	const struct fw_hot *h = &fw->set.hot[i];
+	struct fw_rule *r = &fw->rules.rule[i];
+	const struct fw_hot *h = &fw->rules.hot[i];
 	char line[256];
 	struct lb b = { line, line + sizeof(line) - 1 };
 	uint32_t limit_reached = 0;
@@ -315,8 +315,8 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 		m->rule_no = 0;
 		return FW_PASS;
 	}
-	const struct fw_blk *blk = fw->set.blk;
-	const struct fw_cand *cand = fw->set.cand;
+	const struct fw_blk *blk = fw->rules.blk;
+	const struct fw_cand *cand = fw->rules.cand;
 	const uint32_t key = p->proto | (p->in ? FW_KEY_IN : 0);
 	/* B.7: no ports on anything but TCP/UDP/SCTP with fragment offset 0 */
 	const bool ports = p->has_ports && !p->frag;
@@ -342,7 +342,7 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 		if (h->nprog && !prog_match(fw, h->prog, h->nprog, p, f))
 			continue;
 		if (upd) {
-			struct fw_ctr *c = &fw->set.ctr[i];
+			struct fw_ctr *c = &fw->rules.ctr[i];
 			if (!t)
 				t = now_s(fw);
 			c->pkts++;
@@ -355,8 +355,8 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 		case FW_A_COUNT:
 			continue;
 		case FW_A_SKIPTO: {
-			/* never backwards (B.3): fw_set_finish() resolved the target index */
-			const struct fw_rule *r = &fw->set.rule[i];
+			/* never backwards (B.3): fw_rules_finish() resolved the target index */
+			const struct fw_rule *r = &fw->rules.rule[i];
 			int next = (int)(fw->tun.skipto_dragonfly ? r->skip_df : r->skip_fb);
 			if (next <= i)
 				next = i + 1;
@@ -375,7 +375,7 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 			return FW_RESET;
 		case FW_A_UNREACH:
 			m->rule_no = h->number;
-			m->icmp_code = fw->set.rule[i].icmp_code;
+			m->icmp_code = fw->rules.rule[i].icmp_code;
 			return FW_UNREACH;
 		default:
 			m->rule_no = h->number;

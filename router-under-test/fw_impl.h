@@ -1,7 +1,7 @@
-/* fw_impl.h — the firewall's internal representation, shared by fw.c (ruleset and
- * commands), fw_parse.c (text → compiled rule), fw_eval.c (matching), fw_show.c
- * (listing) and fw_tab.c (names), and by the unit tests. Not part of the contract.
- *
+/* fw_impl.h — the firewall's internal representation, shared by fw.c (the ruleset),
+ * fw_cmd.c (ipfw commands, rule files), fw_parse.c (text → compiled rule), fw_eval.c
+ * (matching), fw_show.c (listing) and fw_tab.c (names), and by the unit tests. Not part
+ * of the contract (fw.h). *
  * A compiled rule has two views of the same tests:
  *  - the listing: every test in the order entered (proto, from, ports, to, ports,
  *    options), with `not`/`or` flags, from which `ipfw show` is rendered, so different
@@ -91,7 +91,7 @@ struct fw_hot {
 /* The scan index: the prefilters of 8 consecutive rules side by side (structure of
  * arrays), so that one pass of vector operations tests 8 rules at once and a run of
  * non-matching rules costs a fraction of a nanosecond each. Rebuilt from the fw_hot
- * array by fw_set_finish() after every change; lanes past the last rule never match.
+ * array by fw_rules_finish() after every change; lanes past the last rule never match.
  * GCC/Clang vector extensions: SSE2 on x86-64, NEON on arm64, scalar elsewhere. */
 typedef uint32_t fw_v4u __attribute__((vector_size(16)));
 #define FW_BLK 8
@@ -128,7 +128,7 @@ struct fw_ctr {
 
 /* What the scan needs of a rule whose prefilter passed: 16 bytes, in rule order, with
  * the programs of all rules copied one after the other into the set's arena so that
- * trying many candidates walks memory forwards (fw_set_finish()). */
+ * trying many candidates walks memory forwards (fw_rules_finish()). */
 struct fw_cand {
 	const struct fw_insn *prog;
 	uint16_t nprog;
@@ -138,7 +138,7 @@ struct fw_cand {
 
 /* A ruleset: parallel arrays in (number, insertion) order; the last entry is always
  * rule 65535. `sorted` is false while a file load appends out of order. */
-struct fw_set {
+struct fw_rules {
 	struct fw_blk *blk;     /* (cap + 7) / 8 blocks */
 	struct fw_cand *cand;   /* cap entries */
 	struct fw_insn *arena;  /* every rule's program, in rule order (may be NULL) */
@@ -152,7 +152,7 @@ struct fw_set {
 };
 
 struct fw {
-	struct fw_set set;
+	struct fw_rules rules;
 	struct fw_tunables tun;
 	char ifname[FW_MAX_IFS][FW_IFNAMSIZ];
 	uint32_t ifaddr[FW_MAX_IFS];
@@ -224,11 +224,31 @@ void fw_out_body(const struct fw *fw, int idx, struct fw_out *o);
 int fw_show(const struct fw *fw, bool acct, bool times, const uint32_t *lo, const uint32_t *hi,
 	    const int *col, int nnum, struct fw_out *o, struct fw_diag *d);
 
-/* ---- fw.c: ruleset helpers used by the others ---- */
+/* ---- fw.c: the ruleset ---- */
 uint32_t fw_autoinc_step(const struct fw *fw);
+int fw_rules_init(struct fw_rules *s);                     /* only rule 65535 */
+int fw_rules_clone(struct fw_rules *dst, const struct fw_rules *src);
+void fw_rules_free(struct fw_rules *s);                    /* the arrays, not the rules */
+uint32_t fw_rules_last_number(const struct fw_rules *s);   /* B.2's `prev`, 0 if none */
+int fw_rules_sort(struct fw_rules *s);                     /* (number, insertion) order */
+int fw_rules_lower_bound(const struct fw_rules *s, uint32_t num);
+/* Appends before 65535 (a staged set; sorted later). 0 or -ENOMEM. */
+int fw_rules_push(struct fw_rules *s, const struct fw_compiled *c, uint32_t number);
+/* Inserts in order after the rules with the same number. The index or -ENOMEM. */
+int fw_rules_insert(struct fw_rules *s, const struct fw_compiled *c, uint32_t number);
+/* Rules removed from a staged set, freed when the load commits. */
+struct fw_grave {
+	struct fw_rule *r;
+	int n, cap;
+};
+void fw_grave_bury(struct fw_grave *g, const struct fw_rule *r);   /* g NULL: free now */
+/* Removes the user rules numbered num (all when 0); returns how many. */
+int fw_rules_remove(struct fw_rules *s, uint32_t num, struct fw_grave *g);
+/* Zeroes rule i's counters (if counters) and restarts its log allowance. */
+void fw_rules_zero(struct fw_rules *s, int i, bool counters);
 /* Rebuilds the scan index, the candidate array, the program arena and the skipto
  * indexes; called after every change of the set's rules or order. Allocates only the
  * arena, and falls back to the rules' own copies of their programs without it. */
-void fw_set_finish(struct fw_set *s);
+void fw_rules_finish(struct fw_rules *s);
 
 #endif

@@ -182,8 +182,8 @@ static void advance(struct fw_out *o, int *cur, int next, const int *count)
 
 void fw_out_body(const struct fw *fw, int idx, struct fw_out *o)
 {
-	const struct fw_hot *h = &fw->set.hot[idx];
-	const struct fw_rule *r = &fw->set.rule[idx];
+	const struct fw_hot *h = &fw->rules.hot[idx];
+	const struct fw_rule *r = &fw->rules.rule[idx];
 	switch (h->action) {
 	case FW_A_ALLOW: fw_out_puts(o, "allow"); break;
 	case FW_A_DENY: fw_out_puts(o, "deny"); break;
@@ -251,8 +251,8 @@ static int digits(uint64_t v)
 static void show_rule(const struct fw *fw, int i, bool acct, bool times, int pcw, int bcw,
 		      struct fw_out *o)
 {
-	const struct fw_ctr *c = &fw->set.ctr[i];
-	fw_out_printf(o, "%05u ", fw->set.hot[i].number);
+	const struct fw_ctr *c = &fw->rules.ctr[i];
+	fw_out_printf(o, "%05u ", fw->rules.hot[i].number);
 	if (acct)
 		fw_out_printf(o, "%*llu %*llu ", pcw, (unsigned long long)c->pkts, bcw,
 			      (unsigned long long)c->bytes);
@@ -274,7 +274,7 @@ static void show_rule(const struct fw *fw, int i, bool acct, bool times, int pcw
 int fw_show(const struct fw *fw, bool acct, bool times, const uint32_t *lo, const uint32_t *hi,
 	    const int *col, int nnum, struct fw_out *o, struct fw_diag *d)
 {
-	const struct fw_set *s = &fw->set;
+	const struct fw_rules *s = &fw->rules;
 	/* B.10: widths are the most digits of any static rule's counter, even when only
 	 * some rules are listed; no other minimum */
 	int pcw = 1, bcw = 1;

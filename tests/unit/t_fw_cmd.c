@@ -150,8 +150,8 @@ static void t_show_widths(void)
 	/* D.3: rule 100 at (0,0), rule 65535 at (1234,98765) */
 	struct fw *fw = fw_mk();
 	FW_OK(fw, "add 100 deny ip from any to 10.0.0.1");
-	fw->set.ctr[1].pkts = 1234;
-	fw->set.ctr[1].bytes = 98765;
+	fw->rules.ctr[1].pkts = 1234;
+	fw->rules.ctr[1].bytes = 98765;
 	FW_OK(fw, "show");
 	FW_TEXT(fw_out(), "00100    0     0 deny ip from any to 10.0.0.1\n"
 			  "65535 1234 98765 deny ip from any to any\n");
@@ -163,14 +163,14 @@ static void t_show_widths(void)
 	fw = fw_mk();
 	FW_OK(fw, "add 10 deny log ip from 10.0.0.1 to any");
 	FW_OK(fw, "add 1000 allow ip from any to any");
-	fw->set.ctr[1].pkts = 482;
-	fw->set.ctr[1].bytes = 19162;
+	fw->rules.ctr[1].pkts = 482;
+	fw->rules.ctr[1].bytes = 19162;
 	FW_OK(fw, "show");
 	FW_TEXT(fw_out(), "00010   0     0 deny log ip from 10.0.0.1 to any\n"
 			  "01000 482 19162 allow ip from any to any\n"
 			  "65535   0     0 deny ip from any to any\n");
 	/* 64-bit counters print whole */
-	fw->set.ctr[0].bytes = 12345678901234ull;
+	fw->rules.ctr[0].bytes = 12345678901234ull;
 	FW_OK(fw, "show 10");
 	FW_TEXT(fw_out(), "00010   0 12345678901234 deny log ip from 10.0.0.1 to any\n");
 	fw_free(fw);
@@ -239,6 +239,43 @@ static void t_tunable_commands(void)
 	fw_free(fw);
 }
 
+static void t_rule_text_and_stats(void)
+{
+	struct fw *fw = fw_mk();
+	FW_OK(fw, "add 100 deny log tcp from any to 10.90.1.1 135-139");
+	char buf[64], tiny[10];
+	T_EQ_INT(fw_rule_text(fw, 0, buf, sizeof(buf)), 42);
+	T_STREQ(buf, "deny log tcp from any to 10.90.1.1 135-139");
+	/* like snprintf: cut, NUL-terminated, the full length returned */
+	T_EQ_INT(fw_rule_text(fw, 0, tiny, sizeof(tiny)), 42);
+	T_STREQ(tiny, "deny log ");
+	T_EQ_INT(fw_rule_text(fw, 1, buf, sizeof(buf)), 23);
+	T_STREQ(buf, "deny ip from any to any");
+	T_EQ_INT(fw_rule_text(fw, 2, buf, sizeof(buf)), -ENOENT);
+	struct fw_rule_stats st;
+	T_EQ_INT(fw_rule_stats(fw, 2, &st), -ENOENT);
+	T_EQ_INT(fw_rule_stats(fw, -1, &st), -ENOENT);
+	fw_free(fw);
+}
+
+static void t_new_checks_its_arguments(void)
+{
+	static const char *const names[65] = { "a" };
+	const char *many[65];
+	for (int k = 0; k < 65; k++)
+		many[k] = names[0];
+	errno = 0;
+	T_TRUE(fw_new(many, 65, NULL, 0) == NULL);
+	T_EQ_INT(errno, EINVAL);
+	const char *longname[] = { "averyveryverylongname0" };
+	T_TRUE(fw_new(longname, 1, NULL, 0) == NULL);
+	struct fw *fw = fw_new(many, 64, NULL, 0);
+	T_TRUE(fw != NULL);
+	T_EQ_INT(fw_rule_count(fw), 1);
+	fw_free(fw);
+	fw_free(NULL);
+}
+
 int main(void)
 {
 	T_RUN(t_autoincrement);
@@ -250,5 +287,7 @@ int main(void)
 	T_RUN(t_show_times);
 	T_RUN(t_output_truncated);
 	T_RUN(t_tunable_commands);
+	T_RUN(t_rule_text_and_stats);
+	T_RUN(t_new_checks_its_arguments);
 	return t_done();
 }

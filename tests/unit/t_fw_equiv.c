@@ -137,7 +137,7 @@ static bool ref_test(const struct fw *fw, const struct fw_insn *x, const struct 
 
 static bool ref_rule(const struct fw *fw, int i, const struct fw_pkt *p)
 {
-	const struct fw_rule *r = &fw->set.rule[i];
+	const struct fw_rule *r = &fw->rules.rule[i];
 	/* tests ANDed; a maximal run of OR-linked tests is one test that passes if any does */
 	for (int k = 0; k < r->nlist;) {
 		bool any = false;
@@ -159,7 +159,7 @@ static bool ref_rule(const struct fw *fw, int i, const struct fw_pkt *p)
 static enum fw_verdict ref_eval(const struct fw *fw, const struct fw_pkt *p, uint32_t *rule,
 				uint16_t *code, uint64_t *hits)
 {
-	const struct fw_set *s = &fw->set;
+	const struct fw_rules *s = &fw->rules;
 	for (int i = 0; i < s->n;) {
 		if (!ref_rule(fw, i, p)) {
 			i++;
@@ -232,7 +232,7 @@ static void t_random_rulesets_match_the_reference(void)
 			}
 		}
 		fw_tunables(fw)->default_to_accept = rnd(2);
-		uint64_t *hits = calloc((size_t)fw->set.n, sizeof(*hits));
+		uint64_t *hits = calloc((size_t)fw->rules.n, sizeof(*hits));
 		for (int k = 0; k < 2000 && mismatches < 5; k++) {
 			struct fw_pkt p = gen_pkt();
 			fw_tunables(fw)->skipto_dragonfly = rnd(2);
@@ -250,11 +250,11 @@ static void t_random_rulesets_match_the_reference(void)
 			}
 		}
 		/* counters: the fast path counted exactly what the reference matched */
-		for (int i = 0; i < fw->set.n && !mismatches; i++)
-			if (fw->set.ctr[i].pkts != hits[i]) {
+		for (int i = 0; i < fw->rules.n && !mismatches; i++)
+			if (fw->rules.ctr[i].pkts != hits[i]) {
 				mismatches++;
 				T_FAIL("round %d: rule index %d counted %llu, reference %llu", round, i,
-				       (unsigned long long)fw->set.ctr[i].pkts, (unsigned long long)hits[i]);
+				       (unsigned long long)fw->rules.ctr[i].pkts, (unsigned long long)hits[i]);
 			}
 		free(hits);
 		fw_free(fw);
