@@ -1,7 +1,8 @@
 /* fw_impl.h — the firewall's internal representation, shared by fw.c (the ruleset),
  * fw_cmd.c (ipfw commands, rule files), fw_parse.c (text → compiled rule), fw_eval.c
  * (matching), fw_show.c (listing) and fw_tab.c (names), and by the unit tests. Not part
- * of the contract (fw.h). *
+ * of the contract (fw.h).
+ *
  * A compiled rule has two views of the same tests:
  *  - the listing: every test in the order entered (proto, from, ports, to, ports,
  *    options), with `not`/`or` flags, from which `ipfw show` is rendered, so different
