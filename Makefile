@@ -67,6 +67,7 @@ UNIT_SRCS  := $(wildcard tests/unit/t_*.c)
 # Test helpers (tests/helpers/NAME.c → $(B)/tests/helpers/NAME): small programs the
 # integration tests drive, linked with the library only; never installed.
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
+BENCH_SRCS := $(wildcard bench/*_bench.c)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_OBJS   := $(call obj,$(LIB_SRCS))
@@ -81,9 +82,11 @@ PROGS      := $(B)/bin/ppslab-gen $(B)/bin/ppslab-sink $(B)/bin/ppslab-rut $(B)/
 MOD_OBJS   := $(filter-out %/main.o,$(GEN_OBJS) $(SINK_OBJS) $(RUT_OBJS) $(ANA_OBJS))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
+# Micro-benchmark programs (bench/*_bench.c): built by `make bench`, never by check.
+BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
 
 .SECONDARY:
-.PHONY: all check check-unit check-integ demo deps install uninstall clean bench
+.PHONY: all check check-unit check-integ demo deps install uninstall clean bench bench-progs
 all: $(PROGS)
 
 $(B)/.depcheck: scripts/deps.sh
@@ -103,8 +106,10 @@ $(shell mkdir -p $(B) && [ "$$(cat $(B)/git-rev 2>/dev/null)" = "$(GIT_REV)" ] |
 $(B)/obj/lib/version.o: XCFLAGS += -DPPSLAB_GIT='"$(GIT_REV)"'
 $(B)/obj/lib/version.o: $(B)/git-rev
 
-# Unit tests reach every program's modules (and the helpers' shared headers).
+# Unit tests reach every program's modules (and the helpers' shared headers);
+# micro-benchmarks too.
 $(B)/obj/tests/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis -Itests/helpers
+$(B)/obj/bench/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis
 
 $(B)/obj/%.o: %.c $(B)/.depcheck
 	@mkdir -p $(dir $@)
@@ -130,6 +135,10 @@ $(B)/tests/helpers/%: $(B)/obj/tests/helpers/%.o $(LIBA)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+$(B)/bench/%: $(B)/obj/bench/%.o $(MOD_OBJS) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
 # The README's test command. Prints "N passed, N failed" last; non-zero on failure.
 check: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
 	@tests/run --build $(B)
@@ -147,7 +156,9 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh $(B)/bin
 
-bench: $(PROGS) $(HELPER_BINS)
+bench-progs: $(BENCH_BINS)
+
+bench: $(PROGS) $(HELPER_BINS) $(BENCH_BINS)
 	@bench/run --build $(B)
 
 install: $(PROGS)

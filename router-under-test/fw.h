@@ -10,7 +10,20 @@
  * wins, `count` and `skipto` count and continue, per-rule packet/byte counters (bytes =
  * IP total length), a forwarded packet is checked twice — inbound on the ingress
  * interface (`in`, recv) and outbound on the egress interface (`out`, xmit) — and rule
- * 65535 (deny, or allow with default_to_accept) ends every pass. */
+ * 65535 (deny, or allow with default_to_accept) ends every pass.
+ *
+ * Semantics chosen where BSD versions differ (README "Firewall (ipfw)"):
+ * - skipto to a number <= the rule's own continues at the first rule numbered > it
+ *   (FreeBSD 2013); tunables.skipto_dragonfly selects older ipfw2/DragonFly (the next
+ *   rule in the list).
+ * - `ip` and `all` compile identically (no protocol test); the listing prints `ip`.
+ * - A port test fails on packets without ports (not TCP/UDP/SCTP, or a fragment with
+ *   offset != 0), so `not PORTS` matches them (ipfw2).
+ * - `xmit` never matches on the inbound pass and `via` uses the receive interface
+ *   there, whatever xmit_if holds (an inbound packet has no output interface yet).
+ * - Interface names, globs and interface addresses are resolved to port bitmasks when a
+ *   rule is compiled; a name no port has never matches (BSD accepts such rules too).
+ * - Host names are not resolved: addresses are numeric, `any` or `me`. */
 #ifndef PPSLAB_FW_H
 #define PPSLAB_FW_H
 
@@ -24,6 +37,9 @@ struct fw_diag {
 	char file[128];   /* "-" for the command line / control socket */
 	int line, col;    /* 1-based; 0 when not applicable */
 	char msg[256];    /* "expected an address after 'from'" */
+	int ex;           /* extension: the sysexits code ipfw(8) would exit with:
+			   * 64 EX_USAGE, 65 EX_DATAERR (bad rule), 69 EX_UNAVAILABLE (the
+			   * "kernel" refused: unknown rule number, rule 65535) */
 };
 
 /* net.inet.ip.fw.* */
@@ -31,10 +47,11 @@ struct fw_tunables {
 	bool enable;             /* 0: the firewall is bypassed */
 	bool update_counters;    /* extension (seed 001): 0 skips packet/byte/time updates */
 	bool default_to_accept;  /* rule 65535 allows */
-	uint32_t autoinc_step;   /* 1..1000, default 100 */
+	uint32_t autoinc_step;   /* 1..1000, default 100 (clamped when used, as BSD does) */
 	bool verbose;            /* log rules write log lines */
-	uint32_t verbose_limit;
+	uint32_t verbose_limit;  /* default log allowance of rules added without logamount */
 	bool one_pass;           /* accepted and ignored (no dummynet) */
+	bool skipto_dragonfly;   /* extension: backward skipto goes to the next rule (T14) */
 };
 
 enum fw_verdict { FW_PASS = 0, FW_DENY, FW_UNREACH, FW_RESET };
@@ -49,10 +66,13 @@ struct fw_pkt {
 	bool frag;                   /* fragment offset != 0 */
 	bool in;                     /* inbound pass (else outbound) */
 	int recv_if, xmit_if;        /* forwarder port index, or -1 when none on that side */
+	uint8_t icmp_type, icmp_code; /* extension: ICMP only, for log lines */
 };
 
 /* A new ruleset holding only rule 65535. if_names[i] is port i's interface name (for
- * via/recv/xmit, globs and names resolved at compile time); local addresses are `me`. */
+ * via/recv/xmit, globs and names resolved at compile time); local addresses are `me`.
+ * At most FW_MAX_IFS ports; NULL with errno set on failure. */
+#define FW_MAX_IFS 64
 struct fw *fw_new(const char *const *if_names, int n_ifs, const uint32_t *local_addrs,
 		  int n_local);
 void fw_free(struct fw *fw);
@@ -61,11 +81,19 @@ struct fw_tunables *fw_tunables(struct fw *fw);
 /* Executes one ipfw(8) command line ("add 100 deny ip from any to 10.0.0.1",
  * "ipfw -q add ...", "delete 100", "zero [N ...]", "flush", "show [N ...]",
  * "list [N ...]", "resetlog"), writing what ipfw prints to out. Returns 0, or -errno
- * with d filled (d->file/line given by the caller for files). */
+ * with d filled (d->file/line given by the caller for files).
+ * Also: flags -q -f -a -t -N, "resetlog [N ...]", "show N-M", "enable|disable
+ * firewall|verbose|one_pass". A warning that ipfw prints on stderr while still exiting
+ * non-zero ("rule 150: setsockopt(IP_FW_ZERO): Invalid argument") is in d->msg with
+ * d->ex 69; out still holds what was printed for the other arguments. If out is too
+ * small the text is cut and -ENOSPC returned (the command itself took effect). */
 int fw_exec(struct fw *fw, const char *line, char *out, size_t outlen, struct fw_diag *d);
 /* Loads a file of `ipfw add` lines, bare rule bodies ("100 deny ip from ...", "deny ip
  * from ...") or pasted `ipfw show` output; '#' comments and blank lines ignored.
- * All-or-nothing: on the first error nothing is added. */
+ * All-or-nothing: on the first error nothing is added.
+ * Also accepted: "ipfw -q flush", "delete N", "zero", "resetlog" lines (applied in
+ * order, as one transaction); `ipfw show` counters and -t timestamps are ignored; a
+ * pasted default rule line ("65535 ... deny|allow ip from any to any") is skipped. */
 int fw_load_file(struct fw *fw, const char *path, struct fw_diag *d);
 /* Checks a file without loading it (ppslab-rut --check-rules, like ipfw -n). */
 int fw_check_file(const char *path, const char *const *if_names, int n_ifs, struct fw_diag *d);
@@ -81,5 +109,49 @@ struct fw_rule_stats {
 	uint64_t last_match_s;   /* CLOCK_REALTIME seconds, 0 never */
 };
 int fw_rule_stats(const struct fw *fw, int idx, struct fw_rule_stats *st);
+
+/* ---- extensions ------------------------------------------------------------------ */
+
+/* What the terminal rule asked for: the ICMP unreachable code to send for FW_UNREACH
+ * (reject = 1 host, `unreach port` = 3). The forwarder must not send ICMP for an ICMP
+ * error, a fragment with offset != 0, or a broadcast/multicast packet (B.3); FW_RESET
+ * means a TCP RST for TCP and a silent drop otherwise. */
+struct fw_match {
+	uint32_t rule_no;
+	uint16_t icmp_code;
+};
+enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_match *m);
+/* n passes (p[i].in says which); rule_no may be NULL. */
+void fw_eval_burst(struct fw *fw, const struct fw_pkt *p, int n, enum fw_verdict *v,
+		   uint32_t *rule_no);
+
+/* The addresses of the ports (network order, 0 = none), for `via|recv|xmit a.b.c.d`.
+ * Rules compiled afterwards use them. */
+void fw_set_if_addrs(struct fw *fw, const uint32_t *if_addrs, int n_ifs);
+
+/* Log lines (B.4, "ipfw: 100 Deny UDP 198.18.0.1:9 198.19.0.1:9 in via rut0", no
+ * newline) are handed to fn from fw_eval when `verbose` is on and the rule's allowance
+ * lasts. fn runs on the forwarding thread: it should queue, not block. Without a sink
+ * the lines are dropped (the allowance is still consumed, as syslog would). */
+typedef void (*fw_log_fn)(void *arg, const char *line);
+void fw_set_log(struct fw *fw, fw_log_fn fn, void *arg);
+
+/* The CLOCK_REALTIME second stamped as a rule's last match. The forwarder may set it
+ * once per batch; 0 (the default) makes fw_eval read CLOCK_REALTIME_COARSE itself on
+ * the first match of a pass. */
+void fw_set_now(struct fw *fw, uint64_t now_s);
+
+/* The rule's listing body, as `ipfw list` prints it after the number
+ * ("deny log tcp from any to 10.90.1.1 135-139"). Returns the length or -errno. */
+int fw_rule_text(const struct fw *fw, int idx, char *buf, size_t len);
+
+/* Every error of a file, one call each (fw_check_file keeps only the first).
+ * Returns the number of errors, or -errno when the file cannot be read. */
+typedef void (*fw_diag_fn)(void *arg, const struct fw_diag *d);
+int fw_check_file_all(const char *path, const char *const *if_names, int n_ifs,
+		      fw_diag_fn fn, void *arg);
+
+/* "FILE:LINE:COL: msg", or "msg (column COL)" without a line, into buf; returns buf. */
+const char *fw_diag_str(const struct fw_diag *d, char *buf, size_t len);
 
 #endif

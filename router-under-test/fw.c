@@ -1,0 +1,445 @@
+/* fw.c — the firewall's ruleset (struct fw_rules, fw_impl.h) and its handle: storage in
+ * (number, insertion) order ending with rule 65535, insertion, removal, sorting after
+ * out-of-order loads, the scan index and skipto targets (fw_rules_finish), tunables,
+ * per-rule statistics. Called by fw_cmd.c (the ipfw commands and rule files), by the
+ * forwarder (fw_new, fw_tunables, fw_rule_stats...) and by the tests.
+ *
+ * The arrays are parallel (hot prefilters, cold rules, counters) so that each is dense
+ * for whoever walks it. A file load works on a copy of the arrays (the rules' compiled
+ * tests are shared, not copied), appending out of order if it must and sorting once at
+ * the end; rules removed from such a copy go to a "grave" and are freed only when the
+ * load commits, since the live set may still own them. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "fw_impl.h"
+
+/* ---- sets ---- */
+
+static int set_reserve(struct fw_rules *s, int need)
+{
+	if (need <= s->cap)
+		return 0;
+	int cap = s->cap ? s->cap : 64;
+	while (cap < need)
+		cap *= 2;
+	struct fw_hot *h = realloc(s->hot, (size_t)cap * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	s->hot = h;
+	struct fw_rule *r = realloc(s->rule, (size_t)cap * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	s->rule = r;
+	struct fw_ctr *c = realloc(s->ctr, (size_t)cap * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	s->ctr = c;
+	struct fw_blk *b = realloc(s->blk, (size_t)(cap + FW_BLK - 1) / FW_BLK * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	s->blk = b;
+	struct fw_cand *k = realloc(s->cand, (size_t)cap * sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	s->cand = k;
+	s->cap = cap;
+	return 0;
+}
+
+void fw_rules_free(struct fw_rules *s)
+{
+	free(s->blk);
+	free(s->cand);
+	free(s->arena);
+	free(s->hot);
+	free(s->rule);
+	free(s->ctr);
+	memset(s, 0, sizeof(*s));
+}
+
+/* A set holding only rule 65535 */
+int fw_rules_init(struct fw_rules *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (set_reserve(s, 64))
+		return -ENOMEM;
+	memset(&s->hot[0], 0, sizeof(s->hot[0]));
+	memset(&s->rule[0], 0, sizeof(s->rule[0]));
+	memset(&s->ctr[0], 0, sizeof(s->ctr[0]));
+	s->hot[0].number = FW_DEFAULT_RULE;
+	s->hot[0].action = FW_A_DEFAULT;
+	s->hot[0].spspan = s->hot[0].dpspan = FW_NO_PORT;
+	s->n = 1;
+	s->sorted = true;
+	fw_rules_finish(s);
+	return 0;
+}
+
+int fw_rules_clone(struct fw_rules *dst, const struct fw_rules *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	if (set_reserve(dst, src->n + 64)) {
+		fw_rules_free(dst);
+		return -ENOMEM;
+	}
+	memcpy(dst->hot, src->hot, (size_t)src->n * sizeof(*dst->hot));
+	memcpy(dst->rule, src->rule, (size_t)src->n * sizeof(*dst->rule));
+	memcpy(dst->ctr, src->ctr, (size_t)src->n * sizeof(*dst->ctr));
+	dst->arena = NULL;   /* built by fw_rules_finish() when the copy is committed */
+	dst->arena_cap = 0;
+	dst->n = src->n;
+	dst->sorted = src->sorted;
+	dst->seq_next = src->seq_next;
+	return 0;
+}
+
+/* The number of the last rule before 65535 (0 if none): B.2's `prev` */
+uint32_t fw_rules_last_number(const struct fw_rules *s)
+{
+	if (s->sorted)
+		return s->n > 1 ? s->hot[s->n - 2].number : 0;
+	uint32_t m = 0;
+	for (int i = 0; i < s->n - 1; i++)
+		if (s->hot[i].number > m)
+			m = s->hot[i].number;
+	return m;
+}
+
+struct order {
+	uint32_t number, seq;
+	int idx;
+};
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct order *x = a, *y = b;
+	if (x->number != y->number)
+		return x->number < y->number ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Stable order by (number, insertion) after out-of-order appends. */
+int fw_rules_sort(struct fw_rules *s)
+{
+	if (s->sorted)
+		return 0;
+	int n = s->n - 1;   /* rule 65535 stays last */
+	struct order *o = malloc((size_t)n * sizeof(*o));
+	struct fw_hot *h = malloc((size_t)s->cap * sizeof(*h));
+	struct fw_rule *r = malloc((size_t)s->cap * sizeof(*r));
+	struct fw_ctr *c = malloc((size_t)s->cap * sizeof(*c));
+	if (!o || !h || !r || !c) {
+		free(o);
+		free(h);
+		free(r);
+		free(c);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++)
+		o[i] = (struct order){ s->hot[i].number, s->rule[i].seq, i };
+	qsort(o, (size_t)n, sizeof(*o), cmp_order);
+	for (int i = 0; i <= n; i++) {
+		int from = i < n ? o[i].idx : n;
+		h[i] = s->hot[from];
+		r[i] = s->rule[from];
+		c[i] = s->ctr[from];
+	}
+	free(o);
+	free(s->hot);
+	free(s->rule);
+	free(s->ctr);
+	s->hot = h;
+	s->rule = r;
+	s->ctr = c;
+	s->sorted = true;
+	return 0;
+}
+
+/* first index whose number is >= num (the default rule bounds every search) */
+int fw_rules_lower_bound(const struct fw_rules *s, uint32_t num)
+{
+	int lo = 0, hi = s->n - 1;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (s->hot[mid].number < num)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void fw_rules_finish(struct fw_rules *s)
+{
+	int total = 0;
+	for (int i = 0; i < s->n; i++)
+		total += s->hot[i].nprog;
+	if (total > s->arena_cap) {
+		struct fw_insn *a = realloc(s->arena, (size_t)total * sizeof(*a));
+		if (a) {
+			s->arena = a;
+			s->arena_cap = total;
+		}
+	}
+	bool in_arena = total <= s->arena_cap;
+	for (int i = 0, at = 0; i < s->n; i++) {
+		const struct fw_hot *h = &s->hot[i];
+		const struct fw_rule *r = &s->rule[i];
+		struct fw_cand *c = &s->cand[i];
+		c->nprog = h->nprog;
+		c->action = h->action;
+		c->log = h->log;
+		c->number = h->number;
+		c->prog = h->nprog ? r->insn + r->nlist : NULL;
+		if (h->nprog && in_arena) {
+			memcpy(&s->arena[at], c->prog, h->nprog * sizeof(*s->arena));
+			c->prog = &s->arena[at];
+			at += h->nprog;
+		}
+	}
+	for (int b = 0; b < (s->n + FW_BLK - 1) / FW_BLK; b++) {
+		struct fw_blk *k = &s->blk[b];
+		k->ports = 0;
+		for (int l = 0; l < FW_BLK; l++) {
+			int i = b * FW_BLK + l, v = l / 4, e = l % 4;
+			struct fw_hot never = { .saddr = 1, .spspan = FW_NO_PORT, .dpspan = FW_NO_PORT };
+			/* past the end: (src & 0) ^ 1 is never 0 */
+			const struct fw_hot *h = i < s->n ? &s->hot[i] : &never;
+			k->saddr[v][e] = h->saddr;
+			k->smask[v][e] = h->smask;
+			k->daddr[v][e] = h->daddr;
+			k->dmask[v][e] = h->dmask;
+			k->kval[v][e] = h->kval;
+			k->kmask[v][e] = h->kmask;
+			k->splo[v][e] = h->splo;
+			k->spspan[v][e] = h->spspan ^ 0x80000000u;
+			k->dplo[v][e] = h->dplo;
+			k->dpspan[v][e] = h->dpspan ^ 0x80000000u;
+			k->ports |= (h->spspan != FW_NO_PORT) | (h->dpspan != FW_NO_PORT);
+		}
+	}
+	/* skipto never goes backwards (B.3). FreeBSD (2013): a target <= the rule's own
+	 * number becomes number+1, then the first rule numbered >= target. Older ipfw2 and
+	 * DragonFly: search forward from the next rule for the first numbered >= target,
+	 * so a backward target lands on the very next rule (T14). */
+	for (int i = 0; i < s->n; i++) {
+		if (s->hot[i].action != FW_A_SKIPTO)
+			continue;
+		uint32_t num = s->hot[i].number, t = s->rule[i].skipto;
+		s->rule[i].skip_fb = (uint32_t)fw_rules_lower_bound(s, t <= num ? num + 1 : t);
+		int df = fw_rules_lower_bound(s, t);
+		s->rule[i].skip_df = (uint32_t)(df > i ? df : i + 1);
+	}
+}
+
+/* Appends before rule 65535; the set stays sorted only if the number keeps order. */
+int fw_rules_push(struct fw_rules *s, const struct fw_compiled *c, uint32_t number)
+{
+	if (set_reserve(s, s->n + 1))
+		return -ENOMEM;
+	int at = s->n - 1;
+	if (at > 0 && s->hot[at - 1].number > number)
+		s->sorted = false;
+	s->hot[at + 1] = s->hot[at];
+	s->rule[at + 1] = s->rule[at];
+	s->ctr[at + 1] = s->ctr[at];
+	s->hot[at] = c->hot;
+	s->hot[at].number = number;
+	s->rule[at] = c->rule;
+	s->rule[at].seq = s->seq_next++;
+	memset(&s->ctr[at], 0, sizeof(s->ctr[at]));
+	s->n++;
+	return 0;
+}
+
+/* Inserts after the existing rules with the same number (B.2) in a sorted set.
+ * Returns the new rule's index or -ENOMEM. */
+int fw_rules_insert(struct fw_rules *s, const struct fw_compiled *c, uint32_t number)
+{
+	if (set_reserve(s, s->n + 1))
+		return -ENOMEM;
+	int at = fw_rules_lower_bound(s, number + 1);
+	int tail = s->n - at;
+	memmove(&s->hot[at + 1], &s->hot[at], (size_t)tail * sizeof(*s->hot));
+	memmove(&s->rule[at + 1], &s->rule[at], (size_t)tail * sizeof(*s->rule));
+	memmove(&s->ctr[at + 1], &s->ctr[at], (size_t)tail * sizeof(*s->ctr));
+	s->hot[at] = c->hot;
+	s->hot[at].number = number;
+	s->rule[at] = c->rule;
+	s->rule[at].seq = s->seq_next++;
+	memset(&s->ctr[at], 0, sizeof(s->ctr[at]));
+	s->n++;
+	return at;
+}
+
+/* Rules removed from a staged set are freed only when the load commits (the live set
+ * may still own them); rules removed from the live set are freed at once. */
+void fw_grave_bury(struct fw_grave *g, const struct fw_rule *r)
+{
+	if (!g) {
+		free(r->insn);
+		return;
+	}
+	if (g->n == g->cap) {
+		int cap = g->cap ? 2 * g->cap : 64;
+		struct fw_rule *nr = realloc(g->r, (size_t)cap * sizeof(*nr));
+		if (!nr) {
+			/* cannot defer: leak rather than free what the live set may use */
+			return;
+		}
+		g->r = nr;
+		g->cap = cap;
+	}
+	g->r[g->n++] = *r;
+}
+
+/* Removes the user rules numbered num (all user rules when num is 0). Returns how many. */
+int fw_rules_remove(struct fw_rules *s, uint32_t num, struct fw_grave *g)
+{
+	int j = 0, removed = 0;
+	for (int i = 0; i < s->n; i++) {
+		bool kill = s->hot[i].action != FW_A_DEFAULT && (!num || s->hot[i].number == num);
+		if (kill) {
+			fw_grave_bury(g, &s->rule[i]);
+			removed++;
+			continue;
+		}
+		if (j != i) {
+			s->hot[j] = s->hot[i];
+			s->rule[j] = s->rule[i];
+			s->ctr[j] = s->ctr[i];
+		}
+		j++;
+	}
+	s->n = j;
+	return removed;
+}
+
+void fw_rules_zero(struct fw_rules *s, int i, bool counters)
+{
+	if (counters)
+		memset(&s->ctr[i], 0, sizeof(s->ctr[i]));
+	s->rule[i].log_left = s->rule[i].log_max;
+}
+
+/* ---- the handle ---- */
+
+struct fw *fw_new(const char *const *if_names, int n_ifs, const uint32_t *local_addrs,
+		  int n_local)
+{
+	if (n_ifs < 0 || n_ifs > FW_MAX_IFS || n_local < 0 || (n_ifs && !if_names) ||
+	    (n_local && !local_addrs)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	struct fw *fw = calloc(1, sizeof(*fw));
+	if (!fw)
+		return NULL;
+	for (int i = 0; i < n_ifs; i++) {
+		if (!if_names[i] || strlen(if_names[i]) >= FW_IFNAMSIZ) {
+			free(fw);
+			errno = EINVAL;
+			return NULL;
+		}
+		strcpy(fw->ifname[i], if_names[i]);
+	}
+	fw->nifs = n_ifs;
+	if (n_local) {
+		fw->local = malloc((size_t)n_local * sizeof(*fw->local));
+		if (!fw->local) {
+			free(fw);
+			return NULL;
+		}
+		memcpy(fw->local, local_addrs, (size_t)n_local * sizeof(*fw->local));
+		fw->nlocal = n_local;
+	}
+	/* FreeBSD/DragonFly defaults; update_counters is this project's extension */
+	fw->tun = (struct fw_tunables){ .enable = true, .update_counters = true,
+					.autoinc_step = 100, .one_pass = true };
+	if (fw_rules_init(&fw->rules)) {
+		free(fw->local);
+		free(fw);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return fw;
+}
+
+void fw_free(struct fw *fw)
+{
+	if (!fw)
+		return;
+	for (int i = 0; i < fw->rules.n; i++)
+		free(fw->rules.rule[i].insn);
+	fw_rules_free(&fw->rules);
+	free(fw->local);
+	free(fw);
+}
+
+struct fw_tunables *fw_tunables(struct fw *fw)
+{
+	return &fw->tun;
+}
+
+void fw_set_if_addrs(struct fw *fw, const uint32_t *if_addrs, int n_ifs)
+{
+	for (int i = 0; i < FW_MAX_IFS; i++)
+		fw->ifaddr[i] = i < n_ifs ? if_addrs[i] : 0;
+}
+
+void fw_set_log(struct fw *fw, fw_log_fn fn, void *arg)
+{
+	fw->log_fn = fn;
+	fw->log_arg = arg;
+}
+
+void fw_set_now(struct fw *fw, uint64_t now_s)
+{
+	fw->now_s = now_s;
+}
+
+uint32_t fw_autoinc_step(const struct fw *fw)
+{
+	uint32_t s = fw->tun.autoinc_step;
+	return s < 1 ? 1 : s > 1000 ? 1000 : s;   /* clamped as BSD's sysctl handler does */
+}
+
+int fw_rule_count(const struct fw *fw)
+{
+	return fw->rules.n;
+}
+
+int fw_rule_stats(const struct fw *fw, int idx, struct fw_rule_stats *st)
+{
+	if (idx < 0 || idx >= fw->rules.n)
+		return -ENOENT;
+	st->number = fw->rules.hot[idx].number;
+	st->pkts = fw->rules.ctr[idx].pkts;
+	st->bytes = fw->rules.ctr[idx].bytes;
+	st->last_match_s = fw->rules.ctr[idx].last_s;
+	return 0;
+}
+
+int fw_rule_text(const struct fw *fw, int idx, char *buf, size_t len)
+{
+	if (idx < 0 || idx >= fw->rules.n)
+		return -ENOENT;
+	return fw_list_body(fw, idx, buf, len);
+}
+
+const char *fw_diag_str(const struct fw_diag *d, char *buf, size_t len)
+{
+	if (d->line > 0)
+		snprintf(buf, len, "%s:%d:%d: %s", d->file[0] ? d->file : "-", d->line, d->col,
+			 d->msg);
+	else if (d->col > 0)
+		snprintf(buf, len, "%s (column %d)", d->msg, d->col);
+	else
+		snprintf(buf, len, "%s", d->msg);
+	return buf;
+}
+

@@ -1,0 +1,255 @@
+/* fw_impl.h — the firewall's internal representation, shared by fw.c (the ruleset),
+ * fw_cmd.c (ipfw commands, rule files), fw_parse.c (text → compiled rule), fw_eval.c
+ * (matching), fw_show.c (listing) and fw_tab.c (names), and by the unit tests. Not part
+ * of the contract (fw.h).
+ *
+ * A compiled rule has two views of the same tests:
+ *  - the listing: every test in the order entered (proto, from, ports, to, ports,
+ *    options), with `not`/`or` flags, from which `ipfw show` is rendered, so different
+ *    spellings of one rule print the same way;
+ *  - the evaluation form: the common tests (one protocol, one source and one destination
+ *    prefix, the direction) folded into a branch-free prefilter of three masked
+ *    compares in a 32-byte struct fw_hot, plus a short program of the remaining tests
+ *    (negations, OR blocks, sets, lists, `me`, ports, interfaces) run only when the
+ *    prefilter passes. Rules are kept in an array sorted by (number, insertion), hot
+ *    parts contiguous so a scan over non-matching rules streams through memory. */
+#ifndef PPSLAB_FW_IMPL_H
+#define PPSLAB_FW_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fw.h"
+
+#define FW_DEFAULT_RULE 65535u
+#define FW_MAX_USER_RULE 65534u
+#define FW_IFNAMSIZ 16
+
+/* Limits of one rule (BSD has similar ones: 255 words per rule). */
+#define FW_MAX_TOKS 512
+#define FW_MAX_LINE 8192
+#define FW_MAX_INSNS 128
+#define FW_MAX_LIST 256       /* entries in a port or address list */
+
+enum fw_action {
+	FW_A_ALLOW = 1,
+	FW_A_DENY,
+	FW_A_UNREACH,   /* icmp_code; `reject` is code 1 (host) */
+	FW_A_RESET,
+	FW_A_COUNT,
+	FW_A_SKIPTO,
+	FW_A_DEFAULT,   /* rule 65535: deny, or allow with default_to_accept */
+};
+
+enum fw_op {
+	FW_OP_PROTO = 1,   /* a = protocol, b = 0xff */
+	FW_OP_SRC,         /* a = address (masked), b = mask; network order */
+	FW_OP_DST,
+	FW_OP_SRC_ME,      /* any local address */
+	FW_OP_DST_ME,
+	FW_OP_SRC_SET,     /* a.b.c.d/N{x,y}: a = base, b = mask, data = uint32_t[8] bitmap
+			    * of the last octet */
+	FW_OP_DST_SET,
+	FW_OP_SRC_LIST,    /* a,b/N,...: data = uint32_t[2n] (address, mask) pairs */
+	FW_OP_DST_LIST,
+	FW_OP_SRCPORT,     /* data = uint16_t[2n] inclusive ranges; n == 1: a = lo, b = hi */
+	FW_OP_DSTPORT,
+	FW_OP_IN,          /* a = b = 1; not in = out */
+	FW_OP_RECV,        /* a | b << 32 = port bitmask; data = the name/glob/address text */
+	FW_OP_XMIT,
+	FW_OP_VIA,
+};
+
+#define FW_F_NOT 0x01   /* negate this test */
+#define FW_F_OR 0x02    /* the next test belongs to the same OR block */
+
+struct fw_insn {
+	uint8_t op, flags;
+	uint16_t n;
+	uint32_t a, b;
+	const void *data;
+};
+
+/* The prefilter: a rule can only match if
+ * ((src & smask) ^ saddr) | ((dst & dmask) ^ daddr) | ((key & kmask) ^ kval) == 0,
+ * with key = proto | in << 8, and the packet's ports P (0xffffffff for a packet without
+ * ports, B.7) satisfy (uint32_t)(P - lo) <= span for both ports. An empty prefilter
+ * (all zero, spans 0xffffffff) always passes. */
+#define FW_KEY_IN 0x100u
+#define FW_NO_PORT 0xffffffffu
+struct fw_hot {
+	uint32_t saddr, smask;
+	uint32_t daddr, dmask;
+	uint32_t kval, kmask;
+	uint32_t splo, spspan;   /* source port range lo..lo+span */
+	uint32_t dplo, dpspan;
+	uint16_t nprog;          /* tests left for the program */
+	uint8_t action;          /* enum fw_action */
+	uint8_t log;             /* `log` given */
+	uint32_t number;
+};
+
+/* The scan index: the prefilters of 8 consecutive rules side by side (structure of
+ * arrays), so that one pass of vector operations tests 8 rules at once and a run of
+ * non-matching rules costs a fraction of a nanosecond each. Rebuilt from the fw_hot
+ * array by fw_rules_finish() after every change; lanes past the last rule never match.
+ * GCC/Clang vector extensions: SSE2 on x86-64, NEON on arm64, scalar elsewhere. */
+typedef uint32_t fw_v4u __attribute__((vector_size(16)));
+#define FW_BLK 8
+struct fw_blk {
+	fw_v4u saddr[2], smask[2];
+	fw_v4u daddr[2], dmask[2];
+	fw_v4u kval[2], kmask[2];
+	/* port ranges, biased for a signed compare: fail if ((P - lo) ^ 2^31) > span ^ 2^31;
+	 * looked at only when `ports` says a rule of the block has a range */
+	fw_v4u splo[2], spspan[2];
+	fw_v4u dplo[2], dpspan[2];
+	uint32_t ports;
+};
+
+/* Everything else about a rule, touched only when it matches or is listed. */
+struct fw_rule {
+	struct fw_insn *insn;  /* nlist listing tests, then nprog program tests; one
+				* allocation with their data (NULL when both are 0) */
+	uint16_t nlist;
+	uint16_t icmp_code;    /* FW_A_UNREACH */
+	uint32_t skipto;       /* FW_A_SKIPTO target number */
+	uint32_t skip_fb;      /* index the scan continues at: FreeBSD semantics */
+	uint32_t skip_df;      /* older ipfw2 / DragonFly semantics */
+	uint32_t log_max;      /* logamount (0 = unlimited) */
+	uint32_t log_left;
+	uint32_t seq;          /* insertion order, for sorting a staged set */
+	uint8_t set;           /* `set N` (accepted, listed only with -S in BSD: not here) */
+	bool staged;           /* created by a load not yet committed */
+};
+
+struct fw_ctr {
+	uint64_t pkts, bytes, last_s;
+};
+
+/* What the scan needs of a rule whose prefilter passed: 16 bytes, in rule order, with
+ * the programs of all rules copied one after the other into the set's arena so that
+ * trying many candidates walks memory forwards (fw_rules_finish()). */
+struct fw_cand {
+	const struct fw_insn *prog;
+	uint16_t nprog;
+	uint8_t action, log;
+	uint32_t number;
+};
+
+/* A ruleset: parallel arrays in (number, insertion) order; the last entry is always
+ * rule 65535. `sorted` is false while a file load appends out of order. */
+struct fw_rules {
+	struct fw_blk *blk;     /* (cap + 7) / 8 blocks */
+	struct fw_cand *cand;   /* cap entries */
+	struct fw_insn *arena;  /* every rule's program, in rule order (may be NULL) */
+	int arena_cap;
+	struct fw_hot *hot;
+	struct fw_rule *rule;
+	struct fw_ctr *ctr;
+	int n, cap;
+	bool sorted;
+	uint32_t seq_next;
+};
+
+struct fw {
+	struct fw_rules rules;
+	struct fw_tunables tun;
+	char ifname[FW_MAX_IFS][FW_IFNAMSIZ];
+	uint32_t ifaddr[FW_MAX_IFS];
+	int nifs;
+	uint32_t *local;        /* `me` */
+	int nlocal;
+	fw_log_fn log_fn;
+	void *log_arg;
+	uint64_t now_s;
+};
+
+/* ---- fw_parse.c: lexer and rule compiler ---- */
+struct fw_tok {
+	const char *s;   /* NUL-terminated */
+	int col;         /* 1-based column in the line */
+};
+struct fw_lex {
+	struct fw_tok t[FW_MAX_TOKS];
+	int n;
+	int eol_col;     /* column just past the last non-blank character */
+	char buf[2 * FW_MAX_LINE];
+};
+/* Splits a line into tokens: blanks separate; '#' starts a comment; '{' '}' '(' ')'
+ * are tokens of their own except inside an address set ("10.0.0.0/24{1,5}"); a
+ * leading '!' is a token ("not"). 0 or -EINVAL with d->col/msg. */
+int fw_lex(const char *line, struct fw_lex *lx, struct fw_diag *d);
+
+struct fw_compiled {
+	uint32_t number;     /* 0: automatic */
+	struct fw_hot hot;
+	struct fw_rule rule;
+};
+/* Compiles "[N] [set S] ACTION [log [logamount L]] BODY" from t[0..n) into c (the
+ * caller frees c->rule.insn with free() unless it keeps it). 0 or -EINVAL with
+ * d->col/msg/ex. */
+int fw_compile(const struct fw *fw, const struct fw_tok *t, int n, int eol_col,
+	       struct fw_compiled *c, struct fw_diag *d);
+/* Sets d->col (from tok, or eol) and formats d->msg; returns -EINVAL. */
+int fw_err(struct fw_diag *d, int col, int ex, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Fills d with "out of memory" (EX_OSERR) and returns -ENOMEM. */
+int fw_oom(struct fw_diag *d);
+/* ipfw's keyword match: tok is a non-empty prefix of word (min_len characters at least). */
+bool fw_prefix(const char *tok, const char *word, int min_len);
+
+/* ---- fw_tab.c: built-in names (no /etc/protocols or /etc/services needed) ---- */
+int fw_proto_by_name(const char *name);             /* -1 if unknown */
+const char *fw_proto_name(int proto);               /* NULL if unnamed */
+int fw_service_port(const char *name);              /* -1 if unknown */
+int fw_unreach_code(const char *name);              /* -1 if unknown */
+const char *fw_unreach_name(int code);              /* NULL above 15 */
+
+/* ---- fw_show.c: listing ---- */
+/* Appends the body of rule idx ("deny ip from any to 10.0.0.1") to buf. Returns the
+ * length it needed (like snprintf). */
+int fw_list_body(const struct fw *fw, int idx, char *buf, size_t len);
+/* ipfw show/list of the rules (all when nnum == 0, else those numbered within the
+ * ranges lo[i]..hi[i]) into out; counters with acct, ctime stamps with times.
+ * Missing numbers are reported through d (-ENOENT, ex 69) after the others print. */
+struct fw_out {
+	char *buf;
+	size_t len, used;
+	size_t need;     /* bytes the output needed; > len - 1 means it was cut */
+};
+void fw_out_puts(struct fw_out *o, const char *s);
+void fw_out_printf(struct fw_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends the body of rule idx to o. */
+void fw_out_body(const struct fw *fw, int idx, struct fw_out *o);
+int fw_show(const struct fw *fw, bool acct, bool times, const uint32_t *lo, const uint32_t *hi,
+	    const int *col, int nnum, struct fw_out *o, struct fw_diag *d);
+
+/* ---- fw.c: the ruleset ---- */
+uint32_t fw_autoinc_step(const struct fw *fw);
+int fw_rules_init(struct fw_rules *s);                     /* only rule 65535 */
+int fw_rules_clone(struct fw_rules *dst, const struct fw_rules *src);
+void fw_rules_free(struct fw_rules *s);                    /* the arrays, not the rules */
+uint32_t fw_rules_last_number(const struct fw_rules *s);   /* B.2's `prev`, 0 if none */
+int fw_rules_sort(struct fw_rules *s);                     /* (number, insertion) order */
+int fw_rules_lower_bound(const struct fw_rules *s, uint32_t num);
+/* Appends before 65535 (a staged set; sorted later). 0 or -ENOMEM. */
+int fw_rules_push(struct fw_rules *s, const struct fw_compiled *c, uint32_t number);
+/* Inserts in order after the rules with the same number. The index or -ENOMEM. */
+int fw_rules_insert(struct fw_rules *s, const struct fw_compiled *c, uint32_t number);
+/* Rules removed from a staged set, freed when the load commits. */
+struct fw_grave {
+	struct fw_rule *r;
+	int n, cap;
+};
+void fw_grave_bury(struct fw_grave *g, const struct fw_rule *r);   /* g NULL: free now */
+/* Removes the user rules numbered num (all when 0); returns how many. */
+int fw_rules_remove(struct fw_rules *s, uint32_t num, struct fw_grave *g);
+/* Zeroes rule i's counters (if counters) and restarts its log allowance. */
+void fw_rules_zero(struct fw_rules *s, int i, bool counters);
+/* Rebuilds the scan index, the candidate array, the program arena and the skipto
+ * indexes; called after every change of the set's rules or order. Allocates only the
+ * arena, and falls back to the rules' own copies of their programs without it. */
+void fw_rules_finish(struct fw_rules *s);
+
+#endif
