@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "csum.h"
+#include "fw.h"
 #include "ifinfo.h"
 #include "pkt.h"
 
@@ -74,6 +76,15 @@ int fwd_ready(struct fwd *f)
 	return rt_build(f->rt);
 }
 
+int fwd_set_fw(struct fwd *f, struct fw *fw)
+{
+	f->denied_by_rule = calloc(65536, sizeof(*f->denied_by_rule));
+	if (!f->denied_by_rule)
+		return -ENOMEM;
+	f->fw = fw;
+	return 0;
+}
+
 void fwd_fini(struct fwd *f)
 {
 	for (int i = 0; i < f->nports; i++)
@@ -81,6 +92,8 @@ void fwd_fini(struct fwd *f)
 	f->nports = 0;
 	rt_free(f->rt);
 	nt_free(f->nt);
+	fw_free(f->fw);
+	f->fw = NULL;
 	free((void *)f->denied_by_rule);
 	f->rt = NULL;
 	f->nt = NULL;
@@ -136,6 +149,56 @@ static void burst_flush(struct fwd *f, int in, struct burst *b, const struct por
 			add(&ic->drops[d], b->drops[d]);
 }
 
+static inline uint16_t rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* What the firewall needs of a parsed IPv4 packet: addresses, protocol, IP total length
+ * (the byte counter's unit, B.9), ports for TCP/UDP/SCTP with fragment offset 0, ICMP
+ * type/code for log lines. */
+static void fw_pkt_of(const struct pkt_info *pi, int recv_if, struct fw_pkt *p)
+{
+	const uint8_t *ip = pi->ip;
+	unsigned ihl = (ip[0] & 0x0fu) * 4u;
+	p->src = pi->src_ip;
+	p->dst = pi->dst_ip;
+	p->proto = pi->proto;
+	p->ip_len = pi->ip_len;
+	p->frag = (rd16(ip + 6) & 0x1fff) != 0;
+	p->has_ports = !p->frag && (p->proto == 6 || p->proto == 17 || p->proto == 132) &&
+		       ihl + 4 <= pi->ip_len;
+	p->sport = p->has_ports ? rd16(ip + ihl) : 0;
+	p->dport = p->has_ports ? rd16(ip + ihl + 2) : 0;
+	p->icmp_type = p->icmp_code = 0;
+	if (p->proto == 1 && !p->frag && ihl + 2 <= pi->ip_len) {
+		p->icmp_type = ip[ihl];
+		p->icmp_code = ip[ihl + 1];
+	}
+	p->in = true;
+	p->recv_if = recv_if;
+	p->xmit_if = -1;
+}
+
+/* A pass that did not let the packet through: counted by cause and by rule. No ICMP
+ * unreachable or TCP RST is sent (the forwarder has no stack of its own). */
+static inline void fw_drop(struct fwd *f, struct burst *b, enum fw_verdict v, uint32_t rule)
+{
+	b->drops[v == FW_UNREACH ? FWD_DROP_FW_UNREACH
+		 : v == FW_RESET ? FWD_DROP_FW_RESET : FWD_DROP_FW_DENY]++;
+	add(&f->denied_by_rule[rule & 0xffff], 1);
+}
+
+/* The firewall is consulted in this burst: present and net.inet.ip.fw.enable. The
+ * rule's match time is stamped once per burst (CLOCK_REALTIME seconds). */
+static inline bool fw_on(struct fwd *f)
+{
+	if (!f->fw || !fw_tunables(f->fw)->enable)
+		return false;
+	fw_set_now(f->fw, clock_ns(CLOCK_REALTIME_COARSE) / NS_PER_S);
+	return true;
+}
+
 static int burst_l3(struct fwd *f, int in, int max)
 {
 	struct port_pkt rx[FWD_BURST_MAX];
@@ -146,14 +209,26 @@ static int burst_l3(struct fwd *f, int in, int max)
 	int n = port_rx_burst(f->ports[in].port, rx, max);
 	if (n <= 0)
 		return n;
+	bool fw = fw_on(f);
 	for (int k = 0; k < n; k++) {
 		struct pkt_info pi;
+		struct fw_pkt fp;
+		uint32_t rule;
+		enum fw_verdict v;
 		uint8_t *fr = rx[k].data;
 		enum pkt_class c = pkt_parse_ip4(fr, rx[k].len, &pi);
 		/* options and fragments are valid IPv4: a router forwards them */
 		if (c != PKT_TEST && c != PKT_IP_OPTIONS && c != PKT_IP_FRAGMENT) {
 			b.drops[c == PKT_NOT_IP4 ? FWD_DROP_NOT_IP4 : FWD_DROP_MALFORMED]++;
 			continue;
+		}
+		/* ip_input(): the inbound pass, on the receiving interface (B.9) */
+		if (fw) {
+			fw_pkt_of(&pi, in, &fp);
+			if ((v = fw_eval(f->fw, &fp, &rule)) != FW_PASS) {
+				fw_drop(f, &b, v, rule);
+				continue;
+			}
 		}
 		/* ip_forward(): TTL first, then the route (RFC 1812 5.3.1) */
 		if (pi.ttl <= 1) {
@@ -165,6 +240,16 @@ static int burst_l3(struct fwd *f, int in, int max)
 		if (o < 0) {
 			b.drops[FWD_DROP_NO_ROUTE]++;
 			continue;
+		}
+		/* ip_output(): the outbound pass, on the transmitting interface, before the
+		 * link layer resolves the next hop */
+		if (fw) {
+			fp.in = false;
+			fp.xmit_if = o;
+			if ((v = fw_eval(f->fw, &fp, &rule)) != FW_PASS) {
+				fw_drop(f, &b, v, rule);
+				continue;
+			}
 		}
 		const uint8_t *mac = nt_lookup(f->nt, o, nh);
 		if (!mac) {
@@ -199,6 +284,7 @@ static int burst_l2(struct fwd *f, int in, int max)
 	int n = port_rx_burst(f->ports[in].port, rx, max);
 	if (n <= 0)
 		return n;
+	bool fw = fw_on(f);
 	for (int k = 0; k < n; k++) {
 		struct pkt_info pi;
 		enum pkt_class c = pkt_parse_ip4(rx[k].data, rx[k].len, &pi);
@@ -206,6 +292,23 @@ static int burst_l2(struct fwd *f, int in, int max)
 		    c != PKT_NOT_IP4) {
 			b.drops[FWD_DROP_MALFORMED]++;
 			continue;
+		}
+		/* a filtering bridge (net.link.bridge.ipfw): IPv4 passes in on the
+		 * receiving port and out on the other one; other protocols are bridged */
+		if (fw && c != PKT_NOT_IP4) {
+			struct fw_pkt fp;
+			uint32_t rule;
+			enum fw_verdict v;
+			fw_pkt_of(&pi, in, &fp);
+			if ((v = fw_eval(f->fw, &fp, &rule)) == FW_PASS) {
+				fp.in = false;
+				fp.xmit_if = o;
+				v = fw_eval(f->fw, &fp, &rule);
+			}
+			if (v != FW_PASS) {
+				fw_drop(f, &b, v, rule);
+				continue;
+			}
 		}
 		b.out[o][b.nout[o]++] = rx[k];
 	}

@@ -71,6 +71,7 @@ struct fwd_port {
 };
 
 struct fw;
+struct fwlog;
 
 struct fwd {
 	struct fwd_port ports[FWD_MAX_PORTS];
@@ -79,6 +80,7 @@ struct fwd {
 	struct rt *rt;
 	struct nt *nt;
 	struct fw *fw;                /* NULL: no firewall */
+	struct fwlog *log;            /* its log lines' queue (counters in the stats), or NULL */
 	/* frames each rule number denied (terminal deny/reject/unreach/reset), counted by
 	 * the forwarder whatever net.inet.ip.fw.update_counters says; 65536 entries */
 	_Atomic uint64_t *denied_by_rule;
@@ -92,6 +94,10 @@ int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max,
 	     size_t errlen);
 /* Compiles the routing table; forwarding may start. 0 or -ENOMEM. */
 int fwd_ready(struct fwd *f);
+/* Hands the firewall to the forwarder: every forwarded IPv4 packet passes it twice,
+ * in on the receiving port and out on the transmitting one (while
+ * net.inet.ip.fw.enable is 1); fwd_fini frees it. 0 or -ENOMEM. */
+int fwd_set_fw(struct fwd *f, struct fw *fw);
 void fwd_fini(struct fwd *f);
 /* One burst from port `in`; returns frames read (>= 0) or -errno. */
 int fwd_burst(struct fwd *f, int in, int max);

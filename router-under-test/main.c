@@ -2,6 +2,8 @@
  * (ports, routes, neighbours, knobs, control socket), interval lines and the summary.
  * Forwarding is fwd.c, scheduling fwdloop.c and devpoll.c, control ctl.c and cmd.c. */
 #include <errno.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,9 @@
 #include "clock.h"
 #include "ctl.h"
 #include "fmt.h"
+#include "fw.h"
 #include "fwd.h"
+#include "fwlog.h"
 #include "jout.h"
 #include "kstack.h"
 #include "log.h"
@@ -25,11 +29,12 @@
 #include "version.h"
 
 /* long-only options, by name (their getopt keys are 256 + table index) */
-enum { K_POLLHZ = 1000, K_BURST_MAX, K_RANGE, K_SPIN, K_L2, K_ROUTES, K_NEIGH, K_RTPRIO };
+enum { K_POLLHZ = 1000, K_BURST_MAX, K_RANGE, K_SPIN, K_L2, K_ROUTES, K_NEIGH, K_RTPRIO,
+       K_CHECK, K_ACCEPT };
 static const struct { const char *name; int key; } long_only[] = {
 	{ "pollhz", K_POLLHZ }, { "burst-max", K_BURST_MAX }, { "range-policy", K_RANGE },
 	{ "spin", K_SPIN }, { "l2", K_L2 }, { "routes", K_ROUTES }, { "neigh", K_NEIGH },
-	{ "rt-prio", K_RTPRIO },
+	{ "rt-prio", K_RTPRIO }, { "check-rules", K_CHECK }, { "default-accept", K_ACCEPT },
 };
 
 static const struct opt_def opts[] = {
@@ -38,7 +43,7 @@ static const struct opt_def opts[] = {
 	{ "mode", 'm', "MODE", "scheduling: poll (BSD device polling, default), intr or busy" },
 	{ "pollhz", 0, "HZ", "poll clock, kern.polling.pollhz 1..30000 (default 2000)" },
 	{ "burst-max", 0, "N", "kern.polling.burst_max 10..1000 (default 150)" },
-	{ "sysctl", 's', "NAME=VALUE", "set a kern.polling knob at start (repeatable)" },
+	{ "sysctl", 's', "NAME=VALUE", "set a kern.polling or net.inet.ip.fw knob at start (repeatable)" },
 	{ "range-policy", 0, "POLICY", "knob writes out of range: einval (FreeBSD 8, default) or clamp (DragonFly)" },
 	{ "spin", 0, "DUR", "poll mode: spin this long before each tick (default 50us)" },
 	{ "rt-prio", 0, "PRIO", "run the forwarding thread SCHED_FIFO at PRIO 1..99 (default: normal)" },
@@ -47,6 +52,9 @@ static const struct opt_def opts[] = {
 	{ "route", 'r', "SPEC", "static route PREFIX/LEN,via=GW or PREFIX/LEN,dev=PORT (repeatable)" },
 	{ "routes", 0, "FILE", "static routes from FILE, one SPEC per line" },
 	{ "neigh", 0, "IP=MAC@PORT", "static neighbour (repeatable); the rest from the system" },
+	{ "rules", 'f', "FILE", "ipfw rules to load at start; turns the firewall on" },
+	{ "check-rules", 0, "FILE", "check FILE as --rules would load it (FILE:LINE:COL: errors), exit" },
+	{ "default-accept", 0, NULL, "rule 65535 allows; turns the firewall on" },
 	{ "ctl", 'c', "PATH", "control socket for ppslab-rut ctl (mode 0600)" },
 	{ "duration", 't', "DUR", "stop after DUR (default: until SIGINT/SIGTERM)" },
 	{ "interval", 'I', "DUR", "report interval (default 1s)" },
@@ -59,7 +67,8 @@ static const struct opt_def opts[] = {
 };
 
 #define SYNOPSIS                                                                          \
-	"ppslab-rut -i PORTSPEC -o PORTSPEC [--mode poll|intr|busy] [--ctl PATH] [options]\n" \
+	"ppslab-rut -i PORTSPEC -o PORTSPEC [--mode poll|intr|busy] [--rules FILE] [--ctl PATH] [options]\n" \
+	"       ppslab-rut --check-rules FILE [-i PORTSPEC -o PORTSPEC]\n"                      \
 	"       ppslab-rut ctl PATH sysctl [-a|-n|-e|-N|-d|-q|-i] NAME[=VALUE] ...\n"         \
 	"       ppslab-rut ctl PATH ipfw [-q] add|delete|show|list|zero|flush|resetlog ... | ipfw [-q] /FILE\n" \
 	"       ppslab-rut ctl PATH stats"
@@ -80,7 +89,8 @@ struct args {
 	const char *neigh[MAX_REPEAT];
 	int nneigh;
 	const char *ctl_path;
-	int l2, json, verbose;
+	const char *rules, *check_rules;
+	int l2, json, verbose, default_accept;
 };
 
 static int repeat(const char **arr, int *n, const char *name, const char *arg)
@@ -148,6 +158,9 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	case K_ROUTES: a->route_file = arg; break;
 	case K_NEIGH: return repeat(a->neigh, &a->nneigh, name, arg);
 	case 'c': a->ctl_path = arg; break;
+	case 'f': a->rules = arg; break;
+	case K_CHECK: a->check_rules = arg; break;
+	case K_ACCEPT: a->default_accept = 1; break;
 	case 't':
 		if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->duration_ns))
 			return cli_bad(name, arg, num_expect_duration());
@@ -235,8 +248,8 @@ static int load_tables(const struct args *a, struct fwd *f, struct rut_info *inf
 static int apply_knobs(const struct args *a, struct sched *s)
 {
 	int n;
-	const struct bsdctl_oid *tab = rut_sysctl_polling(&n);
-	struct rut_sysctl_ctx ctx = { .poll = &s->poll };
+	const struct bsdctl_oid *tab = rut_sysctl_table(&n);
+	struct rut_sysctl_ctx ctx = { .poll = &s->poll, .fw = s->f->fw };
 	for (int i = 0; i < a->nknobs; i++) {
 		struct sbuf out, err;
 		char *argv[1] = { (char *)a->knobs[i] };
@@ -325,6 +338,11 @@ static void report_summary(const struct args *a, struct sched *s, uint64_t dur_n
 	       fmt_thousands((uint64_t)json_integer_value(json_object_get(o, "kernel_drops")), b3, sizeof(b3)),
 	       (double)dur_ns / 1e9, json_real_value(json_object_get(o, "cpu_s")),
 	       (double)sched_cpu_ns(s) / 1e9);
+	json_t *fo = json_object_get(o, "fw");
+	if (fo && json_integer_value(json_object_get(fo, "enable")))
+		printf("firewall: %lld rules, %lld packets denied\n",
+		       (long long)json_integer_value(json_object_get(fo, "static_count")),
+		       (long long)json_integer_value(json_object_get(fo, "denied_pkts")));
 	if (s->mode == RUT_POLL)
 		printf("polling: pollhz %u, burst %u of %u, %llu ticks, lost_polls %llu, "
 		       "tick lateness p50 %.1f us, p99 %.1f us, max %.1f us\n",
@@ -334,6 +352,87 @@ static void report_summary(const struct args *a, struct sched *s, uint64_t dur_n
 		       (double)hist_quantile(&p->late_ns, 0.99) / 1e3,
 		       p->late_ns.count ? (double)p->late_ns.max / 1e3 : 0.0);
 	json_decref(o);
+}
+
+/* Every IPv4 address of this namespace: what `me` matches (B.6). */
+static int local_addrs(uint32_t *out, int max)
+{
+	struct ifaddrs *ifa, *i;
+	int n = 0;
+	if (getifaddrs(&ifa))
+		return 0;
+	for (i = ifa; i && n < max; i = i->ifa_next)
+		if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET)
+			out[n++] = ((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr.s_addr;
+	freeifaddrs(ifa);
+	return n;
+}
+
+/* The firewall, always present (ipfw commands work on it through --ctl); consulted only
+ * when --rules or --default-accept turned it on, or net.inet.ip.fw.enable=1 later. */
+static int setup_fw(const struct args *a, struct fwd *f, struct fwlog *log)
+{
+	const char *names[FWD_MAX_PORTS];
+	uint32_t addrs[FWD_MAX_PORTS], local[256];
+	for (int i = 0; i < f->nports; i++) {
+		names[i] = f->ports[i].ifname;
+		addrs[i] = f->ports[i].ip;
+	}
+	struct fw *fw = fw_new(names, f->nports, local, local_addrs(local, 256));
+	if (!fw || fwd_set_fw(f, fw)) {
+		fw_free(fw);
+		log_err("cannot create the firewall: %s", strerror(errno ? errno : ENOMEM));
+		return EX_OSERR;
+	}
+	fw_set_if_addrs(fw, addrs, f->nports);
+	fwlog_init(log);
+	fw_set_log(fw, fwlog_push, log);
+	f->log = log;
+	struct fw_tunables *t = fw_tunables(fw);
+	t->enable = a->rules || a->default_accept;
+	t->default_to_accept = a->default_accept;
+	if (a->rules) {
+		struct fw_diag d = { 0 };
+		char buf[512];
+		uint64_t t0 = mono_ns();
+		if (fw_load_file(fw, a->rules, &d) < 0) {
+			log_err("%s", fw_diag_str(&d, buf, sizeof(buf)));
+			return d.ex ? d.ex : EX_DATAERR;
+		}
+		log_info("%d rules (%s) loaded in %.0f ms", fw_rule_count(fw), a->rules,
+			 (double)(mono_ns() - t0) / 1e6);
+	}
+	return 0;
+}
+
+struct check_ctx {
+	int n;
+};
+
+static void print_diag(void *arg, const struct fw_diag *d)
+{
+	char buf[512];
+	((struct check_ctx *)arg)->n++;
+	fprintf(stderr, "%s\n", fw_diag_str(d, buf, sizeof(buf)));
+}
+
+/* --check-rules FILE: every error, as FILE:LINE:COLUMN: message; EX_DATAERR if any.
+ * Interface names come from -i/-o when given (without opening the ports). */
+static int check_rules(const struct args *a)
+{
+	char be[16], tgt[2][64], err[256];
+	const char *names[2];
+	int n = 0;
+	for (int i = 0; i < 2; i++)
+		if (a->specs[i] && !port_spec_parse(a->specs[i], be, tgt[i], err, sizeof(err)))
+			names[n++] = tgt[i];
+	struct check_ctx c = { 0 };
+	int rc = fw_check_file_all(a->check_rules, names, n, print_diag, &c);
+	if (rc < 0) {
+		log_err("%s: %s", a->check_rules, strerror(-rc));
+		return rc == -ENOENT || rc == -EACCES ? EX_NOINPUT : EX_IOERR;
+	}
+	return rc > 0 ? EX_DATAERR : EX_OK;
 }
 
 static void warn_kernel_stack(const struct fwd *f)
@@ -347,7 +446,7 @@ static void warn_kernel_stack(const struct fwd *f)
 				 f->ports[i].ifname);
 }
 
-static int run(struct args *a)
+static int run(struct args *a, struct fwlog *log)
 {
 	char err[256];
 	int rc, sig = 0;
@@ -367,7 +466,7 @@ static int run(struct args *a)
 	}
 	f->l2 = a->l2;
 	struct rut_info info = { 0 };
-	if ((rc = load_tables(a, f, &info)))
+	if ((rc = load_tables(a, f, &info)) || (rc = setup_fw(a, f, log)))
 		goto out;
 	warn_kernel_stack(f);
 	runctl_init(&rctl);
@@ -416,6 +515,7 @@ static int run(struct args *a)
 			break;
 		if (now < next)
 			continue;
+		fwlog_drain(log, stderr);
 		fwd_totals(f, &cur.t);
 		cur.cpu_ns = sched_cpu_ns(s);
 		report_interval(a, s, &cur, &prev, now - t0, now - last);
@@ -426,6 +526,7 @@ static int run(struct args *a)
 	atomic_store(&rctl.stop, 1);
 	sched_join(s);
 	ctl_forwarder_gone(ctl);
+	fwlog_drain(log, stderr);
 	report_summary(a, s, mono_ns() - t0, sig);
 	rc = EX_OK;
 	if (s->err) {
@@ -462,9 +563,16 @@ int main(int argc, char **argv)
 		log_err("unexpected argument '%s' (see --help)", argv[first]);
 		return EX_USAGE;
 	}
+	if (a.check_rules)
+		return check_rules(&a);
 	if (!a.specs[0] || !a.specs[1]) {
 		log_err("give both ports: -i PORTSPEC -o PORTSPEC (e.g. -i rut0 -o rut1)");
 		return EX_USAGE;
 	}
-	return run(&a);
+	struct fwlog *log = calloc(1, sizeof(*log));
+	if (!log)
+		return EX_OSERR;
+	rc = run(&a, log);
+	free(log);
+	return rc;
 }

@@ -1,7 +1,12 @@
-/* rut_sysctl.c — the kern.polling.* OID table (see rut_sysctl.h). Called by ctl.c and
- * rutstats.c on the forwarding thread. Types follow the kernels: pollhz and enable are
- * int (DragonFly), the others unsigned (FreeBSD 8 kern_poll.c). */
+/* rut_sysctl.c — the sysctl OID table: kern.polling.* and net.inet.ip.fw.* (see
+ * rut_sysctl.h). Called by cmd.c and main.c on the forwarding thread (or before it
+ * starts). Types follow the kernels: pollhz and enable are int (DragonFly), the other
+ * polling knobs unsigned (FreeBSD 8 kern_poll.c); the fw ones as FreeBSD 8 ip_fw2.c. */
 #include "rut_sysctl.h"
+
+#include <errno.h>
+
+#include "fw.h"
 
 enum pstat {
 	PS_BURST, PS_SHORT_TICKS, PS_LOST_POLLS, PS_PENDING_POLLS, PS_RESIDUAL_BURST,
@@ -35,7 +40,50 @@ static int64_t get_stat(void *ctx, const struct bsdctl_oid *o)
 	return 0;
 }
 
+enum fwk {
+	FK_ENABLE, FK_ONE_PASS, FK_AUTOINC, FK_VERBOSE, FK_VERBOSE_LIMIT, FK_DEFAULT_ACCEPT,
+	FK_STATIC_COUNT, FK_DEFAULT_RULE, FK_UPDATE_COUNTERS
+};
+
+static int64_t get_fw(void *ctx, const struct bsdctl_oid *o)
+{
+	struct fw *fw = ((struct rut_sysctl_ctx *)ctx)->fw;
+	const struct fw_tunables *t = fw_tunables(fw);
+	switch ((enum fwk)o->arg) {
+	case FK_ENABLE: return t->enable;
+	case FK_ONE_PASS: return t->one_pass;
+	case FK_AUTOINC: return (int32_t)t->autoinc_step;
+	case FK_VERBOSE: return t->verbose;
+	case FK_VERBOSE_LIMIT: return (int32_t)t->verbose_limit;
+	case FK_DEFAULT_ACCEPT: return t->default_to_accept;
+	case FK_STATIC_COUNT: return fw_rule_count(fw);
+	case FK_DEFAULT_RULE: return 65535;
+	case FK_UPDATE_COUNTERS: return t->update_counters;
+	}
+	return 0;
+}
+
+/* FreeBSD's net.inet.ip.fw handlers check nothing (autoinc_step is clamped to 1..1000
+ * where it is used), so no write fails. */
+static int set_fw(void *ctx, const struct bsdctl_oid *o, int64_t v)
+{
+	struct fw_tunables *t = fw_tunables(((struct rut_sysctl_ctx *)ctx)->fw);
+	switch ((enum fwk)o->arg) {
+	case FK_ENABLE: t->enable = v != 0; break;
+	case FK_ONE_PASS: t->one_pass = v != 0; break;
+	case FK_AUTOINC: t->autoinc_step = (uint32_t)v; break;
+	case FK_VERBOSE: t->verbose = v != 0; break;
+	case FK_VERBOSE_LIMIT: t->verbose_limit = (uint32_t)v; break;
+	case FK_DEFAULT_ACCEPT: t->default_to_accept = v != 0; break;
+	case FK_UPDATE_COUNTERS: t->update_counters = v != 0; break;
+	case FK_STATIC_COUNT:
+	case FK_DEFAULT_RULE: return -EPERM;
+	}
+	return 0;
+}
+
 #define KNOB(n, t, k, d) { "kern.polling." n, t, 1, d, k, get_knob, set_knob }
+#define FWK(n, t, w, k, d) { "net.inet.ip.fw." n, t, w, d, k, get_fw, w ? set_fw : NULL }
 #define STAT(n, s, d) { "kern.polling." n, BSDCTL_UINT, 0, d, s, get_stat, NULL }
 
 static const struct bsdctl_oid polling[] = {
@@ -55,9 +103,32 @@ static const struct bsdctl_oid polling[] = {
 	STAT("stalled", PS_STALLED, "potential stalls"),
 	KNOB("pollhz", BSDCTL_INT, POLL_K_POLLHZ, "Device polling frequency"),
 	KNOB("idle_poll", BSDCTL_UINT, POLL_K_IDLE_POLL, "Enable device polling in idle loop"),
+#define N_POLLING 16
+	/* FreeBSD 8 ip_fw2.c / ip_fw_pfil.c; default_to_accept is a boot-time tunable
+	 * there (read-only), writable here so a sweep can flip it; update_counters is the
+	 * extension named after the 2012 discussion (seed 001) */
+	FWK("enable", BSDCTL_INT, 1, FK_ENABLE, "Enable ipfw"),
+	FWK("one_pass", BSDCTL_INT, 1, FK_ONE_PASS,
+	    "Only do a single pass through ipfw when using dummynet(4)"),
+	FWK("autoinc_step", BSDCTL_INT, 1, FK_AUTOINC, "Rule number auto-increment step"),
+	FWK("verbose", BSDCTL_INT, 1, FK_VERBOSE, "Log matches to ipfw rules"),
+	FWK("verbose_limit", BSDCTL_INT, 1, FK_VERBOSE_LIMIT,
+	    "Set upper limit of matches of ipfw rules logged"),
+	FWK("default_to_accept", BSDCTL_UINT, 1, FK_DEFAULT_ACCEPT,
+	    "Make the default rule accept all packets."),
+	FWK("static_count", BSDCTL_INT, 0, FK_STATIC_COUNT, "Number of static rules"),
+	FWK("default_rule", BSDCTL_UINT, 0, FK_DEFAULT_RULE, "Default rule number"),
+	FWK("update_counters", BSDCTL_INT, 1, FK_UPDATE_COUNTERS,
+	    "Update rule packet/byte/time counters (ppslab extension)"),
 };
 
 const struct bsdctl_oid *rut_sysctl_polling(int *n)
+{
+	*n = N_POLLING;
+	return polling;
+}
+
+const struct bsdctl_oid *rut_sysctl_table(int *n)
 {
 	*n = (int)(sizeof(polling) / sizeof(polling[0]));
 	return polling;

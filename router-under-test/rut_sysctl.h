@@ -1,18 +1,24 @@
 /* rut_sysctl.h — the forwarder's sysctl tree: kern.polling.* over the poll context (the
  * knobs and statistics in the order DragonFly's `sysctl -a kern.polling` prints them,
- * seed 000, then FreeBSD's idle_poll). Used by the control socket (ctl.c) and the
- * stats JSON; the callbacks run on the forwarding thread, which owns the state. */
+ * seed 000, then FreeBSD's idle_poll) and net.inet.ip.fw.* over the firewall's
+ * tunables. Used by the control socket (cmd.c) and --sysctl at start; the callbacks
+ * run on the forwarding thread, which owns the state. */
 #ifndef PPSLAB_RUT_SYSCTL_H
 #define PPSLAB_RUT_SYSCTL_H
 
 #include "bsdctl.h"
 #include "devpoll.h"
 
+struct fw;
+
 struct rut_sysctl_ctx {
 	struct poll *poll;
+	struct fw *fw;          /* may be NULL with rut_sysctl_polling */
 };
 
 /* The kern.polling.* OIDs (static, for every context). */
 const struct bsdctl_oid *rut_sysctl_polling(int *n);
+/* kern.polling.*, then net.inet.ip.fw.* (ctx->fw must be set). */
+const struct bsdctl_oid *rut_sysctl_table(int *n);
 
 #endif

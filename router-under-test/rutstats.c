@@ -3,9 +3,12 @@
  * contract with `ppslab run` and scripts: README's ppslab-rut section lists them. */
 #include "rutstats.h"
 
+#include <stdio.h>
 #include <sys/resource.h>
 
 #include "clock.h"
+#include "fw.h"
+#include "fwlog.h"
 #include "hist.h"
 #include "jout.h"
 #include "version.h"
@@ -83,6 +86,54 @@ static json_t *polling_obj(const struct sched *s)
 	return o;
 }
 
+/* The firewall: tunables, what it dropped, and every rule's counters in ruleset order
+ * (packets and bytes = IP length, counted per pass as ipfw does; last match in
+ * CLOCK_REALTIME seconds), plus the frames each rule number dropped as the forwarder
+ * counted them (kept even with net.inet.ip.fw.update_counters=0). */
+static void fw_objs(json_t *o, struct fwd *f, const uint64_t *drops)
+{
+	if (!f->fw)
+		return;
+	const struct fw_tunables *t = fw_tunables(f->fw);
+	int n = fw_rule_count(f->fw);
+	json_t *fo = json_object();
+	jset_u64(fo, "enable", t->enable);
+	jset_u64(fo, "default_to_accept", t->default_to_accept);
+	jset_u64(fo, "update_counters", t->update_counters);
+	jset_u64(fo, "verbose", t->verbose);
+	jset_u64(fo, "static_count", (uint64_t)n);
+	jset_u64(fo, "denied_pkts", drops[FWD_DROP_FW_DENY] + drops[FWD_DROP_FW_UNREACH] +
+					drops[FWD_DROP_FW_RESET]);
+	if (f->log) {
+		jset_u64(fo, "log_lines", atomic_load(&f->log->lines));
+		jset_u64(fo, "log_dropped", atomic_load(&f->log->dropped));
+	}
+	json_object_set_new(o, "fw", fo);
+	json_t *rules = json_array();
+	for (int i = 0; i < n; i++) {
+		struct fw_rule_stats st;
+		if (fw_rule_stats(f->fw, i, &st))
+			continue;
+		json_t *r = json_object();
+		jset_u64(r, "number", st.number);
+		jset_u64(r, "pkts", st.pkts);
+		jset_u64(r, "bytes", st.bytes);
+		jset_u64(r, "last_match_s", st.last_match_s);
+		json_array_append_new(rules, r);
+	}
+	json_object_set_new(o, "rules", rules);
+	json_t *den = json_object();
+	for (int k = 0; k < 65536; k++) {
+		uint64_t v = ld(&f->denied_by_rule[k]);
+		if (v) {
+			char key[8];
+			snprintf(key, sizeof(key), "%d", k);
+			jset_u64(den, key, v);
+		}
+	}
+	json_object_set_new(o, "denied_by_rule", den);
+}
+
 json_t *stats_json(struct sched *s, const char *type)
 {
 	struct fwd *f = s->f;
@@ -129,6 +180,7 @@ json_t *stats_json(struct sched *s, const char *type)
 	}
 	json_object_set_new(o, "ports", ports);
 	json_object_set_new(o, "polling", polling_obj(s));
+	fw_objs(o, f, t.drops);
 	jset_u64(o, "routes", (uint64_t)s->info.routes);
 	jset_u64(o, "neighbours", (uint64_t)s->info.neighbours);
 	jset_f(o, "route_load_ms", s->info.route_load_ms);

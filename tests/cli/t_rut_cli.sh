@@ -36,11 +36,28 @@ long=$(head -c 5000 /dev/zero | tr '\0' x)
 t "ctl: a command longer than 4096 bytes" 64 "longer than 4096" $R ctl /tmp/x.sock sysctl "$long"
 t "ctl: a path too long for a socket" 64 "path too long" $R ctl "/tmp/$long" stats
 
+# --check-rules: every error as FILE:LINE:COLUMN: message, status 65; a good file: 0
+tmp=$(mktemp -d)
+printf '# rules\nadd 100 allow ip from any to any\n200 deny tcp from any to any 70000\nadd 300 dney ip from any to any\n' >"$tmp/bad.rules"
+printf 'add 100 count ip from any to any via rut0\n00200 5 230 deny udp from any to any 1000-2000\n' >"$tmp/good.rules"
+t "--check-rules: a bad port, with its position" 65 "^$tmp/bad.rules:3:[0-9]+: " $R --check-rules "$tmp/bad.rules"
+t "--check-rules: every error, not only the first" 65 "$tmp/bad.rules:4:9: " $R --check-rules "$tmp/bad.rules"
+t "--check-rules: a good file (with pasted ipfw show output)" 0 "" $R --check-rules "$tmp/good.rules" -i rut0 -o rut1
+t "--check-rules: a missing file" 66 "/nonexistent.rules" $R --check-rules /nonexistent.rules
+n=$((n + 1))
+if [ -z "$($R --check-rules "$tmp/good.rules" 2>&1)" ]; then
+	echo "ok $n - --check-rules: silent on success"
+else
+	echo "not ok $n - --check-rules: silent on success"
+fi
+rm -rf "$tmp"
+
 help=$($R --help)
 n=$((n + 1))
 missing=""
 for o in --in --out --mode --pollhz --burst-max --sysctl --range-policy --spin --rt-prio --burst \
-	--l2 --route --routes --neigh --ctl --duration --interval --json; do
+	--l2 --route --routes --neigh --rules --check-rules --default-accept --ctl --duration \
+	--interval --json; do
 	echo "$help" | grep -q -- "$o" || missing="$missing $o"
 done
 if [ -z "$missing" ] && echo "$help" | grep -q "ppslab-rut ctl PATH sysctl"; then

@@ -8,6 +8,7 @@
 
 #include "bsdctl.h"
 #include "clock.h"
+#include "fw.h"
 #include "rut_sysctl.h"
 #include "tap.h"
 
@@ -31,7 +32,7 @@ static int run(const char *cmd)
 		argv[argc++] = t;
 	sbuf_reset(&O);
 	sbuf_reset(&E);
-	const struct bsdctl_oid *tab = rut_sysctl_polling(&n);
+	const struct bsdctl_oid *tab = C.fw ? rut_sysctl_table(&n) : rut_sysctl_polling(&n);
 	return bsdctl_sysctl(tab, n, &C, argc, argv, &O, &E);
 }
 
@@ -182,6 +183,51 @@ static void t_fatal(void)
 	T_TRUE(!strncmp(sbuf_data(&E), "sysctl: illegal option -- z\nusage:", 34));
 }
 
+/* net.inet.ip.fw.*: FreeBSD 8's names and types over the firewall's tunables; -a lists
+ * kern.polling first, then net (the OID order of the top-level nodes) */
+static void t_fw_tree(void)
+{
+	setup(POLL_RANGE_EINVAL);
+	const char *ifs[] = { "rut0", "rut1" };
+	struct fw *fw = fw_new(ifs, 2, NULL, 0);
+	T_TRUE(fw != NULL);
+	if (!fw)
+		return;
+	C.fw = fw;
+	T_EQ_INT(run("net.inet.ip.fw"), 0);
+	T_STREQ(sbuf_data(&O), "net.inet.ip.fw.enable: 1\n"
+			       "net.inet.ip.fw.one_pass: 1\n"
+			       "net.inet.ip.fw.autoinc_step: 100\n"
+			       "net.inet.ip.fw.verbose: 0\n"
+			       "net.inet.ip.fw.verbose_limit: 0\n"
+			       "net.inet.ip.fw.default_to_accept: 0\n"
+			       "net.inet.ip.fw.static_count: 1\n"
+			       "net.inet.ip.fw.default_rule: 65535\n"
+			       "net.inet.ip.fw.update_counters: 1\n");
+	T_EQ_INT(run("-a"), 0);
+	T_TRUE(!strncmp(sbuf_data(&O), "kern.polling.burst: 5\n", 22));
+	T_TRUE(strstr(sbuf_data(&O), "kern.polling.idle_poll: 0\nnet.inet.ip.fw.enable: 1\n") != NULL);
+	T_EQ_INT(run("net.inet.ip.fw.update_counters=0 net.inet.ip.fw.default_to_accept=1"), 0);
+	T_STREQ(sbuf_data(&O), "net.inet.ip.fw.update_counters: 1 -> 0\n"
+			       "net.inet.ip.fw.default_to_accept: 0 -> 1\n");
+	T_TRUE(!fw_tunables(fw)->update_counters && fw_tunables(fw)->default_to_accept);
+	T_EQ_INT(run("net.inet.ip.fw.enable=0"), 0);
+	T_TRUE(!fw_tunables(fw)->enable);
+	T_EQ_INT(run("net.inet.ip.fw.autoinc_step=1000"), 0);
+	T_EQ_U64(fw_tunables(fw)->autoinc_step, 1000);
+	T_EQ_INT(run("net.inet.ip.fw.static_count=3"), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: oid 'net.inet.ip.fw.static_count' is read only\n");
+	T_EQ_INT(run("net.inet.ip.fw.enable=yes"), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: invalid integer 'yes'\n");
+	char out[256];
+	struct fw_diag d = { 0 };
+	T_EQ_INT(fw_exec(fw, "add 100 deny ip from any to any", out, sizeof(out), &d), 0);
+	T_EQ_INT(run("-n net.inet.ip.fw.static_count"), 0);
+	T_STREQ(sbuf_data(&O), "2\n");
+	fw_free(fw);
+	C.fw = NULL;
+}
+
 int main(void)
 {
 	sbuf_init(&O, 0);
@@ -191,6 +237,7 @@ int main(void)
 	T_RUN(t_write);
 	T_RUN(t_range_errors);
 	T_RUN(t_fatal);
+	T_RUN(t_fw_tree);
 	sbuf_free(&O);
 	sbuf_free(&E);
 	return t_done();
