@@ -21,11 +21,13 @@ EOF
 start sink sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --rules "$T/deny.rules" --ctl "$S" --json
 ready sink 1; ready rut 2
+base=$(ifc sink sink0 rx_packets)
 start gen1 gen "$B/ppslab-gen" -i gen0 --stream 1 --sport 1001 --rate 10k --count 20000 --json
 start gen2 gen "$B/ppslab-gen" -i gen0 --stream 2 --sport 1002 --rate 5k --count 7000 --json
 finish gen1 30; eq "deny: gen 1 exits 0" "$RC" 0
 finish gen2 30; eq "deny: gen 2 exits 0" "$RC" 0
-sleep 0.3
+read_all "$S" 27000
+arrived sink sink0 "$base" 20000
 show=$(ctl ipfw show); rc=$?
 eq "deny: ipfw show exits 0" "$rc" 0
 eq "deny: ipfw show, as ipfw prints it" "$show" \
@@ -57,9 +59,11 @@ start sink2 sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut2 rut "$B/ppslab-rut" -i rut0 -o rut1 --rules "$T/count.rules" --default-accept \
 	--ctl "$S" --json
 ready sink 1; ready rut 2
+base=$(ifc sink sink0 rx_packets)
 start gen3 gen "$B/ppslab-gen" -i gen0 --rate 10k --count 4000 --json
 finish gen3 30; eq "count: gen exits 0" "$RC" 0
-sleep 0.3
+read_all "$S" 4000
+arrived sink sink0 "$base" 4000
 # 60-byte frames carry 46-byte IP packets: bytes = IP length (B.9)
 eq "count: ipfw show" "$(ctl ipfw show)" \
 "00100 8000 368000 count ip from any to any
@@ -109,20 +113,20 @@ eq "file: a missing file exits 64" "$rc" 64
 start gen4 gen "$B/ppslab-gen" -i gen0 --stream 1 --sport 1001 --rate 10k --count 3000 --json
 start gen5 gen "$B/ppslab-gen" -i gen0 --stream 2 --sport 1002 --rate 10k --count 1000 --json
 finish gen4 30; finish gen5 30
-sleep 0.3
+read_all "$S" 4000
 eq "file: 2,000 non-matching rules let stream 1 through" "$(ctl stats | jq .fwd_pkts)" 3000
 eq "file: the last rule denied stream 2" "$(ctl stats | jq '.denied_by_rule["30000"]')" 1000
 eq "counters off" "$(ctl sysctl net.inet.ip.fw.update_counters=0)" "net.inet.ip.fw.update_counters: 1 -> 0"
 start gen6 gen "$B/ppslab-gen" -i gen0 --stream 2 --sport 1002 --rate 10k --count 500 --json
 finish gen6 30
-sleep 0.3
+read_all "$S" 4500
 st=$(ctl stats)
 eq "counters off: the rule's counter stood still" "$(echo "$st" | jq '.rules[] | select(.number == 30000) | .pkts')" 1000
 eq "counters off: the forwarder still counts the drops" "$(echo "$st" | jq '.denied_by_rule["30000"]')" 1500
 eq "enable=0 bypasses the firewall" "$(ctl sysctl net.inet.ip.fw.enable=0)" "net.inet.ip.fw.enable: 1 -> 0"
 start gen7 gen "$B/ppslab-gen" -i gen0 --stream 2 --sport 1002 --rate 10k --count 500 --json
 finish gen7 30
-sleep 0.3
+read_all "$S" 5000
 eq "bypassed: stream 2 forwarded" "$(ctl stats | jq .fwd_pkts)" 3500
 ctl ipfw add 50 deny ip from any to any >/dev/null 2>"$T/err"
 check "bypassed: ipfw add notes that the firewall is off" grep -q "net.inet.ip.fw.enable is 0" "$T/err"
@@ -132,7 +136,7 @@ ctl ipfw -q add 60 deny log logamount 3 udp from any 1002 to any 2>/dev/null
 ctl sysctl net.inet.ip.fw.enable=1 net.inet.ip.fw.verbose=1 >/dev/null
 start gen8 gen "$B/ppslab-gen" -i gen0 --stream 2 --sport 1002 --rate 1k --count 10 --json
 finish gen8 30
-sleep 1.3
+read_all "$S" 5010
 stop rut3; eq "file: rut exits 0" "$RC" 0
 sink_done sink3
 eq "log: three lines" "$(grep -c '^ipfw: 60 Deny UDP 198.18.0.2:1002 198.19.0.2:9 in via rut0$' "$T/rut3.err")" 3
