@@ -31,13 +31,24 @@ const char *fwd_drop_name(enum fwd_drop d)
 	return (unsigned)d < FWD_DROP_COUNT ? drop_names[d] : "unknown";
 }
 
+/* What one burst collected: the frames read, frames per egress port and drops by cause.
+ * One per forwarder (allocated with it, used only by the forwarding thread): nothing
+ * this size belongs on the stack of a per-burst call. */
+struct burst {
+	struct port_pkt rx[FWD_BURST_MAX];
+	struct port_pkt out[FWD_MAX_PORTS][FWD_BURST_MAX];
+	int nout[FWD_MAX_PORTS];
+	uint64_t drops[FWD_DROP_COUNT];
+};
+
 int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max, char *err,
 	     size_t errlen)
 {
 	memset(f, 0, sizeof(*f));
 	f->rt = rt_new();
 	f->nt = nt_new();
-	if (!f->rt || !f->nt)
+	f->scratch = malloc(sizeof(struct burst));
+	if (!f->rt || !f->nt || !f->scratch)
 		return -ENOMEM;
 	if (n > FWD_MAX_PORTS) {
 		snprintf(err, errlen, "at most %d ports", FWD_MAX_PORTS);
@@ -95,6 +106,8 @@ void fwd_fini(struct fwd *f)
 	fw_free(f->fw);
 	f->fw = NULL;
 	free((void *)f->denied_by_rule);
+	free(f->scratch);
+	f->scratch = NULL;
 	f->rt = NULL;
 	f->nt = NULL;
 	f->denied_by_rule = NULL;
@@ -111,12 +124,6 @@ static inline uint64_t ld(const _Atomic uint64_t *c)
 	return atomic_load_explicit(c, memory_order_relaxed);
 }
 
-/* What one burst collected: frames per egress port and drops by cause. */
-struct burst {
-	struct port_pkt out[FWD_MAX_PORTS][FWD_BURST_MAX];
-	int nout[FWD_MAX_PORTS];
-	uint64_t drops[FWD_DROP_COUNT];
-};
 
 static void burst_flush(struct fwd *f, int in, struct burst *b, const struct port_pkt *rx,
 			int n)
@@ -201,10 +208,10 @@ static inline bool fw_on(struct fwd *f)
 
 static int burst_l3(struct fwd *f, int in, int max)
 {
-	struct port_pkt rx[FWD_BURST_MAX];
-	struct burst b;
-	memset(b.nout, 0, sizeof(b.nout));
-	memset(b.drops, 0, sizeof(b.drops));
+	struct burst *b = f->scratch;
+	struct port_pkt *rx = b->rx;
+	memset(b->nout, 0, sizeof(b->nout));
+	memset(b->drops, 0, sizeof(b->drops));
 
 	int n = port_rx_burst(f->ports[in].port, rx, max);
 	if (n <= 0)
@@ -219,26 +226,26 @@ static int burst_l3(struct fwd *f, int in, int max)
 		enum pkt_class c = pkt_parse_ip4(fr, rx[k].len, &pi);
 		/* options and fragments are valid IPv4: a router forwards them */
 		if (c != PKT_TEST && c != PKT_IP_OPTIONS && c != PKT_IP_FRAGMENT) {
-			b.drops[c == PKT_NOT_IP4 ? FWD_DROP_NOT_IP4 : FWD_DROP_MALFORMED]++;
+			b->drops[c == PKT_NOT_IP4 ? FWD_DROP_NOT_IP4 : FWD_DROP_MALFORMED]++;
 			continue;
 		}
 		/* ip_input(): the inbound pass, on the receiving interface (B.9) */
 		if (fw) {
 			fw_pkt_of(&pi, in, &fp);
 			if ((v = fw_eval(f->fw, &fp, &rule)) != FW_PASS) {
-				fw_drop(f, &b, v, rule);
+				fw_drop(f, b, v, rule);
 				continue;
 			}
 		}
 		/* ip_forward(): TTL first, then the route (RFC 1812 5.3.1) */
 		if (pi.ttl <= 1) {
-			b.drops[FWD_DROP_TTL]++;
+			b->drops[FWD_DROP_TTL]++;
 			continue;
 		}
 		uint32_t nh;
 		int o = rt_lookup(f->rt, pi.dst_ip, &nh);
 		if (o < 0) {
-			b.drops[FWD_DROP_NO_ROUTE]++;
+			b->drops[FWD_DROP_NO_ROUTE]++;
 			continue;
 		}
 		/* ip_output(): the outbound pass, on the transmitting interface, before the
@@ -247,13 +254,13 @@ static int burst_l3(struct fwd *f, int in, int max)
 			fp.in = false;
 			fp.xmit_if = o;
 			if ((v = fw_eval(f->fw, &fp, &rule)) != FW_PASS) {
-				fw_drop(f, &b, v, rule);
+				fw_drop(f, b, v, rule);
 				continue;
 			}
 		}
 		const uint8_t *mac = nt_lookup(f->nt, o, nh);
 		if (!mac) {
-			b.drops[FWD_DROP_NO_NEIGH]++;
+			b->drops[FWD_DROP_NO_NEIGH]++;
 			continue;
 		}
 		/* TTL and protocol share a 16-bit word: RFC 1624 update of the header checksum */
@@ -267,18 +274,18 @@ static int burst_l3(struct fwd *f, int in, int max)
 		memcpy(ip + 10, &hc, 2);
 		memcpy(fr, mac, 6);
 		memcpy(fr + 6, f->ports[o].mac, 6);
-		b.out[o][b.nout[o]++] = rx[k];
+		b->out[o][b->nout[o]++] = rx[k];
 	}
-	burst_flush(f, in, &b, rx, n);
+	burst_flush(f, in, b, rx, n);
 	return n;
 }
 
 static int burst_l2(struct fwd *f, int in, int max)
 {
-	struct port_pkt rx[FWD_BURST_MAX];
-	struct burst b;
-	memset(b.nout, 0, sizeof(b.nout));
-	memset(b.drops, 0, sizeof(b.drops));
+	struct burst *b = f->scratch;
+	struct port_pkt *rx = b->rx;
+	memset(b->nout, 0, sizeof(b->nout));
+	memset(b->drops, 0, sizeof(b->drops));
 	int o = in ^ 1;               /* two ports: the other one */
 
 	int n = port_rx_burst(f->ports[in].port, rx, max);
@@ -290,7 +297,7 @@ static int burst_l2(struct fwd *f, int in, int max)
 		enum pkt_class c = pkt_parse_ip4(rx[k].data, rx[k].len, &pi);
 		if (c != PKT_TEST && c != PKT_IP_OPTIONS && c != PKT_IP_FRAGMENT &&
 		    c != PKT_NOT_IP4) {
-			b.drops[FWD_DROP_MALFORMED]++;
+			b->drops[FWD_DROP_MALFORMED]++;
 			continue;
 		}
 		/* a filtering bridge (net.link.bridge.ipfw): IPv4 passes in on the
@@ -306,13 +313,13 @@ static int burst_l2(struct fwd *f, int in, int max)
 				v = fw_eval(f->fw, &fp, &rule);
 			}
 			if (v != FW_PASS) {
-				fw_drop(f, &b, v, rule);
+				fw_drop(f, b, v, rule);
 				continue;
 			}
 		}
-		b.out[o][b.nout[o]++] = rx[k];
+		b->out[o][b->nout[o]++] = rx[k];
 	}
-	burst_flush(f, in, &b, rx, n);
+	burst_flush(f, in, b, rx, n);
 	return n;
 }
 

@@ -72,6 +72,7 @@ struct fwd_port {
 
 struct fw;
 struct fwlog;
+struct burst;
 
 struct fwd {
 	struct fwd_port ports[FWD_MAX_PORTS];
@@ -84,6 +85,7 @@ struct fwd {
 	/* frames each rule number denied (terminal deny/reject/unreach/reset), counted by
 	 * the forwarder whatever net.inet.ip.fw.update_counters says; 65536 entries */
 	_Atomic uint64_t *denied_by_rule;
+	struct burst *scratch;        /* the forwarding thread's per-burst arrays */
 };
 
 /* Opens the ports (specs) for frames up to frame_max bytes (without FCS), reads their

@@ -19,6 +19,8 @@ for mode in poll intr busy; do
 	sink_done sink_$mode; eq "$mode: sink exits 0" "$RC" 0
 	eq "$mode: gen sent $N" "$(jv gen_$mode .tx_pkts)" $N
 	eq "$mode: rut summary says its mode" "$(jv rut_$mode .mode)" $mode
+	[ "$(jv rut_$mode .fwd_pkts)" = $N ] ||
+		{ hops; echo "# $mode: rut $(jv rut_$mode '{rx_pkts, fwd_pkts, kernel_drops, drops} | @json')"; }
 	eq "$mode: rut read $N" "$(jv rut_$mode .rx_pkts)" $N
 	eq "$mode: rut forwarded $N" "$(jv rut_$mode .fwd_pkts)" $N
 	eq "$mode: rut dropped 0" "$(jv rut_$mode .drop_pkts)" 0

@@ -28,7 +28,7 @@ eq "the probe left no XDP program behind" "$(xdp_on rut rut0)" ""
 
 # gen -> rut -> sink, every port AF_XDP
 start sink sink "$B/ppslab-sink" -i xdp:sink0 --idle 3 --duration 30 --json
-start rut rut "$B/ppslab-rut" -i xdp:rut0 -o xdp:rut1 --json -v
+start rut rut "$B/ppslab-rut" -i xdp:rut0 -o xdp:rut1 --mode busy --json -v
 await_ready 1
 eq "rut attached its program to rut0 (native XDP)" "$(xdp_on rut rut0)" "1:ppslab_xsk"
 eq "sink attached its program to sink0" "$(xdp_on sink sink0)" "1:ppslab_xsk"
@@ -71,7 +71,7 @@ eq "direct: errors 0" "$(jv direct .err_pkts)" 0
 
 # mixed: afpacket gen and sink, rut in on xdp and out on afpacket (frames copied out)
 start sink3 sink "$B/ppslab-sink" -i sink0 --idle 3 --duration 30 --json
-start rut3 rut "$B/ppslab-rut" -i xdp:rut0 -o afpacket:rut1 --json
+start rut3 rut "$B/ppslab-rut" -i xdp:rut0 -o afpacket:rut1 --mode busy --json
 await_ready 1
 start gen3 gen "$B/ppslab-gen" -i gen0 --rate 20k --count 20000 --json
 finish gen3 30; eq "mixed: gen exits 0" "$RC" 0
