@@ -75,6 +75,7 @@ $(B)/.depcheck: scripts/deps.sh
 	@mkdir -p $(B) && touch $@
 
 $(B)/obj/lib/pkt_build.o: XCFLAGS += $(LIBNET_CFLAGS)
+$(B)/obj/lib/port_libnet.o: XCFLAGS += $(LIBNET_CFLAGS)
 
 # The git revision goes into version.o; the stamp changes only when the revision does.
 GIT_REV    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)

@@ -12,6 +12,7 @@ static const struct port_ops *const backends[] = {
 	&port_afpacket_ops,
 #endif
 	&port_pcap_ops,
+	&port_libnet_ops,
 	&port_udp_ops,
 };
 
@@ -54,7 +55,7 @@ int port_spec_parse(const char *spec, char backend[16], char target[64], char *e
 			    !strncmp(backends[i]->name, spec, (size_t)(colon - spec)))
 				ops = backends[i];
 		if (!ops) {
-			snprintf(err, errlen, "unknown port backend '%.*s' (have:%s pcap udp)",
+			snprintf(err, errlen, "unknown port backend '%.*s' (have:%s pcap libnet udp)",
 				 (int)(colon - spec), spec,
 #ifdef __linux__
 				 " afpacket"
@@ -100,7 +101,7 @@ int port_open(const char *spec, const struct port_cfg *cfg, struct port **out, c
 			if (!strcmp(backends[i]->name, buf))
 				ops = backends[i];
 		if (!ops) {
-			snprintf(err, errlen, "unknown port backend '%s' (have:%s%s udp)", buf,
+			snprintf(err, errlen, "unknown port backend '%s' (have:%s%s libnet udp)", buf,
 #ifdef __linux__
 				 " afpacket",
 #else

@@ -7,6 +7,8 @@
  *                 ring=v2|v3, frames=N (ring slots), tov=MS (V3 block timeout),
  *                 bypass=0|1, promisc=0|1.
  *   pcap:IF       libpcap (portable: FreeBSD, DragonFly, macOS). Keys: promisc=0|1.
+ *   libnet:IF     libnet link-layer injection, transmit only (portable; one write per
+ *                 frame).
  *   udp:ADDR:PORT kernel UDP socket, sendmmsg/recvmmsg; no root, routed. For RX, ADDR
  *                 is the local address to bind (0.0.0.0 for any). Keys: src=ADDR:PORT.
  *

@@ -34,6 +34,7 @@ struct port {
 
 extern const struct port_ops port_afpacket_ops;
 extern const struct port_ops port_pcap_ops;
+extern const struct port_ops port_libnet_ops;
 extern const struct port_ops port_udp_ops;
 
 /* Looks up key in kv: the value, or NULL. */
