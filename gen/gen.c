@@ -242,7 +242,7 @@ int gen_init(struct gen *g, const struct gen_cfg *cfg, char *err, size_t errlen)
 				w->pkts[i].len = g->fr.frame_len[0];
 			}
 		}
-		struct port_cfg pc = { .dir = PORT_TX, .frame_max = g->fr.frame_max };
+		struct port_cfg pc = { .dir = PORT_TX, .frame_max = g->fr.frame_max, .tx_linear = 1 };
 		if ((rc = port_open(cfg->port_spec, &pc, &w->port, err, errlen))) {
 			gen_fini(g);
 			return rc;

@@ -572,6 +572,16 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 		if (route_lookup(c->flow.dst_ip, ifname, &gw))
 			ifname[0] = 0;
 	}
+	/* a frame longer than the MTU allows is dropped by the kernel (with a log line per
+	 * frame): refuse it here instead */
+	uint32_t mtu, longest = c->replay ? c->replay->len_max : pkt_frame_len(gen_sizes_max(&c->sizes));
+	if (*ifname && if_mtu(ifname, &mtu) == 0 && longest > mtu + PKT_ETH_LEN) {
+		log_err("%s: frames of %u bytes with FCS do not fit %s (MTU %u: at most %u with FCS); "
+			"raise its MTU (ip link set %s mtu 9000) or send smaller frames",
+			c->replay ? a->replay : "--size", longest + PKT_FCS_LEN, ifname, mtu,
+			mtu + PKT_ETH_LEN + PKT_FCS_LEN, ifname);
+		return EX_USAGE;
+	}
 	return 0;
 }
 

@@ -5,7 +5,8 @@
  *   afpacket:IF   PACKET_MMAP rings: TPACKET_V3 block RX (ring=v2 for per-frame
  *                 delivery), TPACKET_V2 TX ring with PACKET_QDISC_BYPASS. Keys:
  *                 ring=v2|v3, frames=N (ring slots), tov=MS (V3 block timeout),
- *                 bypass=0|1, promisc=0|1.
+ *                 bypass=0|1, promisc=0|1, linear=0|1 (TX frames copied whole into
+ *                 the skb head instead of referencing ring pages; default cfg.tx_linear).
  *   pcap:IF       libpcap (portable: FreeBSD, DragonFly, macOS). Keys: promisc=0|1.
  *   libnet:IF     libnet link-layer injection, transmit only (portable; one write per
  *                 frame).
@@ -45,6 +46,7 @@ struct port_cfg {
 	int rx_per_frame;        /* deliver each frame at once (afpacket: TPACKET_V2 RX) */
 	uint16_t fanout_id;      /* afpacket: join this PACKET_FANOUT (hash) group; 0 = none */
 	uint16_t udp_dport;      /* pcap: capture only UDP to this port; 0 = everything */
+	int tx_linear;           /* afpacket: linear TX skbs (key linear= overrides) */
 };
 
 struct port_stats {
