@@ -4,5 +4,9 @@
 #define PPSLAB_CMDS_H
 
 int cmd_lab(int argc, char **argv);
+int cmd_table(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

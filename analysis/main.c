@@ -15,6 +15,10 @@ struct subcmd {
 
 static const struct subcmd subcmds[] = {
 	{ "lab", cmd_lab, "make, remove or show the embedded three-namespace lab" },
+	{ "table", cmd_table, "pivot a results file's metric over two axes (text, Markdown, CSV)" },
+	{ "plot", cmd_plot, "plot a results file with gnuplot (PNG, SVG, terminal)" },
+	{ "compare", cmd_compare, "compare results files cell by cell: regression or noise?" },
+	{ "report", cmd_report, "write a Markdown and HTML report of a results file" },
 	{ NULL, NULL, NULL },
 };
 

@@ -151,6 +151,10 @@ int proc_run(char *const argv[], const struct proc_opts *o)
 			if (dn >= 0)
 				dup2(dn, 2);
 		}
+		if (o->cwd && chdir(o->cwd) < 0) {
+			fprintf(stderr, "cannot run %s in %s: %s\n", av[0], o->cwd, strerror(errno));
+			_exit(127);
+		}
 		execvp(av[0], av);
 		fprintf(stderr, "cannot run %s: %s\n", av[0], strerror(errno));
 		_exit(127);

@@ -19,6 +19,7 @@ struct proc_opts {
 	int merge_err;           /* capture stderr into out too */
 	int quiet_err;           /* discard stderr (when not merged) */
 	uint64_t timeout_ns;     /* kill (TERM, then KILL after 2 s) after this; 0 = none */
+	const char *cwd;         /* run in this directory, or NULL for ours */
 };
 
 /* Runs argv to completion. Returns its exit status (0..255), 128+signal if it was killed,

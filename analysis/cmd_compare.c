@@ -1,0 +1,251 @@
+/* cmd_compare.c — `ppslab compare A.json B.json [C.json ...]`: the command line over
+ * compare.c. A is the baseline; every other file is compared against it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anacli.h"
+#include "cli.h"
+#include "cmds.h"
+#include "compare.h"
+#include "jout.h"
+#include "log.h"
+#include "num.h"
+#include "opt.h"
+
+#define SYNOPSIS "ppslab compare A.json B.json [C.json ...] [--metric M] [--margin 2%] " \
+		 "[--where AXIS=VALUE,...] [--format text|md|csv|html] [-o COMPARE.json] " \
+		 "[--plot FILE.png] [--fail-on regression]"
+
+static const struct opt_def opts[] = {
+	{ "metric", 'm', "M[,M...]", "metrics to compare (default: those of ndr_pps, pdr_pps, "
+	  "mrr_pps, fwd_pps, fwd_pps_a/_b if two-way, both have)" },
+	{ "margin", 'd', "PCT", "practical margin δ: smaller changes are not regressions "
+	  "(default 2%)" },
+	{ "alpha", 0, "A", "false discovery rate for Benjamini-Hochberg (default 0.05)" },
+	{ "floor", 0, "PCT", "variance floor of the log values (default: search width / 2, "
+	  "else 0.25%)" },
+	{ "lower-is-better", 0, "M[,M...]", "more metrics where lower is better (lat_*, *_ns, "
+	  "loss*, cpu* already are)" },
+	{ "where", 'w', "AXIS=VALUE,...", "only cells with these values (repeatable)" },
+	{ "format", 'f', "FMT", "text (default), md, csv or html" },
+	{ "output", 'o', "FILE", "write the comparison JSON (ppslab/compare) to FILE, '-' for "
+	  "stdout" },
+	{ "plot", 'p', "FILE", "bar chart with error bars: FILE.png, .svg or .txt (.gp, .dat "
+	  "kept)" },
+	{ "plot-metric", 0, "M", "metric of the bar chart (default: the first compared)" },
+	{ "fail-on", 0, "WHAT,...", "exit 1 on regression, progression, small_change, "
+	  "inconclusive, equivalent or missing (a cell on one side)" },
+	{ "no-env", 0, NULL, "leave out the environments side by side" },
+	{ "help", 'h', NULL, "this help" },
+	{ NULL, 0, NULL, NULL },
+};
+
+#define HELP_REQUESTED 1000
+#define FAIL_MISSING (1u << 8)
+
+struct args {
+	struct cmp_opts co;
+	struct strlist metrics, lower;
+	struct res_sel where;
+	int fmt, no_env;
+	unsigned fail_on;
+	const char *out, *plot, *plot_metric;
+	char err[512];
+};
+
+/* "2%", "2", "0.5%": a percentage as a fraction. */
+static int parse_pct(const char *s, double max, double *out)
+{
+	double v;
+	size_t l = strlen(s);
+	char buf[64];
+	if (!l || l >= sizeof(buf))
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "%s", s);
+	if (buf[l - 1] == '%')
+		buf[l - 1] = 0;
+	if (num_double(buf, 0, max, &v))
+		return -EINVAL;
+	*out = v / 100;
+	return 0;
+}
+
+static int handle(int key, const char *arg, int idx, void *ctx)
+{
+	struct args *a = ctx;
+	const char *name = opts[idx].name;
+	switch (key) {
+	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
+	case 'd':
+		if (parse_pct(arg, 50, &a->co.margin) || !(a->co.margin > 0))
+			return cli_bad("margin", arg, "a percentage above 0 and up to 50, e.g. 2%");
+		return 0;
+	case 'w':
+		if (res_sel_parse(&a->where, arg, a->err, sizeof(a->err)))
+			return cli_bad("where", arg, "AXIS=VALUE[,AXIS=VALUE...]");
+		return 0;
+	case 'f':
+		if ((a->fmt = grid_fmt_parse(arg)) < 0)
+			return cli_bad("format", arg, "text, md, csv or html");
+		return 0;
+	case 'o': a->out = arg; return 0;
+	case 'p': a->plot = arg; return 0;
+	case 'h': return HELP_REQUESTED;
+	}
+	if (!strcmp(name, "alpha")) {
+		if (num_double(arg, 1e-9, 0.5, &a->co.alpha))
+			return cli_bad("alpha", arg, "a probability above 0 and up to 0.5, e.g. 0.05");
+	} else if (!strcmp(name, "floor")) {
+		if (parse_pct(arg, 50, &a->co.floor))
+			return cli_bad("floor", arg, "a percentage from 0 to 50, e.g. 0.25%");
+	} else if (!strcmp(name, "lower-is-better")) {
+		return strlist_add_csv(&a->lower, arg) ? EX_OSERR : 0;
+	} else if (!strcmp(name, "plot-metric")) {
+		a->plot_metric = arg;
+	} else if (!strcmp(name, "no-env")) {
+		a->no_env = 1;
+	} else if (!strcmp(name, "fail-on")) {
+		struct strlist l = { 0 };
+		int rc = strlist_add_csv(&l, arg) ? EX_OSERR : 0;
+		for (size_t i = 0; i < l.n && !rc; i++) {
+			int v = cmp_verdict_parse(l.v[i]);
+			if (!strcmp(l.v[i], "missing"))
+				a->fail_on |= FAIL_MISSING;
+			else if (v >= 0)
+				a->fail_on |= 1u << v;
+			else
+				rc = cli_bad("fail-on", l.v[i], "regression, progression, "
+					     "small_change, inconclusive, equivalent or missing");
+		}
+		strlist_free(&l);
+		return rc;
+	}
+	return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct args a = { .co = { .margin = 0.02, .alpha = 0.05, .floor = -1 },
+			  .fmt = GRID_TEXT };
+	struct res_file *rf[16] = { 0 };
+	struct cmp *cs[16] = { 0 };
+	size_t nf = 0;
+	int first, rc = opt_parse(argc, argv, opts, handle, &a, &first);
+	if (rc == HELP_REQUESTED) {
+		opt_usage(stdout, SYNOPSIS, opts);
+		rc = EX_OK;
+		goto out;
+	}
+	if (rc)
+		goto out;
+	if (argc - first < 2 || argc - first > 16) {
+		log_err("compare needs a baseline and 1..15 other results files (usage: %s)",
+			SYNOPSIS);
+		rc = EX_USAGE;
+		goto out;
+	}
+	for (int i = first; i < argc; i++)
+		if ((rc = ana_load(argv[i], &rf[nf++])))
+			goto out;
+	a.co.metrics = (const char *const *)a.metrics.v;
+	a.co.nmetrics = a.metrics.n;
+	a.co.lower = (const char *const *)a.lower.v;
+	a.co.nlower = a.lower.n;
+	a.co.where = &a.where;
+	char err[1024];
+	for (size_t i = 1; i < nf; i++) {
+		int r = cmp_run(rf[0], rf[i], &a.co, &cs[i - 1], err, sizeof(err));
+		if (r) {
+			log_err("%s", err);
+			rc = r == -EINVAL ? EX_USAGE : EX_OSERR;
+			goto out;
+		}
+	}
+	size_t nc = nf - 1;
+	enum grid_fmt fmt = (enum grid_fmt)a.fmt;
+	if (a.out && !strcmp(a.out, "-")) {
+		fmt = GRID_TEXT;   /* the JSON owns stdout */
+	} else if (fmt == GRID_CSV) {
+		/* CSV: the rows only, one table for all candidates */
+		for (size_t i = 0; i < nc; i++) {
+			struct grid *g = cmp_grid(cs[i], GRID_CSV);
+			if (g && i)
+				for (size_t c = 0; c < g->ncols; c++)
+					grid_set(g, 0, c, NULL);
+			if (g)
+				grid_print(stdout, g, GRID_CSV);
+			grid_free(g);
+		}
+	} else {
+		if (!a.no_env) {
+			struct grid *g = cmp_env_grid((const struct res_file *const *)rf, nf);
+			if (g)
+				grid_print(stdout, g, fmt);
+			grid_free(g);
+			fputc('\n', stdout);
+		}
+		for (size_t i = 0; i < nc; i++) {
+			if (i)
+				fputc('\n', stdout);
+			cmp_print(stdout, cs[i], fmt);
+		}
+	}
+	if (a.out) {
+		json_t *j = cmp_json(cs, nc);
+		int bad;
+		if (!strcmp(a.out, "-")) {
+			bad = json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
+			      fputc('\n', stdout) == EOF;
+		} else {
+			int r = res_save(a.out, j);
+			bad = r != 0;
+			if (bad)
+				log_err("-o %s: cannot write: %s", a.out, strerror(-r));
+		}
+		json_decref(j);
+		if (bad) {
+			rc = EX_CANTCREAT;
+			goto out;
+		}
+	}
+	if (a.plot) {
+		const char *m = a.plot_metric ? a.plot_metric : cs[0]->metrics[0];
+		struct plot_out po = { .path = a.plot };
+		int r = cmp_plot(cs, nc, m, &po, err, sizeof(err));
+		if (r) {
+			log_err("%s", err);
+			rc = r == -EINVAL ? EX_USAGE : r == -ENOENT ? EX_UNAVAILABLE
+			     : r == -EIO ? EX_SOFTWARE : EX_CANTCREAT;
+			goto out;
+		}
+	}
+	if (fflush(stdout)) {
+		rc = EX_IOERR;
+		goto out;
+	}
+	rc = EX_OK;
+	for (size_t i = 0; i < nc; i++) {
+		for (int v = ST_REGRESSION; v <= ST_INCONCLUSIVE; v++)
+			if ((a.fail_on & (1u << v)) && cs[i]->counts[v]) {
+				log_err("%zu cell(s) %s in %s (--fail-on)", cs[i]->counts[v],
+					st_verdict_name((enum st_verdict)v), cs[i]->b->path);
+				rc = 1;
+			}
+		if ((a.fail_on & FAIL_MISSING) && (cs[i]->n_only_a || cs[i]->n_only_b)) {
+			log_err("%zu cell(s) only in %s, %zu only in %s (--fail-on missing)",
+				cs[i]->n_only_a, rf[0]->path, cs[i]->n_only_b, cs[i]->b->path);
+			rc = 1;
+		}
+	}
+out:
+	for (size_t i = 0; i < 16; i++) {
+		cmp_free(cs[i]);
+		res_free(rf[i]);
+	}
+	strlist_free(&a.metrics);
+	strlist_free(&a.lower);
+	res_sel_free(&a.where);
+	return rc;
+}

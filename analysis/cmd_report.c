@@ -1,0 +1,104 @@
+/* cmd_report.c — `ppslab report RESULTS [-o DIR] [--compare BASE]`: the command line
+ * over report.c. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anacli.h"
+#include "cli.h"
+#include "cmds.h"
+#include "log.h"
+#include "num.h"
+#include "opt.h"
+#include "report.h"
+
+#define SYNOPSIS "ppslab report RESULTS [-o DIR] [--compare BASE.json] [--metric M] [--no-plots]"
+
+static const struct opt_def opts[] = {
+	{ "output", 'o', "DIR", "directory for report.md, report.html, plots (default report)" },
+	{ "compare", 'c', "BASE", "add a comparison against this baseline results file" },
+	{ "metric", 'm', "M[,M...]", "metrics to tabulate, the first also plotted (default: "
+	  "rates, loss, latency, CPU)" },
+	{ "margin", 'd', "PCT", "comparison margin (default 2%)" },
+	{ "no-plots", 0, NULL, "tables only (no gnuplot)" },
+	{ "help", 'h', NULL, "this help" },
+	{ NULL, 0, NULL, NULL },
+};
+
+#define HELP_REQUESTED 1000
+
+struct args {
+	const char *dir, *base;
+	struct strlist metrics;
+	double margin;
+	int no_plots;
+};
+
+static int handle(int key, const char *arg, int idx, void *ctx)
+{
+	struct args *a = ctx;
+	const char *name = opts[idx].name;
+	switch (key) {
+	case 'o': a->dir = arg; return 0;
+	case 'c': a->base = arg; return 0;
+	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
+	case 'd': {
+		char buf[64];
+		size_t l = strlen(arg);
+		snprintf(buf, sizeof(buf), "%s", arg);
+		if (l && l < sizeof(buf) && buf[l - 1] == '%')
+			buf[l - 1] = 0;
+		if (num_double(buf, 1e-6, 50, &a->margin))
+			return cli_bad("margin", arg, "a percentage above 0 and up to 50, e.g. 2%");
+		a->margin /= 100;
+		return 0;
+	}
+	case 'h': return HELP_REQUESTED;
+	}
+	if (!strcmp(name, "no-plots"))
+		a->no_plots = 1;
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct args a = { .dir = "report", .margin = 0.02 };
+	struct res_file *rf = NULL, *base = NULL;
+	int first, rc = opt_parse(argc, argv, opts, handle, &a, &first);
+	if (rc == HELP_REQUESTED) {
+		opt_usage(stdout, SYNOPSIS, opts);
+		rc = EX_OK;
+		goto out;
+	}
+	if (rc)
+		goto out;
+	if (argc - first != 1) {
+		log_err("report needs exactly one results file (usage: %s)", SYNOPSIS);
+		rc = EX_USAGE;
+		goto out;
+	}
+	if ((rc = ana_load(argv[first], &rf)) || (a.base && (rc = ana_load(a.base, &base))))
+		goto out;
+	struct report_opts o = {
+		.dir = a.dir, .base = base, .metrics = (const char *const *)a.metrics.v,
+		.nmetrics = a.metrics.n, .plots = !a.no_plots, .margin = a.margin,
+	};
+	char err[1024];
+	size_t failures = 0;
+	int r = report_write(rf, &o, &failures, err, sizeof(err));
+	if (r) {
+		log_err("%s", err);
+		rc = r == -EINVAL ? EX_USAGE : EX_CANTCREAT;
+		goto out;
+	}
+	if (failures)
+		log_warn("%zu plot(s) could not be drawn; the report says why", failures);
+	printf("wrote %s/report.md and %s/report.html\n", a.dir, a.dir);
+	rc = EX_OK;
+out:
+	res_free(rf);
+	res_free(base);
+	strlist_free(&a.metrics);
+	return rc;
+}
