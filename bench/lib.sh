@@ -10,7 +10,7 @@
 #    "peer_of":null,"note":"..."}
 # bench_summary turns them into $BENCH_OUT/summary.md (median, min-max, n, ratio).
 set -u
-: "${B:?bench/run sets B to the build's bin directory}"
+: "${B:?bench/run sets B to the bin directory of the build}"
 : "${BENCH_OUT:=bench-out}"
 : "${BENCH_REPS:=3}"
 : "${BENCH_SECS:=5}"
