@@ -46,7 +46,10 @@ EOF
 # apart and the rates below use the real elapsed time.
 gb_sample() {   # gb_sample PERIOD COUNT
 	inns rut bash -c 'f=/sys/class/net/rut0/statistics/rx_packets
-		for ((i = 0; i <= '"$2"'; i++)); do read -r c <"$f"; echo "${EPOCHREALTIME/./} $c"; sleep '"$1"'; done'
+		for ((i = 0; i <= '"$2"'; i++)); do
+			[ $i = 0 ] || sleep '"$1"'
+			read -r c <"$f"; echo "${EPOCHREALTIME/./} $c"
+		done'
 }
 
 # Runs a sender in the background (gen namespace), measures rut0's receive rate over
@@ -72,7 +75,14 @@ gb_ppslab() {   # gb_ppslab ARGS...: a bounded ppslab-gen run
 gb_trafgen() {   # gb_trafgen CPUS [ARGS...]
 	local cpus=$1; shift
 	gb_measure timeout -s INT $((gb_secs + 3)) trafgen --dev gen0 --conf "$gb_tmp/frame.cfg" \
-		--cpus "$cpus" -C -A "$@"
+		--cpus "$cpus" -C "$@"
+}
+
+# testpmd's af_packet port takes gen0 down and up when it ends, which flushes the lab's
+# permanent neighbour entry, and leaves it promiscuous: put both back
+gb_restore() {
+	ip -n "$BENCH_LAB-gen" neigh replace $gb_dst lladdr "$gb_rut_mac" dev gen0 nud permanent
+	ip -n "$BENCH_LAB-gen" link set dev gen0 promisc off
 }
 
 gb_testpmd() {
@@ -100,6 +110,7 @@ gb_scenario() {   # gb_scenario NAME: one round of every single-thread sender, t
 		fi
 		if [ $gb_have_testpmd = 1 ]; then
 			v=$(gb_testpmd); record gen "dpdk-testpmd txonly af_packet ($sc)" pps $r "$v" "$main" "UDP checksum 0"
+			gb_restore
 			echo "  $sc rep $r: testpmd $v pps"
 		fi
 		v=$(gb_ppslab -i afpacket:gen0 --rate max --threads 2 --cpus 0,1)
@@ -149,7 +160,7 @@ gb_accuracy_round() {   # gb_accuracy_round TARGET NAME
 		echo "  accuracy $name rep $r: ppslab-gen 10s ${a1} ppm, 1s ${a2} ppm, 100ms ${a3} ppm"
 		if [ $gb_have_trafgen = 1 ]; then
 			read -r a1 a2 a3 < <(gb_accuracy "trafgen" "$tgt" timeout -s INT 14 trafgen --dev gen0 \
-				--conf "$gb_tmp/frame.cfg" --cpus 1 -C -A -b "${tgt}pps")
+				--conf "$gb_tmp/frame.cfg" --cpus 1 -C -b "${tgt}pps")
 			record gen-accuracy "trafgen -b $name: 10-s mean error" ppm $r "$a1"
 			record gen-accuracy "trafgen -b $name: worst 1-s error" ppm $r "$a2"
 			record gen-accuracy "trafgen -b $name: worst 100-ms error" ppm $r "$a3"

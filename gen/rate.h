@@ -5,7 +5,7 @@
  * 20 bytes of preamble, start delimiter and inter-frame gap per frame), a percentage of
  * a link's line rate ("50%", with --link; line rate is an L1 notion, so percentages are
  * always L1), or "max". Bit rates and percentages become packet rates through the mean
- * frame size of the size mix: with IMIX, 1 Gbit/s at L1 is 1e9 / (8 · (362.7 + 20)) pps.
+ * frame size of the size mix: with IMIX, 1 Gbit/s at L1 is 1e9 / (8 · (361.83 + 20)) pps.
  *
  * Profiles: a step list "RATE@DUR,RATE@DUR,..." (a rate of 0 is a pause) or a linear
  * ramp "FROM:TO" over the run's duration; gen_profile_build turns either, or a constant
