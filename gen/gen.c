@@ -22,6 +22,7 @@
 #define GEN_SPIN_NS 50000ULL           /* spin for the last 50 us before a deadline */
 #define GEN_MAX_SLEEP_NS 50000000ULL   /* wake at least every 50 ms to see a stop */
 #define GEN_STOP_GRACE_NS 20000000ULL  /* a full ring gets 20 ms to drain at the end */
+#define GEN_END_GRACE_NS 100000000ULL  /* frames due before the end may go 100 ms late */
 
 /* Fills the batch's n frames; *nvalid gets the number of test frames among them, which
  * took the sequence numbers seq0 .. seq0 + nvalid − 1. */
@@ -295,12 +296,14 @@ static int run_phase(struct gen_worker *w, int warm)
 		if (w->pace.k >= limit)
 			break;
 		uint64_t now = mono_ns();
-		if (tend && now >= tend) {
-			why = END_TIME;
+		if (tend && now >= tend + GEN_END_GRACE_NS) {
+			why = END_TIME;     /* what is still due is the shortfall */
 			break;
 		}
+		/* past the end only frames due before it are still sent (late) */
+		uint64_t due_at = tend && now >= tend ? tend - 1 : now;
 		uint64_t want = limit - w->pace.k;
-		uint32_t n = pace_due(&w->pace, now, want < GEN_BATCH ? (uint32_t)want : GEN_BATCH);
+		uint32_t n = pace_due(&w->pace, due_at, want < GEN_BATCH ? (uint32_t)want : GEN_BATCH);
 		if (!n) {
 			uint64_t dl = pace_next_deadline(&w->pace);
 			if (dl == PACE_NEVER || (tend && dl >= tend))
@@ -331,8 +334,9 @@ static int run_phase(struct gen_worker *w, int warm)
 			if (sent == n)
 				break;
 			add(&w->ctr.tx_full, 1);
-			if (runctl_stopped(rc)) {
-				uint64_t t = mono_ns();
+			uint64_t t = mono_ns();
+			if (runctl_stopped(rc) || (tend && t >= tend + GEN_END_GRACE_NS)) {
+				/* the run is over (a ring that stays full must not outlast it) */
 				if (!stop_at)
 					stop_at = t;
 				else if (t - stop_at > GEN_STOP_GRACE_NS)
@@ -392,7 +396,7 @@ static int run_phase(struct gen_worker *w, int warm)
 		}
 		pace_advance(&w->pace, sent);
 		if (ret || sent < n) {
-			why = END_STOP;
+			why = ret || runctl_stopped(rc) ? END_STOP : END_TIME;
 			break;
 		}
 	}

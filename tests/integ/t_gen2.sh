@@ -41,14 +41,14 @@ eq "steps: the schedule's 8000 frames, sent and received" \
 	"$(jv g-steps .sched_pkts),$(jv g-steps .tx_pkts),$(jv s-steps .rx_pkts),$(jv s-steps .lost_pkts)" "8000,8000,8000,0"
 eq "steps: profile named" "$(jv g-steps .profile)" steps
 
-# Poisson arrivals at 20k for 2 s: gaps spread like an exponential (p99 ≈ 4.6 × mean)
+# Poisson arrivals at 20k for 2 s: gaps spread like an exponential, whose p99 is 4.6
+# times the mean (constant pacing keeps it near the mean)
 run_pair poi 0 --rate 20k --poisson --duration 2
 n=$(jv g-poi .tx_pkts)
 check "poisson: about 40,000 frames ($n)" test "$n" -ge 38000 -a "$n" -le 42000
 eq "poisson: all arrive" "$(jv s-poi '[.rx_pkts == '"$n"', .lost_pkts] | join(",")')" "true,0"
-ratio=$(jv g-poi '.gap_ns.p99 / .gap_ns.p50')
-check "poisson: gap p99/p50 is exponential-like, not constant ($ratio)" \
-	awk -v r="$ratio" 'BEGIN { exit !(r > 3) }'
+eq "poisson: gap p99 above 3x the nominal 50 us ($(jv g-poi .gap_ns.p99) ns)" \
+	"$(jv g-poi '.gap_ns.p99 > 3 * .gap_ns.nominal_ns')" true
 
 # ranges and IMIX: 16 destinations x 16 source ports at random, sizes 7:4:1
 run_pair flows 12000 --dst 198.18.0.1 --src 198.18.0.100-198.18.0.115 --flows 16 --flow-order random \
