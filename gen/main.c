@@ -549,6 +549,11 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 		log_err("more than 2^48 flows");
 		return EX_USAGE;
 	}
+	if (l4 && (a->src || a->sport || a->src_mac || a->dst_mac)) {
+		log_err("a udp: port sends through the kernel, which picks addresses and MACs; "
+			"bind a source with udp:ADDR:PORT,src=ADDR:PORT");
+		return EX_USAGE;
+	}
 	if (l4 && fl->n > 1) {
 		log_err("a udp: port sends from one socket to one address: address and port ranges "
 			"need an L2 port (afpacket:, pcap:, libnet:)");

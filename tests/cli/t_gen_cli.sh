@@ -69,6 +69,7 @@ t "cpus: not available" 64 "CPU 1000 is not available" "$G" -i lo --dst 127.0.0.
 t "warm-up: unit" 64 "--warmup 2x: expected" "$G" -i lo --warmup 2x
 t "calibrate takes no rate" 64 "calibrate measures" "$G" -i lo --calibrate --rate 10k
 t "udp: no address ranges" 64 "need an L2 port" "$G" -i udp:127.0.0.1:9 --flows 4
+t "udp: no --src (the kernel picks it)" 64 "picks addresses" "$G" -i udp:127.0.0.1:9 --src 127.0.0.5
 t "udp: only magic faults" 64 "only 'magic'" "$G" -i udp:127.0.0.1:9 --inject ip-csum
 t "replay: missing file" 66 "--replay $out/none.pcap: No such file" "$G" -i lo --replay "$out/none.pcap"
 echo "garbage" >"$out/bad.pcap"
