@@ -125,7 +125,7 @@ int calib_run(const struct calib_cfg *cc, const struct gen_info *info, struct ru
 			isfinite(res[0].if_pps) ? fmt_thousands((uint64_t)(res[0].if_pps + 0.5), b2, sizeof(b2)) : "-",
 			(unsigned long long)res[0].s.tx_full);
 		fprintf(f, "%8s %12s %12s %9s %10s %8s %9s %9s %9s\n", "fraction", "target pps",
-			"pps", "error", "shortfall", "late", "p50 us", "p99 us", "gap us");
+			"pps", "error", "shortfall", "late", "gap50 us", "gap99 us", "nom. us");
 		fflush(f);
 	}
 	for (int i = 0; i < CALIB_POINTS && !ret && !sig && max_pps >= 1; i++) {
