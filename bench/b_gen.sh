@@ -7,6 +7,9 @@
 #   ppslab-gen on afpacket (linear TX skbs, its default), afpacket linear=0, pcap,
 #   libnet, udp; trafgen (netsniff-ng, TX_RING, qdisc bypass, same frame with a valid
 #   UDP checksum); dpdk-testpmd txonly on net_af_packet (UDP checksum 0).
+# Each also gets frames per CPU-second of the sender's processes (their utime + stime,
+# which here include the veth receive work they trigger): that figure holds when other
+# load steals CPU time, which the machine this runs on often has.
 # Receivers: (a) "stack": the router namespace's kernel stack drops the frames (its
 # shield is switched off: UDP to a closed port), (b) "xdp": an XDP program drops them
 # in the veth driver. Then two threads against one (ppslab-gen --threads 2 --cpus 0,1,
@@ -52,20 +55,53 @@ gb_sample() {   # gb_sample PERIOD COUNT
 		done'
 }
 
-# Runs a sender in the background (gen namespace), measures rut0's receive rate over
-# gb_secs after 1 s, stops the sender, prints the rate. The sender's own output goes to
-# $gb_tmp/last.out.
+# CPU time (utime + stime, clock ticks) of every process in the gen namespace. Without
+# IRQ time accounting (the case here) the softirq work a sender triggers on its own CPU
+# — the veth receive path — is charged to it, so frames per CPU-second compare senders
+# even while other load takes CPU time away from them.
+gb_cpu_ticks() {
+	local p t=0 v
+	for p in $(ip netns pids "$BENCH_LAB-gen"); do
+		v=$(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$p/stat" 2>/dev/null)
+		t=$((t + ${v:-0}))
+	done
+	echo $t
+}
+
+# Waits for the senders of the gen namespace to go; what is still there after 2 s (only
+# processes this section started in its own lab) is killed, so it cannot disturb the next
+# measurement.
+gb_settle() {
+	local i left=""
+	for ((i = 0; i < 20; i++)); do
+		left=$(ip netns pids "$BENCH_LAB-gen")
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	echo "bench gen: killing leftover senders: $left" >&2
+	kill -KILL $left 2>/dev/null
+	sleep 0.2
+}
+
+# Runs a sender in the background (gen namespace), measures rut0's receive rate and the
+# senders' CPU time over gb_secs after 1 s, stops the sender. Prints "PPS PPS_PER_CPU_S".
+# The sender's own output goes to $gb_tmp/last.out.
 gb_measure() {   # gb_measure CMD...
 	# not through inns: $! must be the sender itself (ip netns exec execs it), so that
 	# SIGINT reaches it
 	ip netns exec "$BENCH_LAB-gen" "$@" >"$gb_tmp/last.out" 2>&1 &
-	local pid=$!
+	local pid=$! hz c0 c1 s
+	hz=$(getconf CLK_TCK)
 	sleep 1
-	local s
-	s=$(gb_sample "$gb_secs" 1 | awk 'NR == 1 { t = $1; c = $2 } NR == 2 { printf "%d\n", ($2 - c) * 1e6 / ($1 - t) }')
+	c0=$(gb_cpu_ticks)
+	s=$(gb_sample "$gb_secs" 1)
+	c1=$(gb_cpu_ticks)
 	kill -INT "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	echo "${s:-0}"
+	gb_settle
+	echo "$s" | awk -v cpu=$((c1 - c0)) -v hz="$hz" '
+		NR == 1 { t = $1; c = $2 } NR == 2 { n = $2 - c; dt = $1 - t }
+		END { printf "%d %d\n", dt > 0 ? n * 1e6 / dt : 0, cpu > 0 ? n * hz / cpu : 0 }'
 }
 
 gb_ppslab() {   # gb_ppslab ARGS...: a bounded ppslab-gen run
@@ -93,39 +129,45 @@ gb_testpmd() {
 		--total-num-mbufs=8192 --stats-period=1
 }
 
+gb_rec() {   # gb_rec LABEL REP "PPS PPS_PER_CPU" [PEER_OF] [NOTE]: both metrics
+	local pps cpu
+	read -r pps cpu <<<"$3"
+	record gen "$1" pps "$2" "${pps:-0}" "${4:-}" "${5:-}"
+	record gen-cpu "$1" frames_per_cpu_s "$2" "${cpu:-0}" "${4:-}" "${5:-}"
+	echo "  rep $2: $1: ${pps:-0} pps, ${cpu:-0} frames per CPU-second"
+}
+
 gb_scenario() {   # gb_scenario NAME: one round of every single-thread sender, then 2 threads
-	local sc=$1 r v
-	local main="ppslab-gen afpacket ($sc)"
+	local sc=$1 r
+	local main="ppslab-gen afpacket ($sc)" two="ppslab-gen afpacket 2 threads ($sc)"
 	for ((r = 1; r <= gb_reps; r++)); do
-		v=$(gb_ppslab -i afpacket:gen0 --rate max --cpus 0); record gen "$main" pps $r "$v"
-		echo "  $sc rep $r: ppslab-gen afpacket $v pps"
-		v=$(gb_ppslab -i afpacket:gen0,linear=0 --rate max --cpus 0)
-		record gen "ppslab-gen afpacket linear=0 ($sc)" pps $r "$v" "$main" "page-fragment skbs, as before"
-		v=$(gb_ppslab -i pcap:gen0 --rate max --cpus 0); record gen "ppslab-gen pcap ($sc)" pps $r "$v"
-		v=$(gb_ppslab -i libnet:gen0 --rate max --cpus 0); record gen "ppslab-gen libnet ($sc)" pps $r "$v"
-		v=$(gb_ppslab -i udp:$gb_dst:9 --rate max --cpus 0); record gen "ppslab-gen udp ($sc)" pps $r "$v"
-		if [ $gb_have_trafgen = 1 ]; then
-			v=$(gb_trafgen 1); record gen "trafgen ($sc)" pps $r "$v" "$main" "TX_RING, 1 CPU"
-			echo "  $sc rep $r: trafgen $v pps"
-		fi
+		gb_rec "$main" $r "$(gb_ppslab -i afpacket:gen0 --rate max --cpus 0)"
+		gb_rec "ppslab-gen afpacket linear=0 ($sc)" $r \
+			"$(gb_ppslab -i afpacket:gen0,linear=0 --rate max --cpus 0)" "$main" "page-fragment skbs"
+		gb_rec "ppslab-gen pcap ($sc)" $r "$(gb_ppslab -i pcap:gen0 --rate max --cpus 0)"
+		gb_rec "ppslab-gen libnet ($sc)" $r "$(gb_ppslab -i libnet:gen0 --rate max --cpus 0)"
+		gb_rec "ppslab-gen udp ($sc)" $r "$(gb_ppslab -i udp:$gb_dst:9 --rate max --cpus 0)"
+		[ $gb_have_trafgen = 1 ] &&
+			gb_rec "trafgen ($sc)" $r "$(gb_trafgen 1)" "$main" "TX_RING, 1 CPU"
 		if [ $gb_have_testpmd = 1 ]; then
-			v=$(gb_testpmd); record gen "dpdk-testpmd txonly af_packet ($sc)" pps $r "$v" "$main" "UDP checksum 0"
+			gb_rec "dpdk-testpmd txonly af_packet ($sc)" $r "$(gb_testpmd)" "$main" "UDP checksum 0"
 			gb_restore
-			echo "  $sc rep $r: testpmd $v pps"
 		fi
-		v=$(gb_ppslab -i afpacket:gen0 --rate max --threads 2 --cpus 0,1)
-		record gen "ppslab-gen afpacket 2 threads ($sc)" pps $r "$v"
-		echo "  $sc rep $r: ppslab-gen 2 threads $v pps"
-		if [ $gb_have_trafgen = 1 ]; then
-			v=$(gb_trafgen 2); record gen "trafgen 2 CPUs ($sc)" pps $r "$v" "ppslab-gen afpacket 2 threads ($sc)"
-		fi
+		gb_rec "$two" $r "$(gb_ppslab -i afpacket:gen0 --rate max --threads 2 --cpus 0,1)"
+		[ $gb_have_trafgen = 1 ] &&
+			gb_rec "trafgen 2 CPUs ($sc)" $r "$(gb_trafgen 2)" "$two"
 	done
 	# two threads over one, from the medians, in percent
-	local one two
-	one=$(jq -s --arg l "$main" '[.[] | select(.label == $l and .metric == "pps") | .value] | sort | .[length/2|floor]' "$BENCH_OUT/records.jsonl")
-	two=$(jq -s --arg l "ppslab-gen afpacket 2 threads ($sc)" '[.[] | select(.label == $l and .metric == "pps") | .value] | sort | .[length/2|floor]' "$BENCH_OUT/records.jsonl")
+	local one tw
+	one=$(gb_median "$main")
+	tw=$(gb_median "$two")
 	[ "${one:-0}" -gt 0 ] 2>/dev/null &&
-		record gen "ppslab-gen 2 threads / 1 thread ($sc)" scaling_pct 1 $((two * 100 / one)) "" "target >= 180"
+		record gen "ppslab-gen 2 threads / 1 thread ($sc)" scaling_pct 1 $((tw * 100 / one)) "" "target >= 180"
+}
+
+gb_median() {   # gb_median LABEL: median pps of LABEL so far
+	jq -s --arg l "$1" '[.[] | select(.label == $l and .metric == "pps") | .value] | sort |
+		if length == 0 then 0 else .[length/2|floor] end' "$BENCH_OUT/records.jsonl"
 }
 
 # Rate accuracy of one paced sender: ppm errors of the 10-s mean, the worst 1 s and the
@@ -138,6 +180,7 @@ gb_accuracy() {   # gb_accuracy LABEL TARGET_PPS CMD...
 	gb_sample 0.1 100 >"$gb_tmp/acc.samples"
 	kill -INT "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
+	gb_settle
 	awk -v tgt="$target" '
 		{ t[NR] = $1; c[NR] = $2 }
 		function err(i, j) { r = (c[j] - c[i]) * 1e6 / (t[j] - t[i]); e = (r - tgt) / tgt * 1e6; return e < 0 ? -e : e }
@@ -177,7 +220,7 @@ gb_scenario stack
 echo "bench gen: (b) an XDP program drops"
 if xdp_drop rut rut0 on; then
 	gb_scenario xdp
-	max=$(jq -s '[.[] | select(.label == "ppslab-gen afpacket (xdp)" and .metric == "pps") | .value] | sort | .[length/2|floor]' "$BENCH_OUT/records.jsonl")
+	max=$(gb_median "ppslab-gen afpacket (xdp)")
 	echo "bench gen: rate accuracy (10-s mean within 0.5% = 5000 ppm, every second within 2% = 20000 ppm)"
 	gb_accuracy_round 10000 "10k"
 	gb_accuracy_round 100000 "100k"

@@ -104,7 +104,6 @@ struct gen {
 	struct pace_profile warm_prof;
 	int paced;                     /* 0: as fast as possible */
 	double warm_pps;               /* 0: as fast as possible */
-	uint64_t sig_tmpl_udp;
 	unsigned nw;
 	struct gen_worker *w;
 	struct runctl *rc;
