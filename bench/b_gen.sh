@@ -101,7 +101,7 @@ gb_measure() {   # gb_measure CMD...
 	gb_settle
 	echo "$s" | awk -v cpu=$((c1 - c0)) -v hz="$hz" '
 		NR == 1 { t = $1; c = $2 } NR == 2 { n = $2 - c; dt = $1 - t }
-		END { printf "%d %d\n", dt > 0 ? n * 1e6 / dt : 0, cpu > 0 ? n * hz / cpu : 0 }'
+		END { printf "%d %d\n", (dt > 0 ? n * 1e6 / dt : 0), (cpu > 0 ? n * hz / cpu : 0) }'
 }
 
 gb_ppslab() {   # gb_ppslab ARGS...: a bounded ppslab-gen run
