@@ -31,7 +31,7 @@
 #include "runctl.h"
 
 #define GEN_MAX_THREADS 64
-#define GEN_BATCH 64
+#define GEN_BATCH 512   /* frames per hand-over at most: 512 per sendto measured best here (64: -25%) */
 
 struct gen_cfg {
 	const char *port_spec;

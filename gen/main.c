@@ -107,7 +107,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		break;
 	case 'b':
 		if (num_u64(arg, 1, GEN_BATCH, &v))
-			return cli_bad(name, arg, "a burst of 1..64 frames");
+			return cli_bad(name, arg, "a burst of 1..512 frames");
 		a->cfg.burst = (uint32_t)v;
 		break;
 	case 'S':

@@ -64,7 +64,7 @@ t "inject rate without kinds" 64 "needs --inject" "$G" -i lo --inject-rate 1%
 t "inject rate above 1" 64 "--inject-rate 1.5: expected" "$G" -i lo --inject magic --inject-rate 1.5
 t "pattern" 64 "--pattern ones: expected" "$G" -i lo --pattern ones
 t "threads: 0" 64 "--threads 0: expected" "$G" -i lo --threads 0
-t "burst: 65" 64 "--burst 65: expected" "$G" -i lo --burst 65
+t "burst: 513" 64 "--burst 513: expected" "$G" -i lo --burst 513
 t "cpus: not available" 64 "CPU 1000 is not available" "$G" -i lo --dst 127.0.0.2 --dst-mac 02:00:00:00:00:01 --cpus 0,1000
 t "warm-up: unit" 64 "--warmup 2x: expected" "$G" -i lo --warmup 2x
 t "calibrate takes no rate" 64 "calibrate measures" "$G" -i lo --calibrate --rate 10k
