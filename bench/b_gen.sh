@@ -229,4 +229,4 @@ if xdp_drop rut rut0 on; then
 else
 	echo "bench gen: cannot attach the XDP drop program: (b) skipped"
 fi
-rm -rf "$gb_tmp"
+rm -rf "$gb_tmp" "/var/run/dpdk/ppbench$$"    # testpmd's runtime files (--file-prefix)
