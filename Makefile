@@ -42,8 +42,20 @@ LIBNET_LIBS    := $(shell libnet-config --libs 2>/dev/null)
 # file that includes libnet.h needs HAVE_NET_ETHERNET_H.
 LIBNET_CFLAGS  := -DHAVE_NET_ETHERNET_H
 
+# Optional: the xdp: port backend (AF_XDP) needs libxdp and libbpf; without them the
+# programs build without it and an xdp: spec says why. XDP=0 leaves it out on purpose.
+ifneq ($(XDP),0)
+XDP_OK     := $(shell $(PKG_CONFIG) --exists libxdp libbpf 2>/dev/null && echo 1)
+endif
+ifeq ($(XDP_OK),1)
+XDP_CFLAGS := -DPPSLAB_HAVE_XDP $(shell $(PKG_CONFIG) --cflags libxdp libbpf)
+XDP_LIBS   := $(shell $(PKG_CONFIG) --libs libxdp libbpf)
+else ifneq ($(MAKECMDGOALS),clean)
+$(info ppslab: building without the xdp: (AF_XDP) port backend ($(if $(filter 0,$(XDP)),XDP=0,libxdp-dev/libbpf-dev not found; 'make deps' installs them)))
+endif
+
 XCFLAGS    += $(PCAP_CFLAGS) $(JANSSON_CFLAGS)
-LDLIBS     := $(PCAP_LIBS) $(JANSSON_LIBS) $(LIBNET_LIBS) -lm -pthread $(SANFLAGS)
+LDLIBS     := $(PCAP_LIBS) $(JANSSON_LIBS) $(LIBNET_LIBS) $(XDP_LIBS) -lm -pthread $(SANFLAGS)
 
 # Each directory's sources are found by wildcard, so adding a module needs no edit here.
 LIB_SRCS   := $(wildcard lib/*.c)
@@ -52,6 +64,9 @@ SINK_SRCS  := $(wildcard sink/*.c)
 RUT_SRCS   := $(wildcard router-under-test/*.c)
 ANA_SRCS   := $(wildcard analysis/*.c)
 UNIT_SRCS  := $(wildcard tests/unit/t_*.c)
+# Test helpers (tests/helpers/NAME.c → $(B)/tests/helpers/NAME): small programs the
+# integration tests drive, linked with the library only; never installed.
+HELPER_SRCS := $(wildcard tests/helpers/*.c)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_OBJS   := $(call obj,$(LIB_SRCS))
@@ -65,6 +80,7 @@ PROGS      := $(B)/bin/ppslab-gen $(B)/bin/ppslab-sink $(B)/bin/ppslab-rut $(B)/
 # Unit tests may link any program module except its main.c.
 MOD_OBJS   := $(filter-out %/main.o,$(GEN_OBJS) $(SINK_OBJS) $(RUT_OBJS) $(ANA_OBJS))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
 .SECONDARY:
 .PHONY: all check check-unit check-integ demo deps install uninstall clean bench
@@ -76,6 +92,11 @@ $(B)/.depcheck: scripts/deps.sh
 
 $(B)/obj/lib/pkt_build.o: XCFLAGS += $(LIBNET_CFLAGS)
 $(B)/obj/lib/port_libnet.o: XCFLAGS += $(LIBNET_CFLAGS)
+XDP_OBJS   := $(B)/obj/lib/port_xdp.o $(B)/obj/lib/xdp_prog.o
+$(XDP_OBJS): XCFLAGS += $(XDP_CFLAGS)
+$(XDP_OBJS): $(B)/xdp-$(if $(XDP_OK),on,off)
+$(B)/xdp-%:
+	@mkdir -p $(B) && rm -f $(B)/xdp-on $(B)/xdp-off && touch $@
 
 # The git revision goes into version.o; the stamp changes only when the revision does.
 GIT_REV    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -83,8 +104,8 @@ $(shell mkdir -p $(B) && [ "$$(cat $(B)/git-rev 2>/dev/null)" = "$(GIT_REV)" ] |
 $(B)/obj/lib/version.o: XCFLAGS += -DPPSLAB_GIT='"$(GIT_REV)"'
 $(B)/obj/lib/version.o: $(B)/git-rev
 
-# Unit tests reach every program's modules.
-$(B)/obj/tests/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis
+# Unit tests reach every program's modules (and the helpers' shared headers).
+$(B)/obj/tests/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis -Itests/helpers
 
 $(B)/obj/%.o: %.c $(B)/.depcheck
 	@mkdir -p $(dir $@)
@@ -106,14 +127,18 @@ $(B)/tests/%: $(B)/obj/tests/unit/%.o $(MOD_OBJS) $(LIBA)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+$(B)/tests/helpers/%: $(B)/obj/tests/helpers/%.o $(LIBA)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
 # The README's test command. Prints "N passed, N failed" last; non-zero on failure.
-check: $(PROGS) $(UNIT_BINS)
+check: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
 	@tests/run --build $(B)
 
-check-unit: $(PROGS) $(UNIT_BINS)
+check-unit: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
 	@tests/run --build $(B) --unit-only
 
-check-integ: $(PROGS) $(UNIT_BINS)
+check-integ: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
 	@tests/run --build $(B) --integ-only
 
 deps:
@@ -123,7 +148,7 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh $(B)/bin
 
-bench: $(PROGS)
+bench: $(PROGS) $(HELPER_BINS)
 	@bench/run --build $(B)
 
 install: $(PROGS)

@@ -7,9 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "clock.h"
 #include "log.h"
 #include "proc.h"
+#include "xdp_owner.h"
 
 const struct lab_if lab_ifs[4] = {
 	{ LAB_GEN, "gen0", "02:70:70:00:00:02", "198.18.0.2/24", "198.18.0.2" },
@@ -115,6 +118,48 @@ static bool shield_on(const char *ns)
 	return proc_run(av, &o) == 0;
 }
 
+/* XDP programs on one lab interface (from `ip -d -j link show`): all of them detached
+ * (down), or only leftovers (up): an xdp: port's program that no process holds open any
+ * more, left by a tool that was killed (xdp_prog_leftover). A live tool's program, and
+ * anyone else's (a benchmark's xdp_drop), stay. Returns how many it detached. */
+static int xdp_detach(const char *ns, const char *ifname, bool only_leftovers)
+{
+	char *show[] = { "ip", "-n", (char *)ns, "-d", "-j", "link", "show", "dev",
+			 (char *)ifname, NULL };
+	char out[16384];
+	struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
+			       .timeout_ns = 10 * NS_PER_S };
+	if (proc_run(show, &o) != 0)
+		return 0;   /* no such interface (yet): nothing attached */
+	json_t *root = json_loads(out, 0, NULL);
+	json_t *xdp = json_object_get(json_array_get(root, 0), "xdp");
+	json_t *att = json_object_get(xdp, "attached");
+	int n = 0;
+	for (size_t i = 0; i < json_array_size(att); i++) {
+		json_t *a = json_array_get(att, i);
+		json_t *prog = json_object_get(a, "prog");
+		json_int_t mode = json_integer_value(json_object_get(a, "mode"));
+		uint32_t id = (uint32_t)json_integer_value(json_object_get(prog, "id"));
+		const char *pname = json_string_value(json_object_get(prog, "name"));
+		/* XDP_ATTACHED_DRV, _SKB, _HW (linux/if_link.h) and their ip(8) keywords */
+		const char *kw = mode == 1 ? "xdpdrv" : mode == 2 ? "xdpgeneric" : mode == 3 ? "xdpoffload" : NULL;
+		if (!kw || !id)
+			continue;
+		if (only_leftovers && !xdp_prog_leftover(pname, id, 0))
+			continue;
+		char *off[] = { "ip", "-n", (char *)ns, "link", "set", "dev", (char *)ifname, (char *)kw,
+				"off", NULL };
+		if (run(NULL, off) == 0) {
+			n++;
+			if (only_leftovers)
+				log_warn("[%s] %s: detached a leftover XDP program '%s' (id %u)", ns, ifname,
+					 pname, id);
+		}
+	}
+	json_decref(root);
+	return n;
+}
+
 int lab_up(const char *name, const struct lab_up_opts *o)
 {
 	char ns[LAB_ROLES][64];
@@ -182,6 +227,9 @@ int lab_up(const char *name, const struct lab_up_opts *o)
 	for (int r = 0; r < LAB_ROLES; r++)
 		if ((rc = shield_set(ns[r], (enum lab_role)r, o ? o->shield : true)))
 			return rc;
+	/* a tool killed while it had an xdp: port leaves its XDP program attached */
+	for (int i = 0; i < 4; i++)
+		xdp_detach(ns[lab_ifs[i].role], lab_ifs[i].ifname, true);
 	return 0;
 }
 
@@ -190,6 +238,16 @@ int lab_down(const char *name)
 	int rc = 0;
 	if (lab_name_check(name))
 		return -EINVAL;
+	/* XDP programs first, on every interface before any namespace goes (deleting one
+	 * takes the veth peers in the others with it, asynchronously): a process still
+	 * inside would keep a namespace, its veths and their programs alive after the
+	 * name is gone */
+	for (int i = 0; i < 4; i++) {
+		char ns[64];
+		lab_ns_name(name, lab_ifs[i].role, ns, sizeof(ns));
+		if (proc_netns_exists(ns))
+			xdp_detach(ns, lab_ifs[i].ifname, false);
+	}
 	for (int r = 0; r < LAB_ROLES; r++) {
 		char ns[64];
 		lab_ns_name(name, (enum lab_role)r, ns, sizeof(ns));

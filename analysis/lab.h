@@ -9,7 +9,10 @@
  * (an nftables netdev ingress chain with policy drop, which runs after the AF_PACKET
  * taps) keeps each namespace's kernel stack from also processing the test frames: the
  * forwarder, not the kernel, forwards, and the ends send no ICMP port unreachables.
- * Every operation is idempotent; down removes whatever exists, also after a crash. */
+ * Every operation is idempotent; down removes whatever exists, also after a crash.
+ * XDP: up detaches leftovers on the lab's interfaces — an xdp: port's program
+ * (ppslab_xsk) that no process holds any more — and down detaches every XDP program
+ * there before removing the namespaces. */
 #ifndef PPSLAB_LAB_H
 #define PPSLAB_LAB_H
 

@@ -14,7 +14,7 @@ set -u
 : "${BENCH_OUT:=bench-out}"
 : "${BENCH_REPS:=3}"
 : "${BENCH_SECS:=5}"
-BENCH_LAB=${BENCH_LAB:-ppbench}
+BENCH_LAB=${BENCH_LAB:-ppb$$}   # own lab per run: runs never share or delete each other's
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mkdir -p "$BENCH_OUT"
 

@@ -24,7 +24,7 @@
 #include "version.h"
 
 static const struct opt_def opts[] = {
-	{ "iface", 'i', "PORTSPEC", "send on this port: afpacket:IF, pcap:IF, libnet:IF, udp:ADDR:PORT (or IF)" },
+	{ "iface", 'i', "PORTSPEC", "send on this port: afpacket:IF, pcap:IF, libnet:IF, xdp:IF, udp:ADDR:PORT (or IF)" },
 	{ "dst", 'd', "ADDR", "destination IPv4 address or range A-B or A/LEN (default 198.19.0.2, the lab's sink)" },
 	{ "src", 0, "ADDR", "source IPv4 address or range (default: the interface's own)" },
 	{ "dst-mac", 0, "MAC", "destination MAC (default: from the neighbour table via the route)" },

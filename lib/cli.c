@@ -25,6 +25,7 @@ int cli_exit_code(int neg_errno)
 	case EPERM: case EACCES: return EX_NOPERM;
 	case EINVAL: return EX_USAGE;
 	case ENODEV: case ENXIO: case EADDRNOTAVAIL: case ENETUNREACH: case ENOENT:
+	case EAFNOSUPPORT: case EPROTONOSUPPORT: case EOPNOTSUPP:   /* e.g. no AF_XDP */
 		return EX_UNAVAILABLE;
 	case ENOMEM: return EX_OSERR;
 	default: return EX_IOERR;

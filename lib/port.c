@@ -14,7 +14,18 @@ static const struct port_ops *const backends[] = {
 	&port_pcap_ops,
 	&port_libnet_ops,
 	&port_udp_ops,
+	&port_xdp_ops,   /* without libxdp at build time: opening it explains that */
 };
+
+/* " afpacket pcap udp xdp": the backends this build knows, for error messages. */
+static const char *backend_list(char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]) && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, " %s", backends[i]->name);
+	return buf;
+}
 
 const char *port_kv_get(const struct port_kv *kv, int nkv, const char *key)
 {
@@ -55,14 +66,9 @@ int port_spec_parse(const char *spec, char backend[16], char target[64], char *e
 			    !strncmp(backends[i]->name, spec, (size_t)(colon - spec)))
 				ops = backends[i];
 		if (!ops) {
-			snprintf(err, errlen, "unknown port backend '%.*s' (have:%s pcap libnet udp)",
-				 (int)(colon - spec), spec,
-#ifdef __linux__
-				 " afpacket"
-#else
-				 ""
-#endif
-			);
+			char have[64];
+			snprintf(err, errlen, "unknown port backend '%.*s' (have:%s)",
+				 (int)(colon - spec), spec, backend_list(have, sizeof(have)));
 			return -EINVAL;
 		}
 	}
@@ -101,13 +107,9 @@ int port_open(const char *spec, const struct port_cfg *cfg, struct port **out, c
 			if (!strcmp(backends[i]->name, buf))
 				ops = backends[i];
 		if (!ops) {
-			snprintf(err, errlen, "unknown port backend '%s' (have:%s%s libnet udp)", buf,
-#ifdef __linux__
-				 " afpacket",
-#else
-				 "",
-#endif
-				 " pcap");
+			char have[64];
+			snprintf(err, errlen, "unknown port backend '%s' (have:%s)", buf,
+				 backend_list(have, sizeof(have)));
 			return -EINVAL;
 		}
 	} else {
@@ -163,6 +165,16 @@ int port_rx_burst(struct port *p, struct port_pkt *pkts, int max)
 int port_tx_burst(struct port *p, const struct port_pkt *pkts, int n)
 {
 	return p->ops->tx_burst(p, pkts, n);
+}
+
+int port_rx_open(struct port *p)
+{
+	return p->ops->rx_open ? p->ops->rx_open(p) : 0;
+}
+
+int port_fwd_burst(struct port *p, const struct port_pkt *pkts, int n)
+{
+	return p->ops->fwd_burst ? p->ops->fwd_burst(p, pkts, n) : p->ops->tx_burst(p, pkts, n);
 }
 
 int port_fd(const struct port *p)

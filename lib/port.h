@@ -12,6 +12,11 @@
  *                 frame).
  *   udp:ADDR:PORT kernel UDP socket, sendmmsg/recvmmsg; no root, routed. For RX, ADDR
  *                 is the local address to bind (0.0.0.0 for any). Keys: src=ADDR:PORT.
+ *   xdp:IF        AF_XDP (Linux, libxdp/libbpf; see port_xdp.c): one socket on one queue,
+ *                 its own UMEM, an XDP redirect program attached while an RX port is
+ *                 open. Keys: mode=auto|copy|zc, queue=N, frames=N (UMEM frames;
+ *                 default ring_frames, else 16384 with RX, 4096 TX only),
+ *                 skb=0|1 (generic XDP), budget=N (frames per send call in copy mode).
  *
  * Contracts:
  * - port_rx_burst fills up to max descriptors. The data they point to stays valid until
@@ -21,6 +26,12 @@
  *   sends only the UDP payload, from offset 42). It returns how many it accepted, from
  *   the front; fewer than n means the ring or socket was full (counted in tx_full), the
  *   caller decides whether to retry.
+ * - port_fwd_burst is port_tx_burst for frames that came from port_rx_burst (on this
+ *   port or another) and that the caller gives up: where the two ports share buffers
+ *   (xdp: ports opened with port_cfg.share) a frame moves by reference, without a copy;
+ *   otherwise it is copied exactly as port_tx_burst does. Accepted frames must not be
+ *   touched again; the others stay valid until the receiving port's next rx_burst.
+ *   Ports that share buffers must be driven from one thread.
  * - Counters are 64-bit and cumulative since open. */
 #ifndef PPSLAB_PORT_H
 #define PPSLAB_PORT_H
@@ -45,8 +56,16 @@ struct port_cfg {
 	uint32_t ring_frames;    /* ring slots; 0 = backend default */
 	int rx_per_frame;        /* deliver each frame at once (afpacket: TPACKET_V2 RX) */
 	uint16_t fanout_id;      /* afpacket: join this PACKET_FANOUT (hash) group; 0 = none */
+	uint16_t fanout_cbpf_off; /* afpacket, with fanout_id: PACKET_FANOUT_CBPF instead of the
+				  * flow hash: the member is the frame's byte at this offset
+				  * (from the Ethernet header) modulo the group size; 0 = hash */
+	int rx_gated;            /* afpacket: accept nothing until port_rx_open() (lets a
+				  * fanout group complete before any frame is spread) */
 	uint16_t udp_dport;      /* pcap: capture only UDP to this port; 0 = everything */
 	int tx_linear;           /* afpacket: linear TX skbs (key linear= overrides) */
+	struct port *share;      /* xdp: use this open xdp: port's UMEM (XDP_SHARED_UMEM), so
+				  * port_fwd_burst between the two needs no copy; other
+				  * backends (or a non-xdp share) ignore it. NULL = own buffers */
 };
 
 struct port_stats {
@@ -55,6 +74,8 @@ struct port_stats {
 	uint64_t rx_drops;           /* dropped by the kernel because our ring/socket was full */
 	uint64_t tx_full;            /* tx calls that found the ring/socket full (backpressure) */
 	uint64_t tx_errors;          /* frames the kernel rejected */
+	uint64_t tx_nocopy;          /* of tx_pkts: handed over by reference, not copied
+				      * (port_fwd_burst between ports sharing buffers) */
 };
 
 int port_open(const char *spec, const struct port_cfg *cfg, struct port **out, char *err,
@@ -65,6 +86,11 @@ int port_spec_parse(const char *spec, char backend[16], char target[64], char *e
 		    size_t errlen);
 int port_rx_burst(struct port *p, struct port_pkt *pkts, int max);
 int port_tx_burst(struct port *p, const struct port_pkt *pkts, int n);
+/* Opens a port created with cfg.rx_gated: from now on frames are received. 0 or -errno;
+ * a no-op for ports that were not gated. */
+int port_rx_open(struct port *p);
+/* Forwards received frames out of p, without a copy where buffers are shared (above). */
+int port_fwd_burst(struct port *p, const struct port_pkt *pkts, int n);
 /* A descriptor that becomes readable when frames arrive (for poll/epoll). */
 int port_fd(const struct port *p);
 /* Reads the kernel's drop counters into the port's totals and returns them. */

@@ -9,11 +9,18 @@
  * is marked and skipped instead of wedging the ring; one sendto() per burst. With
  * linear=1 (or cfg.tx_linear) each frame is preceded by a virtio_net_hdr (PACKET_VNET_HDR)
  * asking the kernel to copy it whole into the skb head (see afp_open_tx).
- * Drops: PACKET_STATISTICS (reset on every read) is folded into 64-bit totals. */
+ * Drops: PACKET_STATISTICS (reset on every read) is folded into 64-bit totals.
+ * Fanout: PACKET_FANOUT_HASH spreads flows; cfg.fanout_cbpf_off instead selects the member
+ * with a classic BPF program reading one byte of the frame (the sink's stream id), so that
+ * every frame of a stream lands on one socket whatever its flows. A gated socket
+ * (cfg.rx_gated) carries a drop-everything socket filter from before bind until
+ * port_rx_open, so no frame is taken while the group is still forming (the member count,
+ * and so the modulo, changes with every join); filtered frames are not ring drops. */
 #ifdef __linux__
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/if_ether.h>
+#include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <linux/virtio_net.h>
 #include <net/if.h>
@@ -39,6 +46,7 @@ struct afp {
 	int ifindex;
 	int rx_fd, tx_fd;
 	int rx_v3;
+	int gated;                    /* the drop-everything filter is attached */
 	/* RX ring: V3 blocks or V2 frames, both as "slots" of slot_size bytes */
 	uint8_t *rx_map;
 	size_t rx_map_len;
@@ -134,9 +142,11 @@ static int afp_open_rx(struct port *p, struct afp *a, const struct port_kv *kv, 
 		 * bytes), so the default 64 blocks hold about 130,000 small frames; frames=N
 		 * asks for room for N frames of the largest size */
 		unsigned block = 1u << 18;
+		uint64_t bytes = frames ? frames * (uint64_t)frame_size : 64ULL * block;
+		if (bytes < 8ULL * block)   /* a small ring (frames=N): smaller blocks, not 2 MiB */
+			block = pow2_at_least((unsigned)(bytes / 8) > 4096 ? (unsigned)(bytes / 8) : 4096);
 		if (block < frame_size)
 			block = frame_size;
-		uint64_t bytes = frames ? frames * (uint64_t)frame_size : 64ULL * block;
 		unsigned nblocks = (unsigned)((bytes + block - 1) / block);
 		if (nblocks < 8)
 			nblocks = 8;
@@ -180,6 +190,14 @@ static int afp_open_rx(struct port *p, struct afp *a, const struct port_kv *kv, 
 				  "promiscuous mode", err, errlen)))
 			return rc;
 	}
+	if (p->cfg.rx_gated) {
+		static struct sock_filter none[] = { BPF_STMT(BPF_RET | BPF_K, 0) };
+		struct sock_fprog fp = { .len = 1, .filter = none };
+		if ((rc = set_opt(a->rx_fd, SOL_SOCKET, SO_ATTACH_FILTER, &fp, sizeof(fp),
+				  "SO_ATTACH_FILTER (gate)", err, errlen)))
+			return rc;
+		a->gated = 1;
+	}
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL),
 				   .sll_ifindex = a->ifindex };
 	if (bind(a->rx_fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
@@ -188,11 +206,38 @@ static int afp_open_rx(struct port *p, struct afp *a, const struct port_kv *kv, 
 		return rc;
 	}
 	if (p->cfg.fanout_id) {
-		int f = p->cfg.fanout_id | (PACKET_FANOUT_HASH << 16);
+		int mode = p->cfg.fanout_cbpf_off ? PACKET_FANOUT_CBPF : PACKET_FANOUT_HASH;
+		int f = p->cfg.fanout_id | (mode << 16);
 		if ((rc = set_opt(a->rx_fd, SOL_PACKET, PACKET_FANOUT, &f, sizeof(f),
 				  "PACKET_FANOUT", err, errlen)))
 			return rc;
+		if (p->cfg.fanout_cbpf_off) {
+			/* The program sees the skb from the network header, so the offset is
+			 * taken relative to the link layer (SKF_LL_OFF). A frame too short for
+			 * it fails the load, and the program returns 0: member 0. */
+			struct sock_filter sel[] = {
+				BPF_STMT(BPF_LD | BPF_B | BPF_ABS,
+					 (uint32_t)(SKF_LL_OFF + (int)p->cfg.fanout_cbpf_off)),
+				BPF_STMT(BPF_RET | BPF_A, 0),
+			};
+			struct sock_fprog fp = { .len = 2, .filter = sel };
+			if ((rc = set_opt(a->rx_fd, SOL_PACKET, PACKET_FANOUT_DATA, &fp, sizeof(fp),
+					  "PACKET_FANOUT_DATA (cbpf)", err, errlen)))
+				return rc;
+		}
 	}
+	return 0;
+}
+
+static int afp_rx_open(struct port *p)
+{
+	struct afp *a = p->priv;
+	if (!a->gated)
+		return 0;
+	int dummy = 0;
+	if (setsockopt(a->rx_fd, SOL_SOCKET, SO_DETACH_FILTER, &dummy, sizeof(dummy)) < 0)
+		return -errno;
+	a->gated = 0;
 	return 0;
 }
 
@@ -495,6 +540,7 @@ const struct port_ops port_afpacket_ops = {
 	.tx_burst = afp_tx_burst,
 	.fd = afp_fd,
 	.poll_stats = afp_poll_stats,
+	.rx_open = afp_rx_open,
 	.close = afp_close,
 };
 #endif

@@ -17,8 +17,11 @@ struct port_ops {
 		    char *err, size_t errlen);
 	int (*rx_burst)(struct port *p, struct port_pkt *pkts, int max);
 	int (*tx_burst)(struct port *p, const struct port_pkt *pkts, int n);
+	/* optional: port_fwd_burst without a copy where buffers are shared; NULL = tx_burst */
+	int (*fwd_burst)(struct port *p, const struct port_pkt *pkts, int n);
 	int (*fd)(const struct port *p);
 	void (*poll_stats)(struct port *p);   /* fold kernel drop counters into p->st */
+	int (*rx_open)(struct port *p);       /* optional: ends cfg.rx_gated */
 	void (*close)(struct port *p);
 };
 
@@ -36,6 +39,7 @@ extern const struct port_ops port_afpacket_ops;
 extern const struct port_ops port_pcap_ops;
 extern const struct port_ops port_libnet_ops;
 extern const struct port_ops port_udp_ops;
+extern const struct port_ops port_xdp_ops;
 
 /* Looks up key in kv: the value, or NULL. */
 const char *port_kv_get(const struct port_kv *kv, int nkv, const char *key);

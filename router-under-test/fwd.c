@@ -22,7 +22,9 @@ int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max,
 		struct fwd_port *p = &f->ports[i];
 		/* per-frame delivery: a V3 block would hold frames back until it retires */
 		struct port_cfg pc = { .dir = PORT_RX | PORT_TX, .frame_max = frame_max,
-				       .ring_frames = FWD_RING_FRAMES, .rx_per_frame = 1 };
+				       .ring_frames = FWD_RING_FRAMES, .rx_per_frame = 1,
+				       /* xdp: one UMEM for all ports: forwarding without a copy */
+				       .share = i ? f->ports[0].port : NULL };
 		int rc = port_open(specs[i], &pc, &p->port, err, errlen);
 		if (rc)
 			return rc;
@@ -119,7 +121,7 @@ int fwd_burst(struct fwd *f, int in, int max)
 	for (int o = 0; o < f->nports; o++) {
 		if (!nout[o])
 			continue;
-		int a = port_tx_burst(f->ports[o].port, out[o], nout[o]);
+		int a = port_fwd_burst(f->ports[o].port, out[o], nout[o]);
 		if (a < 0)
 			a = 0;
 		uint64_t tb = 0;

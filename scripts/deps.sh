@@ -1,9 +1,12 @@
 #!/bin/sh
 # deps.sh check|install — the Debian packages ppslab builds and runs with.
 # "check" prints one line naming what is missing and fails; "install" installs it
-# with apt-get (as root), then checks again.
+# with apt-get (as root), then checks again. Optional packages (libxdp-dev and
+# libbpf-dev, for the xdp: port backend) are installed by "install" but never make
+# "check" fail: without them the Makefile builds without that backend and says so.
 set -u
 need_pkgs=""
+opt_pkgs=""
 have_pc() { pkg-config --exists "$1" 2>/dev/null; }
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 missing() {
@@ -18,6 +21,9 @@ missing() {
 	have_cmd ip || need_pkgs="$need_pkgs iproute2"
 	have_cmd nft || need_pkgs="$need_pkgs nftables"
 	have_cmd jq || need_pkgs="$need_pkgs jq"
+	opt_pkgs=""
+	have_pc libxdp || opt_pkgs="$opt_pkgs libxdp-dev"
+	have_pc libbpf || opt_pkgs="$opt_pkgs libbpf-dev"
 }
 missing
 case "${1:-check}" in
@@ -27,6 +33,11 @@ check)
 		exit 1
 	fi ;;
 install)
+	if [ -n "$opt_pkgs" ] && [ "$(id -u)" = 0 ]; then
+		echo "ppslab: installing (optional, for xdp: ports)$opt_pkgs"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $opt_pkgs >/dev/null ||
+			echo "ppslab: apt-get install$opt_pkgs failed; building without xdp: ports" >&2
+	fi
 	if [ -n "$need_pkgs" ]; then
 		if [ "$(id -u)" != 0 ]; then
 			echo "ppslab: missing Debian packages:$need_pkgs — run 'make deps' as root" >&2

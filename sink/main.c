@@ -1,29 +1,34 @@
-/* main.c — ppslab-sink: options, run control (duration, idle), interval lines and the
- * summary with per-stream detail and loss attribution. The receive loop is sink.c. */
+/* main.c — ppslab-sink: options, run control (duration, idle, warm-up, signals), the
+ * interface counters at start and end, and the reporting cadence. The receive engine is
+ * sink.c; what is printed is report.c; the sender's summary is read by expect.c. */
 #include <errno.h>
-#include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "clock.h"
-#include "fmt.h"
+#include "expect.h"
 #include "ifinfo.h"
-#include "jout.h"
 #include "log.h"
 #include "num.h"
 #include "opt.h"
+#include "report.h"
 #include "sink.h"
 #include "version.h"
+
+#define MAX_EXPECT_FILES 8
 
 static const struct opt_def opts[] = {
 	{ "iface", 'i', "PORTSPEC", "receive on this port (repeatable): afpacket:IF, pcap:IF, udp:ADDR:PORT" },
 	{ "port", 'p', "PORT", "test UDP destination port; 0 accepts any (default 9)" },
+	{ "threads", 'T', "N", "receive threads, 1..16 (afpacket: a fanout by stream id; default 1)" },
 	{ "duration", 't', "DUR", "stop after DUR" },
 	{ "idle", 0, "DUR", "stop after DUR without test frames (default 10s when no --duration)" },
+	{ "warmup", 'w', "DUR", "do not measure test frames within DUR of the first one" },
 	{ "expect", 'e', "N", "frames the sender sent per stream: frames after the last arrival count as lost" },
+	{ "expect-from", 'E', "FILE", "the sender's --json output: frames sent per stream (repeatable)" },
+	{ "max-delay", 0, "DUR", "one-way delays above DUR are implausible: clocks disagree (default 10s)" },
 	{ "no-udp-csum", 0, NULL, "do not verify UDP checksums" },
 	{ "interval", 'I', "DUR", "report interval (default 1s)" },
 	{ "json", 'j', NULL, "JSON lines: one per interval, then a summary" },
@@ -34,12 +39,14 @@ static const struct opt_def opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
-#define SYNOPSIS "ppslab-sink -i PORTSPEC [-i PORTSPEC ...] [--port PORT] " \
-	"[--duration DUR] [--idle DUR] [--expect N] [options]"
+#define SYNOPSIS "ppslab-sink -i PORTSPEC [-i PORTSPEC ...] [--port PORT] [--threads N] " \
+	"[--duration DUR] [--idle DUR] [--expect N | --expect-from FILE] [options]"
 
 struct args {
 	struct sink_cfg cfg;
 	uint64_t duration_ns, idle_ns, expect, interval_ns;
+	const char *expect_files[MAX_EXPECT_FILES];
+	int nexpect_files;
 	int json, verbose;
 };
 
@@ -59,13 +66,27 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 			return cli_bad(name, arg, "a UDP port 0..65535");
 		a->cfg.dport = (uint16_t)v;
 		break;
+	case 'T':
+		if (num_u64(arg, 1, SINK_MAX_THREADS, &v))
+			return cli_bad(name, arg, "a thread count from 1 to 16");
+		a->cfg.nthreads = (int)v;
+		break;
 	case 't':
 		if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->duration_ns))
 			return cli_bad(name, arg, num_expect_duration());
 		break;
+	case 'w':
+		if (num_duration_ns(arg, 0, 3600 * NS_PER_S, &a->cfg.warmup_ns))
+			return cli_bad(name, arg, "a duration up to 1h");
+		break;
 	case 'e':
 		if (num_count(arg, 0, 1ULL << 48, &a->expect))
 			return cli_bad(name, arg, num_expect_count());
+		break;
+	case 'E':
+		if (a->nexpect_files == MAX_EXPECT_FILES)
+			return cli_bad(name, arg, "at most 8 files");
+		a->expect_files[a->nexpect_files++] = arg;
 		break;
 	case 'I':
 		if (num_duration_ns(arg, 10 * NS_PER_MS, 3600 * NS_PER_S, &a->interval_ns))
@@ -80,6 +101,9 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		if (!strcmp(name, "idle")) {
 			if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->idle_ns))
 				return cli_bad(name, arg, num_expect_duration());
+		} else if (!strcmp(name, "max-delay")) {
+			if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->cfg.max_delay_ns))
+				return cli_bad(name, arg, num_expect_duration());
 		} else if (!strcmp(name, "no-udp-csum")) {
 			a->cfg.verify_udp_csum = false;
 		}
@@ -88,227 +112,65 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	return 0;
 }
 
-struct totals {
-	uint64_t rx_frames, rx_pkts, rx_bytes, lost, dup, reord, err, foreign, other;
-	uint64_t cls[PKT_CLASS_MAX];
-};
-
-static void totals_read(struct sink *s, struct totals *t)
+/* The interfaces behind the ports (one per -i; udp: has none). */
+static int ifaces_open(struct sink *s, struct rep_iface *ifs)
 {
-	memset(t, 0, sizeof(*t));
-	t->rx_frames = atomic_load_explicit(&s->ctr.rx_frames, memory_order_relaxed);
-	t->rx_pkts = atomic_load_explicit(&s->ctr.rx_pkts, memory_order_relaxed);
-	t->rx_bytes = atomic_load_explicit(&s->ctr.rx_bytes, memory_order_relaxed);
-	t->lost = atomic_load_explicit(&s->ctr.lost_now, memory_order_relaxed);
-	t->dup = atomic_load_explicit(&s->ctr.dup_pkts, memory_order_relaxed);
-	t->reord = atomic_load_explicit(&s->ctr.reordered_pkts, memory_order_relaxed);
-	for (int c = 0; c < PKT_CLASS_MAX; c++) {
-		t->cls[c] = atomic_load_explicit(&s->ctr.cls[c], memory_order_relaxed);
-		if (sink_class_is_error((enum pkt_class)c))
-			t->err += t->cls[c];
-		else if (c == PKT_FOREIGN)
-			t->foreign += t->cls[c];
-		else if (c != PKT_TEST)
-			t->other += t->cls[c];
-	}
-}
-
-static void print_header(void)
-{
-	printf("%8s %12s %6s %8s %14s %10s %9s %10s\n", "time", "packets", "errs", "idrops",
-	       "bytes", "lost", "reorder", "dup");
-}
-
-static void report_interval(struct args *a, struct sink *s, const struct totals *c,
-			    const struct totals *p, uint64_t drops, uint64_t pdrops, uint64_t t_ns,
-			    uint64_t dt_ns)
-{
-	(void)s;
-	if (a->json) {
-		json_t *o = jout_obj("sink", "interval");
-		jset_u64(o, "t_ns", t_ns);
-		jset_u64(o, "dt_ns", dt_ns);
-		jset_u64(o, "rx_pkts", c->rx_pkts - p->rx_pkts);
-		jset_u64(o, "rx_bytes", c->rx_bytes - p->rx_bytes);
-		jset_f(o, "pps", rate_per_s(c->rx_pkts, p->rx_pkts, dt_ns));
-		jset_i64(o, "lost_pkts", (int64_t)(c->lost - p->lost));
-		jset_u64(o, "dup_pkts", c->dup - p->dup);
-		jset_u64(o, "reordered_pkts", c->reord - p->reord);
-		jset_u64(o, "err_pkts", c->err - p->err);
-		jset_u64(o, "foreign_pkts", c->foreign - p->foreign);
-		jset_u64(o, "ring_drops", drops - pdrops);
-		jout_emit(stdout, o);
-	} else {
-		char b1[32], b2[32];
-		printf("%8.1f %12s %6llu %8llu %14s %10lld %9llu %10llu\n", (double)t_ns / 1e9,
-		       fmt_thousands(c->rx_pkts - p->rx_pkts, b1, sizeof(b1)),
-		       (unsigned long long)(c->err - p->err), (unsigned long long)(drops - pdrops),
-		       fmt_thousands(c->rx_bytes - p->rx_bytes, b2, sizeof(b2)),
-		       (long long)(c->lost - p->lost), (unsigned long long)(c->reord - p->reord),
-		       (unsigned long long)(c->dup - p->dup));
-		fflush(stdout);
-	}
-}
-
-static json_t *hist_json(const uint64_t *h, int n)
-{
-	json_t *arr = json_array();
-	int last = -1;
-	for (int i = 0; i < n; i++)
-		if (h[i])
-			last = i;
-	for (int i = 0; i <= last; i++)
-		json_array_append_new(arr, json_integer((json_int_t)h[i]));
-	return arr;
-}
-
-static json_t *latency_json(const struct sink_stream *st)
-{
-	json_t *o = json_object();
-	const struct hist *h = &st->delay;
-	jset_u64(o, "count", h->count);
-	if (h->count) {
-		jset_u64(o, "min", h->min);
-		jset_f(o, "mean", hist_mean(h));
-		jset_u64(o, "p50", hist_quantile(h, 0.50));
-		jset_u64(o, "p90", hist_quantile(h, 0.90));
-		jset_u64(o, "p99", hist_quantile(h, 0.99));
-		jset_u64(o, "p999", hist_quantile(h, 0.999));
-		jset_u64(o, "max", h->max);
-	}
-	return o;
-}
-
-static void report_summary(struct args *a, struct sink *s, const struct totals *t,
-			   uint64_t drops, uint64_t dur_ns, int sig,
-			   const struct if_counters *if0, const struct if_counters *if1,
-			   const int *have_if)
-{
-	uint64_t lost = 0, dup = 0, reord = 0;
-	for (int i = 0; i < SINK_STREAMS; i++) {
-		struct sink_stream *st = s->streams[i];
-		if (!st)
+	int n = 0;
+	for (int i = 0; i < s->cfg.nports; i++) {
+		const char *name = port_ifname(s->w[0]->ports[i]);
+		bool dup = false;
+		for (int k = 0; k < n; k++)
+			dup |= !strcmp(ifs[k].name, name);
+		if (!*name || dup)
 			continue;
-		seq_finish(&st->seq, a->expect);
-		lost += st->seq.lost_final;
-		dup += st->seq.dup_pkts;
-		reord += st->seq.reordered_pkts;
+		snprintf(ifs[n].name, sizeof(ifs[n].name), "%s", name);
+		ifs[n].ok = if_counters_read(name, &ifs[n].c0) == 0;
+		if (!ifs[n].ok)
+			log_warn("%s: cannot read the interface's counters: host drops unknown", name);
+		ifs[n].c1 = ifs[n].c0;
+		n++;
 	}
-	double pps = dur_ns ? (double)t->rx_pkts * 1e9 / (double)dur_ns : 0;
-	if (a->json) {
-		json_t *o = jout_obj("sink", "summary");
-		jset_s(o, "version", ppslab_version());
-		json_t *ports = json_array();
-		for (int i = 0; i < s->cfg.nports; i++)
-			json_array_append_new(ports, json_string(port_spec(s->ports[i])));
-		json_object_set_new(o, "ports", ports);
-		jset_u64(o, "dport", s->cfg.dport);
-		jset_u64(o, "rx_frames", t->rx_frames);
-		jset_u64(o, "rx_pkts", t->rx_pkts);
-		jset_u64(o, "rx_bytes", t->rx_bytes);
-		jset_u64(o, "lost_pkts", lost);
-		jset_u64(o, "dup_pkts", dup);
-		jset_u64(o, "reordered_pkts", reord);
-		jset_u64(o, "err_pkts", t->err);
-		jset_u64(o, "foreign_pkts", t->foreign);
-		jset_u64(o, "other_pkts", t->other);
-		jset_u64(o, "warmup_pkts", atomic_load(&s->ctr.warmup_pkts));
-		jset_u64(o, "ring_drops", drops);
-		jset_u64(o, "duration_ns", dur_ns);
-		jset_f(o, "pps", pps);
-		if (a->expect)
-			jset_u64(o, "expect", a->expect);
-		json_t *cls = json_object();
-		for (int c = 1; c < PKT_CLASS_MAX; c++)
-			jset_u64(cls, pkt_class_name((enum pkt_class)c), t->cls[c]);
-		json_object_set_new(o, "classes", cls);
-		json_t *ifs = json_array();
-		for (int i = 0; i < s->cfg.nports; i++) {
-			if (!have_if[i])
-				continue;
-			json_t *f = json_object();
-			jset_s(f, "name", port_ifname(s->ports[i]));
-			jset_u64(f, "rx_packets", if1[i].rx_packets - if0[i].rx_packets);
-			jset_u64(f, "rx_dropped", if1[i].rx_dropped - if0[i].rx_dropped);
-			jset_u64(f, "rx_missed_errors", if1[i].rx_missed_errors - if0[i].rx_missed_errors);
-			jset_u64(f, "rx_fifo_errors", if1[i].rx_fifo_errors - if0[i].rx_fifo_errors);
-			jset_u64(f, "rx_over_errors", if1[i].rx_over_errors - if0[i].rx_over_errors);
-			jset_u64(f, "rx_crc_errors", if1[i].rx_crc_errors - if0[i].rx_crc_errors);
-			json_array_append_new(ifs, f);
-		}
-		json_object_set_new(o, "interfaces", ifs);
-		json_t *streams = json_array();
-		for (int i = 0; i < SINK_STREAMS; i++) {
-			struct sink_stream *st = s->streams[i];
-			if (!st)
-				continue;
-			json_t *so = json_object();
-			jset_u64(so, "stream", st->id);
-			jset_u64(so, "rx_pkts", st->seq.rx_pkts);
-			jset_u64(so, "rx_bytes", st->rx_bytes);
-			jset_u64(so, "lost_pkts", st->seq.lost_final);
-			jset_u64(so, "dup_pkts", st->seq.dup_pkts);
-			jset_u64(so, "reordered_pkts", st->seq.reordered_pkts);
-			jset_u64(so, "late_pkts", st->seq.late_pkts);
-			jset_u64(so, "next_seq", st->seq.next_exp);
-			jset_u64(so, "max_reorder_extent", st->seq.max_extent);
-			json_object_set_new(so, "reorder_extent_log2_hist",
-					    hist_json(st->seq.extent_hist, SEQ_HIST_LOG2));
-			jset_u64(so, "max_loss_burst", st->seq.max_loss_burst);
-			json_object_set_new(so, "loss_burst_log2_hist",
-					    hist_json(st->seq.loss_burst_hist, SEQ_HIST_LOG2));
-			jset_s(so, "clock", st->clock_flags_seen == 1 ? "realtime" :
-				   st->clock_flags_seen == 2 ? "monotonic" : "mixed");
-			json_object_set_new(so, "latency_ns", latency_json(st));
-			jset_u64(so, "neg_delay_pkts", st->neg_delay);
-			jset_f(so, "jitter_ns", st->jitter_ns);
-			json_array_append_new(streams, so);
-		}
-		json_object_set_new(o, "streams", streams);
-		jset_b(o, "interrupted", sig != 0);
-		jout_emit(stdout, o);
-	} else {
-		char b1[32], b2[32];
-		printf("received %s test frames (%s pps) in %.3f s: lost %llu, duplicated %llu, "
-		       "reordered %llu; errors %llu, foreign %llu, other %llu; ring drops %llu\n",
-		       fmt_thousands(t->rx_pkts, b1, sizeof(b1)),
-		       fmt_thousands((uint64_t)(pps + 0.5), b2, sizeof(b2)), (double)dur_ns / 1e9,
-		       (unsigned long long)lost, (unsigned long long)dup, (unsigned long long)reord,
-		       (unsigned long long)t->err, (unsigned long long)t->foreign,
-		       (unsigned long long)t->other, (unsigned long long)drops);
-		for (int i = 0; i < SINK_STREAMS; i++) {
-			struct sink_stream *st = s->streams[i];
-			if (!st)
-				continue;
-			printf("  stream %u: rx %llu lost %llu dup %llu reord %llu; delay p50 %.1f us "
-			       "p99 %.1f us max %.1f us; jitter %.2f us\n", st->id,
-			       (unsigned long long)st->seq.rx_pkts,
-			       (unsigned long long)st->seq.lost_final,
-			       (unsigned long long)st->seq.dup_pkts,
-			       (unsigned long long)st->seq.reordered_pkts,
-			       hist_quantile(&st->delay, 0.5) / 1e3, hist_quantile(&st->delay, 0.99) / 1e3,
-			       (st->delay.count ? st->delay.max : 0) / 1e3, st->jitter_ns / 1e3);
-		}
+	return n;
+}
+
+static void ifaces_read(struct rep_iface *ifs, int n, uint64_t *drops, uint64_t *rx)
+{
+	*drops = *rx = 0;
+	for (int i = 0; i < n; i++) {
+		if (!ifs[i].ok)
+			continue;
+		struct if_counters c;
+		if (if_counters_read(ifs[i].name, &c) == 0)
+			ifs[i].c1 = c;
+		*drops += if_rx_drops(&ifs[i].c0, &ifs[i].c1);
+		*rx += ifs[i].c1.rx_packets - ifs[i].c0.rx_packets;
 	}
 }
 
-struct worker_arg {
-	struct sink *s;
-	struct runctl *rc;
-	int ret;
-};
-
-static void *worker(void *p)
+static void sample(struct sink *s, struct rep_iface *ifs, int nifs, uint64_t t_ns,
+		   struct rep_sample *out)
 {
-	struct worker_arg *w = p;
-	w->ret = sink_run(w->s, w->rc);
-	runctl_wake(w->rc);
-	return NULL;
+	sink_totals(s, &out->t);
+	ifaces_read(ifs, nifs, &out->if_drops, &out->if_rx);
+	out->t_ns = t_ns;
+}
+
+static int load_expect(struct args *a, struct expect_table *et, char *err, size_t errlen)
+{
+	for (int i = 0; i < a->nexpect_files; i++) {
+		int rc = expect_load(et, a->expect_files[i], err, errlen);
+		if (rc) {
+			log_err("--expect-from %s", err);
+			return rc == -EINVAL ? EX_DATAERR : rc == -ENOMEM ? EX_OSERR : EX_NOINPUT;
+		}
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct args a = { .cfg = { .dport = PKT_DEFAULT_DPORT, .verify_udp_csum = true },
+	struct args a = { .cfg = { .dport = PKT_DEFAULT_DPORT, .verify_udp_csum = true,
+				   .nthreads = 1, .max_delay_ns = 10 * NS_PER_S },
 			  .interval_ns = NS_PER_S, .verbose = 1 };
 	int first, rc;
 	char err[256];
@@ -325,39 +187,63 @@ int main(int argc, char **argv)
 		log_err("no port: give -i PORTSPEC (e.g. -i sink0 or -i udp:0.0.0.0:9)");
 		return EX_USAGE;
 	}
+	if (a.expect && a.nexpect_files) {
+		log_err("--expect and --expect-from both say what was sent: give one");
+		return EX_USAGE;
+	}
+	for (int i = 0; i < a.cfg.nports; i++) {
+		char be[16], tg[64];
+		if (port_spec_parse(a.cfg.port_specs[i], be, tg, err, sizeof(err))) {
+			log_err("--iface %s: %s", a.cfg.port_specs[i], err);
+			return EX_USAGE;
+		}
+	}
+	struct expect_table *et = calloc(1, sizeof(*et));
+	if (!et)
+		return EX_OSERR;
 	if (!a.duration_ns && !a.idle_ns)
 		a.idle_ns = 10 * NS_PER_S;
 
 	struct sink *s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s) {
+		free(et);
 		return EX_OSERR;
+	}
 	if ((rc = sink_init(s, &a.cfg, err, sizeof(err)))) {
 		log_err("%s", err);
 		free(s);
-		return cli_exit_code(rc);
+		free(et);
+		return rc == -EINVAL ? EX_USAGE : cli_exit_code(rc);
 	}
-	struct if_counters if0[SINK_MAX_PORTS], if1[SINK_MAX_PORTS];
-	int have_if[SINK_MAX_PORTS] = { 0 };
-	for (int i = 0; i < a.cfg.nports; i++) {
-		const char *ifn = port_ifname(s->ports[i]);
-		have_if[i] = *ifn && if_counters_read(ifn, &if0[i]) == 0;
-	}
+	struct rep_iface ifs[SINK_MAX_PORTS];
+	memset(ifs, 0, sizeof(ifs));
+	int nifs = ifaces_open(s, ifs);
+	struct rep_cfg rcfg = { .json = a.json, .expect_all = a.expect,
+				.nexpect_files = a.nexpect_files, .interval_ns = a.interval_ns,
+				.duration_ns = a.duration_ns, .idle_ns = a.idle_ns,
+				.warmup_ns = a.cfg.warmup_ns, .max_delay_ns = a.cfg.max_delay_ns,
+				.port_specs = a.cfg.port_specs, .nports = a.cfg.nports,
+				.nthreads = s->nworkers, .dport = a.cfg.dport };
 
 	struct runctl rctl;
 	runctl_init(&rctl);
-	struct worker_arg w = { .s = s, .rc = &rctl };
-	pthread_t th;
-	if (pthread_create(&th, NULL, worker, &w)) {
-		log_err("cannot start the receive thread");
+	if ((rc = sink_start(s, &rctl))) {
+		log_err("cannot start the receive threads");
+		sink_fini(s);
+		free(s);
+		free(et);
 		return EX_OSERR;
 	}
-	if (!a.json)
-		print_header();
-	struct totals prev, cur;
-	memset(&prev, 0, sizeof(prev));
-	uint64_t t0 = mono_ns(), last = t0, next = t0 + a.interval_ns, pdrops = 0;
+	log_info("ready: %d port(s), %d thread(s)", a.cfg.nports, s->nworkers);
+	rep_header(stdout, &rcfg);
+	struct hist *ih = malloc(sizeof(*ih));
+	struct rep_sample prev, cur;
+	uint64_t t0 = mono_ns(), next = t0 + a.interval_ns, lines = 0;
 	uint64_t end = a.duration_ns ? t0 + a.duration_ns : UINT64_MAX;
 	int sig = 0;
+	memset(&prev, 0, sizeof(prev));
+	sample(s, ifs, nifs, 0, &prev);
+	prev.t_ns = 0;
 	for (;;) {
 		uint64_t wake = next < end ? next : end;
 		if (a.idle_ns && wake > mono_ns() + 50 * NS_PER_MS)
@@ -368,49 +254,70 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (sg == SIGUSR1)
-			break;   /* the receiver stopped on an error */
+			break;   /* a receiver stopped on an error */
 		uint64_t now = mono_ns();
 		if (now >= end)
 			break;
 		if (a.idle_ns) {
-			uint64_t lt = atomic_load(&s->ctr.last_test_ns);
-			if (now - (lt > t0 ? lt : t0) >= a.idle_ns)
+			struct sink_totals t;
+			sink_totals(s, &t);
+			/* a worker may stamp a frame after `now` was read: lt > now is not idle */
+			uint64_t lt = t.last_test_ns > t0 ? t.last_test_ns : t0;
+			if (now > lt && now - lt >= a.idle_ns)
 				break;
 		}
-		if (now >= next) {
-			uint64_t drops = 0;
-			struct port_stats ps;
-			totals_read(s, &cur);
-			for (int i = 0; i < a.cfg.nports; i++) {
-				port_stats(s->ports[i], &ps);
-				drops += ps.rx_drops;
-			}
-			report_interval(&a, s, &cur, &prev, drops, pdrops, now - t0, now - last);
+		if (now >= next && ih) {
+			hist_init(ih);
+			int late = sink_interval(s, ih, 200 * NS_PER_MS);
+			sample(s, ifs, nifs, mono_ns() - t0, &cur);
+			rep_interval(stdout, &rcfg, &cur, &prev, ih, late, &lines);
 			prev = cur;
-			pdrops = drops;
-			last = now;
 			next += a.interval_ns;
+			if (next <= now)   /* we fell behind (a stopped process): skip, do not burst */
+				next = now + a.interval_ns;
 		}
 	}
 	atomic_store(&rctl.stop, 1);
-	pthread_join(th, NULL);
-	uint64_t dur = mono_ns() - t0, drops = 0;
-	struct port_stats ps;
-	totals_read(s, &cur);
-	for (int i = 0; i < a.cfg.nports; i++) {
-		port_stats(s->ports[i], &ps);
-		drops += ps.rx_drops;
-		if (have_if[i])
-			have_if[i] = if_counters_read(port_ifname(s->ports[i]), &if1[i]) == 0;
+	int wret = sink_stop(s);
+	uint64_t dur = mono_ns() - t0;
+	if (ih) {
+		hist_init(ih);
+		sink_interval(s, ih, 0);
 	}
-	if (cur.rx_frames > prev.rx_frames)
-		report_interval(&a, s, &cur, &prev, drops, pdrops, dur, mono_ns() - last);
-	report_summary(&a, s, &cur, drops, dur, sig, if0, if1, have_if);
+	sample(s, ifs, nifs, dur, &cur);
+	if (ih && (cur.t.rx_frames > prev.t.rx_frames || cur.t.ring_drops > prev.t.ring_drops))
+		rep_interval(stdout, &rcfg, &cur, &prev, ih, 0, &lines);
+	/* The sender's summary is read now, when the sender has finished (the sink usually
+	 * starts first); a bad file still leaves a complete summary, without tail loss. */
+	char xerr[512];
+	int xrc = load_expect(&a, et, xerr, sizeof(xerr));
+	if (xrc) {
+		memset(et, 0, sizeof(*et));
+		rcfg.expect_error = xerr;
+	}
+	if (sink_finish(s, a.expect, et->tx_pkts, a.nexpect_files && !xrc ? et->have : NULL,
+			et->holes)) {
+		log_err("out of memory");
+		wret = wret ? wret : -ENOMEM;
+	}
+	rep_summary(stdout, &rcfg, s, &cur.t, ifs, nifs, dur, sig);
+	if (cur.t.neg_delay || cur.t.implausible_delay)
+		log_warn("%llu negative and %llu implausible one-way delays: the sender's clock and "
+			 "this host's disagree; delay percentiles are not valid (jitter is)",
+			 (unsigned long long)cur.t.neg_delay,
+			 (unsigned long long)cur.t.implausible_delay);
+	for (int i = 0; i < SINK_STREAMS; i++)
+		if (s->streams[i] && s->streams[i]->beyond_expect)
+			log_warn("stream %d: sequence numbers at or above the %llu frames the sender "
+				 "reported: stale frames, or the wrong summary", i,
+				 (unsigned long long)s->streams[i]->expect);
+	free(ih);
 	sink_fini(s);
 	free(s);
-	if (w.ret) {
-		log_err("receive failed: %s", strerror(-w.ret));
-		return cli_exit_code(w.ret);
+	free(et);
+	if (wret) {
+		log_err("receive failed: %s", strerror(-wret));
+		return cli_exit_code(wret);
 	}
-	return EX_OK;
+	return xrc ? xrc : EX_OK;
 }

@@ -4,9 +4,29 @@
 
 #include <string.h>
 
+#define SEQ_MOD (1ULL << 48)
+
 void seq_init(struct seq_stream *s)
 {
 	memset(s, 0, sizeof(*s));
+}
+
+void seq_init_at(struct seq_stream *s, uint64_t floor)
+{
+	memset(s, 0, sizeof(*s));
+	s->floor = floor;
+	s->next_exp = floor;
+}
+
+uint64_t seq_unwrap(const struct seq_stream *s, uint64_t wire48)
+{
+	uint64_t ref = s->next_exp;
+	uint64_t c = (ref & ~(SEQ_MOD - 1)) | (wire48 & (SEQ_MOD - 1));
+	if (c > ref && c - ref > SEQ_MOD / 2 && c >= SEQ_MOD)
+		c -= SEQ_MOD;           /* an old number from before the last wrap */
+	else if (c < ref && ref - c > SEQ_MOD / 2)
+		c += SEQ_MOD;           /* the sender wrapped */
+	return c;
 }
 
 static inline bool bit_get(const struct seq_stream *s, uint64_t seq)
@@ -56,16 +76,19 @@ static void finalize(struct seq_stream *s, uint64_t seq)
 	}
 }
 
-static inline uint64_t win_base(uint64_t next_exp)
+/* The lowest number still in the window: never below the floor, so numbers before it
+ * never become missing or lost. */
+static inline uint64_t win_base(const struct seq_stream *s, uint64_t next_exp)
 {
-	return next_exp > SEQ_WIN ? next_exp - SEQ_WIN : 0;
+	uint64_t b = next_exp > SEQ_WIN ? next_exp - SEQ_WIN : 0;
+	return b > s->floor ? b : s->floor;
 }
 
 /* Moves NextExp to new_next, finalizing what leaves the window; the numbers between the
  * old NextExp and new_next − 1 become missing (their bits are already clear). */
 static void advance(struct seq_stream *s, uint64_t new_next)
 {
-	uint64_t old_base = win_base(s->next_exp), new_base = win_base(new_next);
+	uint64_t old_base = win_base(s, s->next_exp), new_base = win_base(s, new_next);
 	uint64_t gap = new_next - 1 - s->next_exp;   /* numbers skipped over */
 	if (new_base > old_base) {
 		/* old window members leaving: [old_base, min(new_base, next_exp)) */
@@ -98,6 +121,8 @@ static void record_extent(struct seq_stream *s, uint64_t pos, uint64_t seq)
 	}
 	if (lo == n)
 		return;   /* cannot happen: the newest advance is above any reordered seq */
+	if (lo == 0 && n == SEQ_EXT_RING)
+		s->extent_truncated++;   /* the true earliest advance may have been forgotten */
 	uint64_t extent = pos - s->ext[(first + lo) % SEQ_EXT_RING].pos;
 	if (extent > s->max_extent)
 		s->max_extent = extent;
@@ -105,8 +130,13 @@ static void record_extent(struct seq_stream *s, uint64_t pos, uint64_t seq)
 		s->extent_hist[log2_bucket(extent)]++;
 }
 
-enum seq_verdict seq_add(struct seq_stream *s, uint64_t seq)
+enum seq_verdict seq_add(struct seq_stream *s, uint64_t wire48)
 {
+	uint64_t seq = seq_unwrap(s, wire48);
+	if (seq < s->floor) {
+		s->before_floor_pkts++;
+		return SEQ_BEFORE_FLOOR;
+	}
 	uint64_t pos = ++s->arrivals;
 	if (seq >= s->next_exp) {
 		advance(s, seq + 1);
@@ -118,7 +148,7 @@ enum seq_verdict seq_add(struct seq_stream *s, uint64_t seq)
 		s->rx_pkts++;
 		return SEQ_IN_ORDER;
 	}
-	if (seq >= win_base(s->next_exp)) {
+	if (seq >= win_base(s, s->next_exp)) {
 		if (bit_get(s, seq)) {
 			s->dup_pkts++;
 			return SEQ_DUPLICATE;
@@ -144,7 +174,7 @@ void seq_finish(struct seq_stream *s, uint64_t expected)
 	if (s->finished)
 		return;
 	s->finished = true;
-	for (uint64_t q = win_base(s->next_exp); q < s->next_exp; q++)
+	for (uint64_t q = win_base(s, s->next_exp); q < s->next_exp; q++)
 		finalize(s, q);
 	if (expected > s->next_exp) {
 		uint64_t tail = expected - s->next_exp;

@@ -1,8 +1,11 @@
 /* seq.h — exact per-stream loss, duplicate and reordering accounting (RFC 4737 terms).
  *
- * Sequence numbers start at 0 and are 48-bit (they never wrap in practice: 2^48 frames
- * take 6.5 years at 1.5 Mpps). A sliding window of SEQ_WIN sequence numbers below the
- * highest seen (NextExp − 1) remembers which have arrived:
+ * Sequence numbers on the wire are 48-bit and start at 0 (or at a floor, for a stream the
+ * sink joins late). They are unwrapped into 64 bits the way RTP extends its 16-bit
+ * numbers (RFC 3550 A.1): the candidate closest to NextExp wins, so a sender that wraps
+ * 2^48 − 1 → 0 (6.5 years at 1.5 Mpps, or a sender that starts high) costs no false loss
+ * and no false reordering. A sliding window of SEQ_WIN numbers below the highest seen
+ * (NextExp − 1) remembers which have arrived:
  * - s ≥ NextExp: in order (or after a gap; the gap's numbers become "missing");
  * - s in the window, not yet seen: reordered (a late frame fills its gap: it is never
  *   lost and never counted twice); its RFC 4737 extent is recorded;
@@ -10,6 +13,9 @@
  * - s below the window: a very late arrival: it had been declared lost, so it is moved
  *   from lost to reordered ("late_pkts" counts these; beyond the window a duplicate
  *   cannot be told apart, which needs 65,536 frames of reordering to matter).
+ * The extent is exact while the earliest higher arrival is among the SEQ_EXT_RING newest
+ * NextExp advances (4,096 in-order arrivals); beyond, the lower bound is recorded and
+ * counted in extent_truncated.
  * Numbers leave the window unreceived as final loss; consecutive ones form a loss
  * burst, whose length goes into a log2 histogram.
  * lost_now() = final loss + missing in the window: exact once no frame is still in
@@ -34,6 +40,8 @@ struct seq_stream {
 	uint64_t next_exp;          /* RFC 4737 NextExp: highest seen + 1 */
 	uint64_t arrivals;          /* every frame, duplicates included: arrival position */
 	uint64_t max_extent;        /* largest RFC 4737 reordering extent */
+	uint64_t extent_truncated;  /* extents that reached past the SEQ_EXT_RING newest
+				     * advances: reported as that lower bound */
 	uint64_t extent_hist[SEQ_HIST_LOG2];
 	uint64_t loss_burst_hist[SEQ_HIST_LOG2];
 	uint64_t max_loss_burst;
@@ -43,21 +51,29 @@ struct seq_stream {
 	 * higher number for the extent */
 	struct seq_advance { uint64_t pos, seq; } ext[SEQ_EXT_RING];
 	uint32_t ext_head, ext_n;
+	uint64_t floor;             /* first number accounted (0, or where a late join began) */
+	uint64_t before_floor_pkts; /* arrivals numbered below the floor: not accounted */
 	bool finished;
 };
 
-enum seq_verdict { SEQ_IN_ORDER, SEQ_REORDERED, SEQ_DUPLICATE, SEQ_LATE };
+enum seq_verdict { SEQ_IN_ORDER, SEQ_REORDERED, SEQ_DUPLICATE, SEQ_LATE, SEQ_BEFORE_FLOOR };
 
 void seq_init(struct seq_stream *s);
-/* Accounts one arrival; returns how it was classified. */
+/* Starts accounting at `floor` (a 64-bit number): what is numbered below it is neither
+ * received nor lost (a sink that joined a running stream, or ended its warm-up). */
+void seq_init_at(struct seq_stream *s, uint64_t floor);
+/* The 64-bit number a 48-bit wire value stands for, next to NextExp. */
+uint64_t seq_unwrap(const struct seq_stream *s, uint64_t wire48);
+/* Accounts one arrival of a 48-bit wire number; returns how it was classified. */
 enum seq_verdict seq_add(struct seq_stream *s, uint64_t seq);
-/* Frames not (yet) received below NextExp: final + missing. */
+/* Frames not (yet) received between the floor and NextExp: final + missing. */
 static inline uint64_t seq_lost_now(const struct seq_stream *s)
 {
 	return s->lost_final + s->missing;
 }
 /* Ends the stream: everything still missing is lost, and if expected > NextExp the tail
- * (expected − NextExp) is lost too; loss bursts are closed. Idempotent. */
+ * (expected − NextExp) is lost too (expected counts from 0: the sender's frame count);
+ * loss bursts are closed. Idempotent. */
 void seq_finish(struct seq_stream *s, uint64_t expected);
 
 #endif

@@ -1,15 +1,22 @@
-/* sink.c — the receive loop of ppslab-sink (see sink.h).
+/* sink.c — the receive engine of ppslab-sink (see sink.h): workers, their receive loop,
+ * the interval hand-off and the merge at the end.
  *
- * Per burst: read the clocks once (for frames without a kernel timestamp, and for the
- * CLOCK_MONOTONIC offset when a sender stamped monotonic time), classify each frame,
- * account test frames in their stream. When no port has anything, wait in poll() for
- * up to 1 ms so an idle sink costs nothing. */
+ * Per burst a worker reads the clocks once (for frames without a kernel timestamp, and
+ * for the CLOCK_MONOTONIC offset when a sender stamped monotonic time), classifies each
+ * frame and accounts test frames in their stream. When no port has anything it waits in
+ * poll() for up to 1 ms, so an idle sink costs nothing and a hand-off request is served
+ * within about a millisecond. Counters have one writer (the worker) and are published
+ * with relaxed atomic stores; nothing is allocated per packet (a stream is allocated
+ * once, on its first frame). */
 #include "sink.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 
@@ -26,31 +33,96 @@ bool sink_class_is_error(enum pkt_class c)
 	}
 }
 
-int sink_init(struct sink *s, const struct sink_cfg *cfg, char *err, size_t errlen)
+static int check_fanout_specs(const struct sink_cfg *cfg, char *err, size_t errlen)
 {
-	memset(s, 0, sizeof(*s));
-	s->cfg = *cfg;
 	for (int i = 0; i < cfg->nports; i++) {
-		struct port_cfg pc = { .dir = PORT_RX, .frame_max = PKT_FRAME_MAX,
-				       .udp_dport = cfg->dport };
-		int rc = port_open(cfg->port_specs[i], &pc, &s->ports[i], err, errlen);
-		if (rc) {
-			sink_fini(s);
+		char be[16], tg[64];
+		int rc = port_spec_parse(cfg->port_specs[i], be, tg, err, errlen);
+		if (rc)
 			return rc;
+		if (strcmp(be, "afpacket")) {
+			snprintf(err, errlen, "--threads %d needs afpacket ports (PACKET_FANOUT); "
+				 "'%s' is %s", cfg->nthreads, cfg->port_specs[i], be);
+			return -EINVAL;
 		}
 	}
 	return 0;
 }
 
+int sink_init(struct sink *s, const struct sink_cfg *cfg, char *err, size_t errlen)
+{
+	int rc;
+	memset(s, 0, sizeof(*s));
+	s->cfg = *cfg;
+	s->nworkers = cfg->nthreads > 1 ? cfg->nthreads : 1;
+	if (s->nworkers > SINK_MAX_THREADS) {
+		snprintf(err, errlen, "at most %d threads", SINK_MAX_THREADS);
+		return -EINVAL;
+	}
+	if (s->nworkers > 1 && (rc = check_fanout_specs(cfg, err, errlen)))
+		return rc;
+	for (int t = 0; t < s->nworkers; t++) {
+		struct sink_worker *w = aligned_alloc(64, (sizeof(*w) + 63) / 64 * 64);
+		if (!w) {
+			sink_fini(s);
+			return -ENOMEM;
+		}
+		memset(w, 0, sizeof(*w));
+		w->s = s;
+		w->id = t;
+		hist_init(&w->ih[0]);
+		hist_init(&w->ih[1]);
+		s->w[t] = w;
+	}
+	/* Sockets join each interface's group in worker order, so member t is worker t; all
+	 * stay gated until every group is complete (see port_afpacket.c). */
+	for (int i = 0; i < cfg->nports; i++) {
+		uint16_t group = (uint16_t)(((unsigned)getpid() * 7u + (unsigned)i) & 0xffffu);
+		if (!group)
+			group = 1;
+		for (int t = 0; t < s->nworkers; t++) {
+			struct port_cfg pc = { .dir = PORT_RX, .frame_max = PKT_FRAME_MAX,
+					       .udp_dport = cfg->dport };
+			if (s->nworkers > 1) {
+				pc.fanout_id = group;
+				pc.fanout_cbpf_off = SINK_STREAM_BYTE_OFF;
+				pc.rx_gated = 1;
+			}
+			rc = port_open(cfg->port_specs[i], &pc, &s->w[t]->ports[i], err, errlen);
+			if (rc) {
+				sink_fini(s);
+				return rc;
+			}
+		}
+	}
+	for (int i = 0; i < cfg->nports; i++)
+		for (int t = 0; t < s->nworkers; t++)
+			if ((rc = port_rx_open(s->w[t]->ports[i]))) {
+				snprintf(err, errlen, "%s: opening the fanout gate: %s",
+					 cfg->port_specs[i], strerror(-rc));
+				sink_fini(s);
+				return rc;
+			}
+	return 0;
+}
+
 void sink_fini(struct sink *s)
 {
-	for (int i = 0; i < SINK_MAX_PORTS; i++) {
-		port_close(s->ports[i]);
-		s->ports[i] = NULL;
+	for (int t = 0; t < SINK_MAX_THREADS; t++) {
+		struct sink_worker *w = s->w[t];
+		if (!w)
+			continue;
+		for (int i = 0; i < SINK_MAX_PORTS; i++)
+			port_close(w->ports[i]);
+		for (int k = 0; k < SINK_STREAMS; k++)
+			if (w->streams[k] != s->streams[k])
+				free(w->streams[k]);
+		free(w);
+		s->w[t] = NULL;
 	}
-	for (int i = 0; i < SINK_STREAMS; i++) {
-		free(s->streams[i]);
-		s->streams[i] = NULL;
+	for (int k = 0; k < SINK_STREAMS; k++) {
+		free(s->streams[k]);
+		s->streams[k] = NULL;
 	}
 }
 
@@ -66,117 +138,376 @@ static inline void sub(_Atomic uint64_t *c, uint64_t v)
 			      memory_order_relaxed);
 }
 
-static struct sink_stream *stream_get(struct sink *s, uint8_t id)
+static struct sink_stream *stream_new(uint8_t id, int worker, uint64_t max_delay_ns)
 {
-	struct sink_stream *st = s->streams[id];
-	if (st)
-		return st;
-	st = malloc(sizeof(*st));
+	struct sink_stream *st = malloc(sizeof(*st));
 	if (!st)
 		return NULL;
 	memset(st, 0, sizeof(*st));
 	st->id = id;
+	st->worker = worker;
 	seq_init(&st->seq);
-	hist_init(&st->delay);
-	s->streams[id] = st;
+	delay_init(&st->delay, max_delay_ns);
 	return st;
 }
 
-/* One test frame: sequence accounting, delay, jitter. rx_real is the receive time on
- * CLOCK_REALTIME; mono_off converts it to CLOCK_MONOTONIC. */
-static void account(struct sink *s, const struct pkt_info *pi, uint32_t wire_len,
-		    uint64_t rx_real, int64_t mono_off)
+static inline struct sink_stream *stream_get(struct sink_worker *w, uint8_t id)
 {
-	struct sink_stream *st = stream_get(s, pi->sig.stream);
+	struct sink_stream *st = w->streams[id];
 	if (!st)
-		return;
+		st = w->streams[id] = stream_new(id, w->id, w->s->cfg.max_delay_ns);
+	return st;
+}
+
+/* A warm-up frame (sender-flagged, or within the sink's --warmup): not measured, but
+ * remembered so that the measured part of its stream starts where the warm-up ended. */
+static void warmup_frame(struct sink_worker *w, struct sink_stream *st, uint64_t seq)
+{
+	add(&w->ctr.warmup_pkts, 1);
+	st->warmup_pkts++;
+	if (!st->started && (!st->have_warm || seq + 1 > st->warm_next))
+		st->warm_next = seq + 1;
+	st->have_warm = true;
+}
+
+/* The first measured frame of a stream sets its floor: 0 (senders number from 0), or,
+ * after warm-up frames, the lower of this number and the warm-up's end — exact whether
+ * the sender numbered its warm-up in the same sequence or restarted at 0. */
+static void stream_start(struct sink_stream *st, uint64_t seq)
+{
+	uint64_t floor = 0;
+	if (st->have_warm)
+		floor = seq < st->warm_next ? seq : st->warm_next;
+	seq_init_at(&st->seq, floor);
+	st->started = true;
+}
+
+/* One measured test frame. */
+static void account(struct sink_worker *w, struct sink_stream *st, const struct pkt_info *pi,
+		    uint32_t wire_len, uint64_t rx_real, int64_t mono_off)
+{
+	struct hist *ih = &w->ih[w->ih_cur];
+	if (!st->started)
+		stream_start(st, pi->sig.seq);
 	uint64_t lost0 = seq_lost_now(&st->seq);
 	enum seq_verdict v = seq_add(&st->seq, pi->sig.seq);
 	uint64_t lost1 = seq_lost_now(&st->seq);
 	if (lost1 >= lost0)
-		add(&s->ctr.lost_now, lost1 - lost0);
+		add(&w->ctr.lost_now, lost1 - lost0);
 	else
-		sub(&s->ctr.lost_now, lost0 - lost1);
+		sub(&w->ctr.lost_now, lost0 - lost1);
 	if (v == SEQ_DUPLICATE) {
-		add(&s->ctr.dup_pkts, 1);
+		add(&w->ctr.dup_pkts, 1);
+		return;
+	}
+	if (v == SEQ_BEFORE_FLOOR) {
+		add(&w->ctr.before_floor_pkts, 1);
 		return;
 	}
 	if (v != SEQ_IN_ORDER)
-		add(&s->ctr.reordered_pkts, 1);
-	add(&s->ctr.rx_pkts, 1);
-	add(&s->ctr.rx_bytes, wire_len);
+		add(&w->ctr.reordered_pkts, 1);
+	add(&w->ctr.rx_pkts, 1);
+	add(&w->ctr.rx_bytes, wire_len);
 	st->rx_bytes += wire_len;
 	if (!st->first_rx_ns)
 		st->first_rx_ns = rx_real;
 	st->last_rx_ns = rx_real;
 
 	bool realtime = pi->sig.flags & SIG_F_REALTIME;
-	st->clock_flags_seen |= realtime ? 1 : 2;
-	int64_t rx = realtime ? (int64_t)rx_real : (int64_t)rx_real + mono_off;
-	int64_t transit = rx - (int64_t)pi->sig.tx_ns;
-	if (transit < 0)
-		st->neg_delay++;
-	else
-		hist_add(&st->delay, (uint64_t)transit);
-	if (st->have_transit) {   /* RFC 3550 §6.4.1 */
-		int64_t d = transit - st->last_transit;
-		if (d < 0)
-			d = -d;
-		st->jitter_ns += ((double)d - st->jitter_ns) / 16.0;
-	}
-	st->last_transit = transit;
-	st->have_transit = true;
+	st->clock_seen |= realtime ? 1u : 2u;
+	uint64_t rx = realtime ? rx_real : (uint64_t)((int64_t)rx_real + mono_off);
+	uint64_t n0 = st->delay.neg_pkts, i0 = st->delay.implausible_pkts;
+	int64_t owd = delay_add(&st->delay, pi->sig.tx_ns, rx);
+	if (owd >= 0)
+		hist_add(ih, (uint64_t)owd);
+	else if (st->delay.neg_pkts != n0)
+		add(&w->ctr.neg_delay_pkts, 1);
+	else if (st->delay.implausible_pkts != i0)
+		add(&w->ctr.implausible_delay_pkts, 1);
 }
 
-int sink_run(struct sink *s, struct runctl *rc)
+void sink_process(struct sink_worker *w, const struct port_pkt *pkts, int n,
+		  enum port_layer layer, uint64_t rx_real_ns, uint64_t now_mono_ns)
+{
+	struct sink *s = w->s;
+	int64_t mono_off = (int64_t)now_mono_ns - (int64_t)rx_real_ns;
+	bool l4 = layer == PORT_L4;
+	uint64_t cls[PKT_CLASS_MAX] = { 0 };
+	int tests = 0;
+	add(&w->ctr.rx_frames, (uint64_t)n);
+	for (int k = 0; k < n; k++) {
+		struct pkt_info pi;
+		enum pkt_class c = l4 ? pkt_classify_payload(pkts[k].data, pkts[k].len, &pi)
+				      : pkt_classify(pkts[k].data, pkts[k].len, s->cfg.dport,
+						     s->cfg.verify_udp_csum, &pi);
+		cls[c]++;
+		if (c != PKT_TEST)
+			continue;
+		tests++;
+		struct sink_stream *st = stream_get(w, pi.sig.stream);
+		if (!st)
+			continue;   /* out of memory: the frame is still in cls[PKT_TEST] */
+		bool warm = pi.sig.flags & SIG_F_WARMUP;
+		if (!warm && s->cfg.warmup_ns) {
+			uint64_t end = atomic_load_explicit(&s->warm_end_ns, memory_order_relaxed);
+			if (!end) {   /* the first test frame of the run starts the warm-up */
+				uint64_t want = now_mono_ns + s->cfg.warmup_ns;
+				if (atomic_compare_exchange_strong(&s->warm_end_ns, &end, want))
+					end = want;
+			}
+			warm = now_mono_ns < end;
+		}
+		if (warm) {
+			warmup_frame(w, st, pi.sig.seq);
+			continue;
+		}
+		/* wire size with FCS: Ethernet + IP length (+ padding) + 4 */
+		uint32_t wire = l4 ? (uint32_t)pi.payload_len + PKT_PAYLOAD_OFF + PKT_FCS_LEN
+				   : pkts[k].len + PKT_FCS_LEN;
+		if (wire < PKT_WIRE_MIN)
+			wire = PKT_WIRE_MIN;
+		account(w, st, &pi, wire, pkts[k].ts_ns ? pkts[k].ts_ns : rx_real_ns, mono_off);
+	}
+	for (int c = 0; c < PKT_CLASS_MAX; c++)
+		if (cls[c])
+			add(&w->ctr.cls[c], cls[c]);
+	if (tests)
+		atomic_store_explicit(&w->ctr.last_test_ns, now_mono_ns, memory_order_relaxed);
+}
+
+static uint64_t ports_drops(struct sink_worker *w, int np)
+{
+	uint64_t d = 0;
+	struct port_stats ps;
+	for (int i = 0; i < np; i++) {
+		port_stats(w->ports[i], &ps);
+		d += ps.rx_drops;
+	}
+	return d;
+}
+
+/* Serves a hand-off request: flip the interval histogram, sample the ring drops. */
+static void handoff(struct sink_worker *w, unsigned req)
+{
+	w->ih_cur ^= 1u;
+	atomic_store_explicit(&w->ctr.ring_drops, ports_drops(w, w->s->cfg.nports),
+			      memory_order_relaxed);
+	w->swap_seen = req;
+	atomic_store_explicit(&w->swap_ack, req, memory_order_release);
+}
+
+static int worker_loop(struct sink_worker *w)
 {
 	struct port_pkt pkts[SINK_BURST];
 	struct pollfd pfd[SINK_MAX_PORTS];
-	int np = s->cfg.nports;
+	int np = w->s->cfg.nports;
 
 	for (int i = 0; i < np; i++)
-		pfd[i] = (struct pollfd){ .fd = port_fd(s->ports[i]), .events = POLLIN };
-	while (!runctl_stopped(rc)) {
+		pfd[i] = (struct pollfd){ .fd = port_fd(w->ports[i]), .events = POLLIN };
+	while (!runctl_stopped(w->rc)) {
+		unsigned req = atomic_load_explicit(&w->swap_req, memory_order_acquire);
+		if (req != w->swap_seen)
+			handoff(w, req);
 		int got = 0;
 		for (int i = 0; i < np; i++) {
-			struct port *p = s->ports[i];
+			struct port *p = w->ports[i];
 			int n = port_rx_burst(p, pkts, SINK_BURST);
 			if (n < 0)
 				return n;
 			if (!n)
 				continue;
 			got += n;
-			uint64_t real = real_ns();
-			int64_t mono_off = (int64_t)mono_ns() - (int64_t)real;
-			bool l4 = port_layer(p) == PORT_L4;
-			add(&s->ctr.rx_frames, (uint64_t)n);
-			int tests = 0;
-			for (int k = 0; k < n; k++) {
-				struct pkt_info pi;
-				enum pkt_class c = l4 ? pkt_classify_payload(pkts[k].data, pkts[k].len, &pi)
-						      : pkt_classify(pkts[k].data, pkts[k].len, s->cfg.dport,
-								     s->cfg.verify_udp_csum, &pi);
-				add(&s->ctr.cls[c], 1);
-				if (c != PKT_TEST)
-					continue;
-				if (pi.sig.flags & SIG_F_WARMUP) {
-					add(&s->ctr.warmup_pkts, 1);
-					continue;
-				}
-				/* wire size with FCS: Ethernet + IP length (+ padding) + 4 */
-				uint32_t wire = l4 ? (uint32_t)pi.payload_len + PKT_PAYLOAD_OFF + PKT_FCS_LEN
-						   : pkts[k].len + PKT_FCS_LEN;
-				if (wire < PKT_WIRE_MIN)
-					wire = PKT_WIRE_MIN;
-				account(s, &pi, wire, pkts[k].ts_ns ? pkts[k].ts_ns : real, mono_off);
-				tests++;
-			}
-			if (tests)
-				atomic_store_explicit(&s->ctr.last_test_ns, mono_ns(),
-						      memory_order_relaxed);
+			sink_process(w, pkts, n, port_layer(p), real_ns(), mono_ns());
 		}
 		if (!got)
 			poll(pfd, (nfds_t)np, 1);
+	}
+	return 0;
+}
+
+static void *worker_main(void *p)
+{
+	struct sink_worker *w = p;
+	w->ret = worker_loop(w);
+	if (w->ret)
+		runctl_wake(w->rc);
+	return NULL;
+}
+
+int sink_start(struct sink *s, struct runctl *rc)
+{
+	for (int t = 0; t < s->nworkers; t++) {
+		struct sink_worker *w = s->w[t];
+		w->rc = rc;
+		if (pthread_create(&w->th, NULL, worker_main, w)) {
+			atomic_store(&rc->stop, 1);
+			sink_stop(s);
+			return -EAGAIN;
+		}
+		w->running = true;
+	}
+	return 0;
+}
+
+int sink_stop(struct sink *s)
+{
+	int ret = 0;
+	for (int t = 0; t < s->nworkers; t++) {
+		struct sink_worker *w = s->w[t];
+		if (w->running) {
+			pthread_join(w->th, NULL);
+			w->running = false;
+		}
+		atomic_store_explicit(&w->ctr.ring_drops, ports_drops(w, s->cfg.nports),
+				      memory_order_relaxed);
+		if (w->ret && !ret)
+			ret = w->ret;
+	}
+	return ret;
+}
+
+void sink_totals(struct sink *s, struct sink_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (int k = 0; k < s->nworkers; k++) {
+		struct sink_counters *c = &s->w[k]->ctr;
+#define RD(x) atomic_load_explicit(&c->x, memory_order_relaxed)
+		t->rx_frames += RD(rx_frames);
+		t->rx_pkts += RD(rx_pkts);
+		t->rx_bytes += RD(rx_bytes);
+		t->lost_now += RD(lost_now);
+		t->dup += RD(dup_pkts);
+		t->reord += RD(reordered_pkts);
+		t->warmup += RD(warmup_pkts);
+		t->before_floor += RD(before_floor_pkts);
+		t->neg_delay += RD(neg_delay_pkts);
+		t->implausible_delay += RD(implausible_delay_pkts);
+		t->ring_drops += RD(ring_drops);
+		uint64_t lt = RD(last_test_ns);
+		if (lt > t->last_test_ns)
+			t->last_test_ns = lt;
+		for (int cl = 0; cl < PKT_CLASS_MAX; cl++)
+			t->cls[cl] += RD(cls[cl]);
+#undef RD
+	}
+	for (int cl = 0; cl < PKT_CLASS_MAX; cl++) {
+		if (sink_class_is_error((enum pkt_class)cl))
+			t->err += t->cls[cl];
+		else if (cl == PKT_FOREIGN)
+			t->foreign += t->cls[cl];
+		else if (cl != PKT_TEST)
+			t->other += t->cls[cl];
+	}
+}
+
+int sink_interval(struct sink *s, struct hist *h, uint64_t timeout_ns)
+{
+	int late = 0;
+	for (int t = 0; t < s->nworkers; t++) {
+		struct sink_worker *w = s->w[t];
+		if (!w->running) {   /* stopped: both buffers are ours */
+			for (int b = 0; b < 2; b++) {
+				hist_merge(h, &w->ih[b]);
+				hist_init(&w->ih[b]);
+			}
+			continue;
+		}
+		/* a request still unanswered from last time: do not send another */
+		if (atomic_load_explicit(&w->swap_ack, memory_order_acquire) != w->swap_sent)
+			continue;
+		w->swap_sent++;
+		atomic_store_explicit(&w->swap_req, w->swap_sent, memory_order_release);
+	}
+	uint64_t deadline = mono_ns() + timeout_ns;
+	for (int t = 0; t < s->nworkers; t++) {
+		struct sink_worker *w = s->w[t];
+		if (!w->running)
+			continue;
+		while (atomic_load_explicit(&w->swap_ack, memory_order_acquire) != w->swap_sent &&
+		       mono_ns() < deadline) {
+			struct timespec ts = { 0, 100000 };
+			nanosleep(&ts, NULL);
+		}
+		if (atomic_load_explicit(&w->swap_ack, memory_order_acquire) != w->swap_sent) {
+			late++;
+			continue;
+		}
+		/* the worker now fills ih[ih_cur] and will not flip again before our next
+		 * request: the other buffer is ours until then */
+		struct hist *old = &w->ih[w->ih_cur ^ 1u];
+		hist_merge(h, old);
+		hist_init(old);
+	}
+	return late;
+}
+
+/* Folds b (another worker's part of the same stream) into a. Sequence state cannot be
+ * merged exactly, so counts are added and the stream is marked split. */
+static void stream_fold(struct sink_stream *a, struct sink_stream *b)
+{
+	seq_finish(&a->seq, 0);
+	seq_finish(&b->seq, 0);
+	a->seq.rx_pkts += b->seq.rx_pkts;
+	a->seq.dup_pkts += b->seq.dup_pkts;
+	a->seq.reordered_pkts += b->seq.reordered_pkts;
+	a->seq.late_pkts += b->seq.late_pkts;
+	a->seq.lost_final += b->seq.lost_final;
+	if (b->seq.next_exp > a->seq.next_exp)
+		a->seq.next_exp = b->seq.next_exp;
+	a->rx_bytes += b->rx_bytes;
+	a->warmup_pkts += b->warmup_pkts;
+	delay_merge(&a->delay, &b->delay);
+	a->clock_seen |= b->clock_seen;
+	if (b->first_rx_ns && (!a->first_rx_ns || b->first_rx_ns < a->first_rx_ns))
+		a->first_rx_ns = b->first_rx_ns;
+	if (b->last_rx_ns > a->last_rx_ns)
+		a->last_rx_ns = b->last_rx_ns;
+	a->split = true;
+}
+
+int sink_finish(struct sink *s, uint64_t expect_all, const uint64_t *expect_stream,
+		const bool *have_stream, const uint64_t *holes_stream)
+{
+	for (int id = 0; id < SINK_STREAMS; id++) {
+		struct sink_stream *m = NULL;
+		for (int t = 0; t < s->nworkers; t++) {
+			struct sink_stream *st = s->w[t]->streams[id];
+			if (!st)
+				continue;
+			s->w[t]->streams[id] = NULL;
+			if (!m) {
+				m = st;
+			} else {
+				stream_fold(m, st);
+				free(st);
+			}
+		}
+		uint64_t e = have_stream && have_stream[id] ? expect_stream[id] : expect_all;
+		if (!m && have_stream && have_stream[id]) {   /* expected, never arrived */
+			m = stream_new((uint8_t)id, -1, s->cfg.max_delay_ns);
+			if (!m)
+				return -ENOMEM;
+		}
+		if (!m)
+			continue;
+		if (m->split)
+			s->split_streams++;
+		if (!m->started)
+			seq_init_at(&m->seq, m->have_warm ? m->warm_next : 0);
+		m->have_expect = e != 0 || (have_stream && have_stream[id]);
+		m->expect = e;
+		if (have_stream && have_stream[id] && holes_stream)
+			m->sender_holes = holes_stream[id];
+		if (m->have_expect && m->seq.next_exp > e)
+			m->beyond_expect = true;
+		if (m->split && m->have_expect && e >= m->seq.floor) {
+			/* counts were added: the loss is what the sender sent minus what came */
+			uint64_t want = e - m->seq.floor;
+			m->seq.lost_final = want > m->seq.rx_pkts ? want - m->seq.rx_pkts : 0;
+			m->seq.finished = true;
+		}
+		seq_finish(&m->seq, e);
+		s->streams[id] = m;
 	}
 	return 0;
 }

@@ -1,68 +1,148 @@
 /* sink.h — the receive engine: classifies every frame, accounts test frames per stream,
- * measures one-way delay and jitter.
+ * measures one-way delay and jitter, with one or several receive threads.
  *
- * main.c builds a sink_cfg, sink_init opens the ports, sink_run is the receive loop (in
- * a worker thread) until rc->stop. The main thread reads the aggregate counters (single
- * writer, relaxed atomics) for interval lines; per-stream detail is read after the
- * worker has stopped. */
+ * main.c builds a sink_cfg; sink_init opens the ports (for each -i, one socket per
+ * worker); sink_start runs the workers until rc->stop; sink_stop joins them. While they
+ * run, the main thread reads summed counters (single writer per worker, relaxed atomics)
+ * with sink_totals, and takes each interval's delay histogram with sink_interval, a
+ * hand-off in which every worker swaps its double-buffered histogram at a batch
+ * boundary (so the two threads never touch the same buffer). After sink_stop,
+ * sink_finish merges the workers' streams into s->streams and applies the expected
+ * frame counts (tail loss).
+ *
+ * Several workers (cfg.nthreads > 1, afpacket ports only) share each interface through a
+ * PACKET_FANOUT_CBPF group that picks the socket by the signature's stream id byte, so
+ * every stream is owned by exactly one worker and its sequence accounting stays exact;
+ * a flow hash would spread a many-flow stream over several workers. */
 #ifndef PPSLAB_SINK_H
 #define PPSLAB_SINK_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "delay.h"
 #include "hist.h"
-#include "ifinfo.h"
 #include "pkt.h"
 #include "port.h"
 #include "runctl.h"
 #include "seq.h"
 
 #define SINK_MAX_PORTS 8
+#define SINK_MAX_THREADS 16
 #define SINK_STREAMS 256
+/* Where the fanout program reads the stream id: Ethernet 14 + IPv4 20 + UDP 8, then the
+ * signature's fourth byte (sig.h). */
+#define SINK_STREAM_BYTE_OFF (PKT_PAYLOAD_OFF + 3)
 
 struct sink_cfg {
 	const char *port_specs[SINK_MAX_PORTS];
 	int nports;
+	int nthreads;            /* receive workers; 0 or 1 = one */
 	uint16_t dport;          /* test UDP port; 0 = any */
 	bool verify_udp_csum;
+	uint64_t warmup_ns;      /* test frames within this long of the first are not measured */
+	uint64_t max_delay_ns;   /* one-way delays above are implausible (clocks disagree) */
 };
 
 /* Per stream: sequence accounting, delay and jitter. Allocated on first sight. */
 struct sink_stream {
 	uint8_t id;
+	int worker;              /* the worker that owns it */
+	bool started;            /* the measured part began (seq floor set) */
+	bool split;              /* seen by several workers: merged, loss not exact */
+	bool have_warm;
+	uint64_t warm_next;      /* highest warm-up sequence number seen + 1 */
+	uint64_t warmup_pkts;
 	struct seq_stream seq;
 	uint64_t rx_bytes;       /* with FCS */
-	struct hist delay;       /* one-way delay, ns */
-	uint64_t neg_delay;      /* delay < 0: clocks disagree */
-	uint64_t clock_flags_seen;  /* SIG_F_REALTIME bits seen (1: realtime, 2: monotonic) */
-	int64_t last_transit;
-	bool have_transit;
-	double jitter_ns;        /* RFC 3550 interarrival jitter, J += (|D| − J)/16 */
+	struct delay_stats delay;
+	unsigned clock_seen;     /* 1: CLOCK_REALTIME stamps seen, 2: CLOCK_MONOTONIC */
 	uint64_t first_rx_ns, last_rx_ns;   /* CLOCK_REALTIME of first/last arrival */
+	uint64_t expect;         /* frames the sender sent (after sink_finish; 0 unknown) */
+	uint64_t sender_holes;   /* of those numbers, never sent (the sender's own count) */
+	bool have_expect;
+	bool beyond_expect;      /* numbers at or above `expect` arrived: stale or wrong count */
 };
 
 struct sink_counters {
 	_Atomic uint64_t rx_frames;     /* everything read from the ports */
-	_Atomic uint64_t rx_pkts;       /* distinct test frames */
-	_Atomic uint64_t rx_bytes;      /* of test frames, with FCS */
+	_Atomic uint64_t rx_pkts;       /* distinct measured test frames */
+	_Atomic uint64_t rx_bytes;      /* of those, with FCS */
 	_Atomic uint64_t lost_now;      /* provisional loss: Σ streams (final + missing) */
-	_Atomic uint64_t dup_pkts, reordered_pkts, warmup_pkts;
+	_Atomic uint64_t dup_pkts, reordered_pkts, warmup_pkts, before_floor_pkts;
+	_Atomic uint64_t neg_delay_pkts, implausible_delay_pkts;
+	_Atomic uint64_t ring_drops;    /* the ports' own drops, sampled at each hand-off */
 	_Atomic uint64_t cls[PKT_CLASS_MAX];   /* frames by class; cls[PKT_TEST] = arrivals */
 	_Atomic uint64_t last_test_ns;  /* CLOCK_MONOTONIC of the last test frame */
 };
 
-struct sink {
-	struct sink_cfg cfg;
+struct sink;
+
+struct sink_worker {
+	struct sink *s;
+	int id;
 	struct port *ports[SINK_MAX_PORTS];
 	struct sink_stream *streams[SINK_STREAMS];
 	struct sink_counters ctr;
+	/* interval delay histograms: the worker fills ih[ih_cur]; on a request it flips
+	 * ih_cur and acknowledges, then the main thread reads and clears the other one */
+	struct hist ih[2];
+	unsigned ih_cur;
+	unsigned swap_seen;               /* worker's copy of the last request served */
+	_Atomic unsigned swap_req, swap_ack;
+	unsigned swap_sent;               /* main's copy of the last request sent */
+	pthread_t th;
+	bool running;
+	int ret;
+	struct runctl *rc;
 };
 
+struct sink {
+	struct sink_cfg cfg;
+	int nworkers;
+	struct sink_worker *w[SINK_MAX_THREADS];
+	_Atomic uint64_t warm_end_ns;   /* CLOCK_MONOTONIC end of the warm-up; 0 = not begun */
+	struct sink_stream *streams[SINK_STREAMS];   /* merged by sink_finish */
+	uint64_t split_streams;
+};
+
+/* Aggregate of every worker's counters. */
+struct sink_totals {
+	uint64_t rx_frames, rx_pkts, rx_bytes, lost_now, dup, reord, warmup, before_floor;
+	uint64_t neg_delay, implausible_delay, ring_drops, last_test_ns;
+	uint64_t err, foreign, other;
+	uint64_t cls[PKT_CLASS_MAX];
+};
+
+/* Opens every port for every worker (cfg.nports may be 0: workers without ports, for
+ * tests that feed sink_process directly). 0 or -errno with a message in err. */
 int sink_init(struct sink *s, const struct sink_cfg *cfg, char *err, size_t errlen);
-int sink_run(struct sink *s, struct runctl *rc);
+/* Starts the workers. A worker that fails sets its ret and calls runctl_wake. */
+int sink_start(struct sink *s, struct runctl *rc);
+/* Joins the workers (after rc->stop is set) and folds the ports' final drop counts in.
+ * Returns the first worker error (0 or -errno). */
+int sink_stop(struct sink *s);
+void sink_totals(struct sink *s, struct sink_totals *t);
+/* Merges every worker's interval histogram into h (which the caller initialized) and
+ * clears them; also refreshes the ring-drop counters. Waits up to timeout_ns for each
+ * worker; returns the number of workers that did not answer in time (their share comes
+ * with a later interval). Called by one thread only. */
+int sink_interval(struct sink *s, struct hist *h, uint64_t timeout_ns);
+/* After sink_stop: merges streams into s->streams, then ends each stream's accounting
+ * with its expected count: expect_stream[id] when have_stream[id] (streams that never
+ * arrived are created, all lost; holes_stream[id], if given, says how many of those
+ * numbers the sender never sent), else expect_all (0 = unknown). 0 or -ENOMEM. */
+int sink_finish(struct sink *s, uint64_t expect_all, const uint64_t *expect_stream,
+		const bool *have_stream, const uint64_t *holes_stream);
 void sink_fini(struct sink *s);
+
+/* The per-burst work of a worker, for its receive loop and for tests: classifies and
+ * accounts n frames received at rx_real_ns (CLOCK_REALTIME, used when a frame has no
+ * kernel stamp) / now_mono_ns. */
+void sink_process(struct sink_worker *w, const struct port_pkt *pkts, int n,
+		  enum port_layer layer, uint64_t rx_real_ns, uint64_t now_mono_ns);
 
 /* Error classes that are malformed frames (err_pkts), as opposed to foreign or other
  * traffic. */

@@ -59,10 +59,47 @@ static void t_exact_small(void)
 	T_EQ_U64(e.min, 10);
 }
 
+static void t_exponential(void)
+{
+	/* an exponential distribution with mean 10 us, drawn deterministically by the
+	 * inverse CDF at evenly spaced probabilities: quantile q is −ln(1 − q)·mean */
+	struct hist *h = malloc(sizeof(*h));
+	hist_init(h);
+	enum { N = 1000000 };
+	const double mean = 10000;
+	for (int i = 0; i < N; i++)
+		hist_add(h, (uint64_t)(-log(1.0 - (i + 0.5) / N) * mean));
+	static const double qs[] = { 0.5, 0.9, 0.99, 0.999 };
+	for (int k = 0; k < 4; k++) {
+		double want = -log(1.0 - qs[k]) * mean;
+		T_NEAR(hist_quantile(h, qs[k]), want, want / 32.0 + 1);
+	}
+	T_NEAR(hist_mean(h), mean, mean * 0.01);
+	free(h);
+}
+
+static void t_bimodal(void)
+{
+	/* 99% at ~2 us and 1% at ~500 us: p99 is still the fast mode, p99.9 the slow one */
+	struct hist *h = malloc(sizeof(*h));
+	hist_init(h);
+	for (int i = 0; i < 99000; i++)
+		hist_add(h, 2000 + (uint64_t)(i % 100));
+	for (int i = 0; i < 1000; i++)
+		hist_add(h, 500000 + (uint64_t)i);
+	T_NEAR(hist_quantile(h, 0.99), 2050, 2100 / 32.0);
+	T_NEAR(hist_quantile(h, 0.999), 500500, 501000 / 32.0);
+	T_EQ_U64(hist_quantile(h, 1.0), 500999);
+	T_EQ_U64(hist_quantile(h, 0.0), 2000);
+	free(h);
+}
+
 int main(void)
 {
 	T_RUN(t_buckets);
 	T_RUN(t_uniform_percentiles);
 	T_RUN(t_exact_small);
+	T_RUN(t_exponential);
+	T_RUN(t_bimodal);
 	return t_done();
 }

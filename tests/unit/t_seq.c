@@ -175,6 +175,91 @@ static void t_random_shuffle_conserves(void)
 	free(s);
 }
 
+static void t_48bit_wrap(void)
+{
+	/* a stream joined just below 2^48 that wraps to 0: no false loss or reordering */
+	struct seq_stream *s = mk();
+	uint64_t top = (1ULL << 48) - 1;
+	seq_init_at(s, top - 9);
+	for (uint64_t i = top - 9; i <= top; i++)
+		T_EQ_INT(seq_add(s, i), SEQ_IN_ORDER);
+	T_EQ_INT(seq_add(s, 0), SEQ_IN_ORDER);
+	T_EQ_U64(s->next_exp, (1ULL << 48) + 1);
+	T_EQ_INT(seq_add(s, 2), SEQ_IN_ORDER);      /* 1 missing across the wrap */
+	T_EQ_U64(seq_lost_now(s), 1);
+	T_EQ_INT(seq_add(s, top), SEQ_DUPLICATE);   /* an old number, before the wrap */
+	T_EQ_INT(seq_add(s, 1), SEQ_REORDERED);     /* the gap fills after the wrap */
+	T_EQ_INT(seq_add(s, top - 3), SEQ_DUPLICATE);
+	for (uint64_t i = 3; i < 100; i++)
+		seq_add(s, i);
+	seq_finish(s, 0);
+	T_EQ_U64(s->rx_pkts, 110);
+	T_EQ_U64(s->lost_final, 0);
+	T_EQ_U64(s->dup_pkts, 2);
+	T_EQ_U64(s->reordered_pkts, 1);
+	T_EQ_U64(s->next_exp, (1ULL << 48) + 100);
+	free(s);
+}
+
+static void t_unwrap(void)
+{
+	struct seq_stream *s = mk();
+	uint64_t m = 1ULL << 48;
+	T_EQ_U64(seq_unwrap(s, m - 3), m - 3);      /* never below 0 */
+	seq_init_at(s, 5 * m + 10);
+	T_EQ_U64(seq_unwrap(s, 12), 5 * m + 12);
+	T_EQ_U64(seq_unwrap(s, m - 1), 5 * m - 1);  /* just before the last wrap */
+	seq_init_at(s, 6 * m - 2);
+	T_EQ_U64(seq_unwrap(s, 3), 6 * m + 3);      /* just after the next wrap */
+	free(s);
+}
+
+static void t_floor(void)
+{
+	/* a sink that joins at 1000: nothing below is lost, received or reordered */
+	struct seq_stream *s = mk();
+	seq_init_at(s, 1000);
+	T_EQ_INT(seq_add(s, 1000), SEQ_IN_ORDER);
+	T_EQ_INT(seq_add(s, 999), SEQ_BEFORE_FLOOR);
+	T_EQ_INT(seq_add(s, 1002), SEQ_IN_ORDER);
+	T_EQ_U64(seq_lost_now(s), 1);
+	for (uint64_t i = 1003; i < 1000 + 3 * SEQ_WIN; i++)
+		seq_add(s, i);
+	T_EQ_U64(seq_add(s, 5), SEQ_BEFORE_FLOOR);
+	seq_finish(s, 1000 + 3 * SEQ_WIN + 7);
+	T_EQ_U64(s->lost_final, 1 + 7);
+	T_EQ_U64(s->rx_pkts, 3 * SEQ_WIN - 1);
+	T_EQ_U64(s->before_floor_pkts, 2);
+	T_EQ_U64(s->rx_pkts + s->lost_final, 3 * SEQ_WIN + 7);
+	free(s);
+}
+
+static void t_long_reorder(void)
+{
+	/* frame 10 arrives 60,000 frames late: inside the window it is reordered, never
+	 * lost; its extent exceeds what the advance ring remembers (lower bound, flagged) */
+	struct seq_stream *s = mk();
+	for (uint64_t i = 0; i < 60011; i++)
+		if (i != 10)
+			seq_add(s, i);
+	T_EQ_U64(seq_lost_now(s), 1);
+	T_EQ_INT(seq_add(s, 10), SEQ_REORDERED);
+	T_EQ_U64(seq_lost_now(s), 0);
+	T_EQ_U64(s->extent_truncated, 1);
+	T_TRUE(s->max_extent >= SEQ_EXT_RING);
+	/* a shorter one is exact: 20 frames late */
+	for (uint64_t i = 60011; i < 60100; i++)
+		if (i != 60050)
+			seq_add(s, i);
+	T_EQ_INT(seq_add(s, 60050), SEQ_REORDERED);
+	T_EQ_U64(s->extent_hist[5] + s->extent_hist[4], 1);   /* 49 is in [32, 64) */
+	seq_finish(s, 60100);
+	T_EQ_U64(s->lost_final, 0);
+	T_EQ_U64(s->reordered_pkts, 2);
+	T_EQ_U64(s->rx_pkts, 60100);
+	free(s);
+}
+
 int main(void)
 {
 	T_RUN(t_in_order);
@@ -187,5 +272,9 @@ int main(void)
 	T_RUN(t_48bit_values);
 	T_RUN(t_tail_loss);
 	T_RUN(t_random_shuffle_conserves);
+	T_RUN(t_48bit_wrap);
+	T_RUN(t_unwrap);
+	T_RUN(t_floor);
+	T_RUN(t_long_reorder);
 	return t_done();
 }

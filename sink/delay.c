@@ -1,0 +1,47 @@
+/* delay.c — one-way delay, IPDV and RFC 3550 jitter (see delay.h). Called per test frame
+ * by the sink's receive loop. */
+#include "delay.h"
+
+void delay_init(struct delay_stats *d, uint64_t max_ns)
+{
+	hist_init(&d->owd);
+	hist_init(&d->ipdv);
+	d->max_ns = max_ns;
+	d->neg_pkts = d->implausible_pkts = 0;
+	d->jitter_ns = 0;
+	d->last_transit_ns = 0;
+	d->have_transit = false;
+}
+
+int64_t delay_add(struct delay_stats *d, uint64_t tx_ns, uint64_t rx_ns)
+{
+	int64_t transit = (int64_t)(rx_ns - tx_ns);   /* modular: any offset stays exact */
+	if (d->have_transit) {
+		int64_t diff = transit - d->last_transit_ns;
+		uint64_t a = diff < 0 ? (uint64_t)0 - (uint64_t)diff : (uint64_t)diff;
+		d->jitter_ns += ((double)a - d->jitter_ns) / 16.0;
+		hist_add(&d->ipdv, a);
+	}
+	d->last_transit_ns = transit;
+	d->have_transit = true;
+	if (transit < 0) {
+		d->neg_pkts++;
+		return -1;
+	}
+	if ((uint64_t)transit > d->max_ns) {
+		d->implausible_pkts++;
+		return -1;
+	}
+	hist_add(&d->owd, (uint64_t)transit);
+	return transit;
+}
+
+void delay_merge(struct delay_stats *dst, const struct delay_stats *src)
+{
+	hist_merge(&dst->owd, &src->owd);
+	hist_merge(&dst->ipdv, &src->ipdv);
+	dst->neg_pkts += src->neg_pkts;
+	dst->implausible_pkts += src->implausible_pkts;
+	if (src->jitter_ns > dst->jitter_ns)
+		dst->jitter_ns = src->jitter_ns;
+}

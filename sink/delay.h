@@ -1,0 +1,40 @@
+/* delay.h — one-way delay, delay variation and jitter of one stream, from the transmit
+ * timestamp in the signature and the receive timestamp.
+ *
+ * Per arrival: transit = rx − tx (ns; signed: unsynchronized clocks give any value).
+ * - One-way delay (OWD) goes into a log-linear histogram (min, mean, percentiles, max)
+ *   only when it is plausible: a negative transit, or one above max_ns, says the two
+ *   clocks disagree (another box without PTP/NTP, or CLOCK_MONOTONIC across boxes) and
+ *   is counted instead (neg_pkts, implausible_pkts), never folded into the percentiles.
+ * - RFC 3550 §6.4.1 interarrival jitter J += (|D| − J)/16 with D the difference of
+ *   consecutive transits (in arrival order), and RFC 3393 IPDV |D| in a histogram: both
+ *   use differences, so a constant clock offset cancels and they stay valid when the
+ *   OWD does not.
+ * - RFC 5481 PDV at the 99.9th percentile is derived as p99.9(OWD) − min(OWD).
+ * No allocation; O(1) per arrival. */
+#ifndef PPSLAB_DELAY_H
+#define PPSLAB_DELAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+
+struct delay_stats {
+	struct hist owd;           /* plausible one-way delays, ns */
+	struct hist ipdv;          /* |transit_i − transit_{i−1}|, ns (RFC 3393) */
+	uint64_t max_ns;           /* plausibility bound */
+	uint64_t neg_pkts;         /* transit < 0 */
+	uint64_t implausible_pkts; /* transit > max_ns */
+	double jitter_ns;          /* RFC 3550 interarrival jitter */
+	int64_t last_transit_ns;
+	bool have_transit;
+};
+
+void delay_init(struct delay_stats *d, uint64_t max_ns);
+/* Accounts one arrival; returns the one-way delay, or -1 when it was not plausible. */
+int64_t delay_add(struct delay_stats *d, uint64_t tx_ns, uint64_t rx_ns);
+/* Adds src's histograms and counts into dst (jitter: the larger, as a bound). */
+void delay_merge(struct delay_stats *dst, const struct delay_stats *src);
+
+#endif

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# t_sink_cli.sh — ppslab-sink without root: bad options named with what was expected
+# (EX_USAGE), --expect-from errors with FILE:LINE:COLUMN (EX_DATAERR) or a missing file
+# (EX_NOINPUT) that still leave a complete summary, tail loss from a sender summary over
+# udp: on loopback, and the README synopsis identical to --help.
+set -u
+B=${PPSLAB_BIN:?}
+TOP=${PPSLAB_TOP:?}
+n=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+result() {   # result DESC OK(0/1) WHY
+	n=$((n + 1))
+	if [ "$2" = 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; echo "#   $3"; fi
+}
+t() {        # t DESC EXPECTED_STATUS STDERR_PATTERN COMMAND...
+	local d=$1 want=$2 pat=$3; shift 3
+	local err rc
+	err=$("$@" 2>&1 >/dev/null); rc=$?
+	[ "$rc" = "$want" ] && { [ -z "$pat" ] || echo "$err" | grep -qE -- "$pat"; }
+	result "$d" $? "status $rc (wanted $want), stderr: $err"
+}
+S="$B/ppslab-sink"
+port=$((21000 + $$ % 20000))
+t "threads: a number from 1 to 16" 64 "--threads 0: expected a thread count" "$S" -i lo --threads 0
+t "threads: not 17" 64 "--threads 17" "$S" -i lo --threads 17
+t "threads need afpacket" 64 "needs afpacket ports" "$S" -i "udp:127.0.0.1:$port" --threads 2 --duration 1
+t "expect and expect-from exclude each other" 64 "give one" "$S" -i lo --expect 5 --expect-from x
+t "bad warm-up" 64 "--warmup 2x" "$S" -i lo --warmup 2x
+t "bad max-delay" 64 "--max-delay" "$S" -i lo --max-delay soon
+t "unknown backend named" 64 "unknown port backend" "$S" -i nope:x
+
+printf '{"type":"interval","tx_pkts":1}\n{"type":"summary","stream":0,"tx_pkts":}\n' >"$tmp/bad.json"
+out=$("$S" -i "udp:127.0.0.1:$port" --port 0 --duration 0.3 --json --expect-from "$tmp/bad.json" 2>"$tmp/err"); rc=$?
+grep -qE "bad.json:2:[0-9]+:" "$tmp/err"
+result "bad summary: FILE:LINE:COLUMN" $? "$(cat "$tmp/err")"
+result "bad summary: EX_DATAERR" $([ "$rc" = 65 ]; echo $?) "status $rc"
+echo "$out" | grep '"type":"summary"' | jq -e '.expect_error | test("bad.json:2")' >/dev/null
+result "bad summary: the summary is still printed, with the reason" $? "$out"
+
+out=$("$S" -i "udp:127.0.0.1:$port" --port 0 --duration 0.2 --json --expect-from "$tmp/none.json" 2>"$tmp/err"); rc=$?
+result "missing summary file: EX_NOINPUT" $([ "$rc" = 66 ]; echo $?) "status $rc, $(cat "$tmp/err")"
+echo "$out" | grep -q '"type":"summary"'
+result "missing summary file: summary printed" $? "$out"
+
+# 1000 frames over udp: on loopback; the sender's summary (edited to claim 1200) gives
+# 200 frames of tail loss, blamed on the network (no ring/socket drops)
+"$S" -i "udp:127.0.0.1:$port" --port 0 --idle 3 --duration 20 --json \
+	--expect-from "$tmp/claim.json" >"$tmp/sink" 2>"$tmp/sink.err" &
+sp=$!
+sleep 0.3
+"$B/ppslab-gen" -i "udp:127.0.0.1:$port" --rate 20k --count 1000 --json >"$tmp/gen" 2>"$tmp/gen.err"
+grc=$?
+grep '"type":"summary"' "$tmp/gen" | jq -c '.tx_pkts = 1200' >"$tmp/claim.json"
+wait $sp
+src=$?
+sum=$(grep '"type":"summary"' "$tmp/sink")
+result "udp loopback run exits 0" $([ "$grc$src" = 00 ]; echo $?) "gen $grc sink $src $(cat "$tmp/sink.err")"
+v=$(echo "$sum" | jq -r '[.rx_pkts, .lost_pkts, .network_lost_pkts, .sink_dropped_pkts, .streams[0].expect] | join(",")')
+result "tail loss from the sender's summary: rx,lost,network,sink,expect" \
+	$([ "$v" = "1000,200,200,0,1200" ]; echo $?) "got $v"
+v=$(echo "$sum" | jq -r '.streams[0].latency_ns.count')
+result "latency over udp: (kernel receive stamps)" $([ "$v" = 1000 ]; echo $?) "got $v"
+
+# the README's synopsis is what --help prints
+"$S" --help >"$tmp/help"
+awk '/^## ppslab-sink/{f=1} f&&/^```$/{c++; if(c==2) exit; next} f&&c==1' "$TOP/README.md" >"$tmp/readme"
+diff -u "$tmp/readme" "$tmp/help" >"$tmp/diff"
+result "README ppslab-sink synopsis = --help" $? "$(head -20 "$tmp/diff")"
+echo "1..$n"

@@ -1,0 +1,188 @@
+/* craft.c — a test helper (not installed): sends hand-made test frames for the sink's
+ * integration tests: a chosen sequence list (gaps, duplicates, reordering), a stream id,
+ * many flows for one stream, sender warm-up flags, a skewed timestamp (an unsynchronized
+ * clock), or a whole frame class the classifier must recognize (faults.h). It prints a
+ * summary shaped like ppslab-gen's ("stream", "tx_pkts"), so it can feed --expect-from.
+ *
+ *   craft -i IF [--dst ADDR] [--dst-mac MAC] [--class NAME] [--stream ID]
+ *         [--seqs A-B,C,...] [--flows N] [--rate PPS] [--warmup] [--skew-ns NS]
+ *         [--claim N]
+ * Traffic goes only where the caller's namespace routes it; rates are bounded. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "faults.h"
+#include "ifinfo.h"
+#include "num.h"
+#include "pkt.h"
+#include "port.h"
+#include "sig.h"
+
+#define MAX_SEQS 4000000
+
+static int parse_seqs(const char *spec, uint64_t **out, size_t *n)
+{
+	size_t cap = 1024, k = 0;
+	uint64_t *v = malloc(cap * sizeof(*v));
+	char *dup = strdup(spec), *save = NULL;
+	if (!v || !dup)
+		return -ENOMEM;
+	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t a, b;
+		char *dash = strchr(tok, '-');
+		if (dash)
+			*dash = 0;
+		if (num_u64(tok, 0, SIG_SEQ_MASK, &a) ||
+		    (dash ? num_u64(dash + 1, a, SIG_SEQ_MASK, &b) : (b = a, 0))) {
+			fprintf(stderr, "craft: --seqs: bad item '%s'\n", tok);
+			free(v);
+			free(dup);
+			return -EINVAL;
+		}
+		for (uint64_t s = a; s <= b; s++) {
+			if (k == MAX_SEQS) {
+				fprintf(stderr, "craft: --seqs: more than %d frames\n", MAX_SEQS);
+				free(v);
+				free(dup);
+				return -EINVAL;
+			}
+			if (k == cap) {
+				uint64_t *nv = realloc(v, cap * 2 * sizeof(*v));
+				if (!nv) {
+					free(v);
+					free(dup);
+					return -ENOMEM;
+				}
+				v = nv;
+				cap *= 2;
+			}
+			v[k++] = s;
+		}
+	}
+	free(dup);
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "iface", 1, NULL, 'i' }, { "dst", 1, NULL, 'd' }, { "dst-mac", 1, NULL, 'm' },
+		{ "class", 1, NULL, 'c' }, { "stream", 1, NULL, 'S' }, { "seqs", 1, NULL, 's' },
+		{ "flows", 1, NULL, 'f' }, { "rate", 1, NULL, 'r' }, { "warmup", 0, NULL, 'w' },
+		{ "skew-ns", 1, NULL, 'k' }, { "claim", 1, NULL, 'C' }, { NULL, 0, NULL, 0 },
+	};
+	const char *iface = NULL, *dst = "198.18.0.1", *dmac = NULL, *cls = "test";
+	const char *seqs = "0-999";
+	uint64_t stream = 0, flows = 1, claim = 0, v;
+	double rate = 20000;
+	int warm = 0, o;
+	long long skew = 0;
+	char err[256];
+	while ((o = getopt_long(argc, argv, "i:d:c:S:s:f:r:", lo, NULL)) != -1) {
+		switch (o) {
+		case 'i': iface = optarg; break;
+		case 'd': dst = optarg; break;
+		case 'm': dmac = optarg; break;
+		case 'c': cls = optarg; break;
+		case 's': seqs = optarg; break;
+		case 'w': warm = 1; break;
+		case 'S': if (num_u64(optarg, 0, 255, &stream)) goto usage; break;
+		case 'f': if (num_u64(optarg, 1, 60000, &flows)) goto usage; break;
+		case 'C': if (num_count(optarg, 0, SIG_SEQ_MASK, &claim)) goto usage; break;
+		case 'r': if (num_pps(optarg, &rate) || rate > 1e6) goto usage; break;
+		case 'k': {
+			const char *p = optarg;
+			int neg = *p == '-';
+			if (num_u64(p + neg, 0, 1ULL << 62, &v))
+				goto usage;
+			skew = neg ? -(long long)v : (long long)v;
+			break;
+		}
+		default: goto usage;
+		}
+	}
+	if (!iface)
+		goto usage;
+
+	struct port *p;
+	struct port_cfg pc = { .dir = PORT_TX, .frame_max = PKT_FRAME_MAX };
+	if (port_open(iface, &pc, &p, err, sizeof(err))) {
+		fprintf(stderr, "craft: %s\n", err);
+		return 69;
+	}
+	const char *ifn = port_ifname(p);
+	struct pkt_flow f = { .src_port = 9, .dst_port = 9, .ttl = 64 };
+	uint8_t plen;
+	if (ip4_parse(dst, &f.dst_ip) || if_ip4(ifn, &f.src_ip, &plen) ||
+	    if_hwaddr(ifn, f.src_mac) ||
+	    (dmac ? mac_parse(dmac, f.dst_mac) : neigh_lookup(ifn, f.dst_ip, f.dst_mac))) {
+		fprintf(stderr, "craft: cannot resolve addresses on %s for %s\n", ifn, dst);
+		port_close(p);
+		return 69;
+	}
+	uint8_t tmpl[PKT_FRAME_MAX], fr[PKT_FRAME_MAX];
+	if (pkt_build_template(&f, 60, (uint8_t)stream,
+			       (uint8_t)(SIG_F_REALTIME | (warm ? SIG_F_WARMUP : 0)), 0, tmpl, err,
+			       sizeof(err))) {
+		fprintf(stderr, "craft: %s\n", err);
+		port_close(p);
+		return 70;
+	}
+	uint64_t *sv;
+	size_t n;
+	if (parse_seqs(seqs, &sv, &n)) {
+		port_close(p);
+		return 64;
+	}
+	uint32_t probe_len = 60;
+	memcpy(fr, tmpl, 60);
+	int want = fault_apply(cls, fr, &probe_len);
+	if (want < 0) {
+		fprintf(stderr, "craft: unknown --class %s\n", cls);
+		free(sv);
+		port_close(p);
+		return 64;
+	}
+	uint64_t t0 = mono_ns(), sent = 0, maxseq = 0;
+	for (size_t i = 0; i < n; i++) {
+		clock_wait_until(t0 + (uint64_t)((double)i * 1e9 / rate), 50000);
+		uint32_t len = 60;
+		memcpy(fr, tmpl, 60);
+		uint16_t sport = (uint16_t)(9 + i % flows);
+		fr[PKT_UDP_OFF] = (uint8_t)(sport >> 8);
+		fr[PKT_UDP_OFF + 1] = (uint8_t)sport;
+		sig_put_seq_ts(fr + PKT_PAYLOAD_OFF, sv[i], (uint64_t)((long long)real_ns() + skew));
+		fault_fix_udp(fr);
+		fault_apply(cls, fr, &len);
+		struct port_pkt pk = { .data = fr, .len = len };
+		for (int tries = 0; port_tx_burst(p, &pk, 1) != 1; tries++) {
+			if (tries > 100000) {
+				fprintf(stderr, "craft: the ring stays full\n");
+				free(sv);
+				port_close(p);
+				return 74;
+			}
+		}
+		sent++;
+		if (sv[i] + 1 > maxseq)
+			maxseq = sv[i] + 1;
+	}
+	printf("{\"schema\":\"ppslab/craft\",\"type\":\"summary\",\"class\":\"%s\","
+	       "\"stream\":%llu,\"frames\":%llu,\"tx_pkts\":%llu}\n", cls,
+	       (unsigned long long)stream, (unsigned long long)sent,
+	       (unsigned long long)(claim ? claim : maxseq));
+	free(sv);
+	port_close(p);
+	return 0;
+usage:
+	fprintf(stderr, "usage: craft -i IF [--dst ADDR] [--dst-mac MAC] [--class NAME] "
+		"[--stream ID] [--seqs A-B,C,...] [--flows N] [--rate PPS] [--warmup] "
+		"[--skew-ns NS] [--claim N]\n");
+	return 64;
+}

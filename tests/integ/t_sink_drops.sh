@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# t_sink_drops.sh — frames the sink's own ring drops are reported as the sink's drops,
+# not as network loss: a tiny ring (frames=64) and a sink stopped (SIGSTOP) for 0.8 s in
+# the middle of a run; the interface still counted every frame.
+. "$(dirname "$0")/lib.sh"
+lab_up
+
+start sink rut "$B/ppslab-sink" -i afpacket:rut0,frames=64 --duration 60 --json \
+	--expect-from "$T/gen.out"
+await_ready
+start gen gen "$B/ppslab-gen" -i gen0 --dst 198.18.0.1 --rate 40k --count 100000 --json
+sleep 0.7
+kill -STOP "${BG_PID[sink]}"
+sleep 0.8
+kill -CONT "${BG_PID[sink]}"
+finish gen 30; eq "gen exits 0" "$RC" 0
+sleep 0.5
+stop sink; eq "sink exits 0" "$RC" 0
+eq "gen sent 100000" "$(jv gen .tx_pkts)" 100000
+drops=$(jv sink .ring_drops)
+check "the ring dropped frames while the sink was stopped ($drops)" test "$drops" -gt 1000
+eq "every lost frame is a ring drop" "$(jv sink .lost_pkts)" "$drops"
+eq "attributed to the sink" "$(jv sink .sink_dropped_pkts)" "$drops"
+eq "not to the network" "$(jv sink .network_lost_pkts)" 0
+eq "nor to the host" "$(jv sink .host_dropped_pkts)" 0
+eq "received + lost = sent" "$(jv sink '.rx_pkts + .lost_pkts')" 100000
+eq "the interface received all of them" "$(jv sink .if_rx_packets)" 100000
+check "interval lines show the drops as idrops" \
+	test "$(grep '"type":"interval"' "$T/sink.out" | jq -s 'map(.ring_drops) | add')" = "$drops"
+done_testing
