@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "gen.h"
-#include "report.h"
+#include "gen_report.h"
 #include "runctl.h"
 
 #define CALIB_POINTS 3

@@ -1,6 +1,6 @@
 /* main.c — ppslab-gen: options, address resolution and the benchmark-range guard, the
  * rate and profile, then either a run (workers in gen.c, lines and summary in
- * report.c) or a calibration (calib.c). */
+ * gen_report.c) or a calibration (calib.c). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
@@ -20,7 +20,7 @@
 #include "opt.h"
 #include "rate.h"
 #include "replay.h"
-#include "report.h"
+#include "gen_report.h"
 #include "version.h"
 
 static const struct opt_def opts[] = {

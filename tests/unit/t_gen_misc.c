@@ -9,7 +9,7 @@
 
 #include "gen.h"
 #include "replay.h"
-#include "report.h"
+#include "gen_report.h"
 #include "tap.h"
 
 static char path[64];

@@ -1,7 +1,7 @@
-/* report.c — ppslab-gen's interval lines and summary (see report.h). Called by main.c
+/* gen_report.c — ppslab-gen's interval lines and summary (see gen_report.h). Called by main.c
  * from the main thread, outside the workers' hot loop; pure arithmetic on counter
  * snapshots plus one netlink read of the interface's counters per line. */
-#include "report.h"
+#include "gen_report.h"
 
 #include <math.h>
 #include <string.h>

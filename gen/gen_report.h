@@ -1,12 +1,12 @@
-/* report.h — what ppslab-gen prints: one line per interval under a header (or one JSON
+/* gen_report.h — what ppslab-gen prints: one line per interval under a header (or one JSON
  * object per interval), and the summary.
  *
  * The reporter runs in the main thread and only reads the workers' counters
  * (gen_snapshot, gen_gaps) and the interface's own counters (ifinfo.h), so every line
  * shows the sender's claim next to the kernel's: frames attempted, accepted, failed,
  * the ring found full, sent late, and what the interface says it transmitted. */
-#ifndef PPSLAB_GEN_REPORT_H
-#define PPSLAB_GEN_REPORT_H
+#ifndef PPSLAB_GEN_GEN_REPORT_H
+#define PPSLAB_GEN_GEN_REPORT_H
 
 #include <stdint.h>
 #include <stdio.h>
