@@ -94,6 +94,7 @@ $(B)/.depcheck: scripts/deps.sh
 	@mkdir -p $(B) && touch $@
 
 $(B)/obj/lib/pkt_build.o: XCFLAGS += $(LIBNET_CFLAGS)
+$(B)/obj/lib/port_libnet.o: XCFLAGS += $(LIBNET_CFLAGS)
 XDP_OBJS   := $(B)/obj/lib/port_xdp.o $(B)/obj/lib/xdp_prog.o
 $(XDP_OBJS): XCFLAGS += $(XDP_CFLAGS)
 $(XDP_OBJS): $(B)/xdp-$(if $(XDP_OK),on,off)

@@ -1,43 +1,33 @@
-/* gen.c — the transmit loop of ppslab-gen (see gen.h).
+/* gen.c — the workers of ppslab-gen (see gen.h).
  *
- * Per batch: read the clock once, ask the schedule how many frames are due, patch the
- * signature (sequence, timestamp) into a ring of pre-built frames with an RFC 1624
- * update of the UDP checksum, hand the batch to the port. A full ring is backpressure,
- * not loss: the loop retries (counting tx_full) so the offered load falls visibly short
- * instead of frames vanishing silently. */
+ * Per batch: read the clock once, ask the schedule how many frames are due, fill that
+ * many frames (sequence numbers, timestamp, and for mixes, flows and faults: the
+ * options pick one fill routine before the loop, not a branch per frame), hand the batch
+ * to the port. A full ring is backpressure, not loss: the worker retries (counting
+ * tx_full), so the offered load falls visibly short instead of frames vanishing; when
+ * asked to stop it gives a full ring GEN_STOP_GRACE_NS to drain, then counts what is
+ * left as unsent. Between deadlines it sleeps, and spins for the last GEN_SPIN_NS. */
 #include "gen.h"
 
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
 #include "csum.h"
-#include "pace.h"
 
-#define GEN_BATCH 64
-#define GEN_SPIN_NS 50000ULL      /* spin for the last 50 us before a deadline */
-#define GEN_LATE_NS 100000ULL
+#define GEN_SPIN_NS 50000ULL           /* spin for the last 50 us before a deadline */
+#define GEN_MAX_SLEEP_NS 50000000ULL   /* wake at least every 50 ms to see a stop */
+#define GEN_STOP_GRACE_NS 20000000ULL  /* a full ring gets 20 ms to drain at the end */
+#define GEN_END_GRACE_NS 100000000ULL  /* frames due before the end may go 100 ms late */
 
-int gen_init(struct gen *g, const struct gen_cfg *cfg, char *err, size_t errlen)
-{
-	memset(g, 0, sizeof(*g));
-	g->cfg = *cfg;
-	g->frame_len = pkt_frame_len(cfg->wire_size);
-	int rc = pkt_build_template(&cfg->flow, g->frame_len, cfg->stream,
-				    cfg->realtime_ts ? SIG_F_REALTIME : 0, 0, g->tmpl, err, errlen);
-	if (rc)
-		return rc;
-	struct port_cfg pc = { .dir = PORT_TX, .frame_max = g->frame_len };
-	return port_open(cfg->port_spec, &pc, &g->port, err, errlen);
-}
-
-void gen_fini(struct gen *g)
-{
-	port_close(g->port);
-	g->port = NULL;
-}
+/* Fills the batch's n frames; *nvalid gets the number of test frames among them, which
+ * took the sequence numbers seq0 .. seq0 + nvalid − 1. */
+typedef void (*fill_fn)(struct gen_worker *w, uint32_t n, uint64_t ts, uint32_t *nvalid,
+			uint64_t *seq0);
 
 static inline void add(_Atomic uint64_t *c, uint64_t v)
 {
@@ -45,97 +35,581 @@ static inline void add(_Atomic uint64_t *c, uint64_t v)
 			      memory_order_relaxed);
 }
 
-int gen_run(struct gen *g, struct runctl *rc)
+static inline void set(_Atomic uint64_t *c, uint64_t v)
 {
-	static uint8_t frames[GEN_BATCH][PKT_FRAME_MAX];
-	struct port_pkt pkts[GEN_BATCH];
-	const uint32_t flen = g->frame_len;
-	const uint32_t sig_off = PKT_PAYLOAD_OFF;
-	const uint32_t patch_off = sig_off + 4;        /* seq + timestamp: 14 bytes */
-	uint16_t tmpl_csum;
-	struct pace pace;
-	uint64_t seq = 0, end_ns = 0;
+	atomic_store_explicit(c, v, memory_order_relaxed);
+}
+
+static inline uint64_t get(_Atomic uint64_t *c)
+{
+	return atomic_load_explicit(c, memory_order_relaxed);
+}
+
+/* hist_add for n equal values, with relaxed stores so the reporter may copy buckets
+ * while the worker runs (the sum is read only after the workers ended). */
+static void gap_add(struct hist *h, uint64_t v, uint64_t n)
+{
+	unsigned i = hist_index(v);
+	__atomic_store_n(&h->bucket[i], h->bucket[i] + n, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->count, h->count + n, __ATOMIC_RELAXED);
+	if (v < h->min)
+		__atomic_store_n(&h->min, v, __ATOMIC_RELAXED);
+	if (v > h->max)
+		__atomic_store_n(&h->max, v, __ATOMIC_RELAXED);
+	h->sum += (long double)v * n;
+}
+
+static inline uint64_t xs64(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+static inline uint8_t sig_verflags(const struct gen_worker *w)
+{
+	return (uint8_t)((SIG_VERSION << 4) | (w->g->cfg.realtime_ts ? SIG_F_REALTIME : 0) |
+			 (w->warm ? SIG_F_WARMUP : 0));
+}
+
+static inline void sig_bytes(uint8_t *s, uint8_t verflags, uint8_t stream, uint64_t seq,
+			     uint64_t ts)
+{
+	s[0] = (uint8_t)(SIG_MAGIC >> 8);
+	s[1] = (uint8_t)SIG_MAGIC;
+	s[2] = verflags;
+	s[3] = stream;
+	sig_put_seq_ts(s, seq & SIG_SEQ_MASK, ts);
+}
+
+/* Sequence numbers for the test frames of a batch: one shared counter for the stream. */
+static uint64_t claim(struct gen_worker *w, uint32_t nvalid)
+{
+	if (w->warm) {     /* the sink skips warm-up frames: their numbers are private */
+		uint64_t s = w->warm_seq;
+		w->warm_seq += nvalid;
+		return s;
+	}
+	return atomic_fetch_add_explicit(&w->g->seq_next, nvalid, memory_order_relaxed);
+}
+
+/* One size, one flow, no faults: the slots hold the template; only the signature's
+ * flags, sequence and timestamp change, with an RFC 1624 update of the UDP checksum
+ * over those 16 bytes. */
+static void fill_simple(struct gen_worker *w, uint32_t n, uint64_t ts, uint32_t *nvalid,
+			uint64_t *seq0)
+{
+	const struct gen *g = w->g;
+	const uint8_t *t = g->fr.tmpl[0];
+	const uint32_t sl = g->fr.frame_max;
+	const uint8_t vf = sig_verflags(w), stream = g->cfg.stream;
+	uint16_t tc;
+	memcpy(&tc, t + PKT_UDP_OFF + 6, 2);
+	uint64_t seq = claim(w, n);
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t *f = w->slots + (size_t)i * sl;
+		sig_bytes(f + PKT_PAYLOAD_OFF, vf, stream, seq + i, ts);
+		uint16_t c = csum_replace_bytes(tc, t + PKT_PAYLOAD_OFF + 2, f + PKT_PAYLOAD_OFF + 2,
+						SIG_LEN - 2);
+		c = csum_udp_nonzero(c);
+		memcpy(f + PKT_UDP_OFF + 6, &c, 2);
+	}
+	*nvalid = n;
+	*seq0 = seq;
+}
+
+/* Size mixes, flows, faults: each frame's size and fault follow from its global
+ * position; the flow too in sequential order, or from this thread's xorshift. */
+static void fill_general(struct gen_worker *w, uint32_t n, uint64_t ts, uint32_t *nvalid,
+			 uint64_t *seq0)
+{
+	const struct gen *g = w->g;
+	const struct gen_cfg *c = &g->cfg;
+	const uint32_t sl = g->fr.frame_max;
+	const uint8_t vf = sig_verflags(w);
+	const uint64_t k = w->pace.k;
+	uint8_t zi[GEN_BATCH];
+	uint32_t valid = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t pos = pace_position(&w->pace, k + i);
+		zi[i] = (uint8_t)gen_size_at(&c->sizes, pos);
+		w->slot_fault[i] = w->warm ? GEN_FAULT_NONE : (uint8_t)gen_fault_at(&c->inject, pos);
+		valid += w->slot_fault[i] == GEN_FAULT_NONE;
+	}
+	uint64_t seq = claim(w, valid), s = seq;
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t *f = w->slots + (size_t)i * sl;
+		const uint8_t *t = g->fr.tmpl[zi[i]];
+		uint8_t sig[SIG_LEN];
+		struct gen_tuple tup, *tp = NULL;
+		if (w->slot_size[i] != zi[i]) {
+			memcpy(f, t, g->fr.frame_len[zi[i]]);
+			w->slot_size[i] = zi[i];
+			w->pkts[i].len = g->fr.frame_len[zi[i]];
+		}
+		if (c->flows.n > 1) {
+			uint64_t idx = c->flows.random
+				? (uint64_t)(((unsigned __int128)xs64(&w->rng) * c->flows.n) >> 64)
+				: pace_position(&w->pace, k + i) % c->flows.n;
+			gen_flow_at(&c->flows, idx, &tup);
+			tp = &tup;
+		}
+		sig_bytes(sig, vf, c->stream, w->slot_fault[i] ? 0 : s++, ts);
+		gen_frame_patch(f, t, tp, sig, w->slot_fault[i]);
+	}
+	*nvalid = valid;
+	*seq0 = seq;
+}
+
+/* --replay: frames of the capture, in order, as they are. */
+static void fill_replay(struct gen_worker *w, uint32_t n, uint64_t ts, uint32_t *nvalid,
+			uint64_t *seq0)
+{
+	const struct gen_replay *r = w->g->cfg.replay;
+	(void)ts;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t j = pace_position(&w->pace, w->pace.k + i) % r->n;
+		w->pkts[i].data = r->data + r->off[j];
+		w->pkts[i].len = r->len[j];
+	}
+	*nvalid = 0;
+	*seq0 = 0;
+}
+
+int gen_init(struct gen *g, const struct gen_cfg *cfg, char *err, size_t errlen)
+{
+	int rc;
+	memset(g, 0, sizeof(*g));
+	g->cfg = *cfg;
+	if (!g->cfg.threads)
+		g->cfg.threads = 1;
+	if (!g->cfg.burst)
+		g->cfg.burst = 1;
+	if (!g->cfg.flows.n)
+		g->cfg.flows.n = 1;
+	if (!g->cfg.sizes.n)
+		gen_sizes_single(&g->cfg.sizes, PKT_WIRE_MIN);
+	if (cfg->replay) {
+		g->fr.frame_max = cfg->replay->len_max;
+	} else if ((rc = gen_frames_build(&g->fr, &g->cfg.sizes, &cfg->flow, cfg->stream,
+					  &cfg->pattern, err, errlen))) {
+		return rc;
+	}
+	if (cfg->profile) {
+		g->prof = *cfg->profile;
+		g->paced = 1;
+	} else if (cfg->rate_pps > 0) {
+		pace_profile_const(&g->prof, cfg->rate_pps);
+		g->paced = 1;
+	}
+	if (g->paced) {
+		/* warm-up runs at the profile's first rate (its first non-zero one) */
+		for (unsigned i = 0; i < g->prof.nseg && !(g->warm_pps > 0); i++)
+			g->warm_pps = g->prof.seg[i].r0_pps > 0 ? g->prof.seg[i].r0_pps
+								: g->prof.seg[i].r1_pps;
+		if (g->warm_pps > 0)
+			pace_profile_const(&g->warm_prof, g->warm_pps);
+	}
+	g->nw = g->cfg.threads;
+	g->w = calloc(g->nw, sizeof(*g->w));
+	if (!g->w) {
+		gen_fini(g);
+		return -ENOMEM;
+	}
+	for (unsigned t = 0; t < g->nw; t++) {
+		struct gen_worker *w = &g->w[t];
+		w->g = g;
+		w->idx = t;
+		hist_init(&w->gaps);
+		w->rng = (cfg->seed + 1) * 0x9E3779B97F4A7C15ULL ^ (t + 1) * 0xBF58476D1CE4E5B9ULL;
+		if (!w->rng)
+			w->rng = 1;
+		memset(w->slot_size, 0xff, sizeof(w->slot_size));
+		if (!cfg->replay) {
+			w->slots = malloc((size_t)GEN_BATCH * g->fr.frame_max);
+			if (!w->slots) {
+				gen_fini(g);
+				return -ENOMEM;
+			}
+			for (unsigned i = 0; i < GEN_BATCH; i++) {
+				uint8_t *f = w->slots + (size_t)i * g->fr.frame_max;
+				memcpy(f, g->fr.tmpl[0], g->fr.frame_len[0]);
+				w->slot_size[i] = 0;
+				w->pkts[i].data = f;
+				w->pkts[i].len = g->fr.frame_len[0];
+			}
+		}
+		struct port_cfg pc = { .dir = PORT_TX, .frame_max = g->fr.frame_max, .tx_linear = 1 };
+		if ((rc = port_open(cfg->port_spec, &pc, &w->port, err, errlen))) {
+			gen_fini(g);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* Sends one phase (warm-up or measured) of this worker's share of the schedule. */
+static int run_phase(struct gen_worker *w, int warm)
+{
+	struct gen *g = w->g;
+	const struct gen_cfg *c = &g->cfg;
+	struct runctl *rc = g->rc;
+	struct pace_opts o = { .burst = c->burst, .stride = g->nw, .phase = w->idx,
+			       .poisson = c->poisson && !warm, .seed = c->seed };
+	const struct pace_profile *prof;
+	uint64_t t0, tend, limit = UINT64_MAX;
+	enum { END_DONE, END_TIME, END_STOP } why = END_DONE;
+	fill_fn fill = c->replay ? fill_replay
+		     : (c->sizes.n == 1 && c->flows.n == 1 && !c->inject.num) ? fill_simple
+									  : fill_general;
+	struct port_stats st;
 	int ret = 0;
 
-	memcpy(&tmpl_csum, g->tmpl + PKT_UDP_OFF + 6, 2);
-	for (int i = 0; i < GEN_BATCH; i++) {
-		memcpy(frames[i], g->tmpl, flen);
-		pkts[i].data = frames[i];
-		pkts[i].len = flen;
+	w->warm = warm;
+	if (warm) {
+		t0 = g->start_ns;
+		tend = g->meas_ns;
+		prof = g->warm_pps > 0 ? &g->warm_prof : NULL;
+	} else {
+		t0 = g->meas_ns;
+		tend = g->end_ns;
+		prof = g->paced ? &g->prof : NULL;
+		if (c->count)
+			limit = pace_split_count(c->count, c->burst, g->nw, w->idx);
 	}
-	clock_low_slack();
-	uint64_t start = mono_ns() + 1000000ULL;   /* first deadline 1 ms from now */
-	pace_init(&pace, start, g->cfg.rate_pps, g->cfg.burst);
-	if (g->cfg.duration_ns)
-		end_ns = start + g->cfg.duration_ns;
-	clockid_t ts_clock = g->cfg.realtime_ts ? CLOCK_REALTIME : CLOCK_MONOTONIC;
+	pace_init_profile(&w->pace, t0, prof, &o);
+	w->prev_send_ns = 0;
+	port_stats(w->port, &st);
+	const uint64_t err0 = st.tx_errors;
+	const int has_mix = fill != fill_simple;
+	/* a paced measured phase may finish frames due before its end a little late; as
+	 * fast as possible, or in the warm-up (the measured phase follows), it stops on time */
+	const uint64_t grace = !warm && g->paced ? GEN_END_GRACE_NS : 0;
+	const uint32_t flen = fill == fill_simple ? g->fr.frame_len[0] : 0;
 
-	while (!runctl_stopped(rc)) {
-		if (g->cfg.count && seq >= g->cfg.count)
+	for (;;) {
+		if (runctl_stopped(rc)) {
+			why = END_STOP;
+			break;
+		}
+		if (w->pace.k >= limit)
 			break;
 		uint64_t now = mono_ns();
-		if (end_ns && now >= end_ns)
+		if (tend && now >= tend + grace) {
+			why = END_TIME;     /* what is still due is the shortfall */
 			break;
-		uint32_t want = GEN_BATCH;
-		if (g->cfg.count && g->cfg.count - seq < want)
-			want = (uint32_t)(g->cfg.count - seq);
-		uint32_t n = pace_due(&pace, now, want);
-		if (n == 0) {
-			uint64_t dl = pace_next_deadline(&pace);
-			if (end_ns && dl > end_ns)
-				dl = end_ns;
+		}
+		/* past the end only frames due before it are still sent (late) */
+		uint64_t due_at = tend && now >= tend ? tend - 1 : now;
+		uint64_t want = limit - w->pace.k;
+		uint32_t n = pace_due(&w->pace, due_at, want < GEN_BATCH ? (uint32_t)want : GEN_BATCH);
+		if (!n) {
+			uint64_t dl = pace_next_deadline(&w->pace);
+			if (dl == PACE_NEVER || (tend && dl >= tend))
+				break;        /* the schedule has nothing more before the end */
+			if (dl > now + GEN_MAX_SLEEP_NS)
+				dl = now + GEN_MAX_SLEEP_NS;
 			clock_wait_until(dl, GEN_SPIN_NS);
 			continue;
 		}
-		if (now > pace_next_deadline(&pace) + GEN_LATE_NS)
-			add(&g->ctr.late, 1);
-		uint64_t ts = clock_ns(ts_clock);
-		for (uint32_t i = 0; i < n; i++) {
-			uint8_t *f = frames[i];
-			sig_put_seq_ts(f + sig_off, seq + i, ts);
-			uint16_t c = csum_replace_bytes(tmpl_csum, g->tmpl + patch_off, f + patch_off, 14);
-			c = csum_udp_nonzero(c);
-			memcpy(f + PKT_UDP_OFF + 6, &c, 2);
-		}
-		add(&g->ctr.tx_attempt, n);
+		const uint64_t k = w->pace.k;
+		const uint64_t dl_first = pace_deadline_of(&w->pace, k);
+		uint32_t late = c->late_ns && now > c->late_ns && g->paced
+			? pace_due(&w->pace, now - c->late_ns, n) : 0;
+		uint64_t ts = c->realtime_ts ? real_ns() : now;
+		uint32_t nvalid;
+		uint64_t seq0;
+		fill(w, n, ts, &nvalid, &seq0);
+
 		uint32_t sent = 0;
-		while (sent < n && !runctl_stopped(rc)) {
-			int a = port_tx_burst(g->port, pkts + sent, (int)(n - sent));
+		uint64_t stop_at = 0;
+		while (sent < n) {
+			int a = port_tx_burst(w->port, w->pkts + sent, (int)(n - sent));
 			if (a < 0) {
 				ret = a;
-				goto out;
+				break;
 			}
 			sent += (uint32_t)a;
-			if (sent < n) {         /* ring full: let the kernel drain, then retry */
-				add(&g->ctr.tx_full, 1);
-				sched_yield();
+			if (sent == n)
+				break;
+			add(&w->ctr.tx_full, 1);
+			uint64_t t = mono_ns();
+			if (runctl_stopped(rc) || (tend && t >= tend + grace)) {
+				/* the run is over (a ring that stays full must not outlast it) */
+				if (!stop_at)
+					stop_at = t;
+				else if (t - stop_at > GEN_STOP_GRACE_NS)
+					break;
 			}
+			sched_yield();    /* let the kernel drain the ring */
 		}
-		struct port_stats st;
-		port_stats(g->port, &st);
-		atomic_store_explicit(&g->ctr.tx_fail, st.tx_errors, memory_order_relaxed);
-		uint64_t t = mono_ns();
-		if (!atomic_load_explicit(&g->ctr.first_ns, memory_order_relaxed))
-			atomic_store_explicit(&g->ctr.first_ns, now, memory_order_relaxed);
-		atomic_store_explicit(&g->ctr.last_ns, t, memory_order_relaxed);
-		add(&g->ctr.tx_pkts, sent);
-		add(&g->ctr.tx_bytes, (uint64_t)sent * (flen + PKT_FCS_LEN));
-		seq += sent;
-		pace_advance(&pace, sent);
+
+		/* accounting: what was accepted, and what of the batch was not */
+		uint64_t bytes = 0, valid_sent = sent;
+		if (has_mix) {
+			valid_sent = 0;
+			for (uint32_t i = 0; i < sent; i++) {
+				bytes += w->pkts[i].len + PKT_FCS_LEN;
+				if (fill != fill_replay) {
+					valid_sent += w->slot_fault[i] == GEN_FAULT_NONE;
+					if (!warm && w->slot_fault[i])
+						add(&w->ctr.fault[w->slot_fault[i]], 1);
+				}
+			}
+		} else {
+			bytes = (uint64_t)sent * (flen + PKT_FCS_LEN);
+		}
+		if (warm) {
+			add(&w->ctr.warmup_pkts, sent);
+			add(&w->ctr.warmup_bytes, bytes);
+		} else {
+			add(&w->ctr.tx_attempt, n);
+			add(&w->ctr.tx_pkts, sent);
+			add(&w->ctr.tx_bytes, bytes);
+			add(&w->ctr.tx_test, valid_sent);
+			add(&w->ctr.late, late < sent ? late : sent);
+			if (sent) {
+				if (w->prev_send_ns)
+					gap_add(&w->gaps, now - w->prev_send_ns, 1);
+				if (sent > 1)
+					gap_add(&w->gaps, 0, sent - 1);
+				w->prev_send_ns = now;
+				if (!get(&w->ctr.first_ns)) {
+					set(&w->ctr.first_ns, now);
+					set(&w->ctr.sched_first_ns, dl_first);
+				}
+				set(&w->ctr.last_ns, now);
+				set(&w->ctr.sched_last_ns, pace_deadline_of(&w->pace, k + sent - 1));
+			}
+			if (sent < n) {
+				add(&w->ctr.tx_unsent, n - sent);
+				uint64_t lost = nvalid - valid_sent;
+				uint64_t expect = seq0 + nvalid;
+				/* give the numbers back if nobody claimed after us; else they are holes */
+				if (lost && !atomic_compare_exchange_strong(&g->seq_next, &expect,
+									    seq0 + valid_sent))
+					add(&w->ctr.seq_holes, lost);
+			}
+			port_stats(w->port, &st);
+			set(&w->ctr.tx_fail, st.tx_errors - err0);
+		}
+		pace_advance(&w->pace, sent);
+		if (ret || sent < n) {
+			why = ret || runctl_stopped(rc) ? END_STOP : END_TIME;
+			break;
+		}
 	}
-out:
-	runctl_wake(rc);
+	if (!warm) {
+		/* what the schedule asked of this worker by the time the run ended */
+		uint64_t sched = w->pace.k;
+		uint64_t cut = why == END_TIME ? tend : why == END_STOP ? mono_ns() : 0;
+		if (g->paced && cut && w->pace.k < limit) {
+			struct pace p = w->pace;
+			uint32_t d;
+			while (p.k < limit && (d = pace_due(&p, cut - 1, 1u << 20)) > 0) {
+				if (d > limit - p.k)
+					d = (uint32_t)(limit - p.k);
+				pace_advance(&p, d);
+			}
+			sched = p.k;
+		}
+		w->sched_pkts = sched;
+	}
 	return ret;
+}
+
+static void *worker_main(void *arg)
+{
+	struct gen_worker *w = arg;
+	struct gen *g = w->g;
+	int ret = 0;
+	clock_low_slack();
+	if (g->cfg.warmup_ns)
+		ret = run_phase(w, 1);
+	if (!ret)
+		ret = run_phase(w, 0);
+	w->ret = ret;
+	if (atomic_fetch_sub(&g->running, 1) == 1)
+		runctl_wake(g->rc);
+	return NULL;
+}
+
+int gen_start(struct gen *g, struct runctl *rc, uint64_t start_ns, char *err, size_t errlen)
+{
+	g->rc = rc;
+	g->start_ns = start_ns;
+	g->meas_ns = start_ns + g->cfg.warmup_ns;
+	g->end_ns = g->cfg.duration_ns ? g->meas_ns + g->cfg.duration_ns : 0;
+	atomic_store(&g->running, g->nw);
+	for (unsigned t = 0; t < g->nw; t++) {
+		struct gen_worker *w = &g->w[t];
+		pthread_attr_t attr;
+		pthread_attr_init(&attr);
+		if (g->cfg.ncpus) {
+			cpu_set_t set;
+			CPU_ZERO(&set);
+			CPU_SET(g->cfg.cpus[t % g->cfg.ncpus], &set);
+			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		}
+		int e = pthread_create(&w->th, &attr, worker_main, w);
+		pthread_attr_destroy(&attr);
+		if (e) {
+			snprintf(err, errlen, "cannot start sender thread %u%s: %s", t,
+				 g->cfg.ncpus ? " on its CPU" : "", strerror(e));
+			atomic_store(&rc->stop, 1);
+			atomic_fetch_sub(&g->running, g->nw - t);
+			gen_join(g);
+			return -e;
+		}
+		w->started = 1;
+	}
+	return 0;
+}
+
+unsigned gen_running(struct gen *g)
+{
+	return atomic_load(&g->running);
+}
+
+int gen_join(struct gen *g)
+{
+	int ret = 0;
+	for (unsigned t = 0; t < g->nw; t++) {
+		if (!g->w[t].started)
+			continue;
+		pthread_join(g->w[t].th, NULL);
+		g->w[t].started = 0;
+		if (g->w[t].ret && !ret)
+			ret = g->w[t].ret;
+	}
+	return ret;
+}
+
+void gen_fini(struct gen *g)
+{
+	if (g->w) {
+		for (unsigned t = 0; t < g->nw; t++) {
+			port_close(g->w[t].port);
+			free(g->w[t].slots);
+		}
+		free(g->w);
+		g->w = NULL;
+	}
+	gen_frames_free(&g->fr);
+}
+
+void gen_worker_snapshot(struct gen_worker *w, struct gen_snap *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->tx_attempt = get(&w->ctr.tx_attempt);
+	s->tx_pkts = get(&w->ctr.tx_pkts);
+	s->tx_bytes = get(&w->ctr.tx_bytes);
+	s->tx_test = get(&w->ctr.tx_test);
+	s->tx_fail = get(&w->ctr.tx_fail);
+	s->tx_full = get(&w->ctr.tx_full);
+	s->tx_unsent = get(&w->ctr.tx_unsent);
+	s->seq_holes = get(&w->ctr.seq_holes);
+	s->late = get(&w->ctr.late);
+	s->warmup_pkts = get(&w->ctr.warmup_pkts);
+	s->warmup_bytes = get(&w->ctr.warmup_bytes);
+	for (int f = 0; f < GEN_FAULT_MAX; f++)
+		s->fault[f] = get(&w->ctr.fault[f]);
+	s->first_ns = get(&w->ctr.first_ns);
+	s->last_ns = get(&w->ctr.last_ns);
+	s->sched_first_ns = get(&w->ctr.sched_first_ns);
+	s->sched_last_ns = get(&w->ctr.sched_last_ns);
+	s->sched_pkts = w->started ? 0 : w->sched_pkts;
 }
 
 void gen_snapshot(struct gen *g, struct gen_snap *s)
 {
-	s->tx_attempt = atomic_load_explicit(&g->ctr.tx_attempt, memory_order_relaxed);
-	s->tx_pkts = atomic_load_explicit(&g->ctr.tx_pkts, memory_order_relaxed);
-	s->tx_bytes = atomic_load_explicit(&g->ctr.tx_bytes, memory_order_relaxed);
-	s->tx_fail = atomic_load_explicit(&g->ctr.tx_fail, memory_order_relaxed);
-	s->tx_full = atomic_load_explicit(&g->ctr.tx_full, memory_order_relaxed);
-	s->late = atomic_load_explicit(&g->ctr.late, memory_order_relaxed);
-	s->first_ns = atomic_load_explicit(&g->ctr.first_ns, memory_order_relaxed);
-	s->last_ns = atomic_load_explicit(&g->ctr.last_ns, memory_order_relaxed);
+	memset(s, 0, sizeof(*s));
+	for (unsigned t = 0; t < g->nw; t++) {
+		struct gen_snap w;
+		gen_worker_snapshot(&g->w[t], &w);
+		s->tx_attempt += w.tx_attempt;
+		s->tx_pkts += w.tx_pkts;
+		s->tx_bytes += w.tx_bytes;
+		s->tx_test += w.tx_test;
+		s->tx_fail += w.tx_fail;
+		s->tx_full += w.tx_full;
+		s->tx_unsent += w.tx_unsent;
+		s->seq_holes += w.seq_holes;
+		s->late += w.late;
+		s->warmup_pkts += w.warmup_pkts;
+		s->warmup_bytes += w.warmup_bytes;
+		for (int f = 0; f < GEN_FAULT_MAX; f++)
+			s->fault[f] += w.fault[f];
+		if (w.first_ns && (!s->first_ns || w.first_ns < s->first_ns))
+			s->first_ns = w.first_ns;
+		if (w.last_ns > s->last_ns)
+			s->last_ns = w.last_ns;
+		if (w.sched_first_ns && (!s->sched_first_ns || w.sched_first_ns < s->sched_first_ns))
+			s->sched_first_ns = w.sched_first_ns;
+		if (w.sched_last_ns > s->sched_last_ns)
+			s->sched_last_ns = w.sched_last_ns;
+		s->sched_pkts += w.sched_pkts;
+	}
+}
+
+void gen_gaps(struct gen *g, struct hist *out)
+{
+	int done = gen_running(g) == 0;
+	hist_init(out);
+	for (unsigned t = 0; t < g->nw; t++) {
+		const struct hist *h = &g->w[t].gaps;
+		uint64_t cnt = __atomic_load_n(&h->count, __ATOMIC_RELAXED);
+		if (!cnt)
+			continue;
+		for (unsigned i = 0; i < HIST_BUCKETS; i++)
+			out->bucket[i] += __atomic_load_n(&h->bucket[i], __ATOMIC_RELAXED);
+		out->count += cnt;
+		uint64_t mn = __atomic_load_n(&h->min, __ATOMIC_RELAXED);
+		uint64_t mx = __atomic_load_n(&h->max, __ATOMIC_RELAXED);
+		if (mn < out->min)
+			out->min = mn;
+		if (mx > out->max)
+			out->max = mx;
+		if (done)
+			out->sum += h->sum;
+	}
+}
+
+double gen_initial_pps(const struct gen *g)
+{
+	return g->paced ? pace_profile_rate(&g->prof, 0) : NAN;
+}
+
+/* min(Λ(t), count): frames the measured schedule asks for in its first t ns. */
+static long double meas_frames(const struct gen *g, uint64_t t_ns)
+{
+	if (g->cfg.duration_ns && t_ns > g->cfg.duration_ns)
+		t_ns = g->cfg.duration_ns;
+	long double f = pace_profile_frames(&g->prof, t_ns);
+	if (g->cfg.count && f > (long double)g->cfg.count)
+		f = (long double)g->cfg.count;
+	return f;
+}
+
+double gen_expected(const struct gen *g, uint64_t a_ns, uint64_t b_ns)
+{
+	const uint64_t wu = g->cfg.warmup_ns;
+	long double e = 0;
+	if (!g->paced || b_ns <= a_ns)
+		return NAN;
+	if (a_ns < wu) {
+		if (!(g->warm_pps > 0))
+			return NAN;
+		uint64_t b = b_ns < wu ? b_ns : wu;
+		e += (long double)g->warm_pps * (long double)(b - a_ns) / 1e9L;
+	}
+	if (b_ns > wu) {
+		uint64_t a = a_ns > wu ? a_ns - wu : 0;
+		e += meas_frames(g, b_ns - wu) - meas_frames(g, a);
+	}
+	return (double)e;
 }

@@ -1,40 +1,61 @@
-/* main.c — ppslab-gen: options, address resolution, the interval reporter and the
- * summary. The transmit loop is gen.c. */
+/* main.c — ppslab-gen: options, address resolution and the benchmark-range guard, the
+ * rate and profile, then either a run (workers in gen.c, lines and summary in
+ * gen_report.c) or a calibration (calib.c). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "calib.h"
 #include "cli.h"
 #include "clock.h"
-#include "fmt.h"
 #include "gen.h"
 #include "ifinfo.h"
-#include "jout.h"
 #include "log.h"
 #include "num.h"
 #include "opt.h"
+#include "rate.h"
+#include "replay.h"
+#include "gen_report.h"
 #include "version.h"
 
 static const struct opt_def opts[] = {
-	{ "iface", 'i', "PORTSPEC", "send on this port: afpacket:IF, pcap:IF, udp:ADDR:PORT (or IF)" },
-	{ "dst", 'd', "ADDR", "destination IPv4 address (default 198.19.0.2, the lab's sink)" },
-	{ "src", 0, "ADDR", "source IPv4 address (default: the interface's own)" },
+	{ "iface", 'i', "PORTSPEC", "send on this port: afpacket:IF, pcap:IF, libnet:IF, xdp:IF, udp:ADDR:PORT (or IF)" },
+	{ "dst", 'd', "ADDR", "destination IPv4 address or range A-B or A/LEN (default 198.19.0.2, the lab's sink)" },
+	{ "src", 0, "ADDR", "source IPv4 address or range (default: the interface's own)" },
 	{ "dst-mac", 0, "MAC", "destination MAC (default: from the neighbour table via the route)" },
 	{ "src-mac", 0, "MAC", "source MAC (default: the interface's own)" },
-	{ "dport", 0, "PORT", "UDP destination port (default 9)" },
-	{ "sport", 0, "PORT", "UDP source port (default 9)" },
-	{ "rate", 'r', "RATE", "packets per second (300k, 1.5M) or max (default 10k)" },
-	{ "size", 's', "BYTES", "frame size with FCS, 64..9018 (default 64, as RFC 2544 counts)" },
-	{ "count", 'n', "N", "send N frames, then stop" },
-	{ "duration", 't', "DUR", "send for DUR (default 10s when no --count)" },
-	{ "burst", 'b', "N", "frames sent back to back per pacing deadline (default 1)" },
+	{ "dport", 0, "PORT", "UDP destination port or range P-Q (default 9)" },
+	{ "sport", 0, "PORT", "UDP source port or range P-Q (default 9)" },
+	{ "flows", 'f', "N", "N flows: source ports sport .. sport+N-1 (a shortcut for --sport)" },
+	{ "flow-order", 0, "ORDER", "walk the flows in order (seq, default) or at random (random)" },
+	{ "rate", 'r', "RATE", "300k or 1.5Mpps, 100Mbit (bit/s), 50% (of --link) or max (default 10k)" },
+	{ "link", 0, "SPEED", "link speed for --rate P%, e.g. 1G, 10G, 100M" },
+	{ "bit-layer", 0, "LAYER", "bit rates count L2 (frame with FCS, default) or L1 (+20 B preamble, SFD, gap)" },
+	{ "steps", 0, "LIST", "rate profile RATE@DUR,...: e.g. 10k@5s,20k@5s,0@1s (0 pauses)" },
+	{ "ramp", 0, "FROM:TO", "rate profile: linear ramp from FROM to TO over --duration" },
+	{ "poisson", 0, NULL, "Poisson arrivals (exponential gaps) at the rate or profile" },
+	{ "burst", 'b', "N", "frames sent back to back per deadline, per thread (default 1)" },
+	{ "size", 's', "SIZES", "frame size with FCS 64..9018 (default 64, as RFC 2544 counts), a list 64,1518, weights 64:7,594:4,1518:1, or imix" },
+	{ "pattern", 0, "PAT", "payload after the signature: zero (default), 0xNN, inc, random, hex:BYTES" },
+	{ "inject", 0, "KINDS", "faulty frames, kinds in turn: ip-csum, udp-csum, len, magic (comma list)" },
+	{ "inject-rate", 0, "FRAC", "fraction of frames that are faulty, e.g. 0.01, 1% or 1/100 (default 1%)" },
+	{ "count", 'n', "N", "send N frames (all threads together), then stop" },
+	{ "duration", 't', "DUR", "send for DUR (default 10s when no --count or --steps)" },
+	{ "warmup", 'w', "DUR", "first send for DUR frames flagged warm-up (not counted here or by the sink)" },
 	{ "stream", 'S', "ID", "stream id 0..255 carried in every frame (default 0)" },
 	{ "ttl", 0, "N", "IP TTL (default 64)" },
 	{ "clock", 0, "CLOCK", "timestamp clock: realtime (default) or monotonic" },
+	{ "threads", 'T', "N", "sender threads, each with its own port and ring; the rate is split exactly (default 1)" },
+	{ "cpus", 0, "LIST", "pin thread i to the i-th CPU of LIST, e.g. 0,1" },
+	{ "replay", 0, "FILE", "send the frames of a pcap capture in order (repeating) at the set rate; once without --count/--duration" },
+	{ "seed", 0, "N", "seed of random flows and Poisson gaps (default 1)" },
+	{ "late", 0, "DUR", "a frame sent this long after its deadline counts as late (default 100us)" },
+	{ "calibrate", 0, NULL, "measure this sender's ceiling on the port (--duration, default 2s) and its pacing error at 10/50/90% of it" },
 	{ "interval", 'I', "DUR", "report interval (default 1s)" },
 	{ "json", 'j', NULL, "JSON lines: one per interval, then a summary" },
 	{ "allow-any-dst", 0, NULL, "allow destinations outside 198.18.0.0/15 and 127/8 (RFC 6815)" },
@@ -45,16 +66,17 @@ static const struct opt_def opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
-#define SYNOPSIS "ppslab-gen -i PORTSPEC [--dst ADDR] [--rate RATE] [--size BYTES] " \
-	"[--count N | --duration DUR] [options]"
+#define SYNOPSIS "ppslab-gen -i PORTSPEC [--dst ADDR] [--rate RATE | --steps LIST | --ramp FROM:TO] " \
+	"[--size SIZES] [--count N | --duration DUR] [options]\n       ppslab-gen -i PORTSPEC --calibrate [--size BYTES] [--threads N] [options]"
 
 struct args {
 	struct gen_cfg cfg;
-	const char *dst, *src, *dst_mac, *src_mac;
-	char udp_dst[64];          /* the address of a udp: port spec */
-	uint64_t interval_ns;
-	int json, allow_any, verbose;
-	int rate_max;
+	const char *dst, *src, *dst_mac, *src_mac, *sport, *dport, *flow_order;
+	const char *rate, *link, *steps, *ramp, *size, *pattern, *inject, *inject_rate;
+	const char *cpus, *replay;
+	uint64_t flows, interval_ns;
+	int l1, calibrate, json, allow_any, verbose, rate_given;
+	char udp_dst[64];
 };
 
 static int handle(int key, const char *arg, int idx, void *ctx)
@@ -65,36 +87,38 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	switch (key) {
 	case 'i': a->cfg.port_spec = arg; break;
 	case 'd': a->dst = arg; break;
-	case 'r':
-		if (!strcmp(arg, "max")) {
-			a->rate_max = 1;
-			a->cfg.rate_pps = 0;
-		} else if (num_pps(arg, &a->cfg.rate_pps)) {
-			return cli_bad(name, arg, "packets per second such as 300k, 1.5M, 20000 or max");
-		}
-		break;
-	case 's':
-		if (num_bytes(arg, PKT_WIRE_MIN, PKT_WIRE_MAX, &v))
-			return cli_bad(name, arg, "a frame size with FCS from 64 to 9018 bytes");
-		a->cfg.wire_size = (uint32_t)v;
+	case 'r': a->rate = arg; a->rate_given = 1; break;
+	case 's': a->size = arg; break;
+	case 'f':
+		if (num_count(arg, 1, 65535, &a->flows))
+			return cli_bad(name, arg, "a number of flows 1..65535");
 		break;
 	case 'n':
-		if (num_count(arg, 1, UINT64_MAX, &a->cfg.count))
+		if (num_count(arg, 1, 1ULL << 48, &a->cfg.count))
 			return cli_bad(name, arg, num_expect_count());
 		break;
 	case 't':
 		if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->cfg.duration_ns))
 			return cli_bad(name, arg, num_expect_duration());
 		break;
+	case 'w':
+		if (num_duration_ns(arg, 1, 3600 * NS_PER_S, &a->cfg.warmup_ns))
+			return cli_bad(name, arg, "a warm-up duration up to 1h, such as 1s or 500ms");
+		break;
 	case 'b':
-		if (num_u64(arg, 1, 4096, &v))
-			return cli_bad(name, arg, "a burst of 1..4096 frames");
+		if (num_u64(arg, 1, GEN_BATCH, &v))
+			return cli_bad(name, arg, "a burst of 1..512 frames");
 		a->cfg.burst = (uint32_t)v;
 		break;
 	case 'S':
 		if (num_u64(arg, 0, 255, &v))
 			return cli_bad(name, arg, "a stream id 0..255");
 		a->cfg.stream = (uint8_t)v;
+		break;
+	case 'T':
+		if (num_u64(arg, 1, GEN_MAX_THREADS, &v))
+			return cli_bad(name, arg, "a number of threads 1..64");
+		a->cfg.threads = (unsigned)v;
 		break;
 	case 'I':
 		if (num_duration_ns(arg, 10 * NS_PER_MS, 3600 * NS_PER_S, &a->interval_ns))
@@ -110,13 +134,35 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		else if (!strcmp(name, "dst-mac")) a->dst_mac = arg;
 		else if (!strcmp(name, "src-mac")) a->src_mac = arg;
 		else if (!strcmp(name, "allow-any-dst")) a->allow_any = 1;
-		else if (!strcmp(name, "dport") || !strcmp(name, "sport")) {
-			if (num_u64(arg, 1, 65535, &v))
-				return cli_bad(name, arg, "a UDP port 1..65535");
-			if (name[0] == 'd')
-				a->cfg.flow.dst_port = (uint16_t)v;
+		else if (!strcmp(name, "dport")) a->dport = arg;
+		else if (!strcmp(name, "sport")) a->sport = arg;
+		else if (!strcmp(name, "flow-order")) {
+			if (strcmp(arg, "seq") && strcmp(arg, "random"))
+				return cli_bad(name, arg, "seq or random");
+			a->flow_order = arg;
+		} else if (!strcmp(name, "link")) a->link = arg;
+		else if (!strcmp(name, "bit-layer")) {
+			if (!strcasecmp(arg, "l1"))
+				a->l1 = 1;
+			else if (!strcasecmp(arg, "l2"))
+				a->l1 = 0;
 			else
-				a->cfg.flow.src_port = (uint16_t)v;
+				return cli_bad(name, arg, "L1 or L2");
+		} else if (!strcmp(name, "steps")) a->steps = arg;
+		else if (!strcmp(name, "ramp")) a->ramp = arg;
+		else if (!strcmp(name, "poisson")) a->cfg.poisson = 1;
+		else if (!strcmp(name, "pattern")) a->pattern = arg;
+		else if (!strcmp(name, "inject")) a->inject = arg;
+		else if (!strcmp(name, "inject-rate")) a->inject_rate = arg;
+		else if (!strcmp(name, "cpus")) a->cpus = arg;
+		else if (!strcmp(name, "replay")) a->replay = arg;
+		else if (!strcmp(name, "calibrate")) a->calibrate = 1;
+		else if (!strcmp(name, "seed")) {
+			if (num_u64(arg, 0, UINT64_MAX, &a->cfg.seed))
+				return cli_bad(name, arg, "a whole number");
+		} else if (!strcmp(name, "late")) {
+			if (num_duration_ns(arg, 1000, NS_PER_S, &a->cfg.late_ns))
+				return cli_bad(name, arg, "a duration from 1us to 1s, such as 100us");
 		} else if (!strcmp(name, "ttl")) {
 			if (num_u64(arg, 1, 255, &v))
 				return cli_bad(name, arg, "a TTL 1..255");
@@ -134,26 +180,59 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	return 0;
 }
 
+/* An address range inside the benchmarking range (or loopback), unless allowed. */
+static int dst_guard(const struct args *a, const struct gen_range *r, const char *text)
+{
+	if (a->allow_any)
+		return 0;
+	uint32_t lo = r->lo, hi = r->lo + (r->n - 1);
+	/* both ends in the same allowed block, so everything between is too */
+	int bench = (lo >> 17) == (0xc6120000U >> 17) && (hi >> 17) == (lo >> 17);
+	int loop = (lo >> 24) == 127 && (hi >> 24) == 127;
+	if (!bench && !loop) {
+		log_err("refusing to send to %s: outside the benchmarking range 198.18.0.0/15 "
+			"(RFC 2544/6815); use --allow-any-dst in an isolated lab", text);
+		return EX_USAGE;
+	}
+	return 0;
+}
+
+/* Every frame of a capture must go to the benchmarking range: IPv4 198.18.0.0/15 or
+ * 127/8, IPv6 2001:2::/48 (RFC 5180); other frames only with --allow-any-dst. */
+static int replay_guard(const struct args *a, const struct gen_replay *r)
+{
+	if (a->allow_any)
+		return 0;
+	for (uint64_t i = 0; i < r->n; i++) {
+		const uint8_t *f = r->data + r->off[i];
+		uint32_t l = r->len[i];
+		uint16_t et = l >= 14 ? (uint16_t)(f[12] << 8 | f[13]) : 0;
+		int ok = 0;
+		if (et == 0x0800 && l >= 34) {
+			uint32_t d;
+			memcpy(&d, f + 30, 4);
+			ok = cli_dst_allowed(d);
+		} else if (et == 0x86dd && l >= 54) {
+			static const uint8_t pfx[6] = { 0x20, 0x01, 0x00, 0x02, 0x00, 0x00 };
+			ok = !memcmp(f + 38, pfx, 6);
+		}
+		if (!ok) {
+			log_err("refusing to replay %s: frame %llu is %s outside the benchmarking "
+				"ranges 198.18.0.0/15 and 2001:2::/48 (RFC 6815); use --allow-any-dst "
+				"in an isolated lab", a->replay, (unsigned long long)i + 1,
+				et == 0x0800 || et == 0x86dd ? "addressed" : "not IP, and");
+			return EX_USAGE;
+		}
+	}
+	return 0;
+}
+
 /* Fills addresses the user did not give from the interface, the routing table and the
- * neighbour table, as the kernel would for a packet to dst. */
-static int resolve(struct args *a, const char *ifname)
+ * neighbour table, as the kernel would for a packet to the first destination. */
+static int resolve_macs(struct args *a, const char *ifname)
 {
 	struct pkt_flow *f = &a->cfg.flow;
 	char ip[16];
-	if (ip4_parse(a->dst, &f->dst_ip))
-		return cli_bad("dst", a->dst, "an IPv4 address");
-	if (!a->allow_any && !cli_dst_allowed(f->dst_ip)) {
-		log_err("refusing to send to %s: outside the benchmarking range 198.18.0.0/15 "
-			"(RFC 2544/6815); use --allow-any-dst in an isolated lab", a->dst);
-		return EX_USAGE;
-	}
-	if (a->src) {
-		if (ip4_parse(a->src, &f->src_ip))
-			return cli_bad("src", a->src, "an IPv4 address");
-	} else if (*ifname && if_ip4(ifname, &f->src_ip, NULL)) {
-		log_err("%s has no IPv4 address; give --src", ifname);
-		return EX_USAGE;
-	}
 	if (a->src_mac) {
 		if (mac_parse(a->src_mac, f->src_mac))
 			return cli_bad("src-mac", a->src_mac, "a MAC such as 02:00:00:00:00:01");
@@ -167,12 +246,13 @@ static int resolve(struct args *a, const char *ifname)
 	} else if (*ifname) {
 		char rif[IFINFO_NAMESZ] = "";
 		uint32_t gw = 0, hop;
+		ip4_format(f->dst_ip, ip);
 		if (route_lookup(f->dst_ip, rif, &gw)) {
-			log_err("no route to %s; give --dst-mac", a->dst);
+			log_err("no route to %s; give --dst-mac", ip);
 			return EX_UNAVAILABLE;
 		}
 		if (strcmp(rif, ifname))
-			log_warn("the route to %s leaves via %s, not %s", a->dst, rif, ifname);
+			log_warn("the route to %s leaves via %s, not %s", ip, rif, ifname);
 		hop = gw ? gw : f->dst_ip;
 		if (neigh_lookup(ifname, hop, f->dst_mac)) {
 			ip4_format(hop, ip);
@@ -185,131 +265,401 @@ static int resolve(struct args *a, const char *ifname)
 	return 0;
 }
 
-static void print_header(void)
+static int parse_cpus(struct args *a)
 {
-	printf("%8s %12s %12s %12s %10s %10s %9s\n", "time", "pps", "Mbit/s L2", "Mbit/s L1",
-	       "failed", "full", "rate err");
-}
-
-static void report_interval(struct args *a, const struct gen_snap *s, const struct gen_snap *p,
-			    uint64_t t_ns, uint64_t dt_ns)
-{
-	double pps = rate_per_s(s->tx_pkts, p->tx_pkts, dt_ns);
-	double l2 = pkt_l2_bps(pps, a->cfg.wire_size), l1 = pkt_l1_bps(pps, a->cfg.wire_size);
-	double err = a->cfg.rate_pps > 0 ? pct_error(pps, a->cfg.rate_pps) : 0;
-	if (a->json) {
-		json_t *o = jout_obj("gen", "interval");
-		jset_u64(o, "t_ns", t_ns);
-		jset_u64(o, "dt_ns", dt_ns);
-		jset_u64(o, "tx_pkts", s->tx_pkts - p->tx_pkts);
-		jset_u64(o, "tx_bytes", s->tx_bytes - p->tx_bytes);
-		jset_u64(o, "tx_fail", s->tx_fail - p->tx_fail);
-		jset_u64(o, "tx_full", s->tx_full - p->tx_full);
-		jset_f(o, "pps", pps);
-		jset_f(o, "l2_bps", l2);
-		jset_f(o, "l1_bps", l1);
-		if (a->cfg.rate_pps > 0)
-			jset_f(o, "rate_error_pct", err);
-		jout_emit(stdout, o);
-	} else {
-		char b[32];
-		printf("%8.1f %12s %12.3f %12.3f %10llu %10llu %+8.2f%%\n", (double)t_ns / 1e9,
-		       fmt_thousands((uint64_t)(pps + 0.5), b, sizeof(b)), l2 / 1e6, l1 / 1e6,
-		       (unsigned long long)(s->tx_fail - p->tx_fail),
-		       (unsigned long long)(s->tx_full - p->tx_full), err);
-		fflush(stdout);
-	}
-}
-
-static void report_summary(struct args *a, struct gen *g, const struct gen_snap *s,
-			   const struct if_counters *if0, const struct if_counters *if1,
-			   int have_if, int sig)
-{
-	uint64_t dur = s->last_ns > s->first_ns ? s->last_ns - s->first_ns : 0;
-	/* duration spans first to last send: n frames occupy n-1 gaps of 1/rate */
-	double pps = (dur && s->tx_pkts > 1) ? (double)(s->tx_pkts - 1) * 1e9 / (double)dur
-					    : (double)s->tx_pkts;
-	double err = a->cfg.rate_pps > 0 ? pct_error(pps, a->cfg.rate_pps) : 0;
-	int rate_ok = a->cfg.rate_pps <= 0 || (err > -0.5 && err < 0.5);
-	char dst[16], src[16];
-	ip4_format(a->cfg.flow.dst_ip, dst);
-	ip4_format(a->cfg.flow.src_ip, src);
-	if (a->json) {
-		json_t *o = jout_obj("gen", "summary");
-		jset_s(o, "version", ppslab_version());
-		jset_s(o, "port", port_spec(g->port));
-		jset_s(o, "backend", port_backend(g->port));
-		jset_s(o, "src", src);
-		jset_s(o, "dst", dst);
-		jset_u64(o, "dport", a->cfg.flow.dst_port);
-		jset_u64(o, "stream", a->cfg.stream);
-		jset_u64(o, "wire_size", a->cfg.wire_size);
-		jset_f(o, "target_pps", a->cfg.rate_pps > 0 ? a->cfg.rate_pps : NAN);
-		jset_u64(o, "tx_attempt", s->tx_attempt);
-		jset_u64(o, "tx_pkts", s->tx_pkts);
-		jset_u64(o, "tx_bytes", s->tx_bytes);
-		jset_u64(o, "tx_fail", s->tx_fail);
-		jset_u64(o, "tx_full", s->tx_full);
-		jset_u64(o, "late", s->late);
-		jset_u64(o, "duration_ns", dur);
-		jset_f(o, "pps", pps);
-		jset_f(o, "l2_bps", pkt_l2_bps(pps, a->cfg.wire_size));
-		jset_f(o, "l1_bps", pkt_l1_bps(pps, a->cfg.wire_size));
-		if (a->cfg.rate_pps > 0)
-			jset_f(o, "rate_error_pct", err);
-		jset_b(o, "rate_ok", rate_ok);
-		if (have_if) {
-			jset_u64(o, "if_tx_packets", if1->tx_packets - if0->tx_packets);
-			jset_u64(o, "if_tx_dropped", if1->tx_dropped - if0->tx_dropped);
-			jset_u64(o, "if_tx_errors", if1->tx_errors - if0->tx_errors);
+	char buf[256], *save = NULL;
+	cpu_set_t allowed;
+	if (strlen(a->cpus) >= sizeof(buf))
+		return cli_bad("cpus", a->cpus, "a list of CPU numbers such as 0,1");
+	strcpy(buf, a->cpus);
+	CPU_ZERO(&allowed);
+	sched_getaffinity(0, sizeof(allowed), &allowed);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		uint64_t c;
+		if (a->cfg.ncpus == GEN_MAX_THREADS || num_u64(t, 0, CPU_SETSIZE - 1, &c))
+			return cli_bad("cpus", a->cpus, "a list of up to 64 CPU numbers such as 0,1");
+		if (!CPU_ISSET((int)c, &allowed)) {
+			log_err("--cpus %s: CPU %llu is not available to this process", a->cpus,
+				(unsigned long long)c);
+			return EX_USAGE;
 		}
-		jset_b(o, "interrupted", sig != 0);
-		jout_emit(stdout, o);
+		a->cfg.cpus[a->cfg.ncpus++] = (int)c;
+	}
+	return a->cfg.ncpus ? 0 : cli_bad("cpus", a->cpus, "a list of CPU numbers such as 0,1");
+}
+
+static void range_text(const struct gen_range *r, int ip, char *out, size_t len)
+{
+	if (ip) {
+		char lo[16], hi[16];
+		ip4_format(htonl(r->lo), lo);
+		ip4_format(htonl(r->lo + (r->n - 1)), hi);
+		if (r->n == 1)
+			snprintf(out, len, "%s", lo);
+		else
+			snprintf(out, len, "%s-%s", lo, hi);
+	} else if (r->n == 1) {
+		snprintf(out, len, "%u", r->lo);
 	} else {
-		char b1[32], b2[32];
-		printf("sent %s frames of %u B in %.3f s: %s pps, %.3f Mbit/s L2, %.3f Mbit/s L1\n",
-		       fmt_thousands(s->tx_pkts, b1, sizeof(b1)), a->cfg.wire_size, (double)dur / 1e9,
-		       fmt_thousands((uint64_t)(pps + 0.5), b2, sizeof(b2)),
-		       pkt_l2_bps(pps, a->cfg.wire_size) / 1e6, pkt_l1_bps(pps, a->cfg.wire_size) / 1e6);
-		printf("failed %llu, ring full %llu times, late batches %llu",
-		       (unsigned long long)s->tx_fail, (unsigned long long)s->tx_full,
-		       (unsigned long long)s->late);
-		if (a->cfg.rate_pps > 0)
-			printf("; target %.0f pps, error %+.2f%%%s", a->cfg.rate_pps, err,
-			       rate_ok ? "" : " (MISSED the target rate)");
-		printf("\n");
-		if (have_if)
-			printf("interface %s: tx_packets +%llu, tx_dropped +%llu\n", port_ifname(g->port),
-			       (unsigned long long)(if1->tx_packets - if0->tx_packets),
-			       (unsigned long long)(if1->tx_dropped - if0->tx_dropped));
+		snprintf(out, len, "%u-%u", r->lo, r->lo + r->n - 1);
 	}
 }
 
-struct worker_arg {
-	struct gen *g;
-	struct runctl *rc;
-	int ret;
-};
-
-static void *worker(void *p)
+/* Rate, steps or ramp into the config's rate or profile. */
+static int resolve_rate(struct args *a, double mean_wire, double link_bps,
+			struct pace_profile *prof, const char **profile_name)
 {
-	struct worker_arg *w = p;
-	w->ret = gen_run(w->g, w->rc);
-	return NULL;
+	struct gen_rate r;
+	double pps;
+	char err[160];
+	int n = (a->rate_given != 0) + (a->steps != NULL) + (a->ramp != NULL);
+	if (n > 1) {
+		log_err("give one of --rate, --steps and --ramp");
+		return EX_USAGE;
+	}
+	if (a->steps) {
+		struct gen_step st[GEN_MAX_STEPS];
+		unsigned ns;
+		if (gen_steps_parse(a->steps, st, GEN_MAX_STEPS, &ns, err, sizeof(err))) {
+			log_err("--steps %s: %s", a->steps, err);
+			return EX_USAGE;
+		}
+		pace_profile_init(prof);
+		for (unsigned i = 0; i < ns; i++) {
+			int rc = gen_rate_pps(&st[i].rate, mean_wire, a->l1, link_bps, &pps);
+			if (rc == -EDESTADDRREQ) {
+				log_err("--steps %s: step %u is a percentage: give --link", a->steps, i + 1);
+				return EX_USAGE;
+			}
+			if (rc || pace_profile_add(prof, st[i].dur_ns, pps, pps)) {
+				log_err("--steps %s: step %u is out of range", a->steps, i + 1);
+				return EX_USAGE;
+			}
+		}
+		if (prof->total < 1) {
+			log_err("--steps %s: schedules no frames", a->steps);
+			return EX_USAGE;
+		}
+		a->cfg.profile = prof;
+		*profile_name = "steps";
+		return 0;
+	}
+	if (a->ramp) {
+		struct gen_rate from, to;
+		double p0, p1;
+		if (gen_ramp_parse(a->ramp, &from, &to))
+			return cli_bad("ramp", a->ramp, "FROM:TO, two rates such as 10k:100k or 10Mbit:100Mbit");
+		int rc = gen_rate_pps(&from, mean_wire, a->l1, link_bps, &p0);
+		if (!rc)
+			rc = gen_rate_pps(&to, mean_wire, a->l1, link_bps, &p1);
+		if (rc == -EDESTADDRREQ) {
+			log_err("--ramp %s: a percentage needs --link", a->ramp);
+			return EX_USAGE;
+		}
+		if (rc || !a->cfg.duration_ns) {
+			log_err("--ramp %s: rates out of range, or no --duration", a->ramp);
+			return EX_USAGE;
+		}
+		pace_profile_init(prof);
+		pace_profile_add(prof, a->cfg.duration_ns, p0, p1);
+		if (prof->total < 1) {
+			log_err("--ramp %s: schedules no frames", a->ramp);
+			return EX_USAGE;
+		}
+		a->cfg.profile = prof;
+		*profile_name = "ramp";
+		return 0;
+	}
+	if (gen_rate_parse(a->rate, 0, &r))
+		return cli_bad("rate", a->rate, "packets per second such as 300k, 1.5Mpps or 20000, "
+			       "bits per second such as 100Mbit, a percentage of --link such as 50%, or max");
+	int rc = gen_rate_pps(&r, mean_wire, a->l1, link_bps, &pps);
+	if (rc == -EDESTADDRREQ) {
+		log_err("--rate %s: a percentage of what? give --link SPEED (e.g. --link 1G)", a->rate);
+		return EX_USAGE;
+	}
+	if (rc)
+		return cli_bad("rate", a->rate, "a rate that comes to 1 .. 10^12 frames per second");
+	a->cfg.rate_pps = pps;
+	*profile_name = r.kind == GEN_RATE_MAX ? "max" : "constant";
+	return 0;
+}
+
+/* Everything that depends on several options, checked after all are read. */
+static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen_replay *rp,
+		 struct pace_profile *prof)
+{
+	struct gen_cfg *c = &a->cfg;
+	char backend[16], target[64], err[256];
+	int rc, l4;
+	double link_bps = 0;
+
+	if (!c->port_spec) {
+		log_err("no port: give -i PORTSPEC (e.g. -i gen0 or -i udp:198.19.0.2:9)");
+		return EX_USAGE;
+	}
+	if (port_spec_parse(c->port_spec, backend, target, err, sizeof(err))) {
+		log_err("-i %s: %s", c->port_spec, err);
+		return EX_USAGE;
+	}
+	l4 = !strcmp(backend, "udp");
+	if (!l4) {
+		snprintf(ifname, IFINFO_NAMESZ, "%.15s", target);
+	} else {
+		char *colon = strrchr(target, ':');
+		uint64_t port;
+		if (colon) {
+			*colon = 0;
+			if (!num_u64(colon + 1, 1, 65535, &port))
+				c->flow.dst_port = (uint16_t)port;
+			snprintf(a->udp_dst, sizeof(a->udp_dst), "%s", target);
+			a->dst = a->udp_dst;
+			if (a->dport) {
+				log_err("--dport: the udp: port spec names the destination port");
+				return EX_USAGE;
+			}
+		}
+	}
+	if (a->calibrate && (a->replay || a->steps || a->ramp || a->rate_given || c->count ||
+			     c->poisson || c->warmup_ns)) {
+		log_err("--calibrate measures the ceiling and paces fractions of it itself: it takes "
+			"no --rate, --steps, --ramp, --count, --poisson, --warmup or --replay");
+		return EX_USAGE;
+	}
+	if (a->link && gen_link_parse(a->link, &link_bps))
+		return cli_bad("link", a->link, "a link speed such as 1G, 10G, 100M or 25Gbit");
+	info->link_bps = link_bps;
+
+	/* frames: a capture, or sizes, pattern and faults */
+	if (a->replay) {
+		if (a->size || a->pattern || a->inject || a->inject_rate || a->flows || a->sport ||
+		    a->dport || a->src || c->warmup_ns || l4) {
+			log_err("--replay sends the capture's frames as they are: --size, --pattern, "
+				"--inject, --flows, ports, --src and --warmup do not apply, nor a udp: port");
+			return EX_USAGE;
+		}
+		if ((rc = gen_replay_load(a->replay, rp, err, sizeof(err)))) {
+			log_err("--replay %s", err);
+			return rc == -ENOENT ? EX_NOINPUT : EX_DATAERR;
+		}
+		if ((rc = replay_guard(a, rp)))
+			return rc;
+		if (rp->truncated)
+			log_warn("%s: %llu frames were captured shorter than they were and are sent as "
+				 "captured", a->replay, (unsigned long long)rp->truncated);
+		c->replay = rp;
+		info->mean_wire = gen_replay_mean_wire(rp);
+		info->mode = "replay";
+		info->replay_file = a->replay;
+		if (!c->count && !c->duration_ns)
+			c->count = rp->n;      /* the file once */
+	} else {
+		if (a->size) {
+			if (gen_sizes_parse(a->size, &c->sizes, err, sizeof(err))) {
+				log_err("--size %s: expected frame sizes with FCS 64..9018, a list 64,1518, "
+					"weights 64:7,594:4,1518:1 or imix (%s)", a->size, err);
+				return EX_USAGE;
+			}
+		} else {
+			gen_sizes_single(&c->sizes, PKT_WIRE_MIN);
+		}
+		info->mean_wire = gen_sizes_mean(&c->sizes);
+		info->mode = "send";
+		if (a->pattern && gen_pattern_parse(a->pattern, &c->pattern))
+			return cli_bad("pattern", a->pattern, "zero, 0xNN, inc, random or hex:BYTES (up to 64)");
+		if (a->inject_rate && !a->inject) {
+			log_err("--inject-rate needs --inject KINDS");
+			return EX_USAGE;
+		}
+		if (a->inject) {
+			if (gen_inject_parse(a->inject, &c->inject))
+				return cli_bad("inject", a->inject, "a comma list of ip-csum, udp-csum, len, magic");
+			if (a->inject_rate) {
+				if (gen_fraction_parse(a->inject_rate, &c->inject.num, &c->inject.den))
+					return cli_bad("inject-rate", a->inject_rate,
+						       "a fraction in (0, 1] such as 0.01, 1% or 1/100");
+			} else {
+				c->inject.num = 1;
+				c->inject.den = 100;
+			}
+			if (l4 && (c->inject.nkinds > 1 || c->inject.kind[0] != GEN_FAULT_MAGIC)) {
+				log_err("--inject: a udp: port sends only payloads, so only 'magic' can be "
+					"injected (the kernel makes the headers)");
+				return EX_USAGE;
+			}
+		}
+	}
+	if (!c->count && !c->duration_ns && !a->steps)
+		c->duration_ns = (a->calibrate ? 2 : 10) * NS_PER_S;
+	if (!a->calibrate && (rc = resolve_rate(a, info->mean_wire, link_bps, prof, &info->profile)))
+		return rc;
+	if (a->calibrate)
+		info->profile = "calibrate";
+	info->rate_text = a->steps ? a->steps : a->ramp ? a->ramp : a->rate;
+	if (c->poisson && !(c->rate_pps > 0) && !c->profile) {
+		log_err("--poisson needs a rate (not max)");
+		return EX_USAGE;
+	}
+
+	/* flows */
+	struct gen_flows *fl = &c->flows;
+	fl->random = a->flow_order && !strcmp(a->flow_order, "random");
+	if (ip4_parse(a->dst, &c->flow.dst_ip) == 0) {
+		fl->dst_ip = (struct gen_range){ ntohl(c->flow.dst_ip), 1 };
+	} else if (gen_range_ip4(a->dst, &fl->dst_ip)) {
+		return cli_bad("dst", a->dst, "an IPv4 address or range such as 198.19.0.2-198.19.0.9 "
+			       "or 198.19.0.0/28");
+	}
+	if (!c->replay && (rc = dst_guard(a, &fl->dst_ip, a->dst)))
+		return rc;
+	if (a->src) {
+		if (gen_range_ip4(a->src, &fl->src_ip))
+			return cli_bad("src", a->src, "an IPv4 address or range");
+	} else if (*ifname && !c->replay) {
+		if (if_ip4(ifname, &c->flow.src_ip, NULL)) {
+			log_err("%s has no IPv4 address; give --src", ifname);
+			return EX_USAGE;
+		}
+		fl->src_ip = (struct gen_range){ ntohl(c->flow.src_ip), 1 };
+	} else {
+		fl->src_ip = (struct gen_range){ ntohl(c->flow.src_ip), 1 };
+	}
+	if (a->sport && gen_range_port(a->sport, &fl->sport))
+		return cli_bad("sport", a->sport, "a UDP port 1..65535 or a range such as 1000-1999");
+	if (!a->sport)
+		fl->sport = (struct gen_range){ c->flow.src_port, 1 };
+	if (a->dport && gen_range_port(a->dport, &fl->dport))
+		return cli_bad("dport", a->dport, "a UDP port 1..65535 or a range such as 9-10");
+	if (!a->dport)
+		fl->dport = (struct gen_range){ c->flow.dst_port, 1 };
+	if (a->flows) {
+		if (fl->sport.n > 1) {
+			log_err("--flows N sets the source ports; give it or an --sport range, not both");
+			return EX_USAGE;
+		}
+		if (fl->sport.lo + a->flows - 1 > 65535) {
+			log_err("--flows %llu: source ports %u..%llu pass 65535; lower --sport",
+				(unsigned long long)a->flows, fl->sport.lo,
+				(unsigned long long)(fl->sport.lo + a->flows - 1));
+			return EX_USAGE;
+		}
+		fl->sport.n = (uint32_t)a->flows;
+	}
+	if (gen_flows_finish(fl)) {
+		log_err("more than 2^48 flows");
+		return EX_USAGE;
+	}
+	if (l4 && (a->src || a->sport || a->src_mac || a->dst_mac)) {
+		log_err("a udp: port sends through the kernel, which picks addresses and MACs; "
+			"bind a source with udp:ADDR:PORT,src=ADDR:PORT");
+		return EX_USAGE;
+	}
+	if (l4 && fl->n > 1) {
+		log_err("a udp: port sends from one socket to one address: address and port ranges "
+			"need an L2 port (afpacket:, pcap:, libnet:)");
+		return EX_USAGE;
+	}
+	c->flow.src_ip = htonl(fl->src_ip.lo);
+	c->flow.dst_ip = htonl(fl->dst_ip.lo);
+	c->flow.src_port = (uint16_t)fl->sport.lo;
+	c->flow.dst_port = (uint16_t)fl->dport.lo;
+	range_text(&fl->src_ip, 1, info->src, sizeof(info->src));
+	range_text(&fl->dst_ip, 1, info->dst, sizeof(info->dst));
+	range_text(&fl->sport, 0, info->sport, sizeof(info->sport));
+	range_text(&fl->dport, 0, info->dport, sizeof(info->dport));
+	if (!c->replay && (rc = resolve_macs(a, ifname)))
+		return rc;
+	if (a->cpus && (rc = parse_cpus(a)))
+		return rc;
+	if (l4) {
+		/* counters of the interface the kernel sends through */
+		uint32_t gw;
+		if (route_lookup(c->flow.dst_ip, ifname, &gw))
+			ifname[0] = 0;
+	}
+	/* a frame longer than the MTU allows is dropped by the kernel (with a log line per
+	 * frame): refuse it here instead */
+	uint32_t mtu, longest = c->replay ? c->replay->len_max : pkt_frame_len(gen_sizes_max(&c->sizes));
+	if (*ifname && if_mtu(ifname, &mtu) == 0 && longest > mtu + PKT_ETH_LEN) {
+		log_err("%s: frames of %u bytes with FCS do not fit %s (MTU %u: at most %u with FCS); "
+			"raise its MTU (ip link set %s mtu 9000) or send smaller frames",
+			c->replay ? a->replay : "--size", longest + PKT_FCS_LEN, ifname, mtu,
+			mtu + PKT_ETH_LEN + PKT_FCS_LEN, ifname);
+		return EX_USAGE;
+	}
+	return 0;
+}
+
+static int run(struct args *a, const char *ifname, const struct gen_info *info)
+{
+	struct gen g;
+	struct runctl rctl;
+	struct gen_report rep;
+	char err[256];
+	int rc;
+
+	if ((rc = gen_init(&g, &a->cfg, err, sizeof(err)))) {
+		log_err("%s", err);
+		return cli_exit_code(rc);
+	}
+	runctl_init(&rctl);
+	gen_report_init(&rep, &g, info, ifname, a->json, stdout);
+	uint64_t start = mono_ns() + 20 * NS_PER_MS;
+	if ((rc = gen_start(&g, &rctl, start, err, sizeof(err)))) {
+		log_err("%s", err);
+		gen_fini(&g);
+		return EX_OSERR;
+	}
+	gen_report_header(&rep);
+	uint64_t next = start + a->interval_ns;
+	int sig = 0;
+	for (;;) {
+		int s = runctl_wait_until(&rctl, next);
+		if (s == SIGINT || s == SIGTERM) {
+			sig = s;
+			break;
+		}
+		if (gen_running(&g) == 0)
+			break;        /* the senders finished */
+		if (s == 0) {
+			gen_report_interval(&rep, mono_ns());
+			next += a->interval_ns;
+		}
+	}
+	atomic_store(&rctl.stop, 1);
+	int wret = gen_join(&g);
+	uint64_t now = mono_ns();
+	struct gen_snap cur;
+	gen_snapshot(&g, &cur);
+	if (cur.tx_pkts + cur.warmup_pkts > rep.prev.tx_pkts + rep.prev.warmup_pkts)
+		gen_report_interval(&rep, now);
+	gen_report_summary(&rep, sig);
+	gen_fini(&g);
+	if (wret) {
+		log_err("send failed: %s", strerror(-wret));
+		return cli_exit_code(wret);
+	}
+	return EX_OK;
 }
 
 int main(int argc, char **argv)
 {
 	struct args a = {
-		.cfg = { .wire_size = 64, .rate_pps = 10000, .burst = 1, .realtime_ts = true,
+		.cfg = { .rate_pps = 10000, .burst = 1, .realtime_ts = true, .threads = 1,
+			 .seed = 1, .late_ns = 100 * NS_PER_US,
 			 .flow = { .src_port = PKT_DEFAULT_SPORT, .dst_port = PKT_DEFAULT_DPORT,
-				   .ttl = 64 } },
+				   .ttl = 64 },
+			 .pattern = { .kind = GEN_PAT_BYTES, .len = 1 } },
 		.dst = "198.19.0.2",
+		.rate = "10k",
 		.interval_ns = NS_PER_S,
 		.verbose = 1,
 	};
+	static struct pace_profile prof;
+	struct gen_replay rp = { 0 };
+	struct gen_info info = { .mode = "send" };
+	char ifname[IFINFO_NAMESZ] = "";
 	int first, rc;
-	char err[256];
 
 	log_init("ppslab-gen", 1);
 	if ((rc = opt_parse(argc, argv, opts, handle, &a, &first)))
@@ -319,86 +669,25 @@ int main(int argc, char **argv)
 		log_err("unexpected argument '%s' (see --help)", argv[first]);
 		return EX_USAGE;
 	}
-	if (!a.cfg.port_spec) {
-		log_err("no port: give -i PORTSPEC (e.g. -i gen0 or -i udp:198.19.0.2:9)");
-		return EX_USAGE;
-	}
-	if (!a.cfg.count && !a.cfg.duration_ns)
-		a.cfg.duration_ns = 10 * NS_PER_S;
-
-	/* The interface name, for address resolution and counters (none for udp:, whose
-	 * target names the destination instead). */
-	char backend[16], target[64], ifname[IFINFO_NAMESZ] = "";
-	if (port_spec_parse(a.cfg.port_spec, backend, target, err, sizeof(err))) {
-		log_err("-i %s: %s", a.cfg.port_spec, err);
-		return EX_USAGE;
-	}
-	if (strcmp(backend, "udp")) {
-		snprintf(ifname, sizeof(ifname), "%.15s", target);
-	} else {
-		char *c = strrchr(target, ':');
-		uint64_t port;
-		if (c) {
-			*c = 0;
-			if (!num_u64(c + 1, 1, 65535, &port))
-				a.cfg.flow.dst_port = (uint16_t)port;
-			snprintf(a.udp_dst, sizeof(a.udp_dst), "%s", target);
-			a.dst = a.udp_dst;
-		}
-	}
-	if ((rc = resolve(&a, ifname)))
+	if ((rc = setup(&a, ifname, &info, &rp, &prof))) {
+		gen_replay_free(&rp);
 		return rc;
-
-	struct gen g;
-	if ((rc = gen_init(&g, &a.cfg, err, sizeof(err)))) {
-		log_err("%s", err);
-		return cli_exit_code(rc);
 	}
-	struct if_counters if0 = { 0 }, if1 = { 0 };
-	int have_if = *ifname && if_counters_read(ifname, &if0) == 0;
-
-	struct runctl rctl;
-	runctl_init(&rctl);
-	struct worker_arg w = { .g = &g, .rc = &rctl };
-	pthread_t th;
-	if (pthread_create(&th, NULL, worker, &w)) {
-		log_err("cannot start the sender thread");
-		return EX_OSERR;
-	}
-	if (!a.json)
-		print_header();
-	struct gen_snap prev = { 0 }, cur;
-	uint64_t t0 = mono_ns(), last = t0, next = t0 + a.interval_ns;
-	int sig = 0;
-	for (;;) {
-		int s = runctl_wait_until(&rctl, next);
-		if (s == SIGINT || s == SIGTERM) {
-			sig = s;
-			break;
+	if (a.calibrate) {
+		struct runctl rctl;
+		char err[256];
+		struct calib_cfg cc = { .base = a.cfg, .max_ns = a.cfg.duration_ns,
+					.frac_ns = a.cfg.duration_ns / 2, .ifname = ifname,
+					.json = a.json, .out = stdout };
+		runctl_init(&rctl);
+		rc = calib_run(&cc, &info, &rctl, err, sizeof(err));
+		if (rc) {
+			log_err("%s", err);
+			return cli_exit_code(rc);
 		}
-		if (s == SIGUSR1)
-			break;    /* the sender finished */
-		uint64_t now = mono_ns();
-		gen_snapshot(&g, &cur);
-		report_interval(&a, &cur, &prev, now - t0, now - last);
-		prev = cur;
-		last = now;
-		next += a.interval_ns;
+		return EX_OK;
 	}
-	atomic_store(&rctl.stop, 1);
-	pthread_join(th, NULL);
-	gen_snapshot(&g, &cur);
-	if (cur.tx_pkts > prev.tx_pkts) {
-		uint64_t now = mono_ns();
-		report_interval(&a, &cur, &prev, now - t0, now - last);
-	}
-	if (have_if)
-		have_if = if_counters_read(ifname, &if1) == 0;
-	report_summary(&a, &g, &cur, &if0, &if1, have_if, sig);
-	gen_fini(&g);
-	if (w.ret) {
-		log_err("send failed: %s", strerror(-w.ret));
-		return cli_exit_code(w.ret);
-	}
-	return EX_OK;
+	rc = run(&a, ifname, &info);
+	gen_replay_free(&rp);
+	return rc;
 }

@@ -14,6 +14,7 @@ static const struct port_ops *const backends[] = {
 	&port_pcap_ops,
 	&port_udp_ops,
 	&port_xdp_ops,   /* without libxdp at build time: opening it explains that */
+	&port_libnet_ops,
 };
 
 /* " afpacket pcap udp xdp": the backends this build knows, for error messages. */

@@ -5,8 +5,11 @@
  *   afpacket:IF   PACKET_MMAP rings: TPACKET_V3 block RX (ring=v2 for per-frame
  *                 delivery), TPACKET_V2 TX ring with PACKET_QDISC_BYPASS. Keys:
  *                 ring=v2|v3, frames=N (ring slots), tov=MS (V3 block timeout),
- *                 bypass=0|1, promisc=0|1.
+ *                 bypass=0|1, promisc=0|1, linear=0|1 (TX frames copied whole into
+ *                 the skb head instead of referencing ring pages; default cfg.tx_linear).
  *   pcap:IF       libpcap (portable: FreeBSD, DragonFly, macOS). Keys: promisc=0|1.
+ *   libnet:IF     libnet link-layer injection, transmit only (portable; one write per
+ *                 frame).
  *   udp:ADDR:PORT kernel UDP socket, sendmmsg/recvmmsg; no root, routed. For RX, ADDR
  *                 is the local address to bind (0.0.0.0 for any). Keys: src=ADDR:PORT.
  *   xdp:IF        AF_XDP (Linux, libxdp/libbpf; see port_xdp.c): one socket on one queue,
@@ -59,6 +62,7 @@ struct port_cfg {
 	int rx_gated;            /* afpacket: accept nothing until port_rx_open() (lets a
 				  * fanout group complete before any frame is spread) */
 	uint16_t udp_dport;      /* pcap: capture only UDP to this port; 0 = everything */
+	int tx_linear;           /* afpacket: linear TX skbs (key linear= overrides) */
 	struct port *share;      /* xdp: use this open xdp: port's UMEM (XDP_SHARED_UMEM), so
 				  * port_fwd_burst between the two needs no copy; other
 				  * backends (or a non-xdp share) ignore it. NULL = own buffers */

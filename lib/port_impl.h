@@ -37,6 +37,7 @@ struct port {
 
 extern const struct port_ops port_afpacket_ops;
 extern const struct port_ops port_pcap_ops;
+extern const struct port_ops port_libnet_ops;
 extern const struct port_ops port_udp_ops;
 extern const struct port_ops port_xdp_ops;
 

@@ -51,7 +51,7 @@ sp=$!
 sleep 0.3
 "$B/ppslab-gen" -i "udp:127.0.0.1:$port" --rate 20k --count 1000 --json >"$tmp/gen" 2>"$tmp/gen.err"
 grc=$?
-grep '"type":"summary"' "$tmp/gen" | jq -c '.tx_pkts = 1200' >"$tmp/claim.json"
+grep '"type":"summary"' "$tmp/gen" | jq -c '.tx_pkts = 1200 | if has("test_pkts") then .test_pkts = 1200 else . end' >"$tmp/claim.json"
 wait $sp
 src=$?
 sum=$(grep '"type":"summary"' "$tmp/sink")

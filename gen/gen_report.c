@@ -1,0 +1,427 @@
+/* gen_report.c — ppslab-gen's interval lines and summary (see gen_report.h). Called by main.c
+ * from the main thread, outside the workers' hot loop; pure arithmetic on counter
+ * snapshots plus one netlink read of the interface's counters per line. */
+#include "gen_report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "clock.h"
+#include "fmt.h"
+#include "version.h"
+
+void gen_report_init(struct gen_report *r, struct gen *g, const struct gen_info *info,
+		     const char *ifname, int json, FILE *out)
+{
+	memset(r, 0, sizeof(*r));
+	r->out = out;
+	r->json = json;
+	r->g = g;
+	r->info = info;
+	snprintf(r->ifname, sizeof(r->ifname), "%s", ifname ? ifname : "");
+	r->have_if = r->ifname[0] && if_counters_read(r->ifname, &r->if0) == 0;
+	r->if_prev = r->if0;
+	hist_init(&r->gaps_prev);
+}
+
+void gen_report_header(struct gen_report *r)
+{
+	if (r->json)
+		return;
+	fprintf(r->out, "%8s %12s %11s %11s %12s %8s %8s %8s %9s %9s\n", "time", "pps",
+		"Mbit/s L2", "Mbit/s L1", "if pps", "failed", "full", "late", "gap p99",
+		"rate err");
+	fflush(r->out);
+}
+
+/* "12.3us" for a gap. */
+static const char *fmt_ns(double ns, char *b, size_t l)
+{
+	if (!isfinite(ns))
+		snprintf(b, l, "-");
+	else if (ns < 1e3)
+		snprintf(b, l, "%.0fns", ns);
+	else if (ns < 1e6)
+		snprintf(b, l, "%.1fus", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(b, l, "%.2fms", ns / 1e6);
+	else
+		snprintf(b, l, "%.2fs", ns / 1e9);
+	return b;
+}
+
+/* The histogram of what happened since prev: bucket differences. */
+static void hist_delta(const struct hist *cur, const struct hist *prev, struct hist *d)
+{
+	hist_init(d);
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		uint64_t c = cur->bucket[i] - prev->bucket[i];
+		if (!c)
+			continue;
+		d->bucket[i] = c;
+		d->count += c;
+		if (hist_bucket_lo(i) < d->min)
+			d->min = hist_bucket_lo(i);
+		d->max = hist_bucket_hi(i);
+	}
+}
+
+void gen_report_interval(struct gen_report *r, uint64_t now_ns)
+{
+	struct gen *g = r->g;
+	struct gen_snap s;
+	static struct hist gaps, d;    /* large; the reporter is single-threaded */
+	struct if_counters ifc;
+	uint64_t t = now_ns > g->start_ns ? now_ns - g->start_ns : 0;
+	uint64_t dt = t - r->t_prev;
+	if (!dt)
+		return;
+	gen_snapshot(g, &s);
+	gen_gaps(g, &gaps);
+	hist_delta(&gaps, &r->gaps_prev, &d);
+	const struct gen_snap *p = &r->prev;
+	uint64_t dpk = (s.tx_pkts - p->tx_pkts) + (s.warmup_pkts - p->warmup_pkts);
+	uint64_t dby = (s.tx_bytes - p->tx_bytes) + (s.warmup_bytes - p->warmup_bytes);
+	double pps = (double)dpk * 1e9 / (double)dt;
+	double l2 = (double)dby * 8e9 / (double)dt;
+	double l1 = (double)(dby + dpk * PKT_L1_OVERHEAD) * 8e9 / (double)dt;
+	double exp = gen_expected(g, r->t_prev, t);
+	double target = isfinite(exp) ? exp * 1e9 / (double)dt : NAN;
+	double err = target > 0 ? pct_error(pps, target) : NAN;
+	int warm = r->t_prev < g->cfg.warmup_ns;
+	double if_pps = NAN;
+	if (r->have_if && if_counters_read(r->ifname, &ifc) == 0) {
+		if_pps = rate_per_s(ifc.tx_packets, r->if_prev.tx_packets, dt);
+		r->if_prev = ifc;
+	}
+	uint64_t p99 = d.count ? hist_quantile(&d, 0.99) : 0;
+
+	if (r->json) {
+		json_t *o = jout_obj("gen", "interval");
+		jset_u64(o, "t_ns", t);
+		jset_u64(o, "dt_ns", dt);
+		jset_b(o, "warmup", warm);
+		jset_u64(o, "tx_attempt", s.tx_attempt - p->tx_attempt);
+		jset_u64(o, "tx_pkts", s.tx_pkts - p->tx_pkts);
+		jset_u64(o, "tx_bytes", s.tx_bytes - p->tx_bytes);
+		jset_u64(o, "tx_fail", s.tx_fail - p->tx_fail);
+		jset_u64(o, "tx_full", s.tx_full - p->tx_full);
+		jset_u64(o, "tx_unsent", s.tx_unsent - p->tx_unsent);
+		jset_u64(o, "late", s.late - p->late);
+		jset_u64(o, "warmup_pkts", s.warmup_pkts - p->warmup_pkts);
+		jset_f(o, "pps", pps);
+		jset_f(o, "l2_bps", l2);
+		jset_f(o, "l1_bps", l1);
+		jset_f(o, "target_pps", target);
+		if (target > 0)
+			jset_f(o, "rate_error_pct", err);
+		jset_f(o, "if_tx_pps", if_pps);
+		if (d.count) {
+			jset_u64(o, "gap_p50_ns", hist_quantile(&d, 0.5));
+			jset_u64(o, "gap_p99_ns", p99);
+			jset_u64(o, "gap_max_ns", d.max);
+		}
+		jout_emit(r->out, o);
+	} else {
+		char b1[32], b2[32], b3[32], e[16];
+		if (target > 0)
+			snprintf(e, sizeof(e), "%+8.2f%%", err);
+		else
+			snprintf(e, sizeof(e), "%9s", "-");
+		fprintf(r->out, "%8.1f %12s %11.3f %11.3f %12s %8llu %8llu %8llu %9s %s%s\n",
+			(double)t / 1e9, fmt_thousands((uint64_t)(pps + 0.5), b1, sizeof(b1)),
+			l2 / 1e6, l1 / 1e6,
+			isfinite(if_pps) ? fmt_thousands((uint64_t)(if_pps + 0.5), b2, sizeof(b2)) : "-",
+			(unsigned long long)(s.tx_fail - p->tx_fail),
+			(unsigned long long)(s.tx_full - p->tx_full),
+			(unsigned long long)(s.late - p->late),
+			d.count ? fmt_ns((double)p99, b3, sizeof(b3)) : "-", e, warm ? " warm-up" : "");
+		fflush(r->out);
+	}
+	r->prev = s;
+	r->gaps_prev = gaps;
+	r->t_prev = t;
+}
+
+static double nominal_pps(const struct gen *g)
+{
+	if (!g->paced)
+		return NAN;
+	if (g->prof.open_ended)
+		return g->prof.seg[0].r0_pps;
+	return g->prof.total_ns ? (double)(g->prof.total * 1e9L / (long double)g->prof.total_ns) : NAN;
+}
+
+void gen_verdict(const struct gen *g, const struct gen_snap *s, struct gen_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	uint64_t n = s->tx_pkts;
+	v->duration_ns = s->last_ns > s->first_ns ? s->last_ns - s->first_ns : 0;
+	v->pps = (v->duration_ns && n > 1) ? (double)(n - 1) * 1e9 / (double)v->duration_ns
+					   : (double)n;
+	v->target_pps = NAN;
+	v->rate_error_pct = NAN;
+	if (!g->paced) {
+		v->rate_ok = 1;
+		return;
+	}
+	uint64_t span = s->sched_last_ns > s->sched_first_ns ? s->sched_last_ns - s->sched_first_ns : 0;
+	if (n > 1 && span && v->duration_ns) {
+		v->target_pps = (double)(n - 1) * 1e9 / (double)span;
+		v->rate_error_pct = pct_error(v->pps, v->target_pps);
+	}
+	if (s->sched_pkts)
+		v->shortfall_pct = 100.0 * ((double)n - (double)s->sched_pkts) / (double)s->sched_pkts;
+	v->rate_ok = (!isfinite(v->rate_error_pct) || fabs(v->rate_error_pct) <= 0.5) &&
+		     v->shortfall_pct >= -0.5 && (n > 0 || s->sched_pkts == 0);
+}
+
+json_t *gen_gaps_json(const struct hist *h, double nominal_ns)
+{
+	json_t *o = json_object();
+	jset_u64(o, "count", h->count);
+	if (h->count) {
+		jset_u64(o, "min", h->min);
+		jset_f(o, "mean", hist_mean(h));
+		jset_u64(o, "p50", hist_quantile(h, 0.50));
+		jset_u64(o, "p90", hist_quantile(h, 0.90));
+		jset_u64(o, "p99", hist_quantile(h, 0.99));
+		jset_u64(o, "p999", hist_quantile(h, 0.999));
+		jset_u64(o, "max", h->max);
+	}
+	jset_f(o, "nominal_ns", nominal_ns);
+	/* power-of-two buckets [lo, hi] (0 on its own): compact and enough to see bursts */
+	json_t *arr = json_array();
+	uint64_t acc = 0;
+	int cur = -1;
+	for (unsigned i = 0; i <= HIST_BUCKETS; i++) {
+		int b = -2;
+		if (i < HIST_BUCKETS) {
+			uint64_t lo = hist_bucket_lo(i);
+			b = lo ? 64 - __builtin_clzll(lo) : 0;   /* 0, then [2^(b-1), 2^b) */
+		}
+		if (b != cur) {
+			if (acc) {
+				json_t *e = json_array();
+				uint64_t lo = cur ? 1ULL << (cur - 1) : 0, hi = cur ? (1ULL << cur) - 1 : 0;
+				json_array_append_new(e, json_integer((json_int_t)lo));
+				json_array_append_new(e, json_integer((json_int_t)hi));
+				json_array_append_new(e, json_integer((json_int_t)acc));
+				json_array_append_new(arr, e);
+			}
+			acc = 0;
+			cur = b;
+		}
+		if (i < HIST_BUCKETS)
+			acc += h->bucket[i];
+	}
+	json_object_set_new(o, "hist_log2", arr);
+	return o;
+}
+
+static void gaps_text(FILE *f, const struct hist *h, double nominal_ns)
+{
+	char a[32], b[32], c[32], d[32], e[32];
+	if (!h->count)
+		return;
+	fprintf(f, "inter-departure gaps: p50 %s, p99 %s, p99.9 %s, max %s (nominal %s)\n",
+		fmt_ns((double)hist_quantile(h, 0.5), a, sizeof(a)),
+		fmt_ns((double)hist_quantile(h, 0.99), b, sizeof(b)),
+		fmt_ns((double)hist_quantile(h, 0.999), c, sizeof(c)),
+		fmt_ns((double)h->max, d, sizeof(d)), fmt_ns(nominal_ns, e, sizeof(e)));
+	uint64_t acc[65] = { 0 };
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		uint64_t lo = hist_bucket_lo(i);
+		acc[lo ? 64 - __builtin_clzll(lo) : 0] += h->bucket[i];
+	}
+	for (int k = 0; k < 65; k++) {
+		if (!acc[k])
+			continue;
+		double pct = 100.0 * (double)acc[k] / (double)h->count;
+		int bar = (int)(pct / 2.5 + 0.5);
+		char bars[48];
+		memset(bars, '#', (size_t)bar);
+		bars[bar] = 0;
+		if (k == 0)
+			snprintf(a, sizeof(a), "0 (same batch)");
+		else
+			snprintf(a, sizeof(a), "%s..%s", fmt_ns((double)(1ULL << (k - 1)), b, sizeof(b)),
+				 fmt_ns((double)(1ULL << k), c, sizeof(c)));
+		fprintf(f, "  %-20s %7.3f%% %s\n", a, pct, bars);
+	}
+}
+
+void gen_report_summary(struct gen_report *r, int sig)
+{
+	struct gen *g = r->g;
+	const struct gen_info *in = r->info;
+	const struct gen_cfg *c = &g->cfg;
+	struct gen_snap s;
+	struct gen_verdict v;
+	static struct hist gaps;
+	struct if_counters if1 = r->if0;
+	int have_if = r->have_if && if_counters_read(r->ifname, &if1) == 0;
+	gen_snapshot(g, &s);
+	gen_gaps(g, &gaps);
+	gen_verdict(g, &s, &v);
+	double nom = nominal_pps(g);
+	double nominal_gap = nom > 0 ? 1e9 * c->burst * g->nw / nom : NAN;
+	double l2 = v.pps * (s.tx_pkts ? (double)s.tx_bytes / (double)s.tx_pkts : in->mean_wire) * 8;
+	double l1 = l2 + v.pps * PKT_L1_OVERHEAD * 8;
+	uint64_t inj = 0;
+	for (int f = 1; f < GEN_FAULT_MAX; f++)
+		inj += s.fault[f];
+
+	if (r->json) {
+		json_t *o = jout_obj("gen", "summary");
+		jset_s(o, "version", ppslab_version());
+		jset_s(o, "mode", in->mode);
+		jset_s(o, "port", port_spec(g->w[0].port));
+		jset_s(o, "backend", port_backend(g->w[0].port));
+		jset_s(o, "src", in->src);
+		jset_s(o, "dst", in->dst);
+		jset_u64(o, "dport", c->flow.dst_port);
+		jset_s(o, "sports", in->sport);
+		jset_s(o, "dports", in->dport);
+		jset_u64(o, "flows", c->flows.n);
+		jset_s(o, "flow_order", c->flows.random ? "random" : "seq");
+		jset_u64(o, "stream", c->stream);
+		jset_u64(o, "wire_size", (uint64_t)(in->mean_wire + 0.5));
+		jset_f(o, "mean_wire_size", in->mean_wire);
+		if (!c->replay) {
+			json_t *sz = json_array();
+			for (unsigned i = 0; i < c->sizes.n; i++) {
+				json_t *e = json_object();
+				jset_u64(e, "size", c->sizes.wire[i]);
+				jset_u64(e, "weight", c->sizes.weight[i]);
+				json_array_append_new(sz, e);
+			}
+			json_object_set_new(o, "sizes", sz);
+		} else {
+			jset_s(o, "replay", in->replay_file);
+			jset_u64(o, "replay_frames", c->replay->n);
+		}
+		jset_s(o, "rate", in->rate_text);
+		jset_s(o, "profile", in->profile);
+		jset_b(o, "poisson", c->poisson);
+		jset_f(o, "nominal_pps", nom);
+		jset_f(o, "link_bps", in->link_bps > 0 ? in->link_bps : NAN);
+		jset_u64(o, "burst", c->burst);
+		jset_u64(o, "threads", g->nw);
+		jset_u64(o, "seed", c->seed);
+		jset_f(o, "target_pps", v.target_pps);
+		jset_u64(o, "tx_attempt", s.tx_attempt);
+		jset_u64(o, "tx_pkts", s.tx_pkts);
+		jset_u64(o, "tx_bytes", s.tx_bytes);
+		jset_u64(o, "tx_fail", s.tx_fail);
+		jset_u64(o, "tx_full", s.tx_full);
+		jset_u64(o, "tx_unsent", s.tx_unsent);
+		jset_u64(o, "test_pkts", s.tx_test);
+		jset_u64(o, "seq_holes", s.seq_holes);
+		jset_u64(o, "late", s.late);
+		jset_u64(o, "late_ns", c->late_ns);
+		jset_u64(o, "sched_pkts", g->paced ? s.sched_pkts : s.tx_pkts);
+		jset_u64(o, "warmup_pkts", s.warmup_pkts);
+		jset_u64(o, "warmup_ns", c->warmup_ns);
+		json_t *fo = json_object();
+		for (int f = 1; f < GEN_FAULT_MAX; f++)
+			jset_u64(fo, gen_fault_name(f), s.fault[f]);
+		json_object_set_new(o, "inject", fo);
+		jset_u64(o, "inject_pkts", inj);
+		jset_u64(o, "duration_ns", v.duration_ns);
+		jset_f(o, "pps", v.pps);
+		jset_f(o, "l2_bps", l2);
+		jset_f(o, "l1_bps", l1);
+		jset_f(o, "rate_error_pct", v.rate_error_pct);
+		jset_f(o, "shortfall_pct", g->paced ? v.shortfall_pct : NAN);
+		jset_b(o, "rate_ok", v.rate_ok);
+		json_object_set_new(o, "gap_ns", gen_gaps_json(&gaps, nominal_gap));
+		if (have_if) {
+			jset_s(o, "ifname", r->ifname);
+			jset_u64(o, "if_tx_packets", if1.tx_packets - r->if0.tx_packets);
+			jset_u64(o, "if_tx_bytes", if1.tx_bytes - r->if0.tx_bytes);
+			jset_u64(o, "if_tx_dropped", if1.tx_dropped - r->if0.tx_dropped);
+			jset_u64(o, "if_tx_errors", if1.tx_errors - r->if0.tx_errors);
+			json_t *ifo = json_object();
+			const struct if_counters *ab[2] = { &r->if0, &if1 };
+			const char *names[2] = { "start", "end" };
+			for (int k = 0; k < 2; k++) {
+				json_t *e = json_object();
+				jset_u64(e, "tx_packets", ab[k]->tx_packets);
+				jset_u64(e, "tx_bytes", ab[k]->tx_bytes);
+				jset_u64(e, "tx_dropped", ab[k]->tx_dropped);
+				jset_u64(e, "tx_errors", ab[k]->tx_errors);
+				json_object_set_new(ifo, names[k], e);
+			}
+			json_object_set_new(o, "if_tx", ifo);
+		}
+		json_t *th = json_array();
+		for (unsigned t = 0; t < g->nw; t++) {
+			struct gen_snap ws;
+			struct gen_verdict wv;
+			gen_worker_snapshot(&g->w[t], &ws);
+			gen_verdict(g, &ws, &wv);
+			json_t *e = json_object();
+			jset_u64(e, "thread", t);
+			if (c->ncpus)
+				jset_u64(e, "cpu", (uint64_t)c->cpus[t % c->ncpus]);
+			jset_u64(e, "tx_pkts", ws.tx_pkts);
+			jset_u64(e, "tx_full", ws.tx_full);
+			jset_u64(e, "tx_fail", ws.tx_fail);
+			jset_u64(e, "late", ws.late);
+			jset_f(e, "pps", wv.pps);
+			json_array_append_new(th, e);
+		}
+		json_object_set_new(o, "per_thread", th);
+		jset_b(o, "interrupted", sig != 0);
+		jout_emit(r->out, o);
+		return;
+	}
+	char b1[32], b2[32], b3[32], b4[32];
+	FILE *f = r->out;
+	fprintf(f, "sent %s frames (%s B mean, with FCS) in %.3f s: %s pps, %.3f Mbit/s L2, "
+		"%.3f Mbit/s L1\n", fmt_thousands(s.tx_pkts, b1, sizeof(b1)),
+		fmt_thousands((uint64_t)(in->mean_wire + 0.5), b4, sizeof(b4)),
+		(double)v.duration_ns / 1e9, fmt_thousands((uint64_t)(v.pps + 0.5), b2, sizeof(b2)),
+		l2 / 1e6, l1 / 1e6);
+	fprintf(f, "attempted %s, accepted %s, failed %llu, unsent %llu; ring full %llu times; "
+		"late %llu (> %s)\n", fmt_thousands(s.tx_attempt, b1, sizeof(b1)),
+		fmt_thousands(s.tx_pkts, b2, sizeof(b2)), (unsigned long long)s.tx_fail,
+		(unsigned long long)s.tx_unsent, (unsigned long long)s.tx_full,
+		(unsigned long long)s.late, fmt_ns((double)c->late_ns, b3, sizeof(b3)));
+	if (have_if)
+		fprintf(f, "interface %s: tx_packets +%s, tx_dropped +%llu, tx_errors +%llu\n",
+			r->ifname, fmt_thousands(if1.tx_packets - r->if0.tx_packets, b1, sizeof(b1)),
+			(unsigned long long)(if1.tx_dropped - r->if0.tx_dropped),
+			(unsigned long long)(if1.tx_errors - r->if0.tx_errors));
+	gaps_text(f, &gaps, nominal_gap);
+	if (s.warmup_pkts)
+		fprintf(f, "warm-up: %s frames flagged, not counted\n",
+			fmt_thousands(s.warmup_pkts, b1, sizeof(b1)));
+	if (inj) {
+		fprintf(f, "injected faults:");
+		for (int k = 1; k < GEN_FAULT_MAX; k++)
+			if (s.fault[k])
+				fprintf(f, " %s %llu", gen_fault_name(k), (unsigned long long)s.fault[k]);
+		fprintf(f, "\n");
+	}
+	if (s.tx_test)
+		fprintf(f, "stream %u: sequence numbers 0..%llu (ppslab-sink --expect %llu)%s\n",
+			c->stream, (unsigned long long)(s.tx_test + s.seq_holes - 1),
+			(unsigned long long)(s.tx_test + s.seq_holes),
+			s.seq_holes ? ", with holes" : "");
+	if (g->paced) {
+		if (isfinite(v.target_pps))
+			fprintf(f, "target %s pps: error %+.3f%%", fmt_thousands((uint64_t)(v.target_pps + 0.5),
+				b1, sizeof(b1)), v.rate_error_pct);
+		else
+			fprintf(f, "target: -");
+		fprintf(f, ", %s of %s scheduled frames sent: %s\n",
+			fmt_thousands(s.tx_pkts, b2, sizeof(b2)),
+			fmt_thousands(s.sched_pkts, b3, sizeof(b3)),
+			v.rate_ok ? "rate OK" : "MISSED the target rate");
+	}
+	if (sig)
+		fprintf(f, "interrupted by signal %d\n", sig);
+	fflush(f);
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# t_gen_cli.sh — ppslab-gen without root: --help is complete and is the README's
+# synopsis word for word; every bad value or bad combination is named (EX_USAGE, or
+# EX_NOINPUT/EX_DATAERR for files) and never runs; the RFC 6815 guard covers ranges and
+# captures; and on the udp: loopback port a step profile sends its exact frame count,
+# two threads keep one gap-free stream, injected magic faults arrive as foreign, and
+# SIGINT mid-run still prints a complete summary.
+set -u
+B=${PPSLAB_BIN:?}
+TOP=${PPSLAB_TOP:?}
+G=$B/ppslab-gen
+n=0
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; echo "#   $2"; }
+t() {   # t DESC EXPECTED_STATUS STDERR_PATTERN COMMAND...
+	local d=$1 want=$2 pat=$3; shift 3
+	local err rc
+	err=$("$@" 2>&1 >/dev/null); rc=$?
+	if [ "$rc" = "$want" ] && { [ -z "$pat" ] || echo "$err" | grep -qE -- "$pat"; }; then
+		ok "$d"
+	else
+		nok "$d" "status $rc (wanted $want), stderr: $err"
+	fi
+}
+
+# --help: every option of the table, and the README's ppslab-gen block is the same text
+help=$("$G" --help)
+missing=""
+for o in iface dst src dst-mac src-mac dport sport flows flow-order rate link bit-layer steps \
+	ramp poisson burst size pattern inject inject-rate count duration warmup stream ttl clock \
+	threads cpus replay seed late calibrate interval json allow-any-dst quiet verbose version help; do
+	echo "$help" | grep -q -- "--$o" || missing="$missing $o"
+done
+if [ -z "$missing" ]; then ok "--help lists every option"; else nok "--help lists every option" "missing:$missing"; fi
+readme=$(awk '/^## ppslab-gen/{f=1} f&&/^```$/{c++; if(c==2) exit; next} f&&c==1' "$TOP/README.md")
+if [ "$readme" = "$help" ]; then
+	ok "README's ppslab-gen synopsis is --help word for word"
+else
+	nok "README's ppslab-gen synopsis is --help word for word" \
+		"$(diff <(echo "$readme") <(echo "$help") | head -5 | tr '\n' '|')"
+fi
+
+# bad values and combinations
+t "rate: percentage without a link" 64 "give --link" "$G" -i lo --rate 50%
+t "rate: unknown unit" 64 "--rate 10Mbyte: expected" "$G" -i lo --rate 10Mbyte
+t "rate and steps together" 64 "one of --rate, --steps" "$G" -i lo --rate 10k --steps 10k@1s
+t "steps: a step without a duration" 64 "step 2 '20k' has no @DURATION" "$G" -i lo --steps 10k@1s,20k
+t "steps: a percentage step without a link" 64 "step 1 is a percentage" "$G" -i lo --steps 10%@1s
+t "steps: only pauses" 64 "schedules no frames" "$G" -i lo --steps 0@1s
+t "ramp: units must agree" 64 "--ramp 10k:1Gbit: expected" "$G" -i lo --ramp 10k:1Gbit
+t "poisson needs a rate" 64 "--poisson needs a rate" "$G" -i lo --rate max --poisson
+t "size: 60 explains the FCS" 64 "--size 60: expected.*4-byte FCS" "$G" -i lo --size 60
+t "size: bad weight" 64 "weight 'x' of size 64" "$G" -i lo --size 64:x
+t "link: not a speed" 64 "--link fast: expected" "$G" -i lo --rate 10% --link fast
+t "bit layer" 64 "--bit-layer L3: expected L1 or L2" "$G" -i lo --bit-layer L3
+t "flows and an sport range" 64 "not both" "$G" -i lo --flows 10 --sport 1000-1999
+t "flows past port 65535" 64 "pass 65535" "$G" -i lo --flows 100 --sport 65500
+t "flows: zero" 64 "--flows 0: expected" "$G" -i lo --flows 0
+t "flow order" 64 "--flow-order shuffled: expected seq or random" "$G" -i lo --flow-order shuffled
+t "inject: unknown kind" 64 "--inject crc: expected" "$G" -i lo --inject crc
+t "inject rate without kinds" 64 "needs --inject" "$G" -i lo --inject-rate 1%
+t "inject rate above 1" 64 "--inject-rate 1.5: expected" "$G" -i lo --inject magic --inject-rate 1.5
+t "pattern" 64 "--pattern ones: expected" "$G" -i lo --pattern ones
+t "threads: 0" 64 "--threads 0: expected" "$G" -i lo --threads 0
+t "burst: 513" 64 "--burst 513: expected" "$G" -i lo --burst 513
+t "cpus: not available" 64 "CPU 1000 is not available" "$G" -i lo --dst 127.0.0.2 --dst-mac 02:00:00:00:00:01 --cpus 0,1000
+t "warm-up: unit" 64 "--warmup 2x: expected" "$G" -i lo --warmup 2x
+t "calibrate takes no rate" 64 "calibrate measures" "$G" -i lo --calibrate --rate 10k
+t "udp: no address ranges" 64 "need an L2 port" "$G" -i udp:127.0.0.1:9 --flows 4
+t "udp: no --src (the kernel picks it)" 64 "picks addresses" "$G" -i udp:127.0.0.1:9 --src 127.0.0.5
+t "udp: only magic faults" 64 "only 'magic'" "$G" -i udp:127.0.0.1:9 --inject ip-csum
+t "replay: missing file" 66 "--replay $out/none.pcap: No such file" "$G" -i lo --replay "$out/none.pcap"
+echo "garbage" >"$out/bad.pcap"
+t "replay: not a capture" 65 "not a pcap" "$G" -i lo --replay "$out/bad.pcap"
+
+# RFC 6815: ranges must stay inside the benchmarking range; so must a capture's frames
+t "refuses a range that leaves 198.18.0.0/15" 64 "benchmarking range" "$G" -i lo --dst 198.19.255.250-198.20.0.5
+t "refuses a range from loopback to the lab" 64 "benchmarking range" "$G" -i lo --dst 127.0.0.1-198.18.0.1
+t "refuses a /8 of the internet" 64 "benchmarking range" "$G" -i lo --dst 10.0.0.0/8
+pcap() {   # pcap FILE DST_OCTETS...: a one-frame Ethernet/IPv4/UDP capture to that address
+	local f=$1 d
+	d=$(printf '\\x%02x' "$2" "$3" "$4" "$5")
+	{
+		printf '\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\x00\x00\x01\x00\x00\x00'
+		printf '\x00\x00\x00\x00\x00\x00\x00\x00\x3c\x00\x00\x00\x3c\x00\x00\x00'
+		printf '\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01\x08\x00'
+		printf '\x45\x00\x00\x2e\x00\x00\x00\x00\x40\x11\x00\x00\xc6\x12\x00\x02'
+		printf "$d"
+		printf '\x00\x09\x00\x09\x00\x1a\x00\x00'
+		printf '\x00%.0s' $(seq 18)
+	} >"$f"
+}
+pcap "$out/google.pcap" 8 8 8 8
+t "replay: refuses a capture addressed outside the range" 64 "frame 1 is addressed outside" \
+	"$G" -i lo --replay "$out/google.pcap"
+
+# udp: loopback runs, no root
+port=$((21000 + $$ % 20000))
+sink() {   # sink NAME: background sink on the port
+	"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --port 0 --idle 1 --duration 20 --json \
+		>"$out/$1.sink" 2>"$out/$1.sink.err" &
+	spid=$!
+	sleep 0.3
+}
+sv() { grep '"type":"summary"' "$out/$1" | tail -n 1 | jq -r "$2"; }
+
+sink steps
+"$G" -i "udp:127.0.0.1:$port" --steps 5k@200ms,0@100ms,10k@200ms --json >"$out/steps.gen" 2>"$out/steps.err"
+grc=$?; wait $spid; src=$?
+got="$grc $src $(sv steps.gen .tx_pkts) $(sv steps.gen .sched_pkts) $(sv steps.sink .rx_pkts) $(sv steps.sink .lost_pkts)"
+if [ "$got" = "0 0 3000 3000 3000 0" ]; then ok "steps 5k@200ms,0@100ms,10k@200ms: exactly 3000 frames, all arrive"
+else nok "steps 5k@200ms,0@100ms,10k@200ms: exactly 3000 frames, all arrive" "gen,sink,tx,sched,rx,lost = $got $(cat "$out/steps.err")"; fi
+
+sink thr
+"$G" -i "udp:127.0.0.1:$port" --threads 2 --rate 20k --count 4001 --json >"$out/thr.gen" 2>"$out/thr.err"
+grc=$?; wait $spid; src=$?
+got="$grc $src $(sv thr.gen .tx_pkts) $(sv thr.gen '[.per_thread[].tx_pkts]|join(",")') $(sv thr.sink .rx_pkts) $(sv thr.sink .lost_pkts) $(sv thr.sink .dup_pkts) $(sv thr.sink '.streams[0].next_seq')"
+if [ "$got" = "0 0 4001 2001,2000 4001 0 0 4001" ]; then ok "two threads, 4001 frames: split 2001+2000, one gap-free stream at the sink"
+else nok "two threads, 4001 frames: split 2001+2000, one gap-free stream at the sink" "gen,sink,tx,split,rx,lost,dup,next = $got $(cat "$out/thr.err")"; fi
+
+sink inj
+"$G" -i "udp:127.0.0.1:$port" --rate 20k --count 2000 --inject magic --inject-rate 10% --json >"$out/inj.gen" 2>"$out/inj.err"
+grc=$?; wait $spid; src=$?
+got="$grc $src $(sv inj.gen .inject.magic) $(sv inj.gen .test_pkts) $(sv inj.sink .foreign_pkts) $(sv inj.sink .rx_pkts) $(sv inj.sink .lost_pkts)"
+if [ "$got" = "0 0 200 1800 200 1800 0" ]; then ok "10% magic faults arrive as foreign, the stream stays gap-free"
+else nok "10% magic faults arrive as foreign, the stream stays gap-free" "gen,sink,magic,test,foreign,rx,lost = $got"; fi
+
+"$G" -i "udp:127.0.0.1:$port" --rate 5k --duration 30 --json >"$out/int.gen" 2>"$out/int.err" &
+gpid=$!
+sleep 1.5
+kill -INT $gpid
+wait $gpid; grc=$?
+sum=$(grep '"type":"interval"' "$out/int.gen" | jq -s 'map(.tx_pkts) | add')
+got="$grc $(sv int.gen .interrupted) $(sv int.gen '.gap_ns.count > 0') $(sv int.gen '.sched_pkts >= .tx_pkts')"
+tx=$(sv int.gen .tx_pkts)
+if [ "$got" = "0 true true true" ] && [ "$tx" -gt 0 ] && [ "$tx" = "$sum" ]; then
+	ok "SIGINT mid-run: exit 0, a complete summary equal to the sum of the interval lines"
+else
+	nok "SIGINT mid-run: exit 0, a complete summary equal to the sum of the interval lines" \
+		"status,interrupted,gaps,sched = $got, tx $tx, sum of intervals $sum"
+fi
+echo "1..$n"

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# t_gen2.sh — ppslab-gen's multi-frame features in the lab, each checked at a sink on
+# the router's port: two pinned threads keep one gap-free stream and split the count
+# exactly; warm-up frames are flagged and not counted on either side; a step profile
+# and a Poisson run send what their schedule says; address/port ranges and IMIX arrive
+# with valid checksums; a capture replays at a set count; --calibrate reports a
+# ceiling and its pacing points as JSON.
+. "$(dirname "$0")/lib.sh"
+lab_up
+DST=198.18.0.1
+
+await_sockets() {  # await_sockets ROLE: until a packet or UDP socket is open there (10 s)
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ "$(inns "$1" sh -c 'cat /proc/net/packet /proc/net/udp' | grep -vc -e '^sk' -e 'local_address')" -gt 0 ] && { sleep 0.2; return 0; }
+		sleep 0.1
+	done
+	echo "# no socket in $LAB-$1 after 10 s"
+}
+
+run_pair() {   # run_pair NAME EXPECT GEN_ARGS...: sink on rut0, gen on gen0, both must exit 0
+	local name=$1 expect=$2; shift 2
+	start "s-$name" rut "$B/ppslab-sink" -i rut0 --idle 2 --duration 40 --expect "$expect" --json
+	await_sockets rut
+	start "g-$name" gen "$B/ppslab-gen" -i gen0 --dst $DST --json "$@"
+	finish "g-$name" 40; eq "$name: gen exits 0" "$RC" 0
+	finish "s-$name" 50; eq "$name: sink exits 0" "$RC" 0
+}
+
+# two threads pinned to the two CPUs, 30,001 frames
+run_pair thr 30001 --threads 2 --cpus 0,1 --rate 30k --count 30001 --stream 9
+eq "threads: split exactly 15001 + 15000" "$(jv g-thr '[.per_thread[].tx_pkts] | join(",")')" "15001,15000"
+eq "threads: pinned to CPUs 0 and 1" "$(jv g-thr '[.per_thread[].cpu] | join(",")')" "0,1"
+eq "threads: one stream, gap-free, no duplicates" \
+	"$(jv s-thr '[.rx_pkts, .lost_pkts, .dup_pkts, .streams[0].next_seq, .streams[0].stream] | join(",")')" "30001,0,0,30001,9"
+eq "threads: no sequence holes" "$(jv g-thr .seq_holes)" 0
+
+# warm-up: flagged frames first, counted apart on both sides
+run_pair warm 5000 --rate 10k --warmup 500ms --count 5000
+wu=$(jv g-warm .warmup_pkts)
+check "warm-up: about 5000 warm-up frames sent ($wu)" test "$wu" -ge 4000 -a "$wu" -le 5100
+eq "warm-up: the sink set exactly those aside" "$(jv s-warm .warmup_pkts)" "$wu"
+eq "warm-up: 5000 measured frames, none lost" "$(jv s-warm '[.rx_pkts, .lost_pkts] | join(",")')" "5000,0"
+eq "warm-up: gen counts only the measured ones" "$(jv g-warm .tx_pkts)" 5000
+eq "warm-up: the interface saw both" "$(jv g-warm .if_tx_packets)" "$((wu + 5000))"
+
+# a step profile with a pause: 2000 + 6000 frames exactly
+run_pair steps 8000 --steps 10k@200ms,0@300ms,20k@300ms
+eq "steps: the schedule's 8000 frames, sent and received" \
+	"$(jv g-steps .sched_pkts),$(jv g-steps .tx_pkts),$(jv s-steps .rx_pkts),$(jv s-steps .lost_pkts)" "8000,8000,8000,0"
+eq "steps: profile named" "$(jv g-steps .profile)" steps
+
+# Poisson arrivals at 20k for 2 s: gaps spread like an exponential, whose p99 is 4.6
+# times the mean (constant pacing keeps it near the mean)
+run_pair poi 0 --rate 20k --poisson --duration 2
+n=$(jv g-poi .tx_pkts)
+check "poisson: about 40,000 frames ($n)" test "$n" -ge 38000 -a "$n" -le 42000
+eq "poisson: all arrive" "$(jv s-poi '[.rx_pkts == '"$n"', .lost_pkts] | join(",")')" "true,0"
+eq "poisson: gap p99 above 3x the nominal 50 us ($(jv g-poi .gap_ns.p99) ns)" \
+	"$(jv g-poi '.gap_ns.p99 > 3 * .gap_ns.nominal_ns')" true
+
+# ranges and IMIX: 16 destinations x 16 source ports at random, sizes 7:4:1
+run_pair flows 12000 --dst 198.18.0.1 --src 198.18.0.100-198.18.0.115 --flows 16 --flow-order random \
+	--size imix --rate 40k --count 12000
+eq "flows: 256 flows" "$(jv g-flows .flows)" 256
+eq "flows+imix: all 12000 arrive with valid checksums" \
+	"$(jv s-flows '[.rx_pkts, .err_pkts, .lost_pkts] | join(",")')" "12000,0,0"
+eq "imix: bytes are exactly 7:4:1 of 64/594/1518" "$(jv s-flows .rx_bytes)" "$((1000 * (7 * 64 + 4 * 594 + 1518)))"
+
+# replay: a one-frame capture (IPv4/UDP to 198.18.0.1:9, no signature) 1000 times
+cap=$T/one.pcap
+{
+	printf '\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\x00\x00\x01\x00\x00\x00'
+	printf '\x00\x00\x00\x00\x00\x00\x00\x00\x3c\x00\x00\x00\x3c\x00\x00\x00'
+	mac=$(ip -n "$LAB-rut" -j link show dev rut0 | jq -r '.[0].address' | sed 's/:/\\x/g')
+	printf "\\x$mac"
+	printf '\x02\x00\x00\x00\x00\x01\x08\x00'
+	printf '\x45\x00\x00\x2e\x00\x00\x00\x00\x40\x11\xee\x97\xc6\x12\x00\x02\xc6\x12\x00\x01'
+	printf '\x00\x09\x00\x09\x00\x1a\x00\x00'
+	printf '\x00%.0s' $(seq 18)
+} >"$cap"
+start s-rep rut "$B/ppslab-sink" -i rut0 --idle 2 --duration 40 --json
+await_sockets rut
+start g-rep gen "$B/ppslab-gen" -i gen0 --replay "$cap" --rate 20k --count 1000 --json
+finish g-rep 30; eq "replay: gen exits 0" "$RC" 0
+finish s-rep 40; eq "replay: sink exits 0" "$RC" 0
+eq "replay: 1000 frames sent" "$(jv g-rep '[.tx_pkts, .replay_frames, .mode] | join(",")')" "1000,1,replay"
+eq "replay: the sink saw them as foreign frames" "$(jv s-rep .classes.foreign)" 1000
+
+# calibration: a ceiling and three paced points, as JSON for ppslab run
+start cal gen "$B/ppslab-gen" -i gen0 --dst $DST --calibrate --duration 1 --json
+finish cal 30; eq "calibrate: exits 0" "$RC" 0
+check "calibrate: max_pps is a positive rate ($(jv cal .max_pps))" \
+	test "$(jv cal '.max_pps > 1000')" = true
+eq "calibrate: three points at 10/50/90%" "$(jv cal '[.points[].fraction] | join(",")')" "0.1,0.5,0.9"
+check "calibrate: each point has its target, error and gaps" \
+	test "$(jv cal '[.points[] | has("target_pps","pps","rate_error_pct","late","gap_ns")] | all')" = true
+eq "calibrate: mode" "$(jv cal .mode)" calibrate
+done_testing
