@@ -1,0 +1,50 @@
+/* checks.h — "are you sure the ruleset is being executed?": the consistency checks of
+ * every trial of ppslab run, as pure functions on the trial's JSON record.
+ *
+ * A trial record (docs/results-schema.md, cases[].trials[]) holds what the components
+ * printed: "gen": [each sender's --json summary], "sink": [each sink's summary],
+ * "rut": the forwarder's counters over the trial (ctl stats deltas, same field names as
+ * its summary; absent for an external router without a read hook), and
+ * "intended_pps", "duration_s". checks_run() appends to the record:
+ *
+ *   "checks": [{"name": "...", "ok": true|false, "detail": "numbers behind it"}]
+ *   "flags":  ["reason", ...]      one per failed check (a flagged trial)
+ *
+ * The checks (each skipped, not failed, when the numbers it needs are absent):
+ *  1 offered load:   each sender's achieved rate within ctx->rate_tol (0.5 %) of its
+ *                    target ("rate_ok" and "rate_err_pct" of its summary);
+ *  2 sent = received + lost: per stream, the sink's rx + lost equals what the sender
+ *                    sent (its tx_pkts for that stream id, warm-up excluded);
+ *  3 sink clean:     no test frame in an error class (err_pkts = 0), sink own drops 0;
+ *  4 sinks saw the traffic: every sink counted at least one test frame when its sender
+ *                    sent at least one and nothing was meant to be dropped entirely
+ *                    (a sink that stopped early must not record 0 pps as a result);
+ *  5 forwarder adds up: rut rx_pkts = fwd_pkts + drop_pkts over the trial;
+ *  6 forwarder vs sink: frames forwarded toward the sinks ≥ frames the sinks counted
+ *                    (a sink cannot receive more than was forwarded);
+ *  7 ruleset executed: with the firewall on, updating counters and at least one rule
+ *                    besides 65535, the rules' packet counters over the trial add up
+ *                    to at least the frames the forwarder read (every frame matched some
+ *                    rule); with update_counters = 0 they must not move at all;
+ *  8 components ok:  every component exited 0 (the record's "exit" object: name →
+ *                    status), none timed out.
+ */
+#ifndef PPSLAB_CHECKS_H
+#define PPSLAB_CHECKS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+struct check_ctx {
+	double rate_tol;        /* fraction, default 0.005 */
+	bool firewall;          /* the forwarder's firewall is on for this trial */
+	bool update_counters;   /* net.inet.ip.fw.update_counters */
+	unsigned rules;         /* rules loaded besides 65535 */
+	bool expect_total_loss; /* e.g. a deny-all rule set: check 4 does not apply */
+};
+
+/* Appends "checks" and "flags" to trial (replacing earlier ones). Returns the number of
+ * failed checks (0: all passed or skipped), or -ENOMEM. */
+int checks_run(json_t *trial, const struct check_ctx *ctx);
+
+#endif

@@ -1,0 +1,47 @@
+/* plan.h — a profile's matrix turned into the ordered list of cases to run, and the
+ * time that will take (ppslab run --dry-run prints it).
+ *
+ * A cell is one combination of the swept axes' values (the cartesian product, first
+ * axis varying slowest); a case is a cell at one repetition. Order "sequential" runs
+ * cells in matrix order, repetition r of every cell before repetition r+1; "random"
+ * shuffles each repetition's cells with Fisher–Yates on a xorshift64* seeded with the
+ * profile's seed, so the same seed gives the same order on every machine (spec §5:
+ * randomise the order of matrix cells). */
+#ifndef PPSLAB_PLAN_H
+#define PPSLAB_PLAN_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "profile.h"
+
+struct plan_case {
+	size_t cell;          /* 0..ncells-1, in matrix order */
+	unsigned rep;         /* 1-based */
+	json_t *params;       /* object: swept axis → value, in matrix order (owned) */
+	char *case_id;        /* "pollhz=1000/rules=0" (schema: case_id), "all" with no axes */
+};
+
+struct plan {
+	size_t ncells;
+	size_t ncases;        /* ncells × repetitions */
+	struct plan_case *cases;   /* in run order */
+	double est_s;         /* estimated wall time of the whole run, seconds */
+	double est_trial_s;   /* of one case */
+};
+
+/* Expands p into pl. 0 or -ENOMEM (or -E2BIG beyond 100,000 cases). */
+int plan_make(const struct profile *p, struct plan *pl);
+void plan_free(struct plan *pl);
+
+/* Estimated seconds for one case of p: warm-up + trials × (duration + settle), with a
+ * search's expected trial count (rfc2544: log2 of the range over the width; mlr: the
+ * phases' trials; ladder: its steps), plus a fixed start-up cost per case. */
+double plan_case_seconds(const struct profile *p);
+
+/* The plan as people read it: profile, axes and their values, method and durations,
+ * cells, cases, estimated time, then one line per case in run order. */
+void plan_print(const struct profile *p, const struct plan *pl, FILE *f);
+
+#endif
