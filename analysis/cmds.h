@@ -4,6 +4,7 @@
 #define PPSLAB_CMDS_H
 
 int cmd_lab(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -15,6 +15,7 @@ struct subcmd {
 
 static const struct subcmd subcmds[] = {
 	{ "lab", cmd_lab, "make, remove or show the embedded three-namespace lab" },
+	{ "run", cmd_run, "run a profile's sweep or throughput search into a results file" },
 	{ "table", cmd_table, "pivot a results file's metric over two axes (text, Markdown, CSV)" },
 	{ "plot", cmd_plot, "plot a results file with gnuplot (PNG, SVG, terminal)" },
 	{ "compare", cmd_compare, "compare results files cell by cell: regression or noise?" },

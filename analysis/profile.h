@@ -1,4 +1,4 @@
-/* profile.h — sweep profiles (profiles/*.json): parsed once with jansson, validated,
+/* profile.h — sweep profiles (profiles/NAME.json): parsed once with jansson, validated,
  * with every error placed as FILE:LINE:COLUMN: JSON-PATH: what was expected.
  *
  * A profile says what to sweep (the matrix), how to measure each cell (the trial

@@ -1,0 +1,48 @@
+/* box.h — where ppslab run starts a tool: on this host, inside a named network
+ * namespace, or on another host over ssh. One function builds the argument vector for
+ * all three, so the runner never cares which.
+ *
+ * Over ssh the remote side gets one command line that its shell splits again: every
+ * word is quoted here (POSIX single quotes), so values from profiles or results are
+ * never expanded by any shell, local or remote (issue 10). ssh runs with
+ * BatchMode=yes (no password prompt can hang a sweep) and a connect timeout. */
+#ifndef PPSLAB_BOX_H
+#define PPSLAB_BOX_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct box {
+	const char *role;     /* "gen", "rut", "sink": for messages */
+	const char *ssh;      /* [user@]host, or NULL */
+	const char *netns;    /* namespace on that host, or NULL */
+	const char *bin;      /* directory of the ppslab programs there, or NULL: ours */
+	const char *ssh_opts; /* extra words for ssh, space-separated (e.g. "-p 2222"), or NULL */
+};
+
+/* A built command: argv (NULL-terminated) and the namespace to pass to proc_spawn or
+ * proc_run (NULL when the vector already handles it, as over ssh). */
+struct box_cmd {
+	char **argv;
+	const char *netns;
+	size_t n, cap;
+};
+
+/* Starts a command for prog ("ppslab-gen"; a path or a name without '/' is looked up
+ * in box->bin, or beside our own program when bin is NULL) on box. Then box_arg()
+ * appends words; box_argf() one formatted word. All return 0 or -ENOMEM. */
+int box_cmd_init(struct box_cmd *c, const struct box *b, const char *prog);
+int box_arg(struct box_cmd *c, const char *word);
+int box_argf(struct box_cmd *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Finishes the vector (for ssh: quotes every word into one remote command line).
+ * 0 or -ENOMEM. */
+int box_cmd_done(struct box_cmd *c, const struct box *b);
+void box_cmd_free(struct box_cmd *c);
+
+/* POSIX shell single-quoting of s into a new string ("it's" → 'it'\''s'). */
+char *box_shell_quote(const char *s);
+
+/* The directory of the running program (/proc/self/exe), for finding its siblings. */
+const char *box_self_dir(void);
+
+#endif

@@ -1,0 +1,126 @@
+/* cmd_run.c — `ppslab run PROFILE ...`: the command line over run.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmds.h"
+#include "log.h"
+#include "opt.h"
+#include "run.h"
+
+#define SYNOPSIS "ppslab run PROFILE [-o RESULTS] [--set KEY=VALUE]... [--resume] [--dry-run]"
+
+static const struct opt_def opts[] = {
+	{ "output", 'o', "FILE", "results file (default: the profile's output.results, "
+	  "else results.json)" },
+	{ "set", 's', "KEY=VALUE", "override a profile key or axis, e.g. pollhz=1000,2000 or "
+	  "trial.duration=1s (repeatable)" },
+	{ "resume", 'r', NULL, "continue an interrupted results file without repeating "
+	  "finished cases" },
+	{ "force", 'f', NULL, "overwrite an interrupted results file" },
+	{ "dry-run", 'n', NULL, "check the profile and print the plan (cells, trials, "
+	  "estimated time); run nothing" },
+	{ "plot", 'p', "FILE", "also write this plot at the end (.png, .svg or .txt)" },
+	{ "no-table", 0, NULL, "do not print the table at the end" },
+	{ "quiet", 'q', NULL, "no progress, only errors" },
+	{ "verbose", 'v', NULL, "more diagnostics (repeat for more)" },
+	{ "help", 'h', NULL, "this help" },
+	{ NULL, 0, NULL, NULL },
+};
+
+#define HELP_REQUESTED 1000
+
+struct args {
+	struct run_opts ro;
+	size_t cap;
+};
+
+static int handle(int key, const char *arg, int idx, void *ctx)
+{
+	struct args *a = ctx;
+	(void)idx;
+	switch (key) {
+	case 'o':
+		a->ro.out = arg;
+		break;
+	case 's':
+		if (!strchr(arg, '='))
+			return cli_bad("set", arg, "KEY=VALUE");
+		if (a->ro.nsets == a->cap) {
+			a->cap = a->cap ? 2 * a->cap : 8;
+			char **v = realloc(a->ro.sets, a->cap * sizeof(*v));
+			if (!v)
+				return EX_OSERR;
+			a->ro.sets = v;
+		}
+		a->ro.sets[a->ro.nsets++] = (char *)arg;
+		break;
+	case 'r':
+		a->ro.resume = true;
+		break;
+	case 'f':
+		a->ro.force = true;
+		break;
+	case 'n':
+		a->ro.dry_run = true;
+		break;
+	case 'p':
+		a->ro.plot = arg;
+		break;
+	case 'q':
+		a->ro.quiet = 1;
+		log_init("ppslab", 0);
+		break;
+	case 'v':
+		a->ro.verbose++;
+		log_init("ppslab", 1 + a->ro.verbose);
+		break;
+	case 'h':
+		return HELP_REQUESTED;
+	default:
+		if (key == opt_key(opts, 6))   /* --no-table */
+			a->ro.no_table = true;
+		break;
+	}
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct args a = { 0 };
+	int first, rc = opt_parse(argc, argv, opts, handle, &a, &first);
+	if (rc == HELP_REQUESTED) {
+		opt_usage(stdout, SYNOPSIS, opts);
+		free(a.ro.sets);
+		return EX_OK;
+	}
+	if (rc) {
+		free(a.ro.sets);
+		return rc;
+	}
+	if (first != argc - 1) {
+		log_err(first >= argc ? "run: which profile? (%s)" : "run: one profile at a time (%s)",
+			SYNOPSIS);
+		free(a.ro.sets);
+		return EX_USAGE;
+	}
+	a.ro.profile = argv[first];
+	/* the command line, for the results file */
+	size_t len = 16;
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	char *cmd = malloc(len);
+	if (cmd) {
+		strcpy(cmd, "ppslab");
+		for (int i = 0; i < argc; i++) {
+			strcat(cmd, " ");
+			strcat(cmd, argv[i]);
+		}
+	}
+	a.ro.cmdline = cmd;
+	rc = run_main(&a.ro);
+	free(cmd);
+	free(a.ro.sets);
+	return rc;
+}

@@ -1,0 +1,515 @@
+/* dut.c — drives the device under test for ppslab run (run.c): ppslab-rut through its
+ * control socket, an external router through the profile's hooks, or nothing. See
+ * dut.h for the axis → setting map. */
+#include "dut.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "log.h"
+#include "proc.h"
+#include "results.h"
+#include "rulegen.h"
+
+struct dut {
+	struct dut_cfg cfg;
+	enum prof_router kind;
+	pid_t pid;               /* the forwarder, 0 when not running */
+	json_t *applied;         /* axis → value last applied (owned) */
+	char sock[512], outpath[512], rulepath[512];
+	char mode[16];
+	unsigned starts;
+	char desc[128];
+};
+
+/* axes that are knobs of a running forwarder, and their sysctl names */
+static const struct {
+	const char *axis, *oid;
+} knobs[] = {
+	{ "pollhz", "kern.polling.pollhz" },
+	{ "burst_max", "kern.polling.burst_max" },
+	{ "each_burst", "kern.polling.each_burst" },
+	{ "user_frac", "kern.polling.user_frac" },
+	{ "reg_frac", "kern.polling.reg_frac" },
+	{ "idle_poll", "kern.polling.idle_poll" },
+	{ "update_counters", "net.inet.ip.fw.update_counters" },
+	{ "firewall", "net.inet.ip.fw.enable" },
+};
+
+int dut_new(const struct dut_cfg *cfg, struct dut **out)
+{
+	struct dut *d = calloc(1, sizeof(*d));
+	if (!d || !(d->applied = json_object())) {
+		free(d);
+		return -ENOMEM;
+	}
+	d->cfg = *cfg;
+	d->kind = cfg->p->router.kind;
+	snprintf(d->sock, sizeof(d->sock), "%s/rut.sock", cfg->tmpdir);
+	snprintf(d->rulepath, sizeof(d->rulepath), "%s/rules.ipfw", cfg->tmpdir);
+	snprintf(d->desc, sizeof(d->desc), "%s",
+		 d->kind == PR_RUT ? "ppslab-rut" : d->kind == PR_EXTERNAL ? "external" : "none");
+	*out = d;
+	return 0;
+}
+
+const char *dut_describe(const struct dut *d)
+{
+	return d->desc;
+}
+
+/* ppslab-rut ctl SOCK words...; output into out (may be NULL). Returns the status. */
+static int ctl(struct dut *d, char *out, size_t outlen, const char *const *words)
+{
+	struct box_cmd c;
+	char none[256];
+	int rc = box_cmd_init(&c, &d->cfg.box, "ppslab-rut");
+	rc = rc ? rc : box_arg(&c, "ctl");
+	rc = rc ? rc : box_arg(&c, d->sock);
+	for (int i = 0; !rc && words[i]; i++)
+		rc = box_arg(&c, words[i]);
+	rc = rc ? rc : box_cmd_done(&c, &d->cfg.box);
+	if (rc) {
+		box_cmd_free(&c);
+		return rc;
+	}
+	/* the socket is a path on the forwarder's host: no namespace needed there */
+	struct proc_opts o = { .out = out ? out : none,
+			       .outlen = out ? outlen : sizeof(none), .merge_err = 1,
+			       .timeout_ns = 30 * NS_PER_S };
+	rc = proc_run(c.argv, &o);
+	box_cmd_free(&c);
+	return rc;
+}
+
+bool dut_alive(struct dut *d)
+{
+	if (d->kind != PR_RUT)
+		return true;
+	if (!d->pid)
+		return false;
+	int st;
+	if (waitpid(d->pid, &st, WNOHANG) == d->pid) {
+		log_warn("the forwarder (pid %d) exited: %s %d", (int)d->pid,
+			 WIFSIGNALED(st) ? "signal" : "status",
+			 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		d->pid = 0;
+		return false;
+	}
+	return true;
+}
+
+static json_t *rut_stop(struct dut *d)
+{
+	if (!d->pid)
+		return NULL;
+	kill(d->pid, SIGINT);
+	proc_wait(d->pid, 10 * NS_PER_S);
+	d->pid = 0;
+	json_t *sum = NULL;
+	FILE *f = fopen(d->outpath, "r");
+	char line[1 << 16];
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "\"type\":\"summary\"")) {
+			json_decref(sum);
+			sum = json_loads(line, 0, NULL);
+		}
+	if (f)
+		fclose(f);
+	return sum;
+}
+
+static int rut_start(struct dut *d, const char *mode, char *err, size_t errlen)
+{
+	const struct profile *p = d->cfg.p;
+	json_decref(rut_stop(d));
+	json_object_clear(d->applied);
+	d->starts++;
+	snprintf(d->outpath, sizeof(d->outpath), "%s/rut-%u.out", d->cfg.tmpdir, d->starts);
+	const char *ports = p->router.ports ? p->router.ports : "afpacket";
+	struct box_cmd c;
+	int rc = box_cmd_init(&c, &d->cfg.box, "ppslab-rut");
+	rc = rc ? rc : box_arg(&c, "-i");
+	rc = rc ? rc : box_argf(&c, "%s:%s", ports, d->cfg.in);
+	rc = rc ? rc : box_arg(&c, "-o");
+	rc = rc ? rc : box_argf(&c, "%s:%s", ports, d->cfg.out);
+	rc = rc ? rc : box_arg(&c, "--mode");
+	rc = rc ? rc : box_arg(&c, mode);
+	rc = rc ? rc : box_arg(&c, "--ctl");
+	rc = rc ? rc : box_arg(&c, d->sock);
+	rc = rc ? rc : box_arg(&c, "--json");
+	rc = rc ? rc : box_arg(&c, "--interval");
+	rc = rc ? rc : box_arg(&c, "60s");
+	if (!rc && p->router.rt_prio > 0) {
+		rc = box_arg(&c, "--rt-prio");
+		rc = rc ? rc : box_argf(&c, "%.0f", p->router.rt_prio);
+	}
+	rc = rc ? rc : box_cmd_done(&c, &d->cfg.box);
+	if (rc) {
+		box_cmd_free(&c);
+		return rc;
+	}
+	char errpath[600];
+	snprintf(errpath, sizeof(errpath), "%s.err", d->outpath);
+	unlink(d->sock);
+	pid_t pid = proc_spawn(c.argv, c.netns, d->outpath, errpath);
+	box_cmd_free(&c);
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot start ppslab-rut: %s", strerror((int)-pid));
+		return (int)pid;
+	}
+	d->pid = pid;
+	snprintf(d->mode, sizeof(d->mode), "%s", mode);
+	snprintf(d->desc, sizeof(d->desc), "ppslab-rut --mode %s, %s ports", mode, ports);
+	/* ready when the control socket answers */
+	const char *stats[] = { "stats", NULL };
+	for (int i = 0; i < 100; i++) {
+		if (access(d->sock, F_OK) == 0 && ctl(d, NULL, 0, stats) == 0)
+			return 0;
+		if (!dut_alive(d))
+			break;
+		usleep(100 * 1000);
+	}
+	char msg[512] = "";
+	FILE *f = fopen(errpath, "r");
+	if (f) {
+		size_t n = fread(msg, 1, sizeof(msg) - 1, f);
+		msg[n] = 0;
+		fclose(f);
+		char *nl = strchr(msg, '\n');
+		if (nl)
+			*nl = 0;
+	}
+	snprintf(err, errlen, "ppslab-rut did not come up in 10 s%s%s", msg[0] ? ": " : "", msg);
+	json_decref(rut_stop(d));
+	return -ETIMEDOUT;
+}
+
+/* the rule set of params, written and loaded */
+static int rut_rules(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	const struct profile *p = d->cfg.p;
+	const json_t *rv = prof_value(p, params, "rules");
+	const json_t *kv = prof_value(p, params, "rules_kind");
+	const char *kind = json_is_string(kv) ? json_string_value(kv) : "nomatch";
+	char path[1024];
+	if (json_is_string(rv)) {   /* "file:PATH", checked by the profile */
+		const char *f = json_string_value(rv) + 5;
+		if (f[0] == '/' || !p->router.rules_dir)
+			snprintf(path, sizeof(path), "%s", f);
+		else
+			snprintf(path, sizeof(path), "%s/%s", p->router.rules_dir, f);
+		if (path[0] != '/') {   /* ipfw /FILE takes an absolute path */
+			char *abs = realpath(path, NULL);
+			if (!abs) {
+				snprintf(err, errlen, "rule file %s: %s", path, strerror(errno));
+				return -ENOENT;
+			}
+			snprintf(path, sizeof(path), "%s", abs);
+			free(abs);
+		}
+	} else {
+		FILE *f = fopen(d->rulepath, "w");
+		if (!f) {
+			snprintf(err, errlen, "%s: %s", d->rulepath, strerror(errno));
+			return -errno;
+		}
+		int rc = rulegen_write(f, kind, (unsigned)json_integer_value(rv));
+		if (fclose(f) || rc) {
+			snprintf(err, errlen, "cannot write the %s rule set to %s", kind, d->rulepath);
+			return rc ? rc : -EIO;
+		}
+		snprintf(path, sizeof(path), "%s", d->rulepath);
+	}
+	static char out[8192];
+	const char *flush[] = { "ipfw", "-q", "flush", NULL };
+	int st = ctl(d, out, sizeof(out), flush);
+	if (st == 0) {
+		const char *load[] = { "ipfw", "-q", path, NULL };
+		st = ctl(d, out, sizeof(out), load);
+	}
+	if (st) {
+		snprintf(err, errlen, "loading %s into ppslab-rut: status %d: %.300s", path, st, out);
+		return -EIO;
+	}
+	return 0;
+}
+
+static bool changed(struct dut *d, const json_t *params, const char *axis)
+{
+	const json_t *v = prof_value(d->cfg.p, params, axis);
+	const json_t *old = json_object_get(d->applied, axis);
+	return !old || !v || !res_value_eq(old, v);
+}
+
+static void remember(struct dut *d, const json_t *params, const char *axis)
+{
+	const json_t *v = prof_value(d->cfg.p, params, axis);
+	if (v)
+		json_object_set_new(d->applied, axis, json_deep_copy(v));
+}
+
+/* a value as the sysctl wants it: on/off and booleans as 1/0 */
+static void knob_text(const json_t *v, char *buf, size_t len)
+{
+	if (json_is_boolean(v))
+		snprintf(buf, len, "%d", json_is_true(v));
+	else if (json_is_string(v))
+		snprintf(buf, len, "%s", !strcmp(json_string_value(v), "on") ? "1"
+					 : !strcmp(json_string_value(v), "off") ? "0"
+					 : json_string_value(v));
+	else
+		res_value_str(v, buf, len);
+}
+
+static int rut_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	const json_t *mv = prof_value(d->cfg.p, params, "mode");
+	const char *mode = json_is_string(mv) ? json_string_value(mv) : "poll";
+	int rc;
+	if (!dut_alive(d) || strcmp(mode, d->mode))
+		if ((rc = rut_start(d, mode, err, errlen)))
+			return rc;
+	/* burst_max before each_burst: each_burst must stay within 1..burst_max */
+	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+		if (!changed(d, params, knobs[i].axis))
+			continue;
+		char val[64], arg[128], out[1024];
+		knob_text(prof_value(d->cfg.p, params, knobs[i].axis), val, sizeof(val));
+		snprintf(arg, sizeof(arg), "%s=%s", knobs[i].oid, val);
+		const char *w[] = { "sysctl", arg, NULL };
+		int st = ctl(d, out, sizeof(out), w);
+		if (st) {
+			snprintf(err, errlen, "ppslab-rut refused sysctl %s (status %d): %.300s", arg,
+				 st, out);
+			return -EIO;
+		}
+		remember(d, params, knobs[i].axis);
+	}
+	if (changed(d, params, "rules") || changed(d, params, "rules_kind")) {
+		if ((rc = rut_rules(d, params, err, errlen)))
+			return rc;
+		remember(d, params, "rules");
+		remember(d, params, "rules_kind");
+	}
+	remember(d, params, "mode");
+	return 0;
+}
+
+/* a hook template with {axis} replaced by the cell's values, word by word */
+static char *expand(const struct profile *p, const json_t *params, const char *tmpl)
+{
+	size_t cap = strlen(tmpl) + 256, n = 0;
+	char *o = malloc(cap);
+	if (!o)
+		return NULL;
+	for (const char *s = tmpl; *s;) {
+		const char *e = *s == '{' ? strchr(s, '}') : NULL;
+		char val[256];
+		const char *piece = s;
+		size_t plen = 1;
+		if (e) {
+			char axis[64];
+			size_t al = (size_t)(e - s - 1);
+			if (al < sizeof(axis)) {
+				memcpy(axis, s + 1, al);
+				axis[al] = 0;
+				const json_t *v = prof_value(p, params, axis);
+				if (v) {
+					res_value_str(v, val, sizeof(val));
+					piece = val;
+					plen = strlen(val);
+					s = e + 1;
+					goto add;
+				}
+			}
+		}
+		s++;
+add:
+		if (n + plen + 1 > cap) {
+			cap = 2 * (n + plen + 1);
+			char *r = realloc(o, cap);
+			if (!r) {
+				free(o);
+				return NULL;
+			}
+			o = r;
+		}
+		memcpy(o + n, piece, plen);
+		n += plen;
+	}
+	o[n] = 0;
+	return o;
+}
+
+/* Runs a hook (array of template words); output into out. Returns its status. */
+static int hook_run(struct dut *d, const json_t *hook, const json_t *params, char *out,
+		    size_t outlen)
+{
+	size_t n = json_array_size(hook);
+	char **av = calloc(n + 1, sizeof(*av));
+	int st = -ENOMEM;
+	if (!av)
+		return st;
+	for (size_t i = 0; i < n; i++)
+		if (!(av[i] = expand(d->cfg.p, params, json_string_value(json_array_get(hook, i)))))
+			goto out;
+	double tmo = d->cfg.p->router.hook_timeout_s > 0 ? d->cfg.p->router.hook_timeout_s : 30;
+	struct proc_opts o = { .out = out, .outlen = outlen, .merge_err = 1,
+			       .timeout_ns = (uint64_t)(tmo * 1e9) };
+	st = proc_run(av, &o);
+	if (st == 128 + SIGTERM || st == 128 + SIGKILL)
+		log_warn("hook %s killed after its %.0f s timeout", av[0], tmo);
+out:
+	for (size_t i = 0; i < n; i++)
+		free(av[i]);
+	free(av);
+	return st;
+}
+
+static int ext_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	const struct profile *p = d->cfg.p;
+	static char out[16384];
+	if (!json_object_get(d->applied, " setup") && p->router.setup_hook) {
+		int st = hook_run(d, p->router.setup_hook, params, out, sizeof(out));
+		if (st) {
+			snprintf(err, errlen, "setup hook failed with status %d: %.400s", st, out);
+			return -EIO;
+		}
+	}
+	json_object_set_new(d->applied, " setup", json_true());
+	const char *axis;
+	json_t *hook;
+	json_object_foreach(p->router.hooks, axis, hook) {
+		if (!changed(d, params, axis))
+			continue;
+		int st = hook_run(d, hook, params, out, sizeof(out));
+		if (st) {
+			snprintf(err, errlen, "hook for %s failed with status %d: %.400s", axis, st,
+				 out);
+			return -EIO;
+		}
+		remember(d, params, axis);
+	}
+	return 0;
+}
+
+int dut_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	switch (d->kind) {
+	case PR_RUT:
+		return rut_apply(d, params, err, errlen);
+	case PR_EXTERNAL:
+		return ext_apply(d, params, err, errlen);
+	default:
+		return 0;
+	}
+}
+
+json_t *dut_stats(struct dut *d)
+{
+	if (d->kind != PR_RUT || !d->pid)
+		return NULL;
+	static char out[1 << 20];
+	const char *w[] = { "stats", NULL };
+	if (ctl(d, out, sizeof(out), w))
+		return NULL;
+	return json_loads(out, 0, NULL);
+}
+
+/* counters: subtracted over an interval; everything else is a gauge or a setting */
+static const char *const counters[] = {
+	"t_ns", "rx_pkts", "fwd_pkts", "drop_pkts", "tx_pkts", "rx_bytes", "tx_bytes",
+	"kernel_drops", "rx_bursts", "drop_txfull", "pkts", "bytes", "denied_pkts",
+	"log_lines", "log_dropped", "short_ticks", "lost_polls", "suspect", "stalled",
+	"ticks", "rounds", "chunks", "status_checks", "catchup_rounds", "idle_passes",
+	"polled_frames", "idle_frames", "ticks_in_work", "clock_skips", "cpu_s",
+	"cpu_user_s", "cpu_sys_s", "fwd_cpu_s", NULL,
+};
+
+static bool is_counter(const char *key)
+{
+	for (int i = 0; counters[i]; i++)
+		if (!strcmp(key, counters[i]))
+			return true;
+	return false;
+}
+
+static json_t *delta(const json_t *a, const json_t *b, bool all_counters)
+{
+	if (json_is_object(b)) {
+		json_t *o = json_object();
+		const char *k;
+		json_t *bv;
+		json_object_foreach((json_t *)b, k, bv) {
+			const json_t *av = json_is_object(a) ? json_object_get(a, k) : NULL;
+			bool sub = all_counters || is_counter(k);
+			/* drops{} and denied_by_rule{} hold only counters, keyed by cause/rule */
+			bool inner = !strcmp(k, "drops") || !strcmp(k, "denied_by_rule");
+			if (json_is_object(bv) || json_is_array(bv))
+				json_object_set_new(o, k, delta(av, bv, inner));
+			else if (sub && json_is_integer(bv) && json_is_integer(av))
+				json_object_set_new(o, k, json_integer(json_integer_value(bv) -
+								       json_integer_value(av)));
+			else if (sub && json_is_number(bv) && json_is_number(av))
+				json_object_set_new(o, k, json_real(json_number_value(bv) -
+								    json_number_value(av)));
+			else
+				json_object_set_new(o, k, json_deep_copy(bv));
+		}
+		return o;
+	}
+	if (json_is_array(b)) {
+		/* rules[] and ports[]: the same element when the rule number (or index) agrees */
+		json_t *arr = json_array();
+		size_t i;
+		json_t *bv;
+		json_array_foreach((json_t *)b, i, bv) {
+			const json_t *av = json_is_array(a) ? json_array_get(a, i) : NULL;
+			const json_t *bn = json_object_get(bv, "number");
+			if (bn && av && !res_value_eq(bn, json_object_get(av, "number")))
+				av = NULL;
+			json_array_append_new(arr, av ? delta(av, bv, all_counters) : json_deep_copy(bv));
+		}
+		return arr;
+	}
+	return json_deep_copy(b);
+}
+
+json_t *dut_delta(const json_t *a, const json_t *b)
+{
+	return b ? delta(a, b, false) : NULL;
+}
+
+json_t *dut_trial_record(struct dut *d, const json_t *before, const json_t *after)
+{
+	if (d->kind == PR_RUT)
+		return before && after ? dut_delta(before, after) : NULL;
+	if (d->kind != PR_EXTERNAL || !d->cfg.p->router.read_hook)
+		return NULL;
+	static char out[1 << 18];
+	int st = hook_run(d, d->cfg.p->router.read_hook, NULL, out, sizeof(out));
+	json_t *o = json_object();
+	json_object_set(o, "hook", d->cfg.p->router.read_hook);
+	json_object_set_new(o, "status", json_integer(st));
+	json_t *j = json_loads(out, JSON_DECODE_ANY, NULL);
+	json_object_set_new(o, "output", j ? j : json_string(out));
+	return o;
+}
+
+json_t *dut_close(struct dut *d)
+{
+	if (!d)
+		return NULL;
+	json_t *sum = rut_stop(d);
+	json_decref(d->applied);
+	free(d);
+	return sum;
+}

@@ -1,0 +1,859 @@
+/* run.c — ppslab run (called by cmd_run.c): the sweep. Owns the results document while
+ * it grows, the topology's boxes, the rig measurement, the case loop and the progress
+ * display; delegates the router to dut.c, a measurement to trial.c, the method to
+ * search.c and the checks to checks.c. See run.h. */
+#include "run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "cli.h"
+#include "clock.h"
+#include "cmds.h"
+#include "dut.h"
+#include "envinfo.h"
+#include "lab.h"
+#include "log.h"
+#include "plan.h"
+#include "proc.h"
+#include "profile.h"
+#include "results.h"
+#include "search.h"
+#include "trial.h"
+#include "version.h"
+
+static volatile sig_atomic_t stop_req;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_req = 1;
+}
+
+struct runner {
+	const struct run_opts *o;
+	struct profile *p;
+	struct plan plan;
+	const char *out;         /* results path */
+	json_t *root;            /* the results document */
+	json_t *cases;           /* root.cases (borrowed) */
+	struct trial_env env;
+	struct box rut_box;
+	struct dut *dut;
+	char tmpdir[64];
+	char lab_gen[48], lab_rut[48], lab_sink[48];
+	double ceiling_pps;      /* the rig's, 0 unknown */
+	size_t done, total, failed;
+	uint64_t t_start;
+	double case_s_sum;
+	size_t case_s_n;
+	bool tty;
+};
+
+static void utc_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+}
+
+static int save(struct runner *r)
+{
+	char t[32];
+	utc_now(t, sizeof(t));
+	json_object_set_new(r->root, "updated_utc", json_string(t));
+	int rc = res_save(r->out, r->root);
+	if (rc)
+		log_err("%s: cannot save the results: %s (the previous version is intact)", r->out,
+			strerror(-rc));
+	return rc;
+}
+
+/* --- the topology ------------------------------------------------------------------ */
+
+static int topology_up(struct runner *r)
+{
+	struct profile *p = r->p;
+	struct prof_topology *t = &p->topo;
+	if (t->kind == PT_NETNS) {
+		if (geteuid() != 0) {
+			log_err("the netns topology needs root (network namespaces): run as root, or "
+				"use --dry-run to check the profile");
+			return EX_NOPERM;
+		}
+		struct lab_status st;
+		if (lab_status(t->lab, &st) || !st.complete) {
+			log_info("making the lab %s", t->lab);
+			struct lab_up_opts uo = { .shield = true };
+			if (lab_up(t->lab, &uo)) {
+				log_err("cannot make the lab %s (ppslab lab up --name %s says why)", t->lab,
+					t->lab);
+				return EX_UNAVAILABLE;
+			}
+		}
+	}
+	r->env.gen = (struct box){ .role = "gen", .ssh = t->gen.ssh, .netns = t->gen.netns,
+				   .bin = t->gen.bin };
+	r->env.sink = (struct box){ .role = "sink", .ssh = t->sink.ssh, .netns = t->sink.netns,
+				    .bin = t->sink.bin };
+	r->rut_box = (struct box){ .role = "rut", .ssh = t->rut.ssh, .netns = t->rut.netns,
+				   .bin = t->rut.bin };
+	r->env.gen_if = t->gen.iface;
+	r->env.sink_if = t->sink.iface;
+	r->env.dst = t->dst;
+	r->env.dst_b = t->dst_b;
+	return 0;
+}
+
+/* the rut box's two interfaces from "rut0,rut1" */
+static void rut_ifaces(const struct profile *p, char *in, char *out, size_t len)
+{
+	const char *s = p->topo.rut.iface ? p->topo.rut.iface : "rut0,rut1";
+	const char *comma = strchr(s, ',');
+	snprintf(in, len, "%.*s", comma ? (int)(comma - s) : (int)strlen(s), s);
+	snprintf(out, len, "%s", comma ? comma + 1 : "");
+}
+
+/* a box's environment: env_box() here, `ppslab env` over ssh */
+static json_t *box_env(const struct box *b, const char *ifaces)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", ifaces ? ifaces : "");
+	char *v[4];
+	int n = 0;
+	char *save = NULL;
+	for (char *w = strtok_r(buf, ",", &save); w && n < 4; w = strtok_r(NULL, ",", &save))
+		v[n++] = w;
+	if (!b->ssh)
+		return env_box(b->netns, v, n);
+	struct box_cmd c;
+	static char out[1 << 16];
+	int rc = box_cmd_init(&c, b, "ppslab");
+	rc = rc ? rc : box_arg(&c, "env");
+	for (int i = 0; i < n && !rc; i++) {
+		rc = box_arg(&c, "-i");
+		rc = rc ? rc : box_arg(&c, v[i]);
+	}
+	rc = rc ? rc : box_cmd_done(&c, b);
+	struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
+			       .timeout_ns = 30 * NS_PER_S };
+	json_t *j = !rc && proc_run(c.argv, &o) == 0 ? json_loads(out, 0, NULL) : NULL;
+	box_cmd_free(&c);
+	if (!j) {
+		j = json_object();
+		json_object_set_new(j, "ssh", json_string(b->ssh));
+		json_object_set_new(j, "error", json_string("ppslab env did not answer over ssh"));
+	}
+	return j;
+}
+
+static json_t *environment(struct runner *r)
+{
+	const struct profile *p = r->p;
+	static const char *const kinds[] = { "netns", "local", "ssh" };
+	json_t *env = json_object();
+	json_object_set_new(env, "topology", json_string(kinds[p->topo.kind]));
+	json_object_set_new(env, "addressing", json_pack("[s]", "198.18.0.0/15"));
+	json_object_set_new(env, "sender", box_env(&r->env.gen, p->topo.gen.iface));
+	json_object_set_new(env, "sink", box_env(&r->env.sink, p->topo.sink.iface));
+	if (p->router.kind != PR_NONE) {
+		json_t *dut = p->router.kind == PR_RUT ? box_env(&r->rut_box, p->topo.rut.iface)
+						       : json_object();
+		json_object_set_new(dut, "router", json_string(p->router.kind == PR_RUT
+								       ? "ppslab-rut " PPSLAB_VERSION
+								       : "external"));
+		json_object_set_new(env, "dut", dut);
+	}
+	return env;
+}
+
+/* --- the rig's own ceiling ----------------------------------------------------------- */
+
+static json_t *rig_measure(struct runner *r)
+{
+	const struct profile *p = r->p;
+	json_t *rig = json_object();
+	double cal = 0, direct = 0;
+	if (p->rig_calibrate) {
+		struct box_cmd c;
+		static char out[1 << 16];
+		int rc = box_cmd_init(&c, &r->env.gen, "ppslab-gen");
+		rc = rc ? rc : box_arg(&c, "-i");
+		rc = rc ? rc : box_arg(&c, r->env.gen_if);
+		rc = rc ? rc : box_arg(&c, "--dst");
+		rc = rc ? rc : box_arg(&c, r->env.dst);
+		rc = rc ? rc : box_arg(&c, "--calibrate");
+		rc = rc ? rc : box_arg(&c, "--duration");
+		rc = rc ? rc : box_arg(&c, "1s");
+		rc = rc ? rc : box_arg(&c, "--json");
+		if (!rc && json_is_true(json_object_get(p->root, "allow_any_dst")))
+			rc = box_arg(&c, "--allow-any-dst");
+		rc = rc ? rc : box_cmd_done(&c, &r->env.gen);
+		struct proc_opts o = { .netns = c.netns, .out = out, .outlen = sizeof(out),
+				       .quiet_err = 1, .timeout_ns = 60 * NS_PER_S };
+		json_t *sum = NULL;
+		if (!rc && proc_run(c.argv, &o) == 0) {
+			char *save = NULL;
+			for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+				if (strstr(l, "\"type\":\"summary\"")) {
+					json_decref(sum);
+					sum = json_loads(l, 0, NULL);
+				}
+		}
+		box_cmd_free(&c);
+		if (sum) {
+			const json_t *m = json_object_get(sum, "max_pps");
+			cal = json_is_number(m) ? json_number_value(m) : 0;
+			json_object_set_new(rig, "calibrate", sum);
+		} else {
+			json_object_set_new(rig, "calibrate", json_null());
+			log_warn("ppslab-gen --calibrate gave no summary; the rig's ceiling is unknown");
+		}
+	}
+	/* sender → sink without the router: in the lab, the sender on the router's
+	 * sink-side interface, one veth from the sink */
+	if (p->rig_direct && p->topo.kind == PT_NETNS && p->router.kind != PR_EXTERNAL) {
+		char in[32], outif[32];
+		rut_ifaces(p, in, outif, sizeof(in));
+		struct trial_env e = r->env;
+		e.gen = r->rut_box;
+		e.gen_if = outif;
+		e.dut = NULL;
+		struct trial_req tr = { .load_pps = 0, .duration_s = 1, .warmup_s = 0.2,
+					.params = NULL, .kind = "rig", .seq = 0 };
+		json_t *rec = NULL;
+		int rc = trial_run(&e, &tr, &rec);
+		if (!rc) {
+			const json_t *f = json_object_get(rec, "fwd_rate_pps");
+			direct = json_is_number(f) ? json_number_value(f) : 0;
+		}
+		json_object_set_new(rig, "direct", rec ? rec : json_null());
+		json_object_set_new(rig, "direct_pps", direct > 0 ? json_real(direct) : json_null());
+	}
+	r->ceiling_pps = cal > 0 && direct > 0 ? fmin(cal, direct) : cal > 0 ? cal : direct;
+	json_object_set_new(rig, "ceiling_pps",
+			    r->ceiling_pps > 0 ? json_real(r->ceiling_pps) : json_null());
+	return rig;
+}
+
+/* --- the results document ---------------------------------------------------------- */
+
+static json_t *method_obj(const struct profile *p)
+{
+	static const char *const names[] = { "fixed", "rfc2544", "mlr", "ladder" };
+	const struct prof_trial *t = &p->trial;
+	json_t *m = json_object();
+	json_object_set_new(m, "trial", json_string(names[t->method]));
+	json_object_set_new(m, "warmup_s", json_real(t->warmup_s));
+	json_object_set_new(m, "trial_s", json_real(t->duration_s));
+	json_object_set_new(m, "settle_s", json_real(t->settle_s));
+	json_object_set_new(m, "l1_overhead_bytes", json_integer(20));
+	json_object_set_new(m, "frame_size_counts_fcs", json_true());
+	json_t *dev = json_array();
+	if (t->duration_s < 60) {
+		char b[96];
+		snprintf(b, sizeof(b), "%g s trials instead of 60 s (RFC 2544 §24)", t->duration_s);
+		json_array_append_new(dev, json_string(b));
+	}
+	if (t->settle_s < 2) {
+		char b[96];
+		snprintf(b, sizeof(b), "%g s settle instead of 2 s (RFC 2544 §23)", t->settle_s);
+		json_array_append_new(dev, json_string(b));
+	}
+	if (t->method != PM_FIXED) {
+		json_object_set_new(m, "width", json_real(t->width));
+		json_object_set_new(m, "min_load_pps", json_real(t->min_load_pps));
+		json_object_set_new(m, "max_load_pps", json_real(t->max_load_pps));
+		json_t *goals = json_array();
+		json_array_append_new(goals, json_pack("{s:s,s:f,s:f,s:f}", "name", "NDR",
+						       "loss_ratio", 0.0, "exceed_ratio",
+						       t->exceed_ratio, "width", t->width));
+		if (t->method == PM_MLR)
+			json_array_append_new(goals, json_pack("{s:s,s:f,s:f,s:f}", "name", "PDR",
+							       "loss_ratio", t->pdr_loss,
+							       "exceed_ratio", t->exceed_ratio,
+							       "width", t->width));
+		json_object_set_new(m, "goals", goals);
+		if (t->method == PM_MLR && t->exceed_ratio > 0)
+			json_array_append_new(dev, json_string("MLRsearch exceed ratio above 0"));
+	}
+	json_object_set_new(m, "rfc2544_deviations", dev);
+	return m;
+}
+
+static json_t *new_root(struct runner *r)
+{
+	const struct profile *p = r->p;
+	char t[32], id[64];
+	utc_now(t, sizeof(t));
+	snprintf(id, sizeof(id), "%s-%s-%04x", p->name, t, (unsigned)(getpid() & 0xffff));
+	json_t *axes = json_object();
+	for (size_t i = 0; i < p->naxes; i++)
+		json_object_set(axes, p->axes[i].name, p->axes[i].values);
+	json_t *root = json_pack("{s:s,s:s,s:s,s:s,s:s,s:b}", "schema", RES_SCHEMA,
+				 "schema_version", "1.0.0", "run_id", id, "created_utc", t,
+				 "updated_utc", t, "complete", 0);
+	json_object_set_new(root, "tool", json_pack("{s:s,s:s,s:s}", "name", "ppslab", "version",
+						    ppslab_version(), "cmdline",
+						    r->o->cmdline ? r->o->cmdline : ""));
+	json_object_set_new(root, "profile", json_deep_copy(p->root));
+	json_object_set_new(root, "method", method_obj(p));
+	json_object_set_new(root, "matrix",
+			    json_pack("{s:o,s:o,s:i,s:s,s:I}", "axes", axes, "fixed",
+				      json_deep_copy(p->fixed), "repetitions", p->repetitions,
+				      "order", p->order_random ? "random" : "sequential", "seed",
+				      (json_int_t)p->seed));
+	json_object_set_new(root, "cases", json_array());
+	return root;
+}
+
+/* the case already in the document for (case_id, rep), or -1 */
+static long find_case(json_t *cases, const char *id, unsigned rep)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(cases, i, c) {
+		const char *cid = json_string_value(json_object_get(c, "case_id"));
+		if (cid && !strcmp(cid, id) && json_integer_value(json_object_get(c, "rep")) == rep)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* --- one case ------------------------------------------------------------------------ */
+
+static double pnum(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void metric(json_t *m, const char *k, double v)
+{
+	json_object_set_new(m, k, isnan(v) ? json_null() : json_real(v));
+}
+
+/* cases[].metrics from the method's result and the trial that shows the cell best */
+static json_t *case_metrics(const struct search_res *sr, const json_t *last, bool bi)
+{
+	json_t *m = json_object();
+	metric(m, "fwd_pps", pnum(last, "fwd_rate_pps"));
+	metric(m, "offered_pps", pnum(last, "offered_pps"));
+	double loss = pnum(last, "loss_ratio");
+	metric(m, "loss_pct", isnan(loss) ? NAN : loss * 100);
+	metric(m, "fwd_pps_a", pnum(last, "fwd_rate_pps_a"));
+	metric(m, "fwd_pps_b", bi ? pnum(last, "fwd_rate_pps_b") : NAN);
+	const json_t *lat = json_object_get(last, "latency_ns");
+	metric(m, "lat_p50_ns", pnum(lat, "p50"));
+	metric(m, "lat_p99_ns", pnum(lat, "p99"));
+	for (size_t g = 0; g < sr->ngoals; g++) {
+		char k[32];
+		snprintf(k, sizeof(k), "%s_pps", sr->goal[g].name);
+		for (char *c = k; *c; c++)
+			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+		metric(m, k, sr->goal[g].ct_pps > 0 ? sr->goal[g].ct_pps : NAN);
+	}
+	if (sr->mrr_pps > 0)
+		metric(m, "mrr_pps", sr->mrr_pps);
+	if (sr->mfr_pps > 0)
+		metric(m, "mfr_pps", sr->mfr_pps);
+	const json_t *rut = json_object_get(last, "rut");
+	if (json_is_object(rut)) {
+		metric(m, "cpu_s", pnum(rut, "fwd_cpu_s"));
+		const json_t *pol = json_object_get(rut, "polling");
+		static const char *const pk[] = { "burst", "lost_polls", "short_ticks", "suspect",
+						  "stalled", "pending_polls", NULL };
+		for (int i = 0; pk[i] && json_is_object(pol); i++) {
+			char k[48];
+			snprintf(k, sizeof(k), "rut.%s", pk[i]);
+			metric(m, k, pnum(pol, pk[i]));
+		}
+		metric(m, "rut.kernel_drops", pnum(rut, "kernel_drops"));
+		size_t i;
+		json_t *rule;
+		json_array_foreach(json_object_get(rut, "rules"), i, rule) {
+			char k[48];
+			snprintf(k, sizeof(k), "rut.rule_hits.%lld",
+				 (long long)json_integer_value(json_object_get(rule, "number")));
+			metric(m, k, pnum(rule, "pkts"));
+		}
+	}
+	return m;
+}
+
+static json_t *results_obj(const struct search_res *sr, enum prof_method method)
+{
+	json_t *res = json_object();
+	for (size_t g = 0; g < sr->ngoals; g++) {
+		const struct search_goal_res *gr = &sr->goal[g];
+		json_object_set_new(res, gr->name,
+				    json_pack("{s:b,s:f,s:f,s:f,s:f,s:i,s:f}", "regular",
+					      gr->regular, "loss_ratio", gr->loss_ratio, "rlb_pps",
+					      gr->rlb_pps, "rub_pps", gr->rub_pps, "ct_pps",
+					      gr->ct_pps, "trials", (int)sr->ntrials, "search_s",
+					      sr->trial_s));
+	}
+	if (method == PM_MLR && sr->mrr_pps > 0)
+		json_object_set_new(res, "MRR", json_pack("{s:f}", "avg", sr->mrr_pps));
+	if ((method == PM_FIXED || method == PM_LADDER) && sr->mfr_pps > 0)
+		json_object_set_new(res, "FR", json_pack("{s:f,s:f}", "fwd_pps", sr->mfr_pps,
+							 "offered_pps", sr->mfr_load_pps));
+	return res;
+}
+
+static struct check_ctx check_ctx(const struct profile *p, const json_t *params)
+{
+	struct check_ctx c = { .rate_tol = 0.005 };
+	const json_t *fw = prof_value(p, params, "firewall");
+	c.firewall = p->router.kind == PR_RUT &&
+		     (json_is_true(fw) || (json_is_string(fw) && !strcmp(json_string_value(fw), "on")) ||
+		      (json_is_integer(fw) && json_integer_value(fw)));
+	double uc = prof_num(p, params, "update_counters");
+	c.update_counters = isnan(uc) || uc != 0;
+	const json_t *rules = prof_value(p, params, "rules");
+	c.rules = json_is_integer(rules) ? (unsigned)json_integer_value(rules) + 1 : 1;
+	return c;
+}
+
+static void search_config(const struct runner *r, const json_t *params, struct search_cfg *sc)
+{
+	const struct prof_trial *t = &r->p->trial;
+	static const enum search_method m[] = { SM_FIXED, SM_RFC2544, SM_MLR, SM_LADDER };
+	memset(sc, 0, sizeof(*sc));
+	sc->method = m[t->method];
+	double off = prof_num(r->p, params, "offered");
+	sc->load_pps = isnan(off) ? 0 : off;     /* NaN: "max" */
+	sc->min_load_pps = t->min_load_pps;
+	sc->max_load_pps = t->max_load_pps > 0 ? t->max_load_pps
+			 : r->ceiling_pps > 0 ? r->ceiling_pps : 1e6;
+	sc->width = t->width;
+	sc->duration_s = t->duration_s;
+	sc->initial_s = t->initial_s;
+	sc->phases = t->phases;
+	sc->duration_sum_s = t->duration_sum_s;
+	sc->exceed_ratio = t->exceed_ratio;
+	sc->pdr_loss = t->pdr_loss;
+	sc->max_trials = t->max_trials;
+	static double ladder[64];
+	sc->nladder = 0;
+	for (size_t i = 0; t->ladder && i < json_array_size(t->ladder) && i < 64; i++)
+		ladder[sc->nladder++] = json_number_value(json_array_get(t->ladder, i));
+	sc->ladder = sc->nladder ? ladder : NULL;
+}
+
+/* Runs one case into c (the case object already in the document). Returns 0, -EINTR,
+ * or -EIO (the case failed: its status says so). */
+static int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
+{
+	const struct profile *p = r->p;
+	json_t *trials = json_array(), *flags = json_array();
+	json_object_set_new(c, "trials", trials);
+	char t[32], err[1024] = "";
+	utc_now(t, sizeof(t));
+	json_object_set_new(c, "start_utc", json_string(t));
+	int rc = 0;
+	if (r->dut && (rc = dut_apply(r->dut, pc->params, err, sizeof(err)))) {
+		json_object_set_new(c, "status", json_string("failed"));
+		json_object_set_new(c, "error", json_string(err));
+		json_object_set_new(c, "flags", flags);
+		return -EIO;
+	}
+	struct search_cfg sc;
+	search_config(r, pc->params, &sc);
+	struct search *s = search_new(&sc);
+	if (!s)
+		return -ENOMEM;
+	struct search_req req;
+	struct check_ctx cc = check_ctx(p, pc->params);
+	const json_t *dir = prof_value(p, pc->params, "direction");
+	bool bi = json_is_string(dir) && !strcmp(json_string_value(dir), "bi");
+	json_t *last = NULL;
+	int seq = 0;
+	bool flagged = false;
+	while (!stop_req && search_next(s, &req) == 0) {
+		struct trial_req tr = { .load_pps = req.load_pps, .duration_s = req.duration_s,
+					.warmup_s = p->trial.warmup_s, .params = pc->params,
+					.kind = sc.method == SM_FIXED ? "fixed"
+						: sc.method == SM_LADDER ? "ladder" : "search",
+					.seq = ++seq };
+		json_t *rec = NULL;
+		rc = trial_run(&r->env, &tr, &rec);
+		if (!rec)
+			break;
+		json_object_set_new(rec, "why", json_string(req.why ? req.why : ""));
+		if (checks_run(rec, &cc) > 0)
+			flagged = true;
+		json_array_append_new(trials, rec);
+		if (rc == -EINTR)
+			break;
+		if (rc || (r->dut && !dut_alive(r->dut))) {
+			const json_t *e = json_object_get(rec, "error");
+			snprintf(err, sizeof(err), "%s", json_is_string(e) && json_string_length(e)
+				 ? json_string_value(e) : "the forwarder died during the trial");
+			rc = -EIO;
+			break;
+		}
+		unsigned long long tx, rx;
+		double offered;
+		trial_counts(rec, &tx, &rx, &offered);
+		search_record(s, &req, tx, rx, offered > 0 ? offered : req.load_pps);
+		last = rec;
+		save(r);
+	}
+	struct search_res sr;
+	search_result(s, &sr);
+	search_free(s);
+	if (rc == -EINTR || stop_req) {
+		json_object_set_new(c, "interrupted", json_true());
+		json_object_set_new(c, "flags", flags);
+		return -EINTR;
+	}
+	utc_now(t, sizeof(t));
+	json_object_set_new(c, "end_utc", json_string(t));
+	if (rc) {
+		json_object_set_new(c, "status", json_string("failed"));
+		json_object_set_new(c, "error", json_string(err));
+		json_object_set_new(c, "flags", flags);
+		return -EIO;
+	}
+	json_object_set_new(c, "results", results_obj(&sr, p->trial.method));
+	json_t *m = case_metrics(&sr, last, bi);
+	json_object_set_new(c, "metrics", m);
+	if (flagged)
+		json_array_append_new(flags, json_string("a trial failed a consistency check "
+							 "(see its checks)"));
+	double fwd = pnum(m, "fwd_pps");
+	if (r->ceiling_pps > 0 && !isnan(fwd) && fwd >= 0.97 * r->ceiling_pps * (bi ? 2 : 1)) {
+		char b[160];
+		snprintf(b, sizeof(b), "at the rig's own ceiling (%.0f pps): the sender or sink, "
+			 "not the router, may be the limit", r->ceiling_pps);
+		json_array_append_new(flags, json_string(b));
+		json_object_set_new(m, "rig_limited", json_integer(1));
+	}
+	json_object_set_new(c, "flags", flags);
+	json_object_set_new(c, "status", json_string(json_array_size(flags) ? "flagged" : "ok"));
+	return 0;
+}
+
+/* --- progress ------------------------------------------------------------------------- */
+
+static void eta_text(double s, char *buf, size_t len)
+{
+	if (!(s >= 0) || s > 1e7)
+		snprintf(buf, len, "?");
+	else if (s >= 60)
+		snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)s % 60);
+	else
+		snprintf(buf, len, "%ds", (int)s);
+}
+
+static void progress(struct runner *r, const struct plan_case *pc, const json_t *c)
+{
+	if (r->o->quiet)
+		return;
+	double per = r->case_s_n ? r->case_s_sum / (double)r->case_s_n
+				 : plan_case_seconds(r->p);
+	char eta[32];
+	eta_text(per * (double)(r->total - r->done), eta, sizeof(eta));
+	if (!c) {   /* starting */
+		if (!r->tty)
+			return;
+		int w = 30, fill = r->total ? (int)(w * r->done / r->total) : 0;
+		char bar[40];
+		for (int i = 0; i < w; i++)
+			bar[i] = i < fill ? '#' : '.';
+		bar[w] = 0;
+		fprintf(stderr, "\r\033[K[%s] %zu/%zu %s rep %u  ETA %s", bar, r->done, r->total,
+			pc->case_id, pc->rep, eta);
+		fflush(stderr);
+		return;
+	}
+	const char *st = json_string_value(json_object_get(c, "status"));
+	double fwd = pnum(json_object_get(c, "metrics"), "fwd_pps");
+	if (r->tty)
+		fprintf(stderr, "\r\033[K");
+	fprintf(stderr, "case %zu/%zu %s rep %u: %s", r->done, r->total, pc->case_id, pc->rep,
+		st ? st : "interrupted");
+	if (!isnan(fwd))
+		fprintf(stderr, ", forwarded %.0f pps", fwd);
+	const char *e = json_string_value(json_object_get(c, "error"));
+	if (e)
+		fprintf(stderr, ": %s", e);
+	fprintf(stderr, "  (ETA %s)\n", eta);
+}
+
+/* --- the end: summary, table, plot ----------------------------------------------------- */
+
+static void finish_outputs(struct runner *r)
+{
+	struct res_file *rf = NULL;
+	char err[512];
+	if (res_from_json(r->root, r->out, &rf, err, sizeof(err)) == 0) {
+		json_t *sum = res_summary(rf);
+		if (sum)
+			json_object_set_new(r->root, "summary", sum);
+		res_free(rf);
+	} else {
+		log_warn("summary not computed: %s", err);
+	}
+}
+
+static void print_table_plot(struct runner *r)
+{
+	const json_t *out = r->p->output;
+	const json_t *tab = json_object_get(out, "table"), *plot = json_object_get(out, "plot");
+	char *av[24];
+	int n;
+	static const char *const tkeys[][2] = { { "rows", "--rows" }, { "cols", "--cols" },
+						{ "metric", "--metric" }, { "where", "--where" },
+						{ "show", "--show" }, { "row_label", "--row-label" },
+						{ "title", "--title" } };
+	if (!r->o->no_table) {
+		n = 0;
+		av[n++] = "table";
+		av[n++] = (char *)r->out;
+		for (size_t i = 0; i < sizeof(tkeys) / sizeof(tkeys[0]); i++) {
+			const json_t *v = json_object_get(tab, tkeys[i][0]);
+			if (json_is_string(v)) {
+				av[n++] = (char *)tkeys[i][1];
+				av[n++] = (char *)json_string_value(v);
+			}
+		}
+		av[n] = NULL;
+		printf("\n");
+		fflush(stdout);
+		cmd_table(n, av);
+	}
+	const char *plotfile = r->o->plot ? r->o->plot
+			     : json_string_value(json_object_get(plot, "output"));
+	if (plotfile) {
+		static const char *const pkeys[][2] = { { "kind", "--kind" }, { "x", "--x" },
+							{ "y", "--y" }, { "by", "--by" },
+							{ "metric", "--metric" }, { "where", "--where" },
+							{ "title", "--title" } };
+		n = 0;
+		av[n++] = "plot";
+		av[n++] = (char *)r->out;
+		for (size_t i = 0; i < sizeof(pkeys) / sizeof(pkeys[0]); i++) {
+			const json_t *v = json_object_get(plot, pkeys[i][0]);
+			if (json_is_string(v)) {
+				av[n++] = (char *)pkeys[i][1];
+				av[n++] = (char *)json_string_value(v);
+			}
+		}
+		av[n++] = "-o";
+		av[n++] = (char *)plotfile;
+		av[n] = NULL;
+		if (cmd_plot(n, av) == 0)
+			printf("plot: %s (gnuplot script and data beside it)\n", plotfile);
+	}
+}
+
+/* --- the whole run ------------------------------------------------------------------- */
+
+/* Checks before anything runs that the results file can be written: a temporary file
+ * in its directory is created and removed (disk full and read-only show here). */
+static int check_writable(const char *path)
+{
+	char tmp[4200];
+	snprintf(tmp, sizeof(tmp), "%s.ppslab-check-%d", path, (int)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f || fputs("{}\n", f) < 0 || fflush(f) || fsync(fileno(f))) {
+		int e = errno;
+		if (f)
+			fclose(f);
+		unlink(tmp);
+		log_err("%s: cannot write the results there: %s", path, strerror(e));
+		return EX_CANTCREAT;
+	}
+	fclose(f);
+	unlink(tmp);
+	return 0;
+}
+
+static int open_results(struct runner *r)
+{
+	const struct run_opts *o = r->o;
+	struct stat st;
+	bool exists = stat(r->out, &st) == 0;
+	if (o->resume) {
+		if (!exists) {
+			log_err("%s: nothing to resume (no such file)", r->out);
+			return EX_NOINPUT;
+		}
+		struct res_file *rf = NULL;
+		char err[512];
+		int rc = res_load(r->out, &rf, err, sizeof(err));
+		if (rc) {
+			log_err("%s", err);
+			return rc == -ENOENT ? EX_NOINPUT : EX_DATAERR;
+		}
+		r->root = json_incref(rf->root);
+		res_free(rf);
+		if (json_is_true(json_object_get(r->root, "complete")))
+			log_info("%s is complete; nothing left to resume", r->out);
+		return 0;
+	}
+	if (exists) {
+		json_t *old = json_load_file(r->out, 0, NULL);
+		bool incomplete = old && json_is_false(json_object_get(old, "complete"));
+		json_decref(old);
+		if (incomplete && !o->force) {
+			log_err("%s holds an interrupted run: --resume continues it, --force "
+				"overwrites it", r->out);
+			return EX_CANTCREAT;
+		}
+	}
+	r->root = new_root(r);
+	return r->root ? 0 : EX_OSERR;
+}
+
+int run_main(const struct run_opts *o)
+{
+	struct runner R = { .o = o }, *r = &R;
+	struct prof_diag d = { 0 };
+	int rc = profile_load(o->profile, o->sets, o->nsets, &r->p, &d);
+	for (size_t i = 0; i < d.n; i++)
+		fprintf(stderr, "%s\n", d.msg[i]);
+	prof_diag_free(&d);
+	if (rc)
+		return rc == -ENOENT ? EX_NOINPUT : rc == -ENOMEM ? EX_OSERR : EX_DATAERR;
+	if (plan_make(r->p, &r->plan)) {
+		profile_free(r->p);
+		return EX_DATAERR;
+	}
+	if (o->dry_run) {
+		plan_print(r->p, &r->plan, stdout);
+		rc = 0;
+		goto out_plan;
+	}
+	r->out = o->out ? o->out : r->p->results ? r->p->results : "results.json";
+	if ((rc = check_writable(r->out)) || (rc = open_results(r)))
+		goto out_plan;
+	r->cases = json_object_get(r->root, "cases");
+	if ((rc = topology_up(r)))
+		goto out_root;
+	snprintf(r->tmpdir, sizeof(r->tmpdir), "/tmp/ppslab-run.XXXXXX");
+	if (!mkdtemp(r->tmpdir)) {
+		log_err("cannot make a temporary directory: %s", strerror(errno));
+		rc = EX_OSERR;
+		goto out_root;
+	}
+	r->env.p = r->p;
+	r->env.tmpdir = r->tmpdir;
+	r->env.stop = &stop_req;
+	r->tty = isatty(2);
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (!json_object_get(r->root, "environment"))
+		json_object_set_new(r->root, "environment", environment(r));
+	const json_t *rig = json_object_get(r->root, "rig");
+	if (rig) {   /* resumed: the ceiling measured before */
+		double c = pnum(rig, "ceiling_pps");
+		r->ceiling_pps = isnan(c) ? 0 : c;
+	} else {
+		if (!o->quiet)
+			fprintf(stderr, "measuring the rig's own ceiling...\n");
+		json_object_set_new(r->root, "rig", rig_measure(r));
+		if (!o->quiet && r->ceiling_pps > 0)
+			fprintf(stderr, "rig ceiling: %.0f pps\n", r->ceiling_pps);
+	}
+	if ((rc = save(r)) != 0) {
+		rc = EX_IOERR;
+		goto out_tmp;
+	}
+	if (r->p->router.kind != PR_NONE) {
+		char in[32], outif[32];
+		rut_ifaces(r->p, in, outif, sizeof(in));
+		struct dut_cfg dc = { .p = r->p, .box = r->rut_box, .in = in, .out = outif,
+				      .tmpdir = r->tmpdir };
+		if (dut_new(&dc, &r->dut)) {
+			rc = EX_OSERR;
+			goto out_tmp;
+		}
+		r->env.dut = r->dut;
+	}
+
+	r->total = r->plan.ncases;
+	r->t_start = mono_ns();
+	rc = 0;
+	for (size_t i = 0; i < r->plan.ncases && !stop_req; i++) {
+		const struct plan_case *pc = &r->plan.cases[i];
+		long at = find_case(r->cases, pc->case_id, pc->rep);
+		json_t *c = at >= 0 ? json_array_get(r->cases, (size_t)at) : NULL;
+		if (c && json_is_string(json_object_get(c, "status"))) {
+			r->done++;   /* finished before --resume */
+			continue;
+		}
+		if (!c) {
+			c = json_object();
+			json_array_append_new(r->cases, c);
+		}
+		json_object_clear(c);
+		json_object_set_new(c, "case_id", json_string(pc->case_id));
+		json_object_set_new(c, "rep", json_integer(pc->rep));
+		json_object_set(c, "params", pc->params);
+		progress(r, pc, NULL);
+		uint64_t t0 = mono_ns();
+		int crc = run_case(r, pc, c);
+		if (crc == -ENOMEM) {
+			rc = EX_OSERR;
+			break;
+		}
+		if (crc == -EIO)
+			r->failed++;
+		if (crc != -EINTR) {
+			r->done++;
+			r->case_s_sum += (double)(mono_ns() - t0) / 1e9;
+			r->case_s_n++;
+		}
+		progress(r, pc, c);
+		if (save(r)) {
+			rc = EX_IOERR;
+			break;
+		}
+	}
+	if (r->dut) {
+		json_t *sum = dut_close(r->dut);
+		json_decref(sum);
+		r->dut = NULL;
+	}
+	if (!rc) {
+		finish_outputs(r);
+		if (!stop_req)
+			json_object_set_new(r->root, "complete", json_true());
+		if (save(r))
+			rc = EX_IOERR;
+	}
+	if (!rc) {
+		if (!o->quiet)
+			fprintf(stderr, "results: %s (%zu cases, %zu failed)%s\n", r->out, r->done,
+				r->failed, stop_req ? "; interrupted: --resume continues" : "");
+		print_table_plot(r);
+		rc = stop_req ? 130 : r->failed ? 1 : 0;
+	}
+out_tmp:
+	if (r->dut)
+		json_decref(dut_close(r->dut));
+	{
+		char *av[] = { "rm", "-rf", r->tmpdir, NULL };
+		struct proc_opts po = { .quiet_err = 1, .timeout_ns = 30 * NS_PER_S };
+		proc_run(av, &po);
+	}
+out_root:
+	json_decref(r->root);
+out_plan:
+	plan_free(&r->plan);
+	profile_free(r->p);
+	return rc;
+}

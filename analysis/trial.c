@@ -1,0 +1,362 @@
+/* trial.c — one measurement of ppslab run (called by run.c for every trial a case's
+ * method asks for). Starts the tools through box.h, waits on them with bounded times,
+ * and turns their JSON summaries into the trial record; see trial.h. */
+#include "trial.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "log.h"
+#include "proc.h"
+#include "results.h"
+
+/* receiving packet sockets in a namespace (/proc/net/packet: ETH_P_ALL, running) */
+static int rx_sockets(const struct box *b)
+{
+	if (b->ssh)
+		return -1;
+	char *av[] = { "cat", "/proc/net/packet", NULL };
+	static char out[65536];
+	struct proc_opts o = { .netns = b->netns, .out = out, .outlen = sizeof(out),
+			       .quiet_err = 1, .timeout_ns = 5 * NS_PER_S };
+	if (proc_run(av, &o))
+		return -1;
+	int n = 0;
+	char *save = NULL;
+	for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char sk[32], type[16], proto[16], iface[16], r[16];
+		if (sscanf(l, "%31s %*s %15s %15s %15s %15s", sk, type, proto, iface, r) == 5 &&
+		    !strcmp(proto, "0003") && !strcmp(r, "1"))
+			n++;
+	}
+	return n;
+}
+
+struct tool {
+	const char *name;       /* "gen", "sink", "gen_b", "sink_b" */
+	pid_t pid;
+	char out[600];
+	int status;
+};
+
+static int tool_start(struct tool *t, const struct trial_env *e, const struct box *b,
+		      struct box_cmd *c)
+{
+	snprintf(t->out, sizeof(t->out), "%s/%s.out", e->tmpdir, t->name);
+	char err[640];
+	snprintf(err, sizeof(err), "%s/%s.err", e->tmpdir, t->name);
+	int rc = box_cmd_done(c, b);
+	if (!rc) {
+		t->pid = proc_spawn(c->argv, c->netns, t->out, err);
+		rc = t->pid < 0 ? (int)t->pid : 0;
+	}
+	box_cmd_free(c);
+	if (rc)
+		t->pid = 0;
+	t->status = -1;
+	return rc;
+}
+
+/* the tool's last "summary" line, or NULL */
+static json_t *tool_summary(const struct tool *t)
+{
+	FILE *f = fopen(t->out, "r");
+	if (!f)
+		return NULL;
+	json_t *sum = NULL;
+	static char line[1 << 18];
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "\"type\":\"summary\"")) {
+			json_decref(sum);
+			sum = json_loads(line, 0, NULL);
+		}
+	fclose(f);
+	return sum;
+}
+
+/* the first line of the tool's stderr, for a record's error */
+static void tool_err(const struct tool *t, char *buf, size_t len)
+{
+	char p[640];
+	snprintf(p, sizeof(p), "%.*s.err", (int)(strlen(t->out) - 4), t->out);
+	buf[0] = 0;
+	FILE *f = fopen(p, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+static int sink_cmd(const struct trial_env *e, const struct box *b, const char *ifname,
+		    double limit_s, struct box_cmd *c)
+{
+	int rc = box_cmd_init(c, b, "ppslab-sink");
+	rc = rc ? rc : box_arg(c, "-i");
+	rc = rc ? rc : box_arg(c, ifname);
+	rc = rc ? rc : box_arg(c, "--json");
+	rc = rc ? rc : box_arg(c, "--duration");
+	rc = rc ? rc : box_argf(c, "%.0fs", ceil(limit_s));
+	rc = rc ? rc : box_arg(c, "--interval");
+	rc = rc ? rc : box_arg(c, "3600s");
+	(void)e;
+	return rc;
+}
+
+static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const struct box *b,
+		   const char *ifname, const char *dst, int stream, struct box_cmd *c)
+{
+	const struct profile *p = e->p;
+	char rate[64];
+	if (r->load_pps > 0)
+		snprintf(rate, sizeof(rate), "%.0f", r->load_pps);
+	else
+		snprintf(rate, sizeof(rate), "max");
+	char v[64];
+	int rc = box_cmd_init(c, b, "ppslab-gen");
+	rc = rc ? rc : box_arg(c, "-i");
+	rc = rc ? rc : box_arg(c, ifname);
+	rc = rc ? rc : box_arg(c, "--dst");
+	rc = rc ? rc : box_arg(c, dst);
+	rc = rc ? rc : box_arg(c, "--rate");
+	rc = rc ? rc : box_arg(c, rate);
+	rc = rc ? rc : box_arg(c, "--duration");
+	rc = rc ? rc : box_argf(c, "%.3fs", r->duration_s);
+	if (!rc && r->warmup_s > 0) {
+		rc = box_arg(c, "--warmup");
+		rc = rc ? rc : box_argf(c, "%.3fs", r->warmup_s);
+	}
+	rc = rc ? rc : box_arg(c, "--size");
+	rc = rc ? rc : box_arg(c, res_value_str(prof_value(p, r->params, "size"), v, sizeof(v)));
+	rc = rc ? rc : box_arg(c, "--flows");
+	rc = rc ? rc : box_arg(c, res_value_str(prof_value(p, r->params, "flows"), v, sizeof(v)));
+	rc = rc ? rc : box_arg(c, "--stream");
+	rc = rc ? rc : box_argf(c, "%d", stream);
+	rc = rc ? rc : box_arg(c, "--json");
+	rc = rc ? rc : box_arg(c, "--interval");
+	rc = rc ? rc : box_arg(c, "3600s");
+	if (!rc && json_is_true(json_object_get(p->root, "allow_any_dst")))
+		rc = box_arg(c, "--allow-any-dst");
+	return rc;
+}
+
+static double jnum(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+void trial_counts(const json_t *rec, unsigned long long *tx, unsigned long long *rx,
+		  double *offered_pps)
+{
+	double t = jnum(rec, "tx_frames"), x = jnum(rec, "rx_frames"), o = jnum(rec, "offered_pps");
+	*tx = isnan(t) ? 0 : (unsigned long long)t;
+	*rx = isnan(x) ? 0 : (unsigned long long)x;
+	*offered_pps = isnan(o) ? 0 : o;
+}
+
+/* Waits for the tool without killing it: its status, or -1 while it still runs at the
+ * deadline (or when *stop is set and stop_too). */
+static int tool_wait(struct tool *t, uint64_t deadline, volatile sig_atomic_t *stop,
+		     bool stop_too)
+{
+	if (!t->pid)
+		return t->status;
+	for (;;) {
+		int st;
+		pid_t w = waitpid(t->pid, &st, WNOHANG);
+		if (w == t->pid) {
+			t->pid = 0;
+			t->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+			return t->status;
+		}
+		if (w < 0 && errno != EINTR) {
+			t->pid = 0;
+			return t->status = -1;
+		}
+		if (mono_ns() >= deadline || (stop_too && stop && *stop))
+			return -1;
+		usleep(20 * 1000);
+	}
+}
+
+/* SIGINT (the tools print their summary), then up to 10 s, then SIGKILL */
+static void tool_stop(struct tool *t)
+{
+	if (!t->pid)
+		return;
+	kill(t->pid, SIGINT);
+	if (tool_wait(t, mono_ns() + 10 * NS_PER_S, NULL, false) < 0) {
+		kill(t->pid, SIGKILL);
+		tool_wait(t, mono_ns() + 5 * NS_PER_S, NULL, false);
+		t->status = 128 + SIGKILL;
+	}
+}
+
+static double rate_of(const json_t *sink_sum, const json_t *gen_sum)
+{
+	double rx = jnum(sink_sum, "rx_pkts"), dns = jnum(gen_sum, "duration_ns");
+	return isnan(rx) || isnan(dns) || dns <= 0 ? NAN : rx * 1e9 / dns;
+}
+
+static void set_num(json_t *o, const char *k, double v)
+{
+	json_object_set_new(o, k, isnan(v) ? json_null() : json_real(v));
+}
+
+int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **recp)
+{
+	const struct profile *p = e->p;
+	const json_t *dir = prof_value(p, r->params, "direction");
+	bool bi = json_is_string(dir) && !strcmp(json_string_value(dir), "bi");
+	json_t *rec = json_object();
+	if (!rec)
+		return -ENOMEM;
+	*recp = rec;
+	json_object_set_new(rec, "seq", json_integer(r->seq));
+	json_object_set_new(rec, "kind", json_string(r->kind));
+	json_object_set_new(rec, "intended_pps",
+			    r->load_pps > 0 ? json_real(r->load_pps) : json_string("max"));
+	json_object_set_new(rec, "duration_s", json_real(r->duration_s));
+	json_object_set_new(rec, "warmup_s", json_real(r->warmup_s));
+	json_object_set_new(rec, "per", json_string(bi ? "aggregate" : "direction"));
+
+	struct tool sink = { .name = "sink" }, sinkb = { .name = "sink_b" };
+	struct tool gen = { .name = "gen" }, genb = { .name = "gen_b" };
+	struct tool *tools[4] = { &gen, &genb, &sink, &sinkb };
+	double limit = r->warmup_s + r->duration_s + p->trial.settle_s + 60;
+	char err[700] = "";
+	int rc = 0;
+	struct box_cmd c;
+	json_t *before = NULL, *after = NULL;
+
+	/* sinks first, and wait until their rings are bound: no frame goes uncounted */
+	int before_s = rx_sockets(&e->sink), before_g = bi ? rx_sockets(&e->gen) : 0;
+	if ((rc = sink_cmd(e, &e->sink, e->sink_if, limit, &c)) ||
+	    (rc = tool_start(&sink, e, &e->sink, &c))) {
+		snprintf(err, sizeof(err), "cannot start ppslab-sink: %s", strerror(-rc));
+		goto out;
+	}
+	if (bi && ((rc = sink_cmd(e, &e->gen, e->gen_if, limit, &c)) ||
+		   (rc = tool_start(&sinkb, e, &e->gen, &c)))) {
+		snprintf(err, sizeof(err), "cannot start the blast B sink: %s", strerror(-rc));
+		goto out;
+	}
+	bool counted = before_s >= 0;
+	for (int i = 0; counted && i < 200; i++) {
+		int ns = rx_sockets(&e->sink), ng = bi ? rx_sockets(&e->gen) : 0;
+		if (ns > before_s && (!bi || ng > before_g))
+			break;
+		if (tool_wait(&sink, 0, NULL, false) >= 0)
+			break;   /* it exited: reported below */
+		usleep(50 * 1000);
+	}
+	if (!counted)   /* another host: no way to see its sockets from here */
+		usleep(1000 * 1000);
+
+	before = e->dut ? dut_stats(e->dut) : NULL;
+	if ((rc = gen_cmd(e, r, &e->gen, e->gen_if, e->dst, 1, &c)) ||
+	    (rc = tool_start(&gen, e, &e->gen, &c))) {
+		snprintf(err, sizeof(err), "cannot start ppslab-gen: %s", strerror(-rc));
+		goto out;
+	}
+	if (bi && ((rc = gen_cmd(e, r, &e->sink, e->sink_if, e->dst_b, 2, &c)) ||
+		   (rc = tool_start(&genb, e, &e->sink, &c)))) {
+		snprintf(err, sizeof(err), "cannot start the blast B sender: %s", strerror(-rc));
+		goto out;
+	}
+	/* the senders end by themselves; a stop request or a hang ends them early */
+	uint64_t deadline = mono_ns() + (uint64_t)((r->warmup_s + r->duration_s + 30) * 1e9);
+	for (int i = 0; i < 2; i++)
+		if (tools[i]->pid && tool_wait(tools[i], deadline, e->stop, true) < 0) {
+			if (!(e->stop && *e->stop))
+				snprintf(err, sizeof(err), "ppslab-%s did not finish in time", tools[i]->name);
+			tool_stop(tools[i]);
+		}
+	/* residual frames drain before anyone counts */
+	if (p->trial.settle_s > 0 && !(e->stop && *e->stop))
+		usleep((useconds_t)(p->trial.settle_s * 1e6));
+	after = e->dut ? dut_stats(e->dut) : NULL;
+out:
+	for (int i = 0; i < 4; i++)
+		tool_stop(tools[i]);
+
+	/* what everyone printed */
+	json_t *gens = json_array(), *sinks = json_array(), *exits = json_object();
+	json_t *gs[2] = { NULL, NULL }, *ss[2] = { NULL, NULL };
+	for (int i = 0; i < 4; i++) {
+		struct tool *t = tools[i];
+		if (!t->out[0])
+			continue;
+		json_t *sum = tool_summary(t);
+		json_object_set_new(exits, t->name, json_integer(t->status));
+		if (i < 2)
+			gs[i] = sum;
+		else
+			ss[i - 2] = sum;
+		if (sum)
+			json_array_append(i < 2 ? gens : sinks, sum);
+		if ((t->status != 0 || !sum) && !err[0]) {
+			char why[300];
+			tool_err(t, why, sizeof(why));
+			snprintf(err, sizeof(err), "%s exited with status %d%s%s%s", t->name, t->status,
+				 sum ? "" : " without a summary", why[0] ? ": " : "", why);
+		}
+	}
+	json_object_set_new(rec, "gen", gens);
+	json_object_set_new(rec, "sink", sinks);
+	json_object_set_new(rec, "exit", exits);
+	if (e->dut) {
+		json_t *rr = dut_trial_record(e->dut, before, after);
+		if (rr)
+			json_object_set_new(rec, "rut", rr);
+	}
+	json_decref(before);
+	json_decref(after);
+
+	/* the trial's numbers: sent and received test frames, rates over the sender's time */
+	double tx = 0, rx = 0, offered = 0, fa = rate_of(ss[0], gs[0]), fb = NAN;
+	for (int i = 0; i < 2; i++) {
+		double t = jnum(gs[i], "tx_pkts"), x = jnum(ss[i], "rx_pkts"), o = jnum(gs[i], "pps");
+		tx += isnan(t) ? 0 : t;
+		rx += isnan(x) ? 0 : x;
+		offered += isnan(o) ? 0 : o;
+	}
+	if (bi)
+		fb = rate_of(ss[1], gs[1]);
+	json_object_set_new(rec, "tx_frames", json_integer((json_int_t)tx));
+	json_object_set_new(rec, "rx_frames", json_integer((json_int_t)rx));
+	set_num(rec, "offered_pps", gs[0] ? offered : NAN);
+	set_num(rec, "loss_ratio", tx > 0 ? (tx > rx ? (tx - rx) / tx : 0) : NAN);
+	set_num(rec, "fwd_rate_pps", isnan(fa) ? NAN : fa + (bi && !isnan(fb) ? fb : 0));
+	set_num(rec, "fwd_rate_pps_a", fa);
+	set_num(rec, "fwd_rate_pps_b", fb);
+	const json_t *lat = json_object_get(ss[0], "latency_ns");
+	if (json_is_object(lat))
+		json_object_set_new(rec, "latency_ns", json_deep_copy(lat));
+	time_t now = time(NULL);
+	char t1[32];
+	strftime(t1, sizeof(t1), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	json_object_set_new(rec, "end_utc", json_string(t1));
+	for (int i = 0; i < 2; i++) {
+		json_decref(gs[i]);
+		json_decref(ss[i]);
+	}
+	if (e->stop && *e->stop) {
+		json_object_set_new(rec, "error", json_string("interrupted"));
+		return -EINTR;
+	}
+	if (err[0]) {
+		json_object_set_new(rec, "error", json_string(err));
+		return -EIO;
+	}
+	return 0;
+}
