@@ -474,8 +474,14 @@ static json_t *delta(const json_t *a, const json_t *b, bool all_counters)
 		json_array_foreach((json_t *)b, i, bv) {
 			const json_t *av = json_is_array(a) ? json_array_get(a, i) : NULL;
 			const json_t *bn = json_object_get(bv, "number");
-			if (bn && av && !res_value_eq(bn, json_object_get(av, "number")))
+			if (bn) {   /* a rule: the one with that number, wherever it is */
+				size_t j;
+				json_t *x;
 				av = NULL;
+				json_array_foreach((json_t *)a, j, x)
+					if (res_value_eq(bn, json_object_get(x, "number")))
+						av = x;
+			}
 			json_array_append_new(arr, av ? delta(av, bv, all_counters) : json_deep_copy(bv));
 		}
 		return arr;
