@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# t_run.sh — ppslab run end to end in a private lab, asserting on the results file:
+# a sweep over two pollhz values shows the pollhz × burst_max ceiling in its cells;
+# the rig's ceiling and the environment are recorded; every trial carries its checks;
+# a run stopped with SIGINT mid-way keeps its finished cases and --resume completes it
+# without repeating them; a forwarder killed mid-sweep fails that case and the sweep
+# goes on.
+. "$(dirname "$0")/lib.sh"
+P=$T/sweep.json
+cat >"$P" <<JSON
+{ "description": "t_run: two pollhz values, burst_max 20, 30,000 pps offered",
+  "matrix": { "pollhz": [500, 1000] },
+  "params": { "burst_max": 20, "mode": "poll", "offered": "30k" },
+  "trial": { "method": "fixed", "warmup": "0.3s", "duration": "1.5s", "settle": "0.3s" },
+  "topology": { "kind": "netns", "lab": "$LAB" },
+  "router": { "rt_prio": 5 },
+  "output": { "results": "$T/r1.json" } }
+JSON
+"$B/ppslab" run "$P" -q --no-table >"$T/run1.out" 2>"$T/run1.err"
+eq "run exits 0" "$?" 0
+R=$T/r1.json
+eq "results file is ppslab/result" "$(jq -r .schema "$R")" "ppslab/result"
+eq "complete" "$(jq -r .complete "$R")" true
+eq "two cases" "$(jq '.cases | length' "$R")" 2
+eq "cases finished" "$(jq -r '[.cases[].status] | map(. == "ok" or . == "flagged") | all' "$R")" true
+near "pollhz 500 × burst_max 20: 10,000 pps" \
+	"$(jq '.cases[] | select(.params.pollhz == 500) | .metrics.fwd_pps' "$R")" 10000 0.15
+near "pollhz 1000 × burst_max 20: 20,000 pps" \
+	"$(jq '.cases[] | select(.params.pollhz == 1000) | .metrics.fwd_pps' "$R")" 20000 0.15
+check "offered about 30,000 pps" test "$(jq '[.cases[].metrics.offered_pps] | map(. > 28500 and . < 31500) | all' "$R")" = true
+check "the rig's ceiling is recorded" test "$(jq '.rig.ceiling_pps > 30000' "$R")" = true
+check "the direct sender → sink run reached the sink" test "$(jq '.rig.direct.rx_frames > 0' "$R")" = true
+eq "environment: the router's kernel" "$(jq -r '.environment.dut.os.kernel' "$R")" "$(uname -r)"
+eq "environment: its NICs are veth" "$(jq -r '[.environment.dut.nics[].driver] | unique | join(",")' "$R")" veth
+eq "each trial has its checks" "$(jq '[.cases[].trials[] | (.checks | length) > 0] | all' "$R")" true
+eq "the forwarder adds up in every trial" \
+	"$(jq '[.cases[].trials[].checks[] | select(.name | test("forwarder adds up")) | .ok] | all' "$R")" true
+eq "the forwarder's own counters: burst reached burst_max" \
+	"$(jq '[.cases[].metrics["rut.burst"]] | unique' -c "$R")" "[20]"
+eq "summary rows per cell" "$(jq '[.summary[] | select(.metric == "fwd_pps")] | length' "$R")" 2
+eq "ppslab table reads it" "$("$B/ppslab" table "$R" --format csv | sed -n 1p | cut -d, -f1)" pollhz
+
+# SIGINT after the first case: the finished case stays, the file is resumable
+P2=$T/resume.json
+jq --arg r "$T/r2.json" '.matrix.pollhz = [500, 1000, 2000] | .output.results = $r' "$P" >"$P2"
+"$B/ppslab" run "$P2" -q --no-table >"$T/run2.out" 2>"$T/run2.err" &
+pid=$!
+for i in $(seq 1 300); do
+	[ -f "$T/r2.json" ] && [ "$(jq '[.cases[] | select(.status)] | length' "$T/r2.json" 2>/dev/null)" -ge 1 ] && break
+	sleep 0.1
+done
+kill -INT $pid
+wait $pid
+eq "interrupted run exits 130" "$?" 130
+eq "interrupted file is not complete" "$(jq -r .complete "$T/r2.json")" false
+first=$(jq -r '[.cases[] | select(.status)][0] | .case_id + " " + .start_utc' "$T/r2.json")
+nfin=$(jq '[.cases[] | select(.status)] | length' "$T/r2.json")
+check "a finished case was kept" test "$nfin" -ge 1
+"$B/ppslab" run "$P2" -q --no-table >"$T/run3.out" 2>"$T/run3.err"
+eq "run without --resume refuses to overwrite an interrupted file" "$?" 73
+"$B/ppslab" run "$P2" --resume -q --no-table >"$T/run3.out" 2>"$T/run3.err"
+eq "--resume exits 0" "$?" 0
+eq "resumed file is complete" "$(jq -r .complete "$T/r2.json")" true
+eq "three cases, none twice" "$(jq '[.cases[].case_id] | unique | length' "$T/r2.json"),$(jq '.cases | length' "$T/r2.json")" "3,3"
+eq "the finished case was not repeated" \
+	"$(jq -r --arg id "${first%% *}" '.cases[] | select(.case_id == $id) | .case_id + " " + .start_utc' "$T/r2.json")" "$first"
+
+# a forwarder killed during a case: that case fails, the next one runs on a new forwarder
+P3=$T/kill.json
+jq --arg r "$T/r3.json" '.matrix.pollhz = [500, 1000] | .trial.duration = "3s" | .output.results = $r' "$P" >"$P3"
+"$B/ppslab" run "$P3" -q --no-table >"$T/run4.out" 2>"$T/run4.err" &
+pid=$!
+for i in $(seq 1 200); do
+	rp=$(pgrep -f "ppslab-rut -i afpacket:rut0 -o afpacket:rut1 --mode poll --ctl /tmp/ppslab-run" | head -n 1)
+	[ -n "$rp" ] && [ "$(ip netns identify "$rp" 2>/dev/null)" = "$LAB-rut" ] && break
+	rp=""
+	sleep 0.1
+done
+sleep 1.5
+[ -n "$rp" ] && kill -KILL "$rp"
+wait $pid
+eq "a run with a failed case exits 1" "$?" 1
+eq "the killed case failed, the other finished" \
+	"$(jq -r '[.cases[].status] | sort | join(",")' "$T/r3.json")" "failed,ok"
+eq "the file is complete" "$(jq -r .complete "$T/r3.json")" true
+done_testing
