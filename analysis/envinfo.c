@@ -52,6 +52,31 @@ static char *rtrim(char *s)
 	return s;
 }
 
+/* A string value, or null when s is NULL or empty. */
+static void set_str_or_null(json_t *o, const char *key, const char *s)
+{
+	json_object_set_new(o, key, s && *s ? json_string(s) : json_null());
+}
+
+/* ---- uname: every system ----------------------------------------------------------- */
+
+static void uname_json(json_t *os)
+{
+	struct utsname u;
+	if (uname(&u) < 0) {
+		json_object_set_new(os, "kernel", json_null());
+		json_object_set_new(os, "uname", json_null());
+		return;
+	}
+	char line[5 * sizeof(u.release) + 8];
+	snprintf(line, sizeof(line), "%s %s %s %s %s", u.sysname, u.nodename, u.release,
+		 u.version, u.machine);
+	set_str_or_null(os, "kernel", u.release);
+	set_str_or_null(os, "uname", line);
+}
+
+#if defined(__linux__)
+
 /* strlcpy: as much of src as fits, always terminated. */
 static void copy_str(char *dst, size_t len, const char *src)
 {
@@ -60,12 +85,6 @@ static void copy_str(char *dst, size_t len, const char *src)
 		l = len - 1;
 	memcpy(dst, src, l);
 	dst[l] = 0;
-}
-
-/* A string value, or null when s is NULL or empty. */
-static void set_str_or_null(json_t *o, const char *key, const char *s)
-{
-	json_object_set_new(o, key, s && *s ? json_string(s) : json_null());
 }
 
 /* "1" → 1: as an integer when the whole text is a decimal integer
@@ -156,24 +175,7 @@ out:
 	free(out);
 }
 
-/* ---- OS, CPU, memory --------------------------------------------------------------- */
-
-static void uname_json(json_t *os)
-{
-	struct utsname u;
-	if (uname(&u) < 0) {
-		json_object_set_new(os, "kernel", json_null());
-		json_object_set_new(os, "uname", json_null());
-		return;
-	}
-	char line[5 * sizeof(u.release) + 8];
-	snprintf(line, sizeof(line), "%s %s %s %s %s", u.sysname, u.nodename, u.release,
-		 u.version, u.machine);
-	set_str_or_null(os, "kernel", u.release);
-	set_str_or_null(os, "uname", line);
-}
-
-#if defined(__linux__)
+/* ---- OS, CPU, memory (Linux) ------------------------------------------------------- */
 
 /* A value of /etc/os-release: unquoted, or in double or single quotes with \" \\ \$ \`
  * escapes (os-release(5)). */
@@ -508,10 +510,19 @@ static json_t *mem_mb_json(void)
 	return json_integer((json_int_t)(mem / (1024 * 1024)));
 }
 
+/* FreeBSD's kern.boot_id is 16 opaque bytes (a UUID), printed like Linux's boot_id;
+ * DragonFly has none. */
 static json_t *boot_id_json(void)
 {
-	char buf[128];
-	return sysctl_str("kern.boot_id", buf, sizeof(buf)) ? json_null() : json_string(buf);
+	unsigned char id[16];
+	char text[40];
+	size_t l = sizeof(id);
+	if (sysctlbyname("kern.boot_id", id, &l, NULL, 0) < 0 || l != sizeof(id))
+		return json_null();
+	snprintf(text, sizeof(text), "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+		 "%02x%02x%02x%02x%02x%02x", id[0], id[1], id[2], id[3], id[4], id[5], id[6],
+		 id[7], id[8], id[9], id[10], id[11], id[12], id[13], id[14], id[15]);
+	return json_string(text);
 }
 
 /* getifaddrs(3)'s AF_LINK entries carry the MAC and struct if_data (mtu, baudrate);
