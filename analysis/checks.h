@@ -28,6 +28,31 @@
  *                    rule); with update_counters = 0 they must not move at all;
  *  8 components ok:  every component exited 0 (the record's "exit" object: name →
  *                    status), none timed out.
+ *
+ * The fields read, as the tools print them:
+ *  gen[]:  "stream", "test_pkts" + "seq_holes" (what the sender numbered; "tx_pkts" when
+ *          test_pkts is absent, as the sink's --expect-from does), "rate_error_pct",
+ *          "shortfall_pct" (check 1 fails when |rate_error_pct| or −shortfall_pct exceeds
+ *          100 × rate_tol; a sender with neither, e.g. unpaced, is judged by "rate_ok");
+ *  sink[]: "rx_pkts", "err_pkts", "ring_drops", "streams"[]{"stream", "rx_pkts",
+ *          "lost_pkts", "first_seq"} (check 2 compares sent with rx + lost + first_seq:
+ *          numbers below a stream's floor were not measured by the sink);
+ *  rut:    "rx_pkts", "fwd_pkts", "drop_pkts", "drops"{"malformed", "not_ip4"} (frames
+ *          dropped before the firewall, subtracted in check 7), "rules"[]{"number",
+ *          "pkts"} (deltas over the trial; every rule including 65535);
+ *  exit:   {"gen": 0, "sink": 0, "rut": 0, ...}: an integer exit status (128 + N: killed
+ *          by signal N), or a string saying what happened instead ("timeout" when it was
+ *          killed at its time limit); anything but 0 fails check 8.
+ * Check 4 compares each sink with the senders of the streams it lists (all senders when
+ * it lists none); with expect_total_loss it is skipped, and check 2 accepts a stream no
+ * sink reported.
+ *
+ * A check is recorded {"name", "ok": true|false, "detail"}; a check whose inputs are
+ * absent (no sender summary, no forwarder record, firewall off, ...) is recorded with
+ * "ok": null and "detail": "skipped: WHY" and is not a failure. Each failed check adds
+ * "NAME: DETAIL" to "flags". Check names: "offered load", "sent = received + lost",
+ * "sink clean", "sinks saw the traffic", "forwarder adds up", "forwarder vs sink",
+ * "ruleset executed", "components ok" (always all eight, in this order).
  */
 #ifndef PPSLAB_CHECKS_H
 #define PPSLAB_CHECKS_H
@@ -43,8 +68,10 @@ struct check_ctx {
 	bool expect_total_loss; /* e.g. a deny-all rule set: check 4 does not apply */
 };
 
-/* Appends "checks" and "flags" to trial (replacing earlier ones). Returns the number of
- * failed checks (0: all passed or skipped), or -ENOMEM. */
+/* Appends "checks" and "flags" to trial (replacing earlier ones). ctx NULL: the
+ * defaults (rate_tol 0.005, firewall off); rate_tol ≤ 0 means 0.005. Returns the number
+ * of failed checks (0: all passed or skipped), -EINVAL when trial is not an object, or
+ * -ENOMEM. */
 int checks_run(json_t *trial, const struct check_ctx *ctx);
 
 #endif

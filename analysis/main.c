@@ -20,6 +20,7 @@ static const struct subcmd subcmds[] = {
 	{ "plot", cmd_plot, "plot a results file with gnuplot (PNG, SVG, terminal)" },
 	{ "compare", cmd_compare, "compare results files cell by cell: regression or noise?" },
 	{ "report", cmd_report, "write a Markdown and HTML report of a results file" },
+	{ "env", cmd_env, "print this box's environment as JSON (OS, CPU, memory, NICs)" },
 	{ NULL, NULL, NULL },
 };
 

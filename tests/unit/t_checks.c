@@ -1,0 +1,439 @@
+/* t_checks.c — the trial consistency checks (analysis/checks.c) on crafted trial records
+ * shaped like what ppslab-gen, ppslab-sink and ppslab-rut print. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "checks.h"
+#include "tap.h"
+
+/* One sender (stream 1) sent 100,000; the sink counted 99,990 and lost 10; the forwarder
+ * read 100,000, forwarded 99,995, the firewall denied 5; two rules, every frame passed
+ * both the inbound and outbound pass; everybody exited 0. */
+static const char *good_text =
+	"{\"intended_pps\": 20000, \"duration_s\": 5,"
+	" \"gen\": [{\"type\": \"summary\", \"stream\": 1, \"tx_pkts\": 100000,"
+	"   \"test_pkts\": 100000, \"seq_holes\": 0, \"target_pps\": 20000,"
+	"   \"rate_error_pct\": 0.01, \"shortfall_pct\": 0.0, \"rate_ok\": true}],"
+	" \"sink\": [{\"type\": \"summary\", \"rx_pkts\": 99990, \"lost_pkts\": 10,"
+	"   \"err_pkts\": 0, \"ring_drops\": 0,"
+	"   \"streams\": [{\"stream\": 1, \"rx_pkts\": 99990, \"lost_pkts\": 10,"
+	"                  \"first_seq\": 0, \"expect\": 100000}]}],"
+	" \"rut\": {\"rx_pkts\": 100000, \"fwd_pkts\": 99995, \"drop_pkts\": 5,"
+	"   \"drops\": {\"malformed\": 0, \"not_ip4\": 0, \"fw_deny\": 5},"
+	"   \"rules\": [{\"number\": 100, \"pkts\": 199990}, {\"number\": 65535, \"pkts\": 5}]},"
+	" \"exit\": {\"gen\": 0, \"sink\": 0, \"rut\": 0}}";
+
+static const struct check_ctx fw_ctx = {
+	.rate_tol = 0.005, .firewall = true, .update_counters = true, .rules = 1,
+};
+
+static json_t *good(void)
+{
+	json_error_t e;
+	json_t *t = json_loads(good_text, 0, &e);
+	if (!t) {
+		fprintf(stderr, "good_text: line %d: %s\n", e.line, e.text);
+		abort();
+	}
+	return t;
+}
+
+/* Sets a number at a path of object keys and array indexes, e.g. "sink.0.streams.0.rx_pkts". */
+static void set_at(json_t *t, const char *path, json_t *v)
+{
+	char buf[256], *save = NULL;
+	snprintf(buf, sizeof(buf), "%s", path);
+	char *tok = strtok_r(buf, ".", &save), *next;
+	json_t *cur = t;
+	while ((next = strtok_r(NULL, ".", &save))) {
+		cur = json_is_array(cur) ? json_array_get(cur, strtoul(tok, NULL, 10))
+					 : json_object_get(cur, tok);
+		tok = next;
+	}
+	if (json_is_array(cur))
+		json_array_set_new(cur, strtoul(tok, NULL, 10), v);
+	else
+		json_object_set_new(cur, tok, v);
+}
+
+static void set_int(json_t *t, const char *path, long long v)
+{
+	set_at(t, path, json_integer(v));
+}
+
+/* The named check: 1 ok, 0 failed, -1 skipped (null), -2 not there. */
+static int verdict(json_t *t, const char *name)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(t, "checks"), i, c)
+		if (!strcmp(json_string_value(json_object_get(c, "name")), name)) {
+			json_t *ok = json_object_get(c, "ok");
+			return json_is_null(ok) ? -1 : json_is_true(ok) ? 1 : 0;
+		}
+	return -2;
+}
+
+static const char *detail(json_t *t, const char *name)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(t, "checks"), i, c)
+		if (!strcmp(json_string_value(json_object_get(c, "name")), name))
+			return json_string_value(json_object_get(c, "detail"));
+	return "";
+}
+
+static size_t nflags(json_t *t)
+{
+	return json_array_size(json_object_get(t, "flags"));
+}
+
+static const char *flag(json_t *t, size_t i)
+{
+	return json_string_value(json_array_get(json_object_get(t, "flags"), i));
+}
+
+static const char *const names[8] = {
+	"offered load", "sent = received + lost", "sink clean", "sinks saw the traffic",
+	"forwarder adds up", "forwarder vs sink", "ruleset executed", "components ok",
+};
+
+static void t_all_good(void)
+{
+	json_t *t = good();
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	T_EQ_U64(json_array_size(json_object_get(t, "checks")), 8);
+	for (int i = 0; i < 8; i++) {
+		T_STREQ(json_string_value(json_object_get(json_array_get(json_object_get(t, "checks"),
+					 (size_t)i), "name")), names[i]);
+		T_EQ_INT(verdict(t, names[i]), 1);
+	}
+	T_EQ_U64(nflags(t), 0);
+	T_TRUE(strstr(detail(t, "sent = received + lost"), "stream 1: gen 100000 = sink 99990 + lost 10"));
+	T_TRUE(strstr(detail(t, "forwarder adds up"), "rx 100000 = fwd 99995 + drop 5"));
+	T_TRUE(strstr(detail(t, "forwarder vs sink"), "forwarded 99995 >= sinks counted 99990"));
+	T_TRUE(strstr(detail(t, "ruleset executed"), "rule counters 199995 >= 100000"));
+	/* running again replaces, never appends */
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	T_EQ_U64(json_array_size(json_object_get(t, "checks")), 8);
+	json_decref(t);
+}
+
+static void t_offered_load(void)
+{
+	json_t *t = good();
+	set_at(t, "gen.0.rate_error_pct", json_real(-3.1));
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "offered load"), 0);
+	T_TRUE(strstr(detail(t, "offered load"), "gen stream 1: rate error -3.100 %"));
+	T_EQ_U64(nflags(t), 1);
+	T_TRUE(!strncmp(flag(t, 0), "offered load: ", 14));
+	/* a looser tolerance accepts it */
+	struct check_ctx loose = fw_ctx;
+	loose.rate_tol = 0.05;
+	T_EQ_INT(checks_run(t, &loose), 0);
+	T_EQ_INT(verdict(t, "offered load"), 1);
+	/* on target but short of the schedule */
+	set_at(t, "gen.0.rate_error_pct", json_real(0.0));
+	set_at(t, "gen.0.shortfall_pct", json_real(-1.0));
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "offered load"), 0);
+	/* within 0.5 % either way passes; just beyond fails */
+	set_at(t, "gen.0.shortfall_pct", json_real(-0.49));
+	set_at(t, "gen.0.rate_error_pct", json_real(0.49));
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	set_at(t, "gen.0.rate_error_pct", json_real(-0.51));
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	/* unpaced (no target): rate_error_pct and shortfall_pct null, rate_ok decides */
+	set_at(t, "gen.0.rate_error_pct", json_null());
+	set_at(t, "gen.0.shortfall_pct", json_null());
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	T_EQ_INT(verdict(t, "offered load"), 1);
+	set_at(t, "gen.0.rate_ok", json_false());
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "offered load"), 0);
+	json_decref(t);
+}
+
+static void t_sent_received_lost(void)
+{
+	json_t *t = good();
+	set_int(t, "sink.0.streams.0.rx_pkts", 99980);
+	set_int(t, "sink.0.rx_pkts", 99980);
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "sent = received + lost"), 0);
+	T_TRUE(strstr(detail(t, "sent = received + lost"),
+		      "stream 1: gen 100000 != sink 99980 + lost 10 (unaccounted 10)"));
+	T_TRUE(!strncmp(flag(t, 0), "sent = received + lost: ", 24));
+	json_decref(t);
+
+	/* more accounted than sent: stale frames of an earlier trial, or a wrong count */
+	t = good();
+	set_int(t, "sink.0.streams.0.lost_pkts", 25);
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_TRUE(strstr(detail(t, "sent = received + lost"),
+		      "gen 100000 != sink 99990 + lost 25 (excess 15)"));
+	json_decref(t);
+
+	/* the sender's holes are numbers the sink counts as lost */
+	t = good();
+	set_int(t, "gen.0.test_pkts", 99995);
+	set_int(t, "gen.0.seq_holes", 5);
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	json_decref(t);
+
+	/* numbers below the sink's floor (its own warm-up) were not measured */
+	t = good();
+	set_int(t, "sink.0.streams.0.first_seq", 500);
+	set_int(t, "sink.0.streams.0.rx_pkts", 99490);
+	set_int(t, "sink.0.rx_pkts", 99490);
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	T_TRUE(strstr(detail(t, "sent = received + lost"), "500 before the sink's floor"));
+	json_decref(t);
+
+	/* the stream at the sink is another one: nobody reported stream 1 */
+	t = good();
+	set_int(t, "sink.0.streams.0.stream", 2);
+	T_TRUE(checks_run(t, &fw_ctx) >= 1);
+	T_EQ_INT(verdict(t, "sent = received + lost"), 0);
+	T_TRUE(strstr(detail(t, "sent = received + lost"), "no sink reported the stream"));
+	json_decref(t);
+
+	/* counters that went through a double still count */
+	t = good();
+	set_at(t, "sink.0.streams.0.rx_pkts", json_real(99990.0));
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	json_decref(t);
+}
+
+static void t_sink_errors(void)
+{
+	json_t *t = good();
+	set_int(t, "sink.0.err_pkts", 3);
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "sink clean"), 0);
+	T_TRUE(strstr(detail(t, "sink clean"), "sink[0]: err_pkts 3, ring_drops 0"));
+	set_int(t, "sink.0.err_pkts", 0);
+	set_int(t, "sink.0.ring_drops", 2);
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "sink clean"), 0);
+	json_decref(t);
+}
+
+/* Everything dropped: the sink counted nothing (it lists the expected stream with all
+ * lost, as it does with --expect-from). */
+static json_t *all_dropped(void)
+{
+	json_t *t = good();
+	set_int(t, "sink.0.rx_pkts", 0);
+	set_int(t, "sink.0.lost_pkts", 100000);
+	set_int(t, "sink.0.streams.0.rx_pkts", 0);
+	set_int(t, "sink.0.streams.0.lost_pkts", 100000);
+	set_int(t, "rut.fwd_pkts", 0);
+	set_int(t, "rut.drop_pkts", 100000);
+	set_int(t, "rut.rules.0.pkts", 100000);
+	set_int(t, "rut.rules.1.pkts", 0);
+	return t;
+}
+
+static void t_sink_saw_nothing(void)
+{
+	json_t *t = all_dropped();
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "sinks saw the traffic"), 0);
+	T_EQ_INT(verdict(t, "sent = received + lost"), 1);
+	T_TRUE(strstr(detail(t, "sinks saw the traffic"),
+		      "sink[0]: no test frame counted while 100000 were sent"));
+	/* a deny-all rule set: total loss is the expected result */
+	struct check_ctx deny = fw_ctx;
+	deny.expect_total_loss = true;
+	T_EQ_INT(checks_run(t, &deny), 0);
+	T_EQ_INT(verdict(t, "sinks saw the traffic"), -1);
+	T_TRUE(!strncmp(detail(t, "sinks saw the traffic"), "skipped: ", 9));
+	json_decref(t);
+
+	/* a sink that stopped early lists no stream at all */
+	t = all_dropped();
+	json_object_set_new(json_array_get(json_object_get(t, "sink"), 0), "streams", json_array());
+	T_EQ_INT(checks_run(t, &fw_ctx), 2);
+	T_EQ_INT(verdict(t, "sinks saw the traffic"), 0);
+	T_EQ_INT(verdict(t, "sent = received + lost"), 0);
+	T_EQ_INT(checks_run(t, &(struct check_ctx){ .firewall = true, .update_counters = true,
+						    .rules = 1, .expect_total_loss = true }), 0);
+	T_EQ_INT(verdict(t, "sent = received + lost"), 1);
+	json_decref(t);
+
+	/* nothing sent: nothing to see */
+	t = all_dropped();
+	set_int(t, "gen.0.test_pkts", 0);
+	set_int(t, "gen.0.tx_pkts", 0);
+	set_int(t, "sink.0.streams.0.lost_pkts", 0);
+	T_EQ_INT(verdict((checks_run(t, &fw_ctx), t), "sinks saw the traffic"), 1);
+	json_decref(t);
+}
+
+/* Two directions: stream 1 to sink 0, stream 2 to sink 1; sink 1 got nothing. */
+static void t_two_sinks(void)
+{
+	json_t *t = good(), *g2 = json_deep_copy(json_array_get(json_object_get(t, "gen"), 0));
+	json_t *s2 = json_deep_copy(json_array_get(json_object_get(t, "sink"), 0));
+	json_object_set_new(g2, "stream", json_integer(2));
+	json_array_append_new(json_object_get(t, "gen"), g2);
+	json_array_append_new(json_object_get(t, "sink"), s2);
+	set_int(t, "sink.1.streams.0.stream", 2);
+	set_int(t, "rut.rx_pkts", 200000);
+	set_int(t, "rut.fwd_pkts", 199990);
+	set_int(t, "rut.drop_pkts", 10);
+	set_int(t, "rut.rules.0.pkts", 400000);
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	T_TRUE(strstr(detail(t, "sent = received + lost"), "stream 2: gen 100000 = sink 99990"));
+	set_int(t, "sink.1.rx_pkts", 0);
+	set_int(t, "sink.1.streams.0.rx_pkts", 0);
+	set_int(t, "sink.1.streams.0.lost_pkts", 100000);
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "sinks saw the traffic"), 0);
+	T_TRUE(strstr(detail(t, "sinks saw the traffic"), "sink[0]: 99990 test frames of 100000 sent"));
+	T_TRUE(strstr(detail(t, "sinks saw the traffic"), "sink[1]: no test frame counted while 100000"));
+	json_decref(t);
+}
+
+static void t_forwarder(void)
+{
+	json_t *t = good();
+	set_int(t, "rut.drop_pkts", 4);
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "forwarder adds up"), 0);
+	T_TRUE(strstr(detail(t, "forwarder adds up"), "rx 100000 != fwd 99995 + drop 4"));
+	json_decref(t);
+
+	/* the sinks counted more than was forwarded */
+	t = good();
+	set_int(t, "rut.fwd_pkts", 99000);
+	set_int(t, "rut.drop_pkts", 1000);
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "forwarder vs sink"), 0);
+	T_EQ_INT(verdict(t, "forwarder adds up"), 1);
+	T_TRUE(strstr(detail(t, "forwarder vs sink"), "forwarded 99000 < sinks counted 99990"));
+	json_decref(t);
+}
+
+static void t_ruleset(void)
+{
+	/* counters short of what the forwarder read: some frames matched no rule */
+	json_t *t = good();
+	set_int(t, "rut.rules.0.pkts", 49000);
+	set_int(t, "rut.rules.1.pkts", 1000);
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "ruleset executed"), 0);
+	T_TRUE(strstr(detail(t, "ruleset executed"), "rule counters 50000 < 100000 frames evaluated"));
+	/* frames dropped before the firewall are not owed a rule */
+	set_at(t, "rut.drops.malformed", json_integer(30000));
+	set_at(t, "rut.drops.not_ip4", json_integer(20000));
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	T_EQ_INT(verdict(t, "ruleset executed"), 1);
+	/* firewall off, or no rules besides 65535: not applicable */
+	T_EQ_INT(checks_run(t, &(struct check_ctx){ .firewall = false }), 0);
+	T_EQ_INT(verdict(t, "ruleset executed"), -1);
+	T_EQ_INT(checks_run(t, &(struct check_ctx){ .firewall = true, .update_counters = true }), 0);
+	T_EQ_INT(verdict(t, "ruleset executed"), -1);
+	json_decref(t);
+
+	/* update_counters = 0: the counters must not move */
+	struct check_ctx noupd = fw_ctx;
+	noupd.update_counters = false;
+	t = good();
+	T_EQ_INT(checks_run(t, &noupd), 1);
+	T_EQ_INT(verdict(t, "ruleset executed"), 0);
+	T_TRUE(strstr(detail(t, "ruleset executed"), "update_counters = 0 but rule counters moved by 199995"));
+	T_TRUE(strstr(detail(t, "ruleset executed"), "rule 100: 199990"));
+	T_TRUE(!strncmp(flag(t, 0), "ruleset executed: ", 18));
+	set_int(t, "rut.rules.0.pkts", 0);
+	set_int(t, "rut.rules.1.pkts", 0);
+	T_EQ_INT(checks_run(t, &noupd), 0);
+	T_EQ_INT(verdict(t, "ruleset executed"), 1);
+	json_decref(t);
+}
+
+static void t_exits(void)
+{
+	json_t *t = good();
+	set_int(t, "exit.rut", 1);
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "components ok"), 0);
+	T_TRUE(strstr(detail(t, "components ok"), "rut 1"));
+	set_int(t, "exit.rut", 0);
+	set_at(t, "exit.sink", json_string("timeout"));
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_TRUE(strstr(detail(t, "components ok"), "sink timeout"));
+	set_int(t, "exit.sink", 143);
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_TRUE(strstr(detail(t, "components ok"), "sink 143 (signal 15)"));
+	json_decref(t);
+}
+
+static void t_missing_inputs(void)
+{
+	/* an empty record: every check skipped, none failed */
+	json_t *t = json_object();
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	T_EQ_U64(json_array_size(json_object_get(t, "checks")), 8);
+	for (int i = 0; i < 8; i++) {
+		T_EQ_INT(verdict(t, names[i]), -1);
+		T_TRUE(!strncmp(detail(t, names[i]), "skipped: ", 9));
+	}
+	T_EQ_U64(nflags(t), 0);
+	json_decref(t);
+
+	/* an external router without a read hook: no "rut" */
+	t = good();
+	json_object_del(t, "rut");
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	T_EQ_INT(verdict(t, "forwarder adds up"), -1);
+	T_EQ_INT(verdict(t, "forwarder vs sink"), -1);
+	T_EQ_INT(verdict(t, "ruleset executed"), -1);
+	T_EQ_INT(verdict(t, "sent = received + lost"), 1);
+	json_decref(t);
+
+	/* a forwarder record without rule counters or drop counts */
+	t = good();
+	json_object_del(json_object_get(t, "rut"), "rules");
+	json_object_del(json_object_get(t, "rut"), "drop_pkts");
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	T_EQ_INT(verdict(t, "forwarder adds up"), -1);
+	T_EQ_INT(verdict(t, "ruleset executed"), -1);
+	T_EQ_INT(verdict(t, "forwarder vs sink"), 1);
+	json_decref(t);
+
+	/* no sink summaries (a sink that died before printing; check 8 says so) */
+	t = good();
+	json_object_set_new(t, "sink", json_array());
+	set_int(t, "exit.sink", 1);
+	T_EQ_INT(checks_run(t, NULL), 1);
+	T_EQ_INT(verdict(t, "sent = received + lost"), -1);
+	T_EQ_INT(verdict(t, "sink clean"), -1);
+	T_EQ_INT(verdict(t, "sinks saw the traffic"), -1);
+	T_EQ_INT(verdict(t, "components ok"), 0);
+	T_EQ_INT(verdict(t, "ruleset executed"), -1);   /* ctx NULL: firewall off */
+	json_decref(t);
+
+	T_EQ_INT(checks_run(NULL, &fw_ctx), -EINVAL);
+	json_t *arr = json_array();
+	T_EQ_INT(checks_run(arr, &fw_ctx), -EINVAL);
+	json_decref(arr);
+}
+
+int main(void)
+{
+	T_RUN(t_all_good);
+	T_RUN(t_offered_load);
+	T_RUN(t_sent_received_lost);
+	T_RUN(t_sink_errors);
+	T_RUN(t_sink_saw_nothing);
+	T_RUN(t_two_sinks);
+	T_RUN(t_forwarder);
+	T_RUN(t_ruleset);
+	T_RUN(t_exits);
+	T_RUN(t_missing_inputs);
+	return t_done();
+}
