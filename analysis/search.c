@@ -378,8 +378,10 @@ enum prop { P_NONE, P_REFINE, P_BISECT, P_UP, P_DOWN };
 
 static const char *prop_name[] = { "", "refine", "bisect", "extend up", "extend down" };
 
-/* One goal's proposal for phase k: the load to measure next, or P_NONE. */
-static enum prop propose(struct search *s, struct goal_state *g, unsigned k, double *load)
+/* One goal's proposal for phase k: the load to measure next, or P_NONE; *rlb and *rub
+ * get the goal's bounds in that phase. */
+static enum prop propose(struct search *s, struct goal_state *g, unsigned k, double *load,
+			 double *rlb_out, double *rub_out)
 {
 	const struct search_cfg *c = &s->cfg;
 	double w = phase_width(s, k);
@@ -387,6 +389,8 @@ static enum prop propose(struct search *s, struct goal_state *g, unsigned k, dou
 	const struct load_class *lc = s->lc;
 	double rlb, rub;
 	bounds(lc, n, &rlb, &rub);
+	*rlb_out = rlb;
+	*rub_out = rub;
 	if (rlb && rub && (rub - rlb) / rub <= w)
 		return P_NONE;
 	/* undecided loads between the bounds need more trials */
@@ -452,23 +456,26 @@ static int next_mlr(struct search *s, struct search_req *r)
 	}
 	for (;;) {
 		unsigned k = s->phase;
-		double best = 0;
+		double best = 0, load[2], rlb[2], rub[2];
 		size_t bg = 0;
-		enum prop bp = P_NONE;
+		enum prop bp = P_NONE, p[2];
 		for (size_t i = 0; i < s->ngoals; i++) {
-			double load = 0;
-			enum prop p = propose(s, &s->g[i], k, &load);
-			if (p != P_NONE && (!best || load < best)) {
-				best = load;
+			p[i] = propose(s, &s->g[i], k, &load[i], &rlb[i], &rub[i]);
+			if (p[i] != P_NONE && (!best || load[i] < best)) {
+				best = load[i];
 				bg = i;
-				bp = p;
+				bp = p[i];
 			}
 		}
 		if (bp != P_NONE) {
-			if (bp == P_UP)
-				s->g[bg].ext_up++;
-			else if (bp == P_DOWN)
-				s->g[bg].ext_dn++;
+			/* the load measured is an external-search step of every goal whose step
+			 * region it probes (goals often share bounds: the step grows once) */
+			for (size_t i = 0; i < s->ngoals; i++) {
+				if (p[i] == P_UP && best > rlb[i] && best <= load[i])
+					s->g[i].ext_up++;
+				else if (p[i] == P_DOWN && best < rub[i] && best >= load[i])
+					s->g[i].ext_dn++;
+			}
 			return request(s, r, best, phase_dur(s, k), "p%u/%u %s %s", k, c->phases,
 				       s->g[bg].name, prop_name[bp]);
 		}

@@ -338,6 +338,109 @@ static void t_mlr_cheaper(void)
 	search_free(b);
 }
 
+/* Replies scripted by hand (loss or not) and the loads MLR-lite must ask for, computed
+ * from §3.4: one phase (P = 0) of 1-s trials deciding a load with one trial, exceed 0,
+ * width 1 %. */
+static void t_mlr_steps(void)
+{
+	struct search_cfg c = { .method = SM_MLR, .min_load_pps = 1000, .max_load_pps = 1e6,
+				.width = 0.01, .duration_s = 1, .initial_s = 1, .phases = 0,
+				.duration_sum_s = 1, .exceed_ratio = 0, .pdr_loss = 0.005 };
+	struct search *s = search_new(&c);
+	struct search_req r;
+	/* each step: expected load, why, then the reply: lossy (2 %) or not */
+	struct {
+		double load;
+		const char *why;
+		int lossy;
+	} step[] = {
+		{ 1e6, "max", 1 },                      /* forwards 98 % → fr0 = 980000 */
+		{ 980000, "mrr rate", 1 },
+		/* both goals: RUB 980000, no RLB → 980000·(1 − 0.01) (NDR proposes first) */
+		{ 970200, "p0/0 NDR extend down", 1 },
+		{ 0, NULL, 0 },                         /* placeholder, filled below */
+		{ 0, NULL, 0 },
+		{ 0, NULL, 0 },
+		{ 0, NULL, 0 },
+	};
+	/* second step down: e = 0.01·4 from the new RUB */
+	step[3].load = round(970200 * (1 - 0.04));
+	step[3].why = "p0/0 NDR extend down";
+	step[3].lossy = 0;
+	/* RLB 931392, RUB 970200 (4 % wide): external search up from the RLB,
+	 * 931392·1.01 = 940706 < sqrt(RLB·RUB) = 950597 */
+	step[4].load = round(step[3].load * 1.01);
+	step[4].why = "p0/0 NDR extend up";
+	step[4].lossy = 0;
+	/* next step up, 940706·1.04, passes sqrt(940706·970200): geometric bisection */
+	step[5].load = round(sqrt(step[4].load * 970200));
+	step[5].why = "p0/0 NDR bisect";
+	step[5].lossy = 1;
+	/* RLB 940706, RUB 955339: 1.5 % > 1 %: bisect again */
+	step[6].load = round(sqrt(step[4].load * step[5].load));
+	step[6].why = "p0/0 NDR bisect";
+	step[6].lossy = 0;
+	for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+		if (search_next(s, &r) != 0) {
+			T_FAIL("step %zu: search ended early", i);
+			break;
+		}
+		T_NEAR(r.load_pps, step[i].load, 0);
+		T_STREQ(r.why, step[i].why);
+		T_NEAR(r.duration_s, 1, 0);
+		uint64_t tx = (uint64_t)r.load_pps;
+		search_record(s, &r, tx, step[i].lossy ? tx - tx / 50 : tx, r.load_pps);
+	}
+	/* NDR: RLB 948004, RUB 955339: 0.77 % ≤ 1 %; PDR (0.5 %) shares them: done */
+	T_EQ_INT(search_next(s, &r), 1);
+	struct search_res res;
+	search_result(s, &res);
+	T_TRUE(res.goal[0].regular && res.goal[1].regular);
+	T_NEAR(res.goal[0].rlb_pps, step[6].load, 0);
+	T_NEAR(res.goal[0].rub_pps, step[5].load, 0);
+	T_NEAR(res.goal[1].rlb_pps, step[6].load, 0);
+	search_free(s);
+
+	/* two phases (P = 1): phase 0 (1-s trials, width 2 %) stops at bounds 2 % apart;
+	 * phase 1 (4-s trials, 1 %) re-measures the short-only RLB and narrows the rest */
+	c.phases = 1;
+	c.duration_s = 4;
+	c.duration_sum_s = 4;
+	s = search_new(&c);
+	struct {
+		double load, dur;
+		const char *why;
+		int lossy;
+	} st2[] = {
+		{ 1e6, 1, "max", 1 },
+		{ 980000, 1, "mrr rate", 0 },   /* (980000 − 1e6)/1e6 = 2 % ≤ 2 %: phase done */
+		/* 980000 has only a short lossless trial now (undecided); 1e6's short loss
+		 * still makes it an upper bound with exceed 0 */
+		{ 980000, 4, "p1/1 NDR refine", 0 },
+		/* 2 % > 1 %: 980000·1.01 = 989800 < sqrt(980000·1e6) = 989949 */
+		{ 989800, 4, "p1/1 NDR extend up", 1 },
+	};
+	for (size_t i = 0; i < sizeof(st2) / sizeof(st2[0]); i++) {
+		if (search_next(s, &r) != 0) {
+			T_FAIL("two phases, step %zu: search ended early", i);
+			break;
+		}
+		T_NEAR(r.load_pps, st2[i].load, 0);
+		T_NEAR(r.duration_s, st2[i].dur, 0);
+		T_STREQ(r.why, st2[i].why);
+		uint64_t tx = (uint64_t)(r.load_pps * r.duration_s);
+		search_record(s, &r, tx, st2[i].lossy ? tx - tx / 50 : tx, r.load_pps);
+	}
+	/* (989800 − 980000)/989800 = 0.99 % ≤ 1 % */
+	T_EQ_INT(search_next(s, &r), 1);
+	search_result(s, &res);
+	T_TRUE(res.goal[0].regular);
+	T_NEAR(res.goal[0].rlb_pps, 980000, 0);
+	T_NEAR(res.goal[0].rub_pps, 989800, 0);
+	T_NEAR(res.trial_s, 10, 1e-12);
+	search_free(s);
+}
+
 static void t_mlr_noise(void)
 {
 	/* ±0.3 % capacity jitter: any lossy trial saw capacity ≥ C·0.997 and any clean one
@@ -511,6 +614,15 @@ static void t_ladder(void)
 	T_NEAR(res.mfr_pps, 250000, 1e-6);
 	T_NEAR(res.mfr_load_pps, 300000, 0);
 	search_free(s);
+
+	/* a flat top: the MFR is reported at the lowest load that reached it */
+	lad[0] = 300000;
+	d = (struct dev){ .cap = 150000 };
+	s = search_new(&c);
+	T_EQ_INT(run(s, &d, &res), 0);
+	T_NEAR(res.mfr_pps, 150000, 1e-6);
+	T_NEAR(res.mfr_load_pps, 200000, 0);
+	search_free(s);
 }
 
 int main(void)
@@ -523,6 +635,7 @@ int main(void)
 	T_RUN(t_rfc2544_converges);
 	T_RUN(t_mlr_ndr_pdr);
 	T_RUN(t_mlr_cheaper);
+	T_RUN(t_mlr_steps);
 	T_RUN(t_mlr_noise);
 	T_RUN(t_mlr_glitches);
 	T_RUN(t_irregular_fast_device);
