@@ -46,7 +46,8 @@
  * an UNDECIDED load between the bounds (the lowest above the RLB; with no RLB the highest
  * below the RUB; with neither, last phase's RLB, then its RUB, then the lowest);
  * sqrt(RLB·RUB), unless RLB·(1+e) is smaller (external search up from the RLB, e =
- * width_k·4^n for the n-th such step of the phase); RLB·(1+e) if the RUB is missing and
+ * width_k·4^n after n such steps in the phase, a measured load counting as a step for
+ * every goal whose step region it probes); RLB·(1+e) if the RUB is missing and
  * RUB·(1−e) if the RLB is missing (clamped to [min, max]); nothing if max is a lower bound
  * or min an upper bound. The lowest proposal of the goals is measured for dur_k; when no
  * goal proposes anything the next phase starts. Results use the final phase's
@@ -98,8 +99,8 @@ struct search_res {
 	double trial_s;         /* sum of trial durations */
 	size_t ngoals;
 	struct search_goal_res goal[2];
-	/* the maximum forwarding rate seen and the offered load it was at (any method;
-	 * the answer of fixed and ladder) */
+	/* the maximum forwarding rate seen and the offered load of the first trial reaching
+	 * it (any method; the answer of fixed and ladder, where "first" is the lowest) */
 	double mfr_pps, mfr_load_pps;
 	/* mlr and rfc2544: forwarding rate of the first trial, at max load (MRR / FRMOL) */
 	double mrr_pps;
