@@ -429,7 +429,8 @@ static void search_config(const struct runner *r, const json_t *params, struct s
 	memset(sc, 0, sizeof(*sc));
 	sc->method = m[t->method];
 	double off = prof_num(r->p, params, "offered");
-	sc->load_pps = isnan(off) ? 0 : off;     /* NaN: "max" */
+	/* "max" (NaN): the sender goes as fast as it can; the search needs some load */
+	sc->load_pps = isnan(off) ? 1e9 : off;
 	sc->min_load_pps = t->min_load_pps;
 	sc->max_load_pps = t->max_load_pps > 0 ? t->max_load_pps
 			 : r->ceiling_pps > 0 ? r->ceiling_pps : 1e6;
@@ -467,6 +468,13 @@ static int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	}
 	struct search_cfg sc;
 	search_config(r, pc->params, &sc);
+	bool at_max = sc.method == SM_FIXED && isnan(prof_num(p, pc->params, "offered"));
+	if (search_cfg_check(&sc, err, sizeof(err))) {
+		json_object_set_new(c, "status", json_string("failed"));
+		json_object_set_new(c, "error", json_string(err));
+		json_object_set_new(c, "flags", flags);
+		return -EIO;
+	}
 	struct search *s = search_new(&sc);
 	if (!s)
 		return -ENOMEM;
@@ -478,7 +486,8 @@ static int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	int seq = 0;
 	bool flagged = false;
 	while (!stop_req && search_next(s, &req) == 0) {
-		struct trial_req tr = { .load_pps = req.load_pps, .duration_s = req.duration_s,
+		struct trial_req tr = { .load_pps = at_max ? 0 : req.load_pps,
+					.duration_s = req.duration_s,
 					.warmup_s = p->trial.warmup_s, .params = pc->params,
 					.kind = sc.method == SM_FIXED ? "fixed"
 						: sc.method == SM_LADDER ? "ladder" : "search",
