@@ -1363,7 +1363,8 @@ int profile_parse(const char *text, size_t len, const char *name, char *const *s
 	validate(&c, p->root, p);
 	if (c.oom)
 		goto out;
-	qsort(c.errs, c.nerr, sizeof(*c.errs), perr_cmp);
+	if (c.nerr)
+		qsort(c.errs, c.nerr, sizeof(*c.errs), perr_cmp);
 	for (size_t i = 0; i < c.nerr; i++)
 		if (diag_add(d, c.errs[i].msg))
 			goto out;
