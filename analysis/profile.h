@@ -19,8 +19,55 @@
  * Axes (each may be swept in "matrix" or fixed in "params"; an axis in neither takes
  * its default): pollhz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode,
  * rules, rules_kind, update_counters, firewall, offered, size, flows, direction.
- * Values are checked per axis (pollhz 1..30000, mode poll|intr|busy, offered a rate
- * "200k" or pps number, size 64..9018, direction uni|bi, rules a count or "file:PATH").
+ * Values are checked per axis, and kept in a canonical form (whole numbers as JSON
+ * integers, so "2k" and 2000.0 become 2000):
+ *
+ *   axis             values                                         default
+ *   pollhz           1..30000                                       2000
+ *   burst_max        10..1000                                       150
+ *   each_burst       1..1000                                        5
+ *   user_frac        0..99                                          50
+ *   reg_frac         1..10000                                       20
+ *   idle_poll        0|1 (true/false, "on"/"off" become 1/0)        0
+ *   mode             "poll"|"intr"|"busy"                           "poll"
+ *   rules            a count 0..100000 of generated rules, or       0
+ *                    "file:PATH" (relative to router.rules_dir, by default the
+ *                    profile's directory; the file must exist)
+ *   rules_kind       generated rules: "nomatch" (never match the    "nomatch"
+ *                    test traffic, as RFC 2544 §11.4 filters are set up) or
+ *                    "count" ("count ip from any to any": every frame matches)
+ *   update_counters  0|1 (as idle_poll)                             1
+ *   firewall         "on"|"off"|"auto" (true/false become on/off;   "auto"
+ *                    auto = on when rules is a file or a count > 0)
+ *   offered          a rate in pps (200000, "200k", "1.5Mpps")     "max"
+ *                    or "max"; kept as written
+ *   size             64..9018 (frame bytes with FCS)                64
+ *   flows            1..65535                                       1
+ *   direction        "uni"|"bi" (bi: blasts A and B at once)        "uni"
+ *
+ * A matrix axis is a non-empty list of distinct values; an axis may not be both in
+ * "matrix" and "params". Other keys and their defaults:
+ *   repetitions 1..1000 (1); order (sequential); seed >= 0 (1); description ("");
+ *   allow_any_dst (false: topology.dst/dst_b must lie in 198.18.0.0/15);
+ *   trial: method (fixed), warmup (1s), duration (2s), settle (0.5s), min_load (1000),
+ *     max_load ("max" or 0 = the rig's ceiling), width (0.005, in (0,1)), pdr_loss
+ *     (0.005), initial (1s, <= duration), phases (2, 0..10), duration_sum (= duration),
+ *     exceed_ratio (0), max_trials (40), ladder (list of rates; default 10..100 % of
+ *     max). Durations are seconds or text ("500ms"); loads are pps or rates ("200k").
+ *   router: kind (rut), ports (afpacket|xdp), rules_dir (the profile's directory),
+ *     rt_prio (0..99, 0), hook_timeout (30s); hooks (object: axis → argument vector),
+ *     setup_hook, read_hook (argument vectors) only with kind "external"; every {NAME}
+ *     placeholder in a hook must name an axis.
+ *   topology: kind netns (lab "ppslab"; netns LAB-gen/LAB-rut/LAB-sink, iface gen0,
+ *     "rut0,rut1", sink0 filled in), local (gen/sink iface required; rut's "IN,OUT" too
+ *     when router.kind is rut) or ssh (each such box also needs "ssh": "[user@]host",
+ *     no spaces, no leading '-'); "bin" is an absolute directory; dst (198.19.0.2),
+ *     dst_b (198.18.0.2).
+ *   rig: calibrate (true), direct (true). output: results ("results.json"), table and
+ *     plot (objects, kept as they are for the table/plot commands).
+ *
+ * Error places: FILE:LINE:COL where LINE and COL are 1-based and COL counts UTF-8
+ * characters (as jansson does), pointing at the offending key (unknown keys) or value.
  *
  * --set KEY=VALUE overrides: an axis name sets that axis (a comma list sweeps it:
  * "pollhz=1000,2000"; one value fixes it); a dotted path sets any other key
@@ -74,7 +121,8 @@ struct prof_trial {
 struct prof_router_cfg {
 	enum prof_router kind;
 	char *ports;          /* rut port backend: "afpacket" (default) or "xdp" */
-	char *rules_dir;      /* where "file:NAME" rules are looked up (default: profile's dir) */
+	char *rules_dir;      /* where "file:NAME" rules are looked up, resolved against the
+			       * profile's directory (default: that directory) */
 	double rt_prio;       /* rut --rt-prio, 0 = normal */
 	/* external: per-axis hooks, each an argument vector template whose words may hold
 	 * {axis} placeholders ("ssh", "r2", "sysctl", "kern.polling.pollhz={pollhz}"),
@@ -126,11 +174,15 @@ struct profile {
 
 /* The known axes, NULL-terminated, and one axis' default (borrowed; NULL if unknown). */
 extern const char *const prof_axis_names[];
+/* The kinds of generated rules (the rules_kind axis), NULL-terminated. */
+extern const char *const prof_rules_kinds[];
 const json_t *prof_axis_default(const char *axis);
 bool prof_is_axis(const char *name);
 
-/* Loads path (a file, or a name looked up as profiles/NAME.json beside the program and
- * in PPSLAB_PROFILES), applies sets[0..nsets) ("KEY=VALUE"), validates. Every error goes
+/* Loads path (a file, or a bare name without '/' and ".json" looked up as
+ * profiles/NAME.json in the current directory, then $PPSLAB_PROFILES/NAME.json, then
+ * beside the program: EXEDIR/../share/ppslab/profiles (installed) and EXEDIR/../../profiles
+ * (the build tree), then PPSLAB_SHARE_DIR/profiles when built with that macro), applies sets[0..nsets) ("KEY=VALUE"), validates. Every error goes
  * into d (which may be NULL). Returns 0, -ENOENT (no such file: d says where it looked),
  * -EINVAL (invalid: d has every error found), -ENOMEM. */
 int profile_load(const char *path, char *const *sets, size_t nsets, struct profile **out,
@@ -143,7 +195,11 @@ void profile_free(struct profile *p);
 /* The value of axis for a cell: params first, then the profile's fixed values, then
  * the default. Borrowed; NULL only for an unknown axis. */
 const json_t *prof_value(const struct profile *p, const json_t *params, const char *axis);
-/* Numeric value (rates like "200k" converted to pps); NAN if not a number. */
+/* Numeric value (rates like "200k" converted to pps, booleans 0/1); NAN if not a number
+ * ("max", "file:...", "poll"). */
 double prof_num(const struct profile *p, const json_t *params, const char *axis);
+/* The file of a rules value "file:PATH", resolved against router.rules_dir, into buf:
+ * 0, or -EINVAL when v is not such a value (a count). */
+int prof_rules_path(const struct profile *p, const json_t *v, char *buf, size_t len);
 
 #endif

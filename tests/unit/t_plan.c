@@ -1,0 +1,213 @@
+/* t_plan.c — a profile's matrix as cases: the cartesian product with the first axis
+ * slowest, case ids in canonical value text, "all" without axes, repetitions in order,
+ * random order deterministic per seed and a permutation of every repetition, the
+ * case limit, estimated times and the printed plan. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "tap.h"
+
+static struct profile *prof(const char *text, char *const *sets, size_t nsets)
+{
+	struct profile *p = NULL;
+	struct prof_diag d = { 0 };
+	if (profile_parse(text, strlen(text), "plan.json", sets, nsets, &p, &d))
+		T_FAIL("%s", d.n ? d.msg[0] : "profile_parse failed");
+	prof_diag_free(&d);
+	return p;
+}
+
+static void t_expand(void)
+{
+	struct profile *p = prof("{\"matrix\": {\"pollhz\": [1000, 2000, 3000], \"offered\": [\"200k\", 1.5e5]},"
+				 " \"repetitions\": 2}", NULL, 0);
+	struct plan pl;
+	if (!p)
+		return;
+	T_EQ_INT(plan_make(p, &pl), 0);
+	T_EQ_INT(pl.ncells, 6);
+	T_EQ_INT(pl.ncases, 12);
+	T_STREQ(pl.cases[0].case_id, "pollhz=1000/offered=200k");
+	T_STREQ(pl.cases[1].case_id, "pollhz=1000/offered=150000");
+	T_STREQ(pl.cases[2].case_id, "pollhz=2000/offered=200k");
+	T_STREQ(pl.cases[5].case_id, "pollhz=3000/offered=150000");
+	T_STREQ(pl.cases[6].case_id, "pollhz=1000/offered=200k");
+	for (size_t i = 0; i < pl.ncases; i++) {
+		T_EQ_INT(pl.cases[i].cell, i % 6);
+		T_EQ_INT(pl.cases[i].rep, i / 6 + 1);
+	}
+	json_t *pa = pl.cases[3].params;
+	T_EQ_INT(json_object_size(pa), 2);
+	T_EQ_INT(json_integer_value(json_object_get(pa, "pollhz")), 2000);
+	T_NEAR(prof_num(p, pa, "offered"), 150000, 0);
+	/* params keep matrix order */
+	T_STREQ(json_object_iter_key(json_object_iter(pa)), "pollhz");
+	plan_free(&pl);
+	T_EQ_INT(pl.ncases, 0);
+	plan_free(&pl);
+	profile_free(p);
+}
+
+static void t_no_axes(void)
+{
+	char *sets[] = { "repetitions=3" };
+	struct profile *p = prof("{\"params\": {\"pollhz\": 4000}}", sets, 1);
+	struct plan pl;
+	if (!p)
+		return;
+	T_EQ_INT(plan_make(p, &pl), 0);
+	T_EQ_INT(pl.ncells, 1);
+	T_EQ_INT(pl.ncases, 3);
+	for (size_t i = 0; i < 3; i++) {
+		T_STREQ(pl.cases[i].case_id, "all");
+		T_EQ_INT(pl.cases[i].rep, i + 1);
+		T_EQ_INT(json_object_size(pl.cases[i].params), 0);
+	}
+	plan_free(&pl);
+	profile_free(p);
+}
+
+static void order_of(const char *seed, size_t *cells, size_t n)
+{
+	char s1[64];
+	snprintf(s1, sizeof(s1), "seed=%s", seed);
+	char *sets[] = { s1 };
+	struct profile *p = prof("{\"matrix\": {\"pollhz\": [1,2,3,4,5], \"flows\": [1,2,3,4]},"
+				 " \"order\": \"random\", \"repetitions\": 3}", sets, 1);
+	struct plan pl;
+	if (!p)
+		return;
+	T_EQ_INT(plan_make(p, &pl), 0);
+	T_EQ_INT(pl.ncases, n);
+	for (size_t i = 0; i < n && i < pl.ncases; i++)
+		cells[i] = pl.cases[i].cell;
+	plan_free(&pl);
+	profile_free(p);
+}
+
+static void t_random(void)
+{
+	size_t a[60], b[60], c[60];
+	order_of("42", a, 60);
+	order_of("42", b, 60);
+	order_of("43", c, 60);
+	T_TRUE(!memcmp(a, b, sizeof(a)));
+	T_TRUE(memcmp(a, c, sizeof(a)) != 0);
+	/* each repetition is a permutation of the 20 cells, and not the matrix order */
+	for (size_t r = 0; r < 3; r++) {
+		int seen[20] = { 0 };
+		size_t inorder = 0;
+		for (size_t i = 0; i < 20; i++) {
+			size_t cell = a[r * 20 + i];
+			T_TRUE(cell < 20);
+			if (cell < 20)
+				seen[cell]++;
+			inorder += cell == i;
+		}
+		for (size_t i = 0; i < 20; i++)
+			T_EQ_INT(seen[i], 1);
+		T_TRUE(inorder < 20);
+	}
+	/* repetitions are shuffled independently */
+	T_TRUE(memcmp(a, a + 20, 20 * sizeof(a[0])) != 0);
+	/* seed 0 is a valid seed too */
+	order_of("0", c, 60);
+	T_TRUE(memcmp(a, c, sizeof(a)) != 0);
+}
+
+static void t_limit(void)
+{
+	char *sets[] = { "pollhz=1,2,3,4,5,6,7,8,9,10,11", "flows=1,2,3,4,5,6,7,8,9,10,11",
+			 "repetitions=1000" };
+	struct profile *p = prof("{}", sets, 3);
+	struct plan pl;
+	if (!p)
+		return;
+	T_EQ_INT(plan_make(p, &pl), -E2BIG);
+	T_TRUE(pl.cases == NULL && pl.ncases == 0);
+	profile_free(p);
+}
+
+static void t_estimate(void)
+{
+	/* fixed: 2 s start + 1 s warm-up + 2 s trial + 0.5 s settle */
+	struct profile *p = prof("{\"matrix\": {\"pollhz\": [1000, 2000]}, \"repetitions\": 2}", NULL, 0);
+	struct plan pl;
+	if (!p)
+		return;
+	T_NEAR(plan_case_seconds(p), 5.5, 1e-9);
+	T_EQ_INT(plan_make(p, &pl), 0);
+	T_NEAR(pl.est_trial_s, 5.5, 1e-9);
+	/* 4 cases, calibration 5 s, the direct run one case */
+	T_NEAR(pl.est_s, 4 * 5.5 + 5 + 5.5, 1e-9);
+	plan_free(&pl);
+	profile_free(p);
+
+	/* rfc2544 over 1000..1M pps at 0.5 %: 1 + ceil(log2(999000 / 5000)) = 9 trials */
+	p = prof("{\"trial\": {\"method\": \"rfc2544\", \"max_load\": \"1M\", \"warmup\": 0}}", NULL, 0);
+	if (p)
+		T_NEAR(plan_case_seconds(p), 2 + 9 * 2.5, 1e-9);
+	profile_free(p);
+	/* max_trials caps it */
+	p = prof("{\"trial\": {\"method\": \"rfc2544\", \"max_trials\": 3, \"warmup\": 0}}", NULL, 0);
+	if (p)
+		T_NEAR(plan_case_seconds(p), 2 + 3 * 2.5, 1e-9);
+	profile_free(p);
+	/* ladder of 4 steps of 1 s, settle 0 */
+	p = prof("{\"trial\": {\"method\": \"ladder\", \"ladder\": [1000, 2000, 3000, 4000],"
+		 " \"duration\": 1, \"settle\": 0}}", NULL, 0);
+	if (p)
+		T_NEAR(plan_case_seconds(p), 2 + 1 + 4, 1e-9);
+	profile_free(p);
+	/* mlr, 1 phase: 2 trials of 1 s; phase 0: 3 trials of 1 s; final: 2 loads x 2 of 10 s */
+	p = prof("{\"trial\": {\"method\": \"mlr\", \"phases\": 1, \"duration\": 10,"
+		 " \"duration_sum\": 20, \"settle\": 0, \"warmup\": 0}}", NULL, 0);
+	if (p)
+		T_NEAR(plan_case_seconds(p), 2 + 2 + 3 + 40, 1e-9);
+	profile_free(p);
+}
+
+static void t_print(void)
+{
+	struct profile *p = prof("{\"description\": \"two by two\","
+				 " \"matrix\": {\"pollhz\": [1000, 2000], \"burst_max\": [50, 100]},"
+				 " \"repetitions\": 10, \"trial\": {\"duration\": 4}}", NULL, 0);
+	struct plan pl;
+	char *buf = NULL;
+	size_t len = 0;
+	if (!p)
+		return;
+	T_EQ_INT(plan_make(p, &pl), 0);
+	FILE *f = open_memstream(&buf, &len);
+	plan_print(p, &pl, f);
+	fclose(f);
+	T_TRUE(strstr(buf, "profile plan (plan.json)\n  two by two\n") != NULL);
+	T_TRUE(strstr(buf, "  pollhz    1000, 2000\n  burst_max 50, 100\n") != NULL);
+	T_TRUE(strstr(buf, "fixed: each_burst=5 user_frac=50") != NULL);
+	T_TRUE(strstr(buf, "method: fixed, warm-up 1 s, trials 4 s, settle 0.5 s\n") != NULL);
+	T_TRUE(strstr(buf, "cases: 4 cells x 10 repetitions = 40 cases, order sequential\n") != NULL);
+	/* 40 x 7.5 s + 5 s + 7.5 s = 312.5 s */
+	T_TRUE(strstr(buf, "estimated time: about 5 min 13 s (8 s per case") != NULL ||
+	       strstr(buf, "estimated time: about 5 min 12 s (8 s per case") != NULL);
+	T_TRUE(strstr(buf, "\n   1  pollhz=1000/burst_max=50  rep 1\n") != NULL);
+	T_TRUE(strstr(buf, "\n  40  pollhz=2000/burst_max=100  rep 10\n") != NULL);
+	if (t_cur_failed)
+		printf("%s", buf);
+	free(buf);
+	plan_free(&pl);
+	profile_free(p);
+}
+
+int main(void)
+{
+	T_RUN(t_expand);
+	T_RUN(t_no_axes);
+	T_RUN(t_random);
+	T_RUN(t_limit);
+	T_RUN(t_estimate);
+	T_RUN(t_print);
+	return t_done();
+}
