@@ -91,6 +91,13 @@ int box_cmd_init(struct box_cmd *c, const struct box *b, const char *prog)
 	return box_arg(c, path);
 }
 
+int box_sys_init(struct box_cmd *c, const struct box *b, const char *prog)
+{
+	memset(c, 0, sizeof(*c));
+	c->netns = b->ssh ? NULL : b->netns;
+	return box_arg(c, prog);
+}
+
 int box_cmd_done(struct box_cmd *c, const struct box *b)
 {
 	if (!b->ssh)

@@ -32,6 +32,8 @@ struct box_cmd {
  * in box->bin, or beside our own program when bin is NULL) on box. Then box_arg()
  * appends words; box_argf() one formatted word. All return 0 or -ENOMEM. */
 int box_cmd_init(struct box_cmd *c, const struct box *b, const char *prog);
+/* The same for a system command ("ip"), found by PATH there, never in box->bin. */
+int box_sys_init(struct box_cmd *c, const struct box *b, const char *prog);
 int box_arg(struct box_cmd *c, const char *word);
 int box_argf(struct box_cmd *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Finishes the vector (for ssh: quotes every word into one remote command line).

@@ -198,21 +198,12 @@ static int rut_rules(struct dut *d, const json_t *params, char *err, size_t errl
 	const json_t *rv = prof_value(p, params, "rules");
 	const json_t *kv = prof_value(p, params, "rules_kind");
 	const char *kind = json_is_string(kv) ? json_string_value(kv) : "nomatch";
-	char path[1024];
+	char path[4096], rel[4096];
 	if (json_is_string(rv)) {   /* "file:PATH", checked by the profile */
-		const char *f = json_string_value(rv) + 5;
-		if (f[0] == '/' || !p->router.rules_dir)
-			snprintf(path, sizeof(path), "%s", f);
-		else
-			snprintf(path, sizeof(path), "%s/%s", p->router.rules_dir, f);
-		if (path[0] != '/') {   /* ipfw /FILE takes an absolute path */
-			char *abs = realpath(path, NULL);
-			if (!abs) {
-				snprintf(err, errlen, "rule file %s: %s", path, strerror(errno));
-				return -ENOENT;
-			}
-			snprintf(path, sizeof(path), "%s", abs);
-			free(abs);
+		if (prof_rules_path(p, rv, rel, sizeof(rel)) || !realpath(rel, path)) {
+			snprintf(err, errlen, "rule file %s: %s", json_string_value(rv),
+				 strerror(errno));
+			return -ENOENT;
 		}
 	} else {
 		FILE *f = fopen(d->rulepath, "w");
@@ -278,10 +269,14 @@ static int rut_apply(struct dut *d, const json_t *params, char *err, size_t errl
 			return rc;
 	/* burst_max before each_burst: each_burst must stay within 1..burst_max */
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
-		if (!changed(d, params, knobs[i].axis))
+		bool fw = !strcmp(knobs[i].axis, "firewall");
+		if (!changed(d, params, knobs[i].axis) && !(fw && changed(d, params, "rules")))
 			continue;
 		char val[64], arg[128], out[1024];
-		knob_text(prof_value(d->cfg.p, params, knobs[i].axis), val, sizeof(val));
+		if (!strcmp(knobs[i].axis, "firewall"))   /* "auto" resolved */
+			snprintf(val, sizeof(val), "%d", prof_firewall_on(d->cfg.p, params));
+		else
+			knob_text(prof_value(d->cfg.p, params, knobs[i].axis), val, sizeof(val));
 		snprintf(arg, sizeof(arg), "%s=%s", knobs[i].oid, val);
 		const char *w[] = { "sysctl", arg, NULL };
 		int st = ctl(d, out, sizeof(out), w);

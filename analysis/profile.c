@@ -505,6 +505,15 @@ int prof_rules_path(const struct profile *p, const json_t *v, char *buf, size_t 
 	return rules_file(p ? p->router.rules_dir : NULL, v, buf, len);
 }
 
+bool prof_firewall_on(const struct profile *p, const json_t *params)
+{
+	const char *fw = json_string_value(prof_value(p, params, "firewall"));
+	if (fw && strcmp(fw, "auto"))
+		return !strcmp(fw, "on");
+	const json_t *rules = prof_value(p, params, "rules");
+	return json_is_string(rules) || (json_is_integer(rules) && json_integer_value(rules) > 0);
+}
+
 /* Checks one value of axis s at path; *norm gets the value to keep (a new reference):
  * whole numbers as integers, idle_poll/update_counters as 0/1, firewall as
  * "on"/"off"/"auto", others as given. */

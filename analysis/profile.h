@@ -201,5 +201,8 @@ double prof_num(const struct profile *p, const json_t *params, const char *axis)
 /* The file of a rules value "file:PATH", resolved against router.rules_dir, into buf:
  * 0, or -EINVAL when v is not such a value (a count). */
 int prof_rules_path(const struct profile *p, const json_t *v, char *buf, size_t len);
+/* Whether the firewall is on for a cell: "on", or "auto" with a rule file or a count
+ * above 0. */
+bool prof_firewall_on(const struct profile *p, const json_t *params);
 
 #endif

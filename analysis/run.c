@@ -49,7 +49,7 @@ struct runner {
 	struct box rut_box;
 	struct dut *dut;
 	char tmpdir[64];
-	char lab_gen[48], lab_rut[48], lab_sink[48];
+	char rut_in[32], rut_out[32];   /* the forwarder's interfaces (dut keeps pointers) */
 	double ceiling_pps;      /* the rig's, 0 unknown */
 	size_t done, total, failed;
 	uint64_t t_start;
@@ -57,6 +57,24 @@ struct runner {
 	size_t case_s_n;
 	bool tty;
 };
+
+/* A JSON string of text that may hold anything a tool printed: bytes that are not
+ * UTF-8 become '?', so the error is never silently dropped. */
+static json_t *jtext(const char *t)
+{
+	json_t *j = json_string(t);
+	if (j)
+		return j;
+	char *c = strdup(t);
+	if (!c)
+		return json_string("?");
+	for (char *p = c; *p; p++)
+		if ((unsigned char)*p >= 0x80 || ((unsigned char)*p < 0x20 && *p != '\t'))
+			*p = '?';
+	j = json_string(c);
+	free(c);
+	return j;
+}
 
 static void utc_now(char *buf, size_t len)
 {
@@ -411,10 +429,7 @@ static json_t *results_obj(const struct search_res *sr, enum prof_method method)
 static struct check_ctx check_ctx(const struct profile *p, const json_t *params)
 {
 	struct check_ctx c = { .rate_tol = 0.005 };
-	const json_t *fw = prof_value(p, params, "firewall");
-	c.firewall = p->router.kind == PR_RUT &&
-		     (json_is_true(fw) || (json_is_string(fw) && !strcmp(json_string_value(fw), "on")) ||
-		      (json_is_integer(fw) && json_integer_value(fw)));
+	c.firewall = p->router.kind == PR_RUT && prof_firewall_on(p, params);
 	double uc = prof_num(p, params, "update_counters");
 	c.update_counters = isnan(uc) || uc != 0;
 	const json_t *rules = prof_value(p, params, "rules");
@@ -462,7 +477,7 @@ static int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	int rc = 0;
 	if (r->dut && (rc = dut_apply(r->dut, pc->params, err, sizeof(err)))) {
 		json_object_set_new(c, "status", json_string("failed"));
-		json_object_set_new(c, "error", json_string(err));
+		json_object_set_new(c, "error", jtext(err));
 		json_object_set_new(c, "flags", flags);
 		return -EIO;
 	}
@@ -471,7 +486,7 @@ static int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	bool at_max = sc.method == SM_FIXED && isnan(prof_num(p, pc->params, "offered"));
 	if (search_cfg_check(&sc, err, sizeof(err))) {
 		json_object_set_new(c, "status", json_string("failed"));
-		json_object_set_new(c, "error", json_string(err));
+		json_object_set_new(c, "error", jtext(err));
 		json_object_set_new(c, "flags", flags);
 		return -EIO;
 	}
@@ -528,7 +543,7 @@ static int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	json_object_set_new(c, "end_utc", json_string(t));
 	if (rc) {
 		json_object_set_new(c, "status", json_string("failed"));
-		json_object_set_new(c, "error", json_string(err));
+		json_object_set_new(c, "error", jtext(err));
 		json_object_set_new(c, "flags", flags);
 		return -EIO;
 	}
@@ -782,9 +797,8 @@ int run_main(const struct run_opts *o)
 		goto out_tmp;
 	}
 	if (r->p->router.kind != PR_NONE) {
-		char in[32], outif[32];
-		rut_ifaces(r->p, in, outif, sizeof(in));
-		struct dut_cfg dc = { .p = r->p, .box = r->rut_box, .in = in, .out = outif,
+		rut_ifaces(r->p, r->rut_in, r->rut_out, sizeof(r->rut_in));
+		struct dut_cfg dc = { .p = r->p, .box = r->rut_box, .in = r->rut_in, .out = r->rut_out,
 				      .tmpdir = r->tmpdir };
 		if (dut_new(&dc, &r->dut)) {
 			rc = EX_OSERR;
@@ -854,7 +868,9 @@ int run_main(const struct run_opts *o)
 out_tmp:
 	if (r->dut)
 		json_decref(dut_close(r->dut));
-	{
+	if (getenv("PPSLAB_KEEP_TMP")) {   /* the tools' own output, for debugging */
+		fprintf(stderr, "the tools' output is kept in %s\n", r->tmpdir);
+	} else {
 		char *av[] = { "rm", "-rf", r->tmpdir, NULL };
 		struct proc_opts po = { .quiet_err = 1, .timeout_ns = 30 * NS_PER_S };
 		proc_run(av, &po);

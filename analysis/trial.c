@@ -40,6 +40,38 @@ static int rx_sockets(const struct box *b)
 	return n;
 }
 
+/* The kernel's own count of frames the interface under a port spec received
+ * ("afpacket:sink0,ring=v2" → sink0), on its box; -1 when it cannot be read. */
+static double if_rx_packets(const struct box *b, const char *spec)
+{
+	char ifname[64];
+	const char *colon = strchr(spec, ':');
+	snprintf(ifname, sizeof(ifname), "%s", colon && strncmp(spec, "udp:", 4) ? colon + 1 : spec);
+	ifname[strcspn(ifname, ",")] = 0;
+	if (!strncmp(spec, "udp:", 4))
+		return -1;
+	struct box_cmd c;
+	static char out[1 << 16];
+	int rc = box_sys_init(&c, b, "ip");
+	const char *w[] = { "-s", "-j", "link", "show", "dev", ifname, NULL };
+	for (int i = 0; !rc && w[i]; i++)
+		rc = box_arg(&c, w[i]);
+	rc = rc ? rc : box_cmd_done(&c, b);
+	struct proc_opts o = { .netns = c.netns, .out = out, .outlen = sizeof(out),
+			       .quiet_err = 1, .timeout_ns = 10 * NS_PER_S };
+	double v = -1;
+	if (!rc && proc_run(c.argv, &o) == 0) {
+		json_t *j = json_loads(out, 0, NULL);
+		json_t *rx = json_object_get(json_object_get(json_object_get(json_array_get(j, 0),
+									      "stats64"), "rx"), "packets");
+		if (json_is_integer(rx))
+			v = (double)json_integer_value(rx);
+		json_decref(j);
+	}
+	box_cmd_free(&c);
+	return v;
+}
+
 struct tool {
 	const char *name;       /* "gen", "sink", "gen_b", "sink_b" */
 	pid_t pid;
@@ -96,10 +128,16 @@ static void tool_err(const struct tool *t, char *buf, size_t len)
 	fclose(f);
 }
 
+/* expect: the sender's output file when it is on this host (the sink reads it at the
+ * end, so frames lost after the last arrival count as lost), or NULL */
 static int sink_cmd(const struct trial_env *e, const struct box *b, const char *ifname,
-		    double limit_s, struct box_cmd *c)
+		    double limit_s, const char *expect, struct box_cmd *c)
 {
 	int rc = box_cmd_init(c, b, "ppslab-sink");
+	if (!rc && expect) {
+		rc = box_arg(c, "--expect-from");
+		rc = rc ? rc : box_arg(c, expect);
+	}
 	rc = rc ? rc : box_arg(c, "-i");
 	rc = rc ? rc : box_arg(c, ifname);
 	rc = rc ? rc : box_arg(c, "--json");
@@ -237,15 +275,25 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	int rc = 0;
 	struct box_cmd c;
 	json_t *before = NULL, *after = NULL;
+	struct { uint64_t t; double a, b; } win[2] = { { 0, -1, -1 }, { 0, -1, -1 } };
+	for (int i = 0; i < 4; i++) {   /* no stale output of an earlier trial */
+		char pth[600];
+		snprintf(pth, sizeof(pth), "%s/%s.out", e->tmpdir, tools[i]->name);
+		unlink(pth);
+	}
 
 	/* sinks first, and wait until their rings are bound: no frame goes uncounted */
 	int before_s = rx_sockets(&e->sink), before_g = bi ? rx_sockets(&e->gen) : 0;
-	if ((rc = sink_cmd(e, &e->sink, e->sink_if, limit, &c)) ||
+	char xa[600], xb[600];
+	snprintf(xa, sizeof(xa), "%s/gen.out", e->tmpdir);
+	snprintf(xb, sizeof(xb), "%s/gen_b.out", e->tmpdir);
+	bool local = !e->gen.ssh && !e->sink.ssh;
+	if ((rc = sink_cmd(e, &e->sink, e->sink_if, limit, local ? xa : NULL, &c)) ||
 	    (rc = tool_start(&sink, e, &e->sink, &c))) {
 		snprintf(err, sizeof(err), "cannot start ppslab-sink: %s", strerror(-rc));
 		goto out;
 	}
-	if (bi && ((rc = sink_cmd(e, &e->gen, e->gen_if, limit, &c)) ||
+	if (bi && ((rc = sink_cmd(e, &e->gen, e->gen_if, limit, local ? xb : NULL, &c)) ||
 		   (rc = tool_start(&sinkb, e, &e->gen, &c)))) {
 		snprintf(err, sizeof(err), "cannot start the blast B sink: %s", strerror(-rc));
 		goto out;
@@ -273,8 +321,25 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 		snprintf(err, sizeof(err), "cannot start the blast B sender: %s", strerror(-rc));
 		goto out;
 	}
-	/* the senders end by themselves; a stop request or a hang ends them early */
-	uint64_t deadline = mono_ns() + (uint64_t)((r->warmup_s + r->duration_s + 30) * 1e9);
+	/* The forwarding rate is read off the kernel's counters of the receiving interfaces
+	 * while the load is on: from the end of the warm-up (plus a margin for the senders'
+	 * start) until 100 ms before the senders stop. Frames a backlog delivers after the load ends
+	 * are not counted in it, frames of the warm-up delivered during it are: the rate
+	 * at which the router forwards under this load (RFC 2285), whatever their tag. */
+	uint64_t t_load = mono_ns();
+	uint64_t t_win0 = t_load + (uint64_t)((r->warmup_s + 0.15) * 1e9);
+	uint64_t t_win1 = t_load + (uint64_t)((r->warmup_s + r->duration_s - 0.1) * 1e9);
+	uint64_t deadline = t_load + (uint64_t)((r->warmup_s + r->duration_s + 30) * 1e9);
+	for (int w = 0; w < 2 && t_win1 > t_win0 + 200 * NS_PER_MS; w++) {
+		if (tool_wait(&gen, w ? t_win1 : t_win0, e->stop, true) >= 0 ||
+		    (bi && tool_wait(&genb, w ? t_win1 : t_win0, e->stop, true) >= 0) ||
+		    (e->stop && *e->stop))
+			break;   /* a sender ended early: no window */
+		uint64_t t0 = mono_ns();
+		win[w].a = if_rx_packets(&e->sink, e->sink_if);
+		win[w].b = bi ? if_rx_packets(&e->gen, e->gen_if) : -1;
+		win[w].t = t0 + (mono_ns() - t0) / 2;   /* the reads took a few ms */
+	}
 	for (int i = 0; i < 2; i++)
 		if (tools[i]->pid && tool_wait(tools[i], deadline, e->stop, true) < 0) {
 			if (!(e->stop && *e->stop))
@@ -324,6 +389,10 @@ out:
 
 	/* the trial's numbers: sent and received test frames, rates over the sender's time */
 	double tx = 0, rx = 0, offered = 0, fa = rate_of(ss[0], gs[0]), fb = NAN;
+	double wdt = (double)(win[1].t - win[0].t) / 1e9;
+	bool windowed = win[0].t && win[1].t && wdt > 0.2 && win[0].a >= 0 && win[1].a >= 0;
+	if (windowed)   /* the kernel's count of the load window (see above) */
+		fa = (win[1].a - win[0].a) / wdt;
 	for (int i = 0; i < 2; i++) {
 		double t = jnum(gs[i], "tx_pkts"), x = jnum(ss[i], "rx_pkts"), o = jnum(gs[i], "pps");
 		tx += isnan(t) ? 0 : t;
@@ -331,7 +400,12 @@ out:
 		offered += isnan(o) ? 0 : o;
 	}
 	if (bi)
-		fb = rate_of(ss[1], gs[1]);
+		fb = windowed && win[0].b >= 0 && win[1].b >= 0 ? (win[1].b - win[0].b) / wdt
+								  : rate_of(ss[1], gs[1]);
+	json_object_set_new(rec, "fwd_rate_from", json_string(windowed ? "interface counters, load window"
+									: "test frames / sender's time"));
+	if (windowed)
+		json_object_set_new(rec, "window_s", json_real(wdt));
 	json_object_set_new(rec, "tx_frames", json_integer((json_int_t)tx));
 	json_object_set_new(rec, "rx_frames", json_integer((json_int_t)rx));
 	set_num(rec, "offered_pps", gs[0] ? offered : NAN);
@@ -355,7 +429,7 @@ out:
 		return -EINTR;
 	}
 	if (err[0]) {
-		json_object_set_new(rec, "error", json_string(err));
+		json_object_set_new(rec, "error", json_string(err) ? json_string(err) : json_string("a component failed (its message is not UTF-8)"));
 		return -EIO;
 	}
 	return 0;
