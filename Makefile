@@ -3,7 +3,10 @@
 #   make                  build everything into build/ (build-san/ with SAN=1)
 #   make check            unit tests, then (as root) namespace integration tests
 #   make demo             (root) install what is missing, build, run the demo
-#   make install PREFIX=  install the programs (default /usr/local)
+#   make install PREFIX=  install programs, man pages, profiles, rules, bash completion
+#                         (default /usr/local; DESTDIR= for staging); make uninstall
+#   make deb              build a Debian package into build/deb/ (dpkg-buildpackage)
+#   make PORTABLE=1 ...   build into build-portable/ without the Linux-only code
 #   make SAN=1 ...        AddressSanitizer + UndefinedBehaviorSanitizer build
 #   make WERROR=1         warnings are errors (CI)
 
@@ -101,10 +104,12 @@ $(XDP_OBJS): $(B)/xdp-$(if $(XDP_OK),on,off)
 $(B)/xdp-%:
 	@mkdir -p $(B) && rm -f $(B)/xdp-on $(B)/xdp-off && touch $@
 
-# The git revision goes into version.o; the stamp changes only when the revision does.
+# The git revision and the share directory (where installed programs find profiles)
+# go into version.o; the stamp changes only when one of them does.
 GIT_REV    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-$(shell mkdir -p $(B) && [ "$$(cat $(B)/git-rev 2>/dev/null)" = "$(GIT_REV)" ] || echo "$(GIT_REV)" > $(B)/git-rev)
-$(B)/obj/lib/version.o: XCFLAGS += -DPPSLAB_GIT='"$(GIT_REV)"'
+SHARE_DIR  := $(PREFIX)/share/ppslab
+$(shell mkdir -p $(B) && [ "$$(cat $(B)/git-rev 2>/dev/null)" = "$(GIT_REV) $(SHARE_DIR)" ] || echo "$(GIT_REV) $(SHARE_DIR)" > $(B)/git-rev)
+$(B)/obj/lib/version.o: XCFLAGS += -DPPSLAB_GIT='"$(GIT_REV)"' -DPPSLAB_SHARE_DIR='"$(SHARE_DIR)"'
 $(B)/obj/lib/version.o: $(B)/git-rev
 
 # Unit tests reach every program's modules (and the helpers' shared headers);
@@ -162,12 +167,32 @@ bench-progs: $(BENCH_BINS)
 bench: $(PROGS) $(HELPER_BINS) $(BENCH_BINS)
 	@bench/run --build $(B)
 
+# What `make install` puts under PREFIX, and `make uninstall` removes (exactly these).
+MANS       := $(wildcard man/*.1)
+PROFILES   := $(wildcard profiles/*.json)
+RULES      := $(wildcard profiles/rules/*.rules)
+I_BIN      := $(DESTDIR)$(PREFIX)/bin
+I_MAN      := $(DESTDIR)$(PREFIX)/share/man/man1
+I_SHARE    := $(DESTDIR)$(SHARE_DIR)
+I_COMP     := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+COMP_LINKS := ppslab-gen ppslab-sink ppslab-rut
+
 install: $(PROGS)
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(I_BIN) $(I_MAN) $(I_SHARE)/profiles/rules $(I_COMP)
+	install -m 0755 $(PROGS) $(I_BIN)/
+	install -m 0644 $(MANS) $(I_MAN)/
+	$(if $(PROFILES),install -m 0644 $(PROFILES) $(I_SHARE)/profiles/)
+	$(if $(RULES),install -m 0644 $(RULES) $(I_SHARE)/profiles/rules/)
+	sed 's|@PPSLAB_SHARE_DIR@|$(SHARE_DIR)|' completion/ppslab.bash > $(I_COMP)/ppslab
+	chmod 0644 $(I_COMP)/ppslab
+	for p in $(COMP_LINKS); do ln -sf ppslab $(I_COMP)/$$p; done
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(PROGS)))
+	rm -f $(addprefix $(I_BIN)/,$(notdir $(PROGS))) $(addprefix $(I_MAN)/,$(notdir $(MANS)))
+	rm -f $(addprefix $(I_SHARE)/profiles/,$(notdir $(PROFILES)))
+	rm -f $(addprefix $(I_SHARE)/profiles/rules/,$(notdir $(RULES)))
+	rm -f $(I_COMP)/ppslab $(addprefix $(I_COMP)/,$(COMP_LINKS))
+	rmdir $(I_SHARE)/profiles/rules $(I_SHARE)/profiles $(I_SHARE) 2>/dev/null || true
 
 clean:
 	rm -rf build build-san
