@@ -21,7 +21,13 @@ DESTDIR    ?=
 CC         ?= cc
 PKG_CONFIG ?= pkg-config
 
-ifeq ($(SAN),1)
+# PORTABLE=1: what builds on FreeBSD/DragonFly too, checked here: the Linux-only code
+# (the afpacket and xdp port backends, AF_XDP program loading, ifinfo_linux.c) is left
+# out and ifinfo_bsd.c (getifaddrs) reads the interfaces; into build-portable/.
+ifeq ($(PORTABLE),1)
+B          ?= build-portable
+XDP        := 0
+else ifeq ($(SAN),1)
 B          ?= build-san
 SANFLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 else
@@ -58,10 +64,18 @@ $(info ppslab: building without the xdp: (AF_XDP) port backend ($(if $(filter 0,
 endif
 
 XCFLAGS    += $(PCAP_CFLAGS) $(JANSSON_CFLAGS)
+ifeq ($(PORTABLE),1)
+XCFLAGS    += -DPPSLAB_PORTABLE
+endif
 LDLIBS     := $(PCAP_LIBS) $(JANSSON_LIBS) $(LIBNET_LIBS) $(XDP_LIBS) -lm -pthread $(SANFLAGS)
 
 # Each directory's sources are found by wildcard, so adding a module needs no edit here.
 LIB_SRCS   := $(wildcard lib/*.c)
+ifeq ($(PORTABLE),1)
+LIB_SRCS   := $(filter-out lib/port_afpacket.c lib/port_xdp.c lib/xdp_prog.c lib/ifinfo_linux.c,$(LIB_SRCS))
+else ifeq ($(shell uname -s),Linux)
+LIB_SRCS   := $(filter-out lib/ifinfo_bsd.c,$(LIB_SRCS))
+endif
 GEN_SRCS   := $(wildcard gen/*.c)
 SINK_SRCS  := $(wildcard sink/*.c)
 RUT_SRCS   := $(wildcard router-under-test/*.c)
@@ -195,6 +209,6 @@ uninstall:
 	rmdir $(I_SHARE)/profiles/rules $(I_SHARE)/profiles $(I_SHARE) 2>/dev/null || true
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-portable
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
