@@ -103,7 +103,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
 
 .SECONDARY:
-.PHONY: all check check-unit check-integ demo deps install uninstall clean bench bench-progs
+.PHONY: all check check-unit check-integ demo deps install uninstall deb clean bench bench-progs
 all: $(PROGS)
 
 $(B)/.depcheck: scripts/deps.sh
@@ -120,7 +120,10 @@ $(B)/xdp-%:
 
 # The git revision and the share directory (where installed programs find profiles)
 # go into version.o; the stamp changes only when one of them does.
+# (GIT_REV from the environment wins: `make deb` builds in a copy without .git.)
+ifndef GIT_REV
 GIT_REV    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+endif
 SHARE_DIR  := $(PREFIX)/share/ppslab
 $(shell mkdir -p $(B) && [ "$$(cat $(B)/git-rev 2>/dev/null)" = "$(GIT_REV) $(SHARE_DIR)" ] || echo "$(GIT_REV) $(SHARE_DIR)" > $(B)/git-rev)
 $(B)/obj/lib/version.o: XCFLAGS += -DPPSLAB_GIT='"$(GIT_REV)"' -DPPSLAB_SHARE_DIR='"$(SHARE_DIR)"'
@@ -133,7 +136,7 @@ $(B)/obj/bench/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis
 
 $(B)/obj/%.o: %.c $(B)/.depcheck
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(XCFLAGS) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(XCFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIBA): $(LIB_OBJS)
 	@rm -f $@
@@ -145,7 +148,7 @@ $(B)/bin/ppslab-rut:  $(RUT_OBJS) $(LIBA)
 $(B)/bin/ppslab:      $(ANA_OBJS) $(LIBA)
 $(PROGS):
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/tests/%: $(B)/obj/tests/unit/%.o $(MOD_OBJS) $(LIBA)
 	@mkdir -p $(dir $@)
@@ -207,6 +210,20 @@ uninstall:
 	rm -f $(addprefix $(I_SHARE)/profiles/rules/,$(notdir $(RULES)))
 	rm -f $(I_COMP)/ppslab $(addprefix $(I_COMP)/,$(COMP_LINKS))
 	rmdir $(I_SHARE)/profiles/rules $(I_SHARE)/profiles $(I_SHARE) 2>/dev/null || true
+
+# A .deb in build/deb/: dpkg-buildpackage (debian/) in a copy of the tree, so nothing
+# is written beside the tree and the tree's own build/ is left alone.
+DEB_DIR    := build/deb
+deb:
+	@command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null || \
+		{ echo "make deb needs dpkg-buildpackage and debhelper: apt-get install dpkg-dev debhelper" >&2; exit 69; }
+	rm -rf $(DEB_DIR)/src && mkdir -p $(DEB_DIR)/src/ppslab
+	tar -cf - --exclude=./build --exclude='./build-*' --exclude=./.git --exclude=./demo-out . | \
+		tar -xf - -C $(DEB_DIR)/src/ppslab
+	cd $(DEB_DIR)/src/ppslab && GIT_REV='$(GIT_REV)' dpkg-buildpackage -b -us -uc
+	mv $(DEB_DIR)/src/*.deb $(DEB_DIR)/src/*.buildinfo $(DEB_DIR)/src/*.changes $(DEB_DIR)/
+	rm -rf $(DEB_DIR)/src
+	@ls $(DEB_DIR)/*.deb
 
 clean:
 	rm -rf build build-san build-portable
