@@ -3,7 +3,10 @@
 #   make                  build everything into build/ (build-san/ with SAN=1)
 #   make check            unit tests, then (as root) namespace integration tests
 #   make demo             (root) install what is missing, build, run the demo
-#   make install PREFIX=  install the programs (default /usr/local)
+#   make install PREFIX=  install programs, man pages, profiles, rules, bash completion
+#                         (default /usr/local; DESTDIR= for staging); make uninstall
+#   make deb              build a Debian package into build/deb/ (dpkg-buildpackage)
+#   make PORTABLE=1 ...   build into build-portable/ without the Linux-only code
 #   make SAN=1 ...        AddressSanitizer + UndefinedBehaviorSanitizer build
 #   make WERROR=1         warnings are errors (CI)
 
@@ -18,7 +21,13 @@ DESTDIR    ?=
 CC         ?= cc
 PKG_CONFIG ?= pkg-config
 
-ifeq ($(SAN),1)
+# PORTABLE=1: what builds on FreeBSD/DragonFly too, checked here: the Linux-only code
+# (the afpacket and xdp port backends, AF_XDP program loading, ifinfo_linux.c) is left
+# out and ifinfo_bsd.c (getifaddrs) reads the interfaces; into build-portable/.
+ifeq ($(PORTABLE),1)
+B          ?= build-portable
+XDP        := 0
+else ifeq ($(SAN),1)
 B          ?= build-san
 SANFLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 else
@@ -55,10 +64,18 @@ $(info ppslab: building without the xdp: (AF_XDP) port backend ($(if $(filter 0,
 endif
 
 XCFLAGS    += $(PCAP_CFLAGS) $(JANSSON_CFLAGS)
+ifeq ($(PORTABLE),1)
+XCFLAGS    += -DPPSLAB_PORTABLE
+endif
 LDLIBS     := $(PCAP_LIBS) $(JANSSON_LIBS) $(LIBNET_LIBS) $(XDP_LIBS) -lm -pthread $(SANFLAGS)
 
 # Each directory's sources are found by wildcard, so adding a module needs no edit here.
 LIB_SRCS   := $(wildcard lib/*.c)
+ifeq ($(PORTABLE),1)
+LIB_SRCS   := $(filter-out lib/port_afpacket.c lib/port_xdp.c lib/xdp_prog.c lib/ifinfo_linux.c,$(LIB_SRCS))
+else ifeq ($(shell uname -s),Linux)
+LIB_SRCS   := $(filter-out lib/ifinfo_bsd.c,$(LIB_SRCS))
+endif
 GEN_SRCS   := $(wildcard gen/*.c)
 SINK_SRCS  := $(wildcard sink/*.c)
 RUT_SRCS   := $(wildcard router-under-test/*.c)
@@ -86,7 +103,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
 
 .SECONDARY:
-.PHONY: all check check-unit check-integ demo deps install uninstall clean bench bench-progs
+.PHONY: all check check-unit check-integ demo deps install uninstall deb clean bench bench-progs
 all: $(PROGS)
 
 $(B)/.depcheck: scripts/deps.sh
@@ -101,10 +118,15 @@ $(XDP_OBJS): $(B)/xdp-$(if $(XDP_OK),on,off)
 $(B)/xdp-%:
 	@mkdir -p $(B) && rm -f $(B)/xdp-on $(B)/xdp-off && touch $@
 
-# The git revision goes into version.o; the stamp changes only when the revision does.
+# The git revision and the share directory (where installed programs find profiles)
+# go into version.o; the stamp changes only when one of them does.
+# (GIT_REV from the environment wins: `make deb` builds in a copy without .git.)
+ifndef GIT_REV
 GIT_REV    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-$(shell mkdir -p $(B) && [ "$$(cat $(B)/git-rev 2>/dev/null)" = "$(GIT_REV)" ] || echo "$(GIT_REV)" > $(B)/git-rev)
-$(B)/obj/lib/version.o: XCFLAGS += -DPPSLAB_GIT='"$(GIT_REV)"'
+endif
+SHARE_DIR  := $(PREFIX)/share/ppslab
+$(shell mkdir -p $(B) && [ "$$(cat $(B)/git-rev 2>/dev/null)" = "$(GIT_REV) $(SHARE_DIR)" ] || echo "$(GIT_REV) $(SHARE_DIR)" > $(B)/git-rev)
+$(B)/obj/lib/version.o: XCFLAGS += -DPPSLAB_GIT='"$(GIT_REV)"' -DPPSLAB_SHARE_DIR='"$(SHARE_DIR)"'
 $(B)/obj/lib/version.o: $(B)/git-rev
 
 # Unit tests reach every program's modules (and the helpers' shared headers);
@@ -114,7 +136,7 @@ $(B)/obj/bench/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis
 
 $(B)/obj/%.o: %.c $(B)/.depcheck
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(XCFLAGS) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(XCFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIBA): $(LIB_OBJS)
 	@rm -f $@
@@ -126,7 +148,7 @@ $(B)/bin/ppslab-rut:  $(RUT_OBJS) $(LIBA)
 $(B)/bin/ppslab:      $(ANA_OBJS) $(LIBA)
 $(PROGS):
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/tests/%: $(B)/obj/tests/unit/%.o $(MOD_OBJS) $(LIBA)
 	@mkdir -p $(dir $@)
@@ -162,14 +184,48 @@ bench-progs: $(BENCH_BINS)
 bench: $(PROGS) $(HELPER_BINS) $(BENCH_BINS)
 	@bench/run --build $(B)
 
+# What `make install` puts under PREFIX, and `make uninstall` removes (exactly these).
+MANS       := $(wildcard man/*.1)
+PROFILES   := $(wildcard profiles/*.json)
+RULES      := $(wildcard profiles/rules/*.rules)
+I_BIN      := $(DESTDIR)$(PREFIX)/bin
+I_MAN      := $(DESTDIR)$(PREFIX)/share/man/man1
+I_SHARE    := $(DESTDIR)$(SHARE_DIR)
+I_COMP     := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+COMP_LINKS := ppslab-gen ppslab-sink ppslab-rut
+
 install: $(PROGS)
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(I_BIN) $(I_MAN) $(I_SHARE)/profiles/rules $(I_COMP)
+	install -m 0755 $(PROGS) $(I_BIN)/
+	install -m 0644 $(MANS) $(I_MAN)/
+	$(if $(PROFILES),install -m 0644 $(PROFILES) $(I_SHARE)/profiles/)
+	$(if $(RULES),install -m 0644 $(RULES) $(I_SHARE)/profiles/rules/)
+	sed 's|@PPSLAB_SHARE_DIR@|$(SHARE_DIR)|' completion/ppslab.bash > $(I_COMP)/ppslab
+	chmod 0644 $(I_COMP)/ppslab
+	for p in $(COMP_LINKS); do ln -sf ppslab $(I_COMP)/$$p; done
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(PROGS)))
+	rm -f $(addprefix $(I_BIN)/,$(notdir $(PROGS))) $(addprefix $(I_MAN)/,$(notdir $(MANS)))
+	rm -f $(addprefix $(I_SHARE)/profiles/,$(notdir $(PROFILES)))
+	rm -f $(addprefix $(I_SHARE)/profiles/rules/,$(notdir $(RULES)))
+	rm -f $(I_COMP)/ppslab $(addprefix $(I_COMP)/,$(COMP_LINKS))
+	rmdir $(I_SHARE)/profiles/rules $(I_SHARE)/profiles $(I_SHARE) 2>/dev/null || true
+
+# A .deb in build/deb/: dpkg-buildpackage (debian/) in a copy of the tree, so nothing
+# is written beside the tree and the tree's own build/ is left alone.
+DEB_DIR    := build/deb
+deb:
+	@command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null || \
+		{ echo "make deb needs dpkg-buildpackage and debhelper: apt-get install dpkg-dev debhelper" >&2; exit 69; }
+	rm -rf $(DEB_DIR)/src && mkdir -p $(DEB_DIR)/src/ppslab
+	tar -cf - --exclude=./build --exclude='./build-*' --exclude=./.git --exclude=./demo-out . | \
+		tar -xf - -C $(DEB_DIR)/src/ppslab
+	cd $(DEB_DIR)/src/ppslab && GIT_REV='$(GIT_REV)' dpkg-buildpackage -b -us -uc
+	mv $(DEB_DIR)/src/*.deb $(DEB_DIR)/src/*.buildinfo $(DEB_DIR)/src/*.changes $(DEB_DIR)/
+	rm -rf $(DEB_DIR)/src
+	@ls $(DEB_DIR)/*.deb
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-portable
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -26,15 +26,36 @@ static const struct subcmd subcmds[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ppslab [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+	fprintf(f, "usage: ppslab [-q | -v] [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
 	for (const struct subcmd *s = subcmds; s->name; s++)
 		fprintf(f, "  %-10s %s\n", s->name, s->help);
-	fprintf(f, "\n'ppslab COMMAND --help' describes a command.\n");
+	fprintf(f, "\noptions (before the command):\n"
+		   "  -q, --quiet    only errors on stderr\n"
+		   "  -v, --verbose  more diagnostics on stderr (-vv: debug)\n"
+		   "  -V, --version  print the version\n"
+		   "  -h, --help     this help\n"
+		   "\n'ppslab COMMAND --help' describes a command.\n");
 }
 
 int main(int argc, char **argv)
 {
-	log_init("ppslab", 1);
+	int level = 1;
+
+	/* Global options come before the command, as with git: -q, -v (repeatable). */
+	while (argc > 1 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "-q") || !strcmp(argv[1], "--quiet"))
+			level = 0;
+		else if (!strcmp(argv[1], "-v") || !strcmp(argv[1], "--verbose"))
+			level = level < 3 ? level + 1 : 3;
+		else if (!strcmp(argv[1], "-vv"))
+			level = 3;
+		else
+			break;
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
+	log_init("ppslab", level);
 	if (argc < 2) {
 		usage(stderr);
 		return EX_USAGE;
@@ -50,6 +71,9 @@ int main(int argc, char **argv)
 	for (const struct subcmd *s = subcmds; s->name; s++)
 		if (!strcmp(argv[1], s->name))
 			return s->fn(argc - 1, argv + 1);
-	log_err("'%s' is not a ppslab command (see ppslab --help)", argv[1]);
+	if (argv[1][0] == '-')
+		log_err("unknown option '%s' (see ppslab --help)", argv[1]);
+	else
+		log_err("'%s' is not a ppslab command (see ppslab --help)", argv[1]);
 	return EX_USAGE;
 }

@@ -2,8 +2,10 @@
  * its own 64-bit counters, and neighbour/route lookups for resolving a next hop.
  *
  * This is the one small interface behind which system-specific code sits (Linux:
- * netlink and /proc/net; the BSDs: getifaddrs/sysctl). All calls act in the caller's
- * network namespace. Functions return 0 or -errno. */
+ * ifinfo_linux.c, netlink and /proc/net; FreeBSD/DragonFly, and Linux in a PORTABLE=1
+ * build: ifinfo_bsd.c, getifaddrs). All calls act in the caller's network namespace.
+ * Functions return 0 or -errno. ifinfo_bsd.c has no neighbour or route lookup yet:
+ * those return -EOPNOTSUPP there, and callers ask for the MAC or route explicitly. */
 #ifndef PPSLAB_IFINFO_H
 #define PPSLAB_IFINFO_H
 

@@ -2,7 +2,7 @@
  * getifaddrs for the IPv4 address, rtnetlink (RTM_GETLINK, IFLA_STATS64) for the 64-bit
  * counters — namespace-correct without a remounted /sys — and /proc/net/arp and
  * /proc/net/route, which follow the caller's network namespace. */
-#ifdef __linux__
+#if defined(__linux__) && !defined(PPSLAB_PORTABLE)
 #include "ifinfo.h"
 
 #include <arpa/inet.h>

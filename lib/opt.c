@@ -2,8 +2,11 @@
 #include "opt.h"
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "log.h"
 
 int opt_key(const struct opt_def *defs, int idx)
 {
@@ -18,13 +21,14 @@ int opt_parse(int argc, char **argv, const struct opt_def *defs,
 	while (defs[n].name)
 		n++;
 	struct option *lo = calloc((size_t)n + 1, sizeof(*lo));
-	char *so = calloc((size_t)n * 2 + 2, 1);
+	char *so = calloc((size_t)n * 2 + 3, 1);
 	int rc = 0;
 	if (!lo || !so) {
 		rc = 71;
 		goto out;
 	}
 	char *sp = so;
+	*sp++ = ':';   /* a missing argument returns ':', told apart from an unknown option */
 	for (int i = 0; i < n; i++) {
 		lo[i].name = defs[i].name;
 		lo[i].has_arg = defs[i].arg ? required_argument : no_argument;
@@ -36,13 +40,35 @@ int opt_parse(int argc, char **argv, const struct opt_def *defs,
 		}
 	}
 	optind = 1;
-	opterr = 1;
+	opterr = 0;
 	for (;;) {
 		int li = -1;
+		optopt = 0;
 		int c = getopt_long(argc, argv, so, lo, &li);
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':') {
+			/* A long option is the argument getopt just passed (optopt is then its
+			 * key, or 0 when unknown); a short one is optopt's letter. */
+			const char *prev = optind > 1 && optind <= argc ? argv[optind - 1] : "";
+			char sopt[3] = { '-', (char)optopt, 0 };
+			int plen = (int)strcspn(prev, "=");
+			bool is_long = !strncmp(prev, "--", 2);
+			if (is_long && optopt > 0 && optopt < 256) {   /* or -Zq after --json? */
+				int k = 0;
+				while (k < n && (strncmp(defs[k].name, prev + 2, (size_t)plen - 2) ||
+						 defs[k].name[plen - 2] || opt_key(defs, k) != optopt))
+					k++;
+				is_long = k < n;
+			}
+			const char *bad = is_long ? prev : optopt > 0 && optopt < 256 ? sopt : "?";
+			int len = (int)strcspn(bad, "=");   /* --name=VALUE: the name */
+			if (c == ':')
+				log_err("option '%.*s' needs an argument (see --help)", len, bad);
+			else if (optopt && bad == prev)
+				log_err("option '%.*s' takes no argument (see --help)", len, bad);
+			else
+				log_err("unknown option '%.*s' (see --help)", len, bad);
 			rc = 64;
 			goto out;
 		}

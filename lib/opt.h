@@ -20,7 +20,7 @@ struct opt_def {
 
 /* Parses argv with getopt_long; calls handle(key, optarg, defs index, ctx) for each
  * option. The handler returns 0, or non-zero to stop (its value is returned).
- * On an unknown option or missing argument, prints the getopt message and returns
+ * On an unknown option or a missing argument, logs which (log_err) and returns
  * 64 (EX_USAGE). *first_arg receives the index of the first non-option argument. */
 int opt_parse(int argc, char **argv, const struct opt_def *defs,
 	      int (*handle)(int key, const char *arg, int idx, void *ctx), void *ctx,

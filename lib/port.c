@@ -8,14 +8,30 @@
 #include <string.h>
 
 static const struct port_ops *const backends[] = {
-#ifdef __linux__
+#if defined(__linux__) && !defined(PPSLAB_PORTABLE)
 	&port_afpacket_ops,
 #endif
 	&port_pcap_ops,
 	&port_udp_ops,
+#ifndef PPSLAB_PORTABLE
 	&port_xdp_ops,   /* without libxdp at build time: opening it explains that */
+#endif
 	&port_libnet_ops,
 };
+
+/* Backends this build leaves out on purpose: named in the error when asked for. */
+static const char *const left_out[] = {
+#if !defined(__linux__) || defined(PPSLAB_PORTABLE)
+	"afpacket",
+#endif
+#ifdef PPSLAB_PORTABLE
+	"xdp",
+#endif
+	NULL,
+};
+
+/* The "unknown port backend" message, or why a known one is not in this build. */
+static void unknown_backend(const char *name, size_t len, char *err, size_t errlen);
 
 /* " afpacket pcap udp xdp": the backends this build knows, for error messages. */
 static const char *backend_list(char *buf, size_t len)
@@ -25,6 +41,22 @@ static const char *backend_list(char *buf, size_t len)
 	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]) && o < len; i++)
 		o += (size_t)snprintf(buf + o, len - o, " %s", backends[i]->name);
 	return buf;
+}
+
+static void unknown_backend(const char *name, size_t len, char *err, size_t errlen)
+{
+	char have[64];
+	backend_list(have, sizeof(have));
+	for (int i = 0; left_out[i]; i++)
+		if (strlen(left_out[i]) == len && !strncmp(left_out[i], name, len)) {
+			snprintf(err, errlen, "port backend '%s' is Linux-only and not in this "
+#ifdef PPSLAB_PORTABLE
+				 "PORTABLE "
+#endif
+				 "build (have:%s)", left_out[i], have);
+			return;
+		}
+	snprintf(err, errlen, "unknown port backend '%.*s' (have:%s)", (int)len, name, have);
 }
 
 const char *port_kv_get(const struct port_kv *kv, int nkv, const char *key)
@@ -66,9 +98,7 @@ int port_spec_parse(const char *spec, char backend[16], char target[64], char *e
 			    !strncmp(backends[i]->name, spec, (size_t)(colon - spec)))
 				ops = backends[i];
 		if (!ops) {
-			char have[64];
-			snprintf(err, errlen, "unknown port backend '%.*s' (have:%s)",
-				 (int)(colon - spec), spec, backend_list(have, sizeof(have)));
+			unknown_backend(spec, (size_t)(colon - spec), err, errlen);
 			return -EINVAL;
 		}
 	}
@@ -107,9 +137,7 @@ int port_open(const char *spec, const struct port_cfg *cfg, struct port **out, c
 			if (!strcmp(backends[i]->name, buf))
 				ops = backends[i];
 		if (!ops) {
-			char have[64];
-			snprintf(err, errlen, "unknown port backend '%s' (have:%s)", buf,
-				 backend_list(have, sizeof(have)));
+			unknown_backend(buf, strlen(buf), err, errlen);
 			return -EINVAL;
 		}
 	} else {

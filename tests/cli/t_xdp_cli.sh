@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # t_xdp_cli.sh — xdp: port specs that fail before any socket exists (no root needed):
 # bad keys and values named with what was expected (EX_USAGE), a missing interface
-# (EX_UNAVAILABLE); in a build without libxdp, the spec says so (EX_UNAVAILABLE).
+# (EX_UNAVAILABLE); in a build without libxdp, the spec says so (EX_UNAVAILABLE); in a
+# PORTABLE=1 build, that xdp: is left out (EX_USAGE).
 set -u
 B=${PPSLAB_BIN:?}
 n=0
@@ -22,6 +23,12 @@ gen() { "$B/ppslab-gen" --dst 127.0.0.1 --src 127.0.0.1 --dst-mac 02:00:00:00:00
 if gen -i xdp:lo 2>&1 | grep -q "built without AF_XDP"; then
 	t "a build without libxdp says so" 69 "built without AF_XDP.*use afpacket:lo" gen -i xdp:lo
 	n=$((n + 1)); echo "ok $n - xdp: option checks # SKIP built without the xdp: backend"
+	echo "1..$n"
+	exit 0
+fi
+if gen -i xdp:lo 2>&1 | grep -q "Linux-only and not in this PORTABLE build"; then
+	t "a PORTABLE build names xdp as left out" 64 "'xdp' is Linux-only and not in this PORTABLE build" gen -i xdp:lo
+	n=$((n + 1)); echo "ok $n - xdp: option checks # SKIP PORTABLE build, no xdp: backend"
 	echo "1..$n"
 	exit 0
 fi
