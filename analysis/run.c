@@ -594,7 +594,8 @@ static void progress(struct runner *r, const struct plan_case *pc, const json_t 
 		for (int i = 0; i < w; i++)
 			bar[i] = i < fill ? '#' : '.';
 		bar[w] = 0;
-		fprintf(stderr, "\r\033[K[%s] %zu/%zu %s rep %u  ETA %s", bar, r->done, r->total,
+		/* \r and padding, no terminal escapes: works on any tty, NO_COLOR or not */
+		fprintf(stderr, "\r[%s] %zu/%zu %s rep %u  ETA %-10s", bar, r->done, r->total,
 			pc->case_id, pc->rep, eta);
 		fflush(stderr);
 		return;
@@ -602,7 +603,7 @@ static void progress(struct runner *r, const struct plan_case *pc, const json_t 
 	const char *st = json_string_value(json_object_get(c, "status"));
 	double fwd = pnum(json_object_get(c, "metrics"), "fwd_pps");
 	if (r->tty)
-		fprintf(stderr, "\r\033[K");
+		fprintf(stderr, "\r%*s\r", 100, "");
 	fprintf(stderr, "case %zu/%zu %s rep %u: %s", r->done, r->total, pc->case_id, pc->rep,
 		st ? st : "interrupted");
 	if (!isnan(fwd))

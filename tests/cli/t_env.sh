@@ -42,9 +42,9 @@ jqt() {
 run "env --help exits 0 with its synopsis" 0 "" "$B" env --help
 grep -q '^usage: ppslab env ' "$T/out"; check "env --help prints 'usage: ppslab env'" $?
 "$B" --help | grep -qE '^  env +print this box'; check "ppslab --help lists env" $?
-run "env --bogus is a usage error" 64 "unrecognized option" "$B" env --bogus
+run "env --bogus is a usage error" 64 "unknown option" "$B" env --bogus
 run "env with a stray argument is a usage error" 64 "unexpected argument 'x'" "$B" env x
-run "env -i without a value is a usage error" 64 "requires an argument" "$B" env -i
+run "env -i without a value is a usage error" 64 "needs an argument" "$B" env -i
 run "env -i with a slash is a usage error" 64 "^ppslab: --iface a/b: expected an interface name" "$B" env -i a/b
 run "env -i with a name over 15 characters is a usage error" 64 "--iface abcdefghijklmnop" \
 	"$B" env -i abcdefghijklmnop
