@@ -140,15 +140,8 @@ int box_cmd_done(struct box_cmd *c, const struct box *b)
 				"ServerAliveInterval=5", NULL };
 	for (int i = 0; !rc && fixed[i]; i++)
 		rc = box_arg(&s, fixed[i]);
-	if (!rc && b->ssh_opts) {
-		char *opts = strdup(b->ssh_opts), *save = NULL;
-		if (!opts)
-			rc = -ENOMEM;
-		for (char *w = opts ? strtok_r(opts, " ", &save) : NULL; !rc && w;
-		     w = strtok_r(NULL, " ", &save))
-			rc = box_arg(&s, w);
-		free(opts);
-	}
+	for (int i = 0; !rc && b->ssh_opts && b->ssh_opts[i]; i++)
+		rc = box_arg(&s, b->ssh_opts[i]);
 	if (!rc)
 		rc = box_arg(&s, b->ssh);
 	if (!rc)

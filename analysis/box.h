@@ -17,7 +17,7 @@ struct box {
 	const char *ssh;      /* [user@]host, or NULL */
 	const char *netns;    /* namespace on that host, or NULL */
 	const char *bin;      /* directory of the ppslab programs there, or NULL: ours */
-	const char *ssh_opts; /* extra words for ssh, space-separated (e.g. "-p 2222"), or NULL */
+	char *const *ssh_opts;/* extra words for ssh, NULL-terminated ({"-p", "2222", NULL}), or NULL */
 };
 
 /* A built command: argv (NULL-terminated) and the namespace to pass to proc_spawn or

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -51,7 +52,13 @@ int dut_new(const struct dut_cfg *cfg, struct dut **out)
 	}
 	d->cfg = *cfg;
 	d->kind = cfg->p->router.kind;
-	snprintf(d->sock, sizeof(d->sock), "%s/rut.sock", cfg->tmpdir);
+	/* the socket lives on the forwarder's host: over ssh our temporary directory is
+	 * not there, /tmp is */
+	if (cfg->box.ssh)
+		snprintf(d->sock, sizeof(d->sock), "/tmp/ppslab-rut-%d-%ld.sock", (int)getpid(),
+			 (long)time(NULL));
+	else
+		snprintf(d->sock, sizeof(d->sock), "%s/rut.sock", cfg->tmpdir);
 	snprintf(d->rulepath, sizeof(d->rulepath), "%s/rules.ipfw", cfg->tmpdir);
 	snprintf(d->desc, sizeof(d->desc), "%s",
 		 d->kind == PR_RUT ? "ppslab-rut" : d->kind == PR_EXTERNAL ? "external" : "none");
@@ -64,8 +71,18 @@ const char *dut_describe(const struct dut *d)
 	return d->desc;
 }
 
-/* ppslab-rut ctl SOCK words...; output into out (may be NULL). Returns the status. */
+/* ppslab-rut ctl SOCK words... with input (or NULL) on its stdin; output into out (may
+ * be NULL). Returns the status. */
+static int ctl_in(struct dut *d, char *out, size_t outlen, const char *const *words,
+		  const char *input);
+
 static int ctl(struct dut *d, char *out, size_t outlen, const char *const *words)
+{
+	return ctl_in(d, out, outlen, words, NULL);
+}
+
+static int ctl_in(struct dut *d, char *out, size_t outlen, const char *const *words,
+		  const char *input)
 {
 	struct box_cmd c;
 	char none[256];
@@ -80,7 +97,7 @@ static int ctl(struct dut *d, char *out, size_t outlen, const char *const *words
 		return rc;
 	}
 	/* the socket is a path on the forwarder's host: no namespace needed there */
-	struct proc_opts o = { .out = out ? out : none,
+	struct proc_opts o = { .stdin_data = input, .out = out ? out : none,
 			       .outlen = out ? outlen : sizeof(none), .merge_err = 1,
 			       .timeout_ns = 30 * NS_PER_S };
 	rc = proc_run(c.argv, &o);
@@ -109,7 +126,21 @@ static json_t *rut_stop(struct dut *d)
 {
 	if (!d->pid)
 		return NULL;
-	kill(d->pid, SIGINT);
+	if (!d->cfg.box.ssh) {
+		kill(d->pid, SIGINT);
+	} else {   /* a signal would stop our ssh client, not the remote forwarder */
+		struct box_cmd c;
+		int rc = box_sys_init(&c, &d->cfg.box, "pkill");
+		rc = rc ? rc : box_arg(&c, "-INT");
+		rc = rc ? rc : box_arg(&c, "-f");
+		rc = rc ? rc : box_arg(&c, "--");
+		rc = rc ? rc : box_arg(&c, d->sock);
+		rc = rc ? rc : box_cmd_done(&c, &d->cfg.box);
+		struct proc_opts o = { .quiet_err = 1, .timeout_ns = 20 * NS_PER_S };
+		if (!rc)
+			proc_run(c.argv, &o);
+		box_cmd_free(&c);
+	}
 	proc_wait(d->pid, 10 * NS_PER_S);
 	d->pid = 0;
 	json_t *sum = NULL;
@@ -218,13 +249,33 @@ static int rut_rules(struct dut *d, const json_t *params, char *err, size_t errl
 		}
 		snprintf(path, sizeof(path), "%s", d->rulepath);
 	}
+	/* the text goes through the client's stdin, so the file need not exist on the
+	 * forwarder's host (ssh) */
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *tf = fopen(path, "r");
+	if (tf) {
+		FILE *m = open_memstream(&text, &tlen);
+		char buf[65536];
+		size_t n;
+		while (m && (n = fread(buf, 1, sizeof(buf), tf)) > 0)
+			fwrite(buf, 1, n, m);
+		if (m)
+			fclose(m);
+		fclose(tf);
+	}
+	if (!text) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -EIO;
+	}
 	static char out[8192];
 	const char *flush[] = { "ipfw", "-q", "flush", NULL };
 	int st = ctl(d, out, sizeof(out), flush);
 	if (st == 0) {
-		const char *load[] = { "ipfw", "-q", path, NULL };
-		st = ctl(d, out, sizeof(out), load);
+		const char *load[] = { "ipfw", "-q", "/dev/stdin", NULL };
+		st = ctl_in(d, out, sizeof(out), load, text);
 	}
+	free(text);
 	if (st) {
 		snprintf(err, errlen, "loading %s into ppslab-rut: status %d: %.300s", path, st, out);
 		return -EIO;

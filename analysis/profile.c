@@ -975,7 +975,7 @@ static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
 }
 
 static const char *const topo_keys[] = { "kind", "lab", "gen", "rut", "sink", "dst", "dst_b",
-					 NULL };
+					 "ssh_options", NULL };
 static const char *const topo_kinds[] = { "netns", "local", "ssh", NULL };
 static const char *const host_keys[] = { "ssh", "netns", "iface", "bin", NULL };
 
@@ -1135,6 +1135,13 @@ static void parse_topology(struct vctx *c, json_t *root, struct profile *p)
 	parse_host(c, o, "sink", &t->sink, t->kind, l, true);
 	parse_dst(c, o, "dst", "198.19.0.2", &t->dst);
 	parse_dst(c, o, "dst_b", "198.18.0.2", &t->dst_b);
+	json_t *so = o ? json_object_get(o, "ssh_options") : NULL;
+	if (so && t->kind != PT_SSH) {
+		verr(c, "topology.ssh_options", true, "ssh_options applies to topology kind \"ssh\"");
+	} else if (so) {
+		check_argv(c, so, "topology.ssh_options");
+		t->ssh_options = json_incref(so);
+	}
 }
 
 static const char *const rig_keys[] = { "calibrate", "direct", NULL };
@@ -1316,6 +1323,7 @@ void profile_free(struct profile *p)
 	free(p->topo.lab);
 	free(p->topo.dst);
 	free(p->topo.dst_b);
+	json_decref(p->topo.ssh_options);
 	free(p->results);
 	json_decref(p->root);
 	free(p);

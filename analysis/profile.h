@@ -147,6 +147,8 @@ struct prof_topology {
 	struct prof_host gen, rut, sink;
 	char *dst;            /* destination address of blast A (default 198.19.0.2) */
 	char *dst_b;          /* of blast B in bidirectional runs (default 198.18.0.2) */
+	json_t *ssh_options;  /* ssh: extra words for every ssh command, e.g. ["-p", "2222",
+			       * "-i", "/root/.ssh/lab"] (array of strings, owned), or NULL */
 };
 
 struct profile {

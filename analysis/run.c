@@ -50,6 +50,7 @@ struct runner {
 	struct dut *dut;
 	char tmpdir[64];
 	char rut_in[32], rut_out[32];   /* the forwarder's interfaces (dut keeps pointers) */
+	char **ssh_opts;         /* topology.ssh_options as a vector (borrowed strings) */
 	double ceiling_pps;      /* the rig's, 0 unknown */
 	size_t done, total, failed;
 	uint64_t t_start;
@@ -117,12 +118,20 @@ static int topology_up(struct runner *r)
 			}
 		}
 	}
+	size_t nso = json_array_size(t->ssh_options);
+	if (nso) {
+		r->ssh_opts = calloc(nso + 1, sizeof(*r->ssh_opts));
+		if (!r->ssh_opts)
+			return EX_OSERR;
+		for (size_t i = 0; i < nso; i++)
+			r->ssh_opts[i] = (char *)json_string_value(json_array_get(t->ssh_options, i));
+	}
 	r->env.gen = (struct box){ .role = "gen", .ssh = t->gen.ssh, .netns = t->gen.netns,
-				   .bin = t->gen.bin };
+				   .bin = t->gen.bin, .ssh_opts = r->ssh_opts };
 	r->env.sink = (struct box){ .role = "sink", .ssh = t->sink.ssh, .netns = t->sink.netns,
-				    .bin = t->sink.bin };
+				    .bin = t->sink.bin, .ssh_opts = r->ssh_opts };
 	r->rut_box = (struct box){ .role = "rut", .ssh = t->rut.ssh, .netns = t->rut.netns,
-				   .bin = t->rut.bin };
+				   .bin = t->rut.bin, .ssh_opts = r->ssh_opts };
 	r->env.gen_if = t->gen.iface;
 	r->env.sink_if = t->sink.iface;
 	r->env.dst = t->dst;
@@ -877,6 +886,7 @@ out_tmp:
 		proc_run(av, &po);
 	}
 out_root:
+	free(r->ssh_opts);
 	json_decref(r->root);
 out_plan:
 	plan_free(&r->plan);

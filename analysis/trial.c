@@ -270,7 +270,12 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	struct tool sink = { .name = "sink" }, sinkb = { .name = "sink_b" };
 	struct tool gen = { .name = "gen" }, genb = { .name = "gen_b" };
 	struct tool *tools[4] = { &gen, &genb, &sink, &sinkb };
-	double limit = r->warmup_s + r->duration_s + p->trial.settle_s + 60;
+	/* A sink here is stopped with SIGINT when the senders are done; over ssh a signal
+	 * does not reach the remote process, so there the sink's own duration ends it
+	 * shortly after the load. */
+	bool remote = e->gen.ssh || e->sink.ssh;
+	double limit = r->warmup_s + r->duration_s + p->trial.settle_s + (remote ? 4 : 60);
+	uint64_t sinks_end = mono_ns() + (uint64_t)((limit + 15) * 1e9);
 	char err[700] = "";
 	int rc = 0;
 	struct box_cmd c;
@@ -351,8 +356,11 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 		usleep((useconds_t)(p->trial.settle_s * 1e6));
 	after = e->dut ? dut_stats(e->dut) : NULL;
 out:
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 4; i++) {
+		if (remote && i >= 2 && !(e->stop && *e->stop))
+			tool_wait(tools[i], sinks_end, NULL, false);
 		tool_stop(tools[i]);
+	}
 
 	/* what everyone printed */
 	json_t *gens = json_array(), *sinks = json_array(), *exits = json_object();

@@ -42,8 +42,8 @@ static void t_local_and_netns(void)
 /* over ssh: one remote command line in which every word is quoted, namespace first */
 static void t_ssh(void)
 {
-	struct box b = { .role = "sink", .ssh = "lab@sink1", .netns = "ns x",
-			 .ssh_opts = "-p 2222" };
+	char *opts[] = { "-p", "2222", NULL };
+	struct box b = { .role = "sink", .ssh = "lab@sink1", .netns = "ns x", .ssh_opts = opts };
 	struct box_cmd c;
 	T_EQ_INT(box_cmd_init(&c, &b, "ppslab-sink"), 0);
 	T_EQ_INT(box_arg(&c, "-i"), 0);
