@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# t_run_ext.sh — ppslab run with an external router: the Linux kernel forwarding in the
+# lab's router namespace, configured only through the profile's hooks (setup: forwarding
+# on, shield off; the rules axis: nftables rules; after each trial: the interface
+# counters). Asserts on the results file; and a hook that hangs is killed after its
+# timeout, its case failed, the sweep carried on.
+. "$(dirname "$0")/lib.sh"
+lab_up
+H="$PPSLAB_TOP/tests/integ/nft_fwd.sh"
+P=$T/ext.json
+jq -n --arg lab "$LAB" --arg b "$B" --arg h "$H" --arg r "$T/r.json" '{
+  description: "t_run_ext: the Linux kernel as the router, through hooks",
+  matrix: { rules: [0, 100] },
+  params: { offered: "20k" },
+  trial: { method: "fixed", warmup: "0.3s", duration: "1.5s", settle: "0.3s" },
+  router: { kind: "external",
+    setup_hook: ["bash", $h, "setup", $lab, $b],
+    hooks: { rules: ["bash", $h, "rules", ($lab + "-rut"), "{rules}"] },
+    read_hook: ["bash", $h, "read", ($lab + "-rut")],
+    hook_timeout: "20s" },
+  topology: { kind: "netns", lab: $lab },
+  output: { results: $r } }' >"$P"
+"$B/ppslab" run "$P" -q --no-table >"$T/run.out" 2>"$T/run.err"
+rc=$?
+eq "run with an external router exits 0" "$rc" 0
+[ "$rc" = 0 ] || sed 's/^/# /' "$T/run.err" | head -n 20
+R=$T/r.json
+eq "complete" "$(jq -r .complete "$R")" true
+eq "the router is recorded as external" "$(jq -r .environment.dut.router "$R")" external
+eq "two cases finished" "$(jq '[.cases[] | select(.status == "ok" or .status == "flagged")] | length' "$R")" 2
+near "the kernel forwards 20,000 pps with no rules" \
+	"$(jq '.cases[] | select(.params.rules == 0) | .metrics.fwd_pps' "$R")" 20000 0.05
+near "and with 100 nftables rules" \
+	"$(jq '.cases[] | select(.params.rules == 100) | .metrics.fwd_pps' "$R")" 20000 0.05
+eq "the rules hook left 100 drop rules" \
+	"$(inns rut nft list chain inet ppslab_fw forward | grep -c 'ip saddr.*drop')" 100
+eq "the read hook's JSON is in every trial" \
+	"$(jq '[.cases[].trials[].rut.output | type] | unique | join(",")' -r "$R")" array
+check "its counters show rut1 sending" \
+	test "$(jq '[.cases[-1].trials[-1].rut.output[] | select(.ifname == "rut1") | .stats64.tx.packets][0]' "$R")" -gt 20000
+eq "the forwarder checks are skipped, not failed, without forwarder stats" \
+	"$(jq -r '[.cases[].trials[].checks[] | select(.name | test("forwarder adds up")) | .ok] | unique | map(tostring) | join(",")' "$R")" null
+
+# a hook that never returns: killed after hook_timeout, the case fails, the next runs
+jq --arg r "$T/r2.json" '.matrix = { pollhz: [1000, 2000] } | .params.rules = 0
+	| .router.hooks = { pollhz: ["sleep", "30"] } | .router.hook_timeout = "1s"
+	| .rig = { calibrate: false, direct: false } | .output.results = $r' "$P" >"$T/hang.json"
+t0=$(date +%s)
+"$B/ppslab" run "$T/hang.json" -q --no-table >"$T/run2.out" 2>"$T/run2.err"
+eq "a run whose cases failed exits 1" "$?" 1
+t1=$(date +%s)
+check "both hooks were killed after their 1 s timeout (run took $((t1 - t0)) s)" test $((t1 - t0)) -lt 20
+eq "both cases failed" "$(jq -r '[.cases[].status] | join(",")' "$T/r2.json")" "failed,failed"
+check "the error names the hook and its status" \
+	grep -q "hook for pollhz failed with status" <(jq -r '.cases[0].error' "$T/r2.json")
+eq "the file is complete" "$(jq -r .complete "$T/r2.json")" true
+done_testing
