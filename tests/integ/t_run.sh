@@ -11,6 +11,7 @@ cat >"$P" <<JSON
 { "description": "t_run: two pollhz values, burst_max 20, 30,000 pps offered",
   "matrix": { "pollhz": [500, 1000] },
   "params": { "burst_max": 20, "mode": "poll", "offered": "30k" },
+  "repetitions": 2,
   "trial": { "method": "fixed", "warmup": "0.3s", "duration": "1.5s", "settle": "0.3s" },
   "topology": { "kind": "netns", "lab": "$LAB" },
   "router": { "rt_prio": 5 },
@@ -21,12 +22,12 @@ eq "run exits 0" "$?" 0
 R=$T/r1.json
 eq "results file is ppslab/result" "$(jq -r .schema "$R")" "ppslab/result"
 eq "complete" "$(jq -r .complete "$R")" true
-eq "two cases" "$(jq '.cases | length' "$R")" 2
+eq "two cells × two repetitions" "$(jq '.cases | length' "$R")" 4
 eq "cases finished" "$(jq -r '[.cases[].status] | map(. == "ok" or . == "flagged") | all' "$R")" true
 near "pollhz 500 × burst_max 20: 10,000 pps" \
-	"$(jq '.cases[] | select(.params.pollhz == 500) | .metrics.fwd_pps' "$R")" 10000 0.15
+	"$(jq '[.summary[] | select(.params.pollhz == 500 and .metric == "fwd_pps")][0].median' "$R")" 10000 0.15
 near "pollhz 1000 × burst_max 20: 20,000 pps" \
-	"$(jq '.cases[] | select(.params.pollhz == 1000) | .metrics.fwd_pps' "$R")" 20000 0.15
+	"$(jq '[.summary[] | select(.params.pollhz == 1000 and .metric == "fwd_pps")][0].median' "$R")" 20000 0.15
 check "offered about 30,000 pps" test "$(jq '[.cases[].metrics.offered_pps] | map(. > 28500 and . < 31500) | all' "$R")" = true
 check "the rig's ceiling is recorded" test "$(jq '.rig.ceiling_pps > 30000' "$R")" = true
 check "the direct sender → sink run reached the sink" test "$(jq '.rig.direct.rx_frames > 0' "$R")" = true
@@ -40,9 +41,27 @@ eq "the forwarder's own counters: burst reached burst_max" \
 eq "summary rows per cell" "$(jq '[.summary[] | select(.metric == "fwd_pps")] | length' "$R")" 2
 eq "ppslab table reads it" "$("$B/ppslab" table "$R" --format csv | sed -n 1p | cut -d, -f1)" pollhz
 
+# issue 7 on a real sweep: plots (PNG size, SVG closed, .gp re-runnable), compare
+"$B/ppslab" plot "$R" -o "$T/p.png" >/dev/null 2>"$T/plot.err"
+eq "plot of the sweep: PNG written" "$?" 0
+eq "PNG is 900x540" "$(od -An -tu1 -j16 -N8 "$T/p.png" | awk '{ printf "%dx%d", $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8 }')" 900x540
+check "PNG is not blank (over 5 KB)" test "$(stat -c %s "$T/p.png")" -gt 5000
+"$B/ppslab" plot "$R" -o "$T/q.svg" >/dev/null 2>&1
+check "SVG is closed" grep -q '</svg>' "$T/q.svg"
+rm -f "$T/p.png"
+(cd "$T" && gnuplot p.gp 2>/dev/null)
+check "the .gp beside it re-runs and redraws the PNG" test -s "$T/p.png"
+"$B/ppslab" compare "$R" "$R" -o "$T/same.json" >/dev/null 2>&1
+eq "compare of the run with itself: nothing but EQUIVALENT or INCONCLUSIVE" \
+	"$(jq -r '[.rows[].verdict] | map(. == "EQUIVALENT" or . == "INCONCLUSIVE") | all' "$T/same.json")" true
+jq '(.cases[] | select(.params.pollhz == 1000) | .metrics.fwd_pps) |= . * 0.9' "$R" >"$T/slow.json"
+"$B/ppslab" compare "$R" "$T/slow.json" --metric fwd_pps -o "$T/slow-cmp.json" >/dev/null 2>&1
+eq "a copy with one cell 10 % slower: exactly that cell is a REGRESSION" \
+	"$(jq -r '[.rows[] | select(.verdict == "REGRESSION") | .key] | join(" ")' "$T/slow-cmp.json")" "pollhz=1000"
+
 # SIGINT after the first case: the finished case stays, the file is resumable
 P2=$T/resume.json
-jq --arg r "$T/r2.json" '.matrix.pollhz = [500, 1000, 2000] | .output.results = $r' "$P" >"$P2"
+jq --arg r "$T/r2.json" '.matrix.pollhz = [500, 1000, 2000] | .repetitions = 1 | .output.results = $r' "$P" >"$P2"
 "$B/ppslab" run "$P2" -q --no-table >"$T/run2.out" 2>"$T/run2.err" &
 pid=$!
 for i in $(seq 1 300); do
@@ -67,7 +86,7 @@ eq "the finished case was not repeated" \
 
 # a forwarder killed during a case: that case fails, the next one runs on a new forwarder
 P3=$T/kill.json
-jq --arg r "$T/r3.json" '.matrix.pollhz = [500, 1000] | .trial.duration = "3s" | .output.results = $r' "$P" >"$P3"
+jq --arg r "$T/r3.json" '.matrix.pollhz = [500, 1000] | .repetitions = 1 | .trial.duration = "3s" | .output.results = $r' "$P" >"$P3"
 "$B/ppslab" run "$P3" -q --no-table >"$T/run4.out" 2>"$T/run4.err" &
 pid=$!
 for i in $(seq 1 200); do
