@@ -166,10 +166,15 @@ static int rut_start(struct dut *d, const char *mode, char *err, size_t errlen)
 	const char *ports = p->router.ports ? p->router.ports : "afpacket";
 	struct box_cmd c;
 	int rc = box_cmd_init(&c, &d->cfg.box, "ppslab-rut");
+	/* a bounded receive ring, one slot per frame, as on a NIC: excess load is lost
+	 * within a trial instead of being buffered past its end */
+	char ring[48] = "";
+	if (p->router.ring && !strcmp(ports, "afpacket"))
+		snprintf(ring, sizeof(ring), ",ring=v2,frames=%u", p->router.ring);
 	rc = rc ? rc : box_arg(&c, "-i");
-	rc = rc ? rc : box_argf(&c, "%s:%s", ports, d->cfg.in);
+	rc = rc ? rc : box_argf(&c, "%s:%s%s", ports, d->cfg.in, ring);
 	rc = rc ? rc : box_arg(&c, "-o");
-	rc = rc ? rc : box_argf(&c, "%s:%s", ports, d->cfg.out);
+	rc = rc ? rc : box_argf(&c, "%s:%s%s", ports, d->cfg.out, ring);
 	rc = rc ? rc : box_arg(&c, "--mode");
 	rc = rc ? rc : box_arg(&c, mode);
 	rc = rc ? rc : box_arg(&c, "--ctl");

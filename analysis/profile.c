@@ -807,8 +807,9 @@ static void check_argv(struct vctx *c, const json_t *v, const char *path)
 	}
 }
 
-static const char *const router_keys[] = { "kind", "ports", "rules_dir", "rt_prio", "hooks",
-					    "setup_hook", "read_hook", "hook_timeout", NULL };
+static const char *const router_keys[] = { "kind", "ports", "rules_dir", "rt_prio", "ring",
+					    "hooks", "setup_hook", "read_hook", "hook_timeout",
+					    NULL };
 static const char *const router_kinds[] = { "rut", "external", "none", NULL };
 static const char *const port_names[] = { "afpacket", "xdp", NULL };
 
@@ -840,6 +841,11 @@ static void parse_router(struct vctx *c, json_t *root, struct profile *p)
 	r->rules_dir = xstrdup(c, dir);
 	if (!get_int(c, o, "rt_prio", "router", 0, 99, 0, &n))
 		r->rt_prio = (double)n;
+	if (!get_int(c, o, "ring", "router", 0, 4194304, 0, &n)) {
+		if (n && n < 64)
+			verr(c, "router.ring", false, "expected 0 (the backend's default) or 64..4194304 frames, got %lld", n);
+		r->ring = (unsigned)n;
+	}
 	get_dur(c, o, "hook_timeout", "router", 30, &r->hook_timeout_s);
 	if (r->hook_timeout_s <= 0)
 		verr(c, "router.hook_timeout", false, "must be longer than 0 s");

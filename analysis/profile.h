@@ -55,7 +55,7 @@
  *     exceed_ratio (0), max_trials (40), ladder (list of rates; default 10..100 % of
  *     max). Durations are seconds or text ("500ms"); loads are pps or rates ("200k").
  *   router: kind (rut), ports (afpacket|xdp), rules_dir (the profile's directory),
- *     rt_prio (0..99, 0), hook_timeout (30s); hooks (object: axis → argument vector),
+ *     rt_prio (0..99, 0), ring (0 or 64..4194304 frames, 0), hook_timeout (30s); hooks (object: axis → argument vector),
  *     setup_hook, read_hook (argument vectors) only with kind "external"; every {NAME}
  *     placeholder in a hook must name an axis.
  *   topology: kind netns (lab "ppslab"; netns LAB-gen/LAB-rut/LAB-sink, iface gen0,
@@ -124,6 +124,9 @@ struct prof_router_cfg {
 	char *rules_dir;      /* where "file:NAME" rules are looked up, resolved against the
 			       * profile's directory (default: that directory) */
 	double rt_prio;       /* rut --rt-prio, 0 = normal */
+	unsigned ring;        /* frames per receive ring of each forwarder port, one slot per
+			       * frame like a NIC's descriptor ring (afpacket ring=v2,frames=N);
+			       * 0: the backend's default (about 130,000 small frames) */
 	/* external: per-axis hooks, each an argument vector template whose words may hold
 	 * {axis} placeholders ("ssh", "r2", "sysctl", "kern.polling.pollhz={pollhz}"),
 	 * run when that axis changes; setup runs once, read after every trial (its stdout,

@@ -639,8 +639,40 @@ static void finish_outputs(struct runner *r)
 	}
 }
 
+static bool swept(const struct profile *p, const char *axis, size_t len)
+{
+	for (size_t i = 0; i < p->naxes; i++)
+		if (strlen(p->axes[i].name) == len && !strncmp(p->axes[i].name, axis, len))
+			return true;
+	return false;
+}
+
+/* An output setting as it applies to this run: --set may have fixed an axis the
+ * profile's table or plot names (rows, x, by, a where condition); such a name is
+ * dropped (defaults apply) rather than failing the table. Returns NULL to drop. */
+static const char *applies(struct runner *r, const char *key, const char *val, char *buf,
+			   size_t len)
+{
+	bool axis_key = !strcmp(key, "rows") || !strcmp(key, "x") || !strcmp(key, "y") ||
+			!strcmp(key, "by") || (!strcmp(key, "cols") && !strchr(val, '='));
+	if (axis_key)
+		return swept(r->p, val, strlen(val)) ? val : NULL;
+	if (strcmp(key, "where"))
+		return val;
+	size_t n = 0;
+	buf[0] = 0;
+	for (const char *c = val; *c;) {
+		size_t l = strcspn(c, ","), eq = strcspn(c, "=");
+		if (eq < l && swept(r->p, c, eq) && n + l + 2 < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%.*s", n ? "," : "", (int)l, c);
+		c += l + (c[l] == ',');
+	}
+	return n ? buf : NULL;
+}
+
 static void print_table_plot(struct runner *r)
 {
+	char wbuf[2][512];
 	const json_t *out = r->p->output;
 	const json_t *tab = json_object_get(out, "table"), *plot = json_object_get(out, "plot");
 	char *av[24];
@@ -655,9 +687,11 @@ static void print_table_plot(struct runner *r)
 		av[n++] = (char *)r->out;
 		for (size_t i = 0; i < sizeof(tkeys) / sizeof(tkeys[0]); i++) {
 			const json_t *v = json_object_get(tab, tkeys[i][0]);
-			if (json_is_string(v)) {
+			const char *a = json_is_string(v) ? applies(r, tkeys[i][0], json_string_value(v),
+								     wbuf[0], sizeof(wbuf[0])) : NULL;
+			if (a) {
 				av[n++] = (char *)tkeys[i][1];
-				av[n++] = (char *)json_string_value(v);
+				av[n++] = (char *)a;
 			}
 		}
 		av[n] = NULL;
@@ -677,9 +711,11 @@ static void print_table_plot(struct runner *r)
 		av[n++] = (char *)r->out;
 		for (size_t i = 0; i < sizeof(pkeys) / sizeof(pkeys[0]); i++) {
 			const json_t *v = json_object_get(plot, pkeys[i][0]);
-			if (json_is_string(v)) {
+			const char *a = json_is_string(v) ? applies(r, pkeys[i][0], json_string_value(v),
+								     wbuf[1], sizeof(wbuf[1])) : NULL;
+			if (a) {
 				av[n++] = (char *)pkeys[i][1];
-				av[n++] = (char *)json_string_value(v);
+				av[n++] = (char *)a;
 			}
 		}
 		av[n++] = "-o";

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# t_profiles.sh — the shipped profiles and rule sets, and bad profiles, without root:
+# every profiles/*.json passes `ppslab run --dry-run` (the plan is printed, nothing
+# runs); every rule file passes ppslab-rut --check-rules; the router-side scripts
+# parse; a bad profile gets FILE:LINE:COLUMN: PATH: what was expected, every error at
+# once, status 65; a bad --set is placed as "--set N".
+set -u
+B=${PPSLAB_BIN:?}
+TOP=${PPSLAB_TOP:?}
+T=$(mktemp -d /tmp/ppslab-t_profiles.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+no() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+run() {     # run DESC WANT_STATUS STDERR_PATTERN COMMAND...
+	local d=$1 want=$2 pat=$3; shift 3
+	"$@" >"$T/out" 2>"$T/err"
+	local rc=$?
+	if [ "$rc" = "$want" ] && { [ -z "$pat" ] || grep -qE -- "$pat" "$T/err"; }; then
+		ok "$d"
+	else
+		no "$d" "status $rc (wanted $want)" "stderr: $(head -c 600 "$T/err")"
+	fi
+}
+cd "$TOP"
+for p in profiles/*.json; do
+	name=$(basename "$p" .json)
+	run "$name: --dry-run" 0 "" "$B/ppslab" run "$p" --dry-run
+	if grep -q "^cases: [0-9]* cells x [0-9]* repetitions\? = [0-9]* cases" "$T/out" &&
+	   grep -q "^estimated time: about" "$T/out"; then
+		ok "$name: the plan has cells, cases and an estimated time"
+	else
+		no "$name: the plan has cells, cases and an estimated time" "$(head -c 400 "$T/out")"
+	fi
+	if jq -e '.description | length > 80' "$p" >/dev/null; then
+		ok "$name: says what it reproduces and what to expect"
+	else
+		no "$name: has a description"
+	fi
+done
+run "a profile by its bare name" 0 "" "$B/ppslab" run demo --dry-run
+run "demo: under two minutes by the plan" 0 "" \
+	awk '/^estimated time/ { if ($0 ~ /min/) exit 1 }' <("$B/ppslab" run demo --dry-run)
+for r in profiles/rules/*.rules; do
+	run "$(basename "$r"): ppslab-rut --check-rules" 0 "" "$B/ppslab-rut" --check-rules "$r" -i rut0 -o rut1
+done
+for s in profiles/rules/*.sh; do
+	run "$(basename "$s"): parses" 0 "" sh -n "$s"
+done
+
+# bad profiles: every error placed, status 65
+cat >"$T/bad.json" <<'JSON'
+{ "description": "bad",
+  "matrix": { "pollhz": [1000, "fast"], "burst": [10] },
+  "trial": { "method": "fixed", "duraton": "2s" },
+  "topology": { "dst": "8.8.8.8" } }
+JSON
+run "bad profile: status 65" 65 "" "$B/ppslab" run "$T/bad.json" --dry-run
+for pat in "bad.json:2:32: matrix.pollhz\[1\]: expected a whole number" "bad.json:2:41: matrix.burst: unknown axis" "bad.json:3:33: trial.duraton: unknown key" \
+	"bad.json:4:24: topology.dst: 8.8.8.8 is outside the benchmarking range"; do
+	if grep -qE -- "$pat" "$T/err"; then ok "bad profile: $pat"; else no "bad profile: $pat" "$(cat "$T/err")"; fi
+done
+printf '{ "matrix": { "pollhz": [1000, }\n' >"$T/syntax.json"
+run "a JSON syntax error is placed" 65 "syntax.json:1:[0-9]+:" "$B/ppslab" run "$T/syntax.json" --dry-run
+run "a bad --set is placed as --set N" 65 "^--set 2: " "$B/ppslab" run demo --dry-run \
+	--set pollhz=1000 --set trial.duration=forever
+run "--set sweeps an axis" 0 "" "$B/ppslab" run demo --dry-run --set pollhz=500,1000,1500
+if grep -q "pollhz.*500, 1000, 1500" "$T/out"; then ok "--set: the plan shows the new axis"; else no "--set: the plan shows the new axis" "$(head -c 400 "$T/out")"; fi
+run "a missing profile" 66 "nosuch" "$B/ppslab" run nosuch --dry-run
+run "run without a profile" 64 "which profile" "$B/ppslab" run
+echo "1..$n"

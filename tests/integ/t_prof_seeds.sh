@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# t_prof_seeds.sh — the shipped profiles run for real in a private lab: demo.json as the
+# README's main command runs it, and a shortened version of each seed profile (--set to
+# fewer cells and 1-second trials). Each gives the table shaped like its seed's, with
+# the rows and columns expected, and numbers that show the seed's effect.
+. "$(dirname "$0")/lib.sh"
+lab_up
+cd "$PPSLAB_TOP"
+short=(--set trial.warmup=0.2s --set trial.settle=0.2s --set rig.calibrate=false
+       --set rig.direct=false --set "topology.lab=\"$LAB\"")
+prof() {    # prof NAME [--set ...]: runs profiles/NAME.json into $T/NAME.json, table in $T/NAME.txt
+	local name=$1; shift
+	"$B/ppslab" run "$name" -o "$T/$name.json" -p "$T/$name.png" --set "topology.lab=\"$LAB\"" \
+		"$@" >"$T/$name.txt" 2>"$T/$name.err"
+	local rc=$?
+	eq "$name: runs to the end" "$rc" 0
+	[ "$rc" = 0 ] || sed 's/^/# /' "$T/$name.err" | tail -n 8
+	check "$name: plot written" test -s "$T/$name.png"
+}
+m() { jq -r "$2" "$T/$1.json"; }   # m NAME FILTER
+
+# demo: what `make demo` runs, unchanged but for the lab
+prof demo
+eq "demo: 8 cases" "$(m demo '.cases | length')" 8
+check "demo: its table" grep -q "^pollhz  burst_max=20  burst_max=50" "$T/demo.txt"
+near "demo: 1000 × 20 caps at 20,000 pps" \
+	"$(m demo '.cases[] | select(.params.pollhz == 1000 and .params.burst_max == 20 and .params.rules == 0) | .metrics.fwd_pps')" 20000 0.10
+near "demo: 2000 × 50 forwards the 60,000 offered" \
+	"$(m demo '.cases[] | select(.params.pollhz == 2000 and .params.burst_max == 50 and .params.rules == 0) | .metrics.fwd_pps')" 60000 0.10
+
+# seed 000: HZ | 1 blast | blast A | blast B
+prof dragonfly-hz-sweep "${short[@]}" --set pollhz=500,1000 --set firewall=on --set trial.duration=1s
+check "hz sweep: the seed's header" grep -qE "^HZ +1 blast +blast A +blast B" "$T/dragonfly-hz-sweep.txt"
+eq "hz sweep: rows 500 and 1000" "$(awk '$1 ~ /^(500|1000)$/ { print $1 }' "$T/dragonfly-hz-sweep.txt" | tr '\n' ' ')" "500 1000 "
+near "hz sweep: one blast at 500 Hz × 150 = 75,000 pps" \
+	"$(m dragonfly-hz-sweep '.cases[] | select(.params.pollhz == 500 and .params.direction == "uni") | .metrics.fwd_pps')" 75000 0.15
+near "hz sweep: blast B at 500 Hz is polled on its own port too" \
+	"$(m dragonfly-hz-sweep '.cases[] | select(.params.pollhz == 500 and .params.direction == "bi") | .metrics.fwd_pps_b')" 75000 0.20
+check "hz sweep: the ten rules were executed (rule 1000 counted every frame)" \
+	test "$(m dragonfly-hz-sweep '[.cases[] | .metrics["rut.rule_hits.1000"]] | min')" -gt 50000
+
+# seed 001: count rules, counters on
+prof ipfw-counter-cost "${short[@]}" --set rules=0,3 --set update_counters=1 --set trial.duration=1s
+eq "counter cost: rows 0 and 3" "$(awk '$1 ~ /^[03]$/ { print $1 }' "$T/ipfw-counter-cost.txt" | tr '\n' ' ')" "0 3 "
+eq "counter cost: each count rule counts every frame twice (in and out)" \
+	"$(m ipfw-counter-cost '.cases[] | select(.params.firewall == "on" and .params.rules == 3) | .trials[-1].rut | ((.rules[] | select(.number == 3) | .pkts) == 2 * .fwd_pkts)')" true
+eq "counter cost: with the firewall off nothing is counted" \
+	"$(m ipfw-counter-cost '[.cases[] | select(.params.firewall == "off") | .trials[-1].rut.rules[] | .pkts] | add')" 0
+
+# seeds 002/003: poll caps at pollhz × burst_max, intr does not
+prof polling-vs-interrupt "${short[@]}" --set burst_max=20 --set idle_poll=0 \
+	--set 'trial.ladder=["20k","60k"]' --set trial.duration=1s
+near "poll vs intr: poll's MFR is 2000 × 20 = 40,000 pps" \
+	"$(m polling-vs-interrupt '.cases[] | select(.params.mode == "poll") | .metrics.mfr_pps')" 40000 0.10
+check "poll vs intr: intr forwards the 60,000 offered" \
+	test "$(m polling-vs-interrupt '.cases[] | select(.params.mode == "intr") | .metrics.mfr_pps | floor')" -gt 55000
+eq "poll vs intr: two ladder steps per case" "$(m polling-vs-interrupt '[.cases[].trials | length] | unique | join(",")')" 2
+
+# rule scaling: every frame walks past all the rules to the allow rule
+prof rule-scaling "${short[@]}" --set rules=0,1000 --set trial.duration=1s
+eq "rule scaling: rows 0 and 1000" "$(awk '$1 ~ /^(0|1000)$/ { print $1 }' "$T/rule-scaling.txt" | tr '\n' ' ')" "0 1000 "
+eq "rule scaling: the 1000 rules did not match, the allow rule took every frame" \
+	"$(m rule-scaling '.cases[] | select(.params.rules == 1000) | .trials[-1].rut | ([.rules[] | select(.number < 65000) | .pkts] | add) == 0 and ([.rules[] | select(.number == 65000) | .pkts][0] >= .rx_pkts)')" true
+
+# RFC 2544 throughput: MLR-lite finds the ceiling of a forwarder held at 1000 × 50
+prof rfc2544-throughput "${short[@]}" --set size=64,512 --set mode=poll --set pollhz=1000 \
+	--set burst_max=50 --set trial.max_load=80k --set trial.initial=0.5s --set trial.duration=1s \
+	--set trial.width=0.05
+check "rfc2544: NDR and PDR columns" grep -qE "ndr_pps +pdr_pps" "$T/rfc2544-throughput.txt"
+for s in 64 512; do
+	v=$(m rfc2544-throughput ".cases[] | select(.params.size == $s) | .metrics.ndr_pps // 0 | floor")
+	check "rfc2544: $s-byte NDR ($v pps) at the 50,000 pps ceiling, within the search's width" \
+		test "$v" -ge 42000 -a "$v" -le 52000
+done
+eq "rfc2544: NDR ≤ PDR" "$(m rfc2544-throughput '[.cases[].metrics | .ndr_pps <= .pdr_pps] | all')" true
+eq "rfc2544: deviations from RFC 2544 are recorded" \
+	"$(m rfc2544-throughput '.method.rfc2544_deviations | length > 0')" true
+done_testing
