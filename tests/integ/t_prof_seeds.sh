@@ -29,7 +29,8 @@ near "demo: 2000 × 50 forwards the 60,000 offered" \
 	"$(m demo '.cases[] | select(.params.pollhz == 2000 and .params.burst_max == 50 and .params.rules == 0) | .metrics.fwd_pps')" 60000 0.10
 
 # seed 000: HZ | 1 blast | blast A | blast B
-prof dragonfly-hz-sweep "${short[@]}" --set pollhz=500,1000 --set firewall=on --set trial.duration=1s
+prof dragonfly-hz-sweep "${short[@]}" --set pollhz=500,1000 --set firewall=on --set trial.duration=1s \
+	--set offered=110k
 check "hz sweep: the seed's header" grep -qE "^HZ +1 blast +blast A +blast B" "$T/dragonfly-hz-sweep.txt"
 eq "hz sweep: rows 500 and 1000" "$(awk '$1 ~ /^(500|1000)$/ { print $1 }' "$T/dragonfly-hz-sweep.txt" | tr '\n' ' ')" "500 1000 "
 near "hz sweep: one blast at 500 Hz × 150 = 75,000 pps" \
