@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "jout.h"
 #include "log.h"
 #include "proc.h"
 #include "results.h"
@@ -143,17 +144,7 @@ static json_t *rut_stop(struct dut *d)
 	}
 	proc_wait(d->pid, 10 * NS_PER_S);
 	d->pid = 0;
-	json_t *sum = NULL;
-	FILE *f = fopen(d->outpath, "r");
-	char line[1 << 16];
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, "\"type\":\"summary\"")) {
-			json_decref(sum);
-			sum = json_loads(line, 0, NULL);
-		}
-	if (f)
-		fclose(f);
-	return sum;
+	return jout_last_summary(d->outpath);
 }
 
 static int rut_start(struct dut *d, const char *mode, char *err, size_t errlen)

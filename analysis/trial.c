@@ -17,6 +17,7 @@
 
 #include "clock.h"
 #include "ifinfo.h"
+#include "jout.h"
 #include "log.h"
 #include "proc.h"
 #include "results.h"
@@ -133,23 +134,6 @@ static int tool_start(struct tool *t, const struct trial_env *e, const struct bo
 	return rc;
 }
 
-/* the tool's last "summary" line, or NULL */
-static json_t *tool_summary(const struct tool *t)
-{
-	FILE *f = fopen(t->out, "r");
-	if (!f)
-		return NULL;
-	json_t *sum = NULL;
-	static char line[1 << 18];
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "\"type\":\"summary\"")) {
-			json_decref(sum);
-			sum = json_loads(line, 0, NULL);
-		}
-	fclose(f);
-	return sum;
-}
-
 /* the first line of the tool's stderr, for a record's error */
 static void tool_err(const struct tool *t, char *buf, size_t len)
 {
@@ -166,8 +150,8 @@ static void tool_err(const struct tool *t, char *buf, size_t len)
 
 /* expect: the sender's output file when it is on this host (the sink reads it at the
  * end, so frames lost after the last arrival count as lost), or NULL */
-static int sink_cmd(const struct trial_env *e, const struct box *b, const char *ifname,
-		    double limit_s, const char *expect, struct box_cmd *c)
+static int sink_cmd(const struct box *b, const char *ifname, double limit_s,
+		    const char *expect, struct box_cmd *c)
 {
 	int rc = box_cmd_init(c, b, "ppslab-sink");
 	if (!rc && expect) {
@@ -181,7 +165,6 @@ static int sink_cmd(const struct trial_env *e, const struct box *b, const char *
 	rc = rc ? rc : box_argf(c, "%.0fs", ceil(limit_s));
 	rc = rc ? rc : box_arg(c, "--interval");
 	rc = rc ? rc : box_arg(c, "3600s");
-	(void)e;
 	return rc;
 }
 
@@ -329,12 +312,12 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	snprintf(xa, sizeof(xa), "%s/gen.out", e->tmpdir);
 	snprintf(xb, sizeof(xb), "%s/gen_b.out", e->tmpdir);
 	bool local = !e->gen.ssh && !e->sink.ssh;
-	if ((rc = sink_cmd(e, &e->sink, e->sink_if, limit, local ? xa : NULL, &c)) ||
+	if ((rc = sink_cmd(&e->sink, e->sink_if, limit, local ? xa : NULL, &c)) ||
 	    (rc = tool_start(&sink, e, &e->sink, &c))) {
 		snprintf(err, sizeof(err), "cannot start ppslab-sink: %s", strerror(-rc));
 		goto out;
 	}
-	if (bi && ((rc = sink_cmd(e, &e->gen, e->gen_if, limit, local ? xb : NULL, &c)) ||
+	if (bi && ((rc = sink_cmd(&e->gen, e->gen_if, limit, local ? xb : NULL, &c)) ||
 		   (rc = tool_start(&sinkb, e, &e->gen, &c)))) {
 		snprintf(err, sizeof(err), "cannot start the blast B sink: %s", strerror(-rc));
 		goto out;
@@ -405,7 +388,7 @@ out:
 		struct tool *t = tools[i];
 		if (!t->out[0])
 			continue;
-		json_t *sum = tool_summary(t);
+		json_t *sum = jout_last_summary(t->out);
 		json_object_set_new(exits, t->name, json_integer(t->status));
 		if (i < 2)
 			gs[i] = sum;

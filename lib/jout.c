@@ -2,6 +2,8 @@
 #include "jout.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 void jout_emit(FILE *f, json_t *obj)
 {
@@ -49,4 +51,22 @@ json_t *jout_obj(const char *tool, const char *type)
 	jset_s(o, "schema_version", PPSLAB_JSON_SCHEMA_VERSION);
 	jset_s(o, "type", type);
 	return o;
+}
+
+json_t *jout_last_summary(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	json_t *sum = NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	while (getline(&line, &cap, f) > 0)
+		if (strstr(line, "\"type\":\"summary\"")) {
+			json_decref(sum);
+			sum = json_loads(line, 0, NULL);
+		}
+	free(line);
+	fclose(f);
+	return sum;
 }

@@ -25,4 +25,8 @@ json_t *jout_obj(const char *tool, const char *type);
 
 #define PPSLAB_JSON_SCHEMA_VERSION "1.0.0"
 
+/* Reading it back: the last line of a JSON Lines file whose "type" is "summary" (what
+ * a tool printed last), or NULL when there is none or the file cannot be read. */
+json_t *jout_last_summary(const char *path);
+
 #endif

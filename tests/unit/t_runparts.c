@@ -10,6 +10,7 @@
 #include "box.h"
 #include "dut.h"
 #include "fw.h"
+#include "jout.h"
 #include "rulegen.h"
 #include "tap.h"
 
@@ -143,6 +144,27 @@ static void t_delta(void)
 	json_decref(d);
 }
 
+/* the last summary line of a tool's JSON Lines output is what it printed last */
+static void t_last_summary(void)
+{
+	char path[] = "/tmp/t_runparts_jl.XXXXXX";
+	int fd = mkstemp(path);
+	T_TRUE(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("{\"type\":\"interval\",\"n\":1}\n{\"type\":\"summary\",\"n\":2}\n"
+	      "not json at all\n{\"type\":\"summary\",\"n\":3}\n{\"type\":\"interval\",\"n\":4}\n", f);
+	fclose(f);
+	json_t *s = jout_last_summary(path);
+	T_EQ_INT(json_integer_value(json_object_get(s, "n")), 3);
+	json_decref(s);
+	f = fopen(path, "w");
+	fputs("{\"type\":\"interval\"}\n", f);
+	fclose(f);
+	T_TRUE(jout_last_summary(path) == NULL);
+	unlink(path);
+	T_TRUE(jout_last_summary(path) == NULL);
+}
+
 int main(void)
 {
 	T_RUN(t_shell_quote);
@@ -150,5 +172,6 @@ int main(void)
 	T_RUN(t_ssh);
 	T_RUN(t_rulegen);
 	T_RUN(t_delta);
+	T_RUN(t_last_summary);
 	return t_done();
 }
