@@ -737,8 +737,7 @@ static void print_table_plot(struct runner *r)
 		av[n++] = "-o";
 		av[n++] = (char *)plotfile;
 		av[n] = NULL;
-		if (cmd_plot(n, av) == 0)
-			printf("plot: %s (gnuplot script and data beside it)\n", plotfile);
+		cmd_plot(n, av);   /* it says where it wrote the plot, script and data */
 	}
 }
 
