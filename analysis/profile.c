@@ -164,6 +164,21 @@ static size_t mark_of(const struct vctx *c, const char *path)
 	return found;
 }
 
+/* Appends one error (e.msg becomes a copy of msg); on allocation failure the context
+ * remembers it ran out of memory. */
+static void add_err(struct vctx *c, struct perr e, const char *msg)
+{
+	struct perr *n = realloc(c->errs, (c->nerr + 1) * sizeof(*n));
+	if (!n || !(e.msg = strdup(msg))) {
+		if (n)
+			c->errs = n;
+		c->oom = 1;
+		return;
+	}
+	c->errs = n;
+	c->errs[c->nerr++] = e;
+}
+
 /* The place of path: its key (at_key) or value, else that of the nearest ancestor. */
 static void place(const struct vctx *c, const char *path, bool at_key, int *line, int *col)
 {
@@ -210,15 +225,7 @@ static void verr(struct vctx *c, const char *path, bool at_key, const char *fmt,
 		else
 			snprintf(msg, sizeof(msg), "%s: %s: %s", c->fname, shown, what);
 	}
-	struct perr *n = realloc(c->errs, (c->nerr + 1) * sizeof(*n));
-	if (!n || !(e.msg = strdup(msg))) {
-		if (n)
-			c->errs = n;
-		c->oom = 1;
-		return;
-	}
-	c->errs = n;
-	c->errs[c->nerr++] = e;
+	add_err(c, e, msg);
 }
 
 /* An error of --set N itself (before it is applied). */
@@ -232,15 +239,7 @@ static void seterr(struct vctx *c, size_t setno, const char *fmt, ...)
 	va_end(ap);
 	snprintf(msg, sizeof(msg), "--set %zu: %s", setno, what);
 	struct perr e = { .seq = c->nerr, .setno = setno };
-	struct perr *n = realloc(c->errs, (c->nerr + 1) * sizeof(*n));
-	if (!n || !(e.msg = strdup(msg))) {
-		if (n)
-			c->errs = n;
-		c->oom = 1;
-		return;
-	}
-	c->errs = n;
-	c->errs[c->nerr++] = e;
+	add_err(c, e, msg);
 }
 
 /* File order: placed errors by position, then unplaced ones, then --set ones by N. */
