@@ -75,8 +75,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c = pkt_parse_ip4(fr, size, &pi);
 	if ((unsigned)c >= PKT_CLASS_MAX)
 		abort();
-	if (c == PKT_TEST && (pi.ip < fr || pi.ip + 20 > fr + size || pi.ip_len < 20 ||
-			      pi.ip + pi.ip_len > fr + size))
+	/* what the forwarder goes on with (it forwards options and fragments too) and
+	 * reads: the IP header and ip_len bytes from it lie inside the frame */
+	if ((c == PKT_TEST || c == PKT_IP_OPTIONS || c == PKT_IP_FRAGMENT) &&
+	    (pi.ip < fr || pi.ip_len < (pi.ip[0] & 15) * 4u || (pi.ip[0] & 15) < 5 ||
+	     pi.ip + pi.ip_len > fr + size))
 		abort();
 	for (int v = 0; v < 2; v++) {
 		memset(&pi, 0, sizeof(pi));
