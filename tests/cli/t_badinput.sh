@@ -60,4 +60,13 @@ t "results: missing file" 66 "none.json: No such file or directory" "$P" table "
 t "table: --where on an unknown axis" 64 "--where nope=1: $TOP/tests/data/small.json has no axis 'nope' (axes: pollhz, burst_max)" "$P" table "$TOP/tests/data/small.json" --where nope=1
 t "plot: --size 0x0" 64 "--size 0x0: expected WIDTHxHEIGHT" "$P" plot "$TOP/tests/data/small.json" --size 0x0 -o "$tmp/x.png"
 t "compare: one file" 64 "compare needs a baseline and 1..15 other results files" "$P" compare "$TOP/tests/data/small.json"
+# rule files that are not text, or lines too long: named by byte value and position
+printf 'add 100 deny ip\000 from any to any\n' >"$tmp/nul.rules"
+printf 'add 100 deny ip from any to any\nadd 200 deny ip from \351t\351 to any\n' >"$tmp/latin1.rules"
+printf 'add 100 deny ip from any to any # caf\303\251 in a comment is fine\n' >"$tmp/comment.rules"
+{ printf 'add 100 deny ip from any to '; head -c 9000 /dev/zero | tr '\0' 1; echo; } >"$tmp/long.rules"
+t "rules: a NUL byte" 65 "nul.rules:1:16: unexpected byte 0x00 (rules are ASCII text)" "$R" --check-rules "$tmp/nul.rules"
+t "rules: a non-ASCII byte" 65 "latin1.rules:2:22: unexpected byte 0xe9 (rules are ASCII text)" "$R" --check-rules "$tmp/latin1.rules"
+t "rules: non-ASCII in a comment is fine" 0 "" "$R" --check-rules "$tmp/comment.rules"
+t "rules: a line over 8191 characters" 65 "long.rules:1:8192: line too long (more than 8191 characters)" "$R" --check-rules "$tmp/long.rules"
 echo "1..$n"
