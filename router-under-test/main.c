@@ -499,8 +499,6 @@ static int run(struct args *a, struct fwlog *log)
 		rc = cli_exit_code(rc);
 		goto out;
 	}
-	if (a->user && (rc = drop_to_user(a)))
-		goto out;
 	if ((rc = sched_init(s, f, a->mode, a->range, (int)a->burst, a->spin_ns, &rctl,
 			     ctl_mailbox(ctl)))) {
 		log_err("scheduler: %s", strerror(-rc));
@@ -520,6 +518,13 @@ static int run(struct args *a, struct fwlog *log)
 	if (a->rt_prio && !rt_ok)
 		log_warn("--rt-prio: not permitted to run SCHED_FIFO (needs CAP_SYS_NICE); "
 			 "the forwarding thread runs at normal priority");
+	/* after the thread got its SCHED_FIFO priority: the drop covers every thread */
+	if (a->user && (rc = drop_to_user(a))) {
+		atomic_store(&rctl.stop, 1);
+		sched_join(s);
+		ctl_forwarder_gone(ctl);
+		goto out;
+	}
 	if (!a->json) {
 		printf("%8s %12s %12s %10s %12s %6s%s\n", "time", "rx pps", "fwd pps", "dropped",
 		       "kernel drops", "cpu %", a->mode == RUT_POLL ? " pollhz burst" : "");

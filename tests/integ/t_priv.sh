@@ -4,7 +4,8 @@
 # and gid on every line (real, effective, saved, fs) and no capability; the measurement
 # is still exact (gen → rut → sink, afpacket ports, and gen → sink over udp: on the
 # sink namespace's loopback); the control socket is handed to NAME and still answers
-# root; an unknown user is refused with EX_NOUSER (67) before anything is opened.
+# root; --rt-prio still holds (the thread takes SCHED_FIFO before the drop); an unknown
+# user is refused with EX_NOUSER (67) before anything is opened.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rut_lib.sh"
 lab_up
@@ -45,9 +46,12 @@ eq "udp: all 4000 frames counted" "$(jv sink .rx_pkts)" 4000
 chmod 711 "$T"; mkdir -m 1777 "$T/run"
 S="$T/run/rut.sock"
 start sink2 sink "$B/ppslab-sink" -i sink0 --duration 60 --json --user $U
-start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --json --user $U
+start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --rt-prio 5 --json --user $U
 ready sink 1; ready rut 2; dropped "${BG_PID[rut]}"
 eq "rut: runs as $U, no capabilities" "$(ids "${BG_PID[rut]}")" "${uid}x4 ${gid}x4 0 0"
+check "rut: the forwarding thread kept SCHED_FIFO 5 (taken before the drop)" \
+	sh -c "ps -L -o rtprio= -p ${BG_PID[rut]} | grep -qw 5"
+check "rut: no SCHED_FIFO warning" sh -c "! grep -q 'not permitted' '$T/rut.err'"
 eq "rut: the control socket is $U's, mode 600" "$(stat -c '%U %a' "$S")" "$U 600"
 eq "rut: root may still use it (peer check)" "$("$B/ppslab-rut" ctl "$S" sysctl -n kern.polling.enable)" 1
 setpriv --reuid=1 --regid=1 --clear-groups "$B/ppslab-rut" ctl "$S" stats >/dev/null 2>"$T/err"; rc=$?
