@@ -1,8 +1,8 @@
 /* fuzz_ctl.c — libFuzzer harness for the control commands of ppslab-rut
  * (router-under-test/cmd.c, bsdctl.c over the rut's sysctl tree, fw_exec; make fuzz):
  * each input line is a request line as ctl.c hands it to the forwarding thread, run by
- * cmd_exec against a forwarder state built without ports (a firewall and the polling
- * knobs). "load" requests take the rest of the input as the rule file. Every failing
+ * cmd_exec against a forwarder state built without ports (a firewall, the polling
+ * knobs and the deny counters fwd_init allocates). "load" requests take the rest of the input as the rule file. Every failing
  * request must say why on its stderr stream (unless quiet flags asked for silence). */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +31,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t clk = 0;
 	memset(&f, 0, sizeof(f));
 	memset(&s, 0, sizeof(s));
+	/* fwd_init's per-rule deny counters, kept from one input to the next (zeroed) */
+	static _Atomic uint64_t *denied;
+	if (!denied && !(denied = calloc(65536, sizeof(*denied))))
+		abort();
+	memset((void *)denied, 0, 65536 * sizeof(*denied));
+	f.denied_by_rule = denied;
 	f.fw = fw_new(ifs, 2, NULL, 0);
 	if (!f.fw)
 		abort();
@@ -51,8 +57,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(&r, 0, sizeof(r));
 		snprintf(r.line, sizeof(r.line), "%s", p);
 		p = nl ? nl + 1 : NULL;
-		if (!strncmp(r.line, "stats", 5))
-			continue;   /* needs a running forwarder's counters */
 		if (!strncmp(r.line, "load ", 5)) {
 			r.data = p ? p : (char *)"";
 			r.datalen = strlen(r.data);
