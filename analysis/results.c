@@ -627,6 +627,12 @@ int res_load(const char *path, struct res_file **out, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: %s", path, strerror(e));
 			return e == ENOMEM ? -ENOMEM : -ENOENT;
 		}
+		struct stat st;
+		if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+			fclose(f);
+			snprintf(err, errlen, "%s: %s", path, strerror(EISDIR));
+			return -ENOENT;   /* not an input file: the callers' EX_NOINPUT */
+		}
 		root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
 		fclose(f);
 	}

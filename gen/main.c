@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "calib.h"
+#include "priv.h"
 #include "cli.h"
 #include "clock.h"
 #include "gen.h"
@@ -59,6 +60,7 @@ static const struct opt_def opts[] = {
 	{ "interval", 'I', "DUR", "report interval (default 1s)" },
 	{ "json", 'j', NULL, "JSON lines: one per interval, then a summary" },
 	{ "allow-any-dst", 0, NULL, "allow destinations outside 198.18.0.0/15 and 127/8 (RFC 6815)" },
+	{ "user", 0, "NAME", "after opening the ports, drop root to user NAME (uid, gid, groups; no capabilities)" },
 	{ "quiet", 'q', NULL, "only errors on stderr" },
 	{ "verbose", 'v', NULL, "more diagnostics on stderr" },
 	{ "version", 'V', NULL, "print the version" },
@@ -76,6 +78,8 @@ struct args {
 	const char *cpus, *replay;
 	uint64_t flows, interval_ns;
 	int l1, calibrate, json, allow_any, verbose, rate_given;
+	const char *user;
+	struct priv_user pu;
 	char udp_dst[64];
 };
 
@@ -157,6 +161,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		else if (!strcmp(name, "cpus")) a->cpus = arg;
 		else if (!strcmp(name, "replay")) a->replay = arg;
 		else if (!strcmp(name, "calibrate")) a->calibrate = 1;
+		else if (!strcmp(name, "user")) a->user = arg;
 		else if (!strcmp(name, "seed")) {
 			if (num_u64(arg, 0, UINT64_MAX, &a->cfg.seed))
 				return cli_bad(name, arg, "a whole number");
@@ -602,6 +607,11 @@ static int run(struct args *a, const char *ifname, const struct gen_info *info)
 		log_err("%s", err);
 		return cli_exit_code(rc);
 	}
+	if (a->user && (rc = priv_drop(&a->pu, err, sizeof(err)))) {
+		log_err("%s", err);
+		gen_fini(&g);
+		return EX_NOPERM;
+	}
 	runctl_init(&rctl);
 	gen_report_init(&rep, &g, info, ifname, a->json, stdout);
 	uint64_t start = mono_ns() + 20 * NS_PER_MS;
@@ -668,6 +678,18 @@ int main(int argc, char **argv)
 	if (first < argc) {
 		log_err("unexpected argument '%s' (see --help)", argv[first]);
 		return EX_USAGE;
+	}
+	if (a.user) {
+		char uerr[160];
+		if (a.calibrate) {
+			log_err("--user: --calibrate opens its port for each measurement; run it "
+				"without --user");
+			return EX_USAGE;
+		}
+		if ((rc = priv_lookup(a.user, &a.pu, uerr, sizeof(uerr)))) {
+			log_err("--user %s", uerr);
+			return rc == -ENOENT ? EX_NOUSER : EX_USAGE;
+		}
 	}
 	if ((rc = setup(&a, ifname, &info, &rp, &prof))) {
 		gen_replay_free(&rp);

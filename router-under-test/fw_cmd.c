@@ -424,7 +424,10 @@ static int run_file(struct fw *fw, const char *path, bool check, fw_diag_fn fn, 
 			line[--len] = '\0';
 		memset(&d, 0, sizeof(d));
 		x.warnings = 0;
-		int lrc = fw_lex(line, lx, &d);
+		const char *nul = memchr(line, 0, (size_t)len);
+		int lrc = nul ? fw_err(&d, (int)(nul - line) + 1, EX_DATAERR,
+				       "unexpected byte 0x00 (rules are ASCII text)")
+			      : fw_lex(line, lx, &d);
 		if (!lrc)
 			lrc = file_line(&x, lx);
 		if (!lrc)

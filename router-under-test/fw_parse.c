@@ -61,6 +61,14 @@ int fw_lex(const char *line, struct fw_lex *lx, struct fw_diag *d)
 	if (strlen(line) >= FW_MAX_LINE)
 		return fw_err(d, FW_MAX_LINE, EX_DATAERR, "line too long (more than %d characters)",
 			      FW_MAX_LINE - 1);
+	/* rules are ASCII text: a control byte or a non-ASCII byte before a comment is
+	 * named by its value (never echoed raw to a terminal) */
+	for (const char *q = line; *q && *q != '#'; q++) {
+		unsigned char ch = (unsigned char)*q;
+		if ((ch < 0x20 && !isspace(ch)) || ch >= 0x7f)
+			return fw_err(d, (int)(q - line) + 1, EX_DATAERR,
+				      "unexpected byte 0x%02x (rules are ASCII text)", ch);
+	}
 	while (*p) {
 		if (isspace((unsigned char)*p)) {
 			p++;

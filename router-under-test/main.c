@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bsdctl.h"
 #include "cli.h"
@@ -21,6 +22,7 @@
 #include "log.h"
 #include "num.h"
 #include "opt.h"
+#include "priv.h"
 #include "route.h"
 #include "runctl.h"
 #include "rut_sysctl.h"
@@ -30,11 +32,12 @@
 
 /* long-only options, by name (their getopt keys are 256 + table index) */
 enum { K_POLLHZ = 1000, K_BURST_MAX, K_RANGE, K_SPIN, K_L2, K_ROUTES, K_NEIGH, K_RTPRIO,
-       K_CHECK, K_ACCEPT };
+       K_CHECK, K_ACCEPT, K_USER };
 static const struct { const char *name; int key; } long_only[] = {
 	{ "pollhz", K_POLLHZ }, { "burst-max", K_BURST_MAX }, { "range-policy", K_RANGE },
 	{ "spin", K_SPIN }, { "l2", K_L2 }, { "routes", K_ROUTES }, { "neigh", K_NEIGH },
 	{ "rt-prio", K_RTPRIO }, { "check-rules", K_CHECK }, { "default-accept", K_ACCEPT },
+	{ "user", K_USER },
 };
 
 static const struct opt_def opts[] = {
@@ -59,6 +62,7 @@ static const struct opt_def opts[] = {
 	{ "duration", 't', "DUR", "stop after DUR (default: until SIGINT/SIGTERM)" },
 	{ "interval", 'I', "DUR", "report interval (default 1s)" },
 	{ "json", 'j', NULL, "JSON lines: one per interval, then a summary" },
+	{ "user", 0, "NAME", "after opening the ports and the control socket, drop root to user NAME (uid, gid, groups; no capabilities)" },
 	{ "quiet", 'q', NULL, "only errors on stderr" },
 	{ "verbose", 'v', NULL, "more diagnostics on stderr" },
 	{ "version", 'V', NULL, "print the version" },
@@ -91,6 +95,8 @@ struct args {
 	const char *ctl_path;
 	const char *rules, *check_rules;
 	int l2, json, verbose, default_accept;
+	const char *user;
+	struct priv_user pu;
 };
 
 static int repeat(const char **arr, int *n, const char *name, const char *arg)
@@ -161,6 +167,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	case 'f': a->rules = arg; break;
 	case K_CHECK: a->check_rules = arg; break;
 	case K_ACCEPT: a->default_accept = 1; break;
+	case K_USER: a->user = arg; break;
 	case 't':
 		if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->duration_ns))
 			return cli_bad(name, arg, num_expect_duration());
@@ -446,6 +453,23 @@ static void warn_kernel_stack(const struct fwd *f)
 				 f->ports[i].ifname);
 }
 
+/* --user: the control socket becomes the user's (so that it can still unlink it and
+ * the user's clients pass the peer check), then root is dropped. */
+static int drop_to_user(struct args *a)
+{
+	char err[256];
+	if (a->ctl_path && chown(a->ctl_path, a->pu.uid, a->pu.gid) < 0) {
+		log_err("--user %s: cannot hand the control socket %s over: %s", a->user,
+			a->ctl_path, strerror(errno));
+		return EX_NOPERM;
+	}
+	if (priv_drop(&a->pu, err, sizeof(err))) {
+		log_err("%s", err);
+		return EX_NOPERM;
+	}
+	return 0;
+}
+
 static int run(struct args *a, struct fwlog *log)
 {
 	char err[256];
@@ -494,6 +518,13 @@ static int run(struct args *a, struct fwlog *log)
 	if (a->rt_prio && !rt_ok)
 		log_warn("--rt-prio: not permitted to run SCHED_FIFO (needs CAP_SYS_NICE); "
 			 "the forwarding thread runs at normal priority");
+	/* after the thread got its SCHED_FIFO priority: the drop covers every thread */
+	if (a->user && (rc = drop_to_user(a))) {
+		atomic_store(&rctl.stop, 1);
+		sched_join(s);
+		ctl_forwarder_gone(ctl);
+		goto out;
+	}
 	if (!a->json) {
 		printf("%8s %12s %12s %10s %12s %6s%s\n", "time", "rx pps", "fwd pps", "dropped",
 		       "kernel drops", "cpu %", a->mode == RUT_POLL ? " pollhz burst" : "");
@@ -565,6 +596,13 @@ int main(int argc, char **argv)
 	}
 	if (a.check_rules)
 		return check_rules(&a);
+	if (a.user) {
+		char err[160];
+		if ((rc = priv_lookup(a.user, &a.pu, err, sizeof(err)))) {
+			log_err("--user %s", err);
+			return rc == -ENOENT ? EX_NOUSER : EX_USAGE;
+		}
+	}
 	if (!a.specs[0] || !a.specs[1]) {
 		log_err("give both ports: -i PORTSPEC -o PORTSPEC (e.g. -i rut0 -o rut1)");
 		return EX_USAGE;

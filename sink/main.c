@@ -13,6 +13,7 @@
 #include "log.h"
 #include "num.h"
 #include "opt.h"
+#include "priv.h"
 #include "report.h"
 #include "sink.h"
 #include "version.h"
@@ -32,6 +33,7 @@ static const struct opt_def opts[] = {
 	{ "no-udp-csum", 0, NULL, "do not verify UDP checksums" },
 	{ "interval", 'I', "DUR", "report interval (default 1s)" },
 	{ "json", 'j', NULL, "JSON lines: one per interval, then a summary" },
+	{ "user", 0, "NAME", "after opening the ports, drop root to user NAME (uid, gid, groups; no capabilities)" },
 	{ "quiet", 'q', NULL, "only errors on stderr" },
 	{ "verbose", 'v', NULL, "more diagnostics on stderr" },
 	{ "version", 'V', NULL, "print the version" },
@@ -48,6 +50,8 @@ struct args {
 	const char *expect_files[MAX_EXPECT_FILES];
 	int nexpect_files;
 	int json, verbose;
+	const char *user;
+	struct priv_user pu;
 };
 
 static int handle(int key, const char *arg, int idx, void *ctx)
@@ -104,6 +108,8 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		} else if (!strcmp(name, "max-delay")) {
 			if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->cfg.max_delay_ns))
 				return cli_bad(name, arg, num_expect_duration());
+		} else if (!strcmp(name, "user")) {
+			a->user = arg;
 		} else if (!strcmp(name, "no-udp-csum")) {
 			a->cfg.verify_udp_csum = false;
 		}
@@ -198,6 +204,10 @@ int main(int argc, char **argv)
 			return EX_USAGE;
 		}
 	}
+	if (a.user && (rc = priv_lookup(a.user, &a.pu, err, sizeof(err)))) {
+		log_err("--user %s", err);
+		return rc == -ENOENT ? EX_NOUSER : EX_USAGE;
+	}
 	struct expect_table *et = calloc(1, sizeof(*et));
 	if (!et)
 		return EX_OSERR;
@@ -218,6 +228,13 @@ int main(int argc, char **argv)
 	struct rep_iface ifs[SINK_MAX_PORTS];
 	memset(ifs, 0, sizeof(ifs));
 	int nifs = ifaces_open(s, ifs);
+	if (a.user && (rc = priv_drop(&a.pu, err, sizeof(err)))) {
+		log_err("%s", err);
+		sink_fini(s);
+		free(s);
+		free(et);
+		return EX_NOPERM;
+	}
 	struct rep_cfg rcfg = { .json = a.json, .expect_all = a.expect,
 				.nexpect_files = a.nexpect_files, .interval_ns = a.interval_ns,
 				.duration_ns = a.duration_ns, .idle_ns = a.idle_ns,

@@ -134,6 +134,19 @@ static void t_limits(void)
 	ssize_t n = read(fd, rep, sizeof(rep) - 1);
 	T_TRUE(n > 0 && !strncmp(rep, "64 0 ", 5));
 	close(fd);
+	/* a load header announcing more than 64 MiB, or no number: 64, nothing read */
+	static const char *const heads[] = { "load 67108865 ipfw r\n", "load x ipfw r\n",
+					     "load -1 ipfw r\n" };
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		T_EQ_INT(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+		T_EQ_INT(write(fd, heads[i], strlen(heads[i])), (int)strlen(heads[i]));
+		memset(rep, 0, sizeof(rep));
+		n = read(fd, rep, sizeof(rep) - 1);
+		if (!(n > 0 && !strncmp(rep, "64 0 ", 5)))
+			T_FAIL("'%.20s': reply '%.60s'", heads[i], rep);
+		close(fd);
+	}
 	char *b[] = { "stats" };
 	T_EQ_INT(client(1, b, O, OLEN, E, OLEN), 0);   /* still serving */
 }

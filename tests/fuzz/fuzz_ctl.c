@@ -1,0 +1,79 @@
+/* fuzz_ctl.c — libFuzzer harness for the control commands of ppslab-rut
+ * (router-under-test/cmd.c, bsdctl.c over the rut's sysctl tree, fw_exec; make fuzz):
+ * each input line is a request line as ctl.c hands it to the forwarding thread, run by
+ * cmd_exec against a forwarder state built without ports (a firewall, the polling
+ * knobs and the deny counters fwd_init allocates). "load" requests take the rest of the input as the rule file. Every failing
+ * request must say why on its stderr stream (unless quiet flags asked for silence). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "ctl.h"
+#include "devpoll.h"
+#include "fw.h"
+#include "fwd.h"
+#include "fwdloop.h"
+
+static uint64_t fake_now(void *ctx)
+{
+	uint64_t *t = ctx;
+	return *t += 1000000;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const ifs[] = { "em0", "em1" };
+	static struct fwd f;
+	static struct sched s;
+	static struct ctl_req r;
+	uint64_t clk = 0;
+	memset(&f, 0, sizeof(f));
+	memset(&s, 0, sizeof(s));
+	/* fwd_init's per-rule deny counters, kept from one input to the next (zeroed) */
+	static _Atomic uint64_t *denied;
+	if (!denied && !(denied = calloc(65536, sizeof(*denied))))
+		abort();
+	memset((void *)denied, 0, 65536 * sizeof(*denied));
+	f.denied_by_rule = denied;
+	f.fw = fw_new(ifs, 2, NULL, 0);
+	if (!f.fw)
+		abort();
+	s.f = &f;
+	poll_init(&s.poll, size && (data[0] & 1) ? POLL_RANGE_CLAMP : POLL_RANGE_EINVAL,
+		  fake_now, &clk);
+
+	char *text = malloc(size + 1);
+	if (!text)
+		abort();
+	memcpy(text, data, size);
+	text[size] = 0;
+	char *p = text;
+	for (int n = 0; p && *p && n < 32; n++) {
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = 0;
+		memset(&r, 0, sizeof(r));
+		snprintf(r.line, sizeof(r.line), "%s", p);
+		p = nl ? nl + 1 : NULL;
+		if (!strncmp(r.line, "load ", 5)) {
+			r.data = p ? p : (char *)"";
+			r.datalen = strlen(r.data);
+			p = NULL;
+		}
+		int st = cmd_exec(&s, &r);
+		if (st < 0 || st > 255)
+			abort();
+		/* sysctl -q fails silently, as BSD's does */
+		if (st != 0 && r.err.len == 0 && !strstr(r.line, " -")) {
+			fprintf(stderr, "status %d without a message for '%s'\n", st, r.line);
+			abort();
+		}
+		sbuf_free(&r.out);
+		sbuf_free(&r.err);
+	}
+	free(text);
+	fw_free(f.fw);
+	return 0;
+}
