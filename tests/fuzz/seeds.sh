@@ -45,6 +45,15 @@ num)
 		put $'\x80'"$v"
 	done
 	;;
+profile)
+	for f in "$top"/profiles/*.json "$top"/tests/unit/data/profile/*.json; do
+		[ -f "$f" ] && cp "$f" "$dir/$(basename "$f")"
+	done
+	put "--set pollhz=1000,2000
+--set trial.duration=1s
+$(cat "$top/profiles/demo.json")"
+	put '{ "matrix": { "pollhz": [1000, "x"] }, "trial": { "durat": 1 } }'
+	;;
 classify) ;;
 *) ;;
 esac
