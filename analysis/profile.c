@@ -919,7 +919,9 @@ static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
 	get_dur(c, o, "warmup", "trial", 1, &t->warmup_s);
 	get_dur(c, o, "duration", "trial", 2, &t->duration_s);
 	get_dur(c, o, "settle", "trial", 0.5, &t->settle_s);
-	get_dur(c, o, "initial", "trial", 1, &t->initial_s);
+	/* mlr's first phase: 1 s, or the whole trial when trials are shorter than that */
+	get_dur(c, o, "initial", "trial", t->duration_s > 0 && t->duration_s < 1 ? t->duration_s : 1,
+		&t->initial_s);
 	get_dur(c, o, "duration_sum", "trial", t->duration_s, &t->duration_sum_s);
 	if (t->duration_s <= 0)
 		verr(c, "trial.duration", false, "a trial must last longer than 0 s");

@@ -474,6 +474,11 @@ static void t_trial_relations(void)
 	T_TRUE(has(&d, "seed: expected a whole number 0 or more, got -1"));
 	T_EQ_INT(d.n, 3);
 	prof_diag_free(&d);
+	/* trials shorter than 1 s: mlr's first phase defaults to the trial, no error */
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"fixed\", \"duration\": \"600ms\"}}", &p, &d), 0);
+	T_NEAR(p->trial.initial_s, 0.6, 1e-9);
+	profile_free(p);
+	prof_diag_free(&d);
 }
 
 static void t_load(void)
