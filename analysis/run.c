@@ -782,8 +782,20 @@ static int open_results(struct runner *r)
 		}
 		r->root = json_incref(rf->root);
 		res_free(rf);
-		if (json_is_true(json_object_get(r->root, "complete")))
-			log_info("%s is complete; nothing left to resume", r->out);
+		/* the same matrix, or the cases of two sweeps would mix in one file */
+		json_t *fresh = new_root(r);
+		const json_t *a = json_object_get(json_object_get(r->root, "matrix"), "axes");
+		const json_t *b = json_object_get(json_object_get(fresh, "matrix"), "axes");
+		const json_t *ra = json_object_get(json_object_get(r->root, "matrix"), "repetitions");
+		const json_t *rb = json_object_get(json_object_get(fresh, "matrix"), "repetitions");
+		bool same = a && json_equal((json_t *)a, (json_t *)b) && ra &&
+			    json_equal((json_t *)ra, (json_t *)rb);
+		json_decref(fresh);
+		if (!same) {
+			log_err("%s was made with another matrix (axes or repetitions) than this "
+				"profile: resume it with the profile and --set that made it", r->out);
+			return EX_DATAERR;
+		}
 		return 0;
 	}
 	if (exists) {
@@ -823,6 +835,13 @@ int run_main(const struct run_opts *o)
 	if ((rc = check_writable(r->out)) || (rc = open_results(r)))
 		goto out_plan;
 	r->cases = json_object_get(r->root, "cases");
+	if (o->resume && json_is_true(json_object_get(r->root, "complete"))) {
+		if (!o->quiet)
+			fprintf(stderr, "%s is complete: nothing left to resume\n", r->out);
+		print_table_plot(r);
+		rc = 0;
+		goto out_root;
+	}
 	if ((rc = topology_up(r)))
 		goto out_root;
 	snprintf(r->tmpdir, sizeof(r->tmpdir), "/tmp/ppslab-run.XXXXXX");

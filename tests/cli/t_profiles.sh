@@ -66,6 +66,20 @@ run "a bad --set is placed as --set N" 65 "^--set 2: " "$B/ppslab" run demo --dr
 	--set pollhz=1000 --set trial.duration=forever
 run "--set sweeps an axis" 0 "" "$B/ppslab" run demo --dry-run --set pollhz=500,1000,1500
 if grep -q "pollhz.*500, 1000, 1500" "$T/out"; then ok "--set: the plan shows the new axis"; else no "--set: the plan shows the new axis" "$(head -c 400 "$T/out")"; fi
+# --resume of a complete file: nothing runs (no root needed), the table is printed; of
+# a file made with another matrix: refused, the file untouched
+cp tests/data/sweep.json "$T/sweep.json"
+sum0=$(md5sum <"$T/sweep.json")
+run "--resume of a complete file: nothing left to do" 0 "nothing left to resume" \
+	"$B/ppslab" run demo --resume -o "$T/sweep.json" --set pollhz=1000,2000,3000,4000,5000 \
+	--set burst_max=50,150 --set rules=0,10 --set repetitions=3 --set output.plot.output=\"$T/s.png\"
+if grep -q "^1000 .*49,863" "$T/out"; then ok "--resume of a complete file prints its table"; else no "--resume of a complete file prints its table" "$(head -c 300 "$T/out")"; fi
+run "--resume with another matrix is refused" 65 "made with another matrix" \
+	"$B/ppslab" run demo --resume -o "$T/sweep.json"
+if [ "$(md5sum <"$T/sweep.json")" = "$sum0" ]; then ok "the refused file is untouched"; else no "the refused file is untouched"; fi
+run "--resume of a missing file" 66 "nothing to resume" "$B/ppslab" run demo --resume -o "$T/none.json"
+run "an output that cannot be written: 73 before anything runs" 73 "/nonexistent-dir/r.json" \
+	"$B/ppslab" run demo -o /nonexistent-dir/r.json
 run "a missing profile" 66 "nosuch" "$B/ppslab" run nosuch --dry-run
 run "run without a profile" 64 "which profile" "$B/ppslab" run
 echo "1..$n"
