@@ -942,7 +942,8 @@ int run_main(const struct run_opts *o)
 		if (!o->quiet)
 			fprintf(stderr, "results: %s (%zu cases, %zu failed)%s\n", r->out, r->done,
 				r->failed, stop_req ? "; interrupted: --resume continues" : "");
-		print_table_plot(r);
+		if (r->done > r->failed)   /* something to show */
+			print_table_plot(r);
 		rc = stop_req ? 130 : r->failed ? 1 : 0;
 	}
 out_tmp:
