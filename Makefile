@@ -103,7 +103,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
 
 .SECONDARY:
-.PHONY: all check check-unit check-integ demo deps install uninstall deb clean bench bench-progs
+.PHONY: all check check-unit check-integ demo deps install uninstall deb clean bench bench-progs soak
 all: $(PROGS)
 
 $(B)/.depcheck: scripts/deps.sh
@@ -178,6 +178,11 @@ deps:
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh $(B)/bin
+
+# The long-run check of issue 10: 30 minutes of gen → rut → sink (SOAK_SECONDS), exact
+# accounting and flat memory. Root; not part of make check.
+soak: $(PROGS)
+	@bench/soak.sh $(B)/bin
 
 bench-progs: $(BENCH_BINS)
 
