@@ -833,7 +833,7 @@ int run_main(const struct run_opts *o)
 	}
 	r->out = o->out ? o->out : r->p->results ? r->p->results : "results.json";
 	if ((rc = check_writable(r->out)) || (rc = open_results(r)))
-		goto out_plan;
+		goto out_root;   /* open_results may have loaded a file before refusing it */
 	r->cases = json_object_get(r->root, "cases");
 	if (o->resume && json_is_true(json_object_get(r->root, "complete"))) {
 		if (!o->quiet)
