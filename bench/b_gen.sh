@@ -26,9 +26,9 @@ gb_gen_mac=$(ip -n "$BENCH_LAB-gen" -j link show dev gen0 | jq -r '.[0].address'
 
 gb_have_trafgen=0 gb_have_testpmd=0
 bench_need trafgen netsniff-ng && gb_have_trafgen=1
-bench_need dpdk-testpmd dpdk && gb_have_testpmd=1
+bench_need dpdk-testpmd dpdk-dev && gb_have_testpmd=1
 [ $gb_have_trafgen = 1 ] || echo "bench gen: trafgen missing (apt-get install netsniff-ng): skipped"
-[ $gb_have_testpmd = 1 ] || echo "bench gen: dpdk-testpmd missing (apt-get install dpdk): skipped"
+[ $gb_have_testpmd = 1 ] || echo "bench gen: dpdk-testpmd missing (apt-get install dpdk-dev): skipped"
 
 # trafgen's copy of ppslab-gen's default frame: same MACs, addresses, ports, TTL, length,
 # a valid IP and UDP checksum, 18 zero bytes of payload
