@@ -459,11 +459,16 @@ json_t *dut_stats(struct dut *d)
 {
 	if (d->kind != PR_RUT || !d->pid)
 		return NULL;
-	static char out[1 << 20];
+	/* about 60 bytes per rule: room for the largest rule sets a profile can load */
+	size_t len = 16u << 20;
+	char *out = malloc(len);
 	const char *w[] = { "stats", NULL };
-	if (ctl(d, out, sizeof(out), w))
-		return NULL;
-	return json_loads(out, 0, NULL);
+	json_t *j = out && ctl(d, out, len, w) == 0 ? json_loads(out, 0, NULL) : NULL;
+	if (out && !j)
+		log_warn("ppslab-rut ctl stats gave no JSON: the forwarder's counters are missing "
+			 "from this trial");
+	free(out);
+	return j;
 }
 
 /* counters: subtracted over an interval; everything else is a gauge or a setting */
@@ -536,10 +541,35 @@ json_t *dut_delta(const json_t *a, const json_t *b)
 	return b ? delta(a, b, false) : NULL;
 }
 
+/* Rules that matched nothing during the trial are left out of the record (a 20,000-rule
+ * set would otherwise write 20,000 zeros per trial); rules_idle says how many. */
+static void drop_idle_rules(json_t *rec)
+{
+	json_t *rules = json_object_get(rec, "rules");
+	if (!json_is_array(rules))
+		return;
+	json_t *kept = json_array();
+	size_t i, idle = 0;
+	json_t *r;
+	json_array_foreach(rules, i, r) {
+		if (json_integer_value(json_object_get(r, "pkts")) ||
+		    json_integer_value(json_object_get(r, "bytes")))
+			json_array_append(kept, r);
+		else
+			idle++;
+	}
+	json_object_set_new(rec, "rules", kept);
+	json_object_set_new(rec, "rules_idle", json_integer((json_int_t)idle));
+}
+
 json_t *dut_trial_record(struct dut *d, const json_t *before, const json_t *after)
 {
-	if (d->kind == PR_RUT)
-		return before && after ? dut_delta(before, after) : NULL;
+	if (d->kind == PR_RUT) {
+		json_t *rec = before && after ? dut_delta(before, after) : NULL;
+		if (rec)
+			drop_idle_rules(rec);
+		return rec;
+	}
 	if (d->kind != PR_EXTERNAL || !d->cfg.p->router.read_hook)
 		return NULL;
 	static char out[1 << 18];

@@ -61,7 +61,7 @@ eq "poll vs intr: two ladder steps per case" "$(m polling-vs-interrupt '[.cases[
 prof rule-scaling "${short[@]}" --set rules=0,1000 --set trial.duration=1s
 eq "rule scaling: rows 0 and 1000" "$(awk '$1 ~ /^(0|1000)$/ { print $1 }' "$T/rule-scaling.txt" | tr '\n' ' ')" "0 1000 "
 eq "rule scaling: the 1000 rules did not match, the allow rule took every frame" \
-	"$(m rule-scaling '.cases[] | select(.params.rules == 1000) | .trials[-1].rut | ([.rules[] | select(.number < 65000) | .pkts] | add) == 0 and ([.rules[] | select(.number == 65000) | .pkts][0] >= .rx_pkts)')" true
+	"$(m rule-scaling '.cases[] | select(.params.rules == 1000) | .trials[-1].rut | ([.rules[] | select(.number < 65000) | .pkts] | add // 0) == 0 and .rules_idle == 1001 and ([.rules[] | select(.number == 65000) | .pkts][0] >= .rx_pkts)')" true
 
 # RFC 2544 throughput: MLR-lite finds the ceiling of a forwarder held at 1000 × 50
 prof rfc2544-throughput "${short[@]}" --set size=64,512 --set mode=poll --set pollhz=1000 \

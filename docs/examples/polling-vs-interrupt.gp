@@ -1,0 +1,16 @@
+# Written by `ppslab plot` from /tmp/ppslab-examples.KEeQxf/polling-vs-interrupt.json. Restyle freely and re-run from this directory:
+#   gnuplot polling-vs-interrupt.gp
+set terminal pngcairo size 900,540 noenhanced font 'DejaVu Sans,10'
+set output 'polling-vs-interrupt.png'
+set title 'mfr_pps vs burst_max (idle_poll=0)'."\n".'DUT: Debian GNU/Linux 12 (bookworm) (6.18.44-fc-v857), Intel(R) Xeon(R) Processor, 2 cores, veth ×2 10000 Mb/s, ppslab-rut 0.1.0'
+set label 99 'polling-vs-interrupt.json, run polling-vs-interrupt-2026-12-01T14:47:19Z-4a72, 2026-12-01' at screen 0.995, screen 0.012 right font ',8' tc 'gray40'
+set bmargin 4.5
+set grid
+set key top left
+set xlabel 'kern.polling.burst_max (frames)'
+set ylabel 'mfr_pps (packets/s)'
+set format y '%.1s%c'
+set yrange [0:*]
+set offsets graph 0.03, graph 0.03, 0, 0
+plot 'polling-vs-interrupt.dat' index 0 u 1:2:3:4 w yerrorlines pt 7 lw 1.5 title 'mode=poll', \
+     '' index 1 u 1:2:3:4 w yerrorlines pt 7 lw 1.5 title 'mode=intr'
