@@ -683,9 +683,28 @@ static const char *applies(struct runner *r, const char *key, const char *val, c
 	return n ? buf : NULL;
 }
 
+/* A run without swept axes has one cell: no pivot to make, its metrics as lines. */
+static void print_single_cell(struct runner *r)
+{
+	json_t *sum = json_object_get(r->root, "summary"), *row;
+	size_t i;
+	printf("\n%s, one cell (no axis swept)\n", r->p->name);
+	json_array_foreach(sum, i, row) {
+		const char *m = json_string_value(json_object_get(row, "metric"));
+		double med = pnum(row, "median");
+		if (m && !isnan(med))
+			printf("  %-22s %.6g%s\n", m, med,
+			       json_integer_value(json_object_get(row, "n")) > 1 ? " (median)" : "");
+	}
+}
+
 static void print_table_plot(struct runner *r)
 {
 	char wbuf[2][512];
+	if (r->p->naxes == 0) {
+		print_single_cell(r);
+		return;
+	}
 	bool dropped[2] = { false, false };
 	const json_t *out = r->p->output;
 	const json_t *tab = json_object_get(out, "table"), *plot = json_object_get(out, "plot");
