@@ -11,24 +11,7 @@ D=$TOP/tests/data
 G=$D/golden
 T=$(mktemp -d /tmp/ppslab-t_analysis.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-check() {   # check DESC COND-STATUS [diagnostics...]
-	local d=$1 s=$2; shift 2
-	if [ "$s" = 0 ]; then ok "$d"; else no "$d" "$@"; fi
-}
-# run DESC WANT_STATUS STDERR_PATTERN COMMAND... (stdout kept in $T/out)
-run() {
-	local d=$1 want=$2 pat=$3; shift 3
-	"$@" >"$T/out" 2>"$T/err"
-	local rc=$?
-	if [ "$rc" = "$want" ] && { [ -z "$pat" ] || grep -qE -- "$pat" "$T/err"; }; then
-		ok "$d"
-	else
-		no "$d" "status $rc (wanted $want)" "stderr: $(head -c 600 "$T/err")"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 # PNG width and height from the IHDR chunk (bytes 16..23, big-endian)
 png_size() {
 	od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%dx%d", $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8 }'

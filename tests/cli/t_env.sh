@@ -13,25 +13,7 @@ cleanup() {
 	return 0
 }
 trap cleanup EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-check() {   # check DESC STATUS [diagnostics...]
-	local d=$1 s=$2; shift 2
-	if [ "$s" = 0 ]; then ok "$d"; else no "$d" "$@"; fi
-}
-# run DESC WANT_STATUS STDERR_PATTERN COMMAND... (stdout kept in $T/out)
-run() {
-	local d=$1 want=$2 pat=$3; shift 3
-	"$@" >"$T/out" 2>"$T/err"
-	local rc=$?
-	if [ "$rc" = "$want" ] && { [ -z "$pat" ] || grep -qE -- "$pat" "$T/err"; }; then
-		ok "$d"
-	else
-		no "$d" "status $rc (wanted $want)" "stderr: $(head -c 600 "$T/err")"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 # jqt DESC FILTER: the filter holds (jq -e) on $T/out
 jqt() {
 	jq -e "$2" "$T/out" >/dev/null 2>"$T/jqerr"

@@ -9,19 +9,7 @@ B=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
 T=$(mktemp -d /tmp/ppslab-t_profiles.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-run() {     # run DESC WANT_STATUS STDERR_PATTERN COMMAND...
-	local d=$1 want=$2 pat=$3; shift 3
-	"$@" >"$T/out" 2>"$T/err"
-	local rc=$?
-	if [ "$rc" = "$want" ] && { [ -z "$pat" ] || grep -qE -- "$pat" "$T/err"; }; then
-		ok "$d"
-	else
-		no "$d" "status $rc (wanted $want)" "stderr: $(head -c 600 "$T/err")"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 cd "$TOP"
 for p in profiles/*.json; do
 	name=$(basename "$p" .json)
