@@ -9,11 +9,14 @@
 #include "jout.h"
 #include "lab.h"
 #include "log.h"
+#include "num.h"
 #include "opt.h"
 
 static const struct opt_def opts[] = {
 	{ "name", 'n', "NAME", "lab name: namespaces NAME-gen, NAME-rut, NAME-sink (default ppslab)" },
 	{ "no-shield", 0, NULL, "up: leave the kernel stacks of the namespaces on" },
+	{ "queues", 'q', "N", "up: N transmit and receive queues per veth, 1..64 (default: keep, "
+	  "1 for a new lab); one per sender thread" },
 	{ "ns", 0, "ROLE", "shield: only this namespace (gen, rut or sink)" },
 	{ "json", 'j', NULL, "status: print JSON" },
 	{ "help", 'h', NULL, "this help" },
@@ -25,7 +28,7 @@ static const struct opt_def opts[] = {
 struct args {
 	const char *name;
 	const char *role;
-	int json, no_shield;
+	int json, no_shield, queues;
 };
 
 static int handle(int key, const char *arg, int idx, void *ctx)
@@ -35,6 +38,13 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	switch (key) {
 	case 'n': a->name = arg; break;
 	case 'j': a->json = 1; break;
+	case 'q': {
+		uint64_t v;
+		if (num_u64(arg, 1, LAB_QUEUES_MAX, &v))
+			return cli_bad("queues", arg, "a queue count 1..64");
+		a->queues = (int)v;
+		break;
+	}
 	case 'h': opt_usage(stdout, SYNOPSIS, opts); exit(0);
 	default:
 		if (!strcmp(name, "no-shield"))
@@ -65,10 +75,13 @@ static int status(const struct args *a)
 			json_object_set_new(nss, lab_role_name((enum lab_role)r), n);
 		}
 		json_object_set_new(o, "namespaces", nss);
-		json_t *ifs = json_object();
-		for (int i = 0; i < 4; i++)
+		json_t *ifs = json_object(), *qs = json_object();
+		for (int i = 0; i < 4; i++) {
 			jset_b(ifs, lab_ifs[i].ifname, st.if_ok[i]);
+			jset_i64(qs, lab_ifs[i].ifname, st.queues[i]);
+		}
 		json_object_set_new(o, "interfaces", ifs);
+		json_object_set_new(o, "queues", qs);
 		jout_emit(stdout, o);
 	} else {
 		printf("lab %s: %s\n", a->name,
@@ -81,8 +94,9 @@ static int status(const struct args *a)
 			       st.ns[r] ? (st.shield[r] ? "on" : "off") : "-");
 		}
 		for (int i = 0; i < 4; i++)
-			printf("  %-6s %-18s %-17s %s\n", lab_ifs[i].ifname, lab_ifs[i].addr,
-			       lab_ifs[i].mac, st.if_ok[i] ? "up" : "missing or down");
+			printf("  %-6s %-18s %-17s %-15s queues %d\n", lab_ifs[i].ifname,
+			       lab_ifs[i].addr, lab_ifs[i].mac, st.if_ok[i] ? "up" : "missing or down",
+			       st.queues[i]);
 	}
 	return st.complete ? EX_OK : 1;
 }
@@ -116,7 +130,7 @@ int cmd_lab(int argc, char **argv)
 		return EX_NOPERM;
 	}
 	if (!strcmp(verb, "up")) {
-		struct lab_up_opts o = { .shield = !a.no_shield };
+		struct lab_up_opts o = { .shield = !a.no_shield, .queues = a.queues };
 		if (lab_up(a.name, &o))
 			return EX_UNAVAILABLE;
 		printf("lab %s is up: %s-gen gen0 198.18.0.2 -> %s-rut rut0 198.18.0.1 | rut1 "

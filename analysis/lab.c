@@ -80,6 +80,22 @@ static bool link_exists(const char *ns, const char *ifname)
 	return proc_run(av, &o) == 0;
 }
 
+/* The transmit queue count of IF (`ip -d -j link show`: num_tx_queues), 0 if missing. */
+static int link_queues(const char *ns, const char *ifname)
+{
+	char *av[] = { "ip", "-n", (char *)ns, "-d", "-j", "link", "show", "dev", (char *)ifname,
+		       NULL };
+	char out[16384];
+	struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
+			       .timeout_ns = 10 * NS_PER_S };
+	if (proc_run(av, &o) != 0)
+		return 0;
+	json_t *root = json_loads(out, 0, NULL);
+	int q = (int)json_integer_value(json_object_get(json_array_get(root, 0), "num_tx_queues"));
+	json_decref(root);
+	return q;
+}
+
 static int shield_set(const char *ns, enum lab_role r, bool on)
 {
 	char script[1024];
@@ -180,18 +196,27 @@ int lab_up(const char *name, const struct lab_up_opts *o)
 		if ((rc = run(NULL, lo)))
 			return rc;
 	}
-	/* the two veth pairs: (gen0, rut0) and (rut1, sink0) */
+	/* the two veth pairs: (gen0, rut0) and (rut1, sink0), with the queues asked for */
+	char q[16];
+	snprintf(q, sizeof(q), "%d", o->queues > 0 ? o->queues : 1);
 	for (int p = 0; p < 2; p++) {
 		const struct lab_if *a = &lab_ifs[p * 2], *b = &lab_ifs[p * 2 + 1];
 		const char *nsa = ns[a->role], *nsb = ns[b->role];
+		if (o->queues > 0 && link_exists(nsa, a->ifname) &&
+		    link_queues(nsa, a->ifname) != o->queues) {
+			char *del[] = { "ip", "-n", (char *)nsa, "link", "del", (char *)a->ifname, NULL };
+			if ((rc = run(NULL, del)))
+				return rc;
+		}
 		if (!link_exists(nsa, a->ifname)) {
 			if (link_exists(nsb, b->ifname)) {   /* a half-built pair: start over */
 				char *del[] = { "ip", "-n", (char *)nsb, "link", "del", (char *)b->ifname, NULL };
 				run(NULL, del);
 			}
 			char *add[] = { "ip", "-n", (char *)nsa, "link", "add", (char *)a->ifname,
-					"type", "veth", "peer", "name", (char *)b->ifname, "netns",
-					(char *)nsb, NULL };
+					"numtxqueues", q, "numrxqueues", q, "type", "veth", "peer",
+					"name", (char *)b->ifname, "numtxqueues", q, "numrxqueues", q,
+					"netns", (char *)nsb, NULL };
 			if ((rc = run(NULL, add)))
 				return rc;
 		}
@@ -308,6 +333,7 @@ int lab_status(const char *name, struct lab_status *st)
 		struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
 				       .timeout_ns = 10 * NS_PER_S };
 		st->if_ok[i] = proc_run(av, &o) == 0 && strstr(out, l->addr) != NULL;
+		st->queues[i] = link_queues(ns[l->role], l->ifname);
 		st->complete &= st->if_ok[i];
 	}
 	return 0;

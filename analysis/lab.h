@@ -10,6 +10,7 @@
  * taps) keeps each namespace's kernel stack from also processing the test frames: the
  * forwarder, not the kernel, forwards, and the ends send no ICMP port unreachables.
  * Every operation is idempotent; down removes whatever exists, also after a crash.
+ * The veths have one queue each unless asked for more (lab_up_opts.queues).
  * XDP: up detaches leftovers on the lab's interfaces — an xdp: port's program
  * (ppslab_xsk) that no process holds any more — and down detaches every XDP program
  * there before removing the namespaces. */
@@ -40,8 +41,15 @@ void lab_ns_name(const char *name, enum lab_role r, char *buf, int len);
 /* 0 if name is acceptable ([A-Za-z0-9_.-], 1..24, not starting with '-' or '.'). */
 int lab_name_check(const char *name);
 
+#define LAB_QUEUES_MAX 64
+
 struct lab_up_opts {
 	bool shield;           /* default true */
+	int queues;            /* transmit and receive queues of every veth, 1..LAB_QUEUES_MAX:
+				* a pair with another count is re-created; 0 = keep what
+				* exists, 1 for a new pair. One queue per sender thread lets
+				* veth receive each thread's frames on its own CPU (XDP runs
+				* per receive queue) */
 };
 
 /* All return 0 or -errno and log what failed. */
@@ -53,6 +61,7 @@ int lab_shield(const char *name, enum lab_role role, bool on);
 struct lab_status {
 	bool ns[LAB_ROLES];
 	bool if_ok[4];         /* present, up, addressed */
+	int queues[4];         /* transmit queues of each interface (0: missing) */
 	bool shield[LAB_ROLES];
 	bool complete;
 	bool any;

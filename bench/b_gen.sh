@@ -12,12 +12,18 @@
 # load steals CPU time, which the machine this runs on often has.
 # Receivers: (a) "stack": the router namespace's kernel stack drops the frames (its
 # shield is switched off: UDP to a closed port), (b) "xdp": an XDP program drops them
-# in the veth driver. Then two threads against one (ppslab-gen --threads 2 --cpus 0,1,
-# trafgen --cpus 2), and rate accuracy: ppslab-gen and trafgen -b at 10k, 100k and 50%
+# in the veth driver. Then two threads against one (ppslab-gen --threads 2 --cpus 0,1 on
+# afpacket and on xdp, trafgen --cpus 2), on veths with two queues (one per thread),
+# and rate accuracy: ppslab-gen and trafgen -b at 10k, 100k and 50%
 # of ppslab-gen's measured single-thread maximum into the XDP drop, rut0 sampled every
 # 100 ms for 10 s: the 10-s average error, the worst 1-s error and the worst 100-ms
 # error (which shows bursts that 1-s averages hide), in ppm.
 gb_dst=198.18.0.1
+# Two queues per veth for this section: a thread per queue, so that each thread's frames
+# are received (and, with XDP, dropped) on its own CPU; with one queue the receive side
+# serialises both threads. Put back to one queue at the end (the other sections bind
+# xdp: ports to queue 0).
+"$B/ppslab" lab up --name "$BENCH_LAB" --queues 2 >/dev/null
 gb_secs=${BENCH_SECS:-5}
 gb_reps=${BENCH_REPS:-3}
 gb_tmp=$(mktemp -d /tmp/ppslab-bgen.XXXXXX)
@@ -154,6 +160,9 @@ gb_scenario() {   # gb_scenario NAME: one round of every single-thread sender, t
 			gb_restore
 		fi
 		gb_rec "$two" $r "$(gb_ppslab -i afpacket:gen0 --rate max --threads 2 --cpus 0,1)"
+		gb_rec "ppslab-gen xdp ($sc)" $r "$(gb_ppslab -i xdp:gen0 --rate max --cpus 0)"
+		gb_rec "ppslab-gen xdp 2 threads ($sc)" $r \
+			"$(gb_ppslab -i xdp:gen0 --rate max --threads 2 --cpus 0,1)"
 		[ $gb_have_trafgen = 1 ] &&
 			gb_rec "trafgen 2 CPUs ($sc)" $r "$(gb_trafgen 2)" "$two"
 	done
@@ -163,6 +172,10 @@ gb_scenario() {   # gb_scenario NAME: one round of every single-thread sender, t
 	tw=$(gb_median "$two")
 	[ "${one:-0}" -gt 0 ] 2>/dev/null &&
 		record gen "ppslab-gen 2 threads / 1 thread ($sc)" scaling_pct 1 $((tw * 100 / one)) "" "target >= 180"
+	one=$(gb_median "ppslab-gen xdp ($sc)")
+	tw=$(gb_median "ppslab-gen xdp 2 threads ($sc)")
+	[ "${one:-0}" -gt 0 ] 2>/dev/null &&
+		record gen "ppslab-gen xdp: 2 threads / 1 thread ($sc)" scaling_pct 1 $((tw * 100 / one)) "" "target >= 180"
 }
 
 gb_median() {   # gb_median LABEL: median pps of LABEL so far
@@ -230,3 +243,4 @@ else
 	echo "bench gen: cannot attach the XDP drop program: (b) skipped"
 fi
 rm -rf "$gb_tmp" "/var/run/dpdk/ppbench$$"    # testpmd's runtime files (--file-prefix)
+"$B/ppslab" lab up --name "$BENCH_LAB" --queues 1 >/dev/null

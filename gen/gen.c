@@ -243,7 +243,10 @@ int gen_init(struct gen *g, const struct gen_cfg *cfg, char *err, size_t errlen)
 				w->pkts[i].len = g->fr.frame_len[0];
 			}
 		}
-		struct port_cfg pc = { .dir = PORT_TX, .frame_max = g->fr.frame_max, .tx_linear = 1 };
+		/* each worker its own ring; on xdp: also its own queue (one AF_XDP socket
+		 * per queue) — afpacket picks the queue from the sending CPU by itself */
+		struct port_cfg pc = { .dir = PORT_TX, .frame_max = g->fr.frame_max, .tx_linear = 1,
+				       .queue_offset = (uint16_t)w->idx };
 		if ((rc = port_open(cfg->port_spec, &pc, &w->port, err, errlen))) {
 			gen_fini(g);
 			return rc;

@@ -63,6 +63,8 @@ struct port_cfg {
 				  * fanout group complete before any frame is spread) */
 	uint16_t udp_dport;      /* pcap: capture only UDP to this port; 0 = everything */
 	int tx_linear;           /* afpacket: linear TX skbs (key linear= overrides) */
+	uint16_t queue_offset;   /* xdp: added to the queue (queue= or 0), so that worker i of
+				  * a multi-thread sender binds a queue of its own */
 	struct port *share;      /* xdp: use this open xdp: port's UMEM (XDP_SHARED_UMEM), so
 				  * port_fwd_burst between the two needs no copy; other
 				  * backends (or a non-xdp share) ignore it. NULL = own buffers */

@@ -458,6 +458,7 @@ static int parse_opts(struct port *p, const struct port_kv *kv, int nkv, struct 
 		snprintf(err, errlen, "queue=%s: expected a queue number 0..1023", v);
 		return -EINVAL;
 	}
+	o->queue += p->cfg.queue_offset;
 	if ((v = port_kv_get(kv, nkv, "frames")) && num_count(v, 64, 1 << 20, &o->frames)) {
 		snprintf(err, errlen, "frames=%s: expected 64..1048576 (UMEM frames)", v);
 		return -EINVAL;
@@ -490,7 +491,9 @@ static int socket_error(int rc, const char *ifname, const struct xp_opts *o, cha
 			 (unsigned long long)o->queue);
 	else if (rc == -EINVAL)
 		snprintf(err, errlen, "xdp:%s: cannot bind an AF_XDP socket to queue %llu (does the "
-			 "interface have that queue? is it up?)", ifname, (unsigned long long)o->queue);
+			 "interface have that queue? is it up?%s)", ifname, (unsigned long long)o->queue,
+			 o->queue ? " a sender's thread i binds queue i: the lab makes N queues with "
+				    "ppslab lab up --queues N" : "");
 	else if (rc == -EAFNOSUPPORT)
 		snprintf(err, errlen, "xdp:%s: AF_XDP is not available in this kernel "
 			 "(CONFIG_XDP_SOCKETS); use afpacket:%s", ifname, ifname);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # t_lab.sh — ppslab lab: up is idempotent, status tells complete from partial, up
-# repairs a half-built lab, down removes everything and is idempotent.
+# repairs a half-built lab, --queues re-creates the veths with that many queues, down
+# removes everything and is idempotent.
 . "$(dirname "$0")/lib.sh"
 lab_up
 eq "second up succeeds (idempotent)" "$("$B/ppslab" lab up --name "$LAB" >/dev/null 2>&1; echo $?)" 0
@@ -25,6 +26,23 @@ eq "complete again" "$("$B/ppslab" lab status --name "$LAB" --json | jq -r .comp
 eq "shield off in sink" "$("$B/ppslab" lab shield off --name "$LAB" --ns sink; echo $?)" 0
 eq "sink shield is off" "$("$B/ppslab" lab status --name "$LAB" --json | jq -r .namespaces.sink.shield)" false
 eq "rut shield still on" "$("$B/ppslab" lab status --name "$LAB" --json | jq -r .namespaces.rut.shield)" true
+
+# queues: a pair with another count is re-created; up without --queues keeps them
+eq "one queue per veth by default" "$("$B/ppslab" lab status --name "$LAB" --json | jq -c '[.queues[]]')" "[1,1,1,1]"
+eq "up --queues 2" "$("$B/ppslab" lab up --name "$LAB" --queues 2 >/dev/null 2>&1; echo $?)" 0
+eq "every veth has two queues" "$("$B/ppslab" lab status --name "$LAB" --json | jq -c '[.queues[]]')" "[2,2,2,2]"
+eq "the kernel agrees (rut0 rx queues)" "$(inns rut ls /sys/class/net/rut0/queues | grep -c '^rx-')" 2
+eq "still complete, neighbours back" "$("$B/ppslab" lab status --name "$LAB" --json | jq -r .complete)/$(inns gen ip neigh show 198.18.0.1 dev gen0 | grep -c PERMANENT)" "true/1"
+eq "the shield holds on the new veths" "$(inns rut nft list table netdev ppslab_shield | grep -c 'hook ingress device')" 2
+"$B/ppslab" lab up --name "$LAB" >/dev/null 2>&1
+eq "up without --queues keeps two" "$("$B/ppslab" lab status --name "$LAB" --json | jq -c '[.queues[]] | unique')" "[2]"
+"$B/ppslab" lab up --name "$LAB" --queues 1 >/dev/null 2>&1
+eq "up --queues 1 goes back" "$("$B/ppslab" lab status --name "$LAB" --json | jq -c '[.queues[]] | unique')" "[1]"
+for bad in 0 65 x; do
+	out=$("$B/ppslab" lab up --name "$LAB" --queues $bad 2>&1); rc=$?
+	eq "--queues $bad refused (64)" "$rc" 64
+	check "--queues $bad: the error names the option and the range" grep -q -- "--queues $bad: expected a queue count 1..64" <<<"$out"
+done
 
 eq "down" "$("$B/ppslab" lab down --name "$LAB" >/dev/null; echo $?)" 0
 eq "no namespaces left" "$(ip netns list | grep -c "^$LAB-")" 0

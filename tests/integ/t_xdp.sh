@@ -2,7 +2,7 @@
 # t_xdp.sh — the xdp: (AF_XDP) ports end to end, as t_e2e.sh does for afpacket:
 # 100,000 frames at 50,000 pps gen -> rut -> sink with every port on AF_XDP (the
 # forwarder moving frames between its ports without a copy) and gen -> sink directly;
-# mixed backends; generic XDP; the XDP program detached on exit, after a SIGKILL by the
+# mixed backends; generic XDP; sender threads on a queue each; the XDP program detached on exit, after a SIGKILL by the
 # next open and by `ppslab lab up`, a live tool's left alone, someone else's refused.
 # Skipped only where the kernel lacks AF_XDP (or ppslab was built without it).
 . "$(dirname "$0")/lib.sh"
@@ -90,6 +90,24 @@ finish gen4 30; eq "generic: gen exits 0" "$RC" 0
 finish gen4sink 40; eq "generic: sink exits 0" "$RC" 0
 eq "generic: sink received 20000" "$(jv gen4sink .rx_pkts)" 20000
 eq "generic: program detached" "$(xdp_on rut rut0)" ""
+
+# a sender's threads on xdp: take a queue each (one AF_XDP socket per queue): on a
+# one-queue veth the second thread is refused with the way out; on two queues both send
+inns gen "$B/ppslab-gen" -i xdp:gen0 --threads 2 --count 10 -q >/dev/null 2>"$T/mq.err"
+eq "2 xdp: threads on a 1-queue veth: exit 64" "$?" 64
+check "the error names queue 1 and ppslab lab up --queues" \
+	grep -q "xdp:gen0: cannot bind an AF_XDP socket to queue 1 .*ppslab lab up --queues N" "$T/mq.err"
+"$B/ppslab" lab up --name "$LAB" --queues 2 >/dev/null 2>&1
+start sink sink "$B/ppslab-sink" -i sink0 --idle 3 --duration 30 --json
+start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --json
+await_ready 1
+start gen gen "$B/ppslab-gen" -i xdp:gen0 --threads 2 --dst 198.19.0.2 --rate 50k --count 100000 --json
+finish gen 30; eq "2 xdp: threads on 2 queues: gen exits 0" "$RC" 0
+finish sink 40; stop rut
+eq "2 xdp: threads: gen sent 100000" "$(jv gen .tx_pkts)" 100000
+eq "2 xdp: threads: gen interface counted 100000" "$(jv gen .if_tx_packets)" 100000
+eq "2 xdp: threads: sink received 100000, lost 0" "$(jv sink .rx_pkts)/$(jv sink .lost_pkts)" 100000/0
+"$B/ppslab" lab up --name "$LAB" --queues 1 >/dev/null 2>&1
 
 # veth offers no zero-copy: mode=zc fails clearly (EX_UNAVAILABLE), leaving nothing
 inns rut "$B/ppslab-sink" -i xdp:rut0,mode=zc --duration 1 >/dev/null 2>"$T/zc.err"
