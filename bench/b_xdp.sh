@@ -99,8 +99,8 @@ done
 
 # --- forwarders: gen xdp at max -> rut -> sink0 (XDP drop), counted at sink0
 xdp_drop sink sink0 on
-bx_rut() {   # bx_rut IN OUT: the forwarder for the window + 3 s, and the sender
-	inns rut "$B/ppslab-rut" -i "$1" -o "$2" --duration "$((bx_secs + 3))" --json \
+bx_rut() {   # bx_rut IN OUT: the forwarder (busy mode) for the window + 3 s, and the sender
+	inns rut "$B/ppslab-rut" -i "$1" -o "$2" --mode busy --duration "$((bx_secs + 3))" --json \
 		>"$BENCH_OUT/xdp-rut.json" 2>&1 &
 	local rp=$!
 	sleep 0.5

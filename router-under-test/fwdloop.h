@@ -61,7 +61,8 @@ struct sched {
 	struct ctl_req *mb;          /* NULL without --ctl */
 	struct rut_info info;
 	struct sched_pub pub;
-	int epfd;
+	int epfd;                    /* the ctl wake-up, and the ports while ports_armed */
+	bool ports_armed;            /* the ports are in epfd (intr; poll while disabled) */
 	int err;                     /* -errno when forwarding failed */
 	uint64_t cpu_ns;             /* the thread's CPU time when it ended */
 	_Atomic int running;
