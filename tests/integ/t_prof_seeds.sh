@@ -33,8 +33,10 @@ prof dragonfly-hz-sweep "${short[@]}" --set pollhz=500,1000 --set firewall=on --
 	--set offered=110k
 check "hz sweep: the seed's header" grep -qE "^HZ +1 blast +blast A +blast B" "$T/dragonfly-hz-sweep.txt"
 eq "hz sweep: rows 500 and 1000" "$(awk '$1 ~ /^(500|1000)$/ { print $1 }' "$T/dragonfly-hz-sweep.txt" | tr '\n' ' ')" "500 1000 "
+# ±20 %: a 1-s trial on a VM whose vCPU stalls for milliseconds at times loses ticks,
+# which the ⅞ rule turns into smaller bursts (as BSD does); unpolled, 110k would pass
 near "hz sweep: one blast at 500 Hz × 150 = 75,000 pps" \
-	"$(m dragonfly-hz-sweep '.cases[] | select(.params.pollhz == 500 and .params.direction == "uni") | .metrics.fwd_pps')" 75000 0.15
+	"$(m dragonfly-hz-sweep '.cases[] | select(.params.pollhz == 500 and .params.direction == "uni") | .metrics.fwd_pps')" 75000 0.20
 near "hz sweep: blast B at 500 Hz is polled on its own port too" \
 	"$(m dragonfly-hz-sweep '.cases[] | select(.params.pollhz == 500 and .params.direction == "bi") | .metrics.fwd_pps_b')" 75000 0.20
 check "hz sweep: the ten rules were executed (rule 1000 counted every frame)" \
