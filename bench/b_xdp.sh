@@ -51,8 +51,11 @@ bx_measure() {   # bx_measure ROLE IF FIELD COMMAND...
 	echo "$r"
 }
 
-bx_gen() {   # bx_gen SPEC: ppslab-gen at max for the measurement window + 2 s
-	inns gen "$B/ppslab-gen" -i "$1" --dst 198.18.0.1 --rate max \
+# Placement: testpmd's forwarding lcore is CPU 1 (-l 0,1, main lcore 0), so a ppslab-gen
+# that is measured against it sends from CPU 1 too; forwarders run on CPU 1 with their
+# sender on CPU 0.
+bx_gen() {   # bx_gen SPEC: ppslab-gen at max for the measurement window + 2 s, on CPU 1
+	inns gen "$B/ppslab-gen" -i "$1" --dst 198.18.0.1 --rate max --cpus 1 \
 		--duration "$((bx_secs + 2))" --json >"$BENCH_OUT/xdp-gen.json" 2>&1
 }
 
@@ -100,11 +103,11 @@ done
 # --- forwarders: gen xdp at max -> rut -> sink0 (XDP drop), counted at sink0
 xdp_drop sink sink0 on
 bx_rut() {   # bx_rut IN OUT: the forwarder (busy mode) for the window + 3 s, and the sender
-	inns rut "$B/ppslab-rut" -i "$1" -o "$2" --mode busy --duration "$((bx_secs + 3))" --json \
+	inns rut taskset -c 1 "$B/ppslab-rut" -i "$1" -o "$2" --mode busy --duration "$((bx_secs + 3))" --json \
 		>"$BENCH_OUT/xdp-rut.json" 2>&1 &
 	local rp=$!
 	sleep 0.5
-	inns gen "$B/ppslab-gen" -i xdp:gen0 --rate max --duration "$((bx_secs + 2))" \
+	inns gen "$B/ppslab-gen" -i xdp:gen0 --rate max --cpus 0 --duration "$((bx_secs + 2))" \
 		>/dev/null 2>&1
 	wait "$rp"
 }
@@ -112,7 +115,7 @@ bx_tp_io() {   # testpmd io-forward for the window + 5 s, the sender from 2 s on
 	bx_testpmd rut "$((bx_secs + 5))" "$BENCH_OUT/xdp-tpio.out" io rut0 rut1 &
 	local tp=$!
 	sleep 2
-	inns gen "$B/ppslab-gen" -i xdp:gen0 --rate max --duration "$((bx_secs + 2))" \
+	inns gen "$B/ppslab-gen" -i xdp:gen0 --rate max --cpus 0 --duration "$((bx_secs + 2))" \
 		>/dev/null 2>&1
 	wait "$tp"
 }

@@ -54,8 +54,12 @@ check "the .gp beside it re-runs and redraws the PNG" test -s "$T/p.png"
 "$B/ppslab" compare "$R" "$R" -o "$T/same.json" >/dev/null 2>&1
 eq "compare of the run with itself: nothing but EQUIVALENT or INCONCLUSIVE" \
 	"$(jq -r '[.rows[].verdict] | map(. == "EQUIVALENT" or . == "INCONCLUSIVE") | all' "$T/same.json")" true
-jq '(.cases[] | select(.params.pollhz == 1000) | .metrics.fwd_pps) |= . * 0.9' "$R" >"$T/slow.json"
-"$B/ppslab" compare "$R" "$T/slow.json" --metric fwd_pps -o "$T/slow-cmp.json" >/dev/null 2>&1
+# the repetitions of a cell made equal first: whether 10 % stands out of the measured
+# spread depends on the machine (vCPU stalls spread poll-mode cells by 20 % at times)
+jq '.cases |= map(.metrics.fwd_pps = (if .params.pollhz == 1000 then 20000 else 10000 end))' \
+	"$R" >"$T/base.json"
+jq '(.cases[] | select(.params.pollhz == 1000) | .metrics.fwd_pps) |= . * 0.9' "$T/base.json" >"$T/slow.json"
+"$B/ppslab" compare "$T/base.json" "$T/slow.json" --metric fwd_pps -o "$T/slow-cmp.json" >/dev/null 2>&1
 eq "a copy with one cell 10 % slower: exactly that cell is a REGRESSION" \
 	"$(jq -r '[.rows[] | select(.verdict == "REGRESSION") | .key] | join(" ")' "$T/slow-cmp.json")" "pollhz=1000"
 
