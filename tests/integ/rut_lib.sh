@@ -66,3 +66,23 @@ read_all() {
 	done
 	echo "# the forwarder read $v of $2 frames within 15 s"
 }
+
+# "W of N": of the forwarder's N packet sockets, W are watched by an epoll set of its own
+# (an epoll fd's fdinfo lists "tfd: FD" for each). Only a mode that waits on its ports
+# may have them there: a watched socket costs a wake-up attempt per frame.
+watched_ports() {   # watched_ports PID
+	local pid=$1 f l ino fds="" w=0 n=0
+	local inos
+	inos=$(inns rut awk 'NR > 1 { print $NF }' /proc/net/packet)
+	for f in /proc/"$pid"/fd/*; do
+		l=$(readlink "$f" 2>/dev/null) || continue
+		case $l in socket:\[*\]) ino=${l#socket:[}; ino=${ino%]} ;; *) continue ;; esac
+		grep -qx "$ino" <<<"$inos" || continue
+		n=$((n + 1))
+		fds="$fds ${f##*/}"
+	done
+	for f in $fds; do
+		cat /proc/"$pid"/fdinfo/* 2>/dev/null | grep -qE "^tfd:[[:space:]]+$f[[:space:]]" && w=$((w + 1))
+	done
+	echo "$w of $n"
+}

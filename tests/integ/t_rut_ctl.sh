@@ -89,6 +89,7 @@ r2=$(rate 2)
 near "pollhz 2000 × burst_max 10 forwards 20,000 pps" "$r2" 20000 0.15
 eq "enable=0 hands the ports to interrupts" "$(ctl sysctl kern.polling.enable=0)" "kern.polling.enable: 1 -> 0"
 eq "no handlers registered" "$(ctl sysctl -n kern.polling.handlers)" 0
+eq "interrupts: the receive sockets joined the epoll set" "$(watched_ports "${BG_PID[rut]}")" "2 of 4"
 a=$(ctl stats); sleep 1; b=$(ctl stats)
 eq "interrupts: no more ticks" "$(jq -n --argjson a "$a" --argjson b "$b" '$b.polling.ticks - $a.polling.ticks')" 0
 check "interrupts: forwarding goes on (over 5,000 frames in 1 s)" \
@@ -96,6 +97,8 @@ check "interrupts: forwarding goes on (over 5,000 frames in 1 s)" \
 eq "enable=1 registers them again" "$(ctl sysctl kern.polling.enable=1 kern.polling.handlers)" \
 	"kern.polling.enable: 0 -> 1
 kern.polling.handlers: 2"
+sleep 0.2
+eq "polling again: the sockets left the epoll set" "$(watched_ports "${BG_PID[rut]}")" "0 of 4"
 finish gen 20; eq "gen exits 0" "$RC" 0
 # the forwarder first: its ring still holds a backlog it forwards at the ceiling
 stop rut; eq "rut exits 0 after all that" "$RC" 0

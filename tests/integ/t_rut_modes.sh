@@ -7,10 +7,13 @@
 lab_up
 
 N=30000
+declare -A want_watched=([poll]="0 of 4" [intr]="2 of 4" [busy]="0 of 4")
 for mode in poll intr busy; do
 	start sink_$mode sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 	start rut_$mode rut "$B/ppslab-rut" -i rut0 -o rut1 --mode $mode --json
 	ready sink 1; ready rut 2
+	eq "$mode: port sockets in an epoll set (receive sockets, of 4)" \
+		"$(watched_ports "${BG_PID[rut_$mode]}")" "${want_watched[$mode]}"
 	base=$(ifc sink sink0 rx_packets)
 	start gen_$mode gen "$B/ppslab-gen" -i gen0 --rate 20k --count $N --json
 	finish gen_$mode 30; eq "$mode: gen exits 0" "$RC" 0
