@@ -80,17 +80,22 @@ static bool link_exists(const char *ns, const char *ifname)
 	return proc_run(av, &o) == 0;
 }
 
-/* The transmit queue count of IF (`ip -d -j link show`: num_tx_queues), 0 if missing. */
-static int link_queues(const char *ns, const char *ifname)
+/* `ip -d -j link show dev IF` in NS: the array ip prints (its one element describes
+ * IF), to json_decref; NULL if there is no such interface. */
+static json_t *link_details(const char *ns, const char *ifname)
 {
 	char *av[] = { "ip", "-n", (char *)ns, "-d", "-j", "link", "show", "dev", (char *)ifname,
 		       NULL };
 	char out[16384];
 	struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
 			       .timeout_ns = 10 * NS_PER_S };
-	if (proc_run(av, &o) != 0)
-		return 0;
-	json_t *root = json_loads(out, 0, NULL);
+	return proc_run(av, &o) == 0 ? json_loads(out, 0, NULL) : NULL;
+}
+
+/* The transmit queue count of IF (num_tx_queues), 0 if there is no such interface. */
+static int link_queues(const char *ns, const char *ifname)
+{
+	json_t *root = link_details(ns, ifname);
 	int q = (int)json_integer_value(json_object_get(json_array_get(root, 0), "num_tx_queues"));
 	json_decref(root);
 	return q;
@@ -140,14 +145,7 @@ static bool shield_on(const char *ns)
  * anyone else's (a benchmark's xdp_drop), stay. Returns how many it detached. */
 static int xdp_detach(const char *ns, const char *ifname, bool only_leftovers)
 {
-	char *show[] = { "ip", "-n", (char *)ns, "-d", "-j", "link", "show", "dev",
-			 (char *)ifname, NULL };
-	char out[16384];
-	struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
-			       .timeout_ns = 10 * NS_PER_S };
-	if (proc_run(show, &o) != 0)
-		return 0;   /* no such interface (yet): nothing attached */
-	json_t *root = json_loads(out, 0, NULL);
+	json_t *root = link_details(ns, ifname);   /* NULL: no such interface (yet) */
 	json_t *xdp = json_object_get(json_array_get(root, 0), "xdp");
 	json_t *att = json_object_get(xdp, "attached");
 	int n = 0;
@@ -202,13 +200,14 @@ int lab_up(const char *name, const struct lab_up_opts *o)
 	for (int p = 0; p < 2; p++) {
 		const struct lab_if *a = &lab_ifs[p * 2], *b = &lab_ifs[p * 2 + 1];
 		const char *nsa = ns[a->role], *nsb = ns[b->role];
-		if (o->queues > 0 && link_exists(nsa, a->ifname) &&
-		    link_queues(nsa, a->ifname) != o->queues) {
+		int have = link_queues(nsa, a->ifname);   /* 0: no such interface */
+		if (o->queues > 0 && have && have != o->queues) {
 			char *del[] = { "ip", "-n", (char *)nsa, "link", "del", (char *)a->ifname, NULL };
 			if ((rc = run(NULL, del)))
 				return rc;
+			have = 0;
 		}
-		if (!link_exists(nsa, a->ifname)) {
+		if (!have) {
 			if (link_exists(nsb, b->ifname)) {   /* a half-built pair: start over */
 				char *del[] = { "ip", "-n", (char *)nsb, "link", "del", (char *)b->ifname, NULL };
 				run(NULL, del);

@@ -429,6 +429,7 @@ struct xp_opts {
 	uint16_t bind_mode;   /* 0 (auto), XDP_COPY or XDP_ZEROCOPY */
 	uint64_t queue, frames, budget;
 	int skb, budget_set;
+	int thread_queue;     /* the queue came from port_cfg.queue_offset (a sender's thread) */
 };
 
 static int parse_opts(struct port *p, const struct port_kv *kv, int nkv, struct xp_opts *o,
@@ -459,6 +460,7 @@ static int parse_opts(struct port *p, const struct port_kv *kv, int nkv, struct 
 		return -EINVAL;
 	}
 	o->queue += p->cfg.queue_offset;
+	o->thread_queue = p->cfg.queue_offset > 0;
 	if ((v = port_kv_get(kv, nkv, "frames")) && num_count(v, 64, 1 << 20, &o->frames)) {
 		snprintf(err, errlen, "frames=%s: expected 64..1048576 (UMEM frames)", v);
 		return -EINVAL;
@@ -492,8 +494,8 @@ static int socket_error(int rc, const char *ifname, const struct xp_opts *o, cha
 	else if (rc == -EINVAL)
 		snprintf(err, errlen, "xdp:%s: cannot bind an AF_XDP socket to queue %llu (does the "
 			 "interface have that queue? is it up?%s)", ifname, (unsigned long long)o->queue,
-			 o->queue ? " a sender's thread i binds queue i: the lab makes N queues with "
-				    "ppslab lab up --queues N" : "");
+			 o->thread_queue ? " a sender's thread i binds queue i: the lab makes N "
+					   "queues with ppslab lab up --queues N" : "");
 	else if (rc == -EAFNOSUPPORT)
 		snprintf(err, errlen, "xdp:%s: AF_XDP is not available in this kernel "
 			 "(CONFIG_XDP_SOCKETS); use afpacket:%s", ifname, ifname);

@@ -2,8 +2,9 @@
 # t_xdp.sh — the xdp: (AF_XDP) ports end to end, as t_e2e.sh does for afpacket:
 # 100,000 frames at 50,000 pps gen -> rut -> sink with every port on AF_XDP (the
 # forwarder moving frames between its ports without a copy) and gen -> sink directly;
-# mixed backends; generic XDP; sender threads on a queue each; the XDP program detached on exit, after a SIGKILL by the
-# next open and by `ppslab lab up`, a live tool's left alone, someone else's refused.
+# mixed backends; generic XDP; sender threads on a queue each; the XDP program
+# detached on exit, after a SIGKILL by the next open and by `ppslab lab up`, a live
+# tool's left alone, someone else's refused.
 # Skipped only where the kernel lacks AF_XDP (or ppslab was built without it).
 . "$(dirname "$0")/lib.sh"
 lab_up
@@ -97,6 +98,10 @@ inns gen "$B/ppslab-gen" -i xdp:gen0 --threads 2 --count 10 -q >/dev/null 2>"$T/
 eq "2 xdp: threads on a 1-queue veth: exit 64" "$?" 64
 check "the error names queue 1 and ppslab lab up --queues" \
 	grep -q "xdp:gen0: cannot bind an AF_XDP socket to queue 1 .*ppslab lab up --queues N" "$T/mq.err"
+inns rut "$B/ppslab-sink" -i xdp:rut0,queue=1 --duration 0.2 >/dev/null 2>"$T/q1.err"
+eq "queue=1 asked for on a 1-queue veth: exit 64" "$?" 64
+check "... without the threads' advice (no thread chose it)" \
+	bash -c '! grep -q "lab up --queues" "$1" && grep -q "queue 1" "$1"' _ "$T/q1.err"
 "$B/ppslab" lab up --name "$LAB" --queues 2 >/dev/null 2>&1
 start sink sink "$B/ppslab-sink" -i sink0 --idle 3 --duration 30 --json
 start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --json
