@@ -60,7 +60,8 @@ static int poll_handler(void *arg, enum poll_cmd cmd, int count)
  * has them there: a socket with a waiter costs a wake-up attempt (a spinlock with
  * interrupts off) for every frame the kernel queues to it or frees from it — on veth
  * in the sender's softirq — which busy and poll mode, never waiting, would pay for
- * nothing (in perf, about 9% of the forwarding CPU and of the sender's). */
+ * nothing (in perf with xdp: ports, the wake-up's spin_unlock_irqrestore took 9.5 % of
+ * the forwarding core and 8.7 % of the sender's; 3 % each once the ports left). */
 static int arm_ports(struct sched *s, bool on)
 {
 	if (s->ports_armed == on)
