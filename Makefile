@@ -234,19 +234,20 @@ clean:
 	rm -rf build build-san build-portable build-fuzz
 
 # ---- fuzzing (issue 10) ------------------------------------------------------------
-# make fuzz [FUZZ_SECONDS=30] [FUZZ_ONLY=NAME]: builds every tests/fuzz/fuzz_NAME.c
+# make fuzz [FUZZ_SECONDS=30] [FUZZ_ONLY=NAME] [FUZZ_JOBS=N]: builds every tests/fuzz/fuzz_NAME.c
 # (libFuzzer, clang, ASan+UBSan) into build-fuzz/ and runs each for FUZZ_SECONDS with
 # a seed corpus made from the tests' data; crash inputs land in build-fuzz/crashes/.
 # A new harness needs no edit here.
 FUZZ_SECONDS ?= 30
 FUZZ_ONLY    ?=
+FUZZ_JOBS    ?= 1
 FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 .PHONY: fuzz fuzz-progs
 fuzz:
 	$(Q)$(MAKE) --no-print-directory B=build-fuzz CC=clang \
 		SANFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" fuzz-progs
-	$(Q)tests/fuzz/run --build build-fuzz --seconds $(FUZZ_SECONDS) $(if $(FUZZ_ONLY),--only $(FUZZ_ONLY))
+	$(Q)tests/fuzz/run --build build-fuzz --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) $(if $(FUZZ_ONLY),--only $(FUZZ_ONLY))
 fuzz-progs: $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 $(B)/obj/tests/fuzz/%.o: XCFLAGS += -Wno-unused-command-line-argument
 $(B)/fuzz/fuzz_%: $(B)/obj/tests/fuzz/fuzz_%.o $(MOD_OBJS) $(LIBA)
