@@ -205,6 +205,12 @@ int port_fwd_burst(struct port *p, const struct port_pkt *pkts, int n)
 	return p->ops->fwd_burst ? p->ops->fwd_burst(p, pkts, n) : p->ops->tx_burst(p, pkts, n);
 }
 
+void port_flush(struct port *p)
+{
+	if (p->ops->flush)
+		p->ops->flush(p);
+}
+
 int port_fd(const struct port *p)
 {
 	return p->ops->fd(p);

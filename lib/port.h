@@ -31,7 +31,10 @@
  *   (xdp: ports opened with port_cfg.share) a frame moves by reference, without a copy;
  *   otherwise it is copied exactly as port_tx_burst does. Accepted frames must not be
  *   touched again; the others stay valid until the receiving port's next rx_burst.
- *   Ports that share buffers must be driven from one thread.
+ *   Ports that share buffers must be driven from one thread. A port may hold forwarded
+ *   frames back to send them with the next burst's (xdp: does, up to 32, one system call
+ *   for all); port_flush sends them, and a forwarding loop calls it whenever it finds
+ *   nothing more to receive, so no frame waits for traffic that does not come.
  * - Counters are 64-bit and cumulative since open. */
 #ifndef PPSLAB_PORT_H
 #define PPSLAB_PORT_H
@@ -93,6 +96,8 @@ int port_tx_burst(struct port *p, const struct port_pkt *pkts, int n);
 int port_rx_open(struct port *p);
 /* Forwards received frames out of p, without a copy where buffers are shared (above). */
 int port_fwd_burst(struct port *p, const struct port_pkt *pkts, int n);
+/* Sends the frames port_fwd_burst held back (above); a no-op for most backends. */
+void port_flush(struct port *p);
 /* A descriptor that becomes readable when frames arrive (for poll/epoll). */
 int port_fd(const struct port *p);
 /* Reads the kernel's drop counters into the port's totals and returns them. */

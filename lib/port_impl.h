@@ -19,6 +19,7 @@ struct port_ops {
 	int (*tx_burst)(struct port *p, const struct port_pkt *pkts, int n);
 	/* optional: port_fwd_burst without a copy where buffers are shared; NULL = tx_burst */
 	int (*fwd_burst)(struct port *p, const struct port_pkt *pkts, int n);
+	void (*flush)(struct port *p);        /* optional: sends what fwd_burst left queued */
 	int (*fd)(const struct port *p);
 	void (*poll_stats)(struct port *p);   /* fold kernel drop counters into p->st */
 	int (*rx_open)(struct port *p);       /* optional: ends cfg.rx_gated */

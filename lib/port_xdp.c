@@ -62,6 +62,10 @@
  * AF_PACKET's default V3 ring holds about 130,000 small frames */
 #define XP_DEFAULT_FRAMES_RX 16384
 #define XP_DEFAULT_BUDGET 128     /* below veth's 256-entry XDP ring */
+/* Forwarded frames wait for company up to this many before the system call that sends
+ * them (port_flush sends fewer): a forwarder's bursts average a few frames at 1 Mpps, and
+ * a sendto() per burst cost more than the forwarding itself */
+#define XP_KICK_BATCH 32u
 
 /* --- UMEM groups and ports -------------------------------------------------------- */
 
@@ -91,6 +95,7 @@ struct xport {
 	uint64_t *held;                  /* frames handed out by the last rx_burst */
 	uint32_t nheld, held_max;
 	uint32_t frame_room;             /* largest frame a chunk holds (TX) */
+	uint32_t tx_unkicked;            /* frames in the TX ring not yet kicked */
 	uint64_t tx_dropped;             /* sendto's EBUSY: dropped by the device */
 	uint64_t tx_too_long;
 };
@@ -196,6 +201,7 @@ static int xp_rx_burst(struct port *p, struct port_pkt *pkts, int max)
  * sends by itself and needs a kick only when it says so (XDP_RING_NEED_WAKEUP). */
 static void kick_tx(struct xport *x)
 {
+	x->tx_unkicked = 0;
 	uint32_t limit = x->zc ? 1 : x->tx.size / 32 + 8;
 	for (uint32_t i = 0; i < limit; i++) {
 		if (!xr_prod_pending(&x->tx))
@@ -215,8 +221,9 @@ static void kick_tx(struct xport *x)
 
 /* Sends pkts in order: with zc, frames held by a member of our UMEM group go by address;
  * the others are copied into free frames. Returns how many were accepted from the front
- * (a frame too long for a chunk is accepted and counted in tx_errors, as afpacket does). */
-static int xp_send(struct port *p, const struct port_pkt *pkts, int n, int zc)
+ * (a frame too long for a chunk is accepted and counted in tx_errors, as afpacket does).
+ * With hold, the kick waits until XP_KICK_BATCH frames are queued (or port_flush). */
+static int xp_send(struct port *p, const struct port_pkt *pkts, int n, int zc, int hold)
 {
 	struct xport *x = p->priv;
 	struct xgroup *g = x->g;
@@ -262,19 +269,28 @@ static int xp_send(struct port *p, const struct port_pkt *pkts, int n, int zc)
 		p->st.tx_full++;
 	p->st.tx_pkts += j;
 	p->st.tx_bytes += bytes;
-	if (j)
+	x->tx_unkicked += j;
+	/* a full ring is not held back: its frames are what makes room */
+	if (x->tx_unkicked && (!hold || x->tx_unkicked >= XP_KICK_BATCH || i < (uint32_t)n))
 		kick_tx(x);
 	return (int)i;
 }
 
 static int xp_tx_burst(struct port *p, const struct port_pkt *pkts, int n)
 {
-	return xp_send(p, pkts, n, 0);
+	return xp_send(p, pkts, n, 0, 0);
 }
 
 static int xp_fwd_burst(struct port *p, const struct port_pkt *pkts, int n)
 {
-	return xp_send(p, pkts, n, 1);
+	return xp_send(p, pkts, n, 1, 1);
+}
+
+static void xp_flush(struct port *p)
+{
+	struct xport *x = p->priv;
+	if (x->tx_unkicked)
+		kick_tx(x);
 }
 
 static int xp_fd(const struct port *p)
@@ -649,6 +665,7 @@ const struct port_ops port_xdp_ops = {
 	.rx_burst = xp_rx_burst,
 	.tx_burst = xp_tx_burst,
 	.fwd_burst = xp_fwd_burst,
+	.flush = xp_flush,
 	.fd = xp_fd,
 	.poll_stats = xp_poll_stats,
 	.close = xp_close,

@@ -103,6 +103,9 @@ int fwd_set_fw(struct fwd *f, struct fw *fw);
 void fwd_fini(struct fwd *f);
 /* One burst from port `in`; returns frames read (>= 0) or -errno. */
 int fwd_burst(struct fwd *f, int in, int max);
+/* Sends what the ports hold back of earlier bursts (port_flush): the loops call it when
+ * a pass over the ports found nothing more to read. */
+void fwd_flush(struct fwd *f);
 /* Reads every port's kernel drop counter into ctr.kernel_drops (forwarding thread only:
  * reading PACKET_STATISTICS resets the kernel's count). */
 void fwd_refresh_kernel(struct fwd *f);

@@ -145,7 +145,8 @@ static void service(struct sched *s)
 }
 
 /* Drains every port round-robin, a burst each, until all are empty (the empty read
- * also hands the ring slots back, so epoll does not wake again for them). */
+ * also hands the ring slots back, so epoll does not wake again for them), then sends
+ * what the ports held back. */
 static int drain(struct sched *s)
 {
 	bool more = true;
@@ -160,6 +161,7 @@ static int drain(struct sched *s)
 		if (ctl_pending(s->mb))
 			service(s);
 	}
+	fwd_flush(s->f);
 	return 0;
 }
 
@@ -194,11 +196,15 @@ static int loop_busy(struct sched *s)
 {
 	unsigned iter = 0;
 	while (!runctl_stopped(s->rc)) {
+		int got = 0;
 		for (int i = 0; i < s->f->nports; i++) {
 			int n = fwd_burst(s->f, i, s->burst);
 			if (n < 0)
 				return n;
+			got += n;
 		}
+		if (!got)
+			fwd_flush(s->f);
 		if (ctl_pending(s->mb) || (++iter & 1023) == 0)
 			service(s);
 	}
@@ -229,6 +235,8 @@ static int wait_tick(struct sched *s)
 			int rc = poll_idle(p);
 			if (rc < 0)
 				return rc;
+			if (!rc)
+				fwd_flush(s->f);
 			continue;
 		}
 		if (next - now > s->spin_ns) {
@@ -271,6 +279,7 @@ static int loop_poll(struct sched *s)
 		int rc = poll_work(p, 256);
 		if (rc < 0)
 			return rc;
+		fwd_flush(s->f);   /* the round's frames leave before the wait for the next tick */
 		service(s);
 		if (rc == 1)
 			continue;

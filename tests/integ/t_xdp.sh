@@ -2,6 +2,7 @@
 # t_xdp.sh — the xdp: (AF_XDP) ports end to end, as t_e2e.sh does for afpacket:
 # 100,000 frames at 50,000 pps gen -> rut -> sink with every port on AF_XDP (the
 # forwarder moving frames between its ports without a copy) and gen -> sink directly;
+# a handful of frames through the forwarder in each mode (nothing held back);
 # mixed backends; generic XDP; sender threads on a queue each; the XDP program
 # detached on exit, after a SIGKILL by the next open and by `ppslab lab up`, a live
 # tool's left alone, someone else's refused.
@@ -59,6 +60,20 @@ eq "rut1 sent all 100000 without a copy" \
 check "rut1 shared rut0's UMEM" grep -q "xdp:rut1: .*UMEM shared with rut0" "$T/rut.err"
 eq "rut's program detached on exit" "$(xdp_on rut rut0)" ""
 eq "sink's program detached on exit" "$(xdp_on sink sink0)" ""
+
+# fewer frames than the forwarder batches before a send (32) leave at once in every
+# mode: it sends what it held back whenever it finds nothing more to read (the sink is
+# done, 2 s idle, before the forwarder is stopped and would send them on its way out)
+for mode in busy intr poll; do
+	start few_$mode rut "$B/ppslab-rut" -i xdp:rut0 -o xdp:rut1 --mode $mode --json
+	start fsink_$mode sink "$B/ppslab-sink" -i sink0 --idle 2 --duration 30 --json
+	await_ready
+	inns gen "$B/ppslab-gen" -i gen0 --dst 198.19.0.2 --rate 1k --count 7 -q >/dev/null 2>&1
+	finish fsink_$mode 40; eq "$mode, 7 frames: sink exits 0" "$RC" 0
+	eq "$mode, 7 frames: all at the sink while the forwarder runs" "$(jv fsink_$mode .rx_pkts)" 7
+	stop few_$mode; eq "$mode, 7 frames: rut exits 0" "$RC" 0
+	eq "$mode, 7 frames: rut forwarded 7" "$(jv few_$mode .fwd_pkts)" 7
+done
 
 # gen -> sink directly (the sink on the router's port)
 start direct rut "$B/ppslab-sink" -i xdp:rut0 --idle 3 --duration 30 --json
