@@ -6,7 +6,8 @@
  * sets PACKET_IGNORE_OUTGOING so our own transmissions are not read back.
  * TX: a TPACKET_V2 TX ring on a second socket bound with protocol 0 (it receives
  * nothing), PACKET_QDISC_BYPASS on by default, PACKET_LOSS so a frame the kernel rejects
- * is marked and skipped instead of wedging the ring; one sendto() per burst. With
+ * is marked and skipped instead of wedging the ring; one sendto() per burst (forwarded
+ * frames: per 32, or port_flush). With
  * linear=1 (or cfg.tx_linear) each frame is preceded by a virtio_net_hdr (PACKET_VNET_HDR)
  * asking the kernel to copy it whole into the skb head (see afp_open_tx).
  * Drops: PACKET_STATISTICS (reset on every read) is folded into 64-bit totals.
@@ -37,6 +38,9 @@
 #include "port_impl.h"
 
 #define AFP_LINEAR_MAX 2048    /* linear TX: frames up to this many bytes go in the skb head */
+/* Forwarded frames wait for company up to this many before the sendto() that sends them
+ * (port_flush sends fewer): a forwarder's bursts are a few frames each at full load */
+#define AFP_KICK_BATCH 32u
 
 #ifndef PACKET_IGNORE_OUTGOING
 #define PACKET_IGNORE_OUTGOING 23
@@ -306,11 +310,15 @@ static int afp_open_tx(struct port *p, struct afp *a, const struct port_kv *kv, 
 	return 0;
 }
 
+static void afp_kick(struct port *p, struct afp *a);
+
 static void afp_close(struct port *p)
 {
 	struct afp *a = p->priv;
 	if (!a)
 		return;
+	if (a->tx_fd >= 0 && a->tx_pending)
+		afp_kick(p, a);   /* forwarded frames held back (afp_send) go out first */
 	if (a->rx_map)
 		munmap(a->rx_map, a->rx_map_len);
 	if (a->tx_map)
@@ -463,7 +471,9 @@ static void afp_kick(struct port *p, struct afp *a)
 	a->tx_pending = 0;
 }
 
-static int afp_tx_burst(struct port *p, const struct port_pkt *pkts, int n)
+/* Queues pkts in the TX ring and kicks the kernel; with hold (forwarded frames) the kick
+ * waits until AFP_KICK_BATCH frames are queued, or port_flush. */
+static int afp_send(struct port *p, const struct port_pkt *pkts, int n, int hold)
 {
 	struct afp *a = p->priv;
 	int i, kicked = 0;
@@ -510,9 +520,26 @@ static int afp_tx_burst(struct port *p, const struct port_pkt *pkts, int n)
 		p->st.tx_pkts++;
 		p->st.tx_bytes += len;
 	}
-	if (a->tx_pending)
+	if (a->tx_pending && (!hold || a->tx_pending >= AFP_KICK_BATCH || i < n))
 		afp_kick(p, a);
 	return i;
+}
+
+static int afp_tx_burst(struct port *p, const struct port_pkt *pkts, int n)
+{
+	return afp_send(p, pkts, n, 0);
+}
+
+static int afp_fwd_burst(struct port *p, const struct port_pkt *pkts, int n)
+{
+	return afp_send(p, pkts, n, 1);
+}
+
+static void afp_flush(struct port *p)
+{
+	struct afp *a = p->priv;
+	if (a->tx_pending)
+		afp_kick(p, a);
 }
 
 static int afp_fd(const struct port *p)
@@ -538,6 +565,8 @@ const struct port_ops port_afpacket_ops = {
 	.open = afp_open,
 	.rx_burst = afp_rx_burst,
 	.tx_burst = afp_tx_burst,
+	.fwd_burst = afp_fwd_burst,
+	.flush = afp_flush,
 	.fd = afp_fd,
 	.poll_stats = afp_poll_stats,
 	.rx_open = afp_rx_open,

@@ -18,6 +18,9 @@ for mode in poll intr busy; do
 	start gen_$mode gen "$B/ppslab-gen" -i gen0 --rate 20k --count $N --json
 	finish gen_$mode 30; eq "$mode: gen exits 0" "$RC" 0
 	arrived sink sink0 "$base" $N
+	# before the stop: frames the forwarder held back for a fuller send left when it
+	# found nothing more to read, not on its way out
+	eq "$mode: sink0 had all $N while the forwarder ran" "$(($(ifc sink sink0 rx_packets) - base))" $N
 	stop rut_$mode; eq "$mode: rut exits 0 on SIGINT" "$RC" 0
 	sink_done sink_$mode; eq "$mode: sink exits 0" "$RC" 0
 	eq "$mode: gen sent $N" "$(jv gen_$mode .tx_pkts)" $N
