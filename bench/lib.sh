@@ -78,13 +78,15 @@ bench_summary() {
 	jq -rs '
 	  def median: sort | if length % 2 == 1 then .[length/2|floor]
 	                     else (.[length/2-1] + .[length/2]) / 2 end;
+	  # counts are whole numbers; percentages keep two decimals (floor made -0.22 % read -1)
+	  def shown($metric): if $metric == "pct" then (. * 100 | round / 100) else floor end;
 	  group_by([.group,.label,.metric]) | map({group:.[0].group, label:.[0].label,
 	    metric:.[0].metric, peer_of:.[0].peer_of, n:length, median:([.[].value]|median),
 	    min:([.[].value]|min), max:([.[].value]|max)}) as $rows
 	  | ($rows | map({key:(.group+"|"+.label+"|"+.metric), value:.median}) | from_entries) as $m
 	  | "| group | measurement | metric | median | min–max | n | ratio ppslab/this |",
 	    "|---|---|---|---:|---|---:|---:|",
-	    ($rows[] | "| \(.group) | \(.label) | \(.metric) | \(.median|floor) | \(.min|floor)–\(.max|floor) | \(.n) | " +
+	    ($rows[] | . as $r | "| \(.group) | \(.label) | \(.metric) | \(.median|shown($r.metric)) | \(.min|shown($r.metric))–\(.max|shown($r.metric)) | \(.n) | " +
 	      (if .peer_of then (($m[.group+"|"+.peer_of+"|"+.metric] // null) as $p |
 	         if $p and .median > 0 then "\($p / .median * 100 | floor / 100)×" else "" end) else "" end) + " |")
 	' "$BENCH_OUT/records.jsonl" >"$BENCH_OUT/summary.md"
