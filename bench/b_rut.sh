@@ -31,15 +31,6 @@ RUT_PARTS=${RUT_PARTS:-busy rules poll}
 rut_part() { case " $RUT_PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 RUT_PID=""
 
-rut_cpu_setup() {   # rut_cpu_setup rps|norps: RPS of the forwarder's ports to CPU 1
-	local rps=0
-	[ "$1" = rps ] && rps=2
-	for ifc_role in "rut rut0" "rut rut1"; do
-		set -- $ifc_role
-		inns "$1" sh -c "echo $rps > /sys/class/net/$2/queues/rx-0/rps_cpus" 2>/dev/null
-	done
-}
-
 rut_cpus() {        # the forwarder's CPU list for a placement
 	[ "$1" = split ] && echo 1 || echo 0
 }
@@ -96,17 +87,6 @@ rut_stop() {
 
 rut_ctl() {
 	"$B/ppslab-rut" ctl "$RUT_SOCK" "$@"
-}
-
-kernel_fwd() {      # kernel_fwd on|off: the kernel forwards instead of ppslab-rut
-	if [ "$1" = on ]; then
-		"$B/ppslab" lab shield off --name "$BENCH_LAB" --ns rut >/dev/null
-		inns rut sysctl -qw net.ipv4.ip_forward=1
-	else
-		inns rut sysctl -qw net.ipv4.ip_forward=0
-		inns rut nft delete table inet ppslab_bench 2>/dev/null
-		"$B/ppslab" lab shield on --name "$BENCH_LAB" --ns rut >/dev/null
-	fi
 }
 
 # 1,000 rules that match nothing the sender sends (its source is 198.18.0.2, UDP to 9)

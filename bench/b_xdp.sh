@@ -10,7 +10,8 @@
 #                received, what the sink counted, and its drops;
 #   xdp-rut      gen (xdp, max) -> forwarder -> sink0 dropping in XDP, counted at sink0:
 #                ppslab-rut busy on xdp and on afpacket vs testpmd io-forward on
-#                net_af_xdp.
+#                net_af_xdp and vs the Linux kernel forwarding (RPS to CPU 1), all with
+#                the same sender.
 # Peers are installed from Debian when missing (dpdk-dev, clang for the XDP drop).
 bx_secs=$BENCH_SECS
 bx_tp_prefix="ppbench-tp$$"
@@ -119,6 +120,10 @@ bx_tp_io() {   # testpmd io-forward for the window + 5 s, the sender from 2 s on
 		>/dev/null 2>&1
 	wait "$tp"
 }
+bx_kernel() {   # the sender alone for the window + 2 s: the kernel forwards
+	inns gen "$B/ppslab-gen" -i xdp:gen0 --rate max --cpus 0 --duration "$((bx_secs + 2))" \
+		>/dev/null 2>&1
+}
 for rep in $(seq 1 "$BENCH_REPS"); do
 	v=$(bx_measure sink sink0 rx_packets bx_rut xdp:rut0 xdp:rut1)
 	record xdp-rut "ppslab-rut busy xdp" pps "$rep" "$v" "" "counted at sink0"
@@ -129,5 +134,12 @@ for rep in $(seq 1 "$BENCH_REPS"); do
 		record xdp-rut "testpmd io net_af_xdp" pps "$rep" "$v" "ppslab-rut busy xdp" \
 			"io mode: frames not rewritten"
 	fi
+	kernel_fwd on
+	rut_cpu_setup rps
+	v=$(bx_measure sink sink0 rx_packets bx_kernel)
+	rut_cpu_setup norps
+	kernel_fwd off
+	record xdp-rut "linux forwarding (RPS to CPU 1)" pps "$rep" "$v" "ppslab-rut busy xdp" \
+		"the sender of the other rows"
 done
 xdp_drop sink sink0 off

@@ -46,6 +46,29 @@ ifc() {    # ifc ROLE IF FIELD
 }
 
 # The XDP drop program on ROLE's IF (the cheapest possible receiver); off with "off".
+# The kernel forwards between rut0 and rut1 instead of a user-space forwarder (the
+# router namespace's shield off, ip_forward on), and RPS of the router's ports to CPU 1
+# (a veth frame is otherwise received and forwarded on the sending CPU).
+kernel_fwd() {      # kernel_fwd on|off: the kernel forwards instead of ppslab-rut
+	if [ "$1" = on ]; then
+		"$B/ppslab" lab shield off --name "$BENCH_LAB" --ns rut >/dev/null
+		inns rut sysctl -qw net.ipv4.ip_forward=1
+	else
+		inns rut sysctl -qw net.ipv4.ip_forward=0
+		inns rut nft delete table inet ppslab_bench 2>/dev/null
+		"$B/ppslab" lab shield on --name "$BENCH_LAB" --ns rut >/dev/null
+	fi
+}
+
+rut_cpu_setup() {   # rut_cpu_setup rps|norps: RPS of the forwarder's ports to CPU 1
+	local rps=0
+	[ "$1" = rps ] && rps=2
+	for ifc_role in "rut rut0" "rut rut1"; do
+		set -- $ifc_role
+		inns "$1" sh -c "echo $rps > /sys/class/net/$2/queues/rx-0/rps_cpus" 2>/dev/null
+	done
+}
+
 xdp_drop() {   # xdp_drop ROLE IF on|off
 	local obj="$BENCH_OUT/xdp_drop.o"
 	if [ "$3" = on ]; then
