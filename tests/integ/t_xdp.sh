@@ -30,14 +30,16 @@ fi
 eq "the probe left no XDP program behind" "$(xdp_on rut rut0)" ""
 
 # gen -> rut -> sink, every port AF_XDP
-start sink sink "$B/ppslab-sink" -i xdp:sink0 --idle 3 --duration 30 --json
+start sink sink "$B/ppslab-sink" -i xdp:sink0 --duration 60 --json
 start rut rut "$B/ppslab-rut" -i xdp:rut0 -o xdp:rut1 --mode busy --json -v
 await_ready 1
 eq "rut attached its program to rut0 (native XDP)" "$(xdp_on rut rut0)" "1:ppslab_xsk"
 eq "sink attached its program to sink0" "$(xdp_on sink sink0)" "1:ppslab_xsk"
+base=$(ifc sink sink0 rx_packets)
 start gen gen "$B/ppslab-gen" -i xdp:gen0 --dst 198.19.0.2 --rate 50k --count 100000 --json
 finish gen 30; eq "gen exits 0" "$RC" 0
-finish sink 40; eq "sink exits 0" "$RC" 0
+arrived sink sink0 "$base" 100000
+sink_done sink; eq "sink exits 0" "$RC" 0
 stop rut; eq "rut exits 0 on SIGINT" "$RC" 0
 eq "gen sent 100000" "$(jv gen .tx_pkts)" 100000
 eq "gen failed 0" "$(jv gen .tx_fail)" 0
@@ -77,34 +79,40 @@ for mode in busy intr poll; do
 done
 
 # gen -> sink directly (the sink on the router's port)
-start direct rut "$B/ppslab-sink" -i xdp:rut0 --idle 3 --duration 30 --json
+start direct rut "$B/ppslab-sink" -i xdp:rut0 --duration 60 --json
 await_ready
+base=$(ifc rut rut0 rx_packets)
 start gen2 gen "$B/ppslab-gen" -i xdp:gen0 --dst 198.18.0.1 --rate 50k --count 100000 --json
 finish gen2 30; eq "direct: gen exits 0" "$RC" 0
-finish direct 40; eq "direct: sink exits 0" "$RC" 0
+arrived rut rut0 "$base" 100000
+sink_done direct; eq "direct: sink exits 0" "$RC" 0
 eq "direct: sink received 100000" "$(jv direct .rx_pkts)" 100000
 eq "direct: lost 0" "$(jv direct .lost_pkts)" 0
 eq "direct: errors 0" "$(jv direct .err_pkts)" 0
 
 # mixed: afpacket gen and sink, rut in on xdp and out on afpacket (frames copied out)
-start sink3 sink "$B/ppslab-sink" -i sink0 --idle 3 --duration 30 --json
+start sink3 sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut3 rut "$B/ppslab-rut" -i xdp:rut0 -o afpacket:rut1 --mode busy --json
 await_ready 1
+base=$(ifc sink sink0 rx_packets)
 start gen3 gen "$B/ppslab-gen" -i gen0 --rate 20k --count 20000 --json
 finish gen3 30; eq "mixed: gen exits 0" "$RC" 0
-finish sink3 40; eq "mixed: sink exits 0" "$RC" 0
+arrived sink sink0 "$base" 20000
+sink_done sink3; eq "mixed: sink exits 0" "$RC" 0
 stop rut3; eq "mixed: rut exits 0" "$RC" 0
 eq "mixed: rut forwarded 20000" "$(jv rut3 .fwd_pkts)" 20000
 eq "mixed: sink received 20000" "$(jv sink3 .rx_pkts)" 20000
 eq "mixed: lost 0" "$(jv sink3 .lost_pkts)" 0
 
 # generic (skb) XDP, copy mode forced
-start gen4sink rut "$B/ppslab-sink" -i xdp:rut0,skb=1,mode=copy --idle 3 --duration 30 --json
+start gen4sink rut "$B/ppslab-sink" -i xdp:rut0,skb=1,mode=copy --duration 60 --json
 await_ready 1
 eq "skb=1 attaches in generic mode" "$(xdp_on rut rut0)" "2:ppslab_xsk"
+base=$(ifc rut rut0 rx_packets)
 start gen4 gen "$B/ppslab-gen" -i xdp:gen0,mode=copy --dst 198.18.0.1 --rate 20k --count 20000 --json
 finish gen4 30; eq "generic: gen exits 0" "$RC" 0
-finish gen4sink 40; eq "generic: sink exits 0" "$RC" 0
+arrived rut rut0 "$base" 20000
+sink_done gen4sink; eq "generic: sink exits 0" "$RC" 0
 eq "generic: sink received 20000" "$(jv gen4sink .rx_pkts)" 20000
 eq "generic: program detached" "$(xdp_on rut rut0)" ""
 
@@ -119,12 +127,14 @@ eq "queue=1 asked for on a 1-queue veth: exit 64" "$?" 64
 check "... without the threads' advice (no thread chose it)" \
 	bash -c '! grep -q "lab up --queues" "$1" && grep -q "queue 1" "$1"' _ "$T/q1.err"
 "$B/ppslab" lab up --name "$LAB" --queues 2 >/dev/null 2>&1
-start sink sink "$B/ppslab-sink" -i sink0 --idle 3 --duration 30 --json
+start sink sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --json
 await_ready 1
+base=$(ifc sink sink0 rx_packets)
 start gen gen "$B/ppslab-gen" -i xdp:gen0 --threads 2 --dst 198.19.0.2 --rate 50k --count 100000 --json
 finish gen 30; eq "2 xdp: threads on 2 queues: gen exits 0" "$RC" 0
-finish sink 40; stop rut
+arrived sink sink0 "$base" 100000
+sink_done sink; stop rut
 eq "2 xdp: threads: gen sent 100000" "$(jv gen .tx_pkts)" 100000
 eq "2 xdp: threads: gen interface counted 100000" "$(jv gen .if_tx_packets)" 100000
 eq "2 xdp: threads: sink received 100000, lost 0" "$(jv sink .rx_pkts)/$(jv sink .lost_pkts)" 100000/0
