@@ -43,6 +43,13 @@ near() {    # near DESC ACTUAL EXPECTED REL_TOL
 		not_ok "$1" "got $2, expected $3 within $4"
 	fi
 }
+within() {  # within DESC ACTUAL LOW HIGH: LOW <= ACTUAL <= HIGH (numbers)
+	if awk -v a="$2" -v l="$3" -v h="$4" 'BEGIN { exit !(a >= l && a <= h) }'; then
+		ok "$1"
+	else
+		not_ok "$1" "got $2, expected $3..$4"
+	fi
+}
 skip() {    # skip DESC WHY
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n - $1 # SKIP $2"

@@ -33,12 +33,16 @@ prof dragonfly-hz-sweep "${short[@]}" --set pollhz=500,1000 --set firewall=on --
 	--set offered=110k
 check "hz sweep: the seed's header" grep -qE "^HZ +1 blast +blast A +blast B" "$T/dragonfly-hz-sweep.txt"
 eq "hz sweep: rows 500 and 1000" "$(awk '$1 ~ /^(500|1000)$/ { print $1 }' "$T/dragonfly-hz-sweep.txt" | tr '\n' ' ')" "500 1000 "
-# ±20 %: a 1-s trial on a VM whose vCPU stalls for milliseconds at times loses ticks,
-# which the ⅞ rule turns into smaller bursts (as BSD does); unpolled, 110k would pass
-near "hz sweep: one blast at 500 Hz × 150 = 75,000 pps" \
-	"$(m dragonfly-hz-sweep '.cases[] | select(.params.pollhz == 500 and .params.direction == "uni") | .metrics.fwd_pps')" 75000 0.20
-near "hz sweep: blast B at 500 Hz is polled on its own port too" \
-	"$(m dragonfly-hz-sweep '.cases[] | select(.params.pollhz == 500 and .params.direction == "bi") | .metrics.fwd_pps_b')" 75000 0.20
+# The ceiling holds from above (+5 %: unpolled, 110k would pass); from below a 1-s trial
+# on a VM whose vCPU stalls for milliseconds at times loses ticks, which the ⅞ rule turns
+# into smaller bursts (as BSD does): CI read −15 % once and −33 % once, reruns ±3 %
+hz500() { m dragonfly-hz-sweep ".cases[] | select(.params.pollhz == 500 and .params.direction == \"$1\") | .metrics.$2"; }
+within "hz sweep: one blast at 500 Hz × 150 = 75,000 pps (at most +5 %, at least 60 %)" \
+	"$(hz500 uni fwd_pps)" 45000 78750
+within "hz sweep: blast B at 500 Hz is polled on its own port too (75,000 pps as above)" \
+	"$(hz500 bi fwd_pps_b)" 45000 78750
+[ "$(hz500 uni fwd_pps | cut -d. -f1)" -ge 67500 ] ||
+	echo "# hz sweep 500 Hz: $(m dragonfly-hz-sweep '.cases[] | select(.params.pollhz == 500 and .params.direction == "uni") | .metrics | {fwd_pps, "rut.burst", "rut.lost_polls", "rut.short_ticks"} | @json')"
 check "hz sweep: the ten rules were executed (rule 1000 counted every frame)" \
 	test "$(m dragonfly-hz-sweep '[.cases[] | .metrics["rut.rule_hits.1000"]] | min')" -gt 50000
 
