@@ -19,18 +19,32 @@ finish gen 30; eq "gen exits 0" "$RC" 0
 sleep 0.5
 stop sink; eq "sink exits 0" "$RC" 0
 eq "two threads" "$(jv sink .threads)" 2
+# Exact unless the sink itself fell behind: a thread's ring drops (a loaded machine, the
+# sanitizer build) are the sink's own, counted per thread; then every frame is still
+# accounted for — counted, or dropped at the ring of the thread that owns its stream.
+rd0=$(jv sink '.workers[0].ring_drops') rd1=$(jv sink '.workers[1].ring_drops')
+[ "$rd0$rd1" = 00 ] || echo "# the sink's own ring drops: thread 0 $rd0, thread 1 $rd1"
 for id in 0 1 2 3 5; do
 	sel=".streams[] | select(.stream == $id)"
-	eq "stream $id: 5000 exactly" "$(jv sink "$sel | .rx_pkts")" 5000
-	eq "stream $id: no loss, duplicates or reordering" \
-		"$(jv sink "$sel | [.lost_pkts, .dup_pkts, .reordered_pkts] | join(\",\")")" "0,0,0"
+	rd=$rd0; [ $((id % 2)) = 1 ] && rd=$rd1
+	if [ "$rd" = 0 ]; then
+		eq "stream $id: 5000 exactly" "$(jv sink "$sel | .rx_pkts")" 5000
+		eq "stream $id: no loss, duplicates or reordering" \
+			"$(jv sink "$sel | [.lost_pkts, .dup_pkts, .reordered_pkts] | join(\",\")")" "0,0,0"
+	else
+		check "stream $id: at most 5000, what is missing within its thread's $rd ring drops" \
+			test $((5000 - $(jv sink "$sel | .rx_pkts"))) -le "$rd"
+		eq "stream $id: no duplicates or reordering" \
+			"$(jv sink "$sel | [.dup_pkts, .reordered_pkts] | join(\",\")")" "0,0"
+	fi
 	eq "stream $id: on thread $((id % 2))" "$(jv sink "$sel | .thread")" $((id % 2))
 done
 eq "no stream split across threads" "$(jv sink .split_streams)" 0
 eq "thread 0 owns 0, 2" "$(jv sink '.workers[0].streams | join(",")')" "0,2"
 eq "thread 1 owns 1, 3, 5" "$(jv sink '.workers[1].streams | join(",")')" "1,3,5"
-eq "thread 0 read 10000 frames" "$(jv sink '.workers[0].rx_frames')" 10000
-eq "thread 1 read 15000 frames" "$(jv sink '.workers[1].rx_frames')" 15000
+eq "thread 0 read or ring-dropped 10000 frames" "$(jv sink '.workers[0] | .rx_frames + .ring_drops')" 10000
+eq "thread 1 read or ring-dropped 15000 frames" "$(jv sink '.workers[1] | .rx_frames + .ring_drops')" 15000
 eq "threads together = the interface" "$(jv sink .if_rx_packets)" 25000
-eq "latency merged over threads" "$(jv sink .latency_ns.count)" 25000
+eq "latency merged over threads: one per frame read" \
+	"$(jv sink '.latency_ns.count == ([.workers[].rx_frames] | add)')" true
 done_testing
