@@ -70,16 +70,6 @@ static int run(const char *netns, char *const argv[])
 	return 0;
 }
 
-/* True if `ip -n NS link show IF` succeeds. */
-static bool link_exists(const char *ns, const char *ifname)
-{
-	char *av[] = { "ip", "-n", (char *)ns, "link", "show", "dev", (char *)ifname, NULL };
-	char out[1024];
-	struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
-			       .timeout_ns = 10 * NS_PER_S };
-	return proc_run(av, &o) == 0;
-}
-
 /* `ip -d -j link show dev IF` in NS: the array ip prints (its one element describes
  * IF), to json_decref; NULL if there is no such interface. */
 static json_t *link_details(const char *ns, const char *ifname)
@@ -208,7 +198,7 @@ int lab_up(const char *name, const struct lab_up_opts *o)
 			have = 0;
 		}
 		if (!have) {
-			if (link_exists(nsb, b->ifname)) {   /* a half-built pair: start over */
+			if (link_queues(nsb, b->ifname)) {   /* a half-built pair: start over */
 				char *del[] = { "ip", "-n", (char *)nsb, "link", "del", (char *)b->ifname, NULL };
 				run(NULL, del);
 			}

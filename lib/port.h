@@ -32,9 +32,10 @@
  *   otherwise it is copied exactly as port_tx_burst does. Accepted frames must not be
  *   touched again; the others stay valid until the receiving port's next rx_burst.
  *   Ports that share buffers must be driven from one thread. A port may hold forwarded
- *   frames back to send them with the next burst's (xdp: does, up to 32, one system call
- *   for all); port_flush sends them, and a forwarding loop calls it whenever it finds
- *   nothing more to receive, so no frame waits for traffic that does not come.
+ *   frames back to send them with the next burst's (xdp: and afpacket: do, up to 32,
+ *   one system call for all); port_flush sends them, and a forwarding loop calls it
+ *   whenever it finds nothing more to receive, so no frame waits for traffic that does
+ *   not come.
  * - Counters are 64-bit and cumulative since open. */
 #ifndef PPSLAB_PORT_H
 #define PPSLAB_PORT_H

@@ -7,7 +7,7 @@
  * TX: a TPACKET_V2 TX ring on a second socket bound with protocol 0 (it receives
  * nothing), PACKET_QDISC_BYPASS on by default, PACKET_LOSS so a frame the kernel rejects
  * is marked and skipped instead of wedging the ring; one sendto() per burst (forwarded
- * frames: per 32, or port_flush). With
+ * frames: per PORT_FWD_BATCH, or port_flush). With
  * linear=1 (or cfg.tx_linear) each frame is preceded by a virtio_net_hdr (PACKET_VNET_HDR)
  * asking the kernel to copy it whole into the skb head (see afp_open_tx).
  * Drops: PACKET_STATISTICS (reset on every read) is folded into 64-bit totals.
@@ -38,9 +38,6 @@
 #include "port_impl.h"
 
 #define AFP_LINEAR_MAX 2048    /* linear TX: frames up to this many bytes go in the skb head */
-/* Forwarded frames wait for company up to this many before the sendto() that sends them
- * (port_flush sends fewer): a forwarder's bursts are a few frames each at full load */
-#define AFP_KICK_BATCH 32u
 
 #ifndef PACKET_IGNORE_OUTGOING
 #define PACKET_IGNORE_OUTGOING 23
@@ -471,8 +468,8 @@ static void afp_kick(struct port *p, struct afp *a)
 	a->tx_pending = 0;
 }
 
-/* Queues pkts in the TX ring and kicks the kernel; with hold (forwarded frames) the kick
- * waits until AFP_KICK_BATCH frames are queued, or port_flush. */
+/* Queues pkts in the TX ring and kicks the kernel; with hold (forwarded frames) as
+ * port_kick_now says. */
 static int afp_send(struct port *p, const struct port_pkt *pkts, int n, int hold)
 {
 	struct afp *a = p->priv;
@@ -520,7 +517,7 @@ static int afp_send(struct port *p, const struct port_pkt *pkts, int n, int hold
 		p->st.tx_pkts++;
 		p->st.tx_bytes += len;
 	}
-	if (a->tx_pending && (!hold || a->tx_pending >= AFP_KICK_BATCH || i < n))
+	if (port_kick_now(a->tx_pending, hold, i < n))
 		afp_kick(p, a);
 	return i;
 }

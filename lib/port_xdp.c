@@ -62,10 +62,6 @@
  * AF_PACKET's default V3 ring holds about 130,000 small frames */
 #define XP_DEFAULT_FRAMES_RX 16384
 #define XP_DEFAULT_BUDGET 128     /* below veth's 256-entry XDP ring */
-/* Forwarded frames wait for company up to this many before the system call that sends
- * them (port_flush sends fewer): a forwarder's bursts average a few frames at 1 Mpps, and
- * a sendto() per burst cost more than the forwarding itself */
-#define XP_KICK_BATCH 32u
 
 /* --- UMEM groups and ports -------------------------------------------------------- */
 
@@ -222,7 +218,7 @@ static void kick_tx(struct xport *x)
 /* Sends pkts in order: with zc, frames held by a member of our UMEM group go by address;
  * the others are copied into free frames. Returns how many were accepted from the front
  * (a frame too long for a chunk is accepted and counted in tx_errors, as afpacket does).
- * With hold, the kick waits until XP_KICK_BATCH frames are queued (or port_flush). */
+ * With hold (forwarded frames) the kick is as port_kick_now says. */
 static int xp_send(struct port *p, const struct port_pkt *pkts, int n, int zc, int hold)
 {
 	struct xport *x = p->priv;
@@ -270,8 +266,7 @@ static int xp_send(struct port *p, const struct port_pkt *pkts, int n, int zc, i
 	p->st.tx_pkts += j;
 	p->st.tx_bytes += bytes;
 	x->tx_unkicked += j;
-	/* a full ring is not held back: its frames are what makes room */
-	if (x->tx_unkicked && (!hold || x->tx_unkicked >= XP_KICK_BATCH || i < (uint32_t)n))
+	if (port_kick_now(x->tx_unkicked, hold, i < (uint32_t)n))
 		kick_tx(x);
 	return (int)i;
 }

@@ -2,8 +2,8 @@
 # t_e2e.sh — the walking skeleton end to end: 100,000 frames at 25,000 pps from gen
 # through the forwarder to the sink arrive exactly; the same directly gen -> sink.
 # (25,000: a veth frame waits in the sending CPU's backlog, 1,000 frames, for its
-# softirq — 20 ms at 50,000 pps, where the sanitizer pass once lost 1,397 frames,
-# most likely there during a vCPU stall.)
+# softirq — 20 ms at 50,000 pps, where the sanitizer pass once lost 1,397 frames; where
+# they went was not captured then, and the test now prints it on a failure.)
 . "$(dirname "$0")/lib.sh"
 lab_up
 
