@@ -287,7 +287,7 @@ static int run_phase(struct gen_worker *w, int warm)
 	pace_init_profile(&w->pace, t0, prof, &o);
 	w->prev_send_ns = 0;
 	port_stats(w->port, &st);
-	const uint64_t err0 = st.tx_errors;
+	const uint64_t err0 = st.tx_errors, ref0 = st.tx_refused;
 	const int has_mix = fill != fill_simple;
 	/* a paced measured phase may finish frames due before its end a little late; as
 	 * fast as possible, or in the warm-up (the measured phase follows), it stops on time */
@@ -399,6 +399,7 @@ static int run_phase(struct gen_worker *w, int warm)
 			}
 			port_stats(w->port, &st);
 			set(&w->ctr.tx_fail, st.tx_errors - err0);
+			set(&w->ctr.tx_refused, st.tx_refused - ref0);
 		}
 		pace_advance(&w->pace, sent);
 		if (ret || sent < n) {
@@ -513,6 +514,7 @@ void gen_worker_snapshot(struct gen_worker *w, struct gen_snap *s)
 	s->tx_bytes = get(&w->ctr.tx_bytes);
 	s->tx_test = get(&w->ctr.tx_test);
 	s->tx_fail = get(&w->ctr.tx_fail);
+	s->tx_refused = get(&w->ctr.tx_refused);
 	s->tx_full = get(&w->ctr.tx_full);
 	s->tx_unsent = get(&w->ctr.tx_unsent);
 	s->seq_holes = get(&w->ctr.seq_holes);
@@ -539,6 +541,7 @@ void gen_snapshot(struct gen *g, struct gen_snap *s)
 		s->tx_bytes += w.tx_bytes;
 		s->tx_test += w.tx_test;
 		s->tx_fail += w.tx_fail;
+		s->tx_refused += w.tx_refused;
 		s->tx_full += w.tx_full;
 		s->tx_unsent += w.tx_unsent;
 		s->seq_holes += w.seq_holes;

@@ -66,6 +66,7 @@ struct gen_wctr {
 	_Atomic uint64_t tx_bytes;     /* their bytes, with FCS */
 	_Atomic uint64_t tx_test;      /* of those, test frames with a sequence number */
 	_Atomic uint64_t tx_fail;      /* rejected by the kernel after acceptance */
+	_Atomic uint64_t tx_refused;   /* sent, then refused by ICMP (udp: port unreachable) */
 	_Atomic uint64_t tx_full;      /* times the ring/socket was full (ENOBUFS, EAGAIN) */
 	_Atomic uint64_t tx_unsent;    /* never accepted: the run stopped while full */
 	_Atomic uint64_t seq_holes;    /* sequence numbers claimed but never sent */
@@ -126,7 +127,8 @@ void gen_fini(struct gen *g);
 
 /* Sums of the workers' counters. first/last over all workers. */
 struct gen_snap {
-	uint64_t tx_attempt, tx_pkts, tx_bytes, tx_test, tx_fail, tx_full, tx_unsent, seq_holes;
+	uint64_t tx_attempt, tx_pkts, tx_bytes, tx_test, tx_fail, tx_refused, tx_full, tx_unsent;
+	uint64_t seq_holes;
 	uint64_t late, warmup_pkts, warmup_bytes, fault[GEN_FAULT_MAX];
 	uint64_t first_ns, last_ns, sched_first_ns, sched_last_ns;
 	uint64_t sched_pkts;           /* valid after gen_join */

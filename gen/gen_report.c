@@ -105,6 +105,7 @@ void gen_report_interval(struct gen_report *r, uint64_t now_ns)
 		jset_u64(o, "tx_pkts", s.tx_pkts - p->tx_pkts);
 		jset_u64(o, "tx_bytes", s.tx_bytes - p->tx_bytes);
 		jset_u64(o, "tx_fail", s.tx_fail - p->tx_fail);
+		jset_u64(o, "tx_refused", s.tx_refused - p->tx_refused);
 		jset_u64(o, "tx_full", s.tx_full - p->tx_full);
 		jset_u64(o, "tx_unsent", s.tx_unsent - p->tx_unsent);
 		jset_u64(o, "late", s.late - p->late);
@@ -314,6 +315,7 @@ void gen_report_summary(struct gen_report *r, int sig)
 		jset_u64(o, "tx_pkts", s.tx_pkts);
 		jset_u64(o, "tx_bytes", s.tx_bytes);
 		jset_u64(o, "tx_fail", s.tx_fail);
+		jset_u64(o, "tx_refused", s.tx_refused);
 		jset_u64(o, "tx_full", s.tx_full);
 		jset_u64(o, "tx_unsent", s.tx_unsent);
 		jset_u64(o, "test_pkts", s.tx_test);
@@ -368,6 +370,7 @@ void gen_report_summary(struct gen_report *r, int sig)
 			jset_u64(e, "tx_pkts", ws.tx_pkts);
 			jset_u64(e, "tx_full", ws.tx_full);
 			jset_u64(e, "tx_fail", ws.tx_fail);
+			jset_u64(e, "tx_refused", ws.tx_refused);
 			jset_u64(e, "late", ws.late);
 			jset_f(e, "pps", wv.pps);
 			json_array_append_new(th, e);
@@ -389,6 +392,10 @@ void gen_report_summary(struct gen_report *r, int sig)
 		fmt_thousands(s.tx_pkts, b2, sizeof(b2)), (unsigned long long)s.tx_fail,
 		(unsigned long long)s.tx_unsent, (unsigned long long)s.tx_full,
 		(unsigned long long)s.late, fmt_ns((double)c->late_ns, b3, sizeof(b3)));
+	if (s.tx_refused)
+		fprintf(f, "refused: %s ICMP errors came back for frames sent (port or host "
+			"unreachable: is a receiver listening at the destination?)\n",
+			fmt_thousands(s.tx_refused, b1, sizeof(b1)));
 	if (have_if)
 		fprintf(f, "interface %s: tx_packets +%s, tx_dropped +%llu, tx_errors +%llu\n",
 			r->ifname, fmt_thousands(if1.tx_packets - r->if0.tx_packets, b1, sizeof(b1)),

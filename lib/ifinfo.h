@@ -32,8 +32,10 @@ int if_mtu(const char *ifname, uint32_t *mtu);
 
 /* The neighbour (ARP) entry for ip on ifname, if complete or permanent. */
 int neigh_lookup(const char *ifname, uint32_t ip_be, uint8_t mac[6]);
-/* Longest-prefix match in the main IPv4 routing table: the outgoing interface and the
- * gateway (0 when the destination is on-link). */
+/* The route the kernel would use to reach dst (all tables and rules, as `ip route get`):
+ * the outgoing interface (lo for a local address) and the gateway (0 when on-link).
+ * -ENETUNREACH (or the kernel's error) when there is none, or it is a blackhole,
+ * unreachable or prohibit route. */
 int route_lookup(uint32_t dst_be, char ifname[IFINFO_NAMESZ], uint32_t *gw_be);
 
 /* "02:00:00:00:00:01" <-> bytes. */

@@ -1,7 +1,7 @@
 /* ifinfo_linux.c — Linux implementation of ifinfo.h: ioctl for index/MAC/MTU,
  * getifaddrs for the IPv4 address, rtnetlink (RTM_GETLINK, IFLA_STATS64) for the 64-bit
- * counters — namespace-correct without a remounted /sys — and /proc/net/arp and
- * /proc/net/route, which follow the caller's network namespace. */
+ * counters and RTM_GETROUTE for the route — namespace-correct without a remounted /sys —
+ * and /proc/net/arp, which follows the caller's network namespace. */
 #if defined(__linux__) && !defined(PPSLAB_PORTABLE)
 #include "ifinfo.h"
 
@@ -174,37 +174,67 @@ int neigh_lookup(const char *ifname, uint32_t ip_be, uint8_t mac[6])
 	return rc;
 }
 
+/* The kernel's own answer, as `ip route get` gives it (RTM_GETROUTE): every table and
+ * policy rule counts, so a local destination leaves through lo rather than through the
+ * default route of the main table. */
 int route_lookup(uint32_t dst_be, char ifname[IFINFO_NAMESZ], uint32_t *gw_be)
 {
-	FILE *f = fopen("/proc/net/route", "r");
-	char line[512], dev[64];
-	unsigned dest, gw, flags, mask, metric;
-	int best_len = -1;
-	unsigned best_metric = 0;
-	if (!f)
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
 		return -errno;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return -ENETUNREACH;
+	struct {
+		struct nlmsghdr nh;
+		struct rtmsg rt;
+		struct rtattr dst_attr;
+		uint32_t dst;
+	} req = {
+		.nh = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_GETROUTE,
+			.nlmsg_flags = NLM_F_REQUEST, .nlmsg_seq = 1 },
+		.rt = { .rtm_family = AF_INET, .rtm_dst_len = 32 },
+		.dst_attr = { .rta_len = RTA_LENGTH(sizeof(uint32_t)), .rta_type = RTA_DST },
+		.dst = dst_be,
+	};
+	int rc = -ENETUNREACH;
+	if (send(fd, &req, sizeof(req), 0) < 0) {
+		rc = -errno;
+		goto out;
 	}
-	/* Iface Destination Gateway Flags RefCnt Use Metric Mask ... (hex, network order) */
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%63s %x %x %x %*d %*d %u %x", dev, &dest, &gw, &flags, &metric,
-			   &mask) != 6)
-			continue;
-		if (!(flags & 0x1))             /* RTF_UP */
-			continue;
-		if ((dst_be & mask) != dest)
-			continue;
-		int len = __builtin_popcount(mask);
-		if (len > best_len || (len == best_len && metric < best_metric)) {
-			best_len = len;
-			best_metric = metric;
-			snprintf(ifname, IFINFO_NAMESZ, "%.15s", dev);
-			*gw_be = (flags & 0x2) ? gw : 0;   /* RTF_GATEWAY */
+	char buf[8192];
+	ssize_t n = recv(fd, buf, sizeof(buf), 0);
+	if (n < 0) {
+		rc = -errno;
+		goto out;
+	}
+	for (struct nlmsghdr *nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (size_t)n);
+	     nh = NLMSG_NEXT(nh, n)) {
+		if (nh->nlmsg_type == NLMSG_ERROR) {
+			struct nlmsgerr *e = NLMSG_DATA(nh);
+			rc = e->error ? e->error : -ENETUNREACH;
+			break;
 		}
+		if (nh->nlmsg_type != RTM_NEWROUTE)
+			continue;
+		struct rtmsg *rt = NLMSG_DATA(nh);
+		if (rt->rtm_type != RTN_UNICAST && rt->rtm_type != RTN_LOCAL)
+			break;                   /* blackhole, unreachable, prohibit */
+		int alen = (int)RTM_PAYLOAD(nh), oif = 0;
+		uint32_t gw = 0;
+		for (struct rtattr *a = RTM_RTA(rt); RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+			if (a->rta_type == RTA_OIF && RTA_PAYLOAD(a) >= sizeof(int))
+				memcpy(&oif, RTA_DATA(a), sizeof(int));
+			else if (a->rta_type == RTA_GATEWAY && RTA_PAYLOAD(a) >= 4)
+				memcpy(&gw, RTA_DATA(a), 4);
+		}
+		char name[IF_NAMESIZE];
+		if (oif > 0 && if_indextoname((unsigned)oif, name)) {
+			snprintf(ifname, IFINFO_NAMESZ, "%.15s", name);
+			*gw_be = gw;
+			rc = 0;
+		}
+		break;
 	}
-	fclose(f);
-	return best_len >= 0 ? 0 : -ENETUNREACH;
+out:
+	close(fd);
+	return rc;
 }
 #endif

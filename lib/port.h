@@ -80,6 +80,9 @@ struct port_stats {
 	uint64_t rx_drops;           /* dropped by the kernel because our ring/socket was full */
 	uint64_t tx_full;            /* tx calls that found the ring/socket full (backpressure) */
 	uint64_t tx_errors;          /* frames the kernel rejected */
+	uint64_t tx_refused;         /* ICMP errors returned for frames already sent (udp:
+				      * port or host unreachable, read from the socket's error
+				      * queue); the frames left, the destination refused them */
 	uint64_t tx_nocopy;          /* of tx_pkts: handed over by reference, not copied
 				      * (port_fwd_burst between ports sharing buffers) */
 };

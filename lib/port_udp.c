@@ -4,9 +4,18 @@
  * Only the UDP payload crosses: tx takes whole frames and sends from offset 42, rx
  * delivers payloads (PORT_L4). Receive-buffer overflows are read from SO_RXQ_OVFL (a
  * cumulative 32-bit per-socket count, folded into 64 bits) so the sink can tell its own
- * drops from network loss; receive times come from SO_TIMESTAMPNS (CLOCK_REALTIME). */
+ * drops from network loss; receive times come from SO_TIMESTAMPNS (CLOCK_REALTIME).
+ *
+ * A connected sender learns of ICMP errors for datagrams it already sent (IP_RECVERR
+ * queues each one; the next send fails with ECONNREFUSED, EHOSTUNREACH, ...). That send
+ * did not go out and nothing is wrong locally: the error queue is read, its ICMP
+ * messages counted as tx_refused, and the send is retried — not a full socket, not a
+ * rejected frame. */
 #include <arpa/inet.h>
 #include <errno.h>
+#ifdef __linux__
+#include <linux/errqueue.h>
+#endif
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,7 +119,9 @@ static int udpp_open(struct port *p, const char *target, const struct port_kv *k
 		if (setsockopt(u->fd, SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)) < 0)
 			setsockopt(u->fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
 		/* report ENOBUFS from a full device queue instead of dropping silently */
+#ifdef IP_RECVERR
 		setsockopt(u->fd, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
+#endif
 		if (s) {
 			if (parse_addr_port(s, &src)) {
 				snprintf(err, errlen, "src=%s: expected ADDR:PORT", s);
@@ -177,10 +188,36 @@ static int udpp_rx_burst(struct port *p, struct port_pkt *pkts, int max)
 	return n;
 }
 
+/* Reads the socket's error queue: the number of ICMP errors in it (others are dropped). */
+static uint64_t udp_drain_errq(int fd)
+{
+	uint64_t icmp = 0;
+#ifdef __linux__
+	for (int i = 0; i < 4096; i++) {
+		char data[64], ctrl[256];
+		struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
+				    .msg_controllen = sizeof(ctrl) };
+		if (recvmsg(fd, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			break;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+			if (c->cmsg_level != IPPROTO_IP || c->cmsg_type != IP_RECVERR)
+				continue;
+			struct sock_extended_err ee;
+			memcpy(&ee, CMSG_DATA(c), sizeof(ee));
+			icmp += ee.ee_origin == SO_EE_ORIGIN_ICMP;
+		}
+	}
+#else
+	(void)fd;
+#endif
+	return icmp;
+}
+
 static int udpp_tx_burst(struct port *p, const struct port_pkt *pkts, int n)
 {
 	struct udpp *u = p->priv;
-	int done = 0;
+	int done = 0, refusals = 0;
 	while (done < n) {
 		int m = n - done > UDP_BURST ? UDP_BURST : n - done;
 		for (int i = 0; i < m; i++) {
@@ -192,26 +229,40 @@ static int udpp_tx_burst(struct port *p, const struct port_pkt *pkts, int n)
 			u->msgs[i].msg_hdr.msg_iovlen = 1;
 		}
 		int r = sendmmsg(u->fd, u->msgs, (unsigned)m, MSG_DONTWAIT);
-		if (r < 0) {
-			if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR) {
-				p->st.tx_full++;
-				break;
-			}
-			if (errno == ECONNREFUSED) {   /* an ICMP port unreachable came back */
-				p->st.tx_errors++;
-				break;
-			}
-			return done ? done : -errno;
-		}
+		int e = errno;
 		for (int i = 0; i < r; i++) {
 			p->st.tx_pkts++;
 			p->st.tx_bytes += u->iov[i].iov_len;
 		}
-		done += r;
-		if (r < m) {
+		if (r == m) {
+			done += r;
+			continue;
+		}
+		/* a short count: sendmmsg keeps the error for the next call */
+		if (r > 0) {
+			done += r;
+			int so = 0;
+			socklen_t sl = sizeof(so);
+			e = getsockopt(u->fd, SOL_SOCKET, SO_ERROR, &so, &sl) == 0 && so ? so : EAGAIN;
+		}
+		uint64_t icmp = udp_drain_errq(u->fd);
+		if (icmp) {
+			/* refusals of earlier datagrams; the rest has not left: send it again
+			 * (a bounded number of times without progress, then as if full) */
+			p->st.tx_refused += icmp;
+			refusals = r > 0 ? 0 : refusals + 1;
+			if (refusals < 8)
+				continue;
 			p->st.tx_full++;
 			break;
 		}
+		if (e == EAGAIN || e == ENOBUFS || e == EINTR) {
+			p->st.tx_full++;
+			break;
+		}
+		if (r > 0)
+			break;                  /* the error comes back on the next call */
+		return done ? done : -e;
 	}
 	return done;
 }

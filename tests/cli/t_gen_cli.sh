@@ -3,8 +3,9 @@
 # synopsis word for word; every bad value or bad combination is named (EX_USAGE, or
 # EX_NOINPUT/EX_DATAERR for files) and never runs; the RFC 6815 guard covers ranges and
 # captures; and on the udp: loopback port a step profile sends its exact frame count,
-# two threads keep one gap-free stream, injected magic faults arrive as foreign, and
-# SIGINT mid-run still prints a complete summary.
+# two threads keep one gap-free stream, injected magic faults arrive as foreign,
+# SIGINT mid-run still prints a complete summary, and a closed port's ICMP refusals are
+# counted apart from failed frames.
 set -u
 B=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
@@ -141,4 +142,15 @@ else
 	nok "SIGINT mid-run: exit 0, a complete summary equal to the sum of the interval lines" \
 		"status,interrupted,gaps,sched = $got, tx $tx, sum of intervals $sum"
 fi
+# nobody listens (the sinks above are gone): the kernel answers port unreachable. Those
+# are refusals of frames that left, counted apart; not failed frames, not a full socket;
+# and the interface is the one the kernel sends through (lo), not the default route's
+"$G" -i "udp:127.0.0.1:$port" --rate 20k --count 2000 --json >"$out/ref.gen" 2>"$out/ref.err"
+grc=$?
+got="$grc $(sv ref.gen .tx_pkts) $(sv ref.gen .tx_fail) $(sv ref.gen .tx_full) $(sv ref.gen .ifname) $(sv ref.gen '.tx_refused >= 1 and .tx_refused <= .tx_pkts') $(sv ref.gen '.if_tx_packets >= .tx_pkts')"
+if [ "$got" = "0 2000 0 0 lo true true" ]; then ok "a closed port: ICMP refusals counted apart (tx_refused $(sv ref.gen .tx_refused)), none failed or full; counters of lo"
+else nok "a closed port: ICMP refusals counted apart, none failed or full; counters of lo" "status,tx,fail,full,ifname,refused ok,if ok = $got $(cat "$out/ref.err")"; fi
+"$G" -i "udp:127.0.0.1:$port" --rate 20k --count 200 >"$out/ref.txt" 2>&1
+if grep -q '^refused: .* ICMP errors' "$out/ref.txt"; then ok "the human summary says the destination refused frames"
+else nok "the human summary says the destination refused frames" "$(cat "$out/ref.txt")"; fi
 echo "1..$n"

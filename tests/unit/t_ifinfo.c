@@ -1,7 +1,8 @@
 /* t_ifinfo.c — the system side of ifinfo.h on the loopback interface, whichever
  * implementation the build has (ifinfo_linux.c: ioctl and rtnetlink; ifinfo_bsd.c in a
  * PORTABLE=1 build or on the BSDs: getifaddrs): index, MAC, MTU, 127.0.0.1/8, counters
- * that count a datagram sent through it, and errors for an interface that is not there. */
+ * that count a datagram sent through it, errors for an interface that is not there, and
+ * (Linux) the kernel's route to local addresses. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
@@ -52,6 +53,23 @@ static void t_counters(void)
 	T_TRUE(b.tx_bytes >= a.tx_bytes + 10 * 29);  /* IP + UDP + 1 byte each */
 }
 
+#if defined(__linux__) && !defined(PPSLAB_PORTABLE)
+/* the kernel's route, not the main table's longest prefix: 127.0.0.1 and any 127/8
+ * address are local (table local) and leave through lo, whatever the default route */
+static void t_route_local(void)
+{
+	char ifn[IFINFO_NAMESZ] = "";
+	uint32_t gw = 1, a;
+	T_EQ_INT(route_lookup(htonl(INADDR_LOOPBACK), ifn, &gw), 0);
+	T_STREQ(ifn, "lo");
+	T_EQ_INT(gw, 0);
+	T_EQ_INT(ip4_parse("127.1.2.3", &a), 0);
+	ifn[0] = 0;
+	T_EQ_INT(route_lookup(a, ifn, &gw), 0);
+	T_STREQ(ifn, "lo");
+}
+#endif
+
 static void t_missing(void)
 {
 	uint8_t mac[6];
@@ -77,5 +95,8 @@ int main(void)
 	T_RUN(t_loopback);
 	T_RUN(t_counters);
 	T_RUN(t_missing);
+#if defined(__linux__) && !defined(PPSLAB_PORTABLE)
+	T_RUN(t_route_local);
+#endif
 	return t_done();
 }
