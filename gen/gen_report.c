@@ -66,6 +66,37 @@ static void hist_delta(const struct hist *cur, const struct hist *prev, struct h
 	}
 }
 
+/* Power-of-two buckets [lo, hi, count] (0 on its own), empty ones left out: compact and
+ * enough to see bursts. */
+static json_t *gaps_log2_json(const struct hist *h)
+{
+	json_t *arr = json_array();
+	uint64_t acc = 0;
+	int cur = -1;
+	for (unsigned i = 0; i <= HIST_BUCKETS; i++) {
+		int b = -2;
+		if (i < HIST_BUCKETS) {
+			uint64_t lo = hist_bucket_lo(i);
+			b = lo ? 64 - __builtin_clzll(lo) : 0;   /* 0, then [2^(b-1), 2^b) */
+		}
+		if (b != cur) {
+			if (acc) {
+				json_t *e = json_array();
+				uint64_t lo = cur ? 1ULL << (cur - 1) : 0, hi = cur ? (1ULL << cur) - 1 : 0;
+				json_array_append_new(e, json_integer((json_int_t)lo));
+				json_array_append_new(e, json_integer((json_int_t)hi));
+				json_array_append_new(e, json_integer((json_int_t)acc));
+				json_array_append_new(arr, e);
+			}
+			acc = 0;
+			cur = b;
+		}
+		if (i < HIST_BUCKETS)
+			acc += h->bucket[i];
+	}
+	return arr;
+}
+
 void gen_report_interval(struct gen_report *r, uint64_t now_ns)
 {
 	struct gen *g = r->g;
@@ -122,6 +153,7 @@ void gen_report_interval(struct gen_report *r, uint64_t now_ns)
 			jset_u64(o, "gap_p99_ns", p99);
 			jset_u64(o, "gap_max_ns", d.max);
 		}
+		json_object_set_new(o, "gap_hist_log2", gaps_log2_json(&d));
 		jout_emit(r->out, o);
 	} else {
 		char b1[32], b2[32], b3[32], e[16];
@@ -191,32 +223,7 @@ json_t *gen_gaps_json(const struct hist *h, double nominal_ns)
 		jset_u64(o, "max", h->max);
 	}
 	jset_f(o, "nominal_ns", nominal_ns);
-	/* power-of-two buckets [lo, hi] (0 on its own): compact and enough to see bursts */
-	json_t *arr = json_array();
-	uint64_t acc = 0;
-	int cur = -1;
-	for (unsigned i = 0; i <= HIST_BUCKETS; i++) {
-		int b = -2;
-		if (i < HIST_BUCKETS) {
-			uint64_t lo = hist_bucket_lo(i);
-			b = lo ? 64 - __builtin_clzll(lo) : 0;   /* 0, then [2^(b-1), 2^b) */
-		}
-		if (b != cur) {
-			if (acc) {
-				json_t *e = json_array();
-				uint64_t lo = cur ? 1ULL << (cur - 1) : 0, hi = cur ? (1ULL << cur) - 1 : 0;
-				json_array_append_new(e, json_integer((json_int_t)lo));
-				json_array_append_new(e, json_integer((json_int_t)hi));
-				json_array_append_new(e, json_integer((json_int_t)acc));
-				json_array_append_new(arr, e);
-			}
-			acc = 0;
-			cur = b;
-		}
-		if (i < HIST_BUCKETS)
-			acc += h->bucket[i];
-	}
-	json_object_set_new(o, "hist_log2", arr);
+	json_object_set_new(o, "hist_log2", gaps_log2_json(h));
 	return o;
 }
 

@@ -142,6 +142,17 @@ else
 	nok "SIGINT mid-run: exit 0, a complete summary equal to the sum of the interval lines" \
 		"status,interrupted,gaps,sched = $got, tx $tx, sum of intervals $sum"
 fi
+# each interval's gap histogram is that interval's: together they are the summary's
+ihist=$(grep '"type":"interval"' "$out/int.gen" | jq -s '[.[].gap_hist_log2[][2]] | add')
+shist=$(sv int.gen '[.gap_ns.hist_log2[][2]] | add')
+gcount=$(sv int.gen .gap_ns.count)
+nint=$(grep -c '"type":"interval"' "$out/int.gen")
+if [ "$nint" -ge 2 ] && [ "$gcount" -gt 0 ] && [ "$ihist" = "$gcount" ] && [ "$shist" = "$gcount" ]; then
+	ok "the $nint interval lines' gap histograms add up to the summary's ($gcount gaps)"
+else
+	nok "the interval lines' gap histograms add up to the summary's" \
+		"intervals $nint, sum of interval histograms $ihist, summary histogram $shist, gap count $gcount"
+fi
 # nobody listens (the sinks above are gone): the kernel answers port unreachable. Those
 # are refusals of frames that left, counted apart; not failed frames, not a full socket;
 # and the interface is the one the kernel sends through (lo), not the default route's
