@@ -103,15 +103,24 @@ bench_summary() {
 	                     else (.[length/2-1] + .[length/2]) / 2 end;
 	  # counts are whole numbers; percentages keep two decimals (floor made -0.22 % read -1)
 	  def shown($metric): if $metric == "pct" then (. * 100 | round / 100) else floor end;
-	  group_by([.group,.label,.metric]) | map({group:.[0].group, label:.[0].label,
+	  (map({key:(.group+"|"+.label+"|"+.metric+"|"+(.rep|tostring)), value:.value}) | from_entries) as $v
+	  | group_by([.group,.label,.metric]) | map({group:.[0].group, label:.[0].label,
 	    metric:.[0].metric, peer_of:.[0].peer_of, n:length, median:([.[].value]|median),
 	    min:([.[].value]|min), max:([.[].value]|max)}) as $rows
 	  | ($rows | map({key:(.group+"|"+.label+"|"+.metric), value:.median}) | from_entries) as $m
-	  | "| group | measurement | metric | median | min–max | n | ratio ppslab/this |",
-	    "|---|---|---|---:|---|---:|---:|",
+	  # paired: the median of the per-repetition ratios (repetitions are interleaved, so a
+	  # slow stretch of the machine hits both sides of a pair alike)
+	  | def paired($r): [range(1; 100) as $k
+	        | ($v[$r.group+"|"+$r.peer_of+"|"+$r.metric+"|"+($k|tostring)] // null) as $a
+	        | ($v[$r.group+"|"+$r.label+"|"+$r.metric+"|"+($k|tostring)] // null) as $b
+	        | select($a != null and $b != null and $b > 0) | $a / $b]
+	      | if length == 0 then "" else "\(median * 100 | floor / 100)×" end;
+	    "| group | measurement | metric | median | min–max | n | ratio ppslab/this | paired |",
+	    "|---|---|---|---:|---|---:|---:|---:|",
 	    ($rows[] | . as $r | "| \(.group) | \(.label) | \(.metric) | \(.median|shown($r.metric)) | \(.min|shown($r.metric))–\(.max|shown($r.metric)) | \(.n) | " +
 	      (if .peer_of then (($m[.group+"|"+.peer_of+"|"+.metric] // null) as $p |
-	         if $p and .median > 0 then "\($p / .median * 100 | floor / 100)×" else "" end) else "" end) + " |")
+	         if $p and .median > 0 then "\($p / .median * 100 | floor / 100)×" else "" end) else "" end) + " | " +
+	      (if .peer_of then paired($r) else "" end) + " |")
 	' "$BENCH_OUT/records.jsonl" >"$BENCH_OUT/summary.md"
 	cat "$BENCH_OUT/summary.md"
 }
