@@ -138,7 +138,7 @@ int calib_run(const struct calib_cfg *cc, const struct gen_info *info, struct ru
 			fprintf(f, "%7.0f%% %12s %12s %+8.3f%% %+9.3f%% %8llu %9.1f %9.1f %9.1f  %s\n",
 				fractions[i] * 100,
 				fmt_thousands((uint64_t)(r->target_pps + 0.5), b1, sizeof(b1)),
-				fmt_thousands((uint64_t)(r->v.pps + 0.5), b2, sizeof(b2)),
+				isfinite(r->v.pps) ? fmt_thousands((uint64_t)(r->v.pps + 0.5), b2, sizeof(b2)) : "-",
 				r->v.rate_error_pct, r->v.shortfall_pct, (unsigned long long)r->s.late,
 				(double)hist_quantile(&r->gaps, 0.5) / 1e3,
 				(double)hist_quantile(&r->gaps, 0.99) / 1e3, r->nominal_gap_ns / 1e3,

@@ -294,6 +294,15 @@ static int run_phase(struct gen_worker *w, int warm)
 	const uint64_t grace = !warm && g->paced ? GEN_END_GRACE_NS : 0;
 	const uint32_t flen = fill == fill_simple ? g->fr.frame_len[0] : 0;
 
+	/* a paced schedule starts at t0 by itself; as fast as possible starts there too
+	 * (threads start ahead so that each is ready: sending then would lengthen the run) */
+	while (!prof && !runctl_stopped(rc)) {
+		uint64_t now = mono_ns();
+		if (now >= t0)
+			break;
+		clock_wait_until(t0 - now > GEN_MAX_SLEEP_NS ? now + GEN_MAX_SLEEP_NS : t0, GEN_SPIN_NS);
+	}
+
 	for (;;) {
 		if (runctl_stopped(rc)) {
 			why = END_STOP;
@@ -312,8 +321,15 @@ static int run_phase(struct gen_worker *w, int warm)
 		uint32_t n = pace_due(&w->pace, due_at, want < GEN_BATCH ? (uint32_t)want : GEN_BATCH);
 		if (!n) {
 			uint64_t dl = pace_next_deadline(&w->pace);
-			if (dl == PACE_NEVER || (tend && dl >= tend))
-				break;        /* the schedule has nothing more before the end */
+			if (dl == PACE_NEVER)
+				break;        /* the profile is over */
+			if (tend && dl >= tend) {
+				/* nothing more before the end: the run still lasts its
+				 * --duration (a slow rate must not end it early) */
+				if (now >= tend)
+					break;
+				dl = tend;
+			}
 			if (dl > now + GEN_MAX_SLEEP_NS)
 				dl = now + GEN_MAX_SLEEP_NS;
 			clock_wait_until(dl, GEN_SPIN_NS);

@@ -54,11 +54,14 @@ void gen_report_summary(struct gen_report *r, int sig);
  * measured frames against the rate their own deadlines asked for. */
 struct gen_verdict {
 	uint64_t duration_ns;      /* first to last measured batch */
-	double pps;                /* (n − 1) / duration: n frames span n − 1 gaps */
+	double pps;                /* (n − 1) / duration: n frames span n − 1 gaps; NaN with
+				    * fewer than 2 frames or all in one batch */
 	double target_pps;         /* the same statistic of their deadlines; NaN when max */
 	double rate_error_pct;
-	double shortfall_pct;      /* frames sent against frames the schedule asked for */
-	int rate_ok;
+	double shortfall_pct;      /* frames that left (accepted − failed) against frames the
+				    * schedule asked for; as fast as possible, −failed/accepted */
+	int rate_ok;               /* error within 0.5 % (or within late_ns of the schedule's
+				    * span), shortfall within 0.5 %, and something was sent */
 };
 void gen_verdict(const struct gen *g, const struct gen_snap *s, struct gen_verdict *v);
 

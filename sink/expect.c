@@ -14,11 +14,18 @@ static int take(struct expect_table *t, const char *name, int line, json_t *o, c
 {
 	json_t *id = json_object_get(o, "stream"), *n = json_object_get(o, "tx_pkts");
 	json_t *tp = json_object_get(o, "test_pkts"), *ho = json_object_get(o, "seq_holes");
-	uint64_t holes = 0;
+	json_t *fa = json_object_get(o, "tx_fail");
+	uint64_t holes = 0, failed = 0;
 	if (json_is_integer(tp) && json_integer_value(tp) >= 0) {
 		n = tp;
 		if (json_is_integer(ho) && json_integer_value(ho) >= 0)
 			holes = (uint64_t)json_integer_value(ho);
+		/* frames the sender's kernel took and then rejected carry numbers but never
+		 * left: the sender's loss, not the network's */
+		if (json_is_integer(fa) && json_integer_value(fa) > 0)
+			failed = (uint64_t)json_integer_value(fa);
+		if (failed > (uint64_t)json_integer_value(tp))
+			failed = (uint64_t)json_integer_value(tp);
 	}
 	if (!json_is_integer(id) || json_integer_value(id) < 0 ||
 	    json_integer_value(id) >= EXPECT_STREAMS) {
@@ -38,7 +45,7 @@ static int take(struct expect_table *t, const char *name, int line, json_t *o, c
 	}
 	t->have[s] = true;
 	t->tx_pkts[s] = (uint64_t)json_integer_value(n) + holes;
-	t->holes[s] = holes;
+	t->holes[s] = holes + failed;
 	snprintf(t->from[s], sizeof(t->from[s]), "%s", name);
 	return 0;
 }

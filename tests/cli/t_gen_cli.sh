@@ -153,6 +153,47 @@ else
 	nok "the interval lines' gap histograms add up to the summary's" \
 		"intervals $nint, sum of interval histograms $ihist, summary histogram $shist, gap count $gcount"
 fi
+# a rate below one frame per --duration still lasts the --duration, and one frame is no rate
+t0=$(date +%s%N)
+"$G" -i "udp:127.0.0.1:$port" --rate 0.5 --duration 1s --json >"$out/slow.gen" 2>"$out/slow.err"
+grc=$?; ms=$((($(date +%s%N) - t0) / 1000000))
+got="$grc $(sv slow.gen .tx_pkts) $(sv slow.gen .pps)"
+if [ "$got" = "0 1 null" ] && [ "$ms" -ge 1000 ]; then ok "0.5 pps for 1 s: one frame, no rate, and the run lasts its second (${ms} ms)"
+else nok "0.5 pps for 1 s: one frame, no rate, and the run lasts its second" "status,tx,pps = $got, ${ms} ms $(cat "$out/slow.err")"; fi
+
+# as fast as possible starts at time zero with the threads, not before: first to last
+# batch within the --duration
+"$G" -i "udp:127.0.0.1:$port" --rate max --duration 300ms --json >"$out/max.gen" 2>"$out/max.err"
+got="$? $(sv max.gen '.duration_ns < 300000000 and .duration_ns > 0')"
+if [ "$got" = "0 true" ]; then ok "max for 300 ms: sent within the 300 ms ($(sv max.gen .duration_ns) ns)"
+else nok "max for 300 ms: sent within the 300 ms" "status,within = $got, duration_ns $(sv max.gen .duration_ns)"; fi
+
+# interrupted in the warm-up: nothing measured is no pass
+"$G" -i "udp:127.0.0.1:$port" --rate 1k --count 100000 --warmup 5s --json >"$out/wu.gen" 2>"$out/wu.err" &
+gpid=$!
+sleep 0.5
+kill -INT $gpid
+wait $gpid; grc=$?
+got="$grc $(sv wu.gen .tx_pkts) $(sv wu.gen .rate_ok) $(sv wu.gen .interrupted) $(sv wu.gen '.warmup_pkts > 0')"
+if [ "$got" = "0 0 false true true" ]; then ok "SIGINT in the warm-up: 0 measured frames, rate_ok false"
+else nok "SIGINT in the warm-up: 0 measured frames, rate_ok false" "status,tx,rate_ok,interrupted,warm-up frames = $got"; fi
+
+# an interval's target is the frames the schedule had due in it, in whole bursts
+"$G" -i "udp:127.0.0.1:$port" --rate 150 --burst 2 --interval 10ms --duration 200ms --json >"$out/ivl.gen" 2>&1
+bad=$(grep '"type":"interval"' "$out/ivl.gen" | jq -s '[.[] | .target_pps * .dt_ns / 1e9 | . / 2 | (. - round) | fabs | select(. > 1e-6)] | length')
+nint=$(grep -c '"type":"interval"' "$out/ivl.gen")
+if [ "$bad" = 0 ] && [ "$nint" -ge 15 ]; then ok "150 pps in bursts of 2, 10-ms intervals: each interval's target is whole bursts ($nint intervals)"
+else nok "150 pps in bursts of 2, 10-ms intervals: each interval's target is whole bursts" "$bad of $nint intervals were not"; fi
+
+# ten frames at 1 kpps: a run with no late frame is on time whatever its last frame's jitter
+"$G" -i "udp:127.0.0.1:$port" --rate 1k --count 10 --json >"$out/ten.gen" 2>&1
+got="$(sv ten.gen .late) $(sv ten.gen .rate_ok)"
+case "$got" in
+"0 true") ok "10 frames at 1 kpps, none late: rate OK (error $(sv ten.gen .rate_error_pct) %)" ;;
+"0 "*) nok "10 frames at 1 kpps, none late: rate OK" "late,rate_ok = $got, error $(sv ten.gen .rate_error_pct)" ;;
+*) ok "10 frames at 1 kpps: some were late (machine busy), the verdict may say so: $got" ;;
+esac
+
 # nobody listens (the sinks above are gone): the kernel answers port unreachable. Those
 # are refusals of frames that left, counted apart; not failed frames, not a full socket;
 # and the interface is the one the kernel sends through (lo), not the default route's

@@ -1,6 +1,8 @@
 /* t_gen_misc.c — ppslab-gen's capture loader (real pcap files written with libpcap:
  * frames, truncation, wrong link type, a cut-off file, a missing one) and the rate
- * verdict (rate_ok false beyond 0.5%, or when scheduled frames were not sent). */
+ * verdict (rate_ok false beyond 0.5%, when scheduled frames were not sent or failed, or
+ * when nothing was measured; a short run within --late of its schedule passes; no rate
+ * from a single batch). */
 #include <errno.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
@@ -106,6 +108,49 @@ static void t_verdict(void)
 	T_EQ_INT(v.rate_ok, 1);
 	T_TRUE(!isfinite(v.target_pps));
 	T_NEAR(v.pps, 10000, 1e-6);
+	s.tx_fail = 100;                        /* ... unless 1% of them failed */
+	gen_verdict(&g, &s, &v);
+	T_EQ_INT(v.rate_ok, 0);
+	T_NEAR(v.shortfall_pct, -1.0, 0.01);
+
+	/* paced, on time, every frame accepted: 2% rejected by the kernel afterwards */
+	g.paced = 1;
+	s.sched_pkts = 10001;
+	s.tx_fail = 200;
+	gen_verdict(&g, &s, &v);
+	T_NEAR(v.rate_error_pct, 0, 1e-9);
+	T_NEAR(v.shortfall_pct, -2.0, 0.01);
+	T_EQ_INT(v.rate_ok, 0);
+	s.tx_fail = 0;
+
+	/* ten frames at 1 kpps (9 ms of deadlines), the last 70 us late: -0.77 % as a rate,
+	 * but within --late of the schedule: on time */
+	g.cfg.late_ns = 100000;
+	s.tx_pkts = s.sched_pkts = 10;
+	s.sched_last_ns = s.sched_first_ns + 9000000;
+	s.last_ns = s.first_ns + 9070000;
+	gen_verdict(&g, &s, &v);
+	T_NEAR(v.rate_error_pct, -0.772, 0.001);
+	T_EQ_INT(v.rate_ok, 1);
+	s.last_ns = s.first_ns + 9150000;       /* 150 us off: beyond --late and 0.5% */
+	gen_verdict(&g, &s, &v);
+	T_EQ_INT(v.rate_ok, 0);
+
+	/* three frames in one batch: no rate, not the frame count */
+	s.tx_pkts = s.sched_pkts = 3;
+	s.last_ns = s.first_ns;
+	s.sched_last_ns = s.sched_first_ns + 2000;
+	gen_verdict(&g, &s, &v);
+	T_TRUE(!isfinite(v.pps));
+	T_EQ_INT(v.rate_ok, 1);
+
+	/* stopped before anything was measured (in the warm-up): no pass */
+	memset(&s, 0, sizeof(s));
+	gen_verdict(&g, &s, &v);
+	T_EQ_INT(v.rate_ok, 0);
+	g.paced = 0;
+	gen_verdict(&g, &s, &v);
+	T_EQ_INT(v.rate_ok, 0);
 }
 
 int main(void)

@@ -358,6 +358,18 @@ static void t_expect_parse(void)
 	T_EQ_U64(g->tx_pkts[2], 1004);
 	T_EQ_U64(g->holes[2], 4);
 	free(g);
+	/* frames the sender's kernel rejected (tx_fail) were numbered but never left: the
+	 * sender's loss (with its holes), never more than it numbered */
+	struct expect_table *fl = calloc(1, sizeof(*fl));
+	T_EQ_INT(expect_parse(fl, "fail.json", "{\"type\":\"summary\",\"stream\":0,\"tx_pkts\":2000,"
+			      "\"test_pkts\":2000,\"seq_holes\":1,\"tx_fail\":300}", err, sizeof(err)), 0);
+	T_EQ_U64(fl->tx_pkts[0], 2001);
+	T_EQ_U64(fl->holes[0], 301);
+	memset(fl, 0, sizeof(*fl));
+	T_EQ_INT(expect_parse(fl, "odd.json", "{\"type\":\"summary\",\"stream\":0,\"tx_pkts\":20,"
+			      "\"test_pkts\":10,\"tx_fail\":15}", err, sizeof(err)), 0);
+	T_EQ_U64(fl->holes[0], 10);
+	free(fl);
 	free(u);
 	free(t);
 }
