@@ -148,15 +148,18 @@ int calib_run(const struct calib_cfg *cc, const struct gen_info *info, struct ru
 	}
 	(void)b3;
 
+	/* frames of every phase that ran, the interrupted one too; figures only from whole
+	 * phases (an interrupted ceiling is no ceiling, for the interface either) */
 	uint64_t tx = 0, bytes = 0, fail = 0;
 	int all_ok = npts == CALIB_POINTS;
-	for (int i = 0; i <= npts && i <= CALIB_POINTS; i++) {
+	for (int i = 0; i <= CALIB_POINTS; i++) {
 		tx += res[i].s.tx_pkts;
 		bytes += res[i].s.tx_bytes;
 		fail += res[i].s.tx_fail;
-		if (i)
+		if (i && i <= npts)
 			all_ok &= res[i].v.rate_ok;
 	}
+	double if_max = res[0].done ? res[0].if_pps : NAN;
 	if (cc->json) {
 		json_t *o = jout_obj("gen", "summary");
 		jset_s(o, "version", ppslab_version());
@@ -170,7 +173,7 @@ int calib_run(const struct calib_cfg *cc, const struct gen_info *info, struct ru
 		jset_f(o, "max_pps", max_pps);
 		jset_f(o, "max_l2_bps", max_pps * info->mean_wire * 8);
 		jset_f(o, "max_l1_bps", max_pps * (info->mean_wire + PKT_L1_OVERHEAD) * 8);
-		jset_f(o, "if_max_pps", res[0].if_pps);
+		jset_f(o, "if_max_pps", if_max);
 		jset_u64(o, "max_tx_full", res[0].s.tx_full);
 		json_t *pts = json_array();
 		for (int i = 0; i < npts; i++)
@@ -188,8 +191,16 @@ int calib_run(const struct calib_cfg *cc, const struct gen_info *info, struct ru
 		if (npts == CALIB_POINTS)
 			fprintf(f, "pacing %s at 10-90%% of the ceiling\n",
 				all_ok ? "within 0.5%" : "MISSED its target");
-		if (sig)
-			fprintf(f, "interrupted by signal %d\n", sig);
+		if (sig) {
+			if (!res[0].done)
+				fprintf(f, "interrupted by signal %d while measuring the ceiling: no "
+					"ceiling (%s frames sent)\n", sig, fmt_thousands(tx, b1, sizeof(b1)));
+			else
+				fprintf(f, "interrupted by signal %d at the %.0f%% point: the ceiling and "
+					"%d point%s above are complete (%s frames sent in all)\n", sig,
+					fractions[npts < CALIB_POINTS ? npts : CALIB_POINTS - 1] * 100, npts,
+					npts == 1 ? "" : "s", fmt_thousands(tx, b1, sizeof(b1)));
+		}
 		fflush(f);
 	}
 	return ret;

@@ -194,6 +194,17 @@ case "$got" in
 *) ok "10 frames at 1 kpps: some were late (machine busy), the verdict may say so: $got" ;;
 esac
 
+# --calibrate interrupted in its ceiling phase: no ceiling, for the interface either, and
+# the frames it sent are still counted
+"$G" -i "udp:127.0.0.1:$port" --calibrate --duration 2s --json >"$out/cal.gen" 2>"$out/cal.err" &
+gpid=$!
+sleep 0.5
+kill -INT $gpid
+wait $gpid; grc=$?
+got="$grc $(sv cal.gen .max_pps) $(sv cal.gen .if_max_pps) $(sv cal.gen '.tx_pkts > 0') $(sv cal.gen .interrupted) $(sv cal.gen .rate_ok)"
+if [ "$got" = "0 null null true true false" ]; then ok "--calibrate interrupted in the ceiling: no ceiling, frames still counted"
+else nok "--calibrate interrupted in the ceiling: no ceiling, frames still counted" "status,max,if_max,tx>0,interrupted,ok = $got"; fi
+
 # nobody listens (the sinks above are gone): the kernel answers port unreachable. Those
 # are refusals of frames that left, counted apart; not failed frames, not a full socket;
 # and the interface is the one the kernel sends through (lo), not the default route's
