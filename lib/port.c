@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const struct port_ops *const backends[] = {
 #if defined(__linux__) && !defined(PPSLAB_PORTABLE)
@@ -80,6 +81,21 @@ int port_kv_check(const struct port_kv *kv, int nkv, const char *const *allowed,
 		}
 	}
 	return 0;
+}
+
+enum port_txe port_tx_errclass(int e)
+{
+	if (e == EAGAIN || e == EWOULDBLOCK || e == ENOBUFS || e == EINTR)
+		return PORT_TXE_FULL;
+	if (e == ENETDOWN || e == ENXIO)
+		return PORT_TXE_LINK;
+	return PORT_TXE_BAD;
+}
+
+void port_link_wait(void)
+{
+	struct timespec ts = { 0, PORT_LINK_WAIT_US * 1000L };
+	nanosleep(&ts, NULL);
 }
 
 int port_spec_parse(const char *spec, char backend[16], char target[64], char *err,

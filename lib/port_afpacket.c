@@ -5,9 +5,12 @@
  * forwarder wants, since a V3 block holds frames back until it retires). The RX socket
  * sets PACKET_IGNORE_OUTGOING so our own transmissions are not read back.
  * TX: a TPACKET_V2 TX ring on a second socket bound with protocol 0 (it receives
- * nothing), PACKET_QDISC_BYPASS on by default, PACKET_LOSS so a frame the kernel rejects
- * is marked and skipped instead of wedging the ring; one sendto() per burst (forwarded
- * frames: per PORT_FWD_BATCH, or port_flush). With
+ * nothing), PACKET_QDISC_BYPASS on by default, PACKET_LOSS so a frame the kernel cannot
+ * build an skb from is skipped instead of wedging the ring (silently: tpacket_snd gives
+ * the slot back as available, so such frames cannot be counted; gen refuses frames
+ * longer than the MTU before it starts); one sendto() per burst (forwarded
+ * frames: per PORT_FWD_BATCH, or port_flush). A failed sendto() loses nothing: see
+ * afp_kick. With
  * linear=1 (or cfg.tx_linear) each frame is preceded by a virtio_net_hdr (PACKET_VNET_HDR)
  * asking the kernel to copy it whole into the skb head (see afp_open_tx).
  * Drops: PACKET_STATISTICS (reset on every read) is folded into 64-bit totals.
@@ -307,15 +310,30 @@ static int afp_open_tx(struct port *p, struct afp *a, const struct port_kv *kv, 
 	return 0;
 }
 
-static void afp_kick(struct port *p, struct afp *a);
+static int afp_kick(struct port *p, struct afp *a);
+
+static inline uint32_t load_status(const volatile uint32_t *s)
+{
+	return __atomic_load_n(s, __ATOMIC_ACQUIRE);
+}
 
 static void afp_close(struct port *p)
 {
 	struct afp *a = p->priv;
 	if (!a)
 		return;
-	if (a->tx_fd >= 0 && a->tx_pending)
-		afp_kick(p, a);   /* forwarded frames held back (afp_send) go out first */
+	if (a->tx_fd >= 0 && a->tx_map) {
+		/* forwarded frames held back (afp_send) go out first; what the kernel still
+		 * has not taken (the link is down) dies with the ring: those frames failed */
+		if (a->tx_pending)
+			afp_kick(p, a);
+		for (unsigned i = 0; i < a->tx_nslots; i++) {
+			struct tpacket2_hdr *h = (void *)(a->tx_map + (size_t)i * a->tx_slot_size);
+			uint32_t st = load_status((volatile uint32_t *)&h->tp_status);
+			if (st == TP_STATUS_SEND_REQUEST || st == TP_STATUS_WRONG_FORMAT)
+				p->st.tx_errors++;
+		}
+	}
 	if (a->rx_map)
 		munmap(a->rx_map, a->rx_map_len);
 	if (a->tx_map)
@@ -363,11 +381,6 @@ static int afp_open(struct port *p, const char *target, const struct port_kv *kv
 fail:
 	afp_close(p);
 	return rc;
-}
-
-static inline uint32_t load_status(const volatile uint32_t *s)
-{
-	return __atomic_load_n(s, __ATOMIC_ACQUIRE);
 }
 
 static inline void store_status(volatile uint32_t *s, uint32_t v)
@@ -457,15 +470,20 @@ static int afp_rx_burst(struct port *p, struct port_pkt *pkts, int max)
 	return n;
 }
 
-static void afp_kick(struct port *p, struct afp *a)
+/* Asks the kernel to send the ring's TP_STATUS_SEND_REQUEST frames: 0 or -errno. A
+ * failure loses no frame: tpacket_snd checks the device (ENXIO, ENETDOWN) before it
+ * takes any, and a frame it could not get an skb for (EAGAIN, ENOBUFS) or that the
+ * device dropped (ENOBUFS from the direct xmit; the skb's destructor had made the slot
+ * available) is put back as SEND_REQUEST. They all leave with a later kick, and count
+ * as sent then (tx_pkts counted them when queued), so a failed kick is backpressure,
+ * not tx_errors. tx_pending stays set until a kick succeeds, so port_flush retries. */
+static int afp_kick(struct port *p, struct afp *a)
 {
-	if (sendto(a->tx_fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0) {
-		if (errno == EAGAIN || errno == ENOBUFS)
-			p->st.tx_full++;
-		else
-			p->st.tx_errors++;
-	}
+	(void)p;
+	if (sendto(a->tx_fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0)
+		return -errno;
 	a->tx_pending = 0;
+	return 0;
 }
 
 /* Queues pkts in the TX ring and kicks the kernel; with hold (forwarded frames) as
@@ -473,7 +491,7 @@ static void afp_kick(struct port *p, struct afp *a)
 static int afp_send(struct port *p, const struct port_pkt *pkts, int n, int hold)
 {
 	struct afp *a = p->priv;
-	int i, kicked = 0;
+	int i, kicked = 0, krc = 0;
 	if (a->tx_fd < 0)
 		return -EBADF;
 	for (i = 0; i < n; i++) {
@@ -486,11 +504,9 @@ static int afp_send(struct port *p, const struct port_pkt *pkts, int n, int hold
 			st = TP_STATUS_AVAILABLE;
 		}
 		if (st != TP_STATUS_AVAILABLE) {
-			if (kicked) {
-				p->st.tx_full++;
+			if (kicked)
 				break;
-			}
-			afp_kick(p, a);   /* let the kernel drain what is queued, then look again */
+			krc = afp_kick(p, a);   /* let the kernel drain what is queued, then look again */
 			kicked = 1;
 			i--;
 			continue;
@@ -517,8 +533,13 @@ static int afp_send(struct port *p, const struct port_pkt *pkts, int n, int hold
 		p->st.tx_pkts++;
 		p->st.tx_bytes += len;
 	}
-	if (port_kick_now(a->tx_pending, hold, i < n))
-		afp_kick(p, a);
+	if (port_kick_now(a->tx_pending, hold, i < n) && !(kicked && i < n))   /* not twice */
+		krc = afp_kick(p, a);
+	if (i < n) {
+		p->st.tx_full++;
+		if (krc && port_tx_errclass(-krc) == PORT_TXE_LINK)
+			port_link_wait();   /* the ring cannot drain until the link is back */
+	}
 	return i;
 }
 

@@ -50,6 +50,23 @@ static inline int port_kick_now(unsigned queued, int hold, int ring_full)
 	return queued && (!hold || queued >= PORT_FWD_BATCH || ring_full);
 }
 
+/* What a failed send means, alike in every backend (errno values of sendto, write,
+ * pcap_inject):
+ * PORT_TXE_FULL  the ring or socket is full (EAGAIN, ENOBUFS, EINTR): the frame is not
+ *                taken, the caller retries (tx_full).
+ * PORT_TXE_LINK  the link is down or gone (ENETDOWN, ENXIO): nothing leaves until it is
+ *                back, so this too is backpressure (tx_full; the sender waits for the
+ *                link and the rate shortfall shows it), not a bad frame. The port calls
+ *                port_link_wait before it says so, so that a sender retrying in a loop
+ *                does not spin, and count, millions of times a second.
+ * PORT_TXE_BAD   this frame was refused (EMSGSIZE, EINVAL, anything else): it is
+ *                consumed and counted in tx_errors. */
+enum port_txe { PORT_TXE_FULL, PORT_TXE_LINK, PORT_TXE_BAD };
+enum port_txe port_tx_errclass(int e);
+/* Sleeps PORT_LINK_WAIT_US: what a send does when the link is down (above). */
+#define PORT_LINK_WAIT_US 100
+void port_link_wait(void);
+
 extern const struct port_ops port_afpacket_ops;
 extern const struct port_ops port_pcap_ops;
 extern const struct port_ops port_libnet_ops;
