@@ -5,9 +5,10 @@
  * One libnet_adv_write_link (one sendto/write) per frame: slower than a ring, which is
  * the point of having it: it is what mausezahn-style tools do, and it runs where
  * AF_PACKET rings do not. The descriptor is made non-blocking so a full send buffer is
- * reported (tx_full, the caller retries) instead of stalling, and on Linux the packet
- * socket, which libnet opens for ETH_P_ALL, gets a filter that accepts nothing: nobody
- * reads it, and otherwise every frame on the interface would be queued to it. */
+ * reported (tx_full, the caller retries) instead of stalling, and so is a link that is
+ * down (port_tx_errclass). On Linux the packet socket, which libnet opens for ETH_P_ALL,
+ * gets a filter that accepts nothing: nobody reads it, and otherwise every frame on the
+ * interface would be queued to it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <libnet.h>
@@ -83,13 +84,15 @@ static int lnp_tx_burst(struct port *p, const struct port_pkt *pkts, int n)
 	for (i = 0; i < n; i++) {
 		errno = 0;
 		if (libnet_adv_write_link(l, pkts[i].data, pkts[i].len) < 0) {
-			int e = errno;
-			if (e == EAGAIN || e == EWOULDBLOCK || e == ENOBUFS || e == EINTR) {
-				p->st.tx_full++;
-				break;
+			enum port_txe why = port_tx_errclass(errno);
+			if (why == PORT_TXE_BAD) {
+				p->st.tx_errors++;     /* rejected (e.g. too long): skip it */
+				continue;
 			}
-			p->st.tx_errors++;     /* rejected (e.g. too long): skip it */
-			continue;
+			p->st.tx_full++;       /* full, or the link is down: the caller retries */
+			if (why == PORT_TXE_LINK)
+				port_link_wait();
+			break;
 		}
 		p->st.tx_pkts++;
 		p->st.tx_bytes += pkts[i].len;

@@ -134,9 +134,19 @@ static int pcp_tx_burst(struct port *p, const struct port_pkt *pkts, int n)
 	struct pcp *c = p->priv;
 	int i;
 	for (i = 0; i < n; i++) {
+		errno = 0;
 		if (pcap_inject(c->pc, pkts[i].data, pkts[i].len) < 0) {
-			/* libpcap does not say why portably; a full buffer is the usual cause */
+			/* errno is send()'s (Linux) or write()'s (BPF): libpcap formats its
+			 * message after the call, which leaves it; none at all is taken for a
+			 * full buffer, the usual cause */
+			enum port_txe why = errno ? port_tx_errclass(errno) : PORT_TXE_FULL;
+			if (why == PORT_TXE_BAD) {
+				p->st.tx_errors++;   /* this frame is refused (e.g. too long): skip it */
+				continue;
+			}
 			p->st.tx_full++;
+			if (why == PORT_TXE_LINK)
+				port_link_wait();
 			break;
 		}
 		p->st.tx_pkts++;

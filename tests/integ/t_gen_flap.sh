@@ -11,7 +11,7 @@ lab_up
 DST=198.18.0.1
 MAC=$(inns rut cat /sys/class/net/rut0/address)   # taking gen0 down flushes its neighbours
 
-backends="afpacket:gen0,frames=1024"
+backends="afpacket:gen0,frames=1024 pcap:gen0 libnet:gen0"
 for spec in $backends; do
 	be=${spec%%:*}
 	start "gen-$be" gen "$B/ppslab-gen" -i "$spec" --dst $DST --dst-mac "$MAC" --rate 10k \
