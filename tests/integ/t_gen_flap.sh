@@ -5,13 +5,13 @@
 # millions), never failed frames that in fact left later: what the port says went out
 # (accepted minus failed) is what the interface counted, and frames flow again once the
 # link is back. The TX rings are small (frames=1024, 0.1 s at this rate) so that they
-# fill while the link is down.
+# fill while the link is down. FLAP_BACKENDS="SPEC ..." runs other port specs.
 . "$(dirname "$0")/lib.sh"
 lab_up
 DST=198.18.0.1
 MAC=$(inns rut cat /sys/class/net/rut0/address)   # taking gen0 down flushes its neighbours
 
-backends="afpacket:gen0,frames=1024 pcap:gen0 libnet:gen0"
+backends="${FLAP_BACKENDS:-afpacket:gen0,frames=1024 pcap:gen0 libnet:gen0 xdp:gen0,frames=1024}"
 for spec in $backends; do
 	be=${spec%%:*}
 	start "gen-$be" gen "$B/ppslab-gen" -i "$spec" --dst $DST --dst-mac "$MAC" --rate 10k \
@@ -20,7 +20,12 @@ for spec in $backends; do
 	inns gen ip link set gen0 down
 	sleep 0.4
 	inns gen ip link set gen0 up
-	finish "gen-$be" 15; eq "$be: gen exits 0" "$RC" 0
+	finish "gen-$be" 15
+	if [ "$RC" != 0 ] && grep -qE "built without AF_XDP|not in this PORTABLE build" "$T/gen-$be.err"; then
+		skip "$be: link flap" "no $be: backend in this build"
+		continue
+	fi
+	eq "$be: gen exits 0" "$RC" 0
 	read -r pkts fail full ifpk <<<"$(jv "gen-$be" '[.tx_pkts, .tx_fail, .tx_full, .if_tx_packets] | map(tostring) | join(" ")')"
 	echo "# $be: accepted $pkts, failed $fail, full $full, interface sent $ifpk"
 	check "$be: failed ($fail) <= accepted ($pkts)" test "$fail" -le "$pkts"
