@@ -17,6 +17,10 @@
  *                 open. Keys: mode=auto|copy|zc, queue=N, frames=N (UMEM frames;
  *                 default ring_frames, else 16384 with RX, 4096 TX only),
  *                 skb=0|1 (generic XDP), budget=N (frames per send call in copy mode).
+ *   Keys are checked before anything is opened: unknown ones, repeated ones, bad values
+ *   and keys for the other direction only (ring, tov, promisc, skb on a port that only
+ *   sends; bypass, linear, budget, src on one that only receives) are -EINVAL with a
+ *   message naming the port and the key.
  *
  * Contracts:
  * - port_rx_burst fills up to max descriptors. The data they point to stays valid until

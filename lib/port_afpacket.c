@@ -99,34 +99,49 @@ static int set_opt(int fd, int level, int name, const void *v, socklen_t l, cons
 	return 0;
 }
 
-static int afp_open_rx(struct port *p, struct afp *a, const struct port_kv *kv, int nkv,
-		       char *err, size_t errlen)
+/* The options, all checked before anything is opened. */
+struct afp_opts {
+	int rx_v3;          /* ring=v3 (1), v2 (0); -1: cfg.rx_per_frame decides */
+	uint64_t frames;    /* ring slots; 0: cfg.ring_frames, else the default */
+	uint64_t tov;       /* V3 block timeout, ms */
+	int bypass, promisc, linear;
+};
+
+static int afp_parse_opts(struct port *p, const struct port_kv *kv, int nkv,
+			  struct afp_opts *o, char *err, size_t errlen)
 {
-	const char *ring = port_kv_get(kv, nkv, "ring");
-	uint64_t frames = p->cfg.ring_frames ? p->cfg.ring_frames : 0, tov = 2;
+	static const struct port_key keys[] = {
+		{ "ring", PORT_RX }, { "frames", PORT_RX | PORT_TX }, { "tov", PORT_RX },
+		{ "bypass", PORT_TX }, { "promisc", PORT_RX }, { "linear", PORT_TX }, { NULL, 0 },
+	};
 	const char *v;
+	int rc;
+	*o = (struct afp_opts){ .rx_v3 = -1, .tov = 2, .bypass = 1, .linear = p->cfg.tx_linear };
+	if ((rc = port_kv_check(p, kv, nkv, keys, err, errlen)))
+		return rc;
+	if ((v = port_kv_get(kv, nkv, "ring"))) {
+		if (strcmp(v, "v2") && strcmp(v, "v3"))
+			return port_opt_err(p, err, errlen, "ring=%s: expected v2 or v3", v);
+		o->rx_v3 = !strcmp(v, "v3");
+	}
+	if ((v = port_kv_get(kv, nkv, "frames")) && num_count(v, 64, 1 << 22, &o->frames))
+		return port_opt_err(p, err, errlen, "frames=%s: expected 64..4194304", v);
+	if ((v = port_kv_get(kv, nkv, "tov")) && num_u64(v, 1, 1000, &o->tov))
+		return port_opt_err(p, err, errlen, "tov=%s: expected 1..1000 (ms)", v);
+	if ((rc = port_kv_bool(p, kv, nkv, "bypass", &o->bypass, err, errlen)) ||
+	    (rc = port_kv_bool(p, kv, nkv, "promisc", &o->promisc, err, errlen)) ||
+	    (rc = port_kv_bool(p, kv, nkv, "linear", &o->linear, err, errlen)))
+		return rc;
+	return 0;
+}
+
+static int afp_open_rx(struct port *p, struct afp *a, const struct afp_opts *o, char *err,
+		       size_t errlen)
+{
+	uint64_t frames = o->frames ? o->frames : p->cfg.ring_frames, tov = o->tov;
 	int one = 1, rc;
 
-	a->rx_v3 = !p->cfg.rx_per_frame;
-	if (ring) {
-		if (!strcmp(ring, "v2"))
-			a->rx_v3 = 0;
-		else if (!strcmp(ring, "v3"))
-			a->rx_v3 = 1;
-		else {
-			snprintf(err, errlen, "ring=%s: expected v2 or v3", ring);
-			return -EINVAL;
-		}
-	}
-	if ((v = port_kv_get(kv, nkv, "frames")) && num_count(v, 64, 1 << 22, &frames)) {
-		snprintf(err, errlen, "frames=%s: expected 64..4194304", v);
-		return -EINVAL;
-	}
-	if ((v = port_kv_get(kv, nkv, "tov")) && num_u64(v, 1, 1000, &tov)) {
-		snprintf(err, errlen, "tov=%s: expected 1..1000 (ms)", v);
-		return -EINVAL;
-	}
-
+	a->rx_v3 = o->rx_v3 >= 0 ? o->rx_v3 : !p->cfg.rx_per_frame;
 	a->rx_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (a->rx_fd < 0) {
 		rc = -errno;
@@ -188,7 +203,7 @@ static int afp_open_rx(struct port *p, struct afp *a, const struct port_kv *kv, 
 	}
 	/* Best effort: older kernels lack it, and then own TX shows up as PACKET_OUTGOING. */
 	setsockopt(a->rx_fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
-	if ((v = port_kv_get(kv, nkv, "promisc")) && !strcmp(v, "1")) {
+	if (o->promisc) {
 		struct packet_mreq mr = { .mr_ifindex = a->ifindex, .mr_type = PACKET_MR_PROMISC };
 		if ((rc = set_opt(a->rx_fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr),
 				  "promiscuous mode", err, errlen)))
@@ -245,20 +260,13 @@ static int afp_rx_open(struct port *p)
 	return 0;
 }
 
-static int afp_open_tx(struct port *p, struct afp *a, const struct port_kv *kv, int nkv,
-		       char *err, size_t errlen)
+static int afp_open_tx(struct port *p, struct afp *a, const struct afp_opts *o, char *err,
+		       size_t errlen)
 {
 	int ver = TPACKET_V2, one = 1, rc;
-	uint64_t frames = p->cfg.ring_frames ? p->cfg.ring_frames : 4096;
-	const char *v;
-	int bypass = 1, linear = p->cfg.tx_linear;
+	uint64_t frames = o->frames ? o->frames : p->cfg.ring_frames ? p->cfg.ring_frames : 4096;
+	int bypass = o->bypass, linear = o->linear;
 
-	if ((v = port_kv_get(kv, nkv, "frames")) && num_count(v, 64, 1 << 22, &frames)) {
-		snprintf(err, errlen, "frames=%s: expected 64..4194304", v);
-		return -EINVAL;
-	}
-	if ((v = port_kv_get(kv, nkv, "bypass")))
-		bypass = strcmp(v, "0") != 0;
 	a->tx_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (a->tx_fd < 0) {
 		rc = -errno;
@@ -274,8 +282,6 @@ static int afp_open_tx(struct port *p, struct afp *a, const struct port_kv *kv, 
 	if (bypass && (rc = set_opt(a->tx_fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
 				    sizeof(one), "PACKET_QDISC_BYPASS", err, errlen)))
 		return rc;
-	if ((v = port_kv_get(kv, nkv, "linear")))
-		linear = strcmp(v, "0") != 0;
 	/* Linear TX: with a virtio_net_hdr whose hdr_len covers the frame, tpacket_snd
 	 * copies the whole frame into the skb's head instead of attaching the ring's pages
 	 * as fragments, so the receiver (a veth peer's XDP or IP stack) need not copy the
@@ -349,9 +355,8 @@ static void afp_close(struct port *p)
 static int afp_open(struct port *p, const char *target, const struct port_kv *kv, int nkv,
 		    char *err, size_t errlen)
 {
-	static const char *const keys[] = { "ring", "frames", "tov", "bypass", "promisc",
-					    "linear", NULL };
-	int rc = port_kv_check(kv, nkv, keys, err, errlen);
+	struct afp_opts o;
+	int rc = afp_parse_opts(p, kv, nkv, &o, err, errlen);
 	if (rc)
 		return rc;
 	if (strlen(target) >= IFNAMSIZ) {
@@ -373,9 +378,9 @@ static int afp_open(struct port *p, const char *target, const struct port_kv *kv
 				       : strerror(-rc));
 		goto fail;
 	}
-	if ((p->cfg.dir & PORT_RX) && (rc = afp_open_rx(p, a, kv, nkv, err, errlen)))
+	if ((p->cfg.dir & PORT_RX) && (rc = afp_open_rx(p, a, &o, err, errlen)))
 		goto fail;
-	if ((p->cfg.dir & PORT_TX) && (rc = afp_open_tx(p, a, kv, nkv, err, errlen)))
+	if ((p->cfg.dir & PORT_TX) && (rc = afp_open_tx(p, a, &o, err, errlen)))
 		goto fail;
 	return 0;
 fail:

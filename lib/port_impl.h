@@ -73,10 +73,26 @@ extern const struct port_ops port_libnet_ops;
 extern const struct port_ops port_udp_ops;
 extern const struct port_ops port_xdp_ops;
 
+/* A key a backend takes, and the directions it means something for (PORT_RX, PORT_TX
+ * or both). */
+struct port_key {
+	const char *name;
+	unsigned dir;
+};
+
 /* Looks up key in kv: the value, or NULL. */
 const char *port_kv_get(const struct port_kv *kv, int nkv, const char *key);
-/* Rejects keys not in the NULL-terminated list. */
-int port_kv_check(const struct port_kv *kv, int nkv, const char *const *allowed, char *err,
-		  size_t errlen);
+/* Rejects, before anything is opened, keys not in keys (ended by a NULL name; the
+ * message lists them), keys given twice, and keys for the other direction only (an RX
+ * key on a port that only sends, and the reverse: it would be ignored). 0 or -EINVAL. */
+int port_kv_check(const struct port *p, const struct port_kv *kv, int nkv,
+		  const struct port_key *keys, char *err, size_t errlen);
+/* key=0 or key=1 into *out (left alone when the key is absent); anything else is an
+ * error naming the key. 0 or -EINVAL. */
+int port_kv_bool(const struct port *p, const struct port_kv *kv, int nkv, const char *key,
+		 int *out, char *err, size_t errlen);
+/* An option error: "BACKEND:TARGET: " and the message. Returns -EINVAL. */
+int port_opt_err(const struct port *p, char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif

@@ -33,9 +33,9 @@ static void lnp_close(struct port *p)
 static int lnp_open(struct port *p, const char *target, const struct port_kv *kv, int nkv,
 		    char *err, size_t errlen)
 {
-	static const char *const keys[] = { NULL };
+	static const struct port_key keys[] = { { NULL, 0 } };
 	char ebuf[LIBNET_ERRBUF_SIZE];
-	int rc = port_kv_check(kv, nkv, keys, err, errlen);
+	int rc = port_kv_check(p, kv, nkv, keys, err, errlen);
 	if (rc)
 		return rc;
 	if (p->cfg.dir & PORT_RX) {

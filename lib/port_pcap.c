@@ -39,10 +39,11 @@ static void pcp_close(struct port *p)
 static int pcp_open(struct port *p, const char *target, const struct port_kv *kv, int nkv,
 		    char *err, size_t errlen)
 {
-	static const char *const keys[] = { "promisc", NULL };
+	static const struct port_key keys[] = { { "promisc", PORT_RX }, { NULL, 0 } };
 	char ebuf[PCAP_ERRBUF_SIZE];
-	int rc = port_kv_check(kv, nkv, keys, err, errlen);
-	if (rc)
+	int promisc = 0, rc;
+	if ((rc = port_kv_check(p, kv, nkv, keys, err, errlen)) ||
+	    (rc = port_kv_bool(p, kv, nkv, "promisc", &promisc, err, errlen)))
 		return rc;
 	struct pcp *c = calloc(1, sizeof(*c));
 	if (!c)
@@ -58,9 +59,8 @@ static int pcp_open(struct port *p, const char *target, const struct port_kv *kv
 		rc = -ENOMEM;
 		goto fail;
 	}
-	const char *pm = port_kv_get(kv, nkv, "promisc");
 	pcap_set_snaplen(c->pc, (int)p->cfg.frame_max);
-	pcap_set_promisc(c->pc, pm && !strcmp(pm, "1"));
+	pcap_set_promisc(c->pc, promisc);
 	pcap_set_immediate_mode(c->pc, 1);
 	pcap_set_buffer_size(c->pc, 16 << 20);
 	int a = pcap_activate(c->pc);

@@ -469,9 +469,13 @@ struct xp_opts {
 static int parse_opts(struct port *p, const struct port_kv *kv, int nkv, struct xp_opts *o,
 		      char *err, size_t errlen)
 {
-	static const char *const keys[] = { "mode", "queue", "frames", "skb", "budget", NULL };
+	static const struct port_key keys[] = {
+		{ "mode", PORT_RX | PORT_TX }, { "queue", PORT_RX | PORT_TX },
+		{ "frames", PORT_RX | PORT_TX }, { "skb", PORT_RX }, { "budget", PORT_TX },
+		{ NULL, 0 },
+	};
 	const char *v;
-	int rc = port_kv_check(kv, nkv, keys, err, errlen);
+	int rc = port_kv_check(p, kv, nkv, keys, err, errlen);
 	if (rc)
 		return rc;
 	o->frames = p->cfg.ring_frames ? p->cfg.ring_frames
@@ -484,33 +488,21 @@ static int parse_opts(struct port *p, const struct port_kv *kv, int nkv, struct 
 			o->bind_mode = XDP_COPY;
 		else if (!strcmp(v, "zc"))
 			o->bind_mode = XDP_ZEROCOPY;
-		else {
-			snprintf(err, errlen, "mode=%s: expected copy, zc or auto", v);
-			return -EINVAL;
-		}
+		else
+			return port_opt_err(p, err, errlen, "mode=%s: expected copy, zc or auto", v);
 	}
-	if ((v = port_kv_get(kv, nkv, "queue")) && num_u64(v, 0, 1023, &o->queue)) {
-		snprintf(err, errlen, "queue=%s: expected a queue number 0..1023", v);
-		return -EINVAL;
-	}
+	if ((v = port_kv_get(kv, nkv, "queue")) && num_u64(v, 0, 1023, &o->queue))
+		return port_opt_err(p, err, errlen, "queue=%s: expected a queue number 0..1023", v);
 	o->queue += p->cfg.queue_offset;
 	o->thread_queue = p->cfg.queue_offset > 0;
-	if ((v = port_kv_get(kv, nkv, "frames")) && num_count(v, 64, 1 << 20, &o->frames)) {
-		snprintf(err, errlen, "frames=%s: expected 64..1048576 (UMEM frames)", v);
-		return -EINVAL;
-	}
-	if ((v = port_kv_get(kv, nkv, "skb"))) {
-		if (strcmp(v, "0") && strcmp(v, "1")) {
-			snprintf(err, errlen, "skb=%s: expected 0 or 1", v);
-			return -EINVAL;
-		}
-		o->skb = !strcmp(v, "1");
-	}
+	if ((v = port_kv_get(kv, nkv, "frames")) && num_count(v, 64, 1 << 20, &o->frames))
+		return port_opt_err(p, err, errlen, "frames=%s: expected 64..1048576 (UMEM frames)", v);
+	if ((rc = port_kv_bool(p, kv, nkv, "skb", &o->skb, err, errlen)))
+		return rc;
 	if ((v = port_kv_get(kv, nkv, "budget"))) {
-		if (num_count(v, 32, 1 << 16, &o->budget)) {
-			snprintf(err, errlen, "budget=%s: expected 32..65536 (frames per send call)", v);
-			return -EINVAL;
-		}
+		if (num_count(v, 32, 1 << 16, &o->budget))
+			return port_opt_err(p, err, errlen, "budget=%s: expected 32..65536 (frames "
+					    "per send call)", v);
 		o->budget_set = 1;
 	}
 	return 0;
