@@ -3,9 +3,11 @@
 #include "port_impl.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const struct port_ops *const backends[] = {
 #if defined(__linux__) && !defined(PPSLAB_PORTABLE)
@@ -67,19 +69,73 @@ const char *port_kv_get(const struct port_kv *kv, int nkv, const char *key)
 	return NULL;
 }
 
-int port_kv_check(const struct port_kv *kv, int nkv, const char *const *allowed, char *err,
-		  size_t errlen)
+int port_opt_err(const struct port *p, char *err, size_t errlen, const char *fmt, ...)
 {
+	/* the spec without its options: the options are what the message is about */
+	int n = snprintf(err, errlen, "%.*s: ", (int)strcspn(p->spec, ","), p->spec);
+	if (n >= 0 && (size_t)n < errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+int port_kv_check(const struct port *p, const struct port_kv *kv, int nkv,
+		  const struct port_key *keys, char *err, size_t errlen)
+{
+	static const char *const dirs[] = { "", "receiving", "sending", "" };
 	for (int i = 0; i < nkv; i++) {
-		int ok = 0;
-		for (const char *const *a = allowed; *a; a++)
-			ok |= !strcmp(*a, kv[i].key);
-		if (!ok) {
-			snprintf(err, errlen, "unknown port option '%s'", kv[i].key);
-			return -EINVAL;
+		const struct port_key *k = keys;
+		while (k->name && strcmp(k->name, kv[i].key))
+			k++;
+		if (!k->name) {
+			char have[128] = "";
+			size_t o = 0;
+			for (k = keys; k->name && o < sizeof(have); k++)
+				o += (size_t)snprintf(have + o, sizeof(have) - o, "%s%s",
+						      k == keys ? "" : ", ", k->name);
+			return port_opt_err(p, err, errlen, "unknown port option '%s' (%s: takes %s)",
+					    kv[i].key, p->ops->name, o ? have : "no options");
 		}
+		for (int j = 0; j < i; j++)
+			if (!strcmp(kv[j].key, kv[i].key))
+				return port_opt_err(p, err, errlen, "port option '%s' given twice",
+						    kv[i].key);
+		if (!(k->dir & p->cfg.dir))
+			return port_opt_err(p, err, errlen, "%s=%s: only for %s ports, and this one "
+					    "is only %s", kv[i].key, kv[i].val, dirs[k->dir & 3],
+					    dirs[p->cfg.dir & 3]);
 	}
 	return 0;
+}
+
+int port_kv_bool(const struct port *p, const struct port_kv *kv, int nkv, const char *key,
+		 int *out, char *err, size_t errlen)
+{
+	const char *v = port_kv_get(kv, nkv, key);
+	if (!v)
+		return 0;
+	if (strcmp(v, "0") && strcmp(v, "1"))
+		return port_opt_err(p, err, errlen, "%s=%s: expected 0 or 1", key, v);
+	*out = v[0] == '1';
+	return 0;
+}
+
+enum port_txe port_tx_errclass(int e)
+{
+	if (e == EAGAIN || e == EWOULDBLOCK || e == ENOBUFS || e == EINTR)
+		return PORT_TXE_FULL;
+	if (e == ENETDOWN || e == ENXIO)
+		return PORT_TXE_LINK;
+	return PORT_TXE_BAD;
+}
+
+void port_link_wait(void)
+{
+	struct timespec ts = { 0, PORT_LINK_WAIT_US * 1000L };
+	nanosleep(&ts, NULL);
 }
 
 int port_spec_parse(const char *spec, char backend[16], char target[64], char *err,

@@ -17,6 +17,10 @@
  *                 open. Keys: mode=auto|copy|zc, queue=N, frames=N (UMEM frames;
  *                 default ring_frames, else 16384 with RX, 4096 TX only),
  *                 skb=0|1 (generic XDP), budget=N (frames per send call in copy mode).
+ *   Keys are checked before anything is opened: unknown ones, repeated ones, bad values
+ *   and keys for the other direction only (ring, tov, promisc, skb on a port that only
+ *   sends; bypass, linear, budget, src on one that only receives) are -EINVAL with a
+ *   message naming the port and the key.
  *
  * Contracts:
  * - port_rx_burst fills up to max descriptors. The data they point to stays valid until
@@ -24,8 +28,10 @@
  *   Ethernet frames (without FCS); L4 ports (udp:) deliver UDP payloads.
  * - port_tx_burst always takes whole Ethernet frames and copies them out (an L4 port
  *   sends only the UDP payload, from offset 42). It returns how many it accepted, from
- *   the front; fewer than n means the ring or socket was full (counted in tx_full), the
- *   caller decides whether to retry.
+ *   the front; fewer than n means the ring or socket was full, or the link is down
+ *   (counted in tx_full; the port waited a little first, see port_impl.h), the caller
+ *   decides whether to retry. A frame the kernel refuses is taken and counted in
+ *   tx_errors; every backend keeps tx_errors to frames that never reach the wire.
  * - port_fwd_burst is port_tx_burst for frames that came from port_rx_burst (on this
  *   port or another) and that the caller gives up: where the two ports share buffers
  *   (xdp: ports opened with port_cfg.share) a frame moves by reference, without a copy;
@@ -78,8 +84,9 @@ struct port_stats {
 	uint64_t rx_pkts, rx_bytes;  /* delivered to the caller */
 	uint64_t tx_pkts, tx_bytes;  /* accepted by the ring / kernel */
 	uint64_t rx_drops;           /* dropped by the kernel because our ring/socket was full */
-	uint64_t tx_full;            /* tx calls that found the ring/socket full (backpressure) */
-	uint64_t tx_errors;          /* frames the kernel rejected */
+	uint64_t tx_full;            /* tx calls that found the ring/socket full, or the link
+				      * down (backpressure: nothing is lost, the caller retries) */
+	uint64_t tx_errors;          /* frames the kernel rejected: they never reach the wire */
 	uint64_t tx_refused;         /* ICMP errors returned for frames already sent (udp:
 				      * port or host unreachable, read from the socket's error
 				      * queue); the frames left, the destination refused them */

@@ -5,9 +5,12 @@
  * forwarder wants, since a V3 block holds frames back until it retires). The RX socket
  * sets PACKET_IGNORE_OUTGOING so our own transmissions are not read back.
  * TX: a TPACKET_V2 TX ring on a second socket bound with protocol 0 (it receives
- * nothing), PACKET_QDISC_BYPASS on by default, PACKET_LOSS so a frame the kernel rejects
- * is marked and skipped instead of wedging the ring; one sendto() per burst (forwarded
- * frames: per PORT_FWD_BATCH, or port_flush). With
+ * nothing), PACKET_QDISC_BYPASS on by default, PACKET_LOSS so a frame the kernel cannot
+ * build an skb from is skipped instead of wedging the ring (silently: tpacket_snd gives
+ * the slot back as available, so such frames cannot be counted; gen refuses frames
+ * longer than the MTU before it starts); one sendto() per burst (forwarded
+ * frames: per PORT_FWD_BATCH, or port_flush). A failed sendto() loses nothing: see
+ * afp_kick. With
  * linear=1 (or cfg.tx_linear) each frame is preceded by a virtio_net_hdr (PACKET_VNET_HDR)
  * asking the kernel to copy it whole into the skb head (see afp_open_tx).
  * Drops: PACKET_STATISTICS (reset on every read) is folded into 64-bit totals.
@@ -96,34 +99,49 @@ static int set_opt(int fd, int level, int name, const void *v, socklen_t l, cons
 	return 0;
 }
 
-static int afp_open_rx(struct port *p, struct afp *a, const struct port_kv *kv, int nkv,
-		       char *err, size_t errlen)
+/* The options, all checked before anything is opened. */
+struct afp_opts {
+	int rx_v3;          /* ring=v3 (1), v2 (0); -1: cfg.rx_per_frame decides */
+	uint64_t frames;    /* ring slots; 0: cfg.ring_frames, else the default */
+	uint64_t tov;       /* V3 block timeout, ms */
+	int bypass, promisc, linear;
+};
+
+static int afp_parse_opts(struct port *p, const struct port_kv *kv, int nkv,
+			  struct afp_opts *o, char *err, size_t errlen)
 {
-	const char *ring = port_kv_get(kv, nkv, "ring");
-	uint64_t frames = p->cfg.ring_frames ? p->cfg.ring_frames : 0, tov = 2;
+	static const struct port_key keys[] = {
+		{ "ring", PORT_RX }, { "frames", PORT_RX | PORT_TX }, { "tov", PORT_RX },
+		{ "bypass", PORT_TX }, { "promisc", PORT_RX }, { "linear", PORT_TX }, { NULL, 0 },
+	};
 	const char *v;
+	int rc;
+	*o = (struct afp_opts){ .rx_v3 = -1, .tov = 2, .bypass = 1, .linear = p->cfg.tx_linear };
+	if ((rc = port_kv_check(p, kv, nkv, keys, err, errlen)))
+		return rc;
+	if ((v = port_kv_get(kv, nkv, "ring"))) {
+		if (strcmp(v, "v2") && strcmp(v, "v3"))
+			return port_opt_err(p, err, errlen, "ring=%s: expected v2 or v3", v);
+		o->rx_v3 = !strcmp(v, "v3");
+	}
+	if ((v = port_kv_get(kv, nkv, "frames")) && num_count(v, 64, 1 << 22, &o->frames))
+		return port_opt_err(p, err, errlen, "frames=%s: expected 64..4194304", v);
+	if ((v = port_kv_get(kv, nkv, "tov")) && num_u64(v, 1, 1000, &o->tov))
+		return port_opt_err(p, err, errlen, "tov=%s: expected 1..1000 (ms)", v);
+	if ((rc = port_kv_bool(p, kv, nkv, "bypass", &o->bypass, err, errlen)) ||
+	    (rc = port_kv_bool(p, kv, nkv, "promisc", &o->promisc, err, errlen)) ||
+	    (rc = port_kv_bool(p, kv, nkv, "linear", &o->linear, err, errlen)))
+		return rc;
+	return 0;
+}
+
+static int afp_open_rx(struct port *p, struct afp *a, const struct afp_opts *o, char *err,
+		       size_t errlen)
+{
+	uint64_t frames = o->frames ? o->frames : p->cfg.ring_frames, tov = o->tov;
 	int one = 1, rc;
 
-	a->rx_v3 = !p->cfg.rx_per_frame;
-	if (ring) {
-		if (!strcmp(ring, "v2"))
-			a->rx_v3 = 0;
-		else if (!strcmp(ring, "v3"))
-			a->rx_v3 = 1;
-		else {
-			snprintf(err, errlen, "ring=%s: expected v2 or v3", ring);
-			return -EINVAL;
-		}
-	}
-	if ((v = port_kv_get(kv, nkv, "frames")) && num_count(v, 64, 1 << 22, &frames)) {
-		snprintf(err, errlen, "frames=%s: expected 64..4194304", v);
-		return -EINVAL;
-	}
-	if ((v = port_kv_get(kv, nkv, "tov")) && num_u64(v, 1, 1000, &tov)) {
-		snprintf(err, errlen, "tov=%s: expected 1..1000 (ms)", v);
-		return -EINVAL;
-	}
-
+	a->rx_v3 = o->rx_v3 >= 0 ? o->rx_v3 : !p->cfg.rx_per_frame;
 	a->rx_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (a->rx_fd < 0) {
 		rc = -errno;
@@ -185,7 +203,7 @@ static int afp_open_rx(struct port *p, struct afp *a, const struct port_kv *kv, 
 	}
 	/* Best effort: older kernels lack it, and then own TX shows up as PACKET_OUTGOING. */
 	setsockopt(a->rx_fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
-	if ((v = port_kv_get(kv, nkv, "promisc")) && !strcmp(v, "1")) {
+	if (o->promisc) {
 		struct packet_mreq mr = { .mr_ifindex = a->ifindex, .mr_type = PACKET_MR_PROMISC };
 		if ((rc = set_opt(a->rx_fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr),
 				  "promiscuous mode", err, errlen)))
@@ -242,20 +260,13 @@ static int afp_rx_open(struct port *p)
 	return 0;
 }
 
-static int afp_open_tx(struct port *p, struct afp *a, const struct port_kv *kv, int nkv,
-		       char *err, size_t errlen)
+static int afp_open_tx(struct port *p, struct afp *a, const struct afp_opts *o, char *err,
+		       size_t errlen)
 {
 	int ver = TPACKET_V2, one = 1, rc;
-	uint64_t frames = p->cfg.ring_frames ? p->cfg.ring_frames : 4096;
-	const char *v;
-	int bypass = 1, linear = p->cfg.tx_linear;
+	uint64_t frames = o->frames ? o->frames : p->cfg.ring_frames ? p->cfg.ring_frames : 4096;
+	int bypass = o->bypass, linear = o->linear;
 
-	if ((v = port_kv_get(kv, nkv, "frames")) && num_count(v, 64, 1 << 22, &frames)) {
-		snprintf(err, errlen, "frames=%s: expected 64..4194304", v);
-		return -EINVAL;
-	}
-	if ((v = port_kv_get(kv, nkv, "bypass")))
-		bypass = strcmp(v, "0") != 0;
 	a->tx_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (a->tx_fd < 0) {
 		rc = -errno;
@@ -271,8 +282,6 @@ static int afp_open_tx(struct port *p, struct afp *a, const struct port_kv *kv, 
 	if (bypass && (rc = set_opt(a->tx_fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
 				    sizeof(one), "PACKET_QDISC_BYPASS", err, errlen)))
 		return rc;
-	if ((v = port_kv_get(kv, nkv, "linear")))
-		linear = strcmp(v, "0") != 0;
 	/* Linear TX: with a virtio_net_hdr whose hdr_len covers the frame, tpacket_snd
 	 * copies the whole frame into the skb's head instead of attaching the ring's pages
 	 * as fragments, so the receiver (a veth peer's XDP or IP stack) need not copy the
@@ -307,15 +316,30 @@ static int afp_open_tx(struct port *p, struct afp *a, const struct port_kv *kv, 
 	return 0;
 }
 
-static void afp_kick(struct port *p, struct afp *a);
+static int afp_kick(struct port *p, struct afp *a);
+
+static inline uint32_t load_status(const volatile uint32_t *s)
+{
+	return __atomic_load_n(s, __ATOMIC_ACQUIRE);
+}
 
 static void afp_close(struct port *p)
 {
 	struct afp *a = p->priv;
 	if (!a)
 		return;
-	if (a->tx_fd >= 0 && a->tx_pending)
-		afp_kick(p, a);   /* forwarded frames held back (afp_send) go out first */
+	if (a->tx_fd >= 0 && a->tx_map) {
+		/* forwarded frames held back (afp_send) go out first; what the kernel still
+		 * has not taken (the link is down) dies with the ring: those frames failed */
+		if (a->tx_pending)
+			afp_kick(p, a);
+		for (unsigned i = 0; i < a->tx_nslots; i++) {
+			struct tpacket2_hdr *h = (void *)(a->tx_map + (size_t)i * a->tx_slot_size);
+			uint32_t st = load_status((volatile uint32_t *)&h->tp_status);
+			if (st == TP_STATUS_SEND_REQUEST || st == TP_STATUS_WRONG_FORMAT)
+				p->st.tx_errors++;
+		}
+	}
 	if (a->rx_map)
 		munmap(a->rx_map, a->rx_map_len);
 	if (a->tx_map)
@@ -331,9 +355,8 @@ static void afp_close(struct port *p)
 static int afp_open(struct port *p, const char *target, const struct port_kv *kv, int nkv,
 		    char *err, size_t errlen)
 {
-	static const char *const keys[] = { "ring", "frames", "tov", "bypass", "promisc",
-					    "linear", NULL };
-	int rc = port_kv_check(kv, nkv, keys, err, errlen);
+	struct afp_opts o;
+	int rc = afp_parse_opts(p, kv, nkv, &o, err, errlen);
 	if (rc)
 		return rc;
 	if (strlen(target) >= IFNAMSIZ) {
@@ -355,19 +378,14 @@ static int afp_open(struct port *p, const char *target, const struct port_kv *kv
 				       : strerror(-rc));
 		goto fail;
 	}
-	if ((p->cfg.dir & PORT_RX) && (rc = afp_open_rx(p, a, kv, nkv, err, errlen)))
+	if ((p->cfg.dir & PORT_RX) && (rc = afp_open_rx(p, a, &o, err, errlen)))
 		goto fail;
-	if ((p->cfg.dir & PORT_TX) && (rc = afp_open_tx(p, a, kv, nkv, err, errlen)))
+	if ((p->cfg.dir & PORT_TX) && (rc = afp_open_tx(p, a, &o, err, errlen)))
 		goto fail;
 	return 0;
 fail:
 	afp_close(p);
 	return rc;
-}
-
-static inline uint32_t load_status(const volatile uint32_t *s)
-{
-	return __atomic_load_n(s, __ATOMIC_ACQUIRE);
 }
 
 static inline void store_status(volatile uint32_t *s, uint32_t v)
@@ -457,15 +475,20 @@ static int afp_rx_burst(struct port *p, struct port_pkt *pkts, int max)
 	return n;
 }
 
-static void afp_kick(struct port *p, struct afp *a)
+/* Asks the kernel to send the ring's TP_STATUS_SEND_REQUEST frames: 0 or -errno. A
+ * failure loses no frame: tpacket_snd checks the device (ENXIO, ENETDOWN) before it
+ * takes any, and a frame it could not get an skb for (EAGAIN, ENOBUFS) or that the
+ * device dropped (ENOBUFS from the direct xmit; the skb's destructor had made the slot
+ * available) is put back as SEND_REQUEST. They all leave with a later kick, and count
+ * as sent then (tx_pkts counted them when queued), so a failed kick is backpressure,
+ * not tx_errors. tx_pending stays set until a kick succeeds, so port_flush retries. */
+static int afp_kick(struct port *p, struct afp *a)
 {
-	if (sendto(a->tx_fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0) {
-		if (errno == EAGAIN || errno == ENOBUFS)
-			p->st.tx_full++;
-		else
-			p->st.tx_errors++;
-	}
+	(void)p;
+	if (sendto(a->tx_fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0)
+		return -errno;
 	a->tx_pending = 0;
+	return 0;
 }
 
 /* Queues pkts in the TX ring and kicks the kernel; with hold (forwarded frames) as
@@ -473,7 +496,7 @@ static void afp_kick(struct port *p, struct afp *a)
 static int afp_send(struct port *p, const struct port_pkt *pkts, int n, int hold)
 {
 	struct afp *a = p->priv;
-	int i, kicked = 0;
+	int i, kicked = 0, krc = 0;
 	if (a->tx_fd < 0)
 		return -EBADF;
 	for (i = 0; i < n; i++) {
@@ -486,11 +509,9 @@ static int afp_send(struct port *p, const struct port_pkt *pkts, int n, int hold
 			st = TP_STATUS_AVAILABLE;
 		}
 		if (st != TP_STATUS_AVAILABLE) {
-			if (kicked) {
-				p->st.tx_full++;
+			if (kicked)
 				break;
-			}
-			afp_kick(p, a);   /* let the kernel drain what is queued, then look again */
+			krc = afp_kick(p, a);   /* let the kernel drain what is queued, then look again */
 			kicked = 1;
 			i--;
 			continue;
@@ -517,8 +538,13 @@ static int afp_send(struct port *p, const struct port_pkt *pkts, int n, int hold
 		p->st.tx_pkts++;
 		p->st.tx_bytes += len;
 	}
-	if (port_kick_now(a->tx_pending, hold, i < n))
-		afp_kick(p, a);
+	if (port_kick_now(a->tx_pending, hold, i < n) && !(kicked && i < n))   /* not twice */
+		krc = afp_kick(p, a);
+	if (i < n) {
+		p->st.tx_full++;
+		if (krc && port_tx_errclass(-krc) == PORT_TXE_LINK)
+			port_link_wait();   /* the ring cannot drain until the link is back */
+	}
 	return i;
 }
 

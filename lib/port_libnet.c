@@ -5,9 +5,10 @@
  * One libnet_adv_write_link (one sendto/write) per frame: slower than a ring, which is
  * the point of having it: it is what mausezahn-style tools do, and it runs where
  * AF_PACKET rings do not. The descriptor is made non-blocking so a full send buffer is
- * reported (tx_full, the caller retries) instead of stalling, and on Linux the packet
- * socket, which libnet opens for ETH_P_ALL, gets a filter that accepts nothing: nobody
- * reads it, and otherwise every frame on the interface would be queued to it. */
+ * reported (tx_full, the caller retries) instead of stalling, and so is a link that is
+ * down (port_tx_errclass). On Linux the packet socket, which libnet opens for ETH_P_ALL,
+ * gets a filter that accepts nothing: nobody reads it, and otherwise every frame on the
+ * interface would be queued to it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <libnet.h>
@@ -32,9 +33,9 @@ static void lnp_close(struct port *p)
 static int lnp_open(struct port *p, const char *target, const struct port_kv *kv, int nkv,
 		    char *err, size_t errlen)
 {
-	static const char *const keys[] = { NULL };
+	static const struct port_key keys[] = { { NULL, 0 } };
 	char ebuf[LIBNET_ERRBUF_SIZE];
-	int rc = port_kv_check(kv, nkv, keys, err, errlen);
+	int rc = port_kv_check(p, kv, nkv, keys, err, errlen);
 	if (rc)
 		return rc;
 	if (p->cfg.dir & PORT_RX) {
@@ -83,13 +84,15 @@ static int lnp_tx_burst(struct port *p, const struct port_pkt *pkts, int n)
 	for (i = 0; i < n; i++) {
 		errno = 0;
 		if (libnet_adv_write_link(l, pkts[i].data, pkts[i].len) < 0) {
-			int e = errno;
-			if (e == EAGAIN || e == EWOULDBLOCK || e == ENOBUFS || e == EINTR) {
-				p->st.tx_full++;
-				break;
+			enum port_txe why = port_tx_errclass(errno);
+			if (why == PORT_TXE_BAD) {
+				p->st.tx_errors++;     /* rejected (e.g. too long): skip it */
+				continue;
 			}
-			p->st.tx_errors++;     /* rejected (e.g. too long): skip it */
-			continue;
+			p->st.tx_full++;       /* full, or the link is down: the caller retries */
+			if (why == PORT_TXE_LINK)
+				port_link_wait();
+			break;
 		}
 		p->st.tx_pkts++;
 		p->st.tx_bytes += pkts[i].len;

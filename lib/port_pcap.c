@@ -39,10 +39,11 @@ static void pcp_close(struct port *p)
 static int pcp_open(struct port *p, const char *target, const struct port_kv *kv, int nkv,
 		    char *err, size_t errlen)
 {
-	static const char *const keys[] = { "promisc", NULL };
+	static const struct port_key keys[] = { { "promisc", PORT_RX }, { NULL, 0 } };
 	char ebuf[PCAP_ERRBUF_SIZE];
-	int rc = port_kv_check(kv, nkv, keys, err, errlen);
-	if (rc)
+	int promisc = 0, rc;
+	if ((rc = port_kv_check(p, kv, nkv, keys, err, errlen)) ||
+	    (rc = port_kv_bool(p, kv, nkv, "promisc", &promisc, err, errlen)))
 		return rc;
 	struct pcp *c = calloc(1, sizeof(*c));
 	if (!c)
@@ -58,9 +59,8 @@ static int pcp_open(struct port *p, const char *target, const struct port_kv *kv
 		rc = -ENOMEM;
 		goto fail;
 	}
-	const char *pm = port_kv_get(kv, nkv, "promisc");
 	pcap_set_snaplen(c->pc, (int)p->cfg.frame_max);
-	pcap_set_promisc(c->pc, pm && !strcmp(pm, "1"));
+	pcap_set_promisc(c->pc, promisc);
 	pcap_set_immediate_mode(c->pc, 1);
 	pcap_set_buffer_size(c->pc, 16 << 20);
 	int a = pcap_activate(c->pc);
@@ -134,9 +134,19 @@ static int pcp_tx_burst(struct port *p, const struct port_pkt *pkts, int n)
 	struct pcp *c = p->priv;
 	int i;
 	for (i = 0; i < n; i++) {
+		errno = 0;
 		if (pcap_inject(c->pc, pkts[i].data, pkts[i].len) < 0) {
-			/* libpcap does not say why portably; a full buffer is the usual cause */
+			/* errno is send()'s (Linux) or write()'s (BPF): libpcap formats its
+			 * message after the call, which leaves it; none at all is taken for a
+			 * full buffer, the usual cause */
+			enum port_txe why = errno ? port_tx_errclass(errno) : PORT_TXE_FULL;
+			if (why == PORT_TXE_BAD) {
+				p->st.tx_errors++;   /* this frame is refused (e.g. too long): skip it */
+				continue;
+			}
 			p->st.tx_full++;
+			if (why == PORT_TXE_LINK)
+				port_link_wait();
 			break;
 		}
 		p->st.tx_pkts++;

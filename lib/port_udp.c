@@ -80,9 +80,9 @@ static void udpp_close(struct port *p)
 static int udpp_open(struct port *p, const char *target, const struct port_kv *kv, int nkv,
 		     char *err, size_t errlen)
 {
-	static const char *const keys[] = { "src", NULL };
+	static const struct port_key keys[] = { { "src", PORT_TX }, { NULL, 0 } };
 	struct sockaddr_in sa, src;
-	int one = 1, rc = port_kv_check(kv, nkv, keys, err, errlen);
+	int one = 1, rc = port_kv_check(p, kv, nkv, keys, err, errlen);
 	if (rc)
 		return rc;
 	if (parse_addr_port(target, &sa)) {

@@ -23,7 +23,9 @@
  *     counted in rx_dropped, and in zero-copy mode the driver retries instead of
  *     dropping (its misses show in the interface's own counters).
  *   tx_errors = frames the device dropped (sendto's EBUSY: "completed but not sent")
- *             + tx_invalid_descs + frames too long for a UMEM chunk.
+ *             + tx_invalid_descs + frames too long for a UMEM chunk
+ *             + frames still in the TX ring when the port is closed (link down).
+ *     A link that is down loses nothing (see kick_tx): it is backpressure, tx_full.
  *   tx_full   = bursts that found no room in the TX ring or no free frame (our own
  *     count, as for afpacket). tx_ring_empty_descs is not backpressure (it counts the
  *     kernel finding the TX ring empty on a wake-up) and is not folded in. */
@@ -94,6 +96,7 @@ struct xport {
 	uint32_t tx_unkicked;            /* frames in the TX ring not yet kicked */
 	uint64_t tx_dropped;             /* sendto's EBUSY: dropped by the device */
 	uint64_t tx_too_long;
+	uint64_t tx_closed;              /* still in the TX ring at close: never sent */
 };
 
 static void reap_completions(struct xport *x)
@@ -194,10 +197,17 @@ static int xp_rx_burst(struct port *p, struct port_pkt *pkts, int max)
 /* Makes the kernel send what is in the TX ring. Copy mode sends at most the socket's
  * budget per sendto() and says EAGAIN for the rest (or when the completion ring or the
  * send buffer is full), so kick until the ring is empty, bounded; a zero-copy driver
- * sends by itself and needs a kick only when it says so (XDP_RING_NEED_WAKEUP). */
-static void kick_tx(struct xport *x)
+ * sends by itself and needs a kick only when it says so (XDP_RING_NEED_WAKEUP).
+ * With the link down (ENETDOWN; ENXIO once unbound) the kernel takes no descriptor
+ * (xsk_check_common runs before any), so the frames wait in the ring, none lost; one
+ * that the device drops while going down is consumed and completed, and sendto says
+ * EBUSY for it (counted). What the kernel has not taken stays "unkicked", so that the
+ * next send kicks again even if it adds nothing: with a full ring nothing would kick
+ * any more, and the port would never recover when the link came back.
+ * Returns 0 or the errno of the last failed sendto. */
+static int kick_tx(struct xport *x)
 {
-	x->tx_unkicked = 0;
+	int rc = 0;
 	uint32_t limit = x->zc ? 1 : x->tx.size / 32 + 8;
 	for (uint32_t i = 0; i < limit; i++) {
 		if (!xr_prod_pending(&x->tx))
@@ -205,14 +215,17 @@ static void kick_tx(struct xport *x)
 		if (x->zc && !xr_needs_wakeup(&x->tx))
 			break;
 		if (sendto(x->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0) {
-			if (errno == EBUSY)
+			rc = errno;
+			if (rc == EBUSY)
 				x->tx_dropped++;   /* the device dropped one: "completed but not sent" */
-			else if (errno != EAGAIN && errno != EINTR && errno != ENOBUFS)
-				break;             /* ENETDOWN and such: nothing to retry */
+			else if (port_tx_errclass(rc) != PORT_TXE_FULL)
+				break;             /* ENETDOWN and such: retried on the next send */
 		}
 		reap_completions(x);
 	}
 	reap_completions(x);
+	x->tx_unkicked = x->zc ? 0 : xr_prod_pending(&x->tx);
+	return rc;
 }
 
 /* Sends pkts in order: with zc, frames held by a member of our UMEM group go by address;
@@ -226,6 +239,8 @@ static int xp_send(struct port *p, const struct port_pkt *pkts, int n, int zc, i
 	struct xf *f = &g->fr;
 	uint32_t idx, i, j = 0;
 	uint64_t bytes = 0;
+	uint32_t kicked_at = UINT32_MAX;   /* j when the loop last kicked */
+	int krc = 0;
 	if (!x->has_tx)
 		return -EBADF;
 	if (n <= 0)
@@ -246,7 +261,8 @@ static int xp_send(struct port *p, const struct port_pkt *pkts, int n, int zc, i
 				continue;
 			}
 			if (!xf_alloc(f, &off, 1, XF_TX)) {
-				kick_tx(x);   /* sent frames come back through the completion ring */
+				krc = kick_tx(x);   /* sent frames come back through the completion ring */
+				kicked_at = j;
 				if (!xf_alloc(f, &off, 1, XF_TX))
 					break;
 			}
@@ -261,13 +277,16 @@ static int xp_send(struct port *p, const struct port_pkt *pkts, int n, int zc, i
 	x->tx.cached_prod -= room - j;   /* give back unused reservations */
 	if (j)
 		xr_prod_submit(&x->tx, j);
-	if (i < (uint32_t)n)
-		p->st.tx_full++;
 	p->st.tx_pkts += j;
 	p->st.tx_bytes += bytes;
 	x->tx_unkicked += j;
-	if (port_kick_now(x->tx_unkicked, hold, i < (uint32_t)n))
-		kick_tx(x);
+	if (port_kick_now(x->tx_unkicked, hold, i < (uint32_t)n) && kicked_at != j)   /* not twice */
+		krc = kick_tx(x);
+	if (i < (uint32_t)n) {
+		p->st.tx_full++;
+		if (krc && port_tx_errclass(krc) == PORT_TXE_LINK)
+			port_link_wait();   /* nothing drains until the link is back */
+	}
 	return (int)i;
 }
 
@@ -304,7 +323,7 @@ static void xp_poll_stats(struct port *p)
 		return;
 	/* cumulative since the socket was made: assign, do not add (mapping: top comment) */
 	p->st.rx_drops = s.rx_dropped + s.rx_ring_full;
-	p->st.tx_errors = x->tx_dropped + x->tx_too_long + s.tx_invalid_descs;
+	p->st.tx_errors = x->tx_dropped + x->tx_too_long + x->tx_closed + s.tx_invalid_descs;
 }
 
 static void group_put(struct xgroup *g)
@@ -330,6 +349,10 @@ static void xp_close(struct port *p)
 			kick_tx(x);
 			if (xr_prod_pending(&x->tx))
 				usleep(1000);
+		}
+		if (x->has_tx) {   /* the link stayed down: these die with the socket */
+			x->tx_closed = xr_prod_pending(&x->tx);
+			xp_poll_stats(p);
 		}
 		if (x->prog)
 			bpf_map_delete_elem(x->prog->map_fd, &x->queue);
@@ -446,9 +469,13 @@ struct xp_opts {
 static int parse_opts(struct port *p, const struct port_kv *kv, int nkv, struct xp_opts *o,
 		      char *err, size_t errlen)
 {
-	static const char *const keys[] = { "mode", "queue", "frames", "skb", "budget", NULL };
+	static const struct port_key keys[] = {
+		{ "mode", PORT_RX | PORT_TX }, { "queue", PORT_RX | PORT_TX },
+		{ "frames", PORT_RX | PORT_TX }, { "skb", PORT_RX }, { "budget", PORT_TX },
+		{ NULL, 0 },
+	};
 	const char *v;
-	int rc = port_kv_check(kv, nkv, keys, err, errlen);
+	int rc = port_kv_check(p, kv, nkv, keys, err, errlen);
 	if (rc)
 		return rc;
 	o->frames = p->cfg.ring_frames ? p->cfg.ring_frames
@@ -461,33 +488,21 @@ static int parse_opts(struct port *p, const struct port_kv *kv, int nkv, struct 
 			o->bind_mode = XDP_COPY;
 		else if (!strcmp(v, "zc"))
 			o->bind_mode = XDP_ZEROCOPY;
-		else {
-			snprintf(err, errlen, "mode=%s: expected copy, zc or auto", v);
-			return -EINVAL;
-		}
+		else
+			return port_opt_err(p, err, errlen, "mode=%s: expected copy, zc or auto", v);
 	}
-	if ((v = port_kv_get(kv, nkv, "queue")) && num_u64(v, 0, 1023, &o->queue)) {
-		snprintf(err, errlen, "queue=%s: expected a queue number 0..1023", v);
-		return -EINVAL;
-	}
+	if ((v = port_kv_get(kv, nkv, "queue")) && num_u64(v, 0, 1023, &o->queue))
+		return port_opt_err(p, err, errlen, "queue=%s: expected a queue number 0..1023", v);
 	o->queue += p->cfg.queue_offset;
 	o->thread_queue = p->cfg.queue_offset > 0;
-	if ((v = port_kv_get(kv, nkv, "frames")) && num_count(v, 64, 1 << 20, &o->frames)) {
-		snprintf(err, errlen, "frames=%s: expected 64..1048576 (UMEM frames)", v);
-		return -EINVAL;
-	}
-	if ((v = port_kv_get(kv, nkv, "skb"))) {
-		if (strcmp(v, "0") && strcmp(v, "1")) {
-			snprintf(err, errlen, "skb=%s: expected 0 or 1", v);
-			return -EINVAL;
-		}
-		o->skb = !strcmp(v, "1");
-	}
+	if ((v = port_kv_get(kv, nkv, "frames")) && num_count(v, 64, 1 << 20, &o->frames))
+		return port_opt_err(p, err, errlen, "frames=%s: expected 64..1048576 (UMEM frames)", v);
+	if ((rc = port_kv_bool(p, kv, nkv, "skb", &o->skb, err, errlen)))
+		return rc;
 	if ((v = port_kv_get(kv, nkv, "budget"))) {
-		if (num_count(v, 32, 1 << 16, &o->budget)) {
-			snprintf(err, errlen, "budget=%s: expected 32..65536 (frames per send call)", v);
-			return -EINVAL;
-		}
+		if (num_count(v, 32, 1 << 16, &o->budget))
+			return port_opt_err(p, err, errlen, "budget=%s: expected 32..65536 (frames "
+					    "per send call)", v);
 		o->budget_set = 1;
 	}
 	return 0;

@@ -32,12 +32,13 @@ if gen -i xdp:lo 2>&1 | grep -q "Linux-only and not in this PORTABLE build"; the
 	echo "1..$n"
 	exit 0
 fi
-t "xdp: unknown key" 64 "unknown port option 'ring'" gen -i xdp:lo,ring=v2
+t "xdp: unknown key" 64 "unknown port option 'ring' \\(xdp: takes mode, queue, frames, skb, budget\\)" gen -i xdp:lo,ring=v2
 t "xdp: bad mode" 64 "mode=fast: expected copy, zc or auto" gen -i xdp:lo,mode=fast
 t "xdp: frames below 64" 64 "frames=10: expected 64..1048576" gen -i xdp:lo,frames=10
 t "xdp: frames with garbage" 64 "frames=4kx: expected" gen -i xdp:lo,frames=4kx
 t "xdp: queue not a number" 64 "queue=one: expected" gen -i xdp:lo,queue=one
-t "xdp: skb not 0/1" 64 "skb=yes: expected 0 or 1" gen -i xdp:lo,skb=yes
+t "xdp: skb not 0/1" 64 "xdp:lo: skb=yes: expected 0 or 1" "$B/ppslab-sink" --duration 0.1 -i xdp:lo,skb=yes
+t "xdp: skb (attaching for receive) on a sending port" 64 "xdp:lo: skb=1: only for receiving ports" gen -i xdp:lo,skb=1
 t "xdp: budget below 32" 64 "budget=8: expected 32..65536" gen -i xdp:lo,budget=8
 t "xdp: no such interface" 69 "interface .nosuch0.: no such interface" "$B/ppslab-sink" -i xdp:nosuch0 --duration 1
 t "xdp: no interface named" 64 "names no interface" gen -i xdp:

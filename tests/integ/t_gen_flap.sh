@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# t_gen_flap.sh — ppslab-gen's accounting when its link goes down under it: for each
+# L2 backend a 2-s 10,000 pps run with gen0 down for 0.4 s. A link that is down is
+# backpressure (the sender waits; counted as "full", a few thousand times at most, not
+# millions), never failed frames that in fact left later: what the port says went out
+# (accepted minus failed) is what the interface counted, and frames flow again once the
+# link is back. The TX rings are small (frames=1024, 0.1 s at this rate) so that they
+# fill while the link is down. FLAP_BACKENDS="SPEC ..." runs other port specs.
+. "$(dirname "$0")/lib.sh"
+lab_up
+DST=198.18.0.1
+MAC=$(inns rut cat /sys/class/net/rut0/address)   # taking gen0 down flushes its neighbours
+
+backends="${FLAP_BACKENDS:-afpacket:gen0,frames=1024 pcap:gen0 libnet:gen0 xdp:gen0,frames=1024}"
+for spec in $backends; do
+	be=${spec%%:*}
+	start "gen-$be" gen "$B/ppslab-gen" -i "$spec" --dst $DST --dst-mac "$MAC" --rate 10k \
+		--duration 2 --json
+	sleep 0.6
+	inns gen ip link set gen0 down
+	sleep 0.4
+	inns gen ip link set gen0 up
+	finish "gen-$be" 15
+	if [ "$RC" != 0 ] && grep -qE "built without AF_XDP|not in this PORTABLE build" "$T/gen-$be.err"; then
+		skip "$be: link flap" "no $be: backend in this build"
+		continue
+	fi
+	eq "$be: gen exits 0" "$RC" 0
+	read -r pkts fail full ifpk <<<"$(jv "gen-$be" '[.tx_pkts, .tx_fail, .tx_full, .if_tx_packets] | map(tostring) | join(" ")')"
+	echo "# $be: accepted $pkts, failed $fail, full $full, interface sent $ifpk"
+	check "$be: failed ($fail) <= accepted ($pkts)" test "$fail" -le "$pkts"
+	eq "$be: no frame failed (the link being down is waiting, not failure)" "$fail" 0
+	eq "$be: accepted - failed = what the interface sent" "$((pkts - fail))" "$ifpk"
+	within "$be: waiting for the link is not millions of full rings" "$full" 0 20000
+	last=$(grep '"type":"interval"' "$T/gen-$be.out" | tail -n 1 | jq -r '.if_tx_pps | floor')
+	within "$be: frames leave again after the link is back (last interval's if_tx_pps)" "$last" 5000 1000000
+done
+done_testing
