@@ -78,6 +78,7 @@ struct args {
 	const char *cpus, *replay;
 	uint64_t flows, interval_ns;
 	int l1, calibrate, json, allow_any, verbose, rate_given;
+	int dst_given, stream_given, ttl_given, clock_given;   /* not the defaults */
 	const char *user;
 	struct priv_user pu;
 	char udp_dst[64];
@@ -90,7 +91,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	uint64_t v;
 	switch (key) {
 	case 'i': a->cfg.port_spec = arg; break;
-	case 'd': a->dst = arg; break;
+	case 'd': a->dst = arg; a->dst_given = 1; break;
 	case 'r': a->rate = arg; a->rate_given = 1; break;
 	case 's': a->size = arg; break;
 	case 'f':
@@ -118,6 +119,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		if (num_u64(arg, 0, 255, &v))
 			return cli_bad(name, arg, "a stream id 0..255");
 		a->cfg.stream = (uint8_t)v;
+		a->stream_given = 1;
 		break;
 	case 'T':
 		if (num_u64(arg, 1, GEN_MAX_THREADS, &v))
@@ -172,7 +174,9 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 			if (num_u64(arg, 1, 255, &v))
 				return cli_bad(name, arg, "a TTL 1..255");
 			a->cfg.flow.ttl = (uint8_t)v;
+			a->ttl_given = 1;
 		} else if (!strcmp(name, "clock")) {
+			a->clock_given = 1;
 			if (!strcmp(arg, "realtime"))
 				a->cfg.realtime_ts = true;
 			else if (!strcmp(arg, "monotonic"))
@@ -437,10 +441,13 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 
 	/* frames: a capture, or sizes, pattern and faults */
 	if (a->replay) {
-		if (a->size || a->pattern || a->inject || a->inject_rate || a->flows || a->sport ||
-		    a->dport || a->src || c->warmup_ns || l4) {
+		if (a->size || a->pattern || a->inject || a->inject_rate || a->flows ||
+		    a->flow_order || a->sport || a->dport || a->src || a->dst_given || a->src_mac ||
+		    a->dst_mac || a->stream_given || a->ttl_given || a->clock_given ||
+		    c->warmup_ns || l4) {
 			log_err("--replay sends the capture's frames as they are: --size, --pattern, "
-				"--inject, --flows, ports, --src and --warmup do not apply, nor a udp: port");
+				"--inject, --flows, --flow-order, ports, --src, --dst, MACs, --stream, "
+				"--ttl, --clock and --warmup do not apply, nor a udp: port");
 			return EX_USAGE;
 		}
 		if ((rc = gen_replay_load(a->replay, rp, err, sizeof(err)))) {
@@ -572,6 +579,8 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 	range_text(&fl->dst_ip, 1, info->dst, sizeof(info->dst));
 	range_text(&fl->sport, 0, info->sport, sizeof(info->sport));
 	range_text(&fl->dport, 0, info->dport, sizeof(info->dport));
+	if (c->replay)     /* the capture's frames carry their own: claim none */
+		info->src[0] = info->dst[0] = info->sport[0] = info->dport[0] = 0;
 	if (!c->replay && (rc = resolve_macs(a, ifname)))
 		return rc;
 	if (a->cpus && (rc = parse_cpus(a)))

@@ -96,6 +96,13 @@ pcap() {   # pcap FILE DST_OCTETS...: a one-frame Ethernet/IPv4/UDP capture to t
 pcap "$out/google.pcap" 8 8 8 8
 t "replay: refuses a capture addressed outside the range" 64 "frame 1 is addressed outside" \
 	"$G" -i lo --replay "$out/google.pcap"
+# a capture's frames go out as captured: options that would rewrite them are refused
+pcap "$out/lab.pcap" 198 18 0 2
+for o in "--dst 198.19.0.77" "--stream 9" "--ttl 3" "--dst-mac 02:00:00:00:00:01" \
+	"--src-mac 02:00:00:00:00:01" "--flow-order random" "--clock monotonic"; do
+	t "replay: $o does not apply" 64 "--replay sends the capture's frames as they are" \
+		"$G" -i lo --replay "$out/lab.pcap" $o
+done
 
 # udp: loopback runs, no root
 port=$((21000 + $$ % 20000))

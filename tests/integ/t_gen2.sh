@@ -86,6 +86,8 @@ finish g-rep 30; eq "replay: gen exits 0" "$RC" 0
 finish s-rep 40; eq "replay: sink exits 0" "$RC" 0
 eq "replay: 1000 frames sent" "$(jv g-rep '[.tx_pkts, .replay_frames, .mode] | join(",")')" "1000,1,replay"
 eq "replay: the sink saw them as foreign frames" "$(jv s-rep .classes.foreign)" 1000
+eq "replay: the summary claims no addresses or ports of its own" \
+	"$(jv g-rep '[.src, .dst, .sports, .dports] | map(. // "") | join(",")')" ",,,"
 
 # calibration: a ceiling and three paced points, as JSON for ppslab run
 start cal gen "$B/ppslab-gen" -i gen0 --dst $DST --calibrate --duration 1 --json
