@@ -82,6 +82,7 @@ struct args {
 	const char *user;
 	struct priv_user pu;
 	char udp_dst[64];
+	char udp_spec[160];    /* the udp: spec with ttl= from --ttl */
 };
 
 static int handle(int key, const char *arg, int idx, void *ctx)
@@ -394,6 +395,71 @@ static int resolve_rate(struct args *a, double mean_wire, double link_bps,
 	return 0;
 }
 
+/* A udp: port names the one destination (ADDR:PORT) and the kernel makes the headers:
+ * --dst and --dport may only repeat it; --ttl becomes the port's ttl= key. */
+static int udp_target(struct args *a, char *target)
+{
+	struct gen_cfg *c = &a->cfg;
+	char *colon = strrchr(target, ':');
+	uint32_t addr, dst;
+	uint64_t port;
+	if (!colon) {
+		log_err("-i %s: expected udp:ADDR:PORT, such as udp:198.19.0.2:9", c->port_spec);
+		return EX_USAGE;
+	}
+	*colon = 0;
+	if (ip4_parse(target, &addr)) {
+		log_err("-i %s: udp: takes an IPv4 address and a port, such as udp:198.19.0.2:9",
+			c->port_spec);
+		return EX_USAGE;
+	}
+	if (num_u64(colon + 1, 1, 65535, &port)) {
+		log_err("-i %s: expected a UDP port 1..65535 after the address", c->port_spec);
+		return EX_USAGE;
+	}
+	c->flow.dst_port = (uint16_t)port;
+	if (a->dport) {
+		log_err("--dport: the udp: port spec names the destination port");
+		return EX_USAGE;
+	}
+	if (a->dst_given && (ip4_parse(a->dst, &dst) || dst != addr)) {
+		log_err("--dst %s: a udp: port sends to the address it names (%s); give the "
+			"destination there", a->dst, target);
+		return EX_USAGE;
+	}
+	snprintf(a->udp_dst, sizeof(a->udp_dst), "%s", target);
+	a->dst = a->udp_dst;
+	if (a->ttl_given) {
+		if (strstr(c->port_spec, ",ttl=")) {
+			log_err("--ttl: the udp: port spec sets ttl= already; give the TTL once");
+			return EX_USAGE;
+		}
+		snprintf(a->udp_spec, sizeof(a->udp_spec), "%s,ttl=%u", c->port_spec, c->flow.ttl);
+		c->port_spec = a->udp_spec;
+	}
+	return 0;
+}
+
+/* The source a udp: port reports: only what src=ADDR:PORT binds; otherwise the kernel
+ * picks the address, and each thread's socket its own ephemeral port. */
+static void udp_source(const char *spec, struct gen_info *info)
+{
+	const char *s = strstr(spec, ",src=");
+	char buf[40];
+	info->src[0] = info->sport[0] = 0;
+	if (!s)
+		return;
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(s + 5, ","), s + 5);
+	char *colon = strrchr(buf, ':');
+	if (!colon)
+		return;
+	*colon = 0;
+	if (strcmp(buf, "0.0.0.0") && strcmp(buf, "*") && buf[0])
+		snprintf(info->src, sizeof(info->src), "%s", buf);
+	if (strcmp(colon + 1, "0"))
+		snprintf(info->sport, sizeof(info->sport), "%s", colon + 1);
+}
+
 /* Everything that depends on several options, checked after all are read. */
 static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen_replay *rp,
 		 struct pace_profile *prof)
@@ -414,20 +480,8 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 	l4 = !strcmp(backend, "udp");
 	if (!l4) {
 		snprintf(ifname, IFINFO_NAMESZ, "%.15s", target);
-	} else {
-		char *colon = strrchr(target, ':');
-		uint64_t port;
-		if (colon) {
-			*colon = 0;
-			if (!num_u64(colon + 1, 1, 65535, &port))
-				c->flow.dst_port = (uint16_t)port;
-			snprintf(a->udp_dst, sizeof(a->udp_dst), "%s", target);
-			a->dst = a->udp_dst;
-			if (a->dport) {
-				log_err("--dport: the udp: port spec names the destination port");
-				return EX_USAGE;
-			}
-		}
+	} else if ((rc = udp_target(a, target)) != 0) {
+		return rc;
 	}
 	if (a->calibrate && (a->replay || a->steps || a->ramp || a->rate_given || c->count ||
 			     c->poisson || c->warmup_ns)) {
@@ -581,6 +635,8 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 	range_text(&fl->dport, 0, info->dport, sizeof(info->dport));
 	if (c->replay)     /* the capture's frames carry their own: claim none */
 		info->src[0] = info->dst[0] = info->sport[0] = info->dport[0] = 0;
+	if (l4)
+		udp_source(c->port_spec, info);
 	if (!c->replay && (rc = resolve_macs(a, ifname)))
 		return rc;
 	if (a->cpus && (rc = parse_cpus(a)))

@@ -72,6 +72,12 @@ t "calibrate takes no rate" 64 "calibrate measures" "$G" -i lo --calibrate --rat
 t "udp: no address ranges" 64 "need an L2 port" "$G" -i udp:127.0.0.1:9 --flows 4
 t "udp: no --src (the kernel picks it)" 64 "picks addresses" "$G" -i udp:127.0.0.1:9 --src 127.0.0.5
 t "udp: only magic faults" 64 "only 'magic'" "$G" -i udp:127.0.0.1:9 --inject ip-csum
+t "udp: --dst elsewhere than the port names" 64 "--dst 198.19.0.3: a udp: port sends to the address it names" \
+	"$G" -i udp:198.19.0.2:9 --dst 198.19.0.3
+t "udp: port 0" 64 "-i udp:198.19.0.2:0: expected a UDP port 1..65535" "$G" -i udp:198.19.0.2:0
+t "udp: an IPv6 address" 64 "udp: takes an IPv4 address" "$G" -i "udp:[::1]:9"
+t "udp: no port" 64 "expected udp:ADDR:PORT" "$G" -i udp:198.19.0.2
+t "udp: ttl= twice" 64 "give the TTL once" "$G" -i udp:198.19.0.2:9,ttl=5 --ttl 3
 t "replay: missing file" 66 "--replay $out/none.pcap: No such file" "$G" -i lo --replay "$out/none.pcap"
 echo "garbage" >"$out/bad.pcap"
 t "replay: not a capture" 65 "not a pcap" "$G" -i lo --replay "$out/bad.pcap"
@@ -120,6 +126,10 @@ grc=$?; wait $spid; src=$?
 got="$grc $src $(sv steps.gen .tx_pkts) $(sv steps.gen .sched_pkts) $(sv steps.sink .rx_pkts) $(sv steps.sink .lost_pkts)"
 if [ "$got" = "0 0 3000 3000 3000 0" ]; then ok "steps 5k@200ms,0@100ms,10k@200ms: exactly 3000 frames, all arrive"
 else nok "steps 5k@200ms,0@100ms,10k@200ms: exactly 3000 frames, all arrive" "gen,sink,tx,sched,rx,lost = $got $(cat "$out/steps.err")"; fi
+# the kernel picks a udp: sender's source address and port: the summary claims none
+eq_src=$(sv steps.gen '[.src, .sports] | map(. // "") | join(",")')
+if [ "$eq_src" = "," ]; then ok "udp: the summary claims no source address or port"
+else nok "udp: the summary claims no source address or port" "src,sports = $eq_src"; fi
 
 sink thr
 "$G" -i "udp:127.0.0.1:$port" --threads 2 --rate 20k --count 4001 --json >"$out/thr.gen" 2>"$out/thr.err"
