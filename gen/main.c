@@ -101,7 +101,8 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		break;
 	case 'n':
 		if (num_count(arg, 1, 1ULL << 48, &a->cfg.count))
-			return cli_bad(name, arg, num_expect_count());
+			return cli_bad(name, arg, "a number of frames 1..2^48 (281474976710656), "
+				       "optionally with k, M or G (e.g. 100000, 100k, 1.5M)");
 		break;
 	case 't':
 		if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->cfg.duration_ns))
@@ -366,8 +367,12 @@ static int resolve_rate(struct args *a, double mean_wire, double link_bps,
 			log_err("--ramp %s: a percentage needs --link", a->ramp);
 			return EX_USAGE;
 		}
-		if (rc || !a->cfg.duration_ns) {
-			log_err("--ramp %s: rates out of range, or no --duration", a->ramp);
+		if (rc)
+			return cli_bad("ramp", a->ramp, "two rates that come to 0 .. 10^12 frames per second");
+		if (!a->cfg.duration_ns) {
+			/* the 10 s default applies only without --count */
+			log_err("--ramp %s: a ramp runs over --duration, and --count gives none: add "
+				"--duration DUR (the count may still end it early)", a->ramp);
 			return EX_USAGE;
 		}
 		pace_profile_init(prof);
@@ -480,6 +485,11 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 	l4 = !strcmp(backend, "udp");
 	if (!l4) {
 		snprintf(ifname, IFINFO_NAMESZ, "%.15s", target);
+		/* before its address or MAC is asked for, which would blame those */
+		if (strlen(target) >= IFINFO_NAMESZ || if_index_of(ifname) < 0) {
+			log_err("-i %s: no interface '%s'", c->port_spec, target);
+			return EX_UNAVAILABLE;
+		}
 	} else if ((rc = udp_target(a, target)) != 0) {
 		return rc;
 	}

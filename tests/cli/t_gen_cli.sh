@@ -78,6 +78,15 @@ t "udp: port 0" 64 "-i udp:198.19.0.2:0: expected a UDP port 1..65535" "$G" -i u
 t "udp: an IPv6 address" 64 "udp: takes an IPv4 address" "$G" -i "udp:[::1]:9"
 t "udp: no port" 64 "expected udp:ADDR:PORT" "$G" -i udp:198.19.0.2
 t "udp: ttl= twice" 64 "give the TTL once" "$G" -i udp:198.19.0.2:9,ttl=5 --ttl 3
+for be in afpacket pcap libnet xdp; do
+	t "$be: a missing interface is named" 69 "-i $be:nosuch0: no interface 'nosuch0'" "$G" -i "$be:nosuch0"
+	t "$be: a missing interface is named, with --src" 69 "no interface 'nosuch0'" \
+		"$G" -i "$be:nosuch0" --src 198.18.0.1
+done
+t "count: 0, with the range" 64 "--count 0: expected a number of frames 1..2\^48" "$G" -i lo --count 0
+t "count: 2^63-1, with the range" 64 "expected a number of frames 1..2\^48" "$G" -i lo --count 9223372036854775807
+t "ramp: --count leaves no duration" 64 "a ramp runs over --duration, and --count gives none" \
+	"$G" -i lo --ramp 1k:2k --count 100
 t "replay: missing file" 66 "--replay $out/none.pcap: No such file" "$G" -i lo --replay "$out/none.pcap"
 echo "garbage" >"$out/bad.pcap"
 t "replay: not a capture" 65 "not a pcap" "$G" -i lo --replay "$out/bad.pcap"
