@@ -52,8 +52,8 @@ static const struct opt_def opts[] = {
 	{ "ttl", 0, "N", "IP TTL (default 64)" },
 	{ "clock", 0, "CLOCK", "timestamp clock: realtime (default) or monotonic" },
 	{ "threads", 'T', "N", "sender threads, each with its own port and ring; the rate is split exactly (default 1)" },
-	{ "cpus", 0, "LIST", "pin thread i to the i-th CPU of LIST, e.g. 0,1" },
-	{ "replay", 0, "FILE", "send the frames of a pcap capture in order (repeating) at the set rate; once without --count/--duration" },
+	{ "cpus", 0, "LIST", "pin thread i to CPU LIST[i mod n] of the n listed, e.g. 0,1" },
+	{ "replay", 0, "FILE", "send the frames of a pcap capture in order (repeating) at the set rate; once without --count, --duration or --steps" },
 	{ "seed", 0, "N", "seed of random flows and Poisson gaps (default 1)" },
 	{ "late", 0, "DUR", "a frame sent this long after its deadline counts as late (default 100us)" },
 	{ "calibrate", 0, NULL, "measure this sender's ceiling on the port (--duration, default 2s) and its pacing error at 10/50/90% of it" },
@@ -276,10 +276,23 @@ static int resolve_macs(struct args *a, const char *ifname)
 	return 0;
 }
 
+/* A list option with an empty item (64,,1518 or a trailing comma) is refused, with the
+ * item's position: the parsers' strtok would skip it silently. */
+static int list_check(const char *name, const char *list)
+{
+	unsigned k = cli_list_empty(list);
+	if (!k)
+		return 0;
+	log_err("--%s %s: item %u of the comma list is empty", name, list, k);
+	return EX_USAGE;
+}
+
 static int parse_cpus(struct args *a)
 {
 	char buf[256], *save = NULL;
 	cpu_set_t allowed;
+	if (list_check("cpus", a->cpus))
+		return EX_USAGE;
 	if (strlen(a->cpus) >= sizeof(buf))
 		return cli_bad("cpus", a->cpus, "a list of CPU numbers such as 0,1");
 	strcpy(buf, a->cpus);
@@ -331,6 +344,8 @@ static int resolve_rate(struct args *a, double mean_wire, double link_bps,
 	if (a->steps) {
 		struct gen_step st[GEN_MAX_STEPS];
 		unsigned ns;
+		if (list_check("steps", a->steps))
+			return EX_USAGE;
 		if (gen_steps_parse(a->steps, st, GEN_MAX_STEPS, &ns, err, sizeof(err))) {
 			log_err("--steps %s: %s", a->steps, err);
 			return EX_USAGE;
@@ -349,6 +364,18 @@ static int resolve_rate(struct args *a, double mean_wire, double link_bps,
 		}
 		if (prof->total < 1) {
 			log_err("--steps %s: schedules no frames", a->steps);
+			return EX_USAGE;
+		}
+		/* the steps are the run: a --count may end it early, never extend it */
+		if (a->cfg.duration_ns) {
+			log_err("--steps %s: the steps set the run's length; --duration does not apply",
+				a->steps);
+			return EX_USAGE;
+		}
+		if (a->cfg.count > pace_profile_count(prof)) {
+			log_err("--count %llu: --steps %s schedules only %llu frames; give at most that, "
+				"or longer steps", (unsigned long long)a->cfg.count, a->steps,
+				(unsigned long long)pace_profile_count(prof));
 			return EX_USAGE;
 		}
 		a->cfg.profile = prof;
@@ -527,10 +554,12 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 		info->mean_wire = gen_replay_mean_wire(rp);
 		info->mode = "replay";
 		info->replay_file = a->replay;
-		if (!c->count && !c->duration_ns)
-			c->count = rp->n;      /* the file once */
+		if (!c->count && !c->duration_ns && !a->steps)
+			c->count = rp->n;      /* the file once; steps repeat it for their length */
 	} else {
 		if (a->size) {
+			if ((rc = list_check("size", a->size)))
+				return rc;
 			if (gen_sizes_parse(a->size, &c->sizes, err, sizeof(err))) {
 				log_err("--size %s: expected frame sizes with FCS 64..9018, a list 64,1518, "
 					"weights 64:7,594:4,1518:1 or imix (%s)", a->size, err);
@@ -548,6 +577,8 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 			return EX_USAGE;
 		}
 		if (a->inject) {
+			if ((rc = list_check("inject", a->inject)))
+				return rc;
 			if (gen_inject_parse(a->inject, &c->inject))
 				return cli_bad("inject", a->inject, "a comma list of ip-csum, udp-csum, len, magic");
 			if (a->inject_rate) {

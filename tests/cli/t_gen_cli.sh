@@ -85,6 +85,15 @@ for be in afpacket pcap libnet xdp; do
 done
 t "count: 0, with the range" 64 "--count 0: expected a number of frames 1..2\^48" "$G" -i lo --count 0
 t "count: 2^63-1, with the range" 64 "expected a number of frames 1..2\^48" "$G" -i lo --count 9223372036854775807
+t "size: an empty item" 64 "--size 64,,1518: item 2 of the comma list is empty" "$G" -i lo --size 64,,1518
+t "size: an empty first item" 64 "--size ,64: item 1 of the comma list is empty" "$G" -i lo --size ,64
+t "steps: an empty item" 64 "item 2 of the comma list is empty" "$G" -i lo --steps 10k@1s,,20k@1s
+t "inject: a trailing comma" 64 "--inject ip-csum,: item 2 of the comma list is empty" "$G" -i lo --inject ip-csum,
+t "cpus: an empty item" 64 "--cpus 0,,1: item 2" "$G" -i lo --dst 127.0.0.2 --dst-mac 02:00:00:00:00:01 --cpus 0,,1
+t "steps set the length: no --duration" 64 "the steps set the run's length" \
+	"$G" -i lo --steps 1k@1s,2k@1s --duration 4s
+t "steps: a --count they never reach" 64 "--count 5000: --steps 1k@1s,2k@1s schedules only 3000 frames" \
+	"$G" -i lo --steps 1k@1s,2k@1s --count 5000
 t "ramp: --count leaves no duration" 64 "a ramp runs over --duration, and --count gives none" \
 	"$G" -i lo --ramp 1k:2k --count 100
 t "replay: missing file" 66 "--replay $out/none.pcap: No such file" "$G" -i lo --replay "$out/none.pcap"
