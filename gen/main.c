@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -701,10 +702,24 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 	return 0;
 }
 
-static int run(struct args *a, const char *ifname, const struct gen_info *info)
+/* SIGINT or SIGTERM received (and held: main blocks them first thing) before the run
+ * started: nothing was sent, so there is nothing to summarize. 128 + the signal, as a
+ * shell reports a process the signal ended, or 0. */
+static int stopped_before_run(void)
+{
+	sigset_t p;
+	int s = 0;
+	if (sigpending(&p) == 0)
+		s = sigismember(&p, SIGINT) ? SIGINT : sigismember(&p, SIGTERM) ? SIGTERM : 0;
+	if (s)
+		log_err("interrupted before sending (%s): nothing was sent", strsignal(s));
+	return s ? 128 + s : 0;
+}
+
+static int run(struct args *a, struct runctl *rctl, const char *ifname,
+	       const struct gen_info *info)
 {
 	struct gen g;
-	struct runctl rctl;
 	struct gen_report rep;
 	char err[256];
 	int rc;
@@ -718,10 +733,13 @@ static int run(struct args *a, const char *ifname, const struct gen_info *info)
 		gen_fini(&g);
 		return EX_NOPERM;
 	}
-	runctl_init(&rctl);
+	if ((rc = stopped_before_run())) {
+		gen_fini(&g);
+		return rc;
+	}
 	gen_report_init(&rep, &g, info, ifname, a->json, stdout);
 	uint64_t start = mono_ns() + 20 * NS_PER_MS;
-	if ((rc = gen_start(&g, &rctl, start, err, sizeof(err)))) {
+	if ((rc = gen_start(&g, rctl, start, err, sizeof(err)))) {
 		log_err("%s", err);
 		gen_fini(&g);
 		return EX_OSERR;
@@ -730,7 +748,7 @@ static int run(struct args *a, const char *ifname, const struct gen_info *info)
 	uint64_t next = start + a->interval_ns;
 	int sig = 0;
 	for (;;) {
-		int s = runctl_wait_until(&rctl, next);
+		int s = runctl_wait_until(rctl, next);
 		if (s == SIGINT || s == SIGTERM) {
 			sig = s;
 			break;
@@ -742,7 +760,7 @@ static int run(struct args *a, const char *ifname, const struct gen_info *info)
 			next += a->interval_ns;
 		}
 	}
-	atomic_store(&rctl.stop, 1);
+	atomic_store(&rctl->stop, 1);
 	int wret = gen_join(&g);
 	uint64_t now = mono_ns();
 	struct gen_snap cur;
@@ -775,8 +793,12 @@ int main(int argc, char **argv)
 	struct gen_replay rp = { 0 };
 	struct gen_info info = { .mode = "send" };
 	char ifname[IFINFO_NAMESZ] = "";
+	struct runctl rctl;
 	int first, rc;
 
+	/* SIGINT and SIGTERM wait, blocked, from the start: before the run they end it with
+	 * a message (stopped_before_run), during it the summary still comes */
+	runctl_init(&rctl);
 	log_init("ppslab-gen", 1);
 	if ((rc = opt_parse(argc, argv, opts, handle, &a, &first)))
 		return rc;
@@ -797,17 +819,15 @@ int main(int argc, char **argv)
 			return rc == -ENOENT ? EX_NOUSER : EX_USAGE;
 		}
 	}
-	if ((rc = setup(&a, ifname, &info, &rp, &prof))) {
+	if ((rc = setup(&a, ifname, &info, &rp, &prof)) || (rc = stopped_before_run())) {
 		gen_replay_free(&rp);
 		return rc;
 	}
 	if (a.calibrate) {
-		struct runctl rctl;
 		char err[256];
 		struct calib_cfg cc = { .base = a.cfg, .max_ns = a.cfg.duration_ns,
 					.frac_ns = a.cfg.duration_ns / 2, .ifname = ifname,
 					.json = a.json, .out = stdout };
-		runctl_init(&rctl);
 		rc = calib_run(&cc, &info, &rctl, err, sizeof(err));
 		if (rc) {
 			log_err("%s", err);
@@ -815,7 +835,7 @@ int main(int argc, char **argv)
 		}
 		return EX_OK;
 	}
-	rc = run(&a, ifname, &info);
+	rc = run(&a, &rctl, ifname, &info);
 	gen_replay_free(&rp);
 	return rc;
 }

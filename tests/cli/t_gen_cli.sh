@@ -4,8 +4,8 @@
 # EX_NOINPUT/EX_DATAERR for files) and never runs; the RFC 6815 guard covers ranges and
 # captures; and on the udp: loopback port a step profile sends its exact frame count,
 # two threads keep one gap-free stream, injected magic faults arrive as foreign,
-# SIGINT mid-run still prints a complete summary, and a closed port's ICMP refusals are
-# counted apart from failed frames.
+# SIGINT mid-run still prints a complete summary (a signal before the run: a message and
+# 128+signal), and a closed port's ICMP refusals are counted apart from failed frames.
 set -u
 B=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
@@ -126,6 +126,25 @@ for o in "--dst 198.19.0.77" "--stream 9" "--ttl 3" "--dst-mac 02:00:00:00:00:01
 	"--src-mac 02:00:00:00:00:01" "--flow-order random" "--clock monotonic"; do
 	t "replay: $o does not apply" 64 "--replay sends the capture's frames as they are" \
 		"$G" -i lo --replay "$out/lab.pcap" $o
+done
+# a signal before the run (here while the capture is still being opened: a FIFO with
+# no writer yet) ends it with a message and 128+signal, not silently by the signal
+mkfifo "$out/fifo"
+for s in TERM INT; do
+	timeout 10 "$G" -i lo --replay "$out/fifo" --count 1 --json >"$out/sig.out" 2>"$out/sig.err" &
+	gpid=$!
+	sleep 0.3
+	kill -$s $gpid
+	sleep 0.1
+	pcap "$out/fifo" 198 18 0 2
+	wait $gpid; grc=$?
+	want=$((128 + $(kill -l $s)))
+	if [ "$grc" = "$want" ] && grep -q "interrupted before sending" "$out/sig.err" && [ ! -s "$out/sig.out" ]; then
+		ok "SIG$s before the run: exit $want, 'interrupted before sending', no output"
+	else
+		nok "SIG$s before the run: exit $want, 'interrupted before sending', no output" \
+			"status $grc, stderr: $(cat "$out/sig.err"), stdout: $(head -c 200 "$out/sig.out")"
+	fi
 done
 
 # udp: loopback runs, no root
