@@ -130,13 +130,14 @@ done
 # a signal before the run (here while the capture is still being opened: a FIFO with
 # no writer yet) ends it with a message and 128+signal, not silently by the signal
 mkfifo "$out/fifo"
+pcap "$out/sig.pcap" 198 18 0 2
 for s in TERM INT; do
 	timeout 10 "$G" -i lo --replay "$out/fifo" --count 1 --json >"$out/sig.out" 2>"$out/sig.err" &
 	gpid=$!
 	sleep 0.3
 	kill -$s $gpid
 	sleep 0.1
-	pcap "$out/fifo" 198 18 0 2
+	timeout 5 cp "$out/sig.pcap" "$out/fifo"   # bounded: a killed reader never opens it
 	wait $gpid; grc=$?
 	want=$((128 + $(kill -l $s)))
 	if [ "$grc" = "$want" ] && grep -q "interrupted before sending" "$out/sig.err" && [ ! -s "$out/sig.out" ]; then
