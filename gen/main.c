@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +53,8 @@ static const struct opt_def opts[] = {
 	{ "ttl", 0, "N", "IP TTL (default 64)" },
 	{ "clock", 0, "CLOCK", "timestamp clock: realtime (default) or monotonic" },
 	{ "threads", 'T', "N", "sender threads, each with its own port and ring; the rate is split exactly (default 1)" },
-	{ "cpus", 0, "LIST", "pin thread i to the i-th CPU of LIST, e.g. 0,1" },
-	{ "replay", 0, "FILE", "send the frames of a pcap capture in order (repeating) at the set rate; once without --count/--duration" },
+	{ "cpus", 0, "LIST", "pin thread i to CPU LIST[i mod n] of the n listed, e.g. 0,1" },
+	{ "replay", 0, "FILE", "send the frames of a pcap capture in order (repeating) at the set rate; once without --count, --duration or --steps" },
 	{ "seed", 0, "N", "seed of random flows and Poisson gaps (default 1)" },
 	{ "late", 0, "DUR", "a frame sent this long after its deadline counts as late (default 100us)" },
 	{ "calibrate", 0, NULL, "measure this sender's ceiling on the port (--duration, default 2s) and its pacing error at 10/50/90% of it" },
@@ -78,9 +79,11 @@ struct args {
 	const char *cpus, *replay;
 	uint64_t flows, interval_ns;
 	int l1, calibrate, json, allow_any, verbose, rate_given;
+	int dst_given, stream_given, ttl_given, clock_given;   /* not the defaults */
 	const char *user;
 	struct priv_user pu;
 	char udp_dst[64];
+	char udp_spec[160];    /* the udp: spec with ttl= from --ttl */
 };
 
 static int handle(int key, const char *arg, int idx, void *ctx)
@@ -90,7 +93,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	uint64_t v;
 	switch (key) {
 	case 'i': a->cfg.port_spec = arg; break;
-	case 'd': a->dst = arg; break;
+	case 'd': a->dst = arg; a->dst_given = 1; break;
 	case 'r': a->rate = arg; a->rate_given = 1; break;
 	case 's': a->size = arg; break;
 	case 'f':
@@ -99,7 +102,8 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		break;
 	case 'n':
 		if (num_count(arg, 1, 1ULL << 48, &a->cfg.count))
-			return cli_bad(name, arg, num_expect_count());
+			return cli_bad(name, arg, "a number of frames 1..2^48 (281474976710656), "
+				       "optionally with k, M or G (e.g. 100000, 100k, 1.5M)");
 		break;
 	case 't':
 		if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->cfg.duration_ns))
@@ -118,6 +122,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		if (num_u64(arg, 0, 255, &v))
 			return cli_bad(name, arg, "a stream id 0..255");
 		a->cfg.stream = (uint8_t)v;
+		a->stream_given = 1;
 		break;
 	case 'T':
 		if (num_u64(arg, 1, GEN_MAX_THREADS, &v))
@@ -172,7 +177,9 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 			if (num_u64(arg, 1, 255, &v))
 				return cli_bad(name, arg, "a TTL 1..255");
 			a->cfg.flow.ttl = (uint8_t)v;
+			a->ttl_given = 1;
 		} else if (!strcmp(name, "clock")) {
+			a->clock_given = 1;
 			if (!strcmp(arg, "realtime"))
 				a->cfg.realtime_ts = true;
 			else if (!strcmp(arg, "monotonic"))
@@ -270,10 +277,23 @@ static int resolve_macs(struct args *a, const char *ifname)
 	return 0;
 }
 
+/* A list option with an empty item (64,,1518 or a trailing comma) is refused, with the
+ * item's position: the parsers' strtok would skip it silently. */
+static int list_check(const char *name, const char *list)
+{
+	unsigned k = cli_list_empty(list);
+	if (!k)
+		return 0;
+	log_err("--%s %s: item %u of the comma list is empty", name, list, k);
+	return EX_USAGE;
+}
+
 static int parse_cpus(struct args *a)
 {
 	char buf[256], *save = NULL;
 	cpu_set_t allowed;
+	if (list_check("cpus", a->cpus))
+		return EX_USAGE;
 	if (strlen(a->cpus) >= sizeof(buf))
 		return cli_bad("cpus", a->cpus, "a list of CPU numbers such as 0,1");
 	strcpy(buf, a->cpus);
@@ -325,6 +345,8 @@ static int resolve_rate(struct args *a, double mean_wire, double link_bps,
 	if (a->steps) {
 		struct gen_step st[GEN_MAX_STEPS];
 		unsigned ns;
+		if (list_check("steps", a->steps))
+			return EX_USAGE;
 		if (gen_steps_parse(a->steps, st, GEN_MAX_STEPS, &ns, err, sizeof(err))) {
 			log_err("--steps %s: %s", a->steps, err);
 			return EX_USAGE;
@@ -345,6 +367,18 @@ static int resolve_rate(struct args *a, double mean_wire, double link_bps,
 			log_err("--steps %s: schedules no frames", a->steps);
 			return EX_USAGE;
 		}
+		/* the steps are the run: a --count may end it early, never extend it */
+		if (a->cfg.duration_ns) {
+			log_err("--steps %s: the steps set the run's length; --duration does not apply",
+				a->steps);
+			return EX_USAGE;
+		}
+		if (a->cfg.count > pace_profile_count(prof)) {
+			log_err("--count %llu: --steps %s schedules only %llu frames; give at most that, "
+				"or longer steps", (unsigned long long)a->cfg.count, a->steps,
+				(unsigned long long)pace_profile_count(prof));
+			return EX_USAGE;
+		}
 		a->cfg.profile = prof;
 		*profile_name = "steps";
 		return 0;
@@ -361,8 +395,12 @@ static int resolve_rate(struct args *a, double mean_wire, double link_bps,
 			log_err("--ramp %s: a percentage needs --link", a->ramp);
 			return EX_USAGE;
 		}
-		if (rc || !a->cfg.duration_ns) {
-			log_err("--ramp %s: rates out of range, or no --duration", a->ramp);
+		if (rc)
+			return cli_bad("ramp", a->ramp, "two rates that come to 0 .. 10^12 frames per second");
+		if (!a->cfg.duration_ns) {
+			/* the 10 s default applies only without --count */
+			log_err("--ramp %s: a ramp runs over --duration, and --count gives none: add "
+				"--duration DUR (the count may still end it early)", a->ramp);
 			return EX_USAGE;
 		}
 		pace_profile_init(prof);
@@ -390,6 +428,71 @@ static int resolve_rate(struct args *a, double mean_wire, double link_bps,
 	return 0;
 }
 
+/* A udp: port names the one destination (ADDR:PORT) and the kernel makes the headers:
+ * --dst and --dport may only repeat it; --ttl becomes the port's ttl= key. */
+static int udp_target(struct args *a, char *target)
+{
+	struct gen_cfg *c = &a->cfg;
+	char *colon = strrchr(target, ':');
+	uint32_t addr, dst;
+	uint64_t port;
+	if (!colon) {
+		log_err("-i %s: expected udp:ADDR:PORT, such as udp:198.19.0.2:9", c->port_spec);
+		return EX_USAGE;
+	}
+	*colon = 0;
+	if (ip4_parse(target, &addr)) {
+		log_err("-i %s: udp: takes an IPv4 address and a port, such as udp:198.19.0.2:9",
+			c->port_spec);
+		return EX_USAGE;
+	}
+	if (num_u64(colon + 1, 1, 65535, &port)) {
+		log_err("-i %s: expected a UDP port 1..65535 after the address", c->port_spec);
+		return EX_USAGE;
+	}
+	c->flow.dst_port = (uint16_t)port;
+	if (a->dport) {
+		log_err("--dport: the udp: port spec names the destination port");
+		return EX_USAGE;
+	}
+	if (a->dst_given && (ip4_parse(a->dst, &dst) || dst != addr)) {
+		log_err("--dst %s: a udp: port sends to the address it names (%s); give the "
+			"destination there", a->dst, target);
+		return EX_USAGE;
+	}
+	snprintf(a->udp_dst, sizeof(a->udp_dst), "%s", target);
+	a->dst = a->udp_dst;
+	if (a->ttl_given) {
+		if (strstr(c->port_spec, ",ttl=")) {
+			log_err("--ttl: the udp: port spec sets ttl= already; give the TTL once");
+			return EX_USAGE;
+		}
+		snprintf(a->udp_spec, sizeof(a->udp_spec), "%s,ttl=%u", c->port_spec, c->flow.ttl);
+		c->port_spec = a->udp_spec;
+	}
+	return 0;
+}
+
+/* The source a udp: port reports: only what src=ADDR:PORT binds; otherwise the kernel
+ * picks the address, and each thread's socket its own ephemeral port. */
+static void udp_source(const char *spec, struct gen_info *info)
+{
+	const char *s = strstr(spec, ",src=");
+	char buf[40];
+	info->src[0] = info->sport[0] = 0;
+	if (!s)
+		return;
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(s + 5, ","), s + 5);
+	char *colon = strrchr(buf, ':');
+	if (!colon)
+		return;
+	*colon = 0;
+	if (strcmp(buf, "0.0.0.0") && strcmp(buf, "*") && buf[0])
+		snprintf(info->src, sizeof(info->src), "%s", buf);
+	if (strcmp(colon + 1, "0"))
+		snprintf(info->sport, sizeof(info->sport), "%s", colon + 1);
+}
+
 /* Everything that depends on several options, checked after all are read. */
 static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen_replay *rp,
 		 struct pace_profile *prof)
@@ -410,20 +513,13 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 	l4 = !strcmp(backend, "udp");
 	if (!l4) {
 		snprintf(ifname, IFINFO_NAMESZ, "%.15s", target);
-	} else {
-		char *colon = strrchr(target, ':');
-		uint64_t port;
-		if (colon) {
-			*colon = 0;
-			if (!num_u64(colon + 1, 1, 65535, &port))
-				c->flow.dst_port = (uint16_t)port;
-			snprintf(a->udp_dst, sizeof(a->udp_dst), "%s", target);
-			a->dst = a->udp_dst;
-			if (a->dport) {
-				log_err("--dport: the udp: port spec names the destination port");
-				return EX_USAGE;
-			}
+		/* before its address or MAC is asked for, which would blame those */
+		if (strlen(target) >= IFINFO_NAMESZ || if_index_of(ifname) < 0) {
+			log_err("-i %s: no interface '%s'", c->port_spec, target);
+			return EX_UNAVAILABLE;
 		}
+	} else if ((rc = udp_target(a, target)) != 0) {
+		return rc;
 	}
 	if (a->calibrate && (a->replay || a->steps || a->ramp || a->rate_given || c->count ||
 			     c->poisson || c->warmup_ns)) {
@@ -437,10 +533,13 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 
 	/* frames: a capture, or sizes, pattern and faults */
 	if (a->replay) {
-		if (a->size || a->pattern || a->inject || a->inject_rate || a->flows || a->sport ||
-		    a->dport || a->src || c->warmup_ns || l4) {
+		if (a->size || a->pattern || a->inject || a->inject_rate || a->flows ||
+		    a->flow_order || a->sport || a->dport || a->src || a->dst_given || a->src_mac ||
+		    a->dst_mac || a->stream_given || a->ttl_given || a->clock_given ||
+		    c->warmup_ns || l4) {
 			log_err("--replay sends the capture's frames as they are: --size, --pattern, "
-				"--inject, --flows, ports, --src and --warmup do not apply, nor a udp: port");
+				"--inject, --flows, --flow-order, ports, --src, --dst, MACs, --stream, "
+				"--ttl, --clock and --warmup do not apply, nor a udp: port");
 			return EX_USAGE;
 		}
 		if ((rc = gen_replay_load(a->replay, rp, err, sizeof(err)))) {
@@ -456,10 +555,12 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 		info->mean_wire = gen_replay_mean_wire(rp);
 		info->mode = "replay";
 		info->replay_file = a->replay;
-		if (!c->count && !c->duration_ns)
-			c->count = rp->n;      /* the file once */
+		if (!c->count && !c->duration_ns && !a->steps)
+			c->count = rp->n;      /* the file once; steps repeat it for their length */
 	} else {
 		if (a->size) {
+			if ((rc = list_check("size", a->size)))
+				return rc;
 			if (gen_sizes_parse(a->size, &c->sizes, err, sizeof(err))) {
 				log_err("--size %s: expected frame sizes with FCS 64..9018, a list 64,1518, "
 					"weights 64:7,594:4,1518:1 or imix (%s)", a->size, err);
@@ -477,6 +578,8 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 			return EX_USAGE;
 		}
 		if (a->inject) {
+			if ((rc = list_check("inject", a->inject)))
+				return rc;
 			if (gen_inject_parse(a->inject, &c->inject))
 				return cli_bad("inject", a->inject, "a comma list of ip-csum, udp-csum, len, magic");
 			if (a->inject_rate) {
@@ -572,6 +675,10 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 	range_text(&fl->dst_ip, 1, info->dst, sizeof(info->dst));
 	range_text(&fl->sport, 0, info->sport, sizeof(info->sport));
 	range_text(&fl->dport, 0, info->dport, sizeof(info->dport));
+	if (c->replay)     /* the capture's frames carry their own: claim none */
+		info->src[0] = info->dst[0] = info->sport[0] = info->dport[0] = 0;
+	if (l4)
+		udp_source(c->port_spec, info);
 	if (!c->replay && (rc = resolve_macs(a, ifname)))
 		return rc;
 	if (a->cpus && (rc = parse_cpus(a)))
@@ -595,10 +702,24 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 	return 0;
 }
 
-static int run(struct args *a, const char *ifname, const struct gen_info *info)
+/* SIGINT or SIGTERM received (and held: main blocks them first thing) before the run
+ * started: nothing was sent, so there is nothing to summarize. 128 + the signal, as a
+ * shell reports a process the signal ended, or 0. */
+static int stopped_before_run(void)
+{
+	sigset_t p;
+	int s = 0;
+	if (sigpending(&p) == 0)
+		s = sigismember(&p, SIGINT) ? SIGINT : sigismember(&p, SIGTERM) ? SIGTERM : 0;
+	if (s)
+		log_err("interrupted before sending (%s): nothing was sent", strsignal(s));
+	return s ? 128 + s : 0;
+}
+
+static int run(struct args *a, struct runctl *rctl, const char *ifname,
+	       const struct gen_info *info)
 {
 	struct gen g;
-	struct runctl rctl;
 	struct gen_report rep;
 	char err[256];
 	int rc;
@@ -612,10 +733,13 @@ static int run(struct args *a, const char *ifname, const struct gen_info *info)
 		gen_fini(&g);
 		return EX_NOPERM;
 	}
-	runctl_init(&rctl);
+	if ((rc = stopped_before_run())) {
+		gen_fini(&g);
+		return rc;
+	}
 	gen_report_init(&rep, &g, info, ifname, a->json, stdout);
 	uint64_t start = mono_ns() + 20 * NS_PER_MS;
-	if ((rc = gen_start(&g, &rctl, start, err, sizeof(err)))) {
+	if ((rc = gen_start(&g, rctl, start, err, sizeof(err)))) {
 		log_err("%s", err);
 		gen_fini(&g);
 		return EX_OSERR;
@@ -624,7 +748,7 @@ static int run(struct args *a, const char *ifname, const struct gen_info *info)
 	uint64_t next = start + a->interval_ns;
 	int sig = 0;
 	for (;;) {
-		int s = runctl_wait_until(&rctl, next);
+		int s = runctl_wait_until(rctl, next);
 		if (s == SIGINT || s == SIGTERM) {
 			sig = s;
 			break;
@@ -636,7 +760,7 @@ static int run(struct args *a, const char *ifname, const struct gen_info *info)
 			next += a->interval_ns;
 		}
 	}
-	atomic_store(&rctl.stop, 1);
+	atomic_store(&rctl->stop, 1);
 	int wret = gen_join(&g);
 	uint64_t now = mono_ns();
 	struct gen_snap cur;
@@ -669,8 +793,12 @@ int main(int argc, char **argv)
 	struct gen_replay rp = { 0 };
 	struct gen_info info = { .mode = "send" };
 	char ifname[IFINFO_NAMESZ] = "";
+	struct runctl rctl;
 	int first, rc;
 
+	/* SIGINT and SIGTERM wait, blocked, from the start: before the run they end it with
+	 * a message (stopped_before_run), during it the summary still comes */
+	runctl_init(&rctl);
 	log_init("ppslab-gen", 1);
 	if ((rc = opt_parse(argc, argv, opts, handle, &a, &first)))
 		return rc;
@@ -691,17 +819,15 @@ int main(int argc, char **argv)
 			return rc == -ENOENT ? EX_NOUSER : EX_USAGE;
 		}
 	}
-	if ((rc = setup(&a, ifname, &info, &rp, &prof))) {
+	if ((rc = setup(&a, ifname, &info, &rp, &prof)) || (rc = stopped_before_run())) {
 		gen_replay_free(&rp);
 		return rc;
 	}
 	if (a.calibrate) {
-		struct runctl rctl;
 		char err[256];
 		struct calib_cfg cc = { .base = a.cfg, .max_ns = a.cfg.duration_ns,
 					.frac_ns = a.cfg.duration_ns / 2, .ifname = ifname,
 					.json = a.json, .out = stdout };
-		runctl_init(&rctl);
 		rc = calib_run(&cc, &info, &rctl, err, sizeof(err));
 		if (rc) {
 			log_err("%s", err);
@@ -709,7 +835,7 @@ int main(int argc, char **argv)
 		}
 		return EX_OK;
 	}
-	rc = run(&a, ifname, &info);
+	rc = run(&a, &rctl, ifname, &info);
 	gen_replay_free(&rp);
 	return rc;
 }

@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <string.h>
 
 #include "log.h"
 
@@ -16,6 +17,19 @@ bool cli_dst_allowed(uint32_t addr_be)
 {
 	uint32_t a = ntohl(addr_be);
 	return (a & 0xfffe0000U) == 0xc6120000U || (a >> 24) == 127;
+}
+
+unsigned cli_list_empty(const char *list)
+{
+	unsigned k = 1;
+	for (const char *p = list;; p++, k++) {
+		const char *c = strchr(p, ',');
+		if (c == p || (!c && !*p))
+			return k;
+		if (!c)
+			return 0;
+		p = c;
+	}
 }
 
 int cli_exit_code(int neg_errno)

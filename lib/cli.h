@@ -14,6 +14,10 @@ int cli_bad(const char *name, const char *value, const char *what);
  * benchmarking range, RFC 6815) and loopback 127.0.0.0/8 (cannot leak). */
 bool cli_dst_allowed(uint32_t addr_be);
 
+/* The position (from 1) of the first empty item of a comma list ("64,,1518": 2; "a,": 2;
+ * "": 1), or 0 when every item has text. */
+unsigned cli_list_empty(const char *list);
+
 /* Maps a -errno from a module to a sysexits code. */
 int cli_exit_code(int neg_errno);
 

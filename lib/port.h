@@ -11,7 +11,8 @@
  *   libnet:IF     libnet link-layer injection, transmit only (portable; one write per
  *                 frame).
  *   udp:ADDR:PORT kernel UDP socket, sendmmsg/recvmmsg; no root, routed. For RX, ADDR
- *                 is the local address to bind (0.0.0.0 for any). Keys: src=ADDR:PORT.
+ *                 is the local address to bind (0.0.0.0 for any). Keys: src=ADDR:PORT,
+ *                 ttl=N (IP TTL of the datagrams sent; TX only; ppslab-gen's --ttl).
  *   xdp:IF        AF_XDP (Linux, libxdp/libbpf; see port_xdp.c): one socket on one queue,
  *                 its own UMEM, an XDP redirect program attached while an RX port is
  *                 open. Keys: mode=auto|copy|zc, queue=N, frames=N (UMEM frames;

@@ -80,13 +80,19 @@ static void udpp_close(struct port *p)
 static int udpp_open(struct port *p, const char *target, const struct port_kv *kv, int nkv,
 		     char *err, size_t errlen)
 {
-	static const struct port_key keys[] = { { "src", PORT_TX }, { NULL, 0 } };
+	static const struct port_key keys[] = { { "src", PORT_TX }, { "ttl", PORT_TX }, { NULL, 0 } };
+	const char *ttl_s = port_kv_get(kv, nkv, "ttl");
 	struct sockaddr_in sa, src;
+	uint64_t ttl = 0;
 	int one = 1, rc = port_kv_check(p, kv, nkv, keys, err, errlen);
 	if (rc)
 		return rc;
 	if (parse_addr_port(target, &sa)) {
 		snprintf(err, errlen, "udp:%s: expected udp:ADDR:PORT", target);
+		return -EINVAL;
+	}
+	if (ttl_s && ((p->cfg.dir & PORT_RX) || num_u64(ttl_s, 1, 255, &ttl))) {
+		snprintf(err, errlen, "ttl=%s: expected a TTL 1..255, on a sending port", ttl_s);
 		return -EINVAL;
 	}
 	struct udpp *u = calloc(1, sizeof(*u));
@@ -122,6 +128,12 @@ static int udpp_open(struct port *p, const char *target, const struct port_kv *k
 #ifdef IP_RECVERR
 		setsockopt(u->fd, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
 #endif
+		int t = (int)ttl;
+		if (ttl && setsockopt(u->fd, IPPROTO_IP, IP_TTL, &t, sizeof(t)) < 0) {
+			rc = -errno;
+			snprintf(err, errlen, "ttl=%s: %s", ttl_s, strerror(errno));
+			goto fail;
+		}
 		if (s) {
 			if (parse_addr_port(s, &src)) {
 				snprintf(err, errlen, "src=%s: expected ADDR:PORT", s);

@@ -4,8 +4,8 @@
 # EX_NOINPUT/EX_DATAERR for files) and never runs; the RFC 6815 guard covers ranges and
 # captures; and on the udp: loopback port a step profile sends its exact frame count,
 # two threads keep one gap-free stream, injected magic faults arrive as foreign,
-# SIGINT mid-run still prints a complete summary, and a closed port's ICMP refusals are
-# counted apart from failed frames.
+# SIGINT mid-run still prints a complete summary (a signal before the run: a message and
+# 128+signal), and a closed port's ICMP refusals are counted apart from failed frames.
 set -u
 B=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
@@ -72,6 +72,30 @@ t "calibrate takes no rate" 64 "calibrate measures" "$G" -i lo --calibrate --rat
 t "udp: no address ranges" 64 "need an L2 port" "$G" -i udp:127.0.0.1:9 --flows 4
 t "udp: no --src (the kernel picks it)" 64 "picks addresses" "$G" -i udp:127.0.0.1:9 --src 127.0.0.5
 t "udp: only magic faults" 64 "only 'magic'" "$G" -i udp:127.0.0.1:9 --inject ip-csum
+t "udp: --dst elsewhere than the port names" 64 "--dst 198.19.0.3: a udp: port sends to the address it names" \
+	"$G" -i udp:198.19.0.2:9 --dst 198.19.0.3
+t "udp: port 0" 64 "-i udp:198.19.0.2:0: expected a UDP port 1..65535" "$G" -i udp:198.19.0.2:0
+t "udp: an IPv6 address" 64 "udp: takes an IPv4 address" "$G" -i "udp:[::1]:9"
+t "udp: no port" 64 "expected udp:ADDR:PORT" "$G" -i udp:198.19.0.2
+t "udp: ttl= twice" 64 "give the TTL once" "$G" -i udp:198.19.0.2:9,ttl=5 --ttl 3
+for be in afpacket pcap libnet xdp; do
+	t "$be: a missing interface is named" 69 "-i $be:nosuch0: no interface 'nosuch0'" "$G" -i "$be:nosuch0"
+	t "$be: a missing interface is named, with --src" 69 "no interface 'nosuch0'" \
+		"$G" -i "$be:nosuch0" --src 198.18.0.1
+done
+t "count: 0, with the range" 64 "--count 0: expected a number of frames 1..2\^48" "$G" -i lo --count 0
+t "count: 2^63-1, with the range" 64 "expected a number of frames 1..2\^48" "$G" -i lo --count 9223372036854775807
+t "size: an empty item" 64 "--size 64,,1518: item 2 of the comma list is empty" "$G" -i lo --size 64,,1518
+t "size: an empty first item" 64 "--size ,64: item 1 of the comma list is empty" "$G" -i lo --size ,64
+t "steps: an empty item" 64 "item 2 of the comma list is empty" "$G" -i lo --steps 10k@1s,,20k@1s
+t "inject: a trailing comma" 64 "--inject ip-csum,: item 2 of the comma list is empty" "$G" -i lo --inject ip-csum,
+t "cpus: an empty item" 64 "--cpus 0,,1: item 2" "$G" -i lo --dst 127.0.0.2 --dst-mac 02:00:00:00:00:01 --cpus 0,,1
+t "steps set the length: no --duration" 64 "the steps set the run's length" \
+	"$G" -i lo --steps 1k@1s,2k@1s --duration 4s
+t "steps: a --count they never reach" 64 "--count 5000: --steps 1k@1s,2k@1s schedules only 3000 frames" \
+	"$G" -i lo --steps 1k@1s,2k@1s --count 5000
+t "ramp: --count leaves no duration" 64 "a ramp runs over --duration, and --count gives none" \
+	"$G" -i lo --ramp 1k:2k --count 100
 t "replay: missing file" 66 "--replay $out/none.pcap: No such file" "$G" -i lo --replay "$out/none.pcap"
 echo "garbage" >"$out/bad.pcap"
 t "replay: not a capture" 65 "not a pcap" "$G" -i lo --replay "$out/bad.pcap"
@@ -96,6 +120,33 @@ pcap() {   # pcap FILE DST_OCTETS...: a one-frame Ethernet/IPv4/UDP capture to t
 pcap "$out/google.pcap" 8 8 8 8
 t "replay: refuses a capture addressed outside the range" 64 "frame 1 is addressed outside" \
 	"$G" -i lo --replay "$out/google.pcap"
+# a capture's frames go out as captured: options that would rewrite them are refused
+pcap "$out/lab.pcap" 198 18 0 2
+for o in "--dst 198.19.0.77" "--stream 9" "--ttl 3" "--dst-mac 02:00:00:00:00:01" \
+	"--src-mac 02:00:00:00:00:01" "--flow-order random" "--clock monotonic"; do
+	t "replay: $o does not apply" 64 "--replay sends the capture's frames as they are" \
+		"$G" -i lo --replay "$out/lab.pcap" $o
+done
+# a signal before the run (here while the capture is still being opened: a FIFO with
+# no writer yet) ends it with a message and 128+signal, not silently by the signal
+mkfifo "$out/fifo"
+pcap "$out/sig.pcap" 198 18 0 2
+for s in TERM INT; do
+	timeout 10 "$G" -i lo --replay "$out/fifo" --count 1 --json >"$out/sig.out" 2>"$out/sig.err" &
+	gpid=$!
+	sleep 0.3
+	kill -$s $gpid
+	sleep 0.1
+	timeout 5 cp "$out/sig.pcap" "$out/fifo"   # bounded: a killed reader never opens it
+	wait $gpid; grc=$?
+	want=$((128 + $(kill -l $s)))
+	if [ "$grc" = "$want" ] && grep -q "interrupted before sending" "$out/sig.err" && [ ! -s "$out/sig.out" ]; then
+		ok "SIG$s before the run: exit $want, 'interrupted before sending', no output"
+	else
+		nok "SIG$s before the run: exit $want, 'interrupted before sending', no output" \
+			"status $grc, stderr: $(cat "$out/sig.err"), stdout: $(head -c 200 "$out/sig.out")"
+	fi
+done
 
 # udp: loopback runs, no root
 port=$((21000 + $$ % 20000))
@@ -113,6 +164,10 @@ grc=$?; wait $spid; src=$?
 got="$grc $src $(sv steps.gen .tx_pkts) $(sv steps.gen .sched_pkts) $(sv steps.sink .rx_pkts) $(sv steps.sink .lost_pkts)"
 if [ "$got" = "0 0 3000 3000 3000 0" ]; then ok "steps 5k@200ms,0@100ms,10k@200ms: exactly 3000 frames, all arrive"
 else nok "steps 5k@200ms,0@100ms,10k@200ms: exactly 3000 frames, all arrive" "gen,sink,tx,sched,rx,lost = $got $(cat "$out/steps.err")"; fi
+# the kernel picks a udp: sender's source address and port: the summary claims none
+eq_src=$(sv steps.gen '[.src, .sports] | map(. // "") | join(",")')
+if [ "$eq_src" = "," ]; then ok "udp: the summary claims no source address or port"
+else nok "udp: the summary claims no source address or port" "src,sports = $eq_src"; fi
 
 sink thr
 "$G" -i "udp:127.0.0.1:$port" --threads 2 --rate 20k --count 4001 --json >"$out/thr.gen" 2>"$out/thr.err"

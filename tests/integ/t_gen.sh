@@ -4,7 +4,7 @@
 # 20,000 pps run for 3 s lands within ±2% in every whole second at the sink; injected
 # faults are counted by the sink in their classes; a destination outside the
 # benchmarking range is refused before anything is sent; SIGINT mid-run still gives a
-# complete summary that matches what the sink received.
+# complete summary that matches what the sink received; --ttl sets a udp: port's TTL.
 . "$(dirname "$0")/lib.sh"
 lab_up
 DST=198.18.0.1     # the router namespace's rut0, where the sink listens
@@ -42,6 +42,19 @@ finish sink-udp 40; eq "udp: sink exits 0" "$RC" 0
 eq "udp: gen accepted 20000" "$(jv gen-udp .tx_pkts)" 20000
 eq "udp: the routed interface gen0 is read" "$(jv gen-udp .ifname)" gen0
 eq "udp: sink received 20000, lost 0" "$(jv sink-udp '[.rx_pkts, .lost_pkts] | join(",")')" "20000,0"
+# --ttl reaches a udp: port's datagrams (IP_TTL on its socket), as it does L2 frames
+if command -v tcpdump >/dev/null; then
+	inns gen timeout 10 tcpdump -i gen0 -n -w "$T/ttl.pcap" -c 5 "udp and dst host $DST" >/dev/null 2>&1 &
+	tpid=$!
+	sleep 1
+	inns gen timeout 10 "$B/ppslab-gen" -i udp:$DST:9 --ttl 3 --rate 1k --count 5 -q >/dev/null 2>&1
+	eq "udp: --ttl 3 sends 5 frames" "$?" 0
+	wait $tpid
+	eq "udp: --ttl 3 is the TTL on the wire" \
+		"$(tcpdump -r "$T/ttl.pcap" -n -v 2>/dev/null | grep -o 'ttl [0-9]*' | sort | uniq -c | xargs)" "5 ttl 3"
+else
+	skip "udp: --ttl 3 is the TTL on the wire" "no tcpdump"
+fi
 "$B/ppslab" lab shield on --name "$LAB" --ns rut >/dev/null 2>&1 || bail "shield on"
 
 # rate accuracy at the sink: every whole 1-s interval within ±2% of 20,000 pps. A
