@@ -166,8 +166,8 @@ int calib_run(const struct calib_cfg *cc, const struct gen_info *info, struct ru
 		jset_s(o, "mode", "calibrate");
 		jset_s(o, "port", res[0].port[0] ? res[0].port : cc->base.port_spec);
 		jset_s(o, "backend", res[0].backend);
-		jset_s(o, "src", info->src);
-		jset_s(o, "dst", info->dst);
+		jset_s(o, "src", *info->src ? info->src : NULL);
+		jset_s(o, "dst", *info->dst ? info->dst : NULL);
 		jset_u64(o, "threads", cc->base.threads);
 		jset_u64(o, "wire_size", (uint64_t)(info->mean_wire + 0.5));
 		jset_f(o, "max_pps", max_pps);

@@ -318,13 +318,18 @@ void gen_report_summary(struct gen_report *r, int sig)
 		jset_s(o, "mode", in->mode);
 		jset_s(o, "port", port_spec(g->w[0].port));
 		jset_s(o, "backend", port_backend(g->w[0].port));
-		jset_s(o, "src", in->src);
-		jset_s(o, "dst", in->dst);
-		jset_u64(o, "dport", c->flow.dst_port);
-		jset_s(o, "sports", in->sport);
-		jset_s(o, "dports", in->dport);
+		/* what describes no frame is null: a replay's frames are the capture's, a
+		 * udp: sender's source is the kernel's choice */
+		jset_s(o, "src", *in->src ? in->src : NULL);
+		jset_s(o, "dst", *in->dst ? in->dst : NULL);
+		if (c->replay)
+			json_object_set_new(o, "dport", json_null());
+		else
+			jset_u64(o, "dport", c->flow.dst_port);
+		jset_s(o, "sports", *in->sport ? in->sport : NULL);
+		jset_s(o, "dports", *in->dport ? in->dport : NULL);
 		jset_u64(o, "flows", c->flows.n);
-		jset_s(o, "flow_order", c->flows.random ? "random" : "seq");
+		jset_s(o, "flow_order", c->replay ? NULL : c->flows.random ? "random" : "seq");
 		jset_u64(o, "stream", c->stream);
 		jset_u64(o, "wire_size", (uint64_t)(in->mean_wire + 0.5));
 		jset_f(o, "mean_wire_size", in->mean_wire);
