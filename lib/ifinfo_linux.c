@@ -79,14 +79,38 @@ int if_ip4(const char *ifname, uint32_t *addr_be, uint8_t *prefix_len)
 	return rc;
 }
 
+/* One rtnetlink request and its answer: the first message of type want in the reply
+ * (left in buf), 0; the kernel's error, or -errno; or none when the reply has neither. */
+static int nl_request(const void *req, size_t len, uint16_t want, char *buf, size_t bufl,
+		      struct nlmsghdr **msg, int none)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = send(fd, req, len, 0) < 0 ? -1 : recv(fd, buf, bufl, 0);
+	int rc = n < 0 ? -errno : none;
+	close(fd);
+	for (struct nlmsghdr *nh = (struct nlmsghdr *)buf; n > 0 && NLMSG_OK(nh, (size_t)n);
+	     nh = NLMSG_NEXT(nh, n)) {
+		if (nh->nlmsg_type == NLMSG_ERROR) {
+			struct nlmsgerr *e = NLMSG_DATA(nh);
+			rc = e->error ? e->error : none;
+			break;
+		}
+		if (nh->nlmsg_type == want) {
+			*msg = nh;
+			rc = 0;
+			break;
+		}
+	}
+	return rc;
+}
+
 int if_counters_read(const char *ifname, struct if_counters *c)
 {
 	int idx = if_index_of(ifname);
 	if (idx < 0)
 		return idx;
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0)
-		return -errno;
 	struct {
 		struct nlmsghdr nh;
 		struct ifinfomsg ifi;
@@ -95,54 +119,35 @@ int if_counters_read(const char *ifname, struct if_counters *c)
 			.nlmsg_flags = NLM_F_REQUEST, .nlmsg_seq = 1 },
 		.ifi = { .ifi_family = AF_UNSPEC, .ifi_index = idx },
 	};
-	int rc = -ENODATA;
-	if (send(fd, &req, sizeof(req), 0) < 0) {
-		rc = -errno;
-		goto out;
-	}
 	char buf[16384];
-	ssize_t n = recv(fd, buf, sizeof(buf), 0);
-	if (n < 0) {
-		rc = -errno;
-		goto out;
-	}
-	for (struct nlmsghdr *nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (size_t)n);
-	     nh = NLMSG_NEXT(nh, n)) {
-		if (nh->nlmsg_type == NLMSG_ERROR) {
-			struct nlmsgerr *e = NLMSG_DATA(nh);
-			rc = e->error ? e->error : -ENODATA;
-			break;
-		}
-		if (nh->nlmsg_type != RTM_NEWLINK)
+	struct nlmsghdr *nh;
+	int rc = nl_request(&req, sizeof(req), RTM_NEWLINK, buf, sizeof(buf), &nh, -ENODATA);
+	if (rc)
+		return rc;
+	struct ifinfomsg *ifi = NLMSG_DATA(nh);
+	int alen = (int)IFLA_PAYLOAD(nh);
+	for (struct rtattr *a = IFLA_RTA(ifi); RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+		if (a->rta_type != IFLA_STATS64)
 			continue;
-		struct ifinfomsg *ifi = NLMSG_DATA(nh);
-		int alen = (int)IFLA_PAYLOAD(nh);
-		for (struct rtattr *a = IFLA_RTA(ifi); RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
-			if (a->rta_type != IFLA_STATS64)
-				continue;
-			struct rtnl_link_stats64 s;
-			memset(&s, 0, sizeof(s));
-			size_t l = RTA_PAYLOAD(a) < sizeof(s) ? RTA_PAYLOAD(a) : sizeof(s);
-			memcpy(&s, RTA_DATA(a), l);
-			*c = (struct if_counters){
-				.rx_packets = s.rx_packets, .tx_packets = s.tx_packets,
-				.rx_bytes = s.rx_bytes, .tx_bytes = s.tx_bytes,
-				.rx_errors = s.rx_errors, .tx_errors = s.tx_errors,
-				.rx_dropped = s.rx_dropped, .tx_dropped = s.tx_dropped,
-				.rx_missed_errors = s.rx_missed_errors,
-				.rx_fifo_errors = s.rx_fifo_errors,
-				.rx_over_errors = s.rx_over_errors, .rx_crc_errors = s.rx_crc_errors,
-				.rx_length_errors = s.rx_length_errors,
-				.rx_frame_errors = s.rx_frame_errors,
-				.tx_fifo_errors = s.tx_fifo_errors, .rx_nohandler = s.rx_nohandler,
-			};
-			rc = 0;
-		}
-		break;
+		struct rtnl_link_stats64 s;
+		memset(&s, 0, sizeof(s));
+		size_t l = RTA_PAYLOAD(a) < sizeof(s) ? RTA_PAYLOAD(a) : sizeof(s);
+		memcpy(&s, RTA_DATA(a), l);
+		*c = (struct if_counters){
+			.rx_packets = s.rx_packets, .tx_packets = s.tx_packets,
+			.rx_bytes = s.rx_bytes, .tx_bytes = s.tx_bytes,
+			.rx_errors = s.rx_errors, .tx_errors = s.tx_errors,
+			.rx_dropped = s.rx_dropped, .tx_dropped = s.tx_dropped,
+			.rx_missed_errors = s.rx_missed_errors,
+			.rx_fifo_errors = s.rx_fifo_errors,
+			.rx_over_errors = s.rx_over_errors, .rx_crc_errors = s.rx_crc_errors,
+			.rx_length_errors = s.rx_length_errors,
+			.rx_frame_errors = s.rx_frame_errors,
+			.tx_fifo_errors = s.tx_fifo_errors, .rx_nohandler = s.rx_nohandler,
+		};
+		return 0;
 	}
-out:
-	close(fd);
-	return rc;
+	return -ENODATA;
 }
 
 int neigh_lookup(const char *ifname, uint32_t ip_be, uint8_t mac[6])
@@ -179,9 +184,6 @@ int neigh_lookup(const char *ifname, uint32_t ip_be, uint8_t mac[6])
  * default route of the main table. */
 int route_lookup(uint32_t dst_be, char ifname[IFINFO_NAMESZ], uint32_t *gw_be)
 {
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0)
-		return -errno;
 	struct {
 		struct nlmsghdr nh;
 		struct rtmsg rt;
@@ -194,47 +196,27 @@ int route_lookup(uint32_t dst_be, char ifname[IFINFO_NAMESZ], uint32_t *gw_be)
 		.dst_attr = { .rta_len = RTA_LENGTH(sizeof(uint32_t)), .rta_type = RTA_DST },
 		.dst = dst_be,
 	};
-	int rc = -ENETUNREACH;
-	if (send(fd, &req, sizeof(req), 0) < 0) {
-		rc = -errno;
-		goto out;
-	}
 	char buf[8192];
-	ssize_t n = recv(fd, buf, sizeof(buf), 0);
-	if (n < 0) {
-		rc = -errno;
-		goto out;
+	struct nlmsghdr *nh;
+	int rc = nl_request(&req, sizeof(req), RTM_NEWROUTE, buf, sizeof(buf), &nh, -ENETUNREACH);
+	if (rc)
+		return rc;
+	struct rtmsg *rt = NLMSG_DATA(nh);
+	if (rt->rtm_type != RTN_UNICAST && rt->rtm_type != RTN_LOCAL)
+		return -ENETUNREACH;             /* blackhole, unreachable, prohibit */
+	int alen = (int)RTM_PAYLOAD(nh), oif = 0;
+	uint32_t gw = 0;
+	for (struct rtattr *a = RTM_RTA(rt); RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+		if (a->rta_type == RTA_OIF && RTA_PAYLOAD(a) >= sizeof(int))
+			memcpy(&oif, RTA_DATA(a), sizeof(int));
+		else if (a->rta_type == RTA_GATEWAY && RTA_PAYLOAD(a) >= 4)
+			memcpy(&gw, RTA_DATA(a), 4);
 	}
-	for (struct nlmsghdr *nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (size_t)n);
-	     nh = NLMSG_NEXT(nh, n)) {
-		if (nh->nlmsg_type == NLMSG_ERROR) {
-			struct nlmsgerr *e = NLMSG_DATA(nh);
-			rc = e->error ? e->error : -ENETUNREACH;
-			break;
-		}
-		if (nh->nlmsg_type != RTM_NEWROUTE)
-			continue;
-		struct rtmsg *rt = NLMSG_DATA(nh);
-		if (rt->rtm_type != RTN_UNICAST && rt->rtm_type != RTN_LOCAL)
-			break;                   /* blackhole, unreachable, prohibit */
-		int alen = (int)RTM_PAYLOAD(nh), oif = 0;
-		uint32_t gw = 0;
-		for (struct rtattr *a = RTM_RTA(rt); RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
-			if (a->rta_type == RTA_OIF && RTA_PAYLOAD(a) >= sizeof(int))
-				memcpy(&oif, RTA_DATA(a), sizeof(int));
-			else if (a->rta_type == RTA_GATEWAY && RTA_PAYLOAD(a) >= 4)
-				memcpy(&gw, RTA_DATA(a), 4);
-		}
-		char name[IF_NAMESIZE];
-		if (oif > 0 && if_indextoname((unsigned)oif, name)) {
-			snprintf(ifname, IFINFO_NAMESZ, "%.15s", name);
-			*gw_be = gw;
-			rc = 0;
-		}
-		break;
-	}
-out:
-	close(fd);
-	return rc;
+	char name[IF_NAMESIZE];
+	if (oif <= 0 || !if_indextoname((unsigned)oif, name))
+		return -ENETUNREACH;
+	snprintf(ifname, IFINFO_NAMESZ, "%.15s", name);
+	*gw_be = gw;
+	return 0;
 }
 #endif
