@@ -3,8 +3,8 @@
 # L2 backend a 2-s 10,000 pps run with gen0 down for 0.4 s. A link that is down is
 # backpressure (the sender waits; counted as "full", a few thousand times at most, not
 # millions), never failed frames that in fact left later: what the port says went out
-# (accepted minus failed) is what the interface counted (sent, or dropped), and frames flow again once the
-# link is back. The TX rings are small (frames=1024, 0.1 s at this rate) so that they
+# (accepted minus failed) is what the interface sent, or dropped as it went down, and
+# frames flow again once the link is back. The TX rings are small (frames=1024, 0.1 s at this rate) so that they
 # fill while the link is down. FLAP_BACKENDS="SPEC ..." runs other port specs.
 . "$(dirname "$0")/lib.sh"
 lab_up
@@ -29,18 +29,19 @@ for spec in $backends; do
 	read -r pkts fail full ifpk ifdrop <<<"$(jv "gen-$be" '[.tx_pkts, .tx_fail, .tx_full, .if_tx_packets, .if_tx_dropped] | map(tostring) | join(" ")')"
 	echo "# $be: accepted $pkts, failed $fail, full $full, interface sent $ifpk, dropped $ifdrop"
 	check "$be: failed ($fail) <= accepted ($pkts)" test "$fail" -le "$pkts"
-	eq "$be: no frame failed (the link being down is waiting, not failure)" "$fail" 0
-	# every accepted frame either left or was dropped by the interface, which says so. A
-	# frame pcap_inject/libnet_write handed over at the instant the link went down can
-	# vanish without a word to the sender (one CI run: libnet 20,000 accepted, 19,999
-	# sent); the ring backends track every slot, so they must be exact
-	miss=$((pkts - fail - ifpk - ifdrop))
-	case $be in
-	pcap | libnet)
-		within "$be: accepted - failed = what the interface sent or dropped (at most one lost at the flap)" "$miss" 0 1 ;;
-	*)
-		eq "$be: accepted - failed = what the interface sent or dropped" "$miss" 0 ;;
-	esac
+	# the link being down is waiting, not failure: a frame counted failed is one the
+	# interface itself dropped as it went down (xdp: once in a CI run, 1 failed and
+	# 1 dropped), never one that left later
+	check "$be: failed ($fail) only what the interface dropped ($ifdrop)" test "$fail" -le "$ifdrop"
+	# every accepted frame left, failed, or was dropped by the interface without the
+	# sender hearing of it: sent <= accepted - failed <= sent + dropped. A frame
+	# pcap_inject/libnet_write handed over at the instant the link went down can vanish
+	# without a word (one CI run: libnet 20,000 accepted, 19,999 sent, 0 dropped): one
+	# frame more there; the ring backends track every slot
+	slack=0
+	case $be in pcap | libnet) slack=1 ;; esac
+	within "$be: accepted - failed ($((pkts - fail))) is what the interface sent ($ifpk) or dropped ($ifdrop)" \
+		"$((pkts - fail))" "$ifpk" "$((ifpk + ifdrop + slack))"
 	within "$be: waiting for the link is not millions of full rings" "$full" 0 20000
 	# the last whole interval (1-2 s, after the flap), not a short closing one
 	last=$(grep '"type":"interval"' "$T/gen-$be.out" | jq -rs '[.[] | select(.dt_ns > 500000000)] | last | .if_tx_pps | floor')
