@@ -15,10 +15,10 @@
 #   poll   poll mode with the CPU not the limit: pollhz 1000 × burst_max 100 offered
 #          200,000 pps must forward 100,000 (±3 %); then a live pollhz sweep at
 #          burst_max 20 and the full offered load, showing where the CPU takes over
-#          (the seed's table: 450,072 pps at HZ 3000). The poll thread runs SCHED_FIFO
-#          (--rt-prio): a tick delayed by another process would be "lost" and replayed
-#          with a smaller burst (the 7/8 rule), which is the machine's noise, not the
-#          forwarder's ceiling.
+#          (the 2006 DragonFly sweep's table: 450,072 pps at HZ 3000). The poll thread
+#          runs SCHED_FIFO (--rt-prio): a tick delayed by another process would be
+#          "lost" and replayed with a smaller burst (the 7/8 rule), which is the
+#          machine's noise, not the forwarder's ceiling.
 #
 # RUT_PARTS="busy rules poll" (the default) picks the parts.
 #

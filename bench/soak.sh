@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# soak.sh BINDIR — `make soak` (issue 10; not part of make check): gen → rut → sink in
+# soak.sh BINDIR — `make soak` (a long run, not part of make check): gen → rut → sink in
 # a lab of its own for SOAK_SECONDS (default 1800) at SOAK_RATE (default 50k pps), then
 # exact accounting (every frame sent arrived, none lost, duplicated or in an error
 # class, the forwarder's counters add up) and flat memory: the resident size of the

@@ -361,7 +361,8 @@ static void report_summary(const struct args *a, struct sched *s, uint64_t dur_n
 	json_decref(o);
 }
 
-/* Every IPv4 address of this namespace: what `me` matches (B.6). */
+/* Every IPv4 address of this namespace: what `me` matches
+ * (docs/design/ipfw.md#addresses). */
 static int local_addrs(uint32_t *out, int max)
 {
 	struct ifaddrs *ifa, *i;

@@ -74,7 +74,7 @@ for c in table plot compare report; do
 done
 
 # ---- table ------------------------------------------------------------------------------
-run "table: the seed's HZ table from a uni/bi sweep" 0 "" "$B" table "$D/hz-dragonfly.json" \
+run "table: the 2006 DragonFly sweep's HZ table from a uni/bi sweep" 0 "" "$B" table "$D/hz-dragonfly.json" \
 	--row-label HZ --title '' --cols '1 blast=dir=uni:fwd_pps,blast A=dir=bi:fwd_pps_a,blast B=dir=bi:fwd_pps_b'
 cmp -s "$T/out" "$G/seed-hz-dragonfly.txt"; check "table: seed table equals the golden text" $? "$(diff "$T/out" "$G/seed-hz-dragonfly.txt" | head -5)"
 run "table: --col repeated gives the same table" 0 "" "$B" table "$D/hz-dragonfly.json" --row-label HZ --title '' \

@@ -4,7 +4,8 @@
 # committed; run this only to change them:  sh tests/data/mkfixtures.sh tests/data
 #
 #   sweep.json          pollhz × burst_max × rules, 3 repetitions, ppslab-rut on Linux
-#   hz-dragonfly.json   seed 000's HZ table: pollhz × dir (uni/bi), DragonFly, medians
+#   hz-dragonfly.json   the table of the 2006 DragonFly polling HZ sweep (docs/glossary.md):
+#                       pollhz × dir (uni/bi), DragonFly, medians
 #                       equal to the numbers Mike Tancsa posted
 #   hz-freebsd7.json    the same on FreeBSD 7 (pollhz 4000 and "NP", non-polling)
 #   framesize.json      an RFC 2544 frame-size run (NDR/PDR), 1 GbE
@@ -71,7 +72,7 @@ BEGIN {
 	printf "\n ]\n}\n" > f
 	close(f)
 
-	# ---- seed 000: DragonFly and FreeBSD 7 HZ tables ---------------------------------
+	# ---- the 2006 DragonFly sweep: DragonFly and FreeBSD 7 HZ tables -----------------
 	for (osn = 1; osn <= 2; osn++) {
 		if (osn == 1) {
 			f = out "/hz-dragonfly.json"; nz = 4

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t_run_faults.sh — ppslab run when things go wrong (issue 10): an output it cannot
+# t_run_faults.sh — ppslab run when things go wrong: an output it cannot
 # write is refused before anything runs; a disk that fills mid-sweep stops the run
 # with status 74 and leaves the last complete results file intact (atomic saves);
 # a vanished interface fails its case with a message naming it; an interrupted file is

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# t_rut_fw.sh — the firewall on forwarded traffic (spec B.9): a deny rule on one stream
+# t_rut_fw.sh — the firewall on forwarded traffic (two passes): a deny rule on one stream
 # removes exactly that stream at the sink while its counter equals the frames sent;
 # count rules count every frame — twice without a direction (in and out pass), once
 # with `in`, `out` or `via rut0` — in packets and IP bytes, as `ipfw show` prints them;
 # ipfw through the control socket (add, show, zero, delete) with ipfw's messages and
 # exit statuses; a rule file loaded live, all or nothing; update_counters=0 and
-# enable=0; log lines; --rules with an error.
+# enable=0; log lines; --rules with an error. docs/design/ipfw.md#evaluation has the rules.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rut_lib.sh"
 lab_up
@@ -14,7 +14,7 @@ ctl() { "$B/ppslab-rut" ctl "$S" "$@"; }
 
 # 1. deny one of two streams (told apart by UDP source port)
 cat >"$T/deny.rules" <<'EOF'
-# the seed's shape: deny one stream, allow the rest
+# the shape of the 2006 DragonFly rules: deny one stream, allow the rest
 ipfw add 100 deny udp from any 1002 to any
 ipfw add 200 allow ip from any to any
 EOF
@@ -64,7 +64,7 @@ start gen3 gen "$B/ppslab-gen" -i gen0 --rate 10k --count 4000 --json
 finish gen3 30; eq "count: gen exits 0" "$RC" 0
 read_all "$S" 4000
 arrived sink sink0 "$base" 4000
-# 60-byte frames carry 46-byte IP packets: bytes = IP length (B.9)
+# 60-byte frames carry 46-byte IP packets: bytes = IP length (docs/design/ipfw.md#counters)
 eq "count: ipfw show" "$(ctl ipfw show)" \
 "00100 8000 368000 count ip from any to any
 00110 4000 184000 count ip from any to any in
