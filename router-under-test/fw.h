@@ -12,7 +12,7 @@
  * interface (`in`, recv) and outbound on the egress interface (`out`, xmit) — and rule
  * 65535 (deny, or allow with default_to_accept) ends every pass.
  *
- * Semantics chosen where BSD versions differ (README "Firewall (ipfw)"):
+ * Semantics chosen where BSD versions differ (docs/firewall.md):
  * - skipto to a number <= the rule's own continues at the first rule numbered > it
  *   (FreeBSD 2013); tunables.skipto_dragonfly selects older ipfw2/DragonFly (the next
  *   rule in the list).
