@@ -181,9 +181,16 @@ static int make_runs(struct trend *t, const struct trend_opts *o, size_t **sub, 
 				return fail(-ENODATA, err, errlen, "--label-from %s: %s has no such "
 					    "axis (axes: %s)", o->label, rf->path, n ? list : "none");
 			}
-			for (size_t i = 0; i < ax->nvalues; i++)
-				if ((rc = add_run(t, &cap, sub, f, ax->values[i], i)))
+			for (size_t i = 0; i < ax->nvalues; i++) {
+				/* --where on the label axis picks runs */
+				int keep = 1;
+				for (size_t c = 0; o->where && c < o->where->n; c++)
+					if (!strcmp(o->where->c[c].axis, o->label) &&
+					    !res_value_matches(ax->values[i], o->where->c[c].value))
+						keep = 0;
+				if (keep && (rc = add_run(t, &cap, sub, f, ax->values[i], i)))
 					return rc;
+			}
 			continue;
 		}
 		json_t *v = NULL, *own = NULL;
@@ -499,38 +506,6 @@ next:
 	return rc;
 }
 
-/* Drops runs that have no point in any series (every cell filtered out). */
-static int compact_runs(struct trend *t)
-{
-	size_t *map = malloc((t->nruns + 1) * sizeof(*map));
-	char *used = calloc(t->nruns + 1, 1);
-	if (!map || !used) {
-		free(map);
-		free(used);
-		return -ENOMEM;
-	}
-	for (size_t s = 0; s < t->nseries; s++)
-		for (size_t p = 0; p < t->series[s].npoints; p++)
-			used[t->series[s].pts[p].run] = 1;
-	size_t k = 0;
-	for (size_t r = 0; r < t->nruns; r++) {
-		if (used[r]) {
-			map[r] = k;
-			t->runs[k++] = t->runs[r];
-		} else {
-			free(t->runs[r].label);
-			json_decref(t->runs[r].value);
-		}
-	}
-	t->nruns = k;
-	for (size_t s = 0; s < t->nseries; s++)
-		for (size_t p = 0; p < t->series[s].npoints; p++)
-			t->series[s].pts[p].run = map[t->series[s].pts[p].run];
-	free(map);
-	free(used);
-	return 0;
-}
-
 static int segment(struct trend *t, struct trend_series *s)
 {
 	s->missing = calloc(t->nruns + 1, sizeof(*s->missing));
@@ -623,8 +598,6 @@ int trend_build(const struct res_file *const *files, size_t n, const struct tren
 			  o->where && o->where->n ? " with --where" : "");
 		goto fail;
 	}
-	if ((rc = compact_runs(t)))
-		goto fail;
 	for (size_t s = 0; s < t->nseries; s++) {
 		struct trend_series *ts = &t->series[s];
 		if ((rc = segment(t, ts)))

@@ -22,15 +22,15 @@ static const char *label_kind_name(enum trend_label k)
 	return k == TL_AXIS ? "axis" : k == TL_KEY ? "key" : "created";
 }
 
-/* "13.8" or "13.8–13.10": the labels of runs [a, b) of series s. */
+/* "13.8" or "13.8–13.10" ("13.8..13.10" in CSV): the labels of runs [a, b) of s. */
 static char *span(const struct trend *t, const struct trend_series *s, size_t a, size_t b,
-		  char *buf, size_t len)
+		  int csv, char *buf, size_t len)
 {
 	const char *l0 = t->runs[s->pts[a].run].label, *l1 = t->runs[s->pts[b - 1].run].label;
 	if (b - a == 1)
 		snprintf(buf, len, "%s", l0);
 	else
-		snprintf(buf, len, "%s–%s", l0, l1);
+		snprintf(buf, len, "%s%s%s", l0, csv ? ".." : "–", l1);
 	return buf;
 }
 
@@ -86,6 +86,8 @@ static json_t *series_json(const struct trend *t, const struct trend_series *s)
 	json_object_set_new(o, "points", pts);
 	json_object_set_new(o, "missing_runs", miss);
 	json_t *groups = json_array(), *changes = json_array();
+	json_object_set_new(o, "groups", groups);
+	json_object_set_new(o, "changes", changes);
 	if (s->segmented) {
 		const struct tseg_result *g = &s->seg;
 		for (size_t k = 0; k < g->ngroups; k++) {
@@ -109,14 +111,14 @@ static json_t *series_json(const struct trend *t, const struct trend_series *s)
 		jnum(seg, "q", g->q);
 		jnum(seg, "beta", g->beta);
 		jnum(seg, "lambda", g->lambda);
+		jnum(seg, "scatter", g->scatter);
+		json_object_set_new(seg, "unsteady", json_boolean(g->unsteady));
 		json_object_set_new(seg, "proposed_groups", json_integer((json_int_t)g->proposed));
 		json_object_set_new(o, "segmentation", seg);
 	} else {
 		json_object_set_new(o, "newest", json_null());
 		json_object_set_new(o, "segmentation", json_null());
 	}
-	json_object_set_new(o, "groups", groups);
-	json_object_set_new(o, "changes", changes);
 	json_object_set_new(o, "newest_regressed", json_boolean(trend_newest_is(s, ST_REGRESSION)));
 	json_object_set_new(o, "newest_progressed",
 			    json_boolean(trend_newest_is(s, ST_PROGRESSION)));
@@ -244,7 +246,7 @@ static int series_row(const struct trend *t, const struct trend_series *s, struc
 		return 0;
 	}
 	for (size_t i = 0; i < sg->ngroups && !rc; i++) {
-		span(t, s, sg->start[i], sg->start[i + 1], b, sizeof(b));
+		span(t, s, sg->start[i], sg->start[i + 1], csv, b, sizeof(b));
 		if (csv)
 			rc = cat(&groups, &gl, "%s%s@%s", i ? " " : "",
 				 pv_raw(sg->level[i], a, sizeof(a)), b);
@@ -273,7 +275,7 @@ static int series_row(const struct trend *t, const struct trend_series *s, struc
 	if (sg->has_newest) {
 		const struct tseg_cmp *c = &sg->newest;
 		fmt_ratio(c, csv, r, sizeof(r));
-		span(t, s, sg->start[c->a], sg->start[c->a + 1], b, sizeof(b));
+		span(t, s, sg->start[c->a], sg->start[c->a + 1], csv, b, sizeof(b));
 		if (csv)
 			grid_setf(g, R, k++, "%s:%s@%s", st_verdict_name(c->verdict), r, b);
 		else
@@ -329,6 +331,14 @@ static const char *order_text(const struct trend *t, char *buf, size_t len)
 void trend_print(FILE *f, const struct trend *t, enum grid_fmt fmt)
 {
 	int md = fmt == GRID_MD;
+	if (fmt == GRID_CSV) {
+		/* the rows only: the rest is in the JSON */
+		struct grid *g = trend_grid(t, fmt);
+		if (g)
+			grid_print(f, g, fmt);
+		grid_free(g);
+		return;
+	}
 	const char *q = md ? "`" : "";
 	char ob[600];
 	fprintf(f, "Runs %s (%zu): ", order_text(t, ob, sizeof(ob)), t->nruns);
@@ -354,11 +364,27 @@ void trend_print(FILE *f, const struct trend *t, enum grid_fmt fmt)
 			if (!ts->seg.outlier[p])
 				continue;
 			size_t gi = tseg_group_of(&ts->seg, p);
-			fprintf(f, "%s%s%s%s %s at %s%s%s: %.3f of its group's level (kept in it)",
+			fprintf(f, "%s%s%s%s %s at %s%s%s: %.3f of its group's level (kept in it%s)",
 				any ? "; " : "\nOutliers: ", q, ts->key, q, ts->metric, q,
-				t->runs[ts->pts[p].run].label, q, exp(ts->seg.y[p]) / ts->seg.level[gi]);
+				t->runs[ts->pts[p].run].label, q, exp(ts->seg.y[p]) / ts->seg.level[gi],
+				p + 1 == ts->npoints ? "; the newest run: more repetitions or the next "
+				"run will tell a change from a disturbance" : "");
 			any = 1;
 		}
+	}
+	if (any)
+		fputs(".\n", f);
+	any = 0;
+	for (size_t s = 0; s < t->nseries; s++) {
+		const struct trend_series *ts = &t->series[s];
+		if (!ts->segmented || !ts->seg.unsteady)
+			continue;
+		fprintf(f, "%s%s%s%s %s (runs ±%.1f %% around their groups)",
+			any ? "; " : "\nUnsteady (the runs scatter more than their repetitions and "
+			"the margin allow, so the groups may hide a change, or the runs are not in "
+			"the order performance changed in): ", q, ts->key, q, ts->metric,
+			ts->seg.scatter * 100);
+		any = 1;
 	}
 	if (any)
 		fputs(".\n", f);
@@ -383,6 +409,24 @@ void trend_print(FILE *f, const struct trend *t, enum grid_fmt fmt)
 }
 
 /* ---- the plot ---------------------------------------------------------------------- */
+
+/* Decimals of the y tics with SI prefixes (150k, 1.45M): enough for a tenth of the
+ * span of the medians, at most three. */
+static int si_decimals(const struct trend_series *s)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t p = 0; p < s->npoints; p++) {
+		lo = fmin(lo, s->pts[p].st.s.min);
+		hi = fmax(hi, s->pts[p].st.s.max);
+	}
+	if (!(hi > 0) || !isfinite(lo))
+		return 0;
+	double unit = pow(1000, floor(log10(hi) / 3)), step = (hi - lo) / 10 / unit;
+	if (!(step > 0))
+		return 1;
+	int d = (int)ceil(-log10(step));
+	return d < 0 ? 0 : d > 3 ? 3 : d;
+}
 
 int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char *err,
 	       size_t errlen)
@@ -409,7 +453,9 @@ int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char 
 		plot_dat_str(dat, t->runs[pt->run].label);
 		fputc('\n', dat);
 	}
+	/* blocks only for what exists: gnuplot numbers the non-empty ones */
 	size_t nchanges = 0, noutliers = 0;
+	int idx_changes = -1, idx_outliers = -1, next = 1;
 	if (s->segmented) {
 		const struct tseg_result *g = &s->seg;
 		fputs("\n\n# group: from to level (geometric mean)\n", dat);
@@ -422,7 +468,11 @@ int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char 
 			plot_dat_num(dat, g->level[k]);
 			fputc('\n', dat);
 		}
-		fputs("\n\n# change: x level_before level_after colour text\n", dat);
+		next++;
+		if (g->ngroups > 1) {
+			fputs("\n\n# change: x level_before level_after colour text\n", dat);
+			idx_changes = next++;
+		}
 		for (size_t k = 0; k + 1 < g->ngroups; k++) {
 			const struct tseg_cmp *c = &g->change[k];
 			double x = ((double)s->pts[g->start[k + 1] - 1].run +
@@ -438,14 +488,17 @@ int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char 
 			fputc('\n', dat);
 			nchanges++;
 		}
-		fputs("\n\n# outlier: run median\n", dat);
-		for (size_t p = 0; p < s->npoints; p++)
-			if (g->outlier[p]) {
-				fprintf(dat, "%zu ", s->pts[p].run);
-				plot_dat_num(dat, s->pts[p].st.s.median);
-				fputc('\n', dat);
-				noutliers++;
+		for (size_t p = 0; p < s->npoints; p++) {
+			if (!g->outlier[p])
+				continue;
+			if (!noutliers++) {
+				fputs("\n\n# outlier: run median\n", dat);
+				idx_outliers = next++;
 			}
+			fprintf(dat, "%zu ", s->pts[p].run);
+			plot_dat_num(dat, s->pts[p].st.s.median);
+			fputc('\n', dat);
+		}
 	}
 	char title[1024], sub[1024], yl[256], ob[600];
 	snprintf(title, sizeof(title), "%s of %s, runs %s", s->metric, s->key,
@@ -458,14 +511,15 @@ int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char 
 		snprintf(sub, sizeof(sub), "%zu groups, %zu change%s; newest vs best earlier: %s %.3f",
 			 s->seg.ngroups, nchanges, nchanges == 1 ? "" : "s",
 			 st_verdict_name(s->seg.newest.verdict), s->seg.newest.w.ratio);
-	plot_gp_header(&fs, o, title, sub, "ppslab trend", NULL);
+	plot_gp_header(&fs, o, title, sub, NULL, NULL);
 	plot_gp_set_str(gp, "ylabel", name_label(s->metric, yl, sizeof(yl)));
 	if (t->label_kind != TL_CREATED || t->order_given)
 		plot_gp_set_str(gp, "xlabel", t->label_kind == TL_CREATED ? "run" : t->label);
 	fprintf(gp, "set xrange [-0.6:%g]\nset offsets 0, 0, graph 0.08, graph 0.08\n",
 		(double)t->nruns - 0.4);
 	if (name_is_rate(s->metric))
-		fputs("set format y '%.3s%c'\n", gp);
+		fprintf(gp, "set format y '%%.%ds%%c'\n", si_decimals(s));
+	fputs("set key below horizontal\n", gp);
 	/* every run's label, also where this cell is missing */
 	size_t maxw = 0;
 	for (size_t r = 0; r < t->nruns; r++)
@@ -490,15 +544,16 @@ int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char 
 	}
 	if (nchanges) {
 		plot_gp_dat_ref(gp, &fs, 0);
-		fputs(" index 2 using 1:2:(0):($3-$2):4 with vectors head filled lw 2 "
-		      "lc rgb variable title 'change'", gp);
+		fprintf(gp, " index %d using 1:2:(0):($3-$2):4 with vectors head filled lw 2 "
+			"lc rgb variable title 'change'", idx_changes);
 		plot_gp_dat_ref(gp, &fs, 0);
-		fputs(" index 2 using 1:3:5 with labels left offset 0.8,0 font ',9' notitle", gp);
+		fprintf(gp, " index %d using 1:3:5 with labels left offset 0.8,0.8 font ',9' "
+			"notitle", idx_changes);
 	}
 	if (noutliers) {
 		plot_gp_dat_ref(gp, &fs, 0);
-		fputs(" index 3 using 1:2 with points pt 6 ps 2.5 lc rgb '#e07000' "
-		      "title 'outlier (kept in its group)'", gp);
+		fprintf(gp, " index %d using 1:2 with points pt 6 ps 2.5 lc rgb '#e07000' "
+			"title 'outlier (kept in its group)'", idx_outliers);
 	}
 	fputc('\n', gp);
 	if (ferror(fs.gp) || ferror(fs.dat)) {

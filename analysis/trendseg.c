@@ -240,6 +240,37 @@ static void mark_outliers(const struct tseg_opts *o, double *tmp, struct tseg_re
 	}
 }
 
+/* How far the runs other than outliers scatter around their groups: the RMS of y, and
+ * χ²/k against TSEG_UNSTEADY_LAMBDA (an outlier is reported already; it should not
+ * also make its whole series look unsteady). */
+static void steadiness(const double *w, struct tseg_result *res)
+{
+	double chi2 = 0, ss = 0;
+	size_t k = 0;
+	for (size_t g = 0; g < res->ngroups; g++) {
+		double sw = 0, swy = 0, sy = 0;
+		size_t m = 0;
+		for (size_t i = res->start[g]; i < res->start[g + 1]; i++)
+			if (!res->outlier[i]) {
+				sw += w[i];
+				swy += w[i] * res->y[i];
+				sy += res->y[i];
+				m++;
+			}
+		if (!m)
+			continue;
+		for (size_t i = res->start[g]; i < res->start[g + 1]; i++)
+			if (!res->outlier[i]) {
+				double dw = res->y[i] - swy / sw, d = res->y[i] - sy / (double)m;
+				chi2 += w[i] * dw * dw;
+				ss += d * d;
+			}
+		k += m;
+	}
+	res->scatter = k ? sqrt(ss / (double)k) : 0;
+	res->unsteady = k && chi2 / (double)k > TSEG_UNSTEADY_LAMBDA;
+}
+
 int tseg_segment(const struct tseg_run *r, size_t n, const struct tseg_opts *o,
 		 struct tseg_result *res)
 {
@@ -327,6 +358,7 @@ int tseg_segment(const struct tseg_run *r, size_t n, const struct tseg_opts *o,
 		res->has_newest = 1;
 	}
 	mark_outliers(o, buf, res);
+	steadiness(w, res);
 	free(w);
 	free(buf);
 	return 0;

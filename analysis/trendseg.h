@@ -67,6 +67,8 @@ struct tseg_result {
 	double *y;            /* per run: mean of ln v (the log of its geometric mean) */
 	double *u;            /* per run: the variance of y its repetitions show */
 	double q, beta, lambda;
+	double scatter;       /* RMS of y around its group's mean, outliers left out */
+	int unsteady;         /* and that scatter is more than TSEG_UNSTEADY_LAMBDA allows */
 	size_t proposed;      /* groups step 1 proposed (before confirmation) */
 };
 
@@ -75,6 +77,11 @@ struct tseg_result {
 int tseg_segment(const struct tseg_run *r, size_t n, const struct tseg_opts *o,
 		 struct tseg_result *res);
 void tseg_free(struct tseg_result *res);
+
+/* χ²/N above this (outliers left out): the runs scatter more than twice what their
+ * repetitions and the margin allow, so groups may hide changes, or the order is not
+ * the one performance changed in; said with the series. */
+#define TSEG_UNSTEADY_LAMBDA 4.0
 
 /* Group index of run i. */
 size_t tseg_group_of(const struct tseg_result *res, size_t run);

@@ -172,6 +172,8 @@ static void t_outlier_run(void)
 		/* the median is 0 and the MAD 0, so the spread is q: |−0.357| > 3·√(q²+u) */
 		T_EQ_INT(r.outlier[3], 1);
 		T_EQ_INT(r.outlier[2] + r.outlier[4], 0);
+		/* reported as an outlier, it does not make the series unsteady */
+		T_EQ_INT(r.unsteady, 0);
 		tseg_free(&r);
 	}
 }
@@ -190,6 +192,24 @@ static void t_outlier_repetition(void)
 	T_EQ_U64(r.ngroups, 1);
 	T_EQ_INT(r.outlier[3], 0);
 	T_NEAR(r.y[3] - log(1e5), (log(0.99) + log(0.7)) / 3, 1e-12);
+	tseg_free(&r);
+}
+
+static void t_unsteady(void)
+{
+	struct series s;
+	struct tseg_result r;
+	/* 1, 1, .8, .8, 1, .8: no cut pays (y = 0 or −0.223; one group χ² ∝ 6·0.1116² =
+	 * 0.0746, the best cut [0,2) [2,6) leaves 0.0373: 3·ln 2 = 2.08 < β(6) = 3.69),
+	 * and the runs scatter ±11.2 % around the one level, far beyond what their
+	 * repetitions and the margin allow: said, not hidden */
+	const double lv[] = { 1, 1, 0.8, 0.8, 1, 0.8 };
+	make(&s, lv, 6, 3);
+	if (seg(&s, NULL, &r))
+		return;
+	T_EQ_U64(r.ngroups, 1);
+	T_EQ_INT(r.unsteady, 1);
+	T_NEAR(r.scatter, -log(0.8) / 2, 1e-9);
 	tseg_free(&r);
 }
 
@@ -506,6 +526,7 @@ int main(void)
 	T_RUN(t_newest_run);
 	T_RUN(t_outlier_run);
 	T_RUN(t_outlier_repetition);
+	T_RUN(t_unsteady);
 	T_RUN(t_noise_at_and_below_margin);
 	T_RUN(t_two_runs);
 	T_RUN(t_lower_is_better);
