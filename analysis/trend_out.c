@@ -506,7 +506,7 @@ int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char 
 	if (!s->segmented)
 		snprintf(sub, sizeof(sub), "%s", s->note ? s->note : "");
 	else if (s->seg.ngroups == 1)
-		snprintf(sub, sizeof(sub), "one group: no change beyond ±%g%%", t->margin * 100);
+		snprintf(sub, sizeof(sub), "one group: no change confirmed (margin ±%g%%)", t->margin * 100);
 	else
 		snprintf(sub, sizeof(sub), "%zu groups, %zu change%s; newest vs best earlier: %s %.3f",
 			 s->seg.ngroups, nchanges, nchanges == 1 ? "" : "s",
