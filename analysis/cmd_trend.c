@@ -108,7 +108,15 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 			return cli_bad("format", arg, "text, md or csv");
 		return 0;
 	case 'o': a->out = arg; return 0;
-	case 'p': a->plot = arg; return 0;
+	case 'p': {
+		/* refused before anything is printed, not after the table */
+		const char *dot = strrchr(arg, '.'), *slash = strrchr(arg, '/');
+		if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : arg) ||
+		    (strcmp(dot, ".png") && strcmp(dot, ".svg") && strcmp(dot, ".txt")))
+			return cli_bad("plot", arg, "FILE.png, FILE.svg or FILE.txt");
+		a->plot = arg;
+		return 0;
+	}
 	case 'h': return HELP_REQUESTED;
 	}
 	if (!strcmp(name, "label-from")) {
@@ -162,8 +170,9 @@ static int list_dir(const char *dir, struct strlist *paths)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
-		log_err("%s: %s", dir, strerror(errno));
-		return errno == ENOENT ? EX_NOINPUT : EX_OSERR;
+		int e = errno;
+		log_err("%s: %s", dir, strerror(e));
+		return e == ENOENT || e == EACCES ? EX_NOINPUT : EX_OSERR;
 	}
 	struct strlist names = { 0 };
 	struct dirent *e;
@@ -223,11 +232,6 @@ static int plots(const struct trend *t, const char *path, const char *metric,
 	size_t n = 0;
 	for (size_t s = 0; s < t->nseries; s++)
 		n += !strcmp(t->series[s].metric, metric);
-	if (!n) {
-		log_err("--plot-metric %s: not followed (metrics: %s%s)", metric, t->metrics[0],
-			t->nmetrics > 1 ? ", ..." : "");
-		return EX_USAGE;
-	}
 	const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
 	if (!dot || (slash && dot < slash))
 		dot = path + strlen(path);
@@ -346,6 +350,18 @@ int cmd_trend(int argc, char **argv)
 		rc = r == -EINVAL ? EX_USAGE : r == -ENODATA ? EX_DATAERR : EX_OSERR;
 		goto out;
 	}
+	const char *pm = a.plot_metric ? a.plot_metric : t->metrics[0];
+	if (a.plot) {
+		size_t k = 0;
+		for (size_t s = 0; s < t->nseries; s++)
+			k += !strcmp(t->series[s].metric, pm);
+		if (!k) {
+			log_err("--plot-metric %s: not followed (metrics: %s%s)", pm,
+				t->metrics[0], t->nmetrics > 1 ? ", ..." : "");
+			rc = EX_USAGE;
+			goto out;
+		}
+	}
 	int json_stdout = a.out && !strcmp(a.out, "-");
 	if (!json_stdout)
 		trend_print(stdout, t, (enum grid_fmt)a.fmt);
@@ -368,8 +384,7 @@ int cmd_trend(int argc, char **argv)
 		}
 	}
 	if (a.plot) {
-		if ((rc = plots(t, a.plot, a.plot_metric ? a.plot_metric : t->metrics[0],
-				&written)))
+		if ((rc = plots(t, a.plot, pm, &written)))
 			goto out;
 		if (!json_stdout && a.fmt != GRID_CSV) {
 			printf("\nPlots (with .gp and .dat beside each): ");

@@ -130,6 +130,9 @@ check "plot: the .gp re-runs from its directory without a warning" $? "$(cat "$T
 run "plot: one cell, one file" 0 "" "$B" trend "$D/trend-os.json" --label-from os --where pollhz=2000 --plot "$T/p/os.svg"
 grep -q '</svg>' "$T/p/os.svg" && grep -q "outlier" "$T/p/os.gp"; check "plot: FILE itself for one cell; the outlier marked" $?
 run "plot: --plot-metric not followed" 64 "--plot-metric lat_p99_ns: not followed" "$B" trend "$D/trend" --plot "$T/p/x.png" --plot-metric lat_p99_ns
+[ ! -s "$T/out" ]; check "plot: ... refused before the table is printed" $?
+run "plot: unknown image type" 64 "--plot x.jpg: expected FILE.png, FILE.svg or FILE.txt" "$B" trend "$D/trend" --plot "x.jpg"
+[ ! -s "$T/out" ]; check "plot: ... refused before the table is printed" $?
 
 # ---- --fail-on for a nightly job ---------------------------------------------------------
 run "--fail-on regression: the newest group of pollhz=1000 regressed" 1 "1 cell\(s\) whose newest group regressed: pollhz=1000 fwd_pps \(--fail-on\)" \
