@@ -19,7 +19,7 @@ doc_opt_refs() {
 		if (b == "ppslab-gen" || b == "ppslab-sink" || b == "ppslab-rut" || b == "ppslab") return b
 		return ""
 	}
-	function is_cmd(w) { return w ~ /^(lab|run|table|plot|compare|report|env)$/ }
+	function is_cmd(w) { return w ~ /^(lab|run|table|plot|compare|trend|report|env)$/ }
 	# the options in text s, with program p unless the text names one
 	function scan(s, p,   n, w, i, j, b, o) {
 		n = split(s, w, /[ \t]+/)

@@ -29,7 +29,7 @@ check "README's second command is 'make check', explained" $? "got: $second"
 # ---- links ---------------------------------------------------------------------------------
 docs=(README.md HACKING.md LAB.md docs/*.md docs/examples/README.md)
 # Pages other changes of the same issue write; a link to one is checked once it exists.
-pending=" docs/glossary.md docs/readiness.md docs/design/polling.md docs/design/ipfw.md docs/design/methodology.md "
+pending=" docs/readiness.md "
 
 # GitHub's anchors of a page's headings: lower case, ASCII punctuation but - and _
 # dropped, spaces to -, "-1", "-2" ... after repeats.
