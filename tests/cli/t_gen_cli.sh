@@ -31,7 +31,7 @@ help=$("$G" --help)
 missing=""
 for o in iface dst src dst-mac src-mac dport sport flows flow-order rate link bit-layer steps \
 	ramp poisson burst size pattern inject inject-rate count duration warmup stream ttl clock \
-	threads cpus replay seed late calibrate interval json allow-any-dst quiet verbose version help; do
+	threads cpus replay seed late calibrate interval json ready-fd allow-any-dst quiet verbose version help; do
 	echo "$help" | grep -q -- "--$o" || missing="$missing $o"
 done
 if [ -z "$missing" ]; then ok "--help lists every option"; else nok "--help lists every option" "missing:$missing"; fi

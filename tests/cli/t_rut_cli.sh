@@ -57,7 +57,7 @@ n=$((n + 1))
 missing=""
 for o in --in --out --mode --pollhz --burst-max --sysctl --range-policy --spin --rt-prio --burst \
 	--l2 --route --routes --neigh --rules --check-rules --default-accept --ctl --duration \
-	--interval --json; do
+	--interval --json --ready-fd; do
 	echo "$help" | grep -q -- "$o" || missing="$missing $o"
 done
 if [ -z "$missing" ] && echo "$help" | grep -q "ppslab-rut ctl PATH sysctl"; then
