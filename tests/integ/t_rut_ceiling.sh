@@ -26,7 +26,7 @@ for cfg in "500 20 10000" "1000 15 15000"; do
 	hz=$1 bm=$2 want=$3
 	start rut_$hz rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --pollhz $hz --burst-max $bm --rt-prio 5 --json
 	start sink_$hz sink "$B/ppslab-sink" -i sink0 --duration 60 --json
-	ready sink 1; ready rut 2
+	wait_ready rut_$hz; wait_ready sink_$hz
 	start gen_$hz gen "$B/ppslab-gen" -i gen0 --rate $((2 * want)) --duration 4 --json
 	sleep 1
 	r=$(rate 2)
@@ -56,7 +56,7 @@ done
 # idle_poll=1 (FreeBSD) polls between ticks too: the only way past the bound (spec A.5)
 start rut_idle rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --pollhz 500 --burst-max 20 \
 	--sysctl kern.polling.idle_poll=1 --json
-ready rut 2
+wait_ready rut_idle
 start gen_idle gen "$B/ppslab-gen" -i gen0 --rate 20k --duration 4 --json
 sleep 1
 r=$(rate 2)

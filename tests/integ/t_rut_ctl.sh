@@ -22,7 +22,7 @@ rate() {
 
 start sink sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --pollhz 1000 --burst-max 10 --rt-prio 5 --json
-ready sink 1; ready rut 2
+wait_ready sink; wait_ready rut
 eq "socket is owner-only" "$(stat -c %a "$S")" 600
 
 out=$(ctl sysctl kern.polling); rc=$?
