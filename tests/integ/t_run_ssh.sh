@@ -207,7 +207,10 @@ R2J=$T/r2.json
 [ -n "${KEEP_R2:-}" ] && cp "$R2J" "$KEEP_R2"
 eq "complete, two cases measured" \
 	"$(jq -r '[.complete, ([.cases[] | select(.status == "ok" or .status == "flagged")] | length)] | join(",")' "$R2J")" "true,2"
-near "the router forwards the 20,000 offered" "$(jq '[.cases[].metrics.fwd_pps] | min' "$R2J")" 20000 0.10
+# the kernel forwards all it gets: the rate follows the sender's (a loaded machine can
+# make the sender miss 20,000; the offered load check says so)
+eq "the router forwards what is offered (within 10 %)" \
+	"$(jq '[.cases[].metrics | (.fwd_pps / .offered_pps - 1) | fabs < 0.10] | all' "$R2J")" true
 eq "the router's environment came over ssh, without ppslab there" \
 	"$(jq -r '.environment.dut.collected | test("^sh over ssh root@198.19.255.2")' "$R2J")" true
 eq "... its kernel and ports" \
@@ -226,6 +229,9 @@ check "... from the router's own counters" \
 	test "$(jq '[.cases[].trials[].rut.rx_pkts] | min' "$R2J")" -gt 20000
 eq "the user's ssh options come before ppslab's in the hooks too" \
 	"$(jq -r '.cases[0].router_hooks[0].argv | (index("ConnectTimeout=5") < index("ConnectTimeout=10"))' "$R2J")" true
-stop sshd_r
-stop sshd
+# sshd started in the background of a script ignores SIGINT (as every such job does)
+for d in sshd_r sshd; do
+	kill -TERM "${BG_PID[$d]}" 2>/dev/null
+	finish "$d" 10
+done
 done_testing
