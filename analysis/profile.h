@@ -3,7 +3,8 @@
  *
  * A profile says what to sweep (the matrix), how to measure each cell (the trial
  * method), what traffic to send, which router is under test and where the boxes are.
- * The format, with every key and its default, is in README.md ("Profiles"):
+ * The format, with every key and its default, is in README.md ("Profiles"); the keys
+ * of a real three-box lab in docs/profiles-lab.md:
  *
  *   { "description": "...",
  *     "matrix":   { "pollhz": [1000, 2000], "rules": [0, 10] },     swept axes
@@ -53,16 +54,26 @@
  *     max_load ("max" or 0 = the rig's ceiling), width (0.005, in (0,1)), pdr_loss
  *     (0.005), initial (1s, <= duration), phases (2, 0..10), duration_sum (= duration),
  *     exceed_ratio (0), max_trials (40), ladder (list of rates; default 10..100 % of
- *     max). Durations are seconds or text ("500ms"); loads are pps or rates ("200k").
+ *     max), max_delay (10s: the sink's --max-delay), max_clock_error (0.1, in (0,1]:
+ *     lat_* are withheld when the sender's and sink's clocks may differ by more than
+ *     this fraction of the median delay). Durations are seconds or text ("500ms");
+ *     loads are pps or rates ("200k").
  *   router: kind (rut), ports (afpacket|xdp), rules_dir (the profile's directory),
- *     rt_prio (0..99, 0), ring (0 or 64..4194304 frames, 0), hook_timeout (30s); hooks (object: axis → argument vector),
- *     setup_hook, read_hook (argument vectors) only with kind "external"; every {NAME}
- *     placeholder in a hook must name an axis.
+ *     rt_prio (0..99, 0), ring (0 or 64..4194304 frames, 0), hook_timeout (30s); only
+ *     with kind "external": hooks (object: axis → argument vector), setup_hook,
+ *     read_hook, check_hook (argument vectors), hook_estimate (a duration, or an
+ *     object of axis, "setup", "read", "check" → duration; 1s). In a hook word every
+ *     {NAME} names an axis and {{ / }} are literal braces. An external router's swept
+ *     axes must each be set by a hook (its own, or one naming {AXIS}), except those
+ *     ppslab applies itself: offered, size, flows, direction.
  *   topology: kind netns (lab "ppslab"; netns LAB-gen/LAB-rut/LAB-sink, iface gen0,
  *     "rut0,rut1", sink0 filled in), local (gen/sink iface required; rut's "IN,OUT" too
  *     when router.kind is rut) or ssh (each such box also needs "ssh": "[user@]host",
- *     no spaces, no leading '-'); "bin" is an absolute directory; dst (198.19.0.2),
- *     dst_b (198.18.0.2).
+ *     no spaces, no leading '-'; an external router's "ssh" is where its environment
+ *     is read); "iface" is an interface or a port spec ("xdp:gen0,queue=0": the name
+ *     is checked without prefix and options), "IN,OUT" for the router; "bin" is an
+ *     absolute directory; dst (198.19.0.2), dst_b (198.18.0.2), dst_mac, dst_mac_b
+ *     (the next hop of blast A and B, "aa:bb:cc:dd:ee:ff": no route lookup).
  *   rig: calibrate (true), direct (true). output: results ("results.json"), table and
  *     plot (objects, kept as they are for the table/plot commands).
  *
