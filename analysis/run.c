@@ -320,6 +320,10 @@ static json_t *rig_measure(struct runner *r)
 		rc = rc ? rc : box_arg(&c, r->env.gen_if);
 		rc = rc ? rc : box_arg(&c, "--dst");
 		rc = rc ? rc : box_arg(&c, r->env.dst);
+		if (!rc && p->topo.dst_mac) {   /* no route lookup where the profile says */
+			rc = box_arg(&c, "--dst-mac");
+			rc = rc ? rc : box_arg(&c, p->topo.dst_mac);
+		}
 		rc = rc ? rc : box_arg(&c, "--calibrate");
 		rc = rc ? rc : box_arg(&c, "--duration");
 		rc = rc ? rc : box_arg(&c, "1s");
