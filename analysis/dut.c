@@ -471,9 +471,10 @@ static int hook_run(struct dut *d, const char *what, const json_t *hook, const j
 		log_warn("hook %s (%s) killed after its %.0f s timeout", what, c.argv[0], tmo);
 	if (d->hook_log) {
 		json_t *av = json_array();
-		for (size_t i = 0; i < c.n; i++)
-			json_array_append_new(av, json_string(c.argv[i]) ? json_string(c.argv[i])
-									  : json_string("?"));
+		for (size_t i = 0; i < c.n; i++) {
+			json_t *w = json_string(c.argv[i]);   /* NULL when not UTF-8 */
+			json_array_append_new(av, w ? w : json_string("?"));
+		}
 		json_t *r = json_pack("{s:s,s:o,s:i,s:f}", "hook", what, "argv", av, "status", st,
 				      "s", secs);
 		if (r && stdin_text)

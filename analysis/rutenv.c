@@ -112,7 +112,8 @@ static json_t *value_of(const char *v)
 		return json_integer(-(json_int_t)u);
 	if (!num_u64(v, 0, (uint64_t)INT64_MAX, &u))
 		return json_integer((json_int_t)u);
-	return json_string(v) ? json_string(v) : json_string("?");
+	json_t *j = json_string(v);   /* NULL when not UTF-8 */
+	return j ? j : json_string("?");
 }
 
 /* os-release's NAME / VERSION / PRETTY_NAME: unquoted or in double or single quotes. */
