@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "checks.h"
 #include "compare.h"
 #include "grid.h"
 #include "names.h"
@@ -197,10 +198,33 @@ int report_deviations(const struct res_file *rf, char ***out, size_t *n)
 			   "one host; RFC 2544 §6 assumes a tester and a DUT on real links.");
 	int lat = 0;
 	for (size_t k = 0; k < rf->nmetrics; k++)
-		lat |= !strncmp(rf->metrics[k], "lat_", 4);
+		lat |= !strncmp(rf->metrics[k], "lat_", 4) && res_metric_has_values(rf, rf->metrics[k]);
 	if (lat)
 		rc |= push(out, n, "Latency is percentiles over every test frame's timestamp "
 			   "(RFC 8219 style), not one tagged frame per 120 s trial (RFC 2544 §26.2).");
+	size_t withheld = 0;
+	const char *why = NULL;
+	for (size_t k = 0; k < rf->ncases; k++) {
+		const char *w = json_string_value(json_object_get(rf->cases[k].obj,
+								  "latency_withheld"));
+		if (w) {
+			withheld++;
+			why = why ? why : w;
+		}
+	}
+	if (withheld)
+		rc |= push(out, n, "One-way latency is withheld from %zu case%s: %s.", withheld,
+			   withheld == 1 ? "" : "s", why);
+	size_t frames = 0;
+	for (size_t k = 0; k < rf->ncases; k++) {
+		const char *how = json_string_value(json_object_get(rf->cases[k].obj, "fwd_rate_from"));
+		frames += how && strcmp(how, CHECK_FWD_WINDOW);
+	}
+	if (frames)
+		rc |= push(out, n, "In %zu case%s the forwarding rate is test frames over the "
+			   "sender's time, not the receiving interfaces' counters over the load "
+			   "window (see the cases' flags): it also counts a backlog delivered after "
+			   "the load.", frames, frames == 1 ? "" : "s");
 	return rc ? -ENOMEM : 0;
 }
 

@@ -136,7 +136,8 @@ static void t_full(void)
 		"             \"max_load\": \"1.5M\", \"width\": 0.01, \"pdr_loss\": 0.001,\n"
 		"             \"ladder\": [\"100k\", 200000] },\n"
 		"  \"router\": { \"kind\": \"external\", \"hooks\": { \"pollhz\": [\"ssh\", \"r2\",\n"
-		"              \"sysctl\", \"kern.polling.pollhz={pollhz}\"] },\n"
+		"              \"sysctl\", \"kern.polling.pollhz={pollhz}\"],\n"
+		"              \"firewall\": [\"ssh\", \"r2\", \"fw\", \"{firewall}\"] },\n"
 		"              \"read_hook\": [\"ssh\", \"r2\", \"ipfw\", \"show\"],\n"
 		"              \"hook_timeout\": \"5s\" },\n"
 		"  \"topology\": { \"kind\": \"ssh\", \"gen\": { \"ssh\": \"lab@gen1\", \"iface\": \"em0\" },\n"
@@ -218,7 +219,7 @@ static void t_unknown_key(void)
 	T_STREQ(rel(&d, 0),
 		":2:13: trial.durration: unknown key \"durration\" in trial; known keys: method, "
 		"warmup, duration, settle, min_load, max_load, width, pdr_loss, initial, phases, "
-		"duration_sum, exceed_ratio, max_trials, ladder");
+		"duration_sum, exceed_ratio, max_trials, ladder, max_delay, max_clock_error");
 	prof_diag_free(&d);
 	T_EQ_INT(parse("{\"matrix\": {\"hz\": [1]}, \"colour\": 1}", &p, &d), -EINVAL);
 	T_EQ_INT(d.n, 2);
@@ -449,6 +450,107 @@ static void t_router_hooks(void)
 	prof_diag_free(&d);
 }
 
+/* an external router: every swept axis needs a hook (or is ppslab's own), placed at the
+ * axis; {{ and }} are literal braces; the check hook and the plan's estimates */
+static void t_external_coverage(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"matrix\": {\"pollhz\": [1000, 2000], \"offered\": [\"10k\", \"20k\"],\n"
+		       "            \"rules_kind\": [\"nomatch\", \"count\"], \"rules\": [0, 10]},\n"
+		       " \"router\": {\"kind\": \"external\",\n"
+		       "   \"hooks\": {\"rules\": [\"load\", \"{rules}\", \"{rules_kind}\"]}}}", &p, &d),
+		 -EINVAL);
+	T_EQ_INT(d.n, 1);
+	T_TRUE(has(&d, ":1:13: matrix.pollhz: axis pollhz is swept, but nothing sets it on the "
+		   "external router: add router.hooks.pollhz"));
+	prof_diag_free(&d);
+	/* the same sweep on ppslab-rut needs no hook */
+	T_EQ_INT(parse("{\"matrix\": {\"pollhz\": [1000, 2000]}}", &p, &d), 0);
+	profile_free(p);
+	/* --set: placed at the --set */
+	char *sets[] = { "router.kind=external", "burst_max=10,20" };
+	T_EQ_INT(parse_sets("{}", sets, 2, &p, &d), -EINVAL);
+	T_TRUE(has(&d, "--set 2: matrix.burst_max: axis burst_max is swept, but nothing sets it"));
+	prof_diag_free(&d);
+
+	/* literal braces, check hook, estimates, the router's two ports described */
+	T_EQ_INT(parse("{\"matrix\": {\"pollhz\": [1000, 2000]},\n"
+		       " \"router\": {\"kind\": \"external\",\n"
+		       "   \"hooks\": {\"pollhz\": [\"sh\", \"-c\", \"awk '{{print $1}}' x\", \"{pollhz}\"]},\n"
+		       "   \"check_hook\": [\"true\", \"{mode}\"],\n"
+		       "   \"hook_estimate\": {\"pollhz\": \"3s\", \"read\": 0.5}},\n"
+		       " \"topology\": {\"rut\": {\"iface\": \"ix0,ix1\"}}}", &p, &d), 0);
+	for (size_t i = 0; i < d.n; i++)
+		printf("# %s\n", d.msg[i]);
+	if (p) {
+		T_TRUE(prof_axis_hooked(p, "pollhz"));
+		T_TRUE(!prof_axis_hooked(p, "rules"));
+		T_EQ_INT(json_array_size(p->router.check_hook), 2);
+		T_NEAR(prof_hook_estimate(p, "pollhz"), 3, 0);
+		T_NEAR(prof_hook_estimate(p, "read"), 0.5, 0);
+		T_NEAR(prof_hook_estimate(p, "setup"), PROF_HOOK_EST_DEFAULT_S, 0);
+		T_STREQ(p->topo.rut.iface, "ix0,ix1");
+		profile_free(p);
+	}
+	T_EQ_INT(parse("{\"router\": {\"kind\": \"external\",\n"
+		       "   \"setup_hook\": [\"sh\", \"-c\", \"awk '{print}'\"],\n"
+		       "   \"read_hook\": [\"x}\"], \"hook_estimate\": {\"colour\": 1}}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":2:31: router.setup_hook[2]: placeholder {print} names no axis"));
+	T_TRUE(has(&d, ":3:18: router.read_hook[0]: a lone \"}\" in \"x}\" (a literal brace is written }})"));
+	T_TRUE(has(&d, ":3:43: router.hook_estimate.colour: \"colour\" is neither an axis nor setup, read or check"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"router\": {\"check_hook\": [\"true\"]}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, "router.check_hook: hooks configure an external router"));
+	prof_diag_free(&d);
+}
+
+/* port specs: the interface name is checked without backend prefix and options; the
+ * next-hop MACs; the sink's --max-delay and the latency clock fraction */
+static void t_ports_and_clocks(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"topology\": {\"kind\": \"local\",\n"
+		       " \"gen\": {\"iface\": \"xdp:enp65s0f0np0\"}, \"sink\": {\"iface\": \"xdp:gen0,queue=0\"},\n"
+		       " \"rut\": {\"iface\": \"a,b\"},\n"
+		       " \"dst_mac\": \"02:00:00:00:00:01\", \"dst_mac_b\": \"0A:bc:00:00:00:02\"},\n"
+		       " \"trial\": {\"max_delay\": \"50ms\", \"max_clock_error\": 0.25}}", &p, &d), 0);
+	for (size_t i = 0; i < d.n; i++)
+		printf("# %s\n", d.msg[i]);
+	if (p) {
+		T_STREQ(p->topo.gen.iface, "xdp:enp65s0f0np0");
+		T_STREQ(p->topo.dst_mac, "02:00:00:00:00:01");
+		T_STREQ(p->topo.dst_mac_b, "0A:bc:00:00:00:02");
+		T_NEAR(p->trial.max_delay_s, 0.05, 1e-12);
+		T_NEAR(p->trial.max_clock_error, 0.25, 0);
+		profile_free(p);
+	}
+	T_EQ_INT(parse("{}", &p, &d), 0);
+	if (p) {
+		T_NEAR(p->trial.max_delay_s, 10, 0);
+		T_NEAR(p->trial.max_clock_error, 0.1, 0);
+		T_TRUE(p->topo.dst_mac == NULL);
+		profile_free(p);
+	}
+	T_EQ_INT(parse("{\"topology\": {\"kind\": \"local\", \"rut\": {\"iface\": \"a,b\"},\n"
+		       " \"gen\": {\"iface\": \"xdp:enp65s0f0np0wxyz\"}, \"sink\": {\"iface\": \"xdp:gen0,queue\"},\n"
+		       " \"dst_mac\": \"02:00:00:00:00\", \"dst_mac_b\": \"ff:ff:ff:ff:ff:ff\"},\n"
+		       " \"trial\": {\"max_clock_error\": 0}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":2:19: topology.gen.iface: expected an interface name (up to 15 characters"));
+	T_TRUE(has(&d, "topology.sink.iface: expected an interface name"));
+	T_TRUE(has(&d, ":3:13: topology.dst_mac: expected a MAC address aa:bb:cc:dd:ee:ff, got \"02:00:00:00:00\""));
+	T_TRUE(has(&d, "topology.dst_mac_b: ff:ff:ff:ff:ff:ff is a multicast or broadcast address"));
+	T_TRUE(has(&d, "trial.max_clock_error: expected a number in (0, 1]"));
+	T_EQ_INT(d.n, 5);
+	prof_diag_free(&d);
+	/* udp: targets are addresses, not names */
+	T_EQ_INT(parse("{\"topology\": {\"kind\": \"local\", \"rut\": {\"iface\": \"a,b\"},\n"
+		       " \"gen\": {\"iface\": \"udp:198.19.0.2:9\"}, \"sink\": {\"iface\": \"pcap:em1\"}}}",
+		       &p, &d), 0);
+	profile_free(p);
+}
+
 static void t_trial_relations(void)
 {
 	struct profile *p;
@@ -531,6 +633,8 @@ int main(void)
 	T_RUN(t_topology);
 	T_RUN(t_dst_guard);
 	T_RUN(t_router_hooks);
+	T_RUN(t_external_coverage);
+	T_RUN(t_ports_and_clocks);
 	T_RUN(t_trial_relations);
 	T_RUN(t_load);
 	return t_done();
