@@ -27,7 +27,11 @@
  *                    to at least the frames the forwarder read (every frame matched some
  *                    rule); with update_counters = 0 they must not move at all;
  *  8 components ok:  every component exited 0 (the record's "exit" object: name →
- *                    status), none timed out.
+ *                    status), none timed out;
+ *  9 poll clock kept time: in poll mode, at most 1 % of the forwarder's tick deadlines
+ *                    passed without a tick of their own (polling.clock_skips against
+ *                    polling.ticks): a late tick fires once, so the host's delays cost
+ *                    rounds, and the rate falls below what the kernel would forward.
  *
  * The fields read, as the tools print them:
  *  gen[]:  "stream", "test_pkts" + "seq_holes" (what the sender numbered; "tx_pkts" when
@@ -39,7 +43,8 @@
  *          numbers below a stream's floor were not measured by the sink);
  *  rut:    "rx_pkts", "fwd_pkts", "drop_pkts", "drops"{"malformed", "not_ip4"} (frames
  *          dropped before the firewall, subtracted in check 7), "rules"[]{"number",
- *          "pkts"} (deltas over the trial; every rule including 65535);
+ *          "pkts"} (deltas over the trial; every rule including 65535), "polling"{
+ *          "ticks", "clock_skips"} (deltas; check 9 is skipped when both are 0);
  *  exit:   {"gen": 0, "sink": 0, "rut": 0, ...}: an integer exit status (128 + N: killed
  *          by signal N), or a string saying what happened instead ("timeout" when it was
  *          killed at its time limit); anything but 0 fails check 8.
@@ -52,7 +57,8 @@
  * "ok": null and "detail": "skipped: WHY" and is not a failure. Each failed check adds
  * "NAME: DETAIL" to "flags". Check names: "offered load", "sent = received + lost",
  * "sink clean", "sinks saw the traffic", "forwarder adds up", "forwarder vs sink",
- * "ruleset executed", "components ok" (always all eight, in this order).
+ * "ruleset executed", "components ok", "poll clock kept time" (always all nine, in this
+ * order).
  */
 #ifndef PPSLAB_CHECKS_H
 #define PPSLAB_CHECKS_H
