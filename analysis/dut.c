@@ -174,17 +174,17 @@ static int rut_start(struct dut *d, const char *mode, const json_t *params, char
 	rc = rc ? rc : box_argf(&c, "%s:%s%s", ports, d->cfg.out, ring);
 	rc = rc ? rc : box_arg(&c, "--mode");
 	rc = rc ? rc : box_arg(&c, mode);
+	rc = rc ? rc : box_arg(&c, "--ctl");
+	rc = rc ? rc : box_arg(&c, d->sock);
+	rc = rc ? rc : box_arg(&c, "--json");
+	rc = rc ? rc : box_arg(&c, "--interval");
+	rc = rc ? rc : box_arg(&c, "60s");
 	rc = rc ? rc : box_arg(&c, "--kernel");
 	rc = rc ? rc : box_arg(&c, kernel);
 	if (!rc && json_is_integer(hv)) {
 		rc = box_arg(&c, "--sysctl");
 		rc = rc ? rc : box_argf(&c, "kern.hz=%lld", (long long)json_integer_value(hv));
 	}
-	rc = rc ? rc : box_arg(&c, "--ctl");
-	rc = rc ? rc : box_arg(&c, d->sock);
-	rc = rc ? rc : box_arg(&c, "--json");
-	rc = rc ? rc : box_arg(&c, "--interval");
-	rc = rc ? rc : box_arg(&c, "60s");
 	if (!rc && p->router.rt_prio > 0) {
 		rc = box_arg(&c, "--rt-prio");
 		rc = rc ? rc : box_argf(&c, "%.0f", p->router.rt_prio);
