@@ -70,13 +70,16 @@ else
 	echo "not ok $n - --help lists every option and the ctl synopsis"
 	echo "#   missing:$missing"
 fi
-n=$((n + 1))
-readme=$(awk '/^## ppslab-rut$/ { s = 1; next } s && /^```$/ { if (in_) exit; in_ = 1; next } in_' \
-	"${PPSLAB_TOP:?}/README.md")
-if [ "$readme" = "$help" ]; then
-	echo "ok $n - README's ppslab-rut synopsis is --help, word for word"
-else
-	echo "not ok $n - README's ppslab-rut synopsis is --help, word for word"
-	diff <(echo "$readme") <(echo "$help") | sed 's/^/#   /' | head -10
-fi
+# the pages that describe the forwarder and its firewall name no option it lacks (the
+# option reference is --help and the man page, which t_man.sh compares)
+. "$(dirname "$0")/docopts.sh"
+for doc in forwarder firewall; do
+	n=$((n + 1))
+	if stale=$(doc_opts_check "${PPSLAB_TOP:?}/docs/$doc.md" ppslab-rut); then
+		echo "ok $n - docs/$doc.md names only options ppslab-rut has"
+	else
+		echo "not ok $n - docs/$doc.md names only options ppslab-rut has"
+		echo "$stale" | sed 's/^/#   /' | head -10
+	fi
+done
 echo "1..$n"
