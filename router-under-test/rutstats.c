@@ -57,8 +57,10 @@ static json_t *polling_obj(const struct sched *s)
 	jset_u64(o, "stalled", st->stalled);
 	if (poll_has(p, POLL_K_POLLHZ))
 		jset_u64(o, "pollhz", p->k.pollhz);
-	if (poll_has(p, POLL_K_IDLE_POLL))
+	if (poll_has(p, POLL_K_IDLE_POLL)) {
 		jset_u64(o, "idle_poll", p->k.idle_poll);
+		jset_u64(o, "idlepoll_sleeping", !(p->k.idle_poll && poll_registered(p)));
+	}
 	/* extensions */
 	jset_s(o, "kernel", p->kern->name);
 	jset_u64(o, "hz", p->k.hz);
