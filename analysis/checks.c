@@ -6,7 +6,8 @@
  * stream, tx_pkts, test_pkts, seq_holes, rate_error_pct, shortfall_pct, rate_ok),
  * ppslab-sink's (sink/report.c: rx_pkts, err_pkts, ring_drops, streams[]{stream,
  * rx_pkts, lost_pkts, first_seq}) and ppslab-rut's stats (router-under-test/rutstats.c:
- * rx_pkts, fwd_pkts, drop_pkts, drops{malformed, not_ip4}, rules[]{number, pkts}). */
+ * rx_pkts, fwd_pkts, drop_pkts, drops{malformed, not_ip4}, rules[]{number, pkts},
+ * polling{ticks, clock_skips}). */
 #include "checks.h"
 
 #include <errno.h>
@@ -18,6 +19,7 @@
 
 #define DETAIL_MAX 1024
 #define RATE_TOL_DEFAULT 0.005
+#define CLOCK_LOSS_MAX 0.01        /* share of poll deadlines the host may cost a trial */
 
 struct out {
 	json_t *checks, *flags;
@@ -566,6 +568,30 @@ bool checks_latency_withheld(double bound_ns, double p50_ns, double frac, bool d
 	return false;
 }
 
+/* 11 poll clock kept time: a tick the forwarding thread comes to late fires once, as a
+ * late hardclock does, so the rounds of the deadlines it stands for are not run; past
+ * 1 % the poll-mode rate is below what the kernel would forward on a quiet host */
+static void c_poll_clock(struct out *o, json_t *trial)
+{
+	json_t *pol = json_object_get(json_object_get(trial, "rut"), "polling");
+	uint64_t ticks, skips;
+	char d[DETAIL_MAX] = "";
+	if (!get_u64(pol, "ticks", &ticks) || !get_u64(pol, "clock_skips", &skips)) {
+		record(o, "poll clock kept time", V_SKIP, "no poll clock counters");
+		return;
+	}
+	if (ticks + skips == 0) {
+		record(o, "poll clock kept time", V_SKIP, "the forwarder did not poll");
+		return;
+	}
+	double lost = (double)skips / (double)(ticks + skips);
+	bool ok = lost <= CLOCK_LOSS_MAX;
+	part(d, "%" PRIu64 " of %" PRIu64 " deadlines passed without a tick (%.2f %% %s 1 %%): "
+	     "the host delayed the forwarding thread", skips, ticks + skips, 100 * lost,
+	     ok ? "<=" : ">");
+	record(o, "poll clock kept time", ok ? V_OK : V_FAIL, d);
+}
+
 int checks_run(json_t *trial, const struct check_ctx *ctx)
 {
 	static const struct check_ctx defaults = { .rate_tol = RATE_TOL_DEFAULT };
@@ -588,6 +614,7 @@ int checks_run(json_t *trial, const struct check_ctx *ctx)
 	c_exits(&o, trial);
 	c_fwd_le_offered(&o, trial, tol);
 	c_fwd_method(&o, trial);
+	c_poll_clock(&o, trial);
 	if (o.oom) {
 		json_decref(o.checks);
 		json_decref(o.flags);

@@ -34,7 +34,11 @@
  *                    read times): a router cannot forward more than it is offered;
  * 10 fwd_pps method: "fwd_rate_from" is CHECK_FWD_WINDOW, the receiving interfaces'
  *                    counters over the load window; the fallback (test frames / the
- *                    sender's time) fails it with "fwd_rate_fallback", the reason.
+ *                    sender's time) fails it with "fwd_rate_fallback", the reason;
+ * 11 poll clock kept time: in poll mode, at most 1 % of the forwarder's tick deadlines
+ *                    passed without a tick of their own (polling.clock_skips against
+ *                    polling.ticks): a late tick fires once, so the host's delays cost
+ *                    rounds, and the rate falls below what the kernel would forward.
  *
  * The router's counters ("rut") are ppslab-rut's stats, or an external router's read
  * hook counters (dut.h: rx_pkts, fwd_pkts, drop_pkts, rules, drops); ctx->router words
@@ -50,7 +54,8 @@
  *          numbers below a stream's floor were not measured by the sink);
  *  rut:    "rx_pkts", "fwd_pkts", "drop_pkts", "drops"{"malformed", "not_ip4"} (frames
  *          dropped before the firewall, subtracted in check 7), "rules"[]{"number",
- *          "pkts"} (deltas over the trial; every rule including 65535);
+ *          "pkts"} (deltas over the trial; every rule including 65535), "polling"{
+ *          "ticks", "clock_skips"} (deltas; check 9 is skipped when both are 0);
  *  exit:   {"gen": 0, "sink": 0, "rut": 0, ...}: an integer exit status (128 + N: killed
  *          by signal N), or a string saying what happened instead ("timeout" when it was
  *          killed at its time limit); anything but 0 fails check 8.
@@ -63,8 +68,8 @@
  * "ok": null and "detail": "skipped: WHY" and is not a failure. Each failed check adds
  * "NAME: DETAIL" to "flags". Check names: "offered load", "sent = received + lost",
  * "sink clean", "sinks saw the traffic", "forwarder adds up", "forwarder vs sink",
- * "ruleset executed", "components ok", "forwarded <= offered", "fwd_pps method"
- * (always all ten, in this order).
+ * "ruleset executed", "components ok", "forwarded <= offered", "fwd_pps method",
+ * "poll clock kept time" (always all eleven, in this order).
  */
 #ifndef PPSLAB_CHECKS_H
 #define PPSLAB_CHECKS_H

@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "jout.h"
 #include "log.h"
+#include "pollkern.h"
 #include "proc.h"
 #include "results.h"
 #include "rulegen.h"
@@ -25,7 +26,7 @@ struct dut {
 	pid_t pid;               /* the forwarder, 0 when not running */
 	json_t *applied;         /* axis → value last applied (owned) */
 	char sock[512], outpath[512], rulepath[512];
-	char mode[16];
+	char mode[16], kernel[32];
 	unsigned starts;
 	char desc[128];
 	json_t *hook_log;        /* the hooks the last dut_apply ran (external router) */
@@ -152,9 +153,14 @@ static json_t *rut_stop(struct dut *d)
  * connection; a fraction of this on a slow or loaded machine. */
 #define RUT_READY_TIMEOUT_S 30
 
-static int rut_start(struct dut *d, const char *mode, char *err, size_t errlen)
+/* (Re)starts the forwarder in mode with the cell's kernel personality and HZ (a boot
+ * setting of the kernels, so a new value means a new forwarder). */
+static int rut_start(struct dut *d, const char *mode, const json_t *params, char *err,
+		     size_t errlen)
 {
 	const struct profile *p = d->cfg.p;
+	const json_t *kv = prof_value(p, params, "kernel"), *hv = prof_value(p, params, "hz");
+	const char *kernel = json_is_string(kv) ? json_string_value(kv) : PK_DEFAULT;
 	json_decref(rut_stop(d));
 	json_object_clear(d->applied);
 	d->starts++;
@@ -178,6 +184,12 @@ static int rut_start(struct dut *d, const char *mode, char *err, size_t errlen)
 	rc = rc ? rc : box_arg(&c, "--json");
 	rc = rc ? rc : box_arg(&c, "--interval");
 	rc = rc ? rc : box_arg(&c, "60s");
+	rc = rc ? rc : box_arg(&c, "--kernel");
+	rc = rc ? rc : box_arg(&c, kernel);
+	if (!rc && json_is_integer(hv)) {
+		rc = box_arg(&c, "--sysctl");
+		rc = rc ? rc : box_argf(&c, "kern.hz=%lld", (long long)json_integer_value(hv));
+	}
 	if (!rc && p->router.rt_prio > 0) {
 		rc = box_arg(&c, "--rt-prio");
 		rc = rc ? rc : box_argf(&c, "%.0f", p->router.rt_prio);
@@ -198,7 +210,9 @@ static int rut_start(struct dut *d, const char *mode, char *err, size_t errlen)
 	}
 	d->pid = pid;
 	snprintf(d->mode, sizeof(d->mode), "%s", mode);
-	snprintf(d->desc, sizeof(d->desc), "ppslab-rut --mode %s, %s ports", mode, ports);
+	snprintf(d->kernel, sizeof(d->kernel), "%s", kernel);
+	snprintf(d->desc, sizeof(d->desc), "ppslab-rut --mode %s --kernel %s, %s ports", mode,
+		 kernel, ports);
 	/* ready (ready.h): forwarding, the control socket listening; then one stats over
 	 * it, which must answer at once */
 	int st;
@@ -332,13 +346,23 @@ static int rut_apply(struct dut *d, const json_t *params, char *err, size_t errl
 {
 	const json_t *mv = prof_value(d->cfg.p, params, "mode");
 	const char *mode = json_is_string(mv) ? json_string_value(mv) : "poll";
+	const json_t *kv = prof_value(d->cfg.p, params, "kernel");
+	const struct pollkern *k = pollkern_find(json_string_value(kv));
 	int rc;
-	if (!dut_alive(d) || strcmp(mode, d->mode))
-		if ((rc = rut_start(d, mode, err, errlen)))
+	if (!k)
+		k = pollkern_find(PK_DEFAULT);
+	if (!dut_alive(d) || strcmp(mode, d->mode) || strcmp(k->name, d->kernel) ||
+	    changed(d, params, "hz")) {
+		if ((rc = rut_start(d, mode, params, err, errlen)))
 			return rc;
+		remember(d, params, "hz");
+	}
 	/* burst_max before each_burst: each_burst must stay within 1..burst_max */
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
 		bool fw = !strcmp(knobs[i].axis, "firewall");
+		/* a knob this kernel lacks keeps its default (the profile checked it) */
+		if (!pollkern_has(k, knobs[i].axis))
+			continue;
 		if (!changed(d, params, knobs[i].axis) && !(fw && changed(d, params, "rules")))
 			continue;
 		char val[64], arg[128], out[1024];
@@ -679,7 +703,8 @@ static const char *const counters[] = {
 	"kernel_drops", "rx_bursts", "drop_txfull", "pkts", "bytes", "denied_pkts",
 	"log_lines", "log_dropped", "short_ticks", "lost_polls", "suspect", "stalled",
 	"ticks", "rounds", "chunks", "status_checks", "catchup_rounds", "idle_passes",
-	"polled_frames", "idle_frames", "ticks_in_work", "clock_skips", "cpu_s",
+	"polled_frames", "idle_frames", "ticks_in_work", "clock_skips", "ticks_deferred",
+	"stolen_ns", "cpu_s",
 	"cpu_user_s", "cpu_sys_s", "fwd_cpu_s", NULL,
 };
 

@@ -8,7 +8,9 @@
  *   firewall        → net.inet.ip.fw.enable
  *   rules, rules_kind → the rule set (rulegen.h), loaded with `ipfw -q flush` and
  *                     `ipfw -q /FILE`: all or nothing, without stopping the forwarder
- *   mode            → a restart (--mode), as does a change of port backend
+ *   mode, kernel    → a restart (--mode, --kernel), as does a change of port backend
+ *   hz              → a restart with --sysctl kern.hz=N (HZ is set when a kernel boots)
+ *   pollhz, idle_poll at their defaults are not sent to a kernel without them
  * Only settings whose value changed since the last cell are sent, so a sweep over one
  * axis touches one knob per cell, like the seeds' `sysctl kern.polling.pollhz=N`.
  *

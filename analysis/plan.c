@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pollkern.h"
 #include "results.h"
 
 #define PLAN_MAX_CASES 100000
@@ -351,9 +352,14 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 		fprintf(f, "\n");
 	}
 	fprintf(f, "fixed:");
+	/* a kernel without a knob (pollhz on FreeBSD) does not get its default */
+	const struct pollkern *k = pollkern_find(json_string_value(json_object_get(p->fixed,
+										     "kernel")));
 	for (size_t i = 0; prof_axis_names[i]; i++) {
 		const json_t *v = json_object_get(p->fixed, prof_axis_names[i]);
-		if (v)
+		if (k && !pollkern_has(k, prof_axis_names[i]))
+			continue;
+		if (v && !json_is_null(v))     /* null: the kernel's own (hz) */
 			fprintf(f, " %s=%s", prof_axis_names[i], res_value_str(v, vb, sizeof(vb)));
 	}
 	fprintf(f, "\n\nmethod: %s, warm-up %g s, trials %g s, settle %g s", method_name(t->method),

@@ -23,6 +23,7 @@
 #include "jpos.h"
 #include "lab.h"
 #include "num.h"
+#include "pollkern.h"
 #include "results.h"
 
 /* ---- axes ---------------------------------------------------------------------- */
@@ -38,6 +39,9 @@ struct axis_spec {
 };
 
 static const char *const mode_names[] = { "poll", "intr", "busy", NULL };
+/* lib/pollkern.c's names, in its order (t_profile checks they agree) */
+const char *const prof_kernel_names[] = { "dragonfly-1.8", "dragonfly-2.0", "freebsd-7",
+					  "freebsd-14", NULL };
 static const char *const dir_names[] = { "uni", "bi", NULL };
 const char *const prof_rules_kinds[] = { "nomatch", "count", NULL };
 
@@ -45,12 +49,14 @@ const char *const prof_rules_kinds[] = { "nomatch", "count", NULL };
 
 static const struct axis_spec axes_tab[] = {
 	{ "pollhz", AK_INT, 1, 30000, NULL, "2000" },
-	{ "burst_max", AK_INT, 10, 1000, NULL, "150" },
-	{ "each_burst", AK_INT, 1, 1000, NULL, "5" },
+	{ "hz", AK_INT, 1, PK_HZ_MAX, NULL, "null" },      /* null: the kernel's own HZ */
+	{ "burst_max", AK_INT, 10, PK_BURST_MAX_TOP, NULL, "150" },
+	{ "each_burst", AK_INT, 1, PK_BURST_MAX_TOP, NULL, "5" },
 	{ "user_frac", AK_INT, 0, 99, NULL, "50" },
 	{ "reg_frac", AK_INT, 1, 10000, NULL, "20" },
 	{ "idle_poll", AK_BOOL01, 0, 1, NULL, "0" },
 	{ "mode", AK_ENUM, 0, 0, mode_names, "\"poll\"" },
+	{ "kernel", AK_ENUM, 0, 0, prof_kernel_names, "\"" PK_DEFAULT "\"" },
 	{ "rules", AK_RULES, 0, RULES_MAX, NULL, "0" },
 	{ "rules_kind", AK_ENUM, 0, 0, prof_rules_kinds, "\"nomatch\"" },
 	{ "update_counters", AK_BOOL01, 0, 1, NULL, "1" },
@@ -63,9 +69,9 @@ static const struct axis_spec axes_tab[] = {
 #define NAXES (sizeof(axes_tab) / sizeof(axes_tab[0]))
 
 const char *const prof_axis_names[] = {
-	"pollhz", "burst_max", "each_burst", "user_frac", "reg_frac", "idle_poll", "mode",
-	"rules", "rules_kind", "update_counters", "firewall", "offered", "size", "flows",
-	"direction", NULL,
+	"pollhz", "hz", "burst_max", "each_burst", "user_frac", "reg_frac", "idle_poll", "mode",
+	"kernel", "rules", "rules_kind", "update_counters", "firewall", "offered", "size",
+	"flows", "direction", NULL,
 };
 
 static const struct axis_spec *axis_spec(const char *name)
@@ -876,7 +882,7 @@ static void check_piece(void *ctx, const char *lit, size_t n, const char *name)
 	(void)lit;
 	(void)n;
 	if (name && !prof_is_axis(name))
-		verr(w->c, w->path, false, "placeholder {%s} names no axis (axes: pollhz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode, rules, rules_kind, update_counters, firewall, offered, size, flows, direction; a literal brace is written {{ or }})",
+		verr(w->c, w->path, false, "placeholder {%s} names no axis (axes: pollhz, hz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode, kernel, rules, rules_kind, update_counters, firewall, offered, size, flows, direction; a literal brace is written {{ or }})",
 		     name);
 }
 
@@ -1513,6 +1519,58 @@ static void parse_axes(struct vctx *c, json_t *root, struct profile *p)
 	}
 }
 
+/* What the profile sets must exist on every kernel it runs ppslab-rut with
+ * (docs/design/polling.md#kernel-personalities): pollhz on DragonFly only (FreeBSD
+ * polls at kern.hz), idle_poll on FreeBSD only, burst_max above 1000 on freebsd-14
+ * only. An axis left at its default is not sent to a kernel that lacks it. */
+static void check_kernel_axes(struct vctx *c, json_t *root, const struct profile *p)
+{
+	json_t *m = json_object_get(root, "matrix"), *pa = json_object_get(root, "params");
+	const json_t *kv = NULL, *kfix = json_object_get(p->fixed, "kernel");
+	char kp[512], ip[540];
+	if (p->router.kind != PR_RUT)
+		return;
+	m = json_is_object(m) ? m : NULL;
+	pa = json_is_object(pa) ? pa : NULL;
+	for (size_t a = 0; a < p->naxes; a++)
+		if (!strcmp(p->axes[a].name, "kernel"))
+			kv = p->axes[a].values;
+	size_t nk = kv ? json_array_size(kv) : 1;
+	for (size_t i = 0; i < nk; i++) {
+		const json_t *kj = kv ? json_array_get(kv, i) : kfix;
+		const struct pollkern *k = pollkern_find(json_string_value(kj));
+		if (!k)
+			continue;
+		static const char *const only[] = { "pollhz", "idle_poll" };
+		for (int j = 0; j < 2; j++) {
+			const char *where = m && json_object_get(m, only[j]) ? "matrix"
+					    : pa && json_object_get(pa, only[j]) ? "params" : NULL;
+			if (!where || pollkern_has(k, only[j]))
+				continue;
+			jpos_path_key(kp, sizeof(kp), where, only[j]);
+			verr(c, kp, true, "kernel %s has no kern.polling.%s%s", k->name, only[j],
+			     j == 0 ? ": it polls at kern.hz (the hz axis)"
+				    : ": DragonFly polls only on clock ticks");
+		}
+		json_t *bm = m ? json_object_get(m, "burst_max") : NULL;
+		const json_t *bv = pa ? json_object_get(pa, "burst_max") : NULL;
+		for (size_t j = 0; j < (json_is_array(bm) ? json_array_size(bm) : 1); j++) {
+			const json_t *v = json_is_array(bm) ? json_array_get(bm, j) : bv;
+			double d = json_is_number(v) ? json_number_value(v) : 0;
+			if (d <= k->burst_max_max)
+				continue;
+			if (json_is_array(bm)) {
+				jpos_path_key(kp, sizeof(kp), "matrix", "burst_max");
+				jpos_path_idx(ip, sizeof(ip), kp, j);
+			} else {
+				jpos_path_key(ip, sizeof(ip), "params", "burst_max");
+			}
+			verr(c, ip, false, "kernel %s takes burst_max up to %u, got %.0f", k->name,
+			     k->burst_max_max, d);
+		}
+	}
+}
+
 static const char *const top_keys[] = { "description", "matrix", "params", "repetitions",
 					"order", "seed", "trial", "router", "topology", "rig",
 					"output", "allow_any_dst", NULL };
@@ -1542,6 +1600,7 @@ static void validate(struct vctx *c, json_t *root, struct profile *p)
 		p->seed = (uint64_t)json_integer_value(sd);
 	parse_router(c, root, p);
 	parse_axes(c, root, p);
+	check_kernel_axes(c, root, p);
 	parse_trial(c, root, p);
 	parse_topology(c, root, p);
 	parse_rig_output(c, root, p);

@@ -18,19 +18,26 @@
  *     "output":   { "results": "results.json", "table": {...}, "plot": {...} } }
  *
  * Axes (each may be swept in "matrix" or fixed in "params"; an axis in neither takes
- * its default): pollhz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode,
- * rules, rules_kind, update_counters, firewall, offered, size, flows, direction.
+ * its default): pollhz, hz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode,
+ * kernel, rules, rules_kind, update_counters, firewall, offered, size, flows, direction.
  * Values are checked per axis, and kept in a canonical form (whole numbers as JSON
  * integers, so "2k" and 2000.0 become 2000):
  *
  *   axis             values                                         default
- *   pollhz           1..30000                                       2000
- *   burst_max        10..1000                                       150
- *   each_burst       1..1000                                        5
+ *   pollhz           1..30000 (DragonFly kernels only)              2000
+ *   hz               1..30000: kern.hz, set when ppslab-rut starts  the kernel's
+ *                    (FreeBSD's poll clock; DragonFly 1.8's load base)
+ *   burst_max        10..1000 (20000 on freebsd-14)                 150
+ *   each_burst       1..20000                                       5
  *   user_frac        0..99                                          50
  *   reg_frac         1..10000                                       20
- *   idle_poll        0|1 (true/false, "on"/"off" become 1/0)        0
+ *   idle_poll        0|1 (true/false, "on"/"off" become 1/0;       0
+ *                    FreeBSD kernels only)
  *   mode             "poll"|"intr"|"busy"                           "poll"
+ *   kernel           ppslab-rut's --kernel: "dragonfly-1.8",        "dragonfly-2.0"
+ *                    "dragonfly-2.0", "freebsd-7", "freebsd-14"
+ *                    (an explicit pollhz, idle_poll or burst_max must exist on each
+ *                    kernel the profile names)
  *   rules            a count 0..100000 of generated rules, or       0
  *                    "file:PATH" (relative to router.rules_dir, by default the
  *                    profile's directory; the file must exist)
@@ -203,6 +210,7 @@ struct profile {
 extern const char *const prof_axis_names[];
 /* The kinds of generated rules (the rules_kind axis), NULL-terminated. */
 extern const char *const prof_rules_kinds[];
+extern const char *const prof_kernel_names[];
 const json_t *prof_axis_default(const char *axis);
 bool prof_is_axis(const char *name);
 

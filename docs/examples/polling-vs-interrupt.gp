@@ -1,9 +1,9 @@
-# Written by `ppslab plot` from /tmp/ppslab-examples.KEeQxf/polling-vs-interrupt.json. Restyle freely and re-run from this directory:
+# Written by `ppslab plot` from /tmp/ppslab-examples.3O6SU5/polling-vs-interrupt.json. Restyle freely and re-run from this directory:
 #   gnuplot polling-vs-interrupt.gp
 set terminal pngcairo size 900,540 noenhanced font 'DejaVu Sans,10'
 set output 'polling-vs-interrupt.png'
-set title 'mfr_pps vs burst_max (idle_poll=0)'."\n".'DUT: Debian GNU/Linux 12 (bookworm) (6.18.44-fc-v857), Intel(R) Xeon(R) Processor, 2 cores, veth ×2 10000 Mb/s, ppslab-rut 0.1.0'
-set label 99 'polling-vs-interrupt.json, run polling-vs-interrupt-2026-12-01T14:47:19Z-4a72, 2026-12-01' at screen 0.995, screen 0.012 right font ',8' tc 'gray40'
+set title 'mfr_pps vs burst_max (idle_poll=0)'."\n".'DUT: Debian GNU/Linux 12 (bookworm) (6.18.44-fc-v857), AMD EPYC, 2 cores, veth ×2 10000 Mb/s, ppslab-rut 0.1.0'
+set label 99 'polling-vs-interrupt.json, run polling-vs-interrupt-2026-12-02T05:31:28Z-432b, 2026-12-02' at screen 0.995, screen 0.012 right font ',8' tc 'gray40'
 set bmargin 4.5
 set grid
 set key top left

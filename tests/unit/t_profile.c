@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pollkern.h"
 #include "profile.h"
 #include "tap.h"
 
@@ -81,7 +82,9 @@ static void t_defaults(void)
 	T_STREQ(json_string_value(prof_value(p, NULL, "rules_kind")), "nomatch");
 	T_STREQ(json_string_value(prof_value(p, NULL, "firewall")), "auto");
 	T_STREQ(json_string_value(prof_value(p, NULL, "offered")), "max");
-	T_EQ_INT(json_object_size(p->fixed), 15);
+	T_EQ_INT(json_object_size(p->fixed), 17);
+	T_STREQ(json_string_value(prof_value(p, NULL, "kernel")), "dragonfly-2.0");
+	T_TRUE(json_is_null(prof_value(p, NULL, "hz")));  /* the kernel's own */
 	T_TRUE(isnan(prof_num(p, NULL, "offered")));
 	T_NEAR(prof_num(p, NULL, "size"), 64, 0);
 	T_TRUE(prof_value(p, NULL, "nosuch") == NULL);
@@ -114,12 +117,50 @@ static void t_defaults(void)
 	T_STREQ(p->results, "results.json");
 	T_TRUE(p->output == NULL);
 	profile_free(p);
-	T_TRUE(prof_is_axis("reg_frac") && !prof_is_axis("hz"));
+	T_TRUE(prof_is_axis("reg_frac") && prof_is_axis("hz") && !prof_is_axis("khz"));
 	T_EQ_INT(json_integer_value(prof_axis_default("each_burst")), 5);
 	size_t n = 0;
 	while (prof_axis_names[n])
 		n++;
-	T_EQ_INT(n, 15);
+	T_EQ_INT(n, 17);
+	/* the kernel axis takes ppslab-rut's --kernel names, in lib/pollkern.c's order */
+	for (n = 0; prof_kernel_names[n]; n++)
+		T_STREQ(prof_kernel_names[n], pollkern_at((int)n)->name);
+	T_TRUE(pollkern_at((int)n) == NULL);
+}
+
+/* Each kernel's knobs (docs/design/polling.md#kernel-personalities): a profile that
+ * sets pollhz for a FreeBSD kernel, idle_poll for a DragonFly one or burst_max above the
+ * kernel's maximum is told so at the value; defaults are not a problem */
+static void t_kernel_axes(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"matrix\": {\"hz\": [1000, 2000], \"idle_poll\": [0, 1]},\n"
+		       " \"params\": {\"kernel\": \"freebsd-14\", \"burst_max\": 20000}}", &p, &d), 0);
+	T_EQ_INT(d.n, 0);
+	profile_free(p);
+	T_EQ_INT(parse("{\"matrix\": {\"kernel\": [\"dragonfly-1.8\", \"freebsd-7\"],\n"
+		       " \"pollhz\": [1000]}, \"params\": {\"idle_poll\": 1, \"burst_max\": 2000}}",
+		       &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 4);
+	T_STREQ(rel(&d, 0), ":2:2: matrix.pollhz: kernel freebsd-7 has no kern.polling.pollhz: "
+			    "it polls at kern.hz (the hz axis)");
+	T_STREQ(rel(&d, 1), ":2:32: params.idle_poll: kernel dragonfly-1.8 has no "
+			    "kern.polling.idle_poll: DragonFly polls only on clock ticks");
+	T_TRUE(has(&d, ":2:61: params.burst_max: kernel dragonfly-1.8 takes burst_max up to "
+		       "1000, got 2000"));
+	T_TRUE(has(&d, ":2:61: params.burst_max: kernel freebsd-7 takes burst_max up to 1000, "
+		       "got 2000"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"params\": {\"kernel\": \"freebsd-5\"}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":1:23: params.kernel: expected \"dragonfly-1.8\", \"dragonfly-2.0\", "
+		       "\"freebsd-7\" or \"freebsd-14\", got string \"freebsd-5\""));
+	prof_diag_free(&d);
+	/* an external router has no ppslab-rut kernel */
+	T_EQ_INT(parse("{\"params\": {\"idle_poll\": 1}, \"router\": {\"kind\": \"external\"}}",
+		       &p, &d), 0);
+	profile_free(p);
 }
 
 static void t_full(void)
@@ -221,10 +262,10 @@ static void t_unknown_key(void)
 		"warmup, duration, settle, min_load, max_load, width, pdr_loss, initial, phases, "
 		"duration_sum, exceed_ratio, max_trials, ladder, max_delay, max_clock_error");
 	prof_diag_free(&d);
-	T_EQ_INT(parse("{\"matrix\": {\"hz\": [1]}, \"colour\": 1}", &p, &d), -EINVAL);
+	T_EQ_INT(parse("{\"matrix\": {\"khz\": [1]}, \"colour\": 1}", &p, &d), -EINVAL);
 	T_EQ_INT(d.n, 2);
-	T_TRUE(!strncmp(rel(&d, 0), ":1:13: matrix.hz: unknown axis \"hz\"; axes: \"pollhz\"", 50));
-	T_TRUE(!strncmp(rel(&d, 1), ":1:25: colour: unknown key \"colour\" in the top level", 50));
+	T_TRUE(!strncmp(rel(&d, 0), ":1:13: matrix.khz: unknown axis \"khz\"; axes: \"pollhz\"", 52));
+	T_TRUE(!strncmp(rel(&d, 1), ":1:26: colour: unknown key \"colour\" in the top level", 50));
 	prof_diag_free(&d);
 }
 
@@ -622,6 +663,7 @@ int main(void)
 {
 	T_RUN(t_defaults);
 	T_RUN(t_full);
+	T_RUN(t_kernel_axes);
 	T_RUN(t_syntax_error);
 	T_RUN(t_unknown_key);
 	T_RUN(t_wrong_type);
