@@ -402,7 +402,10 @@ static int setup_fw(const struct args *a, struct fwd *f, struct fwlog *log)
 		struct fw_diag d = { 0 };
 		char buf[512];
 		uint64_t t0 = mono_ns();
-		if (fw_load_file(fw, a->rules, &d) < 0) {
+		int lrc = fw_load_file(fw, a->rules, &d);
+		if (d.warn[0])
+			fputs(d.warn, stderr);
+		if (lrc < 0) {
 			log_err("%s", fw_diag_str(&d, buf, sizeof(buf)));
 			return d.ex ? d.ex : EX_DATAERR;
 		}
