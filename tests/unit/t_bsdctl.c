@@ -203,7 +203,31 @@ static void t_fw_tree(void)
 			       "net.inet.ip.fw.default_to_accept: 0\n"
 			       "net.inet.ip.fw.static_count: 1\n"
 			       "net.inet.ip.fw.default_rule: 65535\n"
-			       "net.inet.ip.fw.update_counters: 1\n");
+			       "net.inet.ip.fw.update_counters: 1\n"
+			       "net.inet.ip.fw.dyn_buckets: 8192\n"
+			       "net.inet.ip.fw.curr_dyn_buckets: 256\n"
+			       "net.inet.ip.fw.dyn_count: 0\n"
+			       "net.inet.ip.fw.dyn_parent_count: 0\n"
+			       "net.inet.ip.fw.curr_max_length: 0\n"
+			       "net.inet.ip.fw.dyn_max: 16384\n"
+			       "net.inet.ip.fw.dyn_parent_max: 4096\n"
+			       "net.inet.ip.fw.dyn_ack_lifetime: 300\n"
+			       "net.inet.ip.fw.dyn_syn_lifetime: 20\n"
+			       "net.inet.ip.fw.dyn_fin_lifetime: 1\n"
+			       "net.inet.ip.fw.dyn_rst_lifetime: 1\n"
+			       "net.inet.ip.fw.dyn_udp_lifetime: 10\n"
+			       "net.inet.ip.fw.dyn_short_lifetime: 5\n"
+			       "net.inet.ip.fw.dyn_keepalive: 1\n"
+			       "net.inet.ip.fw.dyn_keep_states: 0\n"
+			       "net.inet.ip.fw.reply_limit: 0\n");
+	/* ip_fw_dynamic.c sysctl_dyn_buckets: > 256, rounded up to a power of 2 */
+	T_EQ_INT(run("net.inet.ip.fw.dyn_buckets=1000"), 0);
+	T_EQ_U64(fw_tunables(fw)->dyn_buckets, 1024);
+	T_EQ_INT(run("net.inet.ip.fw.dyn_buckets=256"), 1);
+	T_EQ_U64(fw_tunables(fw)->dyn_buckets, 1024);
+	T_EQ_INT(run("net.inet.ip.fw.dyn_count=3"), 1);
+	T_EQ_INT(run("net.inet.ip.fw.dyn_udp_lifetime=3"), 0);
+	T_EQ_U64(fw_tunables(fw)->dyn_udp_lifetime, 3);
 	T_EQ_INT(run("-a"), 0);
 	T_TRUE(!strncmp(sbuf_data(&O), "kern.polling.burst: 5\n", 22));
 	T_TRUE(strstr(sbuf_data(&O), "kern.polling.idle_poll: 0\nnet.inet.ip.fw.enable: 1\n") != NULL);
