@@ -397,8 +397,14 @@ static uint32_t sweep_bucket(struct fw *fw, uint32_t b, bool (*kill)(struct fw *
 					d->pcount--;
 				} else {
 					d->count--;
-					if (s->type == DT_LIMIT && s->link)
-						d->s[s->link - 1].link--;
+					if (s->type == DT_LIMIT && s->link) {
+						/* the parent lives on dyn_short_lifetime
+						 * after its last session goes */
+						struct dstate *pa = &d->s[s->link - 1];
+						uint32_t e = fw->uptime + fw->tun.dyn_short_lifetime;
+						if (--pa->link == 0 && TIME_LEQ(pa->expire, e))
+							pa->expire = e;
+					}
 				}
 				put_state(d, i);
 				continue;
