@@ -398,6 +398,8 @@ static int setup_fw(const struct args *a, struct fwd *f, struct fwlog *log)
 	struct fw_tunables *t = fw_tunables(fw);
 	t->enable = a->rules || a->default_accept;
 	t->default_to_accept = a->default_accept;
+	/* the DragonFly profile (--range-policy clamp) gets DragonFly's backward skipto */
+	t->skipto_dragonfly = a->range == POLL_RANGE_CLAMP;
 	if (a->rules) {
 		struct fw_diag d = { 0 };
 		char buf[512];

@@ -46,7 +46,7 @@ enum fwk {
 	FK_DYN_BUCKETS, FK_CURR_DYN_BUCKETS, FK_DYN_COUNT, FK_DYN_PARENT_COUNT,
 	FK_CURR_MAX_LENGTH, FK_DYN_MAX, FK_DYN_PARENT_MAX, FK_DYN_ACK, FK_DYN_SYN,
 	FK_DYN_FIN, FK_DYN_RST, FK_DYN_UDP, FK_DYN_SHORT, FK_DYN_KEEPALIVE,
-	FK_DYN_KEEP_STATES, FK_REPLY_LIMIT
+	FK_DYN_KEEP_STATES, FK_REPLY_LIMIT, FK_SKIPTO_DF
 };
 
 static int64_t get_fw(void *ctx, const struct bsdctl_oid *o)
@@ -75,6 +75,7 @@ static int64_t get_fw(void *ctx, const struct bsdctl_oid *o)
 	case FK_DYN_KEEPALIVE: return t->dyn_keepalive;
 	case FK_DYN_KEEP_STATES: return 0;
 	case FK_REPLY_LIMIT: return t->reply_limit;
+	case FK_SKIPTO_DF: return t->skipto_dragonfly;
 	case FK_CURR_DYN_BUCKETS:
 	case FK_DYN_COUNT:
 	case FK_DYN_PARENT_COUNT:
@@ -133,6 +134,7 @@ static int set_fw(void *ctx, const struct bsdctl_oid *o, int64_t v)
 			return -EINVAL;
 		break;
 	case FK_REPLY_LIMIT: t->reply_limit = (uint32_t)v; break;
+	case FK_SKIPTO_DF: t->skipto_dragonfly = v != 0; break;
 	case FK_STATIC_COUNT:
 	case FK_DEFAULT_RULE:
 	case FK_CURR_DYN_BUCKETS:
@@ -199,6 +201,8 @@ static const struct bsdctl_oid polling[] = {
 	FWK("dyn_keep_states", BSDCTL_UINT, 1, FK_DYN_KEEP_STATES, "Do not flush dynamic states on rule deletion"),
 	FWK("reply_limit", BSDCTL_UINT, 1, FK_REPLY_LIMIT,
 	    "reset/unreach replies sent per second, 0 unlimited (ppslab extension)"),
+	FWK("skipto_dragonfly", BSDCTL_INT, 1, FK_SKIPTO_DF,
+	    "A skipto at or below its own rule goes to the next rule, as DragonFly does (ppslab extension)"),
 };
 
 const struct bsdctl_oid *rut_sysctl_polling(int *n)

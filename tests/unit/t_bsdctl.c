@@ -219,7 +219,10 @@ static void t_fw_tree(void)
 			       "net.inet.ip.fw.dyn_short_lifetime: 5\n"
 			       "net.inet.ip.fw.dyn_keepalive: 1\n"
 			       "net.inet.ip.fw.dyn_keep_states: 0\n"
-			       "net.inet.ip.fw.reply_limit: 0\n");
+			       "net.inet.ip.fw.reply_limit: 0\n"
+			       "net.inet.ip.fw.skipto_dragonfly: 0\n");
+	T_EQ_INT(run("net.inet.ip.fw.skipto_dragonfly=1"), 0);
+	T_TRUE(fw_tunables(fw)->skipto_dragonfly);
 	/* ip_fw_dynamic.c sysctl_dyn_buckets: > 256, rounded up to a power of 2 */
 	T_EQ_INT(run("net.inet.ip.fw.dyn_buckets=1000"), 0);
 	T_EQ_U64(fw_tunables(fw)->dyn_buckets, 1024);
