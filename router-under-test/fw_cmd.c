@@ -160,9 +160,18 @@ static int cmd_zero(struct xc *x, const struct fw_tok *t, int n, bool counters)
 		     i < x->rules->n && x->rules->hot[i].number == num; i++, found++)
 			fw_rules_zero(x->rules, i, counters);
 		if (!found && !x->check) {
-			fw_out_printf(x->out, "Entry %lu not found\n", num);
-			if (x->warnings++ == 0)
-				fw_err(x->d, t[k].col, EX_UNAVAILABLE, "%s", "");
+			/* ipfw prints it on standard output; a rules file's error needs it
+			 * as the message (the first one, as for delete) */
+			if (x->file) {
+				if (x->warnings++ == 0)
+					fw_err(x->d, t[k].col, EX_UNAVAILABLE, "Entry %lu not found", num);
+			} else {
+				fw_out_printf(x->out, "Entry %lu not found\n", num);
+				if (!x->d->ex) {
+					x->d->ex = EX_UNAVAILABLE;
+					x->d->col = t[k].col;
+				}
+			}
 			rc = -EINVAL;
 		} else if (!x->quiet) {
 			fw_out_printf(x->out, counters ? "Entry %lu cleared.\n" : "Entry %lu logging count reset.\n",

@@ -1151,13 +1151,28 @@ static int parse_options(struct cc *c, int carry_not)
 					{ "src-port", FW_LIM_SRC_PORT }, { "dst-addr", FW_LIM_DST_ADDR },
 					{ "dst-port", FW_LIM_DST_PORT }, { NULL, 0 },
 				};
+				/* words apart, as compile_rule takes them, or joined by commas
+				 * as print_limit_mask lists them (so a listing loads back) */
 				for (const char *v; (v = tok(c));) {
-					int k = 0;
-					while (masks[k].w && strcmp(masks[k].w, v))
-						k++;
-					if (!masks[k].w)
+					uint32_t m = 0;
+					for (const char *w = v; *w;) {
+						size_t l = strcspn(w, ",");
+						int k = 0;
+						while (masks[k].w && (strlen(masks[k].w) != l ||
+								      strncmp(masks[k].w, w, l)))
+							k++;
+						if (!masks[k].w || !l) {
+							m = 0;
+							break;
+						}
+						m |= masks[k].m;
+						w += l;
+						if (*w == ',' && *++w == 0)
+							m = 0;   /* a trailing comma */
+					}
+					if (!m)
 						break;
-					mask |= masks[k].m;
+					mask |= m;
 					c->i++;
 				}
 				if (!mask)

@@ -167,11 +167,13 @@ add 450 deny ip from table(blocked) to any
 add 500 allow udp from 198.18.0.0/24 to any keep-state
 add 65000 deny ip from any to any
 EOF
-start rut5 rut "$B/ppslab-rut" -i rut0 -o rut1 --mode intr --rules "$T/fid.rules" --ctl "$S" --json
+# gen0's neighbour entry given: the system's may not exist yet (nothing asked rut0 for it)
+start rut5 rut "$B/ppslab-rut" -i rut0 -o rut1 --mode intr --rules "$T/fid.rules" --ctl "$S" --json \
+	--neigh 198.18.0.2=02:70:70:00:00:02@rut0
 ready rut 2
 pcap=0
 if command -v tcpdump >/dev/null; then
-	inns gen timeout 20 tcpdump -i gen0 -n -U -w "$T/replies.pcap" \
+	inns gen timeout 60 tcpdump -i gen0 -n -U -w "$T/replies.pcap" \
 		"src host 198.19.0.2 or icmp" >/dev/null 2>&1 &
 	tpid=$!
 	sleep 1
@@ -216,6 +218,7 @@ eq "wire: ipfw show" "$(ctl ipfw show | sed 's/  */ /g')" \
 check "wire: ipfw -D show lists the state" sh -c "'$B/ppslab-rut' ctl '$S' ipfw -D show |
 	grep -q '^00500 40 1840 ([0-9]*s) STATE udp 198.18.0.2 9 <-> 198.19.0.2 9 :default\$'"
 eq "wire: dyn_count" "$(ctl sysctl -n net.inet.ip.fw.dyn_count)" 1
+eq "wire: every frame forwarded or dropped by the firewall" "$(ctl stats | jq -c '[.drops.no_neigh, .drops.no_route, .replies.not_sent.no_neigh]')" "[0,0,0]"
 stop rut5; eq "wire: rut exits 0" "$RC" 0
 if [ $pcap = 1 ]; then
 	sleep 0.5; kill "$tpid" 2>/dev/null; wait "$tpid" 2>/dev/null

@@ -99,6 +99,16 @@ static const struct row rows[] = {
 	  "00100 deny log ip from any to any", "rule_action_params: log whole" },
 	{ "allow ip from any to any out", "udp 1.1.1.1:5 2.2.2.2:53 out", "pass 100",
 	  "00100 allow ip from any to any out", "TOK_OUT: not in" },
+	/* states (the dynamic behaviour is in t_fw_dyn.c) */
+	{ "allow tcp from any to any limit src-addr dst-port 5", "tcp 1.1.1.1:1 2.2.2.2:2 flags=syn",
+	  "pass 100", "00100 allow tcp from any to any limit src-addr,dst-port 5 :default",
+	  "print_limit_mask joins the masks with ','; they load back" },
+	{ "allow udp from any to any keep-state :dns", "udp 1.1.1.1:1 2.2.2.2:53", "pass 100",
+	  "00100 allow udp from any to any keep-state :dns", "state_check_name; print :name" },
+	{ "check-state :any // first", "udp 1.1.1.1:1 2.2.2.2:53", "deny 65535",
+	  "00100 check-state :any // first", "compile_rule TOK_CHECKSTATE, fill_comment" },
+	{ "allow ip from table(10) to table(20,7)", "udp 1.1.1.1:1 2.2.2.2:53", "deny 65535",
+	  "00100 allow ip from table(10) to table(20,7)", "fill_table; empty tables match nothing" },
 	/* dropped before any rule (ipfw_chk pullup_failed) */
 	{ "allow ip from any to any", "tcp 1.1.1.1 2.2.2.2 off=1", "drop tinyfrag",
 	  "00100 allow ip from any to any", "ipfw_chk: TCP fragment offset 1 (RFC 3128)" },
