@@ -707,7 +707,7 @@ static int file_line(struct xc *x, struct fw_lex *lx)
 	}
 	if (t[0].s[0] == '-' || fw_prefix(t[0].s, "add", 1) || fw_prefix(t[0].s, "delete", 1) ||
 	    fw_prefix(t[0].s, "flush", 1) || fw_prefix(t[0].s, "zero", 1) ||
-	    fw_prefix(t[0].s, "resetlog", 1))
+	    fw_prefix(t[0].s, "resetlog", 1) || fw_prefix(t[0].s, "table", 1))
 		return run(x, t, n, lx->eol_col);
 	return fw_err(x->d, t[0].col, EX_DATAERR,
 		      "expected an ipfw command, a rule (NUMBER ACTION ... or ACTION ...) or a line "

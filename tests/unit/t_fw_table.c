@@ -5,6 +5,7 @@
  * docs/design/ipfw-fidelity.md#lookup-tables says where each behaviour comes from. */
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fw_impl.h"
 #include "fw_util.h"
@@ -176,6 +177,33 @@ static void t_messages(void)
 	fw_free(fw);
 }
 
+/* `table` lines in a rules file (ipfw /FILE runs any command); a table change is not
+ * part of the file's all-or-nothing rule transaction (FreeBSD's is not either) */
+static void t_in_rules_file(void)
+{
+	char path[] = "/tmp/t_fw_table.XXXXXX";
+	int fd = mkstemp(path);
+	T_TRUE(fd >= 0);
+	if (fd < 0)
+		return;
+	FILE *f = fdopen(fd, "w");
+	fputs("table 5 create\ntable 5 add 10.0.0.0/8 3\nipfw table 5 add 10.1.0.0/16 4\n"
+	      "add 100 deny ip from table(5,4) to any\nadd 200 allow ip from any to any\n", f);
+	fclose(f);
+	struct fw *fw = fw_mk();
+	struct fw_diag d = { 0 };
+	T_EQ_INT(fw_load_file(fw, path, &d), 0);
+	T_STREQ(verdict(fw, "10.1.2.3", "1.1.1.1"), "deny 100");
+	T_STREQ(verdict(fw, "10.2.2.3", "1.1.1.1"), "pass 200");
+	f = fopen(path, "w");
+	fputs("table 5 add 10.2.0.0/16 4\nadd 300 dney ip from any to any\n", f);
+	fclose(f);
+	T_TRUE(fw_load_file(fw, path, &d) < 0);
+	T_STREQ(verdict(fw, "10.2.2.3", "1.1.1.1"), "deny 100");
+	unlink(path);
+	fw_free(fw);
+}
+
 /* 1,000,000 /32 entries through the command path, then looked up */
 static void t_million(void)
 {
@@ -218,6 +246,7 @@ int main(void)
 	T_RUN(t_random_lpm);
 	T_RUN(t_live);
 	T_RUN(t_messages);
+	T_RUN(t_in_rules_file);
 	T_RUN(t_million);
 	return t_done();
 }
