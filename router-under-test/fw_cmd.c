@@ -21,7 +21,7 @@ struct xc {
 	struct fw_rules *rules;   /* the live ruleset, or a staged copy */
 	struct fw_grave *grave;    /* NULL: live (free removed rules at once) */
 	bool quiet, acct, times;
-	int dyn;                /* -d 1, -D 2 */
+	int dyn;                /* -d 1, -D 2, plus 4 for -e */
 	bool file;              /* a line of a rules file: only commands that change rules */
 	bool check;             /* checking a file: unknown rule numbers are not errors */
 	struct fw_out *out;
@@ -542,9 +542,9 @@ static int run(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 			case 'a': x->acct = true; break;
 			case 't': x->times = true; break;
 			case 'N': break;   /* names are not resolved in listings */
-			case 'd': if (!x->dyn) x->dyn = 1; break;
-			case 'D': x->dyn = 2; break;
-			case 'e': break;   /* expired states are listed anyway (as blank lines) */
+			case 'd': if (!(x->dyn & 3)) x->dyn |= 1; break;
+			case 'D': x->dyn = (x->dyn & 4) | 2; break;
+			case 'e': x->dyn |= 4; break;   /* expired states in full (with -d) */
 			default:
 				return fw_err(x->d, t[i].col, EX_USAGE,
 					      "unknown flag '-%c' (supported: -q -f -a -t -N -d -D -e)", *f);

@@ -526,11 +526,12 @@ void fw_dyn_widths(const struct fw *fw, int *pcw, int *bcw)
 }
 
 /* ipfw2.c show_dyn_state(); a state past its lifetime that the sweep has not removed
- * yet prints nothing but its newline, as list_dyn_state() does */
-static void show_one(const struct fw *fw, const struct dstate *s, int pcw, int bcw, struct fw_out *o)
+ * yet prints nothing but its newline without -e, as list_dyn_state() does */
+static void show_one(const struct fw *fw, const struct dstate *s, int pcw, int bcw, bool expired,
+		     struct fw_out *o)
 {
 	uint32_t expire = TIME_LEQ(s->expire, fw->uptime) ? 0 : s->expire - fw->uptime;
-	if (expire == 0 && s->type != DT_PARENT) {
+	if (expire == 0 && s->type != DT_PARENT && !expired) {
 		fw_out_puts(o, "\n");
 		return;
 	}
@@ -555,7 +556,8 @@ static void show_one(const struct fw *fw, const struct dstate *s, int pcw, int b
 		      fw_state_name_str(fw, s->kidx));
 }
 
-void fw_dyn_show(const struct fw *fw, uint32_t lo, uint32_t hi, int pcw, int bcw, struct fw_out *o)
+void fw_dyn_show(const struct fw *fw, uint32_t lo, uint32_t hi, int pcw, int bcw, bool expired,
+		 struct fw_out *o)
 {
 	const struct fw_dyn *d = fw->dyn;
 	/* ipfw_dump_states(): per bucket, the parents, then the states */
@@ -564,6 +566,6 @@ void fw_dyn_show(const struct fw *fw, uint32_t lo, uint32_t hi, int pcw, int bcw
 			for (uint32_t i = list ? d->phead[b] : d->head[b]; i; i = d->s[i - 1].next) {
 				const struct dstate *s = &d->s[i - 1];
 				if (s->rulenum >= lo && s->rulenum <= hi)
-					show_one(fw, s, pcw, bcw, o);
+					show_one(fw, s, pcw, bcw, expired, o);
 			}
 }

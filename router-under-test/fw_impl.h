@@ -232,7 +232,8 @@ void fw_dyn_flush(struct fw *fw);
 /* The `ipfw -d` listing of the states of rules lo..hi into o, counter widths pcw/bcw
  * (0: no counters). */
 struct fw_out;
-void fw_dyn_show(const struct fw *fw, uint32_t lo, uint32_t hi, int pcw, int bcw, struct fw_out *o);
+void fw_dyn_show(const struct fw *fw, uint32_t lo, uint32_t hi, int pcw, int bcw, bool expired,
+		 struct fw_out *o);
 /* The widest packet and byte counter of any state (for the listing's columns). */
 void fw_dyn_widths(const struct fw *fw, int *pcw, int *bcw);
 uint32_t fw_dyn_total(const struct fw *fw);   /* states + parents */
@@ -323,6 +324,7 @@ void fw_out_puts(struct fw_out *o, const char *s);
 void fw_out_printf(struct fw_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends the body of rule idx to o. */
 void fw_out_body(const struct fw *fw, int idx, struct fw_out *o);
+/* dyn: 0, 1 (-d: rules and states), 2 (-D: states only), plus 4 (-e: expired in full) */
 int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t *lo, const uint32_t *hi,
 	    const int *col, int nnum, struct fw_out *o, struct fw_diag *d);
 

@@ -512,6 +512,8 @@ static void show_rule(const struct fw *fw, int i, bool acct, bool times, int pcw
 int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t *lo,
 	    const uint32_t *hi, const int *col, int nnum, struct fw_out *o, struct fw_diag *d)
 {
+	bool expired = dyn & 4;   /* -e */
+	dyn &= 3;
 	const struct fw_rules *s = &fw->rules;
 	/* B.10: widths are the most digits of any static rule's counter, even when only
 	 * some rules are listed, and with -d of any state's (prepare_format_dyn) */
@@ -532,7 +534,7 @@ int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t 
 			show_rule(fw, i, acct, times, pcw, bcw, o);
 		if (nstates) {
 			fw_out_printf(o, "## Dynamic rules (%u %zu):\n", nstates, dynsz);
-			fw_dyn_show(fw, 0, 65535, acct ? pcw : 0, acct ? bcw : 0, o);
+			fw_dyn_show(fw, 0, 65535, acct ? pcw : 0, acct ? bcw : 0, expired, o);
 		}
 		return 0;
 	}
@@ -556,7 +558,7 @@ int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t 
 	if (nstates) {
 		fw_out_puts(o, "## Dynamic rules:\n");
 		for (int k = 0; k < nnum; k++)
-			fw_dyn_show(fw, lo[k], hi[k], acct ? pcw : 0, acct ? bcw : 0, o);
+			fw_dyn_show(fw, lo[k], hi[k], acct ? pcw : 0, acct ? bcw : 0, expired, o);
 	}
 	if (missing > 1) {
 		size_t l = strlen(d->msg);
