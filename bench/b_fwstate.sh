@@ -75,10 +75,12 @@ fws_rut() {     # fws_rut LABEL REP RULES "SYSCTLS" PRIME FLOWARGS...
 	fws_ctl ipfw -q "$rules"
 	t1=$(date +%s%N)
 	if [ "$prime" = 1 ]; then
-		# the sender outruns the forwarder, so frames (and states) are lost on the
-		# way: send the flows again until every state exists (at most 5 x 6 s)
-		for _ in 1 2 3 4 5; do
-			fws_gen 6 "$@"; wait "$FWS_GEN"
+		# at full rate the sender outruns the forwarder and frames (and states) are
+		# lost on the way: 100k pps, the flows again until every state exists
+		for _ in 1 2 3 4; do
+			ip netns exec "$BENCH_LAB-gen" taskset -c 0 "$B/ppslab-gen" -i gen0 --rate 100k \
+				--duration 8 -q "$@" >/dev/null 2>&1
+			[ "$(fws_ctl sysctl -n net.inet.ip.fw.dyn_count)" -ge 1000000 ] && break
 			[ "$(fws_ctl sysctl -n net.inet.ip.fw.dyn_count)" -ge 1000000 ] && break
 		done
 		echo "    states made: $(fws_ctl sysctl -n net.inet.ip.fw.dyn_count), buckets $(fws_ctl sysctl -n net.inet.ip.fw.curr_dyn_buckets), longest chain $(fws_ctl sysctl -n net.inet.ip.fw.curr_max_length)"
@@ -90,14 +92,21 @@ fws_rut() {     # fws_rut LABEL REP RULES "SYSCTLS" PRIME FLOWARGS...
 	fws_stop
 }
 
+# conntrack's table must start empty: a million entries left from the last run would
+# fill a smaller table (new flows dropped) or slow the next one
+fws_ct_flush() {
+	[ $have_ct = 1 ] && inns rut conntrack -F >/dev/null 2>&1
+}
+
 fws_kernel() {  # fws_kernel LABEL REP PEER_OF NFTFILE PRIME FLOWARGS...
 	local label=$1 rep=$2 peer=$3 nftf=$4 prime=$5; shift 5
 	kernel_fwd on
 	rut_cpu_setup rps
 	inns rut nft -f "$nftf"
-	inns rut conntrack -F >/dev/null 2>&1
+	fws_ct_flush
 	if [ "$prime" = 1 ]; then
-		fws_gen 8 "$@"; wait "$FWS_GEN"
+		ip netns exec "$BENCH_LAB-gen" taskset -c 0 "$B/ppslab-gen" -i gen0 --rate 200k \
+			--duration 8 -q "$@" >/dev/null 2>&1
 		echo "    conntrack entries: $(inns rut cat /proc/sys/net/netfilter/nf_conntrack_count)"
 	fi
 	fws_gen $((BENCH_SECS + 3)) "$@"
@@ -122,7 +131,7 @@ EOF
 awk 'BEGIN { srand(7); print "table 1 create";
 	for (i = 0; i < 60000; i++) printf "table 1 add 10.%d.%d.%d\n", int(i / 65536) + 1, int(i / 256) % 256, i % 256
 	for (i = 0; i < 30000; i++) printf "table 1 add 11.%d.%d.0/24\n", int(i / 256) % 256, i % 256
-	for (i = 0; i < 10000; i++) printf "table 1 add 12.%d.%d.0/20\n", int(i / 16) % 256, (i % 16) * 16
+	for (i = 0; i < 10000; i++) printf "table 1 add %d.%d.%d.0/20\n", 12 + int(i / 4096), int(i / 16) % 256, (i % 16) * 16
 	print "add 100 deny ip from table(1) to any"; print "add 200 allow ip from any to any" }' \
 	>"$BENCH_OUT/fws-table.rules"
 # the kernel's equivalents
@@ -140,7 +149,7 @@ EOF
 	awk 'BEGIN { sep = "";
 		for (i = 0; i < 60000; i++) { printf "%s10.%d.%d.%d", sep, int(i / 65536) + 1, int(i / 256) % 256, i % 256; sep = ",\n" }
 		for (i = 0; i < 30000; i++) printf ",\n11.%d.%d.0/24", int(i / 256) % 256, i % 256
-		for (i = 0; i < 10000; i++) printf ",\n12.%d.%d.0/20", int(i / 16) % 256, (i % 16) * 16
+		for (i = 0; i < 10000; i++) printf ",\n%d.%d.%d.0/20", 12 + int(i / 4096), int(i / 16) % 256, (i % 16) * 16
 		print "" }'
 	echo "  } }"
 	echo "  chain forward_bench { type filter hook forward priority 0; policy accept;"
@@ -149,7 +158,12 @@ EOF
 	echo "}"
 } >"$BENCH_OUT/fws-set.nft"
 
+have_ct=0
+bench_need conntrack conntrack && have_ct=1
+[ $have_ct = 1 ] || echo "  (no conntrack tool: entries of one run stay for the next)"
 ct_max_was=$(cat /proc/sys/net/netfilter/nf_conntrack_max 2>/dev/null || echo "")
+# a million entries must fit for the whole section (restored at the end)
+[ -n "$ct_max_was" ] && echo 2000000 >/proc/sys/net/netfilter/nf_conntrack_max 2>/dev/null
 ct_hash_was=$(cat /sys/module/nf_conntrack/parameters/hashsize 2>/dev/null || echo "")
 
 echo "add 100 allow ip from any to any" >"$BENCH_OUT/fws-allow.rules"
@@ -169,16 +183,16 @@ for rep in $(seq "$BENCH_REPS"); do
 	fws_rut "ppslab-rut keep-state, 1M states" "$rep" "$BENCH_OUT/fws-state.rules" \
 		"net.inet.ip.fw.dyn_max=2000000 net.inet.ip.fw.dyn_buckets=1048576 net.inet.ip.fw.dyn_udp_lifetime=120" \
 		1 $FWS_FLOWS_1M
-	[ -n "$ct_max_was" ] && echo 2000000 >/proc/sys/net/netfilter/nf_conntrack_max 2>/dev/null
 	[ -n "$ct_hash_was" ] && echo 1048576 >/sys/module/nf_conntrack/parameters/hashsize 2>/dev/null
 	fws_kernel "linux conntrack, 1M flows" "$rep" "ppslab-rut keep-state, 1M states" \
 		"$BENCH_OUT/fws-ct.nft" 1 $FWS_FLOWS_1M
-	[ -n "$ct_max_was" ] && echo "$ct_max_was" >/proc/sys/net/netfilter/nf_conntrack_max 2>/dev/null
+	fws_ct_flush
 	[ -n "$ct_hash_was" ] && echo "$ct_hash_was" >/sys/module/nf_conntrack/parameters/hashsize 2>/dev/null
 
 	fws_rut "ppslab-rut table of 100k" "$rep" "$BENCH_OUT/fws-table.rules" "" 0
 	fws_kernel "linux nftables set of 100k" "$rep" "ppslab-rut table of 100k" \
 		"$BENCH_OUT/fws-set.nft" 0
 done
-inns rut conntrack -F >/dev/null 2>&1
+fws_ct_flush
+[ -n "$ct_max_was" ] && echo "$ct_max_was" >/proc/sys/net/netfilter/nf_conntrack_max 2>/dev/null
 xdp_drop sink sink0 off
