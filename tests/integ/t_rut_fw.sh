@@ -11,6 +11,16 @@
 lab_up
 S="$T/rut.sock"
 ctl() { "$B/ppslab-rut" ctl "$S" "$@"; }
+# the control socket answers (its file may still be the last forwarder's): up to 10 s
+ctl_ready() {
+	local i=0
+	while [ $i -lt 100 ]; do
+		ctl stats >/dev/null 2>&1 && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "# no answer on $S after 10 s"
+}
 
 # 1. deny one of two streams (told apart by UDP source port)
 cat >"$T/deny.rules" <<'EOF'
@@ -20,7 +30,7 @@ ipfw add 200 allow ip from any to any
 EOF
 start sink sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --rules "$T/deny.rules" --ctl "$S" --json
-ready sink 1; ready rut 2
+ready sink 1; ready rut 2; ctl_ready
 base=$(ifc sink sink0 rx_packets)
 start gen1 gen "$B/ppslab-gen" -i gen0 --stream 1 --sport 1001 --rate 10k --count 20000 --json
 start gen2 gen "$B/ppslab-gen" -i gen0 --stream 2 --sport 1002 --rate 5k --count 7000 --json
@@ -58,7 +68,7 @@ EOF
 start sink2 sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut2 rut "$B/ppslab-rut" -i rut0 -o rut1 --rules "$T/count.rules" --default-accept \
 	--ctl "$S" --json
-ready sink 1; ready rut 2
+ready sink 1; ready rut 2; ctl_ready
 base=$(ifc sink sink0 rx_packets)
 start gen3 gen "$B/ppslab-gen" -i gen0 --rate 10k --count 4000 --json
 finish gen3 30; eq "count: gen exits 0" "$RC" 0
@@ -96,7 +106,7 @@ eq "count: the summary has every rule" "$(jv rut2 '[.rules[].number] | join(",")
 # 3. a rule file loaded live (ipfw [-q] /FILE): all or nothing; counters off; bypass
 start sink3 sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut3 rut "$B/ppslab-rut" -i rut0 -o rut1 --default-accept --ctl "$S" --json -v
-ready sink 1; ready rut 2
+ready sink 1; ready rut 2; ctl_ready
 awk 'BEGIN { print "flush"; for (i = 1; i <= 2000; i++)
 	printf "add %d deny udp from 10.%d.%d.1 to any 1000\n", i * 10, int(i / 250), i % 250
 	print "add 30000 deny udp from any 1002 to any" }' >"$T/big.rules"
@@ -170,10 +180,10 @@ EOF
 # gen0's neighbour entry given: the system's may not exist yet (nothing asked rut0 for it)
 start rut5 rut "$B/ppslab-rut" -i rut0 -o rut1 --mode intr --rules "$T/fid.rules" --ctl "$S" --json \
 	--neigh 198.18.0.2=02:70:70:00:00:02@rut0
-ready rut 2
+ready rut 2; ctl_ready
 pcap=0
 if command -v tcpdump >/dev/null; then
-	inns gen timeout 60 tcpdump -i gen0 -n -U -w "$T/replies.pcap" \
+	inns gen timeout 60 tcpdump -i gen0 -n -U --immediate-mode -w "$T/replies.pcap" \
 		"src host 198.19.0.2 or icmp" >/dev/null 2>&1 &
 	tpid=$!
 	sleep 1
@@ -219,16 +229,25 @@ check "wire: ipfw -D show lists the state" sh -c "'$B/ppslab-rut' ctl '$S' ipfw 
 	grep -q '^00500 40 1840 ([0-9]*s) STATE udp 198.18.0.2 9 <-> 198.19.0.2 9 :default\$'"
 eq "wire: dyn_count" "$(ctl sysctl -n net.inet.ip.fw.dyn_count)" 1
 eq "wire: every frame forwarded or dropped by the firewall" "$(ctl stats | jq -c '[.drops.no_neigh, .drops.no_route, .replies.not_sent.no_neigh]')" "[0,0,0]"
+wire_st=$(ctl stats | jq -c '[.ports[] | {tx_pkts, drop_txfull}], .drops')
 stop rut5; eq "wire: rut exits 0" "$RC" 0
 if [ $pcap = 1 ]; then
-	sleep 0.5; kill "$tpid" 2>/dev/null; wait "$tpid" 2>/dev/null
+	# the 30 frames rut0 sent (10 RSTs, 10 unreachables, 10 forwarded) in the file
+	# before tcpdump stops: up to 10 s
+	i=0
+	while [ $i -lt 100 ] && [ "$(tcpdump -r "$T/replies.pcap" -n 2>/dev/null | wc -l)" -lt 30 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill "$tpid" 2>/dev/null; wait "$tpid" 2>/dev/null
 	tcpdump -r "$T/replies.pcap" -n -S 2>/dev/null | cut -d' ' -f2- >"$T/replies.txt"
 	eq "wire: 10 RSTs reached gen0 (ipfw_send_pkt: seq 0, ack = SYN's seq + 1)" \
 		"$(grep -c '^IP 198.19.0.2.80 > 198.18.0.2.9: Flags \[R.\], seq 0, ack 16909061, win 0, length 0$' "$T/replies.txt")" 10
 	eq "wire: 10 port unreachables reached gen0 from rut0's address (icmp_reflect)" \
 		"$(grep -c '^IP 198.18.0.1 > 198.18.0.2: ICMP 198.19.0.2 udp port 9 unreachable' "$T/replies.txt")" 10
-	eq "wire: 10 replies of the keep-state flow reached gen0" \
-		"$(grep -c '^IP 198.19.0.2.9 > 198.18.0.2.9: UDP' "$T/replies.txt")" 10
+	n=$(grep -c '^IP 198.19.0.2.9 > 198.18.0.2.9: UDP' "$T/replies.txt")
+	eq "wire: 10 replies of the keep-state flow reached gen0" "$n" 10
+	[ "$n" = 10 ] || { echo "# forwarder: $wire_st"; sed 's/^/# captured: /' "$T/replies.txt" | tail -5; }
 else
 	skip "wire: the replies on gen0" "no tcpdump"
 fi
