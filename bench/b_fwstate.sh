@@ -76,10 +76,11 @@ fws_rut() {     # fws_rut LABEL REP RULES "SYSCTLS" PRIME FLOWARGS...
 	t1=$(date +%s%N)
 	if [ "$prime" = 1 ]; then
 		# at full rate the sender outruns the forwarder and frames (and states) are
-		# lost on the way: 100k pps, the flows again until every state exists
-		for _ in 1 2 3 4; do
+		# lost on the way: every flow once at 100k pps (a run starts at the first
+		# flow), again until every state exists
+		for _ in 1 2 3; do
 			ip netns exec "$BENCH_LAB-gen" taskset -c 0 "$B/ppslab-gen" -i gen0 --rate 100k \
-				--duration 8 -q "$@" >/dev/null 2>&1
+				--count 1000000 -q "$@" >/dev/null 2>&1
 			[ "$(fws_ctl sysctl -n net.inet.ip.fw.dyn_count)" -ge 1000000 ] && break
 			[ "$(fws_ctl sysctl -n net.inet.ip.fw.dyn_count)" -ge 1000000 ] && break
 		done
