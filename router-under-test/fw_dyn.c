@@ -40,6 +40,7 @@ enum { DT_KEEP = 1, DT_LIMIT, DT_PARENT };
 #define ACK_REV 0x00020000u
 #define ACK_BOTH (ACK_FWD | ACK_REV)
 #define TIME_LEQ(a, b) ((int32_t)((a) - (b)) <= 0)
+#define TIME_LT(a, b) ((int32_t)((a) - (b)) < 0)
 
 struct dstate {
 	uint32_t src, dst;          /* network order, the first packet's */
@@ -65,9 +66,22 @@ struct fw_dyn {
 	uint32_t seed;
 	bool sweeping;
 	uint32_t sweep_pos, sweep_start, sweep_len;
+	/* no state expires before min_expire (when min_ok): a second's sweep that could
+	 * remove nothing is skipped — FreeBSD walks every state every second, on its
+	 * callout's CPU; here that walk would be taken from forwarding */
+	bool min_ok;
+	uint32_t min_expire, sweep_min;
 	uint32_t last_log;
 	uint64_t denied_limit, denied_nomem;
 };
+
+static inline void note_expire(struct fw_dyn *d, uint32_t e)
+{
+	if (TIME_LT(e, d->min_expire))
+		d->min_expire = e;
+	if (d->sweeping && TIME_LT(e, d->sweep_min))
+		d->sweep_min = e;
+}
 
 static uint32_t mix(uint64_t k)
 {
@@ -232,6 +246,7 @@ static void update_state(struct fw *fw, struct dstate *s, const struct fw_pkt *p
 		s->expire = tcp_expire(fw, s, p, dir);
 	else
 		s->expire = fw->uptime + t->dyn_short_lifetime;
+	note_expire(fw->dyn, s->expire);
 	s->pcnt++;
 	s->bcnt += p->ip_len;
 }
@@ -327,6 +342,7 @@ int fw_dyn_install(struct fw *fw, int idx, const struct fw_insn *x, const struct
 			if (s->ruleid == ruleid && s->rulenum == rulenum && s->proto == p->proto &&
 			    s->sport == msp && s->dport == mdp && s->src == ms && s->dst == md) {
 				s->expire = fw->uptime + fw->tun.dyn_short_lifetime;
+				note_expire(d, s->expire);
 				parent = i;
 				break;
 			}
@@ -345,6 +361,7 @@ int fw_dyn_install(struct fw *fw, int idx, const struct fw_insn *x, const struct
 			s->next = d->phead[h & (d->nb - 1)];
 			d->phead[h & (d->nb - 1)] = parent;
 			d->pcount++;
+			note_expire(d, s->expire);
 		}
 		if (d->s[parent - 1].link >= x->b) {
 			d->denied_limit++;
@@ -402,8 +419,10 @@ static uint32_t sweep_bucket(struct fw *fw, uint32_t b, bool (*kill)(struct fw *
 						 * after its last session goes */
 						struct dstate *pa = &d->s[s->link - 1];
 						uint32_t e = fw->uptime + fw->tun.dyn_short_lifetime;
-						if (--pa->link == 0 && TIME_LEQ(pa->expire, e))
+						if (--pa->link == 0 && TIME_LEQ(pa->expire, e)) {
 							pa->expire = e;
+							note_expire(d, e);
+						}
 					}
 				}
 				put_state(d, i);
@@ -411,6 +430,8 @@ static uint32_t sweep_bucket(struct fw *fw, uint32_t b, bool (*kill)(struct fw *
 			}
 			if (!list)
 				len++;
+			if (s->type != DT_PARENT || s->link == 0)
+				note_expire(d, s->expire);   /* a parent in use cannot expire */
 			pp = &s->next;
 		}
 	}
@@ -454,16 +475,26 @@ void fw_dyn_flush(struct fw *fw)
 			sweep_bucket(fw, b, any);
 }
 
+static bool grow_needed(const struct fw *fw)
+{
+	const struct fw_dyn *d = fw->dyn;
+	return d->nb < fw->tun.dyn_buckets &&
+	       (d->nb < d->count / 2 || (d->nb < d->count && d->max_length > 8));
+}
+
 void fw_dyn_maintain(struct fw *fw, uint32_t budget)
 {
 	struct fw_dyn *d = fw->dyn;
 	if (!d->sweeping) {
 		if (d->sweep_start == fw->uptime)
 			return;   /* dyn_tick runs once a second */
-		d->sweeping = true;
 		d->sweep_start = fw->uptime;
+		if (d->min_ok && TIME_LT(fw->uptime, d->min_expire) && !grow_needed(fw))
+			return;   /* nothing can expire yet */
+		d->sweeping = true;
 		d->sweep_pos = 0;
 		d->sweep_len = 0;
+		d->sweep_min = fw->uptime + 0x40000000u;
 	}
 	while (budget-- && d->sweep_pos < d->nb) {
 		uint32_t len = sweep_bucket(fw, d->sweep_pos++, expired);
@@ -474,12 +505,13 @@ void fw_dyn_maintain(struct fw *fw, uint32_t budget)
 		return;
 	d->sweeping = false;
 	d->max_length = d->sweep_len;
+	d->min_expire = d->sweep_min;
+	d->min_ok = true;
 	/* dyn_tick(): grow to the smallest power of two above the count */
-	uint32_t max = fw->tun.dyn_buckets;
-	if (d->nb < max && (d->nb < d->count / 2 || (d->nb < d->count && d->max_length > 8))) {
+	if (grow_needed(fw)) {
 		uint32_t nb = 1u << (32 - __builtin_clz(d->count));
-		if (nb > max)
-			nb = max;
+		if (nb > fw->tun.dyn_buckets)
+			nb = fw->tun.dyn_buckets;
 		if (nb > d->nb)
 			alloc_buckets(d, nb);
 	}

@@ -252,21 +252,27 @@ static void t_grow(void)
 	struct fw *fw = fw_mk();
 	at(fw, 100);
 	fw_tunables(fw)->dyn_max = 200000;
+	fw_tunables(fw)->dyn_udp_lifetime = 100;
 	FW_OK(fw, "add 100 allow udp from any to any keep-state");
 	FW_OK(fw, "add 300 deny ip from any to any");
 	char a[32];
+	struct fw_dyn_stats st;
 	for (int i = 0; i < 100000; i++) {
 		snprintf(a, sizeof(a), "10.%d.%d.%d", i >> 16, (i >> 8) & 255, i & 255);
 		struct fw_pkt p = fw_pk(17, a, 1000, "2.2.2.2", 53);
 		fw_eval_ex(fw, &p, &(struct fw_match){ 0 });
+		if (i == 999) {
+			fw_dyn_stats(fw, &st);
+			T_EQ_U64(st.curr_buckets, 256);
+			at(fw, 101);   /* 1,000 states: next power of two */
+			fw_dyn_stats(fw, &st);
+			T_EQ_U64(st.curr_buckets, 1024);
+		}
+		if (i % 10000 == 9999)
+			at(fw, 102 + (uint32_t)i / 10000);   /* a second passes */
 	}
-	struct fw_dyn_stats st;
 	fw_dyn_stats(fw, &st);
 	T_EQ_U64(st.count, 100000);
-	T_EQ_U64(st.curr_buckets, 256);
-	at(fw, 101);
-	at(fw, 102);
-	fw_dyn_stats(fw, &st);
 	T_EQ_U64(st.curr_buckets, 8192);   /* capped by dyn_buckets */
 	int found = 0;
 	for (int i = 0; i < 100000; i += 7) {
