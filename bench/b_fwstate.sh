@@ -60,6 +60,12 @@ fws_measure() {
 
 fws_record() {  # fws_record LABEL REP "PPS NOTE" [PEER_OF]
 	local v=${3%% *} note=${3#* }
+	# nothing reached rut0: the sender did not run (a starved CPU), not a rate of the
+	# forwarder — said, and kept out of the medians
+	if [ "${note#rut0_rx=0 }" != "$note" ]; then
+		printf '  %-48s rep %d: not recorded: nothing reached rut0 (the sender was starved)\n' "$1" "$2"
+		return 0
+	fi
 	record fw-state "$1" pps "$2" "$v" "${4:-}" "$note"
 	printf '  %-48s rep %d: %8d pps  (%s)\n' "$1" "$2" "$v" "$note"
 }
