@@ -150,6 +150,8 @@ static double run_case(const struct bcase *c, unsigned nrules, uint64_t evals, u
 	p[0].sport = 1024;
 	p[0].dport = 9;
 	p[0].ip_len = 46;
+	p[0].l4_len = 26;   /* a whole UDP header: no pullup drop */
+	p[0].ttl = 64;
 	p[0].proto = 17;
 	p[0].has_ports = true;
 	p[0].in = true;

@@ -46,6 +46,9 @@ static bool prefix_of(const char *w, const char *word)
 static int ipfw_fail(struct ctl_req *r, struct fw_diag *d)
 {
 	char buf[512];
+	sbuf_cat(&r->err, d->warn);
+	if (!d->msg[0])   /* said on standard output already ("Entry 5 not found") */
+		return d->ex ? d->ex : EX_UNAVAILABLE;
 	if (d->ex == EX_UNAVAILABLE && d->line == 0)
 		sbuf_printf(&r->err, "ipfw: %s\n", d->msg);
 	else
@@ -86,6 +89,7 @@ static int cmd_ipfw(struct sched *s, const char *line, char **argv, int argc,
 		free(out);
 		if (rc)
 			return ipfw_fail(r, &d);
+		sbuf_cat(&r->err, d.warn);
 		if (prefix_of(verb, "add"))
 			note_disabled(s, r);
 		return EX_OK;
@@ -118,6 +122,7 @@ static int cmd_load(struct sched *s, char **argv, int argc, struct ctl_req *r)
 		snprintf(d.file, sizeof(d.file), "%s", name);
 		return ipfw_fail(r, &d);
 	}
+	sbuf_cat(&r->err, d.warn);
 	note_disabled(s, r);
 	return EX_OK;
 }

@@ -176,6 +176,8 @@ int fw_rules_lower_bound(const struct fw_rules *s, uint32_t num)
 
 void fw_rules_finish(struct fw_rules *s)
 {
+	static _Atomic uint32_t gens;
+	s->gen = ++gens;   /* indexes cached by dynamic states are stale from here */
 	int total = 0;
 	for (int i = 0; i < s->n; i++)
 		total += s->hot[i].nprog;
@@ -303,9 +305,17 @@ void fw_grave_bury(struct fw_grave *g, const struct fw_rule *r)
 /* Removes the user rules numbered num (all user rules when num is 0). Returns how many. */
 int fw_rules_remove(struct fw_rules *s, uint32_t num, struct fw_grave *g)
 {
+	return num ? fw_rules_remove_range(s, num, num, g) : fw_rules_remove_range(s, 0, 0, g);
+}
+
+/* ... numbered lo..hi; 0..0 is every user rule (ipfw's IPFW_RCFLAG_ALL) */
+int fw_rules_remove_range(struct fw_rules *s, uint32_t lo, uint32_t hi, struct fw_grave *g)
+{
 	int j = 0, removed = 0;
+	bool all = !lo && !hi;
 	for (int i = 0; i < s->n; i++) {
-		bool kill = s->hot[i].action != FW_A_DEFAULT && (!num || s->hot[i].number == num);
+		bool kill = s->hot[i].action != FW_A_DEFAULT &&
+			    (all || (s->hot[i].number >= lo && s->hot[i].number <= hi));
 		if (kill) {
 			fw_grave_bury(g, &s->rule[i]);
 			removed++;
@@ -360,16 +370,49 @@ struct fw *fw_new(const char *const *if_names, int n_ifs, const uint32_t *local_
 		memcpy(fw->local, local_addrs, (size_t)n_local * sizeof(*fw->local));
 		fw->nlocal = n_local;
 	}
-	/* FreeBSD/DragonFly defaults; update_counters is this project's extension */
+	/* FreeBSD/DragonFly defaults; update_counters is this project's extension; the
+	 * dynamic states' are FreeBSD 14's ipfw_dyn_init() */
 	fw->tun = (struct fw_tunables){ .enable = true, .update_counters = true,
-					.autoinc_step = 100, .one_pass = true };
-	if (fw_rules_init(&fw->rules)) {
-		free(fw->local);
-		free(fw);
+					.autoinc_step = 100, .one_pass = true,
+					.dyn_buckets = 8192, .dyn_max = 16384, .dyn_parent_max = 4096,
+					.dyn_ack_lifetime = 300, .dyn_syn_lifetime = 20,
+					.dyn_fin_lifetime = 1, .dyn_rst_lifetime = 1,
+					.dyn_udp_lifetime = 10, .dyn_short_lifetime = 5,
+					.dyn_keepalive = 1, .dyn_keepalive_period = 5 };
+	fw->dyn = fw_dyn_new();
+	if (!fw->dyn || fw_rules_init(&fw->rules) || fw_state_name(fw, "any", true) != 0 ||
+	    fw_state_name(fw, "default", true) != 1) {
+		fw_free(fw);
 		errno = ENOMEM;
 		return NULL;
 	}
 	return fw;
+}
+
+int fw_state_name(struct fw *fw, const char *name, bool create)
+{
+	for (int i = 0; i < fw->nsnames; i++)
+		if (!strcmp(fw->sname[i], name))
+			return i;
+	if (!create)
+		return -ENOENT;
+	if (fw->nsnames == FW_MAX_SNAMES)
+		return -ENOSPC;
+	char *s = strdup(name);
+	if (!s)
+		return -ENOMEM;
+	fw->sname[fw->nsnames] = s;
+	return fw->nsnames++;
+}
+
+const char *fw_state_name_str(const struct fw *fw, int idx)
+{
+	return idx >= 0 && idx < fw->nsnames ? fw->sname[idx] : "?";
+}
+
+void fw_set_uptime(struct fw *fw, uint32_t uptime_s)
+{
+	fw->uptime = uptime_s;
 }
 
 void fw_free(struct fw *fw)
@@ -379,6 +422,11 @@ void fw_free(struct fw *fw)
 	for (int i = 0; i < fw->rules.n; i++)
 		free(fw->rules.rule[i].insn);
 	fw_rules_free(&fw->rules);
+	for (int i = 0; i < FW_MAX_TABLES; i++)
+		fw_table_destroy(fw, i);
+	fw_dyn_free(fw->dyn);
+	for (int i = 0; i < fw->nsnames; i++)
+		free(fw->sname[i]);
 	free(fw->local);
 	free(fw);
 }

@@ -41,6 +41,8 @@ struct fw_diag {
 	int ex;           /* extension: the sysexits code ipfw(8) would exit with:
 			   * 64 EX_USAGE, 65 EX_DATAERR (bad rule), 69 EX_UNAVAILABLE (the
 			   * "kernel" refused: unknown rule number, rule 65535) */
+	char warn[512];   /* warnings of a command that succeeded, whole lines ("ipfw: ...",
+			   * "ppslab-rut: warning: ..."), each ending in '\n'; "" if none */
 };
 
 /* net.inet.ip.fw.* */
@@ -52,8 +54,31 @@ struct fw_tunables {
 	bool verbose;            /* log rules write log lines */
 	uint32_t verbose_limit;  /* default log allowance of rules added without logamount */
 	bool one_pass;           /* accepted and ignored (no dummynet) */
-	bool skipto_dragonfly;   /* extension: backward skipto goes to the next rule */
+	bool skipto_dragonfly;   /* extension: backward skipto goes to the next rule (docs/design/ipfw.md) */
+	/* dynamic states (ip_fw_dynamic.c, FreeBSD 14 defaults) */
+	uint32_t dyn_buckets;    /* max buckets of the state hash (power of 2, > 256): 8192 */
+	uint32_t dyn_max;        /* 16384 */
+	uint32_t dyn_parent_max; /* 4096 */
+	uint32_t dyn_ack_lifetime, dyn_syn_lifetime, dyn_fin_lifetime, dyn_rst_lifetime;
+	uint32_t dyn_udp_lifetime, dyn_short_lifetime;   /* 300 20 1 1 10 5 */
+	uint32_t dyn_keepalive;  /* 1: accepted; no keepalives are sent (no TCP stack here) */
+	uint32_t dyn_keepalive_period;  /* 5, not a sysctl in FreeBSD either */
+	uint32_t reply_limit;    /* extension: reset/unreach replies per second, 0 unlimited */
 };
+
+/* read-only counters of the dynamic states (net.inet.ip.fw.dyn_count, ...) */
+struct fw_dyn_stats {
+	uint32_t count, parent_count, curr_buckets, curr_max_length;
+	uint64_t denied_limit, denied_nomem;   /* limit reached, dyn_max reached */
+};
+void fw_dyn_stats(const struct fw *fw, struct fw_dyn_stats *st);
+/* The states' clock, seconds since any fixed point (time_uptime). The forwarder sets it
+ * once per burst; tests drive it by hand. */
+void fw_set_uptime(struct fw *fw, uint32_t uptime_s);
+/* The once-a-second work of FreeBSD's dyn_tick: removes expired states and grows the
+ * hash, at most budget buckets per call (a sweep starts when the clock has moved on a
+ * second since the last one began). */
+void fw_dyn_maintain(struct fw *fw, uint32_t budget);
 
 enum fw_verdict { FW_PASS = 0, FW_DENY, FW_UNREACH, FW_RESET };
 
@@ -62,8 +87,13 @@ struct fw_pkt {
 	uint32_t src, dst;           /* network order */
 	uint16_t sport, dport;       /* host order; valid when has_ports */
 	uint16_t ip_len;             /* IP total length: the byte counter's unit */
+	uint16_t l4_len;             /* bytes after the IP header (ip_len - header length) */
+	uint16_t ip_off;             /* host order: RF 0x8000, DF 0x4000, MF 0x2000, offset */
 	uint8_t proto;
-	bool has_ports;              /* TCP/UDP (and SCTP) with fragment offset 0 */
+	uint8_t ttl;                 /* as the pass sees it (the outbound one: decremented) */
+	uint8_t tcp_flags;           /* TCP, offset 0 */
+	uint32_t tcp_ack;            /* host order, TCP (dynamic states track it) */
+	bool has_ports;              /* TCP/UDP/UDP-Lite/SCTP with fragment offset 0 */
 	bool frag;                   /* fragment offset != 0 */
 	bool in;                     /* inbound pass (else outbound) */
 	int recv_if, xmit_if;        /* forwarder port index, or -1 when none on that side */
@@ -120,7 +150,10 @@ int fw_rule_stats(const struct fw *fw, int idx, struct fw_rule_stats *st);
 struct fw_match {
 	uint32_t rule_no;
 	uint16_t icmp_code;
+	uint8_t why;             /* enum fw_why: FW_DENY before any rule (rule_no 0) */
 };
+/* ipfw_chk's pullup_failed: dropped before the rules, whatever they say */
+enum fw_why { FW_WHY_RULE = 0, FW_WHY_TINYFRAG, FW_WHY_TRUNCATED };
 enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_match *m);
 /* n passes (p[i].in says which); rule_no may be NULL. */
 void fw_eval_burst(struct fw *fw, const struct fw_pkt *p, int n, enum fw_verdict *v,

@@ -5,11 +5,13 @@
  * Called by the forwarder's control socket, its rule-file option, --check-rules and the
  * tests; the rule language itself is fw_parse.c, the listing fw_show.c, the ruleset
  * fw.c. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
+#include <arpa/inet.h>
 
 #include "fw_impl.h"
 
@@ -20,6 +22,7 @@ struct xc {
 	struct fw_rules *rules;   /* the live ruleset, or a staged copy */
 	struct fw_grave *grave;    /* NULL: live (free removed rules at once) */
 	bool quiet, acct, times;
+	int dyn;                /* -d 1, -D 2, plus 4 for -e */
 	bool file;              /* a line of a rules file: only commands that change rules */
 	bool check;             /* checking a file: unknown rule numbers are not errors */
 	struct fw_out *out;
@@ -44,20 +47,12 @@ static int finish_warnings(struct xc *x, int rc)
 	return rc;
 }
 
-static int parse_num_arg(struct xc *x, const struct fw_tok *t, uint32_t *num)
-{
-	char *end;
-	unsigned long v = strtoul(t->s, &end, 10);
-	if (!*t->s || *end || t->s[0] == '-' || t->s[0] == '+' || v > 65535)
-		return fw_err(x->d, t->col, EX_USAGE, "invalid rule number '%s' (1..65535)", t->s);
-	*num = (uint32_t)v;
-	return 0;
-}
-
 static int cmd_add(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 {
 	struct fw_compiled c;
+	x->fw->warn_to = x->d;
 	int rc = fw_compile(x->fw, t, n, eol_col, &c, x->d);
+	x->fw->warn_to = NULL;
 	if (rc)
 		return rc;
 	uint32_t num = c.number;
@@ -87,6 +82,24 @@ static int cmd_add(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	return 0;
 }
 
+/* N or N-M (ipfw_delete: strtol, '-', strtol) */
+static int parse_range_arg(struct xc *x, const struct fw_tok *t, uint32_t *lo, uint32_t *hi)
+{
+	char *end;
+	const char *s = t->s;
+	unsigned long a = strtoul(s, &end, 10), b = a;
+	if (end != s && *end == '-' && end[1])
+		b = strtoul(end + 1, &end, 10);
+	if (!isdigit((unsigned char)*s) || *end || a > 65535 || b > 65535)
+		return fw_err(x->d, t->col, EX_USAGE, "invalid rule number '%s' (1..65535 or N-M)", s);
+	*lo = (uint32_t)a;
+	*hi = (uint32_t)b;
+	return 0;
+}
+
+/* ipfw_delete() over del_rules(): rule 65535 never matches a deletion; nothing found is
+ * "rule N not found" (ipfw exits 69 after the other numbers); "delete 0" deletes every
+ * rule (start and end 0 is IPFW_RCFLAG_ALL) */
 static int cmd_delete(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 {
 	int rc = 0;
@@ -96,21 +109,35 @@ static int cmd_delete(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		return fw_oom(x->d);
 	}
 	for (int k = 0; k < n; k++) {
-		uint32_t num;
-		if (parse_num_arg(x, &t[k], &num))
+		uint32_t lo = 0, hi = 0;
+		if (parse_range_arg(x, &t[k], &lo, &hi))
 			return -EINVAL;
-		/* rule 65535 cannot be deleted; an unknown number is EINVAL (ipfw exits 69) */
-		if (num == FW_DEFAULT_RULE || num == 0 ||
-		    (!fw_rules_remove(x->rules, num, x->grave) && !x->check))
-			rc = warn_unavail(x, t[k].col, num, "DEL");
+		if (lo > hi) {
+			rc = warn_unavail(x, t[k].col, lo, "XDEL");
+			continue;
+		}
+		int del = fw_rules_remove_range(x->rules, lo, hi, x->grave);
+		if (!del && !x->check) {
+			if (x->warnings++ == 0) {
+				if (lo == hi)
+					fw_err(x->d, t[k].col, EX_UNAVAILABLE, "rule %u not found", lo);
+				else
+					fw_err(x->d, t[k].col, EX_UNAVAILABLE, "no rules rules in %u-%u range",
+					       lo, hi);
+			}
+			rc = -EINVAL;
+		}
 	}
 	fw_rules_finish(x->rules);
+	if (!x->grave)
+		fw_dyn_orphans(x->fw);   /* delete_range(): the deleted rules' states go too */
 	return finish_warnings(x, rc);
 }
 
+/* ipfw_zero() over clear_rules(): every rule numbered N (65535 too); none is
+ * "Entry N not found" on standard output and exit 69; done is "Entry N cleared." */
 static int cmd_zero(struct xc *x, const struct fw_tok *t, int n, bool counters)
 {
-	const char *op = counters ? "ZERO" : "RESETLOG";
 	int rc = 0;
 	if (n == 0) {
 		for (int i = 0; i < x->rules->n; i++)
@@ -123,26 +150,45 @@ static int cmd_zero(struct xc *x, const struct fw_tok *t, int n, bool counters)
 		return fw_oom(x->d);
 	}
 	for (int k = 0; k < n; k++) {
-		uint32_t num;
-		if (parse_num_arg(x, &t[k], &num))
-			return -EINVAL;
+		const char *s = t[k].s;
+		char *end;
+		unsigned long num = strtoul(s, &end, 10);
+		if (!isdigit((unsigned char)*s))
+			return fw_err(x->d, t[k].col, EX_USAGE, "invalid rule number ``%s''", s);
+		if (*end || num > 65535)
+			return fw_err(x->d, t[k].col, EX_DATAERR, "invalid rule number %s", s);
 		int found = 0;
-		for (int i = fw_rules_lower_bound(x->rules, num); i < x->rules->n && x->rules->hot[i].number == num;
-		     i++, found++)
+		for (int i = fw_rules_lower_bound(x->rules, (uint32_t)num);
+		     i < x->rules->n && x->rules->hot[i].number == num; i++, found++)
 			fw_rules_zero(x->rules, i, counters);
-		if (!found && !x->check)
-			rc = warn_unavail(x, t[k].col, num, op);
-		else if (!x->quiet)
-			fw_out_printf(x->out, counters ? "Entry %u cleared\n" : "Entry %u logging count reset\n",
+		if (!found && !x->check) {
+			/* ipfw prints it on standard output; a rules file's error needs it
+			 * as the message (the first one, as for delete) */
+			if (x->file) {
+				if (x->warnings++ == 0)
+					fw_err(x->d, t[k].col, EX_UNAVAILABLE, "Entry %lu not found", num);
+			} else {
+				fw_out_printf(x->out, "Entry %lu not found\n", num);
+				if (!x->d->ex) {
+					x->d->ex = EX_UNAVAILABLE;
+					x->d->col = t[k].col;
+				}
+			}
+			rc = -EINVAL;
+		} else if (!x->quiet) {
+			fw_out_printf(x->out, counters ? "Entry %lu cleared.\n" : "Entry %lu logging count reset.\n",
 				      num);
+		}
 	}
-	return finish_warnings(x, rc);
+	return rc;
 }
 
 static int cmd_flush(struct xc *x)
 {
 	fw_rules_remove(x->rules, 0, x->grave);
 	fw_rules_finish(x->rules);
+	if (!x->grave)
+		fw_dyn_orphans(x->fw);
 	if (!x->quiet)
 		fw_out_puts(x->out, "Flushed all rules.\n");
 	return 0;
@@ -166,7 +212,7 @@ static int cmd_show(struct xc *x, const struct fw_tok *t, int n)
 		hi[k] = (uint32_t)b;
 		cols[k] = t[k].col;
 	}
-	return fw_show(x->fw, x->acct, x->times, lo, hi, cols, n, x->out, x->d);
+	return fw_show(x->fw, x->acct, x->times, x->dyn, lo, hi, cols, n, x->out, x->d);
 }
 
 static int cmd_enable(struct xc *x, const struct fw_tok *t, int n, int eol_col, bool on)
@@ -187,6 +233,305 @@ static int cmd_enable(struct xc *x, const struct fw_tok *t, int n, int eol_col, 
 	return 0;
 }
 
+/* ---- ipfw table NAME add|delete|list|flush|create|destroy|lookup (sbin/ipfw/tables.c)
+ * for address tables. Table commands take effect at once, in a rules file too (as
+ * ipfw(8) runs a file's lines one by one); only rule changes are all-or-nothing. */
+
+/* tentry_fill_key() for IPv4: a.b.c.d[/N], stored masked */
+static int table_key(struct xc *x, const struct fw_tok *t, uint32_t *addr, int *plen)
+{
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%s", t->s);
+	char *sl = strchr(buf, '/');
+	*plen = 32;
+	if (sl) {
+		*sl = '\0';
+		char *end;
+		long m = strtol(sl + 1, &end, 10);
+		if (!sl[1] || *end || m < 0)
+			return fw_err(x->d, t->col, EX_DATAERR, "bad IPv4 mask width: %s", sl + 1);
+		if (m > 32)
+			return fw_err(x->d, t->col, EX_DATAERR, "bad IPv4 mask width: %s", sl + 1);
+		*plen = (int)m;
+	}
+	struct in_addr a;
+	if (inet_pton(AF_INET, buf, &a) != 1) {
+		struct in6_addr a6;
+		if (inet_pton(AF_INET6, buf, &a6) == 1)
+			return fw_err(x->d, t->col, EX_DATAERR,
+				      "'%s': IPv6 keys are not supported by ppslab-rut", t->s);
+		return fw_err(x->d, t->col, EX_DATAERR,
+			      "invalid table key '%s' (expected a.b.c.d[/N]; only address tables are "
+			      "supported, host names are not resolved)", t->s);
+	}
+	*addr = a.s_addr;
+	return 0;
+}
+
+/* tentry_fill_value() for legacy values: a number (strtoul base 0) or an IPv4 address */
+static int table_value(struct xc *x, const struct fw_tok *t, uint32_t *val)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(t->s, &end, 0);
+	if (*t->s && !*end && t->s[0] != '-' && !errno && v <= UINT32_MAX) {
+		*val = (uint32_t)v;
+		return 0;
+	}
+	struct in_addr a;
+	if (inet_pton(AF_INET, t->s, &a) == 1) {
+		*val = ntohl(a.s_addr);
+		return 0;
+	}
+	return fw_err(x->d, t->col, EX_OSERR, "Unable to parse value %s", t->s);
+}
+
+static void table_entry(struct fw_out *o, uint32_t addr_h, int plen, uint32_t val)
+{
+	fw_out_printf(o, "%u.%u.%u.%u/%d %u\n", addr_h >> 24, addr_h >> 16 & 0xff,
+		      addr_h >> 8 & 0xff, addr_h & 0xff, plen, val);
+}
+
+static void table_list(struct xc *x, const struct fw_table *t, bool header)
+{
+	if (header)
+		fw_out_printf(x->out, "--- table(%s), set(0) ---\n", t->name);
+	uint32_t n, *e = fw_table_entries(t, &n);
+	for (uint32_t k = 0; k < n; k++)
+		table_entry(x->out, e[3 * k], (int)e[3 * k + 1], e[3 * k + 2]);
+	free(e);
+}
+
+static bool table_referenced(const struct fw *fw, int ti)
+{
+	for (int i = 0; i < fw->rules.n; i++) {
+		const struct fw_rule *r = &fw->rules.rule[i];
+		for (int k = 0; k < r->nlist; k++)
+			if ((r->insn[k].op == FW_OP_SRC_LOOKUP || r->insn[k].op == FW_OP_DST_LOOKUP) &&
+			    r->insn[k].a == (uint32_t)ti)
+				return true;
+	}
+	return false;
+}
+
+/* tablename_cmp(): shorter names first, then strcmp (so "2" before "10") */
+static int name_cmp(const void *a, const void *b)
+{
+	const struct fw_table *x = *(const struct fw_table *const *)a;
+	const struct fw_table *y = *(const struct fw_table *const *)b;
+	size_t lx = strlen(x->name), ly = strlen(y->name);
+	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x->name, y->name);
+}
+
+static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
+{
+	struct fw *fw = x->fw;
+	if (n < 1)
+		return fw_err(x->d, eol_col, EX_USAGE, "table needs name");
+	const char *name = t[0].s;
+	bool all = !strcmp(name, "all");
+	if (!all && !fw_table_name_ok(name))
+		return fw_err(x->d, t[0].col, EX_USAGE, "table name %s is invalid", name);
+	if (n < 2)
+		return fw_err(x->d, eol_col, EX_USAGE, "table needs command");
+	static const char *const cmds[] = { "add", "delete", "create", "destroy", "flush", "list",
+					    "lookup", "modify", "swap", "info", "detail", "atomic",
+					    "lock", "unlock", NULL };
+	/* get_token(): a unique prefix */
+	int which = -1, hits = 0;
+	for (int k = 0; cmds[k]; k++)
+		if (!strncmp(cmds[k], t[1].s, strlen(t[1].s)) && t[1].s[0]) {
+			which = k;
+			hits++;
+		}
+	if (hits != 1)
+		return fw_err(x->d, t[1].col, EX_USAGE, "%s table command %s",
+			      hits ? "ambiguous" : "invalid", t[1].s);
+	const char *cmd = cmds[which];
+	if (which >= 7)
+		return fw_err(x->d, t[1].col, EX_USAGE, "'ipfw table %s' is not supported by ppslab-rut",
+			      cmd);
+	if (all && which != 3 && which != 4 && which != 5)
+		return fw_err(x->d, t[0].col, EX_USAGE, "table name required");
+	int ti = all ? -1 : fw_table_find(fw, name);
+	const struct fw_tok *a = t + 2;
+	int na = n - 2;
+	switch (which) {
+	case 0:   /* add */
+	case 1: { /* delete */
+		bool add = which == 0;
+		if (na == 0)
+			return fw_err(x->d, eol_col, EX_USAGE, "address required");
+		/* parse every key (and value) before changing anything */
+		int cnt = add ? na / 2 + 1 : na, k = 0;
+		uint32_t *e = malloc((size_t)cnt * 3 * sizeof(*e));
+		if (!e)
+			return fw_oom(x->d);
+		for (int i = 0; i < na; k++) {
+			int plen;
+			if (table_key(x, &a[i], &e[3 * k], &plen) ||
+			    (add && i + 1 < na && table_value(x, &a[i + 1], &e[3 * k + 2]))) {
+				free(e);
+				return -EINVAL;
+			}
+			e[3 * k + 1] = (uint32_t)plen;
+			if (!add || i + 1 >= na)
+				e[3 * k + 2] = 0;
+			i += add ? 2 : 1;
+		}
+		if (ti < 0) {
+			if (!add) {
+				free(e);
+				return fw_err(x->d, t[0].col, EX_DATAERR, "Table %s does not exist", name);
+			}
+			/* "Compatibility layer: auto-create table if not exists." */
+			if ((ti = fw_table_create(fw, name)) < 0) {
+				free(e);
+				return fw_err(x->d, t[0].col, EX_OSERR, "Adding record failed: %s",
+					      ti == -ENOMEM ? "Cannot allocate memory" : "too many tables");
+			}
+			if (!x->quiet)
+				fw_warn(x->d, "ipfw: DEPRECATED: inserting data into non-existent table "
+					"%s. (auto-created)\n", name);
+		}
+		struct fw_table *tb = fw->tables[ti];
+		int err = 0;
+		for (int i = 0; i < k; i++) {
+			uint32_t addr = e[3 * i], val = e[3 * i + 2];
+			int plen = (int)e[3 * i + 1];
+			int rc = add ? fw_table_add(tb, addr, plen, val) : fw_table_del(tb, addr, plen);
+			if (rc == -ENOMEM) {
+				free(e);
+				return fw_oom(x->d);
+			}
+			if (rc && !err)
+				err = rc;
+			if (!x->quiet) {
+				const char *px = !rc ? (add ? "added" : "deleted")
+					       : rc == -EEXIST ? "exists" : "notfound";
+				fw_out_printf(x->out, "%s: ", px);
+				uint32_t h = ntohl(addr) & (plen ? 0xffffffffu << (32 - plen) : 0);
+				table_entry(x->out, h, plen, val);
+			}
+		}
+		free(e);
+		/* "do not yell on duplicate keys or failed deletions" — with -q only */
+		if (err && !x->quiet)
+			return fw_err(x->d, a[0].col, EX_OSERR, "%s record failed: %s",
+				      add ? "Adding" : "Deleting",
+				      err == -EEXIST ? "record already exists" : "record not found");
+		return 0;
+	}
+	case 2: { /* create [type addr] [algo addr:radix] [missing] [or-flush] */
+		bool missing = false, orflush = false;
+		for (int i = 0; i < na; i++) {
+			const char *w = a[i].s;
+			if (!strcmp(w, "type") && i + 1 < na) {
+				if (strcmp(a[++i].s, "addr"))
+					return fw_err(x->d, a[i].col, EX_USAGE,
+						      "table type '%s' is not supported by ppslab-rut "
+						      "(only addr)", a[i].s);
+			} else if (!strcmp(w, "algo") && i + 1 < na) {
+				if (strcmp(a[++i].s, "addr:radix"))
+					return fw_err(x->d, a[i].col, EX_USAGE,
+						      "algorithm '%s' is not supported by ppslab-rut "
+						      "(addr:radix)", a[i].s);
+			} else if (!strcmp(w, "valtype") && i + 1 < na) {
+				if (strcmp(a[++i].s, "legacy"))
+					return fw_err(x->d, a[i].col, EX_USAGE,
+						      "value type '%s' is not supported by ppslab-rut",
+						      a[i].s);
+			} else if (!strcmp(w, "missing")) {
+				missing = true;
+			} else if (!strcmp(w, "or-flush")) {
+				missing = orflush = true;
+			} else {
+				return fw_err(x->d, a[i].col, EX_USAGE,
+					      "table create option '%s' is not supported by ppslab-rut "
+					      "(type addr, algo addr:radix, missing, or-flush)", w);
+			}
+		}
+		if (ti >= 0) {
+			if (!missing)
+				return fw_err(x->d, t[0].col, EX_OSERR, "Table creation failed: File exists");
+			if (orflush)
+				fw_table_flush(fw->tables[ti]);
+			return 0;
+		}
+		ti = fw_table_create(fw, name);
+		if (ti < 0)
+			return fw_err(x->d, t[0].col, EX_OSERR, "Table creation failed: %s",
+				      ti == -ENOMEM ? "Cannot allocate memory" : "No space left on device");
+		return 0;
+	}
+	case 3:   /* destroy */
+	case 4: { /* flush */
+		bool destroy = which == 3;
+		for (int i = 0; i < FW_MAX_TABLES; i++) {
+			if (!fw->tables[i] || (!all && i != ti))
+				continue;
+			if (destroy && table_referenced(fw, i)) {
+				if (all)
+					continue;
+				return fw_err(x->d, t[0].col, EX_OSERR, "failed to destroy table %s: "
+					      "Device busy", name);
+			}
+			if (destroy)
+				fw_table_destroy(fw, i);
+			else
+				fw_table_flush(fw->tables[i]);
+		}
+		if (!all && ti < 0 && !x->quiet)
+			fw_warn(x->d, "ipfw: failed to %s table %s%s: No such process\n",
+				destroy ? "destroy" : "flush", name, destroy ? "" : " info");
+		return 0;
+	}
+	case 5: { /* list */
+		if (!all) {
+			if (ti < 0)
+				return fw_err(x->d, t[0].col, EX_OSERR,
+					      "failed to request table info: No such process");
+			table_list(x, fw->tables[ti], false);
+			return 0;
+		}
+		const struct fw_table *v[FW_MAX_TABLES];
+		int nv = 0;
+		for (int i = 0; i < FW_MAX_TABLES; i++)
+			if (fw->tables[i])
+				v[nv++] = fw->tables[i];
+		qsort(v, (size_t)nv, sizeof(v[0]), name_cmp);
+		for (int i = 0; i < nv; i++)
+			table_list(x, v[i], true);
+		return 0;
+	}
+	case 6: { /* lookup ADDR */
+		if (na == 0)
+			return fw_err(x->d, eol_col, EX_USAGE, "address required");
+		int plen;
+		uint32_t addr, val;
+		if (table_key(x, &a[0], &addr, &plen))
+			return -EINVAL;
+		if (ti < 0)
+			return fw_err(x->d, t[0].col, EX_UNAVAILABLE, "Table %s not found", name);
+		const struct fw_table *tb = fw->tables[ti];
+		if (!fw_table_lookup(tb, addr, &val))
+			return fw_err(x->d, a[0].col, EX_UNAVAILABLE, "Entry %s not found", a[0].s);
+		/* the entry that matched: the longest length holding the address */
+		for (int l = 32; l >= 0; l--) {
+			uint32_t m = l ? 0xffffffffu << (32 - l) : 0, v2;
+			struct fw_table one = *tb;
+			one.lens = tb->lens & (1ull << l);
+			if (one.lens && fw_table_lookup(&one, addr, &v2)) {
+				table_entry(x->out, ntohl(addr) & m, l, v2);
+				break;
+			}
+		}
+		return 0;
+	}
+	}
+	return -EINVAL;
+}
+
 /* [-flags] COMMAND ARGS, t[0] being the first word after an optional "ipfw" */
 static int run(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 {
@@ -199,9 +544,12 @@ static int run(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 			case 'a': x->acct = true; break;
 			case 't': x->times = true; break;
 			case 'N': break;   /* names are not resolved in listings */
+			case 'd': if (!(x->dyn & 3)) x->dyn |= 1; break;
+			case 'D': x->dyn = (x->dyn & 4) | 2; break;
+			case 'e': x->dyn |= 4; break;   /* expired states in full (with -d) */
 			default:
 				return fw_err(x->d, t[i].col, EX_USAGE,
-					      "unknown flag '-%c' (supported: -q -f -a -t -N)", *f);
+					      "unknown flag '-%c' (supported: -q -f -a -t -N -d -D -e)", *f);
 			}
 		}
 	}
@@ -212,7 +560,7 @@ static int run(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	const struct fw_tok *a = t + i + 1;
 	int na = n - i - 1;
 	bool changes = false;
-	enum { ADD, DEL, FLUSH, ZERO, RESETLOG, LIST, SHOW, ENABLE, DISABLE, NONE } which = NONE;
+	enum { ADD, DEL, FLUSH, ZERO, RESETLOG, LIST, SHOW, ENABLE, DISABLE, TABLE, NONE } which = NONE;
 	/* ipfw2's command prefixes, checked in its order ("d" is delete, "s" set) */
 	if (fw_prefix(cmd, "add", 1)) which = ADD, changes = true;
 	else if (fw_prefix(cmd, "delete", 1)) which = DEL, changes = true;
@@ -222,8 +570,9 @@ static int run(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	else if (fw_prefix(cmd, "print", 1) || fw_prefix(cmd, "list", 1)) which = LIST;
 	else if (fw_prefix(cmd, "enable", 1)) which = ENABLE;
 	else if (fw_prefix(cmd, "disable", 2)) which = DISABLE;
+	else if (fw_prefix(cmd, "table", 1)) which = TABLE, changes = true;
 	else if (fw_prefix(cmd, "set", 1) || fw_prefix(cmd, "pipe", 2) ||
-		 fw_prefix(cmd, "queue", 1) || fw_prefix(cmd, "table", 1) || fw_prefix(cmd, "nat", 1))
+		 fw_prefix(cmd, "queue", 1) || fw_prefix(cmd, "nat", 1))
 		return fw_err(x->d, t[i].col, EX_USAGE, "'ipfw %s' is not supported by ppslab-rut", cmd);
 	else if (fw_prefix(cmd, "show", 1)) which = SHOW;
 	else
@@ -231,7 +580,7 @@ static int run(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	if (x->file && !changes)
 		return fw_err(x->d, t[i].col, EX_DATAERR,
 			      "'%s' cannot appear in a rules file (only add, delete, flush, zero, "
-			      "resetlog)", cmd);
+			      "resetlog, table)", cmd);
 	switch (which) {
 	case ADD: return cmd_add(x, a, na, eol_col);
 	case DEL: return cmd_delete(x, a, na, eol_col);
@@ -240,6 +589,7 @@ static int run(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	case RESETLOG: return cmd_zero(x, a, na, false);
 	case SHOW: x->acct = true; return cmd_show(x, a, na);
 	case LIST: return cmd_show(x, a, na);
+	case TABLE: return cmd_table(x, a, na, eol_col);
 	case ENABLE: return cmd_enable(x, a, na, eol_col, true);
 	case DISABLE: return cmd_enable(x, a, na, eol_col, false);
 	case NONE: break;
@@ -258,6 +608,7 @@ int fw_exec(struct fw *fw, const char *line, char *out, size_t outlen, struct fw
 	}
 	d->col = 0;
 	d->msg[0] = '\0';
+	d->warn[0] = '\0';
 	d->ex = 0;
 	struct fw_out o = { .buf = out, .len = outlen };
 	if (out && outlen)
@@ -284,7 +635,8 @@ int fw_exec(struct fw *fw, const char *line, char *out, size_t outlen, struct fw
 static bool is_action_word(const char *s)
 {
 	static const char *const w[] = { "allow", "accept", "pass", "permit", "deny", "drop",
-					 "reject", "reset", "unreach", "count", "skipto", NULL };
+					 "reject", "reset", "unreach", "count", "skipto",
+					 "check-state", "//", NULL };
 	for (int k = 0; w[k]; k++)
 		if (!strcmp(s, w[k]))
 			return true;
@@ -357,7 +709,7 @@ static int file_line(struct xc *x, struct fw_lex *lx)
 	}
 	if (t[0].s[0] == '-' || fw_prefix(t[0].s, "add", 1) || fw_prefix(t[0].s, "delete", 1) ||
 	    fw_prefix(t[0].s, "flush", 1) || fw_prefix(t[0].s, "zero", 1) ||
-	    fw_prefix(t[0].s, "resetlog", 1))
+	    fw_prefix(t[0].s, "resetlog", 1) || fw_prefix(t[0].s, "table", 1))
 		return run(x, t, n, lx->eol_col);
 	return fw_err(x->d, t[0].col, EX_DATAERR,
 		      "expected an ipfw command, a rule (NUMBER ACTION ... or ACTION ...) or a line "
@@ -424,7 +776,10 @@ static int run_file(struct fw *fw, const char *path, bool check, fw_diag_fn fn, 
 		lineno++;
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
+		char keep[sizeof(d.warn)];
+		memcpy(keep, d.warn, sizeof(keep));
 		memset(&d, 0, sizeof(d));
+		memcpy(d.warn, keep, sizeof(keep));
 		x.warnings = 0;
 		const char *nul = memchr(line, 0, (size_t)len);
 		int lrc = nul ? fw_err(&d, (int)(nul - line) + 1, EX_DATAERR,
@@ -447,6 +802,7 @@ static int run_file(struct fw *fw, const char *path, bool check, fw_diag_fn fn, 
 		if (lrc == -ENOMEM || !check)
 			break;
 	}
+	memcpy(first->warn, d.warn, sizeof(d.warn));
 	if (!nerr && ferror(f)) {
 		fatal = -EIO;
 		memset(&d, 0, sizeof(d));
@@ -468,6 +824,7 @@ static int run_file(struct fw *fw, const char *path, bool check, fw_diag_fn fn, 
 	} else {
 		fw_rules_finish(&stage);
 		stage_commit(fw, &stage, &g);
+		fw_dyn_orphans(fw);
 	}
 	if (fatal)
 		return fatal;

@@ -70,14 +70,19 @@ enum { F_SRC, F_DST, F_PROTO, F_IN, F_RECV, F_XMIT, F_VIA, F_N };
  * Table-driven so that a program runs on two well-predicted branches per test instead
  * of a jump table (indirect branches cost several nanoseconds each on the VMs here). */
 enum { K_EQ, K_ANY, K_OTHER };
-static const uint8_t kind_of[] = {
+static const uint8_t kind_of[FW_OP_MAX] = {
 	[FW_OP_PROTO] = K_EQ,	   [FW_OP_SRC] = K_EQ,		[FW_OP_DST] = K_EQ,
 	[FW_OP_SRC_ME] = K_OTHER,  [FW_OP_DST_ME] = K_OTHER,	[FW_OP_SRC_SET] = K_OTHER,
 	[FW_OP_DST_SET] = K_OTHER, [FW_OP_SRC_LIST] = K_OTHER,	[FW_OP_DST_LIST] = K_OTHER,
 	[FW_OP_SRCPORT] = K_OTHER, [FW_OP_DSTPORT] = K_OTHER,	[FW_OP_IN] = K_EQ,
 	[FW_OP_RECV] = K_ANY,	   [FW_OP_XMIT] = K_ANY,	[FW_OP_VIA] = K_ANY,
+	[FW_OP_IP4] = K_OTHER,	   [FW_OP_IP6] = K_OTHER,	[FW_OP_SRC_LOOKUP] = K_OTHER,
+	[FW_OP_DST_LOOKUP] = K_OTHER, [FW_OP_FRAG] = K_OTHER,	[FW_OP_IPLEN] = K_OTHER,
+	[FW_OP_IPTTL] = K_OTHER,   [FW_OP_ICMPTYPE] = K_OTHER,	[FW_OP_TCPFLAGS] = K_OTHER,
+	[FW_OP_ESTAB] = K_OTHER,   [FW_OP_NOP] = K_OTHER,	[FW_OP_PROBE] = K_OTHER,
+	[FW_OP_CHECK] = K_OTHER,   [FW_OP_KEEP] = K_OTHER,	[FW_OP_LIMIT] = K_OTHER,
 };
-static const uint8_t field_of[] = {
+static const uint8_t field_of[FW_OP_MAX] = {
 	[FW_OP_PROTO] = F_PROTO, [FW_OP_SRC] = F_SRC,	[FW_OP_DST] = F_DST,   [FW_OP_IN] = F_IN,
 	[FW_OP_RECV] = F_RECV,	 [FW_OP_XMIT] = F_XMIT, [FW_OP_VIA] = F_VIA,
 };
@@ -97,8 +102,24 @@ static void pkt_fields(const struct fw_pkt *p, uint64_t *f)
 	f[F_VIA] = if_bit(xmit >= 0 ? xmit : p->recv_if);
 }
 
+static inline bool range_match(const struct fw_insn *x, uint32_t v)
+{
+	const uint16_t *r = x->data;
+	for (int k = 0; k < x->n; k++)
+		if (v >= r[2 * k] && v <= r[2 * k + 1])
+			return true;
+	return false;
+}
+
+/* ip_fw2.c flags_match(): every wanted bit set, every unwanted one clear */
+static inline bool flags_match(const struct fw_insn *x, uint32_t bits)
+{
+	return (bits & x->a) == x->a && (bits & x->b) == 0;
+}
+
 static bool other_match(const struct fw *fw, const struct fw_insn *x, const struct fw_pkt *p)
 {
+	bool first = !p->frag && !(p->ip_off & 0x1fff);   /* ipfw_chk's offset == 0 */
 	switch (x->op) {
 	case FW_OP_SRC_ME: return is_local(fw, p->src);
 	case FW_OP_DST_ME: return is_local(fw, p->dst);
@@ -108,22 +129,71 @@ static bool other_match(const struct fw *fw, const struct fw_insn *x, const stru
 	case FW_OP_DST_LIST: return list_match(x, p->dst);
 	case FW_OP_SRCPORT: return port_match(x, p, p->sport);
 	case FW_OP_DSTPORT: return port_match(x, p, p->dport);
+	case FW_OP_IP4: return true;
+	case FW_OP_IP6: return false;
+	case FW_OP_NOP: return true;
+	case FW_OP_SRC_LOOKUP:
+	case FW_OP_DST_LOOKUP: {
+		const struct fw_table *t = fw->tables[x->a];
+		uint32_t v;
+		if (!t || !fw_table_lookup(t, x->op == FW_OP_SRC_LOOKUP ? p->src : p->dst, &v))
+			return false;
+		return !x->n || v == x->b;
+	}
+	case FW_OP_FRAG:
+		/* r364117: ip_off's flag bits, and bit 0 for a non-zero offset */
+		return flags_match(x, (uint32_t)(p->ip_off & 0xe000) >> 8 | !first);
+	case FW_OP_IPLEN: return range_match(x, p->ip_len);
+	case FW_OP_IPTTL: return range_match(x, p->ttl);
+	case FW_OP_ICMPTYPE:
+		/* icmptype_match(): type <= ICMP_MAXTYPE (40) and the type's bit of a 32-bit
+		 * map; for 32..40 amd64's shift takes the count modulo 32 */
+		return first && p->proto == 1 && p->icmp_type <= 40 &&
+		       (x->a >> (p->icmp_type & 31) & 1);
+	case FW_OP_TCPFLAGS: return first && p->proto == 6 && flags_match(x, p->tcp_flags);
+	case FW_OP_ESTAB:
+		/* "reject packets which have SYN only" */
+		return first && p->proto == 6 && (p->tcp_flags & (0x04 | 0x10 | 0x02)) != 0x02;
 	default: return false;
 	}
 }
 
-static bool prog_match(const struct fw *fw, const struct fw_insn *x, int n,
-		       const struct fw_pkt *p, const uint64_t *f)
+/* What a rule's program decided. */
+enum { PROG_FAIL = 0, PROG_MATCH, PROG_NEXT, PROG_JUMP, PROG_DENY };
+
+/* Runs rule idx's program like ipfw_chk's inner loop: tests ANDed, FW_F_NOT inverting
+ * one test, a run of FW_F_OR tests passing as soon as one of them does; a probe or
+ * check-state looks the state table up once per pass and name (DYN_LOOKUP_NEEDED) and
+ * on a hit jumps to the parent rule's action (*jump); keep-state/limit, the last test,
+ * installs a state or denies the packet. */
+static int prog_run(struct fw *fw, int idx, const struct fw_insn *x, int n, const struct fw_pkt *p,
+		    const uint64_t *f, struct fw_dyn_info *di, int *jump)
 {
 	for (int k = 0; k < n; k++, x++) {
 		bool m;
 		unsigned kind = kind_of[x->op];
-		if (kind == K_EQ)
+		if (kind == K_EQ) {
 			m = (f[field_of[x->op]] & x->b) == x->a;
-		else if (kind == K_ANY)
+		} else if (kind == K_ANY) {
 			m = (f[field_of[x->op]] & ((uint64_t)x->b << 32 | x->a)) != 0;
-		else
+		} else if (x->op == FW_OP_PROBE || x->op == FW_OP_CHECK) {
+			if (di->dir == FW_DYN_UNKNOWN || (di->kidx != 0 && di->kidx != x->a)) {
+				int r = fw_dyn_lookup(fw, p, (uint16_t)x->a, di);
+				if (r >= 0) {
+					*jump = r;
+					return PROG_JUMP;
+				}
+			}
+			if (x->op == FW_OP_CHECK)
+				return PROG_NEXT;
+			continue;
+		} else if (x->op == FW_OP_KEEP || x->op == FW_OP_LIMIT) {
+			if (fw_dyn_install(fw, idx, x, p))
+				return PROG_DENY;
+			continue;
+		} else {
 			m = other_match(fw, x, p);
+		}
 		m ^= (x->flags & FW_F_NOT) != 0;
 		if (x->flags & FW_F_OR) {
 			if (m)   /* the block passed: skip to its last test */
@@ -134,9 +204,9 @@ static bool prog_match(const struct fw *fw, const struct fw_insn *x, int n,
 			continue;
 		}
 		if (!m)
-			return false;
+			return PROG_FAIL;
 	}
-	return true;
+	return PROG_MATCH;
 }
 
 /* ---- log lines, formatted by hand: this runs inside the forwarding loop ---- */
@@ -311,17 +381,50 @@ static inline unsigned block_pass(const struct fw_blk *k, const struct vpkt *v)
 	return bits;
 }
 
+/* ipfw_chk's pullup_failed: the header the protocol needs is not all there (PULLUP_TO
+ * of struct tcphdr 20, udphdr 8 (UDP-Lite too), sctphdr 12, icmphdr 4 bytes, on
+ * fragment offset 0), or a TCP fragment at offset 1 (RFC 3128: it could rewrite the
+ * first fragment's flags). Dropped before any rule, no rule counted. */
+static int pullup_fails(const struct fw_pkt *p)
+{
+	unsigned off = p->ip_off & 0x1fff;
+	if (off || p->frag)
+		return off == 1 && p->proto == 6 ? FW_WHY_TINYFRAG : 0;
+	unsigned need = p->proto == 6 ? 20 : p->proto == 17 || p->proto == 136 ? 8
+		      : p->proto == 132 ? 12 : p->proto == 1 ? 4 : 0;
+	return p->l4_len < need ? FW_WHY_TRUNCATED : 0;
+}
+
+static inline void account(struct fw *fw, int i, const struct fw_pkt *p, uint64_t *t)
+{
+	struct fw_ctr *c = &fw->rules.ctr[i];
+	if (!*t)
+		*t = now_s(fw);
+	c->pkts++;
+	c->bytes += p->ip_len;
+	c->last_s = *t;
+}
+
 enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_match *m)
 {
 	m->icmp_code = 0;
+	m->why = FW_WHY_RULE;
 	if (!fw->tun.enable) {
 		m->rule_no = 0;
 		return FW_PASS;
 	}
+	int why = pullup_fails(p);
+	if (why) {
+		if (fw->tun.verbose && fw->log_fn)
+			fw->log_fn(fw->log_arg, "ipfw: pullup failed");
+		m->rule_no = 0;
+		m->why = (uint8_t)why;
+		return FW_DENY;
+	}
 	const struct fw_blk *blk = fw->rules.blk;
 	const struct fw_cand *cand = fw->rules.cand;
 	const uint32_t key = p->proto | (p->in ? FW_KEY_IN : 0);
-	/* no ports on anything but TCP/UDP/SCTP with fragment offset 0
+	/* no ports on anything but TCP/UDP/UDP-Lite/SCTP with fragment offset 0
 	 * (docs/design/ipfw.md#ports) */
 	const bool ports = p->has_ports && !p->frag;
 	const uint32_t sp = ports ? p->sport : FW_NO_PORT, dp = ports ? p->dport : FW_NO_PORT;
@@ -332,41 +435,51 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 				.dp = { dp, dp, dp, dp } };
 	const bool upd = fw->tun.update_counters;
 	uint64_t t = 0, f[F_N];
+	struct fw_dyn_info di = { .dir = FW_DYN_UNKNOWN, .parent = -1 };
 	pkt_fields(p, f);
 	/* rule 65535 is last and passes everything, so every scan ends in it. bits holds
 	 * the candidates of block b not yet tried. */
-	int b = 0;
+	int b = 0, i;
 	unsigned bits = block_pass(&blk[0], &v);
 	for (;;) {
 		while (!bits)
 			bits = block_pass(&blk[++b], &v);
-		int i = b * FW_BLK + __builtin_ctz(bits);
+		i = b * FW_BLK + __builtin_ctz(bits);
 		bits &= bits - 1;
 		const struct fw_cand *h = &cand[i];
-		if (h->nprog && !prog_match(fw, h->prog, h->nprog, p, f))
-			continue;
-		if (upd) {
-			struct fw_ctr *c = &fw->rules.ctr[i];
-			if (!t)
-				t = now_s(fw);
-			c->pkts++;
-			c->bytes += p->ip_len;
-			c->last_s = t;
+		if (h->nprog) {
+			int jump = -1;
+			int r = prog_run(fw, i, h->prog, h->nprog, p, f, &di, &jump);
+			if (r == PROG_FAIL || r == PROG_NEXT)
+				continue;
+			if (r == PROG_JUMP) {
+				i = jump;   /* the state's parent rule: its action, its counters */
+				h = &cand[i];
+			} else if (r == PROG_DENY) {
+				/* keep-state/limit refused: denied by this rule, counted */
+				if (upd)
+					account(fw, i, p, &t);
+				m->rule_no = h->number;
+				return FW_DENY;
+			}
 		}
+		if (upd)
+			account(fw, i, p, &t);
 		if (h->log)
 			emit_log(fw, i, p);
+		int next;
 		switch (h->action) {
 		case FW_A_COUNT:
-			continue;
+		case FW_A_CHECK:
+			next = i + 1;
+			break;
 		case FW_A_SKIPTO: {
 			/* never backwards: fw_rules_finish() resolved the target index */
 			const struct fw_rule *r = &fw->rules.rule[i];
-			int next = (int)(fw->tun.skipto_dragonfly ? r->skip_df : r->skip_fb);
+			next = (int)(fw->tun.skipto_dragonfly ? r->skip_df : r->skip_fb);
 			if (next <= i)
 				next = i + 1;
-			b = next / FW_BLK;
-			bits = block_pass(&blk[b], &v) & (~0u << (next % FW_BLK));
-			continue;
+			break;
 		}
 		case FW_A_ALLOW:
 			m->rule_no = h->number;
@@ -385,6 +498,9 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 			m->rule_no = h->number;
 			return fw->tun.default_to_accept ? FW_PASS : FW_DENY;
 		}
+		/* go on at rule `next` (after a state's jump it may lie before i) */
+		b = next / FW_BLK;
+		bits = block_pass(&blk[b], &v) & (~0u << (next % FW_BLK));
 	}
 }
 

@@ -39,6 +39,7 @@ enum fw_action {
 	FW_A_COUNT,
 	FW_A_SKIPTO,
 	FW_A_DEFAULT,   /* rule 65535: deny, or allow with default_to_accept */
+	FW_A_CHECK,     /* check-state: its program is one FW_OP_CHECK */
 };
 
 enum fw_op {
@@ -58,10 +59,34 @@ enum fw_op {
 	FW_OP_RECV,        /* a | b << 32 = port bitmask; data = the name/glob/address text */
 	FW_OP_XMIT,
 	FW_OP_VIA,
+	FW_OP_IP4,         /* O_IP4: every packet here is IPv4 */
+	FW_OP_IP6,         /* O_IP6: never (IPv4 only) */
+	FW_OP_SRC_LOOKUP,  /* table(NAME[,VALUE]): a = table index; n = 1: value must be b */
+	FW_OP_DST_LOOKUP,
+	FW_OP_FRAG,        /* a = bits wanted set, b = wanted clear (rf 0x80 df 0x40 mf 0x20
+			    * offset 0x01) */
+	FW_OP_IPLEN,       /* data = uint16_t[2n] inclusive ranges */
+	FW_OP_IPTTL,
+	FW_OP_ICMPTYPE,    /* a = bitmap of types 0..31 */
+	FW_OP_TCPFLAGS,    /* a = set, b = clear (fin 1 syn 2 rst 4 psh 8 ack 16 urg 32) */
+	FW_OP_ESTAB,
+	FW_OP_NOP,         /* `// comment`: data = the text */
+	FW_OP_PROBE,       /* O_PROBE_STATE: a = state name index */
+	FW_OP_CHECK,       /* check-state: a = name index, 0 = any */
+	FW_OP_KEEP,        /* keep-state / record-state: a = name index */
+	FW_OP_LIMIT,       /* limit / set-limit: a = name index, b = limit, n = mask */
+	FW_OP_MAX
 };
+
+/* limit masks (ipfw2.c limit_masks) */
+#define FW_LIM_SRC_ADDR 0x01
+#define FW_LIM_SRC_PORT 0x02
+#define FW_LIM_DST_ADDR 0x04
+#define FW_LIM_DST_PORT 0x08
 
 #define FW_F_NOT 0x01   /* negate this test */
 #define FW_F_OR 0x02    /* the next test belongs to the same OR block */
+#define FW_F_RECORD 0x04 /* FW_OP_KEEP/LIMIT without a probe: record-state, set-limit */
 
 struct fw_insn {
 	uint8_t op, flags;
@@ -121,6 +146,9 @@ struct fw_rule {
 	uint32_t seq;          /* insertion order, for sorting a staged set */
 	uint8_t set;           /* `set N` (accepted, listed only with -S in BSD: not here) */
 	bool staged;           /* created by a load not yet committed */
+	bool justopts;         /* the body began with options (IPFW_RULE_JUSTOPTS) */
+	bool dyn;              /* has a state opcode: no prefilter, the program is every test */
+	uint16_t check_kidx;   /* FW_A_CHECK: state name index (0 = any) */
 };
 
 struct fw_ctr {
@@ -150,11 +178,81 @@ struct fw_rules {
 	int n, cap;
 	bool sorted;
 	uint32_t seq_next;
+	uint32_t gen;           /* bumped by every fw_rules_finish(): cached rule indexes */
 };
 
+/* ---- fw_lpm.c: lookup tables (IPv4 address keys, longest-prefix match) ---- */
+#define FW_MAX_TABLES 128
+#define FW_NAMELEN 64
+struct fw_lpm_len {             /* the entries of one prefix length: open addressing */
+	uint32_t *key, *val;
+	uint8_t *used;
+	uint32_t n, cap;            /* cap a power of two, or 0 */
+};
+struct fw_table {
+	char name[FW_NAMELEN];
+	uint64_t lens;              /* bit L: some entry has prefix length L (0..32) */
+	uint32_t count;
+	struct fw_lpm_len len[33];
+};
+int fw_table_find(const struct fw *fw, const char *name);          /* index or -1 */
+int fw_table_create(struct fw *fw, const char *name);              /* index or -errno */
+void fw_table_destroy(struct fw *fw, int idx);
+/* 0 added, -EEXIST, -ENOMEM; the address is masked first */
+int fw_table_add(struct fw_table *t, uint32_t addr_be, int plen, uint32_t val);
+int fw_table_del(struct fw_table *t, uint32_t addr_be, int plen);  /* 0 or -ENOENT */
+void fw_table_flush(struct fw_table *t);
+/* longest prefix containing addr: true and *val, or false */
+bool fw_table_lookup(const struct fw_table *t, uint32_t addr_be, uint32_t *val);
+/* every entry, sorted as BSD's radix walk lists them; *n entries in a malloc'ed array
+ * of (address, length, value) triples, or NULL with *n 0 */
+uint32_t *fw_table_entries(const struct fw_table *t, uint32_t *n);
+bool fw_table_name_ok(const char *name);
+
+/* ---- fw_dyn.c: dynamic states (keep-state, limit) ---- */
+struct fw_dyn;
+struct fw_pkt;
+/* The result of a pass's state lookup (ipfw_dyn_info): done once per name, cached. */
+enum { FW_DYN_UNKNOWN = 0, FW_DYN_NONE, FW_DYN_FWD, FW_DYN_REV };
+struct fw_dyn_info {
+	uint8_t dir;
+	uint16_t kidx;
+	int parent;                 /* rule index of the state's parent, -1 none */
+};
+struct fw_dyn *fw_dyn_new(void);
+void fw_dyn_free(struct fw_dyn *d);
+/* Looks the packet up (names: kidx, 0 = any); on a hit updates the state (lifetime,
+ * counters, TCP flags) and returns the parent rule's index, else -1. */
+int fw_dyn_lookup(struct fw *fw, const struct fw_pkt *p, uint16_t kidx, struct fw_dyn_info *di);
+/* Installs the state of rule idx (FW_OP_KEEP / FW_OP_LIMIT x); 0, or -1: deny. */
+int fw_dyn_install(struct fw *fw, int idx, const struct fw_insn *x, const struct fw_pkt *p);
+/* Removes the states whose rule no longer exists (after deletions). */
+void fw_dyn_orphans(struct fw *fw);
+void fw_dyn_flush(struct fw *fw);
+/* The `ipfw -d` listing of the states of rules lo..hi into o, counter widths pcw/bcw
+ * (0: no counters). */
+struct fw_out;
+void fw_dyn_show(const struct fw *fw, uint32_t lo, uint32_t hi, int pcw, int bcw, bool expired,
+		 struct fw_out *o);
+/* The widest packet and byte counter of any state (for the listing's columns). */
+void fw_dyn_widths(const struct fw *fw, int *pcw, int *bcw);
+uint32_t fw_dyn_total(const struct fw *fw);   /* states + parents */
+/* state names: index of name (created when asked), 0 = "any" */
+int fw_state_name(struct fw *fw, const char *name, bool create);
+const char *fw_state_name_str(const struct fw *fw, int idx);
+/* Finds rule (number, id) in the live set, using and refreshing the cached index. */
+int fw_rule_find(const struct fw *fw, uint32_t number, uint32_t id, uint32_t *cache_gen,
+		 uint32_t *cache_idx);
+
+#define FW_MAX_SNAMES 64
 struct fw {
 	struct fw_rules rules;
 	struct fw_tunables tun;
+	struct fw_table *tables[FW_MAX_TABLES];
+	struct fw_dyn *dyn;
+	char *sname[FW_MAX_SNAMES];   /* state names: [0] "any", [1] "default" */
+	int nsnames;
+	uint32_t uptime;        /* seconds, the dynamic states' clock (fw_set_uptime) */
 	char ifname[FW_MAX_IFS][FW_IFNAMSIZ];
 	uint32_t ifaddr[FW_MAX_IFS];
 	int nifs;
@@ -163,6 +261,7 @@ struct fw {
 	fw_log_fn log_fn;
 	void *log_arg;
 	uint64_t now_s;
+	struct fw_diag *warn_to; /* where the compiler leaves warnings, or NULL */
 };
 
 /* ---- fw_parse.c: lexer and rule compiler ---- */
@@ -189,8 +288,10 @@ struct fw_compiled {
 /* Compiles "[N] [set S] ACTION [log [logamount L]] BODY" from t[0..n) into c (the
  * caller frees c->rule.insn with free() unless it keeps it). 0 or -EINVAL with
  * d->col/msg/ex. */
-int fw_compile(const struct fw *fw, const struct fw_tok *t, int n, int eol_col,
+int fw_compile(struct fw *fw, const struct fw_tok *t, int n, int eol_col,
 	       struct fw_compiled *c, struct fw_diag *d);
+/* Appends a warning line to d->warn (cut, with "...", when full). */
+void fw_warn(struct fw_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Sets d->col (from tok, or eol) and formats d->msg; returns -EINVAL. */
 int fw_err(struct fw_diag *d, int col, int ex, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -211,7 +312,8 @@ const char *fw_unreach_name(int code);              /* NULL above 15 */
  * length it needed (like snprintf). */
 int fw_list_body(const struct fw *fw, int idx, char *buf, size_t len);
 /* ipfw show/list of the rules (all when nnum == 0, else those numbered within the
- * ranges lo[i]..hi[i]) into out; counters with acct, ctime stamps with times.
+ * ranges lo[i]..hi[i]) into out; counters with acct, ctime stamps with times; the
+ * dynamic states after them with dyn 1 (-d), instead of them with 2 (-D).
  * Missing numbers are reported through d (-ENOENT, ex 69) after the others print. */
 struct fw_out {
 	char *buf;
@@ -222,7 +324,8 @@ void fw_out_puts(struct fw_out *o, const char *s);
 void fw_out_printf(struct fw_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends the body of rule idx to o. */
 void fw_out_body(const struct fw *fw, int idx, struct fw_out *o);
-int fw_show(const struct fw *fw, bool acct, bool times, const uint32_t *lo, const uint32_t *hi,
+/* dyn: 0, 1 (-d: rules and states), 2 (-D: states only), plus 4 (-e: expired in full) */
+int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t *lo, const uint32_t *hi,
 	    const int *col, int nnum, struct fw_out *o, struct fw_diag *d);
 
 /* ---- fw.c: the ruleset ---- */
@@ -246,6 +349,7 @@ struct fw_grave {
 void fw_grave_bury(struct fw_grave *g, const struct fw_rule *r);   /* g NULL: free now */
 /* Removes the user rules numbered num (all when 0); returns how many. */
 int fw_rules_remove(struct fw_rules *s, uint32_t num, struct fw_grave *g);
+int fw_rules_remove_range(struct fw_rules *s, uint32_t lo, uint32_t hi, struct fw_grave *g);
 /* Zeroes rule i's counters (if counters) and restarts its log allowance. */
 void fw_rules_zero(struct fw_rules *s, int i, bool counters);
 /* Rebuilds the scan index, the candidate array, the program arena and the skipto

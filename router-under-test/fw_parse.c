@@ -44,6 +44,21 @@ int fw_oom(struct fw_diag *d)
 	return -ENOMEM;
 }
 
+void fw_warn(struct fw_diag *d, const char *fmt, ...)
+{
+	if (!d)
+		return;
+	size_t l = strlen(d->warn);
+	if (l >= sizeof(d->warn) - 1)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(d->warn + l, sizeof(d->warn) - l, fmt, ap);
+	va_end(ap);
+	if (n > 0 && (size_t)n >= sizeof(d->warn) - l)
+		memcpy(d->warn + sizeof(d->warn) - 5, "...\n", 5);
+}
+
 bool fw_prefix(const char *tok, const char *word, int min_len)
 {
 	size_t n = strlen(tok);
@@ -76,13 +91,49 @@ int fw_lex(const char *line, struct fw_lex *lx, struct fw_diag *d)
 		}
 		if (*p == '#')
 			break;
-		if (lx->n == FW_MAX_TOKS)
+		if (lx->n + 1 >= FW_MAX_TOKS)
 			return fw_err(d, (int)(p - line) + 1, EX_DATAERR,
-				      "too many words on one line (at most %d)", FW_MAX_TOKS);
+				      "too many words on one line (at most %d)", FW_MAX_TOKS - 1);
 		struct fw_tok *t = &lx->t[lx->n++];
 		t->s = o;
 		t->col = (int)(p - line) + 1;
-		if (strchr("{}()!", *p)) {
+		if (p[0] == '/' && p[1] == '/' && (!p[2] || isspace((unsigned char)p[2]))) {
+			/* `// text`: the rest of the line is the comment, its words joined by
+			 * single blanks as ipfw2's fill_comment() joins its arguments */
+			*o++ = '/';
+			*o++ = '/';
+			*o++ = '\0';
+			p += 2;
+			while (isspace((unsigned char)*p))
+				p++;
+			if (!*p || *p == '#')
+				break;
+			struct fw_tok *c = &lx->t[lx->n++];
+			c->s = o;
+			c->col = (int)(p - line) + 1;
+			while (*p && *p != '#') {
+				if (isspace((unsigned char)*p)) {
+					while (isspace((unsigned char)*p))
+						p++;
+					if (*p && *p != '#')
+						*o++ = ' ';
+					continue;
+				}
+				*o++ = *p++;
+			}
+			*o++ = '\0';
+			lx->eol_col = (int)(p - line) + 1;
+			while (lx->eol_col > 1 && isspace((unsigned char)line[lx->eol_col - 2]))
+				lx->eol_col--;
+			break;
+		}
+		if (!strncmp(p, "table(", 6)) {
+			/* table(NAME[,VALUE]) is one word, parentheses included */
+			while (*p && !isspace((unsigned char)*p) && *p != '#' && *p != ')')
+				*o++ = *p++;
+			if (*p == ')')
+				*o++ = *p++;
+		} else if (strchr("{}()!", *p)) {
 			/* a brace, or '!' (ipfw's alternative spelling of "not"), stands alone
 			 * at the start of a word: "{tcp" is "{" "tcp", "!80" is "!" "80" */
 			*o++ = *p++;
@@ -102,13 +153,27 @@ int fw_lex(const char *line, struct fw_lex *lx, struct fw_diag *d)
 		*o++ = '\0';
 		lx->eol_col = (int)(p - line) + 1;
 	}
+	/* ipfw(8)'s main joins an argument ending in ',' with the next one, so that
+	 * "1.2.3.4, 5.6.7.8" and "80, 443" are lists; the words are adjacent in buf */
+	for (int i = 0; i + 1 < lx->n; i++) {
+		size_t l = strlen(lx->t[i].s);
+		if (!l || lx->t[i].s[l - 1] != ',' || !strcmp(lx->t[i + 1].s, "//") ||
+		    (i > 0 && !strcmp(lx->t[i - 1].s, "//")))
+			continue;
+		char *end = (char *)lx->t[i].s + l;
+		size_t l2 = strlen(lx->t[i + 1].s);
+		memmove(end, lx->t[i + 1].s, l2 + 1);
+		memmove(&lx->t[i + 1], &lx->t[i + 2], (size_t)(lx->n - i - 2) * sizeof(lx->t[0]));
+		lx->n--;
+		i--;
+	}
 	return 0;
 }
 
 /* ---- compiler state ---- */
 
 struct cc {
-	const struct fw *fw;
+	struct fw *fw;
 	const struct fw_tok *t;
 	int n, i, eol_col;
 	struct fw_diag *d;
@@ -118,6 +183,10 @@ struct cc {
 	int ninsn;
 	_Alignas(8) unsigned char data[FW_DATA_MAX];
 	int dlen;
+	bool justopts;                   /* IPFW_RULE_JUSTOPTS */
+	int body_at;                     /* token index where the body begins */
+	int state_at;                    /* index of the keep-state/limit test, -1 */
+	int state_col;
 };
 
 static const char *tok(const struct cc *c)
@@ -168,6 +237,8 @@ static void *data_alloc(struct cc *c, size_t len, int *off)
 }
 
 enum sec { SEC_PROTO = 1, SEC_SRC, SEC_SRCPORT, SEC_DST, SEC_DSTPORT, SEC_OPT };
+
+static int parse_ports(struct cc *c, int sec, int flags);
 
 static struct fw_insn *add_insn(struct cc *c, int ecol, int sec, int op, int flags)
 {
@@ -261,9 +332,11 @@ static int parse_set(struct cc *c, int sec, int flags, int ecol, const char *s)
 			      "invalid address in the set '%s' (expected a.b.c.d/N{x,y,...})", s);
 	if (sl) {
 		long long p = dec(sl + 1, (size_t)(br - sl - 1), 32);
-		if (p < 24)
+		/* fill_ip(): "invalid set with mask %d" outside 24..31 */
+		if (p < 24 || p > 31)
 			return fw_err(c->d, ecol + (int)(sl - s), EX_DATAERR,
-				      "an address set needs a prefix length of /24../32 in '%s'", s);
+				      "invalid set with mask %lld in '%s' (an address set needs /24../31)",
+				      p < 0 ? 0 : p, s);
 		plen = (int)p;
 	}
 	uint32_t mask = plen_mask(plen);
@@ -312,6 +385,50 @@ static int parse_set(struct cc *c, int sec, int flags, int ecol, const char *s)
 	return 0;
 }
 
+/* table(NAME) or table(NAME,VALUE) (ipfw2.c fill_table): an address lookup; the table
+ * is created when missing, as FreeBSD's compatibility layer does. */
+static int parse_table(struct cc *c, bool src, int flags, int ecol, const char *s)
+{
+	char name[FW_NAMELEN + 16];
+	const char *close = strchr(s + 6, ')');
+	if (!close || close[1])
+		return fw_err(c->d, ecol, EX_DATAERR, "expected table(NAME) or table(NAME,VALUE), got '%s'",
+			      s);
+	size_t len = (size_t)(close - (s + 6));
+	if (len >= sizeof(name))
+		return fw_err(c->d, ecol, EX_DATAERR, "invalid table name in '%s'", s);
+	memcpy(name, s + 6, len);
+	name[len] = '\0';
+	char *comma = strchr(name, ',');
+	long long val = -1;
+	if (comma) {
+		*comma = '\0';
+		val = dec(comma + 1, strlen(comma + 1), UINT32_MAX);
+		if (val < 0)
+			return fw_err(c->d, ecol + (int)(comma - name) + 7, EX_DATAERR,
+				      "invalid table value '%s' in '%s' (expected a number)", comma + 1, s);
+	}
+	if (!fw_table_name_ok(name))
+		return fw_err(c->d, ecol + 6, EX_DATAERR,
+			      "invalid table name '%s' (letters, digits, '-', '_', '.'; at most 63)",
+			      name);
+	int ti = fw_table_find(c->fw, name);
+	if (ti < 0 && (ti = fw_table_create(c->fw, name)) < 0)
+		return ti == -ENOMEM ? fw_oom(c->d)
+				     : fw_err(c->d, ecol, EX_DATAERR, "too many tables (at most %d)",
+					      FW_MAX_TABLES);
+	struct fw_insn *x = add_insn(c, ecol, src ? SEC_SRC : SEC_DST,
+				     src ? FW_OP_SRC_LOOKUP : FW_OP_DST_LOOKUP, flags);
+	if (!x)
+		return -EINVAL;
+	x->a = (uint32_t)ti;
+	if (val >= 0) {
+		x->n = 1;
+		x->b = (uint32_t)val;
+	}
+	return 0;
+}
+
 /* One address element of SRC or DST. Returns 1 for `any` (nothing stored), 0 when a
  * test was added, <0 on error. */
 static int parse_addr(struct cc *c, int sec, int flags)
@@ -330,6 +447,8 @@ static int parse_addr(struct cc *c, int sec, int flags)
 		return 1;
 	if (fw_prefix(s, "me", 1))
 		return add_insn(c, ecol, sec, src ? FW_OP_SRC_ME : FW_OP_DST_ME, flags) ? 0 : -EINVAL;
+	if (!strncmp(s, "table(", 6))
+		return parse_table(c, sec == SEC_SRC || sec == SEC_SRCPORT, flags, ecol, s);
 	if (strchr(s, '{'))
 		return parse_set(c, sec, flags, ecol, s);
 	if (strchr(s, ',')) {
@@ -503,22 +622,36 @@ static int parse_opt_ports(struct cc *c, int sec, int *not_col)
 
 /* ---- protocols ---- */
 
-/* Returns 1 for ip/all (no test), 0 when a test was added, 2 when the word is not a
- * protocol, <0 on error. */
-static int parse_proto(struct cc *c, int flags)
+/* ipfw2.c add_proto_compat() (compat: the rule's protocol) and add_proto() (the
+ * `proto` option): `ip` (exactly) and `all` (a prefix) store no test; ip4/ipv4 and
+ * ip6/ipv6 are "IPv4 only" / "IPv6 only" (O_IP4, O_IP6), not IP protocols 4 and 41 —
+ * add_proto() takes only ip4/ip6; anything else is a number 1..255 or a name, looked
+ * up as getprotobyname(3) does, aliases in any case ("TCP") — except that the alias
+ * "IP" is /etc/protocols' 0, a protocol no IPv4 packet has: such a rule never matches,
+ * on FreeBSD as here. Returns 1 for no test, 0 when a test was added, 2 when the word
+ * is not a protocol, <0 on error. */
+static int parse_proto(struct cc *c, int sec, int flags, bool compat)
 {
 	const char *s = tok(c);
 	int ecol = col(c);
-	int p;
+	int p, op = FW_OP_PROTO;
 	if (!s)
 		return 2;
 	/* `all` is a keyword prefix in ipfw2's add_proto(); `ip` is /etc/protocols' 0:
 	 * both store no protocol test (docs/design/ipfw.md#ip-and-all) */
-	if (fw_prefix(s, "all", 1) || !strcasecmp(s, "ip")) {
+	if (fw_prefix(s, "all", 1) || !strcmp(s, "ip")) {
 		c->i++;
 		return 1;
 	}
-	if (isdigit((unsigned char)*s)) {
+	if (!strcmp(s, "ip4") || (compat && !strcmp(s, "ipv4"))) {
+		op = FW_OP_IP4;
+		p = 0;
+	} else if (!strcmp(s, "ip6") || (compat && !strcmp(s, "ipv6"))) {
+		op = FW_OP_IP6;
+		p = 0;
+	} else if (!strcasecmp(s, "ip")) {
+		p = 0;
+	} else if (isdigit((unsigned char)*s)) {
 		long long v = dec(s, strlen(s), 255);
 		if (v < 1)
 			return fw_err(c->d, ecol, EX_DATAERR,
@@ -527,11 +660,13 @@ static int parse_proto(struct cc *c, int flags)
 	} else if ((p = fw_proto_by_name(s)) < 0) {
 		return 2;
 	}
-	struct fw_insn *x = add_insn(c, ecol, SEC_PROTO, FW_OP_PROTO, flags);
+	struct fw_insn *x = add_insn(c, ecol, sec, op, flags);
 	if (!x)
 		return -EINVAL;
-	x->a = (uint32_t)p;
-	x->b = 0xff;   /* compared as (proto & b) == a, like an address */
+	if (op == FW_OP_PROTO) {
+		x->a = (uint32_t)p;
+		x->b = 0xff;   /* compared as (proto & b) == a, like an address */
+	}
 	c->i++;
 	return 0;
 }
@@ -553,11 +688,24 @@ static bool is_not(const char *s)
 	return s && (fw_prefix(s, "not", 1) || !strcmp(s, "!"));
 }
 
+/* ipfw2.c rule_options: every option word ipfw knows (matched whole, as match_token) */
+static const char *const option_words[] = {
+	"tagged", "uid", "gid", "jail", "in", "limit", "set-limit", "keep-state",
+	"record-state", "bridged", "layer2", "out", "diverted", "diverted-loopback",
+	"diverted-output", "xmit", "recv", "via", "fragment", "frag", "fib", "ipoptions",
+	"ipopts", "iplen", "ipid", "ipprecedence", "dscp", "iptos", "ipttl", "ipversion", "ipver",
+	"estab", "established", "setup", "sockarg", "tcpdatalen", "tcpflags", "tcpflgs",
+	"tcpoptions", "tcpopts", "tcpseq", "tcpack", "tcpwin", "icmptype", "icmptypes", "dst-ip",
+	"src-ip", "dst-port", "src-port", "proto", "MAC", "mac", "mac-type", "verrevpath",
+	"versrcreach", "antispoof", "ipsec", "icmp6type", "icmp6types", "ext6hdr", "flow-id",
+	"ipv6", "ip6", "ipv4", "ip4", "dst-ipv6", "dst-ip6", "src-ipv6", "src-ip6", "lookup", "flow",
+	"defer-action", "defer-immediate-action", "//", NULL,
+};
+
 static bool is_option_word(const char *s)
 {
-	static const char *const w[] = { "in", "out", "via", "recv", "xmit", NULL };
-	for (int k = 0; s && w[k]; k++)
-		if (!strcmp(s, w[k]))
+	for (int k = 0; s && option_words[k]; k++)
+		if (!strcmp(s, option_words[k]))
 			return true;
 	return false;
 }
@@ -587,16 +735,18 @@ static int parse_section(struct cc *c, int sec, bool *opts_only, int *carry_not)
 					       : "'not' cannot negate a '{ }' block; negate its elements");
 		int rc;
 		if (sec == SEC_PROTO) {
-			rc = parse_proto(c, flags);
+			rc = parse_proto(c, SEC_PROTO, flags, true);
 			if (rc == 2) {
-				if (!open_col && c->ninsn == 0 && is_option_word(tok(c))) {
+				/* compile_rule(): not a protocol, and nothing before it — the
+				 * body is options only (IPFW_RULE_JUSTOPTS, "deny in via em0") */
+				if (!open_col && c->ninsn == 0 && tok(c)) {
 					*opts_only = true;
 					*carry_not = flags ? ncol : 0;
 					return 0;
 				}
 				return fw_err(c->d, col(c), EX_DATAERR,
-					      "expected a protocol (ip, all, tcp, udp, icmp, esp, a name "
-					      "or a number 1..255) after '%s', got %s",
+					      "expected a protocol (ip, all, ip4, tcp, udp, icmp, esp, a "
+					      "name or a number 1..255) after '%s', got %s",
 					      c->i > 0 ? c->t[c->i - 1].s : "the action", GOT(c));
 			}
 			if (rc == 1 && (flags || open_col))
@@ -673,6 +823,11 @@ static int parse_iface(struct cc *c, int op, int flags, int kcol)
 			if (!strcmp(s, fw->ifname[k]))
 				mask |= 1ull << k;
 	}
+	if (!mask && fw->nifs > 0 && fw->warn_to)
+		fw_warn(fw->warn_to, "ppslab-rut: warning: '%s %s' (column %d): no port of this "
+			"forwarder is %s; the test never matches (ipfw accepts such rules too)\n",
+			kw, s, ecol, isdigit((unsigned char)*s) ? "at that address"
+			: strpbrk(s, "*?[") ? "matched by that pattern" : "named so");
 	int off;
 	char *name = data_alloc(c, len + 1, &off);
 	if (!name)
@@ -687,17 +842,139 @@ static int parse_iface(struct cc *c, int op, int flags, int kcol)
 	return 0;
 }
 
-static const char *const unsupported_options[] = {
-	"keep-state", "limit", "setup", "established", "estab", "frag", "fragment", "ipfrag",
-	"iplen", "ipid", "ipttl", "ipver", "ipversion", "iptos", "ipprecedence", "ipoptions",
-	"ipopts", "tcpflags", "tcpflgs", "tcpoptions", "tcpopts", "tcpseq", "tcpack", "tcpwin",
-	"icmptypes", "icmptype", "icmpcodes", "icmpcode", "uid", "gid", "jail", "layer2",
-	"mac", "MAC", "mac-type", "src-ip", "dst-ip", "src-port", "dst-port", "proto",
-	"redirect", "rdr", "diverted", "tagged", "tag", "untag", "lookup", "antispoof",
-	"verrevpath", "versrcreach", "bridged", "ipsec", "dscp", "sockarg", "fib", "table",
-	NULL,
+/* a u16 list for iplen/ipttl: N or N-M or N,M,... (ipfw2.c: fill_cmd for one value,
+ * add_ports() for ranges and lists); numbers only */
+static int parse_u16_list(struct cc *c, int op, int flags, int kcol, const char *kw, long max)
+{
+	const char *s = tok(c);
+	int ecol = col(c);
+	if (!s)
+		return fw_err(c->d, ecol, EX_DATAERR, "expected a value or a list after '%s', got end of line",
+			      kw);
+	int off, n = 0;
+	uint16_t *pr = data_alloc(c, 2 * FW_MAX_LIST * sizeof(uint16_t), &off);
+	if (!pr)
+		return fw_err(c->d, ecol, EX_DATAERR, "rule too long");
+	for (const char *p = s;;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		const char *dash = memchr(p, '-', len);
+		long long lo = dec(p, dash ? (size_t)(dash - p) : len, max);
+		long long hi = dash ? dec(dash + 1, (size_t)(p + len - dash - 1), max) : lo;
+		if (lo < 0 || hi < 0 || lo > hi || n == FW_MAX_LIST)
+			return fw_err(c->d, ecol + (int)(p - s), EX_DATAERR,
+				      "invalid %s '%.*s' (expected a number 0..%ld, a range or a list)", kw,
+				      (int)len, p, max);
+		pr[2 * n] = (uint16_t)lo;
+		pr[2 * n + 1] = (uint16_t)hi;
+		n++;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	c->dlen = off + n * 2 * (int)sizeof(uint16_t);
+	struct fw_insn *x = add_insn(c, kcol, SEC_OPT, op, flags);
+	if (!x)
+		return -EINVAL;
+	x->n = (uint16_t)n;
+	c->doff[c->ninsn - 1] = off;
+	c->i++;
+	return 0;
+}
+
+struct flagname {
+	const char *name;
+	uint8_t bit;
+};
+/* ipfw2.c f_tcpflags and (r364117, FreeBSD 13+) f_ipoff, in their listing order */
+static const struct flagname tcpflag_names[] = {
+	{ "syn", 0x02 }, { "fin", 0x01 }, { "ack", 0x10 }, { "psh", 0x08 }, { "rst", 0x04 },
+	{ "urg", 0x20 }, { NULL, 0 },
+};
+static const struct flagname ipoff_names[] = {
+	{ "rf", 0x80 }, { "df", 0x40 }, { "mf", 0x20 }, { "offset", 0x01 }, { NULL, 0 },
 };
 
+/* fill_flags(): "a,!b,..." → set/clear; 0, or -1 when a word is not a flag */
+static int parse_flags(const struct flagname *tab, const char *s, uint32_t *set, uint32_t *clr,
+		       const char **bad)
+{
+	*set = *clr = 0;
+	for (const char *p = s; *p;) {
+		bool neg = *p == '!';
+		p += neg;
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		int k = 0;
+		while (tab[k].name && (strlen(tab[k].name) != len || strncmp(tab[k].name, p, len)))
+			k++;
+		if (!tab[k].name) {
+			*bad = p;
+			return -1;
+		}
+		*(neg ? clr : set) |= tab[k].bit;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return 0;
+}
+
+/* option words ipfw knows that this forwarder does not implement */
+static const char *const unsupported_options[] = {
+	"tagged", "uid", "gid", "jail", "bridged", "layer2", "diverted", "diverted-loopback",
+	"diverted-output", "fib", "ipoptions", "ipopts", "ipid", "ipprecedence", "dscp", "iptos",
+	"ipversion", "ipver", "sockarg", "tcpdatalen", "tcpoptions", "tcpopts", "tcpseq", "tcpack",
+	"tcpwin", "MAC", "mac", "mac-type", "verrevpath", "versrcreach", "antispoof", "ipsec",
+	"icmp6type", "icmp6types", "ext6hdr", "flow-id", "dst-ipv6", "dst-ip6", "src-ipv6", "src-ip6",
+	"lookup", "flow", "defer-action", "defer-immediate-action", NULL,
+};
+
+/* ":name" after keep-state, limit or check-state (ipfw2.c state_check_name) */
+static int parse_state_name(struct cc *c, bool any_ok, int *kidx)
+{
+	const char *s = tok(c);
+	*kidx = 1;   /* "default" */
+	if (!s || s[0] != ':')
+		return 0;
+	if (any_ok && !strcmp(s + 1, "any")) {
+		*kidx = 0;
+	} else {
+		if (!fw_table_name_ok(s + 1) || !strcmp(s + 1, "any"))
+			return fw_err(c->d, col(c), EX_DATAERR, "invalid state name '%s'", s);
+		int k = fw_state_name(c->fw, s + 1, true);
+		if (k < 0)
+			return fw_err(c->d, col(c), EX_DATAERR, "too many state names (at most %d)",
+				      FW_MAX_SNAMES - 1);
+		*kidx = k;
+	}
+	c->i++;
+	return 0;
+}
+
+static int add_comment(struct cc *c, int kcol, int flags)
+{
+	const char *s = tok(c);
+	if (!s)
+		return 0;   /* "//" alone: an empty comment stores nothing */
+	size_t len = strlen(s);
+	/* fill_comment(): the words and a blank after each, at most 84 bytes */
+	if (len + 1 > 84)
+		return fw_err(c->d, col(c), EX_DATAERR, "comment too long (max 80 chars)");
+	int off;
+	char *txt = data_alloc(c, len + 1, &off);
+	if (!txt)
+		return fw_err(c->d, kcol, EX_DATAERR, "rule too long");
+	memcpy(txt, s, len + 1);
+	struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_NOP, flags);
+	if (!x)
+		return -EINVAL;
+	c->doff[c->ninsn - 1] = off;
+	c->i++;
+	return 0;
+}
+
+/* The options (ipfw2.c compile_rule, read_options): every word matched whole. */
 static int parse_options(struct cc *c, int carry_not)
 {
 	int open_col = 0, block_tests = 0, not_col = carry_not;
@@ -714,10 +991,10 @@ static int parse_options(struct cc *c, int carry_not)
 			not_col = kcol;
 			continue;
 		}
-		if (flags && (is_open(s) || is_close(s) || !strcmp(s, "or")))
+		if (flags && (is_open(s) || is_close(s) || !strcmp(s, "or") || !strcmp(s, "|")))
 			return fw_err(c->d, kcol, EX_DATAERR,
-				      "expected an option after 'not' (in, out, via, recv, xmit), got '%s'", s);
-		if (!strcmp(s, "or")) {
+				      "expected an option after 'not', got '%s'", s);
+		if (!strcmp(s, "or") || !strcmp(s, "|")) {
 			if (!open_col || !block_tests || need_test)
 				return fw_err(c->d, kcol, EX_DATAERR,
 					      "'or' must join two options inside '{ }'");
@@ -743,7 +1020,8 @@ static int parse_options(struct cc *c, int carry_not)
 			open_col = 0;
 			continue;
 		}
-		int rc;
+		int rc = 0, before = c->ninsn;
+		bool state = false;
 		if (!strcmp(s, "in") || !strcmp(s, "out")) {
 			/* `out` is stored as `not in` (docs/design/ipfw.md#direction-and-interfaces) */
 			if (!strcmp(s, "out"))
@@ -758,20 +1036,202 @@ static int parse_options(struct cc *c, int carry_not)
 			rc = parse_iface(c, FW_OP_RECV, flags, kcol);
 		} else if (!strcmp(s, "xmit")) {
 			rc = parse_iface(c, FW_OP_XMIT, flags, kcol);
+		} else if (!strcmp(s, "ip4") || !strcmp(s, "ipv4") || !strcmp(s, "ip6") ||
+			   !strcmp(s, "ipv6")) {
+			rc = add_insn(c, kcol, SEC_OPT, s[2] == '4' || s[3] == '4' ? FW_OP_IP4 : FW_OP_IP6,
+				      flags) ? 0 : -EINVAL;
+		} else if (!strcmp(s, "proto")) {
+			rc = parse_proto(c, SEC_OPT, flags, false);
+			if (rc == 2)
+				return fw_err(c->d, col(c), EX_DATAERR,
+					      "invalid protocol %s after 'proto' (ip, all, ip4, ip6, a "
+					      "name or a number 1..255)", GOT(c));
+		} else if (!strcmp(s, "src-ip") || !strcmp(s, "dst-ip")) {
+			if (!tok(c))
+				return fw_err(c->d, col(c), EX_DATAERR,
+					      "expected an address after '%s', got end of line", s);
+			rc = parse_addr(c, s[0] == 's' ? SEC_SRC : SEC_DST, flags);
+		} else if (!strcmp(s, "src-port") || !strcmp(s, "dst-port")) {
+			const char *v = tok(c);
+			if (v && fw_prefix(v, "any", 1)) {
+				c->i++;
+				rc = 1;
+			} else if (!v || (rc = parse_ports(c, s[0] == 's' ? SEC_SRCPORT : SEC_DSTPORT,
+						       flags)) == 0) {
+				return fw_err(c->d, col(c), EX_DATAERR,
+					      "expected ports after '%s' (numbers, ranges, a list or "
+					      "service names), got %s", s, GOT(c));
+			}
+			rc = rc < 0 ? rc : 0;
+		} else if (!strcmp(s, "frag") || !strcmp(s, "fragment")) {
+			/* FreeBSD 13+: `frag [spec]`, a word of the flags mf, df, rf, offset
+			 * (with '!'); without one it is "offset", as before */
+			uint32_t set, clr;
+			const char *bad, *v = tok(c);
+			if (!v || parse_flags(ipoff_names, v, &set, &clr, &bad)) {
+				set = 0x01;
+				clr = 0;
+			} else {
+				c->i++;
+			}
+			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_FRAG, flags);
+			rc = x ? 0 : -EINVAL;
+			if (x) {
+				x->a = set;
+				x->b = clr;
+			}
+		} else if (!strcmp(s, "iplen")) {
+			rc = parse_u16_list(c, FW_OP_IPLEN, flags, kcol, s, 65535);
+		} else if (!strcmp(s, "ipttl")) {
+			rc = parse_u16_list(c, FW_OP_IPTTL, flags, kcol, s, 255);
+		} else if (!strcmp(s, "icmptypes") || !strcmp(s, "icmptype")) {
+			/* fill_icmptypes(): numbers 0..31, comma separated */
+			const char *v = tok(c);
+			uint32_t map = 0;
+			if (!v)
+				return fw_err(c->d, col(c), EX_DATAERR,
+					      "expected ICMP types after '%s', got end of line", s);
+			for (const char *p = v;;) {
+				const char *e = strchr(p, ',');
+				size_t len = e ? (size_t)(e - p) : strlen(p);
+				long long t = dec(p, len, 255);
+				if (t < 0)
+					return fw_err(c->d, col(c) + (int)(p - v), EX_DATAERR,
+						      "invalid ICMP type '%.*s' (expected numbers 0..31)",
+						      (int)len, p);
+				if (t > 31)
+					return fw_err(c->d, col(c) + (int)(p - v), EX_DATAERR,
+						      "ICMP type %lld out of range 0..31", t);
+				map |= 1u << t;
+				if (!e)
+					break;
+				p = e + 1;
+			}
+			c->i++;
+			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_ICMPTYPE, flags);
+			rc = x ? 0 : -EINVAL;
+			if (x)
+				x->a = map;
+		} else if (!strcmp(s, "tcpflags") || !strcmp(s, "tcpflgs") || !strcmp(s, "setup")) {
+			uint32_t set = 0x02, clr = 0x10;   /* setup: syn,!ack */
+			if (s[0] == 't') {
+				const char *bad, *v = tok(c);
+				if (!v)
+					return fw_err(c->d, col(c), EX_DATAERR,
+						      "expected TCP flags after '%s' (syn, fin, ack, psh, "
+						      "rst, urg, each may be !negated), got end of line", s);
+				if (parse_flags(tcpflag_names, v, &set, &clr, &bad))
+					return fw_err(c->d, col(c) + (int)(bad - v), EX_DATAERR,
+						      "invalid TCP flag '%s' (syn, fin, ack, psh, rst, urg)",
+						      bad);
+				c->i++;
+			}
+			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_TCPFLAGS, flags);
+			rc = x ? 0 : -EINVAL;
+			if (x) {
+				x->a = set;
+				x->b = clr;
+			}
+		} else if (!strcmp(s, "established") || !strcmp(s, "estab")) {
+			rc = add_insn(c, kcol, SEC_OPT, FW_OP_ESTAB, flags) ? 0 : -EINVAL;
+		} else if (!strcmp(s, "keep-state") || !strcmp(s, "record-state") ||
+			   !strcmp(s, "limit") || !strcmp(s, "set-limit")) {
+			bool lim = s[0] == 'l' || s[0] == 's';
+			if (open_col)
+				return fw_err(c->d, kcol, EX_DATAERR, "'%s' cannot be part of an OR block", s);
+			if (c->state_at >= 0)
+				return fw_err(c->d, kcol, EX_DATAERR,
+					      "only one of keep-state, record-state, limit and set-limit "
+					      "(another at column %d)", c->state_col);
+			if (flags)
+				return fw_err(c->d, not_col, EX_DATAERR, "'not' cannot negate '%s'", s);
+			uint32_t mask = 0;
+			long long lim_n = 0;
+			if (lim) {
+				static const struct { const char *w; uint32_t m; } masks[] = {
+					{ "all", 0x0f }, { "src-addr", FW_LIM_SRC_ADDR },
+					{ "src-port", FW_LIM_SRC_PORT }, { "dst-addr", FW_LIM_DST_ADDR },
+					{ "dst-port", FW_LIM_DST_PORT }, { NULL, 0 },
+				};
+				/* words apart, as compile_rule takes them, or joined by commas
+				 * as print_limit_mask lists them (so a listing loads back) */
+				for (const char *v; (v = tok(c));) {
+					uint32_t m = 0;
+					for (const char *w = v; *w;) {
+						size_t l = strcspn(w, ",");
+						int k = 0;
+						while (masks[k].w && (strlen(masks[k].w) != l ||
+								      strncmp(masks[k].w, w, l)))
+							k++;
+						if (!masks[k].w || !l) {
+							m = 0;
+							break;
+						}
+						m |= masks[k].m;
+						w += l;
+						if (*w == ',' && *++w == 0)
+							m = 0;   /* a trailing comma */
+					}
+					if (!m)
+						break;
+					mask |= m;
+					c->i++;
+				}
+				if (!mask)
+					return fw_err(c->d, col(c), EX_DATAERR,
+						      "expected a limit mask after '%s' (all, src-addr, "
+						      "src-port, dst-addr, dst-port), got %s", s, GOT(c));
+				const char *v = tok(c);
+				lim_n = v ? dec(v, strlen(v), 65534) : -1;
+				if (lim_n < 1)
+					return fw_err(c->d, col(c), EX_DATAERR,
+						      "expected the number of sessions 1..65534 after the "
+						      "limit mask, got %s", GOT(c));
+				c->i++;
+			}
+			int kidx;
+			if ((rc = parse_state_name(c, false, &kidx)))
+				return rc;
+			bool record = s[0] == 'r' || s[0] == 's';
+			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, lim ? FW_OP_LIMIT : FW_OP_KEEP,
+						     record ? FW_F_RECORD : 0);
+			if (!x)
+				return -EINVAL;
+			x->a = (uint32_t)kidx;
+			x->b = (uint32_t)lim_n;
+			x->n = (uint16_t)mask;
+			c->state_at = c->ninsn - 1;
+			c->state_col = kcol;
+			state = true;
+		} else if (!strcmp(s, "//")) {
+			if (flags)
+				return fw_err(c->d, not_col, EX_DATAERR, "'not' cannot negate a comment");
+			rc = add_comment(c, kcol, 0);
+			if (rc == 0 && c->ninsn == before)
+				rc = 1;
 		} else {
 			for (int k = 0; unsupported_options[k]; k++)
 				if (!strcmp(s, unsupported_options[k]))
 					return fw_err(c->d, kcol, EX_DATAERR,
-						      "option '%s' is not supported by ppslab-rut "
-						      "(supported: in, out, via, recv, xmit)", s);
+						      "option '%s' is not supported by ppslab-rut", s);
+			if (c->justopts && c->ninsn == 0 && c->i - 1 == c->body_at)
+				return fw_err(c->d, kcol, EX_DATAERR,
+					      "expected a protocol (ip, all, ip4, tcp, udp, icmp, esp, a "
+					      "name or a number 1..255) or an option after '%s', got '%s'",
+					      c->t[c->i - 2].s, s);
 			return fw_err(c->d, kcol, EX_DATAERR,
-				      "expected an option (in, out, via IF, recv IF, xmit IF, not, "
-				      "'{') or the end of the rule, got '%s'", s);
+				      "expected an option (in, out, via, recv, xmit, proto, src-ip, "
+				      "dst-ip, src-port, dst-port, frag, iplen, ipttl, icmptypes, "
+				      "tcpflags, setup, established, keep-state, limit, // ...) or the "
+				      "end of the rule, got '%s'", s);
 		}
 		if (rc < 0)
 			return rc;
+		if (rc == 0 && c->ninsn == before && !state)
+			rc = 1;   /* "src-ip any", "proto ip": nothing stored */
 		if (rc == 1 && open_col)
-			return fw_err(c->d, kcol, EX_DATAERR, "'%s any' cannot be part of an OR block", s);
+			return fw_err(c->d, kcol, EX_DATAERR, "'%s' with nothing to test cannot be part of "
+				      "an OR block", s);
 		if (rc == 0) {
 			block_tests++;
 			need_test = false;
@@ -792,9 +1252,9 @@ static int parse_options(struct cc *c, int carry_not)
 /* ---- the rule ---- */
 
 static const char *const unsupported_actions[] = {
-	"pipe", "queue", "divert", "tee", "fwd", "forward", "check-state", "defrag", "nat",
-	"netgraph", "ngtee", "setfib", "call", "return", "tag", "untag", "altq", "reass",
-	"setdscp", "abort", "nat64lsn", "nptv6", "eaction", NULL,
+	"pipe", "queue", "divert", "tee", "fwd", "forward", "nat", "netgraph", "ngtee", "setfib",
+	"call", "return", "reass", "setdscp", "abort", "abort6", "reset6", "unreach6", "nat64lsn",
+	"nat64stl", "nat64clat", "nptv6", "eaction", "tcp-setmss", NULL,
 };
 
 static int parse_action(struct cc *c, struct fw_compiled *out)
@@ -819,6 +1279,21 @@ static int parse_action(struct cc *c, struct fw_compiled *out)
 		h->action = FW_A_RESET;
 	} else if (!strcmp(s, "count")) {
 		h->action = FW_A_COUNT;
+	} else if (!strcmp(s, "//")) {
+		/* compile_rule(): "a 'count' rule followed by the comment" */
+		h->action = FW_A_COUNT;
+		c->i--;
+	} else if (!strcmp(s, "check-state")) {
+		int kidx;
+		h->action = FW_A_CHECK;
+		const char *v = tok(c);
+		if (v && v[0] != ':' && strcmp(v, "//") && strcmp(v, "log"))
+			return fw_err(c->d, col(c), EX_DATAERR,
+				      "invalid state name '%s' after 'check-state' (:NAME or :any)", v);
+		int rc = parse_state_name(c, true, &kidx);
+		if (rc)
+			return rc;
+		out->rule.check_kidx = (uint16_t)kidx;
 	} else if (!strcmp(s, "unreach")) {
 		const char *v = tok(c);
 		long long code = -1;
@@ -849,31 +1324,61 @@ static int parse_action(struct cc *c, struct fw_compiled *out)
 		for (int k = 0; unsupported_actions[k]; k++)
 			if (!strcmp(s, unsupported_actions[k]))
 				return fw_err(c->d, acol, EX_DATAERR,
-					      "action '%s' is not supported by ppslab-rut (no dummynet, "
-					      "divert, nat or state)", s);
+					      "action '%s' is not supported by ppslab-rut", s);
 		return fw_err(c->d, acol, EX_DATAERR,
 			      "expected an action (allow, deny, reject, reset, unreach CODE, count, "
-			      "skipto N), got '%s'", s);
+			      "skipto N, check-state), got '%s'", s);
 	}
 	return 0;
 }
 
-/* Folds the common tests (one plain protocol, source, destination, port range of each
- * side, direction) into the prefilter (fw_impl.h) and lays out the final copy:
+/* Lays the tests out in FreeBSD's order (compile_rule's copy into the rule): a probe
+ * first when the rule keeps state (keep-state, limit), the others as entered, the
+ * keep-state/limit test last. Folds the common tests (one plain protocol, source,
+ * destination, port range of each side, direction) into the prefilter (fw_impl.h),
+ * unless the rule keeps state: its probe must see every packet. The final copy holds
  * the listing tests, then the program (the tests not folded), then their data. */
 static int finish(struct cc *c, struct fw_compiled *out)
 {
 	struct fw_hot *h = &out->hot;
-	bool lifted[FW_MAX_INSNS];
+	struct fw_insn ord[FW_MAX_INSNS + 2];
+	int odoff[FW_MAX_INSNS + 2], no = 0;
+	if (h->action == FW_A_CHECK) {
+		/* check-state's own test; its comment stays with it */
+		ord[no] = (struct fw_insn){ .op = FW_OP_CHECK, .a = out->rule.check_kidx };
+		odoff[no++] = -1;
+	} else if (c->state_at >= 0 && !(c->insn[c->state_at].flags & FW_F_RECORD)) {
+		ord[no] = (struct fw_insn){ .op = FW_OP_PROBE, .a = c->insn[c->state_at].a };
+		odoff[no++] = -1;
+	}
+	if (no + c->ninsn > FW_MAX_INSNS)
+		return fw_err(c->d, c->eol_col, EX_DATAERR, "rule too long (more than %d tests)",
+			      FW_MAX_INSNS);
+	for (int k = 0; k < c->ninsn; k++)
+		if (k != c->state_at) {
+			ord[no] = c->insn[k];
+			odoff[no++] = c->doff[k];
+		}
+	if (c->state_at >= 0) {
+		ord[no] = c->insn[c->state_at];
+		odoff[no++] = c->doff[c->state_at];
+	}
+	out->rule.dyn = c->state_at >= 0 || h->action == FW_A_CHECK;
+	out->rule.justopts = c->justopts;
+	bool lifted[FW_MAX_INSNS + 2];
 	bool have_src = false, have_dst = false;
 	int nprog = 0;
 	h->spspan = h->dpspan = FW_NO_PORT;
-	for (int k = 0; k < c->ninsn; k++) {
-		const struct fw_insn *x = &c->insn[k];
-		bool alone = !(x->flags & FW_F_OR) && !(k > 0 && (c->insn[k - 1].flags & FW_F_OR));
+	for (int k = 0; k < no; k++) {
+		const struct fw_insn *x = &ord[k];
+		bool alone = !(x->flags & FW_F_OR) && !(k > 0 && (ord[k - 1].flags & FW_F_OR));
 		bool plain = alone && !(x->flags & FW_F_NOT);
 		lifted[k] = false;
-		if (x->op == FW_OP_PROTO && plain && !(h->kmask & 0xff)) {
+		if (x->op == FW_OP_NOP || (x->op == FW_OP_IP4 && plain)) {
+			lifted[k] = true;   /* a comment, "ip4": nothing to test on IPv4 */
+		} else if (out->rule.dyn) {
+			/* every test stays in the program, in order, behind the probe */
+		} else if (x->op == FW_OP_PROTO && plain && !(h->kmask & 0xff)) {
 			h->kmask |= 0xff;
 			h->kval |= x->a;
 			lifted[k] = true;
@@ -902,29 +1407,29 @@ static int finish(struct cc *c, struct fw_compiled *out)
 			nprog++;
 	}
 	h->nprog = (uint16_t)nprog;
-	out->rule.nlist = (uint16_t)c->ninsn;
+	out->rule.nlist = (uint16_t)no;
 	out->rule.insn = NULL;
-	if (!c->ninsn)
+	if (!no)
 		return 0;
-	size_t isz = (size_t)(c->ninsn + nprog) * sizeof(struct fw_insn);
+	size_t isz = (size_t)(no + nprog) * sizeof(struct fw_insn);
 	unsigned char *blk = malloc(isz + (size_t)c->dlen);
 	if (!blk)
 		return fw_oom(c->d);
 	struct fw_insn *ins = (struct fw_insn *)blk;
 	memcpy(blk + isz, c->data, (size_t)c->dlen);
-	for (int k = 0; k < c->ninsn; k++) {
-		ins[k] = c->insn[k];
-		ins[k].data = c->doff[k] >= 0 ? blk + isz + c->doff[k] : NULL;
+	for (int k = 0; k < no; k++) {
+		ins[k] = ord[k];
+		ins[k].data = odoff[k] >= 0 ? blk + isz + odoff[k] : NULL;
 	}
-	int j = c->ninsn;
-	for (int k = 0; k < c->ninsn; k++)
+	int j = no;
+	for (int k = 0; k < no; k++)
 		if (!lifted[k])
 			ins[j++] = ins[k];
 	out->rule.insn = ins;
 	return 0;
 }
 
-int fw_compile(const struct fw *fw, const struct fw_tok *t, int n, int eol_col,
+int fw_compile(struct fw *fw, const struct fw_tok *t, int n, int eol_col,
 	       struct fw_compiled *out, struct fw_diag *d)
 {
 	/* the compiler state is big (it holds a rule's worth of data): keep it off small
@@ -941,6 +1446,8 @@ int fw_compile(const struct fw *fw, const struct fw_tok *t, int n, int eol_col,
 	c->d = d;
 	c->ninsn = 0;
 	c->dlen = 0;
+	c->justopts = false;
+	c->state_at = -1;
 	int rc = 0;
 	const char *s = tok(c);
 
@@ -985,8 +1492,8 @@ int fw_compile(const struct fw *fw, const struct fw_tok *t, int n, int eol_col,
 	if ((rc = parse_action(c, out)))
 		goto out;
 
-	/* [log [logamount L]] */
-	if ((s = tok(c)) && fw_prefix(s, "log", 1)) {
+	/* [log [logamount L]]: `log` whole (match_token), `logamount` a prefix */
+	if ((s = tok(c)) && !strcmp(s, "log")) {
 		c->i++;
 		out->hot.log = 1;
 		out->rule.log_max = fw->tun.verbose_limit;
@@ -1006,6 +1513,20 @@ int fw_compile(const struct fw *fw, const struct fw_tok *t, int n, int eol_col,
 		out->rule.log_left = out->rule.log_max;
 	}
 
+	if ((s = tok(c)) && (!strcmp(s, "altq") || !strcmp(s, "tag") || !strcmp(s, "untag"))) {
+		rc = fw_err(d, col(c), EX_DATAERR, "'%s' is not supported by ppslab-rut", s);
+		goto out;
+	}
+	if (out->hot.action == FW_A_CHECK) {
+		/* compile_rule(): after check-state only a comment; the rest is ignored */
+		if ((s = tok(c)) && !strcmp(s, "//")) {
+			c->i++;
+			if ((rc = add_comment(c, col(c), 0)))
+				goto out;
+		}
+		rc = finish(c, out);
+		goto out;
+	}
 	bool opts_only = false;
 	int carry_not = 0;
 	if (!tok(c)) {
@@ -1014,8 +1535,10 @@ int fw_compile(const struct fw *fw, const struct fw_tok *t, int n, int eol_col,
 			    c->t[c->i - 1].s);
 		goto out;
 	}
+	c->body_at = c->i;
 	if ((rc = parse_section(c, SEC_PROTO, &opts_only, &carry_not)))
 		goto out;
+	c->justopts = opts_only;
 	if (!opts_only) {
 		s = tok(c);
 		if (!s || !fw_prefix(s, "from", 1)) {

@@ -69,9 +69,16 @@ static void put_addr(struct fw_out *o, uint32_t a, uint32_t m)
 	}
 }
 
-static void put_insn(struct fw_out *o, const struct fw_insn *x)
+static void put_addr_insn(const struct fw *fw, struct fw_out *o, const struct fw_insn *x)
 {
 	switch (x->op) {
+	case FW_OP_SRC_LOOKUP:
+	case FW_OP_DST_LOOKUP:
+		fw_out_printf(o, " table(%s", fw->tables[x->a] ? fw->tables[x->a]->name : "?");
+		if (x->n)
+			fw_out_printf(o, ",%u", x->b);
+		fw_out_puts(o, ")");
+		break;
 	case FW_OP_PROTO: {
 		const char *name = fw_proto_name((int)x->a);
 		if (name)
@@ -150,47 +157,281 @@ static void put_insn(struct fw_out *o, const struct fw_insn *x)
 	}
 }
 
-enum { S_NONE, S_PROTO, S_SRC, S_SRCPORT, S_DST, S_DSTPORT, S_OPT };
+/* ---- one instruction, as print_instruction() prints it ---- */
 
-static int section(int op)
+struct show {
+	const struct fw_rule *r;
+	bool printed[FW_MAX_INSNS + 2];
+	bool have_proto, have_src, have_dst, have_probe;
+	bool or_block;
+};
+
+static void put_u16_list(struct fw_out *o, const struct fw_insn *x)
 {
-	switch (op) {
-	case FW_OP_PROTO: return S_PROTO;
-	case FW_OP_SRC: case FW_OP_SRC_ME: case FW_OP_SRC_SET: case FW_OP_SRC_LIST: return S_SRC;
-	case FW_OP_SRCPORT: return S_SRCPORT;
-	case FW_OP_DST: case FW_OP_DST_ME: case FW_OP_DST_SET: case FW_OP_DST_LIST: return S_DST;
-	case FW_OP_DSTPORT: return S_DSTPORT;
-	default: return S_OPT;
+	const uint16_t *r = x->data;
+	for (int k = 0; k < x->n; k++) {
+		fw_out_puts(o, k ? "," : " ");
+		if (r[2 * k] == r[2 * k + 1])
+			fw_out_printf(o, "%u", r[2 * k]);
+		else
+			fw_out_printf(o, "%u-%u", r[2 * k], r[2 * k + 1]);
 	}
 }
 
-/* Moves the listing from section *cur to next, printing the keywords and the defaults
- * of the sections passed (ipfw2's show_prerequisites()). */
-static void advance(struct fw_out *o, int *cur, int next, const int *count)
+/* print_flags(): " name a,!b" in the table's order; syn,!ack is " setup" */
+static void put_flags(struct fw_out *o, const char *name, const struct fw_insn *x,
+		      const char *const *names, const uint8_t *bits)
 {
-	while (*cur < next) {
-		int s = *cur;
-		if ((s == S_PROTO && !count[S_PROTO]) || ((s == S_SRC || s == S_DST) && !count[s]))
-			fw_out_puts(o, s == S_PROTO ? " ip" : " any");
-		s++;
-		if (s == S_SRC)
-			fw_out_puts(o, " from");
-		else if (s == S_DST)
-			fw_out_puts(o, " to");
-		*cur = s;
+	if (x->op == FW_OP_TCPFLAGS && x->a == 0x02 && x->b == 0x10) {
+		fw_out_puts(o, " setup");
+		return;
+	}
+	const char *comma = "";
+	fw_out_printf(o, " %s ", name);
+	for (int k = 0; names[k]; k++) {
+		if (x->a & bits[k]) {
+			fw_out_printf(o, "%s%s", comma, names[k]);
+			comma = ",";
+		}
+		if (x->b & bits[k]) {
+			fw_out_printf(o, "%s!%s", comma, names[k]);
+			comma = ",";
+		}
 	}
 }
 
+static void put_insn(const struct fw *fw, struct fw_out *o, struct show *st, int k)
+{
+	const struct fw_insn *x = &st->r->insn[k];
+	if (st->printed[k])
+		return;
+	if ((x->flags & FW_F_OR) && !st->or_block)
+		fw_out_puts(o, " {");
+	if ((x->flags & FW_F_NOT) && x->op != FW_OP_IN)
+		fw_out_puts(o, " not");
+	switch (x->op) {
+	case FW_OP_PROTO: {
+		const char *name = fw_proto_name((int)x->a);
+		if (st->have_proto)
+			fw_out_puts(o, " proto");
+		if (x->a == 0)
+			fw_out_puts(o, " ip");   /* getprotobynumber(0): "ip" */
+		else if (name)
+			fw_out_printf(o, " %s", name);
+		else
+			fw_out_printf(o, " %u", x->a);
+		break;
+	}
+	case FW_OP_IP4: fw_out_puts(o, " ip4"); break;
+	case FW_OP_IP6: fw_out_puts(o, " ip6"); break;
+	case FW_OP_SRC: case FW_OP_SRC_ME: case FW_OP_SRC_SET: case FW_OP_SRC_LIST:
+	case FW_OP_SRC_LOOKUP:
+		if (st->have_src)
+			fw_out_puts(o, " src-ip");
+		put_addr_insn(fw, o, x);
+		break;
+	case FW_OP_DST: case FW_OP_DST_ME: case FW_OP_DST_SET: case FW_OP_DST_LIST:
+	case FW_OP_DST_LOOKUP:
+		if (st->have_dst)
+			fw_out_puts(o, " dst-ip");
+		put_addr_insn(fw, o, x);
+		break;
+	case FW_OP_SRCPORT:
+	case FW_OP_DSTPORT:
+		/* print_newports(): the keyword only among the options */
+		if (st->have_src && st->have_dst)
+			fw_out_puts(o, x->op == FW_OP_SRCPORT ? " src-port" : " dst-port");
+		put_u16_list(o, x);
+		break;
+	case FW_OP_IN: fw_out_puts(o, (x->flags & FW_F_NOT) ? " out" : " in"); break;
+	case FW_OP_RECV: fw_out_printf(o, " recv %s", (const char *)x->data); break;
+	case FW_OP_XMIT: fw_out_printf(o, " xmit %s", (const char *)x->data); break;
+	case FW_OP_VIA: fw_out_printf(o, " via %s", (const char *)x->data); break;
+	case FW_OP_FRAG: {
+		static const char *const n[] = { "rf", "df", "mf", "offset", NULL };
+		static const uint8_t b[] = { 0x80, 0x40, 0x20, 0x01 };
+		put_flags(o, "frag", x, n, b);
+		break;
+	}
+	case FW_OP_IPLEN:
+	case FW_OP_IPTTL: {
+		const uint16_t *r = x->data;
+		fw_out_puts(o, x->op == FW_OP_IPLEN ? " iplen" : " ipttl");
+		if (x->n == 1 && r[0] == r[1])
+			fw_out_printf(o, " %u", r[0]);
+		else
+			put_u16_list(o, x);
+		break;
+	}
+	case FW_OP_ICMPTYPE: {
+		char sep = ' ';
+		fw_out_puts(o, " icmptypes");
+		for (int t = 0; t < 32; t++)
+			if (x->a >> t & 1) {
+				fw_out_printf(o, "%c%d", sep, t);
+				sep = ',';
+			}
+		break;
+	}
+	case FW_OP_TCPFLAGS: {
+		static const char *const n[] = { "syn", "fin", "ack", "psh", "rst", "urg", NULL };
+		static const uint8_t b[] = { 0x02, 0x01, 0x10, 0x08, 0x04, 0x20 };
+		put_flags(o, "tcpflags", x, n, b);
+		break;
+	}
+	case FW_OP_ESTAB: fw_out_puts(o, " established"); break;
+	case FW_OP_NOP: fw_out_printf(o, " // %s", (const char *)x->data); break;
+	case FW_OP_PROBE: st->have_probe = true; break;
+	case FW_OP_CHECK: break;
+	case FW_OP_KEEP:
+		fw_out_puts(o, st->have_probe ? " keep-state" : " record-state");
+		fw_out_printf(o, " :%s", fw_state_name_str(fw, (int)x->a));
+		break;
+	case FW_OP_LIMIT: {
+		static const struct { const char *w; uint32_t m; } masks[] = {
+			{ "all", 0x0f }, { "src-addr", FW_LIM_SRC_ADDR }, { "src-port", FW_LIM_SRC_PORT },
+			{ "dst-addr", FW_LIM_DST_ADDR }, { "dst-port", FW_LIM_DST_PORT },
+		};
+		const char *comma = " ";
+		uint32_t m = x->n;
+		fw_out_puts(o, st->have_probe ? " limit" : " set-limit");
+		for (int k2 = 0; k2 < 5; k2++)
+			if ((m & masks[k2].m) == masks[k2].m) {
+				m &= ~masks[k2].m;
+				fw_out_printf(o, "%s%s", comma, masks[k2].w);
+				comma = ",";
+			}
+		fw_out_printf(o, " %u :%s", x->b, fw_state_name_str(fw, (int)x->a));
+		break;
+	}
+	}
+	if (x->flags & FW_F_OR) {
+		fw_out_puts(o, " or");
+		st->or_block = true;
+	} else if (st->or_block) {
+		fw_out_puts(o, " }");
+		st->or_block = false;
+	}
+	st->printed[k] = true;
+}
+
+/* print_opcode(): the first not yet printed instruction of kind op (op < 0: any but a
+ * comment); its index or -1 */
+static int put_first(const struct fw *fw, struct fw_out *o, struct show *st, int op)
+{
+	for (int k = 0; k < st->r->nlist; k++) {
+		int xo = st->r->insn[k].op;
+		if (st->printed[k] || (op >= 0 && xo != op) || (op < 0 && xo == FW_OP_NOP))
+			continue;
+		put_insn(fw, o, st, k);
+		return k;
+	}
+	return -1;
+}
+
+static bool is_src(int op)
+{
+	return op == FW_OP_SRC || op == FW_OP_SRC_ME || op == FW_OP_SRC_SET ||
+	       op == FW_OP_SRC_LIST || op == FW_OP_SRC_LOOKUP;
+}
+
+static bool is_dst(int op)
+{
+	return op == FW_OP_DST || op == FW_OP_DST_ME || op == FW_OP_DST_SET ||
+	       op == FW_OP_DST_LIST || op == FW_OP_DST_LOOKUP;
+}
+
+/* print_proto(): ip4/ip6 first, then the protocol (an OR block of them), else "ip" */
+static void put_proto(const struct fw *fw, struct fw_out *o, struct show *st)
+{
+	int proto = 0, ip4 = 0, ip6 = 0;
+	for (int k = 0; k < st->r->nlist; k++) {
+		const struct fw_insn *x = &st->r->insn[k];
+		if (x->op == FW_OP_PROTO)
+			proto++;
+		else if (x->op == FW_OP_IP4)
+			ip4 = 1 + !!(x->flags & FW_F_OR);
+		else if (x->op == FW_OP_IP6)
+			ip6 = 1 + !!(x->flags & FW_F_OR);
+	}
+	if (!proto && !ip4 && !ip6) {
+		st->have_proto = true;
+		fw_out_puts(o, " ip");
+		return;
+	}
+	int k = -1;
+	if (ip4 || ip6)
+		k = put_first(fw, o, st, ip4 > ip6 ? FW_OP_IP4 : FW_OP_IP6);
+	if (k >= 0 && (st->r->insn[k].flags & FW_F_OR))
+		k = put_first(fw, o, st, ip4 > ip6 ? FW_OP_IP6 : FW_OP_IP4);
+	if (k < 0 || (st->r->insn[k].flags & FW_F_OR))
+		for (int l = proto; l > 0; l--) {
+			k = put_first(fw, o, st, FW_OP_PROTO);
+			if (k < 0 || !(st->r->insn[k].flags & FW_F_OR))
+				break;
+		}
+	st->have_proto = true;
+}
+
+/* print_address(): the first (OR block of) addresses of the side, "any" without one;
+ * its one port list too, unless it is part of an OR block */
+static void put_side(const struct fw *fw, struct fw_out *o, struct show *st, bool src)
+{
+	int count = 0, portcnt = 0, portop = src ? FW_OP_SRCPORT : FW_OP_DSTPORT;
+	const struct fw_rule *r = st->r;
+	for (int k = 0; k < r->nlist; k++) {
+		int op = r->insn[k].op;
+		if (src ? is_src(op) : is_dst(op))
+			count++;
+		else if (op == portop)
+			portcnt++;
+	}
+	if (!count)
+		fw_out_puts(o, " any");
+	for (int k = 0; k < r->nlist && count > 0; k++) {
+		int op = r->insn[k].op;
+		if (!(src ? is_src(op) : is_dst(op)))
+			continue;
+		put_insn(fw, o, st, k);
+		if (!(r->insn[k].flags & FW_F_OR))
+			break;
+		count--;
+	}
+	if (portcnt == 1) {
+		bool pf = false;
+		for (int k = 0; k < r->nlist; k++) {
+			if (r->insn[k].op != portop) {
+				pf = r->insn[k].flags & FW_F_OR;
+				continue;
+			}
+			if (!pf && !(r->insn[k].flags & FW_F_OR))
+				put_insn(fw, o, st, k);
+			break;
+		}
+	}
+	if (src)
+		st->have_src = true;
+	else
+		st->have_dst = true;
+}
+
+/* show_static_rule(): the action, log, then protocol, source, destination and the
+ * remaining options in rule order, the comment last; a rule that began with options
+ * (JUSTOPTS) has no protocol/from/to part. */
 void fw_out_body(const struct fw *fw, int idx, struct fw_out *o)
 {
 	const struct fw_hot *h = &fw->rules.hot[idx];
 	const struct fw_rule *r = &fw->rules.rule[idx];
+	struct show st = { .r = r };
 	switch (h->action) {
 	case FW_A_ALLOW: fw_out_puts(o, "allow"); break;
 	case FW_A_DENY: fw_out_puts(o, "deny"); break;
 	case FW_A_RESET: fw_out_puts(o, "reset"); break;
 	case FW_A_COUNT: fw_out_puts(o, "count"); break;
 	case FW_A_SKIPTO: fw_out_printf(o, "skipto %u", r->skipto); break;
+	case FW_A_CHECK:
+		fw_out_printf(o, "check-state :%s", fw_state_name_str(fw, r->check_kidx));
+		break;
 	case FW_A_UNREACH:
 		if (r->icmp_code == 1)   /* `unreach host` is listed as `reject` */
 			fw_out_puts(o, "reject");
@@ -207,27 +448,24 @@ void fw_out_body(const struct fw *fw, int idx, struct fw_out *o)
 		else
 			fw_out_puts(o, " log");
 	}
-	int cur = S_NONE, count[S_OPT + 1] = { 0 };
-	bool in_block = false;
-	for (int k = 0; k < r->nlist; k++) {
-		const struct fw_insn *x = &r->insn[k];
-		int s = section(x->op);
-		advance(o, &cur, s, count);
-		count[s]++;
-		if ((x->flags & FW_F_OR) && !in_block)
-			fw_out_puts(o, " {");
-		if ((x->flags & FW_F_NOT) && x->op != FW_OP_IN)
-			fw_out_puts(o, " not");
-		put_insn(o, x);
-		if (x->flags & FW_F_OR) {
-			fw_out_puts(o, " or");
-			in_block = true;
-		} else if (in_block) {
-			fw_out_puts(o, " }");
-			in_block = false;
-		}
+	if (h->action == FW_A_DEFAULT) {
+		fw_out_puts(o, " ip from any to any");
+		return;
 	}
-	advance(o, &cur, S_DSTPORT, count);
+	if (h->action != FW_A_CHECK) {
+		if (r->justopts) {
+			st.have_proto = st.have_src = st.have_dst = true;
+		} else {
+			put_proto(fw, o, &st);
+			fw_out_puts(o, " from");
+			put_side(fw, o, &st, true);
+			fw_out_puts(o, " to");
+			put_side(fw, o, &st, false);
+		}
+		while (put_first(fw, o, &st, -1) >= 0)
+			;
+	}
+	put_first(fw, o, &st, FW_OP_NOP);
 }
 
 int fw_list_body(const struct fw *fw, int idx, char *buf, size_t len)
@@ -272,25 +510,37 @@ static void show_rule(const struct fw *fw, int i, bool acct, bool times, int pcw
 	fw_out_puts(o, "\n");
 }
 
-int fw_show(const struct fw *fw, bool acct, bool times, const uint32_t *lo, const uint32_t *hi,
-	    const int *col, int nnum, struct fw_out *o, struct fw_diag *d)
+int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t *lo,
+	    const uint32_t *hi, const int *col, int nnum, struct fw_out *o, struct fw_diag *d)
 {
+	bool expired = dyn & 4;   /* -e */
+	dyn &= 3;
 	const struct fw_rules *s = &fw->rules;
 	/* widths are the most digits of any static rule's counter, even when only
-	 * some rules are listed; no other minimum */
+	 * some rules are listed, and with -d of any state's (prepare_format_dyn) */
 	int pcw = 1, bcw = 1;
 	for (int i = 0; i < s->n; i++) {
 		int p = digits(s->ctr[i].pkts), b = digits(s->ctr[i].bytes);
 		pcw = p > pcw ? p : pcw;
 		bcw = b > bcw ? b : bcw;
 	}
+	uint32_t nstates = dyn ? fw_dyn_total(fw) : 0;
+	if (nstates && acct)
+		fw_dyn_widths(fw, &pcw, &bcw);
+	/* ipfw_show_config(): IP_FW_XGET's states part, an ipfw_obj_ctlv (16 bytes) and an
+	 * ipfw_obj_dyntlv (136 bytes on amd64) per state */
+	size_t dynsz = 16 + (size_t)nstates * 136;
 	if (!nnum) {
-		for (int i = 0; i < s->n; i++)
+		for (int i = 0; i < s->n && dyn != 2; i++)
 			show_rule(fw, i, acct, times, pcw, bcw, o);
+		if (nstates) {
+			fw_out_printf(o, "## Dynamic rules (%u %zu):\n", nstates, dynsz);
+			fw_dyn_show(fw, 0, 65535, acct ? pcw : 0, acct ? bcw : 0, expired, o);
+		}
 		return 0;
 	}
 	int missing = 0, rc = 0;
-	for (int k = 0; k < nnum; k++) {
+	for (int k = 0; k < nnum && dyn != 2; k++) {
 		int seen = 0;
 		for (int i = 0; i < s->n && s->hot[i].number <= hi[k]; i++) {
 			if (s->hot[i].number < lo[k])
@@ -298,8 +548,18 @@ int fw_show(const struct fw *fw, bool acct, bool times, const uint32_t *lo, cons
 			show_rule(fw, i, acct, times, pcw, bcw, o);
 			seen++;
 		}
-		if (!seen && missing++ == 0)
-			rc = fw_err(d, col[k], EX_UNAVAILABLE, "rule %u does not exist", lo[k]);
+		if (!seen && missing++ == 0) {
+			if (lo[k] == hi[k])
+				rc = fw_err(d, col[k], EX_UNAVAILABLE, "rule %u does not exist", lo[k]);
+			else
+				rc = fw_err(d, col[k], EX_UNAVAILABLE, "no rules in range %u-%u", lo[k],
+					    hi[k]);
+		}
+	}
+	if (nstates) {
+		fw_out_puts(o, "## Dynamic rules:\n");
+		for (int k = 0; k < nnum; k++)
+			fw_dyn_show(fw, lo[k], hi[k], acct ? pcw : 0, acct ? bcw : 0, expired, o);
 	}
 	if (missing > 1) {
 		size_t l = strlen(d->msg);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 
 #include "clock.h"
 #include "csum.h"
@@ -24,7 +25,21 @@ static const char *const drop_names[FWD_DROP_COUNT] = {
 	[FWD_DROP_FW_DENY] = "fw_deny",
 	[FWD_DROP_FW_UNREACH] = "fw_unreach",
 	[FWD_DROP_FW_RESET] = "fw_reset",
+	[FWD_DROP_FW_TINYFRAG] = "fw_tiny_frag",
+	[FWD_DROP_FW_TRUNCATED] = "fw_truncated",
 };
+
+static const char *const skip_names[FWD_RS_COUNT] = {
+	[FWD_RS_SUPPRESSED] = "suppressed", [FWD_RS_NO_ROUTE] = "no_route",
+	[FWD_RS_NO_SOURCE] = "no_source",   [FWD_RS_NO_NEIGH] = "no_neigh",
+	[FWD_RS_FW_DENY] = "fw_deny",	    [FWD_RS_LIMIT] = "limit",
+	[FWD_RS_TXFULL] = "txfull",
+};
+
+const char *fwd_reply_skip_name(enum fwd_reply_skip r)
+{
+	return (unsigned)r < FWD_RS_COUNT ? skip_names[r] : "unknown";
+}
 
 const char *fwd_drop_name(enum fwd_drop d)
 {
@@ -34,11 +49,19 @@ const char *fwd_drop_name(enum fwd_drop d)
 /* What one burst collected: the frames read, frames per egress port and drops by cause.
  * One per forwarder (allocated with it, used only by the forwarding thread): nothing
  * this size belongs on the stack of a per-burst call. */
+#define REPLY_MAX 656   /* 14 + 20 + 8 + a quote of 60 + 548 bytes, rounded up */
 struct burst {
 	struct port_pkt rx[FWD_BURST_MAX];
 	struct port_pkt out[FWD_MAX_PORTS][FWD_BURST_MAX];
 	int nout[FWD_MAX_PORTS];
 	uint64_t drops[FWD_DROP_COUNT];
+	/* replies of reset/unreach rules, by the port they leave by */
+	struct port_pkt rep[FWD_MAX_PORTS][FWD_BURST_MAX];
+	bool rep_unreach[FWD_MAX_PORTS][FWD_BURST_MAX];
+	int nrep[FWD_MAX_PORTS];
+	int nbuf;
+	uint64_t skip[FWD_RS_COUNT];
+	uint8_t buf[FWD_BURST_MAX][REPLY_MAX];
 };
 
 int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max, char *err,
@@ -48,6 +71,7 @@ int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max,
 	f->rt = rt_new();
 	f->nt = nt_new();
 	f->scratch = malloc(sizeof(struct burst));
+	f->ip_id = (uint16_t)(mono_ns() >> 10);
 	if (!f->rt || !f->nt || !f->scratch)
 		return -ENOMEM;
 	if (n > FWD_MAX_PORTS) {
@@ -158,6 +182,27 @@ static void burst_flush(struct fwd *f, int in, struct burst *b, const struct por
 	for (int d = 0; d < FWD_DROP_COUNT; d++)
 		if (b->drops[d])
 			add(&ic->drops[d], b->drops[d]);
+	for (int o = 0; o < f->nports; o++) {
+		if (!b->nrep[o])
+			continue;
+		int a = port_tx_burst(f->ports[o].port, b->rep[o], b->nrep[o]);
+		if (a < 0)
+			a = 0;
+		uint64_t tb = 0, un = 0;
+		for (int i = 0; i < a; i++) {
+			tb += b->rep[o][i].len;
+			un += b->rep_unreach[o][i];
+		}
+		struct fwd_port_ctr *oc = &f->ports[o].ctr;
+		add(&oc->tx_pkts, (uint64_t)a);
+		add(&oc->tx_bytes, tb);
+		add(&oc->unreach_sent, un);
+		add(&oc->rst_sent, (uint64_t)a - un);
+		b->skip[FWD_RS_TXFULL] += (uint64_t)(b->nrep[o] - a);
+	}
+	for (int k = 0; k < FWD_RS_COUNT; k++)
+		if (b->skip[k])
+			add(&ic->reply_skip[k], b->skip[k]);
 }
 
 static inline uint16_t rd16(const uint8_t *p)
@@ -165,9 +210,11 @@ static inline uint16_t rd16(const uint8_t *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-/* What the firewall needs of a parsed IPv4 packet: addresses, protocol, IP total length
- * (the byte counter's unit: docs/design/ipfw.md#counters), ports for TCP/UDP/SCTP with
- * fragment offset 0, ICMP type/code for log lines. */
+/* What the firewall needs of a parsed IPv4 packet (ipfw_chk's locals): addresses,
+ * protocol, IP total length (the byte counter's unit: docs/design/ipfw.md#counters),
+ * the bytes after the header (its pullup checks), ip_off, TTL, ports for
+ * TCP/UDP/UDP-Lite/SCTP and TCP flags and ACK on fragment offset 0 (when the header is
+ * there), ICMP type/code. */
 static void fw_pkt_of(const struct pkt_info *pi, int recv_if, struct fw_pkt *p)
 {
 	const uint8_t *ip = pi->ip;
@@ -176,28 +223,224 @@ static void fw_pkt_of(const struct pkt_info *pi, int recv_if, struct fw_pkt *p)
 	p->dst = pi->dst_ip;
 	p->proto = pi->proto;
 	p->ip_len = pi->ip_len;
-	p->frag = (rd16(ip + 6) & 0x1fff) != 0;
-	p->has_ports = !p->frag && (p->proto == 6 || p->proto == 17 || p->proto == 132) &&
-		       ihl + 4 <= pi->ip_len;
-	p->sport = p->has_ports ? rd16(ip + ihl) : 0;
-	p->dport = p->has_ports ? rd16(ip + ihl + 2) : 0;
+	p->l4_len = (uint16_t)(pi->ip_len > ihl ? pi->ip_len - ihl : 0);
+	p->ip_off = rd16(ip + 6);
+	p->ttl = ip[8];
+	p->frag = (p->ip_off & 0x1fff) != 0;
+	const uint8_t *l4 = ip + ihl;
+	p->has_ports = !p->frag && p->l4_len >= 4 &&
+		       (p->proto == 6 || p->proto == 17 || p->proto == 132 || p->proto == 136);
+	p->sport = p->has_ports ? rd16(l4) : 0;
+	p->dport = p->has_ports ? rd16(l4 + 2) : 0;
+	bool tcp = p->proto == 6 && !p->frag && p->l4_len >= 20;
+	p->tcp_flags = tcp ? l4[13] : 0;
+	p->tcp_ack = tcp ? (uint32_t)rd16(l4 + 8) << 16 | rd16(l4 + 10) : 0;
 	p->icmp_type = p->icmp_code = 0;
-	if (p->proto == 1 && !p->frag && ihl + 2 <= pi->ip_len) {
-		p->icmp_type = ip[ihl];
-		p->icmp_code = ip[ihl + 1];
+	if (p->proto == 1 && !p->frag && p->l4_len >= 2) {
+		p->icmp_type = l4[0];
+		p->icmp_code = l4[1];
 	}
 	p->in = true;
 	p->recv_if = recv_if;
 	p->xmit_if = -1;
 }
 
-/* A pass that did not let the packet through: counted by cause and by rule. No ICMP
- * unreachable or TCP RST is sent (the forwarder has no stack of its own). */
-static inline void fw_drop(struct fwd *f, struct burst *b, enum fw_verdict v, uint32_t rule)
+/* A pass that did not let the packet through: counted by cause, and by rule when a
+ * rule decided. */
+static inline void fw_drop(struct fwd *f, struct burst *b, enum fw_verdict v, const struct fw_match *m)
 {
+	if (m->why != FW_WHY_RULE) {
+		b->drops[m->why == FW_WHY_TINYFRAG ? FWD_DROP_FW_TINYFRAG : FWD_DROP_FW_TRUNCATED]++;
+		return;
+	}
 	b->drops[v == FW_UNREACH ? FWD_DROP_FW_UNREACH
 		 : v == FW_RESET ? FWD_DROP_FW_RESET : FWD_DROP_FW_DENY]++;
-	add(&f->denied_by_rule[rule & 0xffff], 1);
+	add(&f->denied_by_rule[m->rule_no & 0xffff], 1);
+}
+
+static inline void wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void wr32(uint8_t *p, uint32_t v)
+{
+	wr16(p, (uint16_t)(v >> 16));
+	wr16(p + 2, (uint16_t)v);
+}
+
+/* ip_icmp.c: ICMP_ECHO, ROUTERSOLICIT, TSTAMP, IREQ, MASKREQ (ipfw_chk's is_icmp_query) */
+static bool icmp_query(uint8_t t)
+{
+	return t == 8 || t == 10 || t == 13 || t == 15 || t == 17;
+}
+
+static bool is_my_address(const struct fwd *f, uint32_t a)
+{
+	for (int i = 0; i < f->nports; i++)
+		if (f->ports[i].ip && f->ports[i].ip == a)
+			return true;
+	return false;
+}
+
+/* The reply a reset or unreach rule sends for the frame fr read on port in, built as
+ * FreeBSD builds it (ip_fw2.c send_reject: ipfw_send_pkt for the RST, ip_icmp.c
+ * icmp_error/icmp_reflect for the unreachable, ip_output), and queued on the port the
+ * route back to the sender leaves by (the receiving one in a lab). Unlike the RST
+ * (M_SKIP_FIREWALL), the ICMP error passes the outbound firewall on its way out. */
+static void fw_reply(struct fwd *f, struct burst *b, int in, const uint8_t *fr,
+		     const struct pkt_info *pi, enum fw_verdict v, uint16_t code)
+{
+	const uint8_t *ip = fr + PKT_IP_OFF;
+	unsigned hl = (ip[0] & 15u) * 4u, iplen = pi->ip_len;
+	uint16_t off = rd16(ip + 6);
+	uint8_t proto = ip[9];
+	const uint8_t *l4 = ip + hl;
+	uint32_t srch = ntohl(pi->src_ip), dsth = ntohl(pi->dst_ip);
+	enum fwd_reply_skip skip = FWD_RS_COUNT;
+	/* ipfw_chk O_REJECT: offset 0, no ICMP but a query, no link-layer broadcast or
+	 * multicast (the group bit of the destination MAC), no IP multicast */
+	if ((off & 0x1fff) || (fr[0] & 1) || (dsth >> 28) == 14 ||
+	    (proto == 1 && !icmp_query(l4[0])))
+		skip = FWD_RS_SUPPRESSED;
+	unsigned icmplen = 0;
+	if (v == FW_RESET) {
+		/* send_reject(): TCP only, and never in answer to an RST */
+		if (proto != 6 || (l4[13] & 0x04))
+			skip = FWD_RS_SUPPRESSED;
+	} else if (skip == FWD_RS_COUNT) {
+		/* icmp_error(): no RF bit, 8 bytes past the header; quote the header and
+		 * max(8, min(icmp_quotelen 548, payload)) bytes, for TCP at least its header */
+		unsigned elen;
+		if ((off & 0x8000) || iplen < hl + 8) {
+			skip = FWD_RS_SUPPRESSED;
+			elen = 0;
+		} else if (proto == 6) {
+			unsigned th = (l4[12] >> 4) * 4u;
+			if (th < 20 || iplen < hl + th)
+				skip = FWD_RS_SUPPRESSED;
+			elen = iplen - hl < 548 ? iplen - hl : 548;
+			elen = elen > th ? elen : th;
+		} else {
+			elen = iplen - hl < 548 ? iplen - hl : 548;
+			elen = elen > 8 ? elen : 8;
+		}
+		icmplen = hl + elen < iplen ? hl + elen : iplen;
+		/* icmp_reflect(): no reply to a multicast, 240/4 or 0/8 source */
+		if ((srch >> 28) == 14 || (srch >> 28) == 15 || (srch >> 24) == 0)
+			skip = FWD_RS_SUPPRESSED;
+	}
+	/* the route back to the sender (a bridge answers out of the receiving port) */
+	int o = in;
+	uint32_t nh = pi->src_ip;
+	if (skip == FWD_RS_COUNT && !f->l2 && (o = rt_lookup(f->rt, pi->src_ip, &nh)) < 0)
+		skip = FWD_RS_NO_ROUTE;
+	uint32_t from = 0;
+	if (skip == FWD_RS_COUNT && v == FW_UNREACH) {
+		/* our address if it was sent to one, else the interface's toward the sender */
+		from = is_my_address(f, pi->dst_ip) ? pi->dst_ip : f->ports[o].ip;
+		if (!from)
+			skip = FWD_RS_NO_SOURCE;
+	}
+	const uint8_t *mac = NULL;
+	if (skip == FWD_RS_COUNT) {
+		mac = o == in ? fr + 6 : nt_lookup(f->nt, o, nh);
+		if (!mac)
+			skip = FWD_RS_NO_NEIGH;
+	}
+	uint32_t lim = fw_tunables(f->fw)->reply_limit;
+	if (skip == FWD_RS_COUNT && lim) {
+		uint32_t sec = (uint32_t)(f->now_ns / NS_PER_S);
+		if (sec != f->reply_sec) {
+			f->reply_sec = sec;
+			f->reply_n = 0;
+		}
+		if (f->reply_n >= lim)
+			skip = FWD_RS_LIMIT;
+		else
+			f->reply_n++;
+	}
+	if (skip == FWD_RS_COUNT && b->nbuf == FWD_BURST_MAX)
+		skip = FWD_RS_TXFULL;
+	if (skip != FWD_RS_COUNT) {
+		b->skip[skip]++;
+		return;
+	}
+	uint8_t *r = b->buf[b->nbuf];
+	memset(r, 0, 60);
+	memcpy(r, mac, 6);
+	memcpy(r + 6, f->ports[o].mac, 6);
+	r[12] = 0x08;
+	r[13] = 0x00;
+	uint8_t *rip = r + PKT_IP_OFF;
+	unsigned len;
+	if (v == FW_RESET) {
+		/* ipfw_send_pkt(): addresses and ports swapped; with ACK the RST takes its
+		 * sequence number from it, else RST|ACK acknowledges seq (+1 for a SYN) */
+		uint8_t *th = rip + 20;
+		uint8_t flags = l4[13];
+		len = 40;
+		rip[0] = 0x45;
+		rip[1] = 0x10;   /* IPTOS_LOWDELAY */
+		rip[8] = 64;     /* ip_defttl */
+		rip[9] = 6;
+		memcpy(rip + 12, ip + 16, 4);
+		memcpy(rip + 16, ip + 12, 4);
+		memcpy(th, l4 + 2, 2);
+		memcpy(th + 2, l4, 2);
+		uint32_t seq = (uint32_t)rd16(l4 + 4) << 16 | rd16(l4 + 6);
+		if (flags & 0x10) {
+			memcpy(th + 4, l4 + 8, 4);
+			th[13] = 0x04;
+		} else {
+			wr32(th + 8, seq + ((flags & 0x02) ? 1 : 0));
+			th[13] = 0x14;
+		}
+		th[12] = 5 << 4;
+		uint32_t sum = csum_add(0, rip + 12, 8);
+		uint8_t ph[4] = { 0, 6, 0, 20 };
+		sum = csum_add(sum, ph, 4);
+		uint16_t c = csum_fold(csum_add(sum, th, 20));
+		memcpy(th + 16, &c, 2);
+	} else {
+		/* icmp_error(): type 3, the code, the quote; icmp_reflect(): TTL ip_defttl,
+		 * from the address chosen above */
+		uint8_t *ic = rip + 20;
+		len = 20 + 8 + icmplen;
+		rip[0] = 0x45;
+		rip[8] = 64;
+		rip[9] = 1;
+		memcpy(rip + 12, &from, 4);
+		memcpy(rip + 16, &pi->src_ip, 4);
+		ic[0] = 3;
+		ic[1] = (uint8_t)code;
+		memcpy(ic + 8, ip, icmplen);
+		uint16_t c = csum_fold(csum_add(0, ic, 8 + icmplen));
+		memcpy(ic + 2, &c, 2);
+	}
+	wr16(rip + 2, (uint16_t)len);
+	wr16(rip + 4, f->ip_id++);   /* ip_fillid(), net.inet.ip.random_id=0 */
+	uint16_t hc = csum_ip4_hdr(rip, 20);
+	memcpy(rip + 10, &hc, 2);
+	if (v == FW_UNREACH) {
+		/* ip_output(): the outbound pass, on the interface it leaves by */
+		struct pkt_info ri = { .ip = rip, .ip_len = (uint16_t)len, .ttl = 64, .proto = 1,
+				       .src_ip = from, .dst_ip = pi->src_ip };
+		struct fw_pkt fp;
+		struct fw_match m;
+		fw_pkt_of(&ri, -1, &fp);
+		fp.in = false;
+		fp.xmit_if = o;
+		if (fw_eval_ex(f->fw, &fp, &m) != FW_PASS) {
+			b->skip[FWD_RS_FW_DENY]++;
+			return;
+		}
+	}
+	b->nbuf++;
+	unsigned flen = PKT_ETH_LEN + len < 60 ? 60 : PKT_ETH_LEN + len;
+	b->rep[o][b->nrep[o]] = (struct port_pkt){ .data = r, .len = flen };
+	b->rep_unreach[o][b->nrep[o]++] = v == FW_UNREACH;
 }
 
 /* The firewall is consulted in this burst: present and net.inet.ip.fw.enable. The
@@ -207,7 +450,27 @@ static inline bool fw_on(struct fwd *f)
 	if (!f->fw || !fw_tunables(f->fw)->enable)
 		return false;
 	fw_set_now(f->fw, clock_ns(CLOCK_REALTIME_COARSE) / NS_PER_S);
+	f->now_ns = mono_ns();
+	fw_set_uptime(f->fw, (uint32_t)(f->now_ns / NS_PER_S));
+	fw_dyn_maintain(f->fw, 4096);   /* dyn_tick's once-a-second sweep, in slices */
 	return true;
+}
+
+void fwd_fw_tick(struct fwd *f)
+{
+	if (!f->fw)
+		return;
+	fw_set_uptime(f->fw, (uint32_t)(mono_ns() / NS_PER_S));
+	fw_dyn_maintain(f->fw, 1u << 16);
+}
+
+static void burst_reset(struct burst *b)
+{
+	memset(b->nout, 0, sizeof(b->nout));
+	memset(b->drops, 0, sizeof(b->drops));
+	memset(b->nrep, 0, sizeof(b->nrep));
+	memset(b->skip, 0, sizeof(b->skip));
+	b->nbuf = 0;
 }
 
 /* The first cache line of every frame of the burst, asked for at once: on veth and with
@@ -223,8 +486,7 @@ static int burst_l3(struct fwd *f, int in, int max)
 {
 	struct burst *b = f->scratch;
 	struct port_pkt *rx = b->rx;
-	memset(b->nout, 0, sizeof(b->nout));
-	memset(b->drops, 0, sizeof(b->drops));
+	burst_reset(b);
 
 	int n = port_rx_burst(f->ports[in].port, rx, max);
 	if (n <= 0)
@@ -234,7 +496,7 @@ static int burst_l3(struct fwd *f, int in, int max)
 	for (int k = 0; k < n; k++) {
 		struct pkt_info pi;
 		struct fw_pkt fp;
-		uint32_t rule;
+		struct fw_match m;
 		enum fw_verdict v;
 		uint8_t *fr = rx[k].data;
 		enum pkt_class c = pkt_parse_ip4(fr, rx[k].len, &pi);
@@ -247,8 +509,10 @@ static int burst_l3(struct fwd *f, int in, int max)
 		 * (docs/design/ipfw.md#two-passes-per-forwarded-packet) */
 		if (fw) {
 			fw_pkt_of(&pi, in, &fp);
-			if ((v = fw_eval(f->fw, &fp, &rule)) != FW_PASS) {
-				fw_drop(f, b, v, rule);
+			if ((v = fw_eval_ex(f->fw, &fp, &m)) != FW_PASS) {
+				fw_drop(f, b, v, &m);
+				if (v == FW_RESET || v == FW_UNREACH)
+					fw_reply(f, b, in, fr, &pi, v, m.icmp_code);
 				continue;
 			}
 		}
@@ -263,22 +527,9 @@ static int burst_l3(struct fwd *f, int in, int max)
 			b->drops[FWD_DROP_NO_ROUTE]++;
 			continue;
 		}
-		/* ip_output(): the outbound pass, on the transmitting interface, before the
-		 * link layer resolves the next hop */
-		if (fw) {
-			fp.in = false;
-			fp.xmit_if = o;
-			if ((v = fw_eval(f->fw, &fp, &rule)) != FW_PASS) {
-				fw_drop(f, b, v, rule);
-				continue;
-			}
-		}
-		const uint8_t *mac = nt_lookup(f->nt, o, nh);
-		if (!mac) {
-			b->drops[FWD_DROP_NO_NEIGH]++;
-			continue;
-		}
-		/* TTL and protocol share a 16-bit word: RFC 1624 update of the header checksum */
+		/* ip_tryforward(): the TTL is decremented (RFC 1624 update of the header
+		 * checksum: TTL and protocol share a 16-bit word) before the outbound pass,
+		 * which therefore sees TTL - 1, and a reply quotes it so */
 		uint8_t *ip = fr + PKT_IP_OFF;
 		uint16_t old_w, new_w, hc;
 		memcpy(&old_w, ip + 8, 2);
@@ -287,6 +538,24 @@ static int burst_l3(struct fwd *f, int in, int max)
 		memcpy(&hc, ip + 10, 2);
 		hc = csum_replace16(hc, old_w, new_w);
 		memcpy(ip + 10, &hc, 2);
+		/* ip_output(): the outbound pass, on the transmitting interface, before the
+		 * link layer resolves the next hop */
+		if (fw) {
+			fp.in = false;
+			fp.xmit_if = o;
+			fp.ttl = ip[8];
+			if ((v = fw_eval_ex(f->fw, &fp, &m)) != FW_PASS) {
+				fw_drop(f, b, v, &m);
+				if (v == FW_RESET || v == FW_UNREACH)
+					fw_reply(f, b, in, fr, &pi, v, m.icmp_code);
+				continue;
+			}
+		}
+		const uint8_t *mac = nt_lookup(f->nt, o, nh);
+		if (!mac) {
+			b->drops[FWD_DROP_NO_NEIGH]++;
+			continue;
+		}
 		memcpy(fr, mac, 6);
 		memcpy(fr + 6, f->ports[o].mac, 6);
 		b->out[o][b->nout[o]++] = rx[k];
@@ -299,8 +568,7 @@ static int burst_l2(struct fwd *f, int in, int max)
 {
 	struct burst *b = f->scratch;
 	struct port_pkt *rx = b->rx;
-	memset(b->nout, 0, sizeof(b->nout));
-	memset(b->drops, 0, sizeof(b->drops));
+	burst_reset(b);
 	int o = in ^ 1;               /* two ports: the other one */
 
 	int n = port_rx_burst(f->ports[in].port, rx, max);
@@ -320,16 +588,18 @@ static int burst_l2(struct fwd *f, int in, int max)
 		 * receiving port and out on the other one; other protocols are bridged */
 		if (fw && c != PKT_NOT_IP4) {
 			struct fw_pkt fp;
-			uint32_t rule;
+			struct fw_match m;
 			enum fw_verdict v;
 			fw_pkt_of(&pi, in, &fp);
-			if ((v = fw_eval(f->fw, &fp, &rule)) == FW_PASS) {
+			if ((v = fw_eval_ex(f->fw, &fp, &m)) == FW_PASS) {
 				fp.in = false;
 				fp.xmit_if = o;
-				v = fw_eval(f->fw, &fp, &rule);
+				v = fw_eval_ex(f->fw, &fp, &m);
 			}
 			if (v != FW_PASS) {
-				fw_drop(f, b, v, rule);
+				fw_drop(f, b, v, &m);
+				if (v == FW_RESET || v == FW_UNREACH)
+					fw_reply(f, b, in, rx[k].data, &pi, v, m.icmp_code);
 				continue;
 			}
 		}
@@ -379,5 +649,9 @@ void fwd_totals(const struct fwd *f, struct fwd_totals *t)
 			t->drops[d] += v;
 			t->drop_pkts += v;
 		}
+		t->rst_sent += ld(&c->rst_sent);
+		t->unreach_sent += ld(&c->unreach_sent);
+		for (int k = 0; k < FWD_RS_COUNT; k++)
+			t->reply_skip[k] += ld(&c->reply_skip[k]);
 	}
 }

@@ -42,10 +42,24 @@ enum fwd_drop {
 	FWD_DROP_NO_ROUTE,
 	FWD_DROP_NO_NEIGH,
 	FWD_DROP_FW_DENY,     /* firewall deny (and reject/unreach/reset: counted apart) */
-	FWD_DROP_FW_UNREACH,  /* reject / unreach CODE (no ICMP is sent) */
-	FWD_DROP_FW_RESET,    /* reset (no RST is sent) */
+	FWD_DROP_FW_UNREACH,  /* reject / unreach CODE (an ICMP unreachable is sent back) */
+	FWD_DROP_FW_RESET,    /* reset (a TCP RST is sent back) */
+	FWD_DROP_FW_TINYFRAG, /* ipfw before any rule: TCP fragment at offset 1 (RFC 3128) */
+	FWD_DROP_FW_TRUNCATED,/* ipfw before any rule: TCP/UDP/SCTP/ICMP header cut short */
 	FWD_DROP_COUNT
 };
+
+/* Why a reset/unreach rule's reply was not sent (counted against the ingress port).
+ * SUPPRESSED: FreeBSD sends none either (ipfw_chk O_REJECT, icmp_error, send_reject:
+ * a fragment, broadcast or multicast, an ICMP error or an RST, reset on a non-TCP
+ * packet, a bad source); the others are the forwarder's: no route back, no address to
+ * send from, no neighbour, the outbound pass denied it, net.inet.ip.fw.reply_limit,
+ * the egress ring full. */
+enum fwd_reply_skip {
+	FWD_RS_SUPPRESSED, FWD_RS_NO_ROUTE, FWD_RS_NO_SOURCE, FWD_RS_NO_NEIGH, FWD_RS_FW_DENY,
+	FWD_RS_LIMIT, FWD_RS_TXFULL, FWD_RS_COUNT
+};
+const char *fwd_reply_skip_name(enum fwd_reply_skip r);
 
 /* JSON names of the causes ("txfull", "malformed", ... as the skeleton named them). */
 const char *fwd_drop_name(enum fwd_drop d);
@@ -56,6 +70,8 @@ struct fwd_port_ctr {
 	_Atomic uint64_t tx_pkts, tx_bytes;   /* accepted by this port's egress ring */
 	_Atomic uint64_t fwd_pkts;            /* read here and accepted by an egress ring */
 	_Atomic uint64_t drops[FWD_DROP_COUNT]; /* read here and dropped, by cause */
+	_Atomic uint64_t rst_sent, unreach_sent; /* replies sent out of this port (in tx_*) */
+	_Atomic uint64_t reply_skip[FWD_RS_COUNT]; /* replies to frames read here not sent */
 	_Atomic uint64_t kernel_drops;        /* RX ring overflow in the kernel, PACKET_STATISTICS:
 					       * the "Missed Packets" analogue (published by
 					       * fwd_refresh_kernel) */
@@ -86,6 +102,9 @@ struct fwd {
 	 * the forwarder whatever net.inet.ip.fw.update_counters says; 65536 entries */
 	_Atomic uint64_t *denied_by_rule;
 	struct burst *scratch;        /* the forwarding thread's per-burst arrays */
+	uint16_t ip_id;               /* ip_fillid(): the replies' IP ids, a counter */
+	uint32_t reply_sec, reply_n;  /* net.inet.ip.fw.reply_limit's window */
+	uint64_t now_ns;              /* CLOCK_MONOTONIC at the burst's start */
 };
 
 /* Opens the ports (specs) for frames up to frame_max bytes (without FCS), reads their
@@ -109,11 +128,15 @@ void fwd_flush(struct fwd *f);
 /* Reads every port's kernel drop counter into ctr.kernel_drops (forwarding thread only:
  * reading PACKET_STATISTICS resets the kernel's count). */
 void fwd_refresh_kernel(struct fwd *f);
+/* The dynamic states' clock and expiry sweep when no packet comes (a state expires on
+ * time on an idle forwarder, as dyn_tick's callout does); forwarding thread. */
+void fwd_fw_tick(struct fwd *f);
 
 /* Sums over the ports. */
 struct fwd_totals {
 	uint64_t rx_pkts, rx_bytes, rx_bursts, tx_pkts, tx_bytes, fwd_pkts, drop_pkts, kernel_drops;
 	uint64_t drops[FWD_DROP_COUNT];
+	uint64_t rst_sent, unreach_sent, reply_skip[FWD_RS_COUNT];
 };
 void fwd_totals(const struct fwd *f, struct fwd_totals *t);
 

@@ -147,6 +147,7 @@ static void service(struct sched *s)
 	uint64_t now = mono_ns();
 	if (now >= s->next_refresh) {
 		fwd_refresh_kernel(s->f);
+		fwd_fw_tick(s->f);
 		publish(s);
 		s->next_refresh = now + REFRESH_NS;
 	}

@@ -424,11 +424,18 @@ static int setup_fw(const struct args *a, struct fwd *f, struct fwlog *log)
 	struct fw_tunables *t = fw_tunables(fw);
 	t->enable = a->rules || a->default_accept;
 	t->default_to_accept = a->default_accept;
+	/* a DragonFly kernel (its knobs clamp or round; --range-policy may say so too) gets
+	 * DragonFly's backward skipto */
+	enum pk_range rp = a->range_set ? a->range : a->kern->range;
+	t->skipto_dragonfly = rp == PK_RANGE_CLAMP || rp == PK_RANGE_ROUND;
 	if (a->rules) {
 		struct fw_diag d = { 0 };
 		char buf[512];
 		uint64_t t0 = mono_ns();
-		if (fw_load_file(fw, a->rules, &d) < 0) {
+		int lrc = fw_load_file(fw, a->rules, &d);
+		if (d.warn[0])
+			fputs(d.warn, stderr);
+		if (lrc < 0) {
 			log_err("%s", fw_diag_str(&d, buf, sizeof(buf)));
 			return d.ex ? d.ex : EX_DATAERR;
 		}

@@ -75,7 +75,11 @@ static int64_t get_stat(void *ctx, const struct bsdctl_oid *o)
 
 enum fwk {
 	FK_ENABLE, FK_ONE_PASS, FK_AUTOINC, FK_VERBOSE, FK_VERBOSE_LIMIT, FK_DEFAULT_ACCEPT,
-	FK_STATIC_COUNT, FK_DEFAULT_RULE, FK_UPDATE_COUNTERS
+	FK_STATIC_COUNT, FK_DEFAULT_RULE, FK_UPDATE_COUNTERS,
+	FK_DYN_BUCKETS, FK_CURR_DYN_BUCKETS, FK_DYN_COUNT, FK_DYN_PARENT_COUNT,
+	FK_CURR_MAX_LENGTH, FK_DYN_MAX, FK_DYN_PARENT_MAX, FK_DYN_ACK, FK_DYN_SYN,
+	FK_DYN_FIN, FK_DYN_RST, FK_DYN_UDP, FK_DYN_SHORT, FK_DYN_KEEPALIVE,
+	FK_DYN_KEEP_STATES, FK_REPLY_LIMIT, FK_SKIPTO_DF
 };
 
 static int64_t get_fw(void *ctx, const struct bsdctl_oid *o)
@@ -92,6 +96,29 @@ static int64_t get_fw(void *ctx, const struct bsdctl_oid *o)
 	case FK_STATIC_COUNT: return fw_rule_count(fw);
 	case FK_DEFAULT_RULE: return 65535;
 	case FK_UPDATE_COUNTERS: return t->update_counters;
+	case FK_DYN_BUCKETS: return t->dyn_buckets;
+	case FK_DYN_MAX: return t->dyn_max;
+	case FK_DYN_PARENT_MAX: return t->dyn_parent_max;
+	case FK_DYN_ACK: return t->dyn_ack_lifetime;
+	case FK_DYN_SYN: return t->dyn_syn_lifetime;
+	case FK_DYN_FIN: return t->dyn_fin_lifetime;
+	case FK_DYN_RST: return t->dyn_rst_lifetime;
+	case FK_DYN_UDP: return t->dyn_udp_lifetime;
+	case FK_DYN_SHORT: return t->dyn_short_lifetime;
+	case FK_DYN_KEEPALIVE: return t->dyn_keepalive;
+	case FK_DYN_KEEP_STATES: return 0;
+	case FK_REPLY_LIMIT: return t->reply_limit;
+	case FK_SKIPTO_DF: return t->skipto_dragonfly;
+	case FK_CURR_DYN_BUCKETS:
+	case FK_DYN_COUNT:
+	case FK_DYN_PARENT_COUNT:
+	case FK_CURR_MAX_LENGTH: {
+		struct fw_dyn_stats st;
+		fw_dyn_stats(fw, &st);
+		return o->arg == FK_CURR_DYN_BUCKETS ? st.curr_buckets
+		     : o->arg == FK_DYN_COUNT ? st.count
+		     : o->arg == FK_DYN_PARENT_COUNT ? st.parent_count : st.curr_max_length;
+	}
 	}
 	return 0;
 }
@@ -109,8 +136,44 @@ static int set_fw(void *ctx, const struct bsdctl_oid *o, int64_t v)
 	case FK_VERBOSE_LIMIT: t->verbose_limit = (uint32_t)v; break;
 	case FK_DEFAULT_ACCEPT: t->default_to_accept = v != 0; break;
 	case FK_UPDATE_COUNTERS: t->update_counters = v != 0; break;
+	/* ip_fw_dynamic.c sysctl_dyn_buckets: more than 256, rounded up to a power of 2
+	 * (applied when the hash next grows), else EINVAL */
+	case FK_DYN_BUCKETS: {
+		uint64_t u = (uint32_t)v, p = 1;
+		if (u <= 256)
+			return -EINVAL;
+		while (p < u)
+			p <<= 1;
+		t->dyn_buckets = p > 0x80000000u ? 0x80000000u : (uint32_t)p;
+		break;
+	}
+	case FK_DYN_MAX: t->dyn_max = (uint32_t)v; break;
+	case FK_DYN_PARENT_MAX: t->dyn_parent_max = (uint32_t)v; break;
+	/* plain unsigned OIDs in ip_fw_dynamic.c: no check */
+	case FK_DYN_ACK: case FK_DYN_SYN: case FK_DYN_FIN: case FK_DYN_RST:
+	case FK_DYN_UDP: case FK_DYN_SHORT: {
+		uint32_t *f = o->arg == FK_DYN_ACK ? &t->dyn_ack_lifetime
+			    : o->arg == FK_DYN_SYN ? &t->dyn_syn_lifetime
+			    : o->arg == FK_DYN_FIN ? &t->dyn_fin_lifetime
+			    : o->arg == FK_DYN_RST ? &t->dyn_rst_lifetime
+			    : o->arg == FK_DYN_UDP ? &t->dyn_udp_lifetime : &t->dyn_short_lifetime;
+		*f = (uint32_t)v;
+		break;
+	}
+	case FK_DYN_KEEPALIVE: t->dyn_keepalive = v != 0; break;
+	/* keeping the states of deleted rules is not implemented: only 0 is accepted */
+	case FK_DYN_KEEP_STATES:
+		if (v != 0)
+			return -EINVAL;
+		break;
+	case FK_REPLY_LIMIT: t->reply_limit = (uint32_t)v; break;
+	case FK_SKIPTO_DF: t->skipto_dragonfly = v != 0; break;
 	case FK_STATIC_COUNT:
-	case FK_DEFAULT_RULE: return -EPERM;
+	case FK_DEFAULT_RULE:
+	case FK_CURR_DYN_BUCKETS:
+	case FK_DYN_COUNT:
+	case FK_DYN_PARENT_COUNT:
+	case FK_CURR_MAX_LENGTH: return -EPERM;
 	}
 	return 0;
 }
@@ -162,6 +225,26 @@ static const struct bsdctl_oid polling[] = {
 	FWK("default_rule", BSDCTL_UINT, 0, FK_DEFAULT_RULE, "Default rule number"),
 	FWK("update_counters", BSDCTL_INT, 1, FK_UPDATE_COUNTERS,
 	    "Update rule packet/byte/time counters (ppslab extension)"),
+	/* FreeBSD 14 ip_fw_dynamic.c (names, types, descriptions) */
+	FWK("dyn_buckets", BSDCTL_UINT, 1, FK_DYN_BUCKETS, "Max number of buckets for dynamic states hash table."),
+	FWK("curr_dyn_buckets", BSDCTL_UINT, 0, FK_CURR_DYN_BUCKETS, "Current Number of buckets for states hash table."),
+	FWK("dyn_count", BSDCTL_UINT, 0, FK_DYN_COUNT, "Current number of dynamic states."),
+	FWK("dyn_parent_count", BSDCTL_UINT, 0, FK_DYN_PARENT_COUNT, "Current number of parent states. "),
+	FWK("curr_max_length", BSDCTL_UINT, 0, FK_CURR_MAX_LENGTH, "Current max length of dynamic states bucket."),
+	FWK("dyn_max", BSDCTL_UINT, 1, FK_DYN_MAX, "Max number of dynamic states."),
+	FWK("dyn_parent_max", BSDCTL_UINT, 1, FK_DYN_PARENT_MAX, "Max number of parent dynamic states."),
+	FWK("dyn_ack_lifetime", BSDCTL_UINT, 1, FK_DYN_ACK, "Lifetime of dynamic states for TCP ACK."),
+	FWK("dyn_syn_lifetime", BSDCTL_UINT, 1, FK_DYN_SYN, "Lifetime of dynamic states for TCP SYN."),
+	FWK("dyn_fin_lifetime", BSDCTL_UINT, 1, FK_DYN_FIN, "Lifetime of dynamic states for TCP FIN."),
+	FWK("dyn_rst_lifetime", BSDCTL_UINT, 1, FK_DYN_RST, "Lifetime of dynamic states for TCP RST."),
+	FWK("dyn_udp_lifetime", BSDCTL_UINT, 1, FK_DYN_UDP, "Lifetime of dynamic states for UDP."),
+	FWK("dyn_short_lifetime", BSDCTL_UINT, 1, FK_DYN_SHORT, "Lifetime of dynamic states for other situations."),
+	FWK("dyn_keepalive", BSDCTL_UINT, 1, FK_DYN_KEEPALIVE, "Enable keepalives for dynamic states."),
+	FWK("dyn_keep_states", BSDCTL_UINT, 1, FK_DYN_KEEP_STATES, "Do not flush dynamic states on rule deletion"),
+	FWK("reply_limit", BSDCTL_UINT, 1, FK_REPLY_LIMIT,
+	    "reset/unreach replies sent per second, 0 unlimited (ppslab extension)"),
+	FWK("skipto_dragonfly", BSDCTL_INT, 1, FK_SKIPTO_DF,
+	    "A skipto at or below its own rule goes to the next rule, as DragonFly does (ppslab extension)"),
 };
 
 const struct bsdctl_oid *rut_sysctl_polling(int *n)

@@ -114,6 +114,15 @@ static void fw_objs(json_t *o, struct fwd *f, const uint64_t *drops)
 	jset_u64(fo, "static_count", (uint64_t)n);
 	jset_u64(fo, "denied_pkts", drops[FWD_DROP_FW_DENY] + drops[FWD_DROP_FW_UNREACH] +
 					drops[FWD_DROP_FW_RESET]);
+	/* dropped before any rule (ipfw_chk's pullup_failed) */
+	jset_u64(fo, "pullup_failed", drops[FWD_DROP_FW_TINYFRAG] + drops[FWD_DROP_FW_TRUNCATED]);
+	struct fw_dyn_stats ds;
+	fw_dyn_stats(f->fw, &ds);
+	jset_u64(fo, "dyn_count", ds.count);
+	jset_u64(fo, "dyn_parent_count", ds.parent_count);
+	jset_u64(fo, "curr_dyn_buckets", ds.curr_buckets);
+	jset_u64(fo, "dyn_denied_limit", ds.denied_limit);
+	jset_u64(fo, "dyn_denied_nomem", ds.denied_nomem);
 	if (f->log) {
 		jset_u64(fo, "log_lines", atomic_load(&f->log->lines));
 		jset_u64(fo, "log_dropped", atomic_load(&f->log->dropped));
@@ -167,6 +176,14 @@ json_t *stats_json(struct sched *s, const char *type)
 	jset_u64(o, "kernel_drops", t.kernel_drops);
 	jset_f(o, "avg_batch", t.rx_bursts ? (double)t.rx_pkts / (double)t.rx_bursts : 0);
 	json_object_set_new(o, "drops", drops_obj(t.drops));
+	/* replies of reset/unreach rules: sent (also in tx_pkts), and why not */
+	json_t *rep = json_object(), *ns = json_object();
+	jset_u64(rep, "rst", t.rst_sent);
+	jset_u64(rep, "unreach", t.unreach_sent);
+	for (int k = 0; k < FWD_RS_COUNT; k++)
+		jset_u64(ns, fwd_reply_skip_name((enum fwd_reply_skip)k), t.reply_skip[k]);
+	json_object_set_new(rep, "not_sent", ns);
+	json_object_set_new(o, "replies", rep);
 	json_t *ports = json_array();
 	for (int i = 0; i < f->nports; i++) {
 		const struct fwd_port *p = &f->ports[i];
@@ -184,6 +201,8 @@ json_t *stats_json(struct sched *s, const char *type)
 		jset_u64(po, "tx_bytes", ld(&c->tx_bytes));
 		jset_u64(po, "fwd_pkts", ld(&c->fwd_pkts));
 		jset_u64(po, "drop_txfull", d[FWD_DROP_TXFULL]);
+		jset_u64(po, "rst_sent", ld(&c->rst_sent));
+		jset_u64(po, "unreach_sent", ld(&c->unreach_sent));
 		jset_u64(po, "kernel_drops", ld(&c->kernel_drops));
 		json_object_set_new(po, "drops", drops_obj(d));
 		json_array_append_new(ports, po);

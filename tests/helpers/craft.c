@@ -1,7 +1,9 @@
 /* craft.c — a test helper (not installed): sends hand-made test frames for the sink's
  * integration tests: a chosen sequence list (gaps, duplicates, reordering), a stream id,
  * many flows for one stream, sender warm-up flags, a skewed timestamp (an unsynchronized
- * clock), or a whole frame class the classifier must recognize (faults.h). It prints a
+ * clock), or a whole frame class the classifier must recognize (faults.h), or one of the
+ * firewall's (fw_class: a TCP SYN, a tiny TCP fragment, truncated TCP and UDP headers,
+ * UDP-Lite). It prints a
  * summary shaped like ppslab-gen's ("stream", "tx_pkts"), so it can feed --expect-from.
  *
  *   craft -i IF [--dst ADDR] [--dst-mac MAC] [--class NAME] [--stream ID]
@@ -23,6 +25,64 @@
 #include "sig.h"
 
 #define MAX_SEQS 4000000
+
+static void fw_l4_csum(uint8_t *fr, unsigned csum_off)
+{
+	uint8_t *ip = fr + PKT_IP_OFF;
+	unsigned ihl = (ip[0] & 15u) * 4u, l4len = (unsigned)(ip[2] << 8 | ip[3]) - ihl;
+	uint8_t ph[12];
+	memcpy(ph, ip + 12, 8);
+	ph[8] = 0;
+	ph[9] = ip[9];
+	ph[10] = (uint8_t)(l4len >> 8);
+	ph[11] = (uint8_t)l4len;
+	ip[ihl + csum_off] = ip[ihl + csum_off + 1] = 0;
+	uint16_t c = csum_fold(csum_add(csum_add(0, ph, 12), ip + ihl, l4len));
+	memcpy(ip + ihl + csum_off, &c, 2);
+}
+
+/* The firewall's classes, made from the valid 60-byte frame (its UDP source port kept):
+ * tcp_syn (a 20-byte SYN to port 80), tcp_tiny_frag (a TCP fragment at offset 1: RFC
+ * 3128's attack), tcp_trunc (12 bytes of TCP header), udp_trunc (4 bytes of UDP header),
+ * udplite (protocol 136 to port 9). 1 if cls is one, 0 if not. */
+static int fw_class(const char *cls, uint8_t *fr, uint32_t *len)
+{
+	uint8_t *ip = fr + PKT_IP_OFF, *l4 = fr + PKT_UDP_OFF;
+	unsigned iplen;
+	if (!strcmp(cls, "tcp_syn") || !strcmp(cls, "tcp_tiny_frag") || !strcmp(cls, "tcp_trunc")) {
+		ip[9] = 6;
+		iplen = !strcmp(cls, "tcp_trunc") ? 32 : 40;
+		memset(l4 + 2, 0, 18);
+		l4[3] = 80;
+		l4[4] = 0x01; l4[5] = 0x02; l4[6] = 0x03; l4[7] = 0x04;   /* seq */
+		l4[12] = 0x50;
+		l4[13] = 0x02;                                           /* SYN */
+		l4[14] = 0xff; l4[15] = 0xff;
+		if (!strcmp(cls, "tcp_tiny_frag")) {
+			ip[6] = 0;
+			ip[7] = 1;   /* offset 1: 8 bytes in, over the TCP flags */
+		}
+	} else if (!strcmp(cls, "udp_trunc")) {
+		iplen = 24;
+	} else if (!strcmp(cls, "udplite")) {
+		ip[9] = 136;
+		iplen = 46;
+		l4[4] = 0;
+		l4[5] = 0;   /* checksum coverage 0: the whole datagram */
+	} else {
+		return 0;
+	}
+	ip[2] = (uint8_t)(iplen >> 8);
+	ip[3] = (uint8_t)iplen;
+	memset(fr + PKT_IP_OFF + iplen, 0, 60 - PKT_IP_OFF - iplen);
+	fault_fix_ip(fr);
+	if (ip[9] == 6 && !(ip[7]) && iplen == 40)
+		fw_l4_csum(fr, 16);
+	else if (ip[9] == 136)
+		fw_l4_csum(fr, 6);
+	*len = 60;
+	return 1;
+}
 
 static int parse_seqs(const char *spec, uint64_t **out, size_t *n)
 {
@@ -142,7 +202,7 @@ int main(int argc, char **argv)
 	}
 	uint32_t probe_len = 60;
 	memcpy(fr, tmpl, 60);
-	int want = fault_apply(cls, fr, &probe_len);
+	int want = fw_class(cls, fr, &probe_len) ? 0 : fault_apply(cls, fr, &probe_len);
 	if (want < 0) {
 		fprintf(stderr, "craft: unknown --class %s\n", cls);
 		free(sv);
@@ -159,7 +219,8 @@ int main(int argc, char **argv)
 		fr[PKT_UDP_OFF + 1] = (uint8_t)sport;
 		sig_put_seq_ts(fr + PKT_PAYLOAD_OFF, sv[i], (uint64_t)((long long)real_ns() + skew));
 		fault_fix_udp(fr);
-		fault_apply(cls, fr, &len);
+		if (!fw_class(cls, fr, &len))
+			fault_apply(cls, fr, &len);
 		struct port_pkt pk = { .data = fr, .len = len };
 		for (int tries = 0; port_tx_burst(p, &pk, 1) != 1; tries++) {
 			if (tries > 100000) {

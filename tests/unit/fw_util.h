@@ -108,8 +108,10 @@ static inline struct fw_pkt fw_pk(int proto, const char *src, int sport, const c
 	p.dst = ip4(dst);
 	p.sport = (uint16_t)sport;
 	p.dport = (uint16_t)dport;
-	p.has_ports = proto == 6 || proto == 17 || proto == 132;
+	p.has_ports = proto == 6 || proto == 17 || proto == 132 || proto == 136;
 	p.ip_len = 100;
+	p.l4_len = 80;     /* a 20-byte IP header: room for any transport header */
+	p.ttl = 64;
 	p.in = true;
 	p.recv_if = EM0;
 	p.xmit_if = -1;

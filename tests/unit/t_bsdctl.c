@@ -272,7 +272,8 @@ static void t_fw_tree(void)
 		return;
 	C.fw = fw;
 	T_EQ_INT(run("net.inet.ip.fw"), 0);
-	T_STREQ(sbuf_data(&O), "net.inet.ip.fw.enable: 1\n"
+	/* (strcmp: the listing is too long for T_STREQ's message) */
+	static const char want[] = "net.inet.ip.fw.enable: 1\n"
 			       "net.inet.ip.fw.one_pass: 1\n"
 			       "net.inet.ip.fw.autoinc_step: 100\n"
 			       "net.inet.ip.fw.verbose: 0\n"
@@ -280,7 +281,36 @@ static void t_fw_tree(void)
 			       "net.inet.ip.fw.default_to_accept: 0\n"
 			       "net.inet.ip.fw.static_count: 1\n"
 			       "net.inet.ip.fw.default_rule: 65535\n"
-			       "net.inet.ip.fw.update_counters: 1\n");
+			       "net.inet.ip.fw.update_counters: 1\n"
+			       "net.inet.ip.fw.dyn_buckets: 8192\n"
+			       "net.inet.ip.fw.curr_dyn_buckets: 256\n"
+			       "net.inet.ip.fw.dyn_count: 0\n"
+			       "net.inet.ip.fw.dyn_parent_count: 0\n"
+			       "net.inet.ip.fw.curr_max_length: 0\n"
+			       "net.inet.ip.fw.dyn_max: 16384\n"
+			       "net.inet.ip.fw.dyn_parent_max: 4096\n"
+			       "net.inet.ip.fw.dyn_ack_lifetime: 300\n"
+			       "net.inet.ip.fw.dyn_syn_lifetime: 20\n"
+			       "net.inet.ip.fw.dyn_fin_lifetime: 1\n"
+			       "net.inet.ip.fw.dyn_rst_lifetime: 1\n"
+			       "net.inet.ip.fw.dyn_udp_lifetime: 10\n"
+			       "net.inet.ip.fw.dyn_short_lifetime: 5\n"
+			       "net.inet.ip.fw.dyn_keepalive: 1\n"
+			       "net.inet.ip.fw.dyn_keep_states: 0\n"
+			       "net.inet.ip.fw.reply_limit: 0\n"
+			       "net.inet.ip.fw.skipto_dragonfly: 0\n";
+	if (strcmp(sbuf_data(&O), want))
+		T_FAIL("the net.inet.ip.fw listing differs; it begins '%.200s'", sbuf_data(&O));
+	T_EQ_INT(run("net.inet.ip.fw.skipto_dragonfly=1"), 0);
+	T_TRUE(fw_tunables(fw)->skipto_dragonfly);
+	/* ip_fw_dynamic.c sysctl_dyn_buckets: > 256, rounded up to a power of 2 */
+	T_EQ_INT(run("net.inet.ip.fw.dyn_buckets=1000"), 0);
+	T_EQ_U64(fw_tunables(fw)->dyn_buckets, 1024);
+	T_EQ_INT(run("net.inet.ip.fw.dyn_buckets=256"), 1);
+	T_EQ_U64(fw_tunables(fw)->dyn_buckets, 1024);
+	T_EQ_INT(run("net.inet.ip.fw.dyn_count=3"), 1);
+	T_EQ_INT(run("net.inet.ip.fw.dyn_udp_lifetime=3"), 0);
+	T_EQ_U64(fw_tunables(fw)->dyn_udp_lifetime, 3);
 	T_EQ_INT(run("-a"), 0);
 	T_TRUE(!strncmp(sbuf_data(&O), "kern.hz: 1000\nkern.ppslab.kernel: freebsd-7\n"
 				       "kern.polling.burst: 5\n", 66));

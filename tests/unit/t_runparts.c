@@ -274,6 +274,7 @@ static void check_kind(const char *kind, unsigned n, uint32_t want_rule)
 		T_FAIL("%s %u: %s", kind, n, fw_diag_str(&d, msg, sizeof(msg)));
 	T_EQ_INT(fw_rule_count(fw), (int)n + 2);
 	struct fw_pkt p = { .proto = 17, .has_ports = true, .sport = 9, .dport = 9, .ip_len = 46,
+			    .l4_len = 26, .ttl = 64,
 			    .in = true, .recv_if = 0, .xmit_if = -1 };
 	inet_pton(AF_INET, "198.18.0.2", &p.src);
 	inet_pton(AF_INET, "198.19.0.2", &p.dst);
