@@ -123,6 +123,9 @@ double model_poll_bound(const struct res_file *rf, const json_t *params, const c
 	const char *mode = model_param_str(rf, params, "mode");
 	if (mode && strcmp(mode, "poll"))
 		return NAN;
+	/* kern.polling.idle_poll=1: the idle loop polls too, more often than pollhz */
+	if (model_param_num(rf, params, "idle_poll") > 0)
+		return NAN;
 	if (isnan(pollhz))
 		pollhz = model_param_num(rf, params, "pollhz");
 	if (isnan(burst_max))
@@ -143,6 +146,32 @@ static int fit_metric(const char *m)
 {
 	return name_is_rate(m) && strncmp(m, "offered", 7) && strncmp(m, "intended", 8) &&
 	       strncmp(m, "load", 4) && strncmp(m, "rate", 4) && strncmp(m, "rut.", 4);
+}
+
+/* A fit already in arr for the same cells with the same a and b: a metric that copies
+ * another (mfr_pps of fixed trials, fwd_pps_a of a one-way run) adds nothing. */
+static int seen_fit(json_t *arr, const struct res_sel *fixed, const struct res_sel *filt,
+		    const struct fit_rc *f)
+{
+	size_t i;
+	json_t *row;
+	json_array_foreach(arr, i, row) {
+		json_t *p = json_object_get(row, "params");
+		if (json_object_size(p) != fixed->n + filt->n ||
+		    json_number_value(json_object_get(row, "a_s")) != f->a_s ||
+		    json_number_value(json_object_get(row, "b_s")) != f->b_s)
+			continue;
+		int same = 1;
+		const struct res_sel *sels[] = { fixed, filt };
+		for (size_t s = 0; s < 2 && same; s++)
+			for (size_t k = 0; k < sels[s]->n && same; k++) {
+				json_t *v = json_object_get(p, sels[s]->c[k].axis);
+				same = v && res_value_matches(v, sels[s]->c[k].value);
+			}
+		if (same)
+			return 1;
+	}
+	return 0;
 }
 
 static int add_fits(const struct res_file *rf, const struct res_axis *ax, const char *metric,
@@ -175,7 +204,7 @@ static int add_fits(const struct res_file *rf, const struct res_axis *ax, const 
 				y[k++] = pc->st.s.median;
 			}
 			struct fit_rc f;
-			if (fit_rule_cost(n, y, k, &f))
+			if (fit_rule_cost(n, y, k, &f) || seen_fit(arr, &bl->fixed, &pv->cols[c].filt, &f))
 				continue;
 			json_t *params = json_object(), *o = json_object();
 			if (!params || !o) {

@@ -44,7 +44,8 @@ const char *model_param_str(const struct res_file *rf, const json_t *params,
 
 /* The polling bound pollhz × burst_max × receiving ports for a cell and a rate metric:
  * 2 ports for the aggregate of a bidirectional run, 1 otherwise; NaN when the cell is
- * not polled (mode other than poll) or pollhz or burst_max is unknown. The values
+ * not polled (mode other than poll), polls in the idle loop too (idle_poll 1), or pollhz
+ * or burst_max is unknown. The values
  * given override the cell's (NaN: from the cell). */
 double model_poll_bound(const struct res_file *rf, const json_t *params, const char *metric,
 			double pollhz, double burst_max);

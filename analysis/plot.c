@@ -397,8 +397,20 @@ void plot_gp_panel(struct files *fs, const struct frame *fr, size_t i, const cha
 		"set tmargin at screen %.5f\nset bmargin at screen %.5f\n", x0 / fr->w,
 		(x0 + fr->pw) / fr->w, 1 - y0 / fr->h, 1 - (y0 + fr->ph) / fr->h);
 	if (fr->np > 1) {
+		/* lines of the label become lines of the title */
 		fputs("set title ", f);
-		plot_gp_str(f, label ? label : "");
+		const char *s = label ? label : "";
+		do {
+			size_t l = strcspn(s, "\n");
+			char piece[512];
+			snprintf(piece, sizeof(piece), "%.*s", (int)(l < sizeof(piece) ? l : sizeof(piece) - 1), s);
+			plot_gp_str(f, piece);
+			s += l;
+			if (*s) {
+				fputs(".\"\\n\".", f);
+				s++;
+			}
+		} while (*s);
 		fprintf(f, " offset 0,%s\n", fr->dumb ? "0" : "-0.3");
 	} else {
 		fputs("unset title\n", f);

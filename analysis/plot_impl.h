@@ -92,7 +92,7 @@ void plot_gp_axis_labels(struct files *fs, struct frame *fr, const char *xlabel,
 /* "set multiplot" when there are several panels. */
 void plot_gp_multiplot(struct files *fs, const struct frame *fr);
 /* Sets the margins of panel i (row-major) in screen coordinates; with small multiples
- * also its title. */
+ * also its title (the label's lines, fr->ptitle tall). */
 void plot_gp_panel(struct files *fs, const struct frame *fr, size_t i, const char *label);
 /* Drops the title block's labels and the footer: in a multiplot they are drawn with
  * the first plot only. */

@@ -29,7 +29,8 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* A measurement at this fraction of the polling bound or more follows it. */
+/* A measurement within this fraction of the polling bound (0.95 to 1.05 of it) follows
+ * it. */
 #define BOUND_FOLLOWS 0.95
 /* A reference line is kept in the y range up to this multiple of the data's maximum:
  * beyond it the data would fill less than about half the height. */
@@ -151,6 +152,39 @@ static int ser_alloc(struct ser *s, size_t n)
 	s->same_as = -1;
 	s->leave = s->mfr = -1;
 	return 0;
+}
+
+/* Orders a series' points by x (an axis may list its values in any order: lines must
+ * not zigzag, and "where the rate leaves the bound" is read from low to high). */
+static void ser_sort(struct ser *s)
+{
+	for (size_t i = 1; i < s->n; i++)
+		for (size_t j = i; j > 0 && s->x[j - 1] > s->x[j]; j--) {
+			double *cols[] = { s->x, s->y, s->lo, s->hi, s->bound, s->y2, s->q1, s->q3,
+					   s->med };
+			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+				double t = cols[c][j];
+				cols[c][j] = cols[c][j - 1];
+				cols[c][j - 1] = t;
+			}
+			size_t tn = s->nrep[j];
+			s->nrep[j] = s->nrep[j - 1];
+			s->nrep[j - 1] = tn;
+			char tl[64];
+			memcpy(tl, s->lab[j], sizeof(tl));
+			memcpy(s->lab[j], s->lab[j - 1], sizeof(tl));
+			memcpy(s->lab[j - 1], tl, sizeof(tl));
+		}
+}
+
+/* A number in 3 significant digits, without an exponent up to 1e6: "1.3", "2120". */
+static char *num3(double v, char *buf, size_t len)
+{
+	if (fabs(v) >= 1000 && fabs(v) < 1e6)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+	return buf;
 }
 
 /* ---- small helpers ------------------------------------------------------------------- */
@@ -364,6 +398,18 @@ static int build_pivot(const struct res_file *rf, const char *rows, const char *
 	return 0;
 }
 
+/* A panel shows at most 16 lines (or boxes per x): more could not be told apart. */
+static int check_lines(struct pivot **pv, size_t per_line, char *err, size_t errlen)
+{
+	if ((*pv)->ncols <= 16 * per_line)
+		return 0;
+	size_t n = (*pv)->ncols / per_line;
+	pv_free(*pv);
+	*pv = NULL;
+	return fail(err, errlen, "%zu lines in one panel: more than 16; give --by an axis with "
+		    "fewer values, or fix some with --where", n);
+}
+
 static int panels_of(struct fig *f, const struct pivot *pv)
 {
 	f->np = pv->nblocks;
@@ -444,6 +490,7 @@ static int build_xy(struct fig *f, const struct pivot *pv, size_t nm, int has_of
 									   se->metric, NAN, NAN) : NAN;
 				se->n++;
 			}
+			ser_sort(se);
 		}
 	}
 	return 0;
@@ -451,6 +498,9 @@ static int build_xy(struct fig *f, const struct pivot *pv, size_t nm, int has_of
 
 /* ---- analysis: identical series, the polling bound, the rule fit, the MFR ----------- */
 
+/* Series that lie on an earlier one at some points would hide it there: they get open,
+ * larger markers around its points (same_as), and a note when they coincide at half the
+ * points or more ("PDR = NDR at every frame size", "at 6 of 7"). */
 static void find_identical(struct fig *f, const char *xwhat)
 {
 	for (size_t p = 0; p < f->np; p++) {
@@ -458,19 +508,29 @@ static void find_identical(struct fig *f, const char *xwhat)
 		for (size_t t = 1; t < pn->ns; t++) {
 			for (size_t s = 0; s < t && pn->s[t].same_as < 0; s++) {
 				const struct ser *a = &pn->s[s], *b = &pn->s[t];
-				if (a->n != b->n || !a->n || a->same_as >= 0)
+				if (!a->n || !b->n || a->same_as >= 0)
 					continue;
 				double mx = 0;
 				for (size_t i = 0; i < a->n; i++)
-					mx = fmax(mx, fmax(fabs(a->y[i]), fabs(b->y[i])));
-				int same = 1;
-				for (size_t i = 0; i < a->n && same; i++)
-					same = a->x[i] == b->x[i] && fabs(a->y[i] - b->y[i]) <= 0.002 * mx;
-				if (same) {
-					pn->s[t].same_as = (int)s;
-					note(f, "%s = %s at every %s%s%s", b->name, a->name, xwhat,
-					     f->np > 1 ? " in " : "", f->np > 1 ? pn->label : "");
-				}
+					mx = fmax(mx, fabs(a->y[i]));
+				for (size_t i = 0; i < b->n; i++)
+					mx = fmax(mx, fabs(b->y[i]));
+				size_t same = 0;
+				for (size_t i = 0; i < b->n; i++)
+					for (size_t j = 0; j < a->n; j++)
+						if (a->x[j] == b->x[i] && fabs(a->y[j] - b->y[i]) <= 0.002 * mx) {
+							same++;
+							break;
+						}
+				if (!same)
+					continue;
+				pn->s[t].same_as = (int)s;
+				const char *in = f->np > 1 ? " in " : "", *lab = f->np > 1 ? pn->label : "";
+				if (same == b->n && a->n == b->n)
+					note(f, "%s = %s at every %s%s%s", b->name, a->name, xwhat, in, lab);
+				else if (2 * same >= b->n)
+					note(f, "%s = %s at %zu of %zu points%s%s (open markers)", b->name,
+					     a->name, same, b->n, in, lab);
 			}
 		}
 	}
@@ -487,9 +547,10 @@ static void analyze_bound(struct fig *f)
 				if (!isfinite(se->bound[i]))
 					continue;
 				any = 1;
-				if (se->y[i] >= BOUND_FOLLOWS * se->bound[i]) {
+				double r = se->y[i] / se->bound[i];
+				if (r >= BOUND_FOLLOWS && r <= 2 - BOUND_FOLLOWS) {
 					followed = 1;
-				} else if (followed) {
+				} else if (followed && r < BOUND_FOLLOWS) {
 					se->leave = (long)i;
 					break;
 				}
@@ -900,54 +961,50 @@ static void title_or_not(FILE *gp, int keyed, const char *t)
 /* Which key entries some panel has, per series. */
 struct keyset {
 	int bound[16], fit[16], leave[16], mfr[16];
-	int (*any_fit)(const struct keyset *k, size_t n);
 };
 
-static int keyset_any_fit(const struct keyset *k, size_t n)
+/* Small multiples: what the single key cannot say per panel (each fit's b and R², where
+ * the rate leaves the bound, the MFR), as lines under the panel's title, wrapped to the
+ * panel's width. Returns the lines written to out. */
+static size_t panel_note_lines(const struct fig *f, const struct frame *fr,
+			       const struct panel *pn, char (*out)[512], size_t max)
 {
-	int a = 0;
-	for (size_t i = 0; i < n; i++)
-		a |= k->fit[i];
-	return a;
-}
-
-/* Small multiples: what the single key cannot say per panel (each fit's b, a and R²,
- * where the rate leaves the bound, the MFR), as lines in the panel's emptiest corner. */
-static void panel_notes(FILE *gp, const struct fig *f, const struct frame *fr,
-			const struct panel *pn)
-{
-	char lines[8][400];
 	size_t n = 0;
-	char a[64], b[64];
-	for (size_t s = 0; s < pn->ns && n < 8; s++) {
+	char a[64], b[64], c[64];
+	size_t cols = (size_t)(fr->pw * 0.96 / plot_text_w(fr, 1, PLOT_FONT));
+	if (fr->dumb || cols < 20)   /* no room: the key says the rest */
+		return 0;
+	for (size_t s = 0; s < pn->ns && n < max; s++) {
 		const struct ser *se = &pn->s[s];
 		const char *who = pn->ns > 1 ? se->name : "";
 		const char *sep = pn->ns > 1 ? ": " : "";
-		if (se->has_fit && n < 8)
-			snprintf(lines[n++], sizeof(lines[0]), "%s%sb = %.3g ns/rule/frame, a = %.3g µs, "
-				 "R² = %.3f", who, sep, se->fit.b_s * 1e9, se->fit.a_s * 1e6,
-				 se->fit.r2);
-		if (se->leave >= 0 && n < 8)
-			snprintf(lines[n++], sizeof(lines[0]), "%s%sleaves the bound at %s=%s", who, sep,
-				 f->xaxis, se->lab[se->leave]);
-		if (se->mfr >= 0 && f->kind == PLOT_LOAD && n < 8)
-			snprintf(lines[n++], sizeof(lines[0]), "%s%sMFR %s at %s", who, sep,
-				 si_pps(se->y[se->mfr], a, sizeof(a)), si_pps(se->x[se->mfr], b, sizeof(b)));
+		char text[512];
+		text[0] = 0;
+		if (se->has_fit)
+			snprintf(text, sizeof(text), "%s%sb = %s ns/rule/frame, a = %s µs, R² = %.2f",
+				 who, sep, num3(se->fit.b_s * 1e9, a, sizeof(a)),
+				 num3(se->fit.a_s * 1e6, b, sizeof(b)), se->fit.r2);
+		else if (se->leave >= 0)
+			snprintf(text, sizeof(text), "%s%sleaves the bound at %s=%s", who, sep, f->xaxis,
+				 se->lab[se->leave]);
+		else if (se->mfr >= 0 && f->kind == PLOT_LOAD)
+			snprintf(text, sizeof(text), "%s%sMFR %s at %s", who, sep,
+				 si_pps(se->y[se->mfr], a, sizeof(a)), si_pps(se->x[se->mfr], c, sizeof(c)));
+		if (*text)
+			n += plot_wrap(text, cols, out + n, max - n);
 	}
-	fputs("unset label 1\n", gp);
-	if (!n || fr->dumb || fr->pw < 240)   /* no room: the key says the rest */
-		return;
-	int top = pn->key < 2, right = pn->key == 1 || pn->key == 2;
-	fputs("set label 1 ", gp);
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			fputs(".\"\\n\".", gp);
-		plot_gp_str(gp, lines[i]);
-	}
-	/* the first line is at the point given; the others below it */
-	double y = top ? 0.96 : 0.04 + (double)(n - 1) * plot_line_h(fr, 9) / fr->ph;
-	fprintf(gp, " at graph %s, graph %.4f %s front%s\n", right ? "0.97" : "0.03", y,
-		right ? "right" : "left", fr->dumb ? "" : " font ',9'");
+	return n;
+}
+
+/* The panel's title: its label, then its note lines. */
+static void panel_title(const struct fig *f, const struct frame *fr, const struct panel *pn,
+			char *buf, size_t len)
+{
+	char lines[12][512];
+	size_t n = panel_note_lines(f, fr, pn, lines, 12);
+	size_t o = (size_t)snprintf(buf, len, "%s", pn->label);
+	for (size_t i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "\n%s", lines[i]);
 }
 
 enum emit_mode { EMIT_KEY, EMIT_KEYED, EMIT_BARE };
@@ -1030,13 +1087,15 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 			fprintf(gp, " w l lw 2 dt (6,3) lc rgb '#%s' ", c->nser > 1 ?
 				colors[s % NCOLOR] : "303030");
 			if (detail) {
-				snprintf(t, sizeof(t), "fit 1/(a + b·N)%s%s: b = %.3g ns per rule per "
+				char nb[32], na[32];
+				snprintf(t, sizeof(t), "fit 1/(a + b·N)%s%s: b = %s ns per rule per "
 					 "frame", c->nser > 1 ? ", " : "", c->nser > 1 ? se->name : "",
-					 se->fit.b_s * 1e9);
+					 num3(se->fit.b_s * 1e9, nb, sizeof(nb)));
 				title_or_not(gp, keyed, t);
 				/* a and the fit's quality as a key line of their own */
-				snprintf(t, sizeof(t), "a = %.3g µs, R² = %.3f, farthest point %.0f %%",
-					 se->fit.a_s * 1e6, se->fit.r2, se->fit.max_rel_err * 100);
+				snprintf(t, sizeof(t), "a = %s µs, R² = %.3f, farthest point %.0f %%",
+					 num3(se->fit.a_s * 1e6, na, sizeof(na)), se->fit.r2,
+					 se->fit.max_rel_err * 100);
 				fputs(", \\\n     NaN w l lc rgb '#ffffff' ", gp);
 				title_or_not(gp, keyed, t);
 			} else {
@@ -1249,7 +1308,6 @@ static int write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 	/* what the key lists, over every panel: a shared key for small multiples */
 	struct keyset ks;
 	memset(&ks, 0, sizeof(ks));
-	ks.any_fit = keyset_any_fit;
 	for (size_t p = 0; p < f->np; p++)
 		for (size_t s = 0; s < f->p[p].ns && s < 16; s++) {
 			const struct ser *se = &f->p[p].s[s];
@@ -1313,12 +1371,23 @@ static int write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 		}
 	}
 	plot_frame_panels(&fr);
+	if (fr.np > 1) {
+		/* room under each panel's title for its notes, as many lines as the most needs */
+		size_t most = 0;
+		char lines[12][512];
+		for (size_t p = 0; p < f->np; p++) {
+			size_t k = panel_note_lines(f, &fr, &f->p[p], lines, 12);
+			most = k > most ? k : most;
+		}
+		fr.ptitle += (double)most * plot_line_h(&fr, PLOT_FONT);
+		plot_frame_panels(&fr);
+	}
 	thin_xtics(f, &fr);
 
 	if (fr.np == 1)
 		axes_settings(gp, f, fr.dumb, y2);
 	if (fr.np == 1)
-		place_keys(f, &fr, entries, chars + (ks.any_fit(&ks, nser) ? 40 : 0));
+		place_keys(f, &fr, entries, chars + (f->fit ? 40 : 0));
 	else
 		place_keys(f, &fr, 3, 44);   /* the panel's own notes: fit, leave, MFR */
 
@@ -1348,7 +1417,9 @@ static int write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 	for (size_t p = 0; p < f->np; p++) {
 		const struct panel *pn = &f->p[p];
 		size_t row = p / (size_t)fr.cols, col = p % (size_t)fr.cols;
-		plot_gp_panel(fs, &fr, p, pn->label);
+		char ptitle[4096];
+		panel_title(f, &fr, pn, ptitle, sizeof(ptitle));
+		plot_gp_panel(fs, &fr, p, ptitle);
 		if (multi) {
 			/* the axis labels once for all panels, y tic labels in the first column
 			 * (the scales are shared) */
@@ -1361,7 +1432,6 @@ static int write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 				plot_gp_set_str(gp, "y2label", lastcol ? f->y2label : "");
 				fputs(lastcol ? "set format y2 '%g'\n" : "set format y2 ''\n", gp);
 			}
-			panel_notes(gp, f, &fr, pn);
 			emit(&ec, p, EMIT_BARE);
 		} else {
 			key_at(gp, f, pn->key);
@@ -1407,7 +1477,7 @@ static int write_line(struct fig *f, struct files *fs, const struct plot_out *o,
 	const struct plot_req *rq = f->rq;
 	struct pivot *pv;
 	int rc = build_pivot(f->rf, rq->x, rq->by, metrics, nm, rq->where, &pv, err, errlen);
-	if (rc)
+	if (rc || (rc = check_lines(&pv, 1, err, errlen)))
 		return rc;
 	fig_common(f, pv);
 	f->bound = f->rate && is_poll_axis(pv->row_axis);
@@ -1458,7 +1528,7 @@ static int write_load(struct fig *f, struct files *fs, const struct plot_out *o,
 		m[nm++] = "loss_pct";
 	struct pivot *pv;
 	int rc = build_pivot(rf, x, rq->by, m, nm, rq->where, &pv, err, errlen);
-	if (rc)
+	if (rc || (rc = check_lines(&pv, nm, err, errlen)))
 		return rc;
 	if (!has_off && !rows_numeric(pv)) {
 		rc = fail(err, errlen, "--x %s: the offered load must be a number (no "
@@ -1516,7 +1586,7 @@ static int write_framesize(struct fig *f, struct files *fs, const struct plot_ou
 	}
 	struct pivot *pv;
 	int rc = build_pivot(rf, x, rq->by, m, nm, rq->where, &pv, err, errlen);
-	if (rc)
+	if (rc || (rc = check_lines(&pv, 1, err, errlen)))
 		return rc;
 	if (!rows_numeric(pv)) {
 		rc = fail(err, errlen, "--x %s: frame sizes must be numbers", x);
@@ -1557,7 +1627,7 @@ static int write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 	struct pivot *pv;
 	const char *m[] = { metric };
 	int rc = build_pivot(rf, rq->x, rq->by, m, 1, rq->where, &pv, err, errlen);
-	if (rc)
+	if (rc || (rc = check_lines(&pv, 1, err, errlen)))
 		return rc;
 	fig_common(f, pv);
 	f->ceiling = NAN;

@@ -116,6 +116,10 @@ static void t_bound(void)
 	T_NEAR(model_poll_bound(rf, p, "fwd_pps", NAN, NAN), 300000, 1e-6);
 	T_NEAR(model_poll_bound(rf, p, "fwd_pps_a", NAN, NAN), 150000, 1e-6);
 	T_NEAR(model_poll_bound(rf, p, "fwd_pps", 2000, 20), 80000, 1e-6);
+	json_object_set_new(p, "idle_poll", json_integer(1));   /* polls beyond pollhz */
+	T_TRUE(isnan(model_poll_bound(rf, p, "fwd_pps", NAN, NAN)));
+	json_object_set_new(p, "idle_poll", json_integer(0));
+	T_NEAR(model_poll_bound(rf, p, "fwd_pps", NAN, NAN), 300000, 1e-6);
 	json_object_set_new(p, "mode", json_string("intr"));
 	T_TRUE(isnan(model_poll_bound(rf, p, "fwd_pps", NAN, NAN)));
 	json_object_set_new(p, "pollhz", json_string("2k"));
