@@ -1085,9 +1085,23 @@ static void emit(struct rep *r, struct doc *d)
 	d_list_end(d);
 }
 
-static const char *const default_metrics[] = { "ndr_pps", "pdr_pps", "mrr_pps", "mfr_pps",
-					       "fwd_pps", "fwd_pps_a", "fwd_pps_b", "loss_pct",
+static const char *const default_metrics[] = { "ndr_pps", "pdr_pps", "mrr_pps", "fwd_pps",
+					       "mfr_pps", "fwd_pps_a", "fwd_pps_b", "loss_pct",
 					       "lat_p50_ns", "lat_p99_ns", "cpu_s" };
+
+/* A metric with the same median as another in every cell (mfr_pps of fixed-load
+ * trials is their fwd_pps): a second table of it says nothing new. */
+static int same_medians(const struct res_file *rf, const char *a, const char *b)
+{
+	for (size_t c = 0; c < rf->ncells; c++) {
+		struct res_stats sa, sb;
+		if (res_cell_stats(rf, c, a, &sa, NULL) || res_cell_stats(rf, c, b, &sb, NULL))
+			return 0;
+		if (sa.s.n != sb.s.n || (sa.s.n && sa.s.median != sb.s.median))
+			return 0;
+	}
+	return 1;
+}
 
 /* The page's style: readable type, tables with right-aligned tabular numbers, figures
  * that shrink with the window; nothing loaded from anywhere. */
@@ -1165,6 +1179,8 @@ int report_write(const struct res_file *rf, const struct report_opts *o,
 		int bidir = res_metric_has_values(rf, "fwd_pps_b");
 		for (size_t i = 0; i < sizeof(default_metrics) / sizeof(default_metrics[0]); i++) {
 			if (!bidir && !strncmp(default_metrics[i], "fwd_pps_", 8))
+				continue;
+			if (!strcmp(default_metrics[i], "mfr_pps") && same_medians(rf, "mfr_pps", "fwd_pps"))
 				continue;
 			if (res_has_metric(rf, default_metrics[i]) && r.nmetrics < rf->nmetrics)
 				r.metrics[r.nmetrics++] = default_metrics[i];
