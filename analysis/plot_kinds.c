@@ -93,6 +93,7 @@ struct fig {
 	char xtic_l[64][32];
 	size_t maxlab;           /* widest categorical tic label */
 	int xrot;                /* categorical labels turned */
+	size_t note_lines;       /* small multiples: the most note lines a panel has */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -828,6 +829,18 @@ static void place_keys(struct fig *f, const struct frame *fr, size_t entries, si
 				}
 			}
 		}
+		for (size_t s = 0; s < f->p[p].ns; s++) {
+			const struct ser *se = &f->p[p].s[s];
+			if (!se->has_fit)
+				continue;
+			double lo = f->logx ? f->xmin_pos : fmax(0, f->xlo), hi = f->xhi;
+			for (int k = 0; k <= 32; k++) {
+				double x = f->logx ? lo * pow(hi / lo, k / 32.0) : lo + (hi - lo) * k / 32.0;
+				double nx, ny;
+				norm_xy(f, x, fit_rule_rate(&se->fit, x), &nx, &ny);
+				corner_hits(nx, ny, kw, kh, cnt);
+			}
+		}
 		if (f->draw_ceiling)
 			for (int k = 0; k <= 16; k++) {
 				double nx, ny;
@@ -1005,6 +1018,9 @@ static void panel_title(const struct fig *f, const struct frame *fr, const struc
 	size_t o = (size_t)snprintf(buf, len, "%s", pn->label);
 	for (size_t i = 0; i < n && o < len; i++)
 		o += (size_t)snprintf(buf + o, len - o, "\n%s", lines[i]);
+	/* as many lines as the panel with the most, so the labels line up */
+	for (size_t i = n; i < f->note_lines && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "\n ");
 }
 
 enum emit_mode { EMIT_KEY, EMIT_KEYED, EMIT_BARE };
@@ -1342,9 +1358,9 @@ static int write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 			kcols = entries;
 		size_t krows = (entries + kcols - 1) / kcols;
 		key_top = fr.top;
-		fr.top += (double)krows * plot_line_h(&fr, PLOT_FONT - 1) + (fr.dumb ? 2 : 12);
+		fr.top += (double)krows * plot_line_h(&fr, PLOT_FONT - 1) + (fr.dumb ? 3 : 12);
 		key_bot = fr.top;
-		fr.top += fr.dumb ? 0 : 6;
+		fr.top += fr.dumb ? 0 : plot_line_h(&fr, PLOT_FONT);   /* gnuplot sets titles off the plot */
 	}
 	int y2 = f->kind == PLOT_LOAD && *f->y2label;
 	/* the y tic labels, then the y label turned on its side, then a margin */
@@ -1380,6 +1396,7 @@ static int write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 			most = k > most ? k : most;
 		}
 		fr.ptitle += (double)most * plot_line_h(&fr, PLOT_FONT);
+		f->note_lines = most;
 		plot_frame_panels(&fr);
 	}
 	thin_xtics(f, &fr);
