@@ -1403,10 +1403,8 @@ static int write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 
 	if (fr.np == 1)
 		axes_settings(gp, f, fr.dumb, y2);
-	if (fr.np == 1)
+	if (fr.np == 1)   /* small multiples share a key above the panels */
 		place_keys(f, &fr, entries, chars + (f->fit ? 40 : 0));
-	else
-		place_keys(f, &fr, 3, 44);   /* the panel's own notes: fit, leave, MFR */
 
 	struct emit_ctx ec = { .f = f, .fs = fs, .ks = &ks, .nser = nser, .y2 = y2,
 			       .dumb = fr.dumb, .ln = ln };
