@@ -36,7 +36,9 @@ for o in iface dst src dst-mac src-mac dport sport flows flow-order rate link bi
 done
 if [ -z "$missing" ]; then ok "--help lists every option"; else nok "--help lists every option" "missing:$missing"; fi
 readme=$(awk '/^## ppslab-gen/{f=1} f&&/^```$/{c++; if(c==2) exit; next} f&&c==1' "$TOP/README.md")
-if [ "$readme" = "$help" ]; then
+# the -i line lists this build's backends (t_vocabulary checks them): not the README's text
+readme=$(echo "$readme" | sed -E '/^  -i, --iface /s/: .*/: BACKENDS/')
+if [ "$readme" = "$(echo "$help" | sed -E '/^  -i, --iface /s/: .*/: BACKENDS/')" ]; then
 	ok "README's ppslab-gen synopsis is --help word for word"
 else
 	nok "README's ppslab-gen synopsis is --help word for word" \

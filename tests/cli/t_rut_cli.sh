@@ -68,8 +68,9 @@ else
 fi
 n=$((n + 1))
 readme=$(awk '/^## ppslab-rut$/ { s = 1; next } s && /^```$/ { if (in_) exit; in_ = 1; next } in_' \
-	"${PPSLAB_TOP:?}/README.md")
-if [ "$readme" = "$help" ]; then
+	"${PPSLAB_TOP:?}/README.md" | sed -E '/^  -i, --in /s/: .*/: BACKENDS/')
+# the -i line lists this build's backends (t_vocabulary checks them): not the README's text
+if [ "$readme" = "$(echo "$help" | sed -E '/^  -i, --in /s/: .*/: BACKENDS/')" ]; then
 	echo "ok $n - README's ppslab-rut synopsis is --help, word for word"
 else
 	echo "not ok $n - README's ppslab-rut synopsis is --help, word for word"
