@@ -179,7 +179,7 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh $(B)/bin
 
-# The long-run check of issue 10: 30 minutes of gen → rut → sink (SOAK_SECONDS), exact
+# The long-run check: 30 minutes of gen → rut → sink (SOAK_SECONDS), exact
 # accounting and flat memory. Root; not part of make check.
 soak: $(PROGS)
 	@bench/soak.sh $(B)/bin
@@ -233,7 +233,7 @@ deb:
 clean:
 	rm -rf build build-san build-portable build-fuzz
 
-# ---- fuzzing (issue 10) ------------------------------------------------------------
+# ---- fuzzing -----------------------------------------------------------------------
 # make fuzz [FUZZ_SECONDS=30] [FUZZ_ONLY=NAME] [FUZZ_JOBS=N]: builds every tests/fuzz/fuzz_NAME.c
 # (libFuzzer, clang, ASan+UBSan) into build-fuzz/ and runs each for FUZZ_SECONDS with
 # a seed corpus made from the tests' data; crash inputs land in build-fuzz/crashes/.

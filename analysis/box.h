@@ -4,7 +4,7 @@
  *
  * Over ssh the remote side gets one command line that its shell splits again: every
  * word is quoted here (POSIX single quotes), so values from profiles or results are
- * never expanded by any shell, local or remote (issue 10). ssh runs with
+ * never expanded by any shell, local or remote. ssh runs with
  * BatchMode=yes (no password prompt can hang a sweep) and a connect timeout. */
 #ifndef PPSLAB_BOX_H
 #define PPSLAB_BOX_H

@@ -8,6 +8,7 @@ int cmd_run(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_trend(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 

@@ -1,6 +1,6 @@
 /* compare.c — cell-by-cell regression verdicts between results files (see compare.h,
- * spec/methodology.md §5). Called by cmd_compare.c and report.c; the statistics are in
- * stats.c, the table layout in grid.c, the bar chart in plot.c. */
+ * docs/design/methodology.md#comparing-two-runs). Called by cmd_compare.c and report.c;
+ * the statistics are in stats.c, the table layout in grid.c, the bar chart in plot.c. */
 #include "compare.h"
 
 #include <ctype.h>
@@ -14,8 +14,8 @@
 #include "names.h"
 #include "pivot.h"
 
-/* The rates a comparison looks at unless told otherwise (spec §5: one sample = one
- * search result or one MRR run). */
+/* The rates a comparison looks at unless told otherwise (one sample = one search
+ * result or one fixed-load rate: docs/design/methodology.md#cells-cases-and-repetitions). */
 static const char *const headline[] = { "ndr_pps", "pdr_pps", "mrr_pps", "fwd_pps",
 					"fwd_pps_a", "fwd_pps_b" };
 
@@ -226,7 +226,8 @@ int cmp_run(const struct res_file *a, const struct res_file *b, const struct cmp
 	c->alpha = o->alpha;
 	c->floor = o->floor;
 	if (c->floor < 0) {
-		/* spec §5: f ≈ width/2 of the search; fixed trials have none: 0.25 % */
+		/* f ≈ width/2 of the search; fixed trials have none: 0.25 %
+		 * (docs/design/methodology.md#variance-floor) */
 		double w = fmax(goal_width(a), goal_width(b));
 		c->floor = isfinite(w) && w > 0 ? w / 2 : 0.0025;
 	}

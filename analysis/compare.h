@@ -1,9 +1,9 @@
 /* compare.h — is B slower than A? Cell-by-cell comparison of two results files
- * (spec/methodology.md §5): cells are matched by their params, order-independently;
- * for each matched cell and metric the ratio B/A of the geometric means with a 95 %
- * interval from Welch's t on log values (variance floor f), a p-value, Benjamini–
- * Hochberg across the cells of each metric, CSIT's Δ ± σΔ, and a verdict against the
- * practical margin δ:
+ * (docs/design/methodology.md#comparing-two-runs): cells are matched by their params,
+ * order-independently; for each matched cell and metric the ratio B/A of the geometric
+ * means with a 95 % interval from Welch's t on log values (variance floor f), a p-value,
+ * Benjamini–Hochberg across the cells of each metric, CSIT's Δ ± σΔ, and a verdict
+ * against the practical margin δ:
  *
  *   REGRESSION    B is worse by at least δ and the interval is entirely worse
  *   PROGRESSION   B is better by at least δ and the interval is entirely better

@@ -147,6 +147,10 @@ static json_t *rut_stop(struct dut *d)
 	return jout_last_summary(d->outpath);
 }
 
+/* How long ppslab-rut may take to be ready: its ports and tables, over ssh the
+ * connection; a fraction of this on a slow or loaded machine. */
+#define RUT_READY_TIMEOUT_S 30
+
 static int rut_start(struct dut *d, const char *mode, char *err, size_t errlen)
 {
 	const struct profile *p = d->cfg.p;
@@ -194,28 +198,32 @@ static int rut_start(struct dut *d, const char *mode, char *err, size_t errlen)
 	d->pid = pid;
 	snprintf(d->mode, sizeof(d->mode), "%s", mode);
 	snprintf(d->desc, sizeof(d->desc), "ppslab-rut --mode %s, %s ports", mode, ports);
-	/* ready when the control socket answers */
+	/* ready (ready.h): forwarding, the control socket listening; then one stats over
+	 * it, which must answer at once */
+	int st;
+	rc = proc_wait_ready(pid, d->outpath, (uint64_t)RUT_READY_TIMEOUT_S * NS_PER_S, NULL,
+			     &st);
+	if (st >= 0)
+		d->pid = 0;
 	const char *stats[] = { "stats", NULL };
-	for (int i = 0; i < 100; i++) {
-		if (access(d->sock, F_OK) == 0 && ctl(d, NULL, 0, stats) == 0)
-			return 0;
-		if (!dut_alive(d))
-			break;
-		usleep(100 * 1000);
-	}
-	char msg[512] = "";
-	FILE *f = fopen(errpath, "r");
-	if (f) {
-		size_t n = fread(msg, 1, sizeof(msg) - 1, f);
-		msg[n] = 0;
-		fclose(f);
-		char *nl = strchr(msg, '\n');
-		if (nl)
-			*nl = 0;
-	}
-	snprintf(err, errlen, "ppslab-rut did not come up in 10 s%s%s", msg[0] ? ": " : "", msg);
+	char out[512] = "";
+	if (!rc && (st = ctl(d, out, sizeof(out), stats)) == 0)
+		return 0;
+	char msg[400];
+	proc_file_text(errpath, msg, sizeof(msg));
+	if (!msg[0])
+		snprintf(msg, sizeof(msg), "nothing on stderr");
+	if (rc == -ECHILD)
+		snprintf(err, errlen, "ppslab-rut exited with status %d before it was ready: %s",
+			 st, msg);
+	else if (rc)
+		snprintf(err, errlen, "ppslab-rut was not ready within %d s: %s",
+			 RUT_READY_TIMEOUT_S, msg);
+	else
+		snprintf(err, errlen, "ppslab-rut was ready, but its control socket %s did not "
+			 "answer stats (status %d): %.200s", d->sock, st, out);
 	json_decref(rut_stop(d));
-	return -ETIMEDOUT;
+	return rc == -ETIMEDOUT ? -ETIMEDOUT : -EIO;
 }
 
 /* the rule set of params, written and loaded */

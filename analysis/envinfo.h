@@ -1,4 +1,5 @@
-/* envinfo.h — the environment of a box, for results files (spec/methodology.md §6):
+/* envinfo.h — the environment of a box, for results files
+ * (docs/design/methodology.md#the-environment-of-a-box):
  * what a reader of a table needs to know to trust or compare it.
  *
  *   {"hostname", "os": {"name", "version", "kernel", "uname"}, "boot_id",

@@ -19,6 +19,7 @@ static const struct subcmd subcmds[] = {
 	{ "table", cmd_table, "pivot a results file's metric over two axes (text, Markdown, CSV)" },
 	{ "plot", cmd_plot, "plot a results file with gnuplot (PNG, SVG, terminal)" },
 	{ "compare", cmd_compare, "compare results files cell by cell: regression or noise?" },
+	{ "trend", cmd_trend, "follow a cell over many runs: where did it change, and by how much?" },
 	{ "report", cmd_report, "write a Markdown and HTML report of a results file" },
 	{ "env", cmd_env, "print this box's environment as JSON (OS, CPU, memory, NICs)" },
 	{ NULL, NULL, NULL },

@@ -4,7 +4,7 @@
  * vary are listed: one block per combination of their values. `ppslab table` prints
  * pivots; `ppslab plot` turns them into gnuplot data; `ppslab report` does both.
  *
- * Composite columns reproduce tables like the seed's
+ * Composite columns reproduce tables like the 2006 DragonFly polling HZ sweep's
  *     HZ    1 blast      blast A and blast B
  *     3000   450,072       349,696   349,814
  * where each column picks its own cases and metric: a column spec is

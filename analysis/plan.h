@@ -5,8 +5,8 @@
  * axis varying slowest); a case is a cell at one repetition. Order "sequential" runs
  * cells in matrix order, repetition r of every cell before repetition r+1; "random"
  * shuffles each repetition's cells with Fisher–Yates on a xorshift64* seeded with the
- * profile's seed, so the same seed gives the same order on every machine (spec §5:
- * randomise the order of matrix cells). */
+ * profile's seed, so the same seed gives the same order on every machine
+ * (docs/design/methodology.md#cells-cases-and-repetitions). */
 #ifndef PPSLAB_PLAN_H
 #define PPSLAB_PLAN_H
 

@@ -358,6 +358,18 @@ void plot_gp_titles(struct files *fs, struct frame *fr, const char *title,
 	}
 }
 
+void plot_gp_header(struct files *fs, const struct plot_out *o, const char *title,
+		    const char *subtitle, const char *footer, const char *source)
+{
+	struct frame fr;
+	plot_gp_begin(fs, o, 1, &fr, source);
+	plot_gp_titles(fs, &fr, title, subtitle, NULL, 0, footer);
+	fprintf(fs->gp, "set tmargin at screen %.5f\n", 1 - fr.top / fr.h);
+	if (fr.footer)
+		fputs("set bmargin 4.5\n", fs->gp);
+	fputs(fr.dumb ? "set key top left\n" : "set grid\nset key top left\n", fs->gp);
+}
+
 void plot_frame_panels(struct frame *fr)
 {
 	/* the grid whose panels come closest to a 1.6:1 shape (2.5:1 in characters) */

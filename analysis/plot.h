@@ -1,4 +1,4 @@
-/* plot.h — gnuplot figures of results files (spec/methodology.md §7, gnuplot 5.4).
+/* plot.h — gnuplot figures of results files (gnuplot 5.4; docs/design/methodology.md#plots).
  *
  * Every plot is two files written next to the image — NAME.dat (whitespace columns,
  * series as gnuplot `index` blocks) and NAME.gp (the script, which refers to NAME.dat

@@ -83,6 +83,10 @@ void plot_gp_begin(struct files *fs, const struct plot_out *o, size_t np,
 void plot_gp_titles(struct files *fs, struct frame *fr, const char *title,
 		    const char *subtitle, const char *const *notes, size_t nnotes,
 		    const char *footer);
+/* A one-panel figure that keeps gnuplot's own margins but for the top: terminal, the
+ * title block (wrapped like every figure's), the footer, grid and key top left. */
+void plot_gp_header(struct files *fs, const struct plot_out *o, const char *title,
+		    const char *subtitle, const char *footer, const char *source);
 /* Sizes the panels once fr->left, right, ptitle, xtics and xlab are known. */
 void plot_frame_panels(struct frame *fr);
 /* Small multiples: one x label under the panels, one y label left of them (part of the

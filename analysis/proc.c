@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "ready.h"
 
 #define NETNS_DIR "/run/netns/"
 
@@ -79,6 +82,84 @@ int proc_wait(pid_t pid, uint64_t timeout_ns)
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
 	}
+}
+
+/* Whether the file holds a ready record yet. Only its start is read: the record is the
+ * tool's first JSON line. */
+static bool has_ready(const char *path)
+{
+	const size_t cap = 65536;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	char *buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return false;
+	}
+	size_t n = 0;
+	ssize_t r;
+	while (n < cap && (r = read(fd, buf + n, cap - n)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		n += (size_t)r;
+	}
+	close(fd);
+	json_t *rec = ready_find(buf, n);
+	free(buf);
+	json_decref(rec);
+	return rec != NULL;
+}
+
+int proc_wait_ready(pid_t pid, const char *out_path, uint64_t timeout_ns,
+		    volatile sig_atomic_t *stop, int *status)
+{
+	uint64_t deadline = mono_ns() + timeout_ns;
+	*status = -1;
+	for (;;) {
+		if (has_ready(out_path))
+			return 0;
+		int st;
+		pid_t w = waitpid(pid, &st, WNOHANG);
+		if (w == pid) {
+			*status = status_of(st);
+			/* it may have been ready and finished between the two looks */
+			return has_ready(out_path) ? 0 : -ECHILD;
+		}
+		if (w < 0 && errno != EINTR)
+			return -ECHILD;
+		if (stop && *stop)
+			return -EINTR;
+		if (mono_ns() >= deadline)
+			return -ETIMEDOUT;
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+void proc_file_text(const char *path, char *buf, size_t len)
+{
+	buf[0] = 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	size_t n = 0;
+	int c;
+	while (n + 4 < len && (c = fgetc(f)) != EOF) {
+		if (c == '\n') {
+			memcpy(buf + n, " | ", 3);
+			n += 3;
+		} else {
+			buf[n++] = (char)c;
+		}
+	}
+	fclose(f);
+	buf[n] = 0;
+	while (n >= 3 && !strcmp(buf + n - 3, " | "))
+		buf[n -= 3] = 0;
 }
 
 pid_t proc_spawn(char *const argv[], const char *netns, const char *out_path,

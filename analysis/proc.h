@@ -7,6 +7,7 @@
 #ifndef PPSLAB_PROC_H
 #define PPSLAB_PROC_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -33,6 +34,21 @@ pid_t proc_spawn(char *const argv[], const char *netns, const char *out_path,
 /* Waits for pid up to timeout_ns (0 = forever); on timeout sends SIGTERM, then SIGKILL
  * after 2 s. Returns the exit status as proc_run does. */
 int proc_wait(pid_t pid, uint64_t timeout_ns);
+
+/* Waits until pid (our child, started by proc_spawn with its stdout to out_path) has
+ * printed its ready record there (lib/ready.h: the JSON line of --json), for at most
+ * timeout_ns, or until *stop (may be NULL) is set. Works alike for a tool on this host,
+ * in a namespace or behind ssh, whose stdout ssh copies into the same file.
+ * Returns 0 when the record is there, -ECHILD when pid ended without it, -ETIMEDOUT,
+ * or -EINTR (*stop). *status is -1 while pid runs, else its exit status as proc_wait
+ * gives it (the child was reaped: a tool that was ready and already finished, or one
+ * that ended first). */
+int proc_wait_ready(pid_t pid, const char *out_path, uint64_t timeout_ns,
+		    volatile sig_atomic_t *stop, int *status);
+
+/* The start of a text file (a tool's stderr) for a message: up to len - 1 bytes, line
+ * breaks shown as " | ", trailing blank lines dropped; "" when it is empty or absent. */
+void proc_file_text(const char *path, char *buf, size_t len);
 
 /* Writes val to a /proc/sys path inside netns (fork + setns). 0 or -errno. */
 int proc_ns_write(const char *netns, const char *path, const char *val);

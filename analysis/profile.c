@@ -1,5 +1,5 @@
-/* profile.c — reading and validating sweep profiles (see profile.h and the README's
- * "Profiles"). Called by `ppslab run` (profile_load) and the unit tests (profile_parse).
+/* profile.c — reading and validating sweep profiles (see profile.h and docs/profiles.md).
+ * Called by `ppslab run` (profile_load) and the unit tests (profile_parse).
  *
  * The text is parsed by jansson; --set overrides are applied to the tree; then one pass
  * checks every key against the tables below and fills struct profile, collecting every

@@ -3,7 +3,7 @@
  *
  * A profile says what to sweep (the matrix), how to measure each cell (the trial
  * method), what traffic to send, which router is under test and where the boxes are.
- * The format, with every key and its default, is in README.md ("Profiles"):
+ * The format, with every key and its default, is in docs/profiles.md:
  *
  *   { "description": "...",
  *     "matrix":   { "pollhz": [1000, 2000], "rules": [0, 10] },     swept axes

@@ -224,7 +224,7 @@ static int cmp_str(const void *a, const void *b)
 
 /* The canonical identity of a params object: keys sorted, values in canonical text,
  * joined with separators that cannot appear in a typed value (US and RS). */
-static char *canon_of(const json_t *params)
+char *res_canon(const json_t *params)
 {
 	size_t n = json_object_size(params), i = 0, len = 0;
 	const char **keys = malloc((n ? n : 1) * sizeof(*keys));
@@ -271,7 +271,7 @@ long res_find_canon(const struct res_file *rf, const char *canon)
 
 long res_find_cell(const struct res_file *rf, const json_t *params)
 {
-	char *c = canon_of(params);
+	char *c = res_canon(params);
 	long r = c ? res_find_canon(rf, c) : -1;
 	free(c);
 	return r;
@@ -525,7 +525,7 @@ static int build_cells(struct res_file *rf)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		ci[i].i = i;
-		if (!(ci[i].canon = canon_of(rf->cases[i].params)))
+		if (!(ci[i].canon = res_canon(rf->cases[i].params)))
 			goto out;
 	}
 	qsort(ci, n, sizeof(*ci), cmp_canon_idx);

@@ -105,6 +105,9 @@ int res_cell_stats(const struct res_file *rf, size_t cell, const char *metric,
 		   struct res_stats *st, double *vals);
 /* Index of the cell whose params equal params (order-independent), or -1. */
 long res_find_cell(const struct res_file *rf, const json_t *params);
+/* The canonical identity of params (what res_cell.canon holds), malloc'ed; NULL on
+ * ENOMEM. */
+char *res_canon(const json_t *params);
 /* Index of the cell with this canonical identity, or -1. */
 long res_find_canon(const struct res_file *rf, const char *canon);
 

@@ -7,8 +7,8 @@
  *            shapes (ip from a host, udp to a port of a host, tcp from a network, icmp)
  *            on sources in 198.18.128.0/17, which ppslab's traffic never uses, so
  *            every frame is evaluated against all N before it is allowed.
- *   count    N × "count ip from any to any", then the allow rule (seed 001: the cost of
- *            per-rule counters).
+ *   count    N × "count ip from any to any", then the allow rule (the cost of per-rule
+ *            counters in the 2012 FreeBSD ipfw counter cost thread, docs/glossary.md).
  * The allow rule is number 65000, "allow ip from any to any"; generated rules are
  * numbered 1..N (20,000 fit below it). "file:PATH" is a user's rule file, loaded as is
  * (it must allow what it wants forwarded: rule 65535 denies). */

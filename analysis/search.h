@@ -1,5 +1,6 @@
 /* search.h — the trial methods of ppslab run as pure state machines: which load to try
- * next, for how long, and what the trials so far say (spec/methodology.md §1–3).
+ * next, for how long, and what the trials so far say
+ * (docs/design/methodology.md#trial-methods).
  *
  * The caller drives it and owns every side effect:
  *
@@ -18,7 +19,7 @@
  * - fixed:   one trial at cfg.load_pps: forwarding rate at offered load (RFC 2285).
  * - rfc2544: binary search for the zero-loss throughput between min and max load
  *            (RFC 2544 §26.1): first a trial at max; stop when (hi−lo)/hi ≤ width.
- * - mlr:     MLR-lite (§3.4): a trial at max (MRR), one at the forwarding rate it gave,
+ * - mlr:     MLR-lite: a trial at max (MRR), one at the forwarding rate it gave,
  *            then phases of growing duration and halving width; NDR (loss 0) and PDR
  *            (loss ≤ pdr_loss) from the same trials; loads classified with RFC 9971's
  *            formula; Conditional Throughput reported with its bounds.
@@ -37,8 +38,8 @@
  * measured when the interval reaches it unmeasured. A loss at min_load ends the search
  * irregular (min load is an upper bound).
  *
- * mlr in detail (spec §3.4): trials 1 and 2 (max, then its forwarding rate) last
- * initial_s; phase k = 0..P (P = phases) uses trials of dur_k = initial·(final/initial)^(k/P)
+ * mlr in detail (docs/design/methodology.md#mlr-lite-search): trials 1 and 2 (max, then
+ * its forwarding rate) last initial_s; phase k = 0..P (P = phases) uses trials of dur_k = initial·(final/initial)^(k/P)
  * (final = duration_s), width_k = width·2^(P−k), and decides a load with
  * duration_sum dur_k (one trial) before the final phase, duration_sum_s in it. Each goal
  * classifies every load with search_classify() (trials shorter than dur_k are "short")
@@ -118,8 +119,8 @@ struct search_trial {
 	char why[32];
 };
 
-/* RFC 9971 load classification (spec §3.1, normative), from the summed durations of the
- * trials at one load: full-length/short × low/high loss. */
+/* RFC 9971 load classification (docs/design/methodology.md#load-classification), from
+ * the summed durations of the trials at one load: full-length/short × low/high loss. */
 enum search_class { SC_UNDECIDED, SC_LOWER, SC_UPPER };
 
 /* 0, or -EINVAL with a message naming the bad field in err (may be NULL). */
@@ -141,15 +142,16 @@ double search_loss(uint64_t tx, uint64_t rx);
 /* The trials so far, in order; their number. Valid until the next search_record. */
 size_t search_trials(const struct search *s, const struct search_trial **t);
 
-/* RFC 9971 App. A, exactly as spec §3.1 writes it (exceed_ratio in [0, 1)):
+/* RFC 9971 Appendix A (exceed_ratio in [0, 1)):
  *   coef = exceed/(1−exceed); pos_excess = max(0, short_hi − short_lo·coef)
  *   eff_hi = full_hi + pos_excess; whole = max(full_lo + eff_hi, duration_sum)
  *   q = whole·exceed; optimistic = eff_hi ≤ q; pessimistic = whole − full_lo ≤ q
  *   LOWER if both, UPPER if neither, else UNDECIDED. */
 enum search_class search_classify(double full_lo_s, double full_hi_s, double short_lo_s,
 				  double short_hi_s, double exceed_ratio, double duration_sum_s);
-/* Conditional Throughput (RFC 9971 App. B, spec §3.1) at load_pps from the trials of t
- * at that load lasting at least final_s: sorted by loss, rem = max(duration_sum,
+/* Conditional Throughput (RFC 9971 Appendix B;
+ * docs/design/methodology.md#conditional-throughput) at load_pps from the trials of t at
+ * that load lasting at least final_s: sorted by loss, rem = max(duration_sum,
  * their duration sum)·(1 − exceed); walk them taking each one's loss and subtracting its
  * duration while rem > 0; if they run out with rem > 0, loss = 1. CT = load·(1 − loss). */
 double search_ct(double load_pps, const struct search_trial *t, size_t n, double final_s,

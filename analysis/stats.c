@@ -1,5 +1,6 @@
 /* stats.c — medians, spreads, Welch's t on logs, the incomplete beta function,
- * Benjamini–Hochberg and the regression verdict (see stats.h; spec/methodology.md §5).
+ * Benjamini–Hochberg and the regression verdict (see stats.h;
+ * docs/design/methodology.md#comparing-two-runs).
  * Pure: called by results.c (per-cell summaries), compare.c and the unit tests. */
 #include "stats.h"
 
@@ -102,7 +103,8 @@ int st_summarize(const double *v, size_t n, struct st_summary *s)
 	return 0;
 }
 
-/* spec §5: t_0.975 by df; the last row is the normal quantile (df = ∞). */
+/* t_0.975 by df (docs/design/methodology.md#the-t-table); the last row is the normal
+ * quantile (df = ∞). */
 static const struct { double df, t; } t975_table[] = {
 	{ 1, 12.706 }, { 2, 4.303 }, { 3, 3.182 }, { 4, 2.776 }, { 5, 2.571 },
 	{ 6, 2.447 }, { 7, 2.365 }, { 8, 2.306 }, { 9, 2.262 }, { 10, 2.228 },

@@ -1,13 +1,15 @@
 /* stats.h — the statistics behind `ppslab table` and `ppslab compare`: pure functions on
- * arrays of doubles, no I/O, no state (spec/methodology.md §5).
+ * arrays of doubles, no I/O, no state (docs/design/methodology.md#comparing-two-runs).
  *
  * The regression statistic is Welch's t on the logarithms of the repetitions: it gives
  * the ratio B/A of the geometric means with a 95 % confidence interval, which is what a
  * network engineer wants to read ("B forwards 0.93× of A, between 0.91× and 0.95×").
- * Sample variances are floored (spec: f ≈ search width / 2) so that three identical
- * repetitions do not produce an infinitely narrow interval. The critical value comes
- * from the spec's t table at the largest tabulated df not above ν (conservative); the
- * p-value from the regularized incomplete beta function with the exact ν. */
+ * Sample variances are floored (f ≈ search width / 2:
+ * docs/design/methodology.md#variance-floor) so that three identical repetitions do not
+ * produce an infinitely narrow interval. The critical value comes from a t table
+ * (docs/design/methodology.md#the-t-table) at the largest tabulated df not above ν
+ * (conservative); the p-value from the regularized incomplete beta function with the
+ * exact ν. */
 #ifndef PPSLAB_STATS_H
 #define PPSLAB_STATS_H
 
@@ -32,7 +34,7 @@ double st_quantile(const double *v, size_t n, double q);
 /* Sample variance (n−1 denominator); NaN for n < 2. */
 double st_var(const double *v, size_t n);
 
-/* t_{0.975}(df) from the spec's table (df 1..10, 12, 15, 20, 30, 60, ∞) at the largest
+/* t_{0.975}(df) from the table (df 1..10, 12, 15, 20, 30, 60, ∞) at the largest
  * tabulated df ≤ df. df < 1 (or NaN) gives NaN. */
 double st_t975(double df);
 
@@ -43,7 +45,8 @@ double st_betai(double a, double b, double x);
  * I_{ν/(ν+t²)}(ν/2, ½). */
 double st_t_p2(double t, double nu);
 
-/* Welch's comparison of two samples on log values (spec §5). */
+/* Welch's comparison of two samples on log values
+ * (docs/design/methodology.md#welch-t-on-log-throughput). */
 struct st_welch {
 	size_t m, n;         /* sample sizes of A and B */
 	double d;            /* mean(ln b) − mean(ln a) */
@@ -74,8 +77,8 @@ enum st_verdict {
 	ST_SMALL_CHANGE,
 	ST_INCONCLUSIVE,
 };
-/* The spec's verdict from ratio r and its interval [lo, hi] against margin δ (0.02 for
- * 2 %), for a metric where higher is better; lower_is_better swaps REGRESSION and
+/* The verdict (docs/design/methodology.md#verdicts) from ratio r and its interval
+ * [lo, hi] against margin δ (0.02 for 2 %), for a metric where higher is better; lower_is_better swaps REGRESSION and
  * PROGRESSION (latency, loss). Checked in this order:
  *   REGRESSION   hi < 1 and r ≤ 1−δ
  *   PROGRESSION  lo > 1 and r ≥ 1+δ

@@ -22,28 +22,6 @@
 #include "proc.h"
 #include "results.h"
 
-/* receiving packet sockets in a namespace (/proc/net/packet: ETH_P_ALL, running) */
-static int rx_sockets(const struct box *b)
-{
-	if (b->ssh)
-		return -1;
-	char *av[] = { "cat", "/proc/net/packet", NULL };
-	static char out[65536];
-	struct proc_opts o = { .netns = b->netns, .out = out, .outlen = sizeof(out),
-			       .quiet_err = 1, .timeout_ns = 5 * NS_PER_S };
-	if (proc_run(av, &o))
-		return -1;
-	int n = 0;
-	char *save = NULL;
-	for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char sk[32], type[16], proto[16], iface[16], r[16];
-		if (sscanf(l, "%31s %*s %15s %15s %15s %15s", sk, type, proto, iface, r) == 5 &&
-		    !strcmp(proto, "0003") && !strcmp(r, "1"))
-			n++;
-	}
-	return n;
-}
-
 /* rx_packets of ifname read through netlink from inside netns (NULL: ours): this
  * thread enters the namespace for the read only, so the timestamp around it is good to
  * microseconds. -1 when it cannot be read. */
@@ -111,6 +89,7 @@ static double if_rx_packets(const struct box *b, const char *spec)
 
 struct tool {
 	const char *name;       /* "gen", "sink", "gen_b", "sink_b" */
+	const char *prog;       /* "ppslab-gen", "ppslab-sink" */
 	pid_t pid;
 	char out[600];
 	int status;
@@ -146,6 +125,35 @@ static void tool_err(const struct tool *t, char *buf, size_t len)
 	if (fgets(buf, (int)len, f))
 		buf[strcspn(buf, "\n")] = 0;
 	fclose(f);
+}
+
+/* How long a tool may take to say it is ready (ready.h): opening ports, and over ssh
+ * the connection, take a fraction of this even on a slow or loaded machine. */
+#define READY_TIMEOUT_S 30
+
+/* Waits for the tool's ready record. 0, -EINTR (*stop), or -EIO with err saying which
+ * tool failed, how, and what it printed on stderr. */
+static int tool_ready(struct tool *t, const struct trial_env *e, char *err, size_t errlen)
+{
+	int st;
+	int rc = proc_wait_ready(t->pid, t->out, (uint64_t)READY_TIMEOUT_S * NS_PER_S, e->stop,
+				 &st);
+	if (st >= 0) {
+		t->pid = 0;
+		t->status = st;
+	}
+	if (rc == 0 || rc == -EINTR)
+		return rc;
+	char p[640], why[400];
+	snprintf(p, sizeof(p), "%.*s.err", (int)(strlen(t->out) - 4), t->out);
+	proc_file_text(p, why, sizeof(why));
+	if (rc == -ECHILD)
+		snprintf(err, errlen, "%s (%s) exited with status %d before it was ready: %s",
+			 t->prog, t->name, st, why[0] ? why : "nothing on stderr");
+	else
+		snprintf(err, errlen, "%s (%s) was not ready within %d s: %s", t->prog, t->name,
+			 READY_TIMEOUT_S, why[0] ? why : "nothing on stderr");
+	return -EIO;
 }
 
 /* expect: the sender's output file when it is on this host (the sink reads it at the
@@ -286,8 +294,10 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	json_object_set_new(rec, "warmup_s", json_real(r->warmup_s));
 	json_object_set_new(rec, "per", json_string(bi ? "aggregate" : "direction"));
 
-	struct tool sink = { .name = "sink" }, sinkb = { .name = "sink_b" };
-	struct tool gen = { .name = "gen" }, genb = { .name = "gen_b" };
+	struct tool sink = { .name = "sink", .prog = "ppslab-sink" };
+	struct tool sinkb = { .name = "sink_b", .prog = "ppslab-sink" };
+	struct tool gen = { .name = "gen", .prog = "ppslab-gen" };
+	struct tool genb = { .name = "gen_b", .prog = "ppslab-gen" };
 	struct tool *tools[4] = { &gen, &genb, &sink, &sinkb };
 	/* A sink here is stopped with SIGINT when the senders are done; over ssh a signal
 	 * does not reach the remote process, so there the sink's own duration ends it
@@ -306,8 +316,7 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 		unlink(pth);
 	}
 
-	/* sinks first, and wait until their rings are bound: no frame goes uncounted */
-	int before_s = rx_sockets(&e->sink), before_g = bi ? rx_sockets(&e->gen) : 0;
+	/* sinks first, each ready (ready.h) before a frame is sent: none goes uncounted */
 	char xa[600], xb[600];
 	snprintf(xa, sizeof(xa), "%s/gen.out", e->tmpdir);
 	snprintf(xb, sizeof(xb), "%s/gen_b.out", e->tmpdir);
@@ -322,17 +331,9 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 		snprintf(err, sizeof(err), "cannot start the blast B sink: %s", strerror(-rc));
 		goto out;
 	}
-	bool counted = before_s >= 0;
-	for (int i = 0; counted && i < 200; i++) {
-		int ns = rx_sockets(&e->sink), ng = bi ? rx_sockets(&e->gen) : 0;
-		if (ns > before_s && (!bi || ng > before_g))
-			break;
-		if (tool_wait(&sink, 0, NULL, false) >= 0)
-			break;   /* it exited: reported below */
-		usleep(50 * 1000);
-	}
-	if (!counted)   /* another host: no way to see its sockets from here */
-		usleep(1000 * 1000);
+	if (tool_ready(&sink, e, err, sizeof(err)) ||
+	    (bi && tool_ready(&sinkb, e, err, sizeof(err))))
+		goto out;
 
 	before = e->dut ? dut_stats(e->dut) : NULL;
 	if ((rc = gen_cmd(e, r, &e->gen, e->gen_if, e->dst, 1, &c)) ||
@@ -345,6 +346,10 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 		snprintf(err, sizeof(err), "cannot start the blast B sender: %s", strerror(-rc));
 		goto out;
 	}
+	/* the load starts when the senders are ready, not when they were started */
+	if (tool_ready(&gen, e, err, sizeof(err)) ||
+	    (bi && tool_ready(&genb, e, err, sizeof(err))))
+		goto out;
 	/* The forwarding rate is read off the kernel's counters of the receiving interfaces
 	 * while the load is on: from the end of the warm-up (plus a margin for the senders'
 	 * start) until 100 ms before the senders stop. Frames a backlog delivers after the load ends

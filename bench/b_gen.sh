@@ -90,14 +90,16 @@ gb_settle() {
 }
 
 # Runs a sender in the background (gen namespace), measures rut0's receive rate and the
-# senders' CPU time over gb_secs after 1 s, stops the sender. Prints "PPS PPS_PER_CPU_S".
-# The sender's own output goes to $gb_tmp/last.out.
+# senders' CPU time over gb_secs after 1 s of sending (ppslab-gen: 1 s after it is
+# ready), stops the sender. Prints "PPS PPS_PER_CPU_S". The sender's own output goes to
+# $gb_tmp/last.out.
 gb_measure() {   # gb_measure CMD...
 	# not through inns: $! must be the sender itself (ip netns exec execs it), so that
 	# SIGINT reaches it
 	ip netns exec "$BENCH_LAB-gen" "$@" >"$gb_tmp/last.out" 2>&1 &
 	local pid=$! hz c0 c1 s
 	hz=$(getconf CLK_TCK)
+	[ "$1" = "$B/ppslab-gen" ] && bench_ready "$pid" "$gb_tmp/last.out"
 	sleep 1
 	c0=$(gb_cpu_ticks)
 	s=$(gb_sample "$gb_secs" 1)
@@ -111,7 +113,7 @@ gb_measure() {   # gb_measure CMD...
 }
 
 gb_ppslab() {   # gb_ppslab ARGS...: a bounded ppslab-gen run
-	gb_measure "$B/ppslab-gen" --dst $gb_dst --duration $((gb_secs + 3)) -q "$@"
+	gb_measure "$B/ppslab-gen" --dst $gb_dst --duration $((gb_secs + 3)) -q --json "$@"
 }
 
 gb_trafgen() {   # gb_trafgen CPUS [ARGS...]
@@ -189,6 +191,7 @@ gb_accuracy() {   # gb_accuracy LABEL TARGET_PPS CMD...
 	local label=$1 target=$2; shift 2
 	ip netns exec "$BENCH_LAB-gen" "$@" >"$gb_tmp/acc.out" 2>&1 &
 	local pid=$!
+	[ "$1" = "$B/ppslab-gen" ] && bench_ready "$pid" "$gb_tmp/acc.out"
 	sleep 1.5
 	gb_sample 0.1 100 >"$gb_tmp/acc.samples"
 	kill -INT "$pid" 2>/dev/null

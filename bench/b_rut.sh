@@ -15,10 +15,10 @@
 #   poll   poll mode with the CPU not the limit: pollhz 1000 × burst_max 100 offered
 #          200,000 pps must forward 100,000 (±3 %); then a live pollhz sweep at
 #          burst_max 20 and the full offered load, showing where the CPU takes over
-#          (the seed's table: 450,072 pps at HZ 3000). The poll thread runs SCHED_FIFO
-#          (--rt-prio): a tick delayed by another process would be "lost" and replayed
-#          with a smaller burst (the 7/8 rule), which is the machine's noise, not the
-#          forwarder's ceiling.
+#          (the 2006 DragonFly sweep's table: 450,072 pps at HZ 3000). The poll thread
+#          runs SCHED_FIFO (--rt-prio): a tick delayed by another process would be
+#          "lost" and replayed with a smaller burst (the 7/8 rule), which is the
+#          machine's noise, not the forwarder's ceiling.
 #
 # RUT_PARTS="busy rules poll" (the default) picks the parts.
 #
@@ -70,14 +70,14 @@ rut_record() {      # rut_record GROUP LABEL REP "PPS NOTE" [PEER_OF]
 	printf '  %-44s rep %d: %8d pps  (%s)\n' "$2" "$3" "$v" "$note"
 }
 
-rut_start() {       # rut_start CPUS ARGS...: the forwarder with a control socket
+rut_start() {       # rut_start CPUS ARGS...: the forwarder with a control socket, ready
 	local cpus=$1; shift
 	rm -f "$RUT_SOCK"
 	ip netns exec "$BENCH_LAB-rut" taskset -c "$cpus" "$B/ppslab-rut" -i "${RUT_IN:-rut0}" \
-		-o "${RUT_OUT:-rut1}" --ctl "$RUT_SOCK" -q "$@" \
+		-o "${RUT_OUT:-rut1}" --ctl "$RUT_SOCK" -q --json --interval 60s "$@" \
 		>"$BENCH_OUT/rut.out" 2>"$BENCH_OUT/rut.err" &
 	RUT_PID=$!
-	for _ in $(seq 50); do [ -S "$RUT_SOCK" ] && break; sleep 0.1; done
+	bench_ready "$RUT_PID" "$BENCH_OUT/rut.out"
 }
 
 rut_stop() {

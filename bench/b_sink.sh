@@ -25,7 +25,7 @@ sink_bench() {
 		ip netns exec "$BENCH_LAB-rut" "$B/ppslab-sink" -i rut0 --idle 2 --duration $((secs + 10)) --json \
 			>"$tmp/sink.$r" 2>"$tmp/sink.$r.err" &
 		sp=$!
-		sleep 0.5
+		bench_ready "$sp" "$tmp/sink.$r"
 		inns gen "$B/ppslab-gen" -i gen0 --dst 198.18.0.1 --rate max --duration "$secs" \
 			--json -q >"$tmp/gen.$r" 2>"$tmp/gen.$r.err"
 		wait "$sp"

@@ -85,7 +85,7 @@ for rep in $(seq 1 "$BENCH_REPS"); do
 	inns rut "$B/ppslab-sink" -i xdp:rut0 --duration "$((bx_secs + 4))" --json \
 		>"$BENCH_OUT/xdp-sink.json" 2>&1 &
 	sp=$!
-	sleep 0.5
+	bench_ready "$sp" "$BENCH_OUT/xdp-sink.json"
 	a=$(ifc rut rut0 rx_packets)
 	bx_gen xdp:gen0
 	wait "$sp"
@@ -107,7 +107,7 @@ bx_rut() {   # bx_rut IN OUT: the forwarder (busy mode) for the window + 3 s, an
 	inns rut taskset -c 1 "$B/ppslab-rut" -i "$1" -o "$2" --mode busy --duration "$((bx_secs + 3))" --json \
 		>"$BENCH_OUT/xdp-rut.json" 2>&1 &
 	local rp=$!
-	sleep 0.5
+	bench_ready "$rp" "$BENCH_OUT/xdp-rut.json"
 	inns gen "$B/ppslab-gen" -i xdp:gen0 --rate max --cpus 0 --duration "$((bx_secs + 2))" \
 		>/dev/null 2>&1
 	wait "$rp"

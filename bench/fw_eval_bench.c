@@ -82,7 +82,8 @@ static void r_udp_ports(char *b, size_t l, unsigned i)
 
 static void r_dst_net_ports(char *b, size_t l, unsigned i)
 {
-	/* a seed-000-style rule: tcp to a host and ports; the protocol fails first */
+	/* a rule shaped like the 2006 DragonFly sweep's: tcp to a host and ports; the protocol
+	 * fails first */
 	snprintf(b, l, "add %u deny log tcp from any to 10.%u.%u.1 135-139", i + 1, i >> 8 & 255,
 		 i & 255);
 }
@@ -102,7 +103,8 @@ static void r_via(char *b, size_t l, unsigned i)
 
 static void r_count_any(char *b, size_t l, unsigned i)
 {
-	/* seed 001: every rule matches and counts (update_counters=1) */
+	/* as in the 2012 FreeBSD counter cost thread: every rule matches and counts
+	 * (update_counters=1) */
 	snprintf(b, l, "add %u count ip from any to any", i + 1);
 }
 

@@ -17,6 +17,18 @@ set -u
 BENCH_LAB=${BENCH_LAB:-ppb$$}   # own lab per run: runs never share or delete each other's
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mkdir -p "$BENCH_OUT"
+. "$BENCH_DIR/../scripts/ready.sh"
+
+# bench_ready PID FILE...: waits (up to 30 s) until the program of ours started in the
+# background as PID has said it is ready (docs/readiness.md) in FILE (its --json output,
+# or its stderr); says why on stderr and fails when it ended first or the time passed.
+bench_ready() {
+	local pid=$1
+	shift
+	ready_wait "$pid" 30 "$@" && return 0
+	echo "bench: $* : the program (pid $pid) did not become ready: $(head -c 300 "$@" 2>/dev/null | tr '\n' '|')" >&2
+	return 1
+}
 
 # apt-get install peers that are missing (bench only; make check never needs them)
 bench_need() {   # bench_need CMD PACKAGE...

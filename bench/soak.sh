@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# soak.sh BINDIR — `make soak` (issue 10; not part of make check): gen → rut → sink in
+# soak.sh BINDIR — `make soak` (a long run, not part of make check): gen → rut → sink in
 # a lab of its own for SOAK_SECONDS (default 1800) at SOAK_RATE (default 50k pps), then
 # exact accounting (every frame sent arrived, none lost, duplicated or in an error
 # class, the forwarder's counters add up) and flat memory: the resident size of the
@@ -11,6 +11,7 @@ SECS=${SOAK_SECONDS:-1800}
 RATE=${SOAK_RATE:-50k}
 SAMPLE=${SOAK_SAMPLE:-10}
 LAB=ppsoak$$
+. "$(dirname "$0")/../scripts/ready.sh"
 T=$(mktemp -d /tmp/ppslab-soak.XXXXXX)
 [ "$(id -u)" = 0 ] || { echo "soak: run as root (network namespaces)" >&2; exit 77; }
 cleanup() { kill "$sink" "$rut" 2>/dev/null; wait 2>/dev/null; "$B/ppslab" lab down --name "$LAB" >/dev/null 2>&1; rm -rf "$T"; }
@@ -21,7 +22,11 @@ ip netns exec "$LAB-sink" "$B/ppslab-sink" -i sink0 --duration $((SECS + 60)) --
 sink=$!
 ip netns exec "$LAB-rut" "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --interval 60s --json >"$T/rut.out" 2>"$T/rut.err" &
 rut=$!
-sleep 1
+# the sender starts when the sink counts and the forwarder forwards (docs/readiness.md)
+for p in "sink $sink" "rut $rut"; do
+	set -- $p
+	ready_wait "$2" 30 "$T/$1.out" || { echo "soak: ppslab-$1 did not become ready: $(cat "$T/$1.err")" >&2; exit 1; }
+done
 ip netns exec "$LAB-gen" "$B/ppslab-gen" -i gen0 --rate "$RATE" --duration "${SECS}s" --interval 60s --json >"$T/gen.out" 2>"$T/gen.err" &
 gen=$!
 rss() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }

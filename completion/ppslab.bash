@@ -5,7 +5,8 @@
 # --help` the options. Values: interface names (/sys/class/net, or ifconfig -l on the
 # BSDs) after the port options, optionally as BACKEND:IF; files after the options that
 # take one; profile names (profiles/*.json here and in the installed share directory)
-# after `ppslab run`. `make install` puts this file in
+# after `ppslab run`; the fixed words of `ppslab trend`'s --order, --fail-on, --format
+# and the usual --label keys. `make install` puts this file in
 # PREFIX/share/bash-completion/completions as ppslab (ppslab-gen, ppslab-sink and
 # ppslab-rut link to it) and fills in the share directory below.
 
@@ -131,6 +132,15 @@ _ppslab_complete1()   # PROG CWORD CUR PREV
 		_ppslab_files "$cur"; return 0 ;;
 	"ppslab report:-o" | "ppslab report:--output")
 		compopt -o dirnames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
+	"ppslab trend:--order")
+		_ppslab_words $'label\ngiven' "$cur"; return 0 ;;
+	"ppslab trend:--fail-on")
+		_ppslab_words $'regression\nprogression\nmissing' "$cur"; return 0 ;;
+	"ppslab trend:-f" | "ppslab trend:--format")
+		_ppslab_words $'text\nmd\ncsv' "$cur"; return 0 ;;
+	"ppslab trend:-l" | "ppslab trend:--label")
+		_ppslab_words $'created\nfile\nrun_id\nenvironment.dut.os.version\nenvironment.dut.os.kernel\nprofile.description' "$cur"
+		return 0 ;;
 	"ppslab lab:--ns")
 		_ppslab_words $'gen\nrut\nsink' "$cur"; return 0 ;;
 	"ppslab lab:"*)

@@ -45,6 +45,11 @@ static int phase(const struct calib_cfg *cc, struct runctl *rc, double pps, uint
 	if (rcode)
 		return rcode;
 	int have_if = cc->ifname[0] && if_counters_read(cc->ifname, &if0) == 0;
+	if (cc->ready && !cc->ready->done) {
+		for (unsigned t = 0; t < g.nw; t++)
+			ready_port_add(cc->ready, g.w[t].port);
+		ready_announce(cc->ready, cc->out, stderr);
+	}
 	uint64_t start = mono_ns() + 20 * NS_PER_MS;
 	if ((rcode = gen_start(&g, rc, start, err, errlen))) {
 		gen_fini(&g);

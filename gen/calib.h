@@ -13,6 +13,7 @@
 
 #include "gen.h"
 #include "gen_report.h"
+#include "ready.h"
 #include "runctl.h"
 
 #define CALIB_POINTS 3
@@ -24,6 +25,7 @@ struct calib_cfg {
 	const char *ifname;        /* interface counters ("" none) */
 	int json;
 	FILE *out;
+	struct ready *ready;       /* announced before the first phase sends, or NULL */
 };
 
 /* Runs the phases; prints progress lines and the summary. Stops early (still printing

@@ -22,6 +22,7 @@
 #include "opt.h"
 #include "port.h"
 #include "rate.h"
+#include "ready.h"
 #include "replay.h"
 #include "gen_report.h"
 #include "version.h"
@@ -60,7 +61,8 @@ static struct opt_def opts[] = {
 	{ "late", 0, "DUR", "a frame sent this long after its deadline counts as late (default 100us)" },
 	{ "calibrate", 0, NULL, "measure this sender's ceiling on the port (--duration, default 2s) and its pacing error at 10/50/90% of it" },
 	{ "interval", 'I', "DUR", "report interval (default 1s)" },
-	{ "json", 'j', NULL, "JSON lines: one per interval, then a summary" },
+	{ "json", 'j', NULL, "JSON lines: ready, one per interval, then a summary" },
+	{ "ready-fd", 0, "N", "just before the first frame, also write a byte to file descriptor N and close it" },
 	{ "allow-any-dst", 0, NULL, "allow destinations outside 198.18.0.0/15 and 127/8 (RFC 6815)" },
 	{ "user", 0, "NAME", "after opening the ports, drop root to user NAME (uid, gid, groups; no capabilities)" },
 	{ "quiet", 'q', NULL, "only errors on stderr" },
@@ -81,6 +83,7 @@ struct args {
 	uint64_t flows, interval_ns;
 	int l1, calibrate, json, allow_any, verbose, rate_given;
 	int dst_given, stream_given, ttl_given, clock_given;   /* not the defaults */
+	int ready_fd;          /* --ready-fd, or -1 */
 	const char *user;
 	struct priv_user pu;
 	char udp_dst[64];
@@ -168,6 +171,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		else if (!strcmp(name, "replay")) a->replay = arg;
 		else if (!strcmp(name, "calibrate")) a->calibrate = 1;
 		else if (!strcmp(name, "user")) a->user = arg;
+		else if (!strcmp(name, "ready-fd")) return cli_ready_fd(arg, &a->ready_fd);
 		else if (!strcmp(name, "seed")) {
 			if (num_u64(arg, 0, UINT64_MAX, &a->cfg.seed))
 				return cli_bad(name, arg, "a whole number");
@@ -717,6 +721,23 @@ static int stopped_before_run(void)
 	return s ? 128 + s : 0;
 }
 
+/* Ports open, frames built, nothing sent yet: ready.h. */
+static void ready_setup(struct args *a, struct ready *r)
+{
+	ready_init(r, "gen");
+	r->json = a->json;
+	r->quiet = a->verbose == 0;
+	r->fd = a->ready_fd;
+	a->ready_fd = -1;
+}
+
+static void announce_ready(struct ready *r)
+{
+	int rc = ready_announce(r, stdout, stderr);
+	if (rc)
+		log_warn("--ready-fd: %s (nobody is waiting?)", strerror(-rc));
+}
+
 static int run(struct args *a, struct runctl *rctl, const char *ifname,
 	       const struct gen_info *info)
 {
@@ -739,6 +760,11 @@ static int run(struct args *a, struct runctl *rctl, const char *ifname,
 		return rc;
 	}
 	gen_report_init(&rep, &g, info, ifname, a->json, stdout);
+	struct ready rd;
+	ready_setup(a, &rd);
+	for (unsigned t = 0; t < g.nw; t++)
+		ready_port_add(&rd, g.w[t].port);
+	announce_ready(&rd);
 	uint64_t start = mono_ns() + 20 * NS_PER_MS;
 	if ((rc = gen_start(&g, rctl, start, err, sizeof(err)))) {
 		log_err("%s", err);
@@ -789,6 +815,7 @@ int main(int argc, char **argv)
 		.rate = "10k",
 		.interval_ns = NS_PER_S,
 		.verbose = 1,
+		.ready_fd = -1,
 	};
 	static struct pace_profile prof;
 	struct gen_replay rp = { 0 };
@@ -830,9 +857,11 @@ int main(int argc, char **argv)
 	}
 	if (a.calibrate) {
 		char err[256];
+		struct ready rd;
+		ready_setup(&a, &rd);
 		struct calib_cfg cc = { .base = a.cfg, .max_ns = a.cfg.duration_ns,
 					.frac_ns = a.cfg.duration_ns / 2, .ifname = ifname,
-					.json = a.json, .out = stdout };
+					.json = a.json, .out = stdout, .ready = &rd };
 		rc = calib_run(&cc, &info, &rctl, err, sizeof(err));
 		if (rc) {
 			log_err("%s", err);

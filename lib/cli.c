@@ -3,14 +3,37 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "log.h"
+#include "ready.h"
 
 int cli_bad(const char *name, const char *value, const char *what)
 {
 	log_err("--%s %s: expected %s", name, value ? value : "(none)", what);
 	return EX_USAGE;
+}
+
+int cli_ready_fd(const char *arg, int *fd)
+{
+	char what[128];
+	switch (ready_fd_parse(arg, fd)) {
+	case 0:
+		return 0;
+	case -EBADF:
+		snprintf(what, sizeof(what), "an open file descriptor; %s is not open", arg);
+		break;
+	case -EACCES:
+		snprintf(what, sizeof(what), "a file descriptor open for writing; %s is read-only",
+			 arg);
+		break;
+	default:
+		snprintf(what, sizeof(what), "a file descriptor number, 3 or above "
+			 "(0, 1 and 2 are the program's own input and output)");
+		break;
+	}
+	return cli_bad("ready-fd", arg, what);
 }
 
 bool cli_dst_allowed(uint32_t addr_be)

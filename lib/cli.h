@@ -18,6 +18,11 @@ bool cli_dst_allowed(uint32_t addr_be);
  * "": 1), or 0 when every item has text. */
 unsigned cli_list_empty(const char *list);
 
+/* --ready-fd ARG (ready.h): 0 with *fd set, or EX_USAGE after a message that names the
+ * option and what is wrong with ARG. Checked while the options are read, before
+ * anything is opened. */
+int cli_ready_fd(const char *arg, int *fd);
+
 /* Maps a -errno from a module to a sysexits code. */
 int cli_exit_code(int neg_errno);
 

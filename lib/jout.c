@@ -49,6 +49,7 @@ json_t *jout_obj(const char *tool, const char *type)
 	snprintf(schema, sizeof(schema), "ppslab/%s", tool);
 	jset_s(o, "schema", schema);
 	jset_s(o, "schema_version", PPSLAB_JSON_SCHEMA_VERSION);
+	jset_s(o, "tool", tool);
 	jset_s(o, "type", type);
 	return o;
 }

@@ -1,8 +1,10 @@
 /* jout.h — JSON output on jansson, outside the hot path.
  *
- * Every tool's --json prints JSON Lines: one compact object per interval and one final
- * object with "type": "summary". Counters are 64-bit; jansson's integers are signed
- * 64-bit, which holds every counter we keep. */
+ * ppslab-gen, ppslab-sink and ppslab-rut with --json print JSON Lines: first a
+ * "type": "ready" object (ready.h), then one compact object per interval and one final
+ * object with "type": "summary".
+ * Counters are 64-bit; jansson's integers are signed 64-bit, which holds every counter
+ * we keep. */
 #ifndef PPSLAB_JOUT_H
 #define PPSLAB_JOUT_H
 

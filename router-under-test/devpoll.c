@@ -1,12 +1,13 @@
 /* devpoll.c — the DEVICE_POLLING state machine (see devpoll.h). Owns one poll context: knobs,
  * statistics, the handler list and the tick clock. Called by the forwarder's poll-mode
- * loop (sched.c) with the real clock and by tests/unit/t_poll.c with a simulated one.
+ * loop (fwdloop.c) with the real clock and by tests/unit/t_poll.c with a simulated one.
  *
- * Behaviour follows spec/polling-and-ipfw.md Part A, DragonFly 1.37+ (sys/kern/
- * kern_poll.c, v1.37/1.48): the clock hook schedules, a POLL run hands out one
- * each_burst chunk to every handler, a POLLMORE run either asks for the next chunk or
- * ends the round and adapts burst by the load of the round measured against the poll
- * period (pollhz, not hz: the DF05 bug is fixed in DF07). */
+ * Behaviour follows DragonFly's sys/kern/kern_poll.c from revision 1.36 on (1.37, 1.48),
+ * as docs/design/polling.md#the-round-step-by-step describes: the clock hook schedules,
+ * a POLL run hands out one each_burst chunk to every handler, a POLLMORE run either asks
+ * for the next chunk or ends the round and adapts burst by the load of the round
+ * measured against the poll period (pollhz, not hz as DragonFly before revision 1.36
+ * did: docs/design/polling.md#version-differences). */
 #include "devpoll.h"
 
 #include <errno.h>
@@ -98,7 +99,7 @@ int poll_set(struct poll *p, enum poll_knob k, int64_t v)
 			return rc;
 		uint32_t old = p->k.pollhz;
 		p->k.pollhz = u;
-		if (p->k.reg_frac > u)      /* reg_frac is bounded by pollhz (DF07+) */
+		if (p->k.reg_frac > u)      /* bounded by pollhz (DragonFly 1.36+) */
 			p->k.reg_frac = u;
 		if (p->reg_count >= p->k.reg_frac)
 			p->reg_count = p->k.reg_frac - 1;

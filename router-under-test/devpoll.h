@@ -1,13 +1,15 @@
-/* devpoll.h — the BSD DEVICE_POLLING scheduler (spec/polling-and-ipfw.md Part A), as a pure
- * state machine driven by an injected clock and handler callbacks.
+/* devpoll.h — the BSD DEVICE_POLLING scheduler (docs/design/polling.md), as a pure state
+ * machine driven by an injected clock and handler callbacks.
  *
- * One poll context, DragonFly 1.37+/1.48 (DF07/08) semantics: the poll clock runs at
+ * One poll context with the semantics of DragonFly 1.36 and later (kern_poll.c revisions
+ * 1.37 and 1.48; docs/design/polling.md#kernel-versions): the poll clock runs at
  * `pollhz` and pollhz is used throughout (short_ticks, the load measurement, the
  * reg_frac bound), reg_frac counts down (rounds 1, 21, 41, ... check status), `enable`
  * registers or deregisters every handler. Writes to the knobs follow one of two range
  * policies (poll_init): POLL_RANGE_EINVAL, the FreeBSD 8 rule that an out-of-range write
  * fails with EINVAL and changes nothing (the forwarder's default: the error is what the
- * user sees), or POLL_RANGE_CLAMP, DragonFly 1.37+'s handlers that clamp into range.
+ * user sees), or POLL_RANGE_CLAMP, DragonFly 1.36+'s handlers that clamp into range
+ * (docs/design/polling.md#range-policies).
  *
  * A tick (poll_tick, the hardclock/systimer hook) schedules a POLL and a POLLMORE run;
  * poll_run executes the next scheduled run: a POLL run hands one chunk of at most
@@ -37,7 +39,7 @@ enum poll_cmd { POLL_ONLY = 0, POLL_AND_CHECK_STATUS = 1 };
 
 enum poll_range {
 	POLL_RANGE_EINVAL = 0,   /* FreeBSD 8: out-of-range writes fail with -EINVAL */
-	POLL_RANGE_CLAMP = 1,    /* DragonFly 1.37+: writes are clamped into range */
+	POLL_RANGE_CLAMP = 1,    /* DragonFly 1.36+: writes are clamped into range */
 };
 
 /* A registered interface's poll routine: process at most count frames. Returns the
@@ -61,12 +63,13 @@ struct poll_knobs {
 	uint32_t idle_poll;    /* 1: poll with each_burst between ticks (FreeBSD) */
 };
 
-/* Statistics with the meaning of spec A.2 (BSD names), plus extensions below the line. */
+/* Statistics with their BSD names and meaning (docs/design/polling.md#statistics), plus
+ * extensions below the line. */
 struct poll_stats {
 	uint32_t burst;            /* the current adaptive burst */
 	uint32_t residual_burst;   /* part of this round's burst not yet handed out */
 	uint32_t pending_polls;    /* ticks not yet served by a finished round */
-	uint32_t phase;            /* 0..6, spec A.4 */
+	uint32_t phase;            /* 0..6, docs/design/polling.md#phases */
 	uint32_t handlers;         /* registered interfaces */
 	uint64_t short_ticks, lost_polls, suspect, stalled;
 	/* extensions */

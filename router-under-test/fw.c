@@ -97,7 +97,8 @@ int fw_rules_clone(struct fw_rules *dst, const struct fw_rules *src)
 	return 0;
 }
 
-/* The number of the last rule before 65535 (0 if none): B.2's `prev` */
+/* The number of the last rule before 65535 (0 if none): `prev` of automatic numbering
+ * (docs/design/ipfw.md#rule-numbers) */
 uint32_t fw_rules_last_number(const struct fw_rules *s)
 {
 	if (s->sorted)
@@ -222,10 +223,11 @@ void fw_rules_finish(struct fw_rules *s)
 			k->ports |= (h->spspan != FW_NO_PORT) | (h->dpspan != FW_NO_PORT);
 		}
 	}
-	/* skipto never goes backwards (B.3). FreeBSD (2013): a target <= the rule's own
-	 * number becomes number+1, then the first rule numbered >= target. Older ipfw2 and
+	/* skipto never goes backwards. FreeBSD (2013): a target <= the rule's own number
+	 * becomes number+1, then the first rule numbered >= target. Older ipfw2 and
 	 * DragonFly: search forward from the next rule for the first numbered >= target,
-	 * so a backward target lands on the very next rule (T14). */
+	 * so a backward target lands on the very next rule (vector T14 of
+	 * docs/design/ipfw.md#rule-matching-test-vectors). */
 	for (int i = 0; i < s->n; i++) {
 		if (s->hot[i].action != FW_A_SKIPTO)
 			continue;
@@ -256,7 +258,8 @@ int fw_rules_push(struct fw_rules *s, const struct fw_compiled *c, uint32_t numb
 	return 0;
 }
 
-/* Inserts after the existing rules with the same number (B.2) in a sorted set.
+/* Inserts after the existing rules with the same number (docs/design/ipfw.md#rule-numbers)
+ * in a sorted set.
  * Returns the new rule's index or -ENOMEM. */
 int fw_rules_insert(struct fw_rules *s, const struct fw_compiled *c, uint32_t number)
 {

@@ -1,4 +1,4 @@
-/* fw.h — the ipfw-compatible firewall of ppslab-rut (spec/polling-and-ipfw.md Part B).
+/* fw.h — the ipfw-compatible firewall of ppslab-rut (docs/design/ipfw.md).
  *
  * CONTRACT (agreed before implementation; the firewall engineer may extend it, not break
  * it): a ruleset is text compiled once into an immutable-per-rule compact form, then
@@ -12,7 +12,8 @@
  * interface (`in`, recv) and outbound on the egress interface (`out`, xmit) — and rule
  * 65535 (deny, or allow with default_to_accept) ends every pass.
  *
- * Semantics chosen where BSD versions differ (README "Firewall (ipfw)"):
+ * Semantics chosen where BSD versions differ
+ * (docs/design/ipfw.md#semantics-chosen-where-bsd-versions-differ):
  * - skipto to a number <= the rule's own continues at the first rule numbered > it
  *   (FreeBSD 2013); tunables.skipto_dragonfly selects older ipfw2/DragonFly (the next
  *   rule in the list).
@@ -45,13 +46,13 @@ struct fw_diag {
 /* net.inet.ip.fw.* */
 struct fw_tunables {
 	bool enable;             /* 0: the firewall is bypassed */
-	bool update_counters;    /* extension (seed 001): 0 skips packet/byte/time updates */
+	bool update_counters;    /* extension: 0 skips packet/byte/time updates */
 	bool default_to_accept;  /* rule 65535 allows */
 	uint32_t autoinc_step;   /* 1..1000, default 100 (clamped when used, as BSD does) */
 	bool verbose;            /* log rules write log lines */
 	uint32_t verbose_limit;  /* default log allowance of rules added without logamount */
 	bool one_pass;           /* accepted and ignored (no dummynet) */
-	bool skipto_dragonfly;   /* extension: backward skipto goes to the next rule (T14) */
+	bool skipto_dragonfly;   /* extension: backward skipto goes to the next rule */
 };
 
 enum fw_verdict { FW_PASS = 0, FW_DENY, FW_UNREACH, FW_RESET };
@@ -114,7 +115,7 @@ int fw_rule_stats(const struct fw *fw, int idx, struct fw_rule_stats *st);
 
 /* What the terminal rule asked for: the ICMP unreachable code to send for FW_UNREACH
  * (reject = 1 host, `unreach port` = 3). The forwarder must not send ICMP for an ICMP
- * error, a fragment with offset != 0, or a broadcast/multicast packet (B.3); FW_RESET
+ * error, a fragment with offset != 0, or a broadcast/multicast packet; FW_RESET
  * means a TCP RST for TCP and a silent drop otherwise. */
 struct fw_match {
 	uint32_t rule_no;
@@ -129,10 +130,11 @@ void fw_eval_burst(struct fw *fw, const struct fw_pkt *p, int n, enum fw_verdict
  * Rules compiled afterwards use them. */
 void fw_set_if_addrs(struct fw *fw, const uint32_t *if_addrs, int n_ifs);
 
-/* Log lines (B.4, "ipfw: 100 Deny UDP 198.18.0.1:9 198.19.0.1:9 in via rut0", no
- * newline) are handed to fn from fw_eval when `verbose` is on and the rule's allowance
- * lasts. fn runs on the forwarding thread: it should queue, not block. Without a sink
- * the lines are dropped (the allowance is still consumed, as syslog would). */
+/* Log lines (docs/design/ipfw.md#logging; "ipfw: 100 Deny UDP 198.18.0.1:9 198.19.0.1:9 in
+ * via rut0", no newline) are handed to fn from fw_eval when `verbose` is on and the
+ * rule's allowance lasts. fn runs on the forwarding thread: it should queue, not block.
+ * Without a sink the lines are dropped (the allowance is still consumed, as syslog
+ * would). */
 typedef void (*fw_log_fn)(void *arg, const char *line);
 void fw_set_log(struct fw *fw, fw_log_fn fn, void *arg);
 

@@ -1,9 +1,10 @@
-/* fw_cmd.c — the ipfw(8) command interpreter and rule files: add (with B.2's numbering),
- * delete, flush, zero, resetlog, show/list, enable/disable, their messages and the exit
- * status ipfw would give (fw_diag.ex), and loading or checking a file of rules as one
- * transaction (fw_load_file, fw_check_file[_all]). Called by the forwarder's control
- * socket, its rule-file option, --check-rules and the tests; the rule language itself is
- * fw_parse.c, the listing fw_show.c, the ruleset fw.c. */
+/* fw_cmd.c — the ipfw(8) command interpreter and rule files: add (with automatic
+ * numbering), delete, flush, zero, resetlog, show/list, enable/disable, their messages and
+ * the exit status ipfw would give (fw_diag.ex), and loading or checking a file of rules as
+ * one transaction (fw_load_file, fw_check_file[_all]); docs/design/ipfw.md#commands.
+ * Called by the forwarder's control socket, its rule-file option, --check-rules and the
+ * tests; the rule language itself is fw_parse.c, the listing fw_show.c, the ruleset
+ * fw.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +62,8 @@ static int cmd_add(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		return rc;
 	uint32_t num = c.number;
 	if (!num) {
-		/* B.2: prev + step, or prev again once that would reach 65535 */
+		/* prev + step, or prev again once that would reach 65535
+		 * (docs/design/ipfw.md#rule-numbers) */
 		uint32_t prev = fw_rules_last_number(x->rules), step = fw_autoinc_step(x->fw);
 		num = prev >= FW_DEFAULT_RULE - step ? prev : prev + step;
 		if (!num)
@@ -76,7 +78,7 @@ static int cmd_add(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	if (!x->file) {
 		fw_rules_finish(x->rules);
 		if (!x->quiet) {
-			/* the echo is the rule in list form, without counters (B.2) */
+			/* the echo is the rule in list form, without counters */
 			fw_out_printf(x->out, "%05u ", num);
 			fw_out_body(x->fw, rc, x->out);
 			fw_out_puts(x->out, "\n");

@@ -1,7 +1,8 @@
-/* fw_eval.c — one pass of a packet over the ruleset (B.9), per-rule counters and log
- * lines (B.4). Called by the forwarder for every packet, twice when forwarded (the
- * inbound and the outbound pass): no allocation, no locks, no system call except one
- * coarse clock read per pass that matches (unless fw_set_now supplies the second).
+/* fw_eval.c — one pass of a packet over the ruleset (docs/design/ipfw.md#evaluation),
+ * per-rule counters and log lines (docs/design/ipfw.md#logging). Called by the forwarder
+ * for every packet, twice when forwarded (the inbound and the outbound pass): no
+ * allocation, no locks, no system call except one coarse clock read per pass that
+ * matches (unless fw_set_now supplies the second).
  *
  * The scan is the prefilter of fw_impl.h — three masked compares ORed together — done
  * for 8 rules at a time on the block index (struct fw_blk), a branch only per block
@@ -32,7 +33,8 @@ static inline bool is_local(const struct fw *fw, uint32_t a)
 
 static inline bool port_match(const struct fw_insn *x, const struct fw_pkt *p, uint16_t port)
 {
-	/* B.7: a port test fails on a packet without ports (ipfw2), so `not` matches it */
+	/* a port test fails on a packet without ports (ipfw2), so `not` matches it
+	 * (docs/design/ipfw.md#ports) */
 	if (!p->has_ports || p->frag)
 		return false;
 	if (x->n == 1)
@@ -82,7 +84,8 @@ static const uint8_t field_of[] = {
 
 static void pkt_fields(const struct fw_pkt *p, uint64_t *f)
 {
-	/* an inbound packet has no output interface yet (B.8), whatever the caller knows */
+	/* an inbound packet has no output interface yet, whatever the caller knows
+	 * (docs/design/ipfw.md#direction-and-interfaces) */
 	int xmit = p->in ? -1 : p->xmit_if;
 	f[F_SRC] = p->src;
 	f[F_DST] = p->dst;
@@ -318,7 +321,8 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 	const struct fw_blk *blk = fw->rules.blk;
 	const struct fw_cand *cand = fw->rules.cand;
 	const uint32_t key = p->proto | (p->in ? FW_KEY_IN : 0);
-	/* B.7: no ports on anything but TCP/UDP/SCTP with fragment offset 0 */
+	/* no ports on anything but TCP/UDP/SCTP with fragment offset 0
+	 * (docs/design/ipfw.md#ports) */
 	const bool ports = p->has_ports && !p->frag;
 	const uint32_t sp = ports ? p->sport : FW_NO_PORT, dp = ports ? p->dport : FW_NO_PORT;
 	const struct vpkt v = { .s = { p->src, p->src, p->src, p->src },
@@ -355,7 +359,7 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 		case FW_A_COUNT:
 			continue;
 		case FW_A_SKIPTO: {
-			/* never backwards (B.3): fw_rules_finish() resolved the target index */
+			/* never backwards: fw_rules_finish() resolved the target index */
 			const struct fw_rule *r = &fw->rules.rule[i];
 			int next = (int)(fw->tun.skipto_dragonfly ? r->skip_df : r->skip_fb);
 			if (next <= i)

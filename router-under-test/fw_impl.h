@@ -73,8 +73,8 @@ struct fw_insn {
 /* The prefilter: a rule can only match if
  * ((src & smask) ^ saddr) | ((dst & dmask) ^ daddr) | ((key & kmask) ^ kval) == 0,
  * with key = proto | in << 8, and the packet's ports P (0xffffffff for a packet without
- * ports, B.7) satisfy (uint32_t)(P - lo) <= span for both ports. An empty prefilter
- * (all zero, spans 0xffffffff) always passes. */
+ * ports: docs/design/ipfw.md#ports) satisfy (uint32_t)(P - lo) <= span for both ports.
+ * An empty prefilter (all zero, spans 0xffffffff) always passes. */
 #define FW_KEY_IN 0x100u
 #define FW_NO_PORT 0xffffffffu
 struct fw_hot {
@@ -230,7 +230,8 @@ uint32_t fw_autoinc_step(const struct fw *fw);
 int fw_rules_init(struct fw_rules *s);                     /* only rule 65535 */
 int fw_rules_clone(struct fw_rules *dst, const struct fw_rules *src);
 void fw_rules_free(struct fw_rules *s);                    /* the arrays, not the rules */
-uint32_t fw_rules_last_number(const struct fw_rules *s);   /* B.2's `prev`, 0 if none */
+/* `prev` of automatic numbering (docs/design/ipfw.md#rule-numbers), 0 if none */
+uint32_t fw_rules_last_number(const struct fw_rules *s);
 int fw_rules_sort(struct fw_rules *s);                     /* (number, insertion) order */
 int fw_rules_lower_bound(const struct fw_rules *s, uint32_t num);
 /* Appends before 65535 (a staged set; sorted later). 0 or -ENOMEM. */

@@ -240,7 +240,7 @@ static int parse_elem(struct cc *c, int ecol, const char *s, size_t len, uint32_
 			return fw_err(c->d, ecol + (int)k + 1, EX_DATAERR,
 				      "invalid mask in '%.*s' (expected a.b.c.d:m.m.m.m)", (int)len, s);
 	}
-	*addr &= *mask;   /* stored masked: 10.1.2.3/24 is 10.1.2.0/24 (B.6) */
+	*addr &= *mask;   /* stored masked: 10.1.2.3/24 is 10.1.2.0/24 */
 	return 0;
 }
 
@@ -371,7 +371,7 @@ static int parse_addr(struct cc *c, int sec, int flags)
 	if (rc)
 		return rc;
 	if (!mask)
-		return 1;   /* a /0 mask is `any` (B.6) */
+		return 1;   /* a /0 mask is `any` (docs/design/ipfw.md#addresses) */
 	struct fw_insn *x = add_insn(c, ecol, sec, src ? FW_OP_SRC : FW_OP_DST, flags);
 	if (!x)
 		return -EINVAL;
@@ -513,7 +513,7 @@ static int parse_proto(struct cc *c, int flags)
 	if (!s)
 		return 2;
 	/* `all` is a keyword prefix in ipfw2's add_proto(); `ip` is /etc/protocols' 0:
-	 * both store no protocol test (B.5, T2) */
+	 * both store no protocol test (docs/design/ipfw.md#ip-and-all) */
 	if (fw_prefix(s, "all", 1) || !strcasecmp(s, "ip")) {
 		c->i++;
 		return 1;
@@ -745,7 +745,7 @@ static int parse_options(struct cc *c, int carry_not)
 		}
 		int rc;
 		if (!strcmp(s, "in") || !strcmp(s, "out")) {
-			/* `out` is stored as `not in` (B.8) */
+			/* `out` is stored as `not in` (docs/design/ipfw.md#direction-and-interfaces) */
 			if (!strcmp(s, "out"))
 				flags ^= FW_F_NOT;
 			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_IN, flags);
@@ -944,7 +944,7 @@ int fw_compile(const struct fw *fw, const struct fw_tok *t, int n, int eol_col,
 	int rc = 0;
 	const char *s = tok(c);
 
-	/* [N] — rule number; 0 or absent means "next free" (B.2) */
+	/* [N] — rule number; 0 or absent means "next free" (docs/design/ipfw.md#rule-numbers) */
 	if (s && isdigit((unsigned char)*s)) {
 		long long v = dec(s, strlen(s), 1000000);
 		if (v < 0 && v != -2) {

@@ -1,6 +1,7 @@
-/* fw_show.c — `ipfw show` / `ipfw list` output, byte for byte in the BSD format (B.10),
- * and a rule's listing body (also the echo of `add`). Called by fw.c's commands and by
- * fw_rule_text(). Never on the forwarding path's per-packet side.
+/* fw_show.c — `ipfw show` / `ipfw list` output, byte for byte in the BSD format
+ * (docs/design/ipfw.md#show-and-list-format), and a rule's listing body (also the echo
+ * of `add`). Called by fw.c's commands and by fw_rule_text(). Never on the forwarding
+ * path's per-packet side.
  *
  * The body is rendered from the rule's listing tests (fw_impl.h) the way ipfw2's
  * show_ipfw() does: action, `log [logamount N]`, then the protocol, `from` source and
@@ -191,7 +192,7 @@ void fw_out_body(const struct fw *fw, int idx, struct fw_out *o)
 	case FW_A_COUNT: fw_out_puts(o, "count"); break;
 	case FW_A_SKIPTO: fw_out_printf(o, "skipto %u", r->skipto); break;
 	case FW_A_UNREACH:
-		if (r->icmp_code == 1)   /* `unreach host` is listed as `reject` (B.3) */
+		if (r->icmp_code == 1)   /* `unreach host` is listed as `reject` */
 			fw_out_puts(o, "reject");
 		else if (fw_unreach_name(r->icmp_code))
 			fw_out_printf(o, "unreach %s", fw_unreach_name(r->icmp_code));
@@ -275,7 +276,7 @@ int fw_show(const struct fw *fw, bool acct, bool times, const uint32_t *lo, cons
 	    const int *col, int nnum, struct fw_out *o, struct fw_diag *d)
 {
 	const struct fw_rules *s = &fw->rules;
-	/* B.10: widths are the most digits of any static rule's counter, even when only
+	/* widths are the most digits of any static rule's counter, even when only
 	 * some rules are listed; no other minimum */
 	int pcw = 1, bcw = 1;
 	for (int i = 0; i < s->n; i++) {

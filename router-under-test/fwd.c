@@ -166,8 +166,8 @@ static inline uint16_t rd16(const uint8_t *p)
 }
 
 /* What the firewall needs of a parsed IPv4 packet: addresses, protocol, IP total length
- * (the byte counter's unit, B.9), ports for TCP/UDP/SCTP with fragment offset 0, ICMP
- * type/code for log lines. */
+ * (the byte counter's unit: docs/design/ipfw.md#counters), ports for TCP/UDP/SCTP with
+ * fragment offset 0, ICMP type/code for log lines. */
 static void fw_pkt_of(const struct pkt_info *pi, int recv_if, struct fw_pkt *p)
 {
 	const uint8_t *ip = pi->ip;
@@ -243,7 +243,8 @@ static int burst_l3(struct fwd *f, int in, int max)
 			b->drops[c == PKT_NOT_IP4 ? FWD_DROP_NOT_IP4 : FWD_DROP_MALFORMED]++;
 			continue;
 		}
-		/* ip_input(): the inbound pass, on the receiving interface (B.9) */
+		/* ip_input(): the inbound pass, on the receiving interface
+		 * (docs/design/ipfw.md#two-passes-per-forwarded-packet) */
 		if (fw) {
 			fw_pkt_of(&pi, in, &fp);
 			if ((v = fw_eval(f->fw, &fp, &rule)) != FW_PASS) {

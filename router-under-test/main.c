@@ -24,6 +24,7 @@
 #include "opt.h"
 #include "port.h"
 #include "priv.h"
+#include "ready.h"
 #include "route.h"
 #include "runctl.h"
 #include "rut_sysctl.h"
@@ -33,12 +34,12 @@
 
 /* long-only options, by name (their getopt keys are 256 + table index) */
 enum { K_POLLHZ = 1000, K_BURST_MAX, K_RANGE, K_SPIN, K_L2, K_ROUTES, K_NEIGH, K_RTPRIO,
-       K_CHECK, K_ACCEPT, K_USER };
+       K_CHECK, K_ACCEPT, K_USER, K_READY_FD };
 static const struct { const char *name; int key; } long_only[] = {
 	{ "pollhz", K_POLLHZ }, { "burst-max", K_BURST_MAX }, { "range-policy", K_RANGE },
 	{ "spin", K_SPIN }, { "l2", K_L2 }, { "routes", K_ROUTES }, { "neigh", K_NEIGH },
 	{ "rt-prio", K_RTPRIO }, { "check-rules", K_CHECK }, { "default-accept", K_ACCEPT },
-	{ "user", K_USER },
+	{ "user", K_USER }, { "ready-fd", K_READY_FD },
 };
 
 static struct opt_def opts[] = {
@@ -62,7 +63,8 @@ static struct opt_def opts[] = {
 	{ "ctl", 'c', "PATH", "control socket for ppslab-rut ctl (mode 0600)" },
 	{ "duration", 't', "DUR", "stop after DUR (default: until SIGINT/SIGTERM)" },
 	{ "interval", 'I', "DUR", "report interval (default 1s)" },
-	{ "json", 'j', NULL, "JSON lines: one per interval, then a summary" },
+	{ "json", 'j', NULL, "JSON lines: ready, one per interval, then a summary" },
+	{ "ready-fd", 0, "N", "once forwarding with the control socket listening, also write a byte to file descriptor N and close it" },
 	{ "user", 0, "NAME", "after opening the ports and the control socket, drop root to user NAME (uid, gid, groups; no capabilities)" },
 	{ "quiet", 'q', NULL, "only errors on stderr" },
 	{ "verbose", 'v', NULL, "more diagnostics on stderr" },
@@ -96,6 +98,7 @@ struct args {
 	const char *ctl_path;
 	const char *rules, *check_rules;
 	int l2, json, verbose, default_accept;
+	int ready_fd;                       /* --ready-fd, or -1 */
 	const char *user;
 	struct priv_user pu;
 };
@@ -169,6 +172,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	case K_CHECK: a->check_rules = arg; break;
 	case K_ACCEPT: a->default_accept = 1; break;
 	case K_USER: a->user = arg; break;
+	case K_READY_FD: return cli_ready_fd(arg, &a->ready_fd);
 	case 't':
 		if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->duration_ns))
 			return cli_bad(name, arg, num_expect_duration());
@@ -362,7 +366,8 @@ static void report_summary(const struct args *a, struct sched *s, uint64_t dur_n
 	json_decref(o);
 }
 
-/* Every IPv4 address of this namespace: what `me` matches (B.6). */
+/* Every IPv4 address of this namespace: what `me` matches
+ * (docs/design/ipfw.md#addresses). */
 static int local_addrs(uint32_t *out, int max)
 {
 	struct ifaddrs *ifa, *i;
@@ -471,6 +476,24 @@ static int drop_to_user(struct args *a)
 	return 0;
 }
 
+/* Forwarding, tables loaded, the control socket listening, root dropped: ready.h. */
+static void announce_ready(struct args *a, const struct fwd *f)
+{
+	struct ready r;
+	ready_init(&r, "rut");
+	r.json = a->json;
+	r.quiet = a->verbose == 0;
+	r.has_ctl = true;
+	r.ctl = a->ctl_path;
+	r.fd = a->ready_fd;
+	for (int i = 0; i < f->nports; i++)
+		ready_port_add(&r, f->ports[i].port);
+	int rc = ready_announce(&r, stdout, stderr);
+	a->ready_fd = -1;
+	if (rc)
+		log_warn("--ready-fd: %s (nobody is waiting?)", strerror(-rc));
+}
+
 static int run(struct args *a, struct fwlog *log)
 {
 	char err[256];
@@ -526,6 +549,7 @@ static int run(struct args *a, struct fwlog *log)
 		ctl_forwarder_gone(ctl);
 		goto out;
 	}
+	announce_ready(a, f);
 	if (!a->json) {
 		printf("%8s %12s %12s %10s %12s %6s%s\n", "time", "rx pps", "fwd pps", "dropped",
 		       "kernel drops", "cpu %", a->mode == RUT_POLL ? " pollhz burst" : "");
@@ -577,7 +601,8 @@ out:
 int main(int argc, char **argv)
 {
 	struct args a = { .interval_ns = NS_PER_S, .burst = 64, .spin_ns = 50 * NS_PER_US,
-			  .verbose = 1, .mode = RUT_POLL, .range = POLL_RANGE_EINVAL };
+			  .verbose = 1, .mode = RUT_POLL, .range = POLL_RANGE_EINVAL,
+			  .ready_fd = -1 };
 	int first, rc;
 
 	log_init("ppslab-rut", 1);

@@ -106,7 +106,8 @@ static const struct bsdctl_oid polling[] = {
 #define N_POLLING 16
 	/* FreeBSD 8 ip_fw2.c / ip_fw_pfil.c; default_to_accept is a boot-time tunable
 	 * there (read-only), writable here so a sweep can flip it; update_counters is the
-	 * extension named after the 2012 discussion (seed 001) */
+	 * extension named after the 2012 FreeBSD ipfw counter cost thread
+	 * (docs/glossary.md#the-2012-freebsd-10g-ipfw-counter-cost-thread) */
 	FWK("enable", BSDCTL_INT, 1, FK_ENABLE, "Enable ipfw"),
 	FWK("one_pass", BSDCTL_INT, 1, FK_ONE_PASS,
 	    "Only do a single pass through ipfw when using dummynet(4)"),

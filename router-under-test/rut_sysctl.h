@@ -1,6 +1,7 @@
 /* rut_sysctl.h — the forwarder's sysctl tree: kern.polling.* over the poll context (the
- * knobs and statistics in the order DragonFly's `sysctl -a kern.polling` prints them,
- * seed 000, then FreeBSD's idle_poll) and net.inet.ip.fw.* over the firewall's
+ * knobs and statistics in the order DragonFly's `sysctl -a kern.polling` prints them in
+ * the 2006 DragonFly polling HZ sweep, docs/glossary.md#the-2006-dragonfly-polling-hz-sweep,
+ * then FreeBSD's idle_poll) and net.inet.ip.fw.* over the firewall's
  * tunables. Used by the control socket (cmd.c) and --sysctl at start; the callbacks
  * run on the forwarding thread, which owns the state. */
 #ifndef PPSLAB_RUT_SYSCTL_H

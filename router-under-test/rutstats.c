@@ -1,6 +1,6 @@
 /* rutstats.c — the statistics JSON object (see rutstats.h). Called by cmd.c (ctl `stats`)
  * on the forwarding thread and by main.c for the summary. Field names are the
- * contract with `ppslab run` and scripts: README's ppslab-rut section lists them. */
+ * contract with `ppslab run` and scripts: docs/forwarder.md lists them. */
 #include "rutstats.h"
 
 #include <stdio.h>

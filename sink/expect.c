@@ -86,6 +86,14 @@ int expect_parse(struct expect_table *t, const char *name, const char *text, cha
 			json_decref(doc);
 			return -EINVAL;
 		}
+		/* one line of another type: a sender that ended after its ready line */
+		const char *ty = json_string_value(json_object_get(doc, "type"));
+		if (ty && strcmp(ty, "summary")) {
+			snprintf(err, errlen, "%s:1: no summary (an object with \"type\": \"summary\"), "
+				 "only \"%s\": did the sender run with --json and finish?", name, ty);
+			json_decref(doc);
+			return -EINVAL;
+		}
 		rc = use_summary(t, name, 1, doc, err, errlen);
 		json_decref(doc);
 		return rc;

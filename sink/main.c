@@ -14,6 +14,7 @@
 #include "num.h"
 #include "opt.h"
 #include "priv.h"
+#include "ready.h"
 #include "report.h"
 #include "sink.h"
 #include "version.h"
@@ -33,7 +34,8 @@ static struct opt_def opts[] = {
 	{ "max-delay", 0, "DUR", "one-way delays above DUR are implausible: clocks disagree (default 10s)" },
 	{ "no-udp-csum", 0, NULL, "do not verify UDP checksums" },
 	{ "interval", 'I', "DUR", "report interval (default 1s)" },
-	{ "json", 'j', NULL, "JSON lines: one per interval, then a summary" },
+	{ "json", 'j', NULL, "JSON lines: ready, one per interval, then a summary" },
+	{ "ready-fd", 0, "N", "once every port counts frames, also write a byte to file descriptor N and close it" },
 	{ "user", 0, "NAME", "after opening the ports, drop root to user NAME (uid, gid, groups; no capabilities)" },
 	{ "quiet", 'q', NULL, "only errors on stderr" },
 	{ "verbose", 'v', NULL, "more diagnostics on stderr" },
@@ -51,6 +53,7 @@ struct args {
 	const char *expect_files[MAX_EXPECT_FILES];
 	int nexpect_files;
 	int json, verbose;
+	int ready_fd;              /* --ready-fd, or -1 */
 	const char *user;
 	struct priv_user pu;
 };
@@ -111,6 +114,8 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 				return cli_bad(name, arg, num_expect_duration());
 		} else if (!strcmp(name, "user")) {
 			a->user = arg;
+		} else if (!strcmp(name, "ready-fd")) {
+			return cli_ready_fd(arg, &a->ready_fd);
 		} else if (!strcmp(name, "no-udp-csum")) {
 			a->cfg.verify_udp_csum = false;
 		}
@@ -162,6 +167,24 @@ static void sample(struct sink *s, struct rep_iface *ifs, int nifs, uint64_t t_n
 	out->t_ns = t_ns;
 }
 
+/* Every port open and bound, every receive thread running: ready.h. */
+static void announce_ready(struct args *a, struct sink *s)
+{
+	struct ready r;
+	ready_init(&r, "sink");
+	r.json = a->json;
+	r.quiet = a->verbose == 0;
+	r.fd = a->ready_fd;
+	for (int t = 0; t < s->nworkers; t++)
+		for (int i = 0; i < s->cfg.nports; i++)
+			ready_port_add(&r, s->w[t]->ports[i]);
+	int rc = ready_announce(&r, stdout, stderr);
+	a->ready_fd = -1;
+	if (rc)
+		log_warn("--ready-fd: %s (nobody is waiting?)", strerror(-rc));
+	log_info("%d port(s), %d receive thread(s)", s->cfg.nports, s->nworkers);
+}
+
 static int load_expect(struct args *a, struct expect_table *et, char *err, size_t errlen)
 {
 	for (int i = 0; i < a->nexpect_files; i++) {
@@ -178,7 +201,7 @@ int main(int argc, char **argv)
 {
 	struct args a = { .cfg = { .dport = PKT_DEFAULT_DPORT, .verify_udp_csum = true,
 				   .nthreads = 1, .max_delay_ns = 10 * NS_PER_S },
-			  .interval_ns = NS_PER_S, .verbose = 1 };
+			  .interval_ns = NS_PER_S, .verbose = 1, .ready_fd = -1 };
 	int first, rc;
 	char err[256];
 
@@ -256,7 +279,7 @@ int main(int argc, char **argv)
 		free(et);
 		return EX_OSERR;
 	}
-	log_info("ready: %d port(s), %d thread(s)", a.cfg.nports, s->nworkers);
+	announce_ready(&a, s);
 	rep_header(stdout, &rcfg);
 	struct hist *ih = malloc(sizeof(*ih));
 	struct rep_sample prev, cur;

@@ -8,7 +8,8 @@
 # the polling bound and where the rate leaves it, the rule-cost fit against the a and b
 # the data was made from, the rig's ceiling), no text cut at an image's edge, compare
 # verdicts for a run against itself and against a copy with one cell 10 % slower, the
-# report (headline, units for people, one self-contained HTML page).
+# report (headline, units for people, one self-contained HTML page); docs/analysis.md has
+# a section per command and names only options they have.
 set -u
 B=${PPSLAB_BIN:?}/ppslab
 TOP=${PPSLAB_TOP:?}
@@ -85,14 +86,18 @@ xml_ok() {
 for c in table plot compare report; do
 	run "$c --help exits 0 with its synopsis" 0 "" "$B" "$c" --help
 	grep -q "^usage: ppslab $c " "$T/out" || no "$c --help prints 'usage: ppslab $c'"
-	# the README's synopsis is the --help text, verbatim
-	awk -v h="$(cat "$T/out")" 'BEGIN { RS = "\001" } { exit !(index($0, h) > 0) }' "$TOP/README.md"
-	check "README has '$c --help' verbatim" $?
+	# docs/analysis.md describes the command under its own heading
+	grep -q "^## ppslab $c\$" "$TOP/docs/analysis.md"
+	check "docs/analysis.md has a section on ppslab $c" $?
 	run "$c --bogus is a usage error" 64 "" "$B" "$c" --bogus
 done
+# and names only options the commands have (each section's heading says whose)
+. "$(dirname "$0")/docopts.sh"
+stale=$(doc_opts_check "$TOP/docs/analysis.md")
+check "docs/analysis.md names only options table, plot, compare and report have" $? "$(echo "$stale" | head -5)"
 
 # ---- table ------------------------------------------------------------------------------
-run "table: the seed's HZ table from a uni/bi sweep" 0 "" "$B" table "$D/hz-dragonfly.json" \
+run "table: the 2006 DragonFly sweep's HZ table from a uni/bi sweep" 0 "" "$B" table "$D/hz-dragonfly.json" \
 	--row-label HZ --title '' --cols '1 blast=dir=uni:fwd_pps,blast A=dir=bi:fwd_pps_a,blast B=dir=bi:fwd_pps_b'
 cmp -s "$T/out" "$G/seed-hz-dragonfly.txt"; check "table: seed table equals the golden text" $? "$(diff "$T/out" "$G/seed-hz-dragonfly.txt" | head -5)"
 run "table: --col repeated gives the same table" 0 "" "$B" table "$D/hz-dragonfly.json" --row-label HZ --title '' \

@@ -3,7 +3,8 @@
 # and COMP_CWORD set, the function registered for each program called, COMPREPLY
 # checked: ppslab's commands, each program's and command's long options (read from
 # its --help), interface names after -i/--in/-o, BACKEND:IF with the colon split off as
-# bash splits it, files after --rules, profile names after `ppslab run`.
+# bash splits it, files after --rules, profile names after `ppslab run`, the fixed words
+# of `ppslab trend`'s options.
 set -u
 BIN=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
@@ -54,6 +55,11 @@ is "ppslab -q ta<TAB>: table (after a global option)" "$(comp ppslab -q ta)" "ta
 is "ppslab --v<TAB>: its global options" "$(comp ppslab --v)" "--verbose --version "
 is "ppslab table --ro<TAB>: --rows and --row-label" "$(comp ppslab table --ro)" "--row-label --rows "
 is "ppslab compare --fail<TAB>" "$(comp ppslab compare --fail)" "--fail-on "
+is "ppslab trend --fail-on <TAB>" "$(comp ppslab trend --fail-on '')" "missing progression regression "
+is "ppslab trend DIR --order <TAB>" "$(comp ppslab trend nightly --order '')" "given label "
+is "ppslab trend --label env<TAB>: the usual keys" "$(comp ppslab trend --label env)" \
+	"environment.dut.os.kernel environment.dut.os.version "
+is "ppslab trend --lab<TAB>" "$(comp ppslab trend --lab)" "--label --label-from "
 is "ppslab lab s<TAB>: status, shield" "$(comp ppslab lab s)" "shield status "
 is "ppslab lab shield on --ns <TAB>" "$(comp ppslab lab shield on --ns '')" "gen rut sink "
 is "ppslab-gen --dst<TAB>: --dst and --dst-mac" "$(comp ppslab-gen --dst)" "--dst --dst-mac "

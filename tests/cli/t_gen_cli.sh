@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# t_gen_cli.sh — ppslab-gen without root: --help is complete and is the README's
-# synopsis word for word; every bad value or bad combination is named (EX_USAGE, or
+# t_gen_cli.sh — ppslab-gen without root: --help is complete, and docs/gen.md names no
+# option it lacks; every bad value or bad combination is named (EX_USAGE, or
 # EX_NOINPUT/EX_DATAERR for files) and never runs; the RFC 6815 guard covers ranges and
 # captures; and on the udp: loopback port a step profile sends its exact frame count,
 # two threads keep one gap-free stream, injected magic faults arrive as foreign,
@@ -26,23 +26,20 @@ t() {   # t DESC EXPECTED_STATUS STDERR_PATTERN COMMAND...
 	fi
 }
 
-# --help: every option of the table, and the README's ppslab-gen block is the same text
+# --help: every option of the table; docs/gen.md, which describes them, names no other
 help=$("$G" --help)
 missing=""
 for o in iface dst src dst-mac src-mac dport sport flows flow-order rate link bit-layer steps \
 	ramp poisson burst size pattern inject inject-rate count duration warmup stream ttl clock \
-	threads cpus replay seed late calibrate interval json allow-any-dst quiet verbose version help; do
+	threads cpus replay seed late calibrate interval json ready-fd allow-any-dst quiet verbose version help; do
 	echo "$help" | grep -q -- "--$o" || missing="$missing $o"
 done
 if [ -z "$missing" ]; then ok "--help lists every option"; else nok "--help lists every option" "missing:$missing"; fi
-readme=$(awk '/^## ppslab-gen/{f=1} f&&/^```$/{c++; if(c==2) exit; next} f&&c==1' "$TOP/README.md")
-# the -i line lists this build's backends (t_vocabulary checks them): not the README's text
-readme=$(echo "$readme" | sed -E '/^  -i, --iface /s/: .*/: BACKENDS/')
-if [ "$readme" = "$(echo "$help" | sed -E '/^  -i, --iface /s/: .*/: BACKENDS/')" ]; then
-	ok "README's ppslab-gen synopsis is --help word for word"
+. "$(dirname "$0")/docopts.sh"
+if stale=$(doc_opts_check "$TOP/docs/gen.md" ppslab-gen); then
+	ok "docs/gen.md names only options ppslab-gen has"
 else
-	nok "README's ppslab-gen synopsis is --help word for word" \
-		"$(diff <(echo "$readme") <(echo "$help") | head -5 | tr '\n' '|')"
+	nok "docs/gen.md names only options ppslab-gen has" "$(echo "$stale" | head -5 | tr '\n' '|')"
 fi
 
 # bad values and combinations

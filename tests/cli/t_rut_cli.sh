@@ -57,7 +57,7 @@ n=$((n + 1))
 missing=""
 for o in --in --out --mode --pollhz --burst-max --sysctl --range-policy --spin --rt-prio --burst \
 	--l2 --route --routes --neigh --rules --check-rules --default-accept --ctl --duration \
-	--interval --json; do
+	--interval --json --ready-fd; do
 	echo "$help" | grep -q -- "$o" || missing="$missing $o"
 done
 if [ -z "$missing" ] && echo "$help" | grep -q "ppslab-rut ctl PATH sysctl"; then
@@ -66,14 +66,16 @@ else
 	echo "not ok $n - --help lists every option and the ctl synopsis"
 	echo "#   missing:$missing"
 fi
-n=$((n + 1))
-readme=$(awk '/^## ppslab-rut$/ { s = 1; next } s && /^```$/ { if (in_) exit; in_ = 1; next } in_' \
-	"${PPSLAB_TOP:?}/README.md" | sed -E '/^  -i, --in /s/: .*/: BACKENDS/')
-# the -i line lists this build's backends (t_vocabulary checks them): not the README's text
-if [ "$readme" = "$(echo "$help" | sed -E '/^  -i, --in /s/: .*/: BACKENDS/')" ]; then
-	echo "ok $n - README's ppslab-rut synopsis is --help, word for word"
-else
-	echo "not ok $n - README's ppslab-rut synopsis is --help, word for word"
-	diff <(echo "$readme") <(echo "$help") | sed 's/^/#   /' | head -10
-fi
+# the pages that describe the forwarder and its firewall name no option it lacks (the
+# option reference is --help and the man page, which t_man.sh compares)
+. "$(dirname "$0")/docopts.sh"
+for doc in forwarder firewall; do
+	n=$((n + 1))
+	if stale=$(doc_opts_check "${PPSLAB_TOP:?}/docs/$doc.md" ppslab-rut); then
+		echo "ok $n - docs/$doc.md names only options ppslab-rut has"
+	else
+		echo "not ok $n - docs/$doc.md names only options ppslab-rut has"
+		echo "$stale" | sed 's/^/#   /' | head -10
+	fi
+done
 echo "1..$n"

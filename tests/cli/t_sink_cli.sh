@@ -2,7 +2,7 @@
 # t_sink_cli.sh — ppslab-sink without root: bad options named with what was expected
 # (EX_USAGE), --expect-from errors with FILE:LINE:COLUMN (EX_DATAERR) or a missing file
 # (EX_NOINPUT) that still leave a complete summary, tail loss from a sender summary over
-# udp: on loopback, and the README synopsis identical to --help.
+# udp: on loopback, and docs/sink.md naming only options ppslab-sink has.
 set -u
 B=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
@@ -62,11 +62,9 @@ result "tail loss from the sender's summary: rx,lost,network,sink,expect" \
 v=$(echo "$sum" | jq -r '.streams[0].latency_ns.count')
 result "latency over udp: (kernel receive stamps)" $([ "$v" = 1000 ]; echo $?) "got $v"
 
-# the README's synopsis is what --help prints
-# (the -i line lists this build's backends, which t_vocabulary checks: not compared)
-"$S" --help | sed -E '/^  -i, --iface /s/: .*/: BACKENDS/' >"$tmp/help"
-awk '/^## ppslab-sink/{f=1} f&&/^```$/{c++; if(c==2) exit; next} f&&c==1' "$TOP/README.md" |
-	sed -E '/^  -i, --iface /s/: .*/: BACKENDS/' >"$tmp/readme"
-diff -u "$tmp/readme" "$tmp/help" >"$tmp/diff"
-result "README ppslab-sink synopsis = --help" $? "$(head -20 "$tmp/diff")"
+# the page that describes the options names no option the sink lacks (the option
+# reference is --help and the man page, which t_man.sh compares)
+. "$(dirname "$0")/docopts.sh"
+stale=$(doc_opts_check "$TOP/docs/sink.md" ppslab-sink)
+result "docs/sink.md names only options ppslab-sink has" $? "$(echo "$stale" | head -5 | tr '\n' '|')"
 echo "1..$n"

@@ -4,7 +4,8 @@
 # committed; run this only to change them:  sh tests/data/mkfixtures.sh tests/data
 #
 #   sweep.json          pollhz × burst_max × rules, 3 repetitions, ppslab-rut on Linux
-#   hz-dragonfly.json   seed 000's HZ table: pollhz × dir (uni/bi), DragonFly, medians
+#   hz-dragonfly.json   the table of the 2006 DragonFly polling HZ sweep (docs/glossary.md):
+#                       pollhz × dir (uni/bi), DragonFly, medians
 #                       equal to the numbers Mike Tancsa posted
 #   hz-freebsd7.json    the same on FreeBSD 7 (pollhz 4000 and "NP", non-polling)
 #   framesize.json      an RFC 2544 frame-size run (NDR/PDR), 1 GbE
@@ -20,8 +21,15 @@
 #                       follows pollhz x burst_max, then leaves it at the CPU's limit,
 #                       the rig's ceiling just above (plot rules: the polling bound, where
 #                       the measurement leaves it, the ceiling drawn as a line)
+#   trend/build-1NN.json  six nightly runs for `ppslab trend`: FreeBSD 13.8 ... 14.2,
+#                       named and created in an order that is not the versions' (13.10
+#                       came out after 14.1); pollhz=1000 drops 20 % from 14.0 on,
+#                       pollhz=2000 gains 15 % in 14.2, pollhz=3000 exists from 13.10 on
+#   trend-os.json       the same six versions as an `os` axis of one file, listed out
+#                       of order, one repetition per cell
 set -eu
 out=${1:-$(dirname "$0")}
+mkdir -p "$out/trend"
 
 awk -v out="$out" '
 function rnd() { seed = (seed * 16807) % 2147483647; return seed / 2147483647 }
@@ -82,7 +90,7 @@ BEGIN {
 	printf "\n ]\n}\n" > f
 	close(f)
 
-	# ---- seed 000: DragonFly and FreeBSD 7 HZ tables ---------------------------------
+	# ---- the 2006 DragonFly sweep: DragonFly and FreeBSD 7 HZ tables -----------------
 	for (osn = 1; osn <= 2; osn++) {
 		if (osn == 1) {
 			f = out "/hz-dragonfly.json"; nz = 4
@@ -225,4 +233,51 @@ BEGIN {
 	}
 	printf "\n ]\n}\n" > f
 	close(f)
+
+	# ---- trend/: one file per version; trend-os.json: the versions as an axis ----------
+	seed = 22
+	split("13.8 13.9 14.0 14.1 13.10 14.2", V, " ")   # in the order they were built
+	for (b = 1; b <= 6; b++) {
+		f = out "/trend/build-" (100 + b) ".json"
+		head(f, "nightly-" (100 + b), sprintf("2026-12-%02dT02:00:00Z", b))
+		env(f, "FreeBSD", V[b] "-RELEASE", "GENERIC", "Intel Atom C3558 @ 2.20GHz", "", "igb", 1000,
+		    "\"kern.hz\": 1000, \"kern.polling.burst_max\": 150", "FreeBSD " V[b] " kernel, polling")
+		method(f, "fixed", "uni", 64, " \"offered_pps\": 1488000,")
+		np = (V[b] == "13.8" || V[b] == "13.9") ? 2 : 3
+		printf " \"matrix\": { \"axes\": { \"pollhz\": [1000, 2000%s] }, \"repetitions\": 3 },\n \"cases\": [\n", (np == 3 ? ", 3000" : "") > f
+		n = 0
+		for (i = 1; i <= np; i++) {
+			lvl = trend_level(V[b], i * 1000) * (1 + 0.004 * gauss())
+			for (r = 1; r <= 3; r++) {
+				fwd = lvl * (1 + 0.003 * gauss())
+				st = (V[b] == "14.1" && i == 2 && r == 2) ? "flagged" : "ok"
+				printf "%s  { \"case_id\": \"pollhz=%d\", \"rep\": %d, \"params\": { \"pollhz\": %d }, \"status\": \"%s\",\n", (n++ ? ",\n" : ""), i * 1000, r, i * 1000, st > f
+				printf "    \"metrics\": { \"fwd_pps\": %s, \"offered_pps\": 1488000, \"loss_pct\": %s } }", fmtv(fwd), fmtf((1488000 - fwd) * 100 / 1488000, 3) > f
+			}
+		}
+		printf "\n ]\n}\n" > f
+		close(f)
+	}
+	f = out "/trend-os.json"
+	head(f, "os-ladder-2026-12-07", "2026-12-07T09:00:00Z")
+	env(f, "FreeBSD", "boot environments", "GENERIC", "Intel Atom C3558 @ 2.20GHz", "", "igb", 1000,
+	    "\"kern.hz\": 1000", "FreeBSD kernels by boot environment")
+	method(f, "fixed", "uni", 64, " \"offered_pps\": 1488000,")
+	split("14.0 13.10 13.8 14.2 13.9 14.1", W, " ")
+	printf " \"matrix\": { \"axes\": { \"os\": [\"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\"], \"pollhz\": [1000, 2000] }, \"repetitions\": 1 },\n \"cases\": [\n", W[1], W[2], W[3], W[4], W[5], W[6] > f
+	n = 0
+	for (b = 1; b <= 6; b++) for (i = 1; i <= 2; i++) {
+		fwd = trend_level(W[b], i * 1000) * (1 + 0.004 * gauss())
+		printf "%s  { \"case_id\": \"os=%s/pollhz=%d\", \"rep\": 1, \"params\": { \"os\": \"%s\", \"pollhz\": %d }, \"status\": \"ok\",\n", (n++ ? ",\n" : ""), W[b], i * 1000, W[b], i * 1000 > f
+		printf "    \"metrics\": { \"fwd_pps\": %s, \"offered_pps\": 1488000 } }", fmtv(fwd) > f
+	}
+	printf "\n ]\n}\n" > f
+	close(f)
+}
+# the planted levels: pollhz=1000 loses 20 % from 14.0, pollhz=2000 gains 15 % in 14.2,
+# pollhz=3000 is flat
+function trend_level(ver, hz) {
+	if (hz == 1000) return (ver ~ /^14/ ? 120000 : 150000)
+	if (hz == 2000) return (ver == "14.2" ? 345000 : 300000)
+	return 450000
 }'

@@ -3,6 +3,7 @@
 # tools print, TAP output, and a trap that tears everything down even on failure.
 set -u
 B=${PPSLAB_BIN:?run through tests/run or make check}
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/ready.sh"
 LAB=${LAB:-ppt$$}
 T=$(mktemp -d /tmp/ppslab-integ.XXXXXX)
 tap_n=0
@@ -105,6 +106,35 @@ jv() {      # jv NAME FILTER: a value from NAME's summary
 	summary "$1" | jq -r "$2"
 }
 
-await_ready() {  # give background tools time to open their rings before traffic starts
-	sleep "${1:-0.5}"
+# wait_ready NAME [TIMEOUT_S]: waits until the background tool NAME (started with
+# `start`) has said it is ready (docs/readiness.md): its JSON ready line in $T/NAME.out
+# (with --json) or its stderr line in $T/NAME.err (without; not with -q). A sink is
+# then counting, a forwarder forwarding with its control socket listening, a sender
+# about to send. Returns non-zero with a TAP comment saying why (NAME ended first, or
+# TIMEOUT_S, default 30, passed), what it printed on stderr included.
+wait_ready() {
+	local name=$1 tmo=${2:-30} pid=${BG_PID[$1]:-} rc=1
+	if [ -n "$pid" ]; then
+		ready_wait "$pid" "$tmo" "$T/$name.out" "$T/$name.err"
+		rc=$?
+	elif ready_said "$T/$name.out" "$T/$name.err"; then
+		rc=0   # finished already, after saying it
+	fi
+	case $rc in
+	0) return 0 ;;
+	1) echo "# $name ended before it was ready; stderr: $(head -c 400 "$T/$name.err" 2>/dev/null | tr '\n' '|')" ;;
+	*) echo "# $name was not ready within $tmo s; stderr: $(head -c 400 "$T/$name.err" 2>/dev/null | tr '\n' '|')" ;;
+	esac
+	return $rc
+}
+
+# The old waits, gone: a test still calling one (written before wait_ready) stops here
+# with the reason instead of going on unready.
+await_ready() { bail "await_ready (a sleep) is gone: use wait_ready NAME (docs/readiness.md)"; }
+ready() { bail "ready ROLE N (a socket count) is gone: use wait_ready NAME (docs/readiness.md)"; }
+
+# first_type NAME: the "type" of the first JSON line NAME printed ("ready" when the
+# protocol holds: nothing is printed, counted or sent before it)
+first_type() {
+	head -n 1 "$T/$1.out" | jq -r .type 2>/dev/null
 }

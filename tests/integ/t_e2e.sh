@@ -10,7 +10,7 @@ lab_up
 # gen -> rut -> sink
 start sink sink "$B/ppslab-sink" -i sink0 --idle 3 --duration 30 --json
 start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --json
-await_ready
+wait_ready sink; wait_ready rut
 start gen gen "$B/ppslab-gen" -i gen0 --dst 198.19.0.2 --rate 25k --count 100000 --json
 finish gen 30; eq "gen exits 0" "$RC" 0
 finish sink 40; eq "sink exits 0" "$RC" 0
@@ -36,7 +36,7 @@ check "latency p50 is positive" test "$(jv sink '.streams[0].latency_ns.p50')" -
 
 # gen -> sink directly (the sink on the router's port, no forwarder)
 start direct rut "$B/ppslab-sink" -i rut0 --idle 3 --duration 30 --json
-await_ready
+wait_ready direct
 start gen2 gen "$B/ppslab-gen" -i gen0 --dst 198.18.0.1 --rate 25k --count 100000 --json
 finish gen2 30; eq "direct: gen exits 0" "$RC" 0
 finish direct 40; eq "direct: sink exits 0" "$RC" 0

@@ -9,19 +9,10 @@
 lab_up
 DST=198.18.0.1     # the router namespace's rut0, where the sink listens
 
-await_sockets() {  # await_sockets ROLE: until a packet or UDP socket is open there (10 s)
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[ "$(inns "$1" sh -c 'cat /proc/net/packet /proc/net/udp' | grep -vc -e '^sk' -e 'local_address')" -gt 0 ] && { sleep 0.2; return 0; }
-		sleep 0.1
-	done
-	echo "# no socket in $LAB-$1 after 10 s"
-}
-
 # count-exact per backend
 for be in afpacket pcap libnet; do
 	start "sink-$be" rut "$B/ppslab-sink" -i rut0 --idle 2 --duration 30 --expect 20000 --json
-	await_sockets rut
+	wait_ready "sink-$be"
 	start "gen-$be" gen "$B/ppslab-gen" -i "$be:gen0" --dst $DST --rate 40k --count 20000 --stream 3 --json
 	finish "gen-$be" 30; eq "$be: gen exits 0" "$RC" 0
 	finish "sink-$be" 40; eq "$be: sink exits 0" "$RC" 0
@@ -35,7 +26,7 @@ done
 # udp: through the kernel stack, so the router namespace's shield must be off
 "$B/ppslab" lab shield off --name "$LAB" --ns rut >/dev/null 2>&1 || bail "shield off"
 start sink-udp rut "$B/ppslab-sink" -i udp:$DST:9 --idle 2 --duration 30 --json
-await_sockets rut
+wait_ready sink-udp
 start gen-udp gen "$B/ppslab-gen" -i udp:$DST:9 --rate 40k --count 20000 --json
 finish gen-udp 30; eq "udp: gen exits 0" "$RC" 0
 finish sink-udp 40; eq "udp: sink exits 0" "$RC" 0
@@ -62,7 +53,7 @@ fi
 # below accept a miss only when gen's own summary reports it (late frames above 2%, or
 # rate_ok false), which is this tool's promise; without CPU contention they are strict.
 start sink-rate rut "$B/ppslab-sink" -i rut0 --idle 2 --duration 30 --json
-await_sockets rut
+wait_ready sink-rate
 start gen-rate gen "$B/ppslab-gen" -i gen0 --dst $DST --rate 20k --duration 3 --json
 finish gen-rate 30; eq "rate: gen exits 0" "$RC" 0
 finish sink-rate 40; eq "rate: sink exits 0" "$RC" 0
@@ -94,7 +85,7 @@ eq "rate: gen's interval lines add up to its summary" \
 
 # injected faults, in turn, 4% of 10,000 frames: 100 of each kind in its sink class
 start sink-inj rut "$B/ppslab-sink" -i rut0 --idle 2 --duration 30 --json
-await_sockets rut
+wait_ready sink-inj
 start gen-inj gen "$B/ppslab-gen" -i gen0 --dst $DST --rate 40k --count 10000 \
 	--inject ip-csum,udp-csum,len,magic --inject-rate 4% --size 64,128 --json
 finish gen-inj 30; eq "inject: gen exits 0" "$RC" 0
@@ -117,7 +108,7 @@ eq "no frame left gen0" "$after" "$before"
 
 # SIGINT mid-run: exit 0, a complete summary, and the sink got exactly what gen says
 start sink-int rut "$B/ppslab-sink" -i rut0 --idle 2 --duration 30 --json
-await_sockets rut
+wait_ready sink-int
 start gen-int gen "$B/ppslab-gen" -i gen0 --dst $DST --rate 10k --duration 30 --json
 sleep 1.5
 stop gen-int; eq "SIGINT: gen exits 0" "$RC" 0

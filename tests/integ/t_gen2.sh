@@ -9,19 +9,10 @@
 lab_up
 DST=198.18.0.1
 
-await_sockets() {  # await_sockets ROLE: until a packet or UDP socket is open there (10 s)
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[ "$(inns "$1" sh -c 'cat /proc/net/packet /proc/net/udp' | grep -vc -e '^sk' -e 'local_address')" -gt 0 ] && { sleep 0.2; return 0; }
-		sleep 0.1
-	done
-	echo "# no socket in $LAB-$1 after 10 s"
-}
-
 run_pair() {   # run_pair NAME EXPECT GEN_ARGS...: sink on rut0, gen on gen0, both must exit 0
 	local name=$1 expect=$2; shift 2
 	start "s-$name" rut "$B/ppslab-sink" -i rut0 --idle 2 --duration 40 --expect "$expect" --json
-	await_sockets rut
+	wait_ready "s-$name"
 	start "g-$name" gen "$B/ppslab-gen" -i gen0 --dst $DST --json "$@"
 	finish "g-$name" 40; eq "$name: gen exits 0" "$RC" 0
 	finish "s-$name" 50; eq "$name: sink exits 0" "$RC" 0
@@ -80,7 +71,7 @@ cap=$T/one.pcap
 	printf '\x00%.0s' $(seq 18)
 } >"$cap"
 start s-rep rut "$B/ppslab-sink" -i rut0 --idle 2 --duration 40 --json
-await_sockets rut
+wait_ready s-rep
 start g-rep gen "$B/ppslab-gen" -i gen0 --replay "$cap" --rate 20k --count 1000 --json
 finish g-rep 30; eq "replay: gen exits 0" "$RC" 0
 finish s-rep 40; eq "replay: sink exits 0" "$RC" 0
@@ -102,4 +93,5 @@ eq "calibrate: three points at 10/50/90%" "$(jv cal '[.points[].fraction] | join
 check "calibrate: each point has its target, error and gaps" \
 	test "$(jv cal '[.points[] | has("target_pps","pps","rate_error_pct","late","gap_ns")] | all')" = true
 eq "calibrate: mode" "$(jv cal .mode)" calibrate
+eq "calibrate: the ready line first, before the first measurement" "$(first_type cal)" ready
 done_testing

@@ -18,21 +18,10 @@ ids() {
 		/^CapEff:/ { e = $2 + 0 } /^CapPrm:/ { p = $2 + 0 }
 		END { print u, g, e, p }' "/proc/$1/status"
 }
-dropped() {  # dropped PID: up to 10 s until it runs as $U
-	local i=0
-	while [ $i -lt 100 ] && [ "$(awk '/^Uid:/ { print $3 }' "/proc/$1/status")" != "$uid" ]; do
-		sleep 0.1; i=$((i + 1))
-	done
-}
-waitfor() {  # waitfor FILE PATTERN: up to 10 s
-	local i=0
-	while [ $i -lt 100 ] && ! grep -q "$2" "$1" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
-}
-
 # gen → sink over udp: on the sink namespace's loopback, both as nobody
 port=$((20000 + $$ % 20000))
 start sink sink "$B/ppslab-sink" -i "udp:127.0.0.1:$port" --dport 0 --idle 2 --duration 30 --json --user $U -v
-waitfor "$T/sink.err" "ready"
+wait_ready sink
 eq "sink: runs as $U, no capabilities" "$(ids "${BG_PID[sink]}")" "${uid}x4 ${gid}x4 0 0"
 start gen sink "$B/ppslab-gen" -i "udp:127.0.0.1:$port" --rate 2k --count 4000 --json --user $U
 sleep 1
@@ -47,7 +36,7 @@ chmod 711 "$T"; mkdir -m 1777 "$T/run"
 S="$T/run/rut.sock"
 start sink2 sink "$B/ppslab-sink" -i sink0 --duration 60 --json --user $U
 start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --rt-prio 5 --json --user $U
-ready sink 1; ready rut 2; dropped "${BG_PID[rut]}"
+wait_ready sink2; wait_ready rut
 eq "rut: runs as $U, no capabilities" "$(ids "${BG_PID[rut]}")" "${uid}x4 ${gid}x4 0 0"
 check "rut: the forwarding thread kept SCHED_FIFO 5 (taken before the drop)" \
 	sh -c "ps -L -o rtprio= -p ${BG_PID[rut]} | grep -qw 5"

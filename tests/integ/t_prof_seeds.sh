@@ -2,7 +2,8 @@
 # t_prof_seeds.sh — the shipped profiles run for real in a private lab: demo.json as the
 # README's main command runs it, and a shortened version of each seed profile (--set to
 # fewer cells and 1-second trials). Each gives the table shaped like its seed's, with
-# the rows and columns expected, and numbers that show the seed's effect.
+# the rows and columns expected, and numbers that show the seed's effect. The seeds and
+# their numbers (000 … 003): docs/glossary.md#the-seed-experiments.
 . "$(dirname "$0")/lib.sh"
 lab_up
 cd "$PPSLAB_TOP"
@@ -31,7 +32,7 @@ near "demo: 2000 × 50 forwards the 60,000 offered" \
 # seed 000: HZ | 1 blast | blast A | blast B
 prof dragonfly-hz-sweep "${short[@]}" --set pollhz=500,1000 --set firewall=on --set trial.duration=1s \
 	--set offered=110k
-check "hz sweep: the seed's header" grep -qE "^HZ +1 blast +blast A +blast B" "$T/dragonfly-hz-sweep.txt"
+check "hz sweep: the 2006 DragonFly sweep's header" grep -qE "^HZ +1 blast +blast A +blast B" "$T/dragonfly-hz-sweep.txt"
 eq "hz sweep: rows 500 and 1000" "$(awk '$1 ~ /^(500|1000)$/ { print $1 }' "$T/dragonfly-hz-sweep.txt" | tr '\n' ' ')" "500 1000 "
 # The ceiling holds from above (+5 %: unpolled, 110k would pass); from below a 1-s trial
 # on a VM whose vCPU stalls for milliseconds at times loses ticks, which the ⅞ rule turns

@@ -46,7 +46,7 @@ eq "the forwarder's own counters: burst reached burst_max" \
 eq "summary rows per cell" "$(jq '[.summary[] | select(.metric == "fwd_pps")] | length' "$R")" 2
 eq "ppslab table reads it" "$("$B/ppslab" table "$R" --format csv | sed -n 1p | cut -d, -f1)" pollhz
 
-# issue 7 on a real sweep: plots (PNG size, SVG closed, .gp re-runnable), compare
+# The analysis commands on a real sweep: plots (PNG size, SVG closed, .gp re-runnable), compare
 "$B/ppslab" plot "$R" -o "$T/p.png" >/dev/null 2>"$T/plot.err"
 eq "plot of the sweep: PNG written" "$?" 0
 eq "PNG is 900x540" "$(od -An -tu1 -j16 -N8 "$T/p.png" | awk '{ printf "%dx%d", $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8 }')" 900x540

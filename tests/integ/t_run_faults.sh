@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# t_run_faults.sh — ppslab run when things go wrong (issue 10): an output it cannot
+# t_run_faults.sh — ppslab run when things go wrong: an output it cannot
 # write is refused before anything runs; a disk that fills mid-sweep stops the run
 # with status 74 and leaves the last complete results file intact (atomic saves);
-# a vanished interface fails its case with a message naming it; an interrupted file is
-# not overwritten without --resume or --force.
+# a vanished interface fails its case with a message naming it (and the tool that was
+# never ready); an interrupted file is not overwritten without --resume or --force.
 . "$(dirname "$0")/lib.sh"
 lab_up
 P=$T/p.json
@@ -41,4 +41,7 @@ jq '.topology = { kind: "local", gen: { iface: "nosuch0" }, sink: { iface: "nosu
 eq "cases on a missing interface fail: status 1" "$?" 1
 eq "both cases failed, the run completed" "$(jq -r '[.cases[].status] | join(",")' "$T/gone-r.json") $(jq -r .complete "$T/gone-r.json")" "failed,failed true"
 check "the error names the interface" grep -q "nosuch" <(jq -r '.cases[0].error' "$T/gone-r.json")
+check "and the sink, which ended before it was ready (docs/readiness.md)" \
+	grep -q "^ppslab-sink (sink) exited with status 69 before it was ready: ppslab-sink: " \
+	<(jq -r '.cases[0].error' "$T/gone-r.json")
 done_testing

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # t_rut_ceiling.sh — poll mode forwards at most pollhz × burst_max per ingress port
-# (spec A.5) when offered twice that: 500 Hz × 20 = 10,000 pps and 1000 Hz × 15 =
+# (the polling ceiling) when offered twice that: 500 Hz × 20 = 10,000 pps and 1000 Hz × 15 =
 # 15,000 pps, measured from the forwarder's own stats over 2 s of steady state. The
 # tolerance is ±10 %: the CPUs are shared, and a tick delayed by another process is
 # replayed at a smaller burst (the 7/8 rule) — the benchmark measures ±3 % when quiet.
 # The excess is dropped by the kernel at the forwarder's ring ("Missed Packets").
 # With kern.polling.idle_poll=1 the forwarder also polls between ticks and passes the
-# bound.
+# bound. The ceiling: docs/design/polling.md#the-ceiling-pollhz-x-burst_max.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rut_lib.sh"
 lab_up
@@ -26,7 +26,7 @@ for cfg in "500 20 10000" "1000 15 15000"; do
 	hz=$1 bm=$2 want=$3
 	start rut_$hz rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --pollhz $hz --burst-max $bm --rt-prio 5 --json
 	start sink_$hz sink "$B/ppslab-sink" -i sink0 --duration 60 --json
-	ready sink 1; ready rut 2
+	wait_ready rut_$hz; wait_ready sink_$hz
 	start gen_$hz gen "$B/ppslab-gen" -i gen0 --rate $((2 * want)) --duration 4 --json
 	sleep 1
 	r=$(rate 2)
@@ -53,10 +53,10 @@ for cfg in "500 20 10000" "1000 15 15000"; do
 	echo "# pollhz $hz burst_max $bm: $r pps; tick lateness p50 $(jv rut_$hz .polling.tick_late_ns.p50) ns, p99 $(jv rut_$hz .polling.tick_late_ns.p99) ns, lost_polls $(jv rut_$hz .polling.lost_polls)"
 done
 
-# idle_poll=1 (FreeBSD) polls between ticks too: the only way past the bound (spec A.5)
+# idle_poll=1 (FreeBSD) polls between ticks too: the only way past the bound
 start rut_idle rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --pollhz 500 --burst-max 20 \
 	--sysctl kern.polling.idle_poll=1 --json
-ready rut 2
+wait_ready rut_idle
 start gen_idle gen "$B/ppslab-gen" -i gen0 --rate 20k --duration 4 --json
 sleep 1
 r=$(rate 2)

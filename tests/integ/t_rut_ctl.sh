@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # t_rut_ctl.sh — the control socket on a running forwarder: owner-only socket, peer
-# credentials, sysctl as FreeBSD prints it (listing, writes, range errors and their
-# exit statuses), stats JSON, errors; and the seed's headline feature: changing
-# kern.polling.pollhz live changes the forwarded rate (pollhz × burst_max) without
-# losing the forwarder, and kern.polling.enable=0 hands the ports to interrupts.
+# credentials, sysctl as FreeBSD prints it (listing, writes, range errors and their exit
+# statuses), stats JSON, errors; and the headline feature of the 2006 DragonFly sweep
+# (docs/glossary.md): changing kern.polling.pollhz live changes the forwarded rate
+# (pollhz × burst_max) without losing the forwarder, and kern.polling.enable=0 hands the
+# ports to interrupts.
 # Rates are asserted within ±15 % (the machine is shared; the bench measures ±3 %).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rut_lib.sh"
@@ -22,12 +23,12 @@ rate() {
 
 start sink sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --pollhz 1000 --burst-max 10 --rt-prio 5 --json
-ready sink 1; ready rut 2
+wait_ready sink; wait_ready rut
 eq "socket is owner-only" "$(stat -c %a "$S")" 600
 
 out=$(ctl sysctl kern.polling); rc=$?
 eq "sysctl kern.polling exits 0" "$rc" 0
-eq "it lists every knob and statistic in the seed's order" \
+eq "it lists every knob and statistic in the DragonFly order" \
 	"$(echo "$out" | cut -d: -f1 | sed 's/kern.polling.//' | tr '\n' ' ')" \
 	"burst each_burst burst_max user_frac reg_frac short_ticks lost_polls pending_polls residual_burst handlers enable phase suspect stalled pollhz idle_poll "
 eq "pollhz and burst_max as started" "$(echo "$out" | grep -E 'pollhz|burst_max' | tr '\n' ' ')" \

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# t_rut_fw.sh — the firewall on forwarded traffic (spec B.9): a deny rule on one stream
+# t_rut_fw.sh — the firewall on forwarded traffic (two passes): a deny rule on one stream
 # removes exactly that stream at the sink while its counter equals the frames sent;
 # count rules count every frame — twice without a direction (in and out pass), once
 # with `in`, `out` or `via rut0` — in packets and IP bytes, as `ipfw show` prints them;
 # ipfw through the control socket (add, show, zero, delete) with ipfw's messages and
 # exit statuses; a rule file loaded live, all or nothing; update_counters=0 and
-# enable=0; log lines; --rules with an error.
+# enable=0; log lines; --rules with an error. docs/design/ipfw.md#evaluation has the rules.
+# Every tool is waited for by its ready line (docs/readiness.md), and the forwarder's
+# control socket answers right after it.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rut_lib.sh"
 lab_up
@@ -14,18 +16,26 @@ ctl() { "$B/ppslab-rut" ctl "$S" "$@"; }
 
 # 1. deny one of two streams (told apart by UDP source port)
 cat >"$T/deny.rules" <<'EOF'
-# the seed's shape: deny one stream, allow the rest
+# the shape of the 2006 DragonFly rules: deny one stream, allow the rest
 ipfw add 100 deny udp from any 1002 to any
 ipfw add 200 allow ip from any to any
 EOF
 start sink sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --rules "$T/deny.rules" --ctl "$S" --json
-ready sink 1; ready rut 2
+wait_ready sink; wait_ready rut
+# ready (docs/readiness.md): the control socket answers at once, without a retry
+ctl stats >/dev/null 2>"$T/err"; rc=$?
+eq "ready: the forwarder's control socket answers right after its ready line" "$rc $(cat "$T/err")" "0 "
+eq "ready: its first line is the ready record, with its pid, ports and socket" \
+	"$(head -n 1 "$T/rut.out" | jq -r '[.type, .pid, (.ports | join(" ")), .ctl] | join(",")')" \
+	"ready,${BG_PID[rut]},afpacket:rut0 afpacket:rut1,$S"
+eq "ready: the sink's first line is its ready record" "$(first_type sink)" ready
 base=$(ifc sink sink0 rx_packets)
 start gen1 gen "$B/ppslab-gen" -i gen0 --stream 1 --sport 1001 --rate 10k --count 20000 --json
 start gen2 gen "$B/ppslab-gen" -i gen0 --stream 2 --sport 1002 --rate 5k --count 7000 --json
 finish gen1 30; eq "deny: gen 1 exits 0" "$RC" 0
 finish gen2 30; eq "deny: gen 2 exits 0" "$RC" 0
+eq "ready: each sender said so before it sent" "$(first_type gen1) $(first_type gen2)" "ready ready"
 read_all "$S" 27000
 arrived sink sink0 "$base" 20000
 show=$(ctl ipfw show); rc=$?
@@ -58,13 +68,13 @@ EOF
 start sink2 sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut2 rut "$B/ppslab-rut" -i rut0 -o rut1 --rules "$T/count.rules" --default-accept \
 	--ctl "$S" --json
-ready sink 1; ready rut 2
+wait_ready sink2; wait_ready rut2
 base=$(ifc sink sink0 rx_packets)
 start gen3 gen "$B/ppslab-gen" -i gen0 --rate 10k --count 4000 --json
 finish gen3 30; eq "count: gen exits 0" "$RC" 0
 read_all "$S" 4000
 arrived sink sink0 "$base" 4000
-# 60-byte frames carry 46-byte IP packets: bytes = IP length (B.9)
+# 60-byte frames carry 46-byte IP packets: bytes = IP length (docs/design/ipfw.md#counters)
 eq "count: ipfw show" "$(ctl ipfw show)" \
 "00100 8000 368000 count ip from any to any
 00110 4000 184000 count ip from any to any in
@@ -96,7 +106,7 @@ eq "count: the summary has every rule" "$(jv rut2 '[.rules[].number] | join(",")
 # 3. a rule file loaded live (ipfw [-q] /FILE): all or nothing; counters off; bypass
 start sink3 sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut3 rut "$B/ppslab-rut" -i rut0 -o rut1 --default-accept --ctl "$S" --json -v
-ready sink 1; ready rut 2
+wait_ready sink3; wait_ready rut3
 awk 'BEGIN { print "flush"; for (i = 1; i <= 2000; i++)
 	printf "add %d deny udp from 10.%d.%d.1 to any 1000\n", i * 10, int(i / 250), i % 250
 	print "add 30000 deny udp from any 1002 to any" }' >"$T/big.rules"

@@ -13,7 +13,7 @@ RUT0_MAC=02:70:70:00:00:01
 
 # TTL 1: the router drops every frame as expired
 start rut_ttl rut "$B/ppslab-rut" -i rut0 -o rut1 --mode intr --ctl "$T/s1" --json
-ready rut 2
+wait_ready rut_ttl
 start gen_ttl gen "$B/ppslab-gen" -i gen0 --rate 10k --count 5000 --ttl 1 --json
 finish gen_ttl 20; eq "ttl: gen exits 0" "$RC" 0
 read_all "$T/s1" 5000
@@ -25,7 +25,7 @@ eq "ttl: counted against rut0" "$(jv rut_ttl .ports[0].drops.ttl_expired)" 5000
 # the same frames through the bridge arrive unchanged (TTL 1 and all)
 start sink_l2 sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut_l2 rut "$B/ppslab-rut" -i rut0 -o rut1 --l2 --json
-ready sink 1; ready rut 2
+wait_ready sink_l2; wait_ready rut_l2
 base=$(ifc sink sink0 rx_packets)
 start gen_l2 gen "$B/ppslab-gen" -i gen0 --rate 10k --count 5000 --ttl 1 --json
 finish gen_l2 20; eq "l2: gen exits 0" "$RC" 0
@@ -41,7 +41,7 @@ eq "l2: they are test frames" "$(jv sink_l2 '.rx_pkts + .ring_drops')" 5000
 # neighbour entry: no neighbour; with --neigh: forwarded to the sink's MAC
 G="$B/ppslab-gen -i gen0 --dst 198.19.200.1 --dst-mac $RUT0_MAC --rate 10k --count 3000 --json"
 start rut_nr rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --ctl "$T/s2" --json
-ready rut 2
+wait_ready rut_nr
 start gen_nr gen $G
 finish gen_nr 20; eq "no route: gen exits 0" "$RC" 0
 read_all "$T/s2" 3000
@@ -49,7 +49,7 @@ stop rut_nr
 eq "no route: 3000 counted" "$(jv rut_nr .drops.no_route)" 3000
 start rut_nn rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --route 198.19.128.0/17,via=198.19.0.9 \
 	--ctl "$T/s3" --json
-ready rut 2
+wait_ready rut_nn
 start gen_nn gen $G
 finish gen_nn 20
 read_all "$T/s3" 3000
@@ -58,7 +58,7 @@ eq "no neighbour: 3000 counted" "$(jv rut_nn .drops.no_neigh)" 3000
 start sink_rt sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut_rt rut "$B/ppslab-rut" -i rut0 -o rut1 --route "198.19.128.0/17 via 198.19.0.9" \
 	--neigh 198.19.0.9=$SINK_MAC@rut1 --json
-ready sink 1; ready rut 2
+wait_ready sink_rt; wait_ready rut_rt
 base=$(ifc sink sink0 rx_packets)
 start gen_rt gen $G
 finish gen_rt 20; eq "route: gen exits 0" "$RC" 0
@@ -77,7 +77,7 @@ echo "198.19.128.0/17 dev rut1" >>"$T/routes"
 start sink_1m sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut_1m rut "$B/ppslab-rut" -i rut0 -o rut1 --routes "$T/routes" \
 	--neigh 198.19.200.1=$SINK_MAC@rut1 --json
-ready sink 1; ready rut 2
+wait_ready sink_1m; wait_ready rut_1m
 base=$(ifc sink sink0 rx_packets)
 start gen_1m gen $G
 finish gen_1m 20; eq "1M routes: gen exits 0" "$RC" 0
@@ -92,7 +92,7 @@ echo "# $(wc -l <"$T/routes") routes from a file, $(jv rut_1m .routes) in all, l
 # crafted frames, 10 of each kind (the test helper craft makes them, on gen0)
 CRAFT=${PPSLAB_BUILD:?}/tests/helpers/craft
 start rut_bad rut "$B/ppslab-rut" -i rut0 -o rut1 --mode intr --ctl "$T/s4" --json
-ready rut 2
+wait_ready rut_bad
 for k in "bad_ip_csum 198.19.0.2" "truncated 198.19.0.2" "not_ip4 198.19.0.2" \
 	"test 198.19.200.1" "test 198.19.0.77" "ip_options 198.19.0.2" "ip_fragment 198.19.0.2"; do
 	set -- $k

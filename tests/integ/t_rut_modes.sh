@@ -11,7 +11,7 @@ declare -A want_watched=([poll]="0 of 4" [intr]="2 of 4" [busy]="0 of 4")
 for mode in poll intr busy; do
 	start sink_$mode sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 	start rut_$mode rut "$B/ppslab-rut" -i rut0 -o rut1 --mode $mode --json
-	ready sink 1; ready rut 2
+	wait_ready sink_$mode; wait_ready rut_$mode
 	eq "$mode: port sockets in an epoll set (receive sockets, of 4)" \
 		"$(watched_ports "${BG_PID[rut_$mode]}")" "${want_watched[$mode]}"
 	base=$(ifc sink sink0 rx_packets)
@@ -49,7 +49,7 @@ eq "intr, busy: no handlers registered" "$(jv rut_intr .polling.handlers),$(jv r
 start sinkA sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start sinkB gen "$B/ppslab-sink" -i gen0 --duration 60 --json
 start rut_bi rut "$B/ppslab-rut" -i rut0 -o rut1 --json
-ready sink 1; ready gen 1; ready rut 2
+wait_ready sinkA; wait_ready sinkB; wait_ready rut_bi
 baseA=$(ifc sink sink0 rx_packets) baseB=$(ifc gen gen0 rx_packets)
 start genA gen "$B/ppslab-gen" -i gen0 --dst 198.19.0.2 --stream 1 --rate 15k --count $N --json
 start genB sink "$B/ppslab-gen" -i sink0 --dst 198.18.0.2 --stream 2 --rate 15k --count $N --json

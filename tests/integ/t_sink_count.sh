@@ -10,7 +10,7 @@ lab_up
 # 1. 50,000 frames at 25 kpps, gen -> rut0 directly
 # the sinks run until their senders are done (then SIGINT): no race with slow starts
 start sink rut "$B/ppslab-sink" -i rut0 --duration 60 --json --expect-from "$T/gen.out"
-await_ready
+wait_ready sink
 start gen gen "$B/ppslab-gen" -i gen0 --dst 198.18.0.1 --rate 25k --count 50000 --json
 finish gen 30; eq "gen exits 0" "$RC" 0
 sleep 0.5
@@ -33,7 +33,7 @@ eq "intervals add up to the total" "$(grep '"type":"interval"' "$T/sink.out" | j
 # 2. loss, duplicates and reordering made on the wire; tail loss from the summary
 start sink2 rut "$B/ppslab-sink" -i rut0 --duration 60 --json \
 	--expect-from "$T/lossy.out" --expect-from "$T/reord.out"
-await_ready
+wait_ready sink2
 inns gen "$CRAFT" -i gen0 --stream 6 --seqs 0-999,1100-1899 --claim 2000 --rate 20k >"$T/lossy.out"
 eq "craft (lossy) exits 0" "$?" 0
 inns gen "$CRAFT" -i gen0 --stream 7 --seqs 0-99,150-199,100-149,42,42,200-299 --rate 20k >"$T/reord.out"
@@ -58,7 +58,7 @@ eq "not the sink's" "$(jv sink2 .sink_dropped_pkts)" 0
 # 3. two senders, stream 1 into rut0 and stream 2 into rut1 (both directions at once);
 #    the sink is stopped with SIGINT
 start bidi rut "$B/ppslab-sink" -i rut0 -i rut1 --duration 60 --json
-await_ready
+wait_ready bidi
 start ga gen "$B/ppslab-gen" -i gen0 --dst 198.18.0.1 --stream 1 --rate 10k --count 20000 --json
 start gb sink "$B/ppslab-gen" -i sink0 --dst 198.19.0.1 --stream 2 --rate 10k --count 15000 --json
 finish ga 30; eq "sender A exits 0" "$RC" 0

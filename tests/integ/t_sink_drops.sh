@@ -7,7 +7,7 @@ lab_up
 
 start sink rut "$B/ppslab-sink" -i afpacket:rut0,frames=64 --duration 60 --json \
 	--expect-from "$T/gen.out"
-await_ready
+wait_ready sink
 start gen gen "$B/ppslab-gen" -i gen0 --dst 198.18.0.1 --rate 40k --count 100000 --json
 sleep 0.7
 kill -STOP "${BG_PID[sink]}"

@@ -11,7 +11,7 @@ classes="truncated not_ip4 ip_options ip_fragment bad_ip_csum bad_len not_udp wr
 # activity for --idle, and a loaded machine may start the senders slowly
 start sink rut "$B/ppslab-sink" -i rut0 --duration 60 --json
 start psink rut "$B/ppslab-sink" -i pcap:rut0 --duration 60 --json
-await_ready 1
+wait_ready sink; wait_ready psink
 start gen gen "$B/ppslab-gen" -i gen0 --dst 198.18.0.1 --rate 10k --count 20000 --json
 # a foreign stream to the test port (no signature magic), at the same time
 start foreign gen "$CRAFT" -i gen0 --class foreign --stream 0 --seqs 0-2999 --rate 5k
@@ -56,7 +56,7 @@ eq "pcap: bad UDP checksums seen" "$(jv psink .classes.bad_udp_csum)" 9
 # its faulty frames carry no sequence number, so with its summary there is no false loss
 if "$B/ppslab-gen" --help | grep -q -- '--inject KINDS'; then
 	start isink rut "$B/ppslab-sink" -i rut0 --duration 60 --json --expect-from "$T/igen.out"
-	await_ready
+	wait_ready isink
 	start igen gen "$B/ppslab-gen" -i gen0 --dst 198.18.0.1 --rate 20k --count 20000 \
 		--inject ip-csum,udp-csum,len,magic --inject-rate 1% --json
 	finish igen 30; eq "gen --inject exits 0" "$RC" 0

@@ -7,7 +7,7 @@ CRAFT=${PPSLAB_BUILD:?}/tests/helpers/craft
 lab_up
 
 start sink rut "$B/ppslab-sink" -i rut0 --threads 2 --duration 60 --json
-await_ready
+wait_ready sink
 for id in 0 1 2 3; do
 	start "c$id" gen "$CRAFT" -i gen0 --stream "$id" --flows 64 --seqs 0-4999 --rate 4k
 done

@@ -32,7 +32,7 @@ eq "the probe left no XDP program behind" "$(xdp_on rut rut0)" ""
 # gen -> rut -> sink, every port AF_XDP
 start sink sink "$B/ppslab-sink" -i xdp:sink0 --duration 60 --json
 start rut rut "$B/ppslab-rut" -i xdp:rut0 -o xdp:rut1 --mode busy --json -v
-await_ready 1
+wait_ready sink; wait_ready rut
 eq "rut attached its program to rut0 (native XDP)" "$(xdp_on rut rut0)" "1:ppslab_xsk"
 eq "sink attached its program to sink0" "$(xdp_on sink sink0)" "1:ppslab_xsk"
 base=$(ifc sink sink0 rx_packets)
@@ -69,7 +69,7 @@ eq "sink's program detached on exit" "$(xdp_on sink sink0)" ""
 # its way out (sink0's own counter, read before the forwarder is stopped)
 for mode in busy intr poll; do
 	start few_$mode rut "$B/ppslab-rut" -i xdp:rut0 -o xdp:rut1 --mode $mode --json
-	await_ready
+	wait_ready few_$mode
 	base=$(ifc sink sink0 rx_packets)
 	inns gen "$B/ppslab-gen" -i gen0 --dst 198.19.0.2 --rate 1k --count 7 -q >/dev/null 2>&1
 	arrived sink sink0 "$base" 7
@@ -80,7 +80,7 @@ done
 
 # gen -> sink directly (the sink on the router's port)
 start direct rut "$B/ppslab-sink" -i xdp:rut0 --duration 60 --json
-await_ready
+wait_ready direct
 base=$(ifc rut rut0 rx_packets)
 start gen2 gen "$B/ppslab-gen" -i xdp:gen0 --dst 198.18.0.1 --rate 50k --count 100000 --json
 finish gen2 30; eq "direct: gen exits 0" "$RC" 0
@@ -93,7 +93,7 @@ eq "direct: errors 0" "$(jv direct .err_pkts)" 0
 # mixed: afpacket gen and sink, rut in on xdp and out on afpacket (frames copied out)
 start sink3 sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut3 rut "$B/ppslab-rut" -i xdp:rut0 -o afpacket:rut1 --mode busy --json
-await_ready 1
+wait_ready sink3; wait_ready rut3
 base=$(ifc sink sink0 rx_packets)
 start gen3 gen "$B/ppslab-gen" -i gen0 --rate 20k --count 20000 --json
 finish gen3 30; eq "mixed: gen exits 0" "$RC" 0
@@ -106,7 +106,7 @@ eq "mixed: lost 0" "$(jv sink3 .lost_pkts)" 0
 
 # generic (skb) XDP, copy mode forced
 start gen4sink rut "$B/ppslab-sink" -i xdp:rut0,skb=1,mode=copy --duration 60 --json
-await_ready 1
+wait_ready gen4sink
 eq "skb=1 attaches in generic mode" "$(xdp_on rut rut0)" "2:ppslab_xsk"
 base=$(ifc rut rut0 rx_packets)
 start gen4 gen "$B/ppslab-gen" -i xdp:gen0,mode=copy --dst 198.18.0.1 --rate 20k --count 20000 --json
@@ -129,7 +129,7 @@ check "... without the threads' advice (no thread chose it)" \
 "$B/ppslab" lab up --name "$LAB" --queues 2 >/dev/null 2>&1
 start sink sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --json
-await_ready 1
+wait_ready sink; wait_ready rut
 base=$(ifc sink sink0 rx_packets)
 start gen gen "$B/ppslab-gen" -i xdp:gen0 --threads 2 --dst 198.19.0.2 --rate 50k --count 100000 --json
 finish gen 30; eq "2 xdp: threads on 2 queues: gen exits 0" "$RC" 0
@@ -148,11 +148,11 @@ eq "mode=zc on veth: nothing left attached" "$(xdp_on rut rut0)" ""
 
 # after SIGKILL the program stays; `ppslab lab up` detaches it; a live one it leaves
 start killed rut "$B/ppslab-sink" -i xdp:rut0 --duration 30 --json
-await_ready 1
+wait_ready killed
 kill -KILL "${BG_PID[killed]}"; finish killed 5
 eq "SIGKILL leaves the program attached" "$(xdp_on rut rut0)" "1:ppslab_xsk"
 start live sink "$B/ppslab-sink" -i xdp:sink0 --duration 30 --json
-await_ready 1
+wait_ready live
 "$B/ppslab" lab up --name "$LAB" >"$T/labup.out" 2>"$T/labup.err"
 eq "lab up exits 0" "$?" 0
 eq "lab up detached the leftover" "$(xdp_on rut rut0)" ""
@@ -162,10 +162,10 @@ stop live; eq "live sink exits 0" "$RC" 0
 
 # ... and the next open detaches a leftover by itself, then works
 start killed2 rut "$B/ppslab-sink" -i xdp:rut0 --duration 30 --json
-await_ready 1
+wait_ready killed2
 kill -KILL "${BG_PID[killed2]}"; finish killed2 5
 start again rut "$B/ppslab-sink" -i xdp:rut0 --idle 2 --duration 30 --json
-await_ready 1
+wait_ready again
 start gen5 gen "$B/ppslab-gen" -i xdp:gen0 --dst 198.18.0.1 --rate 20k --count 5000 --json
 finish gen5 30; eq "after a leftover: gen exits 0" "$RC" 0
 finish again 40; eq "after a leftover: sink exits 0" "$RC" 0
@@ -187,7 +187,7 @@ fi
 
 # lab down detaches whatever is attached before removing the namespaces
 start killed3 rut "$B/ppslab-sink" -i xdp:rut0 --duration 30 --json
-await_ready 1
+wait_ready killed3
 kill -KILL "${BG_PID[killed3]}"; finish killed3 5
 "$B/ppslab" lab down --name "$LAB" >"$T/down.out" 2>&1
 eq "lab down exits 0 with a program attached" "$?" 0

@@ -1,7 +1,7 @@
 /* t_bsdctl.c — `sysctl` as FreeBSD 8 prints it, over the forwarder's kern.polling tree:
- * the seed's `sysctl -a kern.polling` listing, writes ("old -> new"), range errors
- * (EINVAL: "name: old" on stdout, "sysctl: name=value: Invalid argument" on stderr,
- * exit status = number of failures), fatal errors (unknown oid, read only, not a
+ * the 2006 DragonFly sweep's `sysctl -a kern.polling` listing, writes ("old -> new"),
+ * range errors (EINVAL: "name: old" on stdout, "sysctl: name=value: Invalid argument" on
+ * stderr, exit status = number of failures), fatal errors (unknown oid, read only, not a
  * number, a node) and the flags. */
 #include <errno.h>
 #include <stdlib.h>
@@ -49,7 +49,7 @@ static void setup(enum poll_range r)
 	poll_register(&P, noop, NULL);
 }
 
-/* the seed's listing (DragonFly, 2006): the same names in the same order */
+/* the 2006 DragonFly sweep's listing: the same names in the same order */
 static void t_listing(void)
 {
 	setup(POLL_RANGE_EINVAL);
@@ -122,7 +122,8 @@ static void t_write(void)
 	T_EQ_U64(P.st.handlers, 0);
 }
 
-/* D.1 "burst_max write 5": EINVAL in the FreeBSD 8 policy, clamped to 10 in DragonFly's */
+/* P14 of docs/design/polling.md#polling-test-vectors: burst_max 5 is EINVAL in the
+ * FreeBSD 8 policy (clamped to 10 in DragonFly's) */
 static void t_range_errors(void)
 {
 	setup(POLL_RANGE_EINVAL);

@@ -1,6 +1,8 @@
 /* t_fw_cmd.c — the ipfw(8) commands as the control socket runs them: numbering and
- * auto-increment (B.2, D.3), zero / resetlog / delete / flush and their messages and
- * exit statuses, and `ipfw show` byte for byte (B.10 widths, -t stamps). */
+ * auto-increment (N1, N2 of docs/design/ipfw.md#numbering-and-counter-test-vectors),
+ * zero / resetlog / delete / flush and their messages and exit statuses (N4), and
+ * `ipfw show` byte for byte (docs/design/ipfw.md#show-and-list-format: widths, N5; -t
+ * stamps). */
 #include <time.h>
 
 #include "fw_impl.h"
@@ -147,7 +149,7 @@ static void t_delete_and_flush(void)
 
 static void t_show_widths(void)
 {
-	/* D.3: rule 100 at (0,0), rule 65535 at (1234,98765) */
+	/* N5: rule 100 at (0,0), rule 65535 at (1234,98765) */
 	struct fw *fw = fw_mk();
 	FW_OK(fw, "add 100 deny ip from any to 10.0.0.1");
 	fw->rules.ctr[1].pkts = 1234;
@@ -158,7 +160,7 @@ static void t_show_widths(void)
 	/* the widths come from every rule, even when only some are listed */
 	FW_OK(fw, "show 100");
 	FW_TEXT(fw_out(), "00100    0     0 deny ip from any to 10.0.0.1\n");
-	/* the seed's listing: widths 3 and 5 */
+	/* the 2006 DragonFly sweep's listing: widths 3 and 5 */
 	fw_free(fw);
 	fw = fw_mk();
 	FW_OK(fw, "add 10 deny log ip from 10.0.0.1 to any");

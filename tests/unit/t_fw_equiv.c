@@ -1,6 +1,7 @@
 /* t_fw_equiv.c — the fast matcher (vectorised prefilter, 8-rule blocks, programs,
  * precomputed skipto indexes) against a plain reference interpreter written here from
- * the spec (B.6–B.9), over random rulesets built from every construct and random
+ * docs/design/ipfw.md (addresses, ports, direction and interfaces, evaluation), over
+ * random rulesets built from every construct and random
  * packets from a small address/port universe (so that rules match often). A fixed
  * xorshift seed keeps failures reproducible. */
 #include <stdio.h>

@@ -1,6 +1,8 @@
-/* t_fw_eval.c — matching: every ipfw test vector of spec/polling-and-ipfw.md D.2
- * (T1..T15), counters per pass (D.3), the tunables, and log lines (B.4). A packet that
- * no user rule matches ends in rule 65535, so "✗" is checked as "decided by 65535". */
+/* t_fw_eval.c — matching: every vector T1..T15 of
+ * docs/design/ipfw.md#rule-matching-test-vectors, counters per pass (N3 of
+ * docs/design/ipfw.md#numbering-and-counter-test-vectors), the tunables, and log lines
+ * (docs/design/ipfw.md#logging). A packet that no user rule matches ends in rule
+ * 65535, so "✗" is checked as "decided by 65535". */
 #include <time.h>
 
 #include "fw_impl.h"
@@ -67,7 +69,7 @@ static void t2_all_is_ip(void)
 	T_EQ_U64(rule_of(fw, fw_pk(TCP, "1.1.1.1", 1000, "10.0.0.1", 80)), 100);
 	T_EQ_U64(rule_of(fw, fw_pk(ESP, "1.1.1.1", 0, "10.0.0.1", 0)), 100);
 	T_EQ_U64(rule_of(fw, fw_pk(UDP, "1.1.1.1", 1000, "10.0.0.2", 80)), 65535);
-	/* the seed's "ip does not match, all does": both rules catch the same packets */
+	/* the 2006 DragonFly "ip does not match, all does": both catch the same packets */
 	FW_OK(fw, "add 50 deny ip from any to 192.168.44.1");
 	FW_OK(fw, "add 40 count all from any to 192.168.44.1");
 	T_EQ_U64(rule_of(fw, fw_pk(UDP, "1.1.1.1", 9, "192.168.44.1", 9)), 50);
@@ -175,7 +177,7 @@ static void t9_not_port_matches_portless(void)
 	T_EQ_U64(rule_of(fw, fw_pk(TCP, "1.1.1.1", 1, "2.2.2.2", 81)), 800);
 	T_EQ_U64(rule_of(fw, fw_pk(TCP, "1.1.1.1", 1, "2.2.2.2", 80)), 65535);
 	T_EQ_U64(rule_of(fw, fw_pk(UDP, "1.1.1.1", 1, "2.2.2.2", 80)), 65535);
-	/* the port test fails on ICMP and on a non-first fragment, and is negated (B.7) */
+	/* the port test fails on ICMP and on a non-first fragment, and is negated */
 	T_EQ_U64(rule_of(fw, fw_pk(ICMP, "1.1.1.1", 0, "2.2.2.2", 0)), 800);
 	struct fw_pkt frag = fw_pk(TCP, "1.1.1.1", 1, "2.2.2.2", 80);
 	frag.frag = true;
@@ -304,7 +306,7 @@ static void t15_rule_65535_reserved(void)
 	fw_free(fw);
 }
 
-/* D.3: 10 packets forwarded em0 → em1 each go through the ruleset twice */
+/* N3: 10 packets forwarded em0 → em1 each go through the ruleset twice */
 static void forward10(struct fw *fw)
 {
 	struct fw_pkt p = fw_pk(UDP, "198.18.0.2", 1024, "198.19.0.2", 9);
@@ -409,7 +411,7 @@ static void t_last_match_time(void)
 	verdict_of(fw, p);
 	fw_rule_stats(fw, 0, &st);
 	T_TRUE(st.last_match_s + 1 >= (uint64_t)before && st.last_match_s <= (uint64_t)time(NULL) + 1);
-	fw_set_now(fw, 1164582035);   /* the seed's Sun Nov 26 2006 */
+	fw_set_now(fw, 1164582035);   /* the 2006 DragonFly sweep's day */
 	verdict_of(fw, p);
 	fw_rule_stats(fw, 0, &st);
 	T_EQ_U64(st.last_match_s, 1164582035);

@@ -49,7 +49,7 @@ static void t_seed_show_output_loads(void)
 			  "01000 0 0 allow ip from any to any\n"
 			  "01010 0 0 count ip from any to 192.168.44.1\n"
 			  "65535 0 0 deny ip from any to any\n");
-	/* the seed's puzzle: rule 4 takes the traffic to 192.168.44.1, ip or all alike */
+	/* the 2006 DragonFly puzzle: rule 4 takes the traffic to 192.168.44.1, ip or all alike */
 	uint32_t r;
 	struct fw_pkt p = fw_pk(17, "192.168.43.10", 1, "192.168.44.1", 1);
 	fw_eval(fw, &p, &r);

@@ -4,7 +4,8 @@
 #include "fw_impl.h"
 #include "fw_util.h"
 
-/* input → the listing ipfw prints (B.5, B.6, B.3 normalisation) */
+/* input → the listing ipfw prints: protocols, addresses and actions normalised as
+ * docs/design/ipfw.md#show-and-list-format says */
 static const struct {
 	const char *in, *listed;
 } listings[] = {
@@ -116,7 +117,8 @@ static bool same_rule(const struct fw *a, const struct fw *b)
 static void t_aliases_compile_identically(void)
 {
 	static const char *const pairs[][2] = {
-		/* T2: the seed's ip/all confusion — both mean "no protocol test" */
+		/* T2: the 2006 DragonFly sweep's ip/all confusion — both mean "no protocol
+		 * test" (docs/design/ipfw.md#ip-and-all) */
 		{ "deny ip from any to 10.0.0.1", "deny all from any to 10.0.0.1" },
 		{ "deny ip from any to 10.0.0.1", "deny a from any to 10.0.0.1" },
 		{ "deny ip from any to 10.0.0.1", "drop ip from any to 10.0.0.1/32" },

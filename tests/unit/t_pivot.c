@@ -1,7 +1,7 @@
 /* t_pivot.c — pivot tables on hand-made results files against golden text, Markdown and
  * CSV (tests/data/golden/, values checked by hand against tests/data/small.json), the
- * seed's composite HZ table, number formatting, column specs, and the errors a bad
- * request gets. */
+ * composite HZ table of the 2006 DragonFly sweep, number formatting, column specs, and the
+ * errors a bad request gets. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -159,7 +159,8 @@ static void t_small_md_csv(void)
 
 static void t_seed_table(void)
 {
-	/* seed 000: HZ | 1 blast | blast A | blast B from a uni/bi sweep */
+	/* the 2006 DragonFly sweep's table: HZ | 1 blast | blast A | blast B from a uni/bi
+	 * sweep */
 	struct res_file *rf = load("tests/data/hz-dragonfly.json");
 	if (!rf)
 		return;

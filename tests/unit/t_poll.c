@@ -1,7 +1,7 @@
-/* t_poll.c — the DEVICE_POLLING scheduler on a simulated clock: every polling vector of
- * spec/polling-and-ipfw.md D.1 (ceilings, the CPU-limited burst, the ramp, the 7/8
- * rule, chunking, the load rule, reg_frac, stalled), plus the statistics and both range
- * policies of the knobs. Handlers are simulated interfaces with an unlimited backlog
+/* t_poll.c — the DEVICE_POLLING scheduler on a simulated clock: every vector P1..P16 of
+ * docs/design/polling.md#polling-test-vectors (ceilings, the CPU-limited burst, the
+ * ramp, the 7/8 rule, chunking, the load rule, reg_frac, stalled), plus the statistics
+ * and both range policies of the knobs. Handlers are simulated interfaces with an unlimited backlog
  * whose frames cost a fixed time each, so the clock advances as they work. */
 #include <errno.h>
 
@@ -106,7 +106,7 @@ static void t_defaults(void)
 	T_EQ_U64(P.st.phase, 0);
 }
 
-/* D.1: pollhz × burst_max per ingress interface when the CPU is not the limit */
+/* P1..P5: pollhz × burst_max per ingress interface when the CPU is not the limit */
 static void t_ceiling_1000_150(void)
 {
 	T_NEAR(rate_after_ramp(1000, 150, 1, 100), 150000, 150);
@@ -121,7 +121,8 @@ static void t_ceiling_2000_150(void)
 
 static void t_ceiling_3000_150(void)
 {
-	/* the seed's 450,072 pps at HZ 3000 is this bound plus measurement error */
+	/* the 2006 DragonFly sweep's 450,072 pps at HZ 3000 is this bound plus measurement
+	 * error */
 	T_NEAR(rate_after_ramp(3000, 150, 1, 100), 450000, 150);
 }
 
@@ -139,7 +140,7 @@ static void t_two_interfaces(void)
 	T_NEAR((double)(S.done[1] - b), 150000, 150);
 }
 
-/* D.1: c = 5 µs per frame, user_frac 50, HZ 1000: min(150k, 0.5e6/5) = 100k, burst
+/* P6: c = 5 µs per frame, user_frac 50, HZ 1000: min(150k, 0.5e6/5) = 100k, burst
  * settles near 100 */
 static void t_cpu_limited(void)
 {
@@ -149,7 +150,7 @@ static void t_cpu_limited(void)
 	T_EQ_U64(P.st.lost_polls, 0);
 }
 
-/* D.1: from reset at HZ 3000 burst reaches 150 at tick 145 (48.3 ms) after admitting
+/* P7: from reset at HZ 3000 burst reaches 150 at tick 145 (48.3 ms) after admitting
  * 11,165 frames */
 static void t_ramp(void)
 {
@@ -173,7 +174,7 @@ static void t_ramp(void)
 	T_NEAR((double)(S.t - t0) / 1e6, 48.0, 0.4);
 }
 
-/* D.1: burst 150, a round overruns one tick: load rule 149, then 7/8 rule 131, an
+/* P8: burst 150, a round overruns one tick: load rule 149, then 7/8 rule 131, an
  * immediate extra round, phase 6 */
 static void t_seven_eighths(void)
 {
@@ -203,7 +204,7 @@ static void t_seven_eighths(void)
 	T_EQ_U64(P.st.last_load_pct, 120);
 }
 
-/* D.1: burst 12, each_burst 5: chunks 5, 5, 2 (three POLL runs), then adaptation */
+/* P9: burst 12, each_burst 5: chunks 5, 5, 2 (three POLL runs), then adaptation */
 static void t_chunks(void)
 {
 	setup(POLL_RANGE_EINVAL, 1, 100);
@@ -255,7 +256,7 @@ static int one_round(uint32_t hz, uint64_t round_us)
 	return (int)P.st.burst - (int)b0;
 }
 
-/* D.1: HZ 1000, user_frac 50: 600 µs is load 60 > 50 (burst - 1); 500 µs is load 50,
+/* P10, P11: HZ 1000, user_frac 50: 600 µs is load 60 > 50 (burst - 1); 500 µs is load 50,
  * not > 50 (burst + 1); HZ 3000, 200 µs is load 60 (burst - 1) */
 static void t_load_rule(void)
 {
@@ -267,7 +268,8 @@ static void t_load_rule(void)
 	T_EQ_U64(P.st.last_load_pct, 60);
 }
 
-/* D.1: reg_frac 20 (DF/FB6 count-down): rounds 1, 21, 41 check status */
+/* P12: reg_frac 20 (counting down, as DragonFly and FreeBSD 5): rounds 1, 21, 41 check
+ * status */
 static void t_reg_frac(void)
 {
 	setup(POLL_RANGE_EINVAL, 1, 100);
@@ -289,7 +291,7 @@ static void t_reg_frac(void)
 	T_EQ_U64(P.st.status_checks, 3);
 }
 
-/* D.1: a tick that finds pending 101: stalled + 1, pending and phase reset, then it
+/* P13: a tick that finds pending 101: stalled + 1, pending and phase reset, then it
  * schedules normally; the 100 ticks before it were lost and suspect */
 static void t_stalled(void)
 {
@@ -329,7 +331,7 @@ static void t_short_ticks(void)
 	T_EQ_U64(P.st.short_ticks, 2);
 }
 
-/* D.1: burst_max 5 is EINVAL (FreeBSD 8) or clamped to 10 (DragonFly); pollhz 40000
+/* P14, P15: burst_max 5 is EINVAL (FreeBSD 8) or clamped to 10 (DragonFly); pollhz 40000
  * becomes 30000 (DragonFly) and 0 is EINVAL in both */
 static void t_range_einval(void)
 {
@@ -380,8 +382,8 @@ static void t_range_clamp(void)
 	T_EQ_U64(P.k.user_frac, 150);
 }
 
-/* DragonFly/FreeBSD 6: user_frac above 100 wraps 100 - user_frac, so even rounds that
- * take the whole tick never lower burst */
+/* P16 (DragonFly, FreeBSD 5): user_frac above 100 wraps 100 - user_frac, so even rounds
+ * that take the whole tick never lower burst */
 static void t_user_frac_wrap(void)
 {
 	setup(POLL_RANGE_CLAMP, 1, 6000);        /* 150 frames: 0.9 ms of a 1 ms tick */

@@ -71,7 +71,8 @@ static struct search_cfg cfg_rfc2544(double min, double max)
 				    .max_load_pps = max, .width = 0.005, .duration_s = 60 };
 }
 
-/* spec §3.4 profile "rfc2544": init 1 s, final 60 s, sum 60 s, exceed 0 */
+/* The "rfc2544"-like goal setting of docs/design/methodology.md#search-goal-settings:
+ * init 1 s, final 60 s, sum 60 s, exceed 0 */
 static struct search_cfg cfg_mlr60(double min, double max)
 {
 	return (struct search_cfg){ .method = SM_MLR, .min_load_pps = min, .max_load_pps = max,
@@ -80,7 +81,7 @@ static struct search_cfg cfg_mlr60(double min, double max)
 				    .pdr_loss = 0.005 };
 }
 
-/* spec §3.4 profile "quick" (CSIT-like): 1 s trials, sum 21 s, exceed 0.5 */
+/* The "quick" (CSIT-like) goal setting: 1 s trials, sum 21 s, exceed 0.5 */
 static struct search_cfg cfg_quick(double min, double max)
 {
 	return (struct search_cfg){ .method = SM_MLR, .min_load_pps = min, .max_load_pps = max,
@@ -109,7 +110,8 @@ static void t_loss(void)
 	T_NEAR(search_loss(1000, 0), 1, 0);
 }
 
-/* Hand-worked with spec §3.1's formula (full_lo, full_hi, short_lo, short_hi, exceed, sum). */
+/* Hand-worked with the formula of docs/design/methodology.md#load-classification
+ * (full_lo, full_hi, short_lo, short_hi, exceed, sum). */
 static void t_classify(void)
 {
 	/* exceed 0: one lossy 1-s short trial: eff_hi 1 > q 0 → UPPER (the time saver) */
@@ -339,8 +341,8 @@ static void t_mlr_cheaper(void)
 }
 
 /* Replies scripted by hand (loss or not) and the loads MLR-lite must ask for, computed
- * from §3.4: one phase (P = 0) of 1-s trials deciding a load with one trial, exceed 0,
- * width 1 %. */
+ * from docs/design/methodology.md#mlr-lite-search: one phase (P = 0) of 1-s trials
+ * deciding a load with one trial, exceed 0, width 1 %. */
 static void t_mlr_steps(void)
 {
 	struct search_cfg c = { .method = SM_MLR, .min_load_pps = 1000, .max_load_pps = 1e6,

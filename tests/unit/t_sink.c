@@ -322,6 +322,7 @@ static void t_expect_parse(void)
 	struct expect_table *t = calloc(1, sizeof(*t));
 	char err[256];
 	const char *gen =
+		"{\"schema\":\"ppslab/gen\",\"type\":\"ready\",\"pid\":7,\"ports\":[\"afpacket:gen0\"]}\n"
 		"{\"schema\":\"ppslab/gen\",\"type\":\"interval\",\"tx_pkts\":10}\n"
 		"{\"schema\":\"ppslab/gen\",\"type\":\"summary\",\"stream\":3,\"tx_pkts\":100000}\n";
 	T_EQ_INT(expect_parse(t, "gen.json", gen, err, sizeof(err)), 0);
@@ -341,6 +342,9 @@ static void t_expect_parse(void)
 	T_EQ_INT(expect_parse(u, "x.json", "{\"type\":\"interval\"}\n{\"type\":\"interval\"}\n", err,
 			      sizeof(err)), -EINVAL);
 	T_TRUE(strstr(err, "no summary") != NULL);
+	T_EQ_INT(expect_parse(u, "r.json", "{\"type\":\"ready\",\"pid\":7,\"ports\":[]}\n", err,
+			      sizeof(err)), -EINVAL);
+	T_TRUE(strstr(err, "r.json:1: no summary") != NULL);
 	T_EQ_INT(expect_parse(u, "y.json", "{\"type\":\"summary\",\"stream\":1}", err, sizeof(err)),
 		 -EINVAL);
 	T_TRUE(strstr(err, "tx_pkts") != NULL);

@@ -1,7 +1,8 @@
-/* t_stats.c — the statistics of `ppslab compare` against worked examples: the spec's t
- * table, the incomplete beta against closed forms (Student's t for ν = 1, 2 and 4),
- * Welch on logs computed independently with awk, Benjamini–Hochberg ordering, and the
- * verdicts for identical, shifted and noisy samples. */
+/* t_stats.c — the statistics of `ppslab compare`
+ * (docs/design/methodology.md#comparing-two-runs) against worked examples: the t table,
+ * the incomplete beta against closed forms (Student's t for ν = 1, 2 and 4), Welch on
+ * logs computed independently with awk, Benjamini–Hochberg ordering, and the verdicts
+ * for identical, shifted and noisy samples. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -43,7 +44,7 @@ static void t_location(void)
 
 static void t_t_table(void)
 {
-	/* spec §5: the largest tabulated df not above ν */
+	/* the largest tabulated df not above ν (docs/design/methodology.md#the-t-table) */
 	T_NEAR(st_t975(1), 12.706, 0);
 	T_NEAR(st_t975(1.99), 12.706, 0);
 	T_NEAR(st_t975(3.956), 3.182, 0);
@@ -162,7 +163,7 @@ static void t_verdicts(void)
 		{ 0.985, 0.975, 0.995, 0, ST_SMALL_CHANGE },
 		{ 1.00, 0.97, 1.03, 0, ST_INCONCLUSIVE },
 		{ 0.97, 0.95, 1.01, 0, ST_INCONCLUSIVE },    /* the interval holds 1 */
-		{ 0.975, 0.96, 0.99, 0, ST_REGRESSION },     /* spec: r beyond δ and hi < 1 */
+		{ 0.975, 0.96, 0.99, 0, ST_REGRESSION },     /* r beyond δ and hi < 1 */
 		{ 1.10, 1.05, 1.15, 1, ST_REGRESSION },      /* latency up 10 % */
 		{ 0.90, 0.85, 0.95, 1, ST_PROGRESSION },
 		{ 1.00, 0.99, 1.01, 1, ST_EQUIVALENT },

@@ -1,0 +1,29 @@
+# ready.sh — the shell side of the readiness protocol (docs/readiness.md): sourced by
+# tests/integ/lib.sh, bench/lib.sh and bench/soak.sh, so that every script waits for
+# ppslab-rut, ppslab-sink and ppslab-gen the same way.
+
+# ready_said FILE...: one of the files holds the program's ready line: its JSON ready
+# record (its --json output) or its stderr line "ppslab-TOOL: ready: ..." (its stderr).
+ready_said() {
+	local f
+	for f in "$@"; do
+		grep -qE '"type":"ready"|^ppslab-[a-z]+: ready: ' "$f" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+# ready_wait PID TIMEOUT_S FILE...: waits until ready_said FILE... for the program PID
+# writes them. 0 when it is ready (also when it said so and has already ended), 1 when
+# PID ended without saying it, 2 when TIMEOUT_S passed.
+ready_wait() {
+	local pid=$1 end=$((SECONDS + $2))
+	shift 2
+	until ready_said "$@"; do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			ready_said "$@" && return 0
+			return 1
+		fi
+		[ "$SECONDS" -ge "$end" ] && return 2
+		sleep 0.05
+	done
+}
