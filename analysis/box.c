@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,118 @@ int box_sys_init(struct box_cmd *c, const struct box *b, const char *prog)
 	return box_arg(c, prog);
 }
 
+/* The user's options, then ppslab's defaults: OpenSSH keeps the first value of an
+ * option, so the user's ConnectTimeout or BatchMode wins over ours. */
+static int ssh_options(struct box_cmd *s, char *const *user)
+{
+	static const char *const fixed[] = { "-o", "BatchMode=yes", "-o", "ConnectTimeout=10",
+					     "-o", "ServerAliveInterval=5", NULL };
+	int rc = 0;
+	for (int i = 0; !rc && user && user[i]; i++)
+		rc = box_arg(s, user[i]);
+	for (int i = 0; !rc && fixed[i]; i++)
+		rc = box_arg(s, fixed[i]);
+	return rc;
+}
+
+bool box_is_ssh(const char *prog)
+{
+	if (!prog)
+		return false;
+	const char *base = strrchr(prog, '/');
+	return !strcmp(base ? base + 1 : prog, "ssh");
+}
+
+/* ssh(1)'s options that take an argument (OpenSSH 9). */
+static bool ssh_opt_has_arg(char ch)
+{
+	return ch && strchr("BbcDEeFIiJLlmOoPpQRSWw", ch) != NULL;
+}
+
+int box_ssh_dest(char *const *av, size_t *dest)
+{
+	size_t i = 1;
+	for (; av[i]; i++) {
+		const char *w = av[i];
+		if (!strcmp(w, "--")) {
+			i++;
+			break;
+		}
+		if (w[0] != '-' || !w[1])
+			break;
+		for (size_t j = 1; w[j]; j++)
+			if (ssh_opt_has_arg(w[j])) {
+				if (!w[j + 1] && av[i + 1])
+					i++;   /* its argument is the next word */
+				else if (!w[j + 1])
+					return -EINVAL;
+				break;
+			}
+	}
+	if (!av[i])
+		return -EINVAL;
+	*dest = i;
+	return 0;
+}
+
+int box_ssh_wrap(char *const *av, char *const *user_opts, struct box_cmd *out)
+{
+	size_t dest;
+	memset(out, 0, sizeof(*out));
+	if (!av || !box_is_ssh(av[0]))
+		return -ENOENT;
+	if (box_ssh_dest(av, &dest))
+		return -EINVAL;
+	int rc = 0;
+	/* the vector's own options first: they are the most specific */
+	for (size_t i = 0; !rc && i < dest; i++)
+		rc = box_arg(out, av[i]);
+	if (!rc && dest > 1 && !strcmp(av[dest - 1], "--")) {
+		/* keep "--" right before the destination */
+		free(out->argv[--out->n]);
+		out->argv[out->n] = NULL;
+	}
+	rc = rc ? rc : ssh_options(out, user_opts);
+	/* ssh reads options again after the destination: "--" ends them */
+	rc = rc ? rc : box_arg(out, av[dest]);
+	rc = rc ? rc : box_arg(out, "--");
+	if (!rc && av[dest + 1]) {
+		/* the remote shell splits one command line again: every word quoted */
+		size_t len = 1;
+		char *line;
+		for (size_t i = dest + 1; av[i]; i++) {
+			char *q = box_shell_quote(av[i]);
+			if (!q) {
+				rc = -ENOMEM;
+				break;
+			}
+			len += strlen(q) + 1;
+			free(q);
+		}
+		if (!rc && !(line = malloc(len)))
+			rc = -ENOMEM;
+		if (!rc) {
+			line[0] = 0;
+			for (size_t i = dest + 1; av[i]; i++) {
+				char *q = box_shell_quote(av[i]);
+				if (!q) {
+					rc = -ENOMEM;
+					break;
+				}
+				if (line[0])
+					strcat(line, " ");
+				strcat(line, q);
+				free(q);
+			}
+			rc = rc ? rc : box_arg(out, line);
+			free(line);
+		}
+	}
+	if (rc)
+		box_cmd_free(out);
+	return rc;
+}
+
 int box_cmd_done(struct box_cmd *c, const struct box *b)
 {
 	if (!b->ssh)
@@ -136,12 +249,7 @@ int box_cmd_done(struct box_cmd *c, const struct box *b)
 	}
 	struct box_cmd s = { 0 };
 	rc = box_arg(&s, "ssh");
-	const char *fixed[] = { "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o",
-				"ServerAliveInterval=5", NULL };
-	for (int i = 0; !rc && fixed[i]; i++)
-		rc = box_arg(&s, fixed[i]);
-	for (int i = 0; !rc && b->ssh_opts && b->ssh_opts[i]; i++)
-		rc = box_arg(&s, b->ssh_opts[i]);
+	rc = rc ? rc : ssh_options(&s, b->ssh_opts);
 	if (!rc)
 		rc = box_arg(&s, b->ssh);
 	if (!rc)

@@ -4,11 +4,14 @@
  *
  * Over ssh the remote side gets one command line that its shell splits again: every
  * word is quoted here (POSIX single quotes), so values from profiles or results are
- * never expanded by any shell, local or remote. ssh runs with
- * BatchMode=yes (no password prompt can hang a sweep) and a connect timeout. */
+ * never expanded by any shell, local or remote. ssh runs with the profile's
+ * ssh_options first, then BatchMode=yes (no password prompt can hang a sweep), a
+ * connect timeout and a keep-alive: OpenSSH keeps the first value of an option, so the
+ * user's win. */
 #ifndef PPSLAB_BOX_H
 #define PPSLAB_BOX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -40,6 +43,19 @@ int box_argf(struct box_cmd *c, const char *fmt, ...) __attribute__((format(prin
  * 0 or -ENOMEM. */
 int box_cmd_done(struct box_cmd *c, const struct box *b);
 void box_cmd_free(struct box_cmd *c);
+
+/* Hooks that start with ssh: a vector whose first word is "ssh" (or ".../ssh") runs
+ * ssh on this host. box_ssh_wrap() makes it safe and consistent with the boxes: the
+ * vector's own ssh options first, then user_opts (topology.ssh_options), then ppslab's
+ * defaults (BatchMode=yes, ConnectTimeout=10, ServerAliveInterval=5; OpenSSH keeps the
+ * first value of an option), the destination, "--", and every word after it quoted
+ * for the remote shell and joined into one, so each arrives as one word, spaces and
+ * shell characters intact. -ENOENT: not an ssh vector (run it as is); -EINVAL: no
+ * destination; -ENOMEM. */
+int box_ssh_wrap(char *const *av, char *const *user_opts, struct box_cmd *out);
+/* The index of an ssh vector's destination word (after its options); -EINVAL if none. */
+int box_ssh_dest(char *const *av, size_t *dest);
+bool box_is_ssh(const char *prog);
 
 /* POSIX shell single-quoting of s into a new string ("it's" → 'it'\''s'). */
 char *box_shell_quote(const char *s);

@@ -1,4 +1,4 @@
-/* checks.c — the eight consistency checks of a trial (see checks.h), pure functions of
+/* checks.c — the consistency checks of a trial (see checks.h), pure functions of
  * the trial record: what the components printed, nothing measured here. Called by
  * ppslab run after every trial; a failed check flags the trial.
  *
@@ -6,7 +6,8 @@
  * stream, tx_pkts, test_pkts, seq_holes, rate_error_pct, shortfall_pct, rate_ok),
  * ppslab-sink's (sink/report.c: rx_pkts, err_pkts, ring_drops, streams[]{stream,
  * rx_pkts, lost_pkts, first_seq}) and ppslab-rut's stats (router-under-test/rutstats.c:
- * rx_pkts, fwd_pkts, drop_pkts, drops{malformed, not_ip4}, rules[]{number, pkts}). */
+ * rx_pkts, fwd_pkts, drop_pkts, drops{malformed, not_ip4}, rules[]{number, pkts},
+ * polling{ticks, clock_skips}). */
 #include "checks.h"
 
 #include <errno.h>
@@ -18,6 +19,7 @@
 
 #define DETAIL_MAX 1024
 #define RATE_TOL_DEFAULT 0.005
+#define CLOCK_LOSS_MAX 0.01        /* share of poll deadlines the host may cost a trial */
 
 struct out {
 	json_t *checks, *flags;
@@ -327,20 +329,40 @@ static void c_sinks_saw(struct out *o, json_t *trial, const struct check_ctx *ct
 	record(o, "sinks saw the traffic", judged ? (bad ? V_FAIL : V_OK) : V_SKIP, d);
 }
 
+/* Why the router's counters are absent, for a skipped check. */
+static const char *no_router_counters(const struct check_ctx *ctx, json_t *trial)
+{
+	json_t *rut = json_object_get(trial, "rut");
+	switch (ctx->router) {
+	case CHECK_NONE:
+		return "no router between sender and sink";
+	case CHECK_EXTERNAL:
+		if (!json_is_object(rut))
+			return "the external router has no read_hook";
+		if (json_is_string(json_object_get(rut, "counters_note")))
+			return json_string_value(json_object_get(rut, "counters_note"));
+		return "the read hook's JSON has no such counters (rx_pkts, fwd_pkts, drop_pkts, "
+		       "rules: LAB.md)";
+	default:
+		return "no forwarder counters";
+	}
+}
+
 /* 5 forwarder adds up */
-static void c_rut_adds_up(struct out *o, json_t *trial)
+static void c_rut_adds_up(struct out *o, json_t *trial, const struct check_ctx *ctx)
 {
 	json_t *rut = json_object_get(trial, "rut");
 	uint64_t rx, fwd, drop;
 	char d[DETAIL_MAX] = "";
-	if (!json_is_object(rut)) {
-		record(o, "forwarder adds up", V_SKIP, "no forwarder counters");
+	if (!json_is_object(rut) || !json_object_get(rut, "rx_pkts")) {
+		record(o, "forwarder adds up", V_SKIP, no_router_counters(ctx, trial));
 		return;
 	}
 	if (!get_u64(rut, "rx_pkts", &rx) || !get_u64(rut, "fwd_pkts", &fwd) ||
 	    !get_u64(rut, "drop_pkts", &drop)) {
-		record(o, "forwarder adds up", V_SKIP, "the forwarder's record has no rx_pkts, "
-		       "fwd_pkts and drop_pkts");
+		record(o, "forwarder adds up", V_SKIP, ctx->router == CHECK_EXTERNAL
+		       ? "the read hook's counters lack rx_pkts, fwd_pkts or drop_pkts"
+		       : "the forwarder's record has no rx_pkts, fwd_pkts and drop_pkts");
 		return;
 	}
 	bool ok = rx == fwd + drop;
@@ -349,14 +371,14 @@ static void c_rut_adds_up(struct out *o, json_t *trial)
 }
 
 /* 6 forwarder vs sink */
-static void c_rut_vs_sink(struct out *o, json_t *trial)
+static void c_rut_vs_sink(struct out *o, json_t *trial, const struct check_ctx *ctx)
 {
 	json_t *rut = json_object_get(trial, "rut"), *sinks = nonempty_array(trial, "sink"), *sk;
 	uint64_t fwd, sum = 0;
 	char d[DETAIL_MAX] = "";
 	size_t i;
 	if (!json_is_object(rut) || !get_u64(rut, "fwd_pkts", &fwd)) {
-		record(o, "forwarder vs sink", V_SKIP, "no forwarder counters");
+		record(o, "forwarder vs sink", V_SKIP, no_router_counters(ctx, trial));
 		return;
 	}
 	if (!sinks) {
@@ -383,12 +405,22 @@ static void c_ruleset(struct out *o, json_t *trial, const struct check_ctx *ctx)
 	char d[DETAIL_MAX] = "";
 	size_t i;
 	uint64_t sum = 0, rx;
+	if (ctx->router == CHECK_NONE) {
+		record(o, "ruleset executed", V_SKIP, "no router between sender and sink");
+		return;
+	}
 	if (!ctx->firewall) {
-		record(o, "ruleset executed", V_SKIP, "firewall off");
+		record(o, "ruleset executed", V_SKIP, "the firewall is off in this cell "
+		       "(firewall=off, or auto without rules)");
 		return;
 	}
 	if (!json_is_object(rut) || !json_is_array(rules = json_object_get(rut, "rules"))) {
-		record(o, "ruleset executed", V_SKIP, "no rule counters from the forwarder");
+		record(o, "ruleset executed", V_SKIP, ctx->router == CHECK_EXTERNAL
+		       ? (json_is_object(rut) && json_is_string(json_object_get(rut, "counters_note"))
+			  ? json_string_value(json_object_get(rut, "counters_note"))
+			  : "no rule counters from the external router (its read hook's JSON has "
+			    "no \"rules\": [{\"number\", \"pkts\"}])")
+		       : "no rule counters from the forwarder");
 		return;
 	}
 	if (ctx->update_counters && !ctx->rules) {
@@ -417,7 +449,9 @@ static void c_ruleset(struct out *o, json_t *trial, const struct check_ctx *ctx)
 		return;
 	}
 	if (!get_u64(rut, "rx_pkts", &rx)) {
-		record(o, "ruleset executed", V_SKIP, "the forwarder's record has no rx_pkts");
+		record(o, "ruleset executed", V_SKIP, ctx->router == CHECK_EXTERNAL
+		       ? "the read hook's counters have no rx_pkts"
+		       : "the forwarder's record has no rx_pkts");
 		return;
 	}
 	/* frames the forwarder discarded before the firewall (fwd.c: not IPv4, malformed)
@@ -465,6 +499,99 @@ static void c_exits(struct out *o, json_t *trial)
 	record(o, "components ok", bad ? V_FAIL : V_OK, d);
 }
 
+/* 9 forwarded <= offered: a router cannot forward more test traffic than it was
+ * offered. The tolerance is the measurement's own: the rate's resolution (counter
+ * quantum and the read times, "fwd_rate_res_pps") and the sender's pacing tolerance
+ * (check 1), since the load window sees the sender's pace over part of the trial. */
+static void c_fwd_le_offered(struct out *o, json_t *trial, double tol)
+{
+	double fwd, off, res = 0;
+	char d[DETAIL_MAX] = "";
+	if (!get_num(trial, "fwd_rate_pps", &fwd) || !get_num(trial, "offered_pps", &off) ||
+	    off <= 0) {
+		record(o, "forwarded <= offered", V_SKIP, "no forwarding rate or offered load");
+		return;
+	}
+	get_num(trial, "fwd_rate_res_pps", &res);
+	double limit = off * (1 + tol) + (res > 0 ? res : 0);
+	bool ok = fwd <= limit;
+	part(d, "forwarded %.0f pps %s offered %.0f pps + %.3f %% pacing + %.0f pps resolution "
+	     "(%.0f pps)", fwd, ok ? "<=" : ">", off, 100 * tol, res > 0 ? res : 0, limit);
+	if (!ok)
+		part(d, "a router cannot forward more than it is offered: the count includes "
+		     "frames that are not this trial's load (a backlog, other traffic)");
+	record(o, "forwarded <= offered", ok ? V_OK : V_FAIL, d);
+}
+
+/* 10 fwd_pps method: the forwarding rate comes from the receiving interfaces' kernel
+ * counters over the load window; the fallback (test frames / the sender's time, which
+ * counts a backlog delivered after the load) is flagged with the reason. */
+static void c_fwd_method(struct out *o, json_t *trial)
+{
+	const char *m = json_string_value(json_object_get(trial, "fwd_rate_from"));
+	const char *why = json_string_value(json_object_get(trial, "fwd_rate_fallback"));
+	char d[DETAIL_MAX] = "";
+	if (!m) {
+		record(o, "fwd_pps method", V_SKIP, "no forwarding rate");
+		return;
+	}
+	if (!strcmp(m, CHECK_FWD_WINDOW)) {
+		record(o, "fwd_pps method", V_OK, m);
+		return;
+	}
+	part(d, "%s, not %s: %s", m, CHECK_FWD_WINDOW, why ? why : "no reason recorded");
+	record(o, "fwd_pps method", V_FAIL, d);
+}
+
+bool checks_latency_withheld(double bound_ns, double p50_ns, double frac, bool delay_valid,
+			     char *why, size_t len)
+{
+	why[0] = 0;
+	if (!isfinite(p50_ns))
+		return false;   /* nothing to withhold */
+	if (!delay_valid) {
+		snprintf(why, len, "the sink saw negative or implausible one-way delays: the "
+			 "sender's and sink's clocks disagree");
+		return true;
+	}
+	if (!isfinite(bound_ns) || bound_ns < 0) {
+		snprintf(why, len, "the sender's and sink's clocks could not be compared (no "
+			 "time synchronisation status, no round trip): their offset is unknown");
+		return true;
+	}
+	if (bound_ns > frac * fabs(p50_ns)) {
+		snprintf(why, len, "the sender's and sink's clocks may differ by up to %.0f us, "
+			 "more than %.0f %% of the median one-way delay (%.0f us; "
+			 "trial.max_clock_error)", bound_ns / 1e3, 100 * frac, p50_ns / 1e3);
+		return true;
+	}
+	return false;
+}
+
+/* 11 poll clock kept time: a tick the forwarding thread comes to late fires once, as a
+ * late hardclock does, so the rounds of the deadlines it stands for are not run; past
+ * 1 % the poll-mode rate is below what the kernel would forward on a quiet host */
+static void c_poll_clock(struct out *o, json_t *trial)
+{
+	json_t *pol = json_object_get(json_object_get(trial, "rut"), "polling");
+	uint64_t ticks, skips;
+	char d[DETAIL_MAX] = "";
+	if (!get_u64(pol, "ticks", &ticks) || !get_u64(pol, "clock_skips", &skips)) {
+		record(o, "poll clock kept time", V_SKIP, "no poll clock counters");
+		return;
+	}
+	if (ticks + skips == 0) {
+		record(o, "poll clock kept time", V_SKIP, "the forwarder did not poll");
+		return;
+	}
+	double lost = (double)skips / (double)(ticks + skips);
+	bool ok = lost <= CLOCK_LOSS_MAX;
+	part(d, "%" PRIu64 " of %" PRIu64 " deadlines passed without a tick (%.2f %% %s 1 %%): "
+	     "the host delayed the forwarding thread", skips, ticks + skips, 100 * lost,
+	     ok ? "<=" : ">");
+	record(o, "poll clock kept time", ok ? V_OK : V_FAIL, d);
+}
+
 int checks_run(json_t *trial, const struct check_ctx *ctx)
 {
 	static const struct check_ctx defaults = { .rate_tol = RATE_TOL_DEFAULT };
@@ -481,10 +608,13 @@ int checks_run(json_t *trial, const struct check_ctx *ctx)
 	c_accounting(&o, trial, ctx);
 	c_sink_clean(&o, trial);
 	c_sinks_saw(&o, trial, ctx);
-	c_rut_adds_up(&o, trial);
-	c_rut_vs_sink(&o, trial);
+	c_rut_adds_up(&o, trial, ctx);
+	c_rut_vs_sink(&o, trial, ctx);
 	c_ruleset(&o, trial, ctx);
 	c_exits(&o, trial);
+	c_fwd_le_offered(&o, trial, tol);
+	c_fwd_method(&o, trial);
+	c_poll_clock(&o, trial);
 	if (o.oom) {
 		json_decref(o.checks);
 		json_decref(o.flags);

@@ -1,5 +1,6 @@
 /* checks.h — "are you sure the ruleset is being executed?": the consistency checks of
- * every trial of ppslab run, as pure functions on the trial's JSON record.
+ * every trial of ppslab run, as pure functions on the trial's JSON record, and the
+ * verdict on latency across two clocks.
  *
  * A trial record (docs/results-schema.md, cases[].trials[]) holds what the components
  * printed: "gen": [each sender's --json summary], "sink": [each sink's summary],
@@ -27,7 +28,21 @@
  *                    to at least the frames the forwarder read (every frame matched some
  *                    rule); with update_counters = 0 they must not move at all;
  *  8 components ok:  every component exited 0 (the record's "exit" object: name →
- *                    status), none timed out.
+ *                    status), none timed out;
+ *  9 forwarded <= offered: "fwd_rate_pps" at most "offered_pps" × (1 + rate_tol) +
+ *                    "fwd_rate_res_pps" (the rate's resolution: counter quantum and
+ *                    read times): a router cannot forward more than it is offered;
+ * 10 fwd_pps method: "fwd_rate_from" is CHECK_FWD_WINDOW, the receiving interfaces'
+ *                    counters over the load window; the fallback (test frames / the
+ *                    sender's time) fails it with "fwd_rate_fallback", the reason;
+ * 11 poll clock kept time: in poll mode, at most 1 % of the forwarder's tick deadlines
+ *                    passed without a tick of their own (polling.clock_skips against
+ *                    polling.ticks): a late tick fires once, so the host's delays cost
+ *                    rounds, and the rate falls below what the kernel would forward.
+ *
+ * The router's counters ("rut") are ppslab-rut's stats, or an external router's read
+ * hook counters (dut.h: rx_pkts, fwd_pkts, drop_pkts, rules, drops); ctx->router words
+ * the reason a check is skipped without them.
  *
  * The fields read, as the tools print them:
  *  gen[]:  "stream", "test_pkts" + "seq_holes" (what the sender numbered; "tx_pkts" when
@@ -39,7 +54,8 @@
  *          numbers below a stream's floor were not measured by the sink);
  *  rut:    "rx_pkts", "fwd_pkts", "drop_pkts", "drops"{"malformed", "not_ip4"} (frames
  *          dropped before the firewall, subtracted in check 7), "rules"[]{"number",
- *          "pkts"} (deltas over the trial; every rule including 65535);
+ *          "pkts"} (deltas over the trial; every rule including 65535), "polling"{
+ *          "ticks", "clock_skips"} (deltas; check 9 is skipped when both are 0);
  *  exit:   {"gen": 0, "sink": 0, "rut": 0, ...}: an integer exit status (128 + N: killed
  *          by signal N), or a string saying what happened instead ("timeout" when it was
  *          killed at its time limit); anything but 0 fails check 8.
@@ -52,7 +68,8 @@
  * "ok": null and "detail": "skipped: WHY" and is not a failure. Each failed check adds
  * "NAME: DETAIL" to "flags". Check names: "offered load", "sent = received + lost",
  * "sink clean", "sinks saw the traffic", "forwarder adds up", "forwarder vs sink",
- * "ruleset executed", "components ok" (always all eight, in this order).
+ * "ruleset executed", "components ok", "forwarded <= offered", "fwd_pps method",
+ * "poll clock kept time" (always all eleven, in this order).
  */
 #ifndef PPSLAB_CHECKS_H
 #define PPSLAB_CHECKS_H
@@ -60,8 +77,15 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+/* How trial.c says the forwarding rate was measured ("fwd_rate_from"). */
+#define CHECK_FWD_WINDOW "interface counters, load window"
+#define CHECK_FWD_FRAMES "test frames / sender's time"
+
+enum check_router { CHECK_RUT, CHECK_EXTERNAL, CHECK_NONE };
+
 struct check_ctx {
 	double rate_tol;        /* fraction, default 0.005 */
+	enum check_router router;   /* what "rut" comes from (default ppslab-rut) */
 	bool firewall;          /* the forwarder's firewall is on for this trial */
 	bool update_counters;   /* net.inet.ip.fw.update_counters */
 	unsigned rules;         /* rules loaded besides 65535 */
@@ -73,5 +97,13 @@ struct check_ctx {
  * of failed checks (0: all passed or skipped), -EINVAL when trial is not an object, or
  * -ENOMEM. */
 int checks_run(json_t *trial, const struct check_ctx *ctx);
+
+/* Latency across two clocks: true (withhold lat_*) when the sink's delays are not valid
+ * (delay_valid false: negative or implausible delays), when the bound on the sender's
+ * and sink's clock difference is unknown (NaN) or larger than frac × the median
+ * one-way delay; why says which, with the numbers. False when p50_ns is NaN (no
+ * latency) or the bound is small enough. */
+bool checks_latency_withheld(double bound_ns, double p50_ns, double frac, bool delay_valid,
+			     char *why, size_t len);
 
 #endif

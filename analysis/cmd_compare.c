@@ -16,7 +16,7 @@
 
 #define SYNOPSIS "ppslab compare A.json B.json [C.json ...] [--metric M] [--margin 2%] " \
 		 "[--where AXIS=VALUE,...] [--format text|md|csv|html] [-o COMPARE.json] " \
-		 "[--plot FILE.png] [--fail-on regression]"
+		 "[--plot FILE.png] [--fail-on regression] [--mix-methods]"
 
 static const struct opt_def opts[] = {
 	{ "metric", 'm', "M[,M...]", "metrics to compare (default: those of ndr_pps, pdr_pps, "
@@ -38,6 +38,8 @@ static const struct opt_def opts[] = {
 	{ "fail-on", 0, "WHAT,...", "exit 1 on regression, progression, small_change, "
 	  "inconclusive, equivalent or missing (a cell on one side)" },
 	{ "no-env", 0, NULL, "leave out the environments side by side" },
+	{ "mix-methods", 0, NULL, "compare forwarding rates even when the files measured them "
+	  "two ways (interface counters vs test frames / sender's time)" },
 	{ "help", 'h', NULL, "this help" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -106,6 +108,8 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		a->plot_metric = arg;
 	} else if (!strcmp(name, "no-env")) {
 		a->no_env = 1;
+	} else if (!strcmp(name, "mix-methods")) {
+		a->co.mix_methods = true;
 	} else if (!strcmp(name, "fail-on")) {
 		struct strlist l = { 0 };
 		int rc = strlist_add_csv(&l, arg) ? EX_OSERR : 0;

@@ -212,6 +212,70 @@ out:
 	return rc;
 }
 
+/* How a case's fwd_pps was measured: the case's "fwd_rate_from", else its last
+ * trial's; NULL when the file does not say (older files, fixtures). */
+static const char *case_method(const struct res_case *c)
+{
+	const char *m = json_string_value(json_object_get(c->obj, "fwd_rate_from"));
+	if (m)
+		return m;
+	json_t *tr = json_object_get(c->obj, "trials");
+	return json_string_value(json_object_get(json_array_get(tr, json_array_size(tr) - 1),
+						 "fwd_rate_from"));
+}
+
+/* The one method of a cell's cases that say one; "" when none says, NULL when they
+ * differ (the first two in *x, *y). */
+static const char *cell_method(const struct res_file *rf, size_t cell, const char **x,
+			       const char **y)
+{
+	const char *m = "";
+	for (size_t k = 0; k < rf->cells[cell].ncases; k++) {
+		const struct res_case *c = &rf->cases[rf->cells[cell].cases[k]];
+		const char *cm = c->failed ? NULL : case_method(c);
+		if (!cm)
+			continue;
+		if (*m && strcmp(m, cm)) {
+			*x = m;
+			*y = cm;
+			return NULL;
+		}
+		m = cm;
+	}
+	return m;
+}
+
+/* Forwarding rates measured two ways (the load window's interface counters, or test
+ * frames over the sender's time, which also counts a backlog) are not one quantity. */
+static bool rate_metric(const char *m)
+{
+	return !strncmp(m, "fwd_pps", 7) || !strcmp(m, "mfr_pps");
+}
+
+static int check_methods(const struct cmp *c, long ia, long ib, const char *metric,
+			 char *err, size_t errlen)
+{
+	const char *x = NULL, *y = NULL;
+	const char *ma = cell_method(c->a, (size_t)ia, &x, &y);
+	if (!ma)
+		return fail(err, errlen, "%s, cell %s: %s was measured by \"%s\" in some "
+			    "repetitions and by \"%s\" in others: not one quantity (LAB.md, "
+			    "\"Forwarding rate\"); --mix-methods compares anyway", c->a->path,
+			    c->a->cells[ia].key, metric, x, y);
+	const char *mb = cell_method(c->b, (size_t)ib, &x, &y);
+	if (!mb)
+		return fail(err, errlen, "%s, cell %s: %s was measured by \"%s\" in some "
+			    "repetitions and by \"%s\" in others: not one quantity (LAB.md, "
+			    "\"Forwarding rate\"); --mix-methods compares anyway", c->b->path,
+			    c->b->cells[ib].key, metric, x, y);
+	if (*ma && *mb && strcmp(ma, mb))
+		return fail(err, errlen, "cell %s: %s was measured by \"%s\" in %s and by \"%s\" "
+			    "in %s: not one quantity (LAB.md, \"Forwarding rate\"); --mix-methods "
+			    "compares anyway", c->a->cells[ia].key, metric, ma, c->a->path, mb,
+			    c->b->path);
+	return 0;
+}
+
 int cmp_run(const struct res_file *a, const struct res_file *b, const struct cmp_opts *o,
 	    struct cmp **out, char *err, size_t errlen)
 {
@@ -274,6 +338,13 @@ int cmp_run(const struct res_file *a, const struct res_file *b, const struct cmp
 			/* a metric that applies to neither side (fwd_pps_b of a one-way run) */
 			if (!r->sa.s.n && !r->sb.s.n)
 				continue;
+			if (rate_metric(r->metric) &&
+			    (rc = check_methods(c, (long)i, j, r->metric, err, errlen))) {
+				if (!o->mix_methods)
+					goto fail;
+				rc = -ENOMEM;   /* what a later goto fail means */
+				r->note = "fwd_pps measured two ways (--mix-methods)";
+			}
 			r->flagged = r->sa.flagged || r->sb.flagged;
 			compute_row(c, r, va, vb);
 			c->nrows++;

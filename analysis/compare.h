@@ -13,10 +13,16 @@
  *                 repetition, zero values, or a change not significant after BH)
  *
  * "Worse" is lower for rates and higher for latency, loss, CPU (names.h). A change
- * verdict also needs its BH-adjusted p ≤ α; otherwise it is INCONCLUSIVE. */
+ * verdict also needs its BH-adjusted p ≤ α; otherwise it is INCONCLUSIVE.
+ *
+ * Forwarding rates (fwd_pps*, mfr_pps) of a matched cell must have been measured one
+ * way (cases[].fwd_rate_from, else the last trial's): interface counters over the load
+ * window, or test frames over the sender's time. Cells that mix them are refused
+ * (-EINVAL, err names the cell, both methods and files) unless mix_methods. */
 #ifndef PPSLAB_COMPARE_H
 #define PPSLAB_COMPARE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "grid.h"
@@ -33,6 +39,8 @@ struct cmp_opts {
 	const char *const *lower;      /* more lower-is-better metrics */
 	size_t nlower;
 	const struct res_sel *where;   /* only cells with these values, or NULL */
+	bool mix_methods;              /* compare forwarding rates measured two ways
+					* (fwd_rate_from differs): refused otherwise */
 };
 
 struct cmp_row {

@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "jout.h"
 #include "log.h"
+#include "pollkern.h"
 #include "proc.h"
 #include "results.h"
 #include "rulegen.h"
@@ -25,9 +26,10 @@ struct dut {
 	pid_t pid;               /* the forwarder, 0 when not running */
 	json_t *applied;         /* axis → value last applied (owned) */
 	char sock[512], outpath[512], rulepath[512];
-	char mode[16];
+	char mode[16], kernel[32];
 	unsigned starts;
 	char desc[128];
+	json_t *hook_log;        /* the hooks the last dut_apply ran (external router) */
 };
 
 /* axes that are knobs of a running forwarder, and their sysctl names */
@@ -151,9 +153,14 @@ static json_t *rut_stop(struct dut *d)
  * connection; a fraction of this on a slow or loaded machine. */
 #define RUT_READY_TIMEOUT_S 30
 
-static int rut_start(struct dut *d, const char *mode, char *err, size_t errlen)
+/* (Re)starts the forwarder in mode with the cell's kernel personality and HZ (a boot
+ * setting of the kernels, so a new value means a new forwarder). */
+static int rut_start(struct dut *d, const char *mode, const json_t *params, char *err,
+		     size_t errlen)
 {
 	const struct profile *p = d->cfg.p;
+	const json_t *kv = prof_value(p, params, "kernel"), *hv = prof_value(p, params, "hz");
+	const char *kernel = json_is_string(kv) ? json_string_value(kv) : PK_DEFAULT;
 	json_decref(rut_stop(d));
 	json_object_clear(d->applied);
 	d->starts++;
@@ -177,6 +184,12 @@ static int rut_start(struct dut *d, const char *mode, char *err, size_t errlen)
 	rc = rc ? rc : box_arg(&c, "--json");
 	rc = rc ? rc : box_arg(&c, "--interval");
 	rc = rc ? rc : box_arg(&c, "60s");
+	rc = rc ? rc : box_arg(&c, "--kernel");
+	rc = rc ? rc : box_arg(&c, kernel);
+	if (!rc && json_is_integer(hv)) {
+		rc = box_arg(&c, "--sysctl");
+		rc = rc ? rc : box_argf(&c, "kern.hz=%lld", (long long)json_integer_value(hv));
+	}
 	if (!rc && p->router.rt_prio > 0) {
 		rc = box_arg(&c, "--rt-prio");
 		rc = rc ? rc : box_argf(&c, "%.0f", p->router.rt_prio);
@@ -197,7 +210,9 @@ static int rut_start(struct dut *d, const char *mode, char *err, size_t errlen)
 	}
 	d->pid = pid;
 	snprintf(d->mode, sizeof(d->mode), "%s", mode);
-	snprintf(d->desc, sizeof(d->desc), "ppslab-rut --mode %s, %s ports", mode, ports);
+	snprintf(d->kernel, sizeof(d->kernel), "%s", kernel);
+	snprintf(d->desc, sizeof(d->desc), "ppslab-rut --mode %s --kernel %s, %s ports", mode,
+		 kernel, ports);
 	/* ready (ready.h): forwarding, the control socket listening; then one stats over
 	 * it, which must answer at once */
 	int st;
@@ -226,14 +241,18 @@ static int rut_start(struct dut *d, const char *mode, char *err, size_t errlen)
 	return rc == -ETIMEDOUT ? -ETIMEDOUT : -EIO;
 }
 
-/* the rule set of params, written and loaded */
-static int rut_rules(struct dut *d, const json_t *params, char *err, size_t errlen)
+/* The rule set of a cell as text: a "file:" rule set's content, or the generated set
+ * (also written to d->rulepath, kept for a look after the run). *path says which file.
+ * 0, or -errno with err saying why. */
+static int rules_text(struct dut *d, const json_t *params, char **text, char *path,
+		      size_t pathlen, char *err, size_t errlen)
 {
 	const struct profile *p = d->cfg.p;
 	const json_t *rv = prof_value(p, params, "rules");
 	const json_t *kv = prof_value(p, params, "rules_kind");
 	const char *kind = json_is_string(kv) ? json_string_value(kv) : "nomatch";
-	char path[4096], rel[4096];
+	char rel[4096];
+	*text = NULL;
 	if (json_is_string(rv)) {   /* "file:PATH", checked by the profile */
 		if (prof_rules_path(p, rv, rel, sizeof(rel)) || !realpath(rel, path)) {
 			snprintf(err, errlen, "rule file %s: %s", json_string_value(rv),
@@ -251,15 +270,12 @@ static int rut_rules(struct dut *d, const json_t *params, char *err, size_t errl
 			snprintf(err, errlen, "cannot write the %s rule set to %s", kind, d->rulepath);
 			return rc ? rc : -EIO;
 		}
-		snprintf(path, sizeof(path), "%s", d->rulepath);
+		snprintf(path, pathlen, "%s", d->rulepath);
 	}
-	/* the text goes through the client's stdin, so the file need not exist on the
-	 * forwarder's host (ssh) */
-	char *text = NULL;
 	size_t tlen = 0;
 	FILE *tf = fopen(path, "r");
 	if (tf) {
-		FILE *m = open_memstream(&text, &tlen);
+		FILE *m = open_memstream(text, &tlen);
 		char buf[65536];
 		size_t n;
 		while (m && (n = fread(buf, 1, sizeof(buf), tf)) > 0)
@@ -268,10 +284,22 @@ static int rut_rules(struct dut *d, const json_t *params, char *err, size_t errl
 			fclose(m);
 		fclose(tf);
 	}
-	if (!text) {
+	if (!*text) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -EIO;
 	}
+	return 0;
+}
+
+/* the rule set of params, written and loaded */
+static int rut_rules(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	char path[4096], *text;
+	int rc = rules_text(d, params, &text, path, sizeof(path), err, errlen);
+	if (rc)
+		return rc;
+	/* the text goes through the client's stdin, so the file need not exist on the
+	 * forwarder's host (ssh) */
 	static char out[8192];
 	const char *flush[] = { "ipfw", "-q", "flush", NULL };
 	int st = ctl(d, out, sizeof(out), flush);
@@ -318,13 +346,23 @@ static int rut_apply(struct dut *d, const json_t *params, char *err, size_t errl
 {
 	const json_t *mv = prof_value(d->cfg.p, params, "mode");
 	const char *mode = json_is_string(mv) ? json_string_value(mv) : "poll";
+	const json_t *kv = prof_value(d->cfg.p, params, "kernel");
+	const struct pollkern *k = pollkern_find(json_string_value(kv));
 	int rc;
-	if (!dut_alive(d) || strcmp(mode, d->mode))
-		if ((rc = rut_start(d, mode, err, errlen)))
+	if (!k)
+		k = pollkern_find(PK_DEFAULT);
+	if (!dut_alive(d) || strcmp(mode, d->mode) || strcmp(k->name, d->kernel) ||
+	    changed(d, params, "hz")) {
+		if ((rc = rut_start(d, mode, params, err, errlen)))
 			return rc;
+		remember(d, params, "hz");
+	}
 	/* burst_max before each_burst: each_burst must stay within 1..burst_max */
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
 		bool fw = !strcmp(knobs[i].axis, "firewall");
+		/* a knob this kernel lacks keeps its default (the profile checked it) */
+		if (!pollkern_has(k, knobs[i].axis))
+			continue;
 		if (!changed(d, params, knobs[i].axis) && !(fw && changed(d, params, "rules")))
 			continue;
 		char val[64], arg[128], out[1024];
@@ -352,103 +390,260 @@ static int rut_apply(struct dut *d, const json_t *params, char *err, size_t errl
 	return 0;
 }
 
-/* a hook template with {axis} replaced by the cell's values, word by word */
-static char *expand(const struct profile *p, const json_t *params, const char *tmpl)
+/* ---- an external router: hooks ------------------------------------------------- */
+
+struct expansion {
+	const struct profile *p;
+	const json_t *params;
+	char *o;
+	size_t n, cap;
+	bool oom;
+};
+
+static void exp_add(struct expansion *x, const char *s, size_t n)
 {
-	size_t cap = strlen(tmpl) + 256, n = 0;
-	char *o = malloc(cap);
-	if (!o)
-		return NULL;
-	for (const char *s = tmpl; *s;) {
-		const char *e = *s == '{' ? strchr(s, '}') : NULL;
-		char val[256];
-		const char *piece = s;
-		size_t plen = 1;
-		if (e) {
-			char axis[64];
-			size_t al = (size_t)(e - s - 1);
-			if (al < sizeof(axis)) {
-				memcpy(axis, s + 1, al);
-				axis[al] = 0;
-				const json_t *v = prof_value(p, params, axis);
-				if (v) {
-					res_value_str(v, val, sizeof(val));
-					piece = val;
-					plen = strlen(val);
-					s = e + 1;
-					goto add;
-				}
-			}
+	if (x->oom)
+		return;
+	if (x->n + n + 1 > x->cap) {
+		size_t cap = 2 * (x->n + n + 1);
+		char *r = realloc(x->o, cap);
+		if (!r) {
+			x->oom = true;
+			return;
 		}
-		s++;
-add:
-		if (n + plen + 1 > cap) {
-			cap = 2 * (n + plen + 1);
-			char *r = realloc(o, cap);
-			if (!r) {
-				free(o);
-				return NULL;
-			}
-			o = r;
-		}
-		memcpy(o + n, piece, plen);
-		n += plen;
+		x->o = r;
+		x->cap = cap;
 	}
-	o[n] = 0;
-	return o;
+	memcpy(x->o + x->n, s, n);
+	x->n += n;
+	x->o[x->n] = 0;
 }
 
-/* Runs a hook (array of template words); output into out. Returns its status. */
-static int hook_run(struct dut *d, const json_t *hook, const json_t *params, char *out,
-		    size_t outlen)
+static void exp_piece(void *ctx, const char *lit, size_t n, const char *name)
 {
-	size_t n = json_array_size(hook);
-	char **av = calloc(n + 1, sizeof(*av));
-	int st = -ENOMEM;
-	if (!av)
+	struct expansion *x = ctx;
+	if (!name) {
+		exp_add(x, lit, n);
+		return;
+	}
+	char val[256];
+	const json_t *v = prof_value(x->p, x->params, name);
+	res_value_str(v, val, sizeof(val));
+	exp_add(x, val, strlen(val));
+}
+
+/* a hook word with {axis} replaced by the cell's value and {{ }} by braces */
+static char *expand(const struct profile *p, const json_t *params, const char *tmpl)
+{
+	struct expansion x = { .p = p, .params = params };
+	exp_add(&x, "", 0);
+	prof_hook_scan(tmpl, exp_piece, &x, NULL);   /* the profile checked the word */
+	if (x.oom) {
+		free(x.o);
+		return NULL;
+	}
+	return x.o;
+}
+
+int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
+		  struct box_cmd *out)
+{
+	struct box_cmd raw = { 0 };
+	size_t i;
+	json_t *w;
+	int rc = 0;
+	memset(out, 0, sizeof(*out));
+	json_array_foreach(hook, i, w) {
+		char *word = expand(cfg->p, params, json_string_value(w));
+		rc = word ? box_arg(&raw, word) : -ENOMEM;
+		free(word);
+		if (rc)
+			break;
+	}
+	if (!rc) {
+		rc = box_ssh_wrap(raw.argv, cfg->box.ssh_opts, out);
+		if (rc == -ENOENT) {   /* not ssh: as written */
+			*out = raw;
+			return 0;
+		}
+	}
+	box_cmd_free(&raw);
+	return rc;
+}
+
+/* Runs a hook (what: its name in records and messages) with stdin_text (or NULL) on its
+ * standard input; output into out. The run goes into d->hook_log. Returns the status
+ * (-errno when it could not start). */
+static int hook_run(struct dut *d, const char *what, const json_t *hook, const json_t *params,
+		    const char *stdin_text, char *out, size_t outlen)
+{
+	struct box_cmd c;
+	out[0] = 0;
+	int st = dut_hook_argv(&d->cfg, hook, params, &c);
+	if (st) {
+		snprintf(out, outlen, "%s", st == -EINVAL ? "an ssh hook names no destination"
+							 : strerror(-st));
 		return st;
-	for (size_t i = 0; i < n; i++)
-		if (!(av[i] = expand(d->cfg.p, params, json_string_value(json_array_get(hook, i)))))
-			goto out;
+	}
 	double tmo = d->cfg.p->router.hook_timeout_s > 0 ? d->cfg.p->router.hook_timeout_s : 30;
 	struct proc_opts o = { .out = out, .outlen = outlen, .merge_err = 1,
-			       .timeout_ns = (uint64_t)(tmo * 1e9) };
-	st = proc_run(av, &o);
+			       .stdin_data = stdin_text, .timeout_ns = (uint64_t)(tmo * 1e9) };
+	uint64_t t0 = mono_ns();
+	st = proc_run(c.argv, &o);
+	double secs = (double)(mono_ns() - t0) / 1e9;
 	if (st == 128 + SIGTERM || st == 128 + SIGKILL)
-		log_warn("hook %s killed after its %.0f s timeout", av[0], tmo);
-out:
-	for (size_t i = 0; i < n; i++)
-		free(av[i]);
-	free(av);
+		log_warn("hook %s (%s) killed after its %.0f s timeout", what, c.argv[0], tmo);
+	if (d->hook_log) {
+		json_t *av = json_array();
+		for (size_t i = 0; i < c.n; i++) {
+			json_t *w = json_string(c.argv[i]);   /* NULL when not UTF-8 */
+			json_array_append_new(av, w ? w : json_string("?"));
+		}
+		json_t *r = json_pack("{s:s,s:o,s:i,s:f}", "hook", what, "argv", av, "status", st,
+				      "s", secs);
+		if (r && stdin_text)
+			json_object_set_new(r, "stdin_bytes", json_integer((json_int_t)strlen(stdin_text)));
+		json_array_append_new(d->hook_log, r);
+	}
+	box_cmd_free(&c);
 	return st;
+}
+
+/* the hook's output for a message: its last lines, which say why */
+static const char *tail_of(const char *out, size_t keep)
+{
+	size_t n = strlen(out);
+	while (n && (out[n - 1] == '\n' || out[n - 1] == ' '))
+		n--;
+	return n > keep ? out + n - keep : out;
 }
 
 static int ext_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
 {
 	const struct profile *p = d->cfg.p;
 	static char out[16384];
+	json_decref(d->hook_log);
+	d->hook_log = json_array();
 	if (!json_object_get(d->applied, " setup") && p->router.setup_hook) {
-		int st = hook_run(d, p->router.setup_hook, params, out, sizeof(out));
+		int st = hook_run(d, "setup", p->router.setup_hook, params, NULL, out, sizeof(out));
 		if (st) {
-			snprintf(err, errlen, "setup hook failed with status %d: %.400s", st, out);
+			snprintf(err, errlen, "setup hook failed with status %d: %.400s", st,
+				 tail_of(out, 400));
 			return -EIO;
 		}
 	}
 	json_object_set_new(d->applied, " setup", json_true());
+	/* a hook runs when its axis or an axis it names changed; what was applied is
+	 * remembered only when every hook succeeded, so a failure is retried */
+	bool ch[64] = { false };
+	for (size_t i = 0; prof_axis_names[i] && i < 64; i++)
+		ch[i] = changed(d, params, prof_axis_names[i]);
 	const char *axis;
 	json_t *hook;
 	json_object_foreach(p->router.hooks, axis, hook) {
-		if (!changed(d, params, axis))
+		bool need = false, rules = !strcmp(axis, "rules") || prof_hook_uses(hook, "rules");
+		for (size_t i = 0; prof_axis_names[i] && i < 64; i++)
+			if (ch[i] && (!strcmp(prof_axis_names[i], axis) ||
+				      prof_hook_uses(hook, prof_axis_names[i])))
+				need = true;
+		if (!need)
 			continue;
-		int st = hook_run(d, hook, params, out, sizeof(out));
+		/* the rule set reaches the router on the hook's stdin: no file of the control
+		 * host is named to the router */
+		char *text = NULL, path[4096];
+		if (rules) {
+			int rc = rules_text(d, params, &text, path, sizeof(path), err, errlen);
+			if (rc)
+				return rc;
+		}
+		int st = hook_run(d, axis, hook, params, text, out, sizeof(out));
+		free(text);
 		if (st) {
 			snprintf(err, errlen, "hook for %s failed with status %d: %.400s", axis, st,
-				 out);
+				 tail_of(out, 400));
 			return -EIO;
 		}
-		remember(d, params, axis);
+	}
+	for (size_t i = 0; prof_axis_names[i]; i++)
+		remember(d, params, prof_axis_names[i]);
+	if (p->router.check_hook) {
+		int st = hook_run(d, "check", p->router.check_hook, params, NULL, out, sizeof(out));
+		if (st) {
+			snprintf(err, errlen, "the router's check hook says the settings did not take "
+				 "effect (status %d): %.500s", st, tail_of(out, 500));
+			return -EIO;
+		}
 	}
 	return 0;
+}
+
+const json_t *dut_hook_log(const struct dut *d)
+{
+	return d->hook_log;
+}
+
+int dut_reach(struct dut *d, char *err, size_t errlen)
+{
+	const struct profile *p = d->cfg.p;
+	if (d->kind != PR_EXTERNAL)
+		return 0;
+	const json_t *all[64];
+	size_t n = 0;
+	const char *k;
+	json_t *h;
+	all[n++] = p->router.setup_hook;
+	all[n++] = p->router.read_hook;
+	all[n++] = p->router.check_hook;
+	json_object_foreach(p->router.hooks, k, h)
+		if (n < 64)
+			all[n++] = h;
+	json_t *seen = json_object();
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (!all[i] || !box_is_ssh(json_string_value(json_array_get(all[i], 0))))
+			continue;
+		/* the hook's ssh words up to its destination, then "true" */
+		json_t *probe = json_array();
+		size_t j, dest = 0;
+		json_t *w;
+		char *av[256];
+		size_t m = 0;
+		json_array_foreach(all[i], j, w)
+			if (m < 255)
+				av[m++] = (char *)json_string_value(w);
+		av[m] = NULL;
+		if (box_ssh_dest(av, &dest)) {
+			json_decref(probe);
+			continue;
+		}
+		for (j = 0; j <= dest; j++)
+			json_array_append_new(probe, json_string(av[j]));
+		json_array_append_new(probe, json_string("true"));
+		char *key = json_dumps(probe, JSON_COMPACT);
+		if (key && !json_object_get(seen, key)) {
+			json_object_set_new(seen, key, json_true());
+			struct box_cmd c;
+			static char out[4096];
+			if (!dut_hook_argv(&d->cfg, probe, NULL, &c)) {
+				struct proc_opts o = { .out = out, .outlen = sizeof(out), .merge_err = 1,
+						       .timeout_ns = 40 * NS_PER_S };
+				int st = proc_run(c.argv, &o);
+				if (st) {
+					char *dst = expand(p, NULL, av[dest]);
+					snprintf(err, errlen, "the router's hooks cannot reach %s over ssh "
+						 "(status %d): %.300s", dst ? dst : av[dest], st,
+						 tail_of(out, 300));
+					free(dst);
+					rc = -EHOSTUNREACH;
+				}
+				box_cmd_free(&c);
+			}
+		}
+		free(key);
+		json_decref(probe);
+	}
+	json_decref(seen);
+	return rc;
 }
 
 int dut_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
@@ -463,8 +658,31 @@ int dut_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
 	}
 }
 
+/* An external router's counters: its read hook's output, {"status", "output"}. */
+static json_t *ext_read(struct dut *d)
+{
+	static char out[1 << 18];
+	json_t *log = d->hook_log;
+	d->hook_log = NULL;   /* read hooks are not part of the case's settings */
+	int st = hook_run(d, "read", d->cfg.p->router.read_hook, NULL, NULL, out, sizeof(out));
+	d->hook_log = log;
+	json_t *o = json_object();
+	json_object_set_new(o, "status", json_integer(st));
+	json_t *j = json_loads(out, JSON_DECODE_ANY, NULL);
+	if (!j) {   /* text; bytes that are not UTF-8 become '?' */
+		for (char *q = out; *q; q++)
+			if ((unsigned char)*q >= 0x80)
+				*q = '?';
+		j = json_string(out);
+	}
+	json_object_set_new(o, "output", j ? j : json_null());
+	return o;
+}
+
 json_t *dut_stats(struct dut *d)
 {
+	if (d->kind == PR_EXTERNAL && d->cfg.p->router.read_hook)
+		return ext_read(d);
 	if (d->kind != PR_RUT || !d->pid)
 		return NULL;
 	/* about 60 bytes per rule: room for the largest rule sets a profile can load */
@@ -485,7 +703,8 @@ static const char *const counters[] = {
 	"kernel_drops", "rx_bursts", "drop_txfull", "pkts", "bytes", "denied_pkts",
 	"log_lines", "log_dropped", "short_ticks", "lost_polls", "suspect", "stalled",
 	"ticks", "rounds", "chunks", "status_checks", "catchup_rounds", "idle_passes",
-	"polled_frames", "idle_frames", "ticks_in_work", "clock_skips", "cpu_s",
+	"polled_frames", "idle_frames", "ticks_in_work", "clock_skips", "ticks_deferred",
+	"stolen_ns", "cpu_s",
 	"cpu_user_s", "cpu_sys_s", "fwd_cpu_s", NULL,
 };
 
@@ -570,6 +789,44 @@ static void drop_idle_rules(json_t *rec)
 	json_object_set_new(rec, "rules_idle", json_integer((json_int_t)idle));
 }
 
+/* The read hook's counters over the trial (its output after − before, both JSON
+ * objects in the schema of dut.h), put into rec beside "output" so the checks read them
+ * as they read ppslab-rut's. A counter that went backwards (reset, wrapped) is left
+ * out and said so in "counters_note". */
+static void ext_counters(json_t *rec, const json_t *b, const json_t *a, json_int_t sb,
+			 json_int_t sa)
+{
+	static const char *const keys[] = { "rx_pkts", "fwd_pkts", "drop_pkts", "tx_pkts",
+					    "drops", "rules", NULL };
+	if (!json_is_object(a) || !json_is_object(b) || sa != 0 || sb != 0) {
+		json_object_set_new(rec, "counters_note", json_string(
+			!json_is_object(a) || !json_is_object(b)
+			? "the read hook printed no JSON object before and after the trial: no "
+			  "router counters for the checks"
+			: "the read hook failed before or after the trial: no router counters"));
+		return;
+	}
+	json_t *dl = dut_delta(b, a);
+	char note[256] = "";
+	for (int i = 0; keys[i]; i++) {
+		json_t *v = json_object_get(dl, keys[i]);
+		if (!v || !json_object_get(b, keys[i]))
+			continue;
+		if (json_is_integer(v) && json_integer_value(v) < 0) {
+			size_t l = strlen(note);
+			snprintf(note + l, sizeof(note) - l, "%s%s went backwards", l ? ", " : "",
+				 keys[i]);
+			continue;
+		}
+		json_object_set(rec, keys[i], v);
+	}
+	json_decref(dl);
+	if (note[0])
+		json_object_set_new(rec, "counters_note", json_string(note));
+	drop_idle_rules(rec);
+	json_object_set_new(rec, "counters_from", json_string("read hook, after - before the trial"));
+}
+
 json_t *dut_trial_record(struct dut *d, const json_t *before, const json_t *after)
 {
 	if (d->kind == PR_RUT) {
@@ -580,13 +837,15 @@ json_t *dut_trial_record(struct dut *d, const json_t *before, const json_t *afte
 	}
 	if (d->kind != PR_EXTERNAL || !d->cfg.p->router.read_hook)
 		return NULL;
-	static char out[1 << 18];
-	int st = hook_run(d, d->cfg.p->router.read_hook, NULL, out, sizeof(out));
+	json_t *a = after ? json_incref((json_t *)after) : ext_read(d);
 	json_t *o = json_object();
 	json_object_set(o, "hook", d->cfg.p->router.read_hook);
-	json_object_set_new(o, "status", json_integer(st));
-	json_t *j = json_loads(out, JSON_DECODE_ANY, NULL);
-	json_object_set_new(o, "output", j ? j : json_string(out));
+	json_object_set(o, "status", json_object_get(a, "status"));
+	json_object_set(o, "output", json_object_get(a, "output"));
+	ext_counters(o, json_object_get(before, "output"), json_object_get(a, "output"),
+		     json_integer_value(json_object_get(before, "status")),
+		     json_integer_value(json_object_get(a, "status")));
+	json_decref(a);
 	return o;
 }
 
@@ -596,6 +855,7 @@ json_t *dut_close(struct dut *d)
 		return NULL;
 	json_t *sum = rut_stop(d);
 	json_decref(d->applied);
+	json_decref(d->hook_log);
 	free(d);
 	return sum;
 }

@@ -8,9 +8,30 @@
  *   firewall        → net.inet.ip.fw.enable
  *   rules, rules_kind → the rule set (rulegen.h), loaded with `ipfw -q flush` and
  *                     `ipfw -q /FILE`: all or nothing, without stopping the forwarder
- *   mode            → a restart (--mode), as does a change of port backend
+ *   mode, kernel    → a restart (--mode, --kernel), as does a change of port backend
+ *   hz              → a restart with --sysctl kern.hz=N (HZ is set when a kernel boots)
+ *   pollhz, idle_poll at their defaults are not sent to a kernel without them
  * Only settings whose value changed since the last cell are sent, so a sweep over one
- * axis touches one knob per cell, like the seeds' `sysctl kern.polling.pollhz=N`. */
+ * axis touches one knob per cell, like the seeds' `sysctl kern.polling.pollhz=N`.
+ *
+ * An external router is configured by the profile's hooks (argument vectors; profile.h):
+ * setup_hook once, then per case every hook whose axis, or an axis one of its words
+ * names, changed (all of them for the first case); the hook of "rules", or one naming
+ * {rules}, gets the cell's rule set on its standard input (a "file:" rule set's content
+ * as is, or the generated ipfw set of rulegen.h), never a path of the control host.
+ * Then check_hook: a status other than 0 fails the case with its output (e.g. polling
+ * not active on the router). A vector that starts with ssh is run as box_ssh_wrap()
+ * makes it: topology.ssh_options and ppslab's defaults, the remote words quoted.
+ *
+ * read_hook runs before and after every trial. When it prints a JSON object, these of
+ * its keys are cumulative counters whose difference over the trial goes into the
+ * trial's "rut" record, where the checks (checks.h) read them as they read ppslab-rut's:
+ *   rx_pkts    frames the router received on its test ports
+ *   fwd_pkts   frames it forwarded (sent on the test ports)
+ *   drop_pkts  frames it dropped (firewall, queues, errors)
+ *   rules      [{"number": N, "pkts": P, "bytes": B}]: the firewall's rule counters
+ *   drops      {"malformed": N, "not_ip4": N}: frames dropped before the firewall
+ * Any other output (other keys, text) is kept as "output" and not interpreted. */
 #ifndef PPSLAB_DUT_H
 #define PPSLAB_DUT_H
 
@@ -36,19 +57,32 @@ int dut_new(const struct dut_cfg *cfg, struct dut **out);
  * status and output, a knob the forwarder refused) and -EIO, -ETIMEDOUT or -ENOMEM is
  * returned. */
 int dut_apply(struct dut *d, const json_t *params, char *err, size_t errlen);
-/* The forwarder's cumulative counters now (ctl stats), or NULL when there is no
- * forwarder to ask or it did not answer. New reference. */
+/* The forwarder's cumulative counters now (ctl stats), or for an external router its
+ * read hook's output ({"status", "output"}); NULL when there is nothing to ask or it
+ * did not answer. New reference. */
 json_t *dut_stats(struct dut *d);
 /* Counters over an interval: b − a for every counter (see dut.c for which fields are
  * counters; gauges and settings are taken from b). New reference. */
 json_t *dut_delta(const json_t *a, const json_t *b);
 /* The router's record for a trial: the delta for ppslab-rut, the read hook's output for
- * an external router ({"hook": [...], "status": N, "output": JSON-or-text}), NULL when
- * there is nothing to record. New reference. */
+ * an external router ({"hook": [...], "status": N, "output": JSON-or-text}, and the
+ * counters below), NULL when there is nothing to record. New reference. */
 json_t *dut_trial_record(struct dut *d, const json_t *before, const json_t *after);
 /* False when the forwarder process has exited (crashed, killed): the next dut_apply
  * restarts it. */
 bool dut_alive(struct dut *d);
+/* The hooks the last dut_apply ran: [{"hook": AXIS|"setup"|"check", "argv": [...] as
+ * run, "status", "s": seconds, "stdin_bytes"}] (borrowed; NULL for ppslab-rut). */
+const json_t *dut_hook_log(const struct dut *d);
+/* Reaches every ssh destination the hooks name once ("ssh ... DEST true", with the
+ * options a hook would get): 0, or -EHOSTUNREACH with err naming the destination and
+ * what ssh said. */
+int dut_reach(struct dut *d, char *err, size_t errlen);
+/* A hook's argument vector for a cell, as dut runs it: placeholders replaced, and an
+ * ssh vector wrapped by box_ssh_wrap() with the box's ssh options. 0, -EINVAL (an ssh
+ * vector without a destination), -ENOMEM. */
+int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
+		  struct box_cmd *out);
 /* Stops the forwarder (SIGINT, so it prints its summary), returns its summary JSON or
  * NULL; frees d. */
 json_t *dut_close(struct dut *d);

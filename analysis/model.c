@@ -126,8 +126,19 @@ double model_poll_bound(const struct res_file *rf, const json_t *params, const c
 	/* kern.polling.idle_poll=1: the idle loop polls too, more often than pollhz */
 	if (model_param_num(rf, params, "idle_poll") > 0)
 		return NAN;
-	if (isnan(pollhz))
+	/* the poll clock: pollhz on DragonFly's kernels (ppslab-rut's default), kern.hz on
+	 * FreeBSD's (docs/design/polling.md#kernel-personalities) */
+	const char *kernel = model_param_str(rf, params, "kernel");
+	if (isnan(pollhz) && kernel && !strncmp(kernel, "freebsd", 7)) {
+		pollhz = model_param_num(rf, params, "hz");
+		if (isnan(pollhz)) {
+			const json_t *t = json_object_get(res_get(rf->root, "environment", "dut",
+								  "tunables", NULL), "kern.hz");
+			pollhz = json_is_number(t) ? json_number_value(t) : 1000;
+		}
+	} else if (isnan(pollhz)) {
 		pollhz = model_param_num(rf, params, "pollhz");
+	}
 	if (isnan(burst_max))
 		burst_max = model_param_num(rf, params, "burst_max");
 	if (!(pollhz > 0) || !(burst_max > 0))

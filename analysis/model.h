@@ -5,8 +5,8 @@
  *   of 1/rate on N (the time per frame is what is linear in N); b is reported in ns per
  *   rule per frame.
  * - the polling bound: BSD device polling takes at most burst_max frames per interface
- *   per tick of pollhz, so a polled forwarder cannot exceed pollhz × burst_max per
- *   receiving port.
+ *   per tick of its clock (pollhz on DragonFly, kern.hz on FreeBSD), so a polled
+ *   forwarder cannot exceed pollhz × burst_max per receiving port.
  *
  * Plots draw both (plot_kinds.c); `ppslab run` stores the rule-cost fits in the results
  * file's fits[] beside summary[] (docs/results-schema.md#fits). */
@@ -42,7 +42,8 @@ double model_param_num(const struct res_file *rf, const json_t *params, const ch
 const char *model_param_str(const struct res_file *rf, const json_t *params,
 			    const char *name);
 
-/* The polling bound pollhz × burst_max × receiving ports for a cell and a rate metric:
+/* The polling bound clock × burst_max × receiving ports for a cell and a rate metric, the
+ * clock being pollhz, or kern.hz (param "hz", default 1000) with a FreeBSD kernel:
  * 2 ports for the aggregate of a bidirectional run, 1 otherwise; NaN when the cell is
  * not polled (mode other than poll), polls in the idle loop too (idle_poll 1), or pollhz
  * or burst_max is unknown. The values

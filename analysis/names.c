@@ -29,6 +29,7 @@ static const struct {
 	{ "cpu_s", "forwarder CPU time" },
 	{ "pollhz", "polling clock kern.polling.pollhz" },
 	{ "hz", "kern.hz" },
+	{ "kernel", "kernel whose polling ppslab-rut runs" },
 	{ "burst_max", "kern.polling.burst_max" },
 	{ "each_burst", "kern.polling.each_burst" },
 	{ "user_frac", "kern.polling.user_frac" },
@@ -48,7 +49,7 @@ static const struct {
 } units[] = {
 	{ "_pps", "packets/s" }, { "_bps", "bit/s" }, { "_ns", "ns" }, { "_us", "µs" },
 	{ "_ms", "ms" }, { "_s", "s" }, { "_pct", "%" }, { "_bytes", "bytes" },
-	{ "pollhz", "Hz" }, { "frame_size", "bytes" }, { "burst_max", "frames" },
+	{ "pollhz", "Hz" }, { "hz", "Hz" }, { "frame_size", "bytes" }, { "burst_max", "frames" },
 	{ "each_burst", "frames" }, { "_ratio", "" },
 };
 

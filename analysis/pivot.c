@@ -125,6 +125,7 @@ void pv_free(struct pivot *pv)
 	free(pv->row_label);
 	free(pv->fixed);
 	free(pv->decimals);
+	json_decref(pv->reasons);
 	free(pv);
 }
 
@@ -315,6 +316,38 @@ static size_t varying_axes(const struct res_file *rf, const struct res_sel *wher
 	return k;
 }
 
+/* The reasons of a flagged cell's cases (cases[].flags), for the footnote: each kind
+ * (the text before its first ':') with the cells it marks and its first full text. */
+static void note_reasons(struct pivot *pv, size_t cell)
+{
+	const struct res_file *rf = pv->rf;
+	char key[128], id[32];
+	if (!pv->reasons && !(pv->reasons = json_object()))
+		return;
+	snprintf(id, sizeof(id), "%zu", cell);
+	for (size_t k = 0; k < rf->cells[cell].ncases; k++) {
+		const struct res_case *c = &rf->cases[rf->cells[cell].cases[k]];
+		size_t i;
+		json_t *f;
+		if (c->failed)
+			continue;
+		json_array_foreach(json_object_get(c->obj, "flags"), i, f) {
+			const char *t = json_string_value(f);
+			if (!t)
+				continue;
+			size_t n = strcspn(t, ":");
+			snprintf(key, sizeof(key), "%.*s", (int)(n < sizeof(key) ? n : sizeof(key) - 1), t);
+			json_t *e = json_object_get(pv->reasons, key);
+			if (!e) {
+				e = json_pack("{s:{},s:s}", "cells", "text", t);
+				if (!e || json_object_set_new(pv->reasons, key, e))
+					return;
+			}
+			json_object_set_new(json_object_get(e, "cells"), id, json_true());
+		}
+	}
+}
+
 static int fill_cells(struct pivot *pv, const struct res_sel *where, char *err,
 		      size_t errlen)
 {
@@ -364,6 +397,8 @@ static int fill_cells(struct pivot *pv, const struct res_sel *where, char *err,
 							pv->n_max = pc->st.s.n;
 					}
 					pv->flagged_cells += pc->st.flagged > 0;
+					if (pc->st.flagged)
+						note_reasons(pv, (size_t)cell);
 				}
 			}
 			res_sel_free(&rowsel);
@@ -760,6 +795,38 @@ struct grid *pv_grid(const struct pivot *pv, size_t block, enum grid_fmt fmt)
 	return g;
 }
 
+/* Why cells are marked: up to 6 kinds of flags, each with the cells it marks and its
+ * first text (shortened). */
+static void print_reasons(FILE *f, const struct pivot *pv, enum grid_fmt fmt)
+{
+	const char *k;
+	json_t *e;
+	int shown = 0;
+	json_object_foreach(pv->reasons, k, e) {
+		char line[300];
+		size_t n = json_object_size(json_object_get(e, "cells"));
+		const char *t = json_string_value(json_object_get(e, "text"));
+		(void)k;
+		if (shown++ == 6) {
+			snprintf(line, sizeof(line), "  ... and %zu more kinds",
+				 json_object_size(pv->reasons) - 6);
+		} else if (shown > 6) {
+			break;
+		} else {
+			snprintf(line, sizeof(line), "  %zu cell%s: %.200s%s", n, n == 1 ? "" : "s", t,
+				 strlen(t) > 200 ? "..." : "");
+		}
+		if (fmt == GRID_HTML) {
+			fputs("<p>", f);
+			grid_html_escape(f, line);
+			fputs("</p>\n", f);
+		} else {
+			fprintf(f, "%s%s\n", fmt == GRID_MD ? (shown == 1 ? "\n- " : "- ") : "",
+				fmt == GRID_MD ? line + 2 : line);
+		}
+	}
+}
+
 void pv_print(FILE *f, const struct pivot *pv, enum grid_fmt fmt, const char *title)
 {
 	char cap[1024];
@@ -809,5 +876,6 @@ void pv_print(FILE *f, const struct pivot *pv, enum grid_fmt fmt, const char *ti
 		} else {
 			fprintf(f, fmt == GRID_MD ? "\n\\%s\n" : "%s\n", note);
 		}
+		print_reasons(f, pv, fmt);
 	}
 }

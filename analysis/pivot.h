@@ -79,6 +79,7 @@ struct pivot {
 	int *decimals;                /* per column */
 	size_t n_min, n_max;          /* repetitions per cell with data */
 	size_t flagged_cells;
+	json_t *reasons;              /* why: flag kind → {"cells": {ID: true}, "text"} */
 };
 
 /* Parses one column spec (see above). 0, -EINVAL (err says why), -ENOMEM. */

@@ -4,11 +4,13 @@
 #include "plan.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pollkern.h"
 #include "results.h"
 
 #define PLAN_MAX_CASES 100000
@@ -95,6 +97,8 @@ fail:
 	return -ENOMEM;
 }
 
+static void hook_estimate(const struct profile *p, struct plan *pl);
+
 int plan_make(const struct profile *p, struct plan *pl)
 {
 	memset(pl, 0, sizeof(*pl));
@@ -146,12 +150,67 @@ int plan_make(const struct profile *p, struct plan *pl)
 	free(order);
 	pl->est_trial_s = plan_case_seconds(p);
 	pl->est_s = (double)pl->ncases * pl->est_trial_s;
+	hook_estimate(p, pl);
+	pl->est_s += pl->est_hook_s;
 	if (p->rig_calibrate)
 		pl->est_s += CALIBRATE_S;
 	if (p->rig_direct)
 		pl->est_s += CASE_START_S + p->trial.warmup_s + p->trial.duration_s +
 			     p->trial.settle_s;
 	return 0;
+}
+
+static void search_estimate(const struct prof_trial *t, double *ntrials, double *trial_s);
+
+/* Does a hook (key: its axis) run before case i: the first case, or an axis it names
+ * has another value than in case i − 1. */
+static bool hook_runs(const struct profile *p, const struct plan *pl, size_t i, const char *key,
+		      const json_t *hook)
+{
+	if (i == 0)
+		return true;
+	for (size_t a = 0; a < p->naxes; a++) {
+		const char *ax = p->axes[a].name;
+		if (strcmp(ax, key) && !prof_hook_uses(hook, ax))
+			continue;
+		if (!res_value_eq(json_object_get(pl->cases[i].params, ax),
+				  json_object_get(pl->cases[i - 1].params, ax)))
+			return true;
+	}
+	return false;
+}
+
+/* An external router's hooks in run order: setup once, each axis hook when its values
+ * change, the check hook every case, the read hook before and after every trial. */
+static void hook_estimate(const struct profile *p, struct plan *pl)
+{
+	pl->est_hook_s = 0;
+	pl->hook_runs = 0;
+	if (p->router.kind != PR_EXTERNAL)
+		return;
+	double ntrials, secs;
+	search_estimate(&p->trial, &ntrials, &secs);
+	if (p->router.setup_hook) {
+		pl->est_hook_s += prof_hook_estimate(p, "setup");
+		pl->hook_runs++;
+	}
+	for (size_t i = 0; i < pl->ncases; i++) {
+		const char *k;
+		json_t *h;
+		json_object_foreach(p->router.hooks, k, h)
+			if (hook_runs(p, pl, i, k, h)) {
+				pl->est_hook_s += prof_hook_estimate(p, k);
+				pl->hook_runs++;
+			}
+		if (p->router.check_hook) {
+			pl->est_hook_s += prof_hook_estimate(p, "check");
+			pl->hook_runs++;
+		}
+		if (p->router.read_hook) {
+			pl->est_hook_s += 2 * ntrials * prof_hook_estimate(p, "read");
+			pl->hook_runs += (size_t)lround(2 * ntrials);
+		}
+	}
 }
 
 /* Expected trials of one case and their summed duration. */
@@ -233,6 +292,43 @@ static const char *method_name(enum prof_method m)
 	return (unsigned)m < 4 ? names[m] : "?";
 }
 
+/* An external router: which hook sets each swept axis, how often it runs, and its
+ * estimated time (router.hook_estimate). */
+static void print_hooks(const struct profile *p, const struct plan *pl, FILE *f)
+{
+	char tb[64];
+	if (p->router.kind != PR_EXTERNAL)
+		return;
+	fprintf(f, "\nrouter hooks (external router; router.hook_estimate per run):\n");
+	if (p->router.setup_hook)
+		fprintf(f, "  setup        once, ~%g s\n", prof_hook_estimate(p, "setup"));
+	const char *k;
+	json_t *h;
+	json_object_foreach(p->router.hooks, k, h) {
+		size_t n = 0;
+		for (size_t i = 0; i < pl->ncases; i++)
+			n += hook_runs(p, pl, i, k, h);
+		fprintf(f, "  %-12s %zu run%s, ~%g s each\n", k, n, n == 1 ? "" : "s",
+			prof_hook_estimate(p, k));
+	}
+	if (p->router.check_hook)
+		fprintf(f, "  check        every case, ~%g s\n", prof_hook_estimate(p, "check"));
+	if (p->router.read_hook)
+		fprintf(f, "  read         before and after every trial, ~%g s\n",
+			prof_hook_estimate(p, "read"));
+	fprintf(f, "  hooks in all: %zu runs, %s\n", pl->hook_runs,
+		fmt_time(pl->est_hook_s, tb, sizeof(tb)));
+	bool any = false;
+	for (size_t a = 0; a < p->naxes; a++)
+		if (prof_axis_by_ppslab(p->axes[a].name)) {
+			fprintf(f, "%s%s", any ? ", " : "  applied by ppslab itself (the traffic): ",
+				p->axes[a].name);
+			any = true;
+		}
+	if (any)
+		fprintf(f, "\n");
+}
+
 void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 {
 	char vb[256], tb[64];
@@ -256,9 +352,14 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 		fprintf(f, "\n");
 	}
 	fprintf(f, "fixed:");
+	/* a kernel without a knob (pollhz on FreeBSD) does not get its default */
+	const struct pollkern *k = pollkern_find(json_string_value(json_object_get(p->fixed,
+										     "kernel")));
 	for (size_t i = 0; prof_axis_names[i]; i++) {
 		const json_t *v = json_object_get(p->fixed, prof_axis_names[i]);
-		if (v)
+		if (k && !pollkern_has(k, prof_axis_names[i]))
+			continue;
+		if (v && !json_is_null(v))     /* null: the kernel's own (hz) */
 			fprintf(f, " %s=%s", prof_axis_names[i], res_value_str(v, vb, sizeof(vb)));
 	}
 	fprintf(f, "\n\nmethod: %s, warm-up %g s, trials %g s, settle %g s", method_name(t->method),
@@ -285,9 +386,14 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 		fprintf(f, " (seed %llu)", (unsigned long long)p->seed);
 	fprintf(f, "\nestimated time: %s (%s per case", fmt_time(pl->est_s, tb, sizeof(tb)),
 		fmt_time(pl->est_trial_s, vb, sizeof(vb)) + 6);
+	if (pl->hook_runs)
+		fprintf(f, ", plus %s for %zu runs of the router's hooks",
+			fmt_time(pl->est_hook_s, vb, sizeof(vb)) + 6, pl->hook_runs);
 	if (p->rig_calibrate || p->rig_direct)
 		fprintf(f, ", plus the rig's own ceiling first");
-	fprintf(f, ")\n\nrun order:\n");
+	fprintf(f, ")\n");
+	print_hooks(p, pl, f);
+	fprintf(f, "\nrun order:\n");
 	int dw = snprintf(vb, sizeof(vb), "%zu", pl->ncases);
 	for (size_t i = 0; i < pl->ncases; i++)
 		fprintf(f, "  %*zu  %s  rep %u\n", dw, i + 1, pl->cases[i].case_id,

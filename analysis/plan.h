@@ -29,9 +29,14 @@ struct plan {
 	struct plan_case *cases;   /* in run order */
 	double est_s;         /* estimated wall time of the whole run, seconds */
 	double est_trial_s;   /* of one case */
+	double est_hook_s;    /* of an external router's hooks in all (included in est_s) */
+	size_t hook_runs;     /* how many hook runs that is */
 };
 
-/* Expands p into pl. 0 or -ENOMEM (or -E2BIG beyond 100,000 cases). */
+/* Expands p into pl. 0 or -ENOMEM (or -E2BIG beyond 100,000 cases). The estimate
+ * includes an external router's hooks: setup once, an axis' hook whenever a value it
+ * names changes between consecutive cases, the check hook every case, the read hook
+ * twice per expected trial, each at router.hook_estimate. */
 int plan_make(const struct profile *p, struct plan *pl);
 void plan_free(struct plan *pl);
 

@@ -1467,7 +1467,7 @@ static double rig_ceiling(const struct res_file *rf)
 
 static int is_poll_axis(const char *a)
 {
-	return a && (!strcmp(a, "pollhz") || !strcmp(a, "burst_max"));
+	return a && (!strcmp(a, "pollhz") || !strcmp(a, "burst_max") || !strcmp(a, "hz"));
 }
 
 static void fig_common(struct fig *f, const struct pivot *pv)

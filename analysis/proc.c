@@ -240,45 +240,81 @@ int proc_run(char *const argv[], const struct proc_opts *o)
 		fprintf(stderr, "cannot run %s: %s\n", av[0], strerror(errno));
 		_exit(127);
 	}
+	/* stdin is written while stdout is read, both within the time limit: a child that
+	 * prints before it reads, or never reads at all, cannot block us */
+	size_t in_len = o->stdin_data ? strlen(o->stdin_data) : 0, in_off = 0, got = 0;
 	if (o->stdin_data) {
 		close(inp[0]);
-		size_t len = strlen(o->stdin_data), off = 0;
 		signal(SIGPIPE, SIG_IGN);
-		while (off < len) {
-			ssize_t w = write(inp[1], o->stdin_data + off, len - off);
-			if (w <= 0)
-				break;
-			off += (size_t)w;
+		fcntl(inp[1], F_SETFL, fcntl(inp[1], F_GETFL) | O_NONBLOCK);
+		if (!in_len) {
+			close(inp[1]);
+			inp[1] = -1;
 		}
-		close(inp[1]);
 	}
-	if (o->out) {
+	if (o->out)
 		close(outp[1]);
-		size_t got = 0;
-		uint64_t deadline = o->timeout_ns ? mono_ns() + o->timeout_ns : 0;
-		for (;;) {
-			int wait_ms = -1;
-			if (deadline) {
-				uint64_t now = mono_ns();
-				if (now >= deadline)
-					break;
-				wait_ms = (int)((deadline - now) / NS_PER_MS) + 1;
+	uint64_t deadline = o->timeout_ns ? mono_ns() + o->timeout_ns : 0;
+	while (inp[1] >= 0 || outp[0] >= 0) {
+		int wait_ms = -1;
+		if (deadline) {
+			uint64_t now = mono_ns();
+			if (now >= deadline)
+				break;
+			wait_ms = (int)((deadline - now) / NS_PER_MS) + 1;
+		}
+		struct pollfd p[2];
+		int np = 0, pi = -1, po = -1;
+		if (inp[1] >= 0) {
+			p[np] = (struct pollfd){ .fd = inp[1], .events = POLLOUT };
+			pi = np++;
+		}
+		if (outp[0] >= 0) {
+			p[np] = (struct pollfd){ .fd = outp[0], .events = POLLIN };
+			po = np++;
+		}
+		int r = poll(p, (nfds_t)np, wait_ms);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (pi >= 0 && p[pi].revents) {
+			ssize_t w = write(inp[1], o->stdin_data + in_off, in_len - in_off);
+			if (w > 0)
+				in_off += (size_t)w;
+			if ((w < 0 && errno != EAGAIN && errno != EINTR) || in_off >= in_len ||
+			    (p[pi].revents & (POLLERR | POLLHUP))) {
+				close(inp[1]);
+				inp[1] = -1;
 			}
-			struct pollfd p = { .fd = outp[0], .events = POLLIN };
-			if (poll(&p, 1, wait_ms) <= 0)
-				break;
+		}
+		if (po >= 0 && p[po].revents) {
 			char tmp[4096];
-			ssize_t r = read(outp[0], tmp, sizeof(tmp));
-			if (r <= 0)
-				break;
-			size_t take = (size_t)r;
+			ssize_t rd = read(outp[0], tmp, sizeof(tmp));
+			if (rd < 0 && errno == EINTR)
+				continue;
+			if (rd <= 0) {
+				close(outp[0]);
+				outp[0] = -1;
+				continue;
+			}
+			size_t take = (size_t)rd;
 			if (got + take >= o->outlen)
 				take = o->outlen - 1 - got;
 			memcpy(o->out + got, tmp, take);
 			got += take;
 		}
+	}
+	if (inp[1] >= 0)
+		close(inp[1]);
+	if (o->out) {
 		o->out[got] = 0;
-		close(outp[0]);
+		if (outp[0] >= 0)
+			close(outp[0]);
+	}
+	if (deadline) {   /* what is left of the limit applies to the exit too */
+		uint64_t now = mono_ns();
+		return proc_wait(pid, now < deadline ? deadline - now : 1);
 	}
 	return proc_wait(pid, o->timeout_ns);
 }

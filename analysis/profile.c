@@ -8,6 +8,7 @@
 #include "profile.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -22,6 +23,7 @@
 #include "jpos.h"
 #include "lab.h"
 #include "num.h"
+#include "pollkern.h"
 #include "results.h"
 
 /* ---- axes ---------------------------------------------------------------------- */
@@ -37,6 +39,9 @@ struct axis_spec {
 };
 
 static const char *const mode_names[] = { "poll", "intr", "busy", NULL };
+/* lib/pollkern.c's names, in its order (t_profile checks they agree) */
+const char *const prof_kernel_names[] = { "dragonfly-1.8", "dragonfly-2.0", "freebsd-7",
+					  "freebsd-14", NULL };
 static const char *const dir_names[] = { "uni", "bi", NULL };
 const char *const prof_rules_kinds[] = { "nomatch", "count", NULL };
 
@@ -44,12 +49,14 @@ const char *const prof_rules_kinds[] = { "nomatch", "count", NULL };
 
 static const struct axis_spec axes_tab[] = {
 	{ "pollhz", AK_INT, 1, 30000, NULL, "2000" },
-	{ "burst_max", AK_INT, 10, 1000, NULL, "150" },
-	{ "each_burst", AK_INT, 1, 1000, NULL, "5" },
+	{ "hz", AK_INT, 1, PK_HZ_MAX, NULL, "null" },      /* null: the kernel's own HZ */
+	{ "burst_max", AK_INT, 10, PK_BURST_MAX_TOP, NULL, "150" },
+	{ "each_burst", AK_INT, 1, PK_BURST_MAX_TOP, NULL, "5" },
 	{ "user_frac", AK_INT, 0, 99, NULL, "50" },
 	{ "reg_frac", AK_INT, 1, 10000, NULL, "20" },
 	{ "idle_poll", AK_BOOL01, 0, 1, NULL, "0" },
 	{ "mode", AK_ENUM, 0, 0, mode_names, "\"poll\"" },
+	{ "kernel", AK_ENUM, 0, 0, prof_kernel_names, "\"" PK_DEFAULT "\"" },
 	{ "rules", AK_RULES, 0, RULES_MAX, NULL, "0" },
 	{ "rules_kind", AK_ENUM, 0, 0, prof_rules_kinds, "\"nomatch\"" },
 	{ "update_counters", AK_BOOL01, 0, 1, NULL, "1" },
@@ -62,9 +69,9 @@ static const struct axis_spec axes_tab[] = {
 #define NAXES (sizeof(axes_tab) / sizeof(axes_tab[0]))
 
 const char *const prof_axis_names[] = {
-	"pollhz", "burst_max", "each_burst", "user_frac", "reg_frac", "idle_poll", "mode",
-	"rules", "rules_kind", "update_counters", "firewall", "offered", "size", "flows",
-	"direction", NULL,
+	"pollhz", "hz", "burst_max", "each_burst", "user_frac", "reg_frac", "idle_poll", "mode",
+	"kernel", "rules", "rules_kind", "update_counters", "firewall", "offered", "size",
+	"flows", "direction", NULL,
 };
 
 static const struct axis_spec *axis_spec(const char *name)
@@ -772,8 +779,116 @@ static char *xstrdup(struct vctx *c, const char *s)
 	return d;
 }
 
-/* {axis} placeholders in an argument vector: each must name a known axis. */
-static void check_argv(struct vctx *c, const json_t *v, const char *path)
+/* ---- hook words ------------------------------------------------------------------ */
+
+int prof_hook_scan(const char *s, prof_hook_piece_fn fn, void *ctx, size_t *bad_at)
+{
+	const char *lit = s;
+	for (const char *q = s; *q;) {
+		if ((q[0] == '{' && q[1] == '{') || (q[0] == '}' && q[1] == '}')) {
+			if (q > lit && fn)
+				fn(ctx, lit, (size_t)(q - lit), NULL);
+			if (fn)
+				fn(ctx, q, 1, NULL);
+			q += 2;
+			lit = q;
+			continue;
+		}
+		if (*q == '}') {
+			if (bad_at)
+				*bad_at = (size_t)(q - s);
+			return -EPROTO;
+		}
+		if (*q != '{') {
+			q++;
+			continue;
+		}
+		const char *e = strchr(q, '}');
+		size_t n = e ? (size_t)(e - q - 1) : 0;
+		if (!e || n == 0 || n >= PROF_HOOK_NAME_MAX || memchr(q + 1, '{', n)) {
+			if (bad_at)
+				*bad_at = (size_t)(q - s);
+			return -EINVAL;
+		}
+		if (q > lit && fn)
+			fn(ctx, lit, (size_t)(q - lit), NULL);
+		char name[PROF_HOOK_NAME_MAX];
+		memcpy(name, q + 1, n);
+		name[n] = 0;
+		if (fn)
+			fn(ctx, NULL, 0, name);
+		q = e + 1;
+		lit = q;
+	}
+	if (*lit && fn)
+		fn(ctx, lit, strlen(lit), NULL);
+	return 0;
+}
+
+struct uses_ctx {
+	const char *axis;
+	bool found;
+};
+
+static void uses_piece(void *ctx, const char *lit, size_t n, const char *name)
+{
+	struct uses_ctx *u = ctx;
+	(void)lit;
+	(void)n;
+	if (name && !strcmp(name, u->axis))
+		u->found = true;
+}
+
+bool prof_hook_uses(const json_t *argv, const char *axis)
+{
+	struct uses_ctx u = { .axis = axis };
+	size_t i;
+	json_t *w;
+	json_array_foreach((json_t *)argv, i, w)
+		if (json_is_string(w))
+			prof_hook_scan(json_string_value(w), uses_piece, &u, NULL);
+	return u.found;
+}
+
+bool prof_axis_hooked(const struct profile *p, const char *axis)
+{
+	const char *k;
+	json_t *v;
+	if (p->router.kind != PR_EXTERNAL)
+		return false;
+	json_object_foreach(p->router.hooks, k, v)
+		if (!strcmp(k, axis) || prof_hook_uses(v, axis))
+			return true;
+	return false;
+}
+
+bool prof_axis_by_ppslab(const char *axis)
+{
+	static const char *const own[] = { "offered", "size", "flows", "direction", NULL };
+	for (int i = 0; own[i]; i++)
+		if (!strcmp(own[i], axis))
+			return true;
+	return false;
+}
+
+struct check_ctx_w {
+	struct vctx *c;
+	const char *path, *word;
+};
+
+static void check_piece(void *ctx, const char *lit, size_t n, const char *name)
+{
+	struct check_ctx_w *w = ctx;
+	(void)lit;
+	(void)n;
+	if (name && !prof_is_axis(name))
+		verr(w->c, w->path, false, "placeholder {%s} names no axis (axes: pollhz, hz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode, kernel, rules, rules_kind, update_counters, firewall, offered, size, flows, direction; a literal brace is written {{ or }})",
+		     name);
+}
+
+/* An argument vector; with placeholders, each {NAME} must name an axis and a literal
+ * brace is doubled. */
+static void check_argv(struct vctx *c, const json_t *v, const char *path, bool placeholders)
 {
 	char gbuf[128], ip[512];
 	if (!json_is_array(v) || json_array_size(v) == 0) {
@@ -785,32 +900,30 @@ static void check_argv(struct vctx *c, const json_t *v, const char *path)
 	json_t *w;
 	json_array_foreach(v, i, w) {
 		jpos_path_idx(ip, sizeof(ip), path, i);
-		if (!json_is_string(w)) {
+		if (!json_is_string(w) || strlen(json_string_value(w)) != json_string_length(w)) {
 			verr(c, ip, false, "expected a string, got %s", GOT(w));
 			continue;
 		}
+		if (!placeholders)
+			continue;
 		const char *s = json_string_value(w);
-		for (const char *b = strchr(s, '{'); b; b = strchr(b + 1, '{')) {
-			const char *e = strchr(b, '}');
-			char name[64];
-			if (!e || (size_t)(e - b - 1) >= sizeof(name)) {
-				verr(c, ip, false, "\"{\" without a closing \"}\" in \"%.60s\"", s);
-				break;
-			}
-			memcpy(name, b + 1, (size_t)(e - b - 1));
-			name[e - b - 1] = 0;
-			if (!prof_is_axis(name))
-				verr(c, ip, false, "placeholder {%s} names no axis (axes: pollhz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode, rules, rules_kind, update_counters, firewall, offered, size, flows, direction)",
-				     name);
-		}
+		struct check_ctx_w cw = { .c = c, .path = ip, .word = s };
+		size_t at = 0;
+		int rc = prof_hook_scan(s, check_piece, &cw, &at);
+		if (rc == -EPROTO)
+			verr(c, ip, false, "a lone \"}\" in \"%.60s\" (a literal brace is written }})", s);
+		else if (rc)
+			verr(c, ip, false, "\"{\" without a closing \"}\" in \"%.60s\" (a placeholder is {AXIS}; a literal brace is written {{)", s);
 	}
 }
 
 static const char *const router_keys[] = { "kind", "ports", "rules_dir", "rt_prio", "ring",
-					    "hooks", "setup_hook", "read_hook", "hook_timeout",
-					    NULL };
+					    "hooks", "setup_hook", "read_hook", "check_hook",
+					    "hook_timeout", "hook_estimate", NULL };
 static const char *const router_kinds[] = { "rut", "external", "none", NULL };
 static const char *const port_names[] = { "afpacket", "xdp", NULL };
+
+static void parse_hook_estimate(struct vctx *c, json_t *o, struct prof_router_cfg *r);
 
 static void parse_router(struct vctx *c, json_t *root, struct profile *p)
 {
@@ -858,29 +971,94 @@ static void parse_router(struct vctx *c, json_t *root, struct profile *p)
 			jpos_path_key(kp, sizeof(kp), "router.hooks", k);
 			if (!prof_is_axis(k))
 				verr(c, kp, true, "hooks are per axis, and \"%s\" is no axis", k);
-			check_argv(c, v, kp);
+			check_argv(c, v, kp, true);
 		}
 		r->hooks = json_incref(h);
 	}
 	json_t *sh = o ? json_object_get(o, "setup_hook") : NULL;
 	json_t *rh = o ? json_object_get(o, "read_hook") : NULL;
+	json_t *ch = o ? json_object_get(o, "check_hook") : NULL;
 	if (sh) {
-		check_argv(c, sh, "router.setup_hook");
+		check_argv(c, sh, "router.setup_hook", true);
 		r->setup_hook = json_incref(sh);
 	}
 	if (rh) {
-		check_argv(c, rh, "router.read_hook");
+		check_argv(c, rh, "router.read_hook", true);
 		r->read_hook = json_incref(rh);
 	}
-	if (r->kind != PR_EXTERNAL && (h || sh || rh))
-		verr(c, h ? "router.hooks" : sh ? "router.setup_hook" : "router.read_hook", true,
+	if (ch) {
+		check_argv(c, ch, "router.check_hook", true);
+		r->check_hook = json_incref(ch);
+	}
+	parse_hook_estimate(c, o, r);
+	json_t *he = o ? json_object_get(o, "hook_estimate") : NULL;
+	if (r->kind != PR_EXTERNAL && (h || sh || rh || ch || he))
+		verr(c, h ? "router.hooks" : sh ? "router.setup_hook" : rh ? "router.read_hook"
+		     : ch ? "router.check_hook" : "router.hook_estimate", true,
 		     "hooks configure an external router: set router.kind to \"external\"");
+}
+
+/* router.hook_estimate: seconds one hook run takes, for the plan's estimate; a duration
+ * for every hook, or an object of axis (or "setup", "read", "check") → duration. */
+static void parse_hook_estimate(struct vctx *c, json_t *o, struct prof_router_cfg *r)
+{
+	char kp[512];
+	json_t *he = o ? json_object_get(o, "hook_estimate") : NULL;
+	r->hook_est_s = PROF_HOOK_EST_DEFAULT_S;
+	if (!he)
+		return;
+	if (!json_is_object(he)) {
+		get_dur(c, o, "hook_estimate", "router", PROF_HOOK_EST_DEFAULT_S, &r->hook_est_s);
+		return;
+	}
+	if (!(r->hook_est = json_object())) {
+		c->oom = 1;
+		return;
+	}
+	const char *k;
+	json_t *v;
+	json_object_foreach(he, k, v) {
+		jpos_path_key(kp, sizeof(kp), "router.hook_estimate", k);
+		if (!prof_is_axis(k) && strcmp(k, "setup") && strcmp(k, "read") && strcmp(k, "check")) {
+			verr(c, kp, true, "\"%s\" is neither an axis nor setup, read or check", k);
+			continue;
+		}
+		double d;
+		if (!get_dur(c, he, k, "router.hook_estimate", 0, &d))
+			json_object_set_new(r->hook_est, k, json_real(d));
+	}
+}
+
+double prof_hook_estimate(const struct profile *p, const char *key)
+{
+	const json_t *v = json_object_get(p->router.hook_est, key);
+	return json_is_number(v) ? json_number_value(v) : p->router.hook_est_s;
+}
+
+/* Every swept axis of an external router must change something: a hook of its own, a
+ * hook naming it, or ppslab itself (the traffic's axes). Otherwise its cells would
+ * measure one router under different labels. */
+static void check_coverage(struct vctx *c, const struct profile *p)
+{
+	char kp[512];
+	if (p->router.kind != PR_EXTERNAL)
+		return;
+	for (size_t i = 0; i < p->naxes; i++) {
+		const char *a = p->axes[i].name;
+		if (prof_axis_by_ppslab(a) || prof_axis_hooked(p, a))
+			continue;
+		jpos_path_key(kp, sizeof(kp), "matrix", a);
+		verr(c, kp, true,
+		     "axis %s is swept, but nothing sets it on the external router: add router.hooks.%s "
+		     "(an argument vector that sets {%s} there) or fix it in params; without one "
+		     "every %s cell would measure the same router under another label", a, a, a, a);
+	}
 }
 
 static const char *const trial_keys[] = { "method", "warmup", "duration", "settle",
 					  "min_load", "max_load", "width", "pdr_loss", "initial",
 					  "phases", "duration_sum", "exceed_ratio", "max_trials",
-					  "ladder", NULL };
+					  "ladder", "max_delay", "max_clock_error", NULL };
 static const char *const method_names[] = { "fixed", "rfc2544", "mlr", "ladder", NULL };
 
 static int get_ratio(struct vctx *c, const json_t *o, const char *key, double lo, bool lo_open,
@@ -951,6 +1129,10 @@ static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
 	get_ratio(c, o, "width", 0, true, 1, true, 0.005, &t->width);
 	get_ratio(c, o, "pdr_loss", 0, false, 1, true, 0.005, &t->pdr_loss);
 	get_ratio(c, o, "exceed_ratio", 0, false, 1, true, 0, &t->exceed_ratio);
+	get_ratio(c, o, "max_clock_error", 0, true, 1, false, 0.1, &t->max_clock_error);
+	get_dur(c, o, "max_delay", "trial", 10, &t->max_delay_s);
+	if (t->max_delay_s < 1e-6)
+		verr(c, "trial.max_delay", false, "must be at least 1 us, got %g s", t->max_delay_s);
 	if (!get_int(c, o, "phases", "trial", 0, 10, 2, &n))
 		t->phases = (unsigned)n;
 	if (!get_int(c, o, "max_trials", "trial", 1, 10000, 40, &n))
@@ -982,7 +1164,7 @@ static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
 }
 
 static const char *const topo_keys[] = { "kind", "lab", "gen", "rut", "sink", "dst", "dst_b",
-					 "ssh_options", NULL };
+					 "dst_mac", "dst_mac_b", "ssh_options", NULL };
 static const char *const topo_kinds[] = { "netns", "local", "ssh", NULL };
 static const char *const host_keys[] = { "ssh", "netns", "iface", "bin", NULL };
 
@@ -1003,27 +1185,67 @@ static bool ssh_dest_ok(const char *s)
 	return true;
 }
 
+/* One interface name: 1..15 characters, no '/', ':', ',' or spaces, not starting with
+ * '-' (len: how much of s is the name). */
+static bool ifname_ok(const char *s, size_t len)
+{
+	if (len == 0 || len > 15 || s[0] == '-')
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '/' || s[i] == ':' || s[i] == ',' || (unsigned char)s[i] <= ' ' ||
+		    s[i] == 0x7f)
+			return false;
+	return true;
+}
+
+/* A port spec as the tools take it: [BACKEND:]TARGET[,KEY=VALUE...]. The interface name
+ * is checked without the backend prefix and options ("xdp:enp65s0f0np0",
+ * "xdp:gen0,queue=0"); udp: targets are addresses, not interface names. */
+static bool port_spec_ok(const char *s)
+{
+	size_t n = strcspn(s, ",");
+	const char *colon = memchr(s, ':', n);
+	const char *t = s;
+	if (colon) {
+		if (colon == s)
+			return false;
+		for (const char *q = s; q < colon; q++)
+			if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9')))
+				return false;
+		t = colon + 1;
+	}
+	size_t tl = n - (size_t)(t - s);
+	if (colon && colon - s == 3 && !strncmp(s, "udp", 3)) {
+		if (!tl)
+			return false;
+		for (size_t i = 0; i < tl; i++)
+			if ((unsigned char)t[i] <= ' ')
+				return false;
+	} else if (!ifname_ok(t, tl)) {
+		return false;
+	}
+	/* options: KEY=VALUE words */
+	for (const char *o = s[n] ? s + n + 1 : NULL; o;) {
+		size_t ol = strcspn(o, ",");
+		const char *eq = memchr(o, '=', ol);
+		if (!eq || eq == o || eq == o + ol - 1)
+			return false;
+		for (size_t i = 0; i < ol; i++)
+			if ((unsigned char)o[i] <= ' ')
+				return false;
+		o = o[ol] ? o + ol + 1 : NULL;
+	}
+	return true;
+}
+
+/* The router's "IN,OUT" (two interface names), or a port spec of one box. */
 static bool iface_ok(const char *s, bool pair)
 {
+	if (!pair)
+		return port_spec_ok(s);
 	const char *comma = strchr(s, ',');
-	if (pair != (comma != NULL) || (comma && strchr(comma + 1, ',')))
-		return false;
-	size_t part = 0;
-	for (const char *q = s;; q++) {
-		if (*q == ',' || !*q) {
-			if (part == 0 || part > 15)
-				return false;
-			if (!*q)
-				return true;
-			part = 0;
-			continue;
-		}
-		if (part == 0 && *q == '-')
-			return false;
-		if (*q == '/' || *q <= ' ' || *q == 0x7f)
-			return false;
-		part++;
-	}
+	return comma && !strchr(comma + 1, ',') && ifname_ok(s, (size_t)(comma - s)) &&
+	       ifname_ok(comma + 1, strlen(comma + 1));
 }
 
 static void parse_host(struct vctx *c, json_t *topo, const char *role, struct prof_host *h,
@@ -1066,11 +1288,12 @@ static void parse_host(struct vctx *c, json_t *topo, const char *role, struct pr
 		h->netns = xstrdup(c, ns);
 	}
 	get_str(c, o, "iface", path, &s);
-	if (s && !iface_ok(s, is_rut && c->router_kind == PR_RUT)) {
+	/* an external router's ports are only described (environment), never opened */
+	bool pair = is_rut && (c->router_kind == PR_RUT || (s && strchr(s, ',')));
+	if (s && !iface_ok(s, pair)) {
 		verr(c, jpos_path_key(kp, sizeof(kp), path, "iface"), false,
-		     is_rut && c->router_kind == PR_RUT ?
-			     "expected the router's two ports \"IN,OUT\" (interface names), got \"%.60s\"" :
-			     "expected an interface name (up to 15 characters, no spaces), got \"%.60s\"",
+		     pair ? "expected the router's two ports \"IN,OUT\" (interface names of up to 15 characters), got \"%.60s\"" :
+			     "expected an interface name (up to 15 characters, no spaces) or a port spec such as \"xdp:enp65s0f0np0\" or \"xdp:gen0,queue=0\", got \"%.60s\"",
 		     s);
 	} else if (s) {
 		h->iface = xstrdup(c, s);
@@ -1112,6 +1335,34 @@ static void parse_dst(struct vctx *c, json_t *o, const char *key, const char *de
 	*out = xstrdup(c, s);
 }
 
+/* A next-hop MAC, "aa:bb:cc:dd:ee:ff": the senders use it instead of a route and
+ * neighbour lookup (portable senders have neither). */
+static void parse_mac(struct vctx *c, json_t *o, const char *key, char **out)
+{
+	const char *s;
+	char kp[64];
+	unsigned b[6];
+	char tail;
+	get_str(c, o, key, "topology", &s);
+	if (!s)
+		return;
+	jpos_path_key(kp, sizeof(kp), "topology", key);
+	bool hex = strlen(s) == 17;
+	for (size_t i = 0; hex && i < 17; i++)
+		hex = i % 3 == 2 ? s[i] == ':' : isxdigit((unsigned char)s[i]) != 0;
+	if (!hex || sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3],
+				      &b[4], &b[5], &tail) != 6 ||
+	    s[2] != ':' || s[5] != ':' || s[8] != ':' || s[11] != ':' || s[14] != ':') {
+		verr(c, kp, false, "expected a MAC address aa:bb:cc:dd:ee:ff, got \"%.60s\"", s);
+		return;
+	}
+	if (b[0] & 1) {
+		verr(c, kp, false, "%s is a multicast or broadcast address, not a router's port", s);
+		return;
+	}
+	*out = xstrdup(c, s);
+}
+
 static void parse_topology(struct vctx *c, json_t *root, struct profile *p)
 {
 	struct prof_topology *t = &p->topo;
@@ -1142,11 +1393,13 @@ static void parse_topology(struct vctx *c, json_t *root, struct profile *p)
 	parse_host(c, o, "sink", &t->sink, t->kind, l, true);
 	parse_dst(c, o, "dst", "198.19.0.2", &t->dst);
 	parse_dst(c, o, "dst_b", "198.18.0.2", &t->dst_b);
+	parse_mac(c, o, "dst_mac", &t->dst_mac);
+	parse_mac(c, o, "dst_mac_b", &t->dst_mac_b);
 	json_t *so = o ? json_object_get(o, "ssh_options") : NULL;
 	if (so && t->kind != PT_SSH) {
 		verr(c, "topology.ssh_options", true, "ssh_options applies to topology kind \"ssh\"");
 	} else if (so) {
-		check_argv(c, so, "topology.ssh_options");
+		check_argv(c, so, "topology.ssh_options", false);
 		t->ssh_options = json_incref(so);
 	}
 }
@@ -1266,6 +1519,58 @@ static void parse_axes(struct vctx *c, json_t *root, struct profile *p)
 	}
 }
 
+/* What the profile sets must exist on every kernel it runs ppslab-rut with
+ * (docs/design/polling.md#kernel-personalities): pollhz on DragonFly only (FreeBSD
+ * polls at kern.hz), idle_poll on FreeBSD only, burst_max above 1000 on freebsd-14
+ * only. An axis left at its default is not sent to a kernel that lacks it. */
+static void check_kernel_axes(struct vctx *c, json_t *root, const struct profile *p)
+{
+	json_t *m = json_object_get(root, "matrix"), *pa = json_object_get(root, "params");
+	const json_t *kv = NULL, *kfix = json_object_get(p->fixed, "kernel");
+	char kp[512], ip[540];
+	if (p->router.kind != PR_RUT)
+		return;
+	m = json_is_object(m) ? m : NULL;
+	pa = json_is_object(pa) ? pa : NULL;
+	for (size_t a = 0; a < p->naxes; a++)
+		if (!strcmp(p->axes[a].name, "kernel"))
+			kv = p->axes[a].values;
+	size_t nk = kv ? json_array_size(kv) : 1;
+	for (size_t i = 0; i < nk; i++) {
+		const json_t *kj = kv ? json_array_get(kv, i) : kfix;
+		const struct pollkern *k = pollkern_find(json_string_value(kj));
+		if (!k)
+			continue;
+		static const char *const only[] = { "pollhz", "idle_poll" };
+		for (int j = 0; j < 2; j++) {
+			const char *where = m && json_object_get(m, only[j]) ? "matrix"
+					    : pa && json_object_get(pa, only[j]) ? "params" : NULL;
+			if (!where || pollkern_has(k, only[j]))
+				continue;
+			jpos_path_key(kp, sizeof(kp), where, only[j]);
+			verr(c, kp, true, "kernel %s has no kern.polling.%s%s", k->name, only[j],
+			     j == 0 ? ": it polls at kern.hz (the hz axis)"
+				    : ": DragonFly polls only on clock ticks");
+		}
+		json_t *bm = m ? json_object_get(m, "burst_max") : NULL;
+		const json_t *bv = pa ? json_object_get(pa, "burst_max") : NULL;
+		for (size_t j = 0; j < (json_is_array(bm) ? json_array_size(bm) : 1); j++) {
+			const json_t *v = json_is_array(bm) ? json_array_get(bm, j) : bv;
+			double d = json_is_number(v) ? json_number_value(v) : 0;
+			if (d <= k->burst_max_max)
+				continue;
+			if (json_is_array(bm)) {
+				jpos_path_key(kp, sizeof(kp), "matrix", "burst_max");
+				jpos_path_idx(ip, sizeof(ip), kp, j);
+			} else {
+				jpos_path_key(ip, sizeof(ip), "params", "burst_max");
+			}
+			verr(c, ip, false, "kernel %s takes burst_max up to %u, got %.0f", k->name,
+			     k->burst_max_max, d);
+		}
+	}
+}
+
 static const char *const top_keys[] = { "description", "matrix", "params", "repetitions",
 					"order", "seed", "trial", "router", "topology", "rig",
 					"output", "allow_any_dst", NULL };
@@ -1295,9 +1600,11 @@ static void validate(struct vctx *c, json_t *root, struct profile *p)
 		p->seed = (uint64_t)json_integer_value(sd);
 	parse_router(c, root, p);
 	parse_axes(c, root, p);
+	check_kernel_axes(c, root, p);
 	parse_trial(c, root, p);
 	parse_topology(c, root, p);
 	parse_rig_output(c, root, p);
+	check_coverage(c, p);
 }
 
 /* ---- entry points ---------------------------------------------------------------- */
@@ -1320,6 +1627,8 @@ void profile_free(struct profile *p)
 	json_decref(p->router.hooks);
 	json_decref(p->router.setup_hook);
 	json_decref(p->router.read_hook);
+	json_decref(p->router.check_hook);
+	json_decref(p->router.hook_est);
 	struct prof_host *h[] = { &p->topo.gen, &p->topo.rut, &p->topo.sink };
 	for (size_t i = 0; i < 3; i++) {
 		free(h[i]->ssh);
@@ -1330,6 +1639,8 @@ void profile_free(struct profile *p)
 	free(p->topo.lab);
 	free(p->topo.dst);
 	free(p->topo.dst_b);
+	free(p->topo.dst_mac);
+	free(p->topo.dst_mac_b);
 	json_decref(p->topo.ssh_options);
 	free(p->results);
 	json_decref(p->root);

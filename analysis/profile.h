@@ -3,7 +3,8 @@
  *
  * A profile says what to sweep (the matrix), how to measure each cell (the trial
  * method), what traffic to send, which router is under test and where the boxes are.
- * The format, with every key and its default, is in docs/profiles.md:
+ * The format, with every key and its default, is in docs/profiles.md; the keys
+ * of a real three-box lab in docs/profiles-lab.md:
  *
  *   { "description": "...",
  *     "matrix":   { "pollhz": [1000, 2000], "rules": [0, 10] },     swept axes
@@ -17,19 +18,26 @@
  *     "output":   { "results": "results.json", "table": {...}, "plot": {...} } }
  *
  * Axes (each may be swept in "matrix" or fixed in "params"; an axis in neither takes
- * its default): pollhz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode,
- * rules, rules_kind, update_counters, firewall, offered, size, flows, direction.
+ * its default): pollhz, hz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode,
+ * kernel, rules, rules_kind, update_counters, firewall, offered, size, flows, direction.
  * Values are checked per axis, and kept in a canonical form (whole numbers as JSON
  * integers, so "2k" and 2000.0 become 2000):
  *
  *   axis             values                                         default
- *   pollhz           1..30000                                       2000
- *   burst_max        10..1000                                       150
- *   each_burst       1..1000                                        5
+ *   pollhz           1..30000 (DragonFly kernels only)              2000
+ *   hz               1..30000: kern.hz, set when ppslab-rut starts  the kernel's
+ *                    (FreeBSD's poll clock; DragonFly 1.8's load base)
+ *   burst_max        10..1000 (20000 on freebsd-14)                 150
+ *   each_burst       1..20000                                       5
  *   user_frac        0..99                                          50
  *   reg_frac         1..10000                                       20
- *   idle_poll        0|1 (true/false, "on"/"off" become 1/0)        0
+ *   idle_poll        0|1 (true/false, "on"/"off" become 1/0;       0
+ *                    FreeBSD kernels only)
  *   mode             "poll"|"intr"|"busy"                           "poll"
+ *   kernel           ppslab-rut's --kernel: "dragonfly-1.8",        "dragonfly-2.0"
+ *                    "dragonfly-2.0", "freebsd-7", "freebsd-14"
+ *                    (an explicit pollhz, idle_poll or burst_max must exist on each
+ *                    kernel the profile names)
  *   rules            a count 0..100000 of generated rules, or       0
  *                    "file:PATH" (relative to router.rules_dir, by default the
  *                    profile's directory; the file must exist)
@@ -53,16 +61,26 @@
  *     max_load ("max" or 0 = the rig's ceiling), width (0.005, in (0,1)), pdr_loss
  *     (0.005), initial (1s, <= duration), phases (2, 0..10), duration_sum (= duration),
  *     exceed_ratio (0), max_trials (40), ladder (list of rates; default 10..100 % of
- *     max). Durations are seconds or text ("500ms"); loads are pps or rates ("200k").
+ *     max), max_delay (10s: the sink's --max-delay), max_clock_error (0.1, in (0,1]:
+ *     lat_* are withheld when the sender's and sink's clocks may differ by more than
+ *     this fraction of the median delay). Durations are seconds or text ("500ms");
+ *     loads are pps or rates ("200k").
  *   router: kind (rut), ports (afpacket|xdp), rules_dir (the profile's directory),
- *     rt_prio (0..99, 0), ring (0 or 64..4194304 frames, 0), hook_timeout (30s); hooks (object: axis → argument vector),
- *     setup_hook, read_hook (argument vectors) only with kind "external"; every {NAME}
- *     placeholder in a hook must name an axis.
+ *     rt_prio (0..99, 0), ring (0 or 64..4194304 frames, 0), hook_timeout (30s); only
+ *     with kind "external": hooks (object: axis → argument vector), setup_hook,
+ *     read_hook, check_hook (argument vectors), hook_estimate (a duration, or an
+ *     object of axis, "setup", "read", "check" → duration; 1s). In a hook word every
+ *     {NAME} names an axis and {{ / }} are literal braces. An external router's swept
+ *     axes must each be set by a hook (its own, or one naming {AXIS}), except those
+ *     ppslab applies itself: offered, size, flows, direction.
  *   topology: kind netns (lab "ppslab"; netns LAB-gen/LAB-rut/LAB-sink, iface gen0,
  *     "rut0,rut1", sink0 filled in), local (gen/sink iface required; rut's "IN,OUT" too
  *     when router.kind is rut) or ssh (each such box also needs "ssh": "[user@]host",
- *     no spaces, no leading '-'); "bin" is an absolute directory; dst (198.19.0.2),
- *     dst_b (198.18.0.2).
+ *     no spaces, no leading '-'; an external router's "ssh" is where its environment
+ *     is read); "iface" is an interface or a port spec ("xdp:gen0,queue=0": the name
+ *     is checked without prefix and options), "IN,OUT" for the router; "bin" is an
+ *     absolute directory; dst (198.19.0.2), dst_b (198.18.0.2), dst_mac, dst_mac_b
+ *     (the next hop of blast A and B, "aa:bb:cc:dd:ee:ff": no route lookup).
  *   rig: calibrate (true), direct (true). output: results ("results.json"), table and
  *     plot (objects, kept as they are for the table/plot commands).
  *
@@ -116,6 +134,10 @@ struct prof_trial {
 	double exceed_ratio;  /* mlr (default 0) */
 	unsigned max_trials;  /* a search gives up (irregular) after this many (default 40) */
 	json_t *ladder;       /* ladder: array of loads in pps (owned), or NULL = 10..100 % of max */
+	double max_delay_s;   /* one-way delays above are implausible (the sink's --max-delay,
+			       * default 10) */
+	double max_clock_error;/* lat_* are withheld when the sender's and sink's clocks may
+			       * differ by more than this fraction of the median delay (0.1) */
 };
 
 struct prof_router_cfg {
@@ -134,7 +156,11 @@ struct prof_router_cfg {
 	json_t *hooks;        /* object: axis → array of strings (owned), or NULL */
 	json_t *setup_hook;   /* array of strings, or NULL */
 	json_t *read_hook;    /* array of strings, or NULL */
+	json_t *check_hook;   /* array of strings, or NULL: run after the hooks of every case;
+			       * a status other than 0 fails the case with its output */
 	double hook_timeout_s;/* a hook that runs longer is killed (default 30) */
+	double hook_est_s;    /* the plan's estimate of one hook run (default 1 s) */
+	json_t *hook_est;     /* object: axis, "setup", "read", "check" → seconds, or NULL */
 };
 
 struct prof_host {
@@ -150,6 +176,9 @@ struct prof_topology {
 	struct prof_host gen, rut, sink;
 	char *dst;            /* destination address of blast A (default 198.19.0.2) */
 	char *dst_b;          /* of blast B in bidirectional runs (default 198.18.0.2) */
+	char *dst_mac;        /* next-hop MAC of blast A (the router's port A), or NULL: the
+			       * sender looks it up (route and neighbour table) */
+	char *dst_mac_b;      /* of blast B (the router's port B), or NULL */
 	json_t *ssh_options;  /* ssh: extra words for every ssh command, e.g. ["-p", "2222",
 			       * "-i", "/root/.ssh/lab"] (array of strings, owned), or NULL */
 };
@@ -181,6 +210,7 @@ struct profile {
 extern const char *const prof_axis_names[];
 /* The kinds of generated rules (the rules_kind axis), NULL-terminated. */
 extern const char *const prof_rules_kinds[];
+extern const char *const prof_kernel_names[];
 const json_t *prof_axis_default(const char *axis);
 bool prof_is_axis(const char *name);
 
@@ -209,5 +239,24 @@ int prof_rules_path(const struct profile *p, const json_t *v, char *buf, size_t 
 /* Whether the firewall is on for a cell: "on", or "auto" with a rule file or a count
  * above 0. */
 bool prof_firewall_on(const struct profile *p, const json_t *params);
+
+/* ---- hooks of an external router ----
+ * A hook is an argument vector; in each word {AXIS} is replaced by the cell's value and
+ * {{ / }} stand for a literal brace. prof_hook_scan() walks one word: fn gets literal
+ * text (lit, n) or a placeholder's name. Returns 0, -EINVAL ("{" without "}", an empty
+ * or too long name) or -EPROTO (a lone "}"), with *bad_at its offset. */
+#define PROF_HOOK_NAME_MAX 64
+typedef void (*prof_hook_piece_fn)(void *ctx, const char *lit, size_t n, const char *name);
+int prof_hook_scan(const char *word, prof_hook_piece_fn fn, void *ctx, size_t *bad_at);
+/* True if some word of the vector names {axis}. */
+bool prof_hook_uses(const json_t *argv, const char *axis);
+/* True if an external router's hooks set axis: a hook of its own or one naming it. */
+bool prof_axis_hooked(const struct profile *p, const char *axis);
+/* True for the axes ppslab applies itself, whatever the router: the traffic's (offered,
+ * size, flows, direction). */
+bool prof_axis_by_ppslab(const char *axis);
+/* The plan's estimate of one run of a hook: key is an axis, "setup", "read" or "check". */
+#define PROF_HOOK_EST_DEFAULT_S 1.0
+double prof_hook_estimate(const struct profile *p, const char *key);
 
 #endif

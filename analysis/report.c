@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "checks.h"
 #include "compare.h"
 #include "grid.h"
 #include "model.h"
@@ -328,10 +329,33 @@ int report_deviations(const struct res_file *rf, char ***out, size_t *n)
 			   "one host; RFC 2544 §6 assumes a tester and a DUT on real links.");
 	int lat = 0;
 	for (size_t k = 0; k < rf->nmetrics; k++)
-		lat |= !strncmp(rf->metrics[k], "lat_", 4);
+		lat |= !strncmp(rf->metrics[k], "lat_", 4) && res_metric_has_values(rf, rf->metrics[k]);
 	if (lat)
 		rc |= push(out, n, "Latency is percentiles over every test frame's timestamp "
 			   "(RFC 8219 style), not one tagged frame per 120 s trial (RFC 2544 §26.2).");
+	size_t withheld = 0;
+	const char *why = NULL;
+	for (size_t k = 0; k < rf->ncases; k++) {
+		const char *w = json_string_value(json_object_get(rf->cases[k].obj,
+								  "latency_withheld"));
+		if (w) {
+			withheld++;
+			why = why ? why : w;
+		}
+	}
+	if (withheld)
+		rc |= push(out, n, "One-way latency is withheld from %zu case%s: %s.", withheld,
+			   withheld == 1 ? "" : "s", why);
+	size_t frames = 0;
+	for (size_t k = 0; k < rf->ncases; k++) {
+		const char *how = json_string_value(json_object_get(rf->cases[k].obj, "fwd_rate_from"));
+		frames += how && strcmp(how, CHECK_FWD_WINDOW);
+	}
+	if (frames)
+		rc |= push(out, n, "In %zu case%s the forwarding rate is test frames over the "
+			   "sender's time, not the receiving interfaces' counters over the load "
+			   "window (see the cases' flags): it also counts a backlog delivered after "
+			   "the load.", frames, frames == 1 ? "" : "s");
 	return rc ? -ENOMEM : 0;
 }
 
@@ -711,9 +735,26 @@ static void results_table(struct doc *d, const struct res_file *rf, const char *
 		}
 		d_grid(d, g);
 	}
-	if (pv->flagged_cells)
+	if (pv->flagged_cells) {
 		d_p(d, "* includes flagged repetitions (a consistency check failed or the offered "
-		       "load missed its target; see Flagged and failed cases).");
+		       "load missed its target; see Flagged and failed cases). Why:");
+		/* each kind of flag with the cells it marks and its first text, as a table does */
+		const char *k;
+		json_t *e;
+		int shown = 0;
+		json_object_foreach(pv->reasons, k, e) {
+			size_t n = json_object_size(json_object_get(e, "cells"));
+			const char *t = json_string_value(json_object_get(e, "text"));
+			(void)k;
+			if (shown++ == 6) {
+				d_li(d, "... and %zu more kinds", json_object_size(pv->reasons) - 6);
+				break;
+			}
+			d_li(d, "%zu cell%s: %.200s%s", n, n == 1 ? "" : "s", t ? t : "",
+			     t && strlen(t) > 200 ? "..." : "");
+		}
+		d_list_end(d);
+	}
 	pv_free(pv);
 }
 

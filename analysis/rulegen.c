@@ -15,7 +15,10 @@ int rulegen_write(FILE *f, const char *kind, unsigned n)
 	if (!rulegen_kind_ok(kind) || n > RULEGEN_MAX)
 		return -EINVAL;
 	for (unsigned i = 0; i < n; i++) {
-		unsigned num = i + 1;
+		/* ipfw numbers rules 1..65535 and keeps rules of one number in the order they
+		 * were added: above RULEGEN_NUM_MAX rules, numbers are shared, in order */
+		unsigned num = n <= RULEGEN_NUM_MAX ? i + 1
+			     : 1 + (unsigned)((unsigned long long)i * RULEGEN_NUM_MAX / n);
 		if (!strcmp(kind, "count")) {
 			fprintf(f, "add %u count ip from any to any\n", num);
 			continue;

@@ -10,7 +10,9 @@
  *   count    N × "count ip from any to any", then the allow rule (the cost of per-rule
  *            counters in the 2012 FreeBSD ipfw counter cost thread, docs/glossary.md).
  * The allow rule is number 65000, "allow ip from any to any"; generated rules are
- * numbered 1..N (20,000 fit below it). "file:PATH" is a user's rule file, loaded as is
+ * numbered 1..N up to 64,999 rules, and above that share numbers 1..64,999 in order
+ * (ipfw keeps rules of one number in the order they were added), so every count the
+ * rules axis allows (100,000) loads. "file:PATH" is a user's rule file, loaded as is
  * (it must allow what it wants forwarded: rule 65535 denies). */
 #ifndef PPSLAB_RULEGEN_H
 #define PPSLAB_RULEGEN_H
@@ -18,7 +20,8 @@
 #include <stdio.h>
 
 #define RULEGEN_ALLOW_NUM 65000
-#define RULEGEN_MAX 60000
+#define RULEGEN_MAX 100000
+#define RULEGEN_NUM_MAX 64999   /* the last number below the allow rule */
 
 /* Writes the rule set to f. 0, -EINVAL (unknown kind or n > RULEGEN_MAX) or -EIO. */
 int rulegen_write(FILE *f, const char *kind, unsigned n);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "clockoff.h"
 #include "cli.h"
 #include "clock.h"
 #include "cmds.h"
@@ -27,6 +28,7 @@
 #include "proc.h"
 #include "profile.h"
 #include "results.h"
+#include "rutenv.h"
 #include "search.h"
 #include "trial.h"
 #include "version.h"
@@ -53,6 +55,7 @@ struct runner {
 	char rut_in[32], rut_out[32];   /* the forwarder's interfaces (dut keeps pointers) */
 	char **ssh_opts;         /* topology.ssh_options as a vector (borrowed strings) */
 	double ceiling_pps;      /* the rig's, 0 unknown */
+	double clock_bound_ns;   /* |clock(sink) − clock(gen)| at most this; NaN unknown */
 	size_t done, total, failed;
 	uint64_t t_start;
 	double case_s_sum;
@@ -149,16 +152,32 @@ static void rut_ifaces(const struct profile *p, char *in, char *out, size_t len)
 	snprintf(out, len, "%s", comma ? comma + 1 : "");
 }
 
+/* The interface names of a box's "iface": the router's "IN,OUT", or the name inside a
+ * port spec ("xdp:gen0,queue=0" → gen0; a udp: socket has none). */
+static int iface_names(const char *iface, bool pair, char *buf, size_t len, char *v[4])
+{
+	int n = 0;
+	char *save = NULL;
+	snprintf(buf, len, "%s", iface ? iface : "");
+	if (!pair) {
+		buf[strcspn(buf, ",")] = 0;
+		char *colon = strchr(buf, ':');
+		if (colon && !strncmp(buf, "udp:", 4))
+			return 0;
+		v[0] = colon ? colon + 1 : buf;
+		return *v[0] ? 1 : 0;
+	}
+	for (char *w = strtok_r(buf, ",", &save); w && n < 4; w = strtok_r(NULL, ",", &save))
+		v[n++] = w;
+	return n;
+}
+
 /* a box's environment: env_box() here, `ppslab env` over ssh */
 static json_t *box_env(const struct box *b, const char *ifaces)
 {
 	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", ifaces ? ifaces : "");
 	char *v[4];
-	int n = 0;
-	char *save = NULL;
-	for (char *w = strtok_r(buf, ",", &save); w && n < 4; w = strtok_r(NULL, ",", &save))
-		v[n++] = w;
+	int n = iface_names(ifaces, !strcmp(b->role, "rut"), buf, sizeof(buf), v);
 	if (!b->ssh)
 		return env_box(b->netns, v, n);
 	struct box_cmd c;
@@ -182,6 +201,50 @@ static json_t *box_env(const struct box *b, const char *ifaces)
 	return j;
 }
 
+/* An external router's environment, read without ppslab on it (rutenv.h): over
+ * topology.rut.ssh, or in topology.rut.netns on this host. */
+static json_t *external_env(struct runner *r)
+{
+	const struct profile *p = r->p;
+	if (!r->rut_box.ssh && !r->rut_box.netns)
+		return json_pack("{s:s}", "note", "not collected: the profile gives the router no "
+				 "topology.rut.ssh (or netns) to reach it by");
+	/* the BSD names of swept knobs, read back as they are (more names: router axes) */
+	static const char *const oids[][2] = {
+		{ "pollhz", "kern.polling.pollhz" }, { "burst_max", "kern.polling.burst_max" },
+		{ "each_burst", "kern.polling.each_burst" }, { "user_frac", "kern.polling.user_frac" },
+		{ "reg_frac", "kern.polling.reg_frac" }, { "idle_poll", "kern.polling.idle_poll" },
+		{ "update_counters", "net.inet.ip.fw.update_counters" },
+		{ "firewall", "net.inet.ip.fw.enable" },
+	};
+	const char *names[16];
+	size_t n = 0;
+	for (size_t a = 0; a < p->naxes; a++)
+		for (size_t i = 0; i < sizeof(oids) / sizeof(oids[0]) && n < 16; i++)
+			if (!strcmp(p->axes[a].name, oids[i][0]))
+				names[n++] = oids[i][1];
+	if (!r->o->quiet)
+		fprintf(stderr, "reading the router's environment (%s)...\n",
+			r->rut_box.ssh ? r->rut_box.ssh : r->rut_box.netns);
+	return rutenv_collect(&r->rut_box, p->topo.rut.iface, names, n);
+}
+
+/* The sender's and sink's clocks against ours, and the bound on their difference that
+ * decides whether one-way delays are published (clockoff.h). */
+static void clocks(struct runner *r, json_t *env)
+{
+	json_t *g = clockoff_box(&r->env.gen), *k = clockoff_box(&r->env.sink);
+	const char *how = "";
+	double b = clockoff_pair(g, k, json_object_get(env, "sender"), json_object_get(env, "sink"),
+				 &how);
+	json_t *c = json_object();
+	json_object_set_new(c, "gen", g);
+	json_object_set_new(c, "sink", k);
+	json_object_set_new(c, "pair_bound_ns", isfinite(b) ? json_real(b) : json_null());
+	json_object_set_new(c, "pair_method", json_string(how));
+	json_object_set_new(env, "clocks", c);
+}
+
 static json_t *environment(struct runner *r)
 {
 	const struct profile *p = r->p;
@@ -193,13 +256,54 @@ static json_t *environment(struct runner *r)
 	json_object_set_new(env, "sink", box_env(&r->env.sink, p->topo.sink.iface));
 	if (p->router.kind != PR_NONE) {
 		json_t *dut = p->router.kind == PR_RUT ? box_env(&r->rut_box, p->topo.rut.iface)
-						       : json_object();
+						       : external_env(r);
 		json_object_set_new(dut, "router", json_string(p->router.kind == PR_RUT
 								       ? "ppslab-rut " PPSLAB_VERSION
 								       : "external"));
 		json_object_set_new(env, "dut", dut);
 	}
+	clocks(r, env);
 	return env;
+}
+
+/* --- every box reached once --------------------------------------------------------- */
+
+/* Before anything is measured, each ssh box and each ssh destination of the router's
+ * hooks is reached once with the options the run will use (BatchMode: no prompt, the
+ * host key must be known): a box that cannot be reached stops the run here, named,
+ * instead of failing every case. */
+static int reach_all(struct runner *r)
+{
+	const struct box *boxes[] = { &r->env.gen, &r->env.sink, &r->rut_box };
+	static char out[4096];
+	for (size_t i = 0; i < 3; i++) {
+		const struct box *b = boxes[i];
+		if (!b->ssh || (i == 2 && r->p->router.kind == PR_NONE))
+			continue;
+		struct box_cmd c;
+		int rc = box_sys_init(&c, b, "true");
+		rc = rc ? rc : box_cmd_done(&c, b);
+		struct proc_opts o = { .out = out, .outlen = sizeof(out), .merge_err = 1,
+				       .timeout_ns = 40 * NS_PER_S };
+		int st = rc ? rc : proc_run(c.argv, &o);
+		box_cmd_free(&c);
+		if (st) {
+			out[strcspn(out, "\n")] = 0;
+			log_err("the %s box (%s%s%s) cannot be reached over ssh (status %d): %s; "
+				"ppslab needs ssh without a prompt there: a key, and its host key in "
+				"known_hosts (connect once by hand, or ssh-keyscan)",
+				b->role, b->ssh, b->netns ? ", namespace " : "", b->netns ? b->netns : "",
+				st, out[0] ? out : "no message");
+			return EX_UNAVAILABLE;
+		}
+	}
+	char err[600];
+	if (r->dut && dut_reach(r->dut, err, sizeof(err))) {
+		log_err("%s; ppslab needs ssh without a prompt there: a key, and its host key in "
+			"known_hosts", err);
+		return EX_UNAVAILABLE;
+	}
+	return 0;
 }
 
 /* --- the rig's own ceiling ----------------------------------------------------------- */
@@ -217,6 +321,10 @@ static json_t *rig_measure(struct runner *r)
 		rc = rc ? rc : box_arg(&c, r->env.gen_if);
 		rc = rc ? rc : box_arg(&c, "--dst");
 		rc = rc ? rc : box_arg(&c, r->env.dst);
+		if (!rc && p->topo.dst_mac) {   /* no route lookup where the profile says */
+			rc = box_arg(&c, "--dst-mac");
+			rc = rc ? rc : box_arg(&c, p->topo.dst_mac);
+		}
 		rc = rc ? rc : box_arg(&c, "--calibrate");
 		rc = rc ? rc : box_arg(&c, "--duration");
 		rc = rc ? rc : box_arg(&c, "1s");
@@ -451,7 +559,9 @@ static json_t *results_obj(const struct search_res *sr, enum prof_method method)
 static struct check_ctx check_ctx(const struct profile *p, const json_t *params)
 {
 	struct check_ctx c = { .rate_tol = 0.005 };
-	c.firewall = p->router.kind == PR_RUT && prof_firewall_on(p, params);
+	c.router = p->router.kind == PR_EXTERNAL ? CHECK_EXTERNAL
+		 : p->router.kind == PR_NONE ? CHECK_NONE : CHECK_RUT;
+	c.firewall = p->router.kind != PR_NONE && prof_firewall_on(p, params);
 	double uc = prof_num(p, params, "update_counters");
 	c.update_counters = isnan(uc) || uc != 0;
 	const json_t *rules = prof_value(p, params, "rules");
@@ -486,6 +596,59 @@ static void search_config(const struct runner *r, const json_t *params, struct s
 	sc->ladder = sc->nladder ? ladder : NULL;
 }
 
+/* The case's flags from its trials' failed checks: one per check, "NAME: DETAIL" of the
+ * first trial that failed it (and in how many trials), so the table's footnote can say
+ * why a cell is marked. */
+static void failed_checks(const json_t *trials, json_t *flags)
+{
+	json_t *seen = json_object();
+	size_t i, j, nt = json_array_size(trials);
+	json_t *t, *ch;
+	json_array_foreach(trials, i, t)
+		json_array_foreach(json_object_get(t, "checks"), j, ch) {
+			const char *name = json_string_value(json_object_get(ch, "name"));
+			if (!name || !json_is_false(json_object_get(ch, "ok")))
+				continue;
+			json_t *e = json_object_get(seen, name);
+			if (e) {
+				json_array_set_new(e, 0, json_integer(json_integer_value(json_array_get(e, 0)) + 1));
+				continue;
+			}
+			json_object_set_new(seen, name, json_pack("[i,O]", 1, json_object_get(ch, "detail")));
+		}
+	const char *name;
+	json_t *e;
+	json_object_foreach(seen, name, e) {
+		char b[1200];
+		json_int_t n = json_integer_value(json_array_get(e, 0));
+		int w = snprintf(b, sizeof(b), "%s: %s", name, json_string_value(json_array_get(e, 1)));
+		if (nt > 1 && w > 0 && (size_t)w < sizeof(b))
+			snprintf(b + w, sizeof(b) - (size_t)w, " (%lld of %zu trials)", (long long)n, nt);
+		json_array_append_new(flags, jtext(b));
+	}
+	json_decref(seen);
+}
+
+/* One-way delays across two clocks are kept out of the metrics (tables, compare,
+ * report) when the clocks may differ by more than trial.max_clock_error of the delay;
+ * the trials keep the sink's numbers, the case says why. */
+static void withhold_latency(struct runner *r, json_t *c, json_t *m, const json_t *last)
+{
+	double p50 = pnum(m, "lat_p50_ns");
+	const json_t *sink = json_array_get(json_object_get(last, "sink"), 0);
+	bool valid = !json_is_false(json_object_get(sink, "delay_valid"));
+	char why[400];
+	if (!checks_latency_withheld(r->clock_bound_ns, p50, r->p->trial.max_clock_error, valid,
+				     why, sizeof(why)))
+		return;
+	const char *k;
+	json_t *v;
+	json_object_foreach(m, k, v)
+		if (!strncmp(k, "lat_", 4))
+			json_object_set_new(m, k, json_null());
+	json_object_set_new(c, "latency_withheld", jtext(why));
+}
+
 /* Runs one case into c (the case object already in the document). Returns 0, -EINTR,
  * or -EIO (the case failed: its status says so). */
 static int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
@@ -497,7 +660,12 @@ static int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	utc_now(t, sizeof(t));
 	json_object_set_new(c, "start_utc", json_string(t));
 	int rc = 0;
-	if (r->dut && (rc = dut_apply(r->dut, pc->params, err, sizeof(err)))) {
+	if (r->dut)
+		rc = dut_apply(r->dut, pc->params, err, sizeof(err));
+	const json_t *hooks = r->dut ? dut_hook_log(r->dut) : NULL;
+	if (json_array_size(hooks))   /* what was run on the router, as run */
+		json_object_set_new(c, "router_hooks", json_deep_copy(hooks));
+	if (rc) {
 		json_object_set_new(c, "status", json_string("failed"));
 		json_object_set_new(c, "error", jtext(err));
 		json_object_set_new(c, "flags", flags);
@@ -572,9 +740,12 @@ static int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	json_object_set_new(c, "results", results_obj(&sr, p->trial.method));
 	json_t *m = case_metrics(&sr, trials, last, bi);
 	json_object_set_new(c, "metrics", m);
+	const json_t *from = json_object_get(last, "fwd_rate_from");
+	if (json_is_string(from))   /* how this case's fwd_pps was measured (compare) */
+		json_object_set(c, "fwd_rate_from", (json_t *)from);
+	withhold_latency(r, c, m, last);
 	if (flagged)
-		json_array_append_new(flags, json_string("a trial failed a consistency check "
-							 "(see its checks)"));
+		failed_checks(trials, flags);
 	double fwd = pnum(m, "fwd_pps");
 	if (r->ceiling_pps > 0 && !isnan(fwd) && fwd >= 0.97 * r->ceiling_pps * (bi ? 2 : 1)) {
 		char b[160];
@@ -885,8 +1056,22 @@ int run_main(const struct run_opts *o)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	if (r->p->router.kind != PR_NONE) {
+		rut_ifaces(r->p, r->rut_in, r->rut_out, sizeof(r->rut_in));
+		struct dut_cfg dc = { .p = r->p, .box = r->rut_box, .in = r->rut_in, .out = r->rut_out,
+				      .tmpdir = r->tmpdir };
+		if (dut_new(&dc, &r->dut)) {
+			rc = EX_OSERR;
+			goto out_tmp;
+		}
+		r->env.dut = r->dut;
+	}
+	if ((rc = reach_all(r)))
+		goto out_tmp;
 	if (!json_object_get(r->root, "environment"))
 		json_object_set_new(r->root, "environment", environment(r));
+	const json_t *pb = res_get(r->root, "environment", "clocks", "pair_bound_ns", NULL);
+	r->clock_bound_ns = json_is_number(pb) ? json_number_value(pb) : NAN;
 	const json_t *rig = json_object_get(r->root, "rig");
 	if (rig) {   /* resumed: the ceiling measured before */
 		double c = pnum(rig, "ceiling_pps");
@@ -901,16 +1086,6 @@ int run_main(const struct run_opts *o)
 	if ((rc = save(r)) != 0) {
 		rc = EX_IOERR;
 		goto out_tmp;
-	}
-	if (r->p->router.kind != PR_NONE) {
-		rut_ifaces(r->p, r->rut_in, r->rut_out, sizeof(r->rut_in));
-		struct dut_cfg dc = { .p = r->p, .box = r->rut_box, .in = r->rut_in, .out = r->rut_out,
-				      .tmpdir = r->tmpdir };
-		if (dut_new(&dc, &r->dut)) {
-			rc = EX_OSERR;
-			goto out_tmp;
-		}
-		r->env.dut = r->dut;
 	}
 
 	r->total = r->plan.ncases;

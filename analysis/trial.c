@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "checks.h"
 #include "clock.h"
 #include "ifinfo.h"
 #include "jout.h"
@@ -53,38 +55,225 @@ static double if_rx_here(const char *netns, const char *ifname)
 	return v;
 }
 
+/* One read of an interface's receive counter: the value (-1: unreadable) and when it
+ * was taken, t_ns ± unc_ns, on the box's own clock when it said (remote: CLOCK_REALTIME
+ * there, read right before and after the counter) or else on our CLOCK_MONOTONIC
+ * around the whole read (an ssh round trip: hundreds of ms). */
+struct rx_read {
+	double v;
+	double t_ns, unc_ns;
+	bool remote_clock;
+};
+
+/* "1700000000.123456789" → ns, NaN when it is not (a date without %N) */
+static double date_ns(const char *s)
+{
+	char *end;
+	long long sec = strtoll(s, &end, 10);
+	if (end == s || *end != '.' || end[1] < '0' || end[1] > '9')
+		return NAN;
+	return (double)sec * 1e9 + strtod(end, NULL) * 1e9;
+}
+
 /* The kernel's own count of frames the interface under a port spec received
- * ("afpacket:sink0,ring=v2" → sink0), on its box; -1 when it cannot be read. */
-static double if_rx_packets(const struct box *b, const char *spec)
+ * ("afpacket:sink0,ring=v2" → sink0), on its box. */
+static struct rx_read if_rx_packets(const struct box *b, const char *spec)
 {
 	char ifname[64];
+	struct rx_read r = { .v = -1, .t_ns = NAN, .unc_ns = NAN };
 	const char *colon = strchr(spec, ':');
 	snprintf(ifname, sizeof(ifname), "%s", colon && strncmp(spec, "udp:", 4) ? colon + 1 : spec);
 	ifname[strcspn(ifname, ",")] = 0;
 	if (!strncmp(spec, "udp:", 4))
-		return -1;
-	if (!b->ssh)
-		return if_rx_here(b->netns, ifname);
+		return r;
+	if (b->ssh)
+		return r;   /* over ssh: an rx_reader */
+	uint64_t t0 = mono_ns();
+	r.v = if_rx_here(b->netns, ifname);
+	uint64_t t1 = mono_ns();
+	r.t_ns = (double)t0 + (double)(t1 - t0) / 2;
+	r.unc_ns = (double)(t1 - t0) / 2;
+	return r;
+}
+
+/* The counter of an interface on an ssh box, read through one ssh session kept open
+ * for the trial: a read then costs the channel's round trip, where a new connection
+ * would take long enough to land the read after the load window. The box stamps each
+ * read with its own clock right before and after it. */
+struct rx_reader {
+	pid_t pid;
+	int in, out;
+};
+
+static const char reader_script[] =
+	"echo @@ready\n"
+	"while read -r x; do date +%s.%N; ip -s -j link show dev \"$1\"; date +%s.%N; echo @@; done\n";
+
+/* One line from fd within the deadline: 0, or -ETIMEDOUT / -EIO. */
+static int read_line(int fd, char *buf, size_t len, uint64_t deadline)
+{
+	size_t n = 0;
+	while (n + 1 < len) {
+		uint64_t now = mono_ns();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int rc = poll(&p, 1, (int)((deadline - now) / NS_PER_MS) + 1);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc <= 0)
+			return -ETIMEDOUT;
+		char ch;
+		if (read(fd, &ch, 1) != 1)
+			return -EIO;
+		if (ch == '\n')
+			break;
+		buf[n++] = ch;
+	}
+	buf[n] = 0;
+	return 0;
+}
+
+static void reader_stop(struct rx_reader *rd)
+{
+	if (rd->in > 0)
+		close(rd->in);   /* the remote loop ends at end of input */
+	if (rd->out > 0)
+		close(rd->out);
+	if (rd->pid > 0)
+		proc_wait(rd->pid, 5 * NS_PER_S);
+	memset(rd, 0, sizeof(*rd));
+}
+
+/* Starts the session and waits until the box answers (its "@@ready"). 0 or -errno. */
+static int reader_start(struct rx_reader *rd, const struct box *b, const char *spec)
+{
+	char ifname[64];
+	const char *colon = strchr(spec, ':');
+	memset(rd, 0, sizeof(*rd));
+	if (!strncmp(spec, "udp:", 4))
+		return -ENODEV;
+	snprintf(ifname, sizeof(ifname), "%s", colon ? colon + 1 : spec);
+	ifname[strcspn(ifname, ",")] = 0;
 	struct box_cmd c;
-	static char out[1 << 16];
-	int rc = box_sys_init(&c, b, "ip");
-	const char *w[] = { "-s", "-j", "link", "show", "dev", ifname, NULL };
-	for (int i = 0; !rc && w[i]; i++)
-		rc = box_arg(&c, w[i]);
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
+	int rc = box_sys_init(&c, b, "sh");
+	rc = rc ? rc : box_arg(&c, "-c");
+	rc = rc ? rc : box_arg(&c, reader_script);
+	rc = rc ? rc : box_arg(&c, "sh");
+	rc = rc ? rc : box_arg(&c, ifname);
 	rc = rc ? rc : box_cmd_done(&c, b);
-	struct proc_opts o = { .netns = c.netns, .out = out, .outlen = sizeof(out),
-			       .quiet_err = 1, .timeout_ns = 10 * NS_PER_S };
-	double v = -1;
-	if (!rc && proc_run(c.argv, &o) == 0) {
-		json_t *j = json_loads(out, 0, NULL);
-		json_t *rx = json_object_get(json_object_get(json_object_get(json_array_get(j, 0),
-									      "stats64"), "rx"), "packets");
-		if (json_is_integer(rx))
-			v = (double)json_integer_value(rx);
-		json_decref(j);
+	if (!rc && (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0))
+		rc = -errno;
+	pid_t pid = rc ? -1 : fork();
+	if (!rc && pid < 0)
+		rc = -errno;
+	if (pid == 0) {
+		sigset_t all;
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		int dn = open("/dev/null", O_WRONLY);
+		if (dn >= 0)
+			dup2(dn, 2);
+		execvp(c.argv[0], c.argv);
+		_exit(127);
 	}
 	box_cmd_free(&c);
-	return v;
+	if (in[0] >= 0)
+		close(in[0]);
+	if (out[1] >= 0)
+		close(out[1]);
+	if (rc) {
+		if (in[1] >= 0)
+			close(in[1]);
+		if (out[0] >= 0)
+			close(out[0]);
+		return rc;
+	}
+	rd->pid = pid;
+	rd->in = in[1];
+	rd->out = out[0];
+	signal(SIGPIPE, SIG_IGN);
+	char line[64];
+	if (read_line(rd->out, line, sizeof(line), mono_ns() + 20 * NS_PER_S) ||
+	    strcmp(line, "@@ready")) {
+		reader_stop(rd);
+		return -EHOSTUNREACH;
+	}
+	return 0;
+}
+
+static struct rx_read reader_read(struct rx_reader *rd)
+{
+	struct rx_read r = { .v = -1, .t_ns = NAN, .unc_ns = NAN };
+	static char line[1 << 16];
+	if (rd->pid <= 0)
+		return r;
+	uint64_t t0 = mono_ns(), deadline = t0 + 5 * NS_PER_S;
+	double ta = NAN, tb = NAN;
+	json_t *j = NULL;
+	if (write(rd->in, "x\n", 2) != 2)
+		return r;
+	for (int n = 0; !read_line(rd->out, line, sizeof(line), deadline); n++) {
+		if (!strcmp(line, "@@"))
+			break;
+		if (n == 0)
+			ta = date_ns(line);
+		else if (line[0] == '[' && !j)
+			j = json_loads(line, 0, NULL);
+		else
+			tb = date_ns(line);
+	}
+	uint64_t t1 = mono_ns();
+	json_t *rx = json_object_get(json_object_get(json_object_get(json_array_get(j, 0),
+								      "stats64"), "rx"), "packets");
+	if (json_is_integer(rx))
+		r.v = (double)json_integer_value(rx);
+	json_decref(j);
+	if (isfinite(ta) && isfinite(tb) && tb >= ta) {
+		r.t_ns = ta + (tb - ta) / 2;
+		r.unc_ns = (tb - ta) / 2;
+		r.remote_clock = true;
+	} else {   /* a date without %N: our clock around the round trip */
+		r.t_ns = (double)t0 + (double)(t1 - t0) / 2;
+		r.unc_ns = (double)(t1 - t0) / 2;
+	}
+	return r;
+}
+
+/* The rate between two reads of one counter, and its resolution: a frame at each end
+ * and the reads' time uncertainty. NaN when either read failed or they are on two
+ * clocks. */
+static double window_rate(const struct rx_read *a, const struct rx_read *b, double *secs,
+			  double *res)
+{
+	*secs = (b->t_ns - a->t_ns) / 1e9;
+	if (a->v < 0 || b->v < 0 || a->remote_clock != b->remote_clock || !(*secs > 0.2))
+		return NAN;
+	double rate = (b->v - a->v) / *secs;
+	*res = (2 + rate * (a->unc_ns + b->unc_ns) / 1e9) / *secs;
+	return rate;
+}
+
+/* Why the receiving interfaces' counters could not be read (fwd_rate_fallback). */
+static const char *counters_why(const struct trial_env *e, bool b_only)
+{
+	const struct box *b = b_only ? &e->gen : &e->sink;
+	const char *spec = b_only ? e->gen_if : e->sink_if;
+	static char why[300];
+	if (!strncmp(spec, "udp:", 4))
+		snprintf(why, sizeof(why), "the %s port %s is a UDP socket: no interface counters "
+			 "to read", b_only ? "sender box's" : "sink's", spec);
+	else if (b->ssh)
+		snprintf(why, sizeof(why), "no counters of %s from %s (%s) over ssh: `ip -s -j link "
+			 "show` (iproute2 with JSON) and `date +%%s.%%N` are needed there", spec, b->ssh,
+			 b_only ? "the sender box, blast B" : "the sink box");
+	else
+		snprintf(why, sizeof(why), "the kernel's counters of %s%s%s could not be read",
+			 spec, b->netns ? " in namespace " : "", b->netns ? b->netns : "");
+	return why;
 }
 
 struct tool {
@@ -159,9 +348,13 @@ static int tool_ready(struct tool *t, const struct trial_env *e, char *err, size
 /* expect: the sender's output file when it is on this host (the sink reads it at the
  * end, so frames lost after the last arrival count as lost), or NULL */
 static int sink_cmd(const struct box *b, const char *ifname, double limit_s,
-		    const char *expect, struct box_cmd *c)
+		    const char *expect, double max_delay_s, struct box_cmd *c)
 {
 	int rc = box_cmd_init(c, b, "ppslab-sink");
+	if (!rc && max_delay_s > 0) {   /* beyond it, a delay says the clocks disagree */
+		rc = box_arg(c, "--max-delay");
+		rc = rc ? rc : box_argf(c, "%.6fs", max_delay_s);
+	}
 	if (!rc && expect) {
 		rc = box_arg(c, "--expect-from");
 		rc = rc ? rc : box_arg(c, expect);
@@ -191,6 +384,12 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 	rc = rc ? rc : box_arg(c, ifname);
 	rc = rc ? rc : box_arg(c, "--dst");
 	rc = rc ? rc : box_arg(c, dst);
+	/* the next hop's MAC when the profile gives it: no route or neighbour lookup */
+	const char *mac = stream == 1 ? p->topo.dst_mac : p->topo.dst_mac_b;
+	if (!rc && mac) {
+		rc = box_arg(c, "--dst-mac");
+		rc = rc ? rc : box_arg(c, mac);
+	}
 	rc = rc ? rc : box_arg(c, "--rate");
 	rc = rc ? rc : box_arg(c, rate);
 	rc = rc ? rc : box_arg(c, "--duration");
@@ -309,7 +508,15 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	int rc = 0;
 	struct box_cmd c;
 	json_t *before = NULL, *after = NULL;
-	struct { uint64_t t; double a, b; } win[2] = { { 0, -1, -1 }, { 0, -1, -1 } };
+	struct rx_read win[2][2];   /* [start, end][stream A, B] */
+	bool win_read = false;
+	struct rx_reader rda = { 0 }, rdb = { 0 };
+	/* sessions to read remote counters, opened before anything is timed */
+	if (e->sink.ssh)
+		reader_start(&rda, &e->sink, e->sink_if);
+	if (bi && e->gen.ssh)
+		reader_start(&rdb, &e->gen, e->gen_if);
+	const char *nowin = NULL;   /* why there is no load window */
 	for (int i = 0; i < 4; i++) {   /* no stale output of an earlier trial */
 		char pth[600];
 		snprintf(pth, sizeof(pth), "%s/%s.out", e->tmpdir, tools[i]->name);
@@ -321,12 +528,14 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	snprintf(xa, sizeof(xa), "%s/gen.out", e->tmpdir);
 	snprintf(xb, sizeof(xb), "%s/gen_b.out", e->tmpdir);
 	bool local = !e->gen.ssh && !e->sink.ssh;
-	if ((rc = sink_cmd(&e->sink, e->sink_if, limit, local ? xa : NULL, &c)) ||
+	if ((rc = sink_cmd(&e->sink, e->sink_if, limit, local ? xa : NULL,
+				 p->trial.max_delay_s, &c)) ||
 	    (rc = tool_start(&sink, e, &e->sink, &c))) {
 		snprintf(err, sizeof(err), "cannot start ppslab-sink: %s", strerror(-rc));
 		goto out;
 	}
-	if (bi && ((rc = sink_cmd(&e->gen, e->gen_if, limit, local ? xb : NULL, &c)) ||
+	if (bi && ((rc = sink_cmd(&e->gen, e->gen_if, limit, local ? xb : NULL,
+					 p->trial.max_delay_s, &c)) ||
 		   (rc = tool_start(&sinkb, e, &e->gen, &c)))) {
 		snprintf(err, sizeof(err), "cannot start the blast B sink: %s", strerror(-rc));
 		goto out;
@@ -359,15 +568,19 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	uint64_t t_win0 = t_load + (uint64_t)((r->warmup_s + 0.15) * 1e9);
 	uint64_t t_win1 = t_load + (uint64_t)((r->warmup_s + r->duration_s - 0.1) * 1e9);
 	uint64_t deadline = t_load + (uint64_t)((r->warmup_s + r->duration_s + 30) * 1e9);
+	if (t_win1 <= t_win0 + 200 * NS_PER_MS)
+		nowin = "the trial is too short for a load window (it needs 0.45 s after the warm-up)";
 	for (int w = 0; w < 2 && t_win1 > t_win0 + 200 * NS_PER_MS; w++) {
 		if (tool_wait(&gen, w ? t_win1 : t_win0, e->stop, true) >= 0 ||
 		    (bi && tool_wait(&genb, w ? t_win1 : t_win0, e->stop, true) >= 0) ||
-		    (e->stop && *e->stop))
-			break;   /* a sender ended early: no window */
-		uint64_t t0 = mono_ns();
-		win[w].a = if_rx_packets(&e->sink, e->sink_if);
-		win[w].b = bi ? if_rx_packets(&e->gen, e->gen_if) : -1;
-		win[w].t = t0 + (mono_ns() - t0) / 2;   /* the reads took a few ms */
+		    (e->stop && *e->stop)) {
+			nowin = "a sender ended before the load window closed";
+			break;
+		}
+		win[w][0] = e->sink.ssh ? reader_read(&rda) : if_rx_packets(&e->sink, e->sink_if);
+		win[w][1] = !bi ? (struct rx_read){ .v = -1 }
+			  : e->gen.ssh ? reader_read(&rdb) : if_rx_packets(&e->gen, e->gen_if);
+		win_read = w == 1;
 	}
 	for (int i = 0; i < 2; i++)
 		if (tools[i]->pid && tool_wait(tools[i], deadline, e->stop, true) < 0) {
@@ -380,6 +593,8 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 		usleep((useconds_t)(p->trial.settle_s * 1e6));
 	after = e->dut ? dut_stats(e->dut) : NULL;
 out:
+	reader_stop(&rda);
+	reader_stop(&rdb);
 	for (int i = 0; i < 4; i++) {
 		if (remote && i >= 2 && !(e->stop && *e->stop))
 			tool_wait(tools[i], sinks_end, NULL, false);
@@ -421,10 +636,14 @@ out:
 
 	/* the trial's numbers: sent and received test frames, rates over the sender's time */
 	double tx = 0, rx = 0, offered = 0, fa = rate_of(ss[0], gs[0]), fb = NAN;
-	double wdt = (double)(win[1].t - win[0].t) / 1e9;
-	bool windowed = win[0].t && win[1].t && wdt > 0.2 && win[0].a >= 0 && win[1].a >= 0;
+	double wa = NAN, wb = NAN, ra = NAN, rb = 0;
+	double wfa = win_read ? window_rate(&win[0][0], &win[1][0], &wa, &ra) : NAN;
+	double wfb = win_read && bi ? window_rate(&win[0][1], &win[1][1], &wb, &rb) : NAN;
+	bool windowed = !isnan(wfa) && (!bi || !isnan(wfb));
+	if (!windowed && !nowin)
+		nowin = counters_why(e, bi && !isnan(wfa));
 	if (windowed)   /* the kernel's count of the load window (see above) */
-		fa = (win[1].a - win[0].a) / wdt;
+		fa = wfa;
 	for (int i = 0; i < 2; i++) {
 		double t = jnum(gs[i], "tx_pkts"), x = jnum(ss[i], "rx_pkts"), o = jnum(gs[i], "pps");
 		tx += isnan(t) ? 0 : t;
@@ -432,12 +651,25 @@ out:
 		offered += isnan(o) ? 0 : o;
 	}
 	if (bi)
-		fb = windowed && win[0].b >= 0 && win[1].b >= 0 ? (win[1].b - win[0].b) / wdt
-								  : rate_of(ss[1], gs[1]);
-	json_object_set_new(rec, "fwd_rate_from", json_string(windowed ? "interface counters, load window"
-									: "test frames / sender's time"));
-	if (windowed)
-		json_object_set_new(rec, "window_s", json_real(wdt));
+		fb = windowed ? wfb : rate_of(ss[1], gs[1]);
+	json_object_set_new(rec, "fwd_rate_from", json_string(windowed ? CHECK_FWD_WINDOW
+									: CHECK_FWD_FRAMES));
+	if (!windowed && nowin)
+		json_object_set_new(rec, "fwd_rate_fallback", json_string(nowin));
+	/* the rate's resolution: a frame at each end of the window, and the reads' own
+	 * time (the timestamp is their midpoint, good to half their duration) */
+	double res = NAN;
+	if (windowed) {
+		json_object_set_new(rec, "window_s", json_real(wa));
+		if (win[0][0].remote_clock)
+			json_object_set_new(rec, "window_clock", json_string("the sink box's, around "
+									     "each read"));
+		res = ra + (bi ? rb : 0);
+	} else {
+		double dns = jnum(gs[0], "duration_ns");
+		res = dns > 0 ? (bi ? 2 : 1) * 1e9 / dns : NAN;
+	}
+	set_num(rec, "fwd_rate_res_pps", res);
 	json_object_set_new(rec, "tx_frames", json_integer((json_int_t)tx));
 	json_object_set_new(rec, "rx_frames", json_integer((json_int_t)rx));
 	set_num(rec, "offered_pps", gs[0] ? offered : NAN);

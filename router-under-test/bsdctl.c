@@ -29,11 +29,20 @@ static void show(const struct bsdctl_oid *o, void *ctx, const struct flags *f, s
 		sbuf_cat(out, o->descr ? o->descr : "");
 		return;
 	}
+	if (o->type == BSDCTL_STRING) {
+		sbuf_cat(out, o->gets(ctx, o));
+		return;
+	}
 	int64_t v = o->get(ctx, o);
 	if (o->type == BSDCTL_UINT)
 		sbuf_printf(out, "%llu", (unsigned long long)(uint32_t)v);
 	else
 		sbuf_printf(out, "%lld", (long long)(int32_t)v);
+}
+
+static bool here(const struct bsdctl_oid *o, void *ctx)
+{
+	return !o->exists || o->exists(ctx, o);
 }
 
 /* Every leaf under node (a name prefix ending before a '.'), or all when node is "". */
@@ -42,18 +51,20 @@ static void list(const struct bsdctl_oid *tab, int n, void *ctx, const char *nod
 {
 	size_t l = strlen(node);
 	for (int k = 0; k < n; k++) {
-		if (l && (strncmp(tab[k].name, node, l) || tab[k].name[l] != '.'))
+		if (!here(&tab[k], ctx) ||
+		    (l && (strncmp(tab[k].name, node, l) || tab[k].name[l] != '.')))
 			continue;
 		show(&tab[k], ctx, f, out);
 		sbuf_cat(out, "\n");
 	}
 }
 
-static bool is_node(const struct bsdctl_oid *tab, int n, const char *name)
+static bool is_node(const struct bsdctl_oid *tab, int n, void *ctx, const char *name)
 {
 	size_t l = strlen(name);
 	for (int k = 0; k < n; k++)
-		if (l && !strncmp(tab[k].name, name, l) && tab[k].name[l] == '.')
+		if (l && here(&tab[k], ctx) && !strncmp(tab[k].name, name, l) &&
+		    tab[k].name[l] == '.')
 			return true;
 	return false;
 }
@@ -97,9 +108,9 @@ static int parse_one(const struct bsdctl_oid *tab, int n, void *ctx, const char 
 	}
 	const struct bsdctl_oid *o = NULL;
 	for (int k = 0; k < n; k++)
-		if (!strcmp(tab[k].name, name))
+		if (!strcmp(tab[k].name, name) && here(&tab[k], ctx))
 			o = &tab[k];
-	bool node = !o && is_node(tab, n, name);
+	bool node = !o && is_node(tab, n, ctx, name);
 	if (!o && !node) {
 		if (f->i)
 			return 0;
@@ -122,6 +133,11 @@ static int parse_one(const struct bsdctl_oid *tab, int n, void *ctx, const char 
 	}
 	if (!o->writable || !o->set) {
 		sbuf_printf(err, "sysctl: oid '%s' is read only\n", name);
+		return -1;
+	}
+	if (o->can_write && !o->can_write(ctx, o)) {
+		sbuf_printf(err, "sysctl: oid '%s' is a read only tunable\n", name);
+		sbuf_cat(err, "sysctl: Tunable values are set in /boot/loader.conf\n");
 		return -1;
 	}
 	if (!*newval) {

@@ -9,16 +9,20 @@
  * makes the exit status the number of such failures; an unknown OID, a write to a
  * read-only OID or a node, an empty or non-numeric value stop at once with status 1
  * ("sysctl: unknown oid 'x'", "sysctl: oid 'x' is read only", "sysctl: invalid
- * unsigned integer 'x'"). Numbers are read as strtol/strtoul with base 0 (so 0x10 and
- * 010 work) and truncated to 32 bits as the tool does. Flags: -a -n -N -e -d -q -i. */
+ * unsigned integer 'x'"); a boot-time tunable written at run time says so and stops
+ * ("oid 'x' is a read only tunable", "Tunable values are set in /boot/loader.conf").
+ * Numbers are read as strtol/strtoul with base 0 (so 0x10 and 010 work) and truncated
+ * to 32 bits as the tool does. OIDs a context does not have (exists) are unknown to it.
+ * Flags: -a -n -N -e -d -q -i. */
 #ifndef PPSLAB_BSDCTL_H
 #define PPSLAB_BSDCTL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "sbuf.h"
 
-enum bsdctl_type { BSDCTL_INT, BSDCTL_UINT };
+enum bsdctl_type { BSDCTL_INT, BSDCTL_UINT, BSDCTL_STRING };
 
 struct bsdctl_oid {
 	const char *name;        /* "kern.polling.burst_max" */
@@ -29,6 +33,12 @@ struct bsdctl_oid {
 	int64_t (*get)(void *ctx, const struct bsdctl_oid *o);
 	/* 0 or -errno (EINVAL for a range error); v is int32 (INT) or uint32 (UINT) */
 	int (*set)(void *ctx, const struct bsdctl_oid *o, int64_t v);
+	const char *(*gets)(void *ctx, const struct bsdctl_oid *o);   /* BSDCTL_STRING */
+	/* optional: false when this context has no such OID */
+	bool (*exists)(void *ctx, const struct bsdctl_oid *o);
+	/* optional, for a writable OID: false when it is a boot-time tunable that cannot
+	 * be written now */
+	bool (*can_write)(void *ctx, const struct bsdctl_oid *o);
 };
 
 /* Runs "sysctl ARGS..." (argv without the word "sysctl"). Output goes to out (stdout)

@@ -1,13 +1,13 @@
 /* devpoll.c — the DEVICE_POLLING state machine (see devpoll.h). Owns one poll context: knobs,
  * statistics, the handler list and the tick clock. Called by the forwarder's poll-mode
- * loop (fwdloop.c) with the real clock and by tests/unit/t_poll.c with a simulated one.
+ * loop (fwdloop.c) with the real clocks and by tests/unit/t_poll.c with simulated ones.
  *
- * Behaviour follows DragonFly's sys/kern/kern_poll.c from revision 1.36 on (1.37, 1.48),
- * as docs/design/polling.md#the-round-step-by-step describes: the clock hook schedules,
- * a POLL run hands out one each_burst chunk to every handler, a POLLMORE run either asks
- * for the next chunk or ends the round and adapts burst by the load of the round
- * measured against the poll period (pollhz, not hz as DragonFly before revision 1.36
- * did: docs/design/polling.md#version-differences). */
+ * The round follows sys/kern/kern_poll.c as docs/design/polling.md#the-round-step-by-step
+ * describes: the clock hook schedules, a POLL run hands out one each_burst chunk to every
+ * handler, a POLLMORE run either asks for the next chunk or ends the round and adapts
+ * burst by the load of the round. Where the kernels differ, the personality (p->kern)
+ * decides; docs/design/polling.md#version-differences names the revision and function
+ * of each branch. */
 #include "devpoll.h"
 
 #include <errno.h>
@@ -15,18 +15,33 @@
 
 #include "clock.h"
 
-void poll_init(struct poll *p, enum poll_range range, poll_clock_fn now, void *clk)
+void poll_init(struct poll *p, const struct pollkern *k, poll_clock_fn now, void *clk)
 {
 	memset(p, 0, sizeof(*p));
-	p->range = range;
+	p->kern = k ? k : pollkern_find(PK_DEFAULT);
+	p->range = p->kern->range;
 	p->now = now;
 	p->clk = clk;
-	p->k = (struct poll_knobs){ .enable = 1, .pollhz = 2000, .burst_max = 150,
+	p->k = (struct poll_knobs){ .enable = p->kern->enable_default, .pollhz = 2000,
+				    .hz = p->kern->hz_default, .burst_max = 150,
 				    .each_burst = 5, .user_frac = 50, .reg_frac = 20,
 				    .idle_poll = 0 };
 	p->st.burst = 5;
-	p->reg_count = 0;          /* the very first round checks status */
+	p->reg_count = 0;          /* DragonFly: the very first round checks status */
+	/* the ports start registered: on DragonFly with enable=1 (the loader tunable a
+	 * polling router sets), on FreeBSD by `ifconfig IF polling` */
+	p->registered = true;
 	hist_init(&p->late_ns);
+}
+
+void poll_set_range(struct poll *p, enum pk_range r)
+{
+	p->range = r;
+}
+
+void poll_set_cpu_clock(struct poll *p, poll_clock_fn cpu_now)
+{
+	p->cpu_now = cpu_now;
 }
 
 int poll_register(struct poll *p, poll_handler_fn fn, void *arg)
@@ -34,16 +49,28 @@ int poll_register(struct poll *p, poll_handler_fn fn, void *arg)
 	if (p->nh >= POLL_LIST_LEN)
 		return -ENOSPC;
 	p->h[p->nh++] = (struct poll_handler){ .fn = fn, .arg = arg };
-	p->st.handlers = p->k.enable ? (uint32_t)p->nh : 0;
+	p->st.handlers = p->registered ? (uint32_t)p->nh : 0;
 	return 0;
+}
+
+uint32_t poll_clock_hz(const struct poll *p)
+{
+	return p->kern->has_pollhz ? p->k.pollhz : p->k.hz;
+}
+
+/* The frequency the load, short_ticks and the reg_frac bound are measured against:
+ * kern.hz before DragonFly 1.36 and on FreeBSD (where it is the clock), pollhz after. */
+static uint32_t load_hz(const struct poll *p)
+{
+	return p->kern->load_vs_hz ? p->k.hz : p->k.pollhz;
 }
 
 static uint64_t period_of(uint32_t hz, uint64_t k)
 {
-	return k * NS_PER_S / hz;
+	return k / hz * NS_PER_S + k % hz * NS_PER_S / hz;
 }
 
-/* A new pollhz: the next tick comes one new period after the last one fired. */
+/* A new clock rate: the next tick comes one new period after the last one fired. */
 static void clock_rebase(struct poll *p, uint32_t old_hz)
 {
 	if (!p->clock_started || p->k_tick == 0)
@@ -52,70 +79,167 @@ static void clock_rebase(struct poll *p, uint32_t old_hz)
 	p->k_tick = 1;
 }
 
-/* Clamps v into [lo, hi] (DragonFly) or rejects it (FreeBSD 8). */
+/* v within [lo, hi] under the range policy: EINVAL (FreeBSD) rejects, CLAMP (DragonFly
+ * 1.36+) clamps; ROUND (DragonFly before 1.36) stores it as written and the round
+ * clamps it (round_clamp). *out is the value to store. */
 static int ranged(const struct poll *p, int64_t v, int64_t lo, int64_t hi, uint32_t *out)
 {
 	if (v < lo || v > hi) {
-		if (p->range == POLL_RANGE_EINVAL)
+		if (p->range == PK_RANGE_EINVAL)
 			return -EINVAL;
-		v = v < lo ? lo : hi;
+		if (p->range == PK_RANGE_CLAMP)
+			v = v < lo ? lo : hi;
 	}
 	*out = (uint32_t)v;
 	return 0;
 }
 
-static void set_enable(struct poll *p, uint32_t on)
+/* reg_frac changed: keep the status counter inside it, as each kernel does
+ * (FreeBSD reg_frac_sysctl restarts an up-count; DragonFly starts the next
+ * down-count below it). */
+static void fix_reg_count(struct poll *p)
 {
-	if (on == p->k.enable)
-		return;
-	p->k.enable = on;
-	if (!on) {
-		/* DEREGISTER: the round in progress is abandoned, the interfaces go back to
-		 * interrupts (the forwarder's intr service) */
-		p->sched_poll = p->sched_pollmore = false;
-		p->st.residual_burst = 0;
-		p->st.pending_polls = 0;
-		p->st.phase = 0;
+	if (p->kern->reg_frac_up) {
+		if (p->reg_count >= p->k.reg_frac)
+			p->reg_count = 0;
+	} else if (p->reg_count > p->k.reg_frac) {
+		p->reg_count = p->k.reg_frac - 1;
 	}
-	p->st.handlers = on ? (uint32_t)p->nh : 0;
+}
+
+/* The reg_frac bound moved (pollhz on DragonFly 2.0, kern.hz elsewhere). */
+static void bound_reg_frac(struct poll *p)
+{
+	uint32_t b = load_hz(p);
+	if (p->range != PK_RANGE_ROUND && p->k.reg_frac > b) {
+		p->k.reg_frac = b;
+		fix_reg_count(p);
+	}
+}
+
+static void deregister(struct poll *p)
+{
+	/* the round in progress is abandoned, the interfaces go back to interrupts (the
+	 * forwarder's intr service) */
+	p->registered = false;
+	p->sched_poll = p->sched_pollmore = false;
+	p->st.residual_burst = 0;
+	p->st.pending_polls = 0;
+	p->st.phase = 0;
+	p->st.handlers = 0;
+	p->deferred = false;
+}
+
+static int set_enable(struct poll *p, int64_t v)
+{
+	switch (p->kern->enable) {
+	case PK_ENABLE_FLAG:
+		/* DragonFly sysctl_polling: the value is kept as written; 0 takes every
+		 * interface off the list, 1 does not put them back (an interface registers
+		 * when it is brought up: ifconfig IF polling) */
+		p->k.enable = (uint32_t)v;
+		if (!v && p->registered)
+			deregister(p);
+		if (p->kern->reset_on_disable && (!v || !p->registered)) {
+			/* 1.48 poll_reset_state when polling stops */
+			p->st.burst = 5;
+			p->reg_count = 0;
+			p->t_prev_ns = 0;
+		}
+		return 0;
+	case PK_ENABLE_SWITCH:
+		/* FreeBSD 6/7 poll_switch: the same value changes nothing, only 0 and 1 are
+		 * accepted, then polling is switched on or off on every capable interface */
+		if (v == (int64_t)p->k.enable)
+			return 0;
+		if (v < 0 || v > 1)
+			return -EINVAL;
+		p->k.enable = (uint32_t)v;
+		if (!v && p->registered) {
+			deregister(p);
+		} else if (v && !p->registered) {
+			p->registered = true;
+			p->st.handlers = (uint32_t)p->nh;
+		}
+		return 0;
+	case PK_ENABLE_NONE:
+		break;
+	}
+	return -ENOENT;
+}
+
+bool poll_has(const struct poll *p, enum poll_knob k)
+{
+	switch (k) {
+	case POLL_K_POLLHZ: return p->kern->has_pollhz;
+	case POLL_K_IDLE_POLL: return p->kern->has_idle_poll;
+	case POLL_K_ENABLE: return p->kern->enable != PK_ENABLE_NONE;
+	case POLL_K_COUNT: return false;
+	default: return true;
+	}
 }
 
 int poll_set(struct poll *p, enum poll_knob k, int64_t v)
 {
 	uint32_t u;
 	int rc;
+	if (!poll_has(p, k))
+		return -ENOENT;
 	switch (k) {
 	case POLL_K_ENABLE:
-		set_enable(p, v != 0);
-		return 0;
+		return set_enable(p, v);
 	case POLL_K_IDLE_POLL:
-		p->k.idle_poll = v != 0;
+		p->k.idle_poll = (uint32_t)v;     /* FreeBSD: a plain unsigned int */
 		return 0;
 	case POLL_K_POLLHZ: {
-		/* DragonFly: <= 0 is EINVAL in both policies; above 30000 clamps or fails */
+		/* DragonFly sysctl_pollhz (every revision): <= 0 is EINVAL, above 30000 is
+		 * clamped (under the EINVAL policy it fails) */
 		if (v <= 0)
 			return -EINVAL;
-		if ((rc = ranged(p, v, 1, POLL_HZ_MAX, &u)))
-			return rc;
+		if (v > POLL_HZ_MAX && p->range == PK_RANGE_EINVAL)
+			return -EINVAL;
+		u = v > POLL_HZ_MAX ? POLL_HZ_MAX : (uint32_t)v;
 		uint32_t old = p->k.pollhz;
 		p->k.pollhz = u;
-		if (p->k.reg_frac > u)      /* bounded by pollhz (DragonFly 1.36+) */
-			p->k.reg_frac = u;
-		if (p->reg_count >= p->k.reg_frac)
-			p->reg_count = p->k.reg_frac - 1;
+		bound_reg_frac(p);               /* 1.48 poll_sysctl_pollhz */
 		if (old != u)
 			clock_rebase(p, old);
 		return 0;
 	}
+	case POLL_K_HZ: {
+		/* HZ is a boot-time setting of the kernels; writing it here stands for a
+		 * kernel booted with that HZ (ppslab's bound 1..30000, always EINVAL) */
+		if (v < 1 || v > POLL_HZ_MAX)
+			return -EINVAL;
+		uint32_t old = p->k.hz;
+		p->k.hz = (uint32_t)v;
+		bound_reg_frac(p);
+		if (old != p->k.hz && !p->kern->has_pollhz)
+			clock_rebase(p, old);
+		return 0;
+	}
 	case POLL_K_BURST_MAX:
-		if ((rc = ranged(p, v, POLL_BURST_MIN, POLL_BURST_MAX, &u)))
+		if ((rc = ranged(p, v, POLL_BURST_MIN, p->kern->burst_max_max, &u)))
 			return rc;
 		p->k.burst_max = u;
-		/* lowering the maximum lowers burst (and the chunk) with it */
-		if (p->st.burst > u)
-			p->st.burst = u;
-		if (p->k.each_burst > u)
-			p->k.each_burst = u;
+		switch (p->kern->lower) {
+		case PK_LOWER_NONE:              /* 1.25: burst just stops growing */
+			break;
+		case PK_LOWER_FOLLOW:            /* 1.48 poll_sysctl_burstmax */
+			if (p->k.each_burst > u)
+				p->k.each_burst = u;
+			if (p->st.burst > u)
+				p->st.burst = u;
+			if (p->st.residual_burst > u)
+				p->st.residual_burst = u;
+			break;
+		case PK_LOWER_EACH10:            /* FreeBSD poll_burst_max_sysctl */
+			if (p->st.burst > u)
+				p->st.burst = u;
+			if (p->k.each_burst > u)
+				p->k.each_burst = POLL_BURST_MIN;
+			break;
+		}
 		return 0;
 	case POLL_K_EACH_BURST:
 		if ((rc = ranged(p, v, 1, p->k.burst_max, &u)))
@@ -123,18 +247,18 @@ int poll_set(struct poll *p, enum poll_knob k, int64_t v)
 		p->k.each_burst = u;
 		return 0;
 	case POLL_K_USER_FRAC:
-		/* FreeBSD 8 rejects >= 100; DragonFly stores any unsigned value, and above
-		 * 100 the unsigned 100 - user_frac wraps so the load never exceeds it */
-		if (p->range == POLL_RANGE_EINVAL && (v < 0 || v > 99))
+		/* FreeBSD user_frac_sysctl rejects above 99; DragonFly stores any unsigned
+		 * value, and above 100 the unsigned 100 - user_frac wraps so the load never
+		 * exceeds it */
+		if (p->range == PK_RANGE_EINVAL && (v < 0 || v > 99))
 			return -EINVAL;
 		p->k.user_frac = (uint32_t)v;
 		return 0;
 	case POLL_K_REG_FRAC:
-		if ((rc = ranged(p, v, 1, p->k.pollhz, &u)))
+		if ((rc = ranged(p, v, 1, load_hz(p), &u)))
 			return rc;
 		p->k.reg_frac = u;
-		if (p->reg_count >= u)
-			p->reg_count = u - 1;
+		fix_reg_count(p);
 		return 0;
 	case POLL_K_COUNT:
 		break;
@@ -147,6 +271,7 @@ uint32_t poll_get(const struct poll *p, enum poll_knob k)
 	switch (k) {
 	case POLL_K_ENABLE: return p->k.enable;
 	case POLL_K_POLLHZ: return p->k.pollhz;
+	case POLL_K_HZ: return p->k.hz;
 	case POLL_K_BURST_MAX: return p->k.burst_max;
 	case POLL_K_EACH_BURST: return p->k.each_burst;
 	case POLL_K_USER_FRAC: return p->k.user_frac;
@@ -157,22 +282,20 @@ uint32_t poll_get(const struct poll *p, enum poll_knob k)
 	return 0;
 }
 
-static bool active(const struct poll *p)
-{
-	return p->k.enable && p->nh > 0;
-}
-
 void poll_tick(struct poll *p)
 {
 	struct poll_stats *s = &p->st;
-	if (!active(p))
+	if (!poll_registered(p))
 		return;
 	s->ticks++;
 	/* short_ticks: less than half a nominal tick since the last normal tick; the
-	 * reference moves only on normal ticks */
-	uint64_t now = p->now(p->clk);
+	 * reference moves only on normal ticks. The nominal tick is 1/hz where the
+	 * kernel measured against hz (DragonFly 1.25, whose ticks come at pollhz). A tick
+	 * of the clock is taken at its deadline: how late the thread came is the host's */
+	uint64_t now = p->tick_at_ns ? p->tick_at_ns : p->now(p->clk);
+	p->tick_at_ns = 0;
 	uint64_t delta_us = (now - p->t_prev_ns) / NS_PER_US;
-	if (s->ticks > 1 && delta_us * p->k.pollhz < 500000)
+	if (s->ticks > 1 && p->t_prev_ns && delta_us * load_hz(p) < 500000)
 		s->short_ticks++;
 	else
 		p->t_prev_ns = now;
@@ -192,6 +315,45 @@ void poll_tick(struct poll *p)
 		s->lost_polls++;
 }
 
+/* DragonFly before 1.36 (netisr_poll of 1.19-1.27): the knobs are plain variables,
+ * made consistent at the start of each round; burst is left alone */
+static void round_clamp(struct poll *p)
+{
+	uint32_t b = load_hz(p);
+	if (p->k.reg_frac > b)
+		p->k.reg_frac = b;
+	else if (p->k.reg_frac < 1)
+		p->k.reg_frac = 1;
+	fix_reg_count(p);
+	if (p->k.burst_max < POLL_BURST_MIN)
+		p->k.burst_max = POLL_BURST_MIN;
+	else if (p->k.burst_max > p->kern->burst_max_max)
+		p->k.burst_max = p->kern->burst_max_max;
+	if (p->k.each_burst < 1)
+		p->k.each_burst = 1;
+	else if (p->k.each_burst > p->k.burst_max)
+		p->k.each_burst = p->k.burst_max;
+}
+
+/* Is this round a status round? DragonFly counts down (rounds 1, reg_frac + 1, ...);
+ * FreeBSD 6.0 on counts up (rounds reg_frac, 2·reg_frac, ...). */
+static bool status_round(struct poll *p)
+{
+	if (p->kern->reg_frac_up) {
+		if (++p->reg_count == p->k.reg_frac) {
+			p->reg_count = 0;
+			return true;
+		}
+		return false;
+	}
+	if (p->reg_count == 0) {
+		p->reg_count = p->k.reg_frac - 1;
+		return true;
+	}
+	p->reg_count--;
+	return false;
+}
+
 static int run_poll(struct poll *p)
 {
 	struct poll_stats *s = &p->st;
@@ -202,12 +364,17 @@ static int run_poll(struct poll *p)
 	s->phase = 3;
 	if (s->residual_burst == 0) {          /* first chunk of a round */
 		p->t_start_ns = p->now(p->clk);
-		if (p->reg_count == 0) {
+		p->t_start_cpu_ns = p->cpu_now ? p->cpu_now(p->clk) : 0;
+		p->round_stolen_ns = 0;
+		/* on the kernel's timeline the round starts with its tick (or the round
+		 * before it), however late the thread came to it */
+		p->v_start_ns = p->v_ref_ns && p->v_ref_ns <= p->t_start_ns ? p->v_ref_ns
+									     : p->t_start_ns;
+		if (p->range == PK_RANGE_ROUND)
+			round_clamp(p);
+		if (status_round(p)) {
 			cmd = POLL_AND_CHECK_STATUS;
-			p->reg_count = p->k.reg_frac - 1;
 			s->status_checks++;
-		} else {
-			p->reg_count--;
 		}
 		s->residual_burst = s->burst;
 	}
@@ -229,6 +396,26 @@ static int run_poll(struct poll *p)
 	return err;
 }
 
+/* The time the thread was runnable but not running since the round started: wall
+ * time minus CPU time (0 without a CPU clock). It only grows within a round. */
+static void update_stolen(struct poll *p, uint64_t now)
+{
+	if (!p->cpu_now)
+		return;
+	uint64_t wall = now - p->t_start_ns, cpu = p->cpu_now(p->clk) - p->t_start_cpu_ns;
+	if (wall > cpu && wall - cpu > p->round_stolen_ns) {
+		p->st.stolen_ns += wall - cpu - p->round_stolen_ns;
+		p->round_stolen_ns = wall - cpu;
+	}
+}
+
+/* Now on the kernel's timeline: the round's start plus the time it ran. */
+static uint64_t kernel_now(const struct poll *p, uint64_t now)
+{
+	uint64_t ran = now - p->t_start_ns;
+	return p->v_start_ns + (ran > p->round_stolen_ns ? ran - p->round_stolen_ns : 0);
+}
+
 static void run_pollmore(struct poll *p)
 {
 	struct poll_stats *s = &p->st;
@@ -239,10 +426,14 @@ static void run_pollmore(struct poll *p)
 		p->sched_poll = true;
 		return;
 	}
-	/* the round is done: adapt burst by its load, in % of a poll period (integer
-	 * arithmetic as the kernel: elapsed_us * pollhz / 10^4) */
-	uint64_t elapsed_us = (p->now(p->clk) - p->t_start_ns) / NS_PER_US;
-	uint64_t load = elapsed_us * p->k.pollhz / 10000;
+	/* the round is done: adapt burst by its load, in % of a tick (integer arithmetic
+	 * as the kernel: elapsed_us * hz / 10^4), leaving out time the thread spent
+	 * descheduled, which the kernel's netisr would not have lost */
+	uint64_t now = p->now(p->clk);
+	update_stolen(p, now);
+	p->v_ref_ns = kernel_now(p, now);      /* a catch-up round starts here */
+	uint64_t elapsed_ns = p->v_ref_ns - p->v_start_ns;
+	uint64_t load = elapsed_ns / NS_PER_US * load_hz(p) / 10000;
 	s->last_load_pct = load;
 	if (load > (uint32_t)(100u - p->k.user_frac)) {   /* strict >; unsigned as BSD */
 		if (s->burst > 1)
@@ -257,7 +448,8 @@ static void run_pollmore(struct poll *p)
 		s->phase = 0;
 		return;
 	}
-	/* ticks were missed: replay at once, with 1/8 less burst so it happens less */
+	/* ticks fell due while the round ran: start the next at once, with 1/8 less
+	 * burst so that it happens less */
 	s->burst -= s->burst / 8;
 	if (s->burst < 1)
 		s->burst = 1;
@@ -268,7 +460,7 @@ static void run_pollmore(struct poll *p)
 
 int poll_run(struct poll *p)
 {
-	if (!active(p)) {
+	if (!poll_registered(p)) {
 		p->sched_poll = p->sched_pollmore = false;
 		return 0;
 	}
@@ -282,7 +474,7 @@ int poll_run(struct poll *p)
 int poll_idle(struct poll *p)
 {
 	int total = 0;
-	if (!active(p))
+	if (!poll_registered(p))
 		return 0;
 	p->st.idle_passes++;
 	for (int i = 0; i < p->nh; i++) {
@@ -300,36 +492,81 @@ void poll_clock_start(struct poll *p, uint64_t now_ns)
 	p->base_ns = now_ns;
 	p->k_tick = 0;
 	p->clock_started = true;
+	p->deferred = false;
 }
 
 uint64_t poll_next_deadline(const struct poll *p)
 {
-	return p->base_ns + period_of(p->k.pollhz, p->k_tick);
+	return p->base_ns + period_of(poll_clock_hz(p), p->k_tick);
+}
+
+/* Moves the clock to deadline k (rebasing each whole second: no drift, no overflow). */
+static void clock_to(struct poll *p, uint64_t k)
+{
+	uint32_t hz = poll_clock_hz(p);
+	p->base_ns += k / hz * NS_PER_S;
+	p->k_tick = k % hz;
+}
+
+/* Fires one tick for the due deadline, late by now - deadline. */
+static void fire(struct poll *p, uint64_t now_ns)
+{
+	uint64_t d = poll_next_deadline(p);
+	hist_add(&p->late_ns, now_ns - d);
+	p->deferred = false;
+	p->tick_at_ns = d;
+	poll_tick(p);
+	clock_to(p, p->k_tick + 1);
 }
 
 int poll_clock(struct poll *p, uint64_t now_ns)
 {
-	int fired = 0;
 	if (!p->clock_started)
 		poll_clock_start(p, now_ns);
-	for (;;) {
-		uint64_t d = poll_next_deadline(p);
-		if (now_ns < d)
-			break;
-		if (now_ns - d > POLL_CATCHUP_MAX_NS) {
-			/* the whole process stood still (stopped, suspended): replaying
-			 * seconds of ticks would measure nothing; restart the clock */
-			p->st.clock_skips += (now_ns - d) / NS_PER_US * p->k.pollhz / 1000000;
-			poll_clock_start(p, now_ns);
-			continue;
-		}
-		hist_add(&p->late_ns, now_ns - d);
-		poll_tick(p);
+	uint64_t d = poll_next_deadline(p);
+	if (now_ns < d)
+		return 0;
+	/* the last deadline at or before now: every one before it passed unseen, and a
+	 * late hardclock or systimer fires once for them all */
+	uint32_t hz = poll_clock_hz(p);
+	uint64_t since = now_ns - p->base_ns;
+	uint64_t k = since / NS_PER_S * hz + since % NS_PER_S * hz / NS_PER_S;
+	while (period_of(hz, k + 1) <= since)
+		k++;
+	while (k > p->k_tick && period_of(hz, k) > since)
+		k--;
+	p->st.clock_skips += k - p->k_tick;
+	hist_add(&p->late_ns, now_ns - d);
+	p->deferred = false;
+	p->tick_at_ns = p->v_ref_ns = p->base_ns + period_of(hz, k);
+	poll_tick(p);
+	clock_to(p, k + 1);
+	return 1;
+}
+
+/* Between two runs of a round: the deadlines the round's own work reached on the
+ * kernel's timeline fire one by one (hardclock interrupting the round: pending_polls,
+ * lost_polls, the 7/8 rule); a deadline reached only because the thread came late to
+ * the round or was descheduled in it waits until the round is over. Between rounds,
+ * poll_clock. Returns the ticks fired during the round. */
+static int clock_in_work(struct poll *p, uint64_t now_ns)
+{
+	if (!p->clock_started || now_ns < poll_next_deadline(p))
+		return 0;
+	if (p->st.phase == 0) {
+		poll_clock(p, now_ns);
+		return 0;
+	}
+	update_stolen(p, now_ns);
+	uint64_t vnow = kernel_now(p, now_ns);
+	int fired = 0;
+	while (poll_registered(p) && poll_next_deadline(p) <= vnow) {
+		fire(p, now_ns);
 		fired++;
-		if (++p->k_tick >= p->k.pollhz) {    /* rebase each second: no drift, no overflow */
-			p->base_ns += period_of(p->k.pollhz, p->k_tick);
-			p->k_tick = 0;
-		}
+	}
+	if (!p->deferred && poll_next_deadline(p) <= now_ns) {
+		p->deferred = true;
+		p->st.ticks_deferred++;
 	}
 	return fired;
 }
@@ -342,8 +579,7 @@ int poll_work(struct poll *p, int max_runs)
 		int rc = poll_run(p);
 		if (rc < 0)
 			return rc;
-		int n = poll_clock(p, p->now(p->clk));
-		p->st.ticks_in_work += (uint64_t)n;
+		p->st.ticks_in_work += (uint64_t)clock_in_work(p, p->now(p->clk));
 	}
 	return poll_work_pending(p) ? 1 : 0;
 }

@@ -1,25 +1,32 @@
 /* devpoll.h — the BSD DEVICE_POLLING scheduler (docs/design/polling.md), as a pure state
  * machine driven by an injected clock and handler callbacks.
  *
- * One poll context with the semantics of DragonFly 1.36 and later (kern_poll.c revisions
- * 1.37 and 1.48; docs/design/polling.md#kernel-versions): the poll clock runs at
- * `pollhz` and pollhz is used throughout (short_ticks, the load measurement, the
- * reg_frac bound), reg_frac counts down (rounds 1, 21, 41, ... check status), `enable`
- * registers or deregisters every handler. Writes to the knobs follow one of two range
- * policies (poll_init): POLL_RANGE_EINVAL, the FreeBSD 8 rule that an out-of-range write
- * fails with EINVAL and changes nothing (the forwarder's default: the error is what the
- * user sees), or POLL_RANGE_CLAMP, DragonFly 1.36+'s handlers that clamp into range
- * (docs/design/polling.md#range-policies).
+ * One poll context that behaves as the kernel personality it was made with (lib/
+ * pollkern.h, docs/design/polling.md#kernel-personalities): DragonFly 1.8 (kern_poll.c
+ * 1.25: a pollhz clock, but the load, short_ticks and the reg_frac bound measured with
+ * kern.hz, knobs clamped at the start of each round), DragonFly 2.0 (1.48: pollhz
+ * throughout, handlers that clamp), FreeBSD 7 and 14 (the clock is kern.hz, handlers
+ * that fail with EINVAL, reg_frac counting up, idle_poll). The range policy can be
+ * overridden (poll_set_range).
  *
  * A tick (poll_tick, the hardclock/systimer hook) schedules a POLL and a POLLMORE run;
  * poll_run executes the next scheduled run: a POLL run hands one chunk of at most
  * each_burst frames to every handler, a POLLMORE run either schedules the next chunk or
- * ends the round (burst adaptation by the load rule, the 7/8 rule when ticks were
- * missed). poll_clock fires the ticks that fell due on absolute deadlines and
- * poll_work runs scheduled work to completion, firing due ticks between runs, as
- * hardclock interrupts a long round in the kernel. The caller decides how to wait for
- * the next deadline (sleep, spin, or idle-poll). Nothing here sleeps, allocates or reads
- * a clock other than the injected one, so the unit tests run it on simulated time. */
+ * ends the round (burst adaptation by the load rule, the 7/8 rule when ticks fell due
+ * during the round).
+ *
+ * The tick clock keeps absolute deadlines (docs/design/polling.md#the-tick-clock). A
+ * tick the caller comes to late fires once, however many deadlines passed, as a late
+ * hardclock or systimer does: poll_clock. While a round runs, poll_work fires the
+ * deadlines the round's own work crossed, as hardclock interrupts a long round: the
+ * round is placed on the kernel's timeline, starting at its tick's deadline, and with a
+ * CPU clock (poll_set_cpu_clock) the time the thread spent descheduled is left out of
+ * it (and out of the round's load); a deadline reached only by the host's delays fires
+ * when the round is over. short_ticks compare the ticks' nominal times. Host lateness
+ * goes to the tick_late_ns histogram and the extension counters, never into
+ * lost_polls, short_ticks or the 7/8 rule. Nothing here sleeps, allocates or
+ * reads a clock other than the injected ones, so the unit tests run it on simulated
+ * time. */
 #ifndef PPSLAB_POLL_H
 #define PPSLAB_POLL_H
 
@@ -27,40 +34,35 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "pollkern.h"
 
 #define POLL_LIST_LEN 128          /* at most this many handlers, as in kern_poll.c */
-#define POLL_HZ_MAX 30000          /* DragonFly's pollhz bound */
-#define POLL_BURST_MIN 10          /* burst_max bounds */
-#define POLL_BURST_MAX 1000
+#define POLL_HZ_MAX PK_HZ_MAX      /* DragonFly's pollhz bound, and ppslab's kern.hz */
+#define POLL_BURST_MIN 10          /* MIN_POLL_BURST_MAX */
 #define POLL_STALL_LIMIT 100       /* pending rounds beyond which a tick resets (stalled) */
-#define POLL_CATCHUP_MAX_NS 1000000000ULL /* ticks later than this are skipped, not replayed */
 
 enum poll_cmd { POLL_ONLY = 0, POLL_AND_CHECK_STATUS = 1 };
-
-enum poll_range {
-	POLL_RANGE_EINVAL = 0,   /* FreeBSD 8: out-of-range writes fail with -EINVAL */
-	POLL_RANGE_CLAMP = 1,    /* DragonFly 1.36+: writes are clamped into range */
-};
 
 /* A registered interface's poll routine: process at most count frames. Returns the
  * number processed (>= 0) or -errno, which stops poll_work and is returned from it. */
 typedef int (*poll_handler_fn)(void *arg, enum poll_cmd cmd, int count);
-typedef uint64_t (*poll_clock_fn)(void *ctx);   /* monotonic ns */
+typedef uint64_t (*poll_clock_fn)(void *ctx);   /* ns */
 
-/* The kern.polling.* knobs. */
+/* The knobs: kern.polling.* and kern.hz. */
 enum poll_knob {
 	POLL_K_ENABLE, POLL_K_POLLHZ, POLL_K_BURST_MAX, POLL_K_EACH_BURST, POLL_K_USER_FRAC,
-	POLL_K_REG_FRAC, POLL_K_IDLE_POLL, POLL_K_COUNT
+	POLL_K_REG_FRAC, POLL_K_IDLE_POLL, POLL_K_HZ, POLL_K_COUNT
 };
 
 struct poll_knobs {
-	uint32_t enable;       /* 1: handlers registered, 0: back to interrupts */
-	uint32_t pollhz;       /* 1..30000 */
-	uint32_t burst_max;    /* 10..1000 */
+	uint32_t enable;       /* as the kernel keeps it (see pk_enable) */
+	uint32_t pollhz;       /* DragonFly's poll clock, 1..30000 */
+	uint32_t hz;           /* kern.hz: FreeBSD's poll clock; DragonFly 1.8's load base */
+	uint32_t burst_max;    /* 10..burst_max_max */
 	uint32_t each_burst;   /* 1..burst_max */
-	uint32_t user_frac;    /* % of each tick reserved for other work; EINVAL mode 0..99 */
-	uint32_t reg_frac;     /* 1..pollhz */
-	uint32_t idle_poll;    /* 1: poll with each_burst between ticks (FreeBSD) */
+	uint32_t user_frac;    /* % of each tick reserved for other work */
+	uint32_t reg_frac;     /* 1..hz (1..pollhz on DragonFly 2.0) */
+	uint32_t idle_poll;    /* FreeBSD: poll with each_burst between ticks */
 };
 
 /* Statistics with their BSD names and meaning (docs/design/polling.md#statistics), plus
@@ -81,8 +83,13 @@ struct poll_stats {
 	uint64_t idle_passes;      /* idle_poll passes */
 	uint64_t polled_frames;    /* frames the handlers reported in rounds */
 	uint64_t idle_frames;      /* frames the handlers reported in idle passes */
-	uint64_t clock_skips;      /* ticks more than POLL_CATCHUP_MAX_NS late, not replayed */
-	uint64_t ticks_in_work;    /* ticks that fell due while a round ran (overrun) */
+	uint64_t clock_skips;      /* deadlines that passed without a tick of their own: the
+				    * thread came late and the tick fired once for them */
+	uint64_t ticks_deferred;   /* ticks that fell due in a round only because the thread
+				    * was descheduled; fired after the round */
+	uint64_t stolen_ns;        /* time the thread was descheduled during rounds, left
+				    * out of their load */
+	uint64_t ticks_in_work;    /* ticks fired while a round ran (overrun) */
 	uint64_t last_load_pct;    /* load of the last finished round, % of a tick */
 };
 
@@ -94,33 +101,58 @@ struct poll_handler {
 struct poll {
 	struct poll_knobs k;
 	struct poll_stats st;
-	enum poll_range range;
-	poll_clock_fn now;
+	const struct pollkern *kern;
+	enum pk_range range;
+	poll_clock_fn now;         /* CLOCK_MONOTONIC */
+	poll_clock_fn cpu_now;     /* the polling thread's CPU time, or NULL */
 	void *clk;
 	struct poll_handler h[POLL_LIST_LEN];
 	int nh;
-	uint32_t reg_count;        /* counts down to the next status check */
+	bool registered;           /* the handlers are polled (else served by interrupts) */
+	uint32_t reg_count;        /* the status-round counter */
 	bool sched_poll, sched_pollmore;
 	uint64_t t_start_ns;       /* start of the current round */
+	uint64_t t_start_cpu_ns;   /* CPU time then (with cpu_now) */
+	uint64_t round_stolen_ns;  /* descheduled time of the current round so far */
+	/* the kernel's timeline, which the host's delays are not on: the nominal time of
+	 * the tick being fired, of the last tick or round end, and of this round's start */
+	uint64_t tick_at_ns, v_ref_ns, v_start_ns;
 	uint64_t t_prev_ns;        /* last normal (not short) tick */
-	/* the tick clock: deadline k is base + k·10⁹/pollhz (rebased every second) */
+	/* the tick clock: deadline k is base + k·10⁹/rate (rebased every second) */
 	uint64_t base_ns, k_tick;
 	bool clock_started;
-	/* lateness of ticks fired by poll_clock (ns after their deadline) */
+	bool deferred;             /* the next deadline was deferred past the round */
+	/* lateness of the ticks fired (ns after the deadline they stand for) */
 	struct hist late_ns;
 	int last_err;
 };
 
-/* Defaults as FreeBSD/DragonFly: enable 1, pollhz 2000, burst 5, burst_max 150,
- * each_burst 5, user_frac 50, reg_frac 20, idle_poll 0. */
-void poll_init(struct poll *p, enum poll_range range, poll_clock_fn now, void *clk);
+/* Defaults as the personality's kernel (pollhz 2000, kern.hz 100 on DragonFly and 1000
+ * on FreeBSD, burst 5, burst_max 150, each_burst 5, user_frac 50, reg_frac 20,
+ * idle_poll 0; enable as pollkern.enable_default). k NULL: the default personality. */
+void poll_init(struct poll *p, const struct pollkern *k, poll_clock_fn now, void *clk);
+/* Overrides the personality's range policy (--range-policy). */
+void poll_set_range(struct poll *p, enum pk_range r);
+/* The polling thread's CPU clock (same ctx as now): tells work from descheduled time. */
+void poll_set_cpu_clock(struct poll *p, poll_clock_fn cpu_now);
 /* 0, or -ENOSPC beyond POLL_LIST_LEN. */
 int poll_register(struct poll *p, poll_handler_fn fn, void *arg);
 
-/* Writes a knob under the range policy: 0, or -EINVAL (nothing changed). Values are
- * what sysctl passes (pollhz is a signed int in DragonFly; the rest unsigned). */
+/* Writes a knob as the personality's sysctl handler (or round-start clamp) does: 0, or
+ * -EINVAL (nothing changed), or -ENOENT for a knob this kernel does not have. Values
+ * are what sysctl passes (pollhz and enable are signed ints; the rest unsigned). */
 int poll_set(struct poll *p, enum poll_knob k, int64_t v);
 uint32_t poll_get(const struct poll *p, enum poll_knob k);
+/* Whether the personality has that knob. */
+bool poll_has(const struct poll *p, enum poll_knob k);
+/* The rate of the tick clock: pollhz (DragonFly) or kern.hz (FreeBSD). */
+uint32_t poll_clock_hz(const struct poll *p);
+/* The handlers are registered for polling (false after enable=0 until they register
+ * again, which only the FreeBSD 7 switch does). */
+static inline bool poll_registered(const struct poll *p)
+{
+	return p->registered && p->nh > 0;
+}
 
 /* The clock hook (hardclock at HZ / the DragonFly systimer at pollhz). */
 void poll_tick(struct poll *p);
@@ -136,15 +168,16 @@ int poll_run(struct poll *p);
 int poll_idle(struct poll *p);
 
 /* The tick clock on absolute deadlines. poll_clock_start sets deadline 0 at now;
- * poll_clock fires every tick due at now (replaying missed ones, skipping what is more
- * than POLL_CATCHUP_MAX_NS late) and records their lateness. Returns ticks fired. */
+ * poll_clock fires one tick when a deadline is due at now, standing for every deadline
+ * that passed (the ones before the last counted in clock_skips), records its lateness
+ * and moves to the first deadline after now. Returns the ticks fired (0 or 1). */
 void poll_clock_start(struct poll *p, uint64_t now_ns);
 int poll_clock(struct poll *p, uint64_t now_ns);
 uint64_t poll_next_deadline(const struct poll *p);
 /* Runs scheduled work until none is left or max_runs runs were made, firing the ticks
- * that fall due between runs. 0 when no work is left, 1 when some is (the caller looks
- * at its control inputs and calls again: a round that never ends must not lock it
- * out), or a handler's -errno. */
+ * that fall due between runs (see above). 0 when no work is left, 1 when some is (the
+ * caller looks at its control inputs and calls again: a round that never ends must not
+ * lock it out), or a handler's -errno. */
 int poll_work(struct poll *p, int max_runs);
 
 #endif

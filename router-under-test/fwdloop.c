@@ -40,6 +40,13 @@ static uint64_t real_clock(void *ctx)
 	return mono_ns();
 }
 
+/* the calling thread's CPU time: devpoll reads it on the forwarding thread only */
+static uint64_t thread_cpu_clock(void *ctx)
+{
+	(void)ctx;
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
 /* A registered interface's poll routine: forward at most count frames; a status
  * round also reads the port's kernel counters (em(4) reads its statistics registers
  * on POLL_AND_CHECK_STATUS). */
@@ -76,7 +83,7 @@ static int arm_ports(struct sched *s, bool on)
 	return 0;
 }
 
-int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, enum poll_range range,
+int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, const struct pollkern *k,
 	       int burst, uint64_t spin_ns, struct runctl *rc, struct ctl_req *mb)
 {
 	memset(s, 0, sizeof(*s));
@@ -87,7 +94,8 @@ int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, enum poll_ran
 	s->rc = rc;
 	s->mb = mb;
 	s->info.t0_ns = mono_ns();
-	poll_init(&s->poll, range, real_clock, NULL);
+	poll_init(&s->poll, k, real_clock, NULL);
+	poll_set_cpu_clock(&s->poll, thread_cpu_clock);
 	/* the ports register for polling only in poll mode (in the others, as on an
 	 * interface without polling, the knobs can be set but nothing is registered) */
 	for (int i = 0; i < f->nports && mode == RUT_POLL; i++) {
@@ -123,7 +131,7 @@ static void publish(struct sched *s)
 {
 	const struct poll *p = &s->poll;
 	atomic_store_explicit(&s->pub.burst, p->st.burst, memory_order_relaxed);
-	atomic_store_explicit(&s->pub.pollhz, p->k.pollhz, memory_order_relaxed);
+	atomic_store_explicit(&s->pub.pollhz, poll_clock_hz(p), memory_order_relaxed);
 	atomic_store_explicit(&s->pub.ticks, p->st.ticks, memory_order_relaxed);
 	atomic_store_explicit(&s->pub.lost_polls, p->st.lost_polls, memory_order_relaxed);
 	atomic_store_explicit(&s->pub.rounds, p->st.rounds, memory_order_relaxed);
@@ -225,18 +233,22 @@ static int wait_tick(struct sched *s)
 	struct poll *p = &s->poll;
 	for (;;) {
 		uint64_t next = poll_next_deadline(p), now = mono_ns();
-		if (now >= next || runctl_stopped(s->rc) || !p->k.enable)
+		if (now >= next || runctl_stopped(s->rc) || !poll_registered(p))
 			return 0;
 		if (ctl_pending(s->mb)) {
 			service(s);
 			continue;
 		}
 		if (p->k.idle_poll) {
+			/* FreeBSD's idle thread: one pass, then the CPU goes to whoever else
+			 * wants it (poll_idle's mi_switch); at the forwarding thread's own
+			 * priority, not an idle one (docs/design/polling.md#idle-polling) */
 			int rc = poll_idle(p);
 			if (rc < 0)
 				return rc;
 			if (!rc)
 				fwd_flush(s->f);
+			sched_yield();
 			continue;
 		}
 		if (next - now > s->spin_ns) {
@@ -257,8 +269,9 @@ static int loop_poll(struct sched *s)
 	struct poll *p = &s->poll;
 	bool polling = false;
 	while (!runctl_stopped(s->rc)) {
-		if (!p->k.enable) {
-			/* deregistered: the ports are served by interrupts until enable=1 */
+		if (!poll_registered(p)) {
+			/* deregistered: the ports are served by interrupts until they register
+			 * again (FreeBSD 7's kern.polling.enable=1) */
 			polling = false;
 			int rc = arm_ports(s, true);
 			if (rc < 0)

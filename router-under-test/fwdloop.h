@@ -4,8 +4,9 @@
  *   poll  DEVICE_POLLING (devpoll.c): a clock at pollhz on absolute CLOCK_MONOTONIC
  *         deadlines (timer slack 1 ns, sleep until spin_ns before the deadline, then
  *         spin), each tick a round of `burst` frames per ingress port in each_burst
- *         chunks; idle_poll keeps polling between ticks; kern.polling.enable=0 hands
- *         the ports back to interrupts (the intr service below) until it is 1 again.
+ *         chunks, as the kernel personality does it; idle_poll (FreeBSD) keeps polling
+ *         between ticks; kern.polling.enable=0 hands the ports back to interrupts (the
+ *         intr service below) until they register again.
  *   intr  an interrupt-driven driver: epoll on the ports' descriptors, then every port
  *         is drained in bursts of `burst` frames round-robin (the seeds' "NP" rows).
  *   busy  spin over the ports, one burst each, run to completion (the DPDK style).
@@ -71,9 +72,9 @@ struct sched {
 	uint64_t next_refresh;       /* CLOCK_MONOTONIC ns of the next counter refresh */
 };
 
-/* Sets up the thread's state (epoll set, poll handlers, knobs at their defaults under
- * the range policy). 0 or -errno. */
-int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, enum poll_range range,
+/* Sets up the thread's state (epoll set, poll handlers, knobs at the defaults of kernel
+ * personality k, NULL for the default). 0 or -errno. */
+int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, const struct pollkern *k,
 	       int burst, uint64_t spin_ns, struct runctl *rc, struct ctl_req *mb);
 void sched_fini(struct sched *s);
 /* Starts the forwarding thread, with SCHED_FIFO priority rt_prio when > 0 (a tick

@@ -22,6 +22,7 @@
 #include "log.h"
 #include "num.h"
 #include "opt.h"
+#include "pollkern.h"
 #include "port.h"
 #include "priv.h"
 #include "ready.h"
@@ -34,9 +35,10 @@
 
 /* long-only options, by name (their getopt keys are 256 + table index) */
 enum { K_POLLHZ = 1000, K_BURST_MAX, K_RANGE, K_SPIN, K_L2, K_ROUTES, K_NEIGH, K_RTPRIO,
-       K_CHECK, K_ACCEPT, K_USER, K_READY_FD };
+       K_CHECK, K_ACCEPT, K_USER, K_READY_FD, K_KERNEL };
 static const struct { const char *name; int key; } long_only[] = {
 	{ "pollhz", K_POLLHZ }, { "burst-max", K_BURST_MAX }, { "range-policy", K_RANGE },
+	{ "kernel", K_KERNEL },
 	{ "spin", K_SPIN }, { "l2", K_L2 }, { "routes", K_ROUTES }, { "neigh", K_NEIGH },
 	{ "rt-prio", K_RTPRIO }, { "check-rules", K_CHECK }, { "default-accept", K_ACCEPT },
 	{ "user", K_USER }, { "ready-fd", K_READY_FD },
@@ -46,10 +48,11 @@ static struct opt_def opts[] = {
 	{ "in", 'i', "PORTSPEC", "first port (afpacket:IF, pcap:IF or IF)" },
 	{ "out", 'o', "PORTSPEC", "second port; frames are forwarded both ways" },
 	{ "mode", 'm', "MODE", "scheduling: poll (BSD device polling, default), intr or busy" },
-	{ "pollhz", 0, "HZ", "poll clock, kern.polling.pollhz 1..30000 (default 2000)" },
-	{ "burst-max", 0, "N", "kern.polling.burst_max 10..1000 (default 150)" },
-	{ "sysctl", 's', "NAME=VALUE", "set a kern.polling or net.inet.ip.fw knob at start (repeatable)" },
-	{ "range-policy", 0, "POLICY", "knob writes out of range: einval (FreeBSD 8, default) or clamp (DragonFly)" },
+	{ "kernel", 0, "NAME", "whose device polling: dragonfly-1.8, dragonfly-2.0 (default), freebsd-7 or freebsd-14" },
+	{ "pollhz", 0, "HZ", "DragonFly's poll clock, kern.polling.pollhz 1..30000 (default 2000)" },
+	{ "burst-max", 0, "N", "kern.polling.burst_max 10..1000, 20000 on freebsd-14 (default 150)" },
+	{ "sysctl", 's', "NAME=VALUE", "set a kern.polling or net.inet.ip.fw knob, or kern.hz, at start (repeatable)" },
+	{ "range-policy", 0, "POLICY", "override the kernel's knob range checks: einval (FreeBSD), clamp (DragonFly 2.0) or round (DragonFly 1.8)" },
 	{ "spin", 0, "DUR", "poll mode: spin this long before each tick (default 50us)" },
 	{ "rt-prio", 0, "PRIO", "run the forwarding thread SCHED_FIFO at PRIO 1..99 (default: normal)" },
 	{ "burst", 'b', "N", "frames per receive burst in intr and busy modes (default 64)" },
@@ -85,7 +88,9 @@ static struct opt_def opts[] = {
 struct args {
 	const char *specs[2];
 	enum rut_mode mode;
-	enum poll_range range;
+	const struct pollkern *kern;
+	enum pk_range range;
+	int range_set, pollhz_set;
 	uint64_t duration_ns, interval_ns, burst, spin_ns, rt_prio;
 	const char *knobs[MAX_REPEAT];      /* NAME=VALUE, in the order given */
 	char knob_buf[2][64];
@@ -129,11 +134,19 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		if (rut_mode_parse(arg, &a->mode))
 			return cli_bad(name, arg, "poll, intr or busy");
 		break;
+	case K_KERNEL:
+		if (!(a->kern = pollkern_find(arg))) {
+			char names[128];
+			return cli_bad(name, arg, pollkern_names(names, sizeof(names)));
+		}
+		break;
 	case K_POLLHZ:
 	case K_BURST_MAX: {
 		int hz = key == K_POLLHZ;
-		if (num_u64(arg, hz ? 1 : POLL_BURST_MIN, hz ? POLL_HZ_MAX : POLL_BURST_MAX, &v))
-			return cli_bad(name, arg, hz ? "a rate of 1..30000 Hz" : "10..1000 frames");
+		/* the kernel's handler has the last word (20000 on freebsd-14 only) */
+		if (num_u64(arg, hz ? 1 : POLL_BURST_MIN, hz ? POLL_HZ_MAX : PK_BURST_MAX_TOP, &v))
+			return cli_bad(name, arg, hz ? "a rate of 1..30000 Hz" : "10..20000 frames");
+		a->pollhz_set |= hz;
 		char *b = a->knob_buf[hz ? 0 : 1];
 		snprintf(b, 64, "kern.polling.%s=%llu", hz ? "pollhz" : "burst_max",
 			 (unsigned long long)v);
@@ -144,12 +157,9 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 			return cli_bad(name, arg, "NAME=VALUE, e.g. kern.polling.each_burst=10");
 		return repeat(a->knobs, &a->nknobs, name, arg);
 	case K_RANGE:
-		if (!strcmp(arg, "einval"))
-			a->range = POLL_RANGE_EINVAL;
-		else if (!strcmp(arg, "clamp"))
-			a->range = POLL_RANGE_CLAMP;
-		else
-			return cli_bad(name, arg, "einval or clamp");
+		if (pollkern_range_parse(arg, &a->range))
+			return cli_bad(name, arg, "einval, clamp or round");
+		a->range_set = 1;
 		break;
 	case K_SPIN:
 		if (num_duration_ns(arg, 0, NS_PER_S, &a->spin_ns))
@@ -261,7 +271,7 @@ static int apply_knobs(const struct args *a, struct sched *s)
 {
 	int n;
 	const struct bsdctl_oid *tab = rut_sysctl_table(&n);
-	struct rut_sysctl_ctx ctx = { .poll = &s->poll, .fw = s->f->fw };
+	struct rut_sysctl_ctx ctx = { .poll = &s->poll, .fw = s->f->fw, .boot = true };
 	for (int i = 0; i < a->nknobs; i++) {
 		struct sbuf out, err;
 		char *argv[1] = { (char *)a->knobs[i] };
@@ -309,7 +319,8 @@ static void report_interval(const struct args *a, struct sched *s, const struct 
 		jset_f(o, "fwd_pps", rate_per_s(c->t.fwd_pkts, p->t.fwd_pkts, dt_ns));
 		jset_f(o, "fwd_cpu_pct", cpu_pct);
 		if (s->mode == RUT_POLL) {
-			jset_u64(o, "pollhz", ldp(&s->pub.pollhz));
+			/* the poll clock: pollhz on DragonFly, kern.hz on FreeBSD */
+			jset_u64(o, s->poll.kern->has_pollhz ? "pollhz" : "hz", ldp(&s->pub.pollhz));
 			jset_u64(o, "burst", ldp(&s->pub.burst));
 			jset_u64(o, "lost_polls", ldp(&s->pub.lost_polls));
 		}
@@ -356,13 +367,23 @@ static void report_summary(const struct args *a, struct sched *s, uint64_t dur_n
 		       (long long)json_integer_value(json_object_get(fo, "static_count")),
 		       (long long)json_integer_value(json_object_get(fo, "denied_pkts")));
 	if (s->mode == RUT_POLL)
-		printf("polling: pollhz %u, burst %u of %u, %llu ticks, lost_polls %llu, "
-		       "tick lateness p50 %.1f us, p99 %.1f us, max %.1f us\n",
-		       p->k.pollhz, p->st.burst, p->k.burst_max, (unsigned long long)p->st.ticks,
+		printf("polling (%s): %s %u, burst %u of %u, %llu ticks, lost_polls %llu, "
+		       "tick lateness p50 %.1f us, p99 %.1f us, max %.1f us\n", p->kern->name,
+		       p->kern->has_pollhz ? "pollhz" : "hz", poll_clock_hz(p), p->st.burst,
+		       p->k.burst_max, (unsigned long long)p->st.ticks,
 		       (unsigned long long)p->st.lost_polls,
 		       (double)hist_quantile(&p->late_ns, 0.5) / 1e3,
 		       (double)hist_quantile(&p->late_ns, 0.99) / 1e3,
 		       p->late_ns.count ? (double)p->late_ns.max / 1e3 : 0.0);
+	if (s->mode == RUT_POLL && !s->rt_prio)
+		printf("polling: normal priority (no --rt-prio): ticks ran late by p99 %.1f us, "
+		       "max %.1f us; %llu deadlines passed unseen, %llu ticks waited for the end "
+		       "of a round the host delayed, and the thread was descheduled for %.1f ms "
+		       "of its rounds: the host's scheduling, which the kernel would not see\n",
+		       (double)hist_quantile(&p->late_ns, 0.99) / 1e3,
+		       p->late_ns.count ? (double)p->late_ns.max / 1e3 : 0.0,
+		       (unsigned long long)p->st.clock_skips,
+		       (unsigned long long)p->st.ticks_deferred, (double)p->st.stolen_ns / 1e6);
 	json_decref(o);
 }
 
@@ -523,12 +544,14 @@ static int run(struct args *a, struct fwlog *log)
 		rc = cli_exit_code(rc);
 		goto out;
 	}
-	if ((rc = sched_init(s, f, a->mode, a->range, (int)a->burst, a->spin_ns, &rctl,
+	if ((rc = sched_init(s, f, a->mode, a->kern, (int)a->burst, a->spin_ns, &rctl,
 			     ctl_mailbox(ctl)))) {
 		log_err("scheduler: %s", strerror(-rc));
 		rc = EX_OSERR;
 		goto out;
 	}
+	if (a->range_set)
+		poll_set_range(&s->poll, a->range);
 	info.t0_ns = s->info.t0_ns;
 	s->info = info;
 	if ((rc = apply_knobs(a, s)))
@@ -552,7 +575,8 @@ static int run(struct args *a, struct fwlog *log)
 	announce_ready(a, f);
 	if (!a->json) {
 		printf("%8s %12s %12s %10s %12s %6s%s\n", "time", "rx pps", "fwd pps", "dropped",
-		       "kernel drops", "cpu %", a->mode == RUT_POLL ? " pollhz burst" : "");
+		       "kernel drops", "cpu %", a->mode != RUT_POLL ? ""
+		       : a->kern->has_pollhz ? " pollhz burst" : "     hz burst");
 		fflush(stdout);
 	}
 	struct snap prev = { 0 }, cur;
@@ -601,7 +625,7 @@ out:
 int main(int argc, char **argv)
 {
 	struct args a = { .interval_ns = NS_PER_S, .burst = 64, .spin_ns = 50 * NS_PER_US,
-			  .verbose = 1, .mode = RUT_POLL, .range = POLL_RANGE_EINVAL,
+			  .verbose = 1, .mode = RUT_POLL, .kern = pollkern_find(PK_DEFAULT),
 			  .ready_fd = -1 };
 	int first, rc;
 
@@ -626,6 +650,11 @@ int main(int argc, char **argv)
 	}
 	if (a.check_rules)
 		return check_rules(&a);
+	if (a.pollhz_set && !a.kern->has_pollhz) {
+		log_err("--pollhz: %s has no kern.polling.pollhz: it polls at kern.hz "
+			"(--sysctl kern.hz=N)", a.kern->name);
+		return EX_USAGE;
+	}
 	if (a.user) {
 		char err[160];
 		if ((rc = priv_lookup(a.user, &a.pu, err, sizeof(err)))) {

@@ -1,7 +1,8 @@
-/* rut_sysctl.c — the sysctl OID table: kern.polling.* and net.inet.ip.fw.* (see
- * rut_sysctl.h). Called by cmd.c and main.c on the forwarding thread (or before it
- * starts). Types follow the kernels: pollhz and enable are int (DragonFly), the other
- * polling knobs unsigned (FreeBSD 8 kern_poll.c); the fw ones as FreeBSD 8 ip_fw2.c. */
+/* rut_sysctl.c — the sysctl OID table: kern.hz, kern.ppslab.kernel, kern.polling.* and
+ * net.inet.ip.fw.* (see rut_sysctl.h). Called by cmd.c and main.c on the forwarding
+ * thread (or before it starts). Types follow the kernels: pollhz and enable are int
+ * (DragonFly), the other polling knobs unsigned (FreeBSD 8 kern_poll.c); the fw ones as
+ * FreeBSD 8 ip_fw2.c. */
 #include "rut_sysctl.h"
 
 #include <errno.h>
@@ -10,8 +11,37 @@
 
 enum pstat {
 	PS_BURST, PS_SHORT_TICKS, PS_LOST_POLLS, PS_PENDING_POLLS, PS_RESIDUAL_BURST,
-	PS_HANDLERS, PS_PHASE, PS_SUSPECT, PS_STALLED
+	PS_HANDLERS, PS_PHASE, PS_SUSPECT, PS_STALLED, PS_IDLEPOLL_SLEEPING
 };
+
+static const struct poll *ctx_poll(void *ctx)
+{
+	return ((struct rut_sysctl_ctx *)ctx)->poll;
+}
+
+static bool knob_exists(void *ctx, const struct bsdctl_oid *o)
+{
+	return poll_has(ctx_poll(ctx), (enum poll_knob)o->arg);
+}
+
+static bool freebsd_only(void *ctx, const struct bsdctl_oid *o)
+{
+	(void)o;
+	return ctx_poll(ctx)->kern->has_idle_poll;
+}
+
+/* HZ is set when the kernel boots (loader.conf): --sysctl at start, not later */
+static bool boot_only(void *ctx, const struct bsdctl_oid *o)
+{
+	(void)o;
+	return ((struct rut_sysctl_ctx *)ctx)->boot;
+}
+
+static const char *kernel_name(void *ctx, const struct bsdctl_oid *o)
+{
+	(void)o;
+	return ctx_poll(ctx)->kern->name;
+}
 
 static int64_t get_knob(void *ctx, const struct bsdctl_oid *o)
 {
@@ -36,6 +66,9 @@ static int64_t get_stat(void *ctx, const struct bsdctl_oid *o)
 	case PS_PHASE: return s->phase;
 	case PS_SUSPECT: return (int64_t)s->suspect;
 	case PS_STALLED: return (int64_t)s->stalled;
+	case PS_IDLEPOLL_SLEEPING:
+		/* FreeBSD's idle thread sleeps unless idle_poll is on and ports registered */
+		return !(ctx_poll(ctx)->k.idle_poll && poll_registered(ctx_poll(ctx)));
 	}
 	return 0;
 }
@@ -82,11 +115,17 @@ static int set_fw(void *ctx, const struct bsdctl_oid *o, int64_t v)
 	return 0;
 }
 
-#define KNOB(n, t, k, d) { "kern.polling." n, t, 1, d, k, get_knob, set_knob }
+#define KNOB(n, t, k, d) { "kern.polling." n, t, 1, d, k, get_knob, set_knob, NULL, \
+			   knob_exists, NULL }
 #define FWK(n, t, w, k, d) { "net.inet.ip.fw." n, t, w, d, k, get_fw, w ? set_fw : NULL }
 #define STAT(n, s, d) { "kern.polling." n, BSDCTL_UINT, 0, d, s, get_stat, NULL }
 
 static const struct bsdctl_oid polling[] = {
+	{ "kern.hz", BSDCTL_INT, 1, "Number of clock ticks per second", POLL_K_HZ, get_knob,
+	  set_knob, NULL, NULL, boot_only },
+	{ "kern.ppslab.kernel", BSDCTL_STRING, 0,
+	  "Kernel whose device polling is modelled (ppslab extension)", 0, NULL, NULL,
+	  kernel_name, NULL, NULL },
 	STAT("burst", PS_BURST, "Current polling burst size"),
 	KNOB("each_burst", BSDCTL_UINT, POLL_K_EACH_BURST, "Max size of each burst"),
 	KNOB("burst_max", BSDCTL_UINT, POLL_K_BURST_MAX, "Max Polling burst size"),
@@ -103,7 +142,9 @@ static const struct bsdctl_oid polling[] = {
 	STAT("stalled", PS_STALLED, "potential stalls"),
 	KNOB("pollhz", BSDCTL_INT, POLL_K_POLLHZ, "Device polling frequency"),
 	KNOB("idle_poll", BSDCTL_UINT, POLL_K_IDLE_POLL, "Enable device polling in idle loop"),
-#define N_POLLING 16
+	{ "kern.polling.idlepoll_sleeping", BSDCTL_UINT, 0, "idlepoll is sleeping",
+	  PS_IDLEPOLL_SLEEPING, get_stat, NULL, NULL, freebsd_only, NULL },
+#define N_POLLING 19
 	/* FreeBSD 8 ip_fw2.c / ip_fw_pfil.c; default_to_accept is a boot-time tunable
 	 * there (read-only), writable here so a sweep can flip it; update_counters is the
 	 * extension named after the 2012 FreeBSD ipfw counter cost thread

@@ -50,14 +50,22 @@ static json_t *polling_obj(const struct sched *s)
 	jset_u64(o, "pending_polls", st->pending_polls);
 	jset_u64(o, "residual_burst", st->residual_burst);
 	jset_u64(o, "handlers", st->handlers);
-	jset_u64(o, "enable", p->k.enable);
+	if (poll_has(p, POLL_K_ENABLE))
+		jset_u64(o, "enable", p->k.enable);
 	jset_u64(o, "phase", st->phase);
 	jset_u64(o, "suspect", st->suspect);
 	jset_u64(o, "stalled", st->stalled);
-	jset_u64(o, "pollhz", p->k.pollhz);
-	jset_u64(o, "idle_poll", p->k.idle_poll);
+	if (poll_has(p, POLL_K_POLLHZ))
+		jset_u64(o, "pollhz", p->k.pollhz);
+	if (poll_has(p, POLL_K_IDLE_POLL)) {
+		jset_u64(o, "idle_poll", p->k.idle_poll);
+		jset_u64(o, "idlepoll_sleeping", !(p->k.idle_poll && poll_registered(p)));
+	}
 	/* extensions */
-	jset_s(o, "range_policy", p->range == POLL_RANGE_CLAMP ? "clamp" : "einval");
+	jset_s(o, "kernel", p->kern->name);
+	jset_u64(o, "hz", p->k.hz);
+	jset_u64(o, "clock_hz", poll_clock_hz(p));
+	jset_s(o, "range_policy", pollkern_range_name(p->range));
 	jset_u64(o, "spin_ns", s->spin_ns);
 	jset_u64(o, "rt_prio", (uint64_t)s->rt_prio);
 	jset_u64(o, "ticks", st->ticks);
@@ -70,9 +78,11 @@ static json_t *polling_obj(const struct sched *s)
 	jset_u64(o, "idle_frames", st->idle_frames);
 	jset_u64(o, "ticks_in_work", st->ticks_in_work);
 	jset_u64(o, "clock_skips", st->clock_skips);
+	jset_u64(o, "ticks_deferred", st->ticks_deferred);
+	jset_u64(o, "stolen_ns", st->stolen_ns);
 	jset_u64(o, "last_load_pct", st->last_load_pct);
 	/* lateness of the ticks after their deadline (CLOCK_MONOTONIC ns): the timer's
-	 * accuracy plus any round that overran */
+	 * accuracy, rounds that overran, and the host's scheduling of the thread */
 	const struct hist *h = &p->late_ns;
 	json_t *j = json_object();
 	jset_u64(j, "count", h->count);

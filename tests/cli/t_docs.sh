@@ -28,8 +28,6 @@ check "README's second command is 'make check', explained" $? "got: $second"
 
 # ---- links ---------------------------------------------------------------------------------
 docs=(README.md HACKING.md LAB.md docs/*.md docs/examples/README.md)
-# Pages other changes of the same issue write; a link to one is checked once it exists.
-pending=" docs/readiness.md "
 
 # GitHub's anchors of a page's headings: lower case, ASCII punctuation but - and _
 # dropped, spaces to -, "-1", "-2" ... after repeats.
@@ -48,7 +46,7 @@ links() {
 			print NR " " substr(s, RSTART + 2, RLENGTH - 3); s = substr(s, RSTART + RLENGTH) }
 	}' "$1"
 }
-bad=() nlinks=0 missing_pending=""
+bad=() nlinks=0
 for d in "${docs[@]}"; do
 	[ -f "$d" ] || continue
 	dir=$(dirname "$d")
@@ -59,7 +57,6 @@ for d in "${docs[@]}"; do
 		case "$target" in *'#'*) anchor=${target#*#} ;; esac
 		if [ -z "$path" ]; then file=$d; else file=$(realpath -m --relative-to=. "$dir/$path"); fi
 		if [ ! -e "$file" ]; then
-			case "$pending" in *" $file "*) missing_pending="$missing_pending $file"; continue ;; esac
 			bad+=("$d:$ln: $target: no such file")
 			continue
 		fi
@@ -70,9 +67,6 @@ for d in "${docs[@]}"; do
 done
 check "every relative link of README, HACKING, LAB and docs/ resolves ($nlinks links)" \
 	"${#bad[@]}" "${bad[@]:0:20}"
-for p in $(echo "$missing_pending" | tr ' ' '\n' | sort -u); do
-	skip "links to $p resolve" "written by another change of the same issue, not in this tree yet"
-done
 
 # ---- no pasted --help --------------------------------------------------------------------
 mapfile -t pasted < <(grep -nE '^ *usage: ppslab' README.md HACKING.md docs/*.md)

@@ -52,6 +52,9 @@ printf '{ "matrix": { "pollhz": [1000, }\n' >"$T/syntax.json"
 run "a JSON syntax error is placed" 65 "syntax.json:1:[0-9]+:" "$B/ppslab" run "$T/syntax.json" --dry-run
 run "a bad --set is placed as --set N" 65 "^--set 2: " "$B/ppslab" run demo --dry-run \
 	--set pollhz=1000 --set trial.duration=forever
+run "a knob the profile's kernel lacks is placed" 65 \
+	"demo.json:[0-9]+:[0-9]+: matrix.pollhz: kernel freebsd-7 has no kern.polling.pollhz" \
+	"$B/ppslab" run demo --dry-run --set kernel=freebsd-7
 run "--set sweeps an axis" 0 "" "$B/ppslab" run demo --dry-run --set pollhz=500,1000,1500
 if grep -q "pollhz.*500, 1000, 1500" "$T/out"; then ok "--set: the plan shows the new axis"; else no "--set: the plan shows the new axis" "$(head -c 400 "$T/out")"; fi
 # --resume of a complete file: nothing runs (no root needed), the table is printed; of

@@ -21,9 +21,13 @@ R="$B/ppslab-rut"
 t "mode must be poll, intr or busy" 64 "--mode fast: expected poll, intr or busy" $R -i a -o b --mode fast
 t "pollhz 0" 64 "--pollhz 0: expected a rate of 1..30000 Hz" $R -i a -o b --pollhz 0
 t "pollhz 40000" 64 "--pollhz 40000: expected" $R -i a -o b --pollhz 40000
-t "burst-max 5" 64 "--burst-max 5: expected 10..1000 frames" $R -i a -o b --burst-max 5
+t "burst-max 5" 64 "--burst-max 5: expected 10..20000 frames" $R -i a -o b --burst-max 5
 t "sysctl without =" 64 "--sysctl kern.polling.pollhz: expected NAME=VALUE" $R -i a -o b --sysctl kern.polling.pollhz
-t "range policy" 64 "--range-policy strict: expected einval or clamp" $R -i a -o b --range-policy strict
+t "range policy" 64 "--range-policy strict: expected einval, clamp or round" $R -i a -o b --range-policy strict
+t "kernel" 64 "--kernel freebsd-5: expected dragonfly-1.8, dragonfly-2.0, freebsd-7, freebsd-14" \
+	$R -i a -o b --kernel freebsd-5
+t "pollhz on a FreeBSD kernel" 64 "--pollhz: freebsd-7 has no kern.polling.pollhz: it polls at kern.hz" \
+	$R -i a -o b --kernel freebsd-7 --pollhz 1000
 t "spin" 64 "--spin 2s: expected" $R -i a -o b --spin 2s
 t "rt-prio" 64 "--rt-prio 100: expected" $R -i a -o b --rt-prio 100
 t "burst" 64 "--burst 0: expected" $R -i a -o b --burst 0
@@ -55,7 +59,7 @@ rm -rf "$tmp"
 help=$($R --help)
 n=$((n + 1))
 missing=""
-for o in --in --out --mode --pollhz --burst-max --sysctl --range-policy --spin --rt-prio --burst \
+for o in --in --out --mode --kernel --pollhz --burst-max --sysctl --range-policy --spin --rt-prio --burst \
 	--l2 --route --routes --neigh --rules --check-rules --default-accept --ctl --duration \
 	--interval --json --ready-fd; do
 	echo "$help" | grep -q -- "$o" || missing="$missing $o"

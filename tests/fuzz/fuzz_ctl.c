@@ -41,8 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f.fw)
 		abort();
 	s.f = &f;
-	poll_init(&s.poll, size && (data[0] & 1) ? POLL_RANGE_CLAMP : POLL_RANGE_EINVAL,
-		  fake_now, &clk);
+	/* the first byte picks the kernel personality */
+	poll_init(&s.poll, pollkern_at(size ? data[0] & 3 : 0), fake_now, &clk);
 
 	char *text = malloc(size + 1);
 	if (!text)

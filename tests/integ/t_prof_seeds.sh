@@ -55,11 +55,26 @@ eq "counter cost: each count rule counts every frame twice (in and out)" \
 eq "counter cost: with the firewall off nothing is counted" \
 	"$(m ipfw-counter-cost '[.cases[] | select(.params.firewall == "off") | .trials[-1].rut.rules[] | .pkts] | add // 0')" 0
 
-# seeds 002/003: poll caps at pollhz × burst_max, intr does not
+# seeds 002/003: poll caps at HZ × burst_max (freebsd-7, kern.hz 2000), intr does not.
+# Each round hands over burst_max frames at overload; the rate is that times the ticks
+# the clock delivered: a tick the host delays fires once (as a late hardclock does), so
+# when the host costs ticks the rate falls short, and the "poll clock kept time" check
+# flags the trial.
 prof polling-vs-interrupt "${short[@]}" --set burst_max=20 --set idle_poll=0 \
 	--set 'trial.ladder=["20k","60k"]' --set trial.duration=1s
-near "poll vs intr: poll's MFR is 2000 × 20 = 40,000 pps" \
-	"$(m polling-vs-interrupt '.cases[] | select(.params.mode == "poll") | .metrics.mfr_pps')" 40000 0.10
+pvi() { m polling-vs-interrupt ".cases[] | select(.params.mode == \"poll\") | $1"; }
+near "poll vs intr: at overload each tick moves burst_max (20) frames" \
+	"$(pvi '.trials[-1].rut | .fwd_pkts / .polling.ticks')" 20 0.05
+eq "poll vs intr: ticks at kern.hz 2000 (freebsd-7)" "$(pvi '.trials[-1].rut.polling | [.kernel, .clock_hz] | join(" ")')" "freebsd-7 2000"
+skips=$(pvi '.trials[-1].rut.polling | .clock_skips * 100 / (.ticks + .clock_skips) | floor')
+if [ "$skips" -le 1 ]; then
+	near "poll vs intr: poll's MFR is 2000 × 20 = 40,000 pps" "$(pvi .metrics.mfr_pps)" 40000 0.10
+else
+	skip "poll vs intr: poll's MFR is 2000 × 20 = 40,000 pps" \
+		"the host cost the forwarder's clock $skips % of its ticks; MFR $(pvi .metrics.mfr_pps), flags $(pvi '.flags | length')"
+fi
+check "poll vs intr: poll's MFR not above 40,000 pps (+5 %)" \
+	test "$(pvi '.metrics.mfr_pps | floor')" -le 42000
 check "poll vs intr: intr forwards the 60,000 offered" \
 	test "$(m polling-vs-interrupt '.cases[] | select(.params.mode == "intr") | .metrics.mfr_pps | floor')" -gt 55000
 eq "poll vs intr: two ladder steps per case" "$(m polling-vs-interrupt '[.cases[].trials | length] | unique | join(",")')" 2
@@ -72,7 +87,9 @@ eq "rule scaling: the 1000 rules did not match, the allow rule took every frame"
 
 # RFC 2544 throughput: MLR-lite finds the ceiling of a forwarder held at 1000 × 50
 rfc() {
+	# poll mode needs its clock on time: a late tick fires once and costs its rounds
 	prof rfc2544-throughput "${short[@]}" --set size=64 --set mode=poll --set pollhz=1000 \
+		--set router.rt_prio=5 \
 		--set burst_max=50 --set trial.max_load=80k --set trial.initial=0.5s \
 		--set trial.duration=1s --set trial.width=0.05
 	ndr=$(m rfc2544-throughput ".cases[0].metrics.ndr_pps // 0 | floor")

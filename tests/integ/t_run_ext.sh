@@ -54,4 +54,15 @@ eq "both cases failed" "$(jq -r '[.cases[].status] | join(",")' "$T/r2.json")" "
 check "the error names the hook and its status" \
 	grep -q "hook for pollhz failed with status" <(jq -r '.cases[0].error' "$T/r2.json")
 eq "the file is complete" "$(jq -r .complete "$T/r2.json")" true
+
+# a check hook that says the settings did not take effect fails the case, nothing measured
+jq --arg r "$T/r3.json" '.matrix = { rules: [0] } | .router.check_hook = ["sh", "-c", "echo em0: polling is off >&2; exit 1"]
+	| .rig = { calibrate: false, direct: false } | .output.results = $r' "$P" >"$T/check.json"
+"$B/ppslab" run "$T/check.json" -q --no-table >/dev/null 2>&1
+eq "a failed check hook: the run exits 1" "$?" 1
+eq "... its case failed with the hook's words, no trial run" \
+	"$(jq -r '.cases[0] | [.status, (.error | test("check hook says the settings did not take effect \\(status 1\\): em0: polling is off")), (.trials | length)] | map(tostring) | join(",")' "$T/r3.json")" \
+	"failed,true,0"
+eq "the external router's environment is read in its namespace" \
+	"$(jq -r '.environment.dut | [(.collected | test("in namespace")), (.nics | length > 1)] | map(tostring) | join(",")' "$R")" "true,true"
 done_testing

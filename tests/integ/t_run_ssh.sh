@@ -5,7 +5,11 @@
 # then entering its namespace. Asserts on the results file: the pollhz × burst_max
 # ceiling through ssh, generated rules loaded into the remote forwarder through the
 # control client's stdin, environments collected with `ppslab env` over ssh, and no
-# forwarder left running afterwards.
+# forwarder left running afterwards. Then an external router (the kernel in the router
+# namespace) reached over a second sshd there: its environment read without ppslab,
+# hook words and rule sets arriving intact, its read hook's counters in the checks, an
+# unhooked axis refused, an unknown host key and the user's ConnectTimeout stopping the
+# run before the first case.
 . "$(dirname "$0")/lib.sh"
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
 if [ ! -x "$SSHD" ] || ! command -v ssh >/dev/null; then
@@ -78,6 +82,156 @@ eq "the sender's environment came over ssh (ppslab env)" \
 eq "the sink's tail was accounted remotely too" \
 	"$(jq '[.cases[].trials[].sink[0].rx_pkts > 0] | all' "$R")" true
 sleep 0.5
-eq "no forwarder left running" "$(pgrep -f 'ppslab-rut.*--ctl /tmp/ppslab-rut-' | wc -l)" 0
-stop sshd
+# ours only: other checkouts on this machine run their own forwarders
+eq "no forwarder left running" "$(pgrep -f "^$B/ppslab-rut .*--ctl /tmp/ppslab-rut-" | wc -l)" 0
+
+# --- an external router over its own sshd, as a real router is -----------------------
+# The Linux kernel forwards in the router's namespace; ppslab reaches it only over ssh:
+# a second sshd there, on a control link between the gen namespace (where ppslab runs)
+# and the router's, off the test links. Its host key is known, as a lab's must be.
+CA=pc$$a CB=pc$$b
+ip link add "$CA" netns "$LAB-gen" type veth peer name "$CB" netns "$LAB-rut"
+inns gen ip addr add 198.19.255.1/30 dev "$CA" && inns gen ip link set "$CA" up
+inns rut ip addr add 198.19.255.2/30 dev "$CB" && inns rut ip link set "$CB" up
+ssh-keygen -q -t ed25519 -N "" -f "$T/host_key_r" -C ppslab-test-router
+sed -e 's/^ListenAddress .*/ListenAddress 198.19.255.2/' -e "s#^HostKey .*#HostKey $T/host_key_r#" \
+	"$T/sshd_config" >"$T/sshd_config_r"
+start sshd_r rut "$SSHD" -D -e -f "$T/sshd_config_r"
+echo "[127.0.0.1]:2222 $(cut -d' ' -f1,2 "$T/host_key.pub")" >"$T/known_gen"
+cp "$T/known_gen" "$T/known_all"
+echo "[198.19.255.2]:2222 $(cut -d' ' -f1,2 "$T/host_key_r.pub")" >>"$T/known_all"
+KNOWN=(-p 2222 -i "$K" -o StrictHostKeyChecking=yes -o "UserKnownHostsFile=$T/known_all" -o LogLevel=ERROR)
+up=no
+for i in $(seq 1 50); do
+	inns gen ssh -o BatchMode=yes "${KNOWN[@]}" root@198.19.255.2 true 2>/dev/null && { up=yes; break; }
+	sleep 0.1
+done
+eq "the router's sshd answers on the control link, its host key known" "$up" yes
+"$B/ppslab" lab shield off --ns rut --name "$LAB" >/dev/null
+
+# what the router does for the hooks: reads its forward chain's counters as the schema
+# of a read hook (a head counter, the rules, the accept rule)
+cat >"$T/rut_read.sh" <<'SH'
+nft -j list chain inet ppt_fw forward 2>/dev/null | jq -c '
+  [.nftables[] | select(.rule) | .rule | {handle,
+     pk: ([.expr[] | select(.counter) | .counter.packets][0] // 0)}] as $r
+  | if ($r | length) < 2 then {} else
+    { rx_pkts: $r[0].pk, fwd_pkts: $r[-1].pk, drop_pkts: ([$r[1:-1][] | .pk] | add // 0),
+      rules: [$r[1:][] | {number: .handle, pkts: .pk}] } end'
+SH
+cat >"$T/fw.nft" <<'NFT'
+flush ruleset
+table inet ppt_fw {
+	chain forward {
+		type filter hook forward priority 0; policy accept;
+		counter
+		ip saddr 198.18.200.1 counter drop
+		counter accept
+	}
+}
+NFT
+# the rules hook keeps what arrived on its stdin, then loads nft rules: the file as is,
+# or N never-matching rules it writes itself
+RULES='case $1 in file:*) f=$2/got-file.rules ;; *) f=$2/got-$1.rules ;; esac; cat >"$f" || exit 1
+case $1 in
+file:*) nft -f "$f" ;;
+*) {{ echo "flush ruleset"; echo "table inet ppt_fw {{"; echo "chain forward {{"
+      echo "type filter hook forward priority 0; policy accept;"; echo counter
+      i=0; while [ $i -lt $1 ]; do echo "ip saddr 198.18.$((128 + i / 256)).$((i % 256)) counter drop"; i=$((i + 1)); done
+      echo "counter accept"; echo "}}"; echo "}}"; }} | nft -f - ;;
+esac'
+R2="root@198.19.255.2"
+P2=$T/ext.json
+jq -n --arg lab "$LAB" --arg b "$B" --arg k "$K" --arg r "$T/r2.json" --arg t "$T" \
+	--arg kn "$T/known_all" --arg rules "$RULES" --arg r2 "$R2" '{
+  description: "t_run_ssh: an external router over ssh",
+  matrix: { rules: [3, "file:fw.nft"] },
+  params: { offered: "20k" },
+  trial: { method: "fixed", warmup: "0.3s", duration: "1.5s", settle: "0.3s" },
+  rig: { calibrate: false, direct: false },
+  router: { kind: "external",
+    setup_hook: ["ssh", $r2, "sh", "-c",
+                 "sysctl -qw net.ipv4.ip_forward=1 && printf \"%s\\n\" \"$@\" >\"$0\"",
+                 ($t + "/argv.out"), "a b", "$HOME", "x;y", "'"'"'q'"'"'", "{{lit}}", "*"],
+    hooks: { rules: ["ssh", $r2, "sh", "-c", $rules, "sh", "{rules}", $t] },
+    check_hook: ["ssh", $r2, "sh", "-c", "test \"$(cat /proc/sys/net/ipv4/ip_forward)\" = 1"],
+    read_hook: ["ssh", $r2, "sh", ($t + "/rut_read.sh")],
+    hook_timeout: "20s" },
+  topology: { kind: "ssh",
+    ssh_options: ["-o", "ConnectTimeout=5", "-p", "2222", "-i", $k, "-o", "StrictHostKeyChecking=yes",
+                  "-o", ("UserKnownHostsFile=" + $kn), "-o", "LogLevel=ERROR"],
+    gen:  { ssh: "root@127.0.0.1", netns: ($lab + "-gen"),  iface: "gen0",  bin: $b },
+    rut:  { ssh: $r2, iface: "rut0,rut1" },
+    sink: { ssh: "root@127.0.0.1", netns: ($lab + "-sink"), iface: "sink0", bin: $b } },
+  output: { results: $r } }' >"$P2"
+
+# a swept axis nothing sets on the router: refused at its place
+jq '.matrix.size = [64, 128] | .matrix.burst_max = [10, 20]' "$P2" >"$T/nohook.json"
+"$B/ppslab" run "$T/nohook.json" --dry-run >/dev/null 2>"$T/nohook.err"
+eq "an axis without a hook: refused (65)" "$?" 65
+check "... at the axis' FILE:LINE:COLUMN" \
+	grep -qE "nohook.json:[0-9]+:[0-9]+: matrix.burst_max: axis burst_max is swept, but nothing sets it" "$T/nohook.err"
+eq "... and not the traffic's axes, which ppslab sets" "$(grep -c 'matrix.size' "$T/nohook.err")" 0
+
+# a host key nobody knows: the run stops before the first case, naming the box
+jq --arg kn "$T/known_gen" '.topology.ssh_options[9] = ("UserKnownHostsFile=" + $kn)' "$P2" >"$T/hk.json"
+inns gen "$B/ppslab" run "$T/hk.json" -q --no-table >/dev/null 2>"$T/hk.err"
+eq "an unknown host key: the run stops (69)" "$?" 69
+check "... naming the router box" grep -q "the rut box (root@198.19.255.2) cannot be reached over ssh" "$T/hk.err"
+check "... before the first case (no results written)" test ! -e "$T/r2.json"
+
+# the user's ConnectTimeout wins over ppslab's 10 s: a router that drops ssh fails in 1 s
+inns rut nft -f - <<'NFT'
+table inet ppt_block {
+	chain input_2222 {
+		type filter hook input priority 0; policy accept;
+		tcp dport 2222 drop
+	}
+}
+NFT
+jq '.topology.ssh_options[1] = "ConnectTimeout=1"' "$P2" >"$T/ct.json"
+t0=$(date +%s%N)
+inns gen "$B/ppslab" run "$T/ct.json" -q --no-table >/dev/null 2>"$T/ct.err"
+rc=$?
+t1=$(date +%s%N)
+eq "a router that drops ssh: the run stops (69)" "$rc" 69
+within "... after the user's ConnectTimeout=1, not ppslab's 10 s ($(( (t1 - t0) / 1000000 )) ms)" \
+	"$(( (t1 - t0) / 1000000 ))" 0 6000
+inns rut nft delete table inet ppt_block
+
+inns gen "$B/ppslab" run "$P2" -q --no-table >"$T/run2.out" 2>"$T/run2.err"
+rc=$?
+eq "run with an external router over ssh exits 0" "$rc" 0
+[ "$rc" = 0 ] || sed 's/^/# /' "$T/run2.err" | head -n 20
+R2J=$T/r2.json
+[ -n "${KEEP_R2:-}" ] && cp "$R2J" "$KEEP_R2"
+eq "complete, two cases measured" \
+	"$(jq -r '[.complete, ([.cases[] | select(.status == "ok" or .status == "flagged")] | length)] | join(",")' "$R2J")" "true,2"
+# the kernel forwards all it gets: the rate follows the sender's (a loaded machine can
+# make the sender miss 20,000; the offered load check says so)
+eq "the router forwards what is offered (within 10 %)" \
+	"$(jq '[.cases[].metrics | (.fwd_pps / .offered_pps - 1) | fabs < 0.10] | all' "$R2J")" true
+eq "the router's environment came over ssh, without ppslab there" \
+	"$(jq -r '.environment.dut.collected | test("^sh over ssh root@198.19.255.2")' "$R2J")" true
+eq "... its kernel and ports" \
+	"$(jq -r '.environment.dut | [.os.kernel, (.nics | map(.name + " " + .driver) | join(","))] | join(" / ")' "$R2J")" \
+	"$(uname -r) / rut0 veth,rut1 veth"
+eq "... its forwarding sysctl" \
+	"$(jq -r '.environment.dut.tunables["net.ipv4.ip_forward"] | type' "$R2J")" number
+eq "a hook's words with spaces and shell characters arrive as written" \
+	"$(cat "$T/argv.out" 2>/dev/null | tr '\n' '|')" "a b|\$HOME|x;y|'q'|{lit}|*|"
+check "a file: rule set arrives on the router (on the rules hook's stdin)" cmp -s "$T/fw.nft" "$T/got-file.rules"
+eq "a generated set arrives the same way (3 rules and the allow rule)" \
+	"$(grep -c '^add ' "$T/got-3.rules" 2>/dev/null)" 4
+eq "the read hook's counters feed the checks (adds up, vs sink, ruleset executed)" \
+	"$(jq -r '[.cases[].trials[].checks[] | select(.name == "forwarder adds up" or .name == "forwarder vs sink" or .name == "ruleset executed") | .ok] | unique | map(tostring) | join(",")' "$R2J")" true
+check "... from the router's own counters" \
+	test "$(jq '[.cases[].trials[].rut.rx_pkts] | min' "$R2J")" -gt 20000
+eq "the user's ssh options come before ppslab's in the hooks too" \
+	"$(jq -r '.cases[0].router_hooks[0].argv | (index("ConnectTimeout=5") < index("ConnectTimeout=10"))' "$R2J")" true
+# sshd started in the background of a script ignores SIGINT (as every such job does)
+for d in sshd_r sshd; do
+	kill -TERM "${BG_PID[$d]}" 2>/dev/null
+	finish "$d" 10
+done
 done_testing

@@ -1,7 +1,8 @@
 /* t_bsdctl.c — `sysctl` as FreeBSD 8 prints it, over the forwarder's kern.polling tree:
- * the 2006 DragonFly sweep's `sysctl -a kern.polling` listing, writes ("old -> new"),
- * range errors (EINVAL: "name: old" on stdout, "sysctl: name=value: Invalid argument" on
- * stderr, exit status = number of failures), fatal errors (unknown oid, read only, not a
+ * the 2006 DragonFly sweep's `sysctl -a kern.polling` listing, and each kernel
+ * personality's (the knobs its kernel has), writes ("old -> new"), range errors
+ * (EINVAL: "name: old" on stdout, "sysctl: name=value: Invalid argument" on stderr, exit
+ * status = number of failures), fatal errors (unknown oid, read only, a tunable, not a
  * number, a node) and the flags. */
 #include <errno.h>
 #include <stdlib.h>
@@ -42,17 +43,44 @@ static int noop(void *a, enum poll_cmd c, int n)
 	return n;
 }
 
-static void setup(enum poll_range r)
+/* kernel personality kern with its own range policy, or policy r (>= 0) */
+static void setup_k(const char *kern, int r)
 {
-	poll_init(&P, r, fake_now, NULL);
+	poll_init(&P, pollkern_find(kern), fake_now, NULL);
+	if (r >= 0)
+		poll_set_range(&P, (enum pk_range)r);
 	poll_register(&P, noop, NULL);
 	poll_register(&P, noop, NULL);
+	C.boot = false;
 }
 
-/* the 2006 DragonFly sweep's listing: the same names in the same order */
+static void setup(enum pk_range r)
+{
+	setup_k(PK_DEFAULT, (int)r);
+}
+
+#define SEED_LISTING \
+		"kern.polling.burst: 119\n" \
+		"kern.polling.each_burst: 30\n" \
+		"kern.polling.burst_max: 150\n" \
+		"kern.polling.user_frac: 50\n" \
+		"kern.polling.reg_frac: 20\n" \
+		"kern.polling.short_ticks: 39675403\n" \
+		"kern.polling.lost_polls: 679638\n" \
+		"kern.polling.pending_polls: 1\n" \
+		"kern.polling.residual_burst: 0\n" \
+		"kern.polling.handlers: 2\n" \
+		"kern.polling.enable: 1\n" \
+		"kern.polling.phase: 2\n" \
+		"kern.polling.suspect: 12710\n" \
+		"kern.polling.stalled: 2\n" \
+		"kern.polling.pollhz: 4000\n"
+
+/* the 2006 DragonFly sweep's listing: the same names in the same order, on the kernel
+ * it ran (no idle_poll: DragonFly has none) */
 static void t_listing(void)
 {
-	setup(POLL_RANGE_EINVAL);
+	setup_k("dragonfly-1.8", -1);
 	P.st.burst = 119;
 	P.k.each_burst = 30;
 	P.st.short_ticks = 39675403;
@@ -62,37 +90,85 @@ static void t_listing(void)
 	P.st.suspect = 12710;
 	P.st.stalled = 2;
 	P.k.pollhz = 4000;
-	const char *want =
-		"kern.polling.burst: 119\n"
-		"kern.polling.each_burst: 30\n"
-		"kern.polling.burst_max: 150\n"
-		"kern.polling.user_frac: 50\n"
-		"kern.polling.reg_frac: 20\n"
-		"kern.polling.short_ticks: 39675403\n"
-		"kern.polling.lost_polls: 679638\n"
-		"kern.polling.pending_polls: 1\n"
-		"kern.polling.residual_burst: 0\n"
-		"kern.polling.handlers: 2\n"
-		"kern.polling.enable: 1\n"
-		"kern.polling.phase: 2\n"
-		"kern.polling.suspect: 12710\n"
-		"kern.polling.stalled: 2\n"
-		"kern.polling.pollhz: 4000\n"
-		"kern.polling.idle_poll: 0\n";
+	const char *want = SEED_LISTING;
 	T_EQ_INT(run("-a kern.polling"), 0);
 	T_STREQ(sbuf_data(&O), want);
 	T_STREQ(sbuf_data(&E), "");
 	T_EQ_INT(run("kern.polling"), 0);
 	T_STREQ(sbuf_data(&O), want);
+	const char *all = "kern.hz: 100\nkern.ppslab.kernel: dragonfly-1.8\n" SEED_LISTING;
 	T_EQ_INT(run("-a"), 0);
-	T_STREQ(sbuf_data(&O), want);
+	T_TRUE(!strcmp(sbuf_data(&O), all));
 	T_EQ_INT(run("kern"), 0);
-	T_STREQ(sbuf_data(&O), want);
+	T_TRUE(!strcmp(sbuf_data(&O), all));
+	T_EQ_INT(run("kern.polling.idle_poll"), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: unknown oid 'kern.polling.idle_poll'\n");
+}
+
+/* FreeBSD: no pollhz (the clock is kern.hz), idle_poll and idlepoll_sleeping; FreeBSD 7
+ * keeps enable as a legacy switch (0 while the ports poll by ifconfig), 14 has none
+ * (kern_poll.c of RELENG_8_3 and main) */
+static void t_listing_freebsd(void)
+{
+	const char *want7 =
+		"kern.polling.burst: 5\n"
+		"kern.polling.each_burst: 5\n"
+		"kern.polling.burst_max: 150\n"
+		"kern.polling.user_frac: 50\n"
+		"kern.polling.reg_frac: 20\n"
+		"kern.polling.short_ticks: 0\n"
+		"kern.polling.lost_polls: 0\n"
+		"kern.polling.pending_polls: 0\n"
+		"kern.polling.residual_burst: 0\n"
+		"kern.polling.handlers: 2\n"
+		"kern.polling.enable: 0\n"
+		"kern.polling.phase: 0\n"
+		"kern.polling.suspect: 0\n"
+		"kern.polling.stalled: 0\n"
+		"kern.polling.idle_poll: 0\n"
+		"kern.polling.idlepoll_sleeping: 1\n";
+	setup_k("freebsd-7", -1);
+	T_EQ_INT(run("kern.polling"), 0);
+	T_STREQ(sbuf_data(&O), want7);
+	T_EQ_INT(run("kern.hz kern.ppslab.kernel"), 0);
+	T_STREQ(sbuf_data(&O), "kern.hz: 1000\nkern.ppslab.kernel: freebsd-7\n");
+	T_EQ_INT(run("kern.polling.pollhz"), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: unknown oid 'kern.polling.pollhz'\n");
+	T_EQ_INT(run("kern.polling.idle_poll=1 kern.polling.idlepoll_sleeping"), 0);
+	T_STREQ(sbuf_data(&O), "kern.polling.idle_poll: 0 -> 1\n"
+			       "kern.polling.idlepoll_sleeping: 0\n");
+	setup_k("freebsd-14", -1);
+	T_EQ_INT(run("kern.polling"), 0);
+	T_TRUE(strstr(sbuf_data(&O), "enable") == NULL);
+	T_TRUE(strstr(sbuf_data(&O), "kern.polling.handlers: 2\nkern.polling.phase: 0\n") != NULL);
+	T_EQ_INT(run("kern.polling.enable=1"), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: unknown oid 'kern.polling.enable'\n");
+	T_EQ_INT(run("kern.polling.burst_max=20000"), 0);
+	T_EQ_INT(run("kern.polling.burst_max=20001"), 1);
+}
+
+/* kern.hz is set when the kernel boots: --sysctl at start may, ctl at run time may not
+ * (sysctl(8)'s words for a CTLFLAG_RDTUN OID) */
+static void t_hz_tunable(void)
+{
+	setup_k("freebsd-7", -1);
+	T_EQ_INT(run("kern.hz=2000"), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: oid 'kern.hz' is a read only tunable\n"
+			       "sysctl: Tunable values are set in /boot/loader.conf\n");
+	T_EQ_U64(P.k.hz, 1000);
+	C.boot = true;
+	T_EQ_INT(run("kern.hz=2000"), 0);
+	T_STREQ(sbuf_data(&O), "kern.hz: 1000 -> 2000\n");
+	T_EQ_U64(poll_clock_hz(&P), 2000);
+	T_EQ_INT(run("kern.hz=0 kern.hz=30001"), 2);
+	C.boot = false;
+	T_EQ_INT(run("kern.ppslab.kernel=x"), 1);
+	T_STREQ(sbuf_data(&E), "sysctl: oid 'kern.ppslab.kernel' is read only\n");
 }
 
 static void t_read(void)
 {
-	setup(POLL_RANGE_EINVAL);
+	setup(PK_RANGE_EINVAL);
 	T_EQ_INT(run("kern.polling.burst_max"), 0);
 	T_STREQ(sbuf_data(&O), "kern.polling.burst_max: 150\n");
 	T_EQ_INT(run("-n kern.polling.burst_max kern.polling.pollhz"), 0);
@@ -107,7 +183,7 @@ static void t_read(void)
 
 static void t_write(void)
 {
-	setup(POLL_RANGE_EINVAL);
+	setup(PK_RANGE_EINVAL);
 	T_EQ_INT(run("kern.polling.pollhz=4000"), 0);
 	T_STREQ(sbuf_data(&O), "kern.polling.pollhz: 2000 -> 4000\n");
 	T_STREQ(sbuf_data(&E), "");
@@ -123,10 +199,10 @@ static void t_write(void)
 }
 
 /* P14 of docs/design/polling.md#polling-test-vectors: burst_max 5 is EINVAL in the
- * FreeBSD 8 policy (clamped to 10 in DragonFly's) */
+ * FreeBSD policy (clamped to 10 in DragonFly 2.0's) */
 static void t_range_errors(void)
 {
-	setup(POLL_RANGE_EINVAL);
+	setup(PK_RANGE_EINVAL);
 	T_EQ_INT(run("kern.polling.burst_max=5"), 1);
 	T_STREQ(sbuf_data(&O), "kern.polling.burst_max: 150\n");
 	T_STREQ(sbuf_data(&E), "sysctl: kern.polling.burst_max=5: Invalid argument\n");
@@ -143,7 +219,7 @@ static void t_range_errors(void)
 	T_STREQ(sbuf_data(&E), "sysctl: kern.polling.each_burst=-1: Invalid argument\n");
 	T_EQ_INT(run("kern.polling.user_frac=100"), 1);
 
-	setup(POLL_RANGE_CLAMP);
+	setup_k("dragonfly-2.0", -1);
 	T_EQ_INT(run("kern.polling.burst_max=5"), 0);
 	T_STREQ(sbuf_data(&O), "kern.polling.burst_max: 150 -> 10\n");
 	T_EQ_INT(run("kern.polling.pollhz=40000"), 0);
@@ -154,7 +230,7 @@ static void t_range_errors(void)
 
 static void t_fatal(void)
 {
-	setup(POLL_RANGE_EINVAL);
+	setup(PK_RANGE_EINVAL);
 	T_EQ_INT(run("kern.polling.nope"), 1);
 	T_STREQ(sbuf_data(&E), "sysctl: unknown oid 'kern.polling.nope'\n");
 	T_STREQ(sbuf_data(&O), "");
@@ -188,7 +264,7 @@ static void t_fatal(void)
  * kern.polling first, then net (the OID order of the top-level nodes) */
 static void t_fw_tree(void)
 {
-	setup(POLL_RANGE_EINVAL);
+	setup_k("freebsd-7", -1);
 	const char *ifs[] = { "rut0", "rut1" };
 	struct fw *fw = fw_new(ifs, 2, NULL, 0);
 	T_TRUE(fw != NULL);
@@ -206,8 +282,9 @@ static void t_fw_tree(void)
 			       "net.inet.ip.fw.default_rule: 65535\n"
 			       "net.inet.ip.fw.update_counters: 1\n");
 	T_EQ_INT(run("-a"), 0);
-	T_TRUE(!strncmp(sbuf_data(&O), "kern.polling.burst: 5\n", 22));
-	T_TRUE(strstr(sbuf_data(&O), "kern.polling.idle_poll: 0\nnet.inet.ip.fw.enable: 1\n") != NULL);
+	T_TRUE(!strncmp(sbuf_data(&O), "kern.hz: 1000\nkern.ppslab.kernel: freebsd-7\n"
+				       "kern.polling.burst: 5\n", 66));
+	T_TRUE(strstr(sbuf_data(&O), "kern.polling.idlepoll_sleeping: 1\nnet.inet.ip.fw.enable: 1\n") != NULL);
 	T_EQ_INT(run("net.inet.ip.fw.update_counters=0 net.inet.ip.fw.default_to_accept=1"), 0);
 	T_STREQ(sbuf_data(&O), "net.inet.ip.fw.update_counters: 1 -> 0\n"
 			       "net.inet.ip.fw.default_to_accept: 0 -> 1\n");
@@ -234,6 +311,8 @@ int main(void)
 	sbuf_init(&O, 0);
 	sbuf_init(&E, 0);
 	T_RUN(t_listing);
+	T_RUN(t_listing_freebsd);
+	T_RUN(t_hz_tunable);
 	T_RUN(t_read);
 	T_RUN(t_write);
 	T_RUN(t_range_errors);

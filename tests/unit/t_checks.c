@@ -1,14 +1,17 @@
 /* t_checks.c — the trial consistency checks (analysis/checks.c) on crafted trial records
  * shaped like what ppslab-gen, ppslab-sink and ppslab-rut print. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "checks.h"
 #include "tap.h"
 
 /* One sender (stream 1) sent 100,000; the sink counted 99,990 and lost 10; the forwarder
  * read 100,000, forwarded 99,995, the firewall denied 5; two rules, every frame passed
- * both the inbound and outbound pass; everybody exited 0. */
+ * both the inbound and outbound pass; everybody exited 0; 19,998 pps forwarded of the
+ * 20,000 offered, read off the interfaces' counters over the load window. */
 static const char *good_text =
 	"{\"intended_pps\": 20000, \"duration_s\": 5,"
 	" \"gen\": [{\"type\": \"summary\", \"stream\": 1, \"tx_pkts\": 100000,"
@@ -20,8 +23,11 @@ static const char *good_text =
 	"                  \"first_seq\": 0, \"expect\": 100000}]}],"
 	" \"rut\": {\"rx_pkts\": 100000, \"fwd_pkts\": 99995, \"drop_pkts\": 5,"
 	"   \"drops\": {\"malformed\": 0, \"not_ip4\": 0, \"fw_deny\": 5},"
-	"   \"rules\": [{\"number\": 100, \"pkts\": 199990}, {\"number\": 65535, \"pkts\": 5}]},"
-	" \"exit\": {\"gen\": 0, \"sink\": 0, \"rut\": 0}}";
+	"   \"rules\": [{\"number\": 100, \"pkts\": 199990}, {\"number\": 65535, \"pkts\": 5}],"
+	"   \"polling\": {\"ticks\": 2000, \"clock_skips\": 20}},"
+	" \"exit\": {\"gen\": 0, \"sink\": 0, \"rut\": 0},"
+	" \"offered_pps\": 20000, \"fwd_rate_pps\": 19998, \"fwd_rate_res_pps\": 3,"
+	" \"fwd_rate_from\": \"interface counters, load window\"}";
 
 static const struct check_ctx fw_ctx = {
 	.rate_tol = 0.005, .firewall = true, .update_counters = true, .rules = 1,
@@ -94,17 +100,19 @@ static const char *flag(json_t *t, size_t i)
 	return json_string_value(json_array_get(json_object_get(t, "flags"), i));
 }
 
-static const char *const names[8] = {
+#define NCHECKS 11
+static const char *const names[NCHECKS] = {
 	"offered load", "sent = received + lost", "sink clean", "sinks saw the traffic",
 	"forwarder adds up", "forwarder vs sink", "ruleset executed", "components ok",
+	"forwarded <= offered", "fwd_pps method", "poll clock kept time",
 };
 
 static void t_all_good(void)
 {
 	json_t *t = good();
 	T_EQ_INT(checks_run(t, &fw_ctx), 0);
-	T_EQ_U64(json_array_size(json_object_get(t, "checks")), 8);
-	for (int i = 0; i < 8; i++) {
+	T_EQ_U64(json_array_size(json_object_get(t, "checks")), NCHECKS);
+	for (int i = 0; i < NCHECKS; i++) {
 		T_STREQ(json_string_value(json_object_get(json_array_get(json_object_get(t, "checks"),
 					 (size_t)i), "name")), names[i]);
 		T_EQ_INT(verdict(t, names[i]), 1);
@@ -116,7 +124,7 @@ static void t_all_good(void)
 	T_TRUE(strstr(detail(t, "ruleset executed"), "rule counters 199995 >= 100000"));
 	/* running again replaces, never appends */
 	T_EQ_INT(checks_run(t, &fw_ctx), 0);
-	T_EQ_U64(json_array_size(json_object_get(t, "checks")), 8);
+	T_EQ_U64(json_array_size(json_object_get(t, "checks")), NCHECKS);
 	json_decref(t);
 }
 
@@ -372,13 +380,32 @@ static void t_exits(void)
 	json_decref(t);
 }
 
+/* 9: a late tick fires once, so deadlines the host made the thread miss are rounds not
+ * run; past 1 % the trial is flagged with the numbers */
+static void t_poll_clock(void)
+{
+	json_t *t = good();
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	T_TRUE(strstr(detail(t, "poll clock kept time"), "20 of 2020 deadlines passed without a tick"));
+	set_int(t, "rut.polling.clock_skips", 90);
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "poll clock kept time"), 0);
+	T_TRUE(!strncmp(flag(t, 0), "poll clock kept time: 90 of 2090 deadlines", 42));
+	/* intr and busy modes have no ticks */
+	set_int(t, "rut.polling.clock_skips", 0);
+	set_int(t, "rut.polling.ticks", 0);
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	T_EQ_INT(verdict(t, "poll clock kept time"), -1);
+	json_decref(t);
+}
+
 static void t_missing_inputs(void)
 {
 	/* an empty record: every check skipped, none failed */
 	json_t *t = json_object();
 	T_EQ_INT(checks_run(t, &fw_ctx), 0);
-	T_EQ_U64(json_array_size(json_object_get(t, "checks")), 8);
-	for (int i = 0; i < 8; i++) {
+	T_EQ_U64(json_array_size(json_object_get(t, "checks")), NCHECKS);
+	for (int i = 0; i < NCHECKS; i++) {
 		T_EQ_INT(verdict(t, names[i]), -1);
 		T_TRUE(!strncmp(detail(t, names[i]), "skipped: ", 9));
 	}
@@ -423,6 +450,128 @@ static void t_missing_inputs(void)
 	json_decref(arr);
 }
 
+/* a router cannot forward more than it is offered: beyond the pacing tolerance and
+ * the rate's resolution, the trial is flagged */
+static void t_fwd_above_offered(void)
+{
+	json_t *t = good();
+	/* 50,721 pps at 50,000 offered (the case that went unflagged) */
+	set_at(t, "offered_pps", json_real(50000));
+	set_at(t, "fwd_rate_pps", json_real(50721));
+	set_at(t, "fwd_rate_res_pps", json_real(4));
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "forwarded <= offered"), 0);
+	T_TRUE(strstr(detail(t, "forwarded <= offered"), "forwarded 50721 pps > offered 50000 pps"));
+	T_TRUE(!strncmp(flag(t, 0), "forwarded <= offered: ", 22));
+	/* within 0.5 % pacing + resolution: fine */
+	set_at(t, "fwd_rate_pps", json_real(50200));
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	T_EQ_INT(verdict(t, "forwarded <= offered"), 1);
+	/* the resolution counts: a coarse window widens the tolerance */
+	set_at(t, "fwd_rate_pps", json_real(50400));
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	set_at(t, "fwd_rate_res_pps", json_real(200));
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	/* no offered load: skipped */
+	json_object_del(t, "offered_pps");
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	T_EQ_INT(verdict(t, "forwarded <= offered"), -1);
+	json_decref(t);
+}
+
+/* the fallback from the load window's counters to test frames / sender's time is a
+ * flag with its reason */
+static void t_method_fallback(void)
+{
+	json_t *t = good();
+	set_at(t, "fwd_rate_from", json_string(CHECK_FWD_FRAMES));
+	set_at(t, "fwd_rate_fallback", json_string("the sink's port udp:198.19.0.2:9 is a UDP "
+						   "socket: no interface counters to read"));
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "fwd_pps method"), 0);
+	T_TRUE(strstr(detail(t, "fwd_pps method"), "test frames / sender's time, not interface "
+		      "counters, load window: the sink's port udp:"));
+	T_TRUE(!strncmp(flag(t, 0), "fwd_pps method: test frames", 27));
+	json_object_del(t, "fwd_rate_fallback");
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_TRUE(strstr(detail(t, "fwd_pps method"), "no reason recorded"));
+	json_decref(t);
+}
+
+/* an external router: its read hook's counters feed checks 5-7; without them the skip
+ * says why in the router's terms, never "firewall off" when it is on */
+static void t_external(void)
+{
+	struct check_ctx ext = fw_ctx;
+	ext.router = CHECK_EXTERNAL;
+	json_t *t = good();
+	json_object_set_new(json_object_get(t, "rut"), "output", json_object());
+	T_EQ_INT(checks_run(t, &ext), 0);
+	T_EQ_INT(verdict(t, "forwarder adds up"), 1);
+	T_EQ_INT(verdict(t, "forwarder vs sink"), 1);
+	T_EQ_INT(verdict(t, "ruleset executed"), 1);
+	set_int(t, "rut.drop_pkts", 4);
+	T_EQ_INT(checks_run(t, &ext), 1);
+	T_EQ_INT(verdict(t, "forwarder adds up"), 0);
+	json_decref(t);
+
+	/* output that is no JSON object: the record says so, the checks repeat it */
+	t = good();
+	json_t *rut = json_pack("{s:i,s:s,s:s}", "status", 0, "output", "00100 0 0 allow ip",
+				"counters_note", "the read hook printed no JSON object before and "
+				"after the trial: no router counters for the checks");
+	json_object_set_new(t, "rut", rut);
+	T_EQ_INT(checks_run(t, &ext), 0);
+	T_EQ_INT(verdict(t, "forwarder adds up"), -1);
+	T_TRUE(strstr(detail(t, "forwarder adds up"), "skipped: the read hook printed no JSON"));
+	T_EQ_INT(verdict(t, "ruleset executed"), -1);
+	T_TRUE(strstr(detail(t, "ruleset executed"), "skipped: the read hook printed no JSON"));
+	T_TRUE(!strstr(detail(t, "ruleset executed"), "firewall off"));
+	/* no read hook at all */
+	json_object_del(t, "rut");
+	T_EQ_INT(checks_run(t, &ext), 0);
+	T_TRUE(strstr(detail(t, "forwarder vs sink"), "skipped: the external router has no read_hook"));
+	/* JSON without rule counters */
+	json_object_set_new(t, "rut", json_pack("{s:i,s:i,s:i}", "rx_pkts", 100000, "fwd_pkts",
+						99995, "drop_pkts", 5));
+	T_EQ_INT(checks_run(t, &ext), 0);
+	T_EQ_INT(verdict(t, "forwarder adds up"), 1);
+	T_TRUE(strstr(detail(t, "ruleset executed"), "skipped: no rule counters from the external router"));
+	/* the firewall really off: said so, with the reason's words */
+	ext.firewall = false;
+	T_EQ_INT(checks_run(t, &ext), 0);
+	T_TRUE(strstr(detail(t, "ruleset executed"), "skipped: the firewall is off in this cell"));
+	/* no router at all */
+	ext.router = CHECK_NONE;
+	T_EQ_INT(checks_run(t, &ext), 0);
+	T_TRUE(strstr(detail(t, "ruleset executed"), "skipped: no router"));
+	json_decref(t);
+}
+
+/* one-way delays across two clocks are published only when the clocks' bound is small
+ * against the delay */
+static void t_latency_withheld(void)
+{
+	char why[400];
+	/* one clock (bound 0): kept */
+	T_TRUE(!checks_latency_withheld(0, 40000, 0.1, true, why, sizeof(why)));
+	/* 3 ms of NTP offset against a 40 us delay: withheld, with both numbers */
+	T_TRUE(checks_latency_withheld(3e6, 40000, 0.1, true, why, sizeof(why)));
+	T_TRUE(strstr(why, "up to 3000 us") && strstr(why, "10 %") && strstr(why, "40 us"));
+	/* 3 us against 40 us: within 10 % */
+	T_TRUE(!checks_latency_withheld(3000, 40000, 0.1, true, why, sizeof(why)));
+	/* a looser fraction from the profile */
+	T_TRUE(!checks_latency_withheld(3e6, 40000, 100, true, why, sizeof(why)));
+	/* unknown bound: withheld */
+	T_TRUE(checks_latency_withheld(NAN, 40000, 0.1, true, why, sizeof(why)));
+	T_TRUE(strstr(why, "could not be compared") != NULL);
+	/* the sink saw impossible delays: withheld whatever the bound */
+	T_TRUE(checks_latency_withheld(0, 40000, 0.1, false, why, sizeof(why)));
+	T_TRUE(strstr(why, "negative or implausible") != NULL);
+	/* no latency measured: nothing to withhold */
+	T_TRUE(!checks_latency_withheld(NAN, NAN, 0.1, true, why, sizeof(why)));
+}
+
 int main(void)
 {
 	T_RUN(t_all_good);
@@ -434,6 +583,11 @@ int main(void)
 	T_RUN(t_forwarder);
 	T_RUN(t_ruleset);
 	T_RUN(t_exits);
+	T_RUN(t_poll_clock);
 	T_RUN(t_missing_inputs);
+	T_RUN(t_fwd_above_offered);
+	T_RUN(t_method_fallback);
+	T_RUN(t_external);
+	T_RUN(t_latency_withheld);
 	return t_done();
 }

@@ -87,7 +87,8 @@ int main(void)
 	if (!F.fw)
 		abort();
 	S.f = &F;
-	poll_init(&S.poll, POLL_RANGE_EINVAL, fake_now, &clk);
+	poll_init(&S.poll, NULL, fake_now, &clk);
+	poll_set_range(&S.poll, PK_RANGE_EINVAL);
 	T_RUN(t_bad_requests);
 	T_RUN(t_bad_ipfw_and_sysctl);
 	sbuf_free(&R.out);

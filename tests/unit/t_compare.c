@@ -199,6 +199,66 @@ out:
 	res_free(b);
 }
 
+/* forwarding rates measured two ways are not one quantity: refused unless asked */
+static void t_methods(void)
+{
+	json_t *ca = json_array(), *cb = json_array();
+	static const double base[] = { 1000, 1001, 999 };
+	for (int r = 0; r < 3; r++) {
+		add_case(ca, 0, 1, r + 1, base[r], 100);
+		add_case(cb, 0, 1, r + 1, base[r], 100);
+		add_case(ca, 0, 2, r + 1, base[r], 100);
+		add_case(cb, 0, 2, r + 1, base[r], 100);
+	}
+	size_t i;
+	json_t *c;
+	json_array_foreach(ca, i, c)
+		json_object_set_new(c, "fwd_rate_from", json_string("interface counters, load window"));
+	json_array_foreach(cb, i, c)   /* B's x=2 fell back, in its last trial */
+		if (json_real_value(json_object_get(json_object_get(c, "params"), "x")) == 2 ||
+		    json_integer_value(json_object_get(json_object_get(c, "params"), "x")) == 2)
+			json_object_set_new(c, "trials", json_pack("[{s:s}]", "fwd_rate_from",
+								   "test frames / sender's time"));
+	struct res_file *a = doc("A", ca, 0), *b = doc("B", cb, 0);
+	struct cmp_opts o = { .margin = 0.02, .alpha = 0.05, .floor = -1 };
+	struct cmp *cm = NULL;
+	char err[512];
+	if (!a || !b)
+		goto out;
+	T_EQ_INT(cmp_run(a, b, &o, &cm, err, sizeof(err)), -EINVAL);
+	T_TRUE(strstr(err, "cell x=2/y=a: fwd_pps was measured by \"interface counters, load "
+		      "window\" in A and by \"test frames / sender's time\" in B") != NULL);
+	T_TRUE(strstr(err, "--mix-methods") != NULL);
+	/* a latency comparison does not care */
+	const char *lat[] = { "lat_p99_ns" };
+	o.metrics = lat;
+	o.nmetrics = 1;
+	T_EQ_INT(cmp_run(a, b, &o, &cm, err, sizeof(err)), 0);
+	cmp_free(cm);
+	cm = NULL;
+	o.metrics = NULL;
+	o.nmetrics = 0;
+	o.mix_methods = true;
+	T_EQ_INT(cmp_run(a, b, &o, &cm, err, sizeof(err)), 0);
+	if (cm) {
+		const struct cmp_row *r = row(cm, "x=2/y=a", "fwd_pps");
+		T_TRUE(r && r->note && strstr(r->note, "two ways"));
+	}
+	cmp_free(cm);
+	/* within one file: repetitions measured two ways */
+	o.mix_methods = false;
+	json_object_set_new(json_array_get(ca, 0), "fwd_rate_from",
+			    json_string("test frames / sender's time"));
+	json_incref(ca);   /* a's document owns it */
+	res_free(a);
+	a = doc("A", ca, 0);
+	T_EQ_INT(cmp_run(a, a, &o, &cm, err, sizeof(err)), -EINVAL);
+	T_TRUE(strstr(err, "in some repetitions") != NULL);
+out:
+	res_free(a);
+	res_free(b);
+}
+
 static void t_verdict_names(void)
 {
 	T_EQ_INT(cmp_verdict_parse("regression"), ST_REGRESSION);
@@ -213,6 +273,7 @@ int main(void)
 {
 	T_RUN(t_match_and_verdicts);
 	T_RUN(t_self_and_bh);
+	T_RUN(t_methods);
 	T_RUN(t_verdict_names);
 	return t_done();
 }

@@ -36,7 +36,8 @@ static void t_ctl_leading_space_stats(void)
 	f.denied_by_rule = calloc(65536, sizeof(*f.denied_by_rule));
 	f.fw = fw_new(ifs, 2, NULL, 0);
 	s.f = &f;
-	poll_init(&s.poll, POLL_RANGE_EINVAL, fake_now, &clk);
+	poll_init(&s.poll, NULL, fake_now, &clk);
+	poll_set_range(&s.poll, PK_RANGE_EINVAL);
 	f.denied_by_rule[100] = 7;
 
 	char text[sizeof(input) + 1];

@@ -120,6 +120,13 @@ static void t_bound(void)
 	T_TRUE(isnan(model_poll_bound(rf, p, "fwd_pps", NAN, NAN)));
 	json_object_set_new(p, "idle_poll", json_integer(0));
 	T_NEAR(model_poll_bound(rf, p, "fwd_pps", NAN, NAN), 300000, 1e-6);
+	/* FreeBSD's kernels poll at kern.hz: hz 2000, burst_max 20 → 40,000 */
+	json_t *fb = json_pack("{s:s, s:i, s:i, s:s}", "kernel", "freebsd-7", "hz", 2000,
+			       "burst_max", 20, "direction", "uni");
+	T_NEAR(model_poll_bound(rf, fb, "fwd_pps", NAN, NAN), 40000, 1e-6);
+	json_object_del(fb, "hz");   /* FreeBSD's default kern.hz */
+	T_NEAR(model_poll_bound(rf, fb, "fwd_pps", NAN, NAN), 20000, 1e-6);
+	json_decref(fb);
 	json_object_set_new(p, "mode", json_string("intr"));
 	T_TRUE(isnan(model_poll_bound(rf, p, "fwd_pps", NAN, NAN)));
 	json_object_set_new(p, "pollhz", json_string("2k"));

@@ -170,6 +170,40 @@ static void t_estimate(void)
 	profile_free(p);
 }
 
+/* an external router's hooks are in the estimate: setup once, an axis' hook when a
+ * value it names changes between consecutive cases, check every case, read twice a
+ * trial, each at router.hook_estimate */
+static void t_hook_estimate(void)
+{
+	struct profile *p = prof("{\"matrix\": {\"pollhz\": [1000, 2000], \"rules\": [0, 10]},"
+				 " \"rig\": {\"calibrate\": false, \"direct\": false},"
+				 " \"router\": {\"kind\": \"external\", \"setup_hook\": [\"s\"],"
+				 "  \"hooks\": {\"pollhz\": [\"h\", \"{pollhz}\"], \"rules\": [\"r\", \"{rules}\"]},"
+				 "  \"check_hook\": [\"c\"], \"read_hook\": [\"x\"],"
+				 "  \"hook_estimate\": {\"pollhz\": 2, \"rules\": \"10s\", \"read\": 0.5}}}",
+				 NULL, 0);
+	struct plan pl;
+	if (!p)
+		return;
+	T_EQ_INT(plan_make(p, &pl), 0);
+	/* sequential: (1000,0) (1000,10) (2000,0) (2000,10): pollhz runs twice, rules four
+	 * times; setup 1 s; check 4 × 1 s; read 4 cases × 2 × 0.5 s */
+	T_NEAR(pl.est_hook_s, 1 + 2 * 2 + 4 * 10 + 4 * 1 + 4 * 2 * 0.5, 1e-9);
+	T_EQ_INT(pl.hook_runs, 1 + 2 + 4 + 4 + 8);
+	T_NEAR(pl.est_s, 4 * pl.est_trial_s + pl.est_hook_s, 1e-9);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	plan_print(p, &pl, f);
+	fclose(f);
+	T_TRUE(strstr(text, "plus 53 s for 19 runs of the router's hooks") != NULL);
+	T_TRUE(strstr(text, "  rules        4 runs, ~10 s each") != NULL);
+	T_TRUE(strstr(text, "  pollhz       2 runs, ~2 s each") != NULL);
+	free(text);
+	plan_free(&pl);
+	profile_free(p);
+}
+
 static void t_print(void)
 {
 	struct profile *p = prof("{\"description\": \"two by two\","
@@ -208,6 +242,7 @@ int main(void)
 	T_RUN(t_random);
 	T_RUN(t_limit);
 	T_RUN(t_estimate);
+	T_RUN(t_hook_estimate);
 	T_RUN(t_print);
 	return t_done();
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pollkern.h"
 #include "profile.h"
 #include "tap.h"
 
@@ -81,7 +82,9 @@ static void t_defaults(void)
 	T_STREQ(json_string_value(prof_value(p, NULL, "rules_kind")), "nomatch");
 	T_STREQ(json_string_value(prof_value(p, NULL, "firewall")), "auto");
 	T_STREQ(json_string_value(prof_value(p, NULL, "offered")), "max");
-	T_EQ_INT(json_object_size(p->fixed), 15);
+	T_EQ_INT(json_object_size(p->fixed), 17);
+	T_STREQ(json_string_value(prof_value(p, NULL, "kernel")), "dragonfly-2.0");
+	T_TRUE(json_is_null(prof_value(p, NULL, "hz")));  /* the kernel's own */
 	T_TRUE(isnan(prof_num(p, NULL, "offered")));
 	T_NEAR(prof_num(p, NULL, "size"), 64, 0);
 	T_TRUE(prof_value(p, NULL, "nosuch") == NULL);
@@ -114,12 +117,50 @@ static void t_defaults(void)
 	T_STREQ(p->results, "results.json");
 	T_TRUE(p->output == NULL);
 	profile_free(p);
-	T_TRUE(prof_is_axis("reg_frac") && !prof_is_axis("hz"));
+	T_TRUE(prof_is_axis("reg_frac") && prof_is_axis("hz") && !prof_is_axis("khz"));
 	T_EQ_INT(json_integer_value(prof_axis_default("each_burst")), 5);
 	size_t n = 0;
 	while (prof_axis_names[n])
 		n++;
-	T_EQ_INT(n, 15);
+	T_EQ_INT(n, 17);
+	/* the kernel axis takes ppslab-rut's --kernel names, in lib/pollkern.c's order */
+	for (n = 0; prof_kernel_names[n]; n++)
+		T_STREQ(prof_kernel_names[n], pollkern_at((int)n)->name);
+	T_TRUE(pollkern_at((int)n) == NULL);
+}
+
+/* Each kernel's knobs (docs/design/polling.md#kernel-personalities): a profile that
+ * sets pollhz for a FreeBSD kernel, idle_poll for a DragonFly one or burst_max above the
+ * kernel's maximum is told so at the value; defaults are not a problem */
+static void t_kernel_axes(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"matrix\": {\"hz\": [1000, 2000], \"idle_poll\": [0, 1]},\n"
+		       " \"params\": {\"kernel\": \"freebsd-14\", \"burst_max\": 20000}}", &p, &d), 0);
+	T_EQ_INT(d.n, 0);
+	profile_free(p);
+	T_EQ_INT(parse("{\"matrix\": {\"kernel\": [\"dragonfly-1.8\", \"freebsd-7\"],\n"
+		       " \"pollhz\": [1000]}, \"params\": {\"idle_poll\": 1, \"burst_max\": 2000}}",
+		       &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 4);
+	T_STREQ(rel(&d, 0), ":2:2: matrix.pollhz: kernel freebsd-7 has no kern.polling.pollhz: "
+			    "it polls at kern.hz (the hz axis)");
+	T_STREQ(rel(&d, 1), ":2:32: params.idle_poll: kernel dragonfly-1.8 has no "
+			    "kern.polling.idle_poll: DragonFly polls only on clock ticks");
+	T_TRUE(has(&d, ":2:61: params.burst_max: kernel dragonfly-1.8 takes burst_max up to "
+		       "1000, got 2000"));
+	T_TRUE(has(&d, ":2:61: params.burst_max: kernel freebsd-7 takes burst_max up to 1000, "
+		       "got 2000"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"params\": {\"kernel\": \"freebsd-5\"}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":1:23: params.kernel: expected \"dragonfly-1.8\", \"dragonfly-2.0\", "
+		       "\"freebsd-7\" or \"freebsd-14\", got string \"freebsd-5\""));
+	prof_diag_free(&d);
+	/* an external router has no ppslab-rut kernel */
+	T_EQ_INT(parse("{\"params\": {\"idle_poll\": 1}, \"router\": {\"kind\": \"external\"}}",
+		       &p, &d), 0);
+	profile_free(p);
 }
 
 static void t_full(void)
@@ -136,7 +177,8 @@ static void t_full(void)
 		"             \"max_load\": \"1.5M\", \"width\": 0.01, \"pdr_loss\": 0.001,\n"
 		"             \"ladder\": [\"100k\", 200000] },\n"
 		"  \"router\": { \"kind\": \"external\", \"hooks\": { \"pollhz\": [\"ssh\", \"r2\",\n"
-		"              \"sysctl\", \"kern.polling.pollhz={pollhz}\"] },\n"
+		"              \"sysctl\", \"kern.polling.pollhz={pollhz}\"],\n"
+		"              \"firewall\": [\"ssh\", \"r2\", \"fw\", \"{firewall}\"] },\n"
 		"              \"read_hook\": [\"ssh\", \"r2\", \"ipfw\", \"show\"],\n"
 		"              \"hook_timeout\": \"5s\" },\n"
 		"  \"topology\": { \"kind\": \"ssh\", \"gen\": { \"ssh\": \"lab@gen1\", \"iface\": \"em0\" },\n"
@@ -218,12 +260,12 @@ static void t_unknown_key(void)
 	T_STREQ(rel(&d, 0),
 		":2:13: trial.durration: unknown key \"durration\" in trial; known keys: method, "
 		"warmup, duration, settle, min_load, max_load, width, pdr_loss, initial, phases, "
-		"duration_sum, exceed_ratio, max_trials, ladder");
+		"duration_sum, exceed_ratio, max_trials, ladder, max_delay, max_clock_error");
 	prof_diag_free(&d);
-	T_EQ_INT(parse("{\"matrix\": {\"hz\": [1]}, \"colour\": 1}", &p, &d), -EINVAL);
+	T_EQ_INT(parse("{\"matrix\": {\"khz\": [1]}, \"colour\": 1}", &p, &d), -EINVAL);
 	T_EQ_INT(d.n, 2);
-	T_TRUE(!strncmp(rel(&d, 0), ":1:13: matrix.hz: unknown axis \"hz\"; axes: \"pollhz\"", 50));
-	T_TRUE(!strncmp(rel(&d, 1), ":1:25: colour: unknown key \"colour\" in the top level", 50));
+	T_TRUE(!strncmp(rel(&d, 0), ":1:13: matrix.khz: unknown axis \"khz\"; axes: \"pollhz\"", 52));
+	T_TRUE(!strncmp(rel(&d, 1), ":1:26: colour: unknown key \"colour\" in the top level", 50));
 	prof_diag_free(&d);
 }
 
@@ -449,6 +491,107 @@ static void t_router_hooks(void)
 	prof_diag_free(&d);
 }
 
+/* an external router: every swept axis needs a hook (or is ppslab's own), placed at the
+ * axis; {{ and }} are literal braces; the check hook and the plan's estimates */
+static void t_external_coverage(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"matrix\": {\"pollhz\": [1000, 2000], \"offered\": [\"10k\", \"20k\"],\n"
+		       "            \"rules_kind\": [\"nomatch\", \"count\"], \"rules\": [0, 10]},\n"
+		       " \"router\": {\"kind\": \"external\",\n"
+		       "   \"hooks\": {\"rules\": [\"load\", \"{rules}\", \"{rules_kind}\"]}}}", &p, &d),
+		 -EINVAL);
+	T_EQ_INT(d.n, 1);
+	T_TRUE(has(&d, ":1:13: matrix.pollhz: axis pollhz is swept, but nothing sets it on the "
+		   "external router: add router.hooks.pollhz"));
+	prof_diag_free(&d);
+	/* the same sweep on ppslab-rut needs no hook */
+	T_EQ_INT(parse("{\"matrix\": {\"pollhz\": [1000, 2000]}}", &p, &d), 0);
+	profile_free(p);
+	/* --set: placed at the --set */
+	char *sets[] = { "router.kind=external", "burst_max=10,20" };
+	T_EQ_INT(parse_sets("{}", sets, 2, &p, &d), -EINVAL);
+	T_TRUE(has(&d, "--set 2: matrix.burst_max: axis burst_max is swept, but nothing sets it"));
+	prof_diag_free(&d);
+
+	/* literal braces, check hook, estimates, the router's two ports described */
+	T_EQ_INT(parse("{\"matrix\": {\"pollhz\": [1000, 2000]},\n"
+		       " \"router\": {\"kind\": \"external\",\n"
+		       "   \"hooks\": {\"pollhz\": [\"sh\", \"-c\", \"awk '{{print $1}}' x\", \"{pollhz}\"]},\n"
+		       "   \"check_hook\": [\"true\", \"{mode}\"],\n"
+		       "   \"hook_estimate\": {\"pollhz\": \"3s\", \"read\": 0.5}},\n"
+		       " \"topology\": {\"rut\": {\"iface\": \"ix0,ix1\"}}}", &p, &d), 0);
+	for (size_t i = 0; i < d.n; i++)
+		printf("# %s\n", d.msg[i]);
+	if (p) {
+		T_TRUE(prof_axis_hooked(p, "pollhz"));
+		T_TRUE(!prof_axis_hooked(p, "rules"));
+		T_EQ_INT(json_array_size(p->router.check_hook), 2);
+		T_NEAR(prof_hook_estimate(p, "pollhz"), 3, 0);
+		T_NEAR(prof_hook_estimate(p, "read"), 0.5, 0);
+		T_NEAR(prof_hook_estimate(p, "setup"), PROF_HOOK_EST_DEFAULT_S, 0);
+		T_STREQ(p->topo.rut.iface, "ix0,ix1");
+		profile_free(p);
+	}
+	T_EQ_INT(parse("{\"router\": {\"kind\": \"external\",\n"
+		       "   \"setup_hook\": [\"sh\", \"-c\", \"awk '{print}'\"],\n"
+		       "   \"read_hook\": [\"x}\"], \"hook_estimate\": {\"colour\": 1}}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":2:31: router.setup_hook[2]: placeholder {print} names no axis"));
+	T_TRUE(has(&d, ":3:18: router.read_hook[0]: a lone \"}\" in \"x}\" (a literal brace is written }})"));
+	T_TRUE(has(&d, ":3:43: router.hook_estimate.colour: \"colour\" is neither an axis nor setup, read or check"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"router\": {\"check_hook\": [\"true\"]}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, "router.check_hook: hooks configure an external router"));
+	prof_diag_free(&d);
+}
+
+/* port specs: the interface name is checked without backend prefix and options; the
+ * next-hop MACs; the sink's --max-delay and the latency clock fraction */
+static void t_ports_and_clocks(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"topology\": {\"kind\": \"local\",\n"
+		       " \"gen\": {\"iface\": \"xdp:enp65s0f0np0\"}, \"sink\": {\"iface\": \"xdp:gen0,queue=0\"},\n"
+		       " \"rut\": {\"iface\": \"a,b\"},\n"
+		       " \"dst_mac\": \"02:00:00:00:00:01\", \"dst_mac_b\": \"0A:bc:00:00:00:02\"},\n"
+		       " \"trial\": {\"max_delay\": \"50ms\", \"max_clock_error\": 0.25}}", &p, &d), 0);
+	for (size_t i = 0; i < d.n; i++)
+		printf("# %s\n", d.msg[i]);
+	if (p) {
+		T_STREQ(p->topo.gen.iface, "xdp:enp65s0f0np0");
+		T_STREQ(p->topo.dst_mac, "02:00:00:00:00:01");
+		T_STREQ(p->topo.dst_mac_b, "0A:bc:00:00:00:02");
+		T_NEAR(p->trial.max_delay_s, 0.05, 1e-12);
+		T_NEAR(p->trial.max_clock_error, 0.25, 0);
+		profile_free(p);
+	}
+	T_EQ_INT(parse("{}", &p, &d), 0);
+	if (p) {
+		T_NEAR(p->trial.max_delay_s, 10, 0);
+		T_NEAR(p->trial.max_clock_error, 0.1, 0);
+		T_TRUE(p->topo.dst_mac == NULL);
+		profile_free(p);
+	}
+	T_EQ_INT(parse("{\"topology\": {\"kind\": \"local\", \"rut\": {\"iface\": \"a,b\"},\n"
+		       " \"gen\": {\"iface\": \"xdp:enp65s0f0np0wxyz\"}, \"sink\": {\"iface\": \"xdp:gen0,queue\"},\n"
+		       " \"dst_mac\": \"02:00:00:00:00\", \"dst_mac_b\": \"ff:ff:ff:ff:ff:ff\"},\n"
+		       " \"trial\": {\"max_clock_error\": 0}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":2:19: topology.gen.iface: expected an interface name (up to 15 characters"));
+	T_TRUE(has(&d, "topology.sink.iface: expected an interface name"));
+	T_TRUE(has(&d, ":3:13: topology.dst_mac: expected a MAC address aa:bb:cc:dd:ee:ff, got \"02:00:00:00:00\""));
+	T_TRUE(has(&d, "topology.dst_mac_b: ff:ff:ff:ff:ff:ff is a multicast or broadcast address"));
+	T_TRUE(has(&d, "trial.max_clock_error: expected a number in (0, 1]"));
+	T_EQ_INT(d.n, 5);
+	prof_diag_free(&d);
+	/* udp: targets are addresses, not names */
+	T_EQ_INT(parse("{\"topology\": {\"kind\": \"local\", \"rut\": {\"iface\": \"a,b\"},\n"
+		       " \"gen\": {\"iface\": \"udp:198.19.0.2:9\"}, \"sink\": {\"iface\": \"pcap:em1\"}}}",
+		       &p, &d), 0);
+	profile_free(p);
+}
+
 static void t_trial_relations(void)
 {
 	struct profile *p;
@@ -520,6 +663,7 @@ int main(void)
 {
 	T_RUN(t_defaults);
 	T_RUN(t_full);
+	T_RUN(t_kernel_axes);
 	T_RUN(t_syntax_error);
 	T_RUN(t_unknown_key);
 	T_RUN(t_wrong_type);
@@ -531,6 +675,8 @@ int main(void)
 	T_RUN(t_topology);
 	T_RUN(t_dst_guard);
 	T_RUN(t_router_hooks);
+	T_RUN(t_external_coverage);
+	T_RUN(t_ports_and_clocks);
 	T_RUN(t_trial_relations);
 	T_RUN(t_load);
 	return t_done();

@@ -1,17 +1,23 @@
 /* t_runparts.c — the pure parts of ppslab run's plumbing: shell quoting and ssh
- * argument vectors (box.c), generated rule sets checked by the real firewall
- * (rulegen.c + fw), and counter deltas of the forwarder's stats (dut.c). */
+ * argument vectors (box.c, hooks that start with ssh too), generated rule sets checked
+ * by the real firewall (rulegen.c + fw), counter deltas of the forwarder's stats
+ * (dut.c), an external router's environment (rutenv.c) and the clocks (clockoff.c). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "box.h"
+#include "clockoff.h"
 #include "dut.h"
 #include "fw.h"
 #include "jout.h"
+#include "results.h"
 #include "rulegen.h"
+#include "rutenv.h"
 #include "tap.h"
 
 static void t_shell_quote(void)
@@ -65,6 +71,188 @@ static void t_ssh(void)
 	T_TRUE(batch);
 	T_TRUE(port);
 	box_cmd_free(&c);
+
+	/* the user's options come before ppslab's: OpenSSH keeps the first value */
+	char *ct[] = { "-o", "ConnectTimeout=5", NULL };
+	b.ssh_opts = ct;
+	T_EQ_INT(box_sys_init(&c, &b, "true"), 0);
+	T_EQ_INT(box_cmd_done(&c, &b), 0);
+	T_STREQ(c.argv[1], "-o");
+	T_STREQ(c.argv[2], "ConnectTimeout=5");
+	int first = 0;
+	for (size_t i = 0; i < c.n && !first; i++)
+		if (!strncmp(c.argv[i], "ConnectTimeout=", 15))
+			first = !strcmp(c.argv[i], "ConnectTimeout=5") ? 1 : 2;
+	T_EQ_INT(first, 1);
+	box_cmd_free(&c);
+}
+
+/* hooks that start with ssh: options in order, every remote word quoted, so words with
+ * spaces and shell characters arrive as written */
+static void t_ssh_wrap(void)
+{
+	char *user[] = { "-o", "ConnectTimeout=5", NULL };
+	char *av[] = { "ssh", "-p", "2223", "-4v", "-i", "/k", "root@r2", "sh", "-c",
+		       "printf '%s\\n' \"$@\"; echo $HOME", "sh", "a b", "x;y", NULL };
+	struct box_cmd c;
+	T_EQ_INT(box_ssh_wrap(av, user, &c), 0);
+	/* ssh, its own options, the user's, ppslab's, destination, --, one command line */
+	T_STREQ(c.argv[0], "ssh");
+	T_STREQ(c.argv[1], "-p");
+	T_STREQ(c.argv[2], "2223");
+	T_STREQ(c.argv[3], "-4v");
+	T_STREQ(c.argv[5], "/k");
+	T_STREQ(c.argv[6], "-o");
+	T_STREQ(c.argv[7], "ConnectTimeout=5");
+	T_STREQ(c.argv[9], "BatchMode=yes");
+	T_STREQ(c.argv[c.n - 3], "root@r2");
+	T_STREQ(c.argv[c.n - 2], "--");
+	T_STREQ(c.argv[c.n - 1], "'sh' '-c' 'printf '\\''%s\\n'\\'' \"$@\"; echo $HOME' 'sh' 'a b' 'x;y'");
+	box_cmd_free(&c);
+	size_t dest;
+	char *av2[] = { "/usr/bin/ssh", "-oBatchMode=no", "--", "r2", NULL };
+	T_EQ_INT(box_ssh_dest(av2, &dest), 0);
+	T_EQ_INT(dest, 3);
+	T_EQ_INT(box_ssh_wrap(av2, NULL, &c), 0);
+	T_STREQ(c.argv[1], "-oBatchMode=no");
+	T_STREQ(c.argv[c.n - 2], "r2");
+	T_STREQ(c.argv[c.n - 1], "--");
+	box_cmd_free(&c);
+	char *noopt[] = { "ssh", "-p", NULL };
+	T_EQ_INT(box_ssh_wrap(noopt, NULL, &c), -EINVAL);
+	char *local[] = { "sysctl", "x=1", NULL };
+	T_EQ_INT(box_ssh_wrap(local, NULL, &c), -ENOENT);
+	T_TRUE(box_is_ssh("ssh") && box_is_ssh("/usr/bin/ssh") && !box_is_ssh("sshpass"));
+}
+
+/* an external router's environment from a FreeBSD box's answers, and a Linux one's
+ * with some commands missing */
+static void t_rutenv(void)
+{
+	const char *bsd =
+		"@@uname\nFreeBSD r2 14.2-RELEASE-p1 FreeBSD 14.2-RELEASE-p1 GENERIC amd64\n"
+		"@@hostname\nr2\n@@freebsd-version\n14.2-RELEASE-p1\n14.2-RELEASE-p2\n"
+		"@@os-release\n@@hw\nIntel(R) Atom(TM) CPU C3558 @ 2.20GHz\n4\n@@cpuinfo\n"
+		"@@boot\n{ sec = 1700000000, usec = 5 } Tue Nov 14 22:13:20 2023\n"
+		"@@ifconfig\n"
+		"em0: flags=8843<UP,BROADCAST,RUNNING,SIMPLEX,MULTICAST> metric 0 mtu 1500\n"
+		"\toptions=481249b<RXCSUM,TXCSUM,VLAN_MTU,POLLING,LRO>\n"
+		"\tcapabilities=4f<RXCSUM,TXCSUM,POLLING>\n"
+		"\tether 00:1b:21:aa:bb:01\n"
+		"\tmedia: Ethernet autoselect (1000baseT <full-duplex>)\n"
+		"\tnd6 options=29<PERFORMNUD,IFDISABLED,AUTO_LINKLOCAL>\n"
+		"ix0: flags=8843<UP> metric 0 mtu 9000\n"
+		"\toptions=4e53fbb<RXCSUM,TXCSUM>\n\tcapabilities=4f53fbb<RXCSUM,TXCSUM>\n"
+		"\tether 00:1b:21:aa:bb:02\n\tmedia: Ethernet autoselect (10Gbase-SR <full-duplex>)\n"
+		"lo0: flags=8049<UP,LOOPBACK,RUNNING,MULTICAST> metric 0 mtu 16384\n"
+		"@@pciconf\nem0@pci0:1:0:0:\tclass=0x020000 rev=0x06\n"
+		"    vendor     = 'Intel Corporation'\n    device     = '82574L Gigabit Network Connection'\n"
+		"@@sysctl\nkern.hz: 2000\nkern.polling.burst_max: 150\nkern.polling.handlers: 1\n"
+		"net.inet.ip.fw.enable: 1\nnet.isr.dispatch: direct\n@@end\n";
+	json_t *e = rutenv_parse(bsd, "em0,ix0,em9");
+	T_STREQ(json_string_value(res_get(e, "os", "name", NULL)), "FreeBSD");
+	T_STREQ(json_string_value(res_get(e, "os", "version", NULL)), "14.2-RELEASE-p2");
+	T_STREQ(json_string_value(res_get(e, "os", "kernel", NULL)), "14.2-RELEASE-p1");
+	T_STREQ(json_string_value(res_get(e, "hostname", NULL)), "r2");
+	T_STREQ(json_string_value(res_get(e, "cpu", "model", NULL)), "Intel(R) Atom(TM) CPU C3558 @ 2.20GHz");
+	T_EQ_INT(json_integer_value(res_get(e, "cpu", "threads", NULL)), 4);
+	json_t *nics = json_object_get(e, "nics");
+	T_EQ_U64(json_array_size(nics), 3);
+	json_t *em0 = json_array_get(nics, 0), *ix0 = json_array_get(nics, 1);
+	T_STREQ(json_string_value(json_object_get(em0, "driver")), "em");
+	T_TRUE(json_is_true(json_object_get(em0, "polling")));
+	T_TRUE(json_is_true(json_object_get(em0, "polling_capable")));
+	T_EQ_INT(json_integer_value(json_object_get(em0, "speed_mbps")), 1000);
+	T_STREQ(json_string_value(json_object_get(em0, "mac")), "00:1b:21:aa:bb:01");
+	T_STREQ(json_string_value(json_object_get(em0, "device")), "82574L Gigabit Network Connection");
+	T_TRUE(json_is_false(json_object_get(ix0, "polling")));
+	T_TRUE(json_is_false(json_object_get(ix0, "polling_capable")));
+	T_EQ_INT(json_integer_value(json_object_get(ix0, "speed_mbps")), 10000);
+	T_EQ_INT(json_integer_value(json_object_get(ix0, "mtu")), 9000);
+	T_TRUE(json_is_string(json_object_get(json_array_get(nics, 2), "error")));
+	T_EQ_INT(json_integer_value(res_get(e, "tunables", "kern.hz", NULL)), 2000);
+	T_EQ_INT(json_integer_value(res_get(e, "tunables", "kern.polling.handlers", NULL)), 1);
+	T_STREQ(json_string_value(res_get(e, "tunables", "net.isr.dispatch", NULL)), "direct");
+	T_STREQ(json_string_value(json_array_get(json_object_get(e, "missing"), 0)), "os-release");
+	json_decref(e);
+
+	const char *lin =
+		"@@uname\nLinux r3 6.1.0-28-amd64 #1 SMP Debian x86_64 GNU/Linux\n@@hostname\nr3\n"
+		"@@freebsd-version\n@@os-release\nNAME=\"Debian GNU/Linux\"\nVERSION=\"12 (bookworm)\"\n"
+		"@@hw\n@@cpuinfo\nprocessor\t: 0\nmodel name\t: AMD EPYC\nprocessor\t: 1\n"
+		"@@boot\n1b4e28ba-2fa1-11d2-883f-0016d3cca427\n"
+		"@@ip-link\n[{\"ifname\":\"lo\",\"mtu\":65536},{\"ifname\":\"rut0\",\"mtu\":1500,"
+		"\"address\":\"02:00:00:00:00:01\",\"linkinfo\":{\"info_kind\":\"veth\"},\"num_rx_queues\":1},"
+		"{\"ifname\":\"enp1s0\",\"mtu\":1500}]\n"
+		"@@drivers\nlo \nrut0 \nenp1s0 ixgbe\n"
+		"@@sysctl\nnet.ipv4.ip_forward = 1\nnet.core.netdev_budget = 300\nCONFIG_HZ = 250\n@@end\n";
+	e = rutenv_parse(lin, NULL);
+	T_STREQ(json_string_value(res_get(e, "os", "name", NULL)), "Debian GNU/Linux");
+	T_STREQ(json_string_value(res_get(e, "os", "version", NULL)), "12 (bookworm)");
+	T_STREQ(json_string_value(res_get(e, "os", "kernel", NULL)), "6.1.0-28-amd64");
+	T_EQ_INT(json_integer_value(res_get(e, "cpu", "threads", NULL)), 2);
+	T_STREQ(json_string_value(res_get(e, "boot_id", NULL)), "1b4e28ba-2fa1-11d2-883f-0016d3cca427");
+	nics = json_object_get(e, "nics");
+	T_EQ_U64(json_array_size(nics), 2);   /* no loopback */
+	T_STREQ(json_string_value(json_object_get(json_array_get(nics, 0), "driver")), "veth");
+	T_STREQ(json_string_value(json_object_get(json_array_get(nics, 1), "driver")), "ixgbe");
+	T_EQ_INT(json_integer_value(res_get(e, "tunables", "net.ipv4.ip_forward", NULL)), 1);
+	T_TRUE(res_get(e, "tunables", "CONFIG_HZ", NULL) == NULL);   /* no dot: not a sysctl */
+	json_decref(e);
+
+	/* nothing answered: an error, every field null, never a crash */
+	e = rutenv_parse("", "em0");
+	T_TRUE(json_is_string(json_object_get(e, "error")));
+	T_TRUE(json_is_null(res_get(e, "os", "name", NULL)));
+	json_decref(e);
+}
+
+/* the clocks: chronyc's and ntpq's estimates, and the pair's bound */
+static void t_clocks(void)
+{
+	double off, bnd;
+	int sync;
+	const char *chrony =
+		"chronyc: Reference ID    : 50505300 (PPS)\nchronyc: Stratum         : 1\n"
+		"chronyc: System time     : 0.000002000 seconds slow of NTP time\n"
+		"chronyc: Root delay      : 0.000100000 seconds\n"
+		"chronyc: Root dispersion : 0.000010000 seconds\n"
+		"chronyc: Leap status     : Normal\n";
+	T_EQ_INT(clockoff_parse_chronyc(chrony, &off, &bnd, &sync), 0);
+	T_NEAR(off, -2000, 1e-6);
+	T_NEAR(bnd, 2000 + 50000 + 10000, 1e-6);
+	T_EQ_INT(sync, 1);
+	T_EQ_INT(clockoff_parse_chronyc("chronyc: 506 Cannot talk to daemon\n", &off, &bnd, &sync),
+		 -EINVAL);
+	const char *ntp = "ntpq: associd=0 status=0615 leap_none, sync_ntp, 1 event,\n"
+			  "ntpq: leap=00, stratum=2, rootdelay=1.500, rootdisp=0.250,\n"
+			  "ntpq: offset=-0.100, frequency=1.2\n";
+	T_EQ_INT(clockoff_parse_ntpq(ntp, &off, &bnd, &sync), 0);
+	T_NEAR(off, -100000, 1e-6);
+	T_NEAR(bnd, (0.1 + 0.75 + 0.25) * 1e6, 1e-3);
+	T_EQ_INT(sync, 1);
+
+	const char *how;
+	json_t *here = json_pack("{s:b}", "same_clock_as_control", 1);
+	T_NEAR(clockoff_pair(here, here, NULL, NULL, &how), 0, 0);
+	json_t *g = json_pack("{s:{s:f,s:f}}", "rtt", "offset_ns", 100000.0, "bound_ns", 300000.0);
+	json_t *k = json_pack("{s:{s:f,s:f},s:{s:b,s:f}}", "rtt", "offset_ns", -50000.0, "bound_ns",
+			      200000.0, "sync", "synchronised", 1, "bound_ns", 20000.0);
+	T_NEAR(clockoff_pair(g, k, NULL, NULL, &how), 150000 + 300000 + 200000, 1e-6);
+	T_TRUE(strstr(how, "round trips") != NULL);
+	/* both synchronised: the daemons' bounds when smaller */
+	json_object_set_new(g, "sync", json_pack("{s:b,s:f}", "synchronised", 1, "bound_ns", 30000.0));
+	T_NEAR(clockoff_pair(g, k, NULL, NULL, &how), 50000, 1e-6);
+	/* one boot_id: one clock */
+	json_t *env = json_pack("{s:s}", "boot_id", "abc");
+	T_NEAR(clockoff_pair(g, k, env, env, &how), 0, 0);
+	json_t *none = json_object();
+	T_TRUE(isnan(clockoff_pair(none, none, NULL, NULL, &how)));
+	json_decref(here);
+	json_decref(g);
+	json_decref(k);
+	json_decref(env);
+	json_decref(none);
 }
 
 /* a generated rule set loads into the real firewall, has N + 1 rules (+ 65535), and
@@ -170,6 +358,9 @@ int main(void)
 	T_RUN(t_shell_quote);
 	T_RUN(t_local_and_netns);
 	T_RUN(t_ssh);
+	T_RUN(t_ssh_wrap);
+	T_RUN(t_rutenv);
+	T_RUN(t_clocks);
 	T_RUN(t_rulegen);
 	T_RUN(t_delta);
 	T_RUN(t_last_summary);
