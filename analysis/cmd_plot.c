@@ -20,20 +20,21 @@ static const struct opt_def opts[] = {
 	  "framesize (vs the line rate) or box (repetitions)" },
 	{ "x", 'x', "AXIS", "axis on x (default: the first that varies; load_pps; frame_size)" },
 	{ "y", 'y', "AXIS", "heatmap: axis on y (default: the next that varies)" },
-	{ "by", 'b', "AXIS", "one line (or box) per value of this axis" },
+	{ "by", 'b', "AXIS", "one line (or box) per value of this axis; the axes left over get a panel per value" },
 	{ "metric", 'm', "M[,M...]", "metric(s) from cases[].metrics (default fwd_pps; framesize: "
 	  "ndr_pps, pdr_pps)" },
-	{ "where", 'w', "AXIS=VALUE,...", "fix the other axes (repeatable)" },
+	{ "where", 'w', "AXIS=VALUE,...", "fix axes (repeatable): fewer panels" },
 	{ "errors", 'e', "WHAT", "error bars: minmax (median, min–max; default), stdev (mean ± "
 	  "stdev) or none" },
 	{ "link", 'l', "SPEED", "framesize: line rate of 1G, 10G, 100M... (default: the DUT "
 	  "NIC's speed)" },
-	{ "logx", 0, NULL, "logarithmic x axis (base 2)" },
-	{ "logy", 0, NULL, "logarithmic y axis" },
+	{ "logx", 0, NULL, "logarithmic x axis (default: when x spans more than two decades)" },
+	{ "logy", 0, NULL, "logarithmic y axis (default: when y spans more than two decades)" },
 	{ "title", 't', "TEXT", "title (default: what is plotted and the fixed axes)" },
 	{ "output", 'o', "FILE", "FILE.png, FILE.svg or FILE.txt (dumb); FILE.gp and FILE.dat "
 	  "beside it (default: terminal)" },
-	{ "size", 0, "WxH", "size in pixels (default 900x540), characters for dumb (100x32)" },
+	{ "image-size", 0, "WxH", "in pixels (default 900x540, larger with panels), characters for dumb (100x32)" },
+	{ "size", 0, "WxH", NULL },   /* the older name of --image-size */
 	{ "help", 'h', NULL, "this help" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -94,14 +95,14 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		a->rq.logx = 1;
 	} else if (!strcmp(name, "logy")) {
 		a->rq.logy = 1;
-	} else if (!strcmp(name, "size")) {
+	} else if (!strcmp(name, "size") || !strcmp(name, "image-size")) {
 		char w[32], *x = strchr(arg, 'x');
 		uint64_t wv, hv;
 		if (!x || (size_t)(x - arg) >= sizeof(w))
-			return cli_bad("size", arg, "WIDTHxHEIGHT, e.g. 1200x700");
+			return cli_bad(name, arg, "WIDTHxHEIGHT, e.g. 1200x700");
 		snprintf(w, sizeof(w), "%.*s", (int)(x - arg), arg);
 		if (num_u64(w, 20, 10000, &wv) || num_u64(x + 1, 10, 10000, &hv))
-			return cli_bad("size", arg, "WIDTHxHEIGHT, e.g. 1200x700 (20..10000)");
+			return cli_bad(name, arg, "WIDTHxHEIGHT, e.g. 1200x700 (20..10000)");
 		a->out.width = (int)wv;
 		a->out.height = (int)hv;
 	}

@@ -18,6 +18,7 @@ static const struct {
 	{ "ndr_pps", "NDR throughput" },
 	{ "pdr_pps", "PDR throughput" },
 	{ "mrr_pps", "maximum receive rate" },
+	{ "mfr_pps", "maximum forwarding rate" },
 	{ "loss_pct", "frame loss" },
 	{ "loss_ratio", "frame loss ratio" },
 	{ "lat_p50_ns", "latency, median" },

@@ -170,42 +170,105 @@ int plot_run_gnuplot(struct files *fs, char *err, size_t errlen)
 	return 0;
 }
 
-/* s cut to at most cols characters (UTF-8 aware), ending in "..." when cut. */
-static char *fit(const char *s, size_t cols, char *buf, size_t len)
+/* ---- the frame: terminal, title block, panels ------------------------------------ */
+
+double plot_text_w(const struct frame *fr, size_t chars, int pt)
 {
-	snprintf(buf, len, "%s", s);
-	if (grid_width(buf) <= cols || cols < 4)
-		return buf;
-	size_t chars = 0, i = 0;
-	for (; buf[i] && chars < cols - 3; i++)
-		chars += ((unsigned char)buf[i] & 0xc0) != 0x80;
-	while (buf[i] && ((unsigned char)buf[i] & 0xc0) == 0x80)
-		i++;
-	if (i + 4 <= len)
-		memcpy(buf + i, "...", 4);
-	return buf;
+	return fr->dumb ? (double)chars : (double)chars * pt * PLOT_CHAR_EM;
 }
 
-/* Terminal, output, titles and the footer (run id and date, small, bottom right). */
-void plot_gp_header(struct files *fs, const struct plot_out *o, const char *title,
-		      const char *subtitle, const char *footer, const char *source)
+double plot_line_h(const struct frame *fr, int pt)
+{
+	return fr->dumb ? 1 : pt * PLOT_LINE_EM;
+}
+
+/* Bytes of the UTF-8 character at s. */
+static size_t u8len(const char *s)
+{
+	unsigned char c = (unsigned char)*s;
+	size_t n = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	for (size_t i = 1; i < n; i++)
+		if (!s[i])
+			return i;
+	return n;
+}
+
+size_t plot_wrap(const char *s, size_t cols, char (*out)[512], size_t max)
+{
+	size_t nl = 0;
+	if (cols < 8)
+		cols = 8;
+	while (*s && nl < max) {
+		while (*s == ' ')
+			s++;
+		/* the longest prefix of at most cols characters, and the best break in it */
+		size_t i = 0, chars = 0, brk = 0, brk_good = 0;
+		while (s[i] && chars < cols) {
+			if (s[i] == ' ') {
+				brk = i;
+				if (i > 0 && (s[i - 1] == ',' || s[i - 1] == ';'))
+					brk_good = i;
+			}
+			i += u8len(s + i);
+			chars++;
+		}
+		size_t take = i;
+		if (s[i]) {   /* more follows: break at a comma, else a space, else cut */
+			if (brk_good > cols / 2)
+				take = brk_good;
+			else if (brk > 0)
+				take = brk;
+		}
+		if (take >= sizeof(out[0]))
+			take = sizeof(out[0]) - 1;
+		memcpy(out[nl], s, take);
+		out[nl][take] = 0;
+		while (take && out[nl][take - 1] == ' ')
+			out[nl][--take] = 0;
+		nl++;
+		s += take;
+	}
+	return nl;
+}
+
+void plot_gp_begin(struct files *fs, const struct plot_out *o, size_t np,
+		   struct frame *fr, const char *source)
 {
 	FILE *f = fs->gp;
+	memset(fr, 0, sizeof(*fr));
+	fr->dumb = fs->term == TERM_DUMB;
+	fr->np = np ? (int)np : 1;
+	/* panels: as square a grid as the width allows, panels at least ~380 px wide */
+	int cols = 1;
+	while (cols * cols < fr->np)
+		cols++;
+	int w = o->width, h = o->height;
+	if (!w) {
+		w = fr->dumb ? 100 : fr->np == 1 ? 900 : cols <= 2 ? 1000 : 1200;
+		if (!fr->dumb && fr->np == 2)
+			cols = 2;
+	}
+	fr->cols = cols;
+	fr->rows = (fr->np + cols - 1) / cols;
+	if (!h)
+		h = fr->dumb ? (fr->np == 1 ? 32 : 8 + 20 * fr->rows)
+		     : fr->np == 1 ? 540 : 130 + 330 * fr->rows;
+	fr->w = w;
+	fr->h = h;
 	fprintf(f, "# Written by `ppslab plot`%s%s. Restyle freely and re-run from this "
 		"directory:\n#   gnuplot %s.gp\n", source ? " from " : "", source ? source : "",
 		fs->base);
-	int w = o->width, h = o->height;
 	switch (fs->term) {
 	case TERM_PNG:
-		fprintf(f, "set terminal pngcairo size %d,%d noenhanced font 'DejaVu Sans,10'\n",
-			w ? w : 900, h ? h : 540);
+		fprintf(f, "set terminal pngcairo size %d,%d noenhanced font 'DejaVu Sans,%d'\n", w,
+			h, PLOT_FONT);
 		break;
 	case TERM_SVG:
-		fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'DejaVu Sans,10'\n",
-			w ? w : 900, h ? h : 540);
+		fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'DejaVu Sans,%d'\n",
+			w, h, PLOT_FONT);
 		break;
 	case TERM_DUMB:
-		fprintf(f, "set terminal dumb size %d,%d noenhanced\n", w ? w : 100, h ? h : 32);
+		fprintf(f, "set terminal dumb size %d,%d noenhanced\n", w, h);
 		break;
 	}
 	if (*fs->image) {
@@ -213,31 +276,196 @@ void plot_gp_header(struct files *fs, const struct plot_out *o, const char *titl
 		plot_gp_str(f, fs->image);
 		fputc('\n', f);
 	}
-	fputs("set title ", f);
-	if (fs->term == TERM_DUMB) {
-		/* the dumb terminal drops a title line wider than the screen: shorten it */
-		size_t cols = (size_t)(w ? w : 100) - 4;
-		char t[1024], st[1024];
-		fit(title, cols, t, sizeof(t));
-		plot_gp_str(f, t);
-		if (subtitle && *subtitle) {
-			fputs(".\"\\n\".", f);
-			plot_gp_str(f, fit(subtitle, cols, st, sizeof(st)));
-		}
-	} else {
-		plot_gp_str(f, title);
-		if (subtitle && *subtitle) {
-			fputs(".\"\\n\".", f);
-			plot_gp_str(f, subtitle);
-		}
-	}
+	fputs("set encoding utf8\n", f);
+}
+
+static void title_line(FILE *f, struct frame *fr, const char *text, int pt, double *y)
+{
+	double lh = plot_line_h(fr, pt);
+	*y += lh;
+	/* the label's reference point is the middle of the line */
+	fprintf(f, "set label %d ", 1000 + fr->ntitle++);
+	plot_gp_str(f, text);
+	fprintf(f, " at screen 0.5, screen %.5f center", 1 - (*y - lh / 2) / fr->h);
+	if (!fr->dumb)
+		fprintf(f, " font ',%d'", pt);
 	fputc('\n', f);
-	if (footer && *footer && fs->term != TERM_DUMB) {
-		fputs("set label 99 ", f);
-		plot_gp_str(f, footer);
-		fputs(" at screen 0.995, screen 0.012 right font ',8' tc 'gray40'\nset bmargin 4.5\n", f);
+}
+
+/* Up to max lines of s at font pt, no more than fit above budget (pixels from the top),
+ * the last ending in "..." when more of s did not fit: shortened, never cut at the
+ * figure's edge. Returns the lines written. */
+static size_t text_lines(FILE *f, struct frame *fr, const char *s, int pt, size_t max,
+			 double budget, double *y)
+{
+	char lines[16][512];
+	double lh = plot_line_h(fr, pt);
+	size_t cols = (size_t)((fr->w - 2 * plot_text_w(fr, 1, pt)) / plot_text_w(fr, 1, pt));
+	size_t room = *y + lh <= budget ? (size_t)((budget - *y) / lh) : 0;
+	if (max > room)
+		max = room;
+	if (max > 15)
+		max = 15;
+	if (!max)
+		return 0;
+	size_t n = plot_wrap(s, cols, lines, max + 1);
+	if (n > max) {
+		n = max;
+		char *last = lines[n - 1];
+		size_t len = strlen(last);
+		while (len && grid_width(last) + 3 > cols) {   /* room for "..." */
+			do
+				len--;
+			while (len && ((unsigned char)last[len] & 0xc0) == 0x80);
+			last[len] = 0;
+		}
+		while (len && (last[len - 1] == ' ' || last[len - 1] == ','))
+			last[--len] = 0;
+		strcat(last, "...");
 	}
-	fputs(fs->term == TERM_DUMB ? "set key top left\n" : "set grid\nset key top left\n", f);
+	for (size_t i = 0; i < n; i++)
+		title_line(f, fr, lines[i], pt, y);
+	return n;
+}
+
+void plot_gp_titles(struct files *fs, struct frame *fr, const char *title,
+		    const char *subtitle, const char *const *notes, size_t nnotes,
+		    const char *footer)
+{
+	FILE *f = fs->gp;
+	double y = fr->dumb ? 0 : 4;
+	/* the title block takes at most this much of the height: the rest is the plot's */
+	double budget = fr->h * (fr->dumb ? 0.3 : 0.4);
+	if (budget < plot_line_h(fr, PLOT_FONT_TITLE) + y)
+		budget = plot_line_h(fr, PLOT_FONT_TITLE) + y;
+	text_lines(f, fr, title ? title : "", PLOT_FONT_TITLE, 3, budget, &y);
+	if (subtitle && *subtitle)
+		text_lines(f, fr, subtitle, PLOT_FONT_SUB, fr->dumb ? 1 : 3, budget, &y);
+	for (size_t k = 0; k < nnotes; k++)
+		text_lines(f, fr, notes[k], PLOT_FONT_SUB, 3, budget, &y);
+	fr->top = y + (fr->dumb ? 1 : 6);
+	fr->bottom = fr->dumb ? 0 : 4;
+	if (footer && *footer && !fr->dumb) {
+		char lines[1][512];
+		plot_wrap(footer, (size_t)(fr->w * 0.9 / plot_text_w(fr, 1, 8)), lines, 1);
+		double lh = plot_line_h(fr, 8);
+		fputs("set label 999 ", f);
+		plot_gp_str(f, lines[0]);
+		fprintf(f, " at screen %.5f, screen %.5f right font ',8' tc 'gray40'\n",
+			1 - 6.0 / fr->w, (lh * 0.5 + 5) / fr->h);
+		fr->footer = 1;
+		fr->bottom = lh + 8;
+	}
+}
+
+void plot_gp_header(struct files *fs, const struct plot_out *o, const char *title,
+		    const char *subtitle, const char *footer, const char *source)
+{
+	struct frame fr;
+	plot_gp_begin(fs, o, 1, &fr, source);
+	plot_gp_titles(fs, &fr, title, subtitle, NULL, 0, footer);
+	fprintf(fs->gp, "set tmargin at screen %.5f\n", 1 - fr.top / fr.h);
+	if (fr.footer)
+		fputs("set bmargin 4.5\n", fs->gp);
+	fputs(fr.dumb ? "set key top left\n" : "set grid\nset key top left\n", fs->gp);
+}
+
+void plot_frame_panels(struct frame *fr)
+{
+	/* the grid whose panels come closest to a 1.6:1 shape (2.5:1 in characters) */
+	double shape = fr->dumb ? 2.5 : 1.6, best = -1;
+	int bc = fr->cols;
+	for (int c = 1; c <= fr->np; c++) {
+		int r = (fr->np + c - 1) / c;
+		if (c > 1 && (r - 1) * c >= fr->np)
+			continue;   /* a whole empty row */
+		double pw = (fr->w - fr->left - fr->right - (c - 1) * fr->gapx) / c;
+		double ph = (fr->h - fr->top - fr->bottom - fr->xlab) / r - fr->ptitle - fr->xtics;
+		double score = fmin(pw / shape, ph);
+		if (score > best + 1e-9) {
+			best = score;
+			bc = c;
+		}
+	}
+	fr->cols = bc;
+	fr->rows = (fr->np + bc - 1) / bc;
+	double avail_w = fr->w - fr->left - fr->right - (fr->cols - 1) * fr->gapx;
+	fr->pw = avail_w / fr->cols;
+	double avail_h = fr->h - fr->top - fr->bottom - fr->xlab;
+	fr->ph = avail_h / fr->rows - fr->ptitle - fr->xtics;
+	if (fr->pw < 10)
+		fr->pw = 10;
+	if (fr->ph < 5)
+		fr->ph = 5;
+}
+
+void plot_gp_panel(struct files *fs, const struct frame *fr, size_t i, const char *label)
+{
+	FILE *f = fs->gp;
+	size_t r = i / (size_t)fr->cols, c = i % (size_t)fr->cols;
+	double x0 = fr->left + (double)c * (fr->pw + fr->gapx);
+	double y0 = fr->top + (double)r * (fr->ptitle + fr->ph + fr->xtics) + fr->ptitle;
+	fprintf(f, "set lmargin at screen %.5f\nset rmargin at screen %.5f\n"
+		"set tmargin at screen %.5f\nset bmargin at screen %.5f\n", x0 / fr->w,
+		(x0 + fr->pw) / fr->w, 1 - y0 / fr->h, 1 - (y0 + fr->ph) / fr->h);
+	if (fr->np > 1) {
+		/* lines of the label become lines of the title */
+		fputs("set title ", f);
+		const char *s = label ? label : "";
+		do {
+			size_t l = strcspn(s, "\n");
+			char piece[512];
+			snprintf(piece, sizeof(piece), "%.*s", (int)(l < sizeof(piece) ? l : sizeof(piece) - 1), s);
+			plot_gp_str(f, piece);
+			s += l;
+			if (*s) {
+				fputs(".\"\\n\".", f);
+				s++;
+			}
+		} while (*s);
+		fprintf(f, " offset 0,%s\n", fr->dumb ? "0" : "-0.3");
+	} else {
+		fputs("unset title\n", f);
+	}
+}
+
+void plot_gp_axis_labels(struct files *fs, struct frame *fr, const char *xlabel,
+			 const char *ylabel)
+{
+	if (fr->np < 2)
+		return;
+	FILE *f = fs->gp;
+	double lh = plot_line_h(fr, PLOT_FONT);
+	double y_mid = (fr->top + (fr->h - fr->bottom - fr->xlab)) / 2;
+	fprintf(f, "set label %d ", 1000 + fr->ntitle++);
+	plot_gp_str(f, xlabel);
+	fprintf(f, " at screen %.5f, screen %.5f center\n",
+		(fr->left + (fr->w - fr->right)) / 2 / fr->w,
+		(fr->bottom + fr->xlab * (fr->dumb ? 0.0 : 0.45)) / fr->h);
+	fprintf(f, "set label %d ", 1000 + fr->ntitle++);
+	plot_gp_str(f, ylabel);
+	fprintf(f, " at screen %.5f, screen %.5f center rotate by 90\n",
+		((fr->dumb ? 1 : 4) + lh / 2) / fr->w, 1 - y_mid / fr->h);
+}
+
+void plot_gp_multiplot(struct files *fs, const struct frame *fr)
+{
+	if (fr->np > 1)
+		fputs("set multiplot\n", fs->gp);
+}
+
+void plot_gp_untitle(struct files *fs, const struct frame *fr)
+{
+	for (int k = 0; k < fr->ntitle; k++)
+		fprintf(fs->gp, "unset label %d\n", 1000 + k);
+	if (fr->footer)
+		fputs("unset label 999\n", fs->gp);
+}
+
+void plot_gp_end(struct files *fs, const struct frame *fr)
+{
+	if (fr->np > 1)
+		fputs("unset multiplot\n", fs->gp);
 }
 
 void plot_gp_set_str(FILE *f, const char *what, const char *s)
@@ -298,21 +526,33 @@ int plot_bars(const struct plot_bars *b, const struct plot_out *o, char *err, si
 		}
 		fputc('\n', fs.dat);
 	}
-	plot_gp_header(&fs, o, b->title, b->subtitle, b->footer, NULL);
+	struct frame fr;
+	plot_gp_begin(&fs, o, 1, &fr, NULL);
+	plot_gp_titles(&fs, &fr, b->title, b->subtitle, NULL, 0, b->footer);
 	FILE *gp = fs.gp;
 	plot_gp_set_str(gp, "ylabel", b->ylabel);
 	if (b->xlabel)
 		plot_gp_set_str(gp, "xlabel", b->xlabel);
 	fputs("set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
 	      "set style fill solid 0.6 border -1\nset yrange [0:*]\nset format y '%.1s%c'\n"
-	      "set grid noxtics\n", gp);
+	      "set grid ytics\nset key top left opaque\n", gp);
 	/* long or many tic labels are turned, with room below for them */
 	size_t maxw = 0;
 	for (size_t l = 0; l < b->nlabels; l++)
 		if (grid_width(b->labels[l]) > maxw)
 			maxw = grid_width(b->labels[l]);
-	if (maxw * b->nlabels > 90)
-		fprintf(gp, "set xtics rotate by -45 left\nset bmargin %zu\n", maxw / 2 + 5);
+	fr.left = plot_text_w(&fr, 8, PLOT_FONT) + 2 * plot_line_h(&fr, PLOT_FONT);
+	fr.right = plot_text_w(&fr, 2, PLOT_FONT);
+	fr.xtics = plot_line_h(&fr, PLOT_FONT) + 4;
+	fr.xlab = b->xlabel ? plot_line_h(&fr, PLOT_FONT) + 2 : 0;
+	if (maxw * b->nlabels > 90) {
+		fputs("set xtics rotate by -45 left\n", gp);
+		fr.xtics = plot_text_w(&fr, maxw, PLOT_FONT) * 0.71 + plot_line_h(&fr, PLOT_FONT);
+		/* the last labels run right and down: room for them on the right */
+		fr.right = plot_text_w(&fr, maxw, PLOT_FONT) * 0.71;
+	}
+	plot_frame_panels(&fr);
+	plot_gp_panel(&fs, &fr, 0, NULL);
 	fputs("plot ", gp);
 	for (size_t s = 0; s < b->nsets; s++) {
 		if (s)

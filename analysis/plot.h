@@ -9,7 +9,12 @@
  *
  * Terminals: NAME.png → pngcairo, NAME.svg → svg, NAME.txt → dumb into the file; no
  * image path → dumb on stdout, with the .gp/.dat in a temporary directory that is
- * removed afterwards. */
+ * removed afterwards.
+ *
+ * What a figure shows, and the rules its scales, series and models follow (small
+ * multiples for the axes left over, log axes over more than two decades, references
+ * that never squeeze the data, the polling bound and the rule-cost fit), are in
+ * docs/plots.md. */
 #ifndef PPSLAB_PLOT_H
 #define PPSLAB_PLOT_H
 

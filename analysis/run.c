@@ -23,6 +23,7 @@
 #include "envinfo.h"
 #include "lab.h"
 #include "log.h"
+#include "model.h"
 #include "plan.h"
 #include "proc.h"
 #include "profile.h"
@@ -816,6 +817,12 @@ static void finish_outputs(struct runner *r)
 		json_t *sum = res_summary(rf);
 		if (sum)
 			json_object_set_new(r->root, "summary", sum);
+		/* the rule-cost model beside the medians it was fitted to (model.h) */
+		json_t *fits = res_fits(rf);
+		if (fits && json_array_size(fits))
+			json_object_set_new(r->root, "fits", fits);
+		else
+			json_decref(fits);
 		res_free(rf);
 	} else {
 		log_warn("summary not computed: %s", err);

@@ -20,13 +20,14 @@
 #include "log.h"
 #include "num.h"
 #include "opt.h"
+#include "port.h"
 #include "rate.h"
 #include "ready.h"
 #include "replay.h"
 #include "gen_report.h"
 #include "version.h"
 
-static const struct opt_def opts[] = {
+static struct opt_def opts[] = {
 	{ "iface", 'i', "PORTSPEC", "send on this port: afpacket:IF, pcap:IF, libnet:IF, xdp:IF, udp:ADDR:PORT (or IF)" },
 	{ "dst", 'd', "ADDR", "destination IPv4 address or range A-B or A/LEN (default 198.19.0.2, the lab's sink)" },
 	{ "src", 0, "ADDR", "source IPv4 address or range (default: the interface's own)" },
@@ -827,6 +828,10 @@ int main(int argc, char **argv)
 	 * a message (stopped_before_run), during it the summary still comes */
 	runctl_init(&rctl);
 	log_init("ppslab-gen", 1);
+	static char ports[256], ihelp[320];
+	snprintf(ihelp, sizeof(ihelp), "send on this port: %s",
+		 port_specs_help(PORT_TX, 0, ports, sizeof(ports)));
+	opt_set_help(opts, "iface", ihelp);
 	if ((rc = opt_parse(argc, argv, opts, handle, &a, &first)))
 		return rc;
 	log_init("ppslab-gen", a.verbose);

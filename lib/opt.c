@@ -33,7 +33,7 @@ int opt_parse(int argc, char **argv, const struct opt_def *defs,
 		lo[i].name = defs[i].name;
 		lo[i].has_arg = defs[i].arg ? required_argument : no_argument;
 		lo[i].val = opt_key(defs, i);
-		if (defs[i].short_name) {
+		if (defs[i].short_name && defs[i].help) {   /* an alias has its option's letter */
 			*sp++ = (char)defs[i].short_name;
 			if (defs[i].arg)
 				*sp++ = ':';
@@ -88,11 +88,20 @@ out:
 	return rc;
 }
 
+void opt_set_help(struct opt_def *defs, const char *name, const char *help)
+{
+	for (int i = 0; defs[i].name; i++)
+		if (!strcmp(defs[i].name, name))
+			defs[i].help = help;
+}
+
 void opt_usage(FILE *f, const char *synopsis, const struct opt_def *defs)
 {
 	size_t w = 0;
 	char col[128];
 	for (int i = 0; defs[i].name; i++) {
+		if (!defs[i].help)
+			continue;
 		size_t l = strlen(defs[i].name) + 6 + (defs[i].arg ? strlen(defs[i].arg) + 1 : 0);
 		if (l > w)
 			w = l;
@@ -101,6 +110,8 @@ void opt_usage(FILE *f, const char *synopsis, const struct opt_def *defs)
 		w = 34;
 	fprintf(f, "usage: %s\n\noptions:\n", synopsis);
 	for (int i = 0; defs[i].name; i++) {
+		if (!defs[i].help)
+			continue;
 		if (defs[i].short_name)
 			snprintf(col, sizeof(col), "-%c, --%s%s%s", defs[i].short_name, defs[i].name,
 				 defs[i].arg ? " " : "", defs[i].arg ? defs[i].arg : "");

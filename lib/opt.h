@@ -13,7 +13,8 @@ struct opt_def {
 	const char *name;   /* long name without "--" */
 	int short_name;     /* 'i', or 0 */
 	const char *arg;    /* "PORTSPEC", or NULL for a flag */
-	const char *help;
+	const char *help;   /* NULL: an older spelling kept working, not listed by --help;
+			     * give it the short letter of the option it stands for (its key) */
 };
 
 #define OPT_LONG_KEY(i) (256 + (i))
@@ -31,5 +32,9 @@ void opt_usage(FILE *f, const char *synopsis, const struct opt_def *defs);
 
 /* The key a defs entry is delivered with. */
 int opt_key(const struct opt_def *defs, int idx);
+
+/* Replaces the help of the option named name (text made at run time, such as the port
+ * backends this build has). */
+void opt_set_help(struct opt_def *defs, const char *name, const char *help);
 
 #endif

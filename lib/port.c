@@ -138,6 +138,27 @@ void port_link_wait(void)
 	nanosleep(&ts, NULL);
 }
 
+char *port_specs_help(unsigned dir, int l2_only, char *buf, size_t len)
+{
+	const struct port_ops *ok[8];
+	size_t n = 0, o = 0;
+	/* Ethernet backends first, then udp: */
+	for (int l4 = 0; l4 < 2; l4++)
+		for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]) && n < 8; i++) {
+			const struct port_ops *b = backends[i];
+			if (b->unavailable || (b->dirs & dir) != dir || b->l4 != l4 || (l4 && l2_only))
+				continue;
+			ok[n++] = b;
+		}
+	buf[0] = 0;
+	for (size_t i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s:%s", i == 0 ? "" : i + 1 == n ? " or " :
+				      ", ", ok[i]->name, ok[i]->l4 ? "ADDR:PORT" : "IF");
+	if (o < len && n && !backends[0]->unavailable && (backends[0]->dirs & dir) == dir)
+		snprintf(buf + o, len - o, "; IF alone is %s:IF", backends[0]->name);
+	return buf;
+}
+
 int port_spec_parse(const char *spec, char backend[16], char target[64], char *err,
 		    size_t errlen)
 {

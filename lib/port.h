@@ -97,6 +97,10 @@ struct port_stats {
 
 int port_open(const char *spec, const struct port_cfg *cfg, struct port **out, char *err,
 	      size_t errlen);
+/* The specs this build can open for dir (PORT_RX, PORT_TX or both; l2_only: Ethernet
+ * frames, not udp:), for --help and messages: "afpacket:IF, pcap:IF, xdp:IF or
+ * udp:ADDR:PORT; IF alone is afpacket:IF". Returns buf. */
+char *port_specs_help(unsigned dir, int l2_only, char *buf, size_t len);
 /* Checks a spec without opening it: the backend exists and a target is named. Gives the
  * backend name and the target (interface, or ADDR:PORT for udp:). 0 or -EINVAL. */
 int port_spec_parse(const char *spec, char backend[16], char target[64], char *err,

@@ -585,6 +585,7 @@ static void afp_poll_stats(struct port *p)
 
 const struct port_ops port_afpacket_ops = {
 	.name = "afpacket",
+	.dirs = PORT_RX | PORT_TX,
 	.open = afp_open,
 	.rx_burst = afp_rx_burst,
 	.tx_burst = afp_tx_burst,

@@ -13,6 +13,9 @@ struct port_kv {
 
 struct port_ops {
 	const char *name;
+	unsigned dirs;        /* PORT_RX | PORT_TX: what it can do */
+	int l4;               /* carries UDP payloads, not Ethernet frames (udp:) */
+	int unavailable;      /* compiled as a stub that explains why it cannot open */
 	int (*open)(struct port *p, const char *target, const struct port_kv *kv, int nkv,
 		    char *err, size_t errlen);
 	int (*rx_burst)(struct port *p, struct port_pkt *pkts, int max);

@@ -39,8 +39,9 @@ static int lnp_open(struct port *p, const char *target, const struct port_kv *kv
 	if (rc)
 		return rc;
 	if (p->cfg.dir & PORT_RX) {
-		snprintf(err, errlen, "libnet:%s: libnet only transmits (receive with afpacket: or pcap:)",
-			 target);
+		char with[160];
+		snprintf(err, errlen, "libnet:%s: libnet only transmits (receive with %s)", target,
+			 port_specs_help(p->cfg.dir, 1, with, sizeof(with)));
 		return -EOPNOTSUPP;
 	}
 	libnet_t *l = libnet_init(LIBNET_LINK_ADV, target, ebuf);
@@ -107,6 +108,7 @@ static int lnp_fd(const struct port *p)
 
 const struct port_ops port_libnet_ops = {
 	.name = "libnet",
+	.dirs = PORT_TX,
 	.open = lnp_open,
 	.rx_burst = lnp_rx_burst,
 	.tx_burst = lnp_tx_burst,

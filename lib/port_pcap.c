@@ -175,6 +175,7 @@ static void pcp_poll_stats(struct port *p)
 
 const struct port_ops port_pcap_ops = {
 	.name = "pcap",
+	.dirs = PORT_RX | PORT_TX,
 	.open = pcp_open,
 	.rx_burst = pcp_rx_burst,
 	.tx_burst = pcp_tx_burst,

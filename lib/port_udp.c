@@ -287,6 +287,8 @@ static int udpp_fd(const struct port *p)
 
 const struct port_ops port_udp_ops = {
 	.name = "udp",
+	.dirs = PORT_RX | PORT_TX,
+	.l4 = 1,
 	.open = udpp_open,
 	.rx_burst = udpp_rx_burst,
 	.tx_burst = udpp_tx_burst,

@@ -671,6 +671,7 @@ fail:
 
 const struct port_ops port_xdp_ops = {
 	.name = "xdp",
+	.dirs = PORT_RX | PORT_TX,
 	.open = xp_open,
 	.rx_burst = xp_rx_burst,
 	.tx_burst = xp_tx_burst,
@@ -722,6 +723,8 @@ static void xp_none_close(struct port *p)
 
 const struct port_ops port_xdp_ops = {
 	.name = "xdp",
+	.dirs = PORT_RX | PORT_TX,
+	.unavailable = 1,
 	.open = xp_open_unavailable,
 	.rx_burst = xp_none_burst,
 	.tx_burst = xp_none_tx,

@@ -23,6 +23,7 @@
 #include "num.h"
 #include "opt.h"
 #include "pollkern.h"
+#include "port.h"
 #include "priv.h"
 #include "ready.h"
 #include "route.h"
@@ -43,7 +44,7 @@ static const struct { const char *name; int key; } long_only[] = {
 	{ "user", K_USER }, { "ready-fd", K_READY_FD },
 };
 
-static const struct opt_def opts[] = {
+static struct opt_def opts[] = {
 	{ "in", 'i', "PORTSPEC", "first port (afpacket:IF, pcap:IF or IF)" },
 	{ "out", 'o', "PORTSPEC", "second port; frames are forwarded both ways" },
 	{ "mode", 'm', "MODE", "scheduling: poll (BSD device polling, default), intr or busy" },
@@ -643,6 +644,10 @@ int main(int argc, char **argv)
 		}
 		return ctl_client(argv[2], argc - 3, argv + 3);
 	}
+	static char ports[256], ihelp[320];
+	snprintf(ihelp, sizeof(ihelp), "first port: %s",
+		 port_specs_help(PORT_RX | PORT_TX, 1, ports, sizeof(ports)));
+	opt_set_help(opts, "in", ihelp);
 	if ((rc = opt_parse(argc, argv, opts, handle, &a, &first)))
 		return rc;
 	log_init("ppslab-rut", a.verbose);

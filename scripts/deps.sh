@@ -1,9 +1,11 @@
 #!/bin/sh
-# deps.sh check|install — the Debian packages ppslab builds and runs with.
+# deps.sh check|install|install-test — the Debian packages ppslab builds and runs with.
 # "check" prints one line naming what is missing and fails; "install" installs it
 # with apt-get (as root), then checks again. Optional packages (libxdp-dev and
 # libbpf-dev, for the xdp: port backend) are installed by "install" but never make
 # "check" fail: without them the Makefile builds without that backend and says so.
+# "install-test" also installs what only tests use: chromium, which renders the report
+# page in tests/cli/t_report_page.sh (the test is skipped, with the reason, without it).
 set -u
 need_pkgs=""
 opt_pkgs=""
@@ -24,6 +26,8 @@ missing() {
 	opt_pkgs=""
 	have_pc libxdp || opt_pkgs="$opt_pkgs libxdp-dev"
 	have_pc libbpf || opt_pkgs="$opt_pkgs libbpf-dev"
+	test_pkgs=""
+	have_cmd chromium || test_pkgs="$test_pkgs chromium"
 }
 missing
 case "${1:-check}" in
@@ -32,7 +36,12 @@ check)
 		echo "ppslab: missing Debian packages:$need_pkgs (install: apt-get install$need_pkgs, or run 'make deps' as root)" >&2
 		exit 1
 	fi ;;
-install)
+install|install-test)
+	if [ "$1" = install-test ] && [ -n "$test_pkgs" ] && [ "$(id -u)" = 0 ]; then
+		echo "ppslab: installing (optional, for tests)$test_pkgs"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $test_pkgs >/dev/null ||
+			echo "ppslab: apt-get install$test_pkgs failed; the tests that need it are skipped" >&2
+	fi
 	if [ -n "$opt_pkgs" ] && [ "$(id -u)" = 0 ]; then
 		echo "ppslab: installing (optional, for xdp: ports)$opt_pkgs"
 		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $opt_pkgs >/dev/null ||
@@ -49,5 +58,5 @@ install)
 		missing
 		[ -z "$need_pkgs" ] || { echo "ppslab: still missing:$need_pkgs" >&2; exit 1; }
 	fi ;;
-*) echo "usage: deps.sh check|install" >&2; exit 64 ;;
+*) echo "usage: deps.sh check|install|install-test" >&2; exit 64 ;;
 esac

@@ -21,9 +21,10 @@
 
 #define MAX_EXPECT_FILES 8
 
-static const struct opt_def opts[] = {
+static struct opt_def opts[] = {
 	{ "iface", 'i', "PORTSPEC", "receive on this port (repeatable): afpacket:IF, pcap:IF, udp:ADDR:PORT" },
-	{ "port", 'p', "PORT", "test UDP destination port; 0 accepts any (default 9)" },
+	{ "dport", 'p', "PORT", "UDP destination port of the test frames, as ppslab-gen's --dport; 0 accepts any (default 9)" },
+	{ "port", 'p', "PORT", NULL },   /* the older name of --dport */
 	{ "threads", 'T', "N", "receive threads, 1..16 (afpacket: a fanout by stream id; default 1)" },
 	{ "duration", 't', "DUR", "stop after DUR" },
 	{ "idle", 0, "DUR", "stop after DUR without test frames (default 10s when no --duration)" },
@@ -43,7 +44,7 @@ static const struct opt_def opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
-#define SYNOPSIS "ppslab-sink -i PORTSPEC [-i PORTSPEC ...] [--port PORT] [--threads N] " \
+#define SYNOPSIS "ppslab-sink -i PORTSPEC [-i PORTSPEC ...] [--dport PORT] [--threads N] " \
 	"[--duration DUR] [--idle DUR] [--expect N | --expect-from FILE] [options]"
 
 struct args {
@@ -205,6 +206,10 @@ int main(int argc, char **argv)
 	char err[256];
 
 	log_init("ppslab-sink", 1);
+	static char ports[256], ihelp[320];
+	snprintf(ihelp, sizeof(ihelp), "receive on this port (repeatable): %s",
+		 port_specs_help(PORT_RX, 0, ports, sizeof(ports)));
+	opt_set_help(opts, "iface", ihelp);
 	if ((rc = opt_parse(argc, argv, opts, handle, &a, &first)))
 		return rc;
 	log_init("ppslab-sink", a.verbose);

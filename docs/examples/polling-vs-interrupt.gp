@@ -1,16 +1,83 @@
-# Written by `ppslab plot` from /tmp/ppslab-examples.3O6SU5/polling-vs-interrupt.json. Restyle freely and re-run from this directory:
+# Written by `ppslab plot` from /tmp/ppslab-examples.CN1Kap/polling-vs-interrupt.json. Restyle freely and re-run from this directory:
 #   gnuplot polling-vs-interrupt.gp
-set terminal pngcairo size 900,540 noenhanced font 'DejaVu Sans,10'
+set terminal pngcairo size 1000,460 noenhanced font 'DejaVu Sans,10'
 set output 'polling-vs-interrupt.png'
-set title 'mfr_pps vs burst_max (idle_poll=0)'."\n".'DUT: Debian GNU/Linux 12 (bookworm) (6.18.44-fc-v857), AMD EPYC, 2 cores, veth ×2 10000 Mb/s, ppslab-rut 0.1.0'
-set label 99 'polling-vs-interrupt.json, run polling-vs-interrupt-2026-12-02T05:31:28Z-432b, 2026-12-02' at screen 0.995, screen 0.012 right font ',8' tc 'gray40'
-set bmargin 4.5
-set grid
-set key top left
+set encoding utf8
+set label 1000 'mfr_pps vs burst_max' at screen 0.5, screen 0.97217 center font ',11'
+set label 1001 'DUT: Debian GNU/Linux 12 (bookworm) (6.18.44-fc-v857), AMD EPYC, 2 cores, veth ×2 10000 Mb/s, ppslab-rut 0.1.0' at screen 0.5, screen 0.93739 center font ',9'
+set label 1002 'pale bands: the polling bound, pollhz × burst_max frames/s per receiving port' at screen 0.5, screen 0.90609 center font ',9'
+set label 999 'polling-vs-interrupt.json, run polling-vs-interrupt-2026-12-02T06:04:00Z-6f26, 2026-12-02' at screen 0.99400, screen 0.02478 right font ',8' tc 'gray40'
+set label 1003 'kern.polling.burst_max (frames)' at screen 0.53640, screen 0.07339 center
+set label 1004 'maximum forwarding rate (packets/s)' at screen 0.01200, screen 0.44652 center rotate by 90
+set multiplot
+# the key shared by the panels
+set lmargin at screen 0.01
+set rmargin at screen 0.99
+set tmargin at screen 0.87739
+set bmargin at screen 0.82000
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset title
+unset grid
+unset arrow
+unset logscale
+set xrange [0:1]
+set yrange [0:1]
+set key center center horizontal opaque box lc 'gray80' samplen 2.5 width -1 font ',9'
+plot NaN w l lw 7 lc rgb '#a09400d3' title 'pollhz × burst_max, mode=poll', \
+     NaN w linespoints pt 7 ps 1.1 lw 1.5 dt 1 lc rgb '#9400d3' title 'mode=poll', \
+     NaN w linespoints pt 5 ps 1.1 lw 1.5 dt 2 lc rgb '#009e73' title 'mode=intr', \
+     NaN w p pt 6 ps 3.2 lw 2 lc rgb '#9400d3' title 'mode=poll leaves the bound', \
+     NaN w l dt 4 lw 1.5 lc 'gray50' title 'rig ceiling 305 kpps'
+unset label 1000
+unset label 1001
+unset label 1002
+unset label 1003
+unset label 1004
+unset label 999
+
+# the panels
+unset key
 set xlabel 'kern.polling.burst_max (frames)'
-set ylabel 'mfr_pps (packets/s)'
+set ylabel 'maximum forwarding rate (packets/s)'
+set grid lc 'gray85'
+set border 3
+set xtics nomirror
+set ytics nomirror
 set format y '%.1s%c'
-set yrange [0:*]
-set offsets graph 0.03, graph 0.03, 0, 0
-plot 'polling-vs-interrupt.dat' index 0 u 1:2:3:4 w yerrorlines pt 7 lw 1.5 title 'mode=poll', \
-     '' index 1 u 1:2:3:4 w yerrorlines pt 7 lw 1.5 title 'mode=intr'
+set xrange [14.8:155.2]
+set yrange [0:329306.7813]
+# a 0 on a log axis is drawn at X0 or Y0, apart from the rest
+X0 = 0
+Y0 = 0
+zx(v) = v
+zy(v) = v
+set xtics ('20' 20, '150' 150)
+CEILING = 304913.6864
+set lmargin at screen 0.09440
+set rmargin at screen 0.49680
+set tmargin at screen 0.70696
+set bmargin at screen 0.16000
+set title 'idle_poll=0'."\n".'mode=poll: leaves the bound at burst_max=150' offset 0,-0.3
+set xlabel ''
+set ylabel ''
+set format y '%.1s%c'
+plot 'polling-vs-interrupt.dat' index 0 u (zx($1)):(zy($6)) w l lw 7 lc rgb '#a09400d3' notitle, \
+     '' index 0 u (zx($1)):(zy($2)):(zy($3)):(zy($4)) w yerrorlines pt 7 ps 1.1 lw 1.5 dt 1 lc rgb '#9400d3' notitle, \
+     '' index 1 u (zx($1)):(zy($2)):(zy($3)):(zy($4)) w yerrorlines pt 5 ps 1.1 lw 1.5 dt 2 lc rgb '#009e73' notitle, \
+     '' index 4 u (zx($1)):(zy($2)) w p pt 6 ps 3.2 lw 2 lc rgb '#9400d3' notitle, \
+     CEILING w l dt 4 lw 1.5 lc 'gray50' notitle
+set lmargin at screen 0.57600
+set rmargin at screen 0.97840
+set tmargin at screen 0.70696
+set bmargin at screen 0.16000
+set title 'idle_poll=1'."\n".' ' offset 0,-0.3
+set xlabel ''
+set ylabel ''
+set format y ''
+plot 'polling-vs-interrupt.dat' index 2 u (zx($1)):(zy($2)):(zy($3)):(zy($4)) w yerrorlines pt 7 ps 1.1 lw 1.5 dt 1 lc rgb '#9400d3' notitle, \
+     '' index 3 u (zx($1)):(zy($2)):(zy($3)):(zy($4)) w yerrorlines pt 5 ps 1.1 lw 1.5 dt 2 lc rgb '#009e73' notitle, \
+     CEILING w l dt 4 lw 1.5 lc 'gray50' notitle
+unset multiplot

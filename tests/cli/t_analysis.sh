@@ -2,9 +2,14 @@
 # t_analysis.sh — ppslab table, plot, compare and report from the command line, on the
 # realistic results files in tests/data (no root): golden tables, bad files named with
 # their JSON path (EX_DATAERR), real gnuplot output (PNG size and pixels, well-formed
-# SVG, .gp re-runnable from its directory, hostile titles escaped), compare verdicts
-# for a run against itself and against a copy with one cell 10 % slower, the report;
-# docs/analysis.md has a section per command and names only options they have.
+# SVG, .gp re-runnable from its directory, hostile titles escaped), the plot rules per
+# kind on fixtures made to trigger them (small multiples, log axes with 0 apart, ranges
+# that never go negative, references clipped with a note, identical series told apart,
+# the polling bound and where the rate leaves it, the rule-cost fit against the a and b
+# the data was made from, the rig's ceiling), no text cut at an image's edge, compare
+# verdicts for a run against itself and against a copy with one cell 10 % slower, the
+# report (headline, units for people, one self-contained HTML page); docs/analysis.md has
+# a section per command and names only options they have.
 set -u
 B=${PPSLAB_BIN:?}/ppslab
 TOP=${PPSLAB_TOP:?}
@@ -22,6 +27,19 @@ png_ink() {
 	(cd "$(dirname "$1")" && gnuplot -e "set table '$T/px.txt'; plot '$(basename "$1")' binary filetype=png with rgbimage; unset table") 2>/dev/null
 	awk 'NF >= 6 && $1 !~ /^#/ { n++; if ($3 != 255 || $4 != 255 || $5 != 255) ink++; c[$3 "," $4 "," $5] = 1 }
 	     END { k = 0; for (x in c) k++; printf "%.4f %d", (n ? ink / n : 0), k }' "$T/px.txt"
+}
+# Ink at the image's edges: pixels not white in the outer 3 columns or 2 rows (text cut
+# off at an edge leaves some there; the figures keep a margin all round)
+png_edges() {
+	png_ink "$1" >/dev/null
+	awk -v W="${2%x*}" -v H="${2#*x}" 'NF >= 6 && $1 !~ /^#/ {
+		x = $1; y = $2
+		if ((x < 3 || x >= W - 3 || y < 2 || y >= H - 2) && ($3 != 255 || $4 != 255 || $5 != 255)) e++
+	} END { print e + 0 }' "$T/px.txt"
+}
+# "LOW HIGH" of a gnuplot script's last "set Xrange [LOW:HIGH]" (AXIS x or y)
+range_of() {
+	sed -n "s/^set $1range \\[\\([^:]*\\):\\([^]]*\\)\\]\$/\\1 \\2/p" "$2" | tail -n 1
 }
 png_ok() {   # png_ok FILE WxH: right size, more than 1 % ink, at least 3 colours
 	local f=$1 want=$2 size ink
@@ -131,8 +149,8 @@ msg=$(png_ok "$T/p/line.png" 900x540); check "plot: line.png is 900x540 and not 
 grep -q "^plot 'line.dat' index 0" "$T/p/line.gp" && grep -q "^set output 'line.png'" "$T/p/line.gp" &&
 	! grep -q "$T" "$T/p/line.gp"
 check "plot: the .gp uses relative paths only" $? "$(grep -n "plot\|output" "$T/p/line.gp")"
-grep -q "^1000 49863 49591 50057 3 \"1000\"" "$T/p/line.dat"
-check "plot: .dat holds median, min, max and n (pollhz 1000, burst_max 50)" $? "$(head -4 "$T/p/line.dat")"
+grep -q "^1000 49863 49591 50057 3 50000 NaN \"1000\"" "$T/p/line.dat"
+check "plot: .dat holds median, min, max, n and the polling bound (pollhz 1000, burst_max 50)" $? "$(head -4 "$T/p/line.dat")"
 rm -f "$T/p/line.png"
 (cd "$T/p" && gnuplot line.gp) 2>"$T/err"
 msg=$(png_ok "$T/p/line.png" 900x540); check "plot: the .gp re-runs from its directory" $? "$msg" "$(cat "$T/err")"
@@ -140,7 +158,7 @@ run "plot: SVG" 0 "" "$B" plot "$D/ladder.json" --kind load -o "$T/p/load.svg"
 msg=$(xml_ok "$T/p/load.svg"); check "plot: load.svg is well-formed XML" $? "$msg"
 grep -q '<svg' "$T/p/load.svg" && grep -q 'MFR' "$T/p/load.svg"
 check "plot: the load plot marks the maximum forwarding rate" $?
-run "plot: heatmap" 0 "" "$B" plot "$D/sweep.json" --kind heatmap --where rules=10 -o "$T/p/heat.png" --size 640x480
+run "plot: heatmap" 0 "" "$B" plot "$D/sweep.json" --kind heatmap --where rules=10 -o "$T/p/heat.png" --image-size 640x480
 msg=$(png_ok "$T/p/heat.png" 640x480); check "plot: heat.png honours --size and is not blank" $? "$msg"
 run "plot: frame size against the 1 GbE line rate" 0 "" "$B" plot "$D/framesize.json" --kind framesize --link 1G -o "$T/p/fs.png"
 msg=$(png_ok "$T/p/fs.png" 900x540); check "plot: fs.png not blank" $? "$msg"
@@ -150,12 +168,110 @@ run "plot: box plot of repetitions" 0 "" "$B" plot "$D/sweep.json" --kind box --
 msg=$(png_ok "$T/p/box.png" 900x540); check "plot: box.png not blank" $? "$msg"
 grep -q "candlesticks" "$T/p/box.gp"; check "plot: boxes drawn from quartiles (candlesticks: works with 3 repetitions)" $?
 mkdir -p "$T/tmp"
-run "plot: dumb terminal on stdout" 0 "" env TMPDIR="$T/tmp" "$B" plot "$D/hz-dragonfly.json" --by dir --metric fwd_pps_a --size 90x25
+run "plot: dumb terminal on stdout (--size, the older name of --image-size)" 0 "" env TMPDIR="$T/tmp" "$B" plot "$D/hz-dragonfly.json" --by dir --metric fwd_pps_a --size 90x25
 grep -q "fwd_pps_a vs pollhz" "$T/out" && grep -q "dir=bi" "$T/out" && [ "$(wc -l <"$T/out")" -ge 20 ]
 check "plot: dumb plot has its title and legend" $? "$(head -5 "$T/out")"
 [ -z "$(ls -A "$T/tmp")" ]; check "plot: the temporary .gp/.dat of a terminal plot are removed" $? "$(ls -R "$T/tmp")"
-run "plot: an axis that still varies" 64 "axis rules still varies: fix it with --where rules=VALUE" "$B" plot "$D/sweep.json" -o "$T/p/x.png"
+# more axes vary than a line shows: one panel per value of the rest, every cell drawn
+run "plot: small multiples when an axis is left over" 0 "" "$B" plot "$D/sweep.json" -o "$T/p/multi.png"
+msg=$(png_ok "$T/p/multi.png" 1000x460); check "plot: two panels side by side, 1000x460 by default" $? "$msg"
+grep -q '^set multiplot' "$T/p/multi.gp" && grep -q "^set title 'rules=0'" "$T/p/multi.gp" &&
+	grep -q "^set title 'rules=10'" "$T/p/multi.gp" && [ "$(grep -c '^# panel' "$T/p/multi.dat")" = 4 ]
+check "plot: a panel per rules value, a series per burst_max in each (4 blocks)" $? "$(grep -n 'title\|multiplot' "$T/p/multi.gp" | head)"
+sed -n '/^# the panels/,$p' "$T/p/multi.gp" | grep '^set yrange' >"$T/yr"
+[ "$(wc -l <"$T/yr")" = 1 ] && grep -q '^set yrange \[0:' "$T/yr"
+check "plot: the panels share one y range, from 0" $?
+grep -q 'set key center center horizontal' "$T/p/multi.gp" && grep -q 'unset key' "$T/p/multi.gp"
+check "plot: one key for all panels" $?
+run "plot: small multiples in the terminal" 0 "" env TMPDIR="$T/tmp" "$B" plot "$D/sweep.json" --image-size 100x44
+grep -q "rules=0" "$T/out" && grep -q "rules=10" "$T/out" && ! awk 'length($0) > 100 { exit 1 }' "$T/out" 2>/dev/null &&
+	! grep -q "'" "$T/out" 2>/dev/null
+check "plot: dumb small multiples: both panels, no line wider than 100 characters" $? "$(head -5 "$T/out")"
+# 30 panels are too many for one figure: refused, naming the axis to fix
+jq -n '{schema: "ppslab/result", schema_version: "1.0.0", matrix: {axes: {x: [1, 2], b: [1, 2], k: [range(30)]}},
+	cases: [range(30) as $k | range(2) as $x | range(2) as $b | {params: {x: ($x + 1), b: ($b + 1), k: $k}, status: "ok", metrics: {fwd_pps: 1000}}]}' >"$T/many.json"
+run "plot: more panels than a figure takes" 64 "30 panels, one per value of k: more than 24; fix one with --where k=VALUE" \
+	"$B" plot "$T/many.json" --x x --by b -o "$T/p/x.png"
 [ ! -e "$T/p/x.gp" ] && [ ! -e "$T/p/x.dat" ]; check "plot: a refused request leaves no half-written .gp/.dat" $?
+
+# ---- plot rules per kind, on fixtures made to trigger them ------------------------------
+# line over firewall rules 0..20,000 made from rate = 1/(a + b·N), a = 1.5 µs, b = 1.3 ns
+run "plot rules: rule scaling" 0 "" "$B" plot "$D/rules.json" -o "$T/p/rules.png"
+msg=$(png_ok "$T/p/rules.png" 900x540); check "plot rules: rules.png is 900x540" $? "$msg"
+grep -q '^set logscale x$' "$T/p/rules.gp" && grep -q "^set xtics ('0' 25, '100' 100, '1k' 1000, '5k' 5000, '10k' 10000, '20k' 20000)" "$T/p/rules.gp" &&
+	grep -q '^X0 = 25$' "$T/p/rules.gp" && grep -q '^set arrow 1 from 50, graph 0' "$T/p/rules.gp"
+check "plot rules: x over four decades is logarithmic, 0 drawn apart at X0 past a dotted line" $? "$(grep -n 'logscale\|xtics\|X0\|arrow' "$T/p/rules.gp")"
+range_of x "$T/p/rules.gp" | awk '{ exit !($1 > 0) }' && grep -q '^set yrange \[0:' "$T/p/rules.gp" &&
+	! grep -q 'logscale y' "$T/p/rules.gp"
+check "plot rules: no axis reaches below 0; y (one decade) stays linear from 0" $? "$(grep -n 'range' "$T/p/rules.gp")"
+grep -q "title 'fit 1/(a + b·N): b = 1.3 ns per rule per frame'" "$T/p/rules.gp" &&
+	grep -q "title 'a = 1.5 µs, R² = 1.000, farthest point 0 %'" "$T/p/rules.gp" &&
+	grep -q '^# fit rate = 1/(a + b\*N): a = 1.5e-06 s, b = 1.3e-09 s per rule per frame, R^2 = 1.0000$' "$T/p/rules.dat"
+check "plot rules: the fit recovers a = 1.5 µs and b = 1.3 ns per rule per frame, with R²" $? "$(grep -n 'fit' "$T/p/rules.gp" "$T/p/rules.dat")"
+grep -q "the rig''s own ceiling, 1.63 Mpps, is above the plotted range" "$T/p/rules.gp" && ! grep -q '^CEILING' "$T/p/rules.gp"
+check "plot rules: a ceiling 2.4x the data is not drawn (it would squeeze them) but noted" $?
+range_of y "$T/p/rules.gp" | awk '{ exit !($2 < 1.8 * 666667) }'
+check "plot rules: the data keep more than half the height" $? "$(grep yrange "$T/p/rules.gp")"
+run "plot rules: a counter over four decades with zeros" 0 "" "$B" plot "$D/rules.json" --metric rut.lost_polls -o "$T/p/lost.png"
+grep -q '^set logscale y$' "$T/p/lost.gp" && grep -q "^set ytics add ('0' " "$T/p/lost.gp" && grep -q 'zy(v) = (v <= 0 ? Y0 : v)' "$T/p/lost.gp" &&
+	grep -q "y logarithmic: 0 is drawn apart at the bottom" "$T/p/lost.gp"
+check "plot rules: y over four decades is logarithmic, 0 drawn apart and said so" $? "$(grep -n 'logscale\|ytics\|zy' "$T/p/lost.gp")"
+# pollhz sweep: the polling bound per series, where the rate leaves it, the rig's ceiling
+run "plot rules: the polling bound" 0 "" "$B" plot "$D/hz-sweep.json" -o "$T/p/hz.png"
+grep -q "u (zx(\$1)):(zy(\$6)) w l lw 7 lc rgb '#a09400d3' title 'pollhz × burst_max, direction=uni'" "$T/p/hz.gp" &&
+	grep -q "title 'pollhz × burst_max, direction=bi'" "$T/p/hz.gp" &&
+	grep -q '^250 37462 37462 37462 1 37500 NaN "250"' "$T/p/hz.dat" && grep -q '^250 74925 74925 74925 1 75000 NaN "250"' "$T/p/hz.dat"
+check "plot rules: pollhz × burst_max (150, from the profile) drawn per series, twice for bi" $? "$(grep -n 'burst_max' "$T/p/hz.gp" | head -3)" "$(head -4 "$T/p/hz.dat")"
+grep -q "title 'direction=uni leaves the bound at pollhz=2000'" "$T/p/hz.gp" && grep -q "title 'direction=bi leaves the bound at pollhz=1000'" "$T/p/hz.gp"
+check "plot rules: the point where each series leaves the bound is marked and named" $?
+grep -q '^CEILING = 310000$' "$T/p/hz.gp" && grep -q "CEILING w l dt 4 lw 1.5 lc 'gray50' title 'rig ceiling 310 kpps'" "$T/p/hz.gp"
+check "plot rules: the rig's ceiling, within range, is a labelled line" $?
+range_of y "$T/p/hz.gp" | awk '{ exit !($2 <= 1.8 * 265000 * 1.09) }'
+check "plot rules: bounds far above the data do not stretch the y axis" $? "$(grep yrange "$T/p/hz.gp")"
+# frame size: NDR = PDR, far below a 10 GbE line rate
+run "plot rules: frame size, NDR = PDR, 10 GbE" 0 "" "$B" plot "$D/fs10g.json" --kind framesize --x size -o "$T/p/fs10.png"
+grep -q "PDR = NDR at every frame size" "$T/p/fs10.gp" && grep -q "pt 4 ps 2.2 lw 1.5 dt 2 lc rgb '#009e73' title 'PDR throughput (packets/s)'" "$T/p/fs10.gp"
+check "plot rules: identical series are told apart (open, larger markers) and said to be equal" $? "$(grep -n 'PDR' "$T/p/fs10.gp")"
+grep -q "the 10 GbE line rate (14.9 Mpps at 64 B to 813 kpps at 1518 B) is above the plotted range" "$T/p/fs10.gp" &&
+	! grep -q '^plot.*maxfps\|^     maxfps' "$T/p/fs10.gp" && range_of y "$T/p/fs10.gp" | awk '{ exit !($2 < 600000) }'
+check "plot rules: a line rate 30x the data is left out and noted; y fits the data" $? "$(grep -n 'yrange\|line rate' "$T/p/fs10.gp")"
+run "plot rules: frame size on 1 GbE" 0 "" "$B" plot "$D/framesize.json" --kind framesize -o "$T/p/fs1.png"
+grep -q "the 1 GbE line rate is cut at the top: 1.49 Mpps at 64 B" "$T/p/fs1.gp" && grep -q "maxfps(x) w l dt 2 lw 2 lc 'gray30' title 'theoretical maximum, 1 GbE'" "$T/p/fs1.gp"
+check "plot rules: a line rate partly in range is drawn and cut at the top, with a note" $?
+grep -q '^set logscale x$' "$T/p/fs1.gp" && grep -q "^set xtics ('64' 64, '128' 128, '256' 256, '512' 512, '1024' 1024, '1280' 1280, '1518' 1518)" "$T/p/fs1.gp"
+check "plot rules: frame sizes on a log axis with a tic at each size" $?
+# load: rate and loss against the offered load, from 0
+grep -q '^set xrange \[[0-9]' "$T/p/load.gp" && grep -q '^set yrange \[0:' "$T/p/load.gp" && grep -q "title 'MFR 549 kpps at 600 kpps offered'" "$T/p/load.gp"
+check "plot rules: load axes start at 0 or above; the MFR marked" $? "$(grep -n 'range\|MFR' "$T/p/load.gp")"
+# box: latency in µs, not ns
+run "plot rules: box plot of a latency" 0 "" "$B" plot "$D/framesize.json" --kind box --metric lat_p99_ns -o "$T/p/lat.png"
+grep -q "^set ylabel 'latency, 99th percentile (µs)'" "$T/p/lat.gp" && grep -q '# y, low and high in units of 1000 ns\|^set yrange \[0:5' "$T/p/lat.gp"
+check "plot rules: nanoseconds shown as µs" $? "$(grep -n 'ylabel\|yrange' "$T/p/lat.gp")"
+# heatmap: panels share one colour scale, shown once
+run "plot rules: heatmap panels" 0 "" "$B" plot "$D/sweep.json" --kind heatmap -o "$T/p/heat2.png"
+msg=$(png_ok "$T/p/heat2.png" 1000x460); check "plot rules: heatmap small multiples drawn" $? "$msg"
+[ "$(grep -c '^set cbrange' "$T/p/heat2.gp")" = 1 ] && grep -q '^unset colorbox' "$T/p/heat2.gp" && grep -q '^set colorbox' "$T/p/heat2.gp"
+check "plot rules: one colour scale for every panel, its box drawn once" $?
+# linear x never below 0: rules 0 and 10
+run "plot rules: linear x from 0" 0 "" "$B" plot "$D/sweep.json" --x rules --where pollhz=1000 -o "$T/p/lin.png"
+grep -q '^set xrange \[0:' "$T/p/lin.gp"; check "plot rules: a linear count axis starts at 0, not below" $? "$(grep xrange "$T/p/lin.gp")"
+
+# ---- no text is cut at an edge: title, subtitle, notes wrapped to the width ------------
+long="A title long enough to need three lines at this width: fwd_pps vs pollhz per burst_max and rules, with every cell the sweep measured on the three boxes"
+for spec in "rules.png:900x540:" "multi.png:1000x460:" "small.png:420x320:--image-size 420x320" "tall.png:500x700:--image-size 500x700"; do
+	f=${spec%%:*}; rest=${spec#*:}; size=${rest%%:*}; extra=${rest#*:}
+	case $f in
+	rules.png) file=$D/rules.json ;;
+	*) file=$D/sweep.json ;;
+	esac
+	# shellcheck disable=SC2086
+	"$B" plot "$file" --title "$long" $extra -o "$T/p/edge-$f" >/dev/null 2>"$T/err"
+	e=$(png_edges "$T/p/edge-$f" "$size")
+	[ "$e" = 0 ] && [ "$(png_size "$T/p/edge-$f")" = "$size" ]
+	check "plot: nothing touches the edges of a $size figure with a long title ($f)" $? "$e edge pixels inked; $(cat "$T/err")"
+done
+lines=$(grep -c '^set label 10[0-9][0-9] ' "$T/p/edge-small.png.gp" 2>/dev/null || grep -c '^set label 10[0-9][0-9] ' "$T/p/edge-small.gp")
+[ "$lines" -ge 5 ]; check "plot: at 420 pixels the title and subtitle wrap onto $lines lines" $?
 run "plot: heatmap needs two axes" 64 "needs two axes" "$B" plot "$D/framesize.json" --kind heatmap -o "$T/p/x.png"
 run "plot: unknown output type" 64 "expected NAME.png, NAME.svg or NAME.txt" "$B" plot "$D/framesize.json" -o "$T/p/x.jpg"
 run "plot: bad --link" 64 "--link fast: expected" "$B" plot "$D/framesize.json" --kind framesize --link fast
@@ -247,20 +363,40 @@ check "real sweep: itself is EQUIVALENT or INCONCLUSIVE (zero loss on both sides
 # ---- report ------------------------------------------------------------------------------
 run "report: with a comparison" 0 "" "$B" report "$T/slow.json" --compare "$D/sweep.json" -o "$T/rep"
 [ -s "$T/rep/report.md" ] && [ -s "$T/rep/report.html" ]; check "report: report.md and report.html" $?
-for s in "## Environment" "## Method" "### Deviations from RFC 2544" "10 s trials instead of 60 s" "RFC 2544 §9.1" "## Matrix" "## Results" \
+for s in "**Measured:** forwarded rate (fwd\_pps) over pollhz (5 values) × burst\_max (2 values) × rules (2 values): 20 cells, 3 repetitions each, fixed trials of 10 s." \
+	"**Device under test:** Linux Debian 12" "**Best cell:** pollhz=4000/burst\_max=150/rules=0: 559,877 pps" \
+	"**Worst cell:** pollhz=1000/burst\_max=50/rules=10: 49,828 pps" "**Flagged or failed:** 1 flagged and 0 failed of 60 cases" \
+	"**Against the baseline:** 1 REGRESSION, 19 EQUIVALENT" \
+	"## Results" "## Method" "### Deviations from RFC 2544" "10 s trials instead of 60 s" "RFC 2544 §9.1" "## Environment" \
 	"## Plots" "## Flagged and failed cases" "## Comparison with sweep.json" "REGRESSION"; do
 	grep -qF -- "$s" "$T/rep/report.md" || no "report: report.md has '$s'"
 done
-ok "report: sections present"
+ok "report: the headline (what, where, best and worst cell, flagged, verdicts) and the sections"
+head -15 "$T/rep/report.md" | grep -q "^## Results" && ! head -15 "$T/rep/report.md" | grep -q "^## Method"
+check "report: the headline comes first, the tables next" $?
+grep -qF "latency, median in µs, median of 3 repetitions" "$T/rep/report.md" && grep -qF "latency, 99th percentile in ms" "$T/rep/report.md" &&
+	grep -qF "| 1000   |    49,863 (49,591–50,057) |" "$T/rep/report.md" && grep -qF "frame loss in %" "$T/rep/report.md"
+check "report: units a person reads (pps with separators, µs, ms, %)" $? "$(grep -n 'in µs\|in ms\|49,863' "$T/rep/report.md" | head -5)"
+raw=$(grep '^|' "$T/rep/report.md" | grep -vE 'run|created' | grep -oE '(^|[^0-9.,])[0-9]{5,}' | head -3)
+[ -z "$raw" ]; check "report: no long number without thousands separators in the tables" $? "$raw"
 missing=0
 for img in $(grep -o '](\([^)]*\.png\))' "$T/rep/report.md" | sed 's/^](//; s/)$//'); do
 	[ -s "$T/rep/$img" ] && [ -s "$T/rep/${img%.png}.gp" ] && [ -s "$T/rep/${img%.png}.dat" ] || missing=$((missing + 1))
 done
 nimg=$(grep -c '^!\[' "$T/rep/report.md")
-check "report: all $nimg plots referenced exist with .gp and .dat" $(( missing != 0 || nimg < 5 ))
-grep -q '<table>' "$T/rep/report.html" && grep -q '<img src="compare-fwd_pps.png"' "$T/rep/report.html" &&
-	grep -q '</html>' "$T/rep/report.html"
-check "report: HTML with tables and images" $?
+check "report: all $nimg plots referenced exist with .gp and .dat (line, heatmap, repetitions, comparison)" $(( missing != 0 || nimg != 4 ))
+# the page stands alone: style inline, every image data, links only inside the page
+html=$T/rep/report.html
+nsvg=$(grep -o '<img [^>]*src="data:image/svg+xml;base64,' "$html" | wc -l)
+ext=$(grep -oE '(src|href)="[^"#d][^"]*"|<link |<script|url\(' "$html" | head -3)
+grep -q '<table>' "$html" && grep -q '<style>' "$html" && grep -q '</html>' "$html" && [ "$nsvg" = 4 ] && [ -z "$ext" ]
+check "report: report.html is one file: inline style, $nsvg plots embedded as SVG, nothing loaded from elsewhere" $? "external: $ext"
+grep -q '<section class="headline">' "$html" && grep -q '<nav><a href="#results">' "$html"
+check "report: the page opens with the headline and a table of contents" $?
+run "report: the rule-cost fit in the headline and a table" 0 "" "$B" report "$D/rules.json" -o "$T/rep4"
+grep -qF "**Rule cost:** fwd\_pps: b = 1.3 ns per rule per frame, a = 1.5 µs, R² = 1.000" "$T/rep4/report.md" &&
+	grep -qF "### Rule cost: rate = 1/(a + b·N)" "$T/rep4/report.md" && grep -qF "**Rig ceiling:** 1.629 Mpps" "$T/rep4/report.md"
+check "report: rule cost and rig ceiling (in Mpps) in the headline" $? "$(grep -n 'Rule cost\|Rig ceiling' "$T/rep4/report.md")"
 run "report: tables only" 0 "" "$B" report "$D/framesize.json" -o "$T/rep2" --no-plots
 ! grep -q '## Plots' "$T/rep2/report.md" && grep -q 'Goal PDR accepts 0.5 % loss' "$T/rep2/report.md"
 check "report: --no-plots, and the PDR goal is listed as a deviation" $?

@@ -35,7 +35,7 @@ t "gen: --seed -1" 64 "--seed -1: expected a whole number" "$G" -i lo --seed -1
 t "gen: short --dst-mac" 64 "--dst-mac 02:00: expected a MAC" "$G" -i lo --dst-mac 02:00
 t "gen: unknown --user" 67 "--user 'no-such-user-x': no such user" "$G" -i lo --user no-such-user-x
 t "gen: --user with --calibrate" 64 "--user: --calibrate" "$G" -i lo --calibrate --user root
-t "sink: --port 70000" 64 "--port 70000: expected a UDP port 0..65535" "$S" -i lo --port 70000
+t "sink: --dport 70000" 64 "--dport 70000: expected a UDP port 0..65535" "$S" -i lo --dport 70000
 t "sink: --expect -1" 64 "--expect -1: expected a whole number" "$S" -i lo --expect -1
 t "sink: --interval 5ms" 64 "--interval 5ms: expected an interval from 10ms to 1h" "$S" -i lo --interval 5ms
 t "sink: --duration 0" 64 "--duration 0: expected a duration" "$S" -i lo --duration 0

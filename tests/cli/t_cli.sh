@@ -31,7 +31,7 @@ t "gen: refuses a destination outside 198.18.0.0/15" 64 "benchmarking range" \
 	"$B/ppslab-gen" -i udp:192.0.2.1:9 --count 1
 t "gen: refuses 8.8.8.8 too" 64 "RFC 2544/6815" "$B/ppslab-gen" -i lo --dst 8.8.8.8 --count 1
 t "gen: unknown backend" 64 "unknown port backend" "$B/ppslab-gen" -i nope:x --dst 127.0.0.1 --dst-mac 02:00:00:00:00:01 --count 1
-t "sink: bad port" 64 "--port 70000" "$B/ppslab-sink" -i lo --port 70000
+t "sink: bad port" 64 "--dport 70000" "$B/ppslab-sink" -i lo --dport 70000
 t "sink: bad idle" 64 "--idle" "$B/ppslab-sink" -i lo --idle forever
 t "rut: needs both ports" 64 "both ports" "$B/ppslab-rut" -i lo
 t "ppslab: unknown command" 64 "not a ppslab command" "$B/ppslab" frobnicate
@@ -40,7 +40,7 @@ t "ppslab lab: unknown verb" 64 "unknown lab command" "$B/ppslab" lab sideways
 # udp: works without root on loopback: 1000 frames arrive exactly
 out=$(mktemp -d)
 port=$((20000 + $$ % 20000))
-"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --port 0 --idle 2 --duration 20 --json >"$out/sink" 2>"$out/sink.err" &
+"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --dport 0 --idle 2 --duration 20 --json >"$out/sink" 2>"$out/sink.err" &
 sp=$!
 sleep 0.3
 "$B/ppslab-gen" -i "udp:127.0.0.1:$port" --rate 20k --count 1000 --json >"$out/gen" 2>"$out/gen.err"

@@ -157,7 +157,7 @@ done
 # udp: loopback runs, no root
 port=$((21000 + $$ % 20000))
 sink() {   # sink NAME: background sink on the port
-	"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --port 0 --idle 1 --duration 20 --json \
+	"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --dport 0 --idle 1 --duration 20 --json \
 		>"$out/$1.sink" 2>"$out/$1.sink.err" &
 	spid=$!
 	sleep 0.3

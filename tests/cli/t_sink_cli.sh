@@ -31,21 +31,21 @@ t "bad max-delay" 64 "--max-delay" "$S" -i lo --max-delay soon
 t "unknown backend named" 64 "unknown port backend" "$S" -i nope:x
 
 printf '{"type":"interval","tx_pkts":1}\n{"type":"summary","stream":0,"tx_pkts":}\n' >"$tmp/bad.json"
-out=$("$S" -i "udp:127.0.0.1:$port" --port 0 --duration 0.3 --json --expect-from "$tmp/bad.json" 2>"$tmp/err"); rc=$?
+out=$("$S" -i "udp:127.0.0.1:$port" --dport 0 --duration 0.3 --json --expect-from "$tmp/bad.json" 2>"$tmp/err"); rc=$?
 grep -qE "bad.json:2:[0-9]+:" "$tmp/err"
 result "bad summary: FILE:LINE:COLUMN" $? "$(cat "$tmp/err")"
 result "bad summary: EX_DATAERR" $([ "$rc" = 65 ]; echo $?) "status $rc"
 echo "$out" | grep '"type":"summary"' | jq -e '.expect_error | test("bad.json:2")' >/dev/null
 result "bad summary: the summary is still printed, with the reason" $? "$out"
 
-out=$("$S" -i "udp:127.0.0.1:$port" --port 0 --duration 0.2 --json --expect-from "$tmp/none.json" 2>"$tmp/err"); rc=$?
+out=$("$S" -i "udp:127.0.0.1:$port" --dport 0 --duration 0.2 --json --expect-from "$tmp/none.json" 2>"$tmp/err"); rc=$?
 result "missing summary file: EX_NOINPUT" $([ "$rc" = 66 ]; echo $?) "status $rc, $(cat "$tmp/err")"
 echo "$out" | grep -q '"type":"summary"'
 result "missing summary file: summary printed" $? "$out"
 
 # 1000 frames over udp: on loopback; the sender's summary (edited to claim 1200) gives
 # 200 frames of tail loss, blamed on the network (no ring/socket drops)
-"$S" -i "udp:127.0.0.1:$port" --port 0 --idle 3 --duration 20 --json \
+"$S" -i "udp:127.0.0.1:$port" --dport 0 --idle 3 --duration 20 --json \
 	--expect-from "$tmp/claim.json" >"$tmp/sink" 2>"$tmp/sink.err" &
 sp=$!
 sleep 0.3

@@ -10,6 +10,17 @@
 #   hz-freebsd7.json    the same on FreeBSD 7 (pollhz 4000 and "NP", non-polling)
 #   framesize.json      an RFC 2544 frame-size run (NDR/PDR), 1 GbE
 #   ladder.json         an offered-load ladder (forwarding rate and loss vs load)
+#   rules.json          forwarding rate vs 0..20,000 firewall rules made from the rule-cost
+#                       model 1/(a + b*N), a = 1.5 us, b = 1.3 ns per rule per frame
+#                       (+-0.2 % noise), with a forwarder counter spanning four decades
+#                       and the rig's ceiling far above (plot rules: log x with 0, the fit,
+#                       a log y axis, a reference noted as out of range)
+#   fs10g.json          NDR equal to PDR per frame size, far below a 10 GbE line rate
+#                       (plot rules: identical series, a reference clipped with a note)
+#   hz-sweep.json       pollhz x direction, burst_max 150 as a fixed parameter: the rate
+#                       follows pollhz x burst_max, then leaves it at the CPU's limit,
+#                       the rig's ceiling just above (plot rules: the polling bound, where
+#                       the measurement leaves it, the ceiling drawn as a line)
 #   trend/build-1NN.json  six nightly runs for `ppslab trend`: FreeBSD 13.8 ... 14.2,
 #                       named and created in an order that is not the versions' (13.10
 #                       came out after 14.1); pollhz=1000 drops 20 % from 14.0 on,
@@ -163,6 +174,62 @@ BEGIN {
 		printf "%s  { \"case_id\": \"load_pps=%d\", \"rep\": %d, \"params\": { \"load_pps\": %d }, \"status\": \"ok\",\n", (n++ ? ",\n" : ""), load, r, load > f
 		printf "    \"results\": { \"FR\": { \"offered_pps\": %s, \"fwd_pps\": %s } },\n", fmtv(off), fmtv(fr) > f
 		printf "    \"metrics\": { \"offered_pps\": %s, \"fwd_pps\": %s, \"loss_pct\": %s } }", fmtv(off), fmtv(fr), fmtf((off - fr) * 100 / off, 3) > f
+	}
+	printf "\n ]\n}\n" > f
+	close(f)
+	# ---- rules.json: the rule-cost model, known a and b ------------------------------
+	f = out "/rules.json"
+	head(f, "rules-2026-11-30T14:00:00Z-1e2f3a", "2026-11-30T14:00:00Z")
+	env(f, "Linux", "Debian 12", "6.1.0-13-amd64", "Intel Xeon E5-2620 v4 @ 2.10GHz", "", "veth", 10000,
+	    "\"net.inet.ip.fw.update_counters\": 1", "ppslab-rut 0.1.0")
+	method(f, "fixed", "uni", 64, " \"offered_pps\": \"max\",")
+	printf " \"rig\": { \"direct_pps\": 1629406, \"ceiling_pps\": 1629406 },\n" > f
+	printf " \"profile\": { \"params\": { \"mode\": \"busy\", \"firewall\": \"on\", \"rules_kind\": \"nomatch\" } },\n" > f
+	printf " \"matrix\": { \"axes\": { \"rules\": [0, 100, 1000, 5000, 10000, 20000] }, \"repetitions\": 3 },\n \"cases\": [\n" > f
+	split("0 100 1000 5000 10000 20000", RU, " ")
+	n = 0
+	for (i = 1; i <= 6; i++) for (r = 1; r <= 3; r++) {
+		fwd = 1 / (1.5e-6 + 1.3e-9 * RU[i]) * (1 + 0.002 * (r - 2))
+		lost = (RU[i] == 0 ? 0 : RU[i] * RU[i] / 40000 + r)
+		printf "%s  { \"case_id\": \"rules=%d\", \"rep\": %d, \"params\": { \"rules\": %d }, \"status\": \"ok\",\n", (n++ ? ",\n" : ""), RU[i], r, RU[i] > f
+		printf "    \"metrics\": { \"fwd_pps\": %s, \"cpu_s\": %s, \"rut.lost_polls\": %d } }", fmtf(fwd, 3), fmtf(9.5 + 0.01 * r, 2), lost > f
+	}
+	printf "\n ]\n}\n" > f
+	close(f)
+
+	# ---- fs10g.json: NDR = PDR, far below the 10 GbE line rate ------------------------
+	f = out "/fs10g.json"
+	head(f, "fs10g-2026-11-30T15:00:00Z-4b5c6d", "2026-11-30T15:00:00Z")
+	env(f, "Linux", "Debian 12", "6.1.0-13-amd64", "Intel Xeon E5-2620 v4 @ 2.10GHz", "", "veth", 10000,
+	    "\"net.inet.ip.fw.enable\": 0", "ppslab-rut 0.1.0")
+	method(f, "mlr", "uni", "\"per case\"", " \"goals\": [{ \"name\": \"NDR\", \"loss_ratio\": 0, \"exceed_ratio\": 0.5, \"width\": 0.005 }, { \"name\": \"PDR\", \"loss_ratio\": 0.005, \"exceed_ratio\": 0.5, \"width\": 0.005 }],")
+	printf " \"matrix\": { \"axes\": { \"size\": [64, 128, 256, 512, 1024, 1280, 1518] }, \"repetitions\": 1 },\n \"cases\": [\n" > f
+	split("64 128 256 512 1024 1280 1518", SZ, " ")
+	split("498000 476000 401000 322000 230000 198000 151000", ND, " ")
+	n = 0
+	for (i = 1; i <= 7; i++) {
+		printf "%s  { \"case_id\": \"size=%d\", \"rep\": 1, \"params\": { \"size\": %d }, \"status\": \"ok\",\n", (n++ ? ",\n" : ""), SZ[i], SZ[i] > f
+		printf "    \"metrics\": { \"ndr_pps\": %d, \"pdr_pps\": %d } }", ND[i], ND[i] > f
+	}
+	printf "\n ]\n}\n" > f
+	close(f)
+
+	# ---- hz-sweep.json: the polling bound and where the rate leaves it ----------------
+	f = out "/hz-sweep.json"
+	head(f, "hz-sweep-2026-11-30T16:00:00Z-7a8b9c", "2026-11-30T16:00:00Z")
+	env(f, "Linux", "Debian 12", "6.1.0-13-amd64", "Intel Xeon E5-2620 v4 @ 2.10GHz", "", "veth", 10000,
+	    "\"kern.polling.each_burst\": 5", "ppslab-rut 0.1.0")
+	method(f, "fixed", "uni | bi", 64, "")
+	printf " \"rig\": { \"direct_pps\": 310000, \"ceiling_pps\": 310000 },\n" > f
+	printf " \"profile\": { \"params\": { \"mode\": \"poll\", \"burst_max\": 150, \"offered\": \"300k\" } },\n" > f
+	printf " \"matrix\": { \"axes\": { \"pollhz\": [250, 500, 1000, 2000, 3000, 4000], \"direction\": [\"uni\", \"bi\"] }, \"repetitions\": 1 },\n \"cases\": [\n" > f
+	split("250 500 1000 2000 3000 4000", HZ_, " ")
+	n = 0
+	for (i = 1; i <= 6; i++) for (d = 1; d <= 2; d++) {
+		bound = HZ_[i] * 150 * d
+		fwd = (bound < 265000 ? bound * 0.999 : 265000 * (1 - 0.01 * i))
+		printf "%s  { \"case_id\": \"pollhz=%d/direction=%s\", \"rep\": 1, \"params\": { \"pollhz\": %d, \"direction\": \"%s\" }, \"status\": \"ok\",\n", (n++ ? ",\n" : ""), HZ_[i], (d == 1 ? "uni" : "bi"), HZ_[i], (d == 1 ? "uni" : "bi") > f
+		printf "    \"metrics\": { \"fwd_pps\": %s } }", fmtv(fwd) > f
 	}
 	printf "\n ]\n}\n" > f
 	close(f)

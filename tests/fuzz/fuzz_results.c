@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "model.h"
 #include "results.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -20,6 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (res_from_json(root, "fuzz.json", &rf, err, sizeof(err)) == 0) {
 		json_t *s = res_summary(rf);
 		json_decref(s);
+		/* what ppslab run stores beside the summary: the rule-cost fits */
+		json_t *fits = res_fits(rf);
+		json_decref(fits);
 		/* what table, plot and compare do with every cell and metric */
 		for (size_t c = 0; c < rf->ncells && c < 64; c++) {
 			for (size_t m = 0; m < rf->nmetrics && m < 16; m++) {

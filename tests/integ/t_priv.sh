@@ -20,7 +20,7 @@ ids() {
 }
 # gen → sink over udp: on the sink namespace's loopback, both as nobody
 port=$((20000 + $$ % 20000))
-start sink sink "$B/ppslab-sink" -i "udp:127.0.0.1:$port" --port 0 --idle 2 --duration 30 --json --user $U -v
+start sink sink "$B/ppslab-sink" -i "udp:127.0.0.1:$port" --dport 0 --idle 2 --duration 30 --json --user $U -v
 wait_ready sink
 eq "sink: runs as $U, no capabilities" "$(ids "${BG_PID[sink]}")" "${uid}x4 ${gid}x4 0 0"
 start gen sink "$B/ppslab-gen" -i "udp:127.0.0.1:$port" --rate 2k --count 4000 --json --user $U
