@@ -51,7 +51,11 @@ static int64_t get_knob(void *ctx, const struct bsdctl_oid *o)
 
 static int set_knob(void *ctx, const struct bsdctl_oid *o, int64_t v)
 {
-	return poll_set(((struct rut_sysctl_ctx *)ctx)->poll, (enum poll_knob)o->arg, v);
+	struct rut_sysctl_ctx *c = ctx;
+	int rc = poll_set(c->poll, (enum poll_knob)o->arg, v);
+	if (!rc && c->knob_hook)
+		c->knob_hook(c->hook_arg, o->arg, v);
+	return rc;
 }
 
 static int64_t get_stat(void *ctx, const struct bsdctl_oid *o)
