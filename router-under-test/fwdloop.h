@@ -99,7 +99,7 @@ struct sched {
 	enum rut_mode mode;
 	int burst;                   /* busy and intr modes */
 	uint64_t spin_ns;            /* poll mode: spin this long before a deadline */
-	int rt_prio;                 /* SCHED_FIFO priority the threads got, 0: normal */
+	_Atomic int rt_prio;         /* SCHED_FIFO priority the threads got, 0: normal */
 	struct runctl *rc;
 	struct ctl_req *mb;          /* NULL without --ctl */
 	struct rut_info info;
