@@ -222,7 +222,7 @@ int cmd_compare(int argc, char **argv)
 {
 	struct args a = { .co = { .margin = 0.02, .alpha = 0.05, .floor = -1 },
 			  .fmt = GRID_TEXT };
-	struct res_file *rf[16] = { 0 };
+	struct res_file *rf[16] = { 0 }, *whole = NULL;
 	struct cmp *cs[16] = { 0 };
 	size_t nf = 0;
 	int first, rc = opt_parse(argc, argv, opts, handle, &a, &first);
@@ -233,7 +233,6 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (rc)
 		goto out;
-	struct res_file *whole = NULL;
 	if (a.by) {
 		if (argc - first != 1) {
 			log_err("--by compares the values of one axis within one results file; got %d "

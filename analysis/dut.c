@@ -773,8 +773,9 @@ static int ext_apply(struct dut *d, const json_t *params, char *err, size_t errl
 	json_object_foreach(p->router.hooks, axis, hook) {
 		bool need = false, rules = !strcmp(axis, "rules") || prof_hook_uses(hook, "rules");
 		for (size_t i = 0; i < nn; i++)
-			if (ch[i] && (!strcmp(names[i], axis) || prof_hook_uses(hook, names[i])))
-				need = true;
+			if (ch[i] && (!strcmp(names[i], axis) || prof_hook_uses(hook, names[i]) ||
+				      (rules && !strcmp(names[i], "rules_kind"))))
+				need = true;   /* a hook given the rule set: rules_kind makes it too */
 		if (!need)
 			continue;
 		/* the rule set reaches the router on the hook's stdin: no file of the control

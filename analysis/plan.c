@@ -440,31 +440,36 @@ static void print_hooks(const struct profile *p, const struct plan *pl, FILE *f)
 			fmt_time(p->router.reboot_timeout_s, tb2, sizeof(tb2)) + 6);
 	}
 	fprintf(f, "\nrouter hooks (external router; router.hook_estimate per run):\n");
+	const char *k;
+	json_t *h;
+	int hw = 12;   /* the names' column */
+	for (size_t a = 0; a < p->router.naxes; a++)
+		if ((int)strlen(p->router.axes[a].name) > hw)
+			hw = (int)strlen(p->router.axes[a].name);
 	if (p->router.setup_hook) {
 		size_t n = 1 + pl->reboots;
-		fprintf(f, "  setup        %s, ~%g s\n", n == 1 ? "once" : "once and after every reboot",
-			prof_hook_estimate(p, "setup"));
+		fprintf(f, "  %-*s %s, ~%g s\n", hw, "setup",
+			n == 1 ? "once" : "once and after every reboot", prof_hook_estimate(p, "setup"));
 	}
 	for (size_t a = 0; a < p->router.naxes; a++) {
 		const struct prof_raxis *ra = &p->router.axes[a];
 		size_t n = hook_count(p, pl, ra->name, ra->set);
-		fprintf(f, "  %-12s %zu run%s, ~%g s each\n", ra->name, n, n == 1 ? "" : "s",
+		fprintf(f, "  %-*s %zu run%s, ~%g s each\n", hw, ra->name, n, n == 1 ? "" : "s",
 			prof_hook_estimate(p, ra->name));
 	}
-	const char *k;
-	json_t *h;
 	json_object_foreach(p->router.hooks, k, h) {
 		size_t n = hook_count(p, pl, k, h);
-		fprintf(f, "  %-12s %zu run%s, ~%g s each\n", k, n, n == 1 ? "" : "s",
+		fprintf(f, "  %-*s %zu run%s, ~%g s each\n", hw, k, n, n == 1 ? "" : "s",
 			prof_hook_estimate(p, k));
 	}
 	if (verified_axes(p))
-		fprintf(f, "  verify       every case, %zu axis%s, ~%g s each\n", verified_axes(p),
-			verified_axes(p) == 1 ? "" : "es", prof_hook_estimate(p, "verify"));
+		fprintf(f, "  %-*s every case, %zu axis%s, ~%g s each\n", hw, "verify",
+			verified_axes(p), verified_axes(p) == 1 ? "" : "es",
+			prof_hook_estimate(p, "verify"));
 	if (p->router.check_hook)
-		fprintf(f, "  check        every case, ~%g s\n", prof_hook_estimate(p, "check"));
+		fprintf(f, "  %-*s every case, ~%g s\n", hw, "check", prof_hook_estimate(p, "check"));
 	if (p->router.read_hook)
-		fprintf(f, "  read         before and after every trial, ~%g s\n",
+		fprintf(f, "  %-*s before and after every trial, ~%g s\n", hw, "read",
 			prof_hook_estimate(p, "read"));
 	fprintf(f, "  hooks in all: %zu runs, %s\n", pl->hook_runs,
 		fmt_time(pl->est_hook_s, tb, sizeof(tb)));
@@ -507,7 +512,13 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 										     "kernel")));
 	for (size_t i = 0; prof_axis_names[i]; i++) {
 		const json_t *v = json_object_get(p->fixed, prof_axis_names[i]);
-		if (k && !pollkern_has(k, prof_axis_names[i]))
+		if (k && p->router.kind == PR_RUT && !pollkern_has(k, prof_axis_names[i]))
+			continue;
+		/* an external router gets only what its hooks set, and the traffic's */
+		bool hooked = prof_axis_hooked(p, prof_axis_names[i]) ||
+			      (!strcmp(prof_axis_names[i], "rules_kind") && prof_axis_hooked(p, "rules"));
+		if (p->router.kind == PR_EXTERNAL && !prof_axis_by_ppslab(prof_axis_names[i]) &&
+		    !hooked)
 			continue;
 		if (v && !json_is_null(v))     /* null: the kernel's own (hz) */
 			fprintf(f, " %s=%s", prof_axis_names[i], res_value_str(v, vb, sizeof(vb)));
