@@ -72,7 +72,12 @@
  *     object of axis, "setup", "read", "check" → duration; 1s). In a hook word every
  *     {NAME} names an axis and {{ / }} are literal braces. An external router's swept
  *     axes must each be set by a hook (its own, or one naming {AXIS}), except those
- *     ppslab applies itself: offered, size, flows, direction.
+ *     ppslab applies itself: offered, size, flows, direction. Also only external:
+ *     axes (router axes, a list of {name, values, set, verify, reboot, timeout}: the
+ *     router's own knobs, swept before the matrix's axes; a name of letters, digits and
+ *     ._-% that is no built-in axis and not value, setup, read, check, verify, reboot
+ *     or ready; {value} in its set and verify is its value), reboot_hook (required
+ *     with a reboot axis), ready_hook, reboot_timeout (10m), reboot_estimate (2m).
  *   topology: kind netns (lab "ppslab"; netns LAB-gen/LAB-rut/LAB-sink, iface gen0,
  *     "rut0,rut1", sink0 filled in), local (gen/sink iface required; rut's "IN,OUT" too
  *     when router.kind is rut) or ssh (each such box also needs "ssh": "[user@]host",
