@@ -732,7 +732,7 @@ static void progress_wait(struct runner *r, const struct plan_case *pc, double w
 	}
 }
 
-/* After the router was told to restart: polls, with backoff (1 s, doubling, at most
+/* After the router was told to restart: polls, with backoff (0.5 s, doubling, at most
  * 10 s apart), until router.ready_hook exits 0 or, without one, a probe's frames pass
  * through it; and, when its environment can be read, until its boot identity has
  * changed (a router that has not gone down yet answers too). Then reads the
@@ -742,7 +742,7 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 		     size_t errlen)
 {
 	const struct profile *p = r->p;
-	double tmo = p->router.reboot_timeout_s, delay = 1, waited = 0;
+	double tmo = p->router.reboot_timeout_s, delay = 0.5, waited = 0;
 	uint64_t t0 = mono_ns();
 	int tries = 0;
 	char last[600] = "nothing yet", before[256], what[300] = "";

@@ -63,7 +63,10 @@ while :; do
 	hz=$(loader kern.hz 1000)
 	bm=$(loader kern.polling.burst_max 150)
 	rm -f "$D/rut.sock"
-	"$BIN/ppslab-rut" -i rut0 -o rut1 --kernel freebsd-14 --sysctl "kern.hz=$hz" \
+	# rings of 512 frames, as a NIC's: an overload is lost at once, not queued for
+	# seconds, so a trial's test frames (not its warm-up's) come through
+	"$BIN/ppslab-rut" -i afpacket:rut0,ring=v2,frames=512 -o afpacket:rut1,ring=v2,frames=512 \
+		--kernel freebsd-14 --sysctl "kern.hz=$hz" \
 		--burst-max "$bm" --ctl "$D/rut.sock" --json >"$D/rut.out" 2>"$D/rut.err" &
 	rut=$!
 	ready_wait "$rut" 30 "$D/rut.out" || echo "boot: ppslab-rut with kern.hz=$hz did not start: $(head -c 300 "$D/rut.err")" >&2
