@@ -734,7 +734,7 @@ static void progress_wait(struct runner *r, const struct plan_case *pc, double w
 
 /* After the router was told to restart: polls, with backoff (0.5 s, doubling, at most
  * 10 s apart), until router.ready_hook exits 0 or, without one, a probe's frames pass
- * through it; and, when its environment can be read, until its boot identity has
+ * through it; and, when its environment is read over ssh, until its boot identity has
  * changed (a router that has not gone down yet answers too). Then reads the
  * environment again. Fills c's router_reboot. 0; -EIO when it is not back within
  * router.reboot_timeout (err says how long it waited and what it saw last); -EINTR. */
@@ -748,7 +748,9 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 	char last[600] = "nothing yet", before[256], what[300] = "";
 	size_t wl = 0;
 	bool env_known = r->router_env && !json_object_get(r->router_env, "note");
-	snprintf(before, sizeof(before), "%s", boot_of(r->router_env));
+	/* a router in a namespace of this host shares its boot: only a box of its own
+	 * (over ssh) shows a restart in its boot identity */
+	snprintf(before, sizeof(before), "%s", r->rut_box.ssh ? boot_of(r->router_env) : "");
 	json_t *axes = json_object();
 	for (size_t a = 0; a < p->router.naxes; a++)
 		if (p->router.axes[a].reboot) {
