@@ -718,10 +718,10 @@ static void progress_wait(struct runner *r, const struct plan_case *pc, double w
 	static double said;
 	if (r->o->quiet)
 		return;
-	if (r->tty) {
-		fprintf(stderr, "\r[%zu/%zu] %s rep %u  %s: %.0f s, %d tr%s%-10s", r->done + 1,
-			r->total, pc->case_id, pc->rep, state, waited, tries, tries == 1 ? "y" : "ies",
-			"");
+	if (r->tty) {   /* one line, short: the finished case's line overwrites it */
+		fprintf(stderr, "\r[%zu/%zu] %s rep %u  router restarting: %.0f s, %d tr%s%-10s",
+			r->done + 1, r->total, pc->case_id, pc->rep, waited, tries,
+			tries == 1 ? "y" : "ies", "");
 		fflush(stderr);
 		return;
 	}
