@@ -339,6 +339,29 @@ check "compare: CSV header" $?
 run "compare: a single file" 64 "a baseline and" "$B" compare "$D/sweep.json"
 run "compare: bad --margin" 64 "--margin 2x: expected" "$B" compare "$D/sweep.json" "$D/sweep.json" --margin 2x
 run "compare: bad --fail-on" 64 "--fail-on regresion: expected" "$B" compare "$D/sweep.json" "$D/sweep.json" --fail-on regresion
+# --by: the values of one axis of one file against each other; the slow copy's rules=10
+# cells made 10 % slower plant one regression per pollhz × burst_max cell of rules=10
+jq '.cases |= map(if .params.rules == 10 and .params.pollhz == 1000 and .metrics.fwd_pps then .metrics.fwd_pps *= 0.9 else . end)' \
+	"$D/sweep.json" >"$T/byslow.json"
+run "compare --by rules: one file" 0 "" "$B" compare "$T/byslow.json" --by rules --where pollhz=1000 -o "$T/by.json"
+jq -e '.by == {"file": "'"$T/byslow.json"'", "axis": "rules", "baseline": "0"}
+	and ([.rows[] | select(.verdict == "REGRESSION") | .candidate + " " + .key] == ["rules=10 pollhz=1000/burst_max=50", "rules=10 pollhz=1000/burst_max=150"])
+	and ([.rows[].params | has("rules")] | any | not)' "$T/by.json" >/dev/null
+check "compare --by: the planted cells, matched without the axis, against the first value" $? "$(head -c 600 "$T/by.json")"
+grep -q "^B/A: rules=10 vs rules=0" "$T/out"
+check "compare --by: the text names the values compared" $? "$(head -c 400 "$T/out")"
+run "compare --by --baseline: the other way round" 0 "" "$B" compare "$T/byslow.json" --by rules --baseline 10 --where pollhz=1000 -o -
+jq -e '[.rows[] | select(.verdict == "PROGRESSION")] | length == 2' "$T/out" >/dev/null
+check "compare --by --baseline 10: progressions" $?
+run "compare --by: no such axis" 64 "--by colour: .*byslow.json has no such axis \\(axes: pollhz, burst_max, rules\\)" \
+	"$B" compare "$T/byslow.json" --by colour
+run "compare --by: one file only" 64 "--by compares the values of one axis within one results file" \
+	"$B" compare "$T/byslow.json" "$D/sweep.json" --by rules
+run "compare --by: a value it does not have" 64 "--baseline 5: rules has no such value \\(values: 0, 10\\)" \
+	"$B" compare "$T/byslow.json" --by rules --baseline 5
+run "compare: --baseline without --by" 64 "give --by AXIS" "$B" compare "$T/byslow.json" "$D/sweep.json" --baseline 5
+run "compare --by: --where on the compared axis" 64 "--where rules=0: rules is the --by axis" \
+	"$B" compare "$T/byslow.json" --by rules --where rules=0
 jq '.cases[].metrics |= (if . then del(.fwd_pps) else . end)' "$D/small.json" >"$T/norate.json"
 run "compare: no common rate metric" 64 "share none of the usual rate metrics .*common: loss_pct, lat_p99_ns" \
 	"$B" compare "$T/norate.json" "$T/norate.json" --no-env
