@@ -25,6 +25,8 @@ start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --rules "$T/deny.rules" --ctl "$S"
 wait_ready sink; wait_ready rut
 # ready (docs/readiness.md): the control socket answers at once, without a retry
 ctl stats >/dev/null 2>"$T/err"; rc=$?
+eq "the default kernel leaves ipfw FreeBSD 14's: skipto_dragonfly 0" \
+	"$(ctl sysctl -n net.inet.ip.fw.skipto_dragonfly)" 0
 eq "ready: the forwarder's control socket answers right after its ready line" "$rc $(cat "$T/err")" "0 "
 eq "ready: its first line is the ready record, with its pid, ports and socket" \
 	"$(head -n 1 "$T/rut.out" | jq -r '[.type, .pid, (.ports | join(" ")), .ctl] | join(",")')" \

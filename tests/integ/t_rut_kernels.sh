@@ -40,6 +40,8 @@ for k in dragonfly-1.8 dragonfly-2.0; do
 	sleep 1.2
 	R[$k]=$(rate 2)
 	BURST[$k]=$(ctl sysctl -n kern.polling.burst)
+	eq "$k named on the command line: DragonFly's backward skipto" \
+		"$(ctl sysctl -n net.inet.ip.fw.skipto_dragonfly)" 1
 	finish gen_$k 20; eq "$k: gen exits 0" "$RC" 0
 	stop rut_$k; eq "$k: rut exits 0" "$RC" 0
 	sink_done sink_$k; eq "$k: sink exits 0" "$RC" 0
