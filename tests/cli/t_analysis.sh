@@ -159,7 +159,7 @@ msg=$(xml_ok "$T/p/load.svg"); check "plot: load.svg is well-formed XML" $? "$ms
 grep -q '<svg' "$T/p/load.svg" && grep -q 'MFR' "$T/p/load.svg"
 check "plot: the load plot marks the maximum forwarding rate" $?
 run "plot: heatmap" 0 "" "$B" plot "$D/sweep.json" --kind heatmap --where rules=10 -o "$T/p/heat.png" --image-size 640x480
-msg=$(png_ok "$T/p/heat.png" 640x480); check "plot: heat.png honours --size and is not blank" $? "$msg"
+msg=$(png_ok "$T/p/heat.png" 640x480); check "plot: heat.png honours --image-size and is not blank" $? "$msg"
 run "plot: frame size against the 1 GbE line rate" 0 "" "$B" plot "$D/framesize.json" --kind framesize --link 1G -o "$T/p/fs.png"
 msg=$(png_ok "$T/p/fs.png" 900x540); check "plot: fs.png not blank" $? "$msg"
 grep -q '^link_bps = 1000000000$' "$T/p/fs.gp" && grep -q 'maxfps(x) = link_bps / ((x + 20) \* 8)' "$T/p/fs.gp"
