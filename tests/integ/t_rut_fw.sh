@@ -96,6 +96,10 @@ eq "count: a bad rule exits 65" "$rc" 65
 check "count: and says where" grep -q "^ipfw: .*'frm'.*(column" "$T/err"
 ctl ipfw delete 65535 >/dev/null 2>&1; rc=$?
 eq "count: the default rule cannot be deleted (69)" "$rc" 69
+ctl ipfw table 9 list >/dev/null 2>"$T/err"; rc=$?
+eq "count: listing a missing table exits 71" "$rc" 71
+eq "count: and says it as ipfw(8) does, no column" "$(cat "$T/err")" \
+	"ipfw: failed to request table info: No such process"
 eq "count: delete 150" "$(ctl ipfw -q delete 150; echo $?)" 0
 eq "count: add echoes the rule" "$(ctl ipfw add 170 count udp from 198.18.0.0/15 to any 9)" \
 	"00170 count udp from 198.18.0.0/15 to any 9"
