@@ -128,6 +128,80 @@ wait_ready() {
 	return $rc
 }
 
+# wait_until TIMEOUT_S WHAT COMMAND...: wait_for (scripts/ready.sh), non-zero with the TAP
+# comment "WHAT: not within TIMEOUT_S s" when COMMAND never succeeded.
+wait_until() {
+	local tmo=$1 what=$2
+	shift 2
+	wait_for "$tmo" "$@" && return 0
+	echo "# $what: not within $tmo s"
+	return 1
+}
+
+# ifc ROLE IF FIELD: an interface's own 64-bit counter (rx_packets, tx_packets, ...).
+ifc() {
+	ip -n "$LAB-$1" -s -j link show dev "$2" |
+		jq -r --arg f "$3" '.[0].stats64 | (if ($f|startswith("rx_")) then .rx[$f|ltrimstr("rx_")] else .tx[$f|ltrimstr("tx_")] end) // 0'
+}
+
+# ifc_at_least ROLE IF FIELD N: the counter has reached N (for wait_until)
+ifc_at_least() {
+	[ "$(ifc "$1" "$2" "$3")" -ge "$4" ]
+}
+
+# sink_count NAME: the frames the sink NAME (started with --json) has accounted for so
+# far by its interval lines (one per --interval): read, of any class, or dropped at its
+# ring or by the host. A line being written is skipped.
+sink_count() {
+	jq -Rn '[inputs | fromjson? | select(.type == "interval")
+		| .rx_frames + .ring_drops + .if_drops] | add // 0' "$T/$1.out"
+}
+
+# sink_has NAME N [TIMEOUT_S]: waits until the sink NAME has accounted for N frames, so
+# that stopping it then loses none still on the way: a sender's last frame may reach
+# the sink's socket long after the sender has exited (the kernel's softirq work is
+# deferred on a busy host). Non-zero with a TAP comment when NAME ended first or
+# TIMEOUT_S (default 15) passed.
+sink_has() {
+	local name=$1 n=$2 tmo=${3:-15} pid=${BG_PID[$1]:-} v end
+	end=$((SECONDS + tmo))
+	while :; do
+		v=$(sink_count "$name")
+		[ "$v" -ge "$n" ] && return 0
+		if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+			echo "# $name ended having accounted for $v of $n frames"
+			return 1
+		fi
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "# $name accounted for $v of $n frames within $tmo s"
+			return 1
+		fi
+		sleep 0.1   # the poll interval of the wait
+	done
+}
+
+# sink_done NAME N: the senders are done and N frames are on their way to the sink NAME:
+# waits until it has accounted for them (sink_has), then SIGINT (its summary); status
+# in $RC.
+sink_done() {
+	sink_has "$1" "$2"
+	stop "$1"
+}
+
+# lab_procs ROLE COMM: the pids of the processes called COMM in this lab's ROLE
+# namespace: this test's own, whatever other checkouts on the machine run
+lab_procs() {
+	local p
+	for p in $(ip netns pids "$LAB-$1" 2>/dev/null); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = "$2" ] && echo "$p"
+	done
+}
+
+# gone PID: the process has ended (for wait_until)
+gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+
 # The old waits, gone: a test still calling one (written before wait_ready) stops here
 # with the reason instead of going on unready.
 await_ready() { bail "await_ready (a sleep) is gone: use wait_ready NAME (docs/readiness.md)"; }

@@ -35,9 +35,10 @@ eq "udp: the routed interface gen0 is read" "$(jv gen-udp .ifname)" gen0
 eq "udp: sink received 20000, lost 0" "$(jv sink-udp '[.rx_pkts, .lost_pkts] | join(",")')" "20000,0"
 # --ttl reaches a udp: port's datagrams (IP_TTL on its socket), as it does L2 frames
 if command -v tcpdump >/dev/null; then
-	inns gen timeout 10 tcpdump -i gen0 -n -w "$T/ttl.pcap" -c 5 "udp and dst host $DST" >/dev/null 2>&1 &
+	inns gen timeout 10 tcpdump -i gen0 -n -w "$T/ttl.pcap" -c 5 "udp and dst host $DST" >/dev/null 2>"$T/tcpdump.err" &
 	tpid=$!
-	sleep 1
+	# tcpdump says "listening on" once its filter is set on the open socket
+	wait_until 10 "tcpdump listening on gen0" grep -q "listening on" "$T/tcpdump.err"
 	inns gen timeout 10 "$B/ppslab-gen" -i udp:$DST:9 --ttl 3 --rate 1k --count 5 -q >/dev/null 2>&1
 	eq "udp: --ttl 3 sends 5 frames" "$?" 0
 	wait $tpid
@@ -110,7 +111,8 @@ eq "no frame left gen0" "$after" "$before"
 start sink-int rut "$B/ppslab-sink" -i rut0 --idle 2 --duration 30 --json
 wait_ready sink-int
 start gen-int gen "$B/ppslab-gen" -i gen0 --dst $DST --rate 10k --duration 30 --json
-sleep 1.5
+# mid-run: the sink has counted a second's worth
+sink_has sink-int 10000 30
 stop gen-int; eq "SIGINT: gen exits 0" "$RC" 0
 finish sink-int 40; eq "SIGINT: sink exits 0" "$RC" 0
 eq "SIGINT: summary says interrupted" "$(jv gen-int .interrupted)" true

@@ -24,7 +24,7 @@ start sink sink "$B/ppslab-sink" -i "udp:127.0.0.1:$port" --port 0 --idle 2 --du
 wait_ready sink
 eq "sink: runs as $U, no capabilities" "$(ids "${BG_PID[sink]}")" "${uid}x4 ${gid}x4 0 0"
 start gen sink "$B/ppslab-gen" -i "udp:127.0.0.1:$port" --rate 2k --count 4000 --json --user $U
-sleep 1
+wait_ready gen   # said after the drop (docs/readiness.md)
 eq "gen: runs as $U, no capabilities" "$(ids "${BG_PID[gen]}")" "${uid}x4 ${gid}x4 0 0"
 finish gen 20; eq "gen as $U exits 0" "$RC" 0
 finish sink 20; eq "sink as $U exits 0" "$RC" 0

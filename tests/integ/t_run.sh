@@ -101,14 +101,16 @@ jq --arg r "$T/r3.json" '.matrix.pollhz = [500, 1000] | .repetitions = 1 | .tria
 	| .rig = {"calibrate": false, "direct": false}' "$P" >"$P3"
 "$B/ppslab" run "$P3" -q --no-table >"$T/run4.out" 2>"$T/run4.err" &
 pid=$!
-for i in $(seq 1 200); do
-	rp=$(pgrep -f "ppslab-rut -i afpacket:rut0 -o afpacket:rut1 --mode poll --ctl /tmp/ppslab-run" | head -n 1)
-	[ -n "$rp" ] && [ "$(ip netns identify "$rp" 2>/dev/null)" = "$LAB-rut" ] && break
-	rp=""
-	sleep 0.1
-done
-sleep 1.5
-[ -n "$rp" ] && kill -KILL "$rp"
+# the first case's forwarder, killed while the case's load runs through it
+reading() {   # the forwarder (in $rp) has read frames
+	local sock
+	rp=$(lab_procs rut ppslab-rut | head -n 1)
+	[ -n "$rp" ] || return 1
+	sock=$(tr '\0' '\n' <"/proc/$rp/cmdline" 2>/dev/null | sed -n '/^--ctl$/{n;p;q}')
+	[ -n "$sock" ] && [ "$("$B/ppslab-rut" ctl "$sock" stats 2>/dev/null | jq -r '.rx_pkts // 0')" -gt 0 ]
+}
+rp=""
+wait_until 30 "the first case's forwarder reading its load" reading && kill -KILL "$rp"
 wait $pid
 eq "a run with a failed case exits 1" "$?" 1
 eq "the killed case failed, the other finished" \
