@@ -9,6 +9,7 @@
 set -u
 B=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
+. "$TOP/scripts/ready.sh"
 G=$B/ppslab-gen
 n=0
 out=$(mktemp -d)
@@ -135,14 +136,21 @@ for o in "--dst 198.19.0.77" "--stream 9" "--ttl 3" "--dst-mac 02:00:00:00:00:01
 done
 # a signal before the run (here while the capture is still being opened: a FIFO with
 # no writer yet) ends it with a message and 128+signal, not silently by the signal
+blocks() {   # blocks PID SIG: ppslab-gen, the child of PID (timeout), holds SIG blocked
+	local c m
+	c=$(pgrep -P "$1" -x ppslab-gen | head -n 1)
+	[ -n "$c" ] && m=$(awk '/^SigBlk:/ { print $2 }' "/proc/$c/status" 2>/dev/null) &&
+		[ -n "$m" ] && (( (16#$m >> ($(kill -l "$2") - 1)) & 1 ))
+}
 mkfifo "$out/fifo"
 pcap "$out/sig.pcap" 198 18 0 2
 for s in TERM INT; do
 	timeout 10 "$G" -i lo --replay "$out/fifo" --count 1 --json >"$out/sig.out" 2>"$out/sig.err" &
 	gpid=$!
-	sleep 0.3
+	# it holds SIGINT and SIGTERM blocked from its first instruction on (and cannot
+	# open the FIFO before cp does): the signal then waits for it, pending
+	wait_for 10 blocks $gpid $s || echo "# gen did not block SIG$s within 10 s"
 	kill -$s $gpid
-	sleep 0.1
 	timeout 5 cp "$out/sig.pcap" "$out/fifo"   # bounded: a killed reader never opens it
 	wait $gpid; grc=$?
 	want=$((128 + $(kill -l $s)))
@@ -160,7 +168,7 @@ sink() {   # sink NAME: background sink on the port
 	"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --port 0 --idle 1 --duration 20 --json \
 		>"$out/$1.sink" 2>"$out/$1.sink.err" &
 	spid=$!
-	sleep 0.3
+	ready_wait $spid 30 "$out/$1.sink" || echo "# the sink $1 was not ready: $(cat "$out/$1.sink.err")"
 }
 sv() { grep '"type":"summary"' "$out/$1" | tail -n 1 | jq -r "$2"; }
 
@@ -191,7 +199,9 @@ else nok "10% magic faults arrive as foreign, the stream stays gap-free" "gen,si
 
 "$G" -i "udp:127.0.0.1:$port" --rate 5k --duration 30 --json >"$out/int.gen" 2>"$out/int.err" &
 gpid=$!
-sleep 1.5
+# mid-run: after its first interval line (so that there are two with the last)
+intervals() { [ "$(grep -c '"type":"interval"' "$1")" -ge "$2" ]; }
+wait_for 30 intervals "$out/int.gen" 1 || echo "# gen printed no interval line within 30 s"
 kill -INT $gpid
 wait $gpid; grc=$?
 sum=$(grep '"type":"interval"' "$out/int.gen" | jq -s 'map(.tx_pkts) | add')
@@ -232,7 +242,9 @@ else nok "max for 300 ms: sent within the 300 ms" "status,within = $got, duratio
 # interrupted in the warm-up: nothing measured is no pass
 "$G" -i "udp:127.0.0.1:$port" --rate 1k --count 100000 --warmup 5s --json >"$out/wu.gen" 2>"$out/wu.err" &
 gpid=$!
-sleep 0.5
+# in the warm-up: an interval line of it with frames (the warm-up lasts 5 s)
+warming() { grep '"type":"interval"' "$1" | jq -c 'select(.warmup and .warmup_pkts > 0)' 2>/dev/null | grep -q .; }
+wait_for 30 warming "$out/wu.gen" || echo "# gen printed no warm-up interval within 30 s"
 kill -INT $gpid
 wait $gpid; grc=$?
 got="$grc $(sv wu.gen .tx_pkts) $(sv wu.gen .rate_ok) $(sv wu.gen .interrupted) $(sv wu.gen '.warmup_pkts > 0')"
@@ -257,11 +269,19 @@ esac
 
 # --calibrate interrupted in its ceiling phase: no ceiling, for the interface either, and
 # the frames it sent are still counted
+# (a sink there, counting every 100 ms, shows when frames of the ceiling phase flow:
+# the 2-s phase starts at the ready line; the sink ends itself when they stop)
+"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --port 0 --idle 1 --duration 20 --interval 100ms \
+	--json >"$out/cal.sink" 2>"$out/cal.sink.err" &
+spid=$!
+ready_wait $spid 30 "$out/cal.sink" || echo "# the sink cal was not ready: $(cat "$out/cal.sink.err")"
 "$G" -i "udp:127.0.0.1:$port" --calibrate --duration 2s --json >"$out/cal.gen" 2>"$out/cal.err" &
 gpid=$!
-sleep 0.5
+received() { grep '"type":"interval"' "$1" | jq -c 'select(.rx_pkts > 0)' 2>/dev/null | grep -q .; }
+wait_for 30 received "$out/cal.sink" || echo "# the sink received nothing of --calibrate within 30 s"
 kill -INT $gpid
 wait $gpid; grc=$?
+wait $spid
 got="$grc $(sv cal.gen .max_pps) $(sv cal.gen .if_max_pps) $(sv cal.gen '.tx_pkts > 0') $(sv cal.gen .interrupted) $(sv cal.gen .rate_ok)"
 if [ "$got" = "0 null null true true false" ]; then ok "--calibrate interrupted in the ceiling: no ceiling, frames still counted"
 else nok "--calibrate interrupted in the ceiling: no ceiling, frames still counted" "status,max,if_max,tx>0,interrupted,ok = $got"; fi

@@ -6,6 +6,7 @@
 set -u
 B=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
+. "$TOP/scripts/ready.sh"
 n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -48,7 +49,7 @@ result "missing summary file: summary printed" $? "$out"
 "$S" -i "udp:127.0.0.1:$port" --port 0 --idle 3 --duration 20 --json \
 	--expect-from "$tmp/claim.json" >"$tmp/sink" 2>"$tmp/sink.err" &
 sp=$!
-sleep 0.3
+ready_wait $sp 30 "$tmp/sink"
 "$B/ppslab-gen" -i "udp:127.0.0.1:$port" --rate 20k --count 1000 --json >"$tmp/gen" 2>"$tmp/gen.err"
 grc=$?
 grep '"type":"summary"' "$tmp/gen" | jq -c '.tx_pkts = 1200 | if has("test_pkts") then .test_pkts = 1200 else . end' >"$tmp/claim.json"
