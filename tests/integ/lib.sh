@@ -51,6 +51,17 @@ within() {  # within DESC ACTUAL LOW HIGH: LOW <= ACTUAL <= HIGH (numbers)
 		not_ok "$1" "got $2, expected $3..$4"
 	fi
 }
+counted() { # counted DESC SINK ACTUAL EXPECTED: the sink SINK counted EXPECTED frames;
+	# or, when it says it fell behind itself (ring_drops > 0 in its summary), at most
+	# that many fewer
+	local rd
+	rd=$(jv "$2" .ring_drops)
+	if [ "$rd" = 0 ]; then
+		eq "$1" "$3" "$4"
+	else
+		within "$1 (short by at most the $rd frames the sink's ring dropped)" "$3" $(($4 - rd)) "$4"
+	fi
+}
 skip() {    # skip DESC WHY
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n - $1 # SKIP $2"

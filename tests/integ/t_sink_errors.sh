@@ -48,11 +48,14 @@ eq "every frame read is accounted in a class" \
 	"$(jv sink '.rx_frames - ([.classes[]] | add)')" 20000
 eq "the interface saw everything the sink read" "$(jv sink .if_rx_packets)" "$(jv sink .rx_frames)"
 
-eq "pcap: test traffic exact" "$(jv psink .rx_pkts)" 20000
-eq "pcap: foreign counted" "$(jv psink .classes.foreign)" 3000
+# libpcap's ring (16 MiB of snaplen-sized slots, a few thousand frames) overflows when
+# the sink is descheduled for a fraction of a second: exact, or short by no more
+# than the drops the sink itself reports
+counted "pcap: test traffic exact" psink "$(jv psink .rx_pkts)" 20000
+counted "pcap: foreign counted" psink "$(jv psink .classes.foreign)" 3000
 eq "pcap: the BPF filter kept the wrong port out" "$(jv psink .classes.wrong_port)" 0
 eq "pcap: and IPv6" "$(jv psink .classes.not_ip4)" 0
-eq "pcap: bad UDP checksums seen" "$(jv psink .classes.bad_udp_csum)" 9
+counted "pcap: bad UDP checksums seen" psink "$(jv psink .classes.bad_udp_csum)" 9
 
 # the sender's own error injection (ppslab-gen --inject), when this build's gen has it:
 # its faulty frames carry no sequence number, so with its summary there is no false loss
