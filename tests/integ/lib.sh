@@ -51,6 +51,25 @@ within() {  # within DESC ACTUAL LOW HIGH: LOW <= ACTUAL <= HIGH (numbers)
 		not_ok "$1" "got $2, expected $3..$4"
 	fi
 }
+# near_or_said DESC ACTUAL EXPECTED REL_TOL SAID: as near; but a figure that misses is
+# skipped, not failed, when SAID is not empty: what the run's own checks reported
+# about the host for the trials the figure comes from (host_flags). Without such a
+# report a miss fails.
+near_or_said() {
+	if awk -v a="$2" -v e="$3" -v t="$4" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(d <= t * e) }'; then
+		ok "$1"
+	elif [ -n "$5" ]; then
+		skip "$1 (got $2)" "the run's checks say why: $5"
+	else
+		not_ok "$1" "got $2, expected $3 within $4, and no check of the run says why"
+	fi
+}
+# host_flags RESULTS CASES: the flags of the cases CASES (a jq condition on a case) of
+# the results file RESULTS that say the host disturbed them: the forwarder's poll clock
+# lost ticks, or the sender missed its rate
+host_flags() {
+	jq -r "[.cases[] | select($2) | .flags[]? | select(startswith(\"poll clock kept time\") or startswith(\"offered load\"))] | unique | join(\"; \")" "$1"
+}
 counted() { # counted DESC SINK ACTUAL EXPECTED: the sink SINK counted EXPECTED frames;
 	# or, when it says it fell behind itself (ring_drops > 0 in its summary), at most
 	# that many fewer

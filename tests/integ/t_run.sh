@@ -24,11 +24,24 @@ eq "results file is ppslab/result" "$(jq -r .schema "$R")" "ppslab/result"
 eq "complete" "$(jq -r .complete "$R")" true
 eq "two cells × two repetitions" "$(jq '.cases | length' "$R")" 4
 eq "cases finished" "$(jq -r '[.cases[].status] | map(. == "ok" or . == "flagged") | all' "$R")" true
-near "pollhz 500 × burst_max 20: 10,000 pps" \
-	"$(jq '[.summary[] | select(.params.pollhz == 500 and .metric == "fwd_pps")][0].median' "$R")" 10000 0.15
-near "pollhz 1000 × burst_max 20: 20,000 pps" \
-	"$(jq '[.summary[] | select(.params.pollhz == 1000 and .metric == "fwd_pps")][0].median' "$R")" 20000 0.15
-check "offered about 30,000 pps" test "$(jq '[.cases[].metrics.offered_pps] | map(. > 28500 and . < 31500) | all' "$R")" = true
+# the ceiling, unless the run's checks say the host took it away (a starved sender,
+# a forwarder's clock that lost ticks)
+near_or_said "pollhz 500 × burst_max 20: 10,000 pps" \
+	"$(jq '[.summary[] | select(.params.pollhz == 500 and .metric == "fwd_pps")][0].median' "$R")" 10000 0.15 \
+	"$(host_flags "$R" '.params.pollhz == 500')"
+near_or_said "pollhz 1000 × burst_max 20: 20,000 pps" \
+	"$(jq '[.summary[] | select(.params.pollhz == 1000 and .metric == "fwd_pps")][0].median' "$R")" 20000 0.15 \
+	"$(host_flags "$R" '.params.pollhz == 1000')"
+# offered about 30,000 pps in every case, or the sender said it missed
+missed=$(jq -c '[.cases[] | select(.metrics.offered_pps | (. > 28500 and . < 31500) | not)
+	| {case: .case_id, offered: (.metrics.offered_pps | floor), said: any(.flags[]?; startswith("offered load"))}]' "$R")
+if [ "$missed" = "[]" ]; then
+	ok "offered about 30,000 pps"
+elif [ "$(jq 'all(.said)' <<<"$missed")" = true ]; then
+	skip "offered about 30,000 pps" "the sender said it missed, in the offered load check: $missed"
+else
+	not_ok "offered about 30,000 pps" "missed without the offered load check saying so: $missed"
+fi
 check "the rig's ceiling is recorded" test "$(jq '.rig.ceiling_pps > 30000' "$R")" = true
 check "the direct sender → sink run reached the sink" test "$(jq '.rig.direct.rx_frames > 0' "$R")" = true
 eq "environment: the router's kernel" "$(jq -r '.environment.dut.os.kernel' "$R")" "$(uname -r)"
