@@ -45,12 +45,9 @@ sum() { grep '"type":"summary"' "$T/$1.out" | tail -n 1 | jq -r "$2"; }
 read_all() {
 	[ "$("$B/ppslab-rut" ctl "$T/rut.sock" stats 2>/dev/null | jq -r '(.rx_pkts + .kernel_drops) // 0')" -ge "$1" ]
 }
-accounted() {
-	[ "$(jq -Rn '[inputs | fromjson? | select(.type == "interval") | .rx_frames + .ring_drops + .if_drops] | add // 0' "$T/sink.out")" -ge "$1" ]
-}
 wait_for 30 read_all "$(sum gen .tx_pkts)" || echo "soak: the forwarder did not read all that was sent within 30 s" >&2
 kill -INT "$rut"; wait "$rut"; rrc=$?
-wait_for 30 accounted "$(sum rut .fwd_pkts)" || echo "soak: the sink did not account for all that was forwarded within 30 s" >&2
+wait_for 30 sink_caught_up "$T/sink.out" "$(sum rut .fwd_pkts)" || echo "soak: the sink did not account for all that was forwarded within 30 s" >&2
 kill -INT "$sink"; wait "$sink"; src=$?
 fail=0
 check() { if eval "$2"; then echo "ok: $1"; else echo "FAILED: $1"; fail=1; fi; }

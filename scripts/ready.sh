@@ -41,3 +41,16 @@ wait_for() {
 		sleep 0.05   # the poll interval
 	done
 }
+
+# sink_frames FILE: the frames a ppslab-sink has accounted for so far, by the interval
+# lines of its --json output FILE (one per --interval): read, of any class, or dropped
+# at its ring or by the host. A line being written is left out.
+sink_frames() {
+	jq -Rn '[inputs | fromjson? | select(.type == "interval")
+		| .rx_frames + .ring_drops + .if_drops] | add // 0' "$1" 2>/dev/null || echo 0
+}
+
+# sink_caught_up FILE N: sink_frames FILE has reached N (for wait_for)
+sink_caught_up() {
+	[ "$(sink_frames "$1")" -ge "$2" ]
+}

@@ -165,16 +165,24 @@ done
 # udp: loopback runs, no root
 port=$((21000 + $$ % 20000))
 sink() {   # sink NAME: background sink on the port
-	"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --port 0 --idle 1 --duration 20 --json \
+	"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --port 0 --duration 30 --json \
 		>"$out/$1.sink" 2>"$out/$1.sink.err" &
 	spid=$!
 	ready_wait $spid 30 "$out/$1.sink" || echo "# the sink $1 was not ready: $(cat "$out/$1.sink.err")"
+}
+# sink_end NAME: the sender is done: stop the sink once it has counted what the sender's
+# summary says it sent (an idle timeout would race a slow sender start); its status
+sink_end() {
+	wait_for 15 sink_caught_up "$out/$1.sink" "$(sv "$1.gen" .tx_pkts)" ||
+		echo "# the sink $1 did not count all $(sv "$1.gen" .tx_pkts) frames within 15 s"
+	kill -INT $spid
+	wait $spid
 }
 sv() { grep '"type":"summary"' "$out/$1" | tail -n 1 | jq -r "$2"; }
 
 sink steps
 "$G" -i "udp:127.0.0.1:$port" --steps 5k@200ms,0@100ms,10k@200ms --json >"$out/steps.gen" 2>"$out/steps.err"
-grc=$?; wait $spid; src=$?
+grc=$?; sink_end steps; src=$?
 got="$grc $src $(sv steps.gen .tx_pkts) $(sv steps.gen .sched_pkts) $(sv steps.sink .rx_pkts) $(sv steps.sink .lost_pkts)"
 if [ "$got" = "0 0 3000 3000 3000 0" ]; then ok "steps 5k@200ms,0@100ms,10k@200ms: exactly 3000 frames, all arrive"
 else nok "steps 5k@200ms,0@100ms,10k@200ms: exactly 3000 frames, all arrive" "gen,sink,tx,sched,rx,lost = $got $(cat "$out/steps.err")"; fi
@@ -185,14 +193,14 @@ else nok "udp: the summary claims no source address or port" "src,sports = $eq_s
 
 sink thr
 "$G" -i "udp:127.0.0.1:$port" --threads 2 --rate 20k --count 4001 --json >"$out/thr.gen" 2>"$out/thr.err"
-grc=$?; wait $spid; src=$?
+grc=$?; sink_end thr; src=$?
 got="$grc $src $(sv thr.gen .tx_pkts) $(sv thr.gen '[.per_thread[].tx_pkts]|join(",")') $(sv thr.sink .rx_pkts) $(sv thr.sink .lost_pkts) $(sv thr.sink .dup_pkts) $(sv thr.sink '.streams[0].next_seq')"
 if [ "$got" = "0 0 4001 2001,2000 4001 0 0 4001" ]; then ok "two threads, 4001 frames: split 2001+2000, one gap-free stream at the sink"
 else nok "two threads, 4001 frames: split 2001+2000, one gap-free stream at the sink" "gen,sink,tx,split,rx,lost,dup,next = $got $(cat "$out/thr.err")"; fi
 
 sink inj
 "$G" -i "udp:127.0.0.1:$port" --rate 20k --count 2000 --inject magic --inject-rate 10% --json >"$out/inj.gen" 2>"$out/inj.err"
-grc=$?; wait $spid; src=$?
+grc=$?; sink_end inj; src=$?
 got="$grc $src $(sv inj.gen .inject.magic) $(sv inj.gen .test_pkts) $(sv inj.sink .foreign_pkts) $(sv inj.sink .rx_pkts) $(sv inj.sink .lost_pkts)"
 if [ "$got" = "0 0 200 1800 200 1800 0" ]; then ok "10% magic faults arrive as foreign, the stream stays gap-free"
 else nok "10% magic faults arrive as foreign, the stream stays gap-free" "gen,sink,magic,test,foreign,rx,lost = $got"; fi
@@ -270,8 +278,8 @@ esac
 # --calibrate interrupted in its ceiling phase: no ceiling, for the interface either, and
 # the frames it sent are still counted
 # (a sink there, counting every 100 ms, shows when frames of the ceiling phase flow:
-# the 2-s phase starts at the ready line; the sink ends itself when they stop)
-"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --port 0 --idle 1 --duration 20 --interval 100ms \
+# the 2-s phase starts at the ready line; it is stopped with the sender)
+"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --port 0 --duration 30 --interval 100ms \
 	--json >"$out/cal.sink" 2>"$out/cal.sink.err" &
 spid=$!
 ready_wait $spid 30 "$out/cal.sink" || echo "# the sink cal was not ready: $(cat "$out/cal.sink.err")"
@@ -281,6 +289,7 @@ received() { grep '"type":"interval"' "$1" | jq -c 'select(.rx_pkts > 0)' 2>/dev
 wait_for 30 received "$out/cal.sink" || echo "# the sink received nothing of --calibrate within 30 s"
 kill -INT $gpid
 wait $gpid; grc=$?
+kill -INT $spid
 wait $spid
 got="$grc $(sv cal.gen .max_pps) $(sv cal.gen .if_max_pps) $(sv cal.gen '.tx_pkts > 0') $(sv cal.gen .interrupted) $(sv cal.gen .rate_ok)"
 if [ "$got" = "0 null null true true false" ]; then ok "--calibrate interrupted in the ceiling: no ceiling, frames still counted"

@@ -180,11 +180,15 @@ ifc_at_least() {
 }
 
 # sink_count NAME: the frames the sink NAME (started with --json) has accounted for so
-# far by its interval lines (one per --interval): read, of any class, or dropped at its
-# ring or by the host. A line being written is skipped.
+# far (sink_frames in scripts/ready.sh)
 sink_count() {
-	jq -Rn '[inputs | fromjson? | select(.type == "interval")
-		| .rx_frames + .ring_drops + .if_drops] | add // 0' "$T/$1.out"
+	sink_frames "$T/$1.out"
+}
+
+# sent NAME: the frames the sender NAME put on the wire, by its summary (measured and
+# warm-up frames)
+sent() {
+	jv "$1" '.tx_pkts + (.warmup_pkts // 0)'
 }
 
 # sink_has NAME N [TIMEOUT_S]: waits until the sink NAME has accounted for N frames, so
@@ -194,6 +198,7 @@ sink_count() {
 # TIMEOUT_S (default 15) passed.
 sink_has() {
 	local name=$1 n=$2 tmo=${3:-15} pid=${BG_PID[$1]:-} v end
+	case $n in '' | *[!0-9]*) n=0 ;; esac   # no sender summary: nothing to wait for
 	end=$((SECONDS + tmo))
 	while :; do
 		v=$(sink_count "$name")

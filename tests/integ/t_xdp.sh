@@ -164,11 +164,11 @@ stop live; eq "live sink exits 0" "$RC" 0
 start killed2 rut "$B/ppslab-sink" -i xdp:rut0 --duration 30 --json
 wait_ready killed2
 kill -KILL "${BG_PID[killed2]}"; finish killed2 5
-start again rut "$B/ppslab-sink" -i xdp:rut0 --idle 2 --duration 30 --json
+start again rut "$B/ppslab-sink" -i xdp:rut0 --duration 60 --json
 wait_ready again
 start gen5 gen "$B/ppslab-gen" -i xdp:gen0 --dst 198.18.0.1 --rate 20k --count 5000 --json
 finish gen5 30; eq "after a leftover: gen exits 0" "$RC" 0
-finish again 40; eq "after a leftover: sink exits 0" "$RC" 0
+sink_done again "$(sent gen5)"; eq "after a leftover: sink exits 0" "$RC" 0
 check "the next open detached the leftover" grep -q "detached a leftover XDP program 'ppslab_xsk'" "$T/again.err"
 eq "after a leftover: sink received 5000" "$(jv again .rx_pkts)" 5000
 
