@@ -71,14 +71,15 @@ host_flags() {
 	jq -r "[.cases[] | select($2) | .flags[]? | select(startswith(\"poll clock kept time\") or startswith(\"offered load\"))] | unique | join(\"; \")" "$1"
 }
 counted() { # counted DESC SINK ACTUAL EXPECTED: the sink SINK counted EXPECTED frames;
-	# or, when it says it fell behind itself (ring_drops > 0 in its summary), at most
-	# that many fewer
+	# or, when it reports drops on the way (its ring fell behind, or the host dropped
+	# frames before they reached it: ring_drops, if_drops), at most that many fewer
 	local rd
-	rd=$(jv "$2" .ring_drops)
+	rd=$(jv "$2" '.ring_drops + .if_drops')
 	if [ "$rd" = 0 ]; then
 		eq "$1" "$3" "$4"
 	else
-		within "$1 (short by at most the $rd frames the sink's ring dropped)" "$3" $(($4 - rd)) "$4"
+		within "$1 (short by at most the $rd frames the sink says its ring and the host dropped)" \
+			"$3" $(($4 - rd)) "$4"
 	fi
 }
 skip() {    # skip DESC WHY

@@ -118,7 +118,9 @@ sink_done sink-int "$(sent gen-int)"; eq "SIGINT: sink exits 0" "$RC" 0
 eq "SIGINT: summary says interrupted" "$(jv gen-int .interrupted)" true
 check "SIGINT: summary has the counters, gaps and verdict" \
 	test "$(jv gen-int '[has("tx_pkts","tx_attempt","tx_fail","tx_full","if_tx_packets","gap_ns","rate_ok","sched_pkts")] | all')" = true
-eq "SIGINT: the sink received exactly tx_pkts" "$(jv sink-int .rx_pkts)" "$(jv gen-int .tx_pkts)"
-eq "SIGINT: sink lost 0" "$(jv sink-int .lost_pkts)" 0
+# exact, unless the sink reports frames its ring or the host dropped (a veth backlog
+# overflows when the host defers its softirq work)
+counted "SIGINT: the sink received exactly tx_pkts" sink-int "$(jv sink-int .rx_pkts)" "$(jv gen-int .tx_pkts)"
+eq "SIGINT: nothing lost on the wire" "$(jv sink-int .network_lost_pkts)" 0
 eq "SIGINT: the interface agrees" "$(jv gen-int .if_tx_packets)" "$(jv gen-int .tx_pkts)"
 done_testing
