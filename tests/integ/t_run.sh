@@ -88,10 +88,8 @@ jq --arg r "$T/r2.json" '.matrix.pollhz = [500, 1000, 2000] | .repetitions = 1 |
 	| .rig = {"calibrate": false, "direct": false}' "$P" >"$P2"
 "$B/ppslab" run "$P2" -q --no-table >"$T/run2.out" 2>"$T/run2.err" &
 pid=$!
-for i in $(seq 1 300); do
-	[ -f "$T/r2.json" ] && [ "$(jq '[.cases[] | select(.status)] | length' "$T/r2.json" 2>/dev/null)" -ge 1 ] && break
-	sleep 0.1
-done
+finished_one() { [ "$(jq '[.cases[] | select(.status)] | length' "$T/r2.json" 2>/dev/null)" -ge 1 ] 2>/dev/null; }
+wait_until 60 "the first case in $T/r2.json" finished_one
 kill -INT $pid
 wait $pid
 eq "interrupted run exits 130" "$?" 130

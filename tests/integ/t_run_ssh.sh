@@ -39,12 +39,8 @@ LogLevel ERROR
 CFG
 start sshd gen "$SSHD" -D -e -f "$T/sshd_config"
 SSHO=(-p 2222 -i "$K" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR)
-up=no
-for i in $(seq 1 50); do
-	inns gen ssh -o BatchMode=yes "${SSHO[@]}" root@127.0.0.1 true 2>/dev/null && { up=yes; break; }
-	sleep 0.1
-done
-eq "sshd answers in $LAB-gen" "$up" yes
+answers() { inns gen ssh -o BatchMode=yes "$@" true 2>/dev/null; }   # answers SSH-ARGS...
+check "sshd answers in $LAB-gen" wait_until 30 "sshd in $LAB-gen answering" answers "${SSHO[@]}" root@127.0.0.1
 
 P=$T/ssh.json
 jq -n --arg lab "$LAB" --arg b "$B" --arg k "$K" --arg r "$T/r.json" '{
@@ -104,12 +100,8 @@ echo "[127.0.0.1]:2222 $(cut -d' ' -f1,2 "$T/host_key.pub")" >"$T/known_gen"
 cp "$T/known_gen" "$T/known_all"
 echo "[198.19.255.2]:2222 $(cut -d' ' -f1,2 "$T/host_key_r.pub")" >>"$T/known_all"
 KNOWN=(-p 2222 -i "$K" -o StrictHostKeyChecking=yes -o "UserKnownHostsFile=$T/known_all" -o LogLevel=ERROR)
-up=no
-for i in $(seq 1 50); do
-	inns gen ssh -o BatchMode=yes "${KNOWN[@]}" root@198.19.255.2 true 2>/dev/null && { up=yes; break; }
-	sleep 0.1
-done
-eq "the router's sshd answers on the control link, its host key known" "$up" yes
+check "the router's sshd answers on the control link, its host key known" \
+	wait_until 30 "sshd in $LAB-rut answering" answers "${KNOWN[@]}" root@198.19.255.2
 "$B/ppslab" lab shield off --ns rut --name "$LAB" >/dev/null
 
 # what the router does for the hooks: reads its forward chain's counters as the schema
