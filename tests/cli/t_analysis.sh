@@ -369,7 +369,7 @@ msg=$(png_ok "$T/p/ab.png" 900x540); check "compare: the bar plot is drawn" $? "
 grep -q 'histogram errorbars' "$T/p/ab.gp" && grep -q '3000/150/0\*' "$T/p/ab.dat"
 check "compare: bars with error bars, the regression marked with *" $?
 run "compare: without --fail-on the exit status is 0" 0 "" "$B" compare "$D/sweep.json" "$T/slow.json"
-jq -e '.schema == "ppslab/compare" and .schema_version == "1.0.0" and .fdr == "BH" and .margin == 0.02 and .alpha == 0.05
+jqs -e '.schema == "ppslab/compare" and .schema_version == "1.0.0" and .fdr == "BH" and .margin == 0.02 and .alpha == 0.05
 	and .baseline_run_id == "sweep-2026-11-30T10:00:00Z-a1b2c3" and (.candidate_run_id | type) == "string"
 	and all(.rows[]; has("key") and has("params") and has("metric") and has("n_a") and has("n_b") and has("ratio")
 		and has("ci_lo") and has("ci_hi") and has("p") and has("p_adj") and has("verdict")
@@ -379,16 +379,16 @@ check "compare: JSON is ppslab/compare with the documented fields" $?
 jq '.matrix.axes = (.matrix.axes | to_entries | reverse | from_entries) | .cases[].params |= (to_entries | reverse | from_entries)' \
 	"$D/sweep.json" >"$T/reordered.json"
 run "compare: axis order does not matter" 0 "" "$B" compare "$D/sweep.json" "$T/reordered.json" -o "$T/re.json"
-jq -e '(.rows | length) == 20 and (.only_baseline | length) == 0 and (.only_candidate | length) == 0 and ([.rows[] | select(.verdict == "EQUIVALENT")] | length) == 20' \
+jqs -e '(.rows | length) == 20 and (.only_baseline | length) == 0 and (.only_candidate | length) == 0 and ([.rows[] | select(.verdict == "EQUIVALENT")] | length) == 20' \
 	"$T/re.json" >/dev/null
 check "compare: every cell of the reordered copy matches, EQUIVALENT" $?
 run "compare: DragonFly vs FreeBSD 7" 0 "" "$B" compare "$D/hz-dragonfly.json" "$D/hz-freebsd7.json" -f md -o "$T/os.json"
-jq -e '(.only_baseline | length) == 6 and (.only_candidate | length) == 2' "$T/os.json" >/dev/null &&
+jqs -e '(.only_baseline | length) == 6 and (.only_candidate | length) == 2' "$T/os.json" >/dev/null &&
 	grep -q "Only in hz-freebsd7.json (2 cells): \`pollhz=NP/dir=uni\`" "$T/out" && grep -q '^| DUT OS ' "$T/out"
 check "compare: cells on one side only are listed; Markdown output" $?
 run "compare: --fail-on missing" 1 "only in" "$B" compare "$D/hz-dragonfly.json" "$D/hz-freebsd7.json" --fail-on missing
 run "compare: three files" 0 "" "$B" compare "$D/sweep.json" "$D/sweep.json" "$T/slow.json" -o "$T/three.json" --no-env
-jq -e '(.candidates | length) == 2 and (.rows | length) == 40 and .counts.REGRESSION == 1' "$T/three.json" >/dev/null
+jqs -e '(.candidates | length) == 2 and (.rows | length) == 40 and .counts.REGRESSION == 1' "$T/three.json" >/dev/null
 check "compare: several candidates against one baseline" $?
 run "compare: csv" 0 "" "$B" compare "$D/sweep.json" "$T/slow.json" -f csv
 head -1 "$T/out" | grep -q '^cell,metric,n_a,n_b,median_a,median_b,ratio,ci_lo,ci_hi,p,p_adj,csit_delta_pct,csit_sdelta_pct,verdict,note'
@@ -423,7 +423,7 @@ jq '.cases[].metrics |= (if . then del(.fwd_pps) else . end)' "$D/small.json" >"
 run "compare: no common rate metric" 64 "share none of the usual rate metrics .*common: loss_pct, lat_p99_ns" \
 	"$B" compare "$T/norate.json" "$T/norate.json" --no-env
 run "compare: --metric picks any common metric" 0 "" "$B" compare "$T/norate.json" "$T/norate.json" --metric lat_p99_ns -o -
-jq -e '[.rows[] | select(.metric == "lat_p99_ns" and .lower_is_better)] | length == 4' "$T/out" >/dev/null
+jqs -e '[.rows[] | select(.metric == "lat_p99_ns" and .lower_is_better)] | length == 4' "$T/out" >/dev/null
 check "compare: -o - prints the JSON; latency is lower-is-better" $?
 
 # ---- a real sweep written by `ppslab run` --------------------------------------------------
@@ -437,7 +437,7 @@ check "real sweep: fwd_pps medians near the offered 20k and 40k over 3 repetitio
 run "real sweep: plot the string-valued rate axis" 0 "" "$B" plot "$R" --x rate --by rules -o "$T/p/real.png"
 msg=$(png_ok "$T/p/real.png" 900x540); check "real sweep: plot drawn" $? "$msg"
 run "real sweep: compared with itself" 0 "" "$B" compare "$R" "$R" --metric fwd_pps,loss_pct,lat_p99_ns -o "$T/real.json"
-jq -e '(.rows | length) == 12 and all(.rows[]; .verdict == "EQUIVALENT" or .verdict == "INCONCLUSIVE")' "$T/real.json" >/dev/null
+jqs -e '(.rows | length) == 12 and all(.rows[]; .verdict == "EQUIVALENT" or .verdict == "INCONCLUSIVE")' "$T/real.json" >/dev/null
 check "real sweep: itself is EQUIVALENT or INCONCLUSIVE (zero loss on both sides is EQUIVALENT)" $?
 
 # ---- report ------------------------------------------------------------------------------

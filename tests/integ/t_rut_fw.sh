@@ -47,7 +47,7 @@ eq "deny: ipfw show, as ipfw prints it" "$show" \
 00200 40000 1840000 allow ip from any to any
 65535     0       0 deny ip from any to any"
 stop rut; eq "deny: rut exits 0" "$RC" 0
-sink_done sink; eq "deny: sink exits 0" "$RC" 0
+sink_done sink 20000; eq "deny: sink exits 0" "$RC" 0
 eq "deny: only stream 1 arrived" "$(jv sink '[.streams[].stream] | join(",")')" 1
 eq "deny: all of stream 1 (interface counter)" "$(jv sink .if_rx_packets)" 20000
 eq "deny: the sink counted them (or its ring dropped them)" "$(jv sink '.rx_pkts + .ring_drops')" 20000
@@ -105,7 +105,7 @@ eq "count: add echoes the rule" "$(ctl ipfw add 170 count udp from 198.18.0.0/15
 	"00170 count udp from 198.18.0.0/15 to any 9"
 eq "count: list" "$(ctl ipfw list | cut -c1-5 | tr '\n' ' ')" "00100 00110 00120 00130 00140 00170 65535 "
 stop rut2; eq "count: rut exits 0" "$RC" 0
-sink_done sink2
+sink_done sink2 "$(jv rut2 .fwd_pkts)"
 eq "count: the summary has every rule" "$(jv rut2 '[.rules[].number] | join(",")')" \
 	"100,110,120,130,140,170,65535"
 
@@ -154,7 +154,7 @@ start gen8 gen "$B/ppslab-gen" -i gen0 --stream 2 --sport 1002 --rate 1k --count
 finish gen8 30
 read_all "$S" 5010
 stop rut3; eq "file: rut exits 0" "$RC" 0
-sink_done sink3
+sink_done sink3 "$(jv rut3 .fwd_pkts)"
 eq "log: three lines" "$(grep -c '^ipfw: 60 Deny UDP 198.18.0.2:1002 198.19.0.2:9 in via rut0$' "$T/rut3.err")" 3
 check "log: then the limit" grep -q "^ipfw: limit 3 reached on entry 60" "$T/rut3.err"
 eq "log: counted in the summary" "$(jv rut3 .fw.log_lines)" 4
