@@ -2,6 +2,7 @@
 #
 #   make                  build everything into build/ (build-san/ with SAN=1)
 #   make check            unit tests, then (as root) namespace integration tests
+#   make check-stress     the same with a CPU hog on every core, the tests on one core
 #   make demo             (root) install what is missing, build, run the demo
 #   make install PREFIX=  install programs, man pages, profiles, rules, bash completion
 #                         (default /usr/local; DESTDIR= for staging); make uninstall
@@ -103,7 +104,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
 
 .SECONDARY:
-.PHONY: all check check-unit check-integ demo deps install uninstall deb clean bench bench-progs soak
+.PHONY: all check check-unit check-integ check-stress demo deps install uninstall deb clean bench bench-progs soak
 all: $(PROGS)
 
 $(B)/.depcheck: scripts/deps.sh
@@ -172,6 +173,11 @@ check-unit: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
 check-integ: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
 	@tests/run --build $(B) --integ-only
 
+# The same suite with a CPU hog on every core and the tests pinned to one core
+# (tests/stress): races a fixed wait would hide. Not part of check or CI.
+check-stress: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
+	@tests/stress --build $(B)
+
 deps:
 	@scripts/deps.sh install
 
@@ -193,6 +199,7 @@ bench: $(PROGS) $(HELPER_BINS) $(BENCH_BINS)
 MANS       := $(wildcard man/*.1)
 PROFILES   := $(wildcard profiles/*.json)
 RULES      := $(wildcard profiles/rules/*.rules)
+HOOKS      := $(wildcard profiles/hooks/*)
 I_BIN      := $(DESTDIR)$(PREFIX)/bin
 I_MAN      := $(DESTDIR)$(PREFIX)/share/man/man1
 I_SHARE    := $(DESTDIR)$(SHARE_DIR)
@@ -200,11 +207,12 @@ I_COMP     := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 COMP_LINKS := ppslab-gen ppslab-sink ppslab-rut
 
 install: $(PROGS)
-	install -d $(I_BIN) $(I_MAN) $(I_SHARE)/profiles/rules $(I_COMP)
+	install -d $(I_BIN) $(I_MAN) $(I_SHARE)/profiles/rules $(I_SHARE)/profiles/hooks $(I_COMP)
 	install -m 0755 $(PROGS) $(I_BIN)/
 	install -m 0644 $(MANS) $(I_MAN)/
 	$(if $(PROFILES),install -m 0644 $(PROFILES) $(I_SHARE)/profiles/)
 	$(if $(RULES),install -m 0644 $(RULES) $(I_SHARE)/profiles/rules/)
+	$(if $(HOOKS),install -m 0755 $(HOOKS) $(I_SHARE)/profiles/hooks/)
 	sed 's|@PPSLAB_SHARE_DIR@|$(SHARE_DIR)|' completion/ppslab.bash > $(I_COMP)/ppslab
 	chmod 0644 $(I_COMP)/ppslab
 	for p in $(COMP_LINKS); do ln -sf ppslab $(I_COMP)/$$p; done
@@ -213,8 +221,9 @@ uninstall:
 	rm -f $(addprefix $(I_BIN)/,$(notdir $(PROGS))) $(addprefix $(I_MAN)/,$(notdir $(MANS)))
 	rm -f $(addprefix $(I_SHARE)/profiles/,$(notdir $(PROFILES)))
 	rm -f $(addprefix $(I_SHARE)/profiles/rules/,$(notdir $(RULES)))
+	rm -f $(addprefix $(I_SHARE)/profiles/hooks/,$(notdir $(HOOKS)))
 	rm -f $(I_COMP)/ppslab $(addprefix $(I_COMP)/,$(COMP_LINKS))
-	rmdir $(I_SHARE)/profiles/rules $(I_SHARE)/profiles $(I_SHARE) 2>/dev/null || true
+	rmdir $(I_SHARE)/profiles/rules $(I_SHARE)/profiles/hooks $(I_SHARE)/profiles $(I_SHARE) 2>/dev/null || true
 
 # A .deb in build/deb/: dpkg-buildpackage (debian/) in a copy of the tree, so nothing
 # is written beside the tree and the tree's own build/ is left alone.

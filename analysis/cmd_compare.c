@@ -1,5 +1,7 @@
 /* cmd_compare.c — `ppslab compare A.json B.json [C.json ...]`: the command line over
- * compare.c. A is the baseline; every other file is compared against it. */
+ * compare.c. A is the baseline; every other file is compared against it. With --by
+ * AXIS, one file: its values of AXIS are compared, the first (or --baseline's) as the
+ * baseline, each cell matched by its other params. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +16,10 @@
 #include "num.h"
 #include "opt.h"
 
-#define SYNOPSIS "ppslab compare A.json B.json [C.json ...] [--metric M] [--margin 2%] " \
-		 "[--where AXIS=VALUE,...] [--format text|md|csv|html] [-o COMPARE.json] " \
-		 "[--plot FILE.png] [--fail-on regression] [--mix-methods]"
+#define SYNOPSIS "ppslab compare A.json B.json [C.json ...] | RESULTS.json --by AXIS " \
+		 "[--baseline VALUE]  [--metric M] [--margin 2%] [--where AXIS=VALUE,...] " \
+		 "[--format text|md|csv|html] [-o COMPARE.json] [--plot FILE.png] " \
+		 "[--fail-on regression] [--mix-methods]"
 
 static const struct opt_def opts[] = {
 	{ "metric", 'm', "M[,M...]", "metrics to compare (default: those of ndr_pps, pdr_pps, "
@@ -29,6 +32,10 @@ static const struct opt_def opts[] = {
 	{ "lower-is-better", 0, "M[,M...]", "more metrics where lower is better (lat_*, *_ns, "
 	  "loss*, cpu* already are)" },
 	{ "where", 'w', "AXIS=VALUE,...", "only cells with these values (repeatable)" },
+	{ "by", 'b', "AXIS", "compare the values of AXIS within one results file (an OS "
+	  "version, kern.hz, ...), cells matched by their other params" },
+	{ "baseline", 0, "VALUE", "with --by: the value the others are compared against "
+	  "(default: the axis' first)" },
 	{ "format", 'f', "FMT", "text (default), md, csv or html" },
 	{ "output", 'o', "FILE", "write the comparison JSON (ppslab/compare) to FILE, '-' for "
 	  "stdout" },
@@ -54,6 +61,7 @@ struct args {
 	int fmt, no_env;
 	unsigned fail_on;
 	const char *out, *plot, *plot_metric;
+	const char *by, *baseline;
 	char err[512];
 };
 
@@ -93,6 +101,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 			return cli_bad("format", arg, "text, md, csv or html");
 		return 0;
 	case 'o': a->out = arg; return 0;
+	case 'b': a->by = arg; return 0;
 	case 'p': a->plot = arg; return 0;
 	case 'h': return HELP_REQUESTED;
 	}
@@ -104,6 +113,8 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 			return cli_bad("floor", arg, "a percentage from 0 to 50, e.g. 0.25%");
 	} else if (!strcmp(name, "lower-is-better")) {
 		return strlist_add_csv(&a->lower, arg) ? EX_OSERR : 0;
+	} else if (!strcmp(name, "baseline")) {
+		a->baseline = arg;
 	} else if (!strcmp(name, "plot-metric")) {
 		a->plot_metric = arg;
 	} else if (!strcmp(name, "no-env")) {
@@ -129,11 +140,89 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	return 0;
 }
 
+/* --by AXIS: whole's values of AXIS as files of their own (cmp_split), the baseline
+ * first. rf has room for 16. A sysexits code. */
+static int split_by(struct args *a, const struct res_file *whole, struct res_file **rf,
+		    size_t *nf)
+{
+	char err[1024], list[512];
+	const struct res_axis *ax = res_axis(whole, a->by);
+	size_t n = 0;
+	list[0] = 0;
+	if (!ax) {
+		for (size_t i = 0; i < whole->naxes && n < sizeof(list); i++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+					      whole->axes[i].name);
+		log_err("--by %s: %s has no such axis (axes: %s)", a->by, whole->path,
+			n ? list : "none");
+		return EX_USAGE;
+	}
+	for (size_t i = 0; i < ax->nvalues && n < sizeof(list); i++) {
+		char vb[256];
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+				      res_value_str(ax->values[i], vb, sizeof(vb)));
+	}
+	if (ax->nvalues < 2) {
+		log_err("--by %s: %s has one value of it (%s): nothing to compare", a->by,
+			whole->path, list);
+		return EX_USAGE;
+	}
+	if (ax->nvalues > 16) {
+		log_err("--by %s: %zu values, more than the 16 one comparison takes; choose with "
+			"--where on another run", a->by, ax->nvalues);
+		return EX_USAGE;
+	}
+	for (size_t i = 0; i < a->where.n; i++)
+		if (!strcmp(a->where.c[i].axis, a->by)) {
+			log_err("--where %s=%s: %s is the --by axis, whose values are compared",
+				a->where.c[i].axis, a->where.c[i].value, a->by);
+			return EX_USAGE;
+		}
+	size_t base = 0;
+	if (a->baseline) {
+		size_t i;
+		for (i = 0; i < ax->nvalues && !res_value_matches(ax->values[i], a->baseline); i++)
+			;
+		if (i == ax->nvalues) {
+			log_err("--baseline %s: %s has no such value (values: %s)", a->baseline,
+				a->by, list);
+			return EX_USAGE;
+		}
+		base = i;
+	}
+	*nf = 0;
+	for (size_t k = 0; k < ax->nvalues; k++) {
+		size_t i = k == 0 ? base : k <= base ? k - 1 : k;
+		int rc = cmp_split(whole, a->by, ax->values[i], &rf[(*nf)++], err, sizeof(err));
+		if (rc) {
+			(*nf)--;
+			log_err("%s", err);
+			return rc == -ENOMEM ? EX_OSERR : EX_DATAERR;
+		}
+	}
+	return 0;
+}
+
+/* The comparison's JSON says it compared values of one axis of one file. */
+static void by_json(json_t *j, const struct args *a, const struct res_file *whole,
+		    const struct res_file *base)
+{
+	const char *eq = strchr(base->path, '=');
+	json_object_set_new(j, "by", json_pack("{s:s,s:s,s:s}", "file", whole->path, "axis", a->by,
+					       "baseline", eq ? eq + 1 : base->path));
+	json_object_set_new(j, "baseline_file", json_string(whole->path));
+	json_object_set_new(j, "candidate_file", json_string(whole->path));
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(j, "candidates"), i, c)
+		json_object_set_new(c, "file", json_string(whole->path));
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct args a = { .co = { .margin = 0.02, .alpha = 0.05, .floor = -1 },
 			  .fmt = GRID_TEXT };
-	struct res_file *rf[16] = { 0 };
+	struct res_file *rf[16] = { 0 }, *whole = NULL;
 	struct cmp *cs[16] = { 0 };
 	size_t nf = 0;
 	int first, rc = opt_parse(argc, argv, opts, handle, &a, &first);
@@ -144,15 +233,29 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (rc)
 		goto out;
-	if (argc - first < 2 || argc - first > 16) {
+	if (a.by) {
+		if (argc - first != 1) {
+			log_err("--by compares the values of one axis within one results file; got %d "
+				"files (usage: %s)", argc - first, SYNOPSIS);
+			rc = EX_USAGE;
+			goto out;
+		}
+		if ((rc = ana_load(argv[first], &whole)) || (rc = split_by(&a, whole, rf, &nf)))
+			goto out;
+	} else if (a.baseline) {
+		log_err("--baseline names a value of the --by axis: give --by AXIS");
+		rc = EX_USAGE;
+		goto out;
+	} else if (argc - first < 2 || argc - first > 16) {
 		log_err("compare needs a baseline and 1..15 other results files (usage: %s)",
 			SYNOPSIS);
 		rc = EX_USAGE;
 		goto out;
+	} else {
+		for (int i = first; i < argc; i++)
+			if ((rc = ana_load(argv[i], &rf[nf++])))
+				goto out;
 	}
-	for (int i = first; i < argc; i++)
-		if ((rc = ana_load(argv[i], &rf[nf++])))
-			goto out;
 	a.co.metrics = (const char *const *)a.metrics.v;
 	a.co.nmetrics = a.metrics.n;
 	a.co.lower = (const char *const *)a.lower.v;
@@ -193,11 +296,15 @@ int cmd_compare(int argc, char **argv)
 		for (size_t i = 0; i < nc; i++) {
 			if (i)
 				fputc('\n', stdout);
+			if (whole)
+				printf("%s, by %s:\n", whole->path, a.by);
 			cmp_print(stdout, cs[i], fmt);
 		}
 	}
 	if (a.out) {
 		json_t *j = cmp_json(cs, nc);
+		if (whole)
+			by_json(j, &a, whole, rf[0]);
 		int bad;
 		if (!strcmp(a.out, "-")) {
 			bad = json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
@@ -248,6 +355,7 @@ out:
 		cmp_free(cs[i]);
 		res_free(rf[i]);
 	}
+	res_free(whole);
 	strlist_free(&a.metrics);
 	strlist_free(&a.lower);
 	res_sel_free(&a.where);

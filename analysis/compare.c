@@ -371,6 +371,77 @@ fail:
 	return rc;
 }
 
+int cmp_split(const struct res_file *rf, const char *axis, const json_t *value,
+	      struct res_file **out, char *err, size_t errlen)
+{
+	char vb[256], name[512];
+	snprintf(name, sizeof(name), "%s=%s", axis, res_value_str(value, vb, sizeof(vb)));
+	json_t *root = json_object(), *cases = json_array(), *env = NULL;
+	int rc = -ENOMEM;
+	*out = NULL;
+	if (!root || !cases || json_object_update(root, rf->root))
+		goto out;
+	json_t *renv = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < rf->ncases; i++) {
+		const struct res_case *c = &rf->cases[i];
+		const json_t *v = json_object_get(c->params, axis);
+		if (!v || !res_value_eq(v, value))
+			continue;
+		json_t *cc = json_object(), *pa = json_deep_copy(c->params);
+		if (!cc || !pa || json_object_update(cc, c->obj) || json_object_del(pa, axis) ||
+		    json_object_set_new(cc, "params", pa) || json_array_append_new(cases, cc)) {
+			json_decref(cc);
+			json_decref(pa);
+			goto out;
+		}
+		if (!renv && !c->failed && json_is_object(json_object_get(c->obj, "router_env")))
+			renv = json_object_get(c->obj, "router_env");
+		n++;
+	}
+	if (!n) {
+		snprintf(err, errlen, "%s: no case has %s", rf->path, name);
+		rc = -ENOENT;
+		goto out;
+	}
+	json_object_set(root, "cases", cases);
+	json_object_del(root, "summary");
+	/* the matrix without the axis */
+	json_t *m = json_object_get(rf->root, "matrix"), *axes = json_object_get(m, "axes");
+	if (json_is_object(m) && json_is_object(axes)) {
+		json_t *m2 = json_object(), *a2 = json_object();
+		bool ok = m2 && a2 && !json_object_update(m2, m) && !json_object_update(a2, axes);
+		if (ok)
+			json_object_del(a2, axis);
+		ok = ok && !json_object_set(m2, "axes", a2) && !json_object_set(root, "matrix", m2);
+		json_decref(m2);
+		json_decref(a2);
+		if (!ok)
+			goto out;
+	}
+	/* the router the value's cases ran on */
+	json_t *e = json_object_get(rf->root, "environment");
+	if (renv && json_is_object(e)) {
+		json_t *d0 = json_object_get(e, "dut"), *dut = json_object();
+		env = json_object();
+		bool ok = env && dut && !json_object_update(env, e) &&
+			  !(json_is_object(d0) && json_object_update(dut, d0)) &&
+			  !json_object_update(dut, renv) && !json_object_set(env, "dut", dut) &&
+			  !json_object_set(root, "environment", env);
+		json_decref(dut);
+		if (!ok)
+			goto out;
+	}
+	rc = res_from_json(root, name, out, err, errlen);
+out:
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	json_decref(env);
+	json_decref(cases);
+	json_decref(root);
+	return rc;
+}
+
 static void jnum(json_t *o, const char *k, double v)
 {
 	json_object_set_new(o, k, isfinite(v) ? json_real(v) : json_null());
@@ -417,6 +488,7 @@ json_t *cmp_json(struct cmp *const *cs, size_t n)
 			const struct cmp_row *r = &c->rows[i];
 			json_t *e = json_object();
 			json_object_set(e, "candidate_run_id", rid);
+			json_object_set_new(e, "candidate", json_string(c->b->path));
 			json_object_set_new(e, "key", json_string(c->a->cells[r->cell_a].key));
 			json_object_set(e, "params", c->a->cells[r->cell_a].params);
 			json_object_set_new(e, "metric", json_string(r->metric));
@@ -756,8 +828,11 @@ int cmp_plot(struct cmp *const *cs, size_t n, const char *metric, const struct p
 	double *er = calloc((c0->nrows + 1) * nsets, sizeof(*er));
 	const char **sets = calloc(nsets, sizeof(*sets));
 	char (*setn)[256] = calloc(nsets, sizeof(*setn));
+	unsigned char *flg = calloc((c0->nrows + 1) * nsets, 1);
+	json_t *reasons = json_object();
+	size_t nflagged = 0;
 	int rc = -ENOMEM;
-	if (!labels || !owned || !val || !er || !sets || !setn)
+	if (!labels || !owned || !val || !er || !sets || !setn || !flg || !reasons)
 		goto out;
 	for (size_t s = 0; s < nsets; s++) {
 		const struct res_file *rf = s ? cs[s - 1]->b : c0->a;
@@ -779,9 +854,15 @@ int cmp_plot(struct cmp *const *cs, size_t n, const char *metric, const struct p
 		int mark = 0;
 		for (size_t s = 0; s < nsets; s++) {
 			double v = NAN, e = NAN;
+			const struct res_file *frf = NULL;
+			long fcell = -1;
 			if (s == 0) {
 				v = r->sa.s.mean;
 				e = r->sa.s.stdev;
+				if (r->sa.flagged) {
+					frf = c0->a;
+					fcell = r->cell_a;
+				}
 			} else {
 				/* the same cell and metric in candidate s */
 				const struct cmp *c = cs[s - 1];
@@ -791,12 +872,26 @@ int cmp_plot(struct cmp *const *cs, size_t n, const char *metric, const struct p
 						    c0->a->cells[r->cell_a].canon)) {
 						v = c->rows[k].sb.s.mean;
 						e = c->rows[k].sb.s.stdev;
+						if (c->rows[k].sb.flagged) {
+							frf = c->b;
+							fcell = c->rows[k].cell_b;
+						}
 						mark |= c->rows[k].verdict == ST_REGRESSION ||
 							c->rows[k].verdict == ST_PROGRESSION;
 					}
 			}
 			val[nl * nsets + s] = v;
 			er[nl * nsets + s] = isfinite(e) ? e : 0;
+			if (frf && fcell >= 0 && isfinite(v)) {
+				/* a bar whose repetitions were flagged is hatched, and the notes say
+				 * why */
+				char id[48];
+				snprintf(id, sizeof(id), "%zu:%ld", s, fcell);
+				flg[nl * nsets + s] = 1;
+				nflagged++;
+				if (pv_add_reasons(reasons, frf, (size_t)fcell, id))
+					goto out;
+			}
 		}
 		/* the values only ("3000/150/0"); the axis names go in the x label */
 		char key[512];
@@ -830,11 +925,17 @@ int cmp_plot(struct cmp *const *cs, size_t n, const char *metric, const struct p
 	snprintf(title, sizeof(title), "%s: %s vs %s (mean ± stdev; * = regression or "
 		 "progression)", metric, n > 1 ? "candidates" : base_name(cs[0]->b->path),
 		 base_name(c0->a->path));
+	char notes[6][512];
+	const char *np[6];
+	size_t nn = plot_flag_notes(reasons, nflagged, "hatched bars", notes, 6);
+	for (size_t i = 0; i < nn; i++)
+		np[i] = notes[i];
 	struct plot_bars b = {
 		.title = title, .subtitle = NULL, .xlabel = xl,
 		.ylabel = name_label(metric, yl, sizeof(yl)),
 		.footer = "ppslab compare", .nsets = nsets, .set_names = sets, .nlabels = nl,
-		.labels = labels, .value = val, .err = er,
+		.labels = labels, .value = val, .err = er, .flagged = flg, .notes = np,
+		.nnotes = nn,
 	};
 	rc = plot_bars(&b, o, err, errlen);
 out:
@@ -848,5 +949,7 @@ out:
 	free(er);
 	free(sets);
 	free(setn);
+	free(flg);
+	json_decref(reasons);
 	return rc;
 }

@@ -88,6 +88,16 @@ void cmp_print(FILE *f, const struct cmp *c, enum grid_fmt fmt);
 int cmp_plot(struct cmp *const *c, size_t n, const char *metric, const struct plot_out *o,
 	     char *err, size_t errlen);
 
+/* One value of an axis of rf as a results file of its own, for comparing the values of
+ * one axis within one run (ppslab compare --by): the cases whose axis has value, with
+ * that axis taken out of their params (so the cells of two values match by the other
+ * axes), named "AXIS=VALUE". When its cases recorded the router they ran on
+ * (cases[].router_env, read after each reboot), the first one's OS, boot and tunables
+ * replace environment.dut's, so the environments side by side are the values'. 0;
+ * -ENOENT when no case has value; -EINVAL (err says why); -ENOMEM. */
+int cmp_split(const struct res_file *rf, const char *axis, const json_t *value,
+	      struct res_file **out, char *err, size_t errlen);
+
 /* Verdict name (case-insensitive, "small_change" or "small-change") → verdict; -1. */
 int cmp_verdict_parse(const char *s);
 

@@ -29,7 +29,8 @@ struct dut {
 	char mode[16], kernel[32];
 	unsigned starts;
 	char desc[128];
-	json_t *hook_log;        /* the hooks the last dut_apply ran (external router) */
+	json_t *hook_log;        /* the hooks this case ran (external router) */
+	json_t *verified;        /* what this case's verify hooks read back, or NULL */
 };
 
 /* axes that are knobs of a running forwarder, and their sysctl names */
@@ -403,6 +404,7 @@ static int rut_apply(struct dut *d, const json_t *params, char *err, size_t errl
 struct expansion {
 	const struct profile *p;
 	const json_t *params;
+	const char *value_of;    /* the router axis {value} stands for, or NULL */
 	char *o;
 	size_t n, cap;
 	bool oom;
@@ -435,15 +437,19 @@ static void exp_piece(void *ctx, const char *lit, size_t n, const char *name)
 		return;
 	}
 	char val[256];
+	if (x->value_of && !strcmp(name, "value"))
+		name = x->value_of;
 	const json_t *v = prof_value(x->p, x->params, name);
 	res_value_str(v, val, sizeof(val));
 	exp_add(x, val, strlen(val));
 }
 
-/* a hook word with {axis} replaced by the cell's value and {{ }} by braces */
-static char *expand(const struct profile *p, const json_t *params, const char *tmpl)
+/* a hook word with {axis} replaced by the cell's value and {{ }} by braces ({value}
+ * by value_of's, in a router axis' own hooks) */
+static char *expand_axis(const struct profile *p, const json_t *params, const char *value_of,
+			 const char *tmpl)
 {
-	struct expansion x = { .p = p, .params = params };
+	struct expansion x = { .p = p, .params = params, .value_of = value_of };
 	exp_add(&x, "", 0);
 	prof_hook_scan(tmpl, exp_piece, &x, NULL);   /* the profile checked the word */
 	if (x.oom) {
@@ -453,8 +459,19 @@ static char *expand(const struct profile *p, const json_t *params, const char *t
 	return x.o;
 }
 
+static char *expand(const struct profile *p, const json_t *params, const char *tmpl)
+{
+	return expand_axis(p, params, NULL, tmpl);
+}
+
 int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
 		  struct box_cmd *out)
+{
+	return dut_hook_argv_axis(cfg, hook, params, NULL, out);
+}
+
+int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
+		       const char *value_of, struct box_cmd *out)
 {
 	struct box_cmd raw = { 0 };
 	size_t i;
@@ -462,7 +479,7 @@ int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const json_t *p
 	int rc = 0;
 	memset(out, 0, sizeof(*out));
 	json_array_foreach(hook, i, w) {
-		char *word = expand(cfg->p, params, json_string_value(w));
+		char *word = expand_axis(cfg->p, params, value_of, json_string_value(w));
 		rc = word ? box_arg(&raw, word) : -ENOMEM;
 		free(word);
 		if (rc)
@@ -479,23 +496,30 @@ int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const json_t *p
 	return rc;
 }
 
-/* Runs a hook (what: its name in records and messages) with stdin_text (or NULL) on its
- * standard input; output into out. The run goes into d->hook_log. Returns the status
+/* Runs a hook (what: its name in records and messages, a router axis' for its set
+ * hook; axis: the router axis a verify reads, or NULL) with stdin_text (or NULL) on its standard input, killed after tmo
+ * seconds (0: router.hook_timeout); output into out, stderr too unless errpath is
+ * given (then it goes there). The run goes into d->hook_log. Returns the status
  * (-errno when it could not start). */
-static int hook_run(struct dut *d, const char *what, const json_t *hook, const json_t *params,
-		    const char *stdin_text, char *out, size_t outlen)
+static int hook_exec(struct dut *d, const char *what, const char *axis, const json_t *hook,
+		     const json_t *params, const char *stdin_text, char *out, size_t outlen,
+		     double tmo, const char *errpath)
 {
 	struct box_cmd c;
 	out[0] = 0;
-	int st = dut_hook_argv(&d->cfg, hook, params, &c);
+	/* a router axis' set and verify hooks: {value} is that axis' */
+	const char *value_of = axis ? axis : prof_router_axis(d->cfg.p, what) ? what : NULL;
+	int st = dut_hook_argv_axis(&d->cfg, hook, params, value_of, &c);
 	if (st) {
 		snprintf(out, outlen, "%s", st == -EINVAL ? "an ssh hook names no destination"
 							 : strerror(-st));
 		return st;
 	}
-	double tmo = d->cfg.p->router.hook_timeout_s > 0 ? d->cfg.p->router.hook_timeout_s : 30;
-	struct proc_opts o = { .out = out, .outlen = outlen, .merge_err = 1,
-			       .stdin_data = stdin_text, .timeout_ns = (uint64_t)(tmo * 1e9) };
+	if (!(tmo > 0))
+		tmo = d->cfg.p->router.hook_timeout_s > 0 ? d->cfg.p->router.hook_timeout_s : 30;
+	struct proc_opts o = { .out = out, .outlen = outlen, .merge_err = !errpath,
+			       .err_path = errpath, .stdin_data = stdin_text,
+			       .timeout_ns = (uint64_t)(tmo * 1e9) };
 	uint64_t t0 = mono_ns();
 	st = proc_run(c.argv, &o);
 	double secs = (double)(mono_ns() - t0) / 1e9;
@@ -509,12 +533,20 @@ static int hook_run(struct dut *d, const char *what, const json_t *hook, const j
 		}
 		json_t *r = json_pack("{s:s,s:o,s:i,s:f}", "hook", what, "argv", av, "status", st,
 				      "s", secs);
+		if (r && axis)
+			json_object_set_new(r, "axis", json_string(axis));
 		if (r && stdin_text)
 			json_object_set_new(r, "stdin_bytes", json_integer((json_int_t)strlen(stdin_text)));
 		json_array_append_new(d->hook_log, r);
 	}
 	box_cmd_free(&c);
 	return st;
+}
+
+static int hook_run(struct dut *d, const char *what, const json_t *hook, const json_t *params,
+		    const char *stdin_text, char *out, size_t outlen)
+{
+	return hook_exec(d, what, NULL, hook, params, stdin_text, out, outlen, 0, NULL);
 }
 
 /* the hook's output for a message: its last lines, which say why */
@@ -526,12 +558,18 @@ static const char *tail_of(const char *out, size_t keep)
 	return n > keep ? out + n - keep : out;
 }
 
-static int ext_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
+void dut_case_begin(struct dut *d)
+{
+	json_decref(d->hook_log);
+	json_decref(d->verified);
+	d->hook_log = d->kind == PR_EXTERNAL ? json_array() : NULL;
+	d->verified = NULL;
+}
+
+static int ext_setup(struct dut *d, const json_t *params, char *err, size_t errlen)
 {
 	const struct profile *p = d->cfg.p;
 	static char out[16384];
-	json_decref(d->hook_log);
-	d->hook_log = json_array();
 	if (!json_object_get(d->applied, " setup") && p->router.setup_hook) {
 		int st = hook_run(d, "setup", p->router.setup_hook, params, NULL, out, sizeof(out));
 		if (st) {
@@ -541,26 +579,218 @@ static int ext_apply(struct dut *d, const json_t *params, char *err, size_t errl
 		}
 	}
 	json_object_set_new(d->applied, " setup", json_true());
-	/* a hook runs when its axis or an axis it names changed; what was applied is
-	 * remembered only when every hook succeeded, so a failure is retried */
-	bool ch[64] = { false };
-	for (size_t i = 0; prof_axis_names[i] && i < 64; i++)
-		ch[i] = changed(d, params, prof_axis_names[i]);
+	return 0;
+}
+
+/* A router axis' set hook, with the axis' own timeout. */
+static int raxis_set(struct dut *d, const struct prof_raxis *ra, const json_t *params,
+		     char *err, size_t errlen)
+{
+	static char out[16384];
+	int st = hook_exec(d, ra->name, NULL, ra->set, params, NULL, out, sizeof(out),
+			   ra->timeout_s, NULL);
+	if (!st)
+		return 0;
+	snprintf(err, errlen, "hook for %s failed with status %d%s: %.400s", ra->name, st,
+		 st == 128 + SIGTERM || st == 128 + SIGKILL ? " (killed after its timeout)" : "",
+		 tail_of(out, 400));
+	return -EIO;
+}
+
+/* Whether an ssh client's status says the connection went away under it (255), as a
+ * router that reboots takes it, or the run was killed after its timeout. */
+static bool conn_lost(const json_t *hook, int st)
+{
+	return st == 128 + SIGTERM || st == 128 + SIGKILL ||
+	       (st == 255 && box_is_ssh(json_string_value(json_array_get(hook, 0))));
+}
+
+bool dut_reboot_pending(struct dut *d, const json_t *params)
+{
+	const struct profile *p = d->cfg.p;
+	bool need = false;
+	if (d->kind != PR_EXTERNAL)
+		return false;
+	for (size_t i = 0; i < p->router.naxes; i++)
+		need |= p->router.axes[i].reboot && changed(d, params, p->router.axes[i].name);
+	return need;
+}
+
+int dut_apply_reboot(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	const struct profile *p = d->cfg.p;
+	static char out[16384];
+	if (!dut_reboot_pending(d, params))
+		return 0;
+	int rc = ext_setup(d, params, err, errlen);
+	for (size_t i = 0; !rc && i < p->router.naxes; i++) {
+		const struct prof_raxis *ra = &p->router.axes[i];
+		if (ra->reboot && changed(d, params, ra->name))
+			rc = raxis_set(d, ra, params, err, errlen);
+	}
+	if (rc)
+		return rc;
+	int st = hook_run(d, "reboot", p->router.reboot_hook, params, NULL, out, sizeof(out));
+	if (st && !conn_lost(p->router.reboot_hook, st)) {
+		snprintf(err, errlen, "the reboot hook failed with status %d: %.400s", st,
+			 tail_of(out, 400));
+		return -EIO;
+	}
+	/* set, and taking effect as the router starts; verified once it is back */
+	for (size_t i = 0; i < p->router.naxes; i++)
+		if (p->router.axes[i].reboot)
+			remember(d, params, p->router.axes[i].name);
+	return 1;
+}
+
+void dut_rebooted(struct dut *d)
+{
+	const struct profile *p = d->cfg.p;
+	json_t *keep = json_object();
+	for (size_t i = 0; keep && i < p->router.naxes; i++) {
+		const json_t *v = json_object_get(d->applied, p->router.axes[i].name);
+		if (p->router.axes[i].reboot && v)
+			json_object_set(keep, p->router.axes[i].name, (json_t *)v);
+	}
+	json_object_clear(d->applied);
+	if (keep)
+		json_object_update(d->applied, keep);
+	json_decref(keep);
+}
+
+void dut_forget(struct dut *d)
+{
+	json_object_clear(d->applied);
+}
+
+int dut_ready(struct dut *d, const json_t *params, char *out, size_t outlen)
+{
+	json_t *log = d->hook_log;
+	d->hook_log = NULL;   /* polled while waiting: the reboot record counts the tries */
+	int st = hook_run(d, "ready", d->cfg.p->router.ready_hook, params, NULL, out, outlen);
+	d->hook_log = log;
+	return st;
+}
+
+const json_t *dut_verified(const struct dut *d)
+{
+	return d->verified;
+}
+
+/* A verify hook's output against the cell's value: the same text once trimmed, or the
+ * same number ("4000" and "4000.0"). */
+static bool same_reading(const char *got, const char *want)
+{
+	if (!strcmp(got, want))
+		return true;
+	char *e1, *e2;
+	double a = strtod(got, &e1), b = strtod(want, &e2);
+	return *got && *want && !*e1 && !*e2 && a == b;
+}
+
+static void trim(char *s)
+{
+	size_t n = strlen(s), i = 0;
+	while (n && strchr(" \t\r\n", s[n - 1]))
+		s[--n] = 0;
+	while (s[i] && strchr(" \t\r\n", s[i]))
+		i++;
+	memmove(s, s + i, n - i + 1);
+}
+
+/* Every router axis with verify read back: the case fails unless each equals the
+ * cell's value (nothing is measured under a setting that did not take effect). An axis
+ * that did not read back is set again in the next case. */
+static int ext_verify(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	const struct profile *p = d->cfg.p;
+	static char out[4096];
+	char errpath[600], want[256], msg[600];
+	size_t used = 0;
+	int rc = 0;
+	snprintf(errpath, sizeof(errpath), "%s/verify.err", d->cfg.tmpdir);
+	err[0] = 0;
+	for (size_t i = 0; i < p->router.naxes; i++) {
+		const struct prof_raxis *ra = &p->router.axes[i];
+		if (!ra->verify)
+			continue;
+		if (!d->verified && !(d->verified = json_object()))
+			return -ENOMEM;
+		res_value_str(json_object_get(params, ra->name), want, sizeof(want));
+		int st = hook_exec(d, "verify", ra->name, ra->verify, params, NULL, out,
+				   sizeof(out), ra->timeout_s, errpath);
+		trim(out);
+		bool ok = st == 0 && same_reading(out, want);
+		json_t *got = st == 0 ? json_string(out) : json_null();
+		json_object_set_new(d->verified, ra->name,
+				    json_pack("{s:s,s:o,s:b}", "want", want, "got",
+					      got ? got : json_string("?"), "ok", ok));
+		if (ok)
+			continue;
+		json_object_del(d->applied, ra->name);
+		if (st) {
+			char e[300];
+			proc_file_text(errpath, e, sizeof(e));
+			snprintf(msg, sizeof(msg), "reading %s back failed with status %d: %.300s",
+				 ra->name, st, e[0] ? e : tail_of(out, 300));
+		} else if (!out[0]) {
+			snprintf(msg, sizeof(msg), "%s reads back empty on the router (its verify hook "
+				 "printed nothing), the cell wants %s", ra->name, want);
+		} else {
+			snprintf(msg, sizeof(msg), "%s is %.100s on the router, the cell wants %s: the "
+				 "setting did not take effect%s", ra->name, out, want,
+				 ra->reboot ? " (read after the reboot)"
+					    : " (if it takes effect only at boot, give the axis "
+					      "\"reboot\": true)");
+		}
+		if (used < errlen)
+			used += (size_t)snprintf(err + used, errlen - used, "%s%s", used ? "; " : "",
+						 msg);
+		rc = -EIO;
+	}
+	return rc;
+}
+
+static int ext_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	const struct profile *p = d->cfg.p;
+	static char out[16384];
+	int rc = ext_setup(d, params, err, errlen);
+	if (rc)
+		return rc;
+	/* the router's own knobs that take effect at once, then the axes' hooks; a hook
+	 * runs when its axis or an axis it names changed; what was applied is remembered
+	 * only when every hook succeeded, so a failure is retried */
+	for (size_t i = 0; i < p->router.naxes; i++) {
+		const struct prof_raxis *ra = &p->router.axes[i];
+		if (!ra->reboot && changed(d, params, ra->name) &&
+		    (rc = raxis_set(d, ra, params, err, errlen)))
+			return rc;
+	}
+	const char *names[128];
+	bool ch[128] = { false };
+	size_t nn = 0;
+	for (size_t i = 0; prof_axis_names[i] && nn < 128; i++)
+		names[nn++] = prof_axis_names[i];
+	for (size_t i = 0; i < p->router.naxes && nn < 128; i++)
+		names[nn++] = p->router.axes[i].name;
+	for (size_t i = 0; i < nn; i++)
+		ch[i] = changed(d, params, names[i]);
 	const char *axis;
 	json_t *hook;
 	json_object_foreach(p->router.hooks, axis, hook) {
 		bool need = false, rules = !strcmp(axis, "rules") || prof_hook_uses(hook, "rules");
-		for (size_t i = 0; prof_axis_names[i] && i < 64; i++)
-			if (ch[i] && (!strcmp(prof_axis_names[i], axis) ||
-				      prof_hook_uses(hook, prof_axis_names[i])))
-				need = true;
+		for (size_t i = 0; i < nn; i++)
+			if (ch[i] && (!strcmp(names[i], axis) || prof_hook_uses(hook, names[i]) ||
+				      (rules && !strcmp(names[i], "rules_kind"))))
+				need = true;   /* a hook given the rule set: rules_kind makes it too */
 		if (!need)
 			continue;
 		/* the rule set reaches the router on the hook's stdin: no file of the control
 		 * host is named to the router */
 		char *text = NULL, path[4096];
 		if (rules) {
-			int rc = rules_text(d, params, &text, path, sizeof(path), err, errlen);
+			rc = rules_text(d, params, &text, path, sizeof(path), err, errlen);
 			if (rc)
 				return rc;
 		}
@@ -572,8 +802,13 @@ static int ext_apply(struct dut *d, const json_t *params, char *err, size_t errl
 			return -EIO;
 		}
 	}
-	for (size_t i = 0; prof_axis_names[i]; i++)
-		remember(d, params, prof_axis_names[i]);
+	for (size_t i = 0; i < nn; i++) {
+		const struct prof_raxis *ra = prof_router_axis(p, names[i]);
+		if (!ra || !ra->reboot)
+			remember(d, params, names[i]);
+	}
+	if ((rc = ext_verify(d, params, err, errlen)))
+		return rc;
 	if (p->router.check_hook) {
 		int st = hook_run(d, "check", p->router.check_hook, params, NULL, out, sizeof(out));
 		if (st) {
@@ -602,6 +837,12 @@ int dut_reach(struct dut *d, char *err, size_t errlen)
 	all[n++] = p->router.setup_hook;
 	all[n++] = p->router.read_hook;
 	all[n++] = p->router.check_hook;
+	all[n++] = p->router.reboot_hook;
+	all[n++] = p->router.ready_hook;
+	for (size_t i = 0; i < p->router.naxes && n + 2 < 64; i++) {
+		all[n++] = p->router.axes[i].set;
+		all[n++] = p->router.axes[i].verify;
+	}
 	json_object_foreach(p->router.hooks, k, h)
 		if (n < 64)
 			all[n++] = h;
@@ -864,6 +1105,7 @@ json_t *dut_close(struct dut *d)
 	json_t *sum = rut_stop(d);
 	json_decref(d->applied);
 	json_decref(d->hook_log);
+	json_decref(d->verified);
 	free(d);
 	return sum;
 }

@@ -20,8 +20,15 @@
  * names, changed (all of them for the first case); the hook of "rules", or one naming
  * {rules}, gets the cell's rule set on its standard input (a "file:" rule set's content
  * as is, or the generated ipfw set of rulegen.h), never a path of the control host.
- * Then check_hook: a status other than 0 fails the case with its output (e.g. polling
- * not active on the router). A vector that starts with ssh is run as box_ssh_wrap()
+ * Router axes (profile.h) are set by their own hooks: those without "reboot" with the
+ * axis hooks, when their value changed; those with "reboot" before, by
+ * dut_apply_reboot(), which then runs router.reboot_hook. A restart loses every runtime
+ * setting, so after it the setup hook and every hook run again (dut_rebooted()). Then
+ * each router axis with "verify" is read back (every case: a router that restarted on
+ * its own, or a setting that did not take, shows at once); a reading that differs
+ * from the cell's value fails the case with both values. Then check_hook: a status
+ * other than 0 fails the case with its output (e.g. polling not active on the
+ * router). A vector that starts with ssh is run as box_ssh_wrap()
  * makes it: topology.ssh_options and ppslab's defaults, the remote words quoted.
  *
  * read_hook runs before and after every trial. When it prints a JSON object, these of
@@ -53,6 +60,29 @@ struct dut_cfg {
 
 /* 0 or -ENOMEM; nothing is started yet. */
 int dut_new(const struct dut_cfg *cfg, struct dut **out);
+/* A case begins: dut_hook_log() and dut_verified() then say what this case ran. */
+void dut_case_begin(struct dut *d);
+/* Router axes with "reboot": when the cell's value of one differs from what was last
+ * set (or nothing was set yet), the set hooks of those that differ run (the setup hook
+ * first, once), then router.reboot_hook, whose ssh connection may drop (status 255)
+ * or hang until its timeout as the router goes down. Returns 1: the router is
+ * restarting, wait until it is back and call dut_rebooted(); 0: no reboot needed (and
+ * always for ppslab-rut); -EIO with err saying which hook failed. */
+int dut_apply_reboot(struct dut *d, const json_t *params, char *err, size_t errlen);
+/* Whether dut_apply_reboot() would restart the router for params. */
+bool dut_reboot_pending(struct dut *d, const json_t *params);
+/* The router is back from a restart: its runtime settings are gone, so the setup hook,
+ * the axes' hooks and the router axes without reboot run again in the next dut_apply. */
+void dut_rebooted(struct dut *d);
+/* The router's state is unknown (it did not come back in time): everything is set
+ * again, reboot axes included. */
+void dut_forget(struct dut *d);
+/* router.ready_hook for the cell: its status (0: the router is back), output in out.
+ * Not part of the case's hook log. */
+int dut_ready(struct dut *d, const json_t *params, char *out, size_t outlen);
+/* What this case's verify hooks read: {AXIS: {"want": TEXT, "got": TEXT|null, "ok"}}
+ * (borrowed), or NULL when no router axis is verified. */
+const json_t *dut_verified(const struct dut *d);
 /* Brings the router to params (the cell; the profile's fixed values fill the rest),
  * starting or restarting the forwarder when needed. On failure err says what (a hook's
  * status and output, a knob the forwarder refused) and -EIO, -ETIMEDOUT or -ENOMEM is
@@ -72,8 +102,9 @@ json_t *dut_trial_record(struct dut *d, const json_t *before, const json_t *afte
 /* False when the forwarder process has exited (crashed, killed): the next dut_apply
  * restarts it. */
 bool dut_alive(struct dut *d);
-/* The hooks the last dut_apply ran: [{"hook": AXIS|"setup"|"check", "argv": [...] as
- * run, "status", "s": seconds, "stdin_bytes"}] (borrowed; NULL for ppslab-rut). */
+/* The hooks this case ran: [{"hook": AXIS|"setup"|"reboot"|"verify"|"check", "axis"
+ * (verify's), "argv": [...] as run, "status", "s": seconds, "stdin_bytes"}] (borrowed;
+ * NULL for ppslab-rut). */
 const json_t *dut_hook_log(const struct dut *d);
 /* Reaches every ssh destination the hooks name once ("ssh ... DEST true", with the
  * options a hook would get): 0, or -EHOSTUNREACH with err naming the destination and
@@ -84,6 +115,9 @@ int dut_reach(struct dut *d, char *err, size_t errlen);
  * vector without a destination), -ENOMEM. */
 int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
 		  struct box_cmd *out);
+/* The same for a router axis' set or verify hook, where {value} is value_of's value. */
+int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
+		       const char *value_of, struct box_cmd *out);
 /* Stops the forwarder (SIGINT, so it prints its summary), returns its summary JSON or
  * NULL; frees d. */
 json_t *dut_close(struct dut *d);

@@ -53,16 +53,22 @@ void plan_free(struct plan *pl)
 	memset(pl, 0, sizeof(*pl));
 }
 
-/* params and case_id of cell (first axis varying slowest). */
-static int make_cell(const struct profile *p, size_t cell, json_t **params, char **id)
+/* The value index of every axis in cell (first axis varying slowest). */
+static void cell_index(const struct profile *p, size_t cell, size_t *idx)
 {
-	size_t idx[p->naxes ? p->naxes : 1];
 	size_t rest = cell;
 	for (size_t a = p->naxes; a-- > 0;) {
 		size_t n = json_array_size(p->axes[a].values);
 		idx[a] = rest % n;
 		rest /= n;
 	}
+}
+
+/* params and case_id of cell. */
+static int make_cell(const struct profile *p, size_t cell, json_t **params, char **id)
+{
+	size_t idx[p->naxes ? p->naxes : 1];
+	cell_index(p, cell, idx);
 	json_t *o = json_object();
 	size_t cap = 64, len = 0;
 	char *s = malloc(cap);
@@ -97,6 +103,52 @@ fail:
 	return -ENOMEM;
 }
 
+static bool is_reboot_axis(const struct profile *p, size_t a)
+{
+	return p->axes[a].router && p->axes[a].router->reboot;
+}
+
+/* The reboot group of cell: its reboot axes' value indices as one number (0 without
+ * reboot axes). */
+static size_t reboot_group(const struct profile *p, size_t cell, size_t *ngroups)
+{
+	size_t idx[p->naxes ? p->naxes : 1], g = 0, n = 1;
+	cell_index(p, cell, idx);
+	for (size_t a = 0; a < p->naxes; a++)
+		if (is_reboot_axis(p, a)) {
+			size_t k = json_array_size(p->axes[a].values);
+			g = g * k + idx[a];
+			n *= k;
+		}
+	if (ngroups)
+		*ngroups = n;
+	return g;
+}
+
+bool plan_reboots_before(const struct profile *p, const struct plan *pl, size_t i)
+{
+	if (!prof_has_reboots(p) || i >= pl->ncases)
+		return false;
+	if (i == 0)
+		return true;
+	for (size_t a = 0; a < p->naxes; a++)
+		if (is_reboot_axis(p, a) &&
+		    !res_value_eq(json_object_get(pl->cases[i].params, p->axes[a].name),
+				  json_object_get(pl->cases[i - 1].params, p->axes[a].name)))
+			return true;
+	return false;
+}
+
+static void shuffle(size_t *v, size_t n, uint64_t *rng)
+{
+	/* Fisher–Yates; the modulo's bias is below 1e-14 for 100,000 cells */
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)(xs64(rng) % i), t = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+}
+
 static void hook_estimate(const struct profile *p, struct plan *pl);
 
 int plan_make(const struct profile *p, struct plan *pl)
@@ -124,34 +176,68 @@ int plan_make(const struct profile *p, struct plan *pl)
 	uint64_t rng = splitmix64(p->seed);
 	if (!rng)
 		rng = 1;
-	for (unsigned r = 1; r <= reps; r++) {
-		for (size_t i = 0; i < ncells; i++)
-			order[i] = i;
-		if (p->order_random) {
-			/* Fisher–Yates; the modulo's bias is below 1e-14 for 100,000 cells */
-			for (size_t i = ncells; i > 1; i--) {
-				size_t j = (size_t)(xs64(&rng) % i), t = order[i - 1];
-				order[i - 1] = order[j];
-				order[j] = t;
+	/* reboot groups, each run whole (all its repetitions) before the next; one group
+	 * (every cell) without reboot axes */
+	size_t ngroups = 1;
+	reboot_group(p, 0, &ngroups);
+	/* the cells of each group in matrix order: members[start[g] .. start[g + 1]) */
+	size_t *groups = malloc(ngroups * sizeof(*groups));
+	size_t *start = calloc(ngroups + 1, sizeof(*start));
+	size_t *members = malloc(ncells * sizeof(*members));
+	size_t *gcell = malloc(ncells * sizeof(*gcell));
+	int rc = -ENOMEM;
+	if (!groups || !start || !members || !gcell)
+		goto out;
+	for (size_t i = 0; i < ncells; i++) {
+		gcell[i] = ngroups > 1 ? reboot_group(p, i, NULL) : 0;
+		start[gcell[i] + 1]++;
+	}
+	for (size_t g = 0; g < ngroups; g++)
+		start[g + 1] += start[g];
+	/* groups[] doubles as each group's fill cursor before it holds the group order */
+	memcpy(groups, start, ngroups * sizeof(*groups));
+	for (size_t i = 0; i < ncells; i++)
+		members[groups[gcell[i]]++] = i;
+	for (size_t g = 0; g < ngroups; g++)
+		groups[g] = g;
+	if (p->order_random && ngroups > 1)
+		shuffle(groups, ngroups, &rng);
+	for (size_t gi = 0; gi < ngroups; gi++) {
+		size_t g = groups[gi], n = start[g + 1] - start[g];
+		for (unsigned r = 1; r <= reps; r++) {
+			memcpy(order, members + start[g], n * sizeof(*order));
+			if (p->order_random)
+				shuffle(order, n, &rng);
+			for (size_t i = 0; i < n; i++) {
+				struct plan_case *c = &pl->cases[pl->ncases];
+				c->cell = order[i];
+				c->rep = r;
+				if (make_cell(p, order[i], &c->params, &c->case_id))
+					goto out;
+				pl->ncases++;
 			}
 		}
-		for (size_t i = 0; i < ncells; i++) {
-			struct plan_case *c = &pl->cases[pl->ncases];
-			c->cell = order[i];
-			c->rep = r;
-			if (make_cell(p, order[i], &c->params, &c->case_id)) {
-				free(order);
-				plan_free(pl);
-				return -ENOMEM;
-			}
-			pl->ncases++;
-		}
+	}
+	rc = 0;
+out:
+	free(groups);
+	free(start);
+	free(members);
+	free(gcell);
+	if (rc) {
+		free(order);
+		plan_free(pl);
+		return rc;
 	}
 	free(order);
 	pl->est_trial_s = plan_case_seconds(p);
 	pl->est_s = (double)pl->ncases * pl->est_trial_s;
 	hook_estimate(p, pl);
 	pl->est_s += pl->est_hook_s;
+	for (size_t i = 0; i < pl->ncases; i++)
+		pl->reboots += plan_reboots_before(p, pl, i);
+	pl->est_reboot_s = (double)pl->reboots * p->router.reboot_est_s;
+	pl->est_s += pl->est_reboot_s;
 	if (p->rig_calibrate)
 		pl->est_s += CALIBRATE_S;
 	if (p->rig_direct)
@@ -162,12 +248,16 @@ int plan_make(const struct profile *p, struct plan *pl)
 
 static void search_estimate(const struct prof_trial *t, double *ntrials, double *trial_s);
 
-/* Does a hook (key: its axis) run before case i: the first case, or an axis it names
- * has another value than in case i − 1. */
+/* Does a hook (key: its axis) run before case i: the first case, an axis it names has
+ * another value than in case i − 1, or the router restarted (runtime settings are
+ * gone). A reboot axis' own set hook runs only when its value changes. */
 static bool hook_runs(const struct profile *p, const struct plan *pl, size_t i, const char *key,
 		      const json_t *hook)
 {
 	if (i == 0)
+		return true;
+	const struct prof_raxis *ra = prof_router_axis(p, key);
+	if (!(ra && ra->reboot) && plan_reboots_before(p, pl, i))
 		return true;
 	for (size_t a = 0; a < p->naxes; a++) {
 		const char *ax = p->axes[a].name;
@@ -180,8 +270,33 @@ static bool hook_runs(const struct profile *p, const struct plan *pl, size_t i, 
 	return false;
 }
 
-/* An external router's hooks in run order: setup once, each axis hook when its values
- * change, the check hook every case, the read hook before and after every trial. */
+static size_t hook_count(const struct profile *p, const struct plan *pl, const char *key,
+			 const json_t *hook)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < pl->ncases; i++)
+		n += hook_runs(p, pl, i, key, hook);
+	return n;
+}
+
+static size_t verified_axes(const struct profile *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->router.naxes; i++)
+		n += p->router.axes[i].verify != NULL;
+	return n;
+}
+
+static void add_runs(struct plan *pl, size_t n, double each)
+{
+	pl->est_hook_s += (double)n * each;
+	pl->hook_runs += n;
+}
+
+/* An external router's hooks in run order: setup once and after every reboot, each
+ * router axis' and axis hook when its values change (and after a reboot), the verify
+ * and check hooks every case, the read hook before and after every trial. The reboot
+ * hook and the wait are the reboot estimate's. */
 static void hook_estimate(const struct profile *p, struct plan *pl)
 {
 	pl->est_hook_s = 0;
@@ -190,26 +305,25 @@ static void hook_estimate(const struct profile *p, struct plan *pl)
 		return;
 	double ntrials, secs;
 	search_estimate(&p->trial, &ntrials, &secs);
-	if (p->router.setup_hook) {
-		pl->est_hook_s += prof_hook_estimate(p, "setup");
-		pl->hook_runs++;
+	size_t reboots = 0;
+	for (size_t i = 0; i < pl->ncases; i++)
+		reboots += plan_reboots_before(p, pl, i);
+	if (p->router.setup_hook)
+		add_runs(pl, 1 + reboots, prof_hook_estimate(p, "setup"));
+	for (size_t a = 0; a < p->router.naxes; a++) {
+		const struct prof_raxis *ra = &p->router.axes[a];
+		add_runs(pl, hook_count(p, pl, ra->name, ra->set), prof_hook_estimate(p, ra->name));
 	}
-	for (size_t i = 0; i < pl->ncases; i++) {
-		const char *k;
-		json_t *h;
-		json_object_foreach(p->router.hooks, k, h)
-			if (hook_runs(p, pl, i, k, h)) {
-				pl->est_hook_s += prof_hook_estimate(p, k);
-				pl->hook_runs++;
-			}
-		if (p->router.check_hook) {
-			pl->est_hook_s += prof_hook_estimate(p, "check");
-			pl->hook_runs++;
-		}
-		if (p->router.read_hook) {
-			pl->est_hook_s += 2 * ntrials * prof_hook_estimate(p, "read");
-			pl->hook_runs += (size_t)lround(2 * ntrials);
-		}
+	const char *k;
+	json_t *h;
+	json_object_foreach(p->router.hooks, k, h)
+		add_runs(pl, hook_count(p, pl, k, h), prof_hook_estimate(p, k));
+	add_runs(pl, pl->ncases * verified_axes(p), prof_hook_estimate(p, "verify"));
+	if (p->router.check_hook)
+		add_runs(pl, pl->ncases, prof_hook_estimate(p, "check"));
+	if (p->router.read_hook) {
+		pl->est_hook_s += 2 * ntrials * (double)pl->ncases * prof_hook_estimate(p, "read");
+		pl->hook_runs += (size_t)lround(2 * ntrials) * pl->ncases;
 	}
 }
 
@@ -292,29 +406,70 @@ static const char *method_name(enum prof_method m)
 	return (unsigned)m < 4 ? names[m] : "?";
 }
 
-/* An external router: which hook sets each swept axis, how often it runs, and its
- * estimated time (router.hook_estimate). */
+/* An external router: its axes (verified or not, reboot or not), which hook sets each
+ * swept axis, how often it runs, and its estimated time (router.hook_estimate); the
+ * reboots and how the router is waited for. */
 static void print_hooks(const struct profile *p, const struct plan *pl, FILE *f)
 {
 	char tb[64];
 	if (p->router.kind != PR_EXTERNAL)
 		return;
+	if (p->router.naxes) {
+		size_t w = 0;
+		for (size_t a = 0; a < p->router.naxes; a++)
+			if (strlen(p->router.axes[a].name) > w)
+				w = strlen(p->router.axes[a].name);
+		fprintf(f, "\nrouter axes (set on the router by their hooks):\n");
+		for (size_t a = 0; a < p->router.naxes; a++) {
+			const struct prof_raxis *ra = &p->router.axes[a];
+			size_t n = hook_count(p, pl, ra->name, ra->set);
+			fprintf(f, "  %-*s %s, set %zu time%s%s\n", (int)w, ra->name,
+				ra->verify ? "verified (read back every case)"
+					   : "NOT verified (no \"verify\": a setting that does not take "
+					     "effect would go unnoticed)",
+				n, n == 1 ? "" : "s", ra->reboot ? ", takes a reboot" : "");
+		}
+	}
+	if (pl->reboots) {
+		char tb2[64];
+		fprintf(f, "reboots: %zu, ~%s each (router.reboot_estimate); the router is back when "
+			"%s, waiting up to %s (router.reboot_timeout)\n", pl->reboots,
+			fmt_time(p->router.reboot_est_s, tb, sizeof(tb)) + 6,
+			p->router.ready_hook ? "router.ready_hook exits 0"
+					     : "test frames pass through it again (a probe)",
+			fmt_time(p->router.reboot_timeout_s, tb2, sizeof(tb2)) + 6);
+	}
 	fprintf(f, "\nrouter hooks (external router; router.hook_estimate per run):\n");
-	if (p->router.setup_hook)
-		fprintf(f, "  setup        once, ~%g s\n", prof_hook_estimate(p, "setup"));
 	const char *k;
 	json_t *h;
+	int hw = 12;   /* the names' column */
+	for (size_t a = 0; a < p->router.naxes; a++)
+		if ((int)strlen(p->router.axes[a].name) > hw)
+			hw = (int)strlen(p->router.axes[a].name);
+	if (p->router.setup_hook) {
+		size_t n = 1 + pl->reboots;
+		fprintf(f, "  %-*s %s, ~%g s\n", hw, "setup",
+			n == 1 ? "once" : "once and after every reboot", prof_hook_estimate(p, "setup"));
+	}
+	for (size_t a = 0; a < p->router.naxes; a++) {
+		const struct prof_raxis *ra = &p->router.axes[a];
+		size_t n = hook_count(p, pl, ra->name, ra->set);
+		fprintf(f, "  %-*s %zu run%s, ~%g s each\n", hw, ra->name, n, n == 1 ? "" : "s",
+			prof_hook_estimate(p, ra->name));
+	}
 	json_object_foreach(p->router.hooks, k, h) {
-		size_t n = 0;
-		for (size_t i = 0; i < pl->ncases; i++)
-			n += hook_runs(p, pl, i, k, h);
-		fprintf(f, "  %-12s %zu run%s, ~%g s each\n", k, n, n == 1 ? "" : "s",
+		size_t n = hook_count(p, pl, k, h);
+		fprintf(f, "  %-*s %zu run%s, ~%g s each\n", hw, k, n, n == 1 ? "" : "s",
 			prof_hook_estimate(p, k));
 	}
+	if (verified_axes(p))
+		fprintf(f, "  %-*s every case, %zu axis%s, ~%g s each\n", hw, "verify",
+			verified_axes(p), verified_axes(p) == 1 ? "" : "es",
+			prof_hook_estimate(p, "verify"));
 	if (p->router.check_hook)
-		fprintf(f, "  check        every case, ~%g s\n", prof_hook_estimate(p, "check"));
+		fprintf(f, "  %-*s every case, ~%g s\n", hw, "check", prof_hook_estimate(p, "check"));
 	if (p->router.read_hook)
-		fprintf(f, "  read         before and after every trial, ~%g s\n",
+		fprintf(f, "  %-*s before and after every trial, ~%g s\n", hw, "read",
 			prof_hook_estimate(p, "read"));
 	fprintf(f, "  hooks in all: %zu runs, %s\n", pl->hook_runs,
 		fmt_time(pl->est_hook_s, tb, sizeof(tb)));
@@ -357,7 +512,13 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 										     "kernel")));
 	for (size_t i = 0; prof_axis_names[i]; i++) {
 		const json_t *v = json_object_get(p->fixed, prof_axis_names[i]);
-		if (k && !pollkern_has(k, prof_axis_names[i]))
+		if (k && p->router.kind == PR_RUT && !pollkern_has(k, prof_axis_names[i]))
+			continue;
+		/* an external router gets only what its hooks set, and the traffic's */
+		bool hooked = prof_axis_hooked(p, prof_axis_names[i]) ||
+			      (!strcmp(prof_axis_names[i], "rules_kind") && prof_axis_hooked(p, "rules"));
+		if (p->router.kind == PR_EXTERNAL && !prof_axis_by_ppslab(prof_axis_names[i]) &&
+		    !hooked)
 			continue;
 		if (v && !json_is_null(v))     /* null: the kernel's own (hz) */
 			fprintf(f, " %s=%s", prof_axis_names[i], res_value_str(v, vb, sizeof(vb)));
@@ -389,6 +550,9 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 	if (pl->hook_runs)
 		fprintf(f, ", plus %s for %zu runs of the router's hooks",
 			fmt_time(pl->est_hook_s, vb, sizeof(vb)) + 6, pl->hook_runs);
+	if (pl->reboots)
+		fprintf(f, ", plus %s for %zu reboot%s", fmt_time(pl->est_reboot_s, vb, sizeof(vb)) + 6,
+			pl->reboots, pl->reboots == 1 ? "" : "s");
 	if (p->rig_calibrate || p->rig_direct)
 		fprintf(f, ", plus the rig's own ceiling first");
 	fprintf(f, ")\n");

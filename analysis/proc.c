@@ -232,6 +232,11 @@ int proc_run(char *const argv[], const struct proc_opts *o)
 			if (dn >= 0)
 				dup2(dn, 2);
 		}
+		if (o->err_path && !o->merge_err) {
+			int ef = open(o->err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+			if (ef >= 0)
+				dup2(ef, 2);
+		}
 		if (o->cwd && chdir(o->cwd) < 0) {
 			fprintf(stderr, "cannot run %s in %s: %s\n", av[0], o->cwd, strerror(errno));
 			_exit(127);

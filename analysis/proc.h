@@ -19,6 +19,7 @@ struct proc_opts {
 	size_t outlen;
 	int merge_err;           /* capture stderr into out too */
 	int quiet_err;           /* discard stderr (when not merged) */
+	const char *err_path;    /* stderr to this file (when not merged), or NULL */
 	uint64_t timeout_ns;     /* kill (TERM, then KILL after 2 s) after this; 0 = none */
 	const char *cwd;         /* run in this directory, or NULL for ours */
 };

@@ -159,6 +159,7 @@ struct vctx {
 	char dir[PATH_MAX];   /* the profile's directory */
 	bool allow_any_dst;
 	enum prof_router router_kind;
+	json_t *raxes;        /* the router axes' names (name → true), for placeholders */
 };
 
 static size_t mark_of(const struct vctx *c, const char *path)
@@ -695,6 +696,37 @@ static void apply_set(struct vctx *c, json_t *root, const char *set, size_t setn
 	key[eq - set] = 0;
 	const char *text = eq + 1;
 
+	json_t *rax = json_object_get(json_object_get(root, "router"), "axes");
+	size_t ri;
+	json_t *ra;
+	json_array_foreach(rax, ri, ra) {
+		const char *rn = json_string_value(json_object_get(ra, "name"));
+		if (!json_is_object(ra) || !rn || strcmp(rn, key) || prof_is_axis(key))
+			continue;
+		/* a router axis: its values, a comma list or one value */
+		json_t *v = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
+		if (!v && strchr(text, ',')) {
+			v = json_array();
+			char *dup = strdup(text), *save = NULL;
+			for (char *t = dup ? strtok_r(dup, ",", &save) : NULL; t && v;
+			     t = strtok_r(NULL, ",", &save))
+				json_array_append_new(v, set_value(t));
+			free(dup);
+		} else if (!v) {
+			v = json_string(text);
+		}
+		if (v && !json_is_array(v)) {
+			json_t *one = json_array();
+			if (one)
+				json_array_append_new(one, v);
+			v = one;
+		}
+		char vp[96];
+		snprintf(vp, sizeof(vp), "router.axes[%zu].values", ri);
+		if (!v || json_object_set_new(ra, "values", v) || add_mark(c, vp, setno))
+			c->oom = 1;
+		return;
+	}
 	if (prof_is_axis(key)) {
 		json_t *v = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
 		if (!v && strchr(text, ',')) {
@@ -873,24 +905,48 @@ bool prof_axis_by_ppslab(const char *axis)
 	return false;
 }
 
+/* What a hook word's placeholders may name: axes, and {value} in a router axis' own
+ * set and verify hooks. */
+enum ph_mode { PH_NONE, PH_AXES, PH_VALUE };
+
 struct check_ctx_w {
 	struct vctx *c;
 	const char *path, *word;
+	enum ph_mode mode;
 };
+
+static bool router_axis_name(const struct vctx *c, const char *name)
+{
+	return c->raxes && json_object_get(c->raxes, name);
+}
 
 static void check_piece(void *ctx, const char *lit, size_t n, const char *name)
 {
 	struct check_ctx_w *w = ctx;
 	(void)lit;
 	(void)n;
-	if (name && !prof_is_axis(name))
-		verr(w->c, w->path, false, "placeholder {%s} names no axis (axes: pollhz, hz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode, kernel, rules, rules_kind, update_counters, counters, firewall, offered, size, flows, direction; a literal brace is written {{ or }})",
-		     name);
+	if (!name || prof_is_axis(name) || router_axis_name(w->c, name))
+		return;
+	if (!strcmp(name, "value")) {
+		if (w->mode != PH_VALUE)
+			verr(w->c, w->path, false, "{value} is the value of a router axis: it belongs in "
+			     "router.axes[].set and verify; elsewhere name the axis, {AXIS}");
+		return;
+	}
+	char list[512] = "";
+	size_t m = 0;
+	const char *k;
+	json_t *v;
+	json_object_foreach(w->c->raxes, k, v)
+		if (m < sizeof(list))
+			m += (size_t)snprintf(list + m, sizeof(list) - m, ", %s", k);
+	verr(w->c, w->path, false, "placeholder {%s} names no axis (axes: pollhz, hz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode, kernel, rules, rules_kind, update_counters, counters, firewall, offered, size, flows, direction%s%s; a literal brace is written {{ or }})",
+	     name, list, w->mode == PH_VALUE ? "; {value} is this axis' value" : "");
 }
 
-/* An argument vector; with placeholders, each {NAME} must name an axis and a literal
- * brace is doubled. */
-static void check_argv(struct vctx *c, const json_t *v, const char *path, bool placeholders)
+/* An argument vector; with placeholders, each {NAME} must name an axis (or be {value},
+ * in a router axis' hooks) and a literal brace is doubled. */
+static void check_argv(struct vctx *c, const json_t *v, const char *path, enum ph_mode mode)
 {
 	char gbuf[128], ip[512];
 	if (!json_is_array(v) || json_array_size(v) == 0) {
@@ -906,10 +962,10 @@ static void check_argv(struct vctx *c, const json_t *v, const char *path, bool p
 			verr(c, ip, false, "expected a string, got %s", GOT(w));
 			continue;
 		}
-		if (!placeholders)
+		if (mode == PH_NONE)
 			continue;
 		const char *s = json_string_value(w);
-		struct check_ctx_w cw = { .c = c, .path = ip, .word = s };
+		struct check_ctx_w cw = { .c = c, .path = ip, .word = s, .mode = mode };
 		size_t at = 0;
 		int rc = prof_hook_scan(s, check_piece, &cw, &at);
 		if (rc == -EPROTO)
@@ -922,7 +978,190 @@ static void check_argv(struct vctx *c, const json_t *v, const char *path, bool p
 static const char *const router_keys[] = { "kind", "ports", "rules_dir", "rt_prio", "ring",
 					    "threads",
 					    "hooks", "setup_hook", "read_hook", "check_hook",
-					    "hook_timeout", "hook_estimate", NULL };
+					    "hook_timeout", "hook_estimate", "axes", "reboot_hook",
+					    "ready_hook", "reboot_timeout", "reboot_estimate", NULL };
+static const char *const raxis_keys[] = { "name", "values", "set", "verify", "reboot",
+					   "timeout", NULL };
+
+/* A router axis' name: a sysctl-like name (kern.hz, dev.ix.0.rx_budget) or a word (os);
+ * nothing that would break a case id ("a=1/b=2") or a selection ("a=1,b=2"). */
+static bool raxis_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n >= PROF_HOOK_NAME_MAX || !isalpha((unsigned char)s[0]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("._-%", s[i]))
+			return false;
+	return true;
+}
+
+static bool raxis_reserved(const char *name)
+{
+	static const char *const words[] = { "value", "setup", "read", "check", "verify",
+					     "reboot", "ready", NULL };
+	for (int i = 0; words[i]; i++)
+		if (!strcmp(words[i], name))
+			return true;
+	return false;
+}
+
+/* The names of router.axes that can be used: collected before any hook is checked, so
+ * every hook may name them. */
+static void raxis_names(struct vctx *c, const json_t *axes)
+{
+	size_t i;
+	json_t *a;
+	json_array_foreach((json_t *)axes, i, a) {
+		const char *n = json_string_value(json_object_get(a, "name"));
+		if (n && raxis_name_ok(n) && !prof_is_axis(n) && !raxis_reserved(n))
+			json_object_set_new(c->raxes, n, json_true());
+	}
+}
+
+/* One value of a router axis: a number (whole numbers kept as integers) or a string
+ * that can be told from others in a case id and a selection. */
+static json_t *raxis_value(struct vctx *c, const json_t *v, const char *path)
+{
+	char gbuf[128];
+	if (json_is_number(v)) {
+		double d = json_number_value(v);
+		if (d == floor(d) && fabs(d) < 1e15)
+			return json_integer((json_int_t)d);
+		return json_real(d);
+	}
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		size_t n = strlen(s);
+		bool ok = n > 0 && n == json_string_length(v) && n <= 200 && s[0] != ' ' &&
+			  s[n - 1] != ' ';
+		for (size_t i = 0; ok && i < n; i++)
+			ok = (unsigned char)s[i] >= 0x20 && s[i] != 0x7f && s[i] != ',';
+		if (ok)
+			return json_string(s);
+		verr(c, path, false, "expected a number or a string (1..200 characters, no comma, no "
+		     "control characters, no space at either end), got %s", GOT(v));
+		return NULL;
+	}
+	verr(c, path, false, "expected a number or a string, got %s", GOT(v));
+	return NULL;
+}
+
+/* router.axes: [{name, values, set, verify, reboot, timeout}, ...] */
+static void parse_router_axes(struct vctx *c, const json_t *axes, struct prof_router_cfg *r)
+{
+	char ap[64], kp[128], ip[160], gbuf[128];
+	size_t i;
+	json_t *a;
+	if (!json_is_array(axes)) {
+		verr(c, "router.axes", false, "expected a list of router axes [{\"name\": ..., "
+		     "\"values\": [...], \"set\": [...]}, ...], got %s", GOT(axes));
+		return;
+	}
+	if (!(r->axes = calloc(json_array_size(axes) + 1, sizeof(*r->axes)))) {
+		c->oom = 1;
+		return;
+	}
+	json_array_foreach((json_t *)axes, i, a) {
+		jpos_path_idx(ap, sizeof(ap), "router.axes", i);
+		if (want_object(c, a, ap))
+			continue;
+		check_keys(c, a, ap, raxis_keys);
+		bool bad = false;
+		const char *name;
+		snprintf(kp, sizeof(kp), "%s.name", ap);
+		if (get_str(c, a, "name", ap, &name)) {
+			bad = true;
+		} else if (!name) {
+			verr(c, ap, false, "a router axis needs \"name\": the knob it sweeps (e.g. \"kern.hz\")");
+			bad = true;
+		} else if (prof_is_axis(name)) {
+			verr(c, kp, false, "router axis \"%s\" collides with the built-in axis %s: sweep "
+			     "that in matrix (with a hook in router.hooks), or give the router's knob "
+			     "another name", name, name);
+			bad = true;
+		} else if (raxis_reserved(name)) {
+			verr(c, kp, false, "\"%s\" is reserved ({value} stands for a router axis' value "
+			     "in its hooks; setup, read, check, verify, reboot and ready name the "
+			     "router's other hooks)", name);
+			bad = true;
+		} else if (!raxis_name_ok(name)) {
+			verr(c, kp, false, "expected a name of letters, digits and ._-%% (starting with a "
+			     "letter, up to %d characters), such as \"kern.hz\" or \"os\", got \"%.60s\"",
+			     PROF_HOOK_NAME_MAX - 1, name);
+			bad = true;
+		} else {
+			for (size_t j = 0; j < i; j++) {
+				const char *o = json_string_value(json_object_get(json_array_get(axes, j),
+										  "name"));
+				if (o && !strcmp(o, name)) {
+					verr(c, kp, false, "router axis \"%s\" is declared twice (first as "
+					     "router.axes[%zu])", name, j);
+					bad = true;
+					break;
+				}
+			}
+		}
+		snprintf(kp, sizeof(kp), "%s.values", ap);
+		json_t *v = json_object_get(a, "values"), *vals = NULL;
+		if (!json_is_array(v) || json_array_size(v) == 0) {
+			verr(c, v ? kp : ap, false, "expected \"values\": a non-empty list of the knob's "
+			     "values, got %s", json_is_array(v) ? "an empty list" : GOT(v));
+			bad = true;
+		} else if (!(vals = json_array())) {
+			c->oom = 1;
+			return;
+		} else {
+			size_t k;
+			json_t *w;
+			json_array_foreach(v, k, w) {
+				jpos_path_idx(ip, sizeof(ip), kp, k);
+				json_t *norm = raxis_value(c, w, ip);
+				if (!norm) {
+					bad = true;
+					continue;
+				}
+				for (size_t j = 0; j < json_array_size(vals); j++)
+					if (res_value_eq(json_array_get(vals, j), norm)) {
+						verr(c, ip, false, "%s appears twice in the list", GOT(w));
+						bad = true;
+					}
+				json_array_append_new(vals, norm);
+			}
+		}
+		json_t *set = json_object_get(a, "set"), *ver = json_object_get(a, "verify");
+		snprintf(kp, sizeof(kp), "%s.set", ap);
+		if (!set) {
+			verr(c, ap, false, "a router axis needs \"set\": the argument vector that sets "
+			     "it ({value} is the cell's value)");
+			bad = true;
+		} else {
+			check_argv(c, set, kp, PH_VALUE);
+		}
+		snprintf(kp, sizeof(kp), "%s.verify", ap);
+		if (ver)
+			check_argv(c, ver, kp, PH_VALUE);
+		bool reboot = false;
+		double tmo = r->hook_timeout_s;
+		get_bool(c, a, "reboot", ap, false, &reboot);
+		get_dur(c, a, "timeout", ap, r->hook_timeout_s, &tmo);
+		if (tmo <= 0) {
+			snprintf(kp, sizeof(kp), "%s.timeout", ap);
+			verr(c, kp, false, "must be longer than 0 s");
+		}
+		if (bad) {
+			json_decref(vals);
+			continue;
+		}
+		struct prof_raxis *x = &r->axes[r->naxes++];
+		x->name = xstrdup(c, name);
+		x->values = vals;
+		x->set = json_incref(set);
+		x->verify = ver ? json_incref(ver) : NULL;
+		x->reboot = reboot;
+		x->timeout_s = tmo;
+	}
+}
 static const char *const router_kinds[] = { "rut", "external", "none", NULL };
 static const char *const port_names[] = { "afpacket", "xdp", NULL };
 
@@ -967,6 +1206,15 @@ static void parse_router(struct vctx *c, json_t *root, struct profile *p)
 	get_dur(c, o, "hook_timeout", "router", 30, &r->hook_timeout_s);
 	if (r->hook_timeout_s <= 0)
 		verr(c, "router.hook_timeout", false, "must be longer than 0 s");
+	json_t *ax = o ? json_object_get(o, "axes") : NULL;
+	if (!(c->raxes = json_object())) {
+		c->oom = 1;
+		return;
+	}
+	if (json_is_array(ax))
+		raxis_names(c, ax);
+	if (ax)
+		parse_router_axes(c, ax, r);
 
 	json_t *h = o ? json_object_get(o, "hooks") : NULL;
 	if (h && !want_object(c, h, "router.hooks")) {
@@ -977,7 +1225,7 @@ static void parse_router(struct vctx *c, json_t *root, struct profile *p)
 			jpos_path_key(kp, sizeof(kp), "router.hooks", k);
 			if (!prof_is_axis(k))
 				verr(c, kp, true, "hooks are per axis, and \"%s\" is no axis", k);
-			check_argv(c, v, kp, true);
+			check_argv(c, v, kp, PH_AXES);
 		}
 		r->hooks = json_incref(h);
 	}
@@ -985,23 +1233,52 @@ static void parse_router(struct vctx *c, json_t *root, struct profile *p)
 	json_t *rh = o ? json_object_get(o, "read_hook") : NULL;
 	json_t *ch = o ? json_object_get(o, "check_hook") : NULL;
 	if (sh) {
-		check_argv(c, sh, "router.setup_hook", true);
+		check_argv(c, sh, "router.setup_hook", PH_AXES);
 		r->setup_hook = json_incref(sh);
 	}
 	if (rh) {
-		check_argv(c, rh, "router.read_hook", true);
+		check_argv(c, rh, "router.read_hook", PH_AXES);
 		r->read_hook = json_incref(rh);
 	}
 	if (ch) {
-		check_argv(c, ch, "router.check_hook", true);
+		check_argv(c, ch, "router.check_hook", PH_AXES);
 		r->check_hook = json_incref(ch);
 	}
 	parse_hook_estimate(c, o, r);
+	json_t *rb = o ? json_object_get(o, "reboot_hook") : NULL;
+	json_t *rd = o ? json_object_get(o, "ready_hook") : NULL;
+	if (rb) {
+		check_argv(c, rb, "router.reboot_hook", PH_AXES);
+		r->reboot_hook = json_incref(rb);
+	}
+	if (rd) {
+		check_argv(c, rd, "router.ready_hook", PH_AXES);
+		r->ready_hook = json_incref(rd);
+	}
+	get_dur(c, o, "reboot_timeout", "router", 600, &r->reboot_timeout_s);
+	if (r->reboot_timeout_s <= 0)
+		verr(c, "router.reboot_timeout", false, "must be longer than 0 s");
+	get_dur(c, o, "reboot_estimate", "router", 120, &r->reboot_est_s);
+	bool reboots = false;
+	for (size_t i = 0; i < r->naxes; i++)
+		if (r->axes[i].reboot && !reboots) {
+			reboots = true;
+			char kp[96];
+			snprintf(kp, sizeof(kp), "router.axes[%zu].reboot", i);
+			if (!rb)
+				verr(c, kp, false, "axis %s takes a reboot, so the profile needs "
+				     "router.reboot_hook: the argument vector that restarts the router "
+				     "(e.g. [\"ssh\", \"root@r2\", \"shutdown\", \"-r\", \"now\"])",
+				     r->axes[i].name);
+		}
 	json_t *he = o ? json_object_get(o, "hook_estimate") : NULL;
-	if (r->kind != PR_EXTERNAL && (h || sh || rh || ch || he))
-		verr(c, h ? "router.hooks" : sh ? "router.setup_hook" : rh ? "router.read_hook"
-		     : ch ? "router.check_hook" : "router.hook_estimate", true,
-		     "hooks configure an external router: set router.kind to \"external\"");
+	if (r->kind != PR_EXTERNAL && (h || sh || rh || ch || he || ax || rb || rd))
+		verr(c, ax ? "router.axes" : h ? "router.hooks" : sh ? "router.setup_hook"
+		     : rh ? "router.read_hook" : ch ? "router.check_hook" : rb ? "router.reboot_hook"
+		     : rd ? "router.ready_hook" : "router.hook_estimate", true,
+		     ax ? "router axes are knobs of an external router, set by hooks: set "
+			  "router.kind to \"external\""
+			: "hooks configure an external router: set router.kind to \"external\"");
 }
 
 /* router.hook_estimate: seconds one hook run takes, for the plan's estimate; a duration
@@ -1025,8 +1302,9 @@ static void parse_hook_estimate(struct vctx *c, json_t *o, struct prof_router_cf
 	json_t *v;
 	json_object_foreach(he, k, v) {
 		jpos_path_key(kp, sizeof(kp), "router.hook_estimate", k);
-		if (!prof_is_axis(k) && strcmp(k, "setup") && strcmp(k, "read") && strcmp(k, "check")) {
-			verr(c, kp, true, "\"%s\" is neither an axis nor setup, read or check", k);
+		if (!prof_is_axis(k) && !router_axis_name(c, k) && strcmp(k, "setup") &&
+		    strcmp(k, "read") && strcmp(k, "check") && strcmp(k, "verify")) {
+			verr(c, kp, true, "\"%s\" is neither an axis nor setup, read, check or verify", k);
 			continue;
 		}
 		double d;
@@ -1051,7 +1329,7 @@ static void check_coverage(struct vctx *c, const struct profile *p)
 		return;
 	for (size_t i = 0; i < p->naxes; i++) {
 		const char *a = p->axes[i].name;
-		if (prof_axis_by_ppslab(a) || prof_axis_hooked(p, a))
+		if (p->axes[i].router || prof_axis_by_ppslab(a) || prof_axis_hooked(p, a))
 			continue;
 		jpos_path_key(kp, sizeof(kp), "matrix", a);
 		verr(c, kp, true,
@@ -1268,10 +1546,14 @@ static void parse_host(struct vctx *c, json_t *topo, const char *role, struct pr
 	if (o)
 		check_keys(c, o, path, host_keys);
 	get_str(c, o, "ssh", path, &s);
+	/* an external router is only read (its environment), over ssh whatever the
+	 * topology: the sender and sink may well be on this host */
+	bool ext_ssh = is_rut && c->router_kind == PR_EXTERNAL;
 	if (s) {
 		jpos_path_key(kp, sizeof(kp), path, "ssh");
-		if (kind != PT_SSH)
-			verr(c, kp, true, "ssh applies to topology kind \"ssh\"");
+		if (kind != PT_SSH && !ext_ssh)
+			verr(c, kp, true, "ssh applies to topology kind \"ssh\" (and to an external "
+			     "router's box)");
 		else if (!ssh_dest_ok(s))
 			verr(c, kp, false,
 			     "expected an ssh destination [user@]host (no spaces, not starting with '-'), got \"%.60s\"",
@@ -1288,7 +1570,7 @@ static void parse_host(struct vctx *c, json_t *topo, const char *role, struct pr
 		     "expected a namespace name ([A-Za-z0-9_.-], up to 24 characters), got \"%.60s\"", s);
 	else if (s)
 		h->netns = xstrdup(c, s);
-	else if (kind == PT_NETNS) {
+	else if (kind == PT_NETNS && !(ext_ssh && h->ssh)) {
 		char ns[64];
 		snprintf(ns, sizeof(ns), "%s-%s", lab, role);
 		h->netns = xstrdup(c, ns);
@@ -1402,10 +1684,11 @@ static void parse_topology(struct vctx *c, json_t *root, struct profile *p)
 	parse_mac(c, o, "dst_mac", &t->dst_mac);
 	parse_mac(c, o, "dst_mac_b", &t->dst_mac_b);
 	json_t *so = o ? json_object_get(o, "ssh_options") : NULL;
-	if (so && t->kind != PT_SSH) {
-		verr(c, "topology.ssh_options", true, "ssh_options applies to topology kind \"ssh\"");
+	if (so && t->kind != PT_SSH && p->router.kind != PR_EXTERNAL) {
+		verr(c, "topology.ssh_options", true, "ssh_options applies to topology kind \"ssh\" "
+		     "(and to an external router's hooks)");
 	} else if (so) {
-		check_argv(c, so, "topology.ssh_options", false);
+		check_argv(c, so, "topology.ssh_options", PH_NONE);
 		t->ssh_options = json_incref(so);
 	}
 }
@@ -1455,16 +1738,26 @@ static void parse_axes(struct vctx *c, json_t *root, struct profile *p)
 		c->oom = 1;
 		return;
 	}
-	if (m) {
-		p->axes = calloc(json_object_size(m) ? json_object_size(m) : 1, sizeof(*p->axes));
-		if (!p->axes) {
-			c->oom = 1;
-			return;
-		}
+	size_t nr = p->router.naxes;
+	p->axes = calloc((m ? json_object_size(m) : 0) + nr + 1, sizeof(*p->axes));
+	if (!p->axes) {
+		c->oom = 1;
+		return;
+	}
+	/* the router's own knobs first: they vary slowest in matrix order */
+	for (size_t i = 0; i < nr; i++) {
+		struct prof_axis *a = &p->axes[p->naxes++];
+		a->name = xstrdup(c, p->router.axes[i].name);
+		a->values = json_incref(p->router.axes[i].values);
+		a->router = &p->router.axes[i];
 	}
 	json_object_foreach(m, k, v) {
 		const struct axis_spec *s = axis_spec(k);
 		jpos_path_key(kp, sizeof(kp), "matrix", k);
+		if (!s && router_axis_name(c, k)) {
+			verr(c, kp, true, "%s is a router axis: its values are router.axes[].values", k);
+			continue;
+		}
 		if (!s) {
 			verr(c, kp, true, "unknown axis \"%s\"; axes: %s", k, list);
 			continue;
@@ -1510,6 +1803,10 @@ static void parse_axes(struct vctx *c, json_t *root, struct profile *p)
 		const struct axis_spec *s = axis_spec(k);
 		json_t *norm;
 		jpos_path_key(kp, sizeof(kp), "params", k);
+		if (!s && router_axis_name(c, k)) {
+			verr(c, kp, true, "%s is a router axis: give it one value in router.axes[].values", k);
+			continue;
+		}
 		if (!s) {
 			verr(c, kp, true, "unknown axis \"%s\"; axes: %s", k, list);
 			continue;
@@ -1635,6 +1932,15 @@ void profile_free(struct profile *p)
 	json_decref(p->router.read_hook);
 	json_decref(p->router.check_hook);
 	json_decref(p->router.hook_est);
+	for (size_t i = 0; i < p->router.naxes; i++) {
+		free(p->router.axes[i].name);
+		json_decref(p->router.axes[i].values);
+		json_decref(p->router.axes[i].set);
+		json_decref(p->router.axes[i].verify);
+	}
+	free(p->router.axes);
+	json_decref(p->router.reboot_hook);
+	json_decref(p->router.ready_hook);
 	struct prof_host *h[] = { &p->topo.gen, &p->topo.rut, &p->topo.sink };
 	for (size_t i = 0; i < 3; i++) {
 		free(h[i]->ssh);
@@ -1726,6 +2032,7 @@ out:
 	for (size_t i = 0; i < c.nmarks; i++)
 		free(c.marks[i].path);
 	free(c.marks);
+	json_decref(c.raxes);
 	return rc;
 }
 
@@ -1854,10 +2161,26 @@ int profile_load(const char *path, char *const *sets, size_t nsets, struct profi
 
 /* ---- values of a cell -------------------------------------------------------------- */
 
+const struct prof_raxis *prof_router_axis(const struct profile *p, const char *name)
+{
+	for (size_t i = 0; p && name && i < p->router.naxes; i++)
+		if (!strcmp(p->router.axes[i].name, name))
+			return &p->router.axes[i];
+	return NULL;
+}
+
+bool prof_has_reboots(const struct profile *p)
+{
+	for (size_t i = 0; i < p->router.naxes; i++)
+		if (p->router.axes[i].reboot)
+			return true;
+	return false;
+}
+
 const json_t *prof_value(const struct profile *p, const json_t *params, const char *axis)
 {
 	if (!prof_is_axis(axis))
-		return NULL;
+		return prof_router_axis(p, axis) && params ? json_object_get(params, axis) : NULL;
 	const json_t *v = params ? json_object_get(params, axis) : NULL;
 	if (!v && p)
 		v = json_object_get(p->fixed, axis);

@@ -73,7 +73,12 @@
  *     object of axis, "setup", "read", "check" → duration; 1s). In a hook word every
  *     {NAME} names an axis and {{ / }} are literal braces. An external router's swept
  *     axes must each be set by a hook (its own, or one naming {AXIS}), except those
- *     ppslab applies itself: offered, size, flows, direction.
+ *     ppslab applies itself: offered, size, flows, direction. Also only external:
+ *     axes (router axes, a list of {name, values, set, verify, reboot, timeout}: the
+ *     router's own knobs, swept before the matrix's axes; a name of letters, digits and
+ *     ._-% that is no built-in axis and not value, setup, read, check, verify, reboot
+ *     or ready; {value} in its set and verify is its value), reboot_hook (required
+ *     with a reboot axis), ready_hook, reboot_timeout (10m), reboot_estimate (2m).
  *   topology: kind netns (lab "ppslab"; netns LAB-gen/LAB-rut/LAB-sink, iface gen0,
  *     "rut0,rut1", sink0 filled in), local (gen/sink iface required; rut's "IN,OUT" too
  *     when router.kind is rut) or ssh (each such box also needs "ssh": "[user@]host",
@@ -114,9 +119,28 @@ enum prof_method { PM_FIXED, PM_RFC2544, PM_MLR, PM_LADDER };
 enum prof_router { PR_RUT, PR_EXTERNAL, PR_NONE };
 enum prof_topo { PT_NETNS, PT_LOCAL, PT_SSH };
 
+struct prof_raxis;
+
 struct prof_axis {
 	char *name;
 	json_t *values;       /* array of validated scalars, in profile order (owned) */
+	const struct prof_raxis *router;  /* a router axis (router.axes), or NULL: built in */
+};
+
+/* A knob of an external router swept by the profile (router.axes[]): any sysctl-like
+ * name or plain word that is no built-in axis, its values (numbers or strings, kept as
+ * written; whole numbers as integers), the argument vector that sets it ({value} is the
+ * cell's value, {AXIS} any axis'), optionally one whose trimmed standard output must
+ * equal the value after it was set (verify), and whether it takes effect only when the
+ * router restarts (reboot: ppslab runs router.reboot_hook after setting it and waits
+ * until the router is back). */
+struct prof_raxis {
+	char *name;
+	json_t *values;       /* the same array as its prof_axis (a reference) */
+	json_t *set;          /* argument vector */
+	json_t *verify;       /* argument vector, or NULL: not read back */
+	bool reboot;
+	double timeout_s;     /* its set and verify hooks are killed after this */
 };
 
 struct prof_trial {
@@ -162,7 +186,17 @@ struct prof_router_cfg {
 			       * a status other than 0 fails the case with its output */
 	double hook_timeout_s;/* a hook that runs longer is killed (default 30) */
 	double hook_est_s;    /* the plan's estimate of one hook run (default 1 s) */
-	json_t *hook_est;     /* object: axis, "setup", "read", "check" → seconds, or NULL */
+	json_t *hook_est;     /* object: axis, "setup", "read", "check", "verify" → seconds,
+			       * or NULL */
+	/* router axes: knobs of the router itself, swept like built-in axes (they come
+	 * first in struct profile's axes, in this order) */
+	size_t naxes;
+	struct prof_raxis *axes;
+	json_t *reboot_hook;  /* restarts the router after a reboot axis was set, or NULL */
+	json_t *ready_hook;   /* exits 0 once the router is back; NULL: a probe of test
+			       * frames through it */
+	double reboot_timeout_s; /* how long a reboot may take (default 600) */
+	double reboot_est_s;  /* the plan's estimate of one reboot (default 120) */
 };
 
 struct prof_host {
@@ -215,6 +249,10 @@ extern const char *const prof_rules_kinds[];
 extern const char *const prof_kernel_names[];
 const json_t *prof_axis_default(const char *axis);
 bool prof_is_axis(const char *name);
+/* The router axis of that name, or NULL. */
+const struct prof_raxis *prof_router_axis(const struct profile *p, const char *name);
+/* True when some router axis has "reboot": true. */
+bool prof_has_reboots(const struct profile *p);
 
 /* Loads path (a file, or a bare name without '/' and ".json" looked up as
  * profiles/NAME.json in the current directory, then $PPSLAB_PROFILES/NAME.json, then
@@ -230,7 +268,7 @@ int profile_parse(const char *text, size_t len, const char *name, char *const *s
 void profile_free(struct profile *p);
 
 /* The value of axis for a cell: params first, then the profile's fixed values, then
- * the default. Borrowed; NULL only for an unknown axis. */
+ * the default; a router axis' from params only. Borrowed; NULL for an unknown axis. */
 const json_t *prof_value(const struct profile *p, const json_t *params, const char *axis);
 /* Numeric value (rates like "200k" converted to pps, booleans 0/1); NAN if not a number
  * ("max", "file:...", "poll"). */

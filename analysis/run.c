@@ -61,6 +61,10 @@ struct runner {
 	double case_s_sum;
 	size_t case_s_n;
 	bool tty;
+	json_t *router_env;      /* the external router as last read (at the start, then after
+				  * every reboot), or NULL */
+	bool boot_stale;         /* a reboot was not waited out: router_env's boot identity
+				  * may be old */
 };
 
 /* A JSON string of text that may hold anything a tool printed: bytes that are not
@@ -206,7 +210,7 @@ static json_t *box_env(const struct box *b, const char *ifaces)
 
 /* An external router's environment, read without ppslab on it (rutenv.h): over
  * topology.rut.ssh, or in topology.rut.netns on this host. */
-static json_t *external_env(struct runner *r)
+static json_t *external_env(struct runner *r, bool say)
 {
 	const struct profile *p = r->p;
 	if (!r->rut_box.ssh && !r->rut_box.netns)
@@ -220,16 +224,35 @@ static json_t *external_env(struct runner *r)
 		{ "update_counters", "net.inet.ip.fw.update_counters" },
 		{ "firewall", "net.inet.ip.fw.enable" },
 	};
-	const char *names[16];
+	const char *names[64];
 	size_t n = 0;
-	for (size_t a = 0; a < p->naxes; a++)
-		for (size_t i = 0; i < sizeof(oids) / sizeof(oids[0]) && n < 16; i++)
+	for (size_t a = 0; a < p->naxes; a++) {
+		for (size_t i = 0; i < sizeof(oids) / sizeof(oids[0]) && n < 64; i++)
 			if (!strcmp(p->axes[a].name, oids[i][0]))
 				names[n++] = oids[i][1];
-	if (!r->o->quiet)
+		/* a router axis with a sysctl's name (kern.hz) is read as one */
+		if (p->axes[a].router && strchr(p->axes[a].name, '.') && n < 64)
+			names[n++] = p->axes[a].name;
+	}
+	if (!r->o->quiet && say)
 		fprintf(stderr, "reading the router's environment (%s)...\n",
 			r->rut_box.ssh ? r->rut_box.ssh : r->rut_box.netns);
 	return rutenv_collect(&r->rut_box, p->topo.rut.iface, names, n);
+}
+
+/* What a case records of the router it ran on, read after the last reboot: its OS,
+ * boot identity and tunables (the swept names among them). */
+static json_t *router_env_brief(const json_t *env)
+{
+	json_t *o = json_object();
+	static const char *const keys[] = { "os", "boot_id", "tunables", "collected_utc",
+					    "error", NULL };
+	for (int i = 0; o && keys[i]; i++) {
+		json_t *v = json_object_get(env, keys[i]);
+		if (v)
+			json_object_set(o, keys[i], v);
+	}
+	return o;
 }
 
 /* The sender's and sink's clocks against ours, and the bound on their difference that
@@ -259,7 +282,7 @@ static json_t *environment(struct runner *r)
 	json_object_set_new(env, "sink", box_env(&r->env.sink, p->topo.sink.iface));
 	if (p->router.kind != PR_NONE) {
 		json_t *dut = p->router.kind == PR_RUT ? box_env(&r->rut_box, p->topo.rut.iface)
-						       : external_env(r);
+						       : external_env(r, true);
 		json_object_set_new(dut, "router", json_string(p->router.kind == PR_RUT
 								       ? "ppslab-rut " PPSLAB_VERSION
 								       : "external"));
@@ -652,6 +675,212 @@ static void withhold_latency(struct runner *r, json_t *c, json_t *m, const json_
 	json_object_set_new(c, "latency_withheld", jtext(why));
 }
 
+/* --- a router that restarts ---------------------------------------------------------- */
+
+/* A short probe of test frames through the router, in both directions of a
+ * bidirectional cell (as lab tools wait for a rebooted router): true when each sink
+ * counted some; why says what it saw otherwise. */
+static bool probe(struct runner *r, const json_t *params, char *why, size_t len)
+{
+	struct trial_env e = r->env;
+	e.dut = NULL;   /* its read hook may not answer yet */
+	struct trial_req tr = { .load_pps = 1000, .duration_s = 0.5, .warmup_s = 0,
+				.params = params, .kind = "probe", .seq = 0 };
+	json_t *rec = NULL;
+	int rc = trial_run(&e, &tr, &rec);
+	const json_t *dir = prof_value(r->p, params, "direction");
+	size_t want = json_is_string(dir) && !strcmp(json_string_value(dir), "bi") ? 2 : 1;
+	const json_t *sinks = json_object_get(rec, "sink");
+	bool ok = rc == 0 && json_array_size(sinks) == want;
+	for (size_t i = 0; ok && i < want; i++)
+		ok = pnum(json_array_get(sinks, i), "rx_pkts") > 0;
+	if (!ok) {
+		const char *e2 = json_string_value(json_object_get(rec, "error"));
+		if (e2 && *e2)
+			snprintf(why, len, "the probe failed: %s", e2);
+		else
+			snprintf(why, len, "no test frame passed through it%s",
+				 want == 2 ? " in one direction at least" : "");
+	}
+	json_decref(rec);
+	return ok;
+}
+
+/* The boot identity of a router environment (Linux's boot_id, the BSDs'
+ * kern.boottime), or "". */
+static const char *boot_of(const json_t *env)
+{
+	const char *b = json_string_value(json_object_get(env, "boot_id"));
+	return b ? b : "";
+}
+
+/* The wait shown where the progress goes: on a terminal in the progress line, else a
+ * line when it starts, every 30 s and at the end. */
+static void progress_wait(struct runner *r, const struct plan_case *pc, double waited,
+			  int tries, const char *state)
+{
+	static double said;
+	if (r->o->quiet)
+		return;
+	if (r->tty) {   /* one line, short: the finished case's line overwrites it */
+		fprintf(stderr, "\r[%zu/%zu] %s rep %u  router restarting: %.0f s, %d tr%s%-10s",
+			r->done + 1, r->total, pc->case_id, pc->rep, waited, tries,
+			tries == 1 ? "y" : "ies", "");
+		fflush(stderr);
+		return;
+	}
+	if (tries == 0 || waited - said >= 30) {
+		fprintf(stderr, "case %zu/%zu %s rep %u: %s (%.0f s so far)\n", r->done + 1, r->total,
+			pc->case_id, pc->rep, state, waited);
+		said = tries == 0 ? 0 : waited;
+	}
+}
+
+/* After the router was told to restart: polls, with backoff (0.5 s, doubling, at most
+ * 10 s apart), until router.ready_hook exits 0 or, without one, a probe's frames pass
+ * through it; and, when its environment is read over ssh, until its boot identity has
+ * changed (a router that has not gone down yet answers too). Then reads the
+ * environment again. Fills c's router_reboot. 0; -EIO when it is not back within
+ * router.reboot_timeout (err says how long it waited and what it saw last); -EINTR. */
+static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, char *err,
+		     size_t errlen)
+{
+	const struct profile *p = r->p;
+	double tmo = p->router.reboot_timeout_s, delay = 0.5, waited = 0;
+	uint64_t t0 = mono_ns();
+	int tries = 0;
+	char last[600] = "nothing yet", before[256], what[300] = "";
+	size_t wl = 0;
+	bool env_known = r->router_env && !json_object_get(r->router_env, "note");
+	/* a router in a namespace of this host shares its boot: only a box of its own
+	 * (over ssh) shows a restart in its boot identity */
+	snprintf(before, sizeof(before), "%s", r->rut_box.ssh ? boot_of(r->router_env) : "");
+	json_t *axes = json_object();
+	for (size_t a = 0; a < p->router.naxes; a++)
+		if (p->router.axes[a].reboot) {
+			char vb[128];
+			const json_t *v = json_object_get(pc->params, p->router.axes[a].name);
+			json_object_set(axes, p->router.axes[a].name, (json_t *)v);
+			wl += (size_t)snprintf(what + wl, wl < sizeof(what) ? sizeof(what) - wl : 0,
+					       "%s%s=%s", wl ? ", " : "", p->router.axes[a].name,
+					       res_value_str(v, vb, sizeof(vb)));
+		}
+	json_t *rec = json_object();
+	json_object_set_new(rec, "axes", axes);
+	json_object_set_new(rec, "back_by", json_string(p->router.ready_hook ? "ready_hook"
+									      : "probe"));
+	json_object_set_new(rec, "boot_id_before", before[0] ? json_string(before) : json_null());
+	json_object_set_new(c, "router_reboot", rec);
+	progress_wait(r, pc, 0, 0, "the router restarts; waiting until it is back");
+	int rc = -EIO;
+	for (;;) {
+		waited = (double)(mono_ns() - t0) / 1e9;
+		if (waited >= tmo)
+			break;
+		double until = fmin(waited + delay, tmo);
+		delay = fmin(delay * 2, 10);
+		while (!stop_req && (double)(mono_ns() - t0) / 1e9 < until)
+			usleep(100 * 1000);
+		if (stop_req) {
+			rc = -EINTR;
+			break;
+		}
+		tries++;
+		waited = (double)(mono_ns() - t0) / 1e9;
+		progress_wait(r, pc, waited, tries, "the router restarts; waiting until it is back");
+		bool ready;
+		if (p->router.ready_hook) {
+			char out[512];
+			int st = dut_ready(r->dut, pc->params, out, sizeof(out));
+			ready = st == 0;
+			if (!ready) {
+				out[strcspn(out, "\n")] = 0;
+				snprintf(last, sizeof(last), "router.ready_hook exited with status %d%s%.300s",
+					 st, out[0] ? ": " : "", out);
+			}
+		} else {
+			ready = probe(r, pc->params, last, sizeof(last));
+		}
+		if (stop_req) {
+			rc = -EINTR;
+			break;
+		}
+		if (!ready)
+			continue;
+		if (env_known) {
+			json_t *env = external_env(r, false);
+			const char *now = boot_of(env);
+			if (before[0] && (!*now || !strcmp(now, before))) {
+				snprintf(last, sizeof(last), *now ? "it answers, but has not restarted yet "
+					 "(its boot identity is unchanged: %.200s)"
+					 : "it answers, but its boot identity cannot be read", now);
+				json_decref(env);
+				continue;
+			}
+			char t[32];
+			utc_now(t, sizeof(t));
+			json_object_set_new(env, "collected_utc", json_string(t));
+			json_decref(r->router_env);
+			r->router_env = env;
+			json_object_set_new(rec, "boot_id", *now ? json_string(now) : json_null());
+		}
+		rc = 0;
+		break;
+	}
+	waited = (double)(mono_ns() - t0) / 1e9;
+	json_object_set_new(rec, "waited_s", json_real(round(waited * 10) / 10));
+	json_object_set_new(rec, "tries", json_integer(tries));
+	json_object_set_new(rec, "back", json_boolean(rc == 0));
+	if (rc == -EIO) {
+		snprintf(err, errlen, "the router did not come back after the reboot for %s: waited "
+			 "%.1f s (router.reboot_timeout %g s), %d tr%s; the last: %s", what, waited,
+			 tmo, tries, tries == 1 ? "y" : "ies", last);
+		json_object_set_new(rec, "last", jtext(last));
+	}
+	if (!r->o->quiet && !r->tty && rc == 0)
+		fprintf(stderr, "case %zu/%zu %s rep %u: the router is back after %.1f s (%d tr%s)\n",
+			r->done + 1, r->total, pc->case_id, pc->rep, waited, tries,
+			tries == 1 ? "y" : "ies");
+	return rc;
+}
+
+/* Brings the router to the cell: a restart first when a reboot axis changes (waited
+ * for), then everything else (dut.h). Records what ran and what was read back in c.
+ * 0; -EIO (err says why); -EINTR. */
+static int router_to_cell(struct runner *r, const struct plan_case *pc, json_t *c, char *err,
+			  size_t errlen)
+{
+	if (!r->dut)
+		return 0;
+	dut_case_begin(r->dut);
+	if (r->boot_stale && r->router_env && dut_reboot_pending(r->dut, pc->params)) {
+		/* it may have come back late: the boot a restart must change is today's */
+		json_decref(r->router_env);
+		r->router_env = external_env(r, false);
+		r->boot_stale = false;
+	}
+	int rc = dut_apply_reboot(r->dut, pc->params, err, errlen);
+	if (rc == 1) {
+		rc = wait_back(r, pc, c, err, errlen);
+		if (rc)
+			dut_forget(r->dut);   /* whatever state it is in, set all of it again */
+		else
+			dut_rebooted(r->dut);
+		r->boot_stale = rc != 0;
+	}
+	if (!rc)
+		rc = dut_apply(r->dut, pc->params, err, errlen);
+	const json_t *hooks = dut_hook_log(r->dut);
+	if (json_array_size(hooks))   /* what was run on the router, as run */
+		json_object_set_new(c, "router_hooks", json_deep_copy(hooks));
+	const json_t *ver = dut_verified(r->dut);
+	if (ver)
+		json_object_set_new(c, "router_verify", json_deep_copy(ver));
+	if (prof_has_reboots(r->p) && r->router_env)
+		json_object_set_new(c, "router_env", router_env_brief(r->router_env));
+	return rc;
+}
+
 /* Runs one case into c (the case object already in the document). Returns 0, -EINTR,
  * or -EIO (the case failed: its status says so). */
 static int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
@@ -662,12 +891,16 @@ static int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	char t[32], err[1024] = "";
 	utc_now(t, sizeof(t));
 	json_object_set_new(c, "start_utc", json_string(t));
-	int rc = 0;
-	if (r->dut)
-		rc = dut_apply(r->dut, pc->params, err, sizeof(err));
-	const json_t *hooks = r->dut ? dut_hook_log(r->dut) : NULL;
-	if (json_array_size(hooks))   /* what was run on the router, as run */
-		json_object_set_new(c, "router_hooks", json_deep_copy(hooks));
+	int rc = router_to_cell(r, pc, c, err, sizeof(err));
+	if (rc == -EINTR) {
+		json_object_set_new(c, "interrupted", json_true());
+		json_object_set_new(c, "flags", flags);
+		return -EINTR;
+	}
+	if (rc == -ENOMEM) {
+		json_decref(flags);
+		return -ENOMEM;
+	}
 	if (rc) {
 		json_object_set_new(c, "status", json_string("failed"));
 		json_object_set_new(c, "error", jtext(err));
@@ -1073,6 +1306,10 @@ int run_main(const struct run_opts *o)
 		goto out_tmp;
 	if (!json_object_get(r->root, "environment"))
 		json_object_set_new(r->root, "environment", environment(r));
+	if (r->p->router.kind == PR_EXTERNAL && prof_has_reboots(r->p))
+		/* the boot identity a restart must change; a resumed run's may be old */
+		r->router_env = o->resume ? external_env(r, true)
+				: json_incref(res_get(r->root, "environment", "dut", NULL));
 	const json_t *pb = res_get(r->root, "environment", "clocks", "pair_bound_ns", NULL);
 	r->clock_bound_ns = json_is_number(pb) ? json_number_value(pb) : NAN;
 	const json_t *rig = json_object_get(r->root, "rig");
@@ -1161,6 +1398,7 @@ out_tmp:
 		proc_run(av, &po);
 	}
 out_root:
+	json_decref(r->router_env);
 	free(r->ssh_opts);
 	json_decref(r->root);
 out_plan:

@@ -9,7 +9,12 @@
  * net.inet.ip.fw, net.isr, net.inet.ip.forwarding and the names asked for.
  * Linux: `uname -a`, os-release, /proc/cpuinfo, boot_id, `ip -d -j link show`, the
  * drivers under /sys/class/net, the forwarding sysctls under /proc/sys (ip_forward,
- * netdev_budget(_usecs), dev_weight, busy_poll, busy_read) and the kernel's CONFIG_HZ.
+ * netdev_budget(_usecs), dev_weight, busy_poll, busy_read; a name asked for that is
+ * not there is asked of `sysctl`) and the kernel's CONFIG_HZ.
+ *
+ * boot_id identifies the router's current boot (the BSDs' kern.boottime, else Linux's
+ * boot_id): a restart changes it, which is how ppslab run tells a router that came
+ * back from one that has not gone down yet.
  *
  * The result has the shape of envinfo.h's boxes, so compare and report show it like
  * any other: {"hostname", "os": {"name", "version", "kernel", "uname"}, "boot_id",

@@ -34,6 +34,7 @@ fi
 	for f in "$TOP"/man/*.1; do echo "usr/share/man/man1/${f##*/}"; done
 	for f in "$TOP"/profiles/*.json; do [ -e "$f" ] && echo "usr/share/ppslab/profiles/${f##*/}"; done
 	for f in "$TOP"/profiles/rules/*.rules; do [ -e "$f" ] && echo "usr/share/ppslab/profiles/rules/${f##*/}"; done
+	for f in "$TOP"/profiles/hooks/*; do [ -e "$f" ] && echo "usr/share/ppslab/profiles/hooks/${f##*/}"; done
 } | sort >"$T/want"
 (cd "$D" 2>/dev/null && find . \( -type f -o -type l \) | sed 's|^\./||' | sort) >"$T/got"
 if cmp -s "$T/want" "$T/got"; then

@@ -20,7 +20,7 @@ for p in profiles/*.json; do
 	else
 		no "$name: the plan has cells, cases and an estimated time" "$(head -c 400 "$T/out")"
 	fi
-	if jq -e '.description | length > 80' "$p" >/dev/null; then
+	if jqs -e '.description | length > 80' "$p" >/dev/null; then
 		ok "$name: says what it reproduces and what to expect"
 	else
 		no "$name: has a description"
@@ -32,8 +32,34 @@ run "demo: under two minutes by the plan" 0 "" \
 for r in profiles/rules/*.rules; do
 	run "$(basename "$r"): ppslab-rut --check-rules" 0 "" "$B/ppslab-rut" --check-rules "$r" -i rut0 -o rut1
 done
-for s in profiles/rules/*.sh; do
+for s in profiles/rules/*.sh profiles/hooks/*; do
 	run "$(basename "$s"): parses" 0 "" sh -n "$s"
+done
+# the loader tunable hook: one line per tunable, replaced in place, values checked
+printf 'a="1"\nkern.hz="100"\nkernXhz=3\n' >"$T/loader.conf"
+run "loader-tunable: sets kern.hz" 0 "" sh profiles/hooks/loader-tunable kern.hz 2000 "$T/loader.conf"
+if [ "$(cat "$T/loader.conf")" = "$(printf 'a="1"\nkernXhz=3\nkern.hz="2000"')" ]; then
+	ok "loader-tunable: the old line replaced, the others kept"
+else
+	no "loader-tunable: the old line replaced, the others kept" "$(cat "$T/loader.conf")"
+fi
+run "loader-tunable: a value with a quote is refused" 64 "a value with a quote" \
+	sh profiles/hooks/loader-tunable kern.hz '1"; reboot' "$T/loader.conf"
+
+# router axes: every error placed
+cat >"$T/raxes.json" <<'JSON'
+{ "router": { "kind": "external",
+    "axes": [ { "name": "kern.hz", "values": [1000, 2000], "set": ["ssh", "r2", "x", "{valeu}"] },
+              { "name": "kern.hz", "values": [4000], "set": ["x"] },
+              { "name": "burst_max", "values": [10], "set": ["x"] },
+              { "name": "os", "values": [], "set": ["x"] } ] } }
+JSON
+run "router axes: bad profile, status 65" 65 "" "$B/ppslab" run "$T/raxes.json" --dry-run
+for pat in 'raxes.json:2:86: router.axes\[0\].set\[3\]: placeholder \{valeu\} names no axis' \
+	'raxes.json:3:25: router.axes\[1\].name: router axis "kern.hz" is declared twice' \
+	'raxes.json:4:25: router.axes\[2\].name: router axis "burst_max" collides with the built-in axis burst_max' \
+	'raxes.json:5:41: router.axes\[3\].values: expected "values": a non-empty list'; do
+	if grep -qE -- "$pat" "$T/err"; then ok "router axes: $pat"; else no "router axes: $pat" "$(cat "$T/err")"; fi
 done
 
 # bad profiles: every error placed, status 65

@@ -28,6 +28,14 @@ sums_check() {   # sums_check NAME LABEL
 		test "$(jq '[.threads[] | select(.fwd_pkts > 0)] | length' <<<"$o")" = "$(jq '.threads | length' <<<"$o")"
 }
 
+# every thread's poll context at burst BM, frames forwarded (for wait_until)
+all_at_burst() {
+	local st
+	st=$(ctl stats 2>/dev/null) && [ -n "$st" ] &&
+		jq -e --argjson bm "$1" '.fwd_pkts > 0 and ([.threads[].polling.burst] | all(. == $bm))' \
+			<<<"$st" >/dev/null
+}
+
 # two streams of N frames over 64 flows each, at a modest rate, counted per stream
 exact_run() {   # exact_run NTHREADS MODE
 	local n=$1 mode=$2 N=10000 name=rut_$1
@@ -36,14 +44,12 @@ exact_run() {   # exact_run NTHREADS MODE
 	start $name rut "$B/ppslab-rut" -i rut0 -o rut1 --threads $n --mode $mode --ctl "$S" \
 		--rules "$T/count.rules" --json
 	wait_ready sink_$n; wait_ready $name
-	base=$(ifc sink sink0 rx_packets)
 	start g1_$n gen "$B/ppslab-gen" -i gen0 --stream 1 --flows 64 --rate 5k --count $N --json
 	start g2_$n gen "$B/ppslab-gen" -i gen0 --stream 2 --flows 64 --rate 5k --count $N --json
 	finish g1_$n 30; eq "$n threads: gen 1 exits 0" "$RC" 0
 	finish g2_$n 30; eq "$n threads: gen 2 exits 0" "$RC" 0
-	arrived sink sink0 "$base" $((2 * N))
+	sink_done sink_$n $((2 * N)); eq "$n threads: sink exits 0" "$RC" 0
 	stop $name; eq "$n threads: rut exits 0" "$RC" 0
-	sink_done sink_$n; eq "$n threads: sink exits 0" "$RC" 0
 	eq "$n threads ($mode): forwarded $((2 * N)), nothing dropped" \
 		"$(jv $name '[.rx_pkts, .fwd_pkts, .drop_pkts, .kernel_drops]' | jq -c .)" "[$((2 * N)),$((2 * N)),0,0]"
 	for id in 1 2; do
@@ -106,8 +112,9 @@ ctl sysctl kern.polling.burst_max=$BM >/dev/null
 eq "poll: a knob written reached both threads" \
 	"$(ctl stats | jq -c '[.threads[].polling.burst_max]')" "[$BM,$BM]"
 start gen_poll gen "$B/ppslab-gen" -i gen0 --flows 64 --rate 60k --duration 4 --json
-sleep 1   # the ramp: burst climbs to burst_max in a few rounds
-a=$(ctl stats); sleep 2; b=$(ctl stats)
+# the ramp: burst climbs to burst_max in a few rounds, on every thread
+wait_until 20 "poll: every thread polling at burst_max $BM" all_at_burst $BM
+a=$(ctl stats); sleep 2; b=$(ctl stats)   # the window measured
 finish gen_poll 20; eq "poll: gen exits 0" "$RC" 0
 stop rut_poll; eq "poll: rut exits 0" "$RC" 0
 for i in 0 1; do

@@ -204,6 +204,80 @@ static void t_hook_estimate(void)
 	profile_free(p);
 }
 
+/* router axes that take a reboot group the cases: each combination of their values,
+ * every repetition, before the next (sequential: matrix order; random: the groups and
+ * the cells within shuffled by the seed); the plan counts one reboot per group and
+ * adds them to its estimate, setup and every runtime hook again after each; it says
+ * which router axes are verified */
+static void t_reboot_groups(void)
+{
+	const char *text =
+		"{\"matrix\": {\"direction\": [\"uni\", \"bi\"]}, \"repetitions\": 2,"
+		" \"rig\": {\"calibrate\": false, \"direct\": false},"
+		" \"router\": {\"kind\": \"external\", \"setup_hook\": [\"s\"],"
+		"  \"axes\": [{\"name\": \"fw\", \"values\": [0, 1], \"set\": [\"f\", \"{value}\"]},"
+		"            {\"name\": \"kern.hz\", \"values\": [100, 1000, 4000],"
+		"             \"set\": [\"l\", \"{value}\"], \"verify\": [\"v\"], \"reboot\": true}],"
+		"  \"reboot_hook\": [\"r\"], \"reboot_estimate\": \"1m\","
+		"  \"hook_estimate\": {\"verify\": 0.5}}}";
+	struct profile *p = prof(text, NULL, 0);
+	struct plan pl;
+	if (!p)
+		return;
+	T_EQ_INT(plan_make(p, &pl), 0);
+	T_EQ_INT(pl.ncases, 24);
+	T_EQ_INT(pl.reboots, 3);
+	T_NEAR(pl.est_reboot_s, 180, 1e-9);
+	/* sequential: kern.hz 100 for 8 cases (both reps), then 1000, then 4000 */
+	for (size_t i = 0; i < pl.ncases; i++) {
+		static const int hz[] = { 100, 1000, 4000 };
+		T_EQ_INT(json_integer_value(json_object_get(pl.cases[i].params, "kern.hz")), hz[i / 8]);
+		T_EQ_INT(pl.cases[i].rep, (i % 8) / 4 + 1);
+		T_EQ_INT(plan_reboots_before(p, &pl, i), i % 8 == 0);
+	}
+	T_STREQ(pl.cases[0].case_id, "fw=0/kern.hz=100/direction=uni");
+	T_STREQ(pl.cases[1].case_id, "fw=0/kern.hz=100/direction=bi");
+	T_STREQ(pl.cases[2].case_id, "fw=1/kern.hz=100/direction=uni");
+	/* hooks: setup 1 + 3; fw: changes within a group (0,0,1,1 | 0,0,1,1) and after
+	 * each reboot: 4 a group; kern.hz 3; verify 24 × 0.5 s */
+	T_EQ_INT(pl.hook_runs, 4 + 12 + 3 + 24);
+	T_NEAR(pl.est_hook_s, 4 + 12 + 3 + 12, 1e-9);
+	T_NEAR(pl.est_s, 24 * pl.est_trial_s + pl.est_hook_s + 180, 1e-9);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	plan_print(p, &pl, f);
+	fclose(f);
+	T_TRUE(strstr(buf, "plus 3 min 0 s for 3 reboots") != NULL);
+	T_TRUE(strstr(buf, "  fw      NOT verified (no \"verify\"") != NULL);
+	T_TRUE(strstr(buf, "  kern.hz verified (read back every case), set 3 times, takes a reboot\n") != NULL);
+	T_TRUE(strstr(buf, "reboots: 3, ~1 min 0 s each (router.reboot_estimate); the router is back "
+			   "when test frames pass through it again (a probe), waiting up to 10 min 0 s") != NULL);
+	T_TRUE(strstr(buf, "  setup        once and after every reboot") != NULL);
+	if (t_cur_failed)
+		printf("%s", buf);
+	free(buf);
+	plan_free(&pl);
+
+	/* random: still one reboot per group; the same seed, the same order */
+	char *sets[] = { "order=random", "seed=7" };
+	struct profile *q = prof(text, sets, 2);
+	struct plan a, b;
+	if (q && !plan_make(q, &a) && !plan_make(q, &b)) {
+		T_EQ_INT(a.reboots, 3);
+		size_t changes = 0;
+		for (size_t i = 0; i < a.ncases; i++) {
+			T_STREQ(a.cases[i].case_id, b.cases[i].case_id);
+			changes += plan_reboots_before(q, &a, i);
+		}
+		T_EQ_INT(changes, 3);
+		plan_free(&a);
+		plan_free(&b);
+	}
+	profile_free(q);
+	profile_free(p);
+}
+
 static void t_print(void)
 {
 	struct profile *p = prof("{\"description\": \"two by two\","
@@ -243,6 +317,7 @@ int main(void)
 	T_RUN(t_limit);
 	T_RUN(t_estimate);
 	T_RUN(t_hook_estimate);
+	T_RUN(t_reboot_groups);
 	T_RUN(t_print);
 	return t_done();
 }

@@ -554,10 +554,123 @@ static void t_external_coverage(void)
 		       "   \"read_hook\": [\"x}\"], \"hook_estimate\": {\"colour\": 1}}}", &p, &d), -EINVAL);
 	T_TRUE(has(&d, ":2:31: router.setup_hook[2]: placeholder {print} names no axis"));
 	T_TRUE(has(&d, ":3:18: router.read_hook[0]: a lone \"}\" in \"x}\" (a literal brace is written }})"));
-	T_TRUE(has(&d, ":3:43: router.hook_estimate.colour: \"colour\" is neither an axis nor setup, read or check"));
+	T_TRUE(has(&d, ":3:43: router.hook_estimate.colour: \"colour\" is neither an axis nor setup, read, check or verify"));
 	prof_diag_free(&d);
 	T_EQ_INT(parse("{\"router\": {\"check_hook\": [\"true\"]}}", &p, &d), -EINVAL);
 	T_TRUE(has(&d, "router.check_hook: hooks configure an external router"));
+	prof_diag_free(&d);
+}
+
+/* router axes: any knob of an external router, swept with its own set (and verify)
+ * hooks; they come first among the swept axes, take {value}, may be named by any hook;
+ * their errors are placed: name collisions, duplicates, empty values, unknown
+ * placeholders, a reboot axis without a reboot hook; --set sweeps them too */
+static void t_router_axes(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	int rc;
+	rc = parse("{\"matrix\": {\"direction\": [\"uni\", \"bi\"]},\n"
+		       " \"router\": {\"kind\": \"external\",\n"
+		       "  \"axes\": [{\"name\": \"kern.hz\", \"values\": [1000, 2000.0, \"4k\"],\n"
+		       "             \"set\": [\"ssh\", \"r2\", \"loader\", \"kern.hz\", \"{value}\"],\n"
+		       "             \"verify\": [\"ssh\", \"r2\", \"sysctl\", \"-n\", \"{{kern.hz}}\"],\n"
+		       "             \"reboot\": true, \"timeout\": \"2m\"},\n"
+		       "            {\"name\": \"os\", \"values\": [\"14.0-RELEASE\", \"14.1-RELEASE\"],\n"
+		       "             \"set\": [\"ssh\", \"r2\", \"bectl\", \"activate\", \"{os}\"]}],\n"
+		       "  \"reboot_hook\": [\"ssh\", \"r2\", \"shutdown\", \"-r\", \"now\"],\n"
+		       "  \"ready_hook\": [\"ping\", \"{kern.hz}\"], \"reboot_timeout\": \"5m\",\n"
+		       "  \"check_hook\": [\"c\", \"{os}\"], \"hook_estimate\": {\"kern.hz\": 3, \"verify\": 2}}}",
+		       &p, &d);
+	T_EQ_INT(rc, 0);
+	for (size_t i = 0; i < d.n; i++)
+		printf("# %s\n", d.msg[i]);
+	if (p) {
+		T_EQ_INT(p->naxes, 3);
+		T_STREQ(p->axes[0].name, "kern.hz");
+		T_STREQ(p->axes[1].name, "os");
+		T_STREQ(p->axes[2].name, "direction");
+		T_TRUE(p->axes[0].router == &p->router.axes[0]);
+		T_TRUE(p->axes[2].router == NULL);
+		/* numbers kept as written: 2000.0 an integer, "4k" a string */
+		T_EQ_INT(json_integer_value(json_array_get(p->axes[0].values, 1)), 2000);
+		T_STREQ(json_string_value(json_array_get(p->axes[0].values, 2)), "4k");
+		T_TRUE(p->router.axes[0].reboot && !p->router.axes[1].reboot);
+		T_TRUE(p->router.axes[0].verify != NULL && p->router.axes[1].verify == NULL);
+		T_NEAR(p->router.axes[0].timeout_s, 120, 0);
+		T_NEAR(p->router.axes[1].timeout_s, 30, 0);
+		T_NEAR(p->router.reboot_timeout_s, 300, 0);
+		T_NEAR(p->router.reboot_est_s, 120, 0);
+		T_TRUE(prof_has_reboots(p));
+		T_TRUE(prof_router_axis(p, "os") == &p->router.axes[1]);
+		T_TRUE(prof_router_axis(p, "pollhz") == NULL);
+		T_NEAR(prof_hook_estimate(p, "kern.hz"), 3, 0);
+		T_NEAR(prof_hook_estimate(p, "verify"), 2, 0);
+		json_t *cell = json_pack("{s:i,s:s}", "kern.hz", 2000, "os", "14.0-RELEASE");
+		T_EQ_INT(json_integer_value(prof_value(p, cell, "kern.hz")), 2000);
+		T_TRUE(prof_value(p, NULL, "kern.hz") == NULL);
+		T_TRUE(prof_value(p, cell, "nosuch") == NULL);
+		json_decref(cell);
+		profile_free(p);
+	}
+
+	rc = parse("{\"router\": {\"kind\": \"external\", \"axes\": [\n"
+		       "  {\"name\": \"hz\", \"values\": [1], \"set\": [\"x\"]},\n"
+		       "  {\"name\": \"os\", \"values\": [], \"set\": [\"x\", \"{vaule}\"]},\n"
+		       "  {\"name\": \"os\", \"values\": [\"a\", \"a\", {}], \"set\": [\"x\"], \"reboot\": true},\n"
+		       "  {\"name\": \"a/b\", \"values\": [\"x,y\"], \"sett\": [\"x\"]}],\n"
+		       " \"setup_hook\": [\"x\", \"{value}\"]},\n"
+		       " \"matrix\": {\"os\": [1]}}", &p, &d);
+	T_EQ_INT(rc, -EINVAL);
+	T_TRUE(has(&d, ":2:12: router.axes[0].name: router axis \"hz\" collides with the built-in axis hz"));
+	T_TRUE(has(&d, ":3:28: router.axes[1].values: expected \"values\": a non-empty list of the knob's values, got an empty list"));
+	T_TRUE(has(&d, ":3:45: router.axes[1].set[1]: placeholder {vaule} names no axis"));
+	T_TRUE(has(&d, ":4:12: router.axes[2].name: router axis \"os\" is declared twice (first as router.axes[1])"));
+	T_TRUE(has(&d, ":4:34: router.axes[2].values[1]: string \"a\" appears twice in the list"));
+	T_TRUE(has(&d, ":4:39: router.axes[2].values[2]: expected a number or a string, got an object"));
+	T_TRUE(has(&d, ":5:12: router.axes[3].name: expected a name of letters, digits and ._-%"));
+	T_TRUE(has(&d, ":5:30: router.axes[3].values[0]: expected a number or a string (1..200 characters, no comma"));
+	T_TRUE(has(&d, ":5:38: router.axes[3].sett: unknown key \"sett\""));
+	T_TRUE(has(&d, ":5:3: router.axes[3]: a router axis needs \"set\""));
+	T_TRUE(has(&d, ":6:22: router.setup_hook[1]: {value} is the value of a router axis"));
+	T_TRUE(has(&d, ":7:13: matrix.os: os is a router axis: its values are router.axes[].values"));
+	T_EQ_INT(d.n, 12);
+	prof_diag_free(&d);
+
+	rc = parse("{\"router\": {\"kind\": \"external\", \"axes\": [\n"
+		       "  {\"name\": \"kern.hz\", \"values\": [1], \"set\": [\"x\"], \"reboot\": true}]}}",
+		       &p, &d);
+	T_EQ_INT(rc, -EINVAL);
+	T_TRUE(has(&d, ":2:62: router.axes[0].reboot: axis kern.hz takes a reboot, so the profile needs router.reboot_hook"));
+	prof_diag_free(&d);
+	rc = parse("{\"router\": {\"axes\": [{\"name\": \"os\", \"values\": [1], \"set\": [\"x\"]}]}}",
+		       &p, &d);
+	T_EQ_INT(rc, -EINVAL);
+	T_TRUE(has(&d, "router.axes: router axes are knobs of an external router, set by hooks"));
+	prof_diag_free(&d);
+
+	/* --set: a router axis swept with a comma list, or fixed to one value */
+	char *sets[] = { "kern.hz=100,200,300", "os=b" };
+	rc = parse_sets("{\"router\": {\"kind\": \"external\", \"axes\": [\n"
+			    "  {\"name\": \"kern.hz\", \"values\": [1], \"set\": [\"x\", \"{value}\"]},\n"
+			    "  {\"name\": \"os\", \"values\": [\"a\", \"c\"], \"set\": [\"x\"]}]}}",
+			    sets, 2, &p, &d);
+	T_EQ_INT(rc, 0);
+	for (size_t i = 0; i < d.n; i++)
+		printf("# %s\n", d.msg[i]);
+	if (p) {
+		T_EQ_INT(json_array_size(p->axes[0].values), 3);
+		T_EQ_INT(json_integer_value(json_array_get(p->axes[0].values, 2)), 300);
+		T_EQ_INT(json_array_size(p->axes[1].values), 1);
+		T_STREQ(json_string_value(json_array_get(p->axes[1].values, 0)), "b");
+		profile_free(p);
+	}
+	char *bad[] = { "kern.hz=1,1" };
+	rc = parse_sets("{\"router\": {\"kind\": \"external\", \"axes\": [\n"
+			    "  {\"name\": \"kern.hz\", \"values\": [1], \"set\": [\"x\"]}]}}",
+			    bad, 1, &p, &d);
+	T_EQ_INT(rc, -EINVAL);
+	T_TRUE(has(&d, "--set 1: router.axes[0].values[1]: 1 appears twice in the list"));
 	prof_diag_free(&d);
 }
 
@@ -691,6 +804,7 @@ int main(void)
 	T_RUN(t_dst_guard);
 	T_RUN(t_router_hooks);
 	T_RUN(t_external_coverage);
+	T_RUN(t_router_axes);
 	T_RUN(t_ports_and_clocks);
 	T_RUN(t_trial_relations);
 	T_RUN(t_load);

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# t_run_axes.sh — real-lab sweeps end to end, against a router that behaves like a
+# remote FreeBSD box (bsd_router.sh: ppslab-rut with FreeBSD 14's polling, where the
+# poll clock is kern.hz, a boot-time tunable; sysctl through its control socket; a
+# loader file read only at boot; a reboot that stops forwarding and ssh for a second),
+# reached only over its own sshd on a control link, as a real router is. ppslab runs
+# in the gen namespace; the sender and sink are the lab's. Asserts on the results:
+#  - kern.hz as a reboot axis over three values, set through the shipped
+#    loader-tunable hook: one reboot per value, each waited for (the progress says
+#    so), the value read back and re-read with the environment after each reboot, and
+#    the forwarded rate following kern.hz × burst_max;
+#  - the same set hook without "reboot" (the loader file edited, nothing restarted):
+#    every case after the first fails verification with both values, unmeasured;
+#  - a value the router does not come back from (it boots but does not forward): that
+#    case fails after router.reboot_timeout with the time waited, the next value runs,
+#    the file is complete;
+#  - compare --by on an os-like axis finds exactly the regression planted in one value.
+. "$(dirname "$0")/lib.sh"
+SSHD=$(command -v sshd || echo /usr/sbin/sshd)
+if [ ! -x "$SSHD" ] || ! command -v ssh >/dev/null; then
+	skip "real-lab sweeps" "openssh-server/openssh-client not installed"
+	done_testing
+	exit 0
+fi
+lab_up
+TOP=$PPSLAB_TOP
+D=$T/r2
+mkdir -p "$D"
+K=$T/id_lab
+ssh-keygen -q -t ed25519 -N "" -f "$K" -C ppslab-test
+ssh-keygen -q -t ed25519 -N "" -f "$T/host_key" -C ppslab-test-router
+cp "$K.pub" "$T/authorized_keys"
+chmod 600 "$T/authorized_keys"
+mkdir -p /run/sshd
+# the router's commands (sysctl, reboot) come first on its sessions' PATH
+cat >"$T/sshd_config" <<CFG
+ListenAddress 198.19.255.2
+Port 2222
+HostKey $T/host_key
+AuthorizedKeysFile $T/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+PidFile none
+LogLevel ERROR
+SetEnv PATH=$D/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+CFG
+# a control link between the gen namespace (where ppslab runs) and the router's
+CA=pc$$a CB=pc$$b
+ip link add "$CA" netns "$LAB-gen" type veth peer name "$CB" netns "$LAB-rut"
+inns gen ip addr add 198.19.255.1/30 dev "$CA" && inns gen ip link set "$CA" up
+inns rut ip addr add 198.19.255.2/30 dev "$CB" && inns rut ip link set "$CB" up
+printf 'kern.hz="2000"\nkern.polling.burst_max="10"\n' >"$D/loader.conf"
+echo 1 >"$D/down_s"
+start router rut bash "$TOP/tests/integ/bsd_router.sh" boot "$D" "$B" "$SSHD" "$T/sshd_config"
+SSHO=(-p 2222 -i "$K" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR
+      -o ConnectTimeout=10)
+R=root@198.19.255.2
+up=no
+for i in $(seq 1 100); do
+	inns gen ssh -o BatchMode=yes "${SSHO[@]}" "$R" true 2>/dev/null && { up=yes; break; }
+	sleep 0.1
+done
+eq "the router's sshd answers on the control link" "$up" yes
+eq "... and its sysctl is the emulated FreeBSD's: kern.hz from the loader file" \
+	"$(inns gen ssh -o BatchMode=yes "${SSHO[@]}" "$R" sysctl -n kern.hz 2>&1)" 2000
+
+# runs in the gen namespace; a profile from the base one with jq FILTER
+P=$T/base.json
+jq -n --arg lab "$LAB" --arg r "$R" --arg k "$K" --arg d "$D" --arg top "$TOP" '{
+  description: "t_run_axes: kern.hz of an emulated FreeBSD router, through its loader file",
+  params: { offered: "15k" },
+  trial: { method: "fixed", warmup: "0.3s", duration: "1s", settle: "0.3s" },
+  rig: { calibrate: false, direct: false },
+  router: { kind: "external",
+    axes: [{ name: "kern.hz", values: [100, 250, 1000],
+             set: ["ssh", $r, "sh", ($top + "/profiles/hooks/loader-tunable"), "kern.hz", "{value}",
+                   ($d + "/loader.conf")],
+             verify: ["ssh", $r, "sysctl", "-n", "kern.hz"], reboot: true }],
+    reboot_hook: ["ssh", $r, "reboot"],
+    reboot_timeout: "30s", hook_timeout: "10s" },
+  topology: { kind: "netns", lab: $lab, rut: { ssh: $r, iface: "rut0,rut1" },
+    ssh_options: ["-p", "2222", "-i", $k, "-o", "StrictHostKeyChecking=no",
+                  "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR"] },
+  output: { results: "unused.json" } }' >"$P"
+run() {     # run NAME [JQ-FILTER [JQ-ARGS...]]: the base profile changed by the filter, into $T/NAME.json
+	local name=$1 f=${2:-.}
+	shift; shift
+	jq "$@" --arg o "$T/$name.json" "$f | .output.results = \$o" "$P" >"$T/$name.prof.json"
+	local t0=$(date +%s%N)
+	inns gen "$B/ppslab" run "$T/$name.prof.json" --no-table >"$T/$name.out" 2>"$T/$name.err"
+	RC=$?
+	echo "# run $name: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+}
+m() { jq -r "$2" "$T/$1.json"; }   # m NAME FILTER
+
+# --- a reboot axis over three values --------------------------------------------------
+run hz
+eq "kern.hz sweep: exits 0" "$RC" 0
+[ "$RC" = 0 ] || sed 's/^/# /' "$T/hz.err" | tail -n 12
+eq "three cases measured" "$(m hz '[.cases[] | select(.status == "ok" or .status == "flagged")] | length')" 3
+eq "one reboot per value, each recorded with the router back" \
+	"$(m hz '[.cases[] | select(.router_reboot.back == true)] | length')" 3
+eq "... each by the reboot hook, once" \
+	"$(m hz '[.cases[].router_hooks[] | select(.hook == "reboot")] | length')" 3
+eq "each case read its value back from the router" \
+	"$(m hz '[.cases[] | (.router_verify["kern.hz"] | .ok and (.got == (.want))) and (.router_verify["kern.hz"].got == (.params["kern.hz"] | tostring))] | all')" true
+eq "the router's environment was read again after each reboot: its kern.hz and boot" \
+	"$(m hz '[.cases[] | (.router_env.tunables["kern.hz"] == .params["kern.hz"])] | all'),$(m hz '[.cases[].router_env.boot_id] | unique | length')" "true,3"
+check "the wait is in the progress: it started" \
+	grep -q "kern.hz=250 rep 1: the router restarts; waiting until it is back" "$T/hz.err"
+check "... and the router was back after some seconds" \
+	grep -qE "kern.hz=250 rep 1: the router is back after [0-9.]+ s" "$T/hz.err"
+check "... and the environment says kern.hz=2000 before the first" \
+	test "$(m hz '.environment.dut.tunables["kern.hz"]')" = 2000
+r100=$(m hz '.cases[] | select(.params["kern.hz"] == 100) | .metrics.fwd_pps | floor')
+r250=$(m hz '.cases[] | select(.params["kern.hz"] == 250) | .metrics.fwd_pps | floor')
+r1000=$(m hz '.cases[] | select(.params["kern.hz"] == 1000) | .metrics.fwd_pps | floor')
+echo "# kern.hz 100/250/1000 × burst_max 10: $r100 / $r250 / $r1000 pps"
+check "the rate follows kern.hz: 1000 forwards over 4 times what 100 does ($r1000 vs $r100)" \
+	test "${r1000:-0}" -gt $(( ${r100:-0} * 4 ))
+check "... and 250 lies between" test "${r250:-0}" -gt "${r100:-0}" -a "${r250:-0}" -lt "${r1000:-0}"
+near "... 100 × 10 = 1,000 pps" "${r100:-0}" 1000 0.2
+
+# --- the same set hook without reboot: the loader file changes, the kernel does not ---
+run noreboot '.router.axes[0].reboot = false | .router.axes[0].values = [1000, 250, 100]'
+eq "reboot: false by mistake: exits 1 (cases failed)" "$RC" 1
+eq "the first case (the value the router runs) measured, the others failed" \
+	"$(m noreboot '[.cases[].status | sub("flagged"; "ok")] | join(",")')" "ok,failed,failed"
+eq "... with both values and why" \
+	"$(m noreboot '.cases[1].error')" \
+	'kern.hz is 1000 on the router, the cell wants 250: the setting did not take effect (if it takes effect only at boot, give the axis "reboot": true)'
+eq "... and nothing was measured under the wrong setting" \
+	"$(m noreboot '[.cases[1:][] | .trials | length] | add')" 0
+eq "no reboot was asked for" "$(m noreboot '[.cases[].router_hooks[]? | select(.hook == "reboot")] | length')" 0
+
+# --- a value the router does not come back from ---------------------------------------
+# kern.hz=99999 is more than the forwarder takes: the box boots, ssh answers, nothing
+# is forwarded, so the probe never passes
+run noback '.router.axes[0].values = [99999, 250] | .router.reboot_timeout = "3s"'
+eq "a router that does not come back: exits 1" "$RC" 1
+eq "... that case failed, the next value measured, the file complete" \
+	"$(m noback '[([.cases[].status | sub("flagged"; "ok")] | join(",")), .complete] | map(tostring) | join(" ")')" "failed,ok true"
+m noback '.cases[1].flags[]?' | sed 's/^/# flagged: /'
+check "... the error says how long it waited and what it saw" \
+	grep -qE "^the router did not come back after the reboot for kern.hz=99999: waited [3-9]\.[0-9] s \(router.reboot_timeout 3 s\), [0-9]+ tr(y|ies); the last: no test frame passed through it" \
+	<(m noback '.cases[0].error')
+eq "... recorded as not back" "$(m noback '.cases[0].router_reboot | [.back, (.waited_s >= 3)] | map(tostring) | join(",")')" "false,true"
+eq "... and the next value verified after its own reboot" \
+	"$(m noback '.cases[1].router_verify["kern.hz"].got')" 250
+inns gen "$B/ppslab" run "$T/noback.prof.json" --resume --no-table >/dev/null 2>"$T/resume.err"
+eq "... and --resume finds nothing left to do" "$?,$(grep -c 'nothing left to resume' "$T/resume.err")" "0,1"
+
+# --- compare --by an os-like axis -----------------------------------------------------
+# The polled rate of a loaded 2-core machine varies by a few percent between cases: a
+# 10 % practical margin keeps that noise from counting, the planted 50 % does.
+# "os" 14.0 halves burst_max (kern.hz 250: 5,000 pps, 2,500 with it), three repetitions a
+# planted in one value
+OS_SET='case $1 in 14.0) b=10 ;; *) b=20 ;; esac; sysctl kern.polling.burst_max=$b >/dev/null && echo "$1" >"$2/os"'
+run os '.router.axes = [{name: "os", values: ["13.2", "14.0", "14.1"],
+		set: ["ssh", $r, "sh", "-c", $s, "sh", "{value}", $d], verify: ["ssh", $r, "cat", ($d + "/os")]}]
+	| del(.router.reboot_hook) | .repetitions = 3 | .order = "random" | .seed = 5
+	| .trial = {method: "fixed", warmup: "0.2s", duration: "0.8s", settle: "0.2s"}' \
+	--arg s "$OS_SET" --arg r "$R" --arg d "$D"
+eq "os sweep: exits 0" "$RC" 0
+[ "$RC" = 0 ] || sed 's/^/# /' "$T/os.err" | tail -n 12
+"$B/ppslab" compare "$T/os.json" --by os --margin 10% -o "$T/cmp.json" >"$T/cmp.txt" 2>"$T/cmp.err"
+eq "compare --by os: exits 0" "$?" 0
+sed 's/^/# /' "$T/cmp.txt" | grep -E "REGRESSION|EQUIVALENT|INCONCLUSIVE|vs" | head -n 8
+eq "exactly one regression, in os=14.0 against 13.2" \
+	"$(jq -r '[.rows[] | select(.verdict == "REGRESSION" or .verdict == "PROGRESSION") | .candidate + " " + .verdict] | join(",")' "$T/cmp.json")" \
+	"os=14.0 REGRESSION"
+eq "... the baseline is the first value" "$(jq -r '.by | .axis + "=" + .baseline' "$T/cmp.json")" "os=13.2"
+"$B/ppslab" compare "$T/os.json" --by os --baseline 14.0 --margin 10% -o "$T/cmp2.json" >/dev/null 2>&1
+eq "--baseline 14.0: the others are progressions" \
+	"$(jq -r '[.rows[] | .verdict] | unique | join(",")' "$T/cmp2.json")" PROGRESSION
+
+kill -TERM "${BG_PID[router]}" 2>/dev/null
+finish router 10
+done_testing
