@@ -80,7 +80,10 @@ endif
 GEN_SRCS   := $(wildcard gen/*.c)
 SINK_SRCS  := $(wildcard sink/*.c)
 RUT_SRCS   := $(wildcard router-under-test/*.c)
-ANA_SRCS   := $(wildcard analysis/*.c)
+# The analyzer's two rooms: runner/ runs experiments, results/ reads and presents them;
+# the cmd_*.c front ends and main.c stay at the top of analysis/.
+ANA_DIRS   := analysis analysis/runner analysis/results
+ANA_SRCS   := $(foreach d,$(ANA_DIRS),$(wildcard $(d)/*.c))
 UNIT_SRCS  := $(wildcard tests/unit/t_*.c)
 # Test helpers (tests/helpers/NAME.c → $(B)/tests/helpers/NAME): small programs the
 # integration tests drive, linked with the library only; never installed.
@@ -132,8 +135,10 @@ $(B)/obj/lib/version.o: $(B)/git-rev
 
 # Unit tests reach every program's modules (and the helpers' shared headers);
 # micro-benchmarks too.
-$(B)/obj/tests/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis -Itests/helpers
-$(B)/obj/bench/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis
+ANA_INC    := $(addprefix -I,$(ANA_DIRS))
+$(B)/obj/analysis/%.o: XCFLAGS += $(ANA_INC)
+$(B)/obj/tests/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test $(ANA_INC) -Itests/helpers
+$(B)/obj/bench/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test $(ANA_INC)
 
 $(B)/obj/%.o: %.c $(B)/.depcheck
 	@mkdir -p $(dir $@)

@@ -1,6 +1,6 @@
 /* xdp_owner.h — whether an XDP program left on an interface is a leftover: the project's
  * own program (by name) that no live process holds open any more. Used by the xdp: port
- * (lib/port_xdp.c) before it attaches, and by `ppslab lab up` (analysis/lab.c).
+ * (lib/port_xdp.c) before it attaches, and by `ppslab lab up` (analysis/runner/lab.c).
  *
  * An xdp: port keeps a descriptor of its XDP program while open; the kernel keeps the
  * program attached after the process dies (a netlink attachment is not tied to any

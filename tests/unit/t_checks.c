@@ -1,4 +1,4 @@
-/* t_checks.c — the trial consistency checks (analysis/checks.c) on crafted trial records
+/* t_checks.c — the trial consistency checks (analysis/runner/checks.c) on crafted trial records
  * shaped like what ppslab-gen, ppslab-sink and ppslab-rut print. */
 #include <errno.h>
 #include <math.h>
@@ -484,7 +484,7 @@ static void t_fwd_above_offered(void)
 static void t_method_fallback(void)
 {
 	json_t *t = good();
-	set_at(t, "fwd_rate_from", json_string(CHECK_FWD_FRAMES));
+	set_at(t, "fwd_rate_from", json_string(RES_FWD_FRAMES));
 	set_at(t, "fwd_rate_fallback", json_string("the sink's port udp:198.19.0.2:9 is a UDP "
 						   "socket: no interface counters to read"));
 	T_EQ_INT(checks_run(t, &fw_ctx), 1);

@@ -10,7 +10,7 @@
 #include "clock.h"
 #include "expect.h"
 #include "faults.h"
-#include "report.h"
+#include "sink_report.h"
 #include "sink.h"
 #include "tap.h"
 

@@ -23,6 +23,10 @@
 
 #include "stats.h"
 
+/* How a trial's forwarding rate was measured (its "fwd_rate_from"). */
+#define RES_FWD_WINDOW "interface counters, load window"
+#define RES_FWD_FRAMES "test frames / sender's time"
+
 #define RES_SCHEMA "ppslab/result"
 #define RES_SCHEMA_MAJOR 1
 

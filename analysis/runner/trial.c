@@ -652,8 +652,8 @@ out:
 	}
 	if (bi)
 		fb = windowed ? wfb : rate_of(ss[1], gs[1]);
-	json_object_set_new(rec, "fwd_rate_from", json_string(windowed ? CHECK_FWD_WINDOW
-									: CHECK_FWD_FRAMES));
+	json_object_set_new(rec, "fwd_rate_from", json_string(windowed ? RES_FWD_WINDOW
+									: RES_FWD_FRAMES));
 	if (!windowed && nowin)
 		json_object_set_new(rec, "fwd_rate_fallback", json_string(nowin));
 	/* the rate's resolution: a frame at each end of the window, and the reads' own

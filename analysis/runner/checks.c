@@ -4,7 +4,7 @@
  *
  * Field names are those the tools print: ppslab-gen's summary (gen/gen_report.c:
  * stream, tx_pkts, test_pkts, seq_holes, rate_error_pct, shortfall_pct, rate_ok),
- * ppslab-sink's (sink/report.c: rx_pkts, err_pkts, ring_drops, streams[]{stream,
+ * ppslab-sink's (sink/sink_report.c: rx_pkts, err_pkts, ring_drops, streams[]{stream,
  * rx_pkts, lost_pkts, first_seq}) and ppslab-rut's stats (router-under-test/rutstats.c:
  * rx_pkts, fwd_pkts, drop_pkts, drops{malformed, not_ip4}, rules[]{number, pkts},
  * polling{ticks, clock_skips}). */
@@ -535,11 +535,11 @@ static void c_fwd_method(struct out *o, json_t *trial)
 		record(o, "fwd_pps method", V_SKIP, "no forwarding rate");
 		return;
 	}
-	if (!strcmp(m, CHECK_FWD_WINDOW)) {
+	if (!strcmp(m, RES_FWD_WINDOW)) {
 		record(o, "fwd_pps method", V_OK, m);
 		return;
 	}
-	part(d, "%s, not %s: %s", m, CHECK_FWD_WINDOW, why ? why : "no reason recorded");
+	part(d, "%s, not %s: %s", m, RES_FWD_WINDOW, why ? why : "no reason recorded");
 	record(o, "fwd_pps method", V_FAIL, d);
 }
 

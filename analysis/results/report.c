@@ -17,7 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "checks.h"
 #include "compare.h"
 #include "grid.h"
 #include "model.h"
@@ -349,7 +348,7 @@ int report_deviations(const struct res_file *rf, char ***out, size_t *n)
 	size_t frames = 0;
 	for (size_t k = 0; k < rf->ncases; k++) {
 		const char *how = json_string_value(json_object_get(rf->cases[k].obj, "fwd_rate_from"));
-		frames += how && strcmp(how, CHECK_FWD_WINDOW);
+		frames += how && strcmp(how, RES_FWD_WINDOW);
 	}
 	if (frames)
 		rc |= push(out, n, "In %zu case%s the forwarding rate is test frames over the "

@@ -32,7 +32,7 @@
  *  9 forwarded <= offered: "fwd_rate_pps" at most "offered_pps" × (1 + rate_tol) +
  *                    "fwd_rate_res_pps" (the rate's resolution: counter quantum and
  *                    read times): a router cannot forward more than it is offered;
- * 10 fwd_pps method: "fwd_rate_from" is CHECK_FWD_WINDOW, the receiving interfaces'
+ * 10 fwd_pps method: "fwd_rate_from" is RES_FWD_WINDOW, the receiving interfaces'
  *                    counters over the load window; the fallback (test frames / the
  *                    sender's time) fails it with "fwd_rate_fallback", the reason;
  * 11 poll clock kept time: in poll mode, at most 1 % of the forwarder's tick deadlines
@@ -77,9 +77,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-/* How trial.c says the forwarding rate was measured ("fwd_rate_from"). */
-#define CHECK_FWD_WINDOW "interface counters, load window"
-#define CHECK_FWD_FRAMES "test frames / sender's time"
+#include "results.h"
+
 
 enum check_router { CHECK_RUT, CHECK_EXTERNAL, CHECK_NONE };
 

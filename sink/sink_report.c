@@ -1,6 +1,6 @@
-/* report.c — interval lines, the summary and the loss attribution of ppslab-sink (see
- * report.h). Called by main.c from the main thread only, outside the hot path. */
-#include "report.h"
+/* sink_report.c — interval lines, the summary and the loss attribution of ppslab-sink (see
+ * sink_report.h). Called by main.c from the main thread only, outside the hot path. */
+#include "sink_report.h"
 
 #include <stdlib.h>
 #include <string.h>

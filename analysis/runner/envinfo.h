@@ -44,8 +44,5 @@
  * New reference; never NULL except on allocation failure. */
 json_t *env_box(const char *netns, char *const *ifaces, int nifaces);
 
-/* Subcommand `ppslab env` (also declared in cmds.h): a sysexits status, EX_USAGE for a
- * bad option, an interface name that cannot be one or a namespace that does not exist. */
-int cmd_env(int argc, char **argv);
 
 #endif
