@@ -4,8 +4,8 @@
  *
  * Namespaced commands go through `ip netns exec NS ...`, which also remounts /sys for
  * that namespace; small writes to /proc/sys use setns() directly. */
-#ifndef PPSLAB_PROC_H
-#define PPSLAB_PROC_H
+#ifndef PPSLAB_LIB_PROC_H
+#define PPSLAB_LIB_PROC_H
 
 #include <signal.h>
 #include <stddef.h>

@@ -8,8 +8,8 @@
  * detaching (SIGKILL, crash). Holders are found through /proc/PID/fdinfo, which
  * shows "prog_id:" for program and link descriptors; processes in another PID namespace
  * are not visible there. Needs no libbpf. */
-#ifndef PPSLAB_XDP_OWNER_H
-#define PPSLAB_XDP_OWNER_H
+#ifndef PPSLAB_LIB_XDP_OWNER_H
+#define PPSLAB_LIB_XDP_OWNER_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -4,8 +4,8 @@
  *
  * main.c samples the engine (sink_totals, sink_interval) and the interfaces' counters
  * and passes them here; nothing here touches a port or a worker. */
-#ifndef PPSLAB_SINK_REPORT_H
-#define PPSLAB_SINK_REPORT_H
+#ifndef PPSLAB_SINK_SINK_REPORT_H
+#define PPSLAB_SINK_SINK_REPORT_H
 
 #include <stdbool.h>
 #include <stdint.h>

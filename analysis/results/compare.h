@@ -19,8 +19,8 @@
  * way (cases[].fwd_rate_from, else the last trial's): interface counters over the load
  * window, or test frames over the sender's time. Cells that mix them are refused
  * (-EINVAL, err names the cell, both methods and files) unless mix_methods. */
-#ifndef PPSLAB_COMPARE_H
-#define PPSLAB_COMPARE_H
+#ifndef PPSLAB_ANALYSIS_RESULTS_COMPARE_H
+#define PPSLAB_ANALYSIS_RESULTS_COMPARE_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
  *
  * Row 0 is the header. Columns are left- or right-aligned (numbers right, like the
  * seeds' HZ table); widths count UTF-8 characters, so "±" and "–" line up. */
-#ifndef PPSLAB_GRID_H
-#define PPSLAB_GRID_H
+#ifndef PPSLAB_ANALYSIS_RESULTS_GRID_H
+#define PPSLAB_ANALYSIS_RESULTS_GRID_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -10,8 +10,8 @@
  *
  * Plots draw both (plot_kinds.c); `ppslab run` stores the rule-cost fits in the results
  * file's fits[] beside summary[] (docs/results-schema.md#fits). */
-#ifndef PPSLAB_MODEL_H
-#define PPSLAB_MODEL_H
+#ifndef PPSLAB_ANALYSIS_RESULTS_MODEL_H
+#define PPSLAB_ANALYSIS_RESULTS_MODEL_H
 
 #include <stddef.h>
 

@@ -3,8 +3,8 @@
  * (latency, loss, CPU, drops) so comparisons point the right way. Unknown names get
  * their unit from the suffix convention of docs/results-schema.md (_pps, _bps, _ns,
  * _s, _pct, _bytes). */
-#ifndef PPSLAB_NAMES_H
-#define PPSLAB_NAMES_H
+#ifndef PPSLAB_ANALYSIS_RESULTS_NAMES_H
+#define PPSLAB_ANALYSIS_RESULTS_NAMES_H
 
 #include <stddef.h>
 

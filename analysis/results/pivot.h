@@ -11,8 +11,8 @@
  *     LABEL=[AXIS=VALUE[&AXIS=VALUE...]][:METRIC]
  * e.g. "1 blast=dir=uni:fwd_pps", "blast A=dir=bi:fwd_pps_a"; without ":METRIC" the
  * table's metric is used. */
-#ifndef PPSLAB_PIVOT_H
-#define PPSLAB_PIVOT_H
+#ifndef PPSLAB_ANALYSIS_RESULTS_PIVOT_H
+#define PPSLAB_ANALYSIS_RESULTS_PIVOT_H
 
 #include <stdio.h>
 

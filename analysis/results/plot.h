@@ -16,8 +16,8 @@
  * that never squeeze the data, flagged cells marked, the polling bound and the rule-cost
  * fit), are in
  * docs/plots.md. */
-#ifndef PPSLAB_PLOT_H
-#define PPSLAB_PLOT_H
+#ifndef PPSLAB_ANALYSIS_RESULTS_PLOT_H
+#define PPSLAB_ANALYSIS_RESULTS_PLOT_H
 
 #include <stddef.h>
 

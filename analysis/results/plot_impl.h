@@ -1,8 +1,8 @@
 /* plot_impl.h — what plot.c (files, gnuplot, the frame of a figure: terminal, titles,
  * panels) shares with plot_kinds.c (one writer per kind of plot). Not a public
  * contract: see plot.h. */
-#ifndef PPSLAB_PLOT_IMPL_H
-#define PPSLAB_PLOT_IMPL_H
+#ifndef PPSLAB_ANALYSIS_RESULTS_PLOT_IMPL_H
+#define PPSLAB_ANALYSIS_RESULTS_PLOT_IMPL_H
 
 #include <limits.h>
 #include <stdio.h>

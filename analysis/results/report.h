@@ -2,8 +2,8 @@
  * environment, the method and how it deviates from RFC 2544, the matrix, pivot tables
  * of the headline metrics, plots (PNG with their .gp/.dat), flagged and failed cases,
  * and optionally a comparison against a baseline results file. */
-#ifndef PPSLAB_REPORT_H
-#define PPSLAB_REPORT_H
+#ifndef PPSLAB_ANALYSIS_RESULTS_REPORT_H
+#define PPSLAB_ANALYSIS_RESULTS_REPORT_H
 
 #include <stddef.h>
 

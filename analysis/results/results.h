@@ -15,8 +15,8 @@
  *
  * Statistics of a cell skip cases whose status is "failed" and metrics that are absent
  * or null; cases with status "flagged" or a non-empty `flags[]` are counted as flagged. */
-#ifndef PPSLAB_RESULTS_H
-#define PPSLAB_RESULTS_H
+#ifndef PPSLAB_ANALYSIS_RESULTS_RESULTS_H
+#define PPSLAB_ANALYSIS_RESULTS_RESULTS_H
 
 #include <jansson.h>
 #include <stddef.h>

@@ -10,8 +10,8 @@
  * (docs/design/methodology.md#the-t-table) at the largest tabulated df not above ν
  * (conservative); the p-value from the regularized incomplete beta function with the
  * exact ν. */
-#ifndef PPSLAB_STATS_H
-#define PPSLAB_STATS_H
+#ifndef PPSLAB_ANALYSIS_RESULTS_STATS_H
+#define PPSLAB_ANALYSIS_RESULTS_STATS_H
 
 #include <stddef.h>
 

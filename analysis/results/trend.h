@@ -10,8 +10,8 @@
  * creation time, then the order the files were given. Cells are matched across runs
  * by their params, order-independently, as `ppslab compare` matches them; every
  * (cell, metric) is one series, cut into groups by trendseg.h. */
-#ifndef PPSLAB_TREND_H
-#define PPSLAB_TREND_H
+#ifndef PPSLAB_ANALYSIS_RESULTS_TREND_H
+#define PPSLAB_ANALYSIS_RESULTS_TREND_H
 
 #include <stdio.h>
 

@@ -28,8 +28,8 @@
  * Then the last group is compared with the best earlier group, and runs far from the
  * level of their group (more than three robust spreads and more than δ) are marked as
  * outliers (kept in the statistics; reported). */
-#ifndef PPSLAB_TRENDSEG_H
-#define PPSLAB_TRENDSEG_H
+#ifndef PPSLAB_ANALYSIS_RESULTS_TRENDSEG_H
+#define PPSLAB_ANALYSIS_RESULTS_TRENDSEG_H
 
 #include <stddef.h>
 

@@ -8,8 +8,8 @@
  * ssh_options first, then BatchMode=yes (no password prompt can hang a sweep), a
  * connect timeout and a keep-alive: OpenSSH keeps the first value of an option, so the
  * user's win. */
-#ifndef PPSLAB_BOX_H
-#define PPSLAB_BOX_H
+#ifndef PPSLAB_ANALYSIS_RUNNER_BOX_H
+#define PPSLAB_ANALYSIS_RUNNER_BOX_H
 
 #include <stdbool.h>
 #include <stddef.h>

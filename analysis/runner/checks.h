@@ -71,8 +71,8 @@
  * "ruleset executed", "components ok", "forwarded <= offered", "fwd_pps method",
  * "poll clock kept time" (always all eleven, in this order).
  */
-#ifndef PPSLAB_CHECKS_H
-#define PPSLAB_CHECKS_H
+#ifndef PPSLAB_ANALYSIS_RUNNER_CHECKS_H
+#define PPSLAB_ANALYSIS_RUNNER_CHECKS_H
 
 #include <jansson.h>
 #include <stdbool.h>

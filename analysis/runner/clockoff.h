@@ -22,8 +22,8 @@
  *   {"ssh": DEST, "sync": {"source": "chronyc"|"ntpq", "offset_ns", "bound_ns",
  *    "synchronised": bool} | null, "rtt": {"offset_ns", "bound_ns", "rtt_ns",
  *    "samples"} | null, "error": "..." (when nothing answered)} */
-#ifndef PPSLAB_CLOCKOFF_H
-#define PPSLAB_CLOCKOFF_H
+#ifndef PPSLAB_ANALYSIS_RUNNER_CLOCKOFF_H
+#define PPSLAB_ANALYSIS_RUNNER_CLOCKOFF_H
 
 #include <jansson.h>
 

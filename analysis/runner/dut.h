@@ -39,8 +39,8 @@
  *   rules      [{"number": N, "pkts": P, "bytes": B}]: the firewall's rule counters
  *   drops      {"malformed": N, "not_ip4": N}: frames dropped before the firewall
  * Any other output (other keys, text) is kept as "output" and not interpreted. */
-#ifndef PPSLAB_DUT_H
-#define PPSLAB_DUT_H
+#ifndef PPSLAB_ANALYSIS_RUNNER_DUT_H
+#define PPSLAB_ANALYSIS_RUNNER_DUT_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -33,8 +33,8 @@
  * `ppslab env [--netns NS] [-i IF]... [--compact]` prints env_box() as JSON: that is how
  * ppslab run collects a remote box's environment over ssh. A missing interface is a
  * warning on stderr, not an error (status 0): the JSON says which value is unknown. */
-#ifndef PPSLAB_ENVINFO_H
-#define PPSLAB_ENVINFO_H
+#ifndef PPSLAB_ANALYSIS_RUNNER_ENVINFO_H
+#define PPSLAB_ANALYSIS_RUNNER_ENVINFO_H
 
 #include <jansson.h>
 

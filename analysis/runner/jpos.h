@@ -15,8 +15,8 @@
  *
  * The scanner never reads past len and never crashes on malformed text: it records
  * what it could scan before the first error. Duplicate keys keep the first position. */
-#ifndef PPSLAB_JPOS_H
-#define PPSLAB_JPOS_H
+#ifndef PPSLAB_ANALYSIS_RUNNER_JPOS_H
+#define PPSLAB_ANALYSIS_RUNNER_JPOS_H
 
 #include <stddef.h>
 

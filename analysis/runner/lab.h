@@ -14,8 +14,8 @@
  * XDP: up detaches leftovers on the lab's interfaces — an xdp: port's program
  * (ppslab_xsk) that no process holds any more — and down detaches every XDP program
  * there before removing the namespaces. */
-#ifndef PPSLAB_LAB_H
-#define PPSLAB_LAB_H
+#ifndef PPSLAB_ANALYSIS_RUNNER_LAB_H
+#define PPSLAB_ANALYSIS_RUNNER_LAB_H
 
 #include <stdbool.h>
 

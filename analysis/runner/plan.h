@@ -13,8 +13,8 @@
  * the router restarts once per combination. The groups keep their matrix order
  * (sequential) or are shuffled with the seed (random), as are the cells of each
  * repetition within a group. */
-#ifndef PPSLAB_PLAN_H
-#define PPSLAB_PLAN_H
+#ifndef PPSLAB_ANALYSIS_RUNNER_PLAN_H
+#define PPSLAB_ANALYSIS_RUNNER_PLAN_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -99,8 +99,8 @@
  * so an overridden value is checked like one in the file (its place is "--set N").
  *
  * The module owns no global state; profile_load() returns an immutable profile. */
-#ifndef PPSLAB_PROFILE_H
-#define PPSLAB_PROFILE_H
+#ifndef PPSLAB_ANALYSIS_RUNNER_PROFILE_H
+#define PPSLAB_ANALYSIS_RUNNER_PROFILE_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -14,8 +14,8 @@
  * (ipfw keeps rules of one number in the order they were added), so every count the
  * rules axis allows (100,000) loads. "file:PATH" is a user's rule file, loaded as is
  * (it must allow what it wants forwarded: rule 65535 denies). */
-#ifndef PPSLAB_RULEGEN_H
-#define PPSLAB_RULEGEN_H
+#ifndef PPSLAB_ANALYSIS_RUNNER_RULEGEN_H
+#define PPSLAB_ANALYSIS_RUNNER_RULEGEN_H
 
 #include <stdio.h>
 

@@ -8,8 +8,8 @@
  * (dut.h), the trial method driven (search.h) trial by trial (trial.h), every trial
  * checked (checks.h). At the end, per-cell summaries, the table and the plot the
  * profile's "output" asks for. */
-#ifndef PPSLAB_RUN_H
-#define PPSLAB_RUN_H
+#ifndef PPSLAB_ANALYSIS_RUNNER_RUN_H
+#define PPSLAB_ANALYSIS_RUNNER_RUN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -22,8 +22,8 @@
  * "speed_mbps", "polling", "polling_capable", "device"}], "tunables": {NAME: value},
  * "collected": "how", "missing": ["commands that gave nothing"], "raw": {"ifconfig",
  * "pciconf"} (their text, for a reader, at most 16 KiB each)}. */
-#ifndef PPSLAB_RUTENV_H
-#define PPSLAB_RUTENV_H
+#ifndef PPSLAB_ANALYSIS_RUNNER_RUTENV_H
+#define PPSLAB_ANALYSIS_RUNNER_RUTENV_H
 
 #include <jansson.h>
 #include <stddef.h>

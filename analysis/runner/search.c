@@ -1,7 +1,7 @@
 /* search.c — the trial methods of ppslab run (fixed, rfc2544, mlr, ladder) as state
  * machines, RFC 9971's load classification and Conditional Throughput (see search.h;
  * docs/design/methodology.md#trial-methods). Pure: no I/O, no clock. Called by the
- * runner, which measures what search_next asks for, and by tests/unit/t_search.c with a
+ * runner, which measures what search_next asks for, and by tests/unit/analysis/t_search.c with a
  * simulated device. */
 #include "search.h"
 

@@ -12,7 +12,7 @@
  *     }
  *     search_result(s, &res);
  *
- * so the algorithms are tested against a simulated device (tests/unit/t_search.c) and
+ * so the algorithms are tested against a simulated device (tests/unit/analysis/t_search.c) and
  * the runner can save the results file after every trial.
  *
  * Methods:
@@ -53,8 +53,8 @@
  * or min an upper bound. The lowest proposal of the goals is measured for dur_k; when no
  * goal proposes anything the next phase starts. Results use the final phase's
  * classification. */
-#ifndef PPSLAB_SEARCH_H
-#define PPSLAB_SEARCH_H
+#ifndef PPSLAB_ANALYSIS_RUNNER_SEARCH_H
+#define PPSLAB_ANALYSIS_RUNNER_SEARCH_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -7,8 +7,8 @@
  * Bidirectional ("bi"): blast B at the same time from the sink box to dst_b, counted
  * on the gen box (stream 2), as the seeds' "blast A and blast B". Rates are per
  * direction; the record's fwd_rate_pps is the aggregate, with _a and _b per stream. */
-#ifndef PPSLAB_TRIAL_H
-#define PPSLAB_TRIAL_H
+#ifndef PPSLAB_ANALYSIS_RUNNER_TRIAL_H
+#define PPSLAB_ANALYSIS_RUNNER_TRIAL_H
 
 #include <jansson.h>
 #include <signal.h>
