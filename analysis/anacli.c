@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* anacli.c — shared helpers of the analysis commands (see anacli.h). */
 #include "anacli.h"
 

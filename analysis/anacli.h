@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* anacli.h — small helpers shared by the table, plot, compare and report commands:
  * loading a results file with the right exit code, and list-valued options. */
 #ifndef PPSLAB_ANALYSIS_ANACLI_H

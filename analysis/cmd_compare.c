@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_compare.c — `ppslab compare A.json B.json [C.json ...]`: the command line over
  * compare.c. A is the baseline; every other file is compared against it. With --by
  * AXIS, one file: its values of AXIS are compared, the first (or --baseline's) as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_plot.c — `ppslab plot RESULTS ...`: the command line over plot.c. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_report.c — `ppslab report RESULTS [-o DIR] [--compare BASE]`: the command line
  * over report.c. */
 #include <errno.h>

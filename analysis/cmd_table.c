@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_table.c — `ppslab table RESULTS ...`: the command line over pivot.c. Prints a
  * metric pivoted over two axes as aligned text (like the seeds' HZ table), Markdown,
  * CSV or HTML. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_trend.c — `ppslab trend FILES...|DIR`: the command line over trend.c. */
 #include <dirent.h>
 #include <errno.h>

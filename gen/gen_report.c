@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* gen_report.c — ppslab-gen's interval lines and summary (see gen_report.h). Called by main.c
  * from the main thread, outside the workers' hot loop; pure arithmetic on counter
  * snapshots plus one netlink read of the interface's counters per line. */

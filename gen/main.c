@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* main.c — ppslab-gen: options, address resolution and the benchmark-range guard, the
  * rate and profile, then either a run (workers in gen.c, lines and summary in
  * gen_report.c) or a calibration (calib.c). */

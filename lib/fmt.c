@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fmt.c — rate and number formatting helpers (see fmt.h). */
 #include "fmt.h"
 

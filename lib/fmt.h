@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fmt.h — small pure helpers for reporting: rates from counter deltas and numbers with
  * thousands separators for human columns. */
 #ifndef PPSLAB_LIB_FMT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* jout.c — JSON Lines output helpers (see jout.h). */
 #include "jout.h"
 

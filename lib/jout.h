@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* jout.h — JSON output on jansson, outside the hot path.
  *
  * ppslab-gen, ppslab-sink and ppslab-rut with --json print JSON Lines: first a

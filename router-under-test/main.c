@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* main.c — ppslab-rut: options, the control client (`ppslab-rut ctl`), start-up
  * (ports, routes, neighbours, knobs, control socket), interval lines and the summary.
  * Forwarding is fwd.c, scheduling fwdloop.c and devpoll.c, control ctl.c and cmd.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* route.c — routing (DIR-24-8 longest-prefix match), route specs and files, and the
  * neighbour table (see route.h). Built by main.c and fwd.c before forwarding starts;
  * rt_lookup and nt_lookup are called per frame by fwd.c. */

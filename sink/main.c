@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* main.c — ppslab-sink: options, run control (duration, idle, warm-up, signals), the
  * interface counters at start and end, and the reporting cadence. The receive engine is
  * sink.c; what is printed is sink_report.c; the sender's summary is read by expect.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sink_report.c — interval lines, the summary and the loss attribution of ppslab-sink (see
  * sink_report.h). Called by main.c from the main thread only, outside the hot path. */
 #include "sink_report.h"

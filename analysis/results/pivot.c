@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pivot.c — laying a metric out over two axes (see pivot.h). Called by cmd_table.c,
  * plot.c and report.c; everything printed goes through grid.c. */
 #include "pivot.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* plot.c — the gnuplot plumbing of `ppslab plot` (see plot.h): the NAME.gp/NAME.dat
  * files beside the image, escaping, the common script header, running gnuplot, and the
  * bar chart `ppslab compare --plot` draws. The kinds of plot are in plot_kinds.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* plot_impl.h — what plot.c (files, gnuplot, the frame of a figure: terminal, titles,
  * panels) shares with plot_kinds.c (one writer per kind of plot). Not a public
  * contract: see plot.h. */

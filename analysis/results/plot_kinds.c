@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* plot_kinds.c — one writer per kind of plot (line, heatmap, load, frame size, box;
  * see plot.h). Each builds a pivot (pivot.c), so a plot shows exactly the medians
  * `ppslab table` prints for the same axes, and turns it into a figure: one panel per

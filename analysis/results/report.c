@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report.c — the report of a results file (see report.h), in Markdown and as one
  * self-contained HTML page. Called by cmd_report.c. The same generator runs twice, once
  * per format, over a small document interface (headings, paragraphs, lists, grids,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* results.c — loading, validating, grouping and summarizing `ppslab/result` files, and
  * saving them atomically (see results.h, docs/results-schema.md). Called by the table,
  * plot, compare and report commands; `ppslab run` may use res_summary and res_save. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* trend.c — runs ordered by a label, cells matched across them, each (cell, metric)
  * series segmented (see trend.h; the method is in trendseg.h). The outputs are in
  * trend_out.c. */

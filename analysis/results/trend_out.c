@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* trend_out.c — what `ppslab trend` shows of a trend (see trend.h): the ppslab/trend
  * JSON, the table of series, and the gnuplot figure of one series. */
 #include "trend.h"

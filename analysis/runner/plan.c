@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* plan.c — a profile's matrix expanded into the cases `ppslab run` will measure, in run
  * order, with the time it should take (see plan.h). Called by the run command (and its
  * --dry-run) and the unit tests; pure apart from plan_print's output. */

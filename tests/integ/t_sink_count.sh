@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_sink_count.sh — the sink counts exactly: every frame the sender sent, equal to the
 # receiving interface's own counter, with latency on; the sender's summary gives the tail
 # loss; loss, duplicates and reordering made on the wire are counted as made; two senders
