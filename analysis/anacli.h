@@ -1,8 +1,11 @@
-/* anacli.h — small helpers shared by the table, plot, compare and report commands:
- * loading a results file with the right exit code, and list-valued options. */
+/* anacli.h — what the analysis commands (table, plot, compare, trend, report, env) share
+ * besides cli_parse (cliopts.h): loading a results file with the right exit code,
+ * percentages and list-valued options, writing a JSON document, and the exit code of
+ * a failed plot. */
 #ifndef PPSLAB_ANACLI_H
 #define PPSLAB_ANACLI_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "results.h"
@@ -10,6 +13,22 @@
 /* Loads path; on failure prints the error and returns EX_NOINPUT (cannot open),
  * EX_DATAERR (not JSON / not a results file) or EX_OSERR. 0 on success. */
 int ana_load(const char *path, struct res_file **out);
+
+/* 0 when a command that takes one results file got noperands == 1; else EX_USAGE after
+ * "CMD needs exactly one results file (usage: SYNOPSIS)". */
+int ana_one_file(const char *cmd, const char *synopsis, int noperands);
+
+/* "2%", "2" or "0.5%": a percentage from min to max, as a fraction (0.02). 0, or -EINVAL
+ * for anything else (also text of 64 characters or more). */
+int ana_pct(const char *s, double min, double max, double *frac);
+
+/* Writes j to path ("-": stdout, indented as on disk). 0, or EX_CANTCREAT after a
+ * message naming -o PATH. */
+int ana_write_json(const char *path, const json_t *j);
+
+/* The exit code of a failed plot (plot.h's -errno): EX_USAGE for what was asked,
+ * EX_UNAVAILABLE without gnuplot, EX_SOFTWARE when gnuplot failed, else EX_CANTCREAT. */
+int ana_plot_status(int neg_errno);
 
 /* A growing list of strings from repeatable, comma-separated options. */
 struct strlist {

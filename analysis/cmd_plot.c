@@ -6,6 +6,7 @@
 
 #include "anacli.h"
 #include "cli.h"
+#include "cliopts.h"
 #include "cmds.h"
 #include "log.h"
 #include "num.h"
@@ -38,8 +39,6 @@ static const struct opt_def opts[] = {
 	{ "help", 'h', NULL, "this help" },
 	{ NULL, 0, NULL, NULL },
 };
-
-#define HELP_REQUESTED 1000
 
 struct args {
 	struct plot_req rq;
@@ -89,7 +88,6 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		return 0;
 	case 't': a->rq.title = arg; return 0;
 	case 'o': a->out.path = arg; return 0;
-	case 'h': return HELP_REQUESTED;
 	}
 	if (!strcmp(name, "logx")) {
 		a->rq.logx = 1;
@@ -113,20 +111,14 @@ int cmd_plot(int argc, char **argv)
 {
 	struct args a = { .rq = { .kind = PLOT_LINE } };
 	struct res_file *rf = NULL;
-	int first, rc = opt_parse(argc, argv, opts, handle, &a, &first);
-	if (rc == HELP_REQUESTED) {
-		opt_usage(stdout, SYNOPSIS, opts);
-		rc = EX_OK;
+	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &a };
+	int first, rc = cli_parse(&prog, argc, argv, NULL, &first);
+	if (rc) {
+		rc = rc == CLI_DONE ? EX_OK : rc;
 		goto out;
 	}
-	if (rc)
-		goto out;
-	if (argc - first != 1) {
-		log_err("plot needs exactly one results file (usage: %s)", SYNOPSIS);
-		rc = EX_USAGE;
-		goto out;
-	}
-	if ((rc = ana_load(argv[first], &rf)))
+	if ((rc = ana_one_file("plot", SYNOPSIS, argc - first)) ||
+	    (rc = ana_load(argv[first], &rf)))
 		goto out;
 	a.rq.metrics = (const char *const *)a.metrics.v;
 	a.rq.nmetrics = a.metrics.n;
@@ -135,8 +127,7 @@ int cmd_plot(int argc, char **argv)
 	int r = plot_results(rf, &a.rq, &a.out, err, sizeof(err));
 	if (r) {
 		log_err("%s", err);
-		rc = r == -EINVAL ? EX_USAGE : r == -ENOENT ? EX_UNAVAILABLE
-		     : r == -EIO ? EX_SOFTWARE : EX_CANTCREAT;
+		rc = ana_plot_status(r);
 		goto out;
 	}
 	if (a.out.path) {

@@ -8,6 +8,7 @@
 
 #include "anacli.h"
 #include "cli.h"
+#include "cliopts.h"
 #include "cmds.h"
 #include "log.h"
 #include "num.h"
@@ -34,8 +35,6 @@ static const struct opt_def opts[] = {
 	{ "help", 'h', NULL, "this help" },
 	{ NULL, 0, NULL, NULL },
 };
-
-#define HELP_REQUESTED 1000
 
 struct args {
 	const char *rows, *row_label, *cols, *title;
@@ -91,7 +90,6 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		return 0;
 	case 's': return parse_show(arg, &a->show);
 	case 't': a->title = arg; return 0;
-	case 'h': return HELP_REQUESTED;
 	}
 	if (!strcmp(name, "row-label"))
 		a->row_label = arg;
@@ -112,19 +110,14 @@ int cmd_table(int argc, char **argv)
 	struct pivot *pv = NULL;
 	struct pv_colspec *spec = NULL;
 	size_t nspec = 0;
-	int first, rc = opt_parse(argc, argv, opts, handle, &a, &first);
-	if (rc == HELP_REQUESTED) {
-		opt_usage(stdout, SYNOPSIS, opts);
-		rc = EX_OK;
+	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &a };
+	int first, rc = cli_parse(&prog, argc, argv, NULL, &first);
+	if (rc) {
+		rc = rc == CLI_DONE ? EX_OK : rc;
 		goto out;
 	}
-	if (rc)
+	if ((rc = ana_one_file("table", SYNOPSIS, argc - first)))
 		goto out;
-	if (argc - first != 1) {
-		log_err("table needs exactly one results file (usage: %s)", SYNOPSIS);
-		rc = EX_USAGE;
-		goto out;
-	}
 	for (size_t i = 0; i < a.specs.n; i++) {
 		char err[512];
 		int r = pv_colspecs_parse(a.specs.v[i], &spec, &nspec, err, sizeof(err));
