@@ -6,11 +6,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "fmt.h"
 #include "names.h"
 #include "pivot.h"
 
@@ -19,15 +19,8 @@
 static const char *const headline[] = { "ndr_pps", "pdr_pps", "mrr_pps", "fwd_pps",
 					"fwd_pps_a", "fwd_pps_b" };
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
+/* what this file refuses is what it was asked: -EINVAL, with why in err */
+#define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
 
 int cmp_verdict_parse(const char *s)
 {

@@ -14,21 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "grid.h"
 #include "model.h"
 #include "names.h"
 #include "pivot.h"
 #include "plot_impl.h"
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
+/* what this file refuses is what it was asked: -EINVAL, with why in err */
+#define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
 
 /* A measurement within this fraction of the polling bound (0.95 to 1.05 of it) follows
  * it. */
