@@ -64,35 +64,3 @@ int ana_plot_status(int neg_errno)
 	return neg_errno == -EINVAL ? EX_USAGE : neg_errno == -ENOENT ? EX_UNAVAILABLE
 	       : neg_errno == -EIO ? EX_SOFTWARE : EX_CANTCREAT;
 }
-
-int strlist_add(struct strlist *l, const char *s)
-{
-	char **n = realloc(l->v, (l->n + 2) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	l->v = n;
-	if (!(n[l->n] = strdup(s)))
-		return -ENOMEM;
-	n[++l->n] = NULL;
-	return 0;
-}
-
-int strlist_add_csv(struct strlist *l, const char *text)
-{
-	char *dup = strdup(text), *save = NULL;
-	int rc = dup ? 0 : -ENOMEM;
-	for (char *t = dup ? strtok_r(dup, ",", &save) : NULL; t && !rc;
-	     t = strtok_r(NULL, ",", &save))
-		rc = strlist_add(l, t);
-	free(dup);
-	return rc;
-}
-
-void strlist_free(struct strlist *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-	l->v = NULL;
-	l->n = 0;
-}

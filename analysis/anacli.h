@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "results.h"
+#include "strlist.h"   /* the commands' repeatable options */
 
 /* Loads path; on failure prints the error and returns EX_NOINPUT (cannot open),
  * EX_DATAERR (not JSON / not a results file) or EX_OSERR. 0 on success. */
@@ -29,15 +30,5 @@ int ana_write_json(const char *path, const json_t *j);
 /* The exit code of a failed plot (plot.h's -errno): EX_USAGE for what was asked,
  * EX_UNAVAILABLE without gnuplot, EX_SOFTWARE when gnuplot failed, else EX_CANTCREAT. */
 int ana_plot_status(int neg_errno);
-
-/* A growing list of strings from repeatable, comma-separated options. */
-struct strlist {
-	size_t n;
-	char **v;
-};
-/* Splits text at commas and appends the non-empty parts. 0 or -ENOMEM. */
-int strlist_add_csv(struct strlist *l, const char *text);
-int strlist_add(struct strlist *l, const char *s);
-void strlist_free(struct strlist *l);
 
 #endif

@@ -13,6 +13,7 @@
 #include "fmt.h"
 #include "names.h"
 #include "pivot.h"
+#include "strlist.h"
 
 /* The rates a comparison looks at unless told otherwise (one sample = one search
  * result or one fixed-load rate: docs/design/methodology.md#cells-cases-and-repetitions). */
@@ -68,14 +69,7 @@ static int is_lower(const char *metric, const struct cmp_opts *o)
 
 static int add_metric(struct cmp *c, const char *m)
 {
-	char **n = realloc(c->metrics, (c->nmetrics + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	c->metrics = n;
-	if (!(n[c->nmetrics] = strdup(m)))
-		return -ENOMEM;
-	c->nmetrics++;
-	return 0;
+	return strv_add(&c->metrics, &c->nmetrics, m);
 }
 
 static int pick_metrics(struct cmp *c, const struct cmp_opts *o, char *err, size_t errlen)

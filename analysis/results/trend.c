@@ -11,6 +11,7 @@
 
 #include "fmt.h"
 #include "names.h"
+#include "strlist.h"
 
 /* The rates a trend follows unless told otherwise: the ones compare looks at. */
 static const char *const headline[] = { "ndr_pps", "pdr_pps", "mrr_pps", "fwd_pps",
@@ -253,14 +254,7 @@ static int any_has(const struct trend *t, const char *m, int values)
 
 static int add_metric(struct trend *t, const char *m)
 {
-	char **n = realloc(t->metrics, (t->nmetrics + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	t->metrics = n;
-	if (!(n[t->nmetrics] = strdup(m)))
-		return -ENOMEM;
-	t->nmetrics++;
-	return 0;
+	return strv_add(&t->metrics, &t->nmetrics, m);
 }
 
 static int pick_metrics(struct trend *t, const struct trend_opts *o, char *err, size_t errlen)

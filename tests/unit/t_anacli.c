@@ -1,5 +1,5 @@
 /* t_anacli.c — what the analysis commands share: percentages, the one-file check, the
- * exit code of a failed plot, writing a JSON document, and string lists. */
+ * exit code of a failed plot, and writing a JSON document. */
 #include <errno.h>
 #include <stdlib.h>
 #include <sysexits.h>
@@ -62,27 +62,11 @@ static void t_write_json(void)
 	rmdir(dir);
 }
 
-static void t_strlist(void)
-{
-	struct strlist l = { 0 };
-	T_EQ_INT(strlist_add(&l, "a"), 0);
-	T_EQ_INT(strlist_add_csv(&l, "b,,c"), 0);
-	T_EQ_U64(l.n, 3);
-	T_STREQ(l.v[0], "a");
-	T_STREQ(l.v[1], "b");
-	T_STREQ(l.v[2], "c");
-	T_TRUE(l.v[3] == NULL);   /* NULL-terminated, as an argv */
-	strlist_free(&l);
-	T_EQ_U64(l.n, 0);
-	T_TRUE(l.v == NULL);
-}
-
 int main(void)
 {
 	T_RUN(t_pct);
 	T_RUN(t_one_file);
 	T_RUN(t_plot_status);
 	T_RUN(t_write_json);
-	T_RUN(t_strlist);
 	return t_done();
 }
