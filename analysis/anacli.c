@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "cli.h"
+#include "grid.h"
 #include "log.h"
 #include "num.h"
 
@@ -41,6 +43,21 @@ int ana_pct(const char *s, double min, double max, double *frac)
 	if (num_double(buf, min, max, &v))
 		return -EINVAL;
 	*frac = v / 100;
+	return 0;
+}
+
+int ana_opt_where(struct res_sel *w, const char *arg)
+{
+	char err[512];
+	if (res_sel_parse(w, arg, err, sizeof(err)))
+		return cli_bad("where", arg, "AXIS=VALUE[,AXIS=VALUE...]");
+	return 0;
+}
+
+int ana_opt_format(const char *arg, int html, int *fmt)
+{
+	if ((*fmt = grid_fmt_parse(arg)) < 0 || (!html && *fmt == GRID_HTML))
+		return cli_bad("format", arg, html ? "text, md, csv or html" : "text, md or csv");
 	return 0;
 }
 

@@ -23,6 +23,13 @@ int ana_one_file(const char *cmd, const char *synopsis, int noperands);
  * for anything else (also text of 64 characters or more). */
 int ana_pct(const char *s, double min, double max, double *frac);
 
+/* --where AXIS=VALUE,...: adds to w. 0, EX_USAGE after a message naming --where. */
+int ana_opt_where(struct res_sel *w, const char *arg);
+
+/* --format FMT: *fmt set to a grid_fmt (text, md, csv, and html when html is set). 0, or
+ * EX_USAGE after a message naming --format and the formats taken. */
+int ana_opt_format(const char *arg, int html, int *fmt);
+
 /* Writes j to path ("-": stdout, indented as on disk). 0, or EX_CANTCREAT after a
  * message naming -o PATH. */
 int ana_write_json(const char *path, const json_t *j);

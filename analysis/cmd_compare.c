@@ -62,7 +62,6 @@ struct args {
 	unsigned fail_on;
 	const char *out, *plot, *plot_metric;
 	const char *by, *baseline;
-	char err[512];
 };
 
 static int handle(int key, const char *arg, int idx, void *ctx)
@@ -75,14 +74,8 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		if (ana_pct(arg, 0, 50, &a->co.margin) || !(a->co.margin > 0))
 			return cli_bad("margin", arg, "a percentage above 0 and up to 50, e.g. 2%");
 		return 0;
-	case 'w':
-		if (res_sel_parse(&a->where, arg, a->err, sizeof(a->err)))
-			return cli_bad("where", arg, "AXIS=VALUE[,AXIS=VALUE...]");
-		return 0;
-	case 'f':
-		if ((a->fmt = grid_fmt_parse(arg)) < 0)
-			return cli_bad("format", arg, "text, md, csv or html");
-		return 0;
+	case 'w': return ana_opt_where(&a->where, arg);
+	case 'f': return ana_opt_format(arg, 1, &a->fmt);
 	case 'o': a->out = arg; return 0;
 	case 'b': a->by = arg; return 0;
 	case 'p': a->plot = arg; return 0;

@@ -45,7 +45,6 @@ struct args {
 	struct plot_out out;
 	struct strlist metrics;
 	struct res_sel where;
-	char err[512];
 };
 
 /* "10G", "2.5G", "100M", also with bit/bps/bit/s. */
@@ -73,10 +72,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	case 'y': a->rq.y = arg; return 0;
 	case 'b': a->rq.by = arg; return 0;
 	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
-	case 'w':
-		if (res_sel_parse(&a->where, arg, a->err, sizeof(a->err)))
-			return cli_bad("where", arg, "AXIS=VALUE[,AXIS=VALUE...]");
-		return 0;
+	case 'w': return ana_opt_where(&a->where, arg);
 	case 'e':
 		if ((v = plot_errors_parse(arg)) < 0)
 			return cli_bad("errors", arg, "minmax, stdev or none");

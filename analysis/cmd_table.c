@@ -42,7 +42,6 @@ struct args {
 	struct res_sel where;
 	int fmt, decimals;
 	unsigned show;
-	char err[512];
 };
 
 static int parse_show(const char *text, unsigned *show)
@@ -80,14 +79,8 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		a->cols = arg;
 		return 0;
 	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
-	case 'w':
-		if (res_sel_parse(&a->where, arg, a->err, sizeof(a->err)))
-			return cli_bad("where", arg, "AXIS=VALUE[,AXIS=VALUE...]");
-		return 0;
-	case 'f':
-		if ((a->fmt = grid_fmt_parse(arg)) < 0)
-			return cli_bad("format", arg, "text, md, csv or html");
-		return 0;
+	case 'w': return ana_opt_where(&a->where, arg);
+	case 'f': return ana_opt_format(arg, 1, &a->fmt);
 	case 's': return parse_show(arg, &a->show);
 	case 't': a->title = arg; return 0;
 	}

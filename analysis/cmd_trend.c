@@ -60,7 +60,6 @@ struct args {
 	int fmt, label_set;
 	unsigned fail_on;
 	const char *out, *plot, *plot_metric;
-	char err[512];
 };
 
 static int handle(int key, const char *arg, int idx, void *ctx)
@@ -82,14 +81,8 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		if (ana_pct(arg, 0, 50, &a->to.margin) || !(a->to.margin > 0))
 			return cli_bad("margin", arg, "a percentage above 0 and up to 50, e.g. 2%");
 		return 0;
-	case 'w':
-		if (res_sel_parse(&a->where, arg, a->err, sizeof(a->err)))
-			return cli_bad("where", arg, "AXIS=VALUE[,AXIS=VALUE...]");
-		return 0;
-	case 'f':
-		if ((a->fmt = grid_fmt_parse(arg)) < 0 || a->fmt == GRID_HTML)
-			return cli_bad("format", arg, "text, md or csv");
-		return 0;
+	case 'w': return ana_opt_where(&a->where, arg);
+	case 'f': return ana_opt_format(arg, 0, &a->fmt);
 	case 'o': a->out = arg; return 0;
 	case 'p': {
 		/* refused before anything is printed, not after the table */

@@ -796,10 +796,7 @@ int main(int argc, char **argv)
 	 * a message (stopped_before_run), during it the summary still comes */
 	runctl_init(&rctl);
 	log_init("ppslab-gen", 1);
-	static char ports[256], ihelp[320];
-	snprintf(ihelp, sizeof(ihelp), "send on this port: %s",
-		 port_specs_help(PORT_TX, 0, ports, sizeof(ports)));
-	opt_set_help(opts, "iface", ihelp);
+	cli_port_help(opts, "iface", "send on this port", PORT_TX, 0);
 	struct cli_prog prog = { "ppslab-gen", SYNOPSIS, opts, handle, &a };
 	if ((rc = cli_parse(&prog, argc, argv, &a.com, NULL)))
 		return rc == CLI_DONE ? EX_OK : rc;

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "log.h"
 #include "num.h"
+#include "port.h"
 #include "version.h"
 
 struct parse_ctx {
@@ -71,6 +72,16 @@ int cli_parse(const struct cli_prog *p, int argc, char **argv, struct cli_common
 		return EX_USAGE;
 	}
 	return 0;
+}
+
+void cli_port_help(struct opt_def *defs, const char *name, const char *what, unsigned dir,
+		   int l2_only)
+{
+	static char help[320];
+	char ports[256];
+	snprintf(help, sizeof(help), "%s: %s", what,
+		 port_specs_help(dir, l2_only, ports, sizeof(ports)));
+	opt_set_help(defs, name, help);
 }
 
 int cli_user_lookup(struct cli_common *c)

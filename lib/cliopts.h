@@ -59,6 +59,12 @@ struct cli_prog {
 int cli_parse(const struct cli_prog *p, int argc, char **argv, struct cli_common *c,
 	      int *first);
 
+/* Sets the help of option name to "WHAT: " and the port specs this build takes
+ * (port_specs_help(dir, l2_only)). The text is kept in one static buffer: once per
+ * program. */
+void cli_port_help(struct opt_def *defs, const char *name, const char *what, unsigned dir,
+		   int l2_only);
+
 /* Resolves --user, if given, before anything is opened: 0, or EX_NOUSER (unknown user)
  * or EX_USAGE after a message naming --user. */
 int cli_user_lookup(struct cli_common *c);

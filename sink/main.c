@@ -184,10 +184,7 @@ int main(int argc, char **argv)
 	char err[256];
 
 	log_init("ppslab-sink", 1);
-	static char ports[256], ihelp[320];
-	snprintf(ihelp, sizeof(ihelp), "receive on this port (repeatable): %s",
-		 port_specs_help(PORT_RX, 0, ports, sizeof(ports)));
-	opt_set_help(opts, "iface", ihelp);
+	cli_port_help(opts, "iface", "receive on this port (repeatable)", PORT_RX, 0);
 	struct cli_prog prog = { "ppslab-sink", SYNOPSIS, opts, handle, &a };
 	if ((rc = cli_parse(&prog, argc, argv, &a.com, NULL)))
 		return rc == CLI_DONE ? EX_OK : rc;

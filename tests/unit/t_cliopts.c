@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cliopts.h"
+#include "port.h"
 #include "tap.h"
 
 static const struct opt_def defs[] = {
@@ -147,6 +148,15 @@ static void t_ready(void)
 	T_EQ_INT(c.ready_fd, -1);   /* r owns it now */
 }
 
+static void t_port_help(void)
+{
+	struct opt_def d[] = { { "iface", 'i', "PORTSPEC", "placeholder" },
+			       { NULL, 0, NULL, NULL } };
+	cli_port_help(d, "iface", "send on this port", PORT_TX, 0);
+	T_TRUE(!strncmp(d[0].help, "send on this port: ", 19));
+	T_TRUE(strstr(d[0].help, "udp:") != NULL);   /* every build has the udp: backend */
+}
+
 int main(void)
 {
 	T_RUN(t_common);
@@ -156,5 +166,6 @@ int main(void)
 	T_RUN(t_operands);
 	T_RUN(t_without_common);
 	T_RUN(t_ready);
+	T_RUN(t_port_help);
 	return t_done();
 }
