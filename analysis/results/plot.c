@@ -192,6 +192,21 @@ int plot_run_gnuplot(struct files *fs, char *err, size_t errlen)
 	return 0;
 }
 
+int plot_files_finish(struct files *fs, int rc, char *err, size_t errlen)
+{
+	if (!rc && (ferror(fs->gp) || ferror(fs->dat) || fflush(fs->gp) || fflush(fs->dat))) {
+		snprintf(err, errlen, "cannot write %s/%s.gp or .dat", fs->dir, fs->base);
+		rc = -EIO;
+	}
+	int ran = 0;
+	if (!rc) {
+		ran = 1;
+		rc = plot_run_gnuplot(fs, err, errlen);
+	}
+	int rc2 = plot_files_close(fs, !ran);
+	return rc ? rc : rc2;
+}
+
 /* ---- the frame: terminal, title block, panels ------------------------------------ */
 
 double plot_text_w(const struct frame *fr, size_t chars, int pt)
@@ -614,15 +629,5 @@ int plot_bars(const struct plot_bars *b, const struct plot_out *o, char *err, si
 		}
 	}
 	fputc('\n', gp);
-	if (ferror(fs.gp) || ferror(fs.dat)) {
-		snprintf(err, errlen, "cannot write %s/%s.gp or .dat", fs.dir, fs.base);
-		rc = -EIO;
-	}
-	int ran = 0;
-	if (!rc && !fflush(fs.gp) && !fflush(fs.dat)) {
-		ran = 1;
-		rc = plot_run_gnuplot(&fs, err, errlen);
-	}
-	int rc2 = plot_files_close(&fs, !ran);
-	return rc ? rc : rc2;
+	return plot_files_finish(&fs, rc, err, errlen);
 }

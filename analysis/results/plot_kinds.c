@@ -2244,16 +2244,5 @@ int plot_results(const struct res_file *rf, const struct plot_req *rq,
 		break;
 	}
 	fig_free(&f);
-	if (!rc && (ferror(fs.gp) || ferror(fs.dat) || fflush(fs.gp) || fflush(fs.dat))) {
-		snprintf(err, errlen, "cannot write %s/%s.gp or .dat", fs.dir, fs.base);
-		rc = -EIO;
-	}
-	int ran = 0;
-	if (!rc) {
-		/* flushed files are complete: keep them even if gnuplot fails, to debug */
-		ran = 1;
-		rc = plot_run_gnuplot(&fs, err, errlen);
-	}
-	int rc2 = plot_files_close(&fs, !ran);
-	return rc ? rc : rc2;
+	return plot_files_finish(&fs, rc, err, errlen);
 }
