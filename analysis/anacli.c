@@ -46,6 +46,13 @@ int ana_pct(const char *s, double min, double max, double *frac)
 	return 0;
 }
 
+int ana_opt_margin(const char *arg, double *frac)
+{
+	if (ana_pct(arg, 0, 50, frac) || !(*frac > 0))
+		return cli_bad("margin", arg, "a percentage above 0 and up to 50, e.g. 2%");
+	return 0;
+}
+
 int ana_opt_where(struct res_sel *w, const char *arg)
 {
 	char err[512];

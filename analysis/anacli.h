@@ -23,6 +23,10 @@ int ana_one_file(const char *cmd, const char *synopsis, int noperands);
  * for anything else (also text of 64 characters or more). */
 int ana_pct(const char *s, double min, double max, double *frac);
 
+/* --margin PCT of compare and trend: above 0 and up to 50%, as a fraction. 0, or
+ * EX_USAGE after a message naming --margin. */
+int ana_opt_margin(const char *arg, double *frac);
+
 /* --where AXIS=VALUE,...: adds to w. 0, EX_USAGE after a message naming --where. */
 int ana_opt_where(struct res_sel *w, const char *arg);
 

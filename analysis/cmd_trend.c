@@ -77,10 +77,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		a->to.label = strcmp(arg, "created") ? arg : NULL;
 		return 0;
 	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
-	case 'd':
-		if (ana_pct(arg, 0, 50, &a->to.margin) || !(a->to.margin > 0))
-			return cli_bad("margin", arg, "a percentage above 0 and up to 50, e.g. 2%");
-		return 0;
+	case 'd': return ana_opt_margin(arg, &a->to.margin);
 	case 'w': return ana_opt_where(&a->where, arg);
 	case 'f': return ana_opt_format(arg, 0, &a->fmt);
 	case 'o': a->out = arg; return 0;

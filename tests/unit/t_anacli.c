@@ -1,5 +1,5 @@
 /* t_anacli.c — what the analysis commands share: percentages, the one-file check, the
- * exit code of a failed plot, and writing a JSON document. */
+ * exit code of a failed plot, writing a JSON document, --margin. */
 #include <errno.h>
 #include <stdlib.h>
 #include <sysexits.h>
@@ -27,6 +27,15 @@ static void t_pct(void)
 	memset(longtext, '0', sizeof(longtext) - 1);
 	longtext[sizeof(longtext) - 1] = 0;
 	T_EQ_INT(ana_pct(longtext, 0, 50, &f), -EINVAL);
+}
+
+static void t_margin(void)
+{
+	double m = -1;
+	T_EQ_INT(ana_opt_margin("2%", &m), 0);
+	T_NEAR(m, 0.02, 1e-12);
+	T_EQ_INT(ana_opt_margin("0", &m), EX_USAGE);   /* no margin is no test */
+	T_EQ_INT(ana_opt_margin("50.5%", &m), EX_USAGE);
 }
 
 static void t_one_file(void)
@@ -65,6 +74,7 @@ static void t_write_json(void)
 int main(void)
 {
 	T_RUN(t_pct);
+	T_RUN(t_margin);
 	T_RUN(t_one_file);
 	T_RUN(t_plot_status);
 	T_RUN(t_write_json);
