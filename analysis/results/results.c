@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "strlist.h"
+
 static const char *type_name(const json_t *v)
 {
 	if (!v)
@@ -192,14 +194,7 @@ static int add_metric(struct res_file *rf, const char *name)
 {
 	if (res_has_metric(rf, name))
 		return 0;
-	char **n = realloc(rf->metrics, (rf->nmetrics + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	rf->metrics = n;
-	if (!(n[rf->nmetrics] = strdup(name)))
-		return -ENOMEM;
-	rf->nmetrics++;
-	return 0;
+	return strv_add(&rf->metrics, &rf->nmetrics, name);
 }
 
 /* Appends "name=value" pairs to a growing string. */
