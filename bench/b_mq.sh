@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # b_mq.sh — ppslab-rut with one forwarding thread per queue (sourced by bench/run; the
 # lab $BENCH_LAB is up). The veths get two queues for this section, one again after it.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* gen.h — the sender engine: templates, workers, pacing, transmission, accounting.
  *
  * main.c fills a gen_cfg from the command line; gen_init builds the frame templates and
@@ -14,8 +15,8 @@
  * within a batch or two, never as loss). A batch claimed but never accepted because the
  * run stopped while the ring was full is given back when no other thread claimed since,
  * and otherwise counted in seq_holes. */
-#ifndef PPSLAB_GEN_H
-#define PPSLAB_GEN_H
+#ifndef PPSLAB_GEN_GEN_H
+#define PPSLAB_GEN_GEN_H
 
 #include <pthread.h>
 #include <stdatomic.h>

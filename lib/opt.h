@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* opt.h — one option table per program drives getopt_long and --help.
  *
  * Each entry names the long option, its short letter (0 for none), the argument's name
  * (NULL for a flag) and one line of help. The key passed to the handler is the short
  * letter, or 256 + the entry's index for long-only options. --help text is generated
  * from the same table, so it cannot drift from what is parsed. */
-#ifndef PPSLAB_OPT_H
-#define PPSLAB_OPT_H
+#ifndef PPSLAB_LIB_OPT_H
+#define PPSLAB_LIB_OPT_H
 
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pkt.h — the test frame: layout, template building and classification.
  *
  * A test frame is Ethernet II / IPv4 (no options) / UDP / payload, the payload starting
@@ -5,8 +6,8 @@
  * "frame size" in the user interface includes it, as RFC 2544 counts: a 64-byte frame
  * is 60 bytes from software. On the wire each frame also costs 20 bytes of preamble,
  * start delimiter and inter-frame gap (L1). */
-#ifndef PPSLAB_PKT_H
-#define PPSLAB_PKT_H
+#ifndef PPSLAB_LIB_PKT_H
+#define PPSLAB_LIB_PKT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ready.h — how ppslab-rut, ppslab-sink and ppslab-gen say they are ready, and how a
  * waiting program finds out (docs/readiness.md is the user's description).
  *
@@ -22,8 +23,8 @@
  * "afpacket:rut0", options kept), each distinct spec once, in the order first added.
  *
  * Nothing here exits; functions return 0 or -errno. */
-#ifndef PPSLAB_READY_H
-#define PPSLAB_READY_H
+#ifndef PPSLAB_LIB_READY_H
+#define PPSLAB_LIB_READY_H
 
 #include <jansson.h>
 #include <stdbool.h>

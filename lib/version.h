@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* version.h — the ppslab version and the git revision it was built from. */
-#ifndef PPSLAB_VERSION_H
-#define PPSLAB_VERSION_H
+#ifndef PPSLAB_LIB_VERSION_H
+#define PPSLAB_LIB_VERSION_H
 
 #define PPSLAB_VERSION "0.1.0"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xsk_ring.h — the bookkeeping behind AF_XDP ports (lib/port_xdp.c), as pure functions
  * over plain memory so it can be tested without a kernel or root.
  *
@@ -21,8 +22,8 @@
  *     |                                       v
  *     +----------- complete ------------- TX (kernel) <--alloc-- FREE (copied TX)
  */
-#ifndef PPSLAB_XSK_RING_H
-#define PPSLAB_XSK_RING_H
+#ifndef PPSLAB_LIB_XSK_RING_H
+#define PPSLAB_LIB_XSK_RING_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bsdctl.h — sysctl(8) over a table of OIDs: what `ppslab-rut ctl PATH sysctl ...`
  * runs, printing exactly what FreeBSD 8's sysctl prints and returning its exit status.
  *
@@ -14,8 +15,8 @@
  * Numbers are read as strtol/strtoul with base 0 (so 0x10 and 010 work) and truncated
  * to 32 bits as the tool does. OIDs a context does not have (exists) are unknown to it.
  * Flags: -a -n -N -e -d -q -i. */
-#ifndef PPSLAB_BSDCTL_H
-#define PPSLAB_BSDCTL_H
+#ifndef PPSLAB_ROUTER_UNDER_TEST_BSDCTL_H
+#define PPSLAB_ROUTER_UNDER_TEST_BSDCTL_H
 
 #include <stdbool.h>
 #include <stdint.h>

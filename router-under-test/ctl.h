@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ctl.h — the control socket of ppslab-rut (--ctl PATH) and its client
  * (`ppslab-rut ctl PATH COMMAND ...`).
  *
@@ -21,8 +22,8 @@
  * forwarding thread looks at the mailbox at its batch or tick boundaries (one atomic
  * load), runs the command (cmd.c) and completes it, so forwarding never stops for
  * longer than the command itself and the engines it touches need no locks. */
-#ifndef PPSLAB_CTL_H
-#define PPSLAB_CTL_H
+#ifndef PPSLAB_ROUTER_UNDER_TEST_CTL_H
+#define PPSLAB_ROUTER_UNDER_TEST_CTL_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fw.h — the ipfw-compatible firewall of ppslab-rut (docs/design/ipfw.md).
  *
  * CONTRACT (agreed before implementation; the firewall engineer may extend it, not break
@@ -25,8 +26,8 @@
  * - Interface names, globs and interface addresses are resolved to port bitmasks when a
  *   rule is compiled; a name no port has never matches (BSD accepts such rules too).
  * - Host names are not resolved: addresses are numeric, `any` or `me`. */
-#ifndef PPSLAB_FW_H
-#define PPSLAB_FW_H
+#ifndef PPSLAB_ROUTER_UNDER_TEST_FW_H
+#define PPSLAB_ROUTER_UNDER_TEST_FW_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

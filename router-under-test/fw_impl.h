@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_impl.h — the firewall's internal representation, shared by fw.c (the ruleset),
  * fw_cmd.c (ipfw commands, rule files), fw_parse.c (text → compiled rule), fw_eval.c
  * (matching), fw_show.c (listing) and fw_tab.c (names), and by the unit tests. Not part
@@ -13,8 +14,8 @@
  *    (negations, OR blocks, sets, lists, `me`, ports, interfaces) run only when the
  *    prefilter passes. Rules are kept in an array sorted by (number, insertion), hot
  *    parts contiguous so a scan over non-matching rules streams through memory. */
-#ifndef PPSLAB_FW_IMPL_H
-#define PPSLAB_FW_IMPL_H
+#ifndef PPSLAB_ROUTER_UNDER_TEST_FW_IMPL_H
+#define PPSLAB_ROUTER_UNDER_TEST_FW_IMPL_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

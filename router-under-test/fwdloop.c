@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fwdloop.c — the forwarding threads: poll, intr and busy loops (see fwdloop.h).
  * Started by main.c; each owns its poll context and its share of the forwarding
  * engine's hot path; thread 0 runs control commands (cmd.c) between batches. */

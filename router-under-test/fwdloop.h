@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fwdloop.h — the forwarding threads of ppslab-rut: the three scheduling modes and
  * everything each thread owns.
  *
@@ -23,8 +24,8 @@
  * and publishes its polling figures; thread 0 also looks at the control mailbox and
  * runs a waiting command (cmd.c), frees what the commands replaced, and runs the
  * firewall's once-a-second work. */
-#ifndef PPSLAB_SCHED_H
-#define PPSLAB_SCHED_H
+#ifndef PPSLAB_ROUTER_UNDER_TEST_FWDLOOP_H
+#define PPSLAB_ROUTER_UNDER_TEST_FWDLOOP_H
 
 #include <pthread.h>
 #include <stdatomic.h>

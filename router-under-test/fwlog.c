@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fwlog.c — a ring of log lines (see fwlog.h). The forwarding threads push, one at a
  * time; main.c drains. */
 #include "fwlog.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kstack.h — is the kernel's own IP stack also forwarding what arrives on a port?
  *
  * The forwarder reads frames with AF_PACKET, which taps them beside the kernel's stack:
@@ -5,8 +6,8 @@
  * a second time (each would arrive twice at the sink). The embedded lab's shield (an
  * nftables netdev ingress chain with policy drop, table "ppslab_shield") stops the
  * kernel from seeing them at all. For ports outside the lab main.c warns. */
-#ifndef PPSLAB_KSTACK_H
-#define PPSLAB_KSTACK_H
+#ifndef PPSLAB_ROUTER_UNDER_TEST_KSTACK_H
+#define PPSLAB_ROUTER_UNDER_TEST_KSTACK_H
 
 #include <stdbool.h>
 #include <stddef.h>

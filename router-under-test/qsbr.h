@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* qsbr.h — quiescent-state-based reclamation: how ppslab-rut frees what its forwarding
  * threads may still be reading (a replaced rule set, a table's old hash, a removed
  * dynamic state) without a lock on the forwarding path
@@ -17,8 +18,8 @@
  * mutex (the control path only). The free functions run in qsbr_reclaim's caller, so
  * whoever calls it must own what they touch (in ppslab-rut: the thread that runs
  * control commands). */
-#ifndef PPSLAB_QSBR_H
-#define PPSLAB_QSBR_H
+#ifndef PPSLAB_ROUTER_UNDER_TEST_QSBR_H
+#define PPSLAB_ROUTER_UNDER_TEST_QSBR_H
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* seq.h — exact per-stream loss, duplicate and reordering accounting (RFC 4737 terms).
  *
  * Sequence numbers on the wire are 48-bit and start at 0 (or at a floor, for a stream the
@@ -20,8 +21,8 @@
  * burst, whose length goes into a log2 histogram.
  * lost_now() = final loss + missing in the window: exact once no frame is still in
  * flight; seq_finish() adds the tail loss when the expected count is known. */
-#ifndef PPSLAB_SEQ_H
-#define PPSLAB_SEQ_H
+#ifndef PPSLAB_SINK_SEQ_H
+#define PPSLAB_SINK_SEQ_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sink.h — the receive engine: classifies every frame, accounts test frames per stream,
  * measures one-way delay and jitter, with one or several receive threads.
  *
@@ -14,8 +15,8 @@
  * PACKET_FANOUT_CBPF group that picks the socket by the signature's stream id byte, so
  * every stream is owned by exactly one worker and its sequence accounting stays exact;
  * a flow hash would spread a many-flow stream over several workers. */
-#ifndef PPSLAB_SINK_H
-#define PPSLAB_SINK_H
+#ifndef PPSLAB_SINK_SINK_H
+#define PPSLAB_SINK_SINK_H
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tests/fuzz/seeds.sh NAME DIR TOP — writes the seed corpus of harness fuzz_NAME into DIR
 # from the tests' data (the unit tests' rule files and strings, tests/data results
 # files); generated at fuzz time, never committed. fuzz_classify writes its own frames
@@ -16,12 +17,12 @@ rules)
 	done
 	while IFS= read -r l; do
 		case "$l" in *from*|*flush*|*delete*|*zero*) put "$l" ;; esac
-	done < <(strings_of "$top"/tests/unit/t_fw_*.c)
+	done < <(strings_of "$top"/tests/unit/rut/t_fw_*.c)
 	;;
 ctl)
 	while IFS= read -r l; do
 		case "$l" in *from*|*ip.fw*|*polling*) put "ipfw add $l" ; put "sysctl $l" ;; esac
-	done < <(strings_of "$top"/tests/unit/t_bsdctl.c "$top"/tests/unit/t_fw_cmd.c | head -n 300)
+	done < <(strings_of "$top"/tests/unit/rut/t_bsdctl.c "$top"/tests/unit/rut/t_fw_cmd.c | head -n 300)
 	put "sysctl -a"
 	put "sysctl kern.polling.enable=1
 sysctl kern.polling.user_frac=150

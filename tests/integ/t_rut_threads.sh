@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_rut_threads.sh — ppslab-rut with several forwarding threads, one per queue
 # (--threads): with 2 threads (busy mode) and 4 (intr mode) every frame of two streams
 # sent over 64 flows is forwarded exactly once (per stream: all arrived, none twice,

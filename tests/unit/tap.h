@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tap.h — a minimal TAP producer for unit tests: one "ok N - name" or "not ok N - name"
  * line per test function, with the first failed check's file:line and values.
  *
  *   static void t_parse(void) { T_EQ_U64(parse("1k"), 1000); T_TRUE(x > 0); }
  *   int main(void) { T_RUN(t_parse); return t_done(); }
  */
-#ifndef PPSLAB_TAP_H
-#define PPSLAB_TAP_H
+#ifndef PPSLAB_TESTS_UNIT_TAP_H
+#define PPSLAB_TESTS_UNIT_TAP_H
 
 #include <inttypes.h>
 #include <math.h>

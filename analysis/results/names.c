@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* names.c — labels, units and direction of metric and axis names (see names.h). Used
+ * by plot.c, compare.c and report.c. */
+#include "names.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+	const char *name, *label;
+} known[] = {
+	{ "fwd_pps", "forwarded rate" },
+	{ "fwd_pps_a", "forwarded rate, blast A" },
+	{ "fwd_pps_b", "forwarded rate, blast B" },
+	{ "offered_pps", "offered load" },
+	{ "intended_pps", "intended load" },
+	{ "load_pps", "offered load" },
+	{ "rate_pps", "offered load" },
+	{ "ndr_pps", "NDR throughput" },
+	{ "pdr_pps", "PDR throughput" },
+	{ "mrr_pps", "maximum receive rate" },
+	{ "mfr_pps", "maximum forwarding rate" },
+	{ "loss_pct", "frame loss" },
+	{ "loss_ratio", "frame loss ratio" },
+	{ "lat_p50_ns", "latency, median" },
+	{ "lat_p90_ns", "latency, 90th percentile" },
+	{ "lat_p99_ns", "latency, 99th percentile" },
+	{ "lat_p999_ns", "latency, 99.9th percentile" },
+	{ "lat_max_ns", "latency, maximum" },
+	{ "cpu_s", "forwarder CPU time" },
+	{ "pollhz", "polling clock kern.polling.pollhz" },
+	{ "hz", "kern.hz" },
+	{ "kernel", "kernel whose polling ppslab-rut runs" },
+	{ "burst_max", "kern.polling.burst_max" },
+	{ "each_burst", "kern.polling.each_burst" },
+	{ "user_frac", "kern.polling.user_frac" },
+	{ "rules", "firewall rules" },
+	{ "fw_rules", "firewall rules" },
+	{ "frame_size", "frame size" },
+	{ "dir", "direction" },
+	{ "update_counters", "net.inet.ip.fw.update_counters" },
+	{ "counters", "net.inet.ip.fw.counters" },
+	{ "rut.burst", "kern.polling.burst" },
+	{ "rut.lost_polls", "kern.polling.lost_polls" },
+	{ "rut.short_ticks", "kern.polling.short_ticks" },
+	{ "rut.suspect", "kern.polling.suspect" },
+};
+
+static const struct {
+	const char *suffix, *unit;
+} units[] = {
+	{ "_pps", "packets/s" }, { "_bps", "bit/s" }, { "_ns", "ns" }, { "_us", "µs" },
+	{ "_ms", "ms" }, { "_s", "s" }, { "_pct", "%" }, { "_bytes", "bytes" },
+	{ "pollhz", "Hz" }, { "hz", "Hz" }, { "frame_size", "bytes" }, { "burst_max", "frames" },
+	{ "each_burst", "frames" }, { "_ratio", "" },
+};
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t ls = strlen(s), lf = strlen(suf);
+	return ls >= lf && !strcmp(s + ls - lf, suf);
+}
+
+const char *name_unit(const char *name)
+{
+	char base[128];
+	snprintf(base, sizeof(base), "%s", name);
+	/* per-stream values of bidirectional runs: fwd_pps_a is in fwd_pps' unit */
+	if (ends_with(base, "_a") || ends_with(base, "_b"))
+		base[strlen(base) - 2] = 0;
+	if (!strcmp(base, "hz"))
+		return "Hz";
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (ends_with(base, units[i].suffix))
+			return units[i].unit;
+	return "";
+}
+
+char *name_label(const char *name, char *buf, size_t len)
+{
+	const char *label = name;
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(known[i].name, name))
+			label = known[i].label;
+	if (!strncmp(name, "rut.rule_hits.", 14)) {
+		snprintf(buf, len, "hits of rule %s (packets)", name + 14);
+		return buf;
+	}
+	const char *u = name_unit(name);
+	if (*u)
+		snprintf(buf, len, "%s (%s)", label, u);
+	else
+		snprintf(buf, len, "%s", label);
+	return buf;
+}
+
+int name_lower_is_better(const char *name)
+{
+	const char *base = strncmp(name, "rut.", 4) ? name : name + 4;
+	return !strncmp(base, "lat_", 4) || ends_with(base, "_ns") || strstr(base, "loss") ||
+	       !strncmp(base, "cpu", 3) || strstr(base, "drop") || strstr(base, "err") ||
+	       strstr(base, "lost") || strstr(base, "jitter") || strstr(base, "ipdv") ||
+	       strstr(base, "reorder") || strstr(base, "dup");
+}
+
+int name_is_rate(const char *name)
+{
+	return ends_with(name, "_pps") || strstr(name, "_pps_") != NULL;
+}

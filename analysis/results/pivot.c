@@ -1,0 +1,881 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* pivot.c — laying a metric out over two axes (see pivot.h). Called by cmd_table.c,
+ * plot.c and report.c; everything printed goes through grid.c. */
+#include "pivot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "names.h"
+
+/* what this file refuses is what it was asked: -EINVAL, with why in err */
+#define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
+
+int pv_colspec_parse(const char *text, struct pv_colspec *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	const char *eq = strchr(text, '=');
+	if (!eq || eq == text)
+		return fail(err, errlen, "column '%s': expected LABEL=[AXIS=VALUE[&...]][:METRIC]",
+			    text);
+	char *body = strdup(eq + 1);
+	out->label = strndup(text, (size_t)(eq - text));
+	if (!body || !out->label) {
+		free(body);
+		free(out->label);
+		return -ENOMEM;
+	}
+	int rc = 0;
+	char *colon = strrchr(body, ':');
+	if (colon) {
+		*colon = 0;
+		if (!colon[1]) {
+			rc = fail(err, errlen, "column '%s': empty metric after ':'", text);
+			goto out;
+		}
+		if (!(out->metric = strdup(colon + 1))) {
+			rc = -ENOMEM;
+			goto out;
+		}
+	}
+	char *save = NULL;
+	for (char *t = strtok_r(body, "&", &save); t; t = strtok_r(NULL, "&", &save)) {
+		char *e = strchr(t, '=');
+		if (!e || e == t || !e[1]) {
+			rc = fail(err, errlen, "column '%s': '%s' is not AXIS=VALUE", text, t);
+			goto out;
+		}
+		*e = 0;
+		if ((rc = res_sel_add(&out->filt, t, e + 1)))
+			goto out;
+	}
+	if (!out->filt.n && !out->metric)
+		rc = fail(err, errlen, "column '%s': expected AXIS=VALUE conditions, a :METRIC "
+			  "or both after the label", text);
+out:
+	free(body);
+	if (rc) {
+		free(out->label);
+		free(out->metric);
+		res_sel_free(&out->filt);
+		memset(out, 0, sizeof(*out));
+	}
+	return rc;
+}
+
+int pv_colspecs_parse(const char *text, struct pv_colspec **out, size_t *n, char *err,
+		      size_t errlen)
+{
+	char *dup = strdup(text), *save = NULL;
+	if (!dup)
+		return -ENOMEM;
+	int rc = 0;
+	for (char *t = strtok_r(dup, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+		struct pv_colspec *g = realloc(*out, (*n + 1) * sizeof(*g));
+		if (!g) {
+			rc = -ENOMEM;
+			break;
+		}
+		*out = g;
+		if (!(rc = pv_colspec_parse(t, &g[*n], err, errlen)))
+			(*n)++;
+	}
+	free(dup);
+	return rc;
+}
+
+void pv_colspecs_free(struct pv_colspec *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].label);
+		free(s[i].metric);
+		res_sel_free(&s[i].filt);
+	}
+	free(s);
+}
+
+void pv_free(struct pivot *pv)
+{
+	if (!pv)
+		return;
+	for (size_t i = 0; i < pv->ncols; i++) {
+		free(pv->cols[i].label);
+		free(pv->cols[i].metric);
+		res_sel_free(&pv->cols[i].filt);
+	}
+	for (size_t b = 0; b < pv->nblocks; b++) {
+		free(pv->blocks[b].label);
+		res_sel_free(&pv->blocks[b].fixed);
+		free(pv->blocks[b].rows);
+		free(pv->blocks[b].cells);
+	}
+	free(pv->cols);
+	free(pv->blocks);
+	free(pv->row_axis);
+	free(pv->row_label);
+	free(pv->fixed);
+	free(pv->decimals);
+	json_decref(pv->reasons);
+	free(pv);
+}
+
+/* Distinct values of axis among cells matching where (in the axis' order). */
+static size_t axis_values_in(const struct res_file *rf, const struct res_axis *ax,
+			     const struct res_sel *where, const struct res_sel *also,
+			     json_t **out)
+{
+	size_t k = 0;
+	for (size_t v = 0; v < ax->nvalues; v++) {
+		for (size_t c = 0; c < rf->ncells; c++) {
+			const json_t *p = rf->cells[c].params;
+			json_t *cv = json_object_get(p, ax->name);
+			if (cv && res_value_eq(cv, ax->values[v]) && res_params_match(p, where) &&
+			    res_params_match(p, also)) {
+				if (out)
+					out[k] = ax->values[v];
+				k++;
+				break;
+			}
+		}
+	}
+	return k;
+}
+
+static int sel_has_axis(const struct res_sel *s, const char *axis)
+{
+	for (size_t i = 0; s && i < s->n; i++)
+		if (!strcmp(s->c[i].axis, axis))
+			return 1;
+	return 0;
+}
+
+static int check_metric(const struct res_file *rf, const char *m, const char *what,
+			char *err, size_t errlen)
+{
+	if (res_has_metric(rf, m))
+		return 0;
+	char list[600];
+	size_t o = 0;
+	list[0] = 0;
+	for (size_t i = 0; i < rf->nmetrics && o + 40 < sizeof(list); i++)
+		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", i ? ", " : "",
+				      rf->metrics[i]);
+	if (o + 40 >= sizeof(list))
+		snprintf(list + o, sizeof(list) - o, ", …");
+	return fail(err, errlen, "%s %s: no case in %s has this metric (metrics: %s)", what, m,
+		    rf->path, rf->nmetrics ? list : "none");
+}
+
+static int check_axis(const struct res_file *rf, const char *a, const char *what, char *err,
+		      size_t errlen)
+{
+	if (res_axis(rf, a))
+		return 0;
+	char list[512];
+	size_t o = 0;
+	list[0] = 0;
+	for (size_t i = 0; i < rf->naxes && o + 40 < sizeof(list); i++)
+		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", i ? ", " : "",
+				      rf->axes[i].name);
+	return fail(err, errlen, "%s %s: %s has no such axis (axes: %s)", what, a, rf->path,
+		    rf->naxes ? list : "none");
+}
+
+static int add_col(struct pivot *pv, const char *label, const char *metric,
+		   const struct res_sel *filt)
+{
+	struct pv_col *n = realloc(pv->cols, (pv->ncols + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	pv->cols = n;
+	struct pv_col *c = &n[pv->ncols];
+	memset(c, 0, sizeof(*c));
+	c->label = strdup(label);
+	c->metric = strdup(metric);
+	if (!c->label || !c->metric) {
+		free(c->label);
+		free(c->metric);
+		return -ENOMEM;
+	}
+	pv->ncols++;
+	for (size_t i = 0; filt && i < filt->n; i++)
+		if (res_sel_add(&c->filt, filt->c[i].axis, filt->c[i].value))
+			return -ENOMEM;
+	return 0;
+}
+
+/* The one cell matching all conditions: its index, -1 if none, -2 if several (two of
+ * them in *a and *b). */
+static long find_cell(const struct res_file *rf, const struct res_sel *const *sels,
+		      size_t nsels, long *a, long *b)
+{
+	long found = -1;
+	for (size_t c = 0; c < rf->ncells; c++) {
+		int ok = 1;
+		for (size_t s = 0; s < nsels && ok; s++)
+			ok = res_params_match(rf->cells[c].params, sels[s]);
+		if (!ok)
+			continue;
+		if (found >= 0) {
+			*a = found;
+			*b = (long)c;
+			return -2;
+		}
+		found = (long)c;
+	}
+	return found;
+}
+
+/* Axis in which two cells differ, for the "matches several cells" message. */
+static const char *differing_axis(const struct res_file *rf, long a, long b)
+{
+	for (size_t i = 0; i < rf->naxes; i++) {
+		json_t *va = json_object_get(rf->cells[a].params, rf->axes[i].name);
+		json_t *vb = json_object_get(rf->cells[b].params, rf->axes[i].name);
+		if (!va || !vb || !res_value_eq(va, vb))
+			return rf->axes[i].name;
+	}
+	return "?";
+}
+
+static int sel_text(const struct res_sel *s, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < s->n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s=%s", i ? ", " : "", s->c[i].axis,
+				      s->c[i].value);
+	return 0;
+}
+
+/* Listed axes: every combination of their values that has data becomes a block. */
+static int make_blocks(struct pivot *pv, const struct res_sel *where, char **listed,
+		       size_t nlisted)
+{
+	const struct res_file *rf = pv->rf;
+	for (size_t c = 0; c < rf->ncells; c++) {
+		const json_t *p = rf->cells[c].params;
+		if (!res_params_match(p, where))
+			continue;
+		size_t b;
+		for (b = 0; b < pv->nblocks; b++)
+			if (res_params_match(p, &pv->blocks[b].fixed))
+				break;
+		if (b < pv->nblocks)
+			continue;
+		struct pv_block *nb = realloc(pv->blocks, (pv->nblocks + 1) * sizeof(*nb));
+		if (!nb)
+			return -ENOMEM;
+		pv->blocks = nb;
+		memset(&nb[b], 0, sizeof(nb[b]));
+		pv->nblocks++;
+		char val[256];
+		for (size_t i = 0; i < nlisted; i++) {
+			json_t *v = json_object_get(p, listed[i]);
+			if (res_sel_add(&nb[b].fixed, listed[i],
+					v ? res_value_str(v, val, sizeof(val)) : "null"))
+				return -ENOMEM;
+		}
+		char label[1024];
+		sel_text(&nb[b].fixed, label, sizeof(label));
+		if (!(nb[b].label = strdup(label)))
+			return -ENOMEM;
+	}
+	if (!pv->nblocks) {
+		/* nothing matches: one empty block so the caller can say so */
+		if (!(pv->blocks = calloc(1, sizeof(*pv->blocks))) ||
+		    !(pv->blocks[0].label = strdup("")))
+			return -ENOMEM;
+		pv->nblocks = 1;
+	}
+	return 0;
+}
+
+/* Which axes still vary among the cells matching where, excluding the used ones. */
+static size_t varying_axes(const struct res_file *rf, const struct res_sel *where,
+			   char **used, size_t nused, char **out)
+{
+	size_t k = 0;
+	for (size_t a = 0; a < rf->naxes; a++) {
+		int skip = sel_has_axis(where, rf->axes[a].name);
+		for (size_t u = 0; u < nused; u++)
+			skip |= used[u] && !strcmp(used[u], rf->axes[a].name);
+		if (!skip && axis_values_in(rf, &rf->axes[a], where, NULL, NULL) > 1)
+			out[k++] = rf->axes[a].name;
+	}
+	return k;
+}
+
+int pv_add_reasons(json_t *reasons, const struct res_file *rf, size_t cell, const char *id)
+{
+	char key[128];
+	for (size_t k = 0; k < rf->cells[cell].ncases; k++) {
+		const struct res_case *c = &rf->cases[rf->cells[cell].cases[k]];
+		size_t i;
+		json_t *f;
+		if (c->failed)
+			continue;
+		json_array_foreach(json_object_get(c->obj, "flags"), i, f) {
+			const char *t = json_string_value(f);
+			if (!t)
+				continue;
+			size_t n = strcspn(t, ":");
+			snprintf(key, sizeof(key), "%.*s", (int)(n < sizeof(key) ? n : sizeof(key) - 1), t);
+			json_t *e = json_object_get(reasons, key);
+			if (!e) {
+				e = json_pack("{s:{},s:s}", "cells", "text", t);
+				if (!e || json_object_set_new(reasons, key, e))
+					return -ENOMEM;
+			}
+			if (json_object_set_new(json_object_get(e, "cells"), id, json_true()))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* The reasons of a flagged cell's cases, for the footnote. */
+static void note_reasons(struct pivot *pv, size_t cell)
+{
+	char id[32];
+	if (!pv->reasons && !(pv->reasons = json_object()))
+		return;
+	snprintf(id, sizeof(id), "%zu", cell);
+	pv_add_reasons(pv->reasons, pv->rf, cell, id);
+}
+
+static int fill_cells(struct pivot *pv, const struct res_sel *where, char *err,
+		      size_t errlen)
+{
+	const struct res_file *rf = pv->rf;
+	const struct res_axis *rax = res_axis(rf, pv->row_axis);
+	pv->n_min = SIZE_MAX;
+	pv->n_max = 0;
+	for (size_t b = 0; b < pv->nblocks; b++) {
+		struct pv_block *bl = &pv->blocks[b];
+		bl->rows = calloc(rax->nvalues + 1, sizeof(*bl->rows));
+		if (!bl->rows)
+			return -ENOMEM;
+		bl->nrows = axis_values_in(rf, rax, where, &bl->fixed, bl->rows);
+		bl->cells = calloc(bl->nrows * pv->ncols + 1, sizeof(*bl->cells));
+		if (!bl->cells)
+			return -ENOMEM;
+		for (size_t r = 0; r < bl->nrows; r++) {
+			char rv[256];
+			struct res_sel rowsel = { 0 };
+			if (res_sel_add(&rowsel, pv->row_axis,
+					res_value_str(bl->rows[r], rv, sizeof(rv))))
+				return -ENOMEM;
+			for (size_t c = 0; c < pv->ncols; c++) {
+				const struct res_sel *sels[] = { where, &bl->fixed, &rowsel,
+								 &pv->cols[c].filt };
+				long ca = -1, cb = -1;
+				long cell = find_cell(rf, sels, 4, &ca, &cb);
+				struct pv_cell *pc = &bl->cells[r * pv->ncols + c];
+				pc->cell = cell;
+				if (cell == -2) {
+					res_sel_free(&rowsel);
+					return fail(err, errlen, "column '%s' at %s=%s matches several "
+						    "cells: axis %s varies; fix it with --where or in "
+						    "the column spec", pv->cols[c].label, pv->row_axis,
+						    rv, differing_axis(rf, ca, cb));
+				}
+				if (cell >= 0) {
+					if (res_cell_stats(rf, (size_t)cell, pv->cols[c].metric,
+							   &pc->st, NULL)) {
+						res_sel_free(&rowsel);
+						return -ENOMEM;
+					}
+					if (pc->st.s.n) {
+						if (pc->st.s.n < pv->n_min)
+							pv->n_min = pc->st.s.n;
+						if (pc->st.s.n > pv->n_max)
+							pv->n_max = pc->st.s.n;
+					}
+					pv->flagged_cells += pc->st.flagged > 0;
+					if (pc->st.flagged)
+						note_reasons(pv, (size_t)cell);
+				}
+			}
+			res_sel_free(&rowsel);
+		}
+	}
+	if (pv->n_min == SIZE_MAX)
+		pv->n_min = 0;
+	return 0;
+}
+
+static int add_used(char **used, size_t *n, const char *axis)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(used[i], axis))
+			return 0;
+	used[(*n)++] = (char *)axis;
+	return 0;
+}
+
+static void compute_decimals(struct pivot *pv, int fixed)
+{
+	for (size_t c = 0; c < pv->ncols; c++) {
+		if (fixed >= 0) {
+			pv->decimals[c] = fixed;
+			continue;
+		}
+		double maxabs = 0;
+		int integral = 1;
+		for (size_t b = 0; b < pv->nblocks; b++)
+			for (size_t r = 0; r < pv->blocks[b].nrows; r++) {
+				const struct pv_cell *pc = &pv->blocks[b].cells[r * pv->ncols + c];
+				if (pc->cell < 0 || !pc->st.s.n)
+					continue;
+				double v[] = { pc->st.s.median, pc->st.s.min, pc->st.s.max };
+				for (size_t i = 0; i < 3; i++) {
+					if (fabs(v[i]) > maxabs)
+						maxabs = fabs(v[i]);
+					integral &= v[i] == floor(v[i]);
+				}
+			}
+		pv->decimals[c] = grid_decimals(maxabs, integral);
+	}
+}
+
+int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **out,
+	     char *err, size_t errlen)
+{
+	static const char *const def_metric[] = { "fwd_pps" };
+	const char *const *metrics = rq->nmetrics ? rq->metrics : def_metric;
+	size_t nmetrics = rq->nmetrics ? rq->nmetrics : 1;
+	static const struct res_sel none = { 0 };
+	const struct res_sel *where = rq->where ? rq->where : &none;
+	int rc;
+
+	if (!rf->ncases)
+		return fail(err, errlen, "%s: the file has no cases yet", rf->path);
+	if ((rc = res_sel_check(rf, where, "--where", err, errlen)))
+		return rc;
+	size_t nmatch = 0;
+	for (size_t c = 0; c < rf->ncells; c++)
+		nmatch += res_params_match(rf->cells[c].params, where);
+	if (!nmatch) {
+		char w[512];
+		sel_text(where, w, sizeof(w));
+		return fail(err, errlen, "--where %s: no case in %s has all of these", w,
+			    rf->path);
+	}
+	if (!rq->nspec || rq->nmetrics)
+		for (size_t i = 0; i < nmetrics; i++)
+			if ((rc = check_metric(rf, metrics[i], "--metric", err, errlen)))
+				return rc;
+	if (rq->cols && rq->nspec)
+		return fail(err, errlen, "--cols: give an axis or column specs, not both");
+	char *used[64];
+	size_t nused = 0;
+	if (rq->rows) {
+		if ((rc = check_axis(rf, rq->rows, "--rows", err, errlen)))
+			return rc;
+		add_used(used, &nused, rq->rows);
+	}
+	if (rq->cols) {
+		if ((rc = check_axis(rf, rq->cols, "--cols", err, errlen)))
+			return rc;
+		if (rq->rows && !strcmp(rq->rows, rq->cols))
+			return fail(err, errlen, "--rows and --cols are both %s", rq->cols);
+		add_used(used, &nused, rq->cols);
+	}
+	for (size_t s = 0; s < rq->nspec; s++) {
+		char what[300];
+		snprintf(what, sizeof(what), "column '%s':", rq->spec[s].label);
+		if (rq->spec[s].metric &&
+		    (rc = check_metric(rf, rq->spec[s].metric, what, err, errlen)))
+			return rc;
+		if ((rc = res_sel_check(rf, &rq->spec[s].filt, what, err, errlen)))
+			return rc;
+		for (size_t i = 0; i < rq->spec[s].filt.n && nused < 60; i++)
+			add_used(used, &nused, rq->spec[s].filt.c[i].axis);
+	}
+
+	struct pivot *pv = calloc(1, sizeof(*pv));
+	if (!pv)
+		return -ENOMEM;
+	pv->rf = rf;
+	pv->show = rq->show;
+	rc = -ENOMEM;
+	char *vary[64];
+	const char *rows = rq->rows;
+	if (!rows) {
+		size_t nv = varying_axes(rf, where, used, nused, vary);
+		if (nv) {
+			rows = vary[0];
+		} else {
+			for (size_t a = 0; a < rf->naxes && !rows; a++) {
+				int u = 0;
+				for (size_t i = 0; i < nused; i++)
+					u |= !strcmp(used[i], rf->axes[a].name);
+				if (!u)
+					rows = rf->axes[a].name;
+			}
+		}
+		if (!rows) {
+			rc = fail(err, errlen, "%s: no axis left for the rows (axes: %zu); the cases "
+				  "have no params", rf->path, rf->naxes);
+			goto fail;
+		}
+		add_used(used, &nused, rows);
+	}
+	const char *cols = rq->cols;
+	if (!cols && !rq->nspec && nmetrics == 1) {
+		size_t nv = varying_axes(rf, where, used, nused, vary);
+		if (nv) {
+			cols = vary[0];
+			add_used(used, &nused, cols);
+		}
+	}
+	if (!(pv->row_axis = strdup(rows)) ||
+	    !(pv->row_label = strdup(rq->row_label ? rq->row_label : rows)))
+		goto fail;
+
+	if (rq->nspec) {
+		for (size_t s = 0; s < rq->nspec; s++)
+			if (add_col(pv, rq->spec[s].label,
+				    rq->spec[s].metric ? rq->spec[s].metric : metrics[0],
+				    &rq->spec[s].filt))
+				goto fail;
+	} else if (cols) {
+		const struct res_axis *ax = res_axis(rf, cols);
+		json_t **vals = calloc(ax->nvalues + 1, sizeof(*vals));
+		if (!vals)
+			goto fail;
+		size_t nv = axis_values_in(rf, ax, where, NULL, vals);
+		for (size_t v = 0; v < nv; v++) {
+			char val[256], label[600];
+			res_value_str(vals[v], val, sizeof(val));
+			struct res_sel f = { 0 };
+			if (res_sel_add(&f, cols, val)) {
+				free(vals);
+				goto fail;
+			}
+			for (size_t m = 0; m < nmetrics; m++) {
+				if (nmetrics > 1)
+					snprintf(label, sizeof(label), "%s=%s %s", cols, val, metrics[m]);
+				else
+					snprintf(label, sizeof(label), "%s=%s", cols, val);
+				if (add_col(pv, label, metrics[m], &f)) {
+					res_sel_free(&f);
+					free(vals);
+					goto fail;
+				}
+			}
+			res_sel_free(&f);
+		}
+		free(vals);
+	} else {
+		for (size_t m = 0; m < nmetrics; m++)
+			if (add_col(pv, metrics[m], metrics[m], NULL))
+				goto fail;
+	}
+
+	/* axes that still vary are listed as blocks; those with one value are captioned */
+	char *listed[64];
+	size_t nlisted = varying_axes(rf, where, used, nused, listed);
+	char fixed[1024];
+	size_t fo = 0;
+	fixed[0] = 0;
+	for (size_t a = 0; a < rf->naxes; a++) {
+		const struct res_axis *ax = &rf->axes[a];
+		int skip = 0;
+		for (size_t i = 0; i < nused; i++)
+			skip |= !strcmp(used[i], ax->name);
+		json_t *one[2];
+		if (skip || axis_values_in(rf, ax, where, NULL, NULL) != 1)
+			continue;
+		axis_values_in(rf, ax, where, NULL, one);
+		char val[256];
+		fo += (size_t)snprintf(fixed + fo, sizeof(fixed) - fo, "%s%s=%s", fo ? ", " : "",
+				       ax->name, res_value_str(one[0], val, sizeof(val)));
+		if (fo >= sizeof(fixed))
+			break;
+	}
+	if (!(pv->fixed = strdup(fixed)))
+		goto fail;
+	if ((rc = make_blocks(pv, where, listed, nlisted)) ||
+	    (rc = fill_cells(pv, where, err, errlen)))
+		goto fail;
+	rc = -ENOMEM;
+	if (!(pv->decimals = calloc(pv->ncols + 1, sizeof(*pv->decimals))))
+		goto fail;
+	compute_decimals(pv, rq->decimals);
+	*out = pv;
+	return 0;
+fail:
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	pv_free(pv);
+	return rc;
+}
+
+char *pv_raw(double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", "");
+	} else if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, len, "%.0f", v);
+	} else {
+		for (int p = 6; p <= 17; p++) {
+			snprintf(buf, len, "%.*g", p, v);
+			if (strtod(buf, NULL) == v)
+				break;
+		}
+	}
+	return buf;
+}
+
+char *pv_caption(const struct pivot *pv, char *buf, size_t len)
+{
+	size_t o = 0;
+	int same = pv->ncols > 0;
+	for (size_t c = 1; c < pv->ncols; c++)
+		same &= !strcmp(pv->cols[c].metric, pv->cols[0].metric);
+	buf[0] = 0;
+	if (same)
+		o += (size_t)snprintf(buf + o, len - o, "%s, ", pv->cols[0].metric);
+	if (o >= len)
+		return buf;
+	if (!pv->n_max)
+		o += (size_t)snprintf(buf + o, len - o, "no data");
+	else if (pv->n_max == 1)
+		o += (size_t)snprintf(buf + o, len - o, "single repetition");
+	else if (pv->n_min == pv->n_max)
+		o += (size_t)snprintf(buf + o, len - o, "median of %zu repetitions", pv->n_max);
+	else
+		o += (size_t)snprintf(buf + o, len - o, "median of %zu–%zu repetitions",
+				      pv->n_min, pv->n_max);
+	if (o < len && *pv->fixed)
+		snprintf(buf + o, len - o, " (%s)", pv->fixed);
+	return buf;
+}
+
+char *pv_cell_text(const struct pivot *pv, size_t col, const struct pv_cell *c, char *buf,
+		   size_t len)
+{
+	int d = pv->decimals[col];
+	char a[64], b[64];
+	if (c->cell < 0 || !c->st.s.n) {
+		snprintf(buf, len, "%s", c->cell >= 0 && c->st.failed ? "failed" : "-");
+		return buf;
+	}
+	size_t o = (size_t)snprintf(buf, len, "%s", grid_num(c->st.s.median, d, a, sizeof(a)));
+	if ((pv->show & PV_SHOW_STDEV) && c->st.s.n >= 2 && o < len)
+		o += (size_t)snprintf(buf + o, len - o, " ±%s",
+				      grid_num(c->st.s.stdev, d, a, sizeof(a)));
+	if ((pv->show & PV_SHOW_MINMAX) && c->st.s.n >= 2 && o < len)
+		o += (size_t)snprintf(buf + o, len - o, " (%s–%s)",
+				      grid_num(c->st.s.min, d, a, sizeof(a)),
+				      grid_num(c->st.s.max, d, b, sizeof(b)));
+	if ((pv->show & PV_SHOW_N) && o < len)
+		o += (size_t)snprintf(buf + o, len - o, " n=%zu", c->st.s.n);
+	if (c->st.flagged && o < len)
+		snprintf(buf + o, len - o, "*");
+	return buf;
+}
+
+/* Columns a CSV table has per pivot column. */
+static size_t csv_per_col(unsigned show)
+{
+	return 1 + ((show & PV_SHOW_MINMAX) ? 2 : 0) + ((show & PV_SHOW_STDEV) ? 1 : 0) +
+	       ((show & PV_SHOW_N) ? 1 : 0) + ((show & PV_SHOW_FLAGS) ? 1 : 0);
+}
+
+/* CSV rows for blocks [b0, b1): listed axes first, then the row axis, then values. */
+static struct grid *csv_grid(const struct pivot *pv, size_t b0, size_t b1)
+{
+	size_t nl = pv->blocks[0].fixed.n, per = csv_per_col(pv->show);
+	struct grid *g = grid_new(nl + 1 + pv->ncols * per);
+	if (!g || grid_add_row(g) < 0)
+		goto fail;
+	size_t k = 0;
+	for (size_t i = 0; i < nl; i++)
+		grid_set(g, 0, k++, pv->blocks[0].fixed.c[i].axis);
+	grid_set(g, 0, k++, pv->row_label);
+	for (size_t c = 0; c < pv->ncols; c++) {
+		const char *l = pv->cols[c].label;
+		grid_set(g, 0, k++, l);
+		if (pv->show & PV_SHOW_MINMAX) {
+			grid_setf(g, 0, k++, "%s min", l);
+			grid_setf(g, 0, k++, "%s max", l);
+		}
+		if (pv->show & PV_SHOW_STDEV)
+			grid_setf(g, 0, k++, "%s stdev", l);
+		if (pv->show & PV_SHOW_N)
+			grid_setf(g, 0, k++, "%s n", l);
+		if (pv->show & PV_SHOW_FLAGS)
+			grid_setf(g, 0, k++, "%s flagged", l);
+	}
+	for (size_t b = b0; b < b1; b++) {
+		const struct pv_block *bl = &pv->blocks[b];
+		for (size_t r = 0; r < bl->nrows; r++) {
+			long row = grid_add_row(g);
+			char v[256];
+			if (row < 0)
+				goto fail;
+			k = 0;
+			for (size_t i = 0; i < nl; i++)
+				grid_set(g, (size_t)row, k++, bl->fixed.c[i].value);
+			grid_set(g, (size_t)row, k++, res_value_str(bl->rows[r], v, sizeof(v)));
+			for (size_t c = 0; c < pv->ncols; c++) {
+				const struct pv_cell *pc = &bl->cells[r * pv->ncols + c];
+				const struct st_summary *s = &pc->st.s;
+				int has = pc->cell >= 0 && s->n;
+				grid_set(g, (size_t)row, k++, has ? pv_raw(s->median, v, sizeof(v)) : "");
+				if (pv->show & PV_SHOW_MINMAX) {
+					grid_set(g, (size_t)row, k++, has ? pv_raw(s->min, v, sizeof(v)) : "");
+					grid_set(g, (size_t)row, k++, has ? pv_raw(s->max, v, sizeof(v)) : "");
+				}
+				if (pv->show & PV_SHOW_STDEV)
+					grid_set(g, (size_t)row, k++, has ? pv_raw(s->stdev, v, sizeof(v)) : "");
+				if (pv->show & PV_SHOW_N)
+					grid_setf(g, (size_t)row, k++, "%zu", has ? s->n : 0);
+				if (pv->show & PV_SHOW_FLAGS)
+					grid_setf(g, (size_t)row, k++, "%zu", has ? pc->st.flagged : 0);
+			}
+		}
+	}
+	return g;
+fail:
+	grid_free(g);
+	return NULL;
+}
+
+struct grid *pv_grid(const struct pivot *pv, size_t block, enum grid_fmt fmt)
+{
+	if (fmt == GRID_CSV)
+		return csv_grid(pv, block, block + 1);
+	const struct pv_block *bl = &pv->blocks[block];
+	struct grid *g = grid_new(pv->ncols + 1);
+	if (!g || grid_add_row(g) < 0) {
+		grid_free(g);
+		return NULL;
+	}
+	grid_set(g, 0, 0, pv->row_label);
+	for (size_t c = 0; c < pv->ncols; c++) {
+		grid_set(g, 0, c + 1, pv->cols[c].label);
+		g->align[c + 1] = 'r';
+	}
+	/* a column with a flagged cell pads the others by one, so the digits line up */
+	for (size_t c = 0; c < pv->ncols; c++) {
+		int any = 0;
+		for (size_t r = 0; r < bl->nrows; r++)
+			any |= bl->cells[r * pv->ncols + c].st.flagged > 0;
+		for (size_t r = 0; r < bl->nrows; r++) {
+			const struct pv_cell *pc = &bl->cells[r * pv->ncols + c];
+			char buf[256];
+			pv_cell_text(pv, c, pc, buf, sizeof(buf));
+			if (any && !(pc->cell >= 0 && pc->st.s.n && pc->st.flagged))
+				strcat(buf, " ");
+			if (c == 0 && grid_add_row(g) < 0) {
+				grid_free(g);
+				return NULL;
+			}
+			grid_set(g, r + 1, c + 1, buf);
+		}
+	}
+	if (!pv->ncols)
+		for (size_t r = 0; r < bl->nrows; r++)
+			if (grid_add_row(g) < 0) {
+				grid_free(g);
+				return NULL;
+			}
+	for (size_t r = 0; r < bl->nrows; r++) {
+		char buf[256];
+		grid_set(g, r + 1, 0, res_value_str(bl->rows[r], buf, sizeof(buf)));
+	}
+	return g;
+}
+
+/* Why cells are marked: up to 6 kinds of flags, each with the cells it marks and its
+ * first text (shortened). */
+static void print_reasons(FILE *f, const struct pivot *pv, enum grid_fmt fmt)
+{
+	const char *k;
+	json_t *e;
+	int shown = 0;
+	json_object_foreach(pv->reasons, k, e) {
+		char line[300];
+		size_t n = json_object_size(json_object_get(e, "cells"));
+		const char *t = json_string_value(json_object_get(e, "text"));
+		(void)k;
+		if (shown++ == 6) {
+			snprintf(line, sizeof(line), "  ... and %zu more kinds",
+				 json_object_size(pv->reasons) - 6);
+		} else if (shown > 6) {
+			break;
+		} else {
+			snprintf(line, sizeof(line), "  %zu cell%s: %.200s%s", n, n == 1 ? "" : "s", t,
+				 strlen(t) > 200 ? "..." : "");
+		}
+		if (fmt == GRID_HTML) {
+			fputs("<p>", f);
+			grid_html_escape(f, line);
+			fputs("</p>\n", f);
+		} else {
+			fprintf(f, "%s%s\n", fmt == GRID_MD ? (shown == 1 ? "\n- " : "- ") : "",
+				fmt == GRID_MD ? line + 2 : line);
+		}
+	}
+}
+
+void pv_print(FILE *f, const struct pivot *pv, enum grid_fmt fmt, const char *title)
+{
+	char cap[1024];
+	if (fmt == GRID_CSV) {
+		struct grid *g = csv_grid(pv, 0, pv->nblocks);
+		if (g)
+			grid_print(f, g, fmt);
+		grid_free(g);
+		return;
+	}
+	const char *caption = title ? title : pv_caption(pv, cap, sizeof(cap));
+	if (*caption) {
+		if (fmt == GRID_HTML) {
+			fputs("<p>", f);
+			grid_html_escape(f, caption);
+			fputs("</p>\n", f);
+		} else {
+			fprintf(f, "%s\n", caption);
+			if (fmt == GRID_MD || pv->nblocks > 1)
+				fputc('\n', f);
+		}
+	}
+	for (size_t b = 0; b < pv->nblocks; b++) {
+		if (pv->nblocks > 1) {
+			if (fmt == GRID_HTML) {
+				fputs("<p><b>", f);
+				grid_html_escape(f, pv->blocks[b].label);
+				fputs("</b></p>\n", f);
+			} else {
+				fprintf(f, fmt == GRID_MD ? "**%s**\n\n" : "%s\n", pv->blocks[b].label);
+			}
+		}
+		struct grid *g = pv_grid(pv, b, fmt);
+		if (g)
+			grid_print(f, g, fmt);
+		grid_free(g);
+		if ((fmt == GRID_MD || pv->nblocks > 1) && b + 1 < pv->nblocks)
+			fputc('\n', f);
+	}
+	if (pv->flagged_cells) {
+		const char *note = "* includes flagged repetitions (a consistency check failed "
+				   "or the offered load missed its target; see cases[].flags)";
+		if (fmt == GRID_HTML) {
+			fputs("<p>", f);
+			grid_html_escape(f, note);
+			fputs("</p>\n", f);
+		} else {
+			fprintf(f, fmt == GRID_MD ? "\n\\%s\n" : "%s\n", note);
+		}
+		print_reasons(f, pv, fmt);
+	}
+}

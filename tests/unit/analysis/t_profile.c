@@ -1,0 +1,813 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* t_profile.c — sweep profiles: defaults of an empty profile, a full one, and every
+ * error path with its place (FILE:LINE:COL or --set N), collected all at once; --set
+ * sweeping, fixing and dotted keys; rule files; ssh destinations; the benchmarking-range
+ * guard; the bare-name lookup of profile_load. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pollkern.h"
+#include "profile.h"
+#include "tap.h"
+
+static const char *top(void)
+{
+	const char *t = getenv("PPSLAB_TOP");
+	return t ? t : ".";
+}
+
+static char name_buf[1024];
+
+/* Messages are placed as NAME:LINE:COL; NAME is in the fixture directory so that
+ * "file:" rules resolve there. */
+static const char *fname(void)
+{
+	snprintf(name_buf, sizeof(name_buf), "%s/tests/unit/data/profile/inline.json", top());
+	return name_buf;
+}
+
+static int parse_sets(const char *text, char *const *sets, size_t n, struct profile **p,
+		      struct prof_diag *d)
+{
+	memset(d, 0, sizeof(*d));
+	return profile_parse(text, strlen(text), fname(), sets, n, p, d);
+}
+
+static int parse(const char *text, struct profile **p, struct prof_diag *d)
+{
+	return parse_sets(text, NULL, 0, p, d);
+}
+
+/* True if some message contains s; prints them all otherwise. */
+static int has(const struct prof_diag *d, const char *s)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (strstr(d->msg[i], s))
+			return 1;
+	for (size_t i = 0; i < d->n; i++)
+		printf("# diag: %s\n", d->msg[i]);
+	printf("# (none contains: %s)\n", s);
+	return 0;
+}
+
+/* The message with FILE: stripped, for exact comparisons. */
+static const char *rel(const struct prof_diag *d, size_t i)
+{
+	if (i >= d->n)
+		return "(no such message)";
+	size_t n = strlen(fname());
+	return strncmp(d->msg[i], fname(), n) ? d->msg[i] : d->msg[i] + n;
+}
+
+static void t_defaults(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{}", &p, &d), 0);
+	T_EQ_INT(d.n, 0);
+	if (!p)
+		return;
+	T_STREQ(p->name, "inline");
+	T_STREQ(p->description, "");
+	T_EQ_INT(p->naxes, 0);
+	T_EQ_INT(p->repetitions, 1);
+	T_TRUE(!p->order_random);
+	T_EQ_U64(p->seed, 1);
+	T_EQ_INT(json_integer_value(json_object_get(p->fixed, "pollhz")), 2000);
+	T_EQ_INT(json_integer_value(json_object_get(p->fixed, "burst_max")), 150);
+	T_EQ_INT(json_integer_value(json_object_get(p->fixed, "update_counters")), 1);
+	T_STREQ(json_string_value(prof_value(p, NULL, "counters")), "percpu");
+	T_STREQ(json_string_value(prof_value(p, NULL, "mode")), "poll");
+	T_STREQ(json_string_value(prof_value(p, NULL, "rules_kind")), "nomatch");
+	T_STREQ(json_string_value(prof_value(p, NULL, "firewall")), "auto");
+	T_STREQ(json_string_value(prof_value(p, NULL, "offered")), "max");
+	T_EQ_INT(json_object_size(p->fixed), 18);
+	T_STREQ(json_string_value(prof_value(p, NULL, "kernel")), "dragonfly-2.0");
+	T_TRUE(json_is_null(prof_value(p, NULL, "hz")));  /* the kernel's own */
+	T_TRUE(isnan(prof_num(p, NULL, "offered")));
+	T_NEAR(prof_num(p, NULL, "size"), 64, 0);
+	T_TRUE(prof_value(p, NULL, "nosuch") == NULL);
+	T_EQ_INT(p->trial.method, PM_FIXED);
+	T_NEAR(p->trial.warmup_s, 1, 0);
+	T_NEAR(p->trial.duration_s, 2, 0);
+	T_NEAR(p->trial.settle_s, 0.5, 0);
+	T_NEAR(p->trial.min_load_pps, 1000, 0);
+	T_NEAR(p->trial.max_load_pps, 0, 0);
+	T_NEAR(p->trial.width, 0.005, 0);
+	T_NEAR(p->trial.duration_sum_s, 2, 0);
+	T_EQ_INT(p->trial.phases, 2);
+	T_EQ_INT(p->trial.max_trials, 40);
+	T_TRUE(p->trial.ladder == NULL);
+	T_EQ_INT(p->router.kind, PR_RUT);
+	T_STREQ(p->router.ports, "afpacket");
+	T_NEAR(p->router.hook_timeout_s, 30, 0);
+	T_EQ_INT(p->topo.kind, PT_NETNS);
+	T_STREQ(p->topo.lab, "ppslab");
+	T_STREQ(p->topo.gen.netns, "ppslab-gen");
+	T_STREQ(p->topo.rut.netns, "ppslab-rut");
+	T_STREQ(p->topo.sink.netns, "ppslab-sink");
+	T_STREQ(p->topo.gen.iface, "gen0");
+	T_STREQ(p->topo.rut.iface, "rut0,rut1");
+	T_STREQ(p->topo.sink.iface, "sink0");
+	T_TRUE(p->topo.gen.ssh == NULL);
+	T_STREQ(p->topo.dst, "198.19.0.2");
+	T_STREQ(p->topo.dst_b, "198.18.0.2");
+	T_TRUE(p->rig_calibrate && p->rig_direct);
+	T_STREQ(p->results, "results.json");
+	T_TRUE(p->output == NULL);
+	profile_free(p);
+	T_TRUE(prof_is_axis("reg_frac") && prof_is_axis("hz") && !prof_is_axis("khz"));
+	T_EQ_INT(json_integer_value(prof_axis_default("each_burst")), 5);
+	size_t n = 0;
+	while (prof_axis_names[n])
+		n++;
+	T_EQ_INT(n, 18);
+	/* the kernel axis takes ppslab-rut's --kernel names, in lib/pollkern.c's order */
+	for (n = 0; prof_kernel_names[n]; n++)
+		T_STREQ(prof_kernel_names[n], pollkern_at((int)n)->name);
+	T_TRUE(pollkern_at((int)n) == NULL);
+}
+
+/* Each kernel's knobs (docs/design/polling.md#kernel-personalities): a profile that
+ * sets pollhz for a FreeBSD kernel, idle_poll for a DragonFly one or burst_max above the
+ * kernel's maximum is told so at the value; defaults are not a problem */
+static void t_kernel_axes(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"matrix\": {\"hz\": [1000, 2000], \"idle_poll\": [0, 1]},\n"
+		       " \"params\": {\"kernel\": \"freebsd-14\", \"burst_max\": 20000}}", &p, &d), 0);
+	T_EQ_INT(d.n, 0);
+	profile_free(p);
+	T_EQ_INT(parse("{\"matrix\": {\"kernel\": [\"dragonfly-1.8\", \"freebsd-7\"],\n"
+		       " \"pollhz\": [1000]}, \"params\": {\"idle_poll\": 1, \"burst_max\": 2000}}",
+		       &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 4);
+	T_STREQ(rel(&d, 0), ":2:2: matrix.pollhz: kernel freebsd-7 has no kern.polling.pollhz: "
+			    "it polls at kern.hz (the hz axis)");
+	T_STREQ(rel(&d, 1), ":2:32: params.idle_poll: kernel dragonfly-1.8 has no "
+			    "kern.polling.idle_poll: DragonFly polls only on clock ticks");
+	T_TRUE(has(&d, ":2:61: params.burst_max: kernel dragonfly-1.8 takes burst_max up to "
+		       "1000, got 2000"));
+	T_TRUE(has(&d, ":2:61: params.burst_max: kernel freebsd-7 takes burst_max up to 1000, "
+		       "got 2000"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"params\": {\"kernel\": \"freebsd-5\"}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":1:23: params.kernel: expected \"dragonfly-1.8\", \"dragonfly-2.0\", "
+		       "\"freebsd-7\" or \"freebsd-14\", got string \"freebsd-5\""));
+	prof_diag_free(&d);
+	/* an external router has no ppslab-rut kernel */
+	T_EQ_INT(parse("{\"params\": {\"idle_poll\": 1}, \"router\": {\"kind\": \"external\"}}",
+		       &p, &d), 0);
+	profile_free(p);
+}
+
+static void t_full(void)
+{
+	const char *text =
+		"{\n"
+		"  \"description\": \"full\",\n"
+		"  \"matrix\": { \"offered\": [\"100k\", 200000, \"max\"], \"firewall\": [true, \"off\"],\n"
+		"              \"pollhz\": [\"2k\", 3000.0] },\n"
+		"  \"params\": { \"mode\": \"intr\", \"idle_poll\": true, \"rules\": 10, \"size\": 1518 },\n"
+		"  \"repetitions\": 3, \"order\": \"random\", \"seed\": 7,\n"
+		"  \"trial\": { \"method\": \"mlr\", \"warmup\": \"250ms\", \"duration\": 10,\n"
+		"             \"initial\": \"1s\", \"duration_sum\": \"30s\", \"min_load\": \"10k\",\n"
+		"             \"max_load\": \"1.5M\", \"width\": 0.01, \"pdr_loss\": 0.001,\n"
+		"             \"ladder\": [\"100k\", 200000] },\n"
+		"  \"router\": { \"kind\": \"external\", \"hooks\": { \"pollhz\": [\"ssh\", \"r2\",\n"
+		"              \"sysctl\", \"kern.polling.pollhz={pollhz}\"],\n"
+		"              \"firewall\": [\"ssh\", \"r2\", \"fw\", \"{firewall}\"] },\n"
+		"              \"read_hook\": [\"ssh\", \"r2\", \"ipfw\", \"show\"],\n"
+		"              \"hook_timeout\": \"5s\" },\n"
+		"  \"topology\": { \"kind\": \"ssh\", \"gen\": { \"ssh\": \"lab@gen1\", \"iface\": \"em0\" },\n"
+		"                \"sink\": { \"ssh\": \"sink2\", \"iface\": \"em1\", \"bin\": \"/opt/ppslab/bin\" } },\n"
+		"  \"rig\": { \"direct\": false },\n"
+		"  \"output\": { \"results\": \"out.json\", \"table\": { \"rows\": \"pollhz\" } }\n"
+		"}\n";
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse(text, &p, &d), 0);
+	for (size_t i = 0; i < d.n; i++)
+		printf("# %s\n", d.msg[i]);
+	if (!p)
+		return;
+	T_STREQ(p->description, "full");
+	T_EQ_INT(p->naxes, 3);
+	T_STREQ(p->axes[0].name, "offered");
+	T_STREQ(p->axes[1].name, "firewall");
+	T_STREQ(p->axes[2].name, "pollhz");
+	T_STREQ(json_string_value(json_array_get(p->axes[1].values, 0)), "on");
+	T_EQ_INT(json_integer_value(json_array_get(p->axes[2].values, 0)), 2000);
+	T_TRUE(json_is_integer(json_array_get(p->axes[2].values, 1)));
+	json_t *cell = json_pack("{s:s}", "offered", "100k");
+	T_NEAR(prof_num(p, cell, "offered"), 100000, 0);
+	T_STREQ(json_string_value(prof_value(p, cell, "mode")), "intr");
+	T_NEAR(prof_num(p, cell, "idle_poll"), 1, 0);
+	T_NEAR(prof_num(p, cell, "rules"), 10, 0);
+	json_decref(cell);
+	T_EQ_INT(p->repetitions, 3);
+	T_TRUE(p->order_random);
+	T_EQ_U64(p->seed, 7);
+	T_EQ_INT(p->trial.method, PM_MLR);
+	T_NEAR(p->trial.warmup_s, 0.25, 1e-12);
+	T_NEAR(p->trial.duration_s, 10, 0);
+	T_NEAR(p->trial.duration_sum_s, 30, 0);
+	T_NEAR(p->trial.min_load_pps, 10000, 0);
+	T_NEAR(p->trial.max_load_pps, 1500000, 0);
+	T_NEAR(p->trial.pdr_loss, 0.001, 0);
+	T_EQ_INT(json_array_size(p->trial.ladder), 2);
+	T_NEAR(json_number_value(json_array_get(p->trial.ladder, 0)), 100000, 0);
+	T_EQ_INT(p->router.kind, PR_EXTERNAL);
+	T_EQ_INT(json_array_size(json_object_get(p->router.hooks, "pollhz")), 4);
+	T_EQ_INT(json_array_size(p->router.read_hook), 4);
+	T_TRUE(p->router.setup_hook == NULL);
+	T_NEAR(p->router.hook_timeout_s, 5, 0);
+	T_EQ_INT(p->topo.kind, PT_SSH);
+	T_STREQ(p->topo.gen.ssh, "lab@gen1");
+	T_STREQ(p->topo.sink.bin, "/opt/ppslab/bin");
+	T_TRUE(p->topo.rut.ssh == NULL && p->topo.gen.netns == NULL && p->topo.lab == NULL);
+	T_TRUE(p->rig_calibrate && !p->rig_direct);
+	T_STREQ(p->results, "out.json");
+	T_TRUE(json_is_object(json_object_get(p->output, "table")));
+	profile_free(p);
+}
+
+static void t_syntax_error(void)
+{
+	struct profile *p = (struct profile *)1;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\n  \"a\": 1,\n}\n", &p, &d), -EINVAL);
+	T_TRUE(p == NULL);
+	T_EQ_INT(d.n, 1);
+	T_TRUE(!strncmp(rel(&d, 0), ":3:1: ", 6));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {}, \"trial\": {}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, "duplicate object key"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("[1, 2]", &p, &d), -EINVAL);
+	T_STREQ(rel(&d, 0), ":1:1: a profile is a JSON object {...}");
+	prof_diag_free(&d);
+}
+
+static void t_unknown_key(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\n  \"trial\": {\"durration\": 1}\n}", &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 1);
+	T_STREQ(rel(&d, 0),
+		":2:13: trial.durration: unknown key \"durration\" in trial; known keys: method, "
+		"warmup, duration, settle, min_load, max_load, width, pdr_loss, initial, phases, "
+		"duration_sum, exceed_ratio, max_trials, ladder, max_delay, max_clock_error");
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"matrix\": {\"khz\": [1]}, \"colour\": 1}", &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 2);
+	T_TRUE(!strncmp(rel(&d, 0), ":1:13: matrix.khz: unknown axis \"khz\"; axes: \"pollhz\"", 52));
+	T_TRUE(!strncmp(rel(&d, 1), ":1:26: colour: unknown key \"colour\" in the top level", 50));
+	prof_diag_free(&d);
+}
+
+static void t_wrong_type(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"params\": {\"offered\": \"abc\"}}", &p, &d), -EINVAL);
+	T_STREQ(rel(&d, 0), ":1:24: params.offered: expected a number or a rate like \"200k\" or "
+			    "\"max\", got string \"abc\"");
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"duration\": true, \"method\": \"binary\"}, \"rig\": 3}",
+		       &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 3);
+	T_TRUE(has(&d, ":1:24: trial.duration: expected a duration such as 10, 10s"));
+	T_TRUE(has(&d, ":1:40: trial.method: expected \"fixed\", \"rfc2544\", \"mlr\" or "
+		       "\"ladder\", got string \"binary\""));
+	T_TRUE(has(&d, ":1:58: rig: expected an object {...}, got 3"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"matrix\": {\"mode\": \"poll\"}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, "matrix.mode: expected a non-empty list of mode values, got string \"poll\""));
+	prof_diag_free(&d);
+	/* a forwarder of two threads, its counters swept */
+	T_EQ_INT(parse("{\"matrix\": {\"counters\": [\"shared\", \"percpu\"]},"
+		       " \"router\": {\"threads\": 2}}", &p, &d), 0);
+	if (p) {
+		T_EQ_INT(p->router.threads, 2);
+		T_STREQ(json_string_value(json_array_get(p->axes[0].values, 0)), "shared");
+		profile_free(p);
+	}
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"params\": {\"counters\": \"atomic\"}, \"router\": {\"threads\": 65}}",
+		       &p, &d), -EINVAL);
+	T_TRUE(has(&d, "params.counters: expected \"percpu\" or \"shared\", got string \"atomic\""));
+	T_TRUE(has(&d, "router.threads: expected a whole number 1..64, got 65 (out of range)"));
+	prof_diag_free(&d);
+}
+
+static void t_axis_ranges(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"matrix\": {\"pollhz\": [1000, 50000, 2.5], \"size\": [63],\n"
+		       " \"direction\": [\"both\"], \"burst_max\": [],\n"
+		       " \"rules\": [-1, \"many\"], \"update_counters\": [2]},\n"
+		       " \"params\": {\"user_frac\": 100}}",
+		       &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":1:30: matrix.pollhz[1]: expected a whole number 1..30000, got 50000 (out of range)"));
+	T_TRUE(has(&d, ":1:37: matrix.pollhz[2]: expected a whole number 1..30000, got 2.5"));
+	T_TRUE(has(&d, "matrix.size[0]: expected a whole number 64..9018, got 63 (out of range)"));
+	T_TRUE(has(&d, ":2:16: matrix.direction[0]: expected \"uni\" or \"bi\", got string \"both\""));
+	T_TRUE(has(&d, "matrix.burst_max: expected a non-empty list of burst_max values, got a list"));
+	T_TRUE(has(&d, ":3:12: matrix.rules[0]: expected a rule count 0..100000 or \"file:PATH\""));
+	T_TRUE(has(&d, "matrix.rules[1]: expected a rule count"));
+	T_TRUE(has(&d, "matrix.update_counters[0]: expected 0 or 1"));
+	T_TRUE(has(&d, ":4:26: params.user_frac: expected a whole number 0..99, got 100"));
+	T_EQ_INT(d.n, 9);
+	/* in file order */
+	for (size_t i = 1; i < d.n; i++) {
+		int l0 = 0, c0 = 0, l1 = 0, c1 = 0;
+		sscanf(rel(&d, i - 1), ":%d:%d:", &l0, &c0);
+		sscanf(rel(&d, i), ":%d:%d:", &l1, &c1);
+		T_TRUE(l0 < l1 || (l0 == l1 && c0 <= c1));
+	}
+	prof_diag_free(&d);
+}
+
+static void t_duplicates(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"matrix\": {\"pollhz\": [1000, 2000], \"offered\": [\"100k\", 100000]},\n"
+		       " \"params\": {\"pollhz\": 3000}}", &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 2);
+	T_STREQ(rel(&d, 0), ":1:13: matrix.pollhz: axis pollhz is both swept (matrix) and fixed (params)");
+	T_STREQ(rel(&d, 1), ":1:57: matrix.offered[1]: 100000 appears twice in the list");
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"matrix\": {\"firewall\": [true, \"on\"]}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, "matrix.firewall[1]: string \"on\" appears twice"));
+	prof_diag_free(&d);
+}
+
+static void t_set(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	char *sets[] = { "pollhz=1000,2000", "burst_max=200", "trial.duration=1s", "repetitions=3",
+			 "router.ports=xdp", "rules=[0, 5]" };
+	T_EQ_INT(parse_sets("{\"matrix\": {\"burst_max\": [50, 100]}, \"params\": {\"rules\": 1},"
+			    " \"trial\": {\"duration\": 5}}",
+			    sets, 6, &p, &d), 0);
+	for (size_t i = 0; i < d.n; i++)
+		printf("# %s\n", d.msg[i]);
+	if (!p)
+		return;
+	T_EQ_INT(p->naxes, 2);
+	T_STREQ(p->axes[0].name, "pollhz");
+	T_EQ_INT(json_array_size(p->axes[0].values), 2);
+	T_EQ_INT(json_integer_value(json_array_get(p->axes[0].values, 1)), 2000);
+	T_STREQ(p->axes[1].name, "rules");
+	T_EQ_INT(json_integer_value(json_object_get(p->fixed, "burst_max")), 200);
+	T_TRUE(json_object_get(p->fixed, "rules") == NULL);
+	T_NEAR(p->trial.duration_s, 1, 0);
+	T_EQ_INT(p->repetitions, 3);
+	T_STREQ(p->router.ports, "xdp");
+	profile_free(p);
+}
+
+static void t_set_errors(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	char *sets[] = { "pollhz", "trial.duration=abc", "pollhz=1000,99999", "topology.gen.iface=",
+			 "matrx.pollhz=1", "=3", "trial..x=1", "rules_kind=many" };
+	T_EQ_INT(parse_sets("{\"trial\": {\"duration\": 5}}", sets, 8, &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 8);
+	T_STREQ(rel(&d, 0), "--set 1: expected KEY=VALUE (e.g. pollhz=1000,2000 or trial.duration=1s), got \"pollhz\"");
+	T_TRUE(!strncmp(rel(&d, 1), "--set 2: trial.duration: expected a duration", 44));
+	T_STREQ(rel(&d, 2), "--set 3: matrix.pollhz[1]: expected a whole number 1..30000, got 99999 (out of range)");
+	T_STREQ(rel(&d, 3), "--set 4: topology.gen.iface: expected a non-empty string, got string \"\"");
+	T_TRUE(!strncmp(rel(&d, 4), "--set 5: matrx: unknown key \"matrx\" in the top level", 50));
+	T_TRUE(!strncmp(rel(&d, 5), "--set 6: expected KEY=VALUE", 27));
+	T_TRUE(!strncmp(rel(&d, 6), "--set 7: \"trial..x\" is not a key", 32));
+	T_STREQ(rel(&d, 7), "--set 8: params.rules_kind: expected \"nomatch\" or \"count\", got string \"many\"");
+	prof_diag_free(&d);
+	/* a dotted path through a non-object */
+	char *s2[] = { "description.x=1" };
+	T_EQ_INT(parse_sets("{\"description\": \"d\"}", s2, 1, &p, &d), -EINVAL);
+	T_STREQ(rel(&d, 0), "--set 1: cannot set description.x: description is not an object");
+	prof_diag_free(&d);
+}
+
+static void t_rules_file(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"matrix\": {\"rules\": [0, \"file:rules/two.rules\", \"file:rules/none.rules\"]}}",
+		       &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 1);
+	T_TRUE(has(&d, ":1:50: matrix.rules[2]: rule file "));
+	T_TRUE(has(&d, "tests/unit/data/profile/rules/none.rules: No such file or directory"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"router\": {\"rules_dir\": \"rules\"}, \"params\": {\"rules\": \"file:two.rules\"}}",
+		       &p, &d), 0);
+	if (p) {
+		char path[2048];
+		T_EQ_INT(prof_rules_path(p, prof_value(p, NULL, "rules"), path, sizeof(path)), 0);
+		T_TRUE(strstr(path, "tests/unit/data/profile/rules/two.rules") != NULL);
+		json_t *n = json_integer(3);
+		T_EQ_INT(prof_rules_path(p, n, path, sizeof(path)), -EINVAL);
+		json_decref(n);
+		profile_free(p);
+	}
+	T_EQ_INT(parse("{\"params\": {\"rules\": \"file:rules\"}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, "params.rules: rule file "));
+	T_TRUE(has(&d, "rules: not a regular file"));
+	prof_diag_free(&d);
+}
+
+static void t_topology(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"topology\": {\"kind\": \"ssh\",\n"
+		       "  \"gen\": {\"ssh\": \"-oProxyCommand=x\", \"iface\": \"em0\"},\n"
+		       "  \"sink\": {\"ssh\": \"a b\", \"iface\": \"em 1\"}}}", &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 5);
+	T_TRUE(has(&d, ":1:14: topology.rut: topology kind \"ssh\" needs \"iface\" for the rut box (\"IN,OUT\": the router's two ports)"));
+	T_TRUE(has(&d, ":2:18: topology.gen.ssh: expected an ssh destination [user@]host (no spaces, not starting with '-'), got \"-oProxyCommand=x\""));
+	T_TRUE(has(&d, ":3:19: topology.sink.ssh: expected an ssh destination"));
+	T_TRUE(has(&d, ":3:35: topology.sink.iface: expected an interface name"));
+	T_TRUE(has(&d, ":1:14: topology.rut: topology kind \"ssh\" needs \"ssh\": \"user@host\" for the rut box"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"topology\": {\"kind\": \"local\", \"gen\": {\"iface\": \"veth0\"}}, \"router\": {\"kind\": \"none\"}}",
+		       &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 1);
+	T_TRUE(has(&d, "topology.sink: topology kind \"local\" needs \"iface\" for the sink box"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"topology\": {\"lab\": \"t1\", \"rut\": {\"iface\": \"a\"}, \"gen\": {\"ssh\": \"h\"}}}",
+		       &p, &d), -EINVAL);
+	T_TRUE(has(&d, "topology.rut.iface: expected the router's two ports \"IN,OUT\""));
+	T_TRUE(has(&d, "topology.gen.ssh: ssh applies to topology kind \"ssh\""));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"topology\": {\"lab\": \"t1\"}}", &p, &d), 0);
+	if (p) {
+		T_STREQ(p->topo.sink.netns, "t1-sink");
+		profile_free(p);
+	}
+}
+
+static void t_dst_guard(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	const char *t = "{\"topology\": {\"dst\": \"10.1.2.3\", \"dst_b\": \"198.20.0.1\"}}";
+	T_EQ_INT(parse(t, &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 2);
+	T_TRUE(has(&d, ":1:22: topology.dst: 10.1.2.3 is outside the benchmarking range 198.18.0.0/15"));
+	T_TRUE(has(&d, "topology.dst_b: 198.20.0.1 is outside"));
+	prof_diag_free(&d);
+	/* --set cannot sneak a destination past the guard either */
+	char *s1[] = { "topology.dst=8.8.8.8" };
+	T_EQ_INT(parse_sets("{}", s1, 1, &p, &d), -EINVAL);
+	T_TRUE(has(&d, "--set 1: topology.dst: 8.8.8.8 is outside"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"allow_any_dst\": true, \"topology\": {\"dst\": \"10.1.2.3\"}}", &p, &d), 0);
+	if (p) {
+		T_STREQ(p->topo.dst, "10.1.2.3");
+		profile_free(p);
+	}
+	T_EQ_INT(parse("{\"topology\": {\"dst\": \"198.19.300.1\"}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, "topology.dst: expected an IPv4 address, got \"198.19.300.1\""));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"allow_any_dst\": \"yes\"}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, "allow_any_dst: expected true or false"));
+	prof_diag_free(&d);
+}
+
+static void t_router_hooks(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"router\": {\"kind\": \"external\",\n"
+		       "  \"hooks\": {\"pollhz\": [\"sysctl\", \"hz={polhz}\"], \"colour\": [\"x\"],\n"
+		       "            \"rules\": \"ipfw\", \"mode\": [\"a{mode\"]},\n"
+		       "  \"setup_hook\": [1], \"rt_prio\": 100}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":2:34: router.hooks.pollhz[1]: placeholder {polhz} names no axis"));
+	T_TRUE(has(&d, ":2:49: router.hooks.colour: hooks are per axis, and \"colour\" is no axis"));
+	T_TRUE(has(&d, "router.hooks.rules: expected a non-empty list of strings (an argument vector), got string \"ipfw\""));
+	T_TRUE(has(&d, "router.hooks.mode[0]: \"{\" without a closing \"}\""));
+	T_TRUE(has(&d, ":4:18: router.setup_hook[0]: expected a string, got 1"));
+	T_TRUE(has(&d, "router.rt_prio: expected a whole number 0..99, got 100 (out of range)"));
+	T_EQ_INT(d.n, 6);
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"router\": {\"read_hook\": [\"cat\"]}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, "router.read_hook: hooks configure an external router"));
+	prof_diag_free(&d);
+}
+
+/* an external router: every swept axis needs a hook (or is ppslab's own), placed at the
+ * axis; {{ and }} are literal braces; the check hook and the plan's estimates */
+static void t_external_coverage(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"matrix\": {\"pollhz\": [1000, 2000], \"offered\": [\"10k\", \"20k\"],\n"
+		       "            \"rules_kind\": [\"nomatch\", \"count\"], \"rules\": [0, 10]},\n"
+		       " \"router\": {\"kind\": \"external\",\n"
+		       "   \"hooks\": {\"rules\": [\"load\", \"{rules}\", \"{rules_kind}\"]}}}", &p, &d),
+		 -EINVAL);
+	T_EQ_INT(d.n, 1);
+	T_TRUE(has(&d, ":1:13: matrix.pollhz: axis pollhz is swept, but nothing sets it on the "
+		   "external router: add router.hooks.pollhz"));
+	prof_diag_free(&d);
+	/* the same sweep on ppslab-rut needs no hook */
+	T_EQ_INT(parse("{\"matrix\": {\"pollhz\": [1000, 2000]}}", &p, &d), 0);
+	profile_free(p);
+	/* --set: placed at the --set */
+	char *sets[] = { "router.kind=external", "burst_max=10,20" };
+	T_EQ_INT(parse_sets("{}", sets, 2, &p, &d), -EINVAL);
+	T_TRUE(has(&d, "--set 2: matrix.burst_max: axis burst_max is swept, but nothing sets it"));
+	prof_diag_free(&d);
+
+	/* literal braces, check hook, estimates, the router's two ports described */
+	T_EQ_INT(parse("{\"matrix\": {\"pollhz\": [1000, 2000]},\n"
+		       " \"router\": {\"kind\": \"external\",\n"
+		       "   \"hooks\": {\"pollhz\": [\"sh\", \"-c\", \"awk '{{print $1}}' x\", \"{pollhz}\"]},\n"
+		       "   \"check_hook\": [\"true\", \"{mode}\"],\n"
+		       "   \"hook_estimate\": {\"pollhz\": \"3s\", \"read\": 0.5}},\n"
+		       " \"topology\": {\"rut\": {\"iface\": \"ix0,ix1\"}}}", &p, &d), 0);
+	for (size_t i = 0; i < d.n; i++)
+		printf("# %s\n", d.msg[i]);
+	if (p) {
+		T_TRUE(prof_axis_hooked(p, "pollhz"));
+		T_TRUE(!prof_axis_hooked(p, "rules"));
+		T_EQ_INT(json_array_size(p->router.check_hook), 2);
+		T_NEAR(prof_hook_estimate(p, "pollhz"), 3, 0);
+		T_NEAR(prof_hook_estimate(p, "read"), 0.5, 0);
+		T_NEAR(prof_hook_estimate(p, "setup"), PROF_HOOK_EST_DEFAULT_S, 0);
+		T_STREQ(p->topo.rut.iface, "ix0,ix1");
+		profile_free(p);
+	}
+	T_EQ_INT(parse("{\"router\": {\"kind\": \"external\",\n"
+		       "   \"setup_hook\": [\"sh\", \"-c\", \"awk '{print}'\"],\n"
+		       "   \"read_hook\": [\"x}\"], \"hook_estimate\": {\"colour\": 1}}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":2:31: router.setup_hook[2]: placeholder {print} names no axis"));
+	T_TRUE(has(&d, ":3:18: router.read_hook[0]: a lone \"}\" in \"x}\" (a literal brace is written }})"));
+	T_TRUE(has(&d, ":3:43: router.hook_estimate.colour: \"colour\" is neither an axis nor setup, read, check or verify"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"router\": {\"check_hook\": [\"true\"]}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, "router.check_hook: hooks configure an external router"));
+	prof_diag_free(&d);
+}
+
+/* router axes: any knob of an external router, swept with its own set (and verify)
+ * hooks; they come first among the swept axes, take {value}, may be named by any hook;
+ * their errors are placed: name collisions, duplicates, empty values, unknown
+ * placeholders, a reboot axis without a reboot hook; --set sweeps them too */
+static void t_router_axes(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	int rc;
+	rc = parse("{\"matrix\": {\"direction\": [\"uni\", \"bi\"]},\n"
+		       " \"router\": {\"kind\": \"external\",\n"
+		       "  \"axes\": [{\"name\": \"kern.hz\", \"values\": [1000, 2000.0, \"4k\"],\n"
+		       "             \"set\": [\"ssh\", \"r2\", \"loader\", \"kern.hz\", \"{value}\"],\n"
+		       "             \"verify\": [\"ssh\", \"r2\", \"sysctl\", \"-n\", \"{{kern.hz}}\"],\n"
+		       "             \"reboot\": true, \"timeout\": \"2m\"},\n"
+		       "            {\"name\": \"os\", \"values\": [\"14.0-RELEASE\", \"14.1-RELEASE\"],\n"
+		       "             \"set\": [\"ssh\", \"r2\", \"bectl\", \"activate\", \"{os}\"]}],\n"
+		       "  \"reboot_hook\": [\"ssh\", \"r2\", \"shutdown\", \"-r\", \"now\"],\n"
+		       "  \"ready_hook\": [\"ping\", \"{kern.hz}\"], \"reboot_timeout\": \"5m\",\n"
+		       "  \"check_hook\": [\"c\", \"{os}\"], \"hook_estimate\": {\"kern.hz\": 3, \"verify\": 2}}}",
+		       &p, &d);
+	T_EQ_INT(rc, 0);
+	for (size_t i = 0; i < d.n; i++)
+		printf("# %s\n", d.msg[i]);
+	if (p) {
+		T_EQ_INT(p->naxes, 3);
+		T_STREQ(p->axes[0].name, "kern.hz");
+		T_STREQ(p->axes[1].name, "os");
+		T_STREQ(p->axes[2].name, "direction");
+		T_TRUE(p->axes[0].router == &p->router.axes[0]);
+		T_TRUE(p->axes[2].router == NULL);
+		/* numbers kept as written: 2000.0 an integer, "4k" a string */
+		T_EQ_INT(json_integer_value(json_array_get(p->axes[0].values, 1)), 2000);
+		T_STREQ(json_string_value(json_array_get(p->axes[0].values, 2)), "4k");
+		T_TRUE(p->router.axes[0].reboot && !p->router.axes[1].reboot);
+		T_TRUE(p->router.axes[0].verify != NULL && p->router.axes[1].verify == NULL);
+		T_NEAR(p->router.axes[0].timeout_s, 120, 0);
+		T_NEAR(p->router.axes[1].timeout_s, 30, 0);
+		T_NEAR(p->router.reboot_timeout_s, 300, 0);
+		T_NEAR(p->router.reboot_est_s, 120, 0);
+		T_TRUE(prof_has_reboots(p));
+		T_TRUE(prof_router_axis(p, "os") == &p->router.axes[1]);
+		T_TRUE(prof_router_axis(p, "pollhz") == NULL);
+		T_NEAR(prof_hook_estimate(p, "kern.hz"), 3, 0);
+		T_NEAR(prof_hook_estimate(p, "verify"), 2, 0);
+		json_t *cell = json_pack("{s:i,s:s}", "kern.hz", 2000, "os", "14.0-RELEASE");
+		T_EQ_INT(json_integer_value(prof_value(p, cell, "kern.hz")), 2000);
+		T_TRUE(prof_value(p, NULL, "kern.hz") == NULL);
+		T_TRUE(prof_value(p, cell, "nosuch") == NULL);
+		json_decref(cell);
+		profile_free(p);
+	}
+
+	rc = parse("{\"router\": {\"kind\": \"external\", \"axes\": [\n"
+		       "  {\"name\": \"hz\", \"values\": [1], \"set\": [\"x\"]},\n"
+		       "  {\"name\": \"os\", \"values\": [], \"set\": [\"x\", \"{vaule}\"]},\n"
+		       "  {\"name\": \"os\", \"values\": [\"a\", \"a\", {}], \"set\": [\"x\"], \"reboot\": true},\n"
+		       "  {\"name\": \"a/b\", \"values\": [\"x,y\"], \"sett\": [\"x\"]}],\n"
+		       " \"setup_hook\": [\"x\", \"{value}\"]},\n"
+		       " \"matrix\": {\"os\": [1]}}", &p, &d);
+	T_EQ_INT(rc, -EINVAL);
+	T_TRUE(has(&d, ":2:12: router.axes[0].name: router axis \"hz\" collides with the built-in axis hz"));
+	T_TRUE(has(&d, ":3:28: router.axes[1].values: expected \"values\": a non-empty list of the knob's values, got an empty list"));
+	T_TRUE(has(&d, ":3:45: router.axes[1].set[1]: placeholder {vaule} names no axis"));
+	T_TRUE(has(&d, ":4:12: router.axes[2].name: router axis \"os\" is declared twice (first as router.axes[1])"));
+	T_TRUE(has(&d, ":4:34: router.axes[2].values[1]: string \"a\" appears twice in the list"));
+	T_TRUE(has(&d, ":4:39: router.axes[2].values[2]: expected a number or a string, got an object"));
+	T_TRUE(has(&d, ":5:12: router.axes[3].name: expected a name of letters, digits and ._-%"));
+	T_TRUE(has(&d, ":5:30: router.axes[3].values[0]: expected a number or a string (1..200 characters, no comma"));
+	T_TRUE(has(&d, ":5:38: router.axes[3].sett: unknown key \"sett\""));
+	T_TRUE(has(&d, ":5:3: router.axes[3]: a router axis needs \"set\""));
+	T_TRUE(has(&d, ":6:22: router.setup_hook[1]: {value} is the value of a router axis"));
+	T_TRUE(has(&d, ":7:13: matrix.os: os is a router axis: its values are router.axes[].values"));
+	T_EQ_INT(d.n, 12);
+	prof_diag_free(&d);
+
+	rc = parse("{\"router\": {\"kind\": \"external\", \"axes\": [\n"
+		       "  {\"name\": \"kern.hz\", \"values\": [1], \"set\": [\"x\"], \"reboot\": true}]}}",
+		       &p, &d);
+	T_EQ_INT(rc, -EINVAL);
+	T_TRUE(has(&d, ":2:62: router.axes[0].reboot: axis kern.hz takes a reboot, so the profile needs router.reboot_hook"));
+	prof_diag_free(&d);
+	rc = parse("{\"router\": {\"axes\": [{\"name\": \"os\", \"values\": [1], \"set\": [\"x\"]}]}}",
+		       &p, &d);
+	T_EQ_INT(rc, -EINVAL);
+	T_TRUE(has(&d, "router.axes: router axes are knobs of an external router, set by hooks"));
+	prof_diag_free(&d);
+
+	/* --set: a router axis swept with a comma list, or fixed to one value */
+	char *sets[] = { "kern.hz=100,200,300", "os=b" };
+	rc = parse_sets("{\"router\": {\"kind\": \"external\", \"axes\": [\n"
+			    "  {\"name\": \"kern.hz\", \"values\": [1], \"set\": [\"x\", \"{value}\"]},\n"
+			    "  {\"name\": \"os\", \"values\": [\"a\", \"c\"], \"set\": [\"x\"]}]}}",
+			    sets, 2, &p, &d);
+	T_EQ_INT(rc, 0);
+	for (size_t i = 0; i < d.n; i++)
+		printf("# %s\n", d.msg[i]);
+	if (p) {
+		T_EQ_INT(json_array_size(p->axes[0].values), 3);
+		T_EQ_INT(json_integer_value(json_array_get(p->axes[0].values, 2)), 300);
+		T_EQ_INT(json_array_size(p->axes[1].values), 1);
+		T_STREQ(json_string_value(json_array_get(p->axes[1].values, 0)), "b");
+		profile_free(p);
+	}
+	char *bad[] = { "kern.hz=1,1" };
+	rc = parse_sets("{\"router\": {\"kind\": \"external\", \"axes\": [\n"
+			    "  {\"name\": \"kern.hz\", \"values\": [1], \"set\": [\"x\"]}]}}",
+			    bad, 1, &p, &d);
+	T_EQ_INT(rc, -EINVAL);
+	T_TRUE(has(&d, "--set 1: router.axes[0].values[1]: 1 appears twice in the list"));
+	prof_diag_free(&d);
+}
+
+/* port specs: the interface name is checked without backend prefix and options; the
+ * next-hop MACs; the sink's --max-delay and the latency clock fraction */
+static void t_ports_and_clocks(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"topology\": {\"kind\": \"local\",\n"
+		       " \"gen\": {\"iface\": \"xdp:enp65s0f0np0\"}, \"sink\": {\"iface\": \"xdp:gen0,queue=0\"},\n"
+		       " \"rut\": {\"iface\": \"a,b\"},\n"
+		       " \"dst_mac\": \"02:00:00:00:00:01\", \"dst_mac_b\": \"0A:bc:00:00:00:02\"},\n"
+		       " \"trial\": {\"max_delay\": \"50ms\", \"max_clock_error\": 0.25}}", &p, &d), 0);
+	for (size_t i = 0; i < d.n; i++)
+		printf("# %s\n", d.msg[i]);
+	if (p) {
+		T_STREQ(p->topo.gen.iface, "xdp:enp65s0f0np0");
+		T_STREQ(p->topo.dst_mac, "02:00:00:00:00:01");
+		T_STREQ(p->topo.dst_mac_b, "0A:bc:00:00:00:02");
+		T_NEAR(p->trial.max_delay_s, 0.05, 1e-12);
+		T_NEAR(p->trial.max_clock_error, 0.25, 0);
+		profile_free(p);
+	}
+	T_EQ_INT(parse("{}", &p, &d), 0);
+	if (p) {
+		T_NEAR(p->trial.max_delay_s, 10, 0);
+		T_NEAR(p->trial.max_clock_error, 0.1, 0);
+		T_TRUE(p->topo.dst_mac == NULL);
+		profile_free(p);
+	}
+	T_EQ_INT(parse("{\"topology\": {\"kind\": \"local\", \"rut\": {\"iface\": \"a,b\"},\n"
+		       " \"gen\": {\"iface\": \"xdp:enp65s0f0np0wxyz\"}, \"sink\": {\"iface\": \"xdp:gen0,queue\"},\n"
+		       " \"dst_mac\": \"02:00:00:00:00\", \"dst_mac_b\": \"ff:ff:ff:ff:ff:ff\"},\n"
+		       " \"trial\": {\"max_clock_error\": 0}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":2:19: topology.gen.iface: expected an interface name (up to 15 characters"));
+	T_TRUE(has(&d, "topology.sink.iface: expected an interface name"));
+	T_TRUE(has(&d, ":3:13: topology.dst_mac: expected a MAC address aa:bb:cc:dd:ee:ff, got \"02:00:00:00:00\""));
+	T_TRUE(has(&d, "topology.dst_mac_b: ff:ff:ff:ff:ff:ff is a multicast or broadcast address"));
+	T_TRUE(has(&d, "trial.max_clock_error: expected a number in (0, 1]"));
+	T_EQ_INT(d.n, 5);
+	prof_diag_free(&d);
+	/* udp: targets are addresses, not names */
+	T_EQ_INT(parse("{\"topology\": {\"kind\": \"local\", \"rut\": {\"iface\": \"a,b\"},\n"
+		       " \"gen\": {\"iface\": \"udp:198.19.0.2:9\"}, \"sink\": {\"iface\": \"pcap:em1\"}}}",
+		       &p, &d), 0);
+	profile_free(p);
+}
+
+static void t_trial_relations(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"rfc2544\", \"min_load\": \"500k\", \"max_load\": \"100k\",\n"
+		       " \"width\": 1.5, \"initial\": \"5s\", \"duration\": \"2s\", \"ladder\": [\"1k\", 0],"
+		       " \"phases\": -1, \"warmup\": \"2d\"}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, "trial.min_load: min_load (500000 pps) must be below max_load (100000 pps)"));
+	T_TRUE(has(&d, "trial.width: expected a number in (0, 1), got 1.5"));
+	T_TRUE(has(&d, "trial.initial: the first phase's trials (5 s) must not be longer than trial.duration (2 s)"));
+	T_TRUE(has(&d, "trial.ladder[1]: expected a number or a rate like \"200k\", got 0"));
+	T_TRUE(has(&d, "trial.phases: expected a whole number 0..10, got -1"));
+	T_TRUE(has(&d, "trial.warmup: expected a duration"));
+	T_EQ_INT(d.n, 6);
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"duration\": 0}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, "trial.duration: a trial must last longer than 0 s"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"max_load\": \"max\"}, \"repetitions\": 0, \"order\": \"shuffled\", \"seed\": -1}",
+		       &p, &d), -EINVAL);
+	T_TRUE(has(&d, "repetitions: expected a whole number 1..1000, got 0"));
+	T_TRUE(has(&d, "order: expected \"sequential\" or \"random\""));
+	T_TRUE(has(&d, "seed: expected a whole number 0 or more, got -1"));
+	T_EQ_INT(d.n, 3);
+	prof_diag_free(&d);
+	/* trials shorter than 1 s: mlr's first phase defaults to the trial, no error */
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"fixed\", \"duration\": \"600ms\"}}", &p, &d), 0);
+	T_NEAR(p->trial.initial_s, 0.6, 1e-9);
+	profile_free(p);
+	prof_diag_free(&d);
+}
+
+static void t_load(void)
+{
+	struct profile *p = NULL;
+	struct prof_diag d = { 0 };
+	char dir[1024], file[1100];
+	snprintf(dir, sizeof(dir), "%s/tests/unit/data/profile", top());
+	setenv("PPSLAB_PROFILES", dir, 1);
+	T_EQ_INT(profile_load("small", NULL, 0, &p, &d), 0);
+	if (p) {
+		T_STREQ(p->name, "small");
+		T_EQ_INT(p->naxes, 2);
+		T_STREQ(p->axes[1].name, "rules");
+		T_NEAR(p->trial.warmup_s, 0.5, 0);
+		T_EQ_INT(json_integer_value(json_object_get(p->fixed, "burst_max")), 100);
+		profile_free(p);
+	}
+	snprintf(file, sizeof(file), "%s/small.json", dir);
+	char *sets[] = { "trial.duration=-1" };
+	T_EQ_INT(profile_load(file, sets, 1, &p, &d), -EINVAL);
+	T_TRUE(has(&d, "--set 1: trial.duration: expected a duration"));
+	prof_diag_free(&d);
+	T_EQ_INT(profile_load("no-such-profile", NULL, 0, &p, &d), -ENOENT);
+	T_TRUE(has(&d, "no-such-profile: no such profile (looked for profiles/no-such-profile.json, "));
+	T_TRUE(has(&d, "tests/unit/data/profile/no-such-profile.json"));
+	prof_diag_free(&d);
+	T_EQ_INT(profile_load("/nonexistent/x.json", NULL, 0, &p, &d), -ENOENT);
+	T_STREQ(d.msg[0], "/nonexistent/x.json: no such profile");
+	prof_diag_free(&d);
+	T_EQ_INT(profile_load(dir, NULL, 0, &p, &d), -EISDIR);
+	prof_diag_free(&d);
+	/* a NULL diag is allowed */
+	T_EQ_INT(profile_load("no-such-profile", NULL, 0, &p, NULL), -ENOENT);
+	unsetenv("PPSLAB_PROFILES");
+}
+
+int main(void)
+{
+	T_RUN(t_defaults);
+	T_RUN(t_full);
+	T_RUN(t_kernel_axes);
+	T_RUN(t_syntax_error);
+	T_RUN(t_unknown_key);
+	T_RUN(t_wrong_type);
+	T_RUN(t_axis_ranges);
+	T_RUN(t_duplicates);
+	T_RUN(t_set);
+	T_RUN(t_set_errors);
+	T_RUN(t_rules_file);
+	T_RUN(t_topology);
+	T_RUN(t_dst_guard);
+	T_RUN(t_router_hooks);
+	T_RUN(t_external_coverage);
+	T_RUN(t_router_axes);
+	T_RUN(t_ports_and_clocks);
+	T_RUN(t_trial_relations);
+	T_RUN(t_load);
+	return t_done();
+}

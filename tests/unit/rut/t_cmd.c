@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* t_cmd.c — the control commands as the forwarding thread runs them (cmd_exec) against
+ * a forwarder built without ports: bad request lines (empty, too many words, unknown
+ * command, a bad `load` header, a bad rule, a bad rule file, a bad sysctl) each get
+ * the exit status the BSD tool would have and a message on the error stream; good ones
+ * still work afterwards. */
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "devpoll.h"
+#include "fw.h"
+#include "fwd.h"
+#include "tap.h"
+
+static struct fwd F;
+static struct sched S;
+static struct ctl_req R;
+static uint64_t clk;
+
+static uint64_t fake_now(void *ctx)
+{
+	uint64_t *t = ctx;
+	return *t += 1000000;
+}
+
+/* Runs line (with data for `load`); returns the status, leaves R.out/R.err. */
+static int run(const char *line, const char *data)
+{
+	sbuf_free(&R.out);
+	sbuf_free(&R.err);
+	memset(&R, 0, sizeof(R));
+	snprintf(R.line, sizeof(R.line), "%s", line);
+	if (data) {
+		R.data = (char *)data;
+		R.datalen = strlen(data);
+	}
+	return cmd_exec(&S, &R);
+}
+
+static const char *err(void)
+{
+	return R.err.s ? R.err.s : "";
+}
+
+static void t_bad_requests(void)
+{
+	T_EQ_INT(run("", NULL), 64);
+	T_STREQ(err(), "ppslab-rut: empty command (sysctl, ipfw or stats)\n");
+	T_EQ_INT(run("   \t ", NULL), 64);
+	T_EQ_INT(run("frobnicate now", NULL), 64);
+	T_STREQ(err(), "ppslab-rut: unknown command 'frobnicate' (sysctl, ipfw or stats)\n");
+	T_EQ_INT(run("stats extra", NULL), 64);   /* stats takes no argument */
+	char many[4096] = "sysctl";
+	for (int i = 0; i < 300; i++)
+		strcat(many, " a");
+	T_EQ_INT(run(many, NULL), 64);
+	T_STREQ(err(), "ppslab-rut: more than 256 words\n");
+	T_EQ_INT(run("load 10 sysctl x", "0123456789"), 64);
+	T_STREQ(err(), "ppslab-rut: load: expected 'load LENGTH ipfw [-q] NAME'\n");
+	T_EQ_INT(run("load 10", "0123456789"), 64);
+	T_EQ_INT(run("load 5 ipfw x", NULL), 64);  /* a load header without its bytes */
+}
+
+static void t_bad_ipfw_and_sysctl(void)
+{
+	T_EQ_INT(run("ipfw add 100 dney ip from any to any", NULL), 65);
+	T_TRUE(strstr(err(), "ipfw: ") && strstr(err(), "got 'dney'"));
+	T_EQ_INT(run("ipfw add 100 deny ip from \x01 to any", NULL), 65);
+	T_TRUE(strstr(err(), "unexpected byte 0x01") != NULL);
+	T_EQ_INT(run("ipfw delete 4242", NULL), 69);   /* the "kernel" refuses */
+	T_EQ_INT(run("load 40 ipfw -q bad.rules", "add 100 deny ip from any to any\n300 dney\n"), 65);
+	T_TRUE(strstr(err(), "bad.rules:2:") && strstr(err(), "got 'dney'"));
+	T_EQ_INT(fw_rule_count(F.fw), 1);              /* all or nothing: nothing added */
+	T_EQ_INT(run("sysctl kern.polling.nope", NULL), 1);
+	T_STREQ(err(), "sysctl: unknown oid 'kern.polling.nope'\n");
+	T_EQ_INT(run("sysctl kern.polling.pollhz=fast", NULL), 1);
+	/* and good requests still work */
+	T_EQ_INT(run("ipfw -q add 100 count ip from any to any", NULL), 0);
+	T_EQ_INT(fw_rule_count(F.fw), 2);
+	T_EQ_INT(run("sysctl -n kern.polling.pollhz", NULL), 0);
+	T_STREQ(R.out.s, "2000\n");
+}
+
+int main(void)
+{
+	static const char *const ifs[] = { "em0", "em1" };
+	struct fw *fw = fw_new(ifs, 2, NULL, 0);
+	if (!fw || fwd_init_detached(&F, fw) || sched_init_detached(&S, &F, NULL, fake_now, &clk))
+		abort();
+	sched_set_range(&S, PK_RANGE_EINVAL);
+	T_RUN(t_bad_requests);
+	T_RUN(t_bad_ipfw_and_sysctl);
+	sbuf_free(&R.out);
+	sbuf_free(&R.err);
+	sched_fini(&S);
+	fwd_fini(&F);
+	return t_done();
+}
