@@ -132,7 +132,7 @@ static int parse_one(const struct bsdctl_oid *tab, int n, void *ctx, const char 
 		sbuf_printf(err, "sysctl: oid '%s' isn't a leaf node\n", name);
 		return -1;
 	}
-	if (!o->writable || !o->set) {
+	if (!o->writable || (o->type == BSDCTL_STRING ? !o->sets : !o->set)) {
 		sbuf_printf(err, "sysctl: oid '%s' is read only\n", name);
 		return -1;
 	}
@@ -140,6 +140,22 @@ static int parse_one(const struct bsdctl_oid *tab, int n, void *ctx, const char 
 		sbuf_printf(err, "sysctl: oid '%s' is a read only tunable\n", name);
 		sbuf_cat(err, "sysctl: Tunable values are set in /boot/loader.conf\n");
 		return -1;
+	}
+	if (o->type == BSDCTL_STRING) {
+		/* a string takes the value as written (sysctl(8)'s CTLTYPE_STRING) */
+		show(o, ctx, f, out);
+		int rc = o->sets(ctx, o, newval);
+		if (rc) {
+			sbuf_cat(out, "\n");
+			sbuf_printf(err, "sysctl: %s: %s\n", arg, strerror(-rc));
+			return 1;
+		}
+		struct flags vf = *f;
+		vf.n = true;
+		sbuf_cat(out, " -> ");
+		show(o, ctx, &vf, out);
+		sbuf_cat(out, "\n");
+		return 0;
 	}
 	if (!*newval) {
 		sbuf_cat(err, "sysctl: empty numeric value\n");

@@ -40,6 +40,8 @@ struct bsdctl_oid {
 	/* optional, for a writable OID: false when it is a boot-time tunable that cannot
 	 * be written now */
 	bool (*can_write)(void *ctx, const struct bsdctl_oid *o);
+	/* a writable BSDCTL_STRING: 0 or -errno (EINVAL: a value it does not take) */
+	int (*sets)(void *ctx, const struct bsdctl_oid *o, const char *v);
 };
 
 /* Runs "sysctl ARGS..." (argv without the word "sysctl"). Output goes to out (stdout)

@@ -23,8 +23,16 @@ static int cmd_sysctl(struct sched *s, int argc, char **argv, struct ctl_req *r)
 {
 	int n;
 	const struct bsdctl_oid *tab = rut_sysctl_table(&n);
-	struct rut_sysctl_ctx ctx = { .poll = &s->poll, .fw = s->f->fw };
-	return bsdctl_sysctl(tab, n, &ctx, argc, argv, &r->out, &r->err);
+	/* thread 0's poll context, as DragonFly's global names are the default CPU's; a
+	 * knob written goes to every thread's before the command returns */
+	struct rut_sysctl_ctx ctx = { .poll = sched_poll0(s), .fw = s->f->fw,
+				      .knob_hook = sched_knob_written, .hook_arg = s };
+	uint32_t seq = atomic_load(&s->kseq);
+	int st = bsdctl_sysctl(tab, n, &ctx, argc, argv, &r->out, &r->err);
+	if (atomic_load(&s->kseq) != seq && !sched_knob_sync(s))
+		sbuf_cat(&r->err, "ppslab-rut: note: a forwarding thread has not taken the new "
+				  "value yet (it will at its next round)\n");
+	return st;
 }
 
 /* The ipfw command word after the flags ("show", "add", ...), or "". */

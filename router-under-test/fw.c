@@ -17,6 +17,7 @@
 #include <sysexits.h>
 
 #include "fw_impl.h"
+#include "qsbr.h"
 
 /* ---- sets ---- */
 
@@ -35,10 +36,6 @@ static int set_reserve(struct fw_rules *s, int need)
 	if (!r)
 		return -ENOMEM;
 	s->rule = r;
-	struct fw_ctr *c = realloc(s->ctr, (size_t)cap * sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	s->ctr = c;
 	struct fw_blk *b = realloc(s->blk, (size_t)(cap + FW_BLK - 1) / FW_BLK * sizeof(*b));
 	if (!b)
 		return -ENOMEM;
@@ -58,19 +55,22 @@ void fw_rules_free(struct fw_rules *s)
 	free(s->arena);
 	free(s->hot);
 	free(s->rule);
-	free(s->ctr);
 	memset(s, 0, sizeof(*s));
 }
 
 /* A set holding only rule 65535 */
-int fw_rules_init(struct fw_rules *s)
+int fw_rules_init(struct fw *fw, struct fw_rules *s)
 {
 	memset(s, 0, sizeof(*s));
-	if (set_reserve(s, 64))
+	int64_t slot = fw_slot_new(fw, 0);
+	if (slot < 0 || set_reserve(s, 64)) {
+		if (slot >= 0)
+			fw_slot_free(fw, (uint32_t)slot);
 		return -ENOMEM;
+	}
 	memset(&s->hot[0], 0, sizeof(s->hot[0]));
 	memset(&s->rule[0], 0, sizeof(s->rule[0]));
-	memset(&s->ctr[0], 0, sizeof(s->ctr[0]));
+	s->rule[0].slot = (uint32_t)slot;
 	s->hot[0].number = FW_DEFAULT_RULE;
 	s->hot[0].action = FW_A_DEFAULT;
 	s->hot[0].spspan = s->hot[0].dpspan = FW_NO_PORT;
@@ -89,7 +89,6 @@ int fw_rules_clone(struct fw_rules *dst, const struct fw_rules *src)
 	}
 	memcpy(dst->hot, src->hot, (size_t)src->n * sizeof(*dst->hot));
 	memcpy(dst->rule, src->rule, (size_t)src->n * sizeof(*dst->rule));
-	memcpy(dst->ctr, src->ctr, (size_t)src->n * sizeof(*dst->ctr));
 	dst->arena = NULL;   /* built by fw_rules_finish() when the copy is committed */
 	dst->arena_cap = 0;
 	dst->n = src->n;
@@ -133,12 +132,10 @@ int fw_rules_sort(struct fw_rules *s)
 	struct order *o = malloc((size_t)n * sizeof(*o));
 	struct fw_hot *h = malloc((size_t)s->cap * sizeof(*h));
 	struct fw_rule *r = malloc((size_t)s->cap * sizeof(*r));
-	struct fw_ctr *c = malloc((size_t)s->cap * sizeof(*c));
-	if (!o || !h || !r || !c) {
+	if (!o || !h || !r) {
 		free(o);
 		free(h);
 		free(r);
-		free(c);
 		return -ENOMEM;
 	}
 	for (int i = 0; i < n; i++)
@@ -148,15 +145,12 @@ int fw_rules_sort(struct fw_rules *s)
 		int from = i < n ? o[i].idx : n;
 		h[i] = s->hot[from];
 		r[i] = s->rule[from];
-		c[i] = s->ctr[from];
 	}
 	free(o);
 	free(s->hot);
 	free(s->rule);
-	free(s->ctr);
 	s->hot = h;
 	s->rule = r;
-	s->ctr = c;
 	s->sorted = true;
 	return 0;
 }
@@ -251,12 +245,10 @@ int fw_rules_push(struct fw_rules *s, const struct fw_compiled *c, uint32_t numb
 		s->sorted = false;
 	s->hot[at + 1] = s->hot[at];
 	s->rule[at + 1] = s->rule[at];
-	s->ctr[at + 1] = s->ctr[at];
 	s->hot[at] = c->hot;
 	s->hot[at].number = number;
 	s->rule[at] = c->rule;
 	s->rule[at].seq = s->seq_next++;
-	memset(&s->ctr[at], 0, sizeof(s->ctr[at]));
 	s->n++;
 	return 0;
 }
@@ -272,24 +264,24 @@ int fw_rules_insert(struct fw_rules *s, const struct fw_compiled *c, uint32_t nu
 	int tail = s->n - at;
 	memmove(&s->hot[at + 1], &s->hot[at], (size_t)tail * sizeof(*s->hot));
 	memmove(&s->rule[at + 1], &s->rule[at], (size_t)tail * sizeof(*s->rule));
-	memmove(&s->ctr[at + 1], &s->ctr[at], (size_t)tail * sizeof(*s->ctr));
 	s->hot[at] = c->hot;
 	s->hot[at].number = number;
 	s->rule[at] = c->rule;
 	s->rule[at].seq = s->seq_next++;
-	memset(&s->ctr[at], 0, sizeof(s->ctr[at]));
 	s->n++;
 	return at;
 }
 
-/* Rules removed from a staged set are freed only when the load commits (the live set
- * may still own them); rules removed from the live set are freed at once. */
+void fw_rule_release(struct fw *fw, const struct fw_rule *r)
+{
+	free(r->insn);
+	fw_slot_free(fw, r->slot);
+}
+
+/* Rules removed from a staged set are freed only when the set commits and no thread
+ * reads the one they were in. */
 void fw_grave_bury(struct fw_grave *g, const struct fw_rule *r)
 {
-	if (!g) {
-		free(r->insn);
-		return;
-	}
 	if (g->n == g->cap) {
 		int cap = g->cap ? 2 * g->cap : 64;
 		struct fw_rule *nr = realloc(g->r, (size_t)cap * sizeof(*nr));
@@ -325,7 +317,6 @@ int fw_rules_remove_range(struct fw_rules *s, uint32_t lo, uint32_t hi, struct f
 		if (j != i) {
 			s->hot[j] = s->hot[i];
 			s->rule[j] = s->rule[i];
-			s->ctr[j] = s->ctr[i];
 		}
 		j++;
 	}
@@ -333,11 +324,152 @@ int fw_rules_remove_range(struct fw_rules *s, uint32_t lo, uint32_t hi, struct f
 	return removed;
 }
 
-void fw_rules_zero(struct fw_rules *s, int i, bool counters)
+int fw_rules_zero(struct fw *fw, struct fw_rules *s, int i, bool counters, struct fw_grave *g)
 {
-	if (counters)
-		memset(&s->ctr[i], 0, sizeof(s->ctr[i]));
-	s->rule[i].log_left = s->rule[i].log_max;
+	const struct fw_rule *r = &s->rule[i];
+	if (!g) {
+		fw_slot_zero(fw, r->slot, counters, r->log_max);
+		return 0;
+	}
+	if (g->nz == g->capz) {
+		int cap = g->capz ? 2 * g->capz : 64;
+		void *nz = realloc(g->z, (size_t)cap * sizeof(*g->z));
+		if (!nz)
+			return -ENOMEM;
+		g->z = nz;
+		g->capz = cap;
+	}
+	g->z[g->nz].slot = r->slot;
+	g->z[g->nz].log_max = r->log_max;
+	g->z[g->nz++].counters = counters;
+	return 0;
+}
+
+/* ---- counters ---- */
+
+static struct fw_cline *chunk_new(int nviews)
+{
+	struct fw_cline *c = aligned_alloc(64, (size_t)nviews * FW_CCHUNK * sizeof(*c));
+	if (c)
+		memset(c, 0, (size_t)nviews * FW_CCHUNK * sizeof(*c));
+	return c;
+}
+
+int64_t fw_slot_new(struct fw *fw, uint32_t log_max)
+{
+	struct fw_cstore *cs = &fw->cs;
+	uint32_t slot;
+	if (cs->nfree) {
+		slot = cs->freel[--cs->nfree];
+	} else {
+		if (cs->next >= (uint32_t)FW_CCHUNKS * FW_CCHUNK)
+			return -ENOSPC;
+		slot = cs->next;
+		if (!atomic_load_explicit(&cs->chunk[slot / FW_CCHUNK], memory_order_relaxed)) {
+			struct fw_cline *c = chunk_new(cs->nviews);
+			if (!c)
+				return -ENOMEM;
+			atomic_store_explicit(&cs->chunk[slot / FW_CCHUNK], c, memory_order_release);
+		}
+		cs->next++;
+	}
+	/* a freed slot is reused only after every thread stopped writing it (its rule was
+	 * released after the grace period) */
+	fw_slot_zero(fw, slot, true, log_max);
+	return slot;
+}
+
+void fw_slot_free(struct fw *fw, uint32_t slot)
+{
+	struct fw_cstore *cs = &fw->cs;
+	if (cs->nfree == cs->capfree) {
+		uint32_t cap = cs->capfree ? 2 * cs->capfree : 256;
+		uint32_t *f = realloc(cs->freel, cap * sizeof(*f));
+		if (!f)
+			return;   /* the slot is lost, not reused too early */
+		cs->freel = f;
+		cs->capfree = cap;
+	}
+	cs->freel[cs->nfree++] = slot;
+}
+
+void fw_slot_zero(struct fw *fw, uint32_t slot, bool counters, uint32_t log_max)
+{
+	for (int v = 0; v < fw->cs.nviews; v++) {
+		struct fw_cline *c = fw_cline(&fw->cs, slot, v);
+		if (counters) {
+			atomic_store_explicit(&c->pkts, 0, memory_order_relaxed);
+			atomic_store_explicit(&c->bytes, 0, memory_order_relaxed);
+			atomic_store_explicit(&c->last_s, 0, memory_order_relaxed);
+		}
+		if (!v)
+			atomic_store_explicit(&c->log_left, log_max, memory_order_relaxed);
+	}
+}
+
+void fw_slot_read(const struct fw *fw, uint32_t slot, struct fw_ctr *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int v = 0; v < fw->cs.nviews; v++) {
+		const struct fw_cline *c = fw_cline(&fw->cs, slot, v);
+		out->pkts += atomic_load_explicit(&c->pkts, memory_order_relaxed);
+		out->bytes += atomic_load_explicit(&c->bytes, memory_order_relaxed);
+		uint64_t t = atomic_load_explicit(&c->last_s, memory_order_relaxed);
+		if (t > out->last_s)
+			out->last_s = t;
+	}
+}
+
+int fw_set_threads(struct fw *fw, int n)
+{
+	struct fw_cstore *cs = &fw->cs;
+	if (n < 1 || n > FW_MAX_THREADS)
+		return -EINVAL;
+	int nv = 1 + n;
+	if (nv == cs->nviews)
+		return 0;
+	/* before any traffic: the chunks are copied into ones with the new views */
+	int keep = cs->nviews < nv ? cs->nviews : nv;
+	for (int k = 0; k < FW_CCHUNKS; k++) {
+		struct fw_cline *old = atomic_load_explicit(&cs->chunk[k], memory_order_relaxed);
+		if (!old)
+			continue;
+		struct fw_cline *c = chunk_new(nv);
+		if (!c)
+			return -ENOMEM;
+		memcpy(c, old, (size_t)keep * FW_CCHUNK * sizeof(*c));
+		atomic_store_explicit(&cs->chunk[k], c, memory_order_release);
+		free(old);
+	}
+	cs->nviews = nv;
+	fw->nthreads = n;
+	return 0;
+}
+
+_Thread_local int fw_tls_tid;
+
+void fw_thread_set(int tid)
+{
+	fw_tls_tid = tid;
+}
+
+void fw_set_qsbr(struct fw *fw, struct qsbr *q, int self)
+{
+	fw->qsbr = q;
+	fw->qsbr_self = self;
+}
+
+void fw_retire(struct fw *fw, void (*fn)(void *), void *arg)
+{
+	if (fw->qsbr)
+		qsbr_retire(fw->qsbr, fw->qsbr_self, fn, arg);
+	else
+		fn(arg);
+}
+
+const struct fw_rules *fw_rules_get(const struct fw *fw)
+{
+	return atomic_load_explicit(&((struct fw *)fw)->rules, memory_order_acquire);
 }
 
 /* ---- the handle ---- */
@@ -353,6 +485,8 @@ struct fw *fw_new(const char *const *if_names, int n_ifs, const uint32_t *local_
 	struct fw *fw = calloc(1, sizeof(*fw));
 	if (!fw)
 		return NULL;
+	fw->cs.nviews = 2;   /* one forwarding thread until fw_set_threads */
+	fw->nthreads = 1;
 	for (int i = 0; i < n_ifs; i++) {
 		if (!if_names[i] || strlen(if_names[i]) >= FW_IFNAMSIZ) {
 			free(fw);
@@ -371,17 +505,38 @@ struct fw *fw_new(const char *const *if_names, int n_ifs, const uint32_t *local_
 		memcpy(fw->local, local_addrs, (size_t)n_local * sizeof(*fw->local));
 		fw->nlocal = n_local;
 	}
-	/* FreeBSD/DragonFly defaults; update_counters is this project's extension; the
-	 * dynamic states' are FreeBSD 14's ipfw_dyn_init() */
-	fw->tun = (struct fw_tunables){ .enable = true, .update_counters = true,
-					.autoinc_step = 100, .one_pass = true,
-					.dyn_buckets = 8192, .dyn_max = 16384, .dyn_parent_max = 4096,
-					.dyn_ack_lifetime = 300, .dyn_syn_lifetime = 20,
-					.dyn_fin_lifetime = 1, .dyn_rst_lifetime = 1,
-					.dyn_udp_lifetime = 10, .dyn_short_lifetime = 5,
-					.dyn_keepalive = 1, .dyn_keepalive_period = 5 };
+	/* FreeBSD/DragonFly defaults; update_counters and counters are this project's
+	 * extensions; the dynamic states' are FreeBSD 14's ipfw_dyn_init() */
+	struct fw_tunables *t = &fw->tun;
+	atomic_init(&t->enable, true);
+	atomic_init(&t->update_counters, true);
+	atomic_init(&t->default_to_accept, false);
+	atomic_init(&t->autoinc_step, 100);
+	atomic_init(&t->verbose, false);
+	atomic_init(&t->verbose_limit, 0);
+	atomic_init(&t->one_pass, true);
+	atomic_init(&t->skipto_dragonfly, false);
+	atomic_init(&t->counters, FW_CTR_PERCPU);
+	atomic_init(&t->dyn_buckets, 8192);
+	atomic_init(&t->dyn_max, 16384);
+	atomic_init(&t->dyn_parent_max, 4096);
+	atomic_init(&t->dyn_ack_lifetime, 300);
+	atomic_init(&t->dyn_syn_lifetime, 20);
+	atomic_init(&t->dyn_fin_lifetime, 1);
+	atomic_init(&t->dyn_rst_lifetime, 1);
+	atomic_init(&t->dyn_udp_lifetime, 10);
+	atomic_init(&t->dyn_short_lifetime, 5);
+	atomic_init(&t->dyn_keepalive, 1);
+	atomic_init(&t->dyn_keepalive_period, 5);
+	atomic_init(&t->reply_limit, 0);
 	fw->dyn = fw_dyn_new();
-	if (!fw->dyn || fw_rules_init(&fw->rules) || fw_state_name(fw, "any", true) != 0 ||
+	struct fw_rules *rs = calloc(1, sizeof(*rs));
+	if (rs && fw_rules_init(fw, rs)) {
+		free(rs);
+		rs = NULL;
+	}
+	atomic_init(&fw->rules, rs);
+	if (!fw->dyn || !rs || fw_state_name(fw, "any", true) != 0 ||
 	    fw_state_name(fw, "default", true) != 1) {
 		fw_free(fw);
 		errno = ENOMEM;
@@ -413,21 +568,31 @@ const char *fw_state_name_str(const struct fw *fw, int idx)
 
 void fw_set_uptime(struct fw *fw, uint32_t uptime_s)
 {
-	fw->uptime = uptime_s;
+	/* written by every forwarding thread: a store only when the second changed, so
+	 * the line stays shared between the CPUs */
+	if (atomic_load_explicit(&fw->uptime, memory_order_relaxed) != uptime_s)
+		atomic_store_explicit(&fw->uptime, uptime_s, memory_order_relaxed);
 }
 
 void fw_free(struct fw *fw)
 {
 	if (!fw)
 		return;
-	for (int i = 0; i < fw->rules.n; i++)
-		free(fw->rules.rule[i].insn);
-	fw_rules_free(&fw->rules);
+	struct fw_rules *rs = atomic_load_explicit(&fw->rules, memory_order_relaxed);
+	if (rs) {
+		for (int i = 0; i < rs->n; i++)
+			free(rs->rule[i].insn);
+		fw_rules_free(rs);
+		free(rs);
+	}
 	for (int i = 0; i < FW_MAX_TABLES; i++)
 		fw_table_destroy(fw, i);
 	fw_dyn_free(fw->dyn);
 	for (int i = 0; i < fw->nsnames; i++)
 		free(fw->sname[i]);
+	for (int k = 0; k < FW_CCHUNKS; k++)
+		free(atomic_load_explicit(&fw->cs.chunk[k], memory_order_relaxed));
+	free(fw->cs.freel);
 	free(fw->local);
 	free(fw);
 }
@@ -451,7 +616,8 @@ void fw_set_log(struct fw *fw, fw_log_fn fn, void *arg)
 
 void fw_set_now(struct fw *fw, uint64_t now_s)
 {
-	fw->now_s = now_s;
+	if (atomic_load_explicit(&fw->now_s, memory_order_relaxed) != now_s)
+		atomic_store_explicit(&fw->now_s, now_s, memory_order_relaxed);
 }
 
 uint32_t fw_autoinc_step(const struct fw *fw)
@@ -462,23 +628,26 @@ uint32_t fw_autoinc_step(const struct fw *fw)
 
 int fw_rule_count(const struct fw *fw)
 {
-	return fw->rules.n;
+	return fw_rules_get(fw)->n;
 }
 
 int fw_rule_stats(const struct fw *fw, int idx, struct fw_rule_stats *st)
 {
-	if (idx < 0 || idx >= fw->rules.n)
+	const struct fw_rules *rs = fw_rules_get(fw);
+	if (idx < 0 || idx >= rs->n)
 		return -ENOENT;
-	st->number = fw->rules.hot[idx].number;
-	st->pkts = fw->rules.ctr[idx].pkts;
-	st->bytes = fw->rules.ctr[idx].bytes;
-	st->last_match_s = fw->rules.ctr[idx].last_s;
+	struct fw_ctr c;
+	fw_slot_read(fw, rs->rule[idx].slot, &c);
+	st->number = rs->hot[idx].number;
+	st->pkts = c.pkts;
+	st->bytes = c.bytes;
+	st->last_match_s = c.last_s;
 	return 0;
 }
 
 int fw_rule_text(const struct fw *fw, int idx, char *buf, size_t len)
 {
-	if (idx < 0 || idx >= fw->rules.n)
+	if (idx < 0 || idx >= fw_rules_get(fw)->n)
 		return -ENOENT;
 	return fw_list_body(fw, idx, buf, len);
 }

@@ -29,6 +29,7 @@
 #ifndef PPSLAB_ROUTER_UNDER_TEST_FW_H
 #define PPSLAB_ROUTER_UNDER_TEST_FW_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -50,25 +51,34 @@ struct fw_diag {
 			   * "ppslab-rut: warning: ..."), each ending in '\n'; "" if none */
 };
 
-/* net.inet.ip.fw.* */
+/* How the forwarding threads count rule matches (net.inet.ip.fw.counters, an
+ * extension): SHARED is FreeBSD 9's one counter per rule that every CPU increments
+ * (racy, unlocked increments: the rule's cache line moves between the CPUs on every
+ * match), PERCPU is counter(9) of FreeBSD 10 on: one counter per rule and thread,
+ * summed when read (docs/design/ipfw.md#counters). */
+enum fw_counters { FW_CTR_PERCPU = 0, FW_CTR_SHARED = 1 };
+
+/* net.inet.ip.fw.*: atomics, because the control thread writes them while every
+ * forwarding thread reads them (plain loads and stores on x86) */
 struct fw_tunables {
-	bool enable;             /* 0: the firewall is bypassed */
-	bool update_counters;    /* extension: 0 skips packet/byte/time updates */
-	bool default_to_accept;  /* rule 65535 allows */
-	uint32_t autoinc_step;   /* 1..1000, default 100 (clamped when used, as BSD does) */
-	bool verbose;            /* log rules write log lines */
-	uint32_t verbose_limit;  /* default log allowance of rules added without logamount */
-	bool one_pass;           /* accepted and ignored (no dummynet) */
-	bool skipto_dragonfly;   /* extension: backward skipto goes to the next rule (docs/design/ipfw.md) */
+	_Atomic bool enable;             /* 0: the firewall is bypassed */
+	_Atomic bool update_counters;    /* extension: 0 skips packet/byte/time updates */
+	_Atomic bool default_to_accept;  /* rule 65535 allows */
+	_Atomic uint32_t autoinc_step;   /* 1..1000, default 100 (clamped when used, as BSD does) */
+	_Atomic bool verbose;            /* log rules write log lines */
+	_Atomic uint32_t verbose_limit;  /* default log allowance of rules added without logamount */
+	_Atomic bool one_pass;           /* accepted and ignored (no dummynet) */
+	_Atomic bool skipto_dragonfly;   /* extension: backward skipto goes to the next rule (docs/design/ipfw.md) */
+	_Atomic uint32_t counters;       /* extension: enum fw_counters */
 	/* dynamic states (ip_fw_dynamic.c, FreeBSD 14 defaults) */
-	uint32_t dyn_buckets;    /* max buckets of the state hash (power of 2, > 256): 8192 */
-	uint32_t dyn_max;        /* 16384 */
-	uint32_t dyn_parent_max; /* 4096 */
-	uint32_t dyn_ack_lifetime, dyn_syn_lifetime, dyn_fin_lifetime, dyn_rst_lifetime;
-	uint32_t dyn_udp_lifetime, dyn_short_lifetime;   /* 300 20 1 1 10 5 */
-	uint32_t dyn_keepalive;  /* 1: accepted; no keepalives are sent (no TCP stack here) */
-	uint32_t dyn_keepalive_period;  /* 5, not a sysctl in FreeBSD either */
-	uint32_t reply_limit;    /* extension: reset/unreach replies per second, 0 unlimited */
+	_Atomic uint32_t dyn_buckets;    /* max buckets of the state hash (power of 2, > 256): 8192 */
+	_Atomic uint32_t dyn_max;        /* 16384 */
+	_Atomic uint32_t dyn_parent_max; /* 4096 */
+	_Atomic uint32_t dyn_ack_lifetime, dyn_syn_lifetime, dyn_fin_lifetime, dyn_rst_lifetime;
+	_Atomic uint32_t dyn_udp_lifetime, dyn_short_lifetime;   /* 300 20 1 1 10 5 */
+	_Atomic uint32_t dyn_keepalive;  /* 1: accepted; no keepalives are sent (no TCP stack here) */
+	_Atomic uint32_t dyn_keepalive_period;  /* 5, not a sysctl in FreeBSD either */
+	_Atomic uint32_t reply_limit;    /* extension: reset/unreach replies per second, 0 unlimited */
 };
 
 /* read-only counters of the dynamic states (net.inet.ip.fw.dyn_count, ...) */
@@ -133,6 +143,31 @@ int fw_exec(struct fw *fw, const char *line, char *out, size_t outlen, struct fw
 int fw_load_file(struct fw *fw, const char *path, struct fw_diag *d);
 /* Checks a file without loading it (ppslab-rut --check-rules, like ipfw -n). */
 int fw_check_file(const char *path, const char *const *if_names, int n_ifs, struct fw_diag *d);
+
+/* ---- several forwarding threads
+ * (docs/design/ipfw-fidelity.md#built-for-several-forwarding-threads) ----
+ * Rule sets are replaced, never changed in place: a command builds a new set and
+ * publishes it with one pointer store; the old one is freed once every forwarding
+ * thread has passed a quiescent point (qsbr.h). Evaluation reads the set without a
+ * lock. Counters are kept per rule outside the set (so a rule keeps them when the set
+ * around it is replaced), in one view per thread plus a shared one. */
+struct qsbr;
+struct fw_rules;
+/* Forwarding threads 0..n-1 count into views of their own (1..64); before any
+ * traffic. 0 or -EINVAL / -ENOMEM. */
+int fw_set_threads(struct fw *fw, int n);
+/* Frees replaced objects through q (self: the thread that runs the commands); without
+ * it they are freed at once (one thread, or nothing evaluating concurrently). */
+void fw_set_qsbr(struct fw *fw, struct qsbr *q, int self);
+/* The calling thread's id (0..n-1) for the counters; 0 unless set. */
+void fw_thread_set(int tid);
+/* The current rule set; valid until the calling thread's next quiescent point. */
+const struct fw_rules *fw_rules_get(const struct fw *fw);
+/* One pass over the set rs (fw_rules_get): a forwarder evaluates both passes of a
+ * frame, and all frames of a burst, on one set, so no frame meets two rule sets. */
+struct fw_match;
+enum fw_verdict fw_eval_rs(struct fw *fw, const struct fw_rules *rs, const struct fw_pkt *p,
+			   struct fw_match *m);
 
 /* One pass over the ruleset. Returns the verdict and the number of the rule that gave it. */
 enum fw_verdict fw_eval(struct fw *fw, const struct fw_pkt *p, uint32_t *rule_no);

@@ -20,8 +20,9 @@
 
 struct xc {
 	struct fw *fw;
-	struct fw_rules *rules;   /* the live ruleset, or a staged copy */
-	struct fw_grave *grave;    /* NULL: live (free removed rules at once) */
+	struct fw_rules *rules;   /* a staged copy being changed, or the live set (read) */
+	struct fw_grave *grave;    /* the stage's; NULL: no stage */
+	struct fw_grave grave_mem;
 	bool quiet, acct, times;
 	int dyn;                /* -d 1, -D 2, plus 4 for -e */
 	bool file;              /* a line of a rules file: only commands that change rules */
@@ -48,6 +49,90 @@ static int finish_warnings(struct xc *x, int rc)
 	return rc;
 }
 
+/* ---- stages: a rule set is never changed while threads evaluate it. A command that
+ * changes rules works on a copy (the rules' compiled tests and counters are shared,
+ * not copied) and publishes it with one pointer store; what the copy dropped is freed
+ * once no thread can be reading the old set (fw_retire). */
+
+static int stage_begin(struct xc *x)
+{
+	struct fw_rules *s = malloc(sizeof(*s));
+	if (!s || fw_rules_clone(s, fw_rules_get(x->fw))) {
+		free(s);
+		return -ENOMEM;
+	}
+	x->rules = s;
+	memset(&x->grave_mem, 0, sizeof(x->grave_mem));
+	x->grave_mem.fw = x->fw;
+	x->grave = &x->grave_mem;
+	return 0;
+}
+
+/* The stage never went live: what it created goes, the live set keeps the rest. */
+static void stage_abort(struct xc *x)
+{
+	struct fw_rules *s = x->rules;
+	struct fw_grave *g = x->grave;
+	for (int i = 0; i < s->n; i++)
+		if (s->rule[i].staged)
+			fw_rule_release(x->fw, &s->rule[i]);
+	for (int i = 0; i < g->n; i++)
+		if (g->r[i].staged)
+			fw_rule_release(x->fw, &g->r[i]);
+	fw_rules_free(s);
+	free(s);
+	free(g->r);
+	free(g->z);
+	x->grave = NULL;
+	x->rules = (struct fw_rules *)fw_rules_get(x->fw);
+}
+
+struct retired_set {
+	struct fw *fw;
+	struct fw_rules *set;
+	struct fw_rule *dead;
+	int ndead;
+};
+
+static void retired_free(void *arg)
+{
+	struct retired_set *r = arg;
+	for (int i = 0; i < r->ndead; i++)
+		fw_rule_release(r->fw, &r->dead[i]);
+	free(r->dead);
+	fw_rules_free(r->set);
+	free(r->set);
+	free(r);
+}
+
+/* The stage goes live: its counter resets, then the pointer; the old set and the rules
+ * only it had are freed after the grace period; the states of deleted rules go. */
+static void stage_commit(struct xc *x)
+{
+	struct fw *fw = x->fw;
+	struct fw_rules *s = x->rules;
+	struct fw_grave *g = x->grave;
+	for (int i = 0; i < s->n; i++)
+		s->rule[i].staged = false;
+	fw_rules_finish(s);
+	for (int i = 0; i < g->nz; i++)
+		fw_slot_zero(fw, g->z[i].slot, g->z[i].counters, g->z[i].log_max);
+	free(g->z);
+	struct fw_rules *old = atomic_exchange_explicit(&fw->rules, s, memory_order_acq_rel);
+	struct retired_set *r = malloc(sizeof(*r));
+	if (r) {
+		*r = (struct retired_set){ .fw = fw, .set = old, .dead = g->r, .ndead = g->n };
+		fw_retire(fw, retired_free, r);
+	} else {
+		/* no memory to remember them: the old arrays are lost, not freed too early */
+		free(g->r);
+	}
+	x->grave = NULL;
+	x->rules = s;
+	if (g->n)
+		fw_dyn_orphans(fw);   /* delete_range(): the deleted rules' states go too */
+}
+
 static int cmd_add(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 {
 	struct fw_compiled c;
@@ -65,16 +150,26 @@ static int cmd_add(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		if (!num)
 			num = step;
 	}
-	c.rule.staged = x->grave != NULL;
+	c.rule.staged = true;
+	int64_t slot = fw_slot_new(x->fw, c.rule.log_max);
+	if (slot < 0) {
+		free(c.rule.insn);
+		return slot == -ENOSPC ? fw_err(x->d, 0, EX_UNAVAILABLE, "too many rules (at most %d)",
+						FW_CCHUNKS * FW_CCHUNK - 1)
+				       : fw_oom(x->d);
+	}
+	c.rule.slot = (uint32_t)slot;
 	rc = x->file ? fw_rules_push(x->rules, &c, num) : fw_rules_insert(x->rules, &c, num);
 	if (rc < 0) {
 		free(c.rule.insn);
+		fw_slot_free(x->fw, (uint32_t)slot);
 		return fw_oom(x->d);
 	}
 	if (!x->file) {
-		fw_rules_finish(x->rules);
+		/* live: the new set goes in at once, then the echo lists the rule in it, in
+		 * list form, without counters */
+		stage_commit(x);
 		if (!x->quiet) {
-			/* the echo is the rule in list form, without counters */
 			fw_out_printf(x->out, "%05u ", num);
 			fw_out_body(x->fw, rc, x->out);
 			fw_out_puts(x->out, "\n");
@@ -131,8 +226,6 @@ static int cmd_delete(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		}
 	}
 	fw_rules_finish(x->rules);
-	if (!x->grave)
-		fw_dyn_orphans(x->fw);   /* delete_range(): the deleted rules' states go too */
 	return finish_warnings(x, rc);
 }
 
@@ -143,7 +236,8 @@ static int cmd_zero(struct xc *x, const struct fw_tok *t, int n, bool counters)
 	int rc = 0;
 	if (n == 0) {
 		for (int i = 0; i < x->rules->n; i++)
-			fw_rules_zero(x->rules, i, counters);
+			if (fw_rules_zero(x->fw, x->rules, i, counters, x->grave))
+				return fw_oom(x->d);
 		if (!x->quiet)
 			fw_out_puts(x->out, counters ? "Accounting cleared.\n" : "Logging counts reset.\n");
 		return 0;
@@ -162,7 +256,8 @@ static int cmd_zero(struct xc *x, const struct fw_tok *t, int n, bool counters)
 		int found = 0;
 		for (int i = fw_rules_lower_bound(x->rules, (uint32_t)num);
 		     i < x->rules->n && x->rules->hot[i].number == num; i++, found++)
-			fw_rules_zero(x->rules, i, counters);
+			if (fw_rules_zero(x->fw, x->rules, i, counters, x->grave))
+				return fw_oom(x->d);
 		if (!found && !x->check) {
 			/* ipfw prints it on standard output; a rules file's error needs it
 			 * as the message (the first one, as for delete) */
@@ -191,8 +286,6 @@ static int cmd_flush(struct xc *x)
 {
 	fw_rules_remove(x->rules, 0, x->grave);
 	fw_rules_finish(x->rules);
-	if (!x->grave)
-		fw_dyn_orphans(x->fw);
 	if (!x->quiet)
 		fw_out_puts(x->out, "Flushed all rules.\n");
 	return 0;
@@ -308,8 +401,9 @@ static void table_list(struct xc *x, const struct fw_table *t, bool header)
 
 static bool table_referenced(const struct fw *fw, int ti)
 {
-	for (int i = 0; i < fw->rules.n; i++) {
-		const struct fw_rule *r = &fw->rules.rule[i];
+	const struct fw_rules *rs = fw_rules_get(fw);
+	for (int i = 0; i < rs->n; i++) {
+		const struct fw_rule *r = &rs->rule[i];
 		for (int k = 0; k < r->nlist; k++)
 			if ((r->insn[k].op == FW_OP_SRC_LOOKUP || r->insn[k].op == FW_OP_DST_LOOKUP) &&
 			    r->insn[k].a == (uint32_t)ti)
@@ -399,12 +493,13 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 				fw_warn(x->d, "ipfw: DEPRECATED: inserting data into non-existent table "
 					"%s. (auto-created)\n", name);
 		}
-		struct fw_table *tb = fw->tables[ti];
+		struct fw_table *tb = fw_table_at(fw, ti);
 		int err = 0;
 		for (int i = 0; i < k; i++) {
 			uint32_t addr = e[3 * i], val = e[3 * i + 2];
 			int plen = (int)e[3 * i + 1];
-			int rc = add ? fw_table_add(tb, addr, plen, val) : fw_table_del(tb, addr, plen);
+			int rc = add ? fw_table_add(fw, tb, addr, plen, val)
+				     : fw_table_del(fw, tb, addr, plen);
 			if (rc == -ENOMEM) {
 				free(e);
 				return fw_oom(x->d);
@@ -461,7 +556,7 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 				return fw_kernel_err(x->d, t[0].col, EX_OSERR,
 						    "Table creation failed: File exists");
 			if (orflush)
-				fw_table_flush(fw->tables[ti]);
+				fw_table_flush(fw, fw_table_at(fw, ti));
 			return 0;
 		}
 		ti = fw_table_create(fw, name);
@@ -474,7 +569,7 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	case 4: { /* flush */
 		bool destroy = which == 3;
 		for (int i = 0; i < FW_MAX_TABLES; i++) {
-			if (!fw->tables[i] || (!all && i != ti))
+			if (!fw_table_at(fw, i) || (!all && i != ti))
 				continue;
 			if (destroy && table_referenced(fw, i)) {
 				if (all)
@@ -485,7 +580,7 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 			if (destroy)
 				fw_table_destroy(fw, i);
 			else
-				fw_table_flush(fw->tables[i]);
+				fw_table_flush(fw, fw_table_at(fw, i));
 		}
 		if (!all && ti < 0 && !x->quiet)
 			fw_warn(x->d, "ipfw: failed to %s table %s%s: No such process\n",
@@ -497,14 +592,14 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 			if (ti < 0)
 				return fw_kernel_err(x->d, t[0].col, EX_OSERR,
 						    "failed to request table info: No such process");
-			table_list(x, fw->tables[ti], false);
+			table_list(x, fw_table_at(fw, ti), false);
 			return 0;
 		}
 		const struct fw_table *v[FW_MAX_TABLES];
 		int nv = 0;
 		for (int i = 0; i < FW_MAX_TABLES; i++)
-			if (fw->tables[i])
-				v[nv++] = fw->tables[i];
+			if (fw_table_at(fw, i))
+				v[nv++] = fw_table_at(fw, i);
 		qsort(v, (size_t)nv, sizeof(v[0]), name_cmp);
 		for (int i = 0; i < nv; i++)
 			table_list(x, v[i], true);
@@ -520,16 +615,14 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		if (ti < 0)
 			return fw_kernel_err(x->d, t[0].col, EX_UNAVAILABLE, "Table %s not found",
 					    name);
-		const struct fw_table *tb = fw->tables[ti];
+		const struct fw_table *tb = fw_table_at(fw, ti);
 		if (!fw_table_lookup(tb, addr, &val))
 			return fw_kernel_err(x->d, a[0].col, EX_UNAVAILABLE, "Entry %s not found",
 					    a[0].s);
 		/* the entry that matched: the longest length holding the address */
 		for (int l = 32; l >= 0; l--) {
 			uint32_t m = l ? 0xffffffffu << (32 - l) : 0, v2;
-			struct fw_table one = *tb;
-			one.lens = tb->lens & (1ull << l);
-			if (one.lens && fw_table_lookup(&one, addr, &v2)) {
+			if (fw_table_lookup_len(tb, addr, l, &v2)) {
 				table_entry(x->out, ntohl(addr) & m, l, v2);
 				break;
 			}
@@ -589,6 +682,23 @@ static int run(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		return fw_err(x->d, t[i].col, EX_DATAERR,
 			      "'%s' cannot appear in a rules file (only add, delete, flush, zero, "
 			      "resetlog, table)", cmd);
+	/* a live rule change: on a stage, published by the command (add, to echo the rule
+	 * as it went in) or here (delete and flush, which ipfw applies as far as it can
+	 * even when it fails) */
+	bool stage = !x->file && (which == ADD || which == DEL || which == FLUSH);
+	if (stage) {
+		if (stage_begin(x))
+			return fw_oom(x->d);
+		int rc = which == ADD ? cmd_add(x, a, na, eol_col)
+		       : which == DEL ? cmd_delete(x, a, na, eol_col) : cmd_flush(x);
+		if (x->grave) {
+			if (which == ADD)
+				stage_abort(x);
+			else
+				stage_commit(x);
+		}
+		return rc;
+	}
 	switch (which) {
 	case ADD: return cmd_add(x, a, na, eol_col);
 	case DEL: return cmd_delete(x, a, na, eol_col);
@@ -627,7 +737,8 @@ int fw_exec(struct fw *fw, const char *line, char *out, size_t outlen, struct fw
 		return fw_oom(d);
 	int rc = fw_lex(line, lx, d);
 	if (!rc) {
-		struct xc x = { .fw = fw, .rules = &fw->rules, .out = &o, .d = d };
+		struct xc x = { .fw = fw, .rules = (struct fw_rules *)fw_rules_get(fw), .out = &o,
+				.d = d };
 		int skip = lx->n && !strcmp(lx->t[0].s, "ipfw");
 		rc = run(&x, lx->t + skip, lx->n - skip, lx->eol_col);
 	}
@@ -725,29 +836,6 @@ static int file_line(struct xc *x, struct fw_lex *lx)
 		      "of `ipfw show` output, got '%s'", t[0].s);
 }
 
-static void stage_abort(struct fw_rules *s, struct fw_grave *g)
-{
-	for (int i = 0; i < s->n; i++)
-		if (s->rule[i].staged)
-			free(s->rule[i].insn);
-	for (int i = 0; i < g->n; i++)
-		if (g->r[i].staged)
-			free(g->r[i].insn);
-	fw_rules_free(s);
-	free(g->r);
-}
-
-static void stage_commit(struct fw *fw, struct fw_rules *s, struct fw_grave *g)
-{
-	for (int i = 0; i < g->n; i++)
-		free(g->r[i].insn);
-	free(g->r);
-	for (int i = 0; i < s->n; i++)
-		s->rule[i].staged = false;
-	fw_rules_free(&fw->rules);
-	fw->rules = *s;
-}
-
 /* Applies (or, with check, only tries) every line of path on a copy of fw's ruleset.
  * Load: 0, or the first error (in *first) and nothing changed. Check: the number of
  * erroneous lines (each passed to fn). Either: -errno when the file cannot be read. */
@@ -765,19 +853,16 @@ static int run_file(struct fw *fw, const char *path, bool check, fw_diag_fn fn, 
 		*first = d;
 		return fatal;
 	}
-	struct fw_rules stage;
-	struct fw_grave g = { 0 };
+	struct fw_out o = { 0 };
+	struct xc x = { .fw = fw, .file = true, .check = check, .out = &o, .d = &d };
 	struct fw_lex *lx = malloc(sizeof(*lx));
-	if (!lx || fw_rules_clone(&stage, &fw->rules)) {
+	if (!lx || stage_begin(&x)) {
 		free(lx);
 		fclose(f);
 		fw_err(&d, 0, EX_OSERR, "out of memory");
 		*first = d;
 		return -ENOMEM;
 	}
-	struct fw_out o = { 0 };
-	struct xc x = { .fw = fw, .rules = &stage, .grave = &g, .file = true, .check = check,
-			.out = &o, .d = &d };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
@@ -823,18 +908,15 @@ static int run_file(struct fw *fw, const char *path, bool check, fw_diag_fn fn, 
 	free(line);
 	free(lx);
 	fclose(f);
-	if (!nerr && !fatal && !check && fw_rules_sort(&stage)) {
+	if (!nerr && !fatal && !check && fw_rules_sort(x.rules)) {
 		fatal = -ENOMEM;
 		fw_err(&d, 0, EX_OSERR, "out of memory");
 		*first = d;
 	}
-	if (nerr || fatal || check) {
-		stage_abort(&stage, &g);
-	} else {
-		fw_rules_finish(&stage);
-		stage_commit(fw, &stage, &g);
-		fw_dyn_orphans(fw);
-	}
+	if (nerr || fatal || check)
+		stage_abort(&x);
+	else
+		stage_commit(&x);
 	if (fatal)
 		return fatal;
 	return check ? nerr : err1;

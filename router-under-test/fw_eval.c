@@ -135,7 +135,7 @@ static bool other_match(const struct fw *fw, const struct fw_insn *x, const stru
 	case FW_OP_NOP: return true;
 	case FW_OP_SRC_LOOKUP:
 	case FW_OP_DST_LOOKUP: {
-		const struct fw_table *t = fw->tables[x->a];
+		const struct fw_table *t = fw_table_at(fw, (int)x->a);
 		uint32_t v;
 		if (!t || !fw_table_lookup(t, x->op == FW_OP_SRC_LOOKUP ? p->src : p->dst, &v))
 			return false;
@@ -167,8 +167,8 @@ enum { PROG_FAIL = 0, PROG_MATCH, PROG_NEXT, PROG_JUMP, PROG_DENY };
  * check-state looks the state table up once per pass and name (DYN_LOOKUP_NEEDED) and
  * on a hit jumps to the parent rule's action (*jump); keep-state/limit, the last test,
  * installs a state or denies the packet. */
-static int prog_run(struct fw *fw, int idx, const struct fw_insn *x, int n, const struct fw_pkt *p,
-		    const uint64_t *f, struct fw_dyn_info *di, int *jump)
+static int prog_run(struct fw *fw, const struct fw_rules *rs, int idx, const struct fw_insn *x,
+		    int n, const struct fw_pkt *p, const uint64_t *f, struct fw_dyn_info *di, int *jump)
 {
 	for (int k = 0; k < n; k++, x++) {
 		bool m;
@@ -179,7 +179,7 @@ static int prog_run(struct fw *fw, int idx, const struct fw_insn *x, int n, cons
 			m = (f[field_of[x->op]] & ((uint64_t)x->b << 32 | x->a)) != 0;
 		} else if (x->op == FW_OP_PROBE || x->op == FW_OP_CHECK) {
 			if (di->dir == FW_DYN_UNKNOWN || (di->kidx != 0 && di->kidx != x->a)) {
-				int r = fw_dyn_lookup(fw, p, (uint16_t)x->a, di);
+				int r = fw_dyn_lookup(fw, rs, p, (uint16_t)x->a, di);
 				if (r >= 0) {
 					*jump = r;
 					return PROG_JUMP;
@@ -189,7 +189,7 @@ static int prog_run(struct fw *fw, int idx, const struct fw_insn *x, int n, cons
 				return PROG_NEXT;
 			continue;
 		} else if (x->op == FW_OP_KEEP || x->op == FW_OP_LIMIT) {
-			if (fw_dyn_install(fw, idx, x, p))
+			if (fw_dyn_install(fw, rs, idx, x, p))
 				return PROG_DENY;
 			continue;
 		} else {
@@ -243,19 +243,25 @@ static void lb_ip(struct lb *b, uint32_t a_be)
 	}
 }
 
-static void emit_log(struct fw *fw, int i, const struct fw_pkt *p)
+static void emit_log(struct fw *fw, const struct fw_rules *rs, int i, const struct fw_pkt *p)
 {
-	struct fw_rule *r = &fw->rules.rule[i];
-	const struct fw_hot *h = &fw->rules.hot[i];
+	const struct fw_rule *r = &rs->rule[i];
+	const struct fw_hot *h = &rs->hot[i];
 	char line[256];
 	struct lb b = { line, line + sizeof(line) - 1 };
 	uint32_t limit_reached = 0;
 	if (!fw->tun.verbose)
 		return;
 	if (r->log_max) {
-		if (!r->log_left)
-			return;
-		if (--r->log_left == 0)
+		/* the allowance is the rule's, whichever thread logs */
+		_Atomic uint32_t *left = &fw_cline(&fw->cs, r->slot, 0)->log_left;
+		uint32_t l = atomic_load_explicit(left, memory_order_relaxed);
+		do {
+			if (!l)
+				return;
+		} while (!atomic_compare_exchange_weak_explicit(left, &l, l - 1, memory_order_relaxed,
+								memory_order_relaxed));
+		if (l == 1)
 			limit_reached = r->log_max;
 	}
 	/* FreeBSD ipfw_log(): "ipfw: 100 Deny TCP 10.0.0.1:1234 10.0.0.2:80 in via em0" */
@@ -333,8 +339,9 @@ static void emit_log(struct fw *fw, int i, const struct fw_pkt *p)
 
 static uint64_t now_s(const struct fw *fw)
 {
-	if (fw->now_s)
-		return fw->now_s;
+	uint64_t s = atomic_load_explicit(&((struct fw *)fw)->now_s, memory_order_relaxed);
+	if (s)
+		return s;
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME_COARSE, &ts);
 	return (uint64_t)ts.tv_sec;
@@ -396,17 +403,31 @@ static int pullup_fails(const struct fw_pkt *p)
 	return p->l4_len < need ? FW_WHY_TRUNCATED : 0;
 }
 
-static inline void account(struct fw *fw, int i, const struct fw_pkt *p, uint64_t *t)
+/* A rule's counters in the pass's view: the thread's own (percpu), or the shared one
+ * every thread writes (shared). Either way a plain increment, not an atomic one: a
+ * view of one's own needs none (counter(9)), and FreeBSD 9 incremented the shared
+ * counters inside the rule without one (ipfw_chk under the chain's read lock), losing
+ * an update now and then; what it cost was the line moving between the CPUs. */
+static inline void account(const struct fw *fw, const struct fw_rules *rs, int i,
+			   const struct fw_pkt *p, uint64_t *t, int view)
 {
-	struct fw_ctr *c = &fw->rules.ctr[i];
+	struct fw_cline *c = fw_cline(&fw->cs, rs->rule[i].slot, view);
 	if (!*t)
 		*t = now_s(fw);
-	c->pkts++;
-	c->bytes += p->ip_len;
-	c->last_s = *t;
+	atomic_store_explicit(&c->pkts, atomic_load_explicit(&c->pkts, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+	atomic_store_explicit(&c->bytes, atomic_load_explicit(&c->bytes, memory_order_relaxed) +
+					 p->ip_len, memory_order_relaxed);
+	atomic_store_explicit(&c->last_s, *t, memory_order_relaxed);
 }
 
 enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_match *m)
+{
+	return fw_eval_rs(fw, fw_rules_get(fw), p, m);
+}
+
+enum fw_verdict fw_eval_rs(struct fw *fw, const struct fw_rules *rs, const struct fw_pkt *p,
+			   struct fw_match *m)
 {
 	m->icmp_code = 0;
 	m->why = FW_WHY_RULE;
@@ -422,8 +443,8 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 		m->why = (uint8_t)why;
 		return FW_DENY;
 	}
-	const struct fw_blk *blk = fw->rules.blk;
-	const struct fw_cand *cand = fw->rules.cand;
+	const struct fw_blk *blk = rs->blk;
+	const struct fw_cand *cand = rs->cand;
 	const uint32_t key = p->proto | (p->in ? FW_KEY_IN : 0);
 	/* no ports on anything but TCP/UDP/UDP-Lite/SCTP with fragment offset 0
 	 * (docs/design/ipfw.md#ports) */
@@ -435,6 +456,8 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 				.sp = { sp, sp, sp, sp },
 				.dp = { dp, dp, dp, dp } };
 	const bool upd = fw->tun.update_counters;
+	const int tid = fw_tls_tid;
+	const int view = fw->tun.counters == FW_CTR_SHARED || tid >= fw->nthreads ? 0 : 1 + tid;
 	uint64_t t = 0, f[F_N];
 	struct fw_dyn_info di = { .dir = FW_DYN_UNKNOWN, .parent = -1 };
 	pkt_fields(p, f);
@@ -450,7 +473,7 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 		const struct fw_cand *h = &cand[i];
 		if (h->nprog) {
 			int jump = -1;
-			int r = prog_run(fw, i, h->prog, h->nprog, p, f, &di, &jump);
+			int r = prog_run(fw, rs, i, h->prog, h->nprog, p, f, &di, &jump);
 			if (r == PROG_FAIL || r == PROG_NEXT)
 				continue;
 			if (r == PROG_JUMP) {
@@ -459,15 +482,15 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 			} else if (r == PROG_DENY) {
 				/* keep-state/limit refused: denied by this rule, counted */
 				if (upd)
-					account(fw, i, p, &t);
+					account(fw, rs, i, p, &t, view);
 				m->rule_no = h->number;
 				return FW_DENY;
 			}
 		}
 		if (upd)
-			account(fw, i, p, &t);
+			account(fw, rs, i, p, &t, view);
 		if (h->log)
-			emit_log(fw, i, p);
+			emit_log(fw, rs, i, p);
 		int next;
 		switch (h->action) {
 		case FW_A_COUNT:
@@ -476,7 +499,7 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 			break;
 		case FW_A_SKIPTO: {
 			/* never backwards: fw_rules_finish() resolved the target index */
-			const struct fw_rule *r = &fw->rules.rule[i];
+			const struct fw_rule *r = &rs->rule[i];
 			next = (int)(fw->tun.skipto_dragonfly ? r->skip_df : r->skip_fb);
 			if (next <= i)
 				next = i + 1;
@@ -493,7 +516,7 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 			return FW_RESET;
 		case FW_A_UNREACH:
 			m->rule_no = h->number;
-			m->icmp_code = fw->rules.rule[i].icmp_code;
+			m->icmp_code = rs->rule[i].icmp_code;
 			return FW_UNREACH;
 		default:
 			m->rule_no = h->number;

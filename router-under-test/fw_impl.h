@@ -17,6 +17,7 @@
 #ifndef PPSLAB_ROUTER_UNDER_TEST_FW_IMPL_H
 #define PPSLAB_ROUTER_UNDER_TEST_FW_IMPL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -143,7 +144,7 @@ struct fw_rule {
 	uint32_t skip_fb;      /* index the scan continues at: FreeBSD semantics */
 	uint32_t skip_df;      /* older ipfw2 / DragonFly semantics */
 	uint32_t log_max;      /* logamount (0 = unlimited) */
-	uint32_t log_left;
+	uint32_t slot;         /* its counters and log allowance (struct fw_cstore) */
 	uint32_t seq;          /* insertion order, for sorting a staged set */
 	uint8_t set;           /* `set N` (accepted, listed only with -S in BSD: not here) */
 	bool staged;           /* created by a load not yet committed */
@@ -155,6 +156,39 @@ struct fw_rule {
 struct fw_ctr {
 	uint64_t pkts, bytes, last_s;
 };
+
+/* Counters live outside the rule sets, one slot per rule, so that a rule keeps them
+ * while sets are replaced around it. A slot has one cache line per view: view 0 is
+ * written by every thread (net.inet.ip.fw.counters=shared, FreeBSD 9's counters in the
+ * rule), view 1 + t by thread t alone (percpu, counter(9)); a reader sums them all, so
+ * switching modes loses nothing. Views are allocated in chunks of FW_CCHUNK slots that
+ * never move; only the thread running commands allocates and frees slots. */
+#define FW_CCHUNK 256
+#define FW_CCHUNKS 4096          /* 1,048,576 rules */
+#define FW_MAX_THREADS 64
+struct fw_cline {
+	_Alignas(64) _Atomic uint64_t pkts, bytes, last_s;
+	_Atomic uint32_t log_left;   /* view 0 only: what is left of logamount */
+};
+struct fw_cstore {
+	int nviews;                              /* 1 + forwarding threads */
+	struct fw_cline *_Atomic chunk[FW_CCHUNKS];  /* nviews × FW_CCHUNK lines, view-major */
+	uint32_t *freel, nfree, capfree, next;
+};
+static inline struct fw_cline *fw_cline(const struct fw_cstore *cs, uint32_t slot, int view)
+{
+	struct fw_cline *c = atomic_load_explicit(&cs->chunk[slot / FW_CCHUNK], memory_order_acquire);
+	return &c[view * FW_CCHUNK + slot % FW_CCHUNK];
+}
+/* A zeroed slot with log_left = log_max, or -ENOMEM / -ENOSPC. */
+int64_t fw_slot_new(struct fw *fw, uint32_t log_max);
+void fw_slot_free(struct fw *fw, uint32_t slot);
+/* counters: zero packets, bytes and time in every view; always: log_left = log_max */
+void fw_slot_zero(struct fw *fw, uint32_t slot, bool counters, uint32_t log_max);
+/* The counters of a slot, summed over the views (last_s: the latest). */
+void fw_slot_read(const struct fw *fw, uint32_t slot, struct fw_ctr *c);
+/* Hands fn(arg) to the reclamation (fw_set_qsbr), or runs it now without one. */
+void fw_retire(struct fw *fw, void (*fn)(void *), void *arg);
 
 /* What the scan needs of a rule whose prefilter passed: 16 bytes, in rule order, with
  * the programs of all rules copied one after the other into the set's arena so that
@@ -175,7 +209,6 @@ struct fw_rules {
 	int arena_cap;
 	struct fw_hot *hot;
 	struct fw_rule *rule;
-	struct fw_ctr *ctr;
 	int n, cap;
 	bool sorted;
 	uint32_t seq_next;
@@ -185,14 +218,21 @@ struct fw_rules {
 /* ---- fw_lpm.c: lookup tables (IPv4 address keys, longest-prefix match) ---- */
 #define FW_MAX_TABLES 128
 #define FW_NAMELEN 64
-struct fw_lpm_len {             /* the entries of one prefix length: open addressing */
+/* The entries of one prefix length: open addressing in one array, which is replaced
+ * (never changed under a reader) when it grows or an entry is deleted; an insert into
+ * a free slot writes key and value, then marks the slot used with a release store. */
+struct fw_lpm_arr {
+	uint32_t cap;               /* a power of two */
 	uint32_t *key, *val;
-	uint8_t *used;
-	uint32_t n, cap;            /* cap a power of two, or 0 */
+	_Atomic uint8_t *used;
+};
+struct fw_lpm_len {
+	struct fw_lpm_arr *_Atomic a;   /* NULL when empty */
+	uint32_t n;                 /* entries; the commands' thread only */
 };
 struct fw_table {
 	char name[FW_NAMELEN];
-	uint64_t lens;              /* bit L: some entry has prefix length L (0..32) */
+	_Atomic uint64_t lens;      /* bit L: some entry has prefix length L (0..32) */
 	uint32_t count;
 	struct fw_lpm_len len[33];
 };
@@ -200,11 +240,14 @@ int fw_table_find(const struct fw *fw, const char *name);          /* index or -
 int fw_table_create(struct fw *fw, const char *name);              /* index or -errno */
 void fw_table_destroy(struct fw *fw, int idx);
 /* 0 added, -EEXIST, -ENOMEM; the address is masked first */
-int fw_table_add(struct fw_table *t, uint32_t addr_be, int plen, uint32_t val);
-int fw_table_del(struct fw_table *t, uint32_t addr_be, int plen);  /* 0 or -ENOENT */
-void fw_table_flush(struct fw_table *t);
+int fw_table_add(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen, uint32_t val);
+int fw_table_del(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen);  /* 0, -ENOENT, -ENOMEM */
+void fw_table_flush(struct fw *fw, struct fw_table *t);
 /* longest prefix containing addr: true and *val, or false */
 bool fw_table_lookup(const struct fw_table *t, uint32_t addr_be, uint32_t *val);
+/* the same among the entries of prefix length plen only */
+bool fw_table_lookup_len(const struct fw_table *t, uint32_t addr_be, int plen, uint32_t *val);
+static inline struct fw_table *fw_table_at(const struct fw *fw, int idx);
 /* every entry, sorted as BSD's radix walk lists them; *n entries in a malloc'ed array
  * of (address, length, value) triples, or NULL with *n 0 */
 uint32_t *fw_table_entries(const struct fw_table *t, uint32_t *n);
@@ -223,10 +266,13 @@ struct fw_dyn_info {
 struct fw_dyn *fw_dyn_new(void);
 void fw_dyn_free(struct fw_dyn *d);
 /* Looks the packet up (names: kidx, 0 = any); on a hit updates the state (lifetime,
- * counters, TCP flags) and returns the parent rule's index, else -1. */
-int fw_dyn_lookup(struct fw *fw, const struct fw_pkt *p, uint16_t kidx, struct fw_dyn_info *di);
-/* Installs the state of rule idx (FW_OP_KEEP / FW_OP_LIMIT x); 0, or -1: deny. */
-int fw_dyn_install(struct fw *fw, int idx, const struct fw_insn *x, const struct fw_pkt *p);
+ * counters, TCP flags) and returns the parent rule's index in rs, else -1. Lock-free. */
+int fw_dyn_lookup(struct fw *fw, const struct fw_rules *rs, const struct fw_pkt *p,
+		  uint16_t kidx, struct fw_dyn_info *di);
+/* Installs the state of rule idx of rs (FW_OP_KEEP / FW_OP_LIMIT x); 0, or -1: deny.
+ * Any thread (the bucket's lock). */
+int fw_dyn_install(struct fw *fw, const struct fw_rules *rs, int idx, const struct fw_insn *x,
+		   const struct fw_pkt *p);
 /* Removes the states whose rule no longer exists (after deletions). */
 void fw_dyn_orphans(struct fw *fw);
 void fw_dyn_flush(struct fw *fw);
@@ -241,19 +287,24 @@ uint32_t fw_dyn_total(const struct fw *fw);   /* states + parents */
 /* state names: index of name (created when asked), 0 = "any" */
 int fw_state_name(struct fw *fw, const char *name, bool create);
 const char *fw_state_name_str(const struct fw *fw, int idx);
-/* Finds rule (number, id) in the live set, using and refreshing the cached index. */
-int fw_rule_find(const struct fw *fw, uint32_t number, uint32_t id, uint32_t *cache_gen,
-		 uint32_t *cache_idx);
+/* Finds rule (number, id) in rs, using and refreshing the cached index (relaxed
+ * atomics: any thread may refresh it; a stale pair is checked against the rule). */
+int fw_rule_find(const struct fw_rules *rs, uint32_t number, uint32_t id,
+		 _Atomic uint32_t *cache_gen, _Atomic uint32_t *cache_idx);
 
 #define FW_MAX_SNAMES 64
 struct fw {
-	struct fw_rules rules;
+	struct fw_rules *_Atomic rules;   /* the live set: replaced, never changed in place */
 	struct fw_tunables tun;
-	struct fw_table *tables[FW_MAX_TABLES];
+	struct fw_table *_Atomic tables[FW_MAX_TABLES];
 	struct fw_dyn *dyn;
+	struct fw_cstore cs;
+	struct qsbr *qsbr;      /* reclamation of replaced objects, or NULL: free at once */
+	int qsbr_self;
+	int nthreads;
 	char *sname[FW_MAX_SNAMES];   /* state names: [0] "any", [1] "default" */
 	int nsnames;
-	uint32_t uptime;        /* seconds, the dynamic states' clock (fw_set_uptime) */
+	_Atomic uint32_t uptime;  /* seconds, the dynamic states' clock (fw_set_uptime) */
 	char ifname[FW_MAX_IFS][FW_IFNAMSIZ];
 	uint32_t ifaddr[FW_MAX_IFS];
 	int nifs;
@@ -261,9 +312,16 @@ struct fw {
 	int nlocal;
 	fw_log_fn log_fn;
 	void *log_arg;
-	uint64_t now_s;
+	_Atomic uint64_t now_s;
 	struct fw_diag *warn_to; /* where the compiler leaves warnings, or NULL */
 };
+
+static inline struct fw_table *fw_table_at(const struct fw *fw, int idx)
+{
+	return atomic_load_explicit(&((struct fw *)fw)->tables[idx], memory_order_acquire);
+}
+/* the calling thread's counter view (fw_thread_set), 0 for the shared one */
+extern _Thread_local int fw_tls_tid;
 
 /* ---- fw_parse.c: lexer and rule compiler ---- */
 struct fw_tok {
@@ -335,7 +393,7 @@ int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t 
 
 /* ---- fw.c: the ruleset ---- */
 uint32_t fw_autoinc_step(const struct fw *fw);
-int fw_rules_init(struct fw_rules *s);                     /* only rule 65535 */
+int fw_rules_init(struct fw *fw, struct fw_rules *s);      /* only rule 65535 */
 int fw_rules_clone(struct fw_rules *dst, const struct fw_rules *src);
 void fw_rules_free(struct fw_rules *s);                    /* the arrays, not the rules */
 /* `prev` of automatic numbering (docs/design/ipfw.md#rule-numbers), 0 if none */
@@ -346,17 +404,25 @@ int fw_rules_lower_bound(const struct fw_rules *s, uint32_t num);
 int fw_rules_push(struct fw_rules *s, const struct fw_compiled *c, uint32_t number);
 /* Inserts in order after the rules with the same number. The index or -ENOMEM. */
 int fw_rules_insert(struct fw_rules *s, const struct fw_compiled *c, uint32_t number);
-/* Rules removed from a staged set, freed when the load commits. */
+/* Rules removed from a staged set, freed once the set that replaced theirs is live
+ * and no thread reads the old one; and the counter resets (zero, resetlog) the staged
+ * set asked for, applied when it commits. */
 struct fw_grave {
+	struct fw *fw;
 	struct fw_rule *r;
 	int n, cap;
+	struct { uint32_t slot, log_max; bool counters; } *z;
+	int nz, capz;
 };
-void fw_grave_bury(struct fw_grave *g, const struct fw_rule *r);   /* g NULL: free now */
+void fw_grave_bury(struct fw_grave *g, const struct fw_rule *r);
 /* Removes the user rules numbered num (all when 0); returns how many. */
 int fw_rules_remove(struct fw_rules *s, uint32_t num, struct fw_grave *g);
 int fw_rules_remove_range(struct fw_rules *s, uint32_t lo, uint32_t hi, struct fw_grave *g);
-/* Zeroes rule i's counters (if counters) and restarts its log allowance. */
-void fw_rules_zero(struct fw_rules *s, int i, bool counters);
+/* Zeroes rule i's counters (if counters) and restarts its log allowance; with a
+ * grave, when the staged set commits. 0 or -ENOMEM. */
+int fw_rules_zero(struct fw *fw, struct fw_rules *s, int i, bool counters, struct fw_grave *g);
+/* Frees a rule's program and counter slot (no thread may be reading it). */
+void fw_rule_release(struct fw *fw, const struct fw_rule *r);
 /* Rebuilds the scan index, the candidate array, the program arena and the skipto
  * indexes; called after every change of the set's rules or order. Allocates only the
  * arena, and falls back to the rules' own copies of their programs without it. */

@@ -9,11 +9,11 @@
  * created when a rule names them), the `ipfw table` commands (fw_cmd.c) and the
  * evaluator (read-only).
  *
- * Tables are read-mostly: every change happens where commands run (the forwarding
- * thread today). A later multi-threaded forwarder keeps lookups lock-free by growing
- * a length's hash into a new array and publishing it with one pointer store (the old
- * one freed after a grace period); in-place inserts into free slots are already safe
- * for a concurrent reader that tolerates not seeing the new entry yet. */
+ * Tables are read-mostly: every change happens on the thread that runs commands, while
+ * every forwarding thread looks up without a lock. An insert into a free slot writes
+ * key and value and then marks the slot used (release); growing a length's hash, or
+ * deleting from it (which moves entries), builds a new array and publishes it with one
+ * pointer store, the old one freed after a grace period (fw_retire). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,152 +50,223 @@ bool fw_table_name_ok(const char *name)
 
 int fw_table_find(const struct fw *fw, const char *name)
 {
-	for (int i = 0; i < FW_MAX_TABLES; i++)
-		if (fw->tables[i] && !strcmp(fw->tables[i]->name, name))
+	for (int i = 0; i < FW_MAX_TABLES; i++) {
+		const struct fw_table *t = fw_table_at(fw, i);
+		if (t && !strcmp(t->name, name))
 			return i;
+	}
 	return -1;
 }
 
 int fw_table_create(struct fw *fw, const char *name)
 {
 	for (int i = 0; i < FW_MAX_TABLES; i++) {
-		if (fw->tables[i])
+		if (fw_table_at(fw, i))
 			continue;
 		struct fw_table *t = calloc(1, sizeof(*t));
 		if (!t)
 			return -ENOMEM;
 		snprintf(t->name, sizeof(t->name), "%s", name);
-		fw->tables[i] = t;
+		atomic_store_explicit(&fw->tables[i], t, memory_order_release);
 		return i;
 	}
 	return -ENOSPC;
 }
 
-static void len_free(struct fw_lpm_len *l)
+static void arr_free(void *arg)
 {
-	free(l->key);
-	free(l->val);
-	free(l->used);
-	memset(l, 0, sizeof(*l));
+	struct fw_lpm_arr *a = arg;
+	if (!a)
+		return;
+	free(a->key);
+	free(a->val);
+	free((void *)a->used);
+	free(a);
 }
 
-void fw_table_flush(struct fw_table *t)
+static struct fw_lpm_arr *arr_new(uint32_t cap)
 {
-	for (int k = 0; k <= 32; k++)
-		len_free(&t->len[k]);
-	t->lens = 0;
+	struct fw_lpm_arr *a = calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->cap = cap;
+	a->key = malloc(cap * sizeof(*a->key));
+	a->val = malloc(cap * sizeof(*a->val));
+	a->used = calloc(cap, sizeof(*a->used));
+	if (!a->key || !a->val || !a->used) {
+		arr_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static inline struct fw_lpm_arr *arr_of(const struct fw_lpm_len *l)
+{
+	return atomic_load_explicit(&((struct fw_lpm_len *)l)->a, memory_order_acquire);
+}
+
+static inline bool used_at(const struct fw_lpm_arr *a, uint32_t i)
+{
+	return atomic_load_explicit(&a->used[i], memory_order_acquire);
+}
+
+/* A new array in place of l's (published with one store); the old one is freed when
+ * no reader can hold it any more. */
+static void arr_publish(struct fw *fw, struct fw_lpm_len *l, struct fw_lpm_arr *a)
+{
+	struct fw_lpm_arr *old = atomic_exchange_explicit(&l->a, a, memory_order_acq_rel);
+	if (old)
+		fw_retire(fw, arr_free, old);
+}
+
+void fw_table_flush(struct fw *fw, struct fw_table *t)
+{
+	atomic_store_explicit(&t->lens, 0, memory_order_release);
+	for (int k = 0; k <= 32; k++) {
+		arr_publish(fw, &t->len[k], NULL);
+		t->len[k].n = 0;
+	}
 	t->count = 0;
+}
+
+static void table_free(void *arg)
+{
+	struct fw_table *t = arg;
+	for (int k = 0; k <= 32; k++)
+		arr_free(atomic_load_explicit(&t->len[k].a, memory_order_relaxed));
+	free(t);
 }
 
 void fw_table_destroy(struct fw *fw, int idx)
 {
-	if (!fw->tables[idx])
-		return;
-	fw_table_flush(fw->tables[idx]);
-	free(fw->tables[idx]);
-	fw->tables[idx] = NULL;
+	struct fw_table *t = atomic_exchange_explicit(&fw->tables[idx], NULL, memory_order_acq_rel);
+	if (t)
+		fw_retire(fw, table_free, t);
 }
 
 /* slot holding key, or the free slot where it would go */
-static uint32_t probe(const struct fw_lpm_len *l, uint32_t key, bool *found)
+static uint32_t probe(const struct fw_lpm_arr *a, uint32_t key, bool *found)
 {
-	uint32_t i = slot_of(key, l->cap);
-	while (l->used[i] && l->key[i] != key)
-		i = (i + 1) & (l->cap - 1);
-	*found = l->used[i];
+	uint32_t i = slot_of(key, a->cap);
+	while (used_at(a, i) && a->key[i] != key)
+		i = (i + 1) & (a->cap - 1);
+	*found = used_at(a, i);
 	return i;
 }
 
-static int grow(struct fw_lpm_len *l)
+/* a copy of a (NULL: empty) with room for want entries at half load */
+static struct fw_lpm_arr *arr_copy(const struct fw_lpm_arr *a, uint32_t want)
 {
-	uint32_t cap = l->cap ? l->cap * 2 : 16;
-	struct fw_lpm_len n = { .cap = cap };
-	n.key = malloc(cap * sizeof(*n.key));
-	n.val = malloc(cap * sizeof(*n.val));
-	n.used = calloc(cap, 1);
-	if (!n.key || !n.val || !n.used) {
-		free(n.key);
-		free(n.val);
-		free(n.used);
-		return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < l->cap; i++) {
-		if (!l->used[i])
+	uint32_t cap = a ? a->cap : 16;
+	while (want * 2 > cap)
+		cap *= 2;
+	struct fw_lpm_arr *n = arr_new(cap);
+	if (!n || !a)
+		return n;
+	for (uint32_t i = 0; i < a->cap; i++) {
+		if (!used_at(a, i))
 			continue;
 		bool f;
-		uint32_t j = probe(&n, l->key[i], &f);
-		n.key[j] = l->key[i];
-		n.val[j] = l->val[i];
-		n.used[j] = 1;
+		uint32_t j = probe(n, a->key[i], &f);
+		n->key[j] = a->key[i];
+		n->val[j] = a->val[i];
+		atomic_store_explicit(&n->used[j], 1, memory_order_relaxed);
 	}
-	n.n = l->n;
-	len_free(l);
-	*l = n;
-	return 0;
+	return n;
 }
 
-int fw_table_add(struct fw_table *t, uint32_t addr_be, int plen, uint32_t val)
+int fw_table_add(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen, uint32_t val)
 {
 	struct fw_lpm_len *l = &t->len[plen];
 	uint32_t key = ntohl(addr_be) & plen_mask_h(plen);
-	if ((l->n + 1) * 2 > l->cap && grow(l))
-		return -ENOMEM;
+	struct fw_lpm_arr *a = arr_of(l);
 	bool found;
-	uint32_t i = probe(l, key, &found);
-	if (found)
-		return -EEXIST;
-	l->key[i] = key;
-	l->val[i] = val;
-	l->used[i] = 1;
+	if (a) {
+		probe(a, key, &found);
+		if (found)
+			return -EEXIST;
+	}
+	if (!a || (l->n + 1) * 2 > a->cap) {
+		/* grown into a new array: readers go on in the old one meanwhile */
+		struct fw_lpm_arr *n = arr_copy(a, l->n + 1);
+		if (!n)
+			return -ENOMEM;
+		arr_publish(fw, l, n);
+		a = n;
+	}
+	uint32_t i = probe(a, key, &found);
+	a->key[i] = key;
+	a->val[i] = val;
+	atomic_store_explicit(&a->used[i], 1, memory_order_release);
 	l->n++;
 	t->count++;
-	t->lens |= 1ull << plen;
+	atomic_fetch_or_explicit(&t->lens, 1ull << plen, memory_order_release);
 	return 0;
 }
 
-int fw_table_del(struct fw_table *t, uint32_t addr_be, int plen)
+int fw_table_del(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen)
 {
 	struct fw_lpm_len *l = &t->len[plen];
 	uint32_t key = ntohl(addr_be) & plen_mask_h(plen);
-	if (!l->cap)
+	struct fw_lpm_arr *a = arr_of(l);
+	if (!a)
 		return -ENOENT;
 	bool found;
-	uint32_t i = probe(l, key, &found);
+	probe(a, key, &found);
 	if (!found)
 		return -ENOENT;
-	/* backward-shift deletion: no tombstones, lookups stay short */
-	l->used[i] = 0;
-	for (uint32_t j = (i + 1) & (l->cap - 1); l->used[j]; j = (j + 1) & (l->cap - 1)) {
-		uint32_t home = slot_of(l->key[j], l->cap);
+	if (l->n == 1) {
+		atomic_fetch_and_explicit(&t->lens, ~(1ull << plen), memory_order_release);
+		arr_publish(fw, l, NULL);
+		l->n = 0;
+		t->count--;
+		return 0;
+	}
+	/* backward-shift deletion (no tombstones, lookups stay short) moves entries, which
+	 * a reader walking the array could miss: it happens on a copy */
+	struct fw_lpm_arr *c = arr_copy(a, l->n);
+	if (!c)
+		return -ENOMEM;
+	uint32_t i = probe(c, key, &found);
+	atomic_store_explicit(&c->used[i], 0, memory_order_relaxed);
+	for (uint32_t j = (i + 1) & (c->cap - 1); used_at(c, j); j = (j + 1) & (c->cap - 1)) {
+		uint32_t home = slot_of(c->key[j], c->cap);
 		/* the entry at j may move to the hole at i when i lies cyclically in home..j */
-		if (((j - home) & (l->cap - 1)) >= ((j - i) & (l->cap - 1))) {
-			l->key[i] = l->key[j];
-			l->val[i] = l->val[j];
-			l->used[i] = 1;
-			l->used[j] = 0;
+		if (((j - home) & (c->cap - 1)) >= ((j - i) & (c->cap - 1))) {
+			c->key[i] = c->key[j];
+			c->val[i] = c->val[j];
+			atomic_store_explicit(&c->used[i], 1, memory_order_relaxed);
+			atomic_store_explicit(&c->used[j], 0, memory_order_relaxed);
 			i = j;
 		}
 	}
+	arr_publish(fw, l, c);
 	l->n--;
 	t->count--;
-	if (!l->n)
-		t->lens &= ~(1ull << plen);
 	return 0;
+}
+
+bool fw_table_lookup_len(const struct fw_table *t, uint32_t addr_be, int plen, uint32_t *val)
+{
+	const struct fw_lpm_arr *a = arr_of(&t->len[plen]);
+	if (!a)
+		return false;
+	uint32_t key = ntohl(addr_be) & plen_mask_h(plen);
+	for (uint32_t i = slot_of(key, a->cap); used_at(a, i); i = (i + 1) & (a->cap - 1))
+		if (a->key[i] == key) {
+			*val = a->val[i];
+			return true;
+		}
+	return false;
 }
 
 bool fw_table_lookup(const struct fw_table *t, uint32_t addr_be, uint32_t *val)
 {
-	uint32_t a = ntohl(addr_be);
-	for (uint64_t m = t->lens; m;) {
+	for (uint64_t m = atomic_load_explicit(&((struct fw_table *)t)->lens, memory_order_acquire); m;) {
 		int plen = 63 - __builtin_clzll(m);
 		m &= ~(1ull << plen);
-		const struct fw_lpm_len *l = &t->len[plen];
-		uint32_t key = a & plen_mask_h(plen);
-		for (uint32_t i = slot_of(key, l->cap); l->used[i]; i = (i + 1) & (l->cap - 1))
-			if (l->key[i] == key) {
-				*val = l->val[i];
-				return true;
-			}
+		if (fw_table_lookup_len(t, addr_be, plen, val))
+			return true;
 	}
 	return false;
 }
@@ -217,12 +288,12 @@ uint32_t *fw_table_entries(const struct fw_table *t, uint32_t *n)
 	if (!e)
 		return NULL;
 	for (int plen = 0; plen <= 32; plen++) {
-		const struct fw_lpm_len *l = &t->len[plen];
-		for (uint32_t i = 0; i < l->cap; i++)
-			if (l->used[i]) {
-				e[3 * k] = l->key[i];
+		const struct fw_lpm_arr *a = arr_of(&t->len[plen]);
+		for (uint32_t i = 0; a && i < a->cap && k < t->count; i++)
+			if (used_at(a, i)) {
+				e[3 * k] = a->key[i];
 				e[3 * k + 1] = (uint32_t)plen;
-				e[3 * k + 2] = l->val[i];
+				e[3 * k + 2] = a->val[i];
 				k++;
 			}
 	}

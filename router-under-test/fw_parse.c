@@ -1529,7 +1529,6 @@ int fw_compile(struct fw *fw, const struct fw_tok *t, int n, int eol_col,
 			out->rule.log_max = (uint32_t)l;
 			c->i++;
 		}
-		out->rule.log_left = out->rule.log_max;
 	}
 
 	if ((s = tok(c)) && (!strcmp(s, "altq") || !strcmp(s, "tag") || !strcmp(s, "untag"))) {

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
 #include <time.h>
@@ -75,7 +76,7 @@ static void put_addr_insn(const struct fw *fw, struct fw_out *o, const struct fw
 	switch (x->op) {
 	case FW_OP_SRC_LOOKUP:
 	case FW_OP_DST_LOOKUP:
-		fw_out_printf(o, " table(%s", fw->tables[x->a] ? fw->tables[x->a]->name : "?");
+		fw_out_printf(o, " table(%s", fw_table_at(fw, (int)x->a) ? fw_table_at(fw, (int)x->a)->name : "?");
 		if (x->n)
 			fw_out_printf(o, ",%u", x->b);
 		fw_out_puts(o, ")");
@@ -421,8 +422,9 @@ static void put_side(const struct fw *fw, struct fw_out *o, struct show *st, boo
  * (JUSTOPTS) has no protocol/from/to part. */
 void fw_out_body(const struct fw *fw, int idx, struct fw_out *o)
 {
-	const struct fw_hot *h = &fw->rules.hot[idx];
-	const struct fw_rule *r = &fw->rules.rule[idx];
+	const struct fw_rules *rs = fw_rules_get(fw);
+	const struct fw_hot *h = &rs->hot[idx];
+	const struct fw_rule *r = &rs->rule[idx];
 	struct show st = { .r = r };
 	switch (h->action) {
 	case FW_A_ALLOW: fw_out_puts(o, "allow"); break;
@@ -488,11 +490,10 @@ static int digits(uint64_t v)
 	return n;
 }
 
-static void show_rule(const struct fw *fw, int i, bool acct, bool times, int pcw, int bcw,
-		      struct fw_out *o)
+static void show_rule(const struct fw *fw, const struct fw_rules *s, const struct fw_ctr *c,
+		      int i, bool acct, bool times, int pcw, int bcw, struct fw_out *o)
 {
-	const struct fw_ctr *c = &fw->rules.ctr[i];
-	fw_out_printf(o, "%05u ", fw->rules.hot[i].number);
+	fw_out_printf(o, "%05u ", s->hot[i].number);
 	if (acct)
 		fw_out_printf(o, "%*llu %*llu ", pcw, (unsigned long long)c->pkts, bcw,
 			      (unsigned long long)c->bytes);
@@ -516,12 +517,17 @@ int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t 
 {
 	bool expired = dyn & 4;   /* -e */
 	dyn &= 3;
-	const struct fw_rules *s = &fw->rules;
-	/* widths are the most digits of any static rule's counter, even when only
-	 * some rules are listed, and with -d of any state's (prepare_format_dyn) */
+	const struct fw_rules *s = fw_rules_get(fw);
+	/* the counters once (threads go on counting), then the widths: the most digits of
+	 * any static rule's counter, even when only some rules are listed, and with -d of
+	 * any state's (prepare_format_dyn) */
+	struct fw_ctr *ctr = malloc((size_t)s->n * sizeof(*ctr));
+	if (!ctr)
+		return fw_oom(d);
 	int pcw = 1, bcw = 1;
 	for (int i = 0; i < s->n; i++) {
-		int p = digits(s->ctr[i].pkts), b = digits(s->ctr[i].bytes);
+		fw_slot_read(fw, s->rule[i].slot, &ctr[i]);
+		int p = digits(ctr[i].pkts), b = digits(ctr[i].bytes);
 		pcw = p > pcw ? p : pcw;
 		bcw = b > bcw ? b : bcw;
 	}
@@ -533,11 +539,12 @@ int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t 
 	size_t dynsz = 16 + (size_t)nstates * 136;
 	if (!nnum) {
 		for (int i = 0; i < s->n && dyn != 2; i++)
-			show_rule(fw, i, acct, times, pcw, bcw, o);
+			show_rule(fw, s, &ctr[i], i, acct, times, pcw, bcw, o);
 		if (nstates) {
 			fw_out_printf(o, "## Dynamic rules (%u %zu):\n", nstates, dynsz);
 			fw_dyn_show(fw, 0, 65535, acct ? pcw : 0, acct ? bcw : 0, expired, o);
 		}
+		free(ctr);
 		return 0;
 	}
 	int missing = 0, rc = 0;
@@ -546,7 +553,7 @@ int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t 
 		for (int i = 0; i < s->n && s->hot[i].number <= hi[k]; i++) {
 			if (s->hot[i].number < lo[k])
 				continue;
-			show_rule(fw, i, acct, times, pcw, bcw, o);
+			show_rule(fw, s, &ctr[i], i, acct, times, pcw, bcw, o);
 			seen++;
 		}
 		if (!seen && missing++ == 0) {
@@ -563,6 +570,7 @@ int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t 
 		for (int k = 0; k < nnum; k++)
 			fw_dyn_show(fw, lo[k], hi[k], acct ? pcw : 0, acct ? bcw : 0, expired, o);
 	}
+	free(ctr);
 	if (missing > 1) {
 		size_t l = strlen(d->msg);
 		snprintf(d->msg + l, sizeof(d->msg) - l, " (and %d more)", missing - 1);

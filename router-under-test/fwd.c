@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 
 #include "clock.h"
@@ -65,34 +66,105 @@ struct burst {
 	uint8_t buf[FWD_BURST_MAX][REPLY_MAX];
 };
 
-int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max, char *err,
-	     size_t errlen)
+static struct fwd_thr *thr_new(struct fwd *f, int id)
+{
+	struct fwd_thr *t = aligned_alloc(64, (sizeof(*t) + 63) / 64 * 64);
+	if (!t)
+		return NULL;
+	memset(t, 0, sizeof(*t));
+	t->f = f;
+	t->id = id;
+	t->scratch = malloc(sizeof(struct burst));
+	t->denied_by_rule = calloc(65536, sizeof(*t->denied_by_rule));
+	t->ip_id = (uint16_t)(mono_ns() >> 10) + (uint16_t)(id * 4099);
+	if (!t->scratch || !t->denied_by_rule) {
+		free(t->scratch);
+		free((void *)t->denied_by_rule);
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+int fwd_init_detached(struct fwd *f, struct fw *fw)
+{
+	memset(f, 0, sizeof(*f));
+	f->fw = fw;
+	if (!(f->thr[0] = thr_new(f, 0)))
+		return -ENOMEM;
+	f->nthr = 1;
+	return 0;
+}
+
+/* Threads need a socket per queue: a fanout group member (afpacket:) or an AF_XDP
+ * socket on queue i (xdp:); pcap: has neither. */
+static int check_thread_specs(const char *const *specs, int n, int nthr, char *err, size_t errlen)
+{
+	for (int i = 0; i < n && nthr > 1; i++) {
+		char be[16], tg[64];
+		int rc = port_spec_parse(specs[i], be, tg, err, errlen);
+		if (rc)
+			return rc;
+		if (strcmp(be, "afpacket") && strcmp(be, "xdp")) {
+			snprintf(err, errlen, "%d threads need afpacket: (a fanout group per port) or "
+				 "xdp: ports (a socket per queue); '%s' is %s", nthr, specs[i], be);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max, int nthr,
+	     char *err, size_t errlen)
 {
 	memset(f, 0, sizeof(*f));
 	f->rt = rt_new();
 	f->nt = nt_new();
-	f->scratch = malloc(sizeof(struct burst));
-	f->ip_id = (uint16_t)(mono_ns() >> 10);
-	if (!f->rt || !f->nt || !f->scratch)
+	if (!f->rt || !f->nt)
 		return -ENOMEM;
 	if (n > FWD_MAX_PORTS) {
 		snprintf(err, errlen, "at most %d ports", FWD_MAX_PORTS);
 		return -EINVAL;
 	}
+	if (nthr < 1 || nthr > FWD_MAX_THREADS) {
+		snprintf(err, errlen, "1..%d threads", FWD_MAX_THREADS);
+		return -EINVAL;
+	}
+	int rc = check_thread_specs(specs, n, nthr, err, errlen);
+	if (rc)
+		return rc;
+	for (int t = 0; t < nthr; t++) {
+		if (!(f->thr[t] = thr_new(f, t)))
+			return -ENOMEM;
+		f->nthr = t + 1;
+	}
 	for (int i = 0; i < n; i++) {
 		struct fwd_port *p = &f->ports[i];
-		/* per-frame delivery: a V3 block would hold frames back until it retires;
-		 * linear TX skbs: a frame referencing ring pages is copied out again into a
-		 * fresh page by the veth peer (skb_copy_ubufs), 10-20% of the forwarding
-		 * CPU at 64 bytes */
-		struct port_cfg pc = { .dir = PORT_RX | PORT_TX, .frame_max = frame_max,
-				       .ring_frames = FWD_RING_FRAMES, .rx_per_frame = 1,
-				       .tx_linear = 1,
-				       /* xdp: one UMEM for all ports: forwarding without a copy */
-				       .share = i ? f->ports[0].port : NULL };
-		int rc = port_open(specs[i], &pc, &p->port, err, errlen);
-		if (rc)
-			return rc;
+		/* a fanout group per port, so that the kernel spreads its flows over the
+		 * threads' sockets; joined in thread order and gated until complete */
+		uint16_t group = (uint16_t)(((unsigned)getpid() * 13u + (unsigned)i + 1) & 0xffffu);
+		for (int t = 0; t < nthr; t++) {
+			/* per-frame delivery: a V3 block would hold frames back until it retires;
+			 * linear TX skbs: a frame referencing ring pages is copied out again into
+			 * a fresh page by the veth peer (skb_copy_ubufs), 10-20% of the
+			 * forwarding CPU at 64 bytes */
+			struct port_cfg pc = { .dir = PORT_RX | PORT_TX, .frame_max = frame_max,
+					       .ring_frames = FWD_RING_FRAMES, .rx_per_frame = 1,
+					       .tx_linear = 1,
+					       /* xdp: thread t binds queue t */
+					       .queue_offset = (uint16_t)t,
+					       /* xdp: one UMEM for a thread's ports: forwarding
+						* without a copy */
+					       .share = i ? f->thr[t]->port[0] : NULL };
+			if (nthr > 1) {
+				pc.fanout_id = group ? group : 1;
+				pc.rx_gated = 1;
+			}
+			rc = port_open(specs[i], &pc, &f->thr[t]->port[i], err, errlen);
+			if (rc)
+				return rc;
+		}
+		p->port = f->thr[0]->port[i];
 		f->nports = i + 1;
 		if (port_layer(p->port) != PORT_L2) {
 			snprintf(err, errlen, "%s: the forwarder needs an Ethernet port", specs[i]);
@@ -108,6 +180,13 @@ int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max,
 			nt_load_system(f->nt, i, p->ifname);
 		}
 	}
+	for (int i = 0; i < n; i++)
+		for (int t = 0; t < nthr; t++)
+			if ((rc = port_rx_open(f->thr[t]->port[i]))) {
+				snprintf(err, errlen, "%s: opening the fanout gate: %s", specs[i],
+					 strerror(-rc));
+				return rc;
+			}
 	return 0;
 }
 
@@ -118,28 +197,31 @@ int fwd_ready(struct fwd *f)
 
 int fwd_set_fw(struct fwd *f, struct fw *fw)
 {
-	f->denied_by_rule = calloc(65536, sizeof(*f->denied_by_rule));
-	if (!f->denied_by_rule)
-		return -ENOMEM;
 	f->fw = fw;
-	return 0;
+	return fw_set_threads(fw, f->nthr);
 }
 
 void fwd_fini(struct fwd *f)
 {
-	for (int i = 0; i < f->nports; i++)
-		port_close(f->ports[i].port);
+	for (int t = 0; t < f->nthr; t++) {
+		struct fwd_thr *th = f->thr[t];
+		if (!th)
+			continue;
+		for (int i = 0; i < FWD_MAX_PORTS; i++)
+			port_close(th->port[i]);
+		free((void *)th->denied_by_rule);
+		free(th->scratch);
+		free(th);
+		f->thr[t] = NULL;
+	}
+	f->nthr = 0;
 	f->nports = 0;
 	rt_free(f->rt);
 	nt_free(f->nt);
 	fw_free(f->fw);
 	f->fw = NULL;
-	free((void *)f->denied_by_rule);
-	free(f->scratch);
-	f->scratch = NULL;
 	f->rt = NULL;
 	f->nt = NULL;
-	f->denied_by_rule = NULL;
 }
 
 static inline void add(_Atomic uint64_t *c, uint64_t v)
@@ -154,10 +236,11 @@ static inline uint64_t ld(const _Atomic uint64_t *c)
 }
 
 
-static void burst_flush(struct fwd *f, int in, struct burst *b, const struct port_pkt *rx,
+static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct port_pkt *rx,
 			int n)
 {
-	struct fwd_port_ctr *ic = &f->ports[in].ctr;
+	const struct fwd *f = t->f;
+	struct fwd_port_ctr *ic = &t->ctr[in];
 	uint64_t rb = 0, fwd = 0;
 	for (int k = 0; k < n; k++)
 		rb += rx[k].len;
@@ -167,13 +250,13 @@ static void burst_flush(struct fwd *f, int in, struct burst *b, const struct por
 	for (int o = 0; o < f->nports; o++) {
 		if (!b->nout[o])
 			continue;
-		int a = port_fwd_burst(f->ports[o].port, b->out[o], b->nout[o]);
+		int a = port_fwd_burst(t->port[o], b->out[o], b->nout[o]);
 		if (a < 0)
 			a = 0;
 		uint64_t tb = 0;
 		for (int i = 0; i < a; i++)
 			tb += b->out[o][i].len;
-		struct fwd_port_ctr *oc = &f->ports[o].ctr;
+		struct fwd_port_ctr *oc = &t->ctr[o];
 		add(&oc->tx_pkts, (uint64_t)a);
 		add(&oc->tx_bytes, tb);
 		b->drops[FWD_DROP_TXFULL] += (uint64_t)(b->nout[o] - a);
@@ -186,7 +269,7 @@ static void burst_flush(struct fwd *f, int in, struct burst *b, const struct por
 	for (int o = 0; o < f->nports; o++) {
 		if (!b->nrep[o])
 			continue;
-		int a = port_tx_burst(f->ports[o].port, b->rep[o], b->nrep[o]);
+		int a = port_tx_burst(t->port[o], b->rep[o], b->nrep[o]);
 		if (a < 0)
 			a = 0;
 		uint64_t tb = 0, un = 0;
@@ -194,7 +277,7 @@ static void burst_flush(struct fwd *f, int in, struct burst *b, const struct por
 			tb += b->rep[o][i].len;
 			un += b->rep_unreach[o][i];
 		}
-		struct fwd_port_ctr *oc = &f->ports[o].ctr;
+		struct fwd_port_ctr *oc = &t->ctr[o];
 		add(&oc->tx_pkts, (uint64_t)a);
 		add(&oc->tx_bytes, tb);
 		add(&oc->unreach_sent, un);
@@ -248,7 +331,7 @@ static void fw_pkt_of(const struct pkt_info *pi, int recv_if, struct fw_pkt *p)
 
 /* A pass that did not let the packet through: counted by cause, and by rule when a
  * rule decided. */
-static inline void fw_drop(struct fwd *f, struct burst *b, enum fw_verdict v, const struct fw_match *m)
+static inline void fw_drop(struct fwd_thr *t, struct burst *b, enum fw_verdict v, const struct fw_match *m)
 {
 	if (m->why != FW_WHY_RULE) {
 		b->drops[m->why == FW_WHY_TINYFRAG ? FWD_DROP_FW_TINYFRAG : FWD_DROP_FW_TRUNCATED]++;
@@ -256,7 +339,7 @@ static inline void fw_drop(struct fwd *f, struct burst *b, enum fw_verdict v, co
 	}
 	b->drops[v == FW_UNREACH ? FWD_DROP_FW_UNREACH
 		 : v == FW_RESET ? FWD_DROP_FW_RESET : FWD_DROP_FW_DENY]++;
-	add(&f->denied_by_rule[m->rule_no & 0xffff], 1);
+	add(&t->denied_by_rule[m->rule_no & 0xffff], 1);
 }
 
 static inline void wr16(uint8_t *p, uint16_t v)
@@ -290,9 +373,10 @@ static bool is_my_address(const struct fwd *f, uint32_t a)
  * icmp_error/icmp_reflect for the unreachable, ip_output), and queued on the port the
  * route back to the sender leaves by (the receiving one in a lab). Unlike the RST
  * (M_SKIP_FIREWALL), the ICMP error passes the outbound firewall on its way out. */
-static void fw_reply(struct fwd *f, struct burst *b, int in, const uint8_t *fr,
+static void fw_reply(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr,
 		     const struct pkt_info *pi, enum fw_verdict v, uint16_t code)
 {
+	struct fwd *f = t->f;
 	const uint8_t *ip = fr + PKT_IP_OFF;
 	unsigned hl = (ip[0] & 15u) * 4u, iplen = pi->ip_len;
 	uint16_t off = rd16(ip + 6);
@@ -352,15 +436,13 @@ static void fw_reply(struct fwd *f, struct burst *b, int in, const uint8_t *fr,
 	}
 	uint32_t lim = fw_tunables(f->fw)->reply_limit;
 	if (skip == FWD_RS_COUNT && lim) {
-		uint32_t sec = (uint32_t)(f->now_ns / NS_PER_S);
-		if (sec != f->reply_sec) {
-			f->reply_sec = sec;
-			f->reply_n = 0;
-		}
-		if (f->reply_n >= lim)
+		/* one window for every thread: a second's allowance is the router's */
+		uint32_t sec = (uint32_t)(t->now_ns / NS_PER_S);
+		uint32_t was = atomic_load_explicit(&f->reply_sec, memory_order_relaxed);
+		if (sec != was && atomic_compare_exchange_strong(&f->reply_sec, &was, sec))
+			atomic_store(&f->reply_n, 0);
+		if (atomic_fetch_add(&f->reply_n, 1) >= lim)
 			skip = FWD_RS_LIMIT;
-		else
-			f->reply_n++;
 	}
 	if (skip == FWD_RS_COUNT && b->nbuf == FWD_BURST_MAX)
 		skip = FWD_RS_TXFULL;
@@ -421,7 +503,7 @@ static void fw_reply(struct fwd *f, struct burst *b, int in, const uint8_t *fr,
 		memcpy(ic + 2, &c, 2);
 	}
 	wr16(rip + 2, (uint16_t)len);
-	wr16(rip + 4, f->ip_id++);   /* ip_fillid(), net.inet.ip.random_id=0 */
+	wr16(rip + 4, t->ip_id++);   /* ip_fillid(), net.inet.ip.random_id=0 */
 	uint16_t hc = csum_ip4_hdr(rip, 20);
 	memcpy(rip + 10, &hc, 2);
 	if (v == FW_UNREACH) {
@@ -433,7 +515,7 @@ static void fw_reply(struct fwd *f, struct burst *b, int in, const uint8_t *fr,
 		fw_pkt_of(&ri, -1, &fp);
 		fp.in = false;
 		fp.xmit_if = o;
-		if (fw_eval_ex(f->fw, &fp, &m) != FW_PASS) {
+		if (fw_eval_rs(f->fw, t->rs, &fp, &m) != FW_PASS) {
 			b->skip[FWD_RS_FW_DENY]++;
 			return;
 		}
@@ -445,15 +527,19 @@ static void fw_reply(struct fwd *f, struct burst *b, int in, const uint8_t *fr,
 }
 
 /* The firewall is consulted in this burst: present and net.inet.ip.fw.enable. The
- * rule's match time is stamped once per burst (CLOCK_REALTIME seconds). */
-static inline bool fw_on(struct fwd *f)
+ * rule's match time is stamped once per burst (CLOCK_REALTIME seconds), and the burst
+ * takes the rule set it sees now for every pass of every frame. */
+static inline bool fw_on(struct fwd_thr *t)
 {
+	struct fwd *f = t->f;
 	if (!f->fw || !fw_tunables(f->fw)->enable)
 		return false;
 	fw_set_now(f->fw, clock_ns(CLOCK_REALTIME_COARSE) / NS_PER_S);
-	f->now_ns = mono_ns();
-	fw_set_uptime(f->fw, (uint32_t)(f->now_ns / NS_PER_S));
-	fw_dyn_maintain(f->fw, 4096);   /* dyn_tick's once-a-second sweep, in slices */
+	t->now_ns = mono_ns();
+	fw_set_uptime(f->fw, (uint32_t)(t->now_ns / NS_PER_S));
+	if (t->id == 0)
+		fw_dyn_maintain(f->fw, 4096);   /* dyn_tick's once-a-second sweep, in slices */
+	t->rs = fw_rules_get(f->fw);
 	return true;
 }
 
@@ -483,17 +569,18 @@ static inline void prefetch_frames(const struct port_pkt *rx, int n)
 		__builtin_prefetch(rx[k].data, 1);
 }
 
-static int burst_l3(struct fwd *f, int in, int max)
+static int burst_l3(struct fwd_thr *t, int in, int max)
 {
-	struct burst *b = f->scratch;
+	struct fwd *f = t->f;
+	struct burst *b = t->scratch;
 	struct port_pkt *rx = b->rx;
 	burst_reset(b);
 
-	int n = port_rx_burst(f->ports[in].port, rx, max);
+	int n = port_rx_burst(t->port[in], rx, max);
 	if (n <= 0)
 		return n;
 	prefetch_frames(rx, n);
-	bool fw = fw_on(f);
+	bool fw = fw_on(t);
 	for (int k = 0; k < n; k++) {
 		struct pkt_info pi;
 		struct fw_pkt fp;
@@ -510,10 +597,10 @@ static int burst_l3(struct fwd *f, int in, int max)
 		 * (docs/design/ipfw.md#two-passes-per-forwarded-packet) */
 		if (fw) {
 			fw_pkt_of(&pi, in, &fp);
-			if ((v = fw_eval_ex(f->fw, &fp, &m)) != FW_PASS) {
-				fw_drop(f, b, v, &m);
+			if ((v = fw_eval_rs(f->fw, t->rs, &fp, &m)) != FW_PASS) {
+				fw_drop(t, b, v, &m);
 				if (v == FW_RESET || v == FW_UNREACH)
-					fw_reply(f, b, in, fr, &pi, v, m.icmp_code);
+					fw_reply(t, b, in, fr, &pi, v, m.icmp_code);
 				continue;
 			}
 		}
@@ -545,10 +632,10 @@ static int burst_l3(struct fwd *f, int in, int max)
 			fp.in = false;
 			fp.xmit_if = o;
 			fp.ttl = ip[8];
-			if ((v = fw_eval_ex(f->fw, &fp, &m)) != FW_PASS) {
-				fw_drop(f, b, v, &m);
+			if ((v = fw_eval_rs(f->fw, t->rs, &fp, &m)) != FW_PASS) {
+				fw_drop(t, b, v, &m);
 				if (v == FW_RESET || v == FW_UNREACH)
-					fw_reply(f, b, in, fr, &pi, v, m.icmp_code);
+					fw_reply(t, b, in, fr, &pi, v, m.icmp_code);
 				continue;
 			}
 		}
@@ -561,22 +648,23 @@ static int burst_l3(struct fwd *f, int in, int max)
 		memcpy(fr + 6, f->ports[o].mac, 6);
 		b->out[o][b->nout[o]++] = rx[k];
 	}
-	burst_flush(f, in, b, rx, n);
+	burst_flush(t, in, b, rx, n);
 	return n;
 }
 
-static int burst_l2(struct fwd *f, int in, int max)
+static int burst_l2(struct fwd_thr *t, int in, int max)
 {
-	struct burst *b = f->scratch;
+	struct fwd *f = t->f;
+	struct burst *b = t->scratch;
 	struct port_pkt *rx = b->rx;
 	burst_reset(b);
 	int o = in ^ 1;               /* two ports: the other one */
 
-	int n = port_rx_burst(f->ports[in].port, rx, max);
+	int n = port_rx_burst(t->port[in], rx, max);
 	if (n <= 0)
 		return n;
 	prefetch_frames(rx, n);
-	bool fw = fw_on(f);
+	bool fw = fw_on(t);
 	for (int k = 0; k < n; k++) {
 		struct pkt_info pi;
 		enum pkt_class c = pkt_parse_ip4(rx[k].data, rx[k].len, &pi);
@@ -592,44 +680,96 @@ static int burst_l2(struct fwd *f, int in, int max)
 			struct fw_match m;
 			enum fw_verdict v;
 			fw_pkt_of(&pi, in, &fp);
-			if ((v = fw_eval_ex(f->fw, &fp, &m)) == FW_PASS) {
+			if ((v = fw_eval_rs(f->fw, t->rs, &fp, &m)) == FW_PASS) {
 				fp.in = false;
 				fp.xmit_if = o;
-				v = fw_eval_ex(f->fw, &fp, &m);
+				v = fw_eval_rs(f->fw, t->rs, &fp, &m);
 			}
 			if (v != FW_PASS) {
-				fw_drop(f, b, v, &m);
+				fw_drop(t, b, v, &m);
 				if (v == FW_RESET || v == FW_UNREACH)
-					fw_reply(f, b, in, rx[k].data, &pi, v, m.icmp_code);
+					fw_reply(t, b, in, rx[k].data, &pi, v, m.icmp_code);
 				continue;
 			}
 		}
 		b->out[o][b->nout[o]++] = rx[k];
 	}
-	burst_flush(f, in, b, rx, n);
+	burst_flush(t, in, b, rx, n);
 	return n;
 }
 
-int fwd_burst(struct fwd *f, int in, int max)
+int fwd_burst(struct fwd_thr *t, int in, int max)
 {
 	if (max > FWD_BURST_MAX)
 		max = FWD_BURST_MAX;
-	return f->l2 ? burst_l2(f, in, max) : burst_l3(f, in, max);
+	return t->f->l2 ? burst_l2(t, in, max) : burst_l3(t, in, max);
 }
 
-void fwd_flush(struct fwd *f)
+void fwd_flush(struct fwd_thr *t)
 {
-	for (int i = 0; i < f->nports; i++)
-		port_flush(f->ports[i].port);
+	for (int i = 0; i < t->f->nports; i++)
+		port_flush(t->port[i]);
 }
 
-void fwd_refresh_kernel(struct fwd *f)
+void fwd_refresh_kernel(struct fwd_thr *t)
 {
-	for (int i = 0; i < f->nports; i++) {
+	for (int i = 0; i < t->f->nports; i++) {
 		struct port_stats ps;
-		port_stats(f->ports[i].port, &ps);
-		atomic_store_explicit(&f->ports[i].ctr.kernel_drops, ps.rx_drops,
-				      memory_order_relaxed);
+		port_stats(t->port[i], &ps);
+		atomic_store_explicit(&t->ctr[i].kernel_drops, ps.rx_drops, memory_order_relaxed);
+	}
+}
+
+static void ctr_add(const struct fwd_port_ctr *c, struct fwd_port_ctr_sum *s)
+{
+	s->rx_pkts += ld(&c->rx_pkts);
+	s->rx_bytes += ld(&c->rx_bytes);
+	s->rx_bursts += ld(&c->rx_bursts);
+	s->tx_pkts += ld(&c->tx_pkts);
+	s->tx_bytes += ld(&c->tx_bytes);
+	s->fwd_pkts += ld(&c->fwd_pkts);
+	s->kernel_drops += ld(&c->kernel_drops);
+	for (int d = 0; d < FWD_DROP_COUNT; d++)
+		s->drops[d] += ld(&c->drops[d]);
+	s->rst_sent += ld(&c->rst_sent);
+	s->unreach_sent += ld(&c->unreach_sent);
+	for (int k = 0; k < FWD_RS_COUNT; k++)
+		s->reply_skip[k] += ld(&c->reply_skip[k]);
+}
+
+void fwd_port_sum(const struct fwd *f, int i, struct fwd_port_ctr_sum *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (int t = 0; t < f->nthr; t++)
+		ctr_add(&f->thr[t]->ctr[i], c);
+}
+
+static void totals_of(const struct fwd_port_ctr_sum *c, struct fwd_totals *t)
+{
+	t->rx_pkts += c->rx_pkts;
+	t->rx_bytes += c->rx_bytes;
+	t->rx_bursts += c->rx_bursts;
+	t->tx_pkts += c->tx_pkts;
+	t->tx_bytes += c->tx_bytes;
+	t->fwd_pkts += c->fwd_pkts;
+	t->kernel_drops += c->kernel_drops;
+	for (int d = 0; d < FWD_DROP_COUNT; d++) {
+		t->drops[d] += c->drops[d];
+		t->drop_pkts += c->drops[d];
+	}
+	t->rst_sent += c->rst_sent;
+	t->unreach_sent += c->unreach_sent;
+	for (int k = 0; k < FWD_RS_COUNT; k++)
+		t->reply_skip[k] += c->reply_skip[k];
+}
+
+void fwd_thr_totals(const struct fwd_thr *th, struct fwd_totals *tot)
+{
+	memset(tot, 0, sizeof(*tot));
+	for (int i = 0; i < th->f->nports; i++) {
+		struct fwd_port_ctr_sum c = { 0 };
+		ctr_add(&th->ctr[i], &c);
+		totals_of(&c, tot);
 	}
 }
 
@@ -637,22 +777,16 @@ void fwd_totals(const struct fwd *f, struct fwd_totals *t)
 {
 	memset(t, 0, sizeof(*t));
 	for (int i = 0; i < f->nports; i++) {
-		const struct fwd_port_ctr *c = &f->ports[i].ctr;
-		t->rx_pkts += ld(&c->rx_pkts);
-		t->rx_bytes += ld(&c->rx_bytes);
-		t->rx_bursts += ld(&c->rx_bursts);
-		t->tx_pkts += ld(&c->tx_pkts);
-		t->tx_bytes += ld(&c->tx_bytes);
-		t->fwd_pkts += ld(&c->fwd_pkts);
-		t->kernel_drops += ld(&c->kernel_drops);
-		for (int d = 0; d < FWD_DROP_COUNT; d++) {
-			uint64_t v = ld(&c->drops[d]);
-			t->drops[d] += v;
-			t->drop_pkts += v;
-		}
-		t->rst_sent += ld(&c->rst_sent);
-		t->unreach_sent += ld(&c->unreach_sent);
-		for (int k = 0; k < FWD_RS_COUNT; k++)
-			t->reply_skip[k] += ld(&c->reply_skip[k]);
+		struct fwd_port_ctr_sum c;
+		fwd_port_sum(f, i, &c);
+		totals_of(&c, t);
 	}
+}
+
+uint64_t fwd_denied(const struct fwd *f, int k)
+{
+	uint64_t v = 0;
+	for (int t = 0; t < f->nthr; t++)
+		v += ld(&f->thr[t]->denied_by_rule[k]);
+	return v;
 }

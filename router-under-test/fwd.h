@@ -15,9 +15,16 @@
  *
  * Every frame read is either forwarded or dropped for exactly one cause, so per port
  * rx_pkts = fwd_pkts + the drops counted against it (drop_txfull is counted against the
- * ingress port too). Counters are 64-bit, written only by the forwarding thread with
- * relaxed atomics, read by anyone. Scheduling (poll, intr, busy) decides when and with
- * what max fwd_burst is called; this module does not loop or sleep. */
+ * ingress port too). Counters are 64-bit, per forwarding thread and port, written only
+ * by their thread with relaxed atomics, read (and summed) by anyone. Scheduling (poll,
+ * intr, busy) decides when and with what max fwd_burst is called; this module does
+ * not loop or sleep.
+ *
+ * Threads: forwarding thread i owns receive queue i of every port and transmit queue i
+ * (its own socket on each port: a member of the port's AF_PACKET fanout group, in the
+ * kernel's flow-hash mode, or an AF_XDP socket bound to queue i), its counters and its
+ * burst arrays; the routing, neighbour and firewall tables are shared and only read on
+ * the forwarding path (the firewall's rule set once per burst: fw_rules_get). */
 #ifndef PPSLAB_ROUTER_UNDER_TEST_FWD_H
 #define PPSLAB_ROUTER_UNDER_TEST_FWD_H
 
@@ -29,6 +36,7 @@
 #include "route.h"
 
 #define FWD_MAX_PORTS 8
+#define FWD_MAX_THREADS 64
 #define FWD_BURST_MAX 1024
 /* RX ring slots per port: 16,384 frames absorb 0.3 s of scheduling stalls at 50 kpps
  * before the kernel drops ("Missed Packets") */
@@ -65,6 +73,13 @@ const char *fwd_reply_skip_name(enum fwd_reply_skip r);
 /* JSON names of the causes ("txfull", "malformed", ... as the skeleton named them). */
 const char *fwd_drop_name(enum fwd_drop d);
 
+/* fwd_port_ctr as plain numbers (a sum over the threads) */
+struct fwd_port_ctr_sum {
+	uint64_t rx_pkts, rx_bytes, rx_bursts, tx_pkts, tx_bytes, fwd_pkts;
+	uint64_t drops[FWD_DROP_COUNT];
+	uint64_t rst_sent, unreach_sent, reply_skip[FWD_RS_COUNT], kernel_drops;
+};
+
 struct fwd_port_ctr {
 	_Atomic uint64_t rx_pkts, rx_bytes;   /* read from the port */
 	_Atomic uint64_t rx_bursts;           /* reads that returned frames (avg batch) */
@@ -79,41 +94,56 @@ struct fwd_port_ctr {
 };
 
 struct fwd_port {
-	struct port *port;
+	struct port *port;     /* thread 0's socket (names, readiness) */
 	char ifname[32];
 	uint8_t mac[6];
 	uint32_t ip;           /* network order, 0 if none */
 	uint8_t plen;
-	struct fwd_port_ctr ctr;
 };
 
 struct fw;
+struct fw_rules;
 struct fwlog;
 struct burst;
+struct fwd;
+
+/* One forwarding thread's share: its socket of each port, its counters. */
+struct fwd_thr {
+	struct fwd *f;
+	int id;
+	struct port *port[FWD_MAX_PORTS];
+	struct fwd_port_ctr ctr[FWD_MAX_PORTS];
+	/* frames each rule number denied (terminal deny/reject/unreach/reset), counted by
+	 * the forwarder whatever net.inet.ip.fw.update_counters says; 65536 entries */
+	_Atomic uint64_t *denied_by_rule;
+	struct burst *scratch;        /* the per-burst arrays */
+	const struct fw_rules *rs;    /* the rule set of the burst in progress */
+	uint16_t ip_id;               /* ip_fillid(): the replies' IP ids, a counter per CPU */
+	uint64_t now_ns;              /* CLOCK_MONOTONIC at the burst's start */
+};
 
 struct fwd {
 	struct fwd_port ports[FWD_MAX_PORTS];
 	int nports;
+	int nthr;
+	struct fwd_thr *thr[FWD_MAX_THREADS];
 	bool l2;                      /* bridge instead of route */
 	struct rt *rt;
 	struct nt *nt;
 	struct fw *fw;                /* NULL: no firewall */
 	struct fwlog *log;            /* its log lines' queue (counters in the stats), or NULL */
-	/* frames each rule number denied (terminal deny/reject/unreach/reset), counted by
-	 * the forwarder whatever net.inet.ip.fw.update_counters says; 65536 entries */
-	_Atomic uint64_t *denied_by_rule;
-	struct burst *scratch;        /* the forwarding thread's per-burst arrays */
-	uint16_t ip_id;               /* ip_fillid(): the replies' IP ids, a counter */
-	uint32_t reply_sec, reply_n;  /* net.inet.ip.fw.reply_limit's window */
-	uint64_t now_ns;              /* CLOCK_MONOTONIC at the burst's start */
+	_Atomic uint32_t reply_sec, reply_n;  /* net.inet.ip.fw.reply_limit's window */
 };
 
-/* Opens the ports (specs) for frames up to frame_max bytes (without FCS), reads their
+/* Opens the ports (specs) for frames up to frame_max bytes (without FCS), one socket
+ * per port for each of nthr threads (nthr > 1: afpacket: or xdp: ports), reads their
  * MAC/IPv4, adds connected routes and loads the system's neighbours for each. The
  * caller adds its routes and neighbours, then calls fwd_ready. 0 or -errno with a
  * message in err. */
-int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max, char *err,
-	     size_t errlen);
+int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max, int nthr,
+	     char *err, size_t errlen);
+/* A forwarder of one thread without ports, around fw (tests drive its commands). */
+int fwd_init_detached(struct fwd *f, struct fw *fw);
 /* Compiles the routing table; forwarding may start. 0 or -ENOMEM. */
 int fwd_ready(struct fwd *f);
 /* Hands the firewall to the forwarder: every forwarded IPv4 packet passes it twice,
@@ -121,16 +151,16 @@ int fwd_ready(struct fwd *f);
  * net.inet.ip.fw.enable is 1); fwd_fini frees it. 0 or -ENOMEM. */
 int fwd_set_fw(struct fwd *f, struct fw *fw);
 void fwd_fini(struct fwd *f);
-/* One burst from port `in`; returns frames read (>= 0) or -errno. */
-int fwd_burst(struct fwd *f, int in, int max);
-/* Sends what the ports hold back of earlier bursts (port_flush): the loops call it when
- * a pass over the ports found nothing more to read. */
-void fwd_flush(struct fwd *f);
-/* Reads every port's kernel drop counter into ctr.kernel_drops (forwarding thread only:
+/* One burst from port `in` on thread t; returns frames read (>= 0) or -errno. */
+int fwd_burst(struct fwd_thr *t, int in, int max);
+/* Sends what t's sockets hold back of earlier bursts (port_flush): the loops call it
+ * when a pass over the ports found nothing more to read. */
+void fwd_flush(struct fwd_thr *t);
+/* Reads t's sockets' kernel drop counters into its ctr[].kernel_drops (thread t only:
  * reading PACKET_STATISTICS resets the kernel's count). */
-void fwd_refresh_kernel(struct fwd *f);
+void fwd_refresh_kernel(struct fwd_thr *t);
 /* The dynamic states' clock and expiry sweep when no packet comes (a state expires on
- * time on an idle forwarder, as dyn_tick's callout does); forwarding thread. */
+ * time on an idle forwarder, as dyn_tick's callout does); thread 0 only. */
 void fwd_fw_tick(struct fwd *f);
 
 /* Sums over the ports. */
@@ -140,5 +170,11 @@ struct fwd_totals {
 	uint64_t rst_sent, unreach_sent, reply_skip[FWD_RS_COUNT];
 };
 void fwd_totals(const struct fwd *f, struct fwd_totals *t);
+/* Thread t's, over the ports. */
+void fwd_thr_totals(const struct fwd_thr *t, struct fwd_totals *tot);
+/* Port i's counters summed over the threads. */
+void fwd_port_sum(const struct fwd *f, int i, struct fwd_port_ctr_sum *c);
+/* The frames rule number k denied, over the threads. */
+uint64_t fwd_denied(const struct fwd *f, int k);
 
 #endif

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* fwdloop.c — the forwarding thread: poll, intr and busy loops (see fwdloop.h). Started by
- * main.c; it owns the poll context, the forwarding engine's hot path, and runs control
- * commands (cmd.c) between batches. */
+/* fwdloop.c — the forwarding threads: poll, intr and busy loops (see fwdloop.h).
+ * Started by main.c; each owns its poll context and its share of the forwarding
+ * engine's hot path; thread 0 runs control commands (cmd.c) between batches. */
 #include "fwdloop.h"
 
 #include <errno.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <time.h>
@@ -13,10 +14,13 @@
 
 #include "clock.h"
 #include "cmd.h"
+#include "fw.h"
 
 #define WAKE_KEY 0xffffu
 #define REFRESH_NS (100 * NS_PER_MS)    /* kernel drop counters and published figures */
 #define SLEEP_SLICE_NS (50 * NS_PER_MS) /* longest sleep without looking at stop/ctl */
+#define CLOCK_LEAD_NS (2 * NS_PER_MS)   /* the shared clock starts this long after the
+					 * threads are created, so none starts late */
 
 static const char *const mode_names[] = { "poll", "intr", "busy" };
 
@@ -41,51 +45,70 @@ static uint64_t real_clock(void *ctx)
 	return mono_ns();
 }
 
-/* the calling thread's CPU time: devpoll reads it on the forwarding thread only */
+/* the calling thread's CPU time: devpoll reads it on the polling thread only */
 static uint64_t thread_cpu_clock(void *ctx)
 {
 	(void)ctx;
 	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
-/* A registered interface's poll routine: forward at most count frames; a status
- * round also reads the port's kernel counters (em(4) reads its statistics registers
- * on POLL_AND_CHECK_STATUS). */
+/* A registered interface's poll routine: forward at most count frames from the
+ * thread's queue of the port; a status round also reads that socket's kernel counters
+ * (em(4) reads its statistics registers on POLL_AND_CHECK_STATUS). */
 static int poll_handler(void *arg, enum poll_cmd cmd, int count)
 {
 	struct sched_handler *h = arg;
-	int n = fwd_burst(h->s->f, h->port, count);
+	struct fwd_thr *ft = h->t->ft;
+	int n = fwd_burst(ft, h->port, count);
 	if (cmd == POLL_AND_CHECK_STATUS) {
 		struct port_stats ps;
-		struct fwd_port *p = &h->s->f->ports[h->port];
-		port_stats(p->port, &ps);
-		atomic_store_explicit(&p->ctr.kernel_drops, ps.rx_drops, memory_order_relaxed);
+		port_stats(ft->port[h->port], &ps);
+		atomic_store_explicit(&ft->ctr[h->port].kernel_drops, ps.rx_drops,
+				      memory_order_relaxed);
 	}
 	return n;
 }
 
-/* Puts the ports in the epoll set, or takes them out. Only a mode that waits for them
- * has them there: a socket with a waiter costs a wake-up attempt (a spinlock with
- * interrupts off) for every frame the kernel queues to it or frees from it — on veth
- * in the sender's softirq — which busy and poll mode, never waiting, would pay for
- * nothing (in perf with xdp: ports, the wake-up's spin_unlock_irqrestore took 9.5 % of
- * the forwarding core and 8.7 % of the sender's; 3 % each once the ports left). */
-static int arm_ports(struct sched *s, bool on)
+/* Puts the thread's sockets in its epoll set, or takes them out. Only a mode that waits
+ * for them has them there: a socket with a waiter costs a wake-up attempt (a spinlock
+ * with interrupts off) for every frame the kernel queues to it or frees from it — on
+ * veth in the sender's softirq — which busy and poll mode, never waiting, would pay
+ * for nothing (in perf with xdp: ports, the wake-up's spin_unlock_irqrestore took
+ * 9.5 % of the forwarding core and 8.7 % of the sender's; 3 % each once the ports
+ * left). */
+static int arm_ports(struct sched_thr *t, bool on)
 {
-	if (s->ports_armed == on)
+	if (t->ports_armed == on)
 		return 0;
-	for (int i = 0; i < s->f->nports; i++) {
+	for (int i = 0; i < t->s->f->nports; i++) {
 		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
-		if (epoll_ctl(s->epfd, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL,
-			      port_fd(s->f->ports[i].port), &ev) < 0)
+		if (epoll_ctl(t->epfd, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL,
+			      port_fd(t->ft->port[i]), &ev) < 0)
 			return -errno;
 	}
-	s->ports_armed = on;
+	t->ports_armed = on;
 	return 0;
 }
 
+static struct sched_thr *thr_alloc(struct sched *s, int id)
+{
+	struct sched_thr *t = aligned_alloc(64, (sizeof(*t) + 63) / 64 * 64);
+	if (!t)
+		return NULL;
+	memset(t, 0, sizeof(*t));
+	t->s = s;
+	t->id = id;
+	t->ft = s->f->thr[id];
+	t->epfd = -1;
+	t->cpu = -1;
+	pthread_mutex_init(&t->view_lock, NULL);
+	hist_init(&t->view.late_ns);
+	return t;
+}
+
 int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, const struct pollkern *k,
-	       int burst, uint64_t spin_ns, struct runctl *rc, struct ctl_req *mb)
+	       int burst, uint64_t spin_ns, struct runctl *rc, struct ctl_req *mb,
+	       const int *cpus, int ncpus)
 {
 	memset(s, 0, sizeof(*s));
 	s->f = f;
@@ -95,128 +118,283 @@ int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, const struct 
 	s->rc = rc;
 	s->mb = mb;
 	s->info.t0_ns = mono_ns();
-	poll_init(&s->poll, k, real_clock, NULL);
-	poll_set_cpu_clock(&s->poll, thread_cpu_clock);
-	/* the ports register for polling only in poll mode (in the others, as on an
-	 * interface without polling, the knobs can be set but nothing is registered) */
-	for (int i = 0; i < f->nports && mode == RUT_POLL; i++) {
-		s->h[i] = (struct sched_handler){ .s = s, .port = i };
-		int e = poll_register(&s->poll, poll_handler, &s->h[i]);
-		if (e)
-			return e;
-	}
-	s->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (s->epfd < 0)
-		return -errno;
-	if (mode == RUT_INTR) {
-		int e = arm_ports(s, true);
-		if (e)
-			return e;
-	}
-	if (mb) {
-		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = WAKE_KEY };
-		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, mb->wake_fd, &ev) < 0)
+	int e = qsbr_init(&s->qsbr, f->nthr);
+	if (e)
+		return e;
+	if (f->fw)
+		fw_set_qsbr(f->fw, &s->qsbr, 0);   /* thread 0 runs the commands */
+	for (int i = 0; i < f->nthr; i++) {
+		struct sched_thr *t = thr_alloc(s, i);
+		if (!t)
+			return -ENOMEM;
+		s->t[i] = t;
+		s->nthr = i + 1;
+		t->cpu = ncpus ? cpus[i % ncpus] : -1;
+		poll_init(&t->poll, k, real_clock, NULL);
+		poll_set_cpu_clock(&t->poll, thread_cpu_clock);
+		/* the ports register for polling only in poll mode (in the others, as on an
+		 * interface without polling, the knobs can be set but nothing is
+		 * registered) */
+		for (int p = 0; p < f->nports && mode == RUT_POLL; p++) {
+			t->h[p] = (struct sched_handler){ .t = t, .port = p };
+			if ((e = poll_register(&t->poll, poll_handler, &t->h[p])))
+				return e;
+		}
+		t->epfd = epoll_create1(EPOLL_CLOEXEC);
+		if (t->epfd < 0)
 			return -errno;
+		if (mode == RUT_INTR && (e = arm_ports(t, true)))
+			return e;
+		if (i == 0 && mb) {
+			struct epoll_event ev = { .events = EPOLLIN, .data.u32 = WAKE_KEY };
+			if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, mb->wake_fd, &ev) < 0)
+				return -errno;
+		}
 	}
 	return 0;
 }
 
+int sched_init_detached(struct sched *s, struct fwd *f, const struct pollkern *k,
+			poll_clock_fn now, void *clk)
+{
+	memset(s, 0, sizeof(*s));
+	s->f = f;
+	struct sched_thr *t = thr_alloc(s, 0);
+	if (!t)
+		return -ENOMEM;
+	s->t[0] = t;
+	s->nthr = 1;
+	poll_init(&t->poll, k, now, clk);
+	return qsbr_init(&s->qsbr, 1);
+}
+
 void sched_fini(struct sched *s)
 {
-	if (s->epfd > 0)
-		close(s->epfd);
-	s->epfd = -1;
+	/* what the commands replaced goes now: no thread reads any more */
+	if (s->nthr) {
+		qsbr_fini(&s->qsbr);
+		if (s->f && s->f->fw)
+			fw_set_qsbr(s->f->fw, NULL, 0);
+	}
+	for (int i = 0; i < s->nthr; i++) {
+		struct sched_thr *t = s->t[i];
+		if (t->epfd >= 0)
+			close(t->epfd);
+		pthread_mutex_destroy(&t->view_lock);
+		free(t);
+		s->t[i] = NULL;
+	}
+	s->nthr = 0;
 }
 
-static void publish(struct sched *s)
+void sched_set_range(struct sched *s, enum pk_range r)
 {
-	const struct poll *p = &s->poll;
-	atomic_store_explicit(&s->pub.burst, p->st.burst, memory_order_relaxed);
-	atomic_store_explicit(&s->pub.pollhz, poll_clock_hz(p), memory_order_relaxed);
-	atomic_store_explicit(&s->pub.ticks, p->st.ticks, memory_order_relaxed);
-	atomic_store_explicit(&s->pub.lost_polls, p->st.lost_polls, memory_order_relaxed);
-	atomic_store_explicit(&s->pub.rounds, p->st.rounds, memory_order_relaxed);
+	for (int i = 0; i < s->nthr; i++)
+		poll_set_range(&s->t[i]->poll, r);
 }
 
-/* Between batches: a waiting command, and every REFRESH_NS the kernel counters. */
-static void service(struct sched *s)
+/* How many knob writes the slowest running thread has still to replay. */
+static uint32_t knob_lag(struct sched *s)
 {
-	if (ctl_pending(s->mb)) {
-		s->mb->status = cmd_exec(s, s->mb);
-		ctl_complete(s->mb);
+	uint32_t seq = atomic_load(&s->kseq), lag = 0;
+	for (int i = 1; i < s->nthr; i++) {
+		if (!atomic_load(&s->t[i]->running) && s->t[i]->th)
+			continue;   /* ended: it replays nothing more */
+		uint32_t d = seq - atomic_load_explicit(&s->t[i]->kdone, memory_order_acquire);
+		lag = d > lag ? d : lag;
+	}
+	return lag;
+}
+
+bool sched_knob_sync(struct sched *s)
+{
+	uint64_t end = mono_ns() + 2 * NS_PER_S;
+	while (knob_lag(s)) {
+		if (!atomic_load(&s->nrunning) || mono_ns() >= end)
+			return !knob_lag(s);
+		struct timespec ts = { 0, 200 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	return true;
+}
+
+void sched_knob_written(void *arg, int knob, int64_t v)
+{
+	struct sched *s = arg;
+	if (s->nthr < 2)
+		return;
+	/* the others are at most a few writes behind (each command waits for them); the
+	 * log never overtakes a thread that still has to replay the entry */
+	if (knob_lag(s) >= KNOB_LOG - 1)
+		sched_knob_sync(s);
+	uint32_t seq = atomic_load_explicit(&s->kseq, memory_order_relaxed);
+	s->klog[seq % KNOB_LOG].knob = knob;
+	s->klog[seq % KNOB_LOG].v = v;
+	atomic_store_explicit(&s->kseq, seq + 1, memory_order_release);
+	atomic_store_explicit(&s->t[0]->kdone, seq + 1, memory_order_release);
+}
+
+/* Thread t (not 0) applies thread 0's knob writes to its own context, in order. */
+static void knob_replay(struct sched_thr *t)
+{
+	struct sched *s = t->s;
+	uint32_t seq = atomic_load_explicit(&s->kseq, memory_order_acquire);
+	if (t->id == 0 || t->kseen == seq)
+		return;
+	for (; t->kseen != seq; t->kseen++)
+		poll_set(&t->poll, (enum poll_knob)s->klog[t->kseen % KNOB_LOG].knob,
+			 s->klog[t->kseen % KNOB_LOG].v);
+	atomic_store_explicit(&t->kdone, seq, memory_order_release);
+}
+
+static void view_of(const struct poll *p, struct poll_view *v, bool hist)
+{
+	v->st = p->st;
+	v->k = p->k;
+	v->clock_hz = poll_clock_hz(p);
+	v->registered = poll_registered(p);
+	v->t_ns = mono_ns();
+	if (hist)
+		v->late_ns = p->late_ns;
+}
+
+/* The thread's poll figures for the others: the counters after every round, the
+ * lateness histogram (15 kB) with the 100 ms refresh. */
+static void publish(struct sched_thr *t, bool hist)
+{
+	const struct poll *p = &t->poll;
+	if (t->id == 0) {
+		struct sched_pub *pub = &t->s->pub;
+		atomic_store_explicit(&pub->burst, p->st.burst, memory_order_relaxed);
+		atomic_store_explicit(&pub->pollhz, poll_clock_hz(p), memory_order_relaxed);
+		atomic_store_explicit(&pub->ticks, p->st.ticks, memory_order_relaxed);
+		atomic_store_explicit(&pub->lost_polls, p->st.lost_polls, memory_order_relaxed);
+		atomic_store_explicit(&pub->rounds, p->st.rounds, memory_order_relaxed);
+	}
+	if (t->s->nthr < 2)
+		return;
+	pthread_mutex_lock(&t->view_lock);
+	view_of(p, &t->view, hist);
+	pthread_mutex_unlock(&t->view_lock);
+}
+
+static _Thread_local int my_tid = -1;
+
+void sched_poll_view(struct sched *s, int i, struct poll_view *v)
+{
+	struct sched_thr *t = s->t[i];
+	bool own = !atomic_load(&t->running) || my_tid == i || s->nthr < 2;
+	if (own) {
+		view_of(&t->poll, v, true);
+		return;
+	}
+	pthread_mutex_lock(&t->view_lock);
+	*v = t->view;
+	pthread_mutex_unlock(&t->view_lock);
+}
+
+/* Between batches: a quiescent point; thread 0: a waiting command and what the
+ * commands replaced; every thread: knob writes, and every REFRESH_NS the kernel
+ * counters. */
+static void service(struct sched_thr *t)
+{
+	struct sched *s = t->s;
+	qsbr_quiescent(&s->qsbr, t->id);
+	if (t->id == 0) {
+		if (ctl_pending(s->mb)) {
+			s->mb->status = cmd_exec(s, s->mb);
+			ctl_complete(s->mb);
+		}
+		qsbr_reclaim(&s->qsbr);
+	} else {
+		knob_replay(t);
 	}
 	uint64_t now = mono_ns();
-	if (now >= s->next_refresh) {
-		fwd_refresh_kernel(s->f);
-		fwd_fw_tick(s->f);
-		publish(s);
-		s->next_refresh = now + REFRESH_NS;
+	if (now >= t->next_refresh) {
+		fwd_refresh_kernel(t->ft);
+		if (t->id == 0)
+			fwd_fw_tick(s->f);
+		publish(t, true);
+		t->next_refresh = now + REFRESH_NS;
 	}
+}
+
+/* The part of service that a long drain or wait needs: no command is kept waiting,
+ * no reclamation held up. True when it ran the rest too. */
+static inline bool service_light(struct sched_thr *t)
+{
+	qsbr_quiescent(&t->s->qsbr, t->id);
+	if (t->id == 0 ? ctl_pending(t->s->mb)
+		       : t->kseen != atomic_load_explicit(&t->s->kseq, memory_order_relaxed)) {
+		service(t);
+		return true;
+	}
+	return false;
 }
 
 /* Drains every port round-robin, a burst each, until all are empty (the empty read
  * also hands the ring slots back, so epoll does not wake again for them), then sends
  * what the ports held back. */
-static int drain(struct sched *s)
+static int drain(struct sched_thr *t)
 {
 	bool more = true;
-	while (more && !runctl_stopped(s->rc)) {
+	while (more && !runctl_stopped(t->s->rc)) {
 		more = false;
-		for (int i = 0; i < s->f->nports; i++) {
-			int n = fwd_burst(s->f, i, s->burst);
+		for (int i = 0; i < t->s->f->nports; i++) {
+			int n = fwd_burst(t->ft, i, t->s->burst);
 			if (n < 0)
 				return n;
 			more |= n > 0;
 		}
-		if (ctl_pending(s->mb))
-			service(s);
+		service_light(t);
 	}
-	fwd_flush(s->f);
+	fwd_flush(t->ft);
 	return 0;
 }
 
 /* The interrupt-driven service: wait for a port (or a command), then drain. */
-static int intr_once(struct sched *s, int timeout_ms)
+static int intr_once(struct sched_thr *t, int timeout_ms)
 {
 	struct epoll_event ev[FWD_MAX_PORTS + 1];
-	int n = epoll_wait(s->epfd, ev, FWD_MAX_PORTS + 1, timeout_ms);
+	int n = epoll_wait(t->epfd, ev, FWD_MAX_PORTS + 1, timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
 	for (int i = 0; i < n; i++)
 		if (ev[i].data.u32 == WAKE_KEY) {
 			uint64_t v;
-			ssize_t r = read(s->mb->wake_fd, &v, sizeof(v));
+			ssize_t r = read(t->s->mb->wake_fd, &v, sizeof(v));
 			(void)r;
 		}
-	return n ? drain(s) : 0;
+	return n ? drain(t) : 0;
 }
 
-static int loop_intr(struct sched *s)
+static int loop_intr(struct sched_thr *t)
 {
-	while (!runctl_stopped(s->rc)) {
-		int rc = intr_once(s, 100);
+	while (!runctl_stopped(t->s->rc)) {
+		int rc = intr_once(t, 100);
 		if (rc < 0)
 			return rc;
-		service(s);
+		service(t);
 	}
 	return 0;
 }
 
-static int loop_busy(struct sched *s)
+static int loop_busy(struct sched_thr *t)
 {
+	struct sched *s = t->s;
 	unsigned iter = 0;
 	while (!runctl_stopped(s->rc)) {
 		int got = 0;
 		for (int i = 0; i < s->f->nports; i++) {
-			int n = fwd_burst(s->f, i, s->burst);
+			int n = fwd_burst(t->ft, i, s->burst);
 			if (n < 0)
 				return n;
 			got += n;
 		}
 		if (!got)
-			fwd_flush(s->f);
-		if (ctl_pending(s->mb) || (++iter & 1023) == 0)
-			service(s);
+			fwd_flush(t->ft);
+		if ((++iter & 1023) == 0 || (t->id == 0 && ctl_pending(s->mb)))
+			service(t);
 	}
 	return 0;
 }
@@ -229,18 +407,18 @@ static void sleep_until(uint64_t t)
 }
 
 /* Until the next tick's deadline: sleep while far, spin the last spin_ns, idle-poll
- * instead if asked; commands are served meanwhile (one may change the deadline). */
-static int wait_tick(struct sched *s)
+ * instead if asked; commands and knob writes are served meanwhile (one may change the
+ * deadline). */
+static int wait_tick(struct sched_thr *t)
 {
-	struct poll *p = &s->poll;
+	struct sched *s = t->s;
+	struct poll *p = &t->poll;
 	for (;;) {
 		uint64_t next = poll_next_deadline(p), now = mono_ns();
 		if (now >= next || runctl_stopped(s->rc) || !poll_registered(p))
 			return 0;
-		if (ctl_pending(s->mb)) {
-			service(s);
-			continue;
-		}
+		if (service_light(t))
+			continue;   /* a command or knob may have moved the deadline */
 		if (p->k.idle_poll) {
 			/* FreeBSD's idle thread: one pass, then the CPU goes to whoever else
 			 * wants it (poll_idle's mi_switch); at the forwarding thread's own
@@ -249,7 +427,7 @@ static int wait_tick(struct sched *s)
 			if (rc < 0)
 				return rc;
 			if (!rc)
-				fwd_flush(s->f);
+				fwd_flush(t->ft);
 			sched_yield();
 			continue;
 		}
@@ -266,39 +444,44 @@ static int wait_tick(struct sched *s)
 	}
 }
 
-static int loop_poll(struct sched *s)
+static int loop_poll(struct sched_thr *t)
 {
-	struct poll *p = &s->poll;
-	bool polling = false;
+	struct sched *s = t->s;
+	struct poll *p = &t->poll;
+	bool polling = false, first = true;
 	while (!runctl_stopped(s->rc)) {
 		if (!poll_registered(p)) {
 			/* deregistered: the ports are served by interrupts until they register
 			 * again (FreeBSD 7's kern.polling.enable=1) */
 			polling = false;
-			int rc = arm_ports(s, true);
+			int rc = arm_ports(t, true);
 			if (rc < 0)
 				return rc;
-			rc = intr_once(s, 50);
+			rc = intr_once(t, 50);
 			if (rc < 0)
 				return rc;
-			service(s);
+			service(t);
 			continue;
 		}
 		if (!polling) {
-			int rc = arm_ports(s, false);
+			int rc = arm_ports(t, false);
 			if (rc < 0)
 				return rc;
-			poll_clock_start(p, mono_ns());
+			/* the threads' clocks start on one origin: their ticks fall together */
+			poll_clock_start(p, first ? s->clock_base : mono_ns());
+			first = false;
 			polling = true;
 		}
 		int rc = poll_work(p, 256);
 		if (rc < 0)
 			return rc;
-		fwd_flush(s->f);   /* the round's frames leave before the wait for the next tick */
-		service(s);
+		fwd_flush(t->ft);   /* the round's frames leave before the wait for the next tick */
+		service(t);
+		if (s->nthr > 1)
+			publish(t, false);
 		if (rc == 1)
 			continue;
-		if ((rc = wait_tick(s)) < 0)
+		if ((rc = wait_tick(t)) < 0)
 			return rc;
 		poll_clock(p, mono_ns());
 	}
@@ -307,59 +490,99 @@ static int loop_poll(struct sched *s)
 
 static void *sched_thread(void *arg)
 {
-	struct sched *s = arg;
+	struct sched_thr *t = arg;
+	struct sched *s = t->s;
 	int rc = 0;
 	clock_low_slack();
-	s->next_refresh = 0;
+	fw_thread_set(t->id);
+	my_tid = t->id;
+	knob_replay(t);   /* the writes made at start (--sysctl) */
+	t->next_refresh = 0;
 	switch (s->mode) {
-	case RUT_POLL: rc = loop_poll(s); break;
-	case RUT_INTR: rc = loop_intr(s); break;
-	case RUT_BUSY: rc = loop_busy(s); break;
+	case RUT_POLL: rc = loop_poll(t); break;
+	case RUT_INTR: rc = loop_intr(t); break;
+	case RUT_BUSY: rc = loop_busy(t); break;
 	}
-	fwd_refresh_kernel(s->f);
-	publish(s);
-	s->err = rc;
-	s->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	atomic_store(&s->running, 0);
+	fwd_refresh_kernel(t->ft);
+	publish(t, true);
+	t->err = rc;
+	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	qsbr_offline(&s->qsbr, t->id);   /* it reads nothing more */
+	atomic_store(&t->running, 0);
+	atomic_fetch_sub(&s->nrunning, 1);
 	if (rc)
 		runctl_wake(s->rc);
 	return NULL;
 }
 
-int sched_start(struct sched *s, int rt_prio, bool *rt_ok)
+static int start_one(struct sched_thr *t, int rt_prio, bool *rt_ok)
 {
 	pthread_attr_t at;
 	int rc;
 	pthread_attr_init(&at);
-	if (rt_prio > 0) {
+	if (t->cpu >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(t->cpu, &set);
+		pthread_attr_setaffinity_np(&at, sizeof(set), &set);
+	}
+	if (rt_prio > 0 && *rt_ok) {
 		struct sched_param sp = { .sched_priority = rt_prio };
 		pthread_attr_setinheritsched(&at, PTHREAD_EXPLICIT_SCHED);
 		pthread_attr_setschedpolicy(&at, SCHED_FIFO);
 		pthread_attr_setschedparam(&at, &sp);
 	}
-	atomic_store(&s->running, 1);
-	rc = pthread_create(&s->th, &at, sched_thread, s);
+	atomic_store(&t->running, 1);
+	atomic_fetch_add(&t->s->nrunning, 1);
+	rc = pthread_create(&t->th, &at, sched_thread, t);
+	if (rc == EPERM && rt_prio > 0 && *rt_ok) {
+		*rt_ok = false;
+		pthread_attr_setinheritsched(&at, PTHREAD_INHERIT_SCHED);
+		rc = pthread_create(&t->th, &at, sched_thread, t);
+	}
 	pthread_attr_destroy(&at);
-	*rt_ok = rt_prio > 0 && rc == 0;
-	s->rt_prio = *rt_ok ? rt_prio : 0;
-	if (rc == EPERM && rt_prio > 0)
-		rc = pthread_create(&s->th, NULL, sched_thread, s);
 	if (rc) {
-		atomic_store(&s->running, 0);
+		atomic_store(&t->running, 0);
+		atomic_fetch_sub(&t->s->nrunning, 1);
 		return -rc;
 	}
 	return 0;
 }
 
+int sched_start(struct sched *s, int rt_prio, bool *rt_ok)
+{
+	*rt_ok = rt_prio > 0;
+	s->clock_base = mono_ns() + CLOCK_LEAD_NS;
+	for (int i = 0; i < s->nthr; i++) {
+		int rc = start_one(s->t[i], rt_prio, rt_ok);
+		if (rc) {
+			runctl_wake(s->rc);
+			return rc;
+		}
+	}
+	s->rt_prio = *rt_ok ? rt_prio : 0;
+	return 0;
+}
+
 void sched_join(struct sched *s)
 {
-	pthread_join(s->th, NULL);
+	for (int i = 0; i < s->nthr; i++)
+		if (s->t[i]->th)
+			pthread_join(s->t[i]->th, NULL);
+}
+
+uint64_t sched_thr_cpu_ns(struct sched_thr *t)
+{
+	clockid_t cid;
+	if (atomic_load(&t->running) && pthread_getcpuclockid(t->th, &cid) == 0)
+		return clock_ns(cid);
+	return t->cpu_ns;
 }
 
 uint64_t sched_cpu_ns(struct sched *s)
 {
-	clockid_t cid;
-	if (atomic_load(&s->running) && pthread_getcpuclockid(s->th, &cid) == 0)
-		return clock_ns(cid);
-	return s->cpu_ns;
+	uint64_t sum = 0;
+	for (int i = 0; i < s->nthr; i++)
+		sum += sched_thr_cpu_ns(s->t[i]);
+	return sum;
 }

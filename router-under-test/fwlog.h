@@ -3,8 +3,9 @@
  * their way from the forwarding thread to stderr.
  *
  * fw_eval hands a line ("ipfw: 100 Deny UDP 198.18.0.2:9 198.19.0.2:9 in via rut0") to
- * fwlog_push on the forwarding thread, which must not block: it is copied into a ring
- * of FWLOG_SLOTS lines (one producer, one consumer, no lock); the main thread drains it
+ * fwlog_push on a forwarding thread, which must not block long: it is copied into a ring
+ * of FWLOG_SLOTS lines (the producers, every forwarding thread, take turns through a
+ * spinlock held for the copy; the one consumer takes none); the main thread drains it
  * between intervals to stderr, where BSD would have written syslog (LOG_SECURITY). A
  * full ring drops the line and counts it. */
 #ifndef PPSLAB_ROUTER_UNDER_TEST_FWLOG_H
@@ -22,6 +23,7 @@ struct fwlog {
 	_Atomic uint64_t head;      /* next slot the producer writes */
 	_Atomic uint64_t tail;      /* next slot the consumer reads */
 	_Atomic uint64_t lines, dropped;
+	atomic_flag busy;           /* a producer is writing */
 };
 
 void fwlog_init(struct fwlog *l);

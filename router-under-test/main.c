@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,26 +37,28 @@
 
 /* long-only options, by name (their getopt keys are 256 + table index) */
 enum { K_POLLHZ = 1000, K_BURST_MAX, K_RANGE, K_SPIN, K_L2, K_ROUTES, K_NEIGH, K_RTPRIO,
-       K_CHECK, K_ACCEPT, K_USER, K_READY_FD, K_KERNEL };
+       K_CHECK, K_ACCEPT, K_USER, K_READY_FD, K_KERNEL, K_CPUS };
 static const struct { const char *name; int key; } long_only[] = {
 	{ "pollhz", K_POLLHZ }, { "burst-max", K_BURST_MAX }, { "range-policy", K_RANGE },
 	{ "kernel", K_KERNEL },
 	{ "spin", K_SPIN }, { "l2", K_L2 }, { "routes", K_ROUTES }, { "neigh", K_NEIGH },
 	{ "rt-prio", K_RTPRIO }, { "check-rules", K_CHECK }, { "default-accept", K_ACCEPT },
-	{ "user", K_USER }, { "ready-fd", K_READY_FD },
+	{ "user", K_USER }, { "ready-fd", K_READY_FD }, { "cpus", K_CPUS },
 };
 
 static struct opt_def opts[] = {
 	{ "in", 'i', "PORTSPEC", "first port (afpacket:IF, pcap:IF or IF)" },
 	{ "out", 'o', "PORTSPEC", "second port; frames are forwarded both ways" },
 	{ "mode", 'm', "MODE", "scheduling: poll (BSD device polling, default), intr or busy" },
+	{ "threads", 'T', "N", "forwarding threads 1..64, thread i on queue i of every port (afpacket: a fanout group per port, xdp: queue i; default 1)" },
+	{ "cpus", 0, "LIST", "pin thread i to CPU LIST[i mod n] of the n listed, e.g. 0,1" },
 	{ "kernel", 0, "NAME", "whose device polling: dragonfly-1.8, dragonfly-2.0 (default), freebsd-7 or freebsd-14" },
 	{ "pollhz", 0, "HZ", "DragonFly's poll clock, kern.polling.pollhz 1..30000 (default 2000)" },
 	{ "burst-max", 0, "N", "kern.polling.burst_max 10..1000, 20000 on freebsd-14 (default 150)" },
 	{ "sysctl", 's', "NAME=VALUE", "set a kern.polling or net.inet.ip.fw knob, or kern.hz, at start (repeatable)" },
 	{ "range-policy", 0, "POLICY", "override the kernel's knob range checks: einval (FreeBSD), clamp (DragonFly 2.0) or round (DragonFly 1.8)" },
 	{ "spin", 0, "DUR", "poll mode: spin this long before each tick (default 50us)" },
-	{ "rt-prio", 0, "PRIO", "run the forwarding thread SCHED_FIFO at PRIO 1..99 (default: normal)" },
+	{ "rt-prio", 0, "PRIO", "run the forwarding threads SCHED_FIFO at PRIO 1..99 (default: normal)" },
 	{ "burst", 'b', "N", "frames per receive burst in intr and busy modes (default 64)" },
 	{ "l2", 0, NULL, "bridge: every frame goes unchanged to the other port" },
 	{ "route", 'r', "SPEC", "static route PREFIX/LEN,via=GW or PREFIX/LEN,dev=PORT (repeatable)" },
@@ -78,7 +81,7 @@ static struct opt_def opts[] = {
 };
 
 #define SYNOPSIS                                                                          \
-	"ppslab-rut -i PORTSPEC -o PORTSPEC [--mode poll|intr|busy] [--rules FILE] [--ctl PATH] [options]\n" \
+	"ppslab-rut -i PORTSPEC -o PORTSPEC [--mode poll|intr|busy] [--threads N] [--rules FILE] [--ctl PATH] [options]\n" \
 	"       ppslab-rut --check-rules FILE [-i PORTSPEC -o PORTSPEC]\n"                      \
 	"       ppslab-rut ctl PATH sysctl [-a|-n|-e|-N|-d|-q|-i] NAME[=VALUE] ...\n"         \
 	"       ppslab-rut ctl PATH ipfw [-q] add|delete|show|list|zero|flush|resetlog ... | ipfw [-q] /FILE\n" \
@@ -105,6 +108,9 @@ struct args {
 	const char *rules, *check_rules;
 	int l2, default_accept;
 	struct cli_common com;
+	uint64_t threads;
+	const char *cpus_arg;
+	int cpus[FWD_MAX_THREADS], ncpus;
 };
 
 static int repeat(const char **arr, int *n, const char *name, const char *arg)
@@ -181,12 +187,46 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	case 'f': a->rules = arg; break;
 	case K_CHECK: a->check_rules = arg; break;
 	case K_ACCEPT: a->default_accept = 1; break;
+	case 'T':
+		if (num_u64(arg, 1, FWD_MAX_THREADS, &a->threads))
+			return cli_bad(name, arg, "a number of threads 1..64");
+		break;
+	case K_CPUS: a->cpus_arg = arg; break;
 	case 't':
 		if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->duration_ns))
 			return cli_bad(name, arg, num_expect_duration());
 		break;
 	}
 	return 0;
+}
+
+/* --cpus LIST: CPU numbers this process may use, comma-separated. */
+static int parse_cpus(struct args *a)
+{
+	char buf[256], *save = NULL;
+	cpu_set_t allowed;
+	if (cli_list_empty(a->cpus_arg)) {
+		log_err("--cpus %s: item %u of the comma list is empty", a->cpus_arg,
+			cli_list_empty(a->cpus_arg));
+		return EX_USAGE;
+	}
+	if (strlen(a->cpus_arg) >= sizeof(buf))
+		return cli_bad("cpus", a->cpus_arg, "a list of CPU numbers such as 0,1");
+	strcpy(buf, a->cpus_arg);
+	CPU_ZERO(&allowed);
+	sched_getaffinity(0, sizeof(allowed), &allowed);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		uint64_t c;
+		if (a->ncpus == FWD_MAX_THREADS || num_u64(t, 0, CPU_SETSIZE - 1, &c))
+			return cli_bad("cpus", a->cpus_arg, "a list of up to 64 CPU numbers such as 0,1");
+		if (!CPU_ISSET((int)c, &allowed)) {
+			log_err("--cpus %s: CPU %llu is not available to this process", a->cpus_arg,
+				(unsigned long long)c);
+			return EX_USAGE;
+		}
+		a->cpus[a->ncpus++] = (int)c;
+	}
+	return a->ncpus ? 0 : cli_bad("cpus", a->cpus_arg, "a list of CPU numbers such as 0,1");
 }
 
 /* The ports as route specs name them. */
@@ -260,7 +300,9 @@ static int apply_knobs(const struct args *a, struct sched *s)
 {
 	int n;
 	const struct bsdctl_oid *tab = rut_sysctl_table(&n);
-	struct rut_sysctl_ctx ctx = { .poll = &s->poll, .fw = s->f->fw, .boot = true };
+	/* thread 0's context; the others replay its writes when they start */
+	struct rut_sysctl_ctx ctx = { .poll = sched_poll0(s), .fw = s->f->fw, .boot = true,
+				      .knob_hook = sched_knob_written, .hook_arg = s };
 	for (int i = 0; i < a->nknobs; i++) {
 		struct sbuf out, err;
 		char *argv[1] = { (char *)a->knobs[i] };
@@ -309,7 +351,8 @@ static void report_interval(const struct args *a, struct sched *s, const struct 
 		jset_f(o, "fwd_cpu_pct", cpu_pct);
 		if (s->mode == RUT_POLL) {
 			/* the poll clock: pollhz on DragonFly, kern.hz on FreeBSD */
-			jset_u64(o, s->poll.kern->has_pollhz ? "pollhz" : "hz", ldp(&s->pub.pollhz));
+			jset_u64(o, sched_poll0(s)->kern->has_pollhz ? "pollhz" : "hz",
+				 ldp(&s->pub.pollhz));
 			jset_u64(o, "burst", ldp(&s->pub.burst));
 			jset_u64(o, "lost_polls", ldp(&s->pub.lost_polls));
 		}
@@ -329,6 +372,11 @@ static void report_interval(const struct args *a, struct sched *s, const struct 
 	fflush(stdout);
 }
 
+static uint64_t ju(const json_t *o, const char *k)
+{
+	return (uint64_t)json_integer_value(json_object_get(o, k));
+}
+
 static void report_summary(const struct args *a, struct sched *s, uint64_t dur_ns, int sig)
 {
 	json_t *o = stats_json(s, "summary");
@@ -341,38 +389,47 @@ static void report_summary(const struct args *a, struct sched *s, uint64_t dur_n
 		return;
 	}
 	char b1[32], b2[32], b3[32];
-	const struct poll *p = &s->poll;
 	printf("received %s, forwarded %s, dropped %llu (kernel ring drops %s) in %.3f s; "
-	       "CPU %.2f s (forwarding thread %.2f s)\n",
-	       fmt_thousands((uint64_t)json_integer_value(json_object_get(o, "rx_pkts")), b1, sizeof(b1)),
-	       fmt_thousands(fwd, b2, sizeof(b2)),
-	       (unsigned long long)json_integer_value(json_object_get(o, "drop_pkts")),
-	       fmt_thousands((uint64_t)json_integer_value(json_object_get(o, "kernel_drops")), b3, sizeof(b3)),
+	       "CPU %.2f s (forwarding thread%s %.2f s)\n",
+	       fmt_thousands(ju(o, "rx_pkts"), b1, sizeof(b1)), fmt_thousands(fwd, b2, sizeof(b2)),
+	       (unsigned long long)ju(o, "drop_pkts"),
+	       fmt_thousands(ju(o, "kernel_drops"), b3, sizeof(b3)),
 	       (double)dur_ns / 1e9, json_real_value(json_object_get(o, "cpu_s")),
-	       (double)sched_cpu_ns(s) / 1e9);
+	       s->nthr > 1 ? "s" : "", (double)sched_cpu_ns(s) / 1e9);
+	json_t *th;
+	size_t i;
+	json_array_foreach(s->nthr > 1 ? json_object_get(o, "threads") : NULL, i, th)
+		printf("thread %zu: received %s, forwarded %s, dropped %llu, CPU %.2f s\n", i,
+		       fmt_thousands(ju(th, "rx_pkts"), b1, sizeof(b1)),
+		       fmt_thousands(ju(th, "fwd_pkts"), b2, sizeof(b2)),
+		       (unsigned long long)ju(th, "drop_pkts"),
+		       json_real_value(json_object_get(th, "cpu_s")));
 	json_t *fo = json_object_get(o, "fw");
 	if (fo && json_integer_value(json_object_get(fo, "enable")))
 		printf("firewall: %lld rules, %lld packets denied\n",
 		       (long long)json_integer_value(json_object_get(fo, "static_count")),
 		       (long long)json_integer_value(json_object_get(fo, "denied_pkts")));
+	/* polling: thread 0's clock and burst, the counters and lateness of all threads */
+	json_t *po = json_object_get(o, "polling"), *late = json_object_get(po, "tick_late_ns");
+	const struct poll *p = sched_poll0(s);
+	double p50 = (double)ju(late, "p50") / 1e3, p99 = (double)ju(late, "p99") / 1e3,
+	       mx = (double)ju(late, "max") / 1e3;
 	if (s->mode == RUT_POLL)
-		printf("polling (%s): %s %u, burst %u of %u, %llu ticks, lost_polls %llu, "
+		printf("polling (%s): %s %llu, burst %llu of %llu, %llu ticks, lost_polls %llu, "
 		       "tick lateness p50 %.1f us, p99 %.1f us, max %.1f us\n", p->kern->name,
-		       p->kern->has_pollhz ? "pollhz" : "hz", poll_clock_hz(p), p->st.burst,
-		       p->k.burst_max, (unsigned long long)p->st.ticks,
-		       (unsigned long long)p->st.lost_polls,
-		       (double)hist_quantile(&p->late_ns, 0.5) / 1e3,
-		       (double)hist_quantile(&p->late_ns, 0.99) / 1e3,
-		       p->late_ns.count ? (double)p->late_ns.max / 1e3 : 0.0);
+		       p->kern->has_pollhz ? "pollhz" : "hz", (unsigned long long)ju(po, "clock_hz"),
+		       (unsigned long long)ju(po, "burst"), (unsigned long long)ju(po, "burst_max"),
+		       (unsigned long long)ju(po, "ticks"), (unsigned long long)ju(po, "lost_polls"),
+		       p50, p99, mx);
 	if (s->mode == RUT_POLL && !s->rt_prio)
 		printf("polling: normal priority (no --rt-prio): ticks ran late by p99 %.1f us, "
 		       "max %.1f us; %llu deadlines passed unseen, %llu ticks waited for the end "
-		       "of a round the host delayed, and the thread was descheduled for %.1f ms "
-		       "of its rounds: the host's scheduling, which the kernel would not see\n",
-		       (double)hist_quantile(&p->late_ns, 0.99) / 1e3,
-		       p->late_ns.count ? (double)p->late_ns.max / 1e3 : 0.0,
-		       (unsigned long long)p->st.clock_skips,
-		       (unsigned long long)p->st.ticks_deferred, (double)p->st.stolen_ns / 1e6);
+		       "of a round the host delayed, and the thread%s descheduled for %.1f ms "
+		       "of %s rounds: the host's scheduling, which the kernel would not see\n",
+		       p99, mx, (unsigned long long)ju(po, "clock_skips"),
+		       (unsigned long long)ju(po, "ticks_deferred"),
+		       s->nthr > 1 ? "s were" : " was", (double)ju(po, "stolen_ns") / 1e6,
+		       s->nthr > 1 ? "their" : "its");
 	json_decref(o);
 }
 
@@ -521,7 +578,7 @@ static int run(struct args *a, struct fwlog *log)
 		free(s);
 		return EX_OSERR;
 	}
-	if ((rc = fwd_init(f, a->specs, 2, 1514, err, sizeof(err)))) {
+	if ((rc = fwd_init(f, a->specs, 2, 1514, (int)a->threads, err, sizeof(err)))) {
 		log_err("%s", err);
 		rc = cli_exit_code(rc);
 		goto out;
@@ -538,26 +595,29 @@ static int run(struct args *a, struct fwlog *log)
 		goto out;
 	}
 	if ((rc = sched_init(s, f, a->mode, a->kern, (int)a->burst, a->spin_ns, &rctl,
-			     ctl_mailbox(ctl)))) {
+			     ctl_mailbox(ctl), a->cpus, a->ncpus))) {
 		log_err("scheduler: %s", strerror(-rc));
 		rc = EX_OSERR;
 		goto out;
 	}
 	if (a->range_set)
-		poll_set_range(&s->poll, a->range);
+		sched_set_range(s, a->range);
 	info.t0_ns = s->info.t0_ns;
 	s->info = info;
 	if ((rc = apply_knobs(a, s)))
 		goto out;
 	bool rt_ok;
 	if ((rc = sched_start(s, (int)a->rt_prio, &rt_ok))) {
-		log_err("cannot start the forwarding thread: %s", strerror(-rc));
+		log_err("cannot start the forwarding threads: %s", strerror(-rc));
+		atomic_store(&rctl.stop, 1);
+		sched_join(s);
+		ctl_forwarder_gone(ctl);
 		rc = EX_OSERR;
 		goto out;
 	}
 	if (a->rt_prio && !rt_ok)
 		log_warn("--rt-prio: not permitted to run SCHED_FIFO (needs CAP_SYS_NICE); "
-			 "the forwarding thread runs at normal priority");
+			 "the forwarding threads run at normal priority");
 	/* after the thread got its SCHED_FIFO priority: the drop covers every thread */
 	if (a->com.user && (rc = drop_to_user(a))) {
 		atomic_store(&rctl.stop, 1);
@@ -581,8 +641,8 @@ static int run(struct args *a, struct fwlog *log)
 			sig = g;
 			break;
 		}
-		if (g == SIGUSR1 && !atomic_load(&s->running))
-			break;
+		if (g == SIGUSR1 && atomic_load(&s->nrunning) < s->nthr)
+			break;   /* a forwarding thread failed */
 		uint64_t now = mono_ns();
 		if (now >= end)
 			break;
@@ -602,10 +662,12 @@ static int run(struct args *a, struct fwlog *log)
 	fwlog_drain(log, stderr);
 	report_summary(a, s, mono_ns() - t0, sig);
 	rc = EX_OK;
-	if (s->err) {
-		log_err("forwarding failed: %s", strerror(-s->err));
-		rc = cli_exit_code(s->err);
-	}
+	for (int i = 0; i < s->nthr; i++)
+		if (s->t[i]->err) {
+			log_err("forwarding failed (thread %d): %s", i, strerror(-s->t[i]->err));
+			rc = cli_exit_code(s->t[i]->err);
+			break;
+		}
 out:
 	ctl_close(ctl);
 	sched_fini(s);
@@ -618,7 +680,8 @@ out:
 int main(int argc, char **argv)
 {
 	struct args a = { .com = CLI_COMMON_INIT, .burst = 64, .spin_ns = 50 * NS_PER_US,
-			  .mode = RUT_POLL, .kern = pollkern_find(PK_DEFAULT) };
+			  .mode = RUT_POLL, .kern = pollkern_find(PK_DEFAULT),
+			  .threads = 1 };
 	int rc;
 
 	log_init("ppslab-rut", 1);
@@ -638,6 +701,8 @@ int main(int argc, char **argv)
 		return rc == CLI_DONE ? EX_OK : rc;
 	if (a.check_rules)
 		return check_rules(&a);
+	if (a.cpus_arg && (rc = parse_cpus(&a)))
+		return rc;
 	if (a.pollhz_set && !a.kern->has_pollhz) {
 		log_err("--pollhz: %s has no kern.polling.pollhz: it polls at kern.hz "
 			"(--sysctl kern.hz=N)", a.kern->name);

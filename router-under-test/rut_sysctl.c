@@ -7,6 +7,7 @@
 #include "rut_sysctl.h"
 
 #include <errno.h>
+#include <string.h>
 
 #include "fw.h"
 
@@ -51,7 +52,11 @@ static int64_t get_knob(void *ctx, const struct bsdctl_oid *o)
 
 static int set_knob(void *ctx, const struct bsdctl_oid *o, int64_t v)
 {
-	return poll_set(((struct rut_sysctl_ctx *)ctx)->poll, (enum poll_knob)o->arg, v);
+	struct rut_sysctl_ctx *c = ctx;
+	int rc = poll_set(c->poll, (enum poll_knob)o->arg, v);
+	if (!rc && c->knob_hook)
+		c->knob_hook(c->hook_arg, o->arg, v);
+	return rc;
 }
 
 static int64_t get_stat(void *ctx, const struct bsdctl_oid *o)
@@ -80,7 +85,7 @@ enum fwk {
 	FK_DYN_BUCKETS, FK_CURR_DYN_BUCKETS, FK_DYN_COUNT, FK_DYN_PARENT_COUNT,
 	FK_CURR_MAX_LENGTH, FK_DYN_MAX, FK_DYN_PARENT_MAX, FK_DYN_ACK, FK_DYN_SYN,
 	FK_DYN_FIN, FK_DYN_RST, FK_DYN_UDP, FK_DYN_SHORT, FK_DYN_KEEPALIVE,
-	FK_DYN_KEEP_STATES, FK_REPLY_LIMIT, FK_SKIPTO_DF
+	FK_DYN_KEEP_STATES, FK_REPLY_LIMIT, FK_SKIPTO_DF, FK_COUNTERS
 };
 
 static int64_t get_fw(void *ctx, const struct bsdctl_oid *o)
@@ -110,6 +115,7 @@ static int64_t get_fw(void *ctx, const struct bsdctl_oid *o)
 	case FK_DYN_KEEP_STATES: return 0;
 	case FK_REPLY_LIMIT: return t->reply_limit;
 	case FK_SKIPTO_DF: return t->skipto_dragonfly;
+	case FK_COUNTERS: return t->counters;
 	case FK_CURR_DYN_BUCKETS:
 	case FK_DYN_COUNT:
 	case FK_DYN_PARENT_COUNT:
@@ -153,7 +159,7 @@ static int set_fw(void *ctx, const struct bsdctl_oid *o, int64_t v)
 	/* plain unsigned OIDs in ip_fw_dynamic.c: no check */
 	case FK_DYN_ACK: case FK_DYN_SYN: case FK_DYN_FIN: case FK_DYN_RST:
 	case FK_DYN_UDP: case FK_DYN_SHORT: {
-		uint32_t *f = o->arg == FK_DYN_ACK ? &t->dyn_ack_lifetime
+		_Atomic uint32_t *f = o->arg == FK_DYN_ACK ? &t->dyn_ack_lifetime
 			    : o->arg == FK_DYN_SYN ? &t->dyn_syn_lifetime
 			    : o->arg == FK_DYN_FIN ? &t->dyn_fin_lifetime
 			    : o->arg == FK_DYN_RST ? &t->dyn_rst_lifetime
@@ -174,8 +180,30 @@ static int set_fw(void *ctx, const struct bsdctl_oid *o, int64_t v)
 	case FK_CURR_DYN_BUCKETS:
 	case FK_DYN_COUNT:
 	case FK_DYN_PARENT_COUNT:
-	case FK_CURR_MAX_LENGTH: return -EPERM;
+	case FK_CURR_MAX_LENGTH:
+	case FK_COUNTERS: return -EPERM;
 	}
+	return 0;
+}
+
+/* net.inet.ip.fw.counters: how the forwarding threads count rule matches (fw.h) */
+static const char *get_counters(void *ctx, const struct bsdctl_oid *o)
+{
+	(void)o;
+	struct fw *fw = ((struct rut_sysctl_ctx *)ctx)->fw;
+	return fw_tunables(fw)->counters == FW_CTR_SHARED ? "shared" : "percpu";
+}
+
+static int set_counters(void *ctx, const struct bsdctl_oid *o, const char *v)
+{
+	(void)o;
+	struct fw *fw = ((struct rut_sysctl_ctx *)ctx)->fw;
+	if (!strcmp(v, "shared"))
+		fw_tunables(fw)->counters = FW_CTR_SHARED;
+	else if (!strcmp(v, "percpu"))
+		fw_tunables(fw)->counters = FW_CTR_PERCPU;
+	else
+		return -EINVAL;
 	return 0;
 }
 
@@ -246,6 +274,9 @@ static const struct bsdctl_oid polling[] = {
 	    "reset/unreach replies sent per second, 0 unlimited (ppslab extension)"),
 	FWK("skipto_dragonfly", BSDCTL_INT, 1, FK_SKIPTO_DF,
 	    "A skipto at or below its own rule goes to the next rule, as DragonFly does (ppslab extension)"),
+	{ "net.inet.ip.fw.counters", BSDCTL_STRING, 1,
+	  "Rule counters: shared (one per rule, every thread writes it, as FreeBSD 9) or percpu (one per thread, summed, as counter(9)) (ppslab extension)",
+	  FK_COUNTERS, get_fw, NULL, get_counters, NULL, NULL, set_counters },
 };
 
 const struct bsdctl_oid *rut_sysctl_polling(int *n)

@@ -19,6 +19,10 @@ struct rut_sysctl_ctx {
 	struct poll *poll;
 	struct fw *fw;          /* may be NULL with rut_sysctl_polling */
 	bool boot;              /* --sysctl at start: tunables may be set */
+	/* optional: told of every knob write poll accepted (the other threads' contexts
+	 * replay it: fwdloop.h) */
+	void (*knob_hook)(void *arg, int knob, int64_t v);
+	void *hook_arg;
 };
 
 /* kern.hz, kern.ppslab.kernel and the kern.polling.* OIDs (static, for every context;

@@ -5,6 +5,7 @@
 #include "rutstats.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 
 #include "clock.h"
@@ -22,11 +23,6 @@ void stats_cpu(double *user_s, double *sys_s)
 	*sys_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-static uint64_t ld(const _Atomic uint64_t *c)
-{
-	return atomic_load_explicit(c, memory_order_relaxed);
-}
-
 static json_t *drops_obj(const uint64_t *d)
 {
 	json_t *o = json_object();
@@ -35,40 +31,92 @@ static json_t *drops_obj(const uint64_t *d)
 	return o;
 }
 
-static json_t *polling_obj(const struct sched *s)
+static json_t *late_obj(const struct hist *h)
 {
-	const struct poll *p = &s->poll;
-	const struct poll_stats *st = &p->st;
+	json_t *j = json_object();
+	jset_u64(j, "count", h->count);
+	jset_f(j, "mean", h->count ? hist_mean(h) : 0);
+	jset_u64(j, "p50", hist_quantile(h, 0.50));
+	jset_u64(j, "p90", hist_quantile(h, 0.90));
+	jset_u64(j, "p99", hist_quantile(h, 0.99));
+	jset_u64(j, "p999", hist_quantile(h, 0.999));
+	jset_u64(j, "max", h->count ? h->max : 0);
+	return j;
+}
+
+/* The counters of a poll context that add up over the threads. */
+static void add_counters(struct poll_stats *a, const struct poll_stats *b)
+{
+	a->short_ticks += b->short_ticks;
+	a->lost_polls += b->lost_polls;
+	a->suspect += b->suspect;
+	a->stalled += b->stalled;
+	a->ticks += b->ticks;
+	a->rounds += b->rounds;
+	a->chunks += b->chunks;
+	a->status_checks += b->status_checks;
+	a->catchup_rounds += b->catchup_rounds;
+	a->idle_passes += b->idle_passes;
+	a->polled_frames += b->polled_frames;
+	a->idle_frames += b->idle_frames;
+	a->ticks_in_work += b->ticks_in_work;
+	a->clock_skips += b->clock_skips;
+	a->ticks_deferred += b->ticks_deferred;
+	a->stolen_ns += b->stolen_ns;
+}
+
+/* One context's figures, or (all) thread 0's knobs and state with the counters of
+ * every thread summed and the lateness of every tick. */
+static json_t *polling_obj(struct sched *s, int thr, bool all)
+{
+	const struct poll *p0 = sched_poll0(s);
+	struct poll_view *v = malloc(sizeof(*v)), *w = all ? malloc(sizeof(*w)) : NULL;
+	if (!v || (all && !w)) {
+		free(v);
+		free(w);
+		return json_object();
+	}
+	sched_poll_view(s, thr, v);
+	for (int i = 1; all && i < s->nthr; i++) {
+		sched_poll_view(s, i, w);
+		add_counters(&v->st, &w->st);
+		hist_merge(&v->late_ns, &w->late_ns);
+	}
+	const struct poll_stats *st = &v->st;
 	json_t *o = json_object();
 	/* the kern.polling names first, in sysctl order */
 	jset_u64(o, "burst", st->burst);
-	jset_u64(o, "each_burst", p->k.each_burst);
-	jset_u64(o, "burst_max", p->k.burst_max);
-	jset_u64(o, "user_frac", p->k.user_frac);
-	jset_u64(o, "reg_frac", p->k.reg_frac);
+	jset_u64(o, "each_burst", v->k.each_burst);
+	jset_u64(o, "burst_max", v->k.burst_max);
+	jset_u64(o, "user_frac", v->k.user_frac);
+	jset_u64(o, "reg_frac", v->k.reg_frac);
 	jset_u64(o, "short_ticks", st->short_ticks);
 	jset_u64(o, "lost_polls", st->lost_polls);
 	jset_u64(o, "pending_polls", st->pending_polls);
 	jset_u64(o, "residual_burst", st->residual_burst);
 	jset_u64(o, "handlers", st->handlers);
-	if (poll_has(p, POLL_K_ENABLE))
-		jset_u64(o, "enable", p->k.enable);
+	if (poll_has(p0, POLL_K_ENABLE))
+		jset_u64(o, "enable", v->k.enable);
 	jset_u64(o, "phase", st->phase);
 	jset_u64(o, "suspect", st->suspect);
 	jset_u64(o, "stalled", st->stalled);
-	if (poll_has(p, POLL_K_POLLHZ))
-		jset_u64(o, "pollhz", p->k.pollhz);
-	if (poll_has(p, POLL_K_IDLE_POLL)) {
-		jset_u64(o, "idle_poll", p->k.idle_poll);
-		jset_u64(o, "idlepoll_sleeping", !(p->k.idle_poll && poll_registered(p)));
+	if (poll_has(p0, POLL_K_POLLHZ))
+		jset_u64(o, "pollhz", v->k.pollhz);
+	if (poll_has(p0, POLL_K_IDLE_POLL)) {
+		jset_u64(o, "idle_poll", v->k.idle_poll);
+		jset_u64(o, "idlepoll_sleeping", !(v->k.idle_poll && v->registered));
 	}
 	/* extensions */
-	jset_s(o, "kernel", p->kern->name);
-	jset_u64(o, "hz", p->k.hz);
-	jset_u64(o, "clock_hz", poll_clock_hz(p));
-	jset_s(o, "range_policy", pollkern_range_name(p->range));
-	jset_u64(o, "spin_ns", s->spin_ns);
-	jset_u64(o, "rt_prio", (uint64_t)s->rt_prio);
+	if (all) {
+		jset_s(o, "kernel", p0->kern->name);
+		jset_u64(o, "hz", v->k.hz);
+		jset_u64(o, "clock_hz", v->clock_hz);
+		jset_s(o, "range_policy", pollkern_range_name(p0->range));
+		jset_u64(o, "spin_ns", s->spin_ns);
+		jset_u64(o, "rt_prio", (uint64_t)s->rt_prio);
+	} else {
+		jset_u64(o, "t_ns", v->t_ns - s->info.t0_ns);   /* when these were taken */
+	}
 	jset_u64(o, "ticks", st->ticks);
 	jset_u64(o, "rounds", st->rounds);
 	jset_u64(o, "chunks", st->chunks);
@@ -84,16 +132,9 @@ static json_t *polling_obj(const struct sched *s)
 	jset_u64(o, "last_load_pct", st->last_load_pct);
 	/* lateness of the ticks after their deadline (CLOCK_MONOTONIC ns): the timer's
 	 * accuracy, rounds that overran, and the host's scheduling of the thread */
-	const struct hist *h = &p->late_ns;
-	json_t *j = json_object();
-	jset_u64(j, "count", h->count);
-	jset_f(j, "mean", h->count ? hist_mean(h) : 0);
-	jset_u64(j, "p50", hist_quantile(h, 0.50));
-	jset_u64(j, "p90", hist_quantile(h, 0.90));
-	jset_u64(j, "p99", hist_quantile(h, 0.99));
-	jset_u64(j, "p999", hist_quantile(h, 0.999));
-	jset_u64(j, "max", h->count ? h->max : 0);
-	json_object_set_new(o, "tick_late_ns", j);
+	json_object_set_new(o, "tick_late_ns", late_obj(&v->late_ns));
+	free(v);
+	free(w);
 	return o;
 }
 
@@ -103,6 +144,7 @@ static json_t *polling_obj(const struct sched *s)
  * counted them (kept even with net.inet.ip.fw.update_counters=0). */
 static void fw_objs(json_t *o, struct fwd *f, const uint64_t *drops)
 {
+	static const char *const ctr_names[] = { "percpu", "shared" };
 	if (!f->fw)
 		return;
 	const struct fw_tunables *t = fw_tunables(f->fw);
@@ -111,6 +153,7 @@ static void fw_objs(json_t *o, struct fwd *f, const uint64_t *drops)
 	jset_u64(fo, "enable", t->enable);
 	jset_u64(fo, "default_to_accept", t->default_to_accept);
 	jset_u64(fo, "update_counters", t->update_counters);
+	jset_s(fo, "counters", ctr_names[t->counters == FW_CTR_SHARED]);
 	jset_u64(fo, "verbose", t->verbose);
 	jset_u64(fo, "static_count", (uint64_t)n);
 	jset_u64(fo, "denied_pkts", drops[FWD_DROP_FW_DENY] + drops[FWD_DROP_FW_UNREACH] +
@@ -144,7 +187,7 @@ static void fw_objs(json_t *o, struct fwd *f, const uint64_t *drops)
 	json_object_set_new(o, "rules", rules);
 	json_t *den = json_object();
 	for (int k = 0; k < 65536; k++) {
-		uint64_t v = ld(&f->denied_by_rule[k]);
+		uint64_t v = fwd_denied(f, k);
 		if (v) {
 			char key[8];
 			snprintf(key, sizeof(key), "%d", k);
@@ -188,28 +231,51 @@ json_t *stats_json(struct sched *s, const char *type)
 	json_t *ports = json_array();
 	for (int i = 0; i < f->nports; i++) {
 		const struct fwd_port *p = &f->ports[i];
-		const struct fwd_port_ctr *c = &p->ctr;
-		uint64_t d[FWD_DROP_COUNT];
-		for (int k = 0; k < FWD_DROP_COUNT; k++)
-			d[k] = ld(&c->drops[k]);
+		struct fwd_port_ctr_sum c;
+		fwd_port_sum(f, i, &c);
 		json_t *po = json_object();
 		jset_s(po, "port", port_spec(p->port));
 		jset_s(po, "ifname", p->ifname);
-		jset_u64(po, "rx_pkts", ld(&c->rx_pkts));
-		jset_u64(po, "rx_bytes", ld(&c->rx_bytes));
-		jset_u64(po, "rx_bursts", ld(&c->rx_bursts));
-		jset_u64(po, "tx_pkts", ld(&c->tx_pkts));
-		jset_u64(po, "tx_bytes", ld(&c->tx_bytes));
-		jset_u64(po, "fwd_pkts", ld(&c->fwd_pkts));
-		jset_u64(po, "drop_txfull", d[FWD_DROP_TXFULL]);
-		jset_u64(po, "rst_sent", ld(&c->rst_sent));
-		jset_u64(po, "unreach_sent", ld(&c->unreach_sent));
-		jset_u64(po, "kernel_drops", ld(&c->kernel_drops));
-		json_object_set_new(po, "drops", drops_obj(d));
+		jset_u64(po, "rx_pkts", c.rx_pkts);
+		jset_u64(po, "rx_bytes", c.rx_bytes);
+		jset_u64(po, "rx_bursts", c.rx_bursts);
+		jset_u64(po, "tx_pkts", c.tx_pkts);
+		jset_u64(po, "tx_bytes", c.tx_bytes);
+		jset_u64(po, "fwd_pkts", c.fwd_pkts);
+		jset_u64(po, "drop_txfull", c.drops[FWD_DROP_TXFULL]);
+		jset_u64(po, "rst_sent", c.rst_sent);
+		jset_u64(po, "unreach_sent", c.unreach_sent);
+		jset_u64(po, "kernel_drops", c.kernel_drops);
+		json_object_set_new(po, "drops", drops_obj(c.drops));
 		json_array_append_new(ports, po);
 	}
 	json_object_set_new(o, "ports", ports);
-	json_object_set_new(o, "polling", polling_obj(s));
+	json_object_set_new(o, "polling", polling_obj(s, 0, true));
+	/* per thread: its queue of every port; the sums are the fields above */
+	json_t *th = json_array();
+	for (int i = 0; i < s->nthr; i++) {
+		struct fwd_totals tt;
+		fwd_thr_totals(f->thr[i], &tt);
+		json_t *to = json_object();
+		jset_u64(to, "thread", (uint64_t)i);
+		if (s->t[i]->cpu >= 0)
+			jset_u64(to, "cpu", (uint64_t)s->t[i]->cpu);
+		else
+			json_object_set_new(to, "cpu", json_null());
+		jset_u64(to, "rx_pkts", tt.rx_pkts);
+		jset_u64(to, "fwd_pkts", tt.fwd_pkts);
+		jset_u64(to, "drop_pkts", tt.drop_pkts);
+		jset_u64(to, "tx_pkts", tt.tx_pkts);
+		jset_u64(to, "rx_bytes", tt.rx_bytes);
+		jset_u64(to, "tx_bytes", tt.tx_bytes);
+		jset_u64(to, "rx_bursts", tt.rx_bursts);
+		jset_u64(to, "kernel_drops", tt.kernel_drops);
+		jset_f(to, "cpu_s", (double)sched_thr_cpu_ns(s->t[i]) / 1e9);
+		if (s->mode == RUT_POLL)
+			json_object_set_new(to, "polling", polling_obj(s, i, false));
+		json_array_append_new(th, to);
+	}
+	json_object_set_new(o, "threads", th);
 	fw_objs(o, f, t.drops);
 	jset_u64(o, "routes", (uint64_t)s->info.routes);
 	jset_u64(o, "neighbours", (uint64_t)s->info.neighbours);

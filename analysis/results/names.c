@@ -39,6 +39,7 @@ static const struct {
 	{ "frame_size", "frame size" },
 	{ "dir", "direction" },
 	{ "update_counters", "net.inet.ip.fw.update_counters" },
+	{ "counters", "net.inet.ip.fw.counters" },
 	{ "rut.burst", "kern.polling.burst" },
 	{ "rut.lost_polls", "kern.polling.lost_polls" },
 	{ "rut.short_ticks", "kern.polling.short_ticks" },

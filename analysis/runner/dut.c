@@ -45,6 +45,7 @@ static const struct {
 	{ "reg_frac", "kern.polling.reg_frac" },
 	{ "idle_poll", "kern.polling.idle_poll" },
 	{ "update_counters", "net.inet.ip.fw.update_counters" },
+	{ "counters", "net.inet.ip.fw.counters" },
 	{ "firewall", "net.inet.ip.fw.enable" },
 };
 
@@ -196,6 +197,10 @@ static int rut_start(struct dut *d, const char *mode, const json_t *params, char
 		rc = box_arg(&c, "--rt-prio");
 		rc = rc ? rc : box_argf(&c, "%.0f", p->router.rt_prio);
 	}
+	if (!rc && p->router.threads > 1) {   /* one per queue: the lab made as many */
+		rc = box_arg(&c, "--threads");
+		rc = rc ? rc : box_argf(&c, "%u", p->router.threads);
+	}
 	rc = rc ? rc : box_cmd_done(&c, &d->cfg.box);
 	if (rc) {
 		box_cmd_free(&c);
@@ -213,8 +218,11 @@ static int rut_start(struct dut *d, const char *mode, const json_t *params, char
 	d->pid = pid;
 	snprintf(d->mode, sizeof(d->mode), "%s", mode);
 	snprintf(d->kernel, sizeof(d->kernel), "%s", kernel);
-	snprintf(d->desc, sizeof(d->desc), "ppslab-rut --mode %s --kernel %s, %s ports", mode,
-		 kernel, ports);
+	char thr[24] = "";
+	if (p->router.threads > 1)
+		snprintf(thr, sizeof(thr), " --threads %u", p->router.threads);
+	snprintf(d->desc, sizeof(d->desc), "ppslab-rut --mode %s --kernel %s%s, %s ports", mode,
+		 kernel, thr, ports);
 	/* ready (ready.h): forwarding, the control socket listening; then one stats over
 	 * it, which must answer at once */
 	int st;

@@ -6,6 +6,7 @@
  * Axis → forwarder setting:
  *   pollhz, burst_max, each_burst, user_frac, reg_frac, idle_poll → kern.polling.NAME
  *   update_counters → net.inet.ip.fw.update_counters
+ *   counters        → net.inet.ip.fw.counters (shared or percpu)
  *   firewall        → net.inet.ip.fw.enable
  *   rules, rules_kind → the rule set (rulegen.h), loaded with `ipfw -q flush` and
  *                     `ipfw -q /FILE`: all or nothing, without stopping the forwarder

@@ -45,6 +45,7 @@ const char *const prof_kernel_names[] = { "dragonfly-1.8", "dragonfly-2.0", "fre
 					  "freebsd-14", NULL };
 static const char *const dir_names[] = { "uni", "bi", NULL };
 const char *const prof_rules_kinds[] = { "nomatch", "count", NULL };
+static const char *const counters_names[] = { "percpu", "shared", NULL };
 
 #define RULES_MAX 100000
 
@@ -61,6 +62,7 @@ static const struct axis_spec axes_tab[] = {
 	{ "rules", AK_RULES, 0, RULES_MAX, NULL, "0" },
 	{ "rules_kind", AK_ENUM, 0, 0, prof_rules_kinds, "\"nomatch\"" },
 	{ "update_counters", AK_BOOL01, 0, 1, NULL, "1" },
+	{ "counters", AK_ENUM, 0, 0, counters_names, "\"percpu\"" },
 	{ "firewall", AK_ONOFF, 0, 0, NULL, "\"auto\"" },
 	{ "offered", AK_RATE, 0, 0, NULL, "\"max\"" },
 	{ "size", AK_INT, 64, 9018, NULL, "64" },
@@ -71,8 +73,8 @@ static const struct axis_spec axes_tab[] = {
 
 const char *const prof_axis_names[] = {
 	"pollhz", "hz", "burst_max", "each_burst", "user_frac", "reg_frac", "idle_poll", "mode",
-	"kernel", "rules", "rules_kind", "update_counters", "firewall", "offered", "size",
-	"flows", "direction", NULL,
+	"kernel", "rules", "rules_kind", "update_counters", "counters", "firewall", "offered",
+	"size", "flows", "direction", NULL,
 };
 
 static const struct axis_spec *axis_spec(const char *name)
@@ -939,7 +941,7 @@ static void check_piece(void *ctx, const char *lit, size_t n, const char *name)
 	json_object_foreach(w->c->raxes, k, v)
 		if (m < sizeof(list))
 			m += (size_t)snprintf(list + m, sizeof(list) - m, ", %s", k);
-	verr(w->c, w->path, false, "placeholder {%s} names no axis (axes: pollhz, hz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode, kernel, rules, rules_kind, update_counters, firewall, offered, size, flows, direction%s%s; a literal brace is written {{ or }})",
+	verr(w->c, w->path, false, "placeholder {%s} names no axis (axes: pollhz, hz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode, kernel, rules, rules_kind, update_counters, counters, firewall, offered, size, flows, direction%s%s; a literal brace is written {{ or }})",
 	     name, list, w->mode == PH_VALUE ? "; {value} is this axis' value" : "");
 }
 
@@ -975,6 +977,7 @@ static void check_argv(struct vctx *c, const json_t *v, const char *path, enum p
 }
 
 static const char *const router_keys[] = { "kind", "ports", "rules_dir", "rt_prio", "ring",
+					    "threads",
 					    "hooks", "setup_hook", "read_hook", "check_hook",
 					    "hook_timeout", "hook_estimate", "axes", "reboot_hook",
 					    "ready_hook", "reboot_timeout", "reboot_estimate", NULL };
@@ -1193,6 +1196,9 @@ static void parse_router(struct vctx *c, json_t *root, struct profile *p)
 	r->rules_dir = xstrdup(c, dir);
 	if (!get_int(c, o, "rt_prio", "router", 0, 99, 0, &n))
 		r->rt_prio = (double)n;
+	r->threads = 1;
+	if (!get_int(c, o, "threads", "router", 1, 64, 1, &n))
+		r->threads = (unsigned)n;
 	if (!get_int(c, o, "ring", "router", 0, 4194304, 0, &n)) {
 		if (n && n < 64)
 			verr(c, "router.ring", false, "expected 0 (the backend's default) or 64..4194304 frames, got %lld", n);

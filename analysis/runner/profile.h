@@ -67,7 +67,8 @@
  *     this fraction of the median delay). Durations are seconds or text ("500ms");
  *     loads are pps or rates ("200k").
  *   router: kind (rut), ports (afpacket|xdp), rules_dir (the profile's directory),
- *     rt_prio (0..99, 0), ring (0 or 64..4194304 frames, 0), hook_timeout (30s); only
+ *     rt_prio (0..99, 0), ring (0 or 64..4194304 frames, 0), threads (1..64, 1: rut
+ *     --threads, and the lab's veths get as many queues), hook_timeout (30s); only
  *     with kind "external": hooks (object: axis → argument vector), setup_hook,
  *     read_hook, check_hook (argument vectors), hook_estimate (a duration, or an
  *     object of axis, "setup", "read", "check" → duration; 1s). In a hook word every
@@ -171,6 +172,7 @@ struct prof_router_cfg {
 	char *rules_dir;      /* where "file:NAME" rules are looked up, resolved against the
 			       * profile's directory (default: that directory) */
 	double rt_prio;       /* rut --rt-prio, 0 = normal */
+	unsigned threads;     /* rut --threads (one per queue), 1 = one */
 	unsigned ring;        /* frames per receive ring of each forwarder port, one slot per
 			       * frame like a NIC's descriptor ring (afpacket ring=v2,frames=N);
 			       * 0: the backend's default (about 130,000 small frames) */

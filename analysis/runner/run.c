@@ -117,9 +117,12 @@ static int topology_up(struct runner *r)
 			return EX_NOPERM;
 		}
 		struct lab_status st;
-		if (lab_status(t->lab, &st) || !st.complete) {
+		/* a forwarder with N threads gets N queues on its veths (one per thread) */
+		int q = p->router.kind == PR_RUT && p->router.threads > 1 ? (int)p->router.threads : 0;
+		int have = lab_status(t->lab, &st) ? -1 : st.complete ? st.queues[1] : -1;
+		if (have < 0 || (q && have != q)) {
 			log_info("making the lab %s", t->lab);
-			struct lab_up_opts uo = { .shield = true };
+			struct lab_up_opts uo = { .shield = true, .queues = q };
 			if (lab_up(t->lab, &uo)) {
 				log_err("cannot make the lab %s (ppslab lab up --name %s says why)", t->lab,
 					t->lab);

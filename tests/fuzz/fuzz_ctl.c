@@ -3,7 +3,7 @@
  * (router-under-test/cmd.c, bsdctl.c over the rut's sysctl tree, fw_exec; make fuzz):
  * each input line is a request line as ctl.c hands it to the forwarding thread, run by
  * cmd_exec against a forwarder state built without ports (a firewall, the polling
- * knobs and the deny counters fwd_init allocates). "load" requests take the rest of the input as the rule file. Every failing
+ * knobs and the deny counters fwd_init_detached allocates). "load" requests take the rest of the input as the rule file. Every failing
  * request must say why on its stderr stream (unless quiet flags asked for silence). */
 #include <stdint.h>
 #include <stdio.h>
@@ -30,20 +30,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct sched s;
 	static struct ctl_req r;
 	uint64_t clk = 0;
-	memset(&f, 0, sizeof(f));
-	memset(&s, 0, sizeof(s));
-	/* fwd_init's per-rule deny counters, kept from one input to the next (zeroed) */
-	static _Atomic uint64_t *denied;
-	if (!denied && !(denied = calloc(65536, sizeof(*denied))))
+	/* a forwarder without ports and its per-rule deny counters; the first byte picks
+	 * the kernel personality */
+	if (fwd_init_detached(&f, fw_new(ifs, 2, NULL, 0)) || !f.fw ||
+	    sched_init_detached(&s, &f, pollkern_at(size ? data[0] & 3 : 0), fake_now, &clk))
 		abort();
-	memset((void *)denied, 0, 65536 * sizeof(*denied));
-	f.denied_by_rule = denied;
-	f.fw = fw_new(ifs, 2, NULL, 0);
-	if (!f.fw)
-		abort();
-	s.f = &f;
-	/* the first byte picks the kernel personality */
-	poll_init(&s.poll, pollkern_at(size ? data[0] & 3 : 0), fake_now, &clk);
 
 	char *text = malloc(size + 1);
 	if (!text)
@@ -76,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sbuf_free(&r.err);
 	}
 	free(text);
-	fw_free(f.fw);
+	sched_fini(&s);
+	fwd_fini(&f);
 	return 0;
 }

@@ -79,11 +79,12 @@ static void t_defaults(void)
 	T_EQ_INT(json_integer_value(json_object_get(p->fixed, "pollhz")), 2000);
 	T_EQ_INT(json_integer_value(json_object_get(p->fixed, "burst_max")), 150);
 	T_EQ_INT(json_integer_value(json_object_get(p->fixed, "update_counters")), 1);
+	T_STREQ(json_string_value(prof_value(p, NULL, "counters")), "percpu");
 	T_STREQ(json_string_value(prof_value(p, NULL, "mode")), "poll");
 	T_STREQ(json_string_value(prof_value(p, NULL, "rules_kind")), "nomatch");
 	T_STREQ(json_string_value(prof_value(p, NULL, "firewall")), "auto");
 	T_STREQ(json_string_value(prof_value(p, NULL, "offered")), "max");
-	T_EQ_INT(json_object_size(p->fixed), 17);
+	T_EQ_INT(json_object_size(p->fixed), 18);
 	T_STREQ(json_string_value(prof_value(p, NULL, "kernel")), "dragonfly-2.0");
 	T_TRUE(json_is_null(prof_value(p, NULL, "hz")));  /* the kernel's own */
 	T_TRUE(isnan(prof_num(p, NULL, "offered")));
@@ -123,7 +124,7 @@ static void t_defaults(void)
 	size_t n = 0;
 	while (prof_axis_names[n])
 		n++;
-	T_EQ_INT(n, 17);
+	T_EQ_INT(n, 18);
 	/* the kernel axis takes ppslab-rut's --kernel names, in lib/pollkern.c's order */
 	for (n = 0; prof_kernel_names[n]; n++)
 		T_STREQ(prof_kernel_names[n], pollkern_at((int)n)->name);
@@ -288,6 +289,20 @@ static void t_wrong_type(void)
 	prof_diag_free(&d);
 	T_EQ_INT(parse("{\"matrix\": {\"mode\": \"poll\"}}", &p, &d), -EINVAL);
 	T_TRUE(has(&d, "matrix.mode: expected a non-empty list of mode values, got string \"poll\""));
+	prof_diag_free(&d);
+	/* a forwarder of two threads, its counters swept */
+	T_EQ_INT(parse("{\"matrix\": {\"counters\": [\"shared\", \"percpu\"]},"
+		       " \"router\": {\"threads\": 2}}", &p, &d), 0);
+	if (p) {
+		T_EQ_INT(p->router.threads, 2);
+		T_STREQ(json_string_value(json_array_get(p->axes[0].values, 0)), "shared");
+		profile_free(p);
+	}
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"params\": {\"counters\": \"atomic\"}, \"router\": {\"threads\": 65}}",
+		       &p, &d), -EINVAL);
+	T_TRUE(has(&d, "params.counters: expected \"percpu\" or \"shared\", got string \"atomic\""));
+	T_TRUE(has(&d, "router.threads: expected a whole number 1..64, got 65 (out of range)"));
 	prof_diag_free(&d);
 }
 

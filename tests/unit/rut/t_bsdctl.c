@@ -299,7 +299,8 @@ static void t_fw_tree(void)
 			       "net.inet.ip.fw.dyn_keepalive: 1\n"
 			       "net.inet.ip.fw.dyn_keep_states: 0\n"
 			       "net.inet.ip.fw.reply_limit: 0\n"
-			       "net.inet.ip.fw.skipto_dragonfly: 0\n";
+			       "net.inet.ip.fw.skipto_dragonfly: 0\n"
+			       "net.inet.ip.fw.counters: percpu\n";
 	if (strcmp(sbuf_data(&O), want))
 		T_FAIL("the net.inet.ip.fw listing differs; it begins '%.200s'", sbuf_data(&O));
 	T_EQ_INT(run("net.inet.ip.fw.skipto_dragonfly=1"), 0);
@@ -328,6 +329,14 @@ static void t_fw_tree(void)
 	T_STREQ(sbuf_data(&E), "sysctl: oid 'net.inet.ip.fw.static_count' is read only\n");
 	T_EQ_INT(run("net.inet.ip.fw.enable=yes"), 1);
 	T_STREQ(sbuf_data(&E), "sysctl: invalid integer 'yes'\n");
+	/* a string knob: the value as written, one of its words */
+	T_EQ_INT(run("net.inet.ip.fw.counters=shared"), 0);
+	T_STREQ(sbuf_data(&O), "net.inet.ip.fw.counters: percpu -> shared\n");
+	T_EQ_U64(fw_tunables(fw)->counters, FW_CTR_SHARED);
+	T_EQ_INT(run("net.inet.ip.fw.counters=atomic"), 1);
+	T_STREQ(sbuf_data(&O), "net.inet.ip.fw.counters: shared\n");
+	T_STREQ(sbuf_data(&E), "sysctl: net.inet.ip.fw.counters=atomic: Invalid argument\n");
+	T_EQ_U64(fw_tunables(fw)->counters, FW_CTR_SHARED);
 	char out[256];
 	struct fw_diag d = { 0 };
 	T_EQ_INT(fw_exec(fw, "add 100 deny ip from any to any", out, sizeof(out), &d), 0);

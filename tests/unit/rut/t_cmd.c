@@ -84,16 +84,15 @@ static void t_bad_ipfw_and_sysctl(void)
 int main(void)
 {
 	static const char *const ifs[] = { "em0", "em1" };
-	F.fw = fw_new(ifs, 2, NULL, 0);
-	if (!F.fw)
+	struct fw *fw = fw_new(ifs, 2, NULL, 0);
+	if (!fw || fwd_init_detached(&F, fw) || sched_init_detached(&S, &F, NULL, fake_now, &clk))
 		abort();
-	S.f = &F;
-	poll_init(&S.poll, NULL, fake_now, &clk);
-	poll_set_range(&S.poll, PK_RANGE_EINVAL);
+	sched_set_range(&S, PK_RANGE_EINVAL);
 	T_RUN(t_bad_requests);
 	T_RUN(t_bad_ipfw_and_sysctl);
 	sbuf_free(&R.out);
 	sbuf_free(&R.err);
-	fw_free(F.fw);
+	sched_fini(&S);
+	fwd_fini(&F);
 	return t_done();
 }

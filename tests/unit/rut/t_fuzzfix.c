@@ -34,12 +34,11 @@ static void t_ctl_leading_space_stats(void)
 	static struct sched s;
 	static struct ctl_req r;
 	uint64_t clk = 0;
-	f.denied_by_rule = calloc(65536, sizeof(*f.denied_by_rule));
-	f.fw = fw_new(ifs, 2, NULL, 0);
-	s.f = &f;
-	poll_init(&s.poll, NULL, fake_now, &clk);
-	poll_set_range(&s.poll, PK_RANGE_EINVAL);
-	f.denied_by_rule[100] = 7;
+	if (fwd_init_detached(&f, fw_new(ifs, 2, NULL, 0)) ||
+	    sched_init_detached(&s, &f, NULL, fake_now, &clk))
+		abort();
+	sched_set_range(&s, PK_RANGE_EINVAL);
+	f.thr[0]->denied_by_rule[100] = 7;
 
 	char text[sizeof(input) + 1];
 	memcpy(text, input, sizeof(input));
@@ -64,8 +63,8 @@ static void t_ctl_leading_space_stats(void)
 		k++;
 	}
 	T_EQ_INT(k, 2);
-	fw_free(f.fw);
-	free((void *)f.denied_by_rule);
+	sched_fini(&s);
+	fwd_fini(&f);
 }
 
 int main(void)

@@ -139,7 +139,7 @@ static bool ref_test(const struct fw *fw, const struct fw_insn *x, const struct 
 
 static bool ref_rule(const struct fw *fw, int i, const struct fw_pkt *p)
 {
-	const struct fw_rule *r = &fw->rules.rule[i];
+	const struct fw_rule *r = &fw->rules->rule[i];
 	/* tests ANDed; a maximal run of OR-linked tests is one test that passes if any does */
 	for (int k = 0; k < r->nlist;) {
 		bool any = false;
@@ -161,7 +161,7 @@ static bool ref_rule(const struct fw *fw, int i, const struct fw_pkt *p)
 static enum fw_verdict ref_eval(const struct fw *fw, const struct fw_pkt *p, uint32_t *rule,
 				uint16_t *code, uint64_t *hits)
 {
-	const struct fw_rules *s = &fw->rules;
+	const struct fw_rules *s = fw_rules_get(fw);
 	for (int i = 0; i < s->n;) {
 		if (!ref_rule(fw, i, p)) {
 			i++;
@@ -217,6 +217,13 @@ static struct fw_pkt gen_pkt(void)
 	return p;
 }
 
+static uint64_t rule_pkts(const struct fw *fw, int i)
+{
+	struct fw_rule_stats st;
+	fw_rule_stats(fw, i, &st);
+	return st.pkts;
+}
+
 static void t_random_rulesets_match_the_reference(void)
 {
 	int mismatches = 0;
@@ -234,7 +241,7 @@ static void t_random_rulesets_match_the_reference(void)
 			}
 		}
 		fw_tunables(fw)->default_to_accept = rnd(2);
-		uint64_t *hits = calloc((size_t)fw->rules.n, sizeof(*hits));
+		uint64_t *hits = calloc((size_t)fw->rules->n, sizeof(*hits));
 		for (int k = 0; k < 2000 && mismatches < 5; k++) {
 			struct fw_pkt p = gen_pkt();
 			fw_tunables(fw)->skipto_dragonfly = rnd(2);
@@ -252,11 +259,11 @@ static void t_random_rulesets_match_the_reference(void)
 			}
 		}
 		/* counters: the fast path counted exactly what the reference matched */
-		for (int i = 0; i < fw->rules.n && !mismatches; i++)
-			if (fw->rules.ctr[i].pkts != hits[i]) {
+		for (int i = 0; i < fw->rules->n && !mismatches; i++)
+			if (rule_pkts(fw, i) != hits[i]) {
 				mismatches++;
 				T_FAIL("round %d: rule index %d counted %llu, reference %llu", round, i,
-				       (unsigned long long)fw->rules.ctr[i].pkts, (unsigned long long)hits[i]);
+				       (unsigned long long)rule_pkts(fw, i), (unsigned long long)hits[i]);
 			}
 		free(hits);
 		fw_free(fw);

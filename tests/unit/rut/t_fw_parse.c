@@ -103,8 +103,8 @@ static void t_quiet_add_prints_nothing(void)
 /* the compiled rule, prefilter and program included, compared field by field */
 static bool same_rule(const struct fw *a, const struct fw *b)
 {
-	const struct fw_hot *ha = &a->rules.hot[0], *hb = &b->rules.hot[0];
-	const struct fw_rule *ra = &a->rules.rule[0], *rb = &b->rules.rule[0];
+	const struct fw_hot *ha = &a->rules->hot[0], *hb = &b->rules->hot[0];
+	const struct fw_rule *ra = &a->rules->rule[0], *rb = &b->rules->rule[0];
 	if (memcmp(ha, hb, sizeof(*ha)) || ra->nlist != rb->nlist || ra->icmp_code != rb->icmp_code ||
 	    ra->skipto != rb->skipto || ra->log_max != rb->log_max)
 		return false;
@@ -157,7 +157,7 @@ static void t_prefilter_takes_the_common_tests(void)
 	/* a plain rule needs no program: everything is in the three masked compares */
 	struct fw *fw = fw_mk();
 	FW_OK(fw, "add 100 deny tcp from 10.0.0.0/8 to 192.168.1.1 in");
-	const struct fw_hot *h = &fw->rules.hot[0];
+	const struct fw_hot *h = &fw->rules->hot[0];
 	T_EQ_INT(h->nprog, 0);
 	T_EQ_U64(h->saddr, ip4("10.0.0.0"));
 	T_EQ_U64(h->smask, ip4("255.0.0.0"));
@@ -167,8 +167,8 @@ static void t_prefilter_takes_the_common_tests(void)
 	T_EQ_U64(h->kmask, 0xff | FW_KEY_IN);
 	/* negations, OR blocks and ports stay in the program */
 	FW_OK(fw, "add 200 deny { tcp or udp } from not 10.0.0.0/8 to any 80");
-	T_EQ_INT(fw->rules.hot[1].nprog, 3);   /* one port range goes to the prefilter too */
-	T_EQ_U64(fw->rules.hot[1].smask, 0);
+	T_EQ_INT(fw->rules->hot[1].nprog, 3);   /* one port range goes to the prefilter too */
+	T_EQ_U64(fw->rules->hot[1].smask, 0);
 	fw_free(fw);
 }
 
@@ -179,11 +179,11 @@ static void t_interfaces_resolved_at_compile_time(void)
 	FW_OK(fw, "add 200 deny ip from any to any recv em1");
 	FW_OK(fw, "add 300 deny ip from any to any xmit 198.18.0.1");
 	FW_OK(fw, "add 400 deny ip from any to any via nosuch0");
-	const struct fw_insn *x = fw->rules.rule[0].insn;
+	const struct fw_insn *x = fw->rules->rule[0].insn;
 	T_EQ_U64(x->a, 1u << RUT0 | 1u << RUT1);
-	T_EQ_U64(fw->rules.rule[1].insn->a, 1u << EM1);
-	T_EQ_U64(fw->rules.rule[2].insn->a, 1u << RUT0);
-	T_EQ_U64(fw->rules.rule[3].insn->a, 0);   /* accepted, never matches (as BSD) */
+	T_EQ_U64(fw->rules->rule[1].insn->a, 1u << EM1);
+	T_EQ_U64(fw->rules->rule[2].insn->a, 1u << RUT0);
+	T_EQ_U64(fw->rules->rule[3].insn->a, 0);   /* accepted, never matches (as BSD) */
 	fw_free(fw);
 }
 

@@ -75,7 +75,7 @@ static void t_random_lpm(void)
 	struct fw *fw = fw_mk();
 	int ti = fw_table_create(fw, "7");
 	T_TRUE(ti >= 0);
-	struct fw_table *t = fw->tables[ti];
+	struct fw_table *t = fw_table_at(fw, ti);
 	enum { N = 3000 };
 	static uint32_t key[N], len[N];
 	uint32_t seed = 12345;
@@ -84,7 +84,7 @@ static void t_random_lpm(void)
 	for (int i = 0; i < N; i++) {
 		uint32_t l = RND() % 33, a = RND() & (l ? 0xffffffffu << (32 - l) : 0);
 		a &= 0x0fffffff;   /* crowd them into 0/4 so they nest */
-		if (fw_table_add(t, htonl(a), (int)l, (uint32_t)n) == 0) {
+		if (fw_table_add(fw, t, htonl(a), (int)l, (uint32_t)n) == 0) {
 			key[n] = a;
 			len[n] = l;
 			n++;
@@ -106,8 +106,8 @@ static void t_random_lpm(void)
 	T_EQ_INT(bad, 0);
 	/* delete half, check again */
 	for (int i = 0; i < n; i += 2)
-		T_EQ_INT(fw_table_del(t, htonl(key[i]), (int)len[i]), 0);
-	T_EQ_INT(fw_table_del(t, htonl(key[0]), (int)len[0]), -ENOENT);
+		T_EQ_INT(fw_table_del(fw, t, htonl(key[i]), (int)len[i]), 0);
+	T_EQ_INT(fw_table_del(fw, t, htonl(key[0]), (int)len[0]), -ENOENT);
 	bad = 0;
 	for (int q = 0; q < 5000; q++) {
 		uint32_t a = RND() & 0x0fffffff, want = UINT32_MAX, wl = 0, got;
@@ -254,7 +254,7 @@ static void t_million(void)
 	int ti = fw_table_find(fw, "big");
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (uint32_t i = 0; i < 1000000; i++)
-		hits += fw_table_lookup(fw->tables[ti], htonl(0x0a000000u + i * 7u), &v) &&
+		hits += fw_table_lookup(fw_table_at(fw, ti), htonl(0x0a000000u + i * 7u), &v) &&
 			v == (i & 0xffff);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
