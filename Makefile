@@ -2,6 +2,7 @@
 #
 #   make                  build everything into build/ (build-san/ with SAN=1)
 #   make check            unit tests, then (as root) namespace integration tests
+#   make check-stress     the same with a CPU hog on every core, the tests on one core
 #   make demo             (root) install what is missing, build, run the demo
 #   make install PREFIX=  install programs, man pages, profiles, rules, bash completion
 #                         (default /usr/local; DESTDIR= for staging); make uninstall
@@ -103,7 +104,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
 
 .SECONDARY:
-.PHONY: all check check-unit check-integ demo deps install uninstall deb clean bench bench-progs soak
+.PHONY: all check check-unit check-integ check-stress demo deps install uninstall deb clean bench bench-progs soak
 all: $(PROGS)
 
 $(B)/.depcheck: scripts/deps.sh
@@ -171,6 +172,11 @@ check-unit: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
 
 check-integ: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
 	@tests/run --build $(B) --integ-only
+
+# The same suite with a CPU hog on every core and the tests pinned to one core
+# (tests/stress): races a fixed wait would hide. Not part of check or CI.
+check-stress: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
+	@tests/stress --build $(B)
 
 deps:
 	@scripts/deps.sh install

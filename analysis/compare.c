@@ -828,8 +828,11 @@ int cmp_plot(struct cmp *const *cs, size_t n, const char *metric, const struct p
 	double *er = calloc((c0->nrows + 1) * nsets, sizeof(*er));
 	const char **sets = calloc(nsets, sizeof(*sets));
 	char (*setn)[256] = calloc(nsets, sizeof(*setn));
+	unsigned char *flg = calloc((c0->nrows + 1) * nsets, 1);
+	json_t *reasons = json_object();
+	size_t nflagged = 0;
 	int rc = -ENOMEM;
-	if (!labels || !owned || !val || !er || !sets || !setn)
+	if (!labels || !owned || !val || !er || !sets || !setn || !flg || !reasons)
 		goto out;
 	for (size_t s = 0; s < nsets; s++) {
 		const struct res_file *rf = s ? cs[s - 1]->b : c0->a;
@@ -851,9 +854,15 @@ int cmp_plot(struct cmp *const *cs, size_t n, const char *metric, const struct p
 		int mark = 0;
 		for (size_t s = 0; s < nsets; s++) {
 			double v = NAN, e = NAN;
+			const struct res_file *frf = NULL;
+			long fcell = -1;
 			if (s == 0) {
 				v = r->sa.s.mean;
 				e = r->sa.s.stdev;
+				if (r->sa.flagged) {
+					frf = c0->a;
+					fcell = r->cell_a;
+				}
 			} else {
 				/* the same cell and metric in candidate s */
 				const struct cmp *c = cs[s - 1];
@@ -863,12 +872,26 @@ int cmp_plot(struct cmp *const *cs, size_t n, const char *metric, const struct p
 						    c0->a->cells[r->cell_a].canon)) {
 						v = c->rows[k].sb.s.mean;
 						e = c->rows[k].sb.s.stdev;
+						if (c->rows[k].sb.flagged) {
+							frf = c->b;
+							fcell = c->rows[k].cell_b;
+						}
 						mark |= c->rows[k].verdict == ST_REGRESSION ||
 							c->rows[k].verdict == ST_PROGRESSION;
 					}
 			}
 			val[nl * nsets + s] = v;
 			er[nl * nsets + s] = isfinite(e) ? e : 0;
+			if (frf && fcell >= 0 && isfinite(v)) {
+				/* a bar whose repetitions were flagged is hatched, and the notes say
+				 * why */
+				char id[48];
+				snprintf(id, sizeof(id), "%zu:%ld", s, fcell);
+				flg[nl * nsets + s] = 1;
+				nflagged++;
+				if (pv_add_reasons(reasons, frf, (size_t)fcell, id))
+					goto out;
+			}
 		}
 		/* the values only ("3000/150/0"); the axis names go in the x label */
 		char key[512];
@@ -902,11 +925,17 @@ int cmp_plot(struct cmp *const *cs, size_t n, const char *metric, const struct p
 	snprintf(title, sizeof(title), "%s: %s vs %s (mean ± stdev; * = regression or "
 		 "progression)", metric, n > 1 ? "candidates" : base_name(cs[0]->b->path),
 		 base_name(c0->a->path));
+	char notes[6][512];
+	const char *np[6];
+	size_t nn = plot_flag_notes(reasons, nflagged, "hatched bars", notes, 6);
+	for (size_t i = 0; i < nn; i++)
+		np[i] = notes[i];
 	struct plot_bars b = {
 		.title = title, .subtitle = NULL, .xlabel = xl,
 		.ylabel = name_label(metric, yl, sizeof(yl)),
 		.footer = "ppslab compare", .nsets = nsets, .set_names = sets, .nlabels = nl,
-		.labels = labels, .value = val, .err = er,
+		.labels = labels, .value = val, .err = er, .flagged = flg, .notes = np,
+		.nnotes = nn,
 	};
 	rc = plot_bars(&b, o, err, errlen);
 out:
@@ -920,5 +949,7 @@ out:
 	free(er);
 	free(sets);
 	free(setn);
+	free(flg);
+	json_decref(reasons);
 	return rc;
 }

@@ -316,15 +316,9 @@ static size_t varying_axes(const struct res_file *rf, const struct res_sel *wher
 	return k;
 }
 
-/* The reasons of a flagged cell's cases (cases[].flags), for the footnote: each kind
- * (the text before its first ':') with the cells it marks and its first full text. */
-static void note_reasons(struct pivot *pv, size_t cell)
+int pv_add_reasons(json_t *reasons, const struct res_file *rf, size_t cell, const char *id)
 {
-	const struct res_file *rf = pv->rf;
-	char key[128], id[32];
-	if (!pv->reasons && !(pv->reasons = json_object()))
-		return;
-	snprintf(id, sizeof(id), "%zu", cell);
+	char key[128];
 	for (size_t k = 0; k < rf->cells[cell].ncases; k++) {
 		const struct res_case *c = &rf->cases[rf->cells[cell].cases[k]];
 		size_t i;
@@ -337,15 +331,27 @@ static void note_reasons(struct pivot *pv, size_t cell)
 				continue;
 			size_t n = strcspn(t, ":");
 			snprintf(key, sizeof(key), "%.*s", (int)(n < sizeof(key) ? n : sizeof(key) - 1), t);
-			json_t *e = json_object_get(pv->reasons, key);
+			json_t *e = json_object_get(reasons, key);
 			if (!e) {
 				e = json_pack("{s:{},s:s}", "cells", "text", t);
-				if (!e || json_object_set_new(pv->reasons, key, e))
-					return;
+				if (!e || json_object_set_new(reasons, key, e))
+					return -ENOMEM;
 			}
-			json_object_set_new(json_object_get(e, "cells"), id, json_true());
+			if (json_object_set_new(json_object_get(e, "cells"), id, json_true()))
+				return -ENOMEM;
 		}
 	}
+	return 0;
+}
+
+/* The reasons of a flagged cell's cases, for the footnote. */
+static void note_reasons(struct pivot *pv, size_t cell)
+{
+	char id[32];
+	if (!pv->reasons && !(pv->reasons = json_object()))
+		return;
+	snprintf(id, sizeof(id), "%zu", cell);
+	pv_add_reasons(pv->reasons, pv->rf, cell, id);
 }
 
 static int fill_cells(struct pivot *pv, const struct res_sel *where, char *err,

@@ -107,6 +107,11 @@ struct grid *pv_grid(const struct pivot *pv, size_t block, enum grid_fmt fmt);
  * leading columns. */
 void pv_print(FILE *f, const struct pivot *pv, enum grid_fmt fmt, const char *title);
 
+/* Adds why the cases of a cell were flagged to reasons: per kind of flag (the text of
+ * cases[].flags before its first ':'), {"cells": {ID: true}, "text": its first text}, the
+ * cell named id. Failed cases are left out. 0 or -ENOMEM. */
+int pv_add_reasons(json_t *reasons, const struct res_file *rf, size_t cell, const char *id);
+
 /* Raw number for machine output: integral values without a fraction, others shortest
  * round-trip; NaN is "". */
 char *pv_raw(double v, char *buf, size_t len);

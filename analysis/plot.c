@@ -56,6 +56,35 @@ void plot_gp_str(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+size_t plot_flag_notes(const json_t *reasons, size_t ncells, const char *how,
+		       char (*out)[512], size_t max)
+{
+	size_t n = 0;
+	if (!ncells || !max)
+		return 0;
+	snprintf(out[n++], sizeof(out[0]), "%zu flagged cell%s (%s): a repetition failed a "
+		 "consistency check or missed its offered load (see the table)", ncells,
+		 ncells == 1 ? "" : "s", how);
+	const char *k;
+	json_t *e;
+	size_t kinds = json_object_size(reasons), shown = 0;
+	json_object_foreach((json_t *)reasons, k, e) {
+		if (n >= max)
+			break;
+		(void)k;
+		if (shown == 4 && kinds > 5) {
+			snprintf(out[n++], sizeof(out[0]), "... and %zu more kinds of flag", kinds - 4);
+			break;
+		}
+		size_t c = json_object_size(json_object_get(e, "cells"));
+		const char *t = json_string_value(json_object_get(e, "text"));
+		snprintf(out[n++], sizeof(out[0]), "%zu cell%s: %.160s%s", c, c == 1 ? "" : "s",
+			 t ? t : "", t && strlen(t) > 160 ? "..." : "");
+		shown++;
+	}
+	return n;
+}
+
 /* A label inside a data file: double-quoted; quotes and control characters become
  * harmless, since gnuplot's data files have no escapes. */
 void plot_dat_str(FILE *f, const char *s)
@@ -512,10 +541,14 @@ int plot_bars(const struct plot_bars *b, const struct plot_out *o, char *err, si
 		plot_files_close(&fs, 1);
 		return rc;
 	}
+	/* per set: its value and error, then 1 where the bar's cell has a flagged repetition */
 	fputs("# label", fs.dat);
 	for (size_t s = 0; s < b->nsets; s++)
 		fprintf(fs.dat, " value_%zu err_%zu", s, s);
+	for (size_t s = 0; s < b->nsets; s++)
+		fprintf(fs.dat, " flagged_%zu", s);
 	fputc('\n', fs.dat);
+	int any_flag[64] = { 0 };
 	for (size_t l = 0; l < b->nlabels; l++) {
 		plot_dat_str(fs.dat, b->labels[l]);
 		for (size_t s = 0; s < b->nsets; s++) {
@@ -524,11 +557,18 @@ int plot_bars(const struct plot_bars *b, const struct plot_out *o, char *err, si
 			fputc(' ', fs.dat);
 			plot_dat_num(fs.dat, b->err[l * b->nsets + s]);
 		}
+		for (size_t s = 0; s < b->nsets; s++) {
+			int fl = b->flagged && b->flagged[l * b->nsets + s] &&
+				 isfinite(b->value[l * b->nsets + s]);
+			fprintf(fs.dat, " %d", fl);
+			if (fl && s < 64)
+				any_flag[s] = 1;
+		}
 		fputc('\n', fs.dat);
 	}
 	struct frame fr;
 	plot_gp_begin(&fs, o, 1, &fr, NULL);
-	plot_gp_titles(&fs, &fr, b->title, b->subtitle, NULL, 0, b->footer);
+	plot_gp_titles(&fs, &fr, b->title, b->subtitle, b->notes, b->nnotes, b->footer);
 	FILE *gp = fs.gp;
 	plot_gp_set_str(gp, "ylabel", b->ylabel);
 	if (b->xlabel)
@@ -561,6 +601,24 @@ int plot_bars(const struct plot_bars *b, const struct plot_out *o, char *err, si
 			plot_gp_dat_ref(gp, &fs, 1);
 		fprintf(gp, " u %zu:%zu%s title ", 2 + 2 * s, 3 + 2 * s, s ? "" : ":xtic(1)");
 		plot_gp_str(gp, b->set_names[s]);
+	}
+	/* flagged bars hatched over: a clustered histogram puts bar s of group l at
+	 * l + (s - (nsets - 1) / 2) / (nsets + gap) */
+	int keyed = 0;
+	for (size_t s = 0; s < b->nsets && s < 64; s++) {
+		if (!any_flag[s])
+			continue;
+		double off = ((double)s - (double)(b->nsets - 1) / 2) / ((double)b->nsets + 2);
+		fprintf(gp, ", \\\n     '' u ($0 %+.6g):($%zu > 0 ? $%zu : NaN):(%.6g) w boxes "
+			"fs pattern 4 transparent border lc rgb '%s' lc rgb '%s' ", off,
+			2 + 2 * b->nsets + s, 2 + 2 * s, 1.0 / ((double)b->nsets + 2),
+			PLOT_FLAGGED_RGB, PLOT_FLAGGED_RGB);
+		if (keyed++) {
+			fputs("notitle", gp);
+		} else {
+			fputs("title ", gp);
+			plot_gp_str(gp, PLOT_FLAGGED_KEY);
+		}
 	}
 	fputc('\n', gp);
 	if (ferror(fs.gp) || ferror(fs.dat)) {

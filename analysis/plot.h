@@ -13,7 +13,8 @@
  *
  * What a figure shows, and the rules its scales, series and models follow (small
  * multiples for the axes left over, log axes over more than two decades, references
- * that never squeeze the data, the polling bound and the rule-cost fit), are in
+ * that never squeeze the data, flagged cells marked, the polling bound and the rule-cost
+ * fit), are in
  * docs/plots.md. */
 #ifndef PPSLAB_PLOT_H
 #define PPSLAB_PLOT_H
@@ -58,8 +59,12 @@ struct plot_bars {
 	size_t nsets;
 	const char *const *set_names;  /* legend per bar of a group ("A: FreeBSD 13.2") */
 	size_t nlabels;
-	const char *const *labels;     /* x tic per group (cell key, '*' when flagged) */
+	const char *const *labels;     /* x tic per group (cell key) */
 	const double *value, *err;     /* nlabels × nsets, row-major; NaN: no bar */
+	const unsigned char *flagged;  /* nlabels × nsets: the bar's cell has a flagged
+					* repetition (drawn hatched); or NULL */
+	const char *const *notes;      /* lines under the title (why bars are flagged) */
+	size_t nnotes;
 };
 
 /* Writes NAME.dat and NAME.gp and runs gnuplot. Returns 0; -EINVAL for a request the
@@ -73,6 +78,18 @@ int plot_bars(const struct plot_bars *b, const struct plot_out *o, char *err,
 /* Kind and error-bar names for options; -1 if unknown. */
 int plot_kind_parse(const char *s);
 int plot_errors_parse(const char *s);
+
+/* The notes under a figure that say why some of its cells are marked, as a table's
+ * footnote does: "N flagged cells (HOW): ..." then, per kind of flag, "N cells: TEXT"
+ * (at most 4 kinds, then "... and K more kinds"). reasons maps a kind to {"cells":
+ * {ID: true}, "text": the first flag's text} (struct pivot's), or is NULL; ncells is how
+ * many cells the figure marks. Returns the notes written to out (at most max). */
+size_t plot_flag_notes(const json_t *reasons, size_t ncells, const char *how,
+		       char (*out)[512], size_t max);
+/* The key entry of a flagged mark. */
+#define PLOT_FLAGGED_KEY "flagged (see table)"
+/* The colour of flagged marks: a dark red no series has. */
+#define PLOT_FLAGGED_RGB "#b00020"
 
 /* Writes s as a gnuplot single-quoted string: ' doubled, control characters as
  * spaces. */

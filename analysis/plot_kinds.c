@@ -4,7 +4,8 @@
  * block of the pivot (small multiples, when more axes vary than the kind shows), one
  * series per column. The figure's scales come from the data (log axes over more than
  * two decades, 0 placed apart on them, no negative counts, reference lines that would
- * squeeze the data clipped with a note), overlapping series are told apart, and the
+ * squeeze the data clipped with a note), overlapping series are told apart, cells with a
+ * flagged repetition are marked where the table puts its '*' (the notes say why), and the
  * project's models are drawn beside the measurement (model.h: the polling bound, the
  * rule-cost fit; the rig's ceiling). Called by cmd_plot.c and report.c. */
 #include <errno.h>
@@ -45,6 +46,7 @@ struct ser {
 	size_t n;
 	double *x, *y, *lo, *hi, *bound, *y2;
 	size_t *nrep;
+	size_t *nflag;           /* repetitions flagged by a check (cases[].flags) */
 	char (*lab)[64];         /* the row value as text */
 	int same_as;             /* an earlier series of the panel with the same values */
 	int has_fit;
@@ -94,6 +96,7 @@ struct fig {
 	size_t maxlab;           /* widest categorical tic label */
 	int xrot;                /* categorical labels turned */
 	size_t note_lines;       /* small multiples: the most note lines a panel has */
+	size_t nflagged;         /* cells drawn with a flagged repetition */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -111,6 +114,31 @@ static void note(struct fig *f, const char *fmt, ...)
 			return;
 	if ((f->notes[f->nnotes] = strdup(buf)))
 		f->nnotes++;
+}
+
+/* The cells a pivot draws that have a flagged repetition are marked; the notes say how
+ * many and why (the flags' kinds, as the table's footnote does). */
+static int flag_notes(struct fig *f, const struct pivot *pv, const char *how)
+{
+	unsigned char *seen = calloc(f->rf->ncells + 1, 1);
+	if (!seen)
+		return -ENOMEM;
+	size_t n = 0;
+	for (size_t b = 0; b < pv->nblocks; b++)
+		for (size_t i = 0; i < pv->blocks[b].nrows * pv->ncols; i++) {
+			const struct pv_cell *pc = &pv->blocks[b].cells[i];
+			if (pc->cell >= 0 && pc->st.s.n && pc->st.flagged && !seen[pc->cell]) {
+				seen[pc->cell] = 1;
+				n++;
+			}
+		}
+	free(seen);
+	f->nflagged = n;
+	char lines[6][512];
+	size_t k = plot_flag_notes(pv->reasons, n, how, lines, 6);
+	for (size_t i = 0; i < k; i++)
+		note(f, "%s", lines[i]);
+	return 0;
 }
 
 static void ser_free(struct ser *s)
@@ -138,7 +166,7 @@ static int ser_alloc(struct ser *s, size_t n)
 {
 	size_t k = n ? n : 1;
 	s->x = calloc(9 * k, sizeof(double));
-	s->nrep = calloc(k, sizeof(size_t));
+	s->nrep = calloc(2 * k, sizeof(size_t));
 	s->lab = calloc(k, sizeof(*s->lab));
 	if (!s->x || !s->nrep || !s->lab)
 		return -ENOMEM;
@@ -150,6 +178,7 @@ static int ser_alloc(struct ser *s, size_t n)
 	s->q1 = s->y2 + k;
 	s->q3 = s->q1 + k;
 	s->med = s->q3 + k;
+	s->nflag = s->nrep + k;
 	s->same_as = -1;
 	s->leave = s->mfr = -1;
 	return 0;
@@ -168,9 +197,12 @@ static void ser_sort(struct ser *s)
 				cols[c][j] = cols[c][j - 1];
 				cols[c][j - 1] = t;
 			}
-			size_t tn = s->nrep[j];
-			s->nrep[j] = s->nrep[j - 1];
-			s->nrep[j - 1] = tn;
+			size_t *counts[] = { s->nrep, s->nflag };
+			for (size_t c = 0; c < 2; c++) {
+				size_t tn = counts[c][j];
+				counts[c][j] = counts[c][j - 1];
+				counts[c][j - 1] = tn;
+			}
 			char tl[64];
 			memcpy(tl, s->lab[j], sizeof(tl));
 			memcpy(s->lab[j], s->lab[j - 1], sizeof(tl));
@@ -467,6 +499,7 @@ static int build_xy(struct fig *f, const struct pivot *pv, size_t nm, int has_of
 					continue;
 				size_t k = se->n;
 				double x;
+				se->nflag[k] = pc->st.flagged;
 				if (f->kind == PLOT_LOAD) {
 					const struct pv_cell *co = has_off ? &bl->cells[r * pv->ncols + c + 1]
 									   : NULL;
@@ -476,6 +509,11 @@ static int build_xy(struct fig *f, const struct pivot *pv, size_t nm, int has_of
 					    : json_is_number(bl->rows[r]) ? json_number_value(bl->rows[r])
 					    : NAN;
 					se->y2[k] = cl && cl->st.s.n ? cl->st.s.median : NAN;
+					/* the point is the cell: any of its numbers flagged marks it */
+					if (co && co->st.flagged > se->nflag[k])
+						se->nflag[k] = co->st.flagged;
+					if (cl && cl->st.flagged > se->nflag[k])
+						se->nflag[k] = cl->st.flagged;
 					if (!isfinite(x))
 						continue;
 				} else {
@@ -871,8 +909,8 @@ static void dat_series(FILE *d, const struct fig *f, size_t p, size_t s, long *i
 	const struct ser *se = &f->p[p].s[s];
 	fprintf(d, "%s# panel %zu%s%s, series %zu: %s\n", *index ? "\n\n" : "", p,
 		*f->p[p].label ? " " : "", f->p[p].label, s, se->title);
-	fputs(f->kind == PLOT_LOAD ? "# offered fr fr_low fr_high n bound loss_pct label\n"
-				   : "# x y low high n bound - label\n", d);
+	fputs(f->kind == PLOT_LOAD ? "# offered fr fr_low fr_high n bound loss_pct label flagged\n"
+				   : "# x y low high n bound - label flagged\n", d);
 	if (f->yscale != 1)
 		fprintf(d, "# y, low and high in units of %g ns\n", f->yscale);
 	for (size_t i = 0; i < se->n; i++) {
@@ -889,9 +927,41 @@ static void dat_series(FILE *d, const struct fig *f, size_t p, size_t s, long *i
 		plot_dat_num(d, se->y2[i]);
 		fputc(' ', d);
 		plot_dat_str(d, se->lab[i]);
-		fputc('\n', d);
+		fprintf(d, " %zu\n", se->nflag[i]);
 	}
 	(*index)++;
+}
+
+/* The points of a panel whose cells have a flagged repetition, every series' in one
+ * block, drawn over the series in a style of their own. Returns whether any has a loss
+ * (load: marked on the right axis too); -1 when the panel has none (no block). */
+static int dat_flagged(FILE *d, const struct fig *f, size_t p, long *index)
+{
+	const struct panel *pn = &f->p[p];
+	int any = 0, y2 = 0;
+	for (size_t s = 0; s < pn->ns && s < 16; s++)
+		for (size_t i = 0; i < pn->s[s].n; i++) {
+			const struct ser *se = &pn->s[s];
+			if (!se->nflag[i])
+				continue;
+			if (!any++)
+				fprintf(d, "\n\n# flagged points, panel %zu%s%s: a repetition failed a "
+					"check (see the table)\n# x y y2 n_flagged series label\n", p,
+					*pn->label ? " " : "", pn->label);
+			plot_dat_num(d, se->x[i]);
+			fputc(' ', d);
+			plot_dat_num(d, se->y[i] / f->yscale);
+			fputc(' ', d);
+			plot_dat_num(d, se->y2[i]);
+			fprintf(d, " %zu %zu ", se->nflag[i], s);
+			plot_dat_str(d, se->lab[i]);
+			fputc('\n', d);
+			y2 |= isfinite(se->y2[i]);
+		}
+	if (!any)
+		return -1;
+	(*index)++;
+	return y2;
 }
 
 /* The fitted curve of a series as points (N, rate), spaced as the x axis is. */
@@ -974,6 +1044,7 @@ static void title_or_not(FILE *gp, int keyed, const char *t)
 /* Which key entries some panel has, per series. */
 struct keyset {
 	int bound[16], fit[16], leave[16], mfr[16];
+	int flagged;
 };
 
 /* Small multiples: what the single key cannot say per panel (each fit's b and R², where
@@ -1034,6 +1105,8 @@ struct emit_ctx {
 	const char *ln;
 	long ser_index[PLOT_MAX_PANELS][16], fit_index[PLOT_MAX_PANELS][16],
 	     leave_index[PLOT_MAX_PANELS][16], mfr_index[PLOT_MAX_PANELS][16];
+	long flag_index[PLOT_MAX_PANELS];   /* the panel's flagged points, or -1 */
+	int flag_y2[PLOT_MAX_PANELS];       /* some have a loss on the right axis */
 };
 
 /* The source of one plot element: the data block, or NaN for a key entry alone. */
@@ -1146,6 +1219,18 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 				snprintf(t, sizeof(t), "MFR%s%s", c->nser > 1 ? " " : "",
 					 c->nser > 1 ? f->p[0].s[s].name : "");
 			title_or_not(gp, keyed, t);
+		}
+	}
+	/* flagged cells over everything they could hide under: one style, one key entry */
+	if (m == EMIT_KEY ? ks->flagged : c->flag_index[p] >= 0) {
+		elem(gp, &first);
+		source(gp, c, m, &named, c->flag_index[p], "(zx($1)):(zy($2))");
+		fprintf(gp, " w p pt 2 ps 2.6 lw 2 lc rgb '%s' ", PLOT_FLAGGED_RGB);
+		title_or_not(gp, keyed, PLOT_FLAGGED_KEY);
+		if (m != EMIT_KEY && c->y2 && c->flag_y2[p]) {
+			elem(gp, &first);
+			source(gp, c, m, &named, c->flag_index[p], "(zx($1)):3 axes x1y2");
+			fprintf(gp, " w p pt 2 ps 1.8 lw 2 lc rgb '%s' notitle", PLOT_FLAGGED_RGB);
 		}
 	}
 	/* references last: the key lists the measurement first */
@@ -1320,6 +1405,14 @@ static int write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 					  se->y[se->mfr] / f->yscale, &index);
 			}
 		}
+	long flag_index[PLOT_MAX_PANELS];
+	int flag_y2[PLOT_MAX_PANELS];
+	for (size_t p = 0; p < f->np; p++) {
+		long at = index;
+		int r = dat_flagged(d, f, p, &index);
+		flag_index[p] = r < 0 ? -1 : at;
+		flag_y2[p] = r > 0;
+	}
 
 	/* what the key lists, over every panel: a shared key for small multiples */
 	struct keyset ks;
@@ -1333,6 +1426,8 @@ static int write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 			ks.leave[s] |= se->leave >= 0;
 			ks.mfr[s] |= se->mfr >= 0 && f->kind == PLOT_LOAD;
 		}
+	for (size_t p = 0; p < f->np; p++)
+		ks.flagged |= flag_index[p] >= 0;
 	size_t nser = f->p[0].ns < 16 ? f->p[0].ns : 16;
 	size_t entries = 0, chars = 8;
 	for (size_t s = 0; s < nser; s++) {
@@ -1341,7 +1436,7 @@ static int write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 		entries += 1 + (f->kind == PLOT_LOAD && *f->y2label) + ks.bound[s] + ks.fit[s] +
 			   ks.leave[s] + ks.mfr[s];
 	}
-	entries += f->draw_ceiling + (f->kind == PLOT_LOAD) + f->line_drawn;
+	entries += f->draw_ceiling + (f->kind == PLOT_LOAD) + f->line_drawn + ks.flagged;
 
 	/* the frame */
 	struct frame fr;
@@ -1412,6 +1507,8 @@ static int write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 	memcpy(ec.fit_index, fit_index, sizeof(fit_index));
 	memcpy(ec.leave_index, leave_index, sizeof(leave_index));
 	memcpy(ec.mfr_index, mfr_index, sizeof(mfr_index));
+	memcpy(ec.flag_index, flag_index, sizeof(flag_index));
+	memcpy(ec.flag_y2, flag_y2, sizeof(flag_y2));
 	int multi = fr.np > 1;
 	if (multi) {
 		/* the key alone first, over the whole width, with the title block */
@@ -1496,7 +1593,7 @@ static int write_line(struct fig *f, struct files *fs, const struct plot_out *o,
 		return rc;
 	fig_common(f, pv);
 	f->bound = f->rate && is_poll_axis(pv->row_axis);
-	if ((rc = build_xy(f, pv, 1, 0, 0)))
+	if ((rc = build_xy(f, pv, 1, 0, 0)) || (rc = flag_notes(f, pv, "crossed markers")))
 		goto out;
 	char l[256];
 	snprintf(f->xlabel, sizeof(f->xlabel), "%s", name_label(pv->row_axis, l, sizeof(l)));
@@ -1556,7 +1653,8 @@ static int write_load(struct fig *f, struct files *fs, const struct plot_out *o,
 	char l[256];
 	f->yscale = 1;
 	snprintf(f->ylabel, sizeof(f->ylabel), "%s", name_label(fr, l, sizeof(l)));
-	if ((rc = build_xy(f, pv, nm, has_off, has_loss)))
+	if ((rc = build_xy(f, pv, nm, has_off, has_loss)) ||
+	    (rc = flag_notes(f, pv, "crossed markers")))
 		goto out;
 	f->xnum = 1;   /* x is the offered load, a number */
 	snprintf(f->xlabel, sizeof(f->xlabel), "%s", has_off ? "offered load (packets/s)"
@@ -1615,7 +1713,7 @@ static int write_framesize(struct fig *f, struct files *fs, const struct plot_ou
 		if (json_is_number(sp) && json_number_value(sp) > 0)
 			f->link_bps = json_number_value(sp) * 1e6;
 	}
-	if ((rc = build_xy(f, pv, 1, 0, 0)))
+	if ((rc = build_xy(f, pv, 1, 0, 0)) || (rc = flag_notes(f, pv, "crossed markers")))
 		goto out;
 	snprintf(f->xlabel, sizeof(f->xlabel), "frame size (bytes, with FCS)");
 	snprintf(f->ylabel, sizeof(f->ylabel), "throughput (frames/s)");
@@ -1698,11 +1796,12 @@ static int write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 				se->q3[k] = st_quantile(vals, st.s.n, 0.75);
 				se->bound[k] = se->y2[k] = NAN;
 				se->nrep[k] = st.s.n;
+				se->nflag[k] = st.flagged;
 				res_value_str(bl->rows[r], se->lab[k], sizeof(se->lab[k]));
 			}
 		}
 	}
-	if (rc)
+	if (rc || (rc = flag_notes(f, pv, "crossed dots")))
 		goto done;
 	char l[256];
 	snprintf(f->xlabel, sizeof(f->xlabel), "%s", name_label(pv->row_axis, l, sizeof(l)));
@@ -1762,8 +1861,52 @@ static int write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 			index++;
 		}
 	}
-	if (rc)
+	/* the flagged repetitions again, each at its dot: the cases in the order
+	 * res_cell_stats took their values (failed ones and those without the metric are
+	 * no dot) */
+	long *flag_index = calloc(pv->nblocks * nc + 1, sizeof(*flag_index));
+	if (!rc && !flag_index)
+		rc = -ENOMEM;
+	for (size_t b = 0; b < pv->nblocks && !rc; b++) {
+		const struct pv_block *bl = &pv->blocks[b];
+		for (size_t c = 0; c < nc; c++) {
+			flag_index[b * nc + c] = -1;
+			int any = 0;
+			for (size_t r = 0; r < bl->nrows; r++) {
+				const struct pv_cell *pc = &bl->cells[r * nc + c];
+				if (pc->cell < 0 || !pc->st.s.n || !pc->st.flagged)
+					continue;
+				const struct res_cell *cell = &rf->cells[pc->cell];
+				double xc = cat_pos(f, bl->rows[r]) + 1 +
+					    ((double)c - (double)(nc - 1) / 2) * slot;
+				size_t i = 0, nv = pc->st.s.n;
+				for (size_t k = 0; k < cell->ncases; k++) {
+					const struct res_case *cs = &rf->cases[cell->cases[k]];
+					double v;
+					if (cs->failed || res_metric(cs, metric, &v))
+						continue;
+					if (cs->flagged) {
+						if (!any++) {
+							fprintf(d, "\n\n# flagged repetitions, panel %zu, "
+								"series %zu: %s (see the table)\n# x value rep\n",
+								b, c, pv->cols[c].label);
+							flag_index[b * nc + c] = index++;
+						}
+						double j = nv > 1 ? ((double)i / (double)(nv - 1) - 0.5) : 0;
+						plot_dat_num(d, xc + j * width * 0.5);
+						fputc(' ', d);
+						plot_dat_num(d, v / f->yscale);
+						fprintf(d, " %d\n", cs->rep);
+					}
+					i++;
+				}
+			}
+		}
+	}
+	if (rc) {
+		free(flag_index);
 		goto done;
+	}
 	char sub[768], foot[512];
 	plot_subtitle_of(rf, sub, sizeof(sub));
 	plot_footer_of(rf, foot, sizeof(foot));
@@ -1796,7 +1939,7 @@ static int write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 		fprintf(gp, " %zu", i + 1);
 	}
 	fputs(")\n", gp);
-	place_keys(f, &fr, nc, 20);
+	place_keys(f, &fr, nc + (f->nflagged > 0), 20);
 	fputs("# box: quartiles; whiskers: min and max; bar: median; dots: each repetition\n", gp);
 	plot_gp_axis_labels(fs, &fr, f->xlabel, f->ylabel);
 	plot_gp_multiplot(fs, &fr);
@@ -1832,8 +1975,23 @@ static int write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 			fprintf(gp, ", \\\n     '' index %ld u 1:2 w points pt 7 ps 0.5 lc 'black' "
 				"notitle", ri);
 		}
+		/* flagged repetitions crossed over their dots, one key entry per panel */
+		int keyed = 0;
+		for (size_t c = 0; c < nc; c++) {
+			if (flag_index[p * nc + c] < 0)
+				continue;
+			fprintf(gp, ", \\\n     '' index %ld u 1:2 w points pt 2 ps 1.8 lw 2 "
+				"lc rgb '%s' ", flag_index[p * nc + c], PLOT_FLAGGED_RGB);
+			if (keyed++) {
+				fputs("notitle", gp);
+			} else {
+				fputs("title ", gp);
+				plot_gp_str(gp, PLOT_FLAGGED_KEY);
+			}
+		}
 		fputc('\n', gp);
 	}
+	free(flag_index);
 	plot_gp_end(fs, &fr);
 done:
 	free(vals);
@@ -1917,12 +2075,21 @@ static int write_heatmap(struct fig *f, struct files *fs, const struct plot_out 
 	int logcb = vmin > 0 && vmax / vmin > 100;
 	double cblo = logcb ? vmin : fmin(0, vmin), cbhi = vmax > cblo ? vmax : cblo + 1;
 	FILE *d = fs->dat, *gp = fs->gp;
-	/* one block per panel: x index, y index, median, as a grid (NaN: no such cell) */
+	if ((rc = flag_notes(f, pv, "framed, value marked *")))
+		goto out;
+	int *panel_flagged = calloc(pv->nblocks + 1, sizeof(int));
+	if (!panel_flagged) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* one block per panel: x index, y index, median, as a grid (NaN: no value), how
+	 * many of the cell's repetitions were flagged, and how many failed when none has a
+	 * value (the cell says "failed", as the table does) */
 	for (size_t b = 0; b < pv->nblocks; b++) {
 		const struct pv_block *bl = &pv->blocks[b];
 		fprintf(d, "%s# panel %zu%s%s: %s (median); x: %s, y: %s (indexes into the tics)\n"
-			"# x y value\n", b ? "\n\n" : "", b, *bl->label ? " " : "", bl->label, metric,
-			xa, pv->row_axis);
+			"# x y value flagged failed\n", b ? "\n\n" : "", b, *bl->label ? " " : "", bl->label,
+			metric, xa, pv->row_axis);
 		for (size_t yi = 0; yi < ny; yi++) {
 			long r = -1;
 			for (size_t k = 0; k < bl->nrows && r < 0; k++)
@@ -1930,16 +2097,24 @@ static int write_heatmap(struct fig *f, struct files *fs, const struct plot_out 
 					r = (long)k;
 			for (size_t xi = 0; xi < nx; xi++) {
 				double v = NAN;
+				size_t fl = 0, failed = 0;
 				for (size_t c = 0; c < pv->ncols && r >= 0; c++) {
 					const struct pv_cell *pc = &bl->cells[(size_t)r * pv->ncols + c];
 					if (pv->cols[c].filt.n &&
 					    res_value_matches(xs[xi], pv->cols[c].filt.c[0].value) &&
-					    pc->cell >= 0 && pc->st.s.n)
+					    pc->cell >= 0 && pc->st.s.n) {
 						v = pc->st.s.median;
+						fl = pc->st.flagged;
+					} else if (pv->cols[c].filt.n &&
+						   res_value_matches(xs[xi], pv->cols[c].filt.c[0].value) &&
+						   pc->cell >= 0) {
+						failed = pc->st.failed;
+					}
 				}
 				fprintf(d, "%zu %zu ", xi, yi);
 				plot_dat_num(d, v);
-				fputc('\n', d);
+				fprintf(d, " %zu %zu\n", fl, failed);
+				panel_flagged[b] |= fl > 0;
 			}
 			fputc('\n', d);
 		}
@@ -1999,7 +2174,7 @@ static int write_heatmap(struct fig *f, struct files *fs, const struct plot_out 
 		fputs(")\n", gp);
 	}
 	/* the cell's value in black on the light end of the palette, white on the dark */
-	fprintf(gp, "ink(v) = (%s) > 0.6 ? 0x000000 : 0xffffff\n", logcb
+	fprintf(gp, "ink(v) = v != v ? 0x606060 : (%s) > 0.6 ? 0x000000 : 0xffffff\n", logcb
 		? "(log(v) - log(CBLO)) / (log(CBHI) - log(CBLO))" : "(v - CBLO) / (CBHI - CBLO)");
 	fprintf(gp, "CBLO = %.10g\nCBHI = %.10g\n", cblo, cbhi);
 	plot_gp_axis_labels(fs, &fr, xlabel, ylabel);
@@ -2021,10 +2196,20 @@ static int write_heatmap(struct fig *f, struct files *fs, const struct plot_out 
 			plot_gp_dat_ref(gp, fs, 1);
 		else
 			fputs("''", gp);
-		fprintf(gp, " index %zu u 1:2:3 w image notitle, \\\n     '' index %zu u 1:2:(%s):"
-			"(ink($3)) w labels tc rgb variable notitle\n", p, p,
+		/* no value: no number (NaN is not equal to itself), "failed" when its
+		 * repetitions failed */
+		fprintf(gp, " index %zu u 1:2:3 w image notitle, \\\n     '' index %zu u 1:2:"
+			"($5 > 0 ? 'failed' : $3 == $3 ? %s.($4 > 0 ? '*' : '') : ''):(ink($3)) "
+			"w labels tc rgb variable notitle", p, p,
 			rate ? "gprintf('%.1s%c', $3)" : "sprintf('%.3g', $3)");
+		/* a flagged cell framed in a colour the palette does not have */
+		if (panel_flagged[p])
+			fprintf(gp, ", \\\n     '' index %zu u 1:2:($4 > 0 ? 0.46 : NaN):(0.46) "
+				"w boxxyerror fs empty border lc rgb '%s' lw %s lc rgb '%s' notitle", p,
+				PLOT_FLAGGED_RGB, fr.dumb ? "1" : "3", PLOT_FLAGGED_RGB);
+		fputc('\n', gp);
 	}
+	free(panel_flagged);
 	plot_gp_end(fs, &fr);
 out:
 	free(xs);

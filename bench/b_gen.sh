@@ -86,12 +86,12 @@ gb_settle() {
 	done
 	echo "bench gen: killing leftover senders: $left" >&2
 	kill -KILL $left 2>/dev/null
-	sleep 0.2
+	bench_wait 10 "leftover senders $left gone" gone $left
 }
 
 # Runs a sender in the background (gen namespace), measures rut0's receive rate and the
-# senders' CPU time over gb_secs after 1 s of sending (ppslab-gen: 1 s after it is
-# ready), stops the sender. Prints "PPS PPS_PER_CPU_S". The sender's own output goes to
+# senders' CPU time over gb_secs after 1 s of sending (counted from the first frames
+# at rut0; ppslab-gen is waited for to be ready first), stops the sender. Prints "PPS PPS_PER_CPU_S". The sender's own output goes to
 # $gb_tmp/last.out.
 gb_measure() {   # gb_measure CMD...
 	# not through inns: $! must be the sender itself (ip netns exec execs it), so that
@@ -100,7 +100,8 @@ gb_measure() {   # gb_measure CMD...
 	local pid=$! hz c0 c1 s
 	hz=$(getconf CLK_TCK)
 	[ "$1" = "$B/ppslab-gen" ] && bench_ready "$pid" "$gb_tmp/last.out"
-	sleep 1
+	bench_flowing rut rut0 rx_packets
+	sleep 1   # 1 s of sending before the window: the measurement's warm-up
 	c0=$(gb_cpu_ticks)
 	s=$(gb_sample "$gb_secs" 1)
 	c1=$(gb_cpu_ticks)
@@ -192,7 +193,8 @@ gb_accuracy() {   # gb_accuracy LABEL TARGET_PPS CMD...
 	ip netns exec "$BENCH_LAB-gen" "$@" >"$gb_tmp/acc.out" 2>&1 &
 	local pid=$!
 	[ "$1" = "$B/ppslab-gen" ] && bench_ready "$pid" "$gb_tmp/acc.out"
-	sleep 1.5
+	bench_flowing rut rut0 rx_packets
+	sleep 1.5   # the measurement's warm-up: the pacing has settled
 	gb_sample 0.1 100 >"$gb_tmp/acc.samples"
 	kill -INT "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null

@@ -40,21 +40,23 @@ rut_cpus() {        # the forwarder's CPU list for a placement
 # that $! is the tool itself and SIGINT reaches it.
 rut_gen_start() {   # rut_gen_start RATE
 	ip netns exec "$BENCH_LAB-gen" taskset -c 0 "$B/ppslab-gen" -i gen0 --rate "$1" --duration $((BENCH_SECS + 3)) -q \
-		>/dev/null 2>&1 &
+		--json >"$BENCH_OUT/rut-gen.json" 2>&1 &
 	RUT_GEN=$!
+	bench_ready "$RUT_GEN" "$BENCH_OUT/rut-gen.json"
 }
 
 # Forwarded pps over BENCH_SECS, from sink0's rx_packets; the other hops go in the note.
 # Each counter's rate uses the time between its own two reads (reading four counters
 # takes a while on a loaded machine; dividing by BENCH_SECS would overstate rates).
 rut_measure() {     # rut_measure -> prints "PPS NOTE"
-	sleep 1
+	bench_flowing sink sink0 rx_packets
+	sleep 1   # 1 s of forwarding before the window: the measurement's warm-up
 	local c k out="" first=""
 	local -A v0 t0
 	for c in "sink sink0 rx_packets" "gen gen0 tx_packets" "rut rut0 rx_packets" "rut rut1 tx_packets"; do
 		t0[$c]=$(date +%s%N); v0[$c]=$(ifc $c)
 	done
-	sleep "$BENCH_SECS"
+	sleep "$BENCH_SECS"   # the window measured
 	for c in "sink sink0 rx_packets" "gen gen0 tx_packets" "rut rut0 rx_packets" "rut rut1 tx_packets"; do
 		k=$(date +%s%N)
 		r=$(( ($(ifc $c) - ${v0[$c]}) * 1000000000 / (k - ${t0[$c]}) ))
@@ -147,7 +149,8 @@ for place in same split; do
 				--lcores "0@$cpus,1@$cpus" -- --forward-mode=io --auto-start --nb-cores=1 --total-num-mbufs=16384 \
 				--stats-period 1 </dev/null >"$BENCH_OUT/testpmd.out" 2>&1 &
 			tp=$!
-			sleep 2
+			# forwarding once it prints its configuration ("io packet forwarding - ports=2 ...")
+			bench_wait 60 "dpdk-testpmd forwarding" grep -q "packet forwarding.* - ports=" "$BENCH_OUT/testpmd.out"
 			rut_gen_start max
 			rut_record rut-busy "dpdk-testpmd io af_packet ($place)" "$rep" "$(rut_measure)" "ppslab-rut busy ($place)"
 			wait "$RUT_GEN"

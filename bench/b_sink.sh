@@ -13,6 +13,12 @@
 #     rate the server received (the client is iperf3's own sender, as users run it).
 # Rates are per second of the sender's own send window (gen's duration_ns), or iperf3's.
 # Records go to $BENCH_OUT/records.jsonl; ratios ppslab/peer appear in summary.md.
+# listening PORT: a TCP socket in the router namespace listens on PORT (the iperf3
+# server's control port, opened before any datagram can be received)
+listening() {
+	[ -n "$(ip netns exec "$BENCH_LAB-rut" ss -Hltn "sport = :$1")" ]
+}
+
 sink_bench() {
 	local r secs=$BENCH_SECS tmp="$BENCH_OUT/sink"
 	mkdir -p "$tmp"
@@ -59,10 +65,11 @@ sink_bench() {
 			ip netns exec "$BENCH_LAB-rut" tcpdump -i rut0 -n -q -w /dev/null \
 				>/dev/null 2>"$tmp/tcpdump.$r" &
 			tp=$!
-			sleep 1
+			bench_wait 30 "tcpdump listening on rut0" grep -q "listening on" "$tmp/tcpdump.$r"
 			inns gen "$B/ppslab-gen" -i gen0 --dst 198.18.0.1 --rate max --duration "$secs" \
 				--json -q >"$tmp/gen-td.$r" 2>/dev/null
-			sleep 0.5
+			# stopped once it has read what its ring still held
+			bench_wait 30 "tcpdump idle after the sender" idle "$tp"
 			kill -INT "$tp" 2>/dev/null
 			wait "$tp" 2>/dev/null
 			cap=$(awk '/packets captured/ {print $1}' "$tmp/tcpdump.$r")
@@ -90,7 +97,7 @@ sink_bench() {
 			ip netns exec "$BENCH_LAB-rut" timeout $((secs + 20)) \
 				iperf3 -s -1 -B 198.18.0.1 -p 5201 >/dev/null 2>&1 &
 			ip=$!
-			sleep 0.5
+			bench_wait 30 "iperf3 -s listening on 198.18.0.1:5201" listening 5201
 			inns gen timeout $((secs + 15)) iperf3 -c 198.18.0.1 -p 5201 -u -l 18 -b 0 \
 				-t "$secs" -J >"$tmp/iperf3.$r" 2>/dev/null
 			wait "$ip" 2>/dev/null

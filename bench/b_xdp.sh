@@ -39,14 +39,16 @@ bx_testpmd() {   # bx_testpmd ROLE SECS FILE MODE IF...
 }
 
 # Runs a sender (or forwarder) in the background while counting ROLE IF FIELD over
-# bx_secs after a warm-up (BX_WARM seconds, default 1); prints the rate. The command
+# bx_secs after a warm-up (BX_WARM seconds, default 1, from the first frames counted);
+# prints the rate. The command
 # must end by itself.
 bx_measure() {   # bx_measure ROLE IF FIELD COMMAND...
 	local role=$1 ifn=$2 field=$3 pid r
 	shift 3
 	"$@" &
 	pid=$!
-	sleep "${BX_WARM:-1}"
+	bench_flowing "$role" "$ifn" "$field"
+	sleep "${BX_WARM:-1}"   # the measurement's warm-up, counted from the first frames
 	r=$(rate_of "$role" "$ifn" "$field" "$bx_secs")
 	wait "$pid"
 	echo "$r"
@@ -115,7 +117,8 @@ bx_rut() {   # bx_rut IN OUT: the forwarder (busy mode) for the window + 3 s, an
 bx_tp_io() {   # testpmd io-forward for the window + 5 s, the sender from 2 s on
 	bx_testpmd rut "$((bx_secs + 5))" "$BENCH_OUT/xdp-tpio.out" io rut0 rut1 &
 	local tp=$!
-	sleep 2
+	# forwarding once it prints its configuration ("io packet forwarding - ports=2 ...")
+	bench_wait 60 "dpdk-testpmd forwarding" grep -q "packet forwarding.* - ports=" "$BENCH_OUT/xdp-tpio.out"
 	inns gen "$B/ppslab-gen" -i xdp:gen0 --rate max --cpus 0 --duration "$((bx_secs + 2))" \
 		>/dev/null 2>&1
 	wait "$tp"

@@ -30,6 +30,46 @@ bench_ready() {
 	return 1
 }
 
+# bench_wait TIMEOUT_S WHAT COMMAND...: wait_for (scripts/ready.sh); says on stderr what
+# it waited for in vain, and fails
+bench_wait() {
+	local tmo=$1 what=$2
+	shift 2
+	wait_for "$tmo" "$@" && return 0
+	echo "bench: $what: not within $tmo s" >&2
+	return 1
+}
+
+# moved ROLE IF FIELD FROM: the counter is past FROM (for bench_wait: frames flow)
+moved() {
+	[ "$(ifc "$1" "$2" "$3")" -gt "$4" ]
+}
+
+# bench_flowing ROLE IF FIELD: waits (up to 30 s) until the counter moves: the sender
+# just started, whoever's it is, is sending (a peer tool says nothing when it starts)
+bench_flowing() {
+	bench_wait 30 "frames counted at $2 ($3)" moved "$1" "$2" "$3" "$(ifc "$1" "$2" "$3")"
+}
+
+# idle PID: the process sleeps and used no CPU time over 0.2 s: it has nothing left
+# to read (for bench_wait)
+idle() {
+	local a b
+	a=$(awk '{ sub(/^.*\) /, ""); print $1, $12 + $13 }' "/proc/$1/stat" 2>/dev/null) || return 0
+	sleep 0.2   # the window in which it must stay idle
+	b=$(awk '{ sub(/^.*\) /, ""); print $1, $12 + $13 }' "/proc/$1/stat" 2>/dev/null) || return 0
+	[ "$a" = "$b" ] && [ "${b%% *}" = S ]
+}
+
+# gone PIDS...: none of them runs any more (for bench_wait)
+gone() {
+	local p
+	for p in "$@"; do
+		kill -0 "$p" 2>/dev/null && return 1
+	done
+	return 0
+}
+
 # apt-get install peers that are missing (bench only; make check never needs them)
 bench_need() {   # bench_need CMD PACKAGE...
 	local cmd=$1; shift
@@ -103,7 +143,7 @@ record() {     # record GROUP LABEL METRIC REP VALUE [PEER_OF] [NOTE]
 rate_of() {
 	local a b
 	a=$(ifc "$1" "$2" "$3")
-	sleep "$4"
+	sleep "$4"   # the window measured
 	b=$(ifc "$1" "$2" "$3")
 	echo $(( (b - a) / $4 ))
 }

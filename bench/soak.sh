@@ -18,9 +18,9 @@ cleanup() { kill "$sink" "$rut" 2>/dev/null; wait 2>/dev/null; "$B/ppslab" lab d
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 "$B/ppslab" lab up --name "$LAB" >/dev/null || exit 1
-ip netns exec "$LAB-sink" "$B/ppslab-sink" -i sink0 --duration $((SECS + 60)) --interval 60s --json >"$T/sink.out" 2>"$T/sink.err" &
+ip netns exec "$LAB-sink" "$B/ppslab-sink" -i sink0 --duration $((SECS + 60)) --interval 10s --json >"$T/sink.out" 2>"$T/sink.err" &
 sink=$!
-ip netns exec "$LAB-rut" "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --interval 60s --json >"$T/rut.out" 2>"$T/rut.err" &
+ip netns exec "$LAB-rut" "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --interval 60s --ctl "$T/rut.sock" --json >"$T/rut.out" 2>"$T/rut.err" &
 rut=$!
 # the sender starts when the sink counts and the forwarder forwards (docs/readiness.md)
 for p in "sink $sink" "rut $rut"; do
@@ -34,14 +34,21 @@ t=0
 echo "t_s rut_rss_kib sink_rss_kib" >"$T/rss"
 while kill -0 "$gen" 2>/dev/null; do
 	echo "$t $(rss "$rut") $(rss "$sink")" >>"$T/rss"
-	sleep "$SAMPLE"
+	sleep "$SAMPLE"   # the sampling period
 	t=$((t + SAMPLE))
 done
 wait "$gen"; grc=$?
-sleep 1
-kill -INT "$rut"; wait "$rut"; rrc=$?
-kill -INT "$sink"; wait "$sink"; src=$?
 sum() { grep '"type":"summary"' "$T/$1.out" | tail -n 1 | jq -r "$2"; }
+# each stopped once it has everything on its way to it: the forwarder has read (or its
+# ring dropped) every frame the sender sent, the sink has accounted (its 10-s interval
+# lines) for every frame forwarded
+read_all() {
+	[ "$("$B/ppslab-rut" ctl "$T/rut.sock" stats 2>/dev/null | jq -r '(.rx_pkts + .kernel_drops) // 0')" -ge "$1" ]
+}
+wait_for 30 read_all "$(sum gen .tx_pkts)" || echo "soak: the forwarder did not read all that was sent within 30 s" >&2
+kill -INT "$rut"; wait "$rut"; rrc=$?
+wait_for 30 sink_caught_up "$T/sink.out" "$(sum rut .fwd_pkts)" || echo "soak: the sink did not account for all that was forwarded within 30 s" >&2
+kill -INT "$sink"; wait "$sink"; src=$?
 fail=0
 check() { if eval "$2"; then echo "ok: $1"; else echo "FAILED: $1"; fail=1; fi; }
 sent=$(sum gen .test_pkts); got=$(sum sink .rx_pkts)

@@ -41,18 +41,15 @@ static bool prefix_of(const char *w, const char *word)
 }
 
 /* A diagnostic as ipfw(8) prints it, with the exit status it would have: what the
- * "kernel" refused (EX_UNAVAILABLE: "rule 150: setsockopt(IP_FW_ZERO): Invalid
- * argument") exactly so, a parse error with its position. */
+ * "kernel" refused ("rule 150: setsockopt(IP_FW_ZERO): Invalid argument", "failed to
+ * request table info: No such process") exactly so, a parse error with its position. */
 static int ipfw_fail(struct ctl_req *r, struct fw_diag *d)
 {
 	char buf[512];
 	sbuf_cat(&r->err, d->warn);
 	if (!d->msg[0])   /* said on standard output already ("Entry 5 not found") */
 		return d->ex ? d->ex : EX_UNAVAILABLE;
-	if (d->ex == EX_UNAVAILABLE && d->line == 0)
-		sbuf_printf(&r->err, "ipfw: %s\n", d->msg);
-	else
-		sbuf_printf(&r->err, "ipfw: %s\n", fw_diag_str(d, buf, sizeof(buf)));
+	sbuf_printf(&r->err, "ipfw: %s\n", fw_diag_str(d, buf, sizeof(buf)));
 	return d->ex ? d->ex : EX_UNAVAILABLE;
 }
 

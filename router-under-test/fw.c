@@ -487,7 +487,7 @@ const char *fw_diag_str(const struct fw_diag *d, char *buf, size_t len)
 	if (d->line > 0)
 		snprintf(buf, len, "%s:%d:%d: %s", d->file[0] ? d->file : "-", d->line, d->col,
 			 d->msg);
-	else if (d->col > 0)
+	else if (d->col > 0 && !d->kernel)
 		snprintf(buf, len, "%s (column %d)", d->msg, d->col);
 	else
 		snprintf(buf, len, "%s", d->msg);

@@ -37,6 +37,10 @@ struct fw;
 struct fw_diag {
 	char file[128];   /* "-" for the command line / control socket */
 	int line, col;    /* 1-based; 0 when not applicable */
+	bool kernel;      /* what the "kernel" refused (no such rule or table, a table in
+			   * use...), not an error in the text: col still points at the word
+			   * that named it, for a rules file's FILE:LINE:COL, but a command
+			   * line's message has no "(column N)", as ipfw(8) prints none */
 	char msg[256];    /* "expected an address after 'from'" */
 	int ex;           /* extension: the sysexits code ipfw(8) would exit with:
 			   * 64 EX_USAGE, 65 EX_DATAERR (bad rule), 69 EX_UNAVAILABLE (the
@@ -186,7 +190,8 @@ typedef void (*fw_diag_fn)(void *arg, const struct fw_diag *d);
 int fw_check_file_all(const char *path, const char *const *if_names, int n_ifs,
 		      fw_diag_fn fn, void *arg);
 
-/* "FILE:LINE:COL: msg", or "msg (column COL)" without a line, into buf; returns buf. */
+/* "FILE:LINE:COL: msg"; without a line, "msg (column COL)" for an error in the text and
+ * "msg" for what the kernel refused (d->kernel); into buf; returns buf. */
 const char *fw_diag_str(const struct fw_diag *d, char *buf, size_t len);
 
 #endif

@@ -33,7 +33,7 @@ struct xc {
 static int warn_unavail(struct xc *x, int col, uint32_t num, const char *op)
 {
 	if (x->warnings++ == 0)
-		fw_err(x->d, col, EX_UNAVAILABLE, "rule %u: setsockopt(IP_FW_%s): Invalid argument",
+		fw_kernel_err(x->d, col, EX_UNAVAILABLE, "rule %u: setsockopt(IP_FW_%s): Invalid argument",
 		       num, op);
 	return -EINVAL;
 }
@@ -120,10 +120,11 @@ static int cmd_delete(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		if (!del && !x->check) {
 			if (x->warnings++ == 0) {
 				if (lo == hi)
-					fw_err(x->d, t[k].col, EX_UNAVAILABLE, "rule %u not found", lo);
+					fw_kernel_err(x->d, t[k].col, EX_UNAVAILABLE, "rule %u not found",
+						     lo);
 				else
-					fw_err(x->d, t[k].col, EX_UNAVAILABLE, "no rules rules in %u-%u range",
-					       lo, hi);
+					fw_kernel_err(x->d, t[k].col, EX_UNAVAILABLE,
+						     "no rules rules in %u-%u range", lo, hi);
 			}
 			rc = -EINVAL;
 		}
@@ -166,12 +167,14 @@ static int cmd_zero(struct xc *x, const struct fw_tok *t, int n, bool counters)
 			 * as the message (the first one, as for delete) */
 			if (x->file) {
 				if (x->warnings++ == 0)
-					fw_err(x->d, t[k].col, EX_UNAVAILABLE, "Entry %lu not found", num);
+					fw_kernel_err(x->d, t[k].col, EX_UNAVAILABLE, "Entry %lu not found",
+						     num);
 			} else {
 				fw_out_printf(x->out, "Entry %lu not found\n", num);
 				if (!x->d->ex) {
 					x->d->ex = EX_UNAVAILABLE;
 					x->d->col = t[k].col;
+					x->d->kernel = true;
 				}
 			}
 			rc = -EINVAL;
@@ -382,12 +385,13 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		if (ti < 0) {
 			if (!add) {
 				free(e);
-				return fw_err(x->d, t[0].col, EX_DATAERR, "Table %s does not exist", name);
+				return fw_kernel_err(x->d, t[0].col, EX_DATAERR, "Table %s does not exist",
+						    name);
 			}
 			/* "Compatibility layer: auto-create table if not exists." */
 			if ((ti = fw_table_create(fw, name)) < 0) {
 				free(e);
-				return fw_err(x->d, t[0].col, EX_OSERR, "Adding record failed: %s",
+				return fw_kernel_err(x->d, t[0].col, EX_OSERR, "Adding record failed: %s",
 					      ti == -ENOMEM ? "Cannot allocate memory" : "too many tables");
 			}
 			if (!x->quiet)
@@ -417,7 +421,7 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		free(e);
 		/* "do not yell on duplicate keys or failed deletions" — with -q only */
 		if (err && !x->quiet)
-			return fw_err(x->d, a[0].col, EX_OSERR, "%s record failed: %s",
+			return fw_kernel_err(x->d, a[0].col, EX_OSERR, "%s record failed: %s",
 				      add ? "Adding" : "Deleting",
 				      err == -EEXIST ? "record already exists" : "record not found");
 		return 0;
@@ -453,14 +457,15 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		}
 		if (ti >= 0) {
 			if (!missing)
-				return fw_err(x->d, t[0].col, EX_OSERR, "Table creation failed: File exists");
+				return fw_kernel_err(x->d, t[0].col, EX_OSERR,
+						    "Table creation failed: File exists");
 			if (orflush)
 				fw_table_flush(fw->tables[ti]);
 			return 0;
 		}
 		ti = fw_table_create(fw, name);
 		if (ti < 0)
-			return fw_err(x->d, t[0].col, EX_OSERR, "Table creation failed: %s",
+			return fw_kernel_err(x->d, t[0].col, EX_OSERR, "Table creation failed: %s",
 				      ti == -ENOMEM ? "Cannot allocate memory" : "No space left on device");
 		return 0;
 	}
@@ -473,8 +478,8 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 			if (destroy && table_referenced(fw, i)) {
 				if (all)
 					continue;
-				return fw_err(x->d, t[0].col, EX_OSERR, "failed to destroy table %s: "
-					      "Device busy", name);
+				return fw_kernel_err(x->d, t[0].col, EX_OSERR, "failed to destroy "
+						    "table %s: Device busy", name);
 			}
 			if (destroy)
 				fw_table_destroy(fw, i);
@@ -489,8 +494,8 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	case 5: { /* list */
 		if (!all) {
 			if (ti < 0)
-				return fw_err(x->d, t[0].col, EX_OSERR,
-					      "failed to request table info: No such process");
+				return fw_kernel_err(x->d, t[0].col, EX_OSERR,
+						    "failed to request table info: No such process");
 			table_list(x, fw->tables[ti], false);
 			return 0;
 		}
@@ -512,10 +517,12 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		if (table_key(x, &a[0], &addr, &plen))
 			return -EINVAL;
 		if (ti < 0)
-			return fw_err(x->d, t[0].col, EX_UNAVAILABLE, "Table %s not found", name);
+			return fw_kernel_err(x->d, t[0].col, EX_UNAVAILABLE, "Table %s not found",
+					    name);
 		const struct fw_table *tb = fw->tables[ti];
 		if (!fw_table_lookup(tb, addr, &val))
-			return fw_err(x->d, a[0].col, EX_UNAVAILABLE, "Entry %s not found", a[0].s);
+			return fw_kernel_err(x->d, a[0].col, EX_UNAVAILABLE, "Entry %s not found",
+					    a[0].s);
 		/* the entry that matched: the longest length holding the address */
 		for (int l = 32; l >= 0; l--) {
 			uint32_t m = l ? 0xffffffffu << (32 - l) : 0, v2;
@@ -607,6 +614,7 @@ int fw_exec(struct fw *fw, const char *line, char *out, size_t outlen, struct fw
 		d->line = 0;
 	}
 	d->col = 0;
+	d->kernel = false;
 	d->msg[0] = '\0';
 	d->warn[0] = '\0';
 	d->ex = 0;

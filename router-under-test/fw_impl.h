@@ -295,6 +295,10 @@ void fw_warn(struct fw_diag *d, const char *fmt, ...) __attribute__((format(prin
 /* Sets d->col (from tok, or eol) and formats d->msg; returns -EINVAL. */
 int fw_err(struct fw_diag *d, int col, int ex, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The same for what the "kernel" refused (no such rule or table...), not an error in
+ * the text: d->kernel is set, so a command line's message has no column. */
+int fw_kernel_err(struct fw_diag *d, int col, int ex, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* Fills d with "out of memory" (EX_OSERR) and returns -ENOMEM. */
 int fw_oom(struct fw_diag *d);
 /* ipfw's keyword match: tok is a non-empty prefix of word (min_len characters at least). */

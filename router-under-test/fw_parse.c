@@ -25,14 +25,32 @@
 
 #define FW_DATA_MAX 16384
 
+static void diag_set(struct fw_diag *d, int col, int ex, bool kernel, const char *fmt,
+		     va_list ap)
+{
+	d->col = col;
+	d->ex = ex;
+	d->kernel = kernel;
+	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+}
+
 int fw_err(struct fw_diag *d, int col, int ex, const char *fmt, ...)
 {
 	if (d) {
 		va_list ap;
-		d->col = col;
-		d->ex = ex;
 		va_start(ap, fmt);
-		vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+		diag_set(d, col, ex, false, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+int fw_kernel_err(struct fw_diag *d, int col, int ex, const char *fmt, ...)
+{
+	if (d) {
+		va_list ap;
+		va_start(ap, fmt);
+		diag_set(d, col, ex, true, fmt, ap);
 		va_end(ap);
 	}
 	return -EINVAL;
@@ -1460,7 +1478,7 @@ int fw_compile(struct fw *fw, const struct fw_tok *t, int n, int eol_col,
 			goto out;
 		}
 		if (v == FW_DEFAULT_RULE) {
-			rc = fw_err(d, col(c), EX_UNAVAILABLE,
+			rc = fw_kernel_err(d, col(c), EX_UNAVAILABLE,
 				    "rule 65535 is the default rule and cannot be added (EINVAL; "
 				    "user rules are 1..65534)");
 			goto out;

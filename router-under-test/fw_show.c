@@ -550,9 +550,10 @@ int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t 
 		}
 		if (!seen && missing++ == 0) {
 			if (lo[k] == hi[k])
-				rc = fw_err(d, col[k], EX_UNAVAILABLE, "rule %u does not exist", lo[k]);
+				rc = fw_kernel_err(d, col[k], EX_UNAVAILABLE, "rule %u does not exist",
+						  lo[k]);
 			else
-				rc = fw_err(d, col[k], EX_UNAVAILABLE, "no rules in range %u-%u", lo[k],
+				rc = fw_kernel_err(d, col[k], EX_UNAVAILABLE, "no rules in range %u-%u", lo[k],
 					    hi[k]);
 		}
 	}

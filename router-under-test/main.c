@@ -90,7 +90,7 @@ struct args {
 	enum rut_mode mode;
 	const struct pollkern *kern;
 	enum pk_range range;
-	int range_set, pollhz_set;
+	int range_set, pollhz_set, kern_set;
 	uint64_t duration_ns, interval_ns, burst, spin_ns, rt_prio;
 	const char *knobs[MAX_REPEAT];      /* NAME=VALUE, in the order given */
 	char knob_buf[2][64];
@@ -139,6 +139,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 			char names[128];
 			return cli_bad(name, arg, pollkern_names(names, sizeof(names)));
 		}
+		a->kern_set = 1;
 		break;
 	case K_POLLHZ:
 	case K_BURST_MAX: {
@@ -425,10 +426,13 @@ static int setup_fw(const struct args *a, struct fwd *f, struct fwlog *log)
 	struct fw_tunables *t = fw_tunables(fw);
 	t->enable = a->rules || a->default_accept;
 	t->default_to_accept = a->default_accept;
-	/* a DragonFly kernel (its knobs clamp or round; --range-policy may say so too) gets
-	 * DragonFly's backward skipto */
-	enum pk_range rp = a->range_set ? a->range : a->kern->range;
-	t->skipto_dragonfly = rp == PK_RANGE_CLAMP || rp == PK_RANGE_ROUND;
+	/* The firewall follows FreeBSD 14 unless DragonFly is asked for by name: --kernel
+	 * dragonfly-* or --range-policy clamp|round given on the command line. The default
+	 * kernel personality alone does not change ipfw's semantics. */
+	if (a->range_set)
+		t->skipto_dragonfly = a->range != PK_RANGE_EINVAL;
+	else
+		t->skipto_dragonfly = a->kern_set && a->kern->range != PK_RANGE_EINVAL;
 	if (a->rules) {
 		struct fw_diag d = { 0 };
 		char buf[512];

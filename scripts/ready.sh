@@ -1,6 +1,7 @@
 # ready.sh — the shell side of the readiness protocol (docs/readiness.md): sourced by
-# tests/integ/lib.sh, bench/lib.sh and bench/soak.sh, so that every script waits for
-# ppslab-rut, ppslab-sink and ppslab-gen the same way.
+# tests/integ/lib.sh, the CLI tests that start programs, bench/lib.sh and bench/soak.sh,
+# so that every script waits for ppslab-rut, ppslab-sink and ppslab-gen the same way,
+# and for any other condition with wait_for.
 
 # ready_said FILE...: one of the files holds the program's ready line: its JSON ready
 # record (its --json output) or its stderr line "ppslab-TOOL: ready: ..." (its stderr).
@@ -26,4 +27,30 @@ ready_wait() {
 		[ "$SECONDS" -ge "$end" ] && return 2
 		sleep 0.05
 	done
+}
+
+# wait_for TIMEOUT_S COMMAND...: runs COMMAND every 0.05 s until it succeeds; 1 when
+# TIMEOUT_S passed first. For the conditions that are not a ready line (a counter
+# reaching a value, a line or a file appearing, a process ending); the caller says
+# what it waited for when it fails.
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -ge "$end" ] && return 1
+		sleep 0.05   # the poll interval
+	done
+}
+
+# sink_frames FILE: the frames a ppslab-sink has accounted for so far, by the interval
+# lines of its --json output FILE (one per --interval): read, of any class, or dropped
+# at its ring or by the host. A line being written is left out.
+sink_frames() {
+	jq -Rn '[inputs | fromjson? | select(.type == "interval")
+		| .rx_frames + .ring_drops + .if_drops] | add // 0' "$1" 2>/dev/null || echo 0
+}
+
+# sink_caught_up FILE N: sink_frames FILE has reached N (for wait_for)
+sink_caught_up() {
+	[ "$(sink_frames "$1")" -ge "$2" ]
 }

@@ -20,3 +20,12 @@ run() {
 		no "$d" "status $rc (wanted $want)" "stderr: $(head -c 600 "$T/err")"
 	fi
 }
+
+# jqs -e FILTER [FILE]: jq -e FILTER, but false when there is no JSON at all to read:
+# jq 1.6 exits 0 on empty input, so a command that printed nothing would pass
+jqs() {
+	local filter=$2 in
+	if [ $# -ge 3 ]; then in=$(cat -- "$3" 2>/dev/null) || return 2; else in=$(cat); fi
+	[[ $in == *[![:space:]]* ]] || return 1
+	jq -e "$filter" <<<"$in"
+}

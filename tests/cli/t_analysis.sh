@@ -159,7 +159,7 @@ msg=$(xml_ok "$T/p/load.svg"); check "plot: load.svg is well-formed XML" $? "$ms
 grep -q '<svg' "$T/p/load.svg" && grep -q 'MFR' "$T/p/load.svg"
 check "plot: the load plot marks the maximum forwarding rate" $?
 run "plot: heatmap" 0 "" "$B" plot "$D/sweep.json" --kind heatmap --where rules=10 -o "$T/p/heat.png" --image-size 640x480
-msg=$(png_ok "$T/p/heat.png" 640x480); check "plot: heat.png honours --size and is not blank" $? "$msg"
+msg=$(png_ok "$T/p/heat.png" 640x480); check "plot: heat.png honours --image-size and is not blank" $? "$msg"
 run "plot: frame size against the 1 GbE line rate" 0 "" "$B" plot "$D/framesize.json" --kind framesize --link 1G -o "$T/p/fs.png"
 msg=$(png_ok "$T/p/fs.png" 900x540); check "plot: fs.png not blank" $? "$msg"
 grep -q '^link_bps = 1000000000$' "$T/p/fs.gp" && grep -q 'maxfps(x) = link_bps / ((x + 20) \* 8)' "$T/p/fs.gp"
@@ -256,6 +256,63 @@ check "plot rules: one colour scale for every panel, its box drawn once" $?
 run "plot rules: linear x from 0" 0 "" "$B" plot "$D/sweep.json" --x rules --where pollhz=1000 -o "$T/p/lin.png"
 grep -q '^set xrange \[0:' "$T/p/lin.gp"; check "plot rules: a linear count axis starts at 0, not below" $? "$(grep xrange "$T/p/lin.gp")"
 
+# ---- flagged cells are marked on every kind, failed cases never drawn -------------------
+# small.json: pollhz=1000/burst_max=150 has a repetition flagged "offered load 3.1% below
+# intended" (and pollhz=2000/burst_max=50 a failed one, whose flags the notes leave out)
+FL="w p pt 2 ps 2.6 lw 2 lc rgb '#b00020' title 'flagged (see table)'"
+run "plot flags: line of a file with a flagged cell" 0 "" "$B" plot "$D/small.json" -o "$T/p/flag.png"
+sed -n '/^# flagged points, panel 0/,$p' "$T/p/flag.dat" >"$T/fb"
+[ "$(grep -c '^[0-9]' "$T/fb")" = 1 ] && grep -q '^1000 149990 NaN 1 1 "1000"$' "$T/fb" &&
+	grep -q '^1000 149990 149850 150020 3 150000 NaN "1000" 1$' "$T/p/flag.dat" &&
+	grep -q '^2000 99975 99900 100050 2 100000 NaN "2000" 0$' "$T/p/flag.dat"
+check "plot flags: the .dat counts flagged repetitions per point; the flagged point is a block of its own" $? "$(cat "$T/p/flag.dat")"
+idx=$(grep -c '^# \(panel\|burst_max\)' "$T/p/flag.dat")
+grep -qF "'' index $idx u (zx(\$1)):(zy(\$2)) $FL" "$T/p/flag.gp" && [ "$(grep -c "flagged (see table)" "$T/p/flag.gp")" = 1 ]
+check "plot flags: drawn over the series in a style of their own, one key entry" $? "$(grep -n 'index' "$T/p/flag.gp")"
+grep -q "'1 flagged cell (crossed markers): a repetition failed a consistency check or missed its offered load (see the table)'" "$T/p/flag.gp" &&
+	grep -q "'1 cell: offered load 3.1% below intended'" "$T/p/flag.gp" && ! grep -q "ppslab-rut exited" "$T/p/flag.gp"
+check "plot flags: the notes say how many cells and why, as the table's footnote does" $? "$(grep -n 'label 10' "$T/p/flag.gp")"
+msg=$(png_ok "$T/p/flag.png" 900x540); check "plot flags: flag.png drawn" $? "$msg" "$(cat "$T/err")"
+# every panel of small multiples, the shared key listing the mark once (sweep.json: one flagged cell, rules=0)
+grep -q "^     NaN $FL" "$T/p/multi.gp" && [ "$(grep -c "u (zx(\$1)):(zy(\$2)) w p pt 2 ps 2.6" "$T/p/multi.gp")" = 1 ] &&
+	grep -q '^# flagged points, panel 0 rules=0:' "$T/p/multi.dat" && ! grep -q '^# flagged points, panel 1' "$T/p/multi.dat"
+check "plot flags: small multiples mark the flagged cell in its panel, the shared key has the entry" $? "$(grep -n 'pt 2 ' "$T/p/multi.gp")"
+# an all-clean file: no flagged block, style, key entry or note
+! grep -qi 'flagged' "$T/p/hz.gp" "$T/p/rules.gp" "$T/p/fs1.gp" "$T/p/load.gp" && ! grep -q '^# flagged' "$T/p/hz.dat" "$T/p/load.dat" &&
+	! grep -q "pt 2 \|boxxyerror\|fs pattern" "$T/p/hz.gp" "$T/p/lat.gp" "$T/p/heat.gp"
+check "plot flags: a file with no flagged case has no flagged series, style or note" $? "$(grep -n -i 'flag' "$T/p/hz.gp" "$T/p/heat.gp" | head -5)"
+# box: the flagged repetition (rep 2, the middle dot) crossed
+sed -n '/^# flagged repetitions, panel 0, series 0/,$p' "$T/p/box.dat" >"$T/fb"
+[ "$(grep -c '^[0-9]' "$T/fb")" = 1 ] && grep -q '^2 299512 2$' "$T/fb" &&
+	grep -q "w points pt 2 ps 1.8 lw 2 lc rgb '#b00020' title 'flagged (see table)'" "$T/p/box.gp" &&
+	grep -q "1 flagged cell (crossed dots)" "$T/p/box.gp"
+check "plot flags: a box plot crosses the flagged repetition's dot" $? "$(cat "$T/fb")" "$(grep -n 'pt 2' "$T/p/box.gp")"
+# heatmap: the flagged cell framed and its value starred; the clean panel has no frame
+grep -q "'\*'" "$T/p/heat2.gp" && [ "$(grep -c 'w boxxyerror fs empty' "$T/p/heat2.gp")" = 1 ] &&
+	grep -q "^1 1 299515 1 0$" "$T/p/heat2.dat" && grep -q "1 flagged cell (framed, value marked \*)" "$T/p/heat2.gp"
+check "plot flags: a heatmap frames the flagged cell and stars its value" $? "$(grep -n 'boxxyerror\|labels' "$T/p/heat2.gp")"
+# load: the rate and the loss of a flagged cell crossed
+jq '.cases[7].flags = ["sink clean: sink[0]: err_pkts 0, ring_drops 1234"]' "$D/ladder.json" >"$T/ladder-f.json"
+run "plot flags: load plot of a flagged cell" 0 "" "$B" plot "$T/ladder-f.json" --kind load -o "$T/p/loadf.png"
+grep -qF "$FL" "$T/p/loadf.gp" && grep -q "u (zx(\$1)):3 axes x1y2 w p pt 2 ps 1.8 lw 2 lc rgb '#b00020' notitle" "$T/p/loadf.gp" &&
+	grep -q "'1 cell: sink clean: sink\[0\]: err_pkts 0, ring_drops 1234'" "$T/p/loadf.gp" && [ ! -s "$T/err" ]
+check "plot flags: a load plot crosses the rate and the loss, and names the sink's ring drops" $? "$(grep -n 'pt 2\|ring' "$T/p/loadf.gp")" "$(cat "$T/err")"
+# compare --plot: the flagged bars hatched, on both sides
+run "plot flags: compare bar chart" 0 "" "$B" compare "$D/sweep.json" "$D/sweep.json" --where rules=0 --plot "$T/p/cmpf.png"
+grep -q "^\"2000/150/0\" .* 1 1$" "$T/p/cmpf.dat" && [ "$(grep -c 'w boxes fs pattern 4' "$T/p/cmpf.gp")" = 2 ] &&
+	[ "$(grep -c "title 'flagged (see table)'" "$T/p/cmpf.gp")" = 1 ] && grep -q "'2 flagged cells (hatched bars)" "$T/p/cmpf.gp"
+check "plot flags: compare hatches the flagged bars, with a key entry and the notes" $? "$(grep -n 'pattern\|flagged' "$T/p/cmpf.gp" "$T/p/cmpf.dat")"
+# a cell whose repetitions all failed, with numbers in them: never drawn
+jq '(.cases[] | select(.case_id == "pollhz=2000/burst_max=50")) |= (.status = "failed" | .flags = ["ppslab-rut exited with status 1"]
+	| .metrics = {fwd_pps: 777777, loss_pct: 0, lat_p99_ns: 1})' "$D/small.json" >"$T/allfail.json"
+st=0
+for k in line box heatmap; do
+	"$B" plot "$T/allfail.json" --kind $k --x pollhz -o "$T/p/af-$k.png" >/dev/null 2>"$T/err" || st=1
+	grep -q 777777 "$T/p/af-$k.dat" && st=1
+done
+grep -q '^1 0 NaN 0 3$' "$T/p/af-heatmap.dat" && grep -q "(\$5 > 0 ? 'failed' : \$3 == \$3 ?" "$T/p/af-heatmap.gp" || st=1
+check "plot flags: failed repetitions are no value on any kind; the heatmap says failed" $st "$(grep -l 777777 "$T"/p/af-*.dat)" "$(cat "$T/err")"
+
 # ---- no text is cut at an edge: title, subtitle, notes wrapped to the width ------------
 long="A title long enough to need three lines at this width: fwd_pps vs pollhz per burst_max and rules, with every cell the sweep measured on the three boxes"
 for spec in "rules.png:900x540:" "multi.png:1000x460:" "small.png:420x320:--image-size 420x320" "tall.png:500x700:--image-size 500x700"; do
@@ -312,7 +369,7 @@ msg=$(png_ok "$T/p/ab.png" 900x540); check "compare: the bar plot is drawn" $? "
 grep -q 'histogram errorbars' "$T/p/ab.gp" && grep -q '3000/150/0\*' "$T/p/ab.dat"
 check "compare: bars with error bars, the regression marked with *" $?
 run "compare: without --fail-on the exit status is 0" 0 "" "$B" compare "$D/sweep.json" "$T/slow.json"
-jq -e '.schema == "ppslab/compare" and .schema_version == "1.0.0" and .fdr == "BH" and .margin == 0.02 and .alpha == 0.05
+jqs -e '.schema == "ppslab/compare" and .schema_version == "1.0.0" and .fdr == "BH" and .margin == 0.02 and .alpha == 0.05
 	and .baseline_run_id == "sweep-2026-11-30T10:00:00Z-a1b2c3" and (.candidate_run_id | type) == "string"
 	and all(.rows[]; has("key") and has("params") and has("metric") and has("n_a") and has("n_b") and has("ratio")
 		and has("ci_lo") and has("ci_hi") and has("p") and has("p_adj") and has("verdict")
@@ -322,16 +379,16 @@ check "compare: JSON is ppslab/compare with the documented fields" $?
 jq '.matrix.axes = (.matrix.axes | to_entries | reverse | from_entries) | .cases[].params |= (to_entries | reverse | from_entries)' \
 	"$D/sweep.json" >"$T/reordered.json"
 run "compare: axis order does not matter" 0 "" "$B" compare "$D/sweep.json" "$T/reordered.json" -o "$T/re.json"
-jq -e '(.rows | length) == 20 and (.only_baseline | length) == 0 and (.only_candidate | length) == 0 and ([.rows[] | select(.verdict == "EQUIVALENT")] | length) == 20' \
+jqs -e '(.rows | length) == 20 and (.only_baseline | length) == 0 and (.only_candidate | length) == 0 and ([.rows[] | select(.verdict == "EQUIVALENT")] | length) == 20' \
 	"$T/re.json" >/dev/null
 check "compare: every cell of the reordered copy matches, EQUIVALENT" $?
 run "compare: DragonFly vs FreeBSD 7" 0 "" "$B" compare "$D/hz-dragonfly.json" "$D/hz-freebsd7.json" -f md -o "$T/os.json"
-jq -e '(.only_baseline | length) == 6 and (.only_candidate | length) == 2' "$T/os.json" >/dev/null &&
+jqs -e '(.only_baseline | length) == 6 and (.only_candidate | length) == 2' "$T/os.json" >/dev/null &&
 	grep -q "Only in hz-freebsd7.json (2 cells): \`pollhz=NP/dir=uni\`" "$T/out" && grep -q '^| DUT OS ' "$T/out"
 check "compare: cells on one side only are listed; Markdown output" $?
 run "compare: --fail-on missing" 1 "only in" "$B" compare "$D/hz-dragonfly.json" "$D/hz-freebsd7.json" --fail-on missing
 run "compare: three files" 0 "" "$B" compare "$D/sweep.json" "$D/sweep.json" "$T/slow.json" -o "$T/three.json" --no-env
-jq -e '(.candidates | length) == 2 and (.rows | length) == 40 and .counts.REGRESSION == 1' "$T/three.json" >/dev/null
+jqs -e '(.candidates | length) == 2 and (.rows | length) == 40 and .counts.REGRESSION == 1' "$T/three.json" >/dev/null
 check "compare: several candidates against one baseline" $?
 run "compare: csv" 0 "" "$B" compare "$D/sweep.json" "$T/slow.json" -f csv
 head -1 "$T/out" | grep -q '^cell,metric,n_a,n_b,median_a,median_b,ratio,ci_lo,ci_hi,p,p_adj,csit_delta_pct,csit_sdelta_pct,verdict,note'
@@ -366,7 +423,7 @@ jq '.cases[].metrics |= (if . then del(.fwd_pps) else . end)' "$D/small.json" >"
 run "compare: no common rate metric" 64 "share none of the usual rate metrics .*common: loss_pct, lat_p99_ns" \
 	"$B" compare "$T/norate.json" "$T/norate.json" --no-env
 run "compare: --metric picks any common metric" 0 "" "$B" compare "$T/norate.json" "$T/norate.json" --metric lat_p99_ns -o -
-jq -e '[.rows[] | select(.metric == "lat_p99_ns" and .lower_is_better)] | length == 4' "$T/out" >/dev/null
+jqs -e '[.rows[] | select(.metric == "lat_p99_ns" and .lower_is_better)] | length == 4' "$T/out" >/dev/null
 check "compare: -o - prints the JSON; latency is lower-is-better" $?
 
 # ---- a real sweep written by `ppslab run` --------------------------------------------------
@@ -380,7 +437,7 @@ check "real sweep: fwd_pps medians near the offered 20k and 40k over 3 repetitio
 run "real sweep: plot the string-valued rate axis" 0 "" "$B" plot "$R" --x rate --by rules -o "$T/p/real.png"
 msg=$(png_ok "$T/p/real.png" 900x540); check "real sweep: plot drawn" $? "$msg"
 run "real sweep: compared with itself" 0 "" "$B" compare "$R" "$R" --metric fwd_pps,loss_pct,lat_p99_ns -o "$T/real.json"
-jq -e '(.rows | length) == 12 and all(.rows[]; .verdict == "EQUIVALENT" or .verdict == "INCONCLUSIVE")' "$T/real.json" >/dev/null
+jqs -e '(.rows | length) == 12 and all(.rows[]; .verdict == "EQUIVALENT" or .verdict == "INCONCLUSIVE")' "$T/real.json" >/dev/null
 check "real sweep: itself is EQUIVALENT or INCONCLUSIVE (zero loss on both sides is EQUIVALENT)" $?
 
 # ---- report ------------------------------------------------------------------------------

@@ -59,7 +59,7 @@ t "results: another schema" 65 "other.json: \$.schema: expected \"ppslab/result\
 t "results: a directory" 66 "$tmp: Is a directory" "$P" table "$tmp"
 t "results: missing file" 66 "none.json: No such file or directory" "$P" table "$tmp/none.json"
 t "table: --where on an unknown axis" 64 "--where nope=1: $TOP/tests/data/small.json has no axis 'nope' (axes: pollhz, burst_max)" "$P" table "$TOP/tests/data/small.json" --where nope=1
-t "plot: --size 0x0" 64 "--size 0x0: expected WIDTHxHEIGHT" "$P" plot "$TOP/tests/data/small.json" --size 0x0 -o "$tmp/x.png"
+t "plot: --image-size 0x0" 64 "--image-size 0x0: expected WIDTHxHEIGHT" "$P" plot "$TOP/tests/data/small.json" --image-size 0x0 -o "$tmp/x.png"
 t "compare: one file" 64 "compare needs a baseline and 1..15 other results files" "$P" compare "$TOP/tests/data/small.json"
 # rule files that are not text, or lines too long: named by byte value and position
 printf 'add 100 deny ip\000 from any to any\n' >"$tmp/nul.rules"

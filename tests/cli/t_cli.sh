@@ -3,6 +3,7 @@
 # named with what was expected (EX_USAGE), the RFC 6815 destination guard.
 set -u
 B=${PPSLAB_BIN:?}
+. "${PPSLAB_TOP:?}/scripts/ready.sh"
 n=0
 t() {   # t DESC EXPECTED_STATUS STDERR_PATTERN COMMAND...
 	local d=$1 want=$2 pat=$3; shift 3
@@ -40,11 +41,14 @@ t "ppslab lab: unknown verb" 64 "unknown lab command" "$B/ppslab" lab sideways
 # udp: works without root on loopback: 1000 frames arrive exactly
 out=$(mktemp -d)
 port=$((20000 + $$ % 20000))
-"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --dport 0 --idle 2 --duration 20 --json >"$out/sink" 2>"$out/sink.err" &
+"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --dport 0 --duration 30 --json >"$out/sink" 2>"$out/sink.err" &
 sp=$!
-sleep 0.3
+ready_wait $sp 30 "$out/sink"
 "$B/ppslab-gen" -i "udp:127.0.0.1:$port" --rate 20k --count 1000 --json >"$out/gen" 2>"$out/gen.err"
 grc=$?
+# stopped once it has counted them (an idle timeout would race a slow sender start)
+wait_for 15 sink_caught_up "$out/sink" 1000
+kill -INT $sp
 wait $sp
 src=$?
 n=$((n + 1))

@@ -14,9 +14,9 @@ cleanup() {
 }
 trap cleanup EXIT
 . "$(dirname "$0")/lib.sh"
-# jqt DESC FILTER: the filter holds (jq -e) on $T/out
+# jqt DESC FILTER: the filter holds (jqs -e) on $T/out
 jqt() {
-	jq -e "$2" "$T/out" >/dev/null 2>"$T/jqerr"
+	jqs -e "$2" "$T/out" >/dev/null 2>"$T/jqerr"
 	check "$1" $? "jq '$2': $(head -c 300 "$T/jqerr")" "$(head -c 600 "$T/out")"
 }
 

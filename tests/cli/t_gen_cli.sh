@@ -9,6 +9,7 @@
 set -u
 B=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
+. "$TOP/scripts/ready.sh"
 G=$B/ppslab-gen
 n=0
 out=$(mktemp -d)
@@ -139,14 +140,21 @@ for o in "--dst 198.19.0.77" "--stream 9" "--ttl 3" "--dst-mac 02:00:00:00:00:01
 done
 # a signal before the run (here while the capture is still being opened: a FIFO with
 # no writer yet) ends it with a message and 128+signal, not silently by the signal
+blocks() {   # blocks PID SIG: ppslab-gen, the child of PID (timeout), holds SIG blocked
+	local c m
+	c=$(pgrep -P "$1" -x ppslab-gen | head -n 1)
+	[ -n "$c" ] && m=$(awk '/^SigBlk:/ { print $2 }' "/proc/$c/status" 2>/dev/null) &&
+		[ -n "$m" ] && (( (16#$m >> ($(kill -l "$2") - 1)) & 1 ))
+}
 mkfifo "$out/fifo"
 pcap "$out/sig.pcap" 198 18 0 2
 for s in TERM INT; do
 	timeout 10 "$G" -i lo --replay "$out/fifo" --count 1 --json >"$out/sig.out" 2>"$out/sig.err" &
 	gpid=$!
-	sleep 0.3
+	# it holds SIGINT and SIGTERM blocked from its first instruction on (and cannot
+	# open the FIFO before cp does): the signal then waits for it, pending
+	wait_for 10 blocks $gpid $s || echo "# gen did not block SIG$s within 10 s"
 	kill -$s $gpid
-	sleep 0.1
 	timeout 5 cp "$out/sig.pcap" "$out/fifo"   # bounded: a killed reader never opens it
 	wait $gpid; grc=$?
 	want=$((128 + $(kill -l $s)))
@@ -161,16 +169,24 @@ done
 # udp: loopback runs, no root
 port=$((21000 + $$ % 20000))
 sink() {   # sink NAME: background sink on the port
-	"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --dport 0 --idle 1 --duration 20 --json \
+	"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --dport 0 --duration 30 --json \
 		>"$out/$1.sink" 2>"$out/$1.sink.err" &
 	spid=$!
-	sleep 0.3
+	ready_wait $spid 30 "$out/$1.sink" || echo "# the sink $1 was not ready: $(cat "$out/$1.sink.err")"
+}
+# sink_end NAME: the sender is done: stop the sink once it has counted what the sender's
+# summary says it sent (an idle timeout would race a slow sender start); its status
+sink_end() {
+	wait_for 15 sink_caught_up "$out/$1.sink" "$(sv "$1.gen" .tx_pkts)" ||
+		echo "# the sink $1 did not count all $(sv "$1.gen" .tx_pkts) frames within 15 s"
+	kill -INT $spid
+	wait $spid
 }
 sv() { grep '"type":"summary"' "$out/$1" | tail -n 1 | jq -r "$2"; }
 
 sink steps
 "$G" -i "udp:127.0.0.1:$port" --steps 5k@200ms,0@100ms,10k@200ms --json >"$out/steps.gen" 2>"$out/steps.err"
-grc=$?; wait $spid; src=$?
+grc=$?; sink_end steps; src=$?
 got="$grc $src $(sv steps.gen .tx_pkts) $(sv steps.gen .sched_pkts) $(sv steps.sink .rx_pkts) $(sv steps.sink .lost_pkts)"
 if [ "$got" = "0 0 3000 3000 3000 0" ]; then ok "steps 5k@200ms,0@100ms,10k@200ms: exactly 3000 frames, all arrive"
 else nok "steps 5k@200ms,0@100ms,10k@200ms: exactly 3000 frames, all arrive" "gen,sink,tx,sched,rx,lost = $got $(cat "$out/steps.err")"; fi
@@ -181,21 +197,23 @@ else nok "udp: the summary claims no source address or port" "src,sports = $eq_s
 
 sink thr
 "$G" -i "udp:127.0.0.1:$port" --threads 2 --rate 20k --count 4001 --json >"$out/thr.gen" 2>"$out/thr.err"
-grc=$?; wait $spid; src=$?
+grc=$?; sink_end thr; src=$?
 got="$grc $src $(sv thr.gen .tx_pkts) $(sv thr.gen '[.per_thread[].tx_pkts]|join(",")') $(sv thr.sink .rx_pkts) $(sv thr.sink .lost_pkts) $(sv thr.sink .dup_pkts) $(sv thr.sink '.streams[0].next_seq')"
 if [ "$got" = "0 0 4001 2001,2000 4001 0 0 4001" ]; then ok "two threads, 4001 frames: split 2001+2000, one gap-free stream at the sink"
 else nok "two threads, 4001 frames: split 2001+2000, one gap-free stream at the sink" "gen,sink,tx,split,rx,lost,dup,next = $got $(cat "$out/thr.err")"; fi
 
 sink inj
 "$G" -i "udp:127.0.0.1:$port" --rate 20k --count 2000 --inject magic --inject-rate 10% --json >"$out/inj.gen" 2>"$out/inj.err"
-grc=$?; wait $spid; src=$?
+grc=$?; sink_end inj; src=$?
 got="$grc $src $(sv inj.gen .inject.magic) $(sv inj.gen .test_pkts) $(sv inj.sink .foreign_pkts) $(sv inj.sink .rx_pkts) $(sv inj.sink .lost_pkts)"
 if [ "$got" = "0 0 200 1800 200 1800 0" ]; then ok "10% magic faults arrive as foreign, the stream stays gap-free"
 else nok "10% magic faults arrive as foreign, the stream stays gap-free" "gen,sink,magic,test,foreign,rx,lost = $got"; fi
 
 "$G" -i "udp:127.0.0.1:$port" --rate 5k --duration 30 --json >"$out/int.gen" 2>"$out/int.err" &
 gpid=$!
-sleep 1.5
+# mid-run: after its first interval line (so that there are two with the last)
+intervals() { [ "$(grep -c '"type":"interval"' "$1")" -ge "$2" ]; }
+wait_for 30 intervals "$out/int.gen" 1 || echo "# gen printed no interval line within 30 s"
 kill -INT $gpid
 wait $gpid; grc=$?
 sum=$(grep '"type":"interval"' "$out/int.gen" | jq -s 'map(.tx_pkts) | add')
@@ -236,7 +254,9 @@ else nok "max for 300 ms: sent within the 300 ms" "status,within = $got, duratio
 # interrupted in the warm-up: nothing measured is no pass
 "$G" -i "udp:127.0.0.1:$port" --rate 1k --count 100000 --warmup 5s --json >"$out/wu.gen" 2>"$out/wu.err" &
 gpid=$!
-sleep 0.5
+# in the warm-up: an interval line of it with frames (the warm-up lasts 5 s)
+warming() { grep '"type":"interval"' "$1" | jq -c 'select(.warmup and .warmup_pkts > 0)' 2>/dev/null | grep -q .; }
+wait_for 30 warming "$out/wu.gen" || echo "# gen printed no warm-up interval within 30 s"
 kill -INT $gpid
 wait $gpid; grc=$?
 got="$grc $(sv wu.gen .tx_pkts) $(sv wu.gen .rate_ok) $(sv wu.gen .interrupted) $(sv wu.gen '.warmup_pkts > 0')"
@@ -261,11 +281,20 @@ esac
 
 # --calibrate interrupted in its ceiling phase: no ceiling, for the interface either, and
 # the frames it sent are still counted
+# (a sink there, counting every 100 ms, shows when frames of the ceiling phase flow:
+# the 2-s phase starts at the ready line; it is stopped with the sender)
+"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --dport 0 --duration 30 --interval 100ms \
+	--json >"$out/cal.sink" 2>"$out/cal.sink.err" &
+spid=$!
+ready_wait $spid 30 "$out/cal.sink" || echo "# the sink cal was not ready: $(cat "$out/cal.sink.err")"
 "$G" -i "udp:127.0.0.1:$port" --calibrate --duration 2s --json >"$out/cal.gen" 2>"$out/cal.err" &
 gpid=$!
-sleep 0.5
+received() { grep '"type":"interval"' "$1" | jq -c 'select(.rx_pkts > 0)' 2>/dev/null | grep -q .; }
+wait_for 30 received "$out/cal.sink" || echo "# the sink received nothing of --calibrate within 30 s"
 kill -INT $gpid
 wait $gpid; grc=$?
+kill -INT $spid
+wait $spid
 got="$grc $(sv cal.gen .max_pps) $(sv cal.gen .if_max_pps) $(sv cal.gen '.tx_pkts > 0') $(sv cal.gen .interrupted) $(sv cal.gen .rate_ok)"
 if [ "$got" = "0 null null true true false" ]; then ok "--calibrate interrupted in the ceiling: no ceiling, frames still counted"
 else nok "--calibrate interrupted in the ceiling: no ceiling, frames still counted" "status,max,if_max,tx>0,interrupted,ok = $got"; fi

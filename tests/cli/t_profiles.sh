@@ -20,7 +20,7 @@ for p in profiles/*.json; do
 	else
 		no "$name: the plan has cells, cases and an estimated time" "$(head -c 400 "$T/out")"
 	fi
-	if jq -e '.description | length > 80' "$p" >/dev/null; then
+	if jqs -e '.description | length > 80' "$p" >/dev/null; then
 		ok "$name: says what it reproduces and what to expect"
 	else
 		no "$name: has a description"

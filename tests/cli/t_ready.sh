@@ -43,7 +43,7 @@ done
 # The sink, waited for through a FIFO: the byte comes, the sender starts at once, every
 # frame is counted. Meanwhile the descriptor is closed in the sink (it kept no copy).
 mkfifo "$T/fifo"
-"$B/ppslab-sink" -i "$U" --port 0 --duration 20 --idle 1 --json --ready-fd 3 3>"$T/fifo" \
+"$B/ppslab-sink" -i "$U" --dport 0 --duration 20 --idle 1 --json --ready-fd 3 3>"$T/fifo" \
 	>"$T/sink.out" 2>"$T/sink.err" &
 sp=$!
 pids+=("$sp")

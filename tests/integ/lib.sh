@@ -51,6 +51,37 @@ within() {  # within DESC ACTUAL LOW HIGH: LOW <= ACTUAL <= HIGH (numbers)
 		not_ok "$1" "got $2, expected $3..$4"
 	fi
 }
+# near_or_said DESC ACTUAL EXPECTED REL_TOL SAID: as near; but a figure that misses is
+# skipped, not failed, when SAID is not empty: what the run's own checks reported
+# about the host for the trials the figure comes from (host_flags). Without such a
+# report a miss fails.
+near_or_said() {
+	if awk -v a="$2" -v e="$3" -v t="$4" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(d <= t * e) }'; then
+		ok "$1"
+	elif [ -n "$5" ]; then
+		skip "$1 (got $2)" "the run's checks say why: $5"
+	else
+		not_ok "$1" "got $2, expected $3 within $4, and no check of the run says why"
+	fi
+}
+# host_flags RESULTS CASES: the flags of the cases CASES (a jq condition on a case) of
+# the results file RESULTS that say the host disturbed them: the forwarder's poll clock
+# lost ticks, or the sender missed its rate
+host_flags() {
+	jq -r "[.cases[] | select($2) | .flags[]? | select(startswith(\"poll clock kept time\") or startswith(\"offered load\"))] | unique | join(\"; \")" "$1"
+}
+counted() { # counted DESC SINK ACTUAL EXPECTED: the sink SINK counted EXPECTED frames;
+	# or, when it reports drops on the way (its ring fell behind, or the host dropped
+	# frames before they reached it: ring_drops, if_drops), at most that many fewer
+	local rd
+	rd=$(jv "$2" '.ring_drops + .if_drops')
+	if [ "$rd" = 0 ]; then
+		eq "$1" "$3" "$4"
+	else
+		within "$1 (short by at most the $rd frames the sink says its ring and the host dropped)" \
+			"$3" $(($4 - rd)) "$4"
+	fi
+}
 skip() {    # skip DESC WHY
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n - $1 # SKIP $2"
@@ -126,6 +157,85 @@ wait_ready() {
 	*) echo "# $name was not ready within $tmo s; stderr: $(head -c 400 "$T/$name.err" 2>/dev/null | tr '\n' '|')" ;;
 	esac
 	return $rc
+}
+
+# wait_until TIMEOUT_S WHAT COMMAND...: wait_for (scripts/ready.sh), non-zero with the TAP
+# comment "WHAT: not within TIMEOUT_S s" when COMMAND never succeeded.
+wait_until() {
+	local tmo=$1 what=$2
+	shift 2
+	wait_for "$tmo" "$@" && return 0
+	echo "# $what: not within $tmo s"
+	return 1
+}
+
+# ifc ROLE IF FIELD: an interface's own 64-bit counter (rx_packets, tx_packets, ...).
+ifc() {
+	ip -n "$LAB-$1" -s -j link show dev "$2" |
+		jq -r --arg f "$3" '.[0].stats64 | (if ($f|startswith("rx_")) then .rx[$f|ltrimstr("rx_")] else .tx[$f|ltrimstr("tx_")] end) // 0'
+}
+
+# ifc_at_least ROLE IF FIELD N: the counter has reached N (for wait_until)
+ifc_at_least() {
+	[ "$(ifc "$1" "$2" "$3")" -ge "$4" ]
+}
+
+# sink_count NAME: the frames the sink NAME (started with --json) has accounted for so
+# far (sink_frames in scripts/ready.sh)
+sink_count() {
+	sink_frames "$T/$1.out"
+}
+
+# sent NAME: the frames the sender NAME put on the wire, by its summary (measured and
+# warm-up frames)
+sent() {
+	jv "$1" '.tx_pkts + (.warmup_pkts // 0)'
+}
+
+# sink_has NAME N [TIMEOUT_S]: waits until the sink NAME has accounted for N frames, so
+# that stopping it then loses none still on the way: a sender's last frame may reach
+# the sink's socket long after the sender has exited (the kernel's softirq work is
+# deferred on a busy host). Non-zero with a TAP comment when NAME ended first or
+# TIMEOUT_S (default 15) passed.
+sink_has() {
+	local name=$1 n=$2 tmo=${3:-15} pid=${BG_PID[$1]:-} v end
+	case $n in '' | *[!0-9]*) n=0 ;; esac   # no sender summary: nothing to wait for
+	end=$((SECONDS + tmo))
+	while :; do
+		v=$(sink_count "$name")
+		[ "$v" -ge "$n" ] && return 0
+		if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+			echo "# $name ended having accounted for $v of $n frames"
+			return 1
+		fi
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "# $name accounted for $v of $n frames within $tmo s"
+			return 1
+		fi
+		sleep 0.1   # the poll interval of the wait
+	done
+}
+
+# sink_done NAME N: the senders are done and N frames are on their way to the sink NAME:
+# waits until it has accounted for them (sink_has), then SIGINT (its summary); status
+# in $RC.
+sink_done() {
+	sink_has "$1" "$2"
+	stop "$1"
+}
+
+# lab_procs ROLE COMM: the pids of the processes called COMM in this lab's ROLE
+# namespace: this test's own, whatever other checkouts on the machine run
+lab_procs() {
+	local p
+	for p in $(ip netns pids "$LAB-$1" 2>/dev/null); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = "$2" ] && echo "$p"
+	done
+}
+
+# gone PID: the process has ended (for wait_until)
+gone() {
+	! kill -0 "$1" 2>/dev/null
 }
 
 # The old waits, gone: a test still calling one (written before wait_ready) stops here

@@ -1,12 +1,5 @@
 # rut_lib.sh — helpers of the ppslab-rut integration tests (sourced after lib.sh).
 
-# sink_done NAME: the sender has finished; let the last frames through, then SIGINT the
-# sink (it prints its summary): no race between an idle timeout and a slow start.
-sink_done() {
-	sleep 0.5
-	stop "$1"
-}
-
 # hops: the kernel's own drop counters on the way (a TAP comment), for when the sink
 # missed something: rut0/rut1 rx/tx dropped and sink0 rx dropped.
 hops() {
@@ -17,12 +10,6 @@ hops() {
 			jq -r '.[0].stats64 | "rx_dropped=\(.rx.dropped) tx_dropped=\(.tx.dropped)"')"
 	done
 	echo "# kernel counters:$out"
-}
-
-# ifc ROLE IF FIELD: an interface's own 64-bit counter (rx_packets, tx_packets, ...).
-ifc() {
-	ip -n "$LAB-$1" -s -j link show dev "$2" |
-		jq -r --arg f "$3" '.[0].stats64 | (if ($f|startswith("rx_")) then .rx[$f|ltrimstr("rx_")] else .tx[$f|ltrimstr("tx_")] end) // 0'
 }
 
 # arrived ROLE IF BASE N: waits (up to 15 s) until IF's rx_packets counter is BASE + N —
@@ -70,4 +57,27 @@ watched_ports() {   # watched_ports PID
 		cat /proc/"$pid"/fdinfo/* 2>/dev/null | grep -qE "^tfd:[[:space:]]+$f[[:space:]]" && w=$((w + 1))
 	done
 	echo "$w of $n"
+}
+
+# steady SOCK [BURST_MAX]: the forwarder behind control socket SOCK forwards a load
+# (fwd_pkts grows from 0) and, given BURST_MAX, kern.polling.burst has climbed to it:
+# from here on each tick moves burst_max frames per port (for wait_until)
+steady() {
+	local st
+	st=$("$B/ppslab-rut" ctl "$1" stats 2>/dev/null) && [ -n "$st" ] &&
+		jq -e --argjson bm "${2:-0}" '.fwd_pkts > 0 and ($bm == 0 or .polling.burst == $bm)' \
+			<<<"$st" >/dev/null
+}
+
+# sync SOCK: a sysctl read round trip through the forwarder's thread: it answers only
+# after its loop has passed the point where it (dis)arms its ports for a change the
+# previous command made
+sync_rut() {
+	"$B/ppslab-rut" ctl "$1" sysctl -n kern.polling.handlers >/dev/null
+}
+
+# watched_is PID "W of N": watched_ports says so (for wait_until: the forwarder's thread
+# (dis)arms its ports after it has answered the command that asked for it)
+watched_is() {
+	[ "$(watched_ports "$1")" = "$2" ]
 }

@@ -24,11 +24,24 @@ eq "results file is ppslab/result" "$(jq -r .schema "$R")" "ppslab/result"
 eq "complete" "$(jq -r .complete "$R")" true
 eq "two cells × two repetitions" "$(jq '.cases | length' "$R")" 4
 eq "cases finished" "$(jq -r '[.cases[].status] | map(. == "ok" or . == "flagged") | all' "$R")" true
-near "pollhz 500 × burst_max 20: 10,000 pps" \
-	"$(jq '[.summary[] | select(.params.pollhz == 500 and .metric == "fwd_pps")][0].median' "$R")" 10000 0.15
-near "pollhz 1000 × burst_max 20: 20,000 pps" \
-	"$(jq '[.summary[] | select(.params.pollhz == 1000 and .metric == "fwd_pps")][0].median' "$R")" 20000 0.15
-check "offered about 30,000 pps" test "$(jq '[.cases[].metrics.offered_pps] | map(. > 28500 and . < 31500) | all' "$R")" = true
+# the ceiling, unless the run's checks say the host took it away (a starved sender,
+# a forwarder's clock that lost ticks)
+near_or_said "pollhz 500 × burst_max 20: 10,000 pps" \
+	"$(jq '[.summary[] | select(.params.pollhz == 500 and .metric == "fwd_pps")][0].median' "$R")" 10000 0.15 \
+	"$(host_flags "$R" '.params.pollhz == 500')"
+near_or_said "pollhz 1000 × burst_max 20: 20,000 pps" \
+	"$(jq '[.summary[] | select(.params.pollhz == 1000 and .metric == "fwd_pps")][0].median' "$R")" 20000 0.15 \
+	"$(host_flags "$R" '.params.pollhz == 1000')"
+# offered about 30,000 pps in every case, or the sender said it missed
+missed=$(jq -c '[.cases[] | select(.metrics.offered_pps | (. > 28500 and . < 31500) | not)
+	| {case: .case_id, offered: (.metrics.offered_pps | floor), said: any(.flags[]?; startswith("offered load"))}]' "$R")
+if [ "$missed" = "[]" ]; then
+	ok "offered about 30,000 pps"
+elif [ "$(jq 'all(.said)' <<<"$missed")" = true ]; then
+	skip "offered about 30,000 pps" "the sender said it missed, in the offered load check: $missed"
+else
+	not_ok "offered about 30,000 pps" "missed without the offered load check saying so: $missed"
+fi
 check "the rig's ceiling is recorded" test "$(jq '.rig.ceiling_pps > 30000' "$R")" = true
 check "the direct sender → sink run reached the sink" test "$(jq '.rig.direct.rx_frames > 0' "$R")" = true
 eq "environment: the router's kernel" "$(jq -r '.environment.dut.os.kernel' "$R")" "$(uname -r)"
@@ -75,10 +88,8 @@ jq --arg r "$T/r2.json" '.matrix.pollhz = [500, 1000, 2000] | .repetitions = 1 |
 	| .rig = {"calibrate": false, "direct": false}' "$P" >"$P2"
 "$B/ppslab" run "$P2" -q --no-table >"$T/run2.out" 2>"$T/run2.err" &
 pid=$!
-for i in $(seq 1 300); do
-	[ -f "$T/r2.json" ] && [ "$(jq '[.cases[] | select(.status)] | length' "$T/r2.json" 2>/dev/null)" -ge 1 ] && break
-	sleep 0.1
-done
+finished_one() { [ "$(jq '[.cases[] | select(.status)] | length' "$T/r2.json" 2>/dev/null)" -ge 1 ] 2>/dev/null; }
+wait_until 60 "the first case in $T/r2.json" finished_one
 kill -INT $pid
 wait $pid
 eq "interrupted run exits 130" "$?" 130
@@ -101,17 +112,21 @@ jq --arg r "$T/r3.json" '.matrix.pollhz = [500, 1000] | .repetitions = 1 | .tria
 	| .rig = {"calibrate": false, "direct": false}' "$P" >"$P3"
 "$B/ppslab" run "$P3" -q --no-table >"$T/run4.out" 2>"$T/run4.err" &
 pid=$!
-for i in $(seq 1 200); do
-	rp=$(pgrep -f "ppslab-rut -i afpacket:rut0 -o afpacket:rut1 --mode poll --ctl /tmp/ppslab-run" | head -n 1)
-	[ -n "$rp" ] && [ "$(ip netns identify "$rp" 2>/dev/null)" = "$LAB-rut" ] && break
-	rp=""
-	sleep 0.1
-done
-sleep 1.5
-[ -n "$rp" ] && kill -KILL "$rp"
+# the first case's forwarder, killed while the case's load runs through it
+reading() {   # the forwarder (in $rp) has read frames
+	local sock
+	rp=$(lab_procs rut ppslab-rut | head -n 1)
+	[ -n "$rp" ] || return 1
+	sock=$(tr '\0' '\n' <"/proc/$rp/cmdline" 2>/dev/null | sed -n '/^--ctl$/{n;p;q}')
+	[ -n "$sock" ] && [ "$("$B/ppslab-rut" ctl "$sock" stats 2>/dev/null | jq -r '.rx_pkts // 0')" -gt 0 ]
+}
+rp=""
+wait_until 30 "the first case's forwarder reading its load" reading && kill -KILL "$rp"
 wait $pid
 eq "a run with a failed case exits 1" "$?" 1
+# finished: ok, or flagged when a check of its trial failed (a loaded host; the flags say
+# which)
 eq "the killed case failed, the other finished" \
-	"$(jq -r '[.cases[].status] | sort | join(",")' "$T/r3.json")" "failed,ok"
+	"$(jq -r '[.cases[].status | if . == "flagged" then "ok" else . end] | sort | join(",")' "$T/r3.json")" "failed,ok"
 eq "the file is complete" "$(jq -r .complete "$T/r3.json")" true
 done_testing

@@ -16,7 +16,7 @@ ctl() { "$B/ppslab-rut" ctl "$S" "$@"; }
 rate() {
 	local a b
 	a=$(ctl stats) || return 1
-	sleep "$1"
+	sleep "$1"   # the window measured
 	b=$(ctl stats) || return 1
 	jq -n --argjson a "$a" --argjson b "$b" \
 		'(($b.fwd_pkts - $a.fwd_pkts) * 1e9 / ($b.t_ns - $a.t_ns)) | floor'
@@ -29,7 +29,7 @@ for cfg in "500 20 10000" "1000 15 15000"; do
 	start sink_$hz sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 	wait_ready rut_$hz; wait_ready sink_$hz
 	start gen_$hz gen "$B/ppslab-gen" -i gen0 --rate $((2 * want)) --duration 4 --json
-	sleep 1
+	wait_until 20 "pollhz $hz: the forwarder forwarding at burst_max $bm" steady "$S" $bm
 	r=$(rate 2)
 	near "pollhz $hz × burst_max $bm: $want pps forwarded of $((2 * want)) offered" "$r" $want 0.10
 	# a stalled tick lowers burst for a few ticks (1/8 off, then +1 per round): read it
@@ -46,7 +46,7 @@ for cfg in "500 20 10000" "1000 15 15000"; do
 	finish gen_$hz 20; eq "pollhz $hz: gen exits 0" "$RC" 0
 	# the forwarder first: its ring still holds a backlog it forwards at the ceiling
 	stop rut_$hz; eq "pollhz $hz: rut exits 0" "$RC" 0
-	sink_done sink_$hz; eq "pollhz $hz: sink exits 0" "$RC" 0
+	sink_done sink_$hz "$(jv rut_$hz .fwd_pkts)"; eq "pollhz $hz: sink exits 0" "$RC" 0
 	eq "pollhz $hz: sink0 got what was forwarded" "$(jv sink_$hz .if_rx_packets)" "$(jv rut_$hz .fwd_pkts)"
 	check "pollhz $hz: the kernel dropped the excess at the ring" \
 		test "$(jv rut_$hz .kernel_drops)" -gt $((want / 2))
@@ -60,10 +60,26 @@ start rut_idle rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --kernel freebsd-7
 	--sysctl kern.hz=500 --burst-max 20 --sysctl kern.polling.idle_poll=1 --json
 wait_ready rut_idle
 start gen_idle gen "$B/ppslab-gen" -i gen0 --rate 20k --duration 4 --json
-sleep 1
-r=$(rate 2)
-check "idle_poll=1: past the 10,000 pps bound ($r pps of 20,000 offered)" test "$r" -gt 13000
-eq "idle_poll=1: the idle passes did the work" "$(ctl stats | jq '.polling.idle_frames > .polling.polled_frames')" true
+wait_until 20 "idle_poll: the forwarder forwarding at burst_max 20" steady "$S" 20
+# Idle passes run when the forwarder has its CPU to itself between ticks (it runs at
+# normal priority here). When the host takes that CPU, the forwarder says so: deadlines
+# of its clock passed without a tick (the "poll clock kept time" check's 1 %); then the
+# bound cannot be passed and the two checks are skipped with its figures.
+a=$(ctl stats); sleep 2; b=$(ctl stats)   # the window measured
+read -r r skips idle polled <<<"$(jq -nr --argjson a "$a" --argjson b "$b" '
+	[(($b.fwd_pkts - $a.fwd_pkts) * 1e9 / ($b.t_ns - $a.t_ns) | floor),
+	 ($b.polling.clock_skips - $a.polling.clock_skips) as $s
+	 | ($b.polling.ticks - $a.polling.ticks) as $t | (if $s + $t > 0 then $s * 100 / ($s + $t) | floor else 0 end),
+	 $b.polling.idle_frames - $a.polling.idle_frames, $b.polling.polled_frames - $a.polling.polled_frames]
+	| map(tostring) | join(" ")')"
+if [ "$r" -gt 13000 ] || [ "$skips" -le 1 ]; then
+	check "idle_poll=1: past the 10,000 pps bound ($r pps of 20,000 offered)" test "$r" -gt 13000
+	check "idle_poll=1: the idle passes did the work ($idle idle, $polled polled frames)" test "$idle" -gt "$polled"
+else
+	why="the host took the forwarder's CPU: $skips % of its clock's deadlines passed without a tick"
+	skip "idle_poll=1: past the 10,000 pps bound ($r pps of 20,000 offered)" "$why"
+	skip "idle_poll=1: the idle passes did the work ($idle idle, $polled polled frames)" "$why"
+fi
 eq "idle_poll=1: ticks at kern.hz 500" "$(ctl stats | jq -c '.polling | [.kernel, .clock_hz, has("pollhz")]')" '["freebsd-7",500,false]'
 finish gen_idle 20; eq "idle_poll: gen exits 0" "$RC" 0
 stop rut_idle; eq "idle_poll: rut exits 0" "$RC" 0

@@ -15,7 +15,7 @@ ctl() { "$B/ppslab-rut" ctl "$S" "$@"; }
 rate() {
 	local a b
 	a=$(ctl stats) || return 1
-	sleep "$1"
+	sleep "$1"   # the window measured
 	b=$(ctl stats) || return 1
 	jq -n --argjson a "$a" --argjson b "$b" \
 		'(($b.fwd_pkts - $a.fwd_pkts) * 1e9 / ($b.t_ns - $a.t_ns)) | floor'
@@ -85,18 +85,19 @@ check "and says why" grep -q "another process is listening" "$T/rut2.err"
 
 # live pollhz: 1000 Hz × 10 = 10,000 pps, then 2000 Hz × 10 = 20,000 pps, offered 40,000
 start gen gen "$B/ppslab-gen" -i gen0 --rate 40k --duration 9 --json
-sleep 1.5
+wait_until 20 "the forwarder forwarding at burst_max 10" steady "$S" 10
 r1=$(rate 2)
 near "pollhz 1000 × burst_max 10 forwards 10,000 pps" "$r1" 10000 0.15
 out=$(ctl sysctl kern.polling.pollhz=2000); rc=$?
 eq "pollhz written live" "$rc $out" "0 kern.polling.pollhz: 1000 -> 2000"
-sleep 0.5
+wait_until 20 "the forwarder forwarding at burst_max 10" steady "$S" 10
 r2=$(rate 2)
 near "pollhz 2000 × burst_max 10 forwards 20,000 pps" "$r2" 20000 0.15
 eq "enable=0 hands the ports to interrupts" "$(ctl sysctl kern.polling.enable=0)" "kern.polling.enable: 1 -> 0"
 eq "no handlers registered" "$(ctl sysctl -n kern.polling.handlers)" 0
+wait_until 10 "the receive sockets in the epoll set" watched_is "${BG_PID[rut]}" "2 of 4"
 eq "interrupts: the receive sockets joined the epoll set" "$(watched_ports "${BG_PID[rut]}")" "2 of 4"
-a=$(ctl stats); sleep 1; b=$(ctl stats)
+a=$(ctl stats); sleep 1; b=$(ctl stats)   # a second of interrupts: the window measured
 eq "interrupts: no more ticks" "$(jq -n --argjson a "$a" --argjson b "$b" '$b.polling.ticks - $a.polling.ticks')" 0
 check "interrupts: forwarding goes on (over 5,000 frames in 1 s)" \
 	test "$(jq -n --argjson a "$a" --argjson b "$b" '$b.fwd_pkts - $a.fwd_pkts')" -gt 5000
@@ -104,12 +105,12 @@ eq "enable=1 does not register them again (DragonFly: ifconfig IF polling does)"
 	"$(ctl sysctl kern.polling.enable=1 kern.polling.handlers)" \
 	"kern.polling.enable: 0 -> 1
 kern.polling.handlers: 0"
-sleep 0.2
+sync_rut "$S"
 eq "still interrupts: the sockets stay in the epoll set" "$(watched_ports "${BG_PID[rut]}")" "2 of 4"
 finish gen 20; eq "gen exits 0" "$RC" 0
 # the forwarder first: its ring still holds a backlog it forwards at the ceiling
 stop rut; eq "rut exits 0 after all that" "$RC" 0
-sink_done sink; eq "sink exits 0" "$RC" 0
+sink_done sink "$(jv rut .fwd_pkts)"; eq "sink exits 0" "$RC" 0
 eq "rut: every frame read was forwarded or counted" "$(jv rut '.rx_pkts == .fwd_pkts + .drop_pkts')" true
 eq "rut: what it forwarded arrived at sink0" "$(jv rut .fwd_pkts)" "$(jv sink .if_rx_packets)"
 check "rut: the rest the kernel dropped at its ring" test "$(jv rut .kernel_drops)" -gt 0

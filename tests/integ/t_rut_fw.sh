@@ -25,6 +25,8 @@ start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --rules "$T/deny.rules" --ctl "$S"
 wait_ready sink; wait_ready rut
 # ready (docs/readiness.md): the control socket answers at once, without a retry
 ctl stats >/dev/null 2>"$T/err"; rc=$?
+eq "the default kernel leaves ipfw FreeBSD 14's: skipto_dragonfly 0" \
+	"$(ctl sysctl -n net.inet.ip.fw.skipto_dragonfly)" 0
 eq "ready: the forwarder's control socket answers right after its ready line" "$rc $(cat "$T/err")" "0 "
 eq "ready: its first line is the ready record, with its pid, ports and socket" \
 	"$(head -n 1 "$T/rut.out" | jq -r '[.type, .pid, (.ports | join(" ")), .ctl] | join(",")')" \
@@ -45,7 +47,7 @@ eq "deny: ipfw show, as ipfw prints it" "$show" \
 00200 40000 1840000 allow ip from any to any
 65535     0       0 deny ip from any to any"
 stop rut; eq "deny: rut exits 0" "$RC" 0
-sink_done sink; eq "deny: sink exits 0" "$RC" 0
+sink_done sink 20000; eq "deny: sink exits 0" "$RC" 0
 eq "deny: only stream 1 arrived" "$(jv sink '[.streams[].stream] | join(",")')" 1
 eq "deny: all of stream 1 (interface counter)" "$(jv sink .if_rx_packets)" 20000
 eq "deny: the sink counted them (or its ring dropped them)" "$(jv sink '.rx_pkts + .ring_drops')" 20000
@@ -94,12 +96,16 @@ eq "count: a bad rule exits 65" "$rc" 65
 check "count: and says where" grep -q "^ipfw: .*'frm'.*(column" "$T/err"
 ctl ipfw delete 65535 >/dev/null 2>&1; rc=$?
 eq "count: the default rule cannot be deleted (69)" "$rc" 69
+ctl ipfw table 9 list >/dev/null 2>"$T/err"; rc=$?
+eq "count: listing a missing table exits 71" "$rc" 71
+eq "count: and says it as ipfw(8) does, no column" "$(cat "$T/err")" \
+	"ipfw: failed to request table info: No such process"
 eq "count: delete 150" "$(ctl ipfw -q delete 150; echo $?)" 0
 eq "count: add echoes the rule" "$(ctl ipfw add 170 count udp from 198.18.0.0/15 to any 9)" \
 	"00170 count udp from 198.18.0.0/15 to any 9"
 eq "count: list" "$(ctl ipfw list | cut -c1-5 | tr '\n' ' ')" "00100 00110 00120 00130 00140 00170 65535 "
 stop rut2; eq "count: rut exits 0" "$RC" 0
-sink_done sink2
+sink_done sink2 "$(jv rut2 .fwd_pkts)"
 eq "count: the summary has every rule" "$(jv rut2 '[.rules[].number] | join(",")')" \
 	"100,110,120,130,140,170,65535"
 
@@ -148,7 +154,7 @@ start gen8 gen "$B/ppslab-gen" -i gen0 --stream 2 --sport 1002 --rate 1k --count
 finish gen8 30
 read_all "$S" 5010
 stop rut3; eq "file: rut exits 0" "$RC" 0
-sink_done sink3
+sink_done sink3 "$(jv rut3 .fwd_pkts)"
 eq "log: three lines" "$(grep -c '^ipfw: 60 Deny UDP 198.18.0.2:1002 198.19.0.2:9 in via rut0$' "$T/rut3.err")" 3
 check "log: then the limit" grep -q "^ipfw: limit 3 reached on entry 60" "$T/rut3.err"
 eq "log: counted in the summary" "$(jv rut3 .fw.log_lines)" 4

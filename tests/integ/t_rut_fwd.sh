@@ -31,7 +31,7 @@ start gen_l2 gen "$B/ppslab-gen" -i gen0 --rate 10k --count 5000 --ttl 1 --json
 finish gen_l2 20; eq "l2: gen exits 0" "$RC" 0
 arrived sink sink0 "$base" 5000
 stop rut_l2; eq "l2: rut exits 0" "$RC" 0
-sink_done sink_l2; eq "l2: sink exits 0" "$RC" 0
+sink_done sink_l2 5000; eq "l2: sink exits 0" "$RC" 0
 eq "l2: says so" "$(jv rut_l2 .forwarding)" l2
 eq "l2: forwarded 5000" "$(jv rut_l2 .fwd_pkts)" 5000
 eq "l2: sink0 received 5000" "$(jv sink_l2 .if_rx_packets)" 5000
@@ -64,7 +64,7 @@ start gen_rt gen $G
 finish gen_rt 20; eq "route: gen exits 0" "$RC" 0
 arrived sink sink0 "$base" 3000
 stop rut_rt; eq "route: rut exits 0" "$RC" 0
-sink_done sink_rt; eq "route: sink exits 0" "$RC" 0
+sink_done sink_rt 3000; eq "route: sink exits 0" "$RC" 0
 eq "route: forwarded 3000" "$(jv rut_rt .fwd_pkts)" 3000
 eq "route: sink0 received 3000" "$(jv sink_rt .if_rx_packets)" 3000
 eq "route: 3 routes (2 connected + 1)" "$(jv rut_rt .routes)" 3
@@ -83,7 +83,7 @@ start gen_1m gen $G
 finish gen_1m 20; eq "1M routes: gen exits 0" "$RC" 0
 arrived sink sink0 "$base" 3000
 stop rut_1m; eq "1M routes: rut exits 0" "$RC" 0
-sink_done sink_1m; eq "1M routes: sink exits 0" "$RC" 0
+sink_done sink_1m 3000; eq "1M routes: sink exits 0" "$RC" 0
 eq "1M routes: all loaded" "$(jv rut_1m .routes)" 1000003
 eq "1M routes: forwarded 3000" "$(jv rut_1m .fwd_pkts)" 3000
 eq "1M routes: sink0 received 3000" "$(jv sink_1m .if_rx_packets)" 3000

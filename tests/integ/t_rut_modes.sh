@@ -22,7 +22,7 @@ for mode in poll intr busy; do
 	# found nothing more to read, not on its way out
 	eq "$mode: sink0 had all $N while the forwarder ran" "$(($(ifc sink sink0 rx_packets) - base))" $N
 	stop rut_$mode; eq "$mode: rut exits 0 on SIGINT" "$RC" 0
-	sink_done sink_$mode; eq "$mode: sink exits 0" "$RC" 0
+	sink_done sink_$mode $N; eq "$mode: sink exits 0" "$RC" 0
 	eq "$mode: gen sent $N" "$(jv gen_$mode .tx_pkts)" $N
 	eq "$mode: rut summary says its mode" "$(jv rut_$mode .mode)" $mode
 	[ "$(jv rut_$mode .fwd_pkts)" = $N ] ||
@@ -58,8 +58,8 @@ finish genB 30; eq "bidir: gen B exits 0" "$RC" 0
 arrived sink sink0 "$baseA" $N
 arrived gen gen0 "$baseB" $N
 stop rut_bi; eq "bidir: rut exits 0" "$RC" 0
-sink_done sinkA; eq "bidir: sink A exits 0" "$RC" 0
-sink_done sinkB; eq "bidir: sink B exits 0" "$RC" 0
+sink_done sinkA $N; eq "bidir: sink A exits 0" "$RC" 0
+sink_done sinkB $N; eq "bidir: sink B exits 0" "$RC" 0
 eq "bidir: rut forwarded both" "$(jv rut_bi .fwd_pkts)" $((2 * N))
 eq "bidir: each port read one direction" \
 	"$(jv rut_bi '[.ports[].fwd_pkts] | join(",")')" "$N,$N"

@@ -24,9 +24,11 @@ for c in $classes; do
 done
 finish gen 30; eq "gen exits 0" "$RC" 0
 finish foreign 30; eq "foreign sender exits 0" "$RC" 0
-sleep 0.5
-stop sink; eq "sink exits 0" "$RC" 0
-stop psink; eq "pcap sink exits 0" "$RC" 0
+# every frame sent: 20000 test, 3000 foreign, n of the n-th class
+sink_done sink $((20000 + 3000 + 55)); eq "sink exits 0" "$RC" 0
+# the pcap sink sees what passes its filter (udp dst port 9): all but not_ip4 (2),
+# not_udp (7) and wrong_port (8)
+sink_done psink $((20000 + 3000 + 1 + 3 + 4 + 5 + 6 + 9 + 10)); eq "pcap sink exits 0" "$RC" 0
 
 n=0
 for c in $classes; do
@@ -46,11 +48,14 @@ eq "every frame read is accounted in a class" \
 	"$(jv sink '.rx_frames - ([.classes[]] | add)')" 20000
 eq "the interface saw everything the sink read" "$(jv sink .if_rx_packets)" "$(jv sink .rx_frames)"
 
-eq "pcap: test traffic exact" "$(jv psink .rx_pkts)" 20000
-eq "pcap: foreign counted" "$(jv psink .classes.foreign)" 3000
+# libpcap's ring (16 MiB of snaplen-sized slots, a few thousand frames) overflows when
+# the sink is descheduled for a fraction of a second: exact, or short by no more
+# than the drops the sink itself reports
+counted "pcap: test traffic exact" psink "$(jv psink .rx_pkts)" 20000
+counted "pcap: foreign counted" psink "$(jv psink .classes.foreign)" 3000
 eq "pcap: the BPF filter kept the wrong port out" "$(jv psink .classes.wrong_port)" 0
 eq "pcap: and IPv6" "$(jv psink .classes.not_ip4)" 0
-eq "pcap: bad UDP checksums seen" "$(jv psink .classes.bad_udp_csum)" 9
+counted "pcap: bad UDP checksums seen" psink "$(jv psink .classes.bad_udp_csum)" 9
 
 # the sender's own error injection (ppslab-gen --inject), when this build's gen has it:
 # its faulty frames carry no sequence number, so with its summary there is no false loss
@@ -60,8 +65,7 @@ if "$B/ppslab-gen" --help | grep -q -- '--inject KINDS'; then
 	start igen gen "$B/ppslab-gen" -i gen0 --dst 198.18.0.1 --rate 20k --count 20000 \
 		--inject ip-csum,udp-csum,len,magic --inject-rate 1% --json
 	finish igen 30; eq "gen --inject exits 0" "$RC" 0
-	sleep 0.5
-	stop isink; eq "sink exits 0" "$RC" 0
+	sink_done isink 20000; eq "sink exits 0" "$RC" 0
 	eq "test frames = the sender's test_pkts" "$(jv isink .rx_pkts)" "$(jv igen .test_pkts)"
 	eq "no false loss from injected frames" "$(jv isink .lost_pkts)" 0
 	eq "bad IP checksums as injected" "$(jv isink .classes.bad_ip_csum)" "$(jv igen .inject.ip_csum)"

@@ -16,8 +16,7 @@ for id in 0 1 2 3; do
 	finish "c$id" 30; eq "sender $id exits 0" "$RC" 0
 done
 finish gen 30; eq "gen exits 0" "$RC" 0
-sleep 0.5
-stop sink; eq "sink exits 0" "$RC" 0
+sink_done sink $((4 * 5000 + 5000)); eq "sink exits 0" "$RC" 0
 eq "two threads" "$(jv sink .threads)" 2
 # Exact unless the sink itself fell behind: a thread's ring drops (a loaded machine, the
 # sanitizer build) are the sink's own, counted per thread; then every frame is still

@@ -39,7 +39,7 @@ base=$(ifc sink sink0 rx_packets)
 start gen gen "$B/ppslab-gen" -i xdp:gen0 --dst 198.19.0.2 --rate 50k --count 100000 --json
 finish gen 30; eq "gen exits 0" "$RC" 0
 arrived sink sink0 "$base" 100000
-sink_done sink; eq "sink exits 0" "$RC" 0
+sink_done sink 100000; eq "sink exits 0" "$RC" 0
 stop rut; eq "rut exits 0 on SIGINT" "$RC" 0
 eq "gen sent 100000" "$(jv gen .tx_pkts)" 100000
 eq "gen failed 0" "$(jv gen .tx_fail)" 0
@@ -85,7 +85,7 @@ base=$(ifc rut rut0 rx_packets)
 start gen2 gen "$B/ppslab-gen" -i xdp:gen0 --dst 198.18.0.1 --rate 50k --count 100000 --json
 finish gen2 30; eq "direct: gen exits 0" "$RC" 0
 arrived rut rut0 "$base" 100000
-sink_done direct; eq "direct: sink exits 0" "$RC" 0
+sink_done direct 100000; eq "direct: sink exits 0" "$RC" 0
 eq "direct: sink received 100000" "$(jv direct .rx_pkts)" 100000
 eq "direct: lost 0" "$(jv direct .lost_pkts)" 0
 eq "direct: errors 0" "$(jv direct .err_pkts)" 0
@@ -98,7 +98,7 @@ base=$(ifc sink sink0 rx_packets)
 start gen3 gen "$B/ppslab-gen" -i gen0 --rate 20k --count 20000 --json
 finish gen3 30; eq "mixed: gen exits 0" "$RC" 0
 arrived sink sink0 "$base" 20000
-sink_done sink3; eq "mixed: sink exits 0" "$RC" 0
+sink_done sink3 20000; eq "mixed: sink exits 0" "$RC" 0
 stop rut3; eq "mixed: rut exits 0" "$RC" 0
 eq "mixed: rut forwarded 20000" "$(jv rut3 .fwd_pkts)" 20000
 eq "mixed: sink received 20000" "$(jv sink3 .rx_pkts)" 20000
@@ -112,7 +112,7 @@ base=$(ifc rut rut0 rx_packets)
 start gen4 gen "$B/ppslab-gen" -i xdp:gen0,mode=copy --dst 198.18.0.1 --rate 20k --count 20000 --json
 finish gen4 30; eq "generic: gen exits 0" "$RC" 0
 arrived rut rut0 "$base" 20000
-sink_done gen4sink; eq "generic: sink exits 0" "$RC" 0
+sink_done gen4sink 20000; eq "generic: sink exits 0" "$RC" 0
 eq "generic: sink received 20000" "$(jv gen4sink .rx_pkts)" 20000
 eq "generic: program detached" "$(xdp_on rut rut0)" ""
 
@@ -134,7 +134,7 @@ base=$(ifc sink sink0 rx_packets)
 start gen gen "$B/ppslab-gen" -i xdp:gen0 --threads 2 --dst 198.19.0.2 --rate 50k --count 100000 --json
 finish gen 30; eq "2 xdp: threads on 2 queues: gen exits 0" "$RC" 0
 arrived sink sink0 "$base" 100000
-sink_done sink; stop rut
+sink_done sink 100000; stop rut
 eq "2 xdp: threads: gen sent 100000" "$(jv gen .tx_pkts)" 100000
 eq "2 xdp: threads: gen interface counted 100000" "$(jv gen .if_tx_packets)" 100000
 eq "2 xdp: threads: sink received 100000, lost 0" "$(jv sink .rx_pkts)/$(jv sink .lost_pkts)" 100000/0
@@ -178,11 +178,11 @@ stop live; eq "live sink exits 0" "$RC" 0
 start killed2 rut "$B/ppslab-sink" -i xdp:rut0 --duration 30 --json
 wait_ready killed2
 kill -KILL "${BG_PID[killed2]}"; finish killed2 5
-start again rut "$B/ppslab-sink" -i xdp:rut0 --idle 2 --duration 30 --json
+start again rut "$B/ppslab-sink" -i xdp:rut0 --duration 60 --json
 wait_ready again
 start gen5 gen "$B/ppslab-gen" -i xdp:gen0 --dst 198.18.0.1 --rate 20k --count 5000 --json
 finish gen5 30; eq "after a leftover: gen exits 0" "$RC" 0
-finish again 40; eq "after a leftover: sink exits 0" "$RC" 0
+sink_done again "$(sent gen5)"; eq "after a leftover: sink exits 0" "$RC" 0
 check "the next open detached the leftover" grep -q "detached a leftover XDP program 'ppslab_xsk'" "$T/again.err"
 eq "after a leftover: sink received 5000" "$(jv again .rx_pkts)" 5000
 

@@ -3,7 +3,9 @@
  * zero / resetlog / delete / flush and their messages and exit statuses (N4), and
  * `ipfw show` byte for byte (docs/design/ipfw.md#show-and-list-format: widths, N5; -t
  * stamps). */
+#include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fw_impl.h"
 #include "fw_util.h"
@@ -282,6 +284,50 @@ static void t_new_checks_its_arguments(void)
 	fw_free(NULL);
 }
 
+/* The message after "ipfw: " on the control socket: what the kernel refused as ipfw(8)
+ * prints it, with no column; a mistake in the text with its column; in a rules file
+ * FILE:LINE:COL either way (the column points at the number that was not found). */
+static void t_message_columns(void)
+{
+	char b[512];
+	struct fw *fw = fw_mk();
+	FW_OK(fw, "add 100 count ip from any to any");
+	T_EQ_INT(fw_run(fw, "delete 150"), -EINVAL);
+	T_STREQ(fw_diag_str(&fw_d, b, sizeof(b)), "rule 150 not found");
+	T_EQ_INT(fw_run(fw, "delete 150-160"), -EINVAL);
+	T_STREQ(fw_diag_str(&fw_d, b, sizeof(b)), "no rules rules in 150-160 range");
+	T_EQ_INT(fw_run(fw, "delete 160-150"), -EINVAL);
+	T_STREQ(fw_diag_str(&fw_d, b, sizeof(b)), "rule 160: setsockopt(IP_FW_XDEL): Invalid argument");
+	T_EQ_INT(fw_run(fw, "show 150"), -ENOENT);
+	T_STREQ(fw_diag_str(&fw_d, b, sizeof(b)), "rule 150 does not exist");
+	T_EQ_INT(fw_run(fw, "add 65535 deny ip from any to any"), -EINVAL);
+	T_TRUE(!strstr(fw_diag_str(&fw_d, b, sizeof(b)), "(column"));
+	/* the words of a rule: the column says where */
+	T_EQ_INT(fw_run(fw, "add 200 deny ip frm any to any"), -EINVAL);
+	T_TRUE(strstr(fw_diag_str(&fw_d, b, sizeof(b)), "(column 17)") != NULL);
+	T_EQ_INT(fw_run(fw, "delete x"), -EINVAL);
+	T_STREQ(fw_diag_str(&fw_d, b, sizeof(b)), "invalid rule number 'x' (1..65535 or N-M) (column 8)");
+	/* a state error after a text error: no column left over from the first */
+	T_EQ_INT(fw_run(fw, "delete 150"), -EINVAL);
+	T_STREQ(fw_diag_str(&fw_d, b, sizeof(b)), "rule 150 not found");
+
+	char path[] = "/tmp/t_fw_cmd.XXXXXX";
+	int fd = mkstemp(path);
+	T_TRUE(fd >= 0);
+	if (fd >= 0) {
+		FILE *f = fdopen(fd, "w");
+		fputs("add 300 count ip from any to any\ndelete 150\n", f);
+		fclose(f);
+		struct fw_diag d = { 0 };
+		T_TRUE(fw_load_file(fw, path, &d) < 0);
+		char want[128];
+		snprintf(want, sizeof(want), "%s:2:8: rule 150 not found", path);
+		T_STREQ(fw_diag_str(&d, b, sizeof(b)), want);
+		unlink(path);
+	}
+	fw_free(fw);
+}
+
 int main(void)
 {
 	T_RUN(t_autoincrement);
@@ -295,5 +341,6 @@ int main(void)
 	T_RUN(t_tunable_commands);
 	T_RUN(t_rule_text_and_stats);
 	T_RUN(t_new_checks_its_arguments);
+	T_RUN(t_message_columns);
 	return t_done();
 }

@@ -17,6 +17,13 @@
 			T_FAIL("message '%.200s', expected '%.200s'", (got), (want));  \
 	} while (0)
 
+/* the whole diagnostic as the control socket prints it after "ipfw: " */
+#define DIAG_IS(want)                                                                  \
+	do {                                                                           \
+		char _b[512];                                                          \
+		MSG_IS(fw_diag_str(&fw_d, _b, sizeof(_b)), (want));                    \
+	} while (0)
+
 static const char *verdict(struct fw *fw, const char *src, const char *dst)
 {
 	static char buf[64];
@@ -151,18 +158,32 @@ static void t_messages(void)
 	T_STREQ(fw_out(), "exists: 10.0.0.0/8 0\n");
 	MSG_IS(fw_d.msg, "Adding record failed: record already exists");
 	T_EQ_INT(fw_d.ex, 71);
+	DIAG_IS("Adding record failed: record already exists");
 	FW_OK(fw, "-q table 1 add 10.0.0.0/8");   /* -q: no yell on duplicates */
 	T_STREQ(fw_out(), "");
 	T_EQ_INT(fw_run(fw, "table 1 delete 11.0.0.0/8"), -EINVAL);
 	T_STREQ(fw_out(), "notfound: 11.0.0.0/8 0\n");
 	MSG_IS(fw_d.msg, "Deleting record failed: record not found");
+	DIAG_IS("Deleting record failed: record not found");
 	T_EQ_INT(fw_run(fw, "table 9 list"), -EINVAL);
 	MSG_IS(fw_d.msg, "failed to request table info: No such process");
 	T_EQ_INT(fw_d.ex, 71);
+	/* what the kernel refused has no column, as ipfw(8) says it */
+	DIAG_IS("failed to request table info: No such process");
+	T_EQ_INT(fw_run(fw, "table 9 delete 10.0.0.0/8"), -EINVAL);
+	DIAG_IS("Table 9 does not exist");
+	T_EQ_INT(fw_run(fw, "table 9 lookup 10.0.0.1"), -EINVAL);
+	DIAG_IS("Table 9 not found");
 	T_EQ_INT(fw_run(fw, "table 1 lookup 12.0.0.1"), -EINVAL);
 	MSG_IS(fw_d.msg, "Entry 12.0.0.1 not found");
 	T_EQ_INT(fw_d.ex, 69);
+	DIAG_IS("Entry 12.0.0.1 not found");
+	/* a mistake in the text keeps its column */
+	T_EQ_INT(fw_run(fw, "table 1 lookup 12.0.0.1/40"), -EINVAL);
+	DIAG_IS("bad IPv4 mask width: 40 (column 16)");
 	FW_OK(fw, "table 2 create");
+	T_EQ_INT(fw_run(fw, "table 2 create"), -EINVAL);
+	DIAG_IS("Table creation failed: File exists");
 	FW_OK(fw, "table 2 add 1.2.3.4 5");
 	FW_OK(fw, "table all list");
 	T_STREQ(fw_out(), "--- table(1), set(0) ---\n10.0.0.0/8 0\n"
@@ -170,6 +191,7 @@ static void t_messages(void)
 	FW_OK(fw, "add 100 count ip from table(2) to any");
 	T_EQ_INT(fw_run(fw, "table 2 destroy"), -EINVAL);
 	MSG_IS(fw_d.msg, "failed to destroy table 2: Device busy");
+	DIAG_IS("failed to destroy table 2: Device busy");
 	FW_OK(fw, "delete 100");
 	FW_OK(fw, "table 2 destroy");
 	T_EQ_INT(fw_run(fw, "table 2 info"), -EINVAL);
