@@ -1804,7 +1804,7 @@ static void parse_box_port(struct vctx *c, json_t *o, const char *path, bool sen
 		h->spec = xstrdup(c, ifs);
 		h->backend = named ? strndup(ifs, (size_t)(colon - ifs)) : strdup("afpacket");
 	}
-	if (ifs && !h->backend)
+	if (h->spec && !h->backend)
 		c->oom = 1;
 	if (!get_int(c, o, "threads", path, 1, send ? 64 : 16, 1, &n))
 		h->threads = (unsigned)n;

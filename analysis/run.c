@@ -129,7 +129,8 @@ static int topology_up(struct runner *r)
 			log_info("making the lab %s (%u sender%s, %u queue%s per veth at least)", t->lab,
 				 t->lab_senders, t->lab_senders == 1 ? "" : "s", t->lab_queues,
 				 t->lab_queues == 1 ? "" : "s");
-			struct lab_up_opts uo = { .shield = true, .queues = fewq,
+			int q = fewq ? fewq : !ok && t->lab_queues > 1 ? (int)t->lab_queues : 0;
+			struct lab_up_opts uo = { .shield = true, .queues = q,
 						  .senders = fews ? fews : ok ? 0 : (int)t->lab_senders };
 			if (lab_up(t->lab, &uo)) {
 				log_err("cannot make the lab %s (ppslab lab up --name %s%s says why)", t->lab,

@@ -603,12 +603,10 @@ static void per_box(json_t *rec, struct tool **ts, size_t nt, struct tool **sink
 		json_object_set_new(b, "role", json_string(t->sender ? "sender" : "sink"));
 		json_object_set_new(b, "box", json_string(t->tb->name));
 		json_object_set_new(b, "where", json_string(where(&t->tb->box, wb, sizeof(wb))));
-		const json_t *port = json_object_get(t->sum, "port");
-		if (json_is_string(port))
-			json_object_set(b, "port", (json_t *)port);
-		const json_t *th = json_object_get(t->sum, "threads");
-		if (json_is_integer(th))
-			json_object_set(b, "threads", (json_t *)th);
+		json_object_set_new(b, "port", json_string(t->tb->spec));
+		json_object_set_new(b, "threads", json_integer(t->tb->threads ? t->tb->threads : 1));
+		if (t->tb->cpus)
+			json_object_set_new(b, "cpus", json_string(t->tb->cpus));
 		if (t->sender) {
 			double sent = gen_sent(t->sum), rx = 0, lost = 0;
 			if (t->stream == 2 && sinkb) {
@@ -827,11 +825,12 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	unsigned threads_a = 0;
 	for (size_t i = 0; i < nga; i++)
 		threads_a += gens[i]->tb->threads ? gens[i]->tb->threads : 1;
-	/* One instant for several senders, far enough ahead for them all to get ready: as
-	 * long again as the sinks took, twice, and 100 ms. */
+	/* One instant for several senders, far enough ahead for them all to get ready: the
+	 * sinks' start time twice per sender (they start at once, sharing the control host
+	 * and, over ssh, its connections), and 100 ms. */
 	uint64_t t_load = 0;
 	if (several) {
-		lead_s = fmin(0.1 + 2 * sinks_s, 20);
+		lead_s = fmin(0.1 + 2 * sinks_s * (double)ng, 20);
 		uint64_t lead = (uint64_t)(lead_s * 1e9);
 		t_load = mono_ns() + lead;
 		at_real = real_ns() + lead;
