@@ -80,8 +80,15 @@ endif
 GEN_SRCS   := $(wildcard gen/*.c)
 SINK_SRCS  := $(wildcard sink/*.c)
 RUT_SRCS   := $(wildcard router-under-test/*.c)
-ANA_SRCS   := $(wildcard analysis/*.c)
-UNIT_SRCS  := $(wildcard tests/unit/t_*.c)
+# The analyzer's two rooms: runner/ runs experiments, results/ reads and presents them;
+# the cmd_*.c front ends and main.c stay at the top of analysis/.
+ANA_DIRS   := analysis analysis/runner analysis/results
+ROOMS      := lib gen sink rut analysis
+ANA_SRCS   := $(foreach d,$(ANA_DIRS),$(wildcard $(d)/*.c))
+# Unit tests live in the room they test: tests/unit/<room>/t_*.c, ROOM one of lib gen sink
+# rut analysis (ROOMS below); each sees lib/ and its room's headers and links only its
+# room's archive.
+UNIT_SRCS  := $(wildcard $(foreach r,$(ROOMS),tests/unit/$(r)/t_*.c))
 # Test helpers (tests/helpers/NAME.c → $(B)/tests/helpers/NAME): small programs the
 # integration tests drive, linked with the library only; never installed.
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
@@ -94,11 +101,16 @@ SINK_OBJS  := $(call obj,$(SINK_SRCS))
 RUT_OBJS   := $(call obj,$(RUT_SRCS))
 ANA_OBJS   := $(call obj,$(ANA_SRCS))
 LIBA       := $(B)/libppslab.a
+# One archive per program: its modules without main.o (the room's unit tests link it).
+GEN_A      := $(B)/libgen.a
+SINK_A     := $(B)/libsink.a
+RUT_A      := $(B)/librut.a
+ANA_A      := $(B)/libanalysis.a
 
 PROGS      := $(B)/bin/ppslab-gen $(B)/bin/ppslab-sink $(B)/bin/ppslab-rut $(B)/bin/ppslab
-# Unit tests may link any program module except its main.c.
+# Fuzz harnesses and micro-benchmarks may link any program module except its main.c.
 MOD_OBJS   := $(filter-out %/main.o,$(GEN_OBJS) $(SINK_OBJS) $(RUT_OBJS) $(ANA_OBJS))
-UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+UNIT_BINS  := $(foreach t,$(UNIT_SRCS),$(B)/tests/$(basename $(notdir $(t))))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 # Micro-benchmark programs (bench/*_bench.c): built by `make bench`, never by check.
 BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
@@ -132,8 +144,15 @@ $(B)/obj/lib/version.o: $(B)/git-rev
 
 # Unit tests reach every program's modules (and the helpers' shared headers);
 # micro-benchmarks too.
-$(B)/obj/tests/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis -Itests/helpers
-$(B)/obj/bench/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test -Ianalysis
+ANA_INC    := $(addprefix -I,$(ANA_DIRS))
+$(B)/obj/analysis/%.o: XCFLAGS += $(ANA_INC)
+$(B)/obj/tests/%.o: XCFLAGS += -Itests/unit -Itests/helpers
+$(B)/obj/tests/fuzz/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test $(ANA_INC)
+$(B)/obj/tests/unit/gen/%.o: XCFLAGS += -Igen
+$(B)/obj/tests/unit/sink/%.o: XCFLAGS += -Isink
+$(B)/obj/tests/unit/rut/%.o: XCFLAGS += -Irouter-under-test
+$(B)/obj/tests/unit/analysis/%.o: XCFLAGS += $(ANA_INC)
+$(B)/obj/bench/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test $(ANA_INC)
 
 $(B)/obj/%.o: %.c $(B)/.depcheck
 	@mkdir -p $(dir $@)
@@ -143,17 +162,37 @@ $(LIBA): $(LIB_OBJS)
 	@rm -f $@
 	$(Q)$(AR) rcs $@ $^
 
-$(B)/bin/ppslab-gen:  $(GEN_OBJS) $(LIBA)
-$(B)/bin/ppslab-sink: $(SINK_OBJS) $(LIBA)
-$(B)/bin/ppslab-rut:  $(RUT_OBJS) $(LIBA)
-$(B)/bin/ppslab:      $(ANA_OBJS) $(LIBA)
+$(GEN_A):  $(filter-out %/main.o,$(GEN_OBJS))
+$(SINK_A): $(filter-out %/main.o,$(SINK_OBJS))
+$(RUT_A):  $(filter-out %/main.o,$(RUT_OBJS))
+$(ANA_A):  $(filter-out %/main.o,$(ANA_OBJS))
+$(GEN_A) $(SINK_A) $(RUT_A) $(ANA_A):
+	@rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(B)/bin/ppslab-gen:  $(B)/obj/gen/main.o $(GEN_A) $(LIBA)
+$(B)/bin/ppslab-sink: $(B)/obj/sink/main.o $(SINK_A) $(LIBA)
+$(B)/bin/ppslab-rut:  $(B)/obj/router-under-test/main.o $(RUT_A) $(LIBA)
+$(B)/bin/ppslab:      $(B)/obj/analysis/main.o $(ANA_A) $(LIBA)
 $(PROGS):
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/tests/%: $(B)/obj/tests/unit/%.o $(MOD_OBJS) $(LIBA)
+ROOM_A_lib      :=
+ROOM_A_gen      := $(GEN_A)
+ROOM_A_sink     := $(SINK_A)
+ROOM_A_rut      := $(RUT_A)
+ROOM_A_analysis := $(ANA_A)
+# t_runparts checks that the rules rulegen.c writes load in ppslab-rut's firewall
+$(B)/tests/t_runparts: $(RUT_A)
+$(B)/obj/tests/unit/analysis/t_runparts.o: XCFLAGS += -Irouter-under-test
+define unit_test
+$(B)/tests/$(basename $(notdir $(1))): $(call obj,$(1)) $(ROOM_A_$(word 3,$(subst /, ,$(1)))) $(LIBA)
+endef
+$(foreach t,$(UNIT_SRCS),$(eval $(call unit_test,$(t))))
+$(UNIT_BINS):
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(filter-out $(LIBA),$(filter %.a,$^)) $(LIBA) $(LDLIBS)
 
 $(B)/tests/helpers/%: $(B)/obj/tests/helpers/%.o $(LIBA)
 	@mkdir -p $(dir $@)

@@ -1,7 +1,7 @@
 /* anacli.h — small helpers shared by the table, plot, compare and report commands:
  * loading a results file with the right exit code, and list-valued options. */
-#ifndef PPSLAB_ANACLI_H
-#define PPSLAB_ANACLI_H
+#ifndef PPSLAB_ANALYSIS_ANACLI_H
+#define PPSLAB_ANALYSIS_ANACLI_H
 
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /* cmds.h — the subcommands of `ppslab`, one function each (argv[0] is the subcommand
  * name). Each returns a sysexits code. */
-#ifndef PPSLAB_CMDS_H
-#define PPSLAB_CMDS_H
+#ifndef PPSLAB_ANALYSIS_CMDS_H
+#define PPSLAB_ANALYSIS_CMDS_H
 
 int cmd_lab(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -14,8 +14,8 @@
  * within a batch or two, never as loss). A batch claimed but never accepted because the
  * run stopped while the ring was full is given back when no other thread claimed since,
  * and otherwise counted in seq_holes. */
-#ifndef PPSLAB_GEN_H
-#define PPSLAB_GEN_H
+#ifndef PPSLAB_GEN_GEN_H
+#define PPSLAB_GEN_GEN_H
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,7 +1,7 @@
 /* cli.h — conventions shared by the four mains: sysexits codes, one error message shape
  * ("PROG: --opt VALUE: expected ..."), and the benchmark-address guard (RFC 6815). */
-#ifndef PPSLAB_CLI_H
-#define PPSLAB_CLI_H
+#ifndef PPSLAB_LIB_CLI_H
+#define PPSLAB_LIB_CLI_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * Pacing and intervals use CLOCK_MONOTONIC (never steps). Transmit timestamps in the
  * signature use CLOCK_REALTIME by default, so that a sink on another box with PTP/NTP
  * can compute one-way delay; kernel receive timestamps are CLOCK_REALTIME too. */
-#ifndef PPSLAB_CLOCK_H
-#define PPSLAB_CLOCK_H
+#ifndef PPSLAB_LIB_CLOCK_H
+#define PPSLAB_LIB_CLOCK_H
 
 #include <stdint.h>
 #include <time.h>

@@ -4,8 +4,8 @@
  * the one's-complement sum is byte-order independent (RFC 1071 §2(B)), so a checksum
  * returned by these functions is written to the header with memcpy / a uint16_t store,
  * and "old"/"new" field values are read the same way. */
-#ifndef PPSLAB_CSUM_H
-#define PPSLAB_CSUM_H
+#ifndef PPSLAB_LIB_CSUM_H
+#define PPSLAB_LIB_CSUM_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* fmt.h — small pure helpers for reporting: rates from counter deltas and numbers with
  * thousands separators for human columns. */
-#ifndef PPSLAB_FMT_H
-#define PPSLAB_FMT_H
+#ifndef PPSLAB_LIB_FMT_H
+#define PPSLAB_LIB_FMT_H
 
 #include <stddef.h>
 #include <stdint.h>

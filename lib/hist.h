@@ -4,8 +4,8 @@
  * Values below 2^HIST_SUB_BITS are exact; above, each power of two is split into
  * 2^HIST_SUB_BITS linear buckets, so a reported percentile is within 1/32 (3.1%) of the
  * true value. Adding is O(1), allocation-free; merging adds counts. */
-#ifndef PPSLAB_HIST_H
-#define PPSLAB_HIST_H
+#ifndef PPSLAB_LIB_HIST_H
+#define PPSLAB_LIB_HIST_H
 
 #include <stdint.h>
 

@@ -6,8 +6,8 @@
  * build: ifinfo_bsd.c, getifaddrs). All calls act in the caller's network namespace.
  * Functions return 0 or -errno. ifinfo_bsd.c has no neighbour or route lookup yet:
  * those return -EOPNOTSUPP there, and callers ask for the MAC or route explicitly. */
-#ifndef PPSLAB_IFINFO_H
-#define PPSLAB_IFINFO_H
+#ifndef PPSLAB_LIB_IFINFO_H
+#define PPSLAB_LIB_IFINFO_H
 
 #include <stdint.h>
 

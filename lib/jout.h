@@ -5,8 +5,8 @@
  * object with "type": "summary".
  * Counters are 64-bit; jansson's integers are signed 64-bit, which holds every counter
  * we keep. */
-#ifndef PPSLAB_JOUT_H
-#define PPSLAB_JOUT_H
+#ifndef PPSLAB_LIB_JOUT_H
+#define PPSLAB_LIB_JOUT_H
 
 #include <jansson.h>
 #include <stdint.h>

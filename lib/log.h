@@ -2,8 +2,8 @@
  * Human results go to stdout; everything said here goes to stderr so output pipes
  * cleanly. The level is set once by main(): 0 = errors only (-q), 1 = warnings
  * (default), 2 = info (-v), 3 = debug (-vv). */
-#ifndef PPSLAB_LOG_H
-#define PPSLAB_LOG_H
+#ifndef PPSLAB_LIB_LOG_H
+#define PPSLAB_LIB_LOG_H
 
 void log_init(const char *prog, int level);
 int log_level(void);

@@ -9,8 +9,8 @@
  * end in "pps"); bit rates need "bit", "bps" or "bit/s" after the prefix ("100Mbit");
  * durations ns/us/ms/s/m/h (a bare number is seconds); byte sizes take an optional
  * "B" (64, 64B) and binary KiB/MiB/GiB or decimal k/M/G. */
-#ifndef PPSLAB_NUM_H
-#define PPSLAB_NUM_H
+#ifndef PPSLAB_LIB_NUM_H
+#define PPSLAB_LIB_NUM_H
 
 #include <stdint.h>
 

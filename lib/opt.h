@@ -4,8 +4,8 @@
  * (NULL for a flag) and one line of help. The key passed to the handler is the short
  * letter, or 256 + the entry's index for long-only options. --help text is generated
  * from the same table, so it cannot drift from what is parsed. */
-#ifndef PPSLAB_OPT_H
-#define PPSLAB_OPT_H
+#ifndef PPSLAB_LIB_OPT_H
+#define PPSLAB_LIB_OPT_H
 
 #include <stdio.h>
 

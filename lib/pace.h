@@ -26,8 +26,8 @@
  * superposition of independent Poisson processes is a Poisson process of the summed
  * rate. The next PACE_LOOKAHEAD burst deadlines are drawn ahead, so pace_due can count
  * several due bursts at once; deadlines further ahead are not known yet. */
-#ifndef PPSLAB_PACE_H
-#define PPSLAB_PACE_H
+#ifndef PPSLAB_LIB_PACE_H
+#define PPSLAB_LIB_PACE_H
 
 #include <stdint.h>
 

@@ -5,8 +5,8 @@
  * "frame size" in the user interface includes it, as RFC 2544 counts: a 64-byte frame
  * is 60 bytes from software. On the wire each frame also costs 20 bytes of preamble,
  * start delimiter and inter-frame gap (L1). */
-#ifndef PPSLAB_PKT_H
-#define PPSLAB_PKT_H
+#ifndef PPSLAB_LIB_PKT_H
+#define PPSLAB_LIB_PKT_H
 
 #include <stdbool.h>
 #include <stddef.h>

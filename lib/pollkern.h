@@ -3,8 +3,8 @@
  * (docs/design/polling.md#kernel-personalities). Shared by ppslab-rut (devpoll.c runs
  * the scheduler the personality describes) and the analyzer (a profile's `kernel` axis,
  * the knobs a kernel has). A table of constants: no state. */
-#ifndef PPSLAB_POLLKERN_H
-#define PPSLAB_POLLKERN_H
+#ifndef PPSLAB_LIB_POLLKERN_H
+#define PPSLAB_LIB_POLLKERN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -44,8 +44,8 @@
  *   whenever it finds nothing more to receive, so no frame waits for traffic that does
  *   not come.
  * - Counters are 64-bit and cumulative since open. */
-#ifndef PPSLAB_PORT_H
-#define PPSLAB_PORT_H
+#ifndef PPSLAB_LIB_PORT_H
+#define PPSLAB_LIB_PORT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* port_impl.h — what a port backend provides (private to lib/port*.c). */
-#ifndef PPSLAB_PORT_IMPL_H
-#define PPSLAB_PORT_IMPL_H
+#ifndef PPSLAB_LIB_PORT_IMPL_H
+#define PPSLAB_LIB_PORT_IMPL_H
 
 #include "port.h"
 

@@ -7,8 +7,8 @@
  * clears the ambient capabilities and sets no_new_privs; afterwards it checks that root
  * cannot be regained (setuid(0) fails) and that no capability is left (effective,
  * permitted). Returns 0 or -errno with a message naming what failed in err. */
-#ifndef PPSLAB_PRIV_H
-#define PPSLAB_PRIV_H
+#ifndef PPSLAB_LIB_PRIV_H
+#define PPSLAB_LIB_PRIV_H
 
 #include <stddef.h>
 #include <sys/types.h>

@@ -22,8 +22,8 @@
  * "afpacket:rut0", options kept), each distinct spec once, in the order first added.
  *
  * Nothing here exits; functions return 0 or -errno. */
-#ifndef PPSLAB_READY_H
-#define PPSLAB_READY_H
+#ifndef PPSLAB_LIB_READY_H
+#define PPSLAB_LIB_READY_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -5,8 +5,8 @@
  * is created (workers inherit the mask), then the main thread waits with sigtimedwait.
  * A signal sets `stop`, which workers read once per batch; a worker that finishes on
  * its own calls runctl_wake so the main thread prints the summary at once. */
-#ifndef PPSLAB_RUNCTL_H
-#define PPSLAB_RUNCTL_H
+#ifndef PPSLAB_LIB_RUNCTL_H
+#define PPSLAB_LIB_RUNCTL_H
 
 #include <pthread.h>
 #include <signal.h>

@@ -7,8 +7,8 @@
  *   4  seq        6 bytes  48-bit sequence number, per stream, from 0
  *  10  tx_ns      8 bytes  transmit time in ns on the clock SIG_F_REALTIME names
  * 18 bytes fill the payload of a 64-byte frame exactly (14 + 20 + 8 + 18 + 4 FCS). */
-#ifndef PPSLAB_SIG_H
-#define PPSLAB_SIG_H
+#ifndef PPSLAB_LIB_SIG_H
+#define PPSLAB_LIB_SIG_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* version.h — the ppslab version and the git revision it was built from. */
-#ifndef PPSLAB_VERSION_H
-#define PPSLAB_VERSION_H
+#ifndef PPSLAB_LIB_VERSION_H
+#define PPSLAB_LIB_VERSION_H
 
 #define PPSLAB_VERSION "0.1.0"
 

@@ -2,8 +2,8 @@
  * attached to an interface, shared by this process's sockets on it, detached when the
  * last one closes; leftovers of killed tools cleared first (lib/xdp_owner.h).
  * Linux with libbpf only (PPSLAB_HAVE_XDP). */
-#ifndef PPSLAB_XDP_PROG_H
-#define PPSLAB_XDP_PROG_H
+#ifndef PPSLAB_LIB_XDP_PROG_H
+#define PPSLAB_LIB_XDP_PROG_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* xsk_ring.c — AF_XDP ring index arithmetic and the frame allocator (see xsk_ring.h).
- * Used by lib/port_xdp.c on the kernel's mappings and by tests/unit/t_xsk_ring.c on
+ * Used by lib/port_xdp.c on the kernel's mappings and by tests/unit/lib/t_xsk_ring.c on
  * plain arrays; no system calls. */
 #include "xsk_ring.h"
 

@@ -21,8 +21,8 @@
  *     |                                       v
  *     +----------- complete ------------- TX (kernel) <--alloc-- FREE (copied TX)
  */
-#ifndef PPSLAB_XSK_RING_H
-#define PPSLAB_XSK_RING_H
+#ifndef PPSLAB_LIB_XSK_RING_H
+#define PPSLAB_LIB_XSK_RING_H
 
 #include <stdbool.h>
 #include <stdint.h>

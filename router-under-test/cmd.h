@@ -1,7 +1,7 @@
 /* cmd.h — the control commands, run on the forwarding thread: `sysctl` (bsdctl.c over
  * the forwarder's tree), `ipfw` (the firewall's fw_exec) and `stats` (rutstats.c). */
-#ifndef PPSLAB_CMD_H
-#define PPSLAB_CMD_H
+#ifndef PPSLAB_ROUTER_UNDER_TEST_CMD_H
+#define PPSLAB_ROUTER_UNDER_TEST_CMD_H
 
 #include "ctl.h"
 #include "fwdloop.h"

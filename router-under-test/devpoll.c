@@ -1,6 +1,6 @@
 /* devpoll.c — the DEVICE_POLLING state machine (see devpoll.h). Owns one poll context: knobs,
  * statistics, the handler list and the tick clock. Called by the forwarder's poll-mode
- * loop (fwdloop.c) with the real clocks and by tests/unit/t_poll.c with simulated ones.
+ * loop (fwdloop.c) with the real clocks and by tests/unit/rut/t_poll.c with simulated ones.
  *
  * The round follows sys/kern/kern_poll.c as docs/design/polling.md#the-round-step-by-step
  * describes: the clock hook schedules, a POLL run hands out one each_burst chunk to every

@@ -25,8 +25,8 @@
  * - Interface names, globs and interface addresses are resolved to port bitmasks when a
  *   rule is compiled; a name no port has never matches (BSD accepts such rules too).
  * - Host names are not resolved: addresses are numeric, `any` or `me`. */
-#ifndef PPSLAB_FW_H
-#define PPSLAB_FW_H
+#ifndef PPSLAB_ROUTER_UNDER_TEST_FW_H
+#define PPSLAB_ROUTER_UNDER_TEST_FW_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -17,8 +17,8 @@
  * ingress port too). Counters are 64-bit, written only by the forwarding thread with
  * relaxed atomics, read by anyone. Scheduling (poll, intr, busy) decides when and with
  * what max fwd_burst is called; this module does not loop or sleep. */
-#ifndef PPSLAB_FWD_H
-#define PPSLAB_FWD_H
+#ifndef PPSLAB_ROUTER_UNDER_TEST_FWD_H
+#define PPSLAB_ROUTER_UNDER_TEST_FWD_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

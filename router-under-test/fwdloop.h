@@ -14,8 +14,8 @@
  * Between batches (busy, intr) or after each round (poll) the thread looks at the
  * control mailbox and runs a waiting command (cmd.c), refreshes the kernel drop
  * counters every 100 ms and publishes a few polling figures for the interval lines. */
-#ifndef PPSLAB_SCHED_H
-#define PPSLAB_SCHED_H
+#ifndef PPSLAB_ROUTER_UNDER_TEST_FWDLOOP_H
+#define PPSLAB_ROUTER_UNDER_TEST_FWDLOOP_H
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -6,8 +6,8 @@
  * of FWLOG_SLOTS lines (one producer, one consumer, no lock); the main thread drains it
  * between intervals to stderr, where BSD would have written syslog (LOG_SECURITY). A
  * full ring drops the line and counts it. */
-#ifndef PPSLAB_FWLOG_H
-#define PPSLAB_FWLOG_H
+#ifndef PPSLAB_ROUTER_UNDER_TEST_FWLOG_H
+#define PPSLAB_ROUTER_UNDER_TEST_FWLOG_H
 
 #include <stdatomic.h>
 #include <stdint.h>

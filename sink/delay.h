@@ -12,8 +12,8 @@
  *   OWD does not.
  * - RFC 5481 PDV at the 99.9th percentile is derived as p99.9(OWD) − min(OWD).
  * No allocation; O(1) per arrival. */
-#ifndef PPSLAB_DELAY_H
-#define PPSLAB_DELAY_H
+#ifndef PPSLAB_SINK_DELAY_H
+#define PPSLAB_SINK_DELAY_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -7,8 +7,8 @@
  * "summary" (or the only object). It gives either "stream" and "tx_pkts" (one stream),
  * or "streams": [{"stream": ID, "tx_pkts": N}, ...]. Several files may be loaded into
  * the same table (one per sender); a stream named twice is an error. */
-#ifndef PPSLAB_EXPECT_H
-#define PPSLAB_EXPECT_H
+#ifndef PPSLAB_SINK_EXPECT_H
+#define PPSLAB_SINK_EXPECT_H
 
 #include <stdbool.h>
 #include <stddef.h>

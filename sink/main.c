@@ -1,6 +1,6 @@
 /* main.c — ppslab-sink: options, run control (duration, idle, warm-up, signals), the
  * interface counters at start and end, and the reporting cadence. The receive engine is
- * sink.c; what is printed is report.c; the sender's summary is read by expect.c. */
+ * sink.c; what is printed is sink_report.c; the sender's summary is read by expect.c. */
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #include "opt.h"
 #include "priv.h"
 #include "ready.h"
-#include "report.h"
+#include "sink_report.h"
 #include "sink.h"
 #include "version.h"
 

@@ -20,8 +20,8 @@
  * burst, whose length goes into a log2 histogram.
  * lost_now() = final loss + missing in the window: exact once no frame is still in
  * flight; seq_finish() adds the tail loss when the expected count is known. */
-#ifndef PPSLAB_SEQ_H
-#define PPSLAB_SEQ_H
+#ifndef PPSLAB_SINK_SEQ_H
+#define PPSLAB_SINK_SEQ_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -17,8 +17,8 @@
  * worker t reads queue t (after the spec's queue=): the interface's RSS decides which
  * worker sees a frame, so a stream spread over queues is merged at the end and marked
  * split (its loss then comes from the sender's count, --expect-from). */
-#ifndef PPSLAB_SINK_H
-#define PPSLAB_SINK_H
+#ifndef PPSLAB_SINK_SINK_H
+#define PPSLAB_SINK_SINK_H
 
 #include <pthread.h>
 #include <stdatomic.h>

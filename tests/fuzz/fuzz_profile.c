@@ -1,4 +1,4 @@
-/* fuzz_profile.c — libFuzzer harness for analysis/profile.c, jpos.c and plan.c (make
+/* fuzz_profile.c — libFuzzer harness for analysis/runner/profile.c, jpos.c and plan.c (make
  * fuzz): arbitrary bytes as a profile, with and without --set overrides taken from the
  * input's first line, then the plan of whatever parsed. A bad profile must give
  * placed error messages, never a crash, a hang or a leak; a good one a plan whose case

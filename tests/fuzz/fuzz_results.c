@@ -1,4 +1,4 @@
-/* fuzz_results.c — libFuzzer harness for analysis/results.c (make fuzz): arbitrary
+/* fuzz_results.c — libFuzzer harness for analysis/results/results.c (make fuzz): arbitrary
  * bytes as a results file through res_from_json, then what every command does with a
  * loaded file (res_summary, the axes, a cell's statistics). Bad input must give an
  * error message, never a crash or a leak. */

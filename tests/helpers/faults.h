@@ -2,8 +2,8 @@
  * sink's unit tests and the frame-crafting helper of the integration tests (craft.c).
  * Each fault is made the way a broken sender or a damaged link would make it, with the
  * other checksums recomputed so that exactly one thing is wrong. Header-only (static). */
-#ifndef PPSLAB_TEST_FAULTS_H
-#define PPSLAB_TEST_FAULTS_H
+#ifndef PPSLAB_TESTS_HELPERS_FAULTS_H
+#define PPSLAB_TESTS_HELPERS_FAULTS_H
 
 #include <string.h>
 

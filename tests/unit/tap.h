@@ -4,8 +4,8 @@
  *   static void t_parse(void) { T_EQ_U64(parse("1k"), 1000); T_TRUE(x > 0); }
  *   int main(void) { T_RUN(t_parse); return t_done(); }
  */
-#ifndef PPSLAB_TAP_H
-#define PPSLAB_TAP_H
+#ifndef PPSLAB_TESTS_UNIT_TAP_H
+#define PPSLAB_TESTS_UNIT_TAP_H
 
 #include <inttypes.h>
 #include <math.h>

@@ -1,0 +1,21 @@
+/* names.h — what the metric and axis names of a results file mean to a reader: a
+ * label with its unit for plot axes and report captions, and whether lower is better
+ * (latency, loss, CPU, drops) so comparisons point the right way. Unknown names get
+ * their unit from the suffix convention of docs/results-schema.md (_pps, _bps, _ns,
+ * _s, _pct, _bytes). */
+#ifndef PPSLAB_ANALYSIS_RESULTS_NAMES_H
+#define PPSLAB_ANALYSIS_RESULTS_NAMES_H
+
+#include <stddef.h>
+
+/* "forwarded rate (packets/s)" for "fwd_pps"; the name itself plus a unit otherwise.
+ * Returns buf. */
+char *name_label(const char *name, char *buf, size_t len);
+/* The unit alone ("packets/s", "%", "ns", ...) or "" when unknown. */
+const char *name_unit(const char *name);
+/* 1 for metrics where a smaller value is better. */
+int name_lower_is_better(const char *name);
+/* 1 for rate metrics (pps): plotted with SI prefixes (1.5M). */
+int name_is_rate(const char *name);
+
+#endif

@@ -1,0 +1,126 @@
+/* dut.h — the device under test as ppslab run drives it: the reference forwarder
+ * (ppslab-rut, configured live through its control socket and restarted only when an
+ * axis needs it), an external router configured by the profile's hooks, or none.
+ *
+ * Axis → forwarder setting:
+ *   pollhz, burst_max, each_burst, user_frac, reg_frac, idle_poll → kern.polling.NAME
+ *   update_counters → net.inet.ip.fw.update_counters
+ *   firewall        → net.inet.ip.fw.enable
+ *   rules, rules_kind → the rule set (rulegen.h), loaded with `ipfw -q flush` and
+ *                     `ipfw -q /FILE`: all or nothing, without stopping the forwarder
+ *   mode, kernel    → a restart (--mode, --kernel), as does a change of port backend
+ *   hz              → a restart with --sysctl kern.hz=N (HZ is set when a kernel boots)
+ *   pollhz, idle_poll at their defaults are not sent to a kernel without them
+ * Only settings whose value changed since the last cell are sent, so a sweep over one
+ * axis touches one knob per cell, like the seeds' `sysctl kern.polling.pollhz=N`.
+ *
+ * An external router is configured by the profile's hooks (argument vectors; profile.h):
+ * setup_hook once, then per case every hook whose axis, or an axis one of its words
+ * names, changed (all of them for the first case); the hook of "rules", or one naming
+ * {rules}, gets the cell's rule set on its standard input (a "file:" rule set's content
+ * as is, or the generated ipfw set of rulegen.h), never a path of the control host.
+ * Router axes (profile.h) are set by their own hooks: those without "reboot" with the
+ * axis hooks, when their value changed; those with "reboot" before, by
+ * dut_apply_reboot(), which then runs router.reboot_hook. A restart loses every runtime
+ * setting, so after it the setup hook and every hook run again (dut_rebooted()). Then
+ * each router axis with "verify" is read back (every case: a router that restarted on
+ * its own, or a setting that did not take, shows at once); a reading that differs
+ * from the cell's value fails the case with both values. Then check_hook: a status
+ * other than 0 fails the case with its output (e.g. polling not active on the
+ * router). A vector that starts with ssh is run as box_ssh_wrap()
+ * makes it: topology.ssh_options and ppslab's defaults, the remote words quoted.
+ *
+ * read_hook runs before and after every trial. When it prints a JSON object, these of
+ * its keys are cumulative counters whose difference over the trial goes into the
+ * trial's "rut" record, where the checks (checks.h) read them as they read ppslab-rut's:
+ *   rx_pkts    frames the router received on its test ports
+ *   fwd_pkts   frames it forwarded (sent on the test ports)
+ *   drop_pkts  frames it dropped (firewall, queues, errors)
+ *   rules      [{"number": N, "pkts": P, "bytes": B}]: the firewall's rule counters
+ *   drops      {"malformed": N, "not_ip4": N}: frames dropped before the firewall
+ * Any other output (other keys, text) is kept as "output" and not interpreted. */
+#ifndef PPSLAB_ANALYSIS_RUNNER_DUT_H
+#define PPSLAB_ANALYSIS_RUNNER_DUT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "box.h"
+#include "profile.h"
+
+struct dut;
+
+struct dut_cfg {
+	const struct profile *p;
+	struct box box;          /* where the forwarder runs */
+	const char *in, *out;    /* its two interfaces (rut0, rut1) */
+	const char *tmpdir;      /* control socket, rule files, output (exists) */
+};
+
+/* 0 or -ENOMEM; nothing is started yet. */
+int dut_new(const struct dut_cfg *cfg, struct dut **out);
+/* A case begins: dut_hook_log() and dut_verified() then say what this case ran. */
+void dut_case_begin(struct dut *d);
+/* Router axes with "reboot": when the cell's value of one differs from what was last
+ * set (or nothing was set yet), the set hooks of those that differ run (the setup hook
+ * first, once), then router.reboot_hook, whose ssh connection may drop (status 255)
+ * or hang until its timeout as the router goes down. Returns 1: the router is
+ * restarting, wait until it is back and call dut_rebooted(); 0: no reboot needed (and
+ * always for ppslab-rut); -EIO with err saying which hook failed. */
+int dut_apply_reboot(struct dut *d, const json_t *params, char *err, size_t errlen);
+/* Whether dut_apply_reboot() would restart the router for params. */
+bool dut_reboot_pending(struct dut *d, const json_t *params);
+/* The router is back from a restart: its runtime settings are gone, so the setup hook,
+ * the axes' hooks and the router axes without reboot run again in the next dut_apply. */
+void dut_rebooted(struct dut *d);
+/* The router's state is unknown (it did not come back in time): everything is set
+ * again, reboot axes included. */
+void dut_forget(struct dut *d);
+/* router.ready_hook for the cell: its status (0: the router is back), output in out.
+ * Not part of the case's hook log. */
+int dut_ready(struct dut *d, const json_t *params, char *out, size_t outlen);
+/* What this case's verify hooks read: {AXIS: {"want": TEXT, "got": TEXT|null, "ok"}}
+ * (borrowed), or NULL when no router axis is verified. */
+const json_t *dut_verified(const struct dut *d);
+/* Brings the router to params (the cell; the profile's fixed values fill the rest),
+ * starting or restarting the forwarder when needed. On failure err says what (a hook's
+ * status and output, a knob the forwarder refused) and -EIO, -ETIMEDOUT or -ENOMEM is
+ * returned. */
+int dut_apply(struct dut *d, const json_t *params, char *err, size_t errlen);
+/* The forwarder's cumulative counters now (ctl stats), or for an external router its
+ * read hook's output ({"status", "output"}); NULL when there is nothing to ask or it
+ * did not answer. New reference. */
+json_t *dut_stats(struct dut *d);
+/* Counters over an interval: b − a for every counter (see dut.c for which fields are
+ * counters; gauges and settings are taken from b). New reference. */
+json_t *dut_delta(const json_t *a, const json_t *b);
+/* The router's record for a trial: the delta for ppslab-rut, the read hook's output for
+ * an external router ({"hook": [...], "status": N, "output": JSON-or-text}, and the
+ * counters below), NULL when there is nothing to record. New reference. */
+json_t *dut_trial_record(struct dut *d, const json_t *before, const json_t *after);
+/* False when the forwarder process has exited (crashed, killed): the next dut_apply
+ * restarts it. */
+bool dut_alive(struct dut *d);
+/* The hooks this case ran: [{"hook": AXIS|"setup"|"reboot"|"verify"|"check", "axis"
+ * (verify's), "argv": [...] as run, "status", "s": seconds, "stdin_bytes"}] (borrowed;
+ * NULL for ppslab-rut). */
+const json_t *dut_hook_log(const struct dut *d);
+/* Reaches every ssh destination the hooks name once ("ssh ... DEST true", with the
+ * options a hook would get): 0, or -EHOSTUNREACH with err naming the destination and
+ * what ssh said. */
+int dut_reach(struct dut *d, char *err, size_t errlen);
+/* A hook's argument vector for a cell, as dut runs it: placeholders replaced, and an
+ * ssh vector wrapped by box_ssh_wrap() with the box's ssh options. 0, -EINVAL (an ssh
+ * vector without a destination), -ENOMEM. */
+int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
+		  struct box_cmd *out);
+/* The same for a router axis' set or verify hook, where {value} is value_of's value. */
+int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
+		       const char *value_of, struct box_cmd *out);
+/* Stops the forwarder (SIGINT, so it prints its summary), returns its summary JSON or
+ * NULL; frees d. */
+json_t *dut_close(struct dut *d);
+/* The forwarder's ports (for the environment) and what kind of router this is. */
+const char *dut_describe(const struct dut *d);
+
+#endif

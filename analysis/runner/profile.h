@@ -1,0 +1,333 @@
+/* profile.h — sweep profiles (profiles/NAME.json): parsed once with jansson, validated,
+ * with every error placed as FILE:LINE:COLUMN: JSON-PATH: what was expected.
+ *
+ * A profile says what to sweep (the matrix), how to measure each cell (the trial
+ * method), what traffic to send, which router is under test and where the boxes are.
+ * The format, with every key and its default, is in docs/profiles.md; the keys
+ * of a real three-box lab in docs/profiles-lab.md:
+ *
+ *   { "description": "...",
+ *     "matrix":   { "pollhz": [1000, 2000], "rules": [0, 10] },     swept axes
+ *     "params":   { "burst_max": 150, "mode": "poll" },             fixed axes
+ *     "repetitions": 1, "order": "sequential"|"random", "seed": 42,
+ *     "trial":    { "method": "fixed"|"rfc2544"|"mlr"|"ladder", "warmup": "1s",
+ *                   "duration": "2s", "settle": "0.5s", ... },
+ *     "router":   { "kind": "rut"|"external"|"none", "ports": "afpacket"|"xdp", ... },
+ *     "topology": { "kind": "netns"|"local"|"ssh", ... },
+ *     "rig":      { "calibrate": true, "direct": true },
+ *     "output":   { "results": "results.json", "table": {...}, "plot": {...} } }
+ *
+ * Axes (each may be swept in "matrix" or fixed in "params"; an axis in neither takes
+ * its default): pollhz, hz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode,
+ * kernel, rules, rules_kind, update_counters, firewall, offered, size, flows, direction.
+ * Values are checked per axis, and kept in a canonical form (whole numbers as JSON
+ * integers, so "2k" and 2000.0 become 2000):
+ *
+ *   axis             values                                         default
+ *   pollhz           1..30000 (DragonFly kernels only)              2000
+ *   hz               1..30000: kern.hz, set when ppslab-rut starts  the kernel's
+ *                    (FreeBSD's poll clock; DragonFly 1.8's load base)
+ *   burst_max        10..1000 (20000 on freebsd-14)                 150
+ *   each_burst       1..20000                                       5
+ *   user_frac        0..99                                          50
+ *   reg_frac         1..10000                                       20
+ *   idle_poll        0|1 (true/false, "on"/"off" become 1/0;       0
+ *                    FreeBSD kernels only)
+ *   mode             "poll"|"intr"|"busy"                           "poll"
+ *   kernel           ppslab-rut's --kernel: "dragonfly-1.8",        "dragonfly-2.0"
+ *                    "dragonfly-2.0", "freebsd-7", "freebsd-14"
+ *                    (an explicit pollhz, idle_poll or burst_max must exist on each
+ *                    kernel the profile names)
+ *   rules            a count 0..100000 of generated rules, or       0
+ *                    "file:PATH" (relative to router.rules_dir, by default the
+ *                    profile's directory; the file must exist)
+ *   rules_kind       generated rules: "nomatch" (never match the    "nomatch"
+ *                    test traffic, as RFC 2544 §11.4 filters are set up) or
+ *                    "count" ("count ip from any to any": every frame matches)
+ *   update_counters  0|1 (as idle_poll)                             1
+ *   firewall         "on"|"off"|"auto" (true/false become on/off;   "auto"
+ *                    auto = on when rules is a file or a count > 0)
+ *   offered          a rate in pps (200000, "200k", "1.5Mpps")     "max"
+ *                    or "max"; kept as written
+ *   size             64..9018 (frame bytes with FCS)                64
+ *   flows            1..65535                                       1
+ *   direction        "uni"|"bi" (bi: blasts A and B at once)        "uni"
+ *
+ * A matrix axis is a non-empty list of distinct values; an axis may not be both in
+ * "matrix" and "params". Other keys and their defaults:
+ *   repetitions 1..1000 (1); order (sequential); seed >= 0 (1); description ("");
+ *   allow_any_dst (false: topology.dst/dst_b must lie in 198.18.0.0/15);
+ *   trial: method (fixed), warmup (1s), duration (2s), settle (0.5s), min_load (1000),
+ *     max_load ("max" or 0 = the rig's ceiling), width (0.005, in (0,1)), pdr_loss
+ *     (0.005), initial (1s, <= duration), phases (2, 0..10), duration_sum (= duration),
+ *     exceed_ratio (0), max_trials (40), ladder (list of rates; default 10..100 % of
+ *     max), max_delay (10s: the sink's --max-delay), max_clock_error (0.1, in (0,1]:
+ *     lat_* are withheld when the sender's and sink's clocks may differ by more than
+ *     this fraction of the median delay). Durations are seconds or text ("500ms");
+ *     loads are pps or rates ("200k").
+ *   router: kind (rut), ports (afpacket|xdp), rules_dir (the profile's directory),
+ *     rt_prio (0..99, 0), ring (0 or 64..4194304 frames, 0), hook_timeout (30s); only
+ *     with kind "external": hooks (object: axis → argument vector), setup_hook,
+ *     read_hook, check_hook (argument vectors), hook_estimate (a duration, or an
+ *     object of axis, "setup", "read", "check" → duration; 1s). In a hook word every
+ *     {NAME} names an axis and {{ / }} are literal braces. An external router's swept
+ *     axes must each be set by a hook (its own, or one naming {AXIS}), except those
+ *     ppslab applies itself: offered, size, flows, direction. Also only external:
+ *     axes (router axes, a list of {name, values, set, verify, reboot, timeout}: the
+ *     router's own knobs, swept before the matrix's axes; a name of letters, digits and
+ *     ._-% that is no built-in axis and not value, setup, read, check, verify, reboot
+ *     or ready; {value} in its set and verify is its value), reboot_hook (required
+ *     with a reboot axis), ready_hook, reboot_timeout (10m), reboot_estimate (2m).
+ *   topology: kind netns (lab "ppslab"; netns LAB-gen/LAB-rut/LAB-sink, iface gen0,
+ *     "rut0,rut1", sink0 filled in), local (gen/sink iface required; rut's "IN,OUT" too
+ *     when router.kind is rut) or ssh (each such box also needs "ssh": "[user@]host",
+ *     no spaces, no leading '-'; an external router's "ssh" is where its environment
+ *     is read); "iface" is an interface or a port spec ("xdp:gen0,queue=0": the name
+ *     is checked without prefix and options), "IN,OUT" for the router; "bin" is an
+ *     absolute directory; dst (198.19.0.2), dst_b (198.18.0.2), dst_mac, dst_mac_b
+ *     (the next hop of blast A and B, "aa:bb:cc:dd:ee:ff": no route lookup).
+ *     "gen" and "sink" may each be a list of 1..8 boxes (several senders: the load is
+ *     split over all their threads; several sinks: local and ssh only); a sender or
+ *     sink box also takes "port" (a backend and its keys: "xdp", "xdp,mode=copy",
+ *     "afpacket,frames=4096", "pcap"; a sender also "libnet"), "threads" (1..64, a
+ *     sink 1..16), "cpus" ([0, 1] or "0,1"), in the netns topology "queues" (1..64:
+ *     the lab's veths get the largest queues, or threads, of any box), and a sender
+ *     "dst" (its own destination). In the lab, sender box i runs in LAB-gen, LAB-gen2,
+ *     ...; an xdp: sink there reads every queue (threads default to the lab's queues).
+ *     Several sender or sink boxes take no bidirectional cells.
+ *   rig: calibrate (true), direct (true). output: results ("results.json"), table and
+ *     plot (objects, kept as they are for the table/plot commands).
+ *
+ * Error places: FILE:LINE:COL where LINE and COL are 1-based and COL counts UTF-8
+ * characters (as jansson does), pointing at the offending key (unknown keys) or value.
+ *
+ * --set KEY=VALUE overrides: an axis name sets that axis (a comma list sweeps it:
+ * "pollhz=1000,2000"; one value fixes it); a dotted path sets any other key
+ * ("trial.duration=1s", "repetitions=3", "router.ports=xdp"); a path through a list
+ * sets the key in each of its objects ("topology.gen.threads=2" with several senders).
+ * The value is read as JSON
+ * when it parses as JSON, else as a string. Overrides are applied before validation,
+ * so an overridden value is checked like one in the file (its place is "--set N").
+ *
+ * The module owns no global state; profile_load() returns an immutable profile. */
+#ifndef PPSLAB_ANALYSIS_RUNNER_PROFILE_H
+#define PPSLAB_ANALYSIS_RUNNER_PROFILE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every problem found, in file order: "FILE:LINE:COL: PATH: expected X, got Y". */
+struct prof_diag {
+	size_t n;
+	char **msg;
+};
+void prof_diag_free(struct prof_diag *d);
+
+enum prof_method { PM_FIXED, PM_RFC2544, PM_MLR, PM_LADDER };
+enum prof_router { PR_RUT, PR_EXTERNAL, PR_NONE };
+enum prof_topo { PT_NETNS, PT_LOCAL, PT_SSH };
+
+struct prof_raxis;
+
+struct prof_axis {
+	char *name;
+	json_t *values;       /* array of validated scalars, in profile order (owned) */
+	const struct prof_raxis *router;  /* a router axis (router.axes), or NULL: built in */
+};
+
+/* A knob of an external router swept by the profile (router.axes[]): any sysctl-like
+ * name or plain word that is no built-in axis, its values (numbers or strings, kept as
+ * written; whole numbers as integers), the argument vector that sets it ({value} is the
+ * cell's value, {AXIS} any axis'), optionally one whose trimmed standard output must
+ * equal the value after it was set (verify), and whether it takes effect only when the
+ * router restarts (reboot: ppslab runs router.reboot_hook after setting it and waits
+ * until the router is back). */
+struct prof_raxis {
+	char *name;
+	json_t *values;       /* the same array as its prof_axis (a reference) */
+	json_t *set;          /* argument vector */
+	json_t *verify;       /* argument vector, or NULL: not read back */
+	bool reboot;
+	double timeout_s;     /* its set and verify hooks are killed after this */
+};
+
+struct prof_trial {
+	enum prof_method method;
+	double warmup_s;      /* frames sent before measuring, not counted (default 1) */
+	double duration_s;    /* a fixed trial, and final trials of a search (default 2) */
+	double settle_s;      /* pause after each trial for residual frames (default 0.5) */
+	/* searches (rfc2544, mlr, ladder): loads in pps */
+	double min_load_pps;  /* default 1000 */
+	double max_load_pps;  /* 0 = the rig's measured ceiling (default) */
+	double width;         /* relative width to stop at (default 0.005) */
+	double pdr_loss;      /* PDR goal loss ratio for mlr (default 0.005) */
+	double initial_s;     /* mlr: shortest trials (default 1) */
+	unsigned phases;      /* mlr: intermediate phases (default 2) */
+	double duration_sum_s;/* mlr: full-length seconds to decide a load (default = duration_s) */
+	double exceed_ratio;  /* mlr (default 0) */
+	unsigned max_trials;  /* a search gives up (irregular) after this many (default 40) */
+	json_t *ladder;       /* ladder: array of loads in pps (owned), or NULL = 10..100 % of max */
+	double max_delay_s;   /* one-way delays above are implausible (the sink's --max-delay,
+			       * default 10) */
+	double max_clock_error;/* lat_* are withheld when the sender's and sink's clocks may
+			       * differ by more than this fraction of the median delay (0.1) */
+};
+
+struct prof_router_cfg {
+	enum prof_router kind;
+	char *ports;          /* rut port backend: "afpacket" (default) or "xdp" */
+	char *rules_dir;      /* where "file:NAME" rules are looked up, resolved against the
+			       * profile's directory (default: that directory) */
+	double rt_prio;       /* rut --rt-prio, 0 = normal */
+	unsigned ring;        /* frames per receive ring of each forwarder port, one slot per
+			       * frame like a NIC's descriptor ring (afpacket ring=v2,frames=N);
+			       * 0: the backend's default (about 130,000 small frames) */
+	/* external: per-axis hooks, each an argument vector template whose words may hold
+	 * {axis} placeholders ("ssh", "r2", "sysctl", "kern.polling.pollhz={pollhz}"),
+	 * run when that axis changes; setup runs once, read after every trial (its stdout,
+	 * JSON or text, goes into the trial's "rut" record). */
+	json_t *hooks;        /* object: axis → array of strings (owned), or NULL */
+	json_t *setup_hook;   /* array of strings, or NULL */
+	json_t *read_hook;    /* array of strings, or NULL */
+	json_t *check_hook;   /* array of strings, or NULL: run after the hooks of every case;
+			       * a status other than 0 fails the case with its output */
+	double hook_timeout_s;/* a hook that runs longer is killed (default 30) */
+	double hook_est_s;    /* the plan's estimate of one hook run (default 1 s) */
+	json_t *hook_est;     /* object: axis, "setup", "read", "check", "verify" → seconds,
+			       * or NULL */
+	/* router axes: knobs of the router itself, swept like built-in axes (they come
+	 * first in struct profile's axes, in this order) */
+	size_t naxes;
+	struct prof_raxis *axes;
+	json_t *reboot_hook;  /* restarts the router after a reboot axis was set, or NULL */
+	json_t *ready_hook;   /* exits 0 once the router is back; NULL: a probe of test
+			       * frames through it */
+	double reboot_timeout_s; /* how long a reboot may take (default 600) */
+	double reboot_est_s;  /* the plan's estimate of one reboot (default 120) */
+};
+
+/* Sender and sink boxes a topology may list (topology.gen, topology.sink as lists). */
+#define PROF_BOXES_MAX 8
+
+struct prof_host {
+	char *name;           /* names the box in records and messages: "gen", "gen2", ...,
+			       * "sink", "sink2", ..., "rut" */
+	char *ssh;            /* ssh destination ("user@host"), NULL = this host */
+	char *netns;          /* namespace to run in (netns topology fills it), or NULL */
+	char *iface;          /* test port of this box (gen0/sink0; rut: "rut0,rut1") */
+	char *bin;            /* directory of the ppslab programs there, NULL = ours */
+	/* sender and sink boxes only: */
+	char *spec;           /* the port spec the tools open: iface when it names a backend
+			       * ("xdp:gen0,queue=0"), else "BACKEND:IFACE[,KEYS]" from "port",
+			       * else iface (afpacket) */
+	char *backend;        /* of spec: "afpacket", "xdp", "pcap", "libnet", "udp" */
+	unsigned threads;     /* the tool's --threads (1; an xdp: sink in the lab: one per
+			       * queue of the lab) */
+	char *cpus;           /* the tool's --cpus ("0,1"), or NULL */
+	unsigned queues;      /* netns: queues its veth needs (0: not given) */
+	char *dst;            /* a sender's destination (default topology.dst) */
+	int stream;           /* a sender's stream id: 1, then 3, 4, ... (2 is blast B) */
+};
+
+struct prof_topology {
+	enum prof_topo kind;
+	char *lab;            /* netns: lab name (default "ppslab"); made if missing */
+	struct prof_host rut;
+	struct prof_host *gens, *sinks;   /* every sender and sink box, at least one each,
+					   * at most PROF_BOXES_MAX */
+	size_t ngens, nsinks;
+	unsigned lab_senders; /* netns: sender namespaces the lab needs (ngens) */
+	unsigned lab_queues;  /* netns: queues the lab's veths need at least (the largest
+			       * queues, or threads, of a box; 1 when nothing asks for more) */
+	char *dst;            /* destination address of blast A (default 198.19.0.2) */
+	char *dst_b;          /* of blast B in bidirectional runs (default 198.18.0.2) */
+	char *dst_mac;        /* next-hop MAC of blast A (the router's port A), or NULL: the
+			       * sender looks it up (route and neighbour table) */
+	char *dst_mac_b;      /* of blast B (the router's port B), or NULL */
+	json_t *ssh_options;  /* ssh: extra words for every ssh command, e.g. ["-p", "2222",
+			       * "-i", "/root/.ssh/lab"] (array of strings, owned), or NULL */
+};
+
+struct profile {
+	char *path;           /* as given */
+	char *name;           /* file name without directory and .json */
+	json_t *root;         /* the effective profile after --set (owned) */
+	const char *description;
+
+	size_t naxes;         /* swept axes, in matrix order */
+	struct prof_axis *axes;
+	json_t *fixed;        /* object: every other axis → its value, defaults filled (owned) */
+
+	unsigned repetitions; /* default 1 */
+	bool order_random;    /* default false (sequential) */
+	uint64_t seed;        /* default 1 */
+
+	struct prof_trial trial;
+	struct prof_router_cfg router;
+	struct prof_topology topo;
+	bool rig_calibrate;   /* default true */
+	bool rig_direct;      /* default true */
+	char *results;        /* output.results (default "results.json"), or NULL */
+	json_t *output;       /* the whole "output" object (table/plot settings), borrowed */
+};
+
+/* The known axes, NULL-terminated, and one axis' default (borrowed; NULL if unknown). */
+extern const char *const prof_axis_names[];
+/* The kinds of generated rules (the rules_kind axis), NULL-terminated. */
+extern const char *const prof_rules_kinds[];
+extern const char *const prof_kernel_names[];
+const json_t *prof_axis_default(const char *axis);
+bool prof_is_axis(const char *name);
+/* The router axis of that name, or NULL. */
+const struct prof_raxis *prof_router_axis(const struct profile *p, const char *name);
+/* True when some router axis has "reboot": true. */
+bool prof_has_reboots(const struct profile *p);
+
+/* Loads path (a file, or a bare name without '/' and ".json" looked up as
+ * profiles/NAME.json in the current directory, then $PPSLAB_PROFILES/NAME.json, then
+ * beside the program: EXEDIR/../share/ppslab/profiles (installed) and EXEDIR/../../profiles
+ * (the build tree), then PPSLAB_SHARE_DIR/profiles when built with that macro), applies sets[0..nsets) ("KEY=VALUE"), validates. Every error goes
+ * into d (which may be NULL). Returns 0, -ENOENT (no such file: d says where it looked),
+ * -EINVAL (invalid: d has every error found), -ENOMEM. */
+int profile_load(const char *path, char *const *sets, size_t nsets, struct profile **out,
+		 struct prof_diag *d);
+/* The same on text already in memory (name used in messages). */
+int profile_parse(const char *text, size_t len, const char *name, char *const *sets,
+		  size_t nsets, struct profile **out, struct prof_diag *d);
+void profile_free(struct profile *p);
+
+/* The value of axis for a cell: params first, then the profile's fixed values, then
+ * the default; a router axis' from params only. Borrowed; NULL for an unknown axis. */
+const json_t *prof_value(const struct profile *p, const json_t *params, const char *axis);
+/* Numeric value (rates like "200k" converted to pps, booleans 0/1); NAN if not a number
+ * ("max", "file:...", "poll"). */
+double prof_num(const struct profile *p, const json_t *params, const char *axis);
+/* The file of a rules value "file:PATH", resolved against router.rules_dir, into buf:
+ * 0, or -EINVAL when v is not such a value (a count). */
+int prof_rules_path(const struct profile *p, const json_t *v, char *buf, size_t len);
+/* Whether the firewall is on for a cell: "on", or "auto" with a rule file or a count
+ * above 0. */
+bool prof_firewall_on(const struct profile *p, const json_t *params);
+
+/* ---- hooks of an external router ----
+ * A hook is an argument vector; in each word {AXIS} is replaced by the cell's value and
+ * {{ / }} stand for a literal brace. prof_hook_scan() walks one word: fn gets literal
+ * text (lit, n) or a placeholder's name. Returns 0, -EINVAL ("{" without "}", an empty
+ * or too long name) or -EPROTO (a lone "}"), with *bad_at its offset. */
+#define PROF_HOOK_NAME_MAX 64
+typedef void (*prof_hook_piece_fn)(void *ctx, const char *lit, size_t n, const char *name);
+int prof_hook_scan(const char *word, prof_hook_piece_fn fn, void *ctx, size_t *bad_at);
+/* True if some word of the vector names {axis}. */
+bool prof_hook_uses(const json_t *argv, const char *axis);
+/* True if an external router's hooks set axis: a hook of its own or one naming it. */
+bool prof_axis_hooked(const struct profile *p, const char *axis);
+/* True for the axes ppslab applies itself, whatever the router: the traffic's (offered,
+ * size, flows, direction). */
+bool prof_axis_by_ppslab(const char *axis);
+/* The plan's estimate of one run of a hook: key is an axis, "setup", "read" or "check". */
+#define PROF_HOOK_EST_DEFAULT_S 1.0
+double prof_hook_estimate(const struct profile *p, const char *key);
+
+#endif

@@ -1,0 +1,40 @@
+/* run.h — ppslab run: a profile's matrix executed case by case into a results file
+ * (docs/results-schema.md) that is rewritten atomically after every trial, so Ctrl-C,
+ * a crash or a dead component never loses a finished trial, and --resume continues.
+ *
+ * Before the matrix the rig's own ceiling is measured (the sender's calibration and a
+ * direct sender → sink run without the router), so cells limited by the rig rather
+ * than by the router are flagged. Each case: the router brought to the cell's settings
+ * (dut.h), the trial method driven (search.h) trial by trial (trial.h), every trial
+ * checked (checks.h). At the end, per-cell summaries, the table and the plot the
+ * profile's "output" asks for. */
+#ifndef PPSLAB_ANALYSIS_RUNNER_RUN_H
+#define PPSLAB_ANALYSIS_RUNNER_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct run_opts {
+	const char *profile;     /* path or name */
+	char **sets;             /* --set KEY=VALUE */
+	size_t nsets;
+	const char *out;         /* results file; NULL: the profile's output.results */
+	const char *plot;        /* plot file (.png/.svg/.txt); NULL: the profile's */
+	bool resume;             /* continue an incomplete results file */
+	bool force;              /* overwrite an incomplete results file */
+	bool dry_run;            /* print the plan, run nothing */
+	bool no_table;           /* do not print the table at the end */
+	int quiet;               /* 1: no progress */
+	int verbose;
+	const char *cmdline;     /* for the results file */
+};
+
+/* Runs it; returns a sysexits code: 0 (complete, flagged cases included), 1 (some case
+ * failed), EX_USAGE, EX_DATAERR (bad profile or results file), EX_NOINPUT,
+ * EX_CANTCREAT (output not writable, checked before anything runs), EX_IOERR (a save
+ * failed mid-run: the previous file is intact), EX_UNAVAILABLE (the lab or a box
+ * cannot be set up), EX_NOPERM (netns topology without root), 130 (interrupted: the
+ * results so far are saved, the file stays resumable). */
+int run_main(const struct run_opts *o);
+
+#endif

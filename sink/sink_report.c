@@ -1,0 +1,383 @@
+/* sink_report.c — interval lines, the summary and the loss attribution of ppslab-sink (see
+ * sink_report.h). Called by main.c from the main thread only, outside the hot path. */
+#include "sink_report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "jout.h"
+#include "version.h"
+
+#define REP_HEADER_EVERY 20   /* lines between repeated headers, as netstat -w does */
+
+void loss_attribute(uint64_t lost, uint64_t sender_holes, uint64_t ring_drops,
+		    uint64_t if_drops, struct loss_split *out)
+{
+	out->lost_pkts = lost;
+	out->sender_unsent_pkts = sender_holes < lost ? sender_holes : lost;
+	uint64_t left = lost - out->sender_unsent_pkts;
+	out->sink_dropped_pkts = ring_drops < left ? ring_drops : left;
+	left -= out->sink_dropped_pkts;
+	out->host_dropped_pkts = if_drops < left ? if_drops : left;
+	out->network_lost_pkts = left - out->host_dropped_pkts;
+}
+
+static uint64_t d(uint64_t b, uint64_t a)
+{
+	return b >= a ? b - a : 0;
+}
+
+uint64_t if_rx_drops(const struct if_counters *a, const struct if_counters *b)
+{
+	return d(b->rx_dropped, a->rx_dropped) + d(b->rx_missed_errors, a->rx_missed_errors) +
+	       d(b->rx_fifo_errors, a->rx_fifo_errors) + d(b->rx_over_errors, a->rx_over_errors);
+}
+
+void rep_header(FILE *f, const struct rep_cfg *c)
+{
+	if (c->json)
+		return;
+	fprintf(f, "%8s %29s\n", "", "input        (test frames)");
+	fprintf(f, "%8s %10s %6s %7s %13s %9s %8s %7s %9s\n", "time", "packets", "errs",
+		"idrops", "bytes", "lost", "reorder", "dup", "p99_us");
+	fflush(f);
+}
+
+void rep_interval(FILE *f, const struct rep_cfg *c, const struct rep_sample *cur,
+		  const struct rep_sample *prev, const struct hist *h, int late,
+		  uint64_t *lines)
+{
+	const struct sink_totals *a = &cur->t, *b = &prev->t;
+	uint64_t dt = cur->t_ns - prev->t_ns;
+	uint64_t ring = d(a->ring_drops, b->ring_drops), ifd = d(cur->if_drops, prev->if_drops);
+	if (c->json) {
+		json_t *o = jout_obj("sink", "interval");
+		jset_u64(o, "t_ns", cur->t_ns);
+		jset_u64(o, "dt_ns", dt);
+		jset_u64(o, "rx_pkts", d(a->rx_pkts, b->rx_pkts));
+		jset_u64(o, "rx_bytes", d(a->rx_bytes, b->rx_bytes));
+		jset_u64(o, "rx_frames", d(a->rx_frames, b->rx_frames));
+		jset_f(o, "pps", rate_per_s(a->rx_pkts, b->rx_pkts, dt));
+		jset_i64(o, "lost_pkts", (int64_t)(a->lost_now - b->lost_now));
+		jset_u64(o, "dup_pkts", d(a->dup, b->dup));
+		jset_u64(o, "reordered_pkts", d(a->reord, b->reord));
+		jset_u64(o, "err_pkts", d(a->err, b->err));
+		jset_u64(o, "foreign_pkts", d(a->foreign, b->foreign));
+		jset_u64(o, "other_pkts", d(a->other, b->other));
+		jset_u64(o, "ring_drops", ring);
+		jset_u64(o, "if_drops", ifd);
+		jset_u64(o, "if_rx_packets", d(cur->if_rx, prev->if_rx));
+		jset_u64(o, "latency_count", h->count);
+		if (h->count) {
+			jset_u64(o, "latency_p50_ns", hist_quantile(h, 0.50));
+			jset_u64(o, "latency_p99_ns", hist_quantile(h, 0.99));
+			jset_u64(o, "latency_max_ns", h->max);
+		}
+		jset_u64(o, "late_workers", (uint64_t)late);
+		jout_emit(f, o);
+		return;
+	}
+	if (*lines && *lines % REP_HEADER_EVERY == 0)
+		rep_header(f, c);
+	(*lines)++;
+	char b1[32], b2[32], p99[24];
+	if (h->count)
+		snprintf(p99, sizeof(p99), "%.1f%s", hist_quantile(h, 0.99) / 1e3, late ? "*" : "");
+	else
+		snprintf(p99, sizeof(p99), "-");
+	fprintf(f, "%8.1f %10s %6llu %7llu %13s %9lld %8llu %7llu %9s\n", (double)cur->t_ns / 1e9,
+		fmt_thousands(d(a->rx_pkts, b->rx_pkts), b1, sizeof(b1)),
+		(unsigned long long)d(a->err, b->err), (unsigned long long)(ring + ifd),
+		fmt_thousands(d(a->rx_bytes, b->rx_bytes), b2, sizeof(b2)),
+		(long long)(a->lost_now - b->lost_now), (unsigned long long)d(a->reord, b->reord),
+		(unsigned long long)d(a->dup, b->dup), p99);
+	fflush(f);
+}
+
+static json_t *log2_json(const uint64_t *h, int n)
+{
+	json_t *arr = json_array();
+	int last = -1;
+	for (int i = 0; i < n; i++)
+		if (h[i])
+			last = i;
+	for (int i = 0; i <= last; i++)
+		json_array_append_new(arr, json_integer((json_int_t)h[i]));
+	return arr;
+}
+
+static json_t *hist_json(const struct hist *h, bool pdv)
+{
+	json_t *o = json_object();
+	jset_u64(o, "count", h->count);
+	if (h->count) {
+		jset_u64(o, "min", h->min);
+		jset_f(o, "mean", hist_mean(h));
+		jset_u64(o, "p50", hist_quantile(h, 0.50));
+		jset_u64(o, "p90", hist_quantile(h, 0.90));
+		jset_u64(o, "p99", hist_quantile(h, 0.99));
+		jset_u64(o, "p999", hist_quantile(h, 0.999));
+		jset_u64(o, "max", h->max);
+		if (pdv)   /* RFC 5481 PDV: D − min D, at the 99.9th percentile */
+			jset_u64(o, "pdv_p999", hist_quantile(h, 0.999) - h->min);
+	}
+	return o;
+}
+
+static const char *clock_name(unsigned seen)
+{
+	switch (seen) {
+	case 0: return "none";
+	case 1: return "realtime";
+	case 2: return "monotonic";
+	default: return "mixed";
+	}
+}
+
+/* What the delay figures assume, in one sentence, by the sender's clock. */
+static const char *clock_note(unsigned seen)
+{
+	switch (seen) {
+	case 0: return "no delay measured";
+	case 1: return "sender CLOCK_REALTIME stamp vs the kernel's CLOCK_REALTIME receive "
+		       "stamp: one-way delay is valid only when both clocks agree (same host, "
+		       "or PTP/NTP-synchronized boxes); jitter and IPDV are valid regardless";
+	case 2: return "sender CLOCK_MONOTONIC stamp vs this host's CLOCK_MONOTONIC: "
+		       "one-way delay is valid only with sender and sink on the same host; "
+		       "jitter and IPDV are valid regardless";
+	default: return "streams stamped with different clocks (realtime and monotonic): "
+			"compare one-way delays per stream only";
+	}
+}
+
+static void stream_json(json_t *arr, const struct sink_stream *st)
+{
+	json_t *so = json_object();
+	const struct seq_stream *q = &st->seq;
+	jset_u64(so, "stream", st->id);
+	if (st->worker >= 0)
+		jset_u64(so, "thread", (uint64_t)st->worker);
+	else
+		jset_s(so, "thread", NULL);
+	jset_u64(so, "rx_pkts", q->rx_pkts);
+	jset_u64(so, "rx_bytes", st->rx_bytes);
+	jset_u64(so, "lost_pkts", q->lost_final);
+	jset_u64(so, "dup_pkts", q->dup_pkts);
+	jset_u64(so, "reordered_pkts", q->reordered_pkts);
+	jset_u64(so, "late_pkts", q->late_pkts);
+	jset_u64(so, "first_seq", q->floor);
+	jset_u64(so, "next_seq", q->next_exp);
+	if (st->have_expect)
+		jset_u64(so, "expect", st->expect);
+	else
+		jset_s(so, "expect", NULL);
+	jset_b(so, "beyond_expect", st->beyond_expect);
+	jset_u64(so, "sender_holes", st->sender_holes);
+	jset_u64(so, "warmup_pkts", st->warmup_pkts);
+	jset_u64(so, "before_floor_pkts", q->before_floor_pkts);
+	uint64_t sent = q->rx_pkts + q->lost_final;
+	jset_f(so, "loss_pct", sent ? 100.0 * (double)q->lost_final / (double)sent : 0.0);
+	jset_u64(so, "max_reorder_extent", q->max_extent);
+	jset_u64(so, "reorder_extent_truncated", q->extent_truncated);
+	json_object_set_new(so, "reorder_extent_log2_hist", log2_json(q->extent_hist, SEQ_HIST_LOG2));
+	jset_u64(so, "max_loss_burst", q->max_loss_burst);
+	json_object_set_new(so, "loss_burst_log2_hist", log2_json(q->loss_burst_hist, SEQ_HIST_LOG2));
+	jset_s(so, "clock", clock_name(st->clock_seen));
+	json_object_set_new(so, "latency_ns", hist_json(&st->delay.owd, true));
+	json_object_set_new(so, "ipdv_ns", hist_json(&st->delay.ipdv, false));
+	jset_u64(so, "neg_delay_pkts", st->delay.neg_pkts);
+	jset_u64(so, "implausible_delay_pkts", st->delay.implausible_pkts);
+	jset_f(so, "jitter_ns", st->delay.jitter_ns);
+	jset_b(so, "split", st->split);
+	json_array_append_new(arr, so);
+}
+
+void rep_summary(FILE *f, const struct rep_cfg *c, struct sink *s, const struct sink_totals *t,
+		 const struct rep_iface *ifs, int nifs, uint64_t dur_ns, int sig)
+{
+	uint64_t lost = 0, dup = 0, reord = 0, late = 0, if_drops = 0, if_rx = 0, crc = 0;
+	uint64_t holes = 0;
+	unsigned clocks = 0;
+	struct hist *all = malloc(sizeof(*all));
+	if (all)
+		hist_init(all);
+	double jitter_max = 0;
+	for (int i = 0; i < SINK_STREAMS; i++) {
+		struct sink_stream *st = s->streams[i];
+		if (!st)
+			continue;
+		lost += st->seq.lost_final;
+		holes += st->sender_holes < st->seq.lost_final ? st->sender_holes : st->seq.lost_final;
+		dup += st->seq.dup_pkts;
+		reord += st->seq.reordered_pkts;
+		late += st->seq.late_pkts;
+		clocks |= st->clock_seen;
+		if (all)
+			hist_merge(all, &st->delay.owd);
+		if (st->delay.jitter_ns > jitter_max)
+			jitter_max = st->delay.jitter_ns;
+	}
+	for (int i = 0; i < nifs; i++) {
+		if (!ifs[i].ok)
+			continue;
+		if_drops += if_rx_drops(&ifs[i].c0, &ifs[i].c1);
+		if_rx += d(ifs[i].c1.rx_packets, ifs[i].c0.rx_packets);
+		crc += d(ifs[i].c1.rx_crc_errors, ifs[i].c0.rx_crc_errors);
+	}
+	struct loss_split ls;
+	loss_attribute(lost, holes, t->ring_drops, if_drops, &ls);
+	bool delay_valid = !t->neg_delay && !t->implausible_delay;
+	double pps = dur_ns ? (double)t->rx_pkts * 1e9 / (double)dur_ns : 0;
+
+	if (c->json) {
+		json_t *o = jout_obj("sink", "summary");
+		jset_s(o, "version", ppslab_version());
+		json_t *ports = json_array();
+		for (int i = 0; i < c->nports; i++)
+			json_array_append_new(ports, json_string(c->port_specs[i]));
+		json_object_set_new(o, "ports", ports);
+		jset_u64(o, "dport", c->dport);
+		jset_u64(o, "threads", (uint64_t)s->nworkers);
+		jset_u64(o, "rx_frames", t->rx_frames);
+		jset_u64(o, "rx_pkts", t->rx_pkts);
+		jset_u64(o, "rx_bytes", t->rx_bytes);
+		jset_u64(o, "lost_pkts", lost);
+		jset_u64(o, "dup_pkts", dup);
+		jset_u64(o, "reordered_pkts", reord);
+		jset_u64(o, "late_pkts", late);
+		jset_u64(o, "err_pkts", t->err);
+		jset_u64(o, "foreign_pkts", t->foreign);
+		jset_u64(o, "other_pkts", t->other);
+		jset_u64(o, "warmup_pkts", t->warmup);
+		jset_u64(o, "before_floor_pkts", t->before_floor);
+		jset_u64(o, "ring_drops", t->ring_drops);
+		jset_u64(o, "if_rx_packets", if_rx);
+		jset_u64(o, "if_drops", if_drops);
+		jset_u64(o, "if_crc_errors", crc);
+		jset_u64(o, "sender_unsent_pkts", ls.sender_unsent_pkts);
+		jset_u64(o, "sink_dropped_pkts", ls.sink_dropped_pkts);
+		jset_u64(o, "host_dropped_pkts", ls.host_dropped_pkts);
+		jset_u64(o, "network_lost_pkts", ls.network_lost_pkts);
+		jset_u64(o, "duration_ns", dur_ns);
+		jset_f(o, "pps", pps);
+		if (c->expect_all)
+			jset_u64(o, "expect", c->expect_all);
+		jset_u64(o, "expect_files", (uint64_t)c->nexpect_files);
+		jset_s(o, "expect_error", c->expect_error);
+		jset_u64(o, "warmup_ns", c->warmup_ns);
+		json_t *cls = json_object();
+		for (int k = 1; k < PKT_CLASS_MAX; k++)
+			jset_u64(cls, pkt_class_name((enum pkt_class)k), t->cls[k]);
+		json_object_set_new(o, "classes", cls);
+		json_t *ja = json_array();
+		for (int i = 0; i < nifs; i++) {
+			if (!ifs[i].ok)
+				continue;
+			const struct if_counters *a = &ifs[i].c0, *b = &ifs[i].c1;
+			json_t *jf = json_object();
+			jset_s(jf, "name", ifs[i].name);
+			jset_u64(jf, "rx_packets", d(b->rx_packets, a->rx_packets));
+			jset_u64(jf, "rx_bytes", d(b->rx_bytes, a->rx_bytes));
+			jset_u64(jf, "rx_dropped", d(b->rx_dropped, a->rx_dropped));
+			jset_u64(jf, "rx_missed_errors", d(b->rx_missed_errors, a->rx_missed_errors));
+			jset_u64(jf, "rx_fifo_errors", d(b->rx_fifo_errors, a->rx_fifo_errors));
+			jset_u64(jf, "rx_over_errors", d(b->rx_over_errors, a->rx_over_errors));
+			jset_u64(jf, "rx_crc_errors", d(b->rx_crc_errors, a->rx_crc_errors));
+			jset_u64(jf, "rx_errors", d(b->rx_errors, a->rx_errors));
+			jset_u64(jf, "rx_nohandler", d(b->rx_nohandler, a->rx_nohandler));
+			json_array_append_new(ja, jf);
+		}
+		json_object_set_new(o, "interfaces", ja);
+		jset_s(o, "delay_clock", clock_name(clocks));
+		jset_s(o, "delay_note", clock_note(clocks));
+		jset_b(o, "delay_valid", delay_valid);
+		jset_u64(o, "neg_delay_pkts", t->neg_delay);
+		jset_u64(o, "implausible_delay_pkts", t->implausible_delay);
+		jset_u64(o, "max_delay_ns", c->max_delay_ns);
+		json_object_set_new(o, "latency_ns", all ? hist_json(all, true) : json_null());
+		jset_f(o, "jitter_max_ns", jitter_max);
+		json_t *wa = json_array();
+		for (int k = 0; k < s->nworkers; k++) {
+			const struct sink_counters *wc = &s->w[k]->ctr;
+			json_t *wo = json_object();
+			jset_u64(wo, "thread", (uint64_t)k);
+			jset_u64(wo, "rx_frames", atomic_load(&wc->rx_frames));
+			jset_u64(wo, "rx_pkts", atomic_load(&wc->rx_pkts));
+			jset_u64(wo, "ring_drops", atomic_load(&wc->ring_drops));
+			json_t *ids = json_array();
+			for (int i = 0; i < SINK_STREAMS; i++)
+				if (s->streams[i] && s->streams[i]->worker == k)
+					json_array_append_new(ids, json_integer(i));
+			json_object_set_new(wo, "streams", ids);
+			json_array_append_new(wa, wo);
+		}
+		json_object_set_new(o, "workers", wa);
+		jset_u64(o, "split_streams", s->split_streams);
+		json_t *streams = json_array();
+		for (int i = 0; i < SINK_STREAMS; i++)
+			if (s->streams[i])
+				stream_json(streams, s->streams[i]);
+		json_object_set_new(o, "streams", streams);
+		jset_b(o, "interrupted", sig != 0);
+		jout_emit(f, o);
+		free(all);
+		return;
+	}
+
+	char b1[32], b2[32], b3[32];
+	fprintf(f, "received %s test frames (%s pps) in %.3f s: lost %llu, duplicated %llu, "
+		"reordered %llu; errors %llu, foreign %llu, other %llu; ring drops %llu\n",
+		fmt_thousands(t->rx_pkts, b1, sizeof(b1)),
+		fmt_thousands((uint64_t)(pps + 0.5), b2, sizeof(b2)), (double)dur_ns / 1e9,
+		(unsigned long long)lost, (unsigned long long)dup, (unsigned long long)reord,
+		(unsigned long long)t->err, (unsigned long long)t->foreign,
+		(unsigned long long)t->other, (unsigned long long)t->ring_drops);
+	fprintf(f, "loss: %llu lost = %llu never sent (sender's holes) + %llu dropped by the sink's "
+		"ring + %llu dropped by the host before the sink (interface counters) + %llu lost "
+		"in the network\n", (unsigned long long)lost,
+		(unsigned long long)ls.sender_unsent_pkts, (unsigned long long)ls.sink_dropped_pkts,
+		(unsigned long long)ls.host_dropped_pkts, (unsigned long long)ls.network_lost_pkts);
+	if (t->err || t->other) {
+		fprintf(f, "classes:");
+		for (int k = 1; k < PKT_CLASS_MAX; k++)
+			if (t->cls[k])
+				fprintf(f, " %s %llu", pkt_class_name((enum pkt_class)k),
+					(unsigned long long)t->cls[k]);
+		fprintf(f, "\n");
+	}
+	for (int i = 0; i < nifs; i++) {
+		if (!ifs[i].ok)
+			continue;
+		const struct if_counters *a = &ifs[i].c0, *b = &ifs[i].c1;
+		fprintf(f, "interface %s: %s rx packets; dropped %llu, missed %llu, fifo %llu, "
+			"over %llu, crc %llu\n", ifs[i].name,
+			fmt_thousands(d(b->rx_packets, a->rx_packets), b3, sizeof(b3)),
+			(unsigned long long)d(b->rx_dropped, a->rx_dropped),
+			(unsigned long long)d(b->rx_missed_errors, a->rx_missed_errors),
+			(unsigned long long)d(b->rx_fifo_errors, a->rx_fifo_errors),
+			(unsigned long long)d(b->rx_over_errors, a->rx_over_errors),
+			(unsigned long long)d(b->rx_crc_errors, a->rx_crc_errors));
+	}
+	fprintf(f, "delay: %s; %llu negative, %llu implausible (> %.3f s)%s\n", clock_note(clocks),
+		(unsigned long long)t->neg_delay, (unsigned long long)t->implausible_delay,
+		(double)c->max_delay_ns / 1e9, delay_valid ? "" : ": CLOCKS DISAGREE, one-way delays are not valid");
+	for (int i = 0; i < SINK_STREAMS; i++) {
+		struct sink_stream *st = s->streams[i];
+		if (!st)
+			continue;
+		const struct hist *h = &st->delay.owd;
+		fprintf(f, "  stream %u: rx %llu lost %llu dup %llu reord %llu (max extent %llu); "
+			"delay min %.1f p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us; "
+			"jitter %.2f us%s\n", st->id,
+			(unsigned long long)st->seq.rx_pkts, (unsigned long long)st->seq.lost_final,
+			(unsigned long long)st->seq.dup_pkts,
+			(unsigned long long)st->seq.reordered_pkts,
+			(unsigned long long)st->seq.max_extent,
+			(h->count ? h->min : 0) / 1e3, hist_quantile(h, 0.5) / 1e3,
+			hist_quantile(h, 0.9) / 1e3, hist_quantile(h, 0.99) / 1e3,
+			hist_quantile(h, 0.999) / 1e3, (h->count ? h->max : 0) / 1e3,
+			st->delay.jitter_ns / 1e3, st->split ? " (split across threads: inexact)" : "");
+	}
+	free(all);
+}
