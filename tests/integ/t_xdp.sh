@@ -154,7 +154,7 @@ base=$(ifc rut rut0 rx_packets)
 start gen gen "$B/ppslab-gen" -i xdp:gen0 --threads 2 --dst 198.18.0.1 --rate 20k --count 20000 --json
 finish gen 30; eq "sink on 2 queues: gen exits 0" "$RC" 0
 arrived rut rut0 "$base" 20000
-sink_done mqs; eq "sink on 2 queues: exits 0" "$RC" 0
+sink_done mqs 20000; eq "sink on 2 queues: exits 0" "$RC" 0
 eq "sink on 2 queues: both threads read, all counted, none lost" \
 	"$(jv mqs '[.threads, ([.workers[] | .rx_pkts > 0] | all), .rx_pkts, .lost_pkts] | map(tostring) | join(",")')" \
 	"2,true,20000,0"
