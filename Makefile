@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # ppslab — one Makefile for the library, the four programs and the tests.
 #
 #   make                  build everything into build/ (build-san/ with SAN=1)

@@ -1,12 +1,17 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* anacli.c — shared helpers of the analysis commands (see anacli.h). */
 #include "anacli.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
 
+#include "cli.h"
+#include "grid.h"
 #include "log.h"
+#include "num.h"
 
 int ana_load(const char *path, struct res_file **out)
 {
@@ -18,34 +23,69 @@ int ana_load(const char *path, struct res_file **out)
 	return rc == -ENOENT ? EX_NOINPUT : rc == -EINVAL ? EX_DATAERR : EX_OSERR;
 }
 
-int strlist_add(struct strlist *l, const char *s)
+int ana_one_file(const char *cmd, const char *synopsis, int noperands)
 {
-	char **n = realloc(l->v, (l->n + 2) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	l->v = n;
-	if (!(n[l->n] = strdup(s)))
-		return -ENOMEM;
-	n[++l->n] = NULL;
+	if (noperands == 1)
+		return 0;
+	log_err("%s needs exactly one results file (usage: %s)", cmd, synopsis);
+	return EX_USAGE;
+}
+
+int ana_pct(const char *s, double min, double max, double *frac)
+{
+	double v;
+	size_t l = strlen(s);
+	char buf[64];
+	if (!l || l >= sizeof(buf))
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "%s", s);
+	if (buf[l - 1] == '%')
+		buf[l - 1] = 0;
+	if (num_double(buf, min, max, &v))
+		return -EINVAL;
+	*frac = v / 100;
 	return 0;
 }
 
-int strlist_add_csv(struct strlist *l, const char *text)
+int ana_opt_margin(const char *arg, double *frac)
 {
-	char *dup = strdup(text), *save = NULL;
-	int rc = dup ? 0 : -ENOMEM;
-	for (char *t = dup ? strtok_r(dup, ",", &save) : NULL; t && !rc;
-	     t = strtok_r(NULL, ",", &save))
-		rc = strlist_add(l, t);
-	free(dup);
-	return rc;
+	if (ana_pct(arg, 0, 50, frac) || !(*frac > 0))
+		return cli_bad("margin", arg, "a percentage above 0 and up to 50, e.g. 2%");
+	return 0;
 }
 
-void strlist_free(struct strlist *l)
+int ana_opt_where(struct res_sel *w, const char *arg)
 {
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-	l->v = NULL;
-	l->n = 0;
+	char err[512];
+	if (res_sel_parse(w, arg, err, sizeof(err)))
+		return cli_bad("where", arg, "AXIS=VALUE[,AXIS=VALUE...]");
+	return 0;
+}
+
+int ana_opt_format(const char *arg, int html, int *fmt)
+{
+	if ((*fmt = grid_fmt_parse(arg)) < 0 || (!html && *fmt == GRID_HTML))
+		return cli_bad("format", arg, html ? "text, md, csv or html" : "text, md or csv");
+	return 0;
+}
+
+int ana_write_json(const char *path, const json_t *j)
+{
+	if (!strcmp(path, "-")) {
+		if (json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
+		    fputc('\n', stdout) == EOF)
+			return EX_CANTCREAT;
+		return 0;
+	}
+	int e = res_save(path, j);
+	if (!e)
+		return 0;
+	log_err("-o %s: cannot write: %s", path, strerror(-e));
+	return EX_CANTCREAT;
+}
+
+int ana_plot_status(int neg_errno)
+{
+	return neg_errno == -EINVAL ? EX_USAGE : neg_errno == -ENOENT ? EX_UNAVAILABLE
+	       : neg_errno == -EIO ? EX_SOFTWARE : EX_CANTCREAT;
 }

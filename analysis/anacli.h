@@ -1,24 +1,46 @@
-/* anacli.h — small helpers shared by the table, plot, compare and report commands:
- * loading a results file with the right exit code, and list-valued options. */
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* anacli.h — what the analysis commands (table, plot, compare, trend, report, env) share
+ * besides cli_parse (cliopts.h): loading a results file with the right exit code,
+ * percentages and list-valued options, writing a JSON document, and the exit code of
+ * a failed plot. */
 #ifndef PPSLAB_ANALYSIS_ANACLI_H
 #define PPSLAB_ANALYSIS_ANACLI_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "results.h"
+#include "strlist.h"   /* the commands' repeatable options */
 
 /* Loads path; on failure prints the error and returns EX_NOINPUT (cannot open),
  * EX_DATAERR (not JSON / not a results file) or EX_OSERR. 0 on success. */
 int ana_load(const char *path, struct res_file **out);
 
-/* A growing list of strings from repeatable, comma-separated options. */
-struct strlist {
-	size_t n;
-	char **v;
-};
-/* Splits text at commas and appends the non-empty parts. 0 or -ENOMEM. */
-int strlist_add_csv(struct strlist *l, const char *text);
-int strlist_add(struct strlist *l, const char *s);
-void strlist_free(struct strlist *l);
+/* 0 when a command that takes one results file got noperands == 1; else EX_USAGE after
+ * "CMD needs exactly one results file (usage: SYNOPSIS)". */
+int ana_one_file(const char *cmd, const char *synopsis, int noperands);
+
+/* "2%", "2" or "0.5%": a percentage from min to max, as a fraction (0.02). 0, or -EINVAL
+ * for anything else (also text of 64 characters or more). */
+int ana_pct(const char *s, double min, double max, double *frac);
+
+/* --margin PCT of compare and trend: above 0 and up to 50%, as a fraction. 0, or
+ * EX_USAGE after a message naming --margin. */
+int ana_opt_margin(const char *arg, double *frac);
+
+/* --where AXIS=VALUE,...: adds to w. 0, EX_USAGE after a message naming --where. */
+int ana_opt_where(struct res_sel *w, const char *arg);
+
+/* --format FMT: *fmt set to a grid_fmt (text, md, csv, and html when html is set). 0, or
+ * EX_USAGE after a message naming --format and the formats taken. */
+int ana_opt_format(const char *arg, int html, int *fmt);
+
+/* Writes j to path ("-": stdout, indented as on disk). 0, or EX_CANTCREAT after a
+ * message naming -o PATH. */
+int ana_write_json(const char *path, const json_t *j);
+
+/* The exit code of a failed plot (plot.h's -errno): EX_USAGE for what was asked,
+ * EX_UNAVAILABLE without gnuplot, EX_SOFTWARE when gnuplot failed, else EX_CANTCREAT. */
+int ana_plot_status(int neg_errno);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_compare.c — `ppslab compare A.json B.json [C.json ...]`: the command line over
  * compare.c. A is the baseline; every other file is compared against it. With --by
  * AXIS, one file: its values of AXIS are compared, the first (or --baseline's) as the
@@ -9,6 +10,7 @@
 
 #include "anacli.h"
 #include "cli.h"
+#include "cliopts.h"
 #include "cmds.h"
 #include "compare.h"
 #include "jout.h"
@@ -51,7 +53,6 @@ static const struct opt_def opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
-#define HELP_REQUESTED 1000
 #define FAIL_MISSING (1u << 8)
 
 struct args {
@@ -62,25 +63,7 @@ struct args {
 	unsigned fail_on;
 	const char *out, *plot, *plot_metric;
 	const char *by, *baseline;
-	char err[512];
 };
-
-/* "2%", "2", "0.5%": a percentage as a fraction. */
-static int parse_pct(const char *s, double max, double *out)
-{
-	double v;
-	size_t l = strlen(s);
-	char buf[64];
-	if (!l || l >= sizeof(buf))
-		return -EINVAL;
-	snprintf(buf, sizeof(buf), "%s", s);
-	if (buf[l - 1] == '%')
-		buf[l - 1] = 0;
-	if (num_double(buf, 0, max, &v))
-		return -EINVAL;
-	*out = v / 100;
-	return 0;
-}
 
 static int handle(int key, const char *arg, int idx, void *ctx)
 {
@@ -88,28 +71,18 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	const char *name = opts[idx].name;
 	switch (key) {
 	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
-	case 'd':
-		if (parse_pct(arg, 50, &a->co.margin) || !(a->co.margin > 0))
-			return cli_bad("margin", arg, "a percentage above 0 and up to 50, e.g. 2%");
-		return 0;
-	case 'w':
-		if (res_sel_parse(&a->where, arg, a->err, sizeof(a->err)))
-			return cli_bad("where", arg, "AXIS=VALUE[,AXIS=VALUE...]");
-		return 0;
-	case 'f':
-		if ((a->fmt = grid_fmt_parse(arg)) < 0)
-			return cli_bad("format", arg, "text, md, csv or html");
-		return 0;
+	case 'd': return ana_opt_margin(arg, &a->co.margin);
+	case 'w': return ana_opt_where(&a->where, arg);
+	case 'f': return ana_opt_format(arg, 1, &a->fmt);
 	case 'o': a->out = arg; return 0;
 	case 'b': a->by = arg; return 0;
 	case 'p': a->plot = arg; return 0;
-	case 'h': return HELP_REQUESTED;
 	}
 	if (!strcmp(name, "alpha")) {
 		if (num_double(arg, 1e-9, 0.5, &a->co.alpha))
 			return cli_bad("alpha", arg, "a probability above 0 and up to 0.5, e.g. 0.05");
 	} else if (!strcmp(name, "floor")) {
-		if (parse_pct(arg, 50, &a->co.floor))
+		if (ana_pct(arg, 0, 50, &a->co.floor))
 			return cli_bad("floor", arg, "a percentage from 0 to 50, e.g. 0.25%");
 	} else if (!strcmp(name, "lower-is-better")) {
 		return strlist_add_csv(&a->lower, arg) ? EX_OSERR : 0;
@@ -225,14 +198,12 @@ int cmd_compare(int argc, char **argv)
 	struct res_file *rf[16] = { 0 }, *whole = NULL;
 	struct cmp *cs[16] = { 0 };
 	size_t nf = 0;
-	int first, rc = opt_parse(argc, argv, opts, handle, &a, &first);
-	if (rc == HELP_REQUESTED) {
-		opt_usage(stdout, SYNOPSIS, opts);
-		rc = EX_OK;
+	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &a };
+	int first, rc = cli_parse(&prog, argc, argv, NULL, &first);
+	if (rc) {
+		rc = rc == CLI_DONE ? EX_OK : rc;
 		goto out;
 	}
-	if (rc)
-		goto out;
 	if (a.by) {
 		if (argc - first != 1) {
 			log_err("--by compares the values of one axis within one results file; got %d "
@@ -305,21 +276,10 @@ int cmd_compare(int argc, char **argv)
 		json_t *j = cmp_json(cs, nc);
 		if (whole)
 			by_json(j, &a, whole, rf[0]);
-		int bad;
-		if (!strcmp(a.out, "-")) {
-			bad = json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
-			      fputc('\n', stdout) == EOF;
-		} else {
-			int r = res_save(a.out, j);
-			bad = r != 0;
-			if (bad)
-				log_err("-o %s: cannot write: %s", a.out, strerror(-r));
-		}
+		rc = ana_write_json(a.out, j);
 		json_decref(j);
-		if (bad) {
-			rc = EX_CANTCREAT;
+		if (rc)
 			goto out;
-		}
 	}
 	if (a.plot) {
 		const char *m = a.plot_metric ? a.plot_metric : cs[0]->metrics[0];
@@ -327,8 +287,7 @@ int cmd_compare(int argc, char **argv)
 		int r = cmp_plot(cs, nc, m, &po, err, sizeof(err));
 		if (r) {
 			log_err("%s", err);
-			rc = r == -EINVAL ? EX_USAGE : r == -ENOENT ? EX_UNAVAILABLE
-			     : r == -EIO ? EX_SOFTWARE : EX_CANTCREAT;
+			rc = ana_plot_status(r);
 			goto out;
 		}
 	}

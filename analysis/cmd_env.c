@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_env.c — `ppslab env`: this box's environment (envinfo.h) as JSON, the command a
  * remote box runs over ssh for ppslab run. */
 #include <errno.h>

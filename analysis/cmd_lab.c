@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_lab.c — `ppslab lab up|down|status|shield`: the command line over lab.c. */
 #include <stdio.h>
 #include <stdlib.h>

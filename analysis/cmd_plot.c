@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_plot.c — `ppslab plot RESULTS ...`: the command line over plot.c. */
 #include <errno.h>
 #include <stdio.h>
@@ -6,6 +7,7 @@
 
 #include "anacli.h"
 #include "cli.h"
+#include "cliopts.h"
 #include "cmds.h"
 #include "log.h"
 #include "num.h"
@@ -39,14 +41,11 @@ static const struct opt_def opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
-#define HELP_REQUESTED 1000
-
 struct args {
 	struct plot_req rq;
 	struct plot_out out;
 	struct strlist metrics;
 	struct res_sel where;
-	char err[512];
 };
 
 /* "10G", "2.5G", "100M", also with bit/bps/bit/s. */
@@ -74,10 +73,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	case 'y': a->rq.y = arg; return 0;
 	case 'b': a->rq.by = arg; return 0;
 	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
-	case 'w':
-		if (res_sel_parse(&a->where, arg, a->err, sizeof(a->err)))
-			return cli_bad("where", arg, "AXIS=VALUE[,AXIS=VALUE...]");
-		return 0;
+	case 'w': return ana_opt_where(&a->where, arg);
 	case 'e':
 		if ((v = plot_errors_parse(arg)) < 0)
 			return cli_bad("errors", arg, "minmax, stdev or none");
@@ -89,7 +85,6 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		return 0;
 	case 't': a->rq.title = arg; return 0;
 	case 'o': a->out.path = arg; return 0;
-	case 'h': return HELP_REQUESTED;
 	}
 	if (!strcmp(name, "logx")) {
 		a->rq.logx = 1;
@@ -113,20 +108,14 @@ int cmd_plot(int argc, char **argv)
 {
 	struct args a = { .rq = { .kind = PLOT_LINE } };
 	struct res_file *rf = NULL;
-	int first, rc = opt_parse(argc, argv, opts, handle, &a, &first);
-	if (rc == HELP_REQUESTED) {
-		opt_usage(stdout, SYNOPSIS, opts);
-		rc = EX_OK;
+	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &a };
+	int first, rc = cli_parse(&prog, argc, argv, NULL, &first);
+	if (rc) {
+		rc = rc == CLI_DONE ? EX_OK : rc;
 		goto out;
 	}
-	if (rc)
-		goto out;
-	if (argc - first != 1) {
-		log_err("plot needs exactly one results file (usage: %s)", SYNOPSIS);
-		rc = EX_USAGE;
-		goto out;
-	}
-	if ((rc = ana_load(argv[first], &rf)))
+	if ((rc = ana_one_file("plot", SYNOPSIS, argc - first)) ||
+	    (rc = ana_load(argv[first], &rf)))
 		goto out;
 	a.rq.metrics = (const char *const *)a.metrics.v;
 	a.rq.nmetrics = a.metrics.n;
@@ -135,8 +124,7 @@ int cmd_plot(int argc, char **argv)
 	int r = plot_results(rf, &a.rq, &a.out, err, sizeof(err));
 	if (r) {
 		log_err("%s", err);
-		rc = r == -EINVAL ? EX_USAGE : r == -ENOENT ? EX_UNAVAILABLE
-		     : r == -EIO ? EX_SOFTWARE : EX_CANTCREAT;
+		rc = ana_plot_status(r);
 		goto out;
 	}
 	if (a.out.path) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_report.c — `ppslab report RESULTS [-o DIR] [--compare BASE]`: the command line
  * over report.c. */
 #include <errno.h>
@@ -7,9 +8,9 @@
 
 #include "anacli.h"
 #include "cli.h"
+#include "cliopts.h"
 #include "cmds.h"
 #include "log.h"
-#include "num.h"
 #include "opt.h"
 #include "report.h"
 
@@ -26,8 +27,6 @@ static const struct opt_def opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
-#define HELP_REQUESTED 1000
-
 struct args {
 	const char *dir, *base;
 	struct strlist metrics;
@@ -43,18 +42,10 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	case 'o': a->dir = arg; return 0;
 	case 'c': a->base = arg; return 0;
 	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
-	case 'd': {
-		char buf[64];
-		size_t l = strlen(arg);
-		snprintf(buf, sizeof(buf), "%s", arg);
-		if (l && l < sizeof(buf) && buf[l - 1] == '%')
-			buf[l - 1] = 0;
-		if (num_double(buf, 1e-6, 50, &a->margin))
+	case 'd':
+		if (ana_pct(arg, 1e-6, 50, &a->margin))
 			return cli_bad("margin", arg, "a percentage above 0 and up to 50, e.g. 2%");
-		a->margin /= 100;
 		return 0;
-	}
-	case 'h': return HELP_REQUESTED;
 	}
 	if (!strcmp(name, "no-plots"))
 		a->no_plots = 1;
@@ -65,20 +56,14 @@ int cmd_report(int argc, char **argv)
 {
 	struct args a = { .dir = "report", .margin = 0.02 };
 	struct res_file *rf = NULL, *base = NULL;
-	int first, rc = opt_parse(argc, argv, opts, handle, &a, &first);
-	if (rc == HELP_REQUESTED) {
-		opt_usage(stdout, SYNOPSIS, opts);
-		rc = EX_OK;
+	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &a };
+	int first, rc = cli_parse(&prog, argc, argv, NULL, &first);
+	if (rc) {
+		rc = rc == CLI_DONE ? EX_OK : rc;
 		goto out;
 	}
-	if (rc)
-		goto out;
-	if (argc - first != 1) {
-		log_err("report needs exactly one results file (usage: %s)", SYNOPSIS);
-		rc = EX_USAGE;
-		goto out;
-	}
-	if ((rc = ana_load(argv[first], &rf)) || (a.base && (rc = ana_load(a.base, &base))))
+	if ((rc = ana_one_file("report", SYNOPSIS, argc - first)) ||
+	    (rc = ana_load(argv[first], &rf)) || (a.base && (rc = ana_load(a.base, &base))))
 		goto out;
 	struct report_opts o = {
 		.dir = a.dir, .base = base, .metrics = (const char *const *)a.metrics.v,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_run.c — `ppslab run PROFILE ...`: the command line over run.c. */
 #include <stdio.h>
 #include <stdlib.h>

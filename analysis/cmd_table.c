@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_table.c — `ppslab table RESULTS ...`: the command line over pivot.c. Prints a
  * metric pivoted over two axes as aligned text (like the seeds' HZ table), Markdown,
  * CSV or HTML. */
@@ -8,6 +9,7 @@
 
 #include "anacli.h"
 #include "cli.h"
+#include "cliopts.h"
 #include "cmds.h"
 #include "log.h"
 #include "num.h"
@@ -35,15 +37,12 @@ static const struct opt_def opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
-#define HELP_REQUESTED 1000
-
 struct args {
 	const char *rows, *row_label, *cols, *title;
 	struct strlist metrics, specs;
 	struct res_sel where;
 	int fmt, decimals;
 	unsigned show;
-	char err[512];
 };
 
 static int parse_show(const char *text, unsigned *show)
@@ -81,17 +80,10 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		a->cols = arg;
 		return 0;
 	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
-	case 'w':
-		if (res_sel_parse(&a->where, arg, a->err, sizeof(a->err)))
-			return cli_bad("where", arg, "AXIS=VALUE[,AXIS=VALUE...]");
-		return 0;
-	case 'f':
-		if ((a->fmt = grid_fmt_parse(arg)) < 0)
-			return cli_bad("format", arg, "text, md, csv or html");
-		return 0;
+	case 'w': return ana_opt_where(&a->where, arg);
+	case 'f': return ana_opt_format(arg, 1, &a->fmt);
 	case 's': return parse_show(arg, &a->show);
 	case 't': a->title = arg; return 0;
-	case 'h': return HELP_REQUESTED;
 	}
 	if (!strcmp(name, "row-label"))
 		a->row_label = arg;
@@ -112,19 +104,14 @@ int cmd_table(int argc, char **argv)
 	struct pivot *pv = NULL;
 	struct pv_colspec *spec = NULL;
 	size_t nspec = 0;
-	int first, rc = opt_parse(argc, argv, opts, handle, &a, &first);
-	if (rc == HELP_REQUESTED) {
-		opt_usage(stdout, SYNOPSIS, opts);
-		rc = EX_OK;
+	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &a };
+	int first, rc = cli_parse(&prog, argc, argv, NULL, &first);
+	if (rc) {
+		rc = rc == CLI_DONE ? EX_OK : rc;
 		goto out;
 	}
-	if (rc)
+	if ((rc = ana_one_file("table", SYNOPSIS, argc - first)))
 		goto out;
-	if (argc - first != 1) {
-		log_err("table needs exactly one results file (usage: %s)", SYNOPSIS);
-		rc = EX_USAGE;
-		goto out;
-	}
 	for (size_t i = 0; i < a.specs.n; i++) {
 		char err[512];
 		int r = pv_colspecs_parse(a.specs.v[i], &spec, &nspec, err, sizeof(err));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_trend.c — `ppslab trend FILES...|DIR`: the command line over trend.c. */
 #include <dirent.h>
 #include <errno.h>
@@ -8,6 +9,7 @@
 
 #include "anacli.h"
 #include "cli.h"
+#include "cliopts.h"
 #include "cmds.h"
 #include "jout.h"
 #include "log.h"
@@ -48,7 +50,6 @@ static const struct opt_def opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
-#define HELP_REQUESTED 1000
 #define FAIL_REG 1u
 #define FAIL_PROG 2u
 #define FAIL_MISSING 4u
@@ -60,25 +61,7 @@ struct args {
 	int fmt, label_set;
 	unsigned fail_on;
 	const char *out, *plot, *plot_metric;
-	char err[512];
 };
-
-/* "2%", "2", "0.5%": a percentage as a fraction. */
-static int parse_pct(const char *s, double max, double *out)
-{
-	double v;
-	size_t l = strlen(s);
-	char buf[64];
-	if (!l || l >= sizeof(buf))
-		return -EINVAL;
-	snprintf(buf, sizeof(buf), "%s", s);
-	if (buf[l - 1] == '%')
-		buf[l - 1] = 0;
-	if (num_double(buf, 0, max, &v))
-		return -EINVAL;
-	*out = v / 100;
-	return 0;
-}
 
 static int handle(int key, const char *arg, int idx, void *ctx)
 {
@@ -95,18 +78,9 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		a->to.label = strcmp(arg, "created") ? arg : NULL;
 		return 0;
 	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
-	case 'd':
-		if (parse_pct(arg, 50, &a->to.margin) || !(a->to.margin > 0))
-			return cli_bad("margin", arg, "a percentage above 0 and up to 50, e.g. 2%");
-		return 0;
-	case 'w':
-		if (res_sel_parse(&a->where, arg, a->err, sizeof(a->err)))
-			return cli_bad("where", arg, "AXIS=VALUE[,AXIS=VALUE...]");
-		return 0;
-	case 'f':
-		if ((a->fmt = grid_fmt_parse(arg)) < 0 || a->fmt == GRID_HTML)
-			return cli_bad("format", arg, "text, md or csv");
-		return 0;
+	case 'd': return ana_opt_margin(arg, &a->to.margin);
+	case 'w': return ana_opt_where(&a->where, arg);
+	case 'f': return ana_opt_format(arg, 0, &a->fmt);
 	case 'o': a->out = arg; return 0;
 	case 'p': {
 		/* refused before anything is printed, not after the table */
@@ -117,7 +91,6 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		a->plot = arg;
 		return 0;
 	}
-	case 'h': return HELP_REQUESTED;
 	}
 	if (!strcmp(name, "label-from")) {
 		if (a->label_set++)
@@ -131,7 +104,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 			return cli_bad("order", arg, "label or given");
 		a->to.order_given = !strcmp(arg, "given");
 	} else if (!strcmp(name, "floor")) {
-		if (parse_pct(arg, 50, &a->to.floor))
+		if (ana_pct(arg, 0, 50, &a->to.floor))
 			return cli_bad("floor", arg, "a percentage from 0 to 50, e.g. 0.25%");
 	} else if (!strcmp(name, "lower-is-better")) {
 		return strlist_add_csv(&a->lower, arg) ? EX_OSERR : 0;
@@ -257,8 +230,7 @@ static int plots(const struct trend *t, const char *path, const char *metric,
 		int r = trend_plot(t, s, &po, err, sizeof(err));
 		if (r) {
 			log_err("%s", err);
-			return r == -EINVAL ? EX_USAGE : r == -ENOENT ? EX_UNAVAILABLE
-			       : r == -EIO ? EX_SOFTWARE : EX_CANTCREAT;
+			return ana_plot_status(r);
 		}
 		if (strlist_add(written, name))
 			return EX_OSERR;
@@ -308,14 +280,12 @@ int cmd_trend(int argc, char **argv)
 	struct strlist paths = { 0 }, written = { 0 };
 	struct res_file **rf = NULL;
 	struct trend *t = NULL;
-	int first, rc = opt_parse(argc, argv, opts, handle, &a, &first);
-	if (rc == HELP_REQUESTED) {
-		opt_usage(stdout, SYNOPSIS, opts);
-		rc = EX_OK;
+	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &a };
+	int first, rc = cli_parse(&prog, argc, argv, NULL, &first);
+	if (rc) {
+		rc = rc == CLI_DONE ? EX_OK : rc;
 		goto out;
 	}
-	if (rc)
-		goto out;
 	if (argc - first < 1) {
 		log_err("trend needs results files or a directory of them (usage: %s)", SYNOPSIS);
 		rc = EX_USAGE;
@@ -367,21 +337,10 @@ int cmd_trend(int argc, char **argv)
 		trend_print(stdout, t, (enum grid_fmt)a.fmt);
 	if (a.out) {
 		json_t *j = trend_json(t);
-		int bad;
-		if (json_stdout) {
-			bad = json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
-			      fputc('\n', stdout) == EOF;
-		} else {
-			int e = res_save(a.out, j);
-			bad = e != 0;
-			if (bad)
-				log_err("-o %s: cannot write: %s", a.out, strerror(-e));
-		}
+		rc = ana_write_json(a.out, j);
 		json_decref(j);
-		if (bad) {
-			rc = EX_CANTCREAT;
+		if (rc)
 			goto out;
-		}
 	}
 	if (a.plot) {
 		if ((rc = plots(t, a.plot, pm, &written)))

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmds.h — the subcommands of `ppslab`, one function each (argv[0] is the subcommand
  * name). Each returns a sysexits code. */
 #ifndef PPSLAB_ANALYSIS_CMDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* main.c — ppslab: the analyzer's front door. Dispatches to a subcommand, like git. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # b_fw.sh — the firewall's own cost, without traffic: fw_eval over 1,000 rules that do
 # not match, per rule shape (bench/fw_eval_bench.c), as ps (10^-12 s) per rule and ns
 # per evaluation. A forwarded packet is evaluated twice (inbound and outbound pass). The

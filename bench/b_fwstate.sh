@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # b_fwstate.sh — `make bench BENCH=fwstate`: forwarding through stateful rules and a
 # large lookup table, ppslab-rut against the Linux kernel doing the same in the same run
 # (sourced by bench/run; the lab $BENCH_LAB is up, shields on). Repetitions interleave

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # b_gen.sh — ppslab-gen against its peers (sourced by bench/run; BENCH=gen runs only this).
 #
 # One veth (gen0 -> rut0 of the bench lab), 64-byte frames to 198.18.0.1:9, measured

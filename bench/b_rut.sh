@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # b_rut.sh — ppslab-rut against the peers that forward the same traffic between the same
 # veths, in one run (sourced by bench/run; the lab $BENCH_LAB is up, shields on).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # b_sink.sh — bench section "sink" (sourced by bench/run): does ppslab-sink keep up with
 # the fastest sender here, and how does its receive rate compare with tcpdump -w
 # /dev/null and an iperf3 UDP server in the same run?

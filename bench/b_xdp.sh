@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # b_xdp.sh — AF_XDP (xdp: ports) side by side with their peers (sourced by bench/run;
 # BENCH=xdp runs only this section). 64-byte frames, kernel counters on every hop,
 # BENCH_REPS repetitions of BENCH_SECS each, medians and ratios in the summary.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_eval_bench.c — micro-benchmark of the firewall's evaluation (router-under-test/
  * fw_eval.c): the time fw_eval takes over N rules that do not match, per evaluation and
  * per rule, for rule shapes that exercise each part of the matcher. Not part of

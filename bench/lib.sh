@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/lib.sh — shared by the benchmark sections (sourced by bench/run).
 #
 # Benchmarks measure speed side by side with peer tools in one run, as medians of

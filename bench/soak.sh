@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # soak.sh BINDIR — `make soak` (a long run, not part of make check): gen → rut → sink in
 # a lab of its own for SOAK_SECONDS (default 1800) at SOAK_RATE (default 50k pps), then
 # exact accounting (every frame sent arrived, none lost, duplicated or in an error

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xdp_drop.bpf.c — the cheapest receiver: drops every frame in the driver (XDP).
  * Attached to the far end of a veth in benchmarks, so a sender is measured against a
  * peer that costs almost nothing (xdp-bench from xdp-tools 1.3 does not load on this

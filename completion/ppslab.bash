@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # ppslab.bash — bash completion for ppslab, ppslab-gen, ppslab-sink and ppslab-rut.
 #
 # Options are read from each program's own --help when completing, so they never go

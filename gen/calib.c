@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* calib.c — the --calibrate run (see calib.h). Called by main.c instead of a normal
  * run; each phase is a complete gen_init / gen_start / gen_join with its own ports, so
  * the phases measure exactly what a normal run at that rate would do. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* calib.h — `ppslab-gen --calibrate`: this sender's own ceiling on a port and its pacing
  * error below it, measured in a few seconds before a device is judged.
  *

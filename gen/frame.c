@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* frame.c — size mixes, flow sets, payload patterns, error injection and the per-frame
  * patch of ppslab-gen (see frame.h). Parsers are called by main.c; gen_frames_build by
  * gen_init once; gen_frame_patch, gen_flow_at and the inline selectors by the workers'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* frame.h — what ppslab-gen's frames carry and how each is made from a template: the
  * size mix, the flow set, the payload pattern, error injection, and the per-frame patch
  * with RFC 1624 incremental checksum updates.

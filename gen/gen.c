@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* gen.c — the workers of ppslab-gen (see gen.h).
  *
  * Per batch: read the clock once, ask the schedule how many frames are due, fill that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* gen.h — the sender engine: templates, workers, pacing, transmission, accounting.
  *
  * main.c fills a gen_cfg from the command line; gen_init builds the frame templates and

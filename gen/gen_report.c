@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* gen_report.c — ppslab-gen's interval lines and summary (see gen_report.h). Called by main.c
  * from the main thread, outside the workers' hot loop; pure arithmetic on counter
  * snapshots plus one netlink read of the interface's counters per line. */
@@ -243,17 +244,7 @@ void gen_verdict(const struct gen *g, const struct gen_snap *s, struct gen_verdi
 
 json_t *gen_gaps_json(const struct hist *h, double nominal_ns)
 {
-	json_t *o = json_object();
-	jset_u64(o, "count", h->count);
-	if (h->count) {
-		jset_u64(o, "min", h->min);
-		jset_f(o, "mean", hist_mean(h));
-		jset_u64(o, "p50", hist_quantile(h, 0.50));
-		jset_u64(o, "p90", hist_quantile(h, 0.90));
-		jset_u64(o, "p99", hist_quantile(h, 0.99));
-		jset_u64(o, "p999", hist_quantile(h, 0.999));
-		jset_u64(o, "max", h->max);
-	}
+	json_t *o = jout_hist(h);
 	jset_f(o, "nominal_ns", nominal_ns);
 	json_object_set_new(o, "hist_log2", gaps_log2_json(h));
 	return o;

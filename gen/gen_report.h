@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* gen_report.h — what ppslab-gen prints: one line per interval under a header (or one JSON
  * object per interval), and the summary.
  *

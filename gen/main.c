@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* main.c — ppslab-gen: options, address resolution and the benchmark-range guard, the
  * rate and profile, then either a run (workers in gen.c, lines and summary in
  * gen_report.c) or a calibration (calib.c). */
@@ -14,6 +15,7 @@
 #include "calib.h"
 #include "priv.h"
 #include "cli.h"
+#include "cliopts.h"
 #include "clock.h"
 #include "gen.h"
 #include "ifinfo.h"
@@ -25,7 +27,6 @@
 #include "ready.h"
 #include "replay.h"
 #include "gen_report.h"
-#include "version.h"
 
 static struct opt_def opts[] = {
 	{ "iface", 'i', "PORTSPEC", "send on this port: afpacket:IF, pcap:IF, libnet:IF, xdp:IF, udp:ADDR:PORT (or IF)" },
@@ -60,16 +61,16 @@ static struct opt_def opts[] = {
 	{ "seed", 0, "N", "seed of random flows and Poisson gaps (default 1)" },
 	{ "late", 0, "DUR", "a frame sent this long after its deadline counts as late (default 100us)" },
 	{ "calibrate", 0, NULL, "measure this sender's ceiling on the port (--duration, default 2s) and its pacing error at 10/50/90% of it" },
-	{ "interval", 'I', "DUR", "report interval (default 1s)" },
-	{ "json", 'j', NULL, "JSON lines: ready, one per interval, then a summary" },
-	{ "ready-fd", 0, "N", "just before the first frame, also write a byte to file descriptor N and close it" },
+	CLI_OPT_INTERVAL,
+	CLI_OPT_JSON,
+	CLI_OPT_READY_FD("just before the first frame, also write a byte to file descriptor N and close it"),
 	{ "start-at", 0, "TIME", "send the first frame at TIME, seconds since the epoch on CLOCK_REALTIME (1700000000.25), at most 1h ahead; at once if it has passed" },
 	{ "allow-any-dst", 0, NULL, "allow destinations outside 198.18.0.0/15 and 127/8 (RFC 6815)" },
-	{ "user", 0, "NAME", "after opening the ports, drop root to user NAME (uid, gid, groups; no capabilities)" },
-	{ "quiet", 'q', NULL, "only errors on stderr" },
-	{ "verbose", 'v', NULL, "more diagnostics on stderr" },
-	{ "version", 'V', NULL, "print the version" },
-	{ "help", 'h', NULL, "this help" },
+	CLI_OPT_USER(CLI_USER_HELP),
+	CLI_OPT_QUIET,
+	CLI_OPT_VERBOSE,
+	CLI_OPT_VERSION,
+	CLI_OPT_HELP,
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -81,13 +82,11 @@ struct args {
 	const char *dst, *src, *dst_mac, *src_mac, *sport, *dport, *flow_order;
 	const char *rate, *link, *steps, *ramp, *size, *pattern, *inject, *inject_rate;
 	const char *cpus, *replay;
-	uint64_t flows, interval_ns;
-	int l1, calibrate, json, allow_any, verbose, rate_given;
+	uint64_t flows;
+	int l1, calibrate, allow_any, rate_given;
 	int dst_given, stream_given, ttl_given, clock_given;   /* not the defaults */
-	int ready_fd;          /* --ready-fd, or -1 */
+	struct cli_common com;
 	uint64_t start_at_ns;  /* --start-at (CLOCK_REALTIME ns), or 0 */
-	const char *user;
-	struct priv_user pu;
 	char udp_dst[64];
 	char udp_spec[160];    /* the udp: spec with ttl= from --ttl */
 };
@@ -170,15 +169,6 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 			return cli_bad(name, arg, "a number of threads 1..64");
 		a->cfg.threads = (unsigned)v;
 		break;
-	case 'I':
-		if (num_duration_ns(arg, 10 * NS_PER_MS, 3600 * NS_PER_S, &a->interval_ns))
-			return cli_bad(name, arg, "an interval from 10ms to 1h");
-		break;
-	case 'j': a->json = 1; break;
-	case 'q': a->verbose = 0; break;
-	case 'v': a->verbose++; break;
-	case 'V': printf("ppslab-gen %s\n", ppslab_version()); exit(0);
-	case 'h': opt_usage(stdout, SYNOPSIS, opts); exit(0);
 	default:
 		if (!strcmp(name, "src")) a->src = arg;
 		else if (!strcmp(name, "dst-mac")) a->dst_mac = arg;
@@ -207,8 +197,6 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		else if (!strcmp(name, "cpus")) a->cpus = arg;
 		else if (!strcmp(name, "replay")) a->replay = arg;
 		else if (!strcmp(name, "calibrate")) a->calibrate = 1;
-		else if (!strcmp(name, "user")) a->user = arg;
-		else if (!strcmp(name, "ready-fd")) return cli_ready_fd(arg, &a->ready_fd);
 		else if (!strcmp(name, "start-at")) return parse_start_at(arg, &a->start_at_ns);
 		else if (!strcmp(name, "seed")) {
 			if (num_u64(arg, 0, UINT64_MAX, &a->cfg.seed))
@@ -764,23 +752,6 @@ static int stopped_before_run(void)
 	return s ? 128 + s : 0;
 }
 
-/* Ports open, frames built, nothing sent yet: ready.h. */
-static void ready_setup(struct args *a, struct ready *r)
-{
-	ready_init(r, "gen");
-	r->json = a->json;
-	r->quiet = a->verbose == 0;
-	r->fd = a->ready_fd;
-	a->ready_fd = -1;
-}
-
-static void announce_ready(struct ready *r)
-{
-	int rc = ready_announce(r, stdout, stderr);
-	if (rc)
-		log_warn("--ready-fd: %s (nobody is waiting?)", strerror(-rc));
-}
-
 static int run(struct args *a, struct runctl *rctl, const char *ifname,
 	       const struct gen_info *info)
 {
@@ -793,7 +764,7 @@ static int run(struct args *a, struct runctl *rctl, const char *ifname,
 		log_err("%s", err);
 		return cli_exit_code(rc);
 	}
-	if (a->user && (rc = priv_drop(&a->pu, err, sizeof(err)))) {
+	if (a->com.user && (rc = priv_drop(&a->com.pu, err, sizeof(err)))) {
 		log_err("%s", err);
 		gen_fini(&g);
 		return EX_NOPERM;
@@ -802,12 +773,12 @@ static int run(struct args *a, struct runctl *rctl, const char *ifname,
 		gen_fini(&g);
 		return rc;
 	}
-	gen_report_init(&rep, &g, info, ifname, a->json, stdout);
+	gen_report_init(&rep, &g, info, ifname, a->com.json, stdout);
 	struct ready rd;
-	ready_setup(a, &rd);
+	cli_ready_init(&rd, "gen", &a->com);   /* ports open, frames built */
 	for (unsigned t = 0; t < g.nw; t++)
 		ready_port_add(&rd, g.w[t].port);
-	announce_ready(&rd);
+	cli_ready_announce(&rd);
 	/* a few ms ahead, so that every thread is waiting when the schedule begins; with
 	 * --start-at the realtime instant on our monotonic clock (at once when it passed:
 	 * the summary's first_tx_real_ns shows how late) */
@@ -822,7 +793,7 @@ static int run(struct args *a, struct runctl *rctl, const char *ifname,
 		return EX_OSERR;
 	}
 	gen_report_header(&rep);
-	uint64_t next = start + a->interval_ns;
+	uint64_t next = start + a->com.interval_ns;
 	int sig = 0;
 	for (;;) {
 		int s = runctl_wait_until(rctl, next);
@@ -834,7 +805,7 @@ static int run(struct args *a, struct runctl *rctl, const char *ifname,
 			break;        /* the senders finished */
 		if (s == 0) {
 			gen_report_interval(&rep, mono_ns());
-			next += a->interval_ns;
+			next += a->com.interval_ns;
 		}
 	}
 	atomic_store(&rctl->stop, 1);
@@ -863,44 +834,30 @@ int main(int argc, char **argv)
 			 .pattern = { .kind = GEN_PAT_BYTES, .len = 1 } },
 		.dst = "198.19.0.2",
 		.rate = "10k",
-		.interval_ns = NS_PER_S,
-		.verbose = 1,
-		.ready_fd = -1,
+		.com = CLI_COMMON_INIT,
 	};
 	static struct pace_profile prof;
 	struct gen_replay rp = { 0 };
 	struct gen_info info = { .mode = "send" };
 	char ifname[IFINFO_NAMESZ] = "";
 	struct runctl rctl;
-	int first, rc;
+	int rc;
 
 	/* SIGINT and SIGTERM wait, blocked, from the start: before the run they end it with
 	 * a message (stopped_before_run), during it the summary still comes */
 	runctl_init(&rctl);
 	log_init("ppslab-gen", 1);
-	static char ports[256], ihelp[320];
-	snprintf(ihelp, sizeof(ihelp), "send on this port: %s",
-		 port_specs_help(PORT_TX, 0, ports, sizeof(ports)));
-	opt_set_help(opts, "iface", ihelp);
-	if ((rc = opt_parse(argc, argv, opts, handle, &a, &first)))
-		return rc;
-	log_init("ppslab-gen", a.verbose);
-	if (first < argc) {
-		log_err("unexpected argument '%s' (see --help)", argv[first]);
+	cli_port_help(opts, "iface", "send on this port", PORT_TX, 0);
+	struct cli_prog prog = { "ppslab-gen", SYNOPSIS, opts, handle, &a };
+	if ((rc = cli_parse(&prog, argc, argv, &a.com, NULL)))
+		return rc == CLI_DONE ? EX_OK : rc;
+	if (a.com.user && a.calibrate) {
+		log_err("--user: --calibrate opens its port for each measurement; run it "
+			"without --user");
 		return EX_USAGE;
 	}
-	if (a.user) {
-		char uerr[160];
-		if (a.calibrate) {
-			log_err("--user: --calibrate opens its port for each measurement; run it "
-				"without --user");
-			return EX_USAGE;
-		}
-		if ((rc = priv_lookup(a.user, &a.pu, uerr, sizeof(uerr)))) {
-			log_err("--user %s", uerr);
-			return rc == -ENOENT ? EX_NOUSER : EX_USAGE;
-		}
-	}
+	if ((rc = cli_user_lookup(&a.com)))
+		return rc;
 	if ((rc = setup(&a, ifname, &info, &rp, &prof)) || (rc = stopped_before_run())) {
 		gen_replay_free(&rp);
 		return rc;
@@ -908,10 +865,10 @@ int main(int argc, char **argv)
 	if (a.calibrate) {
 		char err[256];
 		struct ready rd;
-		ready_setup(&a, &rd);
+		cli_ready_init(&rd, "gen", &a.com);
 		struct calib_cfg cc = { .base = a.cfg, .max_ns = a.cfg.duration_ns,
 					.frac_ns = a.cfg.duration_ns / 2, .ifname = ifname,
-					.json = a.json, .out = stdout, .ready = &rd };
+					.json = a.com.json, .out = stdout, .ready = &rd };
 		rc = calib_run(&cc, &info, &rctl, err, sizeof(err));
 		if (rc) {
 			log_err("%s", err);

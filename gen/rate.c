@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rate.c — rate, link-speed, step-list and ramp parsing (see rate.h). Called by main.c
  * and by the unit tests; nothing here runs per packet. */
 #include "rate.h"

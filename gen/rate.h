@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rate.h — what users type for a rate, and the pacing profiles built from it.
  *
  * A rate is packets per second ("300k", "1.5Mpps", "20000"), bits per second

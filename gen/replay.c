@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* replay.c — loads a pcap capture file for --replay (see replay.h). Called by main.c
  * before the run; libpcap reads both pcap and pcapng files. */
 #include "replay.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* replay.h — the frames of a pcap capture file, loaded once, for --replay.
  *
  * The file is read completely before the run (up to GEN_REPLAY_MAX_BYTES of frames), so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cli.c — shared command-line conventions (see cli.h). */
 #include "cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cli.h — conventions shared by the four mains: sysexits codes, one error message shape
  * ("PROG: --opt VALUE: expected ..."), and the benchmark-address guard (RFC 6815). */
 #ifndef PPSLAB_LIB_CLI_H

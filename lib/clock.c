@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* clock.c — absolute-deadline waits (see clock.h). Used by the sender's pacing, the
  * forwarder's poll clock and every interval reporter. */
 #include "clock.h"

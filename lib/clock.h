@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* clock.h — time in nanoseconds and sleeping until absolute deadlines.
  *
  * Pacing and intervals use CLOCK_MONOTONIC (never steps). Transmit timestamps in the

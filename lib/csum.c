@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* csum.c — RFC 1071 checksums and RFC 1624 incremental updates (see csum.h).
  * Called by the frame builder (gen), the classifier (sink, rut) and the forwarder's
  * TTL rewrite. */

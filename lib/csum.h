@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* csum.h — Internet checksums: RFC 1071 computation and RFC 1624 incremental update.
  *
  * All 16-bit values here are in memory (network) order, exactly as stored in a header:

@@ -1,6 +1,8 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fmt.c — rate and number formatting helpers (see fmt.h). */
 #include "fmt.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,4 +31,15 @@ char *fmt_thousands(uint64_t v, char *buf, size_t len)
 double pct_error(double achieved, double target)
 {
 	return target > 0 ? 100.0 * (achieved - target) / target : 0.0;
+}
+
+int fmt_err(int rc, char *err, size_t errlen, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
 }

@@ -1,5 +1,6 @@
-/* fmt.h — small pure helpers for reporting: rates from counter deltas and numbers with
- * thousands separators for human columns. */
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* fmt.h — small pure helpers for reporting: rates from counter deltas, numbers with
+ * thousands separators for human columns, and the error message of a module. */
 #ifndef PPSLAB_LIB_FMT_H
 #define PPSLAB_LIB_FMT_H
 
@@ -14,5 +15,11 @@ double rate_per_s(uint64_t cur, uint64_t prev, uint64_t dt_ns);
 char *fmt_thousands(uint64_t v, char *buf, size_t len);
 /* Signed percentage difference of achieved against target: 100·(a−t)/t; 0 if t is 0. */
 double pct_error(double achieved, double target);
+
+/* The way a module reports failure: formats the message into err (when err and errlen
+ * are set) and returns rc, a -errno, so that `return fmt_err(-EINVAL, err, errlen,
+ * "...", ...);` is one statement. */
+int fmt_err(int rc, char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif

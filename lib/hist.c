@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hist.c — log-linear histogram (see hist.h). */
 #include "hist.h"
 

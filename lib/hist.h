@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hist.h — a log-linear histogram of non-negative 64-bit values (latency in ns,
  * inter-departure gaps in ns, burst lengths).
  *

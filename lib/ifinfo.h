@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ifinfo.h — what the system knows about an interface: index, MAC, IPv4 address,
  * its own 64-bit counters, and neighbour/route lookups for resolving a next hop.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ifinfo_bsd.c — the portable implementation of ifinfo.h, for FreeBSD and DragonFly
  * (and Linux in a PORTABLE=1 build, which leaves ifinfo_linux.c out): if_nametoindex,
  * getifaddrs for the MAC (AF_LINK on the BSDs, AF_PACKET on Linux), the IPv4 address and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ifinfo_common.c — address and MAC text conversions shared by every system. */
 #include "ifinfo.h"
 

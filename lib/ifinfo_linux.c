@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ifinfo_linux.c — Linux implementation of ifinfo.h: ioctl for index/MAC/MTU,
  * getifaddrs for the IPv4 address, rtnetlink (RTM_GETLINK, IFLA_STATS64) for the 64-bit
  * counters and RTM_GETROUTE for the route — namespace-correct without a remounted /sys —

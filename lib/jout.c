@@ -1,9 +1,12 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* jout.c — JSON Lines output helpers (see jout.h). */
 #include "jout.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "hist.h"
 
 void jout_emit(FILE *f, json_t *obj)
 {
@@ -15,6 +18,22 @@ void jout_emit(FILE *f, json_t *obj)
 		free(s);
 	}
 	json_decref(obj);
+}
+
+json_t *jout_hist(const struct hist *h)
+{
+	json_t *o = json_object();
+	jset_u64(o, "count", h->count);
+	if (h->count) {
+		jset_u64(o, "min", h->min);
+		jset_f(o, "mean", hist_mean(h));
+		jset_u64(o, "p50", hist_quantile(h, 0.50));
+		jset_u64(o, "p90", hist_quantile(h, 0.90));
+		jset_u64(o, "p99", hist_quantile(h, 0.99));
+		jset_u64(o, "p999", hist_quantile(h, 0.999));
+		jset_u64(o, "max", h->max);
+	}
+	return o;
 }
 
 void jset_u64(json_t *o, const char *key, uint64_t v)

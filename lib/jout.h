@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* jout.h — JSON output on jansson, outside the hot path.
  *
  * ppslab-gen, ppslab-sink and ppslab-rut with --json print JSON Lines: first a
@@ -21,6 +22,11 @@ void jset_i64(json_t *o, const char *key, int64_t v);
 void jset_f(json_t *o, const char *key, double v);
 void jset_s(json_t *o, const char *key, const char *v);
 void jset_b(json_t *o, const char *key, int v);
+
+struct hist;
+/* A histogram's summary: {"count"}, and with samples also "min", "mean", "p50", "p90",
+ * "p99", "p999" and "max", in that order; the caller may add keys after them. */
+json_t *jout_hist(const struct hist *h);
 
 /* Object with "schema": "ppslab/<tool>", "schema_version", "tool", "type". */
 json_t *jout_obj(const char *tool, const char *type);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* log.c — the one place that writes diagnostics to stderr (see log.h). */
 #include "log.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* log.h — diagnostics on stderr, prefixed with the program name.
  * Human results go to stdout; everything said here goes to stderr so output pipes
  * cleanly. The level is set once by main(): 0 = errors only (-q), 1 = warnings

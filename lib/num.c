@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* num.c — strict number parsing with unit suffixes (see num.h). Used by every main()
  * and by the profile reader. Integer results are computed from the decimal digits, not
  * through a double, so "1.5M" is exactly 1,500,000. */

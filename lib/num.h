@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* num.h — strict parsing of the numbers users type, with unit suffixes.
  *
  * Every function parses the whole string: trailing garbage, empty strings, signs where

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* opt.c — table-driven option parsing and --help (see opt.h). */
 #include "opt.h"
 

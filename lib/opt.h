@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* opt.h — one option table per program drives getopt_long and --help.
  *
  * Each entry names the long option, its short letter (0 for none), the argument's name

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pace.c — absolute-deadline transmit schedules (see pace.h). Called by ppslab-gen's
  * workers once per batch: pace_due and pace_next_deadline are O(1) for deterministic
  * schedules (one Λ evaluation plus a rounding check) and O(due) for Poisson ones. */

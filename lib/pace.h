@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pace.h — the sender's transmit schedule: when frame k is due.
  *
  * A pure calculation on absolute deadlines (CLOCK_MONOTONIC ns from a start time), so

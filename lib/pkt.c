@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pkt.c — classification of received frames (see pkt.h). Called per frame by the sink
  * and, for the IPv4 part, by the forwarder: no allocation, no system calls. The order of
  * the checks decides the class a frame with several faults lands in: the outermost

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pkt.h — the test frame: layout, template building and classification.
  *
  * A test frame is Ethernet II / IPv4 (no options) / UDP / payload, the payload starting

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pkt_build.c — builds the test frame template with libnet, once per flow, before the
  * hot loop (which then patches only sequence, timestamp and, for several flows,
  * addresses/ports with RFC 1624 updates). libnet is used in LIBNET_NONE mode: it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pollkern.c — the table of kernel personalities (see pollkern.h). Each row is what one
  * BSD's sys/kern/kern_poll.c does; docs/design/polling.md#kernel-personalities gives the
  * revision and function every field comes from. */

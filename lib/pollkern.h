@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pollkern.h — the kernel personalities of ppslab-rut's poll mode: which BSD
  * sys/kern/kern_poll.c each name stands for and what it does differently
  * (docs/design/polling.md#kernel-personalities). Shared by ppslab-rut (devpoll.c runs

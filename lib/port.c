@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* port.c — spec parsing and dispatch to the backends (see port.h). The per-burst cost
  * of the indirection is one function-pointer call. */
 #include "port_impl.h"

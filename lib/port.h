@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* port.h — one packet I/O abstraction for every program: a port is opened from a spec
  * string and moves frames in bursts.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* port_afpacket.c — the Linux default port: AF_PACKET with PACKET_MMAP rings.
  *
  * RX: TPACKET_V3 (blocks of frames, one wake-up per block; what the sink wants) or, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* port_impl.h — what a port backend provides (private to lib/port*.c). */
 #ifndef PPSLAB_LIB_PORT_IMPL_H
 #define PPSLAB_LIB_PORT_IMPL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* port_libnet.c — libnet link-layer injection as a transmit-only port, the portable way
  * to put whole frames on a wire (PF_PACKET on Linux, BPF on the BSDs and macOS).
  * Opened by port_open for "libnet:IF"; ppslab-gen sends through it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* port_pcap.c — the portable port: libpcap for capture and injection, for boxes without
  * AF_PACKET rings (FreeBSD, DragonFly, macOS in a three-box lab).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* port_udp.c — kernel UDP sockets as a port: sendmmsg/recvmmsg bursts, no raw access
  * needed, works on loopback and across a routed network.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* port_xdp.c — the AF_XDP port, xdp:IF (Linux, libxdp + libbpf; see port.h).
  *
  * Owns, per port: one AF_XDP socket bound to one queue of IF with its four rings, and

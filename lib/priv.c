@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* priv.c — resolving a user and dropping to it (see priv.h). Called by the mains of
  * ppslab-gen, ppslab-sink and ppslab-rut for --user, after their ports are open. */
 #include "priv.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* priv.h — dropping root after the ports are open (--user NAME of ppslab-gen,
  * ppslab-sink and ppslab-rut).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* proc.c — running programs as argument vectors, in namespaces, with time limits
  * (see proc.h). Used by `ppslab lab` and by `ppslab run` for every tool it starts. */
 #include "proc.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* proc.h — running other programs: always as an argument vector (never through a shell
  * with interpolated values), optionally inside a network namespace, with output
  * captured and a time limit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ready.c — the readiness announcement and its reader (see ready.h). */
 #include "ready.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ready.h — how ppslab-rut, ppslab-sink and ppslab-gen say they are ready, and how a
  * waiting program finds out (docs/readiness.md is the user's description).
  *

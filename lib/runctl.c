@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* runctl.c — signal-safe waiting for the main thread (see runctl.h). */
 #include "runctl.h"
 

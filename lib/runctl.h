@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* runctl.h — how every tool's main thread waits: for the next interval, for a worker to
  * finish, or for SIGINT/SIGTERM, without async signal handlers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sig.c — encode/decode of the payload signature (see sig.h). */
 #include "sig.h"
 

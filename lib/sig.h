@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sig.h — the 18-byte payload signature every test frame carries.
  *
  * Layout (network byte order), at the start of the UDP payload:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* version.c — version string and share directory; PPSLAB_GIT (git describe) and
  * PPSLAB_SHARE_DIR (PREFIX/share/ppslab) come from the Makefile. */
 #include "version.h"

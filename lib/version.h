@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* version.h — the ppslab version and the git revision it was built from. */
 #ifndef PPSLAB_LIB_VERSION_H
 #define PPSLAB_LIB_VERSION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xdp_owner.c — finding who holds a BPF program, from /proc (see xdp_owner.h). Called
  * when a port opens and by `ppslab lab up`, never per packet. */
 #include "xdp_owner.h"

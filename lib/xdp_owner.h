@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xdp_owner.h — whether an XDP program left on an interface is a leftover: the project's
  * own program (by name) that no live process holds open any more. Used by the xdp: port
  * (lib/port_xdp.c) before it attaches, and by `ppslab lab up` (analysis/runner/lab.c).

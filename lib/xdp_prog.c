@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xdp_prog.c — the XDP redirect program of AF_XDP ports (see xdp_prog.h), called by
  * lib/port_xdp.c when an RX port opens and closes.
  *

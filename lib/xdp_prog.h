@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xdp_prog.h — the XDP program behind AF_XDP RX ports (lib/port_xdp.c): loaded,
  * attached to an interface, shared by this process's sockets on it, detached when the
  * last one closes; leftovers of killed tools cleared first (lib/xdp_owner.h).

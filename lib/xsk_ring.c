@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xsk_ring.c — AF_XDP ring index arithmetic and the frame allocator (see xsk_ring.h).
  * Used by lib/port_xdp.c on the kernel's mappings and by tests/unit/lib/t_xsk_ring.c on
  * plain arrays; no system calls. */

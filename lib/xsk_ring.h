@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xsk_ring.h — the bookkeeping behind AF_XDP ports (lib/port_xdp.c), as pure functions
  * over plain memory so it can be tested without a kernel or root.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bsdctl.c — sysctl(8) emulation over an OID table (see bsdctl.h). Called by ctl.c on
  * the forwarding thread; the OID table and its callbacks belong to the caller. Behaviour
  * and messages follow FreeBSD 8.3's sbin/sysctl/sysctl.c (parse(), show_var(),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bsdctl.h — sysctl(8) over a table of OIDs: what `ppslab-rut ctl PATH sysctl ...`
  * runs, printing exactly what FreeBSD 8's sysctl prints and returning its exit status.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd.c — runs one control request on the forwarding thread (see cmd.h). Called by
  * fwdloop.c between batches, when ctl.c has posted a request. */
 #include "cmd.h"

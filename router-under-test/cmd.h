@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd.h — the control commands, run on the forwarding thread: `sysctl` (bsdctl.c over
  * the forwarder's tree), `ipfw` (the firewall's fw_exec) and `stats` (rutstats.c). */
 #ifndef PPSLAB_ROUTER_UNDER_TEST_CMD_H

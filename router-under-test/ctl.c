@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ctl.c — the control socket server (its own thread) and the `ppslab-rut ctl` client
  * (see ctl.h for the protocol). The server never touches forwarding state: it moves
  * bytes between the socket and the mailbox; cmd.c runs the commands on the forwarding

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ctl.h — the control socket of ppslab-rut (--ctl PATH) and its client
  * (`ppslab-rut ctl PATH COMMAND ...`).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* devpoll.c — the DEVICE_POLLING state machine (see devpoll.h). Owns one poll context: knobs,
  * statistics, the handler list and the tick clock. Called by the forwarder's poll-mode
  * loop (fwdloop.c) with the real clocks and by tests/unit/rut/t_poll.c with simulated ones.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* devpoll.h — the BSD DEVICE_POLLING scheduler (docs/design/polling.md), as a pure state
  * machine driven by an injected clock and handler callbacks.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fw.c — the firewall's ruleset (struct fw_rules, fw_impl.h) and its handle: storage in
  * (number, insertion) order ending with rule 65535, insertion, removal, sorting after
  * out-of-order loads, the scan index and skipto targets (fw_rules_finish), tunables,

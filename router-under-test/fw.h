@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fw.h — the ipfw-compatible firewall of ppslab-rut (docs/design/ipfw.md).
  *
  * CONTRACT (agreed before implementation; the firewall engineer may extend it, not break

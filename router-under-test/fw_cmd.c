@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_cmd.c — the ipfw(8) command interpreter and rule files: add (with automatic
  * numbering), delete, flush, zero, resetlog, show/list, enable/disable, their messages and
  * the exit status ipfw would give (fw_diag.ex), and loading or checking a file of rules as

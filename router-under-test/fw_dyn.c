@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_dyn.c — ipfw's dynamic states (keep-state, record-state, limit, set-limit,
  * check-state), after FreeBSD 14's ip_fw_dynamic.c: a hash of states whose bucket
  * count starts at 256 and grows (dyn_tick: to the next power of two above the state

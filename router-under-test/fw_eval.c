@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_eval.c — one pass of a packet over the ruleset (docs/design/ipfw.md#evaluation),
  * per-rule counters and log lines (docs/design/ipfw.md#logging). Called by the forwarder
  * for every packet, twice when forwarded (the inbound and the outbound pass): no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_impl.h — the firewall's internal representation, shared by fw.c (the ruleset),
  * fw_cmd.c (ipfw commands, rule files), fw_parse.c (text → compiled rule), fw_eval.c
  * (matching), fw_show.c (listing) and fw_tab.c (names), and by the unit tests. Not part

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_lpm.c — ipfw's lookup tables (`table(NAME)`, `ipfw table NAME add ...`) for IPv4
  * address keys: longest-prefix match, as FreeBSD's addr:radix algorithm answers it
  * (ip_fw_table_algo.c), by a different structure: one open-addressing hash per prefix

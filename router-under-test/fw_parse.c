@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_parse.c — the ipfw rule language: a lexer for one line and a compiler from tokens
  * to a compiled rule (fw_impl.h), with diagnostics that name the column and what was
  * expected. Called by fw.c for `add` commands, rule files and --check-rules.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_show.c — `ipfw show` / `ipfw list` output, byte for byte in the BSD format
  * (docs/design/ipfw.md#show-and-list-format), and a rule's listing body (also the echo
  * of `add`). Called by fw.c's commands and by fw_rule_text(). Never on the forwarding

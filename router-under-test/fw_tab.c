@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_tab.c — the firewall's built-in name tables: IP protocols (the names of
  * /etc/protocols, IANA "Assigned Internet Protocol Numbers"), well-known service ports
  * (/etc/services, IANA port registry) and ICMP unreachable codes (RFC 792, RFC 1812

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fwd.c — IPv4 forwarding and L2 bridging of one burst (see fwd.h). Called by the
  * scheduling loops in fwdloop.c for each ingress port; no allocation, no system calls
  * besides the ports'. */

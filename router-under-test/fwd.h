@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fwd.h — the forwarding engine of ppslab-rut: ports, one burst of IPv4 routing or L2
  * bridging, and the counters.
  *

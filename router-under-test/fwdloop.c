@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fwdloop.c — the forwarding thread: poll, intr and busy loops (see fwdloop.h). Started by
  * main.c; it owns the poll context, the forwarding engine's hot path, and runs control
  * commands (cmd.c) between batches. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fwdloop.h — the forwarding thread of ppslab-rut: the three scheduling modes and
  * everything that thread owns.
  *

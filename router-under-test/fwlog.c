@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fwlog.c — single-producer single-consumer ring of log lines (see fwlog.h). The
  * forwarding thread pushes, main.c drains. */
 #include "fwlog.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fwlog.h — the firewall's log lines (`log` rules with net.inet.ip.fw.verbose=1) on
  * their way from the forwarding thread to stderr.
  *

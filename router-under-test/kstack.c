@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kstack.c — detects the kernel forwarding the forwarder's frames too (see kstack.h).
  * Called once by main.c at start. */
 #include "kstack.h"

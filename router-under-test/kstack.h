@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kstack.h — is the kernel's own IP stack also forwarding what arrives on a port?
  *
  * The forwarder reads frames with AF_PACKET, which taps them beside the kernel's stack:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* main.c — ppslab-rut: options, the control client (`ppslab-rut ctl`), start-up
  * (ports, routes, neighbours, knobs, control socket), interval lines and the summary.
  * Forwarding is fwd.c, scheduling fwdloop.c and devpoll.c, control ctl.c and cmd.c. */
@@ -11,6 +12,7 @@
 
 #include "bsdctl.h"
 #include "cli.h"
+#include "cliopts.h"
 #include "clock.h"
 #include "ctl.h"
 #include "fmt.h"
@@ -31,7 +33,6 @@
 #include "rut_sysctl.h"
 #include "fwdloop.h"
 #include "rutstats.h"
-#include "version.h"
 
 /* long-only options, by name (their getopt keys are 256 + table index) */
 enum { K_POLLHZ = 1000, K_BURST_MAX, K_RANGE, K_SPIN, K_L2, K_ROUTES, K_NEIGH, K_RTPRIO,
@@ -91,7 +92,7 @@ struct args {
 	const struct pollkern *kern;
 	enum pk_range range;
 	int range_set, pollhz_set, kern_set;
-	uint64_t duration_ns, interval_ns, burst, spin_ns, rt_prio;
+	uint64_t duration_ns, burst, spin_ns, rt_prio;
 	const char *knobs[MAX_REPEAT];      /* NAME=VALUE, in the order given */
 	char knob_buf[2][64];
 	int nknobs;
@@ -102,10 +103,8 @@ struct args {
 	int nneigh;
 	const char *ctl_path;
 	const char *rules, *check_rules;
-	int l2, json, verbose, default_accept;
-	int ready_fd;                       /* --ready-fd, or -1 */
-	const char *user;
-	struct priv_user pu;
+	int l2, default_accept;
+	struct cli_common com;
 };
 
 static int repeat(const char **arr, int *n, const char *name, const char *arg)
@@ -182,21 +181,10 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	case 'f': a->rules = arg; break;
 	case K_CHECK: a->check_rules = arg; break;
 	case K_ACCEPT: a->default_accept = 1; break;
-	case K_USER: a->user = arg; break;
-	case K_READY_FD: return cli_ready_fd(arg, &a->ready_fd);
 	case 't':
 		if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->duration_ns))
 			return cli_bad(name, arg, num_expect_duration());
 		break;
-	case 'I':
-		if (num_duration_ns(arg, 10 * NS_PER_MS, 3600 * NS_PER_S, &a->interval_ns))
-			return cli_bad(name, arg, "an interval from 10ms to 1h");
-		break;
-	case 'j': a->json = 1; break;
-	case 'q': a->verbose = 0; break;
-	case 'v': a->verbose++; break;
-	case 'V': printf("ppslab-rut %s\n", ppslab_version()); exit(0);
-	case 'h': opt_usage(stdout, SYNOPSIS, opts); exit(0);
 	}
 	return 0;
 }
@@ -309,7 +297,7 @@ static void report_interval(const struct args *a, struct sched *s, const struct 
 			    const struct snap *p, uint64_t t_ns, uint64_t dt_ns)
 {
 	double cpu_pct = dt_ns ? 100.0 * (double)(c->cpu_ns - p->cpu_ns) / (double)dt_ns : 0;
-	if (a->json) {
+	if (a->com.json) {
 		json_t *o = jout_obj("rut", "interval");
 		jset_u64(o, "t_ns", t_ns);
 		jset_u64(o, "dt_ns", dt_ns);
@@ -345,7 +333,7 @@ static void report_summary(const struct args *a, struct sched *s, uint64_t dur_n
 {
 	json_t *o = stats_json(s, "summary");
 	uint64_t fwd = (uint64_t)json_integer_value(json_object_get(o, "fwd_pkts"));
-	if (a->json) {
+	if (a->com.json) {
 		jset_u64(o, "duration_ns", dur_ns);
 		jset_f(o, "fwd_pps", dur_ns ? (double)fwd * 1e9 / (double)dur_ns : 0);
 		jset_b(o, "interrupted", sig != 0);
@@ -496,12 +484,12 @@ static void warn_kernel_stack(const struct fwd *f)
 static int drop_to_user(struct args *a)
 {
 	char err[256];
-	if (a->ctl_path && chown(a->ctl_path, a->pu.uid, a->pu.gid) < 0) {
-		log_err("--user %s: cannot hand the control socket %s over: %s", a->user,
+	if (a->ctl_path && chown(a->ctl_path, a->com.pu.uid, a->com.pu.gid) < 0) {
+		log_err("--user %s: cannot hand the control socket %s over: %s", a->com.user,
 			a->ctl_path, strerror(errno));
 		return EX_NOPERM;
 	}
-	if (priv_drop(&a->pu, err, sizeof(err))) {
+	if (priv_drop(&a->com.pu, err, sizeof(err))) {
 		log_err("%s", err);
 		return EX_NOPERM;
 	}
@@ -512,18 +500,12 @@ static int drop_to_user(struct args *a)
 static void announce_ready(struct args *a, const struct fwd *f)
 {
 	struct ready r;
-	ready_init(&r, "rut");
-	r.json = a->json;
-	r.quiet = a->verbose == 0;
+	cli_ready_init(&r, "rut", &a->com);
 	r.has_ctl = true;
 	r.ctl = a->ctl_path;
-	r.fd = a->ready_fd;
 	for (int i = 0; i < f->nports; i++)
 		ready_port_add(&r, f->ports[i].port);
-	int rc = ready_announce(&r, stdout, stderr);
-	a->ready_fd = -1;
-	if (rc)
-		log_warn("--ready-fd: %s (nobody is waiting?)", strerror(-rc));
+	cli_ready_announce(&r);
 }
 
 static int run(struct args *a, struct fwlog *log)
@@ -577,21 +559,21 @@ static int run(struct args *a, struct fwlog *log)
 		log_warn("--rt-prio: not permitted to run SCHED_FIFO (needs CAP_SYS_NICE); "
 			 "the forwarding thread runs at normal priority");
 	/* after the thread got its SCHED_FIFO priority: the drop covers every thread */
-	if (a->user && (rc = drop_to_user(a))) {
+	if (a->com.user && (rc = drop_to_user(a))) {
 		atomic_store(&rctl.stop, 1);
 		sched_join(s);
 		ctl_forwarder_gone(ctl);
 		goto out;
 	}
 	announce_ready(a, f);
-	if (!a->json) {
+	if (!a->com.json) {
 		printf("%8s %12s %12s %10s %12s %6s%s\n", "time", "rx pps", "fwd pps", "dropped",
 		       "kernel drops", "cpu %", a->mode != RUT_POLL ? ""
 		       : a->kern->has_pollhz ? " pollhz burst" : "     hz burst");
 		fflush(stdout);
 	}
 	struct snap prev = { 0 }, cur;
-	uint64_t t0 = s->info.t0_ns, last = mono_ns(), next = last + a->interval_ns;
+	uint64_t t0 = s->info.t0_ns, last = mono_ns(), next = last + a->com.interval_ns;
 	uint64_t end = a->duration_ns ? t0 + a->duration_ns : UINT64_MAX;
 	for (;;) {
 		int g = runctl_wait_until(&rctl, next < end ? next : end);
@@ -612,7 +594,7 @@ static int run(struct args *a, struct fwlog *log)
 		report_interval(a, s, &cur, &prev, now - t0, now - last);
 		prev = cur;
 		last = now;
-		next += a->interval_ns;
+		next += a->com.interval_ns;
 	}
 	atomic_store(&rctl.stop, 1);
 	sched_join(s);
@@ -635,10 +617,9 @@ out:
 
 int main(int argc, char **argv)
 {
-	struct args a = { .interval_ns = NS_PER_S, .burst = 64, .spin_ns = 50 * NS_PER_US,
-			  .verbose = 1, .mode = RUT_POLL, .kern = pollkern_find(PK_DEFAULT),
-			  .ready_fd = -1 };
-	int first, rc;
+	struct args a = { .com = CLI_COMMON_INIT, .burst = 64, .spin_ns = 50 * NS_PER_US,
+			  .mode = RUT_POLL, .kern = pollkern_find(PK_DEFAULT) };
+	int rc;
 
 	log_init("ppslab-rut", 1);
 	if (argc >= 2 && !strcmp(argv[1], "ctl")) {
@@ -652,13 +633,9 @@ int main(int argc, char **argv)
 	snprintf(ihelp, sizeof(ihelp), "first port: %s",
 		 port_specs_help(PORT_RX | PORT_TX, 1, ports, sizeof(ports)));
 	opt_set_help(opts, "in", ihelp);
-	if ((rc = opt_parse(argc, argv, opts, handle, &a, &first)))
-		return rc;
-	log_init("ppslab-rut", a.verbose);
-	if (first < argc) {
-		log_err("unexpected argument '%s' (see --help)", argv[first]);
-		return EX_USAGE;
-	}
+	struct cli_prog prog = { "ppslab-rut", SYNOPSIS, opts, handle, &a };
+	if ((rc = cli_parse(&prog, argc, argv, &a.com, NULL)))
+		return rc == CLI_DONE ? EX_OK : rc;
 	if (a.check_rules)
 		return check_rules(&a);
 	if (a.pollhz_set && !a.kern->has_pollhz) {
@@ -666,13 +643,8 @@ int main(int argc, char **argv)
 			"(--sysctl kern.hz=N)", a.kern->name);
 		return EX_USAGE;
 	}
-	if (a.user) {
-		char err[160];
-		if ((rc = priv_lookup(a.user, &a.pu, err, sizeof(err)))) {
-			log_err("--user %s", err);
-			return rc == -ENOENT ? EX_NOUSER : EX_USAGE;
-		}
-	}
+	if ((rc = cli_user_lookup(&a.com)))
+		return rc;
 	if (!a.specs[0] || !a.specs[1]) {
 		log_err("give both ports: -i PORTSPEC -o PORTSPEC (e.g. -i rut0 -o rut1)");
 		return EX_USAGE;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* route.c — routing (DIR-24-8 longest-prefix match), route specs and files, and the
  * neighbour table (see route.h). Built by main.c and fwd.c before forwarding starts;
  * rt_lookup and nt_lookup are called per frame by fwd.c. */
@@ -5,6 +6,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,10 +272,15 @@ static int parse_quad(const char *s, size_t len, size_t *i, uint32_t *out_be)
 	return 0;
 }
 
-static int fail(int *col, size_t at, char *msg, size_t msglen, const char *fmt, const char *arg)
+static int fail(int *col, size_t at, char *msg, size_t msglen, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int fail(int *col, size_t at, char *msg, size_t msglen, const char *fmt, ...)
 {
+	va_list ap;
 	*col = (int)at + 1;
-	snprintf(msg, msglen, fmt, arg);
+	va_start(ap, fmt);
+	vsnprintf(msg, msglen, fmt, ap);
+	va_end(ap);
 	return -EINVAL;
 }
 
@@ -294,7 +301,7 @@ int rt_parse(const char *s, size_t len, const struct rt_ports *ports, uint32_t *
 	} else {
 		size_t at = i;
 		if (parse_quad(s, len, &i, prefix_be))
-			return fail(col, at, msg, msglen, "expected a prefix a.b.c.d/len or 'default'%s", "");
+			return fail(col, at, msg, msglen, "expected a prefix a.b.c.d/len or 'default'");
 		*plen = 32;
 		if (i < len && s[i] == '/') {
 			unsigned v = 0, d = 0;
@@ -304,7 +311,7 @@ int rt_parse(const char *s, size_t len, const struct rt_ports *ports, uint32_t *
 				d++;
 			}
 			if (!d || v > 32)
-				return fail(col, at, msg, msglen, "expected a prefix length 0..32%s", "");
+				return fail(col, at, msg, msglen, "expected a prefix length 0..32");
 			*plen = (uint8_t)v;
 		}
 		if (i < len && !is_sep(s[i]))
@@ -320,7 +327,7 @@ int rt_parse(const char *s, size_t len, const struct rt_ports *ports, uint32_t *
 		bool via = len - i > 3 && !strncmp(s + i, "via", 3) && (s[i + 3] == ' ' || s[i + 3] == '=');
 		bool dev = len - i > 3 && !strncmp(s + i, "dev", 3) && (s[i + 3] == ' ' || s[i + 3] == '=');
 		if (!via && !dev)
-			return fail(col, kw, msg, msglen, "expected 'via GW' or 'dev PORT'%s", "");
+			return fail(col, kw, msg, msglen, "expected 'via GW' or 'dev PORT'");
 		i += 3;
 		while (i < len && (s[i] == ' ' || s[i] == '='))
 			i++;
@@ -332,7 +339,7 @@ int rt_parse(const char *s, size_t len, const struct rt_ports *ports, uint32_t *
 		if (via) {
 			size_t j = v;
 			if (parse_quad(s, i, &j, gw_be) || j != i)
-				return fail(col, v, msg, msglen, "expected a gateway address a.b.c.d%s", "");
+				return fail(col, v, msg, msglen, "expected a gateway address a.b.c.d");
 			have_via = true;
 			via_at = v;
 		} else {
@@ -349,7 +356,7 @@ int rt_parse(const char *s, size_t len, const struct rt_ports *ports, uint32_t *
 		}
 	}
 	if (!have_via && *port < 0)
-		return fail(col, i, msg, msglen, "expected 'via GW' or 'dev PORT' after the prefix%s", "");
+		return fail(col, i, msg, msglen, "expected 'via GW' or 'dev PORT' after the prefix");
 	if (have_via && *port < 0) {
 		/* the gateway must be on a connected subnet, as the kernel requires */
 		for (int k = 0; k < ports->n; k++) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* route.h — the forwarder's IPv4 routing table and neighbour table.
  *
  * Routes map a prefix to an egress port and a gateway (0 = on-link: the next hop is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rut_sysctl.c — the sysctl OID table: kern.hz, kern.ppslab.kernel, kern.polling.* and
  * net.inet.ip.fw.* (see rut_sysctl.h). Called by cmd.c and main.c on the forwarding
  * thread (or before it starts). Types follow the kernels: pollhz and enable are int

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rut_sysctl.h — the forwarder's sysctl tree: kern.hz and kern.ppslab.kernel (the
  * kernel personality, read-only), kern.polling.* over the poll context (the knobs and
  * statistics in the order DragonFly's `sysctl -a kern.polling` prints them in the 2006

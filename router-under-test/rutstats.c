@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rutstats.c — the statistics JSON object (see rutstats.h). Called by cmd.c (ctl `stats`)
  * on the forwarding thread and by main.c for the summary. Field names are the
  * contract with `ppslab run` and scripts: docs/forwarder.md lists them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rutstats.h — the forwarder's statistics as one JSON object: the --json summary
  * ("type": "summary") and the control socket's `stats` ("type": "stats") carry the
  * same fields, so `ppslab run` can take per-trial deltas of either. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sbuf.c — growable text buffer (see sbuf.h). Used by the control-socket commands. */
 #include "sbuf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sbuf.h — a growable text buffer for the control path (replies of sysctl, ipfw and
  * stats), named after FreeBSD's sbuf(9). Never used per packet. */
 #ifndef PPSLAB_ROUTER_UNDER_TEST_SBUF_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # demo.sh BINDIR — what `make demo` runs: `ppslab run` on profiles/demo.json, which makes
 # the embedded lab if it is missing, measures the rig's own ceiling, sweeps the reference
 # forwarder's pollhz × burst_max with and without firewall rules, prints the table and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # deps.sh check|install|install-test — the Debian packages ppslab builds and runs with.
 # "check" prints one line naming what is missing and fails; "install" installs it
 # with apt-get (as root), then checks again. Optional packages (libxdp-dev and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # ready.sh — the shell side of the readiness protocol (docs/readiness.md): sourced by
 # tests/integ/lib.sh, the CLI tests that start programs, bench/lib.sh and bench/soak.sh,
 # so that every script waits for ppslab-rut, ppslab-sink and ppslab-gen the same way,

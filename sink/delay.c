@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* delay.c — one-way delay, IPDV and RFC 3550 jitter (see delay.h). Called per test frame
  * by the sink's receive loop. */
 #include "delay.h"

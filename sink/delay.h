@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* delay.h — one-way delay, delay variation and jitter of one stream, from the transmit
  * timestamp in the signature and the receive timestamp.
  *

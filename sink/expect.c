@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* expect.c — reads the sender's JSON summary into per-stream expected counts (see
  * expect.h). Called by main.c before the run; jansson does the parsing and gives the
  * line and column of a syntax error. */

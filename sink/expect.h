@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* expect.h — how many frames the sender says it sent, per stream, read from the
  * sender's JSON summary (ppslab-gen --json), so the sink can count the frames lost after
  * the last arrival (tail loss), and streams that never arrived at all.

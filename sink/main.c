@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* main.c — ppslab-sink: options, run control (duration, idle, warm-up, signals), the
  * interface counters at start and end, and the reporting cadence. The receive engine is
  * sink.c; what is printed is sink_report.c; the sender's summary is read by expect.c. */
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cliopts.h"
 #include "clock.h"
 #include "expect.h"
 #include "ifinfo.h"
@@ -18,7 +20,6 @@
 #include "ready.h"
 #include "sink_report.h"
 #include "sink.h"
-#include "version.h"
 
 #define MAX_EXPECT_FILES 8
 
@@ -35,14 +36,14 @@ static struct opt_def opts[] = {
 	{ "expect-from", 'E', "FILE", "the sender's --json output: frames sent per stream (repeatable)" },
 	{ "max-delay", 0, "DUR", "one-way delays above DUR are implausible: clocks disagree (default 10s)" },
 	{ "no-udp-csum", 0, NULL, "do not verify UDP checksums" },
-	{ "interval", 'I', "DUR", "report interval (default 1s)" },
-	{ "json", 'j', NULL, "JSON lines: ready, one per interval, then a summary" },
-	{ "ready-fd", 0, "N", "once every port counts frames, also write a byte to file descriptor N and close it" },
-	{ "user", 0, "NAME", "after opening the ports, drop root to user NAME (uid, gid, groups; no capabilities)" },
-	{ "quiet", 'q', NULL, "only errors on stderr" },
-	{ "verbose", 'v', NULL, "more diagnostics on stderr" },
-	{ "version", 'V', NULL, "print the version" },
-	{ "help", 'h', NULL, "this help" },
+	CLI_OPT_INTERVAL,
+	CLI_OPT_JSON,
+	CLI_OPT_READY_FD("once every port counts frames, also write a byte to file descriptor N and close it"),
+	CLI_OPT_USER(CLI_USER_HELP),
+	CLI_OPT_QUIET,
+	CLI_OPT_VERBOSE,
+	CLI_OPT_VERSION,
+	CLI_OPT_HELP,
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -51,14 +52,11 @@ static struct opt_def opts[] = {
 
 struct args {
 	struct sink_cfg cfg;
-	uint64_t duration_ns, idle_ns, expect, interval_ns;
+	uint64_t duration_ns, idle_ns, expect;
 	const char *expect_files[MAX_EXPECT_FILES];
 	int nexpect_files;
-	int json, verbose;
-	int ready_fd;              /* --ready-fd, or -1 */
+	struct cli_common com;
 	const char *cpus;
-	const char *user;
-	struct priv_user pu;
 };
 
 /* --cpus: CPU numbers this process may run on, at most one per thread */
@@ -123,15 +121,6 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 			return cli_bad(name, arg, "at most 8 files");
 		a->expect_files[a->nexpect_files++] = arg;
 		break;
-	case 'I':
-		if (num_duration_ns(arg, 10 * NS_PER_MS, 3600 * NS_PER_S, &a->interval_ns))
-			return cli_bad(name, arg, "an interval from 10ms to 1h");
-		break;
-	case 'j': a->json = 1; break;
-	case 'q': a->verbose = 0; break;
-	case 'v': a->verbose++; break;
-	case 'V': printf("ppslab-sink %s\n", ppslab_version()); exit(0);
-	case 'h': opt_usage(stdout, SYNOPSIS, opts); exit(0);
 	default:
 		if (!strcmp(name, "idle")) {
 			if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->idle_ns))
@@ -139,10 +128,6 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		} else if (!strcmp(name, "max-delay")) {
 			if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->cfg.max_delay_ns))
 				return cli_bad(name, arg, num_expect_duration());
-		} else if (!strcmp(name, "user")) {
-			a->user = arg;
-		} else if (!strcmp(name, "ready-fd")) {
-			return cli_ready_fd(arg, &a->ready_fd);
 		} else if (!strcmp(name, "no-udp-csum")) {
 			a->cfg.verify_udp_csum = false;
 		} else if (!strcmp(name, "cpus")) {
@@ -220,17 +205,11 @@ static void xdp_queues_note(const struct sink_cfg *c, int nworkers)
 static void announce_ready(struct args *a, struct sink *s)
 {
 	struct ready r;
-	ready_init(&r, "sink");
-	r.json = a->json;
-	r.quiet = a->verbose == 0;
-	r.fd = a->ready_fd;
+	cli_ready_init(&r, "sink", &a->com);
 	for (int t = 0; t < s->nworkers; t++)
 		for (int i = 0; i < s->cfg.nports; i++)
 			ready_port_add(&r, s->w[t]->ports[i]);
-	int rc = ready_announce(&r, stdout, stderr);
-	a->ready_fd = -1;
-	if (rc)
-		log_warn("--ready-fd: %s (nobody is waiting?)", strerror(-rc));
+	cli_ready_announce(&r);
 	log_info("%d port(s), %d receive thread(s)", s->cfg.nports, s->nworkers);
 }
 
@@ -250,22 +229,15 @@ int main(int argc, char **argv)
 {
 	struct args a = { .cfg = { .dport = PKT_DEFAULT_DPORT, .verify_udp_csum = true,
 				   .nthreads = 1, .max_delay_ns = 10 * NS_PER_S },
-			  .interval_ns = NS_PER_S, .verbose = 1, .ready_fd = -1 };
-	int first, rc;
+			  .com = CLI_COMMON_INIT };
+	int rc;
 	char err[256];
 
 	log_init("ppslab-sink", 1);
-	static char ports[256], ihelp[320];
-	snprintf(ihelp, sizeof(ihelp), "receive on this port (repeatable): %s",
-		 port_specs_help(PORT_RX, 0, ports, sizeof(ports)));
-	opt_set_help(opts, "iface", ihelp);
-	if ((rc = opt_parse(argc, argv, opts, handle, &a, &first)))
-		return rc;
-	log_init("ppslab-sink", a.verbose);
-	if (first < argc) {
-		log_err("unexpected argument '%s' (see --help)", argv[first]);
-		return EX_USAGE;
-	}
+	cli_port_help(opts, "iface", "receive on this port (repeatable)", PORT_RX, 0);
+	struct cli_prog prog = { "ppslab-sink", SYNOPSIS, opts, handle, &a };
+	if ((rc = cli_parse(&prog, argc, argv, &a.com, NULL)))
+		return rc == CLI_DONE ? EX_OK : rc;
 	if (!a.cfg.nports) {
 		log_err("no port: give -i PORTSPEC (e.g. -i sink0 or -i udp:0.0.0.0:9)");
 		return EX_USAGE;
@@ -283,10 +255,8 @@ int main(int argc, char **argv)
 	}
 	if (a.cpus && (rc = parse_cpus(&a)))
 		return rc;
-	if (a.user && (rc = priv_lookup(a.user, &a.pu, err, sizeof(err)))) {
-		log_err("--user %s", err);
-		return rc == -ENOENT ? EX_NOUSER : EX_USAGE;
-	}
+	if ((rc = cli_user_lookup(&a.com)))
+		return rc;
 	struct expect_table *et = calloc(1, sizeof(*et));
 	if (!et)
 		return EX_OSERR;
@@ -308,15 +278,15 @@ int main(int argc, char **argv)
 	struct rep_iface ifs[SINK_MAX_PORTS];
 	memset(ifs, 0, sizeof(ifs));
 	int nifs = ifaces_open(s, ifs);
-	if (a.user && (rc = priv_drop(&a.pu, err, sizeof(err)))) {
+	if (a.com.user && (rc = priv_drop(&a.com.pu, err, sizeof(err)))) {
 		log_err("%s", err);
 		sink_fini(s);
 		free(s);
 		free(et);
 		return EX_NOPERM;
 	}
-	struct rep_cfg rcfg = { .json = a.json, .expect_all = a.expect,
-				.nexpect_files = a.nexpect_files, .interval_ns = a.interval_ns,
+	struct rep_cfg rcfg = { .json = a.com.json, .expect_all = a.expect,
+				.nexpect_files = a.nexpect_files, .interval_ns = a.com.interval_ns,
 				.duration_ns = a.duration_ns, .idle_ns = a.idle_ns,
 				.warmup_ns = a.cfg.warmup_ns, .max_delay_ns = a.cfg.max_delay_ns,
 				.port_specs = a.cfg.port_specs, .nports = a.cfg.nports,
@@ -335,7 +305,7 @@ int main(int argc, char **argv)
 	rep_header(stdout, &rcfg);
 	struct hist *ih = malloc(sizeof(*ih));
 	struct rep_sample prev, cur;
-	uint64_t t0 = mono_ns(), next = t0 + a.interval_ns, lines = 0;
+	uint64_t t0 = mono_ns(), next = t0 + a.com.interval_ns, lines = 0;
 	uint64_t end = a.duration_ns ? t0 + a.duration_ns : UINT64_MAX;
 	int sig = 0;
 	memset(&prev, 0, sizeof(prev));
@@ -369,9 +339,9 @@ int main(int argc, char **argv)
 			sample(s, ifs, nifs, mono_ns() - t0, &cur);
 			rep_interval(stdout, &rcfg, &cur, &prev, ih, late, &lines);
 			prev = cur;
-			next += a.interval_ns;
+			next += a.com.interval_ns;
 			if (next <= now)   /* we fell behind (a stopped process): skip, do not burst */
-				next = now + a.interval_ns;
+				next = now + a.com.interval_ns;
 		}
 	}
 	atomic_store(&rctl.stop, 1);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* seq.c — sliding-window sequence accounting (see seq.h). Called per test frame by
  * the sink's receive loop: O(1) amortized, no allocation. */
 #include "seq.h"

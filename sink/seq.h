@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* seq.h — exact per-stream loss, duplicate and reordering accounting (RFC 4737 terms).
  *
  * Sequence numbers on the wire are 48-bit and start at 0 (or at a floor, for a stream the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sink.c — the receive engine of ppslab-sink (see sink.h): workers, their receive loop,
  * the interval hand-off and the merge at the end.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sink.h — the receive engine: classifies every frame, accounts test frames per stream,
  * measures one-way delay and jitter, with one or several receive threads.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sink_report.c — interval lines, the summary and the loss attribution of ppslab-sink (see
  * sink_report.h). Called by main.c from the main thread only, outside the hot path. */
 #include "sink_report.h"
@@ -109,19 +110,9 @@ static json_t *log2_json(const uint64_t *h, int n)
 
 static json_t *hist_json(const struct hist *h, bool pdv)
 {
-	json_t *o = json_object();
-	jset_u64(o, "count", h->count);
-	if (h->count) {
-		jset_u64(o, "min", h->min);
-		jset_f(o, "mean", hist_mean(h));
-		jset_u64(o, "p50", hist_quantile(h, 0.50));
-		jset_u64(o, "p90", hist_quantile(h, 0.90));
-		jset_u64(o, "p99", hist_quantile(h, 0.99));
-		jset_u64(o, "p999", hist_quantile(h, 0.999));
-		jset_u64(o, "max", h->max);
-		if (pdv)   /* RFC 5481 PDV: D − min D, at the 99.9th percentile */
-			jset_u64(o, "pdv_p999", hist_quantile(h, 0.999) - h->min);
-	}
+	json_t *o = jout_hist(h);
+	if (pdv && h->count)   /* RFC 5481 PDV: D − min D, at the 99.9th percentile */
+		jset_u64(o, "pdv_p999", hist_quantile(h, 0.999) - h->min);
 	return o;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sink_report.h — what ppslab-sink prints: the interval lines (a `netstat -w 1` style header:
  * packets, errs, idrops, bytes, then loss, reordering and latency p99) and the summary,
  * for people or as JSON Lines, plus the loss attribution both use.

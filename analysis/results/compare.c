@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* compare.c — cell-by-cell regression verdicts between results files (see compare.h,
  * docs/design/methodology.md#comparing-two-runs). Called by cmd_compare.c and report.c;
  * the statistics are in stats.c, the table layout in grid.c, the bar chart in plot.c. */
@@ -6,28 +7,22 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "fmt.h"
 #include "names.h"
 #include "pivot.h"
+#include "strlist.h"
 
 /* The rates a comparison looks at unless told otherwise (one sample = one search
  * result or one fixed-load rate: docs/design/methodology.md#cells-cases-and-repetitions). */
 static const char *const headline[] = { "ndr_pps", "pdr_pps", "mrr_pps", "fwd_pps",
 					"fwd_pps_a", "fwd_pps_b" };
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
+/* what this file refuses is what it was asked: -EINVAL, with why in err */
+#define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
 
 int cmp_verdict_parse(const char *s)
 {
@@ -75,14 +70,7 @@ static int is_lower(const char *metric, const struct cmp_opts *o)
 
 static int add_metric(struct cmp *c, const char *m)
 {
-	char **n = realloc(c->metrics, (c->nmetrics + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	c->metrics = n;
-	if (!(n[c->nmetrics] = strdup(m)))
-		return -ENOMEM;
-	c->nmetrics++;
-	return 0;
+	return strv_add(&c->metrics, &c->nmetrics, m);
 }
 
 static int pick_metrics(struct cmp *c, const struct cmp_opts *o, char *err, size_t errlen)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* compare.h — is B slower than A? Cell-by-cell comparison of two results files
  * (docs/design/methodology.md#comparing-two-runs): cells are matched by their params,
  * order-independently; for each matched cell and metric the ratio B/A of the geometric

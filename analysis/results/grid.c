@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* grid.c — text tables in four formats (see grid.h). Used by pivot.c (ppslab table),
  * compare.c (ppslab compare) and report.c. */
 #include "grid.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* grid.h — a table of text cells and its four renderings: aligned text (for terminals
  * and mail), Markdown, CSV (RFC 4180) and HTML. Pivot tables, comparison tables and
  * environment headers are built as grids so every output format shares one layout.

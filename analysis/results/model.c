@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* model.c — the rule-cost fit and the polling bound (see model.h). */
 #include "model.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* model.h — the project's two models of a forwarder, set beside what was measured:
  *
  * - the rule cost: a frame that walks past N firewall rules takes a + b·N seconds of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* names.c — labels, units and direction of metric and axis names (see names.h). Used
  * by plot.c, compare.c and report.c. */
 #include "names.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* names.h — what the metric and axis names of a results file mean to a reader: a
  * label with its unit for plot axes and report captions, and whether lower is better
  * (latency, loss, CPU, drops) so comparisons point the right way. Unknown names get

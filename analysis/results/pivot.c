@@ -1,25 +1,19 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pivot.c — laying a metric out over two axes (see pivot.h). Called by cmd_table.c,
  * plot.c and report.c; everything printed goes through grid.c. */
 #include "pivot.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "names.h"
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
+/* what this file refuses is what it was asked: -EINVAL, with why in err */
+#define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
 
 int pv_colspec_parse(const char *text, struct pv_colspec *out, char *err, size_t errlen)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pivot.h — a metric of a results file laid out over two axes: rows are the values of
  * one axis, columns the values of another (or a list of metrics, or composite column
  * specs), each cell the statistics of one matrix cell's repetitions. Axes that still

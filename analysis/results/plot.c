@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* plot.c — the gnuplot plumbing of `ppslab plot` (see plot.h): the NAME.gp/NAME.dat
  * files beside the image, escaping, the common script header, running gnuplot, and the
  * bar chart `ppslab compare --plot` draws. The kinds of plot are in plot_kinds.c. */
@@ -7,25 +8,18 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "grid.h"
 #include "pivot.h"
 #include "proc.h"
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
+/* what this file refuses is what it was asked: -EINVAL, with why in err */
+#define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
 
 int plot_kind_parse(const char *s)
 {
@@ -197,6 +191,21 @@ int plot_run_gnuplot(struct files *fs, char *err, size_t errlen)
 		return -EIO;
 	}
 	return 0;
+}
+
+int plot_files_finish(struct files *fs, int rc, char *err, size_t errlen)
+{
+	if (!rc && (ferror(fs->gp) || ferror(fs->dat) || fflush(fs->gp) || fflush(fs->dat))) {
+		snprintf(err, errlen, "cannot write %s/%s.gp or .dat", fs->dir, fs->base);
+		rc = -EIO;
+	}
+	int ran = 0;
+	if (!rc) {
+		ran = 1;
+		rc = plot_run_gnuplot(fs, err, errlen);
+	}
+	int rc2 = plot_files_close(fs, !ran);
+	return rc ? rc : rc2;
 }
 
 /* ---- the frame: terminal, title block, panels ------------------------------------ */
@@ -621,15 +630,5 @@ int plot_bars(const struct plot_bars *b, const struct plot_out *o, char *err, si
 		}
 	}
 	fputc('\n', gp);
-	if (ferror(fs.gp) || ferror(fs.dat)) {
-		snprintf(err, errlen, "cannot write %s/%s.gp or .dat", fs.dir, fs.base);
-		rc = -EIO;
-	}
-	int ran = 0;
-	if (!rc && !fflush(fs.gp) && !fflush(fs.dat)) {
-		ran = 1;
-		rc = plot_run_gnuplot(&fs, err, errlen);
-	}
-	int rc2 = plot_files_close(&fs, !ran);
-	return rc ? rc : rc2;
+	return plot_files_finish(&fs, rc, err, errlen);
 }

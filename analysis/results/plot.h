@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* plot.h — gnuplot figures of results files (gnuplot 5.4; docs/design/methodology.md#plots).
  *
  * Every plot is two files written next to the image — NAME.dat (whitespace columns,

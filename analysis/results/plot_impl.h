@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* plot_impl.h — what plot.c (files, gnuplot, the frame of a figure: terminal, titles,
  * panels) shares with plot_kinds.c (one writer per kind of plot). Not a public
  * contract: see plot.h. */
@@ -27,6 +28,11 @@ int plot_files_open(struct files *fs, const struct plot_out *o, char *err, size_
 int plot_files_close(struct files *fs, int discard);
 /* Runs `gnuplot NAME.gp` in the directory: 0, -ENOENT (no gnuplot), -EIO (failed). */
 int plot_run_gnuplot(struct files *fs, char *err, size_t errlen);
+/* Ends a plot whose script and data were written with result rc: unless rc is already a
+ * failure, checks both files were written in full (-EIO) and runs gnuplot; then closes
+ * them, removing them when gnuplot never ran (flushed files stay even if it failed, to
+ * debug). Returns the first failure, err set, or 0. */
+int plot_files_finish(struct files *fs, int rc, char *err, size_t errlen);
 /* "set WHAT 'escaped text'" */
 void plot_gp_set_str(FILE *f, const char *what, const char *s);
 /* The data file in a plot command: 'NAME.dat' the first time, then , '' */

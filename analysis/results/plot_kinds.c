@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* plot_kinds.c — one writer per kind of plot (line, heatmap, load, frame size, box;
  * see plot.h). Each builds a pivot (pivot.c), so a plot shows exactly the medians
  * `ppslab table` prints for the same axes, and turns it into a figure: one panel per
@@ -14,21 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "grid.h"
 #include "model.h"
 #include "names.h"
 #include "pivot.h"
 #include "plot_impl.h"
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
+/* what this file refuses is what it was asked: -EINVAL, with why in err */
+#define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
 
 /* A measurement within this fraction of the polling bound (0.95 to 1.05 of it) follows
  * it. */
@@ -2250,16 +2245,5 @@ int plot_results(const struct res_file *rf, const struct plot_req *rq,
 		break;
 	}
 	fig_free(&f);
-	if (!rc && (ferror(fs.gp) || ferror(fs.dat) || fflush(fs.gp) || fflush(fs.dat))) {
-		snprintf(err, errlen, "cannot write %s/%s.gp or .dat", fs.dir, fs.base);
-		rc = -EIO;
-	}
-	int ran = 0;
-	if (!rc) {
-		/* flushed files are complete: keep them even if gnuplot fails, to debug */
-		ran = 1;
-		rc = plot_run_gnuplot(&fs, err, errlen);
-	}
-	int rc2 = plot_files_close(&fs, !ran);
-	return rc ? rc : rc2;
+	return plot_files_finish(&fs, rc, err, errlen);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report.c — the report of a results file (see report.h), in Markdown and as one
  * self-contained HTML page. Called by cmd_report.c. The same generator runs twice, once
  * per format, over a small document interface (headings, paragraphs, lists, grids,
@@ -23,6 +24,7 @@
 #include "names.h"
 #include "pivot.h"
 #include "plot.h"
+#include "strlist.h"
 #include "version.h"
 
 #define MAX_PLOTS 24
@@ -273,14 +275,7 @@ static int push(char ***v, size_t *n, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	char **g = realloc(*v, (*n + 1) * sizeof(*g));
-	if (!g)
-		return -ENOMEM;
-	*v = g;
-	if (!(g[*n] = strdup(buf)))
-		return -ENOMEM;
-	(*n)++;
-	return 0;
+	return strv_add(v, n, buf);
 }
 
 int report_deviations(const struct res_file *rf, char ***out, size_t *n)

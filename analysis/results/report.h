@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report.h — one self-contained report of a results file, in Markdown and HTML: the
  * environment, the method and how it deviates from RFC 2544, the matrix, pivot tables
  * of the headline metrics, plots (PNG with their .gp/.dat), flagged and failed cases,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* results.c — loading, validating, grouping and summarizing `ppslab/result` files, and
  * saving them atomically (see results.h, docs/results-schema.md). Called by the table,
  * plot, compare and report commands; `ppslab run` may use res_summary and res_save. */
@@ -12,6 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "strlist.h"
 
 static const char *type_name(const json_t *v)
 {
@@ -191,14 +194,7 @@ static int add_metric(struct res_file *rf, const char *name)
 {
 	if (res_has_metric(rf, name))
 		return 0;
-	char **n = realloc(rf->metrics, (rf->nmetrics + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	rf->metrics = n;
-	if (!(n[rf->nmetrics] = strdup(name)))
-		return -ENOMEM;
-	rf->nmetrics++;
-	return 0;
+	return strv_add(&rf->metrics, &rf->nmetrics, name);
 }
 
 /* Appends "name=value" pairs to a growing string. */

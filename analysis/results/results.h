@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* results.h — reading (and atomically saving) `ppslab/result` files, the contract in
  * docs/results-schema.md. One module for every reader (table, plot, compare, report)
  * and for `ppslab run --resume`.

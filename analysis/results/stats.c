@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* stats.c — medians, spreads, Welch's t on logs, the incomplete beta function,
  * Benjamini–Hochberg and the regression verdict (see stats.h;
  * docs/design/methodology.md#comparing-two-runs).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* stats.h — the statistics behind `ppslab table` and `ppslab compare`: pure functions on
  * arrays of doubles, no I/O, no state (docs/design/methodology.md#comparing-two-runs).
  *

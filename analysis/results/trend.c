@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* trend.c — runs ordered by a label, cells matched across them, each (cell, metric)
  * series segmented (see trend.h; the method is in trendseg.h). The outputs are in
  * trend_out.c. */
@@ -6,25 +7,16 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "names.h"
+#include "strlist.h"
 
 /* The rates a trend follows unless told otherwise: the ones compare looks at. */
 static const char *const headline[] = { "ndr_pps", "pdr_pps", "mrr_pps", "fwd_pps",
 					"fwd_pps_a", "fwd_pps_b" };
-
-__attribute__((format(printf, 4, 5)))
-static int fail(int rc, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
 
 static const char *base_name(const char *p)
 {
@@ -178,8 +170,8 @@ static int make_runs(struct trend *t, const struct trend_opts *o, size_t **sub, 
 				for (size_t i = 0; i < rf->naxes && n + 40 < sizeof(list); i++)
 					n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
 							      i ? ", " : "", rf->axes[i].name);
-				return fail(-ENODATA, err, errlen, "--label-from %s: %s has no such "
-					    "axis (axes: %s)", o->label, rf->path, n ? list : "none");
+				return fmt_err(-ENODATA, err, errlen, "--label-from %s: %s has no such "
+					       "axis (axes: %s)", o->label, rf->path, n ? list : "none");
 			}
 			for (size_t i = 0; i < ax->nvalues; i++) {
 				/* --where on the label axis picks runs */
@@ -201,14 +193,14 @@ static int make_runs(struct trend *t, const struct trend_opts *o, size_t **sub, 
 		else
 			v = trend_key_get(rf->root, what);
 		if (!v || json_is_null(v))
-			return fail(-ENODATA, err, errlen, "%s: $.%s: missing (%s); order by another "
-				    "key with --label, or by an axis with --label-from", rf->path,
-				    what, o->label_kind == TL_CREATED ? "the default label, the "
-				    "run's creation time" : "--label");
+			return fmt_err(-ENODATA, err, errlen, "%s: $.%s: missing (%s); order by another "
+				       "key with --label, or by an axis with --label-from", rf->path,
+				       what, o->label_kind == TL_CREATED ? "the default label, the "
+				       "run's creation time" : "--label");
 		if (json_is_object(v) || json_is_array(v))
-			return fail(-ENODATA, err, errlen, "%s: $.%s: expected a string or a "
-				    "number for --label, got an %s", rf->path, what,
-				    json_is_object(v) ? "object" : "array");
+			return fmt_err(-ENODATA, err, errlen, "%s: $.%s: expected a string or a "
+				       "number for --label, got an %s", rf->path, what,
+				       json_is_object(v) ? "object" : "array");
 		rc = add_run(t, &cap, sub, f, v, 0);
 		json_decref(own);
 		if (rc)
@@ -263,24 +255,17 @@ static int any_has(const struct trend *t, const char *m, int values)
 
 static int add_metric(struct trend *t, const char *m)
 {
-	char **n = realloc(t->metrics, (t->nmetrics + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	t->metrics = n;
-	if (!(n[t->nmetrics] = strdup(m)))
-		return -ENOMEM;
-	t->nmetrics++;
-	return 0;
+	return strv_add(&t->metrics, &t->nmetrics, m);
 }
 
 static int pick_metrics(struct trend *t, const struct trend_opts *o, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < o->nmetrics; i++) {
 		if (!any_has(t, o->metrics[i], 0))
-			return fail(-EINVAL, err, errlen, "--metric %s: no case in any of the %zu "
-				    "files has this metric (%s has: %s%s)", o->metrics[i], t->nfiles,
-				    t->files[0]->path, t->files[0]->nmetrics ? t->files[0]->metrics[0]
-				    : "none", t->files[0]->nmetrics > 1 ? ", ..." : "");
+			return fmt_err(-EINVAL, err, errlen, "--metric %s: no case in any of the %zu "
+				       "files has this metric (%s has: %s%s)", o->metrics[i], t->nfiles,
+				       t->files[0]->path, t->files[0]->nmetrics ? t->files[0]->metrics[0]
+				       : "none", t->files[0]->nmetrics > 1 ? ", ..." : "");
 		if (add_metric(t, o->metrics[i]))
 			return -ENOMEM;
 	}
@@ -301,9 +286,9 @@ static int pick_metrics(struct trend *t, const struct trend_opts *o, char *err, 
 	for (size_t i = 0; i < t->files[0]->nmetrics && n + 40 < sizeof(list); i++)
 		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", n ? ", " : "",
 				      t->files[0]->metrics[i]);
-	return fail(-EINVAL, err, errlen, "none of the files has the usual rate metrics "
-		    "(ndr_pps, pdr_pps, mrr_pps, fwd_pps); choose with --metric (%s has: %s)",
-		    t->files[0]->path, n ? list : "none");
+	return fmt_err(-EINVAL, err, errlen, "none of the files has the usual rate metrics "
+		       "(ndr_pps, pdr_pps, mrr_pps, fwd_pps); choose with --metric (%s has: %s)",
+		       t->files[0]->path, n ? list : "none");
 }
 
 /* Each condition of --where must name an axis and a value some file has. */
@@ -322,7 +307,7 @@ static int check_where(const struct trend *t, const struct res_sel *w, char *err
 				snprintf(first, sizeof(first), "%s", e);
 		}
 		if (!found)
-			return fail(-EINVAL, err, errlen, "%s", first);
+			return fmt_err(-EINVAL, err, errlen, "%s", first);
 	}
 	return 0;
 }
@@ -571,7 +556,7 @@ int trend_build(const struct res_file *const *files, size_t n, const struct tren
 	int rc = -ENOMEM;
 	if (!t || !n) {
 		free(t);
-		return t ? fail(-EINVAL, err, errlen, "no results files") : -ENOMEM;
+		return t ? fmt_err(-EINVAL, err, errlen, "no results files") : -ENOMEM;
 	}
 	t->files = files;
 	t->nfiles = n;
@@ -593,9 +578,9 @@ int trend_build(const struct res_file *const *files, size_t n, const struct tren
 	    (rc = make_runs(t, o, &sub, err, errlen)) || (rc = make_series(t, o)))
 		goto fail;
 	if (!t->nseries) {
-		rc = fail(-EINVAL, err, errlen, "no cell has a value of %s%s in any run%s",
-			  t->metrics[0], t->nmetrics > 1 ? " (or the other metrics)" : "",
-			  o->where && o->where->n ? " with --where" : "");
+		rc = fmt_err(-EINVAL, err, errlen, "no cell has a value of %s%s in any run%s",
+			     t->metrics[0], t->nmetrics > 1 ? " (or the other metrics)" : "",
+			     o->where && o->where->n ? " with --where" : "");
 		goto fail;
 	}
 	for (size_t s = 0; s < t->nseries; s++) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* trend.h — a series of results files, ordered by a label, for `ppslab trend`: where
  * did performance change, and is the newest run worse than the best before it?
  *

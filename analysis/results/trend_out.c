@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* trend_out.c — what `ppslab trend` shows of a trend (see trend.h): the ppslab/trend
  * JSON, the table of series, and the gnuplot figure of one series. */
 #include "trend.h"
@@ -556,15 +557,5 @@ int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char 
 			"title 'outlier (kept in its group)'", idx_outliers);
 	}
 	fputc('\n', gp);
-	if (ferror(fs.gp) || ferror(fs.dat)) {
-		snprintf(err, errlen, "cannot write %s/%s.gp or .dat", fs.dir, fs.base);
-		rc = -EIO;
-	}
-	int ran = 0;
-	if (!rc && !fflush(fs.gp) && !fflush(fs.dat)) {
-		ran = 1;
-		rc = plot_run_gnuplot(&fs, err, errlen);
-	}
-	int rc2 = plot_files_close(&fs, !ran);
-	return rc ? rc : rc2;
+	return plot_files_finish(&fs, rc, err, errlen);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* trendseg.c — change-point segmentation of a series of runs (see trendseg.h and
  * docs/design/trend.md). Pure: called by trend.c and the unit tests. */
 #include "trendseg.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* trendseg.h — change-point segmentation of one series of runs for `ppslab trend`:
  * pure functions on arrays of repetitions, no I/O (docs/design/trend.md has the
  * method, its formula and why).

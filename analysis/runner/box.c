@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* box.c — argument vectors for running a tool on a box (this host, a namespace, or
  * ssh). Used by the runner (run.c, trial.c, dut.c). See box.h. */
 #include "box.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* box.h — where ppslab run starts a tool: on this host, inside a named network
  * namespace, or on another host over ssh. One function builds the argument vector for
  * all three, so the runner never cares which.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* checks.c — the consistency checks of a trial (see checks.h), pure functions of
  * the trial record: what the components printed, nothing measured here. Called by
  * ppslab run after every trial; a failed check flags the trial.

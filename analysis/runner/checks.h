@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* checks.h — "are you sure the ruleset is being executed?": the consistency checks of
  * every trial of ppslab run, as pure functions on the trial's JSON record, and the
  * verdict on latency across two clocks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* clockoff.c — the clocks of the sender and sink boxes against the control host's, once
  * per run (see clockoff.h). Called by run.c; nothing of ppslab is needed on the boxes:
  * one shell command over ssh reports the time daemon's status, then answers each line

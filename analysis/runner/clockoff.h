@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* clockoff.h — how far apart the sender's and the sink's clocks may be, measured once
  * when ppslab run starts, so one-way delays across two boxes are published only when
  * the clocks agree well enough (checks_latency_withheld()).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* dut.c — drives the device under test for ppslab run (run.c): ppslab-rut through its
  * control socket, an external router through the profile's hooks, or nothing. See
  * dut.h for the axis → setting map. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* dut.h — the device under test as ppslab run drives it: the reference forwarder
  * (ppslab-rut, configured live through its control socket and restarted only when an
  * axis needs it), an external router configured by the profile's hooks, or none.

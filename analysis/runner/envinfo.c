@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* envinfo.c — the environment of a box as JSON (see envinfo.h): OS, kernel, CPU, memory,
  * interfaces and the forwarding tunables of a namespace. Called by `ppslab env` (cmd_env.c)
  * and by ppslab run for the local boxes; a remote box runs `ppslab env` over ssh.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* envinfo.h — the environment of a box, for results files
  * (docs/design/methodology.md#the-environment-of-a-box):
  * what a reader of a table needs to know to trust or compare it.

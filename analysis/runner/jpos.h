@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* jpos.h — where each value of a JSON text is: its JSON path and its line:column.
  *
  * jansson reports a position only for syntax errors; a profile's "unknown key" or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* lab.c — `ppslab lab up|down|status|shield` (see lab.h). Builds the lab with iproute2
  * and nft, each step idempotent ("replace" and "add if missing"), so up after a
  * half-built state completes it and down after a crash removes what is left. */

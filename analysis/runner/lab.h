@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* lab.h — the embedded three-box lab: network namespaces NAME-gen, NAME-rut, NAME-sink
  * joined by two veth pairs, on the RFC 2544 benchmarking range:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* plan.c — a profile's matrix expanded into the cases `ppslab run` will measure, in run
  * order, with the time it should take (see plan.h). Called by the run command (and its
  * --dry-run) and the unit tests; pure apart from plan_print's output. */
@@ -53,22 +54,18 @@ void plan_free(struct plan *pl)
 	memset(pl, 0, sizeof(*pl));
 }
 
-/* The value index of every axis in cell (first axis varying slowest). */
-static void cell_index(const struct profile *p, size_t cell, size_t *idx)
+/* The value index of axis a in cell (first axis varying slowest). */
+static size_t cell_index(const struct profile *p, size_t cell, size_t a)
 {
 	size_t rest = cell;
-	for (size_t a = p->naxes; a-- > 0;) {
-		size_t n = json_array_size(p->axes[a].values);
-		idx[a] = rest % n;
-		rest /= n;
-	}
+	for (size_t b = p->naxes - 1; b > a; b--)
+		rest /= json_array_size(p->axes[b].values);
+	return rest % json_array_size(p->axes[a].values);
 }
 
 /* params and case_id of cell. */
 static int make_cell(const struct profile *p, size_t cell, json_t **params, char **id)
 {
-	size_t idx[p->naxes ? p->naxes : 1];
-	cell_index(p, cell, idx);
 	json_t *o = json_object();
 	size_t cap = 64, len = 0;
 	char *s = malloc(cap);
@@ -78,7 +75,7 @@ static int make_cell(const struct profile *p, size_t cell, json_t **params, char
 	if (p->naxes == 0)
 		snprintf(s, cap, "all");
 	for (size_t a = 0; a < p->naxes; a++) {
-		json_t *v = json_array_get(p->axes[a].values, idx[a]);
+		json_t *v = json_array_get(p->axes[a].values, cell_index(p, cell, a));
 		char vb[256];
 		res_value_str(v, vb, sizeof(vb));
 		size_t need = len + strlen(p->axes[a].name) + strlen(vb) + 3;
@@ -112,12 +109,11 @@ static bool is_reboot_axis(const struct profile *p, size_t a)
  * reboot axes). */
 static size_t reboot_group(const struct profile *p, size_t cell, size_t *ngroups)
 {
-	size_t idx[p->naxes ? p->naxes : 1], g = 0, n = 1;
-	cell_index(p, cell, idx);
+	size_t g = 0, n = 1;
 	for (size_t a = 0; a < p->naxes; a++)
 		if (is_reboot_axis(p, a)) {
 			size_t k = json_array_size(p->axes[a].values);
-			g = g * k + idx[a];
+			g = g * k + cell_index(p, cell, a);
 			n *= k;
 		}
 	if (ngroups)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* plan.h — a profile's matrix turned into the ordered list of cases to run, and the
  * time that will take (ppslab run --dry-run prints it).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* profile.c — reading and validating sweep profiles (see profile.h and docs/profiles.md).
  * Called by `ppslab run` (profile_load) and the unit tests (profile_parse).
  *

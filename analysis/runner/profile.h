@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* profile.h — sweep profiles (profiles/NAME.json): parsed once with jansson, validated,
  * with every error placed as FILE:LINE:COLUMN: JSON-PATH: what was expected.
  *

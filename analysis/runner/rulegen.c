@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rulegen.c — generated ipfw rule sets for the rules axis of ppslab run (dut.c writes
  * them before loading; see rulegen.h for the kinds and why). */
 #include "rulegen.h"

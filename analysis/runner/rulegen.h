@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rulegen.h — the rule sets a profile's "rules" axis names, written as ipfw rule files
  * that ppslab-rut loads (`ipfw -q /FILE`) or an external router's hook is given.
  *

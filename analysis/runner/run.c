@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* run.c — ppslab run (called by cmd_run.c): the sweep. Owns the results document while
  * it grows, the topology's boxes, the rig measurement, the case loop and the progress
  * display; delegates the router to dut.c, a measurement to trial.c, the method to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* run.h — ppslab run: a profile's matrix executed case by case into a results file
  * (docs/results-schema.md) that is rewritten atomically after every trial, so Ctrl-C,
  * a crash or a dead component never loses a finished trial, and --resume continues.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rutenv.h — the environment of a box that has no ppslab: an external router, read
  * with one POSIX shell command run there (over ssh, in its namespace, or here), every
  * part optional, so a missing command leaves its fields null instead of failing.

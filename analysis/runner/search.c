@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* search.c — the trial methods of ppslab run (fixed, rfc2544, mlr, ladder) as state
  * machines, RFC 9971's load classification and Conditional Throughput (see search.h;
  * docs/design/methodology.md#trial-methods). Pure: no I/O, no clock. Called by the

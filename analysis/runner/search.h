@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* search.h — the trial methods of ppslab run as pure state machines: which load to try
  * next, for how long, and what the trials so far say
  * (docs/design/methodology.md#trial-methods).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* trial.c — one measurement of ppslab run (called by run.c for every trial a case's
  * method asks for). Starts the tools through box.h, waits on them with bounded times,
  * and turns their JSON summaries into the trial record; see trial.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* trial.h — one measurement of ppslab run: sinks up, forwarder counters read, senders
  * blast for the trial's duration, residual frames settle, sinks stopped, every
  * component's JSON summary collected into one trial record (docs/results-schema.md,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # mkexamples.sh [BINDIR [PROFILE...]] — re-makes docs/examples (all, or the profiles named): each shipped seed profile run on this
 # machine (as root, in a lab of its own), its table (NAME.txt), plot (NAME.png) and the
 # environment it came from (NAME.env), with the gnuplot script and data beside the plot

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # ipfw-nomatch.sh N — on a FreeBSD/DragonFly router under test (profiles/three-box.json):
 # replace the ruleset with N rules that never match the lab's test traffic, then rule
 # 65000 allowing everything: the same set ppslab-rut loads for the rules axis with

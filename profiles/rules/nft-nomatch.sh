@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # nft-nomatch.sh N — on a Linux router under test (profiles/three-box-linux.json):
 # replace the ruleset with a forward chain of N rules that never match the lab's test
 # traffic (sources in 198.18.128.0/17), then accept: the nftables twin of ppslab-rut's

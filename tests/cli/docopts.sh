@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # docopts.sh — do the docs name only options the programs have? (sourced by CLI tests)
 #
 # The option reference is each program's --help and man page (t_man.sh checks those

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # lib.sh — shared by the CLI tests that check commands by status, stderr and stdout
 # (sourced after the script has made its scratch directory $T): TAP counting and the
 # run/check helpers. Output of the last `run` is in $T/out and $T/err.

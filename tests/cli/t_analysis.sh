@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_analysis.sh — ppslab table, plot, compare and report from the command line, on the
 # realistic results files in tests/data (no root): golden tables, bad files named with
 # their JSON path (EX_DATAERR), real gnuplot output (PNG size and pixels, well-formed

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_badinput.sh — the rows of docs/bad-input.md that no other CLI test covers: bad
 # values of the programs' options (each refused with "--opt VALUE: expected ..." and
 # EX_USAGE), of port spec options ("PORT: KEY=VALUE: expected ...", EX_USAGE), an

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_cli.sh — command-line behaviour that needs no root: help, version, bad values
 # named with what was expected (EX_USAGE), the RFC 6815 destination guard.
 set -u

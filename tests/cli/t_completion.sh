@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_completion.sh — completion/ppslab.bash driven as bash drives it (no root): COMP_WORDS
 # and COMP_CWORD set, the function registered for each program called, COMPREPLY
 # checked: ppslab's commands, each program's and command's long options (read from

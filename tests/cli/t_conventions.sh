@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_conventions.sh — the four programs behave like the BSD and Linux tools (no root):
 # sysexits statuses (64 for an unknown option, a missing argument or a bad value, 66
 # for a missing input), nothing on stdout and a message naming the culprit on stderr

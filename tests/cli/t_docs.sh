@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_docs.sh — the README and the docs as a newcomer meets them (no root): README.md is
 # at most 300 lines and opens with the two commands CI and newcomers type first
 # (`sudo make demo`, then `make check`); every relative link of README.md, HACKING.md,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_env.sh — `ppslab env`: valid JSON with the fields results files need (checked with
 # jq), usage errors (64), an interface that does not exist (listed with null values and
 # "error", a warning on stderr, status 0), and, as root only, a veth inside a namespace

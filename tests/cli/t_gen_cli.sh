@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_gen_cli.sh — ppslab-gen without root: --help is complete, and docs/gen.md names no
 # option it lacks; every bad value or bad combination is named (EX_USAGE, or
 # EX_NOINPUT/EX_DATAERR for files) and never runs; the RFC 6815 guard covers ranges and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_install.sh — make install and make uninstall into a staging directory (no root):
 # `make install DESTDIR=T PREFIX=/usr` puts exactly the programs, man pages, profiles,
 # rule sets and bash completion in place, the installed programs run and know their

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# t_layout.sh — the house rules of the source tree (no root, no build needed): each
-# program is its own room, lib/ serves them all, the analyzer's results/ room reads
-# results without the runner; every header guard names its path; no header name
-# repeats; unit tests sit in the room they test. HACKING.md explains each rule.
+# SPDX-License-Identifier: BSD-2-Clause
+# t_layout.sh — the house rules of the source tree (no root, no build needed): every
+# header guard names its path; no header name repeats; unit tests sit in the room they
+# test; analysis/ keeps only its front ends on top; an SPDX line heads every source
+# file. HACKING.md explains each rule.
 set -u
 TOP=${PPSLAB_TOP:?}
 cd "$TOP" || exit 1
@@ -10,7 +11,8 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 no() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
 check() {   # check DESC FINDINGS: ok when FINDINGS is empty
-	if [ -z "$2" ]; then ok "$1"; else no "$1" "$(head -n 20 <<<"$2")"; fi
+	local lines
+	if [ -z "$2" ]; then ok "$1"; else mapfile -t lines < <(grep -v "^$" <<<"$2" | head -n 20); no "$1" "${lines[@]}"; fi
 }
 
 srcs=$(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build*' | sed 's#^\./##')
@@ -29,10 +31,18 @@ check "every header is guarded by PPSLAB_<PATH>_H" "$bad"
 check "no header file name repeats anywhere" \
 	"$(xargs -n1 basename <<<"$headers" | sort | uniq -d)"
 
-bad=$(git ls-files 'tests/unit/*.c' | grep -vE '^tests/unit/(lib|gen|sink|rut|analysis)/t_[a-z0-9_]+\.c$')
-check "every unit test sits in the room it tests (tests/unit/ROOM/t_*.c)" "$bad"
+unit=tests/unit
+bad=$(git ls-files "$unit" | grep '\.c$' | grep -vE "^$unit/(lib|gen|sink|rut|analysis)/t_[a-z0-9_]+\.c\$")
+check "every unit test sits in the room it tests (tests/unit/<room>/t_*.c)" "$bad"
 
 check "analysis/ holds only main.c, the cmd_*.c front ends and anacli (the rest is runner/ or results/)" \
 	"$(git ls-files 'analysis/*.[ch]' | grep -vE '^analysis/(runner|results)/|^analysis/(main\.c|cmd_[a-z]+\.c|cmds\.h|anacli\.[ch])$')"
+
+# the license in the first line (the second after a shebang) of every source file
+bad=""
+for f in $srcs $(git ls-files 'Makefile' '*.sh' '*.bash' 'man/*.1' tests/run tests/stress tests/fuzz/run bench/run .ci/run 'profiles/hooks/*'); do
+	head -n 2 "$f" | grep -q 'SPDX-License-Identifier: BSD-2-Clause' || bad+="$f"$'\n'
+done
+check "an SPDX line heads every source file" "$bad"
 
 echo "1..$n"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_man.sh — the manual pages in man/ agree with the programs (no root): every option
 # each program's --help defines is an option of its man page and the other way round
 # (short and long names together), for ppslab-gen, ppslab-sink, ppslab-rut, ppslab and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_profiles.sh — the shipped profiles and rule sets, and bad profiles, without root:
 # every profiles/*.json passes `ppslab run --dry-run` (the plan is printed, nothing
 # runs); every rule file passes ppslab-rut --check-rules; the router-side scripts

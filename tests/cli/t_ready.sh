@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_ready.sh — the readiness protocol (docs/readiness.md) without root, over udp: on
 # loopback: a bad --ready-fd is 64 with the option named, before any port is opened,
 # for all three programs; --ready-fd writes exactly one byte and closes the descriptor;

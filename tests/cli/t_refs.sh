@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_refs.sh — every reference to a file of the repository names one that exists, and
 # every FILE.md#anchor names a heading of that file (no root).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_report_page.sh — the HTML report opens whole in a browser with nothing beside it
 # (no root): `ppslab report` on a sweep with a flagged case and a comparison, the page
 # copied alone into an empty directory, loaded in headless Chromium; every image must

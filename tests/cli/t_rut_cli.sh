@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_rut_cli.sh — ppslab-rut's command line without root: bad values named with what
 # was expected (EX_USAGE), the control client's errors and exit statuses, --help
 # listing every option.

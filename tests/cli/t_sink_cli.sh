@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_sink_cli.sh — ppslab-sink without root: bad options named with what was expected
 # (EX_USAGE), --expect-from errors with FILE:LINE:COLUMN (EX_DATAERR) or a missing file
 # (EX_NOINPUT) that still leave a complete summary, tail loss from a sender summary over

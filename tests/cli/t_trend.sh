@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_trend.sh — ppslab trend from the command line on the fixture series in tests/data
 # (no root): six nightly runs of FreeBSD 13.8 ... 14.2 (trend/, written, created and
 # named in different orders, one cell missing in the first two runs) ordered by each

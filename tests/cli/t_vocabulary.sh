@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_vocabulary.sh — one vocabulary across the four programs (no root): the options of
 # ppslab-gen, ppslab-sink, ppslab-rut, ppslab and every ppslab command, read from their
 # --help, compared with each other: an option name shared by several programs has the

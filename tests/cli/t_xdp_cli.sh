@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_xdp_cli.sh — xdp: port specs that fail before any socket exists (no root needed):
 # bad keys and values named with what was expected (EX_USAGE), a missing interface
 # (EX_UNAVAILABLE); in a build without libxdp, the spec says so (EX_UNAVAILABLE); in a

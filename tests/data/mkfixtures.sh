@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # mkfixtures.sh — writes the realistic results files the table/plot/compare tests read,
 # deterministically (Park–Miller random numbers in awk, no other tools). The files are
 # committed; run this only to change them:  sh tests/data/mkfixtures.sh tests/data

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_ctl.c — libFuzzer harness for the control commands of ppslab-rut
  * (router-under-test/cmd.c, bsdctl.c over the rut's sysctl tree, fw_exec; make fuzz):
  * each input line is a request line as ctl.c hands it to the forwarding thread, run by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_num.c — libFuzzer harness for lib/num.c: every number parser on arbitrary text
  * (make fuzz). The first byte picks the bounds, the rest is the string; a parser must
  * return 0, -EINVAL or -ERANGE and, on 0, a value inside the bounds it was given. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_profile.c — libFuzzer harness for analysis/runner/profile.c, jpos.c and plan.c (make
  * fuzz): arbitrary bytes as a profile, with and without --set overrides taken from the
  * input's first line, then the plan of whatever parsed. A bad profile must give

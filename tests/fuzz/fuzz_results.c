@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_results.c — libFuzzer harness for analysis/results/results.c (make fuzz): arbitrary
  * bytes as a results file through res_from_json, then what every command does with a
  * loaded file (res_summary, the axes, a cell's statistics). Bad input must give an

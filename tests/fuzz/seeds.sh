@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tests/fuzz/seeds.sh NAME DIR TOP — writes the seed corpus of harness fuzz_NAME into DIR
 # from the tests' data (the unit tests' rule files and strings, tests/data results
 # files); generated at fuzz time, never committed. fuzz_classify writes its own frames

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* craft.c — a test helper (not installed): sends hand-made test frames for the sink's
  * integration tests: a chosen sequence list (gaps, duplicates, reordering), a stream id,
  * many flows for one stream, sender warm-up flags, a skewed timestamp (an unsynchronized

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* faults.h — turns a valid 64-byte test frame into one of each classifier class, for the
  * sink's unit tests and the frame-crafting helper of the integration tests (craft.c).
  * Each fault is made the way a broken sender or a damaged link would make it, with the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bsd_router.sh — a router that behaves like a remote FreeBSD box, for t_run_axes.sh:
 # ppslab-rut forwarding with FreeBSD 14's polling (its poll clock is kern.hz, a
 # boot-time tunable), an sshd to reach it by, and commands that act like FreeBSD's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # lib.sh — shared by the integration tests (sourced): a private lab per test file,
 # background processes whose exit status is always checked, assertions on the JSON the
 # tools print, TAP output, and a trap that tears everything down even on failure.

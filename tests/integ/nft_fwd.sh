@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # nft_fwd.sh — the hooks of t_run_ext.sh: the Linux kernel as an external router in a
 # lab namespace, configured the way a profile's hooks configure a real box.
 #   nft_fwd.sh setup LAB BINDIR   kernel forwarding on in LAB-rut, the lab's shield off

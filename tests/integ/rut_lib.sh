@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # rut_lib.sh — helpers of the ppslab-rut integration tests (sourced after lib.sh).
 
 # hops: the kernel's own drop counters on the way (a TAP comment), for when the sink

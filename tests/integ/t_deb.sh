@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_deb.sh — the Debian package (root: a real install on this machine): `make deb`
 # builds build/deb/ppslab_VERSION_ARCH.deb with dpkg-buildpackage, declaring libpcap,
 # libnet and jansson (from shlibs), iproute2, and gnuplot as a recommendation; it holds

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_e2e.sh — the walking skeleton end to end: 100,000 frames at 25,000 pps from gen
 # through the forwarder to the sink arrive exactly; the same directly gen -> sink.
 # (25,000: a veth frame waits in the sending CPU's backlog, 1,000 frames, for its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_gen.sh — ppslab-gen in the lab, sending straight to a sink on the router's port:
 # count-exact runs on every backend (afpacket, pcap, libnet, udp) arrive complete; a
 # 20,000 pps run for 3 s lands within ±2% in every whole second at the sink; injected

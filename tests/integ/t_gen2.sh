@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_gen2.sh — ppslab-gen's multi-frame features in the lab, each checked at a sink on
 # the router's port: two pinned threads keep one gap-free stream and split the count
 # exactly; warm-up frames are flagged and not counted on either side; a step profile

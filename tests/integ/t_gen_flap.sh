@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_gen_flap.sh — ppslab-gen's accounting when its link goes down under it: for each
 # L2 backend a 2-s 10,000 pps run with gen0 down for 0.4 s. A link that is down is
 # backpressure (the sender waits; counted as "full", a few thousand times at most, not

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_lab.sh — ppslab lab: up is idempotent, status tells complete from partial, up
 # repairs a half-built lab, --queues re-creates the veths with that many queues, down
 # removes everything and is idempotent.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_priv.sh — --user NAME: ppslab-gen, ppslab-sink and ppslab-rut open their ports (and
 # the rut its control socket) as root, then run as NAME: /proc/PID/status shows its uid
 # and gid on every line (real, effective, saved, fs) and no capability; the measurement

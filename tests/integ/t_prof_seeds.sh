@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_prof_seeds.sh — the shipped profiles run for real in a private lab: demo.json as the
 # README's main command runs it, and a shortened version of each seed profile (--set to
 # fewer cells and 1-second trials). Each gives the table shaped like its seed's, with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_run.sh — ppslab run end to end in a private lab, asserting on the results file:
 # a sweep over two pollhz values shows the pollhz × burst_max ceiling in its cells;
 # the rig's ceiling and the environment are recorded; every trial carries its checks;

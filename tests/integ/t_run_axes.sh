@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_run_axes.sh — real-lab sweeps end to end, against a router that behaves like a
 # remote FreeBSD box (bsd_router.sh: ppslab-rut with FreeBSD 14's polling, where the
 # poll clock is kern.hz, a boot-time tunable; sysctl through its control socket; a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_run_ext.sh — ppslab run with an external router: the Linux kernel forwarding in the
 # lab's router namespace, configured only through the profile's hooks (setup: forwarding
 # on, shield off; the rules axis: nftables rules; after each trial: the interface

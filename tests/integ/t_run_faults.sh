@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_run_faults.sh — ppslab run when things go wrong: an output it cannot
 # write is refused before anything runs; a disk that fills mid-sweep stops the run
 # with status 74 and leaves the last complete results file intact (atomic saves);

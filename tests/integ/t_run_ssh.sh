@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_run_ssh.sh — ppslab run's ssh topology against a real sshd: an sshd of the test's
 # own listens on the loopback of the lab's gen namespace, and `ppslab run`, started in
 # that namespace, reaches every box through it (BatchMode, the test's key), each box

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_rut_ceiling.sh — poll mode forwards at most pollhz × burst_max per ingress port
 # (the polling ceiling) when offered twice that: 500 Hz × 20 = 10,000 pps and 1000 Hz × 15 =
 # 15,000 pps, measured from the forwarder's own stats over 2 s of steady state. The

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_rut_ctl.sh — the control socket on a running forwarder: owner-only socket, peer
 # credentials, sysctl as FreeBSD prints it (listing, writes, range errors and their exit
 # statuses), stats JSON, errors; and the headline feature of the 2006 DragonFly sweep

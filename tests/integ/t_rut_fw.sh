@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_rut_fw.sh — the firewall on forwarded traffic (two passes): a deny rule on one stream
 # removes exactly that stream at the sink while its counter equals the frames sent;
 # count rules count every frame — twice without a direction (in and out pass), once

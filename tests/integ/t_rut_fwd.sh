@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_rut_fwd.sh — what the router forwards and what it drops, by cause: TTL 1 is
 # expired (dropped, counted) in the router and untouched by the bridge (--l2); a static
 # route (--route) and a static neighbour (--neigh) make an unreachable prefix

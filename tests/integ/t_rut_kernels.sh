@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_rut_kernels.sh — the kernel personalities on real ports
 # (docs/design/polling.md#kernel-personalities):
 #  - a CPU-limited cell forwards far more on dragonfly-1.8 than on dragonfly-2.0, as the

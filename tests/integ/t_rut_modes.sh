@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_rut_modes.sh — ppslab-rut forwards exactly at a modest rate in each scheduling mode
 # (poll, intr, busy), and in both directions at once: every frame read is forwarded,
 # none dropped, the sink receives every frame, and rx = fwd + drops in the JSON.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_sink_drops.sh — frames the sink's own ring drops are reported as the sink's drops,
 # not as network loss: a tiny ring (frames=64) and a sink stopped (SIGSTOP) while 20,000
 # frames arrive in the middle of a run; the interface still counted every frame.

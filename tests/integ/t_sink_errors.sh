@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_sink_errors.sh — every class of bad frame lands in its own counter and never in the
 # test traffic, while a real test stream and a foreign UDP stream on the same port arrive
 # together; the pcap backend's BPF filter keeps other ports out of its view.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_sink_threads.sh — --threads 2: each stream is owned by one thread (a PACKET_FANOUT_CBPF
 # program picks the socket by the stream id byte), so a stream sent over 64 flows, which a
 # flow hash would spread over both threads, is still counted exactly.

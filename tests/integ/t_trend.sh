@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_trend.sh — ppslab trend on a real series from the lab: one profile run three times
 # as three "versions" of the forwarder (r1, r2, r10), the third with half the polling
 # clock, so the cell whose rate the clock caps (pollhz × burst_max below the offered

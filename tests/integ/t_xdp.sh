@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_xdp.sh — the xdp: (AF_XDP) ports end to end, as t_e2e.sh does for afpacket:
 # 100,000 frames at 50,000 pps gen -> rut -> sink with every port on AF_XDP (the
 # forwarder moving frames between its ports without a copy) and gen -> sink directly;

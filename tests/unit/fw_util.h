@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_util.h — helpers shared by the firewall unit tests (t_fw_*.c): a firewall with
  * the ports em0, em1, rut0, rut1 and the local addresses 10.0.0.254 and 198.18.0.1,
  * ipfw commands that must succeed or fail, and packets built from text. */

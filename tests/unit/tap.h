@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tap.h — a minimal TAP producer for unit tests: one "ok N - name" or "not ok N - name"
  * line per test function, with the first failed check's file:line and values.
  *

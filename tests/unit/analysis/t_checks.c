@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_checks.c — the trial consistency checks (analysis/runner/checks.c) on crafted trial records
  * shaped like what ppslab-gen, ppslab-sink and ppslab-rut print. */
 #include <errno.h>

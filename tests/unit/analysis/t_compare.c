@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_compare.c — cell matching and verdicts of `ppslab compare` on hand-made files: cells
  * match whatever the order of axes and params keys (and 2 vs 2.0), cells on one side
  * only are listed, an identical cell is EQUIVALENT, a 10 % drop is a REGRESSION (for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_envinfo.c — env_box() on this machine, as any user: the loopback interface exists
  * everywhere, /proc and /sys are readable without root. */
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_jpos.c — positions of JSON values: paths of members and elements, 1-based line and
  * column counted in UTF-8 characters, keys' places, quoted odd keys, and malformed or
  * truncated text that must never crash. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_model.c — the rule-cost fit recovers a and b from rates made with known values
  * (exactly, and within a few per cent through noise), refuses what cannot be fitted,
  * and res_fits() finds the fit in tests/data/rules.json (made from a = 1.5 µs, b = 1.3 ns

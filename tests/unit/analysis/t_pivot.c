@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_pivot.c — pivot tables on hand-made results files against golden text, Markdown and
  * CSV (tests/data/golden/, values checked by hand against tests/data/small.json), the
  * composite HZ table of the 2006 DragonFly sweep, number formatting, column specs, and the

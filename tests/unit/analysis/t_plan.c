@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_plan.c — a profile's matrix as cases: the cartesian product with the first axis
  * slowest, case ids in canonical value text, "all" without axes, repetitions in order,
  * random order deterministic per seed and a permutation of every repetition, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_profile.c — sweep profiles: defaults of an empty profile, a full one, and every
  * error path with its place (FILE:LINE:COL or --set N), collected all at once; --set
  * sweeping, fixing and dotted keys; rule files; ssh destinations; the benchmarking-range

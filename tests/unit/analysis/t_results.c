@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_results.c — reading results files: validation errors name the file, the JSON path
  * and what was expected; cells group repetitions whatever the order of params keys and
  * 1000 vs 1000.0; statistics skip failed cases and nulls; summary[] is recomputed from

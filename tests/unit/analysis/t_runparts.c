@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_runparts.c — the pure parts of ppslab run's plumbing: shell quoting and ssh
  * argument vectors (box.c, hooks that start with ssh too), generated rule sets checked
  * by the real firewall (rulegen.c + fw), counter deltas of the forwarder's stats

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_search.c — the trial methods of ppslab run (search.h) against a simulated device:
  * rx = min(load, capacity) × duration, optionally with a lossy band under capacity,
  * capacity jitter (seeded xorshift), rare glitch losses and overload collapse. Also the

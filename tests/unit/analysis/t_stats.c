@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_stats.c — the statistics of `ppslab compare`
  * (docs/design/methodology.md#comparing-two-runs) against worked examples: the t table,
  * the incomplete beta against closed forms (Student's t for ν = 1, 2 and 4), Welch on

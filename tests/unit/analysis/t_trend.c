@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_trend.c — the segmentation of `ppslab trend` on series with known change points,
  * checked against numbers worked out by hand (the working is in the comments): no
  * change, one step, two steps, a step in the newest run, a whole-run outlier and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_gen_frame.c — ppslab-gen's frames: size lists and IMIX in exact proportions, flow
  * ranges walked in order and at random, the per-frame patch keeping both checksums
  * valid (checked by the sink's own classifier), and every injected fault landing in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_gen_misc.c — ppslab-gen's capture loader (real pcap files written with libpcap:
  * frames, truncation, wrong link type, a cut-off file, a missing one) and the rate
  * verdict (rate_ok false beyond 0.5%, when scheduled frames were not sent or failed, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_gen_rate.c — rates as users type them: packets per second, bits per second at L2
  * or L1, percentages of a link's line rate, max; link speeds; step lists and ramps;
  * and the rejects, which must never turn into a silently wrong rate. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_badframes.c — the bad frames of docs/bad-input.md that t_pkt.c does not craft: ARP,
  * 802.1ad double tags, an IPv6 packet behind the IPv4 ethertype, a header length below
  * 20, a fragment with an offset (not only MF), frames of 0..13 bytes, options together

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_cli.c — the shared command-line helpers: empty items of comma lists, by position. */
 #include "cli.h"
 #include "tap.h"

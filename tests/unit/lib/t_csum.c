@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_csum.c — RFC 1071 checksums against known vectors and RFC 1624 incremental updates
  * against full recomputation. */
 #include <stdlib.h>

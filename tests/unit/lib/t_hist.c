@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_hist.c — the log-linear histogram: exact small values, bucket bounds, percentiles
  * of known distributions within the 1/32 resolution. */
 #include <stdlib.h>

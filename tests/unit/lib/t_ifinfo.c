@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_ifinfo.c — the system side of ifinfo.h on the loopback interface, whichever
  * implementation the build has (ifinfo_linux.c: ioctl and rtnetlink; ifinfo_bsd.c in a
  * PORTABLE=1 build or on the BSDs: getifaddrs): index, MAC, MTU, 127.0.0.1/8, counters

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_num.c — the unit parser: values, suffixes, exactness, and every kind of reject. */
 #include <errno.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_pace.c — the transmit schedule on a simulated clock: steady rate without drift,
  * bursts sharing a deadline, "as fast as possible", step lists and ramps (deadlines
  * from the closed-form Λ⁻¹, exact frame counts), Poisson arrivals (mean and spread of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_pkt.c — the template builder (libnet) and the classifier: a valid frame is a test
  * frame, and each crafted fault lands in its own class. */
 #include <arpa/inet.h>

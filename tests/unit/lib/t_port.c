@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_port.c — the port layer's shared rules, without root or sockets: how a send error
  * is classed (a link that is down is backpressure, a bad frame fails, in every
  * backend alike), and port options refused before anything is opened, with the port,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_ready.c — lib/ready.h: the ready record's fields, the stderr line, --ready-fd
  * (exactly one byte, then closed; a reader gone is no SIGPIPE; a bad descriptor
  * refused), one announcement only, and the reader that finds the record. */

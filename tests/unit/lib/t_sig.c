@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_sig.c — signature encode/decode: layout, 48-bit sequence, rejects. */
 #include <errno.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_xsk_ring.c — AF_XDP ring bookkeeping and the frame allocator (lib/xsk_ring.c), on
  * plain arrays standing in for the kernel's mappings: index arithmetic across the 32-bit
  * wrap, batching, frame ownership, and frame conservation through a simulated kernel. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_bsdctl.c — `sysctl` as FreeBSD 8 prints it, over the forwarder's kern.polling tree:
  * the 2006 DragonFly sweep's `sysctl -a kern.polling` listing, and each kernel
  * personality's (the knobs its kernel has), writes ("old -> new"), range errors

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_cmd.c — the control commands as the forwarding thread runs them (cmd_exec) against
  * a forwarder built without ports: bad request lines (empty, too many words, unknown
  * command, a bad `load` header, a bad rule, a bad rule file, a bad sysctl) each get

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_ctl.c — the control socket without a forwarder: the protocol end to end through
  * ctl_open and ctl_client (a responder thread stands in for the forwarding thread and
  * answers from the mailbox), owner-only mode, exit status and the two output streams,

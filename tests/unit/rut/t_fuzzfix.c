@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_fuzzfix.c — the inputs the fuzzers (tests/fuzz/) found, kept as regression cases
  * with their bytes inline, each run the way its harness ran it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_fw_cmd.c — the ipfw(8) commands as the control socket runs them: numbering and
  * auto-increment (N1, N2 of docs/design/ipfw.md#numbering-and-counter-test-vectors),
  * zero / resetlog / delete / flush and their messages and exit statuses (N4), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_fw_dyn.c — dynamic rules as FreeBSD 14's ip_fw_dynamic.c keeps them: a state made by
  * keep-state on the first packet, matched in both directions by check-state or by the
  * rule's own probe, refreshed by each packet and removed by the once-a-second sweep when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_fw_equiv.c — the fast matcher (vectorised prefilter, 8-rule blocks, programs,
  * precomputed skipto indexes) against a plain reference interpreter written here from
  * docs/design/ipfw.md (addresses, ports, direction and interfaces, evaluation), over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_fw_eval.c — matching: every vector T1..T15 of
  * docs/design/ipfw.md#rule-matching-test-vectors, counters per pass (N3 of
  * docs/design/ipfw.md#numbering-and-counter-test-vectors), the tunables, and log lines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_fw_fidelity.c — the fidelity table: rules as people write them, each with a packet,
  * the verdict FreeBSD 14's ipfw gives it and the line `ipfw list` prints, and the
  * source function the behaviour comes from (docs/design/ipfw-fidelity.md says more).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_fw_file.c — rule files: `ipfw add` lines, bare bodies and pasted `ipfw show` output
  * all load; a load is all-or-nothing; --check-rules reports every bad line as
  * FILE:LINE:COLUMN; the filtertest table (crafted packets → expected verdicts); and the

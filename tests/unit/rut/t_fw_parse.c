@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_fw_parse.c — the ipfw rule language: different spellings compile to the same rule
  * and the same listing (libpcap TESTrun's "aliases"), and malformed rules are refused
  * with the exact column and what was expected. */

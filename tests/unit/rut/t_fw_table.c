@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_fw_table.c — lookup tables (ipfw table N ..., table(N[,VALUE]) in rules): the
  * longest prefix wins (FreeBSD 14's addr:radix algorithm, ip_fw_table_algo.c
  * ta_lookup_radix), entries added and deleted live change the next packet's verdict,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_poll.c — the DEVICE_POLLING scheduler on a simulated clock: every vector P1..P27 of
  * docs/design/polling.md#polling-test-vectors (ceilings, the CPU-limited burst, the
  * ramp, the 7/8 rule, chunking, the load rule, reg_frac, stalled, each kernel

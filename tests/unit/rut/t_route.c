@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_route.c — the routing table: longest-prefix match against a brute-force reference
  * on random tables (all lengths, overlaps, replacements), route specs and files with
  * error positions, neighbours, and a generated table of a million prefixes (load and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_delay.c — one-way delay, RFC 3550 jitter and RFC 3393 IPDV on known arrival series;
  * clock disagreement (negative, implausible) kept out of the percentiles. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_seq.c — sequence accounting on crafted arrival orders: gaps, late fills,
  * duplicates, long reordering (RFC 4737 extent), arrivals below the window, 48-bit
  * values, tail loss, loss-burst histogram. */

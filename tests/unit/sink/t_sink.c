@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* t_sink.c — the receive engine without ports: crafted frames through sink_process (each
  * error class in its own counter and never test traffic; streams kept apart; warm-up
  * floors), the merge of several workers, the interval hand-off with running workers,
