@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # b_linerate.sh — line rate in profile runs (sourced by bench/run; BENCH=linerate runs
 # only this section). `ppslab run` itself, side by side in one run, BENCH_REPS
 # repetitions interleaved, the figures read off its results file:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # t_run_multi.sh — ppslab run with the sender's and sink's ports in the profile, and with
 # several sender boxes. Asserts on the results file: an xdp: sender with two threads and
 # an xdp: sink make the lab with two queues, run with those settings in the trials and in
