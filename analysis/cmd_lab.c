@@ -18,6 +18,8 @@ static const struct opt_def opts[] = {
 	{ "no-shield", 0, NULL, "up: leave the kernel stacks of the namespaces on" },
 	{ "queues", 'q', "N", "up: N transmit and receive queues per veth, 1..64 (default: keep, "
 	  "1 for a new lab); one per sender thread" },
+	{ "senders", 's', "N", "up: N sender namespaces NAME-gen, NAME-gen2, ..., 1..8, behind a "
+	  "bridge in front of rut0 (default: keep, 1 for a new lab)" },
 	{ "ns", 0, "ROLE", "shield: only this namespace (gen, rut or sink)" },
 	{ "json", 'j', NULL, "status: print JSON" },
 	{ "help", 'h', NULL, "this help" },
@@ -29,7 +31,7 @@ static const struct opt_def opts[] = {
 struct args {
 	const char *name;
 	const char *role;
-	int json, no_shield, queues;
+	int json, no_shield, queues, senders;
 };
 
 static int handle(int key, const char *arg, int idx, void *ctx)
@@ -44,6 +46,13 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		if (num_u64(arg, 1, LAB_QUEUES_MAX, &v))
 			return cli_bad("queues", arg, "a queue count 1..64");
 		a->queues = (int)v;
+		break;
+	}
+	case 's': {
+		uint64_t v;
+		if (num_u64(arg, 1, LAB_SENDERS_MAX, &v))
+			return cli_bad("senders", arg, "a number of sender namespaces 1..8");
+		a->senders = (int)v;
 		break;
 	}
 	case 'h': opt_usage(stdout, SYNOPSIS, opts); exit(0);
@@ -75,11 +84,26 @@ static int status(const struct args *a)
 			jset_b(n, "shield", st.shield[r]);
 			json_object_set_new(nss, lab_role_name((enum lab_role)r), n);
 		}
+		for (int k = 1; k < st.senders; k++) {
+			json_t *n = json_object();
+			char ns[64], role[16];
+			lab_gen_ns(a->name, k, ns, sizeof(ns));
+			snprintf(role, sizeof(role), "gen%d", k + 1);
+			jset_s(n, "netns", ns);
+			jset_b(n, "exists", st.gen_ok[k]);
+			json_object_set_new(nss, role, n);
+		}
 		json_object_set_new(o, "namespaces", nss);
+		jset_i64(o, "senders", st.senders);
 		json_t *ifs = json_object(), *qs = json_object();
 		for (int i = 0; i < 4; i++) {
 			jset_b(ifs, lab_ifs[i].ifname, st.if_ok[i]);
 			jset_i64(qs, lab_ifs[i].ifname, st.queues[i]);
+		}
+		for (int k = 1; k < st.senders; k++) {
+			char key[32];
+			snprintf(key, sizeof(key), "gen0@gen%d", k + 1);
+			jset_b(ifs, key, st.gen_ok[k]);
 		}
 		json_object_set_new(o, "interfaces", ifs);
 		json_object_set_new(o, "queues", qs);
@@ -94,10 +118,19 @@ static int status(const struct args *a)
 			printf("  %-24s %-8s shield %s\n", ns, st.ns[r] ? "exists" : "missing",
 			       st.ns[r] ? (st.shield[r] ? "on" : "off") : "-");
 		}
+		for (int k = 1; k < st.senders; k++) {
+			char ns[64];
+			lab_gen_ns(a->name, k, ns, sizeof(ns));
+			printf("  %-24s %-8s gen0 198.18.0.%d/24 %s\n", ns, st.gen_ok[k] ? "exists" : "missing",
+			       k + 2, st.gen_ok[k] ? "up" : "missing or down");
+		}
 		for (int i = 0; i < 4; i++)
 			printf("  %-6s %-18s %-17s %-15s queues %d\n", lab_ifs[i].ifname,
 			       lab_ifs[i].addr, lab_ifs[i].mac, st.if_ok[i] ? "up" : "missing or down",
 			       st.queues[i]);
+		if (st.senders > 1)
+			printf("  %d senders reach rut0 through the bridge rutsw in %s-rut\n", st.senders,
+			       a->name);
 	}
 	return st.complete ? EX_OK : 1;
 }
@@ -131,11 +164,17 @@ int cmd_lab(int argc, char **argv)
 		return EX_NOPERM;
 	}
 	if (!strcmp(verb, "up")) {
-		struct lab_up_opts o = { .shield = !a.no_shield, .queues = a.queues };
+		struct lab_up_opts o = { .shield = !a.no_shield, .queues = a.queues,
+					 .senders = a.senders };
 		if (lab_up(a.name, &o))
 			return EX_UNAVAILABLE;
+		struct lab_status st;
+		int senders = lab_status(a.name, &st) ? 1 : st.senders;
 		printf("lab %s is up: %s-gen gen0 198.18.0.2 -> %s-rut rut0 198.18.0.1 | rut1 "
 		       "198.19.0.1 -> %s-sink sink0 198.19.0.2\n", a.name, a.name, a.name, a.name);
+		if (senders > 1)
+			printf("%d senders %s-gen .. %s-gen%d (gen0 198.18.0.2 .. 198.18.0.%d) reach rut0 "
+			       "through a bridge\n", senders, a.name, a.name, senders, senders + 1);
 		return EX_OK;
 	}
 	if (!strcmp(verb, "down")) {

@@ -383,6 +383,8 @@ static int run_phase(struct gen_worker *w, int warm)
 		} else {
 			bytes = (uint64_t)sent * (flen + PKT_FCS_LEN);
 		}
+		if (sent && !get(&w->ctr.first_tx_ns))
+			set(&w->ctr.first_tx_ns, now);
 		if (warm) {
 			add(&w->ctr.warmup_pkts, sent);
 			add(&w->ctr.warmup_bytes, bytes);
@@ -541,6 +543,7 @@ void gen_worker_snapshot(struct gen_worker *w, struct gen_snap *s)
 	for (int f = 0; f < GEN_FAULT_MAX; f++)
 		s->fault[f] = get(&w->ctr.fault[f]);
 	s->first_ns = get(&w->ctr.first_ns);
+	s->first_tx_ns = get(&w->ctr.first_tx_ns);
 	s->last_ns = get(&w->ctr.last_ns);
 	s->sched_first_ns = get(&w->ctr.sched_first_ns);
 	s->sched_last_ns = get(&w->ctr.sched_last_ns);
@@ -569,6 +572,8 @@ void gen_snapshot(struct gen *g, struct gen_snap *s)
 			s->fault[f] += w.fault[f];
 		if (w.first_ns && (!s->first_ns || w.first_ns < s->first_ns))
 			s->first_ns = w.first_ns;
+		if (w.first_tx_ns && (!s->first_tx_ns || w.first_tx_ns < s->first_tx_ns))
+			s->first_tx_ns = w.first_tx_ns;
 		if (w.last_ns > s->last_ns)
 			s->last_ns = w.last_ns;
 		if (w.sched_first_ns && (!s->sched_first_ns || w.sched_first_ns < s->sched_first_ns))

@@ -74,6 +74,7 @@ struct gen_wctr {
 	_Atomic uint64_t late;         /* frames sent more than late_ns after their deadline */
 	_Atomic uint64_t warmup_pkts, warmup_bytes;
 	_Atomic uint64_t fault[GEN_FAULT_MAX];
+	_Atomic uint64_t first_tx_ns;  /* the first batch accepted, warm-up included */
 	_Atomic uint64_t first_ns, last_ns;              /* first and last measured batch */
 	_Atomic uint64_t sched_first_ns, sched_last_ns;  /* their deadlines */
 };
@@ -132,6 +133,7 @@ struct gen_snap {
 	uint64_t seq_holes;
 	uint64_t late, warmup_pkts, warmup_bytes, fault[GEN_FAULT_MAX];
 	uint64_t first_ns, last_ns, sched_first_ns, sched_last_ns;
+	uint64_t first_tx_ns;          /* the first batch of any phase (CLOCK_MONOTONIC), 0: none */
 	uint64_t sched_pkts;           /* valid after gen_join */
 };
 void gen_snapshot(struct gen *g, struct gen_snap *s);

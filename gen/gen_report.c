@@ -360,6 +360,20 @@ void gen_report_summary(struct gen_report *r, int sig)
 		jset_u64(o, "sched_pkts", g->paced ? s.sched_pkts : s.tx_pkts);
 		jset_u64(o, "warmup_pkts", s.warmup_pkts);
 		jset_u64(o, "warmup_ns", c->warmup_ns);
+		/* when the first frame left, on CLOCK_REALTIME (several senders' spread) */
+		uint64_t first_real = 0;
+		if (s.first_tx_ns) {
+			int64_t m2r = (int64_t)(real_ns() - mono_ns());
+			first_real = (uint64_t)((int64_t)s.first_tx_ns + m2r);
+			jset_u64(o, "first_tx_real_ns", first_real);
+		} else {
+			json_object_set_new(o, "first_tx_real_ns", json_null());
+		}
+		if (in->start_at_ns) {
+			jset_u64(o, "start_at_ns", in->start_at_ns);
+			if (first_real)
+				jset_i64(o, "start_late_ns", (int64_t)(first_real - in->start_at_ns));
+		}
 		json_t *fo = json_object();
 		for (int f = 1; f < GEN_FAULT_MAX; f++)
 			jset_u64(fo, gen_fault_name(f), s.fault[f]);

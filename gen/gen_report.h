@@ -27,6 +27,7 @@ struct gen_info {
 	char sport[16], dport[16];
 	double mean_wire;          /* mean frame size with FCS */
 	double link_bps;           /* 0: not given */
+	uint64_t start_at_ns;      /* --start-at, CLOCK_REALTIME; 0: not given */
 };
 
 struct gen_report {

@@ -64,6 +64,7 @@ static struct opt_def opts[] = {
 	CLI_OPT_INTERVAL,
 	CLI_OPT_JSON,
 	CLI_OPT_READY_FD("just before the first frame, also write a byte to file descriptor N and close it"),
+	{ "start-at", 0, "TIME", "send the first frame at TIME, seconds since the epoch on CLOCK_REALTIME (1700000000.25), at most 1h ahead; at once if it has passed" },
 	{ "allow-any-dst", 0, NULL, "allow destinations outside 198.18.0.0/15 and 127/8 (RFC 6815)" },
 	CLI_OPT_USER(CLI_USER_HELP),
 	CLI_OPT_QUIET,
@@ -85,9 +86,45 @@ struct args {
 	int l1, calibrate, allow_any, rate_given;
 	int dst_given, stream_given, ttl_given, clock_given;   /* not the defaults */
 	struct cli_common com;
+	uint64_t start_at_ns;  /* --start-at (CLOCK_REALTIME ns), or 0 */
 	char udp_dst[64];
 	char udp_spec[160];    /* the udp: spec with ttl= from --ttl */
 };
+
+/* --start-at: whole seconds since the epoch with up to nine decimals (`date +%s.%N`),
+ * not in the past by more than an hour (a clock or a unit mistake) nor more than an
+ * hour ahead (every run is bounded). */
+static int parse_start_at(const char *arg, uint64_t *out)
+{
+	static const char expect[] = "a time in seconds since the epoch on CLOCK_REALTIME, "
+				     "such as 1700000000.25 (date +%s.%N), within an hour of now";
+	uint64_t sec = 0, frac = 0, scale = NS_PER_S;
+	const char *p = arg;
+	if (*p < '0' || *p > '9')
+		return cli_bad("start-at", arg, expect);
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (sec > 4000000000ULL)
+			return cli_bad("start-at", arg, expect);
+		sec = sec * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return cli_bad("start-at", arg, expect);
+		for (; *p >= '0' && *p <= '9'; p++)
+			if (scale > 1) {
+				scale /= 10;
+				frac += (uint64_t)(*p - '0') * scale;
+			}
+	}
+	if (*p)
+		return cli_bad("start-at", arg, expect);
+	uint64_t t = sec * NS_PER_S + frac, now = real_ns(), hour = 3600 * NS_PER_S;
+	if (t + hour < now || t > now + hour)
+		return cli_bad("start-at", arg, expect);
+	*out = t;
+	return 0;
+}
 
 static int handle(int key, const char *arg, int idx, void *ctx)
 {
@@ -160,6 +197,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		else if (!strcmp(name, "cpus")) a->cpus = arg;
 		else if (!strcmp(name, "replay")) a->replay = arg;
 		else if (!strcmp(name, "calibrate")) a->calibrate = 1;
+		else if (!strcmp(name, "start-at")) return parse_start_at(arg, &a->start_at_ns);
 		else if (!strcmp(name, "seed")) {
 			if (num_u64(arg, 0, UINT64_MAX, &a->cfg.seed))
 				return cli_bad(name, arg, "a whole number");
@@ -520,6 +558,11 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 			"no --rate, --steps, --ramp, --count, --poisson, --warmup or --replay");
 		return EX_USAGE;
 	}
+	if (a->calibrate && a->start_at_ns) {
+		log_err("--start-at: --calibrate runs several measurements one after another; it "
+			"takes no start time");
+		return EX_USAGE;
+	}
 	if (a->link && gen_link_parse(a->link, &link_bps))
 		return cli_bad("link", a->link, "a link speed such as 1G, 10G, 100M or 25Gbit");
 	info->link_bps = link_bps;
@@ -736,7 +779,14 @@ static int run(struct args *a, struct runctl *rctl, const char *ifname,
 	for (unsigned t = 0; t < g.nw; t++)
 		ready_port_add(&rd, g.w[t].port);
 	cli_ready_announce(&rd);
+	/* a few ms ahead, so that every thread is waiting when the schedule begins; with
+	 * --start-at the realtime instant on our monotonic clock (at once when it passed:
+	 * the summary's first_tx_real_ns shows how late) */
 	uint64_t start = mono_ns() + 20 * NS_PER_MS;
+	if (a->start_at_ns) {
+		uint64_t rnow = real_ns(), mnow = mono_ns();
+		start = mnow + (a->start_at_ns > rnow + NS_PER_MS ? a->start_at_ns - rnow : NS_PER_MS);
+	}
 	if ((rc = gen_start(&g, rctl, start, err, sizeof(err)))) {
 		log_err("%s", err);
 		gen_fini(&g);
@@ -826,6 +876,7 @@ int main(int argc, char **argv)
 		}
 		return EX_OK;
 	}
+	info.start_at_ns = a.start_at_ns;
 	rc = run(&a, &rctl, ifname, &info);
 	gen_replay_free(&rp);
 	return rc;

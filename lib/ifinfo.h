@@ -30,6 +30,9 @@ int if_hwaddr(const char *ifname, uint8_t mac[6]);
 int if_ip4(const char *ifname, uint32_t *addr_be, uint8_t *prefix_len);
 int if_counters_read(const char *ifname, struct if_counters *c);
 int if_mtu(const char *ifname, uint32_t *mtu);
+/* The receive queues the interface has (Linux: IFLA_NUM_RX_QUEUES; -EOPNOTSUPP
+ * elsewhere). */
+int if_rx_queues(const char *ifname, unsigned *n);
 
 /* The neighbour (ARP) entry for ip on ifname, if complete or permanent. */
 int neigh_lookup(const char *ifname, uint32_t ip_be, uint8_t mac[6]);

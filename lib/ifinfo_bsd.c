@@ -163,6 +163,13 @@ int if_counters_read(const char *ifname, struct if_counters *c)
 	return 0;
 }
 
+int if_rx_queues(const char *ifname, unsigned *n)
+{
+	(void)ifname;
+	(void)n;
+	return -EOPNOTSUPP;
+}
+
 int neigh_lookup(const char *ifname, uint32_t ip_be, uint8_t mac[6])
 {
 	(void)ifname;

@@ -107,7 +107,8 @@ static int nl_request(const void *req, size_t len, uint16_t want, char *buf, siz
 	return rc;
 }
 
-int if_counters_read(const char *ifname, struct if_counters *c)
+/* RTM_GETLINK of one interface: its RTM_NEWLINK message in buf. */
+static int get_link(const char *ifname, char *buf, size_t bufl, struct nlmsghdr **nh)
 {
 	int idx = if_index_of(ifname);
 	if (idx < 0)
@@ -120,9 +121,33 @@ int if_counters_read(const char *ifname, struct if_counters *c)
 			.nlmsg_flags = NLM_F_REQUEST, .nlmsg_seq = 1 },
 		.ifi = { .ifi_family = AF_UNSPEC, .ifi_index = idx },
 	};
+	return nl_request(&req, sizeof(req), RTM_NEWLINK, buf, bufl, nh, -ENODATA);
+}
+
+int if_rx_queues(const char *ifname, unsigned *n)
+{
 	char buf[16384];
 	struct nlmsghdr *nh;
-	int rc = nl_request(&req, sizeof(req), RTM_NEWLINK, buf, sizeof(buf), &nh, -ENODATA);
+	int rc = get_link(ifname, buf, sizeof(buf), &nh);
+	if (rc)
+		return rc;
+	struct ifinfomsg *ifi = NLMSG_DATA(nh);
+	int alen = (int)IFLA_PAYLOAD(nh);
+	for (struct rtattr *a = IFLA_RTA(ifi); RTA_OK(a, alen); a = RTA_NEXT(a, alen))
+		if (a->rta_type == IFLA_NUM_RX_QUEUES && RTA_PAYLOAD(a) >= sizeof(uint32_t)) {
+			uint32_t v;
+			memcpy(&v, RTA_DATA(a), sizeof(v));
+			*n = v;
+			return 0;
+		}
+	return -ENODATA;
+}
+
+int if_counters_read(const char *ifname, struct if_counters *c)
+{
+	char buf[16384];
+	struct nlmsghdr *nh;
+	int rc = get_link(ifname, buf, sizeof(buf), &nh);
 	if (rc)
 		return rc;
 	struct ifinfomsg *ifi = NLMSG_DATA(nh);

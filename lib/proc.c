@@ -166,16 +166,38 @@ void proc_file_text(const char *path, char *buf, size_t len)
 pid_t proc_spawn(char *const argv[], const char *netns, const char *out_path,
 		 const char *err_path)
 {
+	return proc_spawn_in(argv, netns, out_path, err_path, NULL);
+}
+
+pid_t proc_spawn_in(char *const argv[], const char *netns, const char *out_path,
+		    const char *err_path, int *in_fd)
+{
 	char *buf[128];
 	char **av = ns_argv(argv, netns, buf, 128);
-	pid_t pid = fork();
-	if (pid < 0)
+	int inp[2] = { -1, -1 };
+	if (in_fd && pipe2(inp, O_CLOEXEC) < 0)
 		return -errno;
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		if (in_fd) {
+			close(inp[0]);
+			close(inp[1]);
+		}
+		return -e;
+	}
+	if (pid > 0) {
+		if (in_fd) {
+			close(inp[0]);
+			*in_fd = inp[1];
+		}
+		return pid;
+	}
 	if (pid == 0) {
 		sigset_t all;
 		sigemptyset(&all);
 		sigprocmask(SIG_SETMASK, &all, NULL);
-		int in = open("/dev/null", O_RDONLY);
+		int in = in_fd ? inp[0] : open("/dev/null", O_RDONLY);
 		if (in >= 0)
 			dup2(in, 0);
 		if (out_path) {

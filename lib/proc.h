@@ -33,6 +33,10 @@ int proc_run(char *const argv[], const struct proc_opts *o);
  * inherited when NULL). Returns the pid or -errno. */
 pid_t proc_spawn(char *const argv[], const char *netns, const char *out_path,
 		 const char *err_path);
+/* The same with the child's stdin a pipe whose write end goes to *in_fd (close-on-exec):
+ * closing it gives the child end of file (box_cmd_stoppable(): the remote tool stops). */
+pid_t proc_spawn_in(char *const argv[], const char *netns, const char *out_path,
+		    const char *err_path, int *in_fd);
 /* Waits for pid up to timeout_ns (0 = forever); on timeout sends SIGTERM, then SIGKILL
  * after 2 s. Returns the exit status as proc_run does. */
 int proc_wait(pid_t pid, uint64_t timeout_ns);

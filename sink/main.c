@@ -3,6 +3,7 @@
  * interface counters at start and end, and the reporting cadence. The receive engine is
  * sink.c; what is printed is sink_report.c; the sender's summary is read by expect.c. */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,8 @@ static struct opt_def opts[] = {
 	{ "iface", 'i', "PORTSPEC", "receive on this port (repeatable): afpacket:IF, pcap:IF, udp:ADDR:PORT" },
 	{ "dport", 'p', "PORT", "UDP destination port of the test frames, as ppslab-gen's --dport; 0 accepts any (default 9)" },
 	{ "port", 'p', "PORT", NULL },   /* the older name of --dport */
-	{ "threads", 'T', "N", "receive threads, 1..16 (afpacket: a fanout by stream id; default 1)" },
+	{ "threads", 'T', "N", "receive threads, 1..16 (afpacket: a fanout by stream id; xdp: thread i reads queue i; default 1)" },
+	{ "cpus", 0, "LIST", "pin receive thread i to CPU LIST[i mod n] of the n listed, e.g. 0,1" },
 	{ "duration", 't', "DUR", "stop after DUR" },
 	{ "idle", 0, "DUR", "stop after DUR without test frames (default 10s when no --duration)" },
 	{ "warmup", 'w', "DUR", "do not measure test frames within DUR of the first one" },
@@ -54,7 +56,32 @@ struct args {
 	const char *expect_files[MAX_EXPECT_FILES];
 	int nexpect_files;
 	struct cli_common com;
+	const char *cpus;
 };
+
+/* --cpus: CPU numbers this process may run on, at most one per thread */
+static int parse_cpus(struct args *a)
+{
+	char buf[256], *save = NULL;
+	cpu_set_t allowed;
+	if (cli_list_empty(a->cpus) || strlen(a->cpus) >= sizeof(buf))
+		return cli_bad("cpus", a->cpus, "a list of CPU numbers such as 0,1");
+	strcpy(buf, a->cpus);
+	CPU_ZERO(&allowed);
+	sched_getaffinity(0, sizeof(allowed), &allowed);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		uint64_t c;
+		if (a->cfg.ncpus == SINK_MAX_THREADS || num_u64(t, 0, CPU_SETSIZE - 1, &c))
+			return cli_bad("cpus", a->cpus, "a list of up to 16 CPU numbers such as 0,1");
+		if (!CPU_ISSET((int)c, &allowed)) {
+			log_err("--cpus %s: CPU %llu is not available to this process", a->cpus,
+				(unsigned long long)c);
+			return EX_USAGE;
+		}
+		a->cfg.cpus[a->cfg.ncpus++] = (int)c;
+	}
+	return a->cfg.ncpus ? 0 : cli_bad("cpus", a->cpus, "a list of CPU numbers such as 0,1");
+}
 
 static int handle(int key, const char *arg, int idx, void *ctx)
 {
@@ -103,6 +130,8 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 				return cli_bad(name, arg, num_expect_duration());
 		} else if (!strcmp(name, "no-udp-csum")) {
 			a->cfg.verify_udp_csum = false;
+		} else if (!strcmp(name, "cpus")) {
+			a->cpus = arg;
 		}
 		break;
 	}
@@ -150,6 +179,26 @@ static void sample(struct sink *s, struct rep_iface *ifs, int nifs, uint64_t t_n
 	sink_totals(s, &out->t);
 	ifaces_read(ifs, nifs, &out->if_drops, &out->if_rx);
 	out->t_ns = t_ns;
+}
+
+/* An xdp: port reads one queue per thread: frames the interface's RSS puts on the
+ * other queues go to the kernel, unseen, and would count as lost. Said once. */
+static void xdp_queues_note(const struct sink_cfg *c, int nworkers)
+{
+	for (int i = 0; i < c->nports; i++) {
+		char be[16], tg[64], e[128];
+		unsigned nq;
+		if (port_spec_parse(c->port_specs[i], be, tg, e, sizeof(e)) || strcmp(be, "xdp") ||
+		    strstr(c->port_specs[i], "queue=") || if_rx_queues(tg, &nq) ||
+		    nq <= (unsigned)nworkers)
+			continue;
+		char which[32] = "queue 0";
+		if (nworkers > 1)
+			snprintf(which, sizeof(which), "queues 0..%d", nworkers - 1);
+		log_warn("%s: reads %s of the %u receive queues %s has: frames on the others are "
+			 "not counted (--threads %u reads them all)", c->port_specs[i], which, nq, tg,
+			 nq);
+	}
 }
 
 /* Every port open and bound, every receive thread running: ready.h. */
@@ -204,6 +253,8 @@ int main(int argc, char **argv)
 			return EX_USAGE;
 		}
 	}
+	if (a.cpus && (rc = parse_cpus(&a)))
+		return rc;
 	if ((rc = cli_user_lookup(&a.com)))
 		return rc;
 	struct expect_table *et = calloc(1, sizeof(*et));
@@ -223,6 +274,7 @@ int main(int argc, char **argv)
 		free(et);
 		return rc == -EINVAL ? EX_USAGE : cli_exit_code(rc);
 	}
+	xdp_queues_note(&a.cfg, s->nworkers);
 	struct rep_iface ifs[SINK_MAX_PORTS];
 	memset(ifs, 0, sizeof(ifs));
 	int nifs = ifaces_open(s, ifs);

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,16 +35,20 @@ bool sink_class_is_error(enum pkt_class c)
 	}
 }
 
-static int check_fanout_specs(const struct sink_cfg *cfg, char *err, size_t errlen)
+/* Several workers: afpacket ports join a fanout group, xdp: ports take a queue each
+ * (xdp[i] says which). Other backends cannot share an interface among workers. */
+static int check_thread_specs(const struct sink_cfg *cfg, bool *xdp, char *err, size_t errlen)
 {
 	for (int i = 0; i < cfg->nports; i++) {
 		char be[16], tg[64];
 		int rc = port_spec_parse(cfg->port_specs[i], be, tg, err, errlen);
 		if (rc)
 			return rc;
-		if (strcmp(be, "afpacket")) {
-			snprintf(err, errlen, "--threads %d needs afpacket ports (PACKET_FANOUT); "
-				 "'%s' is %s", cfg->nthreads, cfg->port_specs[i], be);
+		xdp[i] = !strcmp(be, "xdp");
+		if (strcmp(be, "afpacket") && !xdp[i]) {
+			snprintf(err, errlen, "--threads %d needs afpacket ports (PACKET_FANOUT) or "
+				 "xdp: ports (a queue per thread); '%s' is %s", cfg->nthreads,
+				 cfg->port_specs[i], be);
 			return -EINVAL;
 		}
 	}
@@ -60,7 +65,8 @@ int sink_init(struct sink *s, const struct sink_cfg *cfg, char *err, size_t errl
 		snprintf(err, errlen, "at most %d threads", SINK_MAX_THREADS);
 		return -EINVAL;
 	}
-	if (s->nworkers > 1 && (rc = check_fanout_specs(cfg, err, errlen)))
+	bool xdp[SINK_MAX_PORTS] = { false };
+	if (s->nworkers > 1 && (rc = check_thread_specs(cfg, xdp, err, errlen)))
 		return rc;
 	for (int t = 0; t < s->nworkers; t++) {
 		struct sink_worker *w = aligned_alloc(64, (sizeof(*w) + 63) / 64 * 64);
@@ -84,7 +90,9 @@ int sink_init(struct sink *s, const struct sink_cfg *cfg, char *err, size_t errl
 		for (int t = 0; t < s->nworkers; t++) {
 			struct port_cfg pc = { .dir = PORT_RX, .frame_max = PKT_FRAME_MAX,
 					       .udp_dport = cfg->dport };
-			if (s->nworkers > 1) {
+			if (s->nworkers > 1 && xdp[i]) {
+				pc.queue_offset = (uint16_t)t;
+			} else if (s->nworkers > 1) {
 				pc.fanout_id = group;
 				pc.fanout_cbpf_off = SINK_STREAM_BYTE_OFF;
 				pc.rx_gated = 1;
@@ -340,10 +348,20 @@ int sink_start(struct sink *s, struct runctl *rc)
 	for (int t = 0; t < s->nworkers; t++) {
 		struct sink_worker *w = s->w[t];
 		w->rc = rc;
-		if (pthread_create(&w->th, NULL, worker_main, w)) {
+		pthread_attr_t attr;
+		pthread_attr_init(&attr);
+		if (s->cfg.ncpus) {
+			cpu_set_t set;
+			CPU_ZERO(&set);
+			CPU_SET(s->cfg.cpus[t % s->cfg.ncpus], &set);
+			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		}
+		int e = pthread_create(&w->th, &attr, worker_main, w);
+		pthread_attr_destroy(&attr);
+		if (e) {
 			atomic_store(&rc->stop, 1);
 			sink_stop(s);
-			return -EAGAIN;
+			return -e;
 		}
 		w->running = true;
 	}
@@ -455,6 +473,9 @@ static void stream_fold(struct sink_stream *a, struct sink_stream *b)
 	a->seq.lost_final += b->seq.lost_final;
 	if (b->seq.next_exp > a->seq.next_exp)
 		a->seq.next_exp = b->seq.next_exp;
+	if (b->started && (!a->started || b->seq.floor < a->seq.floor))
+		a->seq.floor = b->seq.floor;
+	a->started |= b->started;
 	a->rx_bytes += b->rx_bytes;
 	a->warmup_pkts += b->warmup_pkts;
 	delay_merge(&a->delay, &b->delay);
@@ -501,9 +522,11 @@ int sink_finish(struct sink *s, uint64_t expect_all, const uint64_t *expect_stre
 			m->sender_holes = holes_stream[id];
 		if (m->have_expect && m->seq.next_exp > e)
 			m->beyond_expect = true;
-		if (m->split && m->have_expect && e >= m->seq.floor) {
-			/* counts were added: the loss is what the sender sent minus what came */
-			uint64_t want = e - m->seq.floor;
+		if (m->split && ((m->have_expect && e >= m->seq.floor) || !m->have_expect)) {
+			/* counts were added: the loss is what the sender sent (without its count:
+			 * up to the highest number seen) minus what came */
+			uint64_t top = m->have_expect ? e : m->seq.next_exp;
+			uint64_t want = top > m->seq.floor ? top - m->seq.floor : 0;
 			m->seq.lost_final = want > m->seq.rx_pkts ? want - m->seq.rx_pkts : 0;
 			m->seq.finished = true;
 		}

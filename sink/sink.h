@@ -11,10 +11,13 @@
  * sink_finish merges the workers' streams into s->streams and applies the expected
  * frame counts (tail loss).
  *
- * Several workers (cfg.nthreads > 1, afpacket ports only) share each interface through a
+ * Several workers (cfg.nthreads > 1) share each afpacket interface through a
  * PACKET_FANOUT_CBPF group that picks the socket by the signature's stream id byte, so
  * every stream is owned by exactly one worker and its sequence accounting stays exact;
- * a flow hash would spread a many-flow stream over several workers. */
+ * a flow hash would spread a many-flow stream over several workers. On an xdp: port
+ * worker t reads queue t (after the spec's queue=): the interface's RSS decides which
+ * worker sees a frame, so a stream spread over queues is merged at the end and marked
+ * split (its loss then comes from the sender's count, --expect-from). */
 #ifndef PPSLAB_SINK_SINK_H
 #define PPSLAB_SINK_SINK_H
 
@@ -41,6 +44,8 @@ struct sink_cfg {
 	const char *port_specs[SINK_MAX_PORTS];
 	int nports;
 	int nthreads;            /* receive workers; 0 or 1 = one */
+	int cpus[SINK_MAX_THREADS];   /* pin worker t to cpus[t % ncpus] */
+	int ncpus;               /* 0: not pinned */
 	uint16_t dport;          /* test UDP port; 0 = any */
 	bool verify_udp_csum;
 	uint64_t warmup_ns;      /* test frames within this long of the first are not measured */

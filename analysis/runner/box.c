@@ -212,6 +212,37 @@ int box_ssh_wrap(char *const *av, char *const *user_opts, struct box_cmd *out)
 	return rc;
 }
 
+int box_cmd_stoppable(struct box_cmd *c, const struct box *b)
+{
+	/* fd 3 keeps the channel's input for the watcher (an asynchronous list's stdin is
+	 * /dev/null); $$ is the tool once the shell has exec'd it */
+	static const char *const pre[] = {
+		"sh", "-c",
+		"exec 3<&0; { cat <&3 >/dev/null 2>&1; kill -INT $$; } >/dev/null 2>&1 & "
+		"exec \"$@\" 3<&-", "sh", NULL };
+	if (!b->ssh)
+		return 0;
+	size_t np = 4;
+	if (c->n + np + 1 > c->cap) {
+		size_t cap = c->n + np + 16;
+		char **v = realloc(c->argv, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		c->argv = v;
+		c->cap = cap;
+	}
+	memmove(c->argv + np, c->argv, (c->n + 1) * sizeof(*c->argv));
+	for (size_t i = 0; i < np; i++)
+		if (!(c->argv[i] = strdup(pre[i]))) {
+			for (size_t j = 0; j < i; j++)
+				free(c->argv[j]);
+			memmove(c->argv, c->argv + np, (c->n + 1) * sizeof(*c->argv));
+			return -ENOMEM;
+		}
+	c->n += np;
+	return 0;
+}
+
 int box_cmd_done(struct box_cmd *c, const struct box *b)
 {
 	if (!b->ssh)

@@ -43,6 +43,11 @@ int box_argf(struct box_cmd *c, const char *fmt, ...) __attribute__((format(prin
 /* Finishes the vector (for ssh: quotes every word into one remote command line).
  * 0 or -ENOMEM. */
 int box_cmd_done(struct box_cmd *c, const struct box *b);
+/* For a tool on an ssh box (before box_cmd_done): the remote side runs it under a shell
+ * that sends it SIGINT when ssh's standard input ends, so closing that input (a pipe of
+ * ours, proc_spawn_in) stops the remote tool as SIGINT stops a local one — a signal to
+ * the local ssh would end only ssh. No-op on a box of this host. 0 or -ENOMEM. */
+int box_cmd_stoppable(struct box_cmd *c, const struct box *b);
 void box_cmd_free(struct box_cmd *c);
 
 /* Hooks that start with ssh: a vector whose first word is "ssh" (or ".../ssh") runs

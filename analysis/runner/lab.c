@@ -165,85 +165,249 @@ static int xdp_detach(const char *ns, const char *ifname, bool only_leftovers)
 	return n;
 }
 
+void lab_gen_ns(const char *name, int k, char *buf, int len)
+{
+	if (k)
+		snprintf(buf, (size_t)len, "%s-gen%d", name, k + 1);
+	else
+		snprintf(buf, (size_t)len, "%s-gen", name);
+}
+
+/* Sender k's gen0: 198.18.0.(k+2), MAC 02:70:70:00:00:(k+2) (k = 0 is lab_ifs[0]'s). */
+static void gen_addr(int k, char ip[16], char cidr[20], char mac[18])
+{
+	unsigned h = (unsigned)(k + 2) & 0xff;
+	snprintf(ip, 16, "198.18.0.%u", h);
+	snprintf(cidr, 20, "198.18.0.%u/24", h);
+	snprintf(mac, 18, "02:70:70:00:00:%02x", h);
+}
+
+#define BRIDGE "rutsw"     /* the switch in front of rut0 (several senders) */
+#define BR_RUT "swr0"      /* its port toward rut0 */
+
+static void swg_name(int k, char buf[16])
+{
+	snprintf(buf, 16, "swg%d", k + 1);
+}
+
+static bool link_exists(const char *ns, const char *ifname)
+{
+	json_t *root = link_details(ns, ifname);
+	bool e = json_array_size(root) > 0;
+	json_decref(root);
+	return e;
+}
+
+static int link_del(const char *ns, const char *ifname)
+{
+	if (!link_exists(ns, ifname))
+		return 0;
+	char *del[] = { "ip", "-n", (char *)ns, "link", "del", (char *)ifname, NULL };
+	return run(NULL, del);
+}
+
+/* The veth pair a (in nsa) - b (in nsb): kept when both ends exist with the queues
+ * asked for (exact > 0; 0: any count), else made anew with exact or else q queues. */
+static int veth_pair(const char *nsa, const char *a, const char *nsb, const char *b, int exact,
+		     int q)
+{
+	int ha = link_queues(nsa, a), hb = link_queues(nsb, b), rc;
+	if (ha && hb && (exact <= 0 || (ha == exact && hb == exact)))
+		return 0;
+	if ((rc = link_del(nsa, a)) || (rc = link_del(nsb, b)))
+		return rc;
+	char qs[16];
+	snprintf(qs, sizeof(qs), "%d", exact > 0 ? exact : q);
+	char *add[] = { "ip", "-n", (char *)nsa, "link", "add", (char *)a, "numtxqueues", qs,
+			"numrxqueues", qs, "type", "veth", "peer", "name", (char *)b, "numtxqueues",
+			qs, "numrxqueues", qs, "netns", (char *)nsb, NULL };
+	return run(NULL, add);
+}
+
+static int ns_make(const char *ns)
+{
+	int rc;
+	if (!proc_netns_exists(ns)) {
+		char *av[] = { "ip", "netns", "add", (char *)ns, NULL };
+		if ((rc = run(NULL, av)))
+			return rc;
+	}
+	/* no IPv6: its router solicitations and MLD reports are not test traffic */
+	proc_ns_write(ns, "/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
+	proc_ns_write(ns, "/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
+	char *lo[] = { "ip", "-n", (char *)ns, "link", "set", "lo", "up", NULL };
+	return run(NULL, lo);
+}
+
+/* Sender namespaces the lab has now: the bridge's, or 1. */
+static int senders_now(const char *name, const char *rutns)
+{
+	if (!link_exists(rutns, BR_RUT))
+		return 1;
+	int n = 1;
+	char ns[64];
+	for (; n < LAB_SENDERS_MAX; n++) {
+		lab_gen_ns(name, n, ns, sizeof(ns));
+		if (!proc_netns_exists(ns))
+			break;
+	}
+	return n;
+}
+
+static int set_if(const char *ns, const char *ifname, const char *mac, const char *cidr)
+{
+	char *m[] = { "ip", "-n", (char *)ns, "link", "set", "dev", (char *)ifname, "address",
+		      (char *)mac, NULL };
+	char *a[] = { "ip", "-n", (char *)ns, "addr", "replace", (char *)cidr, "dev",
+		      (char *)ifname, NULL };
+	char *up[] = { "ip", "-n", (char *)ns, "link", "set", "dev", (char *)ifname, "up", NULL };
+	int rc;
+	if ((rc = run(NULL, m)) || (rc = run(NULL, a)) || (rc = run(NULL, up)))
+		return rc;
+	return 0;
+}
+
+static int neigh(const char *ns, const char *ip, const char *mac, const char *dev)
+{
+	char *nb[] = { "ip", "-n", (char *)ns, "neigh", "replace", (char *)ip, "lladdr", (char *)mac,
+		       "dev", (char *)dev, "nud", "permanent", NULL };
+	return run(NULL, nb);
+}
+
+/* The switch in front of rut0: the bridge, its ports, their static entries. */
+static int bridge_up(const char *rutns, int senders, int exact, int q, char gens[][64])
+{
+	int rc;
+	if (!link_exists(rutns, BRIDGE)) {
+		char *br[] = { "ip", "-n", (char *)rutns, "link", "add", BRIDGE, "type", "bridge",
+			       "stp_state", "0", "forward_delay", "0", "mcast_snooping", "0",
+			       "nf_call_iptables", "0", "nf_call_ip6tables", "0",
+			       "nf_call_arptables", "0", NULL };
+		if ((rc = run(NULL, br)))
+			return rc;
+	}
+	char *brup[] = { "ip", "-n", (char *)rutns, "link", "set", "dev", BRIDGE, "up", NULL };
+	if ((rc = run(NULL, brup)) ||
+	    (rc = veth_pair(rutns, lab_ifs[1].ifname, rutns, BR_RUT, exact, q)))
+		return rc;
+	for (int k = 0; k < senders; k++) {
+		char swg[16];
+		swg_name(k, swg);
+		if ((rc = veth_pair(gens[k], "gen0", rutns, swg, exact, q)))
+			return rc;
+	}
+	for (int k = -1; k < senders; k++) {
+		char port[16], ip[16], cidr[20], mac[18];
+		if (k < 0) {
+			snprintf(port, sizeof(port), "%s", BR_RUT);
+			snprintf(mac, sizeof(mac), "%s", lab_ifs[1].mac);
+		} else {
+			swg_name(k, port);
+			gen_addr(k, ip, cidr, mac);
+		}
+		/* forwarding by the static entries alone: no sender sees another's frames */
+		char *en[] = { "ip", "-n", (char *)rutns, "link", "set", "dev", port, "master", BRIDGE,
+			       "up", NULL };
+		char *sl[] = { "ip", "-n", (char *)rutns, "link", "set", "dev", port, "type",
+			       "bridge_slave", "learning", "off", "flood", "off", "mcast_flood",
+			       "off", "bcast_flood", "off", NULL };
+		char *fdb[] = { "bridge", "-n", (char *)rutns, "fdb", "replace", mac, "dev", port,
+				"master", "static", NULL };
+		if ((rc = run(NULL, en)) || (rc = run(NULL, sl)) || (rc = run(NULL, fdb)))
+			return rc;
+	}
+	return 0;
+}
+
 int lab_up(const char *name, const struct lab_up_opts *o)
 {
-	char ns[LAB_ROLES][64];
+	char ns[LAB_ROLES][64], gens[LAB_SENDERS_MAX][64];
 	int rc;
 	if (lab_name_check(name))
 		return -EINVAL;
-	for (int r = 0; r < LAB_ROLES; r++) {
+	for (int r = 0; r < LAB_ROLES; r++)
 		lab_ns_name(name, (enum lab_role)r, ns[r], sizeof(ns[r]));
-		if (!proc_netns_exists(ns[r])) {
-			char *av[] = { "ip", "netns", "add", ns[r], NULL };
-			if ((rc = run(NULL, av)))
-				return rc;
+	const char *rutns = ns[LAB_RUT];
+	int senders = o->senders > 0 ? o->senders : 0;
+	if (!senders)
+		senders = proc_netns_exists(rutns) ? senders_now(name, rutns) : 1;
+	if (senders > LAB_SENDERS_MAX)
+		return -EINVAL;
+	for (int k = 0; k < LAB_SENDERS_MAX; k++)
+		lab_gen_ns(name, k, gens[k], sizeof(gens[k]));
+	for (int k = 0; k < senders; k++)
+		if ((rc = ns_make(gens[k])))
+			return rc;
+	if ((rc = ns_make(rutns)) || (rc = ns_make(ns[LAB_SINK])))
+		return rc;
+	/* the queues: as asked, else what the lab has (a new pair too) */
+	int q = o->queues > 0 ? o->queues : link_queues(rutns, lab_ifs[2].ifname);
+	if (q <= 0)
+		q = 1;
+	/* one sender: gen0 - rut0; several: through the bridge. A lab of the other kind is
+	 * taken apart first (rut0's peer is in the other place). */
+	bool bridged = senders > 1;
+	if (bridged != link_exists(rutns, BR_RUT)) {
+		link_del(rutns, lab_ifs[1].ifname);
+		link_del(rutns, BR_RUT);
+		for (int k = 0; k < LAB_SENDERS_MAX; k++) {
+			char swg[16];
+			swg_name(k, swg);
+			link_del(rutns, swg);
 		}
-		/* no IPv6: its router solicitations and MLD reports are not test traffic */
-		proc_ns_write(ns[r], "/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
-		proc_ns_write(ns[r], "/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
-		char *lo[] = { "ip", "-n", ns[r], "link", "set", "lo", "up", NULL };
-		if ((rc = run(NULL, lo)))
+		link_del(rutns, BRIDGE);
+		link_del(gens[0], "gen0");
+	}
+	for (int k = senders; k < LAB_SENDERS_MAX; k++) {   /* senders no longer asked for */
+		char swg[16];
+		swg_name(k, swg);
+		link_del(rutns, swg);
+		if (k && proc_netns_exists(gens[k])) {
+			xdp_detach(gens[k], "gen0", false);
+			char *av[] = { "ip", "netns", "del", gens[k], NULL };
+			run(NULL, av);
+		}
+	}
+	if (bridged)
+		rc = bridge_up(rutns, senders, o->queues, q, gens);
+	else
+		rc = veth_pair(gens[0], "gen0", rutns, lab_ifs[1].ifname, o->queues, q);
+	if (rc || (rc = veth_pair(rutns, lab_ifs[2].ifname, ns[LAB_SINK], lab_ifs[3].ifname,
+				  o->queues, q)))
+		return rc;
+	for (int i = 1; i < 4; i++)
+		if ((rc = set_if(ns[lab_ifs[i].role], lab_ifs[i].ifname, lab_ifs[i].mac,
+				 lab_ifs[i].addr)))
+			return rc;
+	/* permanent neighbours: each side of a link knows the other's MAC; routes from the
+	 * ends through the router */
+	for (int k = 0; k < senders; k++) {
+		char ip[16], cidr[20], mac[18];
+		gen_addr(k, ip, cidr, mac);
+		char *rg[] = { "ip", "-n", gens[k], "route", "replace", "198.19.0.0/24", "via",
+			       "198.18.0.1", "dev", "gen0", NULL };
+		if ((rc = set_if(gens[k], "gen0", mac, cidr)) ||
+		    (rc = neigh(gens[k], lab_ifs[1].ip, lab_ifs[1].mac, "gen0")) ||
+		    (rc = neigh(rutns, ip, mac, lab_ifs[1].ifname)) || (rc = run(NULL, rg)))
 			return rc;
 	}
-	/* the two veth pairs: (gen0, rut0) and (rut1, sink0), with the queues asked for */
-	char q[16];
-	snprintf(q, sizeof(q), "%d", o->queues > 0 ? o->queues : 1);
-	for (int p = 0; p < 2; p++) {
-		const struct lab_if *a = &lab_ifs[p * 2], *b = &lab_ifs[p * 2 + 1];
-		const char *nsa = ns[a->role], *nsb = ns[b->role];
-		int have = link_queues(nsa, a->ifname);   /* 0: no such interface */
-		if (o->queues > 0 && have && have != o->queues) {
-			char *del[] = { "ip", "-n", (char *)nsa, "link", "del", (char *)a->ifname, NULL };
-			if ((rc = run(NULL, del)))
-				return rc;
-			have = 0;
-		}
-		if (!have) {
-			if (link_queues(nsb, b->ifname)) {   /* a half-built pair: start over */
-				char *del[] = { "ip", "-n", (char *)nsb, "link", "del", (char *)b->ifname, NULL };
-				run(NULL, del);
-			}
-			char *add[] = { "ip", "-n", (char *)nsa, "link", "add", (char *)a->ifname,
-					"numtxqueues", q, "numrxqueues", q, "type", "veth", "peer",
-					"name", (char *)b->ifname, "numtxqueues", q, "numrxqueues", q,
-					"netns", (char *)nsb, NULL };
-			if ((rc = run(NULL, add)))
-				return rc;
-		}
-	}
-	for (int i = 0; i < 4; i++) {
-		const struct lab_if *l = &lab_ifs[i];
-		const char *n = ns[l->role];
-		char *mac[] = { "ip", "-n", (char *)n, "link", "set", "dev", (char *)l->ifname,
-				"address", (char *)l->mac, NULL };
-		char *addr[] = { "ip", "-n", (char *)n, "addr", "replace", (char *)l->addr, "dev",
-				 (char *)l->ifname, NULL };
-		char *up[] = { "ip", "-n", (char *)n, "link", "set", "dev", (char *)l->ifname, "up",
-			       NULL };
-		if ((rc = run(NULL, mac)) || (rc = run(NULL, addr)) || (rc = run(NULL, up)))
-			return rc;
-	}
-	/* permanent neighbours: each side of a pair knows the other's MAC */
-	static const int peer[4] = { 1, 0, 3, 2 };
-	for (int i = 0; i < 4; i++) {
-		const struct lab_if *l = &lab_ifs[i], *pr = &lab_ifs[peer[i]];
-		char *nb[] = { "ip", "-n", ns[l->role], "neigh", "replace", (char *)pr->ip, "lladdr",
-			       (char *)pr->mac, "dev", (char *)l->ifname, "nud", "permanent", NULL };
-		if ((rc = run(NULL, nb)))
-			return rc;
-	}
-	/* gen reaches 198.19.0.0/24 and sink reaches 198.18.0.0/24 through the router */
-	char *rg[] = { "ip", "-n", ns[LAB_GEN], "route", "replace", "198.19.0.0/24", "via",
-		       "198.18.0.1", "dev", "gen0", NULL };
 	char *rs[] = { "ip", "-n", ns[LAB_SINK], "route", "replace", "198.18.0.0/24", "via",
 		       "198.19.0.1", "dev", "sink0", NULL };
-	if ((rc = run(NULL, rg)) || (rc = run(NULL, rs)))
+	if ((rc = neigh(rutns, lab_ifs[3].ip, lab_ifs[3].mac, lab_ifs[2].ifname)) ||
+	    (rc = neigh(ns[LAB_SINK], lab_ifs[2].ip, lab_ifs[2].mac, lab_ifs[3].ifname)) ||
+	    (rc = run(NULL, rs)))
 		return rc;
-	for (int r = 0; r < LAB_ROLES; r++)
-		if ((rc = shield_set(ns[r], (enum lab_role)r, o ? o->shield : true)))
+	bool shield = o ? o->shield : true;
+	for (int k = 0; k < senders; k++)
+		if ((rc = shield_set(gens[k], LAB_GEN, shield)))
 			return rc;
+	if ((rc = shield_set(rutns, LAB_RUT, shield)) ||
+	    (rc = shield_set(ns[LAB_SINK], LAB_SINK, shield)))
+		return rc;
 	/* a tool killed while it had an xdp: port leaves its XDP program attached */
-	for (int i = 0; i < 4; i++)
+	for (int k = 0; k < senders; k++)
+		xdp_detach(gens[k], "gen0", true);
+	for (int i = 1; i < 4; i++)
 		xdp_detach(ns[lab_ifs[i].role], lab_ifs[i].ifname, true);
 	return 0;
 }
@@ -257,7 +421,13 @@ int lab_down(const char *name)
 	 * takes the veth peers in the others with it, asynchronously): a process still
 	 * inside would keep a namespace, its veths and their programs alive after the
 	 * name is gone */
-	for (int i = 0; i < 4; i++) {
+	char gens[LAB_SENDERS_MAX][64];
+	for (int k = 0; k < LAB_SENDERS_MAX; k++) {
+		lab_gen_ns(name, k, gens[k], sizeof(gens[k]));
+		if (proc_netns_exists(gens[k]))
+			xdp_detach(gens[k], "gen0", false);
+	}
+	for (int i = 1; i < 4; i++) {
 		char ns[64];
 		lab_ns_name(name, lab_ifs[i].role, ns, sizeof(ns));
 		if (proc_netns_exists(ns))
@@ -269,6 +439,14 @@ int lab_down(const char *name)
 		if (!proc_netns_exists(ns))
 			continue;
 		char *av[] = { "ip", "netns", "del", ns, NULL };
+		int e = run(NULL, av);
+		if (e)
+			rc = e;
+	}
+	for (int k = 1; k < LAB_SENDERS_MAX; k++) {
+		if (!proc_netns_exists(gens[k]))
+			continue;
+		char *av[] = { "ip", "netns", "del", gens[k], NULL };
 		int e = run(NULL, av);
 		if (e)
 			rc = e;
@@ -290,6 +468,11 @@ int lab_shield(const char *name, enum lab_role role, bool on)
 			return -ENOENT;
 		}
 		int rc = shield_set(ns, (enum lab_role)r, on);
+		for (int k = 1; !rc && r == LAB_GEN && k < LAB_SENDERS_MAX; k++) {
+			lab_gen_ns(name, k, ns, sizeof(ns));
+			if (proc_netns_exists(ns))
+				rc = shield_set(ns, LAB_GEN, on);
+		}
 		if (rc)
 			return rc;
 	}
@@ -325,6 +508,20 @@ int lab_status(const char *name, struct lab_status *st)
 		st->if_ok[i] = proc_run(av, &o) == 0 && strstr(out, l->addr) != NULL;
 		st->queues[i] = link_queues(ns[l->role], l->ifname);
 		st->complete &= st->if_ok[i];
+	}
+	st->senders = st->ns[LAB_RUT] ? senders_now(name, ns[LAB_RUT]) : 1;
+	st->gen_ok[0] = st->if_ok[0];
+	for (int k = 1; k < st->senders; k++) {
+		char gns[64], ip[16], cidr[20], mac[18];
+		lab_gen_ns(name, k, gns, sizeof(gns));
+		gen_addr(k, ip, cidr, mac);
+		char *av[] = { "ip", "-n", gns, "-o", "addr", "show", "dev", "gen0", "up", NULL };
+		char out[2048];
+		struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
+				       .timeout_ns = 10 * NS_PER_S };
+		st->gen_ok[k] = proc_netns_exists(gns) && proc_run(av, &o) == 0 &&
+				strstr(out, cidr) != NULL;
+		st->complete &= st->gen_ok[k];
 	}
 	return 0;
 }

@@ -10,6 +10,19 @@
  * (an nftables netdev ingress chain with policy drop, which runs after the AF_PACKET
  * taps) keeps each namespace's kernel stack from also processing the test frames: the
  * forwarder, not the kernel, forwards, and the ends send no ICMP port unreachables.
+ * Several senders (lab_up_opts.senders = N >= 2): namespaces NAME-gen, NAME-gen2, ...,
+ * NAME-genN, each with its gen0 (198.18.0.2, .3, ...; MAC 02:70:70:00:00:02, :03, ...),
+ * joined to the router's rut0 through a bridge in the router namespace, as boxes
+ * behind a switch in front of the router's one ingress port:
+ *
+ *   NAME-genK gen0 ---- swgK ┐
+ *                            ├ bridge rutsw ─ swr0 ---- rut0 (the router's ingress)
+ *   NAME-gen  gen0 ---- swg1 ┘
+ *
+ * The router keeps its two ports, so ppslab-rut, its port specs and its counters do
+ * not change with the number of senders. The bridge forwards by static entries only
+ * (no learning, no flooding: no sender receives another's frames), without STP or
+ * netfilter. With one sender gen0 and rut0 are one veth pair, as before.
  * Every operation is idempotent; down removes whatever exists, also after a crash.
  * The veths have one queue each unless asked for more (lab_up_opts.queues).
  * XDP: up detaches leftovers on the lab's interfaces — an xdp: port's program
@@ -43,6 +56,10 @@ void lab_ns_name(const char *name, enum lab_role r, char *buf, int len);
 int lab_name_check(const char *name);
 
 #define LAB_QUEUES_MAX 64
+#define LAB_SENDERS_MAX 8
+
+/* The namespace of sender k (0-based): NAME-gen, NAME-gen2, ... */
+void lab_gen_ns(const char *name, int k, char *buf, int len);
 
 struct lab_up_opts {
 	bool shield;           /* default true */
@@ -51,6 +68,8 @@ struct lab_up_opts {
 				* exists, 1 for a new pair. One queue per sender thread lets
 				* veth receive each thread's frames on its own CPU (XDP runs
 				* per receive queue) */
+	int senders;           /* sender namespaces 1..LAB_SENDERS_MAX; 0 = keep what exists,
+				* 1 for a new lab */
 };
 
 /* All return 0 or -errno and log what failed. */
@@ -66,6 +85,8 @@ struct lab_status {
 	bool shield[LAB_ROLES];
 	bool complete;
 	bool any;
+	int senders;           /* sender namespaces in use (1, or the bridge's count) */
+	bool gen_ok[LAB_SENDERS_MAX];   /* sender k's namespace and gen0 up, addressed */
 };
 int lab_status(const char *name, struct lab_status *st);
 

@@ -519,6 +519,27 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 		if (v && !json_is_null(v))     /* null: the kernel's own (hz) */
 			fprintf(f, " %s=%s", prof_axis_names[i], res_value_str(v, vb, sizeof(vb)));
 	}
+	/* where the load comes from and goes: each sender's and sink's port and threads */
+	for (int side = 0; side < 2; side++) {
+		size_t n = side ? p->topo.nsinks : p->topo.ngens;
+		const struct prof_host *hs = side ? p->topo.sinks : p->topo.gens;
+		fprintf(f, "\n%s:", side ? (n > 1 ? "sinks" : "sink") : (n > 1 ? "senders" : "sender"));
+		for (size_t i = 0; i < n; i++) {
+			const struct prof_host *h = &hs[i];
+			fprintf(f, "%s %s %s", i ? "," : "", h->name, h->spec ? h->spec : "?");
+			if (h->threads > 1)
+				fprintf(f, " x%u threads", h->threads);
+			if (h->cpus)
+				fprintf(f, " cpus %s", h->cpus);
+			if (h->ssh || h->netns)
+				fprintf(f, " (%s%s%s)", h->ssh ? h->ssh : "", h->ssh && h->netns ? " " : "",
+					h->netns ? h->netns : "");
+		}
+	}
+	if (p->topo.kind == PT_NETNS && (p->topo.lab_senders > 1 || p->topo.lab_queues > 1))
+		fprintf(f, "\nlab %s: %u sender namespace%s, %u queue%s per veth at least", p->topo.lab,
+			p->topo.lab_senders, p->topo.lab_senders == 1 ? "" : "s", p->topo.lab_queues,
+			p->topo.lab_queues == 1 ? "" : "s");
 	fprintf(f, "\n\nmethod: %s, warm-up %g s, trials %g s, settle %g s", method_name(t->method),
 		t->warmup_s, t->duration_s, t->settle_s);
 	if (t->method == PM_RFC2544 || t->method == PM_MLR) {

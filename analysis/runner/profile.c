@@ -684,6 +684,42 @@ static json_t *child_object(struct vctx *c, json_t *parent, const char *key, con
 	return o;
 }
 
+/* Sets parts[0].parts[1]... under obj (at path) to the value text; a list on the way
+ * takes the rest of the path in each of its objects (topology.gen.threads with several
+ * senders). */
+static void set_path(struct vctx *c, json_t *obj, char **parts, size_t np, const char *path,
+		     const char *text, size_t setno, const char *key)
+{
+	char kp[512], ip[560];
+	jpos_path_key(kp, sizeof(kp), path, parts[0]);
+	if (np == 1) {
+		json_t *v = set_value(text);
+		if (!v || json_object_set_new(obj, parts[0], v) || add_mark(c, kp, setno))
+			c->oom = 1;
+		return;
+	}
+	json_t *a = json_object_get(obj, parts[0]);
+	if (json_is_array(a)) {
+		size_t i;
+		json_t *e;
+		if (!json_array_size(a))
+			seterr(c, setno, "cannot set %s: %s is an empty list", key, parts[0]);
+		json_array_foreach(a, i, e) {
+			if (!json_is_object(e)) {
+				seterr(c, setno, "cannot set %s: %s is not a list of objects", key,
+				       parts[0]);
+				return;
+			}
+			set_path(c, e, parts + 1, np - 1, jpos_path_idx(ip, sizeof(ip), kp, i), text,
+				 setno, key);
+		}
+		return;
+	}
+	json_t *o = child_object(c, obj, parts[0], kp, setno, key);
+	if (o)
+		set_path(c, o, parts + 1, np - 1, kp, text, setno, key);
+}
+
 static void apply_set(struct vctx *c, json_t *root, const char *set, size_t setno)
 {
 	const char *eq = strchr(set, '=');
@@ -768,37 +804,18 @@ static void apply_set(struct vctx *c, json_t *root, const char *set, size_t setn
 	}
 
 	/* a dotted path: objects along it are made when missing */
-	json_t *obj = root;
-	char path[512] = "";
-	char *dup = strdup(key), *save = NULL;
+	char *dup = strdup(key), *save = NULL, *parts[32];
+	size_t np = 0;
 	if (!dup) {
 		c->oom = 1;
 		return;
 	}
-	char *part = strtok_r(dup, ".", &save);
-	if (!part || key[0] == '.' || key[strlen(key) - 1] == '.' || strstr(key, "..")) {
+	for (char *t = strtok_r(dup, ".", &save); t && np < 32; t = strtok_r(NULL, ".", &save))
+		parts[np++] = t;
+	if (!np || np == 32 || key[0] == '.' || key[strlen(key) - 1] == '.' || strstr(key, ".."))
 		seterr(c, setno, "\"%s\" is not a key or a dotted path such as trial.duration", key);
-		goto out;
-	}
-	for (;;) {
-		char *next = strtok_r(NULL, ".", &save);
-		jpos_path_key(kp, sizeof(kp), path, part);
-		snprintf(path, sizeof(path), "%s", kp);
-		if (!next) {
-			json_t *v = set_value(text);
-			if (!v || json_object_set_new(obj, part, v)) {
-				c->oom = 1;
-				goto out;
-			}
-			if (add_mark(c, path, setno))
-				c->oom = 1;
-			goto out;
-		}
-		if (!(obj = child_object(c, obj, part, path, setno, key)))
-			goto out;
-		part = next;
-	}
-out:
+	else
+		set_path(c, root, parts, np, "", text, setno, key);
 	free(dup);
 }
 
@@ -1452,6 +1469,10 @@ static const char *const topo_keys[] = { "kind", "lab", "gen", "rut", "sink", "d
 					 "dst_mac", "dst_mac_b", "ssh_options", NULL };
 static const char *const topo_kinds[] = { "netns", "local", "ssh", NULL };
 static const char *const host_keys[] = { "ssh", "netns", "iface", "bin", NULL };
+static const char *const gen_keys[] = { "ssh", "netns", "iface", "bin", "port", "threads",
+					"cpus", "queues", "dst", NULL };
+static const char *const sink_keys[] = { "ssh", "netns", "iface", "bin", "port", "threads",
+					 "cpus", "queues", NULL };
 
 /* An ssh destination: [user@]host, no spaces, no option-like leading '-'. */
 static bool ssh_dest_ok(const char *s)
@@ -1533,19 +1554,21 @@ static bool iface_ok(const char *s, bool pair)
 	       ifname_ok(comma + 1, strlen(comma + 1));
 }
 
-static void parse_host(struct vctx *c, json_t *topo, const char *role, struct prof_host *h,
-		       enum prof_topo kind, const char *lab, bool needed)
+/* One box: o (NULL: absent) at path; role "gen", "rut" or "sink"; idx its place in a
+ * list of boxes (the netns default LAB-gen, LAB-gen2, ...). */
+static void parse_host(struct vctx *c, json_t *o, const char *path, const char *role,
+		       size_t idx, struct prof_host *h, enum prof_topo kind, const char *lab,
+		       bool needed)
 {
-	char path[64], kp[128];
+	char kp[128];
 	const char *s;
-	snprintf(path, sizeof(path), "topology.%s", role);
-	json_t *o = topo ? json_object_get(topo, role) : NULL;
 	bool is_rut = !strcmp(role, "rut");
 
 	if (want_object(c, o, path))
 		return;
 	if (o)
-		check_keys(c, o, path, host_keys);
+		check_keys(c, o, path, is_rut ? host_keys : !strcmp(role, "gen") ? gen_keys
+											   : sink_keys);
 	get_str(c, o, "ssh", path, &s);
 	/* an external router is only read (its environment), over ssh whatever the
 	 * topology: the sender and sink may well be on this host */
@@ -1573,7 +1596,10 @@ static void parse_host(struct vctx *c, json_t *topo, const char *role, struct pr
 		h->netns = xstrdup(c, s);
 	else if (kind == PT_NETNS && !(ext_ssh && h->ssh)) {
 		char ns[64];
-		snprintf(ns, sizeof(ns), "%s-%s", lab, role);
+		if (idx)
+			snprintf(ns, sizeof(ns), "%s-%s%zu", lab, role, idx + 1);
+		else
+			snprintf(ns, sizeof(ns), "%s-%s", lab, role);
 		h->netns = xstrdup(c, ns);
 	}
 	get_str(c, o, "iface", path, &s);
@@ -1601,15 +1627,221 @@ static void parse_host(struct vctx *c, json_t *topo, const char *role, struct pr
 		h->bin = xstrdup(c, s);
 }
 
-static void parse_dst(struct vctx *c, json_t *o, const char *key, const char *def, char **out)
+/* ---- sender and sink boxes: ports, threads, CPUs, queues ---------------------- */
+
+/* The keys of each backend a profile's "port" may carry, and for which direction (the
+ * backends' own tables in lib/port_*.c; the tools check the values' ranges again). */
+enum pk_kind { PKV_U, PKV_01, PKV_ENUM };
+struct port_key_spec {
+	const char *backend, *key;
+	unsigned dir;               /* 1 receive, 2 send */
+	enum pk_kind kind;
+	const char *names;          /* PKV_ENUM: "v2|v3" */
+};
+static const struct port_key_spec port_keys[] = {
+	{ "afpacket", "ring", 1, PKV_ENUM, "v2|v3" },
+	{ "afpacket", "frames", 3, PKV_U, NULL },
+	{ "afpacket", "tov", 1, PKV_U, NULL },
+	{ "afpacket", "bypass", 2, PKV_01, NULL },
+	{ "afpacket", "promisc", 1, PKV_01, NULL },
+	{ "afpacket", "linear", 2, PKV_01, NULL },
+	{ "pcap", "promisc", 1, PKV_01, NULL },
+	{ "xdp", "mode", 3, PKV_ENUM, "auto|copy|zc" },
+	{ "xdp", "queue", 3, PKV_U, NULL },
+	{ "xdp", "frames", 3, PKV_U, NULL },
+	{ "xdp", "skb", 1, PKV_01, NULL },
+	{ "xdp", "budget", 2, PKV_U, NULL },
+};
+
+static bool enum_has(const char *names, const char *v, size_t vl)
+{
+	for (const char *n = names; *n;) {
+		size_t l = strcspn(n, "|");
+		if (l == vl && !strncmp(n, v, l))
+			return true;
+		n += l + (n[l] == '|');
+	}
+	return false;
+}
+
+/* "port": BACKEND[,KEY=VALUE...] for a box of role gen (send) or sink (receive). Each
+ * problem is said at path; returns the backend's length in s, 0 on error. */
+static size_t check_port(struct vctx *c, const char *s, const char *path, bool send)
+{
+	static const char *const gen_be[] = { "afpacket", "xdp", "pcap", "libnet", NULL };
+	static const char *const sink_be[] = { "afpacket", "xdp", "pcap", NULL };
+	const char *const *be = send ? gen_be : sink_be;
+	size_t bl = strcspn(s, ",");
+	bool known = false;
+	for (size_t i = 0; be[i]; i++)
+		known |= strlen(be[i]) == bl && !strncmp(be[i], s, bl);
+	if (!known) {
+		char list[128];
+		names_list(be, list, sizeof(list));
+		verr(c, path, false, "expected a backend %s, optionally with its keys (\"xdp,mode=copy\"), "
+		     "got \"%.*s\"%s", list, (int)(bl > 40 ? 40 : bl), s,
+		     memchr(s, ':', bl) ? " (the interface goes into \"iface\")" : "");
+		return 0;
+	}
+	bool ok = true;
+	for (const char *o = s[bl] ? s + bl + 1 : NULL; o;) {
+		size_t ol = strcspn(o, ","), kl = strcspn(o, "=");
+		const struct port_key_spec *k = NULL;
+		for (size_t i = 0; i < sizeof(port_keys) / sizeof(port_keys[0]); i++)
+			if (strlen(port_keys[i].backend) == bl && !strncmp(port_keys[i].backend, s, bl) &&
+			    kl < ol && strlen(port_keys[i].key) == kl && !strncmp(port_keys[i].key, o, kl))
+				k = &port_keys[i];
+		const char *v = o + kl + 1;
+		size_t vl = kl < ol ? ol - kl - 1 : 0;
+		bool vok = vl > 0 && k;
+		if (vok && k->kind == PKV_ENUM)
+			vok = enum_has(k->names, v, vl);
+		else if (vok && k->kind == PKV_01)
+			vok = vl == 1 && (*v == '0' || *v == '1');
+		else if (vok)
+			for (size_t i = 0; i < vl && vok; i++)
+				vok = v[i] >= '0' && v[i] <= '9';
+		if (kl >= ol || !vl) {
+			verr(c, path, false, "\"%.*s\": expected KEY=VALUE after the backend", (int)ol, o);
+			ok = false;
+		} else if (!k) {
+			char list[160] = "";
+			size_t n = 0;
+			for (size_t i = 0; i < sizeof(port_keys) / sizeof(port_keys[0]); i++)
+				if (strlen(port_keys[i].backend) == bl &&
+				    !strncmp(port_keys[i].backend, s, bl) && n < sizeof(list))
+					n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+							      n ? ", " : "", port_keys[i].key);
+			verr(c, path, false, "%.*s has no key \"%.*s\"%s%s", (int)bl, s, (int)kl, o,
+			     n ? "; its keys: " : "", list);
+			ok = false;
+		} else if (!(k->dir & (send ? 2 : 1))) {
+			verr(c, path, false, "%.*s's %s applies to a port that %s, not to a %s's",
+			     (int)bl, s, k->key, send ? "receives" : "sends", send ? "sender" : "sink");
+			ok = false;
+		} else if (!vok) {
+			verr(c, path, false, "%.*s's %s=%.*s: expected %s", (int)bl, s, k->key,
+			     (int)(vl > 40 ? 40 : vl), v,
+			     k->kind == PKV_ENUM ? k->names : k->kind == PKV_01 ? "0 or 1"
+									    : "a whole number");
+			ok = false;
+		}
+		o = o[ol] ? o + ol + 1 : NULL;
+	}
+	return ok ? bl : 0;
+}
+
+/* "cpus": a list of CPU numbers, [0, 1] or "0,1", into "0,1". */
+static char *parse_cpus(struct vctx *c, const json_t *v, const char *path)
+{
+	char gbuf[128], buf[400] = "";
+	size_t n = 0, k = 0;
+	bool ok = true;
+	if (json_is_array(v)) {
+		size_t i;
+		json_t *e;
+		json_array_foreach(v, i, e) {
+			if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+			    json_integer_value(e) > 1023) {
+				char ip[512];
+				verr(c, jpos_path_idx(ip, sizeof(ip), path, i), false,
+				     "expected a CPU number 0..1023, got %s", GOT(e));
+				ok = false;
+				continue;
+			}
+			n += (size_t)snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, "%s%lld",
+					      k++ ? "," : "", (long long)json_integer_value(e));
+		}
+	} else if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		for (const char *q = s; ok && *q;) {
+			size_t l = strcspn(q, ",");
+			char *end;
+			long x = l && q[0] >= '0' && q[0] <= '9' ? strtol(q, &end, 10) : -1;
+			ok = x >= 0 && x <= 1023 && end == q + l;
+			if (ok)
+				n += (size_t)snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0,
+						      "%s%ld", k++ ? "," : "", x);
+			q += l;
+			if (*q == ',' && !*++q)
+				ok = false;
+		}
+		if (!ok)
+			verr(c, path, false, "expected a list of CPU numbers 0..1023, [0, 1] or \"0,1\", got %s",
+			     GOT(v));
+	} else {
+		verr(c, path, false, "expected a list of CPU numbers 0..1023, [0, 1] or \"0,1\", got %s",
+		     GOT(v));
+		ok = false;
+	}
+	if (ok && (k == 0 || k > 64)) {
+		verr(c, path, false, "expected 1..64 CPU numbers, got %zu", k);
+		ok = false;
+	}
+	return ok && n < sizeof(buf) ? xstrdup(c, buf) : NULL;
+}
+
+/* The keys only sender and sink boxes have (after parse_host did the common ones):
+ * h->spec from iface and port, threads, cpus, queues and a sender's dst. */
+static void parse_box_port(struct vctx *c, json_t *o, const char *path, bool send,
+			   struct prof_host *h, enum prof_topo kind)
+{
+	char kp[512];
+	const char *port;
+	long long n;
+	h->threads = 1;
+	if (get_str(c, o, "port", path, &port))
+		port = NULL;
+	size_t bl = port ? check_port(c, port, jpos_path_key(kp, sizeof(kp), path, "port"), send)
+			 : 0;
+	const char *ifs = h->iface;
+	const char *colon = ifs ? strchr(ifs, ':') : NULL;
+	bool named = colon && (size_t)(colon - ifs) < strcspn(ifs, ",");
+	if (port && named) {
+		verr(c, jpos_path_key(kp, sizeof(kp), path, "port"), true,
+		     "iface \"%.60s\" names its backend already: give it once (\"iface\": \"%.*s\" "
+		     "with \"port\", or the whole spec in \"iface\")", ifs, (int)strcspn(colon + 1, ","),
+		     colon + 1);
+	} else if (ifs && bl) {
+		char spec[512];
+		snprintf(spec, sizeof(spec), "%.*s:%s%s", (int)bl, port, ifs, port + bl);
+		h->spec = xstrdup(c, spec);
+		h->backend = strndup(port, bl);
+	} else if (ifs) {
+		h->spec = xstrdup(c, ifs);
+		h->backend = named ? strndup(ifs, (size_t)(colon - ifs)) : strdup("afpacket");
+	}
+	if (h->spec && !h->backend)
+		c->oom = 1;
+	if (!get_int(c, o, "threads", path, 1, send ? 64 : 16, 1, &n))
+		h->threads = (unsigned)n;
+	if (h->backend && !send && h->threads > 1 && strcmp(h->backend, "afpacket") &&
+	    strcmp(h->backend, "xdp"))
+		verr(c, jpos_path_key(kp, sizeof(kp), path, "threads"), false,
+		     "a sink's threads share its port through an afpacket fanout or an xdp: queue "
+		     "each; a %s port takes one thread", h->backend);
+	const json_t *cv = json_object_get(o, "cpus");
+	if (cv)
+		h->cpus = parse_cpus(c, cv, jpos_path_key(kp, sizeof(kp), path, "cpus"));
+	const json_t *qv = json_object_get(o, "queues");
+	if (qv && kind != PT_NETNS)
+		verr(c, jpos_path_key(kp, sizeof(kp), path, "queues"), true,
+		     "queues applies to topology kind \"netns\" (the lab's veths); a NIC's queues are "
+		     "set on its box (ethtool -L)");
+	else if (!get_int(c, o, "queues", path, 1, LAB_QUEUES_MAX, 0, &n))
+		h->queues = (unsigned)n;
+}
+
+static void parse_dst(struct vctx *c, json_t *o, const char *path, const char *key,
+		      const char *def, char **out)
 {
 	const char *s;
-	char kp[64];
+	char kp[512];
 	struct in_addr a;
-	get_str(c, o, key, "topology", &s);
+	get_str(c, o, key, path, &s);
 	if (!s)
 		s = def;
-	jpos_path_key(kp, sizeof(kp), "topology", key);
+	jpos_path_key(kp, sizeof(kp), path, key);
 	if (inet_pton(AF_INET, s, &a) != 1) {
 		verr(c, kp, false, "expected an IPv4 address, got \"%.60s\"", s);
 		return;
@@ -1652,6 +1884,109 @@ static void parse_mac(struct vctx *c, json_t *o, const char *key, char **out)
 	*out = xstrdup(c, s);
 }
 
+/* topology.gen or topology.sink: one box (an object, or absent: the defaults) or a list
+ * of 1..PROF_BOXES_MAX. Returns how many went into *out (at least one, unless memory
+ * ran out). */
+static size_t parse_boxes(struct vctx *c, json_t *topo, const char *role,
+			  struct prof_topology *t, const char *lab, struct prof_host **out)
+{
+	char path[64], ip[96];
+	json_t *v = topo ? json_object_get(topo, role) : NULL;
+	bool send = !strcmp(role, "gen"), list = json_is_array(v);
+	size_t n = list ? json_array_size(v) : 1;
+	snprintf(path, sizeof(path), "topology.%s", role);
+	if (list && (n == 0 || n > PROF_BOXES_MAX)) {
+		verr(c, path, false, "expected 1..%d %s boxes, got %zu", PROF_BOXES_MAX,
+		     send ? "sender" : "sink", n);
+		n = n ? PROF_BOXES_MAX : 1;
+	}
+	if (list && !send && n > 1 && t->kind == PT_NETNS)
+		verr(c, path, false, "the lab has one sink namespace: several sinks need topology "
+		     "kind \"local\" or \"ssh\"");
+	*out = calloc(n, sizeof(**out));
+	if (!*out) {
+		c->oom = 1;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct prof_host *h = &(*out)[i];
+		json_t *o = list ? json_array_get(v, i) : v;
+		const char *bp = list ? jpos_path_idx(ip, sizeof(ip), path, i) : path;
+		char name[32];
+		if (i)
+			snprintf(name, sizeof(name), "%s%zu", role, i + 1);
+		else
+			snprintf(name, sizeof(name), "%s", role);
+		h->name = xstrdup(c, name);
+		parse_host(c, o, bp, role, i, h, t->kind, lab, true);
+		if (!json_is_object(o))
+			o = NULL;
+		parse_box_port(c, o, bp, send, h, t->kind);
+		if (send) {
+			parse_dst(c, o, bp, "dst", t->dst ? t->dst : "198.19.0.2", &h->dst);
+			h->stream = i ? (int)i + 2 : 1;   /* 2 is blast B's */
+		}
+	}
+	return n;
+}
+
+/* The lab's sender namespaces and queues, and an xdp: sink's threads there: one per
+ * queue, or frames on the queues it does not read would count as lost. */
+static void lab_needs(struct vctx *c, json_t *topo, struct prof_topology *t)
+{
+	if (t->kind != PT_NETNS || !t->ngens || !t->nsinks)
+		return;
+	unsigned q = 1;
+	struct prof_host *all[2 * PROF_BOXES_MAX];
+	size_t na = 0;
+	for (size_t i = 0; i < t->ngens; i++)
+		all[na++] = &t->gens[i];
+	for (size_t i = 0; i < t->nsinks; i++)
+		all[na++] = &t->sinks[i];
+	for (size_t i = 0; i < na; i++) {
+		unsigned need = all[i]->queues > all[i]->threads ? all[i]->queues : all[i]->threads;
+		if (need > q)
+			q = need;
+	}
+	t->lab_senders = (unsigned)t->ngens;
+	t->lab_queues = q > LAB_QUEUES_MAX ? LAB_QUEUES_MAX : q;
+	struct prof_host *k = &t->sinks[0];
+	if (!k->backend || strcmp(k->backend, "xdp") || (k->spec && strstr(k->spec, "queue=")))
+		return;
+	json_t *so = json_object_get(topo, "sink");
+	bool given = json_is_object(so) && json_object_get(so, "threads");
+	char kp[128];
+	if (given && k->threads < t->lab_queues)
+		verr(c, jpos_path_key(kp, sizeof(kp), "topology.sink", "threads"), false,
+		     "an xdp: sink reads one queue per thread, and the lab's veths get %u queues (the "
+		     "largest threads or queues of a box): give it threads %u", t->lab_queues,
+		     t->lab_queues);
+	else if (!given && t->lab_queues > 16)
+		verr(c, "topology.sink", false, "an xdp: sink reads one queue per thread, at most 16, "
+		     "and the lab's veths get %u queues", t->lab_queues);
+	else if (!given)
+		k->threads = t->lab_queues;
+}
+
+/* Blast B goes from the sink box back to the sender box: one of each. */
+static void no_bi(struct vctx *c, json_t *root)
+{
+	char ip[128];
+	const json_t *m = json_object_get(json_object_get(root, "matrix"), "direction");
+	const json_t *pv = json_object_get(json_object_get(root, "params"), "direction");
+	size_t i;
+	json_t *v;
+	json_array_foreach(m, i, v)
+		if (json_is_string(v) && !strcmp(json_string_value(v), "bi"))
+			verr(c, jpos_path_idx(ip, sizeof(ip), "matrix.direction", i), false,
+			     "bidirectional cells need one sender and one sink box (blast B goes from "
+			     "the sink box back to the sender box); the topology lists several");
+	if (json_is_string(pv) && !strcmp(json_string_value(pv), "bi"))
+		verr(c, "params.direction", false, "bidirectional cells need one sender and one sink "
+		     "box (blast B goes from the sink box back to the sender box); the topology "
+		     "lists several");
+}
+
 static void parse_topology(struct vctx *c, json_t *root, struct profile *p)
 {
 	struct prof_topology *t = &p->topo;
@@ -1677,11 +2012,16 @@ static void parse_topology(struct vctx *c, json_t *root, struct profile *p)
 	if (t->kind == PT_NETNS)
 		t->lab = xstrdup(c, lab ? lab : "ppslab");
 	const char *l = t->lab ? t->lab : "ppslab";
-	parse_host(c, o, "gen", &t->gen, t->kind, l, true);
-	parse_host(c, o, "rut", &t->rut, t->kind, l, p->router.kind == PR_RUT);
-	parse_host(c, o, "sink", &t->sink, t->kind, l, true);
-	parse_dst(c, o, "dst", "198.19.0.2", &t->dst);
-	parse_dst(c, o, "dst_b", "198.18.0.2", &t->dst_b);
+	parse_dst(c, o, "topology", "dst", "198.19.0.2", &t->dst);
+	parse_dst(c, o, "topology", "dst_b", "198.18.0.2", &t->dst_b);
+	t->ngens = parse_boxes(c, o, "gen", t, l, &t->gens);
+	parse_host(c, o ? json_object_get(o, "rut") : NULL, "topology.rut", "rut", 0, &t->rut,
+		   t->kind, l, p->router.kind == PR_RUT);
+	t->rut.name = xstrdup(c, "rut");
+	t->nsinks = parse_boxes(c, o, "sink", t, l, &t->sinks);
+	lab_needs(c, o, t);
+	if (t->ngens > 1 || t->nsinks > 1)
+		no_bi(c, root);
 	parse_mac(c, o, "dst_mac", &t->dst_mac);
 	parse_mac(c, o, "dst_mac_b", &t->dst_mac_b);
 	json_t *so = o ? json_object_get(o, "ssh_options") : NULL;
@@ -1942,13 +2282,26 @@ void profile_free(struct profile *p)
 	free(p->router.axes);
 	json_decref(p->router.reboot_hook);
 	json_decref(p->router.ready_hook);
-	struct prof_host *h[] = { &p->topo.gen, &p->topo.rut, &p->topo.sink };
-	for (size_t i = 0; i < 3; i++) {
+	struct prof_host *h[1 + 2 * PROF_BOXES_MAX];
+	size_t nh = 0;
+	h[nh++] = &p->topo.rut;
+	for (size_t i = 0; i < p->topo.ngens; i++)
+		h[nh++] = &p->topo.gens[i];
+	for (size_t i = 0; i < p->topo.nsinks; i++)
+		h[nh++] = &p->topo.sinks[i];
+	for (size_t i = 0; i < nh; i++) {
+		free(h[i]->name);
 		free(h[i]->ssh);
 		free(h[i]->netns);
 		free(h[i]->iface);
 		free(h[i]->bin);
+		free(h[i]->spec);
+		free(h[i]->backend);
+		free(h[i]->cpus);
+		free(h[i]->dst);
 	}
+	free(p->topo.gens);
+	free(p->topo.sinks);
 	free(p->topo.lab);
 	free(p->topo.dst);
 	free(p->topo.dst_b);

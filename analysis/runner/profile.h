@@ -88,6 +88,15 @@
  *     is checked without prefix and options), "IN,OUT" for the router; "bin" is an
  *     absolute directory; dst (198.19.0.2), dst_b (198.18.0.2), dst_mac, dst_mac_b
  *     (the next hop of blast A and B, "aa:bb:cc:dd:ee:ff": no route lookup).
+ *     "gen" and "sink" may each be a list of 1..8 boxes (several senders: the load is
+ *     split over all their threads; several sinks: local and ssh only); a sender or
+ *     sink box also takes "port" (a backend and its keys: "xdp", "xdp,mode=copy",
+ *     "afpacket,frames=4096", "pcap"; a sender also "libnet"), "threads" (1..64, a
+ *     sink 1..16), "cpus" ([0, 1] or "0,1"), in the netns topology "queues" (1..64:
+ *     the lab's veths get the largest queues, or threads, of any box), and a sender
+ *     "dst" (its own destination). In the lab, sender box i runs in LAB-gen, LAB-gen2,
+ *     ...; an xdp: sink there reads every queue (threads default to the lab's queues).
+ *     Several sender or sink boxes take no bidirectional cells.
  *   rig: calibrate (true), direct (true). output: results ("results.json"), table and
  *     plot (objects, kept as they are for the table/plot commands).
  *
@@ -96,7 +105,9 @@
  *
  * --set KEY=VALUE overrides: an axis name sets that axis (a comma list sweeps it:
  * "pollhz=1000,2000"; one value fixes it); a dotted path sets any other key
- * ("trial.duration=1s", "repetitions=3", "router.ports=xdp"). The value is read as JSON
+ * ("trial.duration=1s", "repetitions=3", "router.ports=xdp"); a path through a list
+ * sets the key in each of its objects ("topology.gen.threads=2" with several senders).
+ * The value is read as JSON
  * when it parses as JSON, else as a string. Overrides are applied before validation,
  * so an overridden value is checked like one in the file (its place is "--set N").
  *
@@ -200,17 +211,39 @@ struct prof_router_cfg {
 	double reboot_est_s;  /* the plan's estimate of one reboot (default 120) */
 };
 
+/* Sender and sink boxes a topology may list (topology.gen, topology.sink as lists). */
+#define PROF_BOXES_MAX 8
+
 struct prof_host {
+	char *name;           /* names the box in records and messages: "gen", "gen2", ...,
+			       * "sink", "sink2", ..., "rut" */
 	char *ssh;            /* ssh destination ("user@host"), NULL = this host */
 	char *netns;          /* namespace to run in (netns topology fills it), or NULL */
 	char *iface;          /* test port of this box (gen0/sink0; rut: "rut0,rut1") */
 	char *bin;            /* directory of the ppslab programs there, NULL = ours */
+	/* sender and sink boxes only: */
+	char *spec;           /* the port spec the tools open: iface when it names a backend
+			       * ("xdp:gen0,queue=0"), else "BACKEND:IFACE[,KEYS]" from "port",
+			       * else iface (afpacket) */
+	char *backend;        /* of spec: "afpacket", "xdp", "pcap", "libnet", "udp" */
+	unsigned threads;     /* the tool's --threads (1; an xdp: sink in the lab: one per
+			       * queue of the lab) */
+	char *cpus;           /* the tool's --cpus ("0,1"), or NULL */
+	unsigned queues;      /* netns: queues its veth needs (0: not given) */
+	char *dst;            /* a sender's destination (default topology.dst) */
+	int stream;           /* a sender's stream id: 1, then 3, 4, ... (2 is blast B) */
 };
 
 struct prof_topology {
 	enum prof_topo kind;
 	char *lab;            /* netns: lab name (default "ppslab"); made if missing */
-	struct prof_host gen, rut, sink;
+	struct prof_host rut;
+	struct prof_host *gens, *sinks;   /* every sender and sink box, at least one each,
+					   * at most PROF_BOXES_MAX */
+	size_t ngens, nsinks;
+	unsigned lab_senders; /* netns: sender namespaces the lab needs (ngens) */
+	unsigned lab_queues;  /* netns: queues the lab's veths need at least (the largest
+			       * queues, or threads, of a box; 1 when nothing asks for more) */
 	char *dst;            /* destination address of blast A (default 198.19.0.2) */
 	char *dst_b;          /* of blast B in bidirectional runs (default 198.18.0.2) */
 	char *dst_mac;        /* next-hop MAC of blast A (the router's port A), or NULL: the

@@ -21,6 +21,7 @@
 #include "clock.h"
 #include "cmds.h"
 #include "dut.h"
+#include "jout.h"
 #include "envinfo.h"
 #include "lab.h"
 #include "log.h"
@@ -116,16 +117,31 @@ static int topology_up(struct runner *r)
 				"use --dry-run to check the profile");
 			return EX_NOPERM;
 		}
+		/* made, or re-made with at least the sender namespaces and queues the
+		 * profile's boxes need (a lab with more is kept) */
 		struct lab_status st;
-		/* a forwarder with N threads gets N queues on its veths (one per thread) */
-		int q = p->router.kind == PR_RUT && p->router.threads > 1 ? (int)p->router.threads : 0;
-		int have = lab_status(t->lab, &st) ? -1 : st.complete ? st.queues[1] : -1;
-		if (have < 0 || (q && have != q)) {
-			log_info("making the lab %s", t->lab);
-			struct lab_up_opts uo = { .shield = true, .queues = q };
+		/* a forwarder with N threads gets exactly N queues on its veths (one per
+		 * thread: a queue no thread reads would hold frames forever) */
+		unsigned rq = p->router.kind == PR_RUT && p->router.threads > 1 ? p->router.threads : 0;
+		unsigned wantq = t->lab_queues > rq ? t->lab_queues : rq;
+		bool ok = lab_status(t->lab, &st) == 0 && st.complete;
+		int fewq = 0;
+		for (int i = 0; ok && i < 4; i++)
+			if (st.queues[i] < (int)wantq)
+				fewq = (int)wantq;
+		if (ok && rq && st.queues[1] != (int)rq)
+			fewq = (int)wantq;
+		int fews = ok && st.senders < (int)t->lab_senders ? (int)t->lab_senders : 0;
+		if (!ok || fewq || fews) {
+			log_info("making the lab %s (%u sender%s, %u queue%s per veth at least)", t->lab,
+				 t->lab_senders, t->lab_senders == 1 ? "" : "s", wantq,
+				 wantq == 1 ? "" : "s");
+			int q = fewq ? fewq : !ok && wantq > 1 ? (int)wantq : 0;
+			struct lab_up_opts uo = { .shield = true, .queues = q,
+						  .senders = fews ? fews : ok ? 0 : (int)t->lab_senders };
 			if (lab_up(t->lab, &uo)) {
-				log_err("cannot make the lab %s (ppslab lab up --name %s says why)", t->lab,
-					t->lab);
+				log_err("cannot make the lab %s (ppslab lab up --name %s%s says why)", t->lab,
+					t->lab, fews > 1 ? " --senders N" : "");
 				return EX_UNAVAILABLE;
 			}
 		}
@@ -138,17 +154,33 @@ static int topology_up(struct runner *r)
 		for (size_t i = 0; i < nso; i++)
 			r->ssh_opts[i] = (char *)json_string_value(json_array_get(t->ssh_options, i));
 	}
-	r->env.gen = (struct box){ .role = "gen", .ssh = t->gen.ssh, .netns = t->gen.netns,
-				   .bin = t->gen.bin, .ssh_opts = r->ssh_opts };
-	r->env.sink = (struct box){ .role = "sink", .ssh = t->sink.ssh, .netns = t->sink.netns,
-				    .bin = t->sink.bin, .ssh_opts = r->ssh_opts };
+	r->env.ngens = t->ngens;
+	r->env.nsinks = t->nsinks;
+	for (size_t i = 0; i < t->ngens + t->nsinks; i++) {
+		bool g = i < t->ngens;
+		const struct prof_host *h = g ? &t->gens[i] : &t->sinks[i - t->ngens];
+		struct trial_box *b = g ? &r->env.gens[i] : &r->env.sinks[i - t->ngens];
+		*b = (struct trial_box){ .name = h->name, .spec = h->spec, .threads = h->threads,
+					 .cpus = h->cpus, .dst = h->dst, .stream = h->stream,
+					 .clock_bound_ns = NAN };
+		b->box = (struct box){ .role = g ? "gen" : "sink", .ssh = h->ssh, .netns = h->netns,
+				       .bin = h->bin, .ssh_opts = r->ssh_opts };
+	}
 	r->rut_box = (struct box){ .role = "rut", .ssh = t->rut.ssh, .netns = t->rut.netns,
 				   .bin = t->rut.bin, .ssh_opts = r->ssh_opts };
-	r->env.gen_if = t->gen.iface;
-	r->env.sink_if = t->sink.iface;
-	r->env.dst = t->dst;
 	r->env.dst_b = t->dst_b;
 	return 0;
+}
+
+/* All sender and sink boxes, senders first. */
+static size_t end_boxes(struct runner *r, struct trial_box **v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->env.ngens; i++)
+		v[n++] = &r->env.gens[i];
+	for (size_t i = 0; i < r->env.nsinks; i++)
+		v[n++] = &r->env.sinks[i];
+	return n;
 }
 
 /* the rut box's two interfaces from "rut0,rut1" */
@@ -256,20 +288,75 @@ static json_t *router_env_brief(const json_t *env)
 	return o;
 }
 
-/* The sender's and sink's clocks against ours, and the bound on their difference that
- * decides whether one-way delays are published (clockoff.h). */
+/* A box's environment as environment() recorded it. */
+static const json_t *env_of(const json_t *env, size_t n, const char *one, const char *many,
+			    const char *name)
+{
+	if (n > 1)
+		return json_object_get(json_object_get(env, many), name);
+	return json_object_get(env, one);
+}
+
+static double jnum_of(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Every sender's and sink's clock against ours, and the bound on a sender's and a
+ * sink's difference that decides whether one-way delays are published (clockoff.h):
+ * the largest over the pairs. */
 static void clocks(struct runner *r, json_t *env)
 {
-	json_t *g = clockoff_box(&r->env.gen), *k = clockoff_box(&r->env.sink);
+	struct trial_box *v[2 * PROF_BOXES_MAX];
+	size_t n = end_boxes(r, v), ng = r->env.ngens;
+	json_t *c = json_object(), *rec[2 * PROF_BOXES_MAX];
+	for (size_t i = 0; i < n; i++) {
+		rec[i] = clockoff_box(&v[i]->box);
+		json_object_set_new(c, v[i]->name, rec[i]);
+	}
+	double worst = 0;
+	bool unknown = false;
 	const char *how = "";
-	double b = clockoff_pair(g, k, json_object_get(env, "sender"), json_object_get(env, "sink"),
-				 &how);
-	json_t *c = json_object();
-	json_object_set_new(c, "gen", g);
-	json_object_set_new(c, "sink", k);
-	json_object_set_new(c, "pair_bound_ns", isfinite(b) ? json_real(b) : json_null());
+	for (size_t i = 0; i < ng; i++)
+		for (size_t k = ng; k < n; k++) {
+			const char *h = "";
+			double b = clockoff_pair(rec[i], rec[k],
+						 env_of(env, ng, "sender", "senders", v[i]->name),
+						 env_of(env, n - ng, "sink", "sinks", v[k]->name), &h);
+			if (isnan(b) && !unknown) {
+				unknown = true;
+				how = h;
+			} else if (!unknown && b >= worst) {
+				worst = b;
+				how = h;
+			}
+		}
+	if (unknown)
+		worst = NAN;
+	json_object_set_new(c, "pair_bound_ns", isfinite(worst) ? json_real(worst) : json_null());
 	json_object_set_new(c, "pair_method", json_string(how));
 	json_object_set_new(env, "clocks", c);
+}
+
+/* Each box's clock offset against ours, for the start instant handed to it: 0 on this
+ * host; over ssh the round trip's estimate (0, with no bound, when there is none). */
+static void box_offsets(struct runner *r)
+{
+	const json_t *c = res_get(r->root, "environment", "clocks", NULL);
+	struct trial_box *v[2 * PROF_BOXES_MAX];
+	size_t n = end_boxes(r, v);
+	for (size_t i = 0; i < n; i++) {
+		const json_t *b = json_object_get(c, v[i]->name);
+		const json_t *rt = json_object_get(b, "rtt");
+		double off = jnum_of(rt, "offset_ns"), bound = jnum_of(rt, "bound_ns");
+		if (!v[i]->box.ssh || json_is_true(json_object_get(b, "same_clock_as_control"))) {
+			off = 0;
+			bound = 0;
+		}
+		v[i]->clock_off_ns = isnan(off) ? 0 : off;
+		v[i]->clock_bound_ns = isnan(off) ? NAN : bound;
+	}
 }
 
 static json_t *environment(struct runner *r)
@@ -279,8 +366,22 @@ static json_t *environment(struct runner *r)
 	json_t *env = json_object();
 	json_object_set_new(env, "topology", json_string(kinds[p->topo.kind]));
 	json_object_set_new(env, "addressing", json_pack("[s]", "198.18.0.0/15"));
-	json_object_set_new(env, "sender", box_env(&r->env.gen, p->topo.gen.iface));
-	json_object_set_new(env, "sink", box_env(&r->env.sink, p->topo.sink.iface));
+	const struct prof_topology *t = &p->topo;
+	json_object_set_new(env, "sender", box_env(&r->env.gens[0].box, t->gens[0].iface));
+	json_object_set_new(env, "sink", box_env(&r->env.sinks[0].box, t->sinks[0].iface));
+	for (int k = 0; k < 2; k++) {   /* several: every one by its name, the first as well */
+		size_t n = k ? t->nsinks : t->ngens;
+		if (n < 2)
+			continue;
+		json_t *o = json_object();
+		for (size_t i = 0; i < n; i++) {
+			const struct trial_box *b = k ? &r->env.sinks[i] : &r->env.gens[i];
+			const struct prof_host *h = k ? &t->sinks[i] : &t->gens[i];
+			json_object_set_new(o, b->name, i ? box_env(&b->box, h->iface)
+						 : json_deep_copy(json_object_get(env, k ? "sink" : "sender")));
+		}
+		json_object_set_new(env, k ? "sinks" : "senders", o);
+	}
 	if (p->router.kind != PR_NONE) {
 		json_t *dut = p->router.kind == PR_RUT ? box_env(&r->rut_box, p->topo.rut.iface)
 						       : external_env(r, true);
@@ -301,11 +402,16 @@ static json_t *environment(struct runner *r)
  * instead of failing every case. */
 static int reach_all(struct runner *r)
 {
-	const struct box *boxes[] = { &r->env.gen, &r->env.sink, &r->rut_box };
+	struct trial_box *v[2 * PROF_BOXES_MAX];
+	size_t n = end_boxes(r, v);
+	const struct box *boxes[2 * PROF_BOXES_MAX + 1];
+	for (size_t i = 0; i < n; i++)
+		boxes[i] = &v[i]->box;
+	boxes[n] = &r->rut_box;
 	static char out[4096];
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i <= n; i++) {
 		const struct box *b = boxes[i];
-		if (!b->ssh || (i == 2 && r->p->router.kind == PR_NONE))
+		if (!b->ssh || (i == n && r->p->router.kind == PR_NONE))
 			continue;
 		struct box_cmd c;
 		int rc = box_sys_init(&c, b, "true");
@@ -319,8 +425,8 @@ static int reach_all(struct runner *r)
 			log_err("the %s box (%s%s%s) cannot be reached over ssh (status %d): %s; "
 				"ppslab needs ssh without a prompt there: a key, and its host key in "
 				"known_hosts (connect once by hand, or ssh-keyscan)",
-				b->role, b->ssh, b->netns ? ", namespace " : "", b->netns ? b->netns : "",
-				st, out[0] ? out : "no message");
+				i < n ? v[i]->name : b->role, b->ssh, b->netns ? ", namespace " : "",
+				b->netns ? b->netns : "", st, out[0] ? out : "no message");
 			return EX_UNAVAILABLE;
 		}
 	}
@@ -335,22 +441,53 @@ static int reach_all(struct runner *r)
 
 /* --- the rig's own ceiling ----------------------------------------------------------- */
 
-static json_t *rig_measure(struct runner *r)
+/* A sender box's port spec with its interface replaced by ifname (the direct
+ * measurement sends from the router's sink-side interface): "xdp:rut1,mode=copy". */
+static void spec_on(const char *spec, const char *ifname, char *buf, size_t len)
+{
+	const char *colon = strchr(spec, ':');
+	size_t bl = colon && (size_t)(colon - spec) < strcspn(spec, ",") ? (size_t)(colon - spec) : 0;
+	const char *keys = strchr(bl ? colon : spec, ',');
+	if (bl)
+		snprintf(buf, len, "%.*s:%s%s", (int)bl, spec, ifname, keys ? keys : "");
+	else
+		snprintf(buf, len, "%s", ifname);
+}
+
+/* Every sender box's ppslab-gen --calibrate with its own port, threads and CPUs, all
+ * at once (boxes sharing a host share its CPUs, as in the trials): the sum of their
+ * ceilings, 0 when one gave none. The summaries go into rig.calibrate (the first box)
+ * and, with several boxes, rig.calibrate_boxes. */
+static double rig_calibrate(struct runner *r, json_t *rig)
 {
 	const struct profile *p = r->p;
-	json_t *rig = json_object();
-	double cal = 0, direct = 0;
-	if (p->rig_calibrate) {
+	size_t n = r->env.ngens;
+	pid_t pid[PROF_BOXES_MAX];
+	char out[PROF_BOXES_MAX][128];
+	double sum = 0;
+	bool all = true;
+	json_t *per = json_object();
+	for (size_t i = 0; i < n; i++) {
+		const struct trial_box *b = &r->env.gens[i];
 		struct box_cmd c;
-		static char out[1 << 16];
-		int rc = box_cmd_init(&c, &r->env.gen, "ppslab-gen");
+		pid[i] = 0;
+		snprintf(out[i], sizeof(out[i]), "%s/cal-%s.out", r->tmpdir, b->name);
+		int rc = box_cmd_init(&c, &b->box, "ppslab-gen");
 		rc = rc ? rc : box_arg(&c, "-i");
-		rc = rc ? rc : box_arg(&c, r->env.gen_if);
+		rc = rc ? rc : box_arg(&c, b->spec);
 		rc = rc ? rc : box_arg(&c, "--dst");
-		rc = rc ? rc : box_arg(&c, r->env.dst);
+		rc = rc ? rc : box_arg(&c, b->dst);
 		if (!rc && p->topo.dst_mac) {   /* no route lookup where the profile says */
 			rc = box_arg(&c, "--dst-mac");
 			rc = rc ? rc : box_arg(&c, p->topo.dst_mac);
+		}
+		if (!rc && b->threads > 1) {
+			rc = box_arg(&c, "--threads");
+			rc = rc ? rc : box_argf(&c, "%u", b->threads);
+		}
+		if (!rc && b->cpus) {
+			rc = box_arg(&c, "--cpus");
+			rc = rc ? rc : box_arg(&c, b->cpus);
 		}
 		rc = rc ? rc : box_arg(&c, "--calibrate");
 		rc = rc ? rc : box_arg(&c, "--duration");
@@ -358,36 +495,69 @@ static json_t *rig_measure(struct runner *r)
 		rc = rc ? rc : box_arg(&c, "--json");
 		if (!rc && json_is_true(json_object_get(p->root, "allow_any_dst")))
 			rc = box_arg(&c, "--allow-any-dst");
-		rc = rc ? rc : box_cmd_done(&c, &r->env.gen);
-		struct proc_opts o = { .netns = c.netns, .out = out, .outlen = sizeof(out),
-				       .quiet_err = 1, .timeout_ns = 60 * NS_PER_S };
-		json_t *sum = NULL;
-		if (!rc && proc_run(c.argv, &o) == 0) {
-			char *save = NULL;
-			for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-				if (strstr(l, "\"type\":\"summary\"")) {
-					json_decref(sum);
-					sum = json_loads(l, 0, NULL);
-				}
+		rc = rc ? rc : box_cmd_done(&c, &b->box);
+		if (!rc) {
+			pid_t k = proc_spawn(c.argv, c.netns, out[i], "/dev/null");
+			pid[i] = k > 0 ? k : 0;
 		}
 		box_cmd_free(&c);
-		if (sum) {
-			const json_t *m = json_object_get(sum, "max_pps");
-			cal = json_is_number(m) ? json_number_value(m) : 0;
-			json_object_set_new(rig, "calibrate", sum);
-		} else {
-			json_object_set_new(rig, "calibrate", json_null());
-			log_warn("ppslab-gen --calibrate gave no summary; the rig's ceiling is unknown");
-		}
 	}
-	/* sender → sink without the router: in the lab, the sender on the router's
-	 * sink-side interface, one veth from the sink */
-	if (p->rig_direct && p->topo.kind == PT_NETNS && p->router.kind != PR_EXTERNAL) {
+	for (size_t i = 0; i < n; i++) {
+		const char *name = r->env.gens[i].name;
+		int st = pid[i] ? proc_wait(pid[i], 60 * NS_PER_S) : -1;
+		json_t *js = st == 0 ? jout_last_summary(out[i]) : NULL;
+		const json_t *m = json_object_get(js, "max_pps");
+		double v = json_is_number(m) ? json_number_value(m) : 0;
+		if (v <= 0) {
+			all = false;
+			log_warn("ppslab-gen --calibrate on the sender box %s gave no ceiling; the rig's "
+				 "ceiling is unknown", name);
+		}
+		sum += v;
+		if (i == 0)
+			json_object_set(rig, "calibrate", js ? js : json_null());
+		json_object_set_new(per, name, js ? js : json_null());
+	}
+	if (n > 1)
+		json_object_set_new(rig, "calibrate_boxes", per);
+	else
+		json_decref(per);
+	return all ? sum : 0;
+}
+
+static json_t *rig_measure(struct runner *r)
+{
+	const struct profile *p = r->p;
+	json_t *rig = json_object();
+	double cal = 0, direct = 0;
+	if (p->rig_calibrate)
+		cal = rig_calibrate(r, rig);
+	/* sender → sink without the router: in the lab, each sender's tool (its port's
+	 * backend and keys, threads, CPUs) on the router's sink-side interface, one veth from
+	 * the sink, all at once. Several xdp: senders would bind the same queues of that one
+	 * interface: then the calibration alone is the ceiling. */
+	bool xdp_many = false;
+	for (size_t i = 0; r->env.ngens > 1 && i < r->env.ngens; i++)
+		xdp_many |= !strncmp(r->env.gens[i].spec, "xdp:", 4);
+	if (p->rig_direct && p->topo.kind == PT_NETNS && p->router.kind != PR_EXTERNAL &&
+	    xdp_many) {
+		json_object_set_new(rig, "direct", json_null());
+		json_object_set_new(rig, "direct_pps", json_null());
+		json_object_set_new(rig, "direct_skipped", json_string(
+			"several xdp: sender boxes would bind the same queues of the router's one "
+			"sink-side interface; the ceiling is the calibration's"));
+	} else if (p->rig_direct && p->topo.kind == PT_NETNS && p->router.kind != PR_EXTERNAL) {
 		char in[32], outif[32];
 		rut_ifaces(p, in, outif, sizeof(in));
 		struct trial_env e = r->env;
-		e.gen = r->rut_box;
-		e.gen_if = outif;
+		char specs[PROF_BOXES_MAX][300];
+		for (size_t i = 0; i < e.ngens; i++) {
+			e.gens[i].box = r->rut_box;
+			spec_on(r->env.gens[i].spec, outif, specs[i], sizeof(specs[i]));
+			e.gens[i].spec = specs[i];
+			e.gens[i].clock_off_ns = 0;
+			e.gens[i].clock_bound_ns = 0;
+		}
 		e.dut = NULL;
 		struct trial_req tr = { .load_pps = 0, .duration_s = 1, .warmup_s = 0.2,
 					.params = NULL, .kind = "rig", .seq = 0 };
@@ -400,6 +570,17 @@ static json_t *rig_measure(struct runner *r)
 		json_object_set_new(rig, "direct", rec ? rec : json_null());
 		json_object_set_new(rig, "direct_pps", direct > 0 ? json_real(direct) : json_null());
 	}
+	/* the settings it was measured with: the trials' own */
+	json_t *set = json_array();
+	for (size_t i = 0; i < r->env.ngens; i++) {
+		const struct trial_box *b = &r->env.gens[i];
+		json_t *o = json_pack("{s:s,s:s,s:i}", "box", b->name, "port", b->spec, "threads",
+				      (int)b->threads);
+		if (b->cpus)
+			json_object_set_new(o, "cpus", json_string(b->cpus));
+		json_array_append_new(set, o);
+	}
+	json_object_set_new(rig, "senders", set);
 	r->ceiling_pps = cal > 0 && direct > 0 ? fmin(cal, direct) : cal > 0 ? cal : direct;
 	json_object_set_new(rig, "ceiling_pps",
 			    r->ceiling_pps > 0 ? json_real(r->ceiling_pps) : json_null());
@@ -1313,6 +1494,7 @@ int run_main(const struct run_opts *o)
 				: json_incref(res_get(r->root, "environment", "dut", NULL));
 	const json_t *pb = res_get(r->root, "environment", "clocks", "pair_bound_ns", NULL);
 	r->clock_bound_ns = json_is_number(pb) ? json_number_value(pb) : NAN;
+	box_offsets(r);
 	const json_t *rig = json_object_get(r->root, "rig");
 	if (rig) {   /* resumed: the ceiling measured before */
 		double c = pnum(rig, "ceiling_pps");

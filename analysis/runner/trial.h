@@ -4,10 +4,16 @@
  * component's JSON summary collected into one trial record (docs/results-schema.md,
  * cases[].trials[]) and the consistency checks of checks.h run on it.
  *
- * One-way ("uni"): blast A from the gen box to dst, counted by the sink box.
- * Bidirectional ("bi"): blast B at the same time from the sink box to dst_b, counted
- * on the gen box (stream 2), as the seeds' "blast A and blast B". Rates are per
- * direction; the record's fwd_rate_pps is the aggregate, with _a and _b per stream. */
+ * One-way ("uni"): blast A from every sender box to its dst, each box on a stream of
+ * its own (1, then 3, 4, ...), the offered load split over all the senders' threads,
+ * counted by the sink boxes. Bidirectional ("bi", one sender and one sink box): blast B
+ * at the same time from the sink box to dst_b, counted on the sender box (stream 2), as
+ * the seeds' "blast A and blast B". Rates are per direction; the record's fwd_rate_pps
+ * is the aggregate, with _a and _b per direction.
+ *
+ * Several senders (boxes, or blast A and B) start at one instant: each box is handed
+ * it on its own clock (ppslab-gen --start-at, shifted by the box's measured offset);
+ * the record's "start" says when each box's first frame left and the spread. */
 #ifndef PPSLAB_ANALYSIS_RUNNER_TRIAL_H
 #define PPSLAB_ANALYSIS_RUNNER_TRIAL_H
 
@@ -19,11 +25,24 @@
 #include "dut.h"
 #include "profile.h"
 
+/* A sender or sink box: where, and how its tools open the test port. */
+struct trial_box {
+	const char *name;           /* "gen", "gen2", "sink", ...: names it in records */
+	struct box box;
+	const char *spec;           /* the port spec its tools open */
+	unsigned threads;           /* the tools' --threads */
+	const char *cpus;           /* their --cpus, or NULL */
+	const char *dst;            /* a sender's destination */
+	int stream;                 /* a sender's stream id */
+	double clock_off_ns;        /* its clock − ours (0 on this host, or unknown) */
+	double clock_bound_ns;      /* how well that is known (NaN: not at all) */
+};
+
 struct trial_env {
 	const struct profile *p;
-	struct box gen, sink;       /* the two end boxes */
-	const char *gen_if, *sink_if;
-	const char *dst, *dst_b;
+	size_t ngens, nsinks;       /* at least one each */
+	struct trial_box gens[PROF_BOXES_MAX], sinks[PROF_BOXES_MAX];
+	const char *dst_b;
 	const char *tmpdir;
 	struct dut *dut;            /* NULL: nothing in between to read */
 	volatile sig_atomic_t *stop;/* set by SIGINT/SIGTERM: end the trial early */

@@ -33,7 +33,7 @@ help=$("$G" --help)
 missing=""
 for o in iface dst src dst-mac src-mac dport sport flows flow-order rate link bit-layer steps \
 	ramp poisson burst size pattern inject inject-rate count duration warmup stream ttl clock \
-	threads cpus replay seed late calibrate interval json ready-fd allow-any-dst quiet verbose version help; do
+	threads cpus replay seed late calibrate interval json ready-fd start-at allow-any-dst quiet verbose version help; do
 	echo "$help" | grep -q -- "--$o" || missing="$missing $o"
 done
 if [ -z "$missing" ]; then ok "--help lists every option"; else nok "--help lists every option" "missing:$missing"; fi
@@ -70,6 +70,10 @@ t "burst: 513" 64 "--burst 513: expected" "$G" -i lo --burst 513
 t "cpus: not available" 64 "CPU 1000 is not available" "$G" -i lo --dst 127.0.0.2 --dst-mac 02:00:00:00:00:01 --cpus 0,1000
 t "warm-up: unit" 64 "--warmup 2x: expected" "$G" -i lo --warmup 2x
 t "calibrate takes no rate" 64 "calibrate measures" "$G" -i lo --calibrate --rate 10k
+t "start-at: not a time" 64 "--start-at 12:00: expected a time in seconds since the epoch" "$G" -i lo --start-at 12:00
+t "start-at: seconds, not ns" 64 "--start-at 1700000000000000000: expected" "$G" -i lo --start-at 1700000000000000000
+t "start-at: days ago" 64 "within an hour of now" "$G" -i lo --start-at 1000000000.5
+t "start-at: not with calibrate" 64 "takes no start time" "$G" -i lo --calibrate --start-at "$(date +%s)"
 t "udp: no address ranges" 64 "need an L2 port" "$G" -i udp:127.0.0.1:9 --flows 4
 t "udp: no --src (the kernel picks it)" 64 "picks addresses" "$G" -i udp:127.0.0.1:9 --src 127.0.0.5
 t "udp: only magic faults" 64 "only 'magic'" "$G" -i udp:127.0.0.1:9 --inject ip-csum
@@ -295,6 +299,17 @@ wait $spid
 got="$grc $(sv cal.gen .max_pps) $(sv cal.gen .if_max_pps) $(sv cal.gen '.tx_pkts > 0') $(sv cal.gen .interrupted) $(sv cal.gen .rate_ok)"
 if [ "$got" = "0 null null true true false" ]; then ok "--calibrate interrupted in the ceiling: no ceiling, frames still counted"
 else nok "--calibrate interrupted in the ceiling: no ceiling, frames still counted" "status,max,if_max,tx>0,interrupted,ok = $got"; fi
+
+# --start-at: the first frame (here of the warm-up) leaves at the instant, not before
+# (the realtime instant is mapped onto the monotonic clock the schedule runs on)
+at=$(date -d '+0.3 sec' +%s.%N)
+"$G" -i "udp:127.0.0.1:$port" --rate 20k --count 50 --warmup 50ms --start-at "$at" --json \
+	>"$out/at.gen" 2>"$out/at.err"
+grc=$?
+# (jq reads these as doubles: equal to a few hundred ns)
+got="$grc $(sv at.gen '(.start_at_ns - ('"${at/./}"' | tonumber)) | fabs < 1000') $(sv at.gen '.start_late_ns >= 0 and ((.first_tx_real_ns - .start_at_ns - .start_late_ns) | fabs < 1000)')"
+if [ "$got" = "0 true true" ]; then ok "--start-at: the first frame leaves at the instant ($(sv at.gen .start_late_ns) ns after it)"
+else nok "--start-at: the first frame leaves at the instant" "status, start_at, first >= start = $got $(cat "$out/at.err")"; fi
 
 # nobody listens (the sinks above are gone): the kernel answers port unreachable. Those
 # are refusals of frames that left, counted apart; not failed frames, not a full socket;

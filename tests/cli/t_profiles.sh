@@ -75,6 +75,56 @@ for pat in "bad.json:2:32: matrix.pollhz\[1\]: expected a whole number" "bad.jso
 	"bad.json:4:24: topology.dst: 8.8.8.8 is outside the benchmarking range"; do
 	if grep -qE -- "$pat" "$T/err"; then ok "bad profile: $pat"; else no "bad profile: $pat" "$(cat "$T/err")"; fi
 done
+# the sender's and sink's ports, threads, CPUs and queues, and several boxes: each
+# wrong key placed
+cat >"$T/ports.json" <<'JSON'
+{ "description": "bad ports",
+  "matrix": { "direction": ["uni", "bi"] },
+  "topology": { "kind": "netns",
+    "gen": [ { "port": "xdp,mode=fast", "threads": 0 }, { "port": "dpdk", "cpus": [0, -1] } ],
+    "sink": { "port": "afpacket,bypass=1", "threads": 3, "queues": 99, "colour": 1 } } }
+JSON
+run "bad ports: status 65" 65 "" "$B/ppslab" run "$T/ports.json" --dry-run
+for pat in 'ports.json:2:36: matrix.direction\[1\]: bidirectional cells need one sender and one sink box' \
+	'ports.json:4:24: topology.gen\[0\].port: xdp.s mode=fast: expected auto\|copy\|zc' \
+	'ports.json:4:52: topology.gen\[0\].threads: expected a whole number 1..64, got 0' \
+	'ports.json:4:67: topology.gen\[1\].port: expected a backend "afpacket", "xdp", "pcap" or "libnet"' \
+	'ports.json:4:87: topology.gen\[1\].cpus\[1\]: expected a CPU number 0..1023, got -1' \
+	'ports.json:5:23: topology.sink.port: afpacket.s bypass applies to a port that sends, not to a sink.s' \
+	'ports.json:5:68: topology.sink.queues: expected a whole number 1..64, got 99' \
+	'ports.json:5:72: topology.sink.colour: unknown key "colour"'; do
+	if grep -qE -- "$pat" "$T/err"; then ok "bad ports: $pat"; else no "bad ports: $pat" "$(cat "$T/err")"; fi
+done
+cat >"$T/ports2.json" <<'JSON'
+{ "description": "ports outside the lab",
+  "router": { "kind": "none" },
+  "topology": { "kind": "local",
+    "gen": { "iface": "xdp:eth0", "port": "xdp", "cpus": "0,,1" },
+    "sink": { "iface": "sink0", "port": "pcap", "threads": 2, "queues": 2 } } }
+JSON
+run "bad ports outside the lab: status 65" 65 "" "$B/ppslab" run "$T/ports2.json" --dry-run
+for pat in 'ports2.json:4:35: topology.gen.port: iface "xdp:eth0" names its backend already' \
+	'ports2.json:4:58: topology.gen.cpus: expected a list of CPU numbers' \
+	'ports2.json:5:60: topology.sink.threads: .* a pcap port takes one thread' \
+	'ports2.json:5:63: topology.sink.queues: queues applies to topology kind "netns"'; do
+	if grep -qE -- "$pat" "$T/err"; then ok "bad ports: $pat"; else no "bad ports: $pat" "$(cat "$T/err")"; fi
+done
+run "--set topology.gen.threads=2 with an xdp: port" 0 "" "$B/ppslab" run demo --dry-run \
+	--set topology.gen.threads=2 --set topology.gen.port=xdp
+if grep -q "^sender: gen xdp:gen0 x2 threads" "$T/out" && grep -q "2 queues per veth" "$T/out"; then
+	ok "the plan shows the sender's port, its threads and the lab's queues"
+else
+	no "the plan shows the sender's port, its threads and the lab's queues" "$(head -c 600 "$T/out")"
+fi
+run "a bad --set of a box key is placed" 65 '^--set 1: topology.gen.threads: expected a whole number 1..64' \
+	"$B/ppslab" run demo --dry-run --set topology.gen.threads=x
+run "--set through a list of boxes sets each" 0 "" "$B/ppslab" run demo --dry-run \
+	--set 'topology.gen=[{},{}]' --set topology.gen.threads=3
+if grep -q "^senders: gen gen0 x3 threads (ppslab-gen), gen2 gen0 x3 threads (ppslab-gen2)" "$T/out"; then
+	ok "two sender boxes, three threads each, in namespaces ppslab-gen and ppslab-gen2"
+else
+	no "two sender boxes, three threads each" "$(head -c 600 "$T/out")"
+fi
 printf '{ "matrix": { "pollhz": [1000, }\n' >"$T/syntax.json"
 run "a JSON syntax error is placed" 65 "syntax.json:1:[0-9]+:" "$B/ppslab" run "$T/syntax.json" --dry-run
 run "a bad --set is placed as --set N" 65 "^--set 2: " "$B/ppslab" run demo --dry-run \

@@ -42,7 +42,7 @@ jq '.topology = { kind: "local", gen: { iface: "nosuch0" }, sink: { iface: "nosu
 eq "cases on a missing interface fail: status 1" "$?" 1
 eq "both cases failed, the run completed" "$(jq -r '[.cases[].status] | join(",")' "$T/gone-r.json") $(jq -r .complete "$T/gone-r.json")" "failed,failed true"
 check "the error names the interface" grep -q "nosuch" <(jq -r '.cases[0].error' "$T/gone-r.json")
-check "and the sink, which ended before it was ready (docs/readiness.md)" \
-	grep -q "^ppslab-sink (sink) exited with status 69 before it was ready: ppslab-sink: " \
+check "and the sink box, which ended before it was ready (docs/readiness.md)" \
+	grep -q "^the sink box sink (this host): ppslab-sink (sink) exited with status 69 before it was ready: ppslab-sink: " \
 	<(jq -r '.cases[0].error' "$T/gone-r.json")
 done_testing

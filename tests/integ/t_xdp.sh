@@ -4,7 +4,7 @@
 # 100,000 frames at 50,000 pps gen -> rut -> sink with every port on AF_XDP (the
 # forwarder moving frames between its ports without a copy) and gen -> sink directly;
 # a handful of frames through the forwarder in each mode (nothing held back);
-# mixed backends; generic XDP; sender threads on a queue each; the XDP program
+# mixed backends; generic XDP; sender and sink threads on a queue each; the XDP program
 # detached on exit, after a SIGKILL by the next open and by `ppslab lab up`, a live
 # tool's left alone, someone else's refused.
 # Skipped only where the kernel lacks AF_XDP (or ppslab was built without it).
@@ -148,6 +148,20 @@ sink_done sink 100000; stop rut
 eq "2 xdp: threads: gen sent 100000" "$(jv gen .tx_pkts)" 100000
 eq "2 xdp: threads: gen interface counted 100000" "$(jv gen .if_tx_packets)" 100000
 eq "2 xdp: threads: sink received 100000, lost 0" "$(jv sink .rx_pkts)/$(jv sink .lost_pkts)" 100000/0
+# the receive side: a sink thread per queue; sender thread i's frames arrive on queue i
+start mqs rut "$B/ppslab-sink" -i xdp:rut0 --threads 2 --cpus 1,0 --duration 60 --json
+wait_ready mqs
+base=$(ifc rut rut0 rx_packets)
+start gen gen "$B/ppslab-gen" -i xdp:gen0 --threads 2 --dst 198.18.0.1 --rate 20k --count 20000 --json
+finish gen 30; eq "sink on 2 queues: gen exits 0" "$RC" 0
+arrived rut rut0 "$base" 20000
+sink_done mqs 20000; eq "sink on 2 queues: exits 0" "$RC" 0
+eq "sink on 2 queues: both threads read, all counted, none lost" \
+	"$(jv mqs '[.threads, ([.workers[] | .rx_pkts > 0] | all), .rx_pkts, .lost_pkts] | map(tostring) | join(",")')" \
+	"2,true,20000,0"
+inns rut "$B/ppslab-sink" -i xdp:rut0 --duration 0.1 >/dev/null 2>"$T/unread.err"
+check "one thread on two queues: the sink says what it does not read" \
+	grep -q "xdp:rut0: reads queue 0 of the 2 receive queues rut0 has: frames on the others are not counted (--threads 2" "$T/unread.err"
 "$B/ppslab" lab up --name "$LAB" --queues 1 >/dev/null 2>&1
 
 # veth offers no zero-copy: mode=zc fails clearly (EX_UNAVAILABLE), leaving nothing

@@ -106,13 +106,13 @@ static void t_defaults(void)
 	T_NEAR(p->router.hook_timeout_s, 30, 0);
 	T_EQ_INT(p->topo.kind, PT_NETNS);
 	T_STREQ(p->topo.lab, "ppslab");
-	T_STREQ(p->topo.gen.netns, "ppslab-gen");
+	T_STREQ(p->topo.gens[0].netns, "ppslab-gen");
 	T_STREQ(p->topo.rut.netns, "ppslab-rut");
-	T_STREQ(p->topo.sink.netns, "ppslab-sink");
-	T_STREQ(p->topo.gen.iface, "gen0");
+	T_STREQ(p->topo.sinks[0].netns, "ppslab-sink");
+	T_STREQ(p->topo.gens[0].iface, "gen0");
 	T_STREQ(p->topo.rut.iface, "rut0,rut1");
-	T_STREQ(p->topo.sink.iface, "sink0");
-	T_TRUE(p->topo.gen.ssh == NULL);
+	T_STREQ(p->topo.sinks[0].iface, "sink0");
+	T_TRUE(p->topo.gens[0].ssh == NULL);
 	T_STREQ(p->topo.dst, "198.19.0.2");
 	T_STREQ(p->topo.dst_b, "198.18.0.2");
 	T_TRUE(p->rig_calibrate && p->rig_direct);
@@ -227,9 +227,9 @@ static void t_full(void)
 	T_TRUE(p->router.setup_hook == NULL);
 	T_NEAR(p->router.hook_timeout_s, 5, 0);
 	T_EQ_INT(p->topo.kind, PT_SSH);
-	T_STREQ(p->topo.gen.ssh, "lab@gen1");
-	T_STREQ(p->topo.sink.bin, "/opt/ppslab/bin");
-	T_TRUE(p->topo.rut.ssh == NULL && p->topo.gen.netns == NULL && p->topo.lab == NULL);
+	T_STREQ(p->topo.gens[0].ssh, "lab@gen1");
+	T_STREQ(p->topo.sinks[0].bin, "/opt/ppslab/bin");
+	T_TRUE(p->topo.rut.ssh == NULL && p->topo.gens[0].netns == NULL && p->topo.lab == NULL);
 	T_TRUE(p->rig_calibrate && !p->rig_direct);
 	T_STREQ(p->results, "out.json");
 	T_TRUE(json_is_object(json_object_get(p->output, "table")));
@@ -453,7 +453,7 @@ static void t_topology(void)
 	prof_diag_free(&d);
 	T_EQ_INT(parse("{\"topology\": {\"lab\": \"t1\"}}", &p, &d), 0);
 	if (p) {
-		T_STREQ(p->topo.sink.netns, "t1-sink");
+		T_STREQ(p->topo.sinks[0].netns, "t1-sink");
 		profile_free(p);
 	}
 }
@@ -689,11 +689,35 @@ static void t_ports_and_clocks(void)
 	for (size_t i = 0; i < d.n; i++)
 		printf("# %s\n", d.msg[i]);
 	if (p) {
-		T_STREQ(p->topo.gen.iface, "xdp:enp65s0f0np0");
+		T_STREQ(p->topo.gens[0].iface, "xdp:enp65s0f0np0");
+		T_STREQ(p->topo.gens[0].spec, "xdp:enp65s0f0np0");
+		T_STREQ(p->topo.gens[0].backend, "xdp");
 		T_STREQ(p->topo.dst_mac, "02:00:00:00:00:01");
 		T_STREQ(p->topo.dst_mac_b, "0A:bc:00:00:00:02");
 		T_NEAR(p->trial.max_delay_s, 0.05, 1e-12);
 		T_NEAR(p->trial.max_clock_error, 0.25, 0);
+		profile_free(p);
+	}
+	/* ports, threads and several sender boxes: the spec, the split's streams, the lab */
+	T_EQ_INT(parse("{\"topology\": {\"gen\": [{\"port\": \"xdp,mode=copy\", \"threads\": 2,"
+		       " \"cpus\": [0, 1]}, {\"dst\": \"198.19.0.3\"}], \"sink\": {\"port\": \"xdp\"}}}",
+		       &p, &d), 0);
+	for (size_t i = 0; i < d.n; i++)
+		printf("# %s\n", d.msg[i]);
+	if (p) {
+		T_EQ_INT((int)p->topo.ngens, 2);
+		T_STREQ(p->topo.gens[0].spec, "xdp:gen0,mode=copy");
+		T_EQ_INT((int)p->topo.gens[0].threads, 2);
+		T_STREQ(p->topo.gens[0].cpus, "0,1");
+		T_EQ_INT(p->topo.gens[0].stream, 1);
+		T_STREQ(p->topo.gens[1].name, "gen2");
+		T_STREQ(p->topo.gens[1].netns, "ppslab-gen2");
+		T_STREQ(p->topo.gens[1].spec, "gen0");
+		T_STREQ(p->topo.gens[1].dst, "198.19.0.3");
+		T_EQ_INT(p->topo.gens[1].stream, 3);
+		T_EQ_INT((int)p->topo.lab_senders, 2);
+		T_EQ_INT((int)p->topo.lab_queues, 2);
+		T_EQ_INT((int)p->topo.sinks[0].threads, 2);   /* an xdp: sink reads every queue */
 		profile_free(p);
 	}
 	T_EQ_INT(parse("{}", &p, &d), 0);
