@@ -93,7 +93,7 @@ int dut_apply(struct dut *d, const json_t *params, char *err, size_t errlen);
  * read hook's output ({"status", "output"}); NULL when there is nothing to ask or it
  * did not answer. New reference. */
 json_t *dut_stats(struct dut *d);
-/* Counters over an interval: b − a for every counter (see dut.c for which fields are
+/* Counters over an interval: b − a for every counter (see dut_count.c for which fields are
  * counters; gauges and settings are taken from b). New reference. */
 json_t *dut_delta(const json_t *a, const json_t *b);
 /* The router's record for a trial: the delta for ppslab-rut, the read hook's output for

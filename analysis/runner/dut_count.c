@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* dut_count.c — the router's counters over a trial (see dut.h): after − before for
+ * every counter of ppslab-rut's stats or of an external router's read hook, with the
+ * rules that matched nothing left out. Called by run.c through dut.h. */
+#include "dut_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "results.h"
+
+/* counters: subtracted over an interval; everything else is a gauge or a setting */
+static const char *const counters[] = {
+	"t_ns", "rx_pkts", "fwd_pkts", "drop_pkts", "tx_pkts", "rx_bytes", "tx_bytes",
+	"kernel_drops", "rx_bursts", "drop_txfull", "pkts", "bytes", "denied_pkts",
+	"log_lines", "log_dropped", "short_ticks", "lost_polls", "suspect", "stalled",
+	"ticks", "rounds", "chunks", "status_checks", "catchup_rounds", "idle_passes",
+	"polled_frames", "idle_frames", "ticks_in_work", "clock_skips", "ticks_deferred",
+	"stolen_ns", "cpu_s",
+	"cpu_user_s", "cpu_sys_s", "fwd_cpu_s", NULL,
+};
+
+static bool is_counter(const char *key)
+{
+	for (int i = 0; counters[i]; i++)
+		if (!strcmp(key, counters[i]))
+			return true;
+	return false;
+}
+
+static json_t *delta(const json_t *a, const json_t *b, bool all_counters)
+{
+	if (json_is_object(b)) {
+		json_t *o = json_object();
+		const char *k;
+		json_t *bv;
+		json_object_foreach((json_t *)b, k, bv) {
+			const json_t *av = json_is_object(a) ? json_object_get(a, k) : NULL;
+			bool sub = all_counters || is_counter(k);
+			/* drops{} and denied_by_rule{} hold only counters, keyed by cause/rule */
+			bool inner = !strcmp(k, "drops") || !strcmp(k, "denied_by_rule");
+			if (json_is_object(bv) || json_is_array(bv))
+				json_object_set_new(o, k, delta(av, bv, inner));
+			else if (sub && json_is_integer(bv) && json_is_integer(av))
+				json_object_set_new(o, k, json_integer(json_integer_value(bv) -
+								       json_integer_value(av)));
+			else if (sub && json_is_number(bv) && json_is_number(av))
+				json_object_set_new(o, k, json_real(json_number_value(bv) -
+								    json_number_value(av)));
+			else
+				json_object_set_new(o, k, json_deep_copy(bv));
+		}
+		return o;
+	}
+	if (json_is_array(b)) {
+		/* rules[] and ports[]: the same element when the rule number (or index) agrees */
+		json_t *arr = json_array();
+		size_t i;
+		json_t *bv;
+		json_array_foreach((json_t *)b, i, bv) {
+			const json_t *av = json_is_array(a) ? json_array_get(a, i) : NULL;
+			const json_t *bn = json_object_get(bv, "number");
+			if (bn) {   /* a rule: the one with that number, wherever it is */
+				size_t j;
+				json_t *x;
+				av = NULL;
+				json_array_foreach((json_t *)a, j, x)
+					if (res_value_eq(bn, json_object_get(x, "number")))
+						av = x;
+			}
+			json_array_append_new(arr, av ? delta(av, bv, all_counters) : json_deep_copy(bv));
+		}
+		return arr;
+	}
+	return json_deep_copy(b);
+}
+
+json_t *dut_delta(const json_t *a, const json_t *b)
+{
+	return b ? delta(a, b, false) : NULL;
+}
+
+/* Rules that matched nothing during the trial are left out of the record (a 20,000-rule
+ * set would otherwise write 20,000 zeros per trial); rules_idle says how many. */
+static void drop_idle_rules(json_t *rec)
+{
+	json_t *rules = json_object_get(rec, "rules");
+	if (!json_is_array(rules))
+		return;
+	json_t *kept = json_array();
+	size_t i, idle = 0;
+	json_t *r;
+	json_array_foreach(rules, i, r) {
+		if (json_integer_value(json_object_get(r, "pkts")) ||
+		    json_integer_value(json_object_get(r, "bytes")))
+			json_array_append(kept, r);
+		else
+			idle++;
+	}
+	json_object_set_new(rec, "rules", kept);
+	json_object_set_new(rec, "rules_idle", json_integer((json_int_t)idle));
+}
+
+/* The read hook's counters over the trial (its output after − before, both JSON
+ * objects in the schema of dut.h), put into rec beside "output" so the checks read them
+ * as they read ppslab-rut's. A counter that went backwards (reset, wrapped) is left
+ * out and said so in "counters_note". */
+static void ext_counters(json_t *rec, const json_t *b, const json_t *a, json_int_t sb,
+			 json_int_t sa)
+{
+	static const char *const keys[] = { "rx_pkts", "fwd_pkts", "drop_pkts", "tx_pkts",
+					    "drops", "rules", NULL };
+	if (!json_is_object(a) || !json_is_object(b) || sa != 0 || sb != 0) {
+		json_object_set_new(rec, "counters_note", json_string(
+			!json_is_object(a) || !json_is_object(b)
+			? "the read hook printed no JSON object before and after the trial: no "
+			  "router counters for the checks"
+			: "the read hook failed before or after the trial: no router counters"));
+		return;
+	}
+	json_t *dl = dut_delta(b, a);
+	char note[256] = "";
+	for (int i = 0; keys[i]; i++) {
+		json_t *v = json_object_get(dl, keys[i]);
+		if (!v || !json_object_get(b, keys[i]))
+			continue;
+		if (json_is_integer(v) && json_integer_value(v) < 0) {
+			size_t l = strlen(note);
+			snprintf(note + l, sizeof(note) - l, "%s%s went backwards", l ? ", " : "",
+				 keys[i]);
+			continue;
+		}
+		json_object_set(rec, keys[i], v);
+	}
+	json_decref(dl);
+	if (note[0])
+		json_object_set_new(rec, "counters_note", json_string(note));
+	drop_idle_rules(rec);
+	json_object_set_new(rec, "counters_from", json_string("read hook, after - before the trial"));
+}
+
+json_t *dut_trial_record(struct dut *d, const json_t *before, const json_t *after)
+{
+	if (d->kind == PR_RUT) {
+		json_t *rec = before && after ? dut_delta(before, after) : NULL;
+		if (rec)
+			drop_idle_rules(rec);
+		return rec;
+	}
+	if (d->kind != PR_EXTERNAL || !d->cfg.p->router.read_hook)
+		return NULL;
+	json_t *a = after ? json_incref((json_t *)after) : dut_ext_read(d);
+	json_t *o = json_object();
+	json_object_set(o, "hook", d->cfg.p->router.read_hook);
+	json_object_set(o, "status", json_object_get(a, "status"));
+	json_object_set(o, "output", json_object_get(a, "output"));
+	ext_counters(o, json_object_get(before, "output"), json_object_get(a, "output"),
+		     json_integer_value(json_object_get(before, "status")),
+		     json_integer_value(json_object_get(a, "status")));
+	json_decref(a);
+	return o;
+}

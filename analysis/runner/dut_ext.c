@@ -1,0 +1,535 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* dut_ext.c — an external router driven by the profile's hooks (see dut.h and
+ * dut_impl.h): hook words with the cell's values, ssh vectors wrapped, each run logged
+ * for the case; the setup, axis and router axis hooks, reboots, the verify and check
+ * hooks; the ssh destinations reached once; the read hook. Called by dut.c and
+ * dut_count.c. */
+#include "dut_impl.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "log.h"
+#include "proc.h"
+#include "results.h"
+
+/* ---- an external router: hooks ------------------------------------------------- */
+
+struct expansion {
+	const struct profile *p;
+	const json_t *params;
+	const char *value_of;    /* the router axis {value} stands for, or NULL */
+	char *o;
+	size_t n, cap;
+	bool oom;
+};
+
+static void exp_add(struct expansion *x, const char *s, size_t n)
+{
+	if (x->oom)
+		return;
+	if (x->n + n + 1 > x->cap) {
+		size_t cap = 2 * (x->n + n + 1);
+		char *r = realloc(x->o, cap);
+		if (!r) {
+			x->oom = true;
+			return;
+		}
+		x->o = r;
+		x->cap = cap;
+	}
+	memcpy(x->o + x->n, s, n);
+	x->n += n;
+	x->o[x->n] = 0;
+}
+
+static void exp_piece(void *ctx, const char *lit, size_t n, const char *name)
+{
+	struct expansion *x = ctx;
+	if (!name) {
+		exp_add(x, lit, n);
+		return;
+	}
+	char val[256];
+	if (x->value_of && !strcmp(name, "value"))
+		name = x->value_of;
+	const json_t *v = prof_value(x->p, x->params, name);
+	res_value_str(v, val, sizeof(val));
+	exp_add(x, val, strlen(val));
+}
+
+/* a hook word with {axis} replaced by the cell's value and {{ }} by braces ({value}
+ * by value_of's, in a router axis' own hooks) */
+static char *expand_axis(const struct profile *p, const json_t *params, const char *value_of,
+			 const char *tmpl)
+{
+	struct expansion x = { .p = p, .params = params, .value_of = value_of };
+	exp_add(&x, "", 0);
+	prof_hook_scan(tmpl, exp_piece, &x, NULL);   /* the profile checked the word */
+	if (x.oom) {
+		free(x.o);
+		return NULL;
+	}
+	return x.o;
+}
+
+static char *expand(const struct profile *p, const json_t *params, const char *tmpl)
+{
+	return expand_axis(p, params, NULL, tmpl);
+}
+
+int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
+		  struct box_cmd *out)
+{
+	return dut_hook_argv_axis(cfg, hook, params, NULL, out);
+}
+
+int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
+		       const char *value_of, struct box_cmd *out)
+{
+	struct box_cmd raw = { 0 };
+	size_t i;
+	json_t *w;
+	int rc = 0;
+	memset(out, 0, sizeof(*out));
+	json_array_foreach(hook, i, w) {
+		char *word = expand_axis(cfg->p, params, value_of, json_string_value(w));
+		rc = word ? box_arg(&raw, word) : -ENOMEM;
+		free(word);
+		if (rc)
+			break;
+	}
+	if (!rc) {
+		rc = box_ssh_wrap(raw.argv, cfg->box.ssh_opts, out);
+		if (rc == -ENOENT) {   /* not ssh: as written */
+			*out = raw;
+			return 0;
+		}
+	}
+	box_cmd_free(&raw);
+	return rc;
+}
+
+/* Runs a hook (what: its name in records and messages, a router axis' for its set
+ * hook; axis: the router axis a verify reads, or NULL) with stdin_text (or NULL) on its standard input, killed after tmo
+ * seconds (0: router.hook_timeout); output into out, stderr too unless errpath is
+ * given (then it goes there). The run goes into d->hook_log. Returns the status
+ * (-errno when it could not start). */
+static int hook_exec(struct dut *d, const char *what, const char *axis, const json_t *hook,
+		     const json_t *params, const char *stdin_text, char *out, size_t outlen,
+		     double tmo, const char *errpath)
+{
+	struct box_cmd c;
+	out[0] = 0;
+	/* a router axis' set and verify hooks: {value} is that axis' */
+	const char *value_of = axis ? axis : prof_router_axis(d->cfg.p, what) ? what : NULL;
+	int st = dut_hook_argv_axis(&d->cfg, hook, params, value_of, &c);
+	if (st) {
+		snprintf(out, outlen, "%s", st == -EINVAL ? "an ssh hook names no destination"
+							 : strerror(-st));
+		return st;
+	}
+	if (!(tmo > 0))
+		tmo = d->cfg.p->router.hook_timeout_s > 0 ? d->cfg.p->router.hook_timeout_s : 30;
+	struct proc_opts o = { .out = out, .outlen = outlen, .merge_err = !errpath,
+			       .err_path = errpath, .stdin_data = stdin_text,
+			       .timeout_ns = (uint64_t)(tmo * 1e9) };
+	uint64_t t0 = mono_ns();
+	st = proc_run(c.argv, &o);
+	double secs = (double)(mono_ns() - t0) / 1e9;
+	if (st == 128 + SIGTERM || st == 128 + SIGKILL)
+		log_warn("hook %s (%s) killed after its %.0f s timeout", what, c.argv[0], tmo);
+	if (d->hook_log) {
+		json_t *av = json_array();
+		for (size_t i = 0; i < c.n; i++) {
+			json_t *w = json_string(c.argv[i]);   /* NULL when not UTF-8 */
+			json_array_append_new(av, w ? w : json_string("?"));
+		}
+		json_t *r = json_pack("{s:s,s:o,s:i,s:f}", "hook", what, "argv", av, "status", st,
+				      "s", secs);
+		if (r && axis)
+			json_object_set_new(r, "axis", json_string(axis));
+		if (r && stdin_text)
+			json_object_set_new(r, "stdin_bytes", json_integer((json_int_t)strlen(stdin_text)));
+		json_array_append_new(d->hook_log, r);
+	}
+	box_cmd_free(&c);
+	return st;
+}
+
+static int hook_run(struct dut *d, const char *what, const json_t *hook, const json_t *params,
+		    const char *stdin_text, char *out, size_t outlen)
+{
+	return hook_exec(d, what, NULL, hook, params, stdin_text, out, outlen, 0, NULL);
+}
+
+/* the hook's output for a message: its last lines, which say why */
+static const char *tail_of(const char *out, size_t keep)
+{
+	size_t n = strlen(out);
+	while (n && (out[n - 1] == '\n' || out[n - 1] == ' '))
+		n--;
+	return n > keep ? out + n - keep : out;
+}
+
+void dut_case_begin(struct dut *d)
+{
+	json_decref(d->hook_log);
+	json_decref(d->verified);
+	d->hook_log = d->kind == PR_EXTERNAL ? json_array() : NULL;
+	d->verified = NULL;
+}
+
+static int ext_setup(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	const struct profile *p = d->cfg.p;
+	static char out[16384];
+	if (!json_object_get(d->applied, " setup") && p->router.setup_hook) {
+		int st = hook_run(d, "setup", p->router.setup_hook, params, NULL, out, sizeof(out));
+		if (st) {
+			snprintf(err, errlen, "setup hook failed with status %d: %.400s", st,
+				 tail_of(out, 400));
+			return -EIO;
+		}
+	}
+	json_object_set_new(d->applied, " setup", json_true());
+	return 0;
+}
+
+/* A router axis' set hook, with the axis' own timeout. */
+static int raxis_set(struct dut *d, const struct prof_raxis *ra, const json_t *params,
+		     char *err, size_t errlen)
+{
+	static char out[16384];
+	int st = hook_exec(d, ra->name, NULL, ra->set, params, NULL, out, sizeof(out),
+			   ra->timeout_s, NULL);
+	if (!st)
+		return 0;
+	snprintf(err, errlen, "hook for %s failed with status %d%s: %.400s", ra->name, st,
+		 st == 128 + SIGTERM || st == 128 + SIGKILL ? " (killed after its timeout)" : "",
+		 tail_of(out, 400));
+	return -EIO;
+}
+
+/* Whether an ssh client's status says the connection went away under it (255), as a
+ * router that reboots takes it, or the run was killed after its timeout. */
+static bool conn_lost(const json_t *hook, int st)
+{
+	return st == 128 + SIGTERM || st == 128 + SIGKILL ||
+	       (st == 255 && box_is_ssh(json_string_value(json_array_get(hook, 0))));
+}
+
+bool dut_reboot_pending(struct dut *d, const json_t *params)
+{
+	const struct profile *p = d->cfg.p;
+	bool need = false;
+	if (d->kind != PR_EXTERNAL)
+		return false;
+	for (size_t i = 0; i < p->router.naxes; i++)
+		need |= p->router.axes[i].reboot && dut_changed(d, params, p->router.axes[i].name);
+	return need;
+}
+
+int dut_apply_reboot(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	const struct profile *p = d->cfg.p;
+	static char out[16384];
+	if (!dut_reboot_pending(d, params))
+		return 0;
+	int rc = ext_setup(d, params, err, errlen);
+	for (size_t i = 0; !rc && i < p->router.naxes; i++) {
+		const struct prof_raxis *ra = &p->router.axes[i];
+		if (ra->reboot && dut_changed(d, params, ra->name))
+			rc = raxis_set(d, ra, params, err, errlen);
+	}
+	if (rc)
+		return rc;
+	int st = hook_run(d, "reboot", p->router.reboot_hook, params, NULL, out, sizeof(out));
+	if (st && !conn_lost(p->router.reboot_hook, st)) {
+		snprintf(err, errlen, "the reboot hook failed with status %d: %.400s", st,
+			 tail_of(out, 400));
+		return -EIO;
+	}
+	/* set, and taking effect as the router starts; verified once it is back */
+	for (size_t i = 0; i < p->router.naxes; i++)
+		if (p->router.axes[i].reboot)
+			dut_remember(d, params, p->router.axes[i].name);
+	return 1;
+}
+
+void dut_rebooted(struct dut *d)
+{
+	const struct profile *p = d->cfg.p;
+	json_t *keep = json_object();
+	for (size_t i = 0; keep && i < p->router.naxes; i++) {
+		const json_t *v = json_object_get(d->applied, p->router.axes[i].name);
+		if (p->router.axes[i].reboot && v)
+			json_object_set(keep, p->router.axes[i].name, (json_t *)v);
+	}
+	json_object_clear(d->applied);
+	if (keep)
+		json_object_update(d->applied, keep);
+	json_decref(keep);
+}
+
+void dut_forget(struct dut *d)
+{
+	json_object_clear(d->applied);
+}
+
+int dut_ready(struct dut *d, const json_t *params, char *out, size_t outlen)
+{
+	json_t *log = d->hook_log;
+	d->hook_log = NULL;   /* polled while waiting: the reboot record counts the tries */
+	int st = hook_run(d, "ready", d->cfg.p->router.ready_hook, params, NULL, out, outlen);
+	d->hook_log = log;
+	return st;
+}
+
+const json_t *dut_verified(const struct dut *d)
+{
+	return d->verified;
+}
+
+/* A verify hook's output against the cell's value: the same text once trimmed, or the
+ * same number ("4000" and "4000.0"). */
+static bool same_reading(const char *got, const char *want)
+{
+	if (!strcmp(got, want))
+		return true;
+	char *e1, *e2;
+	double a = strtod(got, &e1), b = strtod(want, &e2);
+	return *got && *want && !*e1 && !*e2 && a == b;
+}
+
+static void trim(char *s)
+{
+	size_t n = strlen(s), i = 0;
+	while (n && strchr(" \t\r\n", s[n - 1]))
+		s[--n] = 0;
+	while (s[i] && strchr(" \t\r\n", s[i]))
+		i++;
+	memmove(s, s + i, n - i + 1);
+}
+
+/* Every router axis with verify read back: the case fails unless each equals the
+ * cell's value (nothing is measured under a setting that did not take effect). An axis
+ * that did not read back is set again in the next case. */
+static int ext_verify(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	const struct profile *p = d->cfg.p;
+	static char out[4096];
+	char errpath[600], want[256], msg[600];
+	size_t used = 0;
+	int rc = 0;
+	snprintf(errpath, sizeof(errpath), "%s/verify.err", d->cfg.tmpdir);
+	err[0] = 0;
+	for (size_t i = 0; i < p->router.naxes; i++) {
+		const struct prof_raxis *ra = &p->router.axes[i];
+		if (!ra->verify)
+			continue;
+		if (!d->verified && !(d->verified = json_object()))
+			return -ENOMEM;
+		res_value_str(json_object_get(params, ra->name), want, sizeof(want));
+		int st = hook_exec(d, "verify", ra->name, ra->verify, params, NULL, out,
+				   sizeof(out), ra->timeout_s, errpath);
+		trim(out);
+		bool ok = st == 0 && same_reading(out, want);
+		json_t *got = st == 0 ? json_string(out) : json_null();
+		json_object_set_new(d->verified, ra->name,
+				    json_pack("{s:s,s:o,s:b}", "want", want, "got",
+					      got ? got : json_string("?"), "ok", ok));
+		if (ok)
+			continue;
+		json_object_del(d->applied, ra->name);
+		if (st) {
+			char e[300];
+			proc_file_text(errpath, e, sizeof(e));
+			snprintf(msg, sizeof(msg), "reading %s back failed with status %d: %.300s",
+				 ra->name, st, e[0] ? e : tail_of(out, 300));
+		} else if (!out[0]) {
+			snprintf(msg, sizeof(msg), "%s reads back empty on the router (its verify hook "
+				 "printed nothing), the cell wants %s", ra->name, want);
+		} else {
+			snprintf(msg, sizeof(msg), "%s is %.100s on the router, the cell wants %s: the "
+				 "setting did not take effect%s", ra->name, out, want,
+				 ra->reboot ? " (read after the reboot)"
+					    : " (if it takes effect only at boot, give the axis "
+					      "\"reboot\": true)");
+		}
+		if (used < errlen)
+			used += (size_t)snprintf(err + used, errlen - used, "%s%s", used ? "; " : "",
+						 msg);
+		rc = -EIO;
+	}
+	return rc;
+}
+
+int dut_ext_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	const struct profile *p = d->cfg.p;
+	static char out[16384];
+	int rc = ext_setup(d, params, err, errlen);
+	if (rc)
+		return rc;
+	/* the router's own knobs that take effect at once, then the axes' hooks; a hook
+	 * runs when its axis or an axis it names changed; what was applied is remembered
+	 * only when every hook succeeded, so a failure is retried */
+	for (size_t i = 0; i < p->router.naxes; i++) {
+		const struct prof_raxis *ra = &p->router.axes[i];
+		if (!ra->reboot && dut_changed(d, params, ra->name) &&
+		    (rc = raxis_set(d, ra, params, err, errlen)))
+			return rc;
+	}
+	const char *names[128];
+	bool ch[128] = { false };
+	size_t nn = 0;
+	for (size_t i = 0; prof_axis_names[i] && nn < 128; i++)
+		names[nn++] = prof_axis_names[i];
+	for (size_t i = 0; i < p->router.naxes && nn < 128; i++)
+		names[nn++] = p->router.axes[i].name;
+	for (size_t i = 0; i < nn; i++)
+		ch[i] = dut_changed(d, params, names[i]);
+	const char *axis;
+	json_t *hook;
+	json_object_foreach(p->router.hooks, axis, hook) {
+		bool need = false, rules = !strcmp(axis, "rules") || prof_hook_uses(hook, "rules");
+		for (size_t i = 0; i < nn; i++)
+			if (ch[i] && (!strcmp(names[i], axis) || prof_hook_uses(hook, names[i]) ||
+				      (rules && !strcmp(names[i], "rules_kind"))))
+				need = true;   /* a hook given the rule set: rules_kind makes it too */
+		if (!need)
+			continue;
+		/* the rule set reaches the router on the hook's stdin: no file of the control
+		 * host is named to the router */
+		char *text = NULL, path[4096];
+		if (rules) {
+			rc = dut_rules_text(d, params, &text, path, sizeof(path), err, errlen);
+			if (rc)
+				return rc;
+		}
+		int st = hook_run(d, axis, hook, params, text, out, sizeof(out));
+		free(text);
+		if (st) {
+			snprintf(err, errlen, "hook for %s failed with status %d: %.400s", axis, st,
+				 tail_of(out, 400));
+			return -EIO;
+		}
+	}
+	for (size_t i = 0; i < nn; i++) {
+		const struct prof_raxis *ra = prof_router_axis(p, names[i]);
+		if (!ra || !ra->reboot)
+			dut_remember(d, params, names[i]);
+	}
+	if ((rc = ext_verify(d, params, err, errlen)))
+		return rc;
+	if (p->router.check_hook) {
+		int st = hook_run(d, "check", p->router.check_hook, params, NULL, out, sizeof(out));
+		if (st) {
+			snprintf(err, errlen, "the router's check hook says the settings did not take "
+				 "effect (status %d): %.500s", st, tail_of(out, 500));
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+const json_t *dut_hook_log(const struct dut *d)
+{
+	return d->hook_log;
+}
+
+int dut_reach(struct dut *d, char *err, size_t errlen)
+{
+	const struct profile *p = d->cfg.p;
+	if (d->kind != PR_EXTERNAL)
+		return 0;
+	const json_t *all[64];
+	size_t n = 0;
+	const char *k;
+	json_t *h;
+	all[n++] = p->router.setup_hook;
+	all[n++] = p->router.read_hook;
+	all[n++] = p->router.check_hook;
+	all[n++] = p->router.reboot_hook;
+	all[n++] = p->router.ready_hook;
+	for (size_t i = 0; i < p->router.naxes && n + 2 < 64; i++) {
+		all[n++] = p->router.axes[i].set;
+		all[n++] = p->router.axes[i].verify;
+	}
+	json_object_foreach(p->router.hooks, k, h)
+		if (n < 64)
+			all[n++] = h;
+	json_t *seen = json_object();
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (!all[i] || !box_is_ssh(json_string_value(json_array_get(all[i], 0))))
+			continue;
+		/* the hook's ssh words up to its destination, then "true" */
+		json_t *probe = json_array();
+		size_t j, dest = 0;
+		json_t *w;
+		char *av[256];
+		size_t m = 0;
+		json_array_foreach(all[i], j, w)
+			if (m < 255)
+				av[m++] = (char *)json_string_value(w);
+		av[m] = NULL;
+		if (box_ssh_dest(av, &dest)) {
+			json_decref(probe);
+			continue;
+		}
+		for (j = 0; j <= dest; j++)
+			json_array_append_new(probe, json_string(av[j]));
+		json_array_append_new(probe, json_string("true"));
+		char *key = json_dumps(probe, JSON_COMPACT);
+		if (key && !json_object_get(seen, key)) {
+			json_object_set_new(seen, key, json_true());
+			struct box_cmd c;
+			static char out[4096];
+			if (!dut_hook_argv(&d->cfg, probe, NULL, &c)) {
+				struct proc_opts o = { .out = out, .outlen = sizeof(out), .merge_err = 1,
+						       .timeout_ns = 40 * NS_PER_S };
+				int st = proc_run(c.argv, &o);
+				if (st) {
+					char *dst = expand(p, NULL, av[dest]);
+					snprintf(err, errlen, "the router's hooks cannot reach %s over ssh "
+						 "(status %d): %.300s", dst ? dst : av[dest], st,
+						 tail_of(out, 300));
+					free(dst);
+					rc = -EHOSTUNREACH;
+				}
+				box_cmd_free(&c);
+			}
+		}
+		free(key);
+		json_decref(probe);
+	}
+	json_decref(seen);
+	return rc;
+}
+
+/* An external router's counters: its read hook's output, {"status", "output"}. */
+json_t *dut_ext_read(struct dut *d)
+{
+	static char out[1 << 18];
+	json_t *log = d->hook_log;
+	d->hook_log = NULL;   /* read hooks are not part of the case's settings */
+	int st = hook_run(d, "read", d->cfg.p->router.read_hook, NULL, NULL, out, sizeof(out));
+	d->hook_log = log;
+	json_t *o = json_object();
+	json_object_set_new(o, "status", json_integer(st));
+	json_t *j = json_loads(out, JSON_DECODE_ANY, NULL);
+	if (!j) {   /* text; bytes that are not UTF-8 become '?' */
+		for (char *q = out; *q; q++)
+			if ((unsigned char)*q >= 0x80)
+				*q = '?';
+		j = json_string(out);
+	}
+	json_object_set_new(o, "output", j ? j : json_null());
+	return o;
+}

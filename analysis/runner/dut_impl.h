@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* dut_impl.h — the state of the device under test, shared by dut.c (ppslab-rut and
+ * what every router does), dut_ext.c (an external router's hooks) and dut_count.c (the
+ * router's counters over a trial). Private to them; run.c sees dut.h. */
+#ifndef PPSLAB_ANALYSIS_RUNNER_DUT_IMPL_H
+#define PPSLAB_ANALYSIS_RUNNER_DUT_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "dut.h"
+
+struct dut {
+	struct dut_cfg cfg;
+	enum prof_router kind;
+	pid_t pid;               /* the forwarder, 0 when not running */
+	json_t *applied;         /* axis → value last applied (owned) */
+	char sock[512], outpath[512], rulepath[512];
+	char mode[16], kernel[32];
+	unsigned starts;
+	char desc[128];
+	json_t *hook_log;        /* the hooks this case ran (external router) */
+	json_t *verified;        /* what this case's verify hooks read back, or NULL */
+};
+
+/* ---- dut.c ---- */
+
+/* Whether axis' value in params differs from the one last applied (or none was). */
+bool dut_changed(struct dut *d, const json_t *params, const char *axis);
+/* Records axis' value in params as applied. */
+void dut_remember(struct dut *d, const json_t *params, const char *axis);
+/* The cell's rule set as text into *text (caller frees); *path says which file holds
+ * it. 0, or -errno with err saying why. */
+int dut_rules_text(struct dut *d, const json_t *params, char **text, char *path,
+		   size_t pathlen, char *err, size_t errlen);
+
+/* ---- dut_ext.c ---- */
+
+/* dut_apply() for an external router: its hooks, verify and check (see dut.h). */
+int dut_ext_apply(struct dut *d, const json_t *params, char *err, size_t errlen);
+/* An external router's counters: its read hook's output, {"status", "output"}. */
+json_t *dut_ext_read(struct dut *d);
+
+#endif

@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* fw_opts.c — the options of an ipfw rule (see fw_cc.h): in, out, via/recv/xmit,
+ * frag, iplen, ipttl, icmptypes, tcpflags, established, keep-state, limit, comments,
+ * `not` and `{ ... or ... }` blocks, each compiled to a test, as ipfw2.c's
+ * compile_rule() reads them; option words ipfw knows but this forwarder does not
+ * implement are refused by name. Called by fw_parse.c after the destination. */
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "fw_cc.h"
+
+/* ipfw2.c rule_options: every option word ipfw knows (matched whole, as match_token) */
+static const char *const option_words[] = {
+	"tagged", "uid", "gid", "jail", "in", "limit", "set-limit", "keep-state",
+	"record-state", "bridged", "layer2", "out", "diverted", "diverted-loopback",
+	"diverted-output", "xmit", "recv", "via", "fragment", "frag", "fib", "ipoptions",
+	"ipopts", "iplen", "ipid", "ipprecedence", "dscp", "iptos", "ipttl", "ipversion", "ipver",
+	"estab", "established", "setup", "sockarg", "tcpdatalen", "tcpflags", "tcpflgs",
+	"tcpoptions", "tcpopts", "tcpseq", "tcpack", "tcpwin", "icmptype", "icmptypes", "dst-ip",
+	"src-ip", "dst-port", "src-port", "proto", "MAC", "mac", "mac-type", "verrevpath",
+	"versrcreach", "antispoof", "ipsec", "icmp6type", "icmp6types", "ext6hdr", "flow-id",
+	"ipv6", "ip6", "ipv4", "ip4", "dst-ipv6", "dst-ip6", "src-ipv6", "src-ip6", "lookup", "flow",
+	"defer-action", "defer-immediate-action", "//", NULL,
+};
+
+bool fw_is_option_word(const char *s)
+{
+	for (int k = 0; s && option_words[k]; k++)
+		if (!strcmp(s, option_words[k]))
+			return true;
+	return false;
+}
+
+/* ---- options ---- */
+
+static int parse_iface(struct cc *c, int op, int flags, int kcol)
+{
+	const struct fw *fw = c->fw;
+	const char *s = tok(c);
+	const char *kw = c->t[c->i - 1].s;
+	if (!s || is_open(s) || is_close(s) || !strcmp(s, "!"))
+		return fw_err(c->d, col(c), EX_DATAERR,
+			      "expected an interface name, glob (em*) or address after '%s', got %s",
+			      kw, GOT(c));
+	int ecol = col(c);
+	c->i++;
+	if (!strcmp(s, "any")) {
+		/* ipfw drops "via any" from the rule (it matches everything) */
+		if (flags & FW_F_NOT)
+			return fw_err(c->d, kcol, EX_DATAERR, "'not %s any' never matches", kw);
+		return 1;
+	}
+	size_t len = strlen(s);
+	if (len >= FW_IFNAMSIZ)
+		return fw_err(c->d, ecol, EX_DATAERR,
+			      "interface name '%s' too long (at most %d characters)", s,
+			      FW_IFNAMSIZ - 1);
+	uint64_t mask = 0;
+	if (isdigit((unsigned char)*s)) {
+		uint32_t a;
+		if (fw_parse_ip4(s, len, &a))
+			return fw_err(c->d, ecol, EX_DATAERR,
+				      "invalid interface address '%s' (expected a.b.c.d)", s);
+		for (int k = 0; k < fw->nifs; k++)
+			if (fw->ifaddr[k] == a)
+				mask |= 1ull << k;
+	} else if (strpbrk(s, "*?[")) {
+		for (int k = 0; k < fw->nifs; k++)
+			if (!fnmatch(s, fw->ifname[k], 0))
+				mask |= 1ull << k;
+	} else {
+		for (int k = 0; k < fw->nifs; k++)
+			if (!strcmp(s, fw->ifname[k]))
+				mask |= 1ull << k;
+	}
+	if (!mask && fw->nifs > 0 && fw->warn_to)
+		fw_warn(fw->warn_to, "ppslab-rut: warning: '%s %s' (column %d): no port of this "
+			"forwarder is %s; the test never matches (ipfw accepts such rules too)\n",
+			kw, s, ecol, isdigit((unsigned char)*s) ? "at that address"
+			: strpbrk(s, "*?[") ? "matched by that pattern" : "named so");
+	int off;
+	char *name = data_alloc(c, len + 1, &off);
+	if (!name)
+		return fw_err(c->d, ecol, EX_DATAERR, "rule too long");
+	memcpy(name, s, len + 1);
+	struct fw_insn *x = add_insn(c, kcol, SEC_OPT, op, flags);
+	if (!x)
+		return -EINVAL;
+	x->a = (uint32_t)mask;
+	x->b = (uint32_t)(mask >> 32);
+	c->doff[c->ninsn - 1] = off;
+	return 0;
+}
+
+/* a u16 list for iplen/ipttl: N or N-M or N,M,... (ipfw2.c: fill_cmd for one value,
+ * add_ports() for ranges and lists); numbers only */
+static int parse_u16_list(struct cc *c, int op, int flags, int kcol, const char *kw, long max)
+{
+	const char *s = tok(c);
+	int ecol = col(c);
+	if (!s)
+		return fw_err(c->d, ecol, EX_DATAERR, "expected a value or a list after '%s', got end of line",
+			      kw);
+	int off, n = 0;
+	uint16_t *pr = data_alloc(c, 2 * FW_MAX_LIST * sizeof(uint16_t), &off);
+	if (!pr)
+		return fw_err(c->d, ecol, EX_DATAERR, "rule too long");
+	for (const char *p = s;;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		const char *dash = memchr(p, '-', len);
+		long long lo = dec(p, dash ? (size_t)(dash - p) : len, max);
+		long long hi = dash ? dec(dash + 1, (size_t)(p + len - dash - 1), max) : lo;
+		if (lo < 0 || hi < 0 || lo > hi || n == FW_MAX_LIST)
+			return fw_err(c->d, ecol + (int)(p - s), EX_DATAERR,
+				      "invalid %s '%.*s' (expected a number 0..%ld, a range or a list)", kw,
+				      (int)len, p, max);
+		pr[2 * n] = (uint16_t)lo;
+		pr[2 * n + 1] = (uint16_t)hi;
+		n++;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	c->dlen = off + n * 2 * (int)sizeof(uint16_t);
+	struct fw_insn *x = add_insn(c, kcol, SEC_OPT, op, flags);
+	if (!x)
+		return -EINVAL;
+	x->n = (uint16_t)n;
+	c->doff[c->ninsn - 1] = off;
+	c->i++;
+	return 0;
+}
+
+struct flagname {
+	const char *name;
+	uint8_t bit;
+};
+/* ipfw2.c f_tcpflags and (r364117, FreeBSD 13+) f_ipoff, in their listing order */
+static const struct flagname tcpflag_names[] = {
+	{ "syn", 0x02 }, { "fin", 0x01 }, { "ack", 0x10 }, { "psh", 0x08 }, { "rst", 0x04 },
+	{ "urg", 0x20 }, { NULL, 0 },
+};
+static const struct flagname ipoff_names[] = {
+	{ "rf", 0x80 }, { "df", 0x40 }, { "mf", 0x20 }, { "offset", 0x01 }, { NULL, 0 },
+};
+
+/* fill_flags(): "a,!b,..." → set/clear; 0, or -1 when a word is not a flag */
+static int parse_flags(const struct flagname *tab, const char *s, uint32_t *set, uint32_t *clr,
+		       const char **bad)
+{
+	*set = *clr = 0;
+	for (const char *p = s; *p;) {
+		bool neg = *p == '!';
+		p += neg;
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		int k = 0;
+		while (tab[k].name && (strlen(tab[k].name) != len || strncmp(tab[k].name, p, len)))
+			k++;
+		if (!tab[k].name) {
+			*bad = p;
+			return -1;
+		}
+		*(neg ? clr : set) |= tab[k].bit;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return 0;
+}
+
+/* option words ipfw knows that this forwarder does not implement */
+static const char *const unsupported_options[] = {
+	"tagged", "uid", "gid", "jail", "bridged", "layer2", "diverted", "diverted-loopback",
+	"diverted-output", "fib", "ipoptions", "ipopts", "ipid", "ipprecedence", "dscp", "iptos",
+	"ipversion", "ipver", "sockarg", "tcpdatalen", "tcpoptions", "tcpopts", "tcpseq", "tcpack",
+	"tcpwin", "MAC", "mac", "mac-type", "verrevpath", "versrcreach", "antispoof", "ipsec",
+	"icmp6type", "icmp6types", "ext6hdr", "flow-id", "dst-ipv6", "dst-ip6", "src-ipv6", "src-ip6",
+	"lookup", "flow", "defer-action", "defer-immediate-action", NULL,
+};
+
+/* ":name" after keep-state, limit or check-state (ipfw2.c state_check_name) */
+int fw_parse_state_name(struct cc *c, bool any_ok, int *kidx)
+{
+	const char *s = tok(c);
+	*kidx = 1;   /* "default" */
+	if (!s || s[0] != ':')
+		return 0;
+	if (any_ok && !strcmp(s + 1, "any")) {
+		*kidx = 0;
+	} else {
+		if (!fw_table_name_ok(s + 1) || !strcmp(s + 1, "any"))
+			return fw_err(c->d, col(c), EX_DATAERR, "invalid state name '%s'", s);
+		int k = fw_state_name(c->fw, s + 1, true);
+		if (k < 0)
+			return fw_err(c->d, col(c), EX_DATAERR, "too many state names (at most %d)",
+				      FW_MAX_SNAMES - 1);
+		*kidx = k;
+	}
+	c->i++;
+	return 0;
+}
+
+int fw_add_comment(struct cc *c, int kcol, int flags)
+{
+	const char *s = tok(c);
+	if (!s)
+		return 0;   /* "//" alone: an empty comment stores nothing */
+	size_t len = strlen(s);
+	/* fill_comment(): the words and a blank after each, at most 84 bytes */
+	if (len + 1 > 84)
+		return fw_err(c->d, col(c), EX_DATAERR, "comment too long (max 80 chars)");
+	int off;
+	char *txt = data_alloc(c, len + 1, &off);
+	if (!txt)
+		return fw_err(c->d, kcol, EX_DATAERR, "rule too long");
+	memcpy(txt, s, len + 1);
+	struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_NOP, flags);
+	if (!x)
+		return -EINVAL;
+	c->doff[c->ninsn - 1] = off;
+	c->i++;
+	return 0;
+}
+
+/* The options (ipfw2.c compile_rule, read_options): every word matched whole. */
+int fw_parse_options(struct cc *c, int carry_not)
+{
+	int open_col = 0, block_tests = 0, not_col = carry_not;
+	int flags = carry_not ? FW_F_NOT : 0;
+	bool need_test = false;   /* after 'or' */
+	while (c->i < c->n) {
+		const char *s = tok(c);
+		int kcol = col(c);
+		c->i++;
+		if (!strcmp(s, "not") || !strcmp(s, "!")) {
+			if (flags)
+				return fw_err(c->d, kcol, EX_DATAERR, "double 'not'");
+			flags = FW_F_NOT;
+			not_col = kcol;
+			continue;
+		}
+		if (flags && (is_open(s) || is_close(s) || !strcmp(s, "or") || !strcmp(s, "|")))
+			return fw_err(c->d, kcol, EX_DATAERR,
+				      "expected an option after 'not', got '%s'", s);
+		if (!strcmp(s, "or") || !strcmp(s, "|")) {
+			if (!open_col || !block_tests || need_test)
+				return fw_err(c->d, kcol, EX_DATAERR,
+					      "'or' must join two options inside '{ }'");
+			c->insn[c->ninsn - 1].flags |= FW_F_OR;
+			need_test = true;
+			continue;
+		}
+		if (is_open(s)) {
+			if (open_col)
+				return fw_err(c->d, kcol, EX_DATAERR,
+					      "nested '{' (only one level of braces is allowed)");
+			open_col = kcol;
+			block_tests = 0;
+			continue;
+		}
+		if (is_close(s)) {
+			if (!open_col)
+				return fw_err(c->d, kcol, EX_DATAERR, "'%s' without a matching '{'", s);
+			if (need_test)
+				return fw_err(c->d, kcol, EX_DATAERR, "expected an option after 'or', got '%s'", s);
+			if (!block_tests)
+				return fw_err(c->d, kcol, EX_DATAERR, "empty '{ }' block");
+			open_col = 0;
+			continue;
+		}
+		int rc = 0, before = c->ninsn;
+		bool state = false;
+		if (!strcmp(s, "in") || !strcmp(s, "out")) {
+			/* `out` is stored as `not in` (docs/design/ipfw.md#direction-and-interfaces) */
+			if (!strcmp(s, "out"))
+				flags ^= FW_F_NOT;
+			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_IN, flags);
+			rc = x ? 0 : -EINVAL;
+			if (x)
+				x->a = x->b = 1;   /* (in & 1) == 1 */
+		} else if (!strcmp(s, "via")) {
+			rc = parse_iface(c, FW_OP_VIA, flags, kcol);
+		} else if (!strcmp(s, "recv")) {
+			rc = parse_iface(c, FW_OP_RECV, flags, kcol);
+		} else if (!strcmp(s, "xmit")) {
+			rc = parse_iface(c, FW_OP_XMIT, flags, kcol);
+		} else if (!strcmp(s, "ip4") || !strcmp(s, "ipv4") || !strcmp(s, "ip6") ||
+			   !strcmp(s, "ipv6")) {
+			rc = add_insn(c, kcol, SEC_OPT, s[2] == '4' || s[3] == '4' ? FW_OP_IP4 : FW_OP_IP6,
+				      flags) ? 0 : -EINVAL;
+		} else if (!strcmp(s, "proto")) {
+			rc = fw_parse_proto(c, SEC_OPT, flags, false);
+			if (rc == 2)
+				return fw_err(c->d, col(c), EX_DATAERR,
+					      "invalid protocol %s after 'proto' (ip, all, ip4, ip6, a "
+					      "name or a number 1..255)", GOT(c));
+		} else if (!strcmp(s, "src-ip") || !strcmp(s, "dst-ip")) {
+			if (!tok(c))
+				return fw_err(c->d, col(c), EX_DATAERR,
+					      "expected an address after '%s', got end of line", s);
+			rc = fw_parse_addr(c, s[0] == 's' ? SEC_SRC : SEC_DST, flags);
+		} else if (!strcmp(s, "src-port") || !strcmp(s, "dst-port")) {
+			const char *v = tok(c);
+			if (v && fw_prefix(v, "any", 1)) {
+				c->i++;
+				rc = 1;
+			} else if (!v || (rc = fw_parse_ports(c, s[0] == 's' ? SEC_SRCPORT : SEC_DSTPORT,
+						       flags)) == 0) {
+				return fw_err(c->d, col(c), EX_DATAERR,
+					      "expected ports after '%s' (numbers, ranges, a list or "
+					      "service names), got %s", s, GOT(c));
+			}
+			rc = rc < 0 ? rc : 0;
+		} else if (!strcmp(s, "frag") || !strcmp(s, "fragment")) {
+			/* FreeBSD 13+: `frag [spec]`, a word of the flags mf, df, rf, offset
+			 * (with '!'); without one it is "offset", as before */
+			uint32_t set, clr;
+			const char *bad, *v = tok(c);
+			if (!v || parse_flags(ipoff_names, v, &set, &clr, &bad)) {
+				set = 0x01;
+				clr = 0;
+			} else {
+				c->i++;
+			}
+			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_FRAG, flags);
+			rc = x ? 0 : -EINVAL;
+			if (x) {
+				x->a = set;
+				x->b = clr;
+			}
+		} else if (!strcmp(s, "iplen")) {
+			rc = parse_u16_list(c, FW_OP_IPLEN, flags, kcol, s, 65535);
+		} else if (!strcmp(s, "ipttl")) {
+			rc = parse_u16_list(c, FW_OP_IPTTL, flags, kcol, s, 255);
+		} else if (!strcmp(s, "icmptypes") || !strcmp(s, "icmptype")) {
+			/* fill_icmptypes(): numbers 0..31, comma separated */
+			const char *v = tok(c);
+			uint32_t map = 0;
+			if (!v)
+				return fw_err(c->d, col(c), EX_DATAERR,
+					      "expected ICMP types after '%s', got end of line", s);
+			for (const char *p = v;;) {
+				const char *e = strchr(p, ',');
+				size_t len = e ? (size_t)(e - p) : strlen(p);
+				long long t = dec(p, len, 255);
+				if (t < 0)
+					return fw_err(c->d, col(c) + (int)(p - v), EX_DATAERR,
+						      "invalid ICMP type '%.*s' (expected numbers 0..31)",
+						      (int)len, p);
+				if (t > 31)
+					return fw_err(c->d, col(c) + (int)(p - v), EX_DATAERR,
+						      "ICMP type %lld out of range 0..31", t);
+				map |= 1u << t;
+				if (!e)
+					break;
+				p = e + 1;
+			}
+			c->i++;
+			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_ICMPTYPE, flags);
+			rc = x ? 0 : -EINVAL;
+			if (x)
+				x->a = map;
+		} else if (!strcmp(s, "tcpflags") || !strcmp(s, "tcpflgs") || !strcmp(s, "setup")) {
+			uint32_t set = 0x02, clr = 0x10;   /* setup: syn,!ack */
+			if (s[0] == 't') {
+				const char *bad, *v = tok(c);
+				if (!v)
+					return fw_err(c->d, col(c), EX_DATAERR,
+						      "expected TCP flags after '%s' (syn, fin, ack, psh, "
+						      "rst, urg, each may be !negated), got end of line", s);
+				if (parse_flags(tcpflag_names, v, &set, &clr, &bad))
+					return fw_err(c->d, col(c) + (int)(bad - v), EX_DATAERR,
+						      "invalid TCP flag '%s' (syn, fin, ack, psh, rst, urg)",
+						      bad);
+				c->i++;
+			}
+			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_TCPFLAGS, flags);
+			rc = x ? 0 : -EINVAL;
+			if (x) {
+				x->a = set;
+				x->b = clr;
+			}
+		} else if (!strcmp(s, "established") || !strcmp(s, "estab")) {
+			rc = add_insn(c, kcol, SEC_OPT, FW_OP_ESTAB, flags) ? 0 : -EINVAL;
+		} else if (!strcmp(s, "keep-state") || !strcmp(s, "record-state") ||
+			   !strcmp(s, "limit") || !strcmp(s, "set-limit")) {
+			bool lim = s[0] == 'l' || s[0] == 's';
+			if (open_col)
+				return fw_err(c->d, kcol, EX_DATAERR, "'%s' cannot be part of an OR block", s);
+			if (c->state_at >= 0)
+				return fw_err(c->d, kcol, EX_DATAERR,
+					      "only one of keep-state, record-state, limit and set-limit "
+					      "(another at column %d)", c->state_col);
+			if (flags)
+				return fw_err(c->d, not_col, EX_DATAERR, "'not' cannot negate '%s'", s);
+			uint32_t mask = 0;
+			long long lim_n = 0;
+			if (lim) {
+				static const struct { const char *w; uint32_t m; } masks[] = {
+					{ "all", 0x0f }, { "src-addr", FW_LIM_SRC_ADDR },
+					{ "src-port", FW_LIM_SRC_PORT }, { "dst-addr", FW_LIM_DST_ADDR },
+					{ "dst-port", FW_LIM_DST_PORT }, { NULL, 0 },
+				};
+				/* words apart, as compile_rule takes them, or joined by commas
+				 * as print_limit_mask lists them (so a listing loads back) */
+				for (const char *v; (v = tok(c));) {
+					uint32_t m = 0;
+					for (const char *w = v; *w;) {
+						size_t l = strcspn(w, ",");
+						int k = 0;
+						while (masks[k].w && (strlen(masks[k].w) != l ||
+								      strncmp(masks[k].w, w, l)))
+							k++;
+						if (!masks[k].w || !l) {
+							m = 0;
+							break;
+						}
+						m |= masks[k].m;
+						w += l;
+						if (*w == ',' && *++w == 0)
+							m = 0;   /* a trailing comma */
+					}
+					if (!m)
+						break;
+					mask |= m;
+					c->i++;
+				}
+				if (!mask)
+					return fw_err(c->d, col(c), EX_DATAERR,
+						      "expected a limit mask after '%s' (all, src-addr, "
+						      "src-port, dst-addr, dst-port), got %s", s, GOT(c));
+				const char *v = tok(c);
+				lim_n = v ? dec(v, strlen(v), 65534) : -1;
+				if (lim_n < 1)
+					return fw_err(c->d, col(c), EX_DATAERR,
+						      "expected the number of sessions 1..65534 after the "
+						      "limit mask, got %s", GOT(c));
+				c->i++;
+			}
+			int kidx;
+			if ((rc = fw_parse_state_name(c, false, &kidx)))
+				return rc;
+			bool record = s[0] == 'r' || s[0] == 's';
+			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, lim ? FW_OP_LIMIT : FW_OP_KEEP,
+						     record ? FW_F_RECORD : 0);
+			if (!x)
+				return -EINVAL;
+			x->a = (uint32_t)kidx;
+			x->b = (uint32_t)lim_n;
+			x->n = (uint16_t)mask;
+			c->state_at = c->ninsn - 1;
+			c->state_col = kcol;
+			state = true;
+		} else if (!strcmp(s, "//")) {
+			if (flags)
+				return fw_err(c->d, not_col, EX_DATAERR, "'not' cannot negate a comment");
+			rc = fw_add_comment(c, kcol, 0);
+			if (rc == 0 && c->ninsn == before)
+				rc = 1;
+		} else {
+			for (int k = 0; unsupported_options[k]; k++)
+				if (!strcmp(s, unsupported_options[k]))
+					return fw_err(c->d, kcol, EX_DATAERR,
+						      "option '%s' is not supported by ppslab-rut", s);
+			if (c->justopts && c->ninsn == 0 && c->i - 1 == c->body_at)
+				return fw_err(c->d, kcol, EX_DATAERR,
+					      "expected a protocol (ip, all, ip4, tcp, udp, icmp, esp, a "
+					      "name or a number 1..255) or an option after '%s', got '%s'",
+					      c->t[c->i - 2].s, s);
+			return fw_err(c->d, kcol, EX_DATAERR,
+				      "expected an option (in, out, via, recv, xmit, proto, src-ip, "
+				      "dst-ip, src-port, dst-port, frag, iplen, ipttl, icmptypes, "
+				      "tcpflags, setup, established, keep-state, limit, // ...) or the "
+				      "end of the rule, got '%s'", s);
+		}
+		if (rc < 0)
+			return rc;
+		if (rc == 0 && c->ninsn == before && !state)
+			rc = 1;   /* "src-ip any", "proto ip": nothing stored */
+		if (rc == 1 && open_col)
+			return fw_err(c->d, kcol, EX_DATAERR, "'%s' with nothing to test cannot be part of "
+				      "an OR block", s);
+		if (rc == 0) {
+			block_tests++;
+			need_test = false;
+		}
+		flags = 0;
+	}
+	if (flags)
+		return fw_err(c->d, c->eol_col, EX_DATAERR,
+			      "expected an option after the 'not' at column %d, got end of line", not_col);
+	if (need_test)
+		return fw_err(c->d, c->eol_col, EX_DATAERR, "expected an option after 'or', got end of line");
+	if (open_col)
+		return fw_err(c->d, c->eol_col, EX_DATAERR,
+			      "expected '}' to close the '{' at column %d, got end of line", open_col);
+	return 0;
+}
