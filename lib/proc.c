@@ -37,7 +37,7 @@ static char **ns_argv(char *const argv[], const char *netns, char **buf, int cap
 		buf[n++] = "ip";
 		buf[n++] = "netns";
 		buf[n++] = "exec";
-		buf[n++] = (char *)netns;
+		buf[n++] = proc_arg(netns);
 	}
 	for (int i = 0; argv[i] && n < cap - 1; i++)
 		buf[n++] = argv[i];

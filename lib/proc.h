@@ -25,6 +25,18 @@ struct proc_opts {
 	const char *cwd;         /* run in this directory, or NULL for ours */
 };
 
+/* A string for an argument vector. execvp(3) takes char *const[] for history's sake and
+ * never writes the strings, so a const string may stand in one; this is the one place
+ * that says so (the build warns on a cast that drops const). */
+static inline char *proc_arg(const char *s)
+{
+	union {
+		const char *c;
+		char *m;
+	} u = { .c = s };
+	return u.m;
+}
+
 /* Runs argv to completion. Returns its exit status (0..255), 128+signal if it was killed,
  * or -errno if it could not be started. */
 int proc_run(char *const argv[], const struct proc_opts *o);
