@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* jpos.c — positions of the values of a JSON text (see jpos.h). A recursive scanner
- * over the raw bytes, independent of jansson's tree; called by profile.c to place its
+ * over the raw bytes, independent of jansson's tree; called by profile_check.c to place its
  * validation errors. It only locates values: numbers and literals are skipped as
  * runs of non-delimiter bytes, and any malformation ends the scan quietly. */
 #include "jpos.h"

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* trial.c — one measurement of ppslab run (called by run.c for every trial a case's
  * method asks for). Starts the tools through box.h, waits on them with bounded times,
- * and turns their JSON summaries into the trial record; see trial.h. */
-#include "trial.h"
+ * and turns their JSON summaries into the trial record; see trial.h. The receiving
+ * interfaces' counters are read by trial_rx.c, the per-box figures and the start
+ * instant put into the record by trial_record.c (see trial_impl.h). */
+#include "trial_impl.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,244 +18,10 @@
 
 #include "checks.h"
 #include "clock.h"
-#include "ifinfo.h"
 #include "jout.h"
 #include "log.h"
 #include "proc.h"
 #include "results.h"
-
-/* rx_packets of ifname read through netlink from inside netns (NULL: ours): this
- * thread enters the namespace for the read only, so the timestamp around it is good to
- * microseconds. -1 when it cannot be read. */
-static double if_rx_here(const char *netns, const char *ifname)
-{
-	int back = -1, rc = 0;
-	if (netns) {
-		char p[300];
-		snprintf(p, sizeof(p), "/run/netns/%s", netns);
-		int fd = open(p, O_RDONLY | O_CLOEXEC);
-		back = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || back < 0 || setns(fd, CLONE_NEWNET) < 0)
-			rc = -1;
-		if (fd >= 0)
-			close(fd);
-		if (rc) {
-			if (back >= 0)
-				close(back);
-			return -1;
-		}
-	}
-	struct if_counters c;
-	double v = if_counters_read(ifname, &c) == 0 ? (double)c.rx_packets : -1;
-	if (back >= 0) {
-		if (setns(back, CLONE_NEWNET) < 0)
-			log_err("cannot return to our own network namespace: %s", strerror(errno));
-		close(back);
-	}
-	return v;
-}
-
-/* One read of an interface's receive counter: the value (-1: unreadable) and when it
- * was taken, t_ns ± unc_ns, on the box's own clock when it said (remote: CLOCK_REALTIME
- * there, read right before and after the counter) or else on our CLOCK_MONOTONIC
- * around the whole read (an ssh round trip: hundreds of ms). */
-struct rx_read {
-	double v;
-	double t_ns, unc_ns;
-	bool remote_clock;
-};
-
-/* "1700000000.123456789" → ns, NaN when it is not (a date without %N) */
-static double date_ns(const char *s)
-{
-	char *end;
-	long long sec = strtoll(s, &end, 10);
-	if (end == s || *end != '.' || end[1] < '0' || end[1] > '9')
-		return NAN;
-	return (double)sec * 1e9 + strtod(end, NULL) * 1e9;
-}
-
-/* The kernel's own count of frames the interface under a port spec received
- * ("afpacket:sink0,ring=v2" → sink0), on its box. */
-static struct rx_read if_rx_packets(const struct box *b, const char *spec)
-{
-	char ifname[64];
-	struct rx_read r = { .v = -1, .t_ns = NAN, .unc_ns = NAN };
-	const char *colon = strchr(spec, ':');
-	snprintf(ifname, sizeof(ifname), "%s", colon && strncmp(spec, "udp:", 4) ? colon + 1 : spec);
-	ifname[strcspn(ifname, ",")] = 0;
-	if (!strncmp(spec, "udp:", 4))
-		return r;
-	if (b->ssh)
-		return r;   /* over ssh: an rx_reader */
-	uint64_t t0 = mono_ns();
-	r.v = if_rx_here(b->netns, ifname);
-	uint64_t t1 = mono_ns();
-	r.t_ns = (double)t0 + (double)(t1 - t0) / 2;
-	r.unc_ns = (double)(t1 - t0) / 2;
-	return r;
-}
-
-/* The counter of an interface on an ssh box, read through one ssh session kept open
- * for the trial: a read then costs the channel's round trip, where a new connection
- * would take long enough to land the read after the load window. The box stamps each
- * read with its own clock right before and after it. */
-struct rx_reader {
-	pid_t pid;
-	int in, out;
-};
-
-static const char reader_script[] =
-	"echo @@ready\n"
-	"while read -r x; do date +%s.%N; ip -s -j link show dev \"$1\"; date +%s.%N; echo @@; done\n";
-
-/* One line from fd within the deadline: 0, or -ETIMEDOUT / -EIO. */
-static int read_line(int fd, char *buf, size_t len, uint64_t deadline)
-{
-	size_t n = 0;
-	while (n + 1 < len) {
-		uint64_t now = mono_ns();
-		if (now >= deadline)
-			return -ETIMEDOUT;
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int rc = poll(&p, 1, (int)((deadline - now) / NS_PER_MS) + 1);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc <= 0)
-			return -ETIMEDOUT;
-		char ch;
-		if (read(fd, &ch, 1) != 1)
-			return -EIO;
-		if (ch == '\n')
-			break;
-		buf[n++] = ch;
-	}
-	buf[n] = 0;
-	return 0;
-}
-
-static void reader_stop(struct rx_reader *rd)
-{
-	if (rd->in > 0)
-		close(rd->in);   /* the remote loop ends at end of input */
-	if (rd->out > 0)
-		close(rd->out);
-	if (rd->pid > 0)
-		proc_wait(rd->pid, 5 * NS_PER_S);
-	memset(rd, 0, sizeof(*rd));
-}
-
-/* Starts the session and waits until the box answers (its "@@ready"). 0 or -errno. */
-static int reader_start(struct rx_reader *rd, const struct box *b, const char *spec)
-{
-	char ifname[64];
-	const char *colon = strchr(spec, ':');
-	memset(rd, 0, sizeof(*rd));
-	if (!strncmp(spec, "udp:", 4))
-		return -ENODEV;
-	snprintf(ifname, sizeof(ifname), "%s", colon ? colon + 1 : spec);
-	ifname[strcspn(ifname, ",")] = 0;
-	struct box_cmd c;
-	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
-	int rc = box_sys_init(&c, b, "sh");
-	rc = rc ? rc : box_arg(&c, "-c");
-	rc = rc ? rc : box_arg(&c, reader_script);
-	rc = rc ? rc : box_arg(&c, "sh");
-	rc = rc ? rc : box_arg(&c, ifname);
-	rc = rc ? rc : box_cmd_done(&c, b);
-	if (!rc && (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0))
-		rc = -errno;
-	pid_t pid = rc ? -1 : fork();
-	if (!rc && pid < 0)
-		rc = -errno;
-	if (pid == 0) {
-		sigset_t all;
-		sigemptyset(&all);
-		sigprocmask(SIG_SETMASK, &all, NULL);
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		int dn = open("/dev/null", O_WRONLY);
-		if (dn >= 0)
-			dup2(dn, 2);
-		execvp(c.argv[0], c.argv);
-		_exit(127);
-	}
-	box_cmd_free(&c);
-	if (in[0] >= 0)
-		close(in[0]);
-	if (out[1] >= 0)
-		close(out[1]);
-	if (rc) {
-		if (in[1] >= 0)
-			close(in[1]);
-		if (out[0] >= 0)
-			close(out[0]);
-		return rc;
-	}
-	rd->pid = pid;
-	rd->in = in[1];
-	rd->out = out[0];
-	signal(SIGPIPE, SIG_IGN);
-	char line[64];
-	if (read_line(rd->out, line, sizeof(line), mono_ns() + 20 * NS_PER_S) ||
-	    strcmp(line, "@@ready")) {
-		reader_stop(rd);
-		return -EHOSTUNREACH;
-	}
-	return 0;
-}
-
-static struct rx_read reader_read(struct rx_reader *rd)
-{
-	struct rx_read r = { .v = -1, .t_ns = NAN, .unc_ns = NAN };
-	static char line[1 << 16];
-	if (rd->pid <= 0)
-		return r;
-	uint64_t t0 = mono_ns(), deadline = t0 + 5 * NS_PER_S;
-	double ta = NAN, tb = NAN;
-	json_t *j = NULL;
-	if (write(rd->in, "x\n", 2) != 2)
-		return r;
-	for (int n = 0; !read_line(rd->out, line, sizeof(line), deadline); n++) {
-		if (!strcmp(line, "@@"))
-			break;
-		if (n == 0)
-			ta = date_ns(line);
-		else if (line[0] == '[' && !j)
-			j = json_loads(line, 0, NULL);
-		else
-			tb = date_ns(line);
-	}
-	uint64_t t1 = mono_ns();
-	json_t *rx = json_object_get(json_object_get(json_object_get(json_array_get(j, 0),
-								      "stats64"), "rx"), "packets");
-	if (json_is_integer(rx))
-		r.v = (double)json_integer_value(rx);
-	json_decref(j);
-	if (isfinite(ta) && isfinite(tb) && tb >= ta) {
-		r.t_ns = ta + (tb - ta) / 2;
-		r.unc_ns = (tb - ta) / 2;
-		r.remote_clock = true;
-	} else {   /* a date without %N: our clock around the round trip */
-		r.t_ns = (double)t0 + (double)(t1 - t0) / 2;
-		r.unc_ns = (double)(t1 - t0) / 2;
-	}
-	return r;
-}
-
-/* The rate between two reads of one counter, and its resolution: a frame at each end
- * and the reads' time uncertainty. NaN when either read failed or they are on two
- * clocks. */
-static double window_rate(const struct rx_read *a, const struct rx_read *b, double *secs,
-			  double *res)
-{
-	*secs = (b->t_ns - a->t_ns) / 1e9;
-	if (a->v < 0 || b->v < 0 || a->remote_clock != b->remote_clock || !(*secs > 0.2))
-		return NAN;
-	double rate = (b->v - a->v) / *secs;
-	*res = (2 + rate * (a->unc_ns + b->unc_ns) / 1e9) / *secs;
-	return rate;
-}
 
 /* Why a receiving interface's counters could not be read (fwd_rate_fallback). */
 static const char *counters_why(const struct trial_box *b, const char *role)
@@ -275,35 +40,6 @@ static const char *counters_why(const struct trial_box *b, const char *role)
 			 b->name);
 	return why;
 }
-
-/* Where a box is, for messages: "namespace ppslab-gen2", "ssh root@h", "this host". */
-static const char *where(const struct box *b, char *buf, size_t len)
-{
-	if (b->ssh)
-		snprintf(buf, len, "ssh %s%s%s", b->ssh, b->netns ? ", namespace " : "",
-			 b->netns ? b->netns : "");
-	else if (b->netns)
-		snprintf(buf, len, "namespace %s", b->netns);
-	else
-		snprintf(buf, len, "this host");
-	return buf;
-}
-
-struct tool {
-	char name[16];          /* "gen", "gen2", "sink", "gen_b", "sink_b" */
-	const char *prog;       /* "ppslab-gen", "ppslab-sink" */
-	const struct trial_box *tb;   /* the box it runs on */
-	bool sender;
-	int stream;             /* a sender's */
-	pid_t pid;
-	int in;                 /* ssh: our end of its stdin (closing it stops it), or -1 */
-	char out[600];
-	int status;
-	uint64_t ready_ns;      /* CLOCK_MONOTONIC when it said it was ready */
-	json_t *sum;            /* its summary */
-	struct rx_reader rd;    /* a sink over ssh: its interface's counters */
-	struct rx_read win[2];  /* a sink: its interface's counter at both ends of the window */
-};
 
 static int tool_start(struct tool *t, const struct trial_env *e, struct box_cmd *c)
 {
@@ -363,11 +99,11 @@ static int tool_ready(struct tool *t, const struct trial_env *e, char *err, size
 	const char *role = t->sender ? "sender" : "sink";
 	if (rc == -ECHILD)
 		snprintf(err, errlen, "the %s box %s (%s): %s (%s) exited with status %d before it was "
-			 "ready: %s", role, t->tb->name, where(&t->tb->box, wb, sizeof(wb)), t->prog,
+			 "ready: %s", role, t->tb->name, trial_where(&t->tb->box, wb, sizeof(wb)), t->prog,
 			 t->name, st, why[0] ? why : "nothing on stderr");
 	else
 		snprintf(err, errlen, "the %s box %s (%s): %s (%s) was not ready within %d s: %s", role,
-			 t->tb->name, where(&t->tb->box, wb, sizeof(wb)), t->prog, t->name,
+			 t->tb->name, trial_where(&t->tb->box, wb, sizeof(wb)), t->prog, t->name,
 			 READY_TIMEOUT_S, why[0] ? why : "nothing on stderr");
 	return -EIO;
 }
@@ -473,20 +209,6 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 	return rc;
 }
 
-static double jnum(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-void trial_counts(const json_t *rec, unsigned long long *tx, unsigned long long *rx,
-		  double *offered_pps)
-{
-	double t = jnum(rec, "tx_frames"), x = jnum(rec, "rx_frames"), o = jnum(rec, "offered_pps");
-	*tx = isnan(t) ? 0 : (unsigned long long)t;
-	*rx = isnan(x) ? 0 : (unsigned long long)x;
-	*offered_pps = isnan(o) ? 0 : o;
-}
 
 /* Reaps the tool if it ended: its status, or -1 while it runs. */
 static int tool_poll(struct tool *t)
@@ -557,150 +279,6 @@ static void tool_stop(struct tool *t)
 		tools_wait_all(one, 1, mono_ns() + 5 * NS_PER_S, NULL, false);
 		t->status = 128 + SIGKILL;
 		t->pid = 0;
-	}
-}
-
-static void set_num(json_t *o, const char *k, double v)
-{
-	json_object_set_new(o, k, isnan(v) ? json_null() : json_real(v));
-}
-
-/* What a sender numbered on its stream (the sink's --expect-from reading): test_pkts +
- * seq_holes, or tx_pkts from a summary without them. */
-static double gen_sent(const json_t *g)
-{
-	double t = jnum(g, "test_pkts"), h = jnum(g, "seq_holes");
-	return isnan(t) ? jnum(g, "tx_pkts") : t + (isnan(h) ? 0 : h);
-}
-
-/* The sinks' count of stream sid: received and lost (their own accounting), summed. */
-static void stream_rx(struct tool **sinks, size_t n, int sid, double *rx, double *lost)
-{
-	*rx = *lost = 0;
-	for (size_t i = 0; i < n; i++) {
-		size_t j;
-		json_t *st;
-		json_array_foreach(json_object_get(sinks[i]->sum, "streams"), j, st)
-			if (jnum(st, "stream") == sid) {
-				double x = jnum(st, "rx_pkts"), l = jnum(st, "lost_pkts");
-				*rx += isnan(x) ? 0 : x;
-				*lost += isnan(l) ? 0 : l;
-			}
-	}
-}
-
-/* Per box and per stream: what each sender sent and its stream's fate at the sinks,
- * what each sink received; the record's "boxes", "streams" and "lost_frames". */
-static void per_box(json_t *rec, struct tool **ts, size_t nt, struct tool **sinks, size_t ns,
-		    const struct tool *sinkb, bool windowed)
-{
-	json_t *boxes = json_array(), *streams = json_array();
-	double lost_all = 0;
-	char wb[160];
-	for (size_t i = 0; i < nt; i++) {
-		const struct tool *t = ts[i];
-		json_t *b = json_object();
-		json_object_set_new(b, "name", json_string(t->name));
-		json_object_set_new(b, "role", json_string(t->sender ? "sender" : "sink"));
-		json_object_set_new(b, "box", json_string(t->tb->name));
-		json_object_set_new(b, "where", json_string(where(&t->tb->box, wb, sizeof(wb))));
-		json_object_set_new(b, "port", json_string(t->tb->spec));
-		json_object_set_new(b, "threads", json_integer(t->tb->threads ? t->tb->threads : 1));
-		if (t->tb->cpus)
-			json_object_set_new(b, "cpus", json_string(t->tb->cpus));
-		if (t->sender) {
-			double sent = gen_sent(t->sum), rx = 0, lost = 0;
-			if (t->stream == 2 && sinkb) {
-				struct tool *one[1] = { (struct tool *)sinkb };
-				stream_rx(one, 1, 2, &rx, &lost);
-			} else {
-				stream_rx(sinks, ns, t->stream, &rx, &lost);
-			}
-			json_object_set_new(b, "stream", json_integer(t->stream));
-			set_num(b, "tx_frames", sent);
-			set_num(b, "offered_pps", jnum(t->sum, "pps"));
-			json_object_set_new(b, "rx_frames", json_integer((json_int_t)rx));
-			json_object_set_new(b, "lost_frames", json_integer((json_int_t)lost));
-			if (t->sum && !isnan(sent)) {
-				lost_all += lost;
-				json_array_append_new(streams, json_pack("{s:i,s:s,s:I,s:I,s:I}", "stream",
-									  t->stream, "box", t->name, "sent",
-									  (json_int_t)sent, "received",
-									  (json_int_t)rx, "lost",
-									  (json_int_t)lost));
-			}
-		} else {
-			set_num(b, "rx_frames", jnum(t->sum, "rx_pkts"));
-			json_t *ids = json_array();
-			size_t j;
-			json_t *st;
-			json_array_foreach(json_object_get(t->sum, "streams"), j, st)
-				if (jnum(st, "rx_pkts") > 0)
-					json_array_append_new(ids, json_integer((json_int_t)jnum(st, "stream")));
-			json_object_set_new(b, "streams", ids);
-			double secs, res;
-			double w = windowed ? window_rate(&t->win[0], &t->win[1], &secs, &res) : NAN;
-			set_num(b, "fwd_rate_pps", w);
-		}
-		json_array_append_new(boxes, b);
-	}
-	json_object_set_new(rec, "boxes", boxes);
-	json_object_set_new(rec, "streams", streams);
-	json_object_set_new(rec, "lost_frames", json_integer((json_int_t)lost_all));
-}
-
-/* The start instant and when each sender's first frame left, on our clock: each box's
- * first_tx_real_ns minus its clock's offset. The spread is good to the two largest
- * offset bounds. */
-static void start_record(json_t *rec, struct tool **gens, size_t ng, uint64_t at_real,
-			 double lead_s)
-{
-	json_t *s = json_object(), *per = json_object();
-	double lo = INFINITY, hi = -INFINITY, b1 = 0, b2 = 0;
-	json_object_set_new(s, "at_real_ns", json_integer((json_int_t)at_real));
-	json_object_set_new(s, "lead_s", json_real(lead_s));
-	size_t late = 0;
-	for (size_t i = 0; i < ng; i++) {
-		const struct tool *t = gens[i];
-		double f = jnum(t->sum, "first_tx_real_ns");
-		double off = t->tb->clock_off_ns, bound = t->tb->clock_bound_ns;
-		json_t *o = json_object();
-		set_num(o, "clock_offset_ns", off);
-		set_num(o, "clock_bound_ns", bound);
-		double rel = isnan(f) ? NAN : f - off - (double)at_real;
-		set_num(o, "first_frame_ns", rel);
-		if (!isnan(rel)) {
-			lo = fmin(lo, rel);
-			hi = fmax(hi, rel);
-		}
-		double bb = isnan(bound) ? 0 : bound;
-		if (bb > b1) {
-			b2 = b1;
-			b1 = bb;
-		} else if (bb > b2) {
-			b2 = bb;
-		}
-		if (jnum(t->sum, "start_late_ns") > 1e6)
-			late++;
-		json_object_set_new(per, t->name, o);
-	}
-	json_object_set_new(s, "boxes", per);
-	set_num(s, "spread_ns", hi >= lo ? hi - lo : NAN);
-	json_object_set_new(s, "spread_bound_ns", json_real(b1 + b2));
-	if (late)
-		json_object_set_new(s, "late", json_pack("s", "a sender's first frame left more than 1 "
-						       "ms after the instant: it was ready late (the "
-						       "lead was too short) or its box was busy"));
-	json_object_set_new(rec, "start", s);
-}
-
-/* The counter reads of every receiving interface at one end of the window. */
-static void window_read(struct tool **ts, size_t n, int w)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct tool *t = ts[i];
-		t->win[w] = t->tb->box.ssh ? reader_read(&t->rd) : if_rx_packets(&t->tb->box,
-										  t->tb->spec);
 	}
 }
 
@@ -783,7 +361,7 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	/* sessions to read remote counters, opened before anything is timed */
 	for (size_t i = 0; i < ns; i++)
 		if (sinks[i]->tb->box.ssh)
-			reader_start(&sinks[i]->rd, &sinks[i]->tb->box, sinks[i]->tb->spec);
+			trial_reader_start(&sinks[i]->rd, &sinks[i]->tb->box, sinks[i]->tb->spec);
 	for (size_t i = 0; i < na; i++) {   /* no stale output of an earlier trial */
 		char pth[600];
 		snprintf(pth, sizeof(pth), "%s/%s.out", e->tmpdir, all[i]->name);
@@ -877,7 +455,7 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 			nowin = "a sender ended before the load window closed";
 			break;
 		}
-		window_read(sinks, ns, w);
+		trial_window_read(sinks, ns, w);
 		win_read = w == 1;
 	}
 	if (!tools_wait_all(gens, ng, deadline, e->stop, true)) {
@@ -892,7 +470,7 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	after = e->dut ? dut_stats(e->dut) : NULL;
 out:
 	for (size_t i = 0; i < ns; i++)
-		reader_stop(&sinks[i]->rd);
+		trial_reader_stop(&sinks[i]->rd);
 	/* the senders first (a sender still running when a trial failed is stopped here),
 	 * then the sinks */
 	for (size_t i = 0; i < na; i++)
@@ -913,7 +491,7 @@ out:
 			tool_err(t, why, sizeof(why));
 			snprintf(err, sizeof(err), "%s (%s box %s, %s) exited with status %d%s%s%s",
 				 t->name, t->sender ? "sender" : "sink", t->tb->name,
-				 where(&t->tb->box, wb, sizeof(wb)), t->status,
+				 trial_where(&t->tb->box, wb, sizeof(wb)), t->status,
 				 t->sum ? "" : " without a summary", why[0] ? ": " : "", why);
 		}
 	}
@@ -935,7 +513,7 @@ out:
 	bool windowed = win_read, remote_clock = false;
 	for (size_t i = 0; i < ns && windowed; i++) {
 		double secs, rs;
-		double w = window_rate(&sinks[i]->win[0], &sinks[i]->win[1], &secs, &rs);
+		double w = trial_window_rate(&sinks[i]->win[0], &sinks[i]->win[1], &secs, &rs);
 		if (isnan(w)) {
 			windowed = false;
 			if (!nowin)
@@ -956,12 +534,12 @@ out:
 	if (!windowed) {   /* the test frames over the longest sender's time */
 		double dmax = 0, xa_ = 0, xb_ = 0;
 		for (size_t i = 0; i < ng; i++) {
-			double d = jnum(gens[i]->sum, "duration_ns");
+			double d = trial_jnum(gens[i]->sum, "duration_ns");
 			if (d > dmax)
 				dmax = d;
 		}
 		for (size_t i = 0; i < ns; i++) {
-			double x = jnum(sinks[i]->sum, "rx_pkts");
+			double x = trial_jnum(sinks[i]->sum, "rx_pkts");
 			if (sinks[i] == sinkb)
 				xb_ += isnan(x) ? 0 : x;
 			else
@@ -980,11 +558,11 @@ out:
 	}
 	for (size_t i = 0; i < na; i++) {
 		if (all[i]->sender) {
-			double t = jnum(all[i]->sum, "tx_pkts"), o = jnum(all[i]->sum, "pps");
+			double t = trial_jnum(all[i]->sum, "tx_pkts"), o = trial_jnum(all[i]->sum, "pps");
 			tx += isnan(t) ? 0 : t;
 			offered += isnan(o) ? 0 : o;
 		} else {
-			double x = jnum(all[i]->sum, "rx_pkts");
+			double x = trial_jnum(all[i]->sum, "rx_pkts");
 			rx += isnan(x) ? 0 : x;
 		}
 	}
@@ -1000,24 +578,24 @@ out:
 			json_object_set_new(rec, "window_clock", json_string("the sink box's, around "
 									     "each read"));
 	}
-	set_num(rec, "fwd_rate_res_pps", res);
+	trial_set_num(rec, "fwd_rate_res_pps", res);
 	json_object_set_new(rec, "tx_frames", json_integer((json_int_t)tx));
 	json_object_set_new(rec, "rx_frames", json_integer((json_int_t)rx));
 	bool any_gen = false;
 	for (size_t i = 0; i < ng; i++)
 		any_gen |= gens[i]->sum != NULL;
-	set_num(rec, "offered_pps", any_gen ? offered : NAN);
-	set_num(rec, "loss_ratio", tx > 0 ? (tx > rx ? (tx - rx) / tx : 0) : NAN);
-	set_num(rec, "fwd_rate_pps", isnan(fa) ? NAN : fa + (bi && !isnan(fb) ? fb : 0));
-	set_num(rec, "fwd_rate_pps_a", fa);
-	set_num(rec, "fwd_rate_pps_b", bi ? fb : NAN);
+	trial_set_num(rec, "offered_pps", any_gen ? offered : NAN);
+	trial_set_num(rec, "loss_ratio", tx > 0 ? (tx > rx ? (tx - rx) / tx : 0) : NAN);
+	trial_set_num(rec, "fwd_rate_pps", isnan(fa) ? NAN : fa + (bi && !isnan(fb) ? fb : 0));
+	trial_set_num(rec, "fwd_rate_pps_a", fa);
+	trial_set_num(rec, "fwd_rate_pps_b", bi ? fb : NAN);
 	const json_t *lat = json_object_get(sinks[0]->sum, "latency_ns");
 	if (json_is_object(lat))
 		json_object_set_new(rec, "latency_ns", json_deep_copy(lat));
 	if (na > 2)   /* per box, and the streams merged over the sinks */
-		per_box(rec, all, na, sinks, nsa, sinkb, windowed);
+		trial_per_box(rec, all, na, sinks, nsa, sinkb, windowed);
 	if (several && at_real)
-		start_record(rec, gens, ng, at_real, lead_s);
+		trial_start_record(rec, gens, ng, at_real, lead_s);
 	time_t now = time(NULL);
 	char t1[32];
 	strftime(t1, sizeof(t1), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));

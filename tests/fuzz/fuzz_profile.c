@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* fuzz_profile.c — libFuzzer harness for analysis/runner/profile.c, jpos.c and plan.c (make
- * fuzz): arbitrary bytes as a profile, with and without --set overrides taken from the
- * input's first line, then the plan of whatever parsed. A bad profile must give
- * placed error messages, never a crash, a hang or a leak; a good one a plan whose case
- * count is cells × repetitions. */
+/* fuzz_profile.c — libFuzzer harness for the profile reader (analysis/runner/profile.c
+ * with profile_check.c, profile_set.c, profile_router.c, profile_topo.c), jpos.c and
+ * plan.c (make fuzz): arbitrary bytes as a profile, with and without --set overrides
+ * taken from the input's first line, then the plan of whatever parsed. A bad profile
+ * must give placed error messages, never a crash, a hang or a leak; a good one a plan
+ * whose case count is cells × repetitions. */
 #include <errno.h>
 #include <jansson.h>
 #include <stdint.h>

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* trial_impl.h — the tools of a trial and their counters, shared by trial.c (starting,
+ * waiting on and stopping the tools), trial_rx.c (the receiving interfaces' counters)
+ * and trial_record.c (the record's figures). Private to them; run.c sees trial.h. */
+#ifndef PPSLAB_ANALYSIS_RUNNER_TRIAL_IMPL_H
+#define PPSLAB_ANALYSIS_RUNNER_TRIAL_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "trial.h"
+
+/* One read of an interface's receive counter: the value (-1: unreadable) and when it
+ * was taken, t_ns ± unc_ns, on the box's own clock when it said (remote: CLOCK_REALTIME
+ * there, read right before and after the counter) or else on our CLOCK_MONOTONIC
+ * around the whole read (an ssh round trip: hundreds of ms). */
+struct rx_read {
+	double v;
+	double t_ns, unc_ns;
+	bool remote_clock;
+};
+
+/* The counter of an interface on an ssh box, read through one ssh session kept open
+ * for the trial: a read then costs the channel's round trip, where a new connection
+ * would take long enough to land the read after the load window. The box stamps each
+ * read with its own clock right before and after it. */
+struct rx_reader {
+	pid_t pid;
+	int in, out;
+};
+
+/* One ppslab-gen or ppslab-sink of the trial. */
+struct tool {
+	char name[16];          /* "gen", "gen2", "sink", "gen_b", "sink_b" */
+	const char *prog;       /* "ppslab-gen", "ppslab-sink" */
+	const struct trial_box *tb;   /* the box it runs on */
+	bool sender;
+	int stream;             /* a sender's */
+	pid_t pid;
+	int in;                 /* ssh: our end of its stdin (closing it stops it), or -1 */
+	char out[600];
+	int status;
+	uint64_t ready_ns;      /* CLOCK_MONOTONIC when it said it was ready */
+	json_t *sum;            /* its summary */
+	struct rx_reader rd;    /* a sink over ssh: its interface's counters */
+	struct rx_read win[2];  /* a sink: its interface's counter at both ends of the window */
+};
+
+/* ---- trial_rx.c ---- */
+
+/* Opens the ssh session that reads the counter of spec's interface on box b: 0 or
+ * -errno. */
+int trial_reader_start(struct rx_reader *rd, const struct box *b, const char *spec);
+void trial_reader_stop(struct rx_reader *rd);
+/* The counter reads of every receiving interface (tools ts) at end w of the window. */
+void trial_window_read(struct tool **ts, size_t n, int w);
+/* The rate between two reads of one counter (*secs apart), and its resolution *res;
+ * NaN when either read failed or they are on two clocks. */
+double trial_window_rate(const struct rx_read *a, const struct rx_read *b, double *secs,
+			 double *res);
+
+/* ---- trial_record.c ---- */
+
+/* Where a box is, for messages: "namespace ppslab-gen2", "ssh root@h", "this host". */
+const char *trial_where(const struct box *b, char *buf, size_t len);
+/* Member k of o as a number, NaN when it is none. */
+double trial_jnum(const json_t *o, const char *k);
+/* o.k = v, null when v is NaN. */
+void trial_set_num(json_t *o, const char *k, double v);
+/* The record's "boxes", "streams" and "lost_frames" from the nt tools ts, the ns sinks
+ * of blast A and sinkb, blast B's (or NULL); windowed: the sinks' counters were read. */
+void trial_per_box(json_t *rec, struct tool **ts, size_t nt, struct tool **sinks, size_t ns,
+		   struct tool *sinkb, bool windowed);
+/* The record's "start": the instant at_real (CLOCK_REALTIME ns, lead_s ahead) and when
+ * each of the ng senders' first frame left. */
+void trial_start_record(json_t *rec, struct tool **gens, size_t ng, uint64_t at_real,
+			double lead_s);
+
+#endif

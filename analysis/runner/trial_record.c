@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* trial_record.c — the figures of a trial record from its tools' summaries (see
+ * trial_impl.h): per box and per stream what was sent, received and lost, and when
+ * each sender's first frame left; and trial_counts() for run.c (see trial.h). */
+#include "trial_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* Where a box is, for messages: "namespace ppslab-gen2", "ssh root@h", "this host". */
+const char *trial_where(const struct box *b, char *buf, size_t len)
+{
+	if (b->ssh)
+		snprintf(buf, len, "ssh %s%s%s", b->ssh, b->netns ? ", namespace " : "",
+			 b->netns ? b->netns : "");
+	else if (b->netns)
+		snprintf(buf, len, "namespace %s", b->netns);
+	else
+		snprintf(buf, len, "this host");
+	return buf;
+}
+
+double trial_jnum(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+void trial_counts(const json_t *rec, unsigned long long *tx, unsigned long long *rx,
+		  double *offered_pps)
+{
+	double t = trial_jnum(rec, "tx_frames"), x = trial_jnum(rec, "rx_frames"), o = trial_jnum(rec, "offered_pps");
+	*tx = isnan(t) ? 0 : (unsigned long long)t;
+	*rx = isnan(x) ? 0 : (unsigned long long)x;
+	*offered_pps = isnan(o) ? 0 : o;
+}
+
+
+void trial_set_num(json_t *o, const char *k, double v)
+{
+	json_object_set_new(o, k, isnan(v) ? json_null() : json_real(v));
+}
+
+/* What a sender numbered on its stream (the sink's --expect-from reading): test_pkts +
+ * seq_holes, or tx_pkts from a summary without them. */
+static double gen_sent(const json_t *g)
+{
+	double t = trial_jnum(g, "test_pkts"), h = trial_jnum(g, "seq_holes");
+	return isnan(t) ? trial_jnum(g, "tx_pkts") : t + (isnan(h) ? 0 : h);
+}
+
+/* The sinks' count of stream sid: received and lost (their own accounting), summed. */
+static void stream_rx(struct tool **sinks, size_t n, int sid, double *rx, double *lost)
+{
+	*rx = *lost = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+		json_t *st;
+		json_array_foreach(json_object_get(sinks[i]->sum, "streams"), j, st)
+			if (trial_jnum(st, "stream") == sid) {
+				double x = trial_jnum(st, "rx_pkts"), l = trial_jnum(st, "lost_pkts");
+				*rx += isnan(x) ? 0 : x;
+				*lost += isnan(l) ? 0 : l;
+			}
+	}
+}
+
+/* Per box and per stream: what each sender sent and its stream's fate at the sinks,
+ * what each sink received; the record's "boxes", "streams" and "lost_frames". */
+void trial_per_box(json_t *rec, struct tool **ts, size_t nt, struct tool **sinks, size_t ns,
+		   struct tool *sinkb, bool windowed)
+{
+	json_t *boxes = json_array(), *streams = json_array();
+	double lost_all = 0;
+	char wb[160];
+	for (size_t i = 0; i < nt; i++) {
+		const struct tool *t = ts[i];
+		json_t *b = json_object();
+		json_object_set_new(b, "name", json_string(t->name));
+		json_object_set_new(b, "role", json_string(t->sender ? "sender" : "sink"));
+		json_object_set_new(b, "box", json_string(t->tb->name));
+		json_object_set_new(b, "where", json_string(trial_where(&t->tb->box, wb, sizeof(wb))));
+		json_object_set_new(b, "port", json_string(t->tb->spec));
+		json_object_set_new(b, "threads", json_integer(t->tb->threads ? t->tb->threads : 1));
+		if (t->tb->cpus)
+			json_object_set_new(b, "cpus", json_string(t->tb->cpus));
+		if (t->sender) {
+			double sent = gen_sent(t->sum), rx = 0, lost = 0;
+			if (t->stream == 2 && sinkb) {
+				struct tool *one[1] = { sinkb };
+				stream_rx(one, 1, 2, &rx, &lost);
+			} else {
+				stream_rx(sinks, ns, t->stream, &rx, &lost);
+			}
+			json_object_set_new(b, "stream", json_integer(t->stream));
+			trial_set_num(b, "tx_frames", sent);
+			trial_set_num(b, "offered_pps", trial_jnum(t->sum, "pps"));
+			json_object_set_new(b, "rx_frames", json_integer((json_int_t)rx));
+			json_object_set_new(b, "lost_frames", json_integer((json_int_t)lost));
+			if (t->sum && !isnan(sent)) {
+				lost_all += lost;
+				json_array_append_new(streams, json_pack("{s:i,s:s,s:I,s:I,s:I}", "stream",
+									  t->stream, "box", t->name, "sent",
+									  (json_int_t)sent, "received",
+									  (json_int_t)rx, "lost",
+									  (json_int_t)lost));
+			}
+		} else {
+			trial_set_num(b, "rx_frames", trial_jnum(t->sum, "rx_pkts"));
+			json_t *ids = json_array();
+			size_t j;
+			json_t *st;
+			json_array_foreach(json_object_get(t->sum, "streams"), j, st)
+				if (trial_jnum(st, "rx_pkts") > 0)
+					json_array_append_new(ids, json_integer((json_int_t)trial_jnum(st, "stream")));
+			json_object_set_new(b, "streams", ids);
+			double secs, res;
+			double w = windowed ? trial_window_rate(&t->win[0], &t->win[1], &secs, &res) : NAN;
+			trial_set_num(b, "fwd_rate_pps", w);
+		}
+		json_array_append_new(boxes, b);
+	}
+	json_object_set_new(rec, "boxes", boxes);
+	json_object_set_new(rec, "streams", streams);
+	json_object_set_new(rec, "lost_frames", json_integer((json_int_t)lost_all));
+}
+
+/* The start instant and when each sender's first frame left, on our clock: each box's
+ * first_tx_real_ns minus its clock's offset. The spread is good to the two largest
+ * offset bounds. */
+void trial_start_record(json_t *rec, struct tool **gens, size_t ng, uint64_t at_real,
+			double lead_s)
+{
+	json_t *s = json_object(), *per = json_object();
+	double lo = INFINITY, hi = -INFINITY, b1 = 0, b2 = 0;
+	json_object_set_new(s, "at_real_ns", json_integer((json_int_t)at_real));
+	json_object_set_new(s, "lead_s", json_real(lead_s));
+	size_t late = 0;
+	for (size_t i = 0; i < ng; i++) {
+		const struct tool *t = gens[i];
+		double f = trial_jnum(t->sum, "first_tx_real_ns");
+		double off = t->tb->clock_off_ns, bound = t->tb->clock_bound_ns;
+		json_t *o = json_object();
+		trial_set_num(o, "clock_offset_ns", off);
+		trial_set_num(o, "clock_bound_ns", bound);
+		double rel = isnan(f) ? NAN : f - off - (double)at_real;
+		trial_set_num(o, "first_frame_ns", rel);
+		if (!isnan(rel)) {
+			lo = fmin(lo, rel);
+			hi = fmax(hi, rel);
+		}
+		double bb = isnan(bound) ? 0 : bound;
+		if (bb > b1) {
+			b2 = b1;
+			b1 = bb;
+		} else if (bb > b2) {
+			b2 = bb;
+		}
+		if (trial_jnum(t->sum, "start_late_ns") > 1e6)
+			late++;
+		json_object_set_new(per, t->name, o);
+	}
+	json_object_set_new(s, "boxes", per);
+	trial_set_num(s, "spread_ns", hi >= lo ? hi - lo : NAN);
+	json_object_set_new(s, "spread_bound_ns", json_real(b1 + b2));
+	if (late)
+		json_object_set_new(s, "late", json_pack("s", "a sender's first frame left more than 1 "
+						       "ms after the instant: it was ready late (the "
+						       "lead was too short) or its box was busy"));
+	json_object_set_new(rec, "start", s);
+}
