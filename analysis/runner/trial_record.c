@@ -49,9 +49,16 @@ static double gen_sent(const json_t *g)
 	return isnan(t) ? trial_jnum(g, "tx_pkts") : t + (isnan(h) ? 0 : h);
 }
 
-/* The sinks' count of stream sid: received and lost (their own accounting), summed. */
-static void stream_rx(struct tool **sinks, size_t n, int sid, double *rx, double *lost)
+/* The sinks' count of stream sid: received and lost, summed. A sink that knew the
+ * sender's count (--expect-from) counted the tail it never saw as lost; one that did not
+ * (a remote sink) counted the gaps up to its last arrival, so the frames after it
+ * (sent - next_seq) and before its first (first_seq) are added here from the sender's
+ * own number: the record's books then balance as check 2 judges them. */
+static void stream_rx(struct tool **sinks, size_t n, int sid, double sent, double *rx,
+		      double *lost)
 {
+	double next = 0, head = -1;
+	bool seen = false, expected = false;
 	*rx = *lost = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t j;
@@ -59,10 +66,20 @@ static void stream_rx(struct tool **sinks, size_t n, int sid, double *rx, double
 		json_array_foreach(json_object_get(sinks[i]->sum, "streams"), j, st)
 			if (trial_jnum(st, "stream") == sid) {
 				double x = trial_jnum(st, "rx_pkts"), l = trial_jnum(st, "lost_pkts");
+				double nx = trial_jnum(st, "next_seq"), f = trial_jnum(st, "first_seq");
 				*rx += isnan(x) ? 0 : x;
 				*lost += isnan(l) ? 0 : l;
+				next = !isnan(nx) && nx > next ? nx : next;
+				head = !isnan(f) && (head < 0 || f < head) ? f : head;
+				expected |= json_object_get(st, "expect") != NULL;
+				seen = true;
 			}
 	}
+	if (expected || isnan(sent))
+		return;
+	if (!seen)
+		next = head = 0;
+	*lost += (head > 0 ? head : 0) + (sent > next ? sent - next : 0);
 }
 
 /* Per box and per stream: what each sender sent and its stream's fate at the sinks,
@@ -88,9 +105,9 @@ void trial_per_box(json_t *rec, struct tool **ts, size_t nt, struct tool **sinks
 			double sent = gen_sent(t->sum), rx = 0, lost = 0;
 			if (t->stream == 2 && sinkb) {
 				struct tool *one[1] = { sinkb };
-				stream_rx(one, 1, 2, &rx, &lost);
+				stream_rx(one, 1, 2, sent, &rx, &lost);
 			} else {
-				stream_rx(sinks, ns, t->stream, &rx, &lost);
+				stream_rx(sinks, ns, t->stream, sent, &rx, &lost);
 			}
 			json_object_set_new(b, "stream", json_integer(t->stream));
 			trial_set_num(b, "tx_frames", sent);
