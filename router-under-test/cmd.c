@@ -19,17 +19,17 @@
 
 #define CMD_MAX_WORDS 256
 
-static int cmd_sysctl(struct sched *s, int argc, char **argv, struct ctl_req *r)
+static int cmd_sysctl(struct fwdloop *s, int argc, char **argv, struct ctl_req *r)
 {
 	int n;
 	const struct bsdctl_oid *tab = rut_sysctl_table(&n);
 	/* thread 0's poll context, as DragonFly's global names are the default CPU's; a
 	 * knob written goes to every thread's before the command returns */
-	struct rut_sysctl_ctx ctx = { .poll = sched_poll0(s), .fw = s->f->fw,
-				      .knob_hook = sched_knob_written, .hook_arg = s };
+	struct rut_sysctl_ctx ctx = { .poll = fwdloop_poll0(s), .fw = s->f->fw,
+				      .knob_hook = fwdloop_knob_written, .hook_arg = s };
 	uint32_t seq = atomic_load(&s->kseq);
 	int st = bsdctl_sysctl(tab, n, &ctx, argc, argv, &r->out, &r->err);
-	if (atomic_load(&s->kseq) != seq && !sched_knob_sync(s))
+	if (atomic_load(&s->kseq) != seq && !fwdloop_knob_sync(s))
 		sbuf_cat(&r->err, "ppslab-rut: note: a forwarding thread has not taken the new "
 				  "value yet (it will at its next round)\n");
 	return st;
@@ -62,7 +62,7 @@ static int ipfw_fail(struct ctl_req *r, struct fw_diag *d)
 	return d->ex ? d->ex : EX_UNAVAILABLE;
 }
 
-static void note_disabled(struct sched *s, struct ctl_req *r)
+static void note_disabled(struct fwdloop *s, struct ctl_req *r)
 {
 	if (!fw_tunables(s->f->fw)->enable)
 		sbuf_cat(&r->err, "ppslab-rut: note: net.inet.ip.fw.enable is 0: the firewall is "
@@ -71,7 +71,7 @@ static void note_disabled(struct sched *s, struct ctl_req *r)
 
 /* "ipfw [-q] add|delete|show|list|zero|flush|resetlog ...": fw_exec writes what ipfw
  * prints; a listing gets a buffer as large as the ruleset needs. */
-static int cmd_ipfw(struct sched *s, const char *line, char **argv, int argc,
+static int cmd_ipfw(struct fwdloop *s, const char *line, char **argv, int argc,
 		    struct ctl_req *r)
 {
 	struct fw *fw = s->f->fw;
@@ -105,7 +105,7 @@ static int cmd_ipfw(struct sched *s, const char *line, char **argv, int argc,
 /* "load LENGTH ipfw [-q] NAME" + the file's bytes: what ipfw(8) does with a file,
  * through fw_load_file (all-or-nothing, as if -q: nothing is echoed), from an
  * in-memory file so that the forwarder needs no access to the client's files. */
-static int cmd_load(struct sched *s, char **argv, int argc, struct ctl_req *r)
+static int cmd_load(struct fwdloop *s, char **argv, int argc, struct ctl_req *r)
 {
 	struct fw_diag d = { 0 };
 	char path[64];
@@ -133,9 +133,9 @@ static int cmd_load(struct sched *s, char **argv, int argc, struct ctl_req *r)
 	return EX_OK;
 }
 
-static int cmd_stats(struct sched *s, struct ctl_req *r)
+static int cmd_stats(struct fwdloop *s, struct ctl_req *r)
 {
-	json_t *o = stats_json(s, "stats");
+	json_t *o = rutstats_json(s, "stats");
 	char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(o);
 	if (!txt) {
@@ -148,7 +148,7 @@ static int cmd_stats(struct sched *s, struct ctl_req *r)
 	return EX_OK;
 }
 
-int cmd_exec(struct sched *s, struct ctl_req *r)
+int cmd_exec(struct fwdloop *s, struct ctl_req *r)
 {
 	char words[CTL_LINE_MAX + 1];
 	char *argv[CMD_MAX_WORDS];

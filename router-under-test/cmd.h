@@ -9,6 +9,6 @@
 
 /* Runs the request in r (r->line, r->data), writing r->out and r->err. Returns the
  * exit status of the BSD tool it stands for. */
-int cmd_exec(struct sched *s, struct ctl_req *r);
+int cmd_exec(struct fwdloop *s, struct ctl_req *r);
 
 #endif

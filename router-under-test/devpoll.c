@@ -16,14 +16,14 @@
 
 #include "clock.h"
 
-void poll_init(struct poll *p, const struct pollkern *k, poll_clock_fn now, void *clk)
+void devpoll_init(struct devpoll *p, const struct pollkern *k, devpoll_clock_fn now, void *clk)
 {
 	memset(p, 0, sizeof(*p));
 	p->kern = k ? k : pollkern_find(PK_DEFAULT);
 	p->range = p->kern->range;
 	p->now = now;
 	p->clk = clk;
-	p->k = (struct poll_knobs){ .enable = p->kern->enable_default, .pollhz = 2000,
+	p->k = (struct devpoll_knobs){ .enable = p->kern->enable_default, .pollhz = 2000,
 				    .hz = p->kern->hz_default, .burst_max = 150,
 				    .each_burst = 5, .user_frac = 50, .reg_frac = 20,
 				    .idle_poll = 0 };
@@ -35,33 +35,33 @@ void poll_init(struct poll *p, const struct pollkern *k, poll_clock_fn now, void
 	hist_init(&p->late_ns);
 }
 
-void poll_set_range(struct poll *p, enum pk_range r)
+void devpoll_set_range(struct devpoll *p, enum pk_range r)
 {
 	p->range = r;
 }
 
-void poll_set_cpu_clock(struct poll *p, poll_clock_fn cpu_now)
+void devpoll_set_cpu_clock(struct devpoll *p, devpoll_clock_fn cpu_now)
 {
 	p->cpu_now = cpu_now;
 }
 
-int poll_register(struct poll *p, poll_handler_fn fn, void *arg)
+int devpoll_register(struct devpoll *p, devpoll_handler_fn fn, void *arg)
 {
 	if (p->nh >= POLL_LIST_LEN)
 		return -ENOSPC;
-	p->h[p->nh++] = (struct poll_handler){ .fn = fn, .arg = arg };
+	p->h[p->nh++] = (struct devpoll_handler){ .fn = fn, .arg = arg };
 	p->st.handlers = p->registered ? (uint32_t)p->nh : 0;
 	return 0;
 }
 
-uint32_t poll_clock_hz(const struct poll *p)
+uint32_t devpoll_clock_hz(const struct devpoll *p)
 {
 	return p->kern->has_pollhz ? p->k.pollhz : p->k.hz;
 }
 
 /* The frequency the load, short_ticks and the reg_frac bound are measured against:
  * kern.hz before DragonFly 1.36 and on FreeBSD (where it is the clock), pollhz after. */
-static uint32_t load_hz(const struct poll *p)
+static uint32_t load_hz(const struct devpoll *p)
 {
 	return p->kern->load_vs_hz ? p->k.hz : p->k.pollhz;
 }
@@ -72,7 +72,7 @@ static uint64_t period_of(uint32_t hz, uint64_t k)
 }
 
 /* A new clock rate: the next tick comes one new period after the last one fired. */
-static void clock_rebase(struct poll *p, uint32_t old_hz)
+static void clock_rebase(struct devpoll *p, uint32_t old_hz)
 {
 	if (!p->clock_started || p->k_tick == 0)
 		return;
@@ -83,7 +83,7 @@ static void clock_rebase(struct poll *p, uint32_t old_hz)
 /* v within [lo, hi] under the range policy: EINVAL (FreeBSD) rejects, CLAMP (DragonFly
  * 1.36+) clamps; ROUND (DragonFly before 1.36) stores it as written and the round
  * clamps it (round_clamp). *out is the value to store. */
-static int ranged(const struct poll *p, int64_t v, int64_t lo, int64_t hi, uint32_t *out)
+static int ranged(const struct devpoll *p, int64_t v, int64_t lo, int64_t hi, uint32_t *out)
 {
 	if (v < lo || v > hi) {
 		if (p->range == PK_RANGE_EINVAL)
@@ -98,7 +98,7 @@ static int ranged(const struct poll *p, int64_t v, int64_t lo, int64_t hi, uint3
 /* reg_frac changed: keep the status counter inside it, as each kernel does
  * (FreeBSD reg_frac_sysctl restarts an up-count; DragonFly starts the next
  * down-count below it). */
-static void fix_reg_count(struct poll *p)
+static void fix_reg_count(struct devpoll *p)
 {
 	if (p->kern->reg_frac_up) {
 		if (p->reg_count >= p->k.reg_frac)
@@ -109,7 +109,7 @@ static void fix_reg_count(struct poll *p)
 }
 
 /* The reg_frac bound moved (pollhz on DragonFly 2.0, kern.hz elsewhere). */
-static void bound_reg_frac(struct poll *p)
+static void bound_reg_frac(struct devpoll *p)
 {
 	uint32_t b = load_hz(p);
 	if (p->range != PK_RANGE_ROUND && p->k.reg_frac > b) {
@@ -118,7 +118,7 @@ static void bound_reg_frac(struct poll *p)
 	}
 }
 
-static void deregister(struct poll *p)
+static void deregister(struct devpoll *p)
 {
 	/* the round in progress is abandoned, the interfaces go back to interrupts (the
 	 * forwarder's intr service) */
@@ -131,7 +131,7 @@ static void deregister(struct poll *p)
 	p->deferred = false;
 }
 
-static int set_enable(struct poll *p, int64_t v)
+static int set_enable(struct devpoll *p, int64_t v)
 {
 	switch (p->kern->enable) {
 	case PK_ENABLE_FLAG:
@@ -169,7 +169,7 @@ static int set_enable(struct poll *p, int64_t v)
 	return -ENOENT;
 }
 
-bool poll_has(const struct poll *p, enum poll_knob k)
+bool devpoll_has(const struct devpoll *p, enum devpoll_knob k)
 {
 	switch (k) {
 	case POLL_K_POLLHZ: return p->kern->has_pollhz;
@@ -180,11 +180,11 @@ bool poll_has(const struct poll *p, enum poll_knob k)
 	}
 }
 
-int poll_set(struct poll *p, enum poll_knob k, int64_t v)
+int devpoll_set(struct devpoll *p, enum devpoll_knob k, int64_t v)
 {
 	uint32_t u;
 	int rc;
-	if (!poll_has(p, k))
+	if (!devpoll_has(p, k))
 		return -ENOENT;
 	switch (k) {
 	case POLL_K_ENABLE:
@@ -267,7 +267,7 @@ int poll_set(struct poll *p, enum poll_knob k, int64_t v)
 	return -EINVAL;
 }
 
-uint32_t poll_get(const struct poll *p, enum poll_knob k)
+uint32_t devpoll_get(const struct devpoll *p, enum devpoll_knob k)
 {
 	switch (k) {
 	case POLL_K_ENABLE: return p->k.enable;
@@ -283,10 +283,10 @@ uint32_t poll_get(const struct poll *p, enum poll_knob k)
 	return 0;
 }
 
-void poll_tick(struct poll *p)
+void devpoll_tick(struct devpoll *p)
 {
-	struct poll_stats *s = &p->st;
-	if (!poll_registered(p))
+	struct devpoll_stats *s = &p->st;
+	if (!devpoll_registered(p))
 		return;
 	s->ticks++;
 	/* short_ticks: less than half a nominal tick since the last normal tick; the
@@ -318,7 +318,7 @@ void poll_tick(struct poll *p)
 
 /* DragonFly before 1.36 (netisr_poll of 1.19-1.27): the knobs are plain variables,
  * made consistent at the start of each round; burst is left alone */
-static void round_clamp(struct poll *p)
+static void round_clamp(struct devpoll *p)
 {
 	uint32_t b = load_hz(p);
 	if (p->k.reg_frac > b)
@@ -338,7 +338,7 @@ static void round_clamp(struct poll *p)
 
 /* Is this round a status round? DragonFly counts down (rounds 1, reg_frac + 1, ...);
  * FreeBSD 6.0 on counts up (rounds reg_frac, 2·reg_frac, ...). */
-static bool status_round(struct poll *p)
+static bool status_round(struct devpoll *p)
 {
 	if (p->kern->reg_frac_up) {
 		if (++p->reg_count == p->k.reg_frac) {
@@ -355,10 +355,10 @@ static bool status_round(struct poll *p)
 	return false;
 }
 
-static int run_poll(struct poll *p)
+static int run_poll(struct devpoll *p)
 {
-	struct poll_stats *s = &p->st;
-	enum poll_cmd cmd = POLL_ONLY;
+	struct devpoll_stats *s = &p->st;
+	enum devpoll_cmd cmd = POLL_ONLY;
 	int err = 0;
 
 	p->sched_poll = false;
@@ -399,7 +399,7 @@ static int run_poll(struct poll *p)
 
 /* The time the thread was runnable but not running since the round started: wall
  * time minus CPU time (0 without a CPU clock). It only grows within a round. */
-static void update_stolen(struct poll *p, uint64_t now)
+static void update_stolen(struct devpoll *p, uint64_t now)
 {
 	if (!p->cpu_now)
 		return;
@@ -411,15 +411,15 @@ static void update_stolen(struct poll *p, uint64_t now)
 }
 
 /* Now on the kernel's timeline: the round's start plus the time it ran. */
-static uint64_t kernel_now(const struct poll *p, uint64_t now)
+static uint64_t kernel_now(const struct devpoll *p, uint64_t now)
 {
 	uint64_t ran = now - p->t_start_ns;
 	return p->v_start_ns + (ran > p->round_stolen_ns ? ran - p->round_stolen_ns : 0);
 }
 
-static void run_pollmore(struct poll *p)
+static void run_pollmore(struct devpoll *p)
 {
-	struct poll_stats *s = &p->st;
+	struct devpoll_stats *s = &p->st;
 
 	p->sched_pollmore = false;
 	s->phase = 5;
@@ -459,9 +459,9 @@ static void run_pollmore(struct poll *p)
 	s->phase = 6;
 }
 
-int poll_run(struct poll *p)
+int devpoll_run(struct devpoll *p)
 {
-	if (!poll_registered(p)) {
+	if (!devpoll_registered(p)) {
 		p->sched_poll = p->sched_pollmore = false;
 		return 0;
 	}
@@ -472,10 +472,10 @@ int poll_run(struct poll *p)
 	return 0;
 }
 
-int poll_idle(struct poll *p)
+int devpoll_idle(struct devpoll *p)
 {
 	int total = 0;
-	if (!poll_registered(p))
+	if (!devpoll_registered(p))
 		return 0;
 	p->st.idle_passes++;
 	for (int i = 0; i < p->nh; i++) {
@@ -488,7 +488,7 @@ int poll_idle(struct poll *p)
 	return total;
 }
 
-void poll_clock_start(struct poll *p, uint64_t now_ns)
+void devpoll_clock_start(struct devpoll *p, uint64_t now_ns)
 {
 	p->base_ns = now_ns;
 	p->k_tick = 0;
@@ -496,40 +496,40 @@ void poll_clock_start(struct poll *p, uint64_t now_ns)
 	p->deferred = false;
 }
 
-uint64_t poll_next_deadline(const struct poll *p)
+uint64_t devpoll_next_deadline(const struct devpoll *p)
 {
-	return p->base_ns + period_of(poll_clock_hz(p), p->k_tick);
+	return p->base_ns + period_of(devpoll_clock_hz(p), p->k_tick);
 }
 
 /* Moves the clock to deadline k (rebasing each whole second: no drift, no overflow). */
-static void clock_to(struct poll *p, uint64_t k)
+static void clock_to(struct devpoll *p, uint64_t k)
 {
-	uint32_t hz = poll_clock_hz(p);
+	uint32_t hz = devpoll_clock_hz(p);
 	p->base_ns += k / hz * NS_PER_S;
 	p->k_tick = k % hz;
 }
 
 /* Fires one tick for the due deadline, late by now - deadline. */
-static void fire(struct poll *p, uint64_t now_ns)
+static void fire(struct devpoll *p, uint64_t now_ns)
 {
-	uint64_t d = poll_next_deadline(p);
+	uint64_t d = devpoll_next_deadline(p);
 	hist_add(&p->late_ns, now_ns - d);
 	p->deferred = false;
 	p->tick_at_ns = d;
-	poll_tick(p);
+	devpoll_tick(p);
 	clock_to(p, p->k_tick + 1);
 }
 
-int poll_clock(struct poll *p, uint64_t now_ns)
+int devpoll_clock(struct devpoll *p, uint64_t now_ns)
 {
 	if (!p->clock_started)
-		poll_clock_start(p, now_ns);
-	uint64_t d = poll_next_deadline(p);
+		devpoll_clock_start(p, now_ns);
+	uint64_t d = devpoll_next_deadline(p);
 	if (now_ns < d)
 		return 0;
 	/* the last deadline at or before now: every one before it passed unseen, and a
 	 * late hardclock or systimer fires once for them all */
-	uint32_t hz = poll_clock_hz(p);
+	uint32_t hz = devpoll_clock_hz(p);
 	uint64_t since = now_ns - p->base_ns;
 	uint64_t k = since / NS_PER_S * hz + since % NS_PER_S * hz / NS_PER_S;
 	while (period_of(hz, k + 1) <= since)
@@ -540,7 +540,7 @@ int poll_clock(struct poll *p, uint64_t now_ns)
 	hist_add(&p->late_ns, now_ns - d);
 	p->deferred = false;
 	p->tick_at_ns = p->v_ref_ns = p->base_ns + period_of(hz, k);
-	poll_tick(p);
+	devpoll_tick(p);
 	clock_to(p, k + 1);
 	return 1;
 }
@@ -549,38 +549,38 @@ int poll_clock(struct poll *p, uint64_t now_ns)
  * kernel's timeline fire one by one (hardclock interrupting the round: pending_polls,
  * lost_polls, the 7/8 rule); a deadline reached only because the thread came late to
  * the round or was descheduled in it waits until the round is over. Between rounds,
- * poll_clock. Returns the ticks fired during the round. */
-static int clock_in_work(struct poll *p, uint64_t now_ns)
+ * devpoll_clock. Returns the ticks fired during the round. */
+static int clock_in_work(struct devpoll *p, uint64_t now_ns)
 {
-	if (!p->clock_started || now_ns < poll_next_deadline(p))
+	if (!p->clock_started || now_ns < devpoll_next_deadline(p))
 		return 0;
 	if (p->st.phase == 0) {
-		poll_clock(p, now_ns);
+		devpoll_clock(p, now_ns);
 		return 0;
 	}
 	update_stolen(p, now_ns);
 	uint64_t vnow = kernel_now(p, now_ns);
 	int fired = 0;
-	while (poll_registered(p) && poll_next_deadline(p) <= vnow) {
+	while (devpoll_registered(p) && devpoll_next_deadline(p) <= vnow) {
 		fire(p, now_ns);
 		fired++;
 	}
-	if (!p->deferred && poll_next_deadline(p) <= now_ns) {
+	if (!p->deferred && devpoll_next_deadline(p) <= now_ns) {
 		p->deferred = true;
 		p->st.ticks_deferred++;
 	}
 	return fired;
 }
 
-int poll_work(struct poll *p, int max_runs)
+int devpoll_work(struct devpoll *p, int max_runs)
 {
 	for (int i = 0; i < max_runs; i++) {
-		if (!poll_work_pending(p))
+		if (!devpoll_work_pending(p))
 			return 0;
-		int rc = poll_run(p);
+		int rc = devpoll_run(p);
 		if (rc < 0)
 			return rc;
 		p->st.ticks_in_work += (uint64_t)clock_in_work(p, p->now(p->clk));
 	}
-	return poll_work_pending(p) ? 1 : 0;
+	return devpoll_work_pending(p) ? 1 : 0;
 }

@@ -8,20 +8,20 @@
  * kern.hz, knobs clamped at the start of each round), DragonFly 2.0 (1.48: pollhz
  * throughout, handlers that clamp), FreeBSD 7 and 14 (the clock is kern.hz, handlers
  * that fail with EINVAL, reg_frac counting up, idle_poll). The range policy can be
- * overridden (poll_set_range).
+ * overridden (devpoll_set_range).
  *
- * A tick (poll_tick, the hardclock/systimer hook) schedules a POLL and a POLLMORE run;
- * poll_run executes the next scheduled run: a POLL run hands one chunk of at most
+ * A tick (devpoll_tick, the hardclock/systimer hook) schedules a POLL and a POLLMORE run;
+ * devpoll_run executes the next scheduled run: a POLL run hands one chunk of at most
  * each_burst frames to every handler, a POLLMORE run either schedules the next chunk or
  * ends the round (burst adaptation by the load rule, the 7/8 rule when ticks fell due
  * during the round).
  *
  * The tick clock keeps absolute deadlines (docs/design/polling.md#the-tick-clock). A
  * tick the caller comes to late fires once, however many deadlines passed, as a late
- * hardclock or systimer does: poll_clock. While a round runs, poll_work fires the
+ * hardclock or systimer does: devpoll_clock. While a round runs, devpoll_work fires the
  * deadlines the round's own work crossed, as hardclock interrupts a long round: the
  * round is placed on the kernel's timeline, starting at its tick's deadline, and with a
- * CPU clock (poll_set_cpu_clock) the time the thread spent descheduled is left out of
+ * CPU clock (devpoll_set_cpu_clock) the time the thread spent descheduled is left out of
  * it (and out of the round's load); a deadline reached only by the host's delays fires
  * when the round is over. short_ticks compare the ticks' nominal times. Host lateness
  * goes to the tick_late_ns histogram and the extension counters, never into
@@ -42,20 +42,20 @@
 #define POLL_BURST_MIN 10          /* MIN_POLL_BURST_MAX */
 #define POLL_STALL_LIMIT 100       /* pending rounds beyond which a tick resets (stalled) */
 
-enum poll_cmd { POLL_ONLY = 0, POLL_AND_CHECK_STATUS = 1 };
+enum devpoll_cmd { POLL_ONLY = 0, POLL_AND_CHECK_STATUS = 1 };
 
 /* A registered interface's poll routine: process at most count frames. Returns the
- * number processed (>= 0) or -errno, which stops poll_work and is returned from it. */
-typedef int (*poll_handler_fn)(void *arg, enum poll_cmd cmd, int count);
-typedef uint64_t (*poll_clock_fn)(void *ctx);   /* ns */
+ * number processed (>= 0) or -errno, which stops devpoll_work and is returned from it. */
+typedef int (*devpoll_handler_fn)(void *arg, enum devpoll_cmd cmd, int count);
+typedef uint64_t (*devpoll_clock_fn)(void *ctx);   /* ns */
 
 /* The knobs: kern.polling.* and kern.hz. */
-enum poll_knob {
+enum devpoll_knob {
 	POLL_K_ENABLE, POLL_K_POLLHZ, POLL_K_BURST_MAX, POLL_K_EACH_BURST, POLL_K_USER_FRAC,
 	POLL_K_REG_FRAC, POLL_K_IDLE_POLL, POLL_K_HZ, POLL_K_COUNT
 };
 
-struct poll_knobs {
+struct devpoll_knobs {
 	uint32_t enable;       /* as the kernel keeps it (see pk_enable) */
 	uint32_t pollhz;       /* DragonFly's poll clock, 1..30000 */
 	uint32_t hz;           /* kern.hz: FreeBSD's poll clock; DragonFly 1.8's load base */
@@ -68,7 +68,7 @@ struct poll_knobs {
 
 /* Statistics with their BSD names and meaning (docs/design/polling.md#statistics), plus
  * extensions below the line. */
-struct poll_stats {
+struct devpoll_stats {
 	uint32_t burst;            /* the current adaptive burst */
 	uint32_t residual_burst;   /* part of this round's burst not yet handed out */
 	uint32_t pending_polls;    /* ticks not yet served by a finished round */
@@ -94,20 +94,20 @@ struct poll_stats {
 	uint64_t last_load_pct;    /* load of the last finished round, % of a tick */
 };
 
-struct poll_handler {
-	poll_handler_fn fn;
+struct devpoll_handler {
+	devpoll_handler_fn fn;
 	void *arg;
 };
 
-struct poll {
-	struct poll_knobs k;
-	struct poll_stats st;
+struct devpoll {
+	struct devpoll_knobs k;
+	struct devpoll_stats st;
 	const struct pollkern *kern;
 	enum pk_range range;
-	poll_clock_fn now;         /* CLOCK_MONOTONIC */
-	poll_clock_fn cpu_now;     /* the polling thread's CPU time, or NULL */
+	devpoll_clock_fn now;         /* CLOCK_MONOTONIC */
+	devpoll_clock_fn cpu_now;     /* the polling thread's CPU time, or NULL */
 	void *clk;
-	struct poll_handler h[POLL_LIST_LEN];
+	struct devpoll_handler h[POLL_LIST_LEN];
 	int nh;
 	bool registered;           /* the handlers are polled (else served by interrupts) */
 	uint32_t reg_count;        /* the status-round counter */
@@ -131,54 +131,54 @@ struct poll {
 /* Defaults as the personality's kernel (pollhz 2000, kern.hz 100 on DragonFly and 1000
  * on FreeBSD, burst 5, burst_max 150, each_burst 5, user_frac 50, reg_frac 20,
  * idle_poll 0; enable as pollkern.enable_default). k NULL: the default personality. */
-void poll_init(struct poll *p, const struct pollkern *k, poll_clock_fn now, void *clk);
+void devpoll_init(struct devpoll *p, const struct pollkern *k, devpoll_clock_fn now, void *clk);
 /* Overrides the personality's range policy (--range-policy). */
-void poll_set_range(struct poll *p, enum pk_range r);
+void devpoll_set_range(struct devpoll *p, enum pk_range r);
 /* The polling thread's CPU clock (same ctx as now): tells work from descheduled time. */
-void poll_set_cpu_clock(struct poll *p, poll_clock_fn cpu_now);
+void devpoll_set_cpu_clock(struct devpoll *p, devpoll_clock_fn cpu_now);
 /* 0, or -ENOSPC beyond POLL_LIST_LEN. */
-int poll_register(struct poll *p, poll_handler_fn fn, void *arg);
+int devpoll_register(struct devpoll *p, devpoll_handler_fn fn, void *arg);
 
 /* Writes a knob as the personality's sysctl handler (or round-start clamp) does: 0, or
  * -EINVAL (nothing changed), or -ENOENT for a knob this kernel does not have. Values
  * are what sysctl passes (pollhz and enable are signed ints; the rest unsigned). */
-int poll_set(struct poll *p, enum poll_knob k, int64_t v);
-uint32_t poll_get(const struct poll *p, enum poll_knob k);
+int devpoll_set(struct devpoll *p, enum devpoll_knob k, int64_t v);
+uint32_t devpoll_get(const struct devpoll *p, enum devpoll_knob k);
 /* Whether the personality has that knob. */
-bool poll_has(const struct poll *p, enum poll_knob k);
+bool devpoll_has(const struct devpoll *p, enum devpoll_knob k);
 /* The rate of the tick clock: pollhz (DragonFly) or kern.hz (FreeBSD). */
-uint32_t poll_clock_hz(const struct poll *p);
+uint32_t devpoll_clock_hz(const struct devpoll *p);
 /* The handlers are registered for polling (false after enable=0 until they register
  * again, which only the FreeBSD 7 switch does). */
-static inline bool poll_registered(const struct poll *p)
+static inline bool devpoll_registered(const struct devpoll *p)
 {
 	return p->registered && p->nh > 0;
 }
 
 /* The clock hook (hardclock at HZ / the DragonFly systimer at pollhz). */
-void poll_tick(struct poll *p);
+void devpoll_tick(struct devpoll *p);
 /* A POLL or POLLMORE run is scheduled. */
-static inline bool poll_work_pending(const struct poll *p)
+static inline bool devpoll_work_pending(const struct devpoll *p)
 {
 	return p->sched_poll || p->sched_pollmore;
 }
 /* Executes the next scheduled run (POLL before POLLMORE). 0 or a handler's -errno. */
-int poll_run(struct poll *p);
+int devpoll_run(struct devpoll *p);
 /* One idle-poll pass: every handler with POLL_ONLY and each_burst. Returns the frames
  * the handlers reported, or a handler's -errno. */
-int poll_idle(struct poll *p);
+int devpoll_idle(struct devpoll *p);
 
-/* The tick clock on absolute deadlines. poll_clock_start sets deadline 0 at now;
- * poll_clock fires one tick when a deadline is due at now, standing for every deadline
+/* The tick clock on absolute deadlines. devpoll_clock_start sets deadline 0 at now;
+ * devpoll_clock fires one tick when a deadline is due at now, standing for every deadline
  * that passed (the ones before the last counted in clock_skips), records its lateness
  * and moves to the first deadline after now. Returns the ticks fired (0 or 1). */
-void poll_clock_start(struct poll *p, uint64_t now_ns);
-int poll_clock(struct poll *p, uint64_t now_ns);
-uint64_t poll_next_deadline(const struct poll *p);
+void devpoll_clock_start(struct devpoll *p, uint64_t now_ns);
+int devpoll_clock(struct devpoll *p, uint64_t now_ns);
+uint64_t devpoll_next_deadline(const struct devpoll *p);
 /* Runs scheduled work until none is left or max_runs runs were made, firing the ticks
  * that fall due between runs (see above). 0 when no work is left, 1 when some is (the
  * caller looks at its control inputs and calls again: a round that never ends must not
  * lock it out), or a handler's -errno. */
-int poll_work(struct poll *p, int max_runs);
+int devpoll_work(struct devpoll *p, int max_runs);
 
 #endif

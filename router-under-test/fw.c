@@ -469,7 +469,7 @@ void fw_retire(struct fw *fw, void (*fn)(void *), void *arg)
 
 const struct fw_rules *fw_rules_get(const struct fw *fw)
 {
-	return atomic_load_explicit(&((struct fw *)fw)->rules, memory_order_acquire);
+	return atomic_load_explicit(&fw->rules, memory_order_acquire);
 }
 
 /* ---- the handle ---- */

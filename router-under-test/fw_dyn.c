@@ -105,7 +105,7 @@ struct fw_dyn {
 static inline struct dstate *S(const struct fw_dyn *d, uint32_t i)
 {
 	i--;
-	struct dstate *c = atomic_load_explicit(&((struct fw_dyn *)d)->chunk[i / DYN_CHUNK],
+	struct dstate *c = atomic_load_explicit(&d->chunk[i / DYN_CHUNK],
 						memory_order_acquire);
 	return &c[i % DYN_CHUNK];
 }
@@ -115,7 +115,7 @@ static inline struct dstate *S(const struct fw_dyn *d, uint32_t i)
 
 static inline uint32_t up(const struct fw *fw)
 {
-	return atomic_load_explicit(&((struct fw *)fw)->uptime, memory_order_relaxed);
+	return atomic_load_explicit(&fw->uptime, memory_order_relaxed);
 }
 
 static inline void atomic_min32(_Atomic uint32_t *a, uint32_t v)
@@ -185,7 +185,7 @@ static void bk_free(void *arg)
 
 static inline struct dyn_bk *bk_of(const struct fw_dyn *d)
 {
-	return atomic_load_explicit(&((struct fw_dyn *)d)->bk, memory_order_acquire);
+	return atomic_load_explicit(&d->bk, memory_order_acquire);
 }
 
 struct fw_dyn *fw_dyn_new(void)
@@ -816,7 +816,7 @@ static int width(uint64_t v)
 void fw_dyn_widths(const struct fw *fw, int *pcw, int *bcw)
 {
 	const struct fw_dyn *d = fw->dyn;
-	uint32_t used = atomic_load_explicit(&((struct fw_dyn *)d)->used_pub, memory_order_acquire);
+	uint32_t used = atomic_load_explicit(&d->used_pub, memory_order_acquire);
 	for (uint32_t i = 1; i <= used; i++) {
 		const struct dstate *s = S(d, i);
 		if (!LD(((struct dstate *)s)->type))

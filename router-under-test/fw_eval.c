@@ -339,7 +339,7 @@ static void emit_log(struct fw *fw, const struct fw_rules *rs, int i, const stru
 
 static uint64_t now_s(const struct fw *fw)
 {
-	uint64_t s = atomic_load_explicit(&((struct fw *)fw)->now_s, memory_order_relaxed);
+	uint64_t s = atomic_load_explicit(&fw->now_s, memory_order_relaxed);
 	if (s)
 		return s;
 	struct timespec ts;

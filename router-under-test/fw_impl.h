@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_impl.h — the firewall's internal representation, shared by fw.c (the ruleset),
- * fw_cmd.c (ipfw commands, rule files), fw_parse.c (text → compiled rule), fw_eval.c
- * (matching), fw_show.c (listing) and fw_tab.c (names), and by the unit tests. Not part
- * of the contract (fw.h).
+ * fw_cmd.c (ipfw commands, rule files), the rule language (fw_lex.c: diagnostics and
+ * the lexer; fw_parse.c, fw_addr.c, fw_opts.c: tokens → compiled rule, over fw_cc.h),
+ * fw_eval.c (matching), fw_show.c (listing) and fw_tab.c (names), and by the unit tests.
+ * Not part of the contract (fw.h).
  *
  * A compiled rule has two views of the same tests:
  *  - the listing: every test in the order entered (proto, from, ports, to, ports,
@@ -318,12 +319,12 @@ struct fw {
 
 static inline struct fw_table *fw_table_at(const struct fw *fw, int idx)
 {
-	return atomic_load_explicit(&((struct fw *)fw)->tables[idx], memory_order_acquire);
+	return atomic_load_explicit(&fw->tables[idx], memory_order_acquire);
 }
 /* the calling thread's counter view (fw_thread_set), 0 for the shared one */
 extern _Thread_local int fw_tls_tid;
 
-/* ---- fw_parse.c: lexer and rule compiler ---- */
+/* ---- the rule language: fw_lex.c (lexer, diagnostics), fw_parse.c (compiler) ---- */
 struct fw_tok {
 	const char *s;   /* NUL-terminated */
 	int col;         /* 1-based column in the line */

@@ -102,7 +102,7 @@ static struct fw_lpm_arr *arr_new(uint32_t cap)
 
 static inline struct fw_lpm_arr *arr_of(const struct fw_lpm_len *l)
 {
-	return atomic_load_explicit(&((struct fw_lpm_len *)l)->a, memory_order_acquire);
+	return atomic_load_explicit(&l->a, memory_order_acquire);
 }
 
 static inline bool used_at(const struct fw_lpm_arr *a, uint32_t i)
@@ -262,7 +262,7 @@ bool fw_table_lookup_len(const struct fw_table *t, uint32_t addr_be, int plen, u
 
 bool fw_table_lookup(const struct fw_table *t, uint32_t addr_be, uint32_t *val)
 {
-	for (uint64_t m = atomic_load_explicit(&((struct fw_table *)t)->lens, memory_order_acquire); m;) {
+	for (uint64_t m = atomic_load_explicit(&t->lens, memory_order_acquire); m;) {
 		int plen = 63 - __builtin_clzll(m);
 		m &= ~(1ull << plen);
 		if (fw_table_lookup_len(t, addr_be, plen, val))

@@ -24,16 +24,16 @@
 
 static const char *const mode_names[] = { "poll", "intr", "busy" };
 
-const char *rut_mode_name(enum rut_mode m)
+const char *fwdloop_mode_name(enum fwdloop_mode m)
 {
 	return (unsigned)m < 3 ? mode_names[m] : "?";
 }
 
-int rut_mode_parse(const char *s, enum rut_mode *m)
+int fwdloop_mode_parse(const char *s, enum fwdloop_mode *m)
 {
 	for (int i = 0; i < 3; i++)
 		if (!strcmp(s, mode_names[i])) {
-			*m = (enum rut_mode)i;
+			*m = (enum fwdloop_mode)i;
 			return 0;
 		}
 	return -EINVAL;
@@ -55,9 +55,9 @@ static uint64_t thread_cpu_clock(void *ctx)
 /* A registered interface's poll routine: forward at most count frames from the
  * thread's queue of the port; a status round also reads that socket's kernel counters
  * (em(4) reads its statistics registers on POLL_AND_CHECK_STATUS). */
-static int poll_handler(void *arg, enum poll_cmd cmd, int count)
+static int poll_handler(void *arg, enum devpoll_cmd cmd, int count)
 {
-	struct sched_handler *h = arg;
+	struct fwdloop_handler *h = arg;
 	struct fwd_thr *ft = h->t->ft;
 	int n = fwd_burst(ft, h->port, count);
 	if (cmd == POLL_AND_CHECK_STATUS) {
@@ -76,7 +76,7 @@ static int poll_handler(void *arg, enum poll_cmd cmd, int count)
  * for nothing (in perf with xdp: ports, the wake-up's spin_unlock_irqrestore took
  * 9.5 % of the forwarding core and 8.7 % of the sender's; 3 % each once the ports
  * left). */
-static int arm_ports(struct sched_thr *t, bool on)
+static int arm_ports(struct fwdloop_thr *t, bool on)
 {
 	if (t->ports_armed == on)
 		return 0;
@@ -90,9 +90,9 @@ static int arm_ports(struct sched_thr *t, bool on)
 	return 0;
 }
 
-static struct sched_thr *thr_alloc(struct sched *s, int id)
+static struct fwdloop_thr *thr_alloc(struct fwdloop *s, int id)
 {
-	struct sched_thr *t = aligned_alloc(64, (sizeof(*t) + 63) / 64 * 64);
+	struct fwdloop_thr *t = aligned_alloc(64, (sizeof(*t) + 63) / 64 * 64);
 	if (!t)
 		return NULL;
 	memset(t, 0, sizeof(*t));
@@ -106,9 +106,9 @@ static struct sched_thr *thr_alloc(struct sched *s, int id)
 	return t;
 }
 
-int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, const struct pollkern *k,
-	       int burst, uint64_t spin_ns, struct runctl *rc, struct ctl_req *mb,
-	       const int *cpus, int ncpus)
+int fwdloop_init(struct fwdloop *s, struct fwd *f, enum fwdloop_mode mode,
+		 const struct pollkern *k, int burst, uint64_t spin_ns, struct runctl *rc,
+		 struct ctl_req *mb, const int *cpus, int ncpus)
 {
 	memset(s, 0, sizeof(*s));
 	s->f = f;
@@ -124,20 +124,20 @@ int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, const struct 
 	if (f->fw)
 		fw_set_qsbr(f->fw, &s->qsbr, 0);   /* thread 0 runs the commands */
 	for (int i = 0; i < f->nthr; i++) {
-		struct sched_thr *t = thr_alloc(s, i);
+		struct fwdloop_thr *t = thr_alloc(s, i);
 		if (!t)
 			return -ENOMEM;
 		s->t[i] = t;
 		s->nthr = i + 1;
 		t->cpu = ncpus ? cpus[i % ncpus] : -1;
-		poll_init(&t->poll, k, real_clock, NULL);
-		poll_set_cpu_clock(&t->poll, thread_cpu_clock);
+		devpoll_init(&t->poll, k, real_clock, NULL);
+		devpoll_set_cpu_clock(&t->poll, thread_cpu_clock);
 		/* the ports register for polling only in poll mode (in the others, as on an
 		 * interface without polling, the knobs can be set but nothing is
 		 * registered) */
 		for (int p = 0; p < f->nports && mode == RUT_POLL; p++) {
-			t->h[p] = (struct sched_handler){ .t = t, .port = p };
-			if ((e = poll_register(&t->poll, poll_handler, &t->h[p])))
+			t->h[p] = (struct fwdloop_handler){ .t = t, .port = p };
+			if ((e = devpoll_register(&t->poll, poll_handler, &t->h[p])))
 				return e;
 		}
 		t->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -154,21 +154,21 @@ int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, const struct 
 	return 0;
 }
 
-int sched_init_detached(struct sched *s, struct fwd *f, const struct pollkern *k,
-			poll_clock_fn now, void *clk)
+int fwdloop_init_detached(struct fwdloop *s, struct fwd *f, const struct pollkern *k,
+			  devpoll_clock_fn now, void *clk)
 {
 	memset(s, 0, sizeof(*s));
 	s->f = f;
-	struct sched_thr *t = thr_alloc(s, 0);
+	struct fwdloop_thr *t = thr_alloc(s, 0);
 	if (!t)
 		return -ENOMEM;
 	s->t[0] = t;
 	s->nthr = 1;
-	poll_init(&t->poll, k, now, clk);
+	devpoll_init(&t->poll, k, now, clk);
 	return qsbr_init(&s->qsbr, 1);
 }
 
-void sched_fini(struct sched *s)
+void fwdloop_fini(struct fwdloop *s)
 {
 	/* what the commands replaced goes now: no thread reads any more */
 	if (s->nthr) {
@@ -177,7 +177,7 @@ void sched_fini(struct sched *s)
 			fw_set_qsbr(s->f->fw, NULL, 0);
 	}
 	for (int i = 0; i < s->nthr; i++) {
-		struct sched_thr *t = s->t[i];
+		struct fwdloop_thr *t = s->t[i];
 		if (t->epfd >= 0)
 			close(t->epfd);
 		pthread_mutex_destroy(&t->view_lock);
@@ -187,14 +187,14 @@ void sched_fini(struct sched *s)
 	s->nthr = 0;
 }
 
-void sched_set_range(struct sched *s, enum pk_range r)
+void fwdloop_set_range(struct fwdloop *s, enum pk_range r)
 {
 	for (int i = 0; i < s->nthr; i++)
-		poll_set_range(&s->t[i]->poll, r);
+		devpoll_set_range(&s->t[i]->poll, r);
 }
 
 /* How many knob writes the slowest running thread has still to replay. */
-static uint32_t knob_lag(struct sched *s)
+static uint32_t knob_lag(struct fwdloop *s)
 {
 	uint32_t seq = atomic_load(&s->kseq), lag = 0;
 	for (int i = 1; i < s->nthr; i++) {
@@ -206,7 +206,7 @@ static uint32_t knob_lag(struct sched *s)
 	return lag;
 }
 
-bool sched_knob_sync(struct sched *s)
+bool fwdloop_knob_sync(struct fwdloop *s)
 {
 	uint64_t end = mono_ns() + 2 * NS_PER_S;
 	while (knob_lag(s)) {
@@ -218,15 +218,15 @@ bool sched_knob_sync(struct sched *s)
 	return true;
 }
 
-void sched_knob_written(void *arg, int knob, int64_t v)
+void fwdloop_knob_written(void *arg, int knob, int64_t v)
 {
-	struct sched *s = arg;
+	struct fwdloop *s = arg;
 	if (s->nthr < 2)
 		return;
 	/* the others are at most a few writes behind (each command waits for them); the
 	 * log never overtakes a thread that still has to replay the entry */
 	if (knob_lag(s) >= KNOB_LOG - 1)
-		sched_knob_sync(s);
+		fwdloop_knob_sync(s);
 	uint32_t seq = atomic_load_explicit(&s->kseq, memory_order_relaxed);
 	s->klog[seq % KNOB_LOG].knob = knob;
 	s->klog[seq % KNOB_LOG].v = v;
@@ -235,24 +235,24 @@ void sched_knob_written(void *arg, int knob, int64_t v)
 }
 
 /* Thread t (not 0) applies thread 0's knob writes to its own context, in order. */
-static void knob_replay(struct sched_thr *t)
+static void knob_replay(struct fwdloop_thr *t)
 {
-	struct sched *s = t->s;
+	struct fwdloop *s = t->s;
 	uint32_t seq = atomic_load_explicit(&s->kseq, memory_order_acquire);
 	if (t->id == 0 || t->kseen == seq)
 		return;
 	for (; t->kseen != seq; t->kseen++)
-		poll_set(&t->poll, (enum poll_knob)s->klog[t->kseen % KNOB_LOG].knob,
-			 s->klog[t->kseen % KNOB_LOG].v);
+		devpoll_set(&t->poll, (enum devpoll_knob)s->klog[t->kseen % KNOB_LOG].knob,
+			    s->klog[t->kseen % KNOB_LOG].v);
 	atomic_store_explicit(&t->kdone, seq, memory_order_release);
 }
 
-static void view_of(const struct poll *p, struct poll_view *v, bool hist)
+static void view_of(const struct devpoll *p, struct fwdloop_view *v, bool hist)
 {
 	v->st = p->st;
 	v->k = p->k;
-	v->clock_hz = poll_clock_hz(p);
-	v->registered = poll_registered(p);
+	v->clock_hz = devpoll_clock_hz(p);
+	v->registered = devpoll_registered(p);
 	v->t_ns = mono_ns();
 	if (hist)
 		v->late_ns = p->late_ns;
@@ -260,13 +260,13 @@ static void view_of(const struct poll *p, struct poll_view *v, bool hist)
 
 /* The thread's poll figures for the others: the counters after every round, the
  * lateness histogram (15 kB) with the 100 ms refresh. */
-static void publish(struct sched_thr *t, bool hist)
+static void publish(struct fwdloop_thr *t, bool hist)
 {
-	const struct poll *p = &t->poll;
+	const struct devpoll *p = &t->poll;
 	if (t->id == 0) {
-		struct sched_pub *pub = &t->s->pub;
+		struct fwdloop_pub *pub = &t->s->pub;
 		atomic_store_explicit(&pub->burst, p->st.burst, memory_order_relaxed);
-		atomic_store_explicit(&pub->pollhz, poll_clock_hz(p), memory_order_relaxed);
+		atomic_store_explicit(&pub->pollhz, devpoll_clock_hz(p), memory_order_relaxed);
 		atomic_store_explicit(&pub->ticks, p->st.ticks, memory_order_relaxed);
 		atomic_store_explicit(&pub->lost_polls, p->st.lost_polls, memory_order_relaxed);
 		atomic_store_explicit(&pub->rounds, p->st.rounds, memory_order_relaxed);
@@ -280,9 +280,9 @@ static void publish(struct sched_thr *t, bool hist)
 
 static _Thread_local int my_tid = -1;
 
-void sched_poll_view(struct sched *s, int i, struct poll_view *v)
+void fwdloop_poll_view(struct fwdloop *s, int i, struct fwdloop_view *v)
 {
-	struct sched_thr *t = s->t[i];
+	struct fwdloop_thr *t = s->t[i];
 	bool own = !atomic_load(&t->running) || my_tid == i || s->nthr < 2;
 	if (own) {
 		view_of(&t->poll, v, true);
@@ -296,9 +296,9 @@ void sched_poll_view(struct sched *s, int i, struct poll_view *v)
 /* Between batches: a quiescent point; thread 0: a waiting command and what the
  * commands replaced; every thread: knob writes, and every REFRESH_NS the kernel
  * counters. */
-static void service(struct sched_thr *t)
+static void service(struct fwdloop_thr *t)
 {
-	struct sched *s = t->s;
+	struct fwdloop *s = t->s;
 	qsbr_quiescent(&s->qsbr, t->id);
 	if (t->id == 0) {
 		if (ctl_pending(s->mb)) {
@@ -321,7 +321,7 @@ static void service(struct sched_thr *t)
 
 /* The part of service that a long drain or wait needs: no command is kept waiting,
  * no reclamation held up. True when it ran the rest too. */
-static inline bool service_light(struct sched_thr *t)
+static inline bool service_light(struct fwdloop_thr *t)
 {
 	qsbr_quiescent(&t->s->qsbr, t->id);
 	if (t->id == 0 ? ctl_pending(t->s->mb)
@@ -335,7 +335,7 @@ static inline bool service_light(struct sched_thr *t)
 /* Drains every port round-robin, a burst each, until all are empty (the empty read
  * also hands the ring slots back, so epoll does not wake again for them), then sends
  * what the ports held back. */
-static int drain(struct sched_thr *t)
+static int drain(struct fwdloop_thr *t)
 {
 	bool more = true;
 	while (more && !runctl_stopped(t->s->rc)) {
@@ -353,7 +353,7 @@ static int drain(struct sched_thr *t)
 }
 
 /* The interrupt-driven service: wait for a port (or a command), then drain. */
-static int intr_once(struct sched_thr *t, int timeout_ms)
+static int intr_once(struct fwdloop_thr *t, int timeout_ms)
 {
 	struct epoll_event ev[FWD_MAX_PORTS + 1];
 	int n = epoll_wait(t->epfd, ev, FWD_MAX_PORTS + 1, timeout_ms);
@@ -368,7 +368,7 @@ static int intr_once(struct sched_thr *t, int timeout_ms)
 	return n ? drain(t) : 0;
 }
 
-static int loop_intr(struct sched_thr *t)
+static int loop_intr(struct fwdloop_thr *t)
 {
 	while (!runctl_stopped(t->s->rc)) {
 		int rc = intr_once(t, 100);
@@ -379,9 +379,9 @@ static int loop_intr(struct sched_thr *t)
 	return 0;
 }
 
-static int loop_busy(struct sched_thr *t)
+static int loop_busy(struct fwdloop_thr *t)
 {
-	struct sched *s = t->s;
+	struct fwdloop *s = t->s;
 	unsigned iter = 0;
 	while (!runctl_stopped(s->rc)) {
 		int got = 0;
@@ -409,13 +409,13 @@ static void sleep_until(uint64_t t)
 /* Until the next tick's deadline: sleep while far, spin the last spin_ns, idle-poll
  * instead if asked; commands and knob writes are served meanwhile (one may change the
  * deadline). */
-static int wait_tick(struct sched_thr *t)
+static int wait_tick(struct fwdloop_thr *t)
 {
-	struct sched *s = t->s;
-	struct poll *p = &t->poll;
+	struct fwdloop *s = t->s;
+	struct devpoll *p = &t->poll;
 	for (;;) {
-		uint64_t next = poll_next_deadline(p), now = mono_ns();
-		if (now >= next || runctl_stopped(s->rc) || !poll_registered(p))
+		uint64_t next = devpoll_next_deadline(p), now = mono_ns();
+		if (now >= next || runctl_stopped(s->rc) || !devpoll_registered(p))
 			return 0;
 		if (service_light(t))
 			continue;   /* a command or knob may have moved the deadline */
@@ -423,7 +423,7 @@ static int wait_tick(struct sched_thr *t)
 			/* FreeBSD's idle thread: one pass, then the CPU goes to whoever else
 			 * wants it (poll_idle's mi_switch); at the forwarding thread's own
 			 * priority, not an idle one (docs/design/polling.md#idle-polling) */
-			int rc = poll_idle(p);
+			int rc = devpoll_idle(p);
 			if (rc < 0)
 				return rc;
 			if (!rc)
@@ -444,13 +444,13 @@ static int wait_tick(struct sched_thr *t)
 	}
 }
 
-static int loop_poll(struct sched_thr *t)
+static int loop_poll(struct fwdloop_thr *t)
 {
-	struct sched *s = t->s;
-	struct poll *p = &t->poll;
+	struct fwdloop *s = t->s;
+	struct devpoll *p = &t->poll;
 	bool polling = false, first = true;
 	while (!runctl_stopped(s->rc)) {
-		if (!poll_registered(p)) {
+		if (!devpoll_registered(p)) {
 			/* deregistered: the ports are served by interrupts until they register
 			 * again (FreeBSD 7's kern.polling.enable=1) */
 			polling = false;
@@ -468,11 +468,11 @@ static int loop_poll(struct sched_thr *t)
 			if (rc < 0)
 				return rc;
 			/* the threads' clocks start on one origin: their ticks fall together */
-			poll_clock_start(p, first ? s->clock_base : mono_ns());
+			devpoll_clock_start(p, first ? s->clock_base : mono_ns());
 			first = false;
 			polling = true;
 		}
-		int rc = poll_work(p, 256);
+		int rc = devpoll_work(p, 256);
 		if (rc < 0)
 			return rc;
 		fwd_flush(t->ft);   /* the round's frames leave before the wait for the next tick */
@@ -483,15 +483,15 @@ static int loop_poll(struct sched_thr *t)
 			continue;
 		if ((rc = wait_tick(t)) < 0)
 			return rc;
-		poll_clock(p, mono_ns());
+		devpoll_clock(p, mono_ns());
 	}
 	return 0;
 }
 
-static void *sched_thread(void *arg)
+static void *fwdloop_thread(void *arg)
 {
-	struct sched_thr *t = arg;
-	struct sched *s = t->s;
+	struct fwdloop_thr *t = arg;
+	struct fwdloop *s = t->s;
 	int rc = 0;
 	clock_low_slack();
 	fw_thread_set(t->id);
@@ -515,7 +515,7 @@ static void *sched_thread(void *arg)
 	return NULL;
 }
 
-static int start_one(struct sched_thr *t, int rt_prio, bool *rt_ok)
+static int start_one(struct fwdloop_thr *t, int rt_prio, bool *rt_ok)
 {
 	pthread_attr_t at;
 	int rc;
@@ -534,11 +534,11 @@ static int start_one(struct sched_thr *t, int rt_prio, bool *rt_ok)
 	}
 	atomic_store(&t->running, 1);
 	atomic_fetch_add(&t->s->nrunning, 1);
-	rc = pthread_create(&t->th, &at, sched_thread, t);
+	rc = pthread_create(&t->th, &at, fwdloop_thread, t);
 	if (rc == EPERM && rt_prio > 0 && *rt_ok) {
 		*rt_ok = false;
 		pthread_attr_setinheritsched(&at, PTHREAD_INHERIT_SCHED);
-		rc = pthread_create(&t->th, &at, sched_thread, t);
+		rc = pthread_create(&t->th, &at, fwdloop_thread, t);
 	}
 	pthread_attr_destroy(&at);
 	if (rc) {
@@ -549,7 +549,7 @@ static int start_one(struct sched_thr *t, int rt_prio, bool *rt_ok)
 	return 0;
 }
 
-int sched_start(struct sched *s, int rt_prio, bool *rt_ok)
+int fwdloop_start(struct fwdloop *s, int rt_prio, bool *rt_ok)
 {
 	*rt_ok = rt_prio > 0;
 	s->clock_base = mono_ns() + CLOCK_LEAD_NS;
@@ -564,14 +564,14 @@ int sched_start(struct sched *s, int rt_prio, bool *rt_ok)
 	return 0;
 }
 
-void sched_join(struct sched *s)
+void fwdloop_join(struct fwdloop *s)
 {
 	for (int i = 0; i < s->nthr; i++)
 		if (s->t[i]->th)
 			pthread_join(s->t[i]->th, NULL);
 }
 
-uint64_t sched_thr_cpu_ns(struct sched_thr *t)
+uint64_t fwdloop_thr_cpu_ns(struct fwdloop_thr *t)
 {
 	clockid_t cid;
 	if (atomic_load(&t->running) && pthread_getcpuclockid(t->th, &cid) == 0)
@@ -579,10 +579,10 @@ uint64_t sched_thr_cpu_ns(struct sched_thr *t)
 	return t->cpu_ns;
 }
 
-uint64_t sched_cpu_ns(struct sched *s)
+uint64_t fwdloop_cpu_ns(struct fwdloop *s)
 {
 	uint64_t sum = 0;
 	for (int i = 0; i < s->nthr; i++)
-		sum += sched_thr_cpu_ns(s->t[i]);
+		sum += fwdloop_thr_cpu_ns(s->t[i]);
 	return sum;
 }

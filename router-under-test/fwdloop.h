@@ -38,28 +38,28 @@
 #include "qsbr.h"
 #include "runctl.h"
 
-enum rut_mode { RUT_POLL = 0, RUT_INTR, RUT_BUSY };
+enum fwdloop_mode { RUT_POLL = 0, RUT_INTR, RUT_BUSY };
 
-const char *rut_mode_name(enum rut_mode m);
+const char *fwdloop_mode_name(enum fwdloop_mode m);
 /* "poll", "intr", "busy" -> mode; -EINVAL otherwise. */
-int rut_mode_parse(const char *s, enum rut_mode *m);
+int fwdloop_mode_parse(const char *s, enum fwdloop_mode *m);
 
 /* What the interval reporter may read while the threads run (thread 0's). */
-struct sched_pub {
+struct fwdloop_pub {
 	_Atomic uint64_t burst, pollhz, ticks, lost_polls, rounds;
 };
 
 /* Facts about the run that the stats report. */
-struct rut_info {
+struct fwdloop_info {
 	int routes, neighbours;
 	double route_load_ms;
 	uint64_t t0_ns;              /* start, CLOCK_MONOTONIC */
 };
 
-/* A thread's poll context as another thread may read it (sched_poll_view). */
-struct poll_view {
-	struct poll_stats st;
-	struct poll_knobs k;
+/* A thread's poll context as another thread may read it (fwdloop_poll_view). */
+struct fwdloop_view {
+	struct devpoll_stats st;
+	struct devpoll_knobs k;
 	uint32_t clock_hz;
 	bool registered;
 	uint64_t t_ns;               /* CLOCK_MONOTONIC when it was taken */
@@ -68,19 +68,19 @@ struct poll_view {
 
 #define KNOB_LOG 256
 
-struct sched;
-struct sched_thr;
-struct sched_handler {
-	struct sched_thr *t;
+struct fwdloop;
+struct fwdloop_thr;
+struct fwdloop_handler {
+	struct fwdloop_thr *t;
 	int port;
 };
 
-struct sched_thr {
-	struct sched *s;
+struct fwdloop_thr {
+	struct fwdloop *s;
 	int id;
 	struct fwd_thr *ft;
-	struct poll poll;            /* in every mode: the knobs are always readable */
-	struct sched_handler h[FWD_MAX_PORTS];
+	struct devpoll poll;            /* in every mode: the knobs are always readable */
+	struct fwdloop_handler h[FWD_MAX_PORTS];
 	int epfd;                    /* the ports while ports_armed; thread 0: the ctl wake-up */
 	bool ports_armed;            /* the ports are in epfd (intr; poll while disabled) */
 	int cpu;                     /* pinned to this CPU, -1: not pinned */
@@ -92,21 +92,21 @@ struct sched_thr {
 	uint32_t kseen;              /* knob writes applied */
 	_Atomic uint32_t kdone;
 	pthread_mutex_t view_lock;   /* view: the thread's poll context, published */
-	struct poll_view view;
+	struct fwdloop_view view;
 };
 
-struct sched {
+struct fwdloop {
 	struct fwd *f;
-	enum rut_mode mode;
+	enum fwdloop_mode mode;
 	int burst;                   /* busy and intr modes */
 	uint64_t spin_ns;            /* poll mode: spin this long before a deadline */
 	_Atomic int rt_prio;         /* SCHED_FIFO priority the threads got, 0: normal */
 	struct runctl *rc;
 	struct ctl_req *mb;          /* NULL without --ctl */
-	struct rut_info info;
-	struct sched_pub pub;
+	struct fwdloop_info info;
+	struct fwdloop_pub pub;
 	int nthr;
-	struct sched_thr *t[FWD_MAX_THREADS];
+	struct fwdloop_thr *t[FWD_MAX_THREADS];
 	struct qsbr qsbr;
 	uint64_t clock_base;         /* the poll clock's origin, shared by the threads */
 	/* knob writes of thread 0's context, replayed by the others in order */
@@ -118,39 +118,39 @@ struct sched {
 /* Sets up the threads' state (epoll sets, poll handlers, knobs at the defaults of
  * kernel personality k, NULL for the default), one per forwarder thread (f->nthr);
  * thread i runs on cpus[i % ncpus] (ncpus 0: anywhere). 0 or -errno. */
-int sched_init(struct sched *s, struct fwd *f, enum rut_mode mode, const struct pollkern *k,
-	       int burst, uint64_t spin_ns, struct runctl *rc, struct ctl_req *mb,
-	       const int *cpus, int ncpus);
+int fwdloop_init(struct fwdloop *s, struct fwd *f, enum fwdloop_mode mode,
+		 const struct pollkern *k, int burst, uint64_t spin_ns, struct runctl *rc,
+		 struct ctl_req *mb, const int *cpus, int ncpus);
 /* A scheduler of one thread that never runs, for driving cmd_exec in tests: its poll
  * context on the clock now(clk). */
-int sched_init_detached(struct sched *s, struct fwd *f, const struct pollkern *k,
-			poll_clock_fn now, void *clk);
-void sched_fini(struct sched *s);
+int fwdloop_init_detached(struct fwdloop *s, struct fwd *f, const struct pollkern *k,
+			  devpoll_clock_fn now, void *clk);
+void fwdloop_fini(struct fwdloop *s);
 /* Starts the forwarding threads, with SCHED_FIFO priority rt_prio when > 0 (a tick
  * clock that other processes cannot delay). Without the privilege for that (EPERM)
  * they run at normal priority and *rt_ok says so. 0 or -errno. */
-int sched_start(struct sched *s, int rt_prio, bool *rt_ok);
+int fwdloop_start(struct fwdloop *s, int rt_prio, bool *rt_ok);
 /* Joins the threads (after rc->stop was set). */
-void sched_join(struct sched *s);
+void fwdloop_join(struct fwdloop *s);
 /* The forwarding threads' CPU time so far, all or thread i's (any thread; after the
  * join, at their end). */
-uint64_t sched_cpu_ns(struct sched *s);
-uint64_t sched_thr_cpu_ns(struct sched_thr *t);
+uint64_t fwdloop_cpu_ns(struct fwdloop *s);
+uint64_t fwdloop_thr_cpu_ns(struct fwdloop_thr *t);
 /* Thread 0's poll context: the one the sysctl names read and write (DragonFly's global
  * kern.polling names are those of the default CPU). */
-static inline struct poll *sched_poll0(struct sched *s)
+static inline struct devpoll *fwdloop_poll0(struct fwdloop *s)
 {
 	return &s->t[0]->poll;
 }
 /* --range-policy, on every context (before the threads start). */
-void sched_set_range(struct sched *s, enum pk_range r);
+void fwdloop_set_range(struct fwdloop *s, enum pk_range r);
 /* rut_sysctl's hook: thread 0's context took a knob write; the others replay it. */
-void sched_knob_written(void *arg, int knob, int64_t v);
+void fwdloop_knob_written(void *arg, int knob, int64_t v);
 /* Waits (up to 2 s) until every running thread has applied the knob writes so far;
  * false if one did not. Thread 0 (a command) or before the start. */
-bool sched_knob_sync(struct sched *s);
+bool fwdloop_knob_sync(struct fwdloop *s);
 /* Thread i's poll context now: its own if called by that thread or after the join,
  * else what it last published (every round in poll mode, every 100 ms otherwise). */
-void sched_poll_view(struct sched *s, int i, struct poll_view *v);
+void fwdloop_poll_view(struct fwdloop *s, int i, struct fwdloop_view *v);
 
 #endif

@@ -37,13 +37,12 @@
 
 /* long-only options, by name (their getopt keys are 256 + table index) */
 enum { K_POLLHZ = 1000, K_BURST_MAX, K_RANGE, K_SPIN, K_L2, K_ROUTES, K_NEIGH, K_RTPRIO,
-       K_CHECK, K_ACCEPT, K_USER, K_READY_FD, K_KERNEL, K_CPUS };
+       K_CHECK, K_ACCEPT, K_KERNEL, K_CPUS };
 static const struct { const char *name; int key; } long_only[] = {
 	{ "pollhz", K_POLLHZ }, { "burst-max", K_BURST_MAX }, { "range-policy", K_RANGE },
-	{ "kernel", K_KERNEL },
-	{ "spin", K_SPIN }, { "l2", K_L2 }, { "routes", K_ROUTES }, { "neigh", K_NEIGH },
-	{ "rt-prio", K_RTPRIO }, { "check-rules", K_CHECK }, { "default-accept", K_ACCEPT },
-	{ "user", K_USER }, { "ready-fd", K_READY_FD }, { "cpus", K_CPUS },
+	{ "kernel", K_KERNEL }, { "spin", K_SPIN }, { "l2", K_L2 }, { "routes", K_ROUTES },
+	{ "neigh", K_NEIGH }, { "rt-prio", K_RTPRIO }, { "check-rules", K_CHECK },
+	{ "default-accept", K_ACCEPT }, { "cpus", K_CPUS },
 };
 
 static struct opt_def opts[] = {
@@ -91,7 +90,7 @@ static struct opt_def opts[] = {
 
 struct args {
 	const char *specs[2];
-	enum rut_mode mode;
+	enum fwdloop_mode mode;
 	const struct pollkern *kern;
 	enum pk_range range;
 	int range_set, pollhz_set, kern_set;
@@ -136,7 +135,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	case 'i': a->specs[0] = arg; break;
 	case 'o': a->specs[1] = arg; break;
 	case 'm':
-		if (rut_mode_parse(arg, &a->mode))
+		if (fwdloop_mode_parse(arg, &a->mode))
 			return cli_bad(name, arg, "poll, intr or busy");
 		break;
 	case K_KERNEL:
@@ -242,7 +241,7 @@ static void ports_of(const struct fwd *f, struct rt_ports *rp)
 }
 
 /* Routes and neighbours from the command line and the route file. */
-static int load_tables(const struct args *a, struct fwd *f, struct rut_info *info)
+static int load_tables(const struct args *a, struct fwd *f, struct fwdloop_info *info)
 {
 	struct rt_ports rp;
 	char msg[256];
@@ -296,13 +295,13 @@ static int load_tables(const struct args *a, struct fwd *f, struct rut_info *inf
 }
 
 /* --sysctl and the shortcuts, in order, with sysctl(8)'s checks and messages. */
-static int apply_knobs(const struct args *a, struct sched *s)
+static int apply_knobs(const struct args *a, struct fwdloop *s)
 {
 	int n;
 	const struct bsdctl_oid *tab = rut_sysctl_table(&n);
 	/* thread 0's context; the others replay its writes when they start */
-	struct rut_sysctl_ctx ctx = { .poll = sched_poll0(s), .fw = s->f->fw, .boot = true,
-				      .knob_hook = sched_knob_written, .hook_arg = s };
+	struct rut_sysctl_ctx ctx = { .poll = fwdloop_poll0(s), .fw = s->f->fw, .boot = true,
+				      .knob_hook = fwdloop_knob_written, .hook_arg = s };
 	for (int i = 0; i < a->nknobs; i++) {
 		struct sbuf out, err;
 		char *argv[1] = { (char *)a->knobs[i] };
@@ -335,7 +334,7 @@ static uint64_t ldp(_Atomic uint64_t *c)
 	return atomic_load_explicit(c, memory_order_relaxed);
 }
 
-static void report_interval(const struct args *a, struct sched *s, const struct snap *c,
+static void report_interval(const struct args *a, struct fwdloop *s, const struct snap *c,
 			    const struct snap *p, uint64_t t_ns, uint64_t dt_ns)
 {
 	double cpu_pct = dt_ns ? 100.0 * (double)(c->cpu_ns - p->cpu_ns) / (double)dt_ns : 0;
@@ -351,7 +350,7 @@ static void report_interval(const struct args *a, struct sched *s, const struct 
 		jset_f(o, "fwd_cpu_pct", cpu_pct);
 		if (s->mode == RUT_POLL) {
 			/* the poll clock: pollhz on DragonFly, kern.hz on FreeBSD */
-			jset_u64(o, sched_poll0(s)->kern->has_pollhz ? "pollhz" : "hz",
+			jset_u64(o, fwdloop_poll0(s)->kern->has_pollhz ? "pollhz" : "hz",
 				 ldp(&s->pub.pollhz));
 			jset_u64(o, "burst", ldp(&s->pub.burst));
 			jset_u64(o, "lost_polls", ldp(&s->pub.lost_polls));
@@ -377,9 +376,9 @@ static uint64_t ju(const json_t *o, const char *k)
 	return (uint64_t)json_integer_value(json_object_get(o, k));
 }
 
-static void report_summary(const struct args *a, struct sched *s, uint64_t dur_ns, int sig)
+static void report_summary(const struct args *a, struct fwdloop *s, uint64_t dur_ns, int sig)
 {
-	json_t *o = stats_json(s, "summary");
+	json_t *o = rutstats_json(s, "summary");
 	uint64_t fwd = (uint64_t)json_integer_value(json_object_get(o, "fwd_pkts"));
 	if (a->com.json) {
 		jset_u64(o, "duration_ns", dur_ns);
@@ -395,7 +394,7 @@ static void report_summary(const struct args *a, struct sched *s, uint64_t dur_n
 	       (unsigned long long)ju(o, "drop_pkts"),
 	       fmt_thousands(ju(o, "kernel_drops"), b3, sizeof(b3)),
 	       (double)dur_ns / 1e9, json_real_value(json_object_get(o, "cpu_s")),
-	       s->nthr > 1 ? "s" : "", (double)sched_cpu_ns(s) / 1e9);
+	       s->nthr > 1 ? "s" : "", (double)fwdloop_cpu_ns(s) / 1e9);
 	json_t *th;
 	size_t i;
 	json_array_foreach(s->nthr > 1 ? json_object_get(o, "threads") : NULL, i, th)
@@ -411,7 +410,7 @@ static void report_summary(const struct args *a, struct sched *s, uint64_t dur_n
 		       (long long)json_integer_value(json_object_get(fo, "denied_pkts")));
 	/* polling: thread 0's clock and burst, the counters and lateness of all threads */
 	json_t *po = json_object_get(o, "polling"), *late = json_object_get(po, "tick_late_ns");
-	const struct poll *p = sched_poll0(s);
+	const struct devpoll *p = fwdloop_poll0(s);
 	double p50 = (double)ju(late, "p50") / 1e3, p99 = (double)ju(late, "p99") / 1e3,
 	       mx = (double)ju(late, "max") / 1e3;
 	if (s->mode == RUT_POLL)
@@ -570,7 +569,7 @@ static int run(struct args *a, struct fwlog *log)
 	char err[256];
 	int rc, sig = 0;
 	struct fwd *f = calloc(1, sizeof(*f));
-	struct sched *s = calloc(1, sizeof(*s));
+	struct fwdloop *s = calloc(1, sizeof(*s));
 	struct ctl *ctl = NULL;
 	struct runctl rctl;
 	if (!f || !s) {
@@ -584,7 +583,7 @@ static int run(struct args *a, struct fwlog *log)
 		goto out;
 	}
 	f->l2 = a->l2;
-	struct rut_info info = { 0 };
+	struct fwdloop_info info = { 0 };
 	if ((rc = load_tables(a, f, &info)) || (rc = setup_fw(a, f, log)))
 		goto out;
 	warn_kernel_stack(f);
@@ -594,23 +593,23 @@ static int run(struct args *a, struct fwlog *log)
 		rc = cli_exit_code(rc);
 		goto out;
 	}
-	if ((rc = sched_init(s, f, a->mode, a->kern, (int)a->burst, a->spin_ns, &rctl,
-			     ctl_mailbox(ctl), a->cpus, a->ncpus))) {
+	if ((rc = fwdloop_init(s, f, a->mode, a->kern, (int)a->burst, a->spin_ns, &rctl,
+			       ctl_mailbox(ctl), a->cpus, a->ncpus))) {
 		log_err("scheduler: %s", strerror(-rc));
 		rc = EX_OSERR;
 		goto out;
 	}
 	if (a->range_set)
-		sched_set_range(s, a->range);
+		fwdloop_set_range(s, a->range);
 	info.t0_ns = s->info.t0_ns;
 	s->info = info;
 	if ((rc = apply_knobs(a, s)))
 		goto out;
 	bool rt_ok;
-	if ((rc = sched_start(s, (int)a->rt_prio, &rt_ok))) {
+	if ((rc = fwdloop_start(s, (int)a->rt_prio, &rt_ok))) {
 		log_err("cannot start the forwarding threads: %s", strerror(-rc));
 		atomic_store(&rctl.stop, 1);
-		sched_join(s);
+		fwdloop_join(s);
 		ctl_forwarder_gone(ctl);
 		rc = EX_OSERR;
 		goto out;
@@ -621,7 +620,7 @@ static int run(struct args *a, struct fwlog *log)
 	/* after the thread got its SCHED_FIFO priority: the drop covers every thread */
 	if (a->com.user && (rc = drop_to_user(a))) {
 		atomic_store(&rctl.stop, 1);
-		sched_join(s);
+		fwdloop_join(s);
 		ctl_forwarder_gone(ctl);
 		goto out;
 	}
@@ -650,14 +649,14 @@ static int run(struct args *a, struct fwlog *log)
 			continue;
 		fwlog_drain(log, stderr);
 		fwd_totals(f, &cur.t);
-		cur.cpu_ns = sched_cpu_ns(s);
+		cur.cpu_ns = fwdloop_cpu_ns(s);
 		report_interval(a, s, &cur, &prev, now - t0, now - last);
 		prev = cur;
 		last = now;
 		next += a->com.interval_ns;
 	}
 	atomic_store(&rctl.stop, 1);
-	sched_join(s);
+	fwdloop_join(s);
 	ctl_forwarder_gone(ctl);
 	fwlog_drain(log, stderr);
 	report_summary(a, s, mono_ns() - t0, sig);
@@ -670,7 +669,7 @@ static int run(struct args *a, struct fwlog *log)
 		}
 out:
 	ctl_close(ctl);
-	sched_fini(s);
+	fwdloop_fini(s);
 	fwd_fini(f);
 	free(f);
 	free(s);

@@ -16,14 +16,14 @@ enum pstat {
 	PS_HANDLERS, PS_PHASE, PS_SUSPECT, PS_STALLED, PS_IDLEPOLL_SLEEPING
 };
 
-static const struct poll *ctx_poll(void *ctx)
+static const struct devpoll *ctx_poll(void *ctx)
 {
 	return ((struct rut_sysctl_ctx *)ctx)->poll;
 }
 
 static bool knob_exists(void *ctx, const struct bsdctl_oid *o)
 {
-	return poll_has(ctx_poll(ctx), (enum poll_knob)o->arg);
+	return devpoll_has(ctx_poll(ctx), (enum devpoll_knob)o->arg);
 }
 
 static bool freebsd_only(void *ctx, const struct bsdctl_oid *o)
@@ -47,13 +47,13 @@ static const char *kernel_name(void *ctx, const struct bsdctl_oid *o)
 
 static int64_t get_knob(void *ctx, const struct bsdctl_oid *o)
 {
-	return poll_get(((struct rut_sysctl_ctx *)ctx)->poll, (enum poll_knob)o->arg);
+	return devpoll_get(((struct rut_sysctl_ctx *)ctx)->poll, (enum devpoll_knob)o->arg);
 }
 
 static int set_knob(void *ctx, const struct bsdctl_oid *o, int64_t v)
 {
 	struct rut_sysctl_ctx *c = ctx;
-	int rc = poll_set(c->poll, (enum poll_knob)o->arg, v);
+	int rc = devpoll_set(c->poll, (enum devpoll_knob)o->arg, v);
 	if (!rc && c->knob_hook)
 		c->knob_hook(c->hook_arg, o->arg, v);
 	return rc;
@@ -61,7 +61,7 @@ static int set_knob(void *ctx, const struct bsdctl_oid *o, int64_t v)
 
 static int64_t get_stat(void *ctx, const struct bsdctl_oid *o)
 {
-	const struct poll_stats *s = &((struct rut_sysctl_ctx *)ctx)->poll->st;
+	const struct devpoll_stats *s = &((struct rut_sysctl_ctx *)ctx)->poll->st;
 	switch ((enum pstat)o->arg) {
 	case PS_BURST: return s->burst;
 	case PS_SHORT_TICKS: return (int64_t)s->short_ticks;
@@ -74,7 +74,7 @@ static int64_t get_stat(void *ctx, const struct bsdctl_oid *o)
 	case PS_STALLED: return (int64_t)s->stalled;
 	case PS_IDLEPOLL_SLEEPING:
 		/* FreeBSD's idle thread sleeps unless idle_poll is on and ports registered */
-		return !(ctx_poll(ctx)->k.idle_poll && poll_registered(ctx_poll(ctx)));
+		return !(ctx_poll(ctx)->k.idle_poll && devpoll_registered(ctx_poll(ctx)));
 	}
 	return 0;
 }

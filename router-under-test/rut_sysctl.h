@@ -16,7 +16,7 @@
 struct fw;
 
 struct rut_sysctl_ctx {
-	struct poll *poll;
+	struct devpoll *poll;
 	struct fw *fw;          /* may be NULL with rut_sysctl_polling */
 	bool boot;              /* --sysctl at start: tunables may be set */
 	/* optional: told of every knob write poll accepted (the other threads' contexts

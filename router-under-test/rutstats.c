@@ -15,7 +15,7 @@
 #include "jout.h"
 #include "version.h"
 
-void stats_cpu(double *user_s, double *sys_s)
+void rutstats_cpu(double *user_s, double *sys_s)
 {
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
@@ -45,7 +45,7 @@ static json_t *late_obj(const struct hist *h)
 }
 
 /* The counters of a poll context that add up over the threads. */
-static void add_counters(struct poll_stats *a, const struct poll_stats *b)
+static void add_counters(struct devpoll_stats *a, const struct devpoll_stats *b)
 {
 	a->short_ticks += b->short_ticks;
 	a->lost_polls += b->lost_polls;
@@ -67,22 +67,22 @@ static void add_counters(struct poll_stats *a, const struct poll_stats *b)
 
 /* One context's figures, or (all) thread 0's knobs and state with the counters of
  * every thread summed and the lateness of every tick. */
-static json_t *polling_obj(struct sched *s, int thr, bool all)
+static json_t *polling_obj(struct fwdloop *s, int thr, bool all)
 {
-	const struct poll *p0 = sched_poll0(s);
-	struct poll_view *v = malloc(sizeof(*v)), *w = all ? malloc(sizeof(*w)) : NULL;
+	const struct devpoll *p0 = fwdloop_poll0(s);
+	struct fwdloop_view *v = malloc(sizeof(*v)), *w = all ? malloc(sizeof(*w)) : NULL;
 	if (!v || (all && !w)) {
 		free(v);
 		free(w);
 		return json_object();
 	}
-	sched_poll_view(s, thr, v);
+	fwdloop_poll_view(s, thr, v);
 	for (int i = 1; all && i < s->nthr; i++) {
-		sched_poll_view(s, i, w);
+		fwdloop_poll_view(s, i, w);
 		add_counters(&v->st, &w->st);
 		hist_merge(&v->late_ns, &w->late_ns);
 	}
-	const struct poll_stats *st = &v->st;
+	const struct devpoll_stats *st = &v->st;
 	json_t *o = json_object();
 	/* the kern.polling names first, in sysctl order */
 	jset_u64(o, "burst", st->burst);
@@ -95,14 +95,14 @@ static json_t *polling_obj(struct sched *s, int thr, bool all)
 	jset_u64(o, "pending_polls", st->pending_polls);
 	jset_u64(o, "residual_burst", st->residual_burst);
 	jset_u64(o, "handlers", st->handlers);
-	if (poll_has(p0, POLL_K_ENABLE))
+	if (devpoll_has(p0, POLL_K_ENABLE))
 		jset_u64(o, "enable", v->k.enable);
 	jset_u64(o, "phase", st->phase);
 	jset_u64(o, "suspect", st->suspect);
 	jset_u64(o, "stalled", st->stalled);
-	if (poll_has(p0, POLL_K_POLLHZ))
+	if (devpoll_has(p0, POLL_K_POLLHZ))
 		jset_u64(o, "pollhz", v->k.pollhz);
-	if (poll_has(p0, POLL_K_IDLE_POLL)) {
+	if (devpoll_has(p0, POLL_K_IDLE_POLL)) {
 		jset_u64(o, "idle_poll", v->k.idle_poll);
 		jset_u64(o, "idlepoll_sleeping", !(v->k.idle_poll && v->registered));
 	}
@@ -197,7 +197,7 @@ static void fw_objs(json_t *o, struct fwd *f, const uint64_t *drops)
 	json_object_set_new(o, "denied_by_rule", den);
 }
 
-json_t *stats_json(struct sched *s, const char *type)
+json_t *rutstats_json(struct fwdloop *s, const char *type)
 {
 	struct fwd *f = s->f;
 	struct fwd_totals t;
@@ -205,10 +205,10 @@ json_t *stats_json(struct sched *s, const char *type)
 	uint64_t now = mono_ns();
 
 	fwd_totals(f, &t);
-	stats_cpu(&us, &ss);
+	rutstats_cpu(&us, &ss);
 	json_t *o = jout_obj("rut", type);
 	jset_s(o, "version", ppslab_version());
-	jset_s(o, "mode", rut_mode_name(s->mode));
+	jset_s(o, "mode", fwdloop_mode_name(s->mode));
 	jset_s(o, "forwarding", f->l2 ? "l2" : "ipv4");
 	jset_u64(o, "t_ns", now - s->info.t0_ns);
 	jset_u64(o, "rx_pkts", t.rx_pkts);
@@ -270,7 +270,7 @@ json_t *stats_json(struct sched *s, const char *type)
 		jset_u64(to, "tx_bytes", tt.tx_bytes);
 		jset_u64(to, "rx_bursts", tt.rx_bursts);
 		jset_u64(to, "kernel_drops", tt.kernel_drops);
-		jset_f(to, "cpu_s", (double)sched_thr_cpu_ns(s->t[i]) / 1e9);
+		jset_f(to, "cpu_s", (double)fwdloop_thr_cpu_ns(s->t[i]) / 1e9);
 		if (s->mode == RUT_POLL)
 			json_object_set_new(to, "polling", polling_obj(s, i, false));
 		json_array_append_new(th, to);
@@ -283,6 +283,6 @@ json_t *stats_json(struct sched *s, const char *type)
 	jset_f(o, "cpu_s", us + ss);
 	jset_f(o, "cpu_user_s", us);
 	jset_f(o, "cpu_sys_s", ss);
-	jset_f(o, "fwd_cpu_s", (double)sched_cpu_ns(s) / 1e9);
+	jset_f(o, "fwd_cpu_s", (double)fwdloop_cpu_ns(s) / 1e9);
 	return o;
 }

@@ -11,9 +11,9 @@
 
 /* Everything the forwarder counts, at the time of the call. Run on the forwarding
  * thread (ctl) or after it ended (summary): it reads the poll context directly. */
-json_t *stats_json(struct sched *s, const char *type);
+json_t *rutstats_json(struct fwdloop *s, const char *type);
 
 /* Process CPU time (user, system) in seconds. */
-void stats_cpu(double *user_s, double *sys_s);
+void rutstats_cpu(double *user_s, double *sys_s);
 
 #endif

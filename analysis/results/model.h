@@ -9,8 +9,8 @@
  *   per tick of its clock (pollhz on DragonFly, kern.hz on FreeBSD), so a polled
  *   forwarder cannot exceed pollhz × burst_max per receiving port.
  *
- * Plots draw both (plot_kinds.c); `ppslab run` stores the rule-cost fits in the results
- * file's fits[] beside summary[] (docs/results-schema.md#fits). */
+ * Plots draw both (plot_fig.c, plot_xy.c); `ppslab run` stores the rule-cost fits in
+ * the results file's fits[] beside summary[] (docs/results-schema.md#fits). */
 #ifndef PPSLAB_ANALYSIS_RESULTS_MODEL_H
 #define PPSLAB_ANALYSIS_RESULTS_MODEL_H
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* plot.c — the gnuplot plumbing of `ppslab plot` (see plot.h): the NAME.gp/NAME.dat
  * files beside the image, escaping, the common script header, running gnuplot, and the
- * bar chart `ppslab compare --plot` draws. The kinds of plot are in plot_kinds.c. */
+ * bar chart `ppslab compare --plot` draws. The kinds of plot are in plot_kinds.c,
+ * plot_box.c and plot_heatmap.c, over plot_fig.c (see plot_impl.h). */
 #include "plot.h"
 #include "plot_impl.h"
 

@@ -27,13 +27,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const ifs[] = { "em0", "em1" };
 	static struct fwd f;
-	static struct sched s;
+	static struct fwdloop s;
 	static struct ctl_req r;
 	uint64_t clk = 0;
 	/* a forwarder without ports and its per-rule deny counters; the first byte picks
 	 * the kernel personality */
 	if (fwd_init_detached(&f, fw_new(ifs, 2, NULL, 0)) || !f.fw ||
-	    sched_init_detached(&s, &f, pollkern_at(size ? data[0] & 3 : 0), fake_now, &clk))
+	    fwdloop_init_detached(&s, &f, pollkern_at(size ? data[0] & 3 : 0), fake_now, &clk))
 		abort();
 
 	char *text = malloc(size + 1);
@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sbuf_free(&r.err);
 	}
 	free(text);
-	sched_fini(&s);
+	fwdloop_fini(&s);
 	fwd_fini(&f);
 	return 0;
 }

@@ -20,7 +20,7 @@ static uint64_t fake_now(void *c)
 	return 0;
 }
 
-static struct poll P;
+static struct devpoll P;
 static struct rut_sysctl_ctx C = { .poll = &P };
 static struct sbuf O, E;
 
@@ -38,7 +38,7 @@ static int run(const char *cmd)
 	return bsdctl_sysctl(tab, n, &C, argc, argv, &O, &E);
 }
 
-static int noop(void *a, enum poll_cmd c, int n)
+static int noop(void *a, enum devpoll_cmd c, int n)
 {
 	(void)a, (void)c;
 	return n;
@@ -47,11 +47,11 @@ static int noop(void *a, enum poll_cmd c, int n)
 /* kernel personality kern with its own range policy, or policy r (>= 0) */
 static void setup_k(const char *kern, int r)
 {
-	poll_init(&P, pollkern_find(kern), fake_now, NULL);
+	devpoll_init(&P, pollkern_find(kern), fake_now, NULL);
 	if (r >= 0)
-		poll_set_range(&P, (enum pk_range)r);
-	poll_register(&P, noop, NULL);
-	poll_register(&P, noop, NULL);
+		devpoll_set_range(&P, (enum pk_range)r);
+	devpoll_register(&P, noop, NULL);
+	devpoll_register(&P, noop, NULL);
 	C.boot = false;
 }
 
@@ -160,7 +160,7 @@ static void t_hz_tunable(void)
 	C.boot = true;
 	T_EQ_INT(run("kern.hz=2000"), 0);
 	T_STREQ(sbuf_data(&O), "kern.hz: 1000 -> 2000\n");
-	T_EQ_U64(poll_clock_hz(&P), 2000);
+	T_EQ_U64(devpoll_clock_hz(&P), 2000);
 	T_EQ_INT(run("kern.hz=0 kern.hz=30001"), 2);
 	C.boot = false;
 	T_EQ_INT(run("kern.ppslab.kernel=x"), 1);

@@ -13,7 +13,7 @@
 #include "tap.h"
 
 static struct fwd F;
-static struct sched S;
+static struct fwdloop S;
 static struct ctl_req R;
 static uint64_t clk;
 
@@ -85,14 +85,15 @@ int main(void)
 {
 	static const char *const ifs[] = { "em0", "em1" };
 	struct fw *fw = fw_new(ifs, 2, NULL, 0);
-	if (!fw || fwd_init_detached(&F, fw) || sched_init_detached(&S, &F, NULL, fake_now, &clk))
+	if (!fw || fwd_init_detached(&F, fw) ||
+	    fwdloop_init_detached(&S, &F, NULL, fake_now, &clk))
 		abort();
-	sched_set_range(&S, PK_RANGE_EINVAL);
+	fwdloop_set_range(&S, PK_RANGE_EINVAL);
 	T_RUN(t_bad_requests);
 	T_RUN(t_bad_ipfw_and_sysctl);
 	sbuf_free(&R.out);
 	sbuf_free(&R.err);
-	sched_fini(&S);
+	fwdloop_fini(&S);
 	fwd_fini(&F);
 	return t_done();
 }

@@ -4,7 +4,7 @@
  *
  * fuzz_ctl, " stats" (a request line with a leading space, then noise): the harness
  * used to skip lines starting with "stats" because its port-less forwarder had no
- * per-rule deny counters; this line reached stats_json, which read the counters of
+ * per-rule deny counters; this line reached rutstats_json, which read the counters of
  * a NULL array (UBSan, rutstats.c). The harness now builds the forwarder as fwd_init
  * does; here the same lines must give a stats object (0) and usage errors (64). */
 #include <jansson.h>
@@ -31,13 +31,13 @@ static void t_ctl_leading_space_stats(void)
 	};
 	static const char *const ifs[] = { "em0", "em1" };
 	static struct fwd f;
-	static struct sched s;
+	static struct fwdloop s;
 	static struct ctl_req r;
 	uint64_t clk = 0;
 	if (fwd_init_detached(&f, fw_new(ifs, 2, NULL, 0)) ||
-	    sched_init_detached(&s, &f, NULL, fake_now, &clk))
+	    fwdloop_init_detached(&s, &f, NULL, fake_now, &clk))
 		abort();
-	sched_set_range(&s, PK_RANGE_EINVAL);
+	fwdloop_set_range(&s, PK_RANGE_EINVAL);
 	f.thr[0]->denied_by_rule[100] = 7;
 
 	char text[sizeof(input) + 1];
@@ -63,7 +63,7 @@ static void t_ctl_leading_space_stats(void)
 		k++;
 	}
 	T_EQ_INT(k, 2);
-	sched_fini(&s);
+	fwdloop_fini(&s);
 	fwd_fini(&f);
 }
 

@@ -23,7 +23,7 @@ struct sim {
 	uint64_t done[4];       /* frames processed per interface */
 	int calls;
 	int last_count[16];     /* counts of the last calls (ring) */
-	enum poll_cmd last_cmd;
+	enum devpoll_cmd last_cmd;
 	uint64_t status_rounds[8];
 	int nstatus;
 };
@@ -43,7 +43,7 @@ static uint64_t sim_cpu(void *c)
 	return ((struct sim *)c)->cpu;
 }
 
-static int sim_handler(void *arg, enum poll_cmd cmd, int count)
+static int sim_handler(void *arg, enum devpoll_cmd cmd, int count)
 {
 	struct ifc *i = arg;
 	struct sim *s = i->s;
@@ -60,7 +60,7 @@ static int sim_handler(void *arg, enum poll_cmd cmd, int count)
 
 static struct sim S;
 static struct ifc IF[4];
-static struct poll P;
+static struct devpoll P;
 
 /* kern: a personality name; r >= 0 overrides its range policy */
 static void setup_k(const char *kern, int r, int nifs, uint64_t frame_ns)
@@ -69,15 +69,15 @@ static void setup_k(const char *kern, int r, int nifs, uint64_t frame_ns)
 	S.t = 1000 * NS_PER_S;
 	S.cpu = 7 * NS_PER_S;
 	S.frame_ns = frame_ns;
-	poll_init(&P, pollkern_find(kern), sim_now, &S);
-	poll_set_cpu_clock(&P, sim_cpu);
+	devpoll_init(&P, pollkern_find(kern), sim_now, &S);
+	devpoll_set_cpu_clock(&P, sim_cpu);
 	if (r >= 0)
-		poll_set_range(&P, (enum pk_range)r);
+		devpoll_set_range(&P, (enum pk_range)r);
 	for (int i = 0; i < nifs; i++) {
 		IF[i] = (struct ifc){ .s = &S, .idx = i };
-		poll_register(&P, sim_handler, &IF[i]);
+		devpoll_register(&P, sim_handler, &IF[i]);
 	}
-	poll_clock_start(&P, S.t);
+	devpoll_clock_start(&P, S.t);
 }
 
 /* DragonFly 2.0 (the default) under range policy r */
@@ -91,12 +91,12 @@ static void run_for(uint64_t dur_ns)
 {
 	uint64_t end = S.t + dur_ns;
 	while (S.t < end) {
-		while (poll_work(&P, 1000) == 1)
+		while (devpoll_work(&P, 1000) == 1)
 			;
-		uint64_t next = poll_next_deadline(&P);
+		uint64_t next = devpoll_next_deadline(&P);
 		if (S.t < next)
 			S.t = next;
-		poll_clock(&P, S.t);
+		devpoll_clock(&P, S.t);
 	}
 }
 
@@ -109,8 +109,8 @@ static uint64_t total_done(void)
 static double rate_after_ramp(uint32_t hz, uint32_t burst_max, int nifs, uint64_t frame_ns)
 {
 	setup(PK_RANGE_EINVAL, nifs, frame_ns);
-	T_EQ_INT(poll_set(&P, POLL_K_POLLHZ, hz), 0);
-	T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, burst_max), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, hz), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, burst_max), 0);
 	run_for(2 * NS_PER_S);
 	uint64_t d0 = total_done();
 	run_for(2 * NS_PER_S);
@@ -181,14 +181,14 @@ static void t_cpu_limited(void)
 static void t_ramp(void)
 {
 	setup(PK_RANGE_EINVAL, 1, 100);
-	T_EQ_INT(poll_set(&P, POLL_K_POLLHZ, 3000), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 3000), 0);
 	uint64_t t0 = S.t;
 	for (int tick = 1; tick <= 145; tick++) {
-		uint64_t next = poll_next_deadline(&P);
+		uint64_t next = devpoll_next_deadline(&P);
 		if (S.t < next)
 			S.t = next;
-		T_EQ_INT(poll_clock(&P, S.t), 1);
-		while (poll_work(&P, 1000) == 1)
+		T_EQ_INT(devpoll_clock(&P, S.t), 1);
+		while (devpoll_work(&P, 1000) == 1)
 			;
 		if (tick == 144)
 			T_EQ_U64(P.st.burst, 149);
@@ -206,18 +206,18 @@ static void t_seven_eighths(void)
 {
 	rate_after_ramp(1000, 150, 1, 100);
 	T_EQ_U64(P.st.burst, 150);
-	while (poll_work(&P, 1000) == 1)          /* serve the tick run_for ended on */
+	while (devpoll_work(&P, 1000) == 1)          /* serve the tick run_for ended on */
 		;
 	T_EQ_U64(P.st.burst, 150);
 	uint64_t lost0 = P.st.lost_polls, catch0 = P.st.catchup_rounds;
 	S.frame_ns = 8000;                       /* 150 frames: 1.2 ms, one tick overrun */
-	uint64_t next = poll_next_deadline(&P);
+	uint64_t next = devpoll_next_deadline(&P);
 	S.t = next;
-	T_EQ_INT(poll_clock(&P, S.t), 1);
+	T_EQ_INT(devpoll_clock(&P, S.t), 1);
 	int guard = 0;
 	while (guard++ < 1000) {
-		T_EQ_INT(poll_run(&P), 0);
-		poll_clock(&P, S.t);
+		T_EQ_INT(devpoll_run(&P), 0);
+		devpoll_clock(&P, S.t);
 		if (P.st.phase == 6 || P.st.phase == 0)
 			break;
 	}
@@ -226,7 +226,7 @@ static void t_seven_eighths(void)
 	T_EQ_U64(P.st.lost_polls, lost0 + 1);
 	T_EQ_U64(P.st.catchup_rounds, catch0 + 1);
 	T_EQ_U64(P.st.pending_polls, 1);
-	T_TRUE(poll_work_pending(&P));
+	T_TRUE(devpoll_work_pending(&P));
 	T_EQ_U64(P.st.last_load_pct, 120);
 }
 
@@ -234,30 +234,30 @@ static void t_seven_eighths(void)
 static void t_chunks(void)
 {
 	setup(PK_RANGE_EINVAL, 1, 100);
-	T_EQ_INT(poll_set(&P, POLL_K_POLLHZ, 1000), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 1000), 0);
 	while (P.st.burst < 12) {
-		uint64_t next = poll_next_deadline(&P);
+		uint64_t next = devpoll_next_deadline(&P);
 		S.t = next > S.t ? next : S.t;
-		poll_clock(&P, S.t);
-		while (poll_work(&P, 1000) == 1)
+		devpoll_clock(&P, S.t);
+		while (devpoll_work(&P, 1000) == 1)
 			;
 	}
 	T_EQ_U64(P.st.burst, 12);
-	S.t = poll_next_deadline(&P);
-	poll_clock(&P, S.t);
+	S.t = devpoll_next_deadline(&P);
+	devpoll_clock(&P, S.t);
 	uint64_t chunks0 = P.st.chunks;
 	int calls0 = S.calls;
-	T_EQ_INT(poll_run(&P), 0);               /* POLL: 5 */
+	T_EQ_INT(devpoll_run(&P), 0);               /* POLL: 5 */
 	T_EQ_U64(P.st.residual_burst, 7);
 	T_EQ_U64(P.st.phase, 4);
-	T_EQ_INT(poll_run(&P), 0);               /* POLLMORE: residual left, reschedule */
+	T_EQ_INT(devpoll_run(&P), 0);               /* POLLMORE: residual left, reschedule */
 	T_EQ_U64(P.st.phase, 5);
 	T_EQ_U64(P.st.burst, 12);
-	T_EQ_INT(poll_run(&P), 0);               /* POLL: 5 */
-	T_EQ_INT(poll_run(&P), 0);
-	T_EQ_INT(poll_run(&P), 0);               /* POLL: 2 */
+	T_EQ_INT(devpoll_run(&P), 0);               /* POLL: 5 */
+	T_EQ_INT(devpoll_run(&P), 0);
+	T_EQ_INT(devpoll_run(&P), 0);               /* POLL: 2 */
 	T_EQ_U64(P.st.residual_burst, 0);
-	T_EQ_INT(poll_run(&P), 0);               /* POLLMORE: round over, adapt */
+	T_EQ_INT(devpoll_run(&P), 0);               /* POLLMORE: round over, adapt */
 	T_EQ_U64(P.st.chunks - chunks0, 3);
 	T_EQ_INT(S.calls - calls0, 3);
 	T_EQ_INT(S.last_count[(calls0 + 0) % 16], 5);
@@ -265,20 +265,20 @@ static void t_chunks(void)
 	T_EQ_INT(S.last_count[(calls0 + 2) % 16], 2);
 	T_EQ_U64(P.st.burst, 13);
 	T_EQ_U64(P.st.phase, 0);
-	T_TRUE(!poll_work_pending(&P));
+	T_TRUE(!devpoll_work_pending(&P));
 }
 
 /* One round of a single chunk taking round_us; returns the burst change. */
 static int one_round(uint32_t hz, uint64_t round_us)
 {
 	setup(PK_RANGE_EINVAL, 1, 0);
-	poll_set(&P, POLL_K_POLLHZ, hz);
-	poll_set(&P, POLL_K_EACH_BURST, 150);    /* the whole burst in one call */
+	devpoll_set(&P, POLL_K_POLLHZ, hz);
+	devpoll_set(&P, POLL_K_EACH_BURST, 150);    /* the whole burst in one call */
 	S.call_ns = round_us * NS_PER_US;
 	uint32_t b0 = P.st.burst;
-	S.t = poll_next_deadline(&P);
-	poll_clock(&P, S.t);
-	T_EQ_INT(poll_work(&P, 1000), 0);
+	S.t = devpoll_next_deadline(&P);
+	devpoll_clock(&P, S.t);
+	T_EQ_INT(devpoll_work(&P, 1000), 0);
 	return (int)P.st.burst - (int)b0;
 }
 
@@ -299,15 +299,15 @@ static void t_load_rule(void)
 static void t_reg_frac(void)
 {
 	setup(PK_RANGE_EINVAL, 1, 100);
-	poll_set(&P, POLL_K_POLLHZ, 1000);
+	devpoll_set(&P, POLL_K_POLLHZ, 1000);
 	int checked[64], n = 0;
 	for (int round = 1; round <= 60; round++) {
-		S.t = poll_next_deadline(&P) > S.t ? poll_next_deadline(&P) : S.t;
-		poll_clock(&P, S.t);
-		T_EQ_INT(poll_run(&P), 0);           /* the round's first chunk */
+		S.t = devpoll_next_deadline(&P) > S.t ? devpoll_next_deadline(&P) : S.t;
+		devpoll_clock(&P, S.t);
+		T_EQ_INT(devpoll_run(&P), 0);           /* the round's first chunk */
 		if (S.last_cmd == POLL_AND_CHECK_STATUS)
 			checked[n++] = round;
-		while (poll_work(&P, 1000) == 1)
+		while (devpoll_work(&P, 1000) == 1)
 			;
 	}
 	T_EQ_INT(n, 3);
@@ -324,19 +324,19 @@ static void t_stalled(void)
 	setup(PK_RANGE_EINVAL, 1, 100);
 	for (int i = 0; i < 101; i++) {
 		S.t += 10;
-		poll_tick(&P);
+		devpoll_tick(&P);
 	}
 	T_EQ_U64(P.st.pending_polls, 101);
 	T_EQ_U64(P.st.lost_polls, 100);
 	T_EQ_U64(P.st.suspect, 100);
 	T_EQ_U64(P.st.stalled, 0);
-	poll_tick(&P);
+	devpoll_tick(&P);
 	T_EQ_U64(P.st.stalled, 1);
 	T_EQ_U64(P.st.pending_polls, 1);
 	T_EQ_U64(P.st.phase, 2);
 	T_EQ_U64(P.st.suspect, 100);           /* phase was reset to 0 first */
 	T_EQ_U64(P.st.lost_polls, 100);
-	T_EQ_INT(poll_work(&P, 1000), 0);
+	T_EQ_INT(devpoll_work(&P, 1000), 0);
 	T_EQ_U64(P.st.pending_polls, 0);
 	T_EQ_U64(P.st.phase, 0);
 }
@@ -344,16 +344,16 @@ static void t_stalled(void)
 static void t_short_ticks(void)
 {
 	setup(PK_RANGE_EINVAL, 1, 100);
-	poll_set(&P, POLL_K_POLLHZ, 1000);
-	poll_tick(&P);
+	devpoll_set(&P, POLL_K_POLLHZ, 1000);
+	devpoll_tick(&P);
 	S.t += 100 * NS_PER_US;                 /* a tenth of a tick later: short */
-	poll_tick(&P);
+	devpoll_tick(&P);
 	T_EQ_U64(P.st.short_ticks, 1);
 	S.t += 450 * NS_PER_US;                 /* 550 µs after the last normal tick */
-	poll_tick(&P);
+	devpoll_tick(&P);
 	T_EQ_U64(P.st.short_ticks, 1);
 	S.t += 499 * NS_PER_US;                 /* < half a tick since the normal one */
-	poll_tick(&P);
+	devpoll_tick(&P);
 	T_EQ_U64(P.st.short_ticks, 2);
 }
 
@@ -362,28 +362,28 @@ static void t_short_ticks(void)
 static void t_range_einval(void)
 {
 	setup(PK_RANGE_EINVAL, 1, 100);
-	T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, 5), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 5), -EINVAL);
 	T_EQ_U64(P.k.burst_max, 150);
-	T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, 1001), -EINVAL);
-	T_EQ_INT(poll_set(&P, POLL_K_POLLHZ, 40000), -EINVAL);
-	T_EQ_INT(poll_set(&P, POLL_K_POLLHZ, 0), -EINVAL);
-	T_EQ_INT(poll_set(&P, POLL_K_POLLHZ, -5), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 1001), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 40000), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 0), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, -5), -EINVAL);
 	T_EQ_U64(P.k.pollhz, 2000);
-	T_EQ_INT(poll_set(&P, POLL_K_POLLHZ, 30000), 0);
-	T_EQ_INT(poll_set(&P, POLL_K_EACH_BURST, 151), -EINVAL);
-	T_EQ_INT(poll_set(&P, POLL_K_EACH_BURST, 0), -EINVAL);
-	T_EQ_INT(poll_set(&P, POLL_K_EACH_BURST, 150), 0);
-	T_EQ_INT(poll_set(&P, POLL_K_USER_FRAC, 100), -EINVAL);
-	T_EQ_INT(poll_set(&P, POLL_K_USER_FRAC, 99), 0);
-	T_EQ_INT(poll_set(&P, POLL_K_USER_FRAC, 0), 0);
-	T_EQ_INT(poll_set(&P, POLL_K_REG_FRAC, 0), -EINVAL);
-	T_EQ_INT(poll_set(&P, POLL_K_REG_FRAC, 30001), -EINVAL);
-	T_EQ_INT(poll_set(&P, POLL_K_REG_FRAC, 30000), 0);
-	T_EQ_INT(poll_set(&P, POLL_K_POLLHZ, 1000), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 30000), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_EACH_BURST, 151), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_EACH_BURST, 0), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_EACH_BURST, 150), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_USER_FRAC, 100), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_USER_FRAC, 99), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_USER_FRAC, 0), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_REG_FRAC, 0), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_REG_FRAC, 30001), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_REG_FRAC, 30000), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 1000), 0);
 	T_EQ_U64(P.k.reg_frac, 1000);          /* bounded by pollhz */
 	/* lowering burst_max lowers burst and each_burst */
 	P.st.burst = 140;
-	T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, 100), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 100), 0);
 	T_EQ_U64(P.st.burst, 100);
 	T_EQ_U64(P.k.each_burst, 100);
 }
@@ -391,20 +391,20 @@ static void t_range_einval(void)
 static void t_range_clamp(void)
 {
 	setup(PK_RANGE_CLAMP, 1, 100);
-	T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, 5), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 5), 0);
 	T_EQ_U64(P.k.burst_max, 10);
 	T_EQ_U64(P.k.each_burst, 5);
-	T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, 5000), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 5000), 0);
 	T_EQ_U64(P.k.burst_max, 1000);
-	T_EQ_INT(poll_set(&P, POLL_K_POLLHZ, 40000), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 40000), 0);
 	T_EQ_U64(P.k.pollhz, 30000);
-	T_EQ_INT(poll_set(&P, POLL_K_POLLHZ, 0), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 0), -EINVAL);
 	T_EQ_U64(P.k.pollhz, 30000);
-	T_EQ_INT(poll_set(&P, POLL_K_EACH_BURST, 5000), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_EACH_BURST, 5000), 0);
 	T_EQ_U64(P.k.each_burst, 1000);
-	T_EQ_INT(poll_set(&P, POLL_K_REG_FRAC, 0), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_REG_FRAC, 0), 0);
 	T_EQ_U64(P.k.reg_frac, 1);
-	T_EQ_INT(poll_set(&P, POLL_K_USER_FRAC, 150), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_USER_FRAC, 150), 0);
 	T_EQ_U64(P.k.user_frac, 150);
 }
 
@@ -413,8 +413,8 @@ static void t_range_clamp(void)
 static void t_user_frac_wrap(void)
 {
 	setup(PK_RANGE_CLAMP, 1, 6000);        /* 150 frames: 0.9 ms of a 1 ms tick */
-	poll_set(&P, POLL_K_POLLHZ, 1000);
-	poll_set(&P, POLL_K_USER_FRAC, 150);
+	devpoll_set(&P, POLL_K_POLLHZ, 1000);
+	devpoll_set(&P, POLL_K_USER_FRAC, 150);
 	run_for(NS_PER_S);
 	T_EQ_U64(P.st.burst, 150);
 }
@@ -427,7 +427,7 @@ static void t_pollhz_live(void)
 	run_for(NS_PER_S);
 	T_NEAR((double)(P.st.ticks - t0), 1000, 1);
 	T_NEAR((double)(total_done() - d0), 100000, 100);
-	T_EQ_INT(poll_set(&P, POLL_K_POLLHZ, 4000), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 4000), 0);
 	t0 = P.st.ticks;
 	d0 = total_done();
 	run_for(NS_PER_S);
@@ -445,28 +445,28 @@ static void t_enable(void)
 	setup(PK_RANGE_EINVAL, 2, 100);
 	T_EQ_U64(P.st.handlers, 2);
 	P.st.burst = 90;
-	poll_tick(&P);
-	T_EQ_INT(poll_set(&P, POLL_K_ENABLE, 0), 0);
+	devpoll_tick(&P);
+	T_EQ_INT(devpoll_set(&P, POLL_K_ENABLE, 0), 0);
 	T_EQ_U64(P.st.handlers, 0);
 	T_EQ_U64(P.st.pending_polls, 0);
 	T_EQ_U64(P.st.burst, 5);
-	T_TRUE(!poll_work_pending(&P));
-	T_TRUE(!poll_registered(&P));
+	T_TRUE(!devpoll_work_pending(&P));
+	T_TRUE(!devpoll_registered(&P));
 	uint64_t ticks = P.st.ticks;
-	poll_tick(&P);                            /* no handlers: returns at once */
+	devpoll_tick(&P);                            /* no handlers: returns at once */
 	T_EQ_U64(P.st.ticks, ticks);
-	T_EQ_INT(poll_idle(&P), 0);
-	T_EQ_INT(poll_set(&P, POLL_K_ENABLE, 1), 0);
+	T_EQ_INT(devpoll_idle(&P), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_ENABLE, 1), 0);
 	T_EQ_U64(P.k.enable, 1);
 	T_EQ_U64(P.st.handlers, 0);               /* registering is ifconfig's business */
-	T_TRUE(!poll_registered(&P));
+	T_TRUE(!devpoll_registered(&P));
 
 	setup_k("dragonfly-1.8", -1, 2, 100);
 	P.st.burst = 90;
-	T_EQ_INT(poll_set(&P, POLL_K_ENABLE, 0), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_ENABLE, 0), 0);
 	T_EQ_U64(P.st.handlers, 0);
 	T_EQ_U64(P.st.burst, 90);                 /* 1.19-1.27 keep the state */
-	T_EQ_INT(poll_set(&P, POLL_K_ENABLE, 7), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_ENABLE, 7), 0);
 	T_EQ_U64(P.k.enable, 7);                  /* an int, kept as written */
 	T_EQ_U64(P.st.handlers, 0);
 }
@@ -479,41 +479,41 @@ static void t_enable_freebsd(void)
 	setup_k("freebsd-7", -1, 2, 100);
 	T_EQ_U64(P.k.enable, 0);
 	T_EQ_U64(P.st.handlers, 2);
-	T_EQ_INT(poll_set(&P, POLL_K_ENABLE, 0), 0);   /* val == polling: nothing */
+	T_EQ_INT(devpoll_set(&P, POLL_K_ENABLE, 0), 0);   /* val == polling: nothing */
 	T_EQ_U64(P.st.handlers, 2);
-	T_EQ_INT(poll_set(&P, POLL_K_ENABLE, 2), -EINVAL);
-	T_EQ_INT(poll_set(&P, POLL_K_ENABLE, -1), -EINVAL);
-	T_EQ_INT(poll_set(&P, POLL_K_ENABLE, 1), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_ENABLE, 2), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_ENABLE, -1), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_ENABLE, 1), 0);
 	T_EQ_U64(P.st.handlers, 2);
 	P.st.burst = 90;
-	T_EQ_INT(poll_set(&P, POLL_K_ENABLE, 0), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_ENABLE, 0), 0);
 	T_EQ_U64(P.st.handlers, 0);
-	T_EQ_INT(poll_set(&P, POLL_K_ENABLE, 1), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_ENABLE, 1), 0);
 	T_EQ_U64(P.st.handlers, 2);                /* registered again */
-	T_TRUE(poll_registered(&P));
+	T_TRUE(devpoll_registered(&P));
 	T_EQ_U64(P.st.burst, 90);
 
 	setup_k("freebsd-14", -1, 2, 100);
-	T_TRUE(!poll_has(&P, POLL_K_ENABLE));
-	T_EQ_INT(poll_set(&P, POLL_K_ENABLE, 0), -ENOENT);
+	T_TRUE(!devpoll_has(&P, POLL_K_ENABLE));
+	T_EQ_INT(devpoll_set(&P, POLL_K_ENABLE, 0), -ENOENT);
 	T_EQ_U64(P.st.handlers, 2);
 }
 
 static void t_idle_poll(void)
 {
 	setup_k("freebsd-7", -1, 2, 100);
-	poll_set(&P, POLL_K_EACH_BURST, 7);
-	T_EQ_INT(poll_set(&P, POLL_K_IDLE_POLL, 1), 0);
-	T_EQ_INT(poll_idle(&P), 14);
+	devpoll_set(&P, POLL_K_EACH_BURST, 7);
+	T_EQ_INT(devpoll_set(&P, POLL_K_IDLE_POLL, 1), 0);
+	T_EQ_INT(devpoll_idle(&P), 14);
 	T_EQ_U64(P.st.idle_passes, 1);
 	T_EQ_U64(P.st.idle_frames, 14);
 	T_EQ_U64(P.st.burst, 5);                 /* no adaptation */
 	T_EQ_U64(P.st.ticks, 0);
 	/* DragonFly has no idle_poll in any revision */
 	setup_k("dragonfly-1.8", -1, 2, 100);
-	T_EQ_INT(poll_set(&P, POLL_K_IDLE_POLL, 1), -ENOENT);
+	T_EQ_INT(devpoll_set(&P, POLL_K_IDLE_POLL, 1), -ENOENT);
 	setup_k("dragonfly-2.0", -1, 2, 100);
-	T_EQ_INT(poll_set(&P, POLL_K_IDLE_POLL, 1), -ENOENT);
+	T_EQ_INT(devpoll_set(&P, POLL_K_IDLE_POLL, 1), -ENOENT);
 }
 
 /* P26: a tick the thread comes to late fires once, as a late hardclock or systimer
@@ -522,35 +522,35 @@ static void t_idle_poll(void)
 static void t_clock(void)
 {
 	setup(PK_RANGE_EINVAL, 1, 100);
-	poll_set(&P, POLL_K_POLLHZ, 1000);
+	devpoll_set(&P, POLL_K_POLLHZ, 1000);
 	uint64_t t0 = S.t;
-	T_EQ_INT(poll_clock(&P, S.t), 1);
-	T_EQ_U64(poll_next_deadline(&P), S.t + NS_PER_MS);
-	while (poll_work(&P, 1000) == 1)
+	T_EQ_INT(devpoll_clock(&P, S.t), 1);
+	T_EQ_U64(devpoll_next_deadline(&P), S.t + NS_PER_MS);
+	while (devpoll_work(&P, 1000) == 1)
 		;
 	S.t = t0 + 3 * NS_PER_MS + 500;          /* deadlines at +1, +2, +3 ms have passed */
-	T_EQ_INT(poll_clock(&P, S.t), 1);
+	T_EQ_INT(devpoll_clock(&P, S.t), 1);
 	T_EQ_U64(P.st.lost_polls, 0);
 	T_EQ_U64(P.st.pending_polls, 1);
 	T_EQ_U64(P.st.clock_skips, 2);
 	T_EQ_U64(P.late_ns.max, 2 * NS_PER_MS + 500);
-	T_EQ_U64(poll_next_deadline(&P), t0 + 4 * NS_PER_MS);
-	T_EQ_INT(poll_clock(&P, S.t), 0);        /* nothing more is due */
-	while (poll_work(&P, 1000) == 1)
+	T_EQ_U64(devpoll_next_deadline(&P), t0 + 4 * NS_PER_MS);
+	T_EQ_INT(devpoll_clock(&P, S.t), 0);        /* nothing more is due */
+	while (devpoll_work(&P, 1000) == 1)
 		;
 	T_EQ_U64(P.st.pending_polls, 0);
 	T_EQ_U64(P.st.catchup_rounds, 0);
 	S.t += 5 * NS_PER_S;                     /* the process was stopped */
-	T_EQ_INT(poll_clock(&P, S.t), 1);
+	T_EQ_INT(devpoll_clock(&P, S.t), 1);
 	T_TRUE(P.st.clock_skips >= 4990 + 2 && P.st.clock_skips <= 5000 + 2);
-	T_TRUE(poll_next_deadline(&P) > S.t && poll_next_deadline(&P) <= S.t + NS_PER_MS);
+	T_TRUE(devpoll_next_deadline(&P) > S.t && devpoll_next_deadline(&P) <= S.t + NS_PER_MS);
 	T_EQ_U64(P.st.lost_polls, 0);
 	/* ten seconds of deadlines at 3000 Hz stay exact (rebased each second) */
-	poll_set(&P, POLL_K_POLLHZ, 3000);
-	t0 = poll_next_deadline(&P);
+	devpoll_set(&P, POLL_K_POLLHZ, 3000);
+	t0 = devpoll_next_deadline(&P);
 	for (int i = 0; i < 3000 * 10; i++)
-		poll_clock(&P, poll_next_deadline(&P));
-	T_EQ_U64(poll_next_deadline(&P), t0 + 10 * NS_PER_S);
+		devpoll_clock(&P, devpoll_next_deadline(&P));
+	T_EQ_U64(devpoll_next_deadline(&P), t0 + 10 * NS_PER_S);
 }
 
 /* P26: a noisy host: no traffic, pollhz 4000, each wake-up up to 5 periods late (the
@@ -559,16 +559,16 @@ static void t_clock(void)
 static void t_late_clock(void)
 {
 	setup(PK_RANGE_EINVAL, 1, 0);
-	poll_set(&P, POLL_K_POLLHZ, 4000);
+	devpoll_set(&P, POLL_K_POLLHZ, 4000);
 	uint64_t end = S.t + NS_PER_S, seed = 12345;
 	while (S.t < end) {
-		while (poll_work(&P, 1000) == 1)
+		while (devpoll_work(&P, 1000) == 1)
 			;
 		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 		uint64_t late = (seed >> 33) % (5 * 250000);
-		uint64_t next = poll_next_deadline(&P);
+		uint64_t next = devpoll_next_deadline(&P);
 		S.t = (S.t > next ? S.t : next) + late;
-		poll_clock(&P, S.t);
+		devpoll_clock(&P, S.t);
 	}
 	T_TRUE(P.st.ticks > 1000);
 	T_EQ_U64(P.st.lost_polls, 0);
@@ -587,16 +587,16 @@ static void t_late_clock(void)
 static void t_descheduled_round(void)
 {
 	rate_after_ramp(1000, 150, 1, 100);
-	while (poll_work(&P, 1000) == 1)
+	while (devpoll_work(&P, 1000) == 1)
 		;
 	P.st.burst = 100;
 	uint64_t lost0 = P.st.lost_polls, catch0 = P.st.catchup_rounds;
-	S.t = poll_next_deadline(&P);
-	T_EQ_INT(poll_clock(&P, S.t), 1);
-	T_EQ_INT(poll_run(&P), 0);                /* the first chunk */
+	S.t = devpoll_next_deadline(&P);
+	T_EQ_INT(devpoll_clock(&P, S.t), 1);
+	T_EQ_INT(devpoll_run(&P), 0);                /* the first chunk */
 	S.steal_ns = 3 * NS_PER_MS;               /* the next chunk waits for the CPU */
 	uint64_t skips0 = P.st.clock_skips, rounds0 = P.st.rounds;
-	while (poll_work(&P, 1000) == 1)
+	while (devpoll_work(&P, 1000) == 1)
 		;
 	T_EQ_U64(P.st.lost_polls, lost0);
 	T_EQ_U64(P.st.catchup_rounds, catch0);
@@ -619,7 +619,7 @@ static void t_descheduled_round(void)
 static void t_load_vs_hz(void)
 {
 	setup_k("dragonfly-1.8", -1, 1, 5000);
-	poll_set(&P, POLL_K_POLLHZ, 1000);
+	devpoll_set(&P, POLL_K_POLLHZ, 1000);
 	run_for(2 * NS_PER_S);
 	uint64_t d0 = total_done();
 	run_for(2 * NS_PER_S);
@@ -633,17 +633,17 @@ static void t_load_vs_hz(void)
 static int one_round_k(const char *kern, uint32_t hz, uint64_t round_us)
 {
 	setup_k(kern, -1, 1, 0);
-	if (poll_has(&P, POLL_K_POLLHZ))
-		poll_set(&P, POLL_K_POLLHZ, hz);
+	if (devpoll_has(&P, POLL_K_POLLHZ))
+		devpoll_set(&P, POLL_K_POLLHZ, hz);
 	else
 		P.k.hz = hz;
-	poll_set(&P, POLL_K_EACH_BURST, 150);
+	devpoll_set(&P, POLL_K_EACH_BURST, 150);
 	S.call_ns = round_us * NS_PER_US;
 	uint32_t b0 = P.st.burst;
-	poll_clock_start(&P, S.t);
-	S.t = poll_next_deadline(&P);
-	poll_clock(&P, S.t);
-	T_EQ_INT(poll_work(&P, 1000), 0);
+	devpoll_clock_start(&P, S.t);
+	S.t = devpoll_next_deadline(&P);
+	devpoll_clock(&P, S.t);
+	T_EQ_INT(devpoll_work(&P, 1000), 0);
 	return (int)P.st.burst - (int)b0;
 }
 
@@ -670,11 +670,11 @@ static void t_short_ticks_hz(void)
 	static const uint32_t hz[] = { 2000, 4000, 4000 }, want[] = { 900, 950, 0 };
 	for (int i = 0; i < 3; i++) {
 		setup_k(k[i], -1, 1, 100);
-		poll_set(&P, POLL_K_POLLHZ, hz[i]);
+		devpoll_set(&P, POLL_K_POLLHZ, hz[i]);
 		for (uint32_t n = 0; n < 1000; n++) {
-			S.t = poll_next_deadline(&P) > S.t ? poll_next_deadline(&P) : S.t;
-			poll_clock(&P, S.t);
-			while (poll_work(&P, 1000) == 1)
+			S.t = devpoll_next_deadline(&P) > S.t ? devpoll_next_deadline(&P) : S.t;
+			devpoll_clock(&P, S.t);
+			while (devpoll_work(&P, 1000) == 1)
 				;
 		}
 		T_NEAR((double)P.st.short_ticks, want[i], 2);
@@ -684,9 +684,9 @@ static void t_short_ticks_hz(void)
 /* Starts one round and runs it to its end. */
 static void a_round(void)
 {
-	S.t = poll_next_deadline(&P) > S.t ? poll_next_deadline(&P) : S.t;
-	poll_clock(&P, S.t);
-	while (poll_work(&P, 1000) == 1)
+	S.t = devpoll_next_deadline(&P) > S.t ? devpoll_next_deadline(&P) : S.t;
+	devpoll_clock(&P, S.t);
+	while (devpoll_work(&P, 1000) == 1)
 		;
 }
 
@@ -697,28 +697,28 @@ static void a_round(void)
 static void t_round_clamp(void)
 {
 	setup_k("dragonfly-1.8", -1, 1, 100);
-	poll_set(&P, POLL_K_POLLHZ, 1000);
-	T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, 5), 0);
-	T_EQ_U64(poll_get(&P, POLL_K_BURST_MAX), 5);
-	T_EQ_INT(poll_set(&P, POLL_K_EACH_BURST, 500), 0);
-	T_EQ_INT(poll_set(&P, POLL_K_REG_FRAC, 500), 0);
-	T_EQ_INT(poll_set(&P, POLL_K_USER_FRAC, 150), 0);
-	T_EQ_INT(poll_set(&P, POLL_K_POLLHZ, 40000), 0);   /* sysctl_pollhz clamps */
+	devpoll_set(&P, POLL_K_POLLHZ, 1000);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 5), 0);
+	T_EQ_U64(devpoll_get(&P, POLL_K_BURST_MAX), 5);
+	T_EQ_INT(devpoll_set(&P, POLL_K_EACH_BURST, 500), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_REG_FRAC, 500), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_USER_FRAC, 150), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 40000), 0);   /* sysctl_pollhz clamps */
 	T_EQ_U64(P.k.pollhz, 30000);
-	T_EQ_INT(poll_set(&P, POLL_K_POLLHZ, 0), -EINVAL);
-	poll_set(&P, POLL_K_POLLHZ, 1000);
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 0), -EINVAL);
+	devpoll_set(&P, POLL_K_POLLHZ, 1000);
 	a_round();
 	T_EQ_U64(P.k.burst_max, 10);
 	T_EQ_U64(P.k.each_burst, 10);
 	T_EQ_U64(P.k.reg_frac, 100);              /* bounded by hz, not pollhz */
 	T_EQ_U64(P.k.user_frac, 150);             /* never checked */
 	/* burst 150, then burst_max 100: burst stays (it only stops growing) */
-	poll_set(&P, POLL_K_BURST_MAX, 150);
-	poll_set(&P, POLL_K_EACH_BURST, 5);
+	devpoll_set(&P, POLL_K_BURST_MAX, 150);
+	devpoll_set(&P, POLL_K_EACH_BURST, 5);
 	for (int i = 0; i < 200; i++)
 		a_round();
 	T_EQ_U64(P.st.burst, 150);
-	T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, 100), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 100), 0);
 	uint64_t d0 = S.done[0];
 	for (int i = 0; i < 10; i++)
 		a_round();
@@ -732,16 +732,16 @@ static void t_round_clamp(void)
 static int status_rounds(const char *kern, int *checked)
 {
 	setup_k(kern, -1, 1, 100);
-	if (poll_has(&P, POLL_K_POLLHZ))
-		poll_set(&P, POLL_K_POLLHZ, 1000);
+	if (devpoll_has(&P, POLL_K_POLLHZ))
+		devpoll_set(&P, POLL_K_POLLHZ, 1000);
 	int n = 0;
 	for (int round = 1; round <= 60; round++) {
-		S.t = poll_next_deadline(&P) > S.t ? poll_next_deadline(&P) : S.t;
-		poll_clock(&P, S.t);
-		T_EQ_INT(poll_run(&P), 0);           /* the round's first chunk */
+		S.t = devpoll_next_deadline(&P) > S.t ? devpoll_next_deadline(&P) : S.t;
+		devpoll_clock(&P, S.t);
+		T_EQ_INT(devpoll_run(&P), 0);           /* the round's first chunk */
 		if (S.last_cmd == POLL_AND_CHECK_STATUS && n < 8)
 			checked[n++] = round;
-		while (poll_work(&P, 1000) == 1)
+		while (devpoll_work(&P, 1000) == 1)
 			;
 	}
 	return n;
@@ -759,11 +759,11 @@ static void t_reg_frac_kernels(void)
 	/* FreeBSD reg_frac_sysctl: 1..hz, EINVAL outside; a count at or past the new value
 	 * starts again */
 	setup_k("freebsd-7", -1, 1, 100);
-	T_EQ_INT(poll_set(&P, POLL_K_REG_FRAC, 1001), -EINVAL);
-	T_EQ_INT(poll_set(&P, POLL_K_REG_FRAC, 0), -EINVAL);
-	T_EQ_INT(poll_set(&P, POLL_K_REG_FRAC, 1000), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_REG_FRAC, 1001), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_REG_FRAC, 0), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_REG_FRAC, 1000), 0);
 	P.reg_count = 700;
-	T_EQ_INT(poll_set(&P, POLL_K_REG_FRAC, 500), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_REG_FRAC, 500), 0);
 	T_EQ_U64(P.reg_count, 0);
 }
 
@@ -777,9 +777,9 @@ static void t_each_burst_lowering(void)
 	static const uint32_t burst[] = { 20, 20, 20, 150 }, each[] = { 10, 10, 20, 50 };
 	for (int i = 0; i < 4; i++) {
 		setup_k(k[i], -1, 1, 100);
-		T_EQ_INT(poll_set(&P, POLL_K_EACH_BURST, 50), 0);
+		T_EQ_INT(devpoll_set(&P, POLL_K_EACH_BURST, 50), 0);
 		P.st.burst = 150;
-		T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, 20), 0);
+		T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 20), 0);
 		T_EQ_U64(P.st.burst, burst[i]);
 		T_EQ_U64(P.k.each_burst, each[i]);
 	}
@@ -793,18 +793,18 @@ static void t_each_burst_lowering(void)
 static void t_burst_max_range(void)
 {
 	setup_k("freebsd-14", -1, 1, 100);
-	T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, 20000), 0);
-	T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, 20001), -EINVAL);
-	T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, 9), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 20000), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 20001), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 9), -EINVAL);
 	T_EQ_U64(P.k.burst_max, 20000);
 	setup_k("freebsd-7", -1, 1, 100);
-	T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, 1001), -EINVAL);
-	T_EQ_INT(poll_set(&P, POLL_K_USER_FRAC, 100), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 1001), -EINVAL);
+	T_EQ_INT(devpoll_set(&P, POLL_K_USER_FRAC, 100), -EINVAL);
 	setup_k("dragonfly-2.0", -1, 1, 100);
-	T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, 5000), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 5000), 0);
 	T_EQ_U64(P.k.burst_max, 1000);
 	setup_k("dragonfly-1.8", -1, 1, 100);
-	T_EQ_INT(poll_set(&P, POLL_K_BURST_MAX, 5000), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 5000), 0);
 	T_EQ_U64(P.k.burst_max, 5000);
 	a_round();
 	T_EQ_U64(P.k.burst_max, 1000);
@@ -815,14 +815,14 @@ static void t_burst_max_range(void)
 static void t_freebsd_clock(void)
 {
 	setup_k("freebsd-7", -1, 1, 100);
-	T_TRUE(!poll_has(&P, POLL_K_POLLHZ));
-	T_EQ_INT(poll_set(&P, POLL_K_POLLHZ, 2000), -ENOENT);
-	T_EQ_U64(poll_clock_hz(&P), 1000);
+	T_TRUE(!devpoll_has(&P, POLL_K_POLLHZ));
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 2000), -ENOENT);
+	T_EQ_U64(devpoll_clock_hz(&P), 1000);
 	run_for(2 * NS_PER_S);
 	uint64_t d0 = total_done();
 	run_for(2 * NS_PER_S);
 	T_NEAR((double)(total_done() - d0) / 2.0, 150000, 150);
-	T_EQ_INT(poll_set(&P, POLL_K_HZ, 2000), 0);
+	T_EQ_INT(devpoll_set(&P, POLL_K_HZ, 2000), 0);
 	uint64_t t0 = P.st.ticks;
 	run_for(NS_PER_S);
 	T_NEAR((double)(P.st.ticks - t0), 2000, 2);
@@ -834,12 +834,12 @@ static void t_register_limit(void)
 {
 	setup(PK_RANGE_EINVAL, 0, 100);
 	for (int i = 0; i < POLL_LIST_LEN; i++)
-		T_EQ_INT(poll_register(&P, sim_handler, &IF[0]), 0);
-	T_EQ_INT(poll_register(&P, sim_handler, &IF[0]), -ENOSPC);
+		T_EQ_INT(devpoll_register(&P, sim_handler, &IF[0]), 0);
+	T_EQ_INT(devpoll_register(&P, sim_handler, &IF[0]), -ENOSPC);
 	T_EQ_U64(P.st.handlers, POLL_LIST_LEN);
 }
 
-static int err_handler(void *arg, enum poll_cmd cmd, int count)
+static int err_handler(void *arg, enum devpoll_cmd cmd, int count)
 {
 	(void)arg, (void)cmd, (void)count;
 	return -EIO;
@@ -848,9 +848,9 @@ static int err_handler(void *arg, enum poll_cmd cmd, int count)
 static void t_handler_error(void)
 {
 	setup(PK_RANGE_EINVAL, 0, 100);
-	poll_register(&P, err_handler, NULL);
-	poll_tick(&P);
-	T_EQ_INT(poll_work(&P, 1000), -EIO);
+	devpoll_register(&P, err_handler, NULL);
+	devpoll_tick(&P);
+	T_EQ_INT(devpoll_work(&P, 1000), -EIO);
 }
 
 int main(void)

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* plot_heatmap.c — the heatmap (see plot_impl.h): the median of a metric over
+ * two axes, one colour scale for every panel, the value written in each cell */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "grid.h"
+#include "names.h"
+#include "pivot.h"
+#include "plot_impl.h"
+
+/* what this file refuses is what it was asked: -EINVAL, with why in err */
+#define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
+
+/* The values of an axis present in a pivot's rows (or columns), in axis order. */
+static size_t present(const struct res_file *rf, const char *axis, const struct pivot *pv,
+		      int in_rows, json_t **out)
+{
+	const struct res_axis *ax = res_axis(rf, axis);
+	size_t n = 0;
+	for (size_t v = 0; ax && v < ax->nvalues; v++) {
+		int in = 0;
+		if (in_rows) {
+			for (size_t b = 0; b < pv->nblocks && !in; b++)
+				for (size_t r = 0; r < pv->blocks[b].nrows && !in; r++)
+					in = res_value_eq(pv->blocks[b].rows[r], ax->values[v]);
+		} else {
+			for (size_t c = 0; c < pv->ncols && !in; c++)
+				in = pv->cols[c].filt.n &&
+				     res_value_matches(ax->values[v], pv->cols[c].filt.c[0].value);
+		}
+		if (in)
+			out[n++] = ax->values[v];
+	}
+	return n;
+}
+
+int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o,
+		       const char *metric, char *err, size_t errlen)
+{
+	const struct plot_req *rq = f->rq;
+	const struct res_file *rf = f->rf;
+	/* rows of the matrix are y values, columns x values; a probe pivot picks the axes
+	 * that vary when they are not given */
+	struct pivot *pv;
+	const char *m[] = { metric };
+	struct pivot *probe;
+	int rc = pv_build(rf, &(struct pv_req){ .rows = rq->x, .cols = rq->y, .metrics = m,
+						.nmetrics = 1, .where = rq->where, .decimals = -1 },
+			  &probe, err, errlen);
+	if (rc)
+		return rc;
+	char xa[256], ya[256];
+	snprintf(xa, sizeof(xa), "%s", probe->row_axis);
+	snprintf(ya, sizeof(ya), "%s", probe->ncols && probe->cols[0].filt.n ?
+		 probe->cols[0].filt.c[0].axis : "");
+	pv_free(probe);
+	if (!*ya)
+		return fail(err, errlen, "a heatmap needs two axes that vary; give --x and --y "
+			    "(only %s varies)", xa);
+	if ((rc = plot_pivot(rf, ya, xa, m, 1, rq->where, &pv, err, errlen)))
+		return rc;
+	json_t **xs = NULL, **ys = NULL;
+	const struct res_axis *xax = res_axis(rf, xa), *yax = res_axis(rf, pv->row_axis);
+	if ((rc = plot_panels_of(f, pv)) || !xax || !yax)
+		goto out;
+	xs = calloc(xax->nvalues + 1, sizeof(*xs));
+	ys = calloc(yax->nvalues + 1, sizeof(*ys));
+	if (!xs || !ys) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	size_t nx = present(rf, xa, pv, 0, xs), ny = present(rf, pv->row_axis, pv, 1, ys);
+	/* one colour scale for every panel: log over more than two decades */
+	double vmin = INFINITY, vmax = -INFINITY;
+	for (size_t b = 0; b < pv->nblocks; b++)
+		for (size_t i = 0; i < pv->blocks[b].nrows * pv->ncols; i++) {
+			const struct pv_cell *pc = &pv->blocks[b].cells[i];
+			if (pc->cell >= 0 && pc->st.s.n) {
+				vmin = fmin(vmin, pc->st.s.median);
+				vmax = fmax(vmax, pc->st.s.median);
+			}
+		}
+	int rate = name_is_rate(metric);
+	int logcb = vmin > 0 && vmax / vmin > 100;
+	double cblo = logcb ? vmin : fmin(0, vmin), cbhi = vmax > cblo ? vmax : cblo + 1;
+	FILE *d = fs->dat, *gp = fs->gp;
+	if ((rc = plot_note_flags(f, pv, "framed, value marked *")))
+		goto out;
+	int *panel_flagged = calloc(pv->nblocks + 1, sizeof(int));
+	if (!panel_flagged) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* one block per panel: x index, y index, median, as a grid (NaN: no value), how
+	 * many of the cell's repetitions were flagged, and how many failed when none has a
+	 * value (the cell says "failed", as the table does) */
+	for (size_t b = 0; b < pv->nblocks; b++) {
+		const struct pv_block *bl = &pv->blocks[b];
+		fprintf(d, "%s# panel %zu%s%s: %s (median); x: %s, y: %s (indexes into the tics)\n"
+			"# x y value flagged failed\n", b ? "\n\n" : "", b, *bl->label ? " " : "", bl->label,
+			metric, xa, pv->row_axis);
+		for (size_t yi = 0; yi < ny; yi++) {
+			long r = -1;
+			for (size_t k = 0; k < bl->nrows && r < 0; k++)
+				if (res_value_eq(bl->rows[k], ys[yi]))
+					r = (long)k;
+			for (size_t xi = 0; xi < nx; xi++) {
+				double v = NAN;
+				size_t fl = 0, failed = 0;
+				for (size_t c = 0; c < pv->ncols && r >= 0; c++) {
+					const struct pv_cell *pc = &bl->cells[(size_t)r * pv->ncols + c];
+					if (pv->cols[c].filt.n &&
+					    res_value_matches(xs[xi], pv->cols[c].filt.c[0].value) &&
+					    pc->cell >= 0 && pc->st.s.n) {
+						v = pc->st.s.median;
+						fl = pc->st.flagged;
+					} else if (pv->cols[c].filt.n &&
+						   res_value_matches(xs[xi], pv->cols[c].filt.c[0].value) &&
+						   pc->cell >= 0) {
+						failed = pc->st.failed;
+					}
+				}
+				fprintf(d, "%zu %zu ", xi, yi);
+				plot_dat_num(d, v);
+				fprintf(d, " %zu %zu\n", fl, failed);
+				panel_flagged[b] |= fl > 0;
+			}
+			fputc('\n', d);
+		}
+	}
+	char sub[768], foot[512], l[256];
+	if (rq->title) {
+		snprintf(f->title, sizeof(f->title), "%s", rq->title);
+	} else {
+		size_t n = (size_t)snprintf(f->title, sizeof(f->title), "%s over %s × %s", metric,
+					    xa, pv->row_axis);
+		if (*pv->fixed && n < sizeof(f->title))
+			snprintf(f->title + n, sizeof(f->title) - n, " (%s)", pv->fixed);
+	}
+	if (logcb)
+		plot_note(f, "colour scale logarithmic: the values span %.1f decades",
+		     log10(vmax / vmin));
+	plot_subtitle_of(rf, sub, sizeof(sub));
+	plot_footer_of(rf, foot, sizeof(foot));
+	struct frame fr;
+	plot_gp_begin(fs, o, f->np, &fr, rf->path);
+	plot_gp_titles(fs, &fr, f->title, sub, (const char *const *)f->notes, f->nnotes, foot);
+	size_t yw = 0;
+	for (size_t i = 0; i < ny; i++) {
+		char v[256];
+		size_t w = grid_width(res_value_str(ys[i], v, sizeof(v)));
+		yw = w > yw ? w : yw;
+	}
+	fr.left = plot_text_w(&fr, yw + 1, PLOT_FONT) + plot_line_h(&fr, PLOT_FONT) +
+		  (fr.dumb ? 2 : 12);
+	/* the colour box and its labels right of the last column only (one scale) */
+	fr.right = fr.dumb ? 12 : plot_text_w(&fr, 7, PLOT_FONT) + plot_line_h(&fr, PLOT_FONT) + 40;
+	fr.gapx = plot_text_w(&fr, yw + 2, PLOT_FONT);
+	fr.ptitle = fr.np > 1 ? plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 0 : 4) : (fr.dumb ? 0 : 6);
+	fr.xtics = plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 0 : 8);
+	fr.xlab = plot_line_h(&fr, PLOT_FONT) * 1.3 + (fr.dumb ? 0 : 8);
+	plot_frame_panels(&fr);
+	char xlabel[256], ylabel[256];
+	name_label(xa, xlabel, sizeof(xlabel));
+	name_label(pv->row_axis, ylabel, sizeof(ylabel));
+	plot_gp_set_str(gp, "cblabel", name_label(metric, l, sizeof(l)));
+	fputs("unset grid\nunset key\nset palette defined (0 '#440154', 0.5 '#21918c', 1 '#fde725')\n"
+	      "set tics scale 0\nset border 0\n", gp);
+	fprintf(gp, "set cbrange [%.10g:%.10g]\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n",
+		cblo, cbhi, nx - 1, ny - 1);
+	if (logcb)
+		fputs("set logscale cb\n", gp);
+	if (rate)
+		fputs("set format cb '%.1s%c'\n", gp);
+	for (int axis = 0; axis < 2; axis++) {
+		fputs(axis ? "set ytics (" : "set xtics (", gp);
+		for (size_t i = 0; i < (axis ? ny : nx); i++) {
+			char v[256];
+			fputs(i ? ", " : "", gp);
+			plot_gp_str(gp, res_value_str(axis ? ys[i] : xs[i], v, sizeof(v)));
+			fprintf(gp, " %zu", i);
+		}
+		fputs(")\n", gp);
+	}
+	/* the cell's value in black on the light end of the palette, white on the dark */
+	fprintf(gp, "ink(v) = v != v ? 0x606060 : (%s) > 0.6 ? 0x000000 : 0xffffff\n", logcb
+		? "(log(v) - log(CBLO)) / (log(CBHI) - log(CBLO))" : "(v - CBLO) / (CBHI - CBLO)");
+	fprintf(gp, "CBLO = %.10g\nCBHI = %.10g\n", cblo, cbhi);
+	plot_gp_axis_labels(fs, &fr, xlabel, ylabel);
+	plot_gp_multiplot(fs, &fr);
+	for (size_t p = 0; p < f->np; p++) {
+		size_t row = p / (size_t)fr.cols, col = p % (size_t)fr.cols;
+		if (p == 1)
+			plot_gp_untitle(fs, &fr);
+		plot_gp_panel(fs, &fr, p, f->p[p].label);
+		int last_col = col == (size_t)fr.cols - 1 || p == f->np - 1;
+		(void)row;
+		plot_gp_set_str(gp, "xlabel", fr.np > 1 ? "" : xlabel);
+		plot_gp_set_str(gp, "ylabel", fr.np > 1 ? "" : ylabel);
+		fputs(col == 0 ? "set format y '%g'\n" : "set format y ''\n", gp);
+		if (fr.np > 1)
+			fputs(last_col ? "set colorbox\n" : "unset colorbox\n", gp);
+		fputs("plot ", gp);
+		if (!p)
+			plot_gp_dat_ref(gp, fs, 1);
+		else
+			fputs("''", gp);
+		/* no value: no number (NaN is not equal to itself), "failed" when its
+		 * repetitions failed */
+		fprintf(gp, " index %zu u 1:2:3 w image notitle, \\\n     '' index %zu u 1:2:"
+			"($5 > 0 ? 'failed' : $3 == $3 ? %s.($4 > 0 ? '*' : '') : ''):(ink($3)) "
+			"w labels tc rgb variable notitle", p, p,
+			rate ? "gprintf('%.1s%c', $3)" : "sprintf('%.3g', $3)");
+		/* a flagged cell framed in a colour the palette does not have */
+		if (panel_flagged[p])
+			fprintf(gp, ", \\\n     '' index %zu u 1:2:($4 > 0 ? 0.46 : NaN):(0.46) "
+				"w boxxyerror fs empty border lc rgb '%s' lw %s lc rgb '%s' notitle", p,
+				PLOT_FLAGGED_RGB, fr.dumb ? "1" : "3", PLOT_FLAGGED_RGB);
+		fputc('\n', gp);
+	}
+	free(panel_flagged);
+	plot_gp_end(fs, &fr);
+out:
+	free(xs);
+	free(ys);
+	pv_free(pv);
+	return rc;
+}
