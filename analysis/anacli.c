@@ -56,10 +56,11 @@ int ana_opt_margin(const char *arg, double *frac)
 
 int ana_opt_where(struct res_sel *w, const char *arg)
 {
-	char err[512];
-	if (res_sel_parse(w, arg, err, sizeof(err)))
-		return cli_bad("where", arg, "AXIS=VALUE[,AXIS=VALUE...]");
-	return 0;
+	char err[4096];
+	if (!res_sel_opt(w, arg, err, sizeof(err)))
+		return 0;
+	log_err("%s", err);
+	return EX_USAGE;
 }
 
 int ana_opt_format(const char *arg, int html, int *fmt)

@@ -8,6 +8,7 @@
 #include "cmds.h"
 #include "log.h"
 #include "opt.h"
+#include "proc.h"
 #include "run.h"
 
 #define SYNOPSIS "ppslab run PROFILE [-o RESULTS] [--set KEY=VALUE]... [--resume] [--dry-run]"
@@ -55,7 +56,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 				return EX_OSERR;
 			a->ro.sets = v;
 		}
-		a->ro.sets[a->ro.nsets++] = (char *)arg;
+		a->ro.sets[a->ro.nsets++] = proc_arg(arg);   /* a word of argv */
 		break;
 	case 'r':
 		a->ro.resume = true;

@@ -38,117 +38,60 @@ static const struct opt_def opts[] = {
 };
 
 struct args {
-	const char *rows, *row_label, *cols, *title;
-	struct strlist metrics, specs;
-	struct res_sel where;
-	int fmt, decimals;
-	unsigned show;
+	struct pv_words w;
 };
-
-static int parse_show(const char *text, unsigned *show)
-{
-	struct strlist l = { 0 };
-	int rc = strlist_add_csv(&l, text) ? EX_OSERR : 0;
-	for (size_t i = 0; i < l.n && !rc; i++) {
-		if (!strcmp(l.v[i], "median"))
-			continue;
-		else if (!strcmp(l.v[i], "minmax"))
-			*show |= PV_SHOW_MINMAX;
-		else if (!strcmp(l.v[i], "stdev"))
-			*show |= PV_SHOW_STDEV;
-		else if (!strcmp(l.v[i], "n"))
-			*show |= PV_SHOW_N;
-		else if (!strcmp(l.v[i], "flags"))
-			*show |= PV_SHOW_FLAGS;
-		else
-			rc = cli_bad("show", l.v[i], "median, minmax, stdev, n or flags");
-	}
-	strlist_free(&l);
-	return rc;
-}
 
 static int handle(int key, const char *arg, int idx, void *ctx)
 {
 	struct args *a = ctx;
 	const char *name = opts[idx].name;
 	uint64_t u;
+	char err[4096];
+	int r;
 	switch (key) {
-	case 'r': a->rows = arg; return 0;
-	case 'c':
-		if (strchr(arg, '=') || strchr(arg, ':'))
-			return strlist_add_csv(&a->specs, arg) ? EX_OSERR : 0;
-		a->cols = arg;
-		return 0;
-	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
-	case 'w': return ana_opt_where(&a->where, arg);
-	case 'f': return ana_opt_format(arg, 1, &a->fmt);
-	case 's': return parse_show(arg, &a->show);
-	case 't': a->title = arg; return 0;
+	case 'f': return ana_opt_format(arg, 1, &a->w.fmt);
 	}
-	if (!strcmp(name, "row-label"))
-		a->row_label = arg;
-	else if (!strcmp(name, "col"))
-		return strlist_add(&a->specs, arg) ? EX_OSERR : 0;
-	else if (!strcmp(name, "decimals")) {
+	if (!strcmp(name, "decimals")) {
 		if (num_u64(arg, 0, 9, &u))
 			return cli_bad("decimals", arg, "a whole number 0..9");
-		a->decimals = (int)u;
+		a->w.decimals = (int)u;
+		return 0;
 	}
-	return 0;
+	if (!(r = pv_words_set(&a->w, name, arg, err, sizeof(err))))
+		return 0;
+	log_err("%s", err);
+	return r == -EINVAL ? EX_USAGE : EX_OSERR;
 }
 
 int cmd_table(int argc, char **argv)
 {
-	struct args a = { .fmt = GRID_TEXT, .decimals = -1 };
+	struct args a = { .w = PV_WORDS_INIT };
 	struct res_file *rf = NULL;
-	struct pivot *pv = NULL;
-	struct pv_colspec *spec = NULL;
-	size_t nspec = 0;
 	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &a };
-	int first, rc = cli_parse(&prog, argc, argv, NULL, &first);
+	char err[4096];
+	int r, first, rc = cli_parse(&prog, argc, argv, NULL, &first);
 	if (rc) {
 		rc = rc == CLI_DONE ? EX_OK : rc;
 		goto out;
 	}
 	if ((rc = ana_one_file("table", SYNOPSIS, argc - first)))
 		goto out;
-	for (size_t i = 0; i < a.specs.n; i++) {
-		char err[512];
-		int r = pv_colspecs_parse(a.specs.v[i], &spec, &nspec, err, sizeof(err));
-		if (r) {
-			log_err("--cols: %s", r == -EINVAL ? err : "out of memory");
-			rc = EX_USAGE;
-			goto out;
-		}
-	}
-	if (a.cols && nspec) {
-		log_err("--cols %s: give either an axis or column specs (--col), not both", a.cols);
-		rc = EX_USAGE;
-		goto out;
-	}
-	if ((rc = ana_load(argv[first], &rf)))
-		goto out;
-	struct pv_req rq = {
-		.rows = a.rows, .row_label = a.row_label, .cols = a.cols, .spec = spec,
-		.nspec = nspec, .metrics = (const char *const *)a.metrics.v,
-		.nmetrics = a.metrics.n, .where = &a.where, .show = a.show,
-		.decimals = a.decimals,
-	};
-	char err[1024];
-	int r = pv_build(rf, &rq, &pv, err, sizeof(err));
-	if (r) {
+	if ((r = pv_words_end(&a.w, err, sizeof(err)))) {
 		log_err("%s", err);
 		rc = r == -EINVAL ? EX_USAGE : EX_OSERR;
 		goto out;
 	}
-	pv_print(stdout, pv, (enum grid_fmt)a.fmt, a.title);
-	rc = fflush(stdout) ? EX_IOERR : EX_OK;
+	if ((rc = ana_load(argv[first], &rf)))
+		goto out;
+	if ((r = pv_words_print(stdout, rf, &a.w, err, sizeof(err)))) {
+		if (r != -EIO)   /* a closed stdout has nobody to tell */
+			log_err("%s", err);
+		rc = r == -EINVAL ? EX_USAGE : r == -EIO ? EX_IOERR : EX_OSERR;
+		goto out;
+	}
+	rc = EX_OK;
 out:
-	pv_free(pv);
 	res_free(rf);
-	pv_colspecs_free(spec, nspec);
-	strlist_free(&a.metrics);
-	strlist_free(&a.specs);
-	res_sel_free(&a.where);
+	pv_words_free(&a.w);
 	return rc;
 }

@@ -10,9 +10,18 @@
 #include "log.h"
 #include "ready.h"
 
+int cli_bad_text(char *err, size_t errlen, const char *name, const char *value,
+		 const char *what)
+{
+	snprintf(err, errlen, "--%s %s: expected %s", name, value ? value : "(none)", what);
+	return -EINVAL;
+}
+
 int cli_bad(const char *name, const char *value, const char *what)
 {
-	log_err("--%s %s: expected %s", name, value ? value : "(none)", what);
+	char err[4096];
+	cli_bad_text(err, sizeof(err), name, value, what);
+	log_err("%s", err);
 	return EX_USAGE;
 }
 

@@ -5,11 +5,16 @@
 #define PPSLAB_LIB_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sysexits.h>
 
 /* Logs "--name VALUE: expected WHAT" and returns EX_USAGE. */
 int cli_bad(const char *name, const char *value, const char *what);
+/* The same message written to err, for modules that parse option words (a NULL value
+ * reads "(none)"); returns -EINVAL. */
+int cli_bad_text(char *err, size_t errlen, const char *name, const char *value,
+		 const char *what);
 
 /* True for addresses a blast may go to without --allow-any-dst: 198.18.0.0/15 (RFC 2544
  * benchmarking range, RFC 6815) and loopback 127.0.0.0/8 (cannot leak). */

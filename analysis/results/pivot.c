@@ -879,3 +879,4 @@ void pv_print(FILE *f, const struct pivot *pv, enum grid_fmt fmt, const char *ti
 		print_reasons(f, pv, fmt);
 	}
 }
+

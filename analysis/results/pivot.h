@@ -19,6 +19,7 @@
 
 #include "grid.h"
 #include "results.h"
+#include "strlist.h"
 
 enum pv_show {
 	PV_SHOW_MINMAX = 1,   /* (min–max) */
@@ -112,6 +113,43 @@ void pv_print(FILE *f, const struct pivot *pv, enum grid_fmt fmt, const char *ti
  * cases[].flags before its first ':'), {"cells": {ID: true}, "text": its first text}, the
  * cell named id. Failed cases are left out. 0 or -ENOMEM. */
 int pv_add_reasons(json_t *reasons, const struct res_file *rf, size_t cell, const char *id);
+
+/* A table asked for in the words of `ppslab table`'s options, as the command and
+ * `ppslab run` (its profile's output.table) both give them. PV_WORDS_INIT, then
+ * pv_words_set per option in the order given, pv_words_end, pv_words_print. */
+struct pv_words {
+	const char *rows, *row_label, *cols, *title;   /* as given, not copied */
+	struct strlist metrics, specs;
+	struct res_sel where;
+	int fmt;                      /* enum grid_fmt */
+	int decimals;                 /* -1: automatic */
+	unsigned show;
+	struct pv_colspec *spec;      /* pv_words_end: specs parsed */
+	size_t nspec;
+};
+#define PV_WORDS_INIT { .fmt = GRID_TEXT, .decimals = -1 }
+/* One option by its long name: rows, row-label, cols (an axis, or column specs when the
+ * text holds '=' or ':'), col (one spec), metric (a comma list, repeatable), where,
+ * show (median, minmax, stdev, n, flags), title. 0; -EINVAL with err the message the
+ * command prints ("--show X: expected ..."); -ENOMEM; -ENOENT for another name. */
+int pv_words_set(struct pv_words *w, const char *name, const char *arg, char *err,
+		 size_t errlen);
+/* After the last option: parses the column specs and refuses an axis given with them.
+ * 0, -EINVAL (err names --cols), -ENOMEM. */
+int pv_words_end(struct pv_words *w, char *err, size_t errlen);
+/* Builds the pivot of rf and prints it on f. 0, -EINVAL (err says why), -ENOMEM, -EIO
+ * when f cannot be flushed. */
+int pv_words_print(FILE *f, const struct res_file *rf, const struct pv_words *w, char *err,
+		   size_t errlen);
+void pv_words_free(struct pv_words *w);
+
+/* `ppslab run`'s table: the words of output.table (NULL: not given), the results file at
+ * path, printed on f as `ppslab table` would. 0 or a -errno with err the message. */
+struct pv_text {
+	const char *rows, *cols, *metric, *where, *show, *row_label, *title;
+};
+int pv_table_text(FILE *f, const char *path, const struct pv_text *t, char *err,
+		  size_t errlen);
 
 /* Raw number for machine output: integral values without a fraction, others shortest
  * round-trip; NaN is "". */

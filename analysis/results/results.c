@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "strlist.h"
 
 static const char *type_name(const json_t *v)
@@ -741,6 +742,13 @@ int res_sel_parse(struct res_sel *sel, const char *text, char *err, size_t errle
 	}
 	free(dup);
 	return rc;
+}
+
+int res_sel_opt(struct res_sel *sel, const char *text, char *err, size_t errlen)
+{
+	if (res_sel_parse(sel, text, err, errlen))
+		return cli_bad_text(err, errlen, "where", text, "AXIS=VALUE[,AXIS=VALUE...]");
+	return 0;
 }
 
 void res_sel_free(struct res_sel *sel)

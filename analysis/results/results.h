@@ -131,6 +131,9 @@ struct res_sel {
 };
 /* Parses "a=1,b=x" and appends to sel. Returns 0, -EINVAL (err says what), -ENOMEM. */
 int res_sel_parse(struct res_sel *sel, const char *text, char *err, size_t errlen);
+/* The --where option of the analysis commands: res_sel_parse, and on any failure
+ * -EINVAL with err "--where TEXT: expected AXIS=VALUE[,AXIS=VALUE...]". */
+int res_sel_opt(struct res_sel *sel, const char *text, char *err, size_t errlen);
 int res_sel_add(struct res_sel *sel, const char *axis, const char *value);
 void res_sel_free(struct res_sel *sel);
 int res_params_match(const json_t *params, const struct res_sel *sel);

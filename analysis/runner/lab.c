@@ -75,7 +75,7 @@ static int run(const char *netns, char *const argv[])
  * IF), to json_decref; NULL if there is no such interface. */
 static json_t *link_details(const char *ns, const char *ifname)
 {
-	char *av[] = { "ip", "-n", (char *)ns, "-d", "-j", "link", "show", "dev", (char *)ifname,
+	char *av[] = { "ip", "-n", proc_arg(ns), "-d", "-j", "link", "show", "dev", proc_arg(ifname),
 		       NULL };
 	char out[16384];
 	struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
@@ -152,8 +152,8 @@ static int xdp_detach(const char *ns, const char *ifname, bool only_leftovers)
 			continue;
 		if (only_leftovers && !xdp_prog_leftover(pname, id, 0))
 			continue;
-		char *off[] = { "ip", "-n", (char *)ns, "link", "set", "dev", (char *)ifname, (char *)kw,
-				"off", NULL };
+		char *off[] = { "ip", "-n", proc_arg(ns), "link", "set", "dev", proc_arg(ifname),
+				proc_arg(kw), "off", NULL };
 		if (run(NULL, off) == 0) {
 			n++;
 			if (only_leftovers)
@@ -202,7 +202,7 @@ static int link_del(const char *ns, const char *ifname)
 {
 	if (!link_exists(ns, ifname))
 		return 0;
-	char *del[] = { "ip", "-n", (char *)ns, "link", "del", (char *)ifname, NULL };
+	char *del[] = { "ip", "-n", proc_arg(ns), "link", "del", proc_arg(ifname), NULL };
 	return run(NULL, del);
 }
 
@@ -218,9 +218,9 @@ static int veth_pair(const char *nsa, const char *a, const char *nsb, const char
 		return rc;
 	char qs[16];
 	snprintf(qs, sizeof(qs), "%d", exact > 0 ? exact : q);
-	char *add[] = { "ip", "-n", (char *)nsa, "link", "add", (char *)a, "numtxqueues", qs,
-			"numrxqueues", qs, "type", "veth", "peer", "name", (char *)b, "numtxqueues",
-			qs, "numrxqueues", qs, "netns", (char *)nsb, NULL };
+	char *add[] = { "ip", "-n", proc_arg(nsa), "link", "add", proc_arg(a), "numtxqueues", qs,
+			"numrxqueues", qs, "type", "veth", "peer", "name", proc_arg(b), "numtxqueues",
+			qs, "numrxqueues", qs, "netns", proc_arg(nsb), NULL };
 	return run(NULL, add);
 }
 
@@ -228,14 +228,14 @@ static int ns_make(const char *ns)
 {
 	int rc;
 	if (!proc_netns_exists(ns)) {
-		char *av[] = { "ip", "netns", "add", (char *)ns, NULL };
+		char *av[] = { "ip", "netns", "add", proc_arg(ns), NULL };
 		if ((rc = run(NULL, av)))
 			return rc;
 	}
 	/* no IPv6: its router solicitations and MLD reports are not test traffic */
 	proc_ns_write(ns, "/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
 	proc_ns_write(ns, "/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
-	char *lo[] = { "ip", "-n", (char *)ns, "link", "set", "lo", "up", NULL };
+	char *lo[] = { "ip", "-n", proc_arg(ns), "link", "set", "lo", "up", NULL };
 	return run(NULL, lo);
 }
 
@@ -256,11 +256,11 @@ static int senders_now(const char *name, const char *rutns)
 
 static int set_if(const char *ns, const char *ifname, const char *mac, const char *cidr)
 {
-	char *m[] = { "ip", "-n", (char *)ns, "link", "set", "dev", (char *)ifname, "address",
-		      (char *)mac, NULL };
-	char *a[] = { "ip", "-n", (char *)ns, "addr", "replace", (char *)cidr, "dev",
-		      (char *)ifname, NULL };
-	char *up[] = { "ip", "-n", (char *)ns, "link", "set", "dev", (char *)ifname, "up", NULL };
+	char *m[] = { "ip", "-n", proc_arg(ns), "link", "set", "dev", proc_arg(ifname), "address",
+		      proc_arg(mac), NULL };
+	char *a[] = { "ip", "-n", proc_arg(ns), "addr", "replace", proc_arg(cidr), "dev",
+		      proc_arg(ifname), NULL };
+	char *up[] = { "ip", "-n", proc_arg(ns), "link", "set", "dev", proc_arg(ifname), "up", NULL };
 	int rc;
 	if ((rc = run(NULL, m)) || (rc = run(NULL, a)) || (rc = run(NULL, up)))
 		return rc;
@@ -269,8 +269,8 @@ static int set_if(const char *ns, const char *ifname, const char *mac, const cha
 
 static int neigh(const char *ns, const char *ip, const char *mac, const char *dev)
 {
-	char *nb[] = { "ip", "-n", (char *)ns, "neigh", "replace", (char *)ip, "lladdr", (char *)mac,
-		       "dev", (char *)dev, "nud", "permanent", NULL };
+	char *nb[] = { "ip", "-n", proc_arg(ns), "neigh", "replace", proc_arg(ip), "lladdr",
+		       proc_arg(mac), "dev", proc_arg(dev), "nud", "permanent", NULL };
 	return run(NULL, nb);
 }
 
@@ -279,14 +279,14 @@ static int bridge_up(const char *rutns, int senders, int exact, int q, char gens
 {
 	int rc;
 	if (!link_exists(rutns, BRIDGE)) {
-		char *br[] = { "ip", "-n", (char *)rutns, "link", "add", BRIDGE, "type", "bridge",
+		char *br[] = { "ip", "-n", proc_arg(rutns), "link", "add", BRIDGE, "type", "bridge",
 			       "stp_state", "0", "forward_delay", "0", "mcast_snooping", "0",
 			       "nf_call_iptables", "0", "nf_call_ip6tables", "0",
 			       "nf_call_arptables", "0", NULL };
 		if ((rc = run(NULL, br)))
 			return rc;
 	}
-	char *brup[] = { "ip", "-n", (char *)rutns, "link", "set", "dev", BRIDGE, "up", NULL };
+	char *brup[] = { "ip", "-n", proc_arg(rutns), "link", "set", "dev", BRIDGE, "up", NULL };
 	if ((rc = run(NULL, brup)) ||
 	    (rc = veth_pair(rutns, lab_ifs[1].ifname, rutns, BR_RUT, exact, q)))
 		return rc;
@@ -306,12 +306,12 @@ static int bridge_up(const char *rutns, int senders, int exact, int q, char gens
 			gen_addr(k, ip, cidr, mac);
 		}
 		/* forwarding by the static entries alone: no sender sees another's frames */
-		char *en[] = { "ip", "-n", (char *)rutns, "link", "set", "dev", port, "master", BRIDGE,
+		char *en[] = { "ip", "-n", proc_arg(rutns), "link", "set", "dev", port, "master", BRIDGE,
 			       "up", NULL };
-		char *sl[] = { "ip", "-n", (char *)rutns, "link", "set", "dev", port, "type",
+		char *sl[] = { "ip", "-n", proc_arg(rutns), "link", "set", "dev", port, "type",
 			       "bridge_slave", "learning", "off", "flood", "off", "mcast_flood",
 			       "off", "bcast_flood", "off", NULL };
-		char *fdb[] = { "bridge", "-n", (char *)rutns, "fdb", "replace", mac, "dev", port,
+		char *fdb[] = { "bridge", "-n", proc_arg(rutns), "fdb", "replace", mac, "dev", port,
 				"master", "static", NULL };
 		if ((rc = run(NULL, en)) || (rc = run(NULL, sl)) || (rc = run(NULL, fdb)))
 			return rc;
@@ -500,7 +500,7 @@ int lab_status(const char *name, struct lab_status *st)
 			st->complete = false;
 			continue;
 		}
-		char *av[] = { "ip", "-n", ns[l->role], "-o", "addr", "show", "dev", (char *)l->ifname,
+		char *av[] = { "ip", "-n", ns[l->role], "-o", "addr", "show", "dev", proc_arg(l->ifname),
 			       "up", NULL };
 		char out[2048];
 		struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # t_layout.sh — the house rules of the source tree (no root, no build needed): every
 # header guard names its path; no header name repeats; unit tests sit in the room they
-# test; analysis/ keeps only its front ends on top; an SPDX line heads every source
-# file. HACKING.md explains each rule.
+# test; analysis/ keeps only its front ends on top; a room includes only lib/, itself
+# and the rooms it stands on; an SPDX line heads every source file. HACKING.md explains
+# each rule.
 set -u
 TOP=${PPSLAB_TOP:?}
 cd "$TOP" || exit 1
@@ -30,6 +31,36 @@ check "every header is guarded by PPSLAB_<PATH>_H" "$bad"
 
 check "no header file name repeats anywhere" \
 	"$(xargs -n1 basename <<<"$headers" | sort | uniq -d)"
+
+# includes "NAME.h" resolved against the rooms; a room may include lib/ and itself
+room_of() {   # room_of FILE: the room a source file belongs to
+	case $1 in
+	lib/*) echo lib ;; gen/*) echo gen ;; sink/*) echo sink ;;
+	router-under-test/*) echo rut ;; analysis/results/*) echo results ;;
+	analysis/runner/*) echo runner ;; analysis/*) echo analysis ;; *) echo other ;;
+	esac
+}
+declare -A home
+for h in $headers; do home[$(basename "$h")]=$(room_of "$h"); done
+allowed() {   # allowed FROM TO
+	[ "$1" = "$2" ] || [ "$2" = lib ] && return 0
+	case "$1:$2" in
+	runner:results | analysis:runner | analysis:results) return 0 ;;
+	esac
+	return 1
+}
+bad=""
+for f in $srcs; do
+	from=$(room_of "$f")
+	[ "$from" = other ] && continue
+	while read -r inc; do
+		to=${home[$inc]:-}
+		[ -z "$to" ] && continue
+		allowed "$from" "$to" || bad+="$f includes $inc ($from may not reach $to)"$'\n'
+	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+done
+check "each program includes only lib/ and its own room; results/ never reaches runner/" "$bad"
+
 
 unit=tests/unit
 bad=$(git ls-files "$unit" | grep '\.c$' | grep -vE "^$unit/(lib|gen|sink|rut|analysis)/t_[a-z0-9_]+\.c\$")

@@ -1,0 +1,514 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* run_case.c — one case of a run, and a router that restarts during it (see run_impl.h) */
+#include "run_impl.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "clock.h"
+#include "search.h"
+
+/* --- one case ------------------------------------------------------------------------ */
+
+static void metric(json_t *m, const char *k, double v)
+{
+	json_object_set_new(m, k, isnan(v) ? json_null() : json_real(v));
+}
+
+/* cases[].metrics from the method's result and the trial that shows the cell best */
+static json_t *case_metrics(const struct search_res *sr, const json_t *trials,
+			    const json_t *last, bool bi)
+{
+	json_t *m = json_object();
+	metric(m, "fwd_pps", run_pnum(last, "fwd_rate_pps"));
+	metric(m, "offered_pps", run_pnum(last, "offered_pps"));
+	double loss = run_pnum(last, "loss_ratio");
+	metric(m, "loss_pct", isnan(loss) ? NAN : loss * 100);
+	metric(m, "fwd_pps_a", run_pnum(last, "fwd_rate_pps_a"));
+	metric(m, "fwd_pps_b", bi ? run_pnum(last, "fwd_rate_pps_b") : NAN);
+	const json_t *lat = json_object_get(last, "latency_ns");
+	metric(m, "lat_p50_ns", run_pnum(lat, "p50"));
+	metric(m, "lat_p99_ns", run_pnum(lat, "p99"));
+	for (size_t g = 0; g < sr->ngoals; g++) {
+		char k[32];
+		snprintf(k, sizeof(k), "%s_pps", sr->goal[g].name);
+		for (char *c = k; *c; c++)
+			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+		metric(m, k, sr->goal[g].ct_pps > 0 ? sr->goal[g].ct_pps : NAN);
+	}
+	if (sr->mrr_pps > 0)
+		metric(m, "mrr_pps", sr->mrr_pps);
+	/* MFR: the best forwarding rate of the case's trials as the load window measured
+	 * it (the search's own figure counts a backlog delivered after the load too) */
+	double mfr = NAN;
+	size_t i;
+	json_t *t;
+	json_array_foreach(trials, i, t) {
+		double f = run_pnum(t, "fwd_rate_pps");
+		if (!isnan(f) && (isnan(mfr) || f > mfr))
+			mfr = f;
+	}
+	if (!isnan(mfr))
+		metric(m, "mfr_pps", mfr);
+	else if (sr->mfr_pps > 0)
+		metric(m, "mfr_pps", sr->mfr_pps);
+	const json_t *rut = json_object_get(last, "rut");
+	if (json_is_object(rut)) {
+		metric(m, "cpu_s", run_pnum(rut, "fwd_cpu_s"));
+		const json_t *pol = json_object_get(rut, "polling");
+		static const char *const pk[] = { "burst", "lost_polls", "short_ticks", "suspect",
+						  "stalled", "pending_polls", NULL };
+		for (int j = 0; pk[j] && json_is_object(pol); j++) {
+			char k[48];
+			snprintf(k, sizeof(k), "rut.%s", pk[j]);
+			metric(m, k, run_pnum(pol, pk[j]));
+		}
+		metric(m, "rut.kernel_drops", run_pnum(rut, "kernel_drops"));
+		json_t *rule;
+		json_array_foreach(json_object_get(rut, "rules"), i, rule) {
+			char k[48];
+			snprintf(k, sizeof(k), "rut.rule_hits.%lld",
+				 (long long)json_integer_value(json_object_get(rule, "number")));
+			metric(m, k, run_pnum(rule, "pkts"));
+		}
+	}
+	return m;
+}
+
+static json_t *results_obj(const struct search_res *sr, enum prof_method method)
+{
+	json_t *res = json_object();
+	for (size_t g = 0; g < sr->ngoals; g++) {
+		const struct search_goal_res *gr = &sr->goal[g];
+		json_object_set_new(res, gr->name,
+				    json_pack("{s:b,s:f,s:f,s:f,s:f,s:i,s:f}", "regular",
+					      gr->regular, "loss_ratio", gr->loss_ratio, "rlb_pps",
+					      gr->rlb_pps, "rub_pps", gr->rub_pps, "ct_pps",
+					      gr->ct_pps, "trials", (int)sr->ntrials, "search_s",
+					      sr->trial_s));
+	}
+	if (method == PM_MLR && sr->mrr_pps > 0)
+		json_object_set_new(res, "MRR", json_pack("{s:f}", "avg", sr->mrr_pps));
+	if ((method == PM_FIXED || method == PM_LADDER) && sr->mfr_pps > 0)
+		json_object_set_new(res, "FR", json_pack("{s:f,s:f}", "fwd_pps", sr->mfr_pps,
+							 "offered_pps", sr->mfr_load_pps));
+	return res;
+}
+
+static struct check_ctx check_ctx(const struct profile *p, const json_t *params)
+{
+	struct check_ctx c = { .rate_tol = 0.005 };
+	c.router = p->router.kind == PR_EXTERNAL ? CHECK_EXTERNAL
+		 : p->router.kind == PR_NONE ? CHECK_NONE : CHECK_RUT;
+	c.firewall = p->router.kind != PR_NONE && prof_firewall_on(p, params);
+	double uc = prof_num(p, params, "update_counters");
+	c.update_counters = isnan(uc) || uc != 0;
+	const json_t *rules = prof_value(p, params, "rules");
+	c.rules = json_is_integer(rules) ? (unsigned)json_integer_value(rules) + 1 : 1;
+	return c;
+}
+
+static void search_config(const struct runner *r, const json_t *params, struct search_cfg *sc)
+{
+	const struct prof_trial *t = &r->p->trial;
+	static const enum search_method m[] = { SM_FIXED, SM_RFC2544, SM_MLR, SM_LADDER };
+	memset(sc, 0, sizeof(*sc));
+	sc->method = m[t->method];
+	double off = prof_num(r->p, params, "offered");
+	/* "max" (NaN): the sender goes as fast as it can; the search needs some load */
+	sc->load_pps = isnan(off) ? 1e9 : off;
+	sc->min_load_pps = t->min_load_pps;
+	sc->max_load_pps = t->max_load_pps > 0 ? t->max_load_pps
+			 : r->ceiling_pps > 0 ? r->ceiling_pps : 1e6;
+	sc->width = t->width;
+	sc->duration_s = t->duration_s;
+	sc->initial_s = t->initial_s;
+	sc->phases = t->phases;
+	sc->duration_sum_s = t->duration_sum_s;
+	sc->exceed_ratio = t->exceed_ratio;
+	sc->pdr_loss = t->pdr_loss;
+	sc->max_trials = t->max_trials;
+	static double ladder[64];
+	sc->nladder = 0;
+	for (size_t i = 0; t->ladder && i < json_array_size(t->ladder) && i < 64; i++)
+		ladder[sc->nladder++] = json_number_value(json_array_get(t->ladder, i));
+	sc->ladder = sc->nladder ? ladder : NULL;
+}
+
+/* The case's flags from its trials' failed checks: one per check, "NAME: DETAIL" of the
+ * first trial that failed it (and in how many trials), so the table's footnote can say
+ * why a cell is marked. */
+static void failed_checks(const json_t *trials, json_t *flags)
+{
+	json_t *seen = json_object();
+	size_t i, j, nt = json_array_size(trials);
+	json_t *t, *ch;
+	json_array_foreach(trials, i, t)
+		json_array_foreach(json_object_get(t, "checks"), j, ch) {
+			const char *name = json_string_value(json_object_get(ch, "name"));
+			if (!name || !json_is_false(json_object_get(ch, "ok")))
+				continue;
+			json_t *e = json_object_get(seen, name);
+			if (e) {
+				json_array_set_new(e, 0, json_integer(json_integer_value(json_array_get(e, 0)) + 1));
+				continue;
+			}
+			json_object_set_new(seen, name, json_pack("[i,O]", 1, json_object_get(ch, "detail")));
+		}
+	const char *name;
+	json_t *e;
+	json_object_foreach(seen, name, e) {
+		char b[1200];
+		json_int_t n = json_integer_value(json_array_get(e, 0));
+		int w = snprintf(b, sizeof(b), "%s: %s", name, json_string_value(json_array_get(e, 1)));
+		if (nt > 1 && w > 0 && (size_t)w < sizeof(b))
+			snprintf(b + w, sizeof(b) - (size_t)w, " (%lld of %zu trials)", (long long)n, nt);
+		json_array_append_new(flags, run_jtext(b));
+	}
+	json_decref(seen);
+}
+
+/* One-way delays across two clocks are kept out of the metrics (tables, compare,
+ * report) when the clocks may differ by more than trial.max_clock_error of the delay;
+ * the trials keep the sink's numbers, the case says why. */
+static void withhold_latency(struct runner *r, json_t *c, json_t *m, const json_t *last)
+{
+	double p50 = run_pnum(m, "lat_p50_ns");
+	const json_t *sink = json_array_get(json_object_get(last, "sink"), 0);
+	bool valid = !json_is_false(json_object_get(sink, "delay_valid"));
+	char why[400];
+	if (!checks_latency_withheld(r->clock_bound_ns, p50, r->p->trial.max_clock_error, valid,
+				     why, sizeof(why)))
+		return;
+	const char *k;
+	json_t *v;
+	json_object_foreach(m, k, v)
+		if (!strncmp(k, "lat_", 4))
+			json_object_set_new(m, k, json_null());
+	json_object_set_new(c, "latency_withheld", run_jtext(why));
+}
+
+/* --- a router that restarts ---------------------------------------------------------- */
+
+/* A short probe of test frames through the router, in both directions of a
+ * bidirectional cell (as lab tools wait for a rebooted router): true when each sink
+ * counted some; why says what it saw otherwise. */
+static bool probe(struct runner *r, const json_t *params, char *why, size_t len)
+{
+	struct trial_env e = r->env;
+	e.dut = NULL;   /* its read hook may not answer yet */
+	struct trial_req tr = { .load_pps = 1000, .duration_s = 0.5, .warmup_s = 0,
+				.params = params, .kind = "probe", .seq = 0 };
+	json_t *rec = NULL;
+	int rc = trial_run(&e, &tr, &rec);
+	const json_t *dir = prof_value(r->p, params, "direction");
+	size_t want = json_is_string(dir) && !strcmp(json_string_value(dir), "bi") ? 2 : 1;
+	const json_t *sinks = json_object_get(rec, "sink");
+	bool ok = rc == 0 && json_array_size(sinks) == want;
+	for (size_t i = 0; ok && i < want; i++)
+		ok = run_pnum(json_array_get(sinks, i), "rx_pkts") > 0;
+	if (!ok) {
+		const char *e2 = json_string_value(json_object_get(rec, "error"));
+		if (e2 && *e2)
+			snprintf(why, len, "the probe failed: %s", e2);
+		else
+			snprintf(why, len, "no test frame passed through it%s",
+				 want == 2 ? " in one direction at least" : "");
+	}
+	json_decref(rec);
+	return ok;
+}
+
+/* The boot identity of a router environment (Linux's boot_id, the BSDs'
+ * kern.boottime), or "". */
+static const char *boot_of(const json_t *env)
+{
+	const char *b = json_string_value(json_object_get(env, "boot_id"));
+	return b ? b : "";
+}
+
+/* The wait shown where the progress goes: on a terminal in the progress line, else a
+ * line when it starts, every 30 s and at the end. */
+static void progress_wait(struct runner *r, const struct plan_case *pc, double waited,
+			  int tries, const char *state)
+{
+	static double said;
+	if (r->o->quiet)
+		return;
+	if (r->tty) {   /* one line, short: the finished case's line overwrites it */
+		fprintf(stderr, "\r[%zu/%zu] %s rep %u  router restarting: %.0f s, %d tr%s%-10s",
+			r->done + 1, r->total, pc->case_id, pc->rep, waited, tries,
+			tries == 1 ? "y" : "ies", "");
+		fflush(stderr);
+		return;
+	}
+	if (tries == 0 || waited - said >= 30) {
+		fprintf(stderr, "case %zu/%zu %s rep %u: %s (%.0f s so far)\n", r->done + 1, r->total,
+			pc->case_id, pc->rep, state, waited);
+		said = tries == 0 ? 0 : waited;
+	}
+}
+
+/* After the router was told to restart: polls, with backoff (0.5 s, doubling, at most
+ * 10 s apart), until router.ready_hook exits 0 or, without one, a probe's frames pass
+ * through it; and, when its environment is read over ssh, until its boot identity has
+ * changed (a router that has not gone down yet answers too). Then reads the
+ * environment again. Fills c's router_reboot. 0; -EIO when it is not back within
+ * router.reboot_timeout (err says how long it waited and what it saw last); -EINTR. */
+static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, char *err,
+		     size_t errlen)
+{
+	const struct profile *p = r->p;
+	double tmo = p->router.reboot_timeout_s, delay = 0.5, waited = 0;
+	uint64_t t0 = mono_ns();
+	int tries = 0;
+	char last[600] = "nothing yet", before[256], what[300] = "";
+	size_t wl = 0;
+	bool env_known = r->router_env && !json_object_get(r->router_env, "note");
+	/* a router in a namespace of this host shares its boot: only a box of its own
+	 * (over ssh) shows a restart in its boot identity */
+	snprintf(before, sizeof(before), "%s", r->rut_box.ssh ? boot_of(r->router_env) : "");
+	json_t *axes = json_object();
+	for (size_t a = 0; a < p->router.naxes; a++)
+		if (p->router.axes[a].reboot) {
+			char vb[128];
+			json_t *v = json_object_get(pc->params, p->router.axes[a].name);
+			json_object_set(axes, p->router.axes[a].name, v);
+			wl += (size_t)snprintf(what + wl, wl < sizeof(what) ? sizeof(what) - wl : 0,
+					       "%s%s=%s", wl ? ", " : "", p->router.axes[a].name,
+					       res_value_str(v, vb, sizeof(vb)));
+		}
+	json_t *rec = json_object();
+	json_object_set_new(rec, "axes", axes);
+	json_object_set_new(rec, "back_by", json_string(p->router.ready_hook ? "ready_hook"
+									      : "probe"));
+	json_object_set_new(rec, "boot_id_before", before[0] ? json_string(before) : json_null());
+	json_object_set_new(c, "router_reboot", rec);
+	progress_wait(r, pc, 0, 0, "the router restarts; waiting until it is back");
+	int rc = -EIO;
+	for (;;) {
+		waited = (double)(mono_ns() - t0) / 1e9;
+		if (waited >= tmo)
+			break;
+		double until = fmin(waited + delay, tmo);
+		delay = fmin(delay * 2, 10);
+		while (!*r->env.stop && (double)(mono_ns() - t0) / 1e9 < until)
+			usleep(100 * 1000);
+		if (*r->env.stop) {
+			rc = -EINTR;
+			break;
+		}
+		tries++;
+		waited = (double)(mono_ns() - t0) / 1e9;
+		progress_wait(r, pc, waited, tries, "the router restarts; waiting until it is back");
+		bool ready;
+		if (p->router.ready_hook) {
+			char out[512];
+			int st = dut_ready(r->dut, pc->params, out, sizeof(out));
+			ready = st == 0;
+			if (!ready) {
+				out[strcspn(out, "\n")] = 0;
+				snprintf(last, sizeof(last), "router.ready_hook exited with status %d%s%.300s",
+					 st, out[0] ? ": " : "", out);
+			}
+		} else {
+			ready = probe(r, pc->params, last, sizeof(last));
+		}
+		if (*r->env.stop) {
+			rc = -EINTR;
+			break;
+		}
+		if (!ready)
+			continue;
+		if (env_known) {
+			json_t *env = run_external_env(r, false);
+			const char *now = boot_of(env);
+			if (before[0] && (!*now || !strcmp(now, before))) {
+				snprintf(last, sizeof(last), *now ? "it answers, but has not restarted yet "
+					 "(its boot identity is unchanged: %.200s)"
+					 : "it answers, but its boot identity cannot be read", now);
+				json_decref(env);
+				continue;
+			}
+			char t[32];
+			run_utc_now(t, sizeof(t));
+			json_object_set_new(env, "collected_utc", json_string(t));
+			json_decref(r->router_env);
+			r->router_env = env;
+			json_object_set_new(rec, "boot_id", *now ? json_string(now) : json_null());
+		}
+		rc = 0;
+		break;
+	}
+	waited = (double)(mono_ns() - t0) / 1e9;
+	json_object_set_new(rec, "waited_s", json_real(round(waited * 10) / 10));
+	json_object_set_new(rec, "tries", json_integer(tries));
+	json_object_set_new(rec, "back", json_boolean(rc == 0));
+	if (rc == -EIO) {
+		snprintf(err, errlen, "the router did not come back after the reboot for %s: waited "
+			 "%.1f s (router.reboot_timeout %g s), %d tr%s; the last: %s", what, waited,
+			 tmo, tries, tries == 1 ? "y" : "ies", last);
+		json_object_set_new(rec, "last", run_jtext(last));
+	}
+	if (!r->o->quiet && !r->tty && rc == 0)
+		fprintf(stderr, "case %zu/%zu %s rep %u: the router is back after %.1f s (%d tr%s)\n",
+			r->done + 1, r->total, pc->case_id, pc->rep, waited, tries,
+			tries == 1 ? "y" : "ies");
+	return rc;
+}
+
+/* Brings the router to the cell: a restart first when a reboot axis changes (waited
+ * for), then everything else (dut.h). Records what ran and what was read back in c.
+ * 0; -EIO (err says why); -EINTR. */
+static int router_to_cell(struct runner *r, const struct plan_case *pc, json_t *c, char *err,
+			  size_t errlen)
+{
+	if (!r->dut)
+		return 0;
+	dut_case_begin(r->dut);
+	if (r->boot_stale && r->router_env && dut_reboot_pending(r->dut, pc->params)) {
+		/* it may have come back late: the boot a restart must change is today's */
+		json_decref(r->router_env);
+		r->router_env = run_external_env(r, false);
+		r->boot_stale = false;
+	}
+	int rc = dut_apply_reboot(r->dut, pc->params, err, errlen);
+	if (rc == 1) {
+		rc = wait_back(r, pc, c, err, errlen);
+		if (rc)
+			dut_forget(r->dut);   /* whatever state it is in, set all of it again */
+		else
+			dut_rebooted(r->dut);
+		r->boot_stale = rc != 0;
+	}
+	if (!rc)
+		rc = dut_apply(r->dut, pc->params, err, errlen);
+	const json_t *hooks = dut_hook_log(r->dut);
+	if (json_array_size(hooks))   /* what was run on the router, as run */
+		json_object_set_new(c, "router_hooks", json_deep_copy(hooks));
+	const json_t *ver = dut_verified(r->dut);
+	if (ver)
+		json_object_set_new(c, "router_verify", json_deep_copy(ver));
+	if (prof_has_reboots(r->p) && r->router_env)
+		json_object_set_new(c, "router_env", run_router_env_brief(r->router_env));
+	return rc;
+}
+
+/* Runs one case into c (the case object already in the document). Returns 0, -EINTR,
+ * or -EIO (the case failed: its status says so). */
+int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
+{
+	const struct profile *p = r->p;
+	json_t *trials = json_array(), *flags = json_array();
+	json_object_set_new(c, "trials", trials);
+	char t[32], err[1024] = "";
+	run_utc_now(t, sizeof(t));
+	json_object_set_new(c, "start_utc", json_string(t));
+	int rc = router_to_cell(r, pc, c, err, sizeof(err));
+	if (rc == -EINTR) {
+		json_object_set_new(c, "interrupted", json_true());
+		json_object_set_new(c, "flags", flags);
+		return -EINTR;
+	}
+	if (rc == -ENOMEM) {
+		json_decref(flags);
+		return -ENOMEM;
+	}
+	if (rc) {
+		json_object_set_new(c, "status", json_string("failed"));
+		json_object_set_new(c, "error", run_jtext(err));
+		json_object_set_new(c, "flags", flags);
+		return -EIO;
+	}
+	struct search_cfg sc;
+	search_config(r, pc->params, &sc);
+	bool at_max = sc.method == SM_FIXED && isnan(prof_num(p, pc->params, "offered"));
+	if (search_cfg_check(&sc, err, sizeof(err))) {
+		json_object_set_new(c, "status", json_string("failed"));
+		json_object_set_new(c, "error", run_jtext(err));
+		json_object_set_new(c, "flags", flags);
+		return -EIO;
+	}
+	struct search *s = search_new(&sc);
+	if (!s)
+		return -ENOMEM;
+	struct search_req req;
+	struct check_ctx cc = check_ctx(p, pc->params);
+	const json_t *dir = prof_value(p, pc->params, "direction");
+	bool bi = json_is_string(dir) && !strcmp(json_string_value(dir), "bi");
+	json_t *last = NULL;
+	int seq = 0;
+	bool flagged = false;
+	while (!*r->env.stop && search_next(s, &req) == 0) {
+		struct trial_req tr = { .load_pps = at_max ? 0 : req.load_pps,
+					.duration_s = req.duration_s,
+					.warmup_s = p->trial.warmup_s, .params = pc->params,
+					.kind = sc.method == SM_FIXED ? "fixed"
+						: sc.method == SM_LADDER ? "ladder" : "search",
+					.seq = ++seq };
+		json_t *rec = NULL;
+		rc = trial_run(&r->env, &tr, &rec);
+		if (!rec)
+			break;
+		json_object_set_new(rec, "why", json_string(req.why ? req.why : ""));
+		if (checks_run(rec, &cc) > 0)
+			flagged = true;
+		json_array_append_new(trials, rec);
+		if (rc == -EINTR)
+			break;
+		if (rc || (r->dut && !dut_alive(r->dut))) {
+			const json_t *e = json_object_get(rec, "error");
+			snprintf(err, sizeof(err), "%s", json_is_string(e) && json_string_length(e)
+				 ? json_string_value(e) : "the forwarder died during the trial");
+			rc = -EIO;
+			break;
+		}
+		unsigned long long tx, rx;
+		double offered;
+		trial_counts(rec, &tx, &rx, &offered);
+		search_record(s, &req, tx, rx, offered > 0 ? offered : req.load_pps);
+		last = rec;
+		run_save(r);
+	}
+	struct search_res sr;
+	search_result(s, &sr);
+	search_free(s);
+	if (rc == -EINTR || *r->env.stop) {
+		json_object_set_new(c, "interrupted", json_true());
+		json_object_set_new(c, "flags", flags);
+		return -EINTR;
+	}
+	run_utc_now(t, sizeof(t));
+	json_object_set_new(c, "end_utc", json_string(t));
+	if (rc) {
+		json_object_set_new(c, "status", json_string("failed"));
+		json_object_set_new(c, "error", run_jtext(err));
+		json_object_set_new(c, "flags", flags);
+		return -EIO;
+	}
+	json_object_set_new(c, "results", results_obj(&sr, p->trial.method));
+	json_t *m = case_metrics(&sr, trials, last, bi);
+	json_object_set_new(c, "metrics", m);
+	json_t *from = json_object_get(last, "fwd_rate_from");
+	if (json_is_string(from))   /* how this case's fwd_pps was measured (compare) */
+		json_object_set(c, "fwd_rate_from", from);
+	withhold_latency(r, c, m, last);
+	if (flagged)
+		failed_checks(trials, flags);
+	double fwd = run_pnum(m, "fwd_pps");
+	if (r->ceiling_pps > 0 && !isnan(fwd) && fwd >= 0.97 * r->ceiling_pps * (bi ? 2 : 1)) {
+		char b[160];
+		snprintf(b, sizeof(b), "at the rig's own ceiling (%.0f pps): the sender or sink, "
+			 "not the router, may be the limit", r->ceiling_pps);
+		json_array_append_new(flags, json_string(b));
+		json_object_set_new(m, "rig_limited", json_integer(1));
+	}
+	json_object_set_new(c, "flags", flags);
+	json_object_set_new(c, "status", json_string(json_array_size(flags) ? "flagged" : "ok"));
+	return 0;
+}

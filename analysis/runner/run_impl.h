@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* run_impl.h — what the files of `ppslab run` share (run.h is what others see): the
+ * runner's state and the steps run.c calls. run.c owns the whole run and the results
+ * document; run_env.c the topology, the boxes' environment and clocks; run_rig.c the
+ * rig's own ceiling; run_case.c one case and a router that restarts; run_print.c the
+ * summary, table and plot at the end. */
+#ifndef PPSLAB_ANALYSIS_RUNNER_RUN_IMPL_H
+#define PPSLAB_ANALYSIS_RUNNER_RUN_IMPL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "box.h"
+#include "dut.h"
+#include "plan.h"
+#include "profile.h"
+#include "run.h"
+#include "trial.h"
+
+struct runner {
+	const struct run_opts *o;
+	struct profile *p;
+	struct plan plan;
+	const char *out;         /* results path */
+	json_t *root;            /* the results document */
+	json_t *cases;           /* root.cases (borrowed) */
+	struct trial_env env;
+	struct box rut_box;
+	struct dut *dut;
+	char tmpdir[64];
+	char rut_in[32], rut_out[32];   /* the forwarder's interfaces (dut keeps pointers) */
+	char **ssh_opts;         /* topology.ssh_options as a vector (borrowed strings) */
+	double ceiling_pps;      /* the rig's, 0 unknown */
+	double clock_bound_ns;   /* |clock(sink) − clock(gen)| at most this; NaN unknown */
+	size_t done, total, failed;
+	uint64_t t_start;
+	double case_s_sum;
+	size_t case_s_n;
+	bool tty;
+	json_t *router_env;      /* the external router as last read (at the start, then after
+				  * every reboot), or NULL */
+	bool boot_stale;         /* a reboot was not waited out: router_env's boot identity
+				  * may be old */
+};
+
+/* run.c: the results document */
+/* A JSON string of text that may hold anything a tool printed: bytes that are not
+ * UTF-8 become '?', so the error is never silently dropped. */
+json_t *run_jtext(const char *t);
+void run_utc_now(char *buf, size_t len);
+/* Saves the document with updated_utc now; logs a failure and returns its -errno. */
+int run_save(struct runner *r);
+/* o.k as a number, NaN when absent. */
+double run_pnum(const json_t *o, const char *k);
+/* The progress line of case pc, just done into c. */
+void run_progress(struct runner *r, const struct plan_case *pc, const json_t *c);
+
+/* run_env.c: the topology and what the run records of it */
+int run_topology_up(struct runner *r);
+/* the rut box's two interfaces from "rut0,rut1" */
+void run_rut_ifaces(const struct profile *p, char *in, char *out, size_t len);
+/* An external router's environment, read without ppslab on it (rutenv.h); say: log
+ * what is read. */
+json_t *run_external_env(struct runner *r, bool say);
+/* What a case records of the router it ran on: OS, boot identity, tunables. */
+json_t *run_router_env_brief(const json_t *env);
+/* Every sender's and sink's clock against ours, and the bound on their difference. */
+void run_clocks(struct runner *r, json_t *env);
+/* Each box's clock offset against ours, for the start instant handed to it. */
+void run_box_offsets(struct runner *r);
+/* The results document's environment object. */
+json_t *run_environment(struct runner *r);
+/* Each ssh box and hook destination reached once before anything is measured. */
+int run_reach_all(struct runner *r);
+
+/* run_rig.c: the rig's own ceiling (calibration and the direct run), or NULL */
+json_t *run_rig_measure(struct runner *r);
+
+/* run_case.c: runs one case into c (the case object already in the document). Returns
+ * 0, -EINTR, or -EIO (the case failed: its status says so). */
+int run_case(struct runner *r, const struct plan_case *pc, json_t *c);
+
+/* run_print.c: the summary and the rule-cost fits into the document; the table and the
+ * plot the profile's output asks for, or the single cell's metrics. */
+void run_finish_outputs(struct runner *r);
+void run_print_table_plot(struct runner *r);
+
+#endif

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* run_print.c — the end of a run: the summary, the table and the plot (see run_impl.h) */
+#include "run_impl.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "model.h"
+#include "pivot.h"
+#include "plot.h"
+
+/* --- the end: summary, table, plot ----------------------------------------------------- */
+
+void run_finish_outputs(struct runner *r)
+{
+	struct res_file *rf = NULL;
+	char err[512];
+	if (res_from_json(r->root, r->out, &rf, err, sizeof(err)) == 0) {
+		json_t *sum = res_summary(rf);
+		if (sum)
+			json_object_set_new(r->root, "summary", sum);
+		/* the rule-cost model beside the medians it was fitted to (model.h) */
+		json_t *fits = res_fits(rf);
+		if (fits && json_array_size(fits))
+			json_object_set_new(r->root, "fits", fits);
+		else
+			json_decref(fits);
+		res_free(rf);
+	} else {
+		log_warn("summary not computed: %s", err);
+	}
+}
+
+static bool swept(const struct profile *p, const char *axis, size_t len)
+{
+	for (size_t i = 0; i < p->naxes; i++)
+		if (strlen(p->axes[i].name) == len && !strncmp(p->axes[i].name, axis, len))
+			return true;
+	return false;
+}
+
+/* An output setting as it applies to this run: --set may have fixed an axis the
+ * profile's table or plot names (rows, x, by, a where condition); such a name is
+ * dropped (defaults apply) rather than failing the table. Returns NULL to drop. */
+static const char *applies(struct runner *r, const char *key, const char *val, char *buf,
+			   size_t len, bool *dropped)
+{
+	bool axis_key = !strcmp(key, "rows") || !strcmp(key, "x") || !strcmp(key, "y") ||
+			!strcmp(key, "by") || (!strcmp(key, "cols") && !strchr(val, '='));
+	if (axis_key)   /* with the first axis gone, the second takes its place */
+		return swept(r->p, val, strlen(val)) && !*dropped ? val
+		       : ((*dropped = true), NULL);
+	if (strcmp(key, "where"))
+		return val;
+	size_t n = 0;
+	buf[0] = 0;
+	for (const char *c = val; *c;) {
+		size_t l = strcspn(c, ","), eq = strcspn(c, "=");
+		if (eq < l && swept(r->p, c, eq) && n + l + 2 < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%.*s", n ? "," : "", (int)l, c);
+		c += l + (c[l] == ',');
+	}
+	return n ? buf : NULL;
+}
+
+/* A run without swept axes has one cell: no pivot to make, its metrics as lines. */
+static void print_single_cell(struct runner *r)
+{
+	json_t *sum = json_object_get(r->root, "summary"), *row;
+	size_t i;
+	printf("\n%s, one cell (no axis swept)\n", r->p->name);
+	json_array_foreach(sum, i, row) {
+		const char *m = json_string_value(json_object_get(row, "metric"));
+		double med = run_pnum(row, "median");
+		if (m && !isnan(med))
+			printf("  %-22s %.6g%s\n", m, med,
+			       json_integer_value(json_object_get(row, "n")) > 1 ? " (median)" : "");
+	}
+}
+
+/* An output.table or output.plot word as it applies to this run (applies()), NULL when
+ * the profile does not give it or --set dropped it. */
+static const char *word(struct runner *r, const json_t *o, const char *key, char *buf,
+			size_t len, bool *dropped)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? applies(r, key, json_string_value(v), buf, len, dropped)
+	       : NULL;
+}
+
+void run_print_table_plot(struct runner *r)
+{
+	char wbuf[2][512], err[4096];
+	if (r->p->naxes == 0) {
+		print_single_cell(r);
+		return;
+	}
+	bool dropped[2] = { false, false };
+	const json_t *out = r->p->output;
+	const json_t *tab = json_object_get(out, "table"), *plot = json_object_get(out, "plot");
+	if (!r->o->no_table) {
+		char *b = wbuf[0];
+		size_t l = sizeof(wbuf[0]);
+		bool *d = &dropped[0];
+		/* in this order: where shares one buffer, and an axis dropped before shifts
+		 * the ones after */
+		struct pv_text t;
+		t.rows = word(r, tab, "rows", b, l, d);
+		t.cols = word(r, tab, "cols", b, l, d);
+		t.metric = word(r, tab, "metric", b, l, d);
+		t.where = word(r, tab, "where", b, l, d);
+		t.show = word(r, tab, "show", b, l, d);
+		t.row_label = word(r, tab, "row_label", b, l, d);
+		t.title = word(r, tab, "title", b, l, d);
+		printf("\n");
+		fflush(stdout);
+		err[0] = 0;
+		int rc = pv_table_text(stdout, r->out, &t, err, sizeof(err));
+		if (rc && rc != -EIO && err[0])   /* a closed stdout has nobody to tell */
+			log_err("%s", err);
+	}
+	const char *plotfile = r->o->plot ? r->o->plot
+			     : json_string_value(json_object_get(plot, "output"));
+	if (plotfile) {
+		char *b = wbuf[1];
+		size_t l = sizeof(wbuf[1]);
+		bool *d = &dropped[1];
+		struct plot_text t;
+		t.kind = word(r, plot, "kind", b, l, d);
+		t.x = word(r, plot, "x", b, l, d);
+		t.y = word(r, plot, "y", b, l, d);
+		t.by = word(r, plot, "by", b, l, d);
+		t.metric = word(r, plot, "metric", b, l, d);
+		t.where = word(r, plot, "where", b, l, d);
+		t.title = word(r, plot, "title", b, l, d);
+		t.output = plotfile;
+		err[0] = 0;
+		if (plot_results_text(r->out, &t, stdout, err, sizeof(err)) && err[0])
+			log_err("%s", err);
+	}
+}
