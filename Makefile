@@ -38,7 +38,9 @@ SANFLAGS   :=
 endif
 
 CFLAGS     ?= -O2 -g
+# Warnings as DPDK keeps them; WERROR=1 (every CI pass) makes them errors.
 XCFLAGS    := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-missing-field-initializers \
+              -Wmissing-prototypes -Wstrict-prototypes -Wundef -Wformat=2 -Wvla -Wcast-qual \
               -MMD -MP -Ilib -pthread $(SANFLAGS)
 ifeq ($(WERROR),1)
 XCFLAGS    += -Werror

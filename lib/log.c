@@ -20,6 +20,8 @@ int log_level(void)
 }
 
 static void log_v(int level, const char *what, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static void log_v(int level, const char *what, const char *fmt, va_list ap)
 {
 	if (level > log_lvl)
 		return;

@@ -84,7 +84,7 @@ static void stage_abort(struct xc *x)
 	free(g->r);
 	free(g->z);
 	x->grave = NULL;
-	x->rules = (struct fw_rules *)fw_rules_get(x->fw);
+	x->rules = atomic_load_explicit(&x->fw->rules, memory_order_acquire);
 }
 
 struct retired_set {
@@ -737,7 +737,7 @@ int fw_exec(struct fw *fw, const char *line, char *out, size_t outlen, struct fw
 		return fw_oom(d);
 	int rc = fw_lex(line, lx, d);
 	if (!rc) {
-		struct xc x = { .fw = fw, .rules = (struct fw_rules *)fw_rules_get(fw), .out = &o,
+		struct xc x = { .fw = fw, .rules = atomic_load_explicit(&fw->rules, memory_order_acquire), .out = &o,
 				.d = d };
 		int skip = lx->n && !strcmp(lx->t[0].s, "ipfw");
 		rc = run(&x, lx->t + skip, lx->n - skip, lx->eol_col);

@@ -28,6 +28,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -165,7 +166,7 @@ static struct dyn_bk *bk_new(uint32_t nb)
 	_Atomic uint32_t *h = calloc(2 * (size_t)nb, sizeof(*h));
 	if (!b || !h) {
 		free(b);
-		free((void *)h);
+		free((void *)(uintptr_t)h);   /* free() takes no _Atomic pointer */
 		return NULL;
 	}
 	b->nb = nb;
@@ -179,7 +180,7 @@ static void bk_free(void *arg)
 	struct dyn_bk *b = arg;
 	if (!b)
 		return;
-	free((void *)b->head);
+	free((void *)(uintptr_t)b->head);   /* free() takes no _Atomic pointer */
 	free(b);
 }
 
@@ -819,9 +820,9 @@ void fw_dyn_widths(const struct fw *fw, int *pcw, int *bcw)
 	uint32_t used = atomic_load_explicit(&d->used_pub, memory_order_acquire);
 	for (uint32_t i = 1; i <= used; i++) {
 		const struct dstate *s = S(d, i);
-		if (!LD(((struct dstate *)s)->type))
+		if (!LD(s->type))
 			continue;
-		uint64_t pc = LD(((struct dstate *)s)->pcnt), bc = LD(((struct dstate *)s)->bcnt);
+		uint64_t pc = LD(s->pcnt), bc = LD(s->bcnt);
 		if (width(pc) > *pcw)
 			*pcw = width(pc);
 		if (width(bc) > *bcw)

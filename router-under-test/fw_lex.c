@@ -12,6 +12,8 @@
 #include "fw_impl.h"
 
 static void diag_set(struct fw_diag *d, int col, int ex, bool kernel, const char *fmt,
+		     va_list ap) __attribute__((format(printf, 5, 0)));
+static void diag_set(struct fw_diag *d, int col, int ex, bool kernel, const char *fmt,
 		     va_list ap)
 {
 	d->col = col;
@@ -164,7 +166,7 @@ int fw_lex(const char *line, struct fw_lex *lx, struct fw_diag *d)
 		if (!l || lx->t[i].s[l - 1] != ',' || !strcmp(lx->t[i + 1].s, "//") ||
 		    (i > 0 && !strcmp(lx->t[i - 1].s, "//")))
 			continue;
-		char *end = (char *)lx->t[i].s + l;
+		char *end = lx->buf + (lx->t[i].s - lx->buf) + l;   /* the words are in buf */
 		size_t l2 = strlen(lx->t[i + 1].s);
 		memmove(end, lx->t[i + 1].s, l2 + 1);
 		memmove(&lx->t[i + 1], &lx->t[i + 2], (size_t)(lx->n - i - 2) * sizeof(lx->t[0]));

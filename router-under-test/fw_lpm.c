@@ -16,6 +16,7 @@
  * pointer store, the old one freed after a grace period (fw_retire). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -80,7 +81,7 @@ static void arr_free(void *arg)
 		return;
 	free(a->key);
 	free(a->val);
-	free((void *)a->used);
+	free((void *)(uintptr_t)a->used);   /* free() takes no _Atomic pointer */
 	free(a);
 }
 

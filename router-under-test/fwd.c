@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -79,7 +80,7 @@ static struct fwd_thr *thr_new(struct fwd *f, int id)
 	t->ip_id = (uint16_t)(mono_ns() >> 10) + (uint16_t)(id * 4099);
 	if (!t->scratch || !t->denied_by_rule) {
 		free(t->scratch);
-		free((void *)t->denied_by_rule);
+		free((void *)(uintptr_t)t->denied_by_rule);   /* free() takes no _Atomic pointer */
 		free(t);
 		return NULL;
 	}
@@ -209,7 +210,7 @@ void fwd_fini(struct fwd *f)
 			continue;
 		for (int i = 0; i < FWD_MAX_PORTS; i++)
 			port_close(th->port[i]);
-		free((void *)th->denied_by_rule);
+		free((void *)(uintptr_t)th->denied_by_rule);   /* free() takes no _Atomic pointer */
 		free(th->scratch);
 		free(th);
 		f->thr[t] = NULL;

@@ -304,10 +304,13 @@ static int apply_knobs(const struct args *a, struct fwdloop *s)
 				      .knob_hook = fwdloop_knob_written, .hook_arg = s };
 	for (int i = 0; i < a->nknobs; i++) {
 		struct sbuf out, err;
-		char *argv[1] = { (char *)a->knobs[i] };
+		char *argv[1] = { strdup(a->knobs[i]) };   /* bsdctl_sysctl's words are its own */
+		if (!argv[0])
+			return EX_OSERR;
 		sbuf_init(&out, 0);
 		sbuf_init(&err, 0);
 		int st = bsdctl_sysctl(tab, n, &ctx, 1, argv, &out, &err);
+		free(argv[0]);
 		if (st) {
 			size_t l = err.len;
 			while (l && err.s[l - 1] == '\n')

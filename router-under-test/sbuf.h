@@ -20,7 +20,8 @@ void sbuf_reset(struct sbuf *b);
 void sbuf_cat(struct sbuf *b, const char *s);
 void sbuf_bcat(struct sbuf *b, const void *p, size_t n);
 void sbuf_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sbuf_vprintf(struct sbuf *b, const char *fmt, va_list ap);
+void sbuf_vprintf(struct sbuf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* The text ("" when empty). */
 const char *sbuf_data(const struct sbuf *b);
 

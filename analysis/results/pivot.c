@@ -297,7 +297,7 @@ static int make_blocks(struct pivot *pv, const struct res_sel *where, char **lis
 
 /* Which axes still vary among the cells matching where, excluding the used ones. */
 static size_t varying_axes(const struct res_file *rf, const struct res_sel *where,
-			   char **used, size_t nused, char **out)
+			   const char **used, size_t nused, char **out)
 {
 	size_t k = 0;
 	for (size_t a = 0; a < rf->naxes; a++) {
@@ -409,12 +409,12 @@ static int fill_cells(struct pivot *pv, const struct res_sel *where, char *err,
 	return 0;
 }
 
-static int add_used(char **used, size_t *n, const char *axis)
+static int add_used(const char **used, size_t *n, const char *axis)
 {
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp(used[i], axis))
 			return 0;
-	used[(*n)++] = (char *)axis;
+	used[(*n)++] = axis;
 	return 0;
 }
 
@@ -472,7 +472,7 @@ int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **
 				return rc;
 	if (rq->cols && rq->nspec)
 		return fail(err, errlen, "--cols: give an axis or column specs, not both");
-	char *used[64];
+	const char *used[64];
 	size_t nused = 0;
 	if (rq->rows) {
 		if ((rc = check_axis(rf, rq->rows, "--rows", err, errlen)))

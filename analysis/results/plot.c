@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "fmt.h"
 #include "grid.h"
+#include "jout.h"
 #include "num.h"
 #include "pivot.h"
 #include "proc.h"
@@ -65,7 +66,7 @@ size_t plot_flag_notes(const json_t *reasons, size_t ncells, const char *how,
 	const char *k;
 	json_t *e;
 	size_t kinds = json_object_size(reasons), shown = 0;
-	json_object_foreach((json_t *)reasons, k, e) {
+	json_object_foreach(jmut(reasons), k, e) {
 		if (n >= max)
 			break;
 		(void)k;

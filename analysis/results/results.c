@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "jout.h"
 #include "strlist.h"
 
 static const char *type_name(const json_t *v)
@@ -230,7 +231,7 @@ char *res_canon(const json_t *params)
 		return NULL;
 	const char *k;
 	json_t *v;
-	json_object_foreach((json_t *)params, k, v)
+	json_object_foreach(jmut(params), k, v)
 		keys[i++] = k;
 	qsort(keys, n, sizeof(*keys), cmp_str);
 	s = strdup("");
@@ -861,7 +862,7 @@ json_t *res_get(const json_t *root, ...)
 	for (const char *k = va_arg(ap, const char *); k && v; k = va_arg(ap, const char *))
 		v = json_is_object(v) ? json_object_get(v, k) : NULL;
 	va_end(ap);
-	return (json_t *)v;
+	return jmut(v);
 }
 
 char *res_env_line(const struct res_file *rf, const char *role, char *buf, size_t len)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "jout.h"
 #include "results.h"
 
 /* counters: subtracted over an interval; everything else is a gauge or a setting */
@@ -34,7 +35,7 @@ static json_t *delta(const json_t *a, const json_t *b, bool all_counters)
 		json_t *o = json_object();
 		const char *k;
 		json_t *bv;
-		json_object_foreach((json_t *)b, k, bv) {
+		json_object_foreach(jmut(b), k, bv) {
 			const json_t *av = json_is_object(a) ? json_object_get(a, k) : NULL;
 			bool sub = all_counters || is_counter(k);
 			/* drops{} and denied_by_rule{} hold only counters, keyed by cause/rule */
@@ -57,14 +58,14 @@ static json_t *delta(const json_t *a, const json_t *b, bool all_counters)
 		json_t *arr = json_array();
 		size_t i;
 		json_t *bv;
-		json_array_foreach((json_t *)b, i, bv) {
+		json_array_foreach(jmut(b), i, bv) {
 			const json_t *av = json_is_array(a) ? json_array_get(a, i) : NULL;
 			const json_t *bn = json_object_get(bv, "number");
 			if (bn) {   /* a rule: the one with that number, wherever it is */
 				size_t j;
 				json_t *x;
 				av = NULL;
-				json_array_foreach((json_t *)a, j, x)
+				json_array_foreach(jmut(a), j, x)
 					if (res_value_eq(bn, json_object_get(x, "number")))
 						av = x;
 			}
@@ -149,7 +150,7 @@ json_t *dut_trial_record(struct dut *d, const json_t *before, const json_t *afte
 	}
 	if (d->kind != PR_EXTERNAL || !d->cfg.p->router.read_hook)
 		return NULL;
-	json_t *a = after ? json_incref((json_t *)after) : dut_ext_read(d);
+	json_t *a = after ? json_incref(jmut(after)) : dut_ext_read(d);
 	json_t *o = json_object();
 	json_object_set(o, "hook", d->cfg.p->router.read_hook);
 	json_object_set(o, "status", json_object_get(a, "status"));

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "jout.h"
 #include "log.h"
 #include "proc.h"
 #include "results.h"
@@ -268,7 +269,7 @@ void dut_rebooted(struct dut *d)
 	for (size_t i = 0; keep && i < p->router.naxes; i++) {
 		const json_t *v = json_object_get(d->applied, p->router.axes[i].name);
 		if (p->router.axes[i].reboot && v)
-			json_object_set(keep, p->router.axes[i].name, (json_t *)v);
+			json_object_set(keep, p->router.axes[i].name, jmut(v));
 	}
 	json_object_clear(d->applied);
 	if (keep)
@@ -477,7 +478,7 @@ int dut_reach(struct dut *d, char *err, size_t errlen)
 		size_t m = 0;
 		json_array_foreach(all[i], j, w)
 			if (m < 255)
-				av[m++] = (char *)json_string_value(w);
+				av[m++] = proc_arg(json_string_value(w));
 		av[m] = NULL;
 		if (box_ssh_dest(av, &dest)) {
 			json_decref(probe);

@@ -147,7 +147,7 @@ static void read_files(const char *netns, struct fileval *fv, int n)
 	av[k++] = "";
 	av[k++] = "--";
 	for (int i = 0; i < n; i++)
-		av[k++] = (char *)fv[i].path;
+		av[k++] = proc_arg(fv[i].path);
 	av[k] = NULL;
 	struct proc_opts o = { .netns = netns, .out = out, .outlen = ENV_OUT_MAX,
 			       .quiet_err = 1, .timeout_ns = ENV_TIMEOUT_NS };
@@ -351,9 +351,9 @@ static json_t *nic_json(const char *netns, const char *ifname, const char *speed
 	jset_s(nic, "name", ifname);
 	if (!out)
 		goto done;
-	char *av_ns[] = { "ip", "-n", (char *)netns, "-d", "-j", "link", "show", "dev",
-			  (char *)ifname, NULL };
-	char *av_here[] = { "ip", "-d", "-j", "link", "show", "dev", (char *)ifname, NULL };
+	char *av_ns[] = { "ip", "-n", proc_arg(netns), "-d", "-j", "link", "show", "dev",
+			  proc_arg(ifname), NULL };
+	char *av_here[] = { "ip", "-d", "-j", "link", "show", "dev", proc_arg(ifname), NULL };
 	char **argv = netns ? av_ns : av_here;
 	struct proc_opts o = { .out = out, .outlen = ENV_OUT_MAX, .merge_err = 1,
 			       .timeout_ns = ENV_TIMEOUT_NS };

@@ -115,6 +115,8 @@ double search_ct(double load_pps, const struct search_trial *t, size_t n, double
 }
 
 static int bad(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int bad(char *err, size_t errlen, const char *fmt, ...)
 {
 	if (err && errlen) {
 		va_list ap;
@@ -261,6 +263,8 @@ size_t search_trials(const struct search *s, const struct search_trial **t)
 	return s->ntr;
 }
 
+static int request(struct search *s, struct search_req *r, double load, double dur,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 static int request(struct search *s, struct search_req *r, double load, double dur,
 		   const char *fmt, ...)
 {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "cmd.h"
 #include "ctl.h"
 #include "devpoll.h"

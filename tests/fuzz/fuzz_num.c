@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "num.h"
 
 static void check(int rc, int ok_in_range)

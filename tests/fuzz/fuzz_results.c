@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fuzz.h"
 #include "model.h"
 #include "results.h"
 

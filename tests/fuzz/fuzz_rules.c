@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz.h"
 #include "fw.h"
 
 static const char *const ifs[] = { "em0", "em1", "vlan10" };

@@ -59,14 +59,14 @@ start router rut bash "$TOP/tests/integ/bsd_router.sh" boot "$D" "$B" "$SSHD" "$
 SSHO=(-p 2222 -i "$K" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR
       -o ConnectTimeout=10)
 R=root@198.19.255.2
-up=no
-for i in $(seq 1 100); do
-	inns gen ssh -o BatchMode=yes "${SSHO[@]}" "$R" true 2>/dev/null && { up=yes; break; }
-	sleep 0.1
-done
-eq "the router's sshd answers on the control link" "$up" yes
+rsysctl() { inns gen ssh -o BatchMode=yes "${SSHO[@]}" "$R" sysctl -n "$1" 2>&1; }
+# booted: its sshd answers, then its forwarder (the sysctl behind it) once it is ready
+check "the router's sshd answers on the control link" \
+	wait_until 30 "the router's sshd" inns gen ssh -o BatchMode=yes "${SSHO[@]}" "$R" true
+hz_2000() { [ "$(rsysctl kern.hz)" = 2000 ]; }
+wait_until 30 "the router's forwarder answering sysctl" hz_2000 >/dev/null
 eq "... and its sysctl is the emulated FreeBSD's: kern.hz from the loader file" \
-	"$(inns gen ssh -o BatchMode=yes "${SSHO[@]}" "$R" sysctl -n kern.hz 2>&1)" 2000
+	"$(rsysctl kern.hz)" 2000
 
 # runs in the gen namespace; a profile from the base one with jq FILTER
 P=$T/base.json

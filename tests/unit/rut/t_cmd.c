@@ -30,9 +30,11 @@ static int run(const char *line, const char *data)
 	sbuf_free(&R.err);
 	memset(&R, 0, sizeof(R));
 	snprintf(R.line, sizeof(R.line), "%s", line);
+	static char buf[1 << 16];   /* the request owns its data, as ctl.c's does */
 	if (data) {
-		R.data = (char *)data;
-		R.datalen = strlen(data);
+		snprintf(buf, sizeof(buf), "%s", data);
+		R.data = buf;
+		R.datalen = strlen(buf);
 	}
 	return cmd_exec(&S, &R);
 }
