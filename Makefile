@@ -89,7 +89,7 @@ ANA_DIRS   := analysis analysis/runner analysis/results
 ROOMS      := lib gen sink rut analysis
 ANA_SRCS   := $(foreach d,$(ANA_DIRS),$(wildcard $(d)/*.c))
 # Unit tests live in the room they test: tests/unit/<room>/t_*.c, ROOM one of lib gen sink
-# rut analysis (ROOMS below); each sees lib/ and its room's headers and links only its
+# rut analysis (ROOMS above); each sees lib/ and its room's headers and links only its
 # room's archive.
 UNIT_SRCS  := $(wildcard $(foreach r,$(ROOMS),tests/unit/$(r)/t_*.c))
 # Test helpers (tests/helpers/NAME.c → $(B)/tests/helpers/NAME): small programs the
@@ -145,8 +145,8 @@ $(shell mkdir -p $(B) && [ "$$(cat $(B)/git-rev 2>/dev/null)" = "$(GIT_REV) $(SH
 $(B)/obj/lib/version.o: XCFLAGS += -DPPSLAB_GIT='"$(GIT_REV)"' -DPPSLAB_SHARE_DIR='"$(SHARE_DIR)"'
 $(B)/obj/lib/version.o: $(B)/git-rev
 
-# Unit tests reach every program's modules (and the helpers' shared headers);
-# micro-benchmarks too.
+# Fuzz harnesses and micro-benchmarks reach every program's modules; a unit test its
+# room's (below).
 ANA_INC    := $(addprefix -I,$(ANA_DIRS))
 $(B)/obj/analysis/%.o: XCFLAGS += $(ANA_INC)
 $(B)/obj/tests/%.o: XCFLAGS += -Itests/unit -Itests/helpers

@@ -321,27 +321,7 @@ static int list_check(const char *name, const char *list)
 
 static int parse_cpus(struct args *a)
 {
-	char buf[256], *save = NULL;
-	cpu_set_t allowed;
-	if (list_check("cpus", a->cpus))
-		return EX_USAGE;
-	if (strlen(a->cpus) >= sizeof(buf))
-		return cli_bad("cpus", a->cpus, "a list of CPU numbers such as 0,1");
-	strcpy(buf, a->cpus);
-	CPU_ZERO(&allowed);
-	sched_getaffinity(0, sizeof(allowed), &allowed);
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		uint64_t c;
-		if (a->cfg.ncpus == GEN_MAX_THREADS || num_u64(t, 0, CPU_SETSIZE - 1, &c))
-			return cli_bad("cpus", a->cpus, "a list of up to 64 CPU numbers such as 0,1");
-		if (!CPU_ISSET((int)c, &allowed)) {
-			log_err("--cpus %s: CPU %llu is not available to this process", a->cpus,
-				(unsigned long long)c);
-			return EX_USAGE;
-		}
-		a->cfg.cpus[a->cfg.ncpus++] = (int)c;
-	}
-	return a->cfg.ncpus ? 0 : cli_bad("cpus", a->cpus, "a list of CPU numbers such as 0,1");
+	return cli_cpus(a->cpus, a->cfg.cpus, GEN_MAX_THREADS, &a->cfg.ncpus);
 }
 
 static void range_text(const struct gen_range *r, int ip, char *out, size_t len)

@@ -3,6 +3,7 @@
 #include "cliopts.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sysexits.h>
@@ -109,4 +110,34 @@ void cli_ready_announce(struct ready *r)
 	int rc = ready_announce(r, stdout, stderr);
 	if (rc)
 		log_warn("--ready-fd: %s (nobody is waiting?)", strerror(-rc));
+}
+
+int cli_cpus(const char *arg, int *cpus, unsigned max, unsigned *n)
+{
+	char buf[256], *save = NULL, what[64];
+	cpu_set_t allowed;
+	unsigned k = cli_list_empty(arg);
+	*n = 0;
+	if (k) {
+		log_err("--cpus %s: item %u of the comma list is empty", arg, k);
+		return EX_USAGE;
+	}
+	if (strlen(arg) >= sizeof(buf))
+		return cli_bad("cpus", arg, "a list of CPU numbers such as 0,1");
+	snprintf(what, sizeof(what), "a list of up to %u CPU numbers such as 0,1", max);
+	strcpy(buf, arg);
+	CPU_ZERO(&allowed);
+	sched_getaffinity(0, sizeof(allowed), &allowed);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		uint64_t c;
+		if (*n == max || num_u64(t, 0, CPU_SETSIZE - 1, &c))
+			return cli_bad("cpus", arg, what);
+		if (!CPU_ISSET((int)c, &allowed)) {
+			log_err("--cpus %s: CPU %llu is not available to this process", arg,
+				(unsigned long long)c);
+			return EX_USAGE;
+		}
+		cpus[(*n)++] = (int)c;
+	}
+	return *n ? 0 : cli_bad("cpus", arg, "a list of CPU numbers such as 0,1");
 }

@@ -70,6 +70,12 @@ void cli_port_help(struct opt_def *defs, const char *name, const char *what, uns
  * or EX_USAGE after a message naming --user. */
 int cli_user_lookup(struct cli_common *c);
 
+/* --cpus LIST: CPU numbers this process may run on, comma-separated, at most max of them,
+ * into cpus[0..*n). A sysexits status, the culprit named on stderr: an empty item (by
+ * its position), a number that is not a CPU, more than max, a CPU outside this
+ * process's affinity. */
+int cli_cpus(const char *arg, int *cpus, unsigned max, unsigned *n);
+
 /* ready_init(r, tool) with --json, --quiet and --ready-fd of c; the descriptor passes
  * to r (c->ready_fd becomes -1), which ready_announce closes. */
 void cli_ready_init(struct ready *r, const char *tool, struct cli_common *c);

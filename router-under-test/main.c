@@ -202,30 +202,10 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 /* --cpus LIST: CPU numbers this process may use, comma-separated. */
 static int parse_cpus(struct args *a)
 {
-	char buf[256], *save = NULL;
-	cpu_set_t allowed;
-	if (cli_list_empty(a->cpus_arg)) {
-		log_err("--cpus %s: item %u of the comma list is empty", a->cpus_arg,
-			cli_list_empty(a->cpus_arg));
-		return EX_USAGE;
-	}
-	if (strlen(a->cpus_arg) >= sizeof(buf))
-		return cli_bad("cpus", a->cpus_arg, "a list of CPU numbers such as 0,1");
-	strcpy(buf, a->cpus_arg);
-	CPU_ZERO(&allowed);
-	sched_getaffinity(0, sizeof(allowed), &allowed);
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		uint64_t c;
-		if (a->ncpus == FWD_MAX_THREADS || num_u64(t, 0, CPU_SETSIZE - 1, &c))
-			return cli_bad("cpus", a->cpus_arg, "a list of up to 64 CPU numbers such as 0,1");
-		if (!CPU_ISSET((int)c, &allowed)) {
-			log_err("--cpus %s: CPU %llu is not available to this process", a->cpus_arg,
-				(unsigned long long)c);
-			return EX_USAGE;
-		}
-		a->cpus[a->ncpus++] = (int)c;
-	}
-	return a->ncpus ? 0 : cli_bad("cpus", a->cpus_arg, "a list of CPU numbers such as 0,1");
+	unsigned n;
+	int rc = cli_cpus(a->cpus_arg, a->cpus, FWD_MAX_THREADS, &n);
+	a->ncpus = (int)n;
+	return rc;
 }
 
 /* The ports as route specs name them. */

@@ -62,25 +62,10 @@ struct args {
 /* --cpus: CPU numbers this process may run on, at most one per thread */
 static int parse_cpus(struct args *a)
 {
-	char buf[256], *save = NULL;
-	cpu_set_t allowed;
-	if (cli_list_empty(a->cpus) || strlen(a->cpus) >= sizeof(buf))
-		return cli_bad("cpus", a->cpus, "a list of CPU numbers such as 0,1");
-	strcpy(buf, a->cpus);
-	CPU_ZERO(&allowed);
-	sched_getaffinity(0, sizeof(allowed), &allowed);
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		uint64_t c;
-		if (a->cfg.ncpus == SINK_MAX_THREADS || num_u64(t, 0, CPU_SETSIZE - 1, &c))
-			return cli_bad("cpus", a->cpus, "a list of up to 16 CPU numbers such as 0,1");
-		if (!CPU_ISSET((int)c, &allowed)) {
-			log_err("--cpus %s: CPU %llu is not available to this process", a->cpus,
-				(unsigned long long)c);
-			return EX_USAGE;
-		}
-		a->cfg.cpus[a->cfg.ncpus++] = (int)c;
-	}
-	return a->cfg.ncpus ? 0 : cli_bad("cpus", a->cpus, "a list of CPU numbers such as 0,1");
+	unsigned n;
+	int rc = cli_cpus(a->cpus, a->cfg.cpus, SINK_MAX_THREADS, &n);
+	a->cfg.ncpus = (int)n;
+	return rc;
 }
 
 static int handle(int key, const char *arg, int idx, void *ctx)

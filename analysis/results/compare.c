@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* compare.c — cell-by-cell regression verdicts between results files (see compare.h,
- * docs/design/methodology.md#comparing-two-runs). Called by cmd_compare.c and report.c;
+ * docs/design/methodology.md#comparing-two-runs). Called by cmd_compare.c, report.c and report_plot.c;
  * the statistics are in stats.c, the table layout in grid.c, the bar chart in plot.c. */
 #include "compare.h"
 

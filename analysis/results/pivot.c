@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* pivot.c — laying a metric out over two axes (see pivot.h). Called by cmd_table.c,
- * plot.c and report.c; everything printed goes through grid.c. */
+/* pivot.c — laying a metric out over two axes (see pivot.h). Called by
+ * pivot_words.c, plot_fig.c, plot_heatmap.c, model.c, report_doc.c and report_plot.c;
+ * everything printed goes through grid.c. */
 #include "pivot.h"
 
 #include <errno.h>

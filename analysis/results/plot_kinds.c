@@ -8,7 +8,7 @@
  * are told apart, cells with a flagged repetition are marked where the table puts its
  * '*' (the notes say why), and the project's models are drawn beside the measurement
  * (model.h: the polling bound, the rule-cost fit; the rig's ceiling). Called by
- * cmd_plot.c and report.c. */
+ * plot.c (for cmd_plot.c and run_print.c) and report_plot.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* box.c — argument vectors for running a tool on a box (this host, a namespace, or
- * ssh). Used by the runner (run.c, trial.c, dut.c). See box.h. */
+ * ssh). Used by the runner (run_env.c, run_rig.c, trial*.c, dut*.c). See box.h. */
 #include "box.h"
 
 #include <errno.h>

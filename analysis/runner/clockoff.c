@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* clockoff.c — the clocks of the sender and sink boxes against the control host's, once
- * per run (see clockoff.h). Called by run.c; nothing of ppslab is needed on the boxes:
+ * per run (see clockoff.h). Called by run_env.c; nothing of ppslab is needed on the boxes:
  * one shell command over ssh reports the time daemon's status, then answers each line
  * it reads with its clock. */
 #include "clockoff.h"

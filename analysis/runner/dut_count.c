@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* dut_count.c — the router's counters over a trial (see dut.h): after − before for
  * every counter of ppslab-rut's stats or of an external router's read hook, with the
- * rules that matched nothing left out. Called by run.c through dut.h. */
+ * rules that matched nothing left out. dut_trial_record() is called by trial.c. */
 #include "dut_impl.h"
 
 #include <stdio.h>

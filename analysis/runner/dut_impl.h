@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* dut_impl.h — the state of the device under test, shared by dut.c (ppslab-rut and
  * what every router does), dut_ext.c (an external router's hooks) and dut_count.c (the
- * router's counters over a trial). Private to them; run.c sees dut.h. */
+ * router's counters over a trial). Private to them; the run_*.c files see dut.h. */
 #ifndef PPSLAB_ANALYSIS_RUNNER_DUT_IMPL_H
 #define PPSLAB_ANALYSIS_RUNNER_DUT_IMPL_H
 

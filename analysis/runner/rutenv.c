@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* rutenv.c — an external router's environment without ppslab on it (see rutenv.h):
- * one shell command, its sections parsed. Called by run.c for router.kind "external". */
+ * one shell command, its sections parsed. Called by run_env.c for router.kind "external". */
 #include "rutenv.h"
 
 #include <ctype.h>

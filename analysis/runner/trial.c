@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* trial.c — one measurement of ppslab run (called by run.c for every trial a case's
- * method asks for). Starts the tools through box.h, waits on them with bounded times,
+/* trial.c — one measurement of ppslab run (called by run_case.c and run_rig.c for
+ * every trial a case's method asks for). Starts the tools through box.h, waits on them with bounded times,
  * and turns their JSON summaries into the trial record; see trial.h. The receiving
  * interfaces' counters are read by trial_rx.c, the per-box figures and the start
  * instant put into the record by trial_record.c (see trial_impl.h). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* trial_impl.h — the tools of a trial and their counters, shared by trial.c (starting,
  * waiting on and stopping the tools), trial_rx.c (the receiving interfaces' counters)
- * and trial_record.c (the record's figures). Private to them; run.c sees trial.h. */
+ * and trial_record.c (the record's figures). Private to them; the run_*.c files see trial.h. */
 #ifndef PPSLAB_ANALYSIS_RUNNER_TRIAL_IMPL_H
 #define PPSLAB_ANALYSIS_RUNNER_TRIAL_IMPL_H
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* trial_record.c — the figures of a trial record from its tools' summaries (see
  * trial_impl.h): per box and per stream what was sent, received and lost, and when
- * each sender's first frame left; and trial_counts() for run.c (see trial.h). */
+ * each sender's first frame left; and trial_counts() for run_case.c (see trial.h). */
 #include "trial_impl.h"
 
 #include <math.h>

@@ -28,7 +28,7 @@ t "threads: a number from 1 to 16" 64 "--threads 0: expected a thread count" "$S
 t "threads: not 17" 64 "--threads 17" "$S" -i lo --threads 17
 t "threads need afpacket or xdp" 64 "needs afpacket ports \(PACKET_FANOUT\) or xdp: ports" "$S" -i "udp:127.0.0.1:$port" --threads 2 --duration 1
 t "cpus: not a list" 64 "--cpus a,b: expected a list of" "$S" -i lo --cpus a,b
-t "cpus: empty item" 64 "--cpus 0,,1: expected" "$S" -i lo --cpus 0,,1
+t "cpus: empty item" 64 "--cpus 0,,1: item 2" "$S" -i lo --cpus 0,,1
 t "cpus: not available" 64 "CPU 1000 is not available" "$S" -i lo --cpus 0,1000
 t "expect and expect-from exclude each other" 64 "give one" "$S" -i lo --expect 5 --expect-from x
 t "bad warm-up" 64 "--warmup 2x" "$S" -i lo --warmup 2x
