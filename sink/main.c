@@ -153,13 +153,13 @@ static void ifaces_read(struct rep_iface *ifs, int n, uint64_t *drops, uint64_t 
 		struct if_counters c;
 		if (if_counters_read(ifs[i].name, &c) == 0)
 			ifs[i].c1 = c;
-		*drops += if_rx_drops(&ifs[i].c0, &ifs[i].c1);
+		*drops += sink_report_if_rx_drops(&ifs[i].c0, &ifs[i].c1);
 		*rx += ifs[i].c1.rx_packets - ifs[i].c0.rx_packets;
 	}
 }
 
 static void sample(struct sink *s, struct rep_iface *ifs, int nifs, uint64_t t_ns,
-		   struct rep_sample *out)
+		   struct sink_report_sample *out)
 {
 	sink_totals(s, &out->t);
 	ifaces_read(ifs, nifs, &out->if_drops, &out->if_rx);
@@ -270,7 +270,7 @@ int main(int argc, char **argv)
 		free(et);
 		return EX_NOPERM;
 	}
-	struct rep_cfg rcfg = { .json = a.com.json, .expect_all = a.expect,
+	struct sink_report_cfg rcfg = { .json = a.com.json, .expect_all = a.expect,
 				.nexpect_files = a.nexpect_files, .interval_ns = a.com.interval_ns,
 				.duration_ns = a.duration_ns, .idle_ns = a.idle_ns,
 				.warmup_ns = a.cfg.warmup_ns, .max_delay_ns = a.cfg.max_delay_ns,
@@ -287,9 +287,9 @@ int main(int argc, char **argv)
 		return EX_OSERR;
 	}
 	announce_ready(&a, s);
-	rep_header(stdout, &rcfg);
+	sink_report_header(stdout, &rcfg);
 	struct hist *ih = malloc(sizeof(*ih));
-	struct rep_sample prev, cur;
+	struct sink_report_sample prev, cur;
 	uint64_t t0 = mono_ns(), next = t0 + a.com.interval_ns, lines = 0;
 	uint64_t end = a.duration_ns ? t0 + a.duration_ns : UINT64_MAX;
 	int sig = 0;
@@ -322,7 +322,7 @@ int main(int argc, char **argv)
 			hist_init(ih);
 			int late = sink_interval(s, ih, 200 * NS_PER_MS);
 			sample(s, ifs, nifs, mono_ns() - t0, &cur);
-			rep_interval(stdout, &rcfg, &cur, &prev, ih, late, &lines);
+			sink_report_interval(stdout, &rcfg, &cur, &prev, ih, late, &lines);
 			prev = cur;
 			next += a.com.interval_ns;
 			if (next <= now)   /* we fell behind (a stopped process): skip, do not burst */
@@ -338,7 +338,7 @@ int main(int argc, char **argv)
 	}
 	sample(s, ifs, nifs, dur, &cur);
 	if (ih && (cur.t.rx_frames > prev.t.rx_frames || cur.t.ring_drops > prev.t.ring_drops))
-		rep_interval(stdout, &rcfg, &cur, &prev, ih, 0, &lines);
+		sink_report_interval(stdout, &rcfg, &cur, &prev, ih, 0, &lines);
 	/* The sender's summary is read now, when the sender has finished (the sink usually
 	 * starts first); a bad file still leaves a complete summary, without tail loss. */
 	char xerr[512];
@@ -352,7 +352,7 @@ int main(int argc, char **argv)
 		log_err("out of memory");
 		wret = wret ? wret : -ENOMEM;
 	}
-	rep_summary(stdout, &rcfg, s, &cur.t, ifs, nifs, dur, sig);
+	sink_report_summary(stdout, &rcfg, s, &cur.t, ifs, nifs, dur, sig);
 	if (cur.t.neg_delay || cur.t.implausible_delay)
 		log_warn("%llu negative and %llu implausible one-way delays: the sender's clock and "
 			 "this host's disagree; delay percentiles are not valid (jitter is)",

@@ -12,7 +12,7 @@
 
 #define REP_HEADER_EVERY 20   /* lines between repeated headers, as netstat -w does */
 
-void loss_attribute(uint64_t lost, uint64_t sender_holes, uint64_t ring_drops,
+void sink_report_loss_attribute(uint64_t lost, uint64_t sender_holes, uint64_t ring_drops,
 		    uint64_t if_drops, struct loss_split *out)
 {
 	out->lost_pkts = lost;
@@ -29,13 +29,13 @@ static uint64_t d(uint64_t b, uint64_t a)
 	return b >= a ? b - a : 0;
 }
 
-uint64_t if_rx_drops(const struct if_counters *a, const struct if_counters *b)
+uint64_t sink_report_if_rx_drops(const struct if_counters *a, const struct if_counters *b)
 {
 	return d(b->rx_dropped, a->rx_dropped) + d(b->rx_missed_errors, a->rx_missed_errors) +
 	       d(b->rx_fifo_errors, a->rx_fifo_errors) + d(b->rx_over_errors, a->rx_over_errors);
 }
 
-void rep_header(FILE *f, const struct rep_cfg *c)
+void sink_report_header(FILE *f, const struct sink_report_cfg *c)
 {
 	if (c->json)
 		return;
@@ -45,8 +45,8 @@ void rep_header(FILE *f, const struct rep_cfg *c)
 	fflush(f);
 }
 
-void rep_interval(FILE *f, const struct rep_cfg *c, const struct rep_sample *cur,
-		  const struct rep_sample *prev, const struct hist *h, int late,
+void sink_report_interval(FILE *f, const struct sink_report_cfg *c, const struct sink_report_sample *cur,
+		  const struct sink_report_sample *prev, const struct hist *h, int late,
 		  uint64_t *lines)
 {
 	const struct sink_totals *a = &cur->t, *b = &prev->t;
@@ -80,7 +80,7 @@ void rep_interval(FILE *f, const struct rep_cfg *c, const struct rep_sample *cur
 		return;
 	}
 	if (*lines && *lines % REP_HEADER_EVERY == 0)
-		rep_header(f, c);
+		sink_report_header(f, c);
 	(*lines)++;
 	char b1[32], b2[32], p99[24];
 	if (h->count)
@@ -184,7 +184,7 @@ static void stream_json(json_t *arr, const struct sink_stream *st)
 	json_array_append_new(arr, so);
 }
 
-void rep_summary(FILE *f, const struct rep_cfg *c, struct sink *s, const struct sink_totals *t,
+void sink_report_summary(FILE *f, const struct sink_report_cfg *c, struct sink *s, const struct sink_totals *t,
 		 const struct rep_iface *ifs, int nifs, uint64_t dur_ns, int sig)
 {
 	uint64_t lost = 0, dup = 0, reord = 0, late = 0, if_drops = 0, if_rx = 0, crc = 0;
@@ -212,12 +212,12 @@ void rep_summary(FILE *f, const struct rep_cfg *c, struct sink *s, const struct 
 	for (int i = 0; i < nifs; i++) {
 		if (!ifs[i].ok)
 			continue;
-		if_drops += if_rx_drops(&ifs[i].c0, &ifs[i].c1);
+		if_drops += sink_report_if_rx_drops(&ifs[i].c0, &ifs[i].c1);
 		if_rx += d(ifs[i].c1.rx_packets, ifs[i].c0.rx_packets);
 		crc += d(ifs[i].c1.rx_crc_errors, ifs[i].c0.rx_crc_errors);
 	}
 	struct loss_split ls;
-	loss_attribute(lost, holes, t->ring_drops, if_drops, &ls);
+	sink_report_loss_attribute(lost, holes, t->ring_drops, if_drops, &ls);
 	bool delay_valid = !t->neg_delay && !t->implausible_delay;
 	double pps = dur_ns ? (double)t->rx_pkts * 1e9 / (double)dur_ns : 0;
 

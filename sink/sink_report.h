@@ -29,12 +29,12 @@ struct loss_split {
 	uint64_t host_dropped_pkts;
 	uint64_t network_lost_pkts;
 };
-void loss_attribute(uint64_t lost, uint64_t sender_holes, uint64_t ring_drops,
+void sink_report_loss_attribute(uint64_t lost, uint64_t sender_holes, uint64_t ring_drops,
 		    uint64_t if_drops, struct loss_split *out);
 
 /* Drops an interface counted before delivery (the em(4) "Missed Packets", "Receive No
  * Buffers", "RX overruns" analogues): the difference b − a. */
-uint64_t if_rx_drops(const struct if_counters *a, const struct if_counters *b);
+uint64_t sink_report_if_rx_drops(const struct if_counters *a, const struct if_counters *b);
 
 struct rep_iface {
 	char name[IFINFO_NAMESZ];
@@ -42,13 +42,13 @@ struct rep_iface {
 	struct if_counters c0, c1;    /* at start, and latest */
 };
 
-struct rep_sample {             /* one reading, for interval deltas */
+struct sink_report_sample {             /* one reading, for interval deltas */
 	struct sink_totals t;
 	uint64_t if_drops, if_rx;
 	uint64_t t_ns;
 };
 
-struct rep_cfg {
+struct sink_report_cfg {
 	bool json;
 	uint64_t expect_all;
 	int nexpect_files;
@@ -59,14 +59,14 @@ struct rep_cfg {
 	uint16_t dport;
 };
 
-void rep_header(FILE *f, const struct rep_cfg *c);
+void sink_report_header(FILE *f, const struct sink_report_cfg *c);
 /* One interval line: deltas cur − prev; h is the interval's delay histogram; late is
  * how many workers missed the hand-off (their share comes later). */
-void rep_interval(FILE *f, const struct rep_cfg *c, const struct rep_sample *cur,
-		  const struct rep_sample *prev, const struct hist *h, int late,
+void sink_report_interval(FILE *f, const struct sink_report_cfg *c, const struct sink_report_sample *cur,
+		  const struct sink_report_sample *prev, const struct hist *h, int late,
 		  uint64_t *lines);
 /* The summary, after sink_finish. */
-void rep_summary(FILE *f, const struct rep_cfg *c, struct sink *s, const struct sink_totals *t,
+void sink_report_summary(FILE *f, const struct sink_report_cfg *c, struct sink *s, const struct sink_totals *t,
 		 const struct rep_iface *ifs, int nifs, uint64_t dur_ns, int sig);
 
 #endif

@@ -125,9 +125,9 @@ static void scalar_items(struct doc *d, json_t *obj, const char *const *skip)
 			continue;
 		char buf[512];
 		if (json_is_number(v) && *name_unit(k)) {
-			d_kv(d, k, "%s", human_unit(k, json_number_value(v), buf, sizeof(buf)));
+			report_kv(d, k, "%s", report_human_unit(k, json_number_value(v), buf, sizeof(buf)));
 		} else if (json_is_number(v) || json_is_string(v) || json_is_boolean(v)) {
-			d_kv(d, k, "%s", res_value_str(v, buf, sizeof(buf)));
+			report_kv(d, k, "%s", res_value_str(v, buf, sizeof(buf)));
 		} else if (json_is_array(v)) {
 			size_t o = 0, i;
 			json_t *e;
@@ -136,7 +136,7 @@ static void scalar_items(struct doc *d, json_t *obj, const char *const *skip)
 				if (o < sizeof(all))
 					o += (size_t)snprintf(all + o, sizeof(all) - o, "%s%s", i ? ", " : "",
 							      res_value_str(e, buf, sizeof(buf)));
-			d_kv(d, k, "%s", all);
+			report_kv(d, k, "%s", all);
 		}
 	}
 }
@@ -189,35 +189,35 @@ static void headline(struct rep *r, struct doc *d, size_t nflag, size_t nfail)
 		snprintf(trials, sizeof(trials), ", %s trials%s%s%s", trial,
 			 json_is_number(ts) ? " of " : "", json_is_number(ts) ?
 			 res_value_str(ts, a, sizeof(a)) : "", json_is_number(ts) ? " s" : "");
-	d_kv(d, "Measured", "%s (%s)%s%s: %zu cells, %s repetition%s each%s.", l, m0,
+	report_kv(d, "Measured", "%s (%s)%s%s: %zu cells, %s repetition%s each%s.", l, m0,
 	     *buf ? " over " : "", buf, rf->ncells,
 	     json_is_integer(reps) ? res_value_str(reps, b, sizeof(b)) : "?",
 	     json_is_integer(reps) && json_integer_value(reps) == 1 ? "" : "s", trials);
 	const char *desc = json_string_value(res_get(rf->root, "profile", "description", NULL));
 	if (desc)
-		d_kv(d, "Profile", "%s", desc);
+		report_kv(d, "Profile", "%s", desc);
 	static const char *const roles[][2] = { { "dut", "Device under test" },
 						{ "sender", "Sender" }, { "sink", "Sink" } };
 	for (size_t i = 0; i < 3; i++) {
 		res_env_line(rf, roles[i][0], buf, sizeof(buf));
 		if (*buf)
-			d_kv(d, roles[i][1], "%s", buf);
+			report_kv(d, roles[i][1], "%s", buf);
 	}
 	const char *topo = json_string_value(res_get(rf->root, "environment", "topology", NULL));
 	if (topo)
-		d_kv(d, "Topology", "%s", topo);
+		report_kv(d, "Topology", "%s", topo);
 	long best, worst;
 	double vb = 0, vw = 0;
 	if (extremes(rf, m0, &best, &worst, &vb, &vw)) {
-		d_kv(d, "Best cell", "%s: %s", rf->cells[best].key, human_unit(m0, vb, a, sizeof(a)));
+		report_kv(d, "Best cell", "%s: %s", rf->cells[best].key, report_human_unit(m0, vb, a, sizeof(a)));
 		if (worst != best)
-			d_kv(d, "Worst cell", "%s: %s", rf->cells[worst].key,
-			     human_unit(m0, vw, b, sizeof(b)));
+			report_kv(d, "Worst cell", "%s: %s", rf->cells[worst].key,
+			     report_human_unit(m0, vw, b, sizeof(b)));
 	}
 	json_t *c = res_get(rf->root, "rig", "ceiling_pps", NULL);
 	if (json_is_number(c))
-		d_kv(d, "Rig ceiling", "%s (the sender and sink alone, without the DUT)",
-		     human_unit("ceiling_pps", json_number_value(c), a, sizeof(a)));
+		report_kv(d, "Rig ceiling", "%s (the sender and sink alone, without the DUT)",
+		     report_human_unit("ceiling_pps", json_number_value(c), a, sizeof(a)));
 	size_t i;
 	json_t *row;
 	json_array_foreach(r->fits, i, row) {
@@ -233,19 +233,19 @@ static void headline(struct rep *r, struct doc *d, size_t nflag, size_t nfail)
 						       co ? ", " : " (", key, res_value_str(val, v, sizeof(v)));
 		if (co && co < sizeof(cells) - 1)
 			strcat(cells, ")");
-		d_kv(d, "Rule cost", "%s: b = %.3g ns per rule per frame, a = %.3g µs, R² = %.3f%s",
+		report_kv(d, "Rule cost", "%s: b = %.3g ns per rule per frame, a = %.3g µs, R² = %.3f%s",
 		     json_string_value(json_object_get(row, "metric")),
 		     json_number_value(json_object_get(row, "b_ns_per_rule")),
 		     json_number_value(json_object_get(row, "a_s")) * 1e6,
 		     json_number_value(json_object_get(row, "r2")), cells);
 	}
 	if (nflag || nfail)
-		d_kv(d, "Flagged or failed", "%zu flagged and %zu failed of %zu cases (listed below)",
+		report_kv(d, "Flagged or failed", "%zu flagged and %zu failed of %zu cases (listed below)",
 		     nflag, nfail, rf->ncases);
 	else
-		d_kv(d, "Flagged or failed", "none of %zu cases", rf->ncases);
+		report_kv(d, "Flagged or failed", "none of %zu cases", rf->ncases);
 	if (json_is_false(json_object_get(rf->root, "complete")))
-		d_kv(d, "Incomplete", "the sweep did not finish (ppslab run --resume continues it)");
+		report_kv(d, "Incomplete", "the sweep did not finish (ppslab run --resume continues it)");
 	if (r->o->base) {
 		if (r->cmp) {
 			o = 0;
@@ -255,9 +255,9 @@ static void headline(struct rep *r, struct doc *d, size_t nflag, size_t nfail)
 					o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%zu %s", o ? ", " : "",
 							      r->cmp->counts[v],
 							      st_verdict_name((enum st_verdict)v));
-			d_kv(d, "Against the baseline", "%s", *buf ? buf : "no common cells");
+			report_kv(d, "Against the baseline", "%s", *buf ? buf : "no common cells");
 		} else {
-			d_kv(d, "Against the baseline", "no comparison: %s", r->cmp_err);
+			report_kv(d, "Against the baseline", "no comparison: %s", r->cmp_err);
 		}
 	}
 }
@@ -275,11 +275,11 @@ static void emit(struct rep *r, struct doc *d)
 	}
 
 	snprintf(buf, sizeof(buf), "ppslab report: %s", rf->run_id ? rf->run_id : fname);
-	d_h(d, 1, NULL, buf);
+	report_h(d, 1, NULL, buf);
 	if (d->fmt == GRID_HTML)
 		fputs("<section class=\"headline\">\n", d->f);
 	headline(r, d, nflag, nfail);
-	d_list_end(d);
+	report_list_end(d);
 	if (d->fmt == GRID_HTML) {
 		fputs("</section>\n<nav><a href=\"#results\">Results</a> · <a href=\"#method\">"
 		      "Method</a> · <a href=\"#environment\">Environment</a>", d->f);
@@ -292,22 +292,22 @@ static void emit(struct rep *r, struct doc *d)
 		fputs("</nav>\n", d->f);
 	}
 
-	d_h(d, 2, "results", "Results");
+	report_h(d, 2, "results", "Results");
 	for (size_t m = 0; m < r->nmetrics; m++) {
 		char l[256];
 		snprintf(buf, sizeof(buf), "%s — %s", r->metrics[m],
 			 name_label(r->metrics[m], l, sizeof(l)));
-		d_h(d, 3, NULL, buf);
-		results_table(d, rf, r->metrics[m]);
+		report_h(d, 3, NULL, buf);
+		report_results_table(d, rf, r->metrics[m]);
 	}
 	if (json_array_size(r->fits)) {
-		d_h(d, 3, NULL, "Rule cost: rate = 1/(a + b·N)");
-		d_p(d, "Least squares of the time per frame, 1/rate, on the number of rules N over "
+		report_h(d, 3, NULL, "Rule cost: rate = 1/(a + b·N)");
+		report_p(d, "Least squares of the time per frame, 1/rate, on the number of rules N over "
 		       "the medians; b is what each rule costs each frame.");
-		fits_table(d, r->fits);
+		report_fits_table(d, r->fits);
 	}
 
-	d_h(d, 2, "method", "Method");
+	report_h(d, 2, "method", "Method");
 	static const char *const skip[] = { "goals", "rfc2544_deviations", NULL };
 	scalar_items(d, res_get(rf->root, "method", NULL), skip);
 	size_t i;
@@ -322,7 +322,7 @@ static void emit(struct rep *r, struct doc *d)
 			if (o < sizeof(gb) && !json_is_object(v) && !json_is_array(v))
 				o += (size_t)snprintf(gb + o, sizeof(gb) - o, "%s%s=%s", o ? ", " : "",
 						      k, res_value_str(v, buf, sizeof(buf)));
-		d_kv(d, "goal", "%s", gb);
+		report_kv(d, "goal", "%s", gb);
 	}
 	scalar_items(d, res_get(rf->root, "rig", NULL), NULL);
 	for (size_t a = 0; a < rf->naxes; a++) {
@@ -333,52 +333,52 @@ static void emit(struct rep *r, struct doc *d)
 			o += (size_t)snprintf(vals + o, sizeof(vals) - o, "%s%s", k ? ", " : "",
 					      res_value_str(rf->axes[a].values[k], buf, sizeof(buf)));
 		snprintf(buf, sizeof(buf), "axis %s", rf->axes[a].name);
-		d_kv(d, buf, "%s", vals);
+		report_kv(d, buf, "%s", vals);
 	}
 	json_t *x;
 	if ((x = res_get(rf->root, "matrix", "repetitions", NULL)) && json_is_integer(x))
-		d_kv(d, "repetitions", "%lld per cell", (long long)json_integer_value(x));
-	d_kv(d, "cases", "%zu in %zu cells; %zu flagged, %zu failed", rf->ncases, rf->ncells,
+		report_kv(d, "repetitions", "%lld per cell", (long long)json_integer_value(x));
+	report_kv(d, "cases", "%zu in %zu cells; %zu flagged, %zu failed", rf->ncases, rf->ncells,
 	     nflag, nfail);
-	d_h(d, 3, NULL, "Deviations from RFC 2544");
+	report_h(d, 3, NULL, "Deviations from RFC 2544");
 	json_t *dev;
 	json_array_foreach(res_get(rf->root, "method", "rfc2544_deviations", NULL), i, dev)
 		if (json_is_string(dev))
-			d_li(d, "%s", json_string_value(dev));
+			report_li(d, "%s", json_string_value(dev));
 	char **devs = NULL;
 	size_t ndev = 0;
 	report_deviations(rf, &devs, &ndev);
 	for (size_t k = 0; k < ndev; k++) {
-		d_li(d, "%s", devs[k]);
+		report_li(d, "%s", devs[k]);
 		free(devs[k]);
 	}
 	free(devs);
-	d_list_end(d);
+	report_list_end(d);
 
-	d_h(d, 2, "environment", "Environment");
+	report_h(d, 2, "environment", "Environment");
 	const struct res_file *one[] = { rf };
-	d_grid(d, cmp_env_grid(one, 1));
-	d_kv(d, "results file", "%s", fname);
+	report_grid(d, cmp_env_grid(one, 1));
+	report_kv(d, "results file", "%s", fname);
 	if ((x = json_object_get(rf->root, "created_utc")) && json_is_string(x))
-		d_kv(d, "created", "%s", json_string_value(x));
+		report_kv(d, "created", "%s", json_string_value(x));
 	if ((x = json_object_get(rf->root, "updated_utc")) && json_is_string(x))
-		d_kv(d, "updated", "%s", json_string_value(x));
+		report_kv(d, "updated", "%s", json_string_value(x));
 	if ((x = res_get(rf->root, "tool", "version", NULL)) && json_is_string(x))
-		d_kv(d, "tool", "ppslab %s", json_string_value(x));
+		report_kv(d, "tool", "ppslab %s", json_string_value(x));
 	if ((x = res_get(rf->root, "tool", "cmdline", NULL)) && json_is_string(x))
-		d_kv(d, "command", "%s", json_string_value(x));
-	d_list_end(d);
+		report_kv(d, "command", "%s", json_string_value(x));
+	report_list_end(d);
 
 	if (r->o->plots) {
-		d_h(d, 2, "plots", "Plots");
+		report_h(d, 2, "plots", "Plots");
 		if (!r->nplots)
-			d_p(d, "Nothing to plot: no axis varies.");
+			report_p(d, "Nothing to plot: no axis varies.");
 		for (size_t k = 0; k < r->nplots; k++)
-			d_plot(d, &r->plots[k]);
+			report_plot_one(d, &r->plots[k]);
 	}
 
 	if (nflag || nfail) {
-		d_h(d, 2, "flagged", "Flagged and failed cases");
+		report_h(d, 2, "flagged", "Flagged and failed cases");
 		struct grid *gr = grid_new(4);
 		if (gr && grid_add_row(gr) >= 0) {
 			grid_set(gr, 0, 0, "cell");
@@ -407,24 +407,24 @@ static void emit(struct rep *r, struct doc *d)
 				grid_set(gr, (size_t)row, 3, fl);
 			}
 		}
-		d_grid(d, gr);
+		report_grid(d, gr);
 	}
 
 	if (r->o->base) {
 		const struct res_file *base = r->o->base;
 		const char *bs = strrchr(base->path, '/');
 		snprintf(buf, sizeof(buf), "Comparison with %s", bs ? bs + 1 : base->path);
-		d_h(d, 2, "comparison", buf);
+		report_h(d, 2, "comparison", buf);
 		const struct res_file *two[] = { base, rf };
-		d_grid(d, cmp_env_grid(two, 2));
+		report_grid(d, cmp_env_grid(two, 2));
 		if (!r->cmp) {
-			d_p(d, "No comparison: %s", r->cmp_err);
+			report_p(d, "No comparison: %s", r->cmp_err);
 		} else {
-			d_list_end(d);
+			report_list_end(d);
 			cmp_print(d->f, r->cmp, d->fmt);
 			fputc('\n', d->f);
 			if (r->o->plots && r->cmp->nrows)
-				d_plot(d, &r->cmp_plot);
+				report_plot_one(d, &r->cmp_plot);
 		}
 	}
 	time_t now = time(NULL);
@@ -432,8 +432,8 @@ static void emit(struct rep *r, struct doc *d)
 	char ts[64];
 	gmtime_r(&now, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	d_p(d, "Generated by ppslab %s at %s.", ppslab_version(), ts);
-	d_list_end(d);
+	report_p(d, "Generated by ppslab %s at %s.", ppslab_version(), ts);
+	report_list_end(d);
 }
 
 static const char *const default_metrics[] = { "ndr_pps", "pdr_pps", "mrr_pps", "fwd_pps",
@@ -545,8 +545,8 @@ int report_write(const struct res_file *rf, const struct report_opts *o,
 			r.cmp = NULL;
 	}
 	if (o->plots) {
-		plan_plots(&r);
-		draw_plots(&r, plot_failures);
+		report_plan_plots(&r);
+		report_draw_plots(&r, plot_failures);
 	}
 	if ((rc = write_one(&r, "report.md", GRID_MD, err, errlen)) ||
 	    (rc = write_one(&r, "report.html", GRID_HTML, err, errlen)))

@@ -72,7 +72,7 @@ static char *human(const struct ufmt *u, double v, char *buf, size_t len)
 }
 
 /* One value with its unit: "1.629 Mpps", "813.7 ms", "450,072 pps", "0.25 %". */
-char *human_unit(const char *metric, double v, char *buf, size_t len)
+char *report_human_unit(const char *metric, double v, char *buf, size_t len)
 {
 	struct ufmt u;
 	char n[64];
@@ -101,7 +101,7 @@ static void d_text(struct doc *d, const char *s)
 		md_escape(d->f, s);
 }
 
-void d_list_end(struct doc *d)
+void report_list_end(struct doc *d)
 {
 	if (!d->in_list)
 		return;
@@ -110,9 +110,9 @@ void d_list_end(struct doc *d)
 }
 
 /* A heading; id (HTML only) makes it a link target. */
-void d_h(struct doc *d, int level, const char *id, const char *s)
+void report_h(struct doc *d, int level, const char *id, const char *s)
 {
-	d_list_end(d);
+	report_list_end(d);
 	if (d->fmt == GRID_HTML) {
 		fprintf(d->f, "<h%d%s%s%s>", level, id ? " id=\"" : "", id ? id : "", id ? "\"" : "");
 		d_text(d, s);
@@ -127,21 +127,21 @@ void d_h(struct doc *d, int level, const char *id, const char *s)
 }
 
 __attribute__((format(printf, 2, 3)))
-void d_p(struct doc *d, const char *fmt, ...)
+void report_p(struct doc *d, const char *fmt, ...)
 {
 	char buf[4096];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	d_list_end(d);
+	report_list_end(d);
 	fputs(d->fmt == GRID_HTML ? "<p>" : "", d->f);
 	d_text(d, buf);
 	fputs(d->fmt == GRID_HTML ? "</p>\n" : "\n\n", d->f);
 }
 
 __attribute__((format(printf, 2, 3)))
-void d_li(struct doc *d, const char *fmt, ...)
+void report_li(struct doc *d, const char *fmt, ...)
 {
 	char buf[4096];
 	va_list ap;
@@ -159,7 +159,7 @@ void d_li(struct doc *d, const char *fmt, ...)
 
 /* A list item "KEY: value" with the key emphasised. */
 __attribute__((format(printf, 3, 4)))
-void d_kv(struct doc *d, const char *key, const char *fmt, ...)
+void report_kv(struct doc *d, const char *key, const char *fmt, ...)
 {
 	char buf[4096];
 	va_list ap;
@@ -185,9 +185,9 @@ void d_kv(struct doc *d, const char *key, const char *fmt, ...)
 	}
 }
 
-void d_grid(struct doc *d, struct grid *g)
+void report_grid(struct doc *d, struct grid *g)
 {
-	d_list_end(d);
+	report_list_end(d);
 	if (!g)
 		return;
 	grid_print(d->f, g, d->fmt);
@@ -208,9 +208,9 @@ static void base64(FILE *f, const unsigned char *p, size_t n)
 	}
 }
 
-void d_img(struct doc *d, const struct drawn *p)
+void report_img(struct doc *d, const struct drawn *p)
 {
-	d_list_end(d);
+	report_list_end(d);
 	if (d->fmt == GRID_HTML) {
 		fputs("<figure>", d->f);
 		if (p->svg) {
@@ -238,14 +238,14 @@ void d_img(struct doc *d, const struct drawn *p)
 
 /* The metric over its pivot: one table per block, cells in the column's unit with the
  * min–max of the repetitions, '*' where a repetition was flagged. */
-void results_table(struct doc *d, const struct res_file *rf, const char *metric)
+void report_results_table(struct doc *d, const struct res_file *rf, const char *metric)
 {
 	struct pivot *pv;
 	char err[512];
 	const char *mm[] = { metric };
 	struct pv_req rq = { .metrics = mm, .nmetrics = 1, .decimals = -1 };
 	if (pv_build(rf, &rq, &pv, err, sizeof(err))) {
-		d_p(d, "(no table: %s)", err);
+		report_p(d, "(no table: %s)", err);
 		return;
 	}
 	double maxabs = 0;
@@ -266,7 +266,7 @@ void results_table(struct doc *d, const struct res_file *rf, const char *metric)
 	char *paren = strstr(l, " (");
 	if (paren)
 		*paren = 0;
-	d_p(d, "%s%s%s, %s%s.", l, *u.unit ? " in " : "", u.unit,
+	report_p(d, "%s%s%s, %s%s.", l, *u.unit ? " in " : "", u.unit,
 	    strchr(cap, ',') ? strchr(cap, ',') + 2 : cap,
 	    pv->n_max > 1 ? "; min–max of the repetitions in parentheses" : "");
 	for (size_t b = 0; b < pv->nblocks; b++) {
@@ -316,10 +316,10 @@ void results_table(struct doc *d, const struct res_file *rf, const char *metric)
 						  pc->st.flagged ? "*" : "");
 			}
 		}
-		d_grid(d, g);
+		report_grid(d, g);
 	}
 	if (pv->flagged_cells) {
-		d_p(d, "* includes flagged repetitions (a consistency check failed or the offered "
+		report_p(d, "* includes flagged repetitions (a consistency check failed or the offered "
 		       "load missed its target; see Flagged and failed cases). Why:");
 		/* each kind of flag with the cells it marks and its first text, as a table does */
 		const char *k;
@@ -330,19 +330,19 @@ void results_table(struct doc *d, const struct res_file *rf, const char *metric)
 			const char *t = json_string_value(json_object_get(e, "text"));
 			(void)k;
 			if (shown++ == 6) {
-				d_li(d, "... and %zu more kinds", json_object_size(pv->reasons) - 6);
+				report_li(d, "... and %zu more kinds", json_object_size(pv->reasons) - 6);
 				break;
 			}
-			d_li(d, "%zu cell%s: %.200s%s", n, n == 1 ? "" : "s", t ? t : "",
+			report_li(d, "%zu cell%s: %.200s%s", n, n == 1 ? "" : "s", t ? t : "",
 			     t && strlen(t) > 200 ? "..." : "");
 		}
-		d_list_end(d);
+		report_list_end(d);
 	}
 	pv_free(pv);
 }
 
 /* The rule-cost fits: b per rule per frame, a, R², for each series. */
-void fits_table(struct doc *d, json_t *fits)
+void report_fits_table(struct doc *d, json_t *fits)
 {
 	struct grid *g = grid_new(6);
 	if (!g || grid_add_row(g) < 0) {
@@ -381,5 +381,5 @@ void fits_table(struct doc *d, json_t *fits)
 		else
 			grid_set(g, (size_t)k, 5, "–");
 	}
-	d_grid(d, g);
+	report_grid(d, g);
 }

@@ -15,7 +15,7 @@
 #include "report.h"
 #include "results.h"
 
-#define MAX_PLOTS 24
+#define REPORT_MAX_PLOTS 24
 
 /* ---- report_doc.c: a tiny document writer, Markdown or HTML ---- */
 
@@ -35,24 +35,24 @@ struct drawn {
 };
 
 /* One value with its unit: "1.629 Mpps", "813.7 ms", "450,072 pps", "0.25 %". */
-char *human_unit(const char *metric, double v, char *buf, size_t len);
+char *report_human_unit(const char *metric, double v, char *buf, size_t len);
 /* Closes an open list (before anything that is not a list item). */
-void d_list_end(struct doc *d);
+void report_list_end(struct doc *d);
 /* A heading; id (HTML only) makes it a link target. */
-void d_h(struct doc *d, int level, const char *id, const char *s);
+void report_h(struct doc *d, int level, const char *id, const char *s);
 /* A paragraph, a list item, and a list item "KEY: value" with the key emphasised. */
-void d_p(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void d_li(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void d_kv(struct doc *d, const char *key, const char *fmt, ...)
+void report_p(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void report_li(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void report_kv(struct doc *d, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Prints a grid in the document's format and frees it (NULL: nothing). */
-void d_grid(struct doc *d, struct grid *g);
+void report_grid(struct doc *d, struct grid *g);
 /* A figure: the SVG embedded in the page, the PNG linked from the Markdown. */
-void d_img(struct doc *d, const struct drawn *p);
+void report_img(struct doc *d, const struct drawn *p);
 /* The metric over its pivot, one table per block. */
-void results_table(struct doc *d, const struct res_file *rf, const char *metric);
+void report_results_table(struct doc *d, const struct res_file *rf, const char *metric);
 /* The rule-cost fits: b per rule per frame, a, R², for each series. */
-void fits_table(struct doc *d, json_t *fits);
+void report_fits_table(struct doc *d, json_t *fits);
 
 /* ---- report_plot.c: the plan of plots ---- */
 
@@ -74,7 +74,7 @@ struct rep {
 	const struct report_opts *o;
 	const char **metrics;
 	size_t nmetrics;
-	struct rplot plots[MAX_PLOTS];
+	struct rplot plots[REPORT_MAX_PLOTS];
 	size_t nplots;
 	struct cmp *cmp;
 	char cmp_err[512];
@@ -83,10 +83,10 @@ struct rep {
 };
 
 /* Chooses the report's plots for its metrics and varying axes into r->plots. */
-void plan_plots(struct rep *r);
+void report_plan_plots(struct rep *r);
 /* Draws every planned plot (and the comparison's), counting failures in *failures. */
-void draw_plots(struct rep *r, size_t *failures);
+void report_draw_plots(struct rep *r, size_t *failures);
 /* A plot in the document, or why it was not drawn. */
-void d_plot(struct doc *d, const struct rplot *p);
+void report_plot_one(struct doc *d, const struct rplot *p);
 
 #endif

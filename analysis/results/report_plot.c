@@ -28,7 +28,7 @@ static struct rplot *add_plot(struct rep *r, enum plot_kind kind, const char *x,
 			      const char *what, const struct res_sel *fixed,
 			      const char *fixed_label)
 {
-	if (r->nplots >= MAX_PLOTS)
+	if (r->nplots >= REPORT_MAX_PLOTS)
 		return NULL;
 	struct rplot *p = &r->plots[r->nplots];
 	memset(p, 0, sizeof(*p));
@@ -121,7 +121,7 @@ static const char *frame_size_axis(const struct res_file *rf)
 	return NULL;
 }
 
-void plan_plots(struct rep *r)
+void report_plan_plots(struct rep *r)
 {
 	const struct res_file *rf = r->rf;
 	const char *v[16];
@@ -253,7 +253,7 @@ static int draw_cmp(struct rep *r, struct rplot *p, const struct plot_out *o)
 	return cmp_plot(cs, 1, p->metrics[0], o, p->err, sizeof(p->err));
 }
 
-void draw_plots(struct rep *r, size_t *failures)
+void report_draw_plots(struct rep *r, size_t *failures)
 {
 	for (size_t i = 0; i < r->nplots; i++)
 		*failures += !draw_one(r, &r->plots[i], draw_results);
@@ -268,13 +268,13 @@ void draw_plots(struct rep *r, size_t *failures)
 	}
 }
 
-void d_plot(struct doc *d, const struct rplot *p)
+void report_plot_one(struct doc *d, const struct rplot *p)
 {
 	if (!p->ok && !p->svg) {
-		d_p(d, "%s: not drawn (%s)", p->caption, p->err);
+		report_p(d, "%s: not drawn (%s)", p->caption, p->err);
 		return;
 	}
 	struct drawn dr = { .base = p->name, .caption = p->caption, .svg = p->svg,
 			    .svg_len = p->svg_len, .w = p->w, .h = p->h };
-	d_img(d, &dr);
+	report_img(d, &dr);
 }

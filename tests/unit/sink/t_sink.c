@@ -312,18 +312,18 @@ static void t_interval_handoff(void)
 static void t_loss_attribution(void)
 {
 	struct loss_split l;
-	loss_attribute(100, 0, 30, 50, &l);
+	sink_report_loss_attribute(100, 0, 30, 50, &l);
 	T_EQ_U64(l.sink_dropped_pkts, 30);
 	T_EQ_U64(l.host_dropped_pkts, 50);
 	T_EQ_U64(l.network_lost_pkts, 20);
-	loss_attribute(100, 0, 150, 50, &l);   /* more drops than loss: capped */
+	sink_report_loss_attribute(100, 0, 150, 50, &l);   /* more drops than loss: capped */
 	T_EQ_U64(l.sink_dropped_pkts, 100);
 	T_EQ_U64(l.host_dropped_pkts, 0);
 	T_EQ_U64(l.network_lost_pkts, 0);
-	loss_attribute(0, 3, 5, 5, &l);
+	sink_report_loss_attribute(0, 3, 5, 5, &l);
 	T_EQ_U64(l.sender_unsent_pkts + l.sink_dropped_pkts + l.host_dropped_pkts +
 		 l.network_lost_pkts, 0);
-	loss_attribute(100, 10, 20, 30, &l);   /* the sender's holes first */
+	sink_report_loss_attribute(100, 10, 20, 30, &l);   /* the sender's holes first */
 	T_EQ_U64(l.sender_unsent_pkts, 10);
 	T_EQ_U64(l.sink_dropped_pkts, 20);
 	T_EQ_U64(l.host_dropped_pkts, 30);
@@ -332,7 +332,7 @@ static void t_loss_attribution(void)
 				 .rx_over_errors = 4, .rx_crc_errors = 5 };
 	struct if_counters b = { .rx_dropped = 11, .rx_missed_errors = 22, .rx_fifo_errors = 33,
 				 .rx_over_errors = 44, .rx_crc_errors = 55 };
-	T_EQ_U64(if_rx_drops(&a, &b), 10 + 20 + 30 + 40);
+	T_EQ_U64(sink_report_if_rx_drops(&a, &b), 10 + 20 + 30 + 40);
 }
 
 static void t_expect_parse(void)
