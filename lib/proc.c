@@ -367,3 +367,28 @@ int proc_ns_write(const char *netns, const char *path, const char *val)
 	int st = proc_wait(pid, 5 * NS_PER_S);
 	return st == 0 ? 0 : st == 2 ? -ENOENT : st == 3 ? -EACCES : -EIO;
 }
+
+int proc_read_line(int fd, char *buf, size_t len, uint64_t deadline)
+{
+	size_t n = 0;
+	while (n + 1 < len) {
+		uint64_t now = mono_ns();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = poll(&p, 1, (int)((deadline - now) / NS_PER_MS) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -ETIMEDOUT;
+		char c;
+		ssize_t got = read(fd, &c, 1);
+		if (got <= 0)
+			return -EIO;
+		if (c == '\n')
+			break;
+		buf[n++] = c;
+	}
+	buf[n] = 0;
+	return 0;
+}

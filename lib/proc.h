@@ -73,4 +73,8 @@ int proc_ns_write(const char *netns, const char *path, const char *val);
 /* True if the named network namespace exists (/run/netns/NAME). */
 int proc_netns_exists(const char *netns);
 
+/* Reads one line from fd (a child's pipe) into buf without its newline, waiting until
+ * deadline (mono_ns()). 0; -ETIMEDOUT at the deadline; -EIO at end of file or error. */
+int proc_read_line(int fd, char *buf, size_t len, uint64_t deadline);
+
 #endif

@@ -113,31 +113,6 @@ static int parse_time(const char *s, double *ns, bool *coarse)
 	return 0;
 }
 
-/* Reads one line from fd into buf until the deadline; 0, or -ETIMEDOUT / -EIO. */
-static int read_line(int fd, char *buf, size_t len, uint64_t deadline)
-{
-	size_t n = 0;
-	while (n + 1 < len) {
-		uint64_t now = mono_ns();
-		if (now >= deadline)
-			return -ETIMEDOUT;
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int r = poll(&p, 1, (int)((deadline - now) / NS_PER_MS) + 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -ETIMEDOUT;
-		char c;
-		ssize_t got = read(fd, &c, 1);
-		if (got <= 0)
-			return -EIO;
-		if (c == '\n')
-			break;
-		buf[n++] = c;
-	}
-	buf[n] = 0;
-	return 0;
-}
 
 static void probe(const struct box *b, json_t *rec)
 {
@@ -176,7 +151,7 @@ static void probe(const struct box *b, json_t *rec)
 	char line[512], status[4096] = "";
 	size_t sl = 0;
 	bool marker = false;
-	while (!read_line(out[0], line, sizeof(line), deadline)) {
+	while (!proc_read_line(out[0], line, sizeof(line), deadline)) {
 		if (!strcmp(line, "@@rt")) {
 			marker = true;
 			break;
@@ -204,7 +179,7 @@ static void probe(const struct box *b, json_t *rec)
 		double t0 = (double)real_ns();
 		if (write(in[1], "x\n", 2) != 2)
 			break;
-		if (read_line(out[0], line, sizeof(line), deadline))
+		if (proc_read_line(out[0], line, sizeof(line), deadline))
 			break;
 		double t1 = (double)real_ns(), remote;
 		bool cs;

@@ -4,6 +4,7 @@
  * typed getters that report their own errors, and the check of one axis value. Used by
  * profile.c, profile_set.c, profile_router.c and profile_topo.c. */
 #include "profile_impl.h"
+#include "strlist.h"
 
 #include <errno.h>
 #include <math.h>
@@ -32,16 +33,7 @@ void prof_diag_free(struct prof_diag *d)
 
 int prof_diag_add(struct prof_diag *d, const char *msg)
 {
-	if (!d)
-		return 0;
-	char **m = realloc(d->msg, (d->n + 1) * sizeof(*m));
-	if (!m)
-		return -ENOMEM;
-	d->msg = m;
-	if (!(m[d->n] = strdup(msg)))
-		return -ENOMEM;
-	d->n++;
-	return 0;
+	return d ? strv_add(&d->msg, &d->n, msg) : 0;
 }
 
 static size_t mark_of(const struct vctx *c, const char *path)

@@ -5,6 +5,7 @@
  * runner, which measures what search_next asks for, and by tests/unit/analysis/t_search.c with a
  * simulated device. */
 #include "search.h"
+#include "fmt.h"
 
 #include <errno.h>
 #include <math.h>
@@ -114,18 +115,7 @@ double search_ct(double load_pps, const struct search_trial *t, size_t n, double
 	return load_pps * (1.0 - loss);
 }
 
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
+#define bad(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
 
 static int pos_finite(double v)
 {

@@ -87,30 +87,6 @@ static const char reader_script[] =
 	"echo @@ready\n"
 	"while read -r x; do date +%s.%N; ip -s -j link show dev \"$1\"; date +%s.%N; echo @@; done\n";
 
-/* One line from fd within the deadline: 0, or -ETIMEDOUT / -EIO. */
-static int read_line(int fd, char *buf, size_t len, uint64_t deadline)
-{
-	size_t n = 0;
-	while (n + 1 < len) {
-		uint64_t now = mono_ns();
-		if (now >= deadline)
-			return -ETIMEDOUT;
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int rc = poll(&p, 1, (int)((deadline - now) / NS_PER_MS) + 1);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc <= 0)
-			return -ETIMEDOUT;
-		char ch;
-		if (read(fd, &ch, 1) != 1)
-			return -EIO;
-		if (ch == '\n')
-			break;
-		buf[n++] = ch;
-	}
-	buf[n] = 0;
-	return 0;
-}
 
 void trial_reader_stop(struct rx_reader *rd)
 {
@@ -175,7 +151,7 @@ int trial_reader_start(struct rx_reader *rd, const struct box *b, const char *sp
 	rd->out = out[0];
 	signal(SIGPIPE, SIG_IGN);
 	char line[64];
-	if (read_line(rd->out, line, sizeof(line), mono_ns() + 20 * NS_PER_S) ||
+	if (proc_read_line(rd->out, line, sizeof(line), mono_ns() + 20 * NS_PER_S) ||
 	    strcmp(line, "@@ready")) {
 		trial_reader_stop(rd);
 		return -EHOSTUNREACH;
@@ -194,7 +170,7 @@ static struct rx_read reader_read(struct rx_reader *rd)
 	json_t *j = NULL;
 	if (write(rd->in, "x\n", 2) != 2)
 		return r;
-	for (int n = 0; !read_line(rd->out, line, sizeof(line), deadline); n++) {
+	for (int n = 0; !proc_read_line(rd->out, line, sizeof(line), deadline); n++) {
 		if (!strcmp(line, "@@"))
 			break;
 		if (n == 0)
