@@ -36,18 +36,21 @@ for c in $classes; do
 	n=$((n + 1))
 	eq "class $c: $n frames" "$(jv sink ".classes.$c")" "$n"
 done
-eq "foreign: the foreign stream" "$(jv sink .classes.foreign)" 3000
-eq "foreign_pkts" "$(jv sink .foreign_pkts)" 3000
-eq "test traffic exact" "$(jv sink .rx_pkts)" 20000
+# a host that holds the sink past its ring makes the kernel drop there and count it:
+# exact, or short by no more than the drops the sink reports (as for pcap below)
+counted "foreign: the foreign stream" sink "$(jv sink .classes.foreign)" 3000
+counted "foreign_pkts" sink "$(jv sink .foreign_pkts)" 3000
+counted "test traffic exact" sink "$(jv sink .rx_pkts)" 20000
 eq "only the test stream" "$(jv sink '[.streams[].stream] | join(",")')" 0
-eq "lost 0" "$(jv sink .lost_pkts)" 0
+within "lost: none, or what the ring dropped" "$(jv sink .lost_pkts)" 0 "$(jv sink .ring_drops)"
 # malformed: truncated 1, ip_options 3, ip_fragment 4, bad_ip_csum 5, bad_len 6,
 # bad_udp_csum 9, bad_sig_version 10; other: not_ip4 2, not_udp 7, wrong_port 8
 eq "err_pkts: the malformed classes" "$(jv sink .err_pkts)" $((1 + 3 + 4 + 5 + 6 + 9 + 10))
 eq "other_pkts: not ours" "$(jv sink .other_pkts)" $((2 + 7 + 8))
 eq "every frame read is accounted in a class" \
-	"$(jv sink '.rx_frames - ([.classes[]] | add)')" 20000
-eq "the interface saw everything the sink read" "$(jv sink .if_rx_packets)" "$(jv sink .rx_frames)"
+	"$(jv sink '.rx_frames - ([.classes[]] | add)')" "$(jv sink .rx_pkts)"
+eq "the interface saw everything the sink read, and its ring dropped" \
+	"$(jv sink .if_rx_packets)" "$(jv sink .rx_frames + .ring_drops)"
 
 # libpcap's ring (16 MiB of snaplen-sized slots, a few thousand frames) overflows when
 # the sink is descheduled for a fraction of a second: exact, or short by no more
