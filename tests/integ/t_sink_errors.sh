@@ -49,8 +49,14 @@ eq "err_pkts: the malformed classes" "$(jv sink .err_pkts)" $((1 + 3 + 4 + 5 + 6
 eq "other_pkts: not ours" "$(jv sink .other_pkts)" $((2 + 7 + 8))
 eq "every frame read is accounted in a class" \
 	"$(jv sink '.rx_frames - ([.classes[]] | add)')" "$(jv sink .rx_pkts)"
-eq "the interface saw everything the sink read, and its ring dropped" \
-	"$(jv sink .if_rx_packets)" "$(jv sink .rx_frames + .ring_drops)"
+# exact when nothing was dropped on the way; else at least all it read (the kernel's
+# drop counters are read at other instants than the interface's)
+if [ "$(jv sink '.ring_drops + .if_drops')" = 0 ]; then
+	eq "the interface saw everything the sink read" "$(jv sink .if_rx_packets)" "$(jv sink .rx_frames)"
+else
+	check "the interface saw everything the sink read (and what was dropped on the way)" \
+		test "$(jv sink .if_rx_packets)" -ge "$(jv sink .rx_frames)"
+fi
 
 # libpcap's ring (16 MiB of snaplen-sized slots, a few thousand frames) overflows when
 # the sink is descheduled for a fraction of a second: exact, or short by no more
