@@ -28,9 +28,10 @@ FWS_PID=""
 fws_start() {   # fws_start ARGS...: the forwarder on CPU 1 with a control socket
 	rm -f "$FWS_SOCK"
 	ip netns exec "$BENCH_LAB-rut" taskset -c 1 "$B/ppslab-rut" -i rut0 -o rut1 --mode busy \
-		--ctl "$FWS_SOCK" -q "$@" >"$BENCH_OUT/fws.out" 2>"$BENCH_OUT/fws.err" &
+		--ctl "$FWS_SOCK" -q --json --interval 60s "$@" >"$BENCH_OUT/fws.out" \
+		2>"$BENCH_OUT/fws.err" &
 	FWS_PID=$!
-	for _ in $(seq 100); do [ -S "$FWS_SOCK" ] && break; sleep 0.1; done
+	bench_ready "$FWS_PID" "$BENCH_OUT/fws.out"
 }
 
 fws_stop() {
@@ -51,7 +52,8 @@ fws_gen() {     # fws_gen SECS FLOWARGS...: the sender at full rate on CPU 0 (ba
 
 # forwarded pps: sink0 rx_packets over BENCH_SECS after 1 s; the note has rut0's rx rate
 fws_measure() {
-	sleep 1
+	bench_flowing sink sink0 rx_packets
+	sleep 1   # 1 s of forwarding before the window: the measurement's warm-up
 	local a0 b0 t0 a1 b1 t1
 	t0=$(date +%s%N); a0=$(ifc sink sink0 rx_packets); b0=$(ifc rut rut0 rx_packets)
 	sleep "$BENCH_SECS"

@@ -59,7 +59,8 @@ mq_proc_cpu() {  # utime + stime of PID, in jiffies
 
 # mq_measure -> "PPS NOTE": the forwarded rate and where the CPUs went
 mq_measure() {
-	sleep 1   # warm-up
+	bench_flowing sink sink0 rx_packets
+	sleep 1   # 1 s of forwarding before the window: the measurement's warm-up
 	local a b s0 s1 g0 g1 t0 t1 v0 v1
 	s0=$("$B/ppslab-rut" ctl "$MQ_SOCK" stats)
 	a=$(mq_cpustat); g0=$(mq_proc_cpu "$MQ_GEN")

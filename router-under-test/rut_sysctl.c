@@ -168,7 +168,8 @@ static int set_fw(void *ctx, const struct bsdctl_oid *o, int64_t v)
 		break;
 	}
 	case FK_DYN_KEEPALIVE: t->dyn_keepalive = v != 0; break;
-	/* keeping the states of deleted rules is not implemented: only 0 is accepted */
+	/* a deleted rule's states go with it (FreeBSD's default); keeping them is refused
+	 * with EINVAL rather than accepted and ignored */
 	case FK_DYN_KEEP_STATES:
 		if (v != 0)
 			return -EINVAL;

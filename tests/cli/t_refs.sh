@@ -27,7 +27,7 @@ trap 'rm -rf "$T"' EXIT
 
 # The background material's names, spelled so that this file does not cite them.
 BG_DIR=spec
-BG_UP=../shared
+BG_UP="../""shared"
 BG_ABS=/work/shared
 
 # Components that stand for a name the reader supplies, or that are meant not to exist.

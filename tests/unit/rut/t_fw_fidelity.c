@@ -130,7 +130,7 @@ static const struct row rows[] = {
 	{ "deny ip from any to 10.0.0.5/32{5}", "", "error invalid set with mask 32", "",
 	  "fill_ip: a set needs /24../31" },
 	{ "allow ip from any to any tcpoptions mss", "", "error option 'tcpoptions' is not supported",
-	  "", "(not implemented here)" },
+	  "", "outside ppslab-rut's subset: refused by name" },
 	{ "allow ip from any to any keep-state keep-state", "", "error only one of keep-state", "",
 	  "compile_rule: one state option" },
 	{ "allow ip from table(1 to any", "", "error expected table(NAME)", "", "fill_table" },
