@@ -65,17 +65,18 @@ const char *dut_describe(const struct dut *d)
 }
 
 /* ppslab-rut ctl SOCK words... with input (or NULL) on its stdin; output into out (may
- * be NULL). Returns the status. */
+ * be NULL). Returns the status. A forwarder that does not answer within limit_s is
+ * taken for hung (d->fault): the client is killed and the forwarder with it later. */
 static int ctl_in(struct dut *d, char *out, size_t outlen, const char *const *words,
-		  const char *input);
+		  const char *input, unsigned limit_s);
 
 static int ctl(struct dut *d, char *out, size_t outlen, const char *const *words)
 {
-	return ctl_in(d, out, outlen, words, NULL);
+	return ctl_in(d, out, outlen, words, NULL, DUT_CTL_ANSWER_S);
 }
 
 static int ctl_in(struct dut *d, char *out, size_t outlen, const char *const *words,
-		  const char *input)
+		  const char *input, unsigned limit_s)
 {
 	struct box_cmd c;
 	char none[256];
@@ -92,17 +93,27 @@ static int ctl_in(struct dut *d, char *out, size_t outlen, const char *const *wo
 	/* the socket is a path on the forwarder's host: no namespace needed there */
 	struct proc_opts o = { .stdin_data = input, .out = out ? out : none,
 			       .outlen = out ? outlen : sizeof(none), .merge_err = 1,
-			       .timeout_ns = 30 * NS_PER_S };
+			       .timeout_ns = (uint64_t)limit_s * NS_PER_S };
+	uint64_t t0 = mono_ns();
 	rc = proc_run(c.argv, &o);
 	box_cmd_free(&c);
+	if (rc != 0 && mono_ns() - t0 >= (uint64_t)limit_s * NS_PER_S && d->pid && !d->fault[0])
+		snprintf(d->fault, sizeof(d->fault), "ppslab-rut (pid %d) did not answer '%s' on "
+			 "its control socket within %u s: hung or stopped", (int)d->pid, words[0],
+			 limit_s);
 	return rc;
+}
+
+const char *dut_fault(const struct dut *d)
+{
+	return d && d->fault[0] ? d->fault : NULL;
 }
 
 bool dut_alive(struct dut *d)
 {
 	if (d->kind != PR_RUT)
 		return true;
-	if (!d->pid)
+	if (!d->pid || d->fault[0])
 		return false;
 	int st;
 	if (waitpid(d->pid, &st, WNOHANG) == d->pid) {
@@ -119,12 +130,16 @@ static json_t *rut_stop(struct dut *d)
 {
 	if (!d->pid)
 		return NULL;
+	/* a hung forwarder (stopped, or stuck) would not act on SIGINT: killed at once */
+	bool hung = d->fault[0] != 0;
+	if (hung)
+		log_warn("killing the forwarder (pid %d): %s", (int)d->pid, d->fault);
 	if (!d->cfg.box.ssh) {
-		kill(d->pid, SIGINT);
+		kill(d->pid, hung ? SIGKILL : SIGINT);
 	} else {   /* a signal would stop our ssh client, not the remote forwarder */
 		struct box_cmd c;
 		int rc = box_sys_init(&c, &d->cfg.box, "pkill");
-		rc = rc ? rc : box_arg(&c, "-INT");
+		rc = rc ? rc : box_arg(&c, hung ? "-KILL" : "-INT");
 		rc = rc ? rc : box_arg(&c, "-f");
 		rc = rc ? rc : box_arg(&c, "--");
 		rc = rc ? rc : box_arg(&c, d->sock);
@@ -136,7 +151,8 @@ static json_t *rut_stop(struct dut *d)
 	}
 	proc_wait(d->pid, 10 * NS_PER_S);
 	d->pid = 0;
-	return jout_last_summary(d->outpath);
+	d->fault[0] = 0;
+	return hung ? NULL : jout_last_summary(d->outpath);
 }
 
 /* How long ppslab-rut may take to be ready: its ports and tables, over ssh the
@@ -302,7 +318,7 @@ static int rut_rules(struct dut *d, const json_t *params, char *err, size_t errl
 	int st = ctl(d, out, sizeof(out), flush);
 	if (st == 0) {
 		const char *load[] = { "ipfw", "-q", "/dev/stdin", NULL };
-		st = ctl_in(d, out, sizeof(out), load, text);
+		st = ctl_in(d, out, sizeof(out), load, text, DUT_CTL_LOAD_S);
 	}
 	free(text);
 	if (st) {
@@ -408,10 +424,13 @@ json_t *dut_stats(struct dut *d)
 	size_t len = 16u << 20;
 	char *out = malloc(len);
 	const char *w[] = { "stats", NULL };
-	json_t *j = out && ctl(d, out, len, w) == 0 ? json_loads(out, 0, NULL) : NULL;
-	if (out && !j)
-		log_warn("ppslab-rut ctl stats gave no JSON: the forwarder's counters are missing "
-			 "from this trial");
+	int st = out ? ctl(d, out, len, w) : -ENOMEM;
+	json_t *j = st == 0 ? json_loads(out, 0, NULL) : NULL;
+	/* a running forwarder that does not give its counters is not trusted with the
+	 * trial: its rate may be anything (stopped, stuck, its socket gone) */
+	if (out && !j && !d->fault[0])
+		snprintf(d->fault, sizeof(d->fault), "ppslab-rut (pid %d) did not answer 'stats' "
+			 "on its control socket (status %d): %.200s", (int)d->pid, st, out);
 	free(out);
 	return j;
 }

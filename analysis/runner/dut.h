@@ -100,9 +100,18 @@ json_t *dut_delta(const json_t *a, const json_t *b);
  * an external router ({"hook": [...], "status": N, "output": JSON-or-text}, and the
  * counters below), NULL when there is nothing to record. New reference. */
 json_t *dut_trial_record(struct dut *d, const json_t *before, const json_t *after);
-/* False when the forwarder process has exited (crashed, killed): the next dut_apply
- * restarts it. */
+/* False when the forwarder process has exited (crashed, killed) or is hung (did not
+ * answer its control socket within DUT_CTL_ANSWER_S, dut_fault()): the next dut_apply
+ * kills a hung one by PID and starts a new one. */
 bool dut_alive(struct dut *d);
+/* Why the forwarder is taken for hung (it did not answer its control socket within
+ * the bound, or answered stats with no JSON while running), or NULL. A trial that saw
+ * this fails with it: its counters and its rate cannot be trusted. */
+const char *dut_fault(const struct dut *d);
+/* How long ppslab-rut may take to answer a control command (stats, a sysctl); a rule
+ * set's load has DUT_CTL_LOAD_S. */
+#define DUT_CTL_ANSWER_S 10
+#define DUT_CTL_LOAD_S 120
 /* The hooks this case ran: [{"hook": AXIS|"setup"|"reboot"|"verify"|"check", "axis"
  * (verify's), "argv": [...] as run, "status", "s": seconds, "stdin_bytes"}] (borrowed;
  * NULL for ppslab-rut). */

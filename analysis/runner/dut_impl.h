@@ -22,6 +22,8 @@ struct dut {
 	char desc[128];
 	json_t *hook_log;        /* the hooks this case ran (external router) */
 	json_t *verified;        /* what this case's verify hooks read back, or NULL */
+	char fault[400];         /* why the forwarder is hung ("" when it answers): it is
+				  * killed and replaced before the next case */
 };
 
 /* ---- dut.c ---- */

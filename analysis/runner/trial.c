@@ -400,6 +400,10 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	double sinks_s = (double)(mono_ns() - t_sinks) / 1e9;
 
 	before = e->dut ? dut_stats(e->dut) : NULL;
+	if (e->dut && dut_fault(e->dut)) {   /* hung: nothing it counts can be trusted */
+		snprintf(err, sizeof(err), "%s", dut_fault(e->dut));
+		goto out;
+	}
 	/* The offered load split exactly over every thread of every sender of a direction. */
 	unsigned threads_a = 0;
 	for (size_t i = 0; i < nga; i++)
@@ -468,6 +472,8 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	if (p->trial.settle_s > 0 && !(e->stop && *e->stop))
 		usleep((useconds_t)(p->trial.settle_s * 1e6));
 	after = e->dut ? dut_stats(e->dut) : NULL;
+	if (e->dut && dut_fault(e->dut) && !err[0])
+		snprintf(err, sizeof(err), "%s", dut_fault(e->dut));
 out:
 	for (size_t i = 0; i < ns; i++)
 		trial_reader_stop(&sinks[i]->rd);

@@ -45,4 +45,28 @@ check "the error names the interface" grep -q "nosuch" <(jq -r '.cases[0].error'
 check "and the sink box, which ended before it was ready (docs/readiness.md)" \
 	grep -q "^the sink box sink (this host): ppslab-sink (sink) exited with status 69 before it was ready: ppslab-sink: " \
 	<(jq -r '.cases[0].error' "$T/gone-r.json")
+
+# a hung forwarder: stopped (SIGSTOP) once the first case is saved. Its case fails
+# saying so, it is killed by PID and replaced, and the later cases are ok.
+"$B/ppslab" run "$P" -o "$T/hung.json" -q --no-table >"$T/o4" 2>"$T/e4" &
+RUN=$!
+ncases() { test "$(jq '.cases | length' "$T/hung.json" 2>/dev/null)" -ge "$1" 2>/dev/null; }
+if wait_until 60 "the first case saved" ncases 1; then
+	FWD=$(lab_procs rut ppslab-rut)
+	eq "one forwarder runs" "$(echo "$FWD" | wc -w)" 1
+	kill -STOP $FWD
+	wait_until 120 "the run ended" gone $RUN
+	wait $RUN
+	eq "a hung forwarder: the run ends with status 1" "$?" 1
+	S=$(jq -r '[.cases[].status] | join(",")' "$T/hung.json")
+	check "exactly one case failed ($S)" test "$(echo "$S" | tr , '\n' | grep -c failed)" = 1
+	check "after it no case failed ($S)" grep -Eq '^(ok|flagged),((ok|flagged),)*failed(,(ok|flagged))+$' <<<"$S"
+	check "the failed case says the forwarder did not answer" \
+		grep -q "ppslab-rut (pid $FWD) did not answer" <(jq -r '.cases[] | select(.status == "failed") | .error' "$T/hung.json")
+	check "the stopped forwarder was killed" gone $FWD
+	eq "the run ended with no forwarder left" "$(lab_procs rut ppslab-rut | wc -w)" 0
+else
+	kill $RUN
+	wait $RUN
+fi
 done_testing
