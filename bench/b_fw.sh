@@ -44,3 +44,19 @@ if [ -x "$fwb" ] && [ "$(nproc)" -ge 2 ]; then
 	  "  counter cost, 2 threads: shared \($s / 1000) ns, percpu \($p / 1000) ns per packet per count rule; shared − percpu \(($s - $p) / 1000) ns"
 	' "$BENCH_OUT/records.jsonl" | tee "$BENCH_OUT/fw-counters.txt"
 fi
+
+# What `ppslab run` does with the rule counters after every trial (bench/count_bench.c):
+# two stats replies of N rules parsed and subtracted rule by rule, in ms. Linear in N;
+# 100,000 rules is the documented maximum.
+cb="$B/../bench/count_bench"
+if [ -x "$cb" ]; then
+	for rep in $(seq 1 "$BENCH_REPS"); do
+		"$cb" --json 1000 20000 100000 >"$BENCH_OUT/count.$rep.jsonl" || continue
+		while IFS= read -r line; do
+			record fw "rule-hit count after a trial: $(jq .rules <<<"$line") rules" ms "$rep" \
+				"$(jq '.total_ms | floor' <<<"$line")" "" "count_bench: parse and delta of two stats replies"
+		done <"$BENCH_OUT/count.$rep.jsonl"
+	done
+else
+	echo "fw: $cb is missing (make bench builds it)"
+fi

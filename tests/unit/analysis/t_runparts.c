@@ -334,6 +334,49 @@ static void t_delta(void)
 	json_decref(d);
 }
 
+/* 100,000 rules (the documented maximum), the later snapshot with a rule inserted in
+ * front so no rule sits at its old index, and rules sharing a number (ipfw allows it:
+ * the K-th of a number matches the K-th). Every rule's delta is exact. */
+static void t_delta_100k(void)
+{
+	enum { N = 100000 };
+	json_t *a = json_object(), *b = json_object();
+	json_t *ra = json_array(), *rb = json_array();
+	json_t *r = json_object();
+	json_object_set_new(r, "number", json_integer(1));
+	json_object_set_new(r, "pkts", json_integer(5));
+	json_array_append_new(rb, r);
+	for (int i = 0; i < N; i++) {
+		/* numbers 2, 2, 3, 3, ...: each shared by two rules */
+		json_int_t num = 2 + i / 2;
+		r = json_object();
+		json_object_set_new(r, "number", json_integer(num));
+		json_object_set_new(r, "pkts", json_integer(i));
+		json_array_append_new(ra, r);
+		r = json_object();
+		json_object_set_new(r, "number", json_integer(num));
+		json_object_set_new(r, "pkts", json_integer(i + 1 + i % 7));
+		json_array_append_new(rb, r);
+	}
+	json_object_set_new(a, "rules", ra);
+	json_object_set_new(b, "rules", rb);
+	json_t *d = dut_delta(a, b);
+	json_t *rules = json_object_get(d, "rules");
+	T_EQ_INT(json_array_size(rules), N + 1);
+	T_EQ_INT(json_integer_value(json_object_get(json_array_get(rules, 0), "pkts")), 5);
+	int bad = 0;
+	for (int i = 0; i < N; i++) {
+		json_t *x = json_array_get(rules, (size_t)i + 1);
+		if (json_integer_value(json_object_get(x, "pkts")) != 1 + i % 7 ||
+		    json_integer_value(json_object_get(x, "number")) != 2 + i / 2)
+			bad++;
+	}
+	T_EQ_INT(bad, 0);
+	json_decref(a);
+	json_decref(b);
+	json_decref(d);
+}
+
 /* the last summary line of a tool's JSON Lines output is what it printed last */
 static void t_last_summary(void)
 {
@@ -365,6 +408,7 @@ int main(void)
 	T_RUN(t_clocks);
 	T_RUN(t_rulegen);
 	T_RUN(t_delta);
+	T_RUN(t_delta_100k);
 	T_RUN(t_last_summary);
 	return t_done();
 }
