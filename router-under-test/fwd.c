@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* fwd.c — IPv4 forwarding and L2 bridging of one burst (see fwd.h). Called by the
  * scheduling loops in fwdloop.c for each ingress port; no allocation, no system calls
- * besides the ports'. */
+ * besides the ports' (and fwd_link_check's, between bursts). */
 #include "fwd.h"
 
 #include <errno.h>
@@ -11,6 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 
 #include "clock.h"
 #include "csum.h"
@@ -30,6 +33,8 @@ static const char *const drop_names[FWD_DROP_COUNT] = {
 	[FWD_DROP_FW_RESET] = "fw_reset",
 	[FWD_DROP_FW_TINYFRAG] = "fw_tiny_frag",
 	[FWD_DROP_FW_TRUNCATED] = "fw_truncated",
+	[FWD_DROP_LINK_DOWN] = "link_down",
+	[FWD_DROP_PORT_GONE] = "port_gone",
 };
 
 static const char *const skip_names[FWD_RS_COUNT] = {
@@ -78,7 +83,11 @@ static struct fwd_thr *thr_new(struct fwd *f, int id)
 	t->scratch = malloc(sizeof(struct burst));
 	t->denied_by_rule = calloc(65536, sizeof(*t->denied_by_rule));
 	t->ip_id = (uint16_t)(mono_ns() >> 10) + (uint16_t)(id * 4099);
+	/* in the forwarder's namespace, where its ports are: a link's flags by name */
+	t->ifq_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (!t->scratch || !t->denied_by_rule) {
+		if (t->ifq_fd >= 0)
+			close(t->ifq_fd);
 		free(t->scratch);
 		free((void *)(uintptr_t)t->denied_by_rule);   /* free() takes no _Atomic pointer */
 		free(t);
@@ -176,6 +185,7 @@ int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max,
 			snprintf(err, errlen, "%s: cannot read its MAC address", p->ifname);
 			return -ENODEV;
 		}
+		p->ifindex = (int)if_nametoindex(p->ifname);
 		if (if_ip4(p->ifname, &p->ip, &p->plen) == 0) {
 			rt_add(f->rt, p->ip, p->plen, 0, i);
 			nt_load_system(f->nt, i, p->ifname);
@@ -211,6 +221,8 @@ void fwd_fini(struct fwd *f)
 		for (int i = 0; i < FWD_MAX_PORTS; i++)
 			port_close(th->port[i]);
 		free((void *)(uintptr_t)th->denied_by_rule);   /* free() takes no _Atomic pointer */
+		if (th->ifq_fd >= 0)
+			close(th->ifq_fd);
 		free(th->scratch);
 		free(th);
 		f->thr[t] = NULL;
@@ -251,6 +263,11 @@ static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct
 	for (int o = 0; o < f->nports; o++) {
 		if (!b->nout[o])
 			continue;
+		if (t->link[o] != FWD_LINK_UP) {   /* the ring would keep them, counted as sent */
+			b->drops[t->link[o] == FWD_LINK_GONE ? FWD_DROP_PORT_GONE
+							     : FWD_DROP_LINK_DOWN] += (uint64_t)b->nout[o];
+			continue;
+		}
 		int a = port_fwd_burst(t->port[o], b->out[o], b->nout[o]);
 		if (a < 0)
 			a = 0;
@@ -718,6 +735,37 @@ void fwd_refresh_kernel(struct fwd_thr *t)
 		struct port_stats ps;
 		port_stats(t->port[i], &ps);
 		atomic_store_explicit(&t->ctr[i].kernel_drops, ps.rx_drops, memory_order_relaxed);
+		atomic_store_explicit(&t->ctr[i].tx_errors, ps.tx_errors, memory_order_relaxed);
+	}
+}
+
+static enum fwd_link link_of(int fd, const struct fwd_port *p)
+{
+	struct ifreq ifr;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", p->ifname);
+	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0)
+		return errno == ENODEV ? FWD_LINK_GONE : FWD_LINK_UP;
+	if (ifr.ifr_ifindex != p->ifindex)
+		return FWD_LINK_GONE;
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		return errno == ENODEV ? FWD_LINK_GONE : FWD_LINK_UP;
+	return (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING) ? FWD_LINK_UP
+									 : FWD_LINK_DOWN;
+}
+
+void fwd_link_check(struct fwd_thr *t)
+{
+	if (t->ifq_fd < 0)
+		return;
+	for (int i = 0; i < t->f->nports; i++) {
+		const struct fwd_port *p = &t->f->ports[i];
+		if (!p->ifindex)   /* not a device of this host's: nothing to ask */
+			continue;
+		enum fwd_link l = link_of(t->ifq_fd, p);
+		if (l != FWD_LINK_UP && t->link[i] == FWD_LINK_UP)
+			add(&t->ctr[i].link_downs, 1);
+		t->link[i] = (uint8_t)l;
 	}
 }
 
@@ -730,6 +778,8 @@ static void ctr_add(const struct fwd_port_ctr *c, struct fwd_port_ctr_sum *s)
 	s->tx_bytes += ld(&c->tx_bytes);
 	s->fwd_pkts += ld(&c->fwd_pkts);
 	s->kernel_drops += ld(&c->kernel_drops);
+	s->tx_errors += ld(&c->tx_errors);
+	s->link_downs += ld(&c->link_downs);
 	for (int d = 0; d < FWD_DROP_COUNT; d++)
 		s->drops[d] += ld(&c->drops[d]);
 	s->rst_sent += ld(&c->rst_sent);
@@ -754,6 +804,8 @@ static void totals_of(const struct fwd_port_ctr_sum *c, struct fwd_totals *t)
 	t->tx_bytes += c->tx_bytes;
 	t->fwd_pkts += c->fwd_pkts;
 	t->kernel_drops += c->kernel_drops;
+	t->tx_errors += c->tx_errors;
+	t->link_downs += c->link_downs;
 	for (int d = 0; d < FWD_DROP_COUNT; d++) {
 		t->drops[d] += c->drops[d];
 		t->drop_pkts += c->drops[d];

@@ -55,6 +55,8 @@ enum fwd_drop {
 	FWD_DROP_FW_RESET,    /* reset (a TCP RST is sent back) */
 	FWD_DROP_FW_TINYFRAG, /* ipfw before any rule: TCP fragment at offset 1 (RFC 3128) */
 	FWD_DROP_FW_TRUNCATED,/* ipfw before any rule: TCP/UDP/SCTP/ICMP header cut short */
+	FWD_DROP_LINK_DOWN,   /* the egress link was down (not up, or no carrier) */
+	FWD_DROP_PORT_GONE,   /* the egress interface was deleted (or renumbered) */
 	FWD_DROP_COUNT
 };
 
@@ -78,6 +80,7 @@ struct fwd_port_ctr_sum {
 	uint64_t rx_pkts, rx_bytes, rx_bursts, tx_pkts, tx_bytes, fwd_pkts;
 	uint64_t drops[FWD_DROP_COUNT];
 	uint64_t rst_sent, unreach_sent, reply_skip[FWD_RS_COUNT], kernel_drops;
+	uint64_t tx_errors, link_downs;
 };
 
 struct fwd_port_ctr {
@@ -91,7 +94,15 @@ struct fwd_port_ctr {
 	_Atomic uint64_t kernel_drops;        /* RX ring overflow in the kernel, PACKET_STATISTICS:
 					       * the "Missed Packets" analogue (published by
 					       * fwd_refresh_kernel) */
+	_Atomic uint64_t tx_errors;           /* frames this port's socket refused: they never
+					       * reached the wire (port_stats, published by
+					       * fwd_refresh_kernel) */
+	_Atomic uint64_t link_downs;          /* times this thread found the link down or
+					       * the interface gone (fwd_link_check) */
 };
+
+/* An egress port's link as fwd_link_check last saw it. */
+enum fwd_link { FWD_LINK_UP, FWD_LINK_DOWN, FWD_LINK_GONE };
 
 struct fwd_port {
 	struct port *port;     /* thread 0's socket (names, readiness) */
@@ -99,6 +110,7 @@ struct fwd_port {
 	uint8_t mac[6];
 	uint32_t ip;           /* network order, 0 if none */
 	uint8_t plen;
+	int ifindex;           /* at open; another index later means the port was deleted */
 };
 
 struct fw;
@@ -120,6 +132,10 @@ struct fwd_thr {
 	const struct fw_rules *rs;    /* the rule set of the burst in progress */
 	uint16_t ip_id;               /* ip_fillid(): the replies' IP ids, a counter per CPU */
 	uint64_t now_ns;              /* CLOCK_MONOTONIC at the burst's start */
+	uint8_t link[FWD_MAX_PORTS];  /* enum fwd_link of each port, as this thread last
+				       * checked: frames for a port not up are dropped and
+				       * counted (link_down, port_gone), not queued */
+	int ifq_fd;                   /* a socket for the link's flags (ioctl), or -1 */
 };
 
 struct fwd {
@@ -166,10 +182,17 @@ void fwd_fw_tick(struct fwd *f);
 /* Sums over the ports. */
 struct fwd_totals {
 	uint64_t rx_pkts, rx_bytes, rx_bursts, tx_pkts, tx_bytes, fwd_pkts, drop_pkts, kernel_drops;
+	uint64_t tx_errors, link_downs;
 	uint64_t drops[FWD_DROP_COUNT];
 	uint64_t rst_sent, unreach_sent, reply_skip[FWD_RS_COUNT];
 };
 void fwd_totals(const struct fwd *f, struct fwd_totals *t);
+/* Reads the links' state of every port (two ioctls each) into t->link, counting each
+ * change away from up in link_downs. Called between bursts every few ms by the
+ * scheduling loop: frames for a link that went down are then counted as link_down or
+ * port_gone instead of filling the egress ring (where they would count as sent and
+ * never leave). */
+void fwd_link_check(struct fwd_thr *t);
 /* Thread t's, over the ports. */
 void fwd_thr_totals(const struct fwd_thr *t, struct fwd_totals *tot);
 /* Port i's counters summed over the threads. */

@@ -18,6 +18,7 @@
 
 #define WAKE_KEY 0xffffu
 #define REFRESH_NS (100 * NS_PER_MS)    /* kernel drop counters and published figures */
+#define LINK_CHECK_NS (5 * NS_PER_MS)   /* the egress links' state (fwd_link_check) */
 #define SLEEP_SLICE_NS (50 * NS_PER_MS) /* longest sleep without looking at stop/ctl */
 #define CLOCK_LEAD_NS (2 * NS_PER_MS)   /* the shared clock starts this long after the
 					 * threads are created, so none starts late */
@@ -310,6 +311,10 @@ static void service(struct fwdloop_thr *t)
 		knob_replay(t);
 	}
 	uint64_t now = mono_ns();
+	if (now >= t->next_link) {   /* a link gone down: frames dropped, not queued */
+		fwd_link_check(t->ft);
+		t->next_link = now + LINK_CHECK_NS;
+	}
 	if (now >= t->next_refresh) {
 		fwd_refresh_kernel(t->ft);
 		if (t->id == 0)
@@ -498,6 +503,7 @@ static void *fwdloop_thread(void *arg)
 	my_tid = t->id;
 	knob_replay(t);   /* the writes made at start (--sysctl) */
 	t->next_refresh = 0;
+	t->next_link = 0;
 	switch (s->mode) {
 	case RUT_POLL: rc = loop_poll(t); break;
 	case RUT_INTR: rc = loop_intr(t); break;

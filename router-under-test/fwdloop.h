@@ -89,6 +89,7 @@ struct fwdloop_thr {
 	_Atomic int running;
 	pthread_t th;
 	uint64_t next_refresh;       /* CLOCK_MONOTONIC ns of the next counter refresh */
+	uint64_t next_link;          /* ... and of the next link check (fwd_link_check) */
 	uint32_t kseen;              /* knob writes applied */
 	_Atomic uint32_t kdone;
 	pthread_mutex_t view_lock;   /* view: the thread's poll context, published */

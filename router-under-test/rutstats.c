@@ -218,6 +218,8 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	jset_u64(o, "rx_bytes", t.rx_bytes);
 	jset_u64(o, "tx_bytes", t.tx_bytes);
 	jset_u64(o, "kernel_drops", t.kernel_drops);
+	jset_u64(o, "tx_errors", t.tx_errors);     /* the links: see ports[] */
+	jset_u64(o, "link_downs", t.link_downs);
 	jset_f(o, "avg_batch", t.rx_bursts ? (double)t.rx_pkts / (double)t.rx_bursts : 0);
 	json_object_set_new(o, "drops", drops_obj(t.drops));
 	/* replies of reset/unreach rules: sent (also in tx_pkts), and why not */
@@ -243,6 +245,12 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 		jset_u64(po, "tx_bytes", c.tx_bytes);
 		jset_u64(po, "fwd_pkts", c.fwd_pkts);
 		jset_u64(po, "drop_txfull", c.drops[FWD_DROP_TXFULL]);
+		/* the egress link: frames dropped while it was down or deleted, frames its
+		 * socket refused, and how often it went away */
+		jset_u64(po, "drop_link_down", c.drops[FWD_DROP_LINK_DOWN]);
+		jset_u64(po, "drop_port_gone", c.drops[FWD_DROP_PORT_GONE]);
+		jset_u64(po, "tx_errors", c.tx_errors);
+		jset_u64(po, "link_downs", c.link_downs);
 		jset_u64(po, "rst_sent", c.rst_sent);
 		jset_u64(po, "unreach_sent", c.unreach_sent);
 		jset_u64(po, "kernel_drops", c.kernel_drops);

@@ -100,6 +100,12 @@ json_t *dut_delta(const json_t *a, const json_t *b);
  * an external router ({"hook": [...], "status": N, "output": JSON-or-text}, and the
  * counters below), NULL when there is nothing to record. New reference. */
 json_t *dut_trial_record(struct dut *d, const json_t *before, const json_t *after);
+/* 1 when a forwarder's trial record (dut_trial_record) says a link failed during the
+ * trial: frames dropped with the egress link down (drops.link_down) or its interface
+ * deleted (drops.port_gone), transmit errors (tx_errors), or the link went down
+ * (link_downs). why then says which ports and how many; the trial fails with it (the
+ * frames lost are the rig's, not the router's under test). 0 otherwise. */
+int dut_link_fault(const json_t *rec, char *why, size_t len);
 /* False when the forwarder process has exited (crashed, killed) or is hung (did not
  * answer its control socket within DUT_CTL_ANSWER_S, dut_fault()): the next dut_apply
  * kills a hung one by PID and starts a new one. */

@@ -18,7 +18,8 @@ static const char *const counters[] = {
 	"ticks", "rounds", "chunks", "status_checks", "catchup_rounds", "idle_passes",
 	"polled_frames", "idle_frames", "ticks_in_work", "clock_skips", "ticks_deferred",
 	"stolen_ns", "cpu_s",
-	"cpu_user_s", "cpu_sys_s", "fwd_cpu_s", NULL,
+	"cpu_user_s", "cpu_sys_s", "fwd_cpu_s", "tx_errors", "link_downs", "drop_link_down",
+	"drop_port_gone", NULL,
 };
 
 static bool is_counter(const char *key)
@@ -192,4 +193,36 @@ json_t *dut_trial_record(struct dut *d, const json_t *before, const json_t *afte
 		     json_integer_value(json_object_get(a, "status")));
 	json_decref(a);
 	return o;
+}
+
+int dut_link_fault(const json_t *rec, char *why, size_t len)
+{
+	const json_t *dr = json_object_get(rec, "drops");
+	json_int_t down = json_integer_value(json_object_get(dr, "link_down"));
+	json_int_t gone = json_integer_value(json_object_get(dr, "port_gone"));
+	json_int_t txe = json_integer_value(json_object_get(rec, "tx_errors"));
+	json_int_t flaps = json_integer_value(json_object_get(rec, "link_downs"));
+	if (down <= 0 && gone <= 0 && txe <= 0 && flaps <= 0)
+		return 0;
+	/* which ports: their names make the message actionable */
+	char names[128] = "";
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(rec, "ports"), i, p) {
+		const json_t *pd = json_object_get(p, "drops");
+		if (json_integer_value(json_object_get(p, "link_downs")) > 0 ||
+		    json_integer_value(json_object_get(p, "tx_errors")) > 0 ||
+		    json_integer_value(json_object_get(pd, "link_down")) > 0 ||
+		    json_integer_value(json_object_get(pd, "port_gone")) > 0) {
+			size_t l = strlen(names);
+			snprintf(names + l, sizeof(names) - l, "%s%s", l ? ", " : "",
+				 json_is_string(json_object_get(p, "ifname"))
+				 ? json_string_value(json_object_get(p, "ifname")) : "?");
+		}
+	}
+	snprintf(why, len, "the forwarder's link failed during the trial%s%s: %lld frames dropped "
+		 "with the link down, %lld with the port deleted, %lld transmit errors, the link "
+		 "went down %lld times", names[0] ? " on " : "", names, (long long)down,
+		 (long long)gone, (long long)txe, (long long)flaps);
+	return 1;
 }

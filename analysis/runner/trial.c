@@ -506,6 +506,8 @@ out:
 	json_object_set_new(rec, "exit", exits);
 	if (e->dut) {
 		json_t *rr = dut_trial_record(e->dut, before, after);
+		if (rr && !err[0])
+			dut_link_fault(rr, err, sizeof(err));
 		if (rr)
 			json_object_set_new(rec, "rut", rr);
 	}

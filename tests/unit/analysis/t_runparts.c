@@ -377,6 +377,47 @@ static void t_delta_100k(void)
 	json_decref(d);
 }
 
+/* a trial whose forwarder lost its link fails, naming the port and the counts; one
+ * without any of these does not */
+static void t_link_fault(void)
+{
+	char why[400] = "";
+	json_t *ok = json_loads("{\"drops\":{\"link_down\":0,\"port_gone\":0,\"txfull\":9},"
+				"\"tx_errors\":0,\"link_downs\":0}", 0, NULL);
+	T_EQ_INT(dut_link_fault(ok, why, sizeof(why)), 0);
+	T_EQ_INT(dut_link_fault(NULL, why, sizeof(why)), 0);   /* no record: nothing said */
+	static const char *const bad[] = {
+		"{\"drops\":{\"link_down\":11270},\"ports\":[{\"ifname\":\"rut0\",\"drops\":"
+		"{\"link_down\":11270}},{\"ifname\":\"rut1\",\"link_downs\":1}],\"link_downs\":1}",
+		"{\"drops\":{\"port_gone\":5}}", "{\"tx_errors\":3}", "{\"link_downs\":1}",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_t *r = json_loads(bad[i], 0, NULL);
+		if (dut_link_fault(r, why, sizeof(why)) != 1)
+			T_FAIL("%s: not a fault", bad[i]);
+		json_decref(r);
+	}
+	json_t *r = json_loads(bad[0], 0, NULL);
+	dut_link_fault(r, why, sizeof(why));
+	T_STREQ(why, "the forwarder's link failed during the trial on rut0, rut1: 11270 frames "
+		"dropped with the link down, 0 with the port deleted, 0 transmit errors, the link "
+		"went down 1 times");
+	/* and they are counters, subtracted over the trial */
+	json_t *a = json_loads("{\"tx_errors\":4,\"link_downs\":2,\"ports\":[{\"drop_link_down\":7}]}",
+			       0, NULL);
+	json_t *b = json_loads("{\"tx_errors\":4,\"link_downs\":2,\"ports\":[{\"drop_link_down\":7}]}",
+			       0, NULL);
+	json_t *d = dut_delta(a, b);
+	T_EQ_INT(dut_link_fault(d, why, sizeof(why)), 0);
+	T_EQ_INT(json_integer_value(json_object_get(json_array_get(json_object_get(d, "ports"), 0),
+						    "drop_link_down")), 0);
+	json_decref(a);
+	json_decref(b);
+	json_decref(d);
+	json_decref(r);
+	json_decref(ok);
+}
+
 /* the last summary line of a tool's JSON Lines output is what it printed last */
 static void t_last_summary(void)
 {
@@ -409,6 +450,7 @@ int main(void)
 	T_RUN(t_rulegen);
 	T_RUN(t_delta);
 	T_RUN(t_delta_100k);
+	T_RUN(t_link_fault);
 	T_RUN(t_last_summary);
 	return t_done();
 }
