@@ -107,11 +107,18 @@ static int status(const struct args *a)
 		}
 		json_object_set_new(o, "interfaces", ifs);
 		json_object_set_new(o, "queues", qs);
+		json_t *pr = json_array();
+		for (int i = 0; i < st.nproblems; i++)
+			json_array_append_new(pr, json_string(st.problem[i]));
+		json_object_set_new(o, "problems", pr);
 		jout_emit(stdout, o);
 	} else {
+		bool all_ns = st.ns[LAB_GEN] && st.ns[LAB_RUT] && st.ns[LAB_SINK];
 		printf("lab %s: %s\n", a->name,
-		       st.complete ? "up" : st.any ? "INCOMPLETE (ppslab lab up completes it, "
-						     "ppslab lab down removes it)" : "down");
+		       st.complete ? "up"
+		       : all_ns && st.nproblems ? "BROKEN (ppslab lab up repairs it)"
+		       : st.any ? "INCOMPLETE (ppslab lab up completes it, ppslab lab down removes it)"
+				: "down");
 		for (int r = 0; r < LAB_ROLES; r++) {
 			char ns[64];
 			lab_ns_name(a->name, (enum lab_role)r, ns, sizeof(ns));
@@ -131,6 +138,8 @@ static int status(const struct args *a)
 		if (st.senders > 1)
 			printf("  %d senders reach rut0 through the bridge rutsw in %s-rut\n", st.senders,
 			       a->name);
+		for (int i = 0; i < st.nproblems && st.any; i++)
+			printf("  broken: %s\n", st.problem[i]);
 	}
 	return st.complete ? EX_OK : 1;
 }

@@ -5,8 +5,11 @@
 #include "lab.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
@@ -479,6 +482,109 @@ int lab_shield(const char *name, enum lab_role role, bool on)
 	return 0;
 }
 
+static void problem(struct lab_status *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void problem(struct lab_status *st, const char *fmt, ...)
+{
+	st->complete = false;
+	if (st->nproblems >= LAB_PROBLEMS_MAX)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(st->problem[st->nproblems++], sizeof(st->problem[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* `ip -n NS -j W1 W2 W3 W4 [W5]` as JSON, or NULL */
+static json_t *ip_json(const char *ns, const char *w1, const char *w2, const char *w3,
+		       const char *w4, const char *w5)
+{
+	char *av[] = { "ip", "-n", proc_arg(ns), "-j", proc_arg(w1), proc_arg(w2), proc_arg(w3),
+		       proc_arg(w4), w5 ? proc_arg(w5) : NULL, NULL };
+	char out[16384];
+	struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
+			       .timeout_ns = 10 * NS_PER_S };
+	return proc_run(av, &o) == 0 ? json_loads(out, 0, NULL) : NULL;
+}
+
+static bool has_flag(const json_t *link, const char *flag)
+{
+	size_t i;
+	json_t *f;
+	json_array_foreach(json_object_get(link, "flags"), i, f)
+		if (json_is_string(f) && !strcmp(json_string_value(f), flag))
+			return true;
+	return false;
+}
+
+/* An interface of the lab: there, up with a carrier, with its address. */
+static bool if_check(struct lab_status *st, const char *ns, const char *ifname, const char *cidr)
+{
+	json_t *l = link_details(ns, ifname);
+	json_t *li = json_array_get(l, 0);
+	bool ok = false;
+	if (!li)
+		problem(st, "%s in %s is missing", ifname, ns);
+	else if (!has_flag(li, "UP"))
+		problem(st, "%s in %s is down", ifname, ns);
+	else if (!has_flag(li, "LOWER_UP"))
+		problem(st, "%s in %s has no carrier (the other end of its link is down)", ifname, ns);
+	else
+		ok = true;
+	json_decref(l);
+	if (!li)
+		return false;
+	char want[24];
+	snprintf(want, sizeof(want), "%s", cidr);
+	char *slash = strchr(want, '/');
+	if (slash)
+		*slash = 0;
+	json_t *a = ip_json(ns, "addr", "show", "dev", ifname, NULL);
+	bool addr = false;
+	size_t i;
+	json_t *ai;
+	json_array_foreach(json_object_get(json_array_get(a, 0), "addr_info"), i, ai)
+		addr |= json_is_string(json_object_get(ai, "local")) &&
+			!strcmp(json_string_value(json_object_get(ai, "local")), want) &&
+			json_integer_value(json_object_get(ai, "prefixlen")) == atoi(slash ? slash + 1 : "0");
+	json_decref(a);
+	if (!addr)
+		problem(st, "%s in %s does not have its address %s", ifname, ns, cidr);
+	return ok && addr;
+}
+
+/* A permanent neighbour entry: ip on dev is mac */
+static void neigh_check(struct lab_status *st, const char *ns, const char *ip, const char *mac,
+			const char *dev)
+{
+	json_t *n = ip_json(ns, "neigh", "show", ip, "dev", dev);
+	json_t *e = json_array_get(n, 0);
+	const char *ll = json_string_value(json_object_get(e, "lladdr"));
+	bool perm = false;
+	size_t i;
+	json_t *s;
+	json_array_foreach(json_object_get(e, "state"), i, s)
+		perm |= json_is_string(s) && !strcmp(json_string_value(s), "PERMANENT");
+	if (!e || !perm)
+		problem(st, "no permanent neighbour %s (%s) on %s in %s: nothing is forwarded to it "
+			"(taking a link down and up deletes these)", ip, mac, dev, ns);
+	else if (!ll || strcasecmp(ll, mac))
+		problem(st, "the neighbour %s on %s in %s is %s, not %s", ip, dev, ns, ll ? ll : "?",
+			mac);
+	json_decref(n);
+}
+
+/* The route from an end through the router */
+static void route_check(struct lab_status *st, const char *ns, const char *dst, const char *via)
+{
+	json_t *r = ip_json(ns, "route", "show", "to", "exact", dst);
+	const char *gw = json_string_value(json_object_get(json_array_get(r, 0), "gateway"));
+	if (!gw || strcmp(gw, via))
+		problem(st, "no route to %s via %s in %s", dst, via, ns);
+	json_decref(r);
+}
+
 int lab_status(const char *name, struct lab_status *st)
 {
 	char ns[LAB_ROLES][64];
@@ -491,8 +597,9 @@ int lab_status(const char *name, struct lab_status *st)
 		st->ns[r] = proc_netns_exists(ns[r]);
 		st->any |= st->ns[r];
 		st->complete &= st->ns[r];
-		if (st->ns[r])
-			st->shield[r] = shield_on(ns[r]);
+		if (st->ns[r] && !(st->shield[r] = shield_on(ns[r])))
+			problem(st, "the shield of %s is off: its kernel also processes the test "
+				"frames", ns[r]);
 	}
 	for (int i = 0; i < 4; i++) {
 		const struct lab_if *l = &lab_ifs[i];
@@ -500,14 +607,8 @@ int lab_status(const char *name, struct lab_status *st)
 			st->complete = false;
 			continue;
 		}
-		char *av[] = { "ip", "-n", ns[l->role], "-o", "addr", "show", "dev", proc_arg(l->ifname),
-			       "up", NULL };
-		char out[2048];
-		struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
-				       .timeout_ns = 10 * NS_PER_S };
-		st->if_ok[i] = proc_run(av, &o) == 0 && strstr(out, l->addr) != NULL;
+		st->if_ok[i] = if_check(st, ns[l->role], l->ifname, l->addr);
 		st->queues[i] = link_queues(ns[l->role], l->ifname);
-		st->complete &= st->if_ok[i];
 	}
 	st->senders = st->ns[LAB_RUT] ? senders_now(name, ns[LAB_RUT]) : 1;
 	st->gen_ok[0] = st->if_ok[0];
@@ -515,13 +616,29 @@ int lab_status(const char *name, struct lab_status *st)
 		char gns[64], ip[16], cidr[20], mac[18];
 		lab_gen_ns(name, k, gns, sizeof(gns));
 		gen_addr(k, ip, cidr, mac);
-		char *av[] = { "ip", "-n", gns, "-o", "addr", "show", "dev", "gen0", "up", NULL };
-		char out[2048];
-		struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
-				       .timeout_ns = 10 * NS_PER_S };
-		st->gen_ok[k] = proc_netns_exists(gns) && proc_run(av, &o) == 0 &&
-				strstr(out, cidr) != NULL;
-		st->complete &= st->gen_ok[k];
+		st->gen_ok[k] = proc_netns_exists(gns) && if_check(st, gns, "gen0", cidr);
+		if (!st->gen_ok[k])
+			st->complete = false;
+		else if (!shield_on(gns))
+			problem(st, "the shield of %s is off: its kernel also processes the test "
+				"frames", gns);
+	}
+	/* what lab_up() sets on the links that are there: neighbours and routes */
+	for (int k = 0; k < st->senders && st->ns[LAB_RUT]; k++) {
+		char gns[64], ip[16], cidr[20], mac[18];
+		lab_gen_ns(name, k, gns, sizeof(gns));
+		gen_addr(k, ip, cidr, mac);
+		if (!st->gen_ok[k])
+			continue;
+		neigh_check(st, gns, lab_ifs[1].ip, lab_ifs[1].mac, "gen0");
+		route_check(st, gns, "198.19.0.0/24", lab_ifs[1].ip);
+		if (st->if_ok[1])
+			neigh_check(st, ns[LAB_RUT], ip, mac, lab_ifs[1].ifname);
+	}
+	if (st->if_ok[2] && st->if_ok[3]) {
+		neigh_check(st, ns[LAB_RUT], lab_ifs[3].ip, lab_ifs[3].mac, lab_ifs[2].ifname);
+		neigh_check(st, ns[LAB_SINK], lab_ifs[2].ip, lab_ifs[2].mac, lab_ifs[3].ifname);
+		route_check(st, ns[LAB_SINK], "198.18.0.0/24", lab_ifs[2].ip);
 	}
 	return 0;
 }

@@ -78,16 +78,27 @@ int lab_down(const char *name);
 /* Turns the shield on or off in one namespace (role) or all (role == LAB_ROLES). */
 int lab_shield(const char *name, enum lab_role role, bool on);
 
+#define LAB_PROBLEMS_MAX 32
+
 struct lab_status {
 	bool ns[LAB_ROLES];
-	bool if_ok[4];         /* present, up, addressed */
+	bool if_ok[4];         /* present, up (and its carrier), addressed */
 	int queues[4];         /* transmit queues of each interface (0: missing) */
 	bool shield[LAB_ROLES];
 	bool complete;
 	bool any;
 	int senders;           /* sender namespaces in use (1, or the bridge's count) */
 	bool gen_ok[LAB_SENDERS_MAX];   /* sender k's namespace and gen0 up, addressed */
+	/* What is broken, one sentence each: an interface missing, down or without carrier,
+	 * without its address; a permanent neighbour missing or wrong (taking a link down
+	 * and up deletes them, and then nothing is forwarded); a route through the router
+	 * missing; a shield off. Any of them makes the lab incomplete; lab_up() repairs
+	 * them all. */
+	char problem[LAB_PROBLEMS_MAX][192];
+	int nproblems;
 };
+/* Reads the lab's state: namespaces, interfaces, addresses, neighbours, routes and
+ * shields (see problem[]). 0 or -EINVAL (a bad name). */
 int lab_status(const char *name, struct lab_status *st);
 
 #endif

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # t_lab.sh — ppslab lab: up is idempotent, status tells complete from partial, up
-# repairs a half-built lab, --queues re-creates the veths with that many queues, down
-# removes everything and is idempotent.
+# repairs a half-built lab, --queues re-creates the veths with that many queues; a link
+# taken down and up (which deletes its permanent neighbours) or down, a route or an
+# address gone and a shield off are each named by status (exit 1), up repairs them and
+# traffic flows again; down removes everything and is idempotent.
 . "$(dirname "$0")/lib.sh"
 lab_up
 eq "second up succeeds (idempotent)" "$("$B/ppslab" lab up --name "$LAB" >/dev/null 2>&1; echo $?)" 0
@@ -44,6 +46,41 @@ for bad in 0 65 x; do
 	eq "--queues $bad refused (64)" "$rc" 64
 	check "--queues $bad: the error names the option and the range" grep -q -- "--queues $bad: expected a queue count 1..64" <<<"$out"
 done
+
+# a link taken down and up: the kernel deletes its permanent neighbours, after which
+# nothing is forwarded; status names them, up puts them back
+ip -n "$LAB-rut" link set rut1 down
+ip -n "$LAB-rut" link set rut1 up
+"$B/ppslab" lab status --name "$LAB" >"$T/st1"
+eq "a link flapped: status exit 1" "$?" 1
+check "it says BROKEN" grep -q "^lab $LAB: BROKEN (ppslab lab up repairs it)" "$T/st1"
+check "and names the neighbour the router lost" \
+	grep -q "broken: no permanent neighbour 198.19.0.2 (02:70:70:01:00:02) on rut1 in $LAB-rut" "$T/st1"
+eq "and nothing else" "$(grep -c broken: "$T/st1")" 1
+ip -n "$LAB-rut" link set rut1 down
+ip -n "$LAB-gen" route del 198.19.0.0/24
+ip -n "$LAB-sink" addr flush dev sink0
+"$B/ppslab" lab shield off --name "$LAB" --ns rut
+P=$("$B/ppslab" lab status --name "$LAB" --json | jq -r '.problems[]')
+check "a link down is named" grep -q "^rut1 in $LAB-rut is down$" <<<"$P"
+check "its peer without carrier" grep -q "^sink0 in $LAB-sink has no carrier" <<<"$P"
+check "a route gone" grep -q "^no route to 198.19.0.0/24 via 198.18.0.1 in $LAB-gen$" <<<"$P"
+check "an address gone" grep -q "^sink0 in $LAB-sink does not have its address 198.19.0.2/24" <<<"$P"
+check "a shield off" grep -q "^the shield of $LAB-rut is off" <<<"$P"
+eq "lab up repairs it all" "$("$B/ppslab" lab up --name "$LAB" >/dev/null 2>&1; echo $?)" 0
+eq "status: up again, exit 0" "$("$B/ppslab" lab status --name "$LAB"; echo $?)" "$(printf 'lab %s: up' "$LAB")
+$(sed -n '2,8p' "$T/st1")
+0"
+# and traffic flows again, through the forwarder, every frame
+start sink sink "$B/ppslab-sink" -i sink0 --duration 60 --json
+start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --mode intr --json
+wait_ready sink; wait_ready rut
+start gen gen "$B/ppslab-gen" -i gen0 --rate 10k --count 3000 --json
+finish gen 20; eq "after the repair: gen exits 0" "$RC" 0
+sink_done sink 3000; eq "sink exits 0" "$RC" 0
+stop rut
+eq "every frame arrived through the repaired lab" "$(jv sink .rx_pkts)" 3000
+eq "the forwarder had its neighbour (no_neigh 0)" "$(jv rut .drops.no_neigh)" 0
 
 eq "down" "$("$B/ppslab" lab down --name "$LAB" >/dev/null; echo $?)" 0
 eq "no namespaces left" "$(ip netns list | grep -c "^$LAB-")" 0
