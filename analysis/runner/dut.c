@@ -406,8 +406,12 @@ static int rut_apply(struct dut *d, const json_t *params, char *err, size_t errl
 int dut_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
 {
 	switch (d->kind) {
-	case PR_RUT:
-		return rut_apply(d, params, err, errlen);
+	case PR_RUT: {
+		int rc = rut_apply(d, params, err, errlen);
+		if (rc && d->fault[0])   /* hung: that, not the command it did not answer */
+			snprintf(err, errlen, "%s", d->fault);
+		return rc;
+	}
 	case PR_EXTERNAL:
 		return dut_ext_apply(d, params, err, errlen);
 	default:
