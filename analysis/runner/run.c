@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,6 +22,7 @@
 #include "checks.h"
 #include "cli.h"
 #include "clock.h"
+#include "lab.h"
 #include "log.h"
 #include "proc.h"
 #include "version.h"
@@ -278,10 +281,89 @@ static int open_results(struct runner *r)
 	return r->root ? 0 : EX_OSERR;
 }
 
+/* An exclusive lock (flock) on path, which says who holds it: "pid N, started UTC".
+ * The kernel drops a flock when its holder dies, so a run killed with SIGKILL leaves no
+ * stale lock, only the file; the descriptor is close-on-exec, so no tool the run starts
+ * holds it. Returns the descriptor, held until the run ends, or -(sysexits status)
+ * with the message logged: what is in use and by whom. */
+static int run_lock(const char *path, const char *what)
+{
+	int fd;
+	struct stat a, b;
+again:
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		log_err("%s: cannot open its lock %s: %s", what, path, strerror(errno));
+		return -EX_CANTCREAT;
+	}
+	int locked = flock(fd, LOCK_EX | LOCK_NB);
+	/* a run that ended removed the file between our open and our lock: the lock is on
+	 * a file nobody else will open; take the new one */
+	if (!locked && (fstat(fd, &a) || stat(path, &b) || a.st_ino != b.st_ino ||
+			a.st_dev != b.st_dev)) {
+		close(fd);
+		goto again;
+	}
+	if (locked) {
+		char who[160] = "";
+		ssize_t n = pread(fd, who, sizeof(who) - 1, 0);
+		who[n > 0 ? n : 0] = 0;
+		who[strcspn(who, "\n")] = 0;
+		for (char *c = who; *c; c++)   /* it is a file anyone may have written */
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+				*c = '?';
+		log_err("%s is in use by another ppslab run (%s; lock %s): not starting a second "
+			"one", what, who[0] ? who : "it has not said who yet", path);
+		close(fd);
+		return -EX_TEMPFAIL;
+	}
+	char me[160], t[40];
+	run_utc_now(t, sizeof(t));
+	int l = snprintf(me, sizeof(me), "pid %d, started %s\n", (int)getpid(), t);
+	if (ftruncate(fd, 0) || pwrite(fd, me, (size_t)l, 0) != l)
+		log_warn("%s: cannot say who holds it: %s", path, strerror(errno));
+	return fd;
+}
+
+/* The lock file of the results file path: .NAME.lock beside it. */
+static void results_lock_path(const char *out, char *buf, size_t len)
+{
+	const char *slash = strrchr(out, '/');
+	if (slash)
+		snprintf(buf, len, "%.*s/.%s.lock", (int)(slash - out), out, slash + 1);
+	else
+		snprintf(buf, len, ".%s.lock", out);
+}
+
+/* The locks of a run: its results file (a hidden lock file beside it, removed at the
+ * end) and, for a netns topology, its lab (in /run/ppslab: the lab is the machine's). */
+static int run_locks(struct runner *r, int fds[2])
+{
+	char path[4200];
+	results_lock_path(r->out, path, sizeof(path));
+	char what[4200];
+	snprintf(what, sizeof(what), "the results file %s", r->out);
+	if ((fds[0] = run_lock(path, what)) < 0)
+		return -fds[0];
+	if (r->p->topo.kind != PT_NETNS)
+		return 0;
+	if (mkdir("/run/ppslab", 0755) && errno != EEXIST) {
+		log_err("/run/ppslab: cannot make the directory of the labs' locks: %s",
+			strerror(errno));
+		return EX_CANTCREAT;
+	}
+	snprintf(path, sizeof(path), "/run/ppslab/lab-%s.lock", r->p->topo.lab);
+	snprintf(what, sizeof(what), "the lab %s", r->p->topo.lab);
+	if ((fds[1] = run_lock(path, what)) < 0)
+		return -fds[1];
+	return 0;
+}
+
 int run_main(const struct run_opts *o)
 {
 	struct runner R = { .o = o }, *r = &R;
 	struct prof_diag d = { 0 };
+	int lockfd[2] = { -1, -1 };
 	int rc = profile_load(o->profile, o->sets, o->nsets, &r->p, &d);
 	for (size_t i = 0; i < d.n; i++)
 		fprintf(stderr, "%s\n", d.msg[i]);
@@ -298,6 +380,8 @@ int run_main(const struct run_opts *o)
 		goto out_plan;
 	}
 	r->out = o->out ? o->out : r->p->results ? r->p->results : "results.json";
+	if ((rc = run_locks(r, lockfd)))
+		goto out_root;
 	if ((rc = check_writable(r->out)) || (rc = open_results(r)))
 		goto out_root;   /* open_results may have loaded a file before refusing it */
 	r->cases = json_object_get(r->root, "cases");
@@ -432,6 +516,14 @@ out_tmp:
 		proc_run(av, &po);
 	}
 out_root:
+	if (lockfd[0] >= 0) {   /* removed while still held: see run_lock */
+		char lp[4200];
+		results_lock_path(r->out, lp, sizeof(lp));
+		unlink(lp);
+	}
+	for (int i = 0; i < 2; i++)
+		if (lockfd[i] >= 0)
+			close(lockfd[i]);
 	json_decref(r->router_env);
 	free(r->ssh_opts);
 	json_decref(r->root);

@@ -69,4 +69,36 @@ else
 	kill $RUN
 	wait $RUN
 fi
+
+# two runs at once: the second is refused at once (status 75), naming the first
+"$B/ppslab" run "$P" -o "$T/a.json" -q --no-table >"$T/oa" 2>"$T/ea" &
+A=$!
+held() { ! flock -n "$1" true; }
+if wait_until 30 "the first run holds its locks" held "$T/.a.json.lock"; then
+	t0=$(date +%s%N)
+	"$B/ppslab" run "$P" -o "$T/a.json" -q --no-table >"$T/ob" 2>"$T/eb"
+	eq "a second run on the same results file: status 75" "$?" 75
+	check "refused at once (under 5 s)" test $(( ($(date +%s%N) - t0) / 1000000000 )) -lt 5
+	check "naming the first: its pid and start time" \
+		grep -Eq "ppslab: the results file $T/a.json is in use by another ppslab run \(pid $A, started [0-9T:-]+Z" "$T/eb"
+	check "nothing on stdout" test ! -s "$T/ob"
+	"$B/ppslab" run "$P" -o "$T/c.json" -q --no-table >/dev/null 2>"$T/ec"
+	eq "another results file on the same lab: status 75" "$?" 75
+	check "naming the lab and the first run" grep -q "the lab $LAB is in use by another ppslab run (pid $A, " "$T/ec"
+	check "and no results file made" test ! -e "$T/c.json"
+	# SIGKILL: the kernel drops the locks; its forwarder is stopped by hand here
+	FWD=$(lab_procs rut ppslab-rut)
+	kill -KILL $A
+	wait $A 2>/dev/null
+	for f in $FWD; do kill -KILL "$f"; done
+	wait_until 10 "the killed run's forwarder is gone" eval '[ -z "$(lab_procs rut ppslab-rut)" ]'
+	jq '.matrix.pollhz = [500]' "$P" >"$T/p1.json"
+	"$B/ppslab" run "$T/p1.json" -o "$T/a.json" --force -q --no-table >/dev/null 2>"$T/ed"
+	check "after a SIGKILL the next run starts: no stale lock (status $?)" test $? -le 1
+	eq "its results are there" "$(jq '.cases | length' "$T/a.json")" 1
+	check "and its lock file removed at the end" test ! -e "$T/.a.json.lock"
+else
+	kill -KILL $A
+	wait $A
+fi
 done_testing
