@@ -25,6 +25,8 @@ static const struct opt_def opts[] = {
 	  "estimated time); run nothing" },
 	{ "plot", 'p', "FILE", "also write this plot at the end (.png, .svg or .txt)" },
 	{ "no-table", 0, NULL, "do not print the table at the end" },
+	{ "kill-strays", 0, NULL, "stop ppslab tools left running in the lab (e.g. by a run "
+	  "killed with SIGKILL) instead of refusing to start" },
 	{ "quiet", 'q', NULL, "no progress, only errors" },
 	{ "verbose", 'v', NULL, "more diagnostics (repeat for more)" },
 	{ "help", 'h', NULL, "this help" },
@@ -83,6 +85,8 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	default:
 		if (key == opt_key(opts, 6))   /* --no-table */
 			a->ro.no_table = true;
+		else if (key == opt_key(opts, 7))   /* --kill-strays */
+			a->ro.kill_strays = true;
 		break;
 	}
 	return 0;

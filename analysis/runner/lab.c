@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -585,6 +588,86 @@ static void route_check(struct lab_status *st, const char *ns, const char *dst, 
 	json_decref(r);
 }
 
+void lab_lock_path(const char *name, char *buf, int len)
+{
+	snprintf(buf, (size_t)len, LAB_LOCK_DIR "/lab-%s.lock", name);
+}
+
+bool lab_in_use(const char *name, char *who, int wholen)
+{
+	char path[128];
+	lab_lock_path(name, path, sizeof(path));
+	who[0] = 0;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	bool held = flock(fd, LOCK_SH | LOCK_NB) < 0;
+	if (held) {
+		ssize_t n = pread(fd, who, (size_t)wholen - 1, 0);
+		who[n > 0 ? n : 0] = 0;
+		who[strcspn(who, "\n")] = 0;
+		for (char *c = who; *c; c++)
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+				*c = '?';
+	}
+	close(fd);
+	return held;
+}
+
+/* `ip netns pids NS`: the processes in a namespace */
+static int ns_procs(const char *ns, struct lab_proc *out, int n, int max)
+{
+	char *av[] = { "ip", "netns", "pids", proc_arg(ns), NULL };
+	char buf[8192];
+	struct proc_opts o = { .out = buf, .outlen = sizeof(buf), .quiet_err = 1,
+			       .timeout_ns = 10 * NS_PER_S };
+	if (proc_run(av, &o) != 0)
+		return n;
+	for (char *p = buf, *e; *p && n < max; p = e) {
+		long pid = strtol(p, &e, 10);
+		if (e == p)
+			break;
+		while (*e == '\n' || *e == ' ')
+			e++;
+		char path[64], comm[32] = "";
+		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = 0;
+		fclose(f);
+		comm[strcspn(comm, "\n")] = 0;
+		if (strcmp(comm, "ppslab-gen") && strcmp(comm, "ppslab-sink") &&
+		    strcmp(comm, "ppslab-rut"))
+			continue;
+		out[n].pid = (int)pid;
+		snprintf(out[n].comm, sizeof(out[n].comm), "%s", comm);
+		snprintf(out[n].ns, sizeof(out[n].ns), "%s", ns);
+		n++;
+	}
+	return n;
+}
+
+int lab_procs(const char *name, struct lab_proc *out, int max)
+{
+	if (lab_name_check(name))
+		return -EINVAL;
+	int n = 0;
+	char ns[64];
+	for (int r = LAB_RUT; r < LAB_ROLES; r++) {
+		lab_ns_name(name, (enum lab_role)r, ns, sizeof(ns));
+		if (proc_netns_exists(ns))
+			n = ns_procs(ns, out, n, max);
+	}
+	for (int k = 0; k < LAB_SENDERS_MAX; k++) {
+		lab_gen_ns(name, k, ns, sizeof(ns));
+		if (proc_netns_exists(ns))
+			n = ns_procs(ns, out, n, max);
+	}
+	return n;
+}
+
 int lab_status(const char *name, struct lab_status *st)
 {
 	char ns[LAB_ROLES][64];
@@ -639,6 +722,16 @@ int lab_status(const char *name, struct lab_status *st)
 		neigh_check(st, ns[LAB_RUT], lab_ifs[3].ip, lab_ifs[3].mac, lab_ifs[2].ifname);
 		neigh_check(st, ns[LAB_SINK], lab_ifs[2].ip, lab_ifs[2].mac, lab_ifs[3].ifname);
 		route_check(st, ns[LAB_SINK], "198.18.0.0/24", lab_ifs[2].ip);
+	}
+	/* tools running in the lab are a run's (fine) or strays: a forwarder left by a
+	 * runner killed with SIGKILL keeps the lab's ports and mixes into the next run */
+	if (st->any && !lab_in_use(name, st->in_use, sizeof(st->in_use))) {
+		struct lab_proc pr[LAB_PROCS_MAX];
+		int n = lab_procs(name, pr, LAB_PROCS_MAX);
+		for (int i = 0; i < n; i++)
+			problem(st, "%s (pid %d) is running in %s with no run holding the lab: "
+				"left by a run that was killed? (ppslab run --kill-strays stops it)",
+				pr[i].comm, pr[i].pid, pr[i].ns);
 	}
 	return 0;
 }

@@ -96,9 +96,29 @@ struct lab_status {
 	 * them all. */
 	char problem[LAB_PROBLEMS_MAX][192];
 	int nproblems;
+	char in_use[160];      /* "pid N, started UTC" of the run holding the lab, or "" */
 };
+/* A process of ours (ppslab-gen, -sink, -rut) inside the lab's namespaces. */
+struct lab_proc {
+	int pid;
+	char comm[16];
+	char ns[64];
+};
+#define LAB_PROCS_MAX 32
+/* The ppslab tools running inside the lab's namespaces (at most max into out): with no
+ * run holding the lab (lab_lock_path) they are strays, e.g. a forwarder left by a
+ * runner killed with SIGKILL, still bound to the lab's ports. Returns how many, or
+ * -errno. */
+int lab_procs(const char *name, struct lab_proc *out, int max);
+/* The lock a run holds on the lab while it uses it: /run/ppslab/lab-NAME.lock. */
+#define LAB_LOCK_DIR "/run/ppslab"
+void lab_lock_path(const char *name, char *buf, int len);
+/* Whether a run holds the lab's lock now; who (its "pid N, started UTC") into who. */
+bool lab_in_use(const char *name, char *who, int wholen);
+
 /* Reads the lab's state: namespaces, interfaces, addresses, neighbours, routes and
- * shields (see problem[]). 0 or -EINVAL (a bad name). */
+ * shields (see problem[]), and, when no run holds it, ppslab tools left running in it
+ * (lab_procs). 0 or -EINVAL (a bad name). */
 int lab_status(const char *name, struct lab_status *st);
 
 #endif

@@ -335,6 +335,48 @@ static void results_lock_path(const char *out, char *buf, size_t len)
 		snprintf(buf, len, ".%s.lock", out);
 }
 
+/* ppslab tools running in the lab while we hold its lock are nobody's: left by a run
+ * killed with SIGKILL (a forwarder still bound to the lab's ports would forward, and
+ * count, beside ours). Refused, or with --kill-strays stopped by PID. */
+static int run_strays(struct runner *r)
+{
+	struct lab_proc pr[LAB_PROCS_MAX];
+	int n = lab_procs(r->p->topo.lab, pr, LAB_PROCS_MAX);
+	if (n <= 0)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		if (r->o->kill_strays)
+			log_warn("stopping %s (pid %d) left running in %s", pr[i].comm, pr[i].pid,
+				 pr[i].ns);
+		else
+			log_err("%s (pid %d) is still running in %s, left by another run: not "
+				"starting over it (--kill-strays stops it)", pr[i].comm, pr[i].pid,
+				pr[i].ns);
+	}
+	if (!r->o->kill_strays)
+		return EX_TEMPFAIL;
+	for (int i = 0; i < n; i++)
+		kill(pr[i].pid, SIGTERM);
+	/* not our children: gone when kill(0) says so; KILL after 5 s */
+	uint64_t end = mono_ns() + 5 * NS_PER_S;
+	for (int i = 0; i < n; i++) {
+		while (kill(pr[i].pid, 0) == 0 && mono_ns() < end)
+			usleep(20000);   /* the poll interval of the wait */
+		if (kill(pr[i].pid, 0) == 0)
+			kill(pr[i].pid, SIGKILL);
+	}
+	for (int i = 0; i < n; i++) {
+		uint64_t e2 = mono_ns() + 5 * NS_PER_S;
+		while (kill(pr[i].pid, 0) == 0 && mono_ns() < e2)
+			usleep(20000);
+		if (kill(pr[i].pid, 0) == 0) {
+			log_err("%s (pid %d) did not end", pr[i].comm, pr[i].pid);
+			return EX_TEMPFAIL;
+		}
+	}
+	return 0;
+}
+
 /* The locks of a run: its results file (a hidden lock file beside it, removed at the
  * end) and, for a netns topology, its lab (in /run/ppslab: the lab is the machine's). */
 static int run_locks(struct runner *r, int fds[2])
@@ -347,16 +389,16 @@ static int run_locks(struct runner *r, int fds[2])
 		return -fds[0];
 	if (r->p->topo.kind != PT_NETNS)
 		return 0;
-	if (mkdir("/run/ppslab", 0755) && errno != EEXIST) {
-		log_err("/run/ppslab: cannot make the directory of the labs' locks: %s",
+	if (mkdir(LAB_LOCK_DIR, 0755) && errno != EEXIST) {
+		log_err("%s: cannot make the directory of the labs' locks: %s", LAB_LOCK_DIR,
 			strerror(errno));
 		return EX_CANTCREAT;
 	}
-	snprintf(path, sizeof(path), "/run/ppslab/lab-%s.lock", r->p->topo.lab);
+	lab_lock_path(r->p->topo.lab, path, sizeof(path));
 	snprintf(what, sizeof(what), "the lab %s", r->p->topo.lab);
 	if ((fds[1] = run_lock(path, what)) < 0)
 		return -fds[1];
-	return 0;
+	return run_strays(r);
 }
 
 int run_main(const struct run_opts *o)

@@ -23,6 +23,7 @@ struct run_opts {
 	const char *plot;        /* plot file (.png/.svg/.txt); NULL: the profile's */
 	bool resume;             /* continue an incomplete results file */
 	bool force;              /* overwrite an incomplete results file */
+	bool kill_strays;        /* stop ppslab tools left running in the lab (lab_procs) */
 	bool dry_run;            /* print the plan, run nothing */
 	bool no_table;           /* do not print the table at the end */
 	int quiet;               /* 1: no progress */

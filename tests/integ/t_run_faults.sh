@@ -86,16 +86,28 @@ if wait_until 30 "the first run holds its locks" held "$T/.a.json.lock"; then
 	eq "another results file on the same lab: status 75" "$?" 75
 	check "naming the lab and the first run" grep -q "the lab $LAB is in use by another ppslab run (pid $A, " "$T/ec"
 	check "and no results file made" test ! -e "$T/c.json"
-	# SIGKILL: the kernel drops the locks; its forwarder is stopped by hand here
+	# SIGKILL: the kernel drops the locks; its forwarder is left running, bound to the
+	# lab's ports: lab status and the next run say so, --kill-strays stops it
+	has_fwd() { [ -n "$(lab_procs rut ppslab-rut)" ]; }
+	wait_until 60 "the first run's forwarder runs" has_fwd
 	FWD=$(lab_procs rut ppslab-rut)
 	kill -KILL $A
 	wait $A 2>/dev/null
-	for f in $FWD; do kill -KILL "$f"; done
-	wait_until 10 "the killed run's forwarder is gone" eval '[ -z "$(lab_procs rut ppslab-rut)" ]'
+	eq "the killed run left its forwarder" "$(echo $FWD | wc -w)" 1
+	"$B/ppslab" lab status --name "$LAB" >"$T/st" 2>&1
+	eq "lab status: exit 1 with a stray" "$?" 1
+	check "lab status names it" grep -q "broken: ppslab-rut (pid $FWD) is running in $LAB-rut with no run holding the lab" "$T/st"
 	jq '.matrix.pollhz = [500]' "$P" >"$T/p1.json"
 	"$B/ppslab" run "$T/p1.json" -o "$T/a.json" --force -q --no-table >/dev/null 2>"$T/ed"
-	check "after a SIGKILL the next run starts: no stale lock (status $?)" test $? -le 1
+	eq "the next run refuses to start over it: status 75" "$?" 75
+	check "naming it" grep -q "ppslab-rut (pid $FWD) is still running in $LAB-rut, left by another run: not starting over it (--kill-strays stops it)" "$T/ed"
+	check "and leaves it alone" kill -0 "$FWD"
+	"$B/ppslab" run "$T/p1.json" -o "$T/a.json" --force --kill-strays --no-table >/dev/null 2>"$T/ed"
+	check "with --kill-strays it runs: no stale lock either (status $?)" test $? -le 1
+	check "saying what it stopped" grep -q "stopping ppslab-rut (pid $FWD) left running in $LAB-rut" "$T/ed"
+	check "the stray is gone" gone "$FWD"
 	eq "its results are there" "$(jq '.cases | length' "$T/a.json")" 1
+	eq "and the lab is clean again" "$("$B/ppslab" lab status --name "$LAB" >/dev/null; echo $?)" 0
 	check "and its lock file removed at the end" test ! -e "$T/.a.json.lock"
 else
 	kill -KILL $A
