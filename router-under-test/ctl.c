@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sysexits.h>
+#include <time.h>
 #include <unistd.h>
 
 struct ctl {
@@ -79,183 +81,206 @@ static int send_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
-static int reply(int fd, int status, const char *out, size_t outlen, const char *err,
-		 size_t errlen)
+/* ---- server: one thread, a poll loop over every client ----
+ *
+ * Each client is a small state machine: reading its request (line, then a load's
+ * bytes), waiting for the mailbox, its request on the forwarding thread, sending its
+ * reply. Sockets are non-blocking, so a client that sends and never reads, or never
+ * sends, costs the others nothing: the first is dropped when its reply has not been
+ * taken within CTL_SEND_S, the second after CTL_IDLE_S of silence. Requests go to the
+ * one-slot mailbox in the order they were complete; the forwarding thread is never
+ * waited for (its completion wakes the loop through done_fd). */
+
+#define CTL_CLIENTS_MAX 64
+#define CTL_SEND_S 10
+
+enum cl_state { CL_READ, CL_QUEUED, CL_RUNNING, CL_WRITE };
+
+struct client {
+	int fd;
+	enum cl_state st;
+	char buf[CTL_LINE_MAX + 1];   /* bytes read, not yet consumed */
+	size_t have;
+	char line[CTL_LINE_MAX + 1];  /* the complete request line */
+	char *data;                   /* load: its bytes */
+	size_t datalen, datagot;
+	bool in_load;
+	char *wbuf;                   /* the reply being sent */
+	size_t wlen, woff;
+	bool close_after;             /* close once the reply is sent */
+	uint64_t deadline;            /* CLOCK_MONOTONIC ns: idle (reading) or send limit */
+	uint64_t seq;                 /* order of complete requests */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Queues a reply for k: header, then out and err. */
+static void cl_reply(struct client *k, int status, const char *out, size_t outlen,
+		     const char *err, size_t errlen)
 {
 	char hdr[64];
 	int l = snprintf(hdr, sizeof(hdr), "%d %zu %zu\n", status, outlen, errlen);
-	int rc = send_all(fd, hdr, (size_t)l);
-	if (!rc && outlen)
-		rc = send_all(fd, out, outlen);
-	if (!rc && errlen)
-		rc = send_all(fd, err, errlen);
-	return rc;
+	free(k->wbuf);
+	k->wbuf = malloc((size_t)l + outlen + errlen);
+	k->wlen = k->woff = 0;
+	if (!k->wbuf) {   /* nothing to say it with: drop the client */
+		k->close_after = true;
+	} else {
+		memcpy(k->wbuf, hdr, (size_t)l);
+		if (outlen)
+			memcpy(k->wbuf + l, out, outlen);
+		if (errlen)
+			memcpy(k->wbuf + l + outlen, err, errlen);
+		k->wlen = (size_t)l + outlen + errlen;
+	}
+	k->st = CL_WRITE;
+	k->deadline = now_ns() + (uint64_t)CTL_SEND_S * 1000000000u;
 }
 
-static int reply_err(int fd, int status, const char *msg)
+static void cl_error(struct client *k, int status, bool close_after, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void cl_error(struct client *k, int status, bool close_after, const char *fmt, ...)
 {
 	char m[512];
-	int l = snprintf(m, sizeof(m), "ppslab-rut: %s\n", msg);
-	return reply(fd, status, "", 0, m, (size_t)l);
+	int l = snprintf(m, sizeof(m), "ppslab-rut: ");
+	va_list ap;
+	va_start(ap, fmt);
+	l += vsnprintf(m + l, sizeof(m) - (size_t)l - 1, fmt, ap);
+	va_end(ap);
+	if (l > (int)sizeof(m) - 2)
+		l = (int)sizeof(m) - 2;
+	m[l++] = '\n';
+	cl_reply(k, status, "", 0, m, (size_t)l);
+	k->close_after |= close_after;
 }
 
-/* Waits until fd is readable or CTL_IDLE_S pass or the server stops: 1 readable,
- * 0 timeout/stop. */
-static int wait_readable(struct ctl *c, int fd)
+static void cl_free(struct client *k)
 {
-	struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = c->stop_fd, .events = POLLIN } };
-	for (;;) {
-		int r = poll(p, 2, CTL_IDLE_S * 1000);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0 || (p[1].revents & POLLIN))
-			return 0;
-		return 1;
-	}
-}
-
-/* Connection state: bytes read but not yet consumed. */
-struct conn {
-	int fd;
-	char buf[CTL_LINE_MAX + 1];
-	size_t have;
-};
-
-/* Reads one request line into line. 1 got it, 0 EOF/timeout, -1 too long. */
-static int read_line(struct ctl *c, struct conn *k, char *line)
-{
-	for (;;) {
-		char *nl = memchr(k->buf, '\n', k->have);
-		if (nl) {
-			size_t l = (size_t)(nl - k->buf);
-			memcpy(line, k->buf, l);
-			line[l] = 0;
-			memmove(k->buf, nl + 1, k->have - l - 1);
-			k->have -= l + 1;
-			return 1;
-		}
-		if (k->have >= CTL_LINE_MAX)
-			return -1;
-		if (!wait_readable(c, k->fd))
-			return 0;
-		ssize_t r = read(k->fd, k->buf + k->have, CTL_LINE_MAX - k->have);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return 0;
-		k->have += (size_t)r;
-	}
-}
-
-/* Reads exactly n bytes of payload (some may already be buffered). 0 or -1. */
-static int read_data(struct ctl *c, struct conn *k, char *dst, size_t n)
-{
-	size_t got = k->have < n ? k->have : n;
-	memcpy(dst, k->buf, got);
-	memmove(k->buf, k->buf + got, k->have - got);
-	k->have -= got;
-	while (got < n) {
-		if (!wait_readable(c, k->fd))
-			return -1;
-		ssize_t r = read(k->fd, dst + got, n - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		got += (size_t)r;
-	}
-	return 0;
-}
-
-/* Hands the request in c->req to the forwarding thread and waits for it. */
-static int run_request(struct ctl *c)
-{
-	struct ctl_req *r = &c->req;
-	sbuf_reset(&r->out);
-	sbuf_reset(&r->err);
-	r->status = 0;
-	ev_drain(r->done_fd);
-	if (atomic_load(&c->gone))
-		return -ESHUTDOWN;
-	atomic_store_explicit(&r->state, CTL_POSTED, memory_order_release);
-	ev_write(r->wake_fd);
-	struct pollfd p[2] = { { .fd = r->done_fd, .events = POLLIN },
-			       { .fd = c->stop_fd, .events = POLLIN } };
-	for (;;) {
-		if (atomic_load_explicit(&r->state, memory_order_acquire) == CTL_DONE) {
-			atomic_store(&r->state, CTL_IDLE);
-			return 0;
-		}
-		if (atomic_load(&c->gone) || (p[1].revents & POLLIN)) {
-			/* nobody will run it: take it back (the forwarder never will) */
-			int expect = CTL_POSTED;
-			if (atomic_compare_exchange_strong(&r->state, &expect, CTL_IDLE))
-				return -ESHUTDOWN;
-			continue;   /* it completed meanwhile */
-		}
-		if (poll(p, 2, 1000) > 0 && (p[0].revents & POLLIN))
-			ev_drain(r->done_fd);
-	}
-}
-
-static void serve(struct ctl *c, int fd)
-{
-	struct conn *k = calloc(1, sizeof(*k));
-	struct ctl_req *r = &c->req;
 	if (!k)
 		return;
-	k->fd = fd;
-	for (;;) {
-		int got = read_line(c, k, r->line);
-		if (got == 0)
-			break;
-		if (got < 0) {
-			char m[128];
-			snprintf(m, sizeof(m), "control line longer than %d bytes", CTL_LINE_MAX);
-			reply_err(fd, EX_USAGE, m);
-			break;
-		}
-		size_t l = strlen(r->line);
-		if (l && r->line[l - 1] == '\r')
-			r->line[--l] = 0;
-		r->data = NULL;
-		r->datalen = 0;
-		if (!strncmp(r->line, "load ", 5)) {
-			char *end;
-			errno = 0;
-			unsigned long long n = strtoull(r->line + 5, &end, 10);
-			if (end == r->line + 5 || *end != ' ' || errno || n > CTL_LOAD_MAX) {
-				reply_err(fd, EX_USAGE, "load: expected 'load LENGTH ipfw [-q] NAME' "
-							"with LENGTH at most 64 MiB");
-				break;
-			}
-			r->data = malloc((size_t)n + 1);
-			if (!r->data) {
-				reply_err(fd, EX_OSERR, "load: out of memory");
-				break;
-			}
-			if (read_data(c, k, r->data, (size_t)n)) {
-				free(r->data);
-				r->data = NULL;
-				break;
-			}
-			r->data[n] = 0;
-			r->datalen = (size_t)n;
-		}
-		int rc = run_request(c);
-		free(r->data);
-		r->data = NULL;
-		if (rc == -ESHUTDOWN) {
-			reply_err(fd, EX_UNAVAILABLE, "the forwarder is not running");
-			break;
-		}
-		if (r->out.overflow)
-			sbuf_cat(&r->err, "ppslab-rut: reply too large, cut\n");
-		if (reply(fd, r->status, sbuf_data(&r->out), r->out.len, sbuf_data(&r->err),
-			  r->err.len))
-			break;
-	}
+	close(k->fd);
+	free(k->data);
+	free(k->wbuf);
 	free(k);
+}
+
+/* Takes what k has buffered as far as it goes: a complete request makes it CL_QUEUED,
+ * a bad one gets its error reply. */
+static void cl_parse(struct client *k, uint64_t *seq)
+{
+	if (k->in_load) {
+		size_t take = k->datalen - k->datagot < k->have ? k->datalen - k->datagot : k->have;
+		memcpy(k->data + k->datagot, k->buf, take);
+		memmove(k->buf, k->buf + take, k->have - take);
+		k->have -= take;
+		k->datagot += take;
+		if (k->datagot == k->datalen) {
+			k->data[k->datalen] = 0;
+			k->in_load = false;
+			k->st = CL_QUEUED;
+			k->seq = ++*seq;
+		}
+		return;
+	}
+	char *nl = memchr(k->buf, '\n', k->have);
+	if (!nl) {
+		if (k->have >= CTL_LINE_MAX)
+			cl_error(k, EX_USAGE, true, "control line longer than %d bytes", CTL_LINE_MAX);
+		return;
+	}
+	size_t l = (size_t)(nl - k->buf);
+	bool nul = memchr(k->buf, 0, l) != NULL;
+	memcpy(k->line, k->buf, l);
+	k->line[l] = 0;
+	memmove(k->buf, nl + 1, k->have - l - 1);
+	k->have -= l + 1;
+	if (nul) {   /* the part before it is not what was sent: run nothing (as rule files) */
+		cl_error(k, EX_USAGE, false, "the command contains a NUL byte: refused");
+		return;
+	}
+	if (l && k->line[l - 1] == '\r')
+		k->line[--l] = 0;
+	if (!strncmp(k->line, "load ", 5)) {
+		char *end;
+		errno = 0;
+		unsigned long long n = strtoull(k->line + 5, &end, 10);
+		if (end == k->line + 5 || *end != ' ' || errno || n > CTL_LOAD_MAX ||
+		    k->line[5] == '-') {
+			cl_error(k, EX_USAGE, true, "load: expected 'load LENGTH ipfw [-q] NAME' with "
+				 "LENGTH at most 64 MiB");
+			return;
+		}
+		if (!(k->data = malloc((size_t)n + 1))) {
+			cl_error(k, EX_OSERR, true, "load: out of memory");
+			return;
+		}
+		k->datalen = (size_t)n;
+		k->datagot = 0;
+		k->in_load = true;
+		cl_parse(k, seq);
+		return;
+	}
+	k->st = CL_QUEUED;
+	k->seq = ++*seq;
+}
+
+/* Reads what k sent (non-blocking) while it is reading. False: k is gone (EOF or an
+ * error). */
+static bool cl_read(struct client *k, uint64_t *seq)
+{
+	while (k->st == CL_READ) {
+		/* a load's bytes go straight to their buffer once the line buffer is empty */
+		bool direct = k->in_load && k->have == 0;
+		char *dst = direct ? k->data + k->datagot : k->buf + k->have;
+		size_t room = direct ? k->datalen - k->datagot : CTL_LINE_MAX - k->have;
+		if (!room)
+			return true;
+		ssize_t r = read(k->fd, dst, room);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return true;
+		if (r <= 0)
+			return false;
+		k->deadline = now_ns() + (uint64_t)CTL_IDLE_S * 1000000000u;
+		if (direct)
+			k->datagot += (size_t)r;
+		else
+			k->have += (size_t)r;
+		cl_parse(k, seq);
+	}
+	return true;
+}
+
+/* Sends what is left of k's reply. False: k is gone, or done and to be closed. */
+static bool cl_write(struct client *k, uint64_t *seq)
+{
+	while (k->woff < k->wlen) {
+		ssize_t w = send(k->fd, k->wbuf + k->woff, k->wlen - k->woff, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return true;
+		if (w <= 0)
+			return false;
+		k->woff += (size_t)w;
+	}
+	free(k->wbuf);
+	k->wbuf = NULL;
+	k->wlen = k->woff = 0;
+	if (k->close_after)
+		return false;
+	/* the next request may be buffered already */
+	k->st = CL_READ;
+	k->deadline = now_ns() + (uint64_t)CTL_IDLE_S * 1000000000u;
+	cl_parse(k, seq);
+	return true;
 }
 
 static bool peer_allowed(int fd)
@@ -267,29 +292,159 @@ static bool peer_allowed(int fd)
 	return cr.uid == 0 || cr.uid == geteuid();
 }
 
+/* Hands k's request to the forwarding thread. */
+static void post(struct ctl *c, struct client *k)
+{
+	struct ctl_req *r = &c->req;
+	sbuf_reset(&r->out);
+	sbuf_reset(&r->err);
+	r->status = 0;
+	memcpy(r->line, k->line, sizeof(r->line));
+	r->data = k->data;
+	r->datalen = k->data ? k->datalen : 0;
+	k->st = CL_RUNNING;
+	atomic_store_explicit(&r->state, CTL_POSTED, memory_order_release);
+	ev_write(r->wake_fd);
+}
+
+/* The request of k has completed (or was taken back): its reply. */
+static void finish(struct ctl *c, struct client *k, bool ran)
+{
+	struct ctl_req *r = &c->req;
+	free(k->data);
+	k->data = NULL;
+	r->data = NULL;
+	if (!ran) {
+		cl_error(k, EX_UNAVAILABLE, true, "the forwarder is not running");
+		return;
+	}
+	if (r->out.overflow)
+		sbuf_cat(&r->err, "ppslab-rut: reply too large, cut\n");
+	cl_reply(k, r->status, sbuf_data(&r->out), r->out.len, sbuf_data(&r->err), r->err.len);
+}
+
 static void *ctl_thread(void *arg)
 {
 	struct ctl *c = arg;
-	struct pollfd p[2] = { { .fd = c->lfd, .events = POLLIN }, { .fd = c->stop_fd, .events = POLLIN } };
+	struct ctl_req *r = &c->req;
+	struct client *cl[CTL_CLIENTS_MAX] = { 0 };
+	struct pollfd p[CTL_CLIENTS_MAX + 3];
+	int who[CTL_CLIENTS_MAX + 3];
+	struct client *running = NULL;
+	uint64_t seq = 0;
 	for (;;) {
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
+		/* the forwarding thread finished (or is gone): the running request's reply */
+		if (running && atomic_load_explicit(&r->state, memory_order_acquire) == CTL_DONE) {
+			atomic_store(&r->state, CTL_IDLE);
+			finish(c, running, true);
+			running = NULL;
 		}
-		if (p[1].revents & POLLIN)
+		if (running && atomic_load(&c->gone)) {
+			int expect = CTL_POSTED;
+			if (atomic_compare_exchange_strong(&r->state, &expect, CTL_IDLE)) {
+				finish(c, running, false);
+				running = NULL;
+			}
+			continue;   /* else it completed meanwhile: taken above */
+		}
+		/* the next request in the order they came */
+		if (!running) {
+			struct client *next = NULL;
+			for (int i = 0; i < CTL_CLIENTS_MAX; i++)
+				if (cl[i] && cl[i]->st == CL_QUEUED && (!next || cl[i]->seq < next->seq))
+					next = cl[i];
+			if (next && atomic_load(&c->gone))
+				finish(c, next, false);
+			else if (next)
+				post(c, running = next);
+		}
+		uint64_t now = now_ns(), first = UINT64_MAX;
+		int n = 0;
+		p[n] = (struct pollfd){ .fd = c->stop_fd, .events = POLLIN };
+		who[n++] = -1;
+		p[n] = (struct pollfd){ .fd = r->done_fd, .events = POLLIN };
+		who[n++] = -1;
+		p[n] = (struct pollfd){ .fd = c->lfd, .events = POLLIN };
+		who[n++] = -1;
+		for (int i = 0; i < CTL_CLIENTS_MAX; i++) {
+			struct client *k = cl[i];
+			if (!k)
+				continue;
+			if ((k->st == CL_READ || k->st == CL_WRITE) && now >= k->deadline) {
+				cl_free(k);   /* silent too long, or not taking its reply */
+				cl[i] = NULL;
+				continue;
+			}
+			if (k->st == CL_READ || k->st == CL_WRITE) {
+				if (k->deadline < first)
+					first = k->deadline;
+				p[n] = (struct pollfd){ .fd = k->fd,
+							.events = k->st == CL_READ ? POLLIN : POLLOUT };
+				who[n++] = i;
+			}
+		}
+		int tmo = first == UINT64_MAX ? -1 : (int)((first - now) / 1000000u) + 1;
+		int pr = poll(p, (nfds_t)n, tmo);
+		if (pr < 0 && errno != EINTR)
 			break;
-		if (!(p[0].revents & POLLIN))
+		if (pr <= 0)
 			continue;
-		int fd = accept4(c->lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (!peer_allowed(fd))
-			reply_err(fd, EX_NOPERM, "permission denied: not the forwarder's user or root");
-		else
-			serve(c, fd);
-		close(fd);
+		if (p[0].revents & POLLIN)
+			break;
+		if (p[1].revents & POLLIN)
+			ev_drain(r->done_fd);
+		if (p[2].revents & POLLIN) {
+			for (;;) {
+				int fd = accept4(c->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+				if (fd < 0)
+					break;
+				int slot = -1;
+				for (int i = 0; i < CTL_CLIENTS_MAX && slot < 0; i++)
+					if (!cl[i])
+						slot = i;
+				struct client *k = slot >= 0 ? calloc(1, sizeof(*k)) : NULL;
+				if (!k) {   /* full: it may try again */
+					static const char busy[] = "69 0 44\nppslab-rut: too many control clients\n";
+					ssize_t w = send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+					(void)w;
+					close(fd);
+					continue;
+				}
+				k->fd = fd;
+				k->st = CL_READ;
+				k->deadline = now_ns() + (uint64_t)CTL_IDLE_S * 1000000000u;
+				if (!peer_allowed(fd))
+					cl_error(k, EX_NOPERM, true, "permission denied: not the forwarder's "
+						 "user or root");
+				cl[slot] = k;
+			}
+		}
+		for (int j = 3; j < n; j++) {
+			struct client *k = cl[who[j]];
+			if (!k || !p[j].revents)
+				continue;
+			bool keep = k->st == CL_READ ? cl_read(k, &seq)
+				    : k->st == CL_WRITE ? cl_write(k, &seq) : true;
+			if (keep && k->st == CL_WRITE && k->woff == 0)
+				keep = cl_write(k, &seq);   /* an error reply: send it at once */
+			if (!keep) {
+				cl_free(k);
+				cl[who[j]] = NULL;
+			}
+		}
 	}
+	if (running) {   /* stopping: take the request back, or wait for it to complete */
+		int expect = CTL_POSTED;
+		if (!atomic_compare_exchange_strong(&r->state, &expect, CTL_IDLE))
+			while (atomic_load_explicit(&r->state, memory_order_acquire) != CTL_DONE &&
+			       !atomic_load(&c->gone))
+				usleep(1000);   /* the forwarding thread is mid-command: its end */
+		free(running->data);
+		running->data = NULL;
+		r->data = NULL;
+	}
+	for (int i = 0; i < CTL_CLIENTS_MAX; i++)
+		cl_free(cl[i]);
 	return NULL;
 }
 
@@ -337,7 +492,8 @@ int ctl_open(struct ctl **out, const char *path, char *err, size_t errlen)
 		}
 		unlink(path);              /* stale: left by a forwarder that crashed */
 	}
-	c->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* non-blocking: the control thread accepts until there is nobody left */
+	c->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	c->req.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	c->req.done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -15,10 +15,14 @@
  * The socket is created with mode 0600; a connecting process must have the
  * forwarder's uid or be root (SO_PEERCRED), else it gets status 77 and is closed. A
  * request line longer than CTL_LINE_MAX is answered with status 64 and the connection
- * closed; a connection idle for CTL_IDLE_S seconds is closed.
+ * closed; one with a NUL byte is answered with status 64 and nothing of it runs; a
+ * connection idle for CTL_IDLE_S seconds is closed, and so is one that has not taken
+ * its reply within 10 s.
  *
- * Threads: the control thread owns the socket; it hands each request to the
- * forwarding thread through a one-slot mailbox (struct ctl_req) and waits. The
+ * Threads: the control thread owns the socket and serves every client from one poll
+ * loop over non-blocking sockets (none can hold up another); it hands each complete
+ * request, in order, to the forwarding thread through a one-slot mailbox (struct
+ * ctl_req) and is woken by its completion. The
  * forwarding thread looks at the mailbox at its batch or tick boundaries (one atomic
  * load), runs the command (cmd.c) and completes it, so forwarding never stops for
  * longer than the command itself and the engines it touches need no locks. */

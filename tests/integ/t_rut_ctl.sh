@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # t_rut_ctl.sh — the control socket on a running forwarder: owner-only socket, peer
 # credentials, sysctl as FreeBSD prints it (listing, writes, range errors and their exit
-# statuses), stats JSON, errors; and the headline feature of the 2006 DragonFly sweep
+# statuses), stats JSON, errors, clients that say nothing, do not read their replies or
+# put a NUL in a command (none delays another); and the headline feature of the 2006 DragonFly sweep
 # (docs/glossary.md): changing kern.polling.pollhz live changes the forwarded rate
 # (pollhz × burst_max) without losing the forwarder, and kern.polling.enable=0 hands the
 # ports to interrupts (and, as on DragonFly, enable=1 does not take them back).
@@ -71,6 +72,58 @@ s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"x" * 5000
 print(s.recv(100).split(b" ")[0].decode())' "$S")" 64
 else
 	skip "server line limit" "python3 not installed"
+fi
+
+# misbehaving clients: three that connect and say nothing, one that sends 2,000
+# requests and never reads a reply. Neither delays anyone else: stats is answered while
+# they are all still connected (the server served one client at a time, 10 s for each
+# silent one and forever for the one that does not read), and a NUL inside a command is
+# refused without running the part before it
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$S" "$T/bad.log" <<'PY' &
+import socket, sys, time
+path, log = sys.argv[1], open(sys.argv[2], "w", buffering=1)
+idle = []
+for i in range(3):
+    s = socket.socket(socket.AF_UNIX); s.connect(path); idle.append(s)
+hog = socket.socket(socket.AF_UNIX); hog.connect(path); hog.setblocking(False)
+sent = 0
+try:
+    while sent < 2000:
+        hog.send(b"stats\n"); sent += 1
+except BlockingIOError:
+    pass
+log.write("ready %d\n" % sent)
+for s in idle:
+    s.setblocking(False)
+end = time.time() + 60
+while time.time() < end:   # say when the server closes a silent one
+    for s in list(idle):
+        try:
+            if s.recv(1) == b"":
+                log.write("closed\n"); idle.remove(s)
+        except BlockingIOError:
+            pass
+    time.sleep(0.05)       # the poll interval of this watch
+PY
+	BAD=$!
+	wait_until 20 "the misbehaving clients connected" grep -qs ready "$T/bad.log"
+	out=$(timeout 60 "$B/ppslab-rut" ctl "$S" stats); rc=$?
+	eq "with silent and non-reading clients connected: stats answered" "$rc" 0
+	eq "and it is the forwarder's stats" "$(jq -r .type <<<"$out")" stats
+	eq "while the silent ones are still connected" "$(grep -c closed "$T/bad.log")" 0
+	out=$(timeout 60 "$B/ppslab-rut" ctl "$S" sysctl -n kern.polling.burst_max); rc=$?
+	eq "and again: a second command" "$rc $out" "0 10"
+	kill "$BAD"; wait "$BAD" 2>/dev/null
+	eq "a NUL inside a command: status 64" "$(python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(b"sysctl kern.polling.burst_max=20\x00 junk\n")
+print(s.recv(200).decode().replace("\n", " ").strip())' "$S")" \
+		"64 0 53 ppslab-rut: the command contains a NUL byte: refused"
+	eq "and the part before it did not run" "$(ctl sysctl -n kern.polling.burst_max)" 10
+else
+	skip "misbehaving clients" "python3 not installed"
 fi
 chmod 711 "$T"; chmod 666 "$S"     # let another user reach the socket: the server must refuse
 setpriv --reuid=65534 --regid=65534 --clear-groups "$B/ppslab-rut" ctl "$S" stats >/dev/null 2>"$T/err"; rc=$?

@@ -2,10 +2,12 @@
 /* t_ctl.c — the control socket without a forwarder: the protocol end to end through
  * ctl_open and ctl_client (a responder thread stands in for the forwarding thread and
  * answers from the mailbox), owner-only mode, exit status and the two output streams,
- * rule files sent as `load`, the line limit, a stale socket replaced, a live one or a
- * plain file refused, and status 69 once the forwarder is gone. */
+ * rule files sent as `load`, the line limit, a NUL in a command refused, silent and
+ * non-reading clients delaying nobody, a stale socket replaced, a live one or a plain
+ * file refused, and status 69 once the forwarder is gone. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -152,6 +154,49 @@ static void t_limits(void)
 	T_EQ_INT(client(1, b, O, OLEN, E, OLEN), 0);   /* still serving */
 }
 
+/* a NUL inside a request line: refused with 64, nothing run, the connection kept; a
+ * silent client and one that never reads its replies delay nobody */
+static void t_misbehaving(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	strcpy(sa.sun_path, sock);
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	T_EQ_INT(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	static const char nul[] = "sysctl a=1\0b\nsysctl c\n";
+	T_EQ_INT(write(fd, nul, sizeof(nul) - 1), (int)sizeof(nul) - 1);
+	char rep[256] = "";
+	size_t got = 0;
+	/* both replies: the refusal, then the echo of the next line on the same connection */
+	while (got < sizeof(rep) - 1 && !strstr(rep, "echo: sysctl c\n")) {
+		ssize_t n = read(fd, rep + got, sizeof(rep) - 1 - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+		rep[got] = 0;
+	}
+	T_STREQ(rep, "64 0 53\nppslab-rut: the command contains a NUL byte: refused\n"
+		"0 15 0\necho: sysctl c\n");
+	close(fd);
+	/* a silent client, and a client that sends and never reads */
+	int idle = socket(AF_UNIX, SOCK_STREAM, 0), hog = socket(AF_UNIX, SOCK_STREAM, 0);
+	T_EQ_INT(connect(idle, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	T_EQ_INT(connect(hog, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	fcntl(hog, F_SETFL, O_NONBLOCK);
+	static char many[65536];
+	for (size_t i = 0; i + 8 <= sizeof(many); i += 8)
+		memcpy(many + i, "sysctl \n", 8);
+	int sent = 0;
+	while (sent < 64 && write(hog, many, sizeof(many)) > 0)
+		sent++;
+	char *a[] = { "stats" };
+	T_EQ_INT(client(1, a, O, OLEN, E, OLEN), 0);   /* answered, with both connected */
+	T_STREQ(O, "echo: stats\n");
+	struct pollfd p = { .fd = idle, .events = POLLIN };
+	T_EQ_INT(poll(&p, 1, 0), 0);   /* the silent one is still connected, unanswered */
+	close(idle);
+	close(hog);
+}
+
 static void t_open_errors(void)
 {
 	char err[256], path[128];
@@ -210,6 +255,7 @@ int main(void)
 	T_RUN(t_roundtrip);
 	T_RUN(t_load);
 	T_RUN(t_limits);
+	T_RUN(t_misbehaving);
 	T_RUN(t_open_errors);
 	T_RUN(t_gone);
 	pthread_join(th, NULL);
