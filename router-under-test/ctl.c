@@ -9,15 +9,18 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <sysexits.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +28,10 @@
 struct ctl {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int lfd;
+	int guard_fd;                 /* ctl_guard's pipe: its end makes the guard unlink */
+	pid_t guard_pid;
+	dev_t dev;                    /* the socket file we made */
+	ino_t ino;
 	int stop_fd;                  /* eventfd: ctl_close wakes the thread */
 	atomic_int gone;              /* the forwarding thread has stopped */
 	pthread_t th;
@@ -475,7 +482,7 @@ int ctl_open(struct ctl **out, const char *path, char *err, size_t errlen)
 	struct ctl *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	c->lfd = c->stop_fd = c->req.wake_fd = c->req.done_fd = -1;
+	c->lfd = c->stop_fd = c->req.wake_fd = c->req.done_fd = c->guard_fd = -1;
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	sbuf_init(&c->req.out, CTL_REPLY_MAX);
 	sbuf_init(&c->req.err, 1 << 20);
@@ -506,6 +513,11 @@ int ctl_open(struct ctl **out, const char *path, char *err, size_t errlen)
 	mode_t old = umask(0177);
 	rc = bind(c->lfd, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
+	struct stat made;
+	if (!rc && lstat(path, &made) == 0) {
+		c->dev = made.st_dev;
+		c->ino = made.st_ino;
+	}
 	if (rc < 0 || chmod(path, 0600) < 0 || listen(c->lfd, 8) < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -525,6 +537,49 @@ fail:
 	return rc;
 }
 
+/* The guard process: waits for the forwarder to end (its pipe's end), then removes
+ * the socket file if it is still the one the forwarder made. */
+static void guard_main(int rfd, const char *path, dev_t dev, ino_t ino)
+{
+	signal(SIGINT, SIG_IGN);   /* Ctrl-C reaches the whole group: outlive the forwarder */
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	prctl(PR_SET_NAME, "ppslab-rut-ctl");
+	prctl(PR_SET_PDEATHSIG, 0);
+	char b;
+	while (read(rfd, &b, 1) < 0 && errno == EINTR)
+		;
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == dev && st.st_ino == ino)
+		unlink(path);
+	_exit(0);
+}
+
+int ctl_guard(struct ctl *c)
+{
+	int p[2];
+	if (!c || pipe2(p, O_CLOEXEC) < 0)
+		return c ? -errno : 0;
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(p[0]);
+		close(p[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		/* nothing of the forwarder's stays open here: its ports, its socket */
+		for (int fd = 3; fd < 65536; fd++)
+			if (fd != p[0])
+				close(fd);
+		guard_main(p[0], c->path, c->dev, c->ino);
+	}
+	close(p[0]);
+	c->guard_fd = p[1];
+	c->guard_pid = pid;
+	return 0;
+}
+
 void ctl_close(struct ctl *c)
 {
 	if (!c)
@@ -534,6 +589,10 @@ void ctl_close(struct ctl *c)
 		ev_write(c->stop_fd);
 		pthread_join(c->th, NULL);
 		unlink(c->path);
+	}
+	if (c->guard_fd >= 0) {   /* the guard removes it if we could not, and ends */
+		close(c->guard_fd);
+		waitpid(c->guard_pid, NULL, 0);
 	}
 	if (c->lfd >= 0)
 		close(c->lfd);

@@ -65,7 +65,11 @@ struct ctl_req *ctl_mailbox(struct ctl *c);
 /* The forwarding thread has stopped: pending and later requests are answered with
  * status 69 (EX_UNAVAILABLE). */
 void ctl_forwarder_gone(struct ctl *c);
-/* Stops the thread, closes and unlinks the socket. */
+/* Before dropping root (--user): a process that stays root, holds nothing of the
+ * forwarder's and removes the socket file once the forwarder has ended, however it
+ * ended (the user may not be allowed to remove it from its directory). 0 or -errno. */
+int ctl_guard(struct ctl *c);
+/* Stops the thread, closes and unlinks the socket (and ends the guard). */
 void ctl_close(struct ctl *c);
 
 /* Forwarding-thread side: a request is waiting. */

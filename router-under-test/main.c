@@ -600,6 +600,10 @@ static int run(struct args *a, struct fwlog *log)
 	if (a->rt_prio && !rt_ok)
 		log_warn("--rt-prio: not permitted to run SCHED_FIFO (needs CAP_SYS_NICE); "
 			 "the forwarding threads run at normal priority");
+	/* the user may not be allowed to remove the socket from its directory: a guard
+	 * that stays root removes it when we end (ctl.h) */
+	if (a->com.user && ctl && ctl_guard(ctl))
+		log_warn("--user: cannot start the process that removes %s at exit", a->ctl_path);
 	/* after the thread got its SCHED_FIFO priority: the drop covers every thread */
 	if (a->com.user && (rc = drop_to_user(a))) {
 		atomic_store(&rctl.stop, 1);

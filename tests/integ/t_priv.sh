@@ -6,7 +6,8 @@
 # is still exact (gen → rut → sink, afpacket ports, and gen → sink over udp: on the
 # sink namespace's loopback); the control socket is handed to NAME and still answers
 # root; --rt-prio still holds (the thread takes SCHED_FIFO before the drop); an unknown
-# user is refused with EX_NOUSER (67) before anything is opened.
+# user is refused with EX_NOUSER (67) before anything is opened. A --user forwarder's
+# control socket is removed at its end even where the user could not remove it.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rut_lib.sh"
 lab_up
@@ -55,6 +56,20 @@ stop sink2; eq "sink (afpacket) as $U exits 0" "$RC" 0
 eq "rut: forwarded all 5000" "$(jv rut .fwd_pkts)" 5000
 eq "sink: counted all 5000" "$(jv sink2 .rx_pkts)" 5000
 check "rut: the control socket is gone after it stops" test ! -e "$S"
+# a directory only root may write (as /run): the user cannot remove the socket there;
+# the root guard ppslab-rut leaves behind the drop does, at a stop and after SIGKILL
+mkdir -m 755 "$T/rootrun"
+S2="$T/rootrun/rut.sock"
+for how in INT KILL; do
+	start rut_$how rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S2" --json --user $U
+	wait_ready rut_$how
+	eq "rut ($how): the socket in a root-only directory is $U's" "$(stat -c %U "$S2")" "$U"
+	kill -$how "${BG_PID[rut_$how]}"
+	finish rut_$how 10
+	wait_until 10 "the socket removed after SIG$how" test ! -e "$S2"
+	check "rut ($how): no socket left behind in the root-only directory" test ! -e "$S2"
+	check "rut ($how): and no guard process left" test -z "$(lab_procs rut ppslab-rut-ctl)"
+done
 
 # an unknown user: EX_NOUSER, named, before any port is opened
 for p in "ppslab-gen -i gen0" "ppslab-sink -i sink0" "ppslab-rut -i rut0 -o rut1"; do
