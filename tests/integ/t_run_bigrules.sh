@@ -35,6 +35,7 @@ if wait_until 180 "the first case saved" saved; then
 	eq "the ruleset check read them" \
 		"$(jq -r '.trials[0].checks[] | select(.name == "ruleset executed") | .ok' <<<"$C")" true
 else
+	not_ok "the 100,000-rule run saved its first case" "$(head -c 300 "$T/e1")"
 	kill -KILL $RUN
 	wait $RUN
 fi

@@ -66,6 +66,7 @@ if wait_until 60 "the first case saved" ncases 1; then
 	check "the stopped forwarder was killed" gone $FWD
 	eq "the run ended with no forwarder left" "$(lab_procs rut ppslab-rut | wc -w)" 0
 else
+	not_ok "the hung-forwarder run saved its first case" "$(head -c 300 "$T/e4")"
 	kill $RUN
 	wait $RUN
 fi
@@ -110,6 +111,7 @@ if wait_until 30 "the first run holds its locks" held "$T/.a.json.lock"; then
 	eq "and the lab is clean again" "$("$B/ppslab" lab status --name "$LAB" >/dev/null; echo $?)" 0
 	check "and its lock file removed at the end" test ! -e "$T/.a.json.lock"
 else
+	not_ok "the first run took its locks" "$(head -c 300 "$T/ea")"
 	kill -KILL $A
 	wait $A
 fi
