@@ -337,11 +337,19 @@ static void results_lock_path(const char *out, char *buf, size_t len)
 
 /* ppslab tools running in the lab while we hold its lock are nobody's: left by a run
  * killed with SIGKILL (a forwarder still bound to the lab's ports would forward, and
- * count, beside ours). Refused, or with --kill-strays stopped by PID. */
+ * count, beside ours). Refused, or with --kill-strays stopped by PID. The router's
+ * namespace counts only when the run's router is ppslab-rut. */
 static int run_strays(struct runner *r)
 {
-	struct lab_proc pr[LAB_PROCS_MAX];
-	int n = lab_procs(r->p->topo.lab, pr, LAB_PROCS_MAX);
+	struct lab_proc all[LAB_PROCS_MAX], pr[LAB_PROCS_MAX];
+	int na = lab_procs(r->p->topo.lab, all, LAB_PROCS_MAX), n = 0;
+	/* the router's namespace is an external router's own (it may well run a ppslab-rut
+	 * of its own there): only ours when we start the forwarder */
+	char rutns[64];
+	lab_ns_name(r->p->topo.lab, LAB_RUT, rutns, sizeof(rutns));
+	for (int i = 0; i < na; i++)
+		if (r->p->router.kind == PR_RUT || strcmp(all[i].ns, rutns))
+			pr[n++] = all[i];
 	if (n <= 0)
 		return 0;
 	for (int i = 0; i < n; i++) {
