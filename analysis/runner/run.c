@@ -385,8 +385,9 @@ static int run_strays(struct runner *r)
 	return 0;
 }
 
-/* The locks of a run: its results file (a hidden lock file beside it, removed at the
- * end) and, for a netns topology, its lab (in /run/ppslab: the lab is the machine's). */
+/* The locks of a run: its results file (a hidden lock file beside it) and, for a netns
+ * topology, its lab (in /run/ppslab: the lab is the machine's); both removed at the
+ * end. */
 static int run_locks(struct runner *r, int fds[2])
 {
 	char path[4200];
@@ -569,6 +570,11 @@ out_root:
 	if (lockfd[0] >= 0) {   /* removed while still held: see run_lock */
 		char lp[4200];
 		results_lock_path(r->out, lp, sizeof(lp));
+		unlink(lp);
+	}
+	if (lockfd[1] >= 0) {   /* so that /run/ppslab does not fill with old labs' names */
+		char lp[128];
+		lab_lock_path(r->p->topo.lab, lp, sizeof(lp));
 		unlink(lp);
 	}
 	for (int i = 0; i < 2; i++)

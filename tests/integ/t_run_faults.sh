@@ -110,6 +110,7 @@ if wait_until 30 "the first run holds its locks" held "$T/.a.json.lock"; then
 	eq "its results are there" "$(jq '.cases | length' "$T/a.json")" 1
 	eq "and the lab is clean again" "$("$B/ppslab" lab status --name "$LAB" >/dev/null; echo $?)" 0
 	check "and its lock file removed at the end" test ! -e "$T/.a.json.lock"
+	check "and the lab's" test ! -e "/run/ppslab/lab-$LAB.lock"
 else
 	not_ok "the first run took its locks" "$(head -c 300 "$T/ea")"
 	kill -KILL $A
