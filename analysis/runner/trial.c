@@ -186,6 +186,11 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 	rc = rc ? rc : box_arg(c, rate);
 	rc = rc ? rc : box_arg(c, "--duration");
 	rc = rc ? rc : box_argf(c, "%.3fs", r->duration_s);
+	/* after a stall: no line-rate burst toward the router (docs/method.md) */
+	if (!rc && load_pps > 0 && p->trial.late_policy) {
+		rc = box_arg(c, "--late-policy");
+		rc = rc ? rc : box_arg(c, p->trial.late_policy);
+	}
 	if (!rc && r->warmup_s > 0) {
 		rc = box_arg(c, "--warmup");
 		rc = rc ? rc : box_argf(c, "%.3fs", r->warmup_s);
