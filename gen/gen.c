@@ -294,7 +294,13 @@ static int run_phase(struct gen_worker *w, int warm)
 	w->prev_send_ns = 0;
 	if (!warm)
 		pace_track_init(&w->track, g->nominal_gap_ns, c->late_ns);
-	uint64_t next_stall = c->stall_every_ns && !warm ? t0 + c->stall_every_ns : UINT64_MAX;
+	/* stalls fall on multiples of EVERY of CLOCK_REALTIME: runs that follow each other
+	 * (the trials of a search) meet them at different points, some not at all */
+	uint64_t next_stall = UINT64_MAX;
+	if (c->stall_every_ns && !warm) {
+		uint64_t r0 = real_ns(), m0 = mono_ns(), rt0 = t0 - m0 + r0;
+		next_stall = t0 + (c->stall_every_ns - rt0 % c->stall_every_ns);
+	}
 	uint64_t shifted = 0;
 	port_stats(w->port, &st);
 	const uint64_t err0 = st.tx_errors, ref0 = st.tx_refused;

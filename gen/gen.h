@@ -58,8 +58,9 @@ struct gen_cfg {
 	unsigned ncpus;
 	uint64_t late_ns;              /* a frame sent this long after its deadline is late */
 	enum pace_late late_policy;   /* docs/gen.md#falling-behind */
-	/* tests only (PPSLAB_TEST_GEN_STALL, HACKING.md): every stall_every_ns of the
-	 * measured phase each worker stops for stall_ns, as a host that stalls it would */
+	/* tests only (PPSLAB_TEST_GEN_STALL, HACKING.md): whenever CLOCK_REALTIME passes a
+	 * multiple of stall_every_ns in the measured phase, each worker stops for stall_ns,
+	 * as a host that stalls it would */
 	uint64_t stall_every_ns, stall_ns;
 };
 

@@ -808,8 +808,9 @@ static int run(struct args *a, struct runctl *rctl, const char *ifname,
 	return EX_OK;
 }
 
-/* PPSLAB_TEST_GEN_STALL=EVERY:LENGTH (HACKING.md): for tests only, every EVERY of the
- * measured phase each sender thread stops for LENGTH, as a loaded host stops it. */
+/* PPSLAB_TEST_GEN_STALL=EVERY:LENGTH (HACKING.md): for tests only, whenever
+ * CLOCK_REALTIME passes a multiple of EVERY in the measured phase each sender thread
+ * stops for LENGTH, as a loaded host stops it. */
 static int test_stall(struct gen_cfg *cfg)
 {
 	const char *v = getenv("PPSLAB_TEST_GEN_STALL");

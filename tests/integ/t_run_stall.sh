@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# t_run_stall.sh — a sender that stalls in front of a router that polices its input:
+# the Linux kernel forwarding behind an nftables limit of 5,000 pps with a 20-packet
+# burst allowance, and ppslab-gen stopped for 25 ms whenever the wall clock passes a
+# multiple of 1.37 s (PPSLAB_TEST_GEN_STALL, a test-only injection; 5 % of a 0.5-s
+# trial, where trial.max_behind is 2 %). With the runner's defaults (--late-policy
+# skip, spoiled trials repeated) the RFC 2544 search finds the limiter's rate within
+# 2 % and counts the trials it repeated; with the old catch-up and no repetition the
+# stalled trials send bursts the limiter drops, the answer is wrong, and the check
+# "sender kept pace" flags them.
+. "$(dirname "$0")/lib.sh"
+lab_up
+H="$PPSLAB_TOP/tests/integ/nft_limit.sh"
+RATE=5000
+P=$T/stall.json
+jq -n --arg lab "$LAB" --arg b "$B" --arg h "$H" --arg r "$T/r.json" --arg rate "$RATE" '{
+  description: "t_run_stall: a policer behind a sender that stalls",
+  trial: { method: "rfc2544", warmup: "0.2s", duration: "0.5s", settle: "0.2s",
+           min_load: "1k", max_load: "10k", width: 0.01, repeat_invalid: 6,
+           max_behind: 0.02, max_burst: 16 },
+  router: { kind: "external",
+    setup_hook: ["bash", $h, "setup", $lab, $b, $rate, "20"],
+    hook_timeout: "20s" },
+  rig: { calibrate: false, direct: false },
+  topology: { kind: "netns", lab: $lab },
+  output: { results: $r } }' >"$P"
+export PPSLAB_TEST_GEN_STALL=1.37s:25ms
+# the stalls are the test's own: the run (and the tools it starts) at a real-time
+# priority, so that a busy host adds as few of its own as it can (a few kpps, mostly
+# asleep: nothing is starved); without chrt as it is
+RT=()
+chrt -f 1 true 2>/dev/null && RT=(chrt -f 1)
+
+"${RT[@]}" "$B/ppslab" run "$P" -q --no-table >"$T/run.out" 2>"$T/run.err"
+rc=$?
+eq "the search over a policer exits 0" "$rc" 0
+[ "$rc" = 0 ] || sed 's/^/# /' "$T/run.err" | head -n 20
+R=$T/r.json
+C='.cases[0]'
+ndr=$(jq "$C.results.NDR.rlb_pps" "$R")
+jq -r "$C.trials[] | \"# \\(.intended_pps) pps: \\(.repeated // \"counted\"), loss \\(.loss_ratio), \\(.gen[0] | \"burst \\(.burst_max), behind \\(.behind_ns / 1e6) ms in \\(.behind_n), skipped \\(.skipped)\")\"" "$R"
+echo "# NDR $ndr pps; trials $(jq "$C.trials | length" "$R"), repeated $(jq "$C.repeated_trials" "$R") $(jq -c "$C.repeated_why" "$R")"
+# (flagged is fine: a stall at a load above the limit costs the offered load check)
+check "the case is not failed" grep -qE '^(ok|flagged)$' <(jq -r "$C.status" "$R")
+near "the zero-loss throughput is the limiter's rate" "$ndr" "$RATE" 0.02
+eq "the senders ran with --late-policy skip" \
+	"$(jq -r "[$C.trials[].gen[].late_policy] | unique | join(\",\")" "$R")" skip
+check "stalled trials were repeated" test "$(jq "$C.repeated_trials" "$R")" -ge 1
+eq "the count is the trials marked repeated" "$(jq "$C.repeated_trials" "$R")" \
+	"$(jq "[$C.trials[] | select(.repeated)] | length" "$R")"
+eq "... and the reasons add up to it" "$(jq "$C.repeated_why | add" "$R")" \
+	"$(jq "$C.repeated_trials" "$R")"
+eq "every repeated trial failed \"sender kept pace\"" \
+	"$(jq -r "[$C.trials[] | select(.repeated) | .checks[] | select(.name == \"sender kept pace\") | .ok] | unique | map(tostring) | join(\",\")" "$R")" false
+eq "... the trials that count kept it" \
+	"$(jq -r "[$C.trials[] | select(.repeated | not) | .checks[] | select(.name == \"sender kept pace\") | .ok] | unique | map(tostring) | join(\",\")" "$R")" true
+eq "a repeated trial's load is asked again next" \
+	"$(jq "[$C.trials as \$t | range(0; (\$t | length) - 1) | select(\$t[.].repeated) | select(\$t[.].intended_pps != \$t[. + 1].intended_pps)] | length" "$R")" 0
+check "skipping left no burst over 16 frames (trial.max_burst, under the limiter's 20)" \
+	test "$(jq "[$C.trials[].gen[].burst_max] | max" "$R")" -le 16
+
+# the same with the sender catching up and no repetition: the stalled trials burst
+jq --arg r "$T/r2.json" '.trial.late_policy = "catchup" | .trial.repeat_invalid = 0
+	| .output.results = $r' "$P" >"$T/catchup.json"
+"${RT[@]}" "$B/ppslab" run "$T/catchup.json" -q --no-table >"$T/run2.out" 2>"$T/run2.err"
+R2=$T/r2.json
+echo "# catchup: NDR $(jq "$C.results.NDR.rlb_pps" "$R2") pps; largest bursts $(jq -c "[$C.trials[].gen[].burst_max]" "$R2")"
+eq "catching up: nothing repeated" "$(jq "$C.repeated_trials" "$R2")" 0
+check "a stalled trial sent a burst over 20 frames" \
+	test "$(jq "[$C.trials[].gen[].burst_max] | max" "$R2")" -gt 20
+eq "the case is flagged \"sender kept pace\" (a burst with loss), not ok" \
+	"$(jq -r "[$C.status, ([$C.flags[] | select(startswith(\"sender kept pace: \"))] | length > 0)] | map(tostring) | join(\",\")" "$R2")" \
+	"flagged,true"
+done_testing
