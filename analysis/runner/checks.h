@@ -32,7 +32,9 @@
  *                    status), none timed out;
  *  9 forwarded <= offered: "fwd_rate_pps" at most "offered_pps" × (1 + rate_tol) +
  *                    "fwd_rate_res_pps" (the rate's resolution: counter quantum and
- *                    read times): a router cannot forward more than it is offered;
+ *                    read times): a router cannot forward more than it is offered (a
+ *                    sender that "skipped" or "shifted_ns" after a stall counts at its
+ *                    "nominal_pps": its gaps were kept, its average is lower);
  * 10 fwd_pps method: "fwd_rate_from" is RES_FWD_WINDOW, the receiving interfaces'
  *                    counters over the load window; the fallback (test frames / the
  *                    sender's time) fails it with "fwd_rate_fallback", the reason;

@@ -457,6 +457,18 @@ static void t_pace(void)
 	T_EQ_INT(checks_run(t, NULL), 1);
 	T_TRUE(check_pace_failed(t, why, sizeof(why)));
 	T_STREQ(why, "behind");
+	/* a sender that skipped after a stall kept its gaps: a window without the stall
+	 * saw its nominal rate, more than its average */
+	set_int(t, "fwd_rate_pps", 20050);
+	set_at(t, "offered_pps", json_real(19500));
+	set_at(t, "gen.0.pps", json_real(19500));
+	set_at(t, "gen.0.nominal_pps", json_real(20000));
+	checks_run(t, NULL);
+	T_EQ_INT(verdict(t, "forwarded <= offered"), 0);
+	set_int(t, "gen.0.skipped", 110);
+	checks_run(t, NULL);
+	T_EQ_INT(verdict(t, "forwarded <= offered"), 1);
+	T_TRUE(strstr(detail(t, "forwarded <= offered"), "nominal rate between stalls (+500 pps)"));
 	/* an unpaced sender (as fast as possible) has no schedule to keep */
 	set_at(t, "gen.0.burst_tight_ns", json_null());
 	T_EQ_INT(checks_run(t, NULL), 0);
