@@ -200,8 +200,9 @@ static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
 		t->phases = (unsigned)n;
 	if (!prof_get_int(c, o, "max_trials", "trial", 1, 10000, 40, &n))
 		t->max_trials = (unsigned)n;
-	t->late_policy = late_names[0];
-	if (!prof_get_enum(c, o, "late_policy", "trial", late_names, 0, &e))
+	/* absent: by method (trial.c) */
+	if (o && json_object_get(o, "late_policy") &&
+	    !prof_get_enum(c, o, "late_policy", "trial", late_names, 0, &e))
 		t->late_policy = late_names[e];
 	if (!prof_get_int(c, o, "max_burst", "trial", 1, 1000000, 64, &n))
 		t->max_burst = (unsigned)n;

@@ -471,6 +471,7 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 		/* traffic other than asked for (docs/method.md#a-sender-that-falls-behind):
 		 * not the router's result; the method asks for the trial again */
 		bool invalid = rc == 0 && p->trial.repeat_invalid &&
+			       (sc.method == SM_RFC2544 || sc.method == SM_MLR) &&
 			       check_pace_failed(rec, spoil, sizeof(spoil));
 		if (invalid)
 			json_object_set_new(rec, "repeated", json_string(spoil));

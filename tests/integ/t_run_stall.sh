@@ -6,9 +6,9 @@
 # multiple of 1.37 s (PPSLAB_TEST_GEN_STALL, a test-only injection; 5 % of a 0.5-s
 # trial, where trial.max_behind is 2 %). With the runner's defaults (--late-policy
 # skip, spoiled trials repeated) the RFC 2544 search finds the limiter's rate within
-# 2 % and counts the trials it repeated; with the old catch-up and no repetition the
-# stalled trials send bursts the limiter drops, the answer is wrong, and the check
-# "sender kept pace" flags them.
+# 2 % and counts the trials it repeated; with the old catch-up and no repetition, and a
+# stall in every trial, the bursts the limiter drops make the answer wrong, and the
+# check "sender kept pace" flags them.
 . "$(dirname "$0")/lib.sh"
 lab_up
 H="$PPSLAB_TOP/tests/integ/nft_limit.sh"
@@ -55,29 +55,43 @@ else
 fi
 eq "the senders ran with --late-policy skip" \
 	"$(jq -r "[$C.trials[].gen[].late_policy] | unique | join(\",\")" "$R")" skip
-check "stalled trials were repeated" test "$(jq "$C.repeated_trials" "$R")" -ge 1
-eq "the count is the trials marked repeated" "$(jq "$C.repeated_trials" "$R")" \
+# the stalls fall where the wall clock puts them: in most runs some in a trial without
+# loss, which is then repeated; a trial without loss that stalled is never counted
+stalled_ok=$(jq "[$C.trials[] | select(.repeated | not) | select(.loss_ratio == 0 and .gen[0].behind_ns > 10000000)] | length" "$R")
+eq "no trial without loss that stalled is counted" "$stalled_ok" 0
+nrep=$(jq "$C.repeated_trials" "$R")
+if [ "$nrep" -ge 1 ]; then
+	ok "stalled trials were repeated ($nrep)"
+	eq "every repeated trial failed \"sender kept pace\"" \
+		"$(jq -r "[$C.trials[] | select(.repeated) | .checks[] | select(.name == \"sender kept pace\") | .ok] | unique | map(tostring) | join(\",\")" "$R")" false
+else
+	skip "stalled trials were repeated" "no stall fell in a trial without loss this time"
+	skip "every repeated trial failed \"sender kept pace\"" "none repeated"
+fi
+eq "the count is the trials marked repeated" "$nrep" \
 	"$(jq "[$C.trials[] | select(.repeated)] | length" "$R")"
-eq "... and the reasons add up to it" "$(jq "$C.repeated_why | add" "$R")" \
-	"$(jq "$C.repeated_trials" "$R")"
-eq "every repeated trial failed \"sender kept pace\"" \
-	"$(jq -r "[$C.trials[] | select(.repeated) | .checks[] | select(.name == \"sender kept pace\") | .ok] | unique | map(tostring) | join(\",\")" "$R")" false
-eq "... the trials that count kept it" \
+eq "... and the reasons add up to it" "$(jq "($C.repeated_why | add) // 0" "$R")" "$nrep"
+eq "... the trials that count kept pace" \
 	"$(jq -r "[$C.trials[] | select(.repeated | not) | .checks[] | select(.name == \"sender kept pace\") | .ok] | unique | map(tostring) | join(\",\")" "$R")" true
 eq "a repeated trial's load is asked again next" \
 	"$(jq "[$C.trials as \$t | range(0; (\$t | length) - 1) | select(\$t[.].repeated) | select(\$t[.].intended_pps != \$t[. + 1].intended_pps)] | length" "$R")" 0
 check "skipping left no burst over 16 frames (trial.max_burst, under the limiter's 20)" \
 	test "$(jq "[$C.trials[].gen[].burst_max] | max" "$R")" -le 16
 
-# the same with the sender catching up and no repetition: the stalled trials burst
+# the same with the sender catching up and no repetition, stalled in every trial (every
+# 0.4 s): each trial's catch-up is a burst the limiter drops, the answer is far off
 jq --arg r "$T/r2.json" '.trial.late_policy = "catchup" | .trial.repeat_invalid = 0
 	| .output.results = $r' "$P" >"$T/catchup.json"
-"${RT[@]}" "$B/ppslab" run "$T/catchup.json" -q --no-table >"$T/run2.out" 2>"$T/run2.err"
+PPSLAB_TEST_GEN_STALL=0.4s:25ms "${RT[@]}" "$B/ppslab" run "$T/catchup.json" -q --no-table \
+	>"$T/run2.out" 2>"$T/run2.err"
 R2=$T/r2.json
-echo "# catchup: NDR $(jq "$C.results.NDR.rlb_pps" "$R2") pps; largest bursts $(jq -c "[$C.trials[].gen[].burst_max]" "$R2")"
+ndr2=$(jq "$C.results.NDR.rlb_pps" "$R2")
+echo "# catchup: NDR $ndr2 pps; largest bursts $(jq -c "[$C.trials[].gen[].burst_max]" "$R2")"
 eq "catching up: nothing repeated" "$(jq "$C.repeated_trials" "$R2")" 0
-check "a stalled trial sent a burst over 20 frames" \
-	test "$(jq "[$C.trials[].gen[].burst_max] | max" "$R2")" -gt 20
+check "every trial sent a burst over the limiter's 20 frames" \
+	test "$(jq "[$C.trials[].gen[].burst_max] | min" "$R2")" -gt 20
+check "the zero-loss throughput comes out wrong: $ndr2 pps, under 90 % of $RATE" \
+	awk -v n="$ndr2" -v r="$RATE" 'BEGIN { exit !(n < 0.9 * r) }'
 eq "the case is flagged \"sender kept pace\" (a burst with loss), not ok" \
 	"$(jq -r "[$C.status, ([$C.flags[] | select(startswith(\"sender kept pace: \"))] | length > 0)] | map(tostring) | join(\",\")" "$R2")" \
 	"flagged,true"
