@@ -492,11 +492,16 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 			json_object_set_new(repeated, spoil,
 					    json_integer(json_integer_value(n) + 1));
 			if (search_invalid(s)) {
-				const json_t *f = json_array_get(json_object_get(rec, "flags"), 0);
+				const char *f = CHECK_PACE;
+				size_t k;
+				json_t *fl;
+				json_array_foreach(json_object_get(rec, "flags"), k, fl)
+					if (!strncmp(json_string_value(fl), CHECK_PACE ":",
+						     strlen(CHECK_PACE) + 1))
+						f = json_string_value(fl);
 				snprintf(err, sizeof(err), "every one of %u trials at %.0f pps was "
 					 "spoiled by the sender (%s): %s", p->trial.repeat_invalid + 1,
-					 req.load_pps, spoil, json_is_string(f) ? json_string_value(f)
-					 : CHECK_PACE);
+					 req.load_pps, spoil, f);
 				rc = -EIO;
 				break;
 			}
