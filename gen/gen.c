@@ -343,7 +343,7 @@ static int run_phase(struct gen_worker *w, int warm)
 		uint32_t n = pace_due(&w->pace, due_at, want < GEN_BATCH ? (uint32_t)want : GEN_BATCH);
 		if (!n) {
 			uint64_t dl = pace_next_deadline(&w->pace);
-			if (!warm)
+			if (!warm && g->paced)
 				pace_track_due(&w->track, now, PACE_NEVER);
 			if (dl == PACE_NEVER)
 				break;        /* the profile is over */
@@ -360,7 +360,7 @@ static int run_phase(struct gen_worker *w, int warm)
 			continue;
 		}
 		uint64_t dl_first = pace_deadline_of(&w->pace, w->pace.k);
-		if (!warm)
+		if (!warm && g->paced)   /* as fast as possible has no schedule to be behind */
 			pace_track_due(&w->track, now, dl_first);
 		if (g->paced && c->late_ns && dl_first + c->late_ns < now &&
 		    c->late_policy != PACE_LATE_CATCHUP) {
