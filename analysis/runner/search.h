@@ -9,7 +9,10 @@
  *     struct search_req r;
  *     while (search_next(s, &r) == 0) {            // 1: done
  *             measure r.load_pps for r.duration_s -> tx, rx
- *             search_record(s, &r, tx, rx, offered_pps);
+ *             if (the sender did not offer what was asked)
+ *                     search_invalid(s);           // the same request again
+ *             else
+ *                     search_record(s, &r, tx, rx, offered_pps);
  *     }
  *     search_result(s, &res);
  *
