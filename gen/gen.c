@@ -214,6 +214,11 @@ int gen_init(struct gen *g, const struct gen_cfg *cfg, char *err, size_t errlen)
 								: g->prof.seg[i].r1_pps;
 		if (g->warm_pps > 0)
 			pace_profile_const(&g->warm_prof, g->warm_pps);
+		/* a worker's deadlines are burst × threads frames apart at the mean rate */
+		double mean = g->prof.open_ended ? g->prof.seg[0].r0_pps
+			: g->prof.total_ns ? (double)(g->prof.total * 1e9L / (long double)g->prof.total_ns)
+					   : 0;
+		g->nominal_gap_ns = mean > 0 ? 1e9 * g->cfg.burst * g->cfg.threads / mean : 0;
 	}
 	g->nw = g->cfg.threads;
 	g->w = calloc(g->nw, sizeof(*g->w));
@@ -287,6 +292,16 @@ static int run_phase(struct gen_worker *w, int warm)
 	}
 	pace_init_profile(&w->pace, t0, prof, &o);
 	w->prev_send_ns = 0;
+	if (!warm)
+		pace_track_init(&w->track, g->nominal_gap_ns, c->late_ns);
+	/* stalls fall on multiples of EVERY of CLOCK_REALTIME: runs that follow each other
+	 * (the trials of a search) meet them at different points, some not at all */
+	uint64_t next_stall = UINT64_MAX;
+	if (c->stall_every_ns && !warm) {
+		uint64_t r0 = real_ns(), m0 = mono_ns(), rt0 = t0 - m0 + r0;
+		next_stall = t0 + (c->stall_every_ns - rt0 % c->stall_every_ns);
+	}
+	uint64_t shifted = 0;
 	port_stats(w->port, &st);
 	const uint64_t err0 = st.tx_errors, ref0 = st.tx_refused;
 	const int has_mix = fill != fill_simple;
@@ -312,6 +327,12 @@ static int run_phase(struct gen_worker *w, int warm)
 		if (w->pace.k >= limit)
 			break;
 		uint64_t now = mono_ns();
+		if (now >= next_stall) {
+			/* test-only stall injection: the thread stops as a busy host stops it */
+			clock_wait_until(now + c->stall_ns, 0);
+			next_stall += c->stall_every_ns;
+			now = mono_ns();
+		}
 		if (tend && now >= tend + grace) {
 			why = END_TIME;     /* what is still due is the shortfall */
 			break;
@@ -322,6 +343,8 @@ static int run_phase(struct gen_worker *w, int warm)
 		uint32_t n = pace_due(&w->pace, due_at, want < GEN_BATCH ? (uint32_t)want : GEN_BATCH);
 		if (!n) {
 			uint64_t dl = pace_next_deadline(&w->pace);
+			if (!warm && g->paced)
+				pace_track_due(&w->track, now, PACE_NEVER);
 			if (dl == PACE_NEVER)
 				break;        /* the profile is over */
 			if (tend && dl >= tend) {
@@ -336,8 +359,23 @@ static int run_phase(struct gen_worker *w, int warm)
 			clock_wait_until(dl, GEN_SPIN_NS);
 			continue;
 		}
+		uint64_t dl_first = pace_deadline_of(&w->pace, w->pace.k);
+		if (!warm && g->paced)   /* as fast as possible has no schedule to be behind */
+			pace_track_due(&w->track, now, dl_first);
+		if (g->paced && c->late_ns && dl_first + c->late_ns < now &&
+		    c->late_policy != PACE_LATE_CATCHUP) {
+			/* behind by more than --late: what is owed would go back to back */
+			uint64_t sh = 0;
+			uint64_t skip = pace_late_apply(&w->pace, c->late_policy, now, due_at,
+							c->late_ns, limit, &sh);
+			shifted += sh;
+			if (!warm) {
+				add(&w->ctr.skipped, skip);
+				set(&w->ctr.shifted_ns, shifted);
+			}
+			continue;
+		}
 		const uint64_t k = w->pace.k;
-		const uint64_t dl_first = pace_deadline_of(&w->pace, k);
 		uint32_t late = c->late_ns && now > c->late_ns && g->paced
 			? pace_due(&w->pace, now - c->late_ns, n) : 0;
 		uint64_t ts = c->realtime_ts ? real_ns() : now;
@@ -395,6 +433,8 @@ static int run_phase(struct gen_worker *w, int warm)
 			add(&w->ctr.tx_test, valid_sent);
 			add(&w->ctr.late, late < sent ? late : sent);
 			if (sent) {
+				pace_track_sent(&w->track, now, sent);
+				set(&w->ctr.burst_max, w->track.burst_max);
 				if (w->prev_send_ns)
 					gap_add(&w->gaps, now - w->prev_send_ns, 1);
 				if (sent > 1)
@@ -429,9 +469,16 @@ static int run_phase(struct gen_worker *w, int warm)
 	if (!warm) {
 		/* what the schedule asked of this worker by the time the run ended */
 		uint64_t sched = w->pace.k;
-		uint64_t cut = why == END_TIME ? tend : why == END_STOP ? mono_ns() : 0;
+		uint64_t cut = why == END_STOP ? mono_ns() : tend;
+		pace_track_end(&w->track, cut ? cut : mono_ns());
+		set(&w->ctr.behind_ns, w->track.behind_total_ns);
+		set(&w->ctr.behind_max_ns, w->track.behind_max_ns);
+		set(&w->ctr.behind_n, w->track.behind_n);
 		if (g->paced && cut && w->pace.k < limit) {
 			struct pace p = w->pace;
+			/* the schedule as asked, not as shifted: a shift's frames are a shortfall */
+			if (!p.poisson)
+				p.start_ns -= shifted;
 			uint32_t d;
 			while (p.k < limit && (d = pace_due(&p, cut - 1, 1u << 20)) > 0) {
 				if (d > limit - p.k)
@@ -538,6 +585,12 @@ void gen_worker_snapshot(struct gen_worker *w, struct gen_snap *s)
 	s->tx_unsent = get(&w->ctr.tx_unsent);
 	s->seq_holes = get(&w->ctr.seq_holes);
 	s->late = get(&w->ctr.late);
+	s->skipped = get(&w->ctr.skipped);
+	s->shifted_ns = get(&w->ctr.shifted_ns);
+	s->burst_max = get(&w->ctr.burst_max);
+	s->behind_ns = get(&w->ctr.behind_ns);
+	s->behind_max_ns = get(&w->ctr.behind_max_ns);
+	s->behind_n = get(&w->ctr.behind_n);
 	s->warmup_pkts = get(&w->ctr.warmup_pkts);
 	s->warmup_bytes = get(&w->ctr.warmup_bytes);
 	for (int f = 0; f < GEN_FAULT_MAX; f++)
@@ -566,6 +619,14 @@ void gen_snapshot(struct gen *g, struct gen_snap *s)
 		s->tx_unsent += w.tx_unsent;
 		s->seq_holes += w.seq_holes;
 		s->late += w.late;
+		s->skipped += w.skipped;
+		s->shifted_ns += w.shifted_ns;
+#define MAXOF(f) (s->f = w.f > s->f ? w.f : s->f)
+		MAXOF(burst_max);
+		MAXOF(behind_ns);
+		MAXOF(behind_max_ns);
+		MAXOF(behind_n);
+#undef MAXOF
 		s->warmup_pkts += w.warmup_pkts;
 		s->warmup_bytes += w.warmup_bytes;
 		for (int f = 0; f < GEN_FAULT_MAX; f++)
@@ -640,4 +701,21 @@ double gen_expected(const struct gen *g, uint64_t a_ns, uint64_t b_ns)
 		e += meas_frames(g, b_ns - wu) - meas_frames(g, a);
 	}
 	return (double)e;
+}
+
+static const char *const late_names[] = { "catchup", "skip", "shift" };
+
+const char *gen_late_name(enum pace_late l)
+{
+	return (unsigned)l < 3 ? late_names[l] : "?";
+}
+
+int gen_late_parse(const char *s, enum pace_late *l)
+{
+	for (unsigned i = 0; i < 3; i++)
+		if (!strcmp(s, late_names[i])) {
+			*l = (enum pace_late)i;
+			return 0;
+		}
+	return -EINVAL;
 }

@@ -32,6 +32,7 @@
 #include "runctl.h"
 
 #define GEN_MAX_THREADS 64
+
 #define GEN_BATCH 512   /* frames per hand-over at most: 512 per sendto measured best here (64: -25%) */
 
 struct gen_cfg {
@@ -56,6 +57,11 @@ struct gen_cfg {
 	int cpus[GEN_MAX_THREADS];     /* pin thread t to cpus[t % ncpus] */
 	unsigned ncpus;
 	uint64_t late_ns;              /* a frame sent this long after its deadline is late */
+	enum pace_late late_policy;   /* docs/gen.md#falling-behind */
+	/* tests only (PPSLAB_TEST_GEN_STALL, HACKING.md): whenever CLOCK_REALTIME passes a
+	 * multiple of stall_every_ns in the measured phase, each worker stops for stall_ns,
+	 * as a host that stalls it would */
+	uint64_t stall_every_ns, stall_ns;
 };
 
 /* One worker's counters: single writer, relaxed atomics. Measured frames only, except
@@ -72,6 +78,10 @@ struct gen_wctr {
 	_Atomic uint64_t tx_unsent;    /* never accepted: the run stopped while full */
 	_Atomic uint64_t seq_holes;    /* sequence numbers claimed but never sent */
 	_Atomic uint64_t late;         /* frames sent more than late_ns after their deadline */
+	_Atomic uint64_t skipped;      /* left out by --late-policy skip (never numbered) */
+	_Atomic uint64_t shifted_ns;   /* how far --late-policy shift moved the schedule */
+	_Atomic uint64_t burst_max;    /* the largest burst sent (pace_track) */
+	_Atomic uint64_t behind_ns, behind_max_ns, behind_n;   /* time behind schedule */
 	_Atomic uint64_t warmup_pkts, warmup_bytes;
 	_Atomic uint64_t fault[GEN_FAULT_MAX];
 	_Atomic uint64_t first_tx_ns;  /* the first batch accepted, warm-up included */
@@ -88,6 +98,7 @@ struct gen_worker {
 	int ret;
 	int warm;                      /* in the warm-up phase */
 	struct pace pace;
+	struct pace_track track;       /* bursts and time behind of the measured phase */
 	uint64_t rng;                  /* xorshift64* for random flows */
 	uint64_t warm_seq;
 	uint64_t prev_send_ns;
@@ -106,6 +117,7 @@ struct gen {
 	struct pace_profile prof;      /* the measured schedule */
 	struct pace_profile warm_prof;
 	int paced;                     /* 0: as fast as possible */
+	double nominal_gap_ns;         /* a worker's gap between deadlines at the mean rate */
 	double warm_pps;               /* 0: as fast as possible */
 	unsigned nw;
 	struct gen_worker *w;
@@ -132,6 +144,10 @@ struct gen_snap {
 	uint64_t tx_attempt, tx_pkts, tx_bytes, tx_test, tx_fail, tx_refused, tx_full, tx_unsent;
 	uint64_t seq_holes;
 	uint64_t late, warmup_pkts, warmup_bytes, fault[GEN_FAULT_MAX];
+	uint64_t skipped, shifted_ns;  /* sums */
+	/* the largest of the workers' (threads run side by side: a stall of the host is
+	 * behind time of each, not their sum) */
+	uint64_t burst_max, behind_ns, behind_max_ns, behind_n;
 	uint64_t first_ns, last_ns, sched_first_ns, sched_last_ns;
 	uint64_t first_tx_ns;          /* the first batch of any phase (CLOCK_MONOTONIC), 0: none */
 	uint64_t sched_pkts;           /* valid after gen_join */
@@ -140,6 +156,9 @@ void gen_snapshot(struct gen *g, struct gen_snap *s);
 void gen_worker_snapshot(struct gen_worker *w, struct gen_snap *s);
 /* The merged inter-departure histogram (each worker's own gaps). */
 void gen_gaps(struct gen *g, struct hist *out);
+/* "catchup", "skip", "shift"; gen_late_parse: 0 or -EINVAL. */
+const char *gen_late_name(enum pace_late l);
+int gen_late_parse(const char *s, enum pace_late *l);
 /* Frames the schedule asks for between a and b ns after start_ns (warm-up included):
  * the target of an interval. NaN when as fast as possible. */
 double gen_expected(const struct gen *g, uint64_t a_ns, uint64_t b_ns);

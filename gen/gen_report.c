@@ -357,6 +357,14 @@ void gen_report_summary(struct gen_report *r, int sig)
 		jset_u64(o, "seq_holes", s.seq_holes);
 		jset_u64(o, "late", s.late);
 		jset_u64(o, "late_ns", c->late_ns);
+		jset_s(o, "late_policy", gen_late_name(c->late_policy));
+		jset_u64(o, "skipped", s.skipped);
+		jset_u64(o, "shifted_ns", s.shifted_ns);
+		jset_u64(o, "burst_max", s.burst_max);
+		jset_f(o, "burst_tight_ns", g->paced ? g->nominal_gap_ns / 4 : NAN);
+		jset_u64(o, "behind_ns", s.behind_ns);
+		jset_u64(o, "behind_max_ns", s.behind_max_ns);
+		jset_u64(o, "behind_n", s.behind_n);
 		jset_u64(o, "sched_pkts", g->paced ? s.sched_pkts : s.tx_pkts);
 		jset_u64(o, "warmup_pkts", s.warmup_pkts);
 		jset_u64(o, "warmup_ns", c->warmup_ns);
@@ -421,6 +429,9 @@ void gen_report_summary(struct gen_report *r, int sig)
 			jset_u64(e, "tx_fail", ws.tx_fail);
 			jset_u64(e, "tx_refused", ws.tx_refused);
 			jset_u64(e, "late", ws.late);
+			jset_u64(e, "skipped", ws.skipped);
+			jset_u64(e, "burst_max", ws.burst_max);
+			jset_u64(e, "behind_ns", ws.behind_ns);
 			jset_f(e, "pps", wv.pps);
 			json_array_append_new(th, e);
 		}
@@ -456,6 +467,20 @@ void gen_report_summary(struct gen_report *r, int sig)
 			(unsigned long long)(if1.tx_dropped - r->if0.tx_dropped),
 			(unsigned long long)(if1.tx_errors - r->if0.tx_errors));
 	gaps_text(f, &gaps, nominal_gap);
+	if (g->paced) {
+		fprintf(f, "pacing (--late-policy %s): largest burst %s frames (gaps under %s), "
+			"behind schedule %s in %llu stretch%s, the longest %s",
+			gen_late_name(c->late_policy), fmt_thousands(s.burst_max, b1, sizeof(b1)),
+			fmt_ns(g->nominal_gap_ns / 4, b2, sizeof(b2)),
+			fmt_ns((double)s.behind_ns, b3, sizeof(b3)), (unsigned long long)s.behind_n,
+			s.behind_n == 1 ? "" : "es", fmt_ns((double)s.behind_max_ns, b4, sizeof(b4)));
+		if (c->late_policy == PACE_LATE_SKIP)
+			fprintf(f, "; %s frames skipped", fmt_thousands(s.skipped, b1, sizeof(b1)));
+		else if (c->late_policy == PACE_LATE_SHIFT)
+			fprintf(f, "; the schedule shifted %s later",
+				fmt_ns((double)s.shifted_ns, b1, sizeof(b1)));
+		fprintf(f, "\n");
+	}
 	if (s.warmup_pkts)
 		fprintf(f, "warm-up: %s frames flagged, not counted\n",
 			fmt_thousands(s.warmup_pkts, b1, sizeof(b1)));

@@ -60,6 +60,7 @@ static struct opt_def opts[] = {
 	{ "replay", 0, "FILE", "send the frames of a pcap capture in order (repeating) at the set rate; once without --count, --duration or --steps" },
 	{ "seed", 0, "N", "seed of random flows and Poisson gaps (default 1)" },
 	{ "late", 0, "DUR", "a frame sent this long after its deadline counts as late (default 100us)" },
+	{ "late-policy", 0, "POLICY", "frames more than --late behind: catchup (send them back to back, default), skip (leave them out, keep the gaps) or shift (keep the gaps, move the schedule later)" },
 	{ "calibrate", 0, NULL, "measure this sender's ceiling on the port (--duration, default 2s) and its pacing error at 10/50/90% of it" },
 	CLI_OPT_INTERVAL,
 	CLI_OPT_JSON,
@@ -204,6 +205,9 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		} else if (!strcmp(name, "late")) {
 			if (num_duration_ns(arg, 1000, NS_PER_S, &a->cfg.late_ns))
 				return cli_bad(name, arg, "a duration from 1us to 1s, such as 100us");
+		} else if (!strcmp(name, "late-policy")) {
+			if (gen_late_parse(arg, &a->cfg.late_policy))
+				return cli_bad(name, arg, "catchup, skip or shift");
 		} else if (!strcmp(name, "ttl")) {
 			if (num_u64(arg, 1, 255, &v))
 				return cli_bad(name, arg, "a TTL 1..255");
@@ -804,6 +808,33 @@ static int run(struct args *a, struct runctl *rctl, const char *ifname,
 	return EX_OK;
 }
 
+/* PPSLAB_TEST_GEN_STALL=EVERY:LENGTH (HACKING.md): for tests only, whenever
+ * CLOCK_REALTIME passes a multiple of EVERY in the measured phase each sender thread
+ * stops for LENGTH, as a loaded host stops it. */
+static int test_stall(struct gen_cfg *cfg)
+{
+	const char *v = getenv("PPSLAB_TEST_GEN_STALL");
+	if (!v || !*v)
+		return 0;
+	char every[64];
+	const char *colon = strchr(v, ':');
+	size_t n = colon ? (size_t)(colon - v) : sizeof(every);
+	if (n < sizeof(every)) {
+		memcpy(every, v, n);
+		every[n] = 0;
+	}
+	if (n >= sizeof(every) ||
+	    num_duration_ns(every, 1000000, 3600 * NS_PER_S, &cfg->stall_every_ns) ||
+	    num_duration_ns(colon + 1, 1000, NS_PER_S, &cfg->stall_ns)) {
+		log_err("PPSLAB_TEST_GEN_STALL=%s: expected EVERY:LENGTH, e.g. 100ms:4ms "
+			"(EVERY at least 1ms, LENGTH 1us..1s)", v);
+		return EX_USAGE;
+	}
+	log_warn("PPSLAB_TEST_GEN_STALL: stalling every %s for %s (a test setting)", every,
+		 colon + 1);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = {
@@ -837,6 +868,8 @@ int main(int argc, char **argv)
 		return EX_USAGE;
 	}
 	if ((rc = cli_user_lookup(&a.com)))
+		return rc;
+	if ((rc = test_stall(&a.cfg)))
 		return rc;
 	if ((rc = setup(&a, ifname, &info, &rp, &prof)) || (rc = stopped_before_run())) {
 		gen_replay_free(&rp);

@@ -329,3 +329,88 @@ void pace_advance(struct pace *p, uint64_t n)
 	}
 	la_refill(p);
 }
+
+void pace_shift(struct pace *p, uint64_t d_ns)
+{
+	/* deadlines are start + Λ⁻¹(x): moving the start moves them all; the frames already
+	 * sent keep theirs (they are not asked for again) */
+	p->start_ns += d_ns;
+	if (p->poisson)
+		for (unsigned j = 0; j < p->la_n; j++) {
+			uint64_t *dl = &p->la[(p->la_head + j) % PACE_LOOKAHEAD];
+			if (*dl != PACE_NEVER)
+				*dl += d_ns;
+		}
+}
+
+uint64_t pace_late_apply(struct pace *p, enum pace_late pol, uint64_t now_ns, uint64_t upto_ns,
+			 uint64_t late_ns, uint64_t limit, uint64_t *shift_ns)
+{
+	*shift_ns = 0;
+	if (pol == PACE_LATE_CATCHUP || as_fast_as_possible(p) || p->k >= limit)
+		return 0;
+	uint64_t dl = pace_deadline_of(p, p->k);
+	if (dl == PACE_NEVER || now_ns < late_ns || dl >= now_ns - late_ns)
+		return 0;
+	if (pol == PACE_LATE_SHIFT) {
+		*shift_ns = now_ns - dl;
+		pace_shift(p, *shift_ns);
+		return 0;
+	}
+	uint64_t upto = now_ns - late_ns < upto_ns ? now_ns - late_ns : upto_ns, skip = 0;
+	uint32_t d;
+	while (p->k < limit && (d = pace_due(p, upto, 1u << 20)) > 0) {
+		if (d > limit - p->k)
+			d = (uint32_t)(limit - p->k);
+		pace_advance(p, d);
+		skip += d;
+	}
+	return skip;
+}
+
+void pace_track_init(struct pace_track *t, double nominal_gap_ns, uint64_t lag_ns)
+{
+	memset(t, 0, sizeof(*t));
+	t->tight_ns = nominal_gap_ns > 0 && isfinite(nominal_gap_ns)
+		? (uint64_t)(nominal_gap_ns / 4) : 0;
+	t->lag_ns = lag_ns;
+}
+
+void pace_track_sent(struct pace_track *t, uint64_t now_ns, uint64_t n)
+{
+	if (!n)
+		return;
+	if (t->last_ns && now_ns >= t->last_ns && now_ns - t->last_ns < t->tight_ns)
+		t->run += n;
+	else
+		t->run = n;
+	t->last_ns = now_ns;
+	if (t->run > t->burst_max)
+		t->burst_max = t->run;
+}
+
+static void behind_close(struct pace_track *t, uint64_t now_ns)
+{
+	uint64_t d = now_ns > t->behind_since ? now_ns - t->behind_since : 0;
+	t->behind_total_ns += d;
+	if (d > t->behind_max_ns)
+		t->behind_max_ns = d;
+	t->behind_since = 0;
+}
+
+void pace_track_due(struct pace_track *t, uint64_t now_ns, uint64_t due_ns)
+{
+	int behind = due_ns != PACE_NEVER && due_ns < now_ns && now_ns - due_ns > t->lag_ns;
+	if (behind && !t->behind_since) {
+		t->behind_since = due_ns ? due_ns : 1;
+		t->behind_n++;
+	} else if (!behind && t->behind_since) {
+		behind_close(t, now_ns);
+	}
+}
+
+void pace_track_end(struct pace_track *t, uint64_t now_ns)
+{
+	if (t->behind_since)
+		behind_close(t, now_ns);
+}

@@ -117,5 +117,49 @@ uint32_t pace_due(const struct pace *p, uint64_t now_ns, uint32_t max);
 void pace_advance(struct pace *p, uint64_t n);
 /* Global position (in the whole profile) of this schedule's frame k. */
 uint64_t pace_position(const struct pace *p, uint64_t k);
+/* Moves every deadline from frame k on later by d_ns (--late-policy shift): the gaps are
+ * kept, the average rate falls. */
+void pace_shift(struct pace *p, uint64_t d_ns);
+
+/* What a sender does with frames more than late_ns past their deadline, after a stall:
+ * send them back to back to keep the average (catchup), leave them out and keep the
+ * gaps (skip), or keep the gaps and move the rest of the schedule later (shift: the
+ * average falls). */
+enum pace_late { PACE_LATE_CATCHUP, PACE_LATE_SKIP, PACE_LATE_SHIFT };
+/* When the next frame is more than late_ns past its deadline at now_ns: skip advances
+ * past every frame due by min(upto_ns, now_ns − late_ns), at most limit − k of them,
+ * and returns how many; shift moves the schedule so that the next frame is due at
+ * now_ns and puts the shift in *shift_ns. 0 and nothing done for catchup, on time, or
+ * an unpaced schedule. */
+uint64_t pace_late_apply(struct pace *p, enum pace_late pol, uint64_t now_ns, uint64_t upto_ns,
+			 uint64_t late_ns, uint64_t limit, uint64_t *shift_ns);
+
+/* What a sender really sent against its schedule: its bursts and how long it ran behind.
+ *
+ * A burst is a run of frames each handed over less than tight_ns after the one before
+ * (frames of one hand-over count as back to back); tight_ns is a quarter of the nominal
+ * gap between the schedule's deadlines, so jitter of a few microseconds never joins two
+ * frames while frames sent to catch up always do. The sender is behind while the
+ * oldest frame it owes is more than lag_ns (its --late) past its deadline; a stretch
+ * begins at that frame's deadline and ends when the sender is caught up again. Pure:
+ * the caller passes the clock, so it is tested on simulated time. */
+struct pace_track {
+	uint64_t tight_ns, lag_ns;
+	uint64_t last_ns;       /* the last hand-over (0: none yet) */
+	uint64_t run;           /* frames of the burst in progress */
+	uint64_t burst_max;     /* the largest burst sent */
+	uint64_t behind_since;  /* start of the stretch in progress (0: on schedule) */
+	uint64_t behind_total_ns, behind_max_ns, behind_n;
+};
+/* nominal_gap_ns: the schedule's gap between deadlines (NaN or ≤ 0: unpaced, where no
+ * run of frames is a burst against a schedule: tight_ns 0). */
+void pace_track_init(struct pace_track *t, double nominal_gap_ns, uint64_t lag_ns);
+/* n frames handed over together at now_ns. */
+void pace_track_sent(struct pace_track *t, uint64_t now_ns, uint64_t n);
+/* At now_ns the oldest frame owed was due at due_ns (PACE_NEVER or later than now_ns:
+ * nothing is owed). */
+void pace_track_due(struct pace_track *t, uint64_t now_ns, uint64_t due_ns);
+/* The run ended at now_ns: closes a stretch behind still open. */
+void pace_track_end(struct pace_track *t, uint64_t now_ns);
 
 #endif

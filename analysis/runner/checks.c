@@ -514,10 +514,28 @@ static void c_fwd_le_offered(struct out *o, json_t *trial, double tol)
 		return;
 	}
 	get_num(trial, "fwd_rate_res_pps", &res);
+	/* a sender that skipped or shifted what a stall owed kept its gaps: a window
+	 * without the stall saw its nominal rate, which its average understates */
+	json_t *g;
+	size_t i;
+	double gap_pps = 0;
+	json_array_foreach(json_object_get(trial, "gen"), i, g) {
+		uint64_t sk = 0, sh = 0;
+		double nom, pps;
+		get_u64(g, "skipped", &sk);
+		get_u64(g, "shifted_ns", &sh);
+		if ((sk || sh) && get_num(g, "nominal_pps", &nom) && get_num(g, "pps", &pps) &&
+		    nom > pps)
+			gap_pps += nom - pps;
+	}
+	off += gap_pps;
 	double limit = off * (1 + tol) + (res > 0 ? res : 0);
 	bool ok = fwd <= limit;
 	part(d, "forwarded %.0f pps %s offered %.0f pps + %.3f %% pacing + %.0f pps resolution "
 	     "(%.0f pps)", fwd, ok ? "<=" : ">", off, 100 * tol, res > 0 ? res : 0, limit);
+	if (gap_pps > 0)
+		part(d, "offered counts the senders' nominal rate between stalls (+%.0f pps)",
+		     gap_pps);
 	if (!ok)
 		part(d, "a router cannot forward more than it is offered: the count includes "
 		     "frames that are not this trial's load (a backlog, other traffic)");
@@ -542,6 +560,85 @@ static void c_fwd_method(struct out *o, json_t *trial)
 	}
 	part(d, "%s, not %s: %s", m, RES_FWD_WINDOW, why ? why : "no reason recorded");
 	record(o, "fwd_pps method", V_FAIL, d);
+}
+
+/* 12 sender kept pace: a sender that stalled and then caught up sent a burst at the
+ * port's speed, which a router policing its input rightly drops: the trial measured
+ * the sender, not the router. Unpaced senders ("burst_tight_ns" null) are not judged. */
+static void c_pace(struct out *o, json_t *trial, const struct check_ctx *ctx)
+{
+	json_t *gens = nonempty_array(trial, "gen"), *g;
+	char d[DETAIL_MAX] = "";
+	size_t i;
+	int judged = 0, burst = 0, behind = 0;
+	uint64_t max_burst = ctx->max_burst ? ctx->max_burst : CHECK_MAX_BURST;
+	double frac = ctx->max_behind > 0 ? ctx->max_behind : CHECK_MAX_BEHIND, dur = 0;
+	bool has_dur = get_num(trial, "duration_s", &dur) && dur > 0;
+	json_array_foreach(gens, i, g) {
+		uint64_t b, bn = 0, bmax = 0, sid;
+		double tight;
+		if (!get_u64(g, "burst_max", &b) || !get_num(g, "burst_tight_ns", &tight))
+			continue;
+		get_u64(g, "behind_ns", &bn);
+		get_u64(g, "behind_max_ns", &bmax);
+		char who[48];
+		if (get_u64(g, "stream", &sid))
+			snprintf(who, sizeof(who), "gen stream %" PRIu64, sid);
+		else
+			snprintf(who, sizeof(who), "gen[%zu]", i);
+		judged++;
+		bool bad_b = b > max_burst;
+		bool bad_l = has_dur && (double)bn > frac * dur * 1e9;
+		burst += bad_b;
+		behind += bad_l;
+		part(d, "%s: largest burst %" PRIu64 " frames%s, behind schedule %.3f ms "
+		     "(longest %.3f ms)%s", who, b, bad_b ? " (too large)" : "", (double)bn / 1e6,
+		     (double)bmax / 1e6, bad_l ? " (too long)" : "");
+	}
+	if (!judged) {
+		record(o, CHECK_PACE, V_SKIP, "no paced sender with burst accounting");
+		return;
+	}
+	if (has_dur)
+		part(d, "tolerance %" PRIu64 " frames, %.3f ms behind (%g of %g s)", max_burst,
+		     frac * dur * 1e3, frac, dur);
+	else
+		part(d, "tolerance %" PRIu64 " frames (no trial duration: time behind not judged)",
+		     max_burst);
+	/* what may have changed the answer: a burst the loss may come from (a trial that
+	 * lost nothing withstood it), time behind that offered less than asked (a trial
+	 * that lost frames lost them at a load no higher) */
+	uint64_t tx, rx;
+	bool counts = get_u64(trial, "tx_frames", &tx) && get_u64(trial, "rx_frames", &rx);
+	bool loss = !counts || tx == 0 || rx < tx;
+	bool fail_b = burst && loss, fail_l = behind && (!counts || !loss);
+	if (burst && !fail_b)
+		part(d, "a burst, but nothing was lost: the router withstood it");
+	if (behind && !fail_l)
+		part(d, "behind, but frames were lost at a load no higher than asked");
+	if (fail_b || fail_l)
+		part(d, "not the traffic asked for: %s%s%s", fail_b ? "a burst with loss" : "",
+		     fail_b && fail_l ? ", " : "", fail_l ? "time behind without loss" : "");
+	record(o, CHECK_PACE, fail_b || fail_l ? V_FAIL : V_OK, d);
+}
+
+bool check_pace_failed(const json_t *trial, char *why, size_t len)
+{
+	size_t i;
+	json_t *c;
+	if (len)
+		why[0] = 0;
+	json_array_foreach(json_object_get(trial, "checks"), i, c) {
+		const char *name = json_string_value(json_object_get(c, "name"));
+		if (!name || strcmp(name, CHECK_PACE) || !json_is_false(json_object_get(c, "ok")))
+			continue;
+		const char *det = json_string_value(json_object_get(c, "detail"));
+		bool b = det && strstr(det, "a burst with loss");
+		bool l = det && strstr(det, "time behind without loss");
+		snprintf(why, len, "%s%s%s", b ? "burst" : "", b && l ? ", " : "", l ? "behind" : "");
+		return true;
+	}
+	return false;
 }
 
 bool checks_latency_withheld(double bound_ns, double p50_ns, double frac, bool delay_valid,
@@ -616,6 +713,7 @@ int checks_run(json_t *trial, const struct check_ctx *ctx)
 	c_fwd_le_offered(&o, trial, tol);
 	c_fwd_method(&o, trial);
 	c_poll_clock(&o, trial);
+	c_pace(&o, trial, ctx);
 	if (o.oom) {
 		json_decref(o.checks);
 		json_decref(o.flags);

@@ -32,7 +32,9 @@
  *                    status), none timed out;
  *  9 forwarded <= offered: "fwd_rate_pps" at most "offered_pps" × (1 + rate_tol) +
  *                    "fwd_rate_res_pps" (the rate's resolution: counter quantum and
- *                    read times): a router cannot forward more than it is offered;
+ *                    read times): a router cannot forward more than it is offered (a
+ *                    sender that "skipped" or "shifted_ns" after a stall counts at its
+ *                    "nominal_pps": its gaps were kept, its average is lower);
  * 10 fwd_pps method: "fwd_rate_from" is RES_FWD_WINDOW, the receiving interfaces'
  *                    counters over the load window; the fallback (test frames / the
  *                    sender's time) fails it with "fwd_rate_fallback", the reason;
@@ -40,6 +42,14 @@
  *                    passed without a tick of their own (polling.clock_skips against
  *                    polling.ticks): a late tick fires once, so the host's delays cost
  *                    rounds, and the rate falls below what the kernel would forward.
+ * 12 sender kept pace: every paced sender's largest burst ("burst_max": frames
+ *                    closer than a quarter of its nominal gap) is at most ctx->max_burst
+ *                    frames, and its time behind schedule ("behind_ns") at most
+ *                    ctx->max_behind of the trial's "duration_s"; where not, it fails
+ *                    when that may have changed the answer: a burst when frames were
+ *                    lost ("tx_frames" > "rx_frames": the loss may be the burst's), time
+ *                    behind when none were (less load was offered than asked). ppslab
+ *                    run repeats such a trial (check_pace_failed).
  *
  * The router's counters ("rut") are ppslab-rut's stats, or an external router's read
  * hook counters (dut.h: rx_pkts, fwd_pkts, drop_pkts, rules, drops); ctx->router words
@@ -70,7 +80,7 @@
  * "NAME: DETAIL" to "flags". Check names: "offered load", "sent = received + lost",
  * "sink clean", "sinks saw the traffic", "forwarder adds up", "forwarder vs sink",
  * "ruleset executed", "components ok", "forwarded <= offered", "fwd_pps method",
- * "poll clock kept time" (always all eleven, in this order).
+ * "poll clock kept time", "sender kept pace" (always all twelve, in this order).
  */
 #ifndef PPSLAB_ANALYSIS_RUNNER_CHECKS_H
 #define PPSLAB_ANALYSIS_RUNNER_CHECKS_H
@@ -90,13 +100,24 @@ struct check_ctx {
 	bool update_counters;   /* net.inet.ip.fw.update_counters */
 	unsigned rules;         /* rules loaded besides 65535 */
 	bool expect_total_loss; /* e.g. a deny-all rule set: check 4 does not apply */
+	unsigned max_burst;     /* check 12: frames (0: CHECK_MAX_BURST) */
+	double max_behind;      /* check 12: fraction of the trial (≤ 0: CHECK_MAX_BEHIND) */
 };
+
+#define CHECK_PACE "sender kept pace"
+#define CHECK_MAX_BURST 64
+#define CHECK_MAX_BEHIND 0.01
 
 /* Appends "checks" and "flags" to trial (replacing earlier ones). ctx NULL: the
  * defaults (rate_tol 0.005, firewall off); rate_tol ≤ 0 means 0.005. Returns the number
  * of failed checks (0: all passed or skipped), -EINVAL when trial is not an object, or
  * -ENOMEM. */
 int checks_run(json_t *trial, const struct check_ctx *ctx);
+
+/* After checks_run: true when the trial's "sender kept pace" check failed (the trial
+ * offered other traffic than was asked for, and it may have changed the answer); why
+ * gets "burst", "behind" or "burst, behind". */
+bool check_pace_failed(const json_t *trial, char *why, size_t len);
 
 /* Latency across two clocks: true (withhold lat_*) when the sink's delays are not valid
  * (delay_valid false: negative or implausible delays), when the bound on the sender's

@@ -119,8 +119,10 @@ bool prof_firewall_on(const struct profile *p, const json_t *params)
 static const char *const trial_keys[] = { "method", "warmup", "duration", "settle",
 					  "min_load", "max_load", "width", "pdr_loss", "initial",
 					  "phases", "duration_sum", "exceed_ratio", "max_trials",
-					  "ladder", "max_delay", "max_clock_error", NULL };
+					  "ladder", "max_delay", "max_clock_error", "late_policy",
+					  "max_burst", "max_behind", "repeat_invalid", NULL };
 static const char *const method_names[] = { "fixed", "rfc2544", "mlr", "ladder", NULL };
+static const char *const late_names[] = { "skip", "shift", "catchup", NULL };
 
 static int get_ratio(struct vctx *c, const json_t *o, const char *key, double lo, bool lo_open,
 		     double hi, bool hi_open, double def, double *out)
@@ -198,6 +200,15 @@ static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
 		t->phases = (unsigned)n;
 	if (!prof_get_int(c, o, "max_trials", "trial", 1, 10000, 40, &n))
 		t->max_trials = (unsigned)n;
+	/* absent: by method (trial.c) */
+	if (o && json_object_get(o, "late_policy") &&
+	    !prof_get_enum(c, o, "late_policy", "trial", late_names, 0, &e))
+		t->late_policy = late_names[e];
+	if (!prof_get_int(c, o, "max_burst", "trial", 1, 1000000, 64, &n))
+		t->max_burst = (unsigned)n;
+	get_ratio(c, o, "max_behind", 0, true, 1, false, 0.01, &t->max_behind);
+	if (!prof_get_int(c, o, "repeat_invalid", "trial", 0, 100, 3, &n))
+		t->repeat_invalid = (unsigned)n;
 
 	json_t *l = o ? json_object_get(o, "ladder") : NULL;
 	if (l) {

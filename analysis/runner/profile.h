@@ -175,6 +175,12 @@ struct prof_trial {
 			       * default 10) */
 	double max_clock_error;/* lat_* are withheld when the sender's and sink's clocks may
 			       * differ by more than this fraction of the median delay (0.1) */
+	/* a sender that falls behind (docs/method.md#a-sender-that-falls-behind) */
+	const char *late_policy; /* the senders' --late-policy, static; NULL: by method, skip
+				  * for searches (rfc2544, mlr), catchup for fixed and ladder */
+	unsigned max_burst;   /* check "sender kept pace": largest burst, frames (64) */
+	double max_behind;    /* ... and time behind, a fraction of the trial (0.01) */
+	unsigned repeat_invalid;/* a trial that fails it is repeated this often (3) */
 };
 
 struct prof_router_cfg {

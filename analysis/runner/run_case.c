@@ -110,6 +110,8 @@ static struct check_ctx check_ctx(const struct profile *p, const json_t *params)
 	c.update_counters = isnan(uc) || uc != 0;
 	const json_t *rules = prof_value(p, params, "rules");
 	c.rules = json_is_integer(rules) ? (unsigned)json_integer_value(rules) + 1 : 1;
+	c.max_burst = p->trial.max_burst;
+	c.max_behind = p->trial.max_behind;
 	return c;
 }
 
@@ -133,6 +135,7 @@ static void search_config(const struct runner *r, const json_t *params, struct s
 	sc->exceed_ratio = t->exceed_ratio;
 	sc->pdr_loss = t->pdr_loss;
 	sc->max_trials = t->max_trials;
+	sc->repeat_invalid = t->repeat_invalid;
 	static double ladder[64];
 	sc->nladder = 0;
 	for (size_t i = 0; t->ladder && i < json_array_size(t->ladder) && i < 64; i++)
@@ -146,9 +149,12 @@ static void search_config(const struct runner *r, const json_t *params, struct s
 static void failed_checks(const json_t *trials, json_t *flags)
 {
 	json_t *seen = json_object();
-	size_t i, j, nt = json_array_size(trials);
+	size_t i, j, nt = 0;
 	json_t *t, *ch;
-	json_array_foreach(trials, i, t)
+	json_array_foreach(trials, i, t) {
+		if (json_object_get(t, "repeated"))
+			continue;       /* made again: the case does not stand on it */
+		nt++;
 		json_array_foreach(json_object_get(t, "checks"), j, ch) {
 			const char *name = json_string_value(json_object_get(ch, "name"));
 			if (!name || !json_is_false(json_object_get(ch, "ok")))
@@ -160,6 +166,7 @@ static void failed_checks(const json_t *trials, json_t *flags)
 			}
 			json_object_set_new(seen, name, json_pack("[i,O]", 1, json_object_get(ch, "detail")));
 		}
+	}
 	const char *name;
 	json_t *e;
 	json_object_foreach(seen, name, e) {
@@ -444,6 +451,9 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	json_t *last = NULL;
 	int seq = 0;
 	bool flagged = false;
+	/* trials made again, by reason: "burst", "behind" (docs/results-schema.md) */
+	json_t *repeated = json_object();
+	json_object_set_new(c, "repeated_why", repeated);
 	while (!*r->env.stop && search_next(s, &req) == 0) {
 		struct trial_req tr = { .load_pps = at_max ? 0 : req.load_pps,
 					.duration_s = req.duration_s,
@@ -456,7 +466,16 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 		if (!rec)
 			break;
 		json_object_set_new(rec, "why", json_string(req.why ? req.why : ""));
-		if (checks_run(rec, &cc) > 0)
+		int nfail = checks_run(rec, &cc);
+		char spoil[32] = "";
+		/* traffic other than asked for (docs/method.md#a-sender-that-falls-behind):
+		 * not the router's result; the method asks for the trial again */
+		bool invalid = rc == 0 && p->trial.repeat_invalid &&
+			       (sc.method == SM_RFC2544 || sc.method == SM_MLR) &&
+			       check_pace_failed(rec, spoil, sizeof(spoil));
+		if (invalid)
+			json_object_set_new(rec, "repeated", json_string(spoil));
+		else if (nfail > 0)
 			flagged = true;
 		json_array_append_new(trials, rec);
 		if (rc == -EINTR)
@@ -468,6 +487,27 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 			rc = -EIO;
 			break;
 		}
+		if (invalid) {
+			json_t *n = json_object_get(repeated, spoil);
+			json_object_set_new(repeated, spoil,
+					    json_integer(json_integer_value(n) + 1));
+			if (search_invalid(s)) {
+				const char *f = CHECK_PACE;
+				size_t k;
+				json_t *fl;
+				json_array_foreach(json_object_get(rec, "flags"), k, fl)
+					if (!strncmp(json_string_value(fl), CHECK_PACE ":",
+						     strlen(CHECK_PACE) + 1))
+						f = json_string_value(fl);
+				snprintf(err, sizeof(err), "every one of %u trials at %.0f pps was "
+					 "spoiled by the sender (%s): %s", p->trial.repeat_invalid + 1,
+					 req.load_pps, spoil, f);
+				rc = -EIO;
+				break;
+			}
+			run_save(r);
+			continue;
+		}
 		unsigned long long tx, rx;
 		double offered;
 		trial_counts(rec, &tx, &rx, &offered);
@@ -478,6 +518,8 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	struct search_res sr;
 	search_result(s, &sr);
 	search_free(s);
+	json_object_set_new(c, "repeated_trials", json_integer((json_int_t)sr.repeated +
+							      (rc == -EIO && sr.spoiled)));
 	if (rc == -EINTR || *r->env.stop) {
 		json_object_set_new(c, "interrupted", json_true());
 		json_object_set_new(c, "flags", flags);

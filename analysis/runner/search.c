@@ -41,7 +41,9 @@ struct search {
 	int pending;
 	struct search_req req;
 	char why[32];
-	int done, gave_up;
+	int done, gave_up, spoiled;
+	unsigned req_invalid;   /* invalid trials of the pending request */
+	size_t repeated;
 	/* rfc2544 */
 	double lo, hi;
 	int lo_measured, hi_measured;
@@ -265,6 +267,7 @@ static int request(struct search *s, struct search_req *r, double load, double d
 	s->req = (struct search_req){ .load_pps = whole_pps(load), .duration_s = dur,
 				      .why = s->why };
 	s->pending = 1;
+	s->req_invalid = 0;
 	*r = s->req;
 	return 0;
 }
@@ -572,6 +575,21 @@ void search_record(struct search *s, const struct search_req *r, uint64_t tx, ui
 	}
 }
 
+int search_invalid(struct search *s)
+{
+	if (!s->pending)
+		return 0;
+	if (s->req_invalid < s->cfg.repeat_invalid) {
+		s->req_invalid++;
+		s->repeated++;
+		return 0;       /* still pending: search_next asks for it again */
+	}
+	s->pending = 0;
+	s->spoiled = 1;
+	s->done = 1;
+	return 1;
+}
+
 static void result_rfc2544(const struct search *s, struct search_res *res)
 {
 	struct search_goal_res *g = &res->goal[0];
@@ -644,9 +662,13 @@ void search_result(const struct search *s, struct search_res *res)
 	else if (s->cfg.method == SM_MLR)
 		result_mlr(s, res);
 	res->gave_up = s->gave_up;
+	res->repeated = s->repeated;
+	res->spoiled = s->spoiled;
 	for (size_t i = 0; i < res->ngoals; i++) {
 		if (s->gave_up)
 			res->goal[i].irregular = "max_trials reached";
+		if (s->spoiled)
+			res->goal[i].irregular = "a trial's offered load stayed invalid";
 		res->goal[i].regular = !res->goal[i].irregular;
 	}
 }

@@ -9,7 +9,10 @@
  *     struct search_req r;
  *     while (search_next(s, &r) == 0) {            // 1: done
  *             measure r.load_pps for r.duration_s -> tx, rx
- *             search_record(s, &r, tx, rx, offered_pps);
+ *             if (the sender did not offer what was asked)
+ *                     search_invalid(s);           // the same request again
+ *             else
+ *                     search_record(s, &r, tx, rx, offered_pps);
  *     }
  *     search_result(s, &res);
  *
@@ -74,6 +77,8 @@ struct search_cfg {
 	double exceed_ratio;    /* mlr */
 	double pdr_loss;        /* mlr: PDR goal's loss ratio, e.g. 0.005 */
 	unsigned max_trials;    /* give up (irregular result) after this many; 0: no limit */
+	unsigned repeat_invalid;/* a request whose trial was invalid is made again up to this
+				 * many times (search_invalid) */
 	const double *ladder;   /* ladder loads (copied), or NULL: 10 %, 20 % .. 100 % of max */
 	size_t nladder;
 };
@@ -107,6 +112,9 @@ struct search_res {
 	/* mlr and rfc2544: forwarding rate of the first trial, at max load (MRR / FRMOL) */
 	double mrr_pps;
 	int gave_up;            /* max_trials reached: every goal is irregular */
+	size_t repeated;        /* invalid trials made again (search_invalid), not counted */
+	int spoiled;            /* a request stayed invalid after repeat_invalid repetitions:
+				 * the search ended there, every goal irregular */
 };
 
 /* One recorded trial (the search's trace, in order). */
@@ -137,6 +145,12 @@ int search_next(struct search *s, struct search_req *r);
  * request's load and duration are used; with nothing pending the call is ignored. */
 void search_record(struct search *s, const struct search_req *r, uint64_t tx, uint64_t rx,
 		   double offered_pps);
+/* The trial just requested did not offer what was asked (the runner's "sender kept
+ * pace" check failed): it is not recorded, and search_next asks for the same load and
+ * duration again, up to cfg.repeat_invalid times per request. 0: it will be repeated;
+ * 1: the repetitions are used up, the search is over and spoiled (search_next returns
+ * 1, every goal is irregular). Ignored (0) with nothing pending. */
+int search_invalid(struct search *s);
 void search_result(const struct search *s, struct search_res *res);
 /* Loss ratio as defined above. */
 double search_loss(uint64_t tx, uint64_t rx);

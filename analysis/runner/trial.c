@@ -186,6 +186,20 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 	rc = rc ? rc : box_arg(c, rate);
 	rc = rc ? rc : box_arg(c, "--duration");
 	rc = rc ? rc : box_argf(c, "%.3fs", r->duration_s);
+	/* after a stall: no line-rate burst toward the router; what is less late than half
+	 * of trial.max_burst frames still goes, so a sender merely woken late by a busy
+	 * host skips nothing (docs/method.md#a-sender-that-falls-behind) */
+	const char *policy = p->trial.late_policy ? p->trial.late_policy
+			   : p->trial.method == PM_RFC2544 || p->trial.method == PM_MLR ? "skip"
+										: NULL;
+	if (!rc && load_pps > 0 && policy) {
+		double late_us = 0.5e6 * (p->trial.max_burst ? p->trial.max_burst : 64) / load_pps;
+		late_us = late_us < 10 ? 10 : late_us > 1e6 ? 1e6 : late_us;
+		rc = box_arg(c, "--late-policy");
+		rc = rc ? rc : box_arg(c, policy);
+		rc = rc ? rc : box_arg(c, "--late");
+		rc = rc ? rc : box_argf(c, "%.0fus", late_us);
+	}
 	if (!rc && r->warmup_s > 0) {
 		rc = box_arg(c, "--warmup");
 		rc = rc ? rc : box_argf(c, "%.3fs", r->warmup_s);

@@ -33,7 +33,7 @@ help=$("$G" --help)
 missing=""
 for o in iface dst src dst-mac src-mac dport sport flows flow-order rate link bit-layer steps \
 	ramp poisson burst size pattern inject inject-rate count duration warmup stream ttl clock \
-	threads cpus replay seed late calibrate interval json ready-fd start-at allow-any-dst quiet verbose version help; do
+	threads cpus replay seed late late-policy calibrate interval json ready-fd start-at allow-any-dst quiet verbose version help; do
 	echo "$help" | grep -q -- "--$o" || missing="$missing $o"
 done
 if [ -z "$missing" ]; then ok "--help lists every option"; else nok "--help lists every option" "missing:$missing"; fi
@@ -61,6 +61,9 @@ t "flows and an sport range" 64 "not both" "$G" -i lo --flows 10 --sport 1000-19
 t "flows past port 65535" 64 "pass 65535" "$G" -i lo --flows 100 --sport 65500
 t "flows: zero" 64 "--flows 0: expected" "$G" -i lo --flows 0
 t "flow order" 64 "--flow-order shuffled: expected seq or random" "$G" -i lo --flow-order shuffled
+t "late policy" 64 "--late-policy later: expected catchup, skip or shift" "$G" -i lo --late-policy later
+t "the test-only stall, badly given" 64 "PPSLAB_TEST_GEN_STALL=5ms: expected EVERY:LENGTH" \
+	env PPSLAB_TEST_GEN_STALL=5ms "$G" -i lo
 t "inject: unknown kind" 64 "--inject crc: expected" "$G" -i lo --inject crc
 t "inject rate without kinds" 64 "needs --inject" "$G" -i lo --inject-rate 1%
 t "inject rate above 1" 64 "--inject-rate 1.5: expected" "$G" -i lo --inject magic --inject-rate 1.5
@@ -209,6 +212,26 @@ grc=$?; sink_end inj; src=$?
 got="$grc $src $(sv inj.gen .inject.magic) $(sv inj.gen .test_pkts) $(sv inj.sink .foreign_pkts) $(sv inj.sink .rx_pkts) $(sv inj.sink .lost_pkts)"
 if [ "$got" = "0 0 200 1800 200 1800 0" ]; then ok "10% magic faults arrive as foreign, the stream stays gap-free"
 else nok "10% magic faults arrive as foreign, the stream stays gap-free" "gen,sink,magic,test,foreign,rx,lost = $got"; fi
+
+# a sender stopped for 30 ms at every 200 ms of the wall clock (PPSLAB_TEST_GEN_STALL,
+# four or five times in 1 s) owes 150 frames each time: catching up sends them back to
+# back; skipping leaves them out, numbering none, so the sink counts no loss; shifting
+# keeps the gaps and counts the frames pushed past the end as a shortfall
+for pol in catchup skip shift; do
+	sink "$pol"
+	PPSLAB_TEST_GEN_STALL=200ms:30ms "$G" -i "udp:127.0.0.1:$port" --rate 5k --duration 1s \
+		--late-policy "$pol" --json >"$out/$pol.gen" 2>"$out/$pol.err"
+	grc=$?; sink_end "$pol"; src=$?
+	case $pol in
+	catchup) want='.burst_max >= 140 and .skipped == 0 and .shifted_ns == 0' ;;
+	skip) want='.burst_max <= 2 and .skipped >= 560 and .test_pkts + .skipped <= .sched_pkts' ;;
+	shift) want='.burst_max <= 2 and .shifted_ns >= 116000000 and .test_pkts + 560 <= .sched_pkts' ;;
+	esac
+	got="$grc $src $(sv "$pol.gen" "$want") $(sv "$pol.gen" '.behind_n >= 4 and .behind_max_ns >= 29000000') $(sv "$pol.gen" .late_policy) $(sv "$pol.gen" '.test_pkts') $(sv "$pol.sink" .rx_pkts) $(sv "$pol.sink" .lost_pkts)"
+	tp=$(sv "$pol.gen" .test_pkts)
+	if [ "$got" = "0 0 true true $pol $tp $tp 0" ]; then ok "--late-policy $pol after stalls: $(sv "$pol.gen" '"largest burst \(.burst_max), behind \(.behind_ns / 1e6) ms, skipped \(.skipped), shifted \(.shifted_ns / 1e6) ms"'), no loss"
+	else nok "--late-policy $pol after stalls" "gen,sink,policy,behind,name,test,rx,lost = $got $(sv "$pol.gen" '[.burst_max, .skipped, .shifted_ns, .behind_ns, .behind_n, .sched_pkts] | map(tostring) | join(",")') $(grep -v PPSLAB_TEST "$out/$pol.err")"; fi
+done
 
 "$G" -i "udp:127.0.0.1:$port" --rate 5k --duration 30 --json >"$out/int.gen" 2>"$out/int.err" &
 gpid=$!

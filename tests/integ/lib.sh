@@ -67,9 +67,9 @@ near_or_said() {
 }
 # host_flags RESULTS CASES: the flags of the cases CASES (a jq condition on a case) of
 # the results file RESULTS that say the host disturbed them: the forwarder's poll clock
-# lost ticks, or the sender missed its rate
+# lost ticks, or the sender missed its rate or its pace
 host_flags() {
-	jq -r "[.cases[] | select($2) | .flags[]? | select(startswith(\"poll clock kept time\") or startswith(\"offered load\"))] | unique | join(\"; \")" "$1"
+	jq -r "[.cases[] | select($2) | .flags[]? | select(startswith(\"poll clock kept time\") or startswith(\"offered load\") or startswith(\"sender kept pace\"))] | unique | join(\"; \")" "$1"
 }
 counted() { # counted DESC SINK ACTUAL EXPECTED: the sink SINK counted EXPECTED frames;
 	# or, when it reports drops on the way (its ring fell behind, or the host dropped

@@ -15,7 +15,14 @@ prof() {    # prof NAME [--set ...]: runs profiles/NAME.json into $T/NAME.json, 
 	"$B/ppslab" run "$name" -o "$T/$name.json" -p "$T/$name.png" --set "topology.lab=\"$LAB\"" \
 		"$@" >"$T/$name.txt" 2>"$T/$name.err"
 	local rc=$?
-	eq "$name: runs to the end" "$rc" 0
+	# a host that stalls the sender through every repetition of a search's load: the
+	# case fails saying so (docs/method.md#a-sender-that-falls-behind), no number
+	spoiled=$(jq -r '[.cases[] | select(.status == "failed") | .error // "" | select(test("spoiled by the sender"))] | first // ""' "$T/$name.json" 2>/dev/null)
+	if [ "$rc" = 1 ] && [ -n "$spoiled" ]; then
+		skip "$name: runs to the end" "the host stalled the sender: ${spoiled:0:160}"
+	else
+		eq "$name: runs to the end" "$rc" 0
+	fi
 	[ "$rc" = 0 ] || sed 's/^/# /' "$T/$name.err" | tail -n 8
 	[ "$name" = rfc2544-throughput ] || check "$name: plot written" test -s "$T/$name.png"
 }
@@ -120,12 +127,19 @@ if [ "$pdr" -lt 42000 ] || [ "$pdr" -gt 52000 ]; then
 	echo "# rfc2544: searching again"
 	rfc
 fi
+if [ -n "$spoiled" ]; then
+	for d in "one cell: NDR and PDR listed" "64-byte PDR at the 50,000 pps ceiling" \
+		"64-byte NDR not above the ceiling" "NDR ≤ PDR"; do
+		skip "rfc2544: $d" "the host stalled the sender through a load's every repetition"
+	done
+else
 check "rfc2544: one cell: NDR and PDR listed" grep -qE "^  ndr_pps +[0-9]+" "$T/rfc2544-throughput.txt"
 check "rfc2544: 64-byte PDR ($pdr pps) at the 50,000 pps ceiling, within the search's width" \
 	test "$pdr" -ge 42000 -a "$pdr" -le 52000
 check "rfc2544: 64-byte NDR ($ndr pps) not above the ceiling" test "$ndr" -gt 0 -a "$ndr" -le 52000
 [ "$ndr" -ge 42000 ] || echo "# rfc2544: NDR $ndr below the ceiling: a trial lost frames at a lower load"
 eq "rfc2544: NDR ≤ PDR" "$(m rfc2544-throughput '[.cases[].metrics | .ndr_pps <= .pdr_pps] | all')" true
+fi
 eq "rfc2544: deviations from RFC 2544 are recorded" \
 	"$(m rfc2544-throughput '.method.rfc2544_deviations | length > 0')" true
 done_testing

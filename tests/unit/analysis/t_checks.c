@@ -17,7 +17,9 @@ static const char *good_text =
 	"{\"intended_pps\": 20000, \"duration_s\": 5,"
 	" \"gen\": [{\"type\": \"summary\", \"stream\": 1, \"tx_pkts\": 100000,"
 	"   \"test_pkts\": 100000, \"seq_holes\": 0, \"target_pps\": 20000,"
-	"   \"rate_error_pct\": 0.01, \"shortfall_pct\": 0.0, \"rate_ok\": true}],"
+	"   \"rate_error_pct\": 0.01, \"shortfall_pct\": 0.0, \"rate_ok\": true,"
+	"   \"burst_max\": 1, \"burst_tight_ns\": 12500, \"behind_ns\": 0,"
+	"   \"behind_max_ns\": 0}],"
 	" \"sink\": [{\"type\": \"summary\", \"rx_pkts\": 99990, \"lost_pkts\": 10,"
 	"   \"err_pkts\": 0, \"ring_drops\": 0,"
 	"   \"streams\": [{\"stream\": 1, \"rx_pkts\": 99990, \"lost_pkts\": 10,"
@@ -101,11 +103,11 @@ static const char *flag(json_t *t, size_t i)
 	return json_string_value(json_array_get(json_object_get(t, "flags"), i));
 }
 
-#define NCHECKS 11
+#define NCHECKS 12
 static const char *const names[NCHECKS] = {
 	"offered load", "sent = received + lost", "sink clean", "sinks saw the traffic",
 	"forwarder adds up", "forwarder vs sink", "ruleset executed", "components ok",
-	"forwarded <= offered", "fwd_pps method", "poll clock kept time",
+	"forwarded <= offered", "fwd_pps method", "poll clock kept time", "sender kept pace",
 };
 
 static void t_all_good(void)
@@ -400,6 +402,80 @@ static void t_poll_clock(void)
 	json_decref(t);
 }
 
+/* a sender that caught up after a stall sent a burst: the trial is not the router's */
+static void t_pace(void)
+{
+	json_t *t = good();
+	char why[64];
+	T_EQ_INT(checks_run(t, NULL), 0);
+	T_EQ_INT(verdict(t, "sender kept pace"), 1);
+	T_TRUE(!check_pace_failed(t, why, sizeof(why)));
+	T_TRUE(strstr(detail(t, "sender kept pace"), "gen stream 1: largest burst 1 frames, "
+		      "behind schedule 0.000 ms (longest 0.000 ms); tolerance 64 frames, "
+		      "50.000 ms behind (0.01 of 5 s)"));
+	/* 64 frames pass, 65 do not */
+	set_int(t, "gen.0.burst_max", 64);
+	T_EQ_INT(checks_run(t, NULL), 0);
+	set_int(t, "gen.0.burst_max", 65);
+	T_EQ_INT(checks_run(t, NULL), 1);
+	T_EQ_INT(verdict(t, "sender kept pace"), 0);
+	T_TRUE(check_pace_failed(t, why, sizeof(why)));
+	T_STREQ(why, "burst");
+	T_TRUE(!strncmp(flag(t, 0), "sender kept pace: gen stream 1: largest burst 65 frames "
+			"(too large)", 66));
+	/* behind for more than 1 % of 5 s, with a tolerance of its own */
+	set_int(t, "gen.0.burst_max", 3);
+	set_int(t, "gen.0.behind_ns", 50000001);
+	set_int(t, "gen.0.behind_max_ns", 40000000);
+	T_EQ_INT(checks_run(t, NULL), 1);
+	T_TRUE(check_pace_failed(t, why, sizeof(why)));
+	T_STREQ(why, "behind");
+	struct check_ctx c = { .max_burst = 2, .max_behind = 0.02 };
+	T_EQ_INT(checks_run(t, &c), 1);
+	T_TRUE(check_pace_failed(t, why, sizeof(why)));
+	T_STREQ(why, "burst");
+	/* what it did to the answer: a burst the router withstood (nothing lost) is no
+	 * reason to doubt it, nor time behind when frames were lost anyway (less load, and
+	 * still loss) */
+	set_int(t, "gen.0.burst_max", 500);
+	set_int(t, "gen.0.behind_ns", 0);
+	set_int(t, "tx_frames", 100000);
+	set_int(t, "rx_frames", 100000);
+	T_EQ_INT(checks_run(t, NULL), 0);
+	T_EQ_INT(verdict(t, "sender kept pace"), 1);
+	T_TRUE(strstr(detail(t, "sender kept pace"), "a burst, but nothing was lost"));
+	set_int(t, "rx_frames", 99990);
+	T_EQ_INT(checks_run(t, NULL), 1);
+	T_TRUE(check_pace_failed(t, why, sizeof(why)));
+	T_STREQ(why, "burst");
+	T_TRUE(strstr(detail(t, "sender kept pace"), "not the traffic asked for: a burst with loss"));
+	set_int(t, "gen.0.burst_max", 3);
+	set_int(t, "gen.0.behind_ns", 60000000);
+	T_EQ_INT(checks_run(t, NULL), 0);
+	T_TRUE(strstr(detail(t, "sender kept pace"), "behind, but frames were lost"));
+	set_int(t, "rx_frames", 100000);
+	T_EQ_INT(checks_run(t, NULL), 1);
+	T_TRUE(check_pace_failed(t, why, sizeof(why)));
+	T_STREQ(why, "behind");
+	/* a sender that skipped after a stall kept its gaps: a window without the stall
+	 * saw its nominal rate, more than its average */
+	set_int(t, "fwd_rate_pps", 20050);
+	set_at(t, "offered_pps", json_real(19500));
+	set_at(t, "gen.0.pps", json_real(19500));
+	set_at(t, "gen.0.nominal_pps", json_real(20000));
+	checks_run(t, NULL);
+	T_EQ_INT(verdict(t, "forwarded <= offered"), 0);
+	set_int(t, "gen.0.skipped", 110);
+	checks_run(t, NULL);
+	T_EQ_INT(verdict(t, "forwarded <= offered"), 1);
+	T_TRUE(strstr(detail(t, "forwarded <= offered"), "nominal rate between stalls (+500 pps)"));
+	/* an unpaced sender (as fast as possible) has no schedule to keep */
+	set_at(t, "gen.0.burst_tight_ns", json_null());
+	T_EQ_INT(checks_run(t, NULL), 0);
+	T_EQ_INT(verdict(t, "sender kept pace"), -1);
+	json_decref(t);
+}
+
 static void t_missing_inputs(void)
 {
 	/* an empty record: every check skipped, none failed */
@@ -585,6 +661,7 @@ int main(void)
 	T_RUN(t_ruleset);
 	T_RUN(t_exits);
 	T_RUN(t_poll_clock);
+	T_RUN(t_pace);
 	T_RUN(t_missing_inputs);
 	T_RUN(t_fwd_above_offered);
 	T_RUN(t_method_fallback);

@@ -100,6 +100,10 @@ static void t_defaults(void)
 	T_NEAR(p->trial.duration_sum_s, 2, 0);
 	T_EQ_INT(p->trial.phases, 2);
 	T_EQ_INT(p->trial.max_trials, 40);
+	T_TRUE(p->trial.late_policy == NULL);   /* by method */
+	T_EQ_INT((int)p->trial.max_burst, 64);
+	T_NEAR(p->trial.max_behind, 0.01, 0);
+	T_EQ_INT((int)p->trial.repeat_invalid, 3);
 	T_TRUE(p->trial.ladder == NULL);
 	T_EQ_INT(p->router.kind, PR_RUT);
 	T_STREQ(p->router.ports, "afpacket");
@@ -262,7 +266,8 @@ static void t_unknown_key(void)
 	T_STREQ(rel(&d, 0),
 		":2:13: trial.durration: unknown key \"durration\" in trial; known keys: method, "
 		"warmup, duration, settle, min_load, max_load, width, pdr_loss, initial, phases, "
-		"duration_sum, exceed_ratio, max_trials, ladder, max_delay, max_clock_error");
+		"duration_sum, exceed_ratio, max_trials, ladder, max_delay, max_clock_error, "
+		"late_policy, max_burst, max_behind, repeat_invalid");
 	prof_diag_free(&d);
 	T_EQ_INT(parse("{\"matrix\": {\"khz\": [1]}, \"colour\": 1}", &p, &d), -EINVAL);
 	T_EQ_INT(d.n, 2);
@@ -677,6 +682,29 @@ static void t_router_axes(void)
 
 /* port specs: the interface name is checked without backend prefix and options; the
  * next-hop MACs; the sink's --max-delay and the latency clock fraction */
+static void t_pace_keys(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"trial\": {\"late_policy\": \"catchup\", \"max_burst\": 20,"
+		       " \"max_behind\": 0.05, \"repeat_invalid\": 0}}", &p, &d), 0);
+	if (p) {
+		T_STREQ(p->trial.late_policy, "catchup");
+		T_EQ_INT((int)p->trial.max_burst, 20);
+		T_NEAR(p->trial.max_behind, 0.05, 0);
+		T_EQ_INT((int)p->trial.repeat_invalid, 0);
+		profile_free(p);
+	}
+	T_EQ_INT(parse("{\"trial\": {\"late_policy\": \"later\",\n \"max_burst\": 0,"
+		       " \"max_behind\": 0, \"repeat_invalid\": 101}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":1:27: trial.late_policy: "));
+	T_TRUE(has(&d, "trial.max_burst: "));
+	T_TRUE(has(&d, "trial.max_behind: expected a number in (0, 1]"));
+	T_TRUE(has(&d, "trial.repeat_invalid: "));
+	T_EQ_INT(d.n, 4);
+	prof_diag_free(&d);
+}
+
 static void t_ports_and_clocks(void)
 {
 	struct profile *p;
@@ -831,6 +859,7 @@ int main(void)
 	T_RUN(t_external_coverage);
 	T_RUN(t_router_axes);
 	T_RUN(t_ports_and_clocks);
+	T_RUN(t_pace_keys);
 	T_RUN(t_trial_relations);
 	T_RUN(t_load);
 	return t_done();

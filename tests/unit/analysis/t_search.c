@@ -628,6 +628,110 @@ static void t_ladder(void)
 	search_free(s);
 }
 
+/* A policer of capacity C behind a sender that stalls on every spoil_every-th trial
+ * (0: never) and then catches up with a burst the policer drops (1 % of the
+ * frames). The runner's check sees the burst: with `repeat` the trial is declared
+ * invalid (search_invalid), without it recorded as it came. */
+static int run_stalls(struct search *s, double C, unsigned spoil_every, int repeat,
+		      struct search_res *res)
+{
+	struct dev d = { .cap = C };
+	struct search_req r;
+	unsigned n = 0;
+	while (search_next(s, &r) == 0) {
+		if (++n > 5000)
+			return -1;
+		uint64_t tx, rx;
+		dev_trial(&d, r.load_pps, r.duration_s, &tx, &rx);
+		if (spoil_every && n % spoil_every == 0) {
+			rx = rx - rx / 100;
+			if (repeat) {
+				search_invalid(s);
+				continue;
+			}
+		}
+		search_record(s, &r, tx, rx, r.load_pps);
+	}
+	search_result(s, res);
+	return 0;
+}
+
+static void t_invalid_repeated(void)
+{
+	double C = 20000, min = 1000, max = 40000;
+	for (int m = 0; m < 2; m++) {
+		/* mlr with exceed_ratio 0: one lossy trial makes an upper bound */
+		struct search_cfg c = m ? cfg_quick(min, max) : cfg_rfc2544(min, max);
+		c.duration_s = 1;
+		c.duration_sum_s = 1;
+		c.exceed_ratio = 0;
+		c.repeat_invalid = 3;
+		struct search_res res;
+		/* every second trial spoiled, and repeated: the answer is the device's */
+		struct search *s = search_new(&c);
+		T_EQ_INT(run_stalls(s, C, 2, 1, &res), 0);
+		T_TRUE(res.goal[0].regular);
+		T_TRUE(res.goal[0].rlb_pps <= C && C < res.goal[0].rub_pps);
+		T_TRUE(res.goal[0].rlb_pps >= C * (1 - 2 * c.width));
+		T_TRUE(res.repeated > 0);
+		T_EQ_INT(res.spoiled, 0);
+		/* every trial recorded has its own load: none of the repeated ones is there */
+		const struct search_trial *t;
+		size_t nt = search_trials(s, &t);
+		T_EQ_U64(nt, res.ntrials);
+		T_EQ_U64((uint64_t)((nt + res.repeated) / 2), (uint64_t)res.repeated);
+		search_free(s);
+		/* the same stalls counted as the router's loss: the answer is wrong (a load the
+		 * device forwards entirely becomes an upper bound) */
+		s = search_new(&c);
+		T_EQ_INT(run_stalls(s, C, 2, 0, &res), 0);
+		T_TRUE(res.goal[0].rub_pps > 0 && res.goal[0].rub_pps < C);
+		T_EQ_U64(res.repeated, 0);
+		search_free(s);
+	}
+}
+
+static void t_invalid_spoiled(void)
+{
+	/* every trial spoiled: the first load is asked 1 + repeat_invalid times, then the
+	 * search ends, spoiled, every goal irregular */
+	struct search_cfg c = cfg_quick(1000, 40000);
+	c.repeat_invalid = 2;
+	struct search *s = search_new(&c);
+	struct search_res res;
+	struct search_req r;
+	double first = 0;
+	unsigned asked = 0;
+	while (search_next(s, &r) == 0) {
+		if (!first)
+			first = r.load_pps;
+		T_NEAR(r.load_pps, first, 0);
+		if (++asked > 10)
+			break;
+		search_invalid(s);
+	}
+	T_EQ_INT((int)asked, 3);
+	search_result(s, &res);
+	T_EQ_INT(res.spoiled, 1);
+	T_EQ_U64(res.repeated, 2);
+	T_EQ_U64(res.ntrials, 0);
+	for (size_t g = 0; g < res.ngoals; g++) {
+		T_EQ_INT(res.goal[g].regular, 0);
+		T_STREQ(res.goal[g].irregular, "a trial's offered load stayed invalid");
+	}
+	T_EQ_INT(search_next(s, &r), 1);
+	/* nothing pending: ignored */
+	T_EQ_INT(search_invalid(s), 0);
+	search_free(s);
+	/* repeat_invalid 0: the first invalid trial ends it */
+	c.repeat_invalid = 0;
+	s = search_new(&c);
+	T_EQ_INT(search_next(s, &r), 0);
+	T_EQ_INT(search_invalid(s), 1);
+	T_EQ_INT(search_next(s, &r), 1);
+	search_free(s);
+}
+
 int main(void)
 {
 	T_RUN(t_loss);
@@ -645,5 +749,7 @@ int main(void)
 	T_RUN(t_irregular_slow_device);
 	T_RUN(t_max_trials);
 	T_RUN(t_ladder);
+	T_RUN(t_invalid_repeated);
+	T_RUN(t_invalid_spoiled);
 	return t_done();
 }

@@ -2,7 +2,8 @@
 /* t_pace.c — the transmit schedule on a simulated clock: steady rate without drift,
  * bursts sharing a deadline, "as fast as possible", step lists and ramps (deadlines
  * from the closed-form Λ⁻¹, exact frame counts), Poisson arrivals (mean and spread of
- * the gaps), and the exact split of a schedule over threads. */
+ * the gaps), the exact split of a schedule over threads, and a sender that stalls:
+ * its bursts and time behind (pace_track) under each --late-policy. */
 #include <stdlib.h>
 
 #include "pace.h"
@@ -270,6 +271,123 @@ static void t_far_behind(void)
 	T_EQ_U64(pace_due(&p, 10000000000ULL, 64), 11);   /* frames up to 10 s exactly */
 }
 
+/* A sender at 20 kpps (deadlines 50 us apart) on a clock ticking every 10 us for 1 s,
+ * --late 100us, whose thread is stopped for 4 ms from 0.5 s (no tick runs then). */
+struct stall_run {
+	uint64_t sent, skipped, shifted_ns;
+	struct pace_track tr;
+};
+
+static void stall_sim(enum pace_late pol, uint64_t stall_ns, struct stall_run *r)
+{
+	const uint64_t start = 1000000, end = start + 1000000000ULL, tick = 10000;
+	const uint64_t late = 100000, s0 = start + 500000000ULL;
+	struct pace p;
+	pace_init(&p, start, 20000, 1);
+	*r = (struct stall_run){ 0 };
+	pace_track_init(&r->tr, 50000, late);
+	for (uint64_t t = start; t < end; t += tick) {
+		if (t >= s0 && t < s0 + stall_ns)
+			continue;
+		uint32_t n;
+		for (;;) {     /* as gen.c's worker: the policy, then what is due, in batches */
+			n = pace_due(&p, t, 64);
+			pace_track_due(&r->tr, t, n ? pace_deadline_of(&p, p.k) : PACE_NEVER);
+			if (!n)
+				break;
+			uint64_t sh;
+			uint64_t sk = pace_late_apply(&p, pol, t, t, late, UINT64_MAX, &sh);
+			r->skipped += sk;
+			r->shifted_ns += sh;
+			if (sk || sh)
+				continue;
+			pace_track_sent(&r->tr, t, n);
+			pace_advance(&p, n);
+			r->sent += n;
+		}
+	}
+	pace_track_end(&r->tr, end);
+}
+
+static void t_track_steady(void)
+{
+	/* no stall: every frame on its own, never behind, under every policy */
+	for (int pol = PACE_LATE_CATCHUP; pol <= PACE_LATE_SHIFT; pol++) {
+		struct stall_run r;
+		stall_sim((enum pace_late)pol, 0, &r);
+		T_EQ_U64(r.sent, 20000);
+		T_EQ_U64(r.tr.burst_max, 1);
+		T_EQ_U64(r.tr.behind_total_ns, 0);
+		T_EQ_U64(r.tr.behind_n, 0);
+		T_EQ_U64(r.skipped + r.shifted_ns, 0);
+	}
+}
+
+static void t_track_catchup(void)
+{
+	/* the 80 frames due during the stall, and the one due as it ends, go back to back */
+	struct stall_run r;
+	stall_sim(PACE_LATE_CATCHUP, 4000000, &r);
+	T_EQ_U64(r.sent, 20000);
+	T_EQ_U64(r.tr.burst_max, 81);
+	T_EQ_U64(r.tr.behind_n, 1);
+	/* behind from the first frame owed (0.5 s) until caught up (simulated sends take
+	 * no time: at 0.504 s) */
+	T_EQ_U64(r.tr.behind_max_ns, 4000000);
+	T_EQ_U64(r.tr.behind_total_ns, 4000000);
+}
+
+static void t_track_skip(void)
+{
+	/* frames more than 100 us late are left out: 0.5 s .. 0.5039 s, 79 of them; those
+	 * due within --late go out, two together at most */
+	struct stall_run r;
+	stall_sim(PACE_LATE_SKIP, 4000000, &r);
+	T_EQ_U64(r.skipped, 79);
+	T_EQ_U64(r.sent + r.skipped, 20000);
+	T_TRUE(r.tr.burst_max <= 2);
+	T_EQ_U64(r.tr.behind_n, 1);
+	T_EQ_U64(r.tr.behind_max_ns, 4000000);
+	/* a stall shorter than --late is neither skipped nor behind */
+	stall_sim(PACE_LATE_SKIP, 60000, &r);
+	T_EQ_U64(r.skipped, 0);
+	T_EQ_U64(r.tr.behind_n, 0);
+	T_EQ_U64(r.tr.burst_max, 2);
+}
+
+static void t_track_shift(void)
+{
+	/* the schedule moves 4 ms later: the gaps stay, the frames of the last 4 ms are
+	 * never due */
+	struct stall_run r;
+	stall_sim(PACE_LATE_SHIFT, 4000000, &r);
+	T_EQ_U64(r.shifted_ns, 4000000);
+	T_EQ_U64(r.skipped, 0);
+	T_EQ_U64(r.sent, 20000 - 80);
+	T_EQ_U64(r.tr.burst_max, 1);
+	T_EQ_U64(r.tr.behind_n, 1);
+	T_EQ_U64(r.tr.behind_max_ns, 4000000);
+}
+
+static void t_track_threshold(void)
+{
+	/* a quarter of the nominal gap joins frames; a batch counts as back to back */
+	struct pace_track t;
+	pace_track_init(&t, 1000, 0);
+	pace_track_sent(&t, 10000, 3);
+	pace_track_sent(&t, 10249, 2);      /* 249 ns < 250: the same burst */
+	T_EQ_U64(t.burst_max, 5);
+	pace_track_sent(&t, 10499, 1);      /* 250 ns: a new one */
+	pace_track_sent(&t, 11000, 4);
+	T_EQ_U64(t.burst_max, 5);
+	T_EQ_U64(t.run, 4);
+	/* unpaced: only a hand-over is a burst */
+	pace_track_init(&t, 0, 0);
+	pace_track_sent(&t, 5, 7);
+	pace_track_sent(&t, 5, 7);
+	T_EQ_U64(t.burst_max, 7);
+}
+
 int main(void)
 {
 	T_RUN(t_constant);
@@ -281,5 +399,10 @@ int main(void)
 	T_RUN(t_poisson);
 	T_RUN(t_split);
 	T_RUN(t_far_behind);
+	T_RUN(t_track_steady);
+	T_RUN(t_track_catchup);
+	T_RUN(t_track_skip);
+	T_RUN(t_track_shift);
+	T_RUN(t_track_threshold);
 	return t_done();
 }
