@@ -116,6 +116,9 @@ int dut_reach(struct dut *d, char *err, size_t errlen);
  * vector without a destination), -ENOMEM. */
 int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
 		  struct box_cmd *out);
+/* An external router's boot identity through router.boot_hook (its output's first
+ * line): 0; -ENOENT (no boot hook); -EIO (it failed or printed nothing). */
+int dut_boot_id(struct dut *d, char *buf, size_t len);
 /* The same for a router axis' set or verify hook, where {value} is value_of's value. */
 int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
 		       const char *value_of, struct box_cmd *out);

@@ -22,6 +22,8 @@ struct dut {
 	char desc[128];
 	json_t *hook_log;        /* the hooks this case ran (external router) */
 	json_t *verified;        /* what this case's verify hooks read back, or NULL */
+	bool timed_out;          /* the hook run last was killed at its timeout */
+	double hook_tmo;         /* and that timeout, seconds */
 };
 
 /* ---- dut.c ---- */

@@ -293,6 +293,7 @@ int run_main(const struct run_opts *o)
 		return EX_DATAERR;
 	}
 	if (o->dry_run) {
+		run_warn_unread(r->p);
 		plan_print(r->p, &r->plan, stdout);
 		rc = 0;
 		goto out_plan;

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "log.h"
+#include "proc.h"
 #include "clock.h"
 #include "search.h"
 
@@ -232,6 +234,37 @@ static const char *boot_of(const json_t *env)
 	return b ? b : "";
 }
 
+/* The router's boot identity now, read where it can be: over topology.rut.ssh (the
+ * command the environment reads it with), else by router.boot_hook. 0; -ENOENT: it
+ * cannot be read in this profile; -EIO: the router did not answer. */
+static int router_boot(struct runner *r, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (!r->dut)
+		return -ENOENT;
+	if (!r->rut_box.ssh)
+		return r->p->router.boot_hook ? dut_boot_id(r->dut, buf, len) : -ENOENT;
+	struct box_cmd c;
+	char out[512] = "";
+	int rc = box_sys_init(&c, &r->rut_box, "sh");
+	rc = rc ? rc : box_arg(&c, "-c");
+	rc = rc ? rc : box_arg(&c, "sysctl -n kern.boottime 2>/dev/null || "
+			       "cat /proc/sys/kernel/random/boot_id 2>/dev/null");
+	rc = rc ? rc : box_cmd_done(&c, &r->rut_box);
+	if (rc)
+		return rc;
+	double tmo = r->p->router.hook_timeout_s > 0 ? r->p->router.hook_timeout_s : 30;
+	struct proc_opts o = { .netns = c.netns, .out = out, .outlen = sizeof(out),
+			       .quiet_err = 1, .timeout_ns = (uint64_t)(tmo * 1e9) };
+	int st = proc_run(c.argv, &o);
+	box_cmd_free(&c);
+	out[strcspn(out, "\r\n")] = 0;
+	if (st || !out[0])
+		return -EIO;
+	snprintf(buf, len, "%s", out);
+	return 0;
+}
+
 /* The wait shown where the progress goes: on a terminal in the progress line, else a
  * line when it starts, every 30 s and at the end. */
 static void progress_wait(struct runner *r, const struct plan_case *pc, double waited,
@@ -272,7 +305,9 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 	bool env_known = r->router_env && !json_object_get(r->router_env, "note");
 	/* a router in a namespace of this host shares its boot: only a box of its own
 	 * (over ssh) shows a restart in its boot identity */
-	snprintf(before, sizeof(before), "%s", r->rut_box.ssh ? boot_of(r->router_env) : "");
+	snprintf(before, sizeof(before), "%s", r->rut_box.ssh ? boot_of(r->router_env)
+		 : r->boot_seen);
+	bool by_hook = !r->rut_box.ssh && r->p->router.boot_hook;
 	json_t *axes = json_object();
 	for (size_t a = 0; a < p->router.naxes; a++)
 		if (p->router.axes[a].reboot) {
@@ -325,6 +360,18 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 		}
 		if (!ready)
 			continue;
+		if (by_hook) {   /* its boot identity by router.boot_hook */
+			char now[256];
+			int brc = router_boot(r, now, sizeof(now));
+			if (brc || (before[0] && !strcmp(now, before))) {
+				snprintf(last, sizeof(last), brc ? "it answers, but its boot identity "
+					 "cannot be read (router.boot_hook)" : "it answers, but has not "
+					 "restarted yet (its boot identity is unchanged: %.200s)", now);
+				continue;
+			}
+			snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);
+			json_object_set_new(rec, "boot_id", json_string(now));
+		}
 		if (env_known) {
 			json_t *env = run_external_env(r, false);
 			const char *now = boot_of(env);
@@ -341,6 +388,8 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 			json_decref(r->router_env);
 			r->router_env = env;
 			json_object_set_new(rec, "boot_id", *now ? json_string(now) : json_null());
+			if (r->rut_box.ssh)
+				snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);
 		}
 		rc = 0;
 		break;
@@ -362,6 +411,74 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 	return rc;
 }
 
+/* After a trial on an external router: its read hook must have answered, and its
+ * boot identity must be the one the case's settings were made on. A router that
+ * restarted (or crashed) lost its runtime settings: the trial fails, the setup and
+ * every hook run again in the next case, and the case records both identities. A
+ * router that does not answer is waited for up to router.reboot_timeout. 0, or -EIO
+ * with why. */
+static int router_after_trial(struct runner *r, const json_t *rec, json_t *c, char *why,
+			      size_t len)
+{
+	const struct profile *p = r->p;
+	if (!r->dut || p->router.kind != PR_EXTERNAL)
+		return 0;
+	const json_t *rut = json_object_get(rec, "rut");
+	json_int_t rst = json_integer_value(json_object_get(rut, "status"));
+	int rc = 0;
+	if (p->router.read_hook && json_is_object(rut) && rst != 0) {
+		snprintf(why, len, "the router's read hook failed after the trial (status %lld): "
+			 "its counters, and whether it kept its settings, are unknown",
+			 (long long)rst);
+		rc = -EIO;
+	}
+	if (!r->boot_seen[0])
+		return rc;
+	char now[256];
+	uint64_t t0 = mono_ns();
+	double delay = 0.5;
+	int brc;
+	while ((brc = router_boot(r, now, sizeof(now))) == -EIO && !*r->env.stop &&
+	       (double)(mono_ns() - t0) / 1e9 < p->router.reboot_timeout_s) {
+		uint64_t until = mono_ns() + (uint64_t)(delay * 1e9);
+		delay = fmin(delay * 2, 10);
+		while (!*r->env.stop && mono_ns() < until)
+			usleep(100 * 1000);
+	}
+	if (brc == -ENOENT || (!brc && !strcmp(now, r->boot_seen)))
+		return rc;
+	json_t *rs = json_object();
+	json_object_set_new(rs, "boot_id_before", json_string(r->boot_seen));
+	json_object_set_new(rs, "boot_id", brc ? json_null() : json_string(now));
+	json_object_set_new(c, "router_restarted", rs);
+	if (brc)
+		snprintf(why, len, "the router stopped answering during the trial: its boot "
+			 "identity could not be read for %.0f s (router.reboot_timeout)",
+			 p->router.reboot_timeout_s);
+	else
+		snprintf(why, len, "the router restarted during the trial (its boot identity was "
+			 "%.100s, now %.100s): its runtime settings are lost, so its setup and every "
+			 "hook run again in the next case", r->boot_seen, now);
+	/* nothing set since the boot holds now; reboot axes, written to the router's
+	 * disk, do */
+	dut_rebooted(r->dut);
+	r->boot_seen[0] = 0;
+	if (!brc) {
+		snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);
+		if (r->rut_box.ssh && r->router_env) {
+			json_t *env = run_external_env(r, false);
+			char t[32];
+			run_utc_now(t, sizeof(t));
+			json_object_set_new(env, "collected_utc", json_string(t));
+			json_decref(r->router_env);
+			r->router_env = env;
+		}
+	}
+	if (!r->o->quiet)
+		log_warn("%s", why);
+	return -EIO;
+}
+
 /* Brings the router to the cell: a restart first when a reboot axis changes (waited
  * for), then everything else (dut.h). Records what ran and what was read back in c.
  * 0; -EIO (err says why); -EINTR. */
@@ -371,17 +488,26 @@ static int router_to_cell(struct runner *r, const struct plan_case *pc, json_t *
 	if (!r->dut)
 		return 0;
 	dut_case_begin(r->dut);
-	if (r->boot_stale && r->router_env && dut_reboot_pending(r->dut, pc->params)) {
+	/* the boot the case's settings are made on, to tell a restart after them */
+	if (!r->boot_seen[0] && router_boot(r, r->boot_seen, sizeof(r->boot_seen)))
+		r->boot_seen[0] = 0;
+	if (r->boot_stale && dut_reboot_pending(r->dut, pc->params)) {
 		/* it may have come back late: the boot a restart must change is today's */
-		json_decref(r->router_env);
-		r->router_env = run_external_env(r, false);
+		if (r->router_env) {
+			json_decref(r->router_env);
+			r->router_env = run_external_env(r, false);
+		}
+		if (router_boot(r, r->boot_seen, sizeof(r->boot_seen)))
+			r->boot_seen[0] = 0;
 		r->boot_stale = false;
 	}
 	int rc = dut_apply_reboot(r->dut, pc->params, err, errlen);
 	if (rc == 1) {
 		rc = wait_back(r, pc, c, err, errlen);
-		if (rc)
+		if (rc) {
 			dut_forget(r->dut);   /* whatever state it is in, set all of it again */
+			r->boot_seen[0] = 0;  /* and its boot is read again when it answers */
+		}
 		else
 			dut_rebooted(r->dut);
 		r->boot_stale = rc != 0;
@@ -456,6 +582,11 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 		if (!rec)
 			break;
 		json_object_set_new(rec, "why", json_string(req.why ? req.why : ""));
+		char rwhy[600];
+		if (rc != -EINTR && router_after_trial(r, rec, c, rwhy, sizeof(rwhy))) {
+			json_object_set_new(rec, "error", json_string(rwhy));
+			rc = -EIO;
+		}
 		if (checks_run(rec, &cc) > 0)
 			flagged = true;
 		json_array_append_new(trials, rec);
@@ -511,4 +642,17 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	json_object_set_new(c, "flags", flags);
 	json_object_set_new(c, "status", json_string(json_array_size(flags) ? "flagged" : "ok"));
 	return 0;
+}
+
+void run_warn_unread(const struct profile *p)
+{
+	const char *names[128];
+	size_t n = prof_unread_axes(p, names, 128);
+	for (size_t i = 0; i < n; i++) {
+		const struct prof_raxis *ra = prof_router_axis(p, names[i]);
+		log_warn("%s: nothing reads it back from the router, so a hook that did not take "
+			 "effect would be measured under its label: give %s%s%s", names[i],
+			 ra ? "router.axes[]" : "router.verify.", ra ? "" : names[i],
+			 ra ? ".verify for it" : " (an argument vector that prints the router's value)");
+	}
 }

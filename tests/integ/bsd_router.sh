@@ -17,6 +17,8 @@
 #       (kern.hz, kern.polling.*, net.inet.ip.fw.*) from the forwarder, which refuses to
 #       change kern.hz as FreeBSD does
 #   reboot                        asks the machine to restart, and returns
+#   crash SECONDS                 the machine restarts by itself SECONDS from now (a
+#                                 kernel panic, a watchdog): nothing on it is told
 set -u
 cmd=${1:-}
 case $cmd in
@@ -36,7 +38,12 @@ cat >"$D/bin/reboot" <<SH
 #!/bin/sh
 echo reboot >"$D/power"
 SH
-chmod 755 "$D/bin/sysctl" "$D/bin/reboot"
+cat >"$D/bin/crash" <<SH
+#!/bin/sh
+# a fault planted for a test: the delay is when it strikes, not a wait for anything
+(sleep "\$1"; echo reboot >"$D/power") </dev/null >/dev/null 2>&1 &
+SH
+chmod 755 "$D/bin/sysctl" "$D/bin/reboot" "$D/bin/crash"
 [ -p "$D/power" ] || mkfifo "$D/power"
 # read-write: neither side's open blocks, and a reboot request waits in the pipe
 exec 3<>"$D/power"

@@ -15,7 +15,13 @@
 #  - a value the router does not come back from (it boots but does not forward): that
 #    case fails after router.reboot_timeout with the time waited, the next value runs,
 #    the file is complete;
-#  - compare --by on an os-like axis finds exactly the regression planted in one value.
+#  - compare --by on an os-like axis finds exactly the regression planted in one value;
+#  - a hook that times out: "timed out" in its case's error, its remote command stopped
+#    on the router, and the next case running its hook again (the router was left at
+#    the failed case's value);
+#  - a router that restarts by itself mid-trial (bsd_router.sh crash): that case fails
+#    with both boot identities, the next runs the setup and every hook again and
+#    reads burst_max back through router.verify.
 . "$(dirname "$0")/lib.sh"
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
 if [ ! -x "$SSHD" ] || ! command -v ssh >/dev/null; then
@@ -177,6 +183,52 @@ eq "... the baseline is the first value" "$(jq -r '.by | .axis + "=" + .baseline
 "$B/ppslab" compare "$T/os.json" --by os --baseline 14.0 --margin 10% -o "$T/cmp2.json" >/dev/null 2>&1
 eq "--baseline 14.0: the others are progressions" \
 	"$(jq -r '[.rows[] | .verdict] | unique | join(",")' "$T/cmp2.json")" PROGRESSION
+
+# --- a hook that times out: stopped on the router, re-run before anything is measured -
+# burst_max=20's hook sets the value, then hangs past hook_timeout; the next case (10)
+# must run its hook again (the router is at 20), and the hung remote command must be
+# stopped, not left running on the router
+HANG='sysctl kern.polling.burst_max="$1" >/dev/null || exit 1; if [ "$1" = 20 ]; then sleep 7.123; fi'
+run hang '.router = {kind: "external",
+		hooks: {burst_max: ["ssh", $r, "sh", "-c", $s, "sh", "{burst_max}"]},
+		read_hook: ["ssh", $r, "sysctl", "-n", "kern.polling.burst_max"], hook_timeout: "3s"}
+	| .matrix = {burst_max: [10, 20]} | .repetitions = 2
+	| .trial = {method: "fixed", warmup: "0.2s", duration: "0.6s", settle: "0.2s"}' \
+	--arg s "$HANG" --arg r "$R"
+check "... no remote command of the timed-out hook is left on the router" \
+	sh -c '! pgrep -f "sleep 7[.]123" >/dev/null'
+eq "a hook that times out: its cases failed, the others measured" \
+	"$(m hang '[.cases[].status | sub("flagged"; "ok")] | join(",")')" "ok,failed,ok,failed"
+check "... the error says it timed out (not a status 255)" \
+	grep -qE "^hook for burst_max timed out after 3 s" <(m hang '.cases[1].error')
+eq "... its record says so" "$(m hang '[.cases[1].router_hooks[] | select(.hook == "burst_max") | .timed_out] | map(tostring) | join(",")')" true
+eq "the next case ran its hook again, and the router reads 10 in its trial" \
+	"$(m hang '[([.cases[2].router_hooks[] | select(.hook == "burst_max" and .status == 0)] | length), .cases[2].trials[-1].rut.output] | map(tostring) | join(",")')" "1,10"
+
+# --- a router that restarts by itself during a trial ------------------------------------
+# the check hook plants a crash half a second ahead, once: the trial it hits fails, and
+# the next case runs the setup and every hook again (the boot lost burst_max=20)
+rm -f "$D/crashed"
+CRASH='if [ ! -e "$1/crashed" ]; then touch "$1/crashed" && crash 0.5; fi'
+run crash '.router = {kind: "external", setup_hook: ["ssh", $r, "true"],
+		hooks: {burst_max: ["ssh", $r, "sysctl", "kern.polling.burst_max={burst_max}"]},
+		verify: {burst_max: ["ssh", $r, "sysctl", "-n", "kern.polling.burst_max"]},
+		check_hook: ["ssh", $r, "sh", "-c", $s, "sh", $d],
+		read_hook: ["ssh", $r, "sysctl", "-n", "kern.polling.burst_max"],
+		hook_timeout: "10s", reboot_timeout: "30s"}
+	| .params.burst_max = 20 | .repetitions = 2
+	| .trial = {method: "fixed", warmup: "0.2s", duration: "2s", settle: "0.2s"}' \
+	--arg s "$CRASH" --arg r "$R" --arg d "$D"
+eq "a router that crashed during a trial: that case failed, the next measured" \
+	"$(m crash '[.cases[].status | sub("flagged"; "ok")] | join(",")')" "failed,ok"
+check "... the error says it restarted" \
+	grep -q "^the router restarted during the trial (its boot identity was" <(m crash '.cases[0].error')
+eq "... both boot identities recorded" \
+	"$(m crash '.cases[0].router_restarted | (.boot_id_before != .boot_id and .boot_id != null)')" true
+eq "the next case ran the setup and the burst_max hook again" \
+	"$(m crash '[.cases[1].router_hooks[] | select(.status == 0) | .hook] | sort | join(",")')" "burst_max,check,setup,verify"
+eq "... read burst_max back as 20 (router.verify) and measured under it" \
+	"$(m crash '[.cases[1].router_verify.burst_max.ok, .cases[1].trials[-1].rut.output] | map(tostring) | join(",")')" "true,20"
 
 kill -TERM "${BG_PID[router]}" 2>/dev/null
 finish router 10
