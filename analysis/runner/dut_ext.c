@@ -205,7 +205,8 @@ static int hook_exec(struct dut *d, const char *what, const char *axis, const js
 	char gfile[64];
 	group_file(gfile, sizeof(gfile));
 	/* not around what runs while the router goes down or comes back */
-	bool wrap = strcmp(what, "reboot") && strcmp(what, "ready") && strcmp(what, "boot");
+	bool wrap = strcmp(what, "reboot") && strcmp(what, "ready") && strcmp(what, "boot") &&
+		    strcmp(what, "power_cycle");
 	json_t *wrapped = wrap ? wrapped_hook(hook, gfile, remote_wrap) : NULL;
 	int st = dut_hook_argv_axis(&d->cfg, wrapped ? wrapped : hook, params, value_of, &c);
 	d->timed_out = false;
@@ -281,9 +282,22 @@ static void ext_unsure(struct dut *d)
 	dut_rebooted(d);
 }
 
-/* the hook's output for a message: its last lines, which say why */
+const char dut_hostkey_msg[] = "the router's host key changed (a different boot environment "
+			       "may have its own keys): ssh refuses to connect until the key in "
+			       "known_hosts is replaced (ssh-keygen -R HOST, then connect once)";
+
+bool dut_hostkey_changed(const char *out)
+{
+	return strstr(out, "REMOTE HOST IDENTIFICATION HAS CHANGED") ||
+	       strstr(out, "Host key verification failed");
+}
+
+/* the hook's output for a message: its last lines, which say why; ssh's host key
+ * warning (a banner of @) as one sentence */
 static const char *tail_of(const char *out, size_t keep)
 {
+	if (dut_hostkey_changed(out))
+		return dut_hostkey_msg;
 	size_t n = strlen(out);
 	while (n && (out[n - 1] == '\n' || out[n - 1] == ' '))
 		n--;
@@ -405,6 +419,10 @@ int dut_ready(struct dut *d, const json_t *params, char *out, size_t outlen)
 	d->hook_log = NULL;   /* polled while waiting: the reboot record counts the tries */
 	int st = hook_run(d, "ready", d->cfg.p->router.ready_hook, params, NULL, out, outlen);
 	d->hook_log = log;
+	if (st && dut_hostkey_changed(out)) {
+		snprintf(out, outlen, "%s", dut_hostkey_msg);
+		return -EKEYREJECTED;
+	}
 	return st;
 }
 
@@ -491,7 +509,8 @@ static int ext_verify(struct dut *d, const json_t *params, char *err, size_t err
 			proc_file_text(errpath, e, sizeof(e));
 			char how[120];
 			snprintf(msg, sizeof(msg), "reading %s back %s: %.300s", ra->name,
-				 how_failed(d, st, how, sizeof(how)), e[0] ? e : tail_of(out, 300));
+				 how_failed(d, st, how, sizeof(how)),
+				 e[0] && !dut_hostkey_changed(e) ? e : tail_of(e[0] ? e : out, 300));
 		} else if (!out[0]) {
 			snprintf(msg, sizeof(msg), "%s reads back empty on the router (its verify hook "
 				 "printed nothing), the cell wants %s", ra->name, want);
@@ -675,11 +694,21 @@ int dut_boot_id(struct dut *d, char *buf, size_t len)
 	d->hook_log = NULL;
 	int st = hook_run(d, "boot", d->cfg.p->router.boot_hook, NULL, NULL, out, sizeof(out));
 	d->hook_log = log;
+	if (st && dut_hostkey_changed(out))
+		return -EKEYREJECTED;
 	trim(out);
 	if (st || !out[0])
 		return -EIO;
 	snprintf(buf, len, "%.*s", (int)strcspn(out, "\n"), out);
 	return 0;
+}
+
+int dut_power_cycle(struct dut *d, char *out, size_t outlen)
+{
+	if (d->kind != PR_EXTERNAL || !d->cfg.p->router.power_cycle_hook)
+		return -ENOENT;
+	return hook_run(d, "power_cycle", d->cfg.p->router.power_cycle_hook, NULL, NULL, out,
+			outlen);
 }
 
 /* An external router's counters: its read hook's output, {"status", "output"}. */

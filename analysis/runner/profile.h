@@ -213,6 +213,9 @@ struct prof_router_cfg {
 			       * router's value of it, compared with the cell's, or NULL */
 	json_t *boot_hook;    /* prints the router's boot identity (changes at every boot),
 			       * or NULL: read over topology.rut.ssh */
+	json_t *power_cycle_hook; /* cuts and restores the router's power (IPMI, a PDU),
+			       * tried once when it does not come back or stops answering;
+			       * or NULL */
 };
 
 /* Sender and sink boxes a topology may list (topology.gen, topology.sink as lists). */

@@ -177,7 +177,7 @@ static const char *const router_keys[] = { "kind", "ports", "rules_dir", "rt_pri
 					    "hooks", "setup_hook", "read_hook", "check_hook",
 					    "hook_timeout", "hook_estimate", "axes", "reboot_hook",
 					    "ready_hook", "reboot_timeout", "reboot_estimate", "verify",
-					    "boot_hook", NULL };
+					    "boot_hook", "power_cycle_hook", NULL };
 static const char *const raxis_keys[] = { "name", "values", "set", "verify", "reboot",
 					   "timeout", NULL };
 
@@ -464,6 +464,11 @@ void prof_parse_router(struct vctx *c, json_t *root, struct profile *p)
 		prof_check_argv(c, bh, "router.boot_hook", PH_AXES);
 		r->boot_hook = json_incref(bh);
 	}
+	json_t *pc = o ? json_object_get(o, "power_cycle_hook") : NULL;
+	if (pc) {
+		prof_check_argv(c, pc, "router.power_cycle_hook", PH_NONE);
+		r->power_cycle_hook = json_incref(pc);
+	}
 	json_t *rb = o ? json_object_get(o, "reboot_hook") : NULL;
 	json_t *rd = o ? json_object_get(o, "ready_hook") : NULL;
 	if (rb) {
@@ -491,8 +496,8 @@ void prof_parse_router(struct vctx *c, json_t *root, struct profile *p)
 					  r->axes[i].name);
 		}
 	json_t *he = o ? json_object_get(o, "hook_estimate") : NULL;
-	if (r->kind != PR_EXTERNAL && (vf || bh))
-		prof_verr(c, vf ? "router.verify" : "router.boot_hook", true,
+	if (r->kind != PR_EXTERNAL && (vf || bh || pc))
+		prof_verr(c, vf ? "router.verify" : bh ? "router.boot_hook" : "router.power_cycle_hook", true,
 			  "read-back and boot hooks are an external router's: set router.kind to "
 			  "\"external\"");
 	if (r->kind != PR_EXTERNAL && (h || sh || rh || ch || he || ax || rb || rd))

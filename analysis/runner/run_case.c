@@ -236,7 +236,8 @@ static const char *boot_of(const json_t *env)
 
 /* The router's boot identity now, read where it can be: over topology.rut.ssh (the
  * command the environment reads it with), else by router.boot_hook. 0; -ENOENT: it
- * cannot be read in this profile; -EIO: the router did not answer. */
+ * cannot be read in this profile; -EIO: the router did not answer; -EKEYREJECTED: ssh
+ * refused its host key. */
 static int router_boot(struct runner *r, char *buf, size_t len)
 {
 	buf[0] = 0;
@@ -254,16 +255,25 @@ static int router_boot(struct runner *r, char *buf, size_t len)
 	if (rc)
 		return rc;
 	double tmo = r->p->router.hook_timeout_s > 0 ? r->p->router.hook_timeout_s : 30;
+	char errp[600], e[2048];
+	snprintf(errp, sizeof(errp), "%s/boot.err", r->tmpdir);
 	struct proc_opts o = { .netns = c.netns, .out = out, .outlen = sizeof(out),
-			       .quiet_err = 1, .timeout_ns = (uint64_t)(tmo * 1e9) };
+			       .err_path = errp, .timeout_ns = (uint64_t)(tmo * 1e9) };
 	int st = proc_run(c.argv, &o);
 	box_cmd_free(&c);
 	out[strcspn(out, "\r\n")] = 0;
+	e[0] = 0;
+	if (st)
+		proc_file_text(errp, e, sizeof(e));
+	if (st && dut_hostkey_changed(e))
+		return -EKEYREJECTED;
 	if (st || !out[0])
 		return -EIO;
 	snprintf(buf, len, "%s", out);
 	return 0;
 }
+
+static bool power_cycle(struct runner *r, json_t *c, const char *why);
 
 /* The wait shown where the progress goes: on a terminal in the progress line, else a
  * line when it starts, every 30 s and at the end. */
@@ -326,8 +336,17 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 	json_object_set_new(c, "router_reboot", rec);
 	progress_wait(r, pc, 0, 0, "the router restarts; waiting until it is back");
 	int rc = -EIO;
+	bool hostkey = false;
+	bool cycled = false;
 	for (;;) {
 		waited = (double)(mono_ns() - t0) / 1e9;
+		if (waited >= tmo && !cycled && !hostkey && power_cycle(r, c, "the router did not "
+									"come back after its reboot")) {
+			cycled = true;   /* and as long again */
+			t0 = mono_ns();
+			delay = 0.5;
+			continue;
+		}
 		if (waited >= tmo)
 			break;
 		double until = fmin(waited + delay, tmo);
@@ -345,6 +364,10 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 		if (p->router.ready_hook) {
 			char out[512];
 			int st = dut_ready(r->dut, pc->params, out, sizeof(out));
+			if (st == -EKEYREJECTED) {   /* no use waiting: it never passes */
+				hostkey = true;
+				break;
+			}
 			ready = st == 0;
 			if (!ready) {
 				out[strcspn(out, "\n")] = 0;
@@ -360,9 +383,13 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 		}
 		if (!ready)
 			continue;
+		char now[256];
+		int brc = by_hook || r->rut_box.ssh ? router_boot(r, now, sizeof(now)) : 0;
+		if (brc == -EKEYREJECTED) {   /* no use waiting: it never passes */
+			hostkey = true;
+			break;
+		}
 		if (by_hook) {   /* its boot identity by router.boot_hook */
-			char now[256];
-			int brc = router_boot(r, now, sizeof(now));
 			if (brc || (before[0] && !strcmp(now, before))) {
 				snprintf(last, sizeof(last), brc ? "it answers, but its boot identity "
 					 "cannot be read (router.boot_hook)" : "it answers, but has not "
@@ -374,11 +401,11 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 		}
 		if (env_known) {
 			json_t *env = run_external_env(r, false);
-			const char *now = boot_of(env);
-			if (before[0] && (!*now || !strcmp(now, before))) {
-				snprintf(last, sizeof(last), *now ? "it answers, but has not restarted yet "
+			const char *eb = boot_of(env);
+			if (before[0] && (!*eb || !strcmp(eb, before))) {
+				snprintf(last, sizeof(last), *eb ? "it answers, but has not restarted yet "
 					 "(its boot identity is unchanged: %.200s)"
-					 : "it answers, but its boot identity cannot be read", now);
+					 : "it answers, but its boot identity cannot be read", eb);
 				json_decref(env);
 				continue;
 			}
@@ -387,9 +414,10 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 			json_object_set_new(env, "collected_utc", json_string(t));
 			json_decref(r->router_env);
 			r->router_env = env;
-			json_object_set_new(rec, "boot_id", *now ? json_string(now) : json_null());
+			eb = boot_of(env);
+			json_object_set_new(rec, "boot_id", *eb ? json_string(eb) : json_null());
 			if (r->rut_box.ssh)
-				snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);
+				snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", eb);
 		}
 		rc = 0;
 		break;
@@ -398,10 +426,15 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 	json_object_set_new(rec, "waited_s", json_real(round(waited * 10) / 10));
 	json_object_set_new(rec, "tries", json_integer(tries));
 	json_object_set_new(rec, "back", json_boolean(rc == 0));
-	if (rc == -EIO) {
+	if (hostkey) {
+		snprintf(err, errlen, "after the reboot for %s (%.1f s), %s", what, waited,
+			 dut_hostkey_msg);
+		json_object_set_new(rec, "last", json_string(dut_hostkey_msg));
+	} else if (rc == -EIO) {
 		snprintf(err, errlen, "the router did not come back after the reboot for %s: waited "
-			 "%.1f s (router.reboot_timeout %g s), %d tr%s; the last: %s", what, waited,
-			 tmo, tries, tries == 1 ? "y" : "ies", last);
+			 "%.1f s (router.reboot_timeout %g s)%s, %d tr%s; the last: %s", what, waited,
+			 tmo, cycled ? " again after its power was cycled" : "", tries,
+			 tries == 1 ? "y" : "ies", last);
 		json_object_set_new(rec, "last", run_jtext(last));
 	}
 	if (!r->o->quiet && !r->tty && rc == 0)
@@ -409,6 +442,56 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 			r->done + 1, r->total, pc->case_id, pc->rep, waited, tries,
 			tries == 1 ? "y" : "ies");
 	return rc;
+}
+
+/* Polls the router's boot identity with backoff (0.5 s, doubling, at most 10 s apart)
+ * until it can be read or tmo seconds passed: router_boot()'s result. */
+static int wait_boot(struct runner *r, char *now, size_t len, double tmo)
+{
+	uint64_t t0 = mono_ns();
+	double delay = 0.5;
+	int brc;
+	while ((brc = router_boot(r, now, len)) == -EIO && !*r->env.stop &&
+	       (double)(mono_ns() - t0) / 1e9 < tmo) {
+		uint64_t until = mono_ns() + (uint64_t)(delay * 1e9);
+		delay = fmin(delay * 2, 10);
+		while (!*r->env.stop && mono_ns() < until)
+			usleep(100 * 1000);
+	}
+	return brc;
+}
+
+/* router.power_cycle_hook, when the router does not answer: its run recorded in c's
+ * "router_power_cycle". True when it ran and exited 0. */
+static bool power_cycle(struct runner *r, json_t *c, const char *why)
+{
+	char out[1024];
+	if (!r->dut || !r->p->router.power_cycle_hook)
+		return false;
+	if (!r->o->quiet)
+		log_warn("%s: power-cycling it (router.power_cycle_hook)", why);
+	int st = dut_power_cycle(r->dut, out, sizeof(out));
+	json_t *pc = json_pack("{s:s,s:i}", "why", why, "status", st);
+	if (pc && st) {
+		out[strcspn(out, "\n")] = 0;
+		json_object_set_new(pc, "output", run_jtext(out));
+	}
+	json_object_set_new(c, "router_power_cycle", pc);
+	r->boot_stale = true;
+	return st == 0;
+}
+
+/* The router stopped answering (its boot identity cannot be read): with
+ * router.power_cycle_hook, cycle its power once and wait up to router.reboot_timeout
+ * for it to answer again. router_boot()'s result at the end, the identity in now. */
+static int revive(struct runner *r, json_t *c, const char *why, char *now, size_t len)
+{
+	if (!power_cycle(r, c, why))
+		return -EIO;
+	int brc = wait_boot(r, now, len, r->p->router.reboot_timeout_s);
+	json_object_set_new(json_object_get(c, "router_power_cycle"), "back",
+			    json_boolean(brc == 0));
+	return brc;
 }
 
 /* After a trial on an external router: its read hook must have answered, and its
@@ -435,15 +518,12 @@ static int router_after_trial(struct runner *r, const json_t *rec, json_t *c, ch
 	if (!r->boot_seen[0])
 		return rc;
 	char now[256];
-	uint64_t t0 = mono_ns();
-	double delay = 0.5;
-	int brc;
-	while ((brc = router_boot(r, now, sizeof(now))) == -EIO && !*r->env.stop &&
-	       (double)(mono_ns() - t0) / 1e9 < p->router.reboot_timeout_s) {
-		uint64_t until = mono_ns() + (uint64_t)(delay * 1e9);
-		delay = fmin(delay * 2, 10);
-		while (!*r->env.stop && mono_ns() < until)
-			usleep(100 * 1000);
+	int brc = wait_boot(r, now, sizeof(now), p->router.reboot_timeout_s);
+	bool cycled = false;
+	if (brc == -EIO && !*r->env.stop) {
+		cycled = json_object_get(c, "router_power_cycle") == NULL;
+		brc = cycled ? revive(r, c, "the router stopped answering during a trial", now,
+				      sizeof(now)) : brc;
 	}
 	if (brc == -ENOENT || (!brc && !strcmp(now, r->boot_seen)))
 		return rc;
@@ -453,12 +533,15 @@ static int router_after_trial(struct runner *r, const json_t *rec, json_t *c, ch
 	json_object_set_new(c, "router_restarted", rs);
 	if (brc)
 		snprintf(why, len, "the router stopped answering during the trial: its boot "
-			 "identity could not be read for %.0f s (router.reboot_timeout)",
-			 p->router.reboot_timeout_s);
+			 "identity could not be read for %.0f s (router.reboot_timeout)%s",
+			 p->router.reboot_timeout_s, cycled ? ", nor after its power was cycled"
+			 : p->router.power_cycle_hook ? "" : "; a router.power_cycle_hook would "
+			 "restart it");
 	else
-		snprintf(why, len, "the router restarted during the trial (its boot identity was "
+		snprintf(why, len, "the router %s during the trial (its boot identity was "
 			 "%.100s, now %.100s): its runtime settings are lost, so its setup and every "
-			 "hook run again in the next case", r->boot_seen, now);
+			 "hook run again in the next case", cycled ? "stopped answering and was "
+			 "power-cycled" : "restarted", r->boot_seen, now);
 	/* nothing set since the boot holds now; reboot axes, written to the router's
 	 * disk, do */
 	dut_rebooted(r->dut);
@@ -546,6 +629,14 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 		return -ENOMEM;
 	}
 	if (rc) {
+		/* a router that stopped answering is power-cycled for the next case */
+		char now[256];
+		if (r->boot_seen[0] && p->router.power_cycle_hook &&
+		    router_boot(r, now, sizeof(now)) == -EIO &&
+		    !revive(r, c, "the router does not answer", now, sizeof(now))) {
+			dut_rebooted(r->dut);
+			snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);
+		}
 		json_object_set_new(c, "status", json_string("failed"));
 		json_object_set_new(c, "error", run_jtext(err));
 		json_object_set_new(c, "flags", flags);

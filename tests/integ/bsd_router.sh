@@ -19,6 +19,9 @@
 #   reboot                        asks the machine to restart, and returns
 #   crash SECONDS                 the machine restarts by itself SECONDS from now (a
 #                                 kernel panic, a watchdog): nothing on it is told
+#   hang SECONDS                  the machine hangs SECONDS from now: forwarding and
+#                                 ssh stop, and it stays so until its power is cycled
+#                                 ("power" written to DIR/power, as a PDU would)
 set -u
 cmd=${1:-}
 case $cmd in
@@ -43,7 +46,11 @@ cat >"$D/bin/crash" <<SH
 # a fault planted for a test: the delay is when it strikes, not a wait for anything
 (sleep "\$1"; echo reboot >"$D/power") </dev/null >/dev/null 2>&1 &
 SH
-chmod 755 "$D/bin/sysctl" "$D/bin/reboot" "$D/bin/crash"
+cat >"$D/bin/hang" <<SH
+#!/bin/sh
+(sleep "\$1"; echo hang >"$D/power") </dev/null >/dev/null 2>&1 &
+SH
+chmod 755 "$D/bin/sysctl" "$D/bin/reboot" "$D/bin/crash" "$D/bin/hang"
 [ -p "$D/power" ] || mkfifo "$D/power"
 # read-write: neither side's open blocks, and a reboot request waits in the pipe
 exec 3<>"$D/power"
@@ -82,8 +89,12 @@ while :; do
 	sshd=$!
 	echo up >"$D/state"
 	# off until a reboot request; a trapped signal ends the read
-	read -r _ <&3 || { halt; exit 0; }
+	read -r req <&3 || { halt; exit 0; }
 	halt
+	if [ "$req" = hang ]; then   # dead until the power is cycled
+		echo hung >"$D/state"
+		while read -r req <&3 && [ "$req" != power ]; do :; done
+	fi
 	echo down >"$D/state"
 	sleep "$(cat "$D/down_s" 2>/dev/null || echo 1)"   # the machine restarting
 done

@@ -21,7 +21,10 @@
 #    the failed case's value);
 #  - a router that restarts by itself mid-trial (bsd_router.sh crash): that case fails
 #    with both boot identities, the next runs the setup and every hook again and
-#    reads burst_max back through router.verify.
+#    reads burst_max back through router.verify;
+#  - a router that hangs (bsd_router.sh hang): router.power_cycle_hook brings it back;
+#    without one, --max-failed stops the run, and --resume --retry-failed completes it;
+#  - a host key that changes with a reboot (another boot environment's): said at once.
 . "$(dirname "$0")/lib.sh"
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
 if [ ! -x "$SSHD" ] || ! command -v ssh >/dev/null; then
@@ -70,6 +73,7 @@ rsysctl() { inns gen ssh -o BatchMode=yes "${SSHO[@]}" "$R" sysctl -n "$1" 2>&1;
 check "the router's sshd answers on the control link" \
 	wait_until 30 "the router's sshd" inns gen ssh -o BatchMode=yes "${SSHO[@]}" "$R" true
 hz_2000() { [ "$(rsysctl kern.hz)" = 2000 ]; }
+hz_any() { [ -n "$(rsysctl kern.hz)" ] && rsysctl kern.hz | grep -qE '^[0-9]+$'; }
 wait_until 30 "the router's forwarder answering sysctl" hz_2000 >/dev/null
 eq "... and its sysctl is the emulated FreeBSD's: kern.hz from the loader file" \
 	"$(rsysctl kern.hz)" 2000
@@ -229,6 +233,70 @@ eq "the next case ran the setup and the burst_max hook again" \
 	"$(m crash '[.cases[1].router_hooks[] | select(.status == 0) | .hook] | sort | join(",")')" "burst_max,check,setup,verify"
 eq "... read burst_max back as 20 (router.verify) and measured under it" \
 	"$(m crash '[.cases[1].router_verify.burst_max.ok, .cases[1].trials[-1].rut.output] | map(tostring) | join(",")')" "true,20"
+
+# --- a router that hangs: its power cycled; a limit of failures; --retry-failed ---------
+# the check hook plants a hang once: forwarding and ssh stop until "power" reaches the
+# machine, as router.power_cycle_hook (a PDU, IPMI) sends it from the control host
+HANGR='if [ ! -e "$1/hung" ]; then touch "$1/hung" && hang 0.5; fi'
+HANGP='.router = {kind: "external", setup_hook: ["ssh", $r, "true"],
+		hooks: {burst_max: ["ssh", $r, "sysctl", "kern.polling.burst_max={burst_max}"]},
+		verify: {burst_max: ["ssh", $r, "sysctl", "-n", "kern.polling.burst_max"]},
+		check_hook: ["ssh", $r, "sh", "-c", $s, "sh", $d],
+		read_hook: ["ssh", $r, "sysctl", "-n", "kern.polling.burst_max"],
+		power_cycle_hook: ["sh", "-c", "echo power >\"$1\"", "sh", ($d + "/power")],
+		hook_timeout: "10s", reboot_timeout: "10s"}
+	| .params.burst_max = 20 | .repetitions = 2
+	| .trial = {method: "fixed", warmup: "0.2s", duration: "2s", settle: "0.2s"}'
+rm -f "$D/hung"
+run powercycle "$HANGP" --arg s "$HANGR" --arg r "$R" --arg d "$D"
+eq "a router that hung during a trial: that case failed, the next measured" \
+	"$(m powercycle '[.cases[].status | sub("flagged"; "ok")] | join(",")')" "failed,ok"
+check "... the error says it stopped answering and was power-cycled" \
+	grep -q "^the router stopped answering and was power-cycled during the trial" <(m powercycle '.cases[0].error')
+eq "... by router.power_cycle_hook, once, and it came back" \
+	"$(m powercycle '.cases[0].router_power_cycle | [.status, .back] | map(tostring) | join(",")')" "0,true"
+eq "... the next case set it up again and read burst_max back" \
+	"$(m powercycle '[.cases[1].router_verify.burst_max.ok, .cases[1].trials[-1].rut.output] | map(tostring) | join(",")')" "true,20"
+
+# without a power_cycle_hook: the hung router fails every case, so the run stops after
+# --max-failed of them in a row, resumable; once the router is back, --resume
+# --retry-failed runs the failed cases and completes the file
+rm -f "$D/hung"
+jq --arg s "$HANGR" --arg r "$R" --arg d "$D" --arg o "$T/limit.json" \
+	"$HANGP"' | del(.router.power_cycle_hook) | .router.reboot_timeout = "3s" | .repetitions = 4
+	| .output.results = $o' "$P" >"$T/limit.prof.json"
+inns gen "$B/ppslab" run "$T/limit.prof.json" --max-failed 2 --no-table >/dev/null 2>"$T/limit.err"
+eq "a router that stays dead: the run stops with status 1" "$?" 1
+check "... saying why" grep -q "stopping: 2 cases failed in a row" "$T/limit.err"
+eq "... after two failed cases, the file saved and not complete" \
+	"$(m limit '[([.cases[] | select(.status)] | length), ([.cases[].status] | unique | join(",")), (.complete // false)] | map(tostring) | join(" ")')" \
+	"2 failed false"
+echo power >"$D/power"
+wait_until 60 "the router back after its power was cycled" hz_any >/dev/null
+inns gen "$B/ppslab" run "$T/limit.prof.json" --resume --retry-failed --no-table >/dev/null 2>"$T/retry.err"
+eq "--resume --retry-failed once it is back: exits 0" "$?" 0
+eq "... every case measured, the file complete" \
+	"$(m limit '[([.cases[].status | sub("flagged"; "ok")] | join(",")), .complete] | map(tostring) | join(" ")')" "ok,ok,ok,ok true"
+
+# --- a boot environment with its own host key -------------------------------------------
+# the set hook swaps the router's host key before the reboot, as activating another
+# boot environment can: ssh refuses the router from then on, and the run says so at
+# once instead of waiting out reboot_timeout (this runs last: the key stays changed)
+ssh-keygen -q -t ed25519 -N "" -f "$T/host_key2" -C ppslab-test-router-be2
+echo "[198.19.255.2]:2222 $(cut -d' ' -f1,2 "$T/host_key.pub")" >"$T/known_r"
+run hostkey '.router.axes[0].values = [1000]
+	| .router.axes[0].set = ["ssh", $r, "sh", "-c", "cp \"$1\" \"$2\" && sh \"$3\" kern.hz \"$4\" \"$5\"",
+		"sh", ($t + "/host_key2"), ($t + "/host_key"), ($top + "/profiles/hooks/loader-tunable"), "{value}", ($d + "/loader.conf")]
+	| .router.reboot_timeout = "60s"
+	| .topology.ssh_options = ["-p", "2222", "-i", $k, "-o", "StrictHostKeyChecking=yes",
+		"-o", ("UserKnownHostsFile=" + $t + "/known_r"), "-o", "LogLevel=ERROR"]' \
+	--arg r "$R" --arg t "$T" --arg top "$TOP" --arg d "$D" --arg k "$K"
+eq "a host key that changed with the reboot: the case failed" "$(m hostkey '[.cases[].status] | join(",")')" failed
+check "... saying so" grep -q "the router's host key changed (a different boot environment may have its own keys)" \
+	<(m hostkey '.cases[0].error')
+eq "... without ssh's banner of @" "$(m hostkey '.cases[0].error' | grep -c '@@@')" 0
+check "... at once, not after reboot_timeout (60 s): $(m hostkey '.cases[0].router_reboot.waited_s') s" \
+	test "$(m hostkey '.cases[0].router_reboot.waited_s | floor')" -lt 30
 
 kill -TERM "${BG_PID[router]}" 2>/dev/null
 finish router 10
