@@ -46,6 +46,28 @@ else
 fi
 run "loader-tunable: a value with a quote is refused" 64 "a value with a quote" \
 	sh profiles/hooks/loader-tunable kern.hz '1"; reboot' "$T/loader.conf"
+# --be: the tunable goes into the boot environment that boots next (mounted with
+# bectl), not the running one's; a stand-in bectl with two environments, be1 running
+mkdir -p "$T/fake" "$T/be/be1/boot" "$T/be/be2/boot"
+printf 'kern.hz="100"\n' >"$T/be/be1/boot/loader.conf"
+printf 'kern.hz="100"\n' >"$T/be/be2/boot/loader.conf"
+cat >"$T/fake/bectl" <<SH
+#!/bin/sh
+case \$1 in
+list) printf 'be1\tNR\t/\t1G\nbe2\t-\t-\t1G\n' ;;
+mount) ln -s "$T/be/\$2/boot" "\$3/boot" && echo "\$3" >"$T/be/mounted" ;;
+umount) rm -f "\$(cat "$T/be/mounted")/boot" && echo "\$2" >"$T/be/umounted" ;;
+esac
+SH
+chmod 755 "$T/fake/bectl"
+run "loader-tunable --be be2: exits 0" 0 "" env PATH="$T/fake:$PATH" sh profiles/hooks/loader-tunable --be be2 kern.hz 4000
+if [ "$(cat "$T/be/be2/boot/loader.conf")" = 'kern.hz="4000"' ] && [ "$(cat "$T/be/be1/boot/loader.conf")" = 'kern.hz="100"' ] \
+	&& [ "$(cat "$T/be/umounted" 2>/dev/null)" = be2 ]; then
+	ok "loader-tunable --be be2: be2's loader.conf set, the running be1's untouched, be2 unmounted"
+else
+	no "loader-tunable --be be2: be2's loader.conf set, the running be1's untouched, be2 unmounted" \
+		"be1: $(cat "$T/be/be1/boot/loader.conf") be2: $(cat "$T/be/be2/boot/loader.conf")"
+fi
 
 # router axes: every error placed
 cat >"$T/raxes.json" <<'JSON'
