@@ -72,6 +72,10 @@ void dut_case_begin(struct dut *d);
 int dut_apply_reboot(struct dut *d, const json_t *params, char *err, size_t errlen);
 /* Whether dut_apply_reboot() would restart the router for params. */
 bool dut_reboot_pending(struct dut *d, const json_t *params);
+/* Runs the setup hook now, on a router that is coming back (its forwarding may be off
+ * until it runs: the probe waits for it); a dut_rebooted() that follows keeps it done.
+ * 0 (also without a setup hook), or -EIO with err. */
+int dut_setup_now(struct dut *d, const json_t *params, char *err, size_t errlen);
 /* The router is back from a restart: its runtime settings are gone, so the setup hook,
  * the axes' hooks and the router axes without reboot run again in the next dut_apply. */
 void dut_rebooted(struct dut *d);

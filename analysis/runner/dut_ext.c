@@ -330,6 +330,16 @@ static int ext_setup(struct dut *d, const json_t *params, char *err, size_t errl
 	return 0;
 }
 
+int dut_setup_now(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	if (d->kind != PR_EXTERNAL || !d->cfg.p->router.setup_hook)
+		return 0;
+	json_object_del(d->applied, " setup");
+	int rc = ext_setup(d, params, err, errlen);
+	d->setup_fresh = rc == 0;
+	return rc;
+}
+
 /* A router axis' set hook, with the axis' own timeout. */
 static int raxis_set(struct dut *d, const struct prof_raxis *ra, const json_t *params,
 		     char *err, size_t errlen)
@@ -406,6 +416,9 @@ void dut_rebooted(struct dut *d)
 	if (keep)
 		json_object_update(d->applied, keep);
 	json_decref(keep);
+	if (d->setup_fresh)   /* run on this boot, before the probe */
+		json_object_set_new(d->applied, " setup", json_true());
+	d->setup_fresh = false;
 }
 
 void dut_forget(struct dut *d)

@@ -24,6 +24,8 @@ struct dut {
 	json_t *verified;        /* what this case's verify hooks read back, or NULL */
 	bool timed_out;          /* the hook run last was killed at its timeout */
 	double hook_tmo;         /* and that timeout, seconds */
+	bool setup_fresh;        /* the setup hook ran on the router's new boot (before the
+				  * probe): dut_rebooted() keeps it done */
 };
 
 /* ---- dut.c ---- */

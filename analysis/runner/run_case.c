@@ -375,7 +375,31 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 					 st, out[0] ? ": " : "", out);
 			}
 		} else {
-			ready = probe(r, pc->params, last, sizeof(last));
+			/* the setup first (forwarding may be off until it runs), on the new
+			 * boot once its identity can tell */
+			ready = true;
+			if (p->router.setup_hook && before[0] && (by_hook || r->rut_box.ssh)) {
+				char nb[256];
+				int b = router_boot(r, nb, sizeof(nb));
+				if (b == -EKEYREJECTED) {
+					hostkey = true;
+					break;
+				}
+				if (b || !strcmp(nb, before)) {
+					snprintf(last, sizeof(last), b ? "its boot identity cannot be read "
+						 "yet" : "it has not restarted yet (its boot identity is "
+						 "unchanged: %.200s)", nb);
+					ready = false;
+				}
+			}
+			char se[400];
+			if (ready && p->router.setup_hook &&
+			    dut_setup_now(r->dut, pc->params, se, sizeof(se))) {
+				snprintf(last, sizeof(last), "%.500s", se);
+				ready = false;
+			}
+			if (ready)
+				ready = probe(r, pc->params, last, sizeof(last));
 		}
 		if (*r->env.stop) {
 			rc = -EINTR;

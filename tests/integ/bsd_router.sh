@@ -16,6 +16,9 @@
 #   sysctl [-n] NAME[=VALUE]...   kern.boottime from the machine, everything else
 #       (kern.hz, kern.polling.*, net.inet.ip.fw.*) from the forwarder, which refuses to
 #       change kern.hz as FreeBSD does
+#   sysctl net.inet.ip.forwarding[=1]  as FreeBSD's: off at boot when DIR/rc.conf exists
+#                                 without gateway_enable="YES" (then the firewall of the
+#                                 forwarder denies everything until it is set to 1)
 #   reboot                        asks the machine to restart, and returns
 #   crash SECONDS                 the machine restarts by itself SECONDS from now (a
 #                                 kernel panic, a watchdog): nothing on it is told
@@ -34,6 +37,15 @@ mkdir -p "$D/bin"
 cat >"$D/bin/sysctl" <<SH
 #!/bin/sh
 if [ "\$*" = "-n kern.boottime" ]; then cat "$D/boottime"; exit; fi
+if [ "\$*" = "net.inet.ip.forwarding=1" ]; then
+	"$BIN/ppslab-rut" ctl "$D/rut.sock" sysctl -q net.inet.ip.fw.enable=0 && echo "net.inet.ip.forwarding: 0 -> 1"
+	exit
+fi
+if [ "\$*" = "-n net.inet.ip.forwarding" ]; then
+	e=\$("$BIN/ppslab-rut" ctl "$D/rut.sock" sysctl -n net.inet.ip.fw.enable) || exit 1
+	[ "\$e" = 0 ] && echo 1 || echo 0
+	exit
+fi
 if [ "\$*" = "kern.boottime" ]; then echo "kern.boottime: \$(cat "$D/boottime")"; exit; fi
 exec "$BIN/ppslab-rut" ctl "$D/rut.sock" sysctl "\$@"
 SH
@@ -77,12 +89,18 @@ while :; do
 	date +%s.%N >"$D/boottime"
 	hz=$(loader kern.hz 1000)
 	bm=$(loader kern.polling.burst_max 150)
+	# forwarding off at boot unless rc.conf enables it (no rc.conf: on)
+	fwd=()
+	if [ -e "$D/rc.conf" ] && ! grep -q '^gateway_enable="YES"' "$D/rc.conf"; then
+		echo 'deny ip from any to any' >"$D/noforward.rules"
+		fwd=(--rules "$D/noforward.rules")
+	fi
 	rm -f "$D/rut.sock"
 	# rings of 512 frames, as a NIC's: an overload is lost at once, not queued for
 	# seconds, so a trial's test frames (not its warm-up's) come through
 	"$BIN/ppslab-rut" -i afpacket:rut0,ring=v2,frames=512 -o afpacket:rut1,ring=v2,frames=512 \
 		--kernel freebsd-14 --sysctl "kern.hz=$hz" \
-		--burst-max "$bm" --ctl "$D/rut.sock" --json >"$D/rut.out" 2>"$D/rut.err" &
+		--burst-max "$bm" "${fwd[@]}" --ctl "$D/rut.sock" --json >"$D/rut.out" 2>"$D/rut.err" &
 	rut=$!
 	ready_wait "$rut" 30 "$D/rut.out" || echo "boot: ppslab-rut with kern.hz=$hz did not start: $(head -c 300 "$D/rut.err")" >&2
 	"$SSHD" -D -e -f "$CFG" 2>>"$D/sshd.err" &
