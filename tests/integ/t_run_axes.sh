@@ -9,7 +9,8 @@
 #  - kern.hz as a reboot axis over three values, set through the shipped
 #    loader-tunable hook: one reboot per value, each waited for (the progress says
 #    so), the value read back and re-read with the environment after each reboot, and
-#    the forwarded rate following kern.hz × burst_max;
+#    the forwarded rate following kern.hz × burst_max; `ppslab report` showing the
+#    router's environment per case;
 #  - the same set hook without "reboot" (the loader file edited, nothing restarted):
 #    every case after the first fails verification with both values, unmeasured;
 #  - a value the router does not come back from (it boots but does not forward): that
