@@ -11,7 +11,7 @@
 #include "proc.h"
 #include "run.h"
 
-#define SYNOPSIS "ppslab run PROFILE [-o RESULTS] [--set KEY=VALUE]... [--resume] [--dry-run]"
+#define SYNOPSIS "ppslab run PROFILE [-o RESULTS] [--set KEY=VALUE]... [--resume [--retry-failed]] [--dry-run]"
 
 static const struct opt_def opts[] = {
 	{ "output", 'o', "FILE", "results file (default: the profile's output.results, "
@@ -29,6 +29,9 @@ static const struct opt_def opts[] = {
 	  "killed with SIGKILL) instead of refusing to start" },
 	{ "quiet", 'q', NULL, "no progress, only errors" },
 	{ "verbose", 'v', NULL, "more diagnostics (repeat for more)" },
+	{ "retry-failed", 0, NULL, "with --resume: run the failed cases again too" },
+	{ "max-failed", 0, "N", "stop after N failed cases in a row, keeping the results "
+	  "(default 10; 0: never)" },
 	{ "help", 'h', NULL, "this help" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -87,6 +90,15 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 			a->ro.no_table = true;
 		else if (key == opt_key(opts, 7))   /* --kill-strays */
 			a->ro.kill_strays = true;
+		else if (key == opt_key(opts, 10))   /* --retry-failed */
+			a->ro.retry_failed = true;
+		else if (key == opt_key(opts, 11)) {   /* --max-failed */
+			char *e;
+			unsigned long n = strtoul(arg, &e, 10);
+			if (!*arg || *e || arg[0] == '-' || n > 1000000)
+				return cli_bad("max-failed", arg, "a whole number 0..1000000");
+			a->ro.max_failed = (unsigned)n;
+		}
 		break;
 	}
 	return 0;
@@ -94,7 +106,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 
 int cmd_run(int argc, char **argv)
 {
-	struct args a = { 0 };
+	struct args a = { .ro.max_failed = 10 };
 	int first, rc = opt_parse(argc, argv, opts, handle, &a, &first);
 	if (rc == HELP_REQUESTED) {
 		opt_usage(stdout, SYNOPSIS, opts);
@@ -108,6 +120,12 @@ int cmd_run(int argc, char **argv)
 	if (first != argc - 1) {
 		log_err(first >= argc ? "run: which profile? (%s)" : "run: one profile at a time (%s)",
 			SYNOPSIS);
+		free(a.ro.sets);
+		return EX_USAGE;
+	}
+	if (a.ro.retry_failed && !a.ro.resume) {
+		log_err("run: --retry-failed goes with --resume (it re-runs a results file's "
+			"failed cases)");
 		free(a.ro.sets);
 		return EX_USAGE;
 	}

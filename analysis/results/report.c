@@ -19,6 +19,7 @@
 
 #include "compare.h"
 #include "grid.h"
+#include "jout.h"
 #include "model.h"
 #include "names.h"
 #include "strlist.h"
@@ -163,6 +164,105 @@ static int extremes(const struct res_file *rf, const char *metric, long *best, l
 		}
 	}
 	return *best >= 0;
+}
+
+/* An external router's environment per case (cases[].router_env, read after each
+ * reboot) when it varied: one row per distinct OS and tunables, with how many cases ran
+ * on it and which cells; the tunables shown are those that differ. Nothing when every
+ * case ran on the same. */
+static void router_env_rows(struct doc *d, const struct res_file *rf)
+{
+	json_t *first = NULL, *vary = json_object(), *groups = json_object(), *order = json_array();
+	for (size_t k = 0; k < rf->ncases; k++) {   /* which tunables differ */
+		const json_t *e = json_object_get(rf->cases[k].obj, "router_env");
+		const json_t *t = json_object_get(e, "tunables");
+		const char *key;
+		json_t *v;
+		if (!json_is_object(e))
+			continue;
+		if (!first) {
+			first = jmut(e);
+			continue;
+		}
+		json_object_foreach(jmut(t), key, v)
+			if (!json_equal(v, json_object_get(json_object_get(first, "tunables"), key)))
+				json_object_set_new(vary, key, json_true());
+		json_object_foreach(json_object_get(first, "tunables"), key, v)
+			if (!json_object_get(t, key))
+				json_object_set_new(vary, key, json_true());
+		if (!json_equal(json_object_get(e, "os"), json_object_get(first, "os")))
+			json_object_set_new(vary, " os", json_true());
+	}
+	if (!first || !json_object_size(vary))
+		goto out;
+	for (size_t k = 0; k < rf->ncases; k++) {
+		const struct res_case *c = &rf->cases[k];
+		const json_t *e = json_object_get(c->obj, "router_env");
+		if (!json_is_object(e))
+			continue;
+		const json_t *os = json_object_get(e, "os");
+		const char *ver = json_string_value(json_object_get(os, "version"));
+		const char *kern = json_string_value(json_object_get(os, "kernel"));
+		char id[1024];
+		size_t o = (size_t)snprintf(id, sizeof(id), "%s%s%s", ver ? ver : "?",
+					    kern && (!ver || strcmp(ver, kern)) ? ", kernel " : "",
+					    kern && (!ver || strcmp(ver, kern)) ? kern : "");
+		const char *key;
+		json_t *v;
+		json_object_foreach(vary, key, v) {
+			char val[128];
+			if (key[0] == ' ' || o >= sizeof(id))
+				continue;
+			res_value_str(json_object_get(json_object_get(e, "tunables"), key), val,
+				      sizeof(val));
+			o += (size_t)snprintf(id + o, sizeof(id) - o, "; %s %s", key, val);
+		}
+		json_t *g = json_object_get(groups, id);
+		if (!g) {
+			g = json_pack("{s:i,s:o}", "n", 0, "cells", json_object());
+			json_object_set_new(groups, id, g);
+			json_array_append_new(order, json_string(id));
+		}
+		json_object_set_new(g, "n", json_integer(json_integer_value(json_object_get(g, "n")) + 1));
+		json_object_set_new(json_object_get(g, "cells"), rf->cells[c->cell].key, json_true());
+	}
+	report_p(d, "The router's environment varied between cases (read again after each "
+		 "reboot); the one above is the router at the start:");
+	struct grid *gr = grid_new(3);
+	if (gr && grid_add_row(gr) >= 0) {
+		grid_set(gr, 0, 0, "router (OS; tunables that vary)");
+		grid_set(gr, 0, 1, "cases");
+		grid_set(gr, 0, 2, "cells");
+		size_t i;
+		json_t *idv;
+		json_array_foreach(order, i, idv) {
+			const json_t *g = json_object_get(groups, json_string_value(idv));
+			long row = grid_add_row(gr);
+			if (row < 0)
+				break;
+			char cells[600];
+			size_t o = 0, n = 0;
+			const char *ck;
+			json_t *cv;
+			cells[0] = 0;
+			json_object_foreach(jmut(json_object_get(g, "cells")), ck, cv) {
+				if (o < sizeof(cells))
+					o += (size_t)snprintf(cells + o, sizeof(cells) - o, "%s%s",
+							      n ? ", " : "", n < 6 ? ck : "...");
+				if (++n > 6)
+					break;
+			}
+			grid_set(gr, (size_t)row, 0, json_string_value(idv));
+			grid_setf(gr, (size_t)row, 1, "%lld",
+				  (long long)json_integer_value(json_object_get(g, "n")));
+			grid_set(gr, (size_t)row, 2, cells);
+		}
+	}
+	report_grid(d, gr);
+out:
+	json_decref(vary);
+	json_decref(groups);
+	json_decref(order);
 }
 
 static void headline(struct rep *r, struct doc *d, size_t nflag, size_t nfail)
@@ -358,6 +458,7 @@ static void emit(struct rep *r, struct doc *d)
 	report_h(d, 2, "environment", "Environment");
 	const struct res_file *one[] = { rf };
 	report_grid(d, cmp_env_grid(one, 1));
+	router_env_rows(d, rf);
 	report_kv(d, "results file", "%s", fname);
 	if ((x = json_object_get(rf->root, "created_utc")) && json_is_string(x))
 		report_kv(d, "created", "%s", json_string_value(x));

@@ -72,14 +72,19 @@ void dut_case_begin(struct dut *d);
 int dut_apply_reboot(struct dut *d, const json_t *params, char *err, size_t errlen);
 /* Whether dut_apply_reboot() would restart the router for params. */
 bool dut_reboot_pending(struct dut *d, const json_t *params);
+/* Runs the setup hook now, on a router that is coming back (its forwarding may be off
+ * until it runs: the probe waits for it); a dut_rebooted() that follows keeps it done.
+ * 0 (also without a setup hook), or -EIO with err. */
+int dut_setup_now(struct dut *d, const json_t *params, char *err, size_t errlen);
 /* The router is back from a restart: its runtime settings are gone, so the setup hook,
  * the axes' hooks and the router axes without reboot run again in the next dut_apply. */
 void dut_rebooted(struct dut *d);
 /* The router's state is unknown (it did not come back in time): everything is set
  * again, reboot axes included. */
 void dut_forget(struct dut *d);
-/* router.ready_hook for the cell: its status (0: the router is back), output in out.
- * Not part of the case's hook log. */
+/* router.ready_hook for the cell: its status (0: the router is back), output in out;
+ * -EKEYREJECTED when ssh refused the router's host key (out says so). Not part of the
+ * case's hook log. */
 int dut_ready(struct dut *d, const json_t *params, char *out, size_t outlen);
 /* What this case's verify hooks read: {AXIS: {"want": TEXT, "got": TEXT|null, "ok"}}
  * (borrowed), or NULL when no router axis is verified. */
@@ -131,6 +136,17 @@ int dut_reach(struct dut *d, char *err, size_t errlen);
  * vector without a destination), -ENOMEM. */
 int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
 		  struct box_cmd *out);
+/* An external router's boot identity through router.boot_hook (its output's first
+ * line): 0; -ENOENT (no boot hook); -EIO (it failed or printed nothing);
+ * -EKEYREJECTED (ssh refused the router's host key). */
+int dut_boot_id(struct dut *d, char *buf, size_t len);
+/* router.power_cycle_hook (an IPMI or PDU command that cuts and restores the router's
+ * power): its status, output in out (into the case's hook log); -ENOENT without one. */
+int dut_power_cycle(struct dut *d, char *out, size_t outlen);
+/* Whether ssh's output says the host key changed or is refused, and the one sentence a
+ * message gives for it instead of ssh's banner of @. */
+bool dut_hostkey_changed(const char *out);
+extern const char dut_hostkey_msg[];
 /* The same for a router axis' set or verify hook, where {value} is value_of's value. */
 int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
 		       const char *value_of, struct box_cmd *out);

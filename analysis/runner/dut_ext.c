@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "jout.h"
@@ -115,6 +117,78 @@ int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const json
 	return rc;
 }
 
+/* The remote side of an ssh hook runs under this wrapper (docs/profiles-lab.md): it
+ * writes its process group (sshd gives each session one) to a file of the router
+ * named by ppslab, runs the hook's words as they came, removes the file. A hook killed
+ * at its timeout leaves the file, and group_kill() stops that group on the router:
+ * killing the local ssh client alone leaves the remote command running. set -C: the
+ * file is created, never followed through a link. */
+static const char remote_wrap[] =
+	"f=$1; shift; (set -C; ps -o pgid= -p $$ >\"$f\") 2>/dev/null; \"$@\"; s=$?; "
+	"rm -f \"$f\"; exit $s";
+static const char remote_kill[] =
+	"p=$(tr -d ' ' <\"$1\" 2>/dev/null) || exit 0; rm -f \"$1\"; "
+	"case $p in ''|*[!0-9]*) exit 0 ;; esac; kill -s TERM -- \"-$p\" 2>/dev/null; "
+	"sleep 1; kill -s KILL -- \"-$p\" 2>/dev/null; exit 0";
+
+/* hook's ssh words up to its destination, then the wrapper's words naming file, then
+ * the hook's remote words; NULL when the hook is not ssh or has no remote command */
+static json_t *wrapped_hook(const json_t *hook, const char *file, const char *script)
+{
+	if (!box_is_ssh(json_string_value(json_array_get(hook, 0))))
+		return NULL;
+	char *av[256];
+	size_t m = 0, dest = 0, j;
+	json_t *w;
+	json_array_foreach(hook, j, w)
+		if (m < 255)
+			av[m++] = proc_arg(json_string_value(w));
+	av[m] = NULL;
+	if (box_ssh_dest(av, &dest) || (script == remote_wrap && dest + 1 >= m))
+		return NULL;
+	json_t *o = json_array();
+	for (j = 0; j <= dest; j++)
+		json_array_append(o, json_array_get(hook, j));
+	json_array_append_new(o, json_string("sh"));
+	json_array_append_new(o, json_string("-c"));
+	json_array_append_new(o, json_string(script));
+	json_array_append_new(o, json_string("ppslab-hook"));
+	json_array_append_new(o, json_string(file));
+	if (script == remote_wrap)
+		for (j = dest + 1; j < m; j++)
+			json_array_append(o, json_array_get(hook, j));
+	return o;
+}
+
+/* A name for the wrapper's file on the router: not guessable, so no one there can
+ * prepare it. */
+static void group_file(char *buf, size_t len)
+{
+	unsigned char r[8] = { 0 };
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+		uint64_t t = mono_ns() ^ ((uint64_t)getpid() << 32);
+		memcpy(r, &t, sizeof(r));
+	}
+	snprintf(buf, len, "/tmp/ppslab-hook.%02x%02x%02x%02x%02x%02x%02x%02x", r[0], r[1],
+		 r[2], r[3], r[4], r[5], r[6], r[7]);
+}
+
+/* Stops the remote process group of a timed-out ssh hook (see remote_wrap). */
+static void group_kill(struct dut *d, const json_t *hook, const json_t *params,
+		       const char *value_of, const char *file)
+{
+	json_t *k = wrapped_hook(hook, file, remote_kill);
+	struct box_cmd c;
+	if (k && !dut_hook_argv_axis(&d->cfg, k, params, value_of, &c)) {
+		char out[512];
+		struct proc_opts o = { .out = out, .outlen = sizeof(out), .merge_err = 1,
+				       .timeout_ns = 20 * NS_PER_S };
+		proc_run(c.argv, &o);
+		box_cmd_free(&c);
+	}
+	json_decref(k);
+}
+
 /* Runs a hook (what: its name in records and messages, a router axis' for its set
  * hook; axis: the router axis a verify reads, or NULL) with stdin_text (or NULL) on its standard input, killed after tmo
  * seconds (0: router.hook_timeout); output into out, stderr too unless errpath is
@@ -128,8 +202,16 @@ static int hook_exec(struct dut *d, const char *what, const char *axis, const js
 	out[0] = 0;
 	/* a router axis' set and verify hooks: {value} is that axis' */
 	const char *value_of = axis ? axis : prof_router_axis(d->cfg.p, what) ? what : NULL;
-	int st = dut_hook_argv_axis(&d->cfg, hook, params, value_of, &c);
+	char gfile[64];
+	group_file(gfile, sizeof(gfile));
+	/* not around what runs while the router goes down or comes back */
+	bool wrap = strcmp(what, "reboot") && strcmp(what, "ready") && strcmp(what, "boot") &&
+		    strcmp(what, "power_cycle");
+	json_t *wrapped = wrap ? wrapped_hook(hook, gfile, remote_wrap) : NULL;
+	int st = dut_hook_argv_axis(&d->cfg, wrapped ? wrapped : hook, params, value_of, &c);
+	d->timed_out = false;
 	if (st) {
+		json_decref(wrapped);
 		snprintf(out, outlen, "%s", st == -EINVAL ? "an ssh hook names no destination"
 							 : strerror(-st));
 		return st;
@@ -142,8 +224,19 @@ static int hook_exec(struct dut *d, const char *what, const char *axis, const js
 	uint64_t t0 = mono_ns();
 	st = proc_run(c.argv, &o);
 	double secs = (double)(mono_ns() - t0) / 1e9;
-	if (st == 128 + SIGTERM || st == 128 + SIGKILL)
-		log_warn("hook %s (%s) killed after its %.0f s timeout", what, c.argv[0], tmo);
+	/* killed at its timeout: an ssh client says 255 for the TERM it got */
+	d->timed_out = st == 128 + SIGTERM || st == 128 + SIGKILL || (st && secs >= tmo);
+	d->hook_tmo = tmo;
+	if (d->timed_out) {
+		log_warn("hook %s (%s) timed out after %.0f s; stopping it", what, c.argv[0], tmo);
+		if (wrapped)
+			group_kill(d, hook, params, value_of, gfile);
+	}
+	json_decref(wrapped);
+	box_cmd_free(&c);
+	/* the log shows the hook as written, expanded, without the wrapper */
+	if (dut_hook_argv_axis(&d->cfg, hook, params, value_of, &c))
+		memset(&c, 0, sizeof(c));
 	if (d->hook_log) {
 		json_t *av = json_array();
 		for (size_t i = 0; i < c.n; i++) {
@@ -152,6 +245,8 @@ static int hook_exec(struct dut *d, const char *what, const char *axis, const js
 		}
 		json_t *r = json_pack("{s:s,s:o,s:i,s:f}", "hook", what, "argv", av, "status", st,
 				      "s", secs);
+		if (r && d->timed_out)
+			json_object_set_new(r, "timed_out", json_true());
 		if (r && axis)
 			json_object_set_new(r, "axis", json_string(axis));
 		if (r && stdin_text)
@@ -168,9 +263,41 @@ static int hook_run(struct dut *d, const char *what, const json_t *hook, const j
 	return hook_exec(d, what, NULL, hook, params, stdin_text, out, outlen, 0, NULL);
 }
 
-/* the hook's output for a message: its last lines, which say why */
+/* "failed with status N" or "timed out after N s (router.hook_timeout ...)" for the
+ * hook just run */
+static const char *how_failed(const struct dut *d, int st, char *buf, size_t len)
+{
+	if (d->timed_out)
+		snprintf(buf, len, "timed out after %g s (its timeout; the remote command was "
+			 "stopped)", d->hook_tmo);
+	else
+		snprintf(buf, len, "failed with status %d", st);
+	return buf;
+}
+
+/* A hook did not succeed: what it changed on the router is unknown, so the setup and
+ * every hook run again in the next case (reboot axes, persistent, stay as set). */
+static void ext_unsure(struct dut *d)
+{
+	dut_rebooted(d);
+}
+
+const char dut_hostkey_msg[] = "the router's host key changed (a different boot environment "
+			       "may have its own keys): ssh refuses to connect until the key in "
+			       "known_hosts is replaced (ssh-keygen -R HOST, then connect once)";
+
+bool dut_hostkey_changed(const char *out)
+{
+	return strstr(out, "REMOTE HOST IDENTIFICATION HAS CHANGED") ||
+	       strstr(out, "Host key verification failed");
+}
+
+/* the hook's output for a message: its last lines, which say why; ssh's host key
+ * warning (a banner of @) as one sentence */
 static const char *tail_of(const char *out, size_t keep)
 {
+	if (dut_hostkey_changed(out))
+		return dut_hostkey_msg;
 	size_t n = strlen(out);
 	while (n && (out[n - 1] == '\n' || out[n - 1] == ' '))
 		n--;
@@ -192,13 +319,25 @@ static int ext_setup(struct dut *d, const json_t *params, char *err, size_t errl
 	if (!json_object_get(d->applied, " setup") && p->router.setup_hook) {
 		int st = hook_run(d, "setup", p->router.setup_hook, params, NULL, out, sizeof(out));
 		if (st) {
-			snprintf(err, errlen, "setup hook failed with status %d: %.400s", st,
+			char how[120];
+			snprintf(err, errlen, "setup hook %s: %.400s", how_failed(d, st, how, sizeof(how)),
 				 tail_of(out, 400));
+			ext_unsure(d);
 			return -EIO;
 		}
 	}
 	json_object_set_new(d->applied, " setup", json_true());
 	return 0;
+}
+
+int dut_setup_now(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	if (d->kind != PR_EXTERNAL || !d->cfg.p->router.setup_hook)
+		return 0;
+	json_object_del(d->applied, " setup");
+	int rc = ext_setup(d, params, err, errlen);
+	d->setup_fresh = rc == 0;
+	return rc;
 }
 
 /* A router axis' set hook, with the axis' own timeout. */
@@ -210,9 +349,11 @@ static int raxis_set(struct dut *d, const struct prof_raxis *ra, const json_t *p
 			   ra->timeout_s, NULL);
 	if (!st)
 		return 0;
-	snprintf(err, errlen, "hook for %s failed with status %d%s: %.400s", ra->name, st,
-		 st == 128 + SIGTERM || st == 128 + SIGKILL ? " (killed after its timeout)" : "",
+	char how[120];
+	snprintf(err, errlen, "hook for %s %s: %.400s", ra->name, how_failed(d, st, how, sizeof(how)),
 		 tail_of(out, 400));
+	if (!ra->reboot)
+		ext_unsure(d);
 	return -EIO;
 }
 
@@ -250,7 +391,7 @@ int dut_apply_reboot(struct dut *d, const json_t *params, char *err, size_t errl
 	if (rc)
 		return rc;
 	int st = hook_run(d, "reboot", p->router.reboot_hook, params, NULL, out, sizeof(out));
-	if (st && !conn_lost(p->router.reboot_hook, st)) {
+	if (st && !conn_lost(p->router.reboot_hook, st) && !d->timed_out) {
 		snprintf(err, errlen, "the reboot hook failed with status %d: %.400s", st,
 			 tail_of(out, 400));
 		return -EIO;
@@ -275,6 +416,9 @@ void dut_rebooted(struct dut *d)
 	if (keep)
 		json_object_update(d->applied, keep);
 	json_decref(keep);
+	if (d->setup_fresh)   /* run on this boot, before the probe */
+		json_object_set_new(d->applied, " setup", json_true());
+	d->setup_fresh = false;
 }
 
 void dut_forget(struct dut *d)
@@ -288,6 +432,10 @@ int dut_ready(struct dut *d, const json_t *params, char *out, size_t outlen)
 	d->hook_log = NULL;   /* polled while waiting: the reboot record counts the tries */
 	int st = hook_run(d, "ready", d->cfg.p->router.ready_hook, params, NULL, out, outlen);
 	d->hook_log = log;
+	if (st && dut_hostkey_changed(out)) {
+		snprintf(out, outlen, "%s", dut_hostkey_msg);
+		return -EKEYREJECTED;
+	}
 	return st;
 }
 
@@ -329,13 +477,35 @@ static int ext_verify(struct dut *d, const json_t *params, char *err, size_t err
 	int rc = 0;
 	snprintf(errpath, sizeof(errpath), "%s/verify.err", d->cfg.tmpdir);
 	err[0] = 0;
-	for (size_t i = 0; i < p->router.naxes; i++) {
-		const struct prof_raxis *ra = &p->router.axes[i];
+	/* the router axes' own verify hooks, then router.verify's of built-in axes */
+	size_t nb = json_object_size(p->router.verify);
+	const char *bname[64];
+	const json_t *bhook[64];
+	size_t k = 0;
+	const char *key;
+	json_t *val;
+	json_object_foreach(p->router.verify, key, val)
+		if (k < 64) {
+			bname[k] = key;
+			bhook[k++] = val;
+		}
+	nb = k;
+	for (size_t i = 0; i < p->router.naxes + nb; i++) {
+		const struct prof_raxis *rx = i < p->router.naxes ? &p->router.axes[i] : NULL;
+		/* a built-in axis: {value} is its value, the hook timeout its */
+		struct {
+			const char *name;
+			const json_t *verify;
+			double timeout_s;
+			bool reboot;
+		} one = { rx ? rx->name : bname[i - p->router.naxes],
+			  rx ? rx->verify : bhook[i - p->router.naxes], rx ? rx->timeout_s : 0,
+			  rx && rx->reboot }, *ra = &one;
 		if (!ra->verify)
 			continue;
 		if (!d->verified && !(d->verified = json_object()))
 			return -ENOMEM;
-		res_value_str(json_object_get(params, ra->name), want, sizeof(want));
+		res_value_str(prof_value(p, params, ra->name), want, sizeof(want));
 		int st = hook_exec(d, "verify", ra->name, ra->verify, params, NULL, out,
 				   sizeof(out), ra->timeout_s, errpath);
 		trim(out);
@@ -350,8 +520,10 @@ static int ext_verify(struct dut *d, const json_t *params, char *err, size_t err
 		if (st) {
 			char e[300];
 			proc_file_text(errpath, e, sizeof(e));
-			snprintf(msg, sizeof(msg), "reading %s back failed with status %d: %.300s",
-				 ra->name, st, e[0] ? e : tail_of(out, 300));
+			char how[120];
+			snprintf(msg, sizeof(msg), "reading %s back %s: %.300s", ra->name,
+				 how_failed(d, st, how, sizeof(how)),
+				 e[0] && !dut_hostkey_changed(e) ? e : tail_of(e[0] ? e : out, 300));
 		} else if (!out[0]) {
 			snprintf(msg, sizeof(msg), "%s reads back empty on the router (its verify hook "
 				 "printed nothing), the cell wants %s", ra->name, want);
@@ -359,6 +531,7 @@ static int ext_verify(struct dut *d, const json_t *params, char *err, size_t err
 			snprintf(msg, sizeof(msg), "%s is %.100s on the router, the cell wants %s: the "
 				 "setting did not take effect%s", ra->name, out, want,
 				 ra->reboot ? " (read after the reboot)"
+				 : !rx ? ""
 					    : " (if it takes effect only at boot, give the axis "
 					      "\"reboot\": true)");
 		}
@@ -416,8 +589,10 @@ int dut_ext_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
 		int st = hook_run(d, axis, hook, params, text, out, sizeof(out));
 		free(text);
 		if (st) {
-			snprintf(err, errlen, "hook for %s failed with status %d: %.400s", axis, st,
-				 tail_of(out, 400));
+			char how[120];
+			snprintf(err, errlen, "hook for %s %s: %.400s", axis,
+				 how_failed(d, st, how, sizeof(how)), tail_of(out, 400));
+			ext_unsure(d);
 			return -EIO;
 		}
 	}
@@ -430,6 +605,14 @@ int dut_ext_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
 		return rc;
 	if (p->router.check_hook) {
 		int st = hook_run(d, "check", p->router.check_hook, params, NULL, out, sizeof(out));
+		if (st)
+			ext_unsure(d);
+		if (st && d->timed_out) {
+			char how[120];
+			snprintf(err, errlen, "the router's check hook %s: %.500s",
+				 how_failed(d, st, how, sizeof(how)), tail_of(out, 500));
+			return -EIO;
+		}
 		if (st) {
 			snprintf(err, errlen, "the router's check hook says the settings did not take "
 				 "effect (status %d): %.500s", st, tail_of(out, 500));
@@ -512,6 +695,33 @@ int dut_reach(struct dut *d, char *err, size_t errlen)
 	}
 	json_decref(seen);
 	return rc;
+}
+
+int dut_boot_id(struct dut *d, char *buf, size_t len)
+{
+	char out[512];
+	buf[0] = 0;
+	if (d->kind != PR_EXTERNAL || !d->cfg.p->router.boot_hook)
+		return -ENOENT;
+	json_t *log = d->hook_log;
+	d->hook_log = NULL;
+	int st = hook_run(d, "boot", d->cfg.p->router.boot_hook, NULL, NULL, out, sizeof(out));
+	d->hook_log = log;
+	if (st && dut_hostkey_changed(out))
+		return -EKEYREJECTED;
+	trim(out);
+	if (st || !out[0])
+		return -EIO;
+	snprintf(buf, len, "%.*s", (int)strcspn(out, "\n"), out);
+	return 0;
+}
+
+int dut_power_cycle(struct dut *d, char *out, size_t outlen)
+{
+	if (d->kind != PR_EXTERNAL || !d->cfg.p->router.power_cycle_hook)
+		return -ENOENT;
+	return hook_run(d, "power_cycle", d->cfg.p->router.power_cycle_hook, NULL, NULL, out,
+			outlen);
 }
 
 /* An external router's counters: its read hook's output, {"status", "output"}. */

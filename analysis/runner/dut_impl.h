@@ -24,6 +24,10 @@ struct dut {
 	json_t *verified;        /* what this case's verify hooks read back, or NULL */
 	char fault[400];         /* why the forwarder is hung ("" when it answers): it is
 				  * killed and replaced before the next case */
+	bool timed_out;          /* the hook run last was killed at its timeout */
+	double hook_tmo;         /* and that timeout, seconds */
+	bool setup_fresh;        /* the setup hook ran on the router's new boot (before the
+				  * probe): dut_rebooted() keeps it done */
 };
 
 /* ---- dut.c ---- */

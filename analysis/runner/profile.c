@@ -483,6 +483,9 @@ void profile_free(struct profile *p)
 	free(p->router.axes);
 	json_decref(p->router.reboot_hook);
 	json_decref(p->router.ready_hook);
+	json_decref(p->router.verify);
+	json_decref(p->router.boot_hook);
+	json_decref(p->router.power_cycle_hook);
 	struct prof_host *h[1 + 2 * PROF_BOXES_MAX];
 	size_t nh = 0;
 	h[nh++] = &p->topo.rut;

@@ -215,6 +215,13 @@ struct prof_router_cfg {
 			       * frames through it */
 	double reboot_timeout_s; /* how long a reboot may take (default 600) */
 	double reboot_est_s;  /* the plan's estimate of one reboot (default 120) */
+	json_t *verify;       /* object: built-in axis → argument vector that prints the
+			       * router's value of it, compared with the cell's, or NULL */
+	json_t *boot_hook;    /* prints the router's boot identity (changes at every boot),
+			       * or NULL: read over topology.rut.ssh */
+	json_t *power_cycle_hook; /* cuts and restores the router's power (IPMI, a PDU),
+			       * tried once when it does not come back or stops answering;
+			       * or NULL */
 };
 
 /* Sender and sink boxes a topology may list (topology.gen, topology.sink as lists). */
@@ -332,6 +339,12 @@ int prof_hook_scan(const char *word, prof_hook_piece_fn fn, void *ctx, size_t *b
 bool prof_hook_uses(const json_t *argv, const char *axis);
 /* True if an external router's hooks set axis: a hook of its own or one naming it. */
 bool prof_axis_hooked(const struct profile *p, const char *axis);
+/* Whether an external router's setting of axis is read back (a router axis' verify,
+ * router.verify.AXIS). */
+bool prof_axis_verified(const struct profile *p, const char *axis);
+/* The axes an external router's hooks set that nothing reads back (swept or fixed),
+ * up to max names into names; their count. --dry-run warns of each. */
+size_t prof_unread_axes(const struct profile *p, const char **names, size_t max);
 /* True for the axes ppslab applies itself, whatever the router: the traffic's (offered,
  * size, flows, direction). */
 bool prof_axis_by_ppslab(const char *axis);

@@ -176,7 +176,8 @@ static const char *const router_keys[] = { "kind", "ports", "rules_dir", "rt_pri
 					    "threads",
 					    "hooks", "setup_hook", "read_hook", "check_hook",
 					    "hook_timeout", "hook_estimate", "axes", "reboot_hook",
-					    "ready_hook", "reboot_timeout", "reboot_estimate", NULL };
+					    "ready_hook", "reboot_timeout", "reboot_estimate", "verify",
+					    "boot_hook", "power_cycle_hook", NULL };
 static const char *const raxis_keys[] = { "name", "values", "set", "verify", "reboot",
 					   "timeout", NULL };
 
@@ -442,6 +443,32 @@ void prof_parse_router(struct vctx *c, json_t *root, struct profile *p)
 		r->check_hook = json_incref(ch);
 	}
 	parse_hook_estimate(c, o, r);
+	/* router.verify: a read-back hook per built-in axis the hooks set (router axes
+	 * have their own verify) */
+	json_t *vf = o ? json_object_get(o, "verify") : NULL;
+	if (vf && !prof_want_object(c, vf, "router.verify")) {
+		const char *k;
+		json_t *v;
+		char kp[512];
+		json_object_foreach(vf, k, v) {
+			jpos_path_key(kp, sizeof(kp), "router.verify", k);
+			if (!prof_is_axis(k))
+				prof_verr(c, kp, true, "\"%s\" is no built-in axis (a router axis "
+					  "reads itself back with its own \"verify\")", k);
+			prof_check_argv(c, v, kp, PH_AXES);
+		}
+		r->verify = json_incref(vf);
+	}
+	json_t *bh = o ? json_object_get(o, "boot_hook") : NULL;
+	if (bh) {
+		prof_check_argv(c, bh, "router.boot_hook", PH_AXES);
+		r->boot_hook = json_incref(bh);
+	}
+	json_t *pc = o ? json_object_get(o, "power_cycle_hook") : NULL;
+	if (pc) {
+		prof_check_argv(c, pc, "router.power_cycle_hook", PH_NONE);
+		r->power_cycle_hook = json_incref(pc);
+	}
 	json_t *rb = o ? json_object_get(o, "reboot_hook") : NULL;
 	json_t *rd = o ? json_object_get(o, "ready_hook") : NULL;
 	if (rb) {
@@ -469,6 +496,10 @@ void prof_parse_router(struct vctx *c, json_t *root, struct profile *p)
 					  r->axes[i].name);
 		}
 	json_t *he = o ? json_object_get(o, "hook_estimate") : NULL;
+	if (r->kind != PR_EXTERNAL && (vf || bh || pc))
+		prof_verr(c, vf ? "router.verify" : bh ? "router.boot_hook" : "router.power_cycle_hook", true,
+			  "read-back and boot hooks are an external router's: set router.kind to "
+			  "\"external\"");
 	if (r->kind != PR_EXTERNAL && (h || sh || rh || ch || he || ax || rb || rd))
 		prof_verr(c, ax ? "router.axes" : h ? "router.hooks" : sh ? "router.setup_hook"
 			  : rh ? "router.read_hook" : ch ? "router.check_hook" : rb ? "router.reboot_hook"
@@ -534,4 +565,48 @@ void prof_check_coverage(struct vctx *c, const struct profile *p)
 			  "(an argument vector that sets {%s} there) or fix it in params; without one "
 			  "every %s cell would measure the same router under another label", a, a, a, a);
 	}
+	/* a reboot is waited for until the router's boot identity changed, and a restart
+	 * between trials is noticed by it: without a way to read it, hooks would run on
+	 * the old boot of a router still shutting down */
+	for (size_t i = 0; i < p->router.naxes; i++) {
+		if (!p->router.axes[i].reboot || p->topo.rut.ssh || p->router.boot_hook)
+			continue;
+		snprintf(kp, sizeof(kp), "router.axes[%zu].reboot", i);
+		prof_verr(c, kp, false, "axis %s takes a reboot, but nothing reads the router's boot "
+			  "identity, so a reboot that has not happened yet cannot be told from one that "
+			  "is over: give topology.rut.ssh (its kern.boottime or boot_id is read there) or "
+			  "router.boot_hook (an argument vector that prints it)", p->router.axes[i].name);
+		break;
+	}
+}
+
+bool prof_axis_verified(const struct profile *p, const char *axis)
+{
+	const struct prof_raxis *ra = prof_router_axis(p, axis);
+	return ra ? ra->verify != NULL : json_object_get(p->router.verify, axis) != NULL;
+}
+
+size_t prof_unread_axes(const struct profile *p, const char **names, size_t max)
+{
+	size_t n = 0;
+	if (p->router.kind != PR_EXTERNAL)
+		return 0;
+	for (size_t i = 0; i < p->naxes && n < max; i++) {
+		const char *a = p->axes[i].name;
+		if (prof_axis_by_ppslab(a) || prof_axis_verified(p, a))
+			continue;
+		if (p->axes[i].router || prof_axis_hooked(p, a))
+			names[n++] = a;
+	}
+	/* a fixed value a hook sets is a setting too */
+	const char *k;
+	json_t *v;
+	json_object_foreach(p->router.hooks, k, v) {
+		bool swept = false;
+		for (size_t i = 0; i < p->naxes; i++)
+			swept |= !strcmp(p->axes[i].name, k);
+		if (!swept && !prof_axis_by_ppslab(k) && !prof_axis_verified(p, k) && n < max)
+			names[n++] = k;
+	}
+	return n;
 }

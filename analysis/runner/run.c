@@ -426,6 +426,7 @@ int run_main(const struct run_opts *o)
 		return EX_DATAERR;
 	}
 	if (o->dry_run) {
+		run_warn_unread(r->p);
 		plan_print(r->p, &r->plan, stdout);
 		rc = 0;
 		goto out_plan;
@@ -436,6 +437,14 @@ int run_main(const struct run_opts *o)
 	if ((rc = check_writable(r->out)) || (rc = open_results(r)))
 		goto out_root;   /* open_results may have loaded a file before refusing it */
 	r->cases = json_object_get(r->root, "cases");
+	bool any_failed = false;
+	size_t k;
+	json_t *fc;
+	json_array_foreach(r->cases, k, fc)
+		any_failed |= json_is_string(json_object_get(fc, "status")) &&
+			      !strcmp(json_string_value(json_object_get(fc, "status")), "failed");
+	if (o->retry_failed && any_failed)   /* a complete file is resumed for them */
+		json_object_del(r->root, "complete");
 	if (o->resume && json_is_true(json_object_get(r->root, "complete"))) {
 		if (!o->quiet)
 			fprintf(stderr, "%s is complete: nothing left to resume\n", r->out);
@@ -500,11 +509,15 @@ int run_main(const struct run_opts *o)
 	r->total = r->plan.ncases;
 	r->t_start = mono_ns();
 	rc = 0;
+	unsigned run_in_a_row = 0;
+	bool given_up = false;
 	for (size_t i = 0; i < r->plan.ncases && !stop_req; i++) {
 		const struct plan_case *pc = &r->plan.cases[i];
 		long at = find_case(r->cases, pc->case_id, pc->rep);
 		json_t *c = at >= 0 ? json_array_get(r->cases, (size_t)at) : NULL;
-		if (c && json_is_string(json_object_get(c, "status"))) {
+		if (c && json_is_string(json_object_get(c, "status")) &&
+		    !(o->retry_failed &&
+		      !strcmp(json_string_value(json_object_get(c, "status")), "failed"))) {
 			r->done++;   /* finished before --resume */
 			continue;
 		}
@@ -525,6 +538,7 @@ int run_main(const struct run_opts *o)
 		}
 		if (crc == -EIO)
 			r->failed++;
+		run_in_a_row = crc == -EIO ? run_in_a_row + 1 : crc == 0 ? 0 : run_in_a_row;
 		if (crc != -EINTR) {
 			r->done++;
 			r->case_s_sum += (double)(mono_ns() - t0) / 1e9;
@@ -535,6 +549,16 @@ int run_main(const struct run_opts *o)
 			rc = EX_IOERR;
 			break;
 		}
+		if (o->max_failed && run_in_a_row >= o->max_failed && !stop_req) {
+			/* a dead router fails every case in seconds: keep what was measured */
+			log_err("stopping: %u cases failed in a row (the last: %.300s); the results so "
+				"far are saved, --resume --retry-failed continues once the router is "
+				"back", run_in_a_row,
+				json_is_string(json_object_get(c, "error"))
+				? json_string_value(json_object_get(c, "error")) : "?");
+			given_up = true;
+			break;
+		}
 	}
 	if (r->dut) {
 		json_t *sum = dut_close(r->dut);
@@ -543,7 +567,7 @@ int run_main(const struct run_opts *o)
 	}
 	if (!rc) {
 		run_finish_outputs(r);
-		if (!stop_req)
+		if (!stop_req && !given_up)
 			json_object_set_new(r->root, "complete", json_true());
 		if (run_save(r))
 			rc = EX_IOERR;
@@ -551,7 +575,8 @@ int run_main(const struct run_opts *o)
 	if (!rc) {
 		if (!o->quiet)
 			fprintf(stderr, "results: %s (%zu cases, %zu failed)%s\n", r->out, r->done,
-				r->failed, stop_req ? "; interrupted: --resume continues" : "");
+				r->failed, stop_req ? "; interrupted: --resume continues"
+				: given_up ? "; stopped: --resume --retry-failed continues" : "");
 		if (r->done > r->failed)   /* something to show */
 			run_print_table_plot(r);
 		rc = stop_req ? 130 : r->failed ? 1 : 0;

@@ -22,6 +22,8 @@ struct run_opts {
 	const char *out;         /* results file; NULL: the profile's output.results */
 	const char *plot;        /* plot file (.png/.svg/.txt); NULL: the profile's */
 	bool resume;             /* continue an incomplete results file */
+	bool retry_failed;       /* with resume: run the failed cases again too */
+	unsigned max_failed;     /* stop after this many failed cases in a row (0: never) */
 	bool force;              /* overwrite an incomplete results file */
 	bool kill_strays;        /* stop ppslab tools left running in the lab (lab_procs) */
 	bool dry_run;            /* print the plan, run nothing */
@@ -36,7 +38,8 @@ struct run_opts {
  * EX_CANTCREAT (output not writable, checked before anything runs), EX_IOERR (a save
  * failed mid-run: the previous file is intact), EX_UNAVAILABLE (the lab or a box
  * cannot be set up), EX_NOPERM (netns topology without root), 130 (interrupted: the
- * results so far are saved, the file stays resumable). */
+ * results so far are saved, the file stays resumable). After max_failed failed cases
+ * in a row it stops as an interrupted run does (the file resumable) and returns 1. */
 int run_main(const struct run_opts *o);
 
 #endif

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "log.h"
+#include "proc.h"
 #include "clock.h"
 #include "search.h"
 
@@ -239,6 +241,47 @@ static const char *boot_of(const json_t *env)
 	return b ? b : "";
 }
 
+/* The router's boot identity now, read where it can be: over topology.rut.ssh (the
+ * command the environment reads it with), else by router.boot_hook. 0; -ENOENT: it
+ * cannot be read in this profile; -EIO: the router did not answer; -EKEYREJECTED: ssh
+ * refused its host key. */
+static int router_boot(struct runner *r, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (!r->dut)
+		return -ENOENT;
+	if (!r->rut_box.ssh)
+		return r->p->router.boot_hook ? dut_boot_id(r->dut, buf, len) : -ENOENT;
+	struct box_cmd c;
+	char out[512] = "";
+	int rc = box_sys_init(&c, &r->rut_box, "sh");
+	rc = rc ? rc : box_arg(&c, "-c");
+	rc = rc ? rc : box_arg(&c, "sysctl -n kern.boottime 2>/dev/null || "
+			       "cat /proc/sys/kernel/random/boot_id 2>/dev/null");
+	rc = rc ? rc : box_cmd_done(&c, &r->rut_box);
+	if (rc)
+		return rc;
+	double tmo = r->p->router.hook_timeout_s > 0 ? r->p->router.hook_timeout_s : 30;
+	char errp[600], e[2048];
+	snprintf(errp, sizeof(errp), "%s/boot.err", r->tmpdir);
+	struct proc_opts o = { .netns = c.netns, .out = out, .outlen = sizeof(out),
+			       .err_path = errp, .timeout_ns = (uint64_t)(tmo * 1e9) };
+	int st = proc_run(c.argv, &o);
+	box_cmd_free(&c);
+	out[strcspn(out, "\r\n")] = 0;
+	e[0] = 0;
+	if (st)
+		proc_file_text(errp, e, sizeof(e));
+	if (st && dut_hostkey_changed(e))
+		return -EKEYREJECTED;
+	if (st || !out[0])
+		return -EIO;
+	snprintf(buf, len, "%s", out);
+	return 0;
+}
+
+static bool power_cycle(struct runner *r, json_t *c, const char *why);
+
 /* The wait shown where the progress goes: on a terminal in the progress line, else a
  * line when it starts, every 30 s and at the end. */
 static void progress_wait(struct runner *r, const struct plan_case *pc, double waited,
@@ -279,7 +322,9 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 	bool env_known = r->router_env && !json_object_get(r->router_env, "note");
 	/* a router in a namespace of this host shares its boot: only a box of its own
 	 * (over ssh) shows a restart in its boot identity */
-	snprintf(before, sizeof(before), "%s", r->rut_box.ssh ? boot_of(r->router_env) : "");
+	snprintf(before, sizeof(before), "%s", r->rut_box.ssh ? boot_of(r->router_env)
+		 : r->boot_seen);
+	bool by_hook = !r->rut_box.ssh && r->p->router.boot_hook;
 	json_t *axes = json_object();
 	for (size_t a = 0; a < p->router.naxes; a++)
 		if (p->router.axes[a].reboot) {
@@ -298,8 +343,17 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 	json_object_set_new(c, "router_reboot", rec);
 	progress_wait(r, pc, 0, 0, "the router restarts; waiting until it is back");
 	int rc = -EIO;
+	bool hostkey = false;
+	bool cycled = false;
 	for (;;) {
 		waited = (double)(mono_ns() - t0) / 1e9;
+		if (waited >= tmo && !cycled && !hostkey && power_cycle(r, c, "the router did not "
+									"come back after its reboot")) {
+			cycled = true;   /* and as long again */
+			t0 = mono_ns();
+			delay = 0.5;
+			continue;
+		}
 		if (waited >= tmo)
 			break;
 		double until = fmin(waited + delay, tmo);
@@ -317,6 +371,10 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 		if (p->router.ready_hook) {
 			char out[512];
 			int st = dut_ready(r->dut, pc->params, out, sizeof(out));
+			if (st == -EKEYREJECTED) {   /* no use waiting: it never passes */
+				hostkey = true;
+				break;
+			}
 			ready = st == 0;
 			if (!ready) {
 				out[strcspn(out, "\n")] = 0;
@@ -324,7 +382,31 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 					 st, out[0] ? ": " : "", out);
 			}
 		} else {
-			ready = probe(r, pc->params, last, sizeof(last));
+			/* the setup first (forwarding may be off until it runs), on the new
+			 * boot once its identity can tell */
+			ready = true;
+			if (p->router.setup_hook && before[0] && (by_hook || r->rut_box.ssh)) {
+				char nb[256];
+				int b = router_boot(r, nb, sizeof(nb));
+				if (b == -EKEYREJECTED) {
+					hostkey = true;
+					break;
+				}
+				if (b || !strcmp(nb, before)) {
+					snprintf(last, sizeof(last), b ? "its boot identity cannot be read "
+						 "yet" : "it has not restarted yet (its boot identity is "
+						 "unchanged: %.200s)", nb);
+					ready = false;
+				}
+			}
+			char se[400];
+			if (ready && p->router.setup_hook &&
+			    dut_setup_now(r->dut, pc->params, se, sizeof(se))) {
+				snprintf(last, sizeof(last), "%.500s", se);
+				ready = false;
+			}
+			if (ready)
+				ready = probe(r, pc->params, last, sizeof(last));
 		}
 		if (*r->env.stop) {
 			rc = -EINTR;
@@ -332,13 +414,29 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 		}
 		if (!ready)
 			continue;
+		char now[256];
+		int brc = by_hook || r->rut_box.ssh ? router_boot(r, now, sizeof(now)) : 0;
+		if (brc == -EKEYREJECTED) {   /* no use waiting: it never passes */
+			hostkey = true;
+			break;
+		}
+		if (by_hook) {   /* its boot identity by router.boot_hook */
+			if (brc || (before[0] && !strcmp(now, before))) {
+				snprintf(last, sizeof(last), brc ? "it answers, but its boot identity "
+					 "cannot be read (router.boot_hook)" : "it answers, but has not "
+					 "restarted yet (its boot identity is unchanged: %.200s)", now);
+				continue;
+			}
+			snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);
+			json_object_set_new(rec, "boot_id", json_string(now));
+		}
 		if (env_known) {
 			json_t *env = run_external_env(r, false);
-			const char *now = boot_of(env);
-			if (before[0] && (!*now || !strcmp(now, before))) {
-				snprintf(last, sizeof(last), *now ? "it answers, but has not restarted yet "
+			const char *eb = boot_of(env);
+			if (before[0] && (!*eb || !strcmp(eb, before))) {
+				snprintf(last, sizeof(last), *eb ? "it answers, but has not restarted yet "
 					 "(its boot identity is unchanged: %.200s)"
-					 : "it answers, but its boot identity cannot be read", now);
+					 : "it answers, but its boot identity cannot be read", eb);
 				json_decref(env);
 				continue;
 			}
@@ -347,7 +445,10 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 			json_object_set_new(env, "collected_utc", json_string(t));
 			json_decref(r->router_env);
 			r->router_env = env;
-			json_object_set_new(rec, "boot_id", *now ? json_string(now) : json_null());
+			eb = boot_of(env);
+			json_object_set_new(rec, "boot_id", *eb ? json_string(eb) : json_null());
+			if (r->rut_box.ssh)
+				snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", eb);
 		}
 		rc = 0;
 		break;
@@ -356,10 +457,15 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 	json_object_set_new(rec, "waited_s", json_real(round(waited * 10) / 10));
 	json_object_set_new(rec, "tries", json_integer(tries));
 	json_object_set_new(rec, "back", json_boolean(rc == 0));
-	if (rc == -EIO) {
+	if (hostkey) {
+		snprintf(err, errlen, "after the reboot for %s (%.1f s), %s", what, waited,
+			 dut_hostkey_msg);
+		json_object_set_new(rec, "last", json_string(dut_hostkey_msg));
+	} else if (rc == -EIO) {
 		snprintf(err, errlen, "the router did not come back after the reboot for %s: waited "
-			 "%.1f s (router.reboot_timeout %g s), %d tr%s; the last: %s", what, waited,
-			 tmo, tries, tries == 1 ? "y" : "ies", last);
+			 "%.1f s (router.reboot_timeout %g s)%s, %d tr%s; the last: %s", what, waited,
+			 tmo, cycled ? " again after its power was cycled" : "", tries,
+			 tries == 1 ? "y" : "ies", last);
 		json_object_set_new(rec, "last", run_jtext(last));
 	}
 	if (!r->o->quiet && !r->tty && rc == 0)
@@ -367,6 +473,124 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 			r->done + 1, r->total, pc->case_id, pc->rep, waited, tries,
 			tries == 1 ? "y" : "ies");
 	return rc;
+}
+
+/* Polls the router's boot identity with backoff (0.5 s, doubling, at most 10 s apart)
+ * until it can be read or tmo seconds passed: router_boot()'s result. */
+static int wait_boot(struct runner *r, char *now, size_t len, double tmo)
+{
+	uint64_t t0 = mono_ns();
+	double delay = 0.5;
+	int brc;
+	while ((brc = router_boot(r, now, len)) == -EIO && !*r->env.stop &&
+	       (double)(mono_ns() - t0) / 1e9 < tmo) {
+		uint64_t until = mono_ns() + (uint64_t)(delay * 1e9);
+		delay = fmin(delay * 2, 10);
+		while (!*r->env.stop && mono_ns() < until)
+			usleep(100 * 1000);
+	}
+	return brc;
+}
+
+/* router.power_cycle_hook, when the router does not answer: its run recorded in c's
+ * "router_power_cycle". True when it ran and exited 0. */
+static bool power_cycle(struct runner *r, json_t *c, const char *why)
+{
+	char out[1024];
+	if (!r->dut || !r->p->router.power_cycle_hook)
+		return false;
+	if (!r->o->quiet)
+		log_warn("%s: power-cycling it (router.power_cycle_hook)", why);
+	int st = dut_power_cycle(r->dut, out, sizeof(out));
+	json_t *pc = json_pack("{s:s,s:i}", "why", why, "status", st);
+	if (pc && st) {
+		out[strcspn(out, "\n")] = 0;
+		json_object_set_new(pc, "output", run_jtext(out));
+	}
+	json_object_set_new(c, "router_power_cycle", pc);
+	r->boot_stale = true;
+	return st == 0;
+}
+
+/* The router stopped answering (its boot identity cannot be read): with
+ * router.power_cycle_hook, cycle its power once and wait up to router.reboot_timeout
+ * for it to answer again. router_boot()'s result at the end, the identity in now. */
+static int revive(struct runner *r, json_t *c, const char *why, char *now, size_t len)
+{
+	if (!power_cycle(r, c, why))
+		return -EIO;
+	int brc = wait_boot(r, now, len, r->p->router.reboot_timeout_s);
+	json_object_set_new(json_object_get(c, "router_power_cycle"), "back",
+			    json_boolean(brc == 0));
+	return brc;
+}
+
+/* After a trial on an external router: its read hook must have answered, and its
+ * boot identity must be the one the case's settings were made on. A router that
+ * restarted (or crashed) lost its runtime settings: the trial fails, the setup and
+ * every hook run again in the next case, and the case records both identities. A
+ * router that does not answer is waited for up to router.reboot_timeout. 0, or -EIO
+ * with why. */
+static int router_after_trial(struct runner *r, const json_t *rec, json_t *c, char *why,
+			      size_t len)
+{
+	const struct profile *p = r->p;
+	if (!r->dut || p->router.kind != PR_EXTERNAL)
+		return 0;
+	const json_t *rut = json_object_get(rec, "rut");
+	json_int_t rst = json_integer_value(json_object_get(rut, "status"));
+	int rc = 0;
+	if (p->router.read_hook && json_is_object(rut) && rst != 0) {
+		snprintf(why, len, "the router's read hook failed after the trial (status %lld): "
+			 "its counters, and whether it kept its settings, are unknown",
+			 (long long)rst);
+		rc = -EIO;
+	}
+	if (!r->boot_seen[0])
+		return rc;
+	char now[256];
+	int brc = wait_boot(r, now, sizeof(now), p->router.reboot_timeout_s);
+	bool cycled = false;
+	if (brc == -EIO && !*r->env.stop) {
+		cycled = json_object_get(c, "router_power_cycle") == NULL;
+		brc = cycled ? revive(r, c, "the router stopped answering during a trial", now,
+				      sizeof(now)) : brc;
+	}
+	if (brc == -ENOENT || (!brc && !strcmp(now, r->boot_seen)))
+		return rc;
+	json_t *rs = json_object();
+	json_object_set_new(rs, "boot_id_before", json_string(r->boot_seen));
+	json_object_set_new(rs, "boot_id", brc ? json_null() : json_string(now));
+	json_object_set_new(c, "router_restarted", rs);
+	if (brc)
+		snprintf(why, len, "the router stopped answering during the trial: its boot "
+			 "identity could not be read for %.0f s (router.reboot_timeout)%s",
+			 p->router.reboot_timeout_s, cycled ? ", nor after its power was cycled"
+			 : p->router.power_cycle_hook ? "" : "; a router.power_cycle_hook would "
+			 "restart it");
+	else
+		snprintf(why, len, "the router %s during the trial (its boot identity was "
+			 "%.100s, now %.100s): its runtime settings are lost, so its setup and every "
+			 "hook run again in the next case", cycled ? "stopped answering and was "
+			 "power-cycled" : "restarted", r->boot_seen, now);
+	/* nothing set since the boot holds now; reboot axes, written to the router's
+	 * disk, do */
+	dut_rebooted(r->dut);
+	r->boot_seen[0] = 0;
+	if (!brc) {
+		snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);
+		if (r->rut_box.ssh && r->router_env) {
+			json_t *env = run_external_env(r, false);
+			char t[32];
+			run_utc_now(t, sizeof(t));
+			json_object_set_new(env, "collected_utc", json_string(t));
+			json_decref(r->router_env);
+			r->router_env = env;
+		}
+	}
+	if (!r->o->quiet)
+		log_warn("%s", why);
+	return -EIO;
 }
 
 /* Brings the router to the cell: a restart first when a reboot axis changes (waited
@@ -378,17 +602,26 @@ static int router_to_cell(struct runner *r, const struct plan_case *pc, json_t *
 	if (!r->dut)
 		return 0;
 	dut_case_begin(r->dut);
-	if (r->boot_stale && r->router_env && dut_reboot_pending(r->dut, pc->params)) {
+	/* the boot the case's settings are made on, to tell a restart after them */
+	if (!r->boot_seen[0] && router_boot(r, r->boot_seen, sizeof(r->boot_seen)))
+		r->boot_seen[0] = 0;
+	if (r->boot_stale && dut_reboot_pending(r->dut, pc->params)) {
 		/* it may have come back late: the boot a restart must change is today's */
-		json_decref(r->router_env);
-		r->router_env = run_external_env(r, false);
+		if (r->router_env) {
+			json_decref(r->router_env);
+			r->router_env = run_external_env(r, false);
+		}
+		if (router_boot(r, r->boot_seen, sizeof(r->boot_seen)))
+			r->boot_seen[0] = 0;
 		r->boot_stale = false;
 	}
 	int rc = dut_apply_reboot(r->dut, pc->params, err, errlen);
 	if (rc == 1) {
 		rc = wait_back(r, pc, c, err, errlen);
-		if (rc)
+		if (rc) {
 			dut_forget(r->dut);   /* whatever state it is in, set all of it again */
+			r->boot_seen[0] = 0;  /* and its boot is read again when it answers */
+		}
 		else
 			dut_rebooted(r->dut);
 		r->boot_stale = rc != 0;
@@ -427,6 +660,14 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 		return -ENOMEM;
 	}
 	if (rc) {
+		/* a router that stopped answering is power-cycled for the next case */
+		char now[256];
+		if (r->boot_seen[0] && p->router.power_cycle_hook &&
+		    router_boot(r, now, sizeof(now)) == -EIO &&
+		    !revive(r, c, "the router does not answer", now, sizeof(now))) {
+			dut_rebooted(r->dut);
+			snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);
+		}
 		json_object_set_new(c, "status", json_string("failed"));
 		json_object_set_new(c, "error", run_jtext(err));
 		json_object_set_new(c, "flags", flags);
@@ -466,6 +707,11 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 		if (!rec)
 			break;
 		json_object_set_new(rec, "why", json_string(req.why ? req.why : ""));
+		char rwhy[600];
+		if (rc != -EINTR && router_after_trial(r, rec, c, rwhy, sizeof(rwhy))) {
+			json_object_set_new(rec, "error", json_string(rwhy));
+			rc = -EIO;
+		}
 		int nfail = checks_run(rec, &cc);
 		char spoil[32] = "";
 		/* traffic other than asked for (docs/method.md#a-sender-that-falls-behind):
@@ -553,4 +799,17 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	json_object_set_new(c, "flags", flags);
 	json_object_set_new(c, "status", json_string(json_array_size(flags) ? "flagged" : "ok"));
 	return 0;
+}
+
+void run_warn_unread(const struct profile *p)
+{
+	const char *names[128];
+	size_t n = prof_unread_axes(p, names, 128);
+	for (size_t i = 0; i < n; i++) {
+		const struct prof_raxis *ra = prof_router_axis(p, names[i]);
+		log_warn("%s: nothing reads it back from the router, so a hook that did not take "
+			 "effect would be measured under its label: give %s%s%s", names[i],
+			 ra ? "router.axes[]" : "router.verify.", ra ? "" : names[i],
+			 ra ? ".verify for it" : " (an argument vector that prints the router's value)");
+	}
 }

@@ -43,6 +43,7 @@ struct runner {
 				  * every reboot), or NULL */
 	bool boot_stale;         /* a reboot was not waited out: router_env's boot identity
 				  * may be old */
+	char boot_seen[256];     /* the external router's boot identity last read, or "" */
 };
 
 /* run.c: the results document */
@@ -81,6 +82,8 @@ json_t *run_rig_measure(struct runner *r);
 /* run_case.c: runs one case into c (the case object already in the document). Returns
  * 0, -EINTR, or -EIO (the case failed: its status says so). */
 int run_case(struct runner *r, const struct plan_case *pc, json_t *c);
+/* --dry-run: a warning line for each setting of an external router nothing reads back. */
+void run_warn_unread(const struct profile *p);
 
 /* run_print.c: the summary and the rule-cost fits into the document; the table and the
  * plot the profile's output asks for, or the single cell's metrics. */

@@ -358,11 +358,18 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	for (size_t i = 0; i < na; i++)
 		all[i]->in = -1;
 
-	/* A tool that does not stop when told ends by its own duration (--duration). */
+	/* A tool that does not stop when told ends by its own duration (--duration), counted
+	 * from its start: the sinks start first, so theirs covers what runs before the load
+	 * too: the router's read hook (up to its timeout), the senders' start (their common
+	 * instant, up to 20 s ahead), the trial and settling, and 4 s to spare. A remote sink
+	 * ends by it when closing its input did not reach it; one of this host is stopped. */
 	bool remote = false;
 	for (size_t i = 0; i < na; i++)
 		remote |= all[i]->tb->box.ssh != NULL;
-	double limit = r->warmup_s + r->duration_s + p->trial.settle_s + (remote ? 4 : 60);
+	double before_load = (e->dut && p->router.kind == PR_EXTERNAL && p->router.read_hook
+			      ? p->router.hook_timeout_s : 0) + (ng > 1 ? 20 : 0);
+	double limit = r->warmup_s + r->duration_s + p->trial.settle_s +
+		       (remote ? 4 + before_load : 60 + before_load);
 	char err[900] = "";
 	int rc = 0;
 	struct box_cmd c;

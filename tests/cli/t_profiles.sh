@@ -46,6 +46,67 @@ else
 fi
 run "loader-tunable: a value with a quote is refused" 64 "a value with a quote" \
 	sh profiles/hooks/loader-tunable kern.hz '1"; reboot' "$T/loader.conf"
+# --be: the tunable goes into the boot environment that boots next (mounted with
+# bectl), not the running one's; a stand-in bectl with two environments, be1 running
+mkdir -p "$T/fake" "$T/be/be1/boot" "$T/be/be2/boot"
+printf 'kern.hz="100"\n' >"$T/be/be1/boot/loader.conf"
+printf 'kern.hz="100"\n' >"$T/be/be2/boot/loader.conf"
+cat >"$T/fake/bectl" <<SH
+#!/bin/sh
+case \$1 in
+list) printf 'be1\tNR\t/\t1G\nbe2\t-\t-\t1G\n' ;;
+mount) ln -s "$T/be/\$2/boot" "\$3/boot" && echo "\$3" >"$T/be/mounted" ;;
+umount) rm -f "\$(cat "$T/be/mounted")/boot" && echo "\$2" >"$T/be/umounted" ;;
+esac
+SH
+chmod 755 "$T/fake/bectl"
+run "loader-tunable --be be2: exits 0" 0 "" env PATH="$T/fake:$PATH" sh profiles/hooks/loader-tunable --be be2 kern.hz 4000
+if [ "$(cat "$T/be/be2/boot/loader.conf")" = 'kern.hz="4000"' ] && [ "$(cat "$T/be/be1/boot/loader.conf")" = 'kern.hz="100"' ] \
+	&& [ "$(cat "$T/be/umounted" 2>/dev/null)" = be2 ]; then
+	ok "loader-tunable --be be2: be2's loader.conf set, the running be1's untouched, be2 unmounted"
+else
+	no "loader-tunable --be be2: be2's loader.conf set, the running be1's untouched, be2 unmounted" \
+		"be1: $(cat "$T/be/be1/boot/loader.conf") be2: $(cat "$T/be/be2/boot/loader.conf")"
+fi
+
+# the default read hooks: the router's own counters as the JSON a read hook gives;
+# FreeBSD's with stand-ins for netstat, sysctl and ipfw printing what FreeBSD 14 does
+mkdir -p "$T/bsd"
+cat >"$T/bsd/netstat" <<'SH'
+#!/bin/sh
+echo "Name    Mtu Network       Address              Ipkts Ierrs Idrop     Opkts Oerrs  Coll  Drop"
+case $2 in
+em0) echo "em0    1500 <Link#1>      00:1b:21:aa:00:01   100000     0   250        10     0     0     0"
+     echo "em0       - 198.18.0.0/24 198.18.0.1              5     -     -         5     -     -     -" ;;
+em1) echo "em1    1500 <Link#2>      00:1b:21:aa:00:02       12     0     0     99700     3     0     7" ;;
+esac
+SH
+cat >"$T/bsd/sysctl" <<'SH'
+#!/bin/sh
+printf 'kern.polling.burst: 150\nkern.polling.lost_polls: 42\nkern.polling.short_ticks: 7\nkern.polling.phase: 0\n'
+SH
+cat >"$T/bsd/ipfw" <<'SH'
+#!/bin/sh
+printf '00100 99000 5940000 count ip from any to any\n00200     0       0 deny ip from 198.18.128.1 to any\n65000 99000 5940000 allow ip from any to any\n65535     0       0 deny ip from any to any\n'
+SH
+chmod 755 "$T/bsd/netstat" "$T/bsd/sysctl" "$T/bsd/ipfw"
+PATH="$T/bsd:$PATH" sh profiles/hooks/read-freebsd em0 em1 >"$T/readbsd.json" 2>"$T/err"
+if jq -e '.rx_pkts == 100012 and .fwd_pkts == 99710 and .ifaces.em0.idrops == 250
+	and .ifaces.em1.oerrs == 3 and .polling.lost_polls == 42 and .polling.short_ticks == 7
+	and (.rules | map(.number) == [100, 65000]) and .rules[0].pkts == 99000' "$T/readbsd.json" >/dev/null; then
+	ok "read-freebsd: the ports' counters (the <Link> lines), kern.polling and ipfw's counting rules"
+else
+	no "read-freebsd: the ports' counters (the <Link> lines), kern.polling and ipfw's counting rules" \
+		"$(cat "$T/readbsd.json" "$T/err")"
+fi
+sh profiles/hooks/read-linux lo >"$T/readlx.json" 2>"$T/err"
+if jq -e '(.rx_pkts | type) == "number" and .rx_pkts == .ifaces.lo.rx_packets
+	and (.softnet.dropped | type) == "number" and (.softnet.time_squeeze | type) == "number"' "$T/readlx.json" >/dev/null; then
+	ok "read-linux: the port's counters and softnet_stat as JSON"
+else
+	no "read-linux: the port's counters and softnet_stat as JSON" "$(cat "$T/readlx.json" "$T/err")"
+fi
+run "read-linux: an interface that does not exist fails" 1 "no interface" sh profiles/hooks/read-linux nosuch0
 
 # router axes: every error placed
 cat >"$T/raxes.json" <<'JSON'

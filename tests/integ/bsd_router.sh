@@ -16,7 +16,15 @@
 #   sysctl [-n] NAME[=VALUE]...   kern.boottime from the machine, everything else
 #       (kern.hz, kern.polling.*, net.inet.ip.fw.*) from the forwarder, which refuses to
 #       change kern.hz as FreeBSD does
+#   sysctl net.inet.ip.forwarding[=1]  as FreeBSD's: off at boot when DIR/rc.conf exists
+#                                 without gateway_enable="YES" (then the firewall of the
+#                                 forwarder denies everything until it is set to 1)
 #   reboot                        asks the machine to restart, and returns
+#   crash SECONDS                 the machine restarts by itself SECONDS from now (a
+#                                 kernel panic, a watchdog): nothing on it is told
+#   hang SECONDS                  the machine hangs SECONDS from now: forwarding and
+#                                 ssh stop, and it stays so until its power is cycled
+#                                 ("power" written to DIR/power, as a PDU would)
 set -u
 cmd=${1:-}
 case $cmd in
@@ -29,6 +37,15 @@ mkdir -p "$D/bin"
 cat >"$D/bin/sysctl" <<SH
 #!/bin/sh
 if [ "\$*" = "-n kern.boottime" ]; then cat "$D/boottime"; exit; fi
+if [ "\$*" = "net.inet.ip.forwarding=1" ]; then
+	"$BIN/ppslab-rut" ctl "$D/rut.sock" sysctl -q net.inet.ip.fw.enable=0 && echo "net.inet.ip.forwarding: 0 -> 1"
+	exit
+fi
+if [ "\$*" = "-n net.inet.ip.forwarding" ]; then
+	e=\$("$BIN/ppslab-rut" ctl "$D/rut.sock" sysctl -n net.inet.ip.fw.enable) || exit 1
+	[ "\$e" = 0 ] && echo 1 || echo 0
+	exit
+fi
 if [ "\$*" = "kern.boottime" ]; then echo "kern.boottime: \$(cat "$D/boottime")"; exit; fi
 exec "$BIN/ppslab-rut" ctl "$D/rut.sock" sysctl "\$@"
 SH
@@ -36,7 +53,16 @@ cat >"$D/bin/reboot" <<SH
 #!/bin/sh
 echo reboot >"$D/power"
 SH
-chmod 755 "$D/bin/sysctl" "$D/bin/reboot"
+cat >"$D/bin/crash" <<SH
+#!/bin/sh
+# a fault planted for a test: the delay is when it strikes, not a wait for anything
+(sleep "\$1"; echo reboot >"$D/power") </dev/null >/dev/null 2>&1 &
+SH
+cat >"$D/bin/hang" <<SH
+#!/bin/sh
+(sleep "\$1"; echo hang >"$D/power") </dev/null >/dev/null 2>&1 &
+SH
+chmod 755 "$D/bin/sysctl" "$D/bin/reboot" "$D/bin/crash" "$D/bin/hang"
 [ -p "$D/power" ] || mkfifo "$D/power"
 # read-write: neither side's open blocks, and a reboot request waits in the pipe
 exec 3<>"$D/power"
@@ -63,20 +89,30 @@ while :; do
 	date +%s.%N >"$D/boottime"
 	hz=$(loader kern.hz 1000)
 	bm=$(loader kern.polling.burst_max 150)
+	# forwarding off at boot unless rc.conf enables it (no rc.conf: on)
+	fwd=()
+	if [ -e "$D/rc.conf" ] && ! grep -q '^gateway_enable="YES"' "$D/rc.conf"; then
+		echo 'deny ip from any to any' >"$D/noforward.rules"
+		fwd=(--rules "$D/noforward.rules")
+	fi
 	rm -f "$D/rut.sock"
 	# rings of 512 frames, as a NIC's: an overload is lost at once, not queued for
 	# seconds, so a trial's test frames (not its warm-up's) come through
 	"$BIN/ppslab-rut" -i afpacket:rut0,ring=v2,frames=512 -o afpacket:rut1,ring=v2,frames=512 \
 		--kernel freebsd-14 --sysctl "kern.hz=$hz" \
-		--burst-max "$bm" --ctl "$D/rut.sock" --json >"$D/rut.out" 2>"$D/rut.err" &
+		--burst-max "$bm" "${fwd[@]}" --ctl "$D/rut.sock" --json >"$D/rut.out" 2>"$D/rut.err" &
 	rut=$!
 	ready_wait "$rut" 30 "$D/rut.out" || echo "boot: ppslab-rut with kern.hz=$hz did not start: $(head -c 300 "$D/rut.err")" >&2
 	"$SSHD" -D -e -f "$CFG" 2>>"$D/sshd.err" &
 	sshd=$!
 	echo up >"$D/state"
 	# off until a reboot request; a trapped signal ends the read
-	read -r _ <&3 || { halt; exit 0; }
+	read -r req <&3 || { halt; exit 0; }
 	halt
+	if [ "$req" = hang ]; then   # dead until the power is cycled
+		echo hung >"$D/state"
+		while read -r req <&3 && [ "$req" != power ]; do :; done
+	fi
 	echo down >"$D/state"
 	sleep "$(cat "$D/down_s" 2>/dev/null || echo 1)"   # the machine restarting
 done

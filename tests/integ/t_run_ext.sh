@@ -52,8 +52,8 @@ eq "a run whose cases failed exits 1" "$?" 1
 t1=$(date +%s)
 check "both hooks were killed after their 1 s timeout (run took $((t1 - t0)) s)" test $((t1 - t0)) -lt 20
 eq "both cases failed" "$(jq -r '[.cases[].status] | join(",")' "$T/r2.json")" "failed,failed"
-check "the error names the hook and its status" \
-	grep -q "hook for pollhz failed with status" <(jq -r '.cases[0].error' "$T/r2.json")
+check "the error names the hook and says it timed out" \
+	grep -q "^hook for pollhz timed out after 1 s" <(jq -r '.cases[0].error' "$T/r2.json")
 eq "the file is complete" "$(jq -r .complete "$T/r2.json")" true
 
 # a check hook that says the settings did not take effect fails the case, nothing measured
@@ -64,6 +64,32 @@ eq "a failed check hook: the run exits 1" "$?" 1
 eq "... its case failed with the hook's words, no trial run" \
 	"$(jq -r '.cases[0] | [.status, (.error | test("check hook says the settings did not take effect \\(status 1\\): em0: polling is off")), (.trials | length)] | map(tostring) | join(",")' "$T/r3.json")" \
 	"failed,true,0"
+# a read hook that fails after the trial fails it: the counters, and whether the router
+# kept its settings, are unknown (here it answers before the trial, not after)
+jq --arg r "$T/r4.json" --arg n "$T/reads" '.matrix = { rules: [0] }
+	| .router.read_hook = ["sh", "-c", "n=$(cat \"$1\" 2>/dev/null || echo 0); echo $((n + 1)) >\"$1\"; [ \"$n\" = 0 ]", "sh", $n]
+	| .rig = { calibrate: false, direct: false } | .output.results = $r' "$P" >"$T/readfail.json"
+"$B/ppslab" run "$T/readfail.json" -q --no-table >/dev/null 2>&1
+eq "a read hook failing after the trial: the run exits 1" "$?" 1
+eq "... its case failed, the trial says why" \
+	"$(jq -r '.cases[0] | [.status, (.trials[0].error | test("^the router.s read hook failed after the trial \\(status 1\\)"))] | map(tostring) | join(",")' "$T/r4.json")" \
+	"failed,true"
+
+# router.verify reads a built-in axis back: a hook that did not take effect fails the
+# case with both values, unmeasured; --dry-run warns of every setting nothing reads back
+jq --arg r "$T/r5.json" '.matrix = { burst_max: [20] } | .params.rules = 0
+	| .router.hooks = { burst_max: ["true"] } | .router.verify = { burst_max: ["echo", "10"] }
+	| .rig = { calibrate: false, direct: false } | .output.results = $r' "$P" >"$T/verify.json"
+"$B/ppslab" run "$T/verify.json" -q --no-table >/dev/null 2>&1
+eq "router.verify: a setting that did not take: the run exits 1" "$?" 1
+eq "... its case failed with both values, no trial run" \
+	"$(jq -r '.cases[0] | [.status, .error, (.trials | length), .router_verify.burst_max.ok] | map(tostring) | join("|")' "$T/r5.json")" \
+	"failed|burst_max is 10 on the router, the cell wants 20: the setting did not take effect|0|false"
+"$B/ppslab" run "$P" --dry-run >/dev/null 2>"$T/dry.err"
+eq "--dry-run warns of the rules hook nothing reads back" \
+	"$(grep -c "warning: rules: nothing reads it back from the router" "$T/dry.err")" 1
+"$B/ppslab" run "$T/verify.json" --dry-run >/dev/null 2>"$T/dry2.err"
+eq "... and not of burst_max, read back by router.verify" "$(grep -c "warning: burst_max" "$T/dry2.err")" 0
 eq "the external router's environment is read in its namespace" \
 	"$(jq -r '.environment.dut | [(.collected | test("in namespace")), (.nics | length > 1)] | map(tostring) | join(",")' "$R")" "true,true"
 done_testing

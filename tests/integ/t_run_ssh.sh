@@ -10,7 +10,7 @@
 # namespace) reached over a second sshd there: its environment read without ppslab,
 # hook words and rule sets arriving intact, its read hook's counters in the checks, an
 # unhooked axis refused, an unknown host key and the user's ConnectTimeout stopping the
-# run before the first case.
+# run before the first case, and a slow read hook the remote sinks wait out.
 . "$(dirname "$0")/lib.sh"
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
 if [ ! -x "$SSHD" ] || ! command -v ssh >/dev/null; then
@@ -225,6 +225,17 @@ check "... from the router's own counters" \
 	test "$(jq '[.cases[].trials[].rut.rx_pkts] | min' "$R2J")" -gt 20000
 eq "the user's ssh options come before ppslab's in the hooks too" \
 	"$(jq -r '.cases[0].router_hooks[0].argv | (index("ConnectTimeout=5") < index("ConnectTimeout=10"))' "$R2J")" true
+# a read hook that takes 6 s before the trial: the remote sink's own limit covers it
+# (it once gave up 4 s after the trial's length, and the trial lost every frame)
+jq --arg r "$T/r3.json" --arg t "$T" '.matrix = { rules: [3] }
+	| .router.read_hook = ["ssh", .router.read_hook[1], "sh", "-c",
+		"n=$(cat \"$1/reads\" 2>/dev/null || echo 0); echo $((n + 1)) >\"$1/reads\"; [ $((n % 2)) = 1 ] || sleep 6; sh \"$1/rut_read.sh\"",
+		"sh", $t]
+	| .output.results = $r' "$P2" >"$T/slowread.json"
+inns gen "$B/ppslab" run "$T/slowread.json" -q --no-table >/dev/null 2>"$T/slowread.err"
+eq "a 6-s read hook before each trial: the run exits 0" "$?" 0
+eq "... and the remote sink counted the load (20,000 pps for 1.5 s: over 27,000 frames)" \
+	"$(jq '[.cases[].trials[].sink[0].rx_pkts > 27000] | all' "$T/r3.json")" true
 # sshd started in the background of a script ignores SIGINT (as every such job does)
 for d in sshd_r sshd; do
 	kill -TERM "${BG_PID[$d]}" 2>/dev/null

@@ -219,7 +219,7 @@ static void t_reboot_groups(void)
 		"  \"axes\": [{\"name\": \"fw\", \"values\": [0, 1], \"set\": [\"f\", \"{value}\"]},"
 		"            {\"name\": \"kern.hz\", \"values\": [100, 1000, 4000],"
 		"             \"set\": [\"l\", \"{value}\"], \"verify\": [\"v\"], \"reboot\": true}],"
-		"  \"reboot_hook\": [\"r\"], \"reboot_estimate\": \"1m\","
+		"  \"reboot_hook\": [\"r\"], \"reboot_estimate\": \"1m\", \"boot_hook\": [\"b\"],"
 		"  \"hook_estimate\": {\"verify\": 0.5}}}";
 	struct profile *p = prof(text, NULL, 0);
 	struct plan pl;

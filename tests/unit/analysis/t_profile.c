@@ -586,6 +586,7 @@ static void t_router_axes(void)
 		       "             \"set\": [\"ssh\", \"r2\", \"bectl\", \"activate\", \"{os}\"]}],\n"
 		       "  \"reboot_hook\": [\"ssh\", \"r2\", \"shutdown\", \"-r\", \"now\"],\n"
 		       "  \"ready_hook\": [\"ping\", \"{kern.hz}\"], \"reboot_timeout\": \"5m\",\n"
+		       "  \"boot_hook\": [\"ssh\", \"r2\", \"sysctl\", \"-n\", \"kern.boottime\"],\n"
 		       "  \"check_hook\": [\"c\", \"{os}\"], \"hook_estimate\": {\"kern.hz\": 3, \"verify\": 2}}}",
 		       &p, &d);
 	T_EQ_INT(rc, 0);
@@ -648,6 +649,31 @@ static void t_router_axes(void)
 		       &p, &d);
 	T_EQ_INT(rc, -EINVAL);
 	T_TRUE(has(&d, ":2:62: router.axes[0].reboot: axis kern.hz takes a reboot, so the profile needs router.reboot_hook"));
+	prof_diag_free(&d);
+	/* a reboot axis needs the router's boot identity: rut.ssh or router.boot_hook;
+	 * router.verify reads back built-in axes only */
+	rc = parse("{\"router\": {\"kind\": \"external\", \"reboot_hook\": [\"r\"], \"axes\": [\n"
+		       "  {\"name\": \"kern.hz\", \"values\": [1], \"set\": [\"x\"], \"reboot\": true}],\n"
+		       " \"verify\": {\"burst_max\": [\"v\"], \"kern.hz\": [\"v\"]}}}", &p, &d);
+	T_EQ_INT(rc, -EINVAL);
+	T_TRUE(has(&d, ":2:62: router.axes[0].reboot: axis kern.hz takes a reboot, but nothing reads the "
+		   "router's boot identity"));
+	T_TRUE(has(&d, ":3:33: router.verify[\"kern.hz\"]: \"kern.hz\" is no built-in axis"));
+	T_EQ_INT(d.n, 2);
+	prof_diag_free(&d);
+	rc = parse("{\"router\": {\"kind\": \"external\", \"reboot_hook\": [\"r\"], \"axes\": [\n"
+		       "  {\"name\": \"kern.hz\", \"values\": [1], \"set\": [\"x\"], \"reboot\": true}],\n"
+		       " \"boot_hook\": [\"b\"], \"verify\": {\"burst_max\": [\"v\", \"{burst_max}\"]},"
+		       " \"hooks\": {\"burst_max\": [\"s\"], \"pollhz\": [\"s\"]}}}", &p, &d);
+	T_EQ_INT(rc, 0);
+	if (p) {
+		const char *un[8];
+		T_TRUE(prof_axis_verified(p, "burst_max") && !prof_axis_verified(p, "kern.hz"));
+		T_EQ_INT(prof_unread_axes(p, un, 8), 2);
+		T_STREQ(un[0], "kern.hz");
+		T_STREQ(un[1], "pollhz");
+		profile_free(p);
+	}
 	prof_diag_free(&d);
 	rc = parse("{\"router\": {\"axes\": [{\"name\": \"os\", \"values\": [1], \"set\": [\"x\"]}]}}",
 		       &p, &d);
