@@ -57,6 +57,11 @@ int fit_rule_cost(const double *n, const double *rate, size_t k, struct fit_rc *
 	return 0;
 }
 
+int fit_rule_visible(double b_s, double r2)
+{
+	return b_s > 0 && r2 >= FIT_R2_MIN;
+}
+
 double fit_rule_rate(const struct fit_rc *f, double n)
 {
 	double t = f->a_s + f->b_s * n;

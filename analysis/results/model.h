@@ -31,6 +31,11 @@ struct fit_rc {
 int fit_rule_cost(const double *n, const double *rate, size_t k, struct fit_rc *out);
 /* The fitted rate at N. */
 double fit_rule_rate(const struct fit_rc *f, double n);
+/* Whether a fit says the rules cost something: b > 0 and R² at least FIT_R2_MIN. A fit
+ * with a negative cost, or one the points do not follow, is not drawn or quoted as a
+ * cost ("no rule cost visible"). Takes b and R² so stored fits[] rows can be judged. */
+#define FIT_R2_MIN 0.7
+int fit_rule_visible(double b_s, double r2);
 
 /* Axis names that count firewall rules ("rules", "fw_rules"); 1 if name is one. */
 int model_is_rules_axis(const char *name);

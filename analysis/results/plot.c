@@ -377,7 +377,7 @@ void plot_gp_titles(struct files *fs, struct frame *fr, const char *title,
 	FILE *f = fs->gp;
 	double y = fr->dumb ? 0 : 4;
 	/* the title block takes at most this much of the height: the rest is the plot's */
-	double budget = fr->h * (fr->dumb ? 0.3 : 0.4);
+	double budget = fr->h * (fr->title_frac > 0 ? fr->title_frac : fr->dumb ? 0.3 : 0.4);
 	if (budget < plot_line_h(fr, PLOT_FONT_TITLE) + y)
 		budget = plot_line_h(fr, PLOT_FONT_TITLE) + y;
 	text_lines(f, fr, title ? title : "", PLOT_FONT_TITLE, 3, budget, &y);
@@ -675,6 +675,7 @@ int plot_words_set(struct plot_words *w, const char *name, const char *arg, char
 			return cli_bad_text(err, errlen, "kind", arg,
 					    "line, heatmap, load, framesize or box");
 		w->rq.kind = (enum plot_kind)v;
+		w->kind_given = 1;
 	} else if (!strcmp(name, "x")) {
 		w->rq.x = arg;
 	} else if (!strcmp(name, "y")) {
@@ -716,6 +717,8 @@ int plot_words_draw(const struct res_file *rf, struct plot_words *w, FILE *said,
 	w->rq.metrics = (const char *const *)w->metrics.v;
 	w->rq.nmetrics = w->metrics.n;
 	w->rq.where = &w->where;
+	if (!w->kind_given && !w->rq.y)
+		plot_default_kind(rf, &w->rq);
 	int r = plot_results(rf, &w->rq, &w->out, err, errlen);
 	if (r || !w->out.path)
 		return r;

@@ -15,7 +15,7 @@
 /* what this file refuses is what it was asked: -EINVAL, with why in err */
 #define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
 
-/* The values of an axis present in a pivot's rows (or columns), in axis order. */
+/* The values of an axis present in a pivot's rows (or columns), in natural order. */
 static size_t present(const struct res_file *rf, const char *axis, const struct pivot *pv,
 		      int in_rows, json_t **out)
 {
@@ -35,6 +35,7 @@ static size_t present(const struct res_file *rf, const char *axis, const struct 
 		if (in)
 			out[n++] = ax->values[v];
 	}
+	plot_sort_values(out, n);
 	return n;
 }
 
@@ -136,8 +137,13 @@ int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o
 	if (rq->title) {
 		snprintf(f->title, sizeof(f->title), "%s", rq->title);
 	} else {
-		size_t n = (size_t)snprintf(f->title, sizeof(f->title), "%s over %s × %s", metric,
-					    xa, pv->row_axis);
+		char wm[256], wx[256], wy[256];
+		name_words(metric, wm, sizeof(wm));
+		size_t n = (size_t)snprintf(f->title, sizeof(f->title), "%s over %s × %s", wm,
+					    name_words(xa, wx, sizeof(wx)),
+					    name_words(pv->row_axis, wy, sizeof(wy)));
+		if (*f->title >= 'a' && *f->title <= 'z')
+			*f->title = (char)(*f->title - 'a' + 'A');
 		if (*pv->fixed && n < sizeof(f->title))
 			snprintf(f->title + n, sizeof(f->title) - n, " (%s)", pv->fixed);
 	}
