@@ -46,21 +46,26 @@ int plot_note_flags(struct fig *f, const struct pivot *pv, const char *how)
 	unsigned char *seen = calloc(f->rf->ncells + 1, 1);
 	if (!seen)
 		return -ENOMEM;
-	size_t n = 0;
+	size_t n = 0, nfail = 0;
 	for (size_t b = 0; b < pv->nblocks; b++)
 		for (size_t i = 0; i < pv->blocks[b].nrows * pv->ncols; i++) {
 			const struct pv_cell *pc = &pv->blocks[b].cells[i];
-			if (pc->cell >= 0 && pc->st.s.n && pc->st.flagged && !seen[pc->cell]) {
-				seen[pc->cell] = 1;
-				n++;
-			}
+			if (pc->cell < 0 || !pc->st.s.n || seen[pc->cell])
+				continue;
+			n += pc->st.flagged > 0;
+			nfail += pc->st.failed > 0;
+			seen[pc->cell] = pc->st.flagged || pc->st.failed;
 		}
 	free(seen);
-	f->nflagged = n;
+	f->nflagged = n + nfail;
 	char lines[6][512];
 	size_t k = plot_flag_notes(pv->reasons, n, how, lines, 6);
 	for (size_t i = 0; i < k; i++)
 		plot_note(f, "%s", lines[i]);
+	/* a cell drawn from fewer repetitions than it had is marked as a flagged one is */
+	if (nfail)
+		plot_note(f, "%zu cell%s with a failed repetition (%s too): the median is of the "
+			  "others", nfail, nfail == 1 ? "" : "s", how);
 	return 0;
 }
 
@@ -441,7 +446,7 @@ int plot_build_xy(struct fig *f, const struct pivot *pv, size_t nm, int has_off,
 					continue;
 				size_t k = se->n;
 				double x;
-				se->nflag[k] = pc->st.flagged;
+				se->nflag[k] = pc->st.flagged + pc->st.failed;
 				if (f->kind == PLOT_LOAD) {
 					const struct pv_cell *co = has_off ? &bl->cells[r * pv->ncols + c + 1]
 									   : NULL;

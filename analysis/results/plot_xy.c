@@ -47,8 +47,8 @@ static void dat_series(FILE *d, const struct fig *f, size_t p, size_t s, long *i
 	const struct ser *se = &f->p[p].s[s];
 	fprintf(d, "%s# panel %zu%s%s, series %zu: %s\n", *index ? "\n\n" : "", p,
 		*f->p[p].label ? " " : "", f->p[p].label, s, se->title);
-	fputs(f->kind == PLOT_LOAD ? "# offered fr fr_low fr_high n bound loss_pct label flagged\n"
-				   : "# x y low high n bound - label flagged\n", d);
+	fputs(f->kind == PLOT_LOAD ? "# offered fr fr_low fr_high n bound loss_pct label flagged (or failed)\n"
+				   : "# x y low high n bound - label flagged (or failed)\n", d);
 	if (f->yscale != 1)
 		fprintf(d, "# y, low and high in units of %g ns\n", f->yscale);
 	for (size_t i = 0; i < se->n; i++) {
@@ -181,6 +181,23 @@ static void title_or_not(FILE *gp, int keyed, const char *t)
 	}
 }
 
+/* A mark drawn around a point (where the rate leaves the bound, the MFR, a flagged
+ * cell) is larger than a key row: the key gets an entry of its own with a small mark,
+ * so that its symbol stays inside the key's box. */
+enum emit_mode { EMIT_KEY, EMIT_KEYED, EMIT_BARE };
+
+static void big_mark(FILE *gp, enum emit_mode mode, int keyed, int pt, const char *ps, const char *rgb,
+		     const char *t)
+{
+	fprintf(gp, " w p pt %d ps %s lw 2 lc rgb '%s' ", pt, mode == EMIT_KEY ? "1.3" : ps, rgb);
+	if (mode == EMIT_KEY || !keyed) {
+		title_or_not(gp, keyed, t);
+		return;
+	}
+	fprintf(gp, "notitle, \\\n     NaN w p pt %d ps 1.3 lw 2 lc rgb '%s' ", pt, rgb);
+	title_or_not(gp, 1, t);
+}
+
 /* Which key entries some panel has, per series. */
 struct keyset {
 	int bound[16], fit[16], leave[16], mfr[16];
@@ -234,8 +251,6 @@ static void panel_title(const struct fig *f, const struct frame *fr, const struc
 		o += (size_t)snprintf(buf + o, len - o, "\n ");
 }
 
-enum emit_mode { EMIT_KEY, EMIT_KEYED, EMIT_BARE };
-
 struct emit_ctx {
 	const struct fig *f;
 	struct files *fs;
@@ -272,7 +287,7 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 	const struct panel *pn = &f->p[p];
 	int keyed = m != EMIT_BARE, detail = m == EMIT_KEYED;
 	int first = 1, named = 0;
-	char t[512], a[64], b2[64];
+	char t[512], a[64], b2[64], rgb[16];
 	for (size_t s = 0; s < c->nser; s++) {
 		const struct ser *se = s < pn->ns ? &pn->s[s] : NULL;
 		if (!(m == EMIT_KEY ? ks->bound[s] : se && se->band))
@@ -333,7 +348,6 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 		if (m == EMIT_KEY ? ks->leave[s] : se && se->leave >= 0) {
 			elem(gp, &first);
 			source(gp, c, m, &named, c->leave_index[p][s], "(zx($1)):(zy($2))");
-			fprintf(gp, " w p pt 6 ps 3.2 lw 2 lc rgb '#%s' ", colors[s % NCOLOR]);
 			if (detail)
 				snprintf(t, sizeof(t), "%s%sleaves the bound at %s=%s",
 					 c->nser > 1 ? se->name : "", c->nser > 1 ? " " : "", f->xaxis,
@@ -341,12 +355,12 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 			else
 				snprintf(t, sizeof(t), "%s%sleaves the bound", c->nser > 1 ?
 					 f->p[0].s[s].name : "", c->nser > 1 ? " " : "");
-			title_or_not(gp, keyed, t);
+			snprintf(rgb, sizeof(rgb), "#%s", colors[s % NCOLOR]);
+			big_mark(gp, m, keyed, 6, "3.2", rgb, t);
 		}
 		if (m == EMIT_KEY ? ks->mfr[s] : se && se->mfr >= 0 && f->kind == PLOT_LOAD) {
 			elem(gp, &first);
 			source(gp, c, m, &named, c->mfr_index[p][s], "(zx($1)):2");
-			fprintf(gp, " w p pt 6 ps 3 lw 2 lc rgb '#%s' ", colors[s % NCOLOR]);
 			if (detail)
 				snprintf(t, sizeof(t), "MFR%s%s %s at %s offered", c->nser > 1 ? " " : "",
 					 c->nser > 1 ? se->name : "",
@@ -355,7 +369,8 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 			else
 				snprintf(t, sizeof(t), "MFR%s%s", c->nser > 1 ? " " : "",
 					 c->nser > 1 ? f->p[0].s[s].name : "");
-			title_or_not(gp, keyed, t);
+			snprintf(rgb, sizeof(rgb), "#%s", colors[s % NCOLOR]);
+			big_mark(gp, m, keyed, 6, "3", rgb, t);
 		}
 	}
 	/* flagged cells over everything they could hide under: one style, one key entry */
@@ -363,8 +378,7 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 		elem(gp, &first);
 		source(gp, c, m, &named, c->flag_index[p], "(zx($1)):(zy($2))");
 		/* an open square around the point: the value's own marker stays visible */
-		fprintf(gp, " w p pt 4 ps 2.4 lw 2 lc rgb '%s' ", PLOT_FLAGGED_RGB);
-		title_or_not(gp, keyed, PLOT_FLAGGED_KEY);
+		big_mark(gp, m, keyed, 4, "2.4", PLOT_FLAGGED_RGB, PLOT_FLAGGED_KEY);
 		if (m != EMIT_KEY && c->y2 && c->flag_y2[p]) {
 			elem(gp, &first);
 			source(gp, c, m, &named, c->flag_index[p], "(zx($1)):3 axes x1y2");

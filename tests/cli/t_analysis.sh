@@ -115,6 +115,17 @@ check "table: min–max, ±stdev and n equal the golden text" $?
 run "table: --where picks a block" 0 "" "$B" table "$D/sweep.json" --where rules=10,burst_max=150 --rows pollhz --title ''
 lines=$(wc -l <"$T/out"); grep -q '^3000 ' "$T/out"; r=$?
 check "table: --where rules=10,burst_max=150 gives one column of 5 rows" $(( r || lines != 6 )) "$(cat "$T/out")"
+# latency: one unit per table, named, 3 significant digits; a failed repetition marked
+jq '(.cases[] | select(.params.pollhz == 1000 and .params.burst_max == 50) | .metrics.lat_p50_ns) |= 813694975
+	| (.cases[] | select(.params.pollhz == 2000 and .params.burst_max == 50) | .metrics.lat_p50_ns) |= 471000' "$D/sweep.json" >"$T/lat.json"
+run "table: latency in one unit" 0 "" "$B" table "$T/lat.json" --metric lat_p50_ns --where rules=0
+grep -q '^lat_p50_ns in ms, median of 3 repetitions (rules=0)$' "$T/out" && grep -q '^1000  *814  *0.500$' "$T/out" &&
+	grep -q '^2000  *0.471  *0.250\*$' "$T/out" && ! grep -q '813,694,975' "$T/out"
+check "table: nanoseconds in ms for the whole table, 3 significant digits, the unit in the caption" $? "$(cat "$T/out")"
+run "table: latency beside other metrics" 0 "" "$B" table "$D/small.json" --metric fwd_pps,lat_p99_ns --where burst_max=50
+grep -q '^pollhz  *fwd_pps  *lat_p99_ns (µs)$' "$T/out" && grep -q '^2000  *99,975†  *60.8†$' "$T/out" &&
+	grep -q '^† a repetition failed (1 cell): the median is of the others$' "$T/out"
+check "table: a latency column names its unit; a cell with a failed repetition is marked †" $? "$(cat "$T/out")"
 run "table: html" 0 "" "$B" table "$D/small.json" -f html
 grep -q '<td class="r">149,990\*</td>' "$T/out"; check "table: html cells escaped and right-aligned" $?
 run "table: unknown axis" 64 "--rows hz: .*has no such axis \(axes: pollhz, burst_max\)" "$B" table "$D/small.json" --rows hz
@@ -317,22 +328,25 @@ check "plot: a fit with no visible cost is not drawn; the notes say so" $? "$(gr
 # ---- flagged cells are marked on every kind, failed cases never drawn -------------------
 # small.json: pollhz=1000/burst_max=150 has a repetition flagged "offered load 3.1% below
 # intended" (and pollhz=2000/burst_max=50 a failed one, whose flags the notes leave out)
-FL="w p pt 4 ps 2.4 lw 2 lc rgb '#b00020' title 'flagged (see table)'"
+FL="w p pt 4 ps 2.4 lw 2 lc rgb '#b00020' notitle"
+FK="NaN w p pt 4 ps 1.3 lw 2 lc rgb '#b00020' title 'flagged (see table)'"
 run "plot flags: line of a file with a flagged cell" 0 "" "$B" plot "$D/small.json" -o "$T/p/flag.png"
 sed -n '/^# flagged points, panel 0/,$p' "$T/p/flag.dat" >"$T/fb"
-[ "$(grep -c '^[0-9]' "$T/fb")" = 1 ] && grep -q '^1000 149990 NaN 1 1 "1000"$' "$T/fb" &&
+[ "$(grep -c '^[0-9]' "$T/fb")" = 2 ] && grep -q '^1000 149990 NaN 1 1 "1000"$' "$T/fb" && grep -q '^2000 99975 NaN 1 0 "2000"$' "$T/fb" &&
 	grep -q '^1000 149990 149850 150020 3 150000 NaN "1000" 1$' "$T/p/flag.dat" &&
-	grep -q '^2000 99975 99900 100050 2 100000 NaN "2000" 0$' "$T/p/flag.dat"
-check "plot flags: the .dat counts flagged repetitions per point; the flagged point is a block of its own" $? "$(cat "$T/p/flag.dat")"
+	grep -q '^2000 99975 99900 100050 2 100000 NaN "2000" 1$' "$T/p/flag.dat" &&
+	grep -q "'1 cell with a failed repetition (framed markers too): the median is of the others'" "$T/p/flag.gp"
+check "plot flags: the .dat counts flagged (and failed) repetitions per point; the marked points are a block of their own" $? "$(cat "$T/p/flag.dat")"
 idx=$(grep -c '^# \(panel\|burst_max\)' "$T/p/flag.dat")
-grep -qF "'' index $idx u (zx(\$1)):(zy(\$2)) $FL" "$T/p/flag.gp" && [ "$(grep -c "flagged (see table)" "$T/p/flag.gp")" = 1 ]
-check "plot flags: drawn over the series in a style of their own, one key entry" $? "$(grep -n 'index' "$T/p/flag.gp")"
+grep -qF "'' index $idx u (zx(\$1)):(zy(\$2)) $FL" "$T/p/flag.gp" && [ "$(grep -c "flagged (see table)" "$T/p/flag.gp")" = 1 ] &&
+	grep -qF "     $FK" "$T/p/flag.gp"
+check "plot flags: drawn over the series in a style of their own, one key entry (a small mark inside the key)" $? "$(grep -n 'index' "$T/p/flag.gp")"
 grep -q "'1 flagged cell (framed markers): a repetition failed a consistency check or missed its offered load (see the table)'" "$T/p/flag.gp" &&
 	grep -q "'1 cell: offered load 3.1% below intended'" "$T/p/flag.gp" && ! grep -q "ppslab-rut exited" "$T/p/flag.gp"
 check "plot flags: the notes say how many cells and why, as the table's footnote does" $? "$(grep -n 'label 10' "$T/p/flag.gp")"
 msg=$(png_ok "$T/p/flag.png" 900x540); check "plot flags: flag.png drawn" $? "$msg" "$(cat "$T/err")"
 # every panel of small multiples, the shared key listing the mark once (sweep.json: one flagged cell, rules=0)
-grep -q "^     NaN $FL" "$T/p/multi.gp" && [ "$(grep -c "u (zx(\$1)):(zy(\$2)) w p pt 4 ps 2.4" "$T/p/multi.gp")" = 1 ] &&
+grep -q "^     $FK" "$T/p/multi.gp" && [ "$(grep -c "u (zx(\$1)):(zy(\$2)) w p pt 4 ps 2.4" "$T/p/multi.gp")" = 1 ] &&
 	grep -q '^# flagged points, panel 0 rules=0:' "$T/p/multi.dat" && ! grep -q '^# flagged points, panel 1' "$T/p/multi.dat"
 check "plot flags: small multiples mark the flagged cell in its panel, the shared key has the entry" $? "$(grep -n 'pt 4 ' "$T/p/multi.gp")"
 # an all-clean file: no flagged block, style, key entry or note
@@ -352,7 +366,7 @@ check "plot flags: a heatmap frames the flagged cell and stars its value" $? "$(
 # load: the rate and the loss of a flagged cell framed
 jq '.cases[7].flags = ["sink clean: sink[0]: err_pkts 0, ring_drops 1234"]' "$D/ladder.json" >"$T/ladder-f.json"
 run "plot flags: load plot of a flagged cell" 0 "" "$B" plot "$T/ladder-f.json" --kind load -o "$T/p/loadf.png"
-grep -qF "$FL" "$T/p/loadf.gp" && grep -q "u (zx(\$1)):3 axes x1y2 w p pt 4 ps 1.8 lw 2 lc rgb '#b00020' notitle" "$T/p/loadf.gp" &&
+grep -qF "$FL" "$T/p/loadf.gp" && grep -qF "$FK" "$T/p/loadf.gp" && grep -q "u (zx(\$1)):3 axes x1y2 w p pt 4 ps 1.8 lw 2 lc rgb '#b00020' notitle" "$T/p/loadf.gp" &&
 	grep -q "'1 cell: sink clean: sink\[0\]: err_pkts 0, ring_drops 1234'" "$T/p/loadf.gp" && [ ! -s "$T/err" ]
 check "plot flags: a load plot frames the rate and the loss, and names the sink's ring drops" $? "$(grep -n 'pt 4\|ring' "$T/p/loadf.gp")" "$(cat "$T/err")"
 # compare --plot: the flagged bars hatched, on both sides
@@ -503,16 +517,34 @@ check "real sweep: itself is EQUIVALENT or INCONCLUSIVE (zero loss on both sides
 run "report: with a comparison" 0 "" "$B" report "$T/slow.json" --compare "$D/sweep.json" -o "$T/rep"
 [ -s "$T/rep/report.md" ] && [ -s "$T/rep/report.html" ]; check "report: report.md and report.html" $?
 for s in "**Measured:** forwarded rate (fwd\_pps) over pollhz (5 values) × burst\_max (2 values) × rules (2 values): 20 cells, 3 repetitions each, fixed trials of 10 s." \
-	"**Device under test:** Linux Debian 12" "**Best cell:** pollhz=4000/burst\_max=150/rules=0: 559,877 pps" \
-	"**Worst cell:** pollhz=1000/burst\_max=50/rules=10: 49,828 pps" "**Flagged or failed:** 1 flagged and 0 failed of 60 cases" \
+	"**Device under test:** Linux Debian 12" "**Flagged or failed:** 1 flagged and 0 failed of 60 cases" \
 	"**Against the baseline:** 1 REGRESSION, 19 EQUIVALENT" \
 	"## Results" "## Method" "### Deviations from RFC 2544" "10 s trials instead of 60 s" "RFC 2544 §9.1" "## Environment" \
 	"## Plots" "## Flagged and failed cases" "## Comparison with sweep.json" "REGRESSION"; do
 	grep -qF -- "$s" "$T/rep/report.md" || no "report: report.md has '$s'"
 done
-ok "report: the headline (what, where, best and worst cell, flagged, verdicts) and the sections"
-head -15 "$T/rep/report.md" | grep -q "^## Results" && ! head -15 "$T/rep/report.md" | grep -q "^## Method"
-check "report: the headline comes first, the tables next" $?
+ok "report: the headline (what, where, flagged, verdicts) and the sections"
+order=$(grep '^## ' "$T/rep/report.md" | tr '\n' '|')
+[ "$order" = "## Conclusion|## Plots|## Results|## Method|## Environment|## Flagged and failed cases|## Comparison with sweep.json|" ]
+check "report: the conclusion first, then the figures, the tables, method and environment" $? "$order"
+grep -qF -- "- 15 of 20 cells forward what polling allows (pollhz × burst\_max per port), up to 447,471 pps." "$T/rep/report.md" &&
+	grep -qF -- "- 5 of 20 cells stay below the polling bound and the offered load: something else limits them" "$T/rep/report.md" &&
+	grep -qF -- "- At 700,000 pps offered: best pollhz=4000/burst\_max=150/rules=0, 559,877 pps; worst pollhz=1000/burst\_max=50/rules=10, 49,828 pps." "$T/rep/report.md"
+check "report: the conclusion says in words what limited the router where, best and worst per offered load" $? "$(sed -n '/^## Conclusion/,/^## Plots/p' "$T/rep/report.md" | head -8)"
+run "report: a ladder of loads" 0 "" "$B" report "$D/ladder.json" -o "$T/rep5"
+grep -qF -- "- One cell per offered load: the load plot shows the rate at each." "$T/rep5/report.md"
+check "report: no best and worst across offered loads" $? "$(sed -n '/^## Conclusion/,/^## Plots/p' "$T/rep5/report.md" | head -8)"
+# units: one human unit per table, named in its heading, 3 significant digits
+grep -qF "### lat\_p50\_ns — latency, median (µs)" "$T/rep/report.md" && grep -qF "### lat\_p99\_ns — latency, 99th percentile (ms)" "$T/rep/report.md" &&
+	grep -qF "| 2000   | 0.772 (0.752–0.825) | 0.751 (0.683–0.778)\* |" "$T/rep/report.md" && ! grep -q '^### .*(ns)$' "$T/rep/report.md"
+check "report: latency headings name the table's unit; sub-unit values keep 3 significant digits" $? "$(grep -n '^### lat' "$T/rep/report.md")"
+grep -qF "### cpu\_s — forwarder CPU time (% of the trial)" "$T/rep/report.md" && grep -qF "| 1000   | 98.6 (97.9–98.8) |" "$T/rep/report.md"
+check "report: CPU time as a share of the trial" $? "$(grep -n -A8 '^### cpu' "$T/rep/report.md" | head -9)"
+[ "$(grep -c 'Why:' "$T/rep/report.md")" = 1 ] && [ "$(grep -c '^- 1 cell: offered load 3.1% below intended' "$T/rep/report.md")" = 1 ]
+check "report: the flags' reasons are listed once, under the first table" $? "$(grep -n 'Why\|includes flagged' "$T/rep/report.md")"
+run "report: a failed repetition" 0 "" "$B" report "$D/small.json" -o "$T/rep6" --no-plots
+grep -qF "| 2000   | 99,975 (99,900–100,050)† |" "$T/rep6/report.md" && grep -qF "† a repetition failed (1 cell): the median is of the others" "$T/rep6/report.md"
+check "report: a cell with a failed repetition is marked †" $? "$(grep -n '2000\|†' "$T/rep6/report.md" | head -5)"
 grep -qF "latency, median in µs, median of 3 repetitions" "$T/rep/report.md" && grep -qF "latency, 99th percentile in ms" "$T/rep/report.md" &&
 	grep -qF "| 1000   |    49,863 (49,591–50,057) |" "$T/rep/report.md" && grep -qF "frame loss in %" "$T/rep/report.md"
 check "report: units a person reads (pps with separators, µs, ms, %)" $? "$(grep -n 'in µs\|in ms\|49,863' "$T/rep/report.md" | head -5)"
@@ -530,7 +562,7 @@ nsvg=$(grep -o '<img [^>]*src="data:image/svg+xml;base64,' "$html" | wc -l)
 ext=$(grep -oE '(src|href)="[^"#d][^"]*"|<link |<script|url\(' "$html" | head -3)
 grep -q '<table>' "$html" && grep -q '<style>' "$html" && grep -q '</html>' "$html" && [ "$nsvg" = 4 ] && [ -z "$ext" ]
 check "report: report.html is one file: inline style, $nsvg plots embedded as SVG, nothing loaded from elsewhere" $? "external: $ext"
-grep -q '<section class="headline">' "$html" && grep -q '<nav><a href="#results">' "$html"
+grep -q '<section class="headline">' "$html" && grep -q '<nav><a href="#plots">Plots</a> · <a href="#results">' "$html"
 check "report: the page opens with the headline and a table of contents" $?
 run "report: the rule-cost fit in the headline and a table" 0 "" "$B" report "$D/rules.json" -o "$T/rep4"
 grep -qF "**Rule cost:** fwd\_pps: b = 1.3 ns per rule per frame, a = 1.5 µs, R² = 1.000" "$T/rep4/report.md" &&
