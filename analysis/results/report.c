@@ -358,8 +358,9 @@ static void best_worst(struct doc *d, const struct res_file *rf, const char *m0)
 			snprintf(lv, sizeof(lv), "%s offered", report_human_unit("offered_pps",
 										 json_number_value(o), a, sizeof(a)));
 		else
-			snprintf(lv, sizeof(lv), "the same load");
-		report_li(d, "At %s: best %s, %s; worst %s, %s.", lv, rf->cells[best].key,
+			snprintf(lv, sizeof(lv), "all %zu cells", n);
+		report_li(d, "%s %s: best %s, %s; worst %s, %s.", ax || json_is_number(o) ? "At"
+			  : "Across", lv, rf->cells[best].key,
 			  report_human_unit(m0, vb, a, sizeof(a)), rf->cells[worst].key,
 			  report_human_unit(m0, vw, b, sizeof(b)));
 		said++;
