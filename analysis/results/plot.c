@@ -400,6 +400,35 @@ void plot_gp_titles(struct files *fs, struct frame *fr, const char *title,
 	}
 }
 
+void plot_fit_height(struct files *fs, const struct plot_out *o, size_t np, const char *title,
+		     const char *sub, const char *const *notes, size_t nnotes, const char *foot,
+		     double per_row, double fixed, struct plot_out *o2)
+{
+	*o2 = *o;
+	if (o->height || fs->term == TERM_DUMB)
+		return;
+	FILE *real = fs->gp;
+	char *dry = NULL;
+	size_t n = 0;
+	if (!(fs->gp = open_memstream(&dry, &n))) {
+		fs->gp = real;
+		return;
+	}
+	/* twice: a taller figure lets more note lines into its 40 % */
+	for (int pass = 0; pass < 2; pass++) {
+		struct frame fr;
+		plot_gp_begin(fs, o2, np, &fr, NULL);
+		plot_gp_titles(fs, &fr, title, sub, notes, nnotes, foot);
+		double other = fr.top + fr.bottom + fixed + fr.rows * per_row;
+		if (fr.h - other >= 0.6 * fr.h)
+			break;
+		o2->height = (int)ceil(other / 0.39);
+	}
+	fclose(fs->gp);
+	free(dry);
+	fs->gp = real;
+}
+
 void plot_gp_header(struct files *fs, const struct plot_out *o, const char *title,
 		    const char *subtitle, const char *footer, const char *source)
 {

@@ -195,7 +195,12 @@ int plot_write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 	plot_subtitle_of(rf, sub, sizeof(sub));
 	plot_footer_of(rf, foot, sizeof(foot));
 	struct frame fr;
-	plot_gp_begin(fs, o, f->np, &fr, rf->path);
+	struct plot_out o2;
+	/* per row of panels its title and tic labels; below them the x label */
+	plot_fit_height(fs, o, f->np, f->title, sub, (const char *const *)f->notes, f->nnotes, foot,
+			f->np > 1 ? 2 * PLOT_FONT * PLOT_LINE_EM + 12 : PLOT_FONT * PLOT_LINE_EM + 14,
+			PLOT_FONT * PLOT_LINE_EM * 1.3 + 8, &o2);
+	plot_gp_begin(fs, &o2, f->np, &fr, rf->path);
 	plot_gp_titles(fs, &fr, f->title, sub, (const char *const *)f->notes, f->nnotes, foot);
 	/* the y tic labels, then the y label turned on its side, then a margin */
 	fr.left = plot_text_w(&fr, (size_t)f->ytic_chars + 1, PLOT_FONT) +

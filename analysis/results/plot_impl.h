@@ -99,6 +99,12 @@ void plot_gp_titles(struct files *fs, struct frame *fr, const char *title,
  * title block (wrapped like every figure's), the footer, grid and key top left. */
 void plot_gp_header(struct files *fs, const struct plot_out *o, const char *title,
 		    const char *subtitle, const char *footer, const char *source);
+/* The panels keep at least 60 % of the height: o2 is o, with a default height grown
+ * when the title block (measured in a dry run), fixed pixels and per_row pixels per row
+ * of panels (their titles and tics) would leave them less. A given height is kept. */
+void plot_fit_height(struct files *fs, const struct plot_out *o, size_t np, const char *title,
+		     const char *sub, const char *const *notes, size_t nnotes, const char *foot,
+		     double per_row, double fixed, struct plot_out *o2);
 /* Sizes the panels once fr->left, right, ptitle, xtics and xlab are known. */
 void plot_frame_panels(struct frame *fr);
 /* Small multiples: one x label under the panels, one y label left of them (part of the

@@ -319,6 +319,14 @@ jq '.cases[].metrics.fwd_pps |= (if . then 500000 + (. % 5000) else . end)' "$D/
 run "plot: boxes of a 1 % spread" 0 "" "$B" plot "$T/near.json" --kind box --where rules=0,burst_max=150 -o "$T/p/box1.png"
 range_of y "$T/p/box1.gp" | awk '{ exit !($1 > 490000 && $2 < 510000) }' && grep -q "y from 499k, not from 0" "$T/p/box1.gp"
 check "plot: the box plot's y range is the data's, said in the notes" $? "$(grep -n 'yrange\|not from 0' "$T/p/box1.gp")"
+# boxes with a long title and many flags: the panels keep 60 % of the height too
+jq '.cases |= map(if .rep == 1 then .flags = ["sink clean: sink[0]: err_pkts 0, ring_drops " + .case_id] | .status = "flagged" else . end)' \
+	"$T/near.json" >"$T/manyflags.json"
+"$B" plot "$T/manyflags.json" --kind box --title "A title long enough to need three lines at this width: the repetitions of the forwarded rate per polling clock, with every cell, and more words" \
+	-o "$T/p/boxn.png" >/dev/null 2>"$T/err"
+share=$(awk '/^set tmargin at screen/ && !t { t = $5 } /^set bmargin at screen/ && !b { b = $5 } END { print t - b }' "$T/p/boxn.gp")
+awk -v s="$share" 'BEGIN { exit !(s >= 0.6) }'
+check "plot: a box plot's panels keep $share of the height with a long title and many notes" $? "$(png_size "$T/p/boxn.png"); $(cat "$T/err")"
 # the rule-cost fit only where it means something
 jq '.cases |= map(if .metrics.fwd_pps then .metrics.fwd_pps = 500000 + (.rep // 0) * 1000 + (.params.rules % 7) * 100 else . end)' "$D/rules.json" >"$T/flat.json"
 run "plot: rules that cost nothing" 0 "" "$B" plot "$T/flat.json" -o "$T/p/flat.png"
