@@ -244,6 +244,8 @@ static double median_of(const struct res_file *rf, size_t c, const char *metric)
 	return st.s.median;
 }
 
+static void plateaus(struct doc *d, const struct res_file *rf, const char *m0, double off);
+
 /* What limited the router where: each cell of a rate metric is at the offered load,
  * on the polling bound (within 5 % of pollhz × burst_max), or below both (something
  * else: the CPU, the rules); the rule cost when a fit shows one. */
@@ -285,12 +287,14 @@ static void limits(struct rep *r, struct doc *d, const char *m0)
 		report_li(d, "%zu of %zu cells forward all of the offered load (%s): the sender, not "
 			  "the router, is the limit there.", noff, nvalued,
 			  report_human_unit("offered_pps", off, a, sizeof(a)));
-	if (nbelow)
+	if (nbelow) {
 		report_li(d, "%zu of %zu cells stay below the polling bound and the offered load: "
 			  "something else limits them (CPU, firewall rules); the highest, %s, "
 			  "forwards %s of a bound of %s.", nbelow, nvalued, rf->cells[belowc].key,
 			  report_human_unit(m0, belowv, a, sizeof(a)),
 			  report_human_unit(m0, belowb, b, sizeof(b)));
+		plateaus(d, rf, m0, off);
+	}
 	size_t i, shown = 0, fitted = 0;
 	json_t *row;
 	json_array_foreach(r->fits, i, row) {
@@ -315,6 +319,82 @@ static void limits(struct rep *r, struct doc *d, const char *m0)
 	}
 	if (fitted && !shown)
 		report_li(d, "No rule cost visible: the rate does not follow 1/(a + b·N) with b > 0.");
+}
+
+/* Whether cell c is below its polling bound and the offered load. */
+static int held_below(const struct res_file *rf, size_t c, const char *m0, double off,
+		      double *v)
+{
+	*v = median_of(rf, c, m0);
+	double bound = model_poll_bound(rf, rf->cells[c].params, m0, NAN, NAN);
+	return isfinite(*v) && isfinite(bound) && *v < 0.95 * bound &&
+	       !(isfinite(off) && *v >= 0.95 * off);
+}
+
+/* The cells held below the bound, grouped by every axis but the first that varies: where
+ * each group stops following the bound and the rate it is held at ("burst_max=150,
+ * rules=10: held at 447–449 kpps from pollhz=3000 on"). At most four groups. */
+static void plateaus(struct doc *d, const struct res_file *rf, const char *m0, double off)
+{
+	const char *x = NULL;
+	for (size_t k = 0; k < rf->naxes && !x; k++)
+		if (rf->axes[k].nvalues > 1)
+			x = rf->axes[k].name;
+	if (!x)
+		return;
+	unsigned char *done = calloc(rf->ncells + 1, 1);
+	if (!done)
+		return;
+	size_t shown = 0;
+	for (size_t c = 0; c < rf->ncells && shown < 4; c++) {
+		double v;
+		if (done[c] || !held_below(rf, c, m0, off, &v))
+			continue;
+		/* the group: the cells equal to c in every varying axis but x */
+		double lo = v, hi = v;
+		long first = (long)c;
+		for (size_t e = c; e < rf->ncells; e++) {
+			double w;
+			int same = 1;
+			for (size_t k = 0; k < rf->naxes && same; k++)
+				if (rf->axes[k].nvalues > 1 && strcmp(rf->axes[k].name, x))
+					same = res_value_eq(json_object_get(rf->cells[e].params, rf->axes[k].name),
+							    json_object_get(rf->cells[c].params, rf->axes[k].name));
+			if (!same || !held_below(rf, e, m0, off, &w))
+				continue;
+			done[e] = 1;
+			lo = fmin(lo, w);
+			hi = fmax(hi, w);
+			json_t *xe = json_object_get(rf->cells[e].params, x);
+			json_t *xf = json_object_get(rf->cells[first].params, x);
+			if (json_is_number(xe) && json_is_number(xf) &&
+			    json_number_value(xe) < json_number_value(xf))
+				first = (long)e;
+		}
+		char grp[512] = "", val[128], a[64], b[64];
+		size_t o = 0;
+		for (size_t k = 0; k < rf->naxes && o < sizeof(grp); k++)
+			if (rf->axes[k].nvalues > 1 && strcmp(rf->axes[k].name, x))
+				o += (size_t)snprintf(grp + o, sizeof(grp) - o, "%s%s=%s", o ? ", " : "",
+						      rf->axes[k].name,
+						      res_value_str(json_object_get(rf->cells[c].params,
+										    rf->axes[k].name),
+								    val, sizeof(val)));
+		report_human_unit(m0, lo, a, sizeof(a));
+		report_human_unit(m0, hi, b, sizeof(b));
+		/* "559,442–559,877 pps": the unit once */
+		const char *ua = strrchr(a, ' '), *ub = strrchr(b, ' ');
+		if (ua && ub && !strcmp(ua, ub))
+			a[ua - a] = 0;
+		res_value_str(json_object_get(rf->cells[first].params, x), val, sizeof(val));
+		if (lo == hi)
+			report_li(d, "%s%sheld at %s from %s=%s on.", grp, *grp ? ": " : "", a, x, val);
+		else
+			report_li(d, "%s%sheld at %s–%s from %s=%s on.", grp, *grp ? ": " : "", a, b, x,
+				  val);
+		shown++;
+	}
+	free(done);
 }
 
 /* Best and worst cell per offered load: across loads they compare nothing. */

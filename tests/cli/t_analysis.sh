@@ -537,6 +537,7 @@ order=$(grep '^## ' "$T/rep/report.md" | tr '\n' '|')
 check "report: the conclusion first, then the figures, the tables, method and environment" $? "$order"
 grep -qF -- "- 15 of 20 cells forward what polling allows (pollhz × burst\_max per port), up to 447,471 pps." "$T/rep/report.md" &&
 	grep -qF -- "- 5 of 20 cells stay below the polling bound and the offered load: something else limits them" "$T/rep/report.md" &&
+	grep -qF -- "- burst\_max=150, rules=10: held at 448,287–448,459 pps from pollhz=4000 on." "$T/rep/report.md" &&
 	grep -qF -- "- At 700,000 pps offered: best pollhz=4000/burst\_max=150/rules=0, 559,877 pps; worst pollhz=1000/burst\_max=50/rules=10, 49,828 pps." "$T/rep/report.md"
 check "report: the conclusion says in words what limited the router where, best and worst per offered load" $? "$(sed -n '/^## Conclusion/,/^## Plots/p' "$T/rep/report.md" | head -8)"
 run "report: a ladder of loads" 0 "" "$B" report "$D/ladder.json" -o "$T/rep5"
