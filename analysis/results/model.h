@@ -57,6 +57,9 @@ const char *model_param_str(const struct res_file *rf, const json_t *params,
 double model_poll_bound(const struct res_file *rf, const json_t *params, const char *metric,
 			double pollhz, double burst_max);
 
+/* The offered load every cell had, pps: method.offered_pps, else the profile's
+ * "offered" param; NaN when a load axis varies or the load is not a number ("max"). */
+double model_fixed_offered(const struct res_file *rf);
 /* The rule-cost fits a results file supports: for each rate metric with values and a
  * numeric rules axis with at least 3 values, one row per combination of the other
  * axes: {model: "rule_cost", metric, axis, params, n, a_s, b_s, b_ns_per_rule, r2,

@@ -584,15 +584,7 @@ void plot_analyze_mfr(struct fig *f)
 
 double plot_fixed_offered(const struct res_file *rf)
 {
-	json_t *o = res_get(rf->root, "method", "offered_pps", NULL);
-	static const char *const load_axes[] = { "load_pps", "intended_pps", "offered_pps",
-						 "rate_pps", "load" };
-	for (size_t i = 0; i < sizeof(load_axes) / sizeof(load_axes[0]); i++) {
-		const struct res_axis *a = res_axis(rf, load_axes[i]);
-		if (a && a->nvalues > 1)
-			return NAN;
-	}
-	return json_is_number(o) && json_number_value(o) > 0 ? json_number_value(o) : NAN;
+	return model_fixed_offered(rf);
 }
 
 double plot_rig_ceiling(const struct res_file *rf)

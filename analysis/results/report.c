@@ -252,10 +252,7 @@ static void plateaus(struct doc *d, const struct res_file *rf, const char *m0, d
 static void limits(struct rep *r, struct doc *d, const char *m0)
 {
 	const struct res_file *rf = r->rf;
-	double off = NAN;
-	json_t *o = res_get(rf->root, "method", "offered_pps", NULL);
-	if (json_is_number(o) && json_number_value(o) > 0)
-		off = json_number_value(o);
+	double off = model_fixed_offered(rf);
 	size_t npoll = 0, noff = 0, nbelow = 0, nvalued = 0;
 	double pollmax = 0, belowv = NAN, belowb = NAN;
 	long belowc = -1;
@@ -430,16 +427,16 @@ static void best_worst(struct doc *d, const struct res_file *rf, const char *m0)
 		}
 		if (n < 2)
 			continue;
-		json_t *o = res_get(rf->root, "method", "offered_pps", NULL);
+		double off = model_fixed_offered(rf);
 		if (ax)
 			snprintf(lv, sizeof(lv), "%s=%s", ax->name, res_value_str(ax->values[g], a,
 										      sizeof(a)));
-		else if (json_is_number(o))
-			snprintf(lv, sizeof(lv), "%s offered", report_human_unit("offered_pps",
-										 json_number_value(o), a, sizeof(a)));
+		else if (isfinite(off))
+			snprintf(lv, sizeof(lv), "%s offered", report_human_unit("offered_pps", off, a,
+										 sizeof(a)));
 		else
 			snprintf(lv, sizeof(lv), "all %zu cells", n);
-		report_li(d, "%s %s: best %s, %s; worst %s, %s.", ax || json_is_number(o) ? "At"
+		report_li(d, "%s %s: best %s, %s; worst %s, %s.", ax || isfinite(off) ? "At"
 			  : "Across", lv, rf->cells[best].key,
 			  report_human_unit(m0, vb, a, sizeof(a)), rf->cells[worst].key,
 			  report_human_unit(m0, vw, b, sizeof(b)));

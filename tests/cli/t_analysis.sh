@@ -295,6 +295,11 @@ jq '.method.offered_pps = 200000 | .cases |= map(if .metrics.fwd_pps and .metric
 run "plot: a sweep that reaches its offered load" 0 "" "$B" plot "$T/atload.json" --where rules=0 -o "$T/p/atload.png"
 ! grep -q "leaves the bound" "$T/p/atload.gp" && grep -q "title 'offered load 200 kpps'" "$T/p/atload.gp"
 check "plot: a rate at the offered load is not marked as leaving the polling bound" $? "$(grep -n 'leaves\|offered' "$T/p/atload.gp")"
+# as `ppslab run` records it: the profile's "offered" param
+jq 'del(.method.offered_pps) | .profile.params.offered = "200k"' "$T/atload.json" >"$T/atload2.json"
+run "plot: the offered load from the profile's params" 0 "" "$B" plot "$T/atload2.json" --where rules=0 -o "$T/p/atload2.png"
+grep -q '^OFFERED = 200000$' "$T/p/atload2.gp" && ! grep -q "leaves the bound" "$T/p/atload2.gp"
+check "plot: a profile's offered: 200k is the reference line" $? "$(grep -n 'OFFERED\|leaves' "$T/p/atload2.gp")"
 # the key: only what is drawn, where no point is
 run "plot: bounds above the range, points at the top" 0 "" "$B" plot "$D/hz-freebsd7.json" -o "$T/p/fb7.png"
 ! grep -q "title 'pollhz × burst_max" "$T/p/fb7.gp" && ! grep -q "pale bands" "$T/p/fb7.gp"
