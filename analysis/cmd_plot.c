@@ -18,8 +18,9 @@
 		 "[--by AXIS] [--metric M] [--where AXIS=VALUE,...] [-o FILE.png|.svg|.txt]"
 
 static const struct opt_def opts[] = {
-	{ "kind", 'k', "KIND", "line (default), heatmap, load (rate and loss vs offered load), "
-	  "framesize (vs the line rate) or box (repetitions)" },
+	{ "kind", 'k', "KIND", "line, heatmap, load (rate and loss vs offered load), "
+	  "framesize (vs the line rate) or box (repetitions); default: as report chooses "
+	  "(framesize when a frame size varies, load when an offered load does, else line)" },
 	{ "x", 'x', "AXIS", "axis on x (default: the first that varies; load_pps; frame_size)" },
 	{ "y", 'y', "AXIS", "heatmap: axis on y (default: the next that varies)" },
 	{ "by", 'b', "AXIS", "one line (or box) per value of this axis; the axes left over get a panel per value" },

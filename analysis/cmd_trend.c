@@ -19,7 +19,7 @@
 
 #define SYNOPSIS "ppslab trend FILES...|DIR [--label KEY | --label-from AXIS] " \
 		 "[--order label|given] [--metric M] [--margin 2%] [--where AXIS=VALUE,...] " \
-		 "[--format text|md|csv] [-o TREND.json] [--plot FILE.png] " \
+		 "[--format text|md|csv|html] [-o TREND.json] [--plot FILE.png] " \
 		 "[--fail-on regression]"
 
 static const struct opt_def opts[] = {
@@ -39,7 +39,7 @@ static const struct opt_def opts[] = {
 	{ "lower-is-better", 0, "M[,M...]", "more metrics where lower is better (lat_*, *_ns, "
 	  "loss*, cpu* already are)" },
 	{ "where", 'w', "AXIS=VALUE,...", "only cells with these values (repeatable)" },
-	{ "format", 'f', "FMT", "text (default), md or csv" },
+	{ "format", 'f', "FMT", "text (default), md, csv or html (one page)" },
 	{ "output", 'o', "FILE", "write the trend JSON (ppslab/trend) to FILE, '-' for stdout" },
 	{ "plot", 'p', "FILE", "a plot per cell: FILE.png, .svg or .txt (.gp, .dat kept); with "
 	  "several cells FILE-CELL.png" },
@@ -80,7 +80,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
 	case 'd': return ana_opt_margin(arg, &a->to.margin);
 	case 'w': return ana_opt_where(&a->where, arg);
-	case 'f': return ana_opt_format(arg, 0, &a->fmt);
+	case 'f': return ana_opt_format(arg, 1, &a->fmt);
 	case 'o': a->out = arg; return 0;
 	case 'p': {
 		/* refused before anything is printed, not after the table */

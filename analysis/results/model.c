@@ -57,6 +57,11 @@ int fit_rule_cost(const double *n, const double *rate, size_t k, struct fit_rc *
 	return 0;
 }
 
+int fit_rule_visible(double b_s, double r2)
+{
+	return b_s > 0 && r2 >= FIT_R2_MIN;
+}
+
 double fit_rule_rate(const struct fit_rc *f, double n)
 {
 	double t = f->a_s + f->b_s * n;
@@ -116,6 +121,23 @@ static int ends_with(const char *s, const char *suf)
 {
 	size_t ls = strlen(s), lf = strlen(suf);
 	return ls >= lf && !strcmp(s + ls - lf, suf);
+}
+
+double model_fixed_offered(const struct res_file *rf)
+{
+	static const char *const load_axes[] = { "load_pps", "intended_pps", "offered_pps",
+						 "rate_pps", "load", "offered", "rate" };
+	for (size_t i = 0; i < sizeof(load_axes) / sizeof(load_axes[0]); i++) {
+		const struct res_axis *a = res_axis(rf, load_axes[i]);
+		if (a && a->nvalues > 1)
+			return NAN;
+	}
+	json_t *o = res_get(rf->root, "method", "offered_pps", NULL);
+	if (json_is_number(o) && json_number_value(o) > 0)
+		return json_number_value(o);
+	/* a profile's "offered" param ("60k"; "max" is no number) */
+	double v = model_param_num(rf, rf->ncells ? rf->cells[0].params : NULL, "offered");
+	return v > 0 ? v : NAN;
 }
 
 double model_poll_bound(const struct res_file *rf, const json_t *params, const char *metric,

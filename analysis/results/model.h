@@ -31,6 +31,11 @@ struct fit_rc {
 int fit_rule_cost(const double *n, const double *rate, size_t k, struct fit_rc *out);
 /* The fitted rate at N. */
 double fit_rule_rate(const struct fit_rc *f, double n);
+/* Whether a fit says the rules cost something: b > 0 and R² at least FIT_R2_MIN. A fit
+ * with a negative cost, or one the points do not follow, is not drawn or quoted as a
+ * cost ("no rule cost visible"). Takes b and R² so stored fits[] rows can be judged. */
+#define FIT_R2_MIN 0.7
+int fit_rule_visible(double b_s, double r2);
 
 /* Axis names that count firewall rules ("rules", "fw_rules"); 1 if name is one. */
 int model_is_rules_axis(const char *name);
@@ -52,6 +57,9 @@ const char *model_param_str(const struct res_file *rf, const json_t *params,
 double model_poll_bound(const struct res_file *rf, const json_t *params, const char *metric,
 			double pollhz, double burst_max);
 
+/* The offered load every cell had, pps: method.offered_pps, else the profile's
+ * "offered" param; NaN when a load axis varies or the load is not a number ("max"). */
+double model_fixed_offered(const struct res_file *rf);
 /* The rule-cost fits a results file supports: for each rate metric with values and a
  * numeric rules axis with at least 3 values, one row per combination of the other
  * axes: {model: "rule_cost", metric, axis, params, n, a_s, b_s, b_ns_per_rule, r2,

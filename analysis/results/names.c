@@ -94,6 +94,34 @@ char *name_label(const char *name, char *buf, size_t len)
 	return buf;
 }
 
+/* Short words for titles: what a person calls the axis or metric. */
+static const struct {
+	const char *name, *words;
+} short_words[] = {
+	{ "fwd_pps", "forwarded rate" }, { "pollhz", "polling clock" }, { "hz", "kernel clock" },
+	{ "burst_max", "burst_max" }, { "each_burst", "each_burst" },
+	{ "user_frac", "user_frac" }, { "rules", "firewall rules" }, { "fw_rules", "firewall rules" },
+	{ "frame_size", "frame size" }, { "size", "frame size" }, { "dir", "direction" },
+	{ "direction", "direction" }, { "load_pps", "offered load" }, { "rate", "offered load" },
+	{ "os", "operating system" }, { "cpu_s", "forwarder CPU time" },
+};
+
+char *name_words(const char *name, char *buf, size_t len)
+{
+	for (size_t i = 0; i < sizeof(short_words) / sizeof(short_words[0]); i++)
+		if (!strcmp(short_words[i].name, name)) {
+			snprintf(buf, len, "%s", short_words[i].words);
+			return buf;
+		}
+	char l[256];
+	name_label(name, l, sizeof(l));
+	char *paren = strstr(l, " (");
+	if (paren && paren != l)
+		*paren = 0;
+	snprintf(buf, len, "%s", l);
+	return buf;
+}
+
 int name_lower_is_better(const char *name)
 {
 	const char *base = strncmp(name, "rut.", 4) ? name : name + 4;

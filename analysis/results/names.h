@@ -12,6 +12,9 @@
 /* "forwarded rate (packets/s)" for "fwd_pps"; the name itself plus a unit otherwise.
  * Returns buf. */
 char *name_label(const char *name, char *buf, size_t len);
+/* Words for a title: "forwarded rate" for fwd_pps, "polling clock" for pollhz; the
+ * label without its unit otherwise. Returns buf. */
+char *name_words(const char *name, char *buf, size_t len);
 /* The unit alone ("packets/s", "%", "ns", ...) or "" when unknown. */
 const char *name_unit(const char *name);
 /* 1 for metrics where a smaller value is better. */

@@ -419,6 +419,59 @@ static int add_used(const char **used, size_t *n, const char *axis)
 	return 0;
 }
 
+static int is_ns(const char *metric)
+{
+	return !strcmp(name_unit(metric), "ns");
+}
+
+/* The matrix cells shown with a value and a failed repetition. 0 or -ENOMEM. */
+static int count_failed(struct pivot *pv)
+{
+	unsigned char *seen = calloc(pv->rf->ncells + 1, 1);
+	if (!seen)
+		return -ENOMEM;
+	for (size_t b = 0; b < pv->nblocks; b++)
+		for (size_t i = 0; i < pv->blocks[b].nrows * pv->ncols; i++) {
+			const struct pv_cell *pc = &pv->blocks[b].cells[i];
+			if (pc->cell >= 0 && pc->st.s.n && pc->st.failed && !seen[pc->cell]) {
+				seen[pc->cell] = 1;
+				pv->failed_cells++;
+			}
+		}
+	free(seen);
+	return 0;
+}
+
+/* One unit for every nanosecond column of the table, from the largest value. */
+static void ns_unit_of(struct pivot *pv)
+{
+	double maxabs = 0;
+	for (size_t c = 0; c < pv->ncols; c++) {
+		if (!is_ns(pv->cols[c].metric))
+			continue;
+		for (size_t b = 0; b < pv->nblocks; b++)
+			for (size_t r = 0; r < pv->blocks[b].nrows; r++) {
+				const struct pv_cell *pc = &pv->blocks[b].cells[r * pv->ncols + c];
+				if (pc->cell >= 0 && pc->st.s.n)
+					maxabs = fmax(maxabs, fmax(fabs(pc->st.s.max), fabs(pc->st.s.min)));
+			}
+	}
+	pv->ns_div = maxabs >= 1e6 ? 1e6 : maxabs >= 1e3 ? 1e3 : 1;
+	pv->ns_unit = maxabs >= 1e6 ? "ms" : maxabs >= 1e3 ? "µs" : "ns";
+}
+
+/* v with 3 significant digits and no exponent: 814, 12.3, 0.471. */
+static char *sig3(double v, char *buf, size_t len)
+{
+	int dec = 0;
+	if (v != 0 && isfinite(v)) {
+		int digits = (int)floor(log10(fabs(v))) + 1;
+		dec = 3 - digits;
+		dec = dec < 0 ? 0 : dec > 4 ? 4 : dec;
+	}
+	return grid_num(v, dec, buf, len);
+}
+
 static void compute_decimals(struct pivot *pv, int fixed)
 {
 	for (size_t c = 0; c < pv->ncols; c++) {
@@ -609,6 +662,9 @@ int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **
 	if (!(pv->decimals = calloc(pv->ncols + 1, sizeof(*pv->decimals))))
 		goto fail;
 	compute_decimals(pv, rq->decimals);
+	ns_unit_of(pv);
+	if ((rc = count_failed(pv)))
+		goto fail;
 	*out = pv;
 	return 0;
 fail:
@@ -642,7 +698,9 @@ char *pv_caption(const struct pivot *pv, char *buf, size_t len)
 		same &= !strcmp(pv->cols[c].metric, pv->cols[0].metric);
 	buf[0] = 0;
 	if (same)
-		o += (size_t)snprintf(buf + o, len - o, "%s, ", pv->cols[0].metric);
+		o += (size_t)snprintf(buf + o, len - o, "%s%s%s, ", pv->cols[0].metric,
+				      is_ns(pv->cols[0].metric) ? " in " : "",
+				      is_ns(pv->cols[0].metric) ? pv->ns_unit : "");
 	if (o >= len)
 		return buf;
 	if (!pv->n_max)
@@ -659,27 +717,37 @@ char *pv_caption(const struct pivot *pv, char *buf, size_t len)
 	return buf;
 }
 
+/* A number of column col: nanoseconds in the table's unit with 3 significant digits,
+ * others with the column's decimals. */
+static char *cell_num(const struct pivot *pv, size_t col, double v, char *buf, size_t len)
+{
+	if (is_ns(pv->cols[col].metric) && pv->ns_div > 0)
+		return sig3(v / pv->ns_div, buf, len);
+	return grid_num(v, pv->decimals[col], buf, len);
+}
+
 char *pv_cell_text(const struct pivot *pv, size_t col, const struct pv_cell *c, char *buf,
 		   size_t len)
 {
-	int d = pv->decimals[col];
 	char a[64], b[64];
 	if (c->cell < 0 || !c->st.s.n) {
 		snprintf(buf, len, "%s", c->cell >= 0 && c->st.failed ? "failed" : "-");
 		return buf;
 	}
-	size_t o = (size_t)snprintf(buf, len, "%s", grid_num(c->st.s.median, d, a, sizeof(a)));
+	size_t o = (size_t)snprintf(buf, len, "%s", cell_num(pv, col, c->st.s.median, a, sizeof(a)));
 	if ((pv->show & PV_SHOW_STDEV) && c->st.s.n >= 2 && o < len)
 		o += (size_t)snprintf(buf + o, len - o, " ±%s",
-				      grid_num(c->st.s.stdev, d, a, sizeof(a)));
+				      cell_num(pv, col, c->st.s.stdev, a, sizeof(a)));
 	if ((pv->show & PV_SHOW_MINMAX) && c->st.s.n >= 2 && o < len)
 		o += (size_t)snprintf(buf + o, len - o, " (%s–%s)",
-				      grid_num(c->st.s.min, d, a, sizeof(a)),
-				      grid_num(c->st.s.max, d, b, sizeof(b)));
+				      cell_num(pv, col, c->st.s.min, a, sizeof(a)),
+				      cell_num(pv, col, c->st.s.max, b, sizeof(b)));
 	if ((pv->show & PV_SHOW_N) && o < len)
 		o += (size_t)snprintf(buf + o, len - o, " n=%zu", c->st.s.n);
 	if (c->st.flagged && o < len)
-		snprintf(buf + o, len - o, "*");
+		o += (size_t)snprintf(buf + o, len - o, "*");
+	if (c->st.failed && o < len)
+		snprintf(buf + o, len - o, "%s", PV_FAILED_MARK);
 	return buf;
 }
 
@@ -762,19 +830,29 @@ struct grid *pv_grid(const struct pivot *pv, size_t block, enum grid_fmt fmt)
 	}
 	grid_set(g, 0, 0, pv->row_label);
 	for (size_t c = 0; c < pv->ncols; c++) {
-		grid_set(g, 0, c + 1, pv->cols[c].label);
+		/* a column of nanoseconds named by a metric says its unit */
+		if (is_ns(pv->cols[c].metric) && !strcmp(pv->cols[c].label, pv->cols[c].metric))
+			grid_setf(g, 0, c + 1, "%s (%s)", pv->cols[c].label, pv->ns_unit);
+		else
+			grid_set(g, 0, c + 1, pv->cols[c].label);
 		g->align[c + 1] = 'r';
 	}
-	/* a column with a flagged cell pads the others by one, so the digits line up */
+	/* a column with a marked cell pads the others by as much, so the digits line up */
 	for (size_t c = 0; c < pv->ncols; c++) {
-		int any = 0;
-		for (size_t r = 0; r < bl->nrows; r++)
-			any |= bl->cells[r * pv->ncols + c].st.flagged > 0;
+		int anyf = 0, anyx = 0;
+		for (size_t r = 0; r < bl->nrows; r++) {
+			const struct pv_cell *pc = &bl->cells[r * pv->ncols + c];
+			anyf |= pc->st.flagged > 0;
+			anyx |= pc->cell >= 0 && pc->st.s.n && pc->st.failed;
+		}
 		for (size_t r = 0; r < bl->nrows; r++) {
 			const struct pv_cell *pc = &bl->cells[r * pv->ncols + c];
 			char buf[256];
 			pv_cell_text(pv, c, pc, buf, sizeof(buf));
-			if (any && !(pc->cell >= 0 && pc->st.s.n && pc->st.flagged))
+			int has = pc->cell >= 0 && pc->st.s.n;
+			if (anyf && !(has && pc->st.flagged))
+				strcat(buf, " ");
+			if (anyx && !(has && pc->st.failed))
 				strcat(buf, " ");
 			if (c == 0 && grid_add_row(g) < 0) {
 				grid_free(g);
@@ -878,6 +956,18 @@ void pv_print(FILE *f, const struct pivot *pv, enum grid_fmt fmt, const char *ti
 			fprintf(f, fmt == GRID_MD ? "\n\\%s\n" : "%s\n", note);
 		}
 		print_reasons(f, pv, fmt);
+	}
+	if (pv->failed_cells) {
+		char note[256];
+		snprintf(note, sizeof(note), PV_FAILED_MARK " a repetition failed (%zu cell%s): the "
+			 "median is of the others", pv->failed_cells, pv->failed_cells == 1 ? "" : "s");
+		if (fmt == GRID_HTML) {
+			fputs("<p>", f);
+			grid_html_escape(f, note);
+			fputs("</p>\n", f);
+		} else {
+			fprintf(f, fmt == GRID_MD ? "\n%s\n" : "%s\n", note);
+		}
 	}
 }
 

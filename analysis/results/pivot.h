@@ -81,8 +81,14 @@ struct pivot {
 	int *decimals;                /* per column */
 	size_t n_min, n_max;          /* repetitions per cell with data */
 	size_t flagged_cells;
+	size_t failed_cells;          /* cells with a value and a failed repetition (†) */
 	json_t *reasons;              /* why: flag kind → {"cells": {ID: true}, "text"} */
+	/* people's tables show nanoseconds in one unit per table, 3 significant digits */
+	double ns_div;                /* 1, 1e3 or 1e6 */
+	const char *ns_unit;          /* "ns", "µs" or "ms" */
 };
+/* The mark of a cell with a failed repetition (the median is of the others). */
+#define PV_FAILED_MARK "†"
 
 /* Parses one column spec (see above). 0, -EINVAL (err says why), -ENOMEM. */
 int pv_colspec_parse(const char *text, struct pv_colspec *out, char *err, size_t errlen);
@@ -98,7 +104,8 @@ int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **
 	     char *err, size_t errlen);
 void pv_free(struct pivot *pv);
 
-/* The default caption: "fwd_pps, median of 3 repetitions (burst_max=150)". */
+/* The default caption: "fwd_pps, median of 3 repetitions (burst_max=150)";
+ * "lat_p50_ns in ms, ..." for nanoseconds. */
 char *pv_caption(const struct pivot *pv, char *buf, size_t len);
 /* The grid of one block: header row, then one row per row value. CSV grids hold raw
  * numbers and extra columns for each --show item; text/md/html grids formatted cells
@@ -154,7 +161,8 @@ int pv_table_text(FILE *f, const char *path, const struct pv_text *t, char *err,
 /* Raw number for machine output: integral values without a fraction, others shortest
  * round-trip; NaN is "". */
 char *pv_raw(double v, char *buf, size_t len);
-/* A cell's text for people: median [±sd] [(min–max)] [n=N] and '*' when flagged. */
+/* A cell's text for people: median [±sd] [(min–max)] [n=N], '*' when flagged, '†' when
+ * a repetition failed; nanoseconds in the table's ns_unit. */
 char *pv_cell_text(const struct pivot *pv, size_t col, const struct pv_cell *c, char *buf,
 		   size_t len);
 

@@ -377,7 +377,7 @@ void plot_gp_titles(struct files *fs, struct frame *fr, const char *title,
 	FILE *f = fs->gp;
 	double y = fr->dumb ? 0 : 4;
 	/* the title block takes at most this much of the height: the rest is the plot's */
-	double budget = fr->h * (fr->dumb ? 0.3 : 0.4);
+	double budget = fr->h * (fr->title_frac > 0 ? fr->title_frac : fr->dumb ? 0.3 : 0.4);
 	if (budget < plot_line_h(fr, PLOT_FONT_TITLE) + y)
 		budget = plot_line_h(fr, PLOT_FONT_TITLE) + y;
 	text_lines(f, fr, title ? title : "", PLOT_FONT_TITLE, 3, budget, &y);
@@ -398,6 +398,35 @@ void plot_gp_titles(struct files *fs, struct frame *fr, const char *title,
 		fr->footer = 1;
 		fr->bottom = lh + 8;
 	}
+}
+
+void plot_fit_height(struct files *fs, const struct plot_out *o, size_t np, const char *title,
+		     const char *sub, const char *const *notes, size_t nnotes, const char *foot,
+		     double per_row, double fixed, struct plot_out *o2)
+{
+	*o2 = *o;
+	if (o->height || fs->term == TERM_DUMB)
+		return;
+	FILE *real = fs->gp;
+	char *dry = NULL;
+	size_t n = 0;
+	if (!(fs->gp = open_memstream(&dry, &n))) {
+		fs->gp = real;
+		return;
+	}
+	/* twice: a taller figure lets more note lines into its 40 % */
+	for (int pass = 0; pass < 2; pass++) {
+		struct frame fr;
+		plot_gp_begin(fs, o2, np, &fr, NULL);
+		plot_gp_titles(fs, &fr, title, sub, notes, nnotes, foot);
+		double other = fr.top + fr.bottom + fixed + fr.rows * per_row;
+		if (fr.h - other >= 0.6 * fr.h)
+			break;
+		o2->height = (int)ceil(other / 0.39);
+	}
+	fclose(fs->gp);
+	free(dry);
+	fs->gp = real;
 }
 
 void plot_gp_header(struct files *fs, const struct plot_out *o, const char *title,
@@ -675,6 +704,7 @@ int plot_words_set(struct plot_words *w, const char *name, const char *arg, char
 			return cli_bad_text(err, errlen, "kind", arg,
 					    "line, heatmap, load, framesize or box");
 		w->rq.kind = (enum plot_kind)v;
+		w->kind_given = 1;
 	} else if (!strcmp(name, "x")) {
 		w->rq.x = arg;
 	} else if (!strcmp(name, "y")) {
@@ -716,6 +746,8 @@ int plot_words_draw(const struct res_file *rf, struct plot_words *w, FILE *said,
 	w->rq.metrics = (const char *const *)w->metrics.v;
 	w->rq.nmetrics = w->metrics.n;
 	w->rq.where = &w->where;
+	if (!w->kind_given && !w->rq.y)
+		plot_default_kind(rf, &w->rq);
 	int r = plot_results(rf, &w->rq, &w->out, err, errlen);
 	if (r || !w->out.path)
 		return r;

@@ -83,6 +83,7 @@ int plot_bars(const struct plot_bars *b, const struct plot_out *o, char *err,
  * plot_words_set per option in the order given, plot_words_draw. */
 struct plot_words {
 	struct plot_req rq;           /* metrics and where: set by plot_words_draw */
+	int kind_given;               /* --kind was given; else the kind the file calls for */
 	struct plot_out out;
 	struct strlist metrics;
 	struct res_sel where;
@@ -106,6 +107,12 @@ struct plot_text {
 };
 int plot_results_text(const char *path, const struct plot_text *t, FILE *said, char *err,
 		      size_t errlen);
+
+/* The kind a file calls for when none is asked, as `ppslab report` chooses: a frame
+ * size that varies → framesize (x that axis), else an offered load that varies → load,
+ * else line; an --x of another axis means line. Sets rq->kind and, for framesize,
+ * rq->x when it is not given. */
+void plot_default_kind(const struct res_file *rf, struct plot_req *rq);
 
 /* Kind and error-bar names for options; -1 if unknown. */
 int plot_kind_parse(const char *s);

@@ -43,7 +43,9 @@ int plot_write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 			if ((rc = plot_ser_alloc(se, bl->nrows)))
 				break;
 			se->metric = metric;
-			snprintf(se->title, sizeof(se->title), "%s", nc > 1 ? pv->cols[c].label : metric);
+			char ml[256];
+			snprintf(se->title, sizeof(se->title), "%s", nc > 1 ? pv->cols[c].label
+				 : name_label(metric, ml, sizeof(ml)));
 			snprintf(se->name, sizeof(se->name), "%.127s", se->title);
 			for (size_t r = 0; r < bl->nrows; r++) {
 				const struct pv_cell *pc = &bl->cells[r * nc + c];
@@ -79,14 +81,18 @@ int plot_write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 			}
 		}
 	}
-	if (rc || (rc = plot_note_flags(f, pv, "crossed dots")))
+	if (rc || (rc = plot_note_flags(f, pv, "framed dots")))
 		goto done;
 	char l[256];
 	snprintf(f->xlabel, sizeof(f->xlabel), "%s", name_label(pv->row_axis, l, sizeof(l)));
 	if (rq->title)
 		snprintf(f->title, sizeof(f->title), "%s", rq->title);
 	else
-		plot_default_title(pv, pv->row_axis, "repetitions per", f->title, sizeof(f->title));
+	{
+		plot_default_title(pv, pv->row_axis, "per", f->title, sizeof(f->title));
+		size_t n = strlen(f->title);
+		snprintf(f->title + n, sizeof(f->title) - n, ", every repetition");
+	}
 	plot_decide_x(f);
 	plot_decide_y(f, NULL, 0);
 	FILE *d = fs->dat, *gp = fs->gp;
@@ -189,7 +195,12 @@ int plot_write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 	plot_subtitle_of(rf, sub, sizeof(sub));
 	plot_footer_of(rf, foot, sizeof(foot));
 	struct frame fr;
-	plot_gp_begin(fs, o, f->np, &fr, rf->path);
+	struct plot_out o2;
+	/* per row of panels its title and tic labels; below them the x label */
+	plot_fit_height(fs, o, f->np, f->title, sub, (const char *const *)f->notes, f->nnotes, foot,
+			f->np > 1 ? 2 * PLOT_FONT * PLOT_LINE_EM + 12 : PLOT_FONT * PLOT_LINE_EM + 14,
+			PLOT_FONT * PLOT_LINE_EM * 1.3 + 8, &o2);
+	plot_gp_begin(fs, &o2, f->np, &fr, rf->path);
 	plot_gp_titles(fs, &fr, f->title, sub, (const char *const *)f->notes, f->nnotes, foot);
 	/* the y tic labels, then the y label turned on its side, then a margin */
 	fr.left = plot_text_w(&fr, (size_t)f->ytic_chars + 1, PLOT_FONT) +
@@ -207,6 +218,7 @@ int plot_write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 	fputs("set border 3\nset xtics nomirror\nset ytics nomirror\n", gp);
 	if (f->logy)
 		fputs("set logscale y\n", gp);
+	plot_place_keys(f, &fr, nc + (f->nflagged > 0), 20);
 	fprintf(gp, "set xrange [%.10g:%.10g]\nset yrange [%.10g:%.10g]\n", f->xlo, f->xhi,
 		f->ylo, f->yhi);
 	fputs("set xtics (", gp);
@@ -217,7 +229,6 @@ int plot_write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 		fprintf(gp, " %zu", i + 1);
 	}
 	fputs(")\n", gp);
-	plot_place_keys(f, &fr, nc + (f->nflagged > 0), 20);
 	fputs("# box: quartiles; whiskers: min and max; bar: median; dots: each repetition\n", gp);
 	plot_gp_axis_labels(fs, &fr, f->xlabel, f->ylabel);
 	plot_gp_multiplot(fs, &fr);
@@ -258,7 +269,7 @@ int plot_write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 		for (size_t c = 0; c < nc; c++) {
 			if (flag_index[p * nc + c] < 0)
 				continue;
-			fprintf(gp, ", \\\n     '' index %ld u 1:2 w points pt 2 ps 1.8 lw 2 "
+			fprintf(gp, ", \\\n     '' index %ld u 1:2 w points pt 4 ps 1.6 lw 2 "
 				"lc rgb '%s' ", flag_index[p * nc + c], PLOT_FLAGGED_RGB);
 			if (keyed++) {
 				fputs("notitle", gp);

@@ -46,21 +46,26 @@ int plot_note_flags(struct fig *f, const struct pivot *pv, const char *how)
 	unsigned char *seen = calloc(f->rf->ncells + 1, 1);
 	if (!seen)
 		return -ENOMEM;
-	size_t n = 0;
+	size_t n = 0, nfail = 0;
 	for (size_t b = 0; b < pv->nblocks; b++)
 		for (size_t i = 0; i < pv->blocks[b].nrows * pv->ncols; i++) {
 			const struct pv_cell *pc = &pv->blocks[b].cells[i];
-			if (pc->cell >= 0 && pc->st.s.n && pc->st.flagged && !seen[pc->cell]) {
-				seen[pc->cell] = 1;
-				n++;
-			}
+			if (pc->cell < 0 || !pc->st.s.n || seen[pc->cell])
+				continue;
+			n += pc->st.flagged > 0;
+			nfail += pc->st.failed > 0;
+			seen[pc->cell] = pc->st.flagged || pc->st.failed;
 		}
 	free(seen);
-	f->nflagged = n;
+	f->nflagged = n + nfail;
 	char lines[6][512];
 	size_t k = plot_flag_notes(pv->reasons, n, how, lines, 6);
 	for (size_t i = 0; i < k; i++)
 		plot_note(f, "%s", lines[i]);
+	/* a cell drawn from fewer repetitions than it had is marked as a flagged one is */
+	if (nfail)
+		plot_note(f, "%zu cell%s with a failed repetition (%s too): the median is of the "
+			  "others", nfail, nfail == 1 ? "" : "s", how);
 	return 0;
 }
 
@@ -245,13 +250,71 @@ void plot_default_title(const struct pivot *pv, const char *x, const char *what,
 	int same = 1;
 	for (size_t c = 1; c < pv->ncols; c++)
 		same &= !strcmp(pv->cols[c].metric, pv->cols[0].metric);
-	size_t o = (size_t)snprintf(buf, len, "%s %s %s", same ? pv->cols[0].metric : "metrics",
-				    what, x);
+	char m[256], xa[256];
+	if (same)
+		name_words(pv->cols[0].metric, m, sizeof(m));
+	else
+		snprintf(m, sizeof(m), "%s", all_rates(pv) ? "rates" : "metrics");
+	name_words(x, xa, sizeof(xa));
+	size_t o = (size_t)snprintf(buf, len, "%s %s %s", m, what, xa);
 	if (o < len && *pv->fixed)
 		snprintf(buf + o, len - o, " (%s)", pv->fixed);
+	if (*buf >= 'a' && *buf <= 'z')
+		*buf = (char)(*buf - 'a' + 'A');
 }
 
-/* The categories of the row axis present in any block, in the axis' order. */
+int plot_natcmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+			/* digit runs compare as numbers: 8 < 10, so 13.8 < 13.10 < 14.0 */
+			while (*a == '0' && a[1] >= '0' && a[1] <= '9')
+				a++;
+			while (*b == '0' && b[1] >= '0' && b[1] <= '9')
+				b++;
+			size_t la = strspn(a, "0123456789"), lb = strspn(b, "0123456789");
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			int c = strncmp(a, b, la);
+			if (c)
+				return c;
+			a += la;
+			b += lb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return *a ? 1 : *b ? -1 : 0;
+}
+
+void plot_sort_values(json_t **v, size_t n)
+{
+	/* numbers first in value order, then text in natural order; insertion: few values */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0; j--) {
+			json_t *a = v[j - 1], *b = v[j];
+			int an = json_is_number(a), bn = json_is_number(b), gt;
+			if (an && bn) {
+				gt = json_number_value(a) > json_number_value(b);
+			} else if (an || bn) {
+				gt = bn;
+			} else {
+				char sa[256], sb[256];
+				gt = plot_natcmp(res_value_str(a, sa, sizeof(sa)),
+						 res_value_str(b, sb, sizeof(sb))) > 0;
+			}
+			if (!gt)
+				break;
+			v[j - 1] = b;
+			v[j] = a;
+		}
+}
+
+/* The categories of the row axis present in any block, in natural order (versions:
+ * 13.8, 13.10, 14.0). */
 int plot_collect_cats(struct fig *f, const struct pivot *pv)
 {
 	const struct res_axis *ax = res_axis(f->rf, pv->row_axis);
@@ -268,6 +331,7 @@ int plot_collect_cats(struct fig *f, const struct pivot *pv)
 		if (in)
 			f->cats[f->ncat++] = ax->values[v];
 	}
+	plot_sort_values(f->cats, f->ncat);
 	return 0;
 }
 
@@ -382,7 +446,7 @@ int plot_build_xy(struct fig *f, const struct pivot *pv, size_t nm, int has_off,
 					continue;
 				size_t k = se->n;
 				double x;
-				se->nflag[k] = pc->st.flagged;
+				se->nflag[k] = pc->st.flagged + pc->st.failed;
 				if (f->kind == PLOT_LOAD) {
 					const struct pv_cell *co = has_off ? &bl->cells[r * pv->ncols + c + 1]
 									   : NULL;
@@ -470,17 +534,17 @@ void plot_analyze_bound(struct fig *f)
 					continue;
 				any = 1;
 				double r = se->y[i] / se->bound[i];
+				/* forwarding all it was offered: the offered load is the limit there */
+				int at_offered = isfinite(f->offered) && se->y[i] >= BOUND_FOLLOWS * f->offered;
 				if (r >= BOUND_FOLLOWS && r <= 2 - BOUND_FOLLOWS) {
 					followed = 1;
-				} else if (followed && r < BOUND_FOLLOWS) {
+				} else if (followed && r < BOUND_FOLLOWS && !at_offered) {
 					se->leave = (long)i;
 					break;
 				}
 			}
 		}
 	f->bound = any;
-	if (any)
-		plot_note(f, "pale bands: the polling bound, pollhz × burst_max frames/s per receiving port");
 }
 
 void plot_analyze_fit(struct fig *f)
@@ -490,8 +554,20 @@ void plot_analyze_fit(struct fig *f)
 			struct ser *se = &f->p[p].s[s];
 			if (!name_is_rate(se->metric))
 				continue;
-			se->has_fit = !fit_rule_cost(se->x, se->y, se->n, &se->fit);
+			if (fit_rule_cost(se->x, se->y, se->n, &se->fit))
+				continue;
+			se->has_fit = fit_rule_visible(se->fit.b_s, se->fit.r2);
 			f->fit |= se->has_fit;
+			if (!se->has_fit) {
+				char who[800];
+				snprintf(who, sizeof(who), "%s%s%s%s", f->p[p].ns > 1 ? se->name : "",
+					 f->np > 1 && f->p[p].ns > 1 ? " in " : "",
+					 f->np > 1 ? f->p[p].label : "",
+					 f->np > 1 || f->p[p].ns > 1 ? ": " : "");
+				plot_note(f, "%sno rule cost visible (a fit of 1/(a + b·N) gives b = %.3g ns "
+					  "per rule, R² = %.2f; drawn only for b > 0 and R² ≥ %.1f)", who,
+					  se->fit.b_s * 1e9, se->fit.r2, FIT_R2_MIN);
+			}
 		}
 }
 
@@ -504,6 +580,11 @@ void plot_analyze_mfr(struct fig *f)
 				if (se->y[i] > 0 && (se->mfr < 0 || se->y[i] > se->y[se->mfr]))
 					se->mfr = (long)i;
 		}
+}
+
+double plot_fixed_offered(const struct res_file *rf)
+{
+	return model_fixed_offered(rf);
 }
 
 double plot_rig_ceiling(const struct res_file *rf)

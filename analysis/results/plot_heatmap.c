@@ -15,7 +15,7 @@
 /* what this file refuses is what it was asked: -EINVAL, with why in err */
 #define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
 
-/* The values of an axis present in a pivot's rows (or columns), in axis order. */
+/* The values of an axis present in a pivot's rows (or columns), in natural order. */
 static size_t present(const struct res_file *rf, const char *axis, const struct pivot *pv,
 		      int in_rows, json_t **out)
 {
@@ -35,6 +35,7 @@ static size_t present(const struct res_file *rf, const char *axis, const struct 
 		if (in)
 			out[n++] = ax->values[v];
 	}
+	plot_sort_values(out, n);
 	return n;
 }
 
@@ -85,6 +86,15 @@ int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o
 			}
 		}
 	int rate = name_is_rate(metric);
+	/* nanoseconds shown in µs or ms, as the table and the line plots do */
+	double kdiv = 1;
+	const char *ku = NULL;
+	if (!strcmp(name_unit(metric), "ns") && fmax(fabs(vmin), fabs(vmax)) >= 1e3) {
+		kdiv = fmax(fabs(vmin), fabs(vmax)) >= 1e6 ? 1e6 : 1e3;
+		ku = kdiv == 1e6 ? "ms" : "µs";
+		vmin /= kdiv;
+		vmax /= kdiv;
+	}
 	int logcb = vmin > 0 && vmax / vmin > 100;
 	double cblo = logcb ? vmin : fmin(0, vmin), cbhi = vmax > cblo ? vmax : cblo + 1;
 	FILE *d = fs->dat, *gp = fs->gp;
@@ -100,9 +110,9 @@ int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o
 	 * value (the cell says "failed", as the table does) */
 	for (size_t b = 0; b < pv->nblocks; b++) {
 		const struct pv_block *bl = &pv->blocks[b];
-		fprintf(d, "%s# panel %zu%s%s: %s (median); x: %s, y: %s (indexes into the tics)\n"
+		fprintf(d, "%s# panel %zu%s%s: %s (median%s%s); x: %s, y: %s (indexes into the tics)\n"
 			"# x y value flagged failed\n", b ? "\n\n" : "", b, *bl->label ? " " : "", bl->label,
-			metric, xa, pv->row_axis);
+			metric, ku ? ", in " : "", ku ? ku : "", xa, pv->row_axis);
 		for (size_t yi = 0; yi < ny; yi++) {
 			long r = -1;
 			for (size_t k = 0; k < bl->nrows && r < 0; k++)
@@ -117,7 +127,7 @@ int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o
 					    res_value_matches(xs[xi], pv->cols[c].filt.c[0].value) &&
 					    pc->cell >= 0 && pc->st.s.n) {
 						v = pc->st.s.median;
-						fl = pc->st.flagged;
+						fl = pc->st.flagged + pc->st.failed;
 					} else if (pv->cols[c].filt.n &&
 						   res_value_matches(xs[xi], pv->cols[c].filt.c[0].value) &&
 						   pc->cell >= 0) {
@@ -125,7 +135,7 @@ int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o
 					}
 				}
 				fprintf(d, "%zu %zu ", xi, yi);
-				plot_dat_num(d, v);
+				plot_dat_num(d, v / kdiv);
 				fprintf(d, " %zu %zu\n", fl, failed);
 				panel_flagged[b] |= fl > 0;
 			}
@@ -136,8 +146,13 @@ int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o
 	if (rq->title) {
 		snprintf(f->title, sizeof(f->title), "%s", rq->title);
 	} else {
-		size_t n = (size_t)snprintf(f->title, sizeof(f->title), "%s over %s × %s", metric,
-					    xa, pv->row_axis);
+		char wm[256], wx[256], wy[256];
+		name_words(metric, wm, sizeof(wm));
+		size_t n = (size_t)snprintf(f->title, sizeof(f->title), "%s over %s × %s", wm,
+					    name_words(xa, wx, sizeof(wx)),
+					    name_words(pv->row_axis, wy, sizeof(wy)));
+		if (*f->title >= 'a' && *f->title <= 'z')
+			*f->title = (char)(*f->title - 'a' + 'A');
 		if (*pv->fixed && n < sizeof(f->title))
 			snprintf(f->title + n, sizeof(f->title) - n, " (%s)", pv->fixed);
 	}
@@ -147,7 +162,12 @@ int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o
 	plot_subtitle_of(rf, sub, sizeof(sub));
 	plot_footer_of(rf, foot, sizeof(foot));
 	struct frame fr;
-	plot_gp_begin(fs, o, f->np, &fr, rf->path);
+	struct plot_out o2;
+	/* per row of panels its title and tic labels; below them the x label */
+	plot_fit_height(fs, o, f->np, f->title, sub, (const char *const *)f->notes, f->nnotes, foot,
+			f->np > 1 ? 2 * PLOT_FONT * PLOT_LINE_EM + 12 : PLOT_FONT * PLOT_LINE_EM + 14,
+			PLOT_FONT * PLOT_LINE_EM * 1.3 + 8, &o2);
+	plot_gp_begin(fs, &o2, f->np, &fr, rf->path);
 	plot_gp_titles(fs, &fr, f->title, sub, (const char *const *)f->notes, f->nnotes, foot);
 	size_t yw = 0;
 	for (size_t i = 0; i < ny; i++) {
@@ -167,7 +187,13 @@ int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o
 	char xlabel[256], ylabel[256];
 	name_label(xa, xlabel, sizeof(xlabel));
 	name_label(pv->row_axis, ylabel, sizeof(ylabel));
-	plot_gp_set_str(gp, "cblabel", name_label(metric, l, sizeof(l)));
+	name_label(metric, l, sizeof(l));
+	if (ku) {
+		char *paren = strstr(l, " (");
+		if (paren)
+			snprintf(paren, sizeof(l) - (size_t)(paren - l), " (%s)", ku);
+	}
+	plot_gp_set_str(gp, "cblabel", l);
 	fputs("unset grid\nunset key\nset palette defined (0 '#440154', 0.5 '#21918c', 1 '#fde725')\n"
 	      "set tics scale 0\nset border 0\n", gp);
 	fprintf(gp, "set cbrange [%.10g:%.10g]\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n",
@@ -209,9 +235,11 @@ int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o
 			plot_gp_dat_ref(gp, fs, 1);
 		else
 			fputs("''", gp);
-		/* no value: no number (NaN is not equal to itself), "failed" when its
-		 * repetitions failed */
-		fprintf(gp, " index %zu u 1:2:3 w image notitle, \\\n     '' index %zu u 1:2:"
+		/* each cell a rectangle of its own ("pixels"): a browser scales an SVG's
+		 * embedded image smoothly, which turns a 5×2 matrix into a gradient. No value:
+		 * no number (NaN is not equal to itself), "failed" when its repetitions
+		 * failed */
+		fprintf(gp, " index %zu u 1:2:3 w image pixels notitle, \\\n     '' index %zu u 1:2:"
 			"($5 > 0 ? 'failed' : $3 == $3 ? %s.($4 > 0 ? '*' : '') : ''):(ink($3)) "
 			"w labels tc rgb variable notitle", p, p,
 			rate ? "gprintf('%.1s%c', $3)" : "sprintf('%.3g', $3)");

@@ -79,6 +79,7 @@ struct frame {
 				 * x label */
 	double pw, ph;          /* plot area of one panel */
 	double gapx;            /* between panels: the right margin and the next's tics */
+	double title_frac;      /* the most of the height the title block takes; 0: 40 % */
 };
 
 /* Width of n characters and height of a line at a font size, on this frame. */
@@ -98,6 +99,12 @@ void plot_gp_titles(struct files *fs, struct frame *fr, const char *title,
  * title block (wrapped like every figure's), the footer, grid and key top left. */
 void plot_gp_header(struct files *fs, const struct plot_out *o, const char *title,
 		    const char *subtitle, const char *footer, const char *source);
+/* The panels keep at least 60 % of the height: o2 is o, with a default height grown
+ * when the title block (measured in a dry run), fixed pixels and per_row pixels per row
+ * of panels (their titles and tics) would leave them less. A given height is kept. */
+void plot_fit_height(struct files *fs, const struct plot_out *o, size_t np, const char *title,
+		     const char *sub, const char *const *notes, size_t nnotes, const char *foot,
+		     double per_row, double fixed, struct plot_out *o2);
 /* Sizes the panels once fr->left, right, ptitle, xtics and xlab are known. */
 void plot_frame_panels(struct frame *fr);
 /* Small multiples: one x label under the panels, one y label left of them (part of the
@@ -131,6 +138,7 @@ struct ser {
 	size_t *nflag;           /* repetitions flagged by a check (cases[].flags) */
 	char (*lab)[64];         /* the row value as text */
 	int same_as;             /* an earlier series of the panel with the same values */
+	int band;                /* its polling bound is drawn: some of it in the y range */
 	int has_fit;
 	struct fit_rc fit;
 	long leave;              /* the point where it leaves the polling bound, or -1 */
@@ -165,6 +173,8 @@ struct fig {
 	double xmin_pos;         /* smallest positive x */
 	double ceiling;          /* the rig's, pps; NaN when unknown or not a rate plot */
 	int draw_ceiling;
+	double offered;          /* line: the one offered load of every cell, pps; or NaN */
+	int draw_offered;
 	double link_bps;         /* framesize: the line rate */
 	int line_drawn;          /* framesize: some of the line-rate curve is in range */
 	int bound, fit;          /* the figure draws the polling bound, the rule fit */
@@ -192,10 +202,14 @@ void plot_fig_free(struct fig *f);
 int plot_ser_alloc(struct ser *s, size_t n);
 /* Whether every row value of pv is a number. */
 int plot_rows_numeric(const struct pivot *pv);
-/* "METRIC WHAT X (fixed axes)" */
+/* The title in words: "Forwarded rate vs polling clock (rules=0)" for WHAT "vs". */
 void plot_default_title(const struct pivot *pv, const char *x, const char *what,
 			char *buf, size_t len);
-/* The row axis' values present in pv, in axis order (f->cats), and where one is. */
+/* Natural order of text: digit runs as numbers ("13.8" < "13.10" < "14.0"). */
+int plot_natcmp(const char *a, const char *b);
+/* Sorts axis values: numbers by value, then text in natural order. */
+void plot_sort_values(json_t **v, size_t n);
+/* The row axis' values present in pv, in natural order (f->cats), and where one is. */
 int plot_collect_cats(struct fig *f, const struct pivot *pv);
 double plot_cat_pos(const struct fig *f, const json_t *v);
 /* Builds the pivot a plot draws: one block per panel, at most PLOT_MAX_PANELS, some
@@ -218,6 +232,9 @@ void plot_analyze_bound(struct fig *f);
 void plot_analyze_fit(struct fig *f);
 /* The maximum forwarding rate's point of each series. */
 void plot_analyze_mfr(struct fig *f);
+/* The offered load every cell of a fixed-load sweep had (method.offered_pps), NaN when
+ * the file has none or it varies. */
+double plot_fixed_offered(const struct res_file *rf);
 /* The rig's ceiling in pps, NaN when the file has none. */
 double plot_rig_ceiling(const struct res_file *rf);
 /* What every figure from pv starts with: x axis, rate, nonneg, ceiling, y label. */

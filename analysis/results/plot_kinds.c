@@ -23,6 +23,11 @@
 /* what this file refuses is what it was asked: -EINVAL, with why in err */
 #define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
 
+/* The axes report_plot.c also looks for. */
+static const char *const load_axes[] = { "load_pps", "intended_pps", "offered_pps",
+					 "rate_pps", "load_pct", "load", NULL };
+static const char *const size_axes[] = { "frame_size", "size", "wire_size", NULL };
+
 static int is_poll_axis(const char *a)
 {
 	return a && (!strcmp(a, "pollhz") || !strcmp(a, "burst_max") || !strcmp(a, "hz"));
@@ -38,7 +43,8 @@ static int write_line(struct fig *f, struct files *fs, const struct plot_out *o,
 		return rc;
 	plot_fig_common(f, pv);
 	f->bound = f->rate && is_poll_axis(pv->row_axis);
-	if ((rc = plot_build_xy(f, pv, 1, 0, 0)) || (rc = plot_note_flags(f, pv, "crossed markers")))
+	f->offered = f->rate ? plot_fixed_offered(f->rf) : NAN;
+	if ((rc = plot_build_xy(f, pv, 1, 0, 0)) || (rc = plot_note_flags(f, pv, "framed markers")))
 		goto out;
 	char l[256];
 	snprintf(f->xlabel, sizeof(f->xlabel), "%s", name_label(pv->row_axis, l, sizeof(l)));
@@ -69,8 +75,6 @@ static const char *first_axis_of(const struct res_file *rf, const char *const *n
 static int write_load(struct fig *f, struct files *fs, const struct plot_out *o, char *err,
 		      size_t errlen)
 {
-	static const char *const load_axes[] = { "load_pps", "intended_pps", "offered_pps",
-						 "rate_pps", "load_pct", "load", NULL };
 	const struct plot_req *rq = f->rq;
 	const struct res_file *rf = f->rf;
 	const char *x = rq->x ? rq->x : first_axis_of(rf, load_axes);
@@ -99,7 +103,7 @@ static int write_load(struct fig *f, struct files *fs, const struct plot_out *o,
 	f->yscale = 1;
 	snprintf(f->ylabel, sizeof(f->ylabel), "%s", name_label(fr, l, sizeof(l)));
 	if ((rc = plot_build_xy(f, pv, nm, has_off, has_loss)) ||
-	    (rc = plot_note_flags(f, pv, "crossed markers")))
+	    (rc = plot_note_flags(f, pv, "framed markers")))
 		goto out;
 	f->xnum = 1;   /* x is the offered load, a number */
 	snprintf(f->xlabel, sizeof(f->xlabel), "%s", has_off ? "offered load (packets/s)"
@@ -158,7 +162,7 @@ static int write_framesize(struct fig *f, struct files *fs, const struct plot_ou
 		if (json_is_number(sp) && json_number_value(sp) > 0)
 			f->link_bps = json_number_value(sp) * 1e6;
 	}
-	if ((rc = plot_build_xy(f, pv, 1, 0, 0)) || (rc = plot_note_flags(f, pv, "crossed markers")))
+	if ((rc = plot_build_xy(f, pv, 1, 0, 0)) || (rc = plot_note_flags(f, pv, "framed markers")))
 		goto out;
 	snprintf(f->xlabel, sizeof(f->xlabel), "frame size (bytes, with FCS)");
 	snprintf(f->ylabel, sizeof(f->ylabel), "throughput (frames/s)");
@@ -175,6 +179,31 @@ out:
 	return rc;
 }
 
+static const char *varying_axis_of(const struct res_file *rf, const char *const *names)
+{
+	for (size_t i = 0; names[i]; i++) {
+		const struct res_axis *a = res_axis(rf, names[i]);
+		if (a && a->nvalues > 1)
+			return names[i];
+	}
+	return NULL;
+}
+
+void plot_default_kind(const struct res_file *rf, struct plot_req *rq)
+{
+	const char *fs = varying_axis_of(rf, size_axes), *ld = varying_axis_of(rf, load_axes);
+	rq->kind = PLOT_LINE;
+	if (fs && (!rq->x || !strcmp(rq->x, fs)) && (res_has_metric(rf, "ndr_pps") || res_has_metric(rf, "pdr_pps") ||
+		   res_has_metric(rf, "fwd_pps"))) {
+		rq->kind = PLOT_FRAMESIZE;
+		if (!rq->x)
+			rq->x = fs;
+		return;
+	}
+	if (ld && (!rq->x || !strcmp(rq->x, ld)) && res_has_metric(rf, "fwd_pps"))
+		rq->kind = PLOT_LOAD;
+}
+
 int plot_results(const struct res_file *rf, const struct plot_req *rq,
 		 const struct plot_out *o, char *err, size_t errlen)
 {
@@ -187,7 +216,7 @@ int plot_results(const struct res_file *rf, const struct plot_req *rq,
 	const char *metric = rq->nmetrics ? rq->metrics[0] : "fwd_pps";
 	static const char *const def[] = { "fwd_pps" };
 	struct fig f = { .rf = rf, .rq = rq, .kind = rq->kind, .yscale = 1, .x0 = NAN,
-			 .y0 = NAN, .ceiling = NAN };
+			 .y0 = NAN, .ceiling = NAN, .offered = NAN };
 	switch (rq->kind) {
 	case PLOT_LINE:
 		rc = write_line(&f, &fs, o, rq->nmetrics ? rq->metrics : def,

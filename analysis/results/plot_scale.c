@@ -186,7 +186,16 @@ void plot_decide_y(struct fig *f, const double *refs, size_t nrefs)
 			if (refs[i] > dmax && refs[i] <= REF_SQUEEZE * dmax)
 				refmax = fmax(refmax, refs[i]);
 		double top = fmax(dmax, refmax);
-		if (nonneg || (dmin >= 0 && f->nonneg)) {
+		if (f->kind == PLOT_BOX && dmin > 0 && dmax - dmin < 0.25 * dmax) {
+			/* boxes of a spread of a few per cent would be flat lines over a y from 0:
+			 * the range is the data's, and the notes say it does not start at 0 */
+			double span = dmax - dmin > 0 ? dmax - dmin : dmax * 0.01;
+			f->ylo = dmin - 0.15 * span;
+			f->yhi = dmax + 0.15 * span;
+			char lo[32];
+			plot_note(f, "y from %s, not from 0: the values differ by %.2g %% at most",
+				  si(f->ylo, lo, sizeof(lo)), (dmax - dmin) / dmax * 100);
+		} else if (nonneg || (dmin >= 0 && f->nonneg)) {
 			f->ylo = 0;
 			f->yhi = top > 0 ? top * 1.08 : 1;
 		} else {
@@ -228,11 +237,14 @@ static void norm_xy(const struct fig *f, double x, double y, double *nx, double 
 	}
 }
 
-/* Counts which corners a point (0..1 each way) falls in, for a key kw × kh. */
-static void corner_hits(double nx, double ny, double kw, double kh, size_t cnt[4])
+/* Counts which corners a point (0..1 each way) falls in, for a key kw × kh; top: the
+ * highest point seen. */
+static void corner_hits(double nx, double ny, double kw, double kh, size_t cnt[4],
+			double *top_seen)
 {
 	if (nx < 0 || nx > 1 || ny < 0 || ny > 1)
 		return;
+	*top_seen = fmax(*top_seen, ny);
 	int left = nx <= kw + 0.02, right = nx >= 1 - kw - 0.02;
 	int top = ny >= 1 - kh - 0.02, bot = ny <= kh + 0.02;
 	cnt[0] += left && top;
@@ -241,12 +253,33 @@ static void corner_hits(double nx, double ny, double kw, double kh, size_t cnt[4
 	cnt[3] += left && bot;
 }
 
+static size_t place_keys_once(struct fig *f, double kw, double kh, double *top);
+
 /* The corner of each panel that the lines cross least under a key of this size: each
- * series and its bound sampled along their segments, and the rig's ceiling. */
+ * series and its bound sampled along their segments, and the rig's ceiling. When every
+ * corner has something in it and y is linear, the y range grows at the top until the
+ * key fits above everything drawn (at most twice the height), and the corners are
+ * counted again. */
 void plot_place_keys(struct fig *f, const struct frame *fr, size_t entries, size_t chars)
 {
 	double kw = (plot_text_w(fr, chars, PLOT_FONT) + plot_text_w(fr, 8, PLOT_FONT)) / fr->pw;
 	double kh = ((double)entries * plot_line_h(fr, PLOT_FONT) * 0.9 + 6) / fr->ph;
+	for (int pass = 0; pass < 2; pass++) {
+		double top_seen = 0;
+		size_t hit = place_keys_once(f, kw, kh, &top_seen);
+		if (!hit || pass || f->logy || kh >= 0.9)
+			break;
+		double need = fmin(top_seen / (1 - kh - 0.04), 2);
+		if (need <= 1)
+			break;
+		f->yhi = f->ylo + (f->yhi - f->ylo) * need;
+	}
+}
+
+/* One count of every panel's corners; returns how many panels have no empty corner. */
+static size_t place_keys_once(struct fig *f, double kw, double kh, double *top)
+{
+	size_t crowded = 0;
 	for (size_t p = 0; p < f->np; p++) {
 		size_t cnt[4] = { 0, 0, 0, 0 };
 		for (size_t s = 0; s < f->p[p].ns; s++) {
@@ -261,11 +294,11 @@ void plot_place_keys(struct fig *f, const struct frame *fr, size_t entries, size
 					}
 					double nx, ny;
 					norm_xy(f, se->x[i], ys[i], &nx, &ny);
-					corner_hits(nx, ny, kw, kh, cnt);
+					corner_hits(nx, ny, kw, kh, cnt, top);
 					if (isfinite(px) && which < 2 && f->kind != PLOT_BOX)
 						for (int k = 1; k < 16; k++)
 							corner_hits(px + (nx - px) * k / 16.0,
-								    py + (ny - py) * k / 16.0, kw, kh, cnt);
+								    py + (ny - py) * k / 16.0, kw, kh, cnt, top);
 					px = nx;
 					py = ny;
 				}
@@ -280,19 +313,27 @@ void plot_place_keys(struct fig *f, const struct frame *fr, size_t entries, size
 				double x = f->logx ? lo * pow(hi / lo, k / 32.0) : lo + (hi - lo) * k / 32.0;
 				double nx, ny;
 				norm_xy(f, x, fit_rule_rate(&se->fit, x), &nx, &ny);
-				corner_hits(nx, ny, kw, kh, cnt);
+				corner_hits(nx, ny, kw, kh, cnt, top);
 			}
 		}
+		if (f->draw_offered)
+			for (int k = 0; k <= 16; k++) {
+				double nx, ny;
+				norm_xy(f, f->xlo, f->offered, &nx, &ny);
+				corner_hits(k / 16.0, ny, kw, kh, cnt, top);
+			}
 		if (f->draw_ceiling)
 			for (int k = 0; k <= 16; k++) {
 				double nx, ny;
 				norm_xy(f, f->xlo, f->ceiling * f->yscale, &nx, &ny);
-				corner_hits(k / 16.0, ny, kw, kh, cnt);
+				corner_hits(k / 16.0, ny, kw, kh, cnt, top);
 			}
 		int best = 0;
 		for (int c = 1; c < 4; c++)
 			if (cnt[c] < cnt[best])
 				best = c;
 		f->p[p].key = best;
+		crowded += cnt[best] > 0;
 	}
+	return crowded;
 }

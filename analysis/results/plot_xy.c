@@ -47,8 +47,8 @@ static void dat_series(FILE *d, const struct fig *f, size_t p, size_t s, long *i
 	const struct ser *se = &f->p[p].s[s];
 	fprintf(d, "%s# panel %zu%s%s, series %zu: %s\n", *index ? "\n\n" : "", p,
 		*f->p[p].label ? " " : "", f->p[p].label, s, se->title);
-	fputs(f->kind == PLOT_LOAD ? "# offered fr fr_low fr_high n bound loss_pct label flagged\n"
-				   : "# x y low high n bound - label flagged\n", d);
+	fputs(f->kind == PLOT_LOAD ? "# offered fr fr_low fr_high n bound loss_pct label flagged (or failed)\n"
+				   : "# x y low high n bound - label flagged (or failed)\n", d);
 	if (f->yscale != 1)
 		fprintf(d, "# y, low and high in units of %g ns\n", f->yscale);
 	for (size_t i = 0; i < se->n; i++) {
@@ -161,8 +161,10 @@ static void ser_style(FILE *gp, const struct fig *f, const struct ser *se, size_
 		      int key_only)
 {
 	int same = se->same_as >= 0;
+	/* categories (NP, versions) have no order between them to draw a line along */
 	const char *with = f->rq->errors == PLOT_ERR_NONE || f->kind == PLOT_BOX || key_only
-			   ? "linespoints" : "yerrorlines";
+			   ? (f->xnum ? "linespoints" : "points")
+			   : f->xnum ? "yerrorlines" : "yerrorbars";
 	/* a series equal to an earlier one: open and larger markers around its points */
 	fprintf(gp, " w %s pt %d ps %s lw 1.5 dt %d lc rgb '#%s' ", with,
 		same ? pt_open[s % NSTYLE] : pt_solid[s % NSTYLE], same ? "2.2" : "1.1",
@@ -177,6 +179,23 @@ static void title_or_not(FILE *gp, int keyed, const char *t)
 	} else {
 		fputs("notitle", gp);
 	}
+}
+
+/* A mark drawn around a point (where the rate leaves the bound, the MFR, a flagged
+ * cell) is larger than a key row: the key gets an entry of its own with a small mark,
+ * so that its symbol stays inside the key's box. */
+enum emit_mode { EMIT_KEY, EMIT_KEYED, EMIT_BARE };
+
+static void big_mark(FILE *gp, enum emit_mode mode, int keyed, int pt, const char *ps, const char *rgb,
+		     const char *t)
+{
+	fprintf(gp, " w p pt %d ps %s lw 2 lc rgb '%s' ", pt, mode == EMIT_KEY ? "1.3" : ps, rgb);
+	if (mode == EMIT_KEY || !keyed) {
+		title_or_not(gp, keyed, t);
+		return;
+	}
+	fprintf(gp, "notitle, \\\n     NaN w p pt %d ps 1.3 lw 2 lc rgb '%s' ", pt, rgb);
+	title_or_not(gp, 1, t);
 }
 
 /* Which key entries some panel has, per series. */
@@ -232,8 +251,6 @@ static void panel_title(const struct fig *f, const struct frame *fr, const struc
 		o += (size_t)snprintf(buf + o, len - o, "\n ");
 }
 
-enum emit_mode { EMIT_KEY, EMIT_KEYED, EMIT_BARE };
-
 struct emit_ctx {
 	const struct fig *f;
 	struct files *fs;
@@ -270,13 +287,10 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 	const struct panel *pn = &f->p[p];
 	int keyed = m != EMIT_BARE, detail = m == EMIT_KEYED;
 	int first = 1, named = 0;
-	char t[512], a[64], b2[64];
+	char t[512], a[64], b2[64], rgb[16];
 	for (size_t s = 0; s < c->nser; s++) {
 		const struct ser *se = s < pn->ns ? &pn->s[s] : NULL;
-		int has = 0;
-		for (size_t i = 0; se && i < se->n; i++)
-			has |= isfinite(se->bound[i]);
-		if (!(m == EMIT_KEY ? ks->bound[s] : has))
+		if (!(m == EMIT_KEY ? ks->bound[s] : se && se->band))
 			continue;
 		elem(gp, &first);
 		source(gp, c, m, &named, c->ser_index[p][s], "(zx($1)):(zy($6))");
@@ -334,7 +348,6 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 		if (m == EMIT_KEY ? ks->leave[s] : se && se->leave >= 0) {
 			elem(gp, &first);
 			source(gp, c, m, &named, c->leave_index[p][s], "(zx($1)):(zy($2))");
-			fprintf(gp, " w p pt 6 ps 3.2 lw 2 lc rgb '#%s' ", colors[s % NCOLOR]);
 			if (detail)
 				snprintf(t, sizeof(t), "%s%sleaves the bound at %s=%s",
 					 c->nser > 1 ? se->name : "", c->nser > 1 ? " " : "", f->xaxis,
@@ -342,12 +355,12 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 			else
 				snprintf(t, sizeof(t), "%s%sleaves the bound", c->nser > 1 ?
 					 f->p[0].s[s].name : "", c->nser > 1 ? " " : "");
-			title_or_not(gp, keyed, t);
+			snprintf(rgb, sizeof(rgb), "#%s", colors[s % NCOLOR]);
+			big_mark(gp, m, keyed, 6, "3.2", rgb, t);
 		}
 		if (m == EMIT_KEY ? ks->mfr[s] : se && se->mfr >= 0 && f->kind == PLOT_LOAD) {
 			elem(gp, &first);
 			source(gp, c, m, &named, c->mfr_index[p][s], "(zx($1)):2");
-			fprintf(gp, " w p pt 6 ps 3 lw 2 lc rgb '#%s' ", colors[s % NCOLOR]);
 			if (detail)
 				snprintf(t, sizeof(t), "MFR%s%s %s at %s offered", c->nser > 1 ? " " : "",
 					 c->nser > 1 ? se->name : "",
@@ -356,19 +369,20 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 			else
 				snprintf(t, sizeof(t), "MFR%s%s", c->nser > 1 ? " " : "",
 					 c->nser > 1 ? f->p[0].s[s].name : "");
-			title_or_not(gp, keyed, t);
+			snprintf(rgb, sizeof(rgb), "#%s", colors[s % NCOLOR]);
+			big_mark(gp, m, keyed, 6, "3", rgb, t);
 		}
 	}
 	/* flagged cells over everything they could hide under: one style, one key entry */
 	if (m == EMIT_KEY ? ks->flagged : c->flag_index[p] >= 0) {
 		elem(gp, &first);
 		source(gp, c, m, &named, c->flag_index[p], "(zx($1)):(zy($2))");
-		fprintf(gp, " w p pt 2 ps 2.6 lw 2 lc rgb '%s' ", PLOT_FLAGGED_RGB);
-		title_or_not(gp, keyed, PLOT_FLAGGED_KEY);
+		/* an open square around the point: the value's own marker stays visible */
+		big_mark(gp, m, keyed, 4, "2.4", PLOT_FLAGGED_RGB, PLOT_FLAGGED_KEY);
 		if (m != EMIT_KEY && c->y2 && c->flag_y2[p]) {
 			elem(gp, &first);
 			source(gp, c, m, &named, c->flag_index[p], "(zx($1)):3 axes x1y2");
-			fprintf(gp, " w p pt 2 ps 1.8 lw 2 lc rgb '%s' notitle", PLOT_FLAGGED_RGB);
+			fprintf(gp, " w p pt 4 ps 1.8 lw 2 lc rgb '%s' notitle", PLOT_FLAGGED_RGB);
 		}
 	}
 	/* references last: the key lists the measurement first */
@@ -384,6 +398,13 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 		fputs(m == EMIT_KEY ? "NaN" : "x", gp);
 		fputs(" w l dt 3 lc 'gray40' ", gp);
 		title_or_not(gp, keyed, "no loss (FR = offered load)");
+	}
+	if (f->draw_offered) {
+		elem(gp, &first);
+		snprintf(t, sizeof(t), "offered load %s", si_pps(f->offered, a, sizeof(a)));
+		fputs(m == EMIT_KEY ? "NaN" : "OFFERED", gp);
+		fputs(" w l dt 3 lw 1.5 lc 'gray25' ", gp);
+		title_or_not(gp, keyed, t);
 	}
 	if (f->draw_ceiling) {
 		elem(gp, &first);
@@ -456,6 +477,100 @@ static void axes_settings(FILE *gp, const struct fig *f, int dumb, int y2)
 			f->link_bps);
 	if (f->draw_ceiling)
 		fprintf(gp, "CEILING = %.10g\n", f->ceiling);
+	if (f->draw_offered) {
+		char a[64];
+		fprintf(gp, "# the offered load of every cell\nOFFERED = %.10g\nset label 998 ",
+			f->offered);
+		char t[96];
+		snprintf(t, sizeof(t), "offered load %s", si_pps(f->offered, a, sizeof(a)));
+		plot_gp_str(gp, t);
+		fputs(" at graph 0.99, first OFFERED right offset 0,0.7 tc 'gray25'\n", gp);
+	}
+}
+
+/* Whether every polling bound of the figure is above its y range. */
+static int bound_above(const struct fig *f)
+{
+	for (size_t p = 0; p < f->np; p++)
+		for (size_t s = 0; s < f->p[p].ns; s++)
+			for (size_t i = 0; i < f->p[p].s[s].n; i++)
+				if (isfinite(f->p[p].s[s].bound[i]) &&
+				    f->p[p].s[s].bound[i] / f->yscale <= f->yhi)
+					return 0;
+	return 1;
+}
+
+/* The frame of a figure of lines: title block, the shared key of small multiples,
+ * margins and panels; title_frac (0: the default) caps the title block's share of the
+ * height. Writes the terminal and the title block to fs->gp. */
+static void layout(struct fig *f, struct files *fs, const struct plot_out *o, double title_frac,
+		   const char *sub, const char *foot, size_t entries, size_t chars, int y2,
+		   struct frame *out, double *ktop, double *kbot)
+{
+	struct frame fr;
+	plot_gp_begin(fs, o, f->np, &fr, f->rf->path);
+	fr.title_frac = title_frac;
+	plot_gp_titles(fs, &fr, f->title, sub, (const char *const *)f->notes, f->nnotes, foot);
+	double key_top = 0, key_bot = 0;
+	if (fr.np > 1) {
+		/* the shared key: a strip under the title block, as many columns as fit */
+		double ew = plot_text_w(&fr, chars, PLOT_FONT - 1) + (fr.dumb ? 8 : 60);
+		size_t kcols = (size_t)((fr.w * 0.94) / ew);
+		if (kcols < 1)
+			kcols = 1;
+		if (kcols > entries)
+			kcols = entries;
+		size_t krows = (entries + kcols - 1) / kcols;
+		key_top = fr.top;
+		fr.top += (double)krows * plot_line_h(&fr, PLOT_FONT - 1) + (fr.dumb ? 3 : 12);
+		key_bot = fr.top;
+		fr.top += fr.dumb ? 0 : plot_line_h(&fr, PLOT_FONT);   /* gnuplot sets titles off the plot */
+	}
+	/* the y tic labels, then the y label turned on its side, then a margin */
+	fr.left = plot_text_w(&fr, (size_t)f->ytic_chars + 1, PLOT_FONT) +
+		  2 * plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 2 : 12);
+	fr.right = y2 ? plot_text_w(&fr, 5, PLOT_FONT) + plot_line_h(&fr, PLOT_FONT) + 8
+		      : plot_text_w(&fr, 3, PLOT_FONT);
+	fr.gapx = fr.right + plot_text_w(&fr, (size_t)f->ytic_chars + 2, PLOT_FONT);
+	fr.ptitle = fr.np > 1 ? plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 0 : 4) : (fr.dumb ? 0 : 6);
+	fr.xtics = plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 0 : 8);
+	fr.xlab = plot_line_h(&fr, PLOT_FONT) * 1.3 + (fr.dumb ? 0 : 8);
+	if (!f->xnum) {
+		size_t maxw = 0;
+		for (size_t i = 0; i < f->ncat; i++) {
+			char v[64];
+			size_t w = grid_width(res_value_str(f->cats[i], v, sizeof(v)));
+			maxw = w > maxw ? w : maxw;
+		}
+		f->maxlab = maxw;
+		double slot = (fr.w - fr.left - fr.right) / (double)fr.cols / (double)(f->ncat ? f->ncat : 1);
+		if (plot_text_w(&fr, maxw + 1, PLOT_FONT) > slot && !fr.dumb) {
+			f->xrot = 1;
+			fr.xtics = plot_text_w(&fr, maxw, PLOT_FONT) * 0.71 + plot_line_h(&fr, PLOT_FONT);
+		}
+	}
+	plot_frame_panels(&fr);
+	if (fr.np > 1) {
+		/* room under each panel's title for its notes, as many lines as the most needs */
+		size_t most = 0;
+		char lines[12][512];
+		for (size_t p = 0; p < f->np; p++) {
+			size_t k = panel_note_lines(f, &fr, &f->p[p], lines, 12);
+			most = k > most ? k : most;
+		}
+		fr.ptitle += (double)most * plot_line_h(&fr, PLOT_FONT);
+		f->note_lines = most;
+		plot_frame_panels(&fr);
+	}
+	*out = fr;
+	*ktop = key_top;
+	*kbot = key_bot;
+}
+
+/* The share of the height the panels have. */
+static double panel_share(const struct frame *fr)
+{
+	return fr->rows * fr->ph / fr->h;
 }
 
 int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
@@ -476,6 +591,8 @@ int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 					refs[nrefs++] = f->p[p].s[s].bound[i] / f->yscale;
 	if (isfinite(f->ceiling))
 		refs[nrefs++] = f->ceiling;
+	if (isfinite(f->offered))
+		refs[nrefs++] = f->offered / f->yscale;
 	double line_max = NAN, line_min = NAN;
 	char ln[64] = "";
 	if (f->kind == PLOT_FRAMESIZE && f->link_bps > 0) {
@@ -493,12 +610,35 @@ int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 			snprintf(ln, sizeof(ln), "%g Mb/s", f->link_bps / 1e6);
 	}
 	plot_decide_y(f, refs, nrefs);
+	/* a band wholly above the range is not drawn: neither in the key nor in the notes */
+	int band_seen = 0;
+	for (size_t p = 0; p < f->np; p++)
+		for (size_t s = 0; s < f->p[p].ns && s < 16; s++) {
+			struct ser *se = &f->p[p].s[s];
+			/* a band is a line: two neighbouring points with a bound, one in range */
+			int in = 0;
+			for (size_t i = 1; i < se->n; i++)
+				in |= isfinite(se->bound[i]) && isfinite(se->bound[i - 1]) &&
+				      fmin(se->bound[i], se->bound[i - 1]) / f->yscale <= f->yhi;
+			se->band = in;
+			band_seen |= in;
+		}
+	if (band_seen)
+		plot_note(f, "pale bands: the polling bound, pollhz × burst_max frames/s per receiving port");
+	else if (f->bound && bound_above(f))
+		plot_note(f, "the polling bound, pollhz × burst_max, is above the plotted range");
 	char a[64], b2[64];
 	if (isfinite(f->ceiling)) {
 		f->draw_ceiling = f->ceiling >= f->ylo && f->ceiling <= f->yhi;
 		if (!f->draw_ceiling && f->ceiling > f->yhi)
 			plot_note(f, "the rig's own ceiling, %s, is above the plotted range",
 			     si_pps(f->ceiling, a, sizeof(a)));
+	}
+	if (isfinite(f->offered)) {
+		f->draw_offered = f->offered / f->yscale >= f->ylo && f->offered / f->yscale <= f->yhi;
+		if (!f->draw_offered && f->offered / f->yscale > f->yhi)
+			plot_note(f, "the offered load, %s, is above the plotted range",
+				  si_pps(f->offered, a, sizeof(a)));
 	}
 	f->line_drawn = f->link_bps > 0 && !(line_min > f->yhi);
 	if (isfinite(line_max) && line_max > f->yhi) {
@@ -558,8 +698,7 @@ int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 	for (size_t p = 0; p < f->np; p++)
 		for (size_t s = 0; s < f->p[p].ns && s < 16; s++) {
 			const struct ser *se = &f->p[p].s[s];
-			for (size_t i = 0; i < se->n; i++)
-				ks.bound[s] |= isfinite(se->bound[i]);
+			ks.bound[s] |= se->band;
 			ks.fit[s] |= se->has_fit;
 			ks.leave[s] |= se->leave >= 0;
 			ks.mfr[s] |= se->mfr >= 0 && f->kind == PLOT_LOAD;
@@ -574,70 +713,42 @@ int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 		entries += 1 + (f->kind == PLOT_LOAD && *f->y2label) + ks.bound[s] + ks.fit[s] +
 			   ks.leave[s] + ks.mfr[s];
 	}
-	entries += f->draw_ceiling + (f->kind == PLOT_LOAD) + f->line_drawn + ks.flagged;
+	entries += f->draw_ceiling + f->draw_offered + (f->kind == PLOT_LOAD) + f->line_drawn + ks.flagged;
 
-	/* the frame */
+	/* the frame: the panels keep at least 60 % of the height whatever the notes and
+	 * the key take. A dry run measures; the default height then grows, or a size that
+	 * was given keeps fewer note lines (the last ends in "...") */
 	struct frame fr;
-	plot_gp_begin(fs, o, f->np, &fr, rf->path);
-	plot_gp_titles(fs, &fr, f->title, sub, (const char *const *)f->notes, f->nnotes, foot);
 	double key_top = 0, key_bot = 0;
-	if (fr.np > 1) {
-		/* the shared key: a strip under the title block, as many columns as fit */
-		double ew = plot_text_w(&fr, chars, PLOT_FONT - 1) + (fr.dumb ? 8 : 60);
-		size_t kcols = (size_t)((fr.w * 0.94) / ew);
-		if (kcols < 1)
-			kcols = 1;
-		if (kcols > entries)
-			kcols = entries;
-		size_t krows = (entries + kcols - 1) / kcols;
-		key_top = fr.top;
-		fr.top += (double)krows * plot_line_h(&fr, PLOT_FONT - 1) + (fr.dumb ? 3 : 12);
-		key_bot = fr.top;
-		fr.top += fr.dumb ? 0 : plot_line_h(&fr, PLOT_FONT);   /* gnuplot sets titles off the plot */
-	}
 	int y2 = f->kind == PLOT_LOAD && *f->y2label;
-	/* the y tic labels, then the y label turned on its side, then a margin */
-	fr.left = plot_text_w(&fr, (size_t)f->ytic_chars + 1, PLOT_FONT) +
-		  2 * plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 2 : 12);
-	fr.right = y2 ? plot_text_w(&fr, 5, PLOT_FONT) + plot_line_h(&fr, PLOT_FONT) + 8
-		      : plot_text_w(&fr, 3, PLOT_FONT);
-	fr.gapx = fr.right + plot_text_w(&fr, (size_t)f->ytic_chars + 2, PLOT_FONT);
-	fr.ptitle = fr.np > 1 ? plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 0 : 4) : (fr.dumb ? 0 : 6);
-	fr.xtics = plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 0 : 8);
-	fr.xlab = plot_line_h(&fr, PLOT_FONT) * 1.3 + (fr.dumb ? 0 : 8);
-	if (!f->xnum) {
-		size_t maxw = 0;
-		for (size_t i = 0; i < f->ncat; i++) {
-			char v[64];
-			size_t w = grid_width(res_value_str(f->cats[i], v, sizeof(v)));
-			maxw = w > maxw ? w : maxw;
+	FILE *real = fs->gp;
+	char *dry = NULL;
+	size_t drylen = 0;
+	struct plot_out o2 = *o;
+	double frac = 0;
+	if ((fs->gp = open_memstream(&dry, &drylen))) {
+		for (int pass = 0; pass < 3; pass++) {
+			layout(f, fs, &o2, frac, sub, foot, entries, chars, y2, &fr, &key_top, &key_bot);
+			if (fr.dumb || panel_share(&fr) >= 0.6)
+				break;
+			if (!o->height) {
+				o2.height = (int)ceil((fr.h - fr.rows * fr.ph) / 0.39);
+			} else {
+				double other = 1 - panel_share(&fr) - (frac ? frac : 0.4);
+				frac = fmax(0.12, 0.4 - other);
+			}
 		}
-		f->maxlab = maxw;
-		double slot = (fr.w - fr.left - fr.right) / (double)fr.cols / (double)(f->ncat ? f->ncat : 1);
-		if (plot_text_w(&fr, maxw + 1, PLOT_FONT) > slot && !fr.dumb) {
-			f->xrot = 1;
-			fr.xtics = plot_text_w(&fr, maxw, PLOT_FONT) * 0.71 + plot_line_h(&fr, PLOT_FONT);
-		}
+		fclose(fs->gp);
+		free(dry);
 	}
-	plot_frame_panels(&fr);
-	if (fr.np > 1) {
-		/* room under each panel's title for its notes, as many lines as the most needs */
-		size_t most = 0;
-		char lines[12][512];
-		for (size_t p = 0; p < f->np; p++) {
-			size_t k = panel_note_lines(f, &fr, &f->p[p], lines, 12);
-			most = k > most ? k : most;
-		}
-		fr.ptitle += (double)most * plot_line_h(&fr, PLOT_FONT);
-		f->note_lines = most;
-		plot_frame_panels(&fr);
-	}
+	fs->gp = real;
+	layout(f, fs, &o2, frac, sub, foot, entries, chars, y2, &fr, &key_top, &key_bot);
 	plot_thin_xtics(f, &fr);
 
-	if (fr.np == 1)
-		axes_settings(gp, f, fr.dumb, y2);
-	if (fr.np == 1)   /* small multiples share a key above the panels */
+	if (fr.np == 1) {   /* small multiples share a key above the panels */
 		plot_place_keys(f, &fr, entries, chars + (f->fit ? 40 : 0));
+		axes_settings(gp, f, fr.dumb, y2);
+	}
 
 	struct emit_ctx ec = { .f = f, .fs = fs, .ks = &ks, .nser = nser, .y2 = y2,
 			       .dumb = fr.dumb, .ln = ln };

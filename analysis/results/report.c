@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,30 +141,6 @@ static void scalar_items(struct doc *d, json_t *obj, const char *const *skip)
 			report_kv(d, k, "%s", all);
 		}
 	}
-}
-
-/* The cell with the highest (or, lower being better, lowest) median of the metric, and
- * the one at the other end. */
-static int extremes(const struct res_file *rf, const char *metric, long *best, long *worst,
-		    double *vbest, double *vworst)
-{
-	int lower = name_lower_is_better(metric);
-	*best = *worst = -1;
-	for (size_t c = 0; c < rf->ncells; c++) {
-		struct res_stats st;
-		if (res_cell_stats(rf, c, metric, &st, NULL) || !st.s.n)
-			continue;
-		double v = st.s.median;
-		if (*best < 0 || (lower ? v < *vbest : v > *vbest)) {
-			*best = (long)c;
-			*vbest = v;
-		}
-		if (*worst < 0 || (lower ? v > *vworst : v < *vworst)) {
-			*worst = (long)c;
-			*vworst = v;
-		}
-	}
-	return *best >= 0;
 }
 
 /* An external router's environment per case (cases[].router_env, read after each
@@ -296,24 +273,12 @@ static void headline(struct rep *r, struct doc *d, size_t nflag, size_t nfail)
 	const char *desc = json_string_value(res_get(rf->root, "profile", "description", NULL));
 	if (desc)
 		report_kv(d, "Profile", "%s", desc);
-	static const char *const roles[][2] = { { "dut", "Device under test" },
-						{ "sender", "Sender" }, { "sink", "Sink" } };
-	for (size_t i = 0; i < 3; i++) {
-		res_env_line(rf, roles[i][0], buf, sizeof(buf));
-		if (*buf)
-			report_kv(d, roles[i][1], "%s", buf);
-	}
-	const char *topo = json_string_value(res_get(rf->root, "environment", "topology", NULL));
-	if (topo)
-		report_kv(d, "Topology", "%s", topo);
-	long best, worst;
-	double vb = 0, vw = 0;
-	if (extremes(rf, m0, &best, &worst, &vb, &vw)) {
-		report_kv(d, "Best cell", "%s: %s", rf->cells[best].key, report_human_unit(m0, vb, a, sizeof(a)));
-		if (worst != best)
-			report_kv(d, "Worst cell", "%s: %s", rf->cells[worst].key,
-			     report_human_unit(m0, vw, b, sizeof(b)));
-	}
+	/* the sender, the sink and the topology are under Environment; the best and worst
+	 * cells per offered load in the conclusion: the first screen keeps room for a
+	 * figure */
+	res_env_line(rf, "dut", buf, sizeof(buf));
+	if (*buf)
+		report_kv(d, "Device under test", "%s", buf);
 	json_t *c = res_get(rf->root, "rig", "ceiling_pps", NULL);
 	if (json_is_number(c))
 		report_kv(d, "Rig ceiling", "%s (the sender and sink alone, without the DUT)",
@@ -333,11 +298,18 @@ static void headline(struct rep *r, struct doc *d, size_t nflag, size_t nfail)
 						       co ? ", " : " (", key, res_value_str(val, v, sizeof(v)));
 		if (co && co < sizeof(cells) - 1)
 			strcat(cells, ")");
-		report_kv(d, "Rule cost", "%s: b = %.3g ns per rule per frame, a = %.3g µs, R² = %.3f%s",
-		     json_string_value(json_object_get(row, "metric")),
-		     json_number_value(json_object_get(row, "b_ns_per_rule")),
-		     json_number_value(json_object_get(row, "a_s")) * 1e6,
-		     json_number_value(json_object_get(row, "r2")), cells);
+		if (!fit_rule_visible(json_number_value(json_object_get(row, "b_ns_per_rule")) * 1e-9,
+				      json_number_value(json_object_get(row, "r2"))))
+			report_kv(d, "Rule cost", "%s: no rule cost visible (b = %.3g ns, R² = %.2f)%s",
+				  json_string_value(json_object_get(row, "metric")),
+				  json_number_value(json_object_get(row, "b_ns_per_rule")),
+				  json_number_value(json_object_get(row, "r2")), cells);
+		else
+			report_kv(d, "Rule cost", "%s: b = %.3g ns per rule per frame, a = %.3g µs, R² = %.3f%s",
+			     json_string_value(json_object_get(row, "metric")),
+			     json_number_value(json_object_get(row, "b_ns_per_rule")),
+			     json_number_value(json_object_get(row, "a_s")) * 1e6,
+			     json_number_value(json_object_get(row, "r2")), cells);
 	}
 	if (nflag || nfail)
 		report_kv(d, "Flagged or failed", "%zu flagged and %zu failed of %zu cases (listed below)",
@@ -362,6 +334,228 @@ static void headline(struct rep *r, struct doc *d, size_t nflag, size_t nfail)
 	}
 }
 
+/* ---- the conclusion in words ------------------------------------------------------ */
+
+static double median_of(const struct res_file *rf, size_t c, const char *metric)
+{
+	struct res_stats st;
+	if (res_cell_stats(rf, c, metric, &st, NULL) || !st.s.n)
+		return NAN;
+	return st.s.median;
+}
+
+static void plateaus(struct doc *d, const struct res_file *rf, const char *m0, double off);
+
+/* What limited the router where: each cell of a rate metric is at the offered load,
+ * on the polling bound (within 5 % of pollhz × burst_max), or below both (something
+ * else: the CPU, the rules); the rule cost when a fit shows one. */
+static void limits(struct rep *r, struct doc *d, const char *m0)
+{
+	const struct res_file *rf = r->rf;
+	double off = model_fixed_offered(rf);
+	size_t npoll = 0, noff = 0, nbelow = 0, nvalued = 0;
+	double pollmax = 0, belowv = NAN, belowb = NAN;
+	long belowc = -1;
+	char a[64], b[64];
+	for (size_t c = 0; c < rf->ncells; c++) {
+		double v = median_of(rf, c, m0);
+		if (!isfinite(v))
+			continue;
+		nvalued++;
+		double bound = model_poll_bound(rf, rf->cells[c].params, m0, NAN, NAN);
+		if (isfinite(off) && v >= 0.95 * off) {
+			noff++;
+		} else if (isfinite(bound) && v >= 0.95 * bound && v <= 1.05 * bound) {
+			npoll++;
+			pollmax = fmax(pollmax, v);
+		} else if (isfinite(bound) && v < 0.95 * bound) {
+			nbelow++;
+			if (belowc < 0 || v > belowv) {
+				belowc = (long)c;
+				belowv = v;
+				belowb = bound;
+			}
+		}
+	}
+	if (npoll)
+		report_li(d, "%zu of %zu cells forward what polling allows (pollhz × burst_max per "
+			  "port), up to %s.", npoll, nvalued, report_human_unit(m0, pollmax, a, sizeof(a)));
+	if (noff)
+		report_li(d, "%zu of %zu cells forward all of the offered load (%s): the sender, not "
+			  "the router, is the limit there.", noff, nvalued,
+			  report_human_unit("offered_pps", off, a, sizeof(a)));
+	if (nbelow) {
+		report_li(d, "%zu of %zu cells stay below the polling bound and the offered load: "
+			  "something else limits them (CPU, firewall rules); the highest, %s, "
+			  "forwards %s of a bound of %s.", nbelow, nvalued, rf->cells[belowc].key,
+			  report_human_unit(m0, belowv, a, sizeof(a)),
+			  report_human_unit(m0, belowb, b, sizeof(b)));
+		plateaus(d, rf, m0, off);
+	}
+	size_t i, shown = 0, fitted = 0;
+	json_t *row;
+	json_array_foreach(r->fits, i, row) {
+		double bns = json_number_value(json_object_get(row, "b_ns_per_rule"));
+		double r2 = json_number_value(json_object_get(row, "r2"));
+		const char *fm = json_string_value(json_object_get(row, "metric"));
+		if (!fm || strcmp(fm, m0))
+			continue;
+		fitted++;
+		if (!fit_rule_visible(bns * 1e-9, r2) || shown >= 3)
+			continue;
+		char cells[256] = "", v[64];
+		size_t co = 0;
+		const char *key;
+		json_t *val;
+		json_object_foreach(json_object_get(row, "params"), key, val)
+			if (co < sizeof(cells))
+				co += (size_t)snprintf(cells + co, sizeof(cells) - co, "%s%s=%s",
+						       co ? ", " : " at ", key, res_value_str(val, v, sizeof(v)));
+		report_li(d, "Each firewall rule costs %.3g ns per frame%s (R² %.2f).", bns, cells, r2);
+		shown++;
+	}
+	if (fitted && !shown)
+		report_li(d, "No rule cost visible: the rate does not follow 1/(a + b·N) with b > 0.");
+}
+
+/* Whether cell c is below its polling bound and the offered load. */
+static int held_below(const struct res_file *rf, size_t c, const char *m0, double off,
+		      double *v)
+{
+	*v = median_of(rf, c, m0);
+	double bound = model_poll_bound(rf, rf->cells[c].params, m0, NAN, NAN);
+	return isfinite(*v) && isfinite(bound) && *v < 0.95 * bound &&
+	       !(isfinite(off) && *v >= 0.95 * off);
+}
+
+/* The cells held below the bound, grouped by every axis but the first that varies: where
+ * each group stops following the bound and the rate it is held at ("burst_max=150,
+ * rules=10: held at 447–449 kpps from pollhz=3000 on"). At most four groups. */
+static void plateaus(struct doc *d, const struct res_file *rf, const char *m0, double off)
+{
+	const char *x = NULL;
+	for (size_t k = 0; k < rf->naxes && !x; k++)
+		if (rf->axes[k].nvalues > 1)
+			x = rf->axes[k].name;
+	if (!x)
+		return;
+	unsigned char *done = calloc(rf->ncells + 1, 1);
+	if (!done)
+		return;
+	size_t shown = 0;
+	for (size_t c = 0; c < rf->ncells && shown < 4; c++) {
+		double v;
+		if (done[c] || !held_below(rf, c, m0, off, &v))
+			continue;
+		/* the group: the cells equal to c in every varying axis but x */
+		double lo = v, hi = v;
+		long first = (long)c;
+		for (size_t e = c; e < rf->ncells; e++) {
+			double w;
+			int same = 1;
+			for (size_t k = 0; k < rf->naxes && same; k++)
+				if (rf->axes[k].nvalues > 1 && strcmp(rf->axes[k].name, x))
+					same = res_value_eq(json_object_get(rf->cells[e].params, rf->axes[k].name),
+							    json_object_get(rf->cells[c].params, rf->axes[k].name));
+			if (!same || !held_below(rf, e, m0, off, &w))
+				continue;
+			done[e] = 1;
+			lo = fmin(lo, w);
+			hi = fmax(hi, w);
+			json_t *xe = json_object_get(rf->cells[e].params, x);
+			json_t *xf = json_object_get(rf->cells[first].params, x);
+			if (json_is_number(xe) && json_is_number(xf) &&
+			    json_number_value(xe) < json_number_value(xf))
+				first = (long)e;
+		}
+		char grp[512] = "", val[128], a[64], b[64];
+		size_t o = 0;
+		for (size_t k = 0; k < rf->naxes && o < sizeof(grp); k++)
+			if (rf->axes[k].nvalues > 1 && strcmp(rf->axes[k].name, x))
+				o += (size_t)snprintf(grp + o, sizeof(grp) - o, "%s%s=%s", o ? ", " : "",
+						      rf->axes[k].name,
+						      res_value_str(json_object_get(rf->cells[c].params,
+										    rf->axes[k].name),
+								    val, sizeof(val)));
+		report_human_unit(m0, lo, a, sizeof(a));
+		report_human_unit(m0, hi, b, sizeof(b));
+		/* "559,442–559,877 pps": the unit once */
+		const char *ua = strrchr(a, ' '), *ub = strrchr(b, ' ');
+		if (ua && ub && !strcmp(ua, ub))
+			a[ua - a] = 0;
+		res_value_str(json_object_get(rf->cells[first].params, x), val, sizeof(val));
+		if (lo == hi)
+			report_li(d, "%s%sheld at %s from %s=%s on.", grp, *grp ? ": " : "", a, x, val);
+		else
+			report_li(d, "%s%sheld at %s–%s from %s=%s on.", grp, *grp ? ": " : "", a, b, x,
+				  val);
+		shown++;
+	}
+	free(done);
+}
+
+/* Best and worst cell per offered load: across loads they compare nothing. */
+static void best_worst(struct doc *d, const struct res_file *rf, const char *m0)
+{
+	static const char *const load_axes[] = { "load_pps", "intended_pps", "offered_pps",
+						 "rate_pps", "load_pct", "load", "rate" };
+	const struct res_axis *ax = NULL;
+	for (size_t i = 0; i < sizeof(load_axes) / sizeof(load_axes[0]) && !ax; i++) {
+		ax = res_axis(rf, load_axes[i]);
+		if (ax && ax->nvalues < 2)
+			ax = NULL;
+	}
+	int lower = name_lower_is_better(m0);
+	size_t ngroups = ax ? ax->nvalues : 1, said = 0;
+	char a[64], b[64], lv[64];
+	for (size_t g = 0; g < ngroups; g++) {
+		long best = -1, worst = -1;
+		double vb = 0, vw = 0;
+		size_t n = 0;
+		for (size_t c = 0; c < rf->ncells; c++) {
+			if (ax && !res_value_eq(json_object_get(rf->cells[c].params, ax->name),
+						ax->values[g]))
+				continue;
+			double v = median_of(rf, c, m0);
+			if (!isfinite(v))
+				continue;
+			n++;
+			if (best < 0 || (lower ? v < vb : v > vb))
+				best = (long)c, vb = v;
+			if (worst < 0 || (lower ? v > vw : v < vw))
+				worst = (long)c, vw = v;
+		}
+		if (n < 2)
+			continue;
+		double off = model_fixed_offered(rf);
+		if (ax)
+			snprintf(lv, sizeof(lv), "%s=%s", ax->name, res_value_str(ax->values[g], a,
+										      sizeof(a)));
+		else if (isfinite(off))
+			snprintf(lv, sizeof(lv), "%s offered", report_human_unit("offered_pps", off, a,
+										 sizeof(a)));
+		else
+			snprintf(lv, sizeof(lv), "all %zu cells", n);
+		report_li(d, "%s %s: best %s, %s; worst %s, %s.", ax || isfinite(off) ? "At"
+			  : "Across", lv, rf->cells[best].key,
+			  report_human_unit(m0, vb, a, sizeof(a)), rf->cells[worst].key,
+			  report_human_unit(m0, vw, b, sizeof(b)));
+		said++;
+	}
+	if (ax && !said)
+		report_li(d, "One cell per offered load: the load plot shows the rate at each.");
+}
+
+static void conclusion(struct rep *r, struct doc *d)
+{
+	const char *m0 = r->nmetrics ? r->metrics[0] : "fwd_pps";
+	report_h(d, 2, "conclusion", "Conclusion");
+	if (name_is_rate(m0))
+		limits(r, d, m0);
+	best_worst(d, r->rf, m0);
+	report_list_end(d);
+}
+
 static void emit(struct rep *r, struct doc *d)
 {
 	const struct res_file *rf = r->rf;
@@ -378,13 +572,15 @@ static void emit(struct rep *r, struct doc *d)
 	report_h(d, 1, NULL, buf);
 	if (d->fmt == GRID_HTML)
 		fputs("<section class=\"headline\">\n", d->f);
+	conclusion(r, d);
 	headline(r, d, nflag, nfail);
 	report_list_end(d);
 	if (d->fmt == GRID_HTML) {
-		fputs("</section>\n<nav><a href=\"#results\">Results</a> · <a href=\"#method\">"
-		      "Method</a> · <a href=\"#environment\">Environment</a>", d->f);
+		fputs("</section>\n<nav>", d->f);
 		if (r->o->plots)
-			fputs(" · <a href=\"#plots\">Plots</a>", d->f);
+			fputs("<a href=\"#plots\">Plots</a> · ", d->f);
+		fputs("<a href=\"#results\">Results</a> · <a href=\"#method\">"
+		      "Method</a> · <a href=\"#environment\">Environment</a>", d->f);
 		if (nflag || nfail)
 			fputs(" · <a href=\"#flagged\">Flagged and failed</a>", d->f);
 		if (r->o->base)
@@ -392,14 +588,17 @@ static void emit(struct rep *r, struct doc *d)
 		fputs("</nav>\n", d->f);
 	}
 
-	report_h(d, 2, "results", "Results");
-	for (size_t m = 0; m < r->nmetrics; m++) {
-		char l[256];
-		snprintf(buf, sizeof(buf), "%s — %s", r->metrics[m],
-			 name_label(r->metrics[m], l, sizeof(l)));
-		report_h(d, 3, NULL, buf);
-		report_results_table(d, rf, r->metrics[m]);
+	if (r->o->plots) {
+		report_h(d, 2, "plots", "Plots");
+		if (!r->nplots)
+			report_p(d, "Nothing to plot: no axis varies.");
+		for (size_t k = 0; k < r->nplots; k++)
+			report_plot_one(d, &r->plots[k]);
 	}
+
+	report_h(d, 2, "results", "Results");
+	for (size_t m = 0; m < r->nmetrics; m++)
+		report_results_table(d, rf, r->metrics[m]);
 	if (json_array_size(r->fits)) {
 		report_h(d, 3, NULL, "Rule cost: rate = 1/(a + b·N)");
 		report_p(d, "Least squares of the time per frame, 1/rate, on the number of rules N over "
@@ -469,14 +668,6 @@ static void emit(struct rep *r, struct doc *d)
 	if ((x = res_get(rf->root, "tool", "cmdline", NULL)) && json_is_string(x))
 		report_kv(d, "command", "%s", json_string_value(x));
 	report_list_end(d);
-
-	if (r->o->plots) {
-		report_h(d, 2, "plots", "Plots");
-		if (!r->nplots)
-			report_p(d, "Nothing to plot: no axis varies.");
-		for (size_t k = 0; k < r->nplots; k++)
-			report_plot_one(d, &r->plots[k]);
-	}
 
 	if (nflag || nfail) {
 		report_h(d, 2, "flagged", "Flagged and failed cases");
@@ -564,6 +755,7 @@ static const char css[] =
 	"border-bottom:1px solid #d8dde3;padding-bottom:.2em}h3{font-size:1.05em;margin-top:1.5em}"
 	".headline{background:#f3f6f9;border:1px solid #d8dde3;border-radius:6px;padding:.4em 1em}"
 	".headline ul{list-style:none;padding:0;margin:.4em 0}.headline li{margin:.25em 0}"
+	".headline h2{margin-top:.4em}"
 	"nav{margin:1em 0;color:#555}nav a{color:#0b5cad;text-decoration:none}"
 	"table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.93em}"
 	"th,td{border:1px solid #ccd3da;padding:3px 9px;text-align:left;vertical-align:top}"

@@ -19,6 +19,7 @@ struct ufmt {
 	double div;        /* shown value = v / div */
 	const char *unit;  /* "pps", "Mpps", "µs", "%", or "" */
 	int dec;
+	int sig;           /* 3 significant digits instead of dec (latency) */
 };
 
 static int ends_with(const char *s, const char *suf)
@@ -33,6 +34,7 @@ static void unit_for(const char *metric, double maxabs, int integral, struct ufm
 	const char *nu = name_unit(metric);
 	u->div = 1;
 	u->unit = "";
+	u->sig = 0;
 	u->dec = grid_decimals(maxabs, integral);
 	if (!strcmp(nu, "packets/s")) {
 		if (maxabs >= 1e6) {
@@ -48,12 +50,15 @@ static void unit_for(const char *metric, double maxabs, int integral, struct ufm
 		else
 			u->unit = "bit/s", u->dec = 0;
 	} else if (!strcmp(nu, "ns")) {
+		/* one unit for the table from its largest value, every value with 3
+		 * significant digits in it: 814 ms, 0.471 ms (not "0") */
+		u->sig = 1;
 		if (maxabs >= 1e6)
-			u->div = 1e6, u->unit = "ms", u->dec = maxabs >= 1e8 ? 0 : 2;
+			u->div = 1e6, u->unit = "ms";
 		else if (maxabs >= 1e3)
-			u->div = 1e3, u->unit = "µs", u->dec = maxabs >= 1e5 ? 0 : 1;
+			u->div = 1e3, u->unit = "µs";
 		else
-			u->unit = "ns", u->dec = 0;
+			u->unit = "ns";
 	} else if (!strcmp(nu, "%")) {
 		u->unit = "%";
 		u->dec = maxabs >= 10 ? 1 : maxabs >= 0.1 ? 2 : 3;
@@ -68,7 +73,12 @@ static void unit_for(const char *metric, double maxabs, int integral, struct ufm
 
 static char *human(const struct ufmt *u, double v, char *buf, size_t len)
 {
-	return grid_num(v / u->div, u->dec, buf, len);
+	double x = v / u->div;
+	if (u->sig && x != 0 && isfinite(x)) {
+		int dec = 3 - ((int)floor(log10(fabs(x))) + 1);
+		return grid_num(x, dec < 0 ? 0 : dec > 4 ? 4 : dec, buf, len);
+	}
+	return grid_num(x, u->dec, buf, len);
 }
 
 /* One value with its unit: "1.629 Mpps", "813.7 ms", "450,072 pps", "0.25 %". */
@@ -244,7 +254,14 @@ void report_results_table(struct doc *d, const struct res_file *rf, const char *
 	char err[512];
 	const char *mm[] = { metric };
 	struct pv_req rq = { .metrics = mm, .nmetrics = 1, .decimals = -1 };
+	char head[512], l[256];
+	name_label(metric, l, sizeof(l));
+	char *lp = strstr(l, " (");
+	if (lp)
+		*lp = 0;
 	if (pv_build(rf, &rq, &pv, err, sizeof(err))) {
+		snprintf(head, sizeof(head), "%s — %s", metric, l);
+		report_h(d, 3, NULL, head);
 		report_p(d, "(no table: %s)", err);
 		return;
 	}
@@ -260,14 +277,24 @@ void report_results_table(struct doc *d, const struct res_file *rf, const char *
 		}
 	struct ufmt u;
 	unit_for(metric, maxabs, integral, &u);
-	char cap[1024], l[256];
+	json_t *ts = res_get(rf->root, "method", "trial_s", NULL);
+	if (!strcmp(metric, "cpu_s") && json_is_number(ts) && json_number_value(ts) > 0) {
+		/* CPU seconds mean little without the trial's length: a share of it */
+		u.div = json_number_value(ts) / 100;
+		u.unit = "% of the trial";
+		u.dec = 1;
+		u.sig = 0;
+	}
+	/* the heading names the unit the table is in */
+	snprintf(head, sizeof(head), "%s — %s%s%s%s", metric, l, *u.unit ? " (" : "", u.unit,
+		 *u.unit ? ")" : "");
+	report_h(d, 3, NULL, head);
+	char cap[1024];
 	pv_caption(pv, cap, sizeof(cap));
-	name_label(metric, l, sizeof(l));
-	char *paren = strstr(l, " (");
-	if (paren)
-		*paren = 0;
-	report_p(d, "%s%s%s, %s%s.", l, *u.unit ? " in " : "", u.unit,
-	    strchr(cap, ',') ? strchr(cap, ',') + 2 : cap,
+	const char *of = strstr(cap, "median of");
+	if (!of)
+		of = strstr(cap, "single repetition");
+	report_p(d, "%s%s%s, %s%s.", l, *u.unit ? " in " : "", u.unit, of ? of : cap,
 	    pv->n_max > 1 ? "; min–max of the repetitions in parentheses" : "");
 	for (size_t b = 0; b < pv->nblocks; b++) {
 		const struct pv_block *bl = &pv->blocks[b];
@@ -306,19 +333,27 @@ void report_results_table(struct doc *d, const struct res_file *rf, const char *
 				}
 				char med[64], lo[64], hi[64];
 				human(&u, pc->st.s.median, med, sizeof(med));
+				const char *fx = pc->st.failed ? PV_FAILED_MARK : "";
 				if (pc->st.s.n > 1 && pc->st.s.max > pc->st.s.min)
-					grid_setf(g, (size_t)row, c + 1, "%s (%s–%s)%s", med,
+					grid_setf(g, (size_t)row, c + 1, "%s (%s–%s)%s%s", med,
 						  human(&u, pc->st.s.min, lo, sizeof(lo)),
 						  human(&u, pc->st.s.max, hi, sizeof(hi)),
-						  pc->st.flagged ? "*" : "");
+						  pc->st.flagged ? "*" : "", fx);
 				else
-					grid_setf(g, (size_t)row, c + 1, "%s%s", med,
-						  pc->st.flagged ? "*" : "");
+					grid_setf(g, (size_t)row, c + 1, "%s%s%s", med,
+						  pc->st.flagged ? "*" : "", fx);
 			}
 		}
 		report_grid(d, g);
 	}
-	if (pv->flagged_cells) {
+	if (pv->failed_cells)
+		report_p(d, PV_FAILED_MARK " a repetition failed (%zu cell%s): the median is of the "
+			 "others (see Flagged and failed cases).", pv->failed_cells,
+			 pv->failed_cells == 1 ? "" : "s");
+	if (pv->flagged_cells && d->why_said) {
+		report_p(d, "* includes flagged repetitions (why: under the first table).");
+	} else if (pv->flagged_cells) {
+		d->why_said = 1;
 		report_p(d, "* includes flagged repetitions (a consistency check failed or the offered "
 		       "load missed its target; see Flagged and failed cases). Why:");
 		/* each kind of flag with the cells it marks and its first text, as a table does */

@@ -23,6 +23,7 @@ struct doc {
 	FILE *f;
 	enum grid_fmt fmt;   /* GRID_MD or GRID_HTML */
 	int in_list;
+	int why_said;        /* the flags' reasons were listed (under the first table) */
 };
 
 /* A drawn plot: its base name (NAME.png beside the Markdown) and its SVG for the page. */
@@ -49,7 +50,7 @@ void report_kv(struct doc *d, const char *key, const char *fmt, ...)
 void report_grid(struct doc *d, struct grid *g);
 /* A figure: the SVG embedded in the page, the PNG linked from the Markdown. */
 void report_img(struct doc *d, const struct drawn *p);
-/* The metric over its pivot, one table per block. */
+/* The metric over its pivot, one table per block, under a heading naming its unit. */
 void report_results_table(struct doc *d, const struct res_file *rf, const char *metric);
 /* The rule-cost fits: b per rule per frame, a, R², for each series. */
 void report_fits_table(struct doc *d, json_t *fits);

@@ -329,6 +329,66 @@ static const char *order_text(const struct trend *t, char *buf, size_t len)
 	return buf;
 }
 
+static void print_intro(FILE *f, const struct trend *t, int md);
+static void print_notes(FILE *f, const struct trend *t, int md);
+
+/* Text as HTML paragraphs: one per blank-line-separated block, escaped. */
+static void html_paras(FILE *f, const char *text)
+{
+	const char *p = text;
+	while (*p) {
+		while (*p == '\n')
+			p++;
+		if (!*p)
+			break;
+		const char *e = strstr(p, "\n\n");
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		char *para = strndup(p, n);
+		if (para) {
+			fputs("<p>", f);
+			grid_html_escape(f, para);
+			fputs("</p>\n", f);
+			free(para);
+		}
+		p += n;
+	}
+}
+
+/* One page that needs nothing else, as `ppslab report` writes: the runs, the table of
+ * series and the notes. */
+static void print_html(FILE *f, const struct trend *t)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>ppslab trend</title>\n<style>body{font:15px/1.45 system-ui,sans-serif;"
+	      "color:#1d232a;max-width:1180px;margin:1.5em auto;padding:0 1.2em}"
+	      "table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.93em}"
+	      "th,td{border:1px solid #ccd3da;padding:3px 9px;text-align:left;vertical-align:top}"
+	      "th{background:#eef2f6}.r{text-align:right;font-variant-numeric:tabular-nums}"
+	      "</style></head><body>\n<h1>ppslab trend</h1>\n", f);
+	for (int part = 0; part < 2; part++) {
+		char *buf = NULL;
+		size_t n = 0;
+		FILE *m = open_memstream(&buf, &n);
+		if (m) {
+			if (part)
+				print_notes(m, t, 0);
+			else
+				print_intro(m, t, 0);
+			fclose(m);
+			html_paras(f, buf ? buf : "");
+		}
+		free(buf);
+		if (!part) {
+			struct grid *g = trend_grid(t, GRID_HTML);
+			if (g)
+				grid_print(f, g, GRID_HTML);
+			grid_free(g);
+		}
+	}
+	fputs("</body></html>\n", f);
+}
+
 void trend_print(FILE *f, const struct trend *t, enum grid_fmt fmt)
 {
 	int md = fmt == GRID_MD;
@@ -340,6 +400,21 @@ void trend_print(FILE *f, const struct trend *t, enum grid_fmt fmt)
 		grid_free(g);
 		return;
 	}
+	if (fmt == GRID_HTML) {
+		print_html(f, t);
+		return;
+	}
+	print_intro(f, t, md);
+	struct grid *g = trend_grid(t, fmt);
+	if (g)
+		grid_print(f, g, fmt);
+	grid_free(g);
+	print_notes(f, t, md);
+}
+
+/* The runs and the method, before the table. */
+static void print_intro(FILE *f, const struct trend *t, int md)
+{
 	const char *q = md ? "`" : "";
 	char ob[600];
 	fprintf(f, "Runs %s (%zu): ", order_text(t, ob, sizeof(ob)), t->nruns);
@@ -349,10 +424,12 @@ void trend_print(FILE *f, const struct trend *t, enum grid_fmt fmt)
 		"run's log mean, noise from the repetitions' spread and the margin; each change "
 		"confirmed by Welch t on log values (95%% interval of the ratio), margin ±%g%%, "
 		"variance floor %g%%.\n\n", t->margin * 100, t->floor * 100);
-	struct grid *g = trend_grid(t, fmt);
-	if (g)
-		grid_print(f, g, fmt);
-	grid_free(g);
+}
+
+/* Flags, outliers, unsteady and missing series, the counts: after the table. */
+static void print_notes(FILE *f, const struct trend *t, int md)
+{
+	const char *q = md ? "`" : "";
 	int flagged = 0, any = 0;
 	for (size_t s = 0; s < t->nseries; s++)
 		flagged |= t->series[s].flagged;
@@ -429,6 +506,41 @@ static int si_decimals(const struct trend_series *s)
 	return d < 0 ? 0 : d > 3 ? 3 : d;
 }
 
+/* Creation times as x tics: "2026-12-01T02:00:00Z" takes a third of a figure turned on
+ * its side. What every run shares is said once in the x label ("created (UTC), 2026")
+ * and left out of the tics: "12-01 02:00", or "12-01" when every run has the same
+ * time of day. Other labels are kept as they are. */
+static void compact_labels(const struct trend *t, char (*out)[64], char *xl, size_t xlen)
+{
+	int iso = t->label_kind == TL_CREATED, same_year = 1, same_time = 1;
+	for (size_t r = 0; r < t->nruns && iso; r++) {
+		const char *l = t->runs[r].label;
+		iso = strlen(l) >= 16 && l[4] == '-' && l[7] == '-' && l[10] == 'T' && l[13] == ':';
+		if (iso && r) {
+			same_year &= !strncmp(l, t->runs[0].label, 4);
+			same_time &= !strncmp(l + 11, t->runs[0].label + 11, 5);
+		}
+	}
+	for (size_t r = 0; r < t->nruns; r++) {
+		const char *l = t->runs[r].label;
+		if (!iso)
+			snprintf(out[r], 64, "%.63s", l);
+		else if (same_year && same_time)
+			snprintf(out[r], 64, "%.5s", l + 5);
+		else if (same_year)
+			snprintf(out[r], 64, "%.5s %.5s", l + 5, l + 11);
+		else
+			snprintf(out[r], 64, "%.10s", l);
+	}
+	if (iso && same_year)
+		snprintf(xl, xlen, "created (UTC), %.4s%s%.5s", t->runs[0].label,
+			 same_time ? ", at " : "", same_time ? t->runs[0].label + 11 : "");
+	else if (iso)
+		snprintf(xl, xlen, "created (UTC)");
+	else
+		*xl = 0;
+}
+
 int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char *err,
 	       size_t errlen)
 {
@@ -501,9 +613,14 @@ int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char 
 			fputc('\n', dat);
 		}
 	}
-	char title[1024], sub[1024], yl[256], ob[600];
-	snprintf(title, sizeof(title), "%s of %s, runs %s", s->metric, s->key,
+	char title[1024], sub[1024], yl[256], ob[600], words[256];
+	name_words(s->metric, words, sizeof(words));
+	if (*words >= 'a' && *words <= 'z')
+		*words = (char)(*words - 'a' + 'A');
+	snprintf(title, sizeof(title), "%s of %s, run by run (%s)", words, s->key,
 		 order_text(t, ob, sizeof(ob)));
+	/* the figure says what the text says: an unsteady series' line is no level */
+	int unsteady = s->segmented && s->seg.unsteady;
 	if (!s->segmented)
 		snprintf(sub, sizeof(sub), "%s", s->note ? s->note : "");
 	else if (s->seg.ngroups == 1)
@@ -512,10 +629,25 @@ int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char 
 		snprintf(sub, sizeof(sub), "%zu groups, %zu change%s; newest vs best earlier: %s %.3f",
 			 s->seg.ngroups, nchanges, nchanges == 1 ? "" : "s",
 			 st_verdict_name(s->seg.newest.verdict), s->seg.newest.w.ratio);
+	if (unsteady) {
+		size_t n = strlen(sub);
+		snprintf(sub + n, sizeof(sub) - n, "; unsteady: the runs scatter ±%.1f %% around "
+			 "their group%s, more than their repetitions and the margin allow",
+			 s->seg.scatter * 100, s->seg.ngroups > 1 ? "s" : "");
+	}
 	plot_gp_header(&fs, o, title, sub, NULL, NULL);
 	plot_gp_set_str(gp, "ylabel", name_label(s->metric, yl, sizeof(yl)));
-	if (t->label_kind != TL_CREATED || t->order_given)
-		plot_gp_set_str(gp, "xlabel", t->label_kind == TL_CREATED ? "run" : t->label);
+	char (*tics)[64] = calloc(t->nruns + 1, sizeof(*tics));
+	char xl[128];
+	if (!tics) {
+		plot_files_close(&fs, 1);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	compact_labels(t, tics, xl, sizeof(xl));
+	if (t->label_kind != TL_CREATED || t->order_given || *xl)
+		plot_gp_set_str(gp, "xlabel", *xl ? xl : t->label_kind == TL_CREATED ? "run"
+				: t->label);
 	fprintf(gp, "set xrange [-0.6:%g]\nset offsets 0, 0, graph 0.08, graph 0.08\n",
 		(double)t->nruns - 0.4);
 	if (name_is_rate(s->metric))
@@ -524,14 +656,15 @@ int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char 
 	/* every run's label, also where this cell is missing */
 	size_t maxw = 0;
 	for (size_t r = 0; r < t->nruns; r++)
-		maxw = grid_width(t->runs[r].label) > maxw ? grid_width(t->runs[r].label) : maxw;
+		maxw = grid_width(tics[r]) > maxw ? grid_width(tics[r]) : maxw;
 	fputs("set xtics (", gp);
 	for (size_t r = 0; r < t->nruns; r++) {
 		fputs(r ? ", " : "", gp);
-		plot_gp_str(gp, t->runs[r].label);
+		plot_gp_str(gp, tics[r]);
 		fprintf(gp, " %zu", r);
 	}
 	fputs(")\n", gp);
+	free(tics);
 	if (maxw * t->nruns > 80)
 		fprintf(gp, "set xtics rotate by -45 left\nset bmargin %zu\n", maxw / 2 + 5);
 	fputs("set grid noxtics\nplot ", gp);
@@ -540,8 +673,13 @@ int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char 
 	      "title 'median of each run (min-max)'", gp);
 	if (s->segmented) {
 		plot_gp_dat_ref(gp, &fs, 0);
-		fputs(" index 1 using 1:2 with lines lw 4 lc rgb '#2a9d2a' "
-		      "title 'groups (geometric mean)'", gp);
+		if (unsteady)
+			fprintf(gp, " index 1 using 1:2 with lines lw 2 dt (8,5) lc rgb '#2a9d2a' "
+				"title 'geometric mean of the group (unsteady: runs ±%.1f %%)'",
+				s->seg.scatter * 100);
+		else
+			fputs(" index 1 using 1:2 with lines lw 4 lc rgb '#2a9d2a' "
+			      "title 'groups (geometric mean)'", gp);
 	}
 	if (nchanges) {
 		plot_gp_dat_ref(gp, &fs, 0);

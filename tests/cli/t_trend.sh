@@ -106,6 +106,10 @@ tr -d '\r' <"$T/out" >"$T/csv"
 grep -q '^cell,metric,runs,groups,changes,newest$' "$T/csv" && [ "$(wc -l <"$T/csv")" = 4 ] &&
 	grep -q '^pollhz=1000,fwd_pps,6,[0-9.]*@13.8-RELEASE..13.10-RELEASE [0-9.]*@14.0-RELEASE..14.2-RELEASE,REGRESSION@14.0-RELEASE:0.80[0-9]*,REGRESSION:0.80[0-9]*@13.8-RELEASE..13.10-RELEASE$' "$T/csv"
 check "CSV: only the rows, raw numbers, changes as VERDICT@LABEL:RATIO" $? "$(head -3 "$T/csv")"
+run "HTML" 0 "" "$B" trend "$D/trend" --label $V -f html
+grep -q '^<!DOCTYPE html>' "$T/out" && grep -q '<table>' "$T/out" && grep -q '</html>' "$T/out" &&
+	grep -q '<p>Runs by ' "$T/out" && grep -q '<p>Changes: 1 REGRESSION' "$T/out" && ! grep -qE '(src|href)="[^#]' "$T/out"
+check "HTML: one page with the runs, the table and the notes, nothing loaded from elsewhere" $? "$(head -c 600 "$T/out")"
 run "-o - prints only the JSON" 0 "" "$B" trend "$D/trend" -o -
 jqs -e '.schema == "ppslab/trend"' "$T/out" >/dev/null; check "-o -: stdout is one JSON document" $?
 
@@ -129,6 +133,17 @@ G=$T/p/tr-pollhz_3000.gp
 check "plot: a cell missing in the first runs starts at its first run, all labels kept" $?
 (cd "$T/p" && rm -f tr-pollhz_1000.png && gnuplot tr-pollhz_1000.gp) 2>"$T/err" && [ -s "$T/p/tr-pollhz_1000.png" ] && [ ! -s "$T/err" ]
 check "plot: the .gp re-runs from its directory without a warning" $? "$(cat "$T/err")"
+grep -q "^set label 1000 'Forwarded rate of pollhz=1000, run by run (by " "$T/p/tr-pollhz_1000.gp"
+check "plot: the title in words" $? "$(grep '^set label 1000' "$T/p/tr-pollhz_1000.gp")"
+# by creation time: the timestamps shortened to what differs, the rest in the x label;
+# an unsteady series says so on the figure as in the text
+run "plot: by creation time" 0 "" "$B" trend "$D/trend" --plot "$T/p/ct.png"
+G=$T/p/ct-pollhz_1000.gp
+grep -q "Unsteady .*pollhz=1000 fwd_pps (runs ±11.0 % around their groups)" "$T/out" &&
+	grep -qF "set xtics ('12-01' 0, '12-02' 1, '12-03' 2" "$G" && grep -q "^set xlabel 'created (UTC), 2026, at 02:00'" "$G" &&
+	! grep -q 'rotate' "$G" && grep -q "unsteady: the runs scatter ±11.0 % around their group" "$G" &&
+	grep -q "dt (8,5) lc rgb '#2a9d2a' title 'geometric mean of the group (unsteady: runs ±11.0 %)'" "$G"
+check "plot: compact time labels; the unsteady series is said to be so, its line dashed" $? "$(grep -n 'xtics\|xlabel\|unsteady\|label 100' "$G")"
 run "plot: one cell, one file" 0 "" "$B" trend "$D/trend-os.json" --label-from os --where pollhz=2000 --plot "$T/p/os.svg"
 grep -q '</svg>' "$T/p/os.svg" && grep -q "outlier" "$T/p/os.gp"; check "plot: FILE itself for one cell; the outlier marked" $?
 run "plot: --plot-metric not followed" 64 "--plot-metric lat_p99_ns: not followed" "$B" trend "$D/trend" --plot "$T/p/x.png" --plot-metric lat_p99_ns
@@ -175,7 +190,7 @@ run "--label and --label-from together" 64 "--label-from os: expected one --labe
 	"$B" trend "$D/trend-os.json" --label run_id --label-from os
 run "bad --order" 64 "--order newest: expected label or given" "$B" trend "$D/trend" --order newest
 run "bad --fail-on" 64 "--fail-on regresion: expected regression, progression or missing" "$B" trend "$D/trend" --fail-on regresion
-run "bad --format" 64 "--format html: expected text, md or csv" "$B" trend "$D/trend" -f html
+run "bad --format" 64 "--format xls: expected text, md, csv or html" "$B" trend "$D/trend" -f xls
 run "bad --margin" 64 "--margin 0: expected" "$B" trend "$D/trend" --margin 0
 run "unknown metric" 64 "--metric rx_pps: no case in any of the 6 files has this metric" "$B" trend "$D/trend" --metric rx_pps
 run "--where a value no file has" 64 "--where pollhz=4000: no case" "$B" trend "$D/trend" --where pollhz=4000

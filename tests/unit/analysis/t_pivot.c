@@ -205,8 +205,10 @@ static void t_blocks(void)
 	if (pv) {
 		char cap[256];
 		T_EQ_U64(pv->nblocks, 1);
-		T_STREQ(pv_caption(pv, cap, sizeof(cap)), "lat_p99_ns, median of 3 repetitions "
+		/* nanoseconds in one unit for the table, named in the caption */
+		T_STREQ(pv_caption(pv, cap, sizeof(cap)), "lat_p99_ns in ms, median of 3 repetitions "
 			"(rules=10)");
+		T_STREQ(pv->ns_unit, "ms");
 	}
 	pv_free(pv);
 	res_sel_free(&w);
