@@ -498,8 +498,12 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		for (int i = 0; i < k; i++) {
 			uint32_t addr = e[3 * i], val = e[3 * i + 2];
 			int plen = (int)e[3 * i + 1];
-			int rc = add ? fw_table_add(fw, tb, addr, plen, val)
+			/* tables.c: table_modify_record(..., do_quiet, do_quiet, ...): with -q
+			 * an add of an existing key updates its value */
+			int rc = add ? fw_table_put(fw, tb, addr, plen, val, x->quiet)
 				     : fw_table_del(fw, tb, addr, plen);
+			if (rc > 0)
+				rc = 0;
 			if (rc == -ENOMEM) {
 				free(e);
 				return fw_oom(x->d);

@@ -242,6 +242,10 @@ int fw_table_create(struct fw *fw, const char *name);              /* index or -
 void fw_table_destroy(struct fw *fw, int idx);
 /* 0 added, -EEXIST, -ENOMEM; the address is masked first */
 int fw_table_add(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen, uint32_t val);
+/* fw_table_add, or with update set, an existing key takes the new value: returns 1
+ * then (FreeBSD's `ipfw -q table N add`, IPFW_TF_UPDATE) */
+int fw_table_put(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen, uint32_t val,
+		 bool update);
 int fw_table_del(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen);  /* 0, -ENOENT, -ENOMEM */
 void fw_table_flush(struct fw *fw, struct fw_table *t);
 /* longest prefix containing addr: true and *val, or false */

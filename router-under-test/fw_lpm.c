@@ -178,14 +178,27 @@ static struct fw_lpm_arr *arr_copy(const struct fw_lpm_arr *a, uint32_t want)
 
 int fw_table_add(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen, uint32_t val)
 {
+	return fw_table_put(fw, t, addr_be, plen, val, false);
+}
+
+int fw_table_put(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen, uint32_t val,
+		 bool update)
+{
 	struct fw_lpm_len *l = &t->len[plen];
 	uint32_t key = ntohl(addr_be) & plen_mask_h(plen);
 	struct fw_lpm_arr *a = arr_of(l);
 	bool found;
 	if (a) {
-		probe(a, key, &found);
-		if (found)
+		uint32_t i = probe(a, key, &found);
+		if (found && !update)
 			return -EEXIST;
+		if (found) {
+			/* the radix algorithm's add "updates value if we're asked to"
+			 * (TEI_FLAGS_UPDATE): one 32-bit store, a reader sees the old value
+			 * or the new one */
+			__atomic_store_n(&a->val[i], val, __ATOMIC_RELAXED);
+			return 1;
+		}
 	}
 	if (!a || (l->n + 1) * 2 > a->cap) {
 		/* grown into a new array: readers go on in the old one meanwhile */

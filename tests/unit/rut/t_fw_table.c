@@ -149,6 +149,33 @@ static void t_live(void)
 	fw_free(fw);
 }
 
+/* `ipfw -q table N add K V` on an existing key updates its value: tables.c passes
+ * do_quiet as the update flag (table_modify_record(oh, ac, av, 1, do_quiet, do_quiet,
+ * atomic)), and the radix algorithm's add updates the value when asked; without -q the
+ * add fails with "exists" and the old value stays */
+static void t_quiet_add_updates(void)
+{
+	struct fw *fw = fw_mk();
+	FW_OK(fw, "table 1 create");
+	FW_OK(fw, "table 1 add 10.1.0.0/16 1");
+	FW_OK(fw, "add 100 deny ip from table(1,1) to any");
+	FW_OK(fw, "add 110 allow ip from table(1,2) to any");
+	T_STREQ(verdict(fw, "10.1.2.3", "1.1.1.1"), "deny 100");
+	T_EQ_INT(fw_run(fw, "table 1 add 10.1.0.0/16 2"), -EINVAL);
+	T_STREQ(verdict(fw, "10.1.2.3", "1.1.1.1"), "deny 100");
+	FW_OK(fw, "-q table 1 add 10.1.0.0/16 2 10.2.0.0/16 2");
+	T_STREQ(fw_out(), "");
+	T_STREQ(verdict(fw, "10.1.2.3", "1.1.1.1"), "pass 110");
+	T_STREQ(verdict(fw, "10.2.2.3", "1.1.1.1"), "pass 110");
+	FW_OK(fw, "table 1 list");
+	T_STREQ(fw_out(), "10.1.0.0/16 2\n10.2.0.0/16 2\n");
+	/* a value left out is 0, and -q writes it too */
+	FW_OK(fw, "-q table 1 add 10.1.0.0/16");
+	FW_OK(fw, "table 1 lookup 10.1.9.9");
+	T_STREQ(fw_out(), "10.1.0.0/16 0\n");
+	fw_free(fw);
+}
+
 /* sbin/ipfw/tables.c's words */
 static void t_messages(void)
 {
@@ -269,6 +296,7 @@ int main(void)
 	T_RUN(t_random_lpm);
 	T_RUN(t_live);
 	T_RUN(t_messages);
+	T_RUN(t_quiet_add_updates);
 	T_RUN(t_in_rules_file);
 	T_RUN(t_million);
 	return t_done();
