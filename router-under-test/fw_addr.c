@@ -173,6 +173,10 @@ static int parse_table(struct cc *c, bool src, int flags, int ecol, const char *
 		return ti == -ENOMEM ? fw_oom(c->d)
 				     : fw_err(c->d, ecol, EX_DATAERR, "too many tables (at most %d)",
 					      FW_MAX_TABLES);
+	if (fw_table_at(c->fw, ti)->type != FW_TT_ADDR)
+		return fw_err(c->d, ecol + 6, EX_DATAERR,
+			      "table %s holds interface names; an address needs a table of type "
+			      "addr", name);
 	struct fw_insn *x = add_insn(c, ecol, src ? SEC_SRC : SEC_DST,
 				     src ? FW_OP_SRC_LOOKUP : FW_OP_DST_LOOKUP, flags);
 	if (!x)

@@ -78,6 +78,10 @@ enum fw_op {
 	FW_OP_CHECK,       /* check-state: a = name index, 0 = any */
 	FW_OP_KEEP,        /* keep-state / record-state: a = name index */
 	FW_OP_LIMIT,       /* limit / set-limit: a = name index, b = limit, n = mask */
+	FW_OP_RECV_TAB,    /* recv|xmit|via table(NAME): a = table index (type iface), data
+			    * = the text as listed */
+	FW_OP_XMIT_TAB,
+	FW_OP_VIA_TAB,
 	FW_OP_MAX
 };
 
@@ -231,11 +235,21 @@ struct fw_lpm_len {
 	struct fw_lpm_arr *_Atomic a;   /* NULL when empty */
 	uint32_t n;                 /* entries; the commands' thread only */
 };
+enum { FW_TT_ADDR = 0, FW_TT_IFACE };
 struct fw_table {
 	char name[FW_NAMELEN];
+	uint8_t type;               /* FW_TT_*: `create type addr|iface` */
 	_Atomic uint64_t lens;      /* bit L: some entry has prefix length L (0..32) */
 	uint32_t count;
 	struct fw_lpm_len len[33];
+	/* type iface: the names, sorted (the commands' thread only), and what the
+	 * forwarding threads read: bit k of ifmask set when port k's name is a key,
+	 * ifval[k] its value (FreeBSD's iface:array matches by the interface's index, so
+	 * a name no port has matches nothing) */
+	char (*ifkey)[FW_IFNAMSIZ];
+	uint32_t *ifkval, ifcap;
+	_Atomic uint64_t ifmask;
+	_Atomic uint32_t ifval[FW_MAX_IFS];
 };
 int fw_table_find(const struct fw *fw, const char *name);          /* index or -1 */
 int fw_table_create(struct fw *fw, const char *name);              /* index or -errno */
@@ -257,6 +271,15 @@ static inline struct fw_table *fw_table_at(const struct fw *fw, int idx);
  * of (address, length, value) triples, or NULL with *n 0 */
 uint32_t *fw_table_entries(const struct fw_table *t, uint32_t *n);
 bool fw_table_name_ok(const char *name);
+/* interface tables: 0 added (1 updated), -EEXIST, -ENOMEM; 0 or -ENOENT; true and *val */
+int fw_iftable_put(struct fw *fw, struct fw_table *t, const char *name, uint32_t val, bool update);
+int fw_iftable_del(struct fw *fw, struct fw_table *t, const char *name);
+bool fw_iftable_lookup(const struct fw_table *t, const char *name, uint32_t *val);
+/* does port k's name stand in interface table t (any thread) */
+static inline bool fw_iftable_port(const struct fw_table *t, int k)
+{
+	return k >= 0 && (atomic_load_explicit(&t->ifmask, memory_order_acquire) >> k & 1);
+}
 
 /* ---- fw_dyn.c: dynamic states (keep-state, limit) ---- */
 struct fw_dyn;

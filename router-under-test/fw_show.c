@@ -148,12 +148,15 @@ static void put_addr_insn(const struct fw *fw, struct fw_out *o, const struct fw
 		fw_out_puts(o, (x->flags & FW_F_NOT) ? " out" : " in");
 		break;
 	case FW_OP_RECV:
+	case FW_OP_RECV_TAB:
 		fw_out_printf(o, " recv %s", (const char *)x->data);
 		break;
 	case FW_OP_XMIT:
+	case FW_OP_XMIT_TAB:
 		fw_out_printf(o, " xmit %s", (const char *)x->data);
 		break;
 	case FW_OP_VIA:
+	case FW_OP_VIA_TAB:
 		fw_out_printf(o, " via %s", (const char *)x->data);
 		break;
 	}
@@ -246,9 +249,12 @@ static void put_insn(const struct fw *fw, struct fw_out *o, struct show *st, int
 		put_u16_list(o, x);
 		break;
 	case FW_OP_IN: fw_out_puts(o, (x->flags & FW_F_NOT) ? " out" : " in"); break;
-	case FW_OP_RECV: fw_out_printf(o, " recv %s", (const char *)x->data); break;
-	case FW_OP_XMIT: fw_out_printf(o, " xmit %s", (const char *)x->data); break;
-	case FW_OP_VIA: fw_out_printf(o, " via %s", (const char *)x->data); break;
+	case FW_OP_RECV:
+	case FW_OP_RECV_TAB: fw_out_printf(o, " recv %s", (const char *)x->data); break;
+	case FW_OP_XMIT:
+	case FW_OP_XMIT_TAB: fw_out_printf(o, " xmit %s", (const char *)x->data); break;
+	case FW_OP_VIA:
+	case FW_OP_VIA_TAB: fw_out_printf(o, " via %s", (const char *)x->data); break;
 	case FW_OP_FRAG: {
 		static const char *const n[] = { "rf", "df", "mf", "offset", NULL };
 		static const uint8_t b[] = { 0x80, 0x40, 0x20, 0x01 };
