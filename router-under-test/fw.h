@@ -122,6 +122,8 @@ struct fw_pkt {
 struct fw *fw_new(const char *const *if_names, int n_ifs, const uint32_t *local_addrs,
 		  int n_local);
 void fw_free(struct fw *fw);
+/* Is a (network order) one of the local addresses (`me`)? */
+bool fw_is_me(const struct fw *fw, uint32_t a);
 struct fw_tunables *fw_tunables(struct fw *fw);
 
 /* Executes one ipfw(8) command line ("add 100 deny ip from any to 10.0.0.1",

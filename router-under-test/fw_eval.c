@@ -32,6 +32,11 @@ static inline bool is_local(const struct fw *fw, uint32_t a)
 	return false;
 }
 
+bool fw_is_me(const struct fw *fw, uint32_t a)
+{
+	return is_local(fw, a);
+}
+
 static inline bool port_match(const struct fw_insn *x, const struct fw_pkt *p, uint16_t port)
 {
 	/* a port test fails on a packet without ports (ipfw2), so `not` matches it

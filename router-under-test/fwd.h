@@ -55,6 +55,8 @@ enum fwd_drop {
 	FWD_DROP_FW_RESET,    /* reset (a TCP RST is sent back) */
 	FWD_DROP_FW_TINYFRAG, /* ipfw before any rule: TCP fragment at offset 1 (RFC 3128) */
 	FWD_DROP_FW_TRUNCATED,/* ipfw before any rule: TCP/UDP/SCTP/ICMP header cut short */
+	FWD_DROP_LOCAL,       /* addressed to the router itself: delivered to its own stack
+			       * after the inbound pass (ip_input), not forwarded */
 	FWD_DROP_COUNT
 };
 
@@ -78,6 +80,7 @@ struct fwd_port_ctr_sum {
 	uint64_t rx_pkts, rx_bytes, rx_bursts, tx_pkts, tx_bytes, fwd_pkts;
 	uint64_t drops[FWD_DROP_COUNT];
 	uint64_t rst_sent, unreach_sent, reply_skip[FWD_RS_COUNT], kernel_drops;
+	uint64_t echo_sent, port_unreach_sent;
 };
 
 struct fwd_port_ctr {
@@ -87,6 +90,9 @@ struct fwd_port_ctr {
 	_Atomic uint64_t fwd_pkts;            /* read here and accepted by an egress ring */
 	_Atomic uint64_t drops[FWD_DROP_COUNT]; /* read here and dropped, by cause */
 	_Atomic uint64_t rst_sent, unreach_sent; /* replies sent out of this port (in tx_*) */
+	_Atomic uint64_t echo_sent, port_unreach_sent; /* the router's own answers to packets
+							 * for it: echo replies, UDP port
+							 * unreachables (in tx_*) */
 	_Atomic uint64_t reply_skip[FWD_RS_COUNT]; /* replies to frames read here not sent */
 	_Atomic uint64_t kernel_drops;        /* RX ring overflow in the kernel, PACKET_STATISTICS:
 					       * the "Missed Packets" analogue (published by
@@ -133,6 +139,8 @@ struct fwd {
 	struct fw *fw;                /* NULL: no firewall */
 	struct fwlog *log;            /* its log lines' queue (counters in the stats), or NULL */
 	_Atomic uint32_t reply_sec, reply_n;  /* net.inet.ip.fw.reply_limit's window */
+	/* badport_bandlim(): net.inet.icmp.icmplim's window, per kind (echo, unreach) */
+	_Atomic uint32_t bl_sec[2], bl_n[2];
 };
 
 /* Opens the ports (specs) for frames up to frame_max bytes (without FCS), one socket
@@ -168,6 +176,7 @@ struct fwd_totals {
 	uint64_t rx_pkts, rx_bytes, rx_bursts, tx_pkts, tx_bytes, fwd_pkts, drop_pkts, kernel_drops;
 	uint64_t drops[FWD_DROP_COUNT];
 	uint64_t rst_sent, unreach_sent, reply_skip[FWD_RS_COUNT];
+	uint64_t echo_sent, port_unreach_sent;
 };
 void fwd_totals(const struct fwd *f, struct fwd_totals *t);
 /* Thread t's, over the ports. */

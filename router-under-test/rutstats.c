@@ -224,6 +224,8 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	json_t *rep = json_object(), *ns = json_object();
 	jset_u64(rep, "rst", t.rst_sent);
 	jset_u64(rep, "unreach", t.unreach_sent);
+	jset_u64(rep, "echo", t.echo_sent);
+	jset_u64(rep, "port_unreach", t.port_unreach_sent);
 	for (int k = 0; k < FWD_RS_COUNT; k++)
 		jset_u64(ns, fwd_reply_skip_name((enum fwd_reply_skip)k), t.reply_skip[k]);
 	json_object_set_new(rep, "not_sent", ns);
@@ -245,6 +247,8 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 		jset_u64(po, "drop_txfull", c.drops[FWD_DROP_TXFULL]);
 		jset_u64(po, "rst_sent", c.rst_sent);
 		jset_u64(po, "unreach_sent", c.unreach_sent);
+		jset_u64(po, "echo_sent", c.echo_sent);
+		jset_u64(po, "port_unreach_sent", c.port_unreach_sent);
 		jset_u64(po, "kernel_drops", c.kernel_drops);
 		json_object_set_new(po, "drops", drops_obj(c.drops));
 		json_array_append_new(ports, po);
