@@ -63,6 +63,8 @@ static void add_counters(struct devpoll_stats *a, const struct devpoll_stats *b)
 	a->clock_skips += b->clock_skips;
 	a->ticks_deferred += b->ticks_deferred;
 	a->stolen_ns += b->stolen_ns;
+	a->host_delays += b->host_delays;
+	a->host_ns += b->host_ns;
 }
 
 /* One context's figures, or (all) thread 0's knobs and state with the counters of
@@ -129,6 +131,8 @@ static json_t *polling_obj(struct fwdloop *s, int thr, bool all)
 	jset_u64(o, "clock_skips", st->clock_skips);
 	jset_u64(o, "ticks_deferred", st->ticks_deferred);
 	jset_u64(o, "stolen_ns", st->stolen_ns);
+	jset_u64(o, "host_delays", st->host_delays);
+	jset_u64(o, "host_ns", st->host_ns);
 	jset_u64(o, "last_load_pct", st->last_load_pct);
 	/* lateness of the ticks after their deadline (CLOCK_MONOTONIC ns): the timer's
 	 * accuracy, rounds that overran, and the host's scheduling of the thread */
