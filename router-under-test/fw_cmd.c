@@ -141,6 +141,9 @@ static int cmd_add(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	x->fw->warn_to = NULL;
 	if (rc)
 		return rc;
+	/* commit_rules(): every add clamps net.inet.ip.fw.autoinc_step to 1..1000 and
+	 * writes it back, numbered or not */
+	x->fw->tun.autoinc_step = fw_autoinc_step(x->fw);
 	uint32_t num = c.number;
 	if (!num) {
 		/* prev + step, or prev again once that would reach 65535
@@ -201,6 +204,10 @@ static int cmd_delete(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	int rc = 0;
 	if (n == 0)
 		return fw_err(x->d, eol_col, EX_USAGE, "expected a rule number after 'delete'");
+	/* ipfw_delete: "delete set N" deletes a rule set; sets cannot be switched here */
+	if (!strcmp(t[0].s, "set"))
+		return fw_err(x->d, t[0].col, EX_USAGE, "'ipfw delete set' is not supported by "
+			      "ppslab-rut (rule sets are kept, not switched: no 'ipfw set')");
 	if (fw_rules_sort(x->rules)) {
 		return fw_oom(x->d);
 	}
@@ -1035,8 +1042,17 @@ int fw_check_file_all(const char *path, const char *const *if_names, int n_ifs,
 	if (!fw)
 		return -errno;
 	struct fw_diag first;
+	memset(&first, 0, sizeof(first));
 	int rc = run_file(fw, path, true, fn, arg, &first);
 	fw_free(fw);
+	if (rc >= 0 && first.warn[0] && fn) {
+		/* the warnings `add` prints (an interface no port has), as one diagnostic
+		 * with ex 0 */
+		struct fw_diag w;
+		memset(&w, 0, sizeof(w));
+		memcpy(w.warn, first.warn, sizeof(w.warn));
+		fn(arg, &w);
+	}
 	return rc;
 }
 

@@ -33,6 +33,11 @@
 #define FW_MAX_LINE 8192
 #define FW_MAX_INSNS 128
 #define FW_MAX_LIST 256       /* entries in a port or address list */
+/* FreeBSD's own bounds: the kernel refuses a port list of more than 30 entries
+ * (check_ipfw_rule_body: O_IP_*PORT longer than 31 words) and ipfw(8) an address
+ * list of more than 31 (an instruction is at most F_LEN_MASK = 63 words) */
+#define FW_PORT_LIST_MAX 30
+#define FW_ADDR_LIST_MAX 31
 
 enum fw_action {
 	FW_A_ALLOW = 1,

@@ -229,6 +229,22 @@ static int parse_flags(const struct flagname *tab, const char *s, uint32_t *set,
 	return 0;
 }
 
+/* The flag list after tcpflags or frag as one word: the lexer makes a '!' at the start
+ * of a word a word of its own (ipfw's "not"), but ipfw(8) hands "!ack" to fill_flags
+ * whole, so "!" directly followed by the next word is put back together. *used: the
+ * tokens it took (0 at the end of the line). */
+static const char *flag_word(const struct cc *c, char *buf, size_t len, int *used)
+{
+	const char *v = tok(c);
+	*used = v ? 1 : 0;
+	if (v && !strcmp(v, "!") && c->i + 1 < c->n && c->t[c->i + 1].col == c->t[c->i].col + 1) {
+		snprintf(buf, len, "!%s", c->t[c->i + 1].s);
+		*used = 2;
+		return buf;
+	}
+	return v;
+}
+
 /* option words ipfw knows that this forwarder does not implement */
 static const char *const unsupported_options[] = {
 	"tagged", "uid", "gid", "jail", "bridged", "layer2", "diverted", "diverted-loopback",
@@ -376,12 +392,14 @@ int fw_parse_options(struct cc *c, int carry_not)
 			/* FreeBSD 13+: `frag [spec]`, a word of the flags mf, df, rf, offset
 			 * (with '!'); without one it is "offset", as before */
 			uint32_t set, clr;
-			const char *bad, *v = tok(c);
+			char fb[FW_MAX_LINE];
+			int used;
+			const char *bad, *v = flag_word(c, fb, sizeof(fb), &used);
 			if (!v || parse_flags(ipoff_names, v, &set, &clr, &bad)) {
 				set = 0x01;
 				clr = 0;
 			} else {
-				c->i++;
+				c->i += used;
 			}
 			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_FRAG, flags);
 			rc = x ? 0 : -EINVAL;
@@ -424,7 +442,9 @@ int fw_parse_options(struct cc *c, int carry_not)
 		} else if (!strcmp(s, "tcpflags") || !strcmp(s, "tcpflgs") || !strcmp(s, "setup")) {
 			uint32_t set = 0x02, clr = 0x10;   /* setup: syn,!ack */
 			if (s[0] == 't') {
-				const char *bad, *v = tok(c);
+				char fb[FW_MAX_LINE];
+				int used;
+				const char *bad, *v = flag_word(c, fb, sizeof(fb), &used);
 				if (!v)
 					return fw_err(c->d, col(c), EX_DATAERR,
 						      "expected TCP flags after '%s' (syn, fin, ack, psh, "
@@ -433,7 +453,7 @@ int fw_parse_options(struct cc *c, int carry_not)
 					return fw_err(c->d, col(c) + (int)(bad - v), EX_DATAERR,
 						      "invalid TCP flag '%s' (syn, fin, ack, psh, rst, urg)",
 						      bad);
-				c->i++;
+				c->i += used;
 			}
 			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_TCPFLAGS, flags);
 			rc = x ? 0 : -EINVAL;

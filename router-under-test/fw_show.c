@@ -525,14 +525,26 @@ int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t 
 	dyn &= 3;
 	const struct fw_rules *s = fw_rules_get(fw);
 	/* the counters once (threads go on counting), then the widths: the most digits of
-	 * any static rule's counter, even when only some rules are listed, and with -d of
-	 * any state's (prepare_format_dyn) */
+	 * the counter of any static rule from the lowest number asked for to the highest
+	 * (ipfw_list sets fo.first and fo.last to them, prepare_format_opts measures the
+	 * rules between), and with -d of any state's (prepare_format_dyn) */
 	struct fw_ctr *ctr = malloc((size_t)s->n * sizeof(*ctr));
 	if (!ctr)
 		return fw_oom(d);
+	uint32_t first = 0, last = FW_DEFAULT_RULE;
+	if (nnum) {
+		first = FW_DEFAULT_RULE;
+		last = 0;
+		for (int k = 0; k < nnum; k++) {
+			first = lo[k] < first ? lo[k] : first;
+			last = hi[k] > last ? hi[k] : last;
+		}
+	}
 	int pcw = 1, bcw = 1;
 	for (int i = 0; i < s->n; i++) {
 		fw_slot_read(fw, s->rule[i].slot, &ctr[i]);
+		if (s->hot[i].number < first || s->hot[i].number > last)
+			continue;
 		int p = digits(ctr[i].pkts), b = digits(ctr[i].bytes);
 		pcw = p > pcw ? p : pcw;
 		bcw = b > bcw ? b : bcw;

@@ -484,6 +484,10 @@ struct check_ctx {
 static void print_diag(void *arg, const struct fw_diag *d)
 {
 	char buf[512];
+	if (!d->ex) {   /* the file's warnings, printed as `add` prints them */
+		fputs(d->warn, stderr);
+		return;
+	}
 	((struct check_ctx *)arg)->n++;
 	fprintf(stderr, "%s\n", fw_diag_str(d, buf, sizeof(buf)));
 }

@@ -49,6 +49,11 @@ t "--check-rules: a bad port, with its position" 65 "^$tmp/bad.rules:3:[0-9]+: "
 t "--check-rules: every error, not only the first" 65 "$tmp/bad.rules:4:9: " $R --check-rules "$tmp/bad.rules"
 t "--check-rules: a good file (with pasted ipfw show output)" 0 "" $R --check-rules "$tmp/good.rules" -i rut0 -o rut1
 t "--check-rules: a missing file" 66 "/nonexistent.rules" $R --check-rules /nonexistent.rules
+# the warning `ipfw add` prints for an interface no port has, which --check-rules
+# printed nowhere (the file is still good: ipfw accepts such rules)
+printf 'add 100 deny ip from any to any via em7\n' >"$tmp/iface.rules"
+t "--check-rules: warns about an interface no port has" 0 "'via em7' \\(column 37\\): no port" \
+	$R --check-rules "$tmp/iface.rules" -i rut0 -o rut1
 n=$((n + 1))
 if [ -z "$($R --check-rules "$tmp/good.rules" 2>&1)" ]; then
 	echo "ok $n - --check-rules: silent on success"
