@@ -163,6 +163,18 @@ static int set_enable(struct devpoll *p, int64_t v)
 			p->st.handlers = (uint32_t)p->nh;
 		}
 		return 0;
+	case PK_ENABLE_GLOBAL:
+		/* FreeBSD 5 `polling`: stored as written; netisr_poll deregisters every
+		 * port while it is 0, and a port registers again from its interrupt
+		 * handler (ether_poll_register) once it is not */
+		p->k.enable = (uint32_t)v;
+		if (!v && p->registered) {
+			deregister(p);
+		} else if (v && !p->registered) {
+			p->registered = true;
+			p->st.handlers = (uint32_t)p->nh;
+		}
+		return 0;
 	case PK_ENABLE_NONE:
 		break;
 	}
@@ -225,6 +237,7 @@ int devpoll_set(struct devpoll *p, enum devpoll_knob k, int64_t v)
 		p->k.burst_max = u;
 		switch (p->kern->lower) {
 		case PK_LOWER_NONE:              /* 1.25: burst just stops growing */
+		case PK_LOWER_ROUND:             /* FreeBSD 5: the next round clamps */
 			break;
 		case PK_LOWER_FOLLOW:            /* 1.48 poll_sysctl_burstmax */
 			if (p->k.each_burst > u)
@@ -334,6 +347,10 @@ static void round_clamp(struct devpoll *p)
 		p->k.each_burst = 1;
 	else if (p->k.each_burst > p->k.burst_max)
 		p->k.each_burst = p->k.burst_max;
+	/* FreeBSD 5 netisr_poll: "if (poll_burst > poll_burst_max) poll_burst =
+	 * poll_burst_max" (DragonFly 1.25 leaves burst above it) */
+	if (p->kern->lower == PK_LOWER_ROUND && p->st.burst > p->k.burst_max)
+		p->st.burst = p->k.burst_max;
 }
 
 /* Is this round a status round? DragonFly counts down (rounds 1, reg_frac + 1, ...);

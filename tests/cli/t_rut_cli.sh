@@ -25,7 +25,7 @@ t "pollhz 40000" 64 "--pollhz 40000: expected" $R -i a -o b --pollhz 40000
 t "burst-max 5" 64 "--burst-max 5: expected 10..20000 frames" $R -i a -o b --burst-max 5
 t "sysctl without =" 64 "--sysctl kern.polling.pollhz: expected NAME=VALUE" $R -i a -o b --sysctl kern.polling.pollhz
 t "range policy" 64 "--range-policy strict: expected einval, clamp or round" $R -i a -o b --range-policy strict
-t "kernel" 64 "--kernel freebsd-5: expected dragonfly-1.8, dragonfly-2.0, freebsd-7, freebsd-14" \
+t "kernel" 64 "--kernel freebsd-5: expected dragonfly-1.8, dragonfly-2.0, freebsd-5.3, freebsd-7, freebsd-14" \
 	$R -i a -o b --kernel freebsd-5
 t "pollhz on a FreeBSD kernel" 64 "--pollhz: freebsd-7 has no kern.polling.pollhz: it polls at kern.hz" \
 	$R -i a -o b --kernel freebsd-7 --pollhz 1000

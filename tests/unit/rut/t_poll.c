@@ -832,6 +832,57 @@ static void t_each_burst_lowering(void)
 	T_EQ_U64(P.st.burst, 150);                /* above burst_max, it does not grow */
 }
 
+/* P29: FreeBSD 5.3 (RELENG_5 kern_poll.c, seed 002's box). The clock is kern.hz
+ * (1000), there is no pollhz; the knobs are plain variables that netisr_poll clamps when
+ * a round starts: burst_max 5000 stays 5000 until then and becomes 1000, each_burst
+ * follows it, and a lowered burst_max also brings burst down at that moment ("if
+ * (poll_burst > poll_burst_max) poll_burst = poll_burst_max"), where DragonFly 1.8
+ * leaves it; reg_frac counts down as DragonFly's (rounds 1, 21, 41); enable is a plain
+ * flag, stored as written: 0 deregisters the ports (netisr_poll's "unregister"
+ * branch), any other value lets them register again (ether_poll_register from their
+ * interrupt), and burst is kept; 1000 × 150 is seed 002's 150,000 pps */
+static void t_freebsd_53(void)
+{
+	setup_k("freebsd-5.3", -1, 1, 100);
+	T_TRUE(!devpoll_has(&P, POLL_K_POLLHZ));
+	T_TRUE(devpoll_has(&P, POLL_K_IDLE_POLL));
+	T_EQ_U64(P.k.hz, 1000);
+	T_EQ_U64(devpoll_clock_hz(&P), 1000);
+	T_EQ_U64(P.k.enable, 1);
+	T_EQ_U64(P.st.handlers, 1);
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 5000), 0);
+	T_EQ_U64(P.k.burst_max, 5000);
+	T_EQ_INT(devpoll_set(&P, POLL_K_EACH_BURST, 3000), 0);
+	a_round();
+	T_EQ_U64(P.k.burst_max, 1000);
+	T_EQ_U64(P.k.each_burst, 1000);
+	P.st.burst = 150;
+	T_EQ_INT(devpoll_set(&P, POLL_K_BURST_MAX, 20), 0);
+	T_EQ_U64(P.st.burst, 150);                /* nothing at once */
+	a_round();
+	T_EQ_U64(P.k.each_burst, 20);
+	T_TRUE(P.st.burst <= 20);                 /* clamped at the round's start */
+	int c[8];
+	T_EQ_INT(status_rounds("freebsd-5.3", c), 3);
+	T_TRUE(c[0] == 1 && c[1] == 21 && c[2] == 41);
+	setup_k("freebsd-5.3", -1, 2, 100);
+	P.st.burst = 90;
+	T_EQ_INT(devpoll_set(&P, POLL_K_ENABLE, 7), 0);
+	T_EQ_U64(P.k.enable, 7);
+	T_EQ_U64(P.st.handlers, 2);
+	T_EQ_INT(devpoll_set(&P, POLL_K_ENABLE, 0), 0);
+	T_EQ_U64(P.st.handlers, 0);
+	T_TRUE(!devpoll_registered(&P));
+	T_EQ_INT(devpoll_set(&P, POLL_K_ENABLE, 1), 0);
+	T_EQ_U64(P.st.handlers, 2);
+	T_EQ_U64(P.st.burst, 90);
+	setup_k("freebsd-5.3", -1, 1, 100);
+	run_for(2 * NS_PER_S);
+	uint64_t d0 = total_done();
+	run_for(2 * NS_PER_S);
+	T_NEAR((double)(total_done() - d0) / 2.0, 150000, 150);
+}
+
 /* P24: the burst_max range: 10..1000 (MIN/MAX_POLL_BURST_MAX), 10..20000 on FreeBSD
  * main; EINVAL (FreeBSD), clamped (DragonFly 2.0), or clamped at the round (1.8) */
 static void t_burst_max_range(void)
@@ -907,6 +958,7 @@ int main(void)
 	T_RUN(t_two_interfaces);
 	T_RUN(t_cpu_limited);
 	T_RUN(t_host_interrupted);
+	T_RUN(t_freebsd_53);
 	T_RUN(t_ramp);
 	T_RUN(t_seven_eighths);
 	T_RUN(t_chunks);
