@@ -384,11 +384,6 @@ static bool is_my_address(const struct fwd *f, uint32_t a)
 	return false;
 }
 
-/* The reply a reset or unreach rule sends for the frame fr read on port in, built as
- * FreeBSD builds it (ip_fw2.c send_reject: ipfw_send_pkt for the RST, ip_icmp.c
- * icmp_error/icmp_reflect for the unreachable, ip_output), and queued on the port the
- * route back to the sender leaves by (the receiving one in a lab). Unlike the RST
- * (M_SKIP_FIREWALL), the ICMP error passes the outbound firewall on its way out. */
 /* badport_bandlim(): at most net.inet.icmp.icmplim (200, FreeBSD's default) answers of
  * one kind (0 echo, 1 port unreachable) a second, for every thread together */
 #define ICMPLIM 200u
@@ -401,6 +396,11 @@ static bool bandlim(struct fwd *f, uint64_t now_ns, int kind)
 	return atomic_fetch_add(&f->bl_n[kind], 1) >= ICMPLIM;
 }
 
+/* The reply a reset or unreach rule sends for the frame fr read on port in, built as
+ * FreeBSD builds it (ip_fw2.c send_reject: ipfw_send_pkt for the RST, ip_icmp.c
+ * icmp_error/icmp_reflect for the unreachable, ip_output), and queued on the port the
+ * route back to the sender leaves by (the receiving one in a lab). Unlike the RST
+ * (M_SKIP_FIREWALL), the ICMP error passes the outbound firewall on its way out. */
 static void reply_to(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr,
 		     const struct pkt_info *pi, enum fw_verdict v, uint16_t code, bool local);
 
