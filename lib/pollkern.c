@@ -27,6 +27,17 @@ static const struct pollkern kernels[] = {
 		.burst_max_max = 1000, .hz_default = 100, .enable_default = 1,
 	},
 	{
+		/* seed 002's box: Luigi Rizzo's kern_poll.c as RELENG_5 had it (before the
+		 * 2005 rewrite): knobs are plain variables clamped when a round starts,
+		 * kern.polling.enable a global flag */
+		.name = "freebsd-5.3",
+		.source = "FreeBSD 5.3, kern_poll.c of RELENG_5 (Luigi Rizzo's, before the 2005 rewrite)",
+		.has_pollhz = false, .load_vs_hz = true, .reg_frac_up = false,
+		.has_idle_poll = true, .reset_on_disable = false,
+		.enable = PK_ENABLE_GLOBAL, .lower = PK_LOWER_ROUND, .range = PK_RANGE_ROUND,
+		.burst_max_max = 1000, .hz_default = 1000, .enable_default = 1,
+	},
+	{
 		.name = "freebsd-7",
 		.source = "FreeBSD 7, kern_poll.c 1.25 (2005) and later on RELENG_7",
 		.has_pollhz = false, .load_vs_hz = true, .reg_frac_up = true,

@@ -26,6 +26,9 @@ enum pk_enable {
 	PK_ENABLE_SWITCH,     /* FreeBSD 6 and 7: a legacy switch that turns polling on (1)
 			       * or off (0) on every capable interface; default 0 */
 	PK_ENABLE_NONE,       /* FreeBSD 8 on: no such sysctl (ifconfig IF polling only) */
+	PK_ENABLE_GLOBAL,     /* FreeBSD 4 and 5: a plain variable; 0 makes the next POLL run
+			       * deregister every port, anything else lets them register
+			       * again (at their next interrupt) */
 };
 
 /* What lowering burst_max does to burst and each_burst. */
@@ -35,6 +38,8 @@ enum pk_lower {
 	PK_LOWER_FOLLOW,      /* DragonFly 1.48: burst, residual_burst and each_burst follow */
 	PK_LOWER_EACH10,      /* FreeBSD: burst follows; an each_burst above the new maximum
 			       * becomes 10 (MIN_POLL_BURST_MAX), not the maximum */
+	PK_LOWER_ROUND,       /* FreeBSD 5: nothing at once; the next round clamps burst_max,
+			       * then each_burst and burst to it */
 };
 
 struct pollkern {

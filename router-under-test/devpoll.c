@@ -163,6 +163,18 @@ static int set_enable(struct devpoll *p, int64_t v)
 			p->st.handlers = (uint32_t)p->nh;
 		}
 		return 0;
+	case PK_ENABLE_GLOBAL:
+		/* FreeBSD 5 `polling`: stored as written; netisr_poll deregisters every
+		 * port while it is 0, and a port registers again from its interrupt
+		 * handler (ether_poll_register) once it is not */
+		p->k.enable = (uint32_t)v;
+		if (!v && p->registered) {
+			deregister(p);
+		} else if (v && !p->registered) {
+			p->registered = true;
+			p->st.handlers = (uint32_t)p->nh;
+		}
+		return 0;
 	case PK_ENABLE_NONE:
 		break;
 	}
@@ -225,6 +237,7 @@ int devpoll_set(struct devpoll *p, enum devpoll_knob k, int64_t v)
 		p->k.burst_max = u;
 		switch (p->kern->lower) {
 		case PK_LOWER_NONE:              /* 1.25: burst just stops growing */
+		case PK_LOWER_ROUND:             /* FreeBSD 5: the next round clamps */
 			break;
 		case PK_LOWER_FOLLOW:            /* 1.48 poll_sysctl_burstmax */
 			if (p->k.each_burst > u)
@@ -334,6 +347,10 @@ static void round_clamp(struct devpoll *p)
 		p->k.each_burst = 1;
 	else if (p->k.each_burst > p->k.burst_max)
 		p->k.each_burst = p->k.burst_max;
+	/* FreeBSD 5 netisr_poll: "if (poll_burst > poll_burst_max) poll_burst =
+	 * poll_burst_max" (DragonFly 1.25 leaves burst above it) */
+	if (p->kern->lower == PK_LOWER_ROUND && p->st.burst > p->k.burst_max)
+		p->st.burst = p->k.burst_max;
 }
 
 /* Is this round a status round? DragonFly counts down (rounds 1, reg_frac + 1, ...);
@@ -355,6 +372,57 @@ static bool status_round(struct devpoll *p)
 	return false;
 }
 
+/* The median of a full ring of 32 samples. */
+static uint32_t median32(const uint32_t *v)
+{
+	uint32_t a[32];
+	memcpy(a, v, sizeof(a));
+	for (int i = 1; i < 32; i++) {
+		uint32_t x = a[i];
+		int j = i;
+		for (; j > 0 && a[j - 1] > x; j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
+	return a[16];
+}
+
+/* How much of the last step of a round (a POLL run, or a POLLMORE run, with what led
+ * to it) the host took. On a VM without steal reporting the thread's CPU clock runs on
+ * while the host has the CPU, and interrupt work is charged to whatever thread ran, so
+ * a step can look long without the forwarder having worked: an empty ring read charged
+ * 247 us. A step longer than 4 times the median of the last 32 steps like it (per frame
+ * for POLL runs that moved frames; empty POLL runs; POLLMORE runs) plus 50 us was
+ * interrupted, and what it took beyond that median is the host's. The medians follow a
+ * real change of the cost per frame (a bigger rule set) within 16 steps; a single
+ * interruption does not move them. */
+#define HOST_FACTOR 4u
+#define HOST_SLACK_NS 50000u
+enum { STEP_FRAMES, STEP_EMPTY, STEP_MORE };
+static uint64_t step_clock(const struct devpoll *p)
+{
+	return p->cpu_now ? p->cpu_now(p->clk) : p->now(p->clk);
+}
+
+static void host_excess(struct devpoll *p, int kind, uint64_t frames)
+{
+	uint64_t at = step_clock(p), d = at > p->step_at ? at - p->step_at : 0;
+	p->step_at = at;
+	uint64_t per = frames ? d / frames : d;
+	uint64_t expect = (uint64_t)p->med[kind] * (frames ? frames : 1);
+	bool known = p->ncost[kind] >= 32;
+	p->cost[kind][p->ncost[kind]++ % 32] = (uint32_t)(per > UINT32_MAX ? UINT32_MAX : per);
+	if (p->ncost[kind] % 32 == 0)
+		p->med[kind] = median32(p->cost[kind]);
+	if (p->ncost[kind] >= 64)
+		p->ncost[kind] -= 32;
+	if (!known || d <= HOST_FACTOR * expect + HOST_SLACK_NS)
+		return;
+	p->st.host_delays++;
+	p->st.host_ns += d - expect;
+	p->round_host_ns += d - expect;
+}
+
 static int run_poll(struct devpoll *p)
 {
 	struct devpoll_stats *s = &p->st;
@@ -367,6 +435,8 @@ static int run_poll(struct devpoll *p)
 		p->t_start_ns = p->now(p->clk);
 		p->t_start_cpu_ns = p->cpu_now ? p->cpu_now(p->clk) : 0;
 		p->round_stolen_ns = 0;
+		p->round_host_ns = 0;
+		p->step_at = p->cpu_now ? p->t_start_cpu_ns : p->t_start_ns;
 		/* on the kernel's timeline the round starts with its tick (or the round
 		 * before it), however late the thread came to it */
 		p->v_start_ns = p->v_ref_ns && p->v_ref_ns <= p->t_start_ns ? p->v_ref_ns
@@ -382,6 +452,7 @@ static int run_poll(struct devpoll *p)
 	uint32_t cycles = s->residual_burst < p->k.each_burst ? s->residual_burst
 							      : p->k.each_burst;
 	s->residual_burst -= cycles;
+	uint64_t got = 0;
 	for (int i = 0; i < p->nh; i++) {
 		int rc = p->h[i].fn(p->h[i].arg, cmd, (int)cycles);
 		if (rc < 0) {
@@ -389,8 +460,10 @@ static int run_poll(struct devpoll *p)
 				err = rc;
 		} else {
 			s->polled_frames += (uint64_t)rc;
+			got += (uint64_t)rc;
 		}
 	}
+	host_excess(p, got ? STEP_FRAMES : STEP_EMPTY, got);
 	s->chunks++;
 	p->sched_pollmore = true;              /* DragonFly: POLL schedules POLLMORE */
 	s->phase = 4;
@@ -413,8 +486,8 @@ static void update_stolen(struct devpoll *p, uint64_t now)
 /* Now on the kernel's timeline: the round's start plus the time it ran. */
 static uint64_t kernel_now(const struct devpoll *p, uint64_t now)
 {
-	uint64_t ran = now - p->t_start_ns;
-	return p->v_start_ns + (ran > p->round_stolen_ns ? ran - p->round_stolen_ns : 0);
+	uint64_t ran = now - p->t_start_ns, away = p->round_stolen_ns + p->round_host_ns;
+	return p->v_start_ns + (ran > away ? ran - away : 0);
 }
 
 static void run_pollmore(struct devpoll *p)
@@ -423,6 +496,7 @@ static void run_pollmore(struct devpoll *p)
 
 	p->sched_pollmore = false;
 	s->phase = 5;
+	host_excess(p, STEP_MORE, 0);
 	if (s->residual_burst > 0) {           /* more chunks in this round */
 		p->sched_poll = true;
 		return;

@@ -91,6 +91,11 @@ struct devpoll_stats {
 	uint64_t stolen_ns;        /* time the thread was descheduled during rounds, left
 				    * out of their load */
 	uint64_t ticks_in_work;    /* ticks fired while a round ran (overrun) */
+	uint64_t host_delays;      /* steps of rounds the host interrupted: they took far
+				    * longer than the recent ones like them, on the thread's
+				    * CPU clock (devpoll.c host_excess) */
+	uint64_t host_ns;          /* what those steps took beyond the recent ones, left out
+				    * of their round and of its load as stolen_ns is */
 	uint64_t last_load_pct;    /* load of the last finished round, % of a tick */
 };
 
@@ -115,6 +120,12 @@ struct devpoll {
 	uint64_t t_start_ns;       /* start of the current round */
 	uint64_t t_start_cpu_ns;   /* CPU time then (with cpu_now) */
 	uint64_t round_stolen_ns;  /* descheduled time of the current round so far */
+	uint64_t round_host_ns;    /* the host's excess in this round's chunks so far */
+	/* the cost of the recent steps of rounds (CPU ns when there is a CPU clock): per
+	 * frame of POLL runs that moved frames, of empty POLL runs, of POLLMORE runs; a
+	 * ring of 32 each and its median (devpoll.c host_excess) */
+	uint32_t cost[3][32], ncost[3], med[3];
+	uint64_t step_at;          /* the clock host_excess measures from */
 	/* the kernel's timeline, which the host's delays are not on: the nominal time of
 	 * the tick being fired, of the last tick or round end, and of this round's start */
 	uint64_t tick_at_ns, v_ref_ns, v_start_ns;

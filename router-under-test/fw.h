@@ -122,6 +122,8 @@ struct fw_pkt {
 struct fw *fw_new(const char *const *if_names, int n_ifs, const uint32_t *local_addrs,
 		  int n_local);
 void fw_free(struct fw *fw);
+/* Is a (network order) one of the local addresses (`me`)? */
+bool fw_is_me(const struct fw *fw, uint32_t a);
 struct fw_tunables *fw_tunables(struct fw *fw);
 
 /* Executes one ipfw(8) command line ("add 100 deny ip from any to 10.0.0.1",
@@ -220,8 +222,9 @@ void fw_set_now(struct fw *fw, uint64_t now_s);
  * ("deny log tcp from any to 10.90.1.1 135-139"). Returns the length or -errno. */
 int fw_rule_text(const struct fw *fw, int idx, char *buf, size_t len);
 
-/* Every error of a file, one call each (fw_check_file keeps only the first).
- * Returns the number of errors, or -errno when the file cannot be read. */
+/* Every error of a file, one call each (fw_check_file keeps only the first), then, if
+ * the file had warnings (an interface no port has), one call with ex 0 and them in
+ * warn. Returns the number of errors, or -errno when the file cannot be read. */
 typedef void (*fw_diag_fn)(void *arg, const struct fw_diag *d);
 int fw_check_file_all(const char *path, const char *const *if_names, int n_ifs,
 		      fw_diag_fn fn, void *arg);

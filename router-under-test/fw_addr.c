@@ -173,6 +173,10 @@ static int parse_table(struct cc *c, bool src, int flags, int ecol, const char *
 		return ti == -ENOMEM ? fw_oom(c->d)
 				     : fw_err(c->d, ecol, EX_DATAERR, "too many tables (at most %d)",
 					      FW_MAX_TABLES);
+	if (fw_table_at(c->fw, ti)->type != FW_TT_ADDR)
+		return fw_err(c->d, ecol + 6, EX_DATAERR,
+			      "table %s holds interface names; an address needs a table of type "
+			      "addr", name);
 	struct fw_insn *x = add_insn(c, ecol, src ? SEC_SRC : SEC_DST,
 				     src ? FW_OP_SRC_LOOKUP : FW_OP_DST_LOOKUP, flags);
 	if (!x)
@@ -220,9 +224,10 @@ int fw_parse_addr(struct cc *c, int sec, int flags)
 			if (!len)
 				return fw_err(c->d, ecol + (int)(p - s), EX_DATAERR,
 					      "empty element in the address list '%s'", s);
-			if (n == FW_MAX_LIST)
+			if (n == FW_ADDR_LIST_MAX)
 				return fw_err(c->d, ecol, EX_DATAERR,
-					      "address list too long (at most %d)", FW_MAX_LIST);
+					      "address list too long (at most %d addresses, as "
+					      "FreeBSD's ipfw)", FW_ADDR_LIST_MAX);
 			int rc = parse_elem(c, ecol + (int)(p - s), p, len, &pairs[2 * n],
 					    &pairs[2 * n + 1]);
 			if (rc)
@@ -291,9 +296,9 @@ int fw_parse_ports(struct cc *c, int sec, int flags)
 		long lo, hi;
 		if (!len)
 			return fw_err(c->d, pcol, EX_DATAERR, "empty element in the port list '%s'", s);
-		if (n == FW_MAX_LIST)
-			return fw_err(c->d, ecol, EX_DATAERR, "port list too long (at most %d)",
-				      FW_MAX_LIST);
+		if (n == FW_PORT_LIST_MAX)
+			return fw_err(c->d, ecol, EX_DATAERR, "too many ports/ranges (at most %d in "
+				      "one list, as FreeBSD's kernel takes)", FW_PORT_LIST_MAX);
 		lo = port_value(p, len);   /* whole element first: names may contain '-' */
 		hi = lo;
 		if (lo == -1) {

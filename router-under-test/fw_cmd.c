@@ -141,6 +141,9 @@ static int cmd_add(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	x->fw->warn_to = NULL;
 	if (rc)
 		return rc;
+	/* commit_rules(): every add clamps net.inet.ip.fw.autoinc_step to 1..1000 and
+	 * writes it back, numbered or not */
+	x->fw->tun.autoinc_step = fw_autoinc_step(x->fw);
 	uint32_t num = c.number;
 	if (!num) {
 		/* prev + step, or prev again once that would reach 65535
@@ -201,6 +204,10 @@ static int cmd_delete(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	int rc = 0;
 	if (n == 0)
 		return fw_err(x->d, eol_col, EX_USAGE, "expected a rule number after 'delete'");
+	/* ipfw_delete: "delete set N" deletes a rule set; sets cannot be switched here */
+	if (!strcmp(t[0].s, "set"))
+		return fw_err(x->d, t[0].col, EX_USAGE, "'ipfw delete set' is not supported by "
+			      "ppslab-rut (rule sets are kept, not switched: no 'ipfw set')");
 	if (fw_rules_sort(x->rules)) {
 		return fw_oom(x->d);
 	}
@@ -365,6 +372,75 @@ static int table_key(struct xc *x, const struct fw_tok *t, uint32_t *addr, int *
 	return 0;
 }
 
+/* an address key (a digit or ':' first), else an interface name */
+static bool key_is_addr(const char *s)
+{
+	return isdigit((unsigned char)*s) || *s == ':';
+}
+
+/* tentry_fill_key() for IPFW_TABLE_INTERFACE: a name shorter than IF_NAMESIZE */
+static int table_ifkey(struct xc *x, const struct fw_tok *t)
+{
+	if (strlen(t->s) >= FW_IFNAMSIZ)
+		return fw_err(x->d, t->col, EX_DATAERR, "Interface name too long: '%s' (at most %d "
+			      "characters)", t->s, FW_IFNAMSIZ - 1);
+	return 0;
+}
+
+static int table_value(struct xc *x, const struct fw_tok *t, uint32_t *val);
+
+/* add/delete on an interface table (type iface): the same words and statuses as for
+ * addresses, keys being interface names */
+static int table_iface_mod(struct xc *x, const struct fw_tok *t, const struct fw_tok *a, int na,
+			   int ti, const char *name, bool add)
+{
+	struct fw *fw = x->fw;
+	uint32_t vals[FW_MAX_TOKS];
+	int k = 0;
+	const struct fw_tok *keys[FW_MAX_TOKS];
+	for (int i = 0; i < na && k < FW_MAX_TOKS; k++) {
+		keys[k] = &a[i];
+		vals[k] = 0;
+		if (table_ifkey(x, &a[i]) ||
+		    (add && i + 1 < na && table_value(x, &a[i + 1], &vals[k])))
+			return -EINVAL;
+		i += add ? 2 : 1;
+	}
+	if (ti < 0) {
+		if (!add)
+			return fw_kernel_err(x->d, t[0].col, EX_DATAERR, "Table %s does not exist",
+					    name);
+		if ((ti = fw_table_create(fw, name)) < 0)
+			return fw_kernel_err(x->d, t[0].col, EX_OSERR, "Adding record failed: %s",
+				      ti == -ENOMEM ? "Cannot allocate memory" : "too many tables");
+		fw_table_at(fw, ti)->type = FW_TT_IFACE;
+		if (!x->quiet)
+			fw_warn(x->d, "ipfw: DEPRECATED: inserting data into non-existent table "
+				"%s. (auto-created)\n", name);
+	}
+	struct fw_table *tb = fw_table_at(fw, ti);
+	int err = 0;
+	for (int i = 0; i < k; i++) {
+		int rc = add ? fw_iftable_put(fw, tb, keys[i]->s, vals[i], x->quiet)
+			     : fw_iftable_del(fw, tb, keys[i]->s);
+		if (rc == -ENOMEM)
+			return fw_oom(x->d);
+		if (rc > 0)
+			rc = 0;
+		if (rc && !err)
+			err = rc;
+		if (!x->quiet)
+			fw_out_printf(x->out, "%s: %s %u\n",
+				      !rc ? (add ? "added" : "deleted")
+				      : rc == -EEXIST ? "exists" : "notfound", keys[i]->s, vals[i]);
+	}
+	if (err && !x->quiet)
+		return fw_kernel_err(x->d, a[0].col, EX_OSERR, "%s record failed: %s",
+				     add ? "Adding" : "Deleting",
+				     err == -EEXIST ? "record already exists" : "record not found");
+	return 0;
+}
+
 /* tentry_fill_value() for legacy values: a number (strtoul base 0) or an IPv4 address */
 static int table_value(struct xc *x, const struct fw_tok *t, uint32_t *val)
 {
@@ -393,6 +469,11 @@ static void table_list(struct xc *x, const struct fw_table *t, bool header)
 {
 	if (header)
 		fw_out_printf(x->out, "--- table(%s), set(0) ---\n", t->name);
+	if (t->type == FW_TT_IFACE) {
+		for (uint32_t k = 0; k < t->count; k++)
+			fw_out_printf(x->out, "%s %u\n", t->ifkey[k], t->ifkval[k]);
+		return;
+	}
 	uint32_t n, *e = fw_table_entries(t, &n);
 	for (uint32_t k = 0; k < n; k++)
 		table_entry(x->out, e[3 * k], (int)e[3 * k + 1], e[3 * k + 2]);
@@ -405,7 +486,9 @@ static bool table_referenced(const struct fw *fw, int ti)
 	for (int i = 0; i < rs->n; i++) {
 		const struct fw_rule *r = &rs->rule[i];
 		for (int k = 0; k < r->nlist; k++)
-			if ((r->insn[k].op == FW_OP_SRC_LOOKUP || r->insn[k].op == FW_OP_DST_LOOKUP) &&
+			if ((r->insn[k].op == FW_OP_SRC_LOOKUP || r->insn[k].op == FW_OP_DST_LOOKUP ||
+			     r->insn[k].op == FW_OP_RECV_TAB || r->insn[k].op == FW_OP_XMIT_TAB ||
+			     r->insn[k].op == FW_OP_VIA_TAB) &&
 			    r->insn[k].a == (uint32_t)ti)
 				return true;
 	}
@@ -460,6 +543,12 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		bool add = which == 0;
 		if (na == 0)
 			return fw_err(x->d, eol_col, EX_USAGE, "address required");
+		/* the table's type, or for a table to be made, the first key's
+		 * (tables.c guess_key_type: an address, else an interface name) */
+		bool iface = ti >= 0 ? fw_table_at(fw, ti)->type == FW_TT_IFACE
+				     : !key_is_addr(a[0].s);
+		if (iface)
+			return table_iface_mod(x, t, a, na, ti, name, add);
 		/* parse every key (and value) before changing anything */
 		int cnt = add ? na / 2 + 1 : na, k = 0;
 		uint32_t *e = malloc((size_t)cnt * 3 * sizeof(*e));
@@ -498,8 +587,12 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		for (int i = 0; i < k; i++) {
 			uint32_t addr = e[3 * i], val = e[3 * i + 2];
 			int plen = (int)e[3 * i + 1];
-			int rc = add ? fw_table_add(fw, tb, addr, plen, val)
+			/* tables.c: table_modify_record(..., do_quiet, do_quiet, ...): with -q
+			 * an add of an existing key updates its value */
+			int rc = add ? fw_table_put(fw, tb, addr, plen, val, x->quiet)
 				     : fw_table_del(fw, tb, addr, plen);
+			if (rc > 0)
+				rc = 0;
 			if (rc == -ENOMEM) {
 				free(e);
 				return fw_oom(x->d);
@@ -524,18 +617,21 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 	}
 	case 2: { /* create [type addr] [algo addr:radix] [missing] [or-flush] */
 		bool missing = false, orflush = false;
+		uint8_t type = FW_TT_ADDR;
 		for (int i = 0; i < na; i++) {
 			const char *w = a[i].s;
 			if (!strcmp(w, "type") && i + 1 < na) {
-				if (strcmp(a[++i].s, "addr"))
+				if (!strcmp(a[++i].s, "iface"))
+					type = FW_TT_IFACE;
+				else if (strcmp(a[i].s, "addr"))
 					return fw_err(x->d, a[i].col, EX_USAGE,
 						      "table type '%s' is not supported by ppslab-rut "
-						      "(only addr)", a[i].s);
+						      "(addr or iface)", a[i].s);
 			} else if (!strcmp(w, "algo") && i + 1 < na) {
-				if (strcmp(a[++i].s, "addr:radix"))
+				if (strcmp(a[++i].s, "addr:radix") && strcmp(a[i].s, "iface:array"))
 					return fw_err(x->d, a[i].col, EX_USAGE,
 						      "algorithm '%s' is not supported by ppslab-rut "
-						      "(addr:radix)", a[i].s);
+						      "(addr:radix, iface:array)", a[i].s);
 			} else if (!strcmp(w, "valtype") && i + 1 < na) {
 				if (strcmp(a[++i].s, "legacy"))
 					return fw_err(x->d, a[i].col, EX_USAGE,
@@ -548,7 +644,8 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 			} else {
 				return fw_err(x->d, a[i].col, EX_USAGE,
 					      "table create option '%s' is not supported by ppslab-rut "
-					      "(type addr, algo addr:radix, missing, or-flush)", w);
+					      "(type addr|iface, algo, valtype legacy, missing, "
+					      "or-flush)", w);
 			}
 		}
 		if (ti >= 0) {
@@ -563,6 +660,7 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 		if (ti < 0)
 			return fw_kernel_err(x->d, t[0].col, EX_OSERR, "Table creation failed: %s",
 				      ti == -ENOMEM ? "Cannot allocate memory" : "No space left on device");
+		fw_table_at(fw, ti)->type = type;
 		return 0;
 	}
 	case 3:   /* destroy */
@@ -610,6 +708,15 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 			return fw_err(x->d, eol_col, EX_USAGE, "address required");
 		int plen;
 		uint32_t addr, val;
+		if (ti >= 0 && fw_table_at(fw, ti)->type == FW_TT_IFACE) {
+			if (table_ifkey(x, &a[0]))
+				return -EINVAL;
+			if (!fw_iftable_lookup(fw_table_at(fw, ti), a[0].s, &val))
+				return fw_kernel_err(x->d, a[0].col, EX_UNAVAILABLE,
+						    "Entry %s not found", a[0].s);
+			fw_out_printf(x->out, "%s %u\n", a[0].s, val);
+			return 0;
+		}
 		if (table_key(x, &a[0], &addr, &plen))
 			return -EINVAL;
 		if (ti < 0)
@@ -935,8 +1042,17 @@ int fw_check_file_all(const char *path, const char *const *if_names, int n_ifs,
 	if (!fw)
 		return -errno;
 	struct fw_diag first;
+	memset(&first, 0, sizeof(first));
 	int rc = run_file(fw, path, true, fn, arg, &first);
 	fw_free(fw);
+	if (rc >= 0 && first.warn[0] && fn) {
+		/* the warnings `add` prints (an interface no port has), as one diagnostic
+		 * with ex 0 */
+		struct fw_diag w;
+		memset(&w, 0, sizeof(w));
+		memcpy(w.warn, first.warn, sizeof(w.warn));
+		fn(arg, &w);
+	}
 	return rc;
 }
 

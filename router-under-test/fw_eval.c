@@ -32,6 +32,11 @@ static inline bool is_local(const struct fw *fw, uint32_t a)
 	return false;
 }
 
+bool fw_is_me(const struct fw *fw, uint32_t a)
+{
+	return is_local(fw, a);
+}
+
 static inline bool port_match(const struct fw_insn *x, const struct fw_pkt *p, uint16_t port)
 {
 	/* a port test fails on a packet without ports (ipfw2), so `not` matches it
@@ -82,6 +87,7 @@ static const uint8_t kind_of[FW_OP_MAX] = {
 	[FW_OP_IPTTL] = K_OTHER,   [FW_OP_ICMPTYPE] = K_OTHER,	[FW_OP_TCPFLAGS] = K_OTHER,
 	[FW_OP_ESTAB] = K_OTHER,   [FW_OP_NOP] = K_OTHER,	[FW_OP_PROBE] = K_OTHER,
 	[FW_OP_CHECK] = K_OTHER,   [FW_OP_KEEP] = K_OTHER,	[FW_OP_LIMIT] = K_OTHER,
+	[FW_OP_RECV_TAB] = K_OTHER, [FW_OP_XMIT_TAB] = K_OTHER, [FW_OP_VIA_TAB] = K_OTHER,
 };
 static const uint8_t field_of[FW_OP_MAX] = {
 	[FW_OP_PROTO] = F_PROTO, [FW_OP_SRC] = F_SRC,	[FW_OP_DST] = F_DST,   [FW_OP_IN] = F_IN,
@@ -140,6 +146,17 @@ static bool other_match(const struct fw *fw, const struct fw_insn *x, const stru
 		if (!t || !fw_table_lookup(t, x->op == FW_OP_SRC_LOOKUP ? p->src : p->dst, &v))
 			return false;
 		return !x->n || v == x->b;
+	}
+	case FW_OP_RECV_TAB:
+	case FW_OP_XMIT_TAB:
+	case FW_OP_VIA_TAB: {
+		/* iface_match(): the interface looked up in the table, as the other
+		 * interface tests pick it (xmit none inbound, via the xmit one if any) */
+		const struct fw_table *t = fw_table_at(fw, (int)x->a);
+		int xmit = p->in ? -1 : p->xmit_if;
+		int k = x->op == FW_OP_RECV_TAB ? p->recv_if
+			: x->op == FW_OP_XMIT_TAB ? xmit : xmit >= 0 ? xmit : p->recv_if;
+		return t && fw_iftable_port(t, k);
 	}
 	case FW_OP_FRAG:
 		/* r364117: ip_off's flag bits, and bit 0 for a non-zero offset */

@@ -33,6 +33,11 @@
 #define FW_MAX_LINE 8192
 #define FW_MAX_INSNS 128
 #define FW_MAX_LIST 256       /* entries in a port or address list */
+/* FreeBSD's own bounds: the kernel refuses a port list of more than 30 entries
+ * (check_ipfw_rule_body: O_IP_*PORT longer than 31 words) and ipfw(8) an address
+ * list of more than 31 (an instruction is at most F_LEN_MASK = 63 words) */
+#define FW_PORT_LIST_MAX 30
+#define FW_ADDR_LIST_MAX 31
 
 enum fw_action {
 	FW_A_ALLOW = 1,
@@ -78,6 +83,10 @@ enum fw_op {
 	FW_OP_CHECK,       /* check-state: a = name index, 0 = any */
 	FW_OP_KEEP,        /* keep-state / record-state: a = name index */
 	FW_OP_LIMIT,       /* limit / set-limit: a = name index, b = limit, n = mask */
+	FW_OP_RECV_TAB,    /* recv|xmit|via table(NAME): a = table index (type iface), data
+			    * = the text as listed */
+	FW_OP_XMIT_TAB,
+	FW_OP_VIA_TAB,
 	FW_OP_MAX
 };
 
@@ -231,17 +240,31 @@ struct fw_lpm_len {
 	struct fw_lpm_arr *_Atomic a;   /* NULL when empty */
 	uint32_t n;                 /* entries; the commands' thread only */
 };
+enum { FW_TT_ADDR = 0, FW_TT_IFACE };
 struct fw_table {
 	char name[FW_NAMELEN];
+	uint8_t type;               /* FW_TT_*: `create type addr|iface` */
 	_Atomic uint64_t lens;      /* bit L: some entry has prefix length L (0..32) */
 	uint32_t count;
 	struct fw_lpm_len len[33];
+	/* type iface: the names, sorted (the commands' thread only), and what the
+	 * forwarding threads read: bit k of ifmask set when port k's name is a key,
+	 * ifval[k] its value (FreeBSD's iface:array matches by the interface's index, so
+	 * a name no port has matches nothing) */
+	char (*ifkey)[FW_IFNAMSIZ];
+	uint32_t *ifkval, ifcap;
+	_Atomic uint64_t ifmask;
+	_Atomic uint32_t ifval[FW_MAX_IFS];
 };
 int fw_table_find(const struct fw *fw, const char *name);          /* index or -1 */
 int fw_table_create(struct fw *fw, const char *name);              /* index or -errno */
 void fw_table_destroy(struct fw *fw, int idx);
 /* 0 added, -EEXIST, -ENOMEM; the address is masked first */
 int fw_table_add(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen, uint32_t val);
+/* fw_table_add, or with update set, an existing key takes the new value: returns 1
+ * then (FreeBSD's `ipfw -q table N add`, IPFW_TF_UPDATE) */
+int fw_table_put(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen, uint32_t val,
+		 bool update);
 int fw_table_del(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen);  /* 0, -ENOENT, -ENOMEM */
 void fw_table_flush(struct fw *fw, struct fw_table *t);
 /* longest prefix containing addr: true and *val, or false */
@@ -253,6 +276,15 @@ static inline struct fw_table *fw_table_at(const struct fw *fw, int idx);
  * of (address, length, value) triples, or NULL with *n 0 */
 uint32_t *fw_table_entries(const struct fw_table *t, uint32_t *n);
 bool fw_table_name_ok(const char *name);
+/* interface tables: 0 added (1 updated), -EEXIST, -ENOMEM; 0 or -ENOENT; true and *val */
+int fw_iftable_put(struct fw *fw, struct fw_table *t, const char *name, uint32_t val, bool update);
+int fw_iftable_del(struct fw *fw, struct fw_table *t, const char *name);
+bool fw_iftable_lookup(const struct fw_table *t, const char *name, uint32_t *val);
+/* does port k's name stand in interface table t (any thread) */
+static inline bool fw_iftable_port(const struct fw_table *t, int k)
+{
+	return k >= 0 && (atomic_load_explicit(&t->ifmask, memory_order_acquire) >> k & 1);
+}
 
 /* ---- fw_dyn.c: dynamic states (keep-state, limit) ---- */
 struct fw_dyn;

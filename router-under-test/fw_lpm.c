@@ -128,6 +128,7 @@ void fw_table_flush(struct fw *fw, struct fw_table *t)
 		t->len[k].n = 0;
 	}
 	t->count = 0;
+	atomic_store_explicit(&t->ifmask, 0, memory_order_release);
 }
 
 static void table_free(void *arg)
@@ -135,6 +136,8 @@ static void table_free(void *arg)
 	struct fw_table *t = arg;
 	for (int k = 0; k <= 32; k++)
 		arr_free(atomic_load_explicit(&t->len[k].a, memory_order_relaxed));
+	free(t->ifkey);
+	free(t->ifkval);
 	free(t);
 }
 
@@ -178,14 +181,27 @@ static struct fw_lpm_arr *arr_copy(const struct fw_lpm_arr *a, uint32_t want)
 
 int fw_table_add(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen, uint32_t val)
 {
+	return fw_table_put(fw, t, addr_be, plen, val, false);
+}
+
+int fw_table_put(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen, uint32_t val,
+		 bool update)
+{
 	struct fw_lpm_len *l = &t->len[plen];
 	uint32_t key = ntohl(addr_be) & plen_mask_h(plen);
 	struct fw_lpm_arr *a = arr_of(l);
 	bool found;
 	if (a) {
-		probe(a, key, &found);
-		if (found)
+		uint32_t i = probe(a, key, &found);
+		if (found && !update)
 			return -EEXIST;
+		if (found) {
+			/* the radix algorithm's add "updates value if we're asked to"
+			 * (TEI_FLAGS_UPDATE): one 32-bit store, a reader sees the old value
+			 * or the new one */
+			__atomic_store_n(&a->val[i], val, __ATOMIC_RELAXED);
+			return 1;
+		}
 	}
 	if (!a || (l->n + 1) * 2 > a->cap) {
 		/* grown into a new array: readers go on in the old one meanwhile */
@@ -301,4 +317,96 @@ uint32_t *fw_table_entries(const struct fw_table *t, uint32_t *n)
 	qsort(e, k, 3 * sizeof(*e), cmp_entry);
 	*n = k;
 	return e;
+}
+
+/* ---- interface tables (FreeBSD's `type iface`, algorithm iface:array) ---- */
+
+/* index of name, or where it would go (sorted by name, as iface:array lists them) */
+static uint32_t if_pos(const struct fw_table *t, const char *name, bool *found)
+{
+	uint32_t lo = 0, hi = t->count;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		int c = strcmp(t->ifkey[mid], name);
+		if (!c) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+/* the ports named so take the entry's presence and value */
+static void if_ports(struct fw *fw, struct fw_table *t, const char *name, bool present,
+		     uint32_t val)
+{
+	for (int k = 0; k < fw->nifs; k++) {
+		if (strcmp(fw->ifname[k], name))
+			continue;
+		if (present) {
+			atomic_store_explicit(&t->ifval[k], val, memory_order_relaxed);
+			atomic_fetch_or_explicit(&t->ifmask, 1ull << k, memory_order_release);
+		} else {
+			atomic_fetch_and_explicit(&t->ifmask, ~(1ull << k), memory_order_release);
+		}
+	}
+}
+
+int fw_iftable_put(struct fw *fw, struct fw_table *t, const char *name, uint32_t val, bool update)
+{
+	bool found;
+	uint32_t i = if_pos(t, name, &found);
+	if (found) {
+		if (!update)
+			return -EEXIST;
+		t->ifkval[i] = val;
+		if_ports(fw, t, name, true, val);
+		return 1;
+	}
+	if (t->count == t->ifcap) {
+		uint32_t cap = t->ifcap ? 2 * t->ifcap : 8;
+		char(*k)[FW_IFNAMSIZ] = realloc(t->ifkey, cap * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		t->ifkey = k;
+		uint32_t *v = realloc(t->ifkval, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->ifkval = v;
+		t->ifcap = cap;
+	}
+	memmove(&t->ifkey[i + 1], &t->ifkey[i], (t->count - i) * sizeof(*t->ifkey));
+	memmove(&t->ifkval[i + 1], &t->ifkval[i], (t->count - i) * sizeof(*t->ifkval));
+	snprintf(t->ifkey[i], FW_IFNAMSIZ, "%s", name);
+	t->ifkval[i] = val;
+	t->count++;
+	if_ports(fw, t, name, true, val);
+	return 0;
+}
+
+int fw_iftable_del(struct fw *fw, struct fw_table *t, const char *name)
+{
+	bool found;
+	uint32_t i = if_pos(t, name, &found);
+	if (!found)
+		return -ENOENT;
+	if_ports(fw, t, name, false, 0);
+	t->count--;
+	memmove(&t->ifkey[i], &t->ifkey[i + 1], (t->count - i) * sizeof(*t->ifkey));
+	memmove(&t->ifkval[i], &t->ifkval[i + 1], (t->count - i) * sizeof(*t->ifkval));
+	return 0;
+}
+
+bool fw_iftable_lookup(const struct fw_table *t, const char *name, uint32_t *val)
+{
+	bool found;
+	uint32_t i = if_pos(t, name, &found);
+	if (found)
+		*val = t->ifkval[i];
+	return found;
 }

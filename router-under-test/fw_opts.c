@@ -37,6 +37,59 @@ bool fw_is_option_word(const char *s)
 
 /* ---- options ---- */
 
+/* recv|xmit|via table(NAME[,VALUE]) (ipfw2.c fill_iface): the interface's name looked
+ * up in table NAME, of type iface (created so when missing, as the kernel's
+ * compatibility layer creates a table of the type the opcode needs); a value after the
+ * comma is read and ignored, as fill_iface ignores it, and the listing has none */
+static int parse_iface_table(struct cc *c, int op, int flags, int kcol, int ecol, const char *kw,
+			     const char *s)
+{
+	char name[FW_NAMELEN + 16];
+	const char *close = strchr(s + 6, ')');
+	if (!close || close[1])
+		return fw_err(c->d, ecol, EX_DATAERR, "forgotten parenthesis: '%s' (expected "
+			      "%s table(NAME))", s, kw);
+	size_t len = (size_t)(close - (s + 6));
+	if (len >= sizeof(name))
+		return fw_err(c->d, ecol + 6, EX_DATAERR, "Invalid table name: %.*s", (int)len, s + 6);
+	memcpy(name, s + 6, len);
+	name[len] = '\0';
+	char *comma = strchr(name, ',');
+	if (comma)
+		*comma = '\0';
+	if (!fw_table_name_ok(name))
+		return fw_err(c->d, ecol + 6, EX_DATAERR,
+			      "invalid table name '%s' (letters, digits, '-', '_', '.'; at most 63)",
+			      name);
+	int ti = fw_table_find(c->fw, name);
+	if (ti < 0) {
+		if ((ti = fw_table_create(c->fw, name)) < 0)
+			return ti == -ENOMEM ? fw_oom(c->d)
+					     : fw_err(c->d, ecol, EX_DATAERR,
+						      "too many tables (at most %d)", FW_MAX_TABLES);
+		fw_table_at(c->fw, ti)->type = FW_TT_IFACE;
+	} else if (fw_table_at(c->fw, ti)->type != FW_TT_IFACE) {
+		/* the kernel refuses a table of another type (EINVAL) */
+		return fw_err(c->d, ecol + 6, EX_DATAERR,
+			      "table %s holds addresses; '%s table(%s)' needs a table of type "
+			      "iface (ipfw table NAME create type iface)", name, kw, name);
+	}
+	int off;
+	size_t tl = strlen(name) + 8;
+	char *text = data_alloc(c, tl, &off);
+	if (!text)
+		return fw_err(c->d, ecol, EX_DATAERR, "rule too long");
+	snprintf(text, tl, "table(%s)", name);
+	int top = op == FW_OP_RECV ? FW_OP_RECV_TAB : op == FW_OP_XMIT ? FW_OP_XMIT_TAB
+				   : FW_OP_VIA_TAB;
+	struct fw_insn *x = add_insn(c, kcol, SEC_OPT, top, flags);
+	if (!x)
+		return -EINVAL;
+	x->a = (uint32_t)ti;
+	c->doff[c->ninsn - 1] = off;
+	return 0;
+}
+
 static int parse_iface(struct cc *c, int op, int flags, int kcol)
 {
 	const struct fw *fw = c->fw;
@@ -55,6 +108,8 @@ static int parse_iface(struct cc *c, int op, int flags, int kcol)
 		return 1;
 	}
 	size_t len = strlen(s);
+	if (!strncmp(s, "table(", 6))
+		return parse_iface_table(c, op, flags, kcol, ecol, kw, s);
 	if (len >= FW_IFNAMSIZ)
 		return fw_err(c->d, ecol, EX_DATAERR,
 			      "interface name '%s' too long (at most %d characters)", s,
@@ -172,6 +227,22 @@ static int parse_flags(const struct flagname *tab, const char *s, uint32_t *set,
 		p = e + 1;
 	}
 	return 0;
+}
+
+/* The flag list after tcpflags or frag as one word: the lexer makes a '!' at the start
+ * of a word a word of its own (ipfw's "not"), but ipfw(8) hands "!ack" to fill_flags
+ * whole, so "!" directly followed by the next word is put back together. *used: the
+ * tokens it took (0 at the end of the line). */
+static const char *flag_word(const struct cc *c, char *buf, size_t len, int *used)
+{
+	const char *v = tok(c);
+	*used = v ? 1 : 0;
+	if (v && !strcmp(v, "!") && c->i + 1 < c->n && c->t[c->i + 1].col == c->t[c->i].col + 1) {
+		snprintf(buf, len, "!%s", c->t[c->i + 1].s);
+		*used = 2;
+		return buf;
+	}
+	return v;
 }
 
 /* option words ipfw knows that this forwarder does not implement */
@@ -321,12 +392,14 @@ int fw_parse_options(struct cc *c, int carry_not)
 			/* FreeBSD 13+: `frag [spec]`, a word of the flags mf, df, rf, offset
 			 * (with '!'); without one it is "offset", as before */
 			uint32_t set, clr;
-			const char *bad, *v = tok(c);
+			char fb[FW_MAX_LINE];
+			int used;
+			const char *bad, *v = flag_word(c, fb, sizeof(fb), &used);
 			if (!v || parse_flags(ipoff_names, v, &set, &clr, &bad)) {
 				set = 0x01;
 				clr = 0;
 			} else {
-				c->i++;
+				c->i += used;
 			}
 			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_FRAG, flags);
 			rc = x ? 0 : -EINVAL;
@@ -369,7 +442,9 @@ int fw_parse_options(struct cc *c, int carry_not)
 		} else if (!strcmp(s, "tcpflags") || !strcmp(s, "tcpflgs") || !strcmp(s, "setup")) {
 			uint32_t set = 0x02, clr = 0x10;   /* setup: syn,!ack */
 			if (s[0] == 't') {
-				const char *bad, *v = tok(c);
+				char fb[FW_MAX_LINE];
+				int used;
+				const char *bad, *v = flag_word(c, fb, sizeof(fb), &used);
 				if (!v)
 					return fw_err(c->d, col(c), EX_DATAERR,
 						      "expected TCP flags after '%s' (syn, fin, ack, psh, "
@@ -378,7 +453,7 @@ int fw_parse_options(struct cc *c, int carry_not)
 					return fw_err(c->d, col(c) + (int)(bad - v), EX_DATAERR,
 						      "invalid TCP flag '%s' (syn, fin, ack, psh, rst, urg)",
 						      bad);
-				c->i++;
+				c->i += used;
 			}
 			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_TCPFLAGS, flags);
 			rc = x ? 0 : -EINVAL;

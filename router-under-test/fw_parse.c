@@ -159,9 +159,17 @@ static int parse_action(struct cc *c, struct fw_compiled *out)
 	} else if (!strcmp(s, "skipto")) {
 		const char *v = tok(c);
 		long long n = v ? dec(v, strlen(v), FW_DEFAULT_RULE) : -1;
+		if (v && !strcmp(v, "tablearg"))
+			return fw_err(c->d, col(c), EX_DATAERR,
+				      "'skipto tablearg' is not supported by ppslab-rut (the target "
+				      "must be a rule number)");
 		if (n < 1)
 			return fw_err(c->d, col(c), EX_DATAERR,
-				      "expected a rule number 1..65535 after 'skipto', got %s", GOT(c));
+				      "expected a rule number 1..65534 after 'skipto', got %s", GOT(c));
+		/* ipfw2.c chkarg: arg1 >= IP_FW_TABLEARG (65535) is refused */
+		if (n >= FW_DEFAULT_RULE)
+			return fw_err(c->d, col(c), EX_DATAERR,
+				      "illegal argument for skipto: %s (1..65534)", v);
 		c->i++;
 		h->action = FW_A_SKIPTO;
 		out->rule.skipto = (uint32_t)n;

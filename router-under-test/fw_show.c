@@ -148,12 +148,15 @@ static void put_addr_insn(const struct fw *fw, struct fw_out *o, const struct fw
 		fw_out_puts(o, (x->flags & FW_F_NOT) ? " out" : " in");
 		break;
 	case FW_OP_RECV:
+	case FW_OP_RECV_TAB:
 		fw_out_printf(o, " recv %s", (const char *)x->data);
 		break;
 	case FW_OP_XMIT:
+	case FW_OP_XMIT_TAB:
 		fw_out_printf(o, " xmit %s", (const char *)x->data);
 		break;
 	case FW_OP_VIA:
+	case FW_OP_VIA_TAB:
 		fw_out_printf(o, " via %s", (const char *)x->data);
 		break;
 	}
@@ -246,9 +249,12 @@ static void put_insn(const struct fw *fw, struct fw_out *o, struct show *st, int
 		put_u16_list(o, x);
 		break;
 	case FW_OP_IN: fw_out_puts(o, (x->flags & FW_F_NOT) ? " out" : " in"); break;
-	case FW_OP_RECV: fw_out_printf(o, " recv %s", (const char *)x->data); break;
-	case FW_OP_XMIT: fw_out_printf(o, " xmit %s", (const char *)x->data); break;
-	case FW_OP_VIA: fw_out_printf(o, " via %s", (const char *)x->data); break;
+	case FW_OP_RECV:
+	case FW_OP_RECV_TAB: fw_out_printf(o, " recv %s", (const char *)x->data); break;
+	case FW_OP_XMIT:
+	case FW_OP_XMIT_TAB: fw_out_printf(o, " xmit %s", (const char *)x->data); break;
+	case FW_OP_VIA:
+	case FW_OP_VIA_TAB: fw_out_printf(o, " via %s", (const char *)x->data); break;
 	case FW_OP_FRAG: {
 		static const char *const n[] = { "rf", "df", "mf", "offset", NULL };
 		static const uint8_t b[] = { 0x80, 0x40, 0x20, 0x01 };
@@ -519,14 +525,26 @@ int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t 
 	dyn &= 3;
 	const struct fw_rules *s = fw_rules_get(fw);
 	/* the counters once (threads go on counting), then the widths: the most digits of
-	 * any static rule's counter, even when only some rules are listed, and with -d of
-	 * any state's (prepare_format_dyn) */
+	 * the counter of any static rule from the lowest number asked for to the highest
+	 * (ipfw_list sets fo.first and fo.last to them, prepare_format_opts measures the
+	 * rules between), and with -d of any state's (prepare_format_dyn) */
 	struct fw_ctr *ctr = malloc((size_t)s->n * sizeof(*ctr));
 	if (!ctr)
 		return fw_oom(d);
+	uint32_t first = 0, last = FW_DEFAULT_RULE;
+	if (nnum) {
+		first = FW_DEFAULT_RULE;
+		last = 0;
+		for (int k = 0; k < nnum; k++) {
+			first = lo[k] < first ? lo[k] : first;
+			last = hi[k] > last ? hi[k] : last;
+		}
+	}
 	int pcw = 1, bcw = 1;
 	for (int i = 0; i < s->n; i++) {
 		fw_slot_read(fw, s->rule[i].slot, &ctr[i]);
+		if (s->hot[i].number < first || s->hot[i].number > last)
+			continue;
 		int p = digits(ctr[i].pkts), b = digits(ctr[i].bytes);
 		pcw = p > pcw ? p : pcw;
 		bcw = b > bcw ? b : bcw;

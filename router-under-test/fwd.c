@@ -35,6 +35,7 @@ static const char *const drop_names[FWD_DROP_COUNT] = {
 	[FWD_DROP_FW_TRUNCATED] = "fw_truncated",
 	[FWD_DROP_LINK_DOWN] = "link_down",
 	[FWD_DROP_PORT_GONE] = "port_gone",
+	[FWD_DROP_LOCAL] = "local",
 };
 
 static const char *const skip_names[FWD_RS_COUNT] = {
@@ -54,6 +55,9 @@ const char *fwd_drop_name(enum fwd_drop d)
 	return (unsigned)d < FWD_DROP_COUNT ? drop_names[d] : "unknown";
 }
 
+/* The replies: of reset and unreach rules, and the router's own to packets for it. */
+enum rkind { RK_RST, RK_UNREACH, RK_ECHO, RK_PORT, RK_N };
+
 /* What one burst collected: the frames read, frames per egress port and drops by cause.
  * One per forwarder (allocated with it, used only by the forwarding thread): nothing
  * this size belongs on the stack of a per-burst call. */
@@ -65,12 +69,19 @@ struct burst {
 	uint64_t drops[FWD_DROP_COUNT];
 	/* replies of reset/unreach rules, by the port they leave by */
 	struct port_pkt rep[FWD_MAX_PORTS][FWD_BURST_MAX];
-	bool rep_unreach[FWD_MAX_PORTS][FWD_BURST_MAX];
+	uint8_t rep_kind[FWD_MAX_PORTS][FWD_BURST_MAX];   /* enum rkind */
 	int nrep[FWD_MAX_PORTS];
 	int nbuf;
+	bool fwon;   /* the firewall is consulted in this burst */
 	uint64_t skip[FWD_RS_COUNT];
 	uint8_t buf[FWD_BURST_MAX][REPLY_MAX];
 };
+
+/* the firewall is consulted in the burst in progress (fw_on() said so) */
+static inline bool fw_on_now(const struct fwd_thr *t)
+{
+	return t->scratch->fwon;
+}
 
 static struct fwd_thr *thr_new(struct fwd *f, int id)
 {
@@ -290,16 +301,20 @@ static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct
 		int a = port_tx_burst(t->port[o], b->rep[o], b->nrep[o]);
 		if (a < 0)
 			a = 0;
-		uint64_t tb = 0, un = 0;
+		uint64_t tb = 0, kn[RK_N] = { 0 };
 		for (int i = 0; i < a; i++) {
 			tb += b->rep[o][i].len;
-			un += b->rep_unreach[o][i];
+			kn[b->rep_kind[o][i]]++;
 		}
 		struct fwd_port_ctr *oc = &t->ctr[o];
 		add(&oc->tx_pkts, (uint64_t)a);
 		add(&oc->tx_bytes, tb);
-		add(&oc->unreach_sent, un);
-		add(&oc->rst_sent, (uint64_t)a - un);
+		add(&oc->unreach_sent, kn[RK_UNREACH]);
+		add(&oc->rst_sent, kn[RK_RST]);
+		if (kn[RK_ECHO])
+			add(&oc->echo_sent, kn[RK_ECHO]);
+		if (kn[RK_PORT])
+			add(&oc->port_unreach_sent, kn[RK_PORT]);
 		b->skip[FWD_RS_TXFULL] += (uint64_t)(b->nrep[o] - a);
 	}
 	for (int k = 0; k < FWD_RS_COUNT; k++)
@@ -386,13 +401,37 @@ static bool is_my_address(const struct fwd *f, uint32_t a)
 	return false;
 }
 
+/* badport_bandlim(): at most net.inet.icmp.icmplim (200, FreeBSD's default) answers of
+ * one kind (0 echo, 1 port unreachable) a second, for every thread together */
+#define ICMPLIM 200u
+static bool bandlim(struct fwd *f, uint64_t now_ns, int kind)
+{
+	uint32_t sec = (uint32_t)(now_ns / NS_PER_S);
+	uint32_t was = atomic_load_explicit(&f->bl_sec[kind], memory_order_relaxed);
+	if (sec != was && atomic_compare_exchange_strong(&f->bl_sec[kind], &was, sec))
+		atomic_store(&f->bl_n[kind], 0);
+	return atomic_fetch_add(&f->bl_n[kind], 1) >= ICMPLIM;
+}
+
 /* The reply a reset or unreach rule sends for the frame fr read on port in, built as
  * FreeBSD builds it (ip_fw2.c send_reject: ipfw_send_pkt for the RST, ip_icmp.c
  * icmp_error/icmp_reflect for the unreachable, ip_output), and queued on the port the
  * route back to the sender leaves by (the receiving one in a lab). Unlike the RST
  * (M_SKIP_FIREWALL), the ICMP error passes the outbound firewall on its way out. */
+static void reply_to(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr,
+		     const struct pkt_info *pi, enum fw_verdict v, uint16_t code, bool local);
+
 static void fw_reply(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr,
 		     const struct pkt_info *pi, enum fw_verdict v, uint16_t code)
+{
+	reply_to(t, b, in, fr, pi, v, code, false);
+}
+
+/* local: udp_input's port unreachable for a datagram to us (icmp_error as for a rule,
+ * but limited by badport_bandlim instead of reply_limit, and passing the outbound
+ * firewall only while it is on) */
+static void reply_to(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr,
+		     const struct pkt_info *pi, enum fw_verdict v, uint16_t code, bool local)
 {
 	struct fwd *f = t->f;
 	const uint8_t *ip = fr + PKT_IP_OFF;
@@ -452,7 +491,9 @@ static void fw_reply(struct fwd_thr *t, struct burst *b, int in, const uint8_t *
 		if (!mac)
 			skip = FWD_RS_NO_NEIGH;
 	}
-	uint32_t lim = fw_tunables(f->fw)->reply_limit;
+	uint32_t lim = local ? 0 : fw_tunables(f->fw)->reply_limit;
+	if (skip == FWD_RS_COUNT && local && bandlim(f, t->now_ns, 1))
+		skip = FWD_RS_LIMIT;
 	if (skip == FWD_RS_COUNT && lim) {
 		/* one window for every thread: a second's allowance is the router's */
 		uint32_t sec = (uint32_t)(t->now_ns / NS_PER_S);
@@ -524,7 +565,7 @@ static void fw_reply(struct fwd_thr *t, struct burst *b, int in, const uint8_t *
 	wr16(rip + 4, t->ip_id++);   /* ip_fillid(), net.inet.ip.random_id=0 */
 	uint16_t hc = csum_ip4_hdr(rip, 20);
 	memcpy(rip + 10, &hc, 2);
-	if (v == FW_UNREACH) {
+	if (v == FW_UNREACH && (!local || fw_on_now(t))) {
 		/* ip_output(): the outbound pass, on the interface it leaves by */
 		struct pkt_info ri = { .ip = rip, .ip_len = (uint16_t)len, .ttl = 64, .proto = 1,
 				       .src_ip = from, .dst_ip = pi->src_ip };
@@ -541,7 +582,113 @@ static void fw_reply(struct fwd_thr *t, struct burst *b, int in, const uint8_t *
 	b->nbuf++;
 	unsigned flen = PKT_ETH_LEN + len < 60 ? 60 : PKT_ETH_LEN + len;
 	b->rep[o][b->nrep[o]] = (struct port_pkt){ .data = r, .len = flen };
-	b->rep_unreach[o][b->nrep[o]++] = v == FW_UNREACH;
+	b->rep_kind[o][b->nrep[o]++] = local ? RK_PORT : v == FW_UNREACH ? RK_UNREACH : RK_RST;
+}
+
+/* icmp_input() ICMP_ECHO → icmp_reflect(): the request turned into the reply in its own
+ * buffer (type 0, addresses swapped, from the address it was sent to, TTL ip_defttl,
+ * IP options dropped), limited by badport_bandlim(BANDLIM_ICMP_ECHO), out through
+ * ip_output and so the outbound pass. A request with a bad ICMP checksum or shorter
+ * than 8 bytes is dropped (icps_checksum, icps_tooshort). */
+static void echo_reply(struct fwd_thr *t, struct burst *b, int in, uint8_t *fr, unsigned flen,
+		       const struct pkt_info *pi)
+{
+	struct fwd *f = t->f;
+	uint8_t *ip = fr + PKT_IP_OFF;
+	unsigned hl = (ip[0] & 15u) * 4u, icl = pi->ip_len - hl;
+	if (icl < 8 || csum_fold(csum_add(0, ip + hl, icl)) != 0)
+		return;
+	enum fwd_reply_skip skip = FWD_RS_COUNT;
+	uint32_t srch = ntohl(pi->src_ip);
+	if ((fr[0] & 1) || (srch >> 28) == 14 || (srch >> 28) == 15 || (srch >> 24) == 0)
+		skip = FWD_RS_SUPPRESSED;
+	uint32_t nh = pi->src_ip;
+	int o = -1;
+	if (skip == FWD_RS_COUNT && (o = rt_lookup(f->rt, pi->src_ip, &nh)) < 0)
+		skip = FWD_RS_NO_ROUTE;
+	uint8_t mac[6];
+	if (skip == FWD_RS_COUNT) {
+		const uint8_t *m = o == in ? fr + 6 : nt_lookup(f->nt, o, nh);
+		if (m)
+			memcpy(mac, m, 6);
+		else
+			skip = FWD_RS_NO_NEIGH;
+	}
+	if (skip == FWD_RS_COUNT && bandlim(f, t->now_ns, 0))
+		skip = FWD_RS_LIMIT;
+	if (skip != FWD_RS_COUNT) {
+		b->skip[skip]++;
+		return;
+	}
+	if (hl > 20)
+		memmove(ip + 20, ip + hl, icl);
+	uint8_t *ic = ip + 20;
+	uint32_t me = pi->dst_ip, to = pi->src_ip;
+	unsigned len = 20 + icl;
+	ip[0] = 0x45;
+	wr16(ip + 2, (uint16_t)len);
+	wr16(ip + 4, t->ip_id++);
+	wr16(ip + 6, 0);
+	ip[8] = 64;
+	memcpy(ip + 12, &me, 4);
+	memcpy(ip + 16, &to, 4);
+	ip[10] = ip[11] = 0;
+	uint16_t hc = csum_ip4_hdr(ip, 20);
+	memcpy(ip + 10, &hc, 2);
+	ic[0] = 0;
+	ic[2] = ic[3] = 0;
+	uint16_t c = csum_fold(csum_add(0, ic, icl));
+	memcpy(ic + 2, &c, 2);
+	if (fw_on_now(t)) {
+		struct pkt_info ri = { .ip = ip, .ip_len = (uint16_t)len, .ttl = 64, .proto = 1,
+				       .src_ip = me, .dst_ip = to };
+		struct fw_pkt fp;
+		struct fw_match m;
+		fw_pkt_of(&ri, -1, &fp);
+		fp.in = false;
+		fp.xmit_if = o;
+		if (fw_eval_rs(f->fw, t->rs, &fp, &m) != FW_PASS) {
+			b->skip[FWD_RS_FW_DENY]++;
+			return;
+		}
+	}
+	memcpy(fr, mac, 6);
+	memcpy(fr + 6, f->ports[o].mac, 6);
+	unsigned nl = PKT_ETH_LEN + len;
+	b->rep[o][b->nrep[o]] = (struct port_pkt){ .data = fr, .len = nl < 60 ? 60 : nl };
+	if (nl < 60 && nl < flen)
+		memset(fr + nl, 0, 60 - nl);
+	b->rep_kind[o][b->nrep[o]++] = RK_ECHO;
+}
+
+/* ip_input(): a packet for one of our addresses, delivered to the router's own stack
+ * after the inbound pass; what a FreeBSD router with no sockets open answers: an echo
+ * request with an echo reply, a UDP datagram with a port unreachable (udp_input, no
+ * socket: a valid checksum, or none, and a sane length); the rest gets no answer here
+ * (docs/forwarder.md#packets-for-the-router). Fragments are not reassembled. */
+static void local_input(struct fwd_thr *t, struct burst *b, int in, struct port_pkt *rx,
+			const struct pkt_info *pi)
+{
+	uint8_t *ip = rx->data + PKT_IP_OFF;
+	unsigned hl = (ip[0] & 15u) * 4u;
+	if (rd16(ip + 6) & 0x3fff)
+		return;
+	const uint8_t *l4 = ip + hl;
+	if (pi->proto == 1 && pi->ip_len >= hl + 8 && l4[0] == 8) {
+		echo_reply(t, b, in, rx->data, rx->len, pi);
+	} else if (pi->proto == 17 && pi->ip_len >= hl + 8) {
+		unsigned ul = rd16(l4 + 4);
+		if (ul < 8 || ul > pi->ip_len - hl)
+			return;
+		if (rd16(l4 + 6)) {
+			uint8_t ph[4] = { 0, 17, (uint8_t)(ul >> 8), (uint8_t)ul };
+			uint32_t sum = csum_add(0, ip + 12, 8);
+			sum = csum_add(sum, ph, 4);
+			if (csum_fold(csum_add(sum, l4, ul)) != 0)
+				return;
+		}
+		reply_to(t, b, in, rx->data, pi, FW_UNREACH, 3, true);
+	}
 }
 
 /* The firewall is consulted in this burst: present and net.inet.ip.fw.enable. The
@@ -598,7 +745,7 @@ static int burst_l3(struct fwd_thr *t, int in, int max)
 	if (n <= 0)
 		return n;
 	prefetch_frames(rx, n);
-	bool fw = fw_on(t);
+	bool fw = b->fwon = fw_on(t);
 	for (int k = 0; k < n; k++) {
 		struct pkt_info pi;
 		struct fw_pkt fp;
@@ -621,6 +768,14 @@ static int burst_l3(struct fwd_thr *t, int in, int max)
 					fw_reply(t, b, in, fr, &pi, v, m.icmp_code);
 				continue;
 			}
+		}
+		/* ip_input(): for us, delivered here after the inbound pass alone */
+		if (f->fw ? fw_is_me(f->fw, pi.dst_ip) : is_my_address(f, pi.dst_ip)) {
+			b->drops[FWD_DROP_LOCAL]++;
+			if (!fw)
+				t->now_ns = mono_ns();   /* the answers' rate limit */
+			local_input(t, b, in, &rx[k], &pi);
+			continue;
 		}
 		/* ip_forward(): TTL first, then the route (RFC 1812 5.3.1) */
 		if (pi.ttl <= 1) {
@@ -784,6 +939,8 @@ static void ctr_add(const struct fwd_port_ctr *c, struct fwd_port_ctr_sum *s)
 		s->drops[d] += ld(&c->drops[d]);
 	s->rst_sent += ld(&c->rst_sent);
 	s->unreach_sent += ld(&c->unreach_sent);
+	s->echo_sent += ld(&c->echo_sent);
+	s->port_unreach_sent += ld(&c->port_unreach_sent);
 	for (int k = 0; k < FWD_RS_COUNT; k++)
 		s->reply_skip[k] += ld(&c->reply_skip[k]);
 }
@@ -812,6 +969,8 @@ static void totals_of(const struct fwd_port_ctr_sum *c, struct fwd_totals *t)
 	}
 	t->rst_sent += c->rst_sent;
 	t->unreach_sent += c->unreach_sent;
+	t->echo_sent += c->echo_sent;
+	t->port_unreach_sent += c->port_unreach_sent;
 	for (int k = 0; k < FWD_RS_COUNT; k++)
 		t->reply_skip[k] += c->reply_skip[k];
 }

@@ -57,6 +57,8 @@ enum fwd_drop {
 	FWD_DROP_FW_TRUNCATED,/* ipfw before any rule: TCP/UDP/SCTP/ICMP header cut short */
 	FWD_DROP_LINK_DOWN,   /* the egress link was down (not up, or no carrier) */
 	FWD_DROP_PORT_GONE,   /* the egress interface was deleted (or renumbered) */
+	FWD_DROP_LOCAL,       /* addressed to the router itself: delivered to its own stack
+			       * after the inbound pass (ip_input), not forwarded */
 	FWD_DROP_COUNT
 };
 
@@ -81,6 +83,7 @@ struct fwd_port_ctr_sum {
 	uint64_t drops[FWD_DROP_COUNT];
 	uint64_t rst_sent, unreach_sent, reply_skip[FWD_RS_COUNT], kernel_drops;
 	uint64_t tx_errors, link_downs;
+	uint64_t echo_sent, port_unreach_sent;
 };
 
 struct fwd_port_ctr {
@@ -90,6 +93,9 @@ struct fwd_port_ctr {
 	_Atomic uint64_t fwd_pkts;            /* read here and accepted by an egress ring */
 	_Atomic uint64_t drops[FWD_DROP_COUNT]; /* read here and dropped, by cause */
 	_Atomic uint64_t rst_sent, unreach_sent; /* replies sent out of this port (in tx_*) */
+	_Atomic uint64_t echo_sent, port_unreach_sent; /* the router's own answers to packets
+							 * for it: echo replies, UDP port
+							 * unreachables (in tx_*) */
 	_Atomic uint64_t reply_skip[FWD_RS_COUNT]; /* replies to frames read here not sent */
 	_Atomic uint64_t kernel_drops;        /* RX ring overflow in the kernel, PACKET_STATISTICS:
 					       * the "Missed Packets" analogue (published by
@@ -149,6 +155,8 @@ struct fwd {
 	struct fw *fw;                /* NULL: no firewall */
 	struct fwlog *log;            /* its log lines' queue (counters in the stats), or NULL */
 	_Atomic uint32_t reply_sec, reply_n;  /* net.inet.ip.fw.reply_limit's window */
+	/* badport_bandlim(): net.inet.icmp.icmplim's window, per kind (echo, unreach) */
+	_Atomic uint32_t bl_sec[2], bl_n[2];
 };
 
 /* Opens the ports (specs) for frames up to frame_max bytes (without FCS), one socket
@@ -185,6 +193,7 @@ struct fwd_totals {
 	uint64_t tx_errors, link_downs;
 	uint64_t drops[FWD_DROP_COUNT];
 	uint64_t rst_sent, unreach_sent, reply_skip[FWD_RS_COUNT];
+	uint64_t echo_sent, port_unreach_sent;
 };
 void fwd_totals(const struct fwd *f, struct fwd_totals *t);
 /* Reads the links' state of every port (two ioctls each) into t->link, counting each

@@ -51,7 +51,7 @@ static struct opt_def opts[] = {
 	{ "mode", 'm', "MODE", "scheduling: poll (BSD device polling, default), intr or busy" },
 	{ "threads", 'T', "N", "forwarding threads 1..64, thread i on queue i of every port (afpacket: a fanout group per port, xdp: queue i; default 1)" },
 	{ "cpus", 0, "LIST", "pin thread i to CPU LIST[i mod n] of the n listed, e.g. 0,1" },
-	{ "kernel", 0, "NAME", "whose device polling: dragonfly-1.8, dragonfly-2.0 (default), freebsd-7 or freebsd-14" },
+	{ "kernel", 0, "NAME", "whose device polling: dragonfly-1.8, dragonfly-2.0 (default), freebsd-5.3, freebsd-7 or freebsd-14" },
 	{ "pollhz", 0, "HZ", "DragonFly's poll clock, kern.polling.pollhz 1..30000 (default 2000)" },
 	{ "burst-max", 0, "N", "kern.polling.burst_max 10..1000, 20000 on freebsd-14 (default 150)" },
 	{ "sysctl", 's', "NAME=VALUE", "set a kern.polling or net.inet.ip.fw knob, or kern.hz, at start (repeatable)" },
@@ -484,6 +484,10 @@ struct check_ctx {
 static void print_diag(void *arg, const struct fw_diag *d)
 {
 	char buf[512];
+	if (!d->ex) {   /* the file's warnings, printed as `add` prints them */
+		fputs(d->warn, stderr);
+		return;
+	}
 	((struct check_ctx *)arg)->n++;
 	fprintf(stderr, "%s\n", fw_diag_str(d, buf, sizeof(buf)));
 }

@@ -63,6 +63,8 @@ static void add_counters(struct devpoll_stats *a, const struct devpoll_stats *b)
 	a->clock_skips += b->clock_skips;
 	a->ticks_deferred += b->ticks_deferred;
 	a->stolen_ns += b->stolen_ns;
+	a->host_delays += b->host_delays;
+	a->host_ns += b->host_ns;
 }
 
 /* One context's figures, or (all) thread 0's knobs and state with the counters of
@@ -129,6 +131,8 @@ static json_t *polling_obj(struct fwdloop *s, int thr, bool all)
 	jset_u64(o, "clock_skips", st->clock_skips);
 	jset_u64(o, "ticks_deferred", st->ticks_deferred);
 	jset_u64(o, "stolen_ns", st->stolen_ns);
+	jset_u64(o, "host_delays", st->host_delays);
+	jset_u64(o, "host_ns", st->host_ns);
 	jset_u64(o, "last_load_pct", st->last_load_pct);
 	/* lateness of the ticks after their deadline (CLOCK_MONOTONIC ns): the timer's
 	 * accuracy, rounds that overran, and the host's scheduling of the thread */
@@ -226,6 +230,8 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	json_t *rep = json_object(), *ns = json_object();
 	jset_u64(rep, "rst", t.rst_sent);
 	jset_u64(rep, "unreach", t.unreach_sent);
+	jset_u64(rep, "echo", t.echo_sent);
+	jset_u64(rep, "port_unreach", t.port_unreach_sent);
 	for (int k = 0; k < FWD_RS_COUNT; k++)
 		jset_u64(ns, fwd_reply_skip_name((enum fwd_reply_skip)k), t.reply_skip[k]);
 	json_object_set_new(rep, "not_sent", ns);
@@ -253,6 +259,8 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 		jset_u64(po, "link_downs", c.link_downs);
 		jset_u64(po, "rst_sent", c.rst_sent);
 		jset_u64(po, "unreach_sent", c.unreach_sent);
+		jset_u64(po, "echo_sent", c.echo_sent);
+		jset_u64(po, "port_unreach_sent", c.port_unreach_sent);
 		jset_u64(po, "kernel_drops", c.kernel_drops);
 		json_object_set_new(po, "drops", drops_obj(c.drops));
 		json_array_append_new(ports, po);

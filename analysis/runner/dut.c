@@ -196,6 +196,15 @@ static int rut_start(struct dut *d, const char *mode, const json_t *params, char
 		rc = box_arg(&c, "--sysctl");
 		rc = rc ? rc : box_argf(&c, "kern.hz=%lld", (long long)json_integer_value(hv));
 	}
+	/* burst_max from the start, as a box boots with it: set live a moment later, a
+	 * kernel that does not lower burst with burst_max (dragonfly-1.8) would keep the
+	 * burst it grew to meanwhile */
+	const json_t *bv = prof_value(p, params, "burst_max");
+	if (!rc && json_is_integer(bv)) {
+		rc = box_arg(&c, "--sysctl");
+		rc = rc ? rc : box_argf(&c, "kern.polling.burst_max=%lld",
+					(long long)json_integer_value(bv));
+	}
 	if (!rc && p->router.rt_prio > 0) {
 		rc = box_arg(&c, "--rt-prio");
 		rc = rc ? rc : box_argf(&c, "%.0f", p->router.rt_prio);

@@ -29,8 +29,8 @@
 
 static const char *const mode_names[] = { "poll", "intr", "busy", NULL };
 /* lib/pollkern.c's names, in its order (t_profile checks they agree) */
-const char *const prof_kernel_names[] = { "dragonfly-1.8", "dragonfly-2.0", "freebsd-7",
-					  "freebsd-14", NULL };
+const char *const prof_kernel_names[] = { "dragonfly-1.8", "dragonfly-2.0", "freebsd-5.3",
+					  "freebsd-7", "freebsd-14", NULL };
 static const char *const dir_names[] = { "uni", "bi", NULL };
 const char *const prof_rules_kinds[] = { "nomatch", "count", NULL };
 static const char *const counters_names[] = { "percpu", "shared", NULL };

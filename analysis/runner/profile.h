@@ -36,7 +36,7 @@
  *                    FreeBSD kernels only)
  *   mode             "poll"|"intr"|"busy"                           "poll"
  *   kernel           ppslab-rut's --kernel: "dragonfly-1.8",        "dragonfly-2.0"
- *                    "dragonfly-2.0", "freebsd-7", "freebsd-14"
+ *                    "dragonfly-2.0", "freebsd-5.3", "freebsd-7", "freebsd-14"
  *                    (an explicit pollhz, idle_poll or burst_max must exist on each
  *                    kernel the profile names)
  *   rules            a count 0..100000 of generated rules, or       0

@@ -9,7 +9,7 @@
 set -eu
 B=${1:-build/bin}
 [ $# -gt 0 ] && shift
-set -- "${@:-demo dragonfly-hz-sweep ipfw-counter-cost polling-vs-interrupt rule-scaling rfc2544-throughput}"
+set -- "${@:-demo dragonfly-hz-sweep dragonfly-replica ipfw-counter-cost polling-vs-interrupt rule-scaling rfc2544-throughput}"
 D=docs/examples
 LAB=ppex$$
 W=$(mktemp -d /tmp/ppslab-examples.XXXXXX)

@@ -25,7 +25,7 @@ t "pollhz 40000" 64 "--pollhz 40000: expected" $R -i a -o b --pollhz 40000
 t "burst-max 5" 64 "--burst-max 5: expected 10..20000 frames" $R -i a -o b --burst-max 5
 t "sysctl without =" 64 "--sysctl kern.polling.pollhz: expected NAME=VALUE" $R -i a -o b --sysctl kern.polling.pollhz
 t "range policy" 64 "--range-policy strict: expected einval, clamp or round" $R -i a -o b --range-policy strict
-t "kernel" 64 "--kernel freebsd-5: expected dragonfly-1.8, dragonfly-2.0, freebsd-7, freebsd-14" \
+t "kernel" 64 "--kernel freebsd-5: expected dragonfly-1.8, dragonfly-2.0, freebsd-5.3, freebsd-7, freebsd-14" \
 	$R -i a -o b --kernel freebsd-5
 t "pollhz on a FreeBSD kernel" 64 "--pollhz: freebsd-7 has no kern.polling.pollhz: it polls at kern.hz" \
 	$R -i a -o b --kernel freebsd-7 --pollhz 1000
@@ -49,6 +49,11 @@ t "--check-rules: a bad port, with its position" 65 "^$tmp/bad.rules:3:[0-9]+: "
 t "--check-rules: every error, not only the first" 65 "$tmp/bad.rules:4:9: " $R --check-rules "$tmp/bad.rules"
 t "--check-rules: a good file (with pasted ipfw show output)" 0 "" $R --check-rules "$tmp/good.rules" -i rut0 -o rut1
 t "--check-rules: a missing file" 66 "/nonexistent.rules" $R --check-rules /nonexistent.rules
+# the warning `ipfw add` prints for an interface no port has, which --check-rules
+# printed nowhere (the file is still good: ipfw accepts such rules)
+printf 'add 100 deny ip from any to any via em7\n' >"$tmp/iface.rules"
+t "--check-rules: warns about an interface no port has" 0 "'via em7' \\(column 37\\): no port" \
+	$R --check-rules "$tmp/iface.rules" -i rut0 -o rut1
 n=$((n + 1))
 if [ -z "$($R --check-rules "$tmp/good.rules" 2>&1)" ]; then
 	echo "ok $n - --check-rules: silent on success"

@@ -4,7 +4,7 @@
  * many flows for one stream, sender warm-up flags, a skewed timestamp (an unsynchronized
  * clock), or a whole frame class the classifier must recognize (faults.h), or one of the
  * firewall's (fw_class: a TCP SYN, a tiny TCP fragment, truncated TCP and UDP headers,
- * UDP-Lite). It prints a
+ * UDP-Lite, an ICMP echo request). It prints a
  * summary shaped like ppslab-gen's ("stream", "tx_pkts"), so it can feed --expect-from.
  *
  *   craft -i IF [--dst ADDR] [--dst-mac MAC] [--class NAME] [--stream ID]
@@ -45,7 +45,7 @@ static void fw_l4_csum(uint8_t *fr, unsigned csum_off)
 /* The firewall's classes, made from the valid 60-byte frame (its UDP source port kept):
  * tcp_syn (a 20-byte SYN to port 80), tcp_tiny_frag (a TCP fragment at offset 1: RFC
  * 3128's attack), tcp_trunc (12 bytes of TCP header), udp_trunc (4 bytes of UDP header),
- * udplite (protocol 136 to port 9). 1 if cls is one, 0 if not. */
+ * udplite (protocol 136 to port 9), icmp_echo (an echo request). 1 if cls is one, 0 if not. */
 static int fw_class(const char *cls, uint8_t *fr, uint32_t *len)
 {
 	uint8_t *ip = fr + PKT_IP_OFF, *l4 = fr + PKT_UDP_OFF;
@@ -63,6 +63,13 @@ static int fw_class(const char *cls, uint8_t *fr, uint32_t *len)
 			ip[6] = 0;
 			ip[7] = 1;   /* offset 1: 8 bytes in, over the TCP flags */
 		}
+	} else if (!strcmp(cls, "icmp_echo")) {
+		ip[9] = 1;
+		iplen = 46;
+		l4[0] = 8;   /* echo request, id 0x1234, seq 1, the frame's bytes as data */
+		l4[1] = 0;
+		l4[2] = l4[3] = 0;
+		l4[4] = 0x12; l4[5] = 0x34; l4[6] = 0; l4[7] = 1;
 	} else if (!strcmp(cls, "udp_trunc")) {
 		iplen = 24;
 	} else if (!strcmp(cls, "udplite")) {
@@ -81,6 +88,10 @@ static int fw_class(const char *cls, uint8_t *fr, uint32_t *len)
 		fw_l4_csum(fr, 16);
 	else if (ip[9] == 136)
 		fw_l4_csum(fr, 6);
+	else if (ip[9] == 1) {
+		uint16_t c = csum_fold(csum_add(0, l4, iplen - 20));
+		memcpy(l4 + 2, &c, 2);
+	}
 	*len = 60;
 	return 1;
 }

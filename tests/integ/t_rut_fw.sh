@@ -264,4 +264,29 @@ if [ $pcap = 1 ]; then
 else
 	skip "wire: the replies on gen0" "no tcpdump"
 fi
+
+# 6. packets for the router itself (ip_input): the inbound pass only, delivered to its
+# own stack (drops.local), answered as a FreeBSD router with no sockets answers: an
+# echo request with an echo reply, a UDP datagram with a port unreachable; both
+# answers pass the outbound firewall (icmp_reflect and icmp_error use ip_output)
+cat >"$T/me.rules" <<'EOF'
+add 100 count ip from any to me
+add 110 count ip from any to me out
+add 120 count icmp from me to any out
+EOF
+start rut6 rut "$B/ppslab-rut" -i rut0 -o rut1 --mode intr --rules "$T/me.rules" --default-accept \
+	--ctl "$S" --json
+wait_ready rut6
+cr icmp_echo 1-10 gen gen0 198.18.0.1; eq "me: craft icmp_echo" "$?" 0
+cr test 1-10 gen gen0 198.19.0.1; eq "me: craft UDP to rut1's address" "$?" 0
+read_all "$S" 20
+eq "me: delivered, answered: [local, echo, port_unreach, no_neigh, fwd_pkts]" \
+	"$(ctl stats | jq -c '[.drops.local, .replies.echo, .replies.port_unreach, .drops.no_neigh, .fwd_pkts]')" \
+	"[20,10,10,0,0]"
+eq "me: the answers left by rut0" \
+	"$(ctl stats | jq -c '[.ports[0].echo_sent, .ports[0].port_unreach_sent, .ports[0].tx_pkts]')" \
+	"[10,10,20]"
+eq "me: counted once, no outbound pass; the answers pass it" \
+	"$(ctl ipfw show 100-120 | awk '{print $1, $2}' | tr '\n' ' ')" "00100 20 00110 0 00120 20 "
+stop rut6; eq "me: rut exits 0" "$RC" 0
 done_testing

@@ -161,7 +161,7 @@ static void t_kernel_axes(void)
 	prof_diag_free(&d);
 	T_EQ_INT(parse("{\"params\": {\"kernel\": \"freebsd-5\"}}", &p, &d), -EINVAL);
 	T_TRUE(has(&d, ":1:23: params.kernel: expected \"dragonfly-1.8\", \"dragonfly-2.0\", "
-		       "\"freebsd-7\" or \"freebsd-14\", got string \"freebsd-5\""));
+		       "\"freebsd-5.3\", \"freebsd-7\" or \"freebsd-14\", got string \"freebsd-5\""));
 	prof_diag_free(&d);
 	/* an external router has no ppslab-rut kernel */
 	T_EQ_INT(parse("{\"params\": {\"idle_poll\": 1}, \"router\": {\"kind\": \"external\"}}",

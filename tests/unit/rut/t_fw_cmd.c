@@ -37,8 +37,13 @@ static void t_autoincrement(void)
 	/* the step is clamped to 1..1000 as BSD's sysctl handler does */
 	fw_tunables(fw)->autoinc_step = 5000;
 	T_STREQ(fw_echo(fw, "add count ip from any to any"), "02300 count ip from any to any");
+	/* and the clamped value is written back by every add (ip_fw_sockopt.c
+	 * commit_rules), numbered or not */
+	T_EQ_U64(fw_tunables(fw)->autoinc_step, 1000);
 	fw_tunables(fw)->autoinc_step = 0;
-	T_STREQ(fw_echo(fw, "add count ip from any to any"), "02301 count ip from any to any");
+	FW_OK(fw, "add 2400 count ip from any to any");
+	T_EQ_U64(fw_tunables(fw)->autoinc_step, 1);
+	T_STREQ(fw_echo(fw, "add count ip from any to any"), "02401 count ip from any to any");
 	fw_free(fw);
 
 	/* the 65450 edge: prev >= 65535 - step reuses prev */
@@ -133,6 +138,11 @@ static void t_delete_and_flush(void)
 	T_STREQ(fw_d.msg, "rule 150 not found");
 	T_EQ_INT(fw_d.ex, 69);
 	T_EQ_INT(fw_rule_count(fw), 2);
+	/* ipfw's "delete set N" removes a rule set, which ppslab-rut does not switch */
+	T_EQ_INT(fw_run(fw, "delete set 3"), -EINVAL);
+	T_TRUE(strstr(fw_d.msg, "'ipfw delete set' is not supported") != NULL);
+	T_EQ_INT(fw_d.ex, 64);
+	T_EQ_INT(fw_rule_count(fw), 2);
 	FW_OK(fw, "flush");
 	FW_TEXT(fw_out(), "Flushed all rules.\n");
 	T_EQ_INT(fw_rule_count(fw), 1);
@@ -171,9 +181,14 @@ static void t_show_widths(void)
 	FW_OK(fw, "show");
 	FW_TEXT(fw_out(), "00100    0     0 deny ip from any to 10.0.0.1\n"
 			  "65535 1234 98765 deny ip from any to any\n");
-	/* the widths come from every rule, even when only some are listed */
+	/* the widths come from the rules between the lowest and the highest number asked
+	 * for (ipfw_list: fo.first/fo.last, the kernel returns those rules, and
+	 * prepare_format_opts measures them) */
 	FW_OK(fw, "show 100");
-	FW_TEXT(fw_out(), "00100    0     0 deny ip from any to 10.0.0.1\n");
+	FW_TEXT(fw_out(), "00100 0 0 deny ip from any to 10.0.0.1\n");
+	FW_OK(fw, "show 100 65535");
+	FW_TEXT(fw_out(), "00100    0     0 deny ip from any to 10.0.0.1\n"
+			  "65535 1234 98765 deny ip from any to any\n");
 	/* the 2006 DragonFly sweep's listing: widths 3 and 5 */
 	fw_free(fw);
 	fw = fw_mk();
@@ -187,8 +202,9 @@ static void t_show_widths(void)
 			  "65535   0     0 deny ip from any to any\n");
 	/* 64-bit counters print whole */
 	set_ctr(fw, 0, 2, 12345678901234ull);
-	FW_OK(fw, "show 10");
-	FW_TEXT(fw_out(), "00010   0 12345678901234 deny log ip from 10.0.0.1 to any\n");
+	FW_OK(fw, "show 10-1000");
+	FW_TEXT(fw_out(), "00010   0 12345678901234 deny log ip from 10.0.0.1 to any\n"
+			  "01000 482          19162 allow ip from any to any\n");
 	fw_free(fw);
 }
 

@@ -209,7 +209,10 @@ static const struct {
 	{ "add 100 deny ip from { 10.0.0.1 or { 10.0.0.2 } to any", 36, "nested '{'", 65 },
 	{ "add 100 unreach foo ip from any to any", 17, "expected an ICMP unreachable code after 'unreach'", 65 },
 	{ "add 100 unreach 256 ip from any to any", 17, "expected an ICMP unreachable code", 65 },
-	{ "add 100 skipto ip from any to any", 16, "expected a rule number 1..65535 after 'skipto', got 'ip'", 65 },
+	{ "add 100 skipto ip from any to any", 16, "expected a rule number 1..65534 after 'skipto', got 'ip'", 65 },
+	/* ipfw2.c chkarg: a skipto target must be below IP_FW_TABLEARG (65535) */
+	{ "add 100 skipto 65535 ip from any to any", 16, "illegal argument for skipto: 65535 (1..65534)", 65 },
+	{ "add 100 skipto tablearg ip from any to any", 16, "'skipto tablearg' is not supported by ppslab-rut (the target must be a rule number)", 65 },
 	{ "add 70000 deny ip from any to any", 5, "rule number '70000' out of range 1..65534", 65 },
 	{ "add 65535 deny ip from any to any", 5, "rule 65535 is the default rule and cannot be added", 69 },
 	{ "add 100x deny ip from any to any", 5, "expected a rule number (1..65534) or an action, got '100x'", 65 },
@@ -259,6 +262,33 @@ static void t_errors_name_column_and_expectation(void)
 	}
 }
 
+/* FreeBSD's bounds on one list: 30 ports or ranges (the kernel's
+ * check_ipfw_rule_body refuses an O_IP_*PORT of more than 31 words) and 31 addresses
+ * (ipfw2.c: an instruction of at most F_LEN_MASK words) */
+static void t_list_bounds(void)
+{
+	char ports[512] = "", addrs[1024] = "", rule[2048];
+	struct fw *fw = fw_mk();
+	for (int k = 0; k < 31; k++) {
+		snprintf(ports + strlen(ports), sizeof(ports) - strlen(ports), "%s%d", k ? "," : "", 1000 + k);
+		snprintf(addrs + strlen(addrs), sizeof(addrs) - strlen(addrs), "%s10.0.0.%d", k ? "," : "", k + 1);
+	}
+	*strrchr(ports, ',') = '\0';          /* 30 ports */
+	snprintf(rule, sizeof(rule), "add 100 deny tcp from any to any %s", ports);
+	FW_OK(fw, rule);
+	snprintf(rule, sizeof(rule), "add 110 deny tcp from any to any %s,2000", ports);
+	T_EQ_INT(fw_run(fw, rule), -EINVAL);
+	T_TRUE(strstr(fw_d.msg, "too many ports/ranges") != NULL);
+	snprintf(rule, sizeof(rule), "add 120 deny tcp from any to any dst-port %s,2000-3000", ports);
+	T_EQ_INT(fw_run(fw, rule), -EINVAL);
+	snprintf(rule, sizeof(rule), "add 130 deny ip from %s to any", addrs);   /* 31 */
+	FW_OK(fw, rule);
+	snprintf(rule, sizeof(rule), "add 140 deny ip from %s,10.0.1.1 to any", addrs);
+	T_EQ_INT(fw_run(fw, rule), -EINVAL);
+	T_TRUE(strstr(fw_d.msg, "address list too long") != NULL);
+	fw_free(fw);
+}
+
 static void t_diag_string(void)
 {
 	struct fw_diag d = { .file = "r.rules", .line = 3, .col = 14, .msg = "expected 'to'" };
@@ -304,6 +334,7 @@ int main(void)
 	T_RUN(t_prefilter_takes_the_common_tests);
 	T_RUN(t_interfaces_resolved_at_compile_time);
 	T_RUN(t_errors_name_column_and_expectation);
+	T_RUN(t_list_bounds);
 	T_RUN(t_diag_string);
 	T_RUN(t_lexer);
 	return t_done();

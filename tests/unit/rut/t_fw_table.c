@@ -149,6 +149,97 @@ static void t_live(void)
 	fw_free(fw);
 }
 
+/* `ipfw -q table N add K V` on an existing key updates its value: tables.c passes
+ * do_quiet as the update flag (table_modify_record(oh, ac, av, 1, do_quiet, do_quiet,
+ * atomic)), and the radix algorithm's add updates the value when asked; without -q the
+ * add fails with "exists" and the old value stays */
+static void t_quiet_add_updates(void)
+{
+	struct fw *fw = fw_mk();
+	FW_OK(fw, "table 1 create");
+	FW_OK(fw, "table 1 add 10.1.0.0/16 1");
+	FW_OK(fw, "add 100 deny ip from table(1,1) to any");
+	FW_OK(fw, "add 110 allow ip from table(1,2) to any");
+	T_STREQ(verdict(fw, "10.1.2.3", "1.1.1.1"), "deny 100");
+	T_EQ_INT(fw_run(fw, "table 1 add 10.1.0.0/16 2"), -EINVAL);
+	T_STREQ(verdict(fw, "10.1.2.3", "1.1.1.1"), "deny 100");
+	FW_OK(fw, "-q table 1 add 10.1.0.0/16 2 10.2.0.0/16 2");
+	T_STREQ(fw_out(), "");
+	T_STREQ(verdict(fw, "10.1.2.3", "1.1.1.1"), "pass 110");
+	T_STREQ(verdict(fw, "10.2.2.3", "1.1.1.1"), "pass 110");
+	FW_OK(fw, "table 1 list");
+	T_STREQ(fw_out(), "10.1.0.0/16 2\n10.2.0.0/16 2\n");
+	/* a value left out is 0, and -q writes it too */
+	FW_OK(fw, "-q table 1 add 10.1.0.0/16");
+	FW_OK(fw, "table 1 lookup 10.1.9.9");
+	T_STREQ(fw_out(), "10.1.0.0/16 0\n");
+	fw_free(fw);
+}
+
+/* the verdict of one pass: in on rif, or out from rif to xif */
+static const char *verdict_if(struct fw *fw, bool in, int rif, int xif)
+{
+	static char buf[64];
+	struct fw_match m;
+	struct fw_pkt p = fw_pass(fw_pk(17, "1.1.1.1", 1000, "2.2.2.2", 53), in, rif, xif);
+	enum fw_verdict v = fw_eval_ex(fw, &p, &m);
+	snprintf(buf, sizeof(buf), "%s %u", v == FW_PASS ? "pass" : "deny", m.rule_no);
+	return buf;
+}
+
+/* recv|xmit|via table(N): ipfw2.c fill_iface makes the test a lookup of the interface
+ * in table N (name[0] = '\1', the value after a comma ignored); ip_fw2.c iface_match
+ * looks the interface up there; the table is of type iface (names as keys), created so
+ * when a rule names it first; print_instruction lists it as "recv table(N)" */
+static void t_iface_table(void)
+{
+	struct fw *fw = fw_mk();
+	FW_OK(fw, "add 100 deny ip from any to any recv table(ifs)");
+	T_STREQ(fw_out(), "00100 deny ip from any to any recv table(ifs)\n");
+	FW_OK(fw, "add 200 count ip from any to any xmit table(ifs,7)");
+	T_STREQ(fw_out(), "00200 count ip from any to any xmit table(ifs)\n");
+	FW_OK(fw, "add 300 allow ip from any to any not via table(ifs)");
+	FW_OK(fw, "add 400 deny ip from any to any");
+	/* empty table: nothing matches, `not via` does */
+	T_STREQ(verdict_if(fw, true, EM0, -1), "pass 300");
+	FW_OK(fw, "table ifs add em1 5");
+	T_STREQ(fw_out(), "added: em1 5\n");
+	MSG_IS(fw_d.warn, "");
+	T_STREQ(verdict_if(fw, true, EM0, -1), "pass 300");
+	T_STREQ(verdict_if(fw, true, EM1, -1), "deny 100");
+	/* outbound from em0 to em1: recv em0 no, xmit em1 counts, via em1 (the xmit one) */
+	T_STREQ(verdict_if(fw, false, EM0, EM1), "deny 400");
+	T_STREQ(verdict_if(fw, false, EM1, EM0), "deny 100");
+	/* a name no port has is kept and listed, and matches nothing */
+	FW_OK(fw, "table ifs add em9");
+	FW_OK(fw, "table ifs list");
+	T_STREQ(fw_out(), "em1 5\nem9 0\n");
+	FW_OK(fw, "table ifs lookup em1");
+	T_STREQ(fw_out(), "em1 5\n");
+	T_EQ_INT(fw_run(fw, "table ifs lookup em0"), -EINVAL);
+	DIAG_IS("Entry em0 not found");
+	T_EQ_INT(fw_run(fw, "table ifs add em1 6"), -EINVAL);
+	T_STREQ(fw_out(), "exists: em1 6\n");
+	FW_OK(fw, "table ifs delete em1");
+	T_STREQ(verdict_if(fw, true, EM1, -1), "pass 300");
+	/* an address table cannot stand for interfaces, nor the other way round */
+	FW_OK(fw, "table addrs add 10.0.0.0/8");
+	T_EQ_INT(fw_run(fw, "add 500 deny ip from any to any via table(addrs)"), -EINVAL);
+	T_TRUE(strstr(fw_d.msg, "type iface") != NULL);
+	T_EQ_INT(fw_run(fw, "add 500 deny ip from table(ifs) to any"), -EINVAL);
+	T_TRUE(strstr(fw_d.msg, "interface names") != NULL);
+	/* made by `create type iface`, or by adding a name to a table that does not exist */
+	FW_OK(fw, "table up create type iface");
+	FW_OK(fw, "add 600 deny ip from any to any via table(up)");
+	FW_OK(fw, "table auto add rut0");
+	MSG_IS(fw_d.warn, "ipfw: DEPRECATED: inserting data into non-existent table auto. "
+			  "(auto-created)\n");
+	FW_OK(fw, "add 700 deny ip from any to any via table(auto)");
+	T_EQ_INT(fw_run(fw, "table ifs destroy"), -EINVAL);
+	DIAG_IS("failed to destroy table ifs: Device busy");
+	fw_free(fw);
+}
+
 /* sbin/ipfw/tables.c's words */
 static void t_messages(void)
 {
@@ -269,6 +360,8 @@ int main(void)
 	T_RUN(t_random_lpm);
 	T_RUN(t_live);
 	T_RUN(t_messages);
+	T_RUN(t_quiet_add_updates);
+	T_RUN(t_iface_table);
 	T_RUN(t_in_rules_file);
 	T_RUN(t_million);
 	return t_done();
