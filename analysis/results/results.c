@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "jout.h"
+#include "safefile.h"
 #include "strlist.h"
 
 static const char *type_name(const json_t *v)
@@ -824,33 +825,20 @@ int res_sel_check(const struct res_file *rf, const struct res_sel *sel, const ch
 
 int res_save(const char *path, const json_t *root)
 {
-	size_t len = strlen(path);
-	char *tmp = malloc(len + 16);
-	if (!tmp)
+	/* dumped to memory first, written with write(2): a full disk says ENOSPC */
+	char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	if (!text)
 		return -ENOMEM;
-	snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		return -e;
+	size_t len = strlen(text);
+	char *t = realloc(text, len + 2);
+	if (!t) {
+		free(text);
+		return -ENOMEM;
 	}
-	int rc = 0;
-	/* mkstemp makes the file 0600; a results file is as readable as any output */
-	if (fchmod(fd, 0644) < 0)
-		rc = -errno;
-	if (!rc && (json_dumpfd(root, fd, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
-		    write(fd, "\n", 1) != 1))
-		rc = -EIO;
-	if (!rc && fsync(fd) < 0)
-		rc = -errno;
-	if (close(fd) < 0 && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path) < 0)
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	free(tmp);
+	t[len] = '\n';
+	t[len + 1] = 0;
+	int rc = safe_write_file(path, 0644, t, len + 1, SAFE_SYNC);
+	free(t);
 	return rc;
 }
 

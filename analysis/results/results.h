@@ -151,8 +151,9 @@ json_t *res_get(const json_t *root, ...) __attribute__((sentinel));
  * Empty when the file says nothing about it. Returns buf. */
 char *res_env_line(const struct res_file *rf, const char *role, char *buf, size_t len);
 
-/* Writes root to path atomically: a temporary file in the same directory, fsync,
- * rename. 0 or -errno. */
+/* Writes root to path atomically and safely (safefile.h: a temporary with a random
+ * name beside it, never a planted link, fsync, rename). 0 or -errno (-ENOSPC when the
+ * disk is full); on failure path is as it was. */
 int res_save(const char *path, const json_t *root);
 
 #endif

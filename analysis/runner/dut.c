@@ -21,6 +21,7 @@
 #include "proc.h"
 #include "results.h"
 #include "rulegen.h"
+#include "safefile.h"
 /* axes that are knobs of a running forwarder, and their sysctl names */
 static const struct {
 	const char *axis, *oid;
@@ -257,13 +258,18 @@ int dut_rules_text(struct dut *d, const json_t *params, char **text, char *path,
 			return -ENOENT;
 		}
 	} else {
-		FILE *f = fopen(d->rulepath, "w");
-		if (!f) {
-			snprintf(err, errlen, "%s: %s", d->rulepath, strerror(errno));
-			return -errno;
+		struct safefile sf;   /* never through a link (safefile.h) */
+		int rc = safe_create(&sf, d->rulepath, 0644);
+		if (rc) {
+			snprintf(err, errlen, "%s: %s", d->rulepath, strerror(-rc));
+			return rc;
 		}
-		int rc = rulegen_write(f, kind, (unsigned)json_integer_value(rv));
-		if (fclose(f) || rc) {
+		rc = rulegen_write(sf.f, kind, (unsigned)json_integer_value(rv));
+		if (rc)
+			safe_abort(&sf);
+		else
+			rc = safe_commit(&sf, 0);
+		if (rc) {
 			snprintf(err, errlen, "cannot write the %s rule set to %s", kind, d->rulepath);
 			return rc ? rc : -EIO;
 		}

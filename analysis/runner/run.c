@@ -8,12 +8,18 @@
 #include "run_impl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#ifdef __linux__
+#include <linux/fs.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +28,7 @@
 #include "clock.h"
 #include "log.h"
 #include "proc.h"
+#include "safefile.h"
 #include "version.h"
 
 static volatile sig_atomic_t stop_req;
@@ -62,9 +69,12 @@ int run_save(struct runner *r)
 	run_utc_now(t, sizeof(t));
 	json_object_set_new(r->root, "updated_utc", json_string(t));
 	int rc = res_save(r->out, r->root);
-	if (rc)
-		log_err("%s: cannot save the results: %s (the previous version is intact)", r->out,
-			strerror(-rc));
+	if (rc) {   /* res_save leaves the file as it was: say whether there was one */
+		struct stat st;
+		log_err("%s: cannot save the results: %s (%s)", r->out, strerror(-rc),
+			lstat(r->out, &st) == 0 ? "the previous version is intact"
+						: "nothing was saved");
+	}
 	return rc;
 }
 
@@ -209,23 +219,64 @@ void run_progress(struct runner *r, const struct plan_case *pc, const json_t *c)
 
 /* --- the whole run ------------------------------------------------------------------- */
 
-/* Checks before anything runs that the results file can be written: a temporary file
- * in its directory is created and removed (disk full and read-only show here). */
-static int check_writable(const char *path)
+/* Checks before anything runs that the results file can be written: it is not
+ * read-only (refused without --force, like an interrupted run) nor immutable, and a
+ * temporary beside it (a random name, never a planted link: safefile.h) takes a few KiB
+ * and is removed; the file system has room to save the file and its first case. */
+static int check_writable(const char *path, bool force)
 {
-	char tmp[4200];
-	snprintf(tmp, sizeof(tmp), "%s.ppslab-check-%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f || fputs("{}\n", f) < 0 || fflush(f) || fsync(fileno(f))) {
-		int e = errno;
-		if (f)
-			fclose(f);
-		unlink(tmp);
-		log_err("%s: cannot write the results there: %s", path, strerror(e));
+	struct stat st;
+	bool exists = stat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		log_err("%s: not a regular file: cannot keep the results there", path);
 		return EX_CANTCREAT;
 	}
-	fclose(f);
-	unlink(tmp);
+	if (exists && !(st.st_mode & 0222) && !force) {
+		log_err("%s is read-only (mode %04o): --force replaces it", path,
+			(unsigned)(st.st_mode & 07777));
+		return EX_CANTCREAT;
+	}
+#ifdef FS_IOC_GETFLAGS
+	int fd = exists ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+	int fl = 0;
+	if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &fl) == 0 &&
+	    (fl & (FS_IMMUTABLE_FL | FS_APPEND_FL))) {
+		close(fd);
+		log_err("%s is %s (chattr): it cannot be replaced", path,
+			fl & FS_IMMUTABLE_FL ? "immutable" : "append-only");
+		return EX_CANTCREAT;
+	}
+	if (fd >= 0)
+		close(fd);
+#endif
+	/* a save writes the whole file beside the old one: room for both, and a case */
+	unsigned long long need = (exists ? 2ULL * (unsigned long long)st.st_size : 0) +
+				  32768, have = 0;
+	struct safefile sf;
+	int rc = safe_create(&sf, path, 0600);
+	struct statvfs v;   /* the room before the probe below takes some */
+	bool full = !rc && fstatvfs(fileno(sf.f), &v) == 0 &&
+		    (have = (unsigned long long)v.f_bavail * v.f_frsize) < need;
+	char block[4096];
+	memset(block, ' ', sizeof(block));
+	for (int i = 0; !rc && i < 4; i++) {   /* write(2): a full disk says ENOSPC */
+		ssize_t w = write(fileno(sf.f), block, sizeof(block));
+		if (w != (ssize_t)sizeof(block))
+			rc = w < 0 ? -errno : -ENOSPC;
+	}
+	if (!rc && fsync(fileno(sf.f)) < 0)
+		rc = -errno;
+	if (sf.tmp)
+		safe_abort(&sf);
+	if (full) {
+		log_err("%s: %s: %llu KiB free, a run needs at least %llu KiB to save its "
+			"results", path, strerror(ENOSPC), have / 1024, need / 1024);
+		return EX_CANTCREAT;
+	}
+	if (rc) {
+		log_err("%s: cannot write the results there: %s", path, strerror(-rc));
+		return EX_CANTCREAT;
+	}
 	return 0;
 }
 
@@ -298,7 +349,7 @@ int run_main(const struct run_opts *o)
 		goto out_plan;
 	}
 	r->out = o->out ? o->out : r->p->results ? r->p->results : "results.json";
-	if ((rc = check_writable(r->out)) || (rc = open_results(r)))
+	if ((rc = check_writable(r->out, o->force)) || (rc = open_results(r)))
 		goto out_root;   /* open_results may have loaded a file before refusing it */
 	r->cases = json_object_get(r->root, "cases");
 	if (o->resume && json_is_true(json_object_get(r->root, "complete"))) {
