@@ -328,7 +328,9 @@ int pv_add_reasons(json_t *reasons, const struct res_file *rf, size_t cell, cons
 			snprintf(key, sizeof(key), "%.*s", (int)(n < sizeof(key) ? n : sizeof(key) - 1), t);
 			json_t *e = json_object_get(reasons, key);
 			if (!e) {
-				e = json_pack("{s:{},s:s}", "cells", "text", t);
+				char safe[400];   /* a tool's text: no control character shown raw */
+				e = json_pack("{s:{},s:s}", "cells", "text",
+					      res_text_safe(t, safe, sizeof(safe)));
 				if (!e || json_object_set_new(reasons, key, e))
 					return -ENOMEM;
 			}

@@ -54,6 +54,46 @@ static int is_scalar(const json_t *v)
 	return json_is_number(v) || json_is_string(v) || json_is_boolean(v);
 }
 
+char *res_text_safe(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+	if (!len)
+		return buf;
+	for (const unsigned char *p = (const unsigned char *)s; *p && o + 1 < len; p++) {
+		char e[8];
+		if (*p >= 0x20 && *p != 0x7f) {
+			buf[o++] = (char)*p;
+			continue;
+		}
+		snprintf(e, sizeof(e), *p == '\n' ? "\\n" : *p == '\t' ? "\\t" : *p == '\r' ? "\\r"
+			 : "\\x%02x", *p);
+		size_t n = strlen(e);
+		if (o + n >= len)
+			break;
+		memcpy(buf + o, e, n);
+		o += n;
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+/* A name from the file (axis, metric, run id) with a control character: refused, since
+ * it could not be shown or matched as typed. */
+static bool has_ctl(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return true;
+	return false;
+}
+
+/* the metrics that are rates, which cannot be negative */
+static bool is_rate(const char *k)
+{
+	size_t n = strlen(k);
+	return n > 4 && (!strcmp(k + n - 4, "_pps") || !strcmp(k + n - 4, "_bps"));
+}
+
 char *res_value_str(const json_t *v, char *buf, size_t len)
 {
 	if (json_is_integer(v)) {
@@ -71,7 +111,7 @@ char *res_value_str(const json_t *v, char *buf, size_t len)
 			}
 		}
 	} else if (json_is_string(v)) {
-		snprintf(buf, len, "%s", json_string_value(v));
+		res_text_safe(json_string_value(v), buf, len);
 	} else if (json_is_true(v)) {
 		snprintf(buf, len, "true");
 	} else if (json_is_false(v)) {
@@ -350,19 +390,30 @@ static int check_case(json_t *c, size_t i, const char *name, struct res_case *rc
 			   i, type_name(p));
 	const char *k;
 	json_t *v;
-	json_object_foreach(p, k, v)
+	json_object_foreach(p, k, v) {
 		if (!is_scalar(v))
 			return bad(err, errlen, name, "$.cases[%zu].params.%s: expected a number, "
 				   "string or boolean, got %s", i, k, type_name(v));
+		if (has_ctl(k))
+			return bad(err, errlen, name, "$.cases[%zu].params: an axis name with a "
+				   "control character", i);
+	}
 	json_t *m = json_object_get(c, "metrics");
 	if (m && !json_is_null(m)) {
 		if (!json_is_object(m))
 			return bad(err, errlen, name, "$.cases[%zu].metrics: expected an object, "
 				   "got %s", i, type_name(m));
-		json_object_foreach(m, k, v)
+		json_object_foreach(m, k, v) {
 			if (!json_is_number(v) && !json_is_null(v))
 				return bad(err, errlen, name, "$.cases[%zu].metrics.%s: expected a "
 					   "number or null, got %s", i, k, type_name(v));
+			if (has_ctl(k))
+				return bad(err, errlen, name, "$.cases[%zu].metrics: a metric name "
+					   "with a control character", i);
+			if (is_rate(k) && json_is_number(v) && json_number_value(v) < 0)
+				return bad(err, errlen, name, "$.cases[%zu].metrics.%s: a rate cannot "
+					   "be negative, got %g", i, k, json_number_value(v));
+		}
 	} else {
 		m = NULL;
 	}
@@ -435,6 +486,8 @@ static int check_top(json_t *root, const char *name, json_t **maxes, char *err,
 	if (rid && !json_is_null(rid) && !json_is_string(rid))
 		return bad(err, errlen, name, "$.run_id: expected a string, got %s",
 			   type_name(rid));
+	if (json_is_string(rid) && has_ctl(json_string_value(rid)))
+		return bad(err, errlen, name, "$.run_id: a control character in the run's id");
 	static const char *objs[] = { "environment", "method", "matrix", "tool" };
 	for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); i++) {
 		json_t *o = json_object_get(root, objs[i]);
@@ -514,8 +567,42 @@ static int cmp_canon_idx(const void *a, const void *b)
 	return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
+static int cmp_rep(const void *a, const void *b)
+{
+	const struct res_case *x = *(const struct res_case *const *)a;
+	const struct res_case *y = *(const struct res_case *const *)b;
+	return (x->rep > y->rep) - (x->rep < y->rep);
+}
+
+/* Two cases of one cell with the same repetition number: one would count twice (a
+ * median shifted, a spread made up). -EINVAL naming both, or 0 (or -ENOMEM). */
+static int check_reps(const struct res_file *rf, const struct res_cell *c, const char *name,
+		      char *err, size_t errlen)
+{
+	if (c->ncases < 2)
+		return 0;
+	const struct res_case **v = malloc(c->ncases * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	size_t n = 0;
+	for (size_t k = 0; k < c->ncases; k++)   /* a case without "rep" is not numbered */
+		if (json_is_integer(json_object_get(rf->cases[c->cases[k]].obj, "rep")))
+			v[n++] = &rf->cases[c->cases[k]];
+	qsort(v, n, sizeof(*v), cmp_rep);
+	int rc = 0;
+	for (size_t k = 1; k < n && !rc; k++)
+		if (v[k]->rep == v[k - 1]->rep) {
+			size_t a = (size_t)(v[k - 1] - rf->cases), b = (size_t)(v[k] - rf->cases);
+			rc = bad(err, errlen, name, "$.cases[%zu]: repetition %d of case %s again "
+				 "(first at $.cases[%zu]): each repetition counts once", a > b ? a : b,
+				 v[k]->rep, c->key, a < b ? a : b);
+		}
+	free(v);
+	return rc;
+}
+
 /* Groups cases into cells by canonical params, then orders the cells. */
-static int build_cells(struct res_file *rf)
+static int build_cells(struct res_file *rf, const char *name, char *err, size_t errlen)
 {
 	size_t n = rf->ncases;
 	int rc = -ENOMEM;
@@ -545,6 +632,9 @@ static int build_cells(struct res_file *rf)
 			goto out;
 		for (size_t k = i; k < j; k++)
 			c->cases[k - i] = ci[k].i;
+		if ((rc = check_reps(rf, c, name, err, errlen)))
+			goto out;
+		rc = -ENOMEM;
 		i = j;
 	}
 	sort_rf = rf;
@@ -602,7 +692,7 @@ int res_from_json(json_t *root, const char *name, struct res_file **out, char *e
 		json_object_foreach(rf->cases[i].params, k, v)
 			if (add_value(&rf->axes[axis_index(rf, k)], v))
 				goto fail;
-	if (order_values(rf, maxes) || build_cells(rf))
+	if (order_values(rf, maxes) || (rc = build_cells(rf, name, err, errlen)))
 		goto fail;
 	*out = rf;
 	return 0;

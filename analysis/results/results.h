@@ -88,8 +88,13 @@ int res_has_metric(const struct res_file *rf, const char *name);
 int res_metric_has_values(const struct res_file *rf, const char *name);
 const struct res_axis *res_axis(const struct res_file *rf, const char *name);
 
+/* s with every control character written as an escape (\n, \t, \r, \xHH), so that
+ * no text from a results file reaches a terminal, table or gnuplot file raw; cut to
+ * len. Returns buf. */
+char *res_text_safe(const char *s, char *buf, size_t len);
 /* Canonical text of a scalar: integers and integral reals without a fraction
- * ("1000"), other reals shortest round-trip, strings as is, true/false, null. */
+ * ("1000"), other reals shortest round-trip, strings as is but for control characters
+ * (escaped: res_text_safe), true/false, null. */
 char *res_value_str(const json_t *v, char *buf, size_t len);
 /* Scalar equality: numbers numerically, strings, booleans, null. */
 int res_value_eq(const json_t *a, const json_t *b);
