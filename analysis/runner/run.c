@@ -457,6 +457,18 @@ int run_main(const struct run_opts *o)
 		json_decref(sum);
 		r->dut = NULL;
 	}
+	/* complete means every planned case is in the file with its status: never say it
+	 * of fewer (two cells that shared a case id once made 3 of 4 "complete") */
+	size_t have = 0, ci;
+	json_t *cj;
+	json_array_foreach(r->cases, ci, cj)
+		have += json_is_string(json_object_get(cj, "status"));
+	if (!rc && !stop_req && have != r->plan.ncases) {
+		log_err("%s: %zu cases planned, %zu in the file: the run is not complete", r->out,
+			r->plan.ncases, have);
+		rc = EX_SOFTWARE;
+		run_save(r);
+	}
 	if (!rc) {
 		run_finish_outputs(r);
 		if (!stop_req)

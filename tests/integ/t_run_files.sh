@@ -101,4 +101,18 @@ if unshare -m true 2>/dev/null; then
 else
 	skip "a full disk" "no private mount namespace (unshare -m)"
 fi
+# router-axis values with '/' and '=' once gave two cells one case id ("a=x/b=1/b=1"):
+# one was skipped as done and the run still said complete; each cell has its own now
+H="$PPSLAB_TOP/tests/integ/nft_fwd.sh"
+jq --arg lab "$LAB" --arg b "$B" --arg h "$H" 'del(.matrix) | .router = { kind: "external",
+	setup_hook: ["bash", $h, "setup", $lab, $b],
+	axes: [ { name: "a", values: ["x/b=1", "x"], set: ["true", "{value}"] },
+		{ name: "b", values: ["1", "1/b=1"], set: ["true", "{value}"] } ] }' "$P" >"$T/ids.json"
+"$B/ppslab" run "$T/ids.json" -o "$T/ids-r.json" -q --no-table >"$T/o8" 2>"$T/e8"
+eq "a run over values with / and =: status 0" "$?" 0
+eq "four cells, four cases, complete" \
+	"$(jq -r '[(.cases | length), ([.cases[].case_id] | unique | length), .complete] | join(" ")' "$T/ids-r.json")" \
+	"4 4 true"
+eq "the ids escape them" "$(jq -r '[.cases[].case_id] | sort | join(" ")' "$T/ids-r.json")" \
+	"a=x%2Fb%3D1/b=1 a=x%2Fb%3D1/b=1%2Fb%3D1 a=x/b=1 a=x/b=1%2Fb%3D1"
 done_testing
