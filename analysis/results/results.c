@@ -198,12 +198,153 @@ static long axis_index(const struct res_file *rf, const char *name)
 	return a ? a - rf->axes : -1;
 }
 
+/* ---- an index of byte strings (open addressing), so that loading and pivoting stay
+ * linear in cells ---------------------------------------------------------------------- */
+
+struct res_ix {
+	size_t cap, n;   /* cap a power of two, n ≤ cap / 2 */
+	char **key;      /* each: its length (size_t) then its bytes */
+	size_t *val;
+};
+
+static uint64_t ix_hash(const char *k, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)k[i]) * 1099511628211ull;
+	return h;
+}
+
+static size_t ix_slot(const struct res_ix *ix, const char *k, size_t len)
+{
+	size_t m = ix->cap - 1, i = (size_t)ix_hash(k, len) & m;
+	while (ix->key[i]) {
+		size_t l;
+		memcpy(&l, ix->key[i], sizeof(l));
+		if (l == len && !memcmp(ix->key[i] + sizeof(l), k, len))
+			return i;
+		i = (i + 1) & m;
+	}
+	return i;
+}
+
+static long ix_get(const struct res_ix *ix, const char *k, size_t len)
+{
+	if (!ix || !ix->cap)
+		return -1;
+	size_t i = ix_slot(ix, k, len);
+	return ix->key[i] ? (long)ix->val[i] : -1;
+}
+
+static void ix_free(struct res_ix *ix)
+{
+	if (!ix)
+		return;
+	for (size_t i = 0; i < ix->cap; i++)
+		free(ix->key[i]);
+	free(ix->key);
+	free(ix->val);
+	free(ix);
+}
+
+/* Adds k → val unless k is there. 0 or -ENOMEM. */
+static int ix_put(struct res_ix **pix, const char *k, size_t len, size_t val)
+{
+	struct res_ix *ix = *pix;
+	if (!ix && !(ix = *pix = calloc(1, sizeof(*ix))))
+		return -ENOMEM;
+	if ((ix->n + 1) * 2 > ix->cap) {
+		struct res_ix g = { .cap = ix->cap ? ix->cap * 2 : 16 };
+		g.key = calloc(g.cap, sizeof(*g.key));
+		g.val = calloc(g.cap, sizeof(*g.val));
+		if (!g.key || !g.val) {
+			free(g.key);
+			free(g.val);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < ix->cap; i++)
+			if (ix->key[i]) {
+				size_t l;
+				memcpy(&l, ix->key[i], sizeof(l));
+				size_t j = ix_slot(&g, ix->key[i] + sizeof(l), l);
+				g.key[j] = ix->key[i];
+				g.val[j] = ix->val[i];
+			}
+		free(ix->key);
+		free(ix->val);
+		g.n = ix->n;
+		*ix = g;
+	}
+	size_t i = ix_slot(ix, k, len);
+	if (ix->key[i])
+		return 0;
+	if (!(ix->key[i] = malloc(sizeof(len) + len + 1)))
+		return -ENOMEM;
+	memcpy(ix->key[i], &len, sizeof(len));
+	memcpy(ix->key[i] + sizeof(len), k, len);
+	ix->val[i] = val;
+	ix->n++;
+	return 0;
+}
+
+/* The identity of a scalar as res_value_eq sees it: its type, then numbers by their
+ * canonical text (0 for -0), strings by their bytes. *k is malloc'd when it does not
+ * fit buf (the caller frees it if it is not buf). */
+static size_t value_key(const json_t *v, char *buf, size_t buflen, char **k)
+{
+	*k = buf;
+	if (json_is_string(v)) {
+		size_t n = json_string_length(v);
+		if (n + 1 > buflen && !(*k = malloc(n + 1))) {
+			*k = buf;
+			return 0;
+		}
+		(*k)[0] = 's';
+		memcpy(*k + 1, json_string_value(v), n);
+		return n + 1;
+	}
+	if (json_is_number(v)) {
+		buf[0] = 'n';
+		if (json_number_value(v) == 0)
+			snprintf(buf + 1, buflen - 1, "0");
+		else
+			res_value_str(v, buf + 1, buflen - 1);
+		return strlen(buf);
+	}
+	buf[0] = json_is_true(v) ? 't' : json_is_false(v) ? 'f' : 'z';
+	return 1;
+}
+
+long res_value_index(const struct res_axis *a, const json_t *v)
+{
+	char buf[128], *k;
+	size_t n = value_key(v, buf, sizeof(buf), &k);
+	long r = ix_get(a->ix, k, n);
+	if (k != buf)
+		free(k);
+	return r;
+}
+
 static long value_index(const struct res_axis *a, const json_t *v)
 {
-	for (size_t i = 0; i < a->nvalues; i++)
-		if (res_value_eq(a->values[i], v))
-			return (long)i;
-	return -1;
+	return res_value_index(a, v);
+}
+
+/* (Re)builds the index of a's values after they were reordered. 0 or -ENOMEM. */
+static int index_values(struct res_axis *a)
+{
+	ix_free(a->ix);
+	a->ix = NULL;
+	for (size_t i = 0; i < a->nvalues; i++) {
+		char buf[128], *k;
+		size_t n = value_key(a->values[i], buf, sizeof(buf), &k);
+		int rc = ix_put(&a->ix, k, n, i);
+		if (k != buf)
+			free(k);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 static int add_axis(struct res_file *rf, const char *name)
@@ -225,11 +366,21 @@ static int add_value(struct res_axis *a, json_t *v)
 {
 	if (value_index(a, v) >= 0)
 		return 0;
-	json_t **n = realloc(a->values, (a->nvalues + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	a->values = n;
-	n[a->nvalues++] = v;
+	/* doubling (at 0, 1, 2, 4, ...): an axis may have a value per cell */
+	if (!(a->nvalues & (a->nvalues - 1))) {
+		json_t **n = realloc(a->values, (a->nvalues ? a->nvalues * 2 : 1) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		a->values = n;
+	}
+	char buf[128], *k;
+	size_t kn = value_key(v, buf, sizeof(buf), &k);
+	int rc = ix_put(&a->ix, k, kn, a->nvalues);
+	if (k != buf)
+		free(k);
+	if (rc)
+		return rc;
+	a->values[a->nvalues++] = v;
 	return 0;
 }
 
@@ -302,10 +453,7 @@ static char *display_key(const struct res_file *rf, const json_t *params)
 
 long res_find_canon(const struct res_file *rf, const char *canon)
 {
-	for (size_t i = 0; i < rf->ncells; i++)
-		if (!strcmp(rf->cells[i].canon, canon))
-			return (long)i;
-	return -1;
+	return ix_get(rf->canon_ix, canon, strlen(canon));
 }
 
 long res_find_cell(const struct res_file *rf, const json_t *params)
@@ -323,14 +471,23 @@ static int cell_cmp(const void *pa, const void *pb)
 {
 	const struct res_cell *a = pa, *b = pb;
 	for (size_t i = 0; i < sort_rf->naxes; i++) {
-		const struct res_axis *ax = &sort_rf->axes[i];
-		json_t *va = json_object_get(a->params, ax->name);
-		json_t *vb = json_object_get(b->params, ax->name);
-		long ia = va ? value_index(ax, va) : -1, ib = vb ? value_index(ax, vb) : -1;
+		long ia = a->vi[i], ib = b->vi[i];
 		if (ia != ib)
 			return ia < ib ? -1 : 1;
 	}
 	return strcmp(a->canon, b->canon);
+}
+
+struct ordv {
+	json_t *v;
+	size_t i;
+};
+
+static int ordv_cmp(const void *pa, const void *pb)
+{
+	const struct ordv *a = pa, *b = pb;
+	int c = value_cmp_sorted(a->v, b->v);
+	return c ? c : (a->i > b->i) - (a->i < b->i);   /* stable */
 }
 
 static int order_values(struct res_file *rf, json_t *maxes)
@@ -339,38 +496,45 @@ static int order_values(struct res_file *rf, json_t *maxes)
 		struct res_axis *a = &rf->axes[i];
 		json_t *decl = maxes ? json_object_get(maxes, a->name) : NULL;
 		size_t nd = decl ? json_array_size(decl) : 0;
-		json_t **o = malloc((a->nvalues + nd + 1) * sizeof(*o));
+		struct ordv *o = malloc((a->nvalues + nd + 1) * sizeof(*o));
+		struct res_ix *seen = NULL;
 		if (!o)
 			return -ENOMEM;
-		size_t k = 0;
-		/* declared values first, in the matrix's order */
-		for (size_t j = 0; j < nd; j++) {
-			json_t *v = json_array_get(decl, j);
-			int dup = 0;
-			for (size_t q = 0; q < k; q++)
-				dup |= res_value_eq(o[q], v);
-			if (!dup)
-				o[k++] = v;
-		}
-		/* then the rest: numbers ascending, others as first seen (insertion sort is
-		 * stable and axes are short) */
-		size_t rest = k;
-		for (size_t j = 0; j < a->nvalues; j++) {
-			int seen = 0;
-			for (size_t q = 0; q < k; q++)
-				seen |= res_value_eq(o[q], a->values[j]);
-			if (seen)
-				continue;
-			size_t p = k++;
-			while (p > rest && value_cmp_sorted(o[p - 1], a->values[j]) > 0) {
-				o[p] = o[p - 1];
-				p--;
+		size_t k = 0, rest = 0;
+		int rc = 0;
+		/* declared values first, in the matrix's order; then the rest: numbers
+		 * ascending, others as first seen */
+		for (size_t j = 0; j < nd + a->nvalues && !rc; j++) {
+			json_t *v = j < nd ? json_array_get(decl, j) : a->values[j - nd];
+			char buf[128], *key;
+			size_t kn = value_key(v, buf, sizeof(buf), &key);
+			if (ix_get(seen, key, kn) < 0) {
+				rc = ix_put(&seen, key, kn, k);
+				o[k].v = v;
+				o[k].i = k;
+				k++;
 			}
-			o[p] = a->values[j];
+			if (key != buf)
+				free(key);
+			if (j + 1 == nd)
+				rest = k;
 		}
+		ix_free(seen);
+		if (!rc)
+			qsort(o + rest, k - rest, sizeof(*o), ordv_cmp);
+		json_t **vals = rc ? NULL : malloc((k + 1) * sizeof(*vals));
+		if (!vals) {
+			free(o);
+			return -ENOMEM;
+		}
+		for (size_t j = 0; j < k; j++)
+			vals[j] = o[j].v;
+		free(o);
 		free(a->values);
-		a->values = o;
+		a->values = vals;
 		a->nvalues = k;
+		if (index_values(a))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -539,11 +703,14 @@ void res_free(struct res_file *rf)
 		free(rf->cells[i].key);
 		free(rf->cells[i].canon);
 		free(rf->cells[i].cases);
+		free(rf->cells[i].vi);
 	}
 	for (size_t i = 0; i < rf->naxes; i++) {
 		free(rf->axes[i].name);
 		free(rf->axes[i].values);
+		ix_free(rf->axes[i].ix);
 	}
+	ix_free(rf->canon_ix);
 	for (size_t i = 0; i < rf->nmetrics; i++)
 		free(rf->metrics[i]);
 	free(rf->metrics);
@@ -635,14 +802,23 @@ static int build_cells(struct res_file *rf, const char *name, char *err, size_t 
 		if ((rc = check_reps(rf, c, name, err, errlen)))
 			goto out;
 		rc = -ENOMEM;
+		if (!(c->vi = malloc((rf->naxes + 1) * sizeof(*c->vi))))
+			goto out;
+		for (size_t a = 0; a < rf->naxes; a++) {
+			json_t *v = json_object_get(c->params, rf->axes[a].name);
+			c->vi[a] = v ? value_index(&rf->axes[a], v) : -1;
+		}
 		i = j;
 	}
 	sort_rf = rf;
 	qsort(rf->cells, rf->ncells, sizeof(*rf->cells), cell_cmp);
 	sort_rf = NULL;
-	for (size_t c = 0; c < rf->ncells; c++)
+	for (size_t c = 0; c < rf->ncells; c++) {
 		for (size_t k = 0; k < rf->cells[c].ncases; k++)
 			rf->cases[rf->cells[c].cases[k]].cell = c;
+		if (ix_put(&rf->canon_ix, rf->cells[c].canon, strlen(rf->cells[c].canon), c))
+			goto out;
+	}
 	rc = 0;
 out:
 	for (size_t i = 0; i < n; i++)

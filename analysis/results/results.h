@@ -43,7 +43,11 @@ struct res_case {
 	size_t cell;          /* index into res_file.cells */
 };
 
+struct res_ix;            /* an index from text to position (private to results.c) */
+
 struct res_cell {
+	long *vi;             /* per axis of the file: its value's index in axes[a].values,
+			       * -1 without one (lets pivots match cells in linear time) */
 	char *key;            /* "pollhz=1000/burst_max=150" in axis order (display) */
 	char *canon;          /* order-independent identity, for matching across files */
 	json_t *params;       /* params of the cell's first case (borrowed) */
@@ -55,6 +59,7 @@ struct res_axis {
 	char *name;
 	size_t nvalues;
 	json_t **values;      /* distinct values in display order (borrowed) */
+	struct res_ix *ix;    /* value → its index */
 };
 
 struct res_file {
@@ -69,6 +74,7 @@ struct res_file {
 	struct res_axis *axes;
 	size_t nmetrics;
 	char **metrics;       /* every metric name any case has, first-seen order */
+	struct res_ix *canon_ix;   /* cell canon → cell index */
 };
 
 /* Loads and validates path ("-" reads stdin). On error writes one line to err and
@@ -87,6 +93,8 @@ int res_has_metric(const struct res_file *rf, const char *name);
 /* True if some case has a number for it (fwd_pps_b is null in one-way runs). */
 int res_metric_has_values(const struct res_file *rf, const char *name);
 const struct res_axis *res_axis(const struct res_file *rf, const char *name);
+/* The index of v among a's values, -1 if it is none of them; O(1). */
+long res_value_index(const struct res_axis *a, const json_t *v);
 
 /* s with every control character written as an escape (\n, \t, \r, \xHH), so that
  * no text from a results file reaches a terminal, table or gnuplot file raw; cut to
