@@ -31,12 +31,23 @@
 #include "safefile.h"
 #include "version.h"
 
-static volatile sig_atomic_t stop_req;
+static volatile sig_atomic_t stop_req, stop_sig;
 
 static void on_signal(int sig)
 {
-	(void)sig;
+	stop_sig = sig;
 	stop_req = 1;
+}
+
+/* A signal before the first case: the results file is saved as it is (no case,
+ * "complete": false, so --resume continues it) and the run says so. */
+static int stopped_early(struct runner *r)
+{
+	int sig = stop_sig ? stop_sig : SIGINT;
+	int rc = run_save(r);
+	log_err("%s: interrupted by %s before the first case: %s", r->out, strsignal(sig),
+		rc ? "nothing saved" : "saved without cases; --resume continues it");
+	return 128 + sig;
 }
 
 /* A JSON string of text that may hold anything a tool printed: bytes that are not
@@ -349,8 +360,17 @@ int run_main(const struct run_opts *o)
 		goto out_plan;
 	}
 	r->out = o->out ? o->out : r->p->results ? r->p->results : "results.json";
+	/* Ctrl-C or SIGTERM from here on is reported, never a silent 130 or 143; the
+	 * handlers without SA_RESTART come with the first case */
+	struct sigaction early = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	sigaction(SIGINT, &early, NULL);
+	sigaction(SIGTERM, &early, NULL);
 	if ((rc = check_writable(r->out, o->force)) || (rc = open_results(r)))
 		goto out_root;   /* open_results may have loaded a file before refusing it */
+	if (stop_req && !o->resume) {
+		rc = stopped_early(r);
+		goto out_root;
+	}
 	r->cases = json_object_get(r->root, "cases");
 	if (o->resume && json_is_true(json_object_get(r->root, "complete"))) {
 		if (!o->quiet)
@@ -361,6 +381,10 @@ int run_main(const struct run_opts *o)
 	}
 	if ((rc = run_topology_up(r)))
 		goto out_root;
+	if (stop_req && !o->resume) {
+		rc = stopped_early(r);
+		goto out_root;
+	}
 	snprintf(r->tmpdir, sizeof(r->tmpdir), "/tmp/ppslab-run.XXXXXX");
 	if (!mkdtemp(r->tmpdir)) {
 		log_err("cannot make a temporary directory: %s", strerror(errno));
@@ -482,7 +506,7 @@ int run_main(const struct run_opts *o)
 				r->failed, stop_req ? "; interrupted: --resume continues" : "");
 		if (r->done > r->failed)   /* something to show */
 			run_print_table_plot(r);
-		rc = stop_req ? 130 : r->failed ? 1 : 0;
+		rc = stop_req ? 128 + (stop_sig ? stop_sig : SIGINT) : r->failed ? 1 : 0;
 	}
 out_tmp:
 	if (r->dut)

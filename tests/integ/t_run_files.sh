@@ -115,4 +115,35 @@ eq "four cells, four cases, complete" \
 	"4 4 true"
 eq "the ids escape them" "$(jq -r '[.cases[].case_id] | sort | join(" ")' "$T/ids-r.json")" \
 	"a=x%2Fb%3D1/b=1 a=x%2Fb%3D1/b=1%2Fb%3D1 a=x/b=1 a=x/b=1%2Fb%3D1"
+# SIGTERM as soon as ppslab run handles it (its SigCgt has SIGTERM, bit 15): not a
+# silent 143, but a message and a resumable file
+"$B/ppslab" run "$P" -o "$T/term.json" --no-table >"$T/o10" 2>"$T/e10" &
+pid=$!
+caught() { [ $(( 0x$(awk '/^SigCgt/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0) & 0x4000 )) != 0 ]; }
+wait_until 10 "ppslab run catches SIGTERM" caught
+kill -TERM "$pid"
+wait "$pid"
+eq "SIGTERM early in a run: status 143" "$?" 143
+check "it says it was interrupted" grep -q "interrupted" "$T/e10"
+eq "and saved a resumable file" "$(jq -r .complete "$T/term.json" 2>&1)" false
+
+# a sink that does not end when told to: killed after 10 s, and said so (not "status 137")
+mkdir "$T/hung"
+cat >"$T/hung/ppslab-sink" <<SH
+#!/usr/bin/env bash
+# the real sink in the background; this one ignores SIGINT and waits for it forever
+trap '' INT TERM
+"$B/ppslab-sink" "\$@" &
+echo \$! >"$T/hung/real.pid"
+wait
+exec sleep 3600
+SH
+chmod +x "$T/hung/ppslab-sink"
+jq --arg bin "$T/hung" '.matrix.pollhz = [1000] | .topology.sink = { bin: $bin }' "$P" >"$T/hung.json"
+"$B/ppslab" run "$T/hung.json" -o "$T/hung-r.json" -q --no-table >"$T/o9" 2>"$T/e9"
+eq "a hung sink: the case failed (status 1)" "$?" 1
+[ -s "$T/hung/real.pid" ] && kill "$(cat "$T/hung/real.pid")" 2>/dev/null
+check "the case says the sink did not finish and was killed" grep -q \
+	"sink (sink box sink, .*) did not finish within 10 s of being told to stop and was killed" \
+	<(jq -r '.cases[0].error' "$T/hung-r.json")
 done_testing
