@@ -288,7 +288,7 @@ static int ix_put(struct res_ix **pix, const char *k, size_t len, size_t val)
 }
 
 /* The identity of a scalar as res_value_eq sees it: its type, then numbers by their
- * canonical text (0 for -0), strings by their bytes. *k is malloc'd when it does not
+ * double's text (0 for -0), strings by their bytes. *k is malloc'd when it does not
  * fit buf (the caller frees it if it is not buf). */
 static size_t value_key(const json_t *v, char *buf, size_t buflen, char **k)
 {
@@ -303,12 +303,9 @@ static size_t value_key(const json_t *v, char *buf, size_t buflen, char **k)
 		memcpy(*k + 1, json_string_value(v), n);
 		return n + 1;
 	}
-	if (json_is_number(v)) {
-		buf[0] = 'n';
-		if (json_number_value(v) == 0)
-			snprintf(buf + 1, buflen - 1, "0");
-		else
-			res_value_str(v, buf + 1, buflen - 1);
+	if (json_is_number(v)) {   /* as a double, as res_value_eq compares them */
+		double d = json_number_value(v);
+		snprintf(buf, buflen, "n%.17g", d == 0 ? 0.0 : d);
 		return strlen(buf);
 	}
 	buf[0] = json_is_true(v) ? 't' : json_is_false(v) ? 'f' : 'z';

@@ -241,6 +241,40 @@ static void t_text_safe(void)
 	json_decref(ok);
 }
 
+/* Values are found by index (what keeps load and pivot linear in cells): 1000 and
+ * 1000.0, 0 and -0 are one value, the string "1000" another; cells by canon. */
+static void t_value_index(void)
+{
+	json_t *root = json_loads("{\"schema\":\"ppslab/result\",\"schema_version\":\"1.0.0\","
+		"\"cases\":[{\"params\":{\"a\":1000}},{\"params\":{\"a\":1000.0}},"
+		"{\"params\":{\"a\":\"1000\"}},{\"params\":{\"a\":0}},{\"params\":{\"a\":-0.0}},"
+		"{\"params\":{\"a\":\"x\\ty\"}},{\"params\":{\"a\":\"x\"}}]}", 0, NULL);
+	struct res_file *rf = NULL;
+	char err[256] = "";
+	T_EQ_INT(res_from_json(root, "v.json", &rf, err, sizeof(err)), 0);
+	json_decref(root);
+	if (!rf)
+		return;
+	const struct res_axis *a = res_axis(rf, "a");
+	T_EQ_U64(a->nvalues, 5);   /* 0, 1000, "1000", "x\ty", "x" */
+	json_t *i = json_integer(1000), *r = json_real(1000.0), *t = json_string("1000");
+	json_t *z = json_real(-0.0), *u = json_string("nope");
+	T_TRUE(res_value_index(a, i) >= 0 && res_value_index(a, i) == res_value_index(a, r));
+	T_TRUE(res_value_index(a, t) >= 0 && res_value_index(a, t) != res_value_index(a, i));
+	T_EQ_INT((int)res_value_index(a, z), 0);
+	T_EQ_INT((int)res_value_index(a, u), -1);
+	T_EQ_U64(rf->ncells, 5);
+	for (size_t c = 0; c < rf->ncells; c++)
+		T_EQ_INT((int)res_find_canon(rf, rf->cells[c].canon), (int)c);
+	T_EQ_INT((int)res_find_canon(rf, "a=nope"), -1);
+	json_decref(i);
+	json_decref(r);
+	json_decref(t);
+	json_decref(z);
+	json_decref(u);
+	res_free(rf);
+}
+
 static void t_bad_files(void)
 {
 	char dir[] = "/tmp/ppslab-t_results.XXXXXX", path[256], err[512];
@@ -302,6 +336,7 @@ int main(void)
 	T_RUN(t_values);
 	T_RUN(t_bad_documents);
 	T_RUN(t_text_safe);
+	T_RUN(t_value_index);
 	T_RUN(t_bad_files);
 	T_RUN(t_save);
 	return t_done();
