@@ -20,7 +20,7 @@ static const struct opt_def opts[] = {
 	  "trial.duration=1s (repeatable)" },
 	{ "resume", 'r', NULL, "continue an interrupted results file without repeating "
 	  "finished cases" },
-	{ "force", 'f', NULL, "overwrite an interrupted results file" },
+	{ "force", 'f', NULL, "overwrite an interrupted or read-only results file" },
 	{ "dry-run", 'n', NULL, "check the profile and print the plan (cells, trials, "
 	  "estimated time); run nothing" },
 	{ "plot", 'p', "FILE", "also write this plot at the end (.png, .svg or .txt)" },

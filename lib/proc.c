@@ -201,13 +201,13 @@ pid_t proc_spawn_in(char *const argv[], const char *netns, const char *out_path,
 		if (in >= 0)
 			dup2(in, 0);
 		if (out_path) {
-			int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 			if (fd < 0)
 				_exit(127);
 			dup2(fd, 1);
 		}
 		if (err_path) {
-			int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 			if (fd < 0)
 				_exit(127);
 			dup2(fd, 2);
@@ -256,7 +256,8 @@ int proc_run(char *const argv[], const struct proc_opts *o)
 				dup2(dn, 2);
 		}
 		if (o->err_path && !o->merge_err) {
-			int ef = open(o->err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+			int ef = open(o->err_path,
+				      O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 			if (ef >= 0)
 				dup2(ef, 2);
 		}

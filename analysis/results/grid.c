@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results.h"
+
 struct grid *grid_new(size_t ncols)
 {
 	struct grid *g = calloc(1, sizeof(*g));
@@ -53,9 +55,12 @@ int grid_set(struct grid *g, size_t row, size_t col, const char *text)
 {
 	if (row >= g->nrows || col >= g->ncols)
 		return -EINVAL;
-	char *d = text ? strdup(text) : NULL;
+	/* no control character from a results file reaches any format raw: escaped */
+	char *d = text ? malloc(strlen(text) * 4 + 1) : NULL;
 	if (text && !d)
 		return -ENOMEM;
+	if (d)
+		res_text_safe(text, d, strlen(text) * 4 + 1);
 	free(g->cell[row * g->ncols + col]);
 	g->cell[row * g->ncols + col] = d;
 	return 0;

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,25 +125,87 @@ void pv_free(struct pivot *pv)
 	free(pv);
 }
 
-/* Distinct values of axis among cells matching where (in the axis' order). */
-static size_t axis_values_in(const struct res_file *rf, const struct res_axis *ax,
-			     const struct res_sel *where, const struct res_sel *also,
-			     json_t **out)
+/* A selection compiled against the file: per condition its axis and which of the
+ * axis' values match it (res_value_matches), so that a cell is matched by comparing
+ * value indices — what keeps a pivot linear in cells. */
+struct csel {
+	size_t n;
+	long *axis;              /* -1: the file has no such axis, nothing matches */
+	unsigned char **ok;      /* per condition: ok[value index] */
+};
+
+static void csel_free(struct csel *cs)
 {
-	size_t k = 0;
-	for (size_t v = 0; v < ax->nvalues; v++) {
-		for (size_t c = 0; c < rf->ncells; c++) {
-			const json_t *p = rf->cells[c].params;
-			json_t *cv = json_object_get(p, ax->name);
-			if (cv && res_value_eq(cv, ax->values[v]) && res_params_match(p, where) &&
-			    res_params_match(p, also)) {
-				if (out)
-					out[k] = ax->values[v];
-				k++;
-				break;
-			}
-		}
+	for (size_t i = 0; i < cs->n; i++)
+		free(cs->ok[i]);
+	free(cs->ok);
+	free(cs->axis);
+	memset(cs, 0, sizeof(*cs));
+}
+
+static int csel_make(const struct res_file *rf, const struct res_sel *s, struct csel *cs)
+{
+	memset(cs, 0, sizeof(*cs));
+	size_t n = s ? s->n : 0;
+	cs->axis = calloc(n + 1, sizeof(*cs->axis));
+	cs->ok = calloc(n + 1, sizeof(*cs->ok));
+	if (!cs->axis || !cs->ok) {
+		csel_free(cs);
+		return -ENOMEM;
 	}
+	cs->n = n;
+	for (size_t i = 0; i < n; i++) {
+		const struct res_axis *ax = res_axis(rf, s->c[i].axis);
+		cs->axis[i] = ax ? ax - rf->axes : -1;
+		if (!ax)
+			continue;
+		if (!(cs->ok[i] = calloc(ax->nvalues + 1, 1))) {
+			csel_free(cs);
+			return -ENOMEM;
+		}
+		for (size_t v = 0; v < ax->nvalues; v++)
+			cs->ok[i][v] = (unsigned char)res_value_matches(ax->values[v], s->c[i].value);
+	}
+	return 0;
+}
+
+static bool csel_match(const struct res_file *rf, const struct csel *cs, size_t cell)
+{
+	for (size_t i = 0; i < cs->n; i++) {
+		if (cs->axis[i] < 0)
+			return false;
+		long vi = rf->cells[cell].vi[cs->axis[i]];
+		if (vi < 0 || !cs->ok[i][vi])
+			return false;
+	}
+	return true;
+}
+
+/* Distinct values of axis among cells matching where (in the axis' order): one pass
+ * over the cells. 0 also when out of memory (nothing to show). */
+static size_t axis_values_in(const struct res_file *rf, const struct res_axis *ax,
+			     const struct res_sel *where, json_t **out)
+{
+	struct csel w;
+	unsigned char *mark = calloc(ax->nvalues + 1, 1);
+	if (!mark || csel_make(rf, where, &w)) {
+		free(mark);
+		return 0;
+	}
+	size_t ai = (size_t)(ax - rf->axes), k = 0;
+	for (size_t c = 0; c < rf->ncells; c++) {
+		long vi = rf->cells[c].vi[ai];
+		if (vi >= 0 && !mark[vi] && csel_match(rf, &w, c))
+			mark[vi] = 1;
+	}
+	for (size_t v = 0; v < ax->nvalues; v++)
+		if (mark[v]) {
+			if (out)
+				out[k] = ax->values[v];
+			k++;
+		}
+	csel_free(&w);
+	free(mark);
 	return k;
 }
 
@@ -209,28 +272,6 @@ static int add_col(struct pivot *pv, const char *label, const char *metric,
 	return 0;
 }
 
-/* The one cell matching all conditions: its index, -1 if none, -2 if several (two of
- * them in *a and *b). */
-static long find_cell(const struct res_file *rf, const struct res_sel *const *sels,
-		      size_t nsels, long *a, long *b)
-{
-	long found = -1;
-	for (size_t c = 0; c < rf->ncells; c++) {
-		int ok = 1;
-		for (size_t s = 0; s < nsels && ok; s++)
-			ok = res_params_match(rf->cells[c].params, sels[s]);
-		if (!ok)
-			continue;
-		if (found >= 0) {
-			*a = found;
-			*b = (long)c;
-			return -2;
-		}
-		found = (long)c;
-	}
-	return found;
-}
-
 /* Axis in which two cells differ, for the "matches several cells" message. */
 static const char *differing_axis(const struct res_file *rf, long a, long b)
 {
@@ -253,39 +294,94 @@ static int sel_text(const struct res_sel *s, char *buf, size_t len)
 	return 0;
 }
 
-/* Listed axes: every combination of their values that has data becomes a block. */
+/* Listed axes: every combination of their values that has data becomes a block, in
+ * the order of their first cells. blk[c] is cell c's block, -1 when where leaves it
+ * out. Sorting the cells by their values makes this O(n log n), not cells × blocks. */
+struct blk_ent {
+	const long *t;   /* the listed axes' value indices */
+	size_t n, cell;
+};
+
+static int blk_cmp(const void *pa, const void *pb)
+{
+	const struct blk_ent *a = pa, *b = pb;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->t[i] != b->t[i])
+			return a->t[i] < b->t[i] ? -1 : 1;
+	return (a->cell > b->cell) - (a->cell < b->cell);
+}
+
+struct blk_grp {
+	size_t first, start, end;   /* its first cell; its entries in the sorted order */
+};
+
+static int grp_cmp(const void *pa, const void *pb)
+{
+	const struct blk_grp *a = pa, *b = pb;
+	return (a->first > b->first) - (a->first < b->first);
+}
+
 static int make_blocks(struct pivot *pv, const struct res_sel *where, char **listed,
-		       size_t nlisted)
+		       size_t nlisted, long *blk)
 {
 	const struct res_file *rf = pv->rf;
+	struct csel w;
+	if (csel_make(rf, where, &w))
+		return -ENOMEM;
+	long *tup = malloc((rf->ncells * nlisted + 1) * sizeof(*tup));
+	struct blk_ent *e = malloc((rf->ncells + 1) * sizeof(*e));
+	struct blk_grp *g = malloc((rf->ncells + 1) * sizeof(*g));
+	int rc = -ENOMEM;
+	if (!tup || !e || !g)
+		goto out;
+	size_t ne = 0, ng = 0;
 	for (size_t c = 0; c < rf->ncells; c++) {
-		const json_t *p = rf->cells[c].params;
-		if (!res_params_match(p, where))
+		blk[c] = -1;
+		if (!csel_match(rf, &w, c))
 			continue;
-		size_t b;
-		for (b = 0; b < pv->nblocks; b++)
-			if (res_params_match(p, &pv->blocks[b].fixed))
-				break;
-		if (b < pv->nblocks)
+		long *t = tup + ne * nlisted;
+		for (size_t i = 0; i < nlisted; i++) {
+			const struct res_axis *ax = res_axis(rf, listed[i]);
+			t[i] = ax ? rf->cells[c].vi[ax - rf->axes] : -1;
+		}
+		e[ne++] = (struct blk_ent){ .t = t, .n = nlisted, .cell = c };
+	}
+	qsort(e, ne, sizeof(*e), blk_cmp);
+	for (size_t i = 0; i < ne; i++) {
+		if (i && !memcmp(e[i].t, e[i - 1].t, nlisted * sizeof(long))) {
+			g[ng - 1].end = i + 1;
 			continue;
-		struct pv_block *nb = realloc(pv->blocks, (pv->nblocks + 1) * sizeof(*nb));
-		if (!nb)
-			return -ENOMEM;
-		pv->blocks = nb;
-		memset(&nb[b], 0, sizeof(nb[b]));
-		pv->nblocks++;
+		}
+		g[ng++] = (struct blk_grp){ .first = e[i].cell, .start = i, .end = i + 1 };
+	}
+	qsort(g, ng, sizeof(*g), grp_cmp);   /* blocks in the order of their first cells */
+	if (ng && !(pv->blocks = calloc(ng, sizeof(*pv->blocks))))
+		goto out;
+	for (size_t k = 0; k < ng; k++) {
+		struct pv_block *nb = &pv->blocks[pv->nblocks++];
+		const json_t *p = rf->cells[g[k].first].params;
 		char val[256];
 		for (size_t i = 0; i < nlisted; i++) {
 			json_t *v = json_object_get(p, listed[i]);
-			if (res_sel_add(&nb[b].fixed, listed[i],
+			if (res_sel_add(&nb->fixed, listed[i],
 					v ? res_value_str(v, val, sizeof(val)) : "null"))
-				return -ENOMEM;
+				goto out;
 		}
 		char label[1024];
-		sel_text(&nb[b].fixed, label, sizeof(label));
-		if (!(nb[b].label = strdup(label)))
-			return -ENOMEM;
+		sel_text(&nb->fixed, label, sizeof(label));
+		if (!(nb->label = strdup(label)))
+			goto out;
+		for (size_t i = g[k].start; i < g[k].end; i++)
+			blk[e[i].cell] = (long)k;
 	}
+	rc = 0;
+out:
+	free(tup);
+	free(e);
+	free(g);
+	csel_free(&w);
+	if (rc)
+		return rc;
 	if (!pv->nblocks) {
 		/* nothing matches: one empty block so the caller can say so */
 		if (!(pv->blocks = calloc(1, sizeof(*pv->blocks))) ||
@@ -305,7 +401,7 @@ static size_t varying_axes(const struct res_file *rf, const struct res_sel *wher
 		int skip = sel_has_axis(where, rf->axes[a].name);
 		for (size_t u = 0; u < nused; u++)
 			skip |= used[u] && !strcmp(used[u], rf->axes[a].name);
-		if (!skip && axis_values_in(rf, &rf->axes[a], where, NULL, NULL) > 1)
+		if (!skip && axis_values_in(rf, &rf->axes[a], where, NULL) > 1)
 			out[k++] = rf->axes[a].name;
 	}
 	return k;
@@ -328,7 +424,9 @@ int pv_add_reasons(json_t *reasons, const struct res_file *rf, size_t cell, cons
 			snprintf(key, sizeof(key), "%.*s", (int)(n < sizeof(key) ? n : sizeof(key) - 1), t);
 			json_t *e = json_object_get(reasons, key);
 			if (!e) {
-				e = json_pack("{s:{},s:s}", "cells", "text", t);
+				char safe[400];   /* a tool's text: no control character shown raw */
+				e = json_pack("{s:{},s:s}", "cells", "text",
+					      res_text_safe(t, safe, sizeof(safe)));
 				if (!e || json_object_set_new(reasons, key, e))
 					return -ENOMEM;
 			}
@@ -349,65 +447,107 @@ static void note_reasons(struct pivot *pv, size_t cell)
 	pv_add_reasons(pv->reasons, pv->rf, cell, id);
 }
 
-static int fill_cells(struct pivot *pv, const struct res_sel *where, char *err,
-		      size_t errlen)
+struct row_ent {
+	long block, row;   /* row: the row axis' value index */
+	size_t cell;
+};
+
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct row_ent *a = pa, *b = pb;
+	if (a->block != b->block)
+		return a->block < b->block ? -1 : 1;
+	if (a->row != b->row)
+		return a->row < b->row ? -1 : 1;
+	return (a->cell > b->cell) - (a->cell < b->cell);
+}
+
+/* Each block's rows (the row axis' values its cells have, in the axis' order) and its
+ * cells: every cell lands in its block, row and the columns whose filter it matches —
+ * one pass over the cells, sorted once; two cells in one place are refused. */
+static int fill_cells(struct pivot *pv, const long *blk, char *err, size_t errlen)
 {
 	const struct res_file *rf = pv->rf;
 	const struct res_axis *rax = res_axis(rf, pv->row_axis);
+	size_t ai = (size_t)(rax - rf->axes);
 	pv->n_min = SIZE_MAX;
 	pv->n_max = 0;
+	struct row_ent *e = malloc((rf->ncells + 1) * sizeof(*e));
+	struct csel *cf = calloc(pv->ncols + 1, sizeof(*cf));
+	int rc = -ENOMEM;
+	size_t ne = 0, i = 0;
+	if (!e || !cf)
+		goto out;
+	for (size_t c = 0; c < pv->ncols; c++)
+		if (csel_make(rf, &pv->cols[c].filt, &cf[c]))
+			goto out;
+	for (size_t c = 0; c < rf->ncells; c++)
+		if (blk[c] >= 0 && rf->cells[c].vi[ai] >= 0)
+			e[ne++] = (struct row_ent){ .block = blk[c], .row = rf->cells[c].vi[ai],
+						    .cell = c };
+	qsort(e, ne, sizeof(*e), row_cmp);
 	for (size_t b = 0; b < pv->nblocks; b++) {
 		struct pv_block *bl = &pv->blocks[b];
-		bl->rows = calloc(rax->nvalues + 1, sizeof(*bl->rows));
+		size_t from = i;
+		while (i < ne && e[i].block == (long)b)
+			i++;
+		bl->rows = calloc(i - from + 1, sizeof(*bl->rows));
 		if (!bl->rows)
-			return -ENOMEM;
-		bl->nrows = axis_values_in(rf, rax, where, &bl->fixed, bl->rows);
+			goto out;
+		for (size_t k = from; k < i; k++)
+			if (k == from || e[k].row != e[k - 1].row)
+				bl->rows[bl->nrows++] = rax->values[e[k].row];
 		bl->cells = calloc(bl->nrows * pv->ncols + 1, sizeof(*bl->cells));
 		if (!bl->cells)
-			return -ENOMEM;
-		for (size_t r = 0; r < bl->nrows; r++) {
-			char rv[256];
-			struct res_sel rowsel = { 0 };
-			if (res_sel_add(&rowsel, pv->row_axis,
-					res_value_str(bl->rows[r], rv, sizeof(rv))))
-				return -ENOMEM;
+			goto out;
+		for (size_t k = 0; k < bl->nrows * pv->ncols; k++)
+			bl->cells[k].cell = -1;
+		for (size_t k = from, r = 0; k < i; k++) {
+			if (k > from && e[k].row != e[k - 1].row)
+				r++;
 			for (size_t c = 0; c < pv->ncols; c++) {
-				const struct res_sel *sels[] = { where, &bl->fixed, &rowsel,
-								 &pv->cols[c].filt };
-				long ca = -1, cb = -1;
-				long cell = find_cell(rf, sels, 4, &ca, &cb);
+				if (!csel_match(rf, &cf[c], e[k].cell))
+					continue;
 				struct pv_cell *pc = &bl->cells[r * pv->ncols + c];
-				pc->cell = cell;
-				if (cell == -2) {
-					res_sel_free(&rowsel);
-					return fail(err, errlen, "column '%s' at %s=%s matches several "
-						    "cells: axis %s varies; fix it with --where or in "
-						    "the column spec", pv->cols[c].label, pv->row_axis,
-						    rv, differing_axis(rf, ca, cb));
+				if (pc->cell >= 0) {
+					char rv[256];
+					res_value_str(bl->rows[r], rv, sizeof(rv));
+					rc = fail(err, errlen, "column '%s' at %s=%s matches several "
+						  "cells: axis %s varies; fix it with --where or in "
+						  "the column spec", pv->cols[c].label, pv->row_axis,
+						  rv, differing_axis(rf, pc->cell, (long)e[k].cell));
+					goto out;
 				}
-				if (cell >= 0) {
-					if (res_cell_stats(rf, (size_t)cell, pv->cols[c].metric,
-							   &pc->st, NULL)) {
-						res_sel_free(&rowsel);
-						return -ENOMEM;
-					}
-					if (pc->st.s.n) {
-						if (pc->st.s.n < pv->n_min)
-							pv->n_min = pc->st.s.n;
-						if (pc->st.s.n > pv->n_max)
-							pv->n_max = pc->st.s.n;
-					}
-					pv->flagged_cells += pc->st.flagged > 0;
-					if (pc->st.flagged)
-						note_reasons(pv, (size_t)cell);
-				}
+				pc->cell = (long)e[k].cell;
 			}
-			res_sel_free(&rowsel);
+		}
+		for (size_t k = 0; k < bl->nrows * pv->ncols; k++) {
+			struct pv_cell *pc = &bl->cells[k];
+			if (pc->cell < 0)
+				continue;
+			size_t c = k % pv->ncols;
+			if (res_cell_stats(rf, (size_t)pc->cell, pv->cols[c].metric, &pc->st, NULL))
+				goto out;
+			if (pc->st.s.n) {
+				if (pc->st.s.n < pv->n_min)
+					pv->n_min = pc->st.s.n;
+				if (pc->st.s.n > pv->n_max)
+					pv->n_max = pc->st.s.n;
+			}
+			pv->flagged_cells += pc->st.flagged > 0;
+			if (pc->st.flagged)
+				note_reasons(pv, (size_t)pc->cell);
 		}
 	}
 	if (pv->n_min == SIZE_MAX)
 		pv->n_min = 0;
-	return 0;
+	rc = 0;
+out:
+	for (size_t c = 0; cf && c < pv->ncols; c++)
+		csel_free(&cf[c]);
+	free(cf);
+	free(e);
+	return rc;
 }
 
 static int add_used(const char **used, size_t *n, const char *axis)
@@ -603,7 +743,7 @@ int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **
 		json_t **vals = calloc(ax->nvalues + 1, sizeof(*vals));
 		if (!vals)
 			goto fail;
-		size_t nv = axis_values_in(rf, ax, where, NULL, vals);
+		size_t nv = axis_values_in(rf, ax, where, vals);
 		for (size_t v = 0; v < nv; v++) {
 			char val[256], label[600];
 			res_value_str(vals[v], val, sizeof(val));
@@ -644,9 +784,9 @@ int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **
 		for (size_t i = 0; i < nused; i++)
 			skip |= !strcmp(used[i], ax->name);
 		json_t *one[2];
-		if (skip || axis_values_in(rf, ax, where, NULL, NULL) != 1)
+		if (skip || axis_values_in(rf, ax, where, NULL) != 1)
 			continue;
-		axis_values_in(rf, ax, where, NULL, one);
+		axis_values_in(rf, ax, where, one);
 		char val[256];
 		fo += (size_t)snprintf(fixed + fo, sizeof(fixed) - fo, "%s%s=%s", fo ? ", " : "",
 				       ax->name, res_value_str(one[0], val, sizeof(val)));
@@ -655,8 +795,15 @@ int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **
 	}
 	if (!(pv->fixed = strdup(fixed)))
 		goto fail;
-	if ((rc = make_blocks(pv, where, listed, nlisted)) ||
-	    (rc = fill_cells(pv, where, err, errlen)))
+	rc = -ENOMEM;
+	long *blk = malloc((rf->ncells + 1) * sizeof(*blk));
+	if (!blk)
+		goto fail;
+	rc = make_blocks(pv, where, listed, nlisted, blk);
+	if (!rc)
+		rc = fill_cells(pv, blk, err, errlen);
+	free(blk);
+	if (rc)
 		goto fail;
 	rc = -ENOMEM;
 	if (!(pv->decimals = calloc(pv->ncols + 1, sizeof(*pv->decimals))))

@@ -125,6 +125,10 @@ int plot_files_open(struct files *fs, const struct plot_out *o, char *err, size_
 				 o->path);
 		else
 			snprintf(fs->dir, sizeof(fs->dir), ".");
+		for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+			if (*c < 0x20 || *c == 0x7f)   /* the script could not name it */
+				return fail(err, errlen, "-o: a file name with a control "
+					    "character");
 		if (!dot || dot == name || strlen(name) > NAME_MAX)
 			return fail(err, errlen, "-o %s: expected NAME.png, NAME.svg or NAME.txt",
 				    o->path);
@@ -141,47 +145,77 @@ int plot_files_open(struct files *fs, const struct plot_out *o, char *err, size_
 		snprintf(fs->image, sizeof(fs->image), "%s", name);
 	}
 	char path[PATH_MAX + NAME_MAX + 8];
-	snprintf(path, sizeof(path), "%s/%s.gp", fs->dir, fs->base);
-	fs->gp = fopen(path, "w");
-	int e = errno;
-	snprintf(path, sizeof(path), "%s/%s.dat", fs->dir, fs->base);
-	fs->dat = fs->gp ? fopen(path, "w") : NULL;
-	if (!fs->gp || !fs->dat) {
-		e = fs->gp ? errno : e;
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(e));
-		return -e;
+	int rc = 0;
+	for (int k = 0; k < 3 && !rc; k++) {
+		static const char *const ext[] = { ".gp", ".dat", "" };
+		struct safefile *sf = k == 0 ? &fs->sgp : k == 1 ? &fs->sdat : &fs->simg;
+		if (k == 2 && !*fs->image)
+			break;
+		if (k == 2)
+			snprintf(path, sizeof(path), "%s/%s", fs->dir, fs->image);
+		else
+			snprintf(path, sizeof(path), "%s/%s%s", fs->dir, fs->base, ext[k]);
+		rc = safe_create(sf, path, 0644);
+		if (!rc && k == 2)   /* gnuplot writes it, by the temporary's name */
+			rc = safe_release(sf);
 	}
-	return 0;
+	fs->gp = fs->sgp.f;
+	fs->dat = fs->sdat.f;
+	if (rc)
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
+	return rc;
 }
 
-/* Closes the files; removes them when discard is set (the request failed before
- * gnuplot ran: half-written scripts would only mislead) and always removes the
- * temporary directory if we made one. */
+/* Closes the files: the script and data renamed into place, or all dropped when discard
+ * is set (the request failed before gnuplot ran: half-written scripts would only
+ * mislead); an image not renamed by now is dropped; the temporary directory, if we made
+ * one, removed. */
 int plot_files_close(struct files *fs, int discard)
 {
 	int rc = 0;
-	if (fs->gp && fclose(fs->gp))
-		rc = -EIO;
-	if (fs->dat && fclose(fs->dat))
-		rc = -EIO;
+	struct safefile *sfs[] = { &fs->sgp, &fs->sdat };
+	for (size_t i = 0; i < 2; i++) {
+		if (!sfs[i]->tmp)
+			continue;
+		if (discard)
+			safe_abort(sfs[i]);
+		else if (!rc)
+			rc = safe_commit(sfs[i], 0);
+		else
+			safe_abort(sfs[i]);
+	}
+	safe_abort(&fs->simg);
 	fs->gp = fs->dat = NULL;
-	if (fs->tmp || (discard && *fs->base)) {
+	if (fs->tmp) {
 		char path[PATH_MAX + NAME_MAX + 8];
 		snprintf(path, sizeof(path), "%s/%s.gp", fs->dir, fs->base);
 		unlink(path);
 		snprintf(path, sizeof(path), "%s/%s.dat", fs->dir, fs->base);
 		unlink(path);
-		if (fs->tmp)
-			rmdir(fs->dir);
+		rmdir(fs->dir);
 	}
 	return rc;
 }
 
 int plot_run_gnuplot(struct files *fs, char *err, size_t errlen)
 {
-	char gp[NAME_MAX + 8];
+	char gp[NAME_MAX + 8], outvar[2 * PATH_MAX + 32];
 	snprintf(gp, sizeof(gp), "%s.gp", fs->base);
-	char *argv[] = { "gnuplot", gp, NULL };
+	char *argv[] = { "gnuplot", gp, NULL, NULL, NULL };
+	if (fs->simg.tmp) {   /* the image goes to our temporary (see plot_gp_begin) */
+		const char *t = strrchr(fs->simg.tmp, '/');
+		t = t ? t + 1 : fs->simg.tmp;
+		size_t o = (size_t)snprintf(outvar, sizeof(outvar), "ppslab_output='");
+		for (; *t && o + 4 < sizeof(outvar); t++) {
+			if (*t == '\'')
+				outvar[o++] = '\'';
+			outvar[o++] = *t;
+		}
+		snprintf(outvar + o, sizeof(outvar) - o, "'");
+		argv[1] = "-e";
+		argv[2] = outvar;
+		argv[3] = gp;
+	}
 	struct proc_opts po = { .cwd = fs->dir, .timeout_ns = 60ULL * 1000000000ULL };
 	fflush(stdout);
 	int st = proc_run(argv, &po);
@@ -203,12 +237,28 @@ int plot_files_finish(struct files *fs, int rc, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot write %s/%s.gp or .dat", fs->dir, fs->base);
 		rc = -EIO;
 	}
-	int ran = 0;
-	if (!rc) {
-		ran = 1;
-		rc = plot_run_gnuplot(fs, err, errlen);
+	if (rc) {
+		plot_files_close(fs, 1);
+		return rc;
 	}
-	int rc2 = plot_files_close(fs, !ran);
+	/* the script and data in place first: gnuplot reads them by name */
+	struct safefile *sfs[] = { &fs->sgp, &fs->sdat };
+	for (size_t i = 0; i < 2 && !rc; i++) {
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s", sfs[i]->path);
+		if ((rc = safe_commit(sfs[i], 0)))
+			snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
+	}
+	fs->gp = fs->dat = NULL;
+	if (!rc)
+		rc = plot_run_gnuplot(fs, err, errlen);
+	if (!rc && fs->simg.tmp) {
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s", fs->simg.path);
+		if ((rc = safe_commit(&fs->simg, 0)))
+			snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
+	}
+	int rc2 = plot_files_close(fs, 0);
 	return rc ? rc : rc2;
 }
 
@@ -313,10 +363,10 @@ void plot_gp_begin(struct files *fs, const struct plot_out *o, size_t np,
 		fprintf(f, "set terminal dumb size %d,%d noenhanced\n", w, h);
 		break;
 	}
-	if (*fs->image) {
-		fputs("set output ", f);
+	if (*fs->image) {   /* ppslab has gnuplot write a temporary, renamed when done */
+		fputs("if (!exists('ppslab_output')) ppslab_output = ", f);
 		plot_gp_str(f, fs->image);
-		fputc('\n', f);
+		fputs("\nset output ppslab_output\n", f);
 	}
 	fputs("set encoding utf8\n", f);
 }

@@ -14,6 +14,7 @@
 #include "model.h"
 #include "pivot.h"
 #include "plot.h"
+#include "safefile.h"
 
 enum term { TERM_PNG, TERM_SVG, TERM_DUMB };
 
@@ -23,13 +24,18 @@ struct files {
 	char image[NAME_MAX + 1];  /* base + extension, "" for stdout */
 	enum term term;
 	int tmp;                   /* dir is ours: remove it afterwards */
-	FILE *gp, *dat;
+	FILE *gp, *dat;            /* the streams of sgp and sdat */
+	/* every file is a temporary renamed over its name (safefile.h); gnuplot writes the
+	 * image to simg's temporary, renamed once it succeeded */
+	struct safefile sgp, sdat, simg;
 };
 
-/* Opens NAME.gp and NAME.dat beside o->path (or in a new temporary directory for the
- * terminal). 0 or -errno/-EINVAL with err set. */
+/* Creates NAME.gp and NAME.dat beside o->path (or in a new temporary directory for the
+ * terminal), and the image's temporary, none through a planted link. 0 or
+ * -errno/-EINVAL with err set. */
 int plot_files_open(struct files *fs, const struct plot_out *o, char *err, size_t errlen);
-/* Closes them; discard removes them (a request refused before gnuplot ran). */
+/* Closes them, renaming the script and data into place; discard drops them all (a
+ * request refused before gnuplot ran). The image is renamed by plot_files_finish only. */
 int plot_files_close(struct files *fs, int discard);
 /* Runs `gnuplot NAME.gp` in the directory: 0, -ENOENT (no gnuplot), -EIO (failed). */
 int plot_run_gnuplot(struct files *fs, char *err, size_t errlen);

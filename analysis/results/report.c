@@ -17,12 +17,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "compare.h"
 #include "grid.h"
 #include "jout.h"
 #include "model.h"
 #include "names.h"
+#include "safefile.h"
 #include "strlist.h"
 #include "version.h"
 
@@ -769,12 +771,13 @@ static int write_one(struct rep *r, const char *name, enum grid_fmt fmt, char *e
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/%s", r->o->dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		int e = errno;
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(e));
-		return -e;
+	struct safefile sf;   /* a temporary renamed over it, never a planted link */
+	int rc = safe_create(&sf, path, 0644);
+	if (rc) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
+		return rc;
 	}
+	FILE *f = sf.f;
 	struct doc d = { .f = f, .fmt = fmt };
 	if (fmt == GRID_HTML) {
 		fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -786,10 +789,9 @@ static int write_one(struct rep *r, const char *name, enum grid_fmt fmt, char *e
 	emit(r, &d);
 	if (fmt == GRID_HTML)
 		fputs("</body></html>\n", f);
-	int bad = ferror(f);
-	if (fclose(f) || bad) {
-		snprintf(err, errlen, "cannot write %s", path);
-		return -EIO;
+	if ((rc = safe_commit(&sf, 0))) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
+		return rc;
 	}
 	return 0;
 }
@@ -804,6 +806,12 @@ int report_write(const struct res_file *rf, const struct report_opts *o,
 		int e = errno;
 		snprintf(err, errlen, "cannot make %s: %s", o->dir, strerror(e));
 		return -e;
+	}
+	struct stat dst;   /* a directory someone else linked there is not ours to fill */
+	if (lstat(o->dir, &dst) == 0 && S_ISLNK(dst.st_mode) && dst.st_uid != geteuid()) {
+		snprintf(err, errlen, "%s is a symbolic link of another user (uid %u): not "
+			 "writing through it", o->dir, (unsigned)dst.st_uid);
+		return -EPERM;
 	}
 	r.metrics = calloc(rf->nmetrics + 1, sizeof(*r.metrics));
 	if (!r.metrics)

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "jout.h"
+#include "safefile.h"
 #include "strlist.h"
 
 static const char *type_name(const json_t *v)
@@ -53,6 +54,46 @@ static int is_scalar(const json_t *v)
 	return json_is_number(v) || json_is_string(v) || json_is_boolean(v);
 }
 
+char *res_text_safe(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+	if (!len)
+		return buf;
+	for (const unsigned char *p = (const unsigned char *)s; *p && o + 1 < len; p++) {
+		char e[8];
+		if (*p >= 0x20 && *p != 0x7f) {
+			buf[o++] = (char)*p;
+			continue;
+		}
+		snprintf(e, sizeof(e), *p == '\n' ? "\\n" : *p == '\t' ? "\\t" : *p == '\r' ? "\\r"
+			 : "\\x%02x", *p);
+		size_t n = strlen(e);
+		if (o + n >= len)
+			break;
+		memcpy(buf + o, e, n);
+		o += n;
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+/* A name from the file (axis, metric, run id) with a control character: refused, since
+ * it could not be shown or matched as typed. */
+static bool has_ctl(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return true;
+	return false;
+}
+
+/* the metrics that are rates, which cannot be negative */
+static bool is_rate(const char *k)
+{
+	size_t n = strlen(k);
+	return n > 4 && (!strcmp(k + n - 4, "_pps") || !strcmp(k + n - 4, "_bps"));
+}
+
 char *res_value_str(const json_t *v, char *buf, size_t len)
 {
 	if (json_is_integer(v)) {
@@ -70,7 +111,7 @@ char *res_value_str(const json_t *v, char *buf, size_t len)
 			}
 		}
 	} else if (json_is_string(v)) {
-		snprintf(buf, len, "%s", json_string_value(v));
+		res_text_safe(json_string_value(v), buf, len);
 	} else if (json_is_true(v)) {
 		snprintf(buf, len, "true");
 	} else if (json_is_false(v)) {
@@ -157,12 +198,150 @@ static long axis_index(const struct res_file *rf, const char *name)
 	return a ? a - rf->axes : -1;
 }
 
+/* ---- an index of byte strings (open addressing), so that loading and pivoting stay
+ * linear in cells ---------------------------------------------------------------------- */
+
+struct res_ix {
+	size_t cap, n;   /* cap a power of two, n ≤ cap / 2 */
+	char **key;      /* each: its length (size_t) then its bytes */
+	size_t *val;
+};
+
+static uint64_t ix_hash(const char *k, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)k[i]) * 1099511628211ull;
+	return h;
+}
+
+static size_t ix_slot(const struct res_ix *ix, const char *k, size_t len)
+{
+	size_t m = ix->cap - 1, i = (size_t)ix_hash(k, len) & m;
+	while (ix->key[i]) {
+		size_t l;
+		memcpy(&l, ix->key[i], sizeof(l));
+		if (l == len && !memcmp(ix->key[i] + sizeof(l), k, len))
+			return i;
+		i = (i + 1) & m;
+	}
+	return i;
+}
+
+static long ix_get(const struct res_ix *ix, const char *k, size_t len)
+{
+	if (!ix || !ix->cap)
+		return -1;
+	size_t i = ix_slot(ix, k, len);
+	return ix->key[i] ? (long)ix->val[i] : -1;
+}
+
+static void ix_free(struct res_ix *ix)
+{
+	if (!ix)
+		return;
+	for (size_t i = 0; i < ix->cap; i++)
+		free(ix->key[i]);
+	free(ix->key);
+	free(ix->val);
+	free(ix);
+}
+
+/* Adds k → val unless k is there. 0 or -ENOMEM. */
+static int ix_put(struct res_ix **pix, const char *k, size_t len, size_t val)
+{
+	struct res_ix *ix = *pix;
+	if (!ix && !(ix = *pix = calloc(1, sizeof(*ix))))
+		return -ENOMEM;
+	if ((ix->n + 1) * 2 > ix->cap) {
+		struct res_ix g = { .cap = ix->cap ? ix->cap * 2 : 16 };
+		g.key = calloc(g.cap, sizeof(*g.key));
+		g.val = calloc(g.cap, sizeof(*g.val));
+		if (!g.key || !g.val) {
+			free(g.key);
+			free(g.val);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < ix->cap; i++)
+			if (ix->key[i]) {
+				size_t l;
+				memcpy(&l, ix->key[i], sizeof(l));
+				size_t j = ix_slot(&g, ix->key[i] + sizeof(l), l);
+				g.key[j] = ix->key[i];
+				g.val[j] = ix->val[i];
+			}
+		free(ix->key);
+		free(ix->val);
+		g.n = ix->n;
+		*ix = g;
+	}
+	size_t i = ix_slot(ix, k, len);
+	if (ix->key[i])
+		return 0;
+	if (!(ix->key[i] = malloc(sizeof(len) + len + 1)))
+		return -ENOMEM;
+	memcpy(ix->key[i], &len, sizeof(len));
+	memcpy(ix->key[i] + sizeof(len), k, len);
+	ix->val[i] = val;
+	ix->n++;
+	return 0;
+}
+
+/* The identity of a scalar as res_value_eq sees it: its type, then numbers by their
+ * double's text (0 for -0), strings by their bytes. *k is malloc'd when it does not
+ * fit buf (the caller frees it if it is not buf). */
+static size_t value_key(const json_t *v, char *buf, size_t buflen, char **k)
+{
+	*k = buf;
+	if (json_is_string(v)) {
+		size_t n = json_string_length(v);
+		if (n + 1 > buflen && !(*k = malloc(n + 1))) {
+			*k = buf;
+			return 0;
+		}
+		(*k)[0] = 's';
+		memcpy(*k + 1, json_string_value(v), n);
+		return n + 1;
+	}
+	if (json_is_number(v)) {   /* as a double, as res_value_eq compares them */
+		double d = json_number_value(v);
+		snprintf(buf, buflen, "n%.17g", d == 0 ? 0.0 : d);
+		return strlen(buf);
+	}
+	buf[0] = json_is_true(v) ? 't' : json_is_false(v) ? 'f' : 'z';
+	return 1;
+}
+
+long res_value_index(const struct res_axis *a, const json_t *v)
+{
+	char buf[128], *k;
+	size_t n = value_key(v, buf, sizeof(buf), &k);
+	long r = ix_get(a->ix, k, n);
+	if (k != buf)
+		free(k);
+	return r;
+}
+
 static long value_index(const struct res_axis *a, const json_t *v)
 {
-	for (size_t i = 0; i < a->nvalues; i++)
-		if (res_value_eq(a->values[i], v))
-			return (long)i;
-	return -1;
+	return res_value_index(a, v);
+}
+
+/* (Re)builds the index of a's values after they were reordered. 0 or -ENOMEM. */
+static int index_values(struct res_axis *a)
+{
+	ix_free(a->ix);
+	a->ix = NULL;
+	for (size_t i = 0; i < a->nvalues; i++) {
+		char buf[128], *k;
+		size_t n = value_key(a->values[i], buf, sizeof(buf), &k);
+		int rc = ix_put(&a->ix, k, n, i);
+		if (k != buf)
+			free(k);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 static int add_axis(struct res_file *rf, const char *name)
@@ -184,11 +363,21 @@ static int add_value(struct res_axis *a, json_t *v)
 {
 	if (value_index(a, v) >= 0)
 		return 0;
-	json_t **n = realloc(a->values, (a->nvalues + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	a->values = n;
-	n[a->nvalues++] = v;
+	/* doubling (at 0, 1, 2, 4, ...): an axis may have a value per cell */
+	if (!(a->nvalues & (a->nvalues - 1))) {
+		json_t **n = realloc(a->values, (a->nvalues ? a->nvalues * 2 : 1) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		a->values = n;
+	}
+	char buf[128], *k;
+	size_t kn = value_key(v, buf, sizeof(buf), &k);
+	int rc = ix_put(&a->ix, k, kn, a->nvalues);
+	if (k != buf)
+		free(k);
+	if (rc)
+		return rc;
+	a->values[a->nvalues++] = v;
 	return 0;
 }
 
@@ -261,10 +450,7 @@ static char *display_key(const struct res_file *rf, const json_t *params)
 
 long res_find_canon(const struct res_file *rf, const char *canon)
 {
-	for (size_t i = 0; i < rf->ncells; i++)
-		if (!strcmp(rf->cells[i].canon, canon))
-			return (long)i;
-	return -1;
+	return ix_get(rf->canon_ix, canon, strlen(canon));
 }
 
 long res_find_cell(const struct res_file *rf, const json_t *params)
@@ -282,14 +468,23 @@ static int cell_cmp(const void *pa, const void *pb)
 {
 	const struct res_cell *a = pa, *b = pb;
 	for (size_t i = 0; i < sort_rf->naxes; i++) {
-		const struct res_axis *ax = &sort_rf->axes[i];
-		json_t *va = json_object_get(a->params, ax->name);
-		json_t *vb = json_object_get(b->params, ax->name);
-		long ia = va ? value_index(ax, va) : -1, ib = vb ? value_index(ax, vb) : -1;
+		long ia = a->vi[i], ib = b->vi[i];
 		if (ia != ib)
 			return ia < ib ? -1 : 1;
 	}
 	return strcmp(a->canon, b->canon);
+}
+
+struct ordv {
+	json_t *v;
+	size_t i;
+};
+
+static int ordv_cmp(const void *pa, const void *pb)
+{
+	const struct ordv *a = pa, *b = pb;
+	int c = value_cmp_sorted(a->v, b->v);
+	return c ? c : (a->i > b->i) - (a->i < b->i);   /* stable */
 }
 
 static int order_values(struct res_file *rf, json_t *maxes)
@@ -298,38 +493,45 @@ static int order_values(struct res_file *rf, json_t *maxes)
 		struct res_axis *a = &rf->axes[i];
 		json_t *decl = maxes ? json_object_get(maxes, a->name) : NULL;
 		size_t nd = decl ? json_array_size(decl) : 0;
-		json_t **o = malloc((a->nvalues + nd + 1) * sizeof(*o));
+		struct ordv *o = malloc((a->nvalues + nd + 1) * sizeof(*o));
+		struct res_ix *seen = NULL;
 		if (!o)
 			return -ENOMEM;
-		size_t k = 0;
-		/* declared values first, in the matrix's order */
-		for (size_t j = 0; j < nd; j++) {
-			json_t *v = json_array_get(decl, j);
-			int dup = 0;
-			for (size_t q = 0; q < k; q++)
-				dup |= res_value_eq(o[q], v);
-			if (!dup)
-				o[k++] = v;
-		}
-		/* then the rest: numbers ascending, others as first seen (insertion sort is
-		 * stable and axes are short) */
-		size_t rest = k;
-		for (size_t j = 0; j < a->nvalues; j++) {
-			int seen = 0;
-			for (size_t q = 0; q < k; q++)
-				seen |= res_value_eq(o[q], a->values[j]);
-			if (seen)
-				continue;
-			size_t p = k++;
-			while (p > rest && value_cmp_sorted(o[p - 1], a->values[j]) > 0) {
-				o[p] = o[p - 1];
-				p--;
+		size_t k = 0, rest = 0;
+		int rc = 0;
+		/* declared values first, in the matrix's order; then the rest: numbers
+		 * ascending, others as first seen */
+		for (size_t j = 0; j < nd + a->nvalues && !rc; j++) {
+			json_t *v = j < nd ? json_array_get(decl, j) : a->values[j - nd];
+			char buf[128], *key;
+			size_t kn = value_key(v, buf, sizeof(buf), &key);
+			if (ix_get(seen, key, kn) < 0) {
+				rc = ix_put(&seen, key, kn, k);
+				o[k].v = v;
+				o[k].i = k;
+				k++;
 			}
-			o[p] = a->values[j];
+			if (key != buf)
+				free(key);
+			if (j + 1 == nd)
+				rest = k;
 		}
+		ix_free(seen);
+		if (!rc)
+			qsort(o + rest, k - rest, sizeof(*o), ordv_cmp);
+		json_t **vals = rc ? NULL : malloc((k + 1) * sizeof(*vals));
+		if (!vals) {
+			free(o);
+			return -ENOMEM;
+		}
+		for (size_t j = 0; j < k; j++)
+			vals[j] = o[j].v;
+		free(o);
 		free(a->values);
-		a->values = o;
+		a->values = vals;
 		a->nvalues = k;
+		if (index_values(a))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -349,19 +551,30 @@ static int check_case(json_t *c, size_t i, const char *name, struct res_case *rc
 			   i, type_name(p));
 	const char *k;
 	json_t *v;
-	json_object_foreach(p, k, v)
+	json_object_foreach(p, k, v) {
 		if (!is_scalar(v))
 			return bad(err, errlen, name, "$.cases[%zu].params.%s: expected a number, "
 				   "string or boolean, got %s", i, k, type_name(v));
+		if (has_ctl(k))
+			return bad(err, errlen, name, "$.cases[%zu].params: an axis name with a "
+				   "control character", i);
+	}
 	json_t *m = json_object_get(c, "metrics");
 	if (m && !json_is_null(m)) {
 		if (!json_is_object(m))
 			return bad(err, errlen, name, "$.cases[%zu].metrics: expected an object, "
 				   "got %s", i, type_name(m));
-		json_object_foreach(m, k, v)
+		json_object_foreach(m, k, v) {
 			if (!json_is_number(v) && !json_is_null(v))
 				return bad(err, errlen, name, "$.cases[%zu].metrics.%s: expected a "
 					   "number or null, got %s", i, k, type_name(v));
+			if (has_ctl(k))
+				return bad(err, errlen, name, "$.cases[%zu].metrics: a metric name "
+					   "with a control character", i);
+			if (is_rate(k) && json_is_number(v) && json_number_value(v) < 0)
+				return bad(err, errlen, name, "$.cases[%zu].metrics.%s: a rate cannot "
+					   "be negative, got %g", i, k, json_number_value(v));
+		}
 	} else {
 		m = NULL;
 	}
@@ -434,6 +647,8 @@ static int check_top(json_t *root, const char *name, json_t **maxes, char *err,
 	if (rid && !json_is_null(rid) && !json_is_string(rid))
 		return bad(err, errlen, name, "$.run_id: expected a string, got %s",
 			   type_name(rid));
+	if (json_is_string(rid) && has_ctl(json_string_value(rid)))
+		return bad(err, errlen, name, "$.run_id: a control character in the run's id");
 	static const char *objs[] = { "environment", "method", "matrix", "tool" };
 	for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); i++) {
 		json_t *o = json_object_get(root, objs[i]);
@@ -485,11 +700,14 @@ void res_free(struct res_file *rf)
 		free(rf->cells[i].key);
 		free(rf->cells[i].canon);
 		free(rf->cells[i].cases);
+		free(rf->cells[i].vi);
 	}
 	for (size_t i = 0; i < rf->naxes; i++) {
 		free(rf->axes[i].name);
 		free(rf->axes[i].values);
+		ix_free(rf->axes[i].ix);
 	}
+	ix_free(rf->canon_ix);
 	for (size_t i = 0; i < rf->nmetrics; i++)
 		free(rf->metrics[i]);
 	free(rf->metrics);
@@ -513,8 +731,42 @@ static int cmp_canon_idx(const void *a, const void *b)
 	return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
+static int cmp_rep(const void *a, const void *b)
+{
+	const struct res_case *x = *(const struct res_case *const *)a;
+	const struct res_case *y = *(const struct res_case *const *)b;
+	return (x->rep > y->rep) - (x->rep < y->rep);
+}
+
+/* Two cases of one cell with the same repetition number: one would count twice (a
+ * median shifted, a spread made up). -EINVAL naming both, or 0 (or -ENOMEM). */
+static int check_reps(const struct res_file *rf, const struct res_cell *c, const char *name,
+		      char *err, size_t errlen)
+{
+	if (c->ncases < 2)
+		return 0;
+	const struct res_case **v = malloc(c->ncases * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	size_t n = 0;
+	for (size_t k = 0; k < c->ncases; k++)   /* a case without "rep" is not numbered */
+		if (json_is_integer(json_object_get(rf->cases[c->cases[k]].obj, "rep")))
+			v[n++] = &rf->cases[c->cases[k]];
+	qsort(v, n, sizeof(*v), cmp_rep);
+	int rc = 0;
+	for (size_t k = 1; k < n && !rc; k++)
+		if (v[k]->rep == v[k - 1]->rep) {
+			size_t a = (size_t)(v[k - 1] - rf->cases), b = (size_t)(v[k] - rf->cases);
+			rc = bad(err, errlen, name, "$.cases[%zu]: repetition %d of case %s again "
+				 "(first at $.cases[%zu]): each repetition counts once", a > b ? a : b,
+				 v[k]->rep, c->key, a < b ? a : b);
+		}
+	free(v);
+	return rc;
+}
+
 /* Groups cases into cells by canonical params, then orders the cells. */
-static int build_cells(struct res_file *rf)
+static int build_cells(struct res_file *rf, const char *name, char *err, size_t errlen)
 {
 	size_t n = rf->ncases;
 	int rc = -ENOMEM;
@@ -544,14 +796,26 @@ static int build_cells(struct res_file *rf)
 			goto out;
 		for (size_t k = i; k < j; k++)
 			c->cases[k - i] = ci[k].i;
+		if ((rc = check_reps(rf, c, name, err, errlen)))
+			goto out;
+		rc = -ENOMEM;
+		if (!(c->vi = malloc((rf->naxes + 1) * sizeof(*c->vi))))
+			goto out;
+		for (size_t a = 0; a < rf->naxes; a++) {
+			json_t *v = json_object_get(c->params, rf->axes[a].name);
+			c->vi[a] = v ? value_index(&rf->axes[a], v) : -1;
+		}
 		i = j;
 	}
 	sort_rf = rf;
 	qsort(rf->cells, rf->ncells, sizeof(*rf->cells), cell_cmp);
 	sort_rf = NULL;
-	for (size_t c = 0; c < rf->ncells; c++)
+	for (size_t c = 0; c < rf->ncells; c++) {
 		for (size_t k = 0; k < rf->cells[c].ncases; k++)
 			rf->cases[rf->cells[c].cases[k]].cell = c;
+		if (ix_put(&rf->canon_ix, rf->cells[c].canon, strlen(rf->cells[c].canon), c))
+			goto out;
+	}
 	rc = 0;
 out:
 	for (size_t i = 0; i < n; i++)
@@ -601,7 +865,7 @@ int res_from_json(json_t *root, const char *name, struct res_file **out, char *e
 		json_object_foreach(rf->cases[i].params, k, v)
 			if (add_value(&rf->axes[axis_index(rf, k)], v))
 				goto fail;
-	if (order_values(rf, maxes) || build_cells(rf))
+	if (order_values(rf, maxes) || (rc = build_cells(rf, name, err, errlen)))
 		goto fail;
 	*out = rf;
 	return 0;
@@ -824,33 +1088,20 @@ int res_sel_check(const struct res_file *rf, const struct res_sel *sel, const ch
 
 int res_save(const char *path, const json_t *root)
 {
-	size_t len = strlen(path);
-	char *tmp = malloc(len + 16);
-	if (!tmp)
+	/* dumped to memory first, written with write(2): a full disk says ENOSPC */
+	char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	if (!text)
 		return -ENOMEM;
-	snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		return -e;
+	size_t len = strlen(text);
+	char *t = realloc(text, len + 2);
+	if (!t) {
+		free(text);
+		return -ENOMEM;
 	}
-	int rc = 0;
-	/* mkstemp makes the file 0600; a results file is as readable as any output */
-	if (fchmod(fd, 0644) < 0)
-		rc = -errno;
-	if (!rc && (json_dumpfd(root, fd, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
-		    write(fd, "\n", 1) != 1))
-		rc = -EIO;
-	if (!rc && fsync(fd) < 0)
-		rc = -errno;
-	if (close(fd) < 0 && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path) < 0)
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	free(tmp);
+	t[len] = '\n';
+	t[len + 1] = 0;
+	int rc = safe_write_file(path, 0644, t, len + 1, SAFE_SYNC);
+	free(t);
 	return rc;
 }
 

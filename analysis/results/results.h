@@ -43,7 +43,11 @@ struct res_case {
 	size_t cell;          /* index into res_file.cells */
 };
 
+struct res_ix;            /* an index from text to position (private to results.c) */
+
 struct res_cell {
+	long *vi;             /* per axis of the file: its value's index in axes[a].values,
+			       * -1 without one (lets pivots match cells in linear time) */
 	char *key;            /* "pollhz=1000/burst_max=150" in axis order (display) */
 	char *canon;          /* order-independent identity, for matching across files */
 	json_t *params;       /* params of the cell's first case (borrowed) */
@@ -55,6 +59,7 @@ struct res_axis {
 	char *name;
 	size_t nvalues;
 	json_t **values;      /* distinct values in display order (borrowed) */
+	struct res_ix *ix;    /* value → its index */
 };
 
 struct res_file {
@@ -69,6 +74,7 @@ struct res_file {
 	struct res_axis *axes;
 	size_t nmetrics;
 	char **metrics;       /* every metric name any case has, first-seen order */
+	struct res_ix *canon_ix;   /* cell canon → cell index */
 };
 
 /* Loads and validates path ("-" reads stdin). On error writes one line to err and
@@ -87,9 +93,16 @@ int res_has_metric(const struct res_file *rf, const char *name);
 /* True if some case has a number for it (fwd_pps_b is null in one-way runs). */
 int res_metric_has_values(const struct res_file *rf, const char *name);
 const struct res_axis *res_axis(const struct res_file *rf, const char *name);
+/* The index of v among a's values, -1 if it is none of them; O(1). */
+long res_value_index(const struct res_axis *a, const json_t *v);
 
+/* s with every control character written as an escape (\n, \t, \r, \xHH), so that
+ * no text from a results file reaches a terminal, table or gnuplot file raw; cut to
+ * len. Returns buf. */
+char *res_text_safe(const char *s, char *buf, size_t len);
 /* Canonical text of a scalar: integers and integral reals without a fraction
- * ("1000"), other reals shortest round-trip, strings as is, true/false, null. */
+ * ("1000"), other reals shortest round-trip, strings as is but for control characters
+ * (escaped: res_text_safe), true/false, null. */
 char *res_value_str(const json_t *v, char *buf, size_t len);
 /* Scalar equality: numbers numerically, strings, booleans, null. */
 int res_value_eq(const json_t *a, const json_t *b);
@@ -151,8 +164,9 @@ json_t *res_get(const json_t *root, ...) __attribute__((sentinel));
  * Empty when the file says nothing about it. Returns buf. */
 char *res_env_line(const struct res_file *rf, const char *role, char *buf, size_t len);
 
-/* Writes root to path atomically: a temporary file in the same directory, fsync,
- * rename. 0 or -errno. */
+/* Writes root to path atomically and safely (safefile.h: a temporary with a random
+ * name beside it, never a planted link, fsync, rename). 0 or -errno (-ENOSPC when the
+ * disk is full); on failure path is as it was. */
 int res_save(const char *path, const json_t *root);
 
 #endif

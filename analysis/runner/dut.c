@@ -21,6 +21,7 @@
 #include "proc.h"
 #include "results.h"
 #include "rulegen.h"
+#include "safefile.h"
 /* axes that are knobs of a running forwarder, and their sysctl names */
 static const struct {
 	const char *axis, *oid;
@@ -45,12 +46,9 @@ int dut_new(const struct dut_cfg *cfg, struct dut **out)
 	}
 	d->cfg = *cfg;
 	d->kind = cfg->p->router.kind;
-	/* the socket lives on the forwarder's host: over ssh our temporary directory is
-	 * not there, /tmp is */
-	if (cfg->box.ssh)
-		snprintf(d->sock, sizeof(d->sock), "/tmp/ppslab-rut-%d-%ld.sock", (int)getpid(),
-			 (long)time(NULL));
-	else
+	/* the socket lives on the forwarder's host: over ssh in a private directory made
+	 * there at the first start (rut_sockdir) */
+	if (!cfg->box.ssh)
 		snprintf(d->sock, sizeof(d->sock), "%s/rut.sock", cfg->tmpdir);
 	snprintf(d->rulepath, sizeof(d->rulepath), "%s/rules.ipfw", cfg->tmpdir);
 	snprintf(d->desc, sizeof(d->desc), "%s",
@@ -155,6 +153,56 @@ static json_t *rut_stop(struct dut *d)
 	return hung ? NULL : jout_last_summary(d->outpath);
 }
 
+/* Over ssh, the control socket's directory on the forwarder's host: `mktemp -d` there
+ * (mode 0700, a random name), so no one else on that host can predict, plant or reach
+ * the socket. Made once; dut_close removes it. 0 or -EIO with err saying why. */
+static int rut_sockdir(struct dut *d, char *err, size_t errlen)
+{
+	static const char tmpl[] = "/tmp/ppslab-rut.XXXXXXXXXX";
+	if (!d->cfg.box.ssh || d->sock[0])
+		return 0;
+	struct box_cmd c;
+	char out[512] = "";
+	int rc = box_sys_init(&c, &d->cfg.box, "mktemp");
+	rc = rc ? rc : box_arg(&c, "-d");
+	rc = rc ? rc : box_arg(&c, tmpl);
+	rc = rc ? rc : box_cmd_done(&c, &d->cfg.box);
+	struct proc_opts o = { .out = out, .outlen = sizeof(out), .merge_err = 1,
+			       .timeout_ns = 30 * NS_PER_S };
+	int st = rc ? rc : proc_run(c.argv, &o);
+	box_cmd_free(&c);
+	out[strcspn(out, "\n")] = 0;
+	size_t pre = sizeof(tmpl) - 11;   /* "/tmp/ppslab-rut." */
+	if (st || strlen(out) != sizeof(tmpl) - 1 || strncmp(out, tmpl, pre) ||
+	    strspn(out + pre, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != 10) {
+		snprintf(err, errlen, "cannot make a private directory for ppslab-rut's control "
+			 "socket on the router's host (mktemp -d %s: status %d): %.200s", tmpl, st,
+			 out);
+		return -EIO;
+	}
+	snprintf(d->sock, sizeof(d->sock), "%s/rut.sock", out);
+	return 0;
+}
+
+/* Removes rut_sockdir's directory. */
+static void rut_sockdir_rm(struct dut *d)
+{
+	if (!d->cfg.box.ssh || !d->sock[0])
+		return;
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%.*s", (int)(strlen(d->sock) - strlen("/rut.sock")), d->sock);
+	struct box_cmd c;
+	int rc = box_sys_init(&c, &d->cfg.box, "rm");
+	rc = rc ? rc : box_arg(&c, "-rf");
+	rc = rc ? rc : box_arg(&c, "--");
+	rc = rc ? rc : box_arg(&c, dir);
+	rc = rc ? rc : box_cmd_done(&c, &d->cfg.box);
+	struct proc_opts o = { .quiet_err = 1, .timeout_ns = 20 * NS_PER_S };
+	if (!rc)
+		proc_run(c.argv, &o);
+	box_cmd_free(&c);
+}
+
 /* How long ppslab-rut may take to be ready: its ports and tables, over ssh the
  * connection; a fraction of this on a slow or loaded machine. */
 #define RUT_READY_TIMEOUT_S 30
@@ -169,6 +217,9 @@ static int rut_start(struct dut *d, const char *mode, const json_t *params, char
 	const char *kernel = json_is_string(kv) ? json_string_value(kv) : PK_DEFAULT;
 	json_decref(rut_stop(d));
 	json_object_clear(d->applied);
+	int src = rut_sockdir(d, err, errlen);
+	if (src)
+		return src;
 	d->starts++;
 	snprintf(d->outpath, sizeof(d->outpath), "%s/rut-%u.out", d->cfg.tmpdir, d->starts);
 	const char *ports = p->router.ports ? p->router.ports : "afpacket";
@@ -282,13 +333,18 @@ int dut_rules_text(struct dut *d, const json_t *params, char **text, char *path,
 			return -ENOENT;
 		}
 	} else {
-		FILE *f = fopen(d->rulepath, "w");
-		if (!f) {
-			snprintf(err, errlen, "%s: %s", d->rulepath, strerror(errno));
-			return -errno;
+		struct safefile sf;   /* never through a link (safefile.h) */
+		int rc = safe_create(&sf, d->rulepath, 0644);
+		if (rc) {
+			snprintf(err, errlen, "%s: %s", d->rulepath, strerror(-rc));
+			return rc;
 		}
-		int rc = rulegen_write(f, kind, (unsigned)json_integer_value(rv));
-		if (fclose(f) || rc) {
+		rc = rulegen_write(sf.f, kind, (unsigned)json_integer_value(rv));
+		if (rc)
+			safe_abort(&sf);
+		else
+			rc = safe_commit(&sf, 0);
+		if (rc) {
 			snprintf(err, errlen, "cannot write the %s rule set to %s", kind, d->rulepath);
 			return rc ? rc : -EIO;
 		}
@@ -452,6 +508,7 @@ json_t *dut_close(struct dut *d)
 	if (!d)
 		return NULL;
 	json_t *sum = rut_stop(d);
+	rut_sockdir_rm(d);
 	json_decref(d->applied);
 	json_decref(d->hook_log);
 	json_decref(d->verified);

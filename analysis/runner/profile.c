@@ -164,10 +164,14 @@ static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
 	prof_get_dur(c, o, "initial", "trial", t->duration_s > 0 && t->duration_s < 1 ? t->duration_s : 1,
 		     &t->initial_s);
 	prof_get_dur(c, o, "duration_sum", "trial", t->duration_s, &t->duration_sum_s);
-	if (t->duration_s <= 0)
-		prof_verr(c, "trial.duration", false, "a trial must last longer than 0 s");
-	if (t->initial_s <= 0)
-		prof_verr(c, "trial.initial", false, "a trial must last longer than 0 s");
+	/* a shorter trial is a handful of frames at most rates, and below the tools' own
+	 * start-up and interval granularity: its loss would be noise */
+	if (t->duration_s < PROF_TRIAL_MIN_S)
+		prof_verr(c, "trial.duration", false, "a trial must last at least %g s, got %g s",
+			  PROF_TRIAL_MIN_S, t->duration_s);
+	if (t->initial_s < PROF_TRIAL_MIN_S && o && json_object_get(o, "initial"))
+		prof_verr(c, "trial.initial", false, "a trial must last at least %g s, got %g s",
+			  PROF_TRIAL_MIN_S, t->initial_s);
 	else if (t->initial_s > t->duration_s && t->duration_s > 0)
 		prof_verr(c, "trial.initial", false,
 			  "the first phase's trials (%g s) must not be longer than trial.duration (%g s)",

@@ -226,6 +226,8 @@ struct prof_router_cfg {
 
 /* Sender and sink boxes a topology may list (topology.gen, topology.sink as lists). */
 #define PROF_BOXES_MAX 8
+/* The shortest trial (trial.duration, trial.initial), seconds. */
+#define PROF_TRIAL_MIN_S 0.1
 
 struct prof_host {
 	char *name;           /* names the box in records and messages: "gen", "gen2", ...,

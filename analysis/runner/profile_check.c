@@ -268,18 +268,26 @@ int prof_as_rate(struct vctx *c, const json_t *v, const char *path, bool allow_m
 		 double *out)
 {
 	char gbuf[128];
-	if (json_is_number(v) && json_number_value(v) > 0 && json_number_value(v) <= 1e12) {
-		*out = json_number_value(v);
-		return 0;
-	}
+	double r = NAN;
+	if (json_is_number(v) && json_number_value(v) > 0 && json_number_value(v) <= 1e12)
+		r = json_number_value(v);
 	if (json_is_string(v)) {
 		const char *s = json_string_value(v);
 		if (allow_max && !strcmp(s, "max")) {
 			*out = 0;
 			return 0;
 		}
-		if (!num_pps(s, out))
-			return 0;
+		if (num_pps(s, &r))
+			r = NAN;
+	}
+	if (r == floor(r)) {
+		*out = r;
+		return 0;
+	}
+	if (!isnan(r)) {   /* the sender paces whole frames per second: 0.5 was sent as 1 */
+		prof_verr(c, path, false, "expected a whole number of packets per second, got %s "
+			  "(%g pps)", GOT(v), r);
+		return -EINVAL;
 	}
 	prof_verr(c, path, false, "expected a number or a rate like \"200k\"%s, got %s",
 		  allow_max ? " or \"max\"" : "", GOT(v));

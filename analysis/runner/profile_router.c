@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "jpos.h"
+#include "plan.h"
 #include "results.h"
 
 
@@ -319,9 +320,16 @@ static void parse_router_axes(struct vctx *c, const json_t *axes, struct prof_ro
 					bad = true;
 					continue;
 				}
+				/* the same text is the same case id: "1000" and 1000 would collide */
+				char t1[1024], t2[1024];
+				plan_id_text(norm, t1, sizeof(t1));
 				for (size_t j = 0; j < json_array_size(vals); j++)
-					if (res_value_eq(json_array_get(vals, j), norm)) {
-						prof_verr(c, ip, false, "%s appears twice in the list", GOT(w));
+					if (!strcmp(plan_id_text(json_array_get(vals, j), t2, sizeof(t2)),
+						    t1)) {
+						bool same = res_value_eq(json_array_get(vals, j), norm);
+						prof_verr(c, ip, false, "%s appears twice in the list%s",
+							  GOT(w), same ? "" : " (a number and a string "
+							  "with the same text would name one case)");
 						bad = true;
 					}
 				json_array_append_new(vals, norm);

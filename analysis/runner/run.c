@@ -8,6 +8,7 @@
 #include "run_impl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,7 +16,12 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#ifdef __linux__
+#include <linux/fs.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -25,14 +31,26 @@
 #include "lab.h"
 #include "log.h"
 #include "proc.h"
+#include "safefile.h"
 #include "version.h"
 
-static volatile sig_atomic_t stop_req;
+static volatile sig_atomic_t stop_req, stop_sig;
 
 static void on_signal(int sig)
 {
-	(void)sig;
+	stop_sig = sig;
 	stop_req = 1;
+}
+
+/* A signal before the first case: the results file is saved as it is (no case,
+ * "complete": false, so --resume continues it) and the run says so. */
+static int stopped_early(struct runner *r)
+{
+	int sig = stop_sig ? stop_sig : SIGINT;
+	int rc = run_save(r);
+	log_err("%s: interrupted by %s before the first case: %s", r->out, strsignal(sig),
+		rc ? "nothing saved" : "saved without cases; --resume continues it");
+	return 128 + sig;
 }
 
 /* A JSON string of text that may hold anything a tool printed: bytes that are not
@@ -65,9 +83,12 @@ int run_save(struct runner *r)
 	run_utc_now(t, sizeof(t));
 	json_object_set_new(r->root, "updated_utc", json_string(t));
 	int rc = res_save(r->out, r->root);
-	if (rc)
-		log_err("%s: cannot save the results: %s (the previous version is intact)", r->out,
-			strerror(-rc));
+	if (rc) {   /* res_save leaves the file as it was: say whether there was one */
+		struct stat st;
+		log_err("%s: cannot save the results: %s (%s)", r->out, strerror(-rc),
+			lstat(r->out, &st) == 0 ? "the previous version is intact"
+						: "nothing was saved");
+	}
 	return rc;
 }
 
@@ -212,23 +233,64 @@ void run_progress(struct runner *r, const struct plan_case *pc, const json_t *c)
 
 /* --- the whole run ------------------------------------------------------------------- */
 
-/* Checks before anything runs that the results file can be written: a temporary file
- * in its directory is created and removed (disk full and read-only show here). */
-static int check_writable(const char *path)
+/* Checks before anything runs that the results file can be written: it is not
+ * read-only (refused without --force, like an interrupted run) nor immutable, and a
+ * temporary beside it (a random name, never a planted link: safefile.h) takes a few KiB
+ * and is removed; the file system has room to save the file and its first case. */
+static int check_writable(const char *path, bool force)
 {
-	char tmp[4200];
-	snprintf(tmp, sizeof(tmp), "%s.ppslab-check-%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f || fputs("{}\n", f) < 0 || fflush(f) || fsync(fileno(f))) {
-		int e = errno;
-		if (f)
-			fclose(f);
-		unlink(tmp);
-		log_err("%s: cannot write the results there: %s", path, strerror(e));
+	struct stat st;
+	bool exists = stat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		log_err("%s: not a regular file: cannot keep the results there", path);
 		return EX_CANTCREAT;
 	}
-	fclose(f);
-	unlink(tmp);
+	if (exists && !(st.st_mode & 0222) && !force) {
+		log_err("%s is read-only (mode %04o): --force replaces it", path,
+			(unsigned)(st.st_mode & 07777));
+		return EX_CANTCREAT;
+	}
+#ifdef FS_IOC_GETFLAGS
+	int fd = exists ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+	int fl = 0;
+	if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &fl) == 0 &&
+	    (fl & (FS_IMMUTABLE_FL | FS_APPEND_FL))) {
+		close(fd);
+		log_err("%s is %s (chattr): it cannot be replaced", path,
+			fl & FS_IMMUTABLE_FL ? "immutable" : "append-only");
+		return EX_CANTCREAT;
+	}
+	if (fd >= 0)
+		close(fd);
+#endif
+	/* a save writes the whole file beside the old one: room for both, and a case */
+	unsigned long long need = (exists ? 2ULL * (unsigned long long)st.st_size : 0) +
+				  32768, have = 0;
+	struct safefile sf;
+	int rc = safe_create(&sf, path, 0600);
+	struct statvfs v;   /* the room before the probe below takes some */
+	bool full = !rc && fstatvfs(fileno(sf.f), &v) == 0 &&
+		    (have = (unsigned long long)v.f_bavail * v.f_frsize) < need;
+	char block[4096];
+	memset(block, ' ', sizeof(block));
+	for (int i = 0; !rc && i < 4; i++) {   /* write(2): a full disk says ENOSPC */
+		ssize_t w = write(fileno(sf.f), block, sizeof(block));
+		if (w != (ssize_t)sizeof(block))
+			rc = w < 0 ? -errno : -ENOSPC;
+	}
+	if (!rc && fsync(fileno(sf.f)) < 0)
+		rc = -errno;
+	if (sf.tmp)
+		safe_abort(&sf);
+	if (full) {
+		log_err("%s: %s: %llu KiB free, a run needs at least %llu KiB to save its "
+			"results", path, strerror(ENOSPC), have / 1024, need / 1024);
+		return EX_CANTCREAT;
+	}
+	if (rc) {
+		log_err("%s: cannot write the results there: %s", path, strerror(-rc));
+		return EX_CANTCREAT;
+	}
 	return 0;
 }
 
@@ -434,8 +496,17 @@ int run_main(const struct run_opts *o)
 	r->out = o->out ? o->out : r->p->results ? r->p->results : "results.json";
 	if ((rc = run_locks(r, lockfd)))
 		goto out_root;
-	if ((rc = check_writable(r->out)) || (rc = open_results(r)))
+	/* Ctrl-C or SIGTERM from here on is reported, never a silent 130 or 143; the
+	 * handlers without SA_RESTART come with the first case */
+	struct sigaction early = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	sigaction(SIGINT, &early, NULL);
+	sigaction(SIGTERM, &early, NULL);
+	if ((rc = check_writable(r->out, o->force)) || (rc = open_results(r)))
 		goto out_root;   /* open_results may have loaded a file before refusing it */
+	if (stop_req && !o->resume) {
+		rc = stopped_early(r);
+		goto out_root;
+	}
 	r->cases = json_object_get(r->root, "cases");
 	bool any_failed = false;
 	size_t k;
@@ -454,6 +525,10 @@ int run_main(const struct run_opts *o)
 	}
 	if ((rc = run_topology_up(r)))
 		goto out_root;
+	if (stop_req && !o->resume) {
+		rc = stopped_early(r);
+		goto out_root;
+	}
 	snprintf(r->tmpdir, sizeof(r->tmpdir), "/tmp/ppslab-run.XXXXXX");
 	if (!mkdtemp(r->tmpdir)) {
 		log_err("cannot make a temporary directory: %s", strerror(errno));
@@ -565,6 +640,18 @@ int run_main(const struct run_opts *o)
 		json_decref(sum);
 		r->dut = NULL;
 	}
+	/* complete means every planned case is in the file with its status: never say it
+	 * of fewer (two cells that shared a case id once made 3 of 4 "complete") */
+	size_t have = 0, ci;
+	json_t *cj;
+	json_array_foreach(r->cases, ci, cj)
+		have += json_is_string(json_object_get(cj, "status"));
+	if (!rc && !stop_req && !given_up && have != r->plan.ncases) {
+		log_err("%s: %zu cases planned, %zu in the file: the run is not complete", r->out,
+			r->plan.ncases, have);
+		rc = EX_SOFTWARE;
+		run_save(r);
+	}
 	if (!rc) {
 		run_finish_outputs(r);
 		if (!stop_req && !given_up)
@@ -579,7 +666,7 @@ int run_main(const struct run_opts *o)
 				: given_up ? "; stopped: --resume --retry-failed continues" : "");
 		if (r->done > r->failed)   /* something to show */
 			run_print_table_plot(r);
-		rc = stop_req ? 130 : r->failed ? 1 : 0;
+		rc = stop_req ? 128 + (stop_sig ? stop_sig : SIGINT) : r->failed ? 1 : 0;
 	}
 out_tmp:
 	if (r->dut)

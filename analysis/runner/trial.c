@@ -277,6 +277,9 @@ static bool tools_wait_all(struct tool **ts, size_t n, uint64_t deadline,
 
 /* SIGINT (the tools print their summary) — over ssh through the end of its stdin, as a
  * signal would stop only the local ssh — then up to 10 s, then SIGKILL */
+/* How long a tool told to stop may take to print its summary and exit. */
+#define TOOL_STOP_S 10
+
 static void tool_stop(struct tool *t)
 {
 	if (t->in >= 0) {
@@ -288,10 +291,11 @@ static void tool_stop(struct tool *t)
 	if (!t->pid)
 		return;
 	struct tool *one[1] = { t };
-	if (!tools_wait_all(one, 1, mono_ns() + 10 * NS_PER_S, NULL, false)) {
+	if (!tools_wait_all(one, 1, mono_ns() + TOOL_STOP_S * NS_PER_S, NULL, false)) {
 		kill(t->pid, SIGKILL);
 		tools_wait_all(one, 1, mono_ns() + 5 * NS_PER_S, NULL, false);
 		t->status = 128 + SIGKILL;
+		t->killed = true;
 		t->pid = 0;
 	}
 }
@@ -513,6 +517,13 @@ out:
 		json_object_set_new(exits, t->name, json_integer(t->status));
 		if (t->sum)
 			json_array_append(t->sender ? gj : sj, t->sum);
+		if (t->killed && !err[0]) {   /* not "status 137": what happened */
+			char wb[160];
+			snprintf(err, sizeof(err), "%s (%s box %s, %s) did not finish within %d s "
+				 "of being told to stop and was killed", t->name,
+				 t->sender ? "sender" : "sink", t->tb->name,
+				 trial_where(&t->tb->box, wb, sizeof(wb)), TOOL_STOP_S);
+		}
 		if ((t->status != 0 || !t->sum) && !err[0]) {
 			char why[300], wb[160];
 			tool_err(t, why, sizeof(why));

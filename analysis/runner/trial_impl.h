@@ -42,6 +42,7 @@ struct tool {
 	int in;                 /* ssh: our end of its stdin (closing it stops it), or -1 */
 	char out[600];
 	int status;
+	bool killed;            /* it did not end when told to and was killed (tool_stop) */
 	uint64_t ready_ns;      /* CLOCK_MONOTONIC when it said it was ready */
 	json_t *sum;            /* its summary */
 	struct rx_reader rd;    /* a sink over ssh: its interface's counters */

@@ -158,7 +158,7 @@ mkdir -p "$T/p"
 run "plot: line PNG of pps vs pollhz per burst_max" 0 "" "$B" plot "$D/sweep.json" --where rules=0 -o "$T/p/line.png"
 msg=$(png_ok "$T/p/line.png" 900x540); check "plot: line.png is 900x540 and not blank" $? "$msg"
 [ -s "$T/p/line.gp" ] && [ -s "$T/p/line.dat" ]; check "plot: line.gp and line.dat next to the image" $?
-grep -q "^plot 'line.dat' index 0" "$T/p/line.gp" && grep -q "^set output 'line.png'" "$T/p/line.gp" &&
+grep -q "^plot 'line.dat' index 0" "$T/p/line.gp" && grep -q "ppslab_output = 'line.png'$" "$T/p/line.gp" && grep -q '^set output ppslab_output$' "$T/p/line.gp" &&
 	! grep -q "$T" "$T/p/line.gp"
 check "plot: the .gp uses relative paths only" $? "$(grep -n "plot\|output" "$T/p/line.gp")"
 grep -q "^1000 49863 49591 50057 3 50000 NaN \"1000\"" "$T/p/line.dat"

@@ -27,6 +27,7 @@ if mount -t tmpfs -o size=40k tmpfs "$T/small" 2>/dev/null; then
 	"$B/ppslab" run "$P" -o "$T/small/r.json" -q --no-table >"$T/o2" 2>"$T/e2"
 	eq "disk full mid-sweep: status 74" "$?" 74
 	check "the error says it could not save" grep -q "cannot save the results" "$T/e2"
+	check "and why: no space, not an I/O error" grep -q "No space left on device (the previous version is intact)" "$T/e2"
 	eq "the file on the full disk is still a whole results file" "$(jq -r .schema "$T/small/r.json")" "ppslab/result"
 	check "with the cases it saved before" test "$(jq '.cases | length' "$T/small/r.json")" -ge 1
 	eq "no temporary file left behind" "$(ls "$T/small" | grep -vc '^r.json$')" 0

@@ -43,8 +43,17 @@ SSHO=(-p 2222 -i "$K" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/nul
 answers() { inns gen ssh -o BatchMode=yes "$@" true 2>/dev/null; }   # answers SSH-ARGS...
 check "sshd answers in $LAB-gen" wait_until 30 "sshd in $LAB-gen answering" answers "${SSHO[@]}" root@127.0.0.1
 
+# the forwarder through a wrapper that notes its control socket and that directory's mode
+mkdir "$T/rbin"
+cat >"$T/rbin/ppslab-rut" <<SH
+#!/usr/bin/env bash
+prev=
+for a; do [ "\$prev" = --ctl ] && echo "\$a \$(stat -c %a "\$(dirname "\$a")")" >>"$T/ctl.log"; prev=\$a; done
+exec "$B/ppslab-rut" "\$@"
+SH
+chmod +x "$T/rbin/ppslab-rut"
 P=$T/ssh.json
-jq -n --arg lab "$LAB" --arg b "$B" --arg k "$K" --arg r "$T/r.json" '{
+jq -n --arg lab "$LAB" --arg b "$B" --arg rb "$T/rbin" --arg k "$K" --arg r "$T/r.json" '{
   description: "t_run_ssh: every box over ssh",
   matrix: { pollhz: [500, 1000] },
   params: { burst_max: 20, offered: "30k", rules: 10 },
@@ -55,7 +64,7 @@ jq -n --arg lab "$LAB" --arg b "$B" --arg k "$K" --arg r "$T/r.json" '{
     ssh_options: ["-p", "2222", "-i", $k, "-o", "StrictHostKeyChecking=no",
                   "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR"],
     gen:  { ssh: "root@127.0.0.1", netns: ($lab + "-gen"),  iface: "gen0",      bin: $b },
-    rut:  { ssh: "root@127.0.0.1", netns: ($lab + "-rut"),  iface: "rut0,rut1", bin: $b },
+    rut:  { ssh: "root@127.0.0.1", netns: ($lab + "-rut"),  iface: "rut0,rut1", bin: $rb },
     sink: { ssh: "root@127.0.0.1", netns: ($lab + "-sink"), iface: "sink0",     bin: $b } },
   output: { results: $r } }' >"$P"
 inns gen "$B/ppslab" run "$P" -q --no-table >"$T/run.out" 2>"$T/run.err"
@@ -84,6 +93,9 @@ eq "the sink's tail was accounted remotely too" \
 # forwarder stopped over ssh may still be leaving as the run ends; none stays.
 no_rut() { [ -z "$(lab_procs rut ppslab-rut)" ]; }
 check "no forwarder left running" wait_until 10 "no ppslab-rut in $LAB-rut" no_rut
+check "the forwarder's control socket: in a private (0700) directory with a random name" \
+	grep -qE '^/tmp/ppslab-rut\.[A-Za-z0-9]{10}/rut\.sock 700$' "$T/ctl.log"
+check "which the run removed" test ! -e "$(dirname "$(awk 'NR == 1 { print $1 }' "$T/ctl.log")")"
 
 # --- an external router over its own sshd, as a real router is -----------------------
 # The Linux kernel forwards in the router's namespace; ppslab reaches it only over ssh:

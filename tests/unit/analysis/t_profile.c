@@ -815,7 +815,28 @@ static void t_trial_relations(void)
 	T_EQ_INT(d.n, 6);
 	prof_diag_free(&d);
 	T_EQ_INT(parse("{\"trial\": {\"duration\": 0}}", &p, &d), -EINVAL);
-	T_TRUE(has(&d, "trial.duration: a trial must last longer than 0 s"));
+	T_TRUE(has(&d, "trial.duration: a trial must last at least 0.1 s, got 0 s"));
+	prof_diag_free(&d);
+	/* "1ns" passed --dry-run: below the shortest trial, placed; "initial" too when given */
+	T_EQ_INT(parse("{\"trial\": {\"duration\": \"1ns\"}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":1:24: trial.duration: a trial must last at least 0.1 s, got 1e-09 s"));
+	T_EQ_INT(d.n, 1);
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"mlr\", \"initial\": \"50ms\"}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, "trial.initial: a trial must last at least 0.1 s, got 0.05 s"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"duration\": \"100ms\"}}", &p, &d), 0);
+	profile_free(p);
+	prof_diag_free(&d);
+	/* "0.5" pps was sent as 1 pps: a rate that is not whole is refused, placed */
+	T_EQ_INT(parse("{\"params\": {\"offered\": \"0.5\"},\n \"trial\": {\"min_load\": 2.5}}", &p, &d),
+		 -EINVAL);
+	T_TRUE(has(&d, ":1:24: params.offered: expected a whole number of packets per second, got "
+		   "string \"0.5\" (0.5 pps)"));
+	T_TRUE(has(&d, ":2:24: trial.min_load: expected a whole number of packets per second"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"matrix\": {\"offered\": [\"1.5k\", 2e5, \"max\"]}}", &p, &d), 0);
+	profile_free(p);
 	prof_diag_free(&d);
 	T_EQ_INT(parse("{\"trial\": {\"max_load\": \"max\"}, \"repetitions\": 0, \"order\": \"shuffled\", \"seed\": -1}",
 		       &p, &d), -EINVAL);

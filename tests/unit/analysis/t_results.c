@@ -174,6 +174,23 @@ static void t_bad_documents(void)
 		  "\"environment\":\"x\"}", "$.environment: expected an object, got a string" },
 		{ "{\"schema\":\"ppslab/result\",\"schema_version\":\"1.0.0\",\"cases\":[],"
 		  "\"run_id\":7}", "$.run_id: expected a string, got an integer" },
+		{ "{\"schema\":\"ppslab/result\",\"schema_version\":\"1.0.0\",\"cases\":[],"
+		  "\"run_id\":\"a\\nb\"}", "$.run_id: a control character" },
+		{ "{\"schema\":\"ppslab/result\",\"schema_version\":\"1.0.0\",\"cases\":[{\"params\":"
+		  "{\"h\\u001bz\":1}}]}", "$.cases[0].params: an axis name with a control character" },
+		{ "{\"schema\":\"ppslab/result\",\"schema_version\":\"1.0.0\",\"cases\":[{\"params\":{},"
+		  "\"metrics\":{\"a\\nb\":1}}]}", "$.cases[0].metrics: a metric name with a control" },
+		/* a negative rate would give compare a negative spread */
+		{ "{\"schema\":\"ppslab/result\",\"schema_version\":\"1.0.0\",\"cases\":[{\"params\":{},"
+		  "\"metrics\":{\"fwd_pps\":5}},{\"params\":{},\"metrics\":{\"fwd_pps\":-5}}]}",
+		  "$.cases[1].metrics.fwd_pps: a rate cannot be negative, got -5" },
+		{ "{\"schema\":\"ppslab/result\",\"schema_version\":\"1.0.0\",\"cases\":[{\"params\":{},"
+		  "\"metrics\":{\"fwd_bps\":-1.5}}]}", "$.cases[0].metrics.fwd_bps: a rate cannot be" },
+		/* a repetition twice would shift the median */
+		{ "{\"schema\":\"ppslab/result\",\"schema_version\":\"1.0.0\",\"cases\":["
+		  "{\"params\":{\"hz\":1},\"rep\":0},{\"params\":{\"hz\":1},\"rep\":1},"
+		  "{\"params\":{\"hz\":2},\"rep\":1},{\"params\":{\"hz\":1.0},\"rep\":1}]}",
+		  "$.cases[3]: repetition 1 of case hz=1 again (first at $.cases[1])" },
 	};
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		json_error_t je;
@@ -199,6 +216,63 @@ static void t_bad_documents(void)
 	T_TRUE(rf && rf->ncells == 0);
 	res_free(rf);
 	json_decref(ok);
+}
+
+/* Control characters in values are shown as escapes: table, plot and terminals never
+ * get them raw. */
+static void t_text_safe(void)
+{
+	char b[64];
+	T_STREQ(res_text_safe("plain é", b, sizeof(b)), "plain é");
+	T_STREQ(res_text_safe("a\nb\tc\rd\x1b[31m\x7f", b, sizeof(b)), "a\\nb\\tc\\rd\\x1b[31m\\x7f");
+	T_STREQ(res_text_safe("ab\n", b, 4), "ab");   /* an escape is never cut in half */
+	json_t *v = json_string("x\ny");
+	T_STREQ(res_value_str(v, b, sizeof(b)), "x\\ny");
+	T_TRUE(res_value_matches(v, "x\\ny"));   /* matched as shown */
+	json_decref(v);
+	/* negative numbers that are not rates, and unnumbered repetitions, still load */
+	json_t *ok = json_loads("{\"schema\":\"ppslab/result\",\"schema_version\":\"1.0.0\","
+				"\"cases\":[{\"params\":{},\"metrics\":{\"offset_ns\":-3}},"
+				"{\"params\":{}}]}", 0, NULL);
+	struct res_file *rf = NULL;
+	char err[256] = "";
+	T_EQ_INT(res_from_json(ok, "ok.json", &rf, err, sizeof(err)), 0);
+	res_free(rf);
+	json_decref(ok);
+}
+
+/* Values are found by index (what keeps load and pivot linear in cells): 1000 and
+ * 1000.0, 0 and -0 are one value, the string "1000" another; cells by canon. */
+static void t_value_index(void)
+{
+	json_t *root = json_loads("{\"schema\":\"ppslab/result\",\"schema_version\":\"1.0.0\","
+		"\"cases\":[{\"params\":{\"a\":1000}},{\"params\":{\"a\":1000.0}},"
+		"{\"params\":{\"a\":\"1000\"}},{\"params\":{\"a\":0}},{\"params\":{\"a\":-0.0}},"
+		"{\"params\":{\"a\":\"x\\ty\"}},{\"params\":{\"a\":\"x\"}}]}", 0, NULL);
+	struct res_file *rf = NULL;
+	char err[256] = "";
+	T_EQ_INT(res_from_json(root, "v.json", &rf, err, sizeof(err)), 0);
+	json_decref(root);
+	if (!rf)
+		return;
+	const struct res_axis *a = res_axis(rf, "a");
+	T_EQ_U64(a->nvalues, 5);   /* 0, 1000, "1000", "x\ty", "x" */
+	json_t *i = json_integer(1000), *r = json_real(1000.0), *t = json_string("1000");
+	json_t *z = json_real(-0.0), *u = json_string("nope");
+	T_TRUE(res_value_index(a, i) >= 0 && res_value_index(a, i) == res_value_index(a, r));
+	T_TRUE(res_value_index(a, t) >= 0 && res_value_index(a, t) != res_value_index(a, i));
+	T_EQ_INT((int)res_value_index(a, z), 0);
+	T_EQ_INT((int)res_value_index(a, u), -1);
+	T_EQ_U64(rf->ncells, 5);
+	for (size_t c = 0; c < rf->ncells; c++)
+		T_EQ_INT((int)res_find_canon(rf, rf->cells[c].canon), (int)c);
+	T_EQ_INT((int)res_find_canon(rf, "a=nope"), -1);
+	json_decref(i);
+	json_decref(r);
+	json_decref(t);
+	json_decref(z);
+	json_decref(u);
+	res_free(rf);
 }
 
 static void t_bad_files(void)
@@ -261,6 +335,8 @@ int main(void)
 	T_RUN(t_summary);
 	T_RUN(t_values);
 	T_RUN(t_bad_documents);
+	T_RUN(t_text_safe);
+	T_RUN(t_value_index);
 	T_RUN(t_bad_files);
 	T_RUN(t_save);
 	return t_done();
