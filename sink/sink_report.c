@@ -219,7 +219,12 @@ void sink_report_summary(FILE *f, const struct sink_report_cfg *c, struct sink *
 	struct loss_split ls;
 	sink_report_loss_attribute(lost, holes, t->ring_drops, if_drops, &ls);
 	bool delay_valid = !t->neg_delay && !t->implausible_delay;
-	double pps = dur_ns ? (double)t->rx_pkts * 1e9 / (double)dur_ns : 0;
+	/* The rate is the traffic's, from the first to the last test frame, not the sink's
+	 * lifetime (which includes the wait before the sender starts and the idle time). */
+	uint64_t active_ns = t->first_test_ns && t->last_test_ns > t->first_test_ns
+			     ? t->last_test_ns - t->first_test_ns : 0;
+	uint64_t arrived = t->cls[PKT_TEST];
+	double pps = active_ns && arrived > 1 ? (double)(arrived - 1) * 1e9 / (double)active_ns : 0;
 
 	if (c->json) {
 		json_t *o = jout_obj("sink", "summary");
@@ -251,6 +256,7 @@ void sink_report_summary(FILE *f, const struct sink_report_cfg *c, struct sink *
 		jset_u64(o, "host_dropped_pkts", ls.host_dropped_pkts);
 		jset_u64(o, "network_lost_pkts", ls.network_lost_pkts);
 		jset_u64(o, "duration_ns", dur_ns);
+		jset_u64(o, "active_ns", active_ns);
 		jset_f(o, "pps", pps);
 		if (c->expect_all)
 			jset_u64(o, "expect", c->expect_all);
@@ -317,10 +323,12 @@ void sink_report_summary(FILE *f, const struct sink_report_cfg *c, struct sink *
 	}
 
 	char b1[32], b2[32], b3[32];
-	fprintf(f, "received %s test frames (%s pps) in %.3f s: lost %llu, duplicated %llu, "
+	fprintf(f, "received %s test frames (%s pps over %.3f s from the first to the last) in "
+		"%.3f s: lost %llu, duplicated %llu, "
 		"reordered %llu; errors %llu, foreign %llu, other %llu; ring drops %llu\n",
 		fmt_thousands(t->rx_pkts, b1, sizeof(b1)),
-		fmt_thousands((uint64_t)(pps + 0.5), b2, sizeof(b2)), (double)dur_ns / 1e9,
+		fmt_thousands((uint64_t)(pps + 0.5), b2, sizeof(b2)), (double)active_ns / 1e9,
+		(double)dur_ns / 1e9,
 		(unsigned long long)lost, (unsigned long long)dup, (unsigned long long)reord,
 		(unsigned long long)t->err, (unsigned long long)t->foreign,
 		(unsigned long long)t->other, (unsigned long long)t->ring_drops);
