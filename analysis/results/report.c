@@ -255,7 +255,10 @@ static void headline(struct rep *r, struct doc *d, size_t nflag, size_t nfail)
 					o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%zu %s", o ? ", " : "",
 							      r->cmp->counts[v],
 							      st_verdict_name((enum st_verdict)v));
-			report_kv(d, "Against the baseline", "%s", *buf ? buf : "no common cells");
+			const char *bn = strrchr(r->o->base->path, '/');
+			bn = bn ? bn + 1 : r->o->base->path;
+			report_kv(d, "Against the baseline", "%s: %s", bn,
+				  *buf ? buf : "no cell in common, nothing compared");
 		} else {
 			report_kv(d, "Against the baseline", "no comparison: %s", r->cmp_err);
 		}
@@ -413,7 +416,8 @@ static void emit(struct rep *r, struct doc *d)
 	if (r->o->base) {
 		const struct res_file *base = r->o->base;
 		const char *bs = strrchr(base->path, '/');
-		snprintf(buf, sizeof(buf), "Comparison with %s", bs ? bs + 1 : base->path);
+		snprintf(buf, sizeof(buf), "This run against the baseline %s",
+			 bs ? bs + 1 : base->path);
 		report_h(d, 2, "comparison", buf);
 		const struct res_file *two[] = { base, rf };
 		report_grid(d, cmp_env_grid(two, 2));
