@@ -396,6 +396,7 @@ int run_main(const struct run_opts *o)
 			r->case_s_n++;
 		}
 		run_progress(r, pc, c);
+		run_env_after_setup(r);
 		if (run_save(r)) {
 			rc = EX_IOERR;
 			break;
