@@ -18,9 +18,9 @@ static const struct opt_def opts[] = {
 	  "else results.json)" },
 	{ "set", 's', "KEY=VALUE", "override a profile key or axis, e.g. pollhz=1000,2000 or "
 	  "trial.duration=1s (repeatable)" },
-	{ "resume", 'r', NULL, "continue an interrupted results file without repeating "
+	{ "resume", 0, NULL, "continue an interrupted results file without repeating "
 	  "finished cases" },
-	{ "force", 'f', NULL, "overwrite an interrupted results file" },
+	{ "force", 0, NULL, "overwrite an interrupted results file" },
 	{ "dry-run", 'n', NULL, "check the profile and print the plan (cells, trials, "
 	  "estimated time); run nothing" },
 	{ "plot", 'p', "FILE", "also write this plot at the end (.png, .svg or .txt)" },
@@ -41,7 +41,11 @@ struct args {
 static int handle(int key, const char *arg, int idx, void *ctx)
 {
 	struct args *a = ctx;
-	(void)idx;
+	/* -r is --rows and -f --format elsewhere in ppslab: resume and force are long only */
+	if (!strcmp(opts[idx].name, "resume"))
+		key = 'r';
+	else if (!strcmp(opts[idx].name, "force"))
+		key = 'f';
 	switch (key) {
 	case 'o':
 		a->ro.out = arg;

@@ -29,7 +29,7 @@ static const struct opt_def opts[] = {
 	  "several: a column each" },
 	{ "where", 'w', "AXIS=VALUE,...", "only cases with these values (repeatable)" },
 	{ "format", 'f', "FMT", "text (default), md, csv or html" },
-	{ "show", 's', "WHAT,...", "besides the median: minmax, stdev, n, flags (CSV column)" },
+	{ "show", 0, "WHAT,...", "besides the median: minmax, stdev, n, flags (CSV column)" },
 	{ "decimals", 0, "N", "digits after the point (default: automatic per column)" },
 	{ "title", 't', "TEXT", "caption ('' for none; default: metric, repetitions, fixed "
 	  "axes)" },
