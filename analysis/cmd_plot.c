@@ -36,7 +36,7 @@ static const struct opt_def opts[] = {
 	{ "output", 'o', "FILE", "FILE.png, FILE.svg or FILE.txt (dumb); FILE.gp and FILE.dat "
 	  "beside it (default: terminal)" },
 	{ "plot", 'p', "FILE", "the same as --output, as run, compare and trend name it" },
-	{ "image-size", 0, "WxH", "in pixels (default 900x540, larger with panels), characters for dumb (100x32)" },
+	{ "image-size", 0, "WxH", "in pixels (default 900x540, larger with panels), characters for dumb (the width of $COLUMNS or the terminal, else 100; 32 high)" },
 	{ "size", 0, "WxH", NULL },   /* the older name of --image-size */
 	{ "help", 'h', NULL, "this help" },
 	{ NULL, 0, NULL, NULL },

@@ -82,17 +82,22 @@ void sink_report_interval(FILE *f, const struct sink_report_cfg *c, const struct
 	if (*lines && *lines % REP_HEADER_EVERY == 0)
 		sink_report_header(f, c);
 	(*lines)++;
-	char b1[32], b2[32], p99[24];
+	/* every count with the same thousands separators (one formatter per line) */
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], p99[24];
+	int64_t lost = (int64_t)(a->lost_now - b->lost_now);
 	if (h->count)
 		snprintf(p99, sizeof(p99), "%.1f%s", hist_quantile(h, 0.99) / 1e3, late ? "*" : "");
 	else
 		snprintf(p99, sizeof(p99), "-");
-	fprintf(f, "%8.1f %10s %6llu %7llu %13s %9lld %8llu %7llu %9s\n", (double)cur->t_ns / 1e9,
+	b6[0] = '-';
+	fmt_thousands(lost < 0 ? (uint64_t)-lost : (uint64_t)lost, b6 + 1, sizeof(b6) - 1);
+	fprintf(f, "%8.1f %10s %6s %7s %13s %9s %8s %7s %9s\n", (double)cur->t_ns / 1e9,
 		fmt_thousands(d(a->rx_pkts, b->rx_pkts), b1, sizeof(b1)),
-		(unsigned long long)d(a->err, b->err), (unsigned long long)(ring + ifd),
+		fmt_thousands(d(a->err, b->err), b3, sizeof(b3)),
+		fmt_thousands(ring + ifd, b4, sizeof(b4)),
 		fmt_thousands(d(a->rx_bytes, b->rx_bytes), b2, sizeof(b2)),
-		(long long)(a->lost_now - b->lost_now), (unsigned long long)d(a->reord, b->reord),
-		(unsigned long long)d(a->dup, b->dup), p99);
+		lost < 0 ? b6 : b6 + 1, fmt_thousands(d(a->reord, b->reord), b5, sizeof(b5)),
+		fmt_thousands(d(a->dup, b->dup), b7, sizeof(b7)), p99);
 	fflush(f);
 }
 
@@ -322,16 +327,17 @@ void sink_report_summary(FILE *f, const struct sink_report_cfg *c, struct sink *
 		return;
 	}
 
-	char b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32], n[7][32];
 	fprintf(f, "received %s test frames (%s pps over %.3f s from the first to the last) in "
-		"%.3f s: lost %llu, duplicated %llu, "
-		"reordered %llu; errors %llu, foreign %llu, other %llu; ring drops %llu\n",
+		"%.3f s: lost %s, duplicated %s, reordered %s; errors %s, foreign %s, other %s; "
+		"ring drops %s\n",
 		fmt_thousands(t->rx_pkts, b1, sizeof(b1)),
 		fmt_thousands((uint64_t)(pps + 0.5), b2, sizeof(b2)), (double)active_ns / 1e9,
-		(double)dur_ns / 1e9,
-		(unsigned long long)lost, (unsigned long long)dup, (unsigned long long)reord,
-		(unsigned long long)t->err, (unsigned long long)t->foreign,
-		(unsigned long long)t->other, (unsigned long long)t->ring_drops);
+		(double)dur_ns / 1e9, fmt_thousands(lost, n[0], sizeof(n[0])),
+		fmt_thousands(dup, n[1], sizeof(n[1])), fmt_thousands(reord, n[2], sizeof(n[2])),
+		fmt_thousands(t->err, n[3], sizeof(n[3])), fmt_thousands(t->foreign, n[4], sizeof(n[4])),
+		fmt_thousands(t->other, n[5], sizeof(n[5])),
+		fmt_thousands(t->ring_drops, n[6], sizeof(n[6])));
 	fprintf(f, "loss: %llu lost = %llu never sent (sender's holes) + %llu dropped by the sink's "
 		"ring + %llu dropped by the host before the sink (interface counters) + %llu lost "
 		"in the network\n", (unsigned long long)lost,

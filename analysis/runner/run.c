@@ -20,6 +20,7 @@
 #include "checks.h"
 #include "cli.h"
 #include "clock.h"
+#include "fmt.h"
 #include "log.h"
 #include "proc.h"
 #include "version.h"
@@ -195,12 +196,14 @@ void run_progress(struct runner *r, const struct plan_case *pc, const json_t *c)
 	}
 	const char *st = json_string_value(json_object_get(c, "status"));
 	double fwd = run_pnum(json_object_get(c, "metrics"), "fwd_pps");
+	char fb[32];
 	if (r->tty)
 		fprintf(stderr, "\r%*s\r", 100, "");
 	fprintf(stderr, "case %zu/%zu %s rep %u: %s", r->done, r->total, pc->case_id, pc->rep,
 		st ? st : "interrupted");
 	if (!isnan(fwd))
-		fprintf(stderr, ", forwarded %.0f pps", fwd);
+		fprintf(stderr, ", forwarded %s pps",
+			fmt_thousands((uint64_t)(fwd + 0.5), fb, sizeof(fb)));
 	const char *e = json_string_value(json_object_get(c, "error"));
 	if (e)
 		fprintf(stderr, ": %s", e);
@@ -354,8 +357,10 @@ int run_main(const struct run_opts *o)
 		if (!o->quiet)
 			fprintf(stderr, "measuring the rig's own ceiling...\n");
 		json_object_set_new(r->root, "rig", run_rig_measure(r));
+		char cb[32];
 		if (!o->quiet && r->ceiling_pps > 0)
-			fprintf(stderr, "rig ceiling: %.0f pps\n", r->ceiling_pps);
+			fprintf(stderr, "rig ceiling: %s pps\n",
+				fmt_thousands((uint64_t)(r->ceiling_pps + 0.5), cb, sizeof(cb)));
 	}
 	if ((rc = run_save(r)) != 0) {
 		rc = EX_IOERR;

@@ -349,6 +349,12 @@ grep -q "Evil''); system(''touch PWNED''); print(''\"x y" "$T/e/evil.gp"
 check "plot: single quotes doubled, newline flattened in the .gp" $? "$(grep title "$T/e/evil.gp")"
 msg=$(png_ok "$T/e/evil.png" 900x540); check "plot: evil.png drawn" $? "$msg"
 
+# the dumb plot on a terminal fits $COLUMNS
+for c in 60 132; do
+	w=$(COLUMNS=$c "$B" plot "$D/sweep.json" 2>/dev/null | tr -d '\f' | awk '{ if (length > m) m = length } END {print m + 0}')
+	check "plot to the terminal: fits COLUMNS=$c" "$([ "$w" -le "$c" ] && [ "$w" -ge $((c - 10)) ]; echo $?)" "widest line $w"
+done
+
 # ---- compare ----------------------------------------------------------------------------
 run "compare: a run with itself" 0 "" "$B" compare "$D/sweep.json" "$D/sweep.json" -o "$T/self.json" --fail-on regression,progression
 bad=$(jq '[.rows[] | select(.verdict != "EQUIVALENT" and .verdict != "INCONCLUSIVE")] | length' "$T/self.json")

@@ -100,6 +100,20 @@ result "idle: all 1000 frames, not interrupted" $([ "$v" = "1000,false" ]; echo 
 result "summary rate: first to last test frame, not the sink's lifetime" $? \
 	"$(jq -c '{active_ns, duration_ns, pps, rx_pkts}' <<<"$sum")"
 
+# one number formatter in the live lines: 5,000 frames sent twice over are 5,000
+# duplicates, written with separators in the interval line and the summary as the
+# packets are
+"$S" -i "udp:127.0.0.1:$port" --dport 0 --idle 0.5 --duration 60 >"$tmp/hsink" 2>"$tmp/hsink.err" &
+sp=$!
+ready_wait $sp 30 "$tmp/hsink.err"
+for i in 1 2; do "$B/ppslab-gen" -i "udp:127.0.0.1:$port" --rate 50k --count 5000 >/dev/null 2>&1; done
+wait_for 30 gone $sp
+kill -INT $sp 2>/dev/null
+wait $sp
+awk '$1 ~ /^[0-9]+\.[0-9]$/ && $8 ~ /^[0-9]+(,[0-9][0-9][0-9])+$/ {f = 1} END {exit !f}' "$tmp/hsink" &&
+	grep -q "duplicated 5,000," "$tmp/hsink"
+result "live lines: every count with thousands separators" $? "$(head -5 "$tmp/hsink" | tr '\n' '|')"
+
 # the page that describes the options names no option the sink lacks (the option
 # reference is --help and the man page, which t_man.sh compares)
 . "$(dirname "$0")/docopts.sh"
