@@ -23,7 +23,8 @@ static const struct opt_def opts[] = {
 	{ "force", 0, NULL, "overwrite an interrupted results file" },
 	{ "dry-run", 'n', NULL, "check the profile and print the plan (cells, trials, "
 	  "estimated time); run nothing" },
-	{ "plot", 'p', "FILE", "also write this plot at the end (.png, .svg or .txt)" },
+	{ "plot", 'p', "FILE", "also write this plot at the end (.png, .svg or .txt; default: the "
+	  "profile's output.plot, named after -o when -o is given)" },
 	{ "no-table", 0, NULL, "do not print the table at the end" },
 	{ "quiet", 'q', NULL, "no progress, only errors" },
 	{ "verbose", 'v', NULL, "more diagnostics (repeat for more)" },
