@@ -23,7 +23,7 @@ static const struct opt_def opts[] = {
 	{ "x", 'x', "AXIS", "axis on x (default: the first that varies; load_pps; frame_size)" },
 	{ "y", 'y', "AXIS", "heatmap: axis on y (default: the next that varies)" },
 	{ "by", 'b', "AXIS", "one line (or box) per value of this axis; the axes left over get a panel per value" },
-	{ "metric", 'm', "M[,M...]", "metric(s) from cases[].metrics (default fwd_pps; framesize: "
+	{ "metric", 'm', "M[,M...]", "metric(s) measured per case (default fwd_pps; framesize: "
 	  "ndr_pps, pdr_pps)" },
 	{ "where", 'w', "AXIS=VALUE,...", "fix axes (repeatable): fewer panels" },
 	{ "errors", 'e', "WHAT", "error bars: minmax (median, min–max; default), stdev (mean ± "
