@@ -336,6 +336,14 @@ static const char *failed_check_words(const char *name, size_t len)
 	return NULL;
 }
 
+const char *pv_flag_words(const char *flag, char *buf, size_t len)
+{
+	size_t n = strcspn(flag, ":");
+	const char *w = flag[n] == ':' ? failed_check_words(flag, n) : NULL;
+	snprintf(buf, len, "%s%s", w ? w : "", w ? flag + n : flag);
+	return buf;
+}
+
 int pv_add_reasons(json_t *reasons, const struct res_file *rf, size_t cell, const char *id)
 {
 	char key[128];
@@ -353,10 +361,9 @@ int pv_add_reasons(json_t *reasons, const struct res_file *rf, size_t cell, cons
 			snprintf(key, sizeof(key), "%.*s", (int)(n < sizeof(key) ? n : sizeof(key) - 1), t);
 			json_t *e = json_object_get(reasons, key);
 			if (!e) {
-				const char *w = t[n] == ':' ? failed_check_words(t, n) : NULL;
 				char text[1024];
-				snprintf(text, sizeof(text), "%s%s", w ? w : "", w ? t + n : t);
-				e = json_pack("{s:{},s:s}", "cells", "text", text);
+				e = json_pack("{s:{},s:s}", "cells", "text",
+					      pv_flag_words(t, text, sizeof(text)));
 				if (!e || json_object_set_new(reasons, key, e))
 					return -ENOMEM;
 			}

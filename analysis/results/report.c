@@ -21,6 +21,7 @@
 #include "grid.h"
 #include "model.h"
 #include "names.h"
+#include "pivot.h"
 #include "strlist.h"
 #include "version.h"
 
@@ -400,10 +401,13 @@ static void emit(struct rep *r, struct doc *d)
 				json_t *f;
 				size_t j;
 				fl[0] = 0;
+				char fw[1024];
 				json_array_foreach(json_object_get(c->obj, "flags"), j, f)
-					if (o < sizeof(fl))
+					if (o < sizeof(fl) && json_is_string(f))
 						o += (size_t)snprintf(fl + o, sizeof(fl) - o, "%s%s",
-								      j ? "; " : "", json_string_value(f));
+								      j ? "; " : "",
+								      pv_flag_words(json_string_value(f),
+										    fw, sizeof(fw)));
 				grid_set(gr, (size_t)row, 0, rf->cells[c->cell].key);
 				grid_setf(gr, (size_t)row, 1, "%d", c->rep);
 				grid_set(gr, (size_t)row, 2, c->status ? c->status : "-");

@@ -355,6 +355,16 @@ for c in 60 132; do
 	check "plot to the terminal: fits COLUMNS=$c" "$([ "$w" -le "$c" ] && [ "$w" -ge $((c - 10)) ]; echo $?)" "widest line $w"
 done
 
+# a failed check is named by what failed, in the table's notes and the report's flagged
+# cases alike (a real run whose poll clock lost ticks); the results file keeps the name
+X=$TOP/docs/examples/demo.json
+run "flag words: table of a run with a failed check" 0 "" "$B" table "$X"
+grep -q "poll clock lost ticks: " "$T/out" && ! grep -q "kept time\|cases\[\]" "$T/out"
+check "flag words: the table says 'poll clock lost ticks', no JSON path" $? "$(tail -2 "$T/out")"
+run "flag words: report of it" 0 "" "$B" report "$X" -o "$T/rep-flag" --no-plots
+grep -q "poll clock lost ticks: " "$T/rep-flag/report.md" && ! grep -q "kept time" "$T/rep-flag/report.md"
+check "flag words: the report's flagged cases say what failed" $? "$(grep -n 'poll clock' "$T/rep-flag/report.md" | head -3)"
+
 # ---- compare ----------------------------------------------------------------------------
 run "compare: a run with itself" 0 "" "$B" compare "$D/sweep.json" "$D/sweep.json" -o "$T/self.json" --fail-on regression,progression
 bad=$(jq '[.rows[] | select(.verdict != "EQUIVALENT" and .verdict != "INCONCLUSIVE")] | length' "$T/self.json")
