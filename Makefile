@@ -119,7 +119,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
 
 .SECONDARY:
-.PHONY: all check check-unit check-integ check-stress demo deps install uninstall deb clean bench bench-progs soak
+.PHONY: all check check-unit check-integ check-stress demo deps install uninstall deb clean bench bench-progs soak examples
 all: $(PROGS)
 
 $(B)/.depcheck: scripts/deps.sh
@@ -226,6 +226,10 @@ deps:
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh $(B)/bin
+
+# docs/examples' tables and figures, made again from the shipped results files (no root)
+examples: $(PROGS)
+	@docs/examples/remake.sh $(B)/bin
 
 # The long-run check: 30 minutes of gen → rut → sink (SOAK_SECONDS), exact
 # accounting and flat memory. Root; not part of make check.

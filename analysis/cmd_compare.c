@@ -297,6 +297,15 @@ int cmd_compare(int argc, char **argv)
 	}
 	rc = EX_OK;
 	for (size_t i = 0; i < nc; i++) {
+		/* an empty comparison is no pass: say so, and fail a gate that asked */
+		if (!cs[i]->nrows) {
+			log_warn("%s and %s have no cell in common (%zu cells only in the baseline, "
+				 "%zu only in this run): nothing was compared%s", rf[0]->path,
+				 cs[i]->b->path, cs[i]->n_only_a, cs[i]->n_only_b,
+				 a.fail_on ? " (--fail-on)" : "");
+			if (a.fail_on)
+				rc = 1;
+		}
 		for (int v = ST_REGRESSION; v <= ST_INCONCLUSIVE; v++)
 			if ((a.fail_on & (1u << v)) && cs[i]->counts[v]) {
 				log_err("%zu cell(s) %s in %s (--fail-on)", cs[i]->counts[v],

@@ -23,7 +23,7 @@
 static const struct opt_def opts[] = {
 	{ "netns", 0, "NS", "look the interfaces and tunables up in this network namespace" },
 	{ "iface", 'i', "IF", "describe this interface (repeatable, or IF,IF...)" },
-	{ "compact", 'c', NULL, "one line of JSON instead of indented" },
+	{ "compact", 0, NULL, "one line of JSON instead of indented" },
 	{ "help", 'h', NULL, "this help" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -39,6 +39,8 @@ struct env_args {
 static int env_handle(int key, const char *arg, int idx, void *ctx)
 {
 	struct env_args *a = ctx;
+	if (!strcmp(opts[idx].name, "compact"))   /* long only: -c is --cols elsewhere */
+		key = 'c';
 	switch (key) {
 	case 'i':
 		return strlist_add_csv(&a->ifaces, arg) ? EX_OSERR : 0;

@@ -14,11 +14,11 @@
 #include "opt.h"
 
 static const struct opt_def opts[] = {
-	{ "name", 'n', "NAME", "lab name: namespaces NAME-gen, NAME-rut, NAME-sink (default ppslab)" },
+	{ "name", 0, "NAME", "lab name: namespaces NAME-gen, NAME-rut, NAME-sink (default ppslab)" },
 	{ "no-shield", 0, NULL, "up: leave the kernel stacks of the namespaces on" },
-	{ "queues", 'q', "N", "up: N transmit and receive queues per veth, 1..64 (default: keep, "
+	{ "queues", 0, "N", "up: N transmit and receive queues per veth, 1..64 (default: keep, "
 	  "1 for a new lab); one per sender thread" },
-	{ "senders", 's', "N", "up: N sender namespaces NAME-gen, NAME-gen2, ..., 1..8, behind a "
+	{ "senders", 0, "N", "up: N sender namespaces NAME-gen, NAME-gen2, ..., 1..8, behind a "
 	  "bridge in front of rut0 (default: keep, 1 for a new lab)" },
 	{ "ns", 0, "ROLE", "shield: only this namespace (gen, rut or sink)" },
 	{ "json", 'j', NULL, "status: print JSON" },
@@ -38,6 +38,14 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 {
 	struct args *a = ctx;
 	const char *name = opts[idx].name;
+	/* one meaning per short option across ppslab (docs/analysis.md): -n is --dry-run,
+	 * -q --quiet, -s --set elsewhere, so name, queues and senders are long only */
+	if (!strcmp(name, "name"))
+		key = 'n';
+	else if (!strcmp(name, "queues"))
+		key = 'q';
+	else if (!strcmp(name, "senders"))
+		key = 's';
 	switch (key) {
 	case 'n': a->name = arg; break;
 	case 'j': a->json = 1; break;

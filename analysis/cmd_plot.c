@@ -24,19 +24,20 @@ static const struct opt_def opts[] = {
 	{ "x", 'x', "AXIS", "axis on x (default: the first that varies; load_pps; frame_size)" },
 	{ "y", 'y', "AXIS", "heatmap: axis on y (default: the next that varies)" },
 	{ "by", 'b', "AXIS", "one line (or box) per value of this axis; the axes left over get a panel per value" },
-	{ "metric", 'm', "M[,M...]", "metric(s) from cases[].metrics (default fwd_pps; framesize: "
+	{ "metric", 'm', "M[,M...]", "metric(s) measured per case (default fwd_pps; framesize: "
 	  "ndr_pps, pdr_pps)" },
 	{ "where", 'w', "AXIS=VALUE,...", "fix axes (repeatable): fewer panels" },
 	{ "errors", 'e', "WHAT", "error bars: minmax (median, min–max; default), stdev (mean ± "
 	  "stdev) or none" },
-	{ "link", 'l', "SPEED", "framesize: line rate of 1G, 10G, 100M... (default: the DUT "
+	{ "link", 0, "SPEED", "framesize: line rate of 1G, 10G, 100M... (default: the DUT "
 	  "NIC's speed)" },
 	{ "logx", 0, NULL, "logarithmic x axis (default: when x spans more than two decades)" },
 	{ "logy", 0, NULL, "logarithmic y axis (default: when y spans more than two decades)" },
 	{ "title", 't', "TEXT", "title (default: what is plotted and the fixed axes)" },
 	{ "output", 'o', "FILE", "FILE.png, FILE.svg or FILE.txt (dumb); FILE.gp and FILE.dat "
 	  "beside it (default: terminal)" },
-	{ "image-size", 0, "WxH", "in pixels (default 900x540, larger with panels), characters for dumb (100x32)" },
+	{ "plot", 'p', "FILE", "the same as --output, as run, compare and trend name it" },
+	{ "image-size", 0, "WxH", "in pixels (default 900x540, larger with panels), characters for dumb (the width of $COLUMNS or the terminal, else 100; 32 high)" },
 	{ "size", 0, "WxH", NULL },   /* the older name of --image-size */
 	{ "help", 'h', NULL, "this help" },
 	{ NULL, 0, NULL, NULL },
@@ -45,7 +46,8 @@ static const struct opt_def opts[] = {
 static int handle(int key, const char *arg, int idx, void *ctx)
 {
 	char err[4096];
-	int r = plot_words_set(ctx, opts[idx].name, arg, err, sizeof(err));
+	const char *name = !strcmp(opts[idx].name, "plot") ? "output" : opts[idx].name;
+	int r = plot_words_set(ctx, name, arg, err, sizeof(err));
 	(void)key;
 	if (!r)
 		return 0;

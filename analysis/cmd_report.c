@@ -18,7 +18,7 @@
 
 static const struct opt_def opts[] = {
 	{ "output", 'o', "DIR", "directory for report.md, report.html, plots (default report)" },
-	{ "compare", 'c', "BASE", "add a comparison against this baseline results file" },
+	{ "compare", 0, "BASE", "add a comparison against this baseline results file" },
 	{ "metric", 'm', "M[,M...]", "metrics to tabulate, the first also plotted (default: "
 	  "rates, loss, latency, CPU)" },
 	{ "margin", 'd', "PCT", "comparison margin (default 2%)" },
@@ -38,9 +38,12 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 {
 	struct args *a = ctx;
 	const char *name = opts[idx].name;
+	if (!strcmp(name, "compare")) {   /* long only: -c is --cols elsewhere */
+		a->base = arg;
+		return 0;
+	}
 	switch (key) {
 	case 'o': a->dir = arg; return 0;
-	case 'c': a->base = arg; return 0;
 	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
 	case 'd':
 		if (ana_pct(arg, 1e-6, 50, &a->margin))

@@ -18,12 +18,13 @@ static const struct opt_def opts[] = {
 	  "else results.json)" },
 	{ "set", 's', "KEY=VALUE", "override a profile key or axis, e.g. pollhz=1000,2000 or "
 	  "trial.duration=1s (repeatable)" },
-	{ "resume", 'r', NULL, "continue an interrupted results file without repeating "
+	{ "resume", 0, NULL, "continue an interrupted results file without repeating "
 	  "finished cases" },
-	{ "force", 'f', NULL, "overwrite an interrupted or read-only results file" },
+	{ "force", 0, NULL, "overwrite an interrupted or read-only results file" },
 	{ "dry-run", 'n', NULL, "check the profile and print the plan (cells, trials, "
 	  "estimated time); run nothing" },
-	{ "plot", 'p', "FILE", "also write this plot at the end (.png, .svg or .txt)" },
+	{ "plot", 'p', "FILE", "also write this plot at the end (.png, .svg or .txt; default: the "
+	  "profile's output.plot, named after -o when -o is given)" },
 	{ "no-table", 0, NULL, "do not print the table at the end" },
 	{ "kill-strays", 0, NULL, "stop ppslab tools left running in the lab (e.g. by a run "
 	  "killed with SIGKILL) instead of refusing to start" },
@@ -46,7 +47,11 @@ struct args {
 static int handle(int key, const char *arg, int idx, void *ctx)
 {
 	struct args *a = ctx;
-	(void)idx;
+	/* -r is --rows and -f --format elsewhere in ppslab: resume and force are long only */
+	if (!strcmp(opts[idx].name, "resume"))
+		key = 'r';
+	else if (!strcmp(opts[idx].name, "force"))
+		key = 'f';
 	switch (key) {
 	case 'o':
 		a->ro.out = arg;
@@ -86,13 +91,13 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	case 'h':
 		return HELP_REQUESTED;
 	default:
-		if (key == opt_key(opts, 6))   /* --no-table */
+		if (!strcmp(opts[idx].name, "no-table"))
 			a->ro.no_table = true;
-		else if (key == opt_key(opts, 7))   /* --kill-strays */
+		else if (!strcmp(opts[idx].name, "kill-strays"))
 			a->ro.kill_strays = true;
-		else if (key == opt_key(opts, 10))   /* --retry-failed */
+		else if (!strcmp(opts[idx].name, "retry-failed"))
 			a->ro.retry_failed = true;
-		else if (key == opt_key(opts, 11)) {   /* --max-failed */
+		else if (!strcmp(opts[idx].name, "max-failed")) {
 			char *e;
 			unsigned long n = strtoul(arg, &e, 10);
 			if (!*arg || *e || arg[0] == '-' || n > 1000000)

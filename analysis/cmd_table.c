@@ -25,11 +25,11 @@ static const struct opt_def opts[] = {
 	{ "cols", 'c', "AXIS|SPEC,...", "column axis, or column specs "
 	  "LABEL=[AXIS=VALUE[&...]][:METRIC]" },
 	{ "col", 0, "SPEC", "one column spec (repeatable), e.g. 'blast A=dir=bi:fwd_pps_a'" },
-	{ "metric", 'm', "M[,M...]", "metric(s) from cases[].metrics (default fwd_pps); "
+	{ "metric", 'm', "M[,M...]", "metric(s) measured per case (default fwd_pps); "
 	  "several: a column each" },
 	{ "where", 'w', "AXIS=VALUE,...", "only cases with these values (repeatable)" },
 	{ "format", 'f', "FMT", "text (default), md, csv or html" },
-	{ "show", 's', "WHAT,...", "besides the median: minmax, stdev, n, flags (CSV column)" },
+	{ "show", 0, "WHAT,...", "besides the median: minmax, stdev, n, flags (CSV column)" },
 	{ "decimals", 0, "N", "digits after the point (default: automatic per column)" },
 	{ "title", 't', "TEXT", "caption ('' for none; default: metric, repetitions, fixed "
 	  "axes)" },

@@ -128,7 +128,7 @@ _ppslab_complete1()   # PROG CWORD CUR PREV
 		_ppslab_port "$cur"; return 0 ;;
 	ppslab-rut:-f | ppslab-rut:--rules | ppslab-rut:--check-rules | ppslab-rut:--routes | \
 	ppslab-gen:--replay | ppslab-sink:-E | ppslab-sink:--expect-from | \
-	"ppslab compare:-o" | "ppslab compare:--output" | "ppslab report:-c" | \
+	"ppslab compare:-o" | "ppslab compare:--output" | \
 	"ppslab report:--compare" | "ppslab run:-o" | "ppslab run:--output")
 		_ppslab_files "$cur"; return 0 ;;
 	"ppslab report:-o" | "ppslab report:--output")

@@ -341,11 +341,11 @@ static void report_interval(const struct args *a, struct fwdloop *s, const struc
 		jout_emit(stdout, o);
 		return;
 	}
-	char b1[32], b2[32], b3[32];
-	printf("%8.1f %12s %12s %10llu %12s %6.1f", (double)t_ns / 1e9,
+	char b1[32], b2[32], b3[32], b4[32];
+	printf("%8.1f %12s %12s %10s %12s %6.1f", (double)t_ns / 1e9,
 	       fmt_thousands((uint64_t)(rate_per_s(c->t.rx_pkts, p->t.rx_pkts, dt_ns) + .5), b1, sizeof(b1)),
 	       fmt_thousands((uint64_t)(rate_per_s(c->t.fwd_pkts, p->t.fwd_pkts, dt_ns) + .5), b2, sizeof(b2)),
-	       (unsigned long long)(c->t.drop_pkts - p->t.drop_pkts),
+	       fmt_thousands(c->t.drop_pkts - p->t.drop_pkts, b4, sizeof(b4)),
 	       fmt_thousands(c->t.kernel_drops - p->t.kernel_drops, b3, sizeof(b3)), cpu_pct);
 	if (s->mode == RUT_POLL)
 		printf(" %6llu %5llu", (unsigned long long)ldp(&s->pub.pollhz),

@@ -30,7 +30,7 @@ static struct opt_def opts[] = {
 	{ "threads", 'T', "N", "receive threads, 1..16 (afpacket: a fanout by stream id; xdp: thread i reads queue i; default 1)" },
 	{ "cpus", 0, "LIST", "pin receive thread i to CPU LIST[i mod n] of the n listed, e.g. 0,1" },
 	{ "duration", 't', "DUR", "stop after DUR" },
-	{ "idle", 0, "DUR", "stop after DUR without test frames (default 10s when no --duration)" },
+	{ "idle", 0, "DUR", "stop DUR after the last test frame; the clock starts at the first (default 10s when no --duration)" },
 	{ "warmup", 'w', "DUR", "do not measure test frames within DUR of the first one" },
 	{ "expect", 'e', "N", "frames the sender sent per stream: frames after the last arrival count as lost" },
 	{ "expect-from", 'E', "FILE", "the sender's --json output: frames sent per stream (repeatable)" },
@@ -313,9 +313,11 @@ int main(int argc, char **argv)
 		if (a.idle_ns) {
 			struct sink_totals t;
 			sink_totals(s, &t);
-			/* a worker may stamp a frame after `now` was read: lt > now is not idle */
-			uint64_t lt = t.last_test_ns > t0 ? t.last_test_ns : t0;
-			if (now > lt && now - lt >= a.idle_ns)
+			/* The idle clock starts at the first test frame: a sink started before
+			 * its sender waits for it however long (--duration bounds that).
+			 * A worker may stamp a frame after `now` was read: lt > now is not idle. */
+			uint64_t lt = t.last_test_ns;
+			if (t.first_test_ns && now > lt && now - lt >= a.idle_ns)
 				break;
 		}
 		if (now >= next && ih) {

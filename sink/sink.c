@@ -280,8 +280,13 @@ void sink_process(struct sink_worker *w, const struct port_pkt *pkts, int n,
 	for (int c = 0; c < PKT_CLASS_MAX; c++)
 		if (cls[c])
 			add(&w->ctr.cls[c], cls[c]);
-	if (tests)
+	if (tests) {
+		/* only this worker writes its counters: a plain test-and-set is enough */
+		if (!atomic_load_explicit(&w->ctr.first_test_ns, memory_order_relaxed))
+			atomic_store_explicit(&w->ctr.first_test_ns, now_mono_ns,
+					      memory_order_relaxed);
 		atomic_store_explicit(&w->ctr.last_test_ns, now_mono_ns, memory_order_relaxed);
+	}
 }
 
 static uint64_t ports_drops(struct sink_worker *w, int np)
@@ -405,6 +410,9 @@ void sink_totals(struct sink *s, struct sink_totals *t)
 		uint64_t lt = RD(last_test_ns);
 		if (lt > t->last_test_ns)
 			t->last_test_ns = lt;
+		uint64_t ft = RD(first_test_ns);
+		if (ft && (!t->first_test_ns || ft < t->first_test_ns))
+			t->first_test_ns = ft;
 		for (int cl = 0; cl < PKT_CLASS_MAX; cl++)
 			t->cls[cl] += RD(cls[cl]);
 #undef RD

@@ -82,6 +82,7 @@ struct sink_counters {
 	_Atomic uint64_t ring_drops;    /* the ports' own drops, sampled at each hand-off */
 	_Atomic uint64_t cls[PKT_CLASS_MAX];   /* frames by class; cls[PKT_TEST] = arrivals */
 	_Atomic uint64_t last_test_ns;  /* CLOCK_MONOTONIC of the last test frame */
+	_Atomic uint64_t first_test_ns; /* CLOCK_MONOTONIC of the first test frame; 0 = none yet */
 };
 
 struct sink;
@@ -118,6 +119,7 @@ struct sink {
 struct sink_totals {
 	uint64_t rx_frames, rx_pkts, rx_bytes, lost_now, dup, reord, warmup, before_floor;
 	uint64_t neg_delay, implausible_delay, ring_drops, last_test_ns;
+	uint64_t first_test_ns;   /* earliest over the workers; 0 = no test frame yet */
 	uint64_t err, foreign, other;
 	uint64_t cls[PKT_CLASS_MAX];
 };

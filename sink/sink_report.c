@@ -82,17 +82,22 @@ void sink_report_interval(FILE *f, const struct sink_report_cfg *c, const struct
 	if (*lines && *lines % REP_HEADER_EVERY == 0)
 		sink_report_header(f, c);
 	(*lines)++;
-	char b1[32], b2[32], p99[24];
+	/* every count with the same thousands separators (one formatter per line) */
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], p99[24];
+	int64_t lost = (int64_t)(a->lost_now - b->lost_now);
 	if (h->count)
 		snprintf(p99, sizeof(p99), "%.1f%s", hist_quantile(h, 0.99) / 1e3, late ? "*" : "");
 	else
 		snprintf(p99, sizeof(p99), "-");
-	fprintf(f, "%8.1f %10s %6llu %7llu %13s %9lld %8llu %7llu %9s\n", (double)cur->t_ns / 1e9,
+	b6[0] = '-';
+	fmt_thousands(lost < 0 ? (uint64_t)-lost : (uint64_t)lost, b6 + 1, sizeof(b6) - 1);
+	fprintf(f, "%8.1f %10s %6s %7s %13s %9s %8s %7s %9s\n", (double)cur->t_ns / 1e9,
 		fmt_thousands(d(a->rx_pkts, b->rx_pkts), b1, sizeof(b1)),
-		(unsigned long long)d(a->err, b->err), (unsigned long long)(ring + ifd),
+		fmt_thousands(d(a->err, b->err), b3, sizeof(b3)),
+		fmt_thousands(ring + ifd, b4, sizeof(b4)),
 		fmt_thousands(d(a->rx_bytes, b->rx_bytes), b2, sizeof(b2)),
-		(long long)(a->lost_now - b->lost_now), (unsigned long long)d(a->reord, b->reord),
-		(unsigned long long)d(a->dup, b->dup), p99);
+		lost < 0 ? b6 : b6 + 1, fmt_thousands(d(a->reord, b->reord), b5, sizeof(b5)),
+		fmt_thousands(d(a->dup, b->dup), b7, sizeof(b7)), p99);
 	fflush(f);
 }
 
@@ -219,7 +224,12 @@ void sink_report_summary(FILE *f, const struct sink_report_cfg *c, struct sink *
 	struct loss_split ls;
 	sink_report_loss_attribute(lost, holes, t->ring_drops, if_drops, &ls);
 	bool delay_valid = !t->neg_delay && !t->implausible_delay;
-	double pps = dur_ns ? (double)t->rx_pkts * 1e9 / (double)dur_ns : 0;
+	/* The rate is the traffic's, from the first to the last test frame, not the sink's
+	 * lifetime (which includes the wait before the sender starts and the idle time). */
+	uint64_t active_ns = t->first_test_ns && t->last_test_ns > t->first_test_ns
+			     ? t->last_test_ns - t->first_test_ns : 0;
+	uint64_t arrived = t->cls[PKT_TEST];
+	double pps = active_ns && arrived > 1 ? (double)(arrived - 1) * 1e9 / (double)active_ns : 0;
 
 	if (c->json) {
 		json_t *o = jout_obj("sink", "summary");
@@ -251,6 +261,7 @@ void sink_report_summary(FILE *f, const struct sink_report_cfg *c, struct sink *
 		jset_u64(o, "host_dropped_pkts", ls.host_dropped_pkts);
 		jset_u64(o, "network_lost_pkts", ls.network_lost_pkts);
 		jset_u64(o, "duration_ns", dur_ns);
+		jset_u64(o, "active_ns", active_ns);
 		jset_f(o, "pps", pps);
 		if (c->expect_all)
 			jset_u64(o, "expect", c->expect_all);
@@ -316,14 +327,17 @@ void sink_report_summary(FILE *f, const struct sink_report_cfg *c, struct sink *
 		return;
 	}
 
-	char b1[32], b2[32], b3[32];
-	fprintf(f, "received %s test frames (%s pps) in %.3f s: lost %llu, duplicated %llu, "
-		"reordered %llu; errors %llu, foreign %llu, other %llu; ring drops %llu\n",
+	char b1[32], b2[32], b3[32], n[7][32];
+	fprintf(f, "received %s test frames (%s pps over %.3f s from the first to the last) in "
+		"%.3f s: lost %s, duplicated %s, reordered %s; errors %s, foreign %s, other %s; "
+		"ring drops %s\n",
 		fmt_thousands(t->rx_pkts, b1, sizeof(b1)),
-		fmt_thousands((uint64_t)(pps + 0.5), b2, sizeof(b2)), (double)dur_ns / 1e9,
-		(unsigned long long)lost, (unsigned long long)dup, (unsigned long long)reord,
-		(unsigned long long)t->err, (unsigned long long)t->foreign,
-		(unsigned long long)t->other, (unsigned long long)t->ring_drops);
+		fmt_thousands((uint64_t)(pps + 0.5), b2, sizeof(b2)), (double)active_ns / 1e9,
+		(double)dur_ns / 1e9, fmt_thousands(lost, n[0], sizeof(n[0])),
+		fmt_thousands(dup, n[1], sizeof(n[1])), fmt_thousands(reord, n[2], sizeof(n[2])),
+		fmt_thousands(t->err, n[3], sizeof(n[3])), fmt_thousands(t->foreign, n[4], sizeof(n[4])),
+		fmt_thousands(t->other, n[5], sizeof(n[5])),
+		fmt_thousands(t->ring_drops, n[6], sizeof(n[6])));
 	fprintf(f, "loss: %llu lost = %llu never sent (sender's holes) + %llu dropped by the sink's "
 		"ring + %llu dropped by the host before the sink (interface counters) + %llu lost "
 		"in the network\n", (unsigned long long)lost,

@@ -128,11 +128,28 @@ static int any_nonpositive(const double *v, size_t n)
 	return 0;
 }
 
+/* exp(mean(ln v)): the location the verdict's ratio compares; NaN for none or a value
+ * that is not positive */
+static double gmean(const double *v, size_t n)
+{
+	double s = 0;
+	if (!n)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return NAN;
+		s += log(v[i]);
+	}
+	return exp(s / (double)n);
+}
+
 static void compute_row(struct cmp *c, struct cmp_row *r, const double *va,
 			const double *vb)
 {
 	size_t m = r->sa.s.n, n = r->sb.s.n;
 	r->p_adj = NAN;
+	r->gmean_a = gmean(va, m);
+	r->gmean_b = gmean(vb, n);
 	st_csit_delta(r->sa.s.mean, r->sa.s.pstdev, r->sb.s.mean, r->sb.s.pstdev,
 		      &r->csit_delta_pct, &r->csit_sdelta_pct);
 	r->verdict = ST_INCONCLUSIVE;
@@ -140,7 +157,7 @@ static void compute_row(struct cmp *c, struct cmp_row *r, const double *va,
 				  .t_crit = NAN, .t_stat = NAN, .ratio = NAN, .ci_lo = NAN,
 				  .ci_hi = NAN, .p = NAN };
 	if (!m || !n) {
-		r->note = !m ? "no value in A" : "no value in B";
+		r->note = !m ? "no value in the baseline" : "no value in this run";
 		return;
 	}
 	if (all_zero(va, m) && all_zero(vb, n)) {
@@ -156,7 +173,8 @@ static void compute_row(struct cmp *c, struct cmp_row *r, const double *va,
 	}
 	int rc = st_welch_log(va, m, vb, n, c->floor, &r->w);
 	if (rc) {
-		r->note = m < 2 ? "single repetition in A" : "single repetition in B";
+		r->note = m < 2 ? "single repetition in the baseline"
+			      : "single repetition in this run";
 		return;
 	}
 	r->verdict = st_verdict(r->w.ratio, r->w.ci_lo, r->w.ci_hi, c->margin,
@@ -485,6 +503,8 @@ json_t *cmp_json(struct cmp *const *cs, size_t n)
 			json_object_set_new(e, "n_b", json_integer((json_int_t)r->sb.s.n));
 			jnum(e, "median_a", r->sa.s.median);
 			jnum(e, "median_b", r->sb.s.median);
+			jnum(e, "gmean_a", r->gmean_a);
+			jnum(e, "gmean_b", r->gmean_b);
 			jnum(e, "ratio", r->w.ratio);
 			jnum(e, "ci_lo", r->w.ci_lo);
 			jnum(e, "ci_hi", r->w.ci_hi);
@@ -537,7 +557,7 @@ static char *fmt_p(double p, char *buf, size_t len)
 	return buf;
 }
 
-/* Decimals for a metric's medians across both files. */
+/* Decimals for a metric's geometric means across both files. */
 static int metric_decimals(const struct cmp *c, const char *metric)
 {
 	double maxabs = 0;
@@ -546,7 +566,7 @@ static int metric_decimals(const struct cmp *c, const char *metric)
 		const struct cmp_row *r = &c->rows[i];
 		if (strcmp(r->metric, metric))
 			continue;
-		double v[] = { r->sa.s.median, r->sb.s.median };
+		double v[] = { r->gmean_a, r->gmean_b };
 		for (size_t k = 0; k < 2; k++)
 			if (isfinite(v[k])) {
 				maxabs = fmax(maxabs, fabs(v[k]));
@@ -556,15 +576,36 @@ static int metric_decimals(const struct cmp *c, const char *metric)
 	return grid_decimals(maxabs, integral);
 }
 
+/* A verdict's colour on an HTML page: red a regression, green a progression, amber a
+ * small change, grey an inconclusive one; text keeps no colour. */
+static const char *verdict_style(const char *text)
+{
+	static const struct { const char *v, *style; } tab[] = {
+		{ "REGRESSION", "color:#b00020;font-weight:bold" },
+		{ "PROGRESSION", "color:#1b7f2a;font-weight:bold" },
+		{ "SMALL_CHANGE", "color:#9a6700" },
+		{ "INCONCLUSIVE", "color:#666" },
+		{ "EQUIVALENT", "color:#1f4e8c" },
+	};
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (!strncmp(text, tab[i].v, strlen(tab[i].v)))
+			return tab[i].style;
+	return NULL;
+}
+
 struct grid *cmp_grid(const struct cmp *c, enum grid_fmt fmt)
 {
-	static const char *const head[] = { "cell", "metric", "n A", "n B", "A median",
-					    "B median", "B/A", "95% CI", "p adj", "Δ ± σΔ (CSIT)",
-					    "verdict" };
+	/* The values shown are what the verdict compares: the ratio is of the geometric
+	 * means (Welch t on log values), so the columns beside it are those, not medians,
+	 * which may even differ in direction. The CSIT Δ compares arithmetic means, and
+	 * says so. */
+	static const char *const head[] = { "cell", "metric", "n", "baseline", "this run",
+					    "this/baseline", "95% CI", "p adj",
+					    "Δ of means (CSIT)", "verdict" };
 	static const char *const head_csv[] = { "cell", "metric", "n_a", "n_b", "median_a",
 						"median_b", "ratio", "ci_lo", "ci_hi", "p", "p_adj",
 						"csit_delta_pct", "csit_sdelta_pct", "verdict",
-						"note" };
+						"note", "gmean_a", "gmean_b" };
 	int csv = fmt == GRID_CSV;
 	size_t nc = csv ? sizeof(head_csv) / sizeof(head_csv[0]) : sizeof(head) / sizeof(head[0]);
 	struct grid *g = grid_new(nc);
@@ -572,6 +613,7 @@ struct grid *cmp_grid(const struct cmp *c, enum grid_fmt fmt)
 		grid_free(g);
 		return NULL;
 	}
+	g->html_style = verdict_style;
 	for (size_t i = 0; i < nc; i++) {
 		grid_set(g, 0, i, csv ? head_csv[i] : head[i]);
 		g->align[i] = i >= 2 && i + 1 < nc ? 'r' : 'l';
@@ -598,15 +640,16 @@ struct grid *cmp_grid(const struct cmp *c, enum grid_fmt fmt)
 				grid_set(g, R, k++, pv_raw(v[j], a, sizeof(a)));
 			grid_set(g, R, k++, st_verdict_name(r->verdict));
 			grid_set(g, R, k++, r->note ? r->note : "");
+			grid_set(g, R, k++, pv_raw(r->gmean_a, a, sizeof(a)));
+			grid_set(g, R, k++, pv_raw(r->gmean_b, a, sizeof(a)));
 			continue;
 		}
 		int d = metric_decimals(c, r->metric);
 		grid_setf(g, R, k++, "%s%s", key, r->flagged ? "*" : "");
 		grid_set(g, R, k++, r->metric);
-		grid_setf(g, R, k++, "%zu", r->sa.s.n);
-		grid_setf(g, R, k++, "%zu", r->sb.s.n);
-		grid_set(g, R, k++, grid_num(r->sa.s.median, d, a, sizeof(a)));
-		grid_set(g, R, k++, grid_num(r->sb.s.median, d, a, sizeof(a)));
+		grid_setf(g, R, k++, "%zu/%zu", r->sa.s.n, r->sb.s.n);
+		grid_set(g, R, k++, isfinite(r->gmean_a) ? grid_num(r->gmean_a, d, a, sizeof(a)) : "-");
+		grid_set(g, R, k++, isfinite(r->gmean_b) ? grid_num(r->gmean_b, d, a, sizeof(a)) : "-");
 		grid_set(g, R, k++, isfinite(r->w.ratio) ? (snprintf(t, sizeof(t), "%.3f",
 								     r->w.ratio), t) : "-");
 		if (isfinite(r->w.ci_lo))
@@ -657,8 +700,14 @@ struct grid *cmp_env_grid(const struct res_file *const *files, size_t n)
 	}
 	char names[MAXFILES][300];
 	for (size_t i = 0; i < n; i++) {
-		snprintf(names[i], sizeof(names[i]), "%c: %s", (int)('A' + i),
-			 base_name(files[i]->path));
+		if (n == 1)   /* a report's own environment: the run it is about */
+			snprintf(names[i], sizeof(names[i]), "this run: %s", base_name(files[i]->path));
+		else if (i == 0 || n == 2)
+			snprintf(names[i], sizeof(names[i]), "%s: %s", i ? "this run" : "baseline",
+				 base_name(files[i]->path));
+		else
+			snprintf(names[i], sizeof(names[i]), "run %zu: %s", i,
+				 base_name(files[i]->path));
 		grid_set(g, 0, i + 1, names[i]);
 	}
 	char buf[MAXFILES][512];
@@ -759,9 +808,11 @@ void cmp_print(FILE *f, const struct cmp *c, enum grid_fmt fmt)
 {
 	int md = fmt == GRID_MD, html = fmt == GRID_HTML;
 	char line[1024];
-	snprintf(line, sizeof(line), "B/A: %s vs %s. Welch t on log values, 95%% interval of the "
-		 "ratio; margin ±%g%%; variance floor %g%%; Benjamini-Hochberg per metric "
-		 "(α %g).", base_name(c->b->path), base_name(c->a->path), c->margin * 100,
+	snprintf(line, sizeof(line), "This run, %s, against the baseline, %s. baseline and "
+		 "this run: geometric means of the repetitions; this/baseline: their ratio, "
+		 "with its 95%% interval (Welch t on log values), which the verdict reads; "
+		 "margin ±%g%%; variance floor %g%%; Benjamini-Hochberg per metric (α %g).",
+		 base_name(c->b->path), base_name(c->a->path), c->margin * 100,
 		 c->floor * 100, c->alpha);
 	if (html) {
 		fputs("<p>", f);
@@ -770,9 +821,12 @@ void cmp_print(FILE *f, const struct cmp *c, enum grid_fmt fmt)
 	} else {
 		fprintf(f, "%s\n\n", line);
 	}
-	struct grid *g = cmp_grid(c, fmt);
+	struct grid *g = c->nrows ? cmp_grid(c, fmt) : NULL;
 	if (g)
 		grid_print(f, g, fmt);
+	else if (!c->nrows)
+		fprintf(f, html ? "<p><b>No cell in common: nothing was compared.</b></p>\n"
+			: "No cell in common: nothing was compared.\n");
 	grid_free(g);
 	int flagged = 0;
 	for (size_t i = 0; i < c->nrows; i++)
@@ -785,7 +839,8 @@ void cmp_print(FILE *f, const struct cmp *c, enum grid_fmt fmt)
 		const struct res_file *rf = side ? c->b : c->a;
 		if (!n)
 			continue;
-		fprintf(f, html ? "<p>Only in %s (%zu cells): " : "\nOnly in %s (%zu cells): ",
+		fprintf(f, html ? "<p>Only in %s, %s (%zu cells): "
+			: "\nOnly in %s, %s (%zu cells): ", side ? "this run" : "the baseline",
 			base_name(rf->path), n);
 		for (size_t i = 0; i < n; i++) {
 			const char *k = rf->cells[side ? c->only_b[i] : c->only_a[i]].key;
@@ -828,7 +883,12 @@ int cmp_plot(struct cmp *const *cs, size_t n, const char *metric, const struct p
 							   "name", NULL));
 		const char *ver = json_string_value(res_get(rf->root, "environment", "dut", "os",
 							    "version", NULL));
-		snprintf(setn[s], sizeof(setn[s]), "%c: %s%s%s%s%s", (int)('A' + s),
+		char who[32];
+		if (s == 0 || nsets == 2)
+			snprintf(who, sizeof(who), "%s", s ? "this run" : "baseline");
+		else
+			snprintf(who, sizeof(who), "run %zu", s);
+		snprintf(setn[s], sizeof(setn[s]), "%s: %s%s%s%s%s", who,
 			 base_name(rf->path), os ? " (" : "", os ? os : "", ver ? " " : "",
 			 ver ? ver : "");
 		if (os)
@@ -910,9 +970,9 @@ int cmp_plot(struct cmp *const *cs, size_t n, const char *metric, const struct p
 	for (size_t x = 0; x < c0->a->naxes && xo < sizeof(xl); x++)
 		xo += (size_t)snprintf(xl + xo, sizeof(xl) - xo, "%s%s", xo ? "/" : "",
 				       c0->a->axes[x].name);
-	snprintf(title, sizeof(title), "%s: %s vs %s (mean ± stdev; * = regression or "
-		 "progression)", metric, n > 1 ? "candidates" : base_name(cs[0]->b->path),
-		 base_name(c0->a->path));
+	snprintf(title, sizeof(title), "%s: %s against the baseline %s (mean ± stdev; * = "
+		 "regression or progression)", metric,
+		 n > 1 ? "the runs" : base_name(cs[0]->b->path), base_name(c0->a->path));
 	char notes[6][512];
 	const char *np[6];
 	size_t nn = plot_flag_notes(reasons, nflagged, "hatched bars", notes, 6);

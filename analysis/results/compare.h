@@ -52,6 +52,7 @@ struct cmp_row {
 	struct st_welch w;
 	double p_adj;
 	double csit_delta_pct, csit_sdelta_pct;
+	double gmean_a, gmean_b;       /* geometric means, what ratio compares; NaN if none */
 	enum st_verdict verdict;
 	const char *note;              /* why, when not obvious; or NULL */
 	int flagged;                   /* flagged repetitions on either side */

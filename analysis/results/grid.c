@@ -238,7 +238,9 @@ static void print_html(FILE *f, const struct grid *g)
 		fputs("<tr>", f);
 		for (size_t c = 0; c < g->ncols; c++) {
 			const char *tag = r == 0 ? "th" : "td";
-			fprintf(f, "<%s%s>", tag, g->align[c] == 'r' ? " class=\"r\"" : "");
+			const char *st = r && g->html_style ? g->html_style(grid_get(g, r, c)) : NULL;
+			fprintf(f, "<%s%s%s%s%s>", tag, g->align[c] == 'r' ? " class=\"r\"" : "",
+				st ? " style=\"" : "", st ? st : "", st ? "\"" : "");
 			grid_html_escape(f, grid_get(g, r, c));
 			fprintf(f, "</%s>", tag);
 		}

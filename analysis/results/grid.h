@@ -17,6 +17,9 @@ struct grid {
 	size_t ncols, nrows, cap;
 	char **cell;          /* nrows × ncols; NULL prints as empty */
 	char *align;          /* per column: 'l' or 'r' */
+	/* HTML only: an inline style for a body cell by its text (compare colours its
+	 * verdicts), or NULL for none; NULL by default */
+	const char *(*html_style)(const char *text);
 };
 
 /* A grid with ncols columns, all left-aligned, and no rows. NULL on ENOMEM. */

@@ -407,6 +407,39 @@ static size_t varying_axes(const struct res_file *rf, const struct res_sel *wher
 	return k;
 }
 
+/* A flag is "CHECK: detail", CHECK the name of the consistency check that failed, which
+ * names what should hold ("poll clock kept time"). A reader of a table or figure is told
+ * what went wrong instead, so that a failure never reads as a pass; the results file
+ * keeps the check's name. Unknown names (newer checks, other flags) stay as they are. */
+static const char *failed_check_words(const char *name, size_t len)
+{
+	static const struct { const char *check, *failed; } tab[] = {
+		{ "offered load", "offered load missed its target" },
+		{ "sent = received + lost", "frames unaccounted for (sent ≠ received + lost)" },
+		{ "sink clean", "sink dropped or damaged frames" },
+		{ "sinks saw the traffic", "a sink saw too little of the traffic" },
+		{ "forwarder adds up", "forwarder's counters do not add up" },
+		{ "forwarder vs sink", "sink counted more than the forwarder forwarded" },
+		{ "ruleset executed", "firewall rules did not run" },
+		{ "components ok", "a tool failed" },
+		{ "forwarded <= offered", "forwarded more than offered" },
+		{ "fwd_pps method", "forwarding rate not from the interfaces' counters" },
+		{ "poll clock kept time", "poll clock lost ticks" },
+	};
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (strlen(tab[i].check) == len && !strncmp(name, tab[i].check, len))
+			return tab[i].failed;
+	return NULL;
+}
+
+const char *pv_flag_words(const char *flag, char *buf, size_t len)
+{
+	size_t n = strcspn(flag, ":");
+	const char *w = flag[n] == ':' ? failed_check_words(flag, n) : NULL;
+	snprintf(buf, len, "%s%s", w ? w : "", w ? flag + n : flag);
+	return buf;
+}
+
 int pv_add_reasons(json_t *reasons, const struct res_file *rf, size_t cell, const char *id)
 {
 	char key[128];
@@ -424,9 +457,11 @@ int pv_add_reasons(json_t *reasons, const struct res_file *rf, size_t cell, cons
 			snprintf(key, sizeof(key), "%.*s", (int)(n < sizeof(key) ? n : sizeof(key) - 1), t);
 			json_t *e = json_object_get(reasons, key);
 			if (!e) {
-				char safe[400];   /* a tool's text: no control character shown raw */
+				char text[1024], safe[1024];   /* a tool's text: no control
+								* character shown raw */
 				e = json_pack("{s:{},s:s}", "cells", "text",
-					      res_text_safe(t, safe, sizeof(safe)));
+					      res_text_safe(pv_flag_words(t, text, sizeof(text)),
+							    safe, sizeof(safe)));
 				if (!e || json_object_set_new(reasons, key, e))
 					return -ENOMEM;
 			}
@@ -1094,7 +1129,7 @@ void pv_print(FILE *f, const struct pivot *pv, enum grid_fmt fmt, const char *ti
 	}
 	if (pv->flagged_cells) {
 		const char *note = "* includes flagged repetitions (a consistency check failed "
-				   "or the offered load missed its target; see cases[].flags)";
+				   "or the offered load missed its target; below, which)";
 		if (fmt == GRID_HTML) {
 			fputs("<p>", f);
 			grid_html_escape(f, note);

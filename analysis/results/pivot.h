@@ -120,6 +120,9 @@ void pv_print(FILE *f, const struct pivot *pv, enum grid_fmt fmt, const char *ti
  * cases[].flags before its first ':'), {"cells": {ID: true}, "text": its first text}, the
  * cell named id. Failed cases are left out. 0 or -ENOMEM. */
 int pv_add_reasons(json_t *reasons, const struct res_file *rf, size_t cell, const char *id);
+/* A flag as a person reads it: "CHECK: detail" with the failed check named by what went
+ * wrong ("poll clock lost ticks: ...", not "poll clock kept time: ..."); into buf. */
+const char *pv_flag_words(const char *flag, char *buf, size_t len);
 
 /* A table asked for in the words of `ppslab table`'s options, as the command and
  * `ppslab run` (its profile's output.table) both give them. PV_WORDS_INIT, then

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -323,6 +324,22 @@ size_t plot_wrap(const char *s, size_t cols, char (*out)[512], size_t max)
 	return nl;
 }
 
+/* A dumb (text) plot's width in characters: to fit $COLUMNS when set, else the
+ * terminal's width when the plot goes to one, else 100. gnuplot's dumb terminal writes
+ * a line one character wider than its size, hence the - 1. */
+static int dumb_width(const struct plot_out *o)
+{
+	const char *c = getenv("COLUMNS");
+	uint64_t v;
+	if (c && *c && !num_u64(c, 40, 500, &v))
+		return (int)v - 1;
+	struct winsize ws;
+	if (!o->path && isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
+	    ws.ws_col >= 40)
+		return (ws.ws_col > 500 ? 500 : ws.ws_col) - 1;
+	return 100;
+}
+
 void plot_gp_begin(struct files *fs, const struct plot_out *o, size_t np,
 		   struct frame *fr, const char *source)
 {
@@ -336,7 +353,7 @@ void plot_gp_begin(struct files *fs, const struct plot_out *o, size_t np,
 		cols++;
 	int w = o->width, h = o->height;
 	if (!w) {
-		w = fr->dumb ? 100 : fr->np == 1 ? 900 : cols <= 2 ? 1000 : 1200;
+		w = fr->dumb ? dumb_width(o) : fr->np == 1 ? 900 : cols <= 2 ? 1000 : 1200;
 		if (!fr->dumb && fr->np == 2)
 			cols = 2;
 	}

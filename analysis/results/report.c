@@ -24,6 +24,7 @@
 #include "jout.h"
 #include "model.h"
 #include "names.h"
+#include "pivot.h"
 #include "safefile.h"
 #include "strlist.h"
 #include "version.h"
@@ -329,7 +330,10 @@ static void headline(struct rep *r, struct doc *d, size_t nflag, size_t nfail)
 					o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%zu %s", o ? ", " : "",
 							      r->cmp->counts[v],
 							      st_verdict_name((enum st_verdict)v));
-			report_kv(d, "Against the baseline", "%s", *buf ? buf : "no common cells");
+			const char *bn = strrchr(r->o->base->path, '/');
+			bn = bn ? bn + 1 : r->o->base->path;
+			report_kv(d, "Against the baseline", "%s: %s", bn,
+				  *buf ? buf : "no cell in common, nothing compared");
 		} else {
 			report_kv(d, "Against the baseline", "no comparison: %s", r->cmp_err);
 		}
@@ -691,10 +695,13 @@ static void emit(struct rep *r, struct doc *d)
 				json_t *f;
 				size_t j;
 				fl[0] = 0;
+				char fw[1024];
 				json_array_foreach(json_object_get(c->obj, "flags"), j, f)
-					if (o < sizeof(fl))
+					if (o < sizeof(fl) && json_is_string(f))
 						o += (size_t)snprintf(fl + o, sizeof(fl) - o, "%s%s",
-								      j ? "; " : "", json_string_value(f));
+								      j ? "; " : "",
+								      pv_flag_words(json_string_value(f),
+										    fw, sizeof(fw)));
 				grid_set(gr, (size_t)row, 0, rf->cells[c->cell].key);
 				grid_setf(gr, (size_t)row, 1, "%d", c->rep);
 				grid_set(gr, (size_t)row, 2, c->status ? c->status : "-");
@@ -707,7 +714,8 @@ static void emit(struct rep *r, struct doc *d)
 	if (r->o->base) {
 		const struct res_file *base = r->o->base;
 		const char *bs = strrchr(base->path, '/');
-		snprintf(buf, sizeof(buf), "Comparison with %s", bs ? bs + 1 : base->path);
+		snprintf(buf, sizeof(buf), "This run against the baseline %s",
+			 bs ? bs + 1 : base->path);
 		report_h(d, 2, "comparison", buf);
 		const struct res_file *two[] = { base, rf };
 		report_grid(d, cmp_env_grid(two, 2));

@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "lab.h"
+#include "fmt.h"
 #include "log.h"
 #include "proc.h"
 #include "safefile.h"
@@ -219,12 +220,14 @@ void run_progress(struct runner *r, const struct plan_case *pc, const json_t *c)
 	}
 	const char *st = json_string_value(json_object_get(c, "status"));
 	double fwd = run_pnum(json_object_get(c, "metrics"), "fwd_pps");
+	char fb[32];
 	if (r->tty)
 		fprintf(stderr, "\r%*s\r", 100, "");
 	fprintf(stderr, "case %zu/%zu %s rep %u: %s", r->done, r->total, pc->case_id, pc->rep,
 		st ? st : "interrupted");
 	if (!isnan(fwd))
-		fprintf(stderr, ", forwarded %.0f pps", fwd);
+		fprintf(stderr, ", forwarded %s pps",
+			fmt_thousands((uint64_t)(fwd + 0.5), fb, sizeof(fb)));
 	const char *e = json_string_value(json_object_get(c, "error"));
 	if (e)
 		fprintf(stderr, ": %s", e);
@@ -573,8 +576,10 @@ int run_main(const struct run_opts *o)
 		if (!o->quiet)
 			fprintf(stderr, "measuring the rig's own ceiling...\n");
 		json_object_set_new(r->root, "rig", run_rig_measure(r));
+		char cb[32];
 		if (!o->quiet && r->ceiling_pps > 0)
-			fprintf(stderr, "rig ceiling: %.0f pps\n", r->ceiling_pps);
+			fprintf(stderr, "rig ceiling: %s pps\n",
+				fmt_thousands((uint64_t)(r->ceiling_pps + 0.5), cb, sizeof(cb)));
 	}
 	if ((rc = run_save(r)) != 0) {
 		rc = EX_IOERR;
@@ -620,6 +625,7 @@ int run_main(const struct run_opts *o)
 			r->case_s_n++;
 		}
 		run_progress(r, pc, c);
+		run_env_after_setup(r);
 		if (run_save(r)) {
 			rc = EX_IOERR;
 			break;

@@ -188,6 +188,28 @@ json_t *run_external_env(struct runner *r, bool say)
 	return rutenv_collect(&r->rut_box, p->topo.rut.iface, names, n);
 }
 
+/* An external router's environment read at the start is its state before the setup
+ * hook (net.ipv4.ip_forward 0 on a router that then forwarded). Once the first case has
+ * run the hook, it is read again: environment.dut is then the state the run measured,
+ * and environment.dut_before_setup the state found. Once per results file (a resumed
+ * run that has it keeps it). */
+void run_env_after_setup(struct runner *r)
+{
+	json_t *env = json_object_get(r->root, "environment");
+	if (r->p->router.kind != PR_EXTERNAL || !r->p->router.setup_hook || !env ||
+	    json_object_get(env, "dut_before_setup"))
+		return;
+	json_t *before = json_object_get(env, "dut"), *after = run_external_env(r, false);
+	if (!after)
+		return;
+	if (!json_object_get(after, "router"))
+		json_object_set_new(after, "router", json_string("external"));
+	json_object_set_new(after, "read", json_string("after the setup hook"));
+	if (before)
+		json_object_set(env, "dut_before_setup", before);
+	json_object_set_new(env, "dut", after);
+}
+
 /* What a case records of the router it ran on, read after the last reboot: its OS,
  * boot identity and tunables (the swept names among them). */
 json_t *run_router_env_brief(const json_t *env)

@@ -65,6 +65,7 @@ void run_rut_ifaces(const struct profile *p, char *in, char *out, size_t len);
 /* An external router's environment, read without ppslab on it (rutenv.h); say: log
  * what is read. */
 json_t *run_external_env(struct runner *r, bool say);
+void run_env_after_setup(struct runner *r);
 /* What a case records of the router it ran on: OS, boot identity, tunables. */
 json_t *run_router_env_brief(const json_t *env);
 /* Every sender's and sink's clock against ours, and the bound on their difference. */

@@ -92,6 +92,34 @@ static const char *word(struct runner *r, const json_t *o, const char *key, char
 	       : NULL;
 }
 
+/* Where the plot goes: --plot; else the profile's output.plot.output when the results go
+ * to the profile's own output.results; else (-o elsewhere) beside the results file and
+ * named after it, with the profile's plot type, so that a second run with -o never
+ * writes over the plot of the first (README: `run demo` then `run demo ... -o sweep.json`
+ * makes demo-out/demo.png and sweep.png). NULL when there is no plot to write. */
+static const char *plot_path(struct runner *r, const char *prof_plot, char *buf, size_t len)
+{
+	if (r->o->plot)
+		return r->o->plot;
+	if (!prof_plot)
+		return NULL;
+	if (!r->o->out || (r->p->results && !strcmp(r->o->out, r->p->results)))
+		return prof_plot;
+	const char *ext = strrchr(prof_plot, '.'), *slash = strrchr(r->out, '/');
+	const char *dot = strrchr(r->out, '.');
+	size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - r->out) : strlen(r->out);
+	if (!ext || strchr(ext, '/'))
+		ext = ".png";
+	if (stem + strlen(ext) + sizeof("-plot") > len) {
+		log_err("%s: too long a name to put the plot beside it: give --plot", r->out);
+		return NULL;
+	}
+	snprintf(buf, len, "%.*s%s", (int)stem, r->out, ext);
+	if (!strcmp(buf, r->out))   /* -o x.png: never the results file itself */
+		snprintf(buf, len, "%.*s-plot%s", (int)stem, r->out, ext);
+	return buf;
+}
+
 void run_print_table_plot(struct runner *r)
 {
 	char wbuf[2][512], err[4096];
@@ -123,8 +151,9 @@ void run_print_table_plot(struct runner *r)
 		if (rc && rc != -EIO && err[0])   /* a closed stdout has nobody to tell */
 			log_err("%s", err);
 	}
-	const char *plotfile = r->o->plot ? r->o->plot
-			     : json_string_value(json_object_get(plot, "output"));
+	char pbuf[4096];
+	const char *plotfile = plot_path(r, json_string_value(json_object_get(plot, "output")),
+					 pbuf, sizeof(pbuf));
 	if (plotfile) {
 		char *b = wbuf[1];
 		size_t l = sizeof(wbuf[1]);

@@ -1,20 +1,28 @@
-# Written by `ppslab plot` from /tmp/ppslab-examples.CN1Kap/dragonfly-hz-sweep.json. Restyle freely and re-run from this directory:
+# Written by `ppslab plot` from dragonfly-hz-sweep.json. Restyle freely and re-run from this directory:
 #   gnuplot dragonfly-hz-sweep.gp
 set terminal pngcairo size 1000,460 noenhanced font 'DejaVu Sans,10'
 set output 'dragonfly-hz-sweep.png'
 set encoding utf8
 set label 1000 'fwd_pps vs pollhz' at screen 0.5, screen 0.97217 center font ',11'
-set label 1001 'DUT: Debian GNU/Linux 12 (bookworm) (6.18.44-fc-v857), AMD EPYC, 2 cores, veth ×2 10000 Mb/s, ppslab-rut 0.1.0' at screen 0.5, screen 0.93739 center font ',9'
-set label 1002 'pale bands: the polling bound, pollhz × burst_max frames/s per receiving port' at screen 0.5, screen 0.90609 center font ',9'
-set label 999 'dragonfly-hz-sweep.json, run dragonfly-hz-sweep-2026-12-02T06:02:18Z-4271, 2026-12-02' at screen 0.99400, screen 0.02478 right font ',8' tc 'gray40'
-set label 1003 'polling clock kern.polling.pollhz (Hz)' at screen 0.53640, screen 0.07339 center
-set label 1004 'forwarded rate (packets/s)' at screen 0.01200, screen 0.43087 center rotate by 90
+set label 1001 'DUT: Debian GNU/Linux 12 (bookworm) (6.18.44-fc-v1272), AMD EPYC, 2 cores, veth ×2 10000 Mb/s, ppslab-rut 0.1.0' at screen 0.5, screen 0.93739 center font ',9'
+set label 1002 '17 flagged cells (crossed markers): a repetition failed a consistency check or missed its offered load (see the table)' at screen 0.5, screen 0.90609 center font ',9'
+set label 1003 '15 cells: offered load missed its target: gen stream 1: rate error -1.363 %, shortfall +0.000 %; gen stream 2: rate error +0.016 %, shortfall +0.000 %;' at screen 0.5, screen 0.87478 center font ',9'
+set label 1004 'tolerance 0.500 %' at screen 0.5, screen 0.84348 center font ',9'
+set label 1005 '15 cells: poll clock lost ticks: 143 of 3590 deadlines passed without a tick (3.98 % > 1 %): the host delayed the forwarding thread' at screen 0.5, screen 0.81217 center font ',9'
+set label 1006 '1 cell: sink dropped or damaged frames: sink[0]: err_pkts 0, ring_drops 14337' at screen 0.5, screen 0.78087 center font ',9'
+set label 1007 '2 cells: forwarded more than offered: forwarded 109465 pps > offered 106653 pps + 0.500 % pacing + 8 pps resolution (107194 pps);' at screen 0.5, screen 0.74957 center font ',9'
+set label 1008 'a router cannot forward more than it is...' at screen 0.5, screen 0.71826 center font ',9'
+set label 1009 'pale bands: the polling bound, pollhz × burst_max frames/s per receiving port' at screen 0.5, screen 0.68696 center font ',9'
+set label 1010 'the rig''s own ceiling, 556 kpps, is above the plotted range' at screen 0.5, screen 0.65565 center font ',9'
+set label 999 'dragonfly-hz-sweep.json, run dragonfly-hz-sweep-2026-12-04T21:40:29Z-0da7, 2026-12-04' at screen 0.99400, screen 0.02478 right font ',8' tc 'gray40'
+set label 1011 'polling clock kern.polling.pollhz (Hz)' at screen 0.53640, screen 0.07339 center
+set label 1012 'forwarded rate (packets/s)' at screen 0.01200, screen 0.30565 center rotate by 90
 set multiplot
 # the key shared by the panels
 set lmargin at screen 0.01
 set rmargin at screen 0.99
-set tmargin at screen 0.87739
-set bmargin at screen 0.78870
+set tmargin at screen 0.62696
+set bmargin at screen 0.53826
 unset border
 unset tics
 unset xlabel
@@ -32,12 +40,20 @@ plot NaN w l lw 7 lc rgb '#a09400d3' title 'pollhz × burst_max, direction=uni',
      NaN w linespoints pt 5 ps 1.1 lw 1.5 dt 2 lc rgb '#009e73' title 'direction=bi', \
      NaN w p pt 6 ps 3.2 lw 2 lc rgb '#9400d3' title 'direction=uni leaves the bound', \
      NaN w p pt 6 ps 3.2 lw 2 lc rgb '#009e73' title 'direction=bi leaves the bound', \
-     NaN w l dt 4 lw 1.5 lc 'gray50' title 'rig ceiling 282 kpps'
+     NaN w p pt 2 ps 2.6 lw 2 lc rgb '#b00020' title 'flagged (see table)'
 unset label 1000
 unset label 1001
 unset label 1002
 unset label 1003
 unset label 1004
+unset label 1005
+unset label 1006
+unset label 1007
+unset label 1008
+unset label 1009
+unset label 1010
+unset label 1011
+unset label 1012
 unset label 999
 
 # the panels
@@ -50,17 +66,16 @@ set xtics nomirror
 set ytics nomirror
 set format y '%.1s%c'
 set xrange [100:4150]
-set yrange [0:324000]
+set yrange [0:486000]
 # a 0 on a log axis is drawn at X0 or Y0, apart from the rest
 X0 = 0
 Y0 = 0
 zx(v) = v
 zy(v) = v
 set xtics ('250' 250, '1000' 1000, '2000' 2000, '3000' 3000, '4000' 4000)
-CEILING = 281758.1392
 set lmargin at screen 0.09440
 set rmargin at screen 0.49680
-set tmargin at screen 0.64087
+set tmargin at screen 0.39043
 set bmargin at screen 0.16000
 set title 'firewall=off'."\n".'direction=uni: leaves the bound at pollhz=2000'."\n".'direction=bi: leaves the bound at pollhz=1000' offset 0,-0.3
 set xlabel ''
@@ -72,12 +87,12 @@ plot 'dragonfly-hz-sweep.dat' index 0 u (zx($1)):(zy($6)) w l lw 7 lc rgb '#a094
      '' index 1 u (zx($1)):(zy($2)):(zy($3)):(zy($4)) w yerrorlines pt 5 ps 1.1 lw 1.5 dt 2 lc rgb '#009e73' notitle, \
      '' index 4 u (zx($1)):(zy($2)) w p pt 6 ps 3.2 lw 2 lc rgb '#9400d3' notitle, \
      '' index 5 u (zx($1)):(zy($2)) w p pt 6 ps 3.2 lw 2 lc rgb '#009e73' notitle, \
-     CEILING w l dt 4 lw 1.5 lc 'gray50' notitle
+     '' index 8 u (zx($1)):(zy($2)) w p pt 2 ps 2.6 lw 2 lc rgb '#b00020' notitle
 set lmargin at screen 0.57600
 set rmargin at screen 0.97840
-set tmargin at screen 0.64087
+set tmargin at screen 0.39043
 set bmargin at screen 0.16000
-set title 'firewall=on'."\n".'direction=uni: leaves the bound at pollhz=1000'."\n".'direction=bi: leaves the bound at pollhz=1000' offset 0,-0.3
+set title 'firewall=on'."\n".'direction=uni: leaves the bound at pollhz=1000'."\n".'direction=bi: leaves the bound at pollhz=2000' offset 0,-0.3
 set xlabel ''
 set ylabel ''
 set format y ''
@@ -87,5 +102,5 @@ plot 'dragonfly-hz-sweep.dat' index 2 u (zx($1)):(zy($6)) w l lw 7 lc rgb '#a094
      '' index 3 u (zx($1)):(zy($2)):(zy($3)):(zy($4)) w yerrorlines pt 5 ps 1.1 lw 1.5 dt 2 lc rgb '#009e73' notitle, \
      '' index 6 u (zx($1)):(zy($2)) w p pt 6 ps 3.2 lw 2 lc rgb '#9400d3' notitle, \
      '' index 7 u (zx($1)):(zy($2)) w p pt 6 ps 3.2 lw 2 lc rgb '#009e73' notitle, \
-     CEILING w l dt 4 lw 1.5 lc 'gray50' notitle
+     '' index 9 u (zx($1)):(zy($2)) w p pt 2 ps 2.6 lw 2 lc rgb '#b00020' notitle
 unset multiplot

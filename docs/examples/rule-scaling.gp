@@ -1,13 +1,13 @@
-# Written by `ppslab plot` from /tmp/plots-keep2/rule-scaling.json. Restyle freely and re-run from this directory:
+# Written by `ppslab plot` from rule-scaling.json. Restyle freely and re-run from this directory:
 #   gnuplot rule-scaling.gp
 set terminal pngcairo size 900,540 noenhanced font 'DejaVu Sans,10'
 set output 'rule-scaling.png'
 set encoding utf8
 set label 1000 'fwd_pps vs rules' at screen 0.5, screen 0.97630 center font ',11'
-set label 1001 'DUT: Debian GNU/Linux 12 (bookworm) (6.18.44-fc-v857), AMD EPYC, 2 cores, veth ×2 10000 Mb/s, ppslab-rut 0.1.0' at screen 0.5, screen 0.94667 center font ',9'
+set label 1001 'DUT: Debian GNU/Linux 12 (bookworm) (6.18.44-fc-v1272), AMD EPYC, 2 cores, veth ×2 10000 Mb/s, ppslab-rut 0.1.0' at screen 0.5, screen 0.94667 center font ',9'
 set label 1002 'x logarithmic: 0 is drawn apart at the left, past the dotted line' at screen 0.5, screen 0.92000 center font ',9'
-set label 1003 'the rig''s own ceiling, 295 kpps, is above the plotted range' at screen 0.5, screen 0.89333 center font ',9'
-set label 999 'rule-scaling.json, run rule-scaling-2026-12-02T05:18:01Z-2f4e, 2026-12-02' at screen 0.99333, screen 0.02111 right font ',8' tc 'gray40'
+set label 1003 'the rig''s own ceiling, 160 kpps, is above the plotted range' at screen 0.5, screen 0.89333 center font ',9'
+set label 999 'rule-scaling.json, run rule-scaling-2026-12-04T21:46:07Z-6677, 2026-12-04' at screen 0.99333, screen 0.02111 right font ',8' tc 'gray40'
 set xlabel 'firewall rules'
 set ylabel 'forwarded rate (packets/s)'
 set grid lc 'gray85'
@@ -17,7 +17,7 @@ set ytics nomirror
 set logscale x
 set format y '%.1s%c'
 set xrange [19.23076923:26000]
-set yrange [0:106220.263]
+set yrange [0:53435.47066]
 # a 0 on a log axis is drawn at X0 or Y0, apart from the rest
 X0 = 25
 Y0 = 0
@@ -30,7 +30,7 @@ set rmargin at screen 0.97600
 set tmargin at screen 0.85778
 set bmargin at screen 0.13630
 unset title
-set key bottom left opaque box lc 'gray80' samplen 2.5 spacing 0.95
+set key bottom right opaque box lc 'gray80' samplen 2.5 spacing 0.95
 plot 'rule-scaling.dat' index 0 u (zx($1)):(zy($2)):(zy($3)):(zy($4)) w yerrorlines pt 7 ps 1.1 lw 1.5 dt 1 lc rgb '#9400d3' title 'forwarded rate (packets/s)', \
-     '' index 1 u (zx($1)):(zy($2)) w l lw 2 dt (6,3) lc rgb '#303030' title 'fit 1/(a + b·N): b = 4.59 ns per rule per frame', \
-     NaN w l lc rgb '#ffffff' title 'a = 6.58 µs, R² = 0.958, farthest point 68 %'
+     '' index 1 u (zx($1)):(zy($2)) w l lw 2 dt (6,3) lc rgb '#303030' title 'fit 1/(a + b·N): b = 2.69 ns per rule per frame', \
+     NaN w l lc rgb '#ffffff' title 'a = 44.4 µs, R² = 0.213, farthest point 80 %'

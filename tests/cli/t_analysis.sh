@@ -380,7 +380,7 @@ check "plot flags: a heatmap frames the flagged cell and stars its value" $? "$(
 jq '.cases[7].flags = ["sink clean: sink[0]: err_pkts 0, ring_drops 1234"]' "$D/ladder.json" >"$T/ladder-f.json"
 run "plot flags: load plot of a flagged cell" 0 "" "$B" plot "$T/ladder-f.json" --kind load -o "$T/p/loadf.png"
 grep -qF "$FL" "$T/p/loadf.gp" && grep -qF "$FK" "$T/p/loadf.gp" && grep -q "u (zx(\$1)):3 axes x1y2 w p pt 4 ps 1.8 lw 2 lc rgb '#b00020' notitle" "$T/p/loadf.gp" &&
-	grep -q "'1 cell: sink clean: sink\[0\]: err_pkts 0, ring_drops 1234'" "$T/p/loadf.gp" && [ ! -s "$T/err" ]
+	grep -q "'1 cell: sink dropped or damaged frames: sink\[0\]: err_pkts 0, ring_drops 1234'" "$T/p/loadf.gp" && [ ! -s "$T/err" ]
 check "plot flags: a load plot frames the rate and the loss, and names the sink's ring drops" $? "$(grep -n 'pt 4\|ring' "$T/p/loadf.gp")" "$(cat "$T/err")"
 # compare --plot: the flagged bars hatched, on both sides
 run "plot flags: compare bar chart" 0 "" "$B" compare "$D/sweep.json" "$D/sweep.json" --where rules=0 --plot "$T/p/cmpf.png"
@@ -434,6 +434,22 @@ grep -q "Evil''); system(''touch PWNED''); print(''\"x y" "$T/e/evil.gp"
 check "plot: single quotes doubled, newline flattened in the .gp" $? "$(grep title "$T/e/evil.gp")"
 msg=$(png_ok "$T/e/evil.png" 900x540); check "plot: evil.png drawn" $? "$msg"
 
+# the dumb plot on a terminal fits $COLUMNS
+for c in 60 132; do
+	w=$(COLUMNS=$c "$B" plot "$D/sweep.json" 2>/dev/null | tr -d '\f' | awk '{ if (length > m) m = length } END {print m + 0}')
+	check "plot to the terminal: fits COLUMNS=$c" "$([ "$w" -le "$c" ] && [ "$w" -ge $((c - 10)) ]; echo $?)" "widest line $w"
+done
+
+# a failed check is named by what failed, in the table's notes and the report's flagged
+# cases alike (a real run whose poll clock lost ticks); the results file keeps the name
+X=$TOP/docs/examples/demo.json
+run "flag words: table of a run with a failed check" 0 "" "$B" table "$X"
+grep -q "poll clock lost ticks: " "$T/out" && ! grep -q "kept time\|cases\[\]" "$T/out"
+check "flag words: the table says 'poll clock lost ticks', no JSON path" $? "$(tail -2 "$T/out")"
+run "flag words: report of it" 0 "" "$B" report "$X" -o "$T/rep-flag" --no-plots
+grep -q "poll clock lost ticks: " "$T/rep-flag/report.md" && ! grep -q "kept time" "$T/rep-flag/report.md"
+check "flag words: the report's flagged cases say what failed" $? "$(grep -n 'poll clock' "$T/rep-flag/report.md" | head -3)"
+
 # ---- compare ----------------------------------------------------------------------------
 run "compare: a run with itself" 0 "" "$B" compare "$D/sweep.json" "$D/sweep.json" -o "$T/self.json" --fail-on regression,progression
 bad=$(jq '[.rows[] | select(.verdict != "EQUIVALENT" and .verdict != "INCONCLUSIVE")] | length' "$T/self.json")
@@ -470,7 +486,7 @@ jqs -e '(.rows | length) == 20 and (.only_baseline | length) == 0 and (.only_can
 check "compare: every cell of the reordered copy matches, EQUIVALENT" $?
 run "compare: DragonFly vs FreeBSD 7" 0 "" "$B" compare "$D/hz-dragonfly.json" "$D/hz-freebsd7.json" -f md -o "$T/os.json"
 jqs -e '(.only_baseline | length) == 6 and (.only_candidate | length) == 2' "$T/os.json" >/dev/null &&
-	grep -q "Only in hz-freebsd7.json (2 cells): \`pollhz=NP/dir=uni\`" "$T/out" && grep -q '^| DUT OS ' "$T/out"
+	grep -q "Only in this run, hz-freebsd7.json (2 cells): \`pollhz=NP/dir=uni\`" "$T/out" && grep -q '^| DUT OS ' "$T/out"
 check "compare: cells on one side only are listed; Markdown output" $?
 run "compare: --fail-on missing" 1 "only in" "$B" compare "$D/hz-dragonfly.json" "$D/hz-freebsd7.json" --fail-on missing
 run "compare: three files" 0 "" "$B" compare "$D/sweep.json" "$D/sweep.json" "$T/slow.json" -o "$T/three.json" --no-env
@@ -479,6 +495,33 @@ check "compare: several candidates against one baseline" $?
 run "compare: csv" 0 "" "$B" compare "$D/sweep.json" "$T/slow.json" -f csv
 head -1 "$T/out" | grep -q '^cell,metric,n_a,n_b,median_a,median_b,ratio,ci_lo,ci_hi,p,p_adj,csit_delta_pct,csit_sdelta_pct,verdict,note'
 check "compare: CSV header" $?
+# the values shown are the ones the verdict compares: geometric means, whose ratio is
+# the ratio column (medians could even point the other way); baseline and this run by
+# name throughout, never A and B
+run "compare: words and statistic" 0 "" "$B" compare "$D/sweep.json" "$T/slow.json"
+row=$(grep "^pollhz=3000/burst_max=150/rules=0  *fwd_pps " "$T/out")
+read -r ga gb ratio < <(jq -r '.rows[] | select(.key == "pollhz=3000/burst_max=150/rules=0" and .metric == "fwd_pps")
+	| "\(.gmean_a | round) \(.gmean_b | round) \(.ratio)"' "$T/slow-cmp.json")
+awk -v a="$ga" -v b="$gb" -v r="$ratio" 'BEGIN { exit !((b / a - r) ^ 2 < 1e-6) }'
+check "compare: the ratio is of the geometric means shown" $? "gmean $ga $gb ratio $ratio"
+echo "$row" | tr -d , | grep -qE " $ga +$gb +0\.900 "
+check "compare: the row shows the geometric means beside their ratio" $? "$row (gmeans $ga $gb)"
+grep -q "^cell  *metric  *n  *baseline  *this run  *this/baseline .*Δ of means (CSIT)  *verdict" "$T/out" &&
+	grep -q "geometric means of the repetitions" "$T/out"
+check "compare: the columns say which statistic they are" $? "$(grep -m1 'cell' "$T/out")"
+grep -qE "^ +baseline: sweep\.json +this run: slow\.json" "$T/out" && ! grep -qE "\b[AB]: |B/A|n A|A median" "$T/out"
+check "compare: baseline and this run throughout, no A/B" $? "$(head -2 "$T/out")"
+run "compare: html verdicts coloured" 0 "" "$B" compare "$D/sweep.json" "$T/slow.json" -f html --no-env
+grep -q '<td style="color:#b00020;font-weight:bold">REGRESSION</td>' "$T/out" && grep -q '<td style="color:#1f4e8c">EQUIVALENT</td>' "$T/out"
+check "compare: HTML colours the verdicts" $? "$(grep -m2 'REGRESSION\|EQUIVALENT' "$T/out")"
+# two files with no cell in common: a warning, and a gate that asked fails
+jq '.cases |= map(.params.pollhz = 99)' "$D/sweep.json" >"$T/disjoint.json"
+run "compare: no cell in common: warns, exit 0 without --fail-on" 0 "no cell in common" \
+	"$B" compare "$D/sweep.json" "$T/disjoint.json"
+grep -q "No cell in common: nothing was compared" "$T/out"
+check "compare: no cell in common: said in the text, not an empty table" $? "$(head -c 400 "$T/out")"
+run "compare: no cell in common fails --fail-on regression" 1 "no cell in common.*--fail-on" \
+	"$B" compare "$D/sweep.json" "$T/disjoint.json" --fail-on regression
 run "compare: a single file" 64 "a baseline and" "$B" compare "$D/sweep.json"
 run "compare: bad --margin" 64 "--margin 2x: expected" "$B" compare "$D/sweep.json" "$D/sweep.json" --margin 2x
 run "compare: bad --fail-on" 64 "--fail-on regresion: expected" "$B" compare "$D/sweep.json" "$D/sweep.json" --fail-on regresion
@@ -491,7 +534,7 @@ jq -e '.by == {"file": "'"$T/byslow.json"'", "axis": "rules", "baseline": "0"}
 	and ([.rows[] | select(.verdict == "REGRESSION") | .candidate + " " + .key] == ["rules=10 pollhz=1000/burst_max=50", "rules=10 pollhz=1000/burst_max=150"])
 	and ([.rows[].params | has("rules")] | any | not)' "$T/by.json" >/dev/null
 check "compare --by: the planted cells, matched without the axis, against the first value" $? "$(head -c 600 "$T/by.json")"
-grep -q "^B/A: rules=10 vs rules=0" "$T/out"
+grep -q "^This run, rules=10, against the baseline, rules=0" "$T/out"
 check "compare --by: the text names the values compared" $? "$(head -c 400 "$T/out")"
 run "compare --by --baseline: the other way round" 0 "" "$B" compare "$T/byslow.json" --by rules --baseline 10 --where pollhz=1000 -o -
 jq -e '[.rows[] | select(.verdict == "PROGRESSION")] | length == 2' "$T/out" >/dev/null
@@ -531,14 +574,14 @@ run "report: with a comparison" 0 "" "$B" report "$T/slow.json" --compare "$D/sw
 [ -s "$T/rep/report.md" ] && [ -s "$T/rep/report.html" ]; check "report: report.md and report.html" $?
 for s in "**Measured:** forwarded rate (fwd\_pps) over pollhz (5 values) × burst\_max (2 values) × rules (2 values): 20 cells, 3 repetitions each, fixed trials of 10 s." \
 	"**Device under test:** Linux Debian 12" "**Flagged or failed:** 1 flagged and 0 failed of 60 cases" \
-	"**Against the baseline:** 1 REGRESSION, 19 EQUIVALENT" \
+	"**Against the baseline:** sweep.json: 1 REGRESSION, 19 EQUIVALENT" \
 	"## Results" "## Method" "### Deviations from RFC 2544" "10 s trials instead of 60 s" "RFC 2544 §9.1" "## Environment" \
-	"## Plots" "## Flagged and failed cases" "## Comparison with sweep.json" "REGRESSION"; do
+	"## Plots" "## Flagged and failed cases" "## This run against the baseline sweep.json" "REGRESSION"; do
 	grep -qF -- "$s" "$T/rep/report.md" || no "report: report.md has '$s'"
 done
 ok "report: the headline (what, where, flagged, verdicts) and the sections"
 order=$(grep '^## ' "$T/rep/report.md" | tr '\n' '|')
-[ "$order" = "## Conclusion|## Plots|## Results|## Method|## Environment|## Flagged and failed cases|## Comparison with sweep.json|" ]
+[ "$order" = "## Conclusion|## Plots|## Results|## Method|## Environment|## Flagged and failed cases|## This run against the baseline sweep.json|" ]
 check "report: the conclusion first, then the figures, the tables, method and environment" $? "$order"
 grep -qF -- "- 15 of 20 cells forward what polling allows (pollhz × burst\_max per port), up to 447,471 pps." "$T/rep/report.md" &&
 	grep -qF -- "- 5 of 20 cells stay below the polling bound and the offered load: something else limits them" "$T/rep/report.md" &&

@@ -102,4 +102,30 @@ if [ -s "$T/out" ] && ! LC_ALL=C grep -q $'\033' "$T/out" "$T/err"; then
 else
 	no "ppslab table prints no escape sequences" "$(head -c 300 "$T/err")"
 fi
+
+# one meaning per short option across ppslab's commands: each letter stands for one long
+# option wherever it is offered (-n is --dry-run, -q --quiet, -o --output, -p --plot ...)
+cmds=$("$BIN/ppslab" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1}')
+for c in $cmds; do
+	"$BIN/ppslab" "$c" --help | sed -n "s/^ *-\([a-zA-Z]\), --\([a-z-]*\).*/\1 \2 $c/p"
+done | sort -u >"$T/shorts"
+clash=$(awk '{l[$1] = l[$1] ? l[$1] : $2; if (l[$1] != $2) bad[$1] = 1; w[$1] = w[$1] " " $3 ":--" $2}
+	END {for (k in bad) print "-" k ":" w[k]}' "$T/shorts")
+if [ -n "$cmds" ] && [ -s "$T/shorts" ] && [ -z "$clash" ]; then
+	ok "ppslab: one long option per short letter across its commands"
+else
+	no "ppslab: one long option per short letter across its commands" "$clash"
+fi
+# the long spellings of the letters given up still work: a script may use them
+for c in "lab status --name ppslab-no-such-lab --json" "plot --plot x.png --link 10G --help" \
+	"run --resume --force --help" "table --show n --help" "report --compare x --help" \
+	"env --compact --help" "lab up --queues 2 --senders 2 --help"; do
+	"$BIN/ppslab" $c >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ "$rc" = 0 ] || { [ "$rc" = 1 ] && ! grep -qi "unknown option\|usage" "$T/err"; }; then
+		ok "ppslab $c: the long options are taken"
+	else
+		no "ppslab $c: the long options are taken" "status $rc: $(head -c 300 "$T/err")"
+	fi
+done
 echo "1..$n"

@@ -57,7 +57,7 @@ jqt "env: tunables carry ip_forward and lo's RPS mask" \
 	'(.tunables["net.ipv4.ip_forward"] | . == 0 or . == 1) and (.tunables | has("rps_cpus.lo"))'
 fwd=$(cat /proc/sys/net/ipv4/ip_forward)
 jqt "env: ip_forward is this namespace's" ".tunables[\"net.ipv4.ip_forward\"] == $fwd"
-run "env -c prints one line" 0 "" "$B" env -c -i lo
+run "env --compact prints one line" 0 "" "$B" env --compact -i lo
 [ "$(wc -l <"$T/out")" = 1 ]; check "env --compact output is one line" $?
 jqt "env --compact is the same JSON" '.nics[0].name == "lo"'
 run "env -i lo,lo -i lo lists three entries" 0 "" "$B" env -i lo,lo -i lo

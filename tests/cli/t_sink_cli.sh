@@ -72,6 +72,48 @@ result "tail loss from the sender's summary: rx,lost,network,sink,expect" \
 v=$(echo "$sum" | jq -r '.streams[0].latency_ns.count')
 result "latency over udp: (kernel receive stamps)" $([ "$v" = 1000 ]; echo $?) "got $v"
 
+# --idle: the idle clock starts at the first test frame. A sink with --idle 0.3 that
+# has seen no traffic for 1 s is still waiting (the time without traffic is the test's
+# point, hence the sleep); sent 1000 frames, it stops by itself 0.3 s after the last,
+# and its rate is the traffic's, first to last test frame, not over its lifetime.
+"$S" -i "udp:127.0.0.1:$port" --dport 0 --idle 0.3 --duration 60 --json \
+	>"$tmp/isink" 2>"$tmp/isink.err" &
+sp=$!
+ready_wait $sp 30 "$tmp/isink"
+sleep 1
+kill -0 $sp 2>/dev/null
+result "idle: no traffic yet, the sink still waits after more than --idle" $? \
+	"$(tail -n 2 "$tmp/isink") $(cat "$tmp/isink.err")"
+"$B/ppslab-gen" -i "udp:127.0.0.1:$port" --rate 20k --count 1000 >/dev/null 2>&1
+gone() { ! kill -0 "$1" 2>/dev/null; }
+wait_for 30 gone $sp
+result "idle: the sink stops by itself after the traffic" $? "still running"
+kill -INT $sp 2>/dev/null
+wait $sp
+result "idle: exit status 0" $? "$(cat "$tmp/isink.err")"
+sum=$(grep '"type":"summary"' "$tmp/isink")
+v=$(jq -r '[.rx_pkts, .interrupted] | join(",")' <<<"$sum")
+result "idle: all 1000 frames, not interrupted" $([ "$v" = "1000,false" ]; echo $?) "got $v"
+[ -n "$sum" ] && jq -e '.active_ns > 0 and .active_ns < .duration_ns - 1e9
+	and ((.pps - 999e9 / .active_ns) | fabs) < 0.01
+	and .pps > .rx_pkts * 1e9 / .duration_ns' <<<"$sum" >/dev/null
+result "summary rate: first to last test frame, not the sink's lifetime" $? \
+	"$(jq -c '{active_ns, duration_ns, pps, rx_pkts}' <<<"$sum")"
+
+# one number formatter in the live lines: 5,000 frames sent twice over are 5,000
+# duplicates, written with separators in the interval line and the summary as the
+# packets are
+"$S" -i "udp:127.0.0.1:$port" --dport 0 --idle 0.5 --duration 60 >"$tmp/hsink" 2>"$tmp/hsink.err" &
+sp=$!
+ready_wait $sp 30 "$tmp/hsink.err"
+for i in 1 2; do "$B/ppslab-gen" -i "udp:127.0.0.1:$port" --rate 50k --count 5000 >/dev/null 2>&1; done
+wait_for 30 gone $sp
+kill -INT $sp 2>/dev/null
+wait $sp
+awk '$1 ~ /^[0-9]+\.[0-9]$/ && $8 ~ /^[0-9]+(,[0-9][0-9][0-9])+$/ {f = 1} END {exit !f}' "$tmp/hsink" &&
+	grep -q "duplicated 5,000," "$tmp/hsink"
+result "live lines: every count with thousands separators" $? "$(head -5 "$tmp/hsink" | tr '\n' '|')"
+
 # the page that describes the options names no option the sink lacks (the option
 # reference is --help and the man page, which t_man.sh compares)
 . "$(dirname "$0")/docopts.sh"

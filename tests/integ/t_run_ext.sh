@@ -28,6 +28,11 @@ eq "run with an external router exits 0" "$rc" 0
 R=$T/r.json
 eq "complete" "$(jq -r .complete "$R")" true
 eq "the router is recorded as external" "$(jq -r .environment.dut.router "$R")" external
+# its environment as the run measured it, after the setup hook turned forwarding on, and
+# as it was found before
+eq "environment after the setup hook: forwarding on (before: off)" \
+	"$(jq -r '.environment | [.dut.tunables["net.ipv4.ip_forward"], .dut.read, .dut_before_setup.tunables["net.ipv4.ip_forward"]] | map(tostring) | join(",")' "$R")" \
+	"1,after the setup hook,0"
 eq "two cases finished" "$(jq '[.cases[] | select(.status == "ok" or .status == "flagged")] | length' "$R")" 2
 near "the kernel forwards 20,000 pps with no rules" \
 	"$(jq '.cases[] | select(.params.rules == 0) | .metrics.fwd_pps' "$R")" 20000 0.10
