@@ -75,8 +75,11 @@ fi
 # two runs at once: the second is refused at once (status 75), naming the first
 "$B/ppslab" run "$P" -o "$T/a.json" -q --no-table >"$T/oa" 2>"$T/ea" &
 A=$!
-held() { ! flock -n "$1" true; }
-if wait_until 30 "the first run holds its locks" held "$T/.a.json.lock"; then
+# the lock file says who holds it once it is held; probing with flock would take the
+# lock for an instant and could make the first run the one refused
+held() { grep -q "^pid $A, " "$1" 2>/dev/null; }
+both_held() { held "$T/.a.json.lock" && held "/run/ppslab/lab-$LAB.lock"; }
+if wait_until 30 "the first run holds its locks" both_held; then
 	t0=$(date +%s%N)
 	"$B/ppslab" run "$P" -o "$T/a.json" -q --no-table >"$T/ob" 2>"$T/eb"
 	eq "a second run on the same results file: status 75" "$?" 75
