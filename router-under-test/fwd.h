@@ -120,6 +120,7 @@ struct fwd_thr {
 	const struct fw_rules *rs;    /* the rule set of the burst in progress */
 	uint16_t ip_id;               /* ip_fillid(): the replies' IP ids, a counter per CPU */
 	uint64_t now_ns;              /* CLOCK_MONOTONIC at the burst's start */
+	uint64_t fault_n;             /* frames to send seen by the test-only fault */
 };
 
 struct fwd {
@@ -133,6 +134,10 @@ struct fwd {
 	struct fw *fw;                /* NULL: no firewall */
 	struct fwlog *log;            /* its log lines' queue (counters in the stats), or NULL */
 	_Atomic uint32_t reply_sec, reply_n;  /* net.inet.ip.fw.reply_limit's window */
+	/* A fault for the test suite only (PPSLAB_RUT_FAULT_DROP_EVERY, main.c): every Nth
+	 * frame to send is discarded yet counted as sent, a broken forwarder whose loss no
+	 * counter shows; the integration tests' books must catch it. 0: off. */
+	uint32_t fault_drop_every;
 };
 
 /* Opens the ports (specs) for frames up to frame_max bytes (without FCS), one socket
