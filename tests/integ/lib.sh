@@ -83,6 +83,21 @@ counted() { # counted DESC SINK ACTUAL EXPECTED: the sink SINK counted EXPECTED 
 			"$3" $(($4 - rd)) "$4"
 	fi
 }
+# host_lost SINK GEN: the frames the host dropped between the sender GEN and the sink
+# SINK (sent directly), as they say: GEN's interface (the sending CPU's veth backlog),
+# SINK's ring and interface
+host_lost() {
+	echo $(($(jv "$2" '.if_tx_dropped // 0') + $(jv "$1" '.ring_drops + .if_drops')))
+}
+# books DESC SINK GEN N: the books of N frames GEN sent to the sink SINK (which knew N:
+# --expect or --expect-from, so its tail counts as lost): each received or lost, and
+# lost only what the host dropped on the way — exact on any host, however starved
+books() {
+	local hl
+	hl=$(host_lost "$2" "$3")
+	eq "$1: received + lost = $4, lost = the host's drops ($hl)" \
+		"$(jv "$2" '.rx_pkts + .lost_pkts'),$(jv "$2" .lost_pkts)" "$4,$hl"
+}
 skip() {    # skip DESC WHY
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n - $1 # SKIP $2"
