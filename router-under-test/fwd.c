@@ -260,6 +260,22 @@ static inline uint64_t ld(const _Atomic uint64_t *c)
 }
 
 
+/* The test-only fault (fwd.h): takes every fault_drop_every-th frame out of the n to
+ * send, leaving no trace; returns how many it took. */
+static int fault_drop(struct fwd_thr *t, struct port_pkt *out, int *n)
+{
+	int k = 0, gone = 0;
+	for (int i = 0; i < *n; i++) {
+		if (++t->fault_n % t->f->fault_drop_every == 0) {
+			gone++;
+			continue;
+		}
+		out[k++] = out[i];
+	}
+	*n = k;
+	return gone;
+}
+
 static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct port_pkt *rx,
 			int n)
 {
@@ -279,16 +295,18 @@ static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct
 							     : FWD_DROP_LINK_DOWN] += (uint64_t)b->nout[o];
 			continue;
 		}
-		int a = port_fwd_burst(t->port[o], b->out[o], b->nout[o]);
+		int lied = f->fault_drop_every ? fault_drop(t, b->out[o], &b->nout[o]) : 0;
+		int a = b->nout[o] ? port_fwd_burst(t->port[o], b->out[o], b->nout[o]) : 0;
 		if (a < 0)
 			a = 0;
 		uint64_t tb = 0;
 		for (int i = 0; i < a; i++)
 			tb += b->out[o][i].len;
 		struct fwd_port_ctr *oc = &t->ctr[o];
+		b->drops[FWD_DROP_TXFULL] += (uint64_t)(b->nout[o] - a);
+		a += lied;
 		add(&oc->tx_pkts, (uint64_t)a);
 		add(&oc->tx_bytes, tb);
-		b->drops[FWD_DROP_TXFULL] += (uint64_t)(b->nout[o] - a);
 		fwd += (uint64_t)a;
 	}
 	add(&ic->fwd_pkts, fwd);

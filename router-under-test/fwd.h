@@ -142,6 +142,7 @@ struct fwd_thr {
 				       * checked: frames for a port not up are dropped and
 				       * counted (link_down, port_gone), not queued */
 	int ifq_fd;                   /* a socket for the link's flags (ioctl), or -1 */
+	uint64_t fault_n;             /* frames to send seen by the test-only fault */
 };
 
 struct fwd {
@@ -157,6 +158,10 @@ struct fwd {
 	_Atomic uint32_t reply_sec, reply_n;  /* net.inet.ip.fw.reply_limit's window */
 	/* badport_bandlim(): net.inet.icmp.icmplim's window, per kind (echo, unreach) */
 	_Atomic uint32_t bl_sec[2], bl_n[2];
+	/* A fault for the test suite only (PPSLAB_RUT_FAULT_DROP_EVERY, main.c): every Nth
+	 * frame to send is discarded yet counted as sent, a broken forwarder whose loss no
+	 * counter shows; the integration tests' books must catch it. 0: off. */
+	uint32_t fault_drop_every;
 };
 
 /* Opens the ports (specs) for frames up to frame_max bytes (without FCS), one socket

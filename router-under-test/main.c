@@ -570,6 +570,22 @@ static int run(struct args *a, struct fwlog *log)
 		goto out;
 	}
 	f->l2 = a->l2;
+	/* a broken forwarder, for the test suite to prove it catches one (fwd.h) */
+	const char *fe = getenv("PPSLAB_RUT_FAULT_DROP_EVERY");
+	if (fe && *fe) {
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(fe, &end, 10);
+		if (errno || *end || v < 1 || v > UINT32_MAX || *fe == '-') {
+			log_err("PPSLAB_RUT_FAULT_DROP_EVERY=%s: expected a whole number 1..%u", fe,
+				UINT32_MAX);
+			rc = EX_USAGE;
+			goto out;
+		}
+		f->fault_drop_every = (uint32_t)v;
+		log_warn("PPSLAB_RUT_FAULT_DROP_EVERY=%lu: every %lu-th frame to send is discarded "
+			 "and counted as sent (a fault for the test suite)", v, v);
+	}
 	struct fwdloop_info info = { 0 };
 	if ((rc = load_tables(a, f, &info)) || (rc = setup_fw(a, f, log)))
 		goto out;

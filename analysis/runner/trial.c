@@ -362,18 +362,16 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	for (size_t i = 0; i < na; i++)
 		all[i]->in = -1;
 
-	/* A tool that does not stop when told ends by its own duration (--duration), counted
-	 * from its start: the sinks start first, so theirs covers what runs before the load
-	 * too: the router's read hook (up to its timeout), the senders' start (their common
-	 * instant, up to 20 s ahead), the trial and settling, and 4 s to spare. A remote sink
-	 * ends by it when closing its input did not reach it; one of this host is stopped. */
-	bool remote = false;
-	for (size_t i = 0; i < na; i++)
-		remote |= all[i]->tb->box.ssh != NULL;
-	double before_load = (e->dut && p->router.kind == PR_EXTERNAL && p->router.read_hook
-			      ? p->router.hook_timeout_s : 0) + (ng > 1 ? 20 : 0);
-	double limit = r->warmup_s + r->duration_s + p->trial.settle_s +
-		       (remote ? 4 + before_load : 60 + before_load);
+	/* A tool that does not stop when told ends by its own duration (--duration): after
+	 * the longest this trial may take before it stops it (the senders' readiness,
+	 * their common start at most 20 s ahead, an external router's read hook up to its
+	 * timeout, the load, the senders' 30 s of grace, the settling), so that a sink never
+	 * ends by itself while frames are on their way. Senders over ssh on a loaded host
+	 * take seconds to start. */
+	double read_hook = e->dut && p->router.kind == PR_EXTERNAL && p->router.read_hook
+			   ? p->router.hook_timeout_s : 0;
+	double limit = r->warmup_s + r->duration_s + p->trial.settle_s + READY_TIMEOUT_S + 20 +
+		       30 + 10 + read_hook;
 	char err[900] = "";
 	int rc = 0;
 	struct box_cmd c;
@@ -502,6 +500,17 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 out:
 	for (size_t i = 0; i < ns; i++)
 		trial_reader_stop(&sinks[i]->rd);
+	/* a sink that ended before it was stopped did not count the frames after its end:
+	 * the trial's figures would be wrong, so the trial fails */
+	for (size_t i = 0; i < ns && !err[0] && !(e->stop && *e->stop); i++) {
+		struct tool *t = sinks[i];
+		char wb[160];
+		if (t->pid && tool_poll(t) >= 0)
+			snprintf(err, sizeof(err), "the sink box %s (%s): %s (%s) ended with status %d "
+				 "before the trial stopped it: frames after its end were not counted",
+				 t->tb->name, trial_where(&t->tb->box, wb, sizeof(wb)), t->prog, t->name,
+				 t->status);
+	}
 	/* the senders first (a sender still running when a trial failed is stopped here),
 	 * then the sinks */
 	for (size_t i = 0; i < na; i++)

@@ -48,10 +48,13 @@ eq "hz sweep: rows 500 and 1000" "$(awk '$1 ~ /^(500|1000)$/ { print $1 }' "$T/d
 # on a VM whose vCPU stalls for milliseconds at times loses ticks, which the ⅞ rule turns
 # into smaller bursts (as BSD does): CI read −15 % once and −33 % once, reruns ±3 %
 hz500() { m dragonfly-hz-sweep ".cases[] | select(.params.pollhz == 500 and .params.direction == \"$1\") | .metrics.$2"; }
-within "hz sweep: one blast at 500 Hz × 150 = 75,000 pps (at most +5 %, at least 60 %)" \
-	"$(hz500 uni fwd_pps)" 45000 78750
-within "hz sweep: blast B at 500 Hz is polled on its own port too (75,000 pps as above)" \
-	"$(hz500 bi fwd_pps_b)" 45000 78750
+# (below 60 % only when the run's own checks say the host held the forwarder's clock)
+said=$(host_flags "$T/dragonfly-hz-sweep.json" '.params.pollhz == 500')
+within "hz sweep: one blast at 500 Hz × 150 = 75,000 pps at most (+5 %)" "$(hz500 uni fwd_pps)" 0 78750
+at_least_or_said "hz sweep: ... and at least 60 % of it" "$(hz500 uni fwd_pps)" 45000 "$said"
+within "hz sweep: blast B at 500 Hz is polled on its own port too (75,000 pps at most)" \
+	"$(hz500 bi fwd_pps_b)" 0 78750
+at_least_or_said "hz sweep: ... and at least 60 % of it" "$(hz500 bi fwd_pps_b)" 45000 "$said"
 [ "$(hz500 uni fwd_pps | cut -d. -f1)" -ge 67500 ] ||
 	echo "# hz sweep 500 Hz: $(m dragonfly-hz-sweep '.cases[] | select(.params.pollhz == 500 and .params.direction == "uni") | .metrics | {fwd_pps, "rut.burst", "rut.lost_polls", "rut.short_ticks"} | @json')"
 check "hz sweep: the ten rules were executed (rule 1000 counted every frame)" \

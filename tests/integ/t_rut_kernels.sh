@@ -17,12 +17,13 @@
 lab_up
 S="$T/rut.sock"
 ctl() { "$B/ppslab-rut" ctl "$S" "$@"; }
-rate() {     # the stats of 4000 rules are too long for an argument: two numbers each
+rate() {     # the stats of 4000 rules are too long for an argument: a few numbers each
 	local a b
-	a=$(ctl stats | jq -c '[.fwd_pkts, .t_ns]') || return 1
+	a=$(ctl stats | jq -c '[.fwd_pkts, .t_ns, .polling.clock_skips, .polling.ticks]') || return 1
 	sleep "$1"   # the window measured
-	b=$(ctl stats | jq -c '[.fwd_pkts, .t_ns]') || return 1
-	jq -n --argjson a "$a" --argjson b "$b" '(($b[0] - $a[0]) * 1e9 / ($b[1] - $a[1])) | floor'
+	b=$(ctl stats | jq -c '[.fwd_pkts, .t_ns, .polling.clock_skips, .polling.ticks]') || return 1
+	# the rate, and the % of the poll clock's deadlines that passed without a tick
+	jq -rn --argjson a "$a" --argjson b "$b" '"\((($b[0] - $a[0]) * 1e9 / ($b[1] - $a[1])) | floor) \(($b[2] - $a[2]) as $s | ($b[3] - $a[3]) as $t | if $s + $t > 0 then $s * 100 / ($s + $t) | floor else 0 end)"'
 }
 
 # 4000 rules that never match (sources in 198.18.128.0/17), then allow: every frame
@@ -30,31 +31,42 @@ rate() {     # the stats of 4000 rules are too long for an argument: two numbers
 awk 'BEGIN { for (i = 1; i <= 4000; i++)
 		printf "add %d deny ip from 198.18.%d.%d to any\n", i, 128 + int(i / 256), i % 256
 	print "add 65000 allow ip from any to any" }' >"$T/nomatch.rules"
-declare -A R BURST
+declare -A R BURST SKIP
 for k in dragonfly-1.8 dragonfly-2.0; do
 	start sink_$k sink "$B/ppslab-sink" -i sink0 --duration 60 --json
 	start rut_$k rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --kernel $k --pollhz 1000 \
 		--burst-max 150 --sysctl kern.polling.user_frac=95 --rules "$T/nomatch.rules" \
 		--rt-prio 5 --json
 	wait_ready sink_$k; wait_ready rut_$k
-	start gen_$k gen "$B/ppslab-gen" -i gen0 --rate 60k --duration 4 --json
+	# (until the window and the reads after it are done, however slow the host: stopped)
+	start gen_$k gen "$B/ppslab-gen" -i gen0 --rate 60k --duration 120 --json
 	# frames flowing (burst's climb from its first value, a few ticks, is a small part
 	# of the 2-s window)
 	wait_until 20 "$k: the forwarder forwarding" steady "$S"
-	R[$k]=$(rate 2)
+	read -r R[$k] SKIP[$k] < <(rate 2)
 	BURST[$k]=$(ctl sysctl -n kern.polling.burst)
 	eq "$k named on the command line: DragonFly's backward skipto" \
 		"$(ctl sysctl -n net.inet.ip.fw.skipto_dragonfly)" 1
-	finish gen_$k 20; eq "$k: gen exits 0" "$RC" 0
+	stop gen_$k; eq "$k: gen exits 0 on SIGINT" "$RC" 0
 	stop rut_$k; eq "$k: rut exits 0" "$RC" 0
 	sink_done sink_$k "$(jv rut_$k .fwd_pkts)"; eq "$k: sink exits 0" "$RC" 0
 	eq "$k: the summary names the kernel" "$(jv rut_$k .polling.kernel)" $k
 	echo "# $k: ${R[$k]} pps of 60,000, burst ${BURST[$k]}, last load $(jv rut_$k .polling.last_load_pct) % of a tick, lost_polls $(jv rut_$k .polling.lost_polls)"
 done
-check "CPU-limited cell: dragonfly-1.8 forwards over 2.5 times what dragonfly-2.0 does (${R[dragonfly-1.8]} against ${R[dragonfly-2.0]} pps)" \
-	test "${R[dragonfly-1.8]}" -gt $((R[dragonfly-2.0] * 5 / 2))
-check "dragonfly-2.0 holds burst down (${BURST[dragonfly-2.0]}), dragonfly-1.8 does not (${BURST[dragonfly-1.8]})" \
-	test "${BURST[dragonfly-1.8]}" -gt $((BURST[dragonfly-2.0] * 2))
+# a CPU-limited cell compares the CPU the personalities leave: judged when the host let
+# the forwarder keep its clock (at most 1 % of deadlines skipped in each window, as the
+# run's "poll clock kept time" check), or when it holds anyway
+d1="CPU-limited cell: dragonfly-1.8 forwards over 2.5 times what dragonfly-2.0 does (${R[dragonfly-1.8]} against ${R[dragonfly-2.0]} pps)"
+d2="dragonfly-2.0 holds burst down (${BURST[dragonfly-2.0]}), dragonfly-1.8 does not (${BURST[dragonfly-1.8]})"
+if [ "${SKIP[dragonfly-1.8]:-0}" -le 1 ] && [ "${SKIP[dragonfly-2.0]:-0}" -le 1 ] ||
+	{ [ "${R[dragonfly-1.8]}" -gt $((R[dragonfly-2.0] * 5 / 2)) ] && [ "${BURST[dragonfly-1.8]}" -gt $((BURST[dragonfly-2.0] * 2)) ]; }; then
+	check "$d1" test "${R[dragonfly-1.8]}" -gt $((R[dragonfly-2.0] * 5 / 2))
+	check "$d2" test "${BURST[dragonfly-1.8]}" -gt $((BURST[dragonfly-2.0] * 2))
+else
+	why="the host took the forwarder's CPU: ${SKIP[dragonfly-1.8]} % and ${SKIP[dragonfly-2.0]} % of its clock's deadlines passed without a tick"
+	skip "$d1" "$why"
+	skip "$d2" "$why"
+fi
 # 1.8 compares ticks 1 ms apart with half a 10 ms tick: 4 of every 5 are "short"
 within "dragonfly-1.8: short_ticks on 4 of 5 ticks (kern.hz 100, pollhz 1000)" \
 	"$(jv rut_dragonfly-1.8 '.polling.short_ticks / .polling.ticks')" 0.75 0.85
