@@ -362,7 +362,8 @@ static int run_phase(struct gen_worker *w, int warm)
 		uint64_t dl_first = pace_deadline_of(&w->pace, w->pace.k);
 		if (!warm && g->paced)   /* as fast as possible has no schedule to be behind */
 			pace_track_due(&w->track, now, dl_first);
-		if (g->paced && c->late_ns && dl_first + c->late_ns < now &&
+		/* only a phase with a schedule can be behind it (a warm-up at rate 0 has none) */
+		if (prof && c->late_ns && dl_first + c->late_ns < now &&
 		    c->late_policy != PACE_LATE_CATCHUP) {
 			/* behind by more than --late: what is owed would go back to back */
 			uint64_t sh = 0;
@@ -486,6 +487,13 @@ static int run_phase(struct gen_worker *w, int warm)
 				pace_advance(&p, d);
 			}
 			sched = p.k;
+			/* a Poisson schedule is not rebuilt unshifted: the frames the shift
+			 * pushed past the end are its length at this worker's mean rate */
+			if (p.poisson && shifted && g->nominal_gap_ns > 0) {
+				uint64_t owed = (uint64_t)((double)shifted / g->nominal_gap_ns *
+							   c->burst);
+				sched = owed < limit - sched ? sched + owed : limit;
+			}
 		}
 		w->sched_pkts = sched;
 	}

@@ -136,6 +136,25 @@ int safe_release(struct safefile *sf)
 	return rc;
 }
 
+/* The rename is durable once the directory is on disk too: fsync it (best effort: a
+ * directory that cannot be opened or synced leaves the data synced all the same). */
+static void sync_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
 int safe_commit(struct safefile *sf, unsigned flags)
 {
 	if (!sf->tmp)
@@ -145,6 +164,8 @@ int safe_commit(struct safefile *sf, unsigned flags)
 		rc = -errno;
 	if (rc)
 		unlink(sf->tmp);
+	else if (flags & SAFE_SYNC)
+		sync_dir(sf->path);
 	sf_clear(sf);
 	return rc;
 }

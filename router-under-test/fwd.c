@@ -608,7 +608,7 @@ static void reply_to(struct fwd_thr *t, struct burst *b, int in, const uint8_t *
  * IP options dropped), limited by badport_bandlim(BANDLIM_ICMP_ECHO), out through
  * ip_output and so the outbound pass. A request with a bad ICMP checksum or shorter
  * than 8 bytes is dropped (icps_checksum, icps_tooshort). */
-static void echo_reply(struct fwd_thr *t, struct burst *b, int in, uint8_t *fr, unsigned flen,
+static void echo_reply(struct fwd_thr *t, struct burst *b, int in, uint8_t *fr,
 		       const struct pkt_info *pi)
 {
 	struct fwd *f = t->f;
@@ -674,7 +674,7 @@ static void echo_reply(struct fwd_thr *t, struct burst *b, int in, uint8_t *fr, 
 	memcpy(fr + 6, f->ports[o].mac, 6);
 	unsigned nl = PKT_ETH_LEN + len;
 	b->rep[o][b->nrep[o]] = (struct port_pkt){ .data = fr, .len = nl < 60 ? 60 : nl };
-	if (nl < 60 && nl < flen)
+	if (nl < 60)   /* the pad goes on the wire: no stale bytes of the ring slot */
 		memset(fr + nl, 0, 60 - nl);
 	b->rep_kind[o][b->nrep[o]++] = RK_ECHO;
 }
@@ -693,7 +693,7 @@ static void local_input(struct fwd_thr *t, struct burst *b, int in, struct port_
 		return;
 	const uint8_t *l4 = ip + hl;
 	if (pi->proto == 1 && pi->ip_len >= hl + 8 && l4[0] == 8) {
-		echo_reply(t, b, in, rx->data, rx->len, pi);
+		echo_reply(t, b, in, rx->data, pi);
 	} else if (pi->proto == 17 && pi->ip_len >= hl + 8) {
 		unsigned ul = rd16(l4 + 4);
 		if (ul < 8 || ul > pi->ip_len - hl)

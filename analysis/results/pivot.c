@@ -1030,7 +1030,8 @@ struct grid *pv_grid(const struct pivot *pv, size_t block, enum grid_fmt fmt)
 		for (size_t r = 0; r < bl->nrows; r++) {
 			const struct pv_cell *pc = &bl->cells[r * pv->ncols + c];
 			char buf[256];
-			pv_cell_text(pv, c, pc, buf, sizeof(buf));
+			/* room for the two pads below, whatever pv_cell_text wrote */
+			pv_cell_text(pv, c, pc, buf, sizeof(buf) - 2);
 			int has = pc->cell >= 0 && pc->st.s.n;
 			if (anyf && !(has && pc->st.flagged))
 				strcat(buf, " ");

@@ -1100,7 +1100,10 @@ int res_save(const char *path, const json_t *root)
 	}
 	t[len] = '\n';
 	t[len + 1] = 0;
-	int rc = safe_write_file(path, 0644, t, len + 1, SAFE_SYNC);
+	/* a results file someone made private stays private through every save */
+	struct stat st;
+	mode_t mode = lstat(path, &st) == 0 && S_ISREG(st.st_mode) ? st.st_mode & 0777 : 0644;
+	int rc = safe_write_file(path, mode, t, len + 1, SAFE_SYNC);
 	free(t);
 	return rc;
 }

@@ -424,6 +424,7 @@ void dut_rebooted(struct dut *d)
 void dut_forget(struct dut *d)
 {
 	json_object_clear(d->applied);
+	d->setup_fresh = false;   /* a setup run before a wait that failed is not this boot's */
 }
 
 int dut_ready(struct dut *d, const json_t *params, char *out, size_t outlen)

@@ -30,6 +30,7 @@
 #include "clock.h"
 #include "lab.h"
 #include "fmt.h"
+#include "jout.h"
 #include "log.h"
 #include "proc.h"
 #include "safefile.h"
@@ -172,7 +173,7 @@ static json_t *new_root(struct runner *r)
 }
 
 /* the case already in the document for (case_id, rep), or -1 */
-static long find_case(json_t *cases, const char *id, unsigned rep)
+static long find_case(json_t *cases, const char *id, const json_t *params, unsigned rep)
 {
 	size_t i;
 	json_t *c;
@@ -181,6 +182,12 @@ static long find_case(json_t *cases, const char *id, unsigned rep)
 		if (cid && !strcmp(cid, id) && json_integer_value(json_object_get(c, "rep")) == rep)
 			return (long)i;
 	}
+	/* a file written before case ids were escaped has another id for a value with '/'
+	 * or '=': the same params and rep are the same case */
+	json_array_foreach(cases, i, c)
+		if (json_integer_value(json_object_get(c, "rep")) == rep &&
+		    json_equal(json_object_get(c, "params"), params))
+			return (long)i;
 	return -1;
 }
 
@@ -361,7 +368,13 @@ again:
 		log_err("%s: cannot open its lock %s: %s", what, path, strerror(errno));
 		return -EX_CANTCREAT;
 	}
+	/* `lab status` tests the lock by taking it shared for an instant: a run that starts
+	 * in that instant must not take the probe for another run (30 tries, 10 ms apart) */
 	int locked = flock(fd, LOCK_EX | LOCK_NB);
+	for (int i = 0; locked && errno == EWOULDBLOCK && i < 30; i++) {
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000000L }, NULL);
+		locked = flock(fd, LOCK_EX | LOCK_NB);
+	}
 	/* a run that ended removed the file between our open and our lock: the lock is on
 	 * a file nobody else will open; take the new one */
 	if (!locked && (fstat(fd, &a) || stat(path, &b) || a.st_ino != b.st_ino ||
@@ -593,7 +606,7 @@ int run_main(const struct run_opts *o)
 	bool given_up = false;
 	for (size_t i = 0; i < r->plan.ncases && !stop_req; i++) {
 		const struct plan_case *pc = &r->plan.cases[i];
-		long at = find_case(r->cases, pc->case_id, pc->rep);
+		long at = find_case(r->cases, pc->case_id, pc->params, pc->rep);
 		json_t *c = at >= 0 ? json_array_get(r->cases, (size_t)at) : NULL;
 		if (c && json_is_string(json_object_get(c, "status")) &&
 		    !(o->retry_failed &&
@@ -625,7 +638,8 @@ int run_main(const struct run_opts *o)
 			r->case_s_n++;
 		}
 		run_progress(r, pc, c);
-		run_env_after_setup(r);
+		if (crc == 0)   /* its setup hook ran and held */
+			run_env_after_setup(r);
 		if (run_save(r)) {
 			rc = EX_IOERR;
 			break;

@@ -552,7 +552,8 @@ static int router_after_trial(struct runner *r, const json_t *rec, json_t *c, ch
 	int brc = wait_boot(r, now, sizeof(now), p->router.reboot_timeout_s);
 	bool cycled = false;
 	if (brc == -EIO && !*r->env.stop) {
-		cycled = json_object_get(c, "router_power_cycle") == NULL;
+		cycled = p->router.power_cycle_hook &&
+			 json_object_get(c, "router_power_cycle") == NULL;
 		brc = cycled ? revive(r, c, "the router stopped answering during a trial", now,
 				      sizeof(now)) : brc;
 	}

@@ -205,8 +205,8 @@ void run_env_after_setup(struct runner *r)
 	if (!json_object_get(after, "router"))
 		json_object_set_new(after, "router", json_string("external"));
 	json_object_set_new(after, "read", json_string("after the setup hook"));
-	if (before)
-		json_object_set(env, "dut_before_setup", before);
+	/* null when nothing was read before: still marks the reading done */
+	json_object_set(env, "dut_before_setup", before ? before : json_null());
 	json_object_set_new(env, "dut", after);
 }
 
