@@ -617,8 +617,9 @@ static int by_setup(struct rep *r, char *err, size_t errlen)
 			return rc == -ENOMEM ? rc : -EINVAL;
 		r->by_val[r->nby++] = ax->values[i];
 	}
+	/* the metrics asked for, else the headline rates both values have */
 	struct cmp_opts co = { .margin = r->o->margin > 0 ? r->o->margin : 0.02, .alpha = 0.05,
-			       .floor = -1 };
+			       .floor = -1, .metrics = r->o->metrics, .nmetrics = r->o->nmetrics };
 	for (size_t i = 1; i < r->nby; i++) {
 		int rc = cmp_run(r->by_rf[0], r->by_rf[i], &co, &r->by_cmp[i], err, errlen);
 		if (rc) {

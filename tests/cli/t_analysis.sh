@@ -665,6 +665,14 @@ run "report --by: a value it does not have" 64 "--baseline 13.2: os has no such 
 jq '.cases |= map(select(.params.os == "14.1-RELEASE")) | .matrix.axes.os = ["14.1-RELEASE"]' "$T/os.json" >"$T/one-os.json"
 run "report --by: one value" 64 "--by os: .* has one value of it \\(14.1-RELEASE\\): nothing to compare" \
 	"$B" report "$T/one-os.json" --by os -o "$T/rep-os3" --no-plots
+jq '.cases[].metrics |= (if . then del(.fwd_pps) else . end)' "$T/os.json" >"$T/os-norate.json"
+run "report --by: no common rate metric" 64 "--by os: .*share none of the usual rate metrics.*choose with --metric" \
+	"$B" report "$T/os-norate.json" --by os -o "$T/rep-os3" --no-plots
+run "report --by --metric: the values compared on the metrics asked for" 0 "" \
+	"$B" report "$T/os-norate.json" --by os --metric loss_pct,lat_p99_ns -o "$T/rep-os4" --no-plots
+[ "$(grep -c '^| pollhz=[0-9]*/burst_max=[0-9]*[^|]*| lat_p99_ns ' "$T/rep-os4/report.md")" = 10 ] &&
+	[ "$(grep -c '^| pollhz=[0-9]*/burst_max=[0-9]*[^|]*| loss_pct ' "$T/rep-os4/report.md")" = 10 ]
+check "report --by --metric: each cell compared on loss and latency" $? "$(grep -m3 'lat_p99_ns\|loss_pct' "$T/rep-os4/report.md")"
 run "report: --baseline without --by" 64 "give --by AXIS" "$B" report "$T/os.json" --baseline 13.2 -o "$T/rep-os3"
 
 echo "1..$n"
