@@ -20,8 +20,8 @@
 static const struct opt_def opts[] = {
 	{ "output", 'o', "DIR", "directory for report.md, report.html, plots (default report)" },
 	{ "compare", 0, "BASE", "add a comparison against this baseline results file" },
-	{ "metric", 'm', "M[,M...]", "metrics to tabulate, the first also plotted (default: "
-	  "rates, loss, latency, CPU)" },
+	{ "metric", 'm', "M[,M...]", "metrics to tabulate, the first also plotted, and with "
+	  "--by compared (default: rates, loss, latency, CPU)" },
 	{ "by", 'b', "AXIS", "compare the values of AXIS within the file (an OS version, "
 	  "kern.hz, ...), cells matched by their other params, as compare --by" },
 	{ "baseline", 0, "VALUE", "with --by: the value the others are compared against "
