@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* cmd_report.c — `ppslab report RESULTS [-o DIR] [--compare BASE]`: the command line
- * over report.c. */
+/* cmd_report.c — `ppslab report RESULTS [-o DIR] [--compare BASE] [--by AXIS]`: the
+ * command line over report.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +14,18 @@
 #include "opt.h"
 #include "report.h"
 
-#define SYNOPSIS "ppslab report RESULTS [-o DIR] [--compare BASE.json] [--metric M] [--no-plots]"
+#define SYNOPSIS "ppslab report RESULTS [-o DIR] [--compare BASE.json] [--by AXIS [--baseline VALUE]] " \
+		 "[--metric M] [--no-plots]"
 
 static const struct opt_def opts[] = {
 	{ "output", 'o', "DIR", "directory for report.md, report.html, plots (default report)" },
 	{ "compare", 0, "BASE", "add a comparison against this baseline results file" },
-	{ "metric", 'm', "M[,M...]", "metrics to tabulate, the first also plotted (default: "
-	  "rates, loss, latency, CPU)" },
+	{ "metric", 'm', "M[,M...]", "metrics to tabulate, the first also plotted, and with "
+	  "--by compared (default: rates, loss, latency, CPU)" },
+	{ "by", 'b', "AXIS", "compare the values of AXIS within the file (an OS version, "
+	  "kern.hz, ...), cells matched by their other params, as compare --by" },
+	{ "baseline", 0, "VALUE", "with --by: the value the others are compared against "
+	  "(default: the axis' first)" },
 	{ "margin", 'd', "PCT", "comparison margin (default 2%)" },
 	{ "no-plots", 0, NULL, "tables only (no gnuplot)" },
 	{ "help", 'h', NULL, "this help" },
@@ -28,7 +33,7 @@ static const struct opt_def opts[] = {
 };
 
 struct args {
-	const char *dir, *base;
+	const char *dir, *base, *by, *by_baseline;
 	struct strlist metrics;
 	double margin;
 	int no_plots;
@@ -42,8 +47,13 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 		a->base = arg;
 		return 0;
 	}
+	if (!strcmp(name, "baseline")) {
+		a->by_baseline = arg;
+		return 0;
+	}
 	switch (key) {
 	case 'o': a->dir = arg; return 0;
+	case 'b': a->by = arg; return 0;
 	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
 	case 'd':
 		if (ana_pct(arg, 1e-6, 50, &a->margin))
@@ -65,12 +75,18 @@ int cmd_report(int argc, char **argv)
 		rc = rc == CLI_DONE ? EX_OK : rc;
 		goto out;
 	}
+	if (a.by_baseline && !a.by) {
+		log_err("--baseline names a value of the --by axis: give --by AXIS");
+		rc = EX_USAGE;
+		goto out;
+	}
 	if ((rc = ana_one_file("report", SYNOPSIS, argc - first)) ||
 	    (rc = ana_load(argv[first], &rf)) || (a.base && (rc = ana_load(a.base, &base))))
 		goto out;
 	struct report_opts o = {
 		.dir = a.dir, .base = base, .metrics = (const char *const *)a.metrics.v,
 		.nmetrics = a.metrics.n, .plots = !a.no_plots, .margin = a.margin,
+		.by = a.by, .by_baseline = a.by_baseline,
 	};
 	char err[1024];
 	size_t failures = 0;

@@ -245,6 +245,8 @@ out:
 	json_decref(order);
 }
 
+static void by_headline(struct rep *r, struct doc *d);
+
 static void headline(struct rep *r, struct doc *d, size_t nflag, size_t nfail)
 {
 	const struct res_file *rf = r->rf;
@@ -338,6 +340,8 @@ static void headline(struct rep *r, struct doc *d, size_t nflag, size_t nfail)
 			report_kv(d, "Against the baseline", "no comparison: %s", r->cmp_err);
 		}
 	}
+	if (r->nby)
+		by_headline(r, d);
 }
 
 /* ---- the conclusion in words ------------------------------------------------------ */
@@ -562,6 +566,173 @@ static void conclusion(struct rep *r, struct doc *d)
 	report_list_end(d);
 }
 
+/* ---- --by AXIS: the values of one axis against the baseline value ---------------- */
+
+/* The axis' values as files of their own (the baseline first) and each compared with
+ * it, as ppslab compare --by does. 0, -EINVAL (err says why), -ENOMEM. */
+static int by_setup(struct rep *r, char *err, size_t errlen)
+{
+	const struct res_file *rf = r->rf;
+	const char *by = r->o->by;
+	char list[512], vb[256];
+	size_t n = 0, base = 0;
+	const struct res_axis *ax = res_axis(rf, by);
+	list[0] = 0;
+	if (!ax) {
+		for (size_t i = 0; i < rf->naxes && n < sizeof(list); i++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+					      rf->axes[i].name);
+		snprintf(err, errlen, "--by %s: %s has no such axis (axes: %s)", by, rf->path,
+			 n ? list : "none");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < ax->nvalues && n < sizeof(list); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+				      res_value_str(ax->values[i], vb, sizeof(vb)));
+	if (ax->nvalues < 2) {
+		snprintf(err, errlen, "--by %s: %s has one value of it (%s): nothing to compare",
+			 by, rf->path, list);
+		return -EINVAL;
+	}
+	if (ax->nvalues > REPORT_MAX_BY) {
+		snprintf(err, errlen, "--by %s: %zu values, more than the %d one report compares",
+			 by, ax->nvalues, REPORT_MAX_BY);
+		return -EINVAL;
+	}
+	if (r->o->by_baseline) {
+		for (base = 0; base < ax->nvalues &&
+		     !res_value_matches(ax->values[base], r->o->by_baseline); base++)
+			;
+		if (base == ax->nvalues) {
+			snprintf(err, errlen, "--baseline %s: %s has no such value (values: %s)",
+				 r->o->by_baseline, by, list);
+			return -EINVAL;
+		}
+	}
+	r->by_ax = ax;
+	for (size_t k = 0; k < ax->nvalues; k++) {
+		size_t i = k == 0 ? base : k <= base ? k - 1 : k;
+		int rc = cmp_split(rf, by, ax->values[i], &r->by_rf[r->nby], err, errlen);
+		if (rc)
+			return rc == -ENOMEM ? rc : -EINVAL;
+		r->by_val[r->nby++] = ax->values[i];
+	}
+	/* the metrics asked for, else the headline rates both values have */
+	struct cmp_opts co = { .margin = r->o->margin > 0 ? r->o->margin : 0.02, .alpha = 0.05,
+			       .floor = -1, .metrics = r->o->metrics, .nmetrics = r->o->nmetrics };
+	for (size_t i = 1; i < r->nby; i++) {
+		int rc = cmp_run(r->by_rf[0], r->by_rf[i], &co, &r->by_cmp[i], err, errlen);
+		if (rc) {
+			char e2[512];
+			snprintf(e2, sizeof(e2), "%s", err);
+			snprintf(err, errlen, "--by %s: %s", by, e2);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* "2 REGRESSION, 3 EQUIVALENT" of one comparison, or what it could not compare. */
+static char *verdict_counts(const struct cmp *c, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	for (int v = 0; v <= ST_INCONCLUSIVE && o < len; v++)
+		if (c->counts[v])
+			o += (size_t)snprintf(buf + o, len - o, "%s%zu %s", o ? ", " : "",
+					      c->counts[v], st_verdict_name((enum st_verdict)v));
+	if (!o)
+		snprintf(buf, len, "no cell in common, nothing compared");
+	return buf;
+}
+
+/* The headline line: each value against the baseline value. */
+static void by_headline(struct rep *r, struct doc *d)
+{
+	char buf[1024], vb[128], bb[128], vc[256];
+	size_t o = 0;
+	buf[0] = 0;
+	res_value_str(r->by_val[0], bb, sizeof(bb));
+	for (size_t i = 1; i < r->nby && o < sizeof(buf); i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s against %s: %s",
+				      i > 1 ? "; " : "", res_value_str(r->by_val[i], vb, sizeof(vb)),
+				      bb, verdict_counts(r->by_cmp[i], vc, sizeof(vc)));
+	snprintf(vc, sizeof(vc), "By %s", r->by_ax->name);
+	report_kv(d, vc, "%s", buf);
+}
+
+/* The section: per value its cells, cases, the headline metric over its cells and its
+ * verdicts against the baseline; the values' environments side by side; each value's
+ * comparison. */
+static void by_section(struct rep *r, struct doc *d)
+{
+	const char *m0 = r->nmetrics ? r->metrics[0] : "fwd_pps";
+	const char *axis = r->by_ax->name;
+	char buf[1024], vb[128], a[64], b[64], c[64];
+	snprintf(buf, sizeof(buf), "By %s", axis);
+	report_h(d, 2, "by", buf);
+	report_p(d, "The values of %s compared within this run, each cell matched by its other "
+		 "params, against %s=%s (the baseline), as ppslab compare --by %s does. The "
+		 "headline metric is %s: the geometric mean of the medians of the value's cells "
+		 "(their median if one is zero), lowest–highest in parentheses.", axis, axis, res_value_str(r->by_val[0], vb, sizeof(vb)),
+		 axis, m0);
+	struct grid *g = grid_new(5);
+	if (g && grid_add_row(g) >= 0) {
+		grid_set(g, 0, 0, axis);
+		grid_set(g, 0, 1, "cells");
+		grid_set(g, 0, 2, "cases");
+		grid_set(g, 0, 3, m0);
+		grid_set(g, 0, 4, "against the baseline");
+		for (size_t i = 0; i < r->nby; i++) {
+			const struct res_file *f = r->by_rf[i];
+			long row = grid_add_row(g);
+			if (row < 0)
+				break;
+			double *med = calloc(f->ncells ? f->ncells : 1, sizeof(*med));
+			size_t nm = 0;
+			for (size_t k = 0; med && k < f->ncells; k++) {
+				double v = median_of(f, k, m0);
+				if (isfinite(v))
+					med[nm++] = v;
+			}
+			struct st_summary s;
+			if (nm && !st_summarize(med, nm, &s)) {
+				/* the geometric mean, as the comparison's ratio; the median when a
+				 * cell is zero (a loss of none) */
+				double lg = 0;
+				for (size_t k = 0; k < nm; k++)
+					lg += med[k] > 0 ? log(med[k]) : NAN;
+				int geo = isfinite(lg);
+				report_human_unit(m0, geo ? exp(lg / (double)nm) : s.median, a, sizeof(a));
+				report_human_unit(m0, s.min, b, sizeof(b));
+				report_human_unit(m0, s.max, c, sizeof(c));
+				/* "224,484 pps (49,863–559,877)": the unit once */
+				const char *ua = strrchr(a, ' '), *ub = strrchr(b, ' '), *uc = strrchr(c, ' ');
+				if (ua && ub && uc && !strcmp(ua, ub) && !strcmp(ua, uc)) {
+					b[ub - b] = 0;
+					c[uc - c] = 0;
+				}
+				grid_setf(g, (size_t)row, 3, "%s%s (%s–%s)", geo ? "" : "median ", a, b, c);
+			} else {
+				grid_set(g, (size_t)row, 3, "-");
+			}
+			free(med);
+			grid_set(g, (size_t)row, 0, res_value_str(r->by_val[i], vb, sizeof(vb)));
+			grid_setf(g, (size_t)row, 1, "%zu", f->ncells);
+			grid_setf(g, (size_t)row, 2, "%zu", f->ncases);
+			grid_set(g, (size_t)row, 4, i ? verdict_counts(r->by_cmp[i], buf, sizeof(buf))
+				 : "baseline");
+		}
+	}
+	report_grid(d, g);
+	report_grid(d, cmp_env_grid((const struct res_file *const *)r->by_rf, r->nby));
+	report_list_end(d);
+	for (size_t i = 1; i < r->nby; i++) {
+		cmp_print(d->f, r->by_cmp[i], d->fmt);
+		fputc('\n', d->f);
+	}
+}
+
 static void emit(struct rep *r, struct doc *d)
 {
 	const struct res_file *rf = r->rf;
@@ -591,6 +762,11 @@ static void emit(struct rep *r, struct doc *d)
 			fputs(" · <a href=\"#flagged\">Flagged and failed</a>", d->f);
 		if (r->o->base)
 			fputs(" · <a href=\"#comparison\">Comparison</a>", d->f);
+		if (r->nby) {
+			fputs(" · <a href=\"#by\">By ", d->f);
+			grid_html_escape(d->f, r->by_ax->name);
+			fputs("</a>", d->f);
+		}
 		fputs("</nav>\n", d->f);
 	}
 
@@ -729,6 +905,8 @@ static void emit(struct rep *r, struct doc *d)
 				report_plot_one(d, &r->cmp_plot);
 		}
 	}
+	if (r->nby)
+		by_section(r, d);
 	time_t now = time(NULL);
 	struct tm tm;
 	char ts[64];
@@ -847,6 +1025,8 @@ int report_write(const struct res_file *rf, const struct report_opts *o,
 		}
 	}
 	r.fits = res_fits(rf);
+	if (o->by && (rc = by_setup(&r, err, errlen)))
+		goto out;
 	if (o->base) {
 		struct cmp_opts co = { .margin = o->margin > 0 ? o->margin : 0.02, .alpha = 0.05,
 				       .floor = -1 };
@@ -868,6 +1048,10 @@ out:
 	free(r.cmp_plot.svg);
 	json_decref(r.fits);
 	cmp_free(r.cmp);
+	for (size_t i = 0; i < r.nby; i++) {
+		cmp_free(r.by_cmp[i]);
+		res_free(r.by_rf[i]);
+	}
 	free(r.metrics);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "results.h"
 
 #define REPORT_MAX_PLOTS 24
+#define REPORT_MAX_BY 16   /* values of the --by axis, as compare --by takes */
 
 /* ---- report_doc.c: a tiny document writer, Markdown or HTML ---- */
 
@@ -81,6 +82,12 @@ struct rep {
 	char cmp_err[512];
 	struct rplot cmp_plot;
 	json_t *fits;
+	/* --by AXIS: the values' files (the baseline first) and each other's comparison */
+	const struct res_axis *by_ax;
+	struct res_file *by_rf[REPORT_MAX_BY];
+	const json_t *by_val[REPORT_MAX_BY];
+	size_t nby;
+	struct cmp *by_cmp[REPORT_MAX_BY];
 };
 
 /* Chooses the report's plots for its metrics and varying axes into r->plots. */

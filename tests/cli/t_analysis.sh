@@ -629,5 +629,50 @@ run "report: tables only" 0 "" "$B" report "$D/framesize.json" -o "$T/rep2" --no
 ! grep -q '## Plots' "$T/rep2/report.md" && grep -q 'Goal PDR accepts 0.5 % loss' "$T/rep2/report.md"
 check "report: --no-plots, and the PDR goal is listed as a deviation" $?
 run "report: unknown metric" 64 "--metric nope" "$B" report "$D/framesize.json" -o "$T/rep3" --metric nope
+# --by os: an OS-regression run made from the sweep (rules=0 only), both OS versions the
+# same cases except 14.2's pollhz=1000 cells, 20 % slower; each case's router_env names its
+# OS and kern.hz (1000 on 14.1, 500 on 14.2)
+jq '.matrix.axes = {os: ["14.1-RELEASE", "14.2-RELEASE"], pollhz: .matrix.axes.pollhz, burst_max: .matrix.axes.burst_max}
+	| def env($v; $hz): {os: {name: "FreeBSD", version: $v, kernel: ($v + " GENERIC")}, tunables: {"kern.hz": $hz}};
+	.cases |= ([.[] | select(.params.rules == 0) | del(.params.rules)] as $c
+	  | [$c[] | .params = {os: "14.1-RELEASE"} + .params | .router_env = env("14.1-RELEASE"; 1000)]
+	  + [$c[] | .params = {os: "14.2-RELEASE"} + .params | .router_env = env("14.2-RELEASE"; 500)
+	     | if .params.pollhz == 1000 and .metrics.fwd_pps then .metrics.fwd_pps *= 0.8 else . end]
+	  | map(.case_id = ([.params | to_entries[] | "\(.key)=\(.value)"] | join("/"))))' \
+	"$D/sweep.json" >"$T/os.json"
+run "report --by os" 0 "" "$B" report "$T/os.json" --by os -o "$T/rep-os" --no-plots
+md=$T/rep-os/report.md
+grep -qF -- "- **By os:** 14.2-RELEASE against 14.1-RELEASE: 2 REGRESSION, 8 EQUIVALENT" "$md" &&
+	grep -qF "| 14.1-RELEASE | 10    | 30    | 217,188 pps (49,863–559,877) | baseline                   |" "$md" &&
+	grep -qF "| 14.2-RELEASE | 10    | 30    | 207,709 pps (39,890–559,877) | 2 REGRESSION, 8 EQUIVALENT |" "$md" &&
+	grep -qE "^\| kern\.hz +\| 1000 +\| 500 +\|$" "$md" &&
+	grep -qF "This run, os=14.2-RELEASE, against the baseline, os=14.1-RELEASE." "$md" &&
+	[ "$(grep -c '| REGRESSION |$' "$md")" = 2 ] &&
+	grep -q '^| pollhz=1000/burst_max=50  *| fwd_pps .* REGRESSION |$' "$md" &&
+	grep -qF "The router's environment varied between cases" "$md" &&
+	[ "$(grep '^## ' "$md" | tail -1)" = "## By os" ] &&
+	grep -q '<a href="#by">By os</a>' "$T/rep-os/report.html" && grep -q '<h2 id="by">By os</h2>' "$T/rep-os/report.html"
+check "report --by os: per value cells, cases, the rate and verdicts; kern.hz per value; each value's table" $? \
+	"$(sed -n '/By os/,$p' "$md" | head -30)"
+run "report --by os --baseline 14.2-RELEASE: the other way round" 0 "" "$B" report "$T/os.json" --by os \
+	--baseline 14.2-RELEASE -o "$T/rep-os2" --no-plots
+grep -qF -- "- **By os:** 14.1-RELEASE against 14.2-RELEASE: 2 PROGRESSION, 8 EQUIVALENT" "$T/rep-os2/report.md"
+check "report --by --baseline: progressions" $? "$(grep -F 'By os' "$T/rep-os2/report.md")"
+run "report --by: no such axis" 64 "--by colour: .*os.json has no such axis \\(axes: os, pollhz, burst_max\\)" \
+	"$B" report "$T/os.json" --by colour -o "$T/rep-os3"
+run "report --by: a value it does not have" 64 "--baseline 13.2: os has no such value \\(values: 14.1-RELEASE, 14.2-RELEASE\\)" \
+	"$B" report "$T/os.json" --by os --baseline 13.2 -o "$T/rep-os3"
+jq '.cases |= map(select(.params.os == "14.1-RELEASE")) | .matrix.axes.os = ["14.1-RELEASE"]' "$T/os.json" >"$T/one-os.json"
+run "report --by: one value" 64 "--by os: .* has one value of it \\(14.1-RELEASE\\): nothing to compare" \
+	"$B" report "$T/one-os.json" --by os -o "$T/rep-os3" --no-plots
+jq '.cases[].metrics |= (if . then del(.fwd_pps) else . end)' "$T/os.json" >"$T/os-norate.json"
+run "report --by: no common rate metric" 64 "--by os: .*share none of the usual rate metrics.*choose with --metric" \
+	"$B" report "$T/os-norate.json" --by os -o "$T/rep-os3" --no-plots
+run "report --by --metric: the values compared on the metrics asked for" 0 "" \
+	"$B" report "$T/os-norate.json" --by os --metric loss_pct,lat_p99_ns -o "$T/rep-os4" --no-plots
+[ "$(grep -c '^| pollhz=[0-9]*/burst_max=[0-9]*[^|]*| lat_p99_ns ' "$T/rep-os4/report.md")" = 10 ] &&
+	[ "$(grep -c '^| pollhz=[0-9]*/burst_max=[0-9]*[^|]*| loss_pct ' "$T/rep-os4/report.md")" = 10 ]
+check "report --by --metric: each cell compared on loss and latency" $? "$(grep -m3 'lat_p99_ns\|loss_pct' "$T/rep-os4/report.md")"
+run "report: --baseline without --by" 64 "give --by AXIS" "$B" report "$T/os.json" --baseline 13.2 -o "$T/rep-os3"
 
 echo "1..$n"

@@ -107,6 +107,36 @@ else
 	no "read-linux: the port's counters and softnet_stat as JSON" "$(cat "$T/readlx.json" "$T/err")"
 fi
 run "read-linux: an interface that does not exist fails" 1 "no interface" sh profiles/hooks/read-linux nosuch0
+# the shipped templates with an external router read it with these scripts, copied to
+# the router's /usr/local/libexec/ppslab (LAB.md), on the ports of topology.rut; the
+# FreeBSD ones run here against the stand-ins above, as the template's argv says
+nt=0 bad=
+for f in profiles/*.json; do
+	[ "$(jq -r '.router.kind // empty' "$f")" = external ] || continue
+	nt=$((nt + 1))
+	why=$(jq -r '.router.read_hook as $h | (.topology.rut.iface // "" | split(",")) as $ifs
+		| if ($h | type) != "array" then "no read_hook"
+		elif $h[0:3] != ["ssh", .topology.rut.ssh, "sh"] then "not [ssh, \(.topology.rut.ssh), sh, ...]: \($h[0:4])"
+		elif ($h[3] | test("^/usr/local/libexec/ppslab/read-(freebsd|linux)$") | not) then "names no shipped read hook: \($h[3:])"
+		elif $h[4:] != $ifs then "its ports \($h[4:]) are not topology.rut.iface \($ifs)"
+		else "" end' "$f")
+	if [ -z "$why" ]; then
+		s=$(jq -r '.router.read_hook[3] | sub(".*/"; "")' "$f")
+		if [ ! -f "profiles/hooks/$s" ]; then
+			why="profiles/hooks/$s is not shipped"
+		elif [ "$s" = read-freebsd ]; then
+			jq -r '.router.read_hook[4:][]' "$f" | xargs env PATH="$T/bsd:$PATH" sh "profiles/hooks/$s" >"$T/tread.json" 2>"$T/err" &&
+				jq -e '.rx_pkts == 100012 and .fwd_pkts == 99710' "$T/tread.json" >/dev/null ||
+				why="its read hook as the template runs it: $(cat "$T/tread.json" "$T/err" | head -c 300)"
+		fi
+	fi
+	[ -z "$why" ] || bad="$bad ${f##*/}: $why;"
+done
+if [ "$nt" -ge 4 ] && [ -z "$bad" ]; then
+	ok "the $nt external-router templates read the router with a shipped read hook on their ports"
+else
+	no "the external-router templates read the router with a shipped read hook on their ports" "$nt templates;$bad"
+fi
 
 # router axes: every error placed
 cat >"$T/raxes.json" <<'JSON'
