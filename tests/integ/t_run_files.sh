@@ -119,7 +119,9 @@ eq "the ids escape them" "$(jq -r '[.cases[].case_id] | sort | join(" ")' "$T/id
 # silent 143, but a message and a resumable file
 "$B/ppslab" run "$P" -o "$T/term.json" --no-table >"$T/o10" 2>"$T/e10" &
 pid=$!
-caught() { [ $(( 0x$(awk '/^SigCgt/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0) & 0x4000 )) != 0 ]; }
+# (once it is ppslab: the shell's child before its exec carries the test's own traps)
+caught() { [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = ppslab ] &&
+	[ $(( 0x$(awk '/^SigCgt/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0) & 0x4000 )) != 0 ]; }
 wait_until 10 "ppslab run catches SIGTERM" caught
 kill -TERM "$pid"
 wait "$pid"
