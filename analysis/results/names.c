@@ -3,6 +3,7 @@
  * by plot.c, compare.c and report.c. */
 #include "names.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -134,4 +135,34 @@ int name_lower_is_better(const char *name)
 int name_is_rate(const char *name)
 {
 	return ends_with(name, "_pps") || strstr(name, "_pps_") != NULL;
+}
+
+int name_natcmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			size_t la = 0, lb = 0;
+			while (isdigit((unsigned char)a[la]))
+				la++;
+			while (isdigit((unsigned char)b[lb]))
+				lb++;
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			int c = strncmp(a, b, la);
+			if (c)
+				return c;
+			a += la;
+			b += lb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
 }

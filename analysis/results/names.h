@@ -22,4 +22,8 @@ int name_lower_is_better(const char *name);
 /* 1 for rate metrics (pps): plotted with SI prefixes (1.5M). */
 int name_is_rate(const char *name);
 
+/* Text with its digit runs compared as numbers, leading zeros aside ("13.8" < "13.10" <
+ * "14.0", "r2" < "r10"): versions and other categories in a person's order. */
+int name_natcmp(const char *a, const char *b);
+
 #endif

@@ -263,33 +263,6 @@ void plot_default_title(const struct pivot *pv, const char *x, const char *what,
 		*buf = (char)(*buf - 'a' + 'A');
 }
 
-int plot_natcmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
-			/* digit runs compare as numbers: 8 < 10, so 13.8 < 13.10 < 14.0 */
-			while (*a == '0' && a[1] >= '0' && a[1] <= '9')
-				a++;
-			while (*b == '0' && b[1] >= '0' && b[1] <= '9')
-				b++;
-			size_t la = strspn(a, "0123456789"), lb = strspn(b, "0123456789");
-			if (la != lb)
-				return la < lb ? -1 : 1;
-			int c = strncmp(a, b, la);
-			if (c)
-				return c;
-			a += la;
-			b += lb;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		a++;
-		b++;
-	}
-	return *a ? 1 : *b ? -1 : 0;
-}
-
 void plot_sort_values(json_t **v, size_t n)
 {
 	/* numbers first in value order, then text in natural order; insertion: few values */
@@ -303,7 +276,7 @@ void plot_sort_values(json_t **v, size_t n)
 				gt = bn;
 			} else {
 				char sa[256], sb[256];
-				gt = plot_natcmp(res_value_str(a, sa, sizeof(sa)),
+				gt = name_natcmp(res_value_str(a, sa, sizeof(sa)),
 						 res_value_str(b, sb, sizeof(sb))) > 0;
 			}
 			if (!gt)

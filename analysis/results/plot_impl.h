@@ -211,8 +211,6 @@ int plot_rows_numeric(const struct pivot *pv);
 /* The title in words: "Forwarded rate vs polling clock (rules=0)" for WHAT "vs". */
 void plot_default_title(const struct pivot *pv, const char *x, const char *what,
 			char *buf, size_t len);
-/* Natural order of text: digit runs as numbers ("13.8" < "13.10" < "14.0"). */
-int plot_natcmp(const char *a, const char *b);
 /* Sorts axis values: numbers by value, then text in natural order. */
 void plot_sort_values(json_t **v, size_t n);
 /* The row axis' values present in pv, in natural order (f->cats), and where one is. */

@@ -56,37 +56,6 @@ json_t *trend_key_get(json_t *root, const char *path)
 	return NULL;
 }
 
-/* Text with its digit runs compared as numbers ("13.9" < "13.10", "r2" < "r10"). */
-static int natural_cmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			while (*a == '0' && isdigit((unsigned char)a[1]))
-				a++;
-			while (*b == '0' && isdigit((unsigned char)b[1]))
-				b++;
-			size_t la = 0, lb = 0;
-			while (isdigit((unsigned char)a[la]))
-				la++;
-			while (isdigit((unsigned char)b[lb]))
-				lb++;
-			if (la != lb)
-				return la < lb ? -1 : 1;
-			int c = strncmp(a, b, la);
-			if (c)
-				return c;
-			a += la;
-			b += lb;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
 int trend_label_cmp(const json_t *a, const json_t *b)
 {
 	int na = json_is_number(a), nb = json_is_number(b);
@@ -99,7 +68,7 @@ int trend_label_cmp(const json_t *a, const json_t *b)
 	char ta[512], tb[512];
 	res_value_str(a, ta, sizeof(ta));
 	res_value_str(b, tb, sizeof(tb));
-	int c = natural_cmp(ta, tb);
+	int c = name_natcmp(ta, tb);
 	return c ? c : strcmp(ta, tb);
 }
 
