@@ -131,6 +131,19 @@ static void deregister(struct devpoll *p)
 	p->deferred = false;
 }
 
+/* Polling switched on (every port registers) or off (every port goes back to
+ * interrupts), as the enable knob is written. */
+static void switch_polling(struct devpoll *p, int64_t v)
+{
+	p->k.enable = (uint32_t)v;
+	if (!v && p->registered) {
+		deregister(p);
+	} else if (v && !p->registered) {
+		p->registered = true;
+		p->st.handlers = (uint32_t)p->nh;
+	}
+}
+
 static int set_enable(struct devpoll *p, int64_t v)
 {
 	switch (p->kern->enable) {
@@ -155,25 +168,13 @@ static int set_enable(struct devpoll *p, int64_t v)
 			return 0;
 		if (v < 0 || v > 1)
 			return -EINVAL;
-		p->k.enable = (uint32_t)v;
-		if (!v && p->registered) {
-			deregister(p);
-		} else if (v && !p->registered) {
-			p->registered = true;
-			p->st.handlers = (uint32_t)p->nh;
-		}
+		switch_polling(p, v);
 		return 0;
 	case PK_ENABLE_GLOBAL:
 		/* FreeBSD 5 `polling`: stored as written; netisr_poll deregisters every
 		 * port while it is 0, and a port registers again from its interrupt
 		 * handler (ether_poll_register) once it is not */
-		p->k.enable = (uint32_t)v;
-		if (!v && p->registered) {
-			deregister(p);
-		} else if (v && !p->registered) {
-			p->registered = true;
-			p->st.handlers = (uint32_t)p->nh;
-		}
+		switch_polling(p, v);
 		return 0;
 	case PK_ENABLE_NONE:
 		break;

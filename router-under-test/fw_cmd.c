@@ -389,6 +389,21 @@ static int table_ifkey(struct xc *x, const struct fw_tok *t)
 
 static int table_value(struct xc *x, const struct fw_tok *t, uint32_t *val);
 
+/* add to a table that does not exist: "Compatibility layer: auto-create table if not
+ * exists." (tables.c), with the kernel's deprecation warning. 0 with *ti, or the
+ * status of the error said. */
+static int table_autocreate(struct xc *x, int col, const char *name, int *ti)
+{
+	if ((*ti = fw_table_create(x->fw, name)) < 0)
+		return fw_kernel_err(x->d, col, EX_OSERR, "Adding record failed: %s",
+				     *ti == -ENOMEM ? "Cannot allocate memory" : "too many tables");
+	if (!x->quiet)
+		fw_warn(x->d, "ipfw: DEPRECATED: inserting data into non-existent table "
+			"%s. (auto-created)\n", name);
+	return 0;
+}
+
+
 /* add/delete on an interface table (type iface): the same words and statuses as for
  * addresses, keys being interface names */
 static int table_iface_mod(struct xc *x, const struct fw_tok *t, const struct fw_tok *a, int na,
@@ -410,13 +425,10 @@ static int table_iface_mod(struct xc *x, const struct fw_tok *t, const struct fw
 		if (!add)
 			return fw_kernel_err(x->d, t[0].col, EX_DATAERR, "Table %s does not exist",
 					    name);
-		if ((ti = fw_table_create(fw, name)) < 0)
-			return fw_kernel_err(x->d, t[0].col, EX_OSERR, "Adding record failed: %s",
-				      ti == -ENOMEM ? "Cannot allocate memory" : "too many tables");
+		int st = table_autocreate(x, t[0].col, name, &ti);
+		if (st)
+			return st;
 		fw_table_at(fw, ti)->type = FW_TT_IFACE;
-		if (!x->quiet)
-			fw_warn(x->d, "ipfw: DEPRECATED: inserting data into non-existent table "
-				"%s. (auto-created)\n", name);
 	}
 	struct fw_table *tb = fw_table_at(fw, ti);
 	int err = 0;
@@ -572,15 +584,11 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 				return fw_kernel_err(x->d, t[0].col, EX_DATAERR, "Table %s does not exist",
 						    name);
 			}
-			/* "Compatibility layer: auto-create table if not exists." */
-			if ((ti = fw_table_create(fw, name)) < 0) {
+			int st = table_autocreate(x, t[0].col, name, &ti);
+			if (st) {
 				free(e);
-				return fw_kernel_err(x->d, t[0].col, EX_OSERR, "Adding record failed: %s",
-					      ti == -ENOMEM ? "Cannot allocate memory" : "too many tables");
+				return st;
 			}
-			if (!x->quiet)
-				fw_warn(x->d, "ipfw: DEPRECATED: inserting data into non-existent table "
-					"%s. (auto-created)\n", name);
 		}
 		struct fw_table *tb = fw_table_at(fw, ti);
 		int err = 0;

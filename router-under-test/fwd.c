@@ -439,6 +439,24 @@ static bool bandlim(struct fwd *f, uint64_t now_ns, int kind)
 static void reply_to(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr,
 		     const struct pkt_info *pi, enum fw_verdict v, uint16_t code, bool local);
 
+/* A reply of the router's own through ip_output()'s outbound pass, on port o it leaves
+ * by: false, counted as fw_deny, when the rule set denies it. */
+static bool reply_out_pass(struct fwd_thr *t, struct burst *b, uint8_t *ip, unsigned len,
+			   uint32_t src, uint32_t dst, int o)
+{
+	struct pkt_info ri = { .ip = ip, .ip_len = (uint16_t)len, .ttl = 64, .proto = 1,
+			       .src_ip = src, .dst_ip = dst };
+	struct fw_pkt fp;
+	struct fw_match m;
+	fw_pkt_of(&ri, -1, &fp);
+	fp.in = false;
+	fp.xmit_if = o;
+	if (fw_eval_rs(t->f->fw, t->rs, &fp, &m) == FW_PASS)
+		return true;
+	b->skip[FWD_RS_FW_DENY]++;
+	return false;
+}
+
 static void fw_reply(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr,
 		     const struct pkt_info *pi, enum fw_verdict v, uint16_t code)
 {
@@ -585,17 +603,8 @@ static void reply_to(struct fwd_thr *t, struct burst *b, int in, const uint8_t *
 	memcpy(rip + 10, &hc, 2);
 	if (v == FW_UNREACH && (!local || fw_on_now(t))) {
 		/* ip_output(): the outbound pass, on the interface it leaves by */
-		struct pkt_info ri = { .ip = rip, .ip_len = (uint16_t)len, .ttl = 64, .proto = 1,
-				       .src_ip = from, .dst_ip = pi->src_ip };
-		struct fw_pkt fp;
-		struct fw_match m;
-		fw_pkt_of(&ri, -1, &fp);
-		fp.in = false;
-		fp.xmit_if = o;
-		if (fw_eval_rs(f->fw, t->rs, &fp, &m) != FW_PASS) {
-			b->skip[FWD_RS_FW_DENY]++;
+		if (!reply_out_pass(t, b, rip, len, from, pi->src_ip, o))
 			return;
-		}
 	}
 	b->nbuf++;
 	unsigned flen = PKT_ETH_LEN + len < 60 ? 60 : PKT_ETH_LEN + len;
@@ -657,19 +666,8 @@ static void echo_reply(struct fwd_thr *t, struct burst *b, int in, uint8_t *fr,
 	ic[2] = ic[3] = 0;
 	uint16_t c = csum_fold(csum_add(0, ic, icl));
 	memcpy(ic + 2, &c, 2);
-	if (fw_on_now(t)) {
-		struct pkt_info ri = { .ip = ip, .ip_len = (uint16_t)len, .ttl = 64, .proto = 1,
-				       .src_ip = me, .dst_ip = to };
-		struct fw_pkt fp;
-		struct fw_match m;
-		fw_pkt_of(&ri, -1, &fp);
-		fp.in = false;
-		fp.xmit_if = o;
-		if (fw_eval_rs(f->fw, t->rs, &fp, &m) != FW_PASS) {
-			b->skip[FWD_RS_FW_DENY]++;
-			return;
-		}
-	}
+	if (fw_on_now(t) && !reply_out_pass(t, b, ip, len, me, to, o))
+		return;
 	memcpy(fr, mac, 6);
 	memcpy(fr + 6, f->ports[o].mac, 6);
 	unsigned nl = PKT_ETH_LEN + len;

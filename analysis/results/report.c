@@ -247,6 +247,23 @@ out:
 
 static void by_headline(struct rep *r, struct doc *d);
 
+/* A fit's cell as words: " (a=1, b=2)" with lead " (" and tail ")"; "" without params. */
+static void fit_params_text(const json_t *row, const char *lead, const char *tail, char *buf,
+			    size_t len)
+{
+	char v[64];
+	size_t o = 0;
+	const char *key;
+	json_t *val;
+	buf[0] = 0;
+	json_object_foreach(json_object_get(row, "params"), key, val)
+		if (o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s=%s", o ? ", " : lead, key,
+					      res_value_str(val, v, sizeof(v)));
+	if (o && o < len)
+		snprintf(buf + o, len - o, "%s", tail);
+}
+
 static void headline(struct rep *r, struct doc *d, size_t nflag, size_t nfail)
 {
 	const struct res_file *rf = r->rf;
@@ -293,16 +310,8 @@ static void headline(struct rep *r, struct doc *d, size_t nflag, size_t nfail)
 	json_array_foreach(r->fits, i, row) {
 		if (i >= 4)
 			break;
-		char cells[256] = "", v[64];
-		size_t co = 0;
-		const char *key;
-		json_t *val;
-		json_object_foreach(json_object_get(row, "params"), key, val)
-			if (co < sizeof(cells))
-				co += (size_t)snprintf(cells + co, sizeof(cells) - co, "%s%s=%s",
-						       co ? ", " : " (", key, res_value_str(val, v, sizeof(v)));
-		if (co && co < sizeof(cells) - 1)
-			strcat(cells, ")");
+		char cells[256];
+		fit_params_text(row, " (", ")", cells, sizeof(cells));
 		if (!fit_rule_visible(json_number_value(json_object_get(row, "b_ns_per_rule")) * 1e-9,
 				      json_number_value(json_object_get(row, "r2"))))
 			report_kv(d, "Rule cost", "%s: no rule cost visible (b = %.3g ns, R² = %.2f)%s",
@@ -413,14 +422,8 @@ static void limits(struct rep *r, struct doc *d, const char *m0)
 		fitted++;
 		if (!fit_rule_visible(bns * 1e-9, r2) || shown >= 3)
 			continue;
-		char cells[256] = "", v[64];
-		size_t co = 0;
-		const char *key;
-		json_t *val;
-		json_object_foreach(json_object_get(row, "params"), key, val)
-			if (co < sizeof(cells))
-				co += (size_t)snprintf(cells + co, sizeof(cells) - co, "%s%s=%s",
-						       co ? ", " : " at ", key, res_value_str(val, v, sizeof(v)));
+		char cells[256];
+		fit_params_text(row, " at ", "", cells, sizeof(cells));
 		report_li(d, "Each firewall rule costs %.3g ns per frame%s (R² %.2f).", bns, cells, r2);
 		shown++;
 	}
