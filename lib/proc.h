@@ -20,7 +20,8 @@ struct proc_opts {
 	size_t outlen;
 	int merge_err;           /* capture stderr into out too */
 	int quiet_err;           /* discard stderr (when not merged) */
-	const char *err_path;    /* stderr to this file (when not merged), or NULL */
+	const char *err_path;    /* stderr to this file (when not merged), or NULL; in a
+				  * directory only the caller can write, as proc_spawn's */
 	uint64_t timeout_ns;     /* kill (TERM, then KILL after 2 s) after this; 0 = none */
 	const char *cwd;         /* run in this directory, or NULL for ours */
 };
@@ -42,7 +43,9 @@ static inline char *proc_arg(const char *s)
 int proc_run(char *const argv[], const struct proc_opts *o);
 
 /* Starts argv in the background with stdout to out_path (stderr to err_path, or
- * inherited when NULL). Returns the pid or -errno. */
+ * inherited when NULL). Returns the pid or -errno. The output files are opened by name
+ * (O_NOFOLLOW, truncated), so they belong in a directory only the caller can write: the
+ * run's own mkdtemp directory. */
 pid_t proc_spawn(char *const argv[], const char *netns, const char *out_path,
 		 const char *err_path);
 /* The same with the child's stdin a pipe whose write end goes to *in_fd (close-on-exec):

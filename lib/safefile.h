@@ -40,6 +40,14 @@ void safe_abort(struct safefile *sf);
 int safe_write_file(const char *path, mode_t mode, const void *data, size_t len,
 		    unsigned flags);
 
+/* A lock file that others open by its name too, so it cannot be a temporary renamed
+ * into place: created with O_EXCL|O_NOFOLLOW, or, when it is there already, opened
+ * O_NOFOLLOW and kept only if it is a regular file with one link owned by this user (a
+ * hard link planted to a file of root's would otherwise be truncated when the lock
+ * says who holds it). The descriptor (O_RDWR, close-on-exec), or -errno: -ELOOP for a
+ * symlink, -EPERM for a file that is not ours or has other links. */
+int safe_open_lock(const char *path, mode_t mode);
+
 /* The temporary's name for path, random: "DIR/.NAME.XXXXXXXXXXXX". Exposed for tests.
  * NULL on -ENOMEM. The caller frees. */
 char *safe_tmp_name(const char *path);

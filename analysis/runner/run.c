@@ -363,9 +363,11 @@ static int run_lock(const char *path, const char *what)
 	int fd;
 	struct stat a, b;
 again:
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	fd = safe_open_lock(path, 0644);
 	if (fd < 0) {
-		log_err("%s: cannot open its lock %s: %s", what, path, strerror(errno));
+		log_err("%s: cannot open its lock %s: %s", what, path,
+			fd == -EPERM ? "it is not a plain file of this user's (another user's, or "
+			"a hard link): remove it if no run holds it" : strerror(-fd));
 		return -EX_CANTCREAT;
 	}
 	/* `lab status` tests the lock by taking it shared for an instant: a run that starts

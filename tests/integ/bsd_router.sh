@@ -60,6 +60,7 @@ cat >"$D/bin/crash" <<SH
 SH
 cat >"$D/bin/hang" <<SH
 #!/bin/sh
+# a fault planted for a test: the delay is when it strikes, not a wait for anything
 (sleep "\$1"; echo hang >"$D/power") </dev/null >/dev/null 2>&1 &
 SH
 chmod 755 "$D/bin/sysctl" "$D/bin/reboot" "$D/bin/crash" "$D/bin/hang"

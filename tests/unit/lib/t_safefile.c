@@ -124,6 +124,32 @@ static void t_symlink_target(void)
 	T_EQ_U64(entries(), 0);
 }
 
+/* a lock file: made if missing, reopened if it is ours; never a link of either kind */
+static void t_lock(void)
+{
+	int fd = safe_open_lock(at("l.lock"), 0644);
+	T_TRUE(fd >= 0);
+	close(fd);
+	fd = safe_open_lock(at("l.lock"), 0644);   /* there already, ours, one link */
+	T_TRUE(fd >= 0);
+	close(fd);
+	FILE *v = fopen(at("victim"), "w");
+	fputs("precious\n", v);
+	fclose(v);
+	T_EQ_INT(symlink(at("victim"), at("s.lock")), 0);
+	T_EQ_INT(safe_open_lock(at("s.lock"), 0644), -ELOOP);
+	T_EQ_INT(link(at("victim"), at("h.lock")), 0);
+	T_EQ_INT(safe_open_lock(at("h.lock"), 0644), -EPERM);
+	char buf[64];
+	slurp(at("victim"), buf, sizeof(buf));
+	T_STREQ(buf, "precious\n");
+	unlink(at("l.lock"));
+	unlink(at("s.lock"));
+	unlink(at("h.lock"));
+	unlink(at("victim"));
+	T_EQ_U64(entries(), 0);
+}
+
 static void t_errors(void)
 {
 	struct safefile sf;
@@ -156,6 +182,7 @@ int main(void)
 	T_RUN(t_tmp_name);
 	T_RUN(t_write_replace);
 	T_RUN(t_symlink_target);
+	T_RUN(t_lock);
 	T_RUN(t_errors);
 	rmdir(dir);
 	return t_done();
