@@ -399,13 +399,13 @@ static uint32_t median32(const uint32_t *v)
  * interruption does not move them. */
 #define HOST_FACTOR 4u
 #define HOST_SLACK_NS 50000u
-enum { STEP_FRAMES, STEP_EMPTY, STEP_MORE };
+enum { STEP_FRAMES, STEP_EMPTY, STEP_MORE, STEP_TRAIL_FRAMES, STEP_TRAIL_EMPTY };
 static uint64_t step_clock(const struct devpoll *p)
 {
 	return p->cpu_now ? p->cpu_now(p->clk) : p->now(p->clk);
 }
 
-static void host_excess(struct devpoll *p, int kind, uint64_t frames)
+static uint64_t host_excess(struct devpoll *p, int kind, uint64_t frames)
 {
 	uint64_t at = step_clock(p), d = at > p->step_at ? at - p->step_at : 0;
 	p->step_at = at;
@@ -418,10 +418,11 @@ static void host_excess(struct devpoll *p, int kind, uint64_t frames)
 	if (p->ncost[kind] >= 64)
 		p->ncost[kind] -= 32;
 	if (!known || d <= HOST_FACTOR * expect + HOST_SLACK_NS)
-		return;
+		return 0;
 	p->st.host_delays++;
 	p->st.host_ns += d - expect;
 	p->round_host_ns += d - expect;
+	return d - expect;
 }
 
 static int run_poll(struct devpoll *p)
@@ -431,6 +432,7 @@ static int run_poll(struct devpoll *p)
 	int err = 0;
 
 	p->sched_poll = false;
+	p->trail = false;
 	s->phase = 3;
 	if (s->residual_burst == 0) {          /* first chunk of a round */
 		p->t_start_ns = p->now(p->clk);
@@ -522,6 +524,11 @@ static void run_pollmore(struct devpoll *p)
 		s->pending_polls--;
 	if (s->pending_polls == 0) {
 		s->phase = 0;
+		/* what the thread does next, before its next tick, follows the round on
+		 * the kernel's timeline (devpoll_trail_done) */
+		p->trail = true;
+		p->trail_wall_ns = now;
+		p->trail_cpu_ns = p->cpu_now ? p->cpu_now(p->clk) : 0;
 		return;
 	}
 	/* ticks fell due while the round ran: start the next at once, with 1/8 less
@@ -612,12 +619,46 @@ int devpoll_clock(struct devpoll *p, uint64_t now_ns)
 	while (k > p->k_tick && period_of(hz, k) > since)
 		k--;
 	p->st.clock_skips += k - p->k_tick;
+	p->trail = false;
 	hist_add(&p->late_ns, now_ns - d);
 	p->deferred = false;
 	p->tick_at_ns = p->v_ref_ns = p->base_ns + period_of(hz, k);
 	devpoll_tick(p);
 	clock_to(p, k + 1);
 	return 1;
+}
+
+int devpoll_trail_done(struct devpoll *p)
+{
+	/* the frames the work after the rounds moved: those since the last call */
+	uint64_t frames = p->st.polled_frames - p->trail_frames;
+	p->trail_frames = p->st.polled_frames;
+	if (!p->trail || !p->clock_started)
+		return 0;
+	p->trail = false;
+	uint64_t now = p->now(p->clk);
+	/* the work's CPU time, never more than the wall time it spanned; without a CPU
+	 * clock the host's share cannot be told apart and none of it is placed */
+	uint64_t wall = now - p->trail_wall_ns, own = 0;
+	if (p->cpu_now) {
+		uint64_t cpu = p->cpu_now(p->clk) - p->trail_cpu_ns;
+		p->step_at = p->trail_cpu_ns;
+		uint64_t host = host_excess(p, frames ? STEP_TRAIL_FRAMES : STEP_TRAIL_EMPTY,
+					    frames);
+		cpu = cpu > host ? cpu - host : 0;
+		own = cpu < wall ? cpu : wall;
+	}
+	uint64_t vend = p->v_ref_ns + own;
+	int fired = 0;
+	while (devpoll_registered(p) && devpoll_next_deadline(p) <= vend &&
+	       devpoll_next_deadline(p) <= now) {
+		fire(p, now);
+		fired++;
+	}
+	p->st.ticks_after_round += (uint64_t)fired;
+	if (fired)
+		p->v_ref_ns = vend;    /* the scheduled poll starts when that work ends */
+	return fired;
 }
 
 /* Between two runs of a round: the deadlines the round's own work reached on the

@@ -23,7 +23,11 @@
  * round is placed on the kernel's timeline, starting at its tick's deadline, and with a
  * CPU clock (devpoll_set_cpu_clock) the time the thread spent descheduled is left out of
  * it (and out of the round's load); a deadline reached only by the host's delays fires
- * when the round is over. short_ticks compare the ticks' nominal times. Host lateness
+ * when the round is over. The thread's own work after a round (its transmit) follows
+ * the round on that timeline too: devpoll_trail_done fires the deadlines it reached one
+ * by one, and those that find the next poll scheduled but not started count suspect,
+ * as hardclock_device_poll / pollclock do. short_ticks compare the ticks' nominal
+ * times. Host lateness
  * goes to the tick_late_ns histogram and the extension counters, never into
  * lost_polls, short_ticks or the 7/8 rule. Nothing here sleeps, allocates or
  * reads a clock other than the injected ones, so the unit tests run it on simulated
@@ -88,6 +92,8 @@ struct devpoll_stats {
 				    * thread came late and the tick fired once for them */
 	uint64_t ticks_deferred;   /* ticks that fell due in a round only because the thread
 				    * was descheduled; fired after the round */
+	uint64_t ticks_after_round; /* ticks that fell due in the thread's own work after a
+				    * round and fired one by one (devpoll_trail_done) */
 	uint64_t stolen_ns;        /* time the thread was descheduled during rounds, left
 				    * out of their load */
 	uint64_t ticks_in_work;    /* ticks fired while a round ran (overrun) */
@@ -122,9 +128,10 @@ struct devpoll {
 	uint64_t round_stolen_ns;  /* descheduled time of the current round so far */
 	uint64_t round_host_ns;    /* the host's excess in this round's chunks so far */
 	/* the cost of the recent steps of rounds (CPU ns when there is a CPU clock): per
-	 * frame of POLL runs that moved frames, of empty POLL runs, of POLLMORE runs; a
+	 * frame of POLL runs that moved frames, of empty POLL runs, of POLLMORE runs, of
+	 * the work after rounds per frame they moved and when they moved none; a
 	 * ring of 32 each and its median (devpoll.c host_excess) */
-	uint32_t cost[3][32], ncost[3], med[3];
+	uint32_t cost[5][32], ncost[5], med[5];
 	uint64_t step_at;          /* the clock host_excess measures from */
 	/* the kernel's timeline, which the host's delays are not on: the nominal time of
 	 * the tick being fired, of the last tick or round end, and of this round's start */
@@ -134,6 +141,11 @@ struct devpoll {
 	uint64_t base_ns, k_tick;
 	bool clock_started;
 	bool deferred;             /* the next deadline was deferred past the round */
+	/* a round ended and the thread's own work after it (transmit, commands) has not
+	 * been placed on the kernel's timeline yet: its CPU and wall clocks then */
+	bool trail;
+	uint64_t trail_cpu_ns, trail_wall_ns;
+	uint64_t trail_frames;     /* polled_frames at the last devpoll_trail_done */
 	/* lateness of the ticks fired (ns after the deadline they stand for) */
 	struct hist late_ns;
 	int last_err;
@@ -186,6 +198,19 @@ int devpoll_idle(struct devpoll *p);
 void devpoll_clock_start(struct devpoll *p, uint64_t now_ns);
 int devpoll_clock(struct devpoll *p, uint64_t now_ns);
 uint64_t devpoll_next_deadline(const struct devpoll *p);
+/* The thread's own work after the last round (transmitting its frames, serving
+ * commands) is over. On the kernel's timeline it is netisr work that follows the round:
+ * it starts where the round ended and lasts the CPU time it took. Every deadline it
+ * reached fires now as a tick of its own, as hardclock does while the netisr is busy:
+ * the first schedules the next poll (phase 2), each further one finds that poll
+ * scheduled but not started and counts suspect, and lost_polls since the poll is still
+ * pending. Deadlines passed only by the host's delays (wall time that is not CPU time)
+ * stay for devpoll_clock, which fires them once, and so does a stretch of that work far
+ * longer than the recent ones for as many frames (host_delays, as in rounds). Nothing is done unless a round ended
+ * since the last tick. Call it after each devpoll_work that returned 0, once that
+ * work is done. Returns the ticks fired; the caller runs the scheduled poll at once
+ * (devpoll_work) rather than wait for the next deadline. */
+int devpoll_trail_done(struct devpoll *p);
 /* Runs scheduled work until none is left or max_runs runs were made, firing the ticks
  * that fall due between runs (see above). 0 when no work is left, 1 when some is (the
  * caller looks at its control inputs and calls again: a round that never ends must not

@@ -481,10 +481,14 @@ static int loop_poll(struct fwdloop_thr *t)
 		if (rc < 0)
 			return rc;
 		fwd_flush(t->ft);   /* the round's frames leave before the wait for the next tick */
+		/* their transmit followed the round on the kernel's timeline, as the
+		 * netisr's own work: the deadlines it reached fire now (suspect), and the
+		 * poll they scheduled runs at once */
+		int after = rc == 0 ? devpoll_trail_done(p) : 0;
 		service(t);
 		if (s->nthr > 1)
 			publish(t, false);
-		if (rc == 1)
+		if (rc == 1 || after > 0)
 			continue;
 		if ((rc = wait_tick(t)) < 0)
 			return rc;

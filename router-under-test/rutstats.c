@@ -62,6 +62,7 @@ static void add_counters(struct devpoll_stats *a, const struct devpoll_stats *b)
 	a->ticks_in_work += b->ticks_in_work;
 	a->clock_skips += b->clock_skips;
 	a->ticks_deferred += b->ticks_deferred;
+	a->ticks_after_round += b->ticks_after_round;
 	a->stolen_ns += b->stolen_ns;
 	a->host_delays += b->host_delays;
 	a->host_ns += b->host_ns;
@@ -130,6 +131,7 @@ static json_t *polling_obj(struct fwdloop *s, int thr, bool all)
 	jset_u64(o, "ticks_in_work", st->ticks_in_work);
 	jset_u64(o, "clock_skips", st->clock_skips);
 	jset_u64(o, "ticks_deferred", st->ticks_deferred);
+	jset_u64(o, "ticks_after_round", st->ticks_after_round);
 	jset_u64(o, "stolen_ns", st->stolen_ns);
 	jset_u64(o, "host_delays", st->host_delays);
 	jset_u64(o, "host_ns", st->host_ns);

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* t_poll.c — the DEVICE_POLLING scheduler on a simulated clock: every vector P1..P27 of
+/* t_poll.c — the DEVICE_POLLING scheduler on a simulated clock: every vector P1..P32 of
  * docs/design/polling.md#polling-test-vectors (ceilings, the CPU-limited burst, the
  * ramp, the 7/8 rule, chunking, the load rule, reg_frac, stalled, each kernel
- * personality's differences, late ticks), plus the statistics and the range policies of
- * the knobs. Handlers are simulated interfaces with an unlimited backlog whose frames
- * cost a fixed time each, so the clock (and the thread's CPU clock) advances as they
- * work; a handler can also be "descheduled", which moves the clock but not the CPU
- * clock. Tests of a personality name the kern_poll.c revision and function they
- * encode. */
+ * personality's differences, late ticks, suspect from the work after a round), plus
+ * the statistics and the range policies of the knobs. Handlers are simulated
+ * interfaces with an unlimited backlog whose frames cost a fixed time each, so the
+ * clock (and the thread's CPU clock) advances as they work; a handler can also be
+ * "descheduled", which moves the clock but not the CPU clock. Tests of a personality
+ * name the kern_poll.c revision and function they encode. */
 #include <errno.h>
+#include <stdio.h>
 
 #include "clock.h"
 #include "devpoll.h"
@@ -948,6 +949,144 @@ static void t_handler_error(void)
 	T_EQ_INT(devpoll_work(&P, 1000), -EIO);
 }
 
+/* The forwarder's loop with its own work after each round (the transmit of the
+ * round's frames): trail_ns plus per_frame_ns for every frame since the last, on the
+ * CPU clock, and away_ns more on the wall clock only (the thread descheduled). */
+static void run_trail(uint64_t dur_ns, uint64_t trail_ns, uint64_t per_frame_ns,
+		      uint64_t away_ns)
+{
+	uint64_t end = S.t + dur_ns, seen = total_done();
+	while (S.t < end) {
+		while (devpoll_work(&P, 1000) == 1)
+			;
+		uint64_t w = trail_ns + (total_done() - seen) * per_frame_ns;
+		seen = total_done();
+		S.t += w + away_ns;
+		S.cpu += w;
+		if (devpoll_trail_done(&P) > 0)
+			continue;       /* the poll it scheduled runs at once */
+		uint64_t next = devpoll_next_deadline(&P);
+		if (S.t < next)
+			S.t = next;
+		devpoll_clock(&P, S.t);
+	}
+}
+
+/* P29: FreeBSD hardclock_device_poll / DragonFly pollclock: a tick that finds the poll
+ * the last tick scheduled not yet started (phase 2) counts suspect, and lost_polls as
+ * the poll is still pending. The thread's own work after a round reached two
+ * deadlines: the first schedules, the second is suspect. The same time spent
+ * descheduled is the host's: one late tick, no suspect. */
+static void t_suspect_trail(void)
+{
+	const char *kerns[] = { "dragonfly-1.8", "dragonfly-2.0", "freebsd-5.3", "freebsd-7",
+				"freebsd-14" };
+	for (int i = 0; i < 5; i++) {
+		setup_k(kerns[i], -1, 1, 1000);
+		if (devpoll_has(&P, POLL_K_POLLHZ))
+			T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 1000), 0);
+		else
+			T_EQ_INT(devpoll_set(&P, POLL_K_HZ, 1000), 0);
+		devpoll_clock_start(&P, S.t);
+		T_EQ_INT(devpoll_clock(&P, S.t), 1);
+		T_EQ_INT(devpoll_work(&P, 1000), 0);       /* 5 frames, 5 us: phase 0 */
+		S.t += 2500 * NS_PER_US;                     /* own work past 1 ms and 2 ms */
+		S.cpu += 2500 * NS_PER_US;
+		T_EQ_INT(devpoll_trail_done(&P), 2);
+		T_EQ_U64(P.st.suspect, 1);
+		T_EQ_U64(P.st.lost_polls, 1);
+		T_EQ_U64(P.st.pending_polls, 2);
+		T_EQ_U64(P.st.phase, 2);
+		T_EQ_U64(P.st.clock_skips, 0);
+		T_EQ_U64(P.st.ticks_after_round, 2);
+		T_EQ_INT(devpoll_work(&P, 1000), 0);       /* the round, then a catch-up */
+		T_EQ_U64(P.st.catchup_rounds, 1);
+		T_EQ_U64(P.st.pending_polls, 0);
+		T_EQ_INT(devpoll_trail_done(&P), 0);       /* nothing after these rounds */
+
+		setup_k(kerns[i], -1, 1, 1000);
+		if (devpoll_has(&P, POLL_K_POLLHZ))
+			T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 1000), 0);
+		else
+			T_EQ_INT(devpoll_set(&P, POLL_K_HZ, 1000), 0);
+		devpoll_clock_start(&P, S.t);
+		T_EQ_INT(devpoll_clock(&P, S.t), 1);
+		T_EQ_INT(devpoll_work(&P, 1000), 0);
+		S.t += 2500 * NS_PER_US;                     /* descheduled: the host's */
+		T_EQ_INT(devpoll_trail_done(&P), 0);
+		T_EQ_INT(devpoll_clock(&P, S.t), 1);
+		T_EQ_U64(P.st.suspect, 0);
+		T_EQ_U64(P.st.lost_polls, 0);
+		T_EQ_U64(P.st.clock_skips, 1);
+	}
+}
+
+/* P30: the seed's pattern. freebsd-7 at kern.hz 1000, 2 us a frame in the round and
+ * 50 us more a frame after it (the work that follows the round on the netisr): that
+ * work crosses the next deadlines, whose ticks find the poll scheduled and not
+ * started, so nearly every lost poll is also suspect (seed 002: 186,919 suspect, close
+ * to its lost polls). The load rule sees only the round; the 7/8 rule, run after
+ * every such stretch, holds burst down. */
+static void t_suspect_overload(void)
+{
+	setup_k("freebsd-7", -1, 1, 2000);
+	T_EQ_INT(devpoll_set(&P, POLL_K_HZ, 1000), 0);
+	devpoll_clock_start(&P, S.t);
+	run_trail(2 * NS_PER_S, 20 * NS_PER_US, 50 * NS_PER_US, 0);
+	printf("# ticks %llu suspect %llu lost %llu catchup %llu burst %u stalled %llu\n",
+	       (unsigned long long)P.st.ticks, (unsigned long long)P.st.suspect,
+	       (unsigned long long)P.st.lost_polls, (unsigned long long)P.st.catchup_rounds,
+	       P.st.burst, (unsigned long long)P.st.stalled);
+	T_TRUE(P.st.suspect > P.st.ticks / 3);
+	T_TRUE(P.st.suspect * 10 >= P.st.lost_polls * 9);
+	T_TRUE(P.st.suspect <= P.st.lost_polls);
+	T_EQ_U64(P.st.stalled, 0);
+	T_EQ_U64(P.st.host_delays, 0);
+}
+
+/* P31: the poll keeps up: 200 us of work after each round at a 1000 Hz clock never
+ * reaches the next deadline, on any kernel: no suspect, no lost polls, a tick each. */
+static void t_suspect_none(void)
+{
+	const char *kerns[] = { "dragonfly-2.0", "freebsd-5.3", "freebsd-14" };
+	for (int i = 0; i < 3; i++) {
+		setup_k(kerns[i], -1, 1, 1000);
+		if (devpoll_has(&P, POLL_K_POLLHZ))
+			T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 1000), 0);
+		else
+			T_EQ_INT(devpoll_set(&P, POLL_K_HZ, 1000), 0);
+		devpoll_clock_start(&P, S.t);
+		run_trail(NS_PER_S, 200 * NS_PER_US, 0, 0);
+		T_EQ_U64(P.st.suspect, 0);
+		T_EQ_U64(P.st.lost_polls, 0);
+		T_EQ_U64(P.st.clock_skips, 0);
+		T_TRUE(P.st.ticks >= 1000 && P.st.ticks <= 1001);
+	}
+}
+
+/* P32: a stretch of the work after a round far longer than the recent ones for as many
+ * frames, on the CPU clock too, was the host's (as P28 in rounds): host_delays, no
+ * suspect; the deadlines it passed fire once, late. */
+static void t_suspect_host(void)
+{
+	setup_k("freebsd-14", -1, 1, 1000);
+	T_EQ_INT(devpoll_set(&P, POLL_K_HZ, 1000), 0);
+	devpoll_clock_start(&P, S.t);
+	run_trail(100 * NS_PER_MS, 100 * NS_PER_US, 0, 0);   /* learns the usual 100 us */
+	uint64_t hd = P.st.host_delays;
+	T_EQ_U64(P.st.suspect, 0);
+	while (devpoll_work(&P, 1000) == 1)
+		;
+	S.t += 3 * NS_PER_MS;                    /* 2.9 ms of it the host's */
+	S.cpu += 3 * NS_PER_MS;
+	T_EQ_INT(devpoll_trail_done(&P), 0);
+	T_EQ_U64(P.st.host_delays, hd + 1);
+	T_EQ_INT(devpoll_clock(&P, S.t), 1);
+	T_EQ_U64(P.st.suspect, 0);
+	T_EQ_U64(P.st.lost_polls, 0);
+	T_TRUE(P.st.clock_skips >= 2);
+}
+
 int main(void)
 {
 	T_RUN(t_defaults);
@@ -986,5 +1125,9 @@ int main(void)
 	T_RUN(t_freebsd_clock);
 	T_RUN(t_register_limit);
 	T_RUN(t_handler_error);
+	T_RUN(t_suspect_trail);
+	T_RUN(t_suspect_overload);
+	T_RUN(t_suspect_none);
+	T_RUN(t_suspect_host);
 	return t_done();
 }
