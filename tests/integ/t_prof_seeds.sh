@@ -27,6 +27,9 @@ prof() {    # prof NAME [--set ...]: runs profiles/NAME.json into $T/NAME.json, 
 	[ "$name" = rfc2544-throughput ] || check "$name: plot written" test -s "$T/$name.png"
 }
 m() { jq -r "$2" "$T/$1.json"; }   # m NAME FILTER
+# rows NAME RE: the first column of the table's rows matching RE, one line; the notes
+# under the table ("* includes flagged ...", then "  3 cells: ...") are not rows
+rows() { awk -v re="^($2)\$" '/^\* / { exit } $1 ~ re { print $1 }' "$T/$1.txt" | tr '\n' ' '; }
 
 # demo: what `make demo` runs, with 1-s trials and no direct rig run (time)
 prof demo --set trial.duration=1s --set trial.warmup=0.2s --set rig.direct=false
@@ -43,7 +46,7 @@ near_or_said "demo: 2000 × 50 forwards the 60,000 offered" \
 prof dragonfly-hz-sweep "${short[@]}" --set pollhz=500,1000 --set firewall=on --set trial.duration=1s \
 	--set offered=110k
 check "hz sweep: the 2006 DragonFly sweep's header" grep -qE "^HZ +1 blast +blast A +blast B" "$T/dragonfly-hz-sweep.txt"
-eq "hz sweep: rows 500 and 1000" "$(awk '$1 ~ /^(500|1000)$/ { print $1 }' "$T/dragonfly-hz-sweep.txt" | tr '\n' ' ')" "500 1000 "
+eq "hz sweep: rows 500 and 1000" "$(rows dragonfly-hz-sweep '500|1000')" "500 1000 "
 # The ceiling holds from above (+5 %: unpolled, 110k would pass); from below a 1-s trial
 # on a VM whose vCPU stalls for milliseconds at times loses ticks, which the ⅞ rule turns
 # into smaller bursts (as BSD does): CI read −15 % once and −33 % once, reruns ±3 %
@@ -63,7 +66,7 @@ check "hz sweep: the ten rules were executed (rule 1000 counted every frame)" \
 # seed 001: count rules, counters on, two forwarding threads sharing the counters or not
 prof ipfw-counter-cost "${short[@]}" --set rules=0,3 --set update_counters=1 --set trial.duration=1s
 eq "counter cost: rows 0 and 3, a block per firewall setting" \
-	"$(awk '$1 ~ /^[03]$/ { print $1 }' "$T/ipfw-counter-cost.txt" | tr '\n' ' ')" "0 3 0 3 "
+	"$(rows ipfw-counter-cost '0|3')" "0 3 0 3 "
 check "counter cost: a column per counters setting" grep -qE "^rules +counters=shared +counters=percpu" "$T/ipfw-counter-cost.txt"
 icc() { m ipfw-counter-cost ".cases[] | select(.params.firewall == \"on\" and .params.rules == 3 and .params.counters == \"$1\") | .trials[-1].rut | $2"; }
 eq "counter cost: two forwarding threads, both forwarding" \
@@ -104,7 +107,7 @@ eq "poll vs intr: two ladder steps per case" "$(m polling-vs-interrupt '[.cases[
 
 # rule scaling: every frame walks past all the rules to the allow rule
 prof rule-scaling "${short[@]}" --set rules=0,1000 --set trial.duration=1s
-eq "rule scaling: rows 0 and 1000" "$(awk '$1 ~ /^(0|1000)$/ { print $1 }' "$T/rule-scaling.txt" | tr '\n' ' ')" "0 1000 "
+eq "rule scaling: rows 0 and 1000" "$(rows rule-scaling '0|1000')" "0 1000 "
 eq "rule scaling: the 1000 rules did not match, the allow rule took every frame" \
 	"$(m rule-scaling '.cases[] | select(.params.rules == 1000) | .trials[-1].rut | ([.rules[] | select(.number < 65000) | .pkts] | add // 0) == 0 and .rules_idle == 1001 and ([.rules[] | select(.number == 65000) | .pkts][0] >= .rx_pkts)')" true
 
