@@ -303,12 +303,16 @@ static void t_delta(void)
 {
 	json_t *a = json_loads("{\"rx_pkts\":100,\"fwd_pkts\":90,\"drop_pkts\":10,\"fwd_cpu_s\":1.5,"
 			       "\"drops\":{\"fw_deny\":4,\"ttl_expired\":6},"
-			       "\"polling\":{\"burst\":20,\"lost_polls\":3,\"pollhz\":1000},"
+			       "\"polling\":{\"burst\":20,\"lost_polls\":3,\"pollhz\":1000,"
+			       "\"host_delays\":4,\"host_ns\":900000,\"suspect\":1,"
+			       "\"ticks_after_round\":6,\"stolen_ns\":100},"
 			       "\"rules\":[{\"number\":100,\"pkts\":50},{\"number\":65535,\"pkts\":4}]}",
 			       0, NULL);
 	json_t *b = json_loads("{\"rx_pkts\":1100,\"fwd_pkts\":1080,\"drop_pkts\":20,\"fwd_cpu_s\":2.0,"
 			       "\"drops\":{\"fw_deny\":9,\"ttl_expired\":11},"
-			       "\"polling\":{\"burst\":35,\"lost_polls\":5,\"pollhz\":2000},"
+			       "\"polling\":{\"burst\":35,\"lost_polls\":5,\"pollhz\":2000,"
+			       "\"host_delays\":7,\"host_ns\":1250000,\"suspect\":4,"
+			       "\"ticks_after_round\":9,\"stolen_ns\":600},"
 			       "\"rules\":[{\"number\":100,\"pkts\":250},{\"number\":200,\"pkts\":7},"
 			       "{\"number\":65535,\"pkts\":9}]}",
 			       0, NULL);
@@ -321,6 +325,12 @@ static void t_delta(void)
 	T_EQ_INT(json_integer_value(json_object_get(pol, "burst")), 35);       /* gauge */
 	T_EQ_INT(json_integer_value(json_object_get(pol, "pollhz")), 2000);    /* setting */
 	T_EQ_INT(json_integer_value(json_object_get(pol, "lost_polls")), 2);
+	/* the host's delays of the trial, apart from the kernel's counters */
+	T_EQ_INT(json_integer_value(json_object_get(pol, "host_delays")), 3);
+	T_EQ_INT(json_integer_value(json_object_get(pol, "host_ns")), 350000);
+	T_EQ_INT(json_integer_value(json_object_get(pol, "stolen_ns")), 500);
+	T_EQ_INT(json_integer_value(json_object_get(pol, "suspect")), 3);
+	T_EQ_INT(json_integer_value(json_object_get(pol, "ticks_after_round")), 3);
 	json_t *rules = json_object_get(d, "rules");
 	T_EQ_INT(json_array_size(rules), 3);
 	T_EQ_INT(json_integer_value(json_object_get(json_array_get(rules, 0), "pkts")), 200);
