@@ -127,6 +127,7 @@ struct devpoll {
 	uint64_t t_start_cpu_ns;   /* CPU time then (with cpu_now) */
 	uint64_t round_stolen_ns;  /* descheduled time of the current round so far */
 	uint64_t round_host_ns;    /* the host's excess in this round's chunks so far */
+	uint64_t round_frames0;    /* polled_frames when this round started */
 	/* the cost of the recent steps of rounds (CPU ns when there is a CPU clock): per
 	 * frame of POLL runs that moved frames, of empty POLL runs, of POLLMORE runs, of
 	 * the work after rounds per frame they moved and when they moved none; a

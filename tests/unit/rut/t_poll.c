@@ -21,6 +21,9 @@ struct sim {
 	uint64_t steal_ns;      /* the next handler call is descheduled this long first */
 	uint64_t host_ns;       /* the next handler call is charged this long more, on the
 				 * CPU clock too: the host ran while the thread seemed to */
+	uint64_t host_each_ns;  /* every handler call is charged this long more, on the
+				 * CPU clock too: the host's small, even delays */
+	bool empty;             /* the rings are empty: handler calls move no frame */
 	uint64_t frame_ns;      /* cost of one frame */
 	uint64_t call_ns;       /* fixed cost of one handler call */
 	uint64_t done[4];       /* frames processed per interface */
@@ -50,7 +53,9 @@ static int sim_handler(void *arg, enum devpoll_cmd cmd, int count)
 {
 	struct ifc *i = arg;
 	struct sim *s = i->s;
-	uint64_t work = (uint64_t)count * s->frame_ns + s->call_ns;
+	if (s->empty)
+		count = 0;
+	uint64_t work = (uint64_t)count * s->frame_ns + s->call_ns + s->host_each_ns;
 	s->done[i->idx] += (uint64_t)count;
 	s->t += s->steal_ns + work + s->host_ns;
 	s->cpu += work + s->host_ns;
@@ -657,6 +662,40 @@ static void t_host_interrupted(void)
 	T_TRUE(h0 <= 20);
 }
 
+/* P33: idle rounds at pollhz 10,000 and burst 150: 30 POLL runs of an empty ring,
+ * 600 ns each. Then the host adds 4 us to every run, on the CPU clock too: each run
+ * stays under host_excess's rule (4 times the median plus 50 us) and the medians learn
+ * the new cost, but the round takes 138 us, past the next deadline, where a kernel's
+ * empty round takes a few. A round that moved no frame never reaches a deadline: what
+ * it ran past it is the host's (host_delays, host_ns), no lost poll, no 7/8 cut, the
+ * deadline deferred to the round's end. */
+static void t_host_even(void)
+{
+	setup(PK_RANGE_EINVAL, 1, 100);
+	S.empty = true;
+	S.call_ns = 600;
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 10000), 0);
+	run_for(NS_PER_S / 2);
+	T_EQ_U64(P.st.burst, 150);
+	T_EQ_U64(P.st.lost_polls, 0);
+	T_EQ_U64(P.st.host_delays, 0);
+	uint64_t def0 = P.st.ticks_deferred;
+	S.host_each_ns = 4000;
+	run_for(NS_PER_S / 10);
+	T_EQ_U64(P.st.lost_polls, 0);
+	T_EQ_U64(P.st.catchup_rounds, 0);
+	T_EQ_U64(P.st.suspect, 0);
+	T_TRUE(P.st.host_delays >= 100);
+	T_TRUE(P.st.ticks_deferred > def0);
+	T_EQ_U64(P.st.polled_frames, 0);
+	/* a round that moves frames is long by its own work (P8) */
+	S.empty = false;
+	S.host_each_ns = 0;
+	uint64_t h0 = P.st.host_delays;
+	run_for(NS_PER_S / 10);
+	T_EQ_U64(P.st.host_delays, h0);
+}
+
 /* P17: DragonFly 1.8 measures a round's load against kern.hz (100), not pollhz
  * (kern_poll.c 1.19-1.27 netisr_pollmore: kern_load = (kern_load * hz) / 10000): P6's
  * cell, whose 2.0 burst settles near 100, keeps burst at 150 — a 750 µs round of a
@@ -1097,6 +1136,7 @@ int main(void)
 	T_RUN(t_two_interfaces);
 	T_RUN(t_cpu_limited);
 	T_RUN(t_host_interrupted);
+	T_RUN(t_host_even);
 	T_RUN(t_freebsd_53);
 	T_RUN(t_ramp);
 	T_RUN(t_seven_eighths);
