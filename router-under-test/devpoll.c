@@ -440,6 +440,7 @@ static int run_poll(struct devpoll *p)
 		p->round_stolen_ns = 0;
 		p->round_host_ns = 0;
 		p->round_frames0 = s->polled_frames;
+		p->round_past = false;
 		p->step_at = p->cpu_now ? p->t_start_cpu_ns : p->t_start_ns;
 		/* on the kernel's timeline the round starts with its tick (or the round
 		 * before it), however late the thread came to it */
@@ -678,7 +679,9 @@ static void empty_round(struct devpoll *p, uint64_t now_ns)
 	if (vnow < d)
 		return;
 	uint64_t x = vnow - d + 1;
-	p->st.host_delays++;
+	if (!p->round_past)
+		p->st.host_delays++;           /* once a round */
+	p->round_past = true;
 	p->st.host_ns += x;
 	p->round_host_ns += x;
 }

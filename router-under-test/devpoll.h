@@ -23,13 +23,15 @@
  * round is placed on the kernel's timeline, starting at its tick's deadline, and with a
  * CPU clock (devpoll_set_cpu_clock) the time the thread spent descheduled is left out of
  * it (and out of the round's load); a deadline reached only by the host's delays fires
- * when the round is over. The thread's own work after a round (its transmit) follows
- * the round on that timeline too: devpoll_trail_done fires the deadlines it reached one
- * by one, and those that find the next poll scheduled but not started count suspect,
- * as hardclock_device_poll / pollclock do. short_ticks compare the ticks' nominal
- * times. Host lateness
- * goes to the tick_late_ns histogram and the extension counters, never into
- * lost_polls, short_ticks or the 7/8 rule. Nothing here sleeps, allocates or
+ * when the round is over, and a round that moved no frame never reaches one (a kernel's
+ * empty round takes well under a tick). The thread's own work after a round (its
+ * transmit) follows the round on that timeline too: devpoll_trail_done fires the
+ * deadlines it reached one by one, and those that find the next poll scheduled but not
+ * started count suspect, as hardclock_device_poll / pollclock do. short_ticks compare
+ * the ticks' nominal times. Host lateness the CPU clock tells apart goes to the
+ * tick_late_ns histogram and the extension counters, never into lost_polls,
+ * short_ticks or the 7/8 rule; host time that slows a round with frames evenly cannot
+ * be told apart (docs/forwarder.md says what holds). Nothing here sleeps, allocates or
  * reads a clock other than the injected ones, so the unit tests run it on simulated
  * time. */
 #ifndef PPSLAB_ROUTER_UNDER_TEST_DEVPOLL_H
@@ -128,6 +130,7 @@ struct devpoll {
 	uint64_t round_stolen_ns;  /* descheduled time of the current round so far */
 	uint64_t round_host_ns;    /* the host's excess in this round's chunks so far */
 	uint64_t round_frames0;    /* polled_frames when this round started */
+	bool round_past;           /* this empty round ran past a deadline (empty_round) */
 	/* the cost of the recent steps of rounds (CPU ns when there is a CPU clock): per
 	 * frame of POLL runs that moved frames, of empty POLL runs, of POLLMORE runs, of
 	 * the work after rounds per frame they moved and when they moved none; a
