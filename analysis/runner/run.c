@@ -36,50 +36,8 @@
 #include "safefile.h"
 #include "version.h"
 
-static volatile sig_atomic_t stop_req, stop_sig;
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-	stop_req = 1;
-}
-
-/* A signal before the first case: the results file is saved as it is (no case,
- * "complete": false, so --resume continues it) and the run says so. */
-static int stopped_early(struct runner *r)
-{
-	int sig = stop_sig ? stop_sig : SIGINT;
-	int rc = run_save(r);
-	log_err("%s: interrupted by %s before the first case: %s", r->out, strsignal(sig),
-		rc ? "nothing saved" : "saved without cases; --resume continues it");
-	return 128 + sig;
-}
-
-/* A JSON string of text that may hold anything a tool printed: bytes that are not
- * UTF-8 become '?', so the error is never silently dropped. */
-json_t *run_jtext(const char *t)
-{
-	json_t *j = json_string(t);
-	if (j)
-		return j;
-	char *c = strdup(t);
-	if (!c)
-		return json_string("?");
-	for (char *p = c; *p; p++)
-		if ((unsigned char)*p >= 0x80 || ((unsigned char)*p < 0x20 && *p != '\t'))
-			*p = '?';
-	j = json_string(c);
-	free(c);
-	return j;
-}
-
-void run_utc_now(char *buf, size_t len)
-{
-	time_t now = time(NULL);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-}
-
-int run_save(struct runner *r)
+/* Saves the document with updated_utc now; logs a failure and returns its -errno. */
+static int run_save(struct runner *r)
 {
 	char t[32];
 	run_utc_now(t, sizeof(t));
@@ -94,12 +52,6 @@ int run_save(struct runner *r)
 	return rc;
 }
 
-
-double run_pnum(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 /* --- the results document ---------------------------------------------------------- */
 
@@ -203,7 +155,8 @@ static void eta_text(double s, char *buf, size_t len)
 		snprintf(buf, len, "%ds", (int)s);
 }
 
-void run_progress(struct runner *r, const struct plan_case *pc, const json_t *c)
+/* The progress line of case pc, just done into c. */
+static void run_progress(struct runner *r, const struct plan_case *pc, const json_t *c)
 {
 	if (r->o->quiet)
 		return;
@@ -490,41 +443,32 @@ static int run_locks(struct runner *r, int fds[2])
 	return run_strays(r);
 }
 
-int run_main(const struct run_opts *o)
+/* A signal before the first case: the results file is saved as it is (no case,
+ * "complete": false, so --resume continues it) and the run says so. */
+static int stopped_early(struct runner *r)
 {
-	struct runner R = { .o = o }, *r = &R;
-	struct prof_diag d = { 0 };
-	int lockfd[2] = { -1, -1 };
-	int rc = profile_load(o->profile, o->sets, o->nsets, &r->p, &d);
-	for (size_t i = 0; i < d.n; i++)
-		fprintf(stderr, "%s\n", d.msg[i]);
-	prof_diag_free(&d);
-	if (rc)
-		return rc == -ENOENT ? EX_NOINPUT : rc == -ENOMEM ? EX_OSERR : EX_DATAERR;
-	if (plan_make(r->p, &r->plan)) {
-		profile_free(r->p);
-		return EX_DATAERR;
-	}
-	if (o->dry_run) {
-		run_warn_unread(r->p);
-		plan_print(r->p, &r->plan, stdout);
-		rc = 0;
-		goto out_plan;
-	}
-	r->out = o->out ? o->out : r->p->results ? r->p->results : "results.json";
+	int sig = *r->o->stop_sig ? *r->o->stop_sig : SIGINT;
+	int rc = run_save(r);
+	log_err("%s: interrupted by %s before the first case: %s", r->out, strsignal(sig),
+		rc ? "nothing saved" : "saved without cases; --resume continues it");
+	return 128 + sig;
+}
+
+/* The locks taken and the results document opened (a new one, or the one to resume).
+ * A sysexits status; *done when there is nothing to run (a complete file resumed). */
+static int run_open(struct runner *r, int lockfd[2], bool *done)
+{
+	const struct run_opts *o = r->o;
+	int rc;
 	if ((rc = run_locks(r, lockfd)))
-		goto out_root;
+		return rc;
 	/* Ctrl-C or SIGTERM from here on is reported, never a silent 130 or 143; the
 	 * handlers without SA_RESTART come with the first case */
-	struct sigaction early = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
-	sigaction(SIGINT, &early, NULL);
-	sigaction(SIGTERM, &early, NULL);
+	o->catch_signals(false);
 	if ((rc = check_writable(r->out, o->force)) || (rc = open_results(r)))
-		goto out_root;   /* open_results may have loaded a file before refusing it */
-	if (stop_req && !o->resume) {
-		rc = stopped_early(r);
-		goto out_root;
-	}
+		return rc;   /* open_results may have loaded a file before refusing it */
+	if (*o->stop && !o->resume)
+		return stopped_early(r);
 	r->cases = json_object_get(r->root, "cases");
 	bool any_failed = false;
 	size_t k;
@@ -537,43 +481,33 @@ int run_main(const struct run_opts *o)
 	if (o->resume && json_is_true(json_object_get(r->root, "complete"))) {
 		if (!o->quiet)
 			fprintf(stderr, "%s is complete: nothing left to resume\n", r->out);
-		run_print_table_plot(r);
-		rc = 0;
-		goto out_root;
+		run_print_table_plot(r->p, o, r->out, r->root);
+		*done = true;
 	}
-	if ((rc = run_topology_up(r)))
-		goto out_root;
-	if (stop_req && !o->resume) {
-		rc = stopped_early(r);
-		goto out_root;
-	}
-	snprintf(r->tmpdir, sizeof(r->tmpdir), "/tmp/ppslab-run.XXXXXX");
-	if (!mkdtemp(r->tmpdir)) {
-		log_err("cannot make a temporary directory: %s", strerror(errno));
-		rc = EX_OSERR;
-		goto out_root;
-	}
+	return 0;
+}
+
+/* The router, the boxes reached, the environment, the clocks and the rig's ceiling
+ * (measured once; a resumed file has it), saved before the first case. */
+static int run_setup(struct runner *r)
+{
+	const struct run_opts *o = r->o;
 	r->env.p = r->p;
 	r->env.tmpdir = r->tmpdir;
-	r->env.stop = &stop_req;
+	r->env.stop = o->stop;
 	r->tty = isatty(2);
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
+	o->catch_signals(true);
 	if (r->p->router.kind != PR_NONE) {
 		run_rut_ifaces(r->p, r->rut_in, r->rut_out, sizeof(r->rut_in));
 		struct dut_cfg dc = { .p = r->p, .box = r->rut_box, .in = r->rut_in, .out = r->rut_out,
 				      .tmpdir = r->tmpdir };
-		if (dut_new(&dc, &r->dut)) {
-			rc = EX_OSERR;
-			goto out_tmp;
-		}
+		if (dut_new(&dc, &r->dut))
+			return EX_OSERR;
 		r->env.dut = r->dut;
 	}
-	if ((rc = run_reach_all(r)))
-		goto out_tmp;
+	int rc = run_reach_all(r);
+	if (rc)
+		return rc;
 	if (!json_object_get(r->root, "environment"))
 		json_object_set_new(r->root, "environment", run_environment(r));
 	if (r->p->router.kind == PR_EXTERNAL && prof_has_reboots(r->p))
@@ -596,41 +530,51 @@ int run_main(const struct run_opts *o)
 			fprintf(stderr, "rig ceiling: %s pps\n",
 				fmt_thousands((uint64_t)(r->ceiling_pps + 0.5), cb, sizeof(cb)));
 	}
-	if ((rc = run_save(r)) != 0) {
-		rc = EX_IOERR;
-		goto out_tmp;
-	}
+	return run_save(r) ? EX_IOERR : 0;
+}
 
+/* The case object of pc in the document, emptied for a new run of it; NULL when it
+ * finished before --resume (not to run again). */
+static json_t *case_slot(struct runner *r, const struct plan_case *pc)
+{
+	long at = find_case(r->cases, pc->case_id, pc->params, pc->rep);
+	json_t *c = at >= 0 ? json_array_get(r->cases, (size_t)at) : NULL;
+	if (c && json_is_string(json_object_get(c, "status")) &&
+	    !(r->o->retry_failed &&
+	      !strcmp(json_string_value(json_object_get(c, "status")), "failed")))
+		return NULL;
+	if (!c) {
+		c = json_object();
+		json_array_append_new(r->cases, c);
+	}
+	json_object_clear(c);
+	json_object_set_new(c, "case_id", json_string(pc->case_id));
+	json_object_set_new(c, "rep", json_integer(pc->rep));
+	json_object_set(c, "params", pc->params);
+	return c;
+}
+
+/* The case loop, the results saved after every case. A sysexits status (0 when the
+ * loop ran to its end, was stopped, or *given_up after max_failed failed cases in a
+ * row). */
+static int run_cases(struct runner *r, bool *given_up)
+{
+	const struct run_opts *o = r->o;
+	unsigned run_in_a_row = 0;
 	r->total = r->plan.ncases;
 	r->t_start = mono_ns();
-	rc = 0;
-	unsigned run_in_a_row = 0;
-	bool given_up = false;
-	for (size_t i = 0; i < r->plan.ncases && !stop_req; i++) {
+	for (size_t i = 0; i < r->plan.ncases && !*o->stop; i++) {
 		const struct plan_case *pc = &r->plan.cases[i];
-		long at = find_case(r->cases, pc->case_id, pc->params, pc->rep);
-		json_t *c = at >= 0 ? json_array_get(r->cases, (size_t)at) : NULL;
-		if (c && json_is_string(json_object_get(c, "status")) &&
-		    !(o->retry_failed &&
-		      !strcmp(json_string_value(json_object_get(c, "status")), "failed"))) {
+		json_t *c = case_slot(r, pc);
+		if (!c) {
 			r->done++;   /* finished before --resume */
 			continue;
 		}
-		if (!c) {
-			c = json_object();
-			json_array_append_new(r->cases, c);
-		}
-		json_object_clear(c);
-		json_object_set_new(c, "case_id", json_string(pc->case_id));
-		json_object_set_new(c, "rep", json_integer(pc->rep));
-		json_object_set(c, "params", pc->params);
 		run_progress(r, pc, NULL);
 		uint64_t t0 = mono_ns();
 		int crc = run_case(r, pc, c);
-		if (crc == -ENOMEM) {
-			rc = EX_OSERR;
-			break;
-		}
+		if (crc == -ENOMEM)
+			return EX_OSERR;
 		if (crc == -EIO)
 			r->failed++;
 		run_in_a_row = crc == -EIO ? run_in_a_row + 1 : crc == 0 ? 0 : run_in_a_row;
@@ -642,65 +586,61 @@ int run_main(const struct run_opts *o)
 		run_progress(r, pc, c);
 		if (crc == 0)   /* its setup hook ran and held */
 			run_env_after_setup(r);
-		if (run_save(r)) {
-			rc = EX_IOERR;
-			break;
-		}
-		if (o->max_failed && run_in_a_row >= o->max_failed && !stop_req) {
+		if (run_save(r))
+			return EX_IOERR;
+		if (o->max_failed && run_in_a_row >= o->max_failed && !*o->stop) {
 			/* a dead router fails every case in seconds: keep what was measured */
 			log_err("stopping: %u cases failed in a row (the last: %.300s); the results so "
 				"far are saved, --resume --retry-failed continues once the router is "
 				"back", run_in_a_row,
 				json_is_string(json_object_get(c, "error"))
 				? json_string_value(json_object_get(c, "error")) : "?");
-			given_up = true;
+			*given_up = true;
 			break;
 		}
 	}
-	if (r->dut) {
-		json_t *sum = dut_close(r->dut);
-		json_decref(sum);
-		r->dut = NULL;
-	}
+	return 0;
+}
+
+/* After the case loop (rc its status): the summary, "complete" when every planned
+ * case is in the file, the last save, the table and plot. The run's exit status. */
+static int run_end(struct runner *r, int rc, bool given_up)
+{
+	const struct run_opts *o = r->o;
+	bool stopped = *o->stop;
 	/* complete means every planned case is in the file with its status: never say it
 	 * of fewer (two cells that shared a case id once made 3 of 4 "complete") */
 	size_t have = 0, ci;
 	json_t *cj;
 	json_array_foreach(r->cases, ci, cj)
 		have += json_is_string(json_object_get(cj, "status"));
-	if (!rc && !stop_req && !given_up && have != r->plan.ncases) {
+	if (!rc && !stopped && !given_up && have != r->plan.ncases) {
 		log_err("%s: %zu cases planned, %zu in the file: the run is not complete", r->out,
 			r->plan.ncases, have);
 		rc = EX_SOFTWARE;
 		run_save(r);
 	}
 	if (!rc) {
-		run_finish_outputs(r);
-		if (!stop_req && !given_up)
+		run_finish_outputs(r->root, r->out);
+		if (!stopped && !given_up)
 			json_object_set_new(r->root, "complete", json_true());
 		if (run_save(r))
 			rc = EX_IOERR;
 	}
-	if (!rc) {
-		if (!o->quiet)
-			fprintf(stderr, "results: %s (%zu cases, %zu failed)%s\n", r->out, r->done,
-				r->failed, stop_req ? "; interrupted: --resume continues"
-				: given_up ? "; stopped: --resume --retry-failed continues" : "");
-		if (r->done > r->failed)   /* something to show */
-			run_print_table_plot(r);
-		rc = stop_req ? 128 + (stop_sig ? stop_sig : SIGINT) : r->failed ? 1 : 0;
-	}
-out_tmp:
-	if (r->dut)
-		json_decref(dut_close(r->dut));
-	if (getenv("PPSLAB_KEEP_TMP")) {   /* the tools' own output, for debugging */
-		fprintf(stderr, "the tools' output is kept in %s\n", r->tmpdir);
-	} else {
-		char *av[] = { "rm", "-rf", r->tmpdir, NULL };
-		struct proc_opts po = { .quiet_err = 1, .timeout_ns = 30 * NS_PER_S };
-		proc_run(av, &po);
-	}
-out_root:
+	if (rc)
+		return rc;
+	if (!o->quiet)
+		fprintf(stderr, "results: %s (%zu cases, %zu failed)%s\n", r->out, r->done,
+			r->failed, stopped ? "; interrupted: --resume continues"
+			: given_up ? "; stopped: --resume --retry-failed continues" : "");
+	if (r->done > r->failed)   /* something to show */
+		run_print_table_plot(r->p, o, r->out, r->root);
+	return stopped ? 128 + (*o->stop_sig ? *o->stop_sig : SIGINT) : r->failed ? 1 : 0;
+}
+
+/* The locks let go and their files removed (see run_lock). */
+static void run_unlock(struct runner *r, const int lockfd[2])
+{
 	if (lockfd[0] >= 0) {   /* removed while still held: see run_lock */
 		char lp[4200];
 		results_lock_path(r->out, lp, sizeof(lp));
@@ -714,6 +654,59 @@ out_root:
 	for (int i = 0; i < 2; i++)
 		if (lockfd[i] >= 0)
 			close(lockfd[i]);
+}
+
+int run_main(const struct run_opts *o)
+{
+	struct runner R = { .o = o, .save = run_save }, *r = &R;
+	struct prof_diag d = { 0 };
+	int lockfd[2] = { -1, -1 };
+	int rc = profile_load(o->profile, o->sets, o->nsets, &r->p, &d);
+	for (size_t i = 0; i < d.n; i++)
+		fprintf(stderr, "%s\n", d.msg[i]);
+	prof_diag_free(&d);
+	if (rc)
+		return rc == -ENOENT ? EX_NOINPUT : rc == -ENOMEM ? EX_OSERR : EX_DATAERR;
+	if (plan_make(r->p, &r->plan)) {
+		profile_free(r->p);
+		return EX_DATAERR;
+	}
+	if (o->dry_run) {
+		run_warn_unread(r->p);
+		plan_print(r->p, &r->plan, stdout);
+		goto out_plan;
+	}
+	r->out = o->out ? o->out : r->p->results ? r->p->results : "results.json";
+	bool done = false, given_up = false;
+	if ((rc = run_open(r, lockfd, &done)) || done || (rc = run_topology_up(r)))
+		goto out_root;
+	if (*o->stop && !o->resume) {
+		rc = stopped_early(r);
+		goto out_root;
+	}
+	snprintf(r->tmpdir, sizeof(r->tmpdir), "/tmp/ppslab-run.XXXXXX");
+	if (!mkdtemp(r->tmpdir)) {
+		log_err("cannot make a temporary directory: %s", strerror(errno));
+		rc = EX_OSERR;
+		goto out_root;
+	}
+	if (!(rc = run_setup(r))) {
+		rc = run_cases(r, &given_up);
+		json_decref(r->dut ? dut_close(r->dut) : NULL);
+		r->dut = NULL;
+		rc = run_end(r, rc, given_up);
+	}
+	if (r->dut)
+		json_decref(dut_close(r->dut));
+	if (getenv("PPSLAB_KEEP_TMP")) {   /* the tools' own output, for debugging */
+		fprintf(stderr, "the tools' output is kept in %s\n", r->tmpdir);
+	} else {
+		char *av[] = { "rm", "-rf", r->tmpdir, NULL };
+		struct proc_opts po = { .quiet_err = 1, .timeout_ns = 30 * NS_PER_S };
+		proc_run(av, &po);
+	}
+out_root:
+	run_unlock(r, lockfd);
 	json_decref(r->router_env);
 	free(r->ssh_opts);
 	json_decref(r->root);
