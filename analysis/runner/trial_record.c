@@ -195,19 +195,13 @@ static void start_record(json_t *rec, struct tool *const *gens, size_t ng, uint6
 json_t *trial_record(const struct trial_res *s, const struct trial_tools *tt)
 {
 	const struct trial_req *r = s->req;
-	json_t *rec = json_object();
+	json_t *rec = json_pack("{s:i,s:s,s:o,s:f,s:f,s:s,s:O,s:O,s:O}", "seq", r->seq, "kind",
+				r->kind, "intended_pps", r->load_pps > 0 ? json_real(r->load_pps)
+				: json_string("max"), "duration_s", r->duration_s, "warmup_s",
+				r->warmup_s, "per", s->per_aggregate ? "aggregate" : "direction",
+				"gen", s->gen, "sink", s->sink, "exit", s->exit);
 	if (!rec)
 		return NULL;
-	json_object_set_new(rec, "seq", json_integer(r->seq));
-	json_object_set_new(rec, "kind", json_string(r->kind));
-	json_object_set_new(rec, "intended_pps",
-			    r->load_pps > 0 ? json_real(r->load_pps) : json_string("max"));
-	json_object_set_new(rec, "duration_s", json_real(r->duration_s));
-	json_object_set_new(rec, "warmup_s", json_real(r->warmup_s));
-	json_object_set_new(rec, "per", json_string(s->per_aggregate ? "aggregate" : "direction"));
-	json_object_set(rec, "gen", s->gen);
-	json_object_set(rec, "sink", s->sink);
-	json_object_set(rec, "exit", s->exit);
 	if (s->rut)
 		json_object_set(rec, "rut", s->rut);
 	json_object_set_new(rec, "fwd_rate_from", json_string(s->windowed ? RES_FWD_WINDOW
