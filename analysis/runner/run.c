@@ -179,7 +179,7 @@ static void run_progress(struct runner *r, const struct plan_case *pc, const jso
 		return;
 	}
 	const char *st = json_string_value(json_object_get(c, "status"));
-	double fwd = run_pnum(json_object_get(c, "metrics"), "fwd_pps");
+	double fwd = jnum(json_object_get(c, "metrics"), "fwd_pps");
 	char fb[32];
 	if (r->tty)
 		fprintf(stderr, "\r%*s\r", 100, "");
@@ -519,7 +519,7 @@ static int run_setup(struct runner *r)
 	run_box_offsets(r);
 	const json_t *rig = json_object_get(r->root, "rig");
 	if (rig) {   /* resumed: the ceiling measured before */
-		double c = run_pnum(rig, "ceiling_pps");
+		double c = jnum(rig, "ceiling_pps");
 		r->ceiling_pps = isnan(c) ? 0 : c;
 	} else {
 		if (!o->quiet)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "jout.h"
 #include "log.h"
 #include "proc.h"
 #include "clock.h"
@@ -39,12 +40,6 @@ void run_utc_now(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 }
 
-double run_pnum(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* --- one case ------------------------------------------------------------------------ */
 
 static void metric(json_t *m, const char *k, double v)
@@ -57,15 +52,15 @@ static json_t *case_metrics(const struct search_res *sr, const json_t *trials,
 			    const json_t *last, bool bi)
 {
 	json_t *m = json_object();
-	metric(m, "fwd_pps", run_pnum(last, "fwd_rate_pps"));
-	metric(m, "offered_pps", run_pnum(last, "offered_pps"));
-	double loss = run_pnum(last, "loss_ratio");
+	metric(m, "fwd_pps", jnum(last, "fwd_rate_pps"));
+	metric(m, "offered_pps", jnum(last, "offered_pps"));
+	double loss = jnum(last, "loss_ratio");
 	metric(m, "loss_pct", isnan(loss) ? NAN : loss * 100);
-	metric(m, "fwd_pps_a", run_pnum(last, "fwd_rate_pps_a"));
-	metric(m, "fwd_pps_b", bi ? run_pnum(last, "fwd_rate_pps_b") : NAN);
+	metric(m, "fwd_pps_a", jnum(last, "fwd_rate_pps_a"));
+	metric(m, "fwd_pps_b", bi ? jnum(last, "fwd_rate_pps_b") : NAN);
 	const json_t *lat = json_object_get(last, "latency_ns");
-	metric(m, "lat_p50_ns", run_pnum(lat, "p50"));
-	metric(m, "lat_p99_ns", run_pnum(lat, "p99"));
+	metric(m, "lat_p50_ns", jnum(lat, "p50"));
+	metric(m, "lat_p99_ns", jnum(lat, "p99"));
 	for (size_t g = 0; g < sr->ngoals; g++) {
 		char k[32];
 		snprintf(k, sizeof(k), "%s_pps", sr->goal[g].name);
@@ -81,7 +76,7 @@ static json_t *case_metrics(const struct search_res *sr, const json_t *trials,
 	size_t i;
 	json_t *t;
 	json_array_foreach(trials, i, t) {
-		double f = run_pnum(t, "fwd_rate_pps");
+		double f = jnum(t, "fwd_rate_pps");
 		if (!isnan(f) && (isnan(mfr) || f > mfr))
 			mfr = f;
 	}
@@ -91,22 +86,22 @@ static json_t *case_metrics(const struct search_res *sr, const json_t *trials,
 		metric(m, "mfr_pps", sr->mfr_pps);
 	const json_t *rut = json_object_get(last, "rut");
 	if (json_is_object(rut)) {
-		metric(m, "cpu_s", run_pnum(rut, "fwd_cpu_s"));
+		metric(m, "cpu_s", jnum(rut, "fwd_cpu_s"));
 		const json_t *pol = json_object_get(rut, "polling");
 		static const char *const pk[] = { "burst", "lost_polls", "short_ticks", "suspect",
 						  "stalled", "pending_polls", NULL };
 		for (int j = 0; pk[j] && json_is_object(pol); j++) {
 			char k[48];
 			snprintf(k, sizeof(k), "rut.%s", pk[j]);
-			metric(m, k, run_pnum(pol, pk[j]));
+			metric(m, k, jnum(pol, pk[j]));
 		}
-		metric(m, "rut.kernel_drops", run_pnum(rut, "kernel_drops"));
+		metric(m, "rut.kernel_drops", jnum(rut, "kernel_drops"));
 		json_t *rule;
 		json_array_foreach(json_object_get(rut, "rules"), i, rule) {
 			char k[48];
 			snprintf(k, sizeof(k), "rut.rule_hits.%lld",
 				 (long long)json_integer_value(json_object_get(rule, "number")));
-			metric(m, k, run_pnum(rule, "pkts"));
+			metric(m, k, jnum(rule, "pkts"));
 		}
 	}
 	return m;
@@ -217,7 +212,7 @@ static void failed_checks(const json_t *trials, json_t *flags)
  * the trials keep the sink's numbers, the case says why. */
 static void withhold_latency(struct runner *r, json_t *c, json_t *m, const json_t *last)
 {
-	double p50 = run_pnum(m, "lat_p50_ns");
+	double p50 = jnum(m, "lat_p50_ns");
 	const json_t *sink = json_array_get(json_object_get(last, "sink"), 0);
 	bool valid = !json_is_false(json_object_get(sink, "delay_valid"));
 	char why[400];
@@ -250,7 +245,7 @@ static bool probe(struct runner *r, const json_t *params, char *why, size_t len)
 	const json_t *sinks = json_object_get(rec, "sink");
 	bool ok = rc == 0 && json_array_size(sinks) == want;
 	for (size_t i = 0; ok && i < want; i++)
-		ok = run_pnum(json_array_get(sinks, i), "rx_pkts") > 0;
+		ok = jnum(json_array_get(sinks, i), "rx_pkts") > 0;
 	if (!ok) {
 		const char *e2 = json_string_value(json_object_get(rec, "error"));
 		if (e2 && *e2)
@@ -820,7 +815,7 @@ static void case_done(struct case_run *k, const struct search_res *sr, json_t *f
 	withhold_latency(r, c, m, k->last);
 	if (k->flagged)
 		failed_checks(k->trials, flags);
-	double fwd = run_pnum(m, "fwd_pps");
+	double fwd = jnum(m, "fwd_pps");
 	if (r->ceiling_pps > 0 && !isnan(fwd) && fwd >= 0.97 * r->ceiling_pps * (bi ? 2 : 1)) {
 		char b[160];
 		snprintf(b, sizeof(b), "at the rig's own ceiling (%.0f pps): the sender or sink, "

@@ -581,12 +581,12 @@ static void frame_rates(struct trial_tools *tt, struct trial_res *s)
 {
 	double dmax = 0, xa = 0, xb = 0;
 	for (size_t i = 0; i < tt->ng; i++) {
-		double d = trial_jnum(tt->gens[i]->sum, "duration_ns");
+		double d = jnum(tt->gens[i]->sum, "duration_ns");
 		if (d > dmax)
 			dmax = d;
 	}
 	for (size_t i = 0; i < tt->ns; i++) {
-		double x = trial_jnum(tt->sinks[i]->sum, "rx_pkts");
+		double x = jnum(tt->sinks[i]->sum, "rx_pkts");
 		if (tt->sinks[i] == tt->sinkb)
 			xb += isnan(x) ? 0 : x;
 		else
@@ -616,13 +616,13 @@ static void trial_figures(struct trial_tools *tt, struct trial_res *s)
 	bool any_gen = false;
 	for (size_t i = 0; i < tt->na; i++) {
 		if (tt->all[i]->sender) {
-			double t = trial_jnum(tt->all[i]->sum, "tx_pkts");
-			double o = trial_jnum(tt->all[i]->sum, "pps");
+			double t = jnum(tt->all[i]->sum, "tx_pkts");
+			double o = jnum(tt->all[i]->sum, "pps");
 			s->tx += isnan(t) ? 0 : t;
 			offered += isnan(o) ? 0 : o;
 			any_gen |= tt->all[i]->sum != NULL;
 		} else {
-			double x = trial_jnum(tt->all[i]->sum, "rx_pkts");
+			double x = jnum(tt->all[i]->sum, "rx_pkts");
 			s->rx += isnan(x) ? 0 : x;
 		}
 	}

@@ -99,8 +99,6 @@ double trial_window_rate(const struct rx_read *a, const struct rx_read *b, doubl
 
 /* Where a box is, for messages: "namespace ppslab-gen2", "ssh root@h", "this host". */
 const char *trial_where(const struct box *b, char *buf, size_t len);
-/* Member k of o as a number, NaN when it is none. */
-double trial_jnum(const json_t *o, const char *k);
 /* The trial's record (docs/results-schema.md, cases[].trials[]), or NULL when memory
  * ran out. */
 json_t *trial_record(const struct trial_res *s, const struct trial_tools *tt);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "jout.h"
 #include "results.h"
 
 /* Where a box is, for messages: "namespace ppslab-gen2", "ssh root@h", "this host". */
@@ -24,16 +25,11 @@ const char *trial_where(const struct box *b, char *buf, size_t len)
 	return buf;
 }
 
-double trial_jnum(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 void trial_counts(const json_t *rec, unsigned long long *tx, unsigned long long *rx,
 		  double *offered_pps)
 {
-	double t = trial_jnum(rec, "tx_frames"), x = trial_jnum(rec, "rx_frames"), o = trial_jnum(rec, "offered_pps");
+	double t = jnum(rec, "tx_frames"), x = jnum(rec, "rx_frames"), o = jnum(rec, "offered_pps");
 	*tx = isnan(t) ? 0 : (unsigned long long)t;
 	*rx = isnan(x) ? 0 : (unsigned long long)x;
 	*offered_pps = isnan(o) ? 0 : o;
@@ -49,8 +45,8 @@ static void set_num(json_t *o, const char *k, double v)
  * seq_holes, or tx_pkts from a summary without them. */
 static double gen_sent(const json_t *g)
 {
-	double t = trial_jnum(g, "test_pkts"), h = trial_jnum(g, "seq_holes");
-	return isnan(t) ? trial_jnum(g, "tx_pkts") : t + (isnan(h) ? 0 : h);
+	double t = jnum(g, "test_pkts"), h = jnum(g, "seq_holes");
+	return isnan(t) ? jnum(g, "tx_pkts") : t + (isnan(h) ? 0 : h);
 }
 
 /* The sinks' count of stream sid: received and lost, summed. A sink that knew the
@@ -68,9 +64,9 @@ static void stream_rx(struct tool *const *sinks, size_t n, int sid, double sent,
 		size_t j;
 		json_t *st;
 		json_array_foreach(json_object_get(sinks[i]->sum, "streams"), j, st)
-			if (trial_jnum(st, "stream") == sid) {
-				double x = trial_jnum(st, "rx_pkts"), l = trial_jnum(st, "lost_pkts");
-				double nx = trial_jnum(st, "next_seq"), f = trial_jnum(st, "first_seq");
+			if (jnum(st, "stream") == sid) {
+				double x = jnum(st, "rx_pkts"), l = jnum(st, "lost_pkts");
+				double nx = jnum(st, "next_seq"), f = jnum(st, "first_seq");
 				*rx += isnan(x) ? 0 : x;
 				*lost += isnan(l) ? 0 : l;
 				next = !isnan(nx) && nx > next ? nx : next;
@@ -116,7 +112,7 @@ static void per_box(json_t *rec, const struct trial_tools *tt, bool windowed)
 			}
 			json_object_set_new(b, "stream", json_integer(t->stream));
 			set_num(b, "tx_frames", sent);
-			set_num(b, "offered_pps", trial_jnum(t->sum, "pps"));
+			set_num(b, "offered_pps", jnum(t->sum, "pps"));
 			json_object_set_new(b, "rx_frames", json_integer((json_int_t)rx));
 			json_object_set_new(b, "lost_frames", json_integer((json_int_t)lost));
 			if (t->sum && !isnan(sent)) {
@@ -128,13 +124,13 @@ static void per_box(json_t *rec, const struct trial_tools *tt, bool windowed)
 									  (json_int_t)lost));
 			}
 		} else {
-			set_num(b, "rx_frames", trial_jnum(t->sum, "rx_pkts"));
+			set_num(b, "rx_frames", jnum(t->sum, "rx_pkts"));
 			json_t *ids = json_array();
 			size_t j;
 			json_t *st;
 			json_array_foreach(json_object_get(t->sum, "streams"), j, st)
-				if (trial_jnum(st, "rx_pkts") > 0)
-					json_array_append_new(ids, json_integer((json_int_t)trial_jnum(st, "stream")));
+				if (jnum(st, "rx_pkts") > 0)
+					json_array_append_new(ids, json_integer((json_int_t)jnum(st, "stream")));
 			json_object_set_new(b, "streams", ids);
 			double secs, res;
 			double w = windowed ? trial_window_rate(&t->win[0], &t->win[1], &secs, &res) : NAN;
@@ -160,7 +156,7 @@ static void start_record(json_t *rec, struct tool *const *gens, size_t ng, uint6
 	size_t late = 0;
 	for (size_t i = 0; i < ng; i++) {
 		const struct tool *t = gens[i];
-		double f = trial_jnum(t->sum, "first_tx_real_ns");
+		double f = jnum(t->sum, "first_tx_real_ns");
 		double off = t->tb->clock_off_ns, bound = t->tb->clock_bound_ns;
 		json_t *o = json_object();
 		set_num(o, "clock_offset_ns", off);
@@ -178,7 +174,7 @@ static void start_record(json_t *rec, struct tool *const *gens, size_t ng, uint6
 		} else if (bb > b2) {
 			b2 = bb;
 		}
-		if (trial_jnum(t->sum, "start_late_ns") > 1e6)
+		if (jnum(t->sum, "start_late_ns") > 1e6)
 			late++;
 		json_object_set_new(per, t->name, o);
 	}
