@@ -33,6 +33,12 @@ static inline double jnum(const json_t *o, const char *k)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* o.k = v, null when v is NaN (as jset_f, which nulls an infinity too). */
+static inline void jset_num(json_t *o, const char *k, double v)
+{
+	json_object_set_new(o, k, isnan(v) ? json_null() : json_real(v));
+}
+
 /* Prints obj compactly on one line, adds a newline, flushes, and drops the reference. */
 void jout_emit(FILE *f, json_t *obj);
 

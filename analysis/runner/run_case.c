@@ -42,34 +42,29 @@ void run_utc_now(char *buf, size_t len)
 
 /* --- one case ------------------------------------------------------------------------ */
 
-static void metric(json_t *m, const char *k, double v)
-{
-	json_object_set_new(m, k, isnan(v) ? json_null() : json_real(v));
-}
-
 /* cases[].metrics from the method's result and the trial that shows the cell best */
 static json_t *case_metrics(const struct search_res *sr, const json_t *trials,
 			    const json_t *last, bool bi)
 {
 	json_t *m = json_object();
-	metric(m, "fwd_pps", jnum(last, "fwd_rate_pps"));
-	metric(m, "offered_pps", jnum(last, "offered_pps"));
+	jset_num(m, "fwd_pps", jnum(last, "fwd_rate_pps"));
+	jset_num(m, "offered_pps", jnum(last, "offered_pps"));
 	double loss = jnum(last, "loss_ratio");
-	metric(m, "loss_pct", isnan(loss) ? NAN : loss * 100);
-	metric(m, "fwd_pps_a", jnum(last, "fwd_rate_pps_a"));
-	metric(m, "fwd_pps_b", bi ? jnum(last, "fwd_rate_pps_b") : NAN);
+	jset_num(m, "loss_pct", isnan(loss) ? NAN : loss * 100);
+	jset_num(m, "fwd_pps_a", jnum(last, "fwd_rate_pps_a"));
+	jset_num(m, "fwd_pps_b", bi ? jnum(last, "fwd_rate_pps_b") : NAN);
 	const json_t *lat = json_object_get(last, "latency_ns");
-	metric(m, "lat_p50_ns", jnum(lat, "p50"));
-	metric(m, "lat_p99_ns", jnum(lat, "p99"));
+	jset_num(m, "lat_p50_ns", jnum(lat, "p50"));
+	jset_num(m, "lat_p99_ns", jnum(lat, "p99"));
 	for (size_t g = 0; g < sr->ngoals; g++) {
 		char k[32];
 		snprintf(k, sizeof(k), "%s_pps", sr->goal[g].name);
 		for (char *c = k; *c; c++)
 			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
-		metric(m, k, sr->goal[g].ct_pps > 0 ? sr->goal[g].ct_pps : NAN);
+		jset_num(m, k, sr->goal[g].ct_pps > 0 ? sr->goal[g].ct_pps : NAN);
 	}
 	if (sr->mrr_pps > 0)
-		metric(m, "mrr_pps", sr->mrr_pps);
+		jset_num(m, "mrr_pps", sr->mrr_pps);
 	/* MFR: the best forwarding rate of the case's trials as the load window measured
 	 * it (the search's own figure counts a backlog delivered after the load too) */
 	double mfr = NAN;
@@ -81,27 +76,27 @@ static json_t *case_metrics(const struct search_res *sr, const json_t *trials,
 			mfr = f;
 	}
 	if (!isnan(mfr))
-		metric(m, "mfr_pps", mfr);
+		jset_num(m, "mfr_pps", mfr);
 	else if (sr->mfr_pps > 0)
-		metric(m, "mfr_pps", sr->mfr_pps);
+		jset_num(m, "mfr_pps", sr->mfr_pps);
 	const json_t *rut = json_object_get(last, "rut");
 	if (json_is_object(rut)) {
-		metric(m, "cpu_s", jnum(rut, "fwd_cpu_s"));
+		jset_num(m, "cpu_s", jnum(rut, "fwd_cpu_s"));
 		const json_t *pol = json_object_get(rut, "polling");
 		static const char *const pk[] = { "burst", "lost_polls", "short_ticks", "suspect",
 						  "stalled", "pending_polls", NULL };
 		for (int j = 0; pk[j] && json_is_object(pol); j++) {
 			char k[48];
 			snprintf(k, sizeof(k), "rut.%s", pk[j]);
-			metric(m, k, jnum(pol, pk[j]));
+			jset_num(m, k, jnum(pol, pk[j]));
 		}
-		metric(m, "rut.kernel_drops", jnum(rut, "kernel_drops"));
+		jset_num(m, "rut.kernel_drops", jnum(rut, "kernel_drops"));
 		json_t *rule;
 		json_array_foreach(json_object_get(rut, "rules"), i, rule) {
 			char k[48];
 			snprintf(k, sizeof(k), "rut.rule_hits.%lld",
 				 (long long)json_integer_value(json_object_get(rule, "number")));
-			metric(m, k, jnum(rule, "pkts"));
+			jset_num(m, k, jnum(rule, "pkts"));
 		}
 	}
 	return m;

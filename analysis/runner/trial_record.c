@@ -25,7 +25,6 @@ const char *trial_where(const struct box *b, char *buf, size_t len)
 	return buf;
 }
 
-
 void trial_counts(const json_t *rec, unsigned long long *tx, unsigned long long *rx,
 		  double *offered_pps)
 {
@@ -33,12 +32,6 @@ void trial_counts(const json_t *rec, unsigned long long *tx, unsigned long long 
 	*tx = isnan(t) ? 0 : (unsigned long long)t;
 	*rx = isnan(x) ? 0 : (unsigned long long)x;
 	*offered_pps = isnan(o) ? 0 : o;
-}
-
-/* o.k = v, null when v is NaN. */
-static void set_num(json_t *o, const char *k, double v)
-{
-	json_object_set_new(o, k, isnan(v) ? json_null() : json_real(v));
 }
 
 /* What a sender numbered on its stream (the sink's --expect-from reading): test_pkts +
@@ -111,8 +104,8 @@ static void per_box(json_t *rec, const struct trial_tools *tt, bool windowed)
 				stream_rx(tt->sinks, tt->nsa, t->stream, sent, &rx, &lost);
 			}
 			json_object_set_new(b, "stream", json_integer(t->stream));
-			set_num(b, "tx_frames", sent);
-			set_num(b, "offered_pps", jnum(t->sum, "pps"));
+			jset_num(b, "tx_frames", sent);
+			jset_num(b, "offered_pps", jnum(t->sum, "pps"));
 			json_object_set_new(b, "rx_frames", json_integer((json_int_t)rx));
 			json_object_set_new(b, "lost_frames", json_integer((json_int_t)lost));
 			if (t->sum && !isnan(sent)) {
@@ -124,7 +117,7 @@ static void per_box(json_t *rec, const struct trial_tools *tt, bool windowed)
 									  (json_int_t)lost));
 			}
 		} else {
-			set_num(b, "rx_frames", jnum(t->sum, "rx_pkts"));
+			jset_num(b, "rx_frames", jnum(t->sum, "rx_pkts"));
 			json_t *ids = json_array();
 			size_t j;
 			json_t *st;
@@ -134,7 +127,7 @@ static void per_box(json_t *rec, const struct trial_tools *tt, bool windowed)
 			json_object_set_new(b, "streams", ids);
 			double secs, res;
 			double w = windowed ? trial_window_rate(&t->win[0], &t->win[1], &secs, &res) : NAN;
-			set_num(b, "fwd_rate_pps", w);
+			jset_num(b, "fwd_rate_pps", w);
 		}
 		json_array_append_new(boxes, b);
 	}
@@ -159,10 +152,10 @@ static void start_record(json_t *rec, struct tool *const *gens, size_t ng, uint6
 		double f = jnum(t->sum, "first_tx_real_ns");
 		double off = t->tb->clock_off_ns, bound = t->tb->clock_bound_ns;
 		json_t *o = json_object();
-		set_num(o, "clock_offset_ns", off);
-		set_num(o, "clock_bound_ns", bound);
+		jset_num(o, "clock_offset_ns", off);
+		jset_num(o, "clock_bound_ns", bound);
 		double rel = isnan(f) ? NAN : f - off - (double)at_real;
-		set_num(o, "first_frame_ns", rel);
+		jset_num(o, "first_frame_ns", rel);
 		if (!isnan(rel)) {
 			lo = fmin(lo, rel);
 			hi = fmax(hi, rel);
@@ -179,7 +172,7 @@ static void start_record(json_t *rec, struct tool *const *gens, size_t ng, uint6
 		json_object_set_new(per, t->name, o);
 	}
 	json_object_set_new(s, "boxes", per);
-	set_num(s, "spread_ns", hi >= lo ? hi - lo : NAN);
+	jset_num(s, "spread_ns", hi >= lo ? hi - lo : NAN);
 	json_object_set_new(s, "spread_bound_ns", json_real(b1 + b2));
 	if (late)
 		json_object_set_new(s, "late", json_pack("s", "a sender's first frame left more than 1 "
@@ -212,14 +205,14 @@ json_t *trial_record(const struct trial_res *s, const struct trial_tools *tt)
 			json_object_set_new(rec, "window_clock", json_string("the sink box's, around "
 									     "each read"));
 	}
-	set_num(rec, "fwd_rate_res_pps", s->res_pps);
+	jset_num(rec, "fwd_rate_res_pps", s->res_pps);
 	json_object_set_new(rec, "tx_frames", json_integer((json_int_t)s->tx));
 	json_object_set_new(rec, "rx_frames", json_integer((json_int_t)s->rx));
-	set_num(rec, "offered_pps", s->offered_pps);
-	set_num(rec, "loss_ratio", s->loss_ratio);
-	set_num(rec, "fwd_rate_pps", s->fwd_pps);
-	set_num(rec, "fwd_rate_pps_a", s->fwd_a);
-	set_num(rec, "fwd_rate_pps_b", s->fwd_b);
+	jset_num(rec, "offered_pps", s->offered_pps);
+	jset_num(rec, "loss_ratio", s->loss_ratio);
+	jset_num(rec, "fwd_rate_pps", s->fwd_pps);
+	jset_num(rec, "fwd_rate_pps_a", s->fwd_a);
+	jset_num(rec, "fwd_rate_pps_b", s->fwd_b);
 	const json_t *lat = json_object_get(tt->sinks[0]->sum, "latency_ns");
 	if (json_is_object(lat))
 		json_object_set_new(rec, "latency_ns", json_deep_copy(lat));
