@@ -156,6 +156,21 @@ static int sink_cmd(const struct tool *t, const char *spec, unsigned threads, do
 	return rc;
 }
 
+int trial_gen_args(struct box_cmd *c, const struct trial_box *b, const char *spec,
+		   const char *dst, const char *mac)
+{
+	int rc = box_cmd_init(c, &b->box, "ppslab-gen");
+	rc = rc ? rc : box_arg(c, "-i");
+	rc = rc ? rc : box_arg(c, spec);
+	rc = rc ? rc : box_arg(c, "--dst");
+	rc = rc ? rc : box_arg(c, dst);
+	if (!rc && mac) {
+		rc = box_arg(c, "--dst-mac");
+		rc = rc ? rc : box_arg(c, mac);
+	}
+	return rc ? rc : threads_cpus(c, b->threads, b->cpus);
+}
+
 /* load_pps: this sender's share (0: as fast as it can); start_at: CLOCK_REALTIME ns on
  * its box's clock, or 0 */
 static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const struct tool *t,
@@ -170,18 +185,8 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 	else
 		snprintf(rate, sizeof(rate), "max");
 	char v[64];
-	int rc = box_cmd_init(c, &b->box, "ppslab-gen");
-	rc = rc ? rc : box_arg(c, "-i");
-	rc = rc ? rc : box_arg(c, spec);
-	rc = rc ? rc : box_arg(c, "--dst");
-	rc = rc ? rc : box_arg(c, dst);
-	/* the next hop's MAC when the profile gives it: no route or neighbour lookup */
-	const char *mac = t->stream == 2 ? p->topo.dst_mac_b : p->topo.dst_mac;
-	if (!rc && mac) {
-		rc = box_arg(c, "--dst-mac");
-		rc = rc ? rc : box_arg(c, mac);
-	}
-	rc = rc ? rc : threads_cpus(c, b->threads, b->cpus);
+	int rc = trial_gen_args(c, b, spec, dst, t->stream == 2 ? p->topo.dst_mac_b
+							     : p->topo.dst_mac);
 	rc = rc ? rc : box_arg(c, "--rate");
 	rc = rc ? rc : box_arg(c, rate);
 	rc = rc ? rc : box_arg(c, "--duration");
