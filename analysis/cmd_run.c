@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_run.c — `ppslab run PROFILE ...`: the command line over run.c. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,25 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	return 0;
 }
 
+static volatile sig_atomic_t stop_req, stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+	stop_req = 1;
+}
+
+/* The run's handlers (run.h): Ctrl-C or SIGTERM is reported, never a silent 130 or
+ * 143; interrupt: a trial's waits end at once, and a closed pipe is EPIPE, not a kill. */
+static void catch_signals(bool interrupt)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = interrupt ? 0 : SA_RESTART };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (interrupt)
+		signal(SIGPIPE, SIG_IGN);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct args a = { .ro.max_failed = 10 };
@@ -148,6 +168,9 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	a.ro.cmdline = cmd;
+	a.ro.stop = &stop_req;
+	a.ro.stop_sig = &stop_sig;
+	a.ro.catch_signals = catch_signals;
 	rc = run_main(&a.ro);
 	free(cmd);
 	free(a.ro.sets);

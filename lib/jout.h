@@ -10,6 +10,7 @@
 #define PPSLAB_LIB_JOUT_H
 
 #include <jansson.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -23,6 +24,19 @@ static inline json_t *jmut(const json_t *j)
 		json_t *m;
 	} u = { .c = j };
 	return u.m;
+}
+
+/* Member k of o as a number, NaN when it is none (or o is NULL). */
+static inline double jnum(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* o.k = v, null when v is NaN (as jset_f, which nulls an infinity too). */
+static inline void jset_num(json_t *o, const char *k, double v)
+{
+	json_object_set_new(o, k, isnan(v) ? json_null() : json_real(v));
 }
 
 /* Prints obj compactly on one line, adds a newline, flushes, and drops the reference. */

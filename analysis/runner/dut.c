@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* dut.c — drives the device under test for ppslab run (run.c): ppslab-rut through its
- * control socket, an external router through the profile's hooks (dut_ext.c), or
- * nothing; the counters over a trial are dut_count.c. See dut.h for the axis → setting
- * map. */
+ * control socket, or nothing; an external router's hooks are dut_ext.c's, which calls
+ * down into this file (never the other way), the counters over a trial dut_count.c's.
+ * See dut.h for the axis → setting map. */
 #include "dut_impl.h"
 
 #include <errno.h>
@@ -468,25 +468,17 @@ static int rut_apply(struct dut *d, const json_t *params, char *err, size_t errl
 	return 0;
 }
 
-int dut_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
+int dut_rut_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
 {
-	switch (d->kind) {
-	case PR_RUT: {
-		int rc = rut_apply(d, params, err, errlen);
-		if (rc && d->fault[0])   /* hung: that, not the command it did not answer */
-			snprintf(err, errlen, "%s", d->fault);
-		return rc;
-	}
-	case PR_EXTERNAL:
-		return dut_ext_apply(d, params, err, errlen);
-	default:
+	if (d->kind != PR_RUT)
 		return 0;
-	}
+	int rc = rut_apply(d, params, err, errlen);
+	if (rc && d->fault[0])   /* hung: that, not the command it did not answer */
+		snprintf(err, errlen, "%s", d->fault);
+	return rc;
 }
-json_t *dut_stats(struct dut *d)
+json_t *dut_rut_stats(struct dut *d)
 {
-	if (d->kind == PR_EXTERNAL && d->cfg.p->router.read_hook)
-		return dut_ext_read(d);
 	if (d->kind != PR_RUT || !d->pid)
 		return NULL;
 	/* about 60 bytes per rule: room for the largest rule sets a profile can load */

@@ -2,8 +2,8 @@
 /* dut_ext.c — an external router driven by the profile's hooks (see dut.h and
  * dut_impl.h): hook words with the cell's values, ssh vectors wrapped, each run logged
  * for the case; the setup, axis and router axis hooks, reboots, the verify and check
- * hooks; the ssh destinations reached once; the read hook. Called by dut.c and
- * dut_count.c. */
+ * hooks; the ssh destinations reached once; the read hook. dut_apply() and
+ * dut_stats() choose the router's kind here, above dut.c. */
 #include "dut_impl.h"
 
 #include <errno.h>
@@ -544,7 +544,8 @@ static int ext_verify(struct dut *d, const json_t *params, char *err, size_t err
 	return rc;
 }
 
-int dut_ext_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
+/* dut_apply() for an external router: its hooks, verify and check (see dut.h). */
+static int ext_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
 {
 	const struct profile *p = d->cfg.p;
 	static char out[16384];
@@ -744,4 +745,18 @@ json_t *dut_ext_read(struct dut *d)
 	}
 	json_object_set_new(o, "output", j ? j : json_null());
 	return o;
+}
+
+int dut_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
+{
+	if (d->kind == PR_EXTERNAL)
+		return ext_apply(d, params, err, errlen);
+	return dut_rut_apply(d, params, err, errlen);
+}
+
+json_t *dut_stats(struct dut *d)
+{
+	if (d->kind == PR_EXTERNAL && d->cfg.p->router.read_hook)
+		return dut_ext_read(d);
+	return dut_rut_stats(d);
 }

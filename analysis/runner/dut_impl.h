@@ -41,10 +41,13 @@ void dut_remember(struct dut *d, const json_t *params, const char *axis);
 int dut_rules_text(struct dut *d, const json_t *params, char **text, char *path,
 		   size_t pathlen, char *err, size_t errlen);
 
+/* dut_apply() and dut_stats() of ppslab-rut (and of no router); dut_ext.c's for an
+ * external router call nothing back here but these and the three above. */
+int dut_rut_apply(struct dut *d, const json_t *params, char *err, size_t errlen);
+json_t *dut_rut_stats(struct dut *d);
+
 /* ---- dut_ext.c ---- */
 
-/* dut_apply() for an external router: its hooks, verify and check (see dut.h). */
-int dut_ext_apply(struct dut *d, const json_t *params, char *err, size_t errlen);
 /* An external router's counters: its read hook's output, {"status", "output"}. */
 json_t *dut_ext_read(struct dut *d);
 

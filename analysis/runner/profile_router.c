@@ -247,9 +247,92 @@ static json_t *raxis_value(struct vctx *c, const json_t *v, const char *path)
 }
 
 /* router.axes: [{name, values, set, verify, reboot, timeout}, ...] */
+/* Router axis i (a, at path ap) of axes: its name in *name, false when it is good. */
+static bool raxis_name_bad(struct vctx *c, const json_t *axes, size_t i, const json_t *a,
+			   const char *ap, const char **name)
+{
+	char kp[128];
+	snprintf(kp, sizeof(kp), "%s.name", ap);
+	if (prof_get_str(c, a, "name", ap, name)) {
+		return true;
+	} else if (!*name) {
+		prof_verr(c, ap, false, "a router axis needs \"name\": the knob it sweeps (e.g. \"kern.hz\")");
+		return true;
+	} else if (prof_is_axis(*name)) {
+		prof_verr(c, kp, false, "router axis \"%s\" collides with the built-in axis %s: sweep "
+			  "that in matrix (with a hook in router.hooks), or give the router's knob "
+			  "another name", *name, *name);
+		return true;
+	} else if (raxis_reserved(*name)) {
+		prof_verr(c, kp, false, "\"%s\" is reserved ({value} stands for a router axis' value "
+			  "in its hooks; setup, read, check, verify, reboot and ready name the "
+			  "router's other hooks)", *name);
+		return true;
+	} else if (!raxis_name_ok(*name)) {
+		prof_verr(c, kp, false, "expected a name of letters, digits and ._-%% (starting with a "
+			  "letter, up to %d characters), such as \"kern.hz\" or \"os\", got \"%.60s\"",
+			  PROF_HOOK_NAME_MAX - 1, *name);
+		return true;
+	} else {
+		for (size_t j = 0; j < i; j++) {
+			const char *o = json_string_value(json_object_get(json_array_get(axes, j),
+									  "name"));
+			if (o && !strcmp(o, *name)) {
+				prof_verr(c, kp, false, "router axis \"%s\" is declared twice (first as "
+					  "router.axes[%zu])", *name, j);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* The values of router axis a (at path ap), normalised, into *vals (*bad when one is
+ * not good). True when memory ran out. */
+static bool raxis_values(struct vctx *c, const json_t *a, const char *ap, bool *bad,
+			 json_t **vals)
+{
+	char kp[128], ip[160], gbuf[128];
+	snprintf(kp, sizeof(kp), "%s.values", ap);
+	json_t *v = json_object_get(a, "values");
+	if (!json_is_array(v) || json_array_size(v) == 0) {
+		prof_verr(c, v ? kp : ap, false, "expected \"values\": a non-empty list of the knob's "
+			  "values, got %s", json_is_array(v) ? "an empty list" : GOT(v));
+		*bad = true;
+	} else if (!(*vals = json_array())) {
+		c->oom = 1;
+		return true;
+	} else {
+		size_t k;
+		json_t *w;
+		json_array_foreach(v, k, w) {
+			jpos_path_idx(ip, sizeof(ip), kp, k);
+			json_t *norm = raxis_value(c, w, ip);
+			if (!norm) {
+				*bad = true;
+				continue;
+			}
+			/* the same text is the same case id: "1000" and 1000 would collide */
+			char t1[1024], t2[1024];
+			plan_id_text(norm, t1, sizeof(t1));
+			for (size_t j = 0; j < json_array_size(*vals); j++)
+				if (!strcmp(plan_id_text(json_array_get(*vals, j), t2, sizeof(t2)),
+					    t1)) {
+					bool same = res_value_eq(json_array_get(*vals, j), norm);
+					prof_verr(c, ip, false, "%s appears twice in the list%s",
+						  GOT(w), same ? "" : " (a number and a string "
+						  "with the same text would name one case)");
+					*bad = true;
+				}
+			json_array_append_new(*vals, norm);
+		}
+	}
+	return false;
+}
+
 static void parse_router_axes(struct vctx *c, const json_t *axes, struct prof_router_cfg *r)
 {
-	char ap[64], kp[128], ip[160], gbuf[128];
+	char ap[64], kp[128], gbuf[128];
 	size_t i;
 	json_t *a;
 	if (!json_is_array(axes)) {
@@ -266,75 +349,11 @@ static void parse_router_axes(struct vctx *c, const json_t *axes, struct prof_ro
 		if (prof_want_object(c, a, ap))
 			continue;
 		prof_check_keys(c, a, ap, raxis_keys);
-		bool bad = false;
-		const char *name;
-		snprintf(kp, sizeof(kp), "%s.name", ap);
-		if (prof_get_str(c, a, "name", ap, &name)) {
-			bad = true;
-		} else if (!name) {
-			prof_verr(c, ap, false, "a router axis needs \"name\": the knob it sweeps (e.g. \"kern.hz\")");
-			bad = true;
-		} else if (prof_is_axis(name)) {
-			prof_verr(c, kp, false, "router axis \"%s\" collides with the built-in axis %s: sweep "
-				  "that in matrix (with a hook in router.hooks), or give the router's knob "
-				  "another name", name, name);
-			bad = true;
-		} else if (raxis_reserved(name)) {
-			prof_verr(c, kp, false, "\"%s\" is reserved ({value} stands for a router axis' value "
-				  "in its hooks; setup, read, check, verify, reboot and ready name the "
-				  "router's other hooks)", name);
-			bad = true;
-		} else if (!raxis_name_ok(name)) {
-			prof_verr(c, kp, false, "expected a name of letters, digits and ._-%% (starting with a "
-				  "letter, up to %d characters), such as \"kern.hz\" or \"os\", got \"%.60s\"",
-				  PROF_HOOK_NAME_MAX - 1, name);
-			bad = true;
-		} else {
-			for (size_t j = 0; j < i; j++) {
-				const char *o = json_string_value(json_object_get(json_array_get(axes, j),
-										  "name"));
-				if (o && !strcmp(o, name)) {
-					prof_verr(c, kp, false, "router axis \"%s\" is declared twice (first as "
-						  "router.axes[%zu])", name, j);
-					bad = true;
-					break;
-				}
-			}
-		}
-		snprintf(kp, sizeof(kp), "%s.values", ap);
-		json_t *v = json_object_get(a, "values"), *vals = NULL;
-		if (!json_is_array(v) || json_array_size(v) == 0) {
-			prof_verr(c, v ? kp : ap, false, "expected \"values\": a non-empty list of the knob's "
-				  "values, got %s", json_is_array(v) ? "an empty list" : GOT(v));
-			bad = true;
-		} else if (!(vals = json_array())) {
-			c->oom = 1;
+		const char *name = NULL;
+		bool bad = raxis_name_bad(c, axes, i, a, ap, &name);
+		json_t *vals = NULL;
+		if (raxis_values(c, a, ap, &bad, &vals))
 			return;
-		} else {
-			size_t k;
-			json_t *w;
-			json_array_foreach(v, k, w) {
-				jpos_path_idx(ip, sizeof(ip), kp, k);
-				json_t *norm = raxis_value(c, w, ip);
-				if (!norm) {
-					bad = true;
-					continue;
-				}
-				/* the same text is the same case id: "1000" and 1000 would collide */
-				char t1[1024], t2[1024];
-				plan_id_text(norm, t1, sizeof(t1));
-				for (size_t j = 0; j < json_array_size(vals); j++)
-					if (!strcmp(plan_id_text(json_array_get(vals, j), t2, sizeof(t2)),
-						    t1)) {
-						bool same = res_value_eq(json_array_get(vals, j), norm);
-						prof_verr(c, ip, false, "%s appears twice in the list%s",
-							  GOT(w), same ? "" : " (a number and a string "
-							  "with the same text would name one case)");
-						bad = true;
-					}
-				json_array_append_new(vals, norm);
-			}
-		}
 		json_t *set = json_object_get(a, "set"), *ver = json_object_get(a, "verify");
 		snprintf(kp, sizeof(kp), "%s.set", ap);
 		if (!set) {
@@ -373,19 +392,14 @@ static const char *const port_names[] = { "afpacket", "xdp", NULL };
 
 static void parse_hook_estimate(struct vctx *c, json_t *o, struct prof_router_cfg *r);
 
-void prof_parse_router(struct vctx *c, json_t *root, struct profile *p)
+/* The router's own settings: kind, ports, rules_dir, rt_prio, threads, ring,
+ * hook_timeout (o: the profile's "router", or NULL). */
+static void parse_router_basics(struct vctx *c, json_t *o, struct prof_router_cfg *r)
 {
-	struct prof_router_cfg *r = &p->router;
-	json_t *o = json_object_get(root, "router");
 	const char *s;
 	int e;
 	long long n;
 	char dir[PATH_MAX + 8];
-
-	r->kind = PR_RUT;
-	r->hook_timeout_s = 30;
-	if (prof_want_object(c, o, "router"))
-		o = NULL;
 	if (o)
 		prof_check_keys(c, o, "router", router_keys);
 	if (!prof_get_enum(c, o, "kind", "router", router_kinds, PR_RUT, &e))
@@ -412,6 +426,18 @@ void prof_parse_router(struct vctx *c, json_t *root, struct profile *p)
 	prof_get_dur(c, o, "hook_timeout", "router", 30, &r->hook_timeout_s);
 	if (r->hook_timeout_s <= 0)
 		prof_verr(c, "router.hook_timeout", false, "must be longer than 0 s");
+}
+
+void prof_parse_router(struct vctx *c, json_t *root, struct profile *p)
+{
+	struct prof_router_cfg *r = &p->router;
+	json_t *o = json_object_get(root, "router");
+
+	r->kind = PR_RUT;
+	r->hook_timeout_s = 30;
+	if (prof_want_object(c, o, "router"))
+		o = NULL;
+	parse_router_basics(c, o, r);
 	json_t *ax = o ? json_object_get(o, "axes") : NULL;
 	if (!(c->raxes = json_object())) {
 		c->oom = 1;

@@ -36,50 +36,8 @@
 #include "safefile.h"
 #include "version.h"
 
-static volatile sig_atomic_t stop_req, stop_sig;
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-	stop_req = 1;
-}
-
-/* A signal before the first case: the results file is saved as it is (no case,
- * "complete": false, so --resume continues it) and the run says so. */
-static int stopped_early(struct runner *r)
-{
-	int sig = stop_sig ? stop_sig : SIGINT;
-	int rc = run_save(r);
-	log_err("%s: interrupted by %s before the first case: %s", r->out, strsignal(sig),
-		rc ? "nothing saved" : "saved without cases; --resume continues it");
-	return 128 + sig;
-}
-
-/* A JSON string of text that may hold anything a tool printed: bytes that are not
- * UTF-8 become '?', so the error is never silently dropped. */
-json_t *run_jtext(const char *t)
-{
-	json_t *j = json_string(t);
-	if (j)
-		return j;
-	char *c = strdup(t);
-	if (!c)
-		return json_string("?");
-	for (char *p = c; *p; p++)
-		if ((unsigned char)*p >= 0x80 || ((unsigned char)*p < 0x20 && *p != '\t'))
-			*p = '?';
-	j = json_string(c);
-	free(c);
-	return j;
-}
-
-void run_utc_now(char *buf, size_t len)
-{
-	time_t now = time(NULL);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-}
-
-int run_save(struct runner *r)
+/* Saves the document with updated_utc now; logs a failure and returns its -errno. */
+static int run_save(struct runner *r)
 {
 	char t[32];
 	run_utc_now(t, sizeof(t));
@@ -94,12 +52,6 @@ int run_save(struct runner *r)
 	return rc;
 }
 
-
-double run_pnum(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 /* --- the results document ---------------------------------------------------------- */
 
@@ -203,7 +155,8 @@ static void eta_text(double s, char *buf, size_t len)
 		snprintf(buf, len, "%ds", (int)s);
 }
 
-void run_progress(struct runner *r, const struct plan_case *pc, const json_t *c)
+/* The progress line of case pc, just done into c. */
+static void run_progress(struct runner *r, const struct plan_case *pc, const json_t *c)
 {
 	if (r->o->quiet)
 		return;
@@ -226,7 +179,7 @@ void run_progress(struct runner *r, const struct plan_case *pc, const json_t *c)
 		return;
 	}
 	const char *st = json_string_value(json_object_get(c, "status"));
-	double fwd = run_pnum(json_object_get(c, "metrics"), "fwd_pps");
+	double fwd = jnum(json_object_get(c, "metrics"), "fwd_pps");
 	char fb[32];
 	if (r->tty)
 		fprintf(stderr, "\r%*s\r", 100, "");
@@ -490,9 +443,222 @@ static int run_locks(struct runner *r, int fds[2])
 	return run_strays(r);
 }
 
+/* A signal before the first case: the results file is saved as it is (no case,
+ * "complete": false, so --resume continues it) and the run says so. */
+static int stopped_early(struct runner *r)
+{
+	int sig = *r->o->stop_sig ? *r->o->stop_sig : SIGINT;
+	int rc = run_save(r);
+	log_err("%s: interrupted by %s before the first case: %s", r->out, strsignal(sig),
+		rc ? "nothing saved" : "saved without cases; --resume continues it");
+	return 128 + sig;
+}
+
+/* The locks taken and the results document opened (a new one, or the one to resume).
+ * A sysexits status; *done when there is nothing to run (a complete file resumed). */
+static int run_open(struct runner *r, int lockfd[2], bool *done)
+{
+	const struct run_opts *o = r->o;
+	int rc;
+	if ((rc = run_locks(r, lockfd)))
+		return rc;
+	/* Ctrl-C or SIGTERM from here on is reported, never a silent 130 or 143; the
+	 * handlers without SA_RESTART come with the first case */
+	o->catch_signals(false);
+	if ((rc = check_writable(r->out, o->force)) || (rc = open_results(r)))
+		return rc;   /* open_results may have loaded a file before refusing it */
+	if (*o->stop && !o->resume)
+		return stopped_early(r);
+	r->cases = json_object_get(r->root, "cases");
+	bool any_failed = false;
+	size_t k;
+	json_t *fc;
+	json_array_foreach(r->cases, k, fc)
+		any_failed |= json_is_string(json_object_get(fc, "status")) &&
+			      !strcmp(json_string_value(json_object_get(fc, "status")), "failed");
+	if (o->retry_failed && any_failed)   /* a complete file is resumed for them */
+		json_object_del(r->root, "complete");
+	if (o->resume && json_is_true(json_object_get(r->root, "complete"))) {
+		if (!o->quiet)
+			fprintf(stderr, "%s is complete: nothing left to resume\n", r->out);
+		run_print_table_plot(r->p, o, r->out, r->root);
+		*done = true;
+	}
+	return 0;
+}
+
+/* The router, the boxes reached, the environment, the clocks and the rig's ceiling
+ * (measured once; a resumed file has it), saved before the first case. */
+static int run_setup(struct runner *r)
+{
+	const struct run_opts *o = r->o;
+	r->env.p = r->p;
+	r->env.tmpdir = r->tmpdir;
+	r->env.stop = o->stop;
+	r->tty = isatty(2);
+	o->catch_signals(true);
+	if (r->p->router.kind != PR_NONE) {
+		run_rut_ifaces(r->p, r->rut_in, r->rut_out, sizeof(r->rut_in));
+		struct dut_cfg dc = { .p = r->p, .box = r->rut_box, .in = r->rut_in, .out = r->rut_out,
+				      .tmpdir = r->tmpdir };
+		if (dut_new(&dc, &r->dut))
+			return EX_OSERR;
+		r->env.dut = r->dut;
+	}
+	int rc = run_reach_all(r);
+	if (rc)
+		return rc;
+	if (!json_object_get(r->root, "environment"))
+		json_object_set_new(r->root, "environment", run_environment(r));
+	if (r->p->router.kind == PR_EXTERNAL && prof_has_reboots(r->p))
+		/* the boot identity a restart must change; a resumed run's may be old */
+		r->router_env = o->resume ? run_external_env(r, true)
+				: json_incref(res_get(r->root, "environment", "dut", NULL));
+	const json_t *pb = res_get(r->root, "environment", "clocks", "pair_bound_ns", NULL);
+	r->clock_bound_ns = json_is_number(pb) ? json_number_value(pb) : NAN;
+	run_box_offsets(r);
+	const json_t *rig = json_object_get(r->root, "rig");
+	if (rig) {   /* resumed: the ceiling measured before */
+		double c = jnum(rig, "ceiling_pps");
+		r->ceiling_pps = isnan(c) ? 0 : c;
+	} else {
+		if (!o->quiet)
+			fprintf(stderr, "measuring the rig's own ceiling...\n");
+		json_object_set_new(r->root, "rig", run_rig_measure(r));
+		char cb[32];
+		if (!o->quiet && r->ceiling_pps > 0)
+			fprintf(stderr, "rig ceiling: %s pps\n",
+				fmt_thousands((uint64_t)(r->ceiling_pps + 0.5), cb, sizeof(cb)));
+	}
+	return run_save(r) ? EX_IOERR : 0;
+}
+
+/* The case object of pc in the document, emptied for a new run of it; NULL when it
+ * finished before --resume (not to run again). */
+static json_t *case_slot(struct runner *r, const struct plan_case *pc)
+{
+	long at = find_case(r->cases, pc->case_id, pc->params, pc->rep);
+	json_t *c = at >= 0 ? json_array_get(r->cases, (size_t)at) : NULL;
+	if (c && json_is_string(json_object_get(c, "status")) &&
+	    !(r->o->retry_failed &&
+	      !strcmp(json_string_value(json_object_get(c, "status")), "failed")))
+		return NULL;
+	if (!c) {
+		c = json_object();
+		json_array_append_new(r->cases, c);
+	}
+	json_object_clear(c);
+	json_object_set_new(c, "case_id", json_string(pc->case_id));
+	json_object_set_new(c, "rep", json_integer(pc->rep));
+	json_object_set(c, "params", pc->params);
+	return c;
+}
+
+/* The case loop, the results saved after every case. A sysexits status (0 when the
+ * loop ran to its end, was stopped, or *given_up after max_failed failed cases in a
+ * row). */
+static int run_cases(struct runner *r, bool *given_up)
+{
+	const struct run_opts *o = r->o;
+	unsigned run_in_a_row = 0;
+	r->total = r->plan.ncases;
+	r->t_start = mono_ns();
+	for (size_t i = 0; i < r->plan.ncases && !*o->stop; i++) {
+		const struct plan_case *pc = &r->plan.cases[i];
+		json_t *c = case_slot(r, pc);
+		if (!c) {
+			r->done++;   /* finished before --resume */
+			continue;
+		}
+		run_progress(r, pc, NULL);
+		uint64_t t0 = mono_ns();
+		int crc = run_case(r, pc, c);
+		if (crc == -ENOMEM)
+			return EX_OSERR;
+		if (crc == -EIO)
+			r->failed++;
+		run_in_a_row = crc == -EIO ? run_in_a_row + 1 : crc == 0 ? 0 : run_in_a_row;
+		if (crc != -EINTR) {
+			r->done++;
+			r->case_s_sum += (double)(mono_ns() - t0) / 1e9;
+			r->case_s_n++;
+		}
+		run_progress(r, pc, c);
+		if (crc == 0)   /* its setup hook ran and held */
+			run_env_after_setup(r);
+		if (run_save(r))
+			return EX_IOERR;
+		if (o->max_failed && run_in_a_row >= o->max_failed && !*o->stop) {
+			/* a dead router fails every case in seconds: keep what was measured */
+			log_err("stopping: %u cases failed in a row (the last: %.300s); the results so "
+				"far are saved, --resume --retry-failed continues once the router is "
+				"back", run_in_a_row,
+				json_is_string(json_object_get(c, "error"))
+				? json_string_value(json_object_get(c, "error")) : "?");
+			*given_up = true;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* After the case loop (rc its status): the summary, "complete" when every planned
+ * case is in the file, the last save, the table and plot. The run's exit status. */
+static int run_end(struct runner *r, int rc, bool given_up)
+{
+	const struct run_opts *o = r->o;
+	bool stopped = *o->stop;
+	/* complete means every planned case is in the file with its status: never say it
+	 * of fewer (two cells that shared a case id once made 3 of 4 "complete") */
+	size_t have = 0, ci;
+	json_t *cj;
+	json_array_foreach(r->cases, ci, cj)
+		have += json_is_string(json_object_get(cj, "status"));
+	if (!rc && !stopped && !given_up && have != r->plan.ncases) {
+		log_err("%s: %zu cases planned, %zu in the file: the run is not complete", r->out,
+			r->plan.ncases, have);
+		rc = EX_SOFTWARE;
+		run_save(r);
+	}
+	if (!rc) {
+		run_finish_outputs(r->root, r->out);
+		if (!stopped && !given_up)
+			json_object_set_new(r->root, "complete", json_true());
+		if (run_save(r))
+			rc = EX_IOERR;
+	}
+	if (rc)
+		return rc;
+	if (!o->quiet)
+		fprintf(stderr, "results: %s (%zu cases, %zu failed)%s\n", r->out, r->done,
+			r->failed, stopped ? "; interrupted: --resume continues"
+			: given_up ? "; stopped: --resume --retry-failed continues" : "");
+	if (r->done > r->failed)   /* something to show */
+		run_print_table_plot(r->p, o, r->out, r->root);
+	return stopped ? 128 + (*o->stop_sig ? *o->stop_sig : SIGINT) : r->failed ? 1 : 0;
+}
+
+/* The locks let go and their files removed (see run_lock). */
+static void run_unlock(struct runner *r, const int lockfd[2])
+{
+	if (lockfd[0] >= 0) {   /* removed while still held: see run_lock */
+		char lp[4200];
+		results_lock_path(r->out, lp, sizeof(lp));
+		unlink(lp);
+	}
+	if (lockfd[1] >= 0) {   /* so that /run/ppslab does not fill with old labs' names */
+		char lp[128];
+		lab_lock_path(r->p->topo.lab, lp, sizeof(lp));
+		unlink(lp);
+	}
+	for (int i = 0; i < 2; i++)
+		if (lockfd[i] >= 0)
+			close(lockfd[i]);
+}
+
 int run_main(const struct run_opts *o)
 {
-	struct runner R = { .o = o }, *r = &R;
+	struct runner R = { .o = o, .save = run_save }, *r = &R;
 	struct prof_diag d = { 0 };
 	int lockfd[2] = { -1, -1 };
 	int rc = profile_load(o->profile, o->sets, o->nsets, &r->p, &d);
@@ -508,42 +674,13 @@ int run_main(const struct run_opts *o)
 	if (o->dry_run) {
 		run_warn_unread(r->p);
 		plan_print(r->p, &r->plan, stdout);
-		rc = 0;
 		goto out_plan;
 	}
 	r->out = o->out ? o->out : r->p->results ? r->p->results : "results.json";
-	if ((rc = run_locks(r, lockfd)))
+	bool done = false, given_up = false;
+	if ((rc = run_open(r, lockfd, &done)) || done || (rc = run_topology_up(r)))
 		goto out_root;
-	/* Ctrl-C or SIGTERM from here on is reported, never a silent 130 or 143; the
-	 * handlers without SA_RESTART come with the first case */
-	struct sigaction early = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
-	sigaction(SIGINT, &early, NULL);
-	sigaction(SIGTERM, &early, NULL);
-	if ((rc = check_writable(r->out, o->force)) || (rc = open_results(r)))
-		goto out_root;   /* open_results may have loaded a file before refusing it */
-	if (stop_req && !o->resume) {
-		rc = stopped_early(r);
-		goto out_root;
-	}
-	r->cases = json_object_get(r->root, "cases");
-	bool any_failed = false;
-	size_t k;
-	json_t *fc;
-	json_array_foreach(r->cases, k, fc)
-		any_failed |= json_is_string(json_object_get(fc, "status")) &&
-			      !strcmp(json_string_value(json_object_get(fc, "status")), "failed");
-	if (o->retry_failed && any_failed)   /* a complete file is resumed for them */
-		json_object_del(r->root, "complete");
-	if (o->resume && json_is_true(json_object_get(r->root, "complete"))) {
-		if (!o->quiet)
-			fprintf(stderr, "%s is complete: nothing left to resume\n", r->out);
-		run_print_table_plot(r);
-		rc = 0;
-		goto out_root;
-	}
-	if ((rc = run_topology_up(r)))
-		goto out_root;
-	if (stop_req && !o->resume) {
+	if (*o->stop && !o->resume) {
 		rc = stopped_early(r);
 		goto out_root;
 	}
@@ -553,144 +690,12 @@ int run_main(const struct run_opts *o)
 		rc = EX_OSERR;
 		goto out_root;
 	}
-	r->env.p = r->p;
-	r->env.tmpdir = r->tmpdir;
-	r->env.stop = &stop_req;
-	r->tty = isatty(2);
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
-	if (r->p->router.kind != PR_NONE) {
-		run_rut_ifaces(r->p, r->rut_in, r->rut_out, sizeof(r->rut_in));
-		struct dut_cfg dc = { .p = r->p, .box = r->rut_box, .in = r->rut_in, .out = r->rut_out,
-				      .tmpdir = r->tmpdir };
-		if (dut_new(&dc, &r->dut)) {
-			rc = EX_OSERR;
-			goto out_tmp;
-		}
-		r->env.dut = r->dut;
-	}
-	if ((rc = run_reach_all(r)))
-		goto out_tmp;
-	if (!json_object_get(r->root, "environment"))
-		json_object_set_new(r->root, "environment", run_environment(r));
-	if (r->p->router.kind == PR_EXTERNAL && prof_has_reboots(r->p))
-		/* the boot identity a restart must change; a resumed run's may be old */
-		r->router_env = o->resume ? run_external_env(r, true)
-				: json_incref(res_get(r->root, "environment", "dut", NULL));
-	const json_t *pb = res_get(r->root, "environment", "clocks", "pair_bound_ns", NULL);
-	r->clock_bound_ns = json_is_number(pb) ? json_number_value(pb) : NAN;
-	run_box_offsets(r);
-	const json_t *rig = json_object_get(r->root, "rig");
-	if (rig) {   /* resumed: the ceiling measured before */
-		double c = run_pnum(rig, "ceiling_pps");
-		r->ceiling_pps = isnan(c) ? 0 : c;
-	} else {
-		if (!o->quiet)
-			fprintf(stderr, "measuring the rig's own ceiling...\n");
-		json_object_set_new(r->root, "rig", run_rig_measure(r));
-		char cb[32];
-		if (!o->quiet && r->ceiling_pps > 0)
-			fprintf(stderr, "rig ceiling: %s pps\n",
-				fmt_thousands((uint64_t)(r->ceiling_pps + 0.5), cb, sizeof(cb)));
-	}
-	if ((rc = run_save(r)) != 0) {
-		rc = EX_IOERR;
-		goto out_tmp;
-	}
-
-	r->total = r->plan.ncases;
-	r->t_start = mono_ns();
-	rc = 0;
-	unsigned run_in_a_row = 0;
-	bool given_up = false;
-	for (size_t i = 0; i < r->plan.ncases && !stop_req; i++) {
-		const struct plan_case *pc = &r->plan.cases[i];
-		long at = find_case(r->cases, pc->case_id, pc->params, pc->rep);
-		json_t *c = at >= 0 ? json_array_get(r->cases, (size_t)at) : NULL;
-		if (c && json_is_string(json_object_get(c, "status")) &&
-		    !(o->retry_failed &&
-		      !strcmp(json_string_value(json_object_get(c, "status")), "failed"))) {
-			r->done++;   /* finished before --resume */
-			continue;
-		}
-		if (!c) {
-			c = json_object();
-			json_array_append_new(r->cases, c);
-		}
-		json_object_clear(c);
-		json_object_set_new(c, "case_id", json_string(pc->case_id));
-		json_object_set_new(c, "rep", json_integer(pc->rep));
-		json_object_set(c, "params", pc->params);
-		run_progress(r, pc, NULL);
-		uint64_t t0 = mono_ns();
-		int crc = run_case(r, pc, c);
-		if (crc == -ENOMEM) {
-			rc = EX_OSERR;
-			break;
-		}
-		if (crc == -EIO)
-			r->failed++;
-		run_in_a_row = crc == -EIO ? run_in_a_row + 1 : crc == 0 ? 0 : run_in_a_row;
-		if (crc != -EINTR) {
-			r->done++;
-			r->case_s_sum += (double)(mono_ns() - t0) / 1e9;
-			r->case_s_n++;
-		}
-		run_progress(r, pc, c);
-		if (crc == 0)   /* its setup hook ran and held */
-			run_env_after_setup(r);
-		if (run_save(r)) {
-			rc = EX_IOERR;
-			break;
-		}
-		if (o->max_failed && run_in_a_row >= o->max_failed && !stop_req) {
-			/* a dead router fails every case in seconds: keep what was measured */
-			log_err("stopping: %u cases failed in a row (the last: %.300s); the results so "
-				"far are saved, --resume --retry-failed continues once the router is "
-				"back", run_in_a_row,
-				json_is_string(json_object_get(c, "error"))
-				? json_string_value(json_object_get(c, "error")) : "?");
-			given_up = true;
-			break;
-		}
-	}
-	if (r->dut) {
-		json_t *sum = dut_close(r->dut);
-		json_decref(sum);
+	if (!(rc = run_setup(r))) {
+		rc = run_cases(r, &given_up);
+		json_decref(r->dut ? dut_close(r->dut) : NULL);
 		r->dut = NULL;
+		rc = run_end(r, rc, given_up);
 	}
-	/* complete means every planned case is in the file with its status: never say it
-	 * of fewer (two cells that shared a case id once made 3 of 4 "complete") */
-	size_t have = 0, ci;
-	json_t *cj;
-	json_array_foreach(r->cases, ci, cj)
-		have += json_is_string(json_object_get(cj, "status"));
-	if (!rc && !stop_req && !given_up && have != r->plan.ncases) {
-		log_err("%s: %zu cases planned, %zu in the file: the run is not complete", r->out,
-			r->plan.ncases, have);
-		rc = EX_SOFTWARE;
-		run_save(r);
-	}
-	if (!rc) {
-		run_finish_outputs(r);
-		if (!stop_req && !given_up)
-			json_object_set_new(r->root, "complete", json_true());
-		if (run_save(r))
-			rc = EX_IOERR;
-	}
-	if (!rc) {
-		if (!o->quiet)
-			fprintf(stderr, "results: %s (%zu cases, %zu failed)%s\n", r->out, r->done,
-				r->failed, stop_req ? "; interrupted: --resume continues"
-				: given_up ? "; stopped: --resume --retry-failed continues" : "");
-		if (r->done > r->failed)   /* something to show */
-			run_print_table_plot(r);
-		rc = stop_req ? 128 + (stop_sig ? stop_sig : SIGINT) : r->failed ? 1 : 0;
-	}
-out_tmp:
 	if (r->dut)
 		json_decref(dut_close(r->dut));
 	if (getenv("PPSLAB_KEEP_TMP")) {   /* the tools' own output, for debugging */
@@ -701,19 +706,7 @@ out_tmp:
 		proc_run(av, &po);
 	}
 out_root:
-	if (lockfd[0] >= 0) {   /* removed while still held: see run_lock */
-		char lp[4200];
-		results_lock_path(r->out, lp, sizeof(lp));
-		unlink(lp);
-	}
-	if (lockfd[1] >= 0) {   /* so that /run/ppslab does not fill with old labs' names */
-		char lp[128];
-		lab_lock_path(r->p->topo.lab, lp, sizeof(lp));
-		unlink(lp);
-	}
-	for (int i = 0; i < 2; i++)
-		if (lockfd[i] >= 0)
-			close(lockfd[i]);
+	run_unlock(r, lockfd);
 	json_decref(r->router_env);
 	free(r->ssh_opts);
 	json_decref(r->root);

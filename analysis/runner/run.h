@@ -12,6 +12,7 @@
 #ifndef PPSLAB_ANALYSIS_RUNNER_RUN_H
 #define PPSLAB_ANALYSIS_RUNNER_RUN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -31,6 +32,11 @@ struct run_opts {
 	int quiet;               /* 1: no progress */
 	int verbose;
 	const char *cmdline;     /* for the results file */
+	/* The command's SIGINT and SIGTERM: *stop set when one came, *stop_sig to which.
+	 * The run calls catch_signals(false) once it holds its locks (system calls
+	 * restart), catch_signals(true) before the first case (they are interrupted). */
+	volatile sig_atomic_t *stop, *stop_sig;
+	void (*catch_signals)(bool interrupt);
 };
 
 /* Runs it; returns a sysexits code: 0 (complete, flagged cases included), 1 (some case

@@ -10,73 +10,93 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "jout.h"
 #include "log.h"
 #include "proc.h"
 #include "clock.h"
 #include "search.h"
 
-/* --- one case ------------------------------------------------------------------------ */
-
-static void metric(json_t *m, const char *k, double v)
+/* A JSON string of text that may hold anything a tool printed: bytes that are not
+ * UTF-8 become '?', so the error is never silently dropped. */
+static json_t *run_jtext(const char *t)
 {
-	json_object_set_new(m, k, isnan(v) ? json_null() : json_real(v));
+	json_t *j = json_string(t);
+	if (j)
+		return j;
+	char *c = strdup(t);
+	if (!c)
+		return json_string("?");
+	for (char *p = c; *p; p++)
+		if ((unsigned char)*p >= 0x80 || ((unsigned char)*p < 0x20 && *p != '\t'))
+			*p = '?';
+	j = json_string(c);
+	free(c);
+	return j;
 }
+
+void run_utc_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+}
+
+/* --- one case ------------------------------------------------------------------------ */
 
 /* cases[].metrics from the method's result and the trial that shows the cell best */
 static json_t *case_metrics(const struct search_res *sr, const json_t *trials,
 			    const json_t *last, bool bi)
 {
 	json_t *m = json_object();
-	metric(m, "fwd_pps", run_pnum(last, "fwd_rate_pps"));
-	metric(m, "offered_pps", run_pnum(last, "offered_pps"));
-	double loss = run_pnum(last, "loss_ratio");
-	metric(m, "loss_pct", isnan(loss) ? NAN : loss * 100);
-	metric(m, "fwd_pps_a", run_pnum(last, "fwd_rate_pps_a"));
-	metric(m, "fwd_pps_b", bi ? run_pnum(last, "fwd_rate_pps_b") : NAN);
+	jset_num(m, "fwd_pps", jnum(last, "fwd_rate_pps"));
+	jset_num(m, "offered_pps", jnum(last, "offered_pps"));
+	double loss = jnum(last, "loss_ratio");
+	jset_num(m, "loss_pct", isnan(loss) ? NAN : loss * 100);
+	jset_num(m, "fwd_pps_a", jnum(last, "fwd_rate_pps_a"));
+	jset_num(m, "fwd_pps_b", bi ? jnum(last, "fwd_rate_pps_b") : NAN);
 	const json_t *lat = json_object_get(last, "latency_ns");
-	metric(m, "lat_p50_ns", run_pnum(lat, "p50"));
-	metric(m, "lat_p99_ns", run_pnum(lat, "p99"));
+	jset_num(m, "lat_p50_ns", jnum(lat, "p50"));
+	jset_num(m, "lat_p99_ns", jnum(lat, "p99"));
 	for (size_t g = 0; g < sr->ngoals; g++) {
 		char k[32];
 		snprintf(k, sizeof(k), "%s_pps", sr->goal[g].name);
 		for (char *c = k; *c; c++)
 			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
-		metric(m, k, sr->goal[g].ct_pps > 0 ? sr->goal[g].ct_pps : NAN);
+		jset_num(m, k, sr->goal[g].ct_pps > 0 ? sr->goal[g].ct_pps : NAN);
 	}
 	if (sr->mrr_pps > 0)
-		metric(m, "mrr_pps", sr->mrr_pps);
+		jset_num(m, "mrr_pps", sr->mrr_pps);
 	/* MFR: the best forwarding rate of the case's trials as the load window measured
 	 * it (the search's own figure counts a backlog delivered after the load too) */
 	double mfr = NAN;
 	size_t i;
 	json_t *t;
 	json_array_foreach(trials, i, t) {
-		double f = run_pnum(t, "fwd_rate_pps");
+		double f = jnum(t, "fwd_rate_pps");
 		if (!isnan(f) && (isnan(mfr) || f > mfr))
 			mfr = f;
 	}
 	if (!isnan(mfr))
-		metric(m, "mfr_pps", mfr);
+		jset_num(m, "mfr_pps", mfr);
 	else if (sr->mfr_pps > 0)
-		metric(m, "mfr_pps", sr->mfr_pps);
+		jset_num(m, "mfr_pps", sr->mfr_pps);
 	const json_t *rut = json_object_get(last, "rut");
 	if (json_is_object(rut)) {
-		metric(m, "cpu_s", run_pnum(rut, "fwd_cpu_s"));
+		jset_num(m, "cpu_s", jnum(rut, "fwd_cpu_s"));
 		const json_t *pol = json_object_get(rut, "polling");
 		static const char *const pk[] = { "burst", "lost_polls", "short_ticks", "suspect",
 						  "stalled", "pending_polls", NULL };
 		for (int j = 0; pk[j] && json_is_object(pol); j++) {
 			char k[48];
 			snprintf(k, sizeof(k), "rut.%s", pk[j]);
-			metric(m, k, run_pnum(pol, pk[j]));
+			jset_num(m, k, jnum(pol, pk[j]));
 		}
-		metric(m, "rut.kernel_drops", run_pnum(rut, "kernel_drops"));
+		jset_num(m, "rut.kernel_drops", jnum(rut, "kernel_drops"));
 		json_t *rule;
 		json_array_foreach(json_object_get(rut, "rules"), i, rule) {
 			char k[48];
 			snprintf(k, sizeof(k), "rut.rule_hits.%lld",
 				 (long long)json_integer_value(json_object_get(rule, "number")));
-			metric(m, k, run_pnum(rule, "pkts"));
+			jset_num(m, k, jnum(rule, "pkts"));
 		}
 	}
 	return m;
@@ -187,7 +207,7 @@ static void failed_checks(const json_t *trials, json_t *flags)
  * the trials keep the sink's numbers, the case says why. */
 static void withhold_latency(struct runner *r, json_t *c, json_t *m, const json_t *last)
 {
-	double p50 = run_pnum(m, "lat_p50_ns");
+	double p50 = jnum(m, "lat_p50_ns");
 	const json_t *sink = json_array_get(json_object_get(last, "sink"), 0);
 	bool valid = !json_is_false(json_object_get(sink, "delay_valid"));
 	char why[400];
@@ -220,7 +240,7 @@ static bool probe(struct runner *r, const json_t *params, char *why, size_t len)
 	const json_t *sinks = json_object_get(rec, "sink");
 	bool ok = rc == 0 && json_array_size(sinks) == want;
 	for (size_t i = 0; ok && i < want; i++)
-		ok = run_pnum(json_array_get(sinks, i), "rx_pkts") > 0;
+		ok = jnum(json_array_get(sinks, i), "rx_pkts") > 0;
 	if (!ok) {
 		const char *e2 = json_string_value(json_object_get(rec, "error"));
 		if (e2 && *e2)
@@ -304,34 +324,31 @@ static void progress_wait(struct runner *r, const struct plan_case *pc, double w
 	}
 }
 
-/* After the router was told to restart: polls, with backoff (0.5 s, doubling, at most
- * 10 s apart), until router.ready_hook exits 0 or, without one, a probe's frames pass
- * through it; and, when its environment is read over ssh, until its boot identity has
- * changed (a router that has not gone down yet answers too). Then reads the
- * environment again. Fills c's router_reboot. 0; -EIO when it is not back within
- * router.reboot_timeout (err says how long it waited and what it saw last); -EINTR. */
-static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, char *err,
-		     size_t errlen)
+/* A wait for a router that restarts (wait_back). */
+struct back {
+	struct runner *r;
+	const struct plan_case *pc;
+	json_t *rec;            /* the case's router_reboot */
+	char before[256];       /* its boot identity before the restart, or "" */
+	bool by_hook;           /* read by router.boot_hook */
+	bool env_known;         /* its environment is read (over ssh) */
+	char last[600];         /* what the last try saw */
+};
+
+/* The case's router_reboot: the reboot axes' values (what: as text), how the router is
+ * waited for, its boot identity before. */
+static json_t *reboot_record(struct back *b, json_t *c, char *what, size_t len)
 {
-	const struct profile *p = r->p;
-	double tmo = p->router.reboot_timeout_s, delay = 0.5, waited = 0;
-	uint64_t t0 = mono_ns();
-	int tries = 0;
-	char last[600] = "nothing yet", before[256], what[300] = "";
+	const struct profile *p = b->r->p;
+	const struct plan_case *pc = b->pc;
 	size_t wl = 0;
-	bool env_known = r->router_env && !json_object_get(r->router_env, "note");
-	/* a router in a namespace of this host shares its boot: only a box of its own
-	 * (over ssh) shows a restart in its boot identity */
-	snprintf(before, sizeof(before), "%s", r->rut_box.ssh ? boot_of(r->router_env)
-		 : r->boot_seen);
-	bool by_hook = !r->rut_box.ssh && r->p->router.boot_hook;
 	json_t *axes = json_object();
 	for (size_t a = 0; a < p->router.naxes; a++)
 		if (p->router.axes[a].reboot) {
 			char vb[128];
 			json_t *v = json_object_get(pc->params, p->router.axes[a].name);
 			json_object_set(axes, p->router.axes[a].name, v);
-			wl += (size_t)snprintf(what + wl, wl < sizeof(what) ? sizeof(what) - wl : 0,
+			wl += (size_t)snprintf(what + wl, wl < len ? len - wl : 0,
 					       "%s%s=%s", wl ? ", " : "", p->router.axes[a].name,
 					       res_value_str(v, vb, sizeof(vb)));
 		}
@@ -339,16 +356,121 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 	json_object_set_new(rec, "axes", axes);
 	json_object_set_new(rec, "back_by", json_string(p->router.ready_hook ? "ready_hook"
 									      : "probe"));
-	json_object_set_new(rec, "boot_id_before", before[0] ? json_string(before) : json_null());
+	json_object_set_new(rec, "boot_id_before", b->before[0] ? json_string(b->before)
+								  : json_null());
 	json_object_set_new(c, "router_reboot", rec);
+	return rec;
+}
+
+/* One try: whether the router answers, by router.ready_hook or else (its setup hook
+ * run first on the new boot, once its identity can tell) by a probe. 1 yes; 0 no
+ * (b->last says why); -EKEYREJECTED. */
+static int back_answers(struct back *b)
+{
+	struct runner *r = b->r;
+	const struct profile *p = r->p;
+	if (p->router.ready_hook) {
+		char out[512];
+		int st = dut_ready(r->dut, b->pc->params, out, sizeof(out));
+		if (st == 0 || st == -EKEYREJECTED)
+			return st ? st : 1;
+		out[strcspn(out, "\n")] = 0;
+		snprintf(b->last, sizeof(b->last), "router.ready_hook exited with status %d%s%.300s",
+			 st, out[0] ? ": " : "", out);
+		return 0;
+	}
+	/* the setup first (forwarding may be off until it runs), on the new boot once its
+	 * identity can tell */
+	if (p->router.setup_hook && b->before[0] && (b->by_hook || r->rut_box.ssh)) {
+		char nb[256];
+		int bt = router_boot(r, nb, sizeof(nb));
+		if (bt == -EKEYREJECTED)
+			return bt;
+		if (bt || !strcmp(nb, b->before)) {
+			snprintf(b->last, sizeof(b->last), bt ? "its boot identity cannot be read yet"
+				 : "it has not restarted yet (its boot identity is unchanged: %.200s)",
+				 nb);
+			return 0;
+		}
+	}
+	char se[400];
+	if (p->router.setup_hook && dut_setup_now(r->dut, b->pc->params, se, sizeof(se))) {
+		snprintf(b->last, sizeof(b->last), "%.500s", se);
+		return 0;
+	}
+	return probe(r, b->pc->params, b->last, sizeof(b->last));
+}
+
+/* Once it answers: whether it has restarted, by its boot identity (router.boot_hook,
+ * or its environment read again over ssh; a router that has not gone down yet answers
+ * too). 0 yes; 1 not yet (b->last says why); -EKEYREJECTED. */
+static int back_restarted(struct back *b)
+{
+	struct runner *r = b->r;
+	char now[256];
+	int brc = b->by_hook || r->rut_box.ssh ? router_boot(r, now, sizeof(now)) : 0;
+	if (brc == -EKEYREJECTED)   /* no use waiting: it never passes */
+		return brc;
+	if (b->by_hook) {   /* its boot identity by router.boot_hook */
+		if (brc || (b->before[0] && !strcmp(now, b->before))) {
+			snprintf(b->last, sizeof(b->last), brc ? "it answers, but its boot identity "
+				 "cannot be read (router.boot_hook)" : "it answers, but has not "
+				 "restarted yet (its boot identity is unchanged: %.200s)", now);
+			return 1;
+		}
+		snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);
+		json_object_set_new(b->rec, "boot_id", json_string(now));
+	}
+	if (b->env_known) {
+		json_t *env = run_external_env(r, false);
+		const char *eb = boot_of(env);
+		if (b->before[0] && (!*eb || !strcmp(eb, b->before))) {
+			snprintf(b->last, sizeof(b->last), *eb ? "it answers, but has not restarted "
+				 "yet (its boot identity is unchanged: %.200s)"
+				 : "it answers, but its boot identity cannot be read", eb);
+			json_decref(env);
+			return 1;
+		}
+		char t[32];
+		run_utc_now(t, sizeof(t));
+		json_object_set_new(env, "collected_utc", json_string(t));
+		json_decref(r->router_env);
+		r->router_env = env;
+		eb = boot_of(env);
+		json_object_set_new(b->rec, "boot_id", *eb ? json_string(eb) : json_null());
+		if (r->rut_box.ssh)
+			snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", eb);
+	}
+	return 0;
+}
+
+/* After the router was told to restart: polls, with backoff (0.5 s, doubling, at most
+ * 10 s apart), until it answers and has restarted (back_answers, back_restarted), its
+ * power cycled once when it does not come back in time. Fills c's router_reboot. 0;
+ * -EIO when it is not back within router.reboot_timeout (err says how long it waited
+ * and what it saw last); -EINTR. */
+static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, char *err,
+		     size_t errlen)
+{
+	const struct profile *p = r->p;
+	double tmo = p->router.reboot_timeout_s, delay = 0.5, waited = 0;
+	uint64_t t0 = mono_ns();
+	int tries = 0, rc = -EIO;
+	char what[300] = "";
+	struct back b = { .r = r, .pc = pc, .last = "nothing yet",
+			  .env_known = r->router_env && !json_object_get(r->router_env, "note"),
+			  .by_hook = !r->rut_box.ssh && p->router.boot_hook };
+	/* a router in a namespace of this host shares its boot: only a box of its own
+	 * (over ssh) shows a restart in its boot identity */
+	snprintf(b.before, sizeof(b.before), "%s", r->rut_box.ssh ? boot_of(r->router_env)
+		 : r->boot_seen);
+	json_t *rec = b.rec = reboot_record(&b, c, what, sizeof(what));
 	progress_wait(r, pc, 0, 0, "the router restarts; waiting until it is back");
-	int rc = -EIO;
-	bool hostkey = false;
-	bool cycled = false;
+	bool hostkey = false, cycled = false;
 	for (;;) {
 		waited = (double)(mono_ns() - t0) / 1e9;
-		if (waited >= tmo && !cycled && !hostkey && power_cycle(r, c, "the router did not "
-									"come back after its reboot")) {
+		if (waited >= tmo && !cycled && power_cycle(r, c, "the router did not come back "
+							    "after its reboot")) {
 			cycled = true;   /* and as long again */
 			t0 = mono_ns();
 			delay = 0.5;
@@ -367,91 +489,20 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 		tries++;
 		waited = (double)(mono_ns() - t0) / 1e9;
 		progress_wait(r, pc, waited, tries, "the router restarts; waiting until it is back");
-		bool ready;
-		if (p->router.ready_hook) {
-			char out[512];
-			int st = dut_ready(r->dut, pc->params, out, sizeof(out));
-			if (st == -EKEYREJECTED) {   /* no use waiting: it never passes */
-				hostkey = true;
-				break;
-			}
-			ready = st == 0;
-			if (!ready) {
-				out[strcspn(out, "\n")] = 0;
-				snprintf(last, sizeof(last), "router.ready_hook exited with status %d%s%.300s",
-					 st, out[0] ? ": " : "", out);
-			}
-		} else {
-			/* the setup first (forwarding may be off until it runs), on the new
-			 * boot once its identity can tell */
-			ready = true;
-			if (p->router.setup_hook && before[0] && (by_hook || r->rut_box.ssh)) {
-				char nb[256];
-				int b = router_boot(r, nb, sizeof(nb));
-				if (b == -EKEYREJECTED) {
-					hostkey = true;
-					break;
-				}
-				if (b || !strcmp(nb, before)) {
-					snprintf(last, sizeof(last), b ? "its boot identity cannot be read "
-						 "yet" : "it has not restarted yet (its boot identity is "
-						 "unchanged: %.200s)", nb);
-					ready = false;
-				}
-			}
-			char se[400];
-			if (ready && p->router.setup_hook &&
-			    dut_setup_now(r->dut, pc->params, se, sizeof(se))) {
-				snprintf(last, sizeof(last), "%.500s", se);
-				ready = false;
-			}
-			if (ready)
-				ready = probe(r, pc->params, last, sizeof(last));
-		}
-		if (*r->env.stop) {
+		int st = back_answers(&b);
+		if (st != -EKEYREJECTED && *r->env.stop) {
 			rc = -EINTR;
 			break;
 		}
-		if (!ready)
-			continue;
-		char now[256];
-		int brc = by_hook || r->rut_box.ssh ? router_boot(r, now, sizeof(now)) : 0;
-		if (brc == -EKEYREJECTED) {   /* no use waiting: it never passes */
+		st = st == 1 ? back_restarted(&b) : st == 0 ? 1 : st;
+		if (st == -EKEYREJECTED) {   /* no use waiting: it never passes */
 			hostkey = true;
 			break;
 		}
-		if (by_hook) {   /* its boot identity by router.boot_hook */
-			if (brc || (before[0] && !strcmp(now, before))) {
-				snprintf(last, sizeof(last), brc ? "it answers, but its boot identity "
-					 "cannot be read (router.boot_hook)" : "it answers, but has not "
-					 "restarted yet (its boot identity is unchanged: %.200s)", now);
-				continue;
-			}
-			snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);
-			json_object_set_new(rec, "boot_id", json_string(now));
+		if (st == 0) {
+			rc = 0;
+			break;
 		}
-		if (env_known) {
-			json_t *env = run_external_env(r, false);
-			const char *eb = boot_of(env);
-			if (before[0] && (!*eb || !strcmp(eb, before))) {
-				snprintf(last, sizeof(last), *eb ? "it answers, but has not restarted yet "
-					 "(its boot identity is unchanged: %.200s)"
-					 : "it answers, but its boot identity cannot be read", eb);
-				json_decref(env);
-				continue;
-			}
-			char t[32];
-			run_utc_now(t, sizeof(t));
-			json_object_set_new(env, "collected_utc", json_string(t));
-			json_decref(r->router_env);
-			r->router_env = env;
-			eb = boot_of(env);
-			json_object_set_new(rec, "boot_id", *eb ? json_string(eb) : json_null());
-			if (r->rut_box.ssh)
-				snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", eb);
-		}
-		rc = 0;
-		break;
 	}
 	waited = (double)(mono_ns() - t0) / 1e9;
 	json_object_set_new(rec, "waited_s", json_real(round(waited * 10) / 10));
@@ -465,8 +516,8 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 		snprintf(err, errlen, "the router did not come back after the reboot for %s: waited "
 			 "%.1f s (router.reboot_timeout %g s)%s, %d tr%s; the last: %s", what, waited,
 			 tmo, cycled ? " again after its power was cycled" : "", tries,
-			 tries == 1 ? "y" : "ies", last);
-		json_object_set_new(rec, "last", run_jtext(last));
+			 tries == 1 ? "y" : "ies", b.last);
+		json_object_set_new(rec, "last", run_jtext(b.last));
 	}
 	if (!r->o->quiet && !r->tty && rc == 0)
 		fprintf(stderr, "case %zu/%zu %s rep %u: the router is back after %.1f s (%d tr%s)\n",
@@ -640,22 +691,151 @@ static int router_to_cell(struct runner *r, const struct plan_case *pc, json_t *
 	return rc;
 }
 
+/* A case's trials, as its method asks for them (run_case). */
+struct case_run {
+	struct runner *r;
+	const struct plan_case *pc;
+	json_t *c, *trials;
+	json_t *repeated;        /* trials made again, by reason: "burst", "behind"
+				  * (docs/results-schema.md) */
+	json_t *last;            /* the last trial the method took */
+	struct search *s;
+	struct search_cfg sc;
+	struct check_ctx cc;
+	bool at_max, flagged;
+	int seq;
+	char err[1024];
+};
+
+/* The case failed: its status, error and flags. -EIO. */
+static int case_failed(json_t *c, json_t *flags, const char *err)
+{
+	json_object_set_new(c, "status", json_string("failed"));
+	json_object_set_new(c, "error", run_jtext(err));
+	json_object_set_new(c, "flags", flags);
+	return -EIO;
+}
+
+static int case_interrupted(json_t *c, json_t *flags)
+{
+	json_object_set_new(c, "interrupted", json_true());
+	json_object_set_new(c, "flags", flags);
+	return -EINTR;
+}
+
+/* One trial at the load req asks for, checked, into the case's trials. 0 (the method
+ * takes it); 1 (spoiled by the sender: the method asks for it again); -EINTR; -EIO
+ * (k->err says why); -ENOMEM. */
+static int case_trial(struct case_run *k, const struct search_req *req)
+{
+	struct runner *r = k->r;
+	const struct profile *p = r->p;
+	struct trial_req tr = { .load_pps = k->at_max ? 0 : req->load_pps,
+				.duration_s = req->duration_s,
+				.warmup_s = p->trial.warmup_s, .params = k->pc->params,
+				.kind = k->sc.method == SM_FIXED ? "fixed"
+					: k->sc.method == SM_LADDER ? "ladder" : "search",
+				.seq = ++k->seq };
+	json_t *rec = NULL;
+	int rc = trial_run(&r->env, &tr, &rec);
+	if (!rec)
+		return rc;
+	json_object_set_new(rec, "why", json_string(req->why ? req->why : ""));
+	char rwhy[600];
+	if (rc != -EINTR && router_after_trial(r, rec, k->c, rwhy, sizeof(rwhy))) {
+		json_object_set_new(rec, "error", json_string(rwhy));
+		rc = -EIO;
+	}
+	int nfail = checks_run(rec, &k->cc);
+	char spoil[32] = "";
+	/* traffic other than asked for (docs/method.md#a-sender-that-falls-behind):
+	 * not the router's result; the method asks for the trial again */
+	bool invalid = rc == 0 && p->trial.repeat_invalid &&
+		       (k->sc.method == SM_RFC2544 || k->sc.method == SM_MLR) &&
+		       check_pace_failed(rec, spoil, sizeof(spoil));
+	if (invalid)
+		json_object_set_new(rec, "repeated", json_string(spoil));
+	else if (nfail > 0)
+		k->flagged = true;
+	json_array_append_new(k->trials, rec);
+	if (rc == -EINTR)
+		return rc;
+	if (rc || (r->dut && !dut_alive(r->dut))) {
+		const json_t *e = json_object_get(rec, "error");
+		snprintf(k->err, sizeof(k->err), "%s", json_is_string(e) && json_string_length(e)
+			 ? json_string_value(e) : "the forwarder died during the trial");
+		return -EIO;
+	}
+	if (invalid) {
+		json_t *n = json_object_get(k->repeated, spoil);
+		json_object_set_new(k->repeated, spoil, json_integer(json_integer_value(n) + 1));
+		if (search_invalid(k->s)) {
+			const char *f = CHECK_PACE;
+			size_t i;
+			json_t *fl;
+			json_array_foreach(json_object_get(rec, "flags"), i, fl)
+				if (!strncmp(json_string_value(fl), CHECK_PACE ":",
+					     strlen(CHECK_PACE) + 1))
+					f = json_string_value(fl);
+			snprintf(k->err, sizeof(k->err), "every one of %u trials at %.0f pps was "
+				 "spoiled by the sender (%s): %s", p->trial.repeat_invalid + 1,
+				 req->load_pps, spoil, f);
+			return -EIO;
+		}
+		r->save(r);
+		return 1;
+	}
+	unsigned long long tx, rx;
+	double offered;
+	trial_counts(rec, &tx, &rx, &offered);
+	search_record(k->s, req, tx, rx, offered > 0 ? offered : req->load_pps);
+	k->last = rec;
+	r->save(r);
+	return 0;
+}
+
+/* A case that ran to its end: its results, metrics, flags and status. */
+static void case_done(struct case_run *k, const struct search_res *sr, json_t *flags)
+{
+	struct runner *r = k->r;
+	json_t *c = k->c;
+	const json_t *dir = prof_value(r->p, k->pc->params, "direction");
+	bool bi = json_is_string(dir) && !strcmp(json_string_value(dir), "bi");
+	json_object_set_new(c, "results", results_obj(sr, r->p->trial.method));
+	json_t *m = case_metrics(sr, k->trials, k->last, bi);
+	json_object_set_new(c, "metrics", m);
+	json_t *from = json_object_get(k->last, "fwd_rate_from");
+	if (json_is_string(from))   /* how this case's fwd_pps was measured (compare) */
+		json_object_set(c, "fwd_rate_from", from);
+	withhold_latency(r, c, m, k->last);
+	if (k->flagged)
+		failed_checks(k->trials, flags);
+	double fwd = jnum(m, "fwd_pps");
+	if (r->ceiling_pps > 0 && !isnan(fwd) && fwd >= 0.97 * r->ceiling_pps * (bi ? 2 : 1)) {
+		char b[160];
+		snprintf(b, sizeof(b), "at the rig's own ceiling (%.0f pps): the sender or sink, "
+			 "not the router, may be the limit", r->ceiling_pps);
+		json_array_append_new(flags, json_string(b));
+		json_object_set_new(m, "rig_limited", json_integer(1));
+	}
+	json_object_set_new(c, "flags", flags);
+	json_object_set_new(c, "status", json_string(json_array_size(flags) ? "flagged" : "ok"));
+}
+
 /* Runs one case into c (the case object already in the document). Returns 0, -EINTR,
  * or -EIO (the case failed: its status says so). */
 int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 {
 	const struct profile *p = r->p;
-	json_t *trials = json_array(), *flags = json_array();
-	json_object_set_new(c, "trials", trials);
-	char t[32], err[1024] = "";
+	struct case_run k = { .r = r, .pc = pc, .c = c, .trials = json_array() };
+	json_t *flags = json_array();
+	json_object_set_new(c, "trials", k.trials);
+	char t[32];
 	run_utc_now(t, sizeof(t));
 	json_object_set_new(c, "start_utc", json_string(t));
-	int rc = router_to_cell(r, pc, c, err, sizeof(err));
-	if (rc == -EINTR) {
-		json_object_set_new(c, "interrupted", json_true());
-		json_object_set_new(c, "flags", flags);
-		return -EINTR;
-	}
+	int rc = router_to_cell(r, pc, c, k.err, sizeof(k.err));
+	if (rc == -EINTR)
+		return case_interrupted(c, flags);
 	if (rc == -ENOMEM) {
 		json_decref(flags);
 		return -ENOMEM;
@@ -669,136 +849,33 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 			dut_rebooted(r->dut);
 			snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);
 		}
-		json_object_set_new(c, "status", json_string("failed"));
-		json_object_set_new(c, "error", run_jtext(err));
-		json_object_set_new(c, "flags", flags);
-		return -EIO;
+		return case_failed(c, flags, k.err);
 	}
-	struct search_cfg sc;
-	search_config(r, pc->params, &sc);
-	bool at_max = sc.method == SM_FIXED && isnan(prof_num(p, pc->params, "offered"));
-	if (search_cfg_check(&sc, err, sizeof(err))) {
-		json_object_set_new(c, "status", json_string("failed"));
-		json_object_set_new(c, "error", run_jtext(err));
-		json_object_set_new(c, "flags", flags);
-		return -EIO;
-	}
-	struct search *s = search_new(&sc);
-	if (!s)
+	search_config(r, pc->params, &k.sc);
+	k.at_max = k.sc.method == SM_FIXED && isnan(prof_num(p, pc->params, "offered"));
+	if (search_cfg_check(&k.sc, k.err, sizeof(k.err)))
+		return case_failed(c, flags, k.err);
+	if (!(k.s = search_new(&k.sc)))
 		return -ENOMEM;
+	k.cc = check_ctx(p, pc->params);
+	k.repeated = json_object();
+	json_object_set_new(c, "repeated_why", k.repeated);
 	struct search_req req;
-	struct check_ctx cc = check_ctx(p, pc->params);
-	const json_t *dir = prof_value(p, pc->params, "direction");
-	bool bi = json_is_string(dir) && !strcmp(json_string_value(dir), "bi");
-	json_t *last = NULL;
-	int seq = 0;
-	bool flagged = false;
-	/* trials made again, by reason: "burst", "behind" (docs/results-schema.md) */
-	json_t *repeated = json_object();
-	json_object_set_new(c, "repeated_why", repeated);
-	while (!*r->env.stop && search_next(s, &req) == 0) {
-		struct trial_req tr = { .load_pps = at_max ? 0 : req.load_pps,
-					.duration_s = req.duration_s,
-					.warmup_s = p->trial.warmup_s, .params = pc->params,
-					.kind = sc.method == SM_FIXED ? "fixed"
-						: sc.method == SM_LADDER ? "ladder" : "search",
-					.seq = ++seq };
-		json_t *rec = NULL;
-		rc = trial_run(&r->env, &tr, &rec);
-		if (!rec)
-			break;
-		json_object_set_new(rec, "why", json_string(req.why ? req.why : ""));
-		char rwhy[600];
-		if (rc != -EINTR && router_after_trial(r, rec, c, rwhy, sizeof(rwhy))) {
-			json_object_set_new(rec, "error", json_string(rwhy));
-			rc = -EIO;
-		}
-		int nfail = checks_run(rec, &cc);
-		char spoil[32] = "";
-		/* traffic other than asked for (docs/method.md#a-sender-that-falls-behind):
-		 * not the router's result; the method asks for the trial again */
-		bool invalid = rc == 0 && p->trial.repeat_invalid &&
-			       (sc.method == SM_RFC2544 || sc.method == SM_MLR) &&
-			       check_pace_failed(rec, spoil, sizeof(spoil));
-		if (invalid)
-			json_object_set_new(rec, "repeated", json_string(spoil));
-		else if (nfail > 0)
-			flagged = true;
-		json_array_append_new(trials, rec);
-		if (rc == -EINTR)
-			break;
-		if (rc || (r->dut && !dut_alive(r->dut))) {
-			const json_t *e = json_object_get(rec, "error");
-			snprintf(err, sizeof(err), "%s", json_is_string(e) && json_string_length(e)
-				 ? json_string_value(e) : "the forwarder died during the trial");
-			rc = -EIO;
-			break;
-		}
-		if (invalid) {
-			json_t *n = json_object_get(repeated, spoil);
-			json_object_set_new(repeated, spoil,
-					    json_integer(json_integer_value(n) + 1));
-			if (search_invalid(s)) {
-				const char *f = CHECK_PACE;
-				size_t k;
-				json_t *fl;
-				json_array_foreach(json_object_get(rec, "flags"), k, fl)
-					if (!strncmp(json_string_value(fl), CHECK_PACE ":",
-						     strlen(CHECK_PACE) + 1))
-						f = json_string_value(fl);
-				snprintf(err, sizeof(err), "every one of %u trials at %.0f pps was "
-					 "spoiled by the sender (%s): %s", p->trial.repeat_invalid + 1,
-					 req.load_pps, spoil, f);
-				rc = -EIO;
-				break;
-			}
-			run_save(r);
-			continue;
-		}
-		unsigned long long tx, rx;
-		double offered;
-		trial_counts(rec, &tx, &rx, &offered);
-		search_record(s, &req, tx, rx, offered > 0 ? offered : req.load_pps);
-		last = rec;
-		run_save(r);
-	}
+	while (rc >= 0 && !*r->env.stop && search_next(k.s, &req) == 0)
+		rc = case_trial(&k, &req);
+	rc = rc > 0 ? 0 : rc;
 	struct search_res sr;
-	search_result(s, &sr);
-	search_free(s);
+	search_result(k.s, &sr);
+	search_free(k.s);
 	json_object_set_new(c, "repeated_trials", json_integer((json_int_t)sr.repeated +
 							      (rc == -EIO && sr.spoiled)));
-	if (rc == -EINTR || *r->env.stop) {
-		json_object_set_new(c, "interrupted", json_true());
-		json_object_set_new(c, "flags", flags);
-		return -EINTR;
-	}
+	if (rc == -EINTR || *r->env.stop)
+		return case_interrupted(c, flags);
 	run_utc_now(t, sizeof(t));
 	json_object_set_new(c, "end_utc", json_string(t));
-	if (rc) {
-		json_object_set_new(c, "status", json_string("failed"));
-		json_object_set_new(c, "error", run_jtext(err));
-		json_object_set_new(c, "flags", flags);
-		return -EIO;
-	}
-	json_object_set_new(c, "results", results_obj(&sr, p->trial.method));
-	json_t *m = case_metrics(&sr, trials, last, bi);
-	json_object_set_new(c, "metrics", m);
-	json_t *from = json_object_get(last, "fwd_rate_from");
-	if (json_is_string(from))   /* how this case's fwd_pps was measured (compare) */
-		json_object_set(c, "fwd_rate_from", from);
-	withhold_latency(r, c, m, last);
-	if (flagged)
-		failed_checks(trials, flags);
-	double fwd = run_pnum(m, "fwd_pps");
-	if (r->ceiling_pps > 0 && !isnan(fwd) && fwd >= 0.97 * r->ceiling_pps * (bi ? 2 : 1)) {
-		char b[160];
-		snprintf(b, sizeof(b), "at the rig's own ceiling (%.0f pps): the sender or sink, "
-			 "not the router, may be the limit", r->ceiling_pps);
-		json_array_append_new(flags, json_string(b));
-		json_object_set_new(m, "rig_limited", json_integer(1));
-	}
-	json_object_set_new(c, "flags", flags);
-	json_object_set_new(c, "status", json_string(json_array_size(flags) ? "flagged" : "ok"));
+	if (rc)
+		return case_failed(c, flags, k.err);
+	case_done(&k, &sr, flags);
 	return 0;
 }
 

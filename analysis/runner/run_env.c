@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "envinfo.h"
+#include "jout.h"
 #include "lab.h"
 #include "log.h"
 #include "proc.h"
@@ -234,12 +235,6 @@ static const json_t *env_of(const json_t *env, size_t n, const char *one, const 
 	return json_object_get(env, one);
 }
 
-static double jnum_of(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* Every sender's and sink's clock against ours, and the bound on a sender's and a
  * sink's difference that decides whether one-way delays are published (clockoff.h):
  * the largest over the pairs. */
@@ -286,7 +281,7 @@ void run_box_offsets(struct runner *r)
 	for (size_t i = 0; i < n; i++) {
 		const json_t *b = json_object_get(c, v[i]->name);
 		const json_t *rt = json_object_get(b, "rtt");
-		double off = jnum_of(rt, "offset_ns"), bound = jnum_of(rt, "bound_ns");
+		double off = jnum(rt, "offset_ns"), bound = jnum(rt, "bound_ns");
 		if (!v[i]->box.ssh || json_is_true(json_object_get(b, "same_clock_as_control"))) {
 			off = 0;
 			bound = 0;

@@ -3,7 +3,8 @@
  * runner's state and the steps run.c calls. run.c owns the whole run and the results
  * document; run_env.c the topology, the boxes' environment and clocks; run_rig.c the
  * rig's own ceiling; run_case.c one case and a router that restarts; run_print.c the
- * summary, table and plot at the end. */
+ * summary, table and plot at the end. Calls go down only: run.c calls the others,
+ * run_case.c calls run_env.c; none calls back into the file that calls it. */
 #ifndef PPSLAB_ANALYSIS_RUNNER_RUN_IMPL_H
 #define PPSLAB_ANALYSIS_RUNNER_RUN_IMPL_H
 
@@ -44,19 +45,10 @@ struct runner {
 	bool boot_stale;         /* a reboot was not waited out: router_env's boot identity
 				  * may be old */
 	char boot_seen[256];     /* the external router's boot identity last read, or "" */
+	/* run.c's: saves the document with updated_utc now (run_case after each trial);
+	 * logs a failure and returns its -errno */
+	int (*save)(struct runner *r);
 };
-
-/* run.c: the results document */
-/* A JSON string of text that may hold anything a tool printed: bytes that are not
- * UTF-8 become '?', so the error is never silently dropped. */
-json_t *run_jtext(const char *t);
-void run_utc_now(char *buf, size_t len);
-/* Saves the document with updated_utc now; logs a failure and returns its -errno. */
-int run_save(struct runner *r);
-/* o.k as a number, NaN when absent. */
-double run_pnum(const json_t *o, const char *k);
-/* The progress line of case pc, just done into c. */
-void run_progress(struct runner *r, const struct plan_case *pc, const json_t *c);
 
 /* run_env.c: the topology and what the run records of it */
 int run_topology_up(struct runner *r);
@@ -80,15 +72,19 @@ int run_reach_all(struct runner *r);
 /* run_rig.c: the rig's own ceiling (calibration and the direct run), or NULL */
 json_t *run_rig_measure(struct runner *r);
 
-/* run_case.c: runs one case into c (the case object already in the document). Returns
+/* run_case.c: below run.c (it calls nothing there, and saves through r->save) */
+void run_utc_now(char *buf, size_t len);
+/* Runs one case into c (the case object already in the document). Returns
  * 0, -EINTR, or -EIO (the case failed: its status says so). */
 int run_case(struct runner *r, const struct plan_case *pc, json_t *c);
 /* --dry-run: a warning line for each setting of an external router nothing reads back. */
 void run_warn_unread(const struct profile *p);
 
-/* run_print.c: the summary and the rule-cost fits into the document; the table and the
- * plot the profile's output asks for, or the single cell's metrics. */
-void run_finish_outputs(struct runner *r);
-void run_print_table_plot(struct runner *r);
+/* run_print.c, from the document, never the run: the summary and the rule-cost fits
+ * into the document root (saved as out); the table and the plot the profile's output
+ * asks for (or o's --plot), or the single cell's metrics. */
+void run_finish_outputs(json_t *root, const char *out);
+void run_print_table_plot(const struct profile *p, const struct run_opts *o, const char *out,
+			  const json_t *root);
 
 #endif

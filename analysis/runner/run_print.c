@@ -15,18 +15,18 @@
 
 /* --- the end: summary, table, plot ----------------------------------------------------- */
 
-void run_finish_outputs(struct runner *r)
+void run_finish_outputs(json_t *root, const char *out)
 {
 	struct res_file *rf = NULL;
 	char err[512];
-	if (res_from_json(r->root, r->out, &rf, err, sizeof(err)) == 0) {
+	if (res_from_json(root, out, &rf, err, sizeof(err)) == 0) {
 		json_t *sum = res_summary(rf);
 		if (sum)
-			json_object_set_new(r->root, "summary", sum);
+			json_object_set_new(root, "summary", sum);
 		/* the rule-cost model beside the medians it was fitted to (model.h) */
 		json_t *fits = res_fits(rf);
 		if (fits && json_array_size(fits))
-			json_object_set_new(r->root, "fits", fits);
+			json_object_set_new(root, "fits", fits);
 		else
 			json_decref(fits);
 		res_free(rf);
@@ -46,13 +46,13 @@ static bool swept(const struct profile *p, const char *axis, size_t len)
 /* An output setting as it applies to this run: --set may have fixed an axis the
  * profile's table or plot names (rows, x, by, a where condition); such a name is
  * dropped (defaults apply) rather than failing the table. Returns NULL to drop. */
-static const char *applies(struct runner *r, const char *key, const char *val, char *buf,
+static const char *applies(const struct profile *p, const char *key, const char *val, char *buf,
 			   size_t len, bool *dropped)
 {
 	bool axis_key = !strcmp(key, "rows") || !strcmp(key, "x") || !strcmp(key, "y") ||
 			!strcmp(key, "by") || (!strcmp(key, "cols") && !strchr(val, '='));
 	if (axis_key)   /* with the first axis gone, the second takes its place */
-		return swept(r->p, val, strlen(val)) && !*dropped ? val
+		return swept(p, val, strlen(val)) && !*dropped ? val
 		       : ((*dropped = true), NULL);
 	if (strcmp(key, "where"))
 		return val;
@@ -60,7 +60,7 @@ static const char *applies(struct runner *r, const char *key, const char *val, c
 	buf[0] = 0;
 	for (const char *c = val; *c;) {
 		size_t l = strcspn(c, ","), eq = strcspn(c, "=");
-		if (eq < l && swept(r->p, c, eq) && n + l + 2 < len)
+		if (eq < l && swept(p, c, eq) && n + l + 2 < len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%.*s", n ? "," : "", (int)l, c);
 		c += l + (c[l] == ',');
 	}
@@ -68,27 +68,27 @@ static const char *applies(struct runner *r, const char *key, const char *val, c
 }
 
 /* A run without swept axes has one cell: no pivot to make, its metrics as lines. */
-static void print_single_cell(struct runner *r)
+static void print_single_cell(const struct profile *p, const json_t *root)
 {
-	json_t *sum = json_object_get(r->root, "summary"), *row;
+	json_t *sum = json_object_get(root, "summary"), *row;
 	size_t i;
-	printf("\n%s, one cell (no axis swept)\n", r->p->name);
+	printf("\n%s, one cell (no axis swept)\n", p->name);
 	json_array_foreach(sum, i, row) {
 		const char *m = json_string_value(json_object_get(row, "metric"));
-		double med = run_pnum(row, "median");
-		if (m && !isnan(med))
-			printf("  %-22s %.6g%s\n", m, med,
+		const json_t *med = json_object_get(row, "median");
+		if (m && json_is_number(med))
+			printf("  %-22s %.6g%s\n", m, json_number_value(med),
 			       json_integer_value(json_object_get(row, "n")) > 1 ? " (median)" : "");
 	}
 }
 
 /* An output.table or output.plot word as it applies to this run (applies()), NULL when
  * the profile does not give it or --set dropped it. */
-static const char *word(struct runner *r, const json_t *o, const char *key, char *buf,
+static const char *word(const struct profile *p, const json_t *o, const char *key, char *buf,
 			size_t len, bool *dropped)
 {
 	const json_t *v = json_object_get(o, key);
-	return json_is_string(v) ? applies(r, key, json_string_value(v), buf, len, dropped)
+	return json_is_string(v) ? applies(p, key, json_string_value(v), buf, len, dropped)
 	       : NULL;
 }
 
@@ -97,78 +97,80 @@ static const char *word(struct runner *r, const json_t *o, const char *key, char
  * named after it, with the profile's plot type, so that a second run with -o never
  * writes over the plot of the first (README: `run demo` then `run demo ... -o sweep.json`
  * makes demo-out/demo.png and sweep.png). NULL when there is no plot to write. */
-static const char *plot_path(struct runner *r, const char *prof_plot, char *buf, size_t len)
+static const char *plot_path(const struct profile *p, const struct run_opts *o, const char *out,
+			     const char *prof_plot, char *buf, size_t len)
 {
-	if (r->o->plot)
-		return r->o->plot;
+	if (o->plot)
+		return o->plot;
 	if (!prof_plot)
 		return NULL;
-	if (!r->o->out || (r->p->results && !strcmp(r->o->out, r->p->results)))
+	if (!o->out || (p->results && !strcmp(o->out, p->results)))
 		return prof_plot;
-	const char *ext = strrchr(prof_plot, '.'), *slash = strrchr(r->out, '/');
-	const char *dot = strrchr(r->out, '.');
-	size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - r->out) : strlen(r->out);
+	const char *ext = strrchr(prof_plot, '.'), *slash = strrchr(out, '/');
+	const char *dot = strrchr(out, '.');
+	size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - out) : strlen(out);
 	if (!ext || strchr(ext, '/'))
 		ext = ".png";
 	if (stem + strlen(ext) + sizeof("-plot") > len) {
-		log_err("%s: too long a name to put the plot beside it: give --plot", r->out);
+		log_err("%s: too long a name to put the plot beside it: give --plot", out);
 		return NULL;
 	}
-	snprintf(buf, len, "%.*s%s", (int)stem, r->out, ext);
-	if (!strcmp(buf, r->out))   /* -o x.png: never the results file itself */
-		snprintf(buf, len, "%.*s-plot%s", (int)stem, r->out, ext);
+	snprintf(buf, len, "%.*s%s", (int)stem, out, ext);
+	if (!strcmp(buf, out))   /* -o x.png: never the results file itself */
+		snprintf(buf, len, "%.*s-plot%s", (int)stem, out, ext);
 	return buf;
 }
 
-void run_print_table_plot(struct runner *r)
+void run_print_table_plot(const struct profile *p, const struct run_opts *o, const char *out,
+			  const json_t *root)
 {
 	char wbuf[2][512], err[4096];
-	if (r->p->naxes == 0) {
-		print_single_cell(r);
+	if (p->naxes == 0) {
+		print_single_cell(p, root);
 		return;
 	}
 	bool dropped[2] = { false, false };
-	const json_t *out = r->p->output;
-	const json_t *tab = json_object_get(out, "table"), *plot = json_object_get(out, "plot");
-	if (!r->o->no_table) {
+	const json_t *tab = json_object_get(p->output, "table");
+	const json_t *plot = json_object_get(p->output, "plot");
+	if (!o->no_table) {
 		char *b = wbuf[0];
 		size_t l = sizeof(wbuf[0]);
 		bool *d = &dropped[0];
 		/* in this order: where shares one buffer, and an axis dropped before shifts
 		 * the ones after */
 		struct pv_text t;
-		t.rows = word(r, tab, "rows", b, l, d);
-		t.cols = word(r, tab, "cols", b, l, d);
-		t.metric = word(r, tab, "metric", b, l, d);
-		t.where = word(r, tab, "where", b, l, d);
-		t.show = word(r, tab, "show", b, l, d);
-		t.row_label = word(r, tab, "row_label", b, l, d);
-		t.title = word(r, tab, "title", b, l, d);
+		t.rows = word(p, tab, "rows", b, l, d);
+		t.cols = word(p, tab, "cols", b, l, d);
+		t.metric = word(p, tab, "metric", b, l, d);
+		t.where = word(p, tab, "where", b, l, d);
+		t.show = word(p, tab, "show", b, l, d);
+		t.row_label = word(p, tab, "row_label", b, l, d);
+		t.title = word(p, tab, "title", b, l, d);
 		printf("\n");
 		fflush(stdout);
 		err[0] = 0;
-		int rc = pv_table_text(stdout, r->out, &t, err, sizeof(err));
+		int rc = pv_table_text(stdout, out, &t, err, sizeof(err));
 		if (rc && rc != -EIO && err[0])   /* a closed stdout has nobody to tell */
 			log_err("%s", err);
 	}
 	char pbuf[4096];
-	const char *plotfile = plot_path(r, json_string_value(json_object_get(plot, "output")),
+	const char *plotfile = plot_path(p, o, out, json_string_value(json_object_get(plot, "output")),
 					 pbuf, sizeof(pbuf));
 	if (plotfile) {
 		char *b = wbuf[1];
 		size_t l = sizeof(wbuf[1]);
 		bool *d = &dropped[1];
 		struct plot_text t;
-		t.kind = word(r, plot, "kind", b, l, d);
-		t.x = word(r, plot, "x", b, l, d);
-		t.y = word(r, plot, "y", b, l, d);
-		t.by = word(r, plot, "by", b, l, d);
-		t.metric = word(r, plot, "metric", b, l, d);
-		t.where = word(r, plot, "where", b, l, d);
-		t.title = word(r, plot, "title", b, l, d);
+		t.kind = word(p, plot, "kind", b, l, d);
+		t.x = word(p, plot, "x", b, l, d);
+		t.y = word(p, plot, "y", b, l, d);
+		t.by = word(p, plot, "by", b, l, d);
+		t.metric = word(p, plot, "metric", b, l, d);
+		t.where = word(p, plot, "where", b, l, d);
+		t.title = word(p, plot, "title", b, l, d);
 		t.output = plotfile;
 		err[0] = 0;
-		if (plot_results_text(r->out, &t, stdout, err, sizeof(err)) && err[0])
+		if (plot_results_text(out, &t, stdout, err, sizeof(err)) && err[0])
 			log_err("%s", err);
 	}
 }

@@ -47,23 +47,7 @@ static double rig_calibrate(struct runner *r, json_t *rig)
 		struct box_cmd c;
 		pid[i] = 0;
 		snprintf(out[i], sizeof(out[i]), "%s/cal-%s.out", r->tmpdir, b->name);
-		int rc = box_cmd_init(&c, &b->box, "ppslab-gen");
-		rc = rc ? rc : box_arg(&c, "-i");
-		rc = rc ? rc : box_arg(&c, b->spec);
-		rc = rc ? rc : box_arg(&c, "--dst");
-		rc = rc ? rc : box_arg(&c, b->dst);
-		if (!rc && p->topo.dst_mac) {   /* no route lookup where the profile says */
-			rc = box_arg(&c, "--dst-mac");
-			rc = rc ? rc : box_arg(&c, p->topo.dst_mac);
-		}
-		if (!rc && b->threads > 1) {
-			rc = box_arg(&c, "--threads");
-			rc = rc ? rc : box_argf(&c, "%u", b->threads);
-		}
-		if (!rc && b->cpus) {
-			rc = box_arg(&c, "--cpus");
-			rc = rc ? rc : box_arg(&c, b->cpus);
-		}
+		int rc = trial_gen_args(&c, b, b->spec, b->dst, p->topo.dst_mac);
 		rc = rc ? rc : box_arg(&c, "--calibrate");
 		rc = rc ? rc : box_arg(&c, "--duration");
 		rc = rc ? rc : box_arg(&c, "1s");

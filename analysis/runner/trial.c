@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* trial.c — one measurement of ppslab run (called by run_case.c and run_rig.c for
  * every trial a case's method asks for). Starts the tools through box.h, waits on them with bounded times,
- * and turns their JSON summaries into the trial record; see trial.h. The receiving
- * interfaces' counters are read by trial_rx.c, the per-box figures and the start
- * instant put into the record by trial_record.c (see trial_impl.h). */
+ * and computes from their JSON summaries the trial's result (struct trial_res); see
+ * trial.h. The receiving interfaces' counters are read by trial_rx.c; trial_record.c
+ * makes the result the trial record (see trial_impl.h). */
 #include "trial_impl.h"
 
 #include <errno.h>
@@ -156,6 +156,21 @@ static int sink_cmd(const struct tool *t, const char *spec, unsigned threads, do
 	return rc;
 }
 
+int trial_gen_args(struct box_cmd *c, const struct trial_box *b, const char *spec,
+		   const char *dst, const char *mac)
+{
+	int rc = box_cmd_init(c, &b->box, "ppslab-gen");
+	rc = rc ? rc : box_arg(c, "-i");
+	rc = rc ? rc : box_arg(c, spec);
+	rc = rc ? rc : box_arg(c, "--dst");
+	rc = rc ? rc : box_arg(c, dst);
+	if (!rc && mac) {
+		rc = box_arg(c, "--dst-mac");
+		rc = rc ? rc : box_arg(c, mac);
+	}
+	return rc ? rc : threads_cpus(c, b->threads, b->cpus);
+}
+
 /* load_pps: this sender's share (0: as fast as it can); start_at: CLOCK_REALTIME ns on
  * its box's clock, or 0 */
 static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const struct tool *t,
@@ -170,18 +185,8 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 	else
 		snprintf(rate, sizeof(rate), "max");
 	char v[64];
-	int rc = box_cmd_init(c, &b->box, "ppslab-gen");
-	rc = rc ? rc : box_arg(c, "-i");
-	rc = rc ? rc : box_arg(c, spec);
-	rc = rc ? rc : box_arg(c, "--dst");
-	rc = rc ? rc : box_arg(c, dst);
-	/* the next hop's MAC when the profile gives it: no route or neighbour lookup */
-	const char *mac = t->stream == 2 ? p->topo.dst_mac_b : p->topo.dst_mac;
-	if (!rc && mac) {
-		rc = box_arg(c, "--dst-mac");
-		rc = rc ? rc : box_arg(c, mac);
-	}
-	rc = rc ? rc : threads_cpus(c, b->threads, b->cpus);
+	int rc = trial_gen_args(c, b, spec, dst, t->stream == 2 ? p->topo.dst_mac_b
+							     : p->topo.dst_mac);
 	rc = rc ? rc : box_arg(c, "--rate");
 	rc = rc ? rc : box_arg(c, rate);
 	rc = rc ? rc : box_arg(c, "--duration");
@@ -300,68 +305,176 @@ static void tool_stop(struct tool *t)
 	}
 }
 
-int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **recp)
+/* A tool of the trial, added to tt's list of all. */
+static struct tool *tool_add(struct trial_tools *tt, const char *name,
+			     const struct trial_box *tb, bool sender, int stream)
+{
+	struct tool *t = &tt->tl[tt->na];
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->prog = sender ? "ppslab-gen" : "ppslab-sink";
+	t->tb = tb;
+	t->sender = sender;
+	t->stream = stream;
+	t->in = -1;
+	return tt->all[tt->na++] = t;
+}
+
+/* every tool: the senders of blast A, the sinks, and for bi the blast B pair (the
+ * sender on the sink box, its sink on the sender box) */
+static void tools_make(const struct trial_env *e, bool bi, struct trial_tools *tt)
+{
+	memset(tt, 0, sizeof(*tt));
+	tt->bi = bi && e->ngens == 1 && e->nsinks == 1;
+	for (size_t i = 0; i < e->ngens; i++)
+		tt->gens[tt->ng++] = tool_add(tt, e->gens[i].name, &e->gens[i], true,
+					      e->gens[i].stream);
+	if (tt->bi)
+		tt->gens[tt->ng++] = tt->genb = tool_add(tt, "gen_b", &e->sinks[0], true, 2);
+	tt->nga = e->ngens;
+	for (size_t i = 0; i < e->nsinks; i++)
+		tt->sinks[tt->ns++] = tool_add(tt, e->sinks[i].name, &e->sinks[i], false, 0);
+	if (tt->bi)
+		tt->sinks[tt->ns++] = tt->sinkb = tool_add(tt, "sink_b", &e->gens[0], false, 0);
+	tt->nsa = e->nsinks;
+}
+
+/* sinks first, each ready (ready.h) before a frame is sent: none goes uncounted. A
+ * sink on this host reads its senders' output at its end (the files are here, ssh
+ * copies a remote sender's), unless it is one of several sinks: it cannot know which
+ * senders' streams reach it. 0, or -1 with err set. */
+static int start_sinks(const struct trial_env *e, struct trial_tools *tt, double limit,
+		       char *err, size_t errlen)
+{
+	char xbuf[PROF_BOXES_MAX + 1][600];
+	char *xa[PROF_BOXES_MAX + 1];
+	struct box_cmd c;
+	int rc;
+	for (size_t i = 0; i < tt->ng; i++) {
+		snprintf(xbuf[i], sizeof(xbuf[i]), "%s/%s.out", e->tmpdir, tt->gens[i]->name);
+		xa[i] = xbuf[i];
+	}
+	for (size_t i = 0; i < tt->ns && !err[0]; i++) {
+		struct tool *t = tt->sinks[i];
+		bool b = t == tt->sinkb;
+		char plain[300];
+		spec_plain(t->tb->spec, plain, sizeof(plain));
+		char **exp = b ? &xa[tt->ng - 1] : xa;
+		size_t nexp = t->tb->box.ssh ? 0 : b ? 1 : tt->nsa == 1 ? tt->nga : 0;
+		if ((rc = sink_cmd(t, b ? plain : t->tb->spec, t->tb->threads, limit, exp, nexp,
+				   e->p->trial.max_delay_s, &c)) ||
+		    (rc = tool_start(t, e, &c)))
+			snprintf(err, errlen, "cannot start ppslab-sink (%s): %s", t->name,
+				 strerror(-rc));
+	}
+	for (size_t i = 0; i < tt->ns && !err[0]; i++)
+		if (tool_ready(tt->sinks[i], e, err, errlen))
+			return -1;
+	return err[0] ? -1 : 0;
+}
+
+/* The senders started, the offered load split exactly over every thread of every
+ * sender of a direction; several start at one instant, far enough ahead for them all
+ * to get ready: the sinks' start time twice per sender (they start at once, sharing
+ * the control host and, over ssh, its connections), and 100 ms. *t_load: when the
+ * load starts (the senders ready, or their instant). 0, or -1 with s->err set. */
+static int start_gens(const struct trial_env *e, const struct trial_req *r,
+		      struct trial_tools *tt, double sinks_s, struct trial_res *s,
+		      uint64_t *t_load)
+{
+	struct box_cmd c;
+	int rc;
+	unsigned threads_a = 0;
+	for (size_t i = 0; i < tt->nga; i++)
+		threads_a += tt->gens[i]->tb->threads ? tt->gens[i]->tb->threads : 1;
+	s->several = tt->ng > 1;
+	if (s->several) {
+		s->lead_s = fmin(0.1 + 2 * sinks_s * (double)tt->ng, 20);
+		uint64_t lead = (uint64_t)(s->lead_s * 1e9);
+		*t_load = mono_ns() + lead;
+		s->at_real = real_ns() + lead;
+	}
+	for (size_t i = 0; i < tt->ng && !s->err[0]; i++) {
+		struct tool *t = tt->gens[i];
+		bool b = t == tt->genb;
+		char plain[300];
+		spec_plain(t->tb->spec, plain, sizeof(plain));
+		double share = r->load_pps > 0 && !b
+			       ? r->load_pps * (double)(t->tb->threads ? t->tb->threads : 1) / threads_a
+			       : r->load_pps;
+		double off = isnan(t->tb->clock_off_ns) ? 0 : t->tb->clock_off_ns;
+		uint64_t start_at = s->several ? (uint64_t)((double)s->at_real + off) : 0;
+		if ((rc = gen_cmd(e, r, t, b ? plain : t->tb->spec, b ? e->dst_b : t->tb->dst, share,
+				  start_at, &c)) ||
+		    (rc = tool_start(t, e, &c)))
+			snprintf(s->err, sizeof(s->err), "cannot start ppslab-gen (%s): %s", t->name,
+				 strerror(-rc));
+	}
+	for (size_t i = 0; i < tt->ng && !s->err[0]; i++)
+		if (tool_ready(tt->gens[i], e, s->err, sizeof(s->err)))
+			return -1;
+	if (!s->several && !s->err[0])
+		*t_load = tt->gens[0]->ready_ns;
+	return s->err[0] ? -1 : 0;
+}
+
+/* The forwarding rate is read off the kernel's counters of the receiving interfaces
+ * while the load is on: from the end of the warm-up (plus a margin for the senders'
+ * start) until 100 ms before the senders stop. Frames a backlog delivers after the load ends
+ * are not counted in it, frames of the warm-up delivered during it are: the rate
+ * at which the router forwards under this load (RFC 2285), whatever their tag. Then
+ * waits for the senders to end. */
+static void load_window(const struct trial_env *e, const struct trial_req *r,
+			struct trial_tools *tt, uint64_t t_load, struct trial_res *s)
+{
+	uint64_t t_win0 = t_load + (uint64_t)((r->warmup_s + 0.15) * 1e9);
+	uint64_t t_win1 = t_load + (uint64_t)((r->warmup_s + r->duration_s - 0.1) * 1e9);
+	uint64_t deadline = t_load + (uint64_t)((r->warmup_s + r->duration_s + 30) * 1e9);
+	if (t_win1 <= t_win0 + 200 * NS_PER_MS)
+		s->nowin = "the trial is too short for a load window (it needs 0.45 s after the warm-up)";
+	for (int w = 0; w < 2 && t_win1 > t_win0 + 200 * NS_PER_MS; w++) {
+		if (tools_wait_any(tt->gens, tt->ng, w ? t_win1 : t_win0, e->stop) >= 0 ||
+		    (e->stop && *e->stop)) {
+			s->nowin = "a sender ended before the load window closed";
+			break;
+		}
+		trial_window_read(tt->sinks, tt->ns, w);
+		s->win_read = w == 1;
+	}
+	if (!tools_wait_all(tt->gens, tt->ng, deadline, e->stop, true)) {
+		for (size_t i = 0; i < tt->ng; i++)
+			if (tt->gens[i]->pid && !(e->stop && *e->stop) && !s->err[0])
+				snprintf(s->err, sizeof(s->err), "ppslab-gen (%s) did not finish in time",
+					 tt->gens[i]->name);
+	}
+}
+
+/* Every tool stopped: the senders first (a sender still running when a trial failed
+ * is stopped here), then the sinks. A sink that ended before it was stopped did not
+ * count the frames after its end: the trial's figures would be wrong, so it fails. */
+static void tools_end(const struct trial_env *e, struct trial_tools *tt, char *err,
+		      size_t errlen)
+{
+	for (size_t i = 0; i < tt->ns; i++)
+		trial_reader_stop(&tt->sinks[i]->rd);
+	for (size_t i = 0; i < tt->ns && !err[0] && !(e->stop && *e->stop); i++) {
+		struct tool *t = tt->sinks[i];
+		char wb[160];
+		if (t->pid && tool_poll(t) >= 0)
+			snprintf(err, errlen, "the sink box %s (%s): %s (%s) ended with status %d "
+				 "before the trial stopped it: frames after its end were not counted",
+				 t->tb->name, trial_where(&t->tb->box, wb, sizeof(wb)), t->prog, t->name,
+				 t->status);
+	}
+	for (size_t i = 0; i < tt->na; i++)
+		tool_stop(tt->all[i]);
+}
+
+/* The tools run: sinks, the router's counters before, senders, the load window, the
+ * settling, the router's counters after, every tool stopped. */
+static void trial_measure(const struct trial_env *e, const struct trial_req *r,
+			  struct trial_tools *tt, struct trial_res *s)
 {
 	const struct profile *p = e->p;
-	const json_t *dir = prof_value(p, r->params, "direction");
-	bool bi = json_is_string(dir) && !strcmp(json_string_value(dir), "bi");
-	json_t *rec = json_object();
-	if (!rec)
-		return -ENOMEM;
-	*recp = rec;
-	json_object_set_new(rec, "seq", json_integer(r->seq));
-	json_object_set_new(rec, "kind", json_string(r->kind));
-	json_object_set_new(rec, "intended_pps",
-			    r->load_pps > 0 ? json_real(r->load_pps) : json_string("max"));
-	json_object_set_new(rec, "duration_s", json_real(r->duration_s));
-	json_object_set_new(rec, "warmup_s", json_real(r->warmup_s));
-	json_object_set_new(rec, "per", json_string(bi ? "aggregate" : "direction"));
-
-	/* every tool: the senders of blast A, the sinks, and for bi the blast B pair (the
-	 * sender on the sink box, its sink on the sender box) */
-	struct tool tl[2 * PROF_BOXES_MAX + 2];
-	struct tool *gens[PROF_BOXES_MAX + 1], *sinks[PROF_BOXES_MAX + 1], *all[2 * PROF_BOXES_MAX + 2];
-	struct tool *genb = NULL, *sinkb = NULL;
-	size_t ng = 0, ns = 0, na = 0, nga, nsa;
-	memset(tl, 0, sizeof(tl));
-	bi = bi && e->ngens == 1 && e->nsinks == 1;
-	for (size_t i = 0; i < e->ngens; i++) {
-		struct tool *t = &tl[na];
-		snprintf(t->name, sizeof(t->name), "%s", e->gens[i].name);
-		t->prog = "ppslab-gen";
-		t->tb = &e->gens[i];
-		t->sender = true;
-		t->stream = e->gens[i].stream;
-		gens[ng++] = all[na++] = t;
-	}
-	if (bi) {
-		genb = &tl[na];
-		snprintf(genb->name, sizeof(genb->name), "gen_b");
-		genb->prog = "ppslab-gen";
-		genb->tb = &e->sinks[0];
-		genb->sender = true;
-		genb->stream = 2;
-		gens[ng++] = all[na++] = genb;
-	}
-	nga = e->ngens;
-	for (size_t i = 0; i < e->nsinks; i++) {
-		struct tool *t = &tl[na];
-		snprintf(t->name, sizeof(t->name), "%s", e->sinks[i].name);
-		t->prog = "ppslab-sink";
-		t->tb = &e->sinks[i];
-		sinks[ns++] = all[na++] = t;
-	}
-	if (bi) {
-		sinkb = &tl[na];
-		snprintf(sinkb->name, sizeof(sinkb->name), "sink_b");
-		sinkb->prog = "ppslab-sink";
-		sinkb->tb = &e->gens[0];
-		sinks[ns++] = all[na++] = sinkb;
-	}
-	nsa = e->nsinks;
-	for (size_t i = 0; i < na; i++)
-		all[i]->in = -1;
-
 	/* A tool that does not stop when told ends by its own duration (--duration): after
 	 * the longest this trial may take before it stops it (the senders' readiness,
 	 * their common start at most 20 s ahead, an external router's read hook up to its
@@ -372,294 +485,179 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 			   ? p->router.hook_timeout_s : 0;
 	double limit = r->warmup_s + r->duration_s + p->trial.settle_s + READY_TIMEOUT_S + 20 +
 		       30 + 10 + read_hook;
-	char err[900] = "";
-	int rc = 0;
-	struct box_cmd c;
-	json_t *before = NULL, *after = NULL;
-	bool win_read = false;
-	const char *nowin = NULL;   /* why there is no load window */
-	bool several = ng > 1;      /* several senders start at one instant */
-	uint64_t at_real = 0;
-	double lead_s = 0;
 	/* sessions to read remote counters, opened before anything is timed */
-	for (size_t i = 0; i < ns; i++)
-		if (sinks[i]->tb->box.ssh)
-			trial_reader_start(&sinks[i]->rd, &sinks[i]->tb->box, sinks[i]->tb->spec);
-	for (size_t i = 0; i < na; i++) {   /* no stale output of an earlier trial */
+	for (size_t i = 0; i < tt->ns; i++)
+		if (tt->sinks[i]->tb->box.ssh)
+			trial_reader_start(&tt->sinks[i]->rd, &tt->sinks[i]->tb->box,
+					   tt->sinks[i]->tb->spec);
+	for (size_t i = 0; i < tt->na; i++) {   /* no stale output of an earlier trial */
 		char pth[600];
-		snprintf(pth, sizeof(pth), "%s/%s.out", e->tmpdir, all[i]->name);
+		snprintf(pth, sizeof(pth), "%s/%s.out", e->tmpdir, tt->all[i]->name);
 		unlink(pth);
 	}
-
-	/* sinks first, each ready (ready.h) before a frame is sent: none goes uncounted. A
-	 * sink on this host reads its senders' output at its end (the files are here, ssh
-	 * copies a remote sender's), unless it is one of several sinks: it cannot know which
-	 * senders' streams reach it. */
-	char xbuf[PROF_BOXES_MAX + 1][600];
-	char *xa[PROF_BOXES_MAX + 1];
-	for (size_t i = 0; i < ng; i++) {
-		snprintf(xbuf[i], sizeof(xbuf[i]), "%s/%s.out", e->tmpdir, gens[i]->name);
-		xa[i] = xbuf[i];
-	}
-	uint64_t t_sinks = mono_ns();
-	for (size_t i = 0; i < ns && !err[0]; i++) {
-		struct tool *t = sinks[i];
-		bool b = t == sinkb;
-		char plain[300];
-		spec_plain(t->tb->spec, plain, sizeof(plain));
-		char **exp = b ? &xa[ng - 1] : xa;
-		size_t nexp = t->tb->box.ssh ? 0 : b ? 1 : nsa == 1 ? nga : 0;
-		if ((rc = sink_cmd(t, b ? plain : t->tb->spec, t->tb->threads, limit, exp, nexp,
-				   p->trial.max_delay_s, &c)) ||
-		    (rc = tool_start(t, e, &c)))
-			snprintf(err, sizeof(err), "cannot start ppslab-sink (%s): %s", t->name,
-				 strerror(-rc));
-	}
-	if (err[0])
+	uint64_t t_sinks = mono_ns(), t_load = 0;
+	if (start_sinks(e, tt, limit, s->err, sizeof(s->err)))
 		goto out;
-	for (size_t i = 0; i < ns; i++)
-		if (tool_ready(sinks[i], e, err, sizeof(err)))
-			goto out;
 	double sinks_s = (double)(mono_ns() - t_sinks) / 1e9;
-
-	before = e->dut ? dut_stats(e->dut) : NULL;
+	s->dut_before = e->dut ? dut_stats(e->dut) : NULL;
 	if (e->dut && dut_fault(e->dut)) {   /* hung: nothing it counts can be trusted */
-		snprintf(err, sizeof(err), "%s", dut_fault(e->dut));
+		snprintf(s->err, sizeof(s->err), "%s", dut_fault(e->dut));
 		goto out;
 	}
-	/* The offered load split exactly over every thread of every sender of a direction. */
-	unsigned threads_a = 0;
-	for (size_t i = 0; i < nga; i++)
-		threads_a += gens[i]->tb->threads ? gens[i]->tb->threads : 1;
-	/* One instant for several senders, far enough ahead for them all to get ready: the
-	 * sinks' start time twice per sender (they start at once, sharing the control host
-	 * and, over ssh, its connections), and 100 ms. */
-	uint64_t t_load = 0;
-	if (several) {
-		lead_s = fmin(0.1 + 2 * sinks_s * (double)ng, 20);
-		uint64_t lead = (uint64_t)(lead_s * 1e9);
-		t_load = mono_ns() + lead;
-		at_real = real_ns() + lead;
-	}
-	for (size_t i = 0; i < ng && !err[0]; i++) {
-		struct tool *t = gens[i];
-		bool b = t == genb;
-		char plain[300];
-		spec_plain(t->tb->spec, plain, sizeof(plain));
-		double share = r->load_pps > 0 && !b
-			       ? r->load_pps * (double)(t->tb->threads ? t->tb->threads : 1) / threads_a
-			       : r->load_pps;
-		double off = isnan(t->tb->clock_off_ns) ? 0 : t->tb->clock_off_ns;
-		uint64_t start_at = several ? (uint64_t)((double)at_real + off) : 0;
-		if ((rc = gen_cmd(e, r, t, b ? plain : t->tb->spec, b ? e->dst_b : t->tb->dst, share,
-				  start_at, &c)) ||
-		    (rc = tool_start(t, e, &c)))
-			snprintf(err, sizeof(err), "cannot start ppslab-gen (%s): %s", t->name,
-				 strerror(-rc));
-	}
-	if (err[0])
+	if (start_gens(e, r, tt, sinks_s, s, &t_load))
 		goto out;
-	/* the load starts when the senders are ready (or at their instant), not when they
-	 * were started */
-	for (size_t i = 0; i < ng; i++)
-		if (tool_ready(gens[i], e, err, sizeof(err)))
-			goto out;
-	if (!several)
-		t_load = gens[0]->ready_ns;
-	/* The forwarding rate is read off the kernel's counters of the receiving interfaces
-	 * while the load is on: from the end of the warm-up (plus a margin for the senders'
-	 * start) until 100 ms before the senders stop. Frames a backlog delivers after the load ends
-	 * are not counted in it, frames of the warm-up delivered during it are: the rate
-	 * at which the router forwards under this load (RFC 2285), whatever their tag. */
-	uint64_t t_win0 = t_load + (uint64_t)((r->warmup_s + 0.15) * 1e9);
-	uint64_t t_win1 = t_load + (uint64_t)((r->warmup_s + r->duration_s - 0.1) * 1e9);
-	uint64_t deadline = t_load + (uint64_t)((r->warmup_s + r->duration_s + 30) * 1e9);
-	if (t_win1 <= t_win0 + 200 * NS_PER_MS)
-		nowin = "the trial is too short for a load window (it needs 0.45 s after the warm-up)";
-	for (int w = 0; w < 2 && t_win1 > t_win0 + 200 * NS_PER_MS; w++) {
-		if (tools_wait_any(gens, ng, w ? t_win1 : t_win0, e->stop) >= 0 ||
-		    (e->stop && *e->stop)) {
-			nowin = "a sender ended before the load window closed";
-			break;
-		}
-		trial_window_read(sinks, ns, w);
-		win_read = w == 1;
-	}
-	if (!tools_wait_all(gens, ng, deadline, e->stop, true)) {
-		for (size_t i = 0; i < ng; i++)
-			if (gens[i]->pid && !(e->stop && *e->stop) && !err[0])
-				snprintf(err, sizeof(err), "ppslab-gen (%s) did not finish in time",
-					 gens[i]->name);
-	}
+	load_window(e, r, tt, t_load, s);
 	/* residual frames drain before anyone counts */
 	if (p->trial.settle_s > 0 && !(e->stop && *e->stop))
 		usleep((useconds_t)(p->trial.settle_s * 1e6));
-	after = e->dut ? dut_stats(e->dut) : NULL;
-	if (e->dut && dut_fault(e->dut) && !err[0])
-		snprintf(err, sizeof(err), "%s", dut_fault(e->dut));
+	s->dut_after = e->dut ? dut_stats(e->dut) : NULL;
+	if (e->dut && dut_fault(e->dut) && !s->err[0])
+		snprintf(s->err, sizeof(s->err), "%s", dut_fault(e->dut));
 out:
-	for (size_t i = 0; i < ns; i++)
-		trial_reader_stop(&sinks[i]->rd);
-	/* a sink that ended before it was stopped did not count the frames after its end:
-	 * the trial's figures would be wrong, so the trial fails */
-	for (size_t i = 0; i < ns && !err[0] && !(e->stop && *e->stop); i++) {
-		struct tool *t = sinks[i];
-		char wb[160];
-		if (t->pid && tool_poll(t) >= 0)
-			snprintf(err, sizeof(err), "the sink box %s (%s): %s (%s) ended with status %d "
-				 "before the trial stopped it: frames after its end were not counted",
-				 t->tb->name, trial_where(&t->tb->box, wb, sizeof(wb)), t->prog, t->name,
-				 t->status);
-	}
-	/* the senders first (a sender still running when a trial failed is stopped here),
-	 * then the sinks */
-	for (size_t i = 0; i < na; i++)
-		tool_stop(all[i]);
+	tools_end(e, tt, s->err, sizeof(s->err));
+}
 
-	/* what everyone printed */
-	json_t *gj = json_array(), *sj = json_array(), *exits = json_object();
-	for (size_t i = 0; i < na; i++) {
-		struct tool *t = all[i];
+/* What everyone printed (their summaries and exit statuses), the router's counters
+ * over the trial, and the first failure among them in s->err. */
+static void trial_collect(const struct trial_env *e, struct trial_tools *tt,
+			  struct trial_res *s)
+{
+	s->gen = json_array();
+	s->sink = json_array();
+	s->exit = json_object();
+	for (size_t i = 0; i < tt->na; i++) {
+		struct tool *t = tt->all[i];
 		if (!t->out[0])
 			continue;
 		t->sum = jout_last_summary(t->out);
-		json_object_set_new(exits, t->name, json_integer(t->status));
+		json_object_set_new(s->exit, t->name, json_integer(t->status));
 		if (t->sum)
-			json_array_append(t->sender ? gj : sj, t->sum);
-		if (t->killed && !err[0]) {   /* not "status 137": what happened */
-			char wb[160];
-			snprintf(err, sizeof(err), "%s (%s box %s, %s) did not finish within %d s "
+			json_array_append(t->sender ? s->gen : s->sink, t->sum);
+		char why[300], wb[160];
+		if (t->killed && !s->err[0])   /* not "status 137": what happened */
+			snprintf(s->err, sizeof(s->err), "%s (%s box %s, %s) did not finish within %d s "
 				 "of being told to stop and was killed", t->name,
 				 t->sender ? "sender" : "sink", t->tb->name,
 				 trial_where(&t->tb->box, wb, sizeof(wb)), TOOL_STOP_S);
-		}
-		if ((t->status != 0 || !t->sum) && !err[0]) {
-			char why[300], wb[160];
+		if ((t->status != 0 || !t->sum) && !s->err[0]) {
 			tool_err(t, why, sizeof(why));
-			snprintf(err, sizeof(err), "%s (%s box %s, %s) exited with status %d%s%s%s",
+			snprintf(s->err, sizeof(s->err), "%s (%s box %s, %s) exited with status %d%s%s%s",
 				 t->name, t->sender ? "sender" : "sink", t->tb->name,
 				 trial_where(&t->tb->box, wb, sizeof(wb)), t->status,
 				 t->sum ? "" : " without a summary", why[0] ? ": " : "", why);
 		}
 	}
-	json_object_set_new(rec, "gen", gj);
-	json_object_set_new(rec, "sink", sj);
-	json_object_set_new(rec, "exit", exits);
 	if (e->dut) {
-		json_t *rr = dut_trial_record(e->dut, before, after);
-		if (rr && !err[0])
-			dut_link_fault(rr, err, sizeof(err));
-		if (rr)
-			json_object_set_new(rec, "rut", rr);
+		s->rut = dut_trial_record(e->dut, s->dut_before, s->dut_after);
+		if (s->rut && !s->err[0])
+			dut_link_fault(s->rut, s->err, sizeof(s->err));
 	}
-	json_decref(before);
-	json_decref(after);
+}
 
-	/* the trial's numbers: sent and received test frames; the forwarding rate of each
-	 * direction, the sum over its receiving interfaces */
-	double tx = 0, rx = 0, offered = 0, fa = NAN, fb = NAN, res = NAN;
-	double wa = NAN, ra = 0, rb = 0;
-	bool windowed = win_read, remote_clock = false;
-	for (size_t i = 0; i < ns && windowed; i++) {
+/* The forwarding rate of each direction, the sum over its receiving interfaces'
+ * counters over the load window: false when one could not be read (s->nowin says
+ * why). */
+static bool window_rates(struct trial_tools *tt, struct trial_res *s)
+{
+	for (size_t i = 0; i < tt->ns; i++) {
 		double secs, rs;
-		double w = trial_window_rate(&sinks[i]->win[0], &sinks[i]->win[1], &secs, &rs);
+		double w = trial_window_rate(&tt->sinks[i]->win[0], &tt->sinks[i]->win[1], &secs, &rs);
 		if (isnan(w)) {
-			windowed = false;
-			if (!nowin)
-				nowin = counters_why(sinks[i]->tb, sinks[i] == sinkb ? "sender box's, blast B"
-										       : "sink box's");
-			break;
+			if (!s->nowin)
+				s->nowin = counters_why(tt->sinks[i]->tb, tt->sinks[i] == tt->sinkb
+						? "sender box's, blast B" : "sink box's");
+			return false;
 		}
-		if (sinks[i] == sinkb) {
-			fb = w;
-			rb = rs;
+		if (tt->sinks[i] == tt->sinkb) {
+			s->fwd_b = w;
+			s->res_b = rs;
 		} else {
-			fa = isnan(fa) ? w : fa + w;
-			ra += rs;
-			wa = secs;
+			s->fwd_a = isnan(s->fwd_a) ? w : s->fwd_a + w;
+			s->res_a += rs;
+			s->window_s = secs;
 		}
-		remote_clock |= sinks[i]->win[0].remote_clock;
+		s->remote_clock |= tt->sinks[i]->win[0].remote_clock;
 	}
-	if (!windowed) {   /* the test frames over the longest sender's time */
-		double dmax = 0, xa_ = 0, xb_ = 0;
-		for (size_t i = 0; i < ng; i++) {
-			double d = trial_jnum(gens[i]->sum, "duration_ns");
-			if (d > dmax)
-				dmax = d;
-		}
-		for (size_t i = 0; i < ns; i++) {
-			double x = trial_jnum(sinks[i]->sum, "rx_pkts");
-			if (sinks[i] == sinkb)
-				xb_ += isnan(x) ? 0 : x;
-			else
-				xa_ += isnan(x) ? 0 : x;
-		}
-		bool any = false;
-		for (size_t i = 0; i < nsa; i++)
-			any |= sinks[i]->sum != NULL;
-		fa = dmax > 0 && any ? xa_ * 1e9 / dmax : NAN;
-		fb = bi && dmax > 0 && sinkb->sum ? xb_ * 1e9 / dmax : NAN;
-		if (!nowin && !win_read)
-			nowin = "the load window was not read";
-		res = dmax > 0 ? (bi ? 2 : 1) * 1e9 / dmax : NAN;
-	} else {
-		res = ra + (bi ? rb : 0);
+	return true;
+}
+
+/* Without a load window: the test frames over the longest sender's time. */
+static void frame_rates(struct trial_tools *tt, struct trial_res *s)
+{
+	double dmax = 0, xa = 0, xb = 0;
+	for (size_t i = 0; i < tt->ng; i++) {
+		double d = jnum(tt->gens[i]->sum, "duration_ns");
+		if (d > dmax)
+			dmax = d;
 	}
-	for (size_t i = 0; i < na; i++) {
-		if (all[i]->sender) {
-			double t = trial_jnum(all[i]->sum, "tx_pkts"), o = trial_jnum(all[i]->sum, "pps");
-			tx += isnan(t) ? 0 : t;
-			offered += isnan(o) ? 0 : o;
-		} else {
-			double x = trial_jnum(all[i]->sum, "rx_pkts");
-			rx += isnan(x) ? 0 : x;
-		}
+	for (size_t i = 0; i < tt->ns; i++) {
+		double x = jnum(tt->sinks[i]->sum, "rx_pkts");
+		if (tt->sinks[i] == tt->sinkb)
+			xb += isnan(x) ? 0 : x;
+		else
+			xa += isnan(x) ? 0 : x;
 	}
-	json_object_set_new(rec, "fwd_rate_from", json_string(windowed ? RES_FWD_WINDOW
-									: RES_FWD_FRAMES));
-	if (!windowed && nowin)
-		json_object_set_new(rec, "fwd_rate_fallback", json_string(nowin));
-	/* the rate's resolution: a frame at each end of the window, and the reads' own
-	 * time (the timestamp is their midpoint, good to half their duration) */
-	if (windowed) {
-		json_object_set_new(rec, "window_s", json_real(wa));
-		if (remote_clock)
-			json_object_set_new(rec, "window_clock", json_string("the sink box's, around "
-									     "each read"));
-	}
-	trial_set_num(rec, "fwd_rate_res_pps", res);
-	json_object_set_new(rec, "tx_frames", json_integer((json_int_t)tx));
-	json_object_set_new(rec, "rx_frames", json_integer((json_int_t)rx));
+	bool any = false;
+	for (size_t i = 0; i < tt->nsa; i++)
+		any |= tt->sinks[i]->sum != NULL;
+	s->fwd_a = dmax > 0 && any ? xa * 1e9 / dmax : NAN;
+	s->fwd_b = tt->bi && dmax > 0 && tt->sinkb->sum ? xb * 1e9 / dmax : NAN;
+	if (!s->nowin && !s->win_read)
+		s->nowin = "the load window was not read";
+	s->res_pps = dmax > 0 ? (tt->bi ? 2 : 1) * 1e9 / dmax : NAN;
+}
+
+/* the trial's numbers: sent and received test frames; the forwarding rate of each
+ * direction and their sum */
+static void trial_figures(struct trial_tools *tt, struct trial_res *s)
+{
+	s->fwd_a = s->fwd_b = s->window_s = NAN;
+	s->windowed = s->win_read && window_rates(tt, s);
+	if (!s->windowed)
+		frame_rates(tt, s);
+	else
+		s->res_pps = s->res_a + (tt->bi ? s->res_b : 0);
+	double offered = 0;
 	bool any_gen = false;
-	for (size_t i = 0; i < ng; i++)
-		any_gen |= gens[i]->sum != NULL;
-	trial_set_num(rec, "offered_pps", any_gen ? offered : NAN);
-	trial_set_num(rec, "loss_ratio", tx > 0 ? (tx > rx ? (tx - rx) / tx : 0) : NAN);
-	trial_set_num(rec, "fwd_rate_pps", isnan(fa) ? NAN : fa + (bi && !isnan(fb) ? fb : 0));
-	trial_set_num(rec, "fwd_rate_pps_a", fa);
-	trial_set_num(rec, "fwd_rate_pps_b", bi ? fb : NAN);
-	const json_t *lat = json_object_get(sinks[0]->sum, "latency_ns");
-	if (json_is_object(lat))
-		json_object_set_new(rec, "latency_ns", json_deep_copy(lat));
-	if (na > 2)   /* per box, and the streams merged over the sinks */
-		trial_per_box(rec, all, na, sinks, nsa, sinkb, windowed);
-	if (several && at_real)
-		trial_start_record(rec, gens, ng, at_real, lead_s);
-	time_t now = time(NULL);
-	char t1[32];
-	strftime(t1, sizeof(t1), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	json_object_set_new(rec, "end_utc", json_string(t1));
-	for (size_t i = 0; i < na; i++)
-		json_decref(all[i]->sum);
-	if (e->stop && *e->stop) {
-		json_object_set_new(rec, "error", json_string("interrupted"));
-		return -EINTR;
+	for (size_t i = 0; i < tt->na; i++) {
+		if (tt->all[i]->sender) {
+			double t = jnum(tt->all[i]->sum, "tx_pkts");
+			double o = jnum(tt->all[i]->sum, "pps");
+			s->tx += isnan(t) ? 0 : t;
+			offered += isnan(o) ? 0 : o;
+			any_gen |= tt->all[i]->sum != NULL;
+		} else {
+			double x = jnum(tt->all[i]->sum, "rx_pkts");
+			s->rx += isnan(x) ? 0 : x;
+		}
 	}
-	if (err[0]) {
-		json_t *ej = json_string(err);
-		json_object_set_new(rec, "error", ej ? ej : json_string("a component failed (its "
-									"message is not UTF-8)"));
-		return -EIO;
-	}
-	return 0;
+	s->offered_pps = any_gen ? offered : NAN;
+	s->loss_ratio = s->tx > 0 ? (s->tx > s->rx ? (s->tx - s->rx) / s->tx : 0) : NAN;
+	s->fwd_pps = isnan(s->fwd_a) ? NAN : s->fwd_a + (tt->bi && !isnan(s->fwd_b) ? s->fwd_b : 0);
+	if (!tt->bi)
+		s->fwd_b = NAN;
+	s->end = time(NULL);
+}
+
+int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **recp)
+{
+	const json_t *dir = prof_value(e->p, r->params, "direction");
+	bool bi = json_is_string(dir) && !strcmp(json_string_value(dir), "bi");
+	struct trial_tools tt;
+	struct trial_res s = { .req = r, .per_aggregate = bi };
+	tools_make(e, bi, &tt);
+	trial_measure(e, r, &tt, &s);
+	trial_collect(e, &tt, &s);
+	trial_figures(&tt, &s);
+	s.interrupted = e->stop && *e->stop;
+	*recp = trial_record(&s, &tt);
+	for (size_t i = 0; i < tt.na; i++)
+		json_decref(tt.all[i]->sum);
+	json_decref(s.dut_before);
+	json_decref(s.dut_after);
+	json_decref(s.gen);
+	json_decref(s.sink);
+	json_decref(s.exit);
+	json_decref(s.rut);
+	return !*recp ? -ENOMEM : s.interrupted ? -EINTR : s.err[0] ? -EIO : 0;
 }

@@ -56,6 +56,12 @@ struct trial_req {
 	int seq;                    /* trial number within the case, 1-based */
 };
 
+/* ppslab-gen's first words on box b: its port, its destination, the next hop's MAC
+ * when the profile gives it (no route or neighbour lookup; NULL: none), its threads and
+ * CPUs. 0 or -errno. */
+int trial_gen_args(struct box_cmd *c, const struct trial_box *b, const char *spec,
+		   const char *dst, const char *mac);
+
 /* Runs the trial. *rec always receives a record (with "error" set on failure) unless
  * memory ran out. Returns 0, -EINTR (stopped by *stop: the record is partial), -EIO (a
  * component failed or produced no summary: the record says which) or -ENOMEM. */

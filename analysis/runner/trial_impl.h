@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "trial.h"
 
@@ -49,6 +50,38 @@ struct tool {
 	struct rx_read win[2];  /* a sink: its interface's counter at both ends of the window */
 };
 
+/* The tools of one trial: blast A's senders and sinks, for bi blast B's pair too. */
+struct trial_tools {
+	struct tool tl[2 * PROF_BOXES_MAX + 2];
+	struct tool *gens[PROF_BOXES_MAX + 1], *sinks[PROF_BOXES_MAX + 1];
+	struct tool *all[2 * PROF_BOXES_MAX + 2];   /* senders first, then sinks */
+	struct tool *genb, *sinkb;   /* blast B's, or NULL */
+	size_t ng, ns, na;
+	size_t nga, nsa;             /* blast A's senders and sinks */
+	bool bi;                     /* both directions, one sender and one sink box */
+};
+
+/* What a trial measured, before trial_record() makes it the record. */
+struct trial_res {
+	const struct trial_req *req;
+	bool per_aggregate;          /* the cell is "bi": rates are the aggregate */
+	json_t *gen, *sink, *exit;   /* the tools' summaries and exit statuses (owned) */
+	json_t *dut_before, *dut_after, *rut;   /* the router's counters (owned) */
+	bool win_read;               /* the load window's counters were read at both ends */
+	bool windowed;               /* and every rate came from them */
+	bool remote_clock;           /* a read was timed on a sink box's clock */
+	const char *nowin;           /* why there is no load window, or NULL */
+	double window_s, res_a, res_b, res_pps;   /* the window, the rate's resolution */
+	double tx, rx, offered_pps, loss_ratio;
+	double fwd_pps, fwd_a, fwd_b;   /* NaN: unknown */
+	bool several;                /* the senders started at one instant: */
+	uint64_t at_real;            /* CLOCK_REALTIME ns */
+	double lead_s;               /* that far ahead */
+	time_t end;
+	bool interrupted;
+	char err[900];               /* the first failure, "" when none */
+};
+
 /* ---- trial_rx.c ---- */
 
 /* Opens the ssh session that reads the counter of spec's interface on box b: 0 or
@@ -66,17 +99,8 @@ double trial_window_rate(const struct rx_read *a, const struct rx_read *b, doubl
 
 /* Where a box is, for messages: "namespace ppslab-gen2", "ssh root@h", "this host". */
 const char *trial_where(const struct box *b, char *buf, size_t len);
-/* Member k of o as a number, NaN when it is none. */
-double trial_jnum(const json_t *o, const char *k);
-/* o.k = v, null when v is NaN. */
-void trial_set_num(json_t *o, const char *k, double v);
-/* The record's "boxes", "streams" and "lost_frames" from the nt tools ts, the ns sinks
- * of blast A and sinkb, blast B's (or NULL); windowed: the sinks' counters were read. */
-void trial_per_box(json_t *rec, struct tool **ts, size_t nt, struct tool **sinks, size_t ns,
-		   struct tool *sinkb, bool windowed);
-/* The record's "start": the instant at_real (CLOCK_REALTIME ns, lead_s ahead) and when
- * each of the ng senders' first frame left. */
-void trial_start_record(json_t *rec, struct tool **gens, size_t ng, uint64_t at_real,
-			double lead_s);
+/* The trial's record (docs/results-schema.md, cases[].trials[]), or NULL when memory
+ * ran out. */
+json_t *trial_record(const struct trial_res *s, const struct trial_tools *tt);
 
 #endif

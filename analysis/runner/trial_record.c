@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* trial_record.c — the figures of a trial record from its tools' summaries (see
- * trial_impl.h): per box and per stream what was sent, received and lost, and when
- * each sender's first frame left; and trial_counts() for run_case.c (see trial.h). */
+/* trial_record.c — a trial's result as its record (trial_record, see trial_impl.h):
+ * its figures, and from its tools' summaries per box and per stream what was sent,
+ * received and lost, and when each sender's first frame left; and trial_counts() for
+ * run_case.c (see trial.h). */
 #include "trial_impl.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <time.h>
+
+#include "jout.h"
+#include "results.h"
 
 /* Where a box is, for messages: "namespace ppslab-gen2", "ssh root@h", "this host". */
 const char *trial_where(const struct box *b, char *buf, size_t len)
@@ -20,33 +25,21 @@ const char *trial_where(const struct box *b, char *buf, size_t len)
 	return buf;
 }
 
-double trial_jnum(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 void trial_counts(const json_t *rec, unsigned long long *tx, unsigned long long *rx,
 		  double *offered_pps)
 {
-	double t = trial_jnum(rec, "tx_frames"), x = trial_jnum(rec, "rx_frames"), o = trial_jnum(rec, "offered_pps");
+	double t = jnum(rec, "tx_frames"), x = jnum(rec, "rx_frames"), o = jnum(rec, "offered_pps");
 	*tx = isnan(t) ? 0 : (unsigned long long)t;
 	*rx = isnan(x) ? 0 : (unsigned long long)x;
 	*offered_pps = isnan(o) ? 0 : o;
-}
-
-
-void trial_set_num(json_t *o, const char *k, double v)
-{
-	json_object_set_new(o, k, isnan(v) ? json_null() : json_real(v));
 }
 
 /* What a sender numbered on its stream (the sink's --expect-from reading): test_pkts +
  * seq_holes, or tx_pkts from a summary without them. */
 static double gen_sent(const json_t *g)
 {
-	double t = trial_jnum(g, "test_pkts"), h = trial_jnum(g, "seq_holes");
-	return isnan(t) ? trial_jnum(g, "tx_pkts") : t + (isnan(h) ? 0 : h);
+	double t = jnum(g, "test_pkts"), h = jnum(g, "seq_holes");
+	return isnan(t) ? jnum(g, "tx_pkts") : t + (isnan(h) ? 0 : h);
 }
 
 /* The sinks' count of stream sid: received and lost, summed. A sink that knew the
@@ -54,7 +47,7 @@ static double gen_sent(const json_t *g)
  * (a remote sink) counted the gaps up to its last arrival, so the frames after it
  * (sent - next_seq) and before its first (first_seq) are added here from the sender's
  * own number: the record's books then balance as check 2 judges them. */
-static void stream_rx(struct tool **sinks, size_t n, int sid, double sent, double *rx,
+static void stream_rx(struct tool *const *sinks, size_t n, int sid, double sent, double *rx,
 		      double *lost)
 {
 	double next = 0, head = -1;
@@ -64,9 +57,9 @@ static void stream_rx(struct tool **sinks, size_t n, int sid, double sent, doubl
 		size_t j;
 		json_t *st;
 		json_array_foreach(json_object_get(sinks[i]->sum, "streams"), j, st)
-			if (trial_jnum(st, "stream") == sid) {
-				double x = trial_jnum(st, "rx_pkts"), l = trial_jnum(st, "lost_pkts");
-				double nx = trial_jnum(st, "next_seq"), f = trial_jnum(st, "first_seq");
+			if (jnum(st, "stream") == sid) {
+				double x = jnum(st, "rx_pkts"), l = jnum(st, "lost_pkts");
+				double nx = jnum(st, "next_seq"), f = jnum(st, "first_seq");
 				*rx += isnan(x) ? 0 : x;
 				*lost += isnan(l) ? 0 : l;
 				next = !isnan(nx) && nx > next ? nx : next;
@@ -82,16 +75,17 @@ static void stream_rx(struct tool **sinks, size_t n, int sid, double sent, doubl
 	*lost += (head > 0 ? head : 0) + (sent > next ? sent - next : 0);
 }
 
-/* Per box and per stream: what each sender sent and its stream's fate at the sinks,
- * what each sink received; the record's "boxes", "streams" and "lost_frames". */
-void trial_per_box(json_t *rec, struct tool **ts, size_t nt, struct tool **sinks, size_t ns,
-		   struct tool *sinkb, bool windowed)
+/* Per box and per stream: what each sender sent and its stream's fate at blast A's
+ * sinks (or blast B's), what each sink received and, when the window was read, its
+ * rate; the record's "boxes", "streams" and "lost_frames". */
+static void per_box(json_t *rec, const struct trial_tools *tt, bool windowed)
 {
 	json_t *boxes = json_array(), *streams = json_array();
 	double lost_all = 0;
 	char wb[160];
-	for (size_t i = 0; i < nt; i++) {
-		const struct tool *t = ts[i];
+	struct tool *sinkb = tt->sinkb;
+	for (size_t i = 0; i < tt->na; i++) {
+		const struct tool *t = tt->all[i];
 		json_t *b = json_object();
 		json_object_set_new(b, "name", json_string(t->name));
 		json_object_set_new(b, "role", json_string(t->sender ? "sender" : "sink"));
@@ -107,11 +101,11 @@ void trial_per_box(json_t *rec, struct tool **ts, size_t nt, struct tool **sinks
 				struct tool *one[1] = { sinkb };
 				stream_rx(one, 1, 2, sent, &rx, &lost);
 			} else {
-				stream_rx(sinks, ns, t->stream, sent, &rx, &lost);
+				stream_rx(tt->sinks, tt->nsa, t->stream, sent, &rx, &lost);
 			}
 			json_object_set_new(b, "stream", json_integer(t->stream));
-			trial_set_num(b, "tx_frames", sent);
-			trial_set_num(b, "offered_pps", trial_jnum(t->sum, "pps"));
+			jset_num(b, "tx_frames", sent);
+			jset_num(b, "offered_pps", jnum(t->sum, "pps"));
 			json_object_set_new(b, "rx_frames", json_integer((json_int_t)rx));
 			json_object_set_new(b, "lost_frames", json_integer((json_int_t)lost));
 			if (t->sum && !isnan(sent)) {
@@ -123,17 +117,17 @@ void trial_per_box(json_t *rec, struct tool **ts, size_t nt, struct tool **sinks
 									  (json_int_t)lost));
 			}
 		} else {
-			trial_set_num(b, "rx_frames", trial_jnum(t->sum, "rx_pkts"));
+			jset_num(b, "rx_frames", jnum(t->sum, "rx_pkts"));
 			json_t *ids = json_array();
 			size_t j;
 			json_t *st;
 			json_array_foreach(json_object_get(t->sum, "streams"), j, st)
-				if (trial_jnum(st, "rx_pkts") > 0)
-					json_array_append_new(ids, json_integer((json_int_t)trial_jnum(st, "stream")));
+				if (jnum(st, "rx_pkts") > 0)
+					json_array_append_new(ids, json_integer((json_int_t)jnum(st, "stream")));
 			json_object_set_new(b, "streams", ids);
 			double secs, res;
 			double w = windowed ? trial_window_rate(&t->win[0], &t->win[1], &secs, &res) : NAN;
-			trial_set_num(b, "fwd_rate_pps", w);
+			jset_num(b, "fwd_rate_pps", w);
 		}
 		json_array_append_new(boxes, b);
 	}
@@ -145,8 +139,8 @@ void trial_per_box(json_t *rec, struct tool **ts, size_t nt, struct tool **sinks
 /* The start instant and when each sender's first frame left, on our clock: each box's
  * first_tx_real_ns minus its clock's offset. The spread is good to the two largest
  * offset bounds. */
-void trial_start_record(json_t *rec, struct tool **gens, size_t ng, uint64_t at_real,
-			double lead_s)
+static void start_record(json_t *rec, struct tool *const *gens, size_t ng, uint64_t at_real,
+			 double lead_s)
 {
 	json_t *s = json_object(), *per = json_object();
 	double lo = INFINITY, hi = -INFINITY, b1 = 0, b2 = 0;
@@ -155,13 +149,13 @@ void trial_start_record(json_t *rec, struct tool **gens, size_t ng, uint64_t at_
 	size_t late = 0;
 	for (size_t i = 0; i < ng; i++) {
 		const struct tool *t = gens[i];
-		double f = trial_jnum(t->sum, "first_tx_real_ns");
+		double f = jnum(t->sum, "first_tx_real_ns");
 		double off = t->tb->clock_off_ns, bound = t->tb->clock_bound_ns;
 		json_t *o = json_object();
-		trial_set_num(o, "clock_offset_ns", off);
-		trial_set_num(o, "clock_bound_ns", bound);
+		jset_num(o, "clock_offset_ns", off);
+		jset_num(o, "clock_bound_ns", bound);
 		double rel = isnan(f) ? NAN : f - off - (double)at_real;
-		trial_set_num(o, "first_frame_ns", rel);
+		jset_num(o, "first_frame_ns", rel);
 		if (!isnan(rel)) {
 			lo = fmin(lo, rel);
 			hi = fmax(hi, rel);
@@ -173,16 +167,68 @@ void trial_start_record(json_t *rec, struct tool **gens, size_t ng, uint64_t at_
 		} else if (bb > b2) {
 			b2 = bb;
 		}
-		if (trial_jnum(t->sum, "start_late_ns") > 1e6)
+		if (jnum(t->sum, "start_late_ns") > 1e6)
 			late++;
 		json_object_set_new(per, t->name, o);
 	}
 	json_object_set_new(s, "boxes", per);
-	trial_set_num(s, "spread_ns", hi >= lo ? hi - lo : NAN);
+	jset_num(s, "spread_ns", hi >= lo ? hi - lo : NAN);
 	json_object_set_new(s, "spread_bound_ns", json_real(b1 + b2));
 	if (late)
 		json_object_set_new(s, "late", json_pack("s", "a sender's first frame left more than 1 "
 						       "ms after the instant: it was ready late (the "
 						       "lead was too short) or its box was busy"));
 	json_object_set_new(rec, "start", s);
+}
+
+json_t *trial_record(const struct trial_res *s, const struct trial_tools *tt)
+{
+	const struct trial_req *r = s->req;
+	json_t *rec = json_pack("{s:i,s:s,s:o,s:f,s:f,s:s,s:O,s:O,s:O}", "seq", r->seq, "kind",
+				r->kind, "intended_pps", r->load_pps > 0 ? json_real(r->load_pps)
+				: json_string("max"), "duration_s", r->duration_s, "warmup_s",
+				r->warmup_s, "per", s->per_aggregate ? "aggregate" : "direction",
+				"gen", s->gen, "sink", s->sink, "exit", s->exit);
+	if (!rec)
+		return NULL;
+	if (s->rut)
+		json_object_set(rec, "rut", s->rut);
+	json_object_set_new(rec, "fwd_rate_from", json_string(s->windowed ? RES_FWD_WINDOW
+									  : RES_FWD_FRAMES));
+	if (!s->windowed && s->nowin)
+		json_object_set_new(rec, "fwd_rate_fallback", json_string(s->nowin));
+	/* the rate's resolution: a frame at each end of the window, and the reads' own
+	 * time (the timestamp is their midpoint, good to half their duration) */
+	if (s->windowed) {
+		json_object_set_new(rec, "window_s", json_real(s->window_s));
+		if (s->remote_clock)
+			json_object_set_new(rec, "window_clock", json_string("the sink box's, around "
+									     "each read"));
+	}
+	jset_num(rec, "fwd_rate_res_pps", s->res_pps);
+	json_object_set_new(rec, "tx_frames", json_integer((json_int_t)s->tx));
+	json_object_set_new(rec, "rx_frames", json_integer((json_int_t)s->rx));
+	jset_num(rec, "offered_pps", s->offered_pps);
+	jset_num(rec, "loss_ratio", s->loss_ratio);
+	jset_num(rec, "fwd_rate_pps", s->fwd_pps);
+	jset_num(rec, "fwd_rate_pps_a", s->fwd_a);
+	jset_num(rec, "fwd_rate_pps_b", s->fwd_b);
+	const json_t *lat = json_object_get(tt->sinks[0]->sum, "latency_ns");
+	if (json_is_object(lat))
+		json_object_set_new(rec, "latency_ns", json_deep_copy(lat));
+	if (tt->na > 2)   /* per box, and the streams merged over the sinks */
+		per_box(rec, tt, s->windowed);
+	if (s->several && s->at_real)
+		start_record(rec, tt->gens, tt->ng, s->at_real, s->lead_s);
+	char t1[32];
+	strftime(t1, sizeof(t1), "%Y-%m-%dT%H:%M:%SZ", gmtime(&s->end));
+	json_object_set_new(rec, "end_utc", json_string(t1));
+	if (s->interrupted) {
+		json_object_set_new(rec, "error", json_string("interrupted"));
+	} else if (s->err[0]) {
+		json_t *ej = json_string(s->err);
+		json_object_set_new(rec, "error", ej ? ej : json_string("a component failed (its "
+									"message is not UTF-8)"));
+	}
+	return rec;
 }
