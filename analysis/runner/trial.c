@@ -169,7 +169,6 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 		snprintf(rate, sizeof(rate), "%.3f", load_pps);
 	else
 		snprintf(rate, sizeof(rate), "max");
-	char v[64];
 	int rc = box_cmd_init(c, &b->box, "ppslab-gen");
 	rc = rc ? rc : box_arg(c, "-i");
 	rc = rc ? rc : box_arg(c, spec);
@@ -210,9 +209,9 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 					(unsigned long long)(start_at % NS_PER_S));
 	}
 	rc = rc ? rc : box_arg(c, "--size");
-	rc = rc ? rc : box_arg(c, res_value_str(prof_value(p, r->params, "size"), v, sizeof(v)));
+	rc = rc ? rc : box_argf(c, "%u", r->cell->size);
 	rc = rc ? rc : box_arg(c, "--flows");
-	rc = rc ? rc : box_arg(c, res_value_str(prof_value(p, r->params, "flows"), v, sizeof(v)));
+	rc = rc ? rc : box_argf(c, "%u", r->cell->flows);
 	rc = rc ? rc : box_arg(c, "--stream");
 	rc = rc ? rc : box_argf(c, "%d", t->stream);
 	rc = rc ? rc : box_arg(c, "--json");
@@ -303,8 +302,7 @@ static void tool_stop(struct tool *t)
 int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **recp)
 {
 	const struct profile *p = e->p;
-	const json_t *dir = prof_value(p, r->params, "direction");
-	bool bi = json_is_string(dir) && !strcmp(json_string_value(dir), "bi");
+	bool bi = r->cell->bi;
 	json_t *rec = json_object();
 	if (!rec)
 		return -ENOMEM;
