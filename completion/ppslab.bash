@@ -133,8 +133,9 @@ _ppslab_complete1()   # PROG CWORD CUR PREV
 		_ppslab_files "$cur"; return 0 ;;
 	"ppslab report:-o" | "ppslab report:--output")
 		compopt -o dirnames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
-	ppslab-rut:--kernel)
-		_ppslab_words $'dragonfly-1.8\ndragonfly-2.0\nfreebsd-7\nfreebsd-14' "$cur"; return 0 ;;
+	ppslab-rut:--kernel)   # the names its --help gives (lib/pollkern.c's, the kernel axis')
+		_ppslab_words "$("$prog" --help 2>/dev/null | sed -nE 's/^ +--kernel NAME +[^:]*: //p' |
+			sed -E 's/ \(default\)//g; s/,? or /, /g; s/, /\n/g')" "$cur"; return 0 ;;
 	ppslab-rut:--range-policy)
 		_ppslab_words $'einval\nclamp\nround' "$cur"; return 0 ;;
 	"ppslab trend:--order")

@@ -66,6 +66,9 @@ is "ppslab lab shield on --ns <TAB>" "$(comp ppslab lab shield on --ns '')" "gen
 is "ppslab-gen --dst<TAB>: --dst and --dst-mac" "$(comp ppslab-gen --dst)" "--dst --dst-mac "
 is "ppslab-sink --exp<TAB>" "$(comp ppslab-sink --exp)" "--expect --expect-from "
 is "ppslab-rut --range<TAB>" "$(comp ppslab-rut --range)" "--range-policy "
+is "ppslab-rut --kernel <TAB>: every kernel personality" "$(comp ppslab-rut --kernel '')" \
+	"dragonfly-1.8 dragonfly-2.0 freebsd-14 freebsd-5.3 freebsd-7 "
+is "ppslab-rut --kernel free<TAB>" "$(comp ppslab-rut --kernel free)" "freebsd-14 freebsd-5.3 freebsd-7 "
 # Every option a completion offers for ppslab-gen is one its --help defines, all of them.
 want=$(ppslab-gen --help | sed -nE 's/^ +(-[A-Za-z0-9], )?(--[a-z0-9][a-z0-9-]*).*/\2/p' | sort | tr '\n' ' ')
 is "ppslab-gen --<TAB>: all of --help's long options" "$(comp ppslab-gen --)" "$want"
