@@ -45,6 +45,7 @@ struct axis_def {
 	const char *def;            /* the default as JSON text ("null": the kernel's own) */
 	const char *unit;           /* of a value in tables and plots ("" for none) */
 	const char *label;          /* what tables and plots call it */
+	const char *words;          /* what a title calls it, or NULL: the label */
 	enum axis_act act;
 	const char *oid;            /* AA_SYSCTL: ppslab-rut's sysctl */
 	int order;                  /* AA_SYSCTL: sysctls are sent in rising order (burst_max

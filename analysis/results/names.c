@@ -94,16 +94,18 @@ char *name_label(const char *name, char *buf, size_t len)
 static const struct {
 	const char *name, *words;
 } short_words[] = {
-	{ "fwd_pps", "forwarded rate" }, { "pollhz", "polling clock" }, { "hz", "kernel clock" },
-	{ "burst_max", "burst_max" }, { "each_burst", "each_burst" },
-	{ "user_frac", "user_frac" }, { "rules", "firewall rules" }, { "fw_rules", "firewall rules" },
-	{ "frame_size", "frame size" }, { "size", "frame size" }, { "dir", "direction" },
-	{ "direction", "direction" }, { "load_pps", "offered load" }, { "rate", "offered load" },
-	{ "os", "operating system" }, { "cpu_s", "forwarder CPU time" },
+	{ "fwd_pps", "forwarded rate" }, { "fw_rules", "firewall rules" },
+	{ "frame_size", "frame size" }, { "dir", "direction" }, { "load_pps", "offered load" },
+	{ "rate", "offered load" }, { "os", "operating system" }, { "cpu_s", "forwarder CPU time" },
 };
 
 char *name_words(const char *name, char *buf, size_t len)
 {
+	const struct axis_def *a = axis_find(name);   /* an axis: the registry's */
+	if (a && a->words) {
+		snprintf(buf, len, "%s", a->words);
+		return buf;
+	}
 	for (size_t i = 0; i < sizeof(short_words) / sizeof(short_words[0]); i++)
 		if (!strcmp(short_words[i].name, name)) {
 			snprintf(buf, len, "%s", short_words[i].words);

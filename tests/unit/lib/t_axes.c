@@ -20,6 +20,7 @@ static void t_names(void)
 	for (size_t i = 0; i < AX_COUNT; i++) {
 		T_TRUE(axis_find(names[i]) == &axis_defs[i]);   /* unique, indexed by id */
 		T_TRUE(axis_defs[i].label && *axis_defs[i].label && axis_defs[i].unit);
+		T_TRUE(!axis_defs[i].words || *axis_defs[i].words);
 	}
 	T_TRUE(axis_find("khz") == NULL && axis_find(NULL) == NULL);
 	T_STREQ(axis_defs[AX_POLLHZ].name, "pollhz");
