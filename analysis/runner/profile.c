@@ -4,7 +4,8 @@
  *
  * The text is parsed by jansson; --set overrides are applied to the tree
  * (profile_set.c); then one pass checks every key against the tables and fills struct
- * profile, collecting every problem (not only the first). This file holds the axes, the
+ * profile, collecting every problem (not only the first). This file holds the axes
+ * (checked against lib/axes.c's registry; prof_cell resolves a cell of them), the
  * top level, matrix, params, trial, rig and output sections and the entry points; the
  * router and topology sections are in profile_router.c and profile_topo.c, the typed
  * checker in profile_check.c. Errors are placed with jpos.c's index of the raw text, or
