@@ -23,7 +23,6 @@
 /* ---- an external router: hooks ------------------------------------------------- */
 
 struct expansion {
-	const struct profile *p;
 	const struct cell *cell;
 	const char *value_of;    /* the router axis {value} stands for, or NULL */
 	char *o;
@@ -67,10 +66,9 @@ static void exp_piece(void *ctx, const char *lit, size_t n, const char *name)
 
 /* a hook word with {axis} replaced by the cell's value and {{ }} by braces ({value}
  * by value_of's, in a router axis' own hooks) */
-static char *expand_axis(const struct profile *p, const struct cell *cell, const char *value_of,
-			 const char *tmpl)
+static char *expand_axis(const struct cell *cell, const char *value_of, const char *tmpl)
 {
-	struct expansion x = { .p = p, .cell = cell, .value_of = value_of };
+	struct expansion x = { .cell = cell, .value_of = value_of };
 	exp_add(&x, "", 0);
 	prof_hook_scan(tmpl, exp_piece, &x, NULL);   /* the profile checked the word */
 	if (x.oom) {
@@ -80,9 +78,9 @@ static char *expand_axis(const struct profile *p, const struct cell *cell, const
 	return x.o;
 }
 
-static char *expand(const struct profile *p, const struct cell *cell, const char *tmpl)
+static char *expand(const struct cell *cell, const char *tmpl)
 {
-	return expand_axis(p, cell, NULL, tmpl);
+	return expand_axis(cell, NULL, tmpl);
 }
 
 int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const struct cell *cell,
@@ -100,7 +98,7 @@ int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const stru
 	int rc = 0;
 	memset(out, 0, sizeof(*out));
 	json_array_foreach(hook, i, w) {
-		char *word = expand_axis(cfg->p, cell, value_of, json_string_value(w));
+		char *word = expand_axis(cell, value_of, json_string_value(w));
 		rc = word ? box_arg(&raw, word) : -ENOMEM;
 		free(word);
 		if (rc)
@@ -681,7 +679,7 @@ int dut_reach(struct dut *d, char *err, size_t errlen)
 						       .timeout_ns = 40 * NS_PER_S };
 				int st = proc_run(c.argv, &o);
 				if (st) {
-					char *dst = expand(p, &d->fixed, av[dest]);
+					char *dst = expand(&d->fixed, av[dest]);
 					snprintf(err, errlen, "the router's hooks cannot reach %s over ssh "
 						 "(status %d): %.300s", dst ? dst : av[dest], st,
 						 tail_of(out, 300));
