@@ -4,8 +4,9 @@
 # and COMP_CWORD set, the function registered for each program called, COMPREPLY
 # checked: ppslab's commands, each program's and command's long options (read from
 # its --help), interface names after -i/--in/-o, BACKEND:IF with the colon split off as
-# bash splits it, files after --rules, profile names after `ppslab run`, the fixed words
-# of `ppslab trend`'s options.
+# bash splits it, files after --rules, profile names after `ppslab run`, axis names
+# after its --set (the registry's, through `ppslab --list-axes`), ppslab-rut's kernel
+# names from its --help, the fixed words of `ppslab trend`'s options.
 set -u
 BIN=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
