@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "axes.h"
 #include "cli.h"
 #include "cmds.h"
 #include "log.h"
@@ -64,6 +65,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
+		return EX_OK;
+	}
+	if (!strcmp(argv[1], "--list-axes")) {   /* for the shell completion: not in --help */
+		for (size_t i = 0; i < AX_COUNT; i++)
+			printf("%s\n", axis_defs[i].name);
 		return EX_OK;
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {

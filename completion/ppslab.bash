@@ -6,7 +6,8 @@
 # --help` the options. Values: interface names (/sys/class/net, or ifconfig -l on the
 # BSDs) after the port options, optionally as BACKEND:IF; files after the options that
 # take one; profile names (profiles/*.json here and in the installed share directory)
-# after `ppslab run`; the fixed words of `ppslab trend`'s --order, --fail-on, --format
+# after `ppslab run`, axis names after its --set (from the hidden `ppslab --list-axes`,
+# the registry's); the fixed words of `ppslab trend`'s --order, --fail-on, --format
 # and the usual --label keys. `make install` puts this file in
 # PREFIX/share/bash-completion/completions as ppslab (ppslab-gen, ppslab-sink and
 # ppslab-rut link to it) and fills in the share directory below.
@@ -133,8 +134,9 @@ _ppslab_complete1()   # PROG CWORD CUR PREV
 		_ppslab_files "$cur"; return 0 ;;
 	"ppslab report:-o" | "ppslab report:--output")
 		compopt -o dirnames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
-	ppslab-rut:--kernel)
-		_ppslab_words $'dragonfly-1.8\ndragonfly-2.0\nfreebsd-7\nfreebsd-14' "$cur"; return 0 ;;
+	ppslab-rut:--kernel)   # the names its --help gives (lib/pollkern.c's, the kernel axis')
+		_ppslab_words "$("$prog" --help 2>/dev/null | sed -nE 's/^ +--kernel NAME +[^:]*: //p' |
+			sed -E 's/ \(default\)//g; s/,? or /, /g; s/, /\n/g')" "$cur"; return 0 ;;
 	ppslab-rut:--range-policy)
 		_ppslab_words $'einval\nclamp\nround' "$cur"; return 0 ;;
 	"ppslab trend:--order")
@@ -151,6 +153,10 @@ _ppslab_complete1()   # PROG CWORD CUR PREV
 	"ppslab lab:"*)
 		case $cur in -*) ;; *)
 			_ppslab_words $'up\ndown\nstatus\nshield\non\noff' "$cur"; return 0 ;; esac ;;
+	"ppslab run:-s" | "ppslab run:--set")   # an axis (ppslab --list-axes: lib/axes.c's)
+		case $cur in *=*) return 0 ;; esac
+		_ppslab_words "$("$prog" --list-axes 2>/dev/null | sed 's/$/=/')" "$cur"
+		compopt -o nospace 2>/dev/null; return 0 ;;
 	"ppslab run:"*)
 		case $cur in -*) ;; *)
 			_ppslab_words "$(_ppslab_profiles)" "$cur"

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "axes.h"
+
 static const struct {
 	const char *name, *label;
 } known[] = {
@@ -29,18 +31,9 @@ static const struct {
 	{ "lat_p999_ns", "latency, 99.9th percentile" },
 	{ "lat_max_ns", "latency, maximum" },
 	{ "cpu_s", "forwarder CPU time" },
-	{ "pollhz", "polling clock kern.polling.pollhz" },
-	{ "hz", "kern.hz" },
-	{ "kernel", "kernel whose polling ppslab-rut runs" },
-	{ "burst_max", "kern.polling.burst_max" },
-	{ "each_burst", "kern.polling.each_burst" },
-	{ "user_frac", "kern.polling.user_frac" },
-	{ "rules", "firewall rules" },
 	{ "fw_rules", "firewall rules" },
 	{ "frame_size", "frame size" },
 	{ "dir", "direction" },
-	{ "update_counters", "net.inet.ip.fw.update_counters" },
-	{ "counters", "net.inet.ip.fw.counters" },
 	{ "rut.burst", "kern.polling.burst" },
 	{ "rut.lost_polls", "kern.polling.lost_polls" },
 	{ "rut.short_ticks", "kern.polling.short_ticks" },
@@ -69,8 +62,9 @@ const char *name_unit(const char *name)
 	/* per-stream values of bidirectional runs: fwd_pps_a is in fwd_pps' unit */
 	if (ends_with(base, "_a") || ends_with(base, "_b"))
 		base[strlen(base) - 2] = 0;
-	if (!strcmp(base, "hz"))
-		return "Hz";
+	const struct axis_def *a = axis_find(base);   /* an axis: the registry's */
+	if (a)
+		return a->unit;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (ends_with(base, units[i].suffix))
 			return units[i].unit;
@@ -79,7 +73,8 @@ const char *name_unit(const char *name)
 
 char *name_label(const char *name, char *buf, size_t len)
 {
-	const char *label = name;
+	const struct axis_def *a = axis_find(name);   /* an axis: the registry's */
+	const char *label = a ? a->label : name;
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (!strcmp(known[i].name, name))
 			label = known[i].label;
@@ -99,16 +94,18 @@ char *name_label(const char *name, char *buf, size_t len)
 static const struct {
 	const char *name, *words;
 } short_words[] = {
-	{ "fwd_pps", "forwarded rate" }, { "pollhz", "polling clock" }, { "hz", "kernel clock" },
-	{ "burst_max", "burst_max" }, { "each_burst", "each_burst" },
-	{ "user_frac", "user_frac" }, { "rules", "firewall rules" }, { "fw_rules", "firewall rules" },
-	{ "frame_size", "frame size" }, { "size", "frame size" }, { "dir", "direction" },
-	{ "direction", "direction" }, { "load_pps", "offered load" }, { "rate", "offered load" },
-	{ "os", "operating system" }, { "cpu_s", "forwarder CPU time" },
+	{ "fwd_pps", "forwarded rate" }, { "fw_rules", "firewall rules" },
+	{ "frame_size", "frame size" }, { "dir", "direction" }, { "load_pps", "offered load" },
+	{ "rate", "offered load" }, { "os", "operating system" }, { "cpu_s", "forwarder CPU time" },
 };
 
 char *name_words(const char *name, char *buf, size_t len)
 {
+	const struct axis_def *a = axis_find(name);   /* an axis: the registry's */
+	if (a && a->words) {
+		snprintf(buf, len, "%s", a->words);
+		return buf;
+	}
 	for (size_t i = 0; i < sizeof(short_words) / sizeof(short_words[0]); i++)
 		if (!strcmp(short_words[i].name, name)) {
 			snprintf(buf, len, "%s", short_words[i].words);

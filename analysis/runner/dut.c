@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "axes.h"
 #include "clock.h"
 #include "jout.h"
 #include "log.h"
@@ -22,21 +23,6 @@
 #include "results.h"
 #include "rulegen.h"
 #include "safefile.h"
-/* axes that are knobs of a running forwarder, and their sysctl names */
-static const struct {
-	const char *axis, *oid;
-} knobs[] = {
-	{ "pollhz", "kern.polling.pollhz" },
-	{ "burst_max", "kern.polling.burst_max" },
-	{ "each_burst", "kern.polling.each_burst" },
-	{ "user_frac", "kern.polling.user_frac" },
-	{ "reg_frac", "kern.polling.reg_frac" },
-	{ "idle_poll", "kern.polling.idle_poll" },
-	{ "update_counters", "net.inet.ip.fw.update_counters" },
-	{ "counters", "net.inet.ip.fw.counters" },
-	{ "firewall", "net.inet.ip.fw.enable" },
-};
-
 int dut_new(const struct dut_cfg *cfg, struct dut **out)
 {
 	struct dut *d = calloc(1, sizeof(*d));
@@ -46,6 +32,7 @@ int dut_new(const struct dut_cfg *cfg, struct dut **out)
 	}
 	d->cfg = *cfg;
 	d->kind = cfg->p->router.kind;
+	prof_cell(cfg->p, NULL, &d->fixed);
 	/* the socket lives on the forwarder's host: over ssh in a private directory made
 	 * there at the first start (rut_sockdir) */
 	if (!cfg->box.ssh)
@@ -209,12 +196,11 @@ static void rut_sockdir_rm(struct dut *d)
 
 /* (Re)starts the forwarder in mode with the cell's kernel personality and HZ (a boot
  * setting of the kernels, so a new value means a new forwarder). */
-static int rut_start(struct dut *d, const char *mode, const json_t *params, char *err,
+static int rut_start(struct dut *d, const char *mode, const struct cell *cell, char *err,
 		     size_t errlen)
 {
 	const struct profile *p = d->cfg.p;
-	const json_t *kv = prof_value(p, params, "kernel"), *hv = prof_value(p, params, "hz");
-	const char *kernel = json_is_string(kv) ? json_string_value(kv) : PK_DEFAULT;
+	const char *kernel = cell->kernel;
 	json_decref(rut_stop(d));
 	json_object_clear(d->applied);
 	int src = rut_sockdir(d, err, errlen);
@@ -243,18 +229,16 @@ static int rut_start(struct dut *d, const char *mode, const json_t *params, char
 	rc = rc ? rc : box_arg(&c, "60s");
 	rc = rc ? rc : box_arg(&c, "--kernel");
 	rc = rc ? rc : box_arg(&c, kernel);
-	if (!rc && json_is_integer(hv)) {
+	if (!rc && cell->hz) {
 		rc = box_arg(&c, "--sysctl");
-		rc = rc ? rc : box_argf(&c, "kern.hz=%lld", (long long)json_integer_value(hv));
+		rc = rc ? rc : box_argf(&c, "kern.hz=%lld", cell->hz);
 	}
 	/* burst_max from the start, as a box boots with it: set live a moment later, a
 	 * kernel that does not lower burst with burst_max (dragonfly-1.8) would keep the
 	 * burst it grew to meanwhile */
-	const json_t *bv = prof_value(p, params, "burst_max");
-	if (!rc && json_is_integer(bv)) {
+	if (!rc) {
 		rc = box_arg(&c, "--sysctl");
-		rc = rc ? rc : box_argf(&c, "kern.polling.burst_max=%lld",
-					(long long)json_integer_value(bv));
+		rc = rc ? rc : box_argf(&c, "%s=%lld", axis_defs[AX_BURST_MAX].oid, cell->burst_max);
 	}
 	if (!rc && p->router.rt_prio > 0) {
 		rc = box_arg(&c, "--rt-prio");
@@ -317,16 +301,15 @@ static int rut_start(struct dut *d, const char *mode, const json_t *params, char
 /* The rule set of a cell as text: a "file:" rule set's content, or the generated set
  * (also written to d->rulepath, kept for a look after the run). *path says which file.
  * 0, or -errno with err saying why. */
-int dut_rules_text(struct dut *d, const json_t *params, char **text, char *path,
+int dut_rules_text(struct dut *d, const struct cell *cell, char **text, char *path,
 		   size_t pathlen, char *err, size_t errlen)
 {
 	const struct profile *p = d->cfg.p;
-	const json_t *rv = prof_value(p, params, "rules");
-	const json_t *kv = prof_value(p, params, "rules_kind");
-	const char *kind = json_is_string(kv) ? json_string_value(kv) : "nomatch";
+	const json_t *rv = cell->v[AX_RULES];
+	const char *kind = cell->rules_kind;
 	char rel[4096];
 	*text = NULL;
-	if (json_is_string(rv)) {   /* "file:PATH", checked by the profile */
+	if (cell->rules_file) {   /* "file:PATH", checked by the profile */
 		if (prof_rules_path(p, rv, rel, sizeof(rel)) || !realpath(rel, path)) {
 			snprintf(err, errlen, "rule file %s: %s", json_string_value(rv),
 				 strerror(errno));
@@ -339,7 +322,7 @@ int dut_rules_text(struct dut *d, const json_t *params, char **text, char *path,
 			snprintf(err, errlen, "%s: %s", d->rulepath, strerror(-rc));
 			return rc;
 		}
-		rc = rulegen_write(sf.f, kind, (unsigned)json_integer_value(rv));
+		rc = rulegen_write(sf.f, kind, (unsigned)cell->rules);
 		if (rc)
 			safe_abort(&sf);
 		else
@@ -369,11 +352,11 @@ int dut_rules_text(struct dut *d, const json_t *params, char **text, char *path,
 	return 0;
 }
 
-/* the rule set of params, written and loaded */
-static int rut_rules(struct dut *d, const json_t *params, char *err, size_t errlen)
+/* the rule set of a cell, written and loaded */
+static int rut_rules(struct dut *d, const struct cell *cell, char *err, size_t errlen)
 {
 	char path[4096], *text;
-	int rc = dut_rules_text(d, params, &text, path, sizeof(path), err, errlen);
+	int rc = dut_rules_text(d, cell, &text, path, sizeof(path), err, errlen);
 	if (rc)
 		return rc;
 	/* the text goes through the client's stdin, so the file need not exist on the
@@ -393,62 +376,48 @@ static int rut_rules(struct dut *d, const json_t *params, char *err, size_t errl
 	return 0;
 }
 
-bool dut_changed(struct dut *d, const json_t *params, const char *axis)
+bool dut_changed(struct dut *d, const struct cell *cell, const char *axis)
 {
-	const json_t *v = prof_value(d->cfg.p, params, axis);
+	const json_t *v = cell_value(cell, axis);
 	const json_t *old = json_object_get(d->applied, axis);
 	return !old || !v || !res_value_eq(old, v);
 }
 
-void dut_remember(struct dut *d, const json_t *params, const char *axis)
+void dut_remember(struct dut *d, const struct cell *cell, const char *axis)
 {
-	const json_t *v = prof_value(d->cfg.p, params, axis);
+	const json_t *v = cell_value(cell, axis);
 	if (v)
 		json_object_set_new(d->applied, axis, json_deep_copy(v));
 }
 
-/* a value as the sysctl wants it: on/off and booleans as 1/0 */
-static void knob_text(const json_t *v, char *buf, size_t len)
+/* Restarts ppslab-rut when a restart axis changed, then sends each sysctl axis that
+ * changed in the registry's order, then loads the rule set when a rules axis did. */
+static int rut_apply(struct dut *d, const struct cell *cell, char *err, size_t errlen)
 {
-	if (json_is_boolean(v))
-		snprintf(buf, len, "%d", json_is_true(v));
-	else if (json_is_string(v))
-		snprintf(buf, len, "%s", !strcmp(json_string_value(v), "on") ? "1"
-					 : !strcmp(json_string_value(v), "off") ? "0"
-					 : json_string_value(v));
-	else
-		res_value_str(v, buf, len);
-}
-
-static int rut_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
-{
-	const json_t *mv = prof_value(d->cfg.p, params, "mode");
-	const char *mode = json_is_string(mv) ? json_string_value(mv) : "poll";
-	const json_t *kv = prof_value(d->cfg.p, params, "kernel");
-	const struct pollkern *k = pollkern_find(json_string_value(kv));
+	const struct pollkern *k = pollkern_find(cell->kernel);
 	int rc;
-	if (!k)
-		k = pollkern_find(PK_DEFAULT);
-	if (!dut_alive(d) || strcmp(mode, d->mode) || strcmp(k->name, d->kernel) ||
-	    dut_changed(d, params, "hz")) {
-		if ((rc = rut_start(d, mode, params, err, errlen)))
+	if (!dut_alive(d) || strcmp(cell->mode, d->mode) || strcmp(k->name, d->kernel) ||
+	    dut_changed(d, cell, "hz")) {
+		if ((rc = rut_start(d, cell->mode, cell, err, errlen)))
 			return rc;
-		dut_remember(d, params, "hz");
+		dut_remember(d, cell, "hz");
 	}
-	/* burst_max before each_burst: each_burst must stay within 1..burst_max */
-	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
-		bool fw = !strcmp(knobs[i].axis, "firewall");
+	enum axis_id ids[AX_COUNT];
+	size_t n = axis_sysctl_order(ids, AX_COUNT);
+	for (size_t i = 0; i < n; i++) {
+		const struct axis_def *a = &axis_defs[ids[i]];
+		bool fw = ids[i] == AX_FIREWALL;
 		/* a knob this kernel lacks keeps its default (the profile checked it) */
-		if (!pollkern_has(k, knobs[i].axis))
+		if (!pollkern_has(k, a->name))
 			continue;
-		if (!dut_changed(d, params, knobs[i].axis) && !(fw && dut_changed(d, params, "rules")))
+		if (!dut_changed(d, cell, a->name) && !(fw && dut_changed(d, cell, "rules")))
 			continue;
 		char val[64], arg[128], out[1024];
-		if (!strcmp(knobs[i].axis, "firewall"))   /* "auto" resolved */
-			snprintf(val, sizeof(val), "%d", prof_firewall_on(d->cfg.p, params));
+		if (fw)   /* "auto" resolved */
+			snprintf(val, sizeof(val), "%d", cell->firewall);
 		else
-			knob_text(prof_value(d->cfg.p, params, knobs[i].axis), val, sizeof(val));
-		snprintf(arg, sizeof(arg), "%s=%s", knobs[i].oid, val);
+			res_value_str(cell->v[ids[i]], val, sizeof(val));
+		snprintf(arg, sizeof(arg), "%s=%s", a->oid, val);
 		const char *w[] = { "sysctl", arg, NULL };
 		int st = ctl(d, out, sizeof(out), w);
 		if (st) {
@@ -456,23 +425,24 @@ static int rut_apply(struct dut *d, const json_t *params, char *err, size_t errl
 				 st, out);
 			return -EIO;
 		}
-		dut_remember(d, params, knobs[i].axis);
+		dut_remember(d, cell, a->name);
 	}
-	if (dut_changed(d, params, "rules") || dut_changed(d, params, "rules_kind")) {
-		if ((rc = rut_rules(d, params, err, errlen)))
-			return rc;
-		dut_remember(d, params, "rules");
-		dut_remember(d, params, "rules_kind");
-	}
-	dut_remember(d, params, "mode");
+	bool rules = false;
+	for (size_t i = 0; i < AX_COUNT; i++)
+		rules |= axis_defs[i].act == AA_RULES && dut_changed(d, cell, axis_defs[i].name);
+	if (rules && (rc = rut_rules(d, cell, err, errlen)))
+		return rc;
+	for (size_t i = 0; i < AX_COUNT; i++)
+		if (axis_defs[i].act == AA_RULES || i == AX_MODE)
+			dut_remember(d, cell, axis_defs[i].name);
 	return 0;
 }
 
-int dut_rut_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
+int dut_rut_apply(struct dut *d, const struct cell *cell, char *err, size_t errlen)
 {
 	if (d->kind != PR_RUT)
 		return 0;
-	int rc = rut_apply(d, params, err, errlen);
+	int rc = rut_apply(d, cell, err, errlen);
 	if (rc && d->fault[0])   /* hung: that, not the command it did not answer */
 		snprintf(err, errlen, "%s", d->fault);
 	return rc;

@@ -3,16 +3,13 @@
  * (ppslab-rut, configured live through its control socket and restarted only when an
  * axis needs it), an external router configured by the profile's hooks, or none.
  *
- * Axis → forwarder setting:
- *   pollhz, burst_max, each_burst, user_frac, reg_frac, idle_poll → kern.polling.NAME
- *   update_counters → net.inet.ip.fw.update_counters
- *   counters        → net.inet.ip.fw.counters (shared or percpu)
- *   firewall        → net.inet.ip.fw.enable
- *   rules, rules_kind → the rule set (rulegen.h), loaded with `ipfw -q flush` and
- *                     `ipfw -q /FILE`: all or nothing, without stopping the forwarder
- *   mode, kernel    → a restart (--mode, --kernel), as does a change of port backend
- *   hz              → a restart with --sysctl kern.hz=N (HZ is set when a kernel boots)
- *   pollhz, idle_poll at their defaults are not sent to a kernel without them
+ * Axis → forwarder setting: each axis' act in the registry (lib/axes.h). A sysctl axis
+ * is sent as its oid, in the registry's apply order (burst_max before each_burst);
+ * firewall as net.inet.ip.fw.enable with "auto" resolved; the rules axes load the rule
+ * set (rulegen.h) with `ipfw -q flush` and `ipfw -q /FILE`: all or nothing, without
+ * stopping the forwarder; the restart axes start it again (mode, kernel: --mode,
+ * --kernel; hz: --sysctl kern.hz=N, as HZ is set when a kernel boots), as does a change
+ * of port backend. A knob a kernel lacks (pollhz, idle_poll) is not sent to it.
  * Only settings whose value changed since the last cell are sent, so a sweep over one
  * axis touches one knob per cell, like the seeds' `sysctl kern.polling.pollhz=N`.
  *
@@ -48,6 +45,7 @@
 #include <stdbool.h>
 
 #include "box.h"
+#include "cell.h"
 #include "profile.h"
 
 struct dut;
@@ -69,13 +67,13 @@ void dut_case_begin(struct dut *d);
  * or hang until its timeout as the router goes down. Returns 1: the router is
  * restarting, wait until it is back and call dut_rebooted(); 0: no reboot needed (and
  * always for ppslab-rut); -EIO with err saying which hook failed. */
-int dut_apply_reboot(struct dut *d, const json_t *params, char *err, size_t errlen);
-/* Whether dut_apply_reboot() would restart the router for params. */
-bool dut_reboot_pending(struct dut *d, const json_t *params);
+int dut_apply_reboot(struct dut *d, const struct cell *cell, char *err, size_t errlen);
+/* Whether dut_apply_reboot() would restart the router for cell. */
+bool dut_reboot_pending(struct dut *d, const struct cell *cell);
 /* Runs the setup hook now, on a router that is coming back (its forwarding may be off
  * until it runs: the probe waits for it); a dut_rebooted() that follows keeps it done.
  * 0 (also without a setup hook), or -EIO with err. */
-int dut_setup_now(struct dut *d, const json_t *params, char *err, size_t errlen);
+int dut_setup_now(struct dut *d, const struct cell *cell, char *err, size_t errlen);
 /* The router is back from a restart: its runtime settings are gone, so the setup hook,
  * the axes' hooks and the router axes without reboot run again in the next dut_apply. */
 void dut_rebooted(struct dut *d);
@@ -85,15 +83,15 @@ void dut_forget(struct dut *d);
 /* router.ready_hook for the cell: its status (0: the router is back), output in out;
  * -EKEYREJECTED when ssh refused the router's host key (out says so). Not part of the
  * case's hook log. */
-int dut_ready(struct dut *d, const json_t *params, char *out, size_t outlen);
+int dut_ready(struct dut *d, const struct cell *cell, char *out, size_t outlen);
 /* What this case's verify hooks read: {AXIS: {"want": TEXT, "got": TEXT|null, "ok"}}
  * (borrowed), or NULL when no router axis is verified. */
 const json_t *dut_verified(const struct dut *d);
-/* Brings the router to params (the cell; the profile's fixed values fill the rest),
+/* Brings the router to cell (its swept and fixed values),
  * starting or restarting the forwarder when needed. On failure err says what (a hook's
  * status and output, a knob the forwarder refused) and -EIO, -ETIMEDOUT or -ENOMEM is
  * returned. */
-int dut_apply(struct dut *d, const json_t *params, char *err, size_t errlen);
+int dut_apply(struct dut *d, const struct cell *cell, char *err, size_t errlen);
 /* The forwarder's cumulative counters now (ctl stats), or for an external router its
  * read hook's output ({"status", "output"}); NULL when there is nothing to ask or it
  * did not answer. New reference. */
@@ -134,7 +132,7 @@ int dut_reach(struct dut *d, char *err, size_t errlen);
 /* A hook's argument vector for a cell, as dut runs it: placeholders replaced, and an
  * ssh vector wrapped by box_ssh_wrap() with the box's ssh options. 0, -EINVAL (an ssh
  * vector without a destination), -ENOMEM. */
-int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
+int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const struct cell *cell,
 		  struct box_cmd *out);
 /* An external router's boot identity through router.boot_hook (its output's first
  * line): 0; -ENOENT (no boot hook); -EIO (it failed or printed nothing);
@@ -148,7 +146,7 @@ int dut_power_cycle(struct dut *d, char *out, size_t outlen);
 bool dut_hostkey_changed(const char *out);
 extern const char dut_hostkey_msg[];
 /* The same for a router axis' set or verify hook, where {value} is value_of's value. */
-int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
+int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const struct cell *cell,
 		       const char *value_of, struct box_cmd *out);
 /* Stops the forwarder (SIGINT, so it prints its summary), returns its summary JSON or
  * NULL; frees d. */

@@ -23,8 +23,7 @@
 /* ---- an external router: hooks ------------------------------------------------- */
 
 struct expansion {
-	const struct profile *p;
-	const json_t *params;
+	const struct cell *cell;
 	const char *value_of;    /* the router axis {value} stands for, or NULL */
 	char *o;
 	size_t n, cap;
@@ -60,17 +59,16 @@ static void exp_piece(void *ctx, const char *lit, size_t n, const char *name)
 	char val[256];
 	if (x->value_of && !strcmp(name, "value"))
 		name = x->value_of;
-	const json_t *v = prof_value(x->p, x->params, name);
+	const json_t *v = cell_value(x->cell, name);
 	res_value_str(v, val, sizeof(val));
 	exp_add(x, val, strlen(val));
 }
 
 /* a hook word with {axis} replaced by the cell's value and {{ }} by braces ({value}
  * by value_of's, in a router axis' own hooks) */
-static char *expand_axis(const struct profile *p, const json_t *params, const char *value_of,
-			 const char *tmpl)
+static char *expand_axis(const struct cell *cell, const char *value_of, const char *tmpl)
 {
-	struct expansion x = { .p = p, .params = params, .value_of = value_of };
+	struct expansion x = { .cell = cell, .value_of = value_of };
 	exp_add(&x, "", 0);
 	prof_hook_scan(tmpl, exp_piece, &x, NULL);   /* the profile checked the word */
 	if (x.oom) {
@@ -80,18 +78,18 @@ static char *expand_axis(const struct profile *p, const json_t *params, const ch
 	return x.o;
 }
 
-static char *expand(const struct profile *p, const json_t *params, const char *tmpl)
+static char *expand(const struct cell *cell, const char *tmpl)
 {
-	return expand_axis(p, params, NULL, tmpl);
+	return expand_axis(cell, NULL, tmpl);
 }
 
-int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
+int dut_hook_argv(const struct dut_cfg *cfg, const json_t *hook, const struct cell *cell,
 		  struct box_cmd *out)
 {
-	return dut_hook_argv_axis(cfg, hook, params, NULL, out);
+	return dut_hook_argv_axis(cfg, hook, cell, NULL, out);
 }
 
-int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const json_t *params,
+int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const struct cell *cell,
 		       const char *value_of, struct box_cmd *out)
 {
 	struct box_cmd raw = { 0 };
@@ -100,7 +98,7 @@ int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const json
 	int rc = 0;
 	memset(out, 0, sizeof(*out));
 	json_array_foreach(hook, i, w) {
-		char *word = expand_axis(cfg->p, params, value_of, json_string_value(w));
+		char *word = expand_axis(cell, value_of, json_string_value(w));
 		rc = word ? box_arg(&raw, word) : -ENOMEM;
 		free(word);
 		if (rc)
@@ -174,12 +172,12 @@ static void group_file(char *buf, size_t len)
 }
 
 /* Stops the remote process group of a timed-out ssh hook (see remote_wrap). */
-static void group_kill(struct dut *d, const json_t *hook, const json_t *params,
+static void group_kill(struct dut *d, const json_t *hook, const struct cell *cell,
 		       const char *value_of, const char *file)
 {
 	json_t *k = wrapped_hook(hook, file, remote_kill);
 	struct box_cmd c;
-	if (k && !dut_hook_argv_axis(&d->cfg, k, params, value_of, &c)) {
+	if (k && !dut_hook_argv_axis(&d->cfg, k, cell, value_of, &c)) {
 		char out[512];
 		struct proc_opts o = { .out = out, .outlen = sizeof(out), .merge_err = 1,
 				       .timeout_ns = 20 * NS_PER_S };
@@ -195,7 +193,7 @@ static void group_kill(struct dut *d, const json_t *hook, const json_t *params,
  * given (then it goes there). The run goes into d->hook_log. Returns the status
  * (-errno when it could not start). */
 static int hook_exec(struct dut *d, const char *what, const char *axis, const json_t *hook,
-		     const json_t *params, const char *stdin_text, char *out, size_t outlen,
+		     const struct cell *cell, const char *stdin_text, char *out, size_t outlen,
 		     double tmo, const char *errpath)
 {
 	struct box_cmd c;
@@ -208,7 +206,7 @@ static int hook_exec(struct dut *d, const char *what, const char *axis, const js
 	bool wrap = strcmp(what, "reboot") && strcmp(what, "ready") && strcmp(what, "boot") &&
 		    strcmp(what, "power_cycle");
 	json_t *wrapped = wrap ? wrapped_hook(hook, gfile, remote_wrap) : NULL;
-	int st = dut_hook_argv_axis(&d->cfg, wrapped ? wrapped : hook, params, value_of, &c);
+	int st = dut_hook_argv_axis(&d->cfg, wrapped ? wrapped : hook, cell, value_of, &c);
 	d->timed_out = false;
 	if (st) {
 		json_decref(wrapped);
@@ -230,12 +228,12 @@ static int hook_exec(struct dut *d, const char *what, const char *axis, const js
 	if (d->timed_out) {
 		log_warn("hook %s (%s) timed out after %.0f s; stopping it", what, c.argv[0], tmo);
 		if (wrapped)
-			group_kill(d, hook, params, value_of, gfile);
+			group_kill(d, hook, cell, value_of, gfile);
 	}
 	json_decref(wrapped);
 	box_cmd_free(&c);
 	/* the log shows the hook as written, expanded, without the wrapper */
-	if (dut_hook_argv_axis(&d->cfg, hook, params, value_of, &c))
+	if (dut_hook_argv_axis(&d->cfg, hook, cell, value_of, &c))
 		memset(&c, 0, sizeof(c));
 	if (d->hook_log) {
 		json_t *av = json_array();
@@ -257,10 +255,10 @@ static int hook_exec(struct dut *d, const char *what, const char *axis, const js
 	return st;
 }
 
-static int hook_run(struct dut *d, const char *what, const json_t *hook, const json_t *params,
+static int hook_run(struct dut *d, const char *what, const json_t *hook, const struct cell *cell,
 		    const char *stdin_text, char *out, size_t outlen)
 {
-	return hook_exec(d, what, NULL, hook, params, stdin_text, out, outlen, 0, NULL);
+	return hook_exec(d, what, NULL, hook, cell, stdin_text, out, outlen, 0, NULL);
 }
 
 /* "failed with status N" or "timed out after N s (router.hook_timeout ...)" for the
@@ -312,12 +310,12 @@ void dut_case_begin(struct dut *d)
 	d->verified = NULL;
 }
 
-static int ext_setup(struct dut *d, const json_t *params, char *err, size_t errlen)
+static int ext_setup(struct dut *d, const struct cell *cell, char *err, size_t errlen)
 {
 	const struct profile *p = d->cfg.p;
 	static char out[16384];
 	if (!json_object_get(d->applied, " setup") && p->router.setup_hook) {
-		int st = hook_run(d, "setup", p->router.setup_hook, params, NULL, out, sizeof(out));
+		int st = hook_run(d, "setup", p->router.setup_hook, cell, NULL, out, sizeof(out));
 		if (st) {
 			char how[120];
 			snprintf(err, errlen, "setup hook %s: %.400s", how_failed(d, st, how, sizeof(how)),
@@ -330,22 +328,22 @@ static int ext_setup(struct dut *d, const json_t *params, char *err, size_t errl
 	return 0;
 }
 
-int dut_setup_now(struct dut *d, const json_t *params, char *err, size_t errlen)
+int dut_setup_now(struct dut *d, const struct cell *cell, char *err, size_t errlen)
 {
 	if (d->kind != PR_EXTERNAL || !d->cfg.p->router.setup_hook)
 		return 0;
 	json_object_del(d->applied, " setup");
-	int rc = ext_setup(d, params, err, errlen);
+	int rc = ext_setup(d, cell, err, errlen);
 	d->setup_fresh = rc == 0;
 	return rc;
 }
 
 /* A router axis' set hook, with the axis' own timeout. */
-static int raxis_set(struct dut *d, const struct prof_raxis *ra, const json_t *params,
+static int raxis_set(struct dut *d, const struct prof_raxis *ra, const struct cell *cell,
 		     char *err, size_t errlen)
 {
 	static char out[16384];
-	int st = hook_exec(d, ra->name, NULL, ra->set, params, NULL, out, sizeof(out),
+	int st = hook_exec(d, ra->name, NULL, ra->set, cell, NULL, out, sizeof(out),
 			   ra->timeout_s, NULL);
 	if (!st)
 		return 0;
@@ -365,32 +363,32 @@ static bool conn_lost(const json_t *hook, int st)
 	       (st == 255 && box_is_ssh(json_string_value(json_array_get(hook, 0))));
 }
 
-bool dut_reboot_pending(struct dut *d, const json_t *params)
+bool dut_reboot_pending(struct dut *d, const struct cell *cell)
 {
 	const struct profile *p = d->cfg.p;
 	bool need = false;
 	if (d->kind != PR_EXTERNAL)
 		return false;
 	for (size_t i = 0; i < p->router.naxes; i++)
-		need |= p->router.axes[i].reboot && dut_changed(d, params, p->router.axes[i].name);
+		need |= p->router.axes[i].reboot && dut_changed(d, cell, p->router.axes[i].name);
 	return need;
 }
 
-int dut_apply_reboot(struct dut *d, const json_t *params, char *err, size_t errlen)
+int dut_apply_reboot(struct dut *d, const struct cell *cell, char *err, size_t errlen)
 {
 	const struct profile *p = d->cfg.p;
 	static char out[16384];
-	if (!dut_reboot_pending(d, params))
+	if (!dut_reboot_pending(d, cell))
 		return 0;
-	int rc = ext_setup(d, params, err, errlen);
+	int rc = ext_setup(d, cell, err, errlen);
 	for (size_t i = 0; !rc && i < p->router.naxes; i++) {
 		const struct prof_raxis *ra = &p->router.axes[i];
-		if (ra->reboot && dut_changed(d, params, ra->name))
-			rc = raxis_set(d, ra, params, err, errlen);
+		if (ra->reboot && dut_changed(d, cell, ra->name))
+			rc = raxis_set(d, ra, cell, err, errlen);
 	}
 	if (rc)
 		return rc;
-	int st = hook_run(d, "reboot", p->router.reboot_hook, params, NULL, out, sizeof(out));
+	int st = hook_run(d, "reboot", p->router.reboot_hook, cell, NULL, out, sizeof(out));
 	if (st && !conn_lost(p->router.reboot_hook, st) && !d->timed_out) {
 		snprintf(err, errlen, "the reboot hook failed with status %d: %.400s", st,
 			 tail_of(out, 400));
@@ -399,7 +397,7 @@ int dut_apply_reboot(struct dut *d, const json_t *params, char *err, size_t errl
 	/* set, and taking effect as the router starts; verified once it is back */
 	for (size_t i = 0; i < p->router.naxes; i++)
 		if (p->router.axes[i].reboot)
-			dut_remember(d, params, p->router.axes[i].name);
+			dut_remember(d, cell, p->router.axes[i].name);
 	return 1;
 }
 
@@ -427,11 +425,11 @@ void dut_forget(struct dut *d)
 	d->setup_fresh = false;   /* a setup run before a wait that failed is not this boot's */
 }
 
-int dut_ready(struct dut *d, const json_t *params, char *out, size_t outlen)
+int dut_ready(struct dut *d, const struct cell *cell, char *out, size_t outlen)
 {
 	json_t *log = d->hook_log;
 	d->hook_log = NULL;   /* polled while waiting: the reboot record counts the tries */
-	int st = hook_run(d, "ready", d->cfg.p->router.ready_hook, params, NULL, out, outlen);
+	int st = hook_run(d, "ready", d->cfg.p->router.ready_hook, cell, NULL, out, outlen);
 	d->hook_log = log;
 	if (st && dut_hostkey_changed(out)) {
 		snprintf(out, outlen, "%s", dut_hostkey_msg);
@@ -469,7 +467,7 @@ static void trim(char *s)
 /* Every router axis with verify read back: the case fails unless each equals the
  * cell's value (nothing is measured under a setting that did not take effect). An axis
  * that did not read back is set again in the next case. */
-static int ext_verify(struct dut *d, const json_t *params, char *err, size_t errlen)
+static int ext_verify(struct dut *d, const struct cell *cell, char *err, size_t errlen)
 {
 	const struct profile *p = d->cfg.p;
 	static char out[4096];
@@ -506,8 +504,8 @@ static int ext_verify(struct dut *d, const json_t *params, char *err, size_t err
 			continue;
 		if (!d->verified && !(d->verified = json_object()))
 			return -ENOMEM;
-		res_value_str(prof_value(p, params, ra->name), want, sizeof(want));
-		int st = hook_exec(d, "verify", ra->name, ra->verify, params, NULL, out,
+		res_value_str(cell_value(cell, ra->name), want, sizeof(want));
+		int st = hook_exec(d, "verify", ra->name, ra->verify, cell, NULL, out,
 				   sizeof(out), ra->timeout_s, errpath);
 		trim(out);
 		bool ok = st == 0 && same_reading(out, want);
@@ -545,11 +543,11 @@ static int ext_verify(struct dut *d, const json_t *params, char *err, size_t err
 }
 
 /* dut_apply() for an external router: its hooks, verify and check (see dut.h). */
-static int ext_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
+static int ext_apply(struct dut *d, const struct cell *cell, char *err, size_t errlen)
 {
 	const struct profile *p = d->cfg.p;
 	static char out[16384];
-	int rc = ext_setup(d, params, err, errlen);
+	int rc = ext_setup(d, cell, err, errlen);
 	if (rc)
 		return rc;
 	/* the router's own knobs that take effect at once, then the axes' hooks; a hook
@@ -557,19 +555,19 @@ static int ext_apply(struct dut *d, const json_t *params, char *err, size_t errl
 	 * only when every hook succeeded, so a failure is retried */
 	for (size_t i = 0; i < p->router.naxes; i++) {
 		const struct prof_raxis *ra = &p->router.axes[i];
-		if (!ra->reboot && dut_changed(d, params, ra->name) &&
-		    (rc = raxis_set(d, ra, params, err, errlen)))
+		if (!ra->reboot && dut_changed(d, cell, ra->name) &&
+		    (rc = raxis_set(d, ra, cell, err, errlen)))
 			return rc;
 	}
 	const char *names[128];
 	bool ch[128] = { false };
 	size_t nn = 0;
-	for (size_t i = 0; prof_axis_names[i] && nn < 128; i++)
-		names[nn++] = prof_axis_names[i];
+	for (size_t i = 0; i < AX_COUNT && nn < 128; i++)
+		names[nn++] = axis_defs[i].name;
 	for (size_t i = 0; i < p->router.naxes && nn < 128; i++)
 		names[nn++] = p->router.axes[i].name;
 	for (size_t i = 0; i < nn; i++)
-		ch[i] = dut_changed(d, params, names[i]);
+		ch[i] = dut_changed(d, cell, names[i]);
 	const char *axis;
 	json_t *hook;
 	json_object_foreach(p->router.hooks, axis, hook) {
@@ -584,11 +582,11 @@ static int ext_apply(struct dut *d, const json_t *params, char *err, size_t errl
 		 * host is named to the router */
 		char *text = NULL, path[4096];
 		if (rules) {
-			rc = dut_rules_text(d, params, &text, path, sizeof(path), err, errlen);
+			rc = dut_rules_text(d, cell, &text, path, sizeof(path), err, errlen);
 			if (rc)
 				return rc;
 		}
-		int st = hook_run(d, axis, hook, params, text, out, sizeof(out));
+		int st = hook_run(d, axis, hook, cell, text, out, sizeof(out));
 		free(text);
 		if (st) {
 			char how[120];
@@ -601,12 +599,12 @@ static int ext_apply(struct dut *d, const json_t *params, char *err, size_t errl
 	for (size_t i = 0; i < nn; i++) {
 		const struct prof_raxis *ra = prof_router_axis(p, names[i]);
 		if (!ra || !ra->reboot)
-			dut_remember(d, params, names[i]);
+			dut_remember(d, cell, names[i]);
 	}
-	if ((rc = ext_verify(d, params, err, errlen)))
+	if ((rc = ext_verify(d, cell, err, errlen)))
 		return rc;
 	if (p->router.check_hook) {
-		int st = hook_run(d, "check", p->router.check_hook, params, NULL, out, sizeof(out));
+		int st = hook_run(d, "check", p->router.check_hook, cell, NULL, out, sizeof(out));
 		if (st)
 			ext_unsure(d);
 		if (st && d->timed_out) {
@@ -677,12 +675,12 @@ int dut_reach(struct dut *d, char *err, size_t errlen)
 			json_object_set_new(seen, key, json_true());
 			struct box_cmd c;
 			static char out[4096];
-			if (!dut_hook_argv(&d->cfg, probe, NULL, &c)) {
+			if (!dut_hook_argv(&d->cfg, probe, &d->fixed, &c)) {
 				struct proc_opts o = { .out = out, .outlen = sizeof(out), .merge_err = 1,
 						       .timeout_ns = 40 * NS_PER_S };
 				int st = proc_run(c.argv, &o);
 				if (st) {
-					char *dst = expand(p, NULL, av[dest]);
+					char *dst = expand(&d->fixed, av[dest]);
 					snprintf(err, errlen, "the router's hooks cannot reach %s over ssh "
 						 "(status %d): %.300s", dst ? dst : av[dest], st,
 						 tail_of(out, 300));
@@ -747,11 +745,11 @@ json_t *dut_ext_read(struct dut *d)
 	return o;
 }
 
-int dut_apply(struct dut *d, const json_t *params, char *err, size_t errlen)
+int dut_apply(struct dut *d, const struct cell *cell, char *err, size_t errlen)
 {
 	if (d->kind == PR_EXTERNAL)
-		return ext_apply(d, params, err, errlen);
-	return dut_rut_apply(d, params, err, errlen);
+		return ext_apply(d, cell, err, errlen);
+	return dut_rut_apply(d, cell, err, errlen);
 }
 
 json_t *dut_stats(struct dut *d)

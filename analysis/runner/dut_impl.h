@@ -16,6 +16,7 @@ struct dut {
 	enum prof_router kind;
 	pid_t pid;               /* the forwarder, 0 when not running */
 	json_t *applied;         /* axis → value last applied (owned) */
+	struct cell fixed;       /* the profile's fixed values alone (hooks run outside a case) */
 	char sock[512], outpath[512], rulepath[512];
 	char mode[16], kernel[32];
 	unsigned starts;
@@ -32,18 +33,18 @@ struct dut {
 
 /* ---- dut.c ---- */
 
-/* Whether axis' value in params differs from the one last applied (or none was). */
-bool dut_changed(struct dut *d, const json_t *params, const char *axis);
-/* Records axis' value in params as applied. */
-void dut_remember(struct dut *d, const json_t *params, const char *axis);
+/* Whether axis' value in cell differs from the one last applied (or none was). */
+bool dut_changed(struct dut *d, const struct cell *cell, const char *axis);
+/* Records axis' value in cell as applied. */
+void dut_remember(struct dut *d, const struct cell *cell, const char *axis);
 /* The cell's rule set as text into *text (caller frees); *path says which file holds
  * it. 0, or -errno with err saying why. */
-int dut_rules_text(struct dut *d, const json_t *params, char **text, char *path,
+int dut_rules_text(struct dut *d, const struct cell *cell, char **text, char *path,
 		   size_t pathlen, char *err, size_t errlen);
 
 /* dut_apply() and dut_stats() of ppslab-rut (and of no router); dut_ext.c's for an
  * external router call nothing back here but these and the three above. */
-int dut_rut_apply(struct dut *d, const json_t *params, char *err, size_t errlen);
+int dut_rut_apply(struct dut *d, const struct cell *cell, char *err, size_t errlen);
 json_t *dut_rut_stats(struct dut *d);
 
 /* ---- dut_ext.c ---- */

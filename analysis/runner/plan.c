@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "axes.h"
 #include "pollkern.h"
 #include "results.h"
 
@@ -226,6 +227,7 @@ int plan_make(const struct profile *p, struct plan *pl)
 				c->rep = r;
 				if (make_cell(p, order[i], &c->params, &c->case_id))
 					goto out;
+				prof_cell(p, c->params, &c->values);
 				pl->ncases++;
 			}
 		}
@@ -522,18 +524,18 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 	/* a kernel without a knob (pollhz on FreeBSD) does not get its default */
 	const struct pollkern *k = pollkern_find(json_string_value(json_object_get(p->fixed,
 										     "kernel")));
-	for (size_t i = 0; prof_axis_names[i]; i++) {
-		const json_t *v = json_object_get(p->fixed, prof_axis_names[i]);
-		if (k && p->router.kind == PR_RUT && !pollkern_has(k, prof_axis_names[i]))
+	for (size_t i = 0; i < AX_COUNT; i++) {
+		const char *name = axis_defs[i].name;
+		const json_t *v = json_object_get(p->fixed, name);
+		if (k && p->router.kind == PR_RUT && !pollkern_has(k, name))
 			continue;
 		/* an external router gets only what its hooks set, and the traffic's */
-		bool hooked = prof_axis_hooked(p, prof_axis_names[i]) ||
-			      (!strcmp(prof_axis_names[i], "rules_kind") && prof_axis_hooked(p, "rules"));
-		if (p->router.kind == PR_EXTERNAL && !prof_axis_by_ppslab(prof_axis_names[i]) &&
-		    !hooked)
+		bool hooked = prof_axis_hooked(p, name) ||
+			      (i == AX_RULES_KIND && prof_axis_hooked(p, "rules"));
+		if (p->router.kind == PR_EXTERNAL && axis_defs[i].act != AA_TRAFFIC && !hooked)
 			continue;
 		if (v && !json_is_null(v))     /* null: the kernel's own (hz) */
-			fprintf(f, " %s=%s", prof_axis_names[i], res_value_str(v, vb, sizeof(vb)));
+			fprintf(f, " %s=%s", name, res_value_str(v, vb, sizeof(vb)));
 	}
 	/* where the load comes from and goes: each sender's and sink's port and threads */
 	for (int side = 0; side < 2; side++) {

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cell.h"
 #include "profile.h"
 
 struct plan_case {
@@ -29,6 +30,7 @@ struct plan_case {
 	unsigned rep;         /* 1-based */
 	json_t *params;       /* object: swept axis → value, in matrix order (owned) */
 	char *case_id;        /* "pollhz=1000/rules=0" (schema: case_id), "all" with no axes */
+	struct cell values;   /* every axis' value, typed (borrows params and the profile) */
 };
 
 /* A value as it appears in a case id: res_value_str's text, but a string's '/', '=',

@@ -4,7 +4,8 @@
  *
  * The text is parsed by jansson; --set overrides are applied to the tree
  * (profile_set.c); then one pass checks every key against the tables and fills struct
- * profile, collecting every problem (not only the first). This file holds the axes, the
+ * profile, collecting every problem (not only the first). This file holds the axes
+ * (checked against lib/axes.c's registry; prof_cell resolves a cell of them), the
  * top level, matrix, params, trial, rig and output sections and the entry points; the
  * router and topology sections are in profile_router.c and profile_topo.c, the typed
  * checker in profile_check.c. Errors are placed with jpos.c's index of the raw text, or
@@ -21,97 +22,46 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "axes.h"
+#include "cell.h"
 #include "jpos.h"
 #include "num.h"
 #include "pollkern.h"
 
 /* ---- axes ---------------------------------------------------------------------- */
 
-static const char *const mode_names[] = { "poll", "intr", "busy", NULL };
-/* lib/pollkern.c's names, in its order (t_profile checks they agree) */
-const char *const prof_kernel_names[] = { "dragonfly-1.8", "dragonfly-2.0", "freebsd-5.3",
-					  "freebsd-7", "freebsd-14", NULL };
-static const char *const dir_names[] = { "uni", "bi", NULL };
-const char *const prof_rules_kinds[] = { "nomatch", "count", NULL };
-static const char *const counters_names[] = { "percpu", "shared", NULL };
-
-static const struct axis_spec axes_tab[] = {
-	{ "pollhz", AK_INT, 1, 30000, NULL, "2000" },
-	{ "hz", AK_INT, 1, PK_HZ_MAX, NULL, "null" },      /* null: the kernel's own HZ */
-	{ "burst_max", AK_INT, 10, PK_BURST_MAX_TOP, NULL, "150" },
-	{ "each_burst", AK_INT, 1, PK_BURST_MAX_TOP, NULL, "5" },
-	{ "user_frac", AK_INT, 0, 99, NULL, "50" },
-	{ "reg_frac", AK_INT, 1, 10000, NULL, "20" },
-	{ "idle_poll", AK_BOOL01, 0, 1, NULL, "0" },
-	{ "mode", AK_ENUM, 0, 0, mode_names, "\"poll\"" },
-	{ "kernel", AK_ENUM, 0, 0, prof_kernel_names, "\"" PK_DEFAULT "\"" },
-	{ "rules", AK_RULES, 0, RULES_MAX, NULL, "0" },
-	{ "rules_kind", AK_ENUM, 0, 0, prof_rules_kinds, "\"nomatch\"" },
-	{ "update_counters", AK_BOOL01, 0, 1, NULL, "1" },
-	{ "counters", AK_ENUM, 0, 0, counters_names, "\"percpu\"" },
-	{ "firewall", AK_ONOFF, 0, 0, NULL, "\"auto\"" },
-	{ "offered", AK_RATE, 0, 0, NULL, "\"max\"" },
-	{ "size", AK_INT, 64, 9018, NULL, "64" },
-	{ "flows", AK_INT, 1, 65535, NULL, "1" },
-	{ "direction", AK_ENUM, 0, 0, dir_names, "\"uni\"" },
-};
-#define NAXES (sizeof(axes_tab) / sizeof(axes_tab[0]))
-
-const char *const prof_axis_names[] = {
-	"pollhz", "hz", "burst_max", "each_burst", "user_frac", "reg_frac", "idle_poll", "mode",
-	"kernel", "rules", "rules_kind", "update_counters", "counters", "firewall", "offered",
-	"size", "flows", "direction", NULL,
-};
-
-static const struct axis_spec *axis_spec(const char *name)
-{
-	for (size_t i = 0; name && i < NAXES; i++)
-		if (!strcmp(axes_tab[i].name, name))
-			return &axes_tab[i];
-	return NULL;
-}
-
 bool prof_is_axis(const char *name)
 {
-	return axis_spec(name) != NULL;
+	return axis_find(name) != NULL;
 }
 
 /* The defaults as jansson values: built once (pthread_once), immutable and never freed,
  * so prof_axis_default() can hand out borrowed pointers to any thread. */
-static json_t *defaults[NAXES];
+static json_t *defaults[AX_COUNT];
 static pthread_once_t defaults_once = PTHREAD_ONCE_INIT;
 
 static void defaults_init(void)
 {
-	for (size_t i = 0; i < NAXES; i++)
-		defaults[i] = json_loads(axes_tab[i].def, JSON_DECODE_ANY, NULL);
+	for (size_t i = 0; i < AX_COUNT; i++)
+		defaults[i] = json_loads(axis_defs[i].def, JSON_DECODE_ANY, NULL);
 }
 
 /* The default of s, shared: a profile's fixed values hold references to it. */
-static json_t *axis_default(const struct axis_spec *s)
+static json_t *axis_default(const struct axis_def *s)
 {
 	pthread_once(&defaults_once, defaults_init);
-	return defaults[s - axes_tab];
+	return defaults[s - axis_defs];
 }
 
 const json_t *prof_axis_default(const char *axis)
 {
-	const struct axis_spec *s = axis_spec(axis);
+	const struct axis_def *s = axis_find(axis);
 	return s ? axis_default(s) : NULL;
 }
 
 int prof_rules_path(const struct profile *p, const json_t *v, char *buf, size_t len)
 {
 	return prof_rules_file(p ? p->router.rules_dir : NULL, v, buf, len);
-}
-
-bool prof_firewall_on(const struct profile *p, const json_t *params)
-{
-	const char *fw = json_string_value(prof_value(p, params, "firewall"));
-	if (fw && strcmp(fw, "auto"))
-		return !strcmp(fw, "on");
-	const json_t *rules = prof_value(p, params, "rules");
-	return json_is_string(rules) || (json_is_integer(rules) && json_integer_value(rules) > 0);
 }
 
 /* ---- sections: trial, rig and output, matrix and params, the top level ---------- */
@@ -274,8 +224,9 @@ static void parse_axes(struct vctx *c, json_t *root, struct profile *p)
 	const char *k;
 	json_t *v;
 	char kp[512], ip[540], gbuf[128], list[512];
+	const char *names[AX_COUNT + 1];
 
-	prof_names_list(prof_axis_names, list, sizeof(list));
+	prof_names_list(axis_name_list(names), list, sizeof(list));
 	if (prof_want_object(c, m, "matrix"))
 		m = NULL;
 	if (prof_want_object(c, pa, "params"))
@@ -298,7 +249,7 @@ static void parse_axes(struct vctx *c, json_t *root, struct profile *p)
 		a->router = &p->router.axes[i];
 	}
 	json_object_foreach(m, k, v) {
-		const struct axis_spec *s = axis_spec(k);
+		const struct axis_def *s = axis_find(k);
 		jpos_path_key(kp, sizeof(kp), "matrix", k);
 		if (!s && prof_router_axis_name(c, k)) {
 			prof_verr(c, kp, true, "%s is a router axis: its values are router.axes[].values", k);
@@ -346,7 +297,7 @@ static void parse_axes(struct vctx *c, json_t *root, struct profile *p)
 		p->axes[p->naxes++].values = vals;
 	}
 	json_object_foreach(pa, k, v) {
-		const struct axis_spec *s = axis_spec(k);
+		const struct axis_def *s = axis_find(k);
 		json_t *norm;
 		jpos_path_key(kp, sizeof(kp), "params", k);
 		if (!s && prof_router_axis_name(c, k)) {
@@ -360,11 +311,11 @@ static void parse_axes(struct vctx *c, json_t *root, struct profile *p)
 		if (!prof_check_axis(c, s, v, kp, p->router.rules_dir, &norm))
 			json_object_set_new(p->fixed, k, norm);
 	}
-	for (size_t i = 0; i < NAXES; i++) {
-		const char *name = axes_tab[i].name;
+	for (size_t i = 0; i < AX_COUNT; i++) {
+		const char *name = axis_defs[i].name;
 		if ((m && json_object_get(m, name)) || json_object_get(p->fixed, name))
 			continue;
-		json_object_set(p->fixed, name, axis_default(&axes_tab[i]));
+		json_object_set(p->fixed, name, axis_default(&axis_defs[i]));
 	}
 }
 
@@ -739,25 +690,63 @@ bool prof_has_reboots(const struct profile *p)
 	return false;
 }
 
-const json_t *prof_value(const struct profile *p, const json_t *params, const char *axis)
+/* The value of a built-in axis for a cell: params, else the profile's fixed value,
+ * else the default. The one reader of a profile's axes: prof_cell. */
+static const json_t *prof_value(const struct profile *p, const json_t *params,
+				const struct axis_def *a)
 {
-	if (!prof_is_axis(axis))
-		return prof_router_axis(p, axis) && params ? json_object_get(params, axis) : NULL;
-	const json_t *v = params ? json_object_get(params, axis) : NULL;
+	const json_t *v = params ? json_object_get(params, a->name) : NULL;
 	if (!v && p)
-		v = json_object_get(p->fixed, axis);
-	return v ? v : prof_axis_default(axis);
+		v = json_object_get(p->fixed, a->name);
+	return v ? v : axis_default(a);
 }
 
-double prof_num(const struct profile *p, const json_t *params, const char *axis)
+/* an enum axis' value as the registry's own name (static), or its default's */
+static const char *cell_name(const json_t *v, const struct axis_def *a)
 {
-	const json_t *v = prof_value(p, params, axis);
-	double d;
-	if (json_is_number(v))
-		return json_number_value(v);
-	if (json_is_boolean(v))
-		return json_is_true(v);
-	if (json_is_string(v) && !num_pps(json_string_value(v), &d))
-		return d;
-	return NAN;
+	for (size_t i = 0; json_is_string(v) && a->names[i]; i++)
+		if (!strcmp(a->names[i], json_string_value(v)))
+			return a->names[i];
+	return cell_name(axis_default(a), a);
+}
+
+void prof_cell(const struct profile *p, const json_t *params, struct cell *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->params = params;
+	for (size_t i = 0; i < AX_COUNT; i++)
+		c->v[i] = prof_value(p, params, &axis_defs[i]);
+#define INT_OF(ax) (json_is_integer(c->v[ax]) ? json_integer_value(c->v[ax]) : 0)
+	c->pollhz = INT_OF(AX_POLLHZ);
+	c->hz = INT_OF(AX_HZ);
+	c->burst_max = INT_OF(AX_BURST_MAX);
+	c->each_burst = INT_OF(AX_EACH_BURST);
+	c->user_frac = INT_OF(AX_USER_FRAC);
+	c->reg_frac = INT_OF(AX_REG_FRAC);
+	c->idle_poll = INT_OF(AX_IDLE_POLL) != 0;
+	c->update_counters = INT_OF(AX_UPDATE_COUNTERS) != 0;
+	c->rules = INT_OF(AX_RULES);
+	c->size = (unsigned)INT_OF(AX_SIZE);
+	c->flows = (unsigned)INT_OF(AX_FLOWS);
+#undef INT_OF
+	c->mode = cell_name(c->v[AX_MODE], &axis_defs[AX_MODE]);
+	c->kernel = cell_name(c->v[AX_KERNEL], &axis_defs[AX_KERNEL]);
+	c->counters = cell_name(c->v[AX_COUNTERS], &axis_defs[AX_COUNTERS]);
+	c->rules_kind = cell_name(c->v[AX_RULES_KIND], &axis_defs[AX_RULES_KIND]);
+	c->rules_file = json_is_string(c->v[AX_RULES]);
+	c->bi = !strcmp(cell_name(c->v[AX_DIRECTION], &axis_defs[AX_DIRECTION]), "bi");
+	const char *fw = json_string_value(c->v[AX_FIREWALL]);
+	c->firewall = fw && strcmp(fw, "auto") ? !strcmp(fw, "on") : c->rules_file || c->rules > 0;
+	const json_t *o = c->v[AX_OFFERED];
+	c->offered_pps = json_is_number(o) ? json_number_value(o) : NAN;
+	if (json_is_string(o) && num_pps(json_string_value(o), &c->offered_pps))
+		c->offered_pps = NAN;
+}
+
+const json_t *cell_value(const struct cell *c, const char *name)
+{
+	const struct axis_def *a = axis_find(name);
+	if (a)
+		return c->v[a - axis_defs];
+	return c->params && name ? json_object_get(c->params, name) : NULL;
 }

@@ -19,40 +19,10 @@
  *     "output":   { "results": "results.json", "table": {...}, "plot": {...} } }
  *
  * Axes (each may be swept in "matrix" or fixed in "params"; an axis in neither takes
- * its default): pollhz, hz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode,
- * kernel, rules, rules_kind, update_counters, firewall, offered, size, flows, direction.
- * Values are checked per axis, and kept in a canonical form (whole numbers as JSON
- * integers, so "2k" and 2000.0 become 2000):
- *
- *   axis             values                                         default
- *   pollhz           1..30000 (DragonFly kernels only)              2000
- *   hz               1..30000: kern.hz, set when ppslab-rut starts  the kernel's
- *                    (FreeBSD's poll clock; DragonFly 1.8's load base)
- *   burst_max        10..1000 (20000 on freebsd-14)                 150
- *   each_burst       1..20000                                       5
- *   user_frac        0..99                                          50
- *   reg_frac         1..10000                                       20
- *   idle_poll        0|1 (true/false, "on"/"off" become 1/0;       0
- *                    FreeBSD kernels only)
- *   mode             "poll"|"intr"|"busy"                           "poll"
- *   kernel           ppslab-rut's --kernel: "dragonfly-1.8",        "dragonfly-2.0"
- *                    "dragonfly-2.0", "freebsd-5.3", "freebsd-7", "freebsd-14"
- *                    (an explicit pollhz, idle_poll or burst_max must exist on each
- *                    kernel the profile names)
- *   rules            a count 0..100000 of generated rules, or       0
- *                    "file:PATH" (relative to router.rules_dir, by default the
- *                    profile's directory; the file must exist)
- *   rules_kind       generated rules: "nomatch" (never match the    "nomatch"
- *                    test traffic, as RFC 2544 §11.4 filters are set up) or
- *                    "count" ("count ip from any to any": every frame matches)
- *   update_counters  0|1 (as idle_poll)                             1
- *   firewall         "on"|"off"|"auto" (true/false become on/off;   "auto"
- *                    auto = on when rules is a file or a count > 0)
- *   offered          a rate in pps (200000, "200k", "1.5Mpps")     "max"
- *                    or "max"; kept as written
- *   size             64..9018 (frame bytes with FCS)                64
- *   flows            1..65535                                       1
- *   direction        "uni"|"bi" (bi: blasts A and B at once)        "uni"
+ * its default): the registry of lib/axes.h, with its values and defaults (the table
+ * in docs/profiles.md#axes follows it). Values are checked per axis, and kept in a
+ * canonical form (whole numbers as JSON integers, so "2k" and 2000.0 become 2000);
+ * prof_cell (cell.h) resolves a cell's values.
  *
  * A matrix axis is a non-empty list of distinct values; an axis may not be both in
  * "matrix" and "params". Other keys and their defaults:
@@ -291,11 +261,7 @@ struct profile {
 	json_t *output;       /* the whole "output" object (table/plot settings), borrowed */
 };
 
-/* The known axes, NULL-terminated, and one axis' default (borrowed; NULL if unknown). */
-extern const char *const prof_axis_names[];
-/* The kinds of generated rules (the rules_kind axis), NULL-terminated. */
-extern const char *const prof_rules_kinds[];
-extern const char *const prof_kernel_names[];
+/* One built-in axis' default (borrowed; NULL if unknown). */
 const json_t *prof_axis_default(const char *axis);
 bool prof_is_axis(const char *name);
 /* The router axis of that name, or NULL. */
@@ -316,18 +282,9 @@ int profile_parse(const char *text, size_t len, const char *name, char *const *s
 		  size_t nsets, struct profile **out, struct prof_diag *d);
 void profile_free(struct profile *p);
 
-/* The value of axis for a cell: params first, then the profile's fixed values, then
- * the default; a router axis' from params only. Borrowed; NULL for an unknown axis. */
-const json_t *prof_value(const struct profile *p, const json_t *params, const char *axis);
-/* Numeric value (rates like "200k" converted to pps, booleans 0/1); NAN if not a number
- * ("max", "file:...", "poll"). */
-double prof_num(const struct profile *p, const json_t *params, const char *axis);
 /* The file of a rules value "file:PATH", resolved against router.rules_dir, into buf:
  * 0, or -EINVAL when v is not such a value (a count). */
 int prof_rules_path(const struct profile *p, const json_t *v, char *buf, size_t len);
-/* Whether the firewall is on for a cell: "on", or "auto" with a rule file or a count
- * above 0. */
-bool prof_firewall_on(const struct profile *p, const json_t *params);
 
 /* ---- hooks of an external router ----
  * A hook is an argument vector; in each word {AXIS} is replaced by the cell's value and

@@ -391,7 +391,7 @@ int prof_rules_file(const char *rules_dir, const json_t *v, char *buf, size_t le
 /* Checks one value of axis s at path; *norm gets the value to keep (a new reference):
  * whole numbers as integers, idle_poll/update_counters as 0/1, firewall as
  * "on"/"off"/"auto", others as given. */
-int prof_check_axis(struct vctx *c, const struct axis_spec *s, json_t *v, const char *path,
+int prof_check_axis(struct vctx *c, const struct axis_def *s, json_t *v, const char *path,
 		    const char *rules_dir, json_t **norm)
 {
 	char gbuf[128], fbuf[PATH_MAX + 64];
@@ -465,14 +465,14 @@ int prof_check_axis(struct vctx *c, const struct axis_spec *s, json_t *v, const 
 			if (json_is_string(v) &&
 			    !num_count(json_string_value(v), 0, UINT64_MAX / 2, &u))
 				d = (double)u;
-			if (d == floor(d) && d >= 0 && d <= RULES_MAX) {
+			if (d == floor(d) && d >= 0 && d <= s->max) {
 				*norm = json_integer((json_int_t)d);
 				break;
 			}
 		}
 		prof_verr(c, path, false,
-			  "expected a rule count 0..%d or \"file:PATH\" (a rule file), got %s",
-			  RULES_MAX, GOT(v));
+			  "expected a rule count 0..%lld or \"file:PATH\" (a rule file), got %s",
+			  s->max, GOT(v));
 		return -EINVAL;
 	case AK_RATE:
 		if (prof_as_rate(c, v, path, true, &r))
@@ -488,7 +488,7 @@ int prof_check_axis(struct vctx *c, const struct axis_spec *s, json_t *v, const 
 }
 
 /* Two values of one axis are the same (offered: by rate). */
-bool prof_same_value(const struct axis_spec *s, const json_t *a, const json_t *b)
+bool prof_same_value(const struct axis_def *s, const json_t *a, const json_t *b)
 {
 	if (res_value_eq(a, b))
 		return true;

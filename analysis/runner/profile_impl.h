@@ -14,22 +14,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "axes.h"
 #include "profile.h"
 
 struct jpos;
-
-enum akind { AK_INT, AK_ENUM, AK_BOOL01, AK_ONOFF, AK_RULES, AK_RATE };
-
-/* One built-in axis: what its values may be, and its default. */
-struct axis_spec {
-	const char *name;
-	enum akind kind;
-	long long min, max;
-	const char *const *names;   /* AK_ENUM */
-	const char *def;            /* default, as JSON text */
-};
-
-#define RULES_MAX 100000
 
 /* One problem found, with its place. */
 struct perr {
@@ -114,10 +102,10 @@ void prof_join_path(char *buf, size_t len, const char *dir, const char *rel);
 /* The path of a "file:PATH" rules value under rules_dir; -EINVAL when v is none. */
 int prof_rules_file(const char *rules_dir, const json_t *v, char *buf, size_t len);
 /* Checks one value of axis s at path; *norm gets the value to keep (a new reference). */
-int prof_check_axis(struct vctx *c, const struct axis_spec *s, json_t *v, const char *path,
+int prof_check_axis(struct vctx *c, const struct axis_def *s, json_t *v, const char *path,
 		    const char *rules_dir, json_t **norm);
 /* Two values of one axis are the same (offered: by rate). */
-bool prof_same_value(const struct axis_spec *s, const json_t *a, const json_t *b);
+bool prof_same_value(const struct axis_def *s, const json_t *a, const json_t *b);
 
 /* ---- profile_set.c ---- */
 

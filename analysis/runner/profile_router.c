@@ -100,11 +100,8 @@ bool prof_axis_hooked(const struct profile *p, const char *axis)
 
 bool prof_axis_by_ppslab(const char *axis)
 {
-	static const char *const own[] = { "offered", "size", "flows", "direction", NULL };
-	for (int i = 0; own[i]; i++)
-		if (!strcmp(own[i], axis))
-			return true;
-	return false;
+	const struct axis_def *a = axis_find(axis);
+	return a && a->act == AA_TRAFFIC;
 }
 
 struct check_ctx_w {
@@ -131,15 +128,15 @@ static void check_piece(void *ctx, const char *lit, size_t n, const char *name)
 				  "router.axes[].set and verify; elsewhere name the axis, {AXIS}");
 		return;
 	}
-	char list[512] = "";
+	char list[512] = "", all[512];
 	size_t m = 0;
 	const char *k;
 	json_t *v;
 	json_object_foreach(w->c->raxes, k, v)
 		if (m < sizeof(list))
 			m += (size_t)snprintf(list + m, sizeof(list) - m, ", %s", k);
-	prof_verr(w->c, w->path, false, "placeholder {%s} names no axis (axes: pollhz, hz, burst_max, each_burst, user_frac, reg_frac, idle_poll, mode, kernel, rules, rules_kind, update_counters, counters, firewall, offered, size, flows, direction%s%s; a literal brace is written {{ or }})",
-		  name, list, w->mode == PH_VALUE ? "; {value} is this axis' value" : "");
+	prof_verr(w->c, w->path, false, "placeholder {%s} names no axis (axes: %s%s%s; a literal brace is written {{ or }})",
+		  name, axis_names_join(all, sizeof(all), ", "), list, w->mode == PH_VALUE ? "; {value} is this axis' value" : "");
 }
 
 /* An argument vector; with placeholders, each {NAME} must name an axis (or be {value},

@@ -122,28 +122,26 @@ static json_t *results_obj(const struct search_res *sr, enum prof_method method)
 	return res;
 }
 
-static struct check_ctx check_ctx(const struct profile *p, const json_t *params)
+static struct check_ctx check_ctx(const struct profile *p, const struct cell *cell)
 {
 	struct check_ctx c = { .rate_tol = 0.005 };
 	c.router = p->router.kind == PR_EXTERNAL ? CHECK_EXTERNAL
 		 : p->router.kind == PR_NONE ? CHECK_NONE : CHECK_RUT;
-	c.firewall = p->router.kind != PR_NONE && prof_firewall_on(p, params);
-	double uc = prof_num(p, params, "update_counters");
-	c.update_counters = isnan(uc) || uc != 0;
-	const json_t *rules = prof_value(p, params, "rules");
-	c.rules = json_is_integer(rules) ? (unsigned)json_integer_value(rules) + 1 : 1;
+	c.firewall = p->router.kind != PR_NONE && cell->firewall;
+	c.update_counters = cell->update_counters;
+	c.rules = (unsigned)cell->rules + 1;
 	c.max_burst = p->trial.max_burst;
 	c.max_behind = p->trial.max_behind;
 	return c;
 }
 
-static void search_config(const struct runner *r, const json_t *params, struct search_cfg *sc)
+static void search_config(const struct runner *r, const struct cell *cell, struct search_cfg *sc)
 {
 	const struct prof_trial *t = &r->p->trial;
 	static const enum search_method m[] = { SM_FIXED, SM_RFC2544, SM_MLR, SM_LADDER };
 	memset(sc, 0, sizeof(*sc));
 	sc->method = m[t->method];
-	double off = prof_num(r->p, params, "offered");
+	double off = cell->offered_pps;
 	/* "max" (NaN): the sender goes as fast as it can; the search needs some load */
 	sc->load_pps = isnan(off) ? 1e9 : off;
 	sc->min_load_pps = t->min_load_pps;
@@ -227,16 +225,15 @@ static void withhold_latency(struct runner *r, json_t *c, json_t *m, const json_
 /* A short probe of test frames through the router, in both directions of a
  * bidirectional cell (as lab tools wait for a rebooted router): true when each sink
  * counted some; why says what it saw otherwise. */
-static bool probe(struct runner *r, const json_t *params, char *why, size_t len)
+static bool probe(struct runner *r, const struct cell *cell, char *why, size_t len)
 {
 	struct trial_env e = r->env;
 	e.dut = NULL;   /* its read hook may not answer yet */
 	struct trial_req tr = { .load_pps = 1000, .duration_s = 0.5, .warmup_s = 0,
-				.params = params, .kind = "probe", .seq = 0 };
+				.cell = cell, .kind = "probe", .seq = 0 };
 	json_t *rec = NULL;
 	int rc = trial_run(&e, &tr, &rec);
-	const json_t *dir = prof_value(r->p, params, "direction");
-	size_t want = json_is_string(dir) && !strcmp(json_string_value(dir), "bi") ? 2 : 1;
+	size_t want = cell->bi ? 2 : 1;
 	const json_t *sinks = json_object_get(rec, "sink");
 	bool ok = rc == 0 && json_array_size(sinks) == want;
 	for (size_t i = 0; ok && i < want; i++)
@@ -371,7 +368,7 @@ static int back_answers(struct back *b)
 	const struct profile *p = r->p;
 	if (p->router.ready_hook) {
 		char out[512];
-		int st = dut_ready(r->dut, b->pc->params, out, sizeof(out));
+		int st = dut_ready(r->dut, &b->pc->values, out, sizeof(out));
 		if (st == 0 || st == -EKEYREJECTED)
 			return st ? st : 1;
 		out[strcspn(out, "\n")] = 0;
@@ -394,11 +391,11 @@ static int back_answers(struct back *b)
 		}
 	}
 	char se[400];
-	if (p->router.setup_hook && dut_setup_now(r->dut, b->pc->params, se, sizeof(se))) {
+	if (p->router.setup_hook && dut_setup_now(r->dut, &b->pc->values, se, sizeof(se))) {
 		snprintf(b->last, sizeof(b->last), "%.500s", se);
 		return 0;
 	}
-	return probe(r, b->pc->params, b->last, sizeof(b->last));
+	return probe(r, &b->pc->values, b->last, sizeof(b->last));
 }
 
 /* Once it answers: whether it has restarted, by its boot identity (router.boot_hook,
@@ -657,7 +654,7 @@ static int router_to_cell(struct runner *r, const struct plan_case *pc, json_t *
 	/* the boot the case's settings are made on, to tell a restart after them */
 	if (!r->boot_seen[0] && router_boot(r, r->boot_seen, sizeof(r->boot_seen)))
 		r->boot_seen[0] = 0;
-	if (r->boot_stale && dut_reboot_pending(r->dut, pc->params)) {
+	if (r->boot_stale && dut_reboot_pending(r->dut, &pc->values)) {
 		/* it may have come back late: the boot a restart must change is today's */
 		if (r->router_env) {
 			json_decref(r->router_env);
@@ -667,7 +664,7 @@ static int router_to_cell(struct runner *r, const struct plan_case *pc, json_t *
 			r->boot_seen[0] = 0;
 		r->boot_stale = false;
 	}
-	int rc = dut_apply_reboot(r->dut, pc->params, err, errlen);
+	int rc = dut_apply_reboot(r->dut, &pc->values, err, errlen);
 	if (rc == 1) {
 		rc = wait_back(r, pc, c, err, errlen);
 		if (rc) {
@@ -679,7 +676,7 @@ static int router_to_cell(struct runner *r, const struct plan_case *pc, json_t *
 		r->boot_stale = rc != 0;
 	}
 	if (!rc)
-		rc = dut_apply(r->dut, pc->params, err, errlen);
+		rc = dut_apply(r->dut, &pc->values, err, errlen);
 	const json_t *hooks = dut_hook_log(r->dut);
 	if (json_array_size(hooks))   /* what was run on the router, as run */
 		json_object_set_new(c, "router_hooks", json_deep_copy(hooks));
@@ -732,7 +729,7 @@ static int case_trial(struct case_run *k, const struct search_req *req)
 	const struct profile *p = r->p;
 	struct trial_req tr = { .load_pps = k->at_max ? 0 : req->load_pps,
 				.duration_s = req->duration_s,
-				.warmup_s = p->trial.warmup_s, .params = k->pc->params,
+				.warmup_s = p->trial.warmup_s, .cell = &k->pc->values,
 				.kind = k->sc.method == SM_FIXED ? "fixed"
 					: k->sc.method == SM_LADDER ? "ladder" : "search",
 				.seq = ++k->seq };
@@ -799,8 +796,7 @@ static void case_done(struct case_run *k, const struct search_res *sr, json_t *f
 {
 	struct runner *r = k->r;
 	json_t *c = k->c;
-	const json_t *dir = prof_value(r->p, k->pc->params, "direction");
-	bool bi = json_is_string(dir) && !strcmp(json_string_value(dir), "bi");
+	bool bi = k->pc->values.bi;
 	json_object_set_new(c, "results", results_obj(sr, r->p->trial.method));
 	json_t *m = case_metrics(sr, k->trials, k->last, bi);
 	json_object_set_new(c, "metrics", m);
@@ -851,13 +847,13 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 		}
 		return case_failed(c, flags, k.err);
 	}
-	search_config(r, pc->params, &k.sc);
-	k.at_max = k.sc.method == SM_FIXED && isnan(prof_num(p, pc->params, "offered"));
+	search_config(r, &pc->values, &k.sc);
+	k.at_max = k.sc.method == SM_FIXED && isnan(pc->values.offered_pps);
 	if (search_cfg_check(&k.sc, k.err, sizeof(k.err)))
 		return case_failed(c, flags, k.err);
 	if (!(k.s = search_new(&k.sc)))
 		return -ENOMEM;
-	k.cc = check_ctx(p, pc->params);
+	k.cc = check_ctx(p, &pc->values);
 	k.repeated = json_object();
 	json_object_set_new(c, "repeated_why", k.repeated);
 	struct search_req req;

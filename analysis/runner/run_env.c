@@ -166,19 +166,12 @@ json_t *run_external_env(struct runner *r, bool say)
 		return json_pack("{s:s}", "note", "not collected: the profile gives the router no "
 				 "topology.rut.ssh (or netns) to reach it by");
 	/* the BSD names of swept knobs, read back as they are (more names: router axes) */
-	static const char *const oids[][2] = {
-		{ "pollhz", "kern.polling.pollhz" }, { "burst_max", "kern.polling.burst_max" },
-		{ "each_burst", "kern.polling.each_burst" }, { "user_frac", "kern.polling.user_frac" },
-		{ "reg_frac", "kern.polling.reg_frac" }, { "idle_poll", "kern.polling.idle_poll" },
-		{ "update_counters", "net.inet.ip.fw.update_counters" },
-		{ "firewall", "net.inet.ip.fw.enable" },
-	};
 	const char *names[64];
 	size_t n = 0;
 	for (size_t a = 0; a < p->naxes; a++) {
-		for (size_t i = 0; i < sizeof(oids) / sizeof(oids[0]) && n < 64; i++)
-			if (!strcmp(p->axes[a].name, oids[i][0]))
-				names[n++] = oids[i][1];
+		const struct axis_def *ax = axis_find(p->axes[a].name);
+		if (ax && ax->act == AA_SYSCTL && !ax->rut_only && n < 64)
+			names[n++] = ax->oid;
 		/* a router axis with a sysctl's name (kern.hz) is read as one */
 		if (p->axes[a].router && strchr(p->axes[a].name, '.') && n < 64)
 			names[n++] = p->axes[a].name;

@@ -118,8 +118,10 @@ json_t *run_rig_measure(struct runner *r)
 			e.gens[i].clock_bound_ns = 0;
 		}
 		e.dut = NULL;
+		struct cell fixed;   /* the profile's fixed traffic, no cell's */
+		prof_cell(r->p, NULL, &fixed);
 		struct trial_req tr = { .load_pps = 0, .duration_s = 1, .warmup_s = 0.2,
-					.params = NULL, .kind = "rig", .seq = 0 };
+					.cell = &fixed, .kind = "rig", .seq = 0 };
 		json_t *rec = NULL;
 		int rc = trial_run(&e, &tr, &rec);
 		if (!rc) {

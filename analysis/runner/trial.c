@@ -215,9 +215,9 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 					(unsigned long long)(start_at % NS_PER_S));
 	}
 	rc = rc ? rc : box_arg(c, "--size");
-	rc = rc ? rc : box_arg(c, res_value_str(prof_value(p, r->params, "size"), v, sizeof(v)));
+	rc = rc ? rc : box_argf(c, "%u", r->cell->size);
 	rc = rc ? rc : box_arg(c, "--flows");
-	rc = rc ? rc : box_arg(c, res_value_str(prof_value(p, r->params, "flows"), v, sizeof(v)));
+	rc = rc ? rc : box_argf(c, "%u", r->cell->flows);
 	rc = rc ? rc : box_arg(c, "--stream");
 	rc = rc ? rc : box_argf(c, "%d", t->stream);
 	rc = rc ? rc : box_arg(c, "--json");
@@ -641,8 +641,7 @@ static void trial_figures(struct trial_tools *tt, struct trial_res *s)
 
 int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **recp)
 {
-	const json_t *dir = prof_value(e->p, r->params, "direction");
-	bool bi = json_is_string(dir) && !strcmp(json_string_value(dir), "bi");
+	bool bi = r->cell->bi;
 	struct trial_tools tt;
 	struct trial_res s = { .req = r, .per_aggregate = bi };
 	tools_make(e, bi, &tt);

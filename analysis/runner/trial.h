@@ -51,7 +51,7 @@ struct trial_env {
 struct trial_req {
 	double load_pps;            /* per direction; 0 = as fast as the sender can */
 	double duration_s, warmup_s;
-	const json_t *params;       /* the cell (size, flows, direction come from it) */
+	const struct cell *cell;    /* size, flows, direction come from it */
 	const char *kind;           /* "fixed", "search", "mrr", "ladder", "rig" */
 	int seq;                    /* trial number within the case, 1-based */
 };

@@ -4,8 +4,9 @@
 # and COMP_CWORD set, the function registered for each program called, COMPREPLY
 # checked: ppslab's commands, each program's and command's long options (read from
 # its --help), interface names after -i/--in/-o, BACKEND:IF with the colon split off as
-# bash splits it, files after --rules, profile names after `ppslab run`, the fixed words
-# of `ppslab trend`'s options.
+# bash splits it, files after --rules, profile names after `ppslab run`, axis names
+# after its --set (the registry's, through `ppslab --list-axes`), ppslab-rut's kernel
+# names from its --help, the fixed words of `ppslab trend`'s options.
 set -u
 BIN=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
@@ -66,6 +67,14 @@ is "ppslab lab shield on --ns <TAB>" "$(comp ppslab lab shield on --ns '')" "gen
 is "ppslab-gen --dst<TAB>: --dst and --dst-mac" "$(comp ppslab-gen --dst)" "--dst --dst-mac "
 is "ppslab-sink --exp<TAB>" "$(comp ppslab-sink --exp)" "--expect --expect-from "
 is "ppslab-rut --range<TAB>" "$(comp ppslab-rut --range)" "--range-policy "
+is "ppslab-rut --kernel <TAB>: every kernel personality" "$(comp ppslab-rut --kernel '')" \
+	"dragonfly-1.8 dragonfly-2.0 freebsd-14 freebsd-5.3 freebsd-7 "
+is "ppslab run P --set <TAB>: every axis, as NAME=" "$(comp ppslab run demo --set '')" \
+	"$(ppslab --list-axes | sed 's/$/=/' | sort | tr '\n' ' ')"
+is "ppslab run P --set ea<TAB>" "$(comp ppslab run demo --set ea)" "each_burst= "
+is "ppslab run P -s bu<TAB>" "$(comp ppslab run demo -s bu)" "burst_max= "
+is "ppslab --list-axes: the registry's 18 axes" "$(ppslab --list-axes | wc -l | tr -d ' ')" 18
+is "ppslab-rut --kernel free<TAB>" "$(comp ppslab-rut --kernel free)" "freebsd-14 freebsd-5.3 freebsd-7 "
 # Every option a completion offers for ppslab-gen is one its --help defines, all of them.
 want=$(ppslab-gen --help | sed -nE 's/^ +(-[A-Za-z0-9], )?(--[a-z0-9][a-z0-9-]*).*/\2/p' | sort | tr '\n' ' ')
 is "ppslab-gen --<TAB>: all of --help's long options" "$(comp ppslab-gen --)" "$want"

@@ -43,7 +43,10 @@ static void t_expand(void)
 	json_t *pa = pl.cases[3].params;
 	T_EQ_INT(json_object_size(pa), 2);
 	T_EQ_INT(json_integer_value(json_object_get(pa, "pollhz")), 2000);
-	T_NEAR(prof_num(p, pa, "offered"), 150000, 0);
+	T_NEAR(pl.cases[3].values.offered_pps, 150000, 0);
+	T_EQ_INT(pl.cases[3].values.pollhz, 2000);
+	T_TRUE(pl.cases[3].values.params == pa);
+	T_EQ_INT(pl.cases[3].values.burst_max, 150);   /* the default fills the rest */
 	/* params keep matrix order */
 	T_STREQ(json_object_iter_key(json_object_iter(pa)), "pollhz");
 	plan_free(&pl);

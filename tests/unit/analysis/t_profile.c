@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pollkern.h"
+#include "cell.h"
 #include "profile.h"
 #include "tap.h"
 
@@ -79,17 +79,25 @@ static void t_defaults(void)
 	T_EQ_INT(json_integer_value(json_object_get(p->fixed, "pollhz")), 2000);
 	T_EQ_INT(json_integer_value(json_object_get(p->fixed, "burst_max")), 150);
 	T_EQ_INT(json_integer_value(json_object_get(p->fixed, "update_counters")), 1);
-	T_STREQ(json_string_value(prof_value(p, NULL, "counters")), "percpu");
-	T_STREQ(json_string_value(prof_value(p, NULL, "mode")), "poll");
-	T_STREQ(json_string_value(prof_value(p, NULL, "rules_kind")), "nomatch");
-	T_STREQ(json_string_value(prof_value(p, NULL, "firewall")), "auto");
-	T_STREQ(json_string_value(prof_value(p, NULL, "offered")), "max");
-	T_EQ_INT(json_object_size(p->fixed), 18);
-	T_STREQ(json_string_value(prof_value(p, NULL, "kernel")), "dragonfly-2.0");
-	T_TRUE(json_is_null(prof_value(p, NULL, "hz")));  /* the kernel's own */
-	T_TRUE(isnan(prof_num(p, NULL, "offered")));
-	T_NEAR(prof_num(p, NULL, "size"), 64, 0);
-	T_TRUE(prof_value(p, NULL, "nosuch") == NULL);
+	struct cell c;
+	prof_cell(p, NULL, &c);
+	T_STREQ(c.counters, "percpu");
+	T_STREQ(c.mode, "poll");
+	T_STREQ(c.rules_kind, "nomatch");
+	T_STREQ(json_string_value(cell_value(&c, "firewall")), "auto");
+	T_TRUE(!c.firewall);   /* auto without rules */
+	T_STREQ(json_string_value(cell_value(&c, "offered")), "max");
+	T_EQ_INT(json_object_size(p->fixed), AX_COUNT);
+	T_STREQ(c.kernel, "dragonfly-2.0");
+	T_TRUE(json_is_null(cell_value(&c, "hz")) && c.hz == 0);  /* the kernel's own */
+	T_TRUE(isnan(c.offered_pps));
+	T_EQ_INT(c.size, 64);
+	T_EQ_INT(c.flows, 1);
+	T_EQ_INT(c.pollhz, 2000);
+	T_EQ_INT(c.burst_max, 150);
+	T_EQ_INT(c.each_burst, 5);
+	T_TRUE(c.update_counters && !c.idle_poll && !c.bi && !c.rules_file && c.rules == 0);
+	T_TRUE(cell_value(&c, "nosuch") == NULL);
 	T_EQ_INT(p->trial.method, PM_FIXED);
 	T_NEAR(p->trial.warmup_s, 1, 0);
 	T_NEAR(p->trial.duration_s, 2, 0);
@@ -125,14 +133,6 @@ static void t_defaults(void)
 	profile_free(p);
 	T_TRUE(prof_is_axis("reg_frac") && prof_is_axis("hz") && !prof_is_axis("khz"));
 	T_EQ_INT(json_integer_value(prof_axis_default("each_burst")), 5);
-	size_t n = 0;
-	while (prof_axis_names[n])
-		n++;
-	T_EQ_INT(n, 18);
-	/* the kernel axis takes ppslab-rut's --kernel names, in lib/pollkern.c's order */
-	for (n = 0; prof_kernel_names[n]; n++)
-		T_STREQ(prof_kernel_names[n], pollkern_at((int)n)->name);
-	T_TRUE(pollkern_at((int)n) == NULL);
 }
 
 /* Each kernel's knobs (docs/design/polling.md#kernel-personalities): a profile that
@@ -208,10 +208,14 @@ static void t_full(void)
 	T_EQ_INT(json_integer_value(json_array_get(p->axes[2].values, 0)), 2000);
 	T_TRUE(json_is_integer(json_array_get(p->axes[2].values, 1)));
 	json_t *cell = json_pack("{s:s}", "offered", "100k");
-	T_NEAR(prof_num(p, cell, "offered"), 100000, 0);
-	T_STREQ(json_string_value(prof_value(p, cell, "mode")), "intr");
-	T_NEAR(prof_num(p, cell, "idle_poll"), 1, 0);
-	T_NEAR(prof_num(p, cell, "rules"), 10, 0);
+	struct cell c;
+	prof_cell(p, cell, &c);
+	T_NEAR(c.offered_pps, 100000, 0);
+	T_STREQ(json_string_value(cell_value(&c, "offered")), "100k");   /* as written */
+	T_STREQ(c.mode, "intr");
+	T_TRUE(c.idle_poll);
+	T_EQ_INT(c.rules, 10);
+	T_TRUE(c.firewall);   /* auto with rules */
 	json_decref(cell);
 	T_EQ_INT(p->repetitions, 3);
 	T_TRUE(p->order_random);
@@ -419,7 +423,10 @@ static void t_rules_file(void)
 		       &p, &d), 0);
 	if (p) {
 		char path[2048];
-		T_EQ_INT(prof_rules_path(p, prof_value(p, NULL, "rules"), path, sizeof(path)), 0);
+		struct cell c;
+		prof_cell(p, NULL, &c);
+		T_TRUE(c.rules_file && c.rules == 0 && c.firewall);
+		T_EQ_INT(prof_rules_path(p, cell_value(&c, "rules"), path, sizeof(path)), 0);
 		T_TRUE(strstr(path, "tests/unit/data/profile/rules/two.rules") != NULL);
 		json_t *n = json_integer(3);
 		T_EQ_INT(prof_rules_path(p, n, path, sizeof(path)), -EINVAL);
@@ -614,9 +621,12 @@ static void t_router_axes(void)
 		T_NEAR(prof_hook_estimate(p, "kern.hz"), 3, 0);
 		T_NEAR(prof_hook_estimate(p, "verify"), 2, 0);
 		json_t *cell = json_pack("{s:i,s:s}", "kern.hz", 2000, "os", "14.0-RELEASE");
-		T_EQ_INT(json_integer_value(prof_value(p, cell, "kern.hz")), 2000);
-		T_TRUE(prof_value(p, NULL, "kern.hz") == NULL);
-		T_TRUE(prof_value(p, cell, "nosuch") == NULL);
+		struct cell c, f;
+		prof_cell(p, cell, &c);
+		prof_cell(p, NULL, &f);
+		T_EQ_INT(json_integer_value(cell_value(&c, "kern.hz")), 2000);
+		T_TRUE(cell_value(&f, "kern.hz") == NULL);
+		T_TRUE(cell_value(&c, "nosuch") == NULL);
 		json_decref(cell);
 		profile_free(p);
 	}
