@@ -62,6 +62,9 @@ struct opt_def {
 };
 
 #define OPT_AT(T, m) .off = offsetof(T, m), .size = sizeof(((T *)0)->m)
+/* A numeric constant as a default's text: .def = OPT_TEXT(PKT_DEFAULT_DPORT) */
+#define OPT_TEXT(x) OPT_TEXT_(x)
+#define OPT_TEXT_(x) #x
 #define OPT_HELP_ROW { "help", 'h', NULL, "this help", OPT_HELP }
 #define OPT_VERSION_ROW { "version", 'V', NULL, "print the version", OPT_VERSION }
 

@@ -36,7 +36,7 @@ static struct opt_def opts[] = {
 	  OPT_STRS, A(cfg.port_specs), .n_off = offsetof(struct args, cfg.nports),
 	  .max = SINK_MAX_PORTS, .what = "at most {max} ports" },
 	{ "dport", 'p', "PORT", "UDP destination port of the test frames, as ppslab-gen's --dport; 0 accepts any",
-	  OPT_UINT, A(cfg.dport), .max = 65535, .def = "9", .what = "a UDP port {range}" },
+	  OPT_UINT, A(cfg.dport), .max = 65535, .def = OPT_TEXT(PKT_DEFAULT_DPORT), .what = "a UDP port {range}" },
 	{ "port", 'p', "PORT", NULL, OPT_UINT, A(cfg.dport), .max = 65535,   /* the older name of --dport */
 	  .what = "a UDP port {range}" },
 	{ "threads", 'T', "N", "receive threads, {range} (afpacket: a fanout by stream id; xdp: thread i reads queue i; default {default})",
