@@ -155,10 +155,10 @@ static int opt_knob(const struct opt_def *d, const char *arg, void *base)
 		return strchr(arg, '=') ? repeat(a->knobs, &a->nknobs, d->name, arg) : opt_bad(d, arg);
 	if (num_u64(arg, d->min, d->max, &v))
 		return opt_bad(d, arg);
-	char *b = (char *)base + d->off, knob[32];
-	snprintf(knob, sizeof(knob), "%s", d->name);
-	knob[strcspn(knob, "-")] = '_';   /* burst-max: kern.polling.burst_max */
-	snprintf(b, d->size, "kern.polling.%s=%llu", knob, (unsigned long long)v);
+	char *b = (char *)base + d->off, *dash;
+	snprintf(b, d->size, "kern.polling.%s=%llu", d->name, (unsigned long long)v);
+	if ((dash = strchr(b, '-')))
+		*dash = '_';   /* burst-max: kern.polling.burst_max */
 	return repeat(a->knobs, &a->nknobs, d->name, b);
 }
 
