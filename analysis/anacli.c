@@ -47,26 +47,25 @@ int ana_pct(const char *s, double min, double max, double *frac)
 	return 0;
 }
 
-int ana_opt_margin(const char *arg, double *frac)
+int ana_opt_pct(const struct opt_def *d, const char *arg, void *base)
 {
-	if (ana_pct(arg, 0, 50, frac) || !(*frac > 0))
-		return cli_bad("margin", arg, "a percentage above 0 and up to 50, e.g. 2%");
-	return 0;
+	return ana_pct(arg, d->lo, d->hi, (double *)((char *)base + d->off)) ? opt_bad(d, arg) : 0;
 }
 
-int ana_opt_where(struct res_sel *w, const char *arg)
+int ana_opt_where(const struct opt_def *d, const char *arg, void *base)
 {
 	char err[4096];
-	if (!res_sel_opt(w, arg, err, sizeof(err)))
+	if (!res_sel_opt((struct res_sel *)((char *)base + d->off), arg, err, sizeof(err)))
 		return 0;
 	log_err("%s", err);
 	return EX_USAGE;
 }
 
-int ana_opt_format(const char *arg, int html, int *fmt)
+int ana_opt_format(const struct opt_def *d, const char *arg, void *base)
 {
-	if ((*fmt = grid_fmt_parse(arg)) < 0 || (!html && *fmt == GRID_HTML))
-		return cli_bad("format", arg, html ? "text, md, csv or html" : "text, md or csv");
+	int *fmt = (int *)((char *)base + d->off);
+	if ((*fmt = grid_fmt_parse(arg)) < 0 || (!d->max && *fmt == GRID_HTML))
+		return cli_bad(d->name, arg, d->max ? "text, md, csv or html" : "text, md or csv");
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* anacli.h — what the analysis commands (table, plot, compare, trend, report, env) share
- * besides cli_parse (cliopts.h): loading a results file with the right exit code,
+ * besides their option rows (opt.h): loading a results file with the right exit code,
  * percentages and list-valued options, writing a JSON document, and the exit code of
  * a failed plot. */
 #ifndef PPSLAB_ANALYSIS_ANACLI_H
@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "opt.h"
 #include "results.h"
 #include "strlist.h"   /* the commands' repeatable options */
 
@@ -24,16 +25,13 @@ int ana_one_file(const char *cmd, const char *synopsis, int noperands);
  * for anything else (also text of 64 characters or more). */
 int ana_pct(const char *s, double min, double max, double *frac);
 
-/* --margin PCT of compare and trend: above 0 and up to 50%, as a fraction. 0, or
- * EX_USAGE after a message naming --margin. */
-int ana_opt_margin(const char *arg, double *frac);
-
-/* --where AXIS=VALUE,...: adds to w. 0, EX_USAGE after a message naming --where. */
-int ana_opt_where(struct res_sel *w, const char *arg);
-
-/* --format FMT: *fmt set to a grid_fmt (text, md, csv, and html when html is set). 0, or
- * EX_USAGE after a message naming --format and the formats taken. */
-int ana_opt_format(const char *arg, int html, int *fmt);
+/* Row parsers (opt.h) of the commands' shared option kinds, into the row's field:
+ * a percentage d->lo..d->hi as a fraction (double; --margin, --floor), --where
+ * AXIS=VALUE,... added to a struct res_sel, --format FMT as a grid_fmt (int; html
+ * too when d->max is 1). 0, or EX_USAGE after a message naming the option. */
+int ana_opt_pct(const struct opt_def *d, const char *arg, void *base);
+int ana_opt_where(const struct opt_def *d, const char *arg, void *base);
+int ana_opt_format(const struct opt_def *d, const char *arg, void *base);
 
 /* Writes j to path ("-": stdout, indented as on disk). 0, or EX_CANTCREAT after a
  * message naming -o PATH. */

@@ -10,7 +10,6 @@
 
 #include "anacli.h"
 #include "cli.h"
-#include "cliopts.h"
 #include "cmds.h"
 #include "compare.h"
 #include "jout.h"
@@ -22,36 +21,6 @@
 		 "[--baseline VALUE]  [--metric M] [--margin 2%] [--where AXIS=VALUE,...] " \
 		 "[--format text|md|csv|html] [-o COMPARE.json] [--plot FILE.png] " \
 		 "[--fail-on regression] [--mix-methods]"
-
-static const struct opt_def opts[] = {
-	{ "metric", 'm', "M[,M...]", "metrics to compare (default: those of ndr_pps, pdr_pps, "
-	  "mrr_pps, fwd_pps, fwd_pps_a/_b if two-way, both have)" },
-	{ "margin", 'd', "PCT", "practical margin δ: smaller changes are not regressions "
-	  "(default 2%)" },
-	{ "alpha", 0, "A", "false discovery rate for Benjamini-Hochberg (default 0.05)" },
-	{ "floor", 0, "PCT", "variance floor of the log values (default: search width / 2, "
-	  "else 0.25%)" },
-	{ "lower-is-better", 0, "M[,M...]", "more metrics where lower is better (lat_*, *_ns, "
-	  "loss*, cpu* already are)" },
-	{ "where", 'w', "AXIS=VALUE,...", "only cells with these values (repeatable)" },
-	{ "by", 'b', "AXIS", "compare the values of AXIS within one results file (an OS "
-	  "version, kern.hz, ...), cells matched by their other params" },
-	{ "baseline", 0, "VALUE", "with --by: the value the others are compared against "
-	  "(default: the axis' first)" },
-	{ "format", 'f', "FMT", "text (default), md, csv or html" },
-	{ "output", 'o', "FILE", "write the comparison JSON (ppslab/compare) to FILE, '-' for "
-	  "stdout" },
-	{ "plot", 'p', "FILE", "bar chart with error bars: FILE.png, .svg or .txt (.gp, .dat "
-	  "kept)" },
-	{ "plot-metric", 0, "M", "metric of the bar chart (default: the first compared)" },
-	{ "fail-on", 0, "WHAT,...", "exit 1 on regression, progression, small_change, "
-	  "inconclusive, equivalent or missing (a cell on one side)" },
-	{ "no-env", 0, NULL, "leave out the environments side by side" },
-	{ "mix-methods", 0, NULL, "compare forwarding rates even when the files measured them "
-	  "two ways (interface counters vs test frames / sender's time)" },
-	{ "help", 'h', NULL, "this help" },
-	{ NULL, 0, NULL, NULL },
-};
 
 #define FAIL_MISSING (1u << 8)
 
@@ -65,53 +34,65 @@ struct args {
 	const char *by, *baseline;
 };
 
-static int handle(int key, const char *arg, int idx, void *ctx)
+/* --fail-on WHAT,...: verdicts as bits of fail_on. */
+static int opt_fail_on(const struct opt_def *d, const char *arg, void *base)
 {
-	struct args *a = ctx;
-	const char *name = opts[idx].name;
-	switch (key) {
-	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
-	case 'd': return ana_opt_margin(arg, &a->co.margin);
-	case 'w': return ana_opt_where(&a->where, arg);
-	case 'f': return ana_opt_format(arg, 1, &a->fmt);
-	case 'o': a->out = arg; return 0;
-	case 'b': a->by = arg; return 0;
-	case 'p': a->plot = arg; return 0;
+	struct args *a = base;
+	struct strlist l = { 0 };
+	int rc = strlist_add_csv(&l, arg) ? EX_OSERR : 0;
+	(void)d;
+	for (size_t i = 0; i < l.n && !rc; i++) {
+		int v = cmp_verdict_parse(l.v[i]);
+		if (!strcmp(l.v[i], "missing"))
+			a->fail_on |= FAIL_MISSING;
+		else if (v >= 0)
+			a->fail_on |= 1u << v;
+		else
+			rc = cli_bad("fail-on", l.v[i], "regression, progression, "
+				     "small_change, inconclusive, equivalent or missing");
 	}
-	if (!strcmp(name, "alpha")) {
-		if (num_double(arg, 1e-9, 0.5, &a->co.alpha))
-			return cli_bad("alpha", arg, "a probability above 0 and up to 0.5, e.g. 0.05");
-	} else if (!strcmp(name, "floor")) {
-		if (ana_pct(arg, 0, 50, &a->co.floor))
-			return cli_bad("floor", arg, "a percentage from 0 to 50, e.g. 0.25%");
-	} else if (!strcmp(name, "lower-is-better")) {
-		return strlist_add_csv(&a->lower, arg) ? EX_OSERR : 0;
-	} else if (!strcmp(name, "baseline")) {
-		a->baseline = arg;
-	} else if (!strcmp(name, "plot-metric")) {
-		a->plot_metric = arg;
-	} else if (!strcmp(name, "no-env")) {
-		a->no_env = 1;
-	} else if (!strcmp(name, "mix-methods")) {
-		a->co.mix_methods = true;
-	} else if (!strcmp(name, "fail-on")) {
-		struct strlist l = { 0 };
-		int rc = strlist_add_csv(&l, arg) ? EX_OSERR : 0;
-		for (size_t i = 0; i < l.n && !rc; i++) {
-			int v = cmp_verdict_parse(l.v[i]);
-			if (!strcmp(l.v[i], "missing"))
-				a->fail_on |= FAIL_MISSING;
-			else if (v >= 0)
-				a->fail_on |= 1u << v;
-			else
-				rc = cli_bad("fail-on", l.v[i], "regression, progression, "
-					     "small_change, inconclusive, equivalent or missing");
-		}
-		strlist_free(&l);
-		return rc;
-	}
-	return 0;
+	strlist_free(&l);
+	return rc;
 }
+
+#define A(m) OPT_AT(struct args, m)
+static struct opt_def opts[] = {
+	{ "metric", 'm', "M[,M...]", "metrics to compare (default: those of ndr_pps, pdr_pps, "
+	  "mrr_pps, fwd_pps, fwd_pps_a/_b if two-way, both have)", OPT_CSV, A(metrics) },
+	{ "margin", 'd', "PCT", "practical margin δ: smaller changes are not regressions",
+	  OPT_FN, A(co.margin), .lo = 1e-9, .hi = 50, .def = "2%", .fn = ana_opt_pct,
+	  .what = "a percentage above 0 and up to 50, e.g. 2%" },
+	{ "alpha", 0, "A", "false discovery rate for Benjamini-Hochberg", OPT_DOUBLE, A(co.alpha),
+	  .lo = 1e-9, .hi = 0.5, .def = "0.05",
+	  .what = "a probability above 0 and up to 0.5, e.g. 0.05" },
+	{ "floor", 0, "PCT", "variance floor of the log values (default: search width / 2, "
+	  "else 0.25%)", OPT_FN, A(co.floor), .hi = 50, .fn = ana_opt_pct,
+	  .what = "a percentage from 0 to 50, e.g. 0.25%" },
+	{ "lower-is-better", 0, "M[,M...]", "more metrics where lower is better (lat_*, *_ns, "
+	  "loss*, cpu* already are)", OPT_CSV, A(lower) },
+	{ "where", 'w', "AXIS=VALUE,...", "only cells with these values (repeatable)", OPT_FN,
+	  A(where), .fn = ana_opt_where },
+	{ "by", 'b', "AXIS", "compare the values of AXIS within one results file (an OS "
+	  "version, kern.hz, ...), cells matched by their other params", OPT_STR, A(by) },
+	{ "baseline", 0, "VALUE", "with --by: the value the others are compared against "
+	  "(default: the axis' first)", OPT_STR, A(baseline) },
+	{ "format", 'f', "FMT", "text (default), md, csv or html", OPT_FN, A(fmt), .max = 1,
+	  .fn = ana_opt_format },
+	{ "output", 'o', "FILE", "write the comparison JSON (ppslab/compare) to FILE, '-' for "
+	  "stdout", OPT_STR, A(out) },
+	{ "plot", 'p', "FILE", "bar chart with error bars: FILE.png, .svg or .txt (.gp, .dat "
+	  "kept)", OPT_STR, A(plot) },
+	{ "plot-metric", 0, "M", "metric of the bar chart (default: the first compared)",
+	  OPT_STR, A(plot_metric) },
+	{ "fail-on", 0, "WHAT,...", "exit 1 on regression, progression, small_change, "
+	  "inconclusive, equivalent or missing (a cell on one side)", OPT_FN, .fn = opt_fail_on },
+	{ "no-env", 0, NULL, "leave out the environments side by side", OPT_FLAG, A(no_env) },
+	{ "mix-methods", 0, NULL, "compare forwarding rates even when the files measured them "
+	  "two ways (interface counters vs test frames / sender's time)", OPT_FLAG,
+	  A(co.mix_methods) },
+	OPT_HELP_ROW,
+	{ NULL },
+};
 
 /* --by AXIS: whole's values of AXIS as files of their own (cmp_split), the baseline
  * first. rf has room for 16. A sysexits code. */
@@ -193,15 +174,14 @@ static void by_json(json_t *j, const struct args *a, const struct res_file *whol
 
 int cmd_compare(int argc, char **argv)
 {
-	struct args a = { .co = { .margin = 0.02, .alpha = 0.05, .floor = -1 },
-			  .fmt = GRID_TEXT };
+	struct args a = { .co = { .floor = -1 }, .fmt = GRID_TEXT };
 	struct res_file *rf[16] = { 0 }, *whole = NULL;
 	struct cmp *cs[16] = { 0 };
 	size_t nf = 0;
-	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &a };
-	int first, rc = cli_parse(&prog, argc, argv, NULL, &first);
+	struct opt_prog prog = { "ppslab", SYNOPSIS, opts };
+	int first, rc = opt_parse(&prog, argc, argv, &a, &first);
 	if (rc) {
-		rc = rc == CLI_DONE ? EX_OK : rc;
+		rc = rc == OPT_DONE ? EX_OK : rc;
 		goto out;
 	}
 	if (a.by) {

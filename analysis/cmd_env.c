@@ -20,48 +20,31 @@
 
 #define SYNOPSIS "ppslab env [--netns NS] [-i IF]... [--compact]"
 
-static const struct opt_def opts[] = {
-	{ "netns", 0, "NS", "look the interfaces and tunables up in this network namespace" },
-	{ "iface", 'i', "IF", "describe this interface (repeatable, or IF,IF...)" },
-	{ "compact", 0, NULL, "one line of JSON instead of indented" },
-	{ "help", 'h', NULL, "this help" },
-	{ NULL, 0, NULL, NULL },
-};
-
-#define HELP_REQUESTED 1000
-
 struct env_args {
 	const char *netns;
 	struct strlist ifaces;
 	bool compact;
 };
 
-static int env_handle(int key, const char *arg, int idx, void *ctx)
-{
-	struct env_args *a = ctx;
-	if (!strcmp(opts[idx].name, "compact"))   /* long only: -c is --cols elsewhere */
-		key = 'c';
-	switch (key) {
-	case 'i':
-		return strlist_add_csv(&a->ifaces, arg) ? EX_OSERR : 0;
-	case 'c':
-		a->compact = true;
-		return 0;
-	case 'h':
-		return HELP_REQUESTED;
-	}
-	if (!strcmp(opts[idx].name, "netns"))
-		a->netns = arg;
-	return 0;
-}
+#define A(m) OPT_AT(struct env_args, m)
+static struct opt_def opts[] = {
+	{ "netns", 0, "NS", "look the interfaces and tunables up in this network namespace",
+	  OPT_STR, A(netns) },
+	{ "iface", 'i', "IF", "describe this interface (repeatable, or IF,IF...)", OPT_CSV,
+	  A(ifaces) },
+	/* long only: -c is --cols elsewhere */
+	{ "compact", 0, NULL, "one line of JSON instead of indented", OPT_FLAG, A(compact) },
+	OPT_HELP_ROW,
+	{ NULL },
+};
 
 int cmd_env(int argc, char **argv)
 {
 	struct env_args a = { 0 };
 	json_t *box = NULL;
-	int first, rc = opt_parse(argc, argv, opts, env_handle, &a, &first);
-	if (rc == HELP_REQUESTED) {
-		opt_usage(stdout, SYNOPSIS, opts);
+	struct opt_prog prog = { "ppslab", SYNOPSIS, opts };
+	int first, rc = opt_parse(&prog, argc, argv, &a, &first);
+	if (rc == OPT_DONE) {
 		printf("\nPrints this box's environment as JSON: OS, kernel, CPU, memory, the\n"
 		       "interfaces (driver, speed, MTU, queues, MAC) and forwarding tunables.\n"
 		       "A value that cannot be read is null; an interface that does not exist\n"

@@ -13,19 +13,6 @@
 #include "num.h"
 #include "opt.h"
 
-static const struct opt_def opts[] = {
-	{ "name", 0, "NAME", "lab name: namespaces NAME-gen, NAME-rut, NAME-sink (default ppslab)" },
-	{ "no-shield", 0, NULL, "up: leave the kernel stacks of the namespaces on" },
-	{ "queues", 0, "N", "up: N transmit and receive queues per veth, 1..64 (default: keep, "
-	  "1 for a new lab); one per sender thread" },
-	{ "senders", 0, "N", "up: N sender namespaces NAME-gen, NAME-gen2, ..., 1..8, behind a "
-	  "bridge in front of rut0 (default: keep, 1 for a new lab)" },
-	{ "ns", 0, "ROLE", "shield: only this namespace (gen, rut or sink)" },
-	{ "json", 'j', NULL, "status: print JSON" },
-	{ "help", 'h', NULL, "this help" },
-	{ NULL, 0, NULL, NULL },
-};
-
 #define SYNOPSIS "ppslab lab up|down|status|shield on|off [--name NAME] [options]"
 
 struct args {
@@ -34,44 +21,25 @@ struct args {
 	int json, no_shield, queues, senders;
 };
 
-static int handle(int key, const char *arg, int idx, void *ctx)
-{
-	struct args *a = ctx;
-	const char *name = opts[idx].name;
-	/* one meaning per short option across ppslab (docs/analysis.md): -n is --dry-run,
-	 * -q --quiet, -s --set elsewhere, so name, queues and senders are long only */
-	if (!strcmp(name, "name"))
-		key = 'n';
-	else if (!strcmp(name, "queues"))
-		key = 'q';
-	else if (!strcmp(name, "senders"))
-		key = 's';
-	switch (key) {
-	case 'n': a->name = arg; break;
-	case 'j': a->json = 1; break;
-	case 'q': {
-		uint64_t v;
-		if (num_u64(arg, 1, LAB_QUEUES_MAX, &v))
-			return cli_bad("queues", arg, "a queue count 1..64");
-		a->queues = (int)v;
-		break;
-	}
-	case 's': {
-		uint64_t v;
-		if (num_u64(arg, 1, LAB_SENDERS_MAX, &v))
-			return cli_bad("senders", arg, "a number of sender namespaces 1..8");
-		a->senders = (int)v;
-		break;
-	}
-	case 'h': opt_usage(stdout, SYNOPSIS, opts); exit(0);
-	default:
-		if (!strcmp(name, "no-shield"))
-			a->no_shield = 1;
-		else if (!strcmp(name, "ns"))
-			a->role = arg;
-	}
-	return 0;
-}
+/* one meaning per short option across ppslab (docs/analysis.md): -n is --dry-run, -q
+ * --quiet, -s --set elsewhere, so name, queues and senders are long only */
+#define A(m) OPT_AT(struct args, m)
+static struct opt_def opts[] = {
+	{ "name", 0, "NAME", "lab name: namespaces NAME-gen, NAME-rut, NAME-sink", OPT_STR,
+	  A(name), .def = LAB_DEFAULT_NAME },
+	{ "no-shield", 0, NULL, "up: leave the kernel stacks of the namespaces on", OPT_FLAG,
+	  A(no_shield) },
+	{ "queues", 0, "N", "up: N transmit and receive queues per veth, {range} (default: keep, "
+	  "1 for a new lab); one per sender thread", OPT_UINT, A(queues), .min = 1,
+	  .max = LAB_QUEUES_MAX, .what = "a queue count {range}" },
+	{ "senders", 0, "N", "up: N sender namespaces NAME-gen, NAME-gen2, ..., {range}, behind a "
+	  "bridge in front of rut0 (default: keep, 1 for a new lab)", OPT_UINT, A(senders),
+	  .min = 1, .max = LAB_SENDERS_MAX, .what = "a number of sender namespaces {range}" },
+	{ "ns", 0, "ROLE", "shield: only this namespace (gen, rut or sink)", OPT_STR, A(role) },
+	{ "json", 'j', NULL, "status: print JSON", OPT_FLAG, A(json) },
+	OPT_HELP_ROW,
+	{ NULL },
+};
 
 static int status(const struct args *a)
 {
@@ -154,7 +122,7 @@ static int status(const struct args *a)
 
 int cmd_lab(int argc, char **argv)
 {
-	struct args a = { .name = LAB_DEFAULT_NAME };
+	struct args a = { 0 };
 	int first, rc;
 	if (argc < 2) {
 		opt_usage(stderr, SYNOPSIS, opts);
@@ -165,8 +133,9 @@ int cmd_lab(int argc, char **argv)
 		opt_usage(stdout, SYNOPSIS, opts);
 		return EX_OK;
 	}
-	if ((rc = opt_parse(argc - 1, argv + 1, opts, handle, &a, &first)))
-		return rc;
+	struct opt_prog prog = { "ppslab", SYNOPSIS, opts };
+	if ((rc = opt_parse(&prog, argc - 1, argv + 1, &a, &first)))
+		return rc == OPT_DONE ? EX_OK : rc;
 	char **rest = argv + 1 + first;
 	int nrest = argc - 1 - first;
 	if (lab_name_check(a.name)) {

@@ -8,7 +8,6 @@
 
 #include "anacli.h"
 #include "cli.h"
-#include "cliopts.h"
 #include "cmds.h"
 #include "log.h"
 #include "opt.h"
@@ -17,21 +16,6 @@
 #define SYNOPSIS "ppslab report RESULTS [-o DIR] [--compare BASE.json] [--by AXIS [--baseline VALUE]] " \
 		 "[--metric M] [--no-plots]"
 
-static const struct opt_def opts[] = {
-	{ "output", 'o', "DIR", "directory for report.md, report.html, plots (default report)" },
-	{ "compare", 0, "BASE", "add a comparison against this baseline results file" },
-	{ "metric", 'm', "M[,M...]", "metrics to tabulate, the first also plotted, and with "
-	  "--by compared (default: rates, loss, latency, CPU)" },
-	{ "by", 'b', "AXIS", "compare the values of AXIS within the file (an OS version, "
-	  "kern.hz, ...), cells matched by their other params, as compare --by" },
-	{ "baseline", 0, "VALUE", "with --by: the value the others are compared against "
-	  "(default: the axis' first)" },
-	{ "margin", 'd', "PCT", "comparison margin (default 2%)" },
-	{ "no-plots", 0, NULL, "tables only (no gnuplot)" },
-	{ "help", 'h', NULL, "this help" },
-	{ NULL, 0, NULL, NULL },
-};
-
 struct args {
 	const char *dir, *base, *by, *by_baseline;
 	struct strlist metrics;
@@ -39,40 +23,33 @@ struct args {
 	int no_plots;
 };
 
-static int handle(int key, const char *arg, int idx, void *ctx)
-{
-	struct args *a = ctx;
-	const char *name = opts[idx].name;
-	if (!strcmp(name, "compare")) {   /* long only: -c is --cols elsewhere */
-		a->base = arg;
-		return 0;
-	}
-	if (!strcmp(name, "baseline")) {
-		a->by_baseline = arg;
-		return 0;
-	}
-	switch (key) {
-	case 'o': a->dir = arg; return 0;
-	case 'b': a->by = arg; return 0;
-	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
-	case 'd':
-		if (ana_pct(arg, 1e-6, 50, &a->margin))
-			return cli_bad("margin", arg, "a percentage above 0 and up to 50, e.g. 2%");
-		return 0;
-	}
-	if (!strcmp(name, "no-plots"))
-		a->no_plots = 1;
-	return 0;
-}
+#define A(m) OPT_AT(struct args, m)
+static struct opt_def opts[] = {
+	{ "output", 'o', "DIR", "directory for report.md, report.html, plots", OPT_STR, A(dir),
+	  .def = "report" },
+	{ "compare", 0, "BASE", "add a comparison against this baseline results file", OPT_STR,
+	  A(base) },
+	{ "metric", 'm', "M[,M...]", "metrics to tabulate, the first also plotted, and with "
+	  "--by compared (default: rates, loss, latency, CPU)", OPT_CSV, A(metrics) },
+	{ "by", 'b', "AXIS", "compare the values of AXIS within the file (an OS version, "
+	  "kern.hz, ...), cells matched by their other params, as compare --by", OPT_STR, A(by) },
+	{ "baseline", 0, "VALUE", "with --by: the value the others are compared against "
+	  "(default: the axis' first)", OPT_STR, A(by_baseline) },
+	{ "margin", 'd', "PCT", "comparison margin", OPT_FN, A(margin), .lo = 1e-6, .hi = 50,
+	  .def = "2%", .fn = ana_opt_pct, .what = "a percentage above 0 and up to 50, e.g. 2%" },
+	{ "no-plots", 0, NULL, "tables only (no gnuplot)", OPT_FLAG, A(no_plots) },
+	OPT_HELP_ROW,
+	{ NULL },
+};
 
 int cmd_report(int argc, char **argv)
 {
-	struct args a = { .dir = "report", .margin = 0.02 };
+	struct args a = { 0 };
 	struct res_file *rf = NULL, *base = NULL;
-	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &a };
-	int first, rc = cli_parse(&prog, argc, argv, NULL, &first);
+	struct opt_prog prog = { "ppslab", SYNOPSIS, opts };
+	int first, rc = opt_parse(&prog, argc, argv, &a, &first);
 	if (rc) {
-		rc = rc == CLI_DONE ? EX_OK : rc;
+		rc = rc == OPT_DONE ? EX_OK : rc;
 		goto out;
 	}
 	if (a.by_baseline && !a.by) {

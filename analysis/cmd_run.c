@@ -14,99 +14,25 @@
 
 #define SYNOPSIS "ppslab run PROFILE [-o RESULTS] [--set KEY=VALUE]... [--resume [--retry-failed]] [--dry-run]"
 
-static const struct opt_def opts[] = {
-	{ "output", 'o', "FILE", "results file (default: the profile's output.results, "
-	  "else results.json)" },
-	{ "set", 's', "KEY=VALUE", "override a profile key or axis, e.g. pollhz=1000,2000 or "
-	  "trial.duration=1s (repeatable)" },
-	{ "resume", 0, NULL, "continue an interrupted results file without repeating "
-	  "finished cases" },
-	{ "force", 0, NULL, "overwrite an interrupted or read-only results file" },
-	{ "dry-run", 'n', NULL, "check the profile and print the plan (cells, trials, "
-	  "estimated time); run nothing" },
-	{ "plot", 'p', "FILE", "also write this plot at the end (.png, .svg or .txt; default: the "
-	  "profile's output.plot, named after -o when -o is given)" },
-	{ "no-table", 0, NULL, "do not print the table at the end" },
-	{ "kill-strays", 0, NULL, "stop ppslab tools left running in the lab (e.g. by a run "
-	  "killed with SIGKILL) instead of refusing to start" },
-	{ "quiet", 'q', NULL, "no progress, only errors" },
-	{ "verbose", 'v', NULL, "more diagnostics (repeat for more)" },
-	{ "retry-failed", 0, NULL, "with --resume: run the failed cases again too" },
-	{ "max-failed", 0, "N", "stop after N failed cases in a row, keeping the results "
-	  "(default 10; 0: never)" },
-	{ "help", 'h', NULL, "this help" },
-	{ NULL, 0, NULL, NULL },
-};
-
-#define HELP_REQUESTED 1000
-
 struct args {
 	struct run_opts ro;
 	size_t cap;
 };
 
-static int handle(int key, const char *arg, int idx, void *ctx)
+/* --set KEY=VALUE, kept in order. */
+static int opt_set(const struct opt_def *d, const char *arg, void *base)
 {
-	struct args *a = ctx;
-	/* -r is --rows and -f --format elsewhere in ppslab: resume and force are long only */
-	if (!strcmp(opts[idx].name, "resume"))
-		key = 'r';
-	else if (!strcmp(opts[idx].name, "force"))
-		key = 'f';
-	switch (key) {
-	case 'o':
-		a->ro.out = arg;
-		break;
-	case 's':
-		if (!strchr(arg, '='))
-			return cli_bad("set", arg, "KEY=VALUE");
-		if (a->ro.nsets == a->cap) {
-			a->cap = a->cap ? 2 * a->cap : 8;
-			char **v = realloc(a->ro.sets, a->cap * sizeof(*v));
-			if (!v)
-				return EX_OSERR;
-			a->ro.sets = v;
-		}
-		a->ro.sets[a->ro.nsets++] = proc_arg(arg);   /* a word of argv */
-		break;
-	case 'r':
-		a->ro.resume = true;
-		break;
-	case 'f':
-		a->ro.force = true;
-		break;
-	case 'n':
-		a->ro.dry_run = true;
-		break;
-	case 'p':
-		a->ro.plot = arg;
-		break;
-	case 'q':
-		a->ro.quiet = 1;
-		log_init("ppslab", 0);
-		break;
-	case 'v':
-		a->ro.verbose++;
-		log_init("ppslab", 1 + a->ro.verbose);
-		break;
-	case 'h':
-		return HELP_REQUESTED;
-	default:
-		if (!strcmp(opts[idx].name, "no-table"))
-			a->ro.no_table = true;
-		else if (!strcmp(opts[idx].name, "kill-strays"))
-			a->ro.kill_strays = true;
-		else if (!strcmp(opts[idx].name, "retry-failed"))
-			a->ro.retry_failed = true;
-		else if (!strcmp(opts[idx].name, "max-failed")) {
-			char *e;
-			unsigned long n = strtoul(arg, &e, 10);
-			if (!*arg || *e || arg[0] == '-' || n > 1000000)
-				return cli_bad("max-failed", arg, "a whole number 0..1000000");
-			a->ro.max_failed = (unsigned)n;
-		}
-		break;
+	struct args *a = base;
+	if (!strchr(arg, '='))
+		return opt_bad(d, arg);
+	if (a->ro.nsets == a->cap) {
+		a->cap = a->cap ? 2 * a->cap : 8;
+		char **v = realloc(a->ro.sets, a->cap * sizeof(*v));
+		if (!v)
+			return EX_OSERR;
+		a->ro.sets = v;
 	}
+	a->ro.sets[a->ro.nsets++] = proc_arg(arg);   /* a word of argv */
 	return 0;
 }
 
@@ -129,12 +55,54 @@ static void catch_signals(bool interrupt)
 		signal(SIGPIPE, SIG_IGN);
 }
 
+/* --quiet and --verbose set the log level at once. */
+static int opt_log(const struct opt_def *d, const char *arg, void *base)
+{
+	struct args *a = base;
+	(void)arg;
+	if (d->short_name == 'q')
+		a->ro.quiet = 1;
+	else
+		a->ro.verbose++;
+	log_init("ppslab", d->short_name == 'q' ? 0 : 1 + a->ro.verbose);
+	return 0;
+}
+
+/* -r is --rows and -f --format elsewhere in ppslab: resume and force are long only */
+#define A(m) OPT_AT(struct args, m)
+static struct opt_def opts[] = {
+	{ "output", 'o', "FILE", "results file (default: the profile's output.results, "
+	  "else results.json)", OPT_STR, A(ro.out) },
+	{ "set", 's', "KEY=VALUE", "override a profile key or axis, e.g. pollhz=1000,2000 or "
+	  "trial.duration=1s (repeatable)", OPT_FN, .fn = opt_set, .what = "KEY=VALUE" },
+	{ "resume", 0, NULL, "continue an interrupted results file without repeating "
+	  "finished cases", OPT_FLAG, A(ro.resume) },
+	{ "force", 0, NULL, "overwrite an interrupted or read-only results file", OPT_FLAG,
+	  A(ro.force) },
+	{ "dry-run", 'n', NULL, "check the profile and print the plan (cells, trials, "
+	  "estimated time); run nothing", OPT_FLAG, A(ro.dry_run) },
+	{ "plot", 'p', "FILE", "also write this plot at the end (.png, .svg or .txt; default: the "
+	  "profile's output.plot, named after -o when -o is given)", OPT_STR, A(ro.plot) },
+	{ "no-table", 0, NULL, "do not print the table at the end", OPT_FLAG, A(ro.no_table) },
+	{ "kill-strays", 0, NULL, "stop ppslab tools left running in the lab (e.g. by a run "
+	  "killed with SIGKILL) instead of refusing to start", OPT_FLAG, A(ro.kill_strays) },
+	{ "quiet", 'q', NULL, "no progress, only errors", OPT_FN, .fn = opt_log },
+	{ "verbose", 'v', NULL, "more diagnostics (repeat for more)", OPT_FN, .fn = opt_log },
+	{ "retry-failed", 0, NULL, "with --resume: run the failed cases again too", OPT_FLAG,
+	  A(ro.retry_failed) },
+	{ "max-failed", 0, "N", "stop after N failed cases in a row, keeping the results "
+	  "(default {default}; 0: never)", OPT_UINT, A(ro.max_failed), .max = 1000000,
+	  .def = "10" },
+	OPT_HELP_ROW,
+	{ NULL },
+};
+
 int cmd_run(int argc, char **argv)
 {
-	struct args a = { .ro.max_failed = 10 };
-	int first, rc = opt_parse(argc, argv, opts, handle, &a, &first);
-	if (rc == HELP_REQUESTED) {
-		opt_usage(stdout, SYNOPSIS, opts);
+	struct args a = { 0 };
+	struct opt_prog prog = { "ppslab", SYNOPSIS, opts };
+	int first, rc = opt_parse(&prog, argc, argv, &a, &first);
+	if (rc == OPT_DONE) {
 		free(a.ro.sets);
 		return EX_OK;
 	}

@@ -9,7 +9,6 @@
 
 #include "anacli.h"
 #include "cli.h"
-#include "cliopts.h"
 #include "cmds.h"
 #include "log.h"
 #include "num.h"
@@ -19,59 +18,51 @@
 #define SYNOPSIS "ppslab table RESULTS [--rows AXIS] [--cols AXIS|SPEC,...] [--metric M] " \
 		 "[--where AXIS=VALUE,...] [--format text|md|csv|html] [--show minmax|stdev|n|flags]"
 
-static const struct opt_def opts[] = {
-	{ "rows", 'r', "AXIS", "axis whose values are the rows (default: the first that varies)" },
-	{ "row-label", 0, "TEXT", "header of the row column (default: the axis name)" },
-	{ "cols", 'c', "AXIS|SPEC,...", "column axis, or column specs "
-	  "LABEL=[AXIS=VALUE[&...]][:METRIC]" },
-	{ "col", 0, "SPEC", "one column spec (repeatable), e.g. 'blast A=dir=bi:fwd_pps_a'" },
-	{ "metric", 'm', "M[,M...]", "metric(s) measured per case (default fwd_pps); "
-	  "several: a column each" },
-	{ "where", 'w', "AXIS=VALUE,...", "only cases with these values (repeatable)" },
-	{ "format", 'f', "FMT", "text (default), md, csv or html" },
-	{ "show", 0, "WHAT,...", "besides the median: minmax, stdev, n, flags (CSV column)" },
-	{ "decimals", 0, "N", "digits after the point (default: automatic per column)" },
-	{ "title", 't', "TEXT", "caption ('' for none; default: metric, repetitions, fixed "
-	  "axes)" },
-	{ "help", 'h', NULL, "this help" },
-	{ NULL, 0, NULL, NULL },
-};
-
 struct args {
 	struct pv_words w;
 };
 
-static int handle(int key, const char *arg, int idx, void *ctx)
+/* A table word (pivot_words.h) by its option's name. */
+static int words(const struct opt_def *d, const char *arg, void *base)
 {
-	struct args *a = ctx;
-	const char *name = opts[idx].name;
-	uint64_t u;
+	struct args *a = base;
 	char err[4096];
-	int r;
-	switch (key) {
-	case 'f': return ana_opt_format(arg, 1, &a->w.fmt);
-	}
-	if (!strcmp(name, "decimals")) {
-		if (num_u64(arg, 0, 9, &u))
-			return cli_bad("decimals", arg, "a whole number 0..9");
-		a->w.decimals = (int)u;
-		return 0;
-	}
-	if (!(r = pv_words_set(&a->w, name, arg, err, sizeof(err))))
+	int r = pv_words_set(&a->w, d->name, arg, err, sizeof(err));
+	if (!r)
 		return 0;
 	log_err("%s", err);
 	return r == -EINVAL ? EX_USAGE : EX_OSERR;
 }
 
+#define A(m) OPT_AT(struct args, m)
+#define WORDS OPT_FN, .fn = words
+static struct opt_def opts[] = {
+	{ "rows", 'r', "AXIS", "axis whose values are the rows (default: the first that varies)", WORDS },
+	{ "row-label", 0, "TEXT", "header of the row column (default: the axis name)", WORDS },
+	{ "cols", 'c', "AXIS|SPEC,...", "column axis, or column specs "
+	  "LABEL=[AXIS=VALUE[&...]][:METRIC]", WORDS },
+	{ "col", 0, "SPEC", "one column spec (repeatable), e.g. 'blast A=dir=bi:fwd_pps_a'", WORDS },
+	{ "metric", 'm', "M[,M...]", "metric(s) measured per case (default fwd_pps); "
+	  "several: a column each", WORDS },
+	{ "where", 'w', "AXIS=VALUE,...", "only cases with these values (repeatable)", WORDS },
+	{ "format", 'f', "FMT", "text (default), md, csv or html", OPT_FN, A(w.fmt), .max = 1, .fn = ana_opt_format },
+	{ "show", 0, "WHAT,...", "besides the median: minmax, stdev, n, flags (CSV column)", WORDS },
+	{ "decimals", 0, "N", "digits after the point (default: automatic per column)", OPT_UINT, A(w.decimals), .max = 9, .what = "a whole number {range}" },
+	{ "title", 't', "TEXT", "caption ('' for none; default: metric, repetitions, fixed "
+	  "axes)", WORDS },
+	OPT_HELP_ROW,
+	{ NULL },
+};
+
 int cmd_table(int argc, char **argv)
 {
 	struct args a = { .w = PV_WORDS_INIT };
 	struct res_file *rf = NULL;
-	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &a };
+	struct opt_prog prog = { "ppslab", SYNOPSIS, opts };
 	char err[4096];
-	int r, first, rc = cli_parse(&prog, argc, argv, NULL, &first);
+	int r, first, rc = opt_parse(&prog, argc, argv, &a, &first);
 	if (rc) {
-		rc = rc == CLI_DONE ? EX_OK : rc;
+		rc = rc == OPT_DONE ? EX_OK : rc;
 		goto out;
 	}
 	if ((rc = ana_one_file("table", SYNOPSIS, argc - first)))

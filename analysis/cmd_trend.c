@@ -9,7 +9,6 @@
 
 #include "anacli.h"
 #include "cli.h"
-#include "cliopts.h"
 #include "cmds.h"
 #include "jout.h"
 #include "log.h"
@@ -21,34 +20,6 @@
 		 "[--order label|given] [--metric M] [--margin 2%] [--where AXIS=VALUE,...] " \
 		 "[--format text|md|csv|html] [-o TREND.json] [--plot FILE.png] " \
 		 "[--fail-on regression]"
-
-static const struct opt_def opts[] = {
-	{ "label", 'l', "KEY", "order and label the runs by this key of the results files: "
-	  "created (default: the creation time), file, run_id or a dotted path such as "
-	  "environment.dut.os.version or profile.description" },
-	{ "label-from", 0, "AXIS", "label by an axis of the cells instead (e.g. os): each of "
-	  "its values is a run, cells match by their other params" },
-	{ "order", 0, "HOW", "label (default: sort by the label, numbers and versions "
-	  "naturally) or given (the order of the files)" },
-	{ "metric", 'm', "M[,M...]", "metrics to follow (default: those of ndr_pps, pdr_pps, "
-	  "mrr_pps, fwd_pps, fwd_pps_a/_b if two-way, some run has)" },
-	{ "margin", 'd', "PCT", "practical margin δ: smaller changes are not changes "
-	  "(default 2%)" },
-	{ "floor", 0, "PCT", "variance floor of the log values (default: search width / 2, "
-	  "else 0.25%)" },
-	{ "lower-is-better", 0, "M[,M...]", "more metrics where lower is better (lat_*, *_ns, "
-	  "loss*, cpu* already are)" },
-	{ "where", 'w', "AXIS=VALUE,...", "only cells with these values (repeatable)" },
-	{ "format", 'f', "FMT", "text (default), md, csv or html (one page)" },
-	{ "output", 'o', "FILE", "write the trend JSON (ppslab/trend) to FILE, '-' for stdout" },
-	{ "plot", 'p', "FILE", "a plot per cell: FILE.png, .svg or .txt (.gp, .dat kept); with "
-	  "several cells FILE-CELL.png" },
-	{ "plot-metric", 0, "M", "metric of the plots (default: the first followed)" },
-	{ "fail-on", 0, "WHAT,...", "exit 1 when a cell's newest group regressed (regression) "
-	  "or progressed (progression), or the newest run lacks a cell (missing)" },
-	{ "help", 'h', NULL, "this help" },
-	{ NULL, 0, NULL, NULL },
-};
 
 #define FAIL_REG 1u
 #define FAIL_PROG 2u
@@ -63,73 +34,94 @@ struct args {
 	const char *out, *plot, *plot_metric;
 };
 
-static int handle(int key, const char *arg, int idx, void *ctx)
+/* --label KEY and --label-from AXIS: one of them. */
+static int opt_label(const struct opt_def *d, const char *arg, void *base)
 {
-	struct args *a = ctx;
-	const char *name = opts[idx].name;
-	switch (key) {
-	case 'l':
-		if (a->label_set++)
-			return cli_bad("label", arg, "one --label or --label-from");
-		if (!*arg)
-			return cli_bad("label", arg, "a key such as created, file, run_id or "
-				       "environment.dut.os.version");
-		a->to.label_kind = strcmp(arg, "created") ? TL_KEY : TL_CREATED;
-		a->to.label = strcmp(arg, "created") ? arg : NULL;
-		return 0;
-	case 'm': return strlist_add_csv(&a->metrics, arg) ? EX_OSERR : 0;
-	case 'd': return ana_opt_margin(arg, &a->to.margin);
-	case 'w': return ana_opt_where(&a->where, arg);
-	case 'f': return ana_opt_format(arg, 1, &a->fmt);
-	case 'o': a->out = arg; return 0;
-	case 'p': {
-		/* refused before anything is printed, not after the table */
-		const char *dot = strrchr(arg, '.'), *slash = strrchr(arg, '/');
-		if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : arg) ||
-		    (strcmp(dot, ".png") && strcmp(dot, ".svg") && strcmp(dot, ".txt")))
-			return cli_bad("plot", arg, "FILE.png, FILE.svg or FILE.txt");
-		a->plot = arg;
-		return 0;
-	}
-	}
-	if (!strcmp(name, "label-from")) {
-		if (a->label_set++)
-			return cli_bad("label-from", arg, "one --label or --label-from");
-		if (!*arg)
-			return cli_bad("label-from", arg, "an axis name such as os");
-		a->to.label_kind = TL_AXIS;
-		a->to.label = arg;
-	} else if (!strcmp(name, "order")) {
-		if (strcmp(arg, "label") && strcmp(arg, "given"))
-			return cli_bad("order", arg, "label or given");
-		a->to.order_given = !strcmp(arg, "given");
-	} else if (!strcmp(name, "floor")) {
-		if (ana_pct(arg, 0, 50, &a->to.floor))
-			return cli_bad("floor", arg, "a percentage from 0 to 50, e.g. 0.25%");
-	} else if (!strcmp(name, "lower-is-better")) {
-		return strlist_add_csv(&a->lower, arg) ? EX_OSERR : 0;
-	} else if (!strcmp(name, "plot-metric")) {
-		a->plot_metric = arg;
-	} else if (!strcmp(name, "fail-on")) {
-		struct strlist l = { 0 };
-		int rc = strlist_add_csv(&l, arg) ? EX_OSERR : 0;
-		if (!l.n && !rc)
-			rc = cli_bad("fail-on", arg, "regression, progression or missing");
-		for (size_t i = 0; i < l.n && !rc; i++) {
-			if (!strcmp(l.v[i], "regression"))
-				a->fail_on |= FAIL_REG;
-			else if (!strcmp(l.v[i], "progression"))
-				a->fail_on |= FAIL_PROG;
-			else if (!strcmp(l.v[i], "missing"))
-				a->fail_on |= FAIL_MISSING;
-			else
-				rc = cli_bad("fail-on", l.v[i], "regression, progression or missing");
-		}
-		strlist_free(&l);
-		return rc;
-	}
+	struct args *a = base;
+	int from = !d->short_name;   /* --label-from is long only */
+	if (a->label_set++)
+		return cli_bad(d->name, arg, "one --label or --label-from");
+	if (!*arg)
+		return opt_bad(d, arg);
+	a->to.label_kind = from ? TL_AXIS : strcmp(arg, "created") ? TL_KEY : TL_CREATED;
+	a->to.label = from || strcmp(arg, "created") ? arg : NULL;
 	return 0;
 }
+
+/* --plot FILE: refused before anything is printed, not after the table. */
+static int opt_plot(const struct opt_def *d, const char *arg, void *base)
+{
+	const char *dot = strrchr(arg, '.'), *slash = strrchr(arg, '/');
+	if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : arg) ||
+	    (strcmp(dot, ".png") && strcmp(dot, ".svg") && strcmp(dot, ".txt")))
+		return opt_bad(d, arg);
+	((struct args *)base)->plot = arg;
+	return 0;
+}
+
+/* --fail-on WHAT,...: bits of fail_on. */
+static int opt_fail_on(const struct opt_def *d, const char *arg, void *base)
+{
+	struct args *a = base;
+	(void)d;
+	struct strlist l = { 0 };
+	int rc = strlist_add_csv(&l, arg) ? EX_OSERR : 0;
+	if (!l.n && !rc)
+		rc = cli_bad("fail-on", arg, "regression, progression or missing");
+	for (size_t i = 0; i < l.n && !rc; i++) {
+		if (!strcmp(l.v[i], "regression"))
+			a->fail_on |= FAIL_REG;
+		else if (!strcmp(l.v[i], "progression"))
+			a->fail_on |= FAIL_PROG;
+		else if (!strcmp(l.v[i], "missing"))
+			a->fail_on |= FAIL_MISSING;
+		else
+			rc = cli_bad("fail-on", l.v[i], "regression, progression or missing");
+	}
+	strlist_free(&l);
+	return rc;
+}
+
+static const char *const orders[] = { "label", "given", NULL };
+#define A(m) OPT_AT(struct args, m)
+static struct opt_def opts[] = {
+	{ "label", 'l', "KEY", "order and label the runs by this key of the results files: "
+	  "created (default: the creation time), file, run_id or a dotted path such as "
+	  "environment.dut.os.version or profile.description", OPT_FN, .fn = opt_label,
+	  .what = "a key such as created, file, run_id or environment.dut.os.version" },
+	{ "label-from", 0, "AXIS", "label by an axis of the cells instead (e.g. os): each of "
+	  "its values is a run, cells match by their other params", OPT_FN, .fn = opt_label,
+	  .what = "an axis name such as os" },
+	{ "order", 0, "HOW", "label (default: sort by the label, numbers and versions "
+	  "naturally) or given (the order of the files)", OPT_ENUM, A(to.order_given),
+	  .names = orders },
+	{ "metric", 'm', "M[,M...]", "metrics to follow (default: those of ndr_pps, pdr_pps, "
+	  "mrr_pps, fwd_pps, fwd_pps_a/_b if two-way, some run has)", OPT_CSV, A(metrics) },
+	{ "margin", 'd', "PCT", "practical margin δ: smaller changes are not changes",
+	  OPT_FN, A(to.margin), .lo = 1e-9, .hi = 50, .def = "2%", .fn = ana_opt_pct,
+	  .what = "a percentage above 0 and up to 50, e.g. 2%" },
+	{ "floor", 0, "PCT", "variance floor of the log values (default: search width / 2, "
+	  "else 0.25%)", OPT_FN, A(to.floor), .hi = 50, .fn = ana_opt_pct,
+	  .what = "a percentage from 0 to 50, e.g. 0.25%" },
+	{ "lower-is-better", 0, "M[,M...]", "more metrics where lower is better (lat_*, *_ns, "
+	  "loss*, cpu* already are)", OPT_CSV, A(lower) },
+	{ "where", 'w', "AXIS=VALUE,...", "only cells with these values (repeatable)", OPT_FN,
+	  A(where), .fn = ana_opt_where },
+	{ "format", 'f', "FMT", "text (default), md, csv or html (one page)", OPT_FN, A(fmt),
+	  .max = 1, .fn = ana_opt_format },
+	{ "output", 'o', "FILE", "write the trend JSON (ppslab/trend) to FILE, '-' for stdout",
+	  OPT_STR, A(out) },
+	{ "plot", 'p', "FILE", "a plot per cell: FILE.png, .svg or .txt (.gp, .dat kept); with "
+	  "several cells FILE-CELL.png", OPT_FN, .fn = opt_plot,
+	  .what = "FILE.png, FILE.svg or FILE.txt" },
+	{ "plot-metric", 0, "M", "metric of the plots (default: the first followed)", OPT_STR,
+	  A(plot_metric) },
+	{ "fail-on", 0, "WHAT,...", "exit 1 when a cell's newest group regressed (regression) "
+	  "or progressed (progression), or the newest run lacks a cell (missing)", OPT_FN,
+	  .fn = opt_fail_on },
+	OPT_HELP_ROW,
+	{ NULL },
+};
 
 static int by_name(const void *a, const void *b)
 {
@@ -275,15 +267,15 @@ static int pred_prog(const struct trend *t, const struct trend_series *s)
 
 int cmd_trend(int argc, char **argv)
 {
-	struct args a = { .to = { .margin = 0.02, .floor = -1, .label_kind = TL_CREATED },
+	struct args a = { .to = { .floor = -1, .label_kind = TL_CREATED },
 			  .fmt = GRID_TEXT };
 	struct strlist paths = { 0 }, written = { 0 };
 	struct res_file **rf = NULL;
 	struct trend *t = NULL;
-	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &a };
-	int first, rc = cli_parse(&prog, argc, argv, NULL, &first);
+	struct opt_prog prog = { "ppslab", SYNOPSIS, opts };
+	int first, rc = opt_parse(&prog, argc, argv, &a, &first);
 	if (rc) {
-		rc = rc == CLI_DONE ? EX_OK : rc;
+		rc = rc == OPT_DONE ? EX_OK : rc;
 		goto out;
 	}
 	if (argc - first < 1) {

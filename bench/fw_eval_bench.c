@@ -35,67 +35,46 @@
 #include "num.h"
 #include "opt.h"
 
-static const struct opt_def opts[] = {
-	{ "rules", 'r', "N", "non-matching rules per case (default 1000)" },
-	{ "evals", 'e', "N", "evaluations per repetition (default 2M)" },
-	{ "reps", 'n', "N", "repetitions; the best is reported (default 5)" },
-	{ "json", 'j', NULL, "one JSON object per case" },
-	{ "counters", 'c', NULL, "the counter cost with several threads (shared vs percpu)" },
-	{ "threads", 't', "N", "--counters: evaluating threads 1..16 (default 2)" },
-	{ "cpus", 'p', "LIST", "--counters: pin thread i to the i-th CPU listed (default 0,1,...)" },
-	{ "help", 'h', NULL, "this help" },
-	{ NULL, 0, NULL, NULL },
-};
-
 struct args {
 	uint64_t rules, evals, reps, threads;
 	int json, counters;
 	int cpus[16], ncpus;
 };
 
-static int handle(int key, const char *arg, int idx, void *ctx)
+/* --cpus LIST: up to 16 CPU numbers. */
+static int opt_cpus(const struct opt_def *d, const char *arg, void *base)
 {
-	struct args *a = ctx;
-	(void)idx;
-	switch (key) {
-	case 'r':
-		if (num_count(arg, 0, 60000, &a->rules))
-			return fprintf(stderr, "--rules %s: expected 0..60000\n", arg), 64;
-		break;
-	case 'e':
-		if (num_count(arg, 1000, 10000000000ull, &a->evals))
-			return fprintf(stderr, "--evals %s: expected 1k..10G\n", arg), 64;
-		break;
-	case 'n':
-		if (num_count(arg, 1, 1000, &a->reps))
-			return fprintf(stderr, "--reps %s: expected 1..1000\n", arg), 64;
-		break;
-	case 'j': a->json = 1; break;
-	case 'c': a->counters = 1; break;
-	case 't':
-		if (num_count(arg, 1, 16, &a->threads))
-			return fprintf(stderr, "--threads %s: expected 1..16\n", arg), 64;
-		break;
-	case 'p': {
-		char buf[128], *save = NULL;
-		snprintf(buf, sizeof(buf), "%s", arg);
-		a->ncpus = 0;
-		for (char *t = strtok_r(buf, ",", &save); t && a->ncpus < 16; t = strtok_r(NULL, ",", &save)) {
-			uint64_t c;
-			if (num_count(t, 0, 1023, &c))
-				return fprintf(stderr, "--cpus %s: expected CPU numbers such as 0,1\n", arg), 64;
-			a->cpus[a->ncpus++] = (int)c;
-		}
-		break;
-	}
-	case 'h':
-		opt_usage(stdout, "fw_eval_bench [--rules N] [--evals N] [--reps N] [--json]\n"
-			  "       fw_eval_bench --counters [--threads N] [--cpus LIST] [--evals N] "
-			  "[--reps N] [--json]", opts);
-		exit(0);
+	struct args *a = base;
+	char buf[128], *save = NULL;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	a->ncpus = 0;
+	for (char *t = strtok_r(buf, ",", &save); t && a->ncpus < 16; t = strtok_r(NULL, ",", &save)) {
+		uint64_t c;
+		if (num_count(t, 0, 1023, &c))
+			return opt_bad(d, arg);
+		a->cpus[a->ncpus++] = (int)c;
 	}
 	return 0;
 }
+
+#define A(m) OPT_AT(struct args, m)
+static struct opt_def opts[] = {
+	{ "rules", 'r', "N", "non-matching rules per case", OPT_COUNT, A(rules), .max = 60000,
+	  .def = "1000" },
+	{ "evals", 'e', "N", "evaluations per repetition", OPT_COUNT, A(evals), .min = 1000,
+	  .max = 10000000000ull, .def = "2M" },
+	{ "reps", 'n', "N", "repetitions; the best is reported", OPT_COUNT, A(reps), .min = 1,
+	  .max = 1000, .def = "5" },
+	{ "json", 'j', NULL, "one JSON object per case", OPT_FLAG, A(json) },
+	{ "counters", 'c', NULL, "the counter cost with several threads (shared vs percpu)",
+	  OPT_FLAG, A(counters) },
+	{ "threads", 't', "N", "--counters: evaluating threads {range}", OPT_COUNT, A(threads),
+	  .min = 1, .max = 16, .def = "2" },
+	{ "cpus", 'p', "LIST", "--counters: pin thread i to the i-th CPU listed (default 0,1,...)",
+	  OPT_FN, .fn = opt_cpus, .what = "CPU numbers such as 0,1" },
+	OPT_HELP_ROW,
+	{ NULL },
+};
 
 /* Rule i of a case; none matches the benchmark packet. */
 typedef void (*rule_fn)(char *buf, size_t len, unsigned i);
@@ -342,10 +321,13 @@ static int counters_main(const struct args *a)
 
 int main(int argc, char **argv)
 {
-	struct args a = { .rules = 1000, .evals = 2000000, .reps = 5, .threads = 2 };
-	int first, rc;
-	if ((rc = opt_parse(argc, argv, opts, handle, &a, &first)))
-		return rc;
+	struct args a = { 0 };
+	struct opt_prog prog = { "fw_eval_bench", "fw_eval_bench [--rules N] [--evals N] "
+		"[--reps N] [--json]\n       fw_eval_bench --counters [--threads N] [--cpus LIST] "
+		"[--evals N] [--reps N] [--json]", opts };
+	int rc;
+	if ((rc = opt_parse(&prog, argc, argv, &a, NULL)))
+		return rc == OPT_DONE ? 0 : rc;
 	if (a.counters)
 		return counters_main(&a);
 	static const struct bcase cases[] = {

@@ -15,88 +15,125 @@
 #include "calib.h"
 #include "priv.h"
 #include "cli.h"
-#include "cliopts.h"
 #include "clock.h"
 #include "gen.h"
 #include "ifinfo.h"
 #include "log.h"
 #include "num.h"
-#include "opt.h"
 #include "port.h"
 #include "rate.h"
 #include "ready.h"
 #include "replay.h"
 #include "gen_report.h"
 
-static struct opt_def opts[] = {
-	{ "iface", 'i', "PORTSPEC", "send on this port: afpacket:IF, pcap:IF, libnet:IF, xdp:IF, udp:ADDR:PORT (or IF)" },
-	{ "dst", 'd', "ADDR", "destination IPv4 address or range A-B or A/LEN (default 198.19.0.2, the lab's sink)" },
-	{ "src", 0, "ADDR", "source IPv4 address or range (default: the interface's own)" },
-	{ "dst-mac", 0, "MAC", "destination MAC (default: from the neighbour table via the route)" },
-	{ "src-mac", 0, "MAC", "source MAC (default: the interface's own)" },
-	{ "dport", 0, "PORT", "UDP destination port or range P-Q (default 9)" },
-	{ "sport", 0, "PORT", "UDP source port or range P-Q (default 9)" },
-	{ "flows", 'f', "N", "N flows: source ports sport .. sport+N-1 (a shortcut for --sport)" },
-	{ "flow-order", 0, "ORDER", "walk the flows in order (seq, default) or at random (random)" },
-	{ "rate", 'r', "RATE", "300k or 1.5Mpps, 100Mbit (bit/s), 50% (of --link) or max (default 10k)" },
-	{ "link", 0, "SPEED", "link speed for --rate P%, e.g. 1G, 10G, 100M" },
-	{ "bit-layer", 0, "LAYER", "bit rates count L2 (frame with FCS, default) or L1 (+20 B preamble, SFD, gap)" },
-	{ "steps", 0, "LIST", "rate profile RATE@DUR,...: e.g. 10k@5s,20k@5s,0@1s (0 pauses)" },
-	{ "ramp", 0, "FROM:TO", "rate profile: linear ramp from FROM to TO over --duration" },
-	{ "poisson", 0, NULL, "Poisson arrivals (exponential gaps) at the rate or profile" },
-	{ "burst", 'b', "N", "frames sent back to back per deadline, per thread (default 1)" },
-	{ "size", 's', "SIZES", "frame size with FCS 64..9018 (default 64, as RFC 2544 counts), a list 64,1518, weights 64:7,594:4,1518:1, or imix" },
-	{ "pattern", 0, "PAT", "payload after the signature: zero (default), 0xNN, inc, random, hex:BYTES" },
-	{ "inject", 0, "KINDS", "faulty frames, kinds in turn: ip-csum, udp-csum, len, magic (comma list)" },
-	{ "inject-rate", 0, "FRAC", "fraction of frames that are faulty, e.g. 0.01, 1% or 1/100 (default 1%)" },
-	{ "count", 'n', "N", "send N frames (all threads together), then stop" },
-	{ "duration", 't', "DUR", "send for DUR (default 10s when no --count or --steps)" },
-	{ "warmup", 'w', "DUR", "first send for DUR frames flagged warm-up (not counted here or by the sink)" },
-	{ "stream", 'S', "ID", "stream id 0..255 carried in every frame (default 0)" },
-	{ "ttl", 0, "N", "IP TTL (default 64)" },
-	{ "clock", 0, "CLOCK", "timestamp clock: realtime (default) or monotonic" },
-	{ "threads", 'T', "N", "sender threads, each with its own port and ring; the rate is split exactly (default 1)" },
-	{ "cpus", 0, "LIST", "pin thread i to CPU LIST[i mod n] of the n listed, e.g. 0,1" },
-	{ "replay", 0, "FILE", "send the frames of a pcap capture in order (repeating) at the set rate; once without --count, --duration or --steps" },
-	{ "seed", 0, "N", "seed of random flows and Poisson gaps (default 1)" },
-	{ "late", 0, "DUR", "a frame sent this long after its deadline counts as late (default 100us)" },
-	{ "late-policy", 0, "POLICY", "frames more than --late behind: catchup (send them back to back, default), skip (leave them out, keep the gaps) or shift (keep the gaps, move the schedule later)" },
-	{ "calibrate", 0, NULL, "measure this sender's ceiling on the port (--duration, default 2s) and its pacing error at 10/50/90% of it" },
-	CLI_OPT_INTERVAL,
-	CLI_OPT_JSON,
-	CLI_OPT_READY_FD("just before the first frame, also write a byte to file descriptor N and close it"),
-	{ "start-at", 0, "TIME", "send the first frame at TIME, seconds since the epoch on CLOCK_REALTIME (1700000000.25), at most 1h ahead; at once if it has passed" },
-	{ "allow-any-dst", 0, NULL, "allow destinations outside 198.18.0.0/15 and 127/8 (RFC 6815)" },
-	CLI_OPT_USER(CLI_USER_HELP),
-	CLI_OPT_QUIET,
-	CLI_OPT_VERBOSE,
-	CLI_OPT_VERSION,
-	CLI_OPT_HELP,
-	{ NULL, 0, NULL, NULL },
-};
-
-#define SYNOPSIS "ppslab-gen -i PORTSPEC [--dst ADDR] [--rate RATE | --steps LIST | --ramp FROM:TO] " \
-	"[--size SIZES] [--count N | --duration DUR] [options]\n       ppslab-gen -i PORTSPEC --calibrate [--size BYTES] [--threads N] [options]"
-
 struct args {
 	struct gen_cfg cfg;
-	const char *dst, *src, *dst_mac, *src_mac, *sport, *dport, *flow_order;
+	const char *dst, *src, *dst_mac, *src_mac, *sport, *dport;
 	const char *rate, *link, *steps, *ramp, *size, *pattern, *inject, *inject_rate;
 	const char *cpus, *replay;
 	uint64_t flows;
-	int l1, calibrate, allow_any, rate_given;
-	int dst_given, stream_given, ttl_given, clock_given;   /* not the defaults */
+	int l1, calibrate, allow_any;
 	struct cli_common com;
 	uint64_t start_at_ns;  /* --start-at (CLOCK_REALTIME ns), or 0 */
 	char udp_dst[64];
 	char udp_spec[160];    /* the udp: spec with ttl= from --ttl */
 };
 
+static opt_fn parse_start_at;
+static const char *const flow_orders[] = { "seq", "random", NULL };
+static const char *const bit_layers[] = { "L2", "L1", NULL };
+static const char *const clocks[] = { "monotonic", "realtime", NULL };
+static const char *const late_policies[] = { "catchup", "skip", "shift", NULL };
+
+#define A(m) OPT_AT(struct args, m)
+static struct opt_def opts[] = {
+	{ "iface", 'i', "PORTSPEC", "send on this port: afpacket:IF, pcap:IF, libnet:IF, xdp:IF, udp:ADDR:PORT (or IF)",
+	  OPT_STR, A(cfg.port_spec) },
+	{ "dst", 'd', "ADDR", "destination IPv4 address or range A-B or A/LEN (default {default}, the lab's sink)",
+	  OPT_STR, A(dst), .def = "198.19.0.2" },
+	{ "src", 0, "ADDR", "source IPv4 address or range (default: the interface's own)", OPT_STR, A(src) },
+	{ "dst-mac", 0, "MAC", "destination MAC (default: from the neighbour table via the route)",
+	  OPT_STR, A(dst_mac) },
+	{ "src-mac", 0, "MAC", "source MAC (default: the interface's own)", OPT_STR, A(src_mac) },
+	{ "dport", 0, "PORT", "UDP destination port or range P-Q (default 9)", OPT_STR, A(dport) },
+	{ "sport", 0, "PORT", "UDP source port or range P-Q (default 9)", OPT_STR, A(sport) },
+	{ "flows", 'f', "N", "N flows: source ports sport .. sport+N-1 (a shortcut for --sport)",
+	  OPT_COUNT, A(flows), .min = 1, .max = 65535, .what = "a number of flows {range}" },
+	{ "flow-order", 0, "ORDER", "walk the flows in order ({default}, default) or at random (random)",
+	  OPT_ENUM, A(cfg.flows.random), .names = flow_orders, .def = "seq" },
+	{ "rate", 'r', "RATE", "300k or 1.5Mpps, 100Mbit (bit/s), 50% (of --link) or max",
+	  OPT_STR, A(rate), .def = "10k" },
+	{ "link", 0, "SPEED", "link speed for --rate P%, e.g. 1G, 10G, 100M", OPT_STR, A(link) },
+	{ "bit-layer", 0, "LAYER", "bit rates count {default} (frame with FCS, default) or L1 (+20 B preamble, SFD, gap)",
+	  OPT_ENUM, A(l1), .names = bit_layers, .def = "L2", .what = "L1 or L2" },
+	{ "steps", 0, "LIST", "rate profile RATE@DUR,...: e.g. 10k@5s,20k@5s,0@1s (0 pauses)",
+	  OPT_LIST, A(steps) },
+	{ "ramp", 0, "FROM:TO", "rate profile: linear ramp from FROM to TO over --duration", OPT_STR, A(ramp) },
+	{ "poisson", 0, NULL, "Poisson arrivals (exponential gaps) at the rate or profile", OPT_FLAG, A(cfg.poisson) },
+	{ "burst", 'b', "N", "frames sent back to back per deadline, per thread", OPT_UINT, A(cfg.burst),
+	  .min = 1, .max = GEN_BATCH, .def = "1", .what = "a burst of {range} frames" },
+	{ "size", 's', "SIZES", "frame size with FCS 64..9018 (default 64, as RFC 2544 counts), a list 64,1518, weights 64:7,594:4,1518:1, or imix",
+	  OPT_LIST, A(size) },
+	{ "pattern", 0, "PAT", "payload after the signature: zero (default), 0xNN, inc, random, hex:BYTES",
+	  OPT_STR, A(pattern) },
+	{ "inject", 0, "KINDS", "faulty frames, kinds in turn: ip-csum, udp-csum, len, magic (comma list)",
+	  OPT_LIST, A(inject) },
+	{ "inject-rate", 0, "FRAC", "fraction of frames that are faulty, e.g. 0.01, 1% or 1/100 (default 1%)",
+	  OPT_STR, A(inject_rate) },
+	{ "count", 'n', "N", "send N frames (all threads together), then stop", OPT_COUNT, A(cfg.count),
+	  .min = 1, .max = 1ULL << 48, .what = "a number of frames {min}..2^48 ({max}), "
+	  "optionally with k, M or G (e.g. 100000, 100k, 1.5M)" },
+	{ "duration", 't', "DUR", "send for DUR (default 10s when no --count or --steps)",
+	  OPT_DURATION, A(cfg.duration_ns), .min = 1, .max = NUM_DURATION_MAX, .what = NUM_EXPECT_DURATION },
+	{ "warmup", 'w', "DUR", "first send for DUR frames flagged warm-up (not counted here or by the sink)",
+	  OPT_DURATION, A(cfg.warmup_ns), .min = 1, .max = 3600 * NS_PER_S,
+	  .what = "a warm-up duration up to {max}, such as 1s or 500ms" },
+	{ "stream", 'S', "ID", "stream id {range} carried in every frame", OPT_UINT, A(cfg.stream),
+	  .max = 255, .def = "0", .what = "a stream id {range}" },
+	{ "ttl", 0, "N", "IP TTL", OPT_UINT, A(cfg.flow.ttl), .min = 1, .max = 255, .def = "64",
+	  .what = "a TTL {range}" },
+	{ "clock", 0, "CLOCK", "timestamp clock: {default} (default) or monotonic", OPT_ENUM, A(cfg.realtime_ts),
+	  .names = clocks, .def = "realtime", .what = "realtime or monotonic" },
+	{ "threads", 'T', "N", "sender threads, each with its own port and ring; the rate is split exactly",
+	  OPT_UINT, A(cfg.threads), .min = 1, .max = GEN_MAX_THREADS, .def = "1",
+	  .what = "a number of threads {range}" },
+	{ "cpus", 0, "LIST", "pin thread i to CPU LIST[i mod n] of the n listed, e.g. 0,1", OPT_STR, A(cpus) },
+	{ "replay", 0, "FILE", "send the frames of a pcap capture in order (repeating) at the set rate; once without --count, --duration or --steps",
+	  OPT_STR, A(replay) },
+	{ "seed", 0, "N", "seed of random flows and Poisson gaps", OPT_UINT, A(cfg.seed), .max = UINT64_MAX,
+	  .def = "1", .what = "a whole number" },
+	{ "late", 0, "DUR", "a frame sent this long after its deadline counts as late", OPT_DURATION,
+	  A(cfg.late_ns), .min = 1000, .max = NS_PER_S, .def = "100us",
+	  .what = "a duration from {min} to {max}, such as 100us" },
+	{ "late-policy", 0, "POLICY", "frames more than --late behind: catchup (send them back to back, default), skip (leave them out, keep the gaps) or shift (keep the gaps, move the schedule later)",
+	  OPT_ENUM, A(cfg.late_policy), .names = late_policies },
+	{ "calibrate", 0, NULL, "measure this sender's ceiling on the port (--duration, default 2s) and its pacing error at 10/50/90% of it",
+	  OPT_FLAG, A(calibrate) },
+	CLI_OPT_INTERVAL(struct args),
+	CLI_OPT_JSON(struct args),
+	CLI_OPT_READY_FD(struct args, "just before the first frame, also write a byte to file descriptor N and close it"),
+	{ "start-at", 0, "TIME", "send the first frame at TIME, seconds since the epoch on CLOCK_REALTIME (1700000000.25), at most 1h ahead; at once if it has passed",
+	  OPT_FN, A(start_at_ns), .fn = parse_start_at },
+	{ "allow-any-dst", 0, NULL, "allow destinations outside 198.18.0.0/15 and 127/8 (RFC 6815)",
+	  OPT_FLAG, A(allow_any) },
+	CLI_OPT_USER(struct args, CLI_USER_HELP),
+	CLI_OPT_QUIET(struct args),
+	CLI_OPT_VERBOSE(struct args),
+	OPT_VERSION_ROW,
+	OPT_HELP_ROW,
+	{ NULL },
+};
+#define GIVEN(name) opt_seen(opts, name)
+
+#define SYNOPSIS "ppslab-gen -i PORTSPEC [--dst ADDR] [--rate RATE | --steps LIST | --ramp FROM:TO] " \
+	"[--size SIZES] [--count N | --duration DUR] [options]\n       ppslab-gen -i PORTSPEC --calibrate [--size BYTES] [--threads N] [options]"
+
 /* --start-at: whole seconds since the epoch with up to nine decimals (`date +%s.%N`),
  * not in the past by more than an hour (a clock or a unit mistake) nor more than an
  * hour ahead (every run is bounded). */
-static int parse_start_at(const char *arg, uint64_t *out)
+static int parse_start_at(const struct opt_def *d, const char *arg, void *base)
 {
+	uint64_t *out = (uint64_t *)((char *)base + d->off);
 	static const char expect[] = "a time in seconds since the epoch on CLOCK_REALTIME, "
 				     "such as 1700000000.25 (date +%s.%N), within an hour of now";
 	uint64_t sec = 0, frac = 0, scale = NS_PER_S;
@@ -124,106 +161,6 @@ static int parse_start_at(const char *arg, uint64_t *out)
 	if (t + hour < now || t > now + hour)
 		return cli_bad("start-at", arg, expect);
 	*out = t;
-	return 0;
-}
-
-static int handle(int key, const char *arg, int idx, void *ctx)
-{
-	struct args *a = ctx;
-	const char *name = opts[idx].name;
-	uint64_t v;
-	switch (key) {
-	case 'i': a->cfg.port_spec = arg; break;
-	case 'd': a->dst = arg; a->dst_given = 1; break;
-	case 'r': a->rate = arg; a->rate_given = 1; break;
-	case 's': a->size = arg; break;
-	case 'f':
-		if (num_count(arg, 1, 65535, &a->flows))
-			return cli_bad(name, arg, "a number of flows 1..65535");
-		break;
-	case 'n':
-		if (num_count(arg, 1, 1ULL << 48, &a->cfg.count))
-			return cli_bad(name, arg, "a number of frames 1..2^48 (281474976710656), "
-				       "optionally with k, M or G (e.g. 100000, 100k, 1.5M)");
-		break;
-	case 't':
-		if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->cfg.duration_ns))
-			return cli_bad(name, arg, num_expect_duration());
-		break;
-	case 'w':
-		if (num_duration_ns(arg, 1, 3600 * NS_PER_S, &a->cfg.warmup_ns))
-			return cli_bad(name, arg, "a warm-up duration up to 1h, such as 1s or 500ms");
-		break;
-	case 'b':
-		if (num_u64(arg, 1, GEN_BATCH, &v))
-			return cli_bad(name, arg, "a burst of 1..512 frames");
-		a->cfg.burst = (uint32_t)v;
-		break;
-	case 'S':
-		if (num_u64(arg, 0, 255, &v))
-			return cli_bad(name, arg, "a stream id 0..255");
-		a->cfg.stream = (uint8_t)v;
-		a->stream_given = 1;
-		break;
-	case 'T':
-		if (num_u64(arg, 1, GEN_MAX_THREADS, &v))
-			return cli_bad(name, arg, "a number of threads 1..64");
-		a->cfg.threads = (unsigned)v;
-		break;
-	default:
-		if (!strcmp(name, "src")) a->src = arg;
-		else if (!strcmp(name, "dst-mac")) a->dst_mac = arg;
-		else if (!strcmp(name, "src-mac")) a->src_mac = arg;
-		else if (!strcmp(name, "allow-any-dst")) a->allow_any = 1;
-		else if (!strcmp(name, "dport")) a->dport = arg;
-		else if (!strcmp(name, "sport")) a->sport = arg;
-		else if (!strcmp(name, "flow-order")) {
-			if (strcmp(arg, "seq") && strcmp(arg, "random"))
-				return cli_bad(name, arg, "seq or random");
-			a->flow_order = arg;
-		} else if (!strcmp(name, "link")) a->link = arg;
-		else if (!strcmp(name, "bit-layer")) {
-			if (!strcasecmp(arg, "l1"))
-				a->l1 = 1;
-			else if (!strcasecmp(arg, "l2"))
-				a->l1 = 0;
-			else
-				return cli_bad(name, arg, "L1 or L2");
-		} else if (!strcmp(name, "steps")) a->steps = arg;
-		else if (!strcmp(name, "ramp")) a->ramp = arg;
-		else if (!strcmp(name, "poisson")) a->cfg.poisson = 1;
-		else if (!strcmp(name, "pattern")) a->pattern = arg;
-		else if (!strcmp(name, "inject")) a->inject = arg;
-		else if (!strcmp(name, "inject-rate")) a->inject_rate = arg;
-		else if (!strcmp(name, "cpus")) a->cpus = arg;
-		else if (!strcmp(name, "replay")) a->replay = arg;
-		else if (!strcmp(name, "calibrate")) a->calibrate = 1;
-		else if (!strcmp(name, "start-at")) return parse_start_at(arg, &a->start_at_ns);
-		else if (!strcmp(name, "seed")) {
-			if (num_u64(arg, 0, UINT64_MAX, &a->cfg.seed))
-				return cli_bad(name, arg, "a whole number");
-		} else if (!strcmp(name, "late")) {
-			if (num_duration_ns(arg, 1000, NS_PER_S, &a->cfg.late_ns))
-				return cli_bad(name, arg, "a duration from 1us to 1s, such as 100us");
-		} else if (!strcmp(name, "late-policy")) {
-			if (gen_late_parse(arg, &a->cfg.late_policy))
-				return cli_bad(name, arg, "catchup, skip or shift");
-		} else if (!strcmp(name, "ttl")) {
-			if (num_u64(arg, 1, 255, &v))
-				return cli_bad(name, arg, "a TTL 1..255");
-			a->cfg.flow.ttl = (uint8_t)v;
-			a->ttl_given = 1;
-		} else if (!strcmp(name, "clock")) {
-			a->clock_given = 1;
-			if (!strcmp(arg, "realtime"))
-				a->cfg.realtime_ts = true;
-			else if (!strcmp(arg, "monotonic"))
-				a->cfg.realtime_ts = false;
-			else
-				return cli_bad(name, arg, "realtime or monotonic");
-		}
-		break;
-	}
 	return 0;
 }
 
@@ -312,17 +249,6 @@ static int resolve_macs(struct args *a, const char *ifname)
 	return 0;
 }
 
-/* A list option with an empty item (64,,1518 or a trailing comma) is refused, with the
- * item's position: the parsers' strtok would skip it silently. */
-static int list_check(const char *name, const char *list)
-{
-	unsigned k = cli_list_empty(list);
-	if (!k)
-		return 0;
-	log_err("--%s %s: item %u of the comma list is empty", name, list, k);
-	return EX_USAGE;
-}
-
 static int parse_cpus(struct args *a)
 {
 	return cli_cpus(a->cpus, a->cfg.cpus, GEN_MAX_THREADS, &a->cfg.ncpus);
@@ -352,7 +278,7 @@ static int resolve_rate(struct args *a, double mean_wire, double link_bps,
 	struct gen_rate r;
 	double pps;
 	char err[160];
-	int n = (a->rate_given != 0) + (a->steps != NULL) + (a->ramp != NULL);
+	int n = (GIVEN("rate") != 0) + (a->steps != NULL) + (a->ramp != NULL);
 	if (n > 1) {
 		log_err("give one of --rate, --steps and --ramp");
 		return EX_USAGE;
@@ -360,8 +286,6 @@ static int resolve_rate(struct args *a, double mean_wire, double link_bps,
 	if (a->steps) {
 		struct gen_step st[GEN_MAX_STEPS];
 		unsigned ns;
-		if (list_check("steps", a->steps))
-			return EX_USAGE;
 		if (gen_steps_parse(a->steps, st, GEN_MAX_STEPS, &ns, err, sizeof(err))) {
 			log_err("--steps %s: %s", a->steps, err);
 			return EX_USAGE;
@@ -470,14 +394,14 @@ static int udp_target(struct args *a, char *target)
 		log_err("--dport: the udp: port spec names the destination port");
 		return EX_USAGE;
 	}
-	if (a->dst_given && (ip4_parse(a->dst, &dst) || dst != addr)) {
+	if (GIVEN("dst") && (ip4_parse(a->dst, &dst) || dst != addr)) {
 		log_err("--dst %s: a udp: port sends to the address it names (%s); give the "
 			"destination there", a->dst, target);
 		return EX_USAGE;
 	}
 	snprintf(a->udp_dst, sizeof(a->udp_dst), "%s", target);
 	a->dst = a->udp_dst;
-	if (a->ttl_given) {
+	if (GIVEN("ttl")) {
 		if (strstr(c->port_spec, ",ttl=")) {
 			log_err("--ttl: the udp: port spec sets ttl= already; give the TTL once");
 			return EX_USAGE;
@@ -509,53 +433,17 @@ static void udp_source(const char *spec, struct gen_info *info)
 }
 
 /* Everything that depends on several options, checked after all are read. */
-static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen_replay *rp,
-		 struct pace_profile *prof)
+/* The frames: a capture (--replay), or sizes, pattern and faults. */
+static int setup_frames(struct args *a, int l4, struct gen_info *info, struct gen_replay *rp)
 {
 	struct gen_cfg *c = &a->cfg;
-	char backend[16], target[64], err[256];
-	int rc, l4;
-	double link_bps = 0;
+	char err[256];
+	int rc;
 
-	if (!c->port_spec) {
-		log_err("no port: give -i PORTSPEC (e.g. -i gen0 or -i udp:198.19.0.2:9)");
-		return EX_USAGE;
-	}
-	if (port_spec_parse(c->port_spec, backend, target, err, sizeof(err))) {
-		log_err("-i %s: %s", c->port_spec, err);
-		return EX_USAGE;
-	}
-	l4 = !strcmp(backend, "udp");
-	if (!l4) {
-		snprintf(ifname, IFINFO_NAMESZ, "%.15s", target);
-		/* before its address or MAC is asked for, which would blame those */
-		if (strlen(target) >= IFINFO_NAMESZ || if_index_of(ifname) < 0) {
-			log_err("-i %s: no interface '%s'", c->port_spec, target);
-			return EX_UNAVAILABLE;
-		}
-	} else if ((rc = udp_target(a, target)) != 0) {
-		return rc;
-	}
-	if (a->calibrate && (a->replay || a->steps || a->ramp || a->rate_given || c->count ||
-			     c->poisson || c->warmup_ns)) {
-		log_err("--calibrate measures the ceiling and paces fractions of it itself: it takes "
-			"no --rate, --steps, --ramp, --count, --poisson, --warmup or --replay");
-		return EX_USAGE;
-	}
-	if (a->calibrate && a->start_at_ns) {
-		log_err("--start-at: --calibrate runs several measurements one after another; it "
-			"takes no start time");
-		return EX_USAGE;
-	}
-	if (a->link && gen_link_parse(a->link, &link_bps))
-		return cli_bad("link", a->link, "a link speed such as 1G, 10G, 100M or 25Gbit");
-	info->link_bps = link_bps;
-
-	/* frames: a capture, or sizes, pattern and faults */
 	if (a->replay) {
 		if (a->size || a->pattern || a->inject || a->inject_rate || a->flows ||
-		    a->flow_order || a->sport || a->dport || a->src || a->dst_given || a->src_mac ||
-		    a->dst_mac || a->stream_given || a->ttl_given || a->clock_given ||
+		    GIVEN("flow-order") || a->sport || a->dport || a->src || GIVEN("dst") || a->src_mac ||
+		    a->dst_mac || GIVEN("stream") || GIVEN("ttl") || GIVEN("clock") ||
 		    c->warmup_ns || l4) {
 			log_err("--replay sends the capture's frames as they are: --size, --pattern, "
 				"--inject, --flows, --flow-order, ports, --src, --dst, MACs, --stream, "
@@ -579,8 +467,6 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 			c->count = rp->n;      /* the file once; steps repeat it for their length */
 	} else {
 		if (a->size) {
-			if ((rc = list_check("size", a->size)))
-				return rc;
 			if (gen_sizes_parse(a->size, &c->sizes, err, sizeof(err))) {
 				log_err("--size %s: expected frame sizes with FCS 64..9018, a list 64,1518, "
 					"weights 64:7,594:4,1518:1 or imix (%s)", a->size, err);
@@ -598,8 +484,6 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 			return EX_USAGE;
 		}
 		if (a->inject) {
-			if ((rc = list_check("inject", a->inject)))
-				return rc;
 			if (gen_inject_parse(a->inject, &c->inject))
 				return cli_bad("inject", a->inject, "a comma list of ip-csum, udp-csum, len, magic");
 			if (a->inject_rate) {
@@ -617,21 +501,16 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 			}
 		}
 	}
-	if (!c->count && !c->duration_ns && !a->steps)
-		c->duration_ns = (a->calibrate ? 2 : 10) * NS_PER_S;
-	if (!a->calibrate && (rc = resolve_rate(a, info->mean_wire, link_bps, prof, &info->profile)))
-		return rc;
-	if (a->calibrate)
-		info->profile = "calibrate";
-	info->rate_text = a->steps ? a->steps : a->ramp ? a->ramp : a->rate;
-	if (c->poisson && !(c->rate_pps > 0) && !c->profile) {
-		log_err("--poisson needs a rate (not max)");
-		return EX_USAGE;
-	}
+	return 0;
+}
 
-	/* flows */
+/* Addresses and ports, their ranges and the flows they make, and what the info says. */
+static int setup_flows(struct args *a, const char *ifname, struct gen_info *info, int l4)
+{
+	struct gen_cfg *c = &a->cfg;
+	int rc;
+
 	struct gen_flows *fl = &c->flows;
-	fl->random = a->flow_order && !strcmp(a->flow_order, "random");
 	if (ip4_parse(a->dst, &c->flow.dst_ip) == 0) {
 		fl->dst_ip = (struct gen_range){ ntohl(c->flow.dst_ip), 1 };
 	} else if (gen_range_ip4(a->dst, &fl->dst_ip)) {
@@ -699,6 +578,67 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 		info->src[0] = info->dst[0] = info->sport[0] = info->dport[0] = 0;
 	if (l4)
 		udp_source(c->port_spec, info);
+	return 0;
+}
+
+static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen_replay *rp,
+		 struct pace_profile *prof)
+{
+	struct gen_cfg *c = &a->cfg;
+	char backend[16], target[64], err[256];
+	int rc, l4;
+	double link_bps = 0;
+
+	if (!c->port_spec) {
+		log_err("no port: give -i PORTSPEC (e.g. -i gen0 or -i udp:198.19.0.2:9)");
+		return EX_USAGE;
+	}
+	if (port_spec_parse(c->port_spec, backend, target, err, sizeof(err))) {
+		log_err("-i %s: %s", c->port_spec, err);
+		return EX_USAGE;
+	}
+	l4 = !strcmp(backend, "udp");
+	if (!l4) {
+		snprintf(ifname, IFINFO_NAMESZ, "%.15s", target);
+		/* before its address or MAC is asked for, which would blame those */
+		if (strlen(target) >= IFINFO_NAMESZ || if_index_of(ifname) < 0) {
+			log_err("-i %s: no interface '%s'", c->port_spec, target);
+			return EX_UNAVAILABLE;
+		}
+	} else if ((rc = udp_target(a, target)) != 0) {
+		return rc;
+	}
+	if (a->calibrate && (a->replay || a->steps || a->ramp || GIVEN("rate") || c->count ||
+			     c->poisson || c->warmup_ns)) {
+		log_err("--calibrate measures the ceiling and paces fractions of it itself: it takes "
+			"no --rate, --steps, --ramp, --count, --poisson, --warmup or --replay");
+		return EX_USAGE;
+	}
+	if (a->calibrate && a->start_at_ns) {
+		log_err("--start-at: --calibrate runs several measurements one after another; it "
+			"takes no start time");
+		return EX_USAGE;
+	}
+	if (a->link && gen_link_parse(a->link, &link_bps))
+		return cli_bad("link", a->link, "a link speed such as 1G, 10G, 100M or 25Gbit");
+	info->link_bps = link_bps;
+
+	if ((rc = setup_frames(a, l4, info, rp)))
+		return rc;
+	if (!c->count && !c->duration_ns && !a->steps)
+		c->duration_ns = (a->calibrate ? 2 : 10) * NS_PER_S;
+	if (!a->calibrate && (rc = resolve_rate(a, info->mean_wire, link_bps, prof, &info->profile)))
+		return rc;
+	if (a->calibrate)
+		info->profile = "calibrate";
+	info->rate_text = a->steps ? a->steps : a->ramp ? a->ramp : a->rate;
+	if (c->poisson && !(c->rate_pps > 0) && !c->profile) {
+		log_err("--poisson needs a rate (not max)");
+		return EX_USAGE;
+	}
+
+	if ((rc = setup_flows(a, ifname, info, l4)))
+		return rc;
 	if (!c->replay && (rc = resolve_macs(a, ifname)))
 		return rc;
 	if (a->cpus && (rc = parse_cpus(a)))
@@ -838,13 +778,9 @@ static int test_stall(struct gen_cfg *cfg)
 int main(int argc, char **argv)
 {
 	struct args a = {
-		.cfg = { .rate_pps = 10000, .burst = 1, .realtime_ts = true, .threads = 1,
-			 .seed = 1, .late_ns = 100 * NS_PER_US,
-			 .flow = { .src_port = PKT_DEFAULT_SPORT, .dst_port = PKT_DEFAULT_DPORT,
-				   .ttl = 64 },
+		.cfg = { .rate_pps = 10000,
+			 .flow = { .src_port = PKT_DEFAULT_SPORT, .dst_port = PKT_DEFAULT_DPORT },
 			 .pattern = { .kind = GEN_PAT_BYTES, .len = 1 } },
-		.dst = "198.19.0.2",
-		.rate = "10k",
 		.com = CLI_COMMON_INIT,
 	};
 	static struct pace_profile prof;
@@ -859,9 +795,10 @@ int main(int argc, char **argv)
 	runctl_init(&rctl);
 	log_init("ppslab-gen", 1);
 	cli_port_help(opts, "iface", "send on this port", PORT_TX, 0);
-	struct cli_prog prog = { "ppslab-gen", SYNOPSIS, opts, handle, &a };
-	if ((rc = cli_parse(&prog, argc, argv, &a.com, NULL)))
-		return rc == CLI_DONE ? EX_OK : rc;
+	struct opt_prog prog = { "ppslab-gen", SYNOPSIS, opts };
+	if ((rc = opt_parse(&prog, argc, argv, &a, NULL)))
+		return rc == OPT_DONE ? EX_OK : rc;
+	log_init("ppslab-gen", a.com.verbose);
 	if (a.com.user && a.calibrate) {
 		log_err("--user: --calibrate opens its port for each measurement; run it "
 			"without --user");

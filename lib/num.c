@@ -235,12 +235,12 @@ int num_bytes(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 
 const char *num_expect_count(void)
 {
-	return "a whole number, optionally with k, M or G (e.g. 100000, 100k, 1.5M)";
+	return NUM_EXPECT_COUNT;
 }
 
 const char *num_expect_duration(void)
 {
-	return "a duration such as 10, 10s, 500ms, 250us, 2m or 1h";
+	return NUM_EXPECT_DURATION;
 }
 
 const char *num_expect_bytes(void)

@@ -24,7 +24,12 @@ int num_percent(const char *s, double *out);
 int num_duration_ns(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int num_bytes(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
-/* "a number with an optional unit"-style text for error messages, by parser. */
+/* "a number with an optional unit"-style text for error messages, by parser (also as
+ * constants, for option rows). */
+#define NUM_EXPECT_COUNT "a whole number, optionally with k, M or G (e.g. 100000, 100k, 1.5M)"
+#define NUM_EXPECT_DURATION "a duration such as 10, 10s, 500ms, 250us, 2m or 1h"
+/* The longest run a duration option takes: 366 days, in ns. */
+#define NUM_DURATION_MAX (366ULL * 86400 * 1000000000ULL)
 const char *num_expect_count(void);
 const char *num_expect_duration(void);
 const char *num_expect_bytes(void);

@@ -13,7 +13,6 @@
 
 #include "bsdctl.h"
 #include "cli.h"
-#include "cliopts.h"
 #include "clock.h"
 #include "ctl.h"
 #include "fmt.h"
@@ -36,56 +35,6 @@
 #include "rutstats.h"
 
 /* long-only options, by name (their getopt keys are 256 + table index) */
-enum { K_POLLHZ = 1000, K_BURST_MAX, K_RANGE, K_SPIN, K_L2, K_ROUTES, K_NEIGH, K_RTPRIO,
-       K_CHECK, K_ACCEPT, K_KERNEL, K_CPUS };
-static const struct { const char *name; int key; } long_only[] = {
-	{ "pollhz", K_POLLHZ }, { "burst-max", K_BURST_MAX }, { "range-policy", K_RANGE },
-	{ "kernel", K_KERNEL }, { "spin", K_SPIN }, { "l2", K_L2 }, { "routes", K_ROUTES },
-	{ "neigh", K_NEIGH }, { "rt-prio", K_RTPRIO }, { "check-rules", K_CHECK },
-	{ "default-accept", K_ACCEPT }, { "cpus", K_CPUS },
-};
-
-static struct opt_def opts[] = {
-	{ "in", 'i', "PORTSPEC", "first port (afpacket:IF, pcap:IF or IF)" },
-	{ "out", 'o', "PORTSPEC", "second port; frames are forwarded both ways" },
-	{ "mode", 'm', "MODE", "scheduling: poll (BSD device polling, default), intr or busy" },
-	{ "threads", 'T', "N", "forwarding threads 1..64, thread i on queue i of every port (afpacket: a fanout group per port, xdp: queue i; default 1)" },
-	{ "cpus", 0, "LIST", "pin thread i to CPU LIST[i mod n] of the n listed, e.g. 0,1" },
-	{ "kernel", 0, "NAME", "whose device polling: dragonfly-1.8, dragonfly-2.0 (default), freebsd-5.3, freebsd-7 or freebsd-14" },
-	{ "pollhz", 0, "HZ", "DragonFly's poll clock, kern.polling.pollhz 1..30000 (default 2000)" },
-	{ "burst-max", 0, "N", "kern.polling.burst_max 10..1000, 20000 on freebsd-14 (default 150)" },
-	{ "sysctl", 's', "NAME=VALUE", "set a kern.polling or net.inet.ip.fw knob, or kern.hz, at start (repeatable)" },
-	{ "range-policy", 0, "POLICY", "override the kernel's knob range checks: einval (FreeBSD), clamp (DragonFly 2.0) or round (DragonFly 1.8)" },
-	{ "spin", 0, "DUR", "poll mode: spin this long before each tick (default 50us)" },
-	{ "rt-prio", 0, "PRIO", "run the forwarding threads SCHED_FIFO at PRIO 1..99 (default: normal)" },
-	{ "burst", 'b', "N", "frames per receive burst in intr and busy modes (default 64)" },
-	{ "l2", 0, NULL, "bridge: every frame goes unchanged to the other port" },
-	{ "route", 'r', "SPEC", "static route PREFIX/LEN,via=GW or PREFIX/LEN,dev=PORT (repeatable)" },
-	{ "routes", 0, "FILE", "static routes from FILE, one SPEC per line" },
-	{ "neigh", 0, "IP=MAC@PORT", "static neighbour (repeatable); the rest from the system" },
-	{ "rules", 'f', "FILE", "ipfw rules to load at start; turns the firewall on" },
-	{ "check-rules", 0, "FILE", "check FILE as --rules would load it (FILE:LINE:COL: errors), exit" },
-	{ "default-accept", 0, NULL, "rule 65535 allows; turns the firewall on" },
-	{ "ctl", 'c', "PATH", "control socket for ppslab-rut ctl (mode 0600)" },
-	{ "duration", 't', "DUR", "stop after DUR (default: until SIGINT/SIGTERM)" },
-	{ "interval", 'I', "DUR", "report interval (default 1s)" },
-	{ "json", 'j', NULL, "JSON lines: ready, one per interval, then a summary" },
-	{ "ready-fd", 0, "N", "once forwarding with the control socket listening, also write a byte to file descriptor N and close it" },
-	{ "user", 0, "NAME", "after opening the ports and the control socket, drop root to user NAME (uid, gid, groups; no capabilities)" },
-	{ "quiet", 'q', NULL, "only errors on stderr" },
-	{ "verbose", 'v', NULL, "more diagnostics on stderr" },
-	{ "version", 'V', NULL, "print the version" },
-	{ "help", 'h', NULL, "this help" },
-	{ NULL, 0, NULL, NULL },
-};
-
-#define SYNOPSIS                                                                          \
-	"ppslab-rut -i PORTSPEC -o PORTSPEC [--mode poll|intr|busy] [--threads N] [--rules FILE] [--ctl PATH] [options]\n" \
-	"       ppslab-rut --check-rules FILE [-i PORTSPEC -o PORTSPEC]\n"                      \
-	"       ppslab-rut ctl PATH sysctl [-a|-n|-e|-N|-d|-q|-i] NAME[=VALUE] ...\n"         \
-	"       ppslab-rut ctl PATH ipfw [-q] add|delete|show|list|zero|flush|resetlog ... | ipfw [-q] /FILE\n" \
-	"       ppslab-rut ctl PATH stats"
-
 #define MAX_REPEAT 64
 
 struct args {
@@ -112,6 +61,70 @@ struct args {
 	int cpus[FWD_MAX_THREADS], ncpus;
 };
 
+#define SYNOPSIS                                                                          \
+	"ppslab-rut -i PORTSPEC -o PORTSPEC [--mode poll|intr|busy] [--threads N] [--rules FILE] [--ctl PATH] [options]\n" \
+	"       ppslab-rut --check-rules FILE [-i PORTSPEC -o PORTSPEC]\n"                      \
+	"       ppslab-rut ctl PATH sysctl [-a|-n|-e|-N|-d|-q|-i] NAME[=VALUE] ...\n"         \
+	"       ppslab-rut ctl PATH ipfw [-q] add|delete|show|list|zero|flush|resetlog ... | ipfw [-q] /FILE\n" \
+	"       ppslab-rut ctl PATH stats"
+
+static opt_fn opt_kernel, opt_knob;
+static const char *const modes[] = { "poll", "intr", "busy", NULL };
+static const char *const range_policies[] = { "einval", "clamp", "round", NULL };
+
+#define A(m) OPT_AT(struct args, m)
+#define REPEAT(m) OPT_STRS, A(m), .n_off = offsetof(struct args, n##m), .max = MAX_REPEAT, \
+	.what = "at most {max} of them"
+static struct opt_def opts[] = {
+	{ "in", 'i', "PORTSPEC", "first port (afpacket:IF, pcap:IF or IF)", OPT_STR, A(specs[0]) },
+	{ "out", 'o', "PORTSPEC", "second port; frames are forwarded both ways", OPT_STR, A(specs[1]) },
+	{ "mode", 'm', "MODE", "scheduling: {default} (BSD device polling, default), intr or busy",
+	  OPT_ENUM, A(mode), .names = modes, .def = "poll" },
+	{ "threads", 'T', "N", "forwarding threads {range}, thread i on queue i of every port (afpacket: a fanout group per port, xdp: queue i; default {default})",
+	  OPT_UINT, A(threads), .min = 1, .max = FWD_MAX_THREADS, .def = "1",
+	  .what = "a number of threads {range}" },
+	{ "cpus", 0, "LIST", "pin thread i to CPU LIST[i mod n] of the n listed, e.g. 0,1", OPT_STR, A(cpus_arg) },
+	{ "kernel", 0, "NAME", "whose device polling: dragonfly-1.8, dragonfly-2.0 (default), freebsd-5.3, freebsd-7 or freebsd-14",
+	  OPT_FN, .fn = opt_kernel },
+	{ "pollhz", 0, "HZ", "DragonFly's poll clock, kern.polling.pollhz {range} (default 2000)", OPT_FN,
+	  A(knob_buf[0]), .min = 1, .max = POLL_HZ_MAX, .what = "a rate of {range} Hz", .fn = opt_knob },
+	/* the kernel's handler has the last word (20000 on freebsd-14 only) */
+	{ "burst-max", 0, "N", "kern.polling.burst_max 10..1000, 20000 on freebsd-14 (default 150)", OPT_FN,
+	  A(knob_buf[1]), .min = POLL_BURST_MIN, .max = PK_BURST_MAX_TOP, .what = "{range} frames",
+	  .fn = opt_knob },
+	{ "sysctl", 's', "NAME=VALUE", "set a kern.polling or net.inet.ip.fw knob, or kern.hz, at start (repeatable)",
+	  OPT_FN, .what = "NAME=VALUE, e.g. kern.polling.each_burst=10", .fn = opt_knob },
+	{ "range-policy", 0, "POLICY", "override the kernel's knob range checks: einval (FreeBSD), clamp (DragonFly 2.0) or round (DragonFly 1.8)",
+	  OPT_ENUM, A(range), .names = range_policies },
+	{ "spin", 0, "DUR", "poll mode: spin this long before each tick", OPT_DURATION, A(spin_ns),
+	  .max = NS_PER_S, .def = "50us", .what = "a duration from {min} to {max}, e.g. 50us" },
+	{ "rt-prio", 0, "PRIO", "run the forwarding threads SCHED_FIFO at PRIO {range} (default: normal)",
+	  OPT_UINT, A(rt_prio), .min = 1, .max = 99, .what = "a SCHED_FIFO priority {range}" },
+	{ "burst", 'b', "N", "frames per receive burst in intr and busy modes", OPT_UINT, A(burst),
+	  .min = 1, .max = FWD_BURST_MAX, .def = "64", .what = "a burst of {range} frames" },
+	{ "l2", 0, NULL, "bridge: every frame goes unchanged to the other port", OPT_FLAG, A(l2) },
+	{ "route", 'r', "SPEC", "static route PREFIX/LEN,via=GW or PREFIX/LEN,dev=PORT (repeatable)",
+	  REPEAT(routes) },
+	{ "routes", 0, "FILE", "static routes from FILE, one SPEC per line", OPT_STR, A(route_file) },
+	{ "neigh", 0, "IP=MAC@PORT", "static neighbour (repeatable); the rest from the system", REPEAT(neigh) },
+	{ "rules", 'f', "FILE", "ipfw rules to load at start; turns the firewall on", OPT_STR, A(rules) },
+	{ "check-rules", 0, "FILE", "check FILE as --rules would load it (FILE:LINE:COL: errors), exit",
+	  OPT_STR, A(check_rules) },
+	{ "default-accept", 0, NULL, "rule 65535 allows; turns the firewall on", OPT_FLAG, A(default_accept) },
+	{ "ctl", 'c', "PATH", "control socket for ppslab-rut ctl (mode 0600)", OPT_STR, A(ctl_path) },
+	{ "duration", 't', "DUR", "stop after DUR (default: until SIGINT/SIGTERM)", OPT_DURATION,
+	  A(duration_ns), .min = 1, .max = NUM_DURATION_MAX, .what = NUM_EXPECT_DURATION },
+	CLI_OPT_INTERVAL(struct args),
+	CLI_OPT_JSON(struct args),
+	CLI_OPT_READY_FD(struct args, "once forwarding with the control socket listening, also write a byte to file descriptor N and close it"),
+	CLI_OPT_USER(struct args, "after opening the ports and the control socket, drop root to user NAME (uid, gid, groups; no capabilities)"),
+	CLI_OPT_QUIET(struct args),
+	CLI_OPT_VERBOSE(struct args),
+	OPT_VERSION_ROW,
+	OPT_HELP_ROW,
+	{ NULL },
+};
+
 static int repeat(const char **arr, int *n, const char *name, const char *arg)
 {
 	if (*n == MAX_REPEAT) {
@@ -122,81 +135,31 @@ static int repeat(const char **arr, int *n, const char *name, const char *arg)
 	return 0;
 }
 
-static int handle(int key, const char *arg, int idx, void *ctx)
+/* --kernel NAME: whose device polling (pollkern.h). */
+static int opt_kernel(const struct opt_def *d, const char *arg, void *base)
 {
-	struct args *a = ctx;
-	const char *name = opts[idx].name;
+	struct args *a = base;
+	char names[128];
+	if ((a->kern = pollkern_find(arg)))
+		return 0;
+	return cli_bad(d->name, arg, pollkern_names(names, sizeof(names)));
+}
+
+/* --sysctl NAME=VALUE, and --pollhz and --burst-max as the kern.polling knobs they set
+ * (their rows fill a knob_buf): knobs set at start, in the order given. */
+static int opt_knob(const struct opt_def *d, const char *arg, void *base)
+{
+	struct args *a = base;
 	uint64_t v;
-	if (key >= 256)
-		for (size_t i = 0; i < sizeof(long_only) / sizeof(long_only[0]); i++)
-			if (!strcmp(long_only[i].name, name))
-				key = long_only[i].key;
-	switch (key) {
-	case 'i': a->specs[0] = arg; break;
-	case 'o': a->specs[1] = arg; break;
-	case 'm':
-		if (fwdloop_mode_parse(arg, &a->mode))
-			return cli_bad(name, arg, "poll, intr or busy");
-		break;
-	case K_KERNEL:
-		if (!(a->kern = pollkern_find(arg))) {
-			char names[128];
-			return cli_bad(name, arg, pollkern_names(names, sizeof(names)));
-		}
-		a->kern_set = 1;
-		break;
-	case K_POLLHZ:
-	case K_BURST_MAX: {
-		int hz = key == K_POLLHZ;
-		/* the kernel's handler has the last word (20000 on freebsd-14 only) */
-		if (num_u64(arg, hz ? 1 : POLL_BURST_MIN, hz ? POLL_HZ_MAX : PK_BURST_MAX_TOP, &v))
-			return cli_bad(name, arg, hz ? "a rate of 1..30000 Hz" : "10..20000 frames");
-		a->pollhz_set |= hz;
-		char *b = a->knob_buf[hz ? 0 : 1];
-		snprintf(b, 64, "kern.polling.%s=%llu", hz ? "pollhz" : "burst_max",
-			 (unsigned long long)v);
-		return repeat(a->knobs, &a->nknobs, name, b);
-	}
-	case 's':
-		if (!strchr(arg, '='))
-			return cli_bad(name, arg, "NAME=VALUE, e.g. kern.polling.each_burst=10");
-		return repeat(a->knobs, &a->nknobs, name, arg);
-	case K_RANGE:
-		if (pollkern_range_parse(arg, &a->range))
-			return cli_bad(name, arg, "einval, clamp or round");
-		a->range_set = 1;
-		break;
-	case K_SPIN:
-		if (num_duration_ns(arg, 0, NS_PER_S, &a->spin_ns))
-			return cli_bad(name, arg, "a duration from 0 to 1s, e.g. 50us");
-		break;
-	case K_RTPRIO:
-		if (num_u64(arg, 1, 99, &a->rt_prio))
-			return cli_bad(name, arg, "a SCHED_FIFO priority 1..99");
-		break;
-	case 'b':
-		if (num_u64(arg, 1, FWD_BURST_MAX, &a->burst))
-			return cli_bad(name, arg, "a burst of 1..1024 frames");
-		break;
-	case K_L2: a->l2 = 1; break;
-	case 'r': return repeat(a->routes, &a->nroutes, name, arg);
-	case K_ROUTES: a->route_file = arg; break;
-	case K_NEIGH: return repeat(a->neigh, &a->nneigh, name, arg);
-	case 'c': a->ctl_path = arg; break;
-	case 'f': a->rules = arg; break;
-	case K_CHECK: a->check_rules = arg; break;
-	case K_ACCEPT: a->default_accept = 1; break;
-	case 'T':
-		if (num_u64(arg, 1, FWD_MAX_THREADS, &a->threads))
-			return cli_bad(name, arg, "a number of threads 1..64");
-		break;
-	case K_CPUS: a->cpus_arg = arg; break;
-	case 't':
-		if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->duration_ns))
-			return cli_bad(name, arg, num_expect_duration());
-		break;
-	}
-	return 0;
+	if (!d->size)
+		return strchr(arg, '=') ? repeat(a->knobs, &a->nknobs, d->name, arg) : opt_bad(d, arg);
+	if (num_u64(arg, d->min, d->max, &v))
+		return opt_bad(d, arg);
+	char *b = (char *)base + d->off, *dash;
+	snprintf(b, d->size, "kern.polling.%s=%llu", d->name, (unsigned long long)v);
+	if ((dash = strchr(b, '-')))
+		*dash = '_';   /* burst-max: kern.polling.burst_max */
+	return repeat(a->knobs, &a->nknobs, d->name, b);
 }
 
 /* --cpus LIST: CPU numbers this process may use, comma-separated. */
@@ -685,9 +648,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	struct args a = { .com = CLI_COMMON_INIT, .burst = 64, .spin_ns = 50 * NS_PER_US,
-			  .mode = RUT_POLL, .kern = pollkern_find(PK_DEFAULT),
-			  .threads = 1 };
+	struct args a = { .com = CLI_COMMON_INIT, .kern = pollkern_find(PK_DEFAULT) };
 	int rc;
 
 	log_init("ppslab-rut", 1);
@@ -702,9 +663,13 @@ int main(int argc, char **argv)
 	snprintf(ihelp, sizeof(ihelp), "first port: %s",
 		 port_specs_help(PORT_RX | PORT_TX, 1, ports, sizeof(ports)));
 	opt_set_help(opts, "in", ihelp);
-	struct cli_prog prog = { "ppslab-rut", SYNOPSIS, opts, handle, &a };
-	if ((rc = cli_parse(&prog, argc, argv, &a.com, NULL)))
-		return rc == CLI_DONE ? EX_OK : rc;
+	struct opt_prog prog = { "ppslab-rut", SYNOPSIS, opts };
+	if ((rc = opt_parse(&prog, argc, argv, &a, NULL)))
+		return rc == OPT_DONE ? EX_OK : rc;
+	log_init("ppslab-rut", a.com.verbose);
+	a.kern_set = opt_seen(opts, "kernel") > 0;
+	a.pollhz_set = opt_seen(opts, "pollhz") > 0;
+	a.range_set = opt_seen(opts, "range-policy") > 0;
 	if (a.check_rules)
 		return check_rules(&a);
 	if (a.cpus_arg && (rc = parse_cpus(&a)))

@@ -9,46 +9,17 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cliopts.h"
 #include "clock.h"
 #include "expect.h"
 #include "ifinfo.h"
 #include "log.h"
 #include "num.h"
-#include "opt.h"
 #include "priv.h"
 #include "ready.h"
 #include "sink_report.h"
 #include "sink.h"
 
 #define MAX_EXPECT_FILES 8
-
-static struct opt_def opts[] = {
-	{ "iface", 'i', "PORTSPEC", "receive on this port (repeatable): afpacket:IF, pcap:IF, udp:ADDR:PORT" },
-	{ "dport", 'p', "PORT", "UDP destination port of the test frames, as ppslab-gen's --dport; 0 accepts any (default 9)" },
-	{ "port", 'p', "PORT", NULL },   /* the older name of --dport */
-	{ "threads", 'T', "N", "receive threads, 1..16 (afpacket: a fanout by stream id; xdp: thread i reads queue i; default 1)" },
-	{ "cpus", 0, "LIST", "pin receive thread i to CPU LIST[i mod n] of the n listed, e.g. 0,1" },
-	{ "duration", 't', "DUR", "stop after DUR" },
-	{ "idle", 0, "DUR", "stop DUR after the last test frame; the clock starts at the first (default 10s when no --duration)" },
-	{ "warmup", 'w', "DUR", "do not measure test frames within DUR of the first one" },
-	{ "expect", 'e', "N", "frames the sender sent per stream: frames after the last arrival count as lost" },
-	{ "expect-from", 'E', "FILE", "the sender's --json output: frames sent per stream (repeatable)" },
-	{ "max-delay", 0, "DUR", "one-way delays above DUR are implausible: clocks disagree (default 10s)" },
-	{ "no-udp-csum", 0, NULL, "do not verify UDP checksums" },
-	CLI_OPT_INTERVAL,
-	CLI_OPT_JSON,
-	CLI_OPT_READY_FD("once every port counts frames, also write a byte to file descriptor N and close it"),
-	CLI_OPT_USER(CLI_USER_HELP),
-	CLI_OPT_QUIET,
-	CLI_OPT_VERBOSE,
-	CLI_OPT_VERSION,
-	CLI_OPT_HELP,
-	{ NULL, 0, NULL, NULL },
-};
-
-#define SYNOPSIS "ppslab-sink -i PORTSPEC [-i PORTSPEC ...] [--dport PORT] [--threads N] " \
-	"[--duration DUR] [--idle DUR] [--expect N | --expect-from FILE] [options]"
 
 struct args {
 	struct sink_cfg cfg;
@@ -59,69 +30,48 @@ struct args {
 	const char *cpus;
 };
 
-/* --cpus: CPU numbers this process may run on, at most one per thread */
-static int parse_cpus(struct args *a)
-{
-	unsigned n;
-	int rc = cli_cpus(a->cpus, a->cfg.cpus, SINK_MAX_THREADS, &n);
-	a->cfg.ncpus = (int)n;
-	return rc;
-}
+#define A(m) OPT_AT(struct args, m)
+static struct opt_def opts[] = {
+	{ "iface", 'i', "PORTSPEC", "receive on this port (repeatable): afpacket:IF, pcap:IF, udp:ADDR:PORT",
+	  OPT_STRS, A(cfg.port_specs), .n_off = offsetof(struct args, cfg.nports),
+	  .max = SINK_MAX_PORTS, .what = "at most {max} ports" },
+	{ "dport", 'p', "PORT", "UDP destination port of the test frames, as ppslab-gen's --dport; 0 accepts any",
+	  OPT_UINT, A(cfg.dport), .max = 65535, .def = OPT_TEXT(PKT_DEFAULT_DPORT), .what = "a UDP port {range}" },
+	{ "port", 'p', "PORT", NULL, OPT_UINT, A(cfg.dport), .max = 65535,   /* the older name of --dport */
+	  .what = "a UDP port {range}" },
+	{ "threads", 'T', "N", "receive threads, {range} (afpacket: a fanout by stream id; xdp: thread i reads queue i; default {default})",
+	  OPT_UINT, A(cfg.nthreads), .min = 1, .max = SINK_MAX_THREADS, .def = "1",
+	  .what = "a thread count from {min} to {max}" },
+	{ "cpus", 0, "LIST", "pin receive thread i to CPU LIST[i mod n] of the n listed, e.g. 0,1",
+	  OPT_STR, A(cpus) },
+	{ "duration", 't', "DUR", "stop after DUR", OPT_DURATION, A(duration_ns), .min = 1,
+	  .max = NUM_DURATION_MAX, .what = NUM_EXPECT_DURATION },
+	{ "idle", 0, "DUR", "stop DUR after the last test frame; the clock starts at the first (default 10s when no --duration)",
+	  OPT_DURATION, A(idle_ns), .min = 1, .max = NUM_DURATION_MAX, .what = NUM_EXPECT_DURATION },
+	{ "warmup", 'w', "DUR", "do not measure test frames within DUR of the first one",
+	  OPT_DURATION, A(cfg.warmup_ns), .max = 3600 * NS_PER_S, .what = "a duration up to {max}" },
+	{ "expect", 'e', "N", "frames the sender sent per stream: frames after the last arrival count as lost",
+	  OPT_COUNT, A(expect), .max = 1ULL << 48, .what = NUM_EXPECT_COUNT },
+	{ "expect-from", 'E', "FILE", "the sender's --json output: frames sent per stream (repeatable)",
+	  OPT_STRS, A(expect_files), .n_off = offsetof(struct args, nexpect_files),
+	  .max = MAX_EXPECT_FILES, .what = "at most {max} files" },
+	{ "max-delay", 0, "DUR", "one-way delays above DUR are implausible: clocks disagree",
+	  OPT_DURATION, A(cfg.max_delay_ns), .min = 1, .max = NUM_DURATION_MAX, .def = "10s",
+	  .what = NUM_EXPECT_DURATION },
+	{ "no-udp-csum", 0, NULL, "do not verify UDP checksums", OPT_CLEAR, A(cfg.verify_udp_csum) },
+	CLI_OPT_INTERVAL(struct args),
+	CLI_OPT_JSON(struct args),
+	CLI_OPT_READY_FD(struct args, "once every port counts frames, also write a byte to file descriptor N and close it"),
+	CLI_OPT_USER(struct args, CLI_USER_HELP),
+	CLI_OPT_QUIET(struct args),
+	CLI_OPT_VERBOSE(struct args),
+	OPT_VERSION_ROW,
+	OPT_HELP_ROW,
+	{ NULL },
+};
 
-static int handle(int key, const char *arg, int idx, void *ctx)
-{
-	struct args *a = ctx;
-	const char *name = opts[idx].name;
-	uint64_t v;
-	switch (key) {
-	case 'i':
-		if (a->cfg.nports == SINK_MAX_PORTS)
-			return cli_bad(name, arg, "at most 8 ports");
-		a->cfg.port_specs[a->cfg.nports++] = arg;
-		break;
-	case 'p':
-		if (num_u64(arg, 0, 65535, &v))
-			return cli_bad(name, arg, "a UDP port 0..65535");
-		a->cfg.dport = (uint16_t)v;
-		break;
-	case 'T':
-		if (num_u64(arg, 1, SINK_MAX_THREADS, &v))
-			return cli_bad(name, arg, "a thread count from 1 to 16");
-		a->cfg.nthreads = (int)v;
-		break;
-	case 't':
-		if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->duration_ns))
-			return cli_bad(name, arg, num_expect_duration());
-		break;
-	case 'w':
-		if (num_duration_ns(arg, 0, 3600 * NS_PER_S, &a->cfg.warmup_ns))
-			return cli_bad(name, arg, "a duration up to 1h");
-		break;
-	case 'e':
-		if (num_count(arg, 0, 1ULL << 48, &a->expect))
-			return cli_bad(name, arg, num_expect_count());
-		break;
-	case 'E':
-		if (a->nexpect_files == MAX_EXPECT_FILES)
-			return cli_bad(name, arg, "at most 8 files");
-		a->expect_files[a->nexpect_files++] = arg;
-		break;
-	default:
-		if (!strcmp(name, "idle")) {
-			if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->idle_ns))
-				return cli_bad(name, arg, num_expect_duration());
-		} else if (!strcmp(name, "max-delay")) {
-			if (num_duration_ns(arg, 1, 366ULL * 86400 * NS_PER_S, &a->cfg.max_delay_ns))
-				return cli_bad(name, arg, num_expect_duration());
-		} else if (!strcmp(name, "no-udp-csum")) {
-			a->cfg.verify_udp_csum = false;
-		} else if (!strcmp(name, "cpus")) {
-			a->cpus = arg;
-		}
-		break;
-	}
-	return 0;
-}
+#define SYNOPSIS "ppslab-sink -i PORTSPEC [-i PORTSPEC ...] [--dport PORT] [--threads N] " \
+	"[--duration DUR] [--idle DUR] [--expect N | --expect-from FILE] [options]"
 
 /* The interfaces behind the ports (one per -i; udp: has none). */
 static int ifaces_open(struct sink *s, struct rep_iface *ifs)
@@ -210,43 +160,103 @@ static int load_expect(struct args *a, struct expect_table *et, char *err, size_
 	return 0;
 }
 
+/* Interval lines until the duration, idleness, a signal or a receiver's error ends the
+ * run: the signal that ended it, or 0. */
+static int receive(const struct args *a, struct sink *s, struct runctl *rctl,
+		   struct rep_iface *ifs, int nifs, const struct sink_report_cfg *rcfg,
+		   struct hist *ih, uint64_t t0, struct sink_report_sample *prev, uint64_t *lines)
+{
+	struct sink_report_sample cur;
+	uint64_t next = t0 + a->com.interval_ns;
+	uint64_t end = a->duration_ns ? t0 + a->duration_ns : UINT64_MAX;
+	int sig = 0;
+	for (;;) {
+		uint64_t wake = next < end ? next : end;
+		if (a->idle_ns && wake > mono_ns() + 50 * NS_PER_MS)
+			wake = mono_ns() + 50 * NS_PER_MS;   /* check idleness often */
+		int sg = runctl_wait_until(rctl, wake);
+		if (sg == SIGINT || sg == SIGTERM) {
+			sig = sg;
+			break;
+		}
+		if (sg == SIGUSR1)
+			break;   /* a receiver stopped on an error */
+		uint64_t now = mono_ns();
+		if (now >= end)
+			break;
+		if (a->idle_ns) {
+			struct sink_totals t;
+			sink_totals(s, &t);
+			/* The idle clock starts at the first test frame: a sink started before
+			 * its sender waits for it however long (--duration bounds that).
+			 * A worker may stamp a frame after `now` was read: lt > now is not idle. */
+			uint64_t lt = t.last_test_ns;
+			if (t.first_test_ns && now > lt && now - lt >= a->idle_ns)
+				break;
+		}
+		if (now >= next && ih) {
+			hist_init(ih);
+			int late = sink_interval(s, ih, 200 * NS_PER_MS);
+			sample(s, ifs, nifs, mono_ns() - t0, &cur);
+			sink_report_interval(stdout, rcfg, &cur, prev, ih, late, lines);
+			*prev = cur;
+			next += a->com.interval_ns;
+			if (next <= now)   /* we fell behind (a stopped process): skip, do not burst */
+				next = now + a->com.interval_ns;
+		}
+	}
+	return sig;
+}
+
+/* The options, and what depends on several of them, before anything is opened. */
+static int options(struct args *a, int argc, char **argv)
+{
+	struct opt_prog prog = { "ppslab-sink", SYNOPSIS, opts };
+	char err[256];
+	unsigned n;
+	int rc;
+	cli_port_help(opts, "iface", "receive on this port (repeatable)", PORT_RX, 0);
+	if ((rc = opt_parse(&prog, argc, argv, a, NULL)))
+		return rc;
+	log_init("ppslab-sink", a->com.verbose);
+	if (!a->cfg.nports) {
+		log_err("no port: give -i PORTSPEC (e.g. -i sink0 or -i udp:0.0.0.0:9)");
+		return EX_USAGE;
+	}
+	if (a->expect && a->nexpect_files) {
+		log_err("--expect and --expect-from both say what was sent: give one");
+		return EX_USAGE;
+	}
+	for (int i = 0; i < a->cfg.nports; i++) {
+		char be[16], tg[64];
+		if (port_spec_parse(a->cfg.port_specs[i], be, tg, err, sizeof(err))) {
+			log_err("--iface %s: %s", a->cfg.port_specs[i], err);
+			return EX_USAGE;
+		}
+	}
+	if (a->cpus) {
+		rc = cli_cpus(a->cpus, a->cfg.cpus, SINK_MAX_THREADS, &n);
+		a->cfg.ncpus = (int)n;
+		if (rc)
+			return rc;
+	}
+	if (!a->duration_ns && !a->idle_ns)
+		a->idle_ns = 10 * NS_PER_S;
+	return cli_user_lookup(&a->com);
+}
+
 int main(int argc, char **argv)
 {
-	struct args a = { .cfg = { .dport = PKT_DEFAULT_DPORT, .verify_udp_csum = true,
-				   .nthreads = 1, .max_delay_ns = 10 * NS_PER_S },
-			  .com = CLI_COMMON_INIT };
+	struct args a = { .cfg = { .verify_udp_csum = true }, .com = CLI_COMMON_INIT };
 	int rc;
 	char err[256];
 
 	log_init("ppslab-sink", 1);
-	cli_port_help(opts, "iface", "receive on this port (repeatable)", PORT_RX, 0);
-	struct cli_prog prog = { "ppslab-sink", SYNOPSIS, opts, handle, &a };
-	if ((rc = cli_parse(&prog, argc, argv, &a.com, NULL)))
-		return rc == CLI_DONE ? EX_OK : rc;
-	if (!a.cfg.nports) {
-		log_err("no port: give -i PORTSPEC (e.g. -i sink0 or -i udp:0.0.0.0:9)");
-		return EX_USAGE;
-	}
-	if (a.expect && a.nexpect_files) {
-		log_err("--expect and --expect-from both say what was sent: give one");
-		return EX_USAGE;
-	}
-	for (int i = 0; i < a.cfg.nports; i++) {
-		char be[16], tg[64];
-		if (port_spec_parse(a.cfg.port_specs[i], be, tg, err, sizeof(err))) {
-			log_err("--iface %s: %s", a.cfg.port_specs[i], err);
-			return EX_USAGE;
-		}
-	}
-	if (a.cpus && (rc = parse_cpus(&a)))
-		return rc;
-	if ((rc = cli_user_lookup(&a.com)))
-		return rc;
+	if ((rc = options(&a, argc, argv)))
+		return rc == OPT_DONE ? EX_OK : rc;
 	struct expect_table *et = calloc(1, sizeof(*et));
 	if (!et)
 		return EX_OSERR;
-	if (!a.duration_ns && !a.idle_ns)
-		a.idle_ns = 10 * NS_PER_S;
 
 	struct sink *s = calloc(1, sizeof(*s));
 	if (!s) {
@@ -290,47 +300,11 @@ int main(int argc, char **argv)
 	sink_report_header(stdout, &rcfg);
 	struct hist *ih = malloc(sizeof(*ih));
 	struct sink_report_sample prev, cur;
-	uint64_t t0 = mono_ns(), next = t0 + a.com.interval_ns, lines = 0;
-	uint64_t end = a.duration_ns ? t0 + a.duration_ns : UINT64_MAX;
-	int sig = 0;
+	uint64_t t0 = mono_ns(), lines = 0;
 	memset(&prev, 0, sizeof(prev));
 	sample(s, ifs, nifs, 0, &prev);
 	prev.t_ns = 0;
-	for (;;) {
-		uint64_t wake = next < end ? next : end;
-		if (a.idle_ns && wake > mono_ns() + 50 * NS_PER_MS)
-			wake = mono_ns() + 50 * NS_PER_MS;   /* check idleness often */
-		int sg = runctl_wait_until(&rctl, wake);
-		if (sg == SIGINT || sg == SIGTERM) {
-			sig = sg;
-			break;
-		}
-		if (sg == SIGUSR1)
-			break;   /* a receiver stopped on an error */
-		uint64_t now = mono_ns();
-		if (now >= end)
-			break;
-		if (a.idle_ns) {
-			struct sink_totals t;
-			sink_totals(s, &t);
-			/* The idle clock starts at the first test frame: a sink started before
-			 * its sender waits for it however long (--duration bounds that).
-			 * A worker may stamp a frame after `now` was read: lt > now is not idle. */
-			uint64_t lt = t.last_test_ns;
-			if (t.first_test_ns && now > lt && now - lt >= a.idle_ns)
-				break;
-		}
-		if (now >= next && ih) {
-			hist_init(ih);
-			int late = sink_interval(s, ih, 200 * NS_PER_MS);
-			sample(s, ifs, nifs, mono_ns() - t0, &cur);
-			sink_report_interval(stdout, &rcfg, &cur, &prev, ih, late, &lines);
-			prev = cur;
-			next += a.com.interval_ns;
-			if (next <= now)   /* we fell behind (a stopped process): skip, do not burst */
-				next = now + a.com.interval_ns;
-		}
-	}
+	int sig = receive(&a, s, &rctl, ifs, nifs, &rcfg, ih, t0, &prev, &lines);
 	atomic_store(&rctl.stop, 1);
 	int wret = sink_stop(s);
 	uint64_t dur = mono_ns() - t0;

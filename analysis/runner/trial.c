@@ -184,7 +184,6 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 		snprintf(rate, sizeof(rate), "%.3f", load_pps);
 	else
 		snprintf(rate, sizeof(rate), "max");
-	char v[64];
 	int rc = trial_gen_args(c, b, spec, dst, t->stream == 2 ? p->topo.dst_mac_b
 							     : p->topo.dst_mac);
 	rc = rc ? rc : box_arg(c, "--rate");

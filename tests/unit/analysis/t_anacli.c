@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* t_anacli.c — what the analysis commands share: percentages, the one-file check, the
- * exit code of a failed plot, writing a JSON document, --margin. */
+ * exit code of a failed plot, writing a JSON document, the row parsers (--margin,
+ * --format, --where). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sysexits.h>
 #include <unistd.h>
@@ -30,13 +32,28 @@ static void t_pct(void)
 	T_EQ_INT(ana_pct(longtext, 0, 50, &f), -EINVAL);
 }
 
-static void t_margin(void)
+/* The row parsers: --margin as compare and trend declare it, --format, --where. */
+struct rows { double m; int fmt; struct res_sel w; };
+
+static void t_rows(void)
 {
-	double m = -1;
-	T_EQ_INT(ana_opt_margin("2%", &m), 0);
-	T_NEAR(m, 0.02, 1e-12);
-	T_EQ_INT(ana_opt_margin("0", &m), EX_USAGE);   /* no margin is no test */
-	T_EQ_INT(ana_opt_margin("50.5%", &m), EX_USAGE);
+	struct rows a = { 0 };
+	struct opt_def margin = { "margin", 'd', "PCT", "m", OPT_FN, .off = 0, .lo = 1e-9,
+				  .hi = 50, .fn = ana_opt_pct };
+	struct opt_def fmt = { "format", 'f', "FMT", "f", OPT_FN,
+			       .off = offsetof(struct rows, fmt), .fn = ana_opt_format };
+	struct opt_def where = { "where", 'w', "W", "w", OPT_FN,
+				 .off = offsetof(struct rows, w), .fn = ana_opt_where };
+	T_EQ_INT(ana_opt_pct(&margin, "2%", &a), 0);
+	T_NEAR(a.m, 0.02, 1e-12);
+	T_EQ_INT(ana_opt_pct(&margin, "0", &a), EX_USAGE);   /* no margin is no test */
+	T_EQ_INT(ana_opt_pct(&margin, "50.5%", &a), EX_USAGE);
+	T_EQ_INT(ana_opt_format(&fmt, "csv", &a), 0);
+	T_EQ_INT(ana_opt_format(&fmt, "html", &a), EX_USAGE);   /* not without .max = 1 */
+	fmt.max = 1;
+	T_EQ_INT(ana_opt_format(&fmt, "html", &a), 0);
+	T_EQ_INT(ana_opt_where(&where, "nonsense", &a), EX_USAGE);
+	res_sel_free(&a.w);
 }
 
 static void t_one_file(void)
@@ -75,7 +92,7 @@ static void t_write_json(void)
 int main(void)
 {
 	T_RUN(t_pct);
-	T_RUN(t_margin);
+	T_RUN(t_rows);
 	T_RUN(t_one_file);
 	T_RUN(t_plot_status);
 	T_RUN(t_write_json);
