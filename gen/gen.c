@@ -19,6 +19,9 @@
 
 #include "clock.h"
 #include "csum.h"
+#include "relaxed.h"
+#include "rng.h"
+#include "thread.h"
 
 #define GEN_SPIN_NS 50000ULL           /* spin for the last 50 us before a deadline */
 #define GEN_MAX_SLEEP_NS 50000000ULL   /* wake at least every 50 ms to see a stop */
@@ -30,60 +33,12 @@
 typedef void (*fill_fn)(struct gen_worker *w, uint32_t n, uint64_t ts, uint32_t *nvalid,
 			uint64_t *seq0);
 
-static inline void add(_Atomic uint64_t *c, uint64_t v)
+/* The signature of this worker's frames: its flags and stream; seq and tx_ns per frame. */
+static inline struct sig sig_of(const struct gen_worker *w)
 {
-	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v,
-			      memory_order_relaxed);
-}
-
-static inline void set(_Atomic uint64_t *c, uint64_t v)
-{
-	atomic_store_explicit(c, v, memory_order_relaxed);
-}
-
-static inline uint64_t get(_Atomic uint64_t *c)
-{
-	return atomic_load_explicit(c, memory_order_relaxed);
-}
-
-/* hist_add for n equal values, with relaxed stores so the reporter may copy buckets
- * while the worker runs (the sum is read only after the workers ended). */
-static void gap_add(struct hist *h, uint64_t v, uint64_t n)
-{
-	unsigned i = hist_index(v);
-	__atomic_store_n(&h->bucket[i], h->bucket[i] + n, __ATOMIC_RELAXED);
-	__atomic_store_n(&h->count, h->count + n, __ATOMIC_RELAXED);
-	if (v < h->min)
-		__atomic_store_n(&h->min, v, __ATOMIC_RELAXED);
-	if (v > h->max)
-		__atomic_store_n(&h->max, v, __ATOMIC_RELAXED);
-	h->sum += (long double)v * n;
-}
-
-static inline uint64_t xs64(uint64_t *s)
-{
-	uint64_t x = *s;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
-
-static inline uint8_t sig_verflags(const struct gen_worker *w)
-{
-	return (uint8_t)((SIG_VERSION << 4) | (w->g->cfg.realtime_ts ? SIG_F_REALTIME : 0) |
-			 (w->warm ? SIG_F_WARMUP : 0));
-}
-
-static inline void sig_bytes(uint8_t *s, uint8_t verflags, uint8_t stream, uint64_t seq,
-			     uint64_t ts)
-{
-	s[0] = (uint8_t)(SIG_MAGIC >> 8);
-	s[1] = (uint8_t)SIG_MAGIC;
-	s[2] = verflags;
-	s[3] = stream;
-	sig_put_seq_ts(s, seq & SIG_SEQ_MASK, ts);
+	return (struct sig){ .flags = (uint8_t)((w->g->cfg.realtime_ts ? SIG_F_REALTIME : 0) |
+						(w->warm ? SIG_F_WARMUP : 0)),
+			     .stream = w->g->cfg.stream };
 }
 
 /* Sequence numbers for the test frames of a batch: one shared counter for the stream. */
@@ -106,13 +61,15 @@ static void fill_simple(struct gen_worker *w, uint32_t n, uint64_t ts, uint32_t 
 	const struct gen *g = w->g;
 	const uint8_t *t = g->fr.tmpl[0];
 	const uint32_t sl = g->fr.frame_max;
-	const uint8_t vf = sig_verflags(w), stream = g->cfg.stream;
+	struct sig sg = sig_of(w);
 	uint16_t tc;
 	memcpy(&tc, t + PKT_UDP_OFF + 6, 2);
 	uint64_t seq = claim(w, n);
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t *f = w->slots + (size_t)i * sl;
-		sig_bytes(f + PKT_PAYLOAD_OFF, vf, stream, seq + i, ts);
+		sg.seq = seq + i;
+		sg.tx_ns = ts;
+		sig_put(f + PKT_PAYLOAD_OFF, &sg);
 		uint16_t c = csum_replace_bytes(tc, t + PKT_PAYLOAD_OFF + 2, f + PKT_PAYLOAD_OFF + 2,
 						SIG_LEN - 2);
 		c = csum_udp_nonzero(c);
@@ -130,7 +87,7 @@ static void fill_general(struct gen_worker *w, uint32_t n, uint64_t ts, uint32_t
 	const struct gen *g = w->g;
 	const struct gen_cfg *c = &g->cfg;
 	const uint32_t sl = g->fr.frame_max;
-	const uint8_t vf = sig_verflags(w);
+	struct sig sg = sig_of(w);
 	const uint64_t k = w->pace.k;
 	uint8_t zi[GEN_BATCH];
 	uint32_t valid = 0;
@@ -154,12 +111,14 @@ static void fill_general(struct gen_worker *w, uint32_t n, uint64_t ts, uint32_t
 		}
 		if (c->flows.n > 1) {
 			uint64_t idx = c->flows.random
-				? (uint64_t)(((unsigned __int128)xs64(&w->rng) * c->flows.n) >> 64)
+				? (uint64_t)(((unsigned __int128)rng_xs64(&w->rng) * c->flows.n) >> 64)
 				: pace_position(&w->pace, k + i) % c->flows.n;
 			gen_flow_at(&c->flows, idx, &tup);
 			tp = &tup;
 		}
-		sig_bytes(sig, vf, c->stream, w->slot_fault[i] ? 0 : s++, ts);
+		sg.seq = w->slot_fault[i] ? 0 : s++;
+		sg.tx_ns = ts;
+		sig_put(sig, &sg);
 		gen_frame_patch(f, t, tp, sig, w->slot_fault[i]);
 	}
 	*nvalid = valid;
@@ -371,8 +330,8 @@ static int run_phase(struct gen_worker *w, int warm)
 							c->late_ns, limit, &sh);
 			shifted += sh;
 			if (!warm) {
-				add(&w->ctr.skipped, skip);
-				set(&w->ctr.shifted_ns, shifted);
+				relaxed_add(&w->ctr.skipped, skip);
+				relaxed_set(&w->ctr.shifted_ns, shifted);
 			}
 			continue;
 		}
@@ -395,7 +354,7 @@ static int run_phase(struct gen_worker *w, int warm)
 			sent += (uint32_t)a;
 			if (sent == n)
 				break;
-			add(&w->ctr.tx_full, 1);
+			relaxed_add(&w->ctr.tx_full, 1);
 			uint64_t t = mono_ns();
 			if (runctl_stopped(rc) || (tend && t >= tend + grace)) {
 				/* the run is over (a ring that stays full must not outlast it) */
@@ -416,50 +375,50 @@ static int run_phase(struct gen_worker *w, int warm)
 				if (fill != fill_replay) {
 					valid_sent += w->slot_fault[i] == GEN_FAULT_NONE;
 					if (!warm && w->slot_fault[i])
-						add(&w->ctr.fault[w->slot_fault[i]], 1);
+						relaxed_add(&w->ctr.fault[w->slot_fault[i]], 1);
 				}
 			}
 		} else {
 			bytes = (uint64_t)sent * (flen + PKT_FCS_LEN);
 		}
-		if (sent && !get(&w->ctr.first_tx_ns))
-			set(&w->ctr.first_tx_ns, now);
+		if (sent && !relaxed_get(&w->ctr.first_tx_ns))
+			relaxed_set(&w->ctr.first_tx_ns, now);
 		if (warm) {
-			add(&w->ctr.warmup_pkts, sent);
-			add(&w->ctr.warmup_bytes, bytes);
+			relaxed_add(&w->ctr.warmup_pkts, sent);
+			relaxed_add(&w->ctr.warmup_bytes, bytes);
 		} else {
-			add(&w->ctr.tx_attempt, n);
-			add(&w->ctr.tx_pkts, sent);
-			add(&w->ctr.tx_bytes, bytes);
-			add(&w->ctr.tx_test, valid_sent);
-			add(&w->ctr.late, late < sent ? late : sent);
+			relaxed_add(&w->ctr.tx_attempt, n);
+			relaxed_add(&w->ctr.tx_pkts, sent);
+			relaxed_add(&w->ctr.tx_bytes, bytes);
+			relaxed_add(&w->ctr.tx_test, valid_sent);
+			relaxed_add(&w->ctr.late, late < sent ? late : sent);
 			if (sent) {
 				pace_track_sent(&w->track, now, sent);
-				set(&w->ctr.burst_max, w->track.burst_max);
+				relaxed_set(&w->ctr.burst_max, w->track.burst_max);
 				if (w->prev_send_ns)
-					gap_add(&w->gaps, now - w->prev_send_ns, 1);
+					hist_add_shared(&w->gaps, now - w->prev_send_ns, 1);
 				if (sent > 1)
-					gap_add(&w->gaps, 0, sent - 1);
+					hist_add_shared(&w->gaps, 0, sent - 1);
 				w->prev_send_ns = now;
-				if (!get(&w->ctr.first_ns)) {
-					set(&w->ctr.first_ns, now);
-					set(&w->ctr.sched_first_ns, dl_first);
+				if (!relaxed_get(&w->ctr.first_ns)) {
+					relaxed_set(&w->ctr.first_ns, now);
+					relaxed_set(&w->ctr.sched_first_ns, dl_first);
 				}
-				set(&w->ctr.last_ns, now);
-				set(&w->ctr.sched_last_ns, pace_deadline_of(&w->pace, k + sent - 1));
+				relaxed_set(&w->ctr.last_ns, now);
+				relaxed_set(&w->ctr.sched_last_ns, pace_deadline_of(&w->pace, k + sent - 1));
 			}
 			if (sent < n) {
-				add(&w->ctr.tx_unsent, n - sent);
+				relaxed_add(&w->ctr.tx_unsent, n - sent);
 				uint64_t lost = nvalid - valid_sent;
 				uint64_t expect = seq0 + nvalid;
 				/* give the numbers back if nobody claimed after us; else they are holes */
 				if (lost && !atomic_compare_exchange_strong(&g->seq_next, &expect,
 									    seq0 + valid_sent))
-					add(&w->ctr.seq_holes, lost);
+					relaxed_add(&w->ctr.seq_holes, lost);
 			}
 			port_stats(w->port, &st);
-			set(&w->ctr.tx_fail, st.tx_errors - err0);
-			set(&w->ctr.tx_refused, st.tx_refused - ref0);
+			relaxed_set(&w->ctr.tx_fail, st.tx_errors - err0);
+			relaxed_set(&w->ctr.tx_refused, st.tx_refused - ref0);
 		}
 		pace_advance(&w->pace, sent);
 		if (ret || sent < n) {
@@ -472,9 +431,9 @@ static int run_phase(struct gen_worker *w, int warm)
 		uint64_t sched = w->pace.k;
 		uint64_t cut = why == END_STOP ? mono_ns() : tend;
 		pace_track_end(&w->track, cut ? cut : mono_ns());
-		set(&w->ctr.behind_ns, w->track.behind_total_ns);
-		set(&w->ctr.behind_max_ns, w->track.behind_max_ns);
-		set(&w->ctr.behind_n, w->track.behind_n);
+		relaxed_set(&w->ctr.behind_ns, w->track.behind_total_ns);
+		relaxed_set(&w->ctr.behind_max_ns, w->track.behind_max_ns);
+		relaxed_set(&w->ctr.behind_n, w->track.behind_n);
 		if (g->paced && cut && w->pace.k < limit) {
 			struct pace p = w->pace;
 			/* the schedule as asked, not as shifted: a shift's frames are a shortfall */
@@ -525,23 +484,15 @@ int gen_start(struct gen *g, struct runctl *rc, uint64_t start_ns, char *err, si
 	atomic_store(&g->running, g->nw);
 	for (unsigned t = 0; t < g->nw; t++) {
 		struct gen_worker *w = &g->w[t];
-		pthread_attr_t attr;
-		pthread_attr_init(&attr);
-		if (g->cfg.ncpus) {
-			cpu_set_t set;
-			CPU_ZERO(&set);
-			CPU_SET(g->cfg.cpus[t % g->cfg.ncpus], &set);
-			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		}
-		int e = pthread_create(&w->th, &attr, worker_main, w);
-		pthread_attr_destroy(&attr);
+		int e = thread_start(&w->th, g->cfg.ncpus ? g->cfg.cpus[t % g->cfg.ncpus] : -1,
+				     worker_main, w);
 		if (e) {
 			snprintf(err, errlen, "cannot start sender thread %u%s: %s", t,
-				 g->cfg.ncpus ? " on its CPU" : "", strerror(e));
+				 g->cfg.ncpus ? " on its CPU" : "", strerror(-e));
 			atomic_store(&rc->stop, 1);
 			atomic_fetch_sub(&g->running, g->nw - t);
 			gen_join(g);
-			return -e;
+			return e;
 		}
 		w->started = 1;
 	}
@@ -583,31 +534,31 @@ void gen_fini(struct gen *g)
 void gen_worker_snapshot(struct gen_worker *w, struct gen_snap *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->tx_attempt = get(&w->ctr.tx_attempt);
-	s->tx_pkts = get(&w->ctr.tx_pkts);
-	s->tx_bytes = get(&w->ctr.tx_bytes);
-	s->tx_test = get(&w->ctr.tx_test);
-	s->tx_fail = get(&w->ctr.tx_fail);
-	s->tx_refused = get(&w->ctr.tx_refused);
-	s->tx_full = get(&w->ctr.tx_full);
-	s->tx_unsent = get(&w->ctr.tx_unsent);
-	s->seq_holes = get(&w->ctr.seq_holes);
-	s->late = get(&w->ctr.late);
-	s->skipped = get(&w->ctr.skipped);
-	s->shifted_ns = get(&w->ctr.shifted_ns);
-	s->burst_max = get(&w->ctr.burst_max);
-	s->behind_ns = get(&w->ctr.behind_ns);
-	s->behind_max_ns = get(&w->ctr.behind_max_ns);
-	s->behind_n = get(&w->ctr.behind_n);
-	s->warmup_pkts = get(&w->ctr.warmup_pkts);
-	s->warmup_bytes = get(&w->ctr.warmup_bytes);
+	s->tx_attempt = relaxed_get(&w->ctr.tx_attempt);
+	s->tx_pkts = relaxed_get(&w->ctr.tx_pkts);
+	s->tx_bytes = relaxed_get(&w->ctr.tx_bytes);
+	s->tx_test = relaxed_get(&w->ctr.tx_test);
+	s->tx_fail = relaxed_get(&w->ctr.tx_fail);
+	s->tx_refused = relaxed_get(&w->ctr.tx_refused);
+	s->tx_full = relaxed_get(&w->ctr.tx_full);
+	s->tx_unsent = relaxed_get(&w->ctr.tx_unsent);
+	s->seq_holes = relaxed_get(&w->ctr.seq_holes);
+	s->late = relaxed_get(&w->ctr.late);
+	s->skipped = relaxed_get(&w->ctr.skipped);
+	s->shifted_ns = relaxed_get(&w->ctr.shifted_ns);
+	s->burst_max = relaxed_get(&w->ctr.burst_max);
+	s->behind_ns = relaxed_get(&w->ctr.behind_ns);
+	s->behind_max_ns = relaxed_get(&w->ctr.behind_max_ns);
+	s->behind_n = relaxed_get(&w->ctr.behind_n);
+	s->warmup_pkts = relaxed_get(&w->ctr.warmup_pkts);
+	s->warmup_bytes = relaxed_get(&w->ctr.warmup_bytes);
 	for (int f = 0; f < GEN_FAULT_MAX; f++)
-		s->fault[f] = get(&w->ctr.fault[f]);
-	s->first_ns = get(&w->ctr.first_ns);
-	s->first_tx_ns = get(&w->ctr.first_tx_ns);
-	s->last_ns = get(&w->ctr.last_ns);
-	s->sched_first_ns = get(&w->ctr.sched_first_ns);
-	s->sched_last_ns = get(&w->ctr.sched_last_ns);
+		s->fault[f] = relaxed_get(&w->ctr.fault[f]);
+	s->first_ns = relaxed_get(&w->ctr.first_ns);
+	s->first_tx_ns = relaxed_get(&w->ctr.first_tx_ns);
+	s->last_ns = relaxed_get(&w->ctr.last_ns);
+	s->sched_first_ns = relaxed_get(&w->ctr.sched_first_ns);
+	s->sched_last_ns = relaxed_get(&w->ctr.sched_last_ns);
 	s->sched_pkts = w->started ? 0 : w->sched_pkts;
 }
 
@@ -655,25 +606,10 @@ void gen_snapshot(struct gen *g, struct gen_snap *s)
 
 void gen_gaps(struct gen *g, struct hist *out)
 {
-	int done = gen_running(g) == 0;
+	bool done = gen_running(g) == 0;
 	hist_init(out);
-	for (unsigned t = 0; t < g->nw; t++) {
-		const struct hist *h = &g->w[t].gaps;
-		uint64_t cnt = __atomic_load_n(&h->count, __ATOMIC_RELAXED);
-		if (!cnt)
-			continue;
-		for (unsigned i = 0; i < HIST_BUCKETS; i++)
-			out->bucket[i] += __atomic_load_n(&h->bucket[i], __ATOMIC_RELAXED);
-		out->count += cnt;
-		uint64_t mn = __atomic_load_n(&h->min, __ATOMIC_RELAXED);
-		uint64_t mx = __atomic_load_n(&h->max, __ATOMIC_RELAXED);
-		if (mn < out->min)
-			out->min = mn;
-		if (mx > out->max)
-			out->max = mx;
-		if (done)
-			out->sum += h->sum;
-	}
+	for (unsigned t = 0; t < g->nw; t++)
+		hist_merge_shared(out, &g->w[t].gaps, done);
 }
 
 double gen_initial_pps(const struct gen *g)

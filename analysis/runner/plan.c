@@ -13,6 +13,7 @@
 
 #include "pollkern.h"
 #include "results.h"
+#include "rng.h"
 
 #define PLAN_MAX_CASES 100000
 /* Per case: starting the tools (or reconfiguring the router) and collecting summaries. */
@@ -21,26 +22,6 @@
 #define CALIBRATE_S 5.0
 /* The search range assumed when max_load is the rig's (not yet measured) ceiling. */
 #define ASSUMED_MAX_PPS 1e6
-
-/* splitmix64 turns any seed (0, 1, 2 ...) into a well-mixed, non-zero state. */
-static uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9E3779B97F4A7C15ULL;
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-	return x ^ (x >> 31);
-}
-
-/* xorshift64* (Vigna 2014). */
-static uint64_t xs64(uint64_t *s)
-{
-	uint64_t x = *s;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
 
 void plan_free(struct plan *pl)
 {
@@ -155,7 +136,7 @@ static void shuffle(size_t *v, size_t n, uint64_t *rng)
 {
 	/* Fisher–Yates; the modulo's bias is below 1e-14 for 100,000 cells */
 	for (size_t i = n; i > 1; i--) {
-		size_t j = (size_t)(xs64(rng) % i), t = v[i - 1];
+		size_t j = (size_t)(rng_xs64(rng) % i), t = v[i - 1];
 		v[i - 1] = v[j];
 		v[j] = t;
 	}
@@ -185,7 +166,7 @@ int plan_make(const struct profile *p, struct plan *pl)
 		return -ENOMEM;
 	}
 	pl->ncells = ncells;
-	uint64_t rng = splitmix64(p->seed);
+	uint64_t rng = rng_splitmix64(p->seed);
 	if (!rng)
 		rng = 1;
 	/* reboot groups, each run whole (all its repetitions) before the next; one group
