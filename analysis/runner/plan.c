@@ -393,12 +393,6 @@ static char *fmt_time(double s, char *buf, size_t len)
 	return buf;
 }
 
-static const char *method_name(enum prof_method m)
-{
-	static const char *const names[] = { "fixed", "rfc2544", "mlr", "ladder" };
-	return (unsigned)m < 4 ? names[m] : "?";
-}
-
 /* An external router: its axes (verified or not, reboot or not), which hook sets each
  * swept axis, how often it runs, and its estimated time (router.hook_estimate); the
  * reboots and how the router is waited for. */
@@ -537,8 +531,8 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 		fprintf(f, "\nlab %s: %u sender namespace%s, %u queue%s per veth at least", p->topo.lab,
 			p->topo.lab_senders, p->topo.lab_senders == 1 ? "" : "s", p->topo.lab_queues,
 			p->topo.lab_queues == 1 ? "" : "s");
-	fprintf(f, "\n\nmethod: %s, warm-up %g s, trials %g s, settle %g s", method_name(t->method),
-		t->warmup_s, t->duration_s, t->settle_s);
+	fprintf(f, "\n\nmethod: %s, warm-up %g s, trials %g s, settle %g s",
+		prof_method_name(t->method), t->warmup_s, t->duration_s, t->settle_s);
 	if (t->method == PM_RFC2544 || t->method == PM_MLR) {
 		fprintf(f, ", loads %.0f..", t->min_load_pps);
 		if (t->max_load_pps > 0)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "fmt.h"
 #include "log.h"
 #include "proc.h"
 #include "clock.h"
@@ -441,7 +442,7 @@ static int wait_back(struct runner *r, const struct plan_case *pc, json_t *c, ch
 				continue;
 			}
 			char t[32];
-			run_utc_now(t, sizeof(t));
+			fmt_utc(t, sizeof(t), time(NULL));
 			json_object_set_new(env, "collected_utc", json_string(t));
 			json_decref(r->router_env);
 			r->router_env = env;
@@ -583,7 +584,7 @@ static int router_after_trial(struct runner *r, const json_t *rec, json_t *c, ch
 		if (r->rut_box.ssh && r->router_env) {
 			json_t *env = run_external_env(r, false);
 			char t[32];
-			run_utc_now(t, sizeof(t));
+			fmt_utc(t, sizeof(t), time(NULL));
 			json_object_set_new(env, "collected_utc", json_string(t));
 			json_decref(r->router_env);
 			r->router_env = env;
@@ -648,7 +649,7 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	json_t *trials = json_array(), *flags = json_array();
 	json_object_set_new(c, "trials", trials);
 	char t[32], err[1024] = "";
-	run_utc_now(t, sizeof(t));
+	fmt_utc(t, sizeof(t), time(NULL));
 	json_object_set_new(c, "start_utc", json_string(t));
 	int rc = router_to_cell(r, pc, c, err, sizeof(err));
 	if (rc == -EINTR) {
@@ -772,7 +773,7 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 		json_object_set_new(c, "flags", flags);
 		return -EINTR;
 	}
-	run_utc_now(t, sizeof(t));
+	fmt_utc(t, sizeof(t), time(NULL));
 	json_object_set_new(c, "end_utc", json_string(t));
 	if (rc) {
 		json_object_set_new(c, "status", json_string("failed"));

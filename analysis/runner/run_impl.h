@@ -50,7 +50,6 @@ struct runner {
 /* A JSON string of text that may hold anything a tool printed: bytes that are not
  * UTF-8 become '?', so the error is never silently dropped. */
 json_t *run_jtext(const char *t);
-void run_utc_now(char *buf, size_t len);
 /* Saves the document with updated_utc now; logs a failure and returns its -errno. */
 int run_save(struct runner *r);
 /* o.k as a number, NaN when absent. */

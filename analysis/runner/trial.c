@@ -18,6 +18,7 @@
 
 #include "checks.h"
 #include "clock.h"
+#include "fmt.h"
 #include "jout.h"
 #include "log.h"
 #include "proc.h"
@@ -645,9 +646,8 @@ out:
 		trial_per_box(rec, all, na, sinks, nsa, sinkb, windowed);
 	if (several && at_real)
 		trial_start_record(rec, gens, ng, at_real, lead_s);
-	time_t now = time(NULL);
 	char t1[32];
-	strftime(t1, sizeof(t1), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	fmt_utc(t1, sizeof(t1), time(NULL));
 	json_object_set_new(rec, "end_utc", json_string(t1));
 	for (size_t i = 0; i < na; i++)
 		json_decref(all[i]->sum);
