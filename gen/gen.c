@@ -220,58 +220,218 @@ int gen_init(struct gen *g, const struct gen_cfg *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* One phase of a worker (warm-up or measured): its bounds and what its batches need. */
+struct phase {
+	int warm;
+	const struct pace_profile *prof;   /* NULL: as fast as possible */
+	uint64_t t0, tend;                 /* tend 0: no time bound */
+	uint64_t limit;                    /* this worker's share of --count */
+	uint64_t grace;                    /* how late frames due before tend may still go */
+	fill_fn fill;
+	int has_mix;                       /* frames differ in size or fault */
+	uint32_t flen;                     /* the one frame length (fill_simple) */
+	uint64_t next_stall;               /* the test-only stall injection's next time */
+	uint64_t shifted;                  /* --late-policy shift: the schedule moved by */
+	uint64_t err0, ref0;               /* the port's tx_errors and tx_refused at start */
+};
+
+/* One batch: what was due and filled, and what the port took. */
+struct batch {
+	uint64_t k;                        /* the schedule's position of its first frame */
+	uint64_t now, dl_first;            /* when it went, when its first frame was due */
+	uint32_t n, sent, nvalid, late;
+	uint64_t seq0;
+};
+
+static void phase_begin(struct gen_worker *w, int warm, struct phase *ph)
+{
+	struct gen *g = w->g;
+	const struct gen_cfg *c = &g->cfg;
+	struct pace_opts o = { .burst = c->burst, .stride = g->nw, .phase = w->idx,
+			       .poisson = c->poisson && !warm, .seed = c->seed };
+	struct port_stats st;
+
+	*ph = (struct phase){ .warm = warm, .limit = UINT64_MAX, .next_stall = UINT64_MAX };
+	ph->fill = c->replay ? fill_replay
+		 : (c->sizes.n == 1 && c->flows.n == 1 && !c->inject.num) ? fill_simple
+									  : fill_general;
+	w->warm = warm;
+	if (warm) {
+		ph->t0 = g->start_ns;
+		ph->tend = g->meas_ns;
+		ph->prof = g->warm_pps > 0 ? &g->warm_prof : NULL;
+	} else {
+		ph->t0 = g->meas_ns;
+		ph->tend = g->end_ns;
+		ph->prof = g->paced ? &g->prof : NULL;
+		if (c->count)
+			ph->limit = pace_split_count(c->count, c->burst, g->nw, w->idx);
+	}
+	pace_init_profile(&w->pace, ph->t0, ph->prof, &o);
+	w->prev_send_ns = 0;
+	if (!warm)
+		pace_track_init(&w->track, g->nominal_gap_ns, c->late_ns);
+	/* stalls fall on multiples of EVERY of CLOCK_REALTIME: runs that follow each other
+	 * (the trials of a search) meet them at different points, some not at all */
+	if (c->stall_every_ns && !warm) {
+		uint64_t r0 = real_ns(), m0 = mono_ns(), rt0 = ph->t0 - m0 + r0;
+		ph->next_stall = ph->t0 + (c->stall_every_ns - rt0 % c->stall_every_ns);
+	}
+	port_stats(w->port, &st);
+	ph->err0 = st.tx_errors;
+	ph->ref0 = st.tx_refused;
+	ph->has_mix = ph->fill != fill_simple;
+	/* a paced measured phase may finish frames due before its end a little late; as
+	 * fast as possible, or in the warm-up (the measured phase follows), it stops on time */
+	ph->grace = !warm && g->paced ? GEN_END_GRACE_NS : 0;
+	ph->flen = ph->fill == fill_simple ? g->fr.frame_len[0] : 0;
+}
+
+/* Hands the batch to the port, retrying while the ring is full (tx_full); once the run
+ * is over a ring that stays full gets GEN_STOP_GRACE_NS. Sets b->sent; 0 or -errno. */
+static int send_batch(struct gen_worker *w, const struct phase *ph, struct batch *b)
+{
+	struct runctl *rc = w->g->rc;
+	uint64_t stop_at = 0;
+	b->sent = 0;
+	while (b->sent < b->n) {
+		int a = port_tx_burst(w->port, w->pkts + b->sent, (int)(b->n - b->sent));
+		if (a < 0)
+			return a;
+		b->sent += (uint32_t)a;
+		if (b->sent == b->n)
+			break;
+		relaxed_add(&w->ctr.tx_full, 1);
+		uint64_t t = mono_ns();
+		if (runctl_stopped(rc) || (ph->tend && t >= ph->tend + ph->grace)) {
+			/* the run is over (a ring that stays full must not outlast it) */
+			if (!stop_at)
+				stop_at = t;
+			else if (t - stop_at > GEN_STOP_GRACE_NS)
+				break;
+		}
+		sched_yield();    /* let the kernel drain the ring */
+	}
+	return 0;
+}
+
+/* The measured phase's books for a batch: sent, unsent, late, gaps, the schedule. */
+static void account_measured(struct gen_worker *w, const struct phase *ph,
+			     const struct batch *b, uint64_t bytes, uint64_t valid_sent)
+{
+	struct gen *g = w->g;
+	const uint32_t sent = b->sent, n = b->n;
+	struct port_stats st;
+	relaxed_add(&w->ctr.tx_attempt, n);
+	relaxed_add(&w->ctr.tx_pkts, sent);
+	relaxed_add(&w->ctr.tx_bytes, bytes);
+	relaxed_add(&w->ctr.tx_test, valid_sent);
+	relaxed_add(&w->ctr.late, b->late < sent ? b->late : sent);
+	if (sent) {
+		pace_track_sent(&w->track, b->now, sent);
+		relaxed_set(&w->ctr.burst_max, w->track.burst_max);
+		if (w->prev_send_ns)
+			hist_add_shared(&w->gaps, b->now - w->prev_send_ns, 1);
+		if (sent > 1)
+			hist_add_shared(&w->gaps, 0, sent - 1);
+		w->prev_send_ns = b->now;
+		if (!relaxed_get(&w->ctr.first_ns)) {
+			relaxed_set(&w->ctr.first_ns, b->now);
+			relaxed_set(&w->ctr.sched_first_ns, b->dl_first);
+		}
+		relaxed_set(&w->ctr.last_ns, b->now);
+		relaxed_set(&w->ctr.sched_last_ns, pace_deadline_of(&w->pace, b->k + sent - 1));
+	}
+	if (sent < n) {
+		relaxed_add(&w->ctr.tx_unsent, n - sent);
+		uint64_t lost = b->nvalid - valid_sent;
+		uint64_t expect = b->seq0 + b->nvalid;
+		/* give the numbers back if nobody claimed after us; else they are holes */
+		if (lost && !atomic_compare_exchange_strong(&g->seq_next, &expect,
+							    b->seq0 + valid_sent))
+			relaxed_add(&w->ctr.seq_holes, lost);
+	}
+	port_stats(w->port, &st);
+	relaxed_set(&w->ctr.tx_fail, st.tx_errors - ph->err0);
+	relaxed_set(&w->ctr.tx_refused, st.tx_refused - ph->ref0);
+}
+
+/* Accounting: what was accepted, and what of the batch was not. */
+static void account_batch(struct gen_worker *w, const struct phase *ph, const struct batch *b)
+{
+	uint64_t bytes = 0, valid_sent = b->sent;
+	if (ph->has_mix) {
+		valid_sent = 0;
+		for (uint32_t i = 0; i < b->sent; i++) {
+			bytes += w->pkts[i].len + PKT_FCS_LEN;
+			if (ph->fill != fill_replay) {
+				valid_sent += w->slot_fault[i] == GEN_FAULT_NONE;
+				if (!ph->warm && w->slot_fault[i])
+					relaxed_add(&w->ctr.fault[w->slot_fault[i]], 1);
+			}
+		}
+	} else {
+		bytes = (uint64_t)b->sent * (ph->flen + PKT_FCS_LEN);
+	}
+	if (b->sent && !relaxed_get(&w->ctr.first_tx_ns))
+		relaxed_set(&w->ctr.first_tx_ns, b->now);
+	if (ph->warm) {
+		relaxed_add(&w->ctr.warmup_pkts, b->sent);
+		relaxed_add(&w->ctr.warmup_bytes, bytes);
+	} else {
+		account_measured(w, ph, b, bytes, valid_sent);
+	}
+}
+
+/* The end of the measured phase: time behind, and what the schedule asked of this
+ * worker by the time the run ended (cut at its end, or now if stopped). */
+static void phase_end(struct gen_worker *w, const struct phase *ph, int stopped)
+{
+	struct gen *g = w->g;
+	uint64_t sched = w->pace.k, limit = ph->limit, shifted = ph->shifted;
+	uint64_t cut = stopped ? mono_ns() : ph->tend;
+	pace_track_end(&w->track, cut ? cut : mono_ns());
+	relaxed_set(&w->ctr.behind_ns, w->track.behind_total_ns);
+	relaxed_set(&w->ctr.behind_max_ns, w->track.behind_max_ns);
+	relaxed_set(&w->ctr.behind_n, w->track.behind_n);
+	if (g->paced && cut && w->pace.k < limit) {
+		struct pace p = w->pace;
+		/* the schedule as asked, not as shifted: a shift's frames are a shortfall */
+		if (!p.poisson)
+			p.start_ns -= shifted;
+		uint32_t d;
+		while (p.k < limit && (d = pace_due(&p, cut - 1, 1u << 20)) > 0) {
+			if (d > limit - p.k)
+				d = (uint32_t)(limit - p.k);
+			pace_advance(&p, d);
+		}
+		sched = p.k;
+		/* a Poisson schedule is not rebuilt unshifted: the frames the shift
+		 * pushed past the end are its length at this worker's mean rate */
+		if (p.poisson && shifted && g->nominal_gap_ns > 0) {
+			uint64_t owed = (uint64_t)((double)shifted / g->nominal_gap_ns *
+						   g->cfg.burst);
+			sched = owed < limit - sched ? sched + owed : limit;
+		}
+	}
+	w->sched_pkts = sched;
+}
+
 /* Sends one phase (warm-up or measured) of this worker's share of the schedule. */
 static int run_phase(struct gen_worker *w, int warm)
 {
 	struct gen *g = w->g;
 	const struct gen_cfg *c = &g->cfg;
 	struct runctl *rc = g->rc;
-	struct pace_opts o = { .burst = c->burst, .stride = g->nw, .phase = w->idx,
-			       .poisson = c->poisson && !warm, .seed = c->seed };
-	const struct pace_profile *prof;
-	uint64_t t0, tend, limit = UINT64_MAX;
+	struct phase ph;
 	enum { END_DONE, END_TIME, END_STOP } why = END_DONE;
-	fill_fn fill = c->replay ? fill_replay
-		     : (c->sizes.n == 1 && c->flows.n == 1 && !c->inject.num) ? fill_simple
-									  : fill_general;
-	struct port_stats st;
 	int ret = 0;
 
-	w->warm = warm;
-	if (warm) {
-		t0 = g->start_ns;
-		tend = g->meas_ns;
-		prof = g->warm_pps > 0 ? &g->warm_prof : NULL;
-	} else {
-		t0 = g->meas_ns;
-		tend = g->end_ns;
-		prof = g->paced ? &g->prof : NULL;
-		if (c->count)
-			limit = pace_split_count(c->count, c->burst, g->nw, w->idx);
-	}
-	pace_init_profile(&w->pace, t0, prof, &o);
-	w->prev_send_ns = 0;
-	if (!warm)
-		pace_track_init(&w->track, g->nominal_gap_ns, c->late_ns);
-	/* stalls fall on multiples of EVERY of CLOCK_REALTIME: runs that follow each other
-	 * (the trials of a search) meet them at different points, some not at all */
-	uint64_t next_stall = UINT64_MAX;
-	if (c->stall_every_ns && !warm) {
-		uint64_t r0 = real_ns(), m0 = mono_ns(), rt0 = t0 - m0 + r0;
-		next_stall = t0 + (c->stall_every_ns - rt0 % c->stall_every_ns);
-	}
-	uint64_t shifted = 0;
-	port_stats(w->port, &st);
-	const uint64_t err0 = st.tx_errors, ref0 = st.tx_refused;
-	const int has_mix = fill != fill_simple;
-	/* a paced measured phase may finish frames due before its end a little late; as
-	 * fast as possible, or in the warm-up (the measured phase follows), it stops on time */
-	const uint64_t grace = !warm && g->paced ? GEN_END_GRACE_NS : 0;
-	const uint32_t flen = fill == fill_simple ? g->fr.frame_len[0] : 0;
-
+	phase_begin(w, warm, &ph);
+	const uint64_t t0 = ph.t0, tend = ph.tend, limit = ph.limit;
 	/* a paced schedule starts at t0 by itself; as fast as possible starts there too
 	 * (threads start ahead so that each is ready: sending then would lengthen the run) */
-	while (!prof && !runctl_stopped(rc)) {
+	while (!ph.prof && !runctl_stopped(rc)) {
 		uint64_t now = mono_ns();
 		if (now >= t0)
 			break;
@@ -286,13 +446,13 @@ static int run_phase(struct gen_worker *w, int warm)
 		if (w->pace.k >= limit)
 			break;
 		uint64_t now = mono_ns();
-		if (now >= next_stall) {
+		if (now >= ph.next_stall) {
 			/* test-only stall injection: the thread stops as a busy host stops it */
 			clock_wait_until(now + c->stall_ns, 0);
-			next_stall += c->stall_every_ns;
+			ph.next_stall += c->stall_every_ns;
 			now = mono_ns();
 		}
-		if (tend && now >= tend + grace) {
+		if (tend && now >= tend + ph.grace) {
 			why = END_TIME;     /* what is still due is the shortfall */
 			break;
 		}
@@ -322,140 +482,34 @@ static int run_phase(struct gen_worker *w, int warm)
 		if (!warm && g->paced)   /* as fast as possible has no schedule to be behind */
 			pace_track_due(&w->track, now, dl_first);
 		/* only a phase with a schedule can be behind it (a warm-up at rate 0 has none) */
-		if (prof && c->late_ns && dl_first + c->late_ns < now &&
+		if (ph.prof && c->late_ns && dl_first + c->late_ns < now &&
 		    c->late_policy != PACE_LATE_CATCHUP) {
 			/* behind by more than --late: what is owed would go back to back */
 			uint64_t sh = 0;
 			uint64_t skip = pace_late_apply(&w->pace, c->late_policy, now, due_at,
 							c->late_ns, limit, &sh);
-			shifted += sh;
+			ph.shifted += sh;
 			if (!warm) {
 				relaxed_add(&w->ctr.skipped, skip);
-				relaxed_set(&w->ctr.shifted_ns, shifted);
+				relaxed_set(&w->ctr.shifted_ns, ph.shifted);
 			}
 			continue;
 		}
-		const uint64_t k = w->pace.k;
-		uint32_t late = c->late_ns && now > c->late_ns && g->paced
+		struct batch b = { .k = w->pace.k, .now = now, .dl_first = dl_first, .n = n };
+		b.late = c->late_ns && now > c->late_ns && g->paced
 			? pace_due(&w->pace, now - c->late_ns, n) : 0;
 		uint64_t ts = c->realtime_ts ? real_ns() : now;
-		uint32_t nvalid;
-		uint64_t seq0;
-		fill(w, n, ts, &nvalid, &seq0);
-
-		uint32_t sent = 0;
-		uint64_t stop_at = 0;
-		while (sent < n) {
-			int a = port_tx_burst(w->port, w->pkts + sent, (int)(n - sent));
-			if (a < 0) {
-				ret = a;
-				break;
-			}
-			sent += (uint32_t)a;
-			if (sent == n)
-				break;
-			relaxed_add(&w->ctr.tx_full, 1);
-			uint64_t t = mono_ns();
-			if (runctl_stopped(rc) || (tend && t >= tend + grace)) {
-				/* the run is over (a ring that stays full must not outlast it) */
-				if (!stop_at)
-					stop_at = t;
-				else if (t - stop_at > GEN_STOP_GRACE_NS)
-					break;
-			}
-			sched_yield();    /* let the kernel drain the ring */
-		}
-
-		/* accounting: what was accepted, and what of the batch was not */
-		uint64_t bytes = 0, valid_sent = sent;
-		if (has_mix) {
-			valid_sent = 0;
-			for (uint32_t i = 0; i < sent; i++) {
-				bytes += w->pkts[i].len + PKT_FCS_LEN;
-				if (fill != fill_replay) {
-					valid_sent += w->slot_fault[i] == GEN_FAULT_NONE;
-					if (!warm && w->slot_fault[i])
-						relaxed_add(&w->ctr.fault[w->slot_fault[i]], 1);
-				}
-			}
-		} else {
-			bytes = (uint64_t)sent * (flen + PKT_FCS_LEN);
-		}
-		if (sent && !relaxed_get(&w->ctr.first_tx_ns))
-			relaxed_set(&w->ctr.first_tx_ns, now);
-		if (warm) {
-			relaxed_add(&w->ctr.warmup_pkts, sent);
-			relaxed_add(&w->ctr.warmup_bytes, bytes);
-		} else {
-			relaxed_add(&w->ctr.tx_attempt, n);
-			relaxed_add(&w->ctr.tx_pkts, sent);
-			relaxed_add(&w->ctr.tx_bytes, bytes);
-			relaxed_add(&w->ctr.tx_test, valid_sent);
-			relaxed_add(&w->ctr.late, late < sent ? late : sent);
-			if (sent) {
-				pace_track_sent(&w->track, now, sent);
-				relaxed_set(&w->ctr.burst_max, w->track.burst_max);
-				if (w->prev_send_ns)
-					hist_add_shared(&w->gaps, now - w->prev_send_ns, 1);
-				if (sent > 1)
-					hist_add_shared(&w->gaps, 0, sent - 1);
-				w->prev_send_ns = now;
-				if (!relaxed_get(&w->ctr.first_ns)) {
-					relaxed_set(&w->ctr.first_ns, now);
-					relaxed_set(&w->ctr.sched_first_ns, dl_first);
-				}
-				relaxed_set(&w->ctr.last_ns, now);
-				relaxed_set(&w->ctr.sched_last_ns, pace_deadline_of(&w->pace, k + sent - 1));
-			}
-			if (sent < n) {
-				relaxed_add(&w->ctr.tx_unsent, n - sent);
-				uint64_t lost = nvalid - valid_sent;
-				uint64_t expect = seq0 + nvalid;
-				/* give the numbers back if nobody claimed after us; else they are holes */
-				if (lost && !atomic_compare_exchange_strong(&g->seq_next, &expect,
-									    seq0 + valid_sent))
-					relaxed_add(&w->ctr.seq_holes, lost);
-			}
-			port_stats(w->port, &st);
-			relaxed_set(&w->ctr.tx_fail, st.tx_errors - err0);
-			relaxed_set(&w->ctr.tx_refused, st.tx_refused - ref0);
-		}
-		pace_advance(&w->pace, sent);
-		if (ret || sent < n) {
+		ph.fill(w, n, ts, &b.nvalid, &b.seq0);
+		ret = send_batch(w, &ph, &b);
+		account_batch(w, &ph, &b);
+		pace_advance(&w->pace, b.sent);
+		if (ret || b.sent < n) {
 			why = ret || runctl_stopped(rc) ? END_STOP : END_TIME;
 			break;
 		}
 	}
-	if (!warm) {
-		/* what the schedule asked of this worker by the time the run ended */
-		uint64_t sched = w->pace.k;
-		uint64_t cut = why == END_STOP ? mono_ns() : tend;
-		pace_track_end(&w->track, cut ? cut : mono_ns());
-		relaxed_set(&w->ctr.behind_ns, w->track.behind_total_ns);
-		relaxed_set(&w->ctr.behind_max_ns, w->track.behind_max_ns);
-		relaxed_set(&w->ctr.behind_n, w->track.behind_n);
-		if (g->paced && cut && w->pace.k < limit) {
-			struct pace p = w->pace;
-			/* the schedule as asked, not as shifted: a shift's frames are a shortfall */
-			if (!p.poisson)
-				p.start_ns -= shifted;
-			uint32_t d;
-			while (p.k < limit && (d = pace_due(&p, cut - 1, 1u << 20)) > 0) {
-				if (d > limit - p.k)
-					d = (uint32_t)(limit - p.k);
-				pace_advance(&p, d);
-			}
-			sched = p.k;
-			/* a Poisson schedule is not rebuilt unshifted: the frames the shift
-			 * pushed past the end are its length at this worker's mean rate */
-			if (p.poisson && shifted && g->nominal_gap_ns > 0) {
-				uint64_t owed = (uint64_t)((double)shifted / g->nominal_gap_ns *
-							   c->burst);
-				sched = owed < limit - sched ? sched + owed : limit;
-			}
-		}
-		w->sched_pkts = sched;
-	}
+	if (!warm)
+		phase_end(w, &ph, why == END_STOP);
 	return ret;
 }
 
