@@ -21,6 +21,7 @@
 #include "csum.h"
 #include "relaxed.h"
 #include "rng.h"
+#include "strlist.h"
 #include "thread.h"
 
 #define GEN_SPIN_NS 50000ULL           /* spin for the last 50 us before a deadline */
@@ -705,15 +706,14 @@ static const char *const late_names[] = { "catchup", "skip", "shift" };
 
 const char *gen_late_name(enum pace_late l)
 {
-	return (unsigned)l < 3 ? late_names[l] : "?";
+	return str_name(late_names, 3, l);
 }
 
 int gen_late_parse(const char *s, enum pace_late *l)
 {
-	for (unsigned i = 0; i < 3; i++)
-		if (!strcmp(s, late_names[i])) {
-			*l = (enum pace_late)i;
-			return 0;
-		}
-	return -EINVAL;
+	int i = str_index(late_names, 3, s);
+	if (i < 0)
+		return i;
+	*l = (enum pace_late)i;
+	return 0;
 }
