@@ -122,12 +122,12 @@ static const char *const trial_keys[] = { "method", "warmup", "duration", "settl
 					  "ladder", "max_delay", "max_clock_error", "late_policy",
 					  "max_burst", "max_behind", "repeat_invalid", NULL };
 static const char *const method_names[] = { "fixed", "rfc2544", "mlr", "ladder", NULL };
+static const char *const late_names[] = { "skip", "shift", "catchup", NULL };
 
 const char *prof_method_name(enum prof_method m)
 {
 	return (unsigned)m <= PM_LADDER ? method_names[m] : "?";
 }
-static const char *const late_names[] = { "skip", "shift", "catchup", NULL };
 
 static int get_ratio(struct vctx *c, const json_t *o, const char *key, double lo, bool lo_open,
 		     double hi, bool hi_open, double def, double *out)
