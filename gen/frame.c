@@ -14,6 +14,7 @@
 #include "csum.h"
 #include "ifinfo.h"
 #include "num.h"
+#include "rng.h"
 
 /* One cycle of a smooth weighted round robin (the nginx upstream balancer's): every
  * step adds each weight to its credit and picks the largest credit, which then pays
@@ -251,10 +252,7 @@ void gen_pattern_fill(const struct gen_pattern *p, uint8_t *buf, size_t len)
 			buf[i] = (uint8_t)i;
 			break;
 		case GEN_PAT_RANDOM:
-			x ^= x >> 12;
-			x ^= x << 25;
-			x ^= x >> 27;
-			buf[i] = (uint8_t)((x * 0x2545F4914F6CDD1DULL) >> 56);
+			buf[i] = (uint8_t)(rng_xs64(&x) >> 56);
 			break;
 		default:
 			buf[i] = p->bytes[i % p->len];

@@ -19,6 +19,10 @@
 
 #include "clock.h"
 #include "csum.h"
+#include "relaxed.h"
+#include "rng.h"
+#include "strlist.h"
+#include "thread.h"
 
 #define GEN_SPIN_NS 50000ULL           /* spin for the last 50 us before a deadline */
 #define GEN_MAX_SLEEP_NS 50000000ULL   /* wake at least every 50 ms to see a stop */
@@ -30,60 +34,12 @@
 typedef void (*fill_fn)(struct gen_worker *w, uint32_t n, uint64_t ts, uint32_t *nvalid,
 			uint64_t *seq0);
 
-static inline void add(_Atomic uint64_t *c, uint64_t v)
+/* The signature of this worker's frames: its flags and stream; seq and tx_ns per frame. */
+static inline struct sig sig_of(const struct gen_worker *w)
 {
-	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v,
-			      memory_order_relaxed);
-}
-
-static inline void set(_Atomic uint64_t *c, uint64_t v)
-{
-	atomic_store_explicit(c, v, memory_order_relaxed);
-}
-
-static inline uint64_t get(_Atomic uint64_t *c)
-{
-	return atomic_load_explicit(c, memory_order_relaxed);
-}
-
-/* hist_add for n equal values, with relaxed stores so the reporter may copy buckets
- * while the worker runs (the sum is read only after the workers ended). */
-static void gap_add(struct hist *h, uint64_t v, uint64_t n)
-{
-	unsigned i = hist_index(v);
-	__atomic_store_n(&h->bucket[i], h->bucket[i] + n, __ATOMIC_RELAXED);
-	__atomic_store_n(&h->count, h->count + n, __ATOMIC_RELAXED);
-	if (v < h->min)
-		__atomic_store_n(&h->min, v, __ATOMIC_RELAXED);
-	if (v > h->max)
-		__atomic_store_n(&h->max, v, __ATOMIC_RELAXED);
-	h->sum += (long double)v * n;
-}
-
-static inline uint64_t xs64(uint64_t *s)
-{
-	uint64_t x = *s;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
-
-static inline uint8_t sig_verflags(const struct gen_worker *w)
-{
-	return (uint8_t)((SIG_VERSION << 4) | (w->g->cfg.realtime_ts ? SIG_F_REALTIME : 0) |
-			 (w->warm ? SIG_F_WARMUP : 0));
-}
-
-static inline void sig_bytes(uint8_t *s, uint8_t verflags, uint8_t stream, uint64_t seq,
-			     uint64_t ts)
-{
-	s[0] = (uint8_t)(SIG_MAGIC >> 8);
-	s[1] = (uint8_t)SIG_MAGIC;
-	s[2] = verflags;
-	s[3] = stream;
-	sig_put_seq_ts(s, seq & SIG_SEQ_MASK, ts);
+	return (struct sig){ .flags = (uint8_t)((w->g->cfg.realtime_ts ? SIG_F_REALTIME : 0) |
+						(w->warm ? SIG_F_WARMUP : 0)),
+			     .stream = w->g->cfg.stream };
 }
 
 /* Sequence numbers for the test frames of a batch: one shared counter for the stream. */
@@ -106,13 +62,15 @@ static void fill_simple(struct gen_worker *w, uint32_t n, uint64_t ts, uint32_t 
 	const struct gen *g = w->g;
 	const uint8_t *t = g->fr.tmpl[0];
 	const uint32_t sl = g->fr.frame_max;
-	const uint8_t vf = sig_verflags(w), stream = g->cfg.stream;
+	struct sig sg = sig_of(w);
 	uint16_t tc;
 	memcpy(&tc, t + PKT_UDP_OFF + 6, 2);
 	uint64_t seq = claim(w, n);
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t *f = w->slots + (size_t)i * sl;
-		sig_bytes(f + PKT_PAYLOAD_OFF, vf, stream, seq + i, ts);
+		sg.seq = seq + i;
+		sg.tx_ns = ts;
+		sig_put(f + PKT_PAYLOAD_OFF, &sg);
 		uint16_t c = csum_replace_bytes(tc, t + PKT_PAYLOAD_OFF + 2, f + PKT_PAYLOAD_OFF + 2,
 						SIG_LEN - 2);
 		c = csum_udp_nonzero(c);
@@ -130,7 +88,7 @@ static void fill_general(struct gen_worker *w, uint32_t n, uint64_t ts, uint32_t
 	const struct gen *g = w->g;
 	const struct gen_cfg *c = &g->cfg;
 	const uint32_t sl = g->fr.frame_max;
-	const uint8_t vf = sig_verflags(w);
+	struct sig sg = sig_of(w);
 	const uint64_t k = w->pace.k;
 	uint8_t zi[GEN_BATCH];
 	uint32_t valid = 0;
@@ -154,12 +112,14 @@ static void fill_general(struct gen_worker *w, uint32_t n, uint64_t ts, uint32_t
 		}
 		if (c->flows.n > 1) {
 			uint64_t idx = c->flows.random
-				? (uint64_t)(((unsigned __int128)xs64(&w->rng) * c->flows.n) >> 64)
+				? (uint64_t)(((unsigned __int128)rng_xs64(&w->rng) * c->flows.n) >> 64)
 				: pace_position(&w->pace, k + i) % c->flows.n;
 			gen_flow_at(&c->flows, idx, &tup);
 			tp = &tup;
 		}
-		sig_bytes(sig, vf, c->stream, w->slot_fault[i] ? 0 : s++, ts);
+		sg.seq = w->slot_fault[i] ? 0 : s++;
+		sg.tx_ns = ts;
+		sig_put(sig, &sg);
 		gen_frame_patch(f, t, tp, sig, w->slot_fault[i]);
 	}
 	*nvalid = valid;
@@ -261,58 +221,218 @@ int gen_init(struct gen *g, const struct gen_cfg *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* One phase of a worker (warm-up or measured): its bounds and what its batches need. */
+struct phase {
+	int warm;
+	const struct pace_profile *prof;   /* NULL: as fast as possible */
+	uint64_t t0, tend;                 /* tend 0: no time bound */
+	uint64_t limit;                    /* this worker's share of --count */
+	uint64_t grace;                    /* how late frames due before tend may still go */
+	fill_fn fill;
+	int has_mix;                       /* frames differ in size or fault */
+	uint32_t flen;                     /* the one frame length (fill_simple) */
+	uint64_t next_stall;               /* the test-only stall injection's next time */
+	uint64_t shifted;                  /* --late-policy shift: the schedule moved by */
+	uint64_t err0, ref0;               /* the port's tx_errors and tx_refused at start */
+};
+
+/* One batch: what was due and filled, and what the port took. */
+struct batch {
+	uint64_t k;                        /* the schedule's position of its first frame */
+	uint64_t now, dl_first;            /* when it went, when its first frame was due */
+	uint32_t n, sent, nvalid, late;
+	uint64_t seq0;
+};
+
+static void phase_begin(struct gen_worker *w, int warm, struct phase *ph)
+{
+	struct gen *g = w->g;
+	const struct gen_cfg *c = &g->cfg;
+	struct pace_opts o = { .burst = c->burst, .stride = g->nw, .phase = w->idx,
+			       .poisson = c->poisson && !warm, .seed = c->seed };
+	struct port_stats st;
+
+	*ph = (struct phase){ .warm = warm, .limit = UINT64_MAX, .next_stall = UINT64_MAX };
+	ph->fill = c->replay ? fill_replay
+		 : (c->sizes.n == 1 && c->flows.n == 1 && !c->inject.num) ? fill_simple
+									  : fill_general;
+	w->warm = warm;
+	if (warm) {
+		ph->t0 = g->start_ns;
+		ph->tend = g->meas_ns;
+		ph->prof = g->warm_pps > 0 ? &g->warm_prof : NULL;
+	} else {
+		ph->t0 = g->meas_ns;
+		ph->tend = g->end_ns;
+		ph->prof = g->paced ? &g->prof : NULL;
+		if (c->count)
+			ph->limit = pace_split_count(c->count, c->burst, g->nw, w->idx);
+	}
+	pace_init_profile(&w->pace, ph->t0, ph->prof, &o);
+	w->prev_send_ns = 0;
+	if (!warm)
+		pace_track_init(&w->track, g->nominal_gap_ns, c->late_ns);
+	/* stalls fall on multiples of EVERY of CLOCK_REALTIME: runs that follow each other
+	 * (the trials of a search) meet them at different points, some not at all */
+	if (c->stall_every_ns && !warm) {
+		uint64_t r0 = real_ns(), m0 = mono_ns(), rt0 = ph->t0 - m0 + r0;
+		ph->next_stall = ph->t0 + (c->stall_every_ns - rt0 % c->stall_every_ns);
+	}
+	port_stats(w->port, &st);
+	ph->err0 = st.tx_errors;
+	ph->ref0 = st.tx_refused;
+	ph->has_mix = ph->fill != fill_simple;
+	/* a paced measured phase may finish frames due before its end a little late; as
+	 * fast as possible, or in the warm-up (the measured phase follows), it stops on time */
+	ph->grace = !warm && g->paced ? GEN_END_GRACE_NS : 0;
+	ph->flen = ph->fill == fill_simple ? g->fr.frame_len[0] : 0;
+}
+
+/* Hands the batch to the port, retrying while the ring is full (tx_full); once the run
+ * is over a ring that stays full gets GEN_STOP_GRACE_NS. Sets b->sent; 0 or -errno. */
+static int send_batch(struct gen_worker *w, const struct phase *ph, struct batch *b)
+{
+	struct runctl *rc = w->g->rc;
+	uint64_t stop_at = 0;
+	b->sent = 0;
+	while (b->sent < b->n) {
+		int a = port_tx_burst(w->port, w->pkts + b->sent, (int)(b->n - b->sent));
+		if (a < 0)
+			return a;
+		b->sent += (uint32_t)a;
+		if (b->sent == b->n)
+			break;
+		relaxed_add(&w->ctr.tx_full, 1);
+		uint64_t t = mono_ns();
+		if (runctl_stopped(rc) || (ph->tend && t >= ph->tend + ph->grace)) {
+			/* the run is over (a ring that stays full must not outlast it) */
+			if (!stop_at)
+				stop_at = t;
+			else if (t - stop_at > GEN_STOP_GRACE_NS)
+				break;
+		}
+		sched_yield();    /* let the kernel drain the ring */
+	}
+	return 0;
+}
+
+/* The measured phase's books for a batch: sent, unsent, late, gaps, the schedule. */
+static void account_measured(struct gen_worker *w, const struct phase *ph,
+			     const struct batch *b, uint64_t bytes, uint64_t valid_sent)
+{
+	struct gen *g = w->g;
+	const uint32_t sent = b->sent, n = b->n;
+	struct port_stats st;
+	relaxed_add(&w->ctr.tx_attempt, n);
+	relaxed_add(&w->ctr.tx_pkts, sent);
+	relaxed_add(&w->ctr.tx_bytes, bytes);
+	relaxed_add(&w->ctr.tx_test, valid_sent);
+	relaxed_add(&w->ctr.late, b->late < sent ? b->late : sent);
+	if (sent) {
+		pace_track_sent(&w->track, b->now, sent);
+		relaxed_set(&w->ctr.burst_max, w->track.burst_max);
+		if (w->prev_send_ns)
+			hist_add_shared(&w->gaps, b->now - w->prev_send_ns, 1);
+		if (sent > 1)
+			hist_add_shared(&w->gaps, 0, sent - 1);
+		w->prev_send_ns = b->now;
+		if (!relaxed_get(&w->ctr.first_ns)) {
+			relaxed_set(&w->ctr.first_ns, b->now);
+			relaxed_set(&w->ctr.sched_first_ns, b->dl_first);
+		}
+		relaxed_set(&w->ctr.last_ns, b->now);
+		relaxed_set(&w->ctr.sched_last_ns, pace_deadline_of(&w->pace, b->k + sent - 1));
+	}
+	if (sent < n) {
+		relaxed_add(&w->ctr.tx_unsent, n - sent);
+		uint64_t lost = b->nvalid - valid_sent;
+		uint64_t expect = b->seq0 + b->nvalid;
+		/* give the numbers back if nobody claimed after us; else they are holes */
+		if (lost && !atomic_compare_exchange_strong(&g->seq_next, &expect,
+							    b->seq0 + valid_sent))
+			relaxed_add(&w->ctr.seq_holes, lost);
+	}
+	port_stats(w->port, &st);
+	relaxed_set(&w->ctr.tx_fail, st.tx_errors - ph->err0);
+	relaxed_set(&w->ctr.tx_refused, st.tx_refused - ph->ref0);
+}
+
+/* Accounting: what was accepted, and what of the batch was not. */
+static void account_batch(struct gen_worker *w, const struct phase *ph, const struct batch *b)
+{
+	uint64_t bytes = 0, valid_sent = b->sent;
+	if (ph->has_mix) {
+		valid_sent = 0;
+		for (uint32_t i = 0; i < b->sent; i++) {
+			bytes += w->pkts[i].len + PKT_FCS_LEN;
+			if (ph->fill != fill_replay) {
+				valid_sent += w->slot_fault[i] == GEN_FAULT_NONE;
+				if (!ph->warm && w->slot_fault[i])
+					relaxed_add(&w->ctr.fault[w->slot_fault[i]], 1);
+			}
+		}
+	} else {
+		bytes = (uint64_t)b->sent * (ph->flen + PKT_FCS_LEN);
+	}
+	if (b->sent && !relaxed_get(&w->ctr.first_tx_ns))
+		relaxed_set(&w->ctr.first_tx_ns, b->now);
+	if (ph->warm) {
+		relaxed_add(&w->ctr.warmup_pkts, b->sent);
+		relaxed_add(&w->ctr.warmup_bytes, bytes);
+	} else {
+		account_measured(w, ph, b, bytes, valid_sent);
+	}
+}
+
+/* The end of the measured phase: time behind, and what the schedule asked of this
+ * worker by the time the run ended (cut at its end, or now if stopped). */
+static void phase_end(struct gen_worker *w, const struct phase *ph, int stopped)
+{
+	struct gen *g = w->g;
+	uint64_t sched = w->pace.k, limit = ph->limit, shifted = ph->shifted;
+	uint64_t cut = stopped ? mono_ns() : ph->tend;
+	pace_track_end(&w->track, cut ? cut : mono_ns());
+	relaxed_set(&w->ctr.behind_ns, w->track.behind_total_ns);
+	relaxed_set(&w->ctr.behind_max_ns, w->track.behind_max_ns);
+	relaxed_set(&w->ctr.behind_n, w->track.behind_n);
+	if (g->paced && cut && w->pace.k < limit) {
+		struct pace p = w->pace;
+		/* the schedule as asked, not as shifted: a shift's frames are a shortfall */
+		if (!p.poisson)
+			p.start_ns -= shifted;
+		uint32_t d;
+		while (p.k < limit && (d = pace_due(&p, cut - 1, 1u << 20)) > 0) {
+			if (d > limit - p.k)
+				d = (uint32_t)(limit - p.k);
+			pace_advance(&p, d);
+		}
+		sched = p.k;
+		/* a Poisson schedule is not rebuilt unshifted: the frames the shift
+		 * pushed past the end are its length at this worker's mean rate */
+		if (p.poisson && shifted && g->nominal_gap_ns > 0) {
+			uint64_t owed = (uint64_t)((double)shifted / g->nominal_gap_ns *
+						   g->cfg.burst);
+			sched = owed < limit - sched ? sched + owed : limit;
+		}
+	}
+	w->sched_pkts = sched;
+}
+
 /* Sends one phase (warm-up or measured) of this worker's share of the schedule. */
 static int run_phase(struct gen_worker *w, int warm)
 {
 	struct gen *g = w->g;
 	const struct gen_cfg *c = &g->cfg;
 	struct runctl *rc = g->rc;
-	struct pace_opts o = { .burst = c->burst, .stride = g->nw, .phase = w->idx,
-			       .poisson = c->poisson && !warm, .seed = c->seed };
-	const struct pace_profile *prof;
-	uint64_t t0, tend, limit = UINT64_MAX;
+	struct phase ph;
 	enum { END_DONE, END_TIME, END_STOP } why = END_DONE;
-	fill_fn fill = c->replay ? fill_replay
-		     : (c->sizes.n == 1 && c->flows.n == 1 && !c->inject.num) ? fill_simple
-									  : fill_general;
-	struct port_stats st;
 	int ret = 0;
 
-	w->warm = warm;
-	if (warm) {
-		t0 = g->start_ns;
-		tend = g->meas_ns;
-		prof = g->warm_pps > 0 ? &g->warm_prof : NULL;
-	} else {
-		t0 = g->meas_ns;
-		tend = g->end_ns;
-		prof = g->paced ? &g->prof : NULL;
-		if (c->count)
-			limit = pace_split_count(c->count, c->burst, g->nw, w->idx);
-	}
-	pace_init_profile(&w->pace, t0, prof, &o);
-	w->prev_send_ns = 0;
-	if (!warm)
-		pace_track_init(&w->track, g->nominal_gap_ns, c->late_ns);
-	/* stalls fall on multiples of EVERY of CLOCK_REALTIME: runs that follow each other
-	 * (the trials of a search) meet them at different points, some not at all */
-	uint64_t next_stall = UINT64_MAX;
-	if (c->stall_every_ns && !warm) {
-		uint64_t r0 = real_ns(), m0 = mono_ns(), rt0 = t0 - m0 + r0;
-		next_stall = t0 + (c->stall_every_ns - rt0 % c->stall_every_ns);
-	}
-	uint64_t shifted = 0;
-	port_stats(w->port, &st);
-	const uint64_t err0 = st.tx_errors, ref0 = st.tx_refused;
-	const int has_mix = fill != fill_simple;
-	/* a paced measured phase may finish frames due before its end a little late; as
-	 * fast as possible, or in the warm-up (the measured phase follows), it stops on time */
-	const uint64_t grace = !warm && g->paced ? GEN_END_GRACE_NS : 0;
-	const uint32_t flen = fill == fill_simple ? g->fr.frame_len[0] : 0;
-
+	phase_begin(w, warm, &ph);
+	const uint64_t t0 = ph.t0, tend = ph.tend, limit = ph.limit;
 	/* a paced schedule starts at t0 by itself; as fast as possible starts there too
 	 * (threads start ahead so that each is ready: sending then would lengthen the run) */
-	while (!prof && !runctl_stopped(rc)) {
+	while (!ph.prof && !runctl_stopped(rc)) {
 		uint64_t now = mono_ns();
 		if (now >= t0)
 			break;
@@ -327,13 +447,13 @@ static int run_phase(struct gen_worker *w, int warm)
 		if (w->pace.k >= limit)
 			break;
 		uint64_t now = mono_ns();
-		if (now >= next_stall) {
+		if (now >= ph.next_stall) {
 			/* test-only stall injection: the thread stops as a busy host stops it */
 			clock_wait_until(now + c->stall_ns, 0);
-			next_stall += c->stall_every_ns;
+			ph.next_stall += c->stall_every_ns;
 			now = mono_ns();
 		}
-		if (tend && now >= tend + grace) {
+		if (tend && now >= tend + ph.grace) {
 			why = END_TIME;     /* what is still due is the shortfall */
 			break;
 		}
@@ -363,140 +483,34 @@ static int run_phase(struct gen_worker *w, int warm)
 		if (!warm && g->paced)   /* as fast as possible has no schedule to be behind */
 			pace_track_due(&w->track, now, dl_first);
 		/* only a phase with a schedule can be behind it (a warm-up at rate 0 has none) */
-		if (prof && c->late_ns && dl_first + c->late_ns < now &&
+		if (ph.prof && c->late_ns && dl_first + c->late_ns < now &&
 		    c->late_policy != PACE_LATE_CATCHUP) {
 			/* behind by more than --late: what is owed would go back to back */
 			uint64_t sh = 0;
 			uint64_t skip = pace_late_apply(&w->pace, c->late_policy, now, due_at,
 							c->late_ns, limit, &sh);
-			shifted += sh;
+			ph.shifted += sh;
 			if (!warm) {
-				add(&w->ctr.skipped, skip);
-				set(&w->ctr.shifted_ns, shifted);
+				relaxed_add(&w->ctr.skipped, skip);
+				relaxed_set(&w->ctr.shifted_ns, ph.shifted);
 			}
 			continue;
 		}
-		const uint64_t k = w->pace.k;
-		uint32_t late = c->late_ns && now > c->late_ns && g->paced
+		struct batch b = { .k = w->pace.k, .now = now, .dl_first = dl_first, .n = n };
+		b.late = c->late_ns && now > c->late_ns && g->paced
 			? pace_due(&w->pace, now - c->late_ns, n) : 0;
 		uint64_t ts = c->realtime_ts ? real_ns() : now;
-		uint32_t nvalid;
-		uint64_t seq0;
-		fill(w, n, ts, &nvalid, &seq0);
-
-		uint32_t sent = 0;
-		uint64_t stop_at = 0;
-		while (sent < n) {
-			int a = port_tx_burst(w->port, w->pkts + sent, (int)(n - sent));
-			if (a < 0) {
-				ret = a;
-				break;
-			}
-			sent += (uint32_t)a;
-			if (sent == n)
-				break;
-			add(&w->ctr.tx_full, 1);
-			uint64_t t = mono_ns();
-			if (runctl_stopped(rc) || (tend && t >= tend + grace)) {
-				/* the run is over (a ring that stays full must not outlast it) */
-				if (!stop_at)
-					stop_at = t;
-				else if (t - stop_at > GEN_STOP_GRACE_NS)
-					break;
-			}
-			sched_yield();    /* let the kernel drain the ring */
-		}
-
-		/* accounting: what was accepted, and what of the batch was not */
-		uint64_t bytes = 0, valid_sent = sent;
-		if (has_mix) {
-			valid_sent = 0;
-			for (uint32_t i = 0; i < sent; i++) {
-				bytes += w->pkts[i].len + PKT_FCS_LEN;
-				if (fill != fill_replay) {
-					valid_sent += w->slot_fault[i] == GEN_FAULT_NONE;
-					if (!warm && w->slot_fault[i])
-						add(&w->ctr.fault[w->slot_fault[i]], 1);
-				}
-			}
-		} else {
-			bytes = (uint64_t)sent * (flen + PKT_FCS_LEN);
-		}
-		if (sent && !get(&w->ctr.first_tx_ns))
-			set(&w->ctr.first_tx_ns, now);
-		if (warm) {
-			add(&w->ctr.warmup_pkts, sent);
-			add(&w->ctr.warmup_bytes, bytes);
-		} else {
-			add(&w->ctr.tx_attempt, n);
-			add(&w->ctr.tx_pkts, sent);
-			add(&w->ctr.tx_bytes, bytes);
-			add(&w->ctr.tx_test, valid_sent);
-			add(&w->ctr.late, late < sent ? late : sent);
-			if (sent) {
-				pace_track_sent(&w->track, now, sent);
-				set(&w->ctr.burst_max, w->track.burst_max);
-				if (w->prev_send_ns)
-					gap_add(&w->gaps, now - w->prev_send_ns, 1);
-				if (sent > 1)
-					gap_add(&w->gaps, 0, sent - 1);
-				w->prev_send_ns = now;
-				if (!get(&w->ctr.first_ns)) {
-					set(&w->ctr.first_ns, now);
-					set(&w->ctr.sched_first_ns, dl_first);
-				}
-				set(&w->ctr.last_ns, now);
-				set(&w->ctr.sched_last_ns, pace_deadline_of(&w->pace, k + sent - 1));
-			}
-			if (sent < n) {
-				add(&w->ctr.tx_unsent, n - sent);
-				uint64_t lost = nvalid - valid_sent;
-				uint64_t expect = seq0 + nvalid;
-				/* give the numbers back if nobody claimed after us; else they are holes */
-				if (lost && !atomic_compare_exchange_strong(&g->seq_next, &expect,
-									    seq0 + valid_sent))
-					add(&w->ctr.seq_holes, lost);
-			}
-			port_stats(w->port, &st);
-			set(&w->ctr.tx_fail, st.tx_errors - err0);
-			set(&w->ctr.tx_refused, st.tx_refused - ref0);
-		}
-		pace_advance(&w->pace, sent);
-		if (ret || sent < n) {
+		ph.fill(w, n, ts, &b.nvalid, &b.seq0);
+		ret = send_batch(w, &ph, &b);
+		account_batch(w, &ph, &b);
+		pace_advance(&w->pace, b.sent);
+		if (ret || b.sent < n) {
 			why = ret || runctl_stopped(rc) ? END_STOP : END_TIME;
 			break;
 		}
 	}
-	if (!warm) {
-		/* what the schedule asked of this worker by the time the run ended */
-		uint64_t sched = w->pace.k;
-		uint64_t cut = why == END_STOP ? mono_ns() : tend;
-		pace_track_end(&w->track, cut ? cut : mono_ns());
-		set(&w->ctr.behind_ns, w->track.behind_total_ns);
-		set(&w->ctr.behind_max_ns, w->track.behind_max_ns);
-		set(&w->ctr.behind_n, w->track.behind_n);
-		if (g->paced && cut && w->pace.k < limit) {
-			struct pace p = w->pace;
-			/* the schedule as asked, not as shifted: a shift's frames are a shortfall */
-			if (!p.poisson)
-				p.start_ns -= shifted;
-			uint32_t d;
-			while (p.k < limit && (d = pace_due(&p, cut - 1, 1u << 20)) > 0) {
-				if (d > limit - p.k)
-					d = (uint32_t)(limit - p.k);
-				pace_advance(&p, d);
-			}
-			sched = p.k;
-			/* a Poisson schedule is not rebuilt unshifted: the frames the shift
-			 * pushed past the end are its length at this worker's mean rate */
-			if (p.poisson && shifted && g->nominal_gap_ns > 0) {
-				uint64_t owed = (uint64_t)((double)shifted / g->nominal_gap_ns *
-							   c->burst);
-				sched = owed < limit - sched ? sched + owed : limit;
-			}
-		}
-		w->sched_pkts = sched;
-	}
+	if (!warm)
+		phase_end(w, &ph, why == END_STOP);
 	return ret;
 }
 
@@ -525,23 +539,15 @@ int gen_start(struct gen *g, struct runctl *rc, uint64_t start_ns, char *err, si
 	atomic_store(&g->running, g->nw);
 	for (unsigned t = 0; t < g->nw; t++) {
 		struct gen_worker *w = &g->w[t];
-		pthread_attr_t attr;
-		pthread_attr_init(&attr);
-		if (g->cfg.ncpus) {
-			cpu_set_t set;
-			CPU_ZERO(&set);
-			CPU_SET(g->cfg.cpus[t % g->cfg.ncpus], &set);
-			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		}
-		int e = pthread_create(&w->th, &attr, worker_main, w);
-		pthread_attr_destroy(&attr);
+		int e = thread_start(&w->th, g->cfg.ncpus ? g->cfg.cpus[t % g->cfg.ncpus] : -1,
+				     worker_main, w);
 		if (e) {
 			snprintf(err, errlen, "cannot start sender thread %u%s: %s", t,
-				 g->cfg.ncpus ? " on its CPU" : "", strerror(e));
+				 g->cfg.ncpus ? " on its CPU" : "", strerror(-e));
 			atomic_store(&rc->stop, 1);
 			atomic_fetch_sub(&g->running, g->nw - t);
 			gen_join(g);
-			return -e;
+			return e;
 		}
 		w->started = 1;
 	}
@@ -583,31 +589,31 @@ void gen_fini(struct gen *g)
 void gen_worker_snapshot(struct gen_worker *w, struct gen_snap *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->tx_attempt = get(&w->ctr.tx_attempt);
-	s->tx_pkts = get(&w->ctr.tx_pkts);
-	s->tx_bytes = get(&w->ctr.tx_bytes);
-	s->tx_test = get(&w->ctr.tx_test);
-	s->tx_fail = get(&w->ctr.tx_fail);
-	s->tx_refused = get(&w->ctr.tx_refused);
-	s->tx_full = get(&w->ctr.tx_full);
-	s->tx_unsent = get(&w->ctr.tx_unsent);
-	s->seq_holes = get(&w->ctr.seq_holes);
-	s->late = get(&w->ctr.late);
-	s->skipped = get(&w->ctr.skipped);
-	s->shifted_ns = get(&w->ctr.shifted_ns);
-	s->burst_max = get(&w->ctr.burst_max);
-	s->behind_ns = get(&w->ctr.behind_ns);
-	s->behind_max_ns = get(&w->ctr.behind_max_ns);
-	s->behind_n = get(&w->ctr.behind_n);
-	s->warmup_pkts = get(&w->ctr.warmup_pkts);
-	s->warmup_bytes = get(&w->ctr.warmup_bytes);
+	s->tx_attempt = relaxed_get(&w->ctr.tx_attempt);
+	s->tx_pkts = relaxed_get(&w->ctr.tx_pkts);
+	s->tx_bytes = relaxed_get(&w->ctr.tx_bytes);
+	s->tx_test = relaxed_get(&w->ctr.tx_test);
+	s->tx_fail = relaxed_get(&w->ctr.tx_fail);
+	s->tx_refused = relaxed_get(&w->ctr.tx_refused);
+	s->tx_full = relaxed_get(&w->ctr.tx_full);
+	s->tx_unsent = relaxed_get(&w->ctr.tx_unsent);
+	s->seq_holes = relaxed_get(&w->ctr.seq_holes);
+	s->late = relaxed_get(&w->ctr.late);
+	s->skipped = relaxed_get(&w->ctr.skipped);
+	s->shifted_ns = relaxed_get(&w->ctr.shifted_ns);
+	s->burst_max = relaxed_get(&w->ctr.burst_max);
+	s->behind_ns = relaxed_get(&w->ctr.behind_ns);
+	s->behind_max_ns = relaxed_get(&w->ctr.behind_max_ns);
+	s->behind_n = relaxed_get(&w->ctr.behind_n);
+	s->warmup_pkts = relaxed_get(&w->ctr.warmup_pkts);
+	s->warmup_bytes = relaxed_get(&w->ctr.warmup_bytes);
 	for (int f = 0; f < GEN_FAULT_MAX; f++)
-		s->fault[f] = get(&w->ctr.fault[f]);
-	s->first_ns = get(&w->ctr.first_ns);
-	s->first_tx_ns = get(&w->ctr.first_tx_ns);
-	s->last_ns = get(&w->ctr.last_ns);
-	s->sched_first_ns = get(&w->ctr.sched_first_ns);
-	s->sched_last_ns = get(&w->ctr.sched_last_ns);
+		s->fault[f] = relaxed_get(&w->ctr.fault[f]);
+	s->first_ns = relaxed_get(&w->ctr.first_ns);
+	s->first_tx_ns = relaxed_get(&w->ctr.first_tx_ns);
+	s->last_ns = relaxed_get(&w->ctr.last_ns);
+	s->sched_first_ns = relaxed_get(&w->ctr.sched_first_ns);
+	s->sched_last_ns = relaxed_get(&w->ctr.sched_last_ns);
 	s->sched_pkts = w->started ? 0 : w->sched_pkts;
 }
 
@@ -655,25 +661,10 @@ void gen_snapshot(struct gen *g, struct gen_snap *s)
 
 void gen_gaps(struct gen *g, struct hist *out)
 {
-	int done = gen_running(g) == 0;
+	bool done = gen_running(g) == 0;
 	hist_init(out);
-	for (unsigned t = 0; t < g->nw; t++) {
-		const struct hist *h = &g->w[t].gaps;
-		uint64_t cnt = __atomic_load_n(&h->count, __ATOMIC_RELAXED);
-		if (!cnt)
-			continue;
-		for (unsigned i = 0; i < HIST_BUCKETS; i++)
-			out->bucket[i] += __atomic_load_n(&h->bucket[i], __ATOMIC_RELAXED);
-		out->count += cnt;
-		uint64_t mn = __atomic_load_n(&h->min, __ATOMIC_RELAXED);
-		uint64_t mx = __atomic_load_n(&h->max, __ATOMIC_RELAXED);
-		if (mn < out->min)
-			out->min = mn;
-		if (mx > out->max)
-			out->max = mx;
-		if (done)
-			out->sum += h->sum;
-	}
+	for (unsigned t = 0; t < g->nw; t++)
+		hist_merge_shared(out, &g->w[t].gaps, done);
 }
 
 double gen_initial_pps(const struct gen *g)
@@ -715,15 +706,14 @@ static const char *const late_names[] = { "catchup", "skip", "shift" };
 
 const char *gen_late_name(enum pace_late l)
 {
-	return (unsigned)l < 3 ? late_names[l] : "?";
+	return str_name(late_names, 3, l);
 }
 
 int gen_late_parse(const char *s, enum pace_late *l)
 {
-	for (unsigned i = 0; i < 3; i++)
-		if (!strcmp(s, late_names[i])) {
-			*l = (enum pace_late)i;
-			return 0;
-		}
-	return -EINVAL;
+	int i = str_index(late_names, 3, s);
+	if (i < 0)
+		return i;
+	*l = (enum pace_late)i;
+	return 0;
 }

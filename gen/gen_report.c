@@ -282,235 +282,284 @@ static void gaps_text(FILE *f, const struct hist *h, double nominal_ns)
 	}
 }
 
-void gen_report_summary(struct gen_report *r, int sig)
-{
-	struct gen *g = r->g;
-	const struct gen_info *in = r->info;
-	const struct gen_cfg *c = &g->cfg;
+/* What the summary reports, read once at the end. */
+struct summary {
 	struct gen_snap s;
 	struct gen_verdict v;
-	static struct hist gaps;
-	struct if_counters if1 = r->if0;
-	int have_if = r->have_if && if_counters_read(r->ifname, &if1) == 0;
-	gen_snapshot(g, &s);
-	gen_gaps(g, &gaps);
-	gen_verdict(g, &s, &v);
-	double nom = nominal_pps(g);
-	double nominal_gap = nom > 0 ? 1e9 * c->burst * g->nw / nom : NAN;
-	double l2 = v.pps * (s.tx_pkts ? (double)s.tx_bytes / (double)s.tx_pkts : in->mean_wire) * 8;
-	double l1 = l2 + v.pps * PKT_L1_OVERHEAD * 8;
-	uint64_t inj = 0;
-	for (int f = 1; f < GEN_FAULT_MAX; f++)
-		inj += s.fault[f];
+	const struct hist *gaps;
+	struct if_counters if1;
+	int have_if;
+	double nom, nominal_gap, l2, l1;
+	uint64_t inj;
+};
 
-	if (r->json) {
-		json_t *o = jout_obj("gen", "summary");
-		jset_s(o, "version", ppslab_version());
-		jset_s(o, "mode", in->mode);
-		jset_s(o, "port", port_spec(g->w[0].port));
-		jset_s(o, "backend", port_backend(g->w[0].port));
-		/* what describes no frame is null: a replay's frames are the capture's, a
-		 * udp: sender's source is the kernel's choice */
-		jset_s(o, "src", *in->src ? in->src : NULL);
-		jset_s(o, "dst", *in->dst ? in->dst : NULL);
-		if (c->replay)
-			json_object_set_new(o, "dport", json_null());
-		else
-			jset_u64(o, "dport", c->flow.dst_port);
-		jset_s(o, "sports", *in->sport ? in->sport : NULL);
-		jset_s(o, "dports", *in->dport ? in->dport : NULL);
-		jset_u64(o, "flows", c->flows.n);
-		jset_s(o, "flow_order", c->replay ? NULL : c->flows.random ? "random" : "seq");
-		jset_u64(o, "stream", c->stream);
-		jset_u64(o, "wire_size", (uint64_t)(in->mean_wire + 0.5));
-		jset_f(o, "mean_wire_size", in->mean_wire);
-		if (!c->replay) {
-			json_t *sz = json_array();
-			for (unsigned i = 0; i < c->sizes.n; i++) {
-				json_t *e = json_object();
-				jset_u64(e, "size", c->sizes.wire[i]);
-				jset_u64(e, "weight", c->sizes.weight[i]);
-				json_array_append_new(sz, e);
-			}
-			json_object_set_new(o, "sizes", sz);
-		} else {
-			jset_s(o, "replay", in->replay_file);
-			jset_u64(o, "replay_frames", c->replay->n);
-		}
-		jset_s(o, "rate", in->rate_text);
-		jset_s(o, "profile", in->profile);
-		jset_b(o, "poisson", c->poisson);
-		jset_f(o, "nominal_pps", nom);
-		jset_f(o, "link_bps", in->link_bps > 0 ? in->link_bps : NAN);
-		jset_u64(o, "burst", c->burst);
-		jset_u64(o, "threads", g->nw);
-		jset_u64(o, "seed", c->seed);
-		jset_f(o, "target_pps", v.target_pps);
-		jset_u64(o, "tx_attempt", s.tx_attempt);
-		jset_u64(o, "tx_pkts", s.tx_pkts);
-		jset_u64(o, "tx_bytes", s.tx_bytes);
-		jset_u64(o, "tx_fail", s.tx_fail);
-		jset_u64(o, "tx_refused", s.tx_refused);
-		jset_u64(o, "tx_full", s.tx_full);
-		jset_u64(o, "tx_unsent", s.tx_unsent);
-		jset_u64(o, "test_pkts", s.tx_test);
-		jset_u64(o, "seq_holes", s.seq_holes);
-		jset_u64(o, "late", s.late);
-		jset_u64(o, "late_ns", c->late_ns);
-		jset_s(o, "late_policy", gen_late_name(c->late_policy));
-		jset_u64(o, "skipped", s.skipped);
-		jset_u64(o, "shifted_ns", s.shifted_ns);
-		jset_u64(o, "burst_max", s.burst_max);
-		jset_f(o, "burst_tight_ns", g->paced ? g->nominal_gap_ns / 4 : NAN);
-		jset_u64(o, "behind_ns", s.behind_ns);
-		jset_u64(o, "behind_max_ns", s.behind_max_ns);
-		jset_u64(o, "behind_n", s.behind_n);
-		jset_u64(o, "sched_pkts", g->paced ? s.sched_pkts : s.tx_pkts);
-		jset_u64(o, "warmup_pkts", s.warmup_pkts);
-		jset_u64(o, "warmup_ns", c->warmup_ns);
-		/* when the first frame left, on CLOCK_REALTIME (several senders' spread) */
-		uint64_t first_real = 0;
-		if (s.first_tx_ns) {
-			int64_t m2r = (int64_t)(real_ns() - mono_ns());
-			first_real = (uint64_t)((int64_t)s.first_tx_ns + m2r);
-			jset_u64(o, "first_tx_real_ns", first_real);
-		} else {
-			json_object_set_new(o, "first_tx_real_ns", json_null());
-		}
-		if (in->start_at_ns) {
-			jset_u64(o, "start_at_ns", in->start_at_ns);
-			if (first_real)
-				jset_i64(o, "start_late_ns", (int64_t)(first_real - in->start_at_ns));
-		}
-		json_t *fo = json_object();
-		for (int f = 1; f < GEN_FAULT_MAX; f++)
-			jset_u64(fo, gen_fault_name(f), s.fault[f]);
-		json_object_set_new(o, "inject", fo);
-		jset_u64(o, "inject_pkts", inj);
-		jset_u64(o, "duration_ns", v.duration_ns);
-		jset_f(o, "pps", v.pps);
-		jset_f(o, "l2_bps", l2);
-		jset_f(o, "l1_bps", l1);
-		jset_f(o, "rate_error_pct", v.rate_error_pct);
-		jset_f(o, "shortfall_pct", g->paced ? v.shortfall_pct : NAN);
-		jset_b(o, "rate_ok", v.rate_ok);
-		json_object_set_new(o, "gap_ns", gen_gaps_json(&gaps, nominal_gap));
-		if (have_if) {
-			jset_s(o, "ifname", r->ifname);
-			jset_u64(o, "if_tx_packets", if1.tx_packets - r->if0.tx_packets);
-			jset_u64(o, "if_tx_bytes", if1.tx_bytes - r->if0.tx_bytes);
-			jset_u64(o, "if_tx_dropped", if1.tx_dropped - r->if0.tx_dropped);
-			jset_u64(o, "if_tx_errors", if1.tx_errors - r->if0.tx_errors);
-			json_t *ifo = json_object();
-			const struct if_counters *ab[2] = { &r->if0, &if1 };
-			const char *names[2] = { "start", "end" };
-			for (int k = 0; k < 2; k++) {
-				json_t *e = json_object();
-				jset_u64(e, "tx_packets", ab[k]->tx_packets);
-				jset_u64(e, "tx_bytes", ab[k]->tx_bytes);
-				jset_u64(e, "tx_dropped", ab[k]->tx_dropped);
-				jset_u64(e, "tx_errors", ab[k]->tx_errors);
-				json_object_set_new(ifo, names[k], e);
-			}
-			json_object_set_new(o, "if_tx", ifo);
-		}
-		json_t *th = json_array();
-		for (unsigned t = 0; t < g->nw; t++) {
-			struct gen_snap ws;
-			struct gen_verdict wv;
-			gen_worker_snapshot(&g->w[t], &ws);
-			gen_verdict(g, &ws, &wv);
+/* The run as asked: where, what frames, what rate. */
+static void summary_json_setup(json_t *o, const struct gen_report *r, const struct summary *m)
+{
+	const struct gen *g = r->g;
+	const struct gen_info *in = r->info;
+	const struct gen_cfg *c = &g->cfg;
+	jset_s(o, "version", ppslab_version());
+	jset_s(o, "mode", in->mode);
+	jset_s(o, "port", port_spec(g->w[0].port));
+	jset_s(o, "backend", port_backend(g->w[0].port));
+	/* what describes no frame is null: a replay's frames are the capture's, a
+	 * udp: sender's source is the kernel's choice */
+	jset_s(o, "src", *in->src ? in->src : NULL);
+	jset_s(o, "dst", *in->dst ? in->dst : NULL);
+	if (c->replay)
+		json_object_set_new(o, "dport", json_null());
+	else
+		jset_u64(o, "dport", c->flow.dst_port);
+	jset_s(o, "sports", *in->sport ? in->sport : NULL);
+	jset_s(o, "dports", *in->dport ? in->dport : NULL);
+	jset_u64(o, "flows", c->flows.n);
+	jset_s(o, "flow_order", c->replay ? NULL : c->flows.random ? "random" : "seq");
+	jset_u64(o, "stream", c->stream);
+	jset_u64(o, "wire_size", (uint64_t)(in->mean_wire + 0.5));
+	jset_f(o, "mean_wire_size", in->mean_wire);
+	if (!c->replay) {
+		json_t *sz = json_array();
+		for (unsigned i = 0; i < c->sizes.n; i++) {
 			json_t *e = json_object();
-			jset_u64(e, "thread", t);
-			if (c->ncpus)
-				jset_u64(e, "cpu", (uint64_t)c->cpus[t % c->ncpus]);
-			jset_u64(e, "tx_pkts", ws.tx_pkts);
-			jset_u64(e, "tx_full", ws.tx_full);
-			jset_u64(e, "tx_fail", ws.tx_fail);
-			jset_u64(e, "tx_refused", ws.tx_refused);
-			jset_u64(e, "late", ws.late);
-			jset_u64(e, "skipped", ws.skipped);
-			jset_u64(e, "burst_max", ws.burst_max);
-			jset_u64(e, "behind_ns", ws.behind_ns);
-			jset_f(e, "pps", wv.pps);
-			json_array_append_new(th, e);
+			jset_u64(e, "size", c->sizes.wire[i]);
+			jset_u64(e, "weight", c->sizes.weight[i]);
+			json_array_append_new(sz, e);
 		}
-		json_object_set_new(o, "per_thread", th);
-		jset_b(o, "interrupted", sig != 0);
-		jout_emit(r->out, o);
-		return;
+		json_object_set_new(o, "sizes", sz);
+	} else {
+		jset_s(o, "replay", in->replay_file);
+		jset_u64(o, "replay_frames", c->replay->n);
 	}
+	jset_s(o, "rate", in->rate_text);
+	jset_s(o, "profile", in->profile);
+	jset_b(o, "poisson", c->poisson);
+	jset_f(o, "nominal_pps", m->nom);
+	jset_f(o, "link_bps", in->link_bps > 0 ? in->link_bps : NAN);
+	jset_u64(o, "burst", c->burst);
+	jset_u64(o, "threads", g->nw);
+	jset_u64(o, "seed", c->seed);
+}
+
+/* What was sent, how it kept to the schedule, the rate it made. */
+static void summary_json_counts(json_t *o, const struct gen_report *r, const struct summary *m)
+{
+	const struct gen *g = r->g;
+	const struct gen_info *in = r->info;
+	const struct gen_cfg *c = &g->cfg;
+	const struct gen_snap *s = &m->s;
+	const struct gen_verdict *v = &m->v;
+	jset_f(o, "target_pps", v->target_pps);
+	jset_u64(o, "tx_attempt", s->tx_attempt);
+	jset_u64(o, "tx_pkts", s->tx_pkts);
+	jset_u64(o, "tx_bytes", s->tx_bytes);
+	jset_u64(o, "tx_fail", s->tx_fail);
+	jset_u64(o, "tx_refused", s->tx_refused);
+	jset_u64(o, "tx_full", s->tx_full);
+	jset_u64(o, "tx_unsent", s->tx_unsent);
+	jset_u64(o, "test_pkts", s->tx_test);
+	jset_u64(o, "seq_holes", s->seq_holes);
+	jset_u64(o, "late", s->late);
+	jset_u64(o, "late_ns", c->late_ns);
+	jset_s(o, "late_policy", gen_late_name(c->late_policy));
+	jset_u64(o, "skipped", s->skipped);
+	jset_u64(o, "shifted_ns", s->shifted_ns);
+	jset_u64(o, "burst_max", s->burst_max);
+	jset_f(o, "burst_tight_ns", g->paced ? g->nominal_gap_ns / 4 : NAN);
+	jset_u64(o, "behind_ns", s->behind_ns);
+	jset_u64(o, "behind_max_ns", s->behind_max_ns);
+	jset_u64(o, "behind_n", s->behind_n);
+	jset_u64(o, "sched_pkts", g->paced ? s->sched_pkts : s->tx_pkts);
+	jset_u64(o, "warmup_pkts", s->warmup_pkts);
+	jset_u64(o, "warmup_ns", c->warmup_ns);
+	/* when the first frame left, on CLOCK_REALTIME (several senders' spread) */
+	uint64_t first_real = 0;
+	if (s->first_tx_ns) {
+		int64_t m2r = (int64_t)(real_ns() - mono_ns());
+		first_real = (uint64_t)((int64_t)s->first_tx_ns + m2r);
+		jset_u64(o, "first_tx_real_ns", first_real);
+	} else {
+		json_object_set_new(o, "first_tx_real_ns", json_null());
+	}
+	if (in->start_at_ns) {
+		jset_u64(o, "start_at_ns", in->start_at_ns);
+		if (first_real)
+			jset_i64(o, "start_late_ns", (int64_t)(first_real - in->start_at_ns));
+	}
+	json_t *fo = json_object();
+	for (int f = 1; f < GEN_FAULT_MAX; f++)
+		jset_u64(fo, gen_fault_name(f), s->fault[f]);
+	json_object_set_new(o, "inject", fo);
+	jset_u64(o, "inject_pkts", m->inj);
+	jset_u64(o, "duration_ns", v->duration_ns);
+	jset_f(o, "pps", v->pps);
+	jset_f(o, "l2_bps", m->l2);
+	jset_f(o, "l1_bps", m->l1);
+	jset_f(o, "rate_error_pct", v->rate_error_pct);
+	jset_f(o, "shortfall_pct", g->paced ? v->shortfall_pct : NAN);
+	jset_b(o, "rate_ok", v->rate_ok);
+	json_object_set_new(o, "gap_ns", gen_gaps_json(m->gaps, m->nominal_gap));
+}
+
+/* The interface's own counters around the run. */
+static void summary_json_if(json_t *o, const struct gen_report *r, const struct summary *m)
+{
+	jset_s(o, "ifname", r->ifname);
+	jset_u64(o, "if_tx_packets", m->if1.tx_packets - r->if0.tx_packets);
+	jset_u64(o, "if_tx_bytes", m->if1.tx_bytes - r->if0.tx_bytes);
+	jset_u64(o, "if_tx_dropped", m->if1.tx_dropped - r->if0.tx_dropped);
+	jset_u64(o, "if_tx_errors", m->if1.tx_errors - r->if0.tx_errors);
+	json_t *ifo = json_object();
+	const struct if_counters *ab[2] = { &r->if0, &m->if1 };
+	const char *names[2] = { "start", "end" };
+	for (int k = 0; k < 2; k++) {
+		json_t *e = json_object();
+		jset_u64(e, "tx_packets", ab[k]->tx_packets);
+		jset_u64(e, "tx_bytes", ab[k]->tx_bytes);
+		jset_u64(e, "tx_dropped", ab[k]->tx_dropped);
+		jset_u64(e, "tx_errors", ab[k]->tx_errors);
+		json_object_set_new(ifo, names[k], e);
+	}
+	json_object_set_new(o, "if_tx", ifo);
+}
+
+static json_t *summary_json_threads(struct gen *g)
+{
+	const struct gen_cfg *c = &g->cfg;
+	json_t *th = json_array();
+	for (unsigned t = 0; t < g->nw; t++) {
+		struct gen_snap ws;
+		struct gen_verdict wv;
+		gen_worker_snapshot(&g->w[t], &ws);
+		gen_verdict(g, &ws, &wv);
+		json_t *e = json_object();
+		jset_u64(e, "thread", t);
+		if (c->ncpus)
+			jset_u64(e, "cpu", (uint64_t)c->cpus[t % c->ncpus]);
+		jset_u64(e, "tx_pkts", ws.tx_pkts);
+		jset_u64(e, "tx_full", ws.tx_full);
+		jset_u64(e, "tx_fail", ws.tx_fail);
+		jset_u64(e, "tx_refused", ws.tx_refused);
+		jset_u64(e, "late", ws.late);
+		jset_u64(e, "skipped", ws.skipped);
+		jset_u64(e, "burst_max", ws.burst_max);
+		jset_u64(e, "behind_ns", ws.behind_ns);
+		jset_f(e, "pps", wv.pps);
+		json_array_append_new(th, e);
+	}
+	return th;
+}
+
+static void summary_text(const struct gen_report *r, const struct summary *m, int sig)
+{
+	const struct gen *g = r->g;
+	const struct gen_info *in = r->info;
+	const struct gen_cfg *c = &g->cfg;
+	const struct gen_snap *s = &m->s;
+	const struct gen_verdict *v = &m->v;
 	char b1[32], b2[32], b3[32], b4[32];
 	FILE *f = r->out;
-	if (isfinite(v.pps))
+	if (isfinite(v->pps))
 		fprintf(f, "sent %s frames (%s B mean, with FCS) in %.3f s: %s pps, %.3f Mbit/s L2, "
-			"%.3f Mbit/s L1\n", fmt_thousands(s.tx_pkts, b1, sizeof(b1)),
+			"%.3f Mbit/s L1\n", fmt_thousands(s->tx_pkts, b1, sizeof(b1)),
 			fmt_thousands((uint64_t)(in->mean_wire + 0.5), b4, sizeof(b4)),
-			(double)v.duration_ns / 1e9, fmt_pps(v.pps, b2, sizeof(b2)), l2 / 1e6, l1 / 1e6);
+			(double)v->duration_ns / 1e9, fmt_pps(v->pps, b2, sizeof(b2)), m->l2 / 1e6, m->l1 / 1e6);
 	else
 		fprintf(f, "sent %s frames (%s B mean, with FCS) in one batch: no rate to measure\n",
-			fmt_thousands(s.tx_pkts, b1, sizeof(b1)),
+			fmt_thousands(s->tx_pkts, b1, sizeof(b1)),
 			fmt_thousands((uint64_t)(in->mean_wire + 0.5), b4, sizeof(b4)));
 	char b5[32], b6[32];
 	fprintf(f, "attempted %s, accepted %s, failed %s, unsent %s; ring full %s times; "
-		"late %llu (> %s)\n", fmt_thousands(s.tx_attempt, b1, sizeof(b1)),
-		fmt_thousands(s.tx_pkts, b2, sizeof(b2)), fmt_thousands(s.tx_fail, b4, sizeof(b4)),
-		fmt_thousands(s.tx_unsent, b5, sizeof(b5)), fmt_thousands(s.tx_full, b6, sizeof(b6)),
-		(unsigned long long)s.late, fmt_ns((double)c->late_ns, b3, sizeof(b3)));
-	if (s.tx_refused)
+		"late %llu (> %s)\n", fmt_thousands(s->tx_attempt, b1, sizeof(b1)),
+		fmt_thousands(s->tx_pkts, b2, sizeof(b2)), fmt_thousands(s->tx_fail, b4, sizeof(b4)),
+		fmt_thousands(s->tx_unsent, b5, sizeof(b5)), fmt_thousands(s->tx_full, b6, sizeof(b6)),
+		(unsigned long long)s->late, fmt_ns((double)c->late_ns, b3, sizeof(b3)));
+	if (s->tx_refused)
 		fprintf(f, "refused: %s ICMP errors came back for frames sent (port or host "
 			"unreachable: is a receiver listening at the destination?)\n",
-			fmt_thousands(s.tx_refused, b1, sizeof(b1)));
-	if (have_if)
+			fmt_thousands(s->tx_refused, b1, sizeof(b1)));
+	if (m->have_if)
 		fprintf(f, "interface %s: tx_packets +%s, tx_dropped +%llu, tx_errors +%llu\n",
-			r->ifname, fmt_thousands(if1.tx_packets - r->if0.tx_packets, b1, sizeof(b1)),
-			(unsigned long long)(if1.tx_dropped - r->if0.tx_dropped),
-			(unsigned long long)(if1.tx_errors - r->if0.tx_errors));
-	gaps_text(f, &gaps, nominal_gap);
+			r->ifname, fmt_thousands(m->if1.tx_packets - r->if0.tx_packets, b1, sizeof(b1)),
+			(unsigned long long)(m->if1.tx_dropped - r->if0.tx_dropped),
+			(unsigned long long)(m->if1.tx_errors - r->if0.tx_errors));
+	gaps_text(f, m->gaps, m->nominal_gap);
 	if (g->paced) {
 		fprintf(f, "pacing (--late-policy %s): largest burst %s frames (gaps under %s), "
 			"behind schedule %s in %llu stretch%s, the longest %s",
-			gen_late_name(c->late_policy), fmt_thousands(s.burst_max, b1, sizeof(b1)),
+			gen_late_name(c->late_policy), fmt_thousands(s->burst_max, b1, sizeof(b1)),
 			fmt_ns(g->nominal_gap_ns / 4, b2, sizeof(b2)),
-			fmt_ns((double)s.behind_ns, b3, sizeof(b3)), (unsigned long long)s.behind_n,
-			s.behind_n == 1 ? "" : "es", fmt_ns((double)s.behind_max_ns, b4, sizeof(b4)));
+			fmt_ns((double)s->behind_ns, b3, sizeof(b3)), (unsigned long long)s->behind_n,
+			s->behind_n == 1 ? "" : "es", fmt_ns((double)s->behind_max_ns, b4, sizeof(b4)));
 		if (c->late_policy == PACE_LATE_SKIP)
-			fprintf(f, "; %s frames skipped", fmt_thousands(s.skipped, b1, sizeof(b1)));
+			fprintf(f, "; %s frames skipped", fmt_thousands(s->skipped, b1, sizeof(b1)));
 		else if (c->late_policy == PACE_LATE_SHIFT)
 			fprintf(f, "; the schedule shifted %s later",
-				fmt_ns((double)s.shifted_ns, b1, sizeof(b1)));
+				fmt_ns((double)s->shifted_ns, b1, sizeof(b1)));
 		fprintf(f, "\n");
 	}
-	if (s.warmup_pkts)
+	if (s->warmup_pkts)
 		fprintf(f, "warm-up: %s frames flagged, not counted\n",
-			fmt_thousands(s.warmup_pkts, b1, sizeof(b1)));
-	if (inj) {
+			fmt_thousands(s->warmup_pkts, b1, sizeof(b1)));
+	if (m->inj) {
 		fprintf(f, "injected faults:");
 		for (int k = 1; k < GEN_FAULT_MAX; k++)
-			if (s.fault[k])
-				fprintf(f, " %s %llu", gen_fault_name(k), (unsigned long long)s.fault[k]);
+			if (s->fault[k])
+				fprintf(f, " %s %llu", gen_fault_name(k), (unsigned long long)s->fault[k]);
 		fprintf(f, "\n");
 	}
-	if (s.tx_test)
+	if (s->tx_test)
 		fprintf(f, "stream %u: sequence numbers 0..%llu (ppslab-sink --expect %llu)%s\n",
-			c->stream, (unsigned long long)(s.tx_test + s.seq_holes - 1),
-			(unsigned long long)(s.tx_test + s.seq_holes),
-			s.seq_holes ? ", with holes" : "");
+			c->stream, (unsigned long long)(s->tx_test + s->seq_holes - 1),
+			(unsigned long long)(s->tx_test + s->seq_holes),
+			s->seq_holes ? ", with holes" : "");
 	if (g->paced) {
-		if (isfinite(v.target_pps))
-			fprintf(f, "target %s pps: error %+.3f%%", fmt_pps(v.target_pps, b1, sizeof(b1)),
-				v.rate_error_pct);
+		if (isfinite(v->target_pps))
+			fprintf(f, "target %s pps: error %+.3f%%", fmt_pps(v->target_pps, b1, sizeof(b1)),
+				v->rate_error_pct);
 		else
 			fprintf(f, "target: -");
 		fprintf(f, ", %s of %s scheduled frames sent%s: %s\n",
-			fmt_thousands(s.tx_pkts > s.tx_fail ? s.tx_pkts - s.tx_fail : 0, b2, sizeof(b2)),
-			fmt_thousands(s.sched_pkts, b3, sizeof(b3)), s.tx_fail ? " (failed ones not)" : "",
-			v.rate_ok ? "rate OK" : (s.tx_pkts ? "MISSED the target rate" : "nothing measured"));
-	} else if (!v.rate_ok) {
-		fprintf(f, "%s\n", s.tx_pkts ? "MISSED: more than 0.5 % of the frames failed"
+			fmt_thousands(s->tx_pkts > s->tx_fail ? s->tx_pkts - s->tx_fail : 0, b2, sizeof(b2)),
+			fmt_thousands(s->sched_pkts, b3, sizeof(b3)), s->tx_fail ? " (failed ones not)" : "",
+			v->rate_ok ? "rate OK" : (s->tx_pkts ? "MISSED the target rate" : "nothing measured"));
+	} else if (!v->rate_ok) {
+		fprintf(f, "%s\n", s->tx_pkts ? "MISSED: more than 0.5 % of the frames failed"
 					     : "nothing measured");
 	}
 	if (sig)
 		fprintf(f, "interrupted by signal %d\n", sig);
 	fflush(f);
+}
+
+void gen_report_summary(struct gen_report *r, int sig)
+{
+	struct gen *g = r->g;
+	const struct gen_cfg *c = &g->cfg;
+	struct summary m = { .if1 = r->if0 };
+	static struct hist gaps;
+	m.have_if = r->have_if && if_counters_read(r->ifname, &m.if1) == 0;
+	gen_snapshot(g, &m.s);
+	gen_gaps(g, &gaps);
+	m.gaps = &gaps;
+	gen_verdict(g, &m.s, &m.v);
+	m.nom = nominal_pps(g);
+	m.nominal_gap = m.nom > 0 ? 1e9 * c->burst * g->nw / m.nom : NAN;
+	m.l2 = m.v.pps * (m.s.tx_pkts ? (double)m.s.tx_bytes / (double)m.s.tx_pkts
+				      : r->info->mean_wire) * 8;
+	m.l1 = m.l2 + m.v.pps * PKT_L1_OVERHEAD * 8;
+	for (int f = 1; f < GEN_FAULT_MAX; f++)
+		m.inj += m.s.fault[f];
+	if (!r->json) {
+		summary_text(r, &m, sig);
+		return;
+	}
+	json_t *o = jout_obj("gen", "summary");
+	summary_json_setup(o, r, &m);
+	summary_json_counts(o, r, &m);
+	if (m.have_if)
+		summary_json_if(o, r, &m);
+	json_object_set_new(o, "per_thread", summary_json_threads(g));
+	jset_b(o, "interrupted", sig != 0);
+	jout_emit(r->out, o);
 }

@@ -28,6 +28,16 @@ char *fmt_thousands(uint64_t v, char *buf, size_t len)
 	return buf;
 }
 
+char *fmt_utc(char *buf, size_t len, time_t t)
+{
+	struct tm tm;
+	if (!len)
+		return buf;
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		buf[0] = '\0';
+	return buf;
+}
+
 double pct_error(double achieved, double target)
 {
 	return target > 0 ? 100.0 * (achieved - target) / target : 0.0;

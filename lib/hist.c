@@ -62,6 +62,36 @@ void hist_merge(struct hist *dst, const struct hist *src)
 	}
 }
 
+void hist_add_shared(struct hist *h, uint64_t v, uint64_t n)
+{
+	unsigned i = hist_index(v);
+	__atomic_store_n(&h->bucket[i], h->bucket[i] + n, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->count, h->count + n, __ATOMIC_RELAXED);
+	if (v < h->min)
+		__atomic_store_n(&h->min, v, __ATOMIC_RELAXED);
+	if (v > h->max)
+		__atomic_store_n(&h->max, v, __ATOMIC_RELAXED);
+	h->sum += (long double)v * n;
+}
+
+void hist_merge_shared(struct hist *dst, const struct hist *src, bool with_sum)
+{
+	uint64_t cnt = __atomic_load_n(&src->count, __ATOMIC_RELAXED);
+	if (!cnt)
+		return;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		dst->bucket[i] += __atomic_load_n(&src->bucket[i], __ATOMIC_RELAXED);
+	dst->count += cnt;
+	uint64_t mn = __atomic_load_n(&src->min, __ATOMIC_RELAXED);
+	uint64_t mx = __atomic_load_n(&src->max, __ATOMIC_RELAXED);
+	if (mn < dst->min)
+		dst->min = mn;
+	if (mx > dst->max)
+		dst->max = mx;
+	if (with_sum)
+		dst->sum += src->sum;
+}
+
 uint64_t hist_quantile(const struct hist *h, double q)
 {
 	if (!h->count)

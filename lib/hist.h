@@ -8,6 +8,7 @@
 #ifndef PPSLAB_LIB_HIST_H
 #define PPSLAB_LIB_HIST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define HIST_SUB_BITS 5
@@ -26,6 +27,12 @@ void hist_add(struct hist *h, uint64_t v);
 void hist_merge(struct hist *dst, const struct hist *src);
 /* The value below which a fraction q (0..1) of the samples lie: the midpoint of the
  * bucket holding the q-th sample, clamped to [min, max]. 0 when empty. */
+/* A histogram one thread adds to while another copies it: hist_add_shared adds n equal
+ * values with relaxed stores (the writer is the only one), hist_merge_shared reads them
+ * with relaxed loads into dst. The sum is not published: pass with_sum only once the
+ * writer has ended (joined). */
+void hist_add_shared(struct hist *h, uint64_t v, uint64_t n);
+void hist_merge_shared(struct hist *dst, const struct hist *src, bool with_sum);
 uint64_t hist_quantile(const struct hist *h, double q);
 double hist_mean(const struct hist *h);
 

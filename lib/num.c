@@ -190,47 +190,50 @@ int num_percent(const char *s, double *out)
 	return 0;
 }
 
-int num_duration_ns(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-	static const struct { const char *sfx; uint64_t ns; } units[] = {
-		{ "ns", 1ULL }, { "us", 1000ULL }, { "ms", 1000000ULL }, { "s", 1000000000ULL },
-		{ "", 1000000000ULL }, { "m", 60000000000ULL }, { "min", 60000000000ULL },
-		{ "h", 3600000000000ULL },
-	};
-	struct dec d;
-	uint64_t v;
-	int rc = -EINVAL;
-	if (!s || (rc = dec_parse(s, &d)))
-		return rc;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(d.end, units[i].sfx) == 0) {
-			rc = dec_scale_exact(&d, units[i].ns, &v);
-			return range_u64(rc, v, min, max, out);
-		}
-	}
-	return -EINVAL;
-}
+/* A suffix and what one of it is worth in the base unit. */
+struct unit {
+	const char *sfx;
+	uint64_t mult;
+};
 
-int num_bytes(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+/* A decimal with one of the n suffixes of units, scaled exactly to the base unit, in
+ * [min, max]. */
+static int num_units(const char *s, const struct unit *units, size_t n, uint64_t min,
+		     uint64_t max, uint64_t *out)
 {
-	static const struct { const char *sfx; uint64_t mult; } units[] = {
-		{ "", 1 }, { "B", 1 }, { "k", 1000 }, { "kB", 1000 }, { "K", 1000 },
-		{ "KB", 1000 }, { "M", 1000000 }, { "MB", 1000000 }, { "G", 1000000000ULL },
-		{ "GB", 1000000000ULL }, { "KiB", 1024 }, { "MiB", 1048576 },
-		{ "GiB", 1073741824ULL },
-	};
 	struct dec d;
 	uint64_t v;
 	int rc = -EINVAL;
 	if (!s || (rc = dec_parse(s, &d)))
 		return rc;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (strcmp(d.end, units[i].sfx) == 0) {
 			rc = dec_scale_exact(&d, units[i].mult, &v);
 			return range_u64(rc, v, min, max, out);
 		}
 	}
 	return -EINVAL;
+}
+
+int num_duration_ns(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	static const struct unit units[] = {
+		{ "ns", 1ULL }, { "us", 1000ULL }, { "ms", 1000000ULL }, { "s", 1000000000ULL },
+		{ "", 1000000000ULL }, { "m", 60000000000ULL }, { "min", 60000000000ULL },
+		{ "h", 3600000000000ULL },
+	};
+	return num_units(s, units, sizeof(units) / sizeof(units[0]), min, max, out);
+}
+
+int num_bytes(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	static const struct unit units[] = {
+		{ "", 1 }, { "B", 1 }, { "k", 1000 }, { "kB", 1000 }, { "K", 1000 },
+		{ "KB", 1000 }, { "M", 1000000 }, { "MB", 1000000 }, { "G", 1000000000ULL },
+		{ "GB", 1000000000ULL }, { "KiB", 1024 }, { "MiB", 1048576 },
+		{ "GiB", 1073741824ULL },
+	};
+	return num_units(s, units, sizeof(units) / sizeof(units[0]), min, max, out);
 }
 
 const char *num_expect_count(void)

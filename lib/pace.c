@@ -8,6 +8,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "rng.h"
+
 #define NS 1000000000.0L
 
 void pace_profile_init(struct pace_profile *pr)
@@ -156,25 +158,6 @@ uint64_t pace_split_count(uint64_t n, uint32_t burst, uint32_t stride, uint32_t 
 	return r;
 }
 
-/* xorshift64* (Vigna): the per-schedule generator for Poisson gaps. */
-static inline uint64_t rng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
-
-static uint64_t splitmix(uint64_t x)
-{
-	x += 0x9E3779B97F4A7C15ULL;
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-	return x ^ (x >> 31);
-}
-
 static uint64_t pos_time(const struct pace *p, long double x)
 {
 	if (p->prof) {
@@ -192,7 +175,7 @@ static void la_refill(struct pace *p)
 		if (p->la_n == 0 || p->la[(slot + PACE_LOOKAHEAD - 1) % PACE_LOOKAHEAD] != PACE_NEVER) {
 			/* after the end of a closed profile every later burst is PACE_NEVER too */
 			/* U in (0, 1): 53 random bits, offset by half a step so log never sees 0 */
-			double u = ((double)(rng_next(&p->rng) >> 11) + 0.5) * 0x1.0p-53;
+			double u = ((double)(rng_xs64(&p->rng) >> 11) + 0.5) * 0x1.0p-53;
 			p->e_sum += -logl(u);
 			at = pos_time(p, p->e_sum * p->burst * p->stride);
 		}
@@ -225,7 +208,7 @@ void pace_init_profile(struct pace *p, uint64_t start_ns, const struct pace_prof
 	p->poisson = o->poisson && (prof || pps > 0);
 	if (p->poisson) {
 		p->limit = UINT64_MAX;   /* a closed Poisson profile ends by time, not count */
-		p->rng = splitmix(o->seed ^ splitmix(p->phase + 1));
+		p->rng = rng_splitmix64(o->seed ^ rng_splitmix64(p->phase + 1));
 		if (!p->rng)
 			p->rng = 1;
 		la_refill(p);

@@ -30,16 +30,11 @@ const char *pkt_class_name(enum pkt_class c)
 	return (unsigned)c < PKT_CLASS_MAX ? class_names[c] : "unknown";
 }
 
-static inline uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 enum pkt_class pkt_parse_ip4(const uint8_t *frame, size_t len, struct pkt_info *pi)
 {
 	if (len < PKT_ETH_LEN)
 		return PKT_TRUNCATED;
-	if (rd16(frame + 12) != 0x0800)
+	if (pkt_rd16(frame + 12) != 0x0800)
 		return PKT_NOT_IP4;
 	if (len < PKT_ETH_LEN + PKT_IP4_LEN)
 		return PKT_TRUNCATED;
@@ -51,7 +46,7 @@ enum pkt_class pkt_parse_ip4(const uint8_t *frame, size_t len, struct pkt_info *
 		return PKT_BAD_LEN;
 	if (len < PKT_ETH_LEN + ihl)
 		return PKT_TRUNCATED;
-	uint16_t ip_len = rd16(ip + 2);
+	uint16_t ip_len = pkt_rd16(ip + 2);
 	if (ip_len < ihl)
 		return PKT_BAD_LEN;
 	if (ip_len > len - PKT_ETH_LEN)      /* shorter than it claims (padding may follow) */
@@ -66,7 +61,7 @@ enum pkt_class pkt_parse_ip4(const uint8_t *frame, size_t len, struct pkt_info *
 	memcpy(&pi->dst_ip, ip + 16, 4);
 	if (ihl != PKT_IP4_LEN)
 		return PKT_IP_OPTIONS;
-	if (rd16(ip + 6) & 0x3fff)           /* MF or a fragment offset */
+	if (pkt_rd16(ip + 6) & 0x3fff)           /* MF or a fragment offset */
 		return PKT_IP_FRAGMENT;
 	return PKT_TEST;
 }
@@ -93,11 +88,11 @@ enum pkt_class pkt_classify(const uint8_t *frame, size_t len, uint16_t dport,
 	size_t l4_len = pi->ip_len - PKT_IP4_LEN;
 	if (l4_len < PKT_UDP_LEN)
 		return PKT_BAD_LEN;
-	uint16_t ulen = rd16(udp + 4);
+	uint16_t ulen = pkt_rd16(udp + 4);
 	if (ulen < PKT_UDP_LEN || ulen > l4_len)
 		return PKT_BAD_LEN;
-	pi->src_port = rd16(udp);
-	pi->dst_port = rd16(udp + 2);
+	pi->src_port = pkt_rd16(udp);
+	pi->dst_port = pkt_rd16(udp + 2);
 	if (dport && pi->dst_port != dport)
 		return PKT_WRONG_PORT;
 	if (verify_udp_csum && !csum_udp4_ok(pi->ip + 12, pi->ip + 16, udp, ulen))

@@ -30,6 +30,12 @@
 #define PKT_DEFAULT_SPORT 9
 
 /* Frame length from software for a wire size (with FCS) and back. */
+/* A 16-bit header field, in network byte order, at p (any alignment). */
+static inline uint16_t pkt_rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
 static inline uint32_t pkt_frame_len(uint32_t wire_size)
 {
 	return wire_size - PKT_FCS_LEN;

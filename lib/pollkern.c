@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "strlist.h"
+
 static const struct pollkern kernels[] = {
 	{
 		/* the seed's box ran 1.7-DEVELOPMENT of November 2006: revisions 1.22-1.25 */
@@ -94,15 +96,14 @@ static const char *const range_names[] = { "einval", "clamp", "round" };
 
 const char *pollkern_range_name(enum pk_range r)
 {
-	return (unsigned)r < 3 ? range_names[r] : "?";
+	return str_name(range_names, 3, r);
 }
 
 int pollkern_range_parse(const char *s, enum pk_range *r)
 {
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(s, range_names[i])) {
-			*r = (enum pk_range)i;
-			return 0;
-		}
-	return -EINVAL;
+	int i = str_index(range_names, 3, s);
+	if (i < 0)
+		return i;
+	*r = (enum pk_range)i;
+	return 0;
 }

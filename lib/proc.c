@@ -219,6 +219,40 @@ pid_t proc_spawn_in(char *const argv[], const char *netns, const char *out_path,
 	return pid;
 }
 
+pid_t proc_spawn_pipes(char *const argv[], int *in_fd, int *out_fd)
+{
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
+	pid_t pid = -1;
+	*in_fd = *out_fd = -1;
+	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
+		int e = errno;
+		for (int i = 0; i < 2; i++) {
+			if (in[i] >= 0)
+				close(in[i]);
+			if (out[i] >= 0)
+				close(out[i]);
+		}
+		return -e;
+	}
+	if (pid == 0) {
+		sigset_t all;
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		int dn = open("/dev/null", O_WRONLY);
+		if (dn >= 0)
+			dup2(dn, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	*in_fd = in[1];
+	*out_fd = out[0];
+	return pid;
+}
+
 int proc_run(char *const argv[], const struct proc_opts *o)
 {
 	static const struct proc_opts none = { 0 };

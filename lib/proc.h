@@ -52,6 +52,11 @@ pid_t proc_spawn(char *const argv[], const char *netns, const char *out_path,
  * closing it gives the child end of file (box_cmd_stoppable(): the remote tool stops). */
 pid_t proc_spawn_in(char *const argv[], const char *netns, const char *out_path,
 		    const char *err_path, int *in_fd);
+/* Starts argv (no namespace) talking over two pipes: *in_fd gets the write end of its
+ * stdin, *out_fd the read end of its stdout (both close-on-exec here); its stderr is
+ * /dev/null. Returns the pid, or -errno with both set to -1: a probe or counter reader
+ * on a box, which answers a line for each line it is sent. */
+pid_t proc_spawn_pipes(char *const argv[], int *in_fd, int *out_fd);
 /* Waits for pid up to timeout_ns (0 = forever); on timeout sends SIGTERM, then SIGKILL
  * after 2 s. Returns the exit status as proc_run does. */
 int proc_wait(pid_t pid, uint64_t timeout_ns);

@@ -1,17 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* sig.c — encode/decode of the payload signature (see sig.h). */
+/* sig.c — decode of the payload signature (see sig.h; the encoder,
+ * sig_put, is inline there). */
 #include "sig.h"
 
 #include <errno.h>
-
-void sig_put(uint8_t *p, const struct sig *s)
-{
-	p[0] = (uint8_t)(SIG_MAGIC >> 8);
-	p[1] = (uint8_t)SIG_MAGIC;
-	p[2] = (uint8_t)((SIG_VERSION << 4) | (s->flags & 0x0f));
-	p[3] = s->stream;
-	sig_put_seq_ts(p, s->seq & SIG_SEQ_MASK, s->tx_ns);
-}
 
 int sig_get(const uint8_t *p, size_t len, struct sig *s)
 {

@@ -32,8 +32,6 @@ struct sig {
 	uint64_t tx_ns;
 };
 
-/* Writes the 18 bytes. */
-void sig_put(uint8_t *p, const struct sig *s);
 /* Reads the 18 bytes: 0, -ENODATA (len < SIG_LEN), -EPROTO (no magic: a foreign frame)
  * or -EPROTONOSUPPORT (magic but another version). */
 int sig_get(const uint8_t *p, size_t len, struct sig *s);
@@ -45,6 +43,17 @@ static inline void sig_put_seq_ts(uint8_t *p, uint64_t seq, uint64_t tx_ns)
 		p[4 + i] = (uint8_t)(seq >> (40 - 8 * i));
 	for (int i = 0; i < 8; i++)
 		p[10 + i] = (uint8_t)(tx_ns >> (56 - 8 * i));
+}
+
+/* Writes the 18 bytes (s->version is not read: SIG_VERSION is written). Inline:
+ * ppslab-gen writes it into every frame it sends. */
+static inline void sig_put(uint8_t *p, const struct sig *s)
+{
+	p[0] = (uint8_t)(SIG_MAGIC >> 8);
+	p[1] = (uint8_t)SIG_MAGIC;
+	p[2] = (uint8_t)((SIG_VERSION << 4) | (s->flags & 0x0f));
+	p[3] = s->stream;
+	sig_put_seq_ts(p, s->seq & SIG_SEQ_MASK, s->tx_ns);
 }
 
 #endif

@@ -6,6 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *str_name(const char *const *names, size_t n, unsigned v)
+{
+	return v < n ? names[v] : "?";
+}
+
+int str_index(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return (int)i;
+	return -EINVAL;
+}
+
 int strv_add(char ***v, size_t *n, const char *s)
 {
 	char *dup = strdup(s);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* strlist.h — a growing array of copied strings, kept NULL-terminated (an argv). */
+/* strlist.h — a growing array of copied strings, kept NULL-terminated (an argv); and
+ * the words of an enum, both ways. */
 #ifndef PPSLAB_LIB_STRLIST_H
 #define PPSLAB_LIB_STRLIST_H
 
@@ -18,5 +19,10 @@ int strlist_add(struct strlist *l, const char *s);
 /* Splits text at commas and appends the non-empty parts. 0 or -ENOMEM. */
 int strlist_add_csv(struct strlist *l, const char *text);
 void strlist_free(struct strlist *l);
+
+/* An enum's words: names[v] for the value v (of n), "?" beyond; and the value of the
+ * word s, or -EINVAL when it is none of them. */
+const char *str_name(const char *const *names, size_t n, unsigned v);
+int str_index(const char *const *names, size_t n, const char *s);
 
 #endif

@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "fw.h"
+#include "thread.h"
 
 #define WAKE_KEY 0xffffu
 #define REFRESH_NS (100 * NS_PER_MS)    /* kernel drop counters and published figures */
@@ -530,12 +531,7 @@ static int start_one(struct fwdloop_thr *t, int rt_prio, bool *rt_ok)
 	pthread_attr_t at;
 	int rc;
 	pthread_attr_init(&at);
-	if (t->cpu >= 0) {
-		cpu_set_t set;
-		CPU_ZERO(&set);
-		CPU_SET(t->cpu, &set);
-		pthread_attr_setaffinity_np(&at, sizeof(set), &set);
-	}
+	thread_attr_cpu(&at, t->cpu);
 	if (rt_prio > 0 && *rt_ok) {
 		struct sched_param sp = { .sched_priority = rt_prio };
 		pthread_attr_setinheritsched(&at, PTHREAD_EXPLICIT_SCHED);

@@ -185,3 +185,25 @@ void seq_finish(struct seq_stream *s, uint64_t expected)
 	}
 	close_run(s);
 }
+
+void seq_fold(struct seq_stream *a, bool a_started, struct seq_stream *b, bool b_started)
+{
+	seq_finish(a, 0);
+	seq_finish(b, 0);
+	a->rx_pkts += b->rx_pkts;
+	a->dup_pkts += b->dup_pkts;
+	a->reordered_pkts += b->reordered_pkts;
+	a->late_pkts += b->late_pkts;
+	a->lost_final += b->lost_final;
+	if (b->next_exp > a->next_exp)
+		a->next_exp = b->next_exp;
+	if (b_started && (!a_started || b->floor < a->floor))
+		a->floor = b->floor;
+}
+
+void seq_finish_folded(struct seq_stream *s, uint64_t top)
+{
+	uint64_t want = top > s->floor ? top - s->floor : 0;
+	s->lost_final = want > s->rx_pkts ? want - s->rx_pkts : 0;
+	s->finished = true;
+}

@@ -76,5 +76,14 @@ static inline uint64_t seq_lost_now(const struct seq_stream *s)
  * (expected − NextExp) is lost too (expected counts from 0: the sender's frame count);
  * loss bursts are closed. Idempotent. */
 void seq_finish(struct seq_stream *s, uint64_t expected);
+/* Folds b (another worker's part of the same stream) into a: both are finished, counts
+ * are added, the highest NextExp and the lowest floor of a started part are kept (a
+ * part not started has no floor). Windows cannot be merged, so the loss of a folded
+ * stream is known only in total: seq_finish_folded. */
+void seq_fold(struct seq_stream *a, bool a_started, struct seq_stream *b, bool b_started);
+/* Ends a folded stream: its loss is what was numbered from the floor up to top (the
+ * sender's count, or NextExp without one) minus what came. seq_finish then does
+ * nothing. */
+void seq_finish_folded(struct seq_stream *s, uint64_t top);
 
 #endif

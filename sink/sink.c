@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,8 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "relaxed.h"
+#include "thread.h"
 
 #define SINK_BURST 256
 
@@ -135,18 +136,6 @@ void sink_fini(struct sink *s)
 	}
 }
 
-static inline void add(_Atomic uint64_t *c, uint64_t v)
-{
-	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v,
-			      memory_order_relaxed);
-}
-
-static inline void sub(_Atomic uint64_t *c, uint64_t v)
-{
-	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) - v,
-			      memory_order_relaxed);
-}
-
 static struct sink_stream *stream_new(uint8_t id, int worker, uint64_t max_delay_ns)
 {
 	struct sink_stream *st = malloc(sizeof(*st));
@@ -172,7 +161,7 @@ static inline struct sink_stream *stream_get(struct sink_worker *w, uint8_t id)
  * remembered so that the measured part of its stream starts where the warm-up ended. */
 static void warmup_frame(struct sink_worker *w, struct sink_stream *st, uint64_t seq)
 {
-	add(&w->ctr.warmup_pkts, 1);
+	relaxed_add(&w->ctr.warmup_pkts, 1);
 	st->warmup_pkts++;
 	if (!st->started && (!st->have_warm || seq + 1 > st->warm_next))
 		st->warm_next = seq + 1;
@@ -202,21 +191,21 @@ static void account(struct sink_worker *w, struct sink_stream *st, const struct 
 	enum seq_verdict v = seq_add(&st->seq, pi->sig.seq);
 	uint64_t lost1 = seq_lost_now(&st->seq);
 	if (lost1 >= lost0)
-		add(&w->ctr.lost_now, lost1 - lost0);
+		relaxed_add(&w->ctr.lost_now, lost1 - lost0);
 	else
-		sub(&w->ctr.lost_now, lost0 - lost1);
+		relaxed_sub(&w->ctr.lost_now, lost0 - lost1);
 	if (v == SEQ_DUPLICATE) {
-		add(&w->ctr.dup_pkts, 1);
+		relaxed_add(&w->ctr.dup_pkts, 1);
 		return;
 	}
 	if (v == SEQ_BEFORE_FLOOR) {
-		add(&w->ctr.before_floor_pkts, 1);
+		relaxed_add(&w->ctr.before_floor_pkts, 1);
 		return;
 	}
 	if (v != SEQ_IN_ORDER)
-		add(&w->ctr.reordered_pkts, 1);
-	add(&w->ctr.rx_pkts, 1);
-	add(&w->ctr.rx_bytes, wire_len);
+		relaxed_add(&w->ctr.reordered_pkts, 1);
+	relaxed_add(&w->ctr.rx_pkts, 1);
+	relaxed_add(&w->ctr.rx_bytes, wire_len);
 	st->rx_bytes += wire_len;
 	if (!st->first_rx_ns)
 		st->first_rx_ns = rx_real;
@@ -230,9 +219,9 @@ static void account(struct sink_worker *w, struct sink_stream *st, const struct 
 	if (owd >= 0)
 		hist_add(ih, (uint64_t)owd);
 	else if (st->delay.neg_pkts != n0)
-		add(&w->ctr.neg_delay_pkts, 1);
+		relaxed_add(&w->ctr.neg_delay_pkts, 1);
 	else if (st->delay.implausible_pkts != i0)
-		add(&w->ctr.implausible_delay_pkts, 1);
+		relaxed_add(&w->ctr.implausible_delay_pkts, 1);
 }
 
 void sink_process(struct sink_worker *w, const struct port_pkt *pkts, int n,
@@ -243,7 +232,7 @@ void sink_process(struct sink_worker *w, const struct port_pkt *pkts, int n,
 	bool l4 = layer == PORT_L4;
 	uint64_t cls[PKT_CLASS_MAX] = { 0 };
 	int tests = 0;
-	add(&w->ctr.rx_frames, (uint64_t)n);
+	relaxed_add(&w->ctr.rx_frames, (uint64_t)n);
 	for (int k = 0; k < n; k++) {
 		struct pkt_info pi;
 		enum pkt_class c = l4 ? pkt_classify_payload(pkts[k].data, pkts[k].len, &pi)
@@ -279,13 +268,12 @@ void sink_process(struct sink_worker *w, const struct port_pkt *pkts, int n,
 	}
 	for (int c = 0; c < PKT_CLASS_MAX; c++)
 		if (cls[c])
-			add(&w->ctr.cls[c], cls[c]);
+			relaxed_add(&w->ctr.cls[c], cls[c]);
 	if (tests) {
 		/* only this worker writes its counters: a plain test-and-set is enough */
-		if (!atomic_load_explicit(&w->ctr.first_test_ns, memory_order_relaxed))
-			atomic_store_explicit(&w->ctr.first_test_ns, now_mono_ns,
-					      memory_order_relaxed);
-		atomic_store_explicit(&w->ctr.last_test_ns, now_mono_ns, memory_order_relaxed);
+		if (!relaxed_get(&w->ctr.first_test_ns))
+			relaxed_set(&w->ctr.first_test_ns, now_mono_ns);
+		relaxed_set(&w->ctr.last_test_ns, now_mono_ns);
 	}
 }
 
@@ -304,8 +292,7 @@ static uint64_t ports_drops(struct sink_worker *w, int np)
 static void handoff(struct sink_worker *w, unsigned req)
 {
 	w->ih_cur ^= 1u;
-	atomic_store_explicit(&w->ctr.ring_drops, ports_drops(w, w->s->cfg.nports),
-			      memory_order_relaxed);
+	relaxed_set(&w->ctr.ring_drops, ports_drops(w, w->s->cfg.nports));
 	w->swap_seen = req;
 	atomic_store_explicit(&w->swap_ack, req, memory_order_release);
 }
@@ -353,20 +340,12 @@ int sink_start(struct sink *s, struct runctl *rc)
 	for (int t = 0; t < s->nworkers; t++) {
 		struct sink_worker *w = s->w[t];
 		w->rc = rc;
-		pthread_attr_t attr;
-		pthread_attr_init(&attr);
-		if (s->cfg.ncpus) {
-			cpu_set_t set;
-			CPU_ZERO(&set);
-			CPU_SET(s->cfg.cpus[t % s->cfg.ncpus], &set);
-			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		}
-		int e = pthread_create(&w->th, &attr, worker_main, w);
-		pthread_attr_destroy(&attr);
+		int e = thread_start(&w->th, s->cfg.ncpus ? s->cfg.cpus[t % s->cfg.ncpus] : -1,
+				     worker_main, w);
 		if (e) {
 			atomic_store(&rc->stop, 1);
 			sink_stop(s);
-			return -e;
+			return e;
 		}
 		w->running = true;
 	}
@@ -382,8 +361,7 @@ int sink_stop(struct sink *s)
 			pthread_join(w->th, NULL);
 			w->running = false;
 		}
-		atomic_store_explicit(&w->ctr.ring_drops, ports_drops(w, s->cfg.nports),
-				      memory_order_relaxed);
+		relaxed_set(&w->ctr.ring_drops, ports_drops(w, s->cfg.nports));
 		if (w->ret && !ret)
 			ret = w->ret;
 	}
@@ -395,7 +373,7 @@ void sink_totals(struct sink *s, struct sink_totals *t)
 	memset(t, 0, sizeof(*t));
 	for (int k = 0; k < s->nworkers; k++) {
 		struct sink_counters *c = &s->w[k]->ctr;
-#define RD(x) atomic_load_explicit(&c->x, memory_order_relaxed)
+#define RD(x) relaxed_get(&c->x)
 		t->rx_frames += RD(rx_frames);
 		t->rx_pkts += RD(rx_pkts);
 		t->rx_bytes += RD(rx_bytes);
@@ -472,17 +450,7 @@ int sink_interval(struct sink *s, struct hist *h, uint64_t timeout_ns)
  * merged exactly, so counts are added and the stream is marked split. */
 static void stream_fold(struct sink_stream *a, struct sink_stream *b)
 {
-	seq_finish(&a->seq, 0);
-	seq_finish(&b->seq, 0);
-	a->seq.rx_pkts += b->seq.rx_pkts;
-	a->seq.dup_pkts += b->seq.dup_pkts;
-	a->seq.reordered_pkts += b->seq.reordered_pkts;
-	a->seq.late_pkts += b->seq.late_pkts;
-	a->seq.lost_final += b->seq.lost_final;
-	if (b->seq.next_exp > a->seq.next_exp)
-		a->seq.next_exp = b->seq.next_exp;
-	if (b->started && (!a->started || b->seq.floor < a->seq.floor))
-		a->seq.floor = b->seq.floor;
+	seq_fold(&a->seq, a->started, &b->seq, b->started);
 	a->started |= b->started;
 	a->rx_bytes += b->rx_bytes;
 	a->warmup_pkts += b->warmup_pkts;
@@ -533,10 +501,7 @@ int sink_finish(struct sink *s, uint64_t expect_all, const uint64_t *expect_stre
 		if (m->split && ((m->have_expect && e >= m->seq.floor) || !m->have_expect)) {
 			/* counts were added: the loss is what the sender sent (without its count:
 			 * up to the highest number seen) minus what came */
-			uint64_t top = m->have_expect ? e : m->seq.next_exp;
-			uint64_t want = top > m->seq.floor ? top - m->seq.floor : 0;
-			m->seq.lost_final = want > m->seq.rx_pkts ? want - m->seq.rx_pkts : 0;
-			m->seq.finished = true;
+			seq_finish_folded(&m->seq, m->have_expect ? e : m->seq.next_exp);
 		}
 		seq_finish(&m->seq, e);
 		s->streams[id] = m;

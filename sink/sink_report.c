@@ -189,160 +189,198 @@ static void stream_json(json_t *arr, const struct sink_stream *st)
 	json_array_append_new(arr, so);
 }
 
-void sink_report_summary(FILE *f, const struct sink_report_cfg *c, struct sink *s, const struct sink_totals *t,
-		 const struct rep_iface *ifs, int nifs, uint64_t dur_ns, int sig)
+/* The summary's numbers, gathered once from the streams and the interfaces. */
+struct summary {
+	const struct sink_report_cfg *c;
+	struct sink *s;
+	const struct sink_totals *t;
+	const struct rep_iface *ifs;
+	int nifs;
+	uint64_t dur_ns;
+	uint64_t lost, dup, reord, late, if_drops, if_rx, crc, holes;
+	unsigned clocks;
+	struct hist *all;     /* every stream's one-way delays; NULL without memory */
+	double jitter_max;
+	struct loss_split ls;
+	bool delay_valid;
+	uint64_t active_ns;   /* from the first to the last test frame */
+	double pps;
+};
+
+static void summary_gather(struct summary *m)
 {
-	uint64_t lost = 0, dup = 0, reord = 0, late = 0, if_drops = 0, if_rx = 0, crc = 0;
-	uint64_t holes = 0;
-	unsigned clocks = 0;
-	struct hist *all = malloc(sizeof(*all));
-	if (all)
-		hist_init(all);
-	double jitter_max = 0;
+	struct sink *s = m->s;
+	const struct sink_totals *t = m->t;
+	const struct rep_iface *ifs = m->ifs;
+	int nifs = m->nifs;
+	m->all = malloc(sizeof(*m->all));
+	if (m->all)
+		hist_init(m->all);
 	for (int i = 0; i < SINK_STREAMS; i++) {
 		struct sink_stream *st = s->streams[i];
 		if (!st)
 			continue;
-		lost += st->seq.lost_final;
-		holes += st->sender_holes < st->seq.lost_final ? st->sender_holes : st->seq.lost_final;
-		dup += st->seq.dup_pkts;
-		reord += st->seq.reordered_pkts;
-		late += st->seq.late_pkts;
-		clocks |= st->clock_seen;
-		if (all)
-			hist_merge(all, &st->delay.owd);
-		if (st->delay.jitter_ns > jitter_max)
-			jitter_max = st->delay.jitter_ns;
+		m->lost += st->seq.lost_final;
+		m->holes += st->sender_holes < st->seq.lost_final ? st->sender_holes : st->seq.lost_final;
+		m->dup += st->seq.dup_pkts;
+		m->reord += st->seq.reordered_pkts;
+		m->late += st->seq.late_pkts;
+		m->clocks |= st->clock_seen;
+		if (m->all)
+			hist_merge(m->all, &st->delay.owd);
+		if (st->delay.jitter_ns > m->jitter_max)
+			m->jitter_max = st->delay.jitter_ns;
 	}
 	for (int i = 0; i < nifs; i++) {
 		if (!ifs[i].ok)
 			continue;
-		if_drops += sink_report_if_rx_drops(&ifs[i].c0, &ifs[i].c1);
-		if_rx += d(ifs[i].c1.rx_packets, ifs[i].c0.rx_packets);
-		crc += d(ifs[i].c1.rx_crc_errors, ifs[i].c0.rx_crc_errors);
+		m->if_drops += sink_report_if_rx_drops(&ifs[i].c0, &ifs[i].c1);
+		m->if_rx += d(ifs[i].c1.rx_packets, ifs[i].c0.rx_packets);
+		m->crc += d(ifs[i].c1.rx_crc_errors, ifs[i].c0.rx_crc_errors);
 	}
-	struct loss_split ls;
-	sink_report_loss_attribute(lost, holes, t->ring_drops, if_drops, &ls);
-	bool delay_valid = !t->neg_delay && !t->implausible_delay;
+	sink_report_loss_attribute(m->lost, m->holes, t->ring_drops, m->if_drops, &m->ls);
+	m->delay_valid = !t->neg_delay && !t->implausible_delay;
 	/* The rate is the traffic's, from the first to the last test frame, not the sink's
 	 * lifetime (which includes the wait before the sender starts and the idle time). */
-	uint64_t active_ns = t->first_test_ns && t->last_test_ns > t->first_test_ns
-			     ? t->last_test_ns - t->first_test_ns : 0;
+	m->active_ns = t->first_test_ns && t->last_test_ns > t->first_test_ns
+		       ? t->last_test_ns - t->first_test_ns : 0;
 	uint64_t arrived = t->cls[PKT_TEST];
-	double pps = active_ns && arrived > 1 ? (double)(arrived - 1) * 1e9 / (double)active_ns : 0;
+	m->pps = m->active_ns && arrived > 1 ? (double)(arrived - 1) * 1e9 / (double)m->active_ns
+					     : 0;
+}
 
-	if (c->json) {
-		json_t *o = jout_obj("sink", "summary");
-		jset_s(o, "version", ppslab_version());
-		json_t *ports = json_array();
-		for (int i = 0; i < c->nports; i++)
-			json_array_append_new(ports, json_string(c->port_specs[i]));
-		json_object_set_new(o, "ports", ports);
-		jset_u64(o, "dport", c->dport);
-		jset_u64(o, "threads", (uint64_t)s->nworkers);
-		jset_u64(o, "rx_frames", t->rx_frames);
-		jset_u64(o, "rx_pkts", t->rx_pkts);
-		jset_u64(o, "rx_bytes", t->rx_bytes);
-		jset_u64(o, "lost_pkts", lost);
-		jset_u64(o, "dup_pkts", dup);
-		jset_u64(o, "reordered_pkts", reord);
-		jset_u64(o, "late_pkts", late);
-		jset_u64(o, "err_pkts", t->err);
-		jset_u64(o, "foreign_pkts", t->foreign);
-		jset_u64(o, "other_pkts", t->other);
-		jset_u64(o, "warmup_pkts", t->warmup);
-		jset_u64(o, "before_floor_pkts", t->before_floor);
-		jset_u64(o, "ring_drops", t->ring_drops);
-		jset_u64(o, "if_rx_packets", if_rx);
-		jset_u64(o, "if_drops", if_drops);
-		jset_u64(o, "if_crc_errors", crc);
-		jset_u64(o, "sender_unsent_pkts", ls.sender_unsent_pkts);
-		jset_u64(o, "sink_dropped_pkts", ls.sink_dropped_pkts);
-		jset_u64(o, "host_dropped_pkts", ls.host_dropped_pkts);
-		jset_u64(o, "network_lost_pkts", ls.network_lost_pkts);
-		jset_u64(o, "duration_ns", dur_ns);
-		jset_u64(o, "active_ns", active_ns);
-		jset_f(o, "pps", pps);
-		if (c->expect_all)
-			jset_u64(o, "expect", c->expect_all);
-		jset_u64(o, "expect_files", (uint64_t)c->nexpect_files);
-		jset_s(o, "expect_error", c->expect_error);
-		jset_u64(o, "warmup_ns", c->warmup_ns);
-		json_t *cls = json_object();
-		for (int k = 1; k < PKT_CLASS_MAX; k++)
-			jset_u64(cls, pkt_class_name((enum pkt_class)k), t->cls[k]);
-		json_object_set_new(o, "classes", cls);
-		json_t *ja = json_array();
-		for (int i = 0; i < nifs; i++) {
-			if (!ifs[i].ok)
-				continue;
-			const struct if_counters *a = &ifs[i].c0, *b = &ifs[i].c1;
-			json_t *jf = json_object();
-			jset_s(jf, "name", ifs[i].name);
-			jset_u64(jf, "rx_packets", d(b->rx_packets, a->rx_packets));
-			jset_u64(jf, "rx_bytes", d(b->rx_bytes, a->rx_bytes));
-			jset_u64(jf, "rx_dropped", d(b->rx_dropped, a->rx_dropped));
-			jset_u64(jf, "rx_missed_errors", d(b->rx_missed_errors, a->rx_missed_errors));
-			jset_u64(jf, "rx_fifo_errors", d(b->rx_fifo_errors, a->rx_fifo_errors));
-			jset_u64(jf, "rx_over_errors", d(b->rx_over_errors, a->rx_over_errors));
-			jset_u64(jf, "rx_crc_errors", d(b->rx_crc_errors, a->rx_crc_errors));
-			jset_u64(jf, "rx_errors", d(b->rx_errors, a->rx_errors));
-			jset_u64(jf, "rx_nohandler", d(b->rx_nohandler, a->rx_nohandler));
-			json_array_append_new(ja, jf);
-		}
-		json_object_set_new(o, "interfaces", ja);
-		jset_s(o, "delay_clock", clock_name(clocks));
-		jset_s(o, "delay_note", clock_note(clocks));
-		jset_b(o, "delay_valid", delay_valid);
-		jset_u64(o, "neg_delay_pkts", t->neg_delay);
-		jset_u64(o, "implausible_delay_pkts", t->implausible_delay);
-		jset_u64(o, "max_delay_ns", c->max_delay_ns);
-		json_object_set_new(o, "latency_ns", all ? hist_json(all, true) : json_null());
-		jset_f(o, "jitter_max_ns", jitter_max);
-		json_t *wa = json_array();
-		for (int k = 0; k < s->nworkers; k++) {
-			const struct sink_counters *wc = &s->w[k]->ctr;
-			json_t *wo = json_object();
-			jset_u64(wo, "thread", (uint64_t)k);
-			jset_u64(wo, "rx_frames", atomic_load(&wc->rx_frames));
-			jset_u64(wo, "rx_pkts", atomic_load(&wc->rx_pkts));
-			jset_u64(wo, "ring_drops", atomic_load(&wc->ring_drops));
-			json_t *ids = json_array();
-			for (int i = 0; i < SINK_STREAMS; i++)
-				if (s->streams[i] && s->streams[i]->worker == k)
-					json_array_append_new(ids, json_integer(i));
-			json_object_set_new(wo, "streams", ids);
-			json_array_append_new(wa, wo);
-		}
-		json_object_set_new(o, "workers", wa);
-		jset_u64(o, "split_streams", s->split_streams);
-		json_t *streams = json_array();
-		for (int i = 0; i < SINK_STREAMS; i++)
-			if (s->streams[i])
-				stream_json(streams, s->streams[i]);
-		json_object_set_new(o, "streams", streams);
-		jset_b(o, "interrupted", sig != 0);
-		jout_emit(f, o);
-		free(all);
-		return;
+static json_t *summary_json_ifaces(const struct rep_iface *ifs, int nifs)
+{
+	json_t *ja = json_array();
+	for (int i = 0; i < nifs; i++) {
+		if (!ifs[i].ok)
+			continue;
+		const struct if_counters *a = &ifs[i].c0, *b = &ifs[i].c1;
+		json_t *jf = json_object();
+		jset_s(jf, "name", ifs[i].name);
+		jset_u64(jf, "rx_packets", d(b->rx_packets, a->rx_packets));
+		jset_u64(jf, "rx_bytes", d(b->rx_bytes, a->rx_bytes));
+		jset_u64(jf, "rx_dropped", d(b->rx_dropped, a->rx_dropped));
+		jset_u64(jf, "rx_missed_errors", d(b->rx_missed_errors, a->rx_missed_errors));
+		jset_u64(jf, "rx_fifo_errors", d(b->rx_fifo_errors, a->rx_fifo_errors));
+		jset_u64(jf, "rx_over_errors", d(b->rx_over_errors, a->rx_over_errors));
+		jset_u64(jf, "rx_crc_errors", d(b->rx_crc_errors, a->rx_crc_errors));
+		jset_u64(jf, "rx_errors", d(b->rx_errors, a->rx_errors));
+		jset_u64(jf, "rx_nohandler", d(b->rx_nohandler, a->rx_nohandler));
+		json_array_append_new(ja, jf);
 	}
+	return ja;
+}
 
+static json_t *summary_json_workers(const struct sink *s)
+{
+	json_t *wa = json_array();
+	for (int k = 0; k < s->nworkers; k++) {
+		const struct sink_counters *wc = &s->w[k]->ctr;
+		json_t *wo = json_object();
+		jset_u64(wo, "thread", (uint64_t)k);
+		jset_u64(wo, "rx_frames", atomic_load(&wc->rx_frames));
+		jset_u64(wo, "rx_pkts", atomic_load(&wc->rx_pkts));
+		jset_u64(wo, "ring_drops", atomic_load(&wc->ring_drops));
+		json_t *ids = json_array();
+		for (int i = 0; i < SINK_STREAMS; i++)
+			if (s->streams[i] && s->streams[i]->worker == k)
+				json_array_append_new(ids, json_integer(i));
+		json_object_set_new(wo, "streams", ids);
+		json_array_append_new(wa, wo);
+	}
+	return wa;
+}
+
+static void summary_json(FILE *f, const struct summary *m, int sig)
+{
+	const struct sink_report_cfg *c = m->c;
+	struct sink *s = m->s;
+	const struct sink_totals *t = m->t;
+	json_t *o = jout_obj("sink", "summary");
+	jset_s(o, "version", ppslab_version());
+	json_t *ports = json_array();
+	for (int i = 0; i < c->nports; i++)
+		json_array_append_new(ports, json_string(c->port_specs[i]));
+	json_object_set_new(o, "ports", ports);
+	jset_u64(o, "dport", c->dport);
+	jset_u64(o, "threads", (uint64_t)s->nworkers);
+	jset_u64(o, "rx_frames", t->rx_frames);
+	jset_u64(o, "rx_pkts", t->rx_pkts);
+	jset_u64(o, "rx_bytes", t->rx_bytes);
+	jset_u64(o, "lost_pkts", m->lost);
+	jset_u64(o, "dup_pkts", m->dup);
+	jset_u64(o, "reordered_pkts", m->reord);
+	jset_u64(o, "late_pkts", m->late);
+	jset_u64(o, "err_pkts", t->err);
+	jset_u64(o, "foreign_pkts", t->foreign);
+	jset_u64(o, "other_pkts", t->other);
+	jset_u64(o, "warmup_pkts", t->warmup);
+	jset_u64(o, "before_floor_pkts", t->before_floor);
+	jset_u64(o, "ring_drops", t->ring_drops);
+	jset_u64(o, "if_rx_packets", m->if_rx);
+	jset_u64(o, "if_drops", m->if_drops);
+	jset_u64(o, "if_crc_errors", m->crc);
+	jset_u64(o, "sender_unsent_pkts", m->ls.sender_unsent_pkts);
+	jset_u64(o, "sink_dropped_pkts", m->ls.sink_dropped_pkts);
+	jset_u64(o, "host_dropped_pkts", m->ls.host_dropped_pkts);
+	jset_u64(o, "network_lost_pkts", m->ls.network_lost_pkts);
+	jset_u64(o, "duration_ns", m->dur_ns);
+	jset_u64(o, "active_ns", m->active_ns);
+	jset_f(o, "pps", m->pps);
+	if (c->expect_all)
+		jset_u64(o, "expect", c->expect_all);
+	jset_u64(o, "expect_files", (uint64_t)c->nexpect_files);
+	jset_s(o, "expect_error", c->expect_error);
+	jset_u64(o, "warmup_ns", c->warmup_ns);
+	json_t *cls = json_object();
+	for (int k = 1; k < PKT_CLASS_MAX; k++)
+		jset_u64(cls, pkt_class_name((enum pkt_class)k), t->cls[k]);
+	json_object_set_new(o, "classes", cls);
+	json_object_set_new(o, "interfaces", summary_json_ifaces(m->ifs, m->nifs));
+	jset_s(o, "delay_clock", clock_name(m->clocks));
+	jset_s(o, "delay_note", clock_note(m->clocks));
+	jset_b(o, "delay_valid", m->delay_valid);
+	jset_u64(o, "neg_delay_pkts", t->neg_delay);
+	jset_u64(o, "implausible_delay_pkts", t->implausible_delay);
+	jset_u64(o, "max_delay_ns", c->max_delay_ns);
+	json_object_set_new(o, "latency_ns", m->all ? hist_json(m->all, true) : json_null());
+	jset_f(o, "jitter_max_ns", m->jitter_max);
+	json_object_set_new(o, "workers", summary_json_workers(s));
+	jset_u64(o, "split_streams", s->split_streams);
+	json_t *streams = json_array();
+	for (int i = 0; i < SINK_STREAMS; i++)
+		if (s->streams[i])
+			stream_json(streams, s->streams[i]);
+	json_object_set_new(o, "streams", streams);
+	jset_b(o, "interrupted", sig != 0);
+	jout_emit(f, o);
+}
+
+static void summary_text(FILE *f, const struct summary *m)
+{
+	const struct sink_report_cfg *c = m->c;
+	struct sink *s = m->s;
+	const struct sink_totals *t = m->t;
+	const struct rep_iface *ifs = m->ifs;
+	int nifs = m->nifs;
+	uint64_t dur_ns = m->dur_ns;
 	char b1[32], b2[32], b3[32], n[7][32];
 	fprintf(f, "received %s test frames (%s pps over %.3f s from the first to the last) in "
 		"%.3f s: lost %s, duplicated %s, reordered %s; errors %s, foreign %s, other %s; "
 		"ring drops %s\n",
 		fmt_thousands(t->rx_pkts, b1, sizeof(b1)),
-		fmt_thousands((uint64_t)(pps + 0.5), b2, sizeof(b2)), (double)active_ns / 1e9,
-		(double)dur_ns / 1e9, fmt_thousands(lost, n[0], sizeof(n[0])),
-		fmt_thousands(dup, n[1], sizeof(n[1])), fmt_thousands(reord, n[2], sizeof(n[2])),
+		fmt_thousands((uint64_t)(m->pps + 0.5), b2, sizeof(b2)), (double)m->active_ns / 1e9,
+		(double)dur_ns / 1e9, fmt_thousands(m->lost, n[0], sizeof(n[0])),
+		fmt_thousands(m->dup, n[1], sizeof(n[1])), fmt_thousands(m->reord, n[2], sizeof(n[2])),
 		fmt_thousands(t->err, n[3], sizeof(n[3])), fmt_thousands(t->foreign, n[4], sizeof(n[4])),
 		fmt_thousands(t->other, n[5], sizeof(n[5])),
 		fmt_thousands(t->ring_drops, n[6], sizeof(n[6])));
 	fprintf(f, "loss: %llu lost = %llu never sent (sender's holes) + %llu dropped by the sink's "
 		"ring + %llu dropped by the host before the sink (interface counters) + %llu lost "
-		"in the network\n", (unsigned long long)lost,
-		(unsigned long long)ls.sender_unsent_pkts, (unsigned long long)ls.sink_dropped_pkts,
-		(unsigned long long)ls.host_dropped_pkts, (unsigned long long)ls.network_lost_pkts);
+		"in the network\n", (unsigned long long)m->lost,
+		(unsigned long long)m->ls.sender_unsent_pkts, (unsigned long long)m->ls.sink_dropped_pkts,
+		(unsigned long long)m->ls.host_dropped_pkts, (unsigned long long)m->ls.network_lost_pkts);
 	if (t->err || t->other) {
 		fprintf(f, "classes:");
 		for (int k = 1; k < PKT_CLASS_MAX; k++)
@@ -364,9 +402,9 @@ void sink_report_summary(FILE *f, const struct sink_report_cfg *c, struct sink *
 			(unsigned long long)d(b->rx_over_errors, a->rx_over_errors),
 			(unsigned long long)d(b->rx_crc_errors, a->rx_crc_errors));
 	}
-	fprintf(f, "delay: %s; %llu negative, %llu implausible (> %.3f s)%s\n", clock_note(clocks),
+	fprintf(f, "delay: %s; %llu negative, %llu implausible (> %.3f s)%s\n", clock_note(m->clocks),
 		(unsigned long long)t->neg_delay, (unsigned long long)t->implausible_delay,
-		(double)c->max_delay_ns / 1e9, delay_valid ? "" : ": CLOCKS DISAGREE, one-way delays are not valid");
+		(double)c->max_delay_ns / 1e9, m->delay_valid ? "" : ": CLOCKS DISAGREE, one-way delays are not valid");
 	for (int i = 0; i < SINK_STREAMS; i++) {
 		struct sink_stream *st = s->streams[i];
 		if (!st)
@@ -384,5 +422,16 @@ void sink_report_summary(FILE *f, const struct sink_report_cfg *c, struct sink *
 			hist_quantile(h, 0.999) / 1e3, (h->count ? h->max : 0) / 1e3,
 			st->delay.jitter_ns / 1e3, st->split ? " (split across threads: inexact)" : "");
 	}
-	free(all);
+}
+
+void sink_report_summary(FILE *f, const struct sink_report_cfg *c, struct sink *s, const struct sink_totals *t,
+		 const struct rep_iface *ifs, int nifs, uint64_t dur_ns, int sig)
+{
+	struct summary m = { .c = c, .s = s, .t = t, .ifs = ifs, .nifs = nifs, .dur_ns = dur_ns };
+	summary_gather(&m);
+	if (c->json)
+		summary_json(f, &m, sig);
+	else
+		summary_text(f, &m);
+	free(m.all);
 }

@@ -6,7 +6,6 @@
 #include "clockoff.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -14,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -122,30 +120,11 @@ static void probe(const struct box *b, json_t *rec)
 	rc = rc ? rc : box_arg(&c, probe_script);
 	rc = rc ? rc : box_cmd_done(&c, b);
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
-	if (rc || pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
-		json_object_set_new(rec, "error", json_string("cannot start the clock probe"));
-		goto out;
-	}
-	pid_t pid = fork();
+	pid_t pid = rc ? -1 : proc_spawn_pipes(c.argv, &in[1], &out[0]);
 	if (pid < 0) {
 		json_object_set_new(rec, "error", json_string("cannot start the clock probe"));
 		goto out;
 	}
-	if (pid == 0) {
-		sigset_t all;
-		sigemptyset(&all);
-		sigprocmask(SIG_SETMASK, &all, NULL);
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		int dn = open("/dev/null", O_WRONLY);
-		if (dn >= 0)
-			dup2(dn, 2);
-		execvp(c.argv[0], c.argv);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	in[0] = out[1] = -1;
 	signal(SIGPIPE, SIG_IGN);
 	uint64_t deadline = mono_ns() + PROBE_TIMEOUT_NS;
 	char line[512], status[4096] = "";

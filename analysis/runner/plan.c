@@ -14,6 +14,7 @@
 #include "axes.h"
 #include "pollkern.h"
 #include "results.h"
+#include "rng.h"
 
 #define PLAN_MAX_CASES 100000
 /* Per case: starting the tools (or reconfiguring the router) and collecting summaries. */
@@ -22,26 +23,6 @@
 #define CALIBRATE_S 5.0
 /* The search range assumed when max_load is the rig's (not yet measured) ceiling. */
 #define ASSUMED_MAX_PPS 1e6
-
-/* splitmix64 turns any seed (0, 1, 2 ...) into a well-mixed, non-zero state. */
-static uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9E3779B97F4A7C15ULL;
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-	return x ^ (x >> 31);
-}
-
-/* xorshift64* (Vigna 2014). */
-static uint64_t xs64(uint64_t *s)
-{
-	uint64_t x = *s;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
 
 void plan_free(struct plan *pl)
 {
@@ -156,7 +137,7 @@ static void shuffle(size_t *v, size_t n, uint64_t *rng)
 {
 	/* Fisher–Yates; the modulo's bias is below 1e-14 for 100,000 cells */
 	for (size_t i = n; i > 1; i--) {
-		size_t j = (size_t)(xs64(rng) % i), t = v[i - 1];
+		size_t j = (size_t)(rng_xs64(rng) % i), t = v[i - 1];
 		v[i - 1] = v[j];
 		v[j] = t;
 	}
@@ -186,7 +167,7 @@ int plan_make(const struct profile *p, struct plan *pl)
 		return -ENOMEM;
 	}
 	pl->ncells = ncells;
-	uint64_t rng = splitmix64(p->seed);
+	uint64_t rng = rng_splitmix64(p->seed);
 	if (!rng)
 		rng = 1;
 	/* reboot groups, each run whole (all its repetitions) before the next; one group
@@ -414,12 +395,6 @@ static char *fmt_time(double s, char *buf, size_t len)
 	return buf;
 }
 
-static const char *method_name(enum prof_method m)
-{
-	static const char *const names[] = { "fixed", "rfc2544", "mlr", "ladder" };
-	return (unsigned)m < 4 ? names[m] : "?";
-}
-
 /* An external router: its axes (verified or not, reboot or not), which hook sets each
  * swept axis, how often it runs, and its estimated time (router.hook_estimate); the
  * reboots and how the router is waited for. */
@@ -558,8 +533,8 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 		fprintf(f, "\nlab %s: %u sender namespace%s, %u queue%s per veth at least", p->topo.lab,
 			p->topo.lab_senders, p->topo.lab_senders == 1 ? "" : "s", p->topo.lab_queues,
 			p->topo.lab_queues == 1 ? "" : "s");
-	fprintf(f, "\n\nmethod: %s, warm-up %g s, trials %g s, settle %g s", method_name(t->method),
-		t->warmup_s, t->duration_s, t->settle_s);
+	fprintf(f, "\n\nmethod: %s, warm-up %g s, trials %g s, settle %g s",
+		prof_method_name(t->method), t->warmup_s, t->duration_s, t->settle_s);
 	if (t->method == PM_RFC2544 || t->method == PM_MLR) {
 		fprintf(f, ", loads %.0f..", t->min_load_pps);
 		if (t->max_load_pps > 0)

@@ -74,6 +74,11 @@ static const char *const trial_keys[] = { "method", "warmup", "duration", "settl
 static const char *const method_names[] = { "fixed", "rfc2544", "mlr", "ladder", NULL };
 static const char *const late_names[] = { "skip", "shift", "catchup", NULL };
 
+const char *prof_method_name(enum prof_method m)
+{
+	return (unsigned)m <= PM_LADDER ? method_names[m] : "?";
+}
+
 static int get_ratio(struct vctx *c, const json_t *o, const char *key, double lo, bool lo_open,
 		     double hi, bool hi_open, double def, double *out)
 {

@@ -98,6 +98,8 @@ struct prof_diag {
 void prof_diag_free(struct prof_diag *d);
 
 enum prof_method { PM_FIXED, PM_RFC2544, PM_MLR, PM_LADDER };
+/* "fixed", "rfc2544", "mlr", "ladder": the profile's word for a method, and the results'. */
+const char *prof_method_name(enum prof_method m);
 enum prof_router { PR_RUT, PR_EXTERNAL, PR_NONE };
 enum prof_topo { PT_NETNS, PT_LOCAL, PT_SSH };
 

@@ -40,7 +40,7 @@
 static int run_save(struct runner *r)
 {
 	char t[32];
-	run_utc_now(t, sizeof(t));
+	fmt_utc(t, sizeof(t), time(NULL));
 	json_object_set_new(r->root, "updated_utc", json_string(t));
 	int rc = res_save(r->out, r->root);
 	if (rc) {   /* res_save leaves the file as it was: say whether there was one */
@@ -57,10 +57,9 @@ static int run_save(struct runner *r)
 
 static json_t *method_obj(const struct profile *p)
 {
-	static const char *const names[] = { "fixed", "rfc2544", "mlr", "ladder" };
 	const struct prof_trial *t = &p->trial;
 	json_t *m = json_object();
-	json_object_set_new(m, "trial", json_string(names[t->method]));
+	json_object_set_new(m, "trial", json_string(prof_method_name(t->method)));
 	json_object_set_new(m, "warmup_s", json_real(t->warmup_s));
 	json_object_set_new(m, "trial_s", json_real(t->duration_s));
 	json_object_set_new(m, "settle_s", json_real(t->settle_s));
@@ -102,7 +101,7 @@ static json_t *new_root(struct runner *r)
 {
 	const struct profile *p = r->p;
 	char t[32], id[64];
-	run_utc_now(t, sizeof(t));
+	fmt_utc(t, sizeof(t), time(NULL));
 	snprintf(id, sizeof(id), "%s-%s-%04x", p->name, t, (unsigned)(getpid() & 0xffff));
 	json_t *axes = json_object();
 	for (size_t i = 0; i < p->naxes; i++)
@@ -351,7 +350,7 @@ again:
 		return -EX_TEMPFAIL;
 	}
 	char me[160], t[40];
-	run_utc_now(t, sizeof(t));
+	fmt_utc(t, sizeof(t), time(NULL));
 	int l = snprintf(me, sizeof(me), "pid %d, started %s\n", (int)getpid(), t);
 	if (ftruncate(fd, 0) || pwrite(fd, me, (size_t)l, 0) != l)
 		log_warn("%s: cannot say who holds it: %s", path, strerror(errno));

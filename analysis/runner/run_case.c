@@ -11,6 +11,7 @@
 
 #include "checks.h"
 #include "jout.h"
+#include "fmt.h"
 #include "log.h"
 #include "proc.h"
 #include "clock.h"
@@ -32,12 +33,6 @@ static json_t *run_jtext(const char *t)
 	j = json_string(c);
 	free(c);
 	return j;
-}
-
-void run_utc_now(char *buf, size_t len)
-{
-	time_t now = time(NULL);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 }
 
 /* --- one case ------------------------------------------------------------------------ */
@@ -429,7 +424,7 @@ static int back_restarted(struct back *b)
 			return 1;
 		}
 		char t[32];
-		run_utc_now(t, sizeof(t));
+		fmt_utc(t, sizeof(t), time(NULL));
 		json_object_set_new(env, "collected_utc", json_string(t));
 		json_decref(r->router_env);
 		r->router_env = env;
@@ -631,7 +626,7 @@ static int router_after_trial(struct runner *r, const json_t *rec, json_t *c, ch
 		if (r->rut_box.ssh && r->router_env) {
 			json_t *env = run_external_env(r, false);
 			char t[32];
-			run_utc_now(t, sizeof(t));
+			fmt_utc(t, sizeof(t), time(NULL));
 			json_object_set_new(env, "collected_utc", json_string(t));
 			json_decref(r->router_env);
 			r->router_env = env;
@@ -827,7 +822,7 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	json_t *flags = json_array();
 	json_object_set_new(c, "trials", k.trials);
 	char t[32];
-	run_utc_now(t, sizeof(t));
+	fmt_utc(t, sizeof(t), time(NULL));
 	json_object_set_new(c, "start_utc", json_string(t));
 	int rc = router_to_cell(r, pc, c, k.err, sizeof(k.err));
 	if (rc == -EINTR)
@@ -867,7 +862,7 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 							      (rc == -EIO && sr.spoiled)));
 	if (rc == -EINTR || *r->env.stop)
 		return case_interrupted(c, flags);
-	run_utc_now(t, sizeof(t));
+	fmt_utc(t, sizeof(t), time(NULL));
 	json_object_set_new(c, "end_utc", json_string(t));
 	if (rc)
 		return case_failed(c, flags, k.err);

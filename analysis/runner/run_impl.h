@@ -73,7 +73,6 @@ int run_reach_all(struct runner *r);
 json_t *run_rig_measure(struct runner *r);
 
 /* run_case.c: below run.c (it calls nothing there, and saves through r->save) */
-void run_utc_now(char *buf, size_t len);
 /* Runs one case into c (the case object already in the document). Returns
  * 0, -EINTR, or -EIO (the case failed: its status says so). */
 int run_case(struct runner *r, const struct plan_case *pc, json_t *c);

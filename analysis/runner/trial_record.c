@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "fmt.h"
 #include "jout.h"
 #include "results.h"
 
@@ -221,7 +222,7 @@ json_t *trial_record(const struct trial_res *s, const struct trial_tools *tt)
 	if (s->several && s->at_real)
 		start_record(rec, tt->gens, tt->ng, s->at_real, s->lead_s);
 	char t1[32];
-	strftime(t1, sizeof(t1), "%Y-%m-%dT%H:%M:%SZ", gmtime(&s->end));
+	fmt_utc(t1, sizeof(t1), s->end);
 	json_object_set_new(rec, "end_utc", json_string(t1));
 	if (s->interrupted) {
 		json_object_set_new(rec, "error", json_string("interrupted"));

@@ -117,23 +117,9 @@ int trial_reader_start(struct rx_reader *rd, const struct box *b, const char *sp
 	rc = rc ? rc : box_arg(&c, "sh");
 	rc = rc ? rc : box_arg(&c, ifname);
 	rc = rc ? rc : box_cmd_done(&c, b);
-	if (!rc && (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0))
-		rc = -errno;
-	pid_t pid = rc ? -1 : fork();
+	pid_t pid = rc ? -1 : proc_spawn_pipes(c.argv, &in[1], &out[0]);
 	if (!rc && pid < 0)
-		rc = -errno;
-	if (pid == 0) {
-		sigset_t all;
-		sigemptyset(&all);
-		sigprocmask(SIG_SETMASK, &all, NULL);
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		int dn = open("/dev/null", O_WRONLY);
-		if (dn >= 0)
-			dup2(dn, 2);
-		execvp(c.argv[0], c.argv);
-		_exit(127);
-	}
+		rc = (int)pid;
 	box_cmd_free(&c);
 	if (in[0] >= 0)
 		close(in[0]);

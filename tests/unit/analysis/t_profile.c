@@ -897,9 +897,19 @@ static void t_load(void)
 	unsetenv("PPSLAB_PROFILES");
 }
 
+static void t_method_names(void)
+{
+	T_STREQ(prof_method_name(PM_FIXED), "fixed");
+	T_STREQ(prof_method_name(PM_RFC2544), "rfc2544");
+	T_STREQ(prof_method_name(PM_MLR), "mlr");
+	T_STREQ(prof_method_name(PM_LADDER), "ladder");
+	T_STREQ(prof_method_name((enum prof_method)4), "?");
+}
+
 int main(void)
 {
 	T_RUN(t_defaults);
+	T_RUN(t_method_names);
 	T_RUN(t_full);
 	T_RUN(t_kernel_axes);
 	T_RUN(t_syntax_error);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* t_fmt.c — reporting helpers: counter rates, thousands separators, the error formatter
- * every module reports with. */
+ * every module reports with, the UTC time of results files. */
 #include <errno.h>
 
 #include "fmt.h"
@@ -27,9 +27,20 @@ static void t_rate_thousands(void)
 	T_STREQ(fmt_thousands(999, b, sizeof(b)), "999");
 }
 
+/* The one UTC form of results and reports; a buffer too short gets "" (never a cut time). */
+static void t_utc(void)
+{
+	char b[FMT_UTC_LEN], s[FMT_UTC_LEN - 1];
+	T_STREQ(fmt_utc(b, sizeof(b), 0), "1970-01-01T00:00:00Z");
+	T_STREQ(fmt_utc(b, sizeof(b), 1801439999), "2027-01-31T23:59:59Z");
+	T_EQ_U64(strlen(b), FMT_UTC_LEN - 1);
+	T_STREQ(fmt_utc(s, sizeof(s), 0), "");
+}
+
 int main(void)
 {
 	T_RUN(t_err);
+	T_RUN(t_utc);
 	T_RUN(t_rate_thousands);
 	return t_done();
 }

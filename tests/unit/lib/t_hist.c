@@ -95,6 +95,49 @@ static void t_bimodal(void)
 	free(h);
 }
 
+/* The shared pair: n equal values added with relaxed stores are n hist_add calls;
+ * merging from a live writer copies everything but the sum, which waits for the end. */
+static void t_shared(void)
+{
+	struct hist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	struct hist *m = malloc(sizeof(*m)), *r = malloc(sizeof(*r));
+	hist_init(a);
+	hist_init(b);
+	const uint64_t v[] = { 0, 7, 7, 1000, 123456789 }, n[] = { 3, 1, 4, 2, 5 };
+	for (int i = 0; i < 5; i++) {
+		hist_add_shared(a, v[i], n[i]);
+		for (uint64_t k = 0; k < n[i]; k++)
+			hist_add(b, v[i]);
+	}
+	T_TRUE(!memcmp(a->bucket, b->bucket, sizeof(a->bucket)));
+	T_EQ_U64(a->count, 15);
+	T_EQ_U64(a->min, 0);
+	T_EQ_U64(a->max, 123456789);
+	T_NEAR((double)a->sum, (double)b->sum, 0.5);
+	hist_init(m);
+	hist_add(m, 5);
+	*r = *m;
+	hist_merge(r, a);
+	hist_merge_shared(m, a, false);    /* the writer still runs: no sum */
+	T_TRUE(!memcmp(m->bucket, r->bucket, sizeof(m->bucket)));
+	T_EQ_U64(m->count, 16);
+	T_EQ_U64(m->min, 0);
+	T_EQ_U64(m->max, 123456789);
+	T_NEAR((double)m->sum, 5, 0);
+	hist_init(m);
+	hist_merge_shared(m, a, true);
+	T_NEAR((double)m->sum, (double)a->sum, 0);
+	hist_init(b);
+	hist_init(m);
+	hist_merge_shared(m, b, true);     /* an empty one leaves min and max alone */
+	T_EQ_U64(m->min, UINT64_MAX);
+	T_EQ_U64(m->count, 0);
+	free(a);
+	free(b);
+	free(m);
+	free(r);
+}
+
 int main(void)
 {
 	T_RUN(t_buckets);
@@ -102,5 +145,6 @@ int main(void)
 	T_RUN(t_exact_small);
 	T_RUN(t_exponential);
 	T_RUN(t_bimodal);
+	T_RUN(t_shared);
 	return t_done();
 }

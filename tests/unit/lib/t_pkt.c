@@ -158,6 +158,15 @@ static void t_payload_classify(void)
 	T_EQ_INT(pkt_classify_payload(b, 10, &pi), PKT_FOREIGN);
 }
 
+static void t_rd16(void)
+{
+	const uint8_t b[] = { 0x12, 0x34, 0xff, 0x00, 0x01 };
+	T_EQ_U64(pkt_rd16(b), 0x1234);
+	T_EQ_U64(pkt_rd16(b + 1), 0x34ff);   /* unaligned */
+	T_EQ_U64(pkt_rd16(b + 2), 0xff00);
+	T_EQ_U64(pkt_rd16(b + 3), 0x0001);
+}
+
 static void t_class_names(void)
 {
 	T_STREQ(pkt_class_name(PKT_BAD_IP_CSUM), "bad_ip_csum");
@@ -174,5 +183,6 @@ int main(void)
 	T_RUN(t_classes);
 	T_RUN(t_payload_classify);
 	T_RUN(t_class_names);
+	T_RUN(t_rd16);
 	return t_done();
 }

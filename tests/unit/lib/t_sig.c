@@ -55,9 +55,26 @@ static void t_rejects(void)
 	T_EQ_INT(sig_get(b, SIG_LEN, &r), -EPROTO);
 }
 
+/* The one encoder ppslab-gen writes its frames with: warm-up and realtime flags, the
+ * version always SIG_VERSION, flags beyond the low nibble never reach it. */
+static void t_flags(void)
+{
+	uint8_t b[SIG_LEN];
+	struct sig s = { .version = 9, .flags = SIG_F_REALTIME | SIG_F_WARMUP, .stream = 2,
+			 .seq = 1, .tx_ns = 2 }, r;
+	sig_put(b, &s);
+	T_EQ_U64(b[2], (SIG_VERSION << 4) | SIG_F_REALTIME | SIG_F_WARMUP);
+	T_EQ_INT(sig_get(b, sizeof(b), &r), 0);
+	T_EQ_U64(r.flags, SIG_F_REALTIME | SIG_F_WARMUP);
+	s.flags = 0xf0 | SIG_F_WARMUP;
+	sig_put(b, &s);
+	T_EQ_U64(b[2], (SIG_VERSION << 4) | SIG_F_WARMUP);
+}
+
 int main(void)
 {
 	T_RUN(t_roundtrip);
+	T_RUN(t_flags);
 	T_RUN(t_seq_is_48_bits);
 	T_RUN(t_rejects);
 	return t_done();

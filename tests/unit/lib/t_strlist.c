@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* t_strlist.c — growing arrays of copied strings: copies, NULL-terminated, comma lists. */
+/* t_strlist.c — growing arrays of copied strings: copies, NULL-terminated, comma lists;
+ * an enum's words both ways. */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "strlist.h"
@@ -37,9 +39,24 @@ static void t_strlist(void)
 	T_TRUE(l.v == NULL);
 }
 
+static void t_enum_words(void)
+{
+	static const char *const w[] = { "catchup", "skip", "shift" };
+	T_STREQ(str_name(w, 3, 0), "catchup");
+	T_STREQ(str_name(w, 3, 2), "shift");
+	T_STREQ(str_name(w, 3, 3), "?");
+	T_STREQ(str_name(w, 2, 2), "?");
+	T_EQ_INT(str_index(w, 3, "skip"), 1);
+	T_EQ_INT(str_index(w, 3, "shift"), 2);
+	T_EQ_INT(str_index(w, 2, "shift"), -EINVAL);
+	T_EQ_INT(str_index(w, 3, "Skip"), -EINVAL);
+	T_EQ_INT(str_index(w, 3, ""), -EINVAL);
+}
+
 int main(void)
 {
 	T_RUN(t_strv);
+	T_RUN(t_enum_words);
 	T_RUN(t_strlist);
 	return t_done();
 }

@@ -235,6 +235,38 @@ static void t_floor(void)
 	free(s);
 }
 
+/* Two workers' parts of one stream: counts add up, the highest NextExp and the lowest
+ * floor of a started part stay; the folded loss is numbered minus received. */
+static void t_fold(void)
+{
+	struct seq_stream *a = mk(), *b = mk(), *c = mk();
+	seq_init_at(a, 10);
+	feed(a, (const uint64_t[]){ 10, 12, 14, 12 }, 4);    /* 11, 13 missing; 12 twice */
+	seq_init_at(b, 5);
+	feed(b, (const uint64_t[]){ 5, 11, 20, 13 }, 4);     /* 13 reordered */
+	seq_fold(a, true, b, true);
+	T_TRUE(a->finished && b->finished);
+	T_EQ_U64(a->rx_pkts, 3 + 4);
+	T_EQ_U64(a->dup_pkts, 1);
+	T_EQ_U64(a->reordered_pkts, 1);
+	T_EQ_U64(a->next_exp, 21);
+	T_EQ_U64(a->floor, 5);
+	T_EQ_U64(a->lost_final, 2 + 12);   /* each part's own view: not the total */
+	seq_finish_folded(a, 25);          /* the sender numbered 5 .. 24 */
+	T_EQ_U64(a->lost_final, 20 - 7);
+	seq_finish(a, 25);                 /* already ended: nothing changes */
+	T_EQ_U64(a->lost_final, 13);
+	/* a part that never started has no floor to give */
+	seq_init_at(c, 0);
+	seq_fold(b, true, c, false);
+	T_EQ_U64(b->floor, 5);
+	seq_finish_folded(b, 3);           /* top below the floor: nothing numbered, no loss */
+	T_EQ_U64(b->lost_final, 0);
+	free(a);
+	free(b);
+	free(c);
+}
+
 static void t_long_reorder(void)
 {
 	/* frame 10 arrives 60,000 frames late: inside the window it is reordered, never
@@ -264,6 +296,7 @@ static void t_long_reorder(void)
 int main(void)
 {
 	T_RUN(t_in_order);
+	T_RUN(t_fold);
 	T_RUN(t_gap_and_burst);
 	T_RUN(t_late_fill_is_not_loss);
 	T_RUN(t_duplicates);
