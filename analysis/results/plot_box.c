@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* plot_box.c — the box plot (see plot_impl.h): per x value and series, the
+/* plot_box.c — the box plot (see plot_write.h): per x value and series, the
  * quartiles, whiskers at min and max, the median, and every repetition as a dot */
 #include <errno.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 
 #include "names.h"
 #include "pivot.h"
-#include "plot_impl.h"
+#include "plot_write.h"
 
 int plot_write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 		   const char *metric, char *err, size_t errlen)

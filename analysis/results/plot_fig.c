@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* plot_fig.c — the figure a plot draws, built from a pivot (see plot_impl.h):
+/* plot_fig.c — the figure a plot draws, built from a pivot (see plot_fig.h):
  * its panels and series, their titles and labels, and what the project reads from them —
  * series that coincide, where a rate leaves the polling bound, the rule-cost fit, the
  * maximum forwarding rate */
@@ -13,7 +13,7 @@
 #include "model.h"
 #include "names.h"
 #include "pivot.h"
-#include "plot_impl.h"
+#include "plot_fig.h"
 
 /* what this file refuses is what it was asked: -EINVAL, with why in err */
 #define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* plot_heatmap.c — the heatmap (see plot_impl.h): the median of a metric over
+/* plot_heatmap.c — the heatmap (see plot_write.h): the median of a metric over
  * two axes, one colour scale for every panel, the value written in each cell */
 #include <errno.h>
 #include <math.h>
@@ -10,7 +10,7 @@
 #include "grid.h"
 #include "names.h"
 #include "pivot.h"
-#include "plot_impl.h"
+#include "plot_write.h"
 
 /* what this file refuses is what it was asked: -EINVAL, with why in err */
 #define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)

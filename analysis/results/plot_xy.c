@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* plot_xy.c — writes a figure of lines and points (line, load, frame size;
- * see plot_impl.h): the data blocks, the key (one per panel, or one shared by small
+ * see plot_write.h): the data blocks, the key (one per panel, or one shared by small
  * multiples), the series with their bands, fits and marked points, and the references */
 #include <errno.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "grid.h"
-#include "plot_impl.h"
+#include "plot_write.h"
 
 /* A number in 3 significant digits, without an exponent up to 1e6: "1.3", "2120". */
 static char *num3(double v, char *buf, size_t len)
@@ -147,14 +147,6 @@ static void elem(FILE *gp, int *first)
 {
 	fputs(*first ? "plot " : ", \\\n     ", gp);
 	*first = 0;
-}
-
-void plot_key_at(FILE *gp, const struct fig *f, int key)
-{
-	static const char *const pos[] = { "top left", "top right", "bottom right",
-					   "bottom left" };
-	fprintf(gp, "set key %s opaque box lc 'gray80' samplen 2.5 spacing 0.95%s\n", pos[key],
-		f->np > 2 ? " font ',9'" : "");
 }
 
 static void ser_style(FILE *gp, const struct fig *f, const struct ser *se, size_t s,

@@ -7,7 +7,7 @@
  * the directory restyled. Numbers are written for people: thousands separators, Mpps
  * where large, latency in µs or ms, percentages. Here what the page says; the writer,
  * the numbers and the tables are report_doc.c, the plots report_plot.c. */
-#include "report_impl.h"
+#include "report_plot.h"
 
 #include <errno.h>
 #include <limits.h>

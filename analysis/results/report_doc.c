@@ -4,7 +4,7 @@
  * document writer that emits the same headings, paragraphs, lists, grids and figures as
  * Markdown or HTML, and the report's tables (the pivot of a metric, the rule-cost fits).
  * Called by report.c, which says what goes on the page. */
-#include "report_impl.h"
+#include "report_doc.h"
 
 #include <math.h>
 #include <stdarg.h>

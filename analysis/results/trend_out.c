@@ -2,7 +2,7 @@
 /* trend_out.c — what `ppslab trend` shows of a trend (see trend.h): the ppslab/trend
  * JSON, the table of series, and the gnuplot figure of one series. */
 #include "trend.h"
-#include "plot_impl.h"
+#include "plot_gp.h"
 
 #include <errno.h>
 #include <math.h>
