@@ -565,14 +565,11 @@ static double panel_share(const struct frame *fr)
 	return fr->rows * fr->ph / fr->h;
 }
 
-int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
+/* The y range from the data and the references that fit (the polling bound, the rig's
+ * ceiling, the offered load, the line rate, named ln), and the notes on what is out of
+ * it. */
+static void xy_scale(struct fig *f, char *ln, size_t lnlen)
 {
-	FILE *d = fs->dat, *gp = fs->gp;
-	const struct res_file *rf = f->rf;
-	char sub[768], foot[512];
-	plot_subtitle_of(rf, sub, sizeof(sub));
-	plot_footer_of(rf, foot, sizeof(foot));
-
 	/* references for the y range */
 	double refs[256];
 	size_t nrefs = 0;
@@ -586,7 +583,6 @@ int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 	if (isfinite(f->offered))
 		refs[nrefs++] = f->offered / f->yscale;
 	double line_max = NAN, line_min = NAN;
-	char ln[64] = "";
 	if (f->kind == PLOT_FRAMESIZE && f->link_bps > 0) {
 		double xmin = INFINITY, xmax = 0;
 		for (size_t k = 0; k < f->xtic_n; k++) {
@@ -597,9 +593,9 @@ int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 		line_min = f->link_bps / ((xmax + 20) * 8);
 		refs[nrefs++] = line_max;
 		if (f->link_bps >= 1e9)
-			snprintf(ln, sizeof(ln), "%g GbE", f->link_bps / 1e9);
+			snprintf(ln, lnlen, "%g GbE", f->link_bps / 1e9);
 		else
-			snprintf(ln, sizeof(ln), "%g Mb/s", f->link_bps / 1e6);
+			snprintf(ln, lnlen, "%g Mb/s", f->link_bps / 1e6);
 	}
 	plot_decide_y(f, refs, nrefs);
 	/* a band wholly above the range is not drawn: neither in the key nor in the notes */
@@ -644,68 +640,89 @@ int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 	}
 	if (f->kind == PLOT_FRAMESIZE && !(f->link_bps > 0))
 		plot_note(f, "line rate unknown (give --link)");
+}
 
-	/* the data */
+/* The data blocks: the series, then each one's fit, bound and MFR points, then each
+ * panel's flagged points; their indexes into c. */
+static void xy_dat(struct emit_ctx *c, FILE *d)
+{
+	const struct fig *f = c->f;
 	long index = 0;
-	long ser_index[PLOT_MAX_PANELS][16];
 	for (size_t p = 0; p < f->np; p++)
 		for (size_t s = 0; s < f->p[p].ns && s < 16; s++) {
-			ser_index[p][s] = index;
+			c->ser_index[p][s] = index;
 			dat_series(d, f, p, s, &index);
 		}
-	long fit_index[PLOT_MAX_PANELS][16], leave_index[PLOT_MAX_PANELS][16],
-	     mfr_index[PLOT_MAX_PANELS][16];
 	for (size_t p = 0; p < f->np; p++)
 		for (size_t s = 0; s < f->p[p].ns && s < 16; s++) {
 			const struct ser *se = &f->p[p].s[s];
-			fit_index[p][s] = leave_index[p][s] = mfr_index[p][s] = -1;
+			c->fit_index[p][s] = c->leave_index[p][s] = c->mfr_index[p][s] = -1;
 			if (se->has_fit) {
-				fit_index[p][s] = index;
+				c->fit_index[p][s] = index;
 				dat_fit(d, f, se, &index);
 			}
 			if (se->leave >= 0) {
 				char w[256];
 				snprintf(w, sizeof(w), "%.200s leaves the polling bound", se->title);
-				leave_index[p][s] = index;
+				c->leave_index[p][s] = index;
 				dat_point(d, w, se->x[se->leave], se->y[se->leave] / f->yscale, &index);
 			}
 			if (se->mfr >= 0) {
-				mfr_index[p][s] = index;
+				c->mfr_index[p][s] = index;
 				dat_point(d, "maximum forwarding rate", se->x[se->mfr],
 					  se->y[se->mfr] / f->yscale, &index);
 			}
 		}
-	long flag_index[PLOT_MAX_PANELS];
-	int flag_y2[PLOT_MAX_PANELS];
 	for (size_t p = 0; p < f->np; p++) {
 		long at = index;
 		int r = dat_flagged(d, f, p, &index);
-		flag_index[p] = r < 0 ? -1 : at;
-		flag_y2[p] = r > 0;
+		c->flag_index[p] = r < 0 ? -1 : at;
+		c->flag_y2[p] = r > 0;
 	}
+}
 
+/* What the key lists, over every panel (a shared key for small multiples): into ks, and
+ * c->nser; returns its entries, the widest in *charsp. */
+static size_t xy_keyset(struct emit_ctx *c, struct keyset *ks, size_t *charsp)
+{
+	const struct fig *f = c->f;
 	/* what the key lists, over every panel: a shared key for small multiples */
-	struct keyset ks;
-	memset(&ks, 0, sizeof(ks));
 	for (size_t p = 0; p < f->np; p++)
 		for (size_t s = 0; s < f->p[p].ns && s < 16; s++) {
 			const struct ser *se = &f->p[p].s[s];
-			ks.bound[s] |= se->band;
-			ks.fit[s] |= se->has_fit;
-			ks.leave[s] |= se->leave >= 0;
-			ks.mfr[s] |= se->mfr >= 0 && f->kind == PLOT_LOAD;
+			ks->bound[s] |= se->band;
+			ks->fit[s] |= se->has_fit;
+			ks->leave[s] |= se->leave >= 0;
+			ks->mfr[s] |= se->mfr >= 0 && f->kind == PLOT_LOAD;
 		}
 	for (size_t p = 0; p < f->np; p++)
-		ks.flagged |= flag_index[p] >= 0;
-	size_t nser = f->p[0].ns < 16 ? f->p[0].ns : 16;
+		ks->flagged |= c->flag_index[p] >= 0;
+	size_t nser = c->nser = f->p[0].ns < 16 ? f->p[0].ns : 16;
 	size_t entries = 0, chars = 8;
 	for (size_t s = 0; s < nser; s++) {
 		size_t w = grid_width(f->p[0].s[s].title) + 6;
 		chars = w > chars ? w : chars;
-		entries += 1 + (f->kind == PLOT_LOAD && *f->y2label) + ks.bound[s] + ks.fit[s] +
-			   ks.leave[s] + ks.mfr[s];
+		entries += 1 + (f->kind == PLOT_LOAD && *f->y2label) + ks->bound[s] + ks->fit[s] +
+			   ks->leave[s] + ks->mfr[s];
 	}
-	entries += f->draw_ceiling + f->draw_offered + (f->kind == PLOT_LOAD) + f->line_drawn + ks.flagged;
+	entries += f->draw_ceiling + f->draw_offered + (f->kind == PLOT_LOAD) + f->line_drawn + ks->flagged;
+	*charsp = chars;
+	return entries;
+}
+
+int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
+{
+	FILE *gp = fs->gp;
+	const struct res_file *rf = f->rf;
+	char sub[768], foot[512], ln[64] = "";
+	plot_subtitle_of(rf, sub, sizeof(sub));
+	plot_footer_of(rf, foot, sizeof(foot));
+	xy_scale(f, ln, sizeof(ln));
+	struct keyset ks;
+	memset(&ks, 0, sizeof(ks));
+	struct emit_ctx ec = { .f = f, .fs = fs, .ks = &ks, .ln = ln };
+	xy_dat(&ec, fs->dat);
+	size_t chars, entries = xy_keyset(&ec, &ks, &chars);
 
 	/* the frame: the panels keep at least 60 % of the height whatever the notes and
 	 * the key take. A dry run measures; the default height then grows, or a size that
@@ -742,14 +759,8 @@ int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 		axes_settings(gp, f, fr.dumb, y2);
 	}
 
-	struct emit_ctx ec = { .f = f, .fs = fs, .ks = &ks, .nser = nser, .y2 = y2,
-			       .dumb = fr.dumb, .ln = ln };
-	memcpy(ec.ser_index, ser_index, sizeof(ser_index));
-	memcpy(ec.fit_index, fit_index, sizeof(fit_index));
-	memcpy(ec.leave_index, leave_index, sizeof(leave_index));
-	memcpy(ec.mfr_index, mfr_index, sizeof(mfr_index));
-	memcpy(ec.flag_index, flag_index, sizeof(flag_index));
-	memcpy(ec.flag_y2, flag_y2, sizeof(flag_y2));
+	ec.y2 = y2;
+	ec.dumb = fr.dumb;
 	int multi = fr.np > 1;
 	if (multi) {
 		/* the key alone first, over the whole width, with the title block */
