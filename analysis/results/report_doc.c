@@ -150,49 +150,43 @@ void report_p(struct doc *d, const char *fmt, ...)
 	fputs(d->fmt == GRID_HTML ? "</p>\n" : "\n\n", d->f);
 }
 
+/* A list item, "KEY: value" with the key emphasised when there is one. */
+__attribute__((format(printf, 3, 0)))
+static void item(struct doc *d, const char *key, const char *fmt, va_list ap)
+{
+	char buf[4096];
+	int html = d->fmt == GRID_HTML;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (!d->in_list) {
+		fputs(html ? "<ul>\n" : "", d->f);
+		d->in_list = 1;
+	}
+	fputs(html ? "<li>" : "- ", d->f);
+	if (key) {
+		fputs(html ? "<b>" : "**", d->f);
+		d_text(d, key);
+		fputs(html ? ":</b> " : ":** ", d->f);
+	}
+	d_text(d, buf);
+	fputs(html ? "</li>\n" : "\n", d->f);
+}
+
 __attribute__((format(printf, 2, 3)))
 void report_li(struct doc *d, const char *fmt, ...)
 {
-	char buf[4096];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	item(d, NULL, fmt, ap);
 	va_end(ap);
-	if (!d->in_list) {
-		fputs(d->fmt == GRID_HTML ? "<ul>\n" : "", d->f);
-		d->in_list = 1;
-	}
-	fputs(d->fmt == GRID_HTML ? "<li>" : "- ", d->f);
-	d_text(d, buf);
-	fputs(d->fmt == GRID_HTML ? "</li>\n" : "\n", d->f);
 }
 
-/* A list item "KEY: value" with the key emphasised. */
 __attribute__((format(printf, 3, 4)))
 void report_kv(struct doc *d, const char *key, const char *fmt, ...)
 {
-	char buf[4096];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	item(d, key, fmt, ap);
 	va_end(ap);
-	if (!d->in_list) {
-		fputs(d->fmt == GRID_HTML ? "<ul>\n" : "", d->f);
-		d->in_list = 1;
-	}
-	if (d->fmt == GRID_HTML) {
-		fputs("<li><b>", d->f);
-		d_text(d, key);
-		fputs(":</b> ", d->f);
-		d_text(d, buf);
-		fputs("</li>\n", d->f);
-	} else {
-		fputs("- **", d->f);
-		d_text(d, key);
-		fputs(":** ", d->f);
-		d_text(d, buf);
-		fputc('\n', d->f);
-	}
 }
 
 void report_grid(struct doc *d, struct grid *g)
