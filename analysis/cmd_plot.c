@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* cmd_plot.c — `ppslab plot RESULTS ...`: the command line over plot.c. */
+/* cmd_plot.c — `ppslab plot RESULTS ...`: the command line, its words turned into a
+ * typed request (struct plot_req, plot_out) drawn by plot.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "cli.h"
 #include "cliopts.h"
 #include "cmds.h"
+#include "fmt.h"
 #include "log.h"
 #include "num.h"
 #include "opt.h"
@@ -43,11 +45,92 @@ static const struct opt_def opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+/* What is drawn: the request as the options give it. */
+struct args {
+	struct plot_req rq;           /* metrics and where: set before drawing */
+	int kind_given;               /* --kind was given; else the kind the file calls for */
+	struct plot_out out;
+	struct strlist metrics;
+	struct res_sel where;
+};
+
+/* "10G", "2.5G", "100M", also with bit/bps/bit/s. */
+static int parse_link(const char *s, double *bps)
+{
+	if (!num_bps(s, bps))
+		return 0;
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%sbit", s);
+	return num_bps(buf, bps);
+}
+
+static int parse_size(const char *name, const char *arg, struct plot_out *o, char *err,
+		      size_t errlen)
+{
+	char w[32];
+	const char *x = strchr(arg, 'x');
+	uint64_t wv, hv;
+	if (!x || (size_t)(x - arg) >= sizeof(w))
+		return cli_bad_text(err, errlen, name, arg, "WIDTHxHEIGHT, e.g. 1200x700");
+	snprintf(w, sizeof(w), "%.*s", (int)(x - arg), arg);
+	if (num_u64(w, 20, 10000, &wv) || num_u64(x + 1, 10, 10000, &hv))
+		return cli_bad_text(err, errlen, name, arg,
+				    "WIDTHxHEIGHT, e.g. 1200x700 (20..10000)");
+	o->width = (int)wv;
+	o->height = (int)hv;
+	return 0;
+}
+
+/* One option by its long name into the typed request. 0; -EINVAL with err the message
+ * ("--kind X: expected ..."); -ENOMEM; -ENOENT for another name. */
+static int set(struct args *w, const char *name, const char *arg, char *err, size_t errlen)
+{
+	int v;
+	if (!strcmp(name, "kind")) {
+		if ((v = plot_kind_parse(arg)) < 0)
+			return cli_bad_text(err, errlen, "kind", arg, PLOT_KIND_NAMES);
+		w->rq.kind = (enum plot_kind)v;
+		w->kind_given = 1;
+	} else if (!strcmp(name, "x")) {
+		w->rq.x = arg;
+	} else if (!strcmp(name, "y")) {
+		w->rq.y = arg;
+	} else if (!strcmp(name, "by")) {
+		w->rq.by = arg;
+	} else if (!strcmp(name, "metric")) {
+		if (strlist_add_csv(&w->metrics, arg))
+			return fmt_err(-ENOMEM, err, errlen, "out of memory");
+	} else if (!strcmp(name, "where")) {
+		return res_sel_opt(&w->where, arg, err, errlen);
+	} else if (!strcmp(name, "errors")) {
+		if ((v = plot_errors_parse(arg)) < 0)
+			return cli_bad_text(err, errlen, "errors", arg, "minmax, stdev or none");
+		w->rq.errors = (enum plot_errors)v;
+	} else if (!strcmp(name, "link")) {
+		if (parse_link(arg, &w->rq.link_bps))
+			return cli_bad_text(err, errlen, "link", arg,
+					    "a link speed such as 1G, 10G, 2.5G or 100M");
+	} else if (!strcmp(name, "logx")) {
+		w->rq.logx = 1;
+	} else if (!strcmp(name, "logy")) {
+		w->rq.logy = 1;
+	} else if (!strcmp(name, "title")) {
+		w->rq.title = arg;
+	} else if (!strcmp(name, "output")) {
+		w->out.path = arg;
+	} else if (!strcmp(name, "size") || !strcmp(name, "image-size")) {
+		return parse_size(name, arg, &w->out, err, errlen);
+	} else {
+		return fmt_err(-ENOENT, err, errlen, "--%s: not an option of the plot", name);
+	}
+	return 0;
+}
+
 static int handle(int key, const char *arg, int idx, void *ctx)
 {
 	char err[4096];
 	const char *name = !strcmp(opts[idx].name, "plot") ? "output" : opts[idx].name;
-	int r = plot_words_set(ctx, name, arg, err, sizeof(err));
+	int r = set(ctx, name, arg, err, sizeof(err));
 	(void)key;
 	if (!r)
 		return 0;
@@ -57,7 +140,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 
 int cmd_plot(int argc, char **argv)
 {
-	struct plot_words w = { .rq = { .kind = PLOT_LINE } };
+	struct args w = { .rq = { .kind = PLOT_LINE } };
 	struct res_file *rf = NULL;
 	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &w };
 	int first, rc = cli_parse(&prog, argc, argv, NULL, &first);
@@ -69,7 +152,10 @@ int cmd_plot(int argc, char **argv)
 	    (rc = ana_load(argv[first], &rf)))
 		goto out;
 	char err[1024];
-	int r = plot_words_draw(rf, &w, stdout, err, sizeof(err));
+	w.rq.metrics = (const char *const *)w.metrics.v;
+	w.rq.nmetrics = w.metrics.n;
+	w.rq.where = &w.where;
+	int r = plot_draw(rf, &w.rq, w.kind_given, &w.out, stdout, err, sizeof(err));
 	if (r) {
 		log_err("%s", err);
 		rc = ana_plot_status(r);
@@ -78,6 +164,7 @@ int cmd_plot(int argc, char **argv)
 	rc = EX_OK;
 out:
 	res_free(rf);
-	plot_words_free(&w);
+	strlist_free(&w.metrics);
+	res_sel_free(&w.where);
 	return rc;
 }
