@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* cmd_table.c — `ppslab table RESULTS ...`: the command line over pivot.c. Prints a
- * metric pivoted over two axes as aligned text (like the seeds' HZ table), Markdown,
- * CSV or HTML. */
+/* cmd_table.c — `ppslab table RESULTS ...`: the command line, its words turned into a
+ * typed request (struct pv_req) printed by pivot.c. Prints a metric pivoted over two
+ * axes as aligned text (like the seeds' HZ table), Markdown, CSV or HTML. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cliopts.h"
 #include "cmds.h"
+#include "fmt.h"
 #include "log.h"
 #include "num.h"
 #include "opt.h"
@@ -37,9 +38,46 @@ static const struct opt_def opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+/* What is printed: the request as the options give it. */
 struct args {
-	struct pv_words w;
+	const char *rows, *row_label, *cols, *title;   /* as given, not copied */
+	struct strlist metrics, specs;
+	struct res_sel where;
+	int fmt;                      /* enum grid_fmt */
+	int decimals;                 /* -1: automatic */
+	unsigned show;
+	struct pv_colspec *spec;      /* the specs parsed after the last option */
+	size_t nspec;
 };
+
+/* One option by its long name into the typed request. 0; -EINVAL with err the message
+ * ("--show X: expected ..."); -ENOMEM; -ENOENT for another name. */
+static int set(struct args *w, const char *name, const char *arg, char *err, size_t errlen)
+{
+	int rc = 0;
+	if (!strcmp(name, "rows"))
+		w->rows = arg;
+	else if (!strcmp(name, "row-label"))
+		w->row_label = arg;
+	else if (!strcmp(name, "cols"))
+		rc = pv_cols_opt(arg, &w->cols, &w->specs);
+	else if (!strcmp(name, "col"))
+		rc = strlist_add(&w->specs, arg) ? -ENOMEM : 0;
+	else if (!strcmp(name, "metric"))
+		rc = strlist_add_csv(&w->metrics, arg) ? -ENOMEM : 0;
+	else if (!strcmp(name, "where"))
+		return res_sel_opt(&w->where, arg, err, errlen);
+	else if (!strcmp(name, "show"))
+		return pv_show_parse(arg, &w->show, err, errlen);
+	else if (!strcmp(name, "title"))
+		w->title = arg;
+	else
+		return fmt_err(-ENOENT, err, errlen, "--%s: not an option of the table", name);
+	if (rc)
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
 
 static int handle(int key, const char *arg, int idx, void *ctx)
 {
@@ -49,15 +87,15 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	char err[4096];
 	int r;
 	switch (key) {
-	case 'f': return ana_opt_format(arg, 1, &a->w.fmt);
+	case 'f': return ana_opt_format(arg, 1, &a->fmt);
 	}
 	if (!strcmp(name, "decimals")) {
 		if (num_u64(arg, 0, 9, &u))
 			return cli_bad("decimals", arg, "a whole number 0..9");
-		a->w.decimals = (int)u;
+		a->decimals = (int)u;
 		return 0;
 	}
-	if (!(r = pv_words_set(&a->w, name, arg, err, sizeof(err))))
+	if (!(r = set(a, name, arg, err, sizeof(err))))
 		return 0;
 	log_err("%s", err);
 	return r == -EINVAL ? EX_USAGE : EX_OSERR;
@@ -65,7 +103,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 
 int cmd_table(int argc, char **argv)
 {
-	struct args a = { .w = PV_WORDS_INIT };
+	struct args a = { .fmt = GRID_TEXT, .decimals = -1 };
 	struct res_file *rf = NULL;
 	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &a };
 	char err[4096];
@@ -76,14 +114,20 @@ int cmd_table(int argc, char **argv)
 	}
 	if ((rc = ana_one_file("table", SYNOPSIS, argc - first)))
 		goto out;
-	if ((r = pv_words_end(&a.w, err, sizeof(err)))) {
+	if ((r = pv_specs_parse(&a.specs, a.cols, &a.spec, &a.nspec, err, sizeof(err)))) {
 		log_err("%s", err);
 		rc = r == -EINVAL ? EX_USAGE : EX_OSERR;
 		goto out;
 	}
 	if ((rc = ana_load(argv[first], &rf)))
 		goto out;
-	if ((r = pv_words_print(stdout, rf, &a.w, err, sizeof(err)))) {
+	struct pv_req rq = {
+		.rows = a.rows, .row_label = a.row_label, .cols = a.cols, .spec = a.spec,
+		.nspec = a.nspec, .metrics = (const char *const *)a.metrics.v,
+		.nmetrics = a.metrics.n, .where = &a.where, .show = a.show, .decimals = a.decimals,
+	};
+	if ((r = pv_table_print(stdout, rf, &rq, (enum grid_fmt)a.fmt, a.title, err,
+				sizeof(err)))) {
 		if (r != -EIO)   /* a closed stdout has nobody to tell */
 			log_err("%s", err);
 		rc = r == -EINVAL ? EX_USAGE : r == -EIO ? EX_IOERR : EX_OSERR;
@@ -92,6 +136,9 @@ int cmd_table(int argc, char **argv)
 	rc = EX_OK;
 out:
 	res_free(rf);
-	pv_words_free(&a.w);
+	strlist_free(&a.metrics);
+	strlist_free(&a.specs);
+	res_sel_free(&a.where);
+	pv_colspecs_free(a.spec, a.nspec);
 	return rc;
 }
