@@ -590,6 +590,13 @@ void plot_gp_end(struct files *fs, const struct frame *fr)
 		fputs("unset multiplot\n", fs->gp);
 }
 
+void plot_gp_title(FILE *gp, int keyed, const char *t)
+{
+	fputs(keyed ? "title " : "notitle", gp);
+	if (keyed)
+		plot_gp_str(gp, t);
+}
+
 void plot_gp_set_str(FILE *f, const char *what, const char *s)
 {
 	fprintf(f, "set %s ", what);
@@ -706,12 +713,7 @@ int plot_bars(const struct plot_bars *b, const struct plot_out *o, char *err, si
 			"fs pattern 4 transparent border lc rgb '%s' lc rgb '%s' ", off,
 			2 + 2 * b->nsets + s, 2 + 2 * s, 1.0 / ((double)b->nsets + 2),
 			PLOT_FLAGGED_RGB, PLOT_FLAGGED_RGB);
-		if (keyed++) {
-			fputs("notitle", gp);
-		} else {
-			fputs("title ", gp);
-			plot_gp_str(gp, PLOT_FLAGGED_KEY);
-		}
+		plot_gp_title(gp, !keyed++, PLOT_FLAGGED_KEY);
 	}
 	fputc('\n', gp);
 	return plot_files_finish(&fs, rc, err, errlen);

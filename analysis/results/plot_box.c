@@ -182,26 +182,13 @@ static int box_dat(struct fig *f, FILE *d, const struct pivot *pv, const char *m
 static void box_frame(struct fig *f, struct files *fs, const struct plot_out *o, size_t nc,
 		      double width, struct frame *fr)
 {
-	const struct res_file *rf = f->rf;
 	FILE *gp = fs->gp;
-	char sub[768], foot[512];
-	plot_subtitle_of(rf, sub, sizeof(sub));
-	plot_footer_of(rf, foot, sizeof(foot));
-	struct plot_out o2;
-	/* per row of panels its title and tic labels; below them the x label */
-	plot_fit_height(fs, o, f->np, f->title, sub, (const char *const *)f->notes, f->nnotes, foot,
-			f->np > 1 ? 2 * PLOT_FONT * PLOT_LINE_EM + 12 : PLOT_FONT * PLOT_LINE_EM + 14,
-			PLOT_FONT * PLOT_LINE_EM * 1.3 + 8, &o2);
-	plot_gp_begin(fs, &o2, f->np, fr, rf->path);
-	plot_gp_titles(fs, fr, f->title, sub, (const char *const *)f->notes, f->nnotes, foot);
+	plot_fig_grid(f, fs, o, fr);
 	/* the y tic labels, then the y label turned on its side, then a margin */
 	fr->left = plot_text_w(fr, (size_t)f->ytic_chars + 1, PLOT_FONT) +
 		  2 * plot_line_h(fr, PLOT_FONT) + (fr->dumb ? 2 : 12);
 	fr->right = plot_text_w(fr, 3, PLOT_FONT);
 	fr->gapx = fr->right + plot_text_w(fr, (size_t)f->ytic_chars + 2, PLOT_FONT);
-	fr->ptitle = fr->np > 1 ? plot_line_h(fr, PLOT_FONT) + (fr->dumb ? 0 : 4) : (fr->dumb ? 0 : 6);
-	fr->xtics = plot_line_h(fr, PLOT_FONT) + (fr->dumb ? 0 : 8);
-	fr->xlab = plot_line_h(fr, PLOT_FONT) * 1.3 + (fr->dumb ? 0 : 8);
 	plot_frame_panels(fr);
 	plot_gp_set_str(gp, "xlabel", f->xlabel);
 	plot_gp_set_str(gp, "ylabel", f->ylabel);
@@ -270,12 +257,7 @@ static void box_panels(struct fig *f, struct files *fs, const struct frame *fr, 
 				continue;
 			fprintf(gp, ", \\\n     '' index %ld u 1:2 w points pt 4 ps 1.6 lw 2 "
 				"lc rgb '%s' ", flag_index[p * nc + c], PLOT_FLAGGED_RGB);
-			if (keyed++) {
-				fputs("notitle", gp);
-			} else {
-				fputs("title ", gp);
-				plot_gp_str(gp, PLOT_FLAGGED_KEY);
-			}
+			plot_gp_title(gp, !keyed++, PLOT_FLAGGED_KEY);
 		}
 		fputc('\n', gp);
 	}

@@ -118,5 +118,9 @@ double plot_fixed_offered(const struct res_file *rf);
 double plot_rig_ceiling(const struct res_file *rf);
 /* What every figure from pv starts with: x axis, rate, nonneg, ceiling, y label. */
 void plot_fig_common(struct fig *f, const struct pivot *pv);
+/* A grid of panels (box, heatmap): the height fitted to the title block, the script
+ * begun with it, each panel's title line, tics and x label sized; the caller sets left,
+ * right and gapx, then plot_frame_panels. */
+void plot_fig_grid(struct fig *f, struct files *fs, const struct plot_out *o, struct frame *fr);
 
 #endif

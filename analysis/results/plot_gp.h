@@ -42,6 +42,8 @@ int plot_run_gnuplot(struct files *fs, char *err, size_t errlen);
 int plot_files_finish(struct files *fs, int rc, char *err, size_t errlen);
 /* "set WHAT 'escaped text'" */
 void plot_gp_set_str(FILE *f, const char *what, const char *s);
+/* A plot element's key entry: "title 'escaped t'", or notitle unless keyed. */
+void plot_gp_title(FILE *gp, int keyed, const char *t);
 /* The data file in a plot command: 'NAME.dat' the first time, then , '' */
 void plot_gp_dat_ref(FILE *gp, const struct files *fs, int first);
 /* A label or a number in a .dat file. */

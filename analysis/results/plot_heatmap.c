@@ -207,21 +207,13 @@ int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o
 		goto out;
 	}
 	hm_dat(d, pv, metric, xa, xs, nx, ys, ny, ku, kdiv, panel_flagged);
-	char sub[768], foot[512], l[256];
+	char l[256];
 	hm_title(f, pv, metric, xa);
 	if (logcb)
 		plot_note(f, "colour scale logarithmic: the values span %.1f decades",
 		     log10(vmax / vmin));
-	plot_subtitle_of(rf, sub, sizeof(sub));
-	plot_footer_of(rf, foot, sizeof(foot));
 	struct frame fr;
-	struct plot_out o2;
-	/* per row of panels its title and tic labels; below them the x label */
-	plot_fit_height(fs, o, f->np, f->title, sub, (const char *const *)f->notes, f->nnotes, foot,
-			f->np > 1 ? 2 * PLOT_FONT * PLOT_LINE_EM + 12 : PLOT_FONT * PLOT_LINE_EM + 14,
-			PLOT_FONT * PLOT_LINE_EM * 1.3 + 8, &o2);
-	plot_gp_begin(fs, &o2, f->np, &fr, rf->path);
-	plot_gp_titles(fs, &fr, f->title, sub, (const char *const *)f->notes, f->nnotes, foot);
+	plot_fig_grid(f, fs, o, &fr);
 	size_t yw = 0;
 	for (size_t i = 0; i < ny; i++) {
 		char v[256];
@@ -233,9 +225,6 @@ int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o
 	/* the colour box and its labels right of the last column only (one scale) */
 	fr.right = fr.dumb ? 12 : plot_text_w(&fr, 7, PLOT_FONT) + plot_line_h(&fr, PLOT_FONT) + 40;
 	fr.gapx = plot_text_w(&fr, yw + 2, PLOT_FONT);
-	fr.ptitle = fr.np > 1 ? plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 0 : 4) : (fr.dumb ? 0 : 6);
-	fr.xtics = plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 0 : 8);
-	fr.xlab = plot_line_h(&fr, PLOT_FONT) * 1.3 + (fr.dumb ? 0 : 8);
 	plot_frame_panels(&fr);
 	char xlabel[256], ylabel[256];
 	name_label(xa, xlabel, sizeof(xlabel));

@@ -163,16 +163,6 @@ static void ser_style(FILE *gp, const struct fig *f, const struct ser *se, size_
 		same ? 2 : dts[s % 4], colors[s % NCOLOR]);
 }
 
-static void title_or_not(FILE *gp, int keyed, const char *t)
-{
-	if (keyed) {
-		fputs("title ", gp);
-		plot_gp_str(gp, t);
-	} else {
-		fputs("notitle", gp);
-	}
-}
-
 /* A mark drawn around a point (where the rate leaves the bound, the MFR, a flagged
  * cell) is larger than a key row: the key gets an entry of its own with a small mark,
  * so that its symbol stays inside the key's box. */
@@ -183,11 +173,11 @@ static void big_mark(FILE *gp, enum emit_mode mode, int keyed, int pt, const cha
 {
 	fprintf(gp, " w p pt %d ps %s lw 2 lc rgb '%s' ", pt, mode == EMIT_KEY ? "1.3" : ps, rgb);
 	if (mode == EMIT_KEY || !keyed) {
-		title_or_not(gp, keyed, t);
+		plot_gp_title(gp, keyed, t);
 		return;
 	}
 	fprintf(gp, "notitle, \\\n     NaN w p pt %d ps 1.3 lw 2 lc rgb '%s' ", pt, rgb);
-	title_or_not(gp, 1, t);
+	plot_gp_title(gp, 1, t);
 }
 
 /* Which key entries some panel has, per series. */
@@ -289,7 +279,7 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 		fprintf(gp, " w l lw %s lc rgb '#a0%s' ", c->dumb ? "1" : "7", colors[s % NCOLOR]);
 		snprintf(t, sizeof(t), "pollhz × burst_max%s%s", c->nser > 1 ? ", " : "",
 			 c->nser > 1 ? f->p[0].s[s].name : "");
-		title_or_not(gp, keyed, t);
+		plot_gp_title(gp, keyed, t);
 	}
 	for (size_t s = 0; s < c->nser && s < pn->ns; s++) {
 		const struct ser *se = &pn->s[s];
@@ -301,7 +291,7 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 			       f->rq->errors == PLOT_ERR_NONE || f->kind == PLOT_BOX
 			       ? "(zx($1)):(zy($2))" : "(zx($1)):(zy($2)):(zy($3)):(zy($4))");
 		ser_style(gp, f, se, s, m == EMIT_KEY);
-		title_or_not(gp, keyed, se->title);
+		plot_gp_title(gp, keyed, se->title);
 		if (c->y2) {
 			snprintf(t, sizeof(t), "loss %%%s%s", strcmp(se->name, "FR") ? " " : "",
 				 strcmp(se->name, "FR") ? se->name : "");
@@ -309,7 +299,7 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 			source(gp, c, m, &named, c->ser_index[p][s], "(zx($1)):7 axes x1y2");
 			fprintf(gp, " w linespoints pt %d ps 0.8 dt 2 lc rgb '#%s' ",
 				pt_open[s % NSTYLE], colors[s % NCOLOR]);
-			title_or_not(gp, keyed, t);
+			plot_gp_title(gp, keyed, t);
 		}
 	}
 	for (size_t s = 0; s < c->nser; s++) {
@@ -324,17 +314,17 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 				snprintf(t, sizeof(t), "fit 1/(a + b·N)%s%s: b = %s ns per rule per "
 					 "frame", c->nser > 1 ? ", " : "", c->nser > 1 ? se->name : "",
 					 num3(se->fit.b_s * 1e9, nb, sizeof(nb)));
-				title_or_not(gp, keyed, t);
+				plot_gp_title(gp, keyed, t);
 				/* a and the fit's quality as a key line of their own */
 				snprintf(t, sizeof(t), "a = %s µs, R² = %.3f, farthest point %.0f %%",
 					 num3(se->fit.a_s * 1e6, na, sizeof(na)), se->fit.r2,
 					 se->fit.max_rel_err * 100);
 				fputs(", \\\n     NaN w l lc rgb '#ffffff' ", gp);
-				title_or_not(gp, keyed, t);
+				plot_gp_title(gp, keyed, t);
 			} else {
 				snprintf(t, sizeof(t), "fit 1/(a + b·N)%s%s", c->nser > 1 ? ", " : "",
 					 c->nser > 1 ? f->p[0].s[s].name : "");
-				title_or_not(gp, keyed, t);
+				plot_gp_title(gp, keyed, t);
 			}
 		}
 		if (m == EMIT_KEY ? ks->leave[s] : se && se->leave >= 0) {
@@ -383,27 +373,27 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 		snprintf(t, sizeof(t), "theoretical maximum, %s", c->ln);
 		fputs(m == EMIT_KEY ? "NaN" : "maxfps(x)", gp);
 		fputs(" w l dt 2 lw 2 lc 'gray30' ", gp);
-		title_or_not(gp, keyed, t);
+		plot_gp_title(gp, keyed, t);
 	}
 	if (f->kind == PLOT_LOAD) {
 		elem(gp, &first);
 		fputs(m == EMIT_KEY ? "NaN" : "x", gp);
 		fputs(" w l dt 3 lc 'gray40' ", gp);
-		title_or_not(gp, keyed, "no loss (FR = offered load)");
+		plot_gp_title(gp, keyed, "no loss (FR = offered load)");
 	}
 	if (f->draw_offered) {
 		elem(gp, &first);
 		snprintf(t, sizeof(t), "offered load %s", si_pps(f->offered, a, sizeof(a)));
 		fputs(m == EMIT_KEY ? "NaN" : "OFFERED", gp);
 		fputs(" w l dt 3 lw 1.5 lc 'gray25' ", gp);
-		title_or_not(gp, keyed, t);
+		plot_gp_title(gp, keyed, t);
 	}
 	if (f->draw_ceiling) {
 		elem(gp, &first);
 		snprintf(t, sizeof(t), "rig ceiling %s", si_pps(f->ceiling, a, sizeof(a)));
 		fputs(m == EMIT_KEY ? "NaN" : "CEILING", gp);
 		fputs(" w l dt 4 lw 1.5 lc 'gray50' ", gp);
-		title_or_not(gp, keyed, t);
+		plot_gp_title(gp, keyed, t);
 	}
 	fputc('\n', gp);
 }

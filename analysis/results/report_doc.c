@@ -22,12 +22,6 @@ struct ufmt {
 	int sig;           /* 3 significant digits instead of dec (latency) */
 };
 
-static int ends_with(const char *s, const char *suf)
-{
-	size_t ls = strlen(s), lf = strlen(suf);
-	return ls >= lf && !strcmp(s + ls - lf, suf);
-}
-
 /* The unit a column of this metric is shown in, from its largest magnitude. */
 static void unit_for(const char *metric, double maxabs, int integral, struct ufmt *u)
 {
@@ -62,7 +56,7 @@ static void unit_for(const char *metric, double maxabs, int integral, struct ufm
 	} else if (!strcmp(nu, "%")) {
 		u->unit = "%";
 		u->dec = maxabs >= 10 ? 1 : maxabs >= 0.1 ? 2 : 3;
-	} else if (ends_with(metric, "_ratio")) {
+	} else if (name_ends_with(metric, "_ratio")) {
 		u->div = 0.01, u->unit = "%", u->dec = maxabs >= 0.1 ? 1 : 3;
 	} else if (!strcmp(nu, "s")) {
 		u->unit = "s", u->dec = maxabs >= 100 ? 0 : 2;
