@@ -261,6 +261,17 @@ static void source(FILE *gp, struct emit_ctx *c, enum emit_mode m, int *named, l
 /* One panel's plot command (or the shared key's, with every entry some panel has):
  * the polling bound under the data, the series, the fits, the marked points, then the
  * references. */
+/* A reference line: what (an expression, a space, its style), NaN in the key alone. */
+static void ref(FILE *gp, int *first, enum emit_mode m, int keyed, const char *what,
+		const char *t)
+{
+	const char *style = strchr(what, ' ');
+	elem(gp, first);
+	fprintf(gp, "%.*s%s", m == EMIT_KEY ? 3 : (int)(style - what),
+		m == EMIT_KEY ? "NaN" : what, style);
+	plot_gp_title(gp, keyed, t);
+}
+
 static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 {
 	const struct fig *f = c->f;
@@ -369,31 +380,18 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 	}
 	/* references last: the key lists the measurement first */
 	if (f->kind == PLOT_FRAMESIZE && f->line_drawn) {
-		elem(gp, &first);
 		snprintf(t, sizeof(t), "theoretical maximum, %s", c->ln);
-		fputs(m == EMIT_KEY ? "NaN" : "maxfps(x)", gp);
-		fputs(" w l dt 2 lw 2 lc 'gray30' ", gp);
-		plot_gp_title(gp, keyed, t);
+		ref(gp, &first, m, keyed, "maxfps(x) w l dt 2 lw 2 lc 'gray30' ", t);
 	}
-	if (f->kind == PLOT_LOAD) {
-		elem(gp, &first);
-		fputs(m == EMIT_KEY ? "NaN" : "x", gp);
-		fputs(" w l dt 3 lc 'gray40' ", gp);
-		plot_gp_title(gp, keyed, "no loss (FR = offered load)");
-	}
+	if (f->kind == PLOT_LOAD)
+		ref(gp, &first, m, keyed, "x w l dt 3 lc 'gray40' ", "no loss (FR = offered load)");
 	if (f->draw_offered) {
-		elem(gp, &first);
 		snprintf(t, sizeof(t), "offered load %s", si_pps(f->offered, a, sizeof(a)));
-		fputs(m == EMIT_KEY ? "NaN" : "OFFERED", gp);
-		fputs(" w l dt 3 lw 1.5 lc 'gray25' ", gp);
-		plot_gp_title(gp, keyed, t);
+		ref(gp, &first, m, keyed, "OFFERED w l dt 3 lw 1.5 lc 'gray25' ", t);
 	}
 	if (f->draw_ceiling) {
-		elem(gp, &first);
 		snprintf(t, sizeof(t), "rig ceiling %s", si_pps(f->ceiling, a, sizeof(a)));
-		fputs(m == EMIT_KEY ? "NaN" : "CEILING", gp);
-		fputs(" w l dt 4 lw 1.5 lc 'gray50' ", gp);
-		plot_gp_title(gp, keyed, t);
+		ref(gp, &first, m, keyed, "CEILING w l dt 4 lw 1.5 lc 'gray50' ", t);
 	}
 	fputc('\n', gp);
 }
