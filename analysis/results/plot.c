@@ -2,7 +2,7 @@
 /* plot.c — the gnuplot plumbing of `ppslab plot` (see plot.h): the NAME.gp/NAME.dat
  * files beside the image, escaping, the common script header, running gnuplot, and the
  * bar chart `ppslab compare --plot` draws. The kinds of plot are in plot_kinds.c,
- * plot_box.c and plot_heatmap.c, over plot_fig.c; the words of a request in plot_words.c.
+ * plot_box.c and plot_heatmap.c, over plot_fig.c; a request drawn in plot_words.c.
  * The bottom of the plot files (plot_gp.h): it calls nothing above it. */
 #include "plot_gp.h"
 

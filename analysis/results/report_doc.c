@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* report_doc.c — how the report writes (see report_impl.h): numbers for people
+/* report_doc.c — how the report writes (see report_doc.h): numbers for people
  * (thousands separators, Mpps where large, latency in µs or ms, percentages), a tiny
  * document writer that emits the same headings, paragraphs, lists, grids and figures as
  * Markdown or HTML, and the report's tables (the pivot of a metric, the rule-cost fits).
