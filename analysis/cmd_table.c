@@ -40,14 +40,12 @@ static const struct opt_def opts[] = {
 
 /* What is printed: the request as the options give it. */
 struct args {
-	const char *rows, *row_label, *cols, *title;   /* as given, not copied */
+	struct pv_req rq;             /* metrics, where and spec: set after the last option */
+	const char *title;
 	struct strlist metrics, specs;
 	struct res_sel where;
 	int fmt;                      /* enum grid_fmt */
-	int decimals;                 /* -1: automatic */
-	unsigned show;
-	struct pv_colspec *spec;      /* the specs parsed after the last option */
-	size_t nspec;
+	struct pv_colspec *spec;      /* the specs parsed */
 };
 
 /* One option by its long name into the typed request. 0; -EINVAL with err the message
@@ -56,11 +54,11 @@ static int set(struct args *w, const char *name, const char *arg, char *err, siz
 {
 	int rc = 0;
 	if (!strcmp(name, "rows"))
-		w->rows = arg;
+		w->rq.rows = arg;
 	else if (!strcmp(name, "row-label"))
-		w->row_label = arg;
+		w->rq.row_label = arg;
 	else if (!strcmp(name, "cols"))
-		rc = pv_cols_opt(arg, &w->cols, &w->specs);
+		rc = pv_cols_opt(arg, &w->rq.cols, &w->specs);
 	else if (!strcmp(name, "col"))
 		rc = strlist_add(&w->specs, arg) ? -ENOMEM : 0;
 	else if (!strcmp(name, "metric"))
@@ -68,7 +66,7 @@ static int set(struct args *w, const char *name, const char *arg, char *err, siz
 	else if (!strcmp(name, "where"))
 		return res_sel_opt(&w->where, arg, err, errlen);
 	else if (!strcmp(name, "show"))
-		return pv_show_parse(arg, &w->show, err, errlen);
+		return pv_show_parse(arg, &w->rq.show, err, errlen);
 	else if (!strcmp(name, "title"))
 		w->title = arg;
 	else
@@ -92,7 +90,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 	if (!strcmp(name, "decimals")) {
 		if (num_u64(arg, 0, 9, &u))
 			return cli_bad("decimals", arg, "a whole number 0..9");
-		a->decimals = (int)u;
+		a->rq.decimals = (int)u;
 		return 0;
 	}
 	if (!(r = set(a, name, arg, err, sizeof(err))))
@@ -103,7 +101,7 @@ static int handle(int key, const char *arg, int idx, void *ctx)
 
 int cmd_table(int argc, char **argv)
 {
-	struct args a = { .fmt = GRID_TEXT, .decimals = -1 };
+	struct args a = { .rq = { .decimals = -1 }, .fmt = GRID_TEXT };
 	struct res_file *rf = NULL;
 	struct cli_prog prog = { "ppslab", SYNOPSIS, opts, handle, &a };
 	char err[4096];
@@ -114,19 +112,18 @@ int cmd_table(int argc, char **argv)
 	}
 	if ((rc = ana_one_file("table", SYNOPSIS, argc - first)))
 		goto out;
-	if ((r = pv_specs_parse(&a.specs, a.cols, &a.spec, &a.nspec, err, sizeof(err)))) {
+	if ((r = pv_specs_parse(&a.specs, a.rq.cols, &a.spec, &a.rq.nspec, err, sizeof(err)))) {
 		log_err("%s", err);
 		rc = r == -EINVAL ? EX_USAGE : EX_OSERR;
 		goto out;
 	}
 	if ((rc = ana_load(argv[first], &rf)))
 		goto out;
-	struct pv_req rq = {
-		.rows = a.rows, .row_label = a.row_label, .cols = a.cols, .spec = a.spec,
-		.nspec = a.nspec, .metrics = (const char *const *)a.metrics.v,
-		.nmetrics = a.metrics.n, .where = &a.where, .show = a.show, .decimals = a.decimals,
-	};
-	if ((r = pv_table_print(stdout, rf, &rq, (enum grid_fmt)a.fmt, a.title, err,
+	a.rq.spec = a.spec;
+	a.rq.metrics = (const char *const *)a.metrics.v;
+	a.rq.nmetrics = a.metrics.n;
+	a.rq.where = &a.where;
+	if ((r = pv_table_print(stdout, rf, &a.rq, (enum grid_fmt)a.fmt, a.title, err,
 				sizeof(err)))) {
 		if (r != -EIO)   /* a closed stdout has nobody to tell */
 			log_err("%s", err);
@@ -139,6 +136,6 @@ out:
 	strlist_free(&a.metrics);
 	strlist_free(&a.specs);
 	res_sel_free(&a.where);
-	pv_colspecs_free(a.spec, a.nspec);
+	pv_colspecs_free(a.spec, a.rq.nspec);
 	return rc;
 }
