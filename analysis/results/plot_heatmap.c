@@ -107,12 +107,11 @@ static void hm_panels(const struct fig *f, struct files *fs, const struct frame 
 {
 	FILE *gp = fs->gp;
 	for (size_t p = 0; p < f->np; p++) {
-		size_t row = p / (size_t)fr->cols, col = p % (size_t)fr->cols;
+		size_t col = p % (size_t)fr->cols;
 		if (p == 1)
 			plot_gp_untitle(fs, fr);
 		plot_gp_panel(fs, fr, p, f->p[p].label);
 		int last_col = col == (size_t)fr->cols - 1 || p == f->np - 1;
-		(void)row;
 		plot_gp_set_str(gp, "xlabel", fr->np > 1 ? "" : xlabel);
 		plot_gp_set_str(gp, "ylabel", fr->np > 1 ? "" : ylabel);
 		fputs(col == 0 ? "set format y '%g'\n" : "set format y ''\n", gp);

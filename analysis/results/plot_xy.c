@@ -768,14 +768,13 @@ int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 	}
 	for (size_t p = 0; p < f->np; p++) {
 		const struct panel *pn = &f->p[p];
-		size_t row = p / (size_t)fr.cols, col = p % (size_t)fr.cols;
+		size_t col = p % (size_t)fr.cols;
 		char ptitle[4096];
 		panel_title(f, &fr, pn, ptitle, sizeof(ptitle));
 		plot_gp_panel(fs, &fr, p, ptitle);
 		if (multi) {
 			/* the axis labels once for all panels, y tic labels in the first column
 			 * (the scales are shared) */
-			(void)row;
 			fputs("set xlabel ''\nset ylabel ''\nset format y ", gp);
 			plot_gp_str(gp, col == 0 ? f->yfmt : "");
 			fputc('\n', gp);
