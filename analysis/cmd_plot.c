@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* cmd_plot.c — `ppslab plot RESULTS ...`: the command line over plot.c. */
+/* cmd_plot.c — `ppslab plot RESULTS ...`: the command line, its words turned into a
+ * typed request (struct plot_req, plot_out) drawn by plot.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "anacli.h"
 #include "cli.h"
 #include "cmds.h"
+#include "fmt.h"
 #include "log.h"
 #include "num.h"
 #include "opt.h"
@@ -16,12 +18,92 @@
 #define SYNOPSIS "ppslab plot RESULTS [--kind line|heatmap|load|framesize|box] [--x AXIS] " \
 		 "[--by AXIS] [--metric M] [--where AXIS=VALUE,...] [-o FILE.png|.svg|.txt]"
 
-/* A plot word (plot.h) by its option's name; --plot is --output. */
+/* What is drawn: the request as the options give it. */
+struct args {
+	struct plot_req rq;           /* metrics and where: set before drawing */
+	int kind_given;               /* --kind was given; else the kind the file calls for */
+	struct plot_out out;
+	struct strlist metrics;
+	struct res_sel where;
+};
+
+/* "10G", "2.5G", "100M", also with bit/bps/bit/s. */
+static int parse_link(const char *s, double *bps)
+{
+	if (!num_bps(s, bps))
+		return 0;
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%sbit", s);
+	return num_bps(buf, bps);
+}
+
+static int parse_size(const char *name, const char *arg, struct plot_out *o, char *err,
+		      size_t errlen)
+{
+	char w[32];
+	const char *x = strchr(arg, 'x');
+	uint64_t wv, hv;
+	if (!x || (size_t)(x - arg) >= sizeof(w))
+		return cli_bad_text(err, errlen, name, arg, "WIDTHxHEIGHT, e.g. 1200x700");
+	snprintf(w, sizeof(w), "%.*s", (int)(x - arg), arg);
+	if (num_u64(w, 20, 10000, &wv) || num_u64(x + 1, 10, 10000, &hv))
+		return cli_bad_text(err, errlen, name, arg,
+				    "WIDTHxHEIGHT, e.g. 1200x700 (20..10000)");
+	o->width = (int)wv;
+	o->height = (int)hv;
+	return 0;
+}
+
+/* One option by its long name into the typed request. 0; -EINVAL with err the message
+ * ("--kind X: expected ..."); -ENOMEM; -ENOENT for another name. */
+static int set(struct args *w, const char *name, const char *arg, char *err, size_t errlen)
+{
+	int v;
+	if (!strcmp(name, "kind")) {
+		if ((v = plot_kind_parse(arg)) < 0)
+			return cli_bad_text(err, errlen, "kind", arg, PLOT_KIND_NAMES);
+		w->rq.kind = (enum plot_kind)v;
+		w->kind_given = 1;
+	} else if (!strcmp(name, "x")) {
+		w->rq.x = arg;
+	} else if (!strcmp(name, "y")) {
+		w->rq.y = arg;
+	} else if (!strcmp(name, "by")) {
+		w->rq.by = arg;
+	} else if (!strcmp(name, "metric")) {
+		if (strlist_add_csv(&w->metrics, arg))
+			return fmt_err(-ENOMEM, err, errlen, "out of memory");
+	} else if (!strcmp(name, "where")) {
+		return res_sel_opt(&w->where, arg, err, errlen);
+	} else if (!strcmp(name, "errors")) {
+		if ((v = plot_errors_parse(arg)) < 0)
+			return cli_bad_text(err, errlen, "errors", arg, "minmax, stdev or none");
+		w->rq.errors = (enum plot_errors)v;
+	} else if (!strcmp(name, "link")) {
+		if (parse_link(arg, &w->rq.link_bps))
+			return cli_bad_text(err, errlen, "link", arg,
+					    "a link speed such as 1G, 10G, 2.5G or 100M");
+	} else if (!strcmp(name, "logx")) {
+		w->rq.logx = 1;
+	} else if (!strcmp(name, "logy")) {
+		w->rq.logy = 1;
+	} else if (!strcmp(name, "title")) {
+		w->rq.title = arg;
+	} else if (!strcmp(name, "output")) {
+		w->out.path = arg;
+	} else if (!strcmp(name, "size") || !strcmp(name, "image-size")) {
+		return parse_size(name, arg, &w->out, err, errlen);
+	} else {
+		return fmt_err(-ENOENT, err, errlen, "--%s: not an option of the plot", name);
+	}
+	return 0;
+}
+
+/* A plot word by its option's name into the typed request; --plot is --output. */
 static int words(const struct opt_def *d, const char *arg, void *base)
 {
 	char err[4096];
-	int r = plot_words_set(base, d->short_name == 'p' ? "output" : d->name, arg, err,
-			       sizeof(err));
+	int r = set(base, d->short_name == 'p' ? "output" : d->name, arg, err, sizeof(err));
 	if (!r)
 		return 0;
 	log_err("%s", err);
@@ -57,7 +139,7 @@ static struct opt_def opts[] = {
 
 int cmd_plot(int argc, char **argv)
 {
-	struct plot_words w = { .rq = { .kind = PLOT_LINE } };
+	struct args w = { .rq = { .kind = PLOT_LINE } };
 	struct res_file *rf = NULL;
 	struct opt_prog prog = { "ppslab", SYNOPSIS, opts };
 	int first, rc = opt_parse(&prog, argc, argv, &w, &first);
@@ -69,7 +151,10 @@ int cmd_plot(int argc, char **argv)
 	    (rc = ana_load(argv[first], &rf)))
 		goto out;
 	char err[1024];
-	int r = plot_words_draw(rf, &w, stdout, err, sizeof(err));
+	w.rq.metrics = (const char *const *)w.metrics.v;
+	w.rq.nmetrics = w.metrics.n;
+	w.rq.where = &w.where;
+	int r = plot_draw(rf, &w.rq, w.kind_given, &w.out, stdout, err, sizeof(err));
 	if (r) {
 		log_err("%s", err);
 		rc = ana_plot_status(r);
@@ -78,6 +163,7 @@ int cmd_plot(int argc, char **argv)
 	rc = EX_OK;
 out:
 	res_free(rf);
-	plot_words_free(&w);
+	strlist_free(&w.metrics);
+	res_sel_free(&w.where);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* cmd_table.c — `ppslab table RESULTS ...`: the command line over pivot.c. Prints a
- * metric pivoted over two axes as aligned text (like the seeds' HZ table), Markdown,
- * CSV or HTML. */
+/* cmd_table.c — `ppslab table RESULTS ...`: the command line, its words turned into a
+ * typed request (struct pv_req) printed by pivot.c. Prints a metric pivoted over two
+ * axes as aligned text (like the seeds' HZ table), Markdown, CSV or HTML. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "anacli.h"
 #include "cli.h"
 #include "cmds.h"
+#include "fmt.h"
 #include "log.h"
 #include "num.h"
 #include "opt.h"
@@ -18,16 +19,50 @@
 #define SYNOPSIS "ppslab table RESULTS [--rows AXIS] [--cols AXIS|SPEC,...] [--metric M] " \
 		 "[--where AXIS=VALUE,...] [--format text|md|csv|html] [--show minmax|stdev|n|flags]"
 
+/* What is printed: the request as the options give it. */
 struct args {
-	struct pv_words w;
+	struct pv_req rq;             /* metrics, where and spec: set after the last option */
+	const char *title;
+	struct strlist metrics, specs;
+	struct res_sel where;
+	int fmt;                      /* enum grid_fmt */
+	struct pv_colspec *spec;      /* the specs parsed */
 };
 
-/* A table word (pivot_words.h) by its option's name. */
+/* One option by its long name into the typed request. 0; -EINVAL with err the message
+ * ("--show X: expected ..."); -ENOMEM; -ENOENT for another name. */
+static int set(struct args *w, const char *name, const char *arg, char *err, size_t errlen)
+{
+	int rc = 0;
+	if (!strcmp(name, "rows"))
+		w->rq.rows = arg;
+	else if (!strcmp(name, "row-label"))
+		w->rq.row_label = arg;
+	else if (!strcmp(name, "cols"))
+		rc = pv_cols_opt(arg, &w->rq.cols, &w->specs);
+	else if (!strcmp(name, "col"))
+		rc = strlist_add(&w->specs, arg) ? -ENOMEM : 0;
+	else if (!strcmp(name, "metric"))
+		rc = strlist_add_csv(&w->metrics, arg) ? -ENOMEM : 0;
+	else if (!strcmp(name, "where"))
+		return res_sel_opt(&w->where, arg, err, errlen);
+	else if (!strcmp(name, "show"))
+		return pv_show_parse(arg, &w->rq.show, err, errlen);
+	else if (!strcmp(name, "title"))
+		w->title = arg;
+	else
+		return fmt_err(-ENOENT, err, errlen, "--%s: not an option of the table", name);
+	if (rc)
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
+/* A table word by its option's name into the typed request. */
 static int words(const struct opt_def *d, const char *arg, void *base)
 {
 	struct args *a = base;
 	char err[4096];
-	int r = pv_words_set(&a->w, d->name, arg, err, sizeof(err));
+	int r = set(a, d->name, arg, err, sizeof(err));
 	if (!r)
 		return 0;
 	log_err("%s", err);
@@ -45,9 +80,9 @@ static struct opt_def opts[] = {
 	{ "metric", 'm', "M[,M...]", "metric(s) measured per case (default fwd_pps); "
 	  "several: a column each", WORDS },
 	{ "where", 'w', "AXIS=VALUE,...", "only cases with these values (repeatable)", WORDS },
-	{ "format", 'f', "FMT", "text (default), md, csv or html", OPT_FN, A(w.fmt), .max = 1, .fn = ana_opt_format },
+	{ "format", 'f', "FMT", "text (default), md, csv or html", OPT_FN, A(fmt), .max = 1, .fn = ana_opt_format },
 	{ "show", 0, "WHAT,...", "besides the median: minmax, stdev, n, flags (CSV column)", WORDS },
-	{ "decimals", 0, "N", "digits after the point (default: automatic per column)", OPT_UINT, A(w.decimals), .max = 9, .what = "a whole number {range}" },
+	{ "decimals", 0, "N", "digits after the point (default: automatic per column)", OPT_UINT, A(rq.decimals), .max = 9, .what = "a whole number {range}" },
 	{ "title", 't', "TEXT", "caption ('' for none; default: metric, repetitions, fixed "
 	  "axes)", WORDS },
 	OPT_HELP_ROW,
@@ -56,7 +91,7 @@ static struct opt_def opts[] = {
 
 int cmd_table(int argc, char **argv)
 {
-	struct args a = { .w = PV_WORDS_INIT };
+	struct args a = { .rq = { .decimals = -1 }, .fmt = GRID_TEXT };
 	struct res_file *rf = NULL;
 	struct opt_prog prog = { "ppslab", SYNOPSIS, opts };
 	char err[4096];
@@ -67,14 +102,19 @@ int cmd_table(int argc, char **argv)
 	}
 	if ((rc = ana_one_file("table", SYNOPSIS, argc - first)))
 		goto out;
-	if ((r = pv_words_end(&a.w, err, sizeof(err)))) {
+	if ((r = pv_specs_parse(&a.specs, a.rq.cols, &a.spec, &a.rq.nspec, err, sizeof(err)))) {
 		log_err("%s", err);
 		rc = r == -EINVAL ? EX_USAGE : EX_OSERR;
 		goto out;
 	}
 	if ((rc = ana_load(argv[first], &rf)))
 		goto out;
-	if ((r = pv_words_print(stdout, rf, &a.w, err, sizeof(err)))) {
+	a.rq.spec = a.spec;
+	a.rq.metrics = (const char *const *)a.metrics.v;
+	a.rq.nmetrics = a.metrics.n;
+	a.rq.where = &a.where;
+	if ((r = pv_table_print(stdout, rf, &a.rq, (enum grid_fmt)a.fmt, a.title, err,
+				sizeof(err)))) {
 		if (r != -EIO)   /* a closed stdout has nobody to tell */
 			log_err("%s", err);
 		rc = r == -EINVAL ? EX_USAGE : r == -EIO ? EX_IOERR : EX_OSERR;
@@ -83,6 +123,9 @@ int cmd_table(int argc, char **argv)
 	rc = EX_OK;
 out:
 	res_free(rf);
-	pv_words_free(&a.w);
+	strlist_free(&a.metrics);
+	strlist_free(&a.specs);
+	res_sel_free(&a.where);
+	pv_colspecs_free(a.spec, a.rq.nspec);
 	return rc;
 }

@@ -52,20 +52,11 @@ void cmp_free(struct cmp *c)
 	free(c);
 }
 
-/* The search width of a file's first goal, or NaN. */
-static double goal_width(const struct res_file *rf)
+double cmp_goal_width(const struct res_file *rf)
 {
 	json_t *g = json_array_get(res_get(rf->root, "method", "goals", NULL), 0);
 	json_t *w = json_object_get(g, "width");
 	return json_is_number(w) ? json_number_value(w) : NAN;
-}
-
-static int is_lower(const char *metric, const struct cmp_opts *o)
-{
-	for (size_t i = 0; i < o->nlower; i++)
-		if (!strcmp(o->lower[i], metric))
-			return 1;
-	return name_lower_is_better(metric);
 }
 
 static int add_metric(struct cmp *c, const char *m)
@@ -298,7 +289,7 @@ int cmp_run(const struct res_file *a, const struct res_file *b, const struct cmp
 	if (c->floor < 0) {
 		/* f ≈ width/2 of the search; fixed trials have none: 0.25 %
 		 * (docs/design/methodology.md#variance-floor) */
-		double w = fmax(goal_width(a), goal_width(b));
+		double w = fmax(cmp_goal_width(a), cmp_goal_width(b));
 		c->floor = isfinite(w) && w > 0 ? w / 2 : 0.0025;
 	}
 	if (o->where) {
@@ -337,7 +328,7 @@ int cmp_run(const struct res_file *a, const struct res_file *b, const struct cmp
 			r->cell_a = (long)i;
 			r->cell_b = j;
 			r->metric = c->metrics[m];
-			r->lower_is_better = is_lower(r->metric, o);
+			r->lower_is_better = name_lower_in(r->metric, o->lower, o->nlower);
 			if (res_cell_stats(a, i, r->metric, &r->sa, va) ||
 			    res_cell_stats(b, (size_t)j, r->metric, &r->sb, vb))
 				goto fail;

@@ -75,6 +75,8 @@ struct cmp {
 int cmp_run(const struct res_file *a, const struct res_file *b, const struct cmp_opts *o,
 	    struct cmp **out, char *err, size_t errlen);
 void cmp_free(struct cmp *c);
+/* The search width of a file's first goal, or NaN: the default floor (trend's too). */
+double cmp_goal_width(const struct res_file *rf);
 
 /* The ppslab/compare document of comparisons[0..n) (all against one baseline). */
 json_t *cmp_json(struct cmp *const *c, size_t n);

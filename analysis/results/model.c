@@ -117,12 +117,6 @@ const char *model_param_str(const struct res_file *rf, const json_t *params,
 	return json_string_value(param_of(rf, params, name));
 }
 
-static int ends_with(const char *s, const char *suf)
-{
-	size_t ls = strlen(s), lf = strlen(suf);
-	return ls >= lf && !strcmp(s + ls - lf, suf);
-}
-
 double model_fixed_offered(const struct res_file *rf)
 {
 	static const char *const load_axes[] = { "load_pps", "intended_pps", "offered_pps",
@@ -169,7 +163,7 @@ double model_poll_bound(const struct res_file *rf, const json_t *params, const c
 	const char *dir = model_param_str(rf, params, "direction");
 	if (!dir)
 		dir = model_param_str(rf, params, "dir");
-	int per_stream = ends_with(metric, "_a") || ends_with(metric, "_b");
+	int per_stream = name_ends_with(metric, "_a") || name_ends_with(metric, "_b");
 	double ports = dir && !strcmp(dir, "bi") && !per_stream ? 2 : 1;
 	return pollhz * burst_max * ports;
 }

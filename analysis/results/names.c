@@ -49,10 +49,18 @@ static const struct {
 	{ "each_burst", "frames" }, { "_ratio", "" },
 };
 
-static int ends_with(const char *s, const char *suf)
+int name_ends_with(const char *s, const char *suf)
 {
 	size_t ls = strlen(s), lf = strlen(suf);
 	return ls >= lf && !strcmp(s + ls - lf, suf);
+}
+
+int name_lower_in(const char *name, const char *const *lower, size_t nlower)
+{
+	for (size_t i = 0; i < nlower; i++)
+		if (!strcmp(lower[i], name))
+			return 1;
+	return name_lower_is_better(name);
 }
 
 const char *name_unit(const char *name)
@@ -60,13 +68,13 @@ const char *name_unit(const char *name)
 	char base[128];
 	snprintf(base, sizeof(base), "%s", name);
 	/* per-stream values of bidirectional runs: fwd_pps_a is in fwd_pps' unit */
-	if (ends_with(base, "_a") || ends_with(base, "_b"))
+	if (name_ends_with(base, "_a") || name_ends_with(base, "_b"))
 		base[strlen(base) - 2] = 0;
 	const struct axis_def *a = axis_find(base);   /* an axis: the registry's */
 	if (a)
 		return a->unit;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (ends_with(base, units[i].suffix))
+		if (name_ends_with(base, units[i].suffix))
 			return units[i].unit;
 	return "";
 }
@@ -123,7 +131,7 @@ char *name_words(const char *name, char *buf, size_t len)
 int name_lower_is_better(const char *name)
 {
 	const char *base = strncmp(name, "rut.", 4) ? name : name + 4;
-	return !strncmp(base, "lat_", 4) || ends_with(base, "_ns") || strstr(base, "loss") ||
+	return !strncmp(base, "lat_", 4) || name_ends_with(base, "_ns") || strstr(base, "loss") ||
 	       !strncmp(base, "cpu", 3) || strstr(base, "drop") || strstr(base, "err") ||
 	       strstr(base, "lost") || strstr(base, "jitter") || strstr(base, "ipdv") ||
 	       strstr(base, "reorder") || strstr(base, "dup");
@@ -131,7 +139,7 @@ int name_lower_is_better(const char *name)
 
 int name_is_rate(const char *name)
 {
-	return ends_with(name, "_pps") || strstr(name, "_pps_") != NULL;
+	return name_ends_with(name, "_pps") || strstr(name, "_pps_") != NULL;
 }
 
 int name_natcmp(const char *a, const char *b)

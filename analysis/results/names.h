@@ -17,13 +17,17 @@ char *name_label(const char *name, char *buf, size_t len);
 char *name_words(const char *name, char *buf, size_t len);
 /* The unit alone ("packets/s", "%", "ns", ...) or "" when unknown. */
 const char *name_unit(const char *name);
-/* 1 for metrics where a smaller value is better. */
+/* 1 for metrics where a smaller value is better; name_lower_in also for those named in
+ * lower (--lower-is-better). */
 int name_lower_is_better(const char *name);
+int name_lower_in(const char *name, const char *const *lower, size_t nlower);
 /* 1 for rate metrics (pps): plotted with SI prefixes (1.5M). */
 int name_is_rate(const char *name);
 
 /* Text with its digit runs compared as numbers, leading zeros aside ("13.8" < "13.10" <
  * "14.0", "r2" < "r10"): versions and other categories in a person's order. */
 int name_natcmp(const char *a, const char *b);
+/* 1 when s ends with suf. */
+int name_ends_with(const char *s, const char *suf);
 
 #endif

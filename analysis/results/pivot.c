@@ -672,14 +672,13 @@ static void compute_decimals(struct pivot *pv, int fixed)
 	}
 }
 
-int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **out,
-	     char *err, size_t errlen)
+/* What a request asks of the file: cases, --where, metrics, --rows, --cols and the
+ * column specs name what exists; the axes they take are added to used. 0 or -EINVAL
+ * with err set. */
+static int pv_check(const struct res_file *rf, const struct pv_req *rq,
+		    const char *const *metrics, size_t nmetrics, const struct res_sel *where,
+		    const char **used, size_t *nused, char *err, size_t errlen)
 {
-	static const char *const def_metric[] = { "fwd_pps" };
-	const char *const *metrics = rq->nmetrics ? rq->metrics : def_metric;
-	size_t nmetrics = rq->nmetrics ? rq->nmetrics : 1;
-	static const struct res_sel none = { 0 };
-	const struct res_sel *where = rq->where ? rq->where : &none;
 	int rc;
 
 	if (!rf->ncases)
@@ -701,19 +700,17 @@ int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **
 				return rc;
 	if (rq->cols && rq->nspec)
 		return fail(err, errlen, "--cols: give an axis or column specs, not both");
-	const char *used[64];
-	size_t nused = 0;
 	if (rq->rows) {
 		if ((rc = check_axis(rf, rq->rows, "--rows", err, errlen)))
 			return rc;
-		add_used(used, &nused, rq->rows);
+		add_used(used, nused, rq->rows);
 	}
 	if (rq->cols) {
 		if ((rc = check_axis(rf, rq->cols, "--cols", err, errlen)))
 			return rc;
 		if (rq->rows && !strcmp(rq->rows, rq->cols))
 			return fail(err, errlen, "--rows and --cols are both %s", rq->cols);
-		add_used(used, &nused, rq->cols);
+		add_used(used, nused, rq->cols);
 	}
 	for (size_t s = 0; s < rq->nspec; s++) {
 		char what[300];
@@ -723,9 +720,84 @@ int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **
 			return rc;
 		if ((rc = res_sel_check(rf, &rq->spec[s].filt, what, err, errlen)))
 			return rc;
-		for (size_t i = 0; i < rq->spec[s].filt.n && nused < 60; i++)
-			add_used(used, &nused, rq->spec[s].filt.c[i].axis);
+		for (size_t i = 0; i < rq->spec[s].filt.n && *nused < 60; i++)
+			add_used(used, nused, rq->spec[s].filt.c[i].axis);
 	}
+	return 0;
+}
+
+/* A column per value of the axis cols (per metric with several). 0 or -ENOMEM. */
+static int axis_cols(struct pivot *pv, const char *cols, const struct res_sel *where,
+		     const char *const *metrics, size_t nmetrics)
+{
+	const struct res_file *rf = pv->rf;
+	const struct res_axis *ax = res_axis(rf, cols);
+	json_t **vals = calloc(ax->nvalues + 1, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	size_t nv = axis_values_in(rf, ax, where, vals);
+	for (size_t v = 0; v < nv; v++) {
+		char val[256], label[600];
+		res_value_str(vals[v], val, sizeof(val));
+		struct res_sel f = { 0 };
+		if (res_sel_add(&f, cols, val)) {
+			free(vals);
+			return -ENOMEM;
+		}
+		for (size_t m = 0; m < nmetrics; m++) {
+			if (nmetrics > 1)
+				snprintf(label, sizeof(label), "%s=%s %s", cols, val, metrics[m]);
+			else
+				snprintf(label, sizeof(label), "%s=%s", cols, val);
+			if (add_col(pv, label, metrics[m], &f)) {
+				res_sel_free(&f);
+				free(vals);
+				return -ENOMEM;
+			}
+		}
+		res_sel_free(&f);
+	}
+	free(vals);
+	return 0;
+}
+
+/* The axes not used with one value left, "a=1, b=x", into fixed. */
+static void fixed_axes(const struct res_file *rf, const struct res_sel *where,
+		       const char **used, size_t nused, char *fixed, size_t len)
+{
+	size_t fo = 0;
+	fixed[0] = 0;
+	for (size_t a = 0; a < rf->naxes; a++) {
+		const struct res_axis *ax = &rf->axes[a];
+		int skip = 0;
+		for (size_t i = 0; i < nused; i++)
+			skip |= !strcmp(used[i], ax->name);
+		json_t *one[2];
+		if (skip || axis_values_in(rf, ax, where, NULL) != 1)
+			continue;
+		axis_values_in(rf, ax, where, one);
+		char val[256];
+		fo += (size_t)snprintf(fixed + fo, len - fo, "%s%s=%s", fo ? ", " : "",
+				       ax->name, res_value_str(one[0], val, sizeof(val)));
+		if (fo >= len)
+			break;
+	}
+}
+
+int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **out,
+	     char *err, size_t errlen)
+{
+	static const char *const def_metric[] = { "fwd_pps" };
+	const char *const *metrics = rq->nmetrics ? rq->metrics : def_metric;
+	size_t nmetrics = rq->nmetrics ? rq->nmetrics : 1;
+	static const struct res_sel none = { 0 };
+	const struct res_sel *where = rq->where ? rq->where : &none;
+	int rc;
+
+	const char *used[64];
+	size_t nused = 0;
+	if ((rc = pv_check(rf, rq, metrics, nmetrics, where, used, &nused, err, errlen)))
+		return rc;
 
 	struct pivot *pv = calloc(1, sizeof(*pv));
 	if (!pv)
@@ -774,33 +846,8 @@ int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **
 				    &rq->spec[s].filt))
 				goto fail;
 	} else if (cols) {
-		const struct res_axis *ax = res_axis(rf, cols);
-		json_t **vals = calloc(ax->nvalues + 1, sizeof(*vals));
-		if (!vals)
+		if (axis_cols(pv, cols, where, metrics, nmetrics))
 			goto fail;
-		size_t nv = axis_values_in(rf, ax, where, vals);
-		for (size_t v = 0; v < nv; v++) {
-			char val[256], label[600];
-			res_value_str(vals[v], val, sizeof(val));
-			struct res_sel f = { 0 };
-			if (res_sel_add(&f, cols, val)) {
-				free(vals);
-				goto fail;
-			}
-			for (size_t m = 0; m < nmetrics; m++) {
-				if (nmetrics > 1)
-					snprintf(label, sizeof(label), "%s=%s %s", cols, val, metrics[m]);
-				else
-					snprintf(label, sizeof(label), "%s=%s", cols, val);
-				if (add_col(pv, label, metrics[m], &f)) {
-					res_sel_free(&f);
-					free(vals);
-					goto fail;
-				}
-			}
-			res_sel_free(&f);
-		}
-		free(vals);
 	} else {
 		for (size_t m = 0; m < nmetrics; m++)
 			if (add_col(pv, metrics[m], metrics[m], NULL))
@@ -811,23 +858,7 @@ int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **
 	char *listed[64];
 	size_t nlisted = varying_axes(rf, where, used, nused, listed);
 	char fixed[1024];
-	size_t fo = 0;
-	fixed[0] = 0;
-	for (size_t a = 0; a < rf->naxes; a++) {
-		const struct res_axis *ax = &rf->axes[a];
-		int skip = 0;
-		for (size_t i = 0; i < nused; i++)
-			skip |= !strcmp(used[i], ax->name);
-		json_t *one[2];
-		if (skip || axis_values_in(rf, ax, where, NULL) != 1)
-			continue;
-		axis_values_in(rf, ax, where, one);
-		char val[256];
-		fo += (size_t)snprintf(fixed + fo, sizeof(fixed) - fo, "%s%s=%s", fo ? ", " : "",
-				       ax->name, res_value_str(one[0], val, sizeof(val)));
-		if (fo >= sizeof(fixed))
-			break;
-	}
+	fixed_axes(rf, where, used, nused, fixed, sizeof(fixed));
 	if (!(pv->fixed = strdup(fixed)))
 		goto fail;
 	rc = -ENOMEM;

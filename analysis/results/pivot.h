@@ -124,34 +124,20 @@ int pv_add_reasons(json_t *reasons, const struct res_file *rf, size_t cell, cons
  * wrong ("poll clock lost ticks: ...", not "poll clock kept time: ..."); into buf. */
 const char *pv_flag_words(const char *flag, char *buf, size_t len);
 
-/* A table asked for in the words of `ppslab table`'s options, as the command and
- * `ppslab run` (its profile's output.table) both give them. PV_WORDS_INIT, then
- * pv_words_set per option in the order given, pv_words_end, pv_words_print. */
-struct pv_words {
-	const char *rows, *row_label, *cols, *title;   /* as given, not copied */
-	struct strlist metrics, specs;
-	struct res_sel where;
-	int fmt;                      /* enum grid_fmt */
-	int decimals;                 /* -1: automatic */
-	unsigned show;
-	struct pv_colspec *spec;      /* pv_words_end: specs parsed */
-	size_t nspec;
-};
-#define PV_WORDS_INIT { .fmt = GRID_TEXT, .decimals = -1 }
-/* One option by its long name: rows, row-label, cols (an axis, or column specs when the
- * text holds '=' or ':'), col (one spec), metric (a comma list, repeatable), where,
- * show (median, minmax, stdev, n, flags), title. 0; -EINVAL with err the message the
- * command prints ("--show X: expected ..."); -ENOMEM; -ENOENT for another name. */
-int pv_words_set(struct pv_words *w, const char *name, const char *arg, char *err,
-		 size_t errlen);
-/* After the last option: parses the column specs and refuses an axis given with them.
- * 0, -EINVAL (err names --cols), -ENOMEM. */
-int pv_words_end(struct pv_words *w, char *err, size_t errlen);
-/* Builds the pivot of rf and prints it on f. 0, -EINVAL (err says why), -ENOMEM, -EIO
- * when f cannot be flushed. */
-int pv_words_print(FILE *f, const struct res_file *rf, const struct pv_words *w, char *err,
-		   size_t errlen);
-void pv_words_free(struct pv_words *w);
+/* --show's list (median, minmax, stdev, n, flags) added to *show. 0; -EINVAL with err
+ * "--show X: expected ..."; -ENOMEM. */
+int pv_show_parse(const char *text, unsigned *show, char *err, size_t errlen);
+/* --cols TEXT: column specs, added to specs, when it holds a label '=' or a metric ':';
+ * else an axis name, *cols. 0 or -ENOMEM. */
+int pv_cols_opt(const char *text, const char **cols, struct strlist *specs);
+/* Parses each text of specs into *spec, *nspec, and refuses an axis cols given with
+ * them. 0, -EINVAL (err names --cols), -ENOMEM. */
+int pv_specs_parse(const struct strlist *specs, const char *cols, struct pv_colspec **spec,
+		   size_t *nspec, char *err, size_t errlen);
+/* Builds the pivot of rf and prints it on f in fmt under title. 0, -EINVAL (err says
+ * why), -ENOMEM, -EIO when f cannot be flushed. */
+int pv_table_print(FILE *f, const struct res_file *rf, const struct pv_req *rq,
+		   enum grid_fmt fmt, const char *title, char *err, size_t errlen);
 
 /* `ppslab run`'s table: the words of output.table (NULL: not given), the results file at
  * path, printed on f as `ppslab table` would. 0 or a -errno with err the message. */

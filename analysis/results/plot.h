@@ -78,26 +78,11 @@ int plot_results(const struct res_file *rf, const struct plot_req *rq,
 int plot_bars(const struct plot_bars *b, const struct plot_out *o, char *err,
 	      size_t errlen);
 
-/* A plot asked for in the words of `ppslab plot`'s options, as the command and `ppslab
- * run` (its profile's output.plot) both give them: { 0 } with rq.kind PLOT_LINE, then
- * plot_words_set per option in the order given, plot_words_draw. */
-struct plot_words {
-	struct plot_req rq;           /* metrics and where: set by plot_words_draw */
-	int kind_given;               /* --kind was given; else the kind the file calls for */
-	struct plot_out out;
-	struct strlist metrics;
-	struct res_sel where;
-};
-/* One option by its long name: kind, x, y, by, metric, where, errors, link, logx, logy
- * (arg unused), title, output, image-size (or size). 0; -EINVAL with err the message
- * the command prints ("--kind X: expected ..."); -ENOMEM; -ENOENT for another name. */
-int plot_words_set(struct plot_words *w, const char *name, const char *arg, char *err,
-		   size_t errlen);
-/* plot_results of rf; with an output file, says on said where it wrote the plot, its
- * script and data. plot_results' returns. */
-int plot_words_draw(const struct res_file *rf, struct plot_words *w, FILE *said, char *err,
-		    size_t errlen);
-void plot_words_free(struct plot_words *w);
+/* plot_results of rf; the kind the file calls for (plot_default_kind) unless kind_given
+ * or rq->y; with an output file, says on said where it wrote the plot, its script and
+ * data. plot_results' returns. */
+int plot_draw(const struct res_file *rf, struct plot_req *rq, int kind_given,
+	      const struct plot_out *o, FILE *said, char *err, size_t errlen);
 
 /* `ppslab run`'s plot: the words of output.plot (NULL: not given), the results file at
  * path, drawn as `ppslab plot` would, saying so on said. 0 or a -errno with err the
@@ -115,6 +100,7 @@ int plot_results_text(const char *path, const struct plot_text *t, FILE *said, c
 void plot_default_kind(const struct res_file *rf, struct plot_req *rq);
 
 /* Kind and error-bar names for options; -1 if unknown. */
+#define PLOT_KIND_NAMES "line, heatmap, load, framesize or box"
 int plot_kind_parse(const char *s);
 int plot_errors_parse(const char *s);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* plot_box.c — the box plot (see plot_impl.h): per x value and series, the
+/* plot_box.c — the box plot (see plot_write.h): per x value and series, the
  * quartiles, whiskers at min and max, the median, and every repetition as a dot */
 #include <errno.h>
 #include <math.h>
@@ -8,27 +8,17 @@
 
 #include "names.h"
 #include "pivot.h"
-#include "plot_impl.h"
+#include "plot_write.h"
 
-int plot_write_box(struct fig *f, struct files *fs, const struct plot_out *o,
-		   const char *metric, char *err, size_t errlen)
+/* Per panel and series: the box statistics of each cell, into f's series; *valsp
+ * ends as room for the repetitions of the largest cell (the caller frees it). */
+static int box_series(struct fig *f, const struct pivot *pv, const char *metric,
+		      double slot, double **valsp)
 {
-	const struct plot_req *rq = f->rq;
 	const struct res_file *rf = f->rf;
-	struct pivot *pv;
-	const char *m[] = { metric };
-	int rc = plot_pivot(rf, rq->x, rq->by, m, 1, rq->where, &pv, err, errlen);
-	if (rc || (rc = plot_check_lines(&pv, 1, err, errlen)))
-		return rc;
-	plot_fig_common(f, pv);
-	f->ceiling = NAN;
-	if ((rc = plot_panels_of(f, pv)) || (rc = plot_collect_cats(f, pv)))
-		goto out;
-	f->xnum = 0;
-	size_t nc = pv->ncols;
-	double slot = 0.8 / (double)nc, width = slot * 0.7;
+	size_t nc = pv->ncols, cap = 0;
 	double *vals = NULL;
-	size_t cap = 0;
+	int rc = 0;
 	/* per panel and series: the box statistics; the repetitions go to .dat blocks */
 	for (size_t b = 0; b < pv->nblocks && !rc; b++) {
 		const struct pv_block *bl = &pv->blocks[b];
@@ -81,21 +71,18 @@ int plot_write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 			}
 		}
 	}
-	if (rc || (rc = plot_note_flags(f, pv, "framed dots")))
-		goto done;
-	char l[256];
-	snprintf(f->xlabel, sizeof(f->xlabel), "%s", name_label(pv->row_axis, l, sizeof(l)));
-	if (rq->title)
-		snprintf(f->title, sizeof(f->title), "%s", rq->title);
-	else
-	{
-		plot_default_title(pv, pv->row_axis, "per", f->title, sizeof(f->title));
-		size_t n = strlen(f->title);
-		snprintf(f->title + n, sizeof(f->title) - n, ", every repetition");
-	}
-	plot_decide_x(f);
-	plot_decide_y(f, NULL, 0);
-	FILE *d = fs->dat, *gp = fs->gp;
+	*valsp = vals;
+	return rc;
+}
+
+/* The data: the boxes, then the repetitions, then the flagged ones again; *flagp their
+ * index per panel and series, -1 for none (the caller frees it). */
+static int box_dat(struct fig *f, FILE *d, const struct pivot *pv, const char *metric,
+		   double slot, double width, double *vals, long **flagp)
+{
+	const struct res_file *rf = f->rf;
+	size_t nc = pv->ncols;
+	int rc = 0;
 	/* boxes, then the repetitions, per panel and series */
 	long index = 0;
 	for (size_t p = 0; p < f->np; p++)
@@ -187,38 +174,30 @@ int plot_write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 			}
 		}
 	}
-	if (rc) {
-		free(flag_index);
-		goto done;
-	}
-	char sub[768], foot[512];
-	plot_subtitle_of(rf, sub, sizeof(sub));
-	plot_footer_of(rf, foot, sizeof(foot));
-	struct frame fr;
-	struct plot_out o2;
-	/* per row of panels its title and tic labels; below them the x label */
-	plot_fit_height(fs, o, f->np, f->title, sub, (const char *const *)f->notes, f->nnotes, foot,
-			f->np > 1 ? 2 * PLOT_FONT * PLOT_LINE_EM + 12 : PLOT_FONT * PLOT_LINE_EM + 14,
-			PLOT_FONT * PLOT_LINE_EM * 1.3 + 8, &o2);
-	plot_gp_begin(fs, &o2, f->np, &fr, rf->path);
-	plot_gp_titles(fs, &fr, f->title, sub, (const char *const *)f->notes, f->nnotes, foot);
+	*flagp = flag_index;
+	return rc;
+}
+
+/* The script's frame and axes: sizes, margins, ranges, tics. */
+static void box_frame(struct fig *f, struct files *fs, const struct plot_out *o, size_t nc,
+		      double width, struct frame *fr)
+{
+	FILE *gp = fs->gp;
+	plot_fig_grid(f, fs, o, fr);
 	/* the y tic labels, then the y label turned on its side, then a margin */
-	fr.left = plot_text_w(&fr, (size_t)f->ytic_chars + 1, PLOT_FONT) +
-		  2 * plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 2 : 12);
-	fr.right = plot_text_w(&fr, 3, PLOT_FONT);
-	fr.gapx = fr.right + plot_text_w(&fr, (size_t)f->ytic_chars + 2, PLOT_FONT);
-	fr.ptitle = fr.np > 1 ? plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 0 : 4) : (fr.dumb ? 0 : 6);
-	fr.xtics = plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 0 : 8);
-	fr.xlab = plot_line_h(&fr, PLOT_FONT) * 1.3 + (fr.dumb ? 0 : 8);
-	plot_frame_panels(&fr);
+	fr->left = plot_text_w(fr, (size_t)f->ytic_chars + 1, PLOT_FONT) +
+		  2 * plot_line_h(fr, PLOT_FONT) + (fr->dumb ? 2 : 12);
+	fr->right = plot_text_w(fr, 3, PLOT_FONT);
+	fr->gapx = fr->right + plot_text_w(fr, (size_t)f->ytic_chars + 2, PLOT_FONT);
+	plot_frame_panels(fr);
 	plot_gp_set_str(gp, "xlabel", f->xlabel);
 	plot_gp_set_str(gp, "ylabel", f->ylabel);
 	fprintf(gp, "set style fill solid 0.3 border -1\nset boxwidth %g absolute\n", width);
-	fputs(fr.dumb ? "" : "set grid ytics lc 'gray85'\n", gp);
+	fputs(fr->dumb ? "" : "set grid ytics lc 'gray85'\n", gp);
 	fputs("set border 3\nset xtics nomirror\nset ytics nomirror\n", gp);
 	if (f->logy)
 		fputs("set logscale y\n", gp);
-	plot_place_keys(f, &fr, nc + (f->nflagged > 0), 20);
+	plot_place_keys(f, fr, nc + (f->nflagged > 0), 20);
 	fprintf(gp, "set xrange [%.10g:%.10g]\nset yrange [%.10g:%.10g]\n", f->xlo, f->xhi,
 		f->ylo, f->yhi);
 	fputs("set xtics (", gp);
@@ -230,14 +209,21 @@ int plot_write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 	}
 	fputs(")\n", gp);
 	fputs("# box: quartiles; whiskers: min and max; bar: median; dots: each repetition\n", gp);
-	plot_gp_axis_labels(fs, &fr, f->xlabel, f->ylabel);
-	plot_gp_multiplot(fs, &fr);
+	plot_gp_axis_labels(fs, fr, f->xlabel, f->ylabel);
+	plot_gp_multiplot(fs, fr);
+}
+
+/* Each panel's plot command: boxes, medians, dots, the flagged crossed over. */
+static void box_panels(struct fig *f, struct files *fs, const struct frame *fr, size_t nc,
+		       const long *flag_index)
+{
+	FILE *gp = fs->gp;
 	for (size_t p = 0; p < f->np; p++) {
-		size_t col = p % (size_t)fr.cols;
+		size_t col = p % (size_t)fr->cols;
 		if (p == 1)
-			plot_gp_untitle(fs, &fr);
-		plot_gp_panel(fs, &fr, p, f->p[p].label);
-		if (fr.np > 1) {
+			plot_gp_untitle(fs, fr);
+		plot_gp_panel(fs, fr, p, f->p[p].label);
+		if (fr->np > 1) {
 			fputs("set xlabel ''\nset ylabel ''\nset format y ", gp);
 			plot_gp_str(gp, col == 0 ? f->yfmt : "");
 			fputc('\n', gp);
@@ -271,15 +257,54 @@ int plot_write_box(struct fig *f, struct files *fs, const struct plot_out *o,
 				continue;
 			fprintf(gp, ", \\\n     '' index %ld u 1:2 w points pt 4 ps 1.6 lw 2 "
 				"lc rgb '%s' ", flag_index[p * nc + c], PLOT_FLAGGED_RGB);
-			if (keyed++) {
-				fputs("notitle", gp);
-			} else {
-				fputs("title ", gp);
-				plot_gp_str(gp, PLOT_FLAGGED_KEY);
-			}
+			plot_gp_title(gp, !keyed++, PLOT_FLAGGED_KEY);
 		}
 		fputc('\n', gp);
 	}
+}
+
+int plot_write_box(struct fig *f, struct files *fs, const struct plot_out *o,
+		   const char *metric, char *err, size_t errlen)
+{
+	const struct plot_req *rq = f->rq;
+	const struct res_file *rf = f->rf;
+	struct pivot *pv;
+	const char *m[] = { metric };
+	int rc = plot_pivot(rf, rq->x, rq->by, m, 1, rq->where, &pv, err, errlen);
+	if (rc || (rc = plot_check_lines(&pv, 1, err, errlen)))
+		return rc;
+	plot_fig_common(f, pv);
+	f->ceiling = NAN;
+	if ((rc = plot_panels_of(f, pv)) || (rc = plot_collect_cats(f, pv)))
+		goto out;
+	f->xnum = 0;
+	size_t nc = pv->ncols;
+	double slot = 0.8 / (double)nc, width = slot * 0.7;
+	double *vals = NULL;
+	long *flag_index = NULL;
+	rc = box_series(f, pv, metric, slot, &vals);
+	if (rc || (rc = plot_note_flags(f, pv, "framed dots")))
+		goto done;
+	char l[256];
+	snprintf(f->xlabel, sizeof(f->xlabel), "%s", name_label(pv->row_axis, l, sizeof(l)));
+	if (rq->title)
+		snprintf(f->title, sizeof(f->title), "%s", rq->title);
+	else
+	{
+		plot_default_title(pv, pv->row_axis, "per", f->title, sizeof(f->title));
+		size_t n = strlen(f->title);
+		snprintf(f->title + n, sizeof(f->title) - n, ", every repetition");
+	}
+	plot_decide_x(f);
+	plot_decide_y(f, NULL, 0);
+	rc = box_dat(f, fs->dat, pv, metric, slot, width, vals, &flag_index);
+	if (rc) {
+		free(flag_index);
+		goto done;
+	}
+	struct frame fr;
+	box_frame(f, fs, o, nc, width, &fr);
+	box_panels(f, fs, &fr, nc, flag_index);
 	free(flag_index);
 	plot_gp_end(fs, &fr);
 done:

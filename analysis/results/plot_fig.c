@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* plot_fig.c — the figure a plot draws, built from a pivot (see plot_impl.h):
+/* plot_fig.c — the figure a plot draws, built from a pivot (see plot_fig.h):
  * its panels and series, their titles and labels, and what the project reads from them —
  * series that coincide, where a rate leaves the polling bound, the rule-cost fit, the
  * maximum forwarding rate */
@@ -13,7 +13,7 @@
 #include "model.h"
 #include "names.h"
 #include "pivot.h"
-#include "plot_impl.h"
+#include "plot_fig.h"
 
 /* what this file refuses is what it was asked: -EINVAL, with why in err */
 #define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
@@ -580,4 +580,21 @@ void plot_fig_common(struct fig *f, const struct pivot *pv)
 			if (pv->blocks[b].cells[i].st.s.n)
 				dmax = fmax(dmax, fabs(pv->blocks[b].cells[i].st.s.max));
 	y_label_unit(f, pv, dmax);
+}
+
+void plot_fig_grid(struct fig *f, struct files *fs, const struct plot_out *o, struct frame *fr)
+{
+	char sub[768], foot[512];
+	plot_subtitle_of(f->rf, sub, sizeof(sub));
+	plot_footer_of(f->rf, foot, sizeof(foot));
+	struct plot_out o2;
+	/* per row of panels its title and tic labels; below them the x label */
+	plot_fit_height(fs, o, f->np, f->title, sub, (const char *const *)f->notes, f->nnotes, foot,
+			f->np > 1 ? 2 * PLOT_FONT * PLOT_LINE_EM + 12 : PLOT_FONT * PLOT_LINE_EM + 14,
+			PLOT_FONT * PLOT_LINE_EM * 1.3 + 8, &o2);
+	plot_gp_begin(fs, &o2, f->np, fr, f->rf->path);
+	plot_gp_titles(fs, fr, f->title, sub, (const char *const *)f->notes, f->nnotes, foot);
+	fr->ptitle = fr->np > 1 ? plot_line_h(fr, PLOT_FONT) + (fr->dumb ? 0 : 4) : (fr->dumb ? 0 : 6);
+	fr->xtics = plot_line_h(fr, PLOT_FONT) + (fr->dumb ? 0 : 8);
+	fr->xlab = plot_line_h(fr, PLOT_FONT) * 1.3 + (fr->dumb ? 0 : 8);
 }

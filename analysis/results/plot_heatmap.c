@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* plot_heatmap.c — the heatmap (see plot_impl.h): the median of a metric over
+/* plot_heatmap.c — the heatmap (see plot_write.h): the median of a metric over
  * two axes, one colour scale for every panel, the value written in each cell */
 #include <errno.h>
 #include <math.h>
@@ -10,7 +10,7 @@
 #include "grid.h"
 #include "names.h"
 #include "pivot.h"
-#include "plot_impl.h"
+#include "plot_write.h"
 
 /* what this file refuses is what it was asked: -EINVAL, with why in err */
 #define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
@@ -37,6 +37,106 @@ static size_t present(const struct res_file *rf, const char *axis, const struct 
 	}
 	plot_sort_values(out, n);
 	return n;
+}
+
+/* One block per panel: x index, y index, median, as a grid (NaN: no value), how many
+ * of the cell's repetitions were flagged, and how many failed when none has a value (the
+ * cell says "failed", as the table does); panel_flagged[b] when some cell of b is. */
+static void hm_dat(FILE *d, const struct pivot *pv, const char *metric, const char *xa,
+		   json_t **xs, size_t nx, json_t **ys, size_t ny, const char *ku, double kdiv,
+		   int *panel_flagged)
+{
+	for (size_t b = 0; b < pv->nblocks; b++) {
+		const struct pv_block *bl = &pv->blocks[b];
+		fprintf(d, "%s# panel %zu%s%s: %s (median%s%s); x: %s, y: %s (indexes into the tics)\n"
+			"# x y value flagged failed\n", b ? "\n\n" : "", b, *bl->label ? " " : "", bl->label,
+			metric, ku ? ", in " : "", ku ? ku : "", xa, pv->row_axis);
+		for (size_t yi = 0; yi < ny; yi++) {
+			long r = -1;
+			for (size_t k = 0; k < bl->nrows && r < 0; k++)
+				if (res_value_eq(bl->rows[k], ys[yi]))
+					r = (long)k;
+			for (size_t xi = 0; xi < nx; xi++) {
+				double v = NAN;
+				size_t fl = 0, failed = 0;
+				for (size_t c = 0; c < pv->ncols && r >= 0; c++) {
+					const struct pv_cell *pc = &bl->cells[(size_t)r * pv->ncols + c];
+					if (pv->cols[c].filt.n &&
+					    res_value_matches(xs[xi], pv->cols[c].filt.c[0].value) &&
+					    pc->cell >= 0 && pc->st.s.n) {
+						v = pc->st.s.median;
+						fl = pc->st.flagged + pc->st.failed;
+					} else if (pv->cols[c].filt.n &&
+						   res_value_matches(xs[xi], pv->cols[c].filt.c[0].value) &&
+						   pc->cell >= 0) {
+						failed = pc->st.failed;
+					}
+				}
+				fprintf(d, "%zu %zu ", xi, yi);
+				plot_dat_num(d, v / kdiv);
+				fprintf(d, " %zu %zu\n", fl, failed);
+				panel_flagged[b] |= fl > 0;
+			}
+			fputc('\n', d);
+		}
+	}
+}
+
+/* The title asked for, or "Metric over x × y (fixed axes)". */
+static void hm_title(struct fig *f, const struct pivot *pv, const char *metric, const char *xa)
+{
+	if (f->rq->title) {
+		snprintf(f->title, sizeof(f->title), "%s", f->rq->title);
+	} else {
+		char wm[256], wx[256], wy[256];
+		name_words(metric, wm, sizeof(wm));
+		size_t n = (size_t)snprintf(f->title, sizeof(f->title), "%s over %s × %s", wm,
+					    name_words(xa, wx, sizeof(wx)),
+					    name_words(pv->row_axis, wy, sizeof(wy)));
+		if (*f->title >= 'a' && *f->title <= 'z')
+			*f->title = (char)(*f->title - 'a' + 'A');
+		if (*pv->fixed && n < sizeof(f->title))
+			snprintf(f->title + n, sizeof(f->title) - n, " (%s)", pv->fixed);
+	}
+}
+
+/* Each panel: its labels and tics, the cells as pixels with their values, the flagged
+ * framed. */
+static void hm_panels(const struct fig *f, struct files *fs, const struct frame *fr,
+		      const char *xlabel, const char *ylabel, int rate, const int *panel_flagged)
+{
+	FILE *gp = fs->gp;
+	for (size_t p = 0; p < f->np; p++) {
+		size_t col = p % (size_t)fr->cols;
+		if (p == 1)
+			plot_gp_untitle(fs, fr);
+		plot_gp_panel(fs, fr, p, f->p[p].label);
+		int last_col = col == (size_t)fr->cols - 1 || p == f->np - 1;
+		plot_gp_set_str(gp, "xlabel", fr->np > 1 ? "" : xlabel);
+		plot_gp_set_str(gp, "ylabel", fr->np > 1 ? "" : ylabel);
+		fputs(col == 0 ? "set format y '%g'\n" : "set format y ''\n", gp);
+		if (fr->np > 1)
+			fputs(last_col ? "set colorbox\n" : "unset colorbox\n", gp);
+		fputs("plot ", gp);
+		if (!p)
+			plot_gp_dat_ref(gp, fs, 1);
+		else
+			fputs("''", gp);
+		/* each cell a rectangle of its own ("pixels"): a browser scales an SVG's
+		 * embedded image smoothly, which turns a 5×2 matrix into a gradient. No value:
+		 * no number (NaN is not equal to itself), "failed" when its repetitions
+		 * failed */
+		fprintf(gp, " index %zu u 1:2:3 w image pixels notitle, \\\n     '' index %zu u 1:2:"
+			"($5 > 0 ? 'failed' : $3 == $3 ? %s.($4 > 0 ? '*' : '') : ''):(ink($3)) "
+			"w labels tc rgb variable notitle", p, p,
+			rate ? "gprintf('%.1s%c', $3)" : "sprintf('%.3g', $3)");
+		/* a flagged cell framed in a colour the palette does not have */
+		if (panel_flagged[p])
+			fprintf(gp, ", \\\n     '' index %zu u 1:2:($4 > 0 ? 0.46 : NaN):(0.46) "
+				"w boxxyerror fs empty border lc rgb '%s' lw %s lc rgb '%s' notitle", p,
+				PLOT_FLAGGED_RGB, fr->dumb ? "1" : "3", PLOT_FLAGGED_RGB);
+		fputc('\n', gp);
+	}
 }
 
 int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o,
@@ -105,70 +205,14 @@ int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o
 		rc = -ENOMEM;
 		goto out;
 	}
-	/* one block per panel: x index, y index, median, as a grid (NaN: no value), how
-	 * many of the cell's repetitions were flagged, and how many failed when none has a
-	 * value (the cell says "failed", as the table does) */
-	for (size_t b = 0; b < pv->nblocks; b++) {
-		const struct pv_block *bl = &pv->blocks[b];
-		fprintf(d, "%s# panel %zu%s%s: %s (median%s%s); x: %s, y: %s (indexes into the tics)\n"
-			"# x y value flagged failed\n", b ? "\n\n" : "", b, *bl->label ? " " : "", bl->label,
-			metric, ku ? ", in " : "", ku ? ku : "", xa, pv->row_axis);
-		for (size_t yi = 0; yi < ny; yi++) {
-			long r = -1;
-			for (size_t k = 0; k < bl->nrows && r < 0; k++)
-				if (res_value_eq(bl->rows[k], ys[yi]))
-					r = (long)k;
-			for (size_t xi = 0; xi < nx; xi++) {
-				double v = NAN;
-				size_t fl = 0, failed = 0;
-				for (size_t c = 0; c < pv->ncols && r >= 0; c++) {
-					const struct pv_cell *pc = &bl->cells[(size_t)r * pv->ncols + c];
-					if (pv->cols[c].filt.n &&
-					    res_value_matches(xs[xi], pv->cols[c].filt.c[0].value) &&
-					    pc->cell >= 0 && pc->st.s.n) {
-						v = pc->st.s.median;
-						fl = pc->st.flagged + pc->st.failed;
-					} else if (pv->cols[c].filt.n &&
-						   res_value_matches(xs[xi], pv->cols[c].filt.c[0].value) &&
-						   pc->cell >= 0) {
-						failed = pc->st.failed;
-					}
-				}
-				fprintf(d, "%zu %zu ", xi, yi);
-				plot_dat_num(d, v / kdiv);
-				fprintf(d, " %zu %zu\n", fl, failed);
-				panel_flagged[b] |= fl > 0;
-			}
-			fputc('\n', d);
-		}
-	}
-	char sub[768], foot[512], l[256];
-	if (rq->title) {
-		snprintf(f->title, sizeof(f->title), "%s", rq->title);
-	} else {
-		char wm[256], wx[256], wy[256];
-		name_words(metric, wm, sizeof(wm));
-		size_t n = (size_t)snprintf(f->title, sizeof(f->title), "%s over %s × %s", wm,
-					    name_words(xa, wx, sizeof(wx)),
-					    name_words(pv->row_axis, wy, sizeof(wy)));
-		if (*f->title >= 'a' && *f->title <= 'z')
-			*f->title = (char)(*f->title - 'a' + 'A');
-		if (*pv->fixed && n < sizeof(f->title))
-			snprintf(f->title + n, sizeof(f->title) - n, " (%s)", pv->fixed);
-	}
+	hm_dat(d, pv, metric, xa, xs, nx, ys, ny, ku, kdiv, panel_flagged);
+	char l[256];
+	hm_title(f, pv, metric, xa);
 	if (logcb)
 		plot_note(f, "colour scale logarithmic: the values span %.1f decades",
 		     log10(vmax / vmin));
-	plot_subtitle_of(rf, sub, sizeof(sub));
-	plot_footer_of(rf, foot, sizeof(foot));
 	struct frame fr;
-	struct plot_out o2;
-	/* per row of panels its title and tic labels; below them the x label */
-	plot_fit_height(fs, o, f->np, f->title, sub, (const char *const *)f->notes, f->nnotes, foot,
-			f->np > 1 ? 2 * PLOT_FONT * PLOT_LINE_EM + 12 : PLOT_FONT * PLOT_LINE_EM + 14,
-			PLOT_FONT * PLOT_LINE_EM * 1.3 + 8, &o2);
-	plot_gp_begin(fs, &o2, f->np, &fr, rf->path);
-	plot_gp_titles(fs, &fr, f->title, sub, (const char *const *)f->notes, f->nnotes, foot);
+	plot_fig_grid(f, fs, o, &fr);
 	size_t yw = 0;
 	for (size_t i = 0; i < ny; i++) {
 		char v[256];
@@ -180,9 +224,6 @@ int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o
 	/* the colour box and its labels right of the last column only (one scale) */
 	fr.right = fr.dumb ? 12 : plot_text_w(&fr, 7, PLOT_FONT) + plot_line_h(&fr, PLOT_FONT) + 40;
 	fr.gapx = plot_text_w(&fr, yw + 2, PLOT_FONT);
-	fr.ptitle = fr.np > 1 ? plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 0 : 4) : (fr.dumb ? 0 : 6);
-	fr.xtics = plot_line_h(&fr, PLOT_FONT) + (fr.dumb ? 0 : 8);
-	fr.xlab = plot_line_h(&fr, PLOT_FONT) * 1.3 + (fr.dumb ? 0 : 8);
 	plot_frame_panels(&fr);
 	char xlabel[256], ylabel[256];
 	name_label(xa, xlabel, sizeof(xlabel));
@@ -218,38 +259,7 @@ int plot_write_heatmap(struct fig *f, struct files *fs, const struct plot_out *o
 	fprintf(gp, "CBLO = %.10g\nCBHI = %.10g\n", cblo, cbhi);
 	plot_gp_axis_labels(fs, &fr, xlabel, ylabel);
 	plot_gp_multiplot(fs, &fr);
-	for (size_t p = 0; p < f->np; p++) {
-		size_t row = p / (size_t)fr.cols, col = p % (size_t)fr.cols;
-		if (p == 1)
-			plot_gp_untitle(fs, &fr);
-		plot_gp_panel(fs, &fr, p, f->p[p].label);
-		int last_col = col == (size_t)fr.cols - 1 || p == f->np - 1;
-		(void)row;
-		plot_gp_set_str(gp, "xlabel", fr.np > 1 ? "" : xlabel);
-		plot_gp_set_str(gp, "ylabel", fr.np > 1 ? "" : ylabel);
-		fputs(col == 0 ? "set format y '%g'\n" : "set format y ''\n", gp);
-		if (fr.np > 1)
-			fputs(last_col ? "set colorbox\n" : "unset colorbox\n", gp);
-		fputs("plot ", gp);
-		if (!p)
-			plot_gp_dat_ref(gp, fs, 1);
-		else
-			fputs("''", gp);
-		/* each cell a rectangle of its own ("pixels"): a browser scales an SVG's
-		 * embedded image smoothly, which turns a 5×2 matrix into a gradient. No value:
-		 * no number (NaN is not equal to itself), "failed" when its repetitions
-		 * failed */
-		fprintf(gp, " index %zu u 1:2:3 w image pixels notitle, \\\n     '' index %zu u 1:2:"
-			"($5 > 0 ? 'failed' : $3 == $3 ? %s.($4 > 0 ? '*' : '') : ''):(ink($3)) "
-			"w labels tc rgb variable notitle", p, p,
-			rate ? "gprintf('%.1s%c', $3)" : "sprintf('%.3g', $3)");
-		/* a flagged cell framed in a colour the palette does not have */
-		if (panel_flagged[p])
-			fprintf(gp, ", \\\n     '' index %zu u 1:2:($4 > 0 ? 0.46 : NaN):(0.46) "
-				"w boxxyerror fs empty border lc rgb '%s' lw %s lc rgb '%s' notitle", p,
-				PLOT_FLAGGED_RGB, fr.dumb ? "1" : "3", PLOT_FLAGGED_RGB);
-		fputc('\n', gp);
-	}
+	hm_panels(f, fs, &fr, xlabel, ylabel, rate, panel_flagged);
 	free(panel_flagged);
 	plot_gp_end(fs, &fr);
 out:

@@ -18,7 +18,7 @@
 #include "model.h"
 #include "names.h"
 #include "pivot.h"
-#include "plot_impl.h"
+#include "plot_write.h"
 
 /* what this file refuses is what it was asked: -EINVAL, with why in err */
 #define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)

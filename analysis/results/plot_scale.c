@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* plot_scale.c — a figure's scales (see plot_impl.h): log or linear axes from
+/* plot_scale.c — a figure's scales (see plot_scale.h): log or linear axes from
  * the data, 0 drawn apart on a log axis, reference lines kept in range only while the
  * data keep their height, tics that fit, and the corner of each panel for its key */
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "grid.h"
-#include "plot_impl.h"
+#include "plot_scale.h"
 
 /* A reference line is kept in the y range up to this multiple of the data's maximum:
  * beyond it the data would fill less than about half the height. */
@@ -336,4 +336,12 @@ static size_t place_keys_once(struct fig *f, double kw, double kh, double *top)
 		crowded += cnt[best] > 0;
 	}
 	return crowded;
+}
+
+void plot_key_at(FILE *gp, const struct fig *f, int key)
+{
+	static const char *const pos[] = { "top left", "top right", "bottom right",
+					   "bottom left" };
+	fprintf(gp, "set key %s opaque box lc 'gray80' samplen 2.5 spacing 0.95%s\n", pos[key],
+		f->np > 2 ? " font ',9'" : "");
 }

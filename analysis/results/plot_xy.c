@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* plot_xy.c — writes a figure of lines and points (line, load, frame size;
- * see plot_impl.h): the data blocks, the key (one per panel, or one shared by small
+ * see plot_write.h): the data blocks, the key (one per panel, or one shared by small
  * multiples), the series with their bands, fits and marked points, and the references */
 #include <errno.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "grid.h"
-#include "plot_impl.h"
+#include "plot_write.h"
 
 /* A number in 3 significant digits, without an exponent up to 1e6: "1.3", "2120". */
 static char *num3(double v, char *buf, size_t len)
@@ -149,14 +149,6 @@ static void elem(FILE *gp, int *first)
 	*first = 0;
 }
 
-void plot_key_at(FILE *gp, const struct fig *f, int key)
-{
-	static const char *const pos[] = { "top left", "top right", "bottom right",
-					   "bottom left" };
-	fprintf(gp, "set key %s opaque box lc 'gray80' samplen 2.5 spacing 0.95%s\n", pos[key],
-		f->np > 2 ? " font ',9'" : "");
-}
-
 static void ser_style(FILE *gp, const struct fig *f, const struct ser *se, size_t s,
 		      int key_only)
 {
@@ -171,16 +163,6 @@ static void ser_style(FILE *gp, const struct fig *f, const struct ser *se, size_
 		same ? 2 : dts[s % 4], colors[s % NCOLOR]);
 }
 
-static void title_or_not(FILE *gp, int keyed, const char *t)
-{
-	if (keyed) {
-		fputs("title ", gp);
-		plot_gp_str(gp, t);
-	} else {
-		fputs("notitle", gp);
-	}
-}
-
 /* A mark drawn around a point (where the rate leaves the bound, the MFR, a flagged
  * cell) is larger than a key row: the key gets an entry of its own with a small mark,
  * so that its symbol stays inside the key's box. */
@@ -191,11 +173,11 @@ static void big_mark(FILE *gp, enum emit_mode mode, int keyed, int pt, const cha
 {
 	fprintf(gp, " w p pt %d ps %s lw 2 lc rgb '%s' ", pt, mode == EMIT_KEY ? "1.3" : ps, rgb);
 	if (mode == EMIT_KEY || !keyed) {
-		title_or_not(gp, keyed, t);
+		plot_gp_title(gp, keyed, t);
 		return;
 	}
 	fprintf(gp, "notitle, \\\n     NaN w p pt %d ps 1.3 lw 2 lc rgb '%s' ", pt, rgb);
-	title_or_not(gp, 1, t);
+	plot_gp_title(gp, 1, t);
 }
 
 /* Which key entries some panel has, per series. */
@@ -279,6 +261,17 @@ static void source(FILE *gp, struct emit_ctx *c, enum emit_mode m, int *named, l
 /* One panel's plot command (or the shared key's, with every entry some panel has):
  * the polling bound under the data, the series, the fits, the marked points, then the
  * references. */
+/* A reference line: what (an expression, a space, its style), NaN in the key alone. */
+static void ref(FILE *gp, int *first, enum emit_mode m, int keyed, const char *what,
+		const char *t)
+{
+	const char *style = strchr(what, ' ');
+	elem(gp, first);
+	fprintf(gp, "%.*s%s", m == EMIT_KEY ? 3 : (int)(style - what),
+		m == EMIT_KEY ? "NaN" : what, style);
+	plot_gp_title(gp, keyed, t);
+}
+
 static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 {
 	const struct fig *f = c->f;
@@ -297,7 +290,7 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 		fprintf(gp, " w l lw %s lc rgb '#a0%s' ", c->dumb ? "1" : "7", colors[s % NCOLOR]);
 		snprintf(t, sizeof(t), "pollhz × burst_max%s%s", c->nser > 1 ? ", " : "",
 			 c->nser > 1 ? f->p[0].s[s].name : "");
-		title_or_not(gp, keyed, t);
+		plot_gp_title(gp, keyed, t);
 	}
 	for (size_t s = 0; s < c->nser && s < pn->ns; s++) {
 		const struct ser *se = &pn->s[s];
@@ -309,7 +302,7 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 			       f->rq->errors == PLOT_ERR_NONE || f->kind == PLOT_BOX
 			       ? "(zx($1)):(zy($2))" : "(zx($1)):(zy($2)):(zy($3)):(zy($4))");
 		ser_style(gp, f, se, s, m == EMIT_KEY);
-		title_or_not(gp, keyed, se->title);
+		plot_gp_title(gp, keyed, se->title);
 		if (c->y2) {
 			snprintf(t, sizeof(t), "loss %%%s%s", strcmp(se->name, "FR") ? " " : "",
 				 strcmp(se->name, "FR") ? se->name : "");
@@ -317,7 +310,7 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 			source(gp, c, m, &named, c->ser_index[p][s], "(zx($1)):7 axes x1y2");
 			fprintf(gp, " w linespoints pt %d ps 0.8 dt 2 lc rgb '#%s' ",
 				pt_open[s % NSTYLE], colors[s % NCOLOR]);
-			title_or_not(gp, keyed, t);
+			plot_gp_title(gp, keyed, t);
 		}
 	}
 	for (size_t s = 0; s < c->nser; s++) {
@@ -332,17 +325,17 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 				snprintf(t, sizeof(t), "fit 1/(a + b·N)%s%s: b = %s ns per rule per "
 					 "frame", c->nser > 1 ? ", " : "", c->nser > 1 ? se->name : "",
 					 num3(se->fit.b_s * 1e9, nb, sizeof(nb)));
-				title_or_not(gp, keyed, t);
+				plot_gp_title(gp, keyed, t);
 				/* a and the fit's quality as a key line of their own */
 				snprintf(t, sizeof(t), "a = %s µs, R² = %.3f, farthest point %.0f %%",
 					 num3(se->fit.a_s * 1e6, na, sizeof(na)), se->fit.r2,
 					 se->fit.max_rel_err * 100);
 				fputs(", \\\n     NaN w l lc rgb '#ffffff' ", gp);
-				title_or_not(gp, keyed, t);
+				plot_gp_title(gp, keyed, t);
 			} else {
 				snprintf(t, sizeof(t), "fit 1/(a + b·N)%s%s", c->nser > 1 ? ", " : "",
 					 c->nser > 1 ? f->p[0].s[s].name : "");
-				title_or_not(gp, keyed, t);
+				plot_gp_title(gp, keyed, t);
 			}
 		}
 		if (m == EMIT_KEY ? ks->leave[s] : se && se->leave >= 0) {
@@ -387,31 +380,18 @@ static void emit(struct emit_ctx *c, size_t p, enum emit_mode m)
 	}
 	/* references last: the key lists the measurement first */
 	if (f->kind == PLOT_FRAMESIZE && f->line_drawn) {
-		elem(gp, &first);
 		snprintf(t, sizeof(t), "theoretical maximum, %s", c->ln);
-		fputs(m == EMIT_KEY ? "NaN" : "maxfps(x)", gp);
-		fputs(" w l dt 2 lw 2 lc 'gray30' ", gp);
-		title_or_not(gp, keyed, t);
+		ref(gp, &first, m, keyed, "maxfps(x) w l dt 2 lw 2 lc 'gray30' ", t);
 	}
-	if (f->kind == PLOT_LOAD) {
-		elem(gp, &first);
-		fputs(m == EMIT_KEY ? "NaN" : "x", gp);
-		fputs(" w l dt 3 lc 'gray40' ", gp);
-		title_or_not(gp, keyed, "no loss (FR = offered load)");
-	}
+	if (f->kind == PLOT_LOAD)
+		ref(gp, &first, m, keyed, "x w l dt 3 lc 'gray40' ", "no loss (FR = offered load)");
 	if (f->draw_offered) {
-		elem(gp, &first);
 		snprintf(t, sizeof(t), "offered load %s", si_pps(f->offered, a, sizeof(a)));
-		fputs(m == EMIT_KEY ? "NaN" : "OFFERED", gp);
-		fputs(" w l dt 3 lw 1.5 lc 'gray25' ", gp);
-		title_or_not(gp, keyed, t);
+		ref(gp, &first, m, keyed, "OFFERED w l dt 3 lw 1.5 lc 'gray25' ", t);
 	}
 	if (f->draw_ceiling) {
-		elem(gp, &first);
 		snprintf(t, sizeof(t), "rig ceiling %s", si_pps(f->ceiling, a, sizeof(a)));
-		fputs(m == EMIT_KEY ? "NaN" : "CEILING", gp);
-		fputs(" w l dt 4 lw 1.5 lc 'gray50' ", gp);
-		title_or_not(gp, keyed, t);
+		ref(gp, &first, m, keyed, "CEILING w l dt 4 lw 1.5 lc 'gray50' ", t);
 	}
 	fputc('\n', gp);
 }
@@ -573,14 +553,11 @@ static double panel_share(const struct frame *fr)
 	return fr->rows * fr->ph / fr->h;
 }
 
-int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
+/* The y range from the data and the references that fit (the polling bound, the rig's
+ * ceiling, the offered load, the line rate, named ln), and the notes on what is out of
+ * it. */
+static void xy_scale(struct fig *f, char *ln, size_t lnlen)
 {
-	FILE *d = fs->dat, *gp = fs->gp;
-	const struct res_file *rf = f->rf;
-	char sub[768], foot[512];
-	plot_subtitle_of(rf, sub, sizeof(sub));
-	plot_footer_of(rf, foot, sizeof(foot));
-
 	/* references for the y range */
 	double refs[256];
 	size_t nrefs = 0;
@@ -594,7 +571,6 @@ int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 	if (isfinite(f->offered))
 		refs[nrefs++] = f->offered / f->yscale;
 	double line_max = NAN, line_min = NAN;
-	char ln[64] = "";
 	if (f->kind == PLOT_FRAMESIZE && f->link_bps > 0) {
 		double xmin = INFINITY, xmax = 0;
 		for (size_t k = 0; k < f->xtic_n; k++) {
@@ -605,9 +581,9 @@ int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 		line_min = f->link_bps / ((xmax + 20) * 8);
 		refs[nrefs++] = line_max;
 		if (f->link_bps >= 1e9)
-			snprintf(ln, sizeof(ln), "%g GbE", f->link_bps / 1e9);
+			snprintf(ln, lnlen, "%g GbE", f->link_bps / 1e9);
 		else
-			snprintf(ln, sizeof(ln), "%g Mb/s", f->link_bps / 1e6);
+			snprintf(ln, lnlen, "%g Mb/s", f->link_bps / 1e6);
 	}
 	plot_decide_y(f, refs, nrefs);
 	/* a band wholly above the range is not drawn: neither in the key nor in the notes */
@@ -652,68 +628,89 @@ int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 	}
 	if (f->kind == PLOT_FRAMESIZE && !(f->link_bps > 0))
 		plot_note(f, "line rate unknown (give --link)");
+}
 
-	/* the data */
+/* The data blocks: the series, then each one's fit, bound and MFR points, then each
+ * panel's flagged points; their indexes into c. */
+static void xy_dat(struct emit_ctx *c, FILE *d)
+{
+	const struct fig *f = c->f;
 	long index = 0;
-	long ser_index[PLOT_MAX_PANELS][16];
 	for (size_t p = 0; p < f->np; p++)
 		for (size_t s = 0; s < f->p[p].ns && s < 16; s++) {
-			ser_index[p][s] = index;
+			c->ser_index[p][s] = index;
 			dat_series(d, f, p, s, &index);
 		}
-	long fit_index[PLOT_MAX_PANELS][16], leave_index[PLOT_MAX_PANELS][16],
-	     mfr_index[PLOT_MAX_PANELS][16];
 	for (size_t p = 0; p < f->np; p++)
 		for (size_t s = 0; s < f->p[p].ns && s < 16; s++) {
 			const struct ser *se = &f->p[p].s[s];
-			fit_index[p][s] = leave_index[p][s] = mfr_index[p][s] = -1;
+			c->fit_index[p][s] = c->leave_index[p][s] = c->mfr_index[p][s] = -1;
 			if (se->has_fit) {
-				fit_index[p][s] = index;
+				c->fit_index[p][s] = index;
 				dat_fit(d, f, se, &index);
 			}
 			if (se->leave >= 0) {
 				char w[256];
 				snprintf(w, sizeof(w), "%.200s leaves the polling bound", se->title);
-				leave_index[p][s] = index;
+				c->leave_index[p][s] = index;
 				dat_point(d, w, se->x[se->leave], se->y[se->leave] / f->yscale, &index);
 			}
 			if (se->mfr >= 0) {
-				mfr_index[p][s] = index;
+				c->mfr_index[p][s] = index;
 				dat_point(d, "maximum forwarding rate", se->x[se->mfr],
 					  se->y[se->mfr] / f->yscale, &index);
 			}
 		}
-	long flag_index[PLOT_MAX_PANELS];
-	int flag_y2[PLOT_MAX_PANELS];
 	for (size_t p = 0; p < f->np; p++) {
 		long at = index;
 		int r = dat_flagged(d, f, p, &index);
-		flag_index[p] = r < 0 ? -1 : at;
-		flag_y2[p] = r > 0;
+		c->flag_index[p] = r < 0 ? -1 : at;
+		c->flag_y2[p] = r > 0;
 	}
+}
 
+/* What the key lists, over every panel (a shared key for small multiples): into ks, and
+ * c->nser; returns its entries, the widest in *charsp. */
+static size_t xy_keyset(struct emit_ctx *c, struct keyset *ks, size_t *charsp)
+{
+	const struct fig *f = c->f;
 	/* what the key lists, over every panel: a shared key for small multiples */
-	struct keyset ks;
-	memset(&ks, 0, sizeof(ks));
 	for (size_t p = 0; p < f->np; p++)
 		for (size_t s = 0; s < f->p[p].ns && s < 16; s++) {
 			const struct ser *se = &f->p[p].s[s];
-			ks.bound[s] |= se->band;
-			ks.fit[s] |= se->has_fit;
-			ks.leave[s] |= se->leave >= 0;
-			ks.mfr[s] |= se->mfr >= 0 && f->kind == PLOT_LOAD;
+			ks->bound[s] |= se->band;
+			ks->fit[s] |= se->has_fit;
+			ks->leave[s] |= se->leave >= 0;
+			ks->mfr[s] |= se->mfr >= 0 && f->kind == PLOT_LOAD;
 		}
 	for (size_t p = 0; p < f->np; p++)
-		ks.flagged |= flag_index[p] >= 0;
-	size_t nser = f->p[0].ns < 16 ? f->p[0].ns : 16;
+		ks->flagged |= c->flag_index[p] >= 0;
+	size_t nser = c->nser = f->p[0].ns < 16 ? f->p[0].ns : 16;
 	size_t entries = 0, chars = 8;
 	for (size_t s = 0; s < nser; s++) {
 		size_t w = grid_width(f->p[0].s[s].title) + 6;
 		chars = w > chars ? w : chars;
-		entries += 1 + (f->kind == PLOT_LOAD && *f->y2label) + ks.bound[s] + ks.fit[s] +
-			   ks.leave[s] + ks.mfr[s];
+		entries += 1 + (f->kind == PLOT_LOAD && *f->y2label) + ks->bound[s] + ks->fit[s] +
+			   ks->leave[s] + ks->mfr[s];
 	}
-	entries += f->draw_ceiling + f->draw_offered + (f->kind == PLOT_LOAD) + f->line_drawn + ks.flagged;
+	entries += f->draw_ceiling + f->draw_offered + (f->kind == PLOT_LOAD) + f->line_drawn + ks->flagged;
+	*charsp = chars;
+	return entries;
+}
+
+int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
+{
+	FILE *gp = fs->gp;
+	const struct res_file *rf = f->rf;
+	char sub[768], foot[512], ln[64] = "";
+	plot_subtitle_of(rf, sub, sizeof(sub));
+	plot_footer_of(rf, foot, sizeof(foot));
+	xy_scale(f, ln, sizeof(ln));
+	struct keyset ks;
+	memset(&ks, 0, sizeof(ks));
+	struct emit_ctx ec = { .f = f, .fs = fs, .ks = &ks, .ln = ln };
+	xy_dat(&ec, fs->dat);
+	size_t chars, entries = xy_keyset(&ec, &ks, &chars);
 
 	/* the frame: the panels keep at least 60 % of the height whatever the notes and
 	 * the key take. A dry run measures; the default height then grows, or a size that
@@ -750,14 +747,8 @@ int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 		axes_settings(gp, f, fr.dumb, y2);
 	}
 
-	struct emit_ctx ec = { .f = f, .fs = fs, .ks = &ks, .nser = nser, .y2 = y2,
-			       .dumb = fr.dumb, .ln = ln };
-	memcpy(ec.ser_index, ser_index, sizeof(ser_index));
-	memcpy(ec.fit_index, fit_index, sizeof(fit_index));
-	memcpy(ec.leave_index, leave_index, sizeof(leave_index));
-	memcpy(ec.mfr_index, mfr_index, sizeof(mfr_index));
-	memcpy(ec.flag_index, flag_index, sizeof(flag_index));
-	memcpy(ec.flag_y2, flag_y2, sizeof(flag_y2));
+	ec.y2 = y2;
+	ec.dumb = fr.dumb;
 	int multi = fr.np > 1;
 	if (multi) {
 		/* the key alone first, over the whole width, with the title block */
@@ -777,14 +768,13 @@ int plot_write_xy(struct fig *f, struct files *fs, const struct plot_out *o)
 	}
 	for (size_t p = 0; p < f->np; p++) {
 		const struct panel *pn = &f->p[p];
-		size_t row = p / (size_t)fr.cols, col = p % (size_t)fr.cols;
+		size_t col = p % (size_t)fr.cols;
 		char ptitle[4096];
 		panel_title(f, &fr, pn, ptitle, sizeof(ptitle));
 		plot_gp_panel(fs, &fr, p, ptitle);
 		if (multi) {
 			/* the axis labels once for all panels, y tic labels in the first column
 			 * (the scales are shared) */
-			(void)row;
 			fputs("set xlabel ''\nset ylabel ''\nset format y ", gp);
 			plot_gp_str(gp, col == 0 ? f->yfmt : "");
 			fputc('\n', gp);

@@ -7,7 +7,7 @@
  * the directory restyled. Numbers are written for people: thousands separators, Mpps
  * where large, latency in µs or ms, percentages. Here what the page says; the writer,
  * the numbers and the tables are report_doc.c, the plots report_plot.c. */
-#include "report_impl.h"
+#include "report_plot.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -737,6 +737,100 @@ static void by_section(struct rep *r, struct doc *d)
 	}
 }
 
+/* The method: its scalars, goals, the rig, the axes, repetitions and cases, and the
+ * deviations from RFC 2544. */
+static void method_section(struct doc *d, const struct res_file *rf, size_t nflag,
+			   size_t nfail)
+{
+	char buf[1024];
+	report_h(d, 2, "method", "Method");
+	static const char *const skip[] = { "goals", "rfc2544_deviations", NULL };
+	scalar_items(d, res_get(rf->root, "method", NULL), skip);
+	size_t i;
+	json_t *g;
+	json_array_foreach(res_get(rf->root, "method", "goals", NULL), i, g) {
+		char gb[512];
+		size_t o = 0;
+		const char *k;
+		json_t *v;
+		gb[0] = 0;
+		json_object_foreach(g, k, v)
+			if (o < sizeof(gb) && !json_is_object(v) && !json_is_array(v))
+				o += (size_t)snprintf(gb + o, sizeof(gb) - o, "%s%s=%s", o ? ", " : "",
+						      k, res_value_str(v, buf, sizeof(buf)));
+		report_kv(d, "goal", "%s", gb);
+	}
+	scalar_items(d, res_get(rf->root, "rig", NULL), NULL);
+	for (size_t a = 0; a < rf->naxes; a++) {
+		char vals[1024];
+		size_t o = 0;
+		vals[0] = 0;
+		for (size_t k = 0; k < rf->axes[a].nvalues && o < sizeof(vals); k++)
+			o += (size_t)snprintf(vals + o, sizeof(vals) - o, "%s%s", k ? ", " : "",
+					      res_value_str(rf->axes[a].values[k], buf, sizeof(buf)));
+		snprintf(buf, sizeof(buf), "axis %s", rf->axes[a].name);
+		report_kv(d, buf, "%s", vals);
+	}
+	json_t *x;
+	if ((x = res_get(rf->root, "matrix", "repetitions", NULL)) && json_is_integer(x))
+		report_kv(d, "repetitions", "%lld per cell", (long long)json_integer_value(x));
+	report_kv(d, "cases", "%zu in %zu cells; %zu flagged, %zu failed", rf->ncases, rf->ncells,
+	     nflag, nfail);
+	report_h(d, 3, NULL, "Deviations from RFC 2544");
+	json_t *dev;
+	json_array_foreach(res_get(rf->root, "method", "rfc2544_deviations", NULL), i, dev)
+		if (json_is_string(dev))
+			report_li(d, "%s", json_string_value(dev));
+	char **devs = NULL;
+	size_t ndev = 0;
+	report_deviations(rf, &devs, &ndev);
+	for (size_t k = 0; k < ndev; k++) {
+		report_li(d, "%s", devs[k]);
+		free(devs[k]);
+	}
+	free(devs);
+	report_list_end(d);
+
+}
+
+/* The flagged and failed cases, a row each: cell, repetition, status, flags in words. */
+static void flagged_section(struct doc *d, const struct res_file *rf)
+{
+	report_h(d, 2, "flagged", "Flagged and failed cases");
+	struct grid *gr = grid_new(4);
+	if (gr && grid_add_row(gr) >= 0) {
+		grid_set(gr, 0, 0, "cell");
+		grid_set(gr, 0, 1, "rep");
+		grid_set(gr, 0, 2, "status");
+		grid_set(gr, 0, 3, "flags");
+		for (size_t k = 0; k < rf->ncases; k++) {
+			const struct res_case *c = &rf->cases[k];
+			if (!c->flagged && !c->failed)
+				continue;
+			long row = grid_add_row(gr);
+			if (row < 0)
+				break;
+			char fl[1024];
+			size_t o = 0;
+			json_t *f;
+			size_t j;
+			fl[0] = 0;
+			char fw[1024];
+			json_array_foreach(json_object_get(c->obj, "flags"), j, f)
+				if (o < sizeof(fl) && json_is_string(f))
+					o += (size_t)snprintf(fl + o, sizeof(fl) - o, "%s%s",
+							      j ? "; " : "",
+							      pv_flag_words(json_string_value(f),
+									    fw, sizeof(fw)));
+			grid_set(gr, (size_t)row, 0, rf->cells[c->cell].key);
+			grid_setf(gr, (size_t)row, 1, "%d", c->rep);
+			grid_set(gr, (size_t)row, 2, c->status ? c->status : "-");
+			grid_set(gr, (size_t)row, 3, fl);
+		}
+	}
+	report_grid(d, gr);
+}
+
 static void emit(struct rep *r, struct doc *d)
 {
 	const struct res_file *rf = r->rf;
@@ -792,59 +886,14 @@ static void emit(struct rep *r, struct doc *d)
 		report_fits_table(d, r->fits);
 	}
 
-	report_h(d, 2, "method", "Method");
-	static const char *const skip[] = { "goals", "rfc2544_deviations", NULL };
-	scalar_items(d, res_get(rf->root, "method", NULL), skip);
-	size_t i;
-	json_t *g;
-	json_array_foreach(res_get(rf->root, "method", "goals", NULL), i, g) {
-		char gb[512];
-		size_t o = 0;
-		const char *k;
-		json_t *v;
-		gb[0] = 0;
-		json_object_foreach(g, k, v)
-			if (o < sizeof(gb) && !json_is_object(v) && !json_is_array(v))
-				o += (size_t)snprintf(gb + o, sizeof(gb) - o, "%s%s=%s", o ? ", " : "",
-						      k, res_value_str(v, buf, sizeof(buf)));
-		report_kv(d, "goal", "%s", gb);
-	}
-	scalar_items(d, res_get(rf->root, "rig", NULL), NULL);
-	for (size_t a = 0; a < rf->naxes; a++) {
-		char vals[1024];
-		size_t o = 0;
-		vals[0] = 0;
-		for (size_t k = 0; k < rf->axes[a].nvalues && o < sizeof(vals); k++)
-			o += (size_t)snprintf(vals + o, sizeof(vals) - o, "%s%s", k ? ", " : "",
-					      res_value_str(rf->axes[a].values[k], buf, sizeof(buf)));
-		snprintf(buf, sizeof(buf), "axis %s", rf->axes[a].name);
-		report_kv(d, buf, "%s", vals);
-	}
-	json_t *x;
-	if ((x = res_get(rf->root, "matrix", "repetitions", NULL)) && json_is_integer(x))
-		report_kv(d, "repetitions", "%lld per cell", (long long)json_integer_value(x));
-	report_kv(d, "cases", "%zu in %zu cells; %zu flagged, %zu failed", rf->ncases, rf->ncells,
-	     nflag, nfail);
-	report_h(d, 3, NULL, "Deviations from RFC 2544");
-	json_t *dev;
-	json_array_foreach(res_get(rf->root, "method", "rfc2544_deviations", NULL), i, dev)
-		if (json_is_string(dev))
-			report_li(d, "%s", json_string_value(dev));
-	char **devs = NULL;
-	size_t ndev = 0;
-	report_deviations(rf, &devs, &ndev);
-	for (size_t k = 0; k < ndev; k++) {
-		report_li(d, "%s", devs[k]);
-		free(devs[k]);
-	}
-	free(devs);
-	report_list_end(d);
+	method_section(d, rf, nflag, nfail);
 
 	report_h(d, 2, "environment", "Environment");
 	const struct res_file *one[] = { rf };
 	report_grid(d, cmp_env_grid(one, 1));
 	router_env_rows(d, rf);
 	report_kv(d, "results file", "%s", fname);
+	json_t *x;
 	if ((x = json_object_get(rf->root, "created_utc")) && json_is_string(x))
 		report_kv(d, "created", "%s", json_string_value(x));
 	if ((x = json_object_get(rf->root, "updated_utc")) && json_is_string(x))
@@ -855,41 +904,8 @@ static void emit(struct rep *r, struct doc *d)
 		report_kv(d, "command", "%s", json_string_value(x));
 	report_list_end(d);
 
-	if (nflag || nfail) {
-		report_h(d, 2, "flagged", "Flagged and failed cases");
-		struct grid *gr = grid_new(4);
-		if (gr && grid_add_row(gr) >= 0) {
-			grid_set(gr, 0, 0, "cell");
-			grid_set(gr, 0, 1, "rep");
-			grid_set(gr, 0, 2, "status");
-			grid_set(gr, 0, 3, "flags");
-			for (size_t k = 0; k < rf->ncases; k++) {
-				const struct res_case *c = &rf->cases[k];
-				if (!c->flagged && !c->failed)
-					continue;
-				long row = grid_add_row(gr);
-				if (row < 0)
-					break;
-				char fl[1024];
-				size_t o = 0;
-				json_t *f;
-				size_t j;
-				fl[0] = 0;
-				char fw[1024];
-				json_array_foreach(json_object_get(c->obj, "flags"), j, f)
-					if (o < sizeof(fl) && json_is_string(f))
-						o += (size_t)snprintf(fl + o, sizeof(fl) - o, "%s%s",
-								      j ? "; " : "",
-								      pv_flag_words(json_string_value(f),
-										    fw, sizeof(fw)));
-				grid_set(gr, (size_t)row, 0, rf->cells[c->cell].key);
-				grid_setf(gr, (size_t)row, 1, "%d", c->rep);
-				grid_set(gr, (size_t)row, 2, c->status ? c->status : "-");
-				grid_set(gr, (size_t)row, 3, fl);
-			}
-		}
-		report_grid(d, gr);
-	}
+	if (nflag || nfail)
+		flagged_section(d, rf);
 
 	if (r->o->base) {
 		const struct res_file *base = r->o->base;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* report_doc.c — how the report writes (see report_impl.h): numbers for people
+/* report_doc.c — how the report writes (see report_doc.h): numbers for people
  * (thousands separators, Mpps where large, latency in µs or ms, percentages), a tiny
  * document writer that emits the same headings, paragraphs, lists, grids and figures as
  * Markdown or HTML, and the report's tables (the pivot of a metric, the rule-cost fits).
  * Called by report.c, which says what goes on the page. */
-#include "report_impl.h"
+#include "report_doc.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -21,12 +21,6 @@ struct ufmt {
 	int dec;
 	int sig;           /* 3 significant digits instead of dec (latency) */
 };
-
-static int ends_with(const char *s, const char *suf)
-{
-	size_t ls = strlen(s), lf = strlen(suf);
-	return ls >= lf && !strcmp(s + ls - lf, suf);
-}
 
 /* The unit a column of this metric is shown in, from its largest magnitude. */
 static void unit_for(const char *metric, double maxabs, int integral, struct ufmt *u)
@@ -62,7 +56,7 @@ static void unit_for(const char *metric, double maxabs, int integral, struct ufm
 	} else if (!strcmp(nu, "%")) {
 		u->unit = "%";
 		u->dec = maxabs >= 10 ? 1 : maxabs >= 0.1 ? 2 : 3;
-	} else if (ends_with(metric, "_ratio")) {
+	} else if (name_ends_with(metric, "_ratio")) {
 		u->div = 0.01, u->unit = "%", u->dec = maxabs >= 0.1 ? 1 : 3;
 	} else if (!strcmp(nu, "s")) {
 		u->unit = "s", u->dec = maxabs >= 100 ? 0 : 2;
@@ -150,49 +144,43 @@ void report_p(struct doc *d, const char *fmt, ...)
 	fputs(d->fmt == GRID_HTML ? "</p>\n" : "\n\n", d->f);
 }
 
+/* A list item, "KEY: value" with the key emphasised when there is one. */
+__attribute__((format(printf, 3, 0)))
+static void item(struct doc *d, const char *key, const char *fmt, va_list ap)
+{
+	char buf[4096];
+	int html = d->fmt == GRID_HTML;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (!d->in_list) {
+		fputs(html ? "<ul>\n" : "", d->f);
+		d->in_list = 1;
+	}
+	fputs(html ? "<li>" : "- ", d->f);
+	if (key) {
+		fputs(html ? "<b>" : "**", d->f);
+		d_text(d, key);
+		fputs(html ? ":</b> " : ":** ", d->f);
+	}
+	d_text(d, buf);
+	fputs(html ? "</li>\n" : "\n", d->f);
+}
+
 __attribute__((format(printf, 2, 3)))
 void report_li(struct doc *d, const char *fmt, ...)
 {
-	char buf[4096];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	item(d, NULL, fmt, ap);
 	va_end(ap);
-	if (!d->in_list) {
-		fputs(d->fmt == GRID_HTML ? "<ul>\n" : "", d->f);
-		d->in_list = 1;
-	}
-	fputs(d->fmt == GRID_HTML ? "<li>" : "- ", d->f);
-	d_text(d, buf);
-	fputs(d->fmt == GRID_HTML ? "</li>\n" : "\n", d->f);
 }
 
-/* A list item "KEY: value" with the key emphasised. */
 __attribute__((format(printf, 3, 4)))
 void report_kv(struct doc *d, const char *key, const char *fmt, ...)
 {
-	char buf[4096];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	item(d, key, fmt, ap);
 	va_end(ap);
-	if (!d->in_list) {
-		fputs(d->fmt == GRID_HTML ? "<ul>\n" : "", d->f);
-		d->in_list = 1;
-	}
-	if (d->fmt == GRID_HTML) {
-		fputs("<li><b>", d->f);
-		d_text(d, key);
-		fputs(":</b> ", d->f);
-		d_text(d, buf);
-		fputs("</li>\n", d->f);
-	} else {
-		fputs("- **", d->f);
-		d_text(d, key);
-		fputs(":** ", d->f);
-		d_text(d, buf);
-		fputc('\n', d->f);
-	}
 }
 
 void report_grid(struct doc *d, struct grid *g)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* report_plot.c — the report's plots (see report_impl.h): which plots a results file
+/* report_plot.c — the report's plots (see report_plot.h): which plots a results file
  * calls for (its metrics against the axes that vary, boxes of the repetitions, the
  * comparison against a baseline), and drawing each twice, as SVG for the page and as
  * PNG with its .gp and .dat beside the Markdown. Called by report.c. */
-#include "report_impl.h"
+#include "report_plot.h"
 
 #include <limits.h>
 #include <stdarg.h>

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "fmt.h"
 #include "names.h"
 #include "strlist.h"
@@ -281,14 +282,6 @@ static int check_where(const struct trend *t, const struct res_sel *w, char *err
 	return 0;
 }
 
-static int is_lower(const char *metric, const struct trend_opts *o)
-{
-	for (size_t i = 0; i < o->nlower; i++)
-		if (!strcmp(o->lower[i], metric))
-			return 1;
-	return name_lower_is_better(metric);
-}
-
 /* The cell's identity and display key without the label axis (TL_AXIS). */
 static int cell_id(const struct res_file *rf, const struct res_cell *c, const char *drop,
 		   json_t **params, char **canon, char **key)
@@ -442,7 +435,7 @@ static int make_series(struct trend *t, const struct trend_opts *o)
 				}
 				if (made) {
 					s->params = json_incref(params);
-					s->lower_is_better = is_lower(t->metrics[m], o);
+					s->lower_is_better = name_lower_in(t->metrics[m], o->lower, o->nlower);
 					if (!(s->canon = strdup(canon)) || !(s->key = strdup(key))) {
 						rc = -ENOMEM;
 						break;
@@ -509,14 +502,6 @@ int trend_newest_missing(const struct trend *t, const struct trend_series *s)
 	return t->nruns && s->nmissing && s->missing[s->nmissing - 1] == t->nruns - 1;
 }
 
-/* The search width of a file's first goal, or NaN (compare's default floor). */
-static double goal_width(const struct res_file *rf)
-{
-	json_t *g = json_array_get(res_get(rf->root, "method", "goals", NULL), 0);
-	json_t *w = json_object_get(g, "width");
-	return json_is_number(w) ? json_number_value(w) : NAN;
-}
-
 int trend_build(const struct res_file *const *files, size_t n, const struct trend_opts *o,
 		struct trend **out, char *err, size_t errlen)
 {
@@ -536,8 +521,8 @@ int trend_build(const struct res_file *const *files, size_t n, const struct tren
 	if (t->floor < 0) {
 		double w = NAN;
 		for (size_t f = 0; f < n; f++)
-			if (isfinite(goal_width(files[f])))
-				w = isfinite(w) ? fmax(w, goal_width(files[f])) : goal_width(files[f]);
+			if (isfinite(cmp_goal_width(files[f])))
+				w = isfinite(w) ? fmax(w, cmp_goal_width(files[f])) : cmp_goal_width(files[f]);
 		t->floor = isfinite(w) && w > 0 ? w / 2 : 0.0025;
 	}
 	if (o->label && !(t->label = strdup(o->label)))

@@ -2,7 +2,7 @@
 /* trend_out.c — what `ppslab trend` shows of a trend (see trend.h): the ppslab/trend
  * JSON, the table of series, and the gnuplot figure of one series. */
 #include "trend.h"
-#include "plot_impl.h"
+#include "plot_gp.h"
 
 #include <errno.h>
 #include <math.h>
@@ -541,6 +541,56 @@ static void compact_labels(const struct trend *t, char (*out)[64], char *xl, siz
 		*xl = 0;
 }
 
+/* The groups' levels as segments, the changes between them and the outliers, as data
+ * blocks after the runs; their counts and indexes (blocks only for what exists: gnuplot
+ * numbers the non-empty ones). */
+static void seg_dat(FILE *dat, const struct trend_series *s, size_t *nchanges,
+		    size_t *noutliers, int *idx_changes, int *idx_outliers)
+{
+	const struct tseg_result *g = &s->seg;
+	fputs("\n\n# group: from to level (geometric mean)\n", dat);
+	for (size_t k = 0; k < g->ngroups; k++) {
+		double x0 = (double)s->pts[g->start[k]].run - 0.35;
+		double x1 = (double)s->pts[g->start[k + 1] - 1].run + 0.35;
+		fprintf(dat, "%s%g ", k ? "\n" : "", x0);
+		plot_dat_num(dat, g->level[k]);
+		fprintf(dat, "\n%g ", x1);
+		plot_dat_num(dat, g->level[k]);
+		fputc('\n', dat);
+	}
+	int next = 2;   /* index 0: the runs, 1: the groups */
+	if (g->ngroups > 1) {
+		fputs("\n\n# change: x level_before level_after colour text\n", dat);
+		*idx_changes = next++;
+	}
+	for (size_t k = 0; k + 1 < g->ngroups; k++) {
+		const struct tseg_cmp *c = &g->change[k];
+		double x = ((double)s->pts[g->start[k + 1] - 1].run +
+			    (double)s->pts[g->start[k + 1]].run) / 2;
+		char txt[96];
+		snprintf(txt, sizeof(txt), "%s %.3f", st_verdict_name(c->verdict), c->w.ratio);
+		fprintf(dat, "%g ", x);
+		plot_dat_num(dat, g->level[k]);
+		fputc(' ', dat);
+		plot_dat_num(dat, g->level[k + 1]);
+		fprintf(dat, " %d ", c->verdict == ST_REGRESSION ? 0xcc0000 : 0x0060c0);
+		plot_dat_str(dat, txt);
+		fputc('\n', dat);
+		(*nchanges)++;
+	}
+	for (size_t p = 0; p < s->npoints; p++) {
+		if (!g->outlier[p])
+			continue;
+		if (!(*noutliers)++) {
+			fputs("\n\n# outlier: run median\n", dat);
+			*idx_outliers = next++;
+		}
+		fprintf(dat, "%zu ", s->pts[p].run);
+		plot_dat_num(dat, s->pts[p].st.s.median);
+		fputc('\n', dat);
+	}
+}
+
 int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char *err,
 	       size_t errlen)
 {
@@ -566,53 +616,10 @@ int trend_plot(const struct trend *t, size_t si, const struct plot_out *o, char 
 		plot_dat_str(dat, t->runs[pt->run].label);
 		fputc('\n', dat);
 	}
-	/* blocks only for what exists: gnuplot numbers the non-empty ones */
 	size_t nchanges = 0, noutliers = 0;
-	int idx_changes = -1, idx_outliers = -1, next = 1;
-	if (s->segmented) {
-		const struct tseg_result *g = &s->seg;
-		fputs("\n\n# group: from to level (geometric mean)\n", dat);
-		for (size_t k = 0; k < g->ngroups; k++) {
-			double x0 = (double)s->pts[g->start[k]].run - 0.35;
-			double x1 = (double)s->pts[g->start[k + 1] - 1].run + 0.35;
-			fprintf(dat, "%s%g ", k ? "\n" : "", x0);
-			plot_dat_num(dat, g->level[k]);
-			fprintf(dat, "\n%g ", x1);
-			plot_dat_num(dat, g->level[k]);
-			fputc('\n', dat);
-		}
-		next++;
-		if (g->ngroups > 1) {
-			fputs("\n\n# change: x level_before level_after colour text\n", dat);
-			idx_changes = next++;
-		}
-		for (size_t k = 0; k + 1 < g->ngroups; k++) {
-			const struct tseg_cmp *c = &g->change[k];
-			double x = ((double)s->pts[g->start[k + 1] - 1].run +
-				    (double)s->pts[g->start[k + 1]].run) / 2;
-			char txt[96];
-			snprintf(txt, sizeof(txt), "%s %.3f", st_verdict_name(c->verdict), c->w.ratio);
-			fprintf(dat, "%g ", x);
-			plot_dat_num(dat, g->level[k]);
-			fputc(' ', dat);
-			plot_dat_num(dat, g->level[k + 1]);
-			fprintf(dat, " %d ", c->verdict == ST_REGRESSION ? 0xcc0000 : 0x0060c0);
-			plot_dat_str(dat, txt);
-			fputc('\n', dat);
-			nchanges++;
-		}
-		for (size_t p = 0; p < s->npoints; p++) {
-			if (!g->outlier[p])
-				continue;
-			if (!noutliers++) {
-				fputs("\n\n# outlier: run median\n", dat);
-				idx_outliers = next++;
-			}
-			fprintf(dat, "%zu ", s->pts[p].run);
-			plot_dat_num(dat, s->pts[p].st.s.median);
-			fputc('\n', dat);
-		}
-	}
+	int idx_changes = -1, idx_outliers = -1;
+	if (s->segmented)
+		seg_dat(dat, s, &nchanges, &noutliers, &idx_changes, &idx_outliers);
 	char title[1024], sub[1024], yl[256], ob[600], words[256];
 	name_words(s->metric, words, sizeof(words));
 	if (*words >= 'a' && *words <= 'z')

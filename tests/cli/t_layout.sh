@@ -3,8 +3,8 @@
 # t_layout.sh — the house rules of the source tree (no root, no build needed): every
 # header guard names its path; no header name repeats; unit tests sit in the room they
 # test; analysis/ keeps only its front ends on top; a room includes only lib/, itself
-# and the rooms it stands on; an SPDX line heads every source file. HACKING.md explains
-# each rule.
+# and the rooms it stands on; results/' plot and report files call only down; an SPDX
+# line heads every source file. HACKING.md explains each rule.
 set -u
 TOP=${PPSLAB_TOP:?}
 cd "$TOP" || exit 1
@@ -61,6 +61,33 @@ for f in $srcs; do
 done
 check "each program includes only lib/ and its own room; results/ never reaches runner/" "$bad"
 
+
+# the results room's plot and report files call only down: no file includes a header of
+# a layer above its own, nor calls the plot dispatcher; and no header private to the
+# room (included from nowhere else) declares more than 25 functions
+R=analysis/results
+bad=""
+for chain in "plot.c plot_gp.h|plot_fig.c plot_fig.h|plot_scale.c plot_scale.h|plot_xy.c plot_box.c plot_heatmap.c plot_write.h" \
+	     "report_doc.c report_doc.h|report_plot.c report_plot.h"; do
+	IFS='|' read -ra lv <<<"$chain"
+	for ((i = 0; i < ${#lv[@]}; i++)); do
+		for f in ${lv[i]}; do
+			[ -f "$R/$f" ] || bad+="$R/$f: missing"$'\n'
+			[[ $f != plot* ]] || ! grep -qE '[^_a-z](plot_results|plot_draw|plot_default_kind)\(' "$R/$f" ||
+				bad+="$R/$f calls up to the plot dispatcher"$'\n'
+			for ((j = i + 1; j < ${#lv[@]}; j++)); do
+				grep -q "^#include \"${lv[j]##* }\"" "$R/$f" 2>/dev/null &&
+					bad+="$R/$f includes ${lv[j]##* }, a layer above it"$'\n'
+			done
+		done
+	done
+done
+for h in $(git ls-files "$R/*.h"); do
+	grep -rqs --include='*.[ch]' "#include \"$(basename "$h")\"" analysis/*.c analysis/runner tests && continue
+	k=$(grep -cE '^(const |struct |enum |unsigned )?[a-z_0-9]+[ *]+[a-z_0-9]+\(' "$h")
+	[ "$k" -le 25 ] || bad+="$h: $k prototypes in a header private to results/"$'\n'
+done
+check "results/: plot and report files call only down; private headers of at most 25 prototypes" "$bad"
 
 unit=tests/unit
 bad=$(git ls-files "$unit" | grep '\.c$' | grep -vE "^$unit/(lib|gen|sink|rut|analysis)/t_[a-z0-9_]+\.c\$")

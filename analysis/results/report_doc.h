@@ -1,24 +1,15 @@
-/* SPDX-License-Identifier: BSD-2-Clause */
-/* report_impl.h — what the files of the report share: report.c (the document and its
- * sections), report_doc.c (numbers for people, the Markdown/HTML writer, the tables)
- * and report_plot.c (which plots a report has, and drawing them). Private to them; the
- * rest of the analyzer sees report.h. */
-#ifndef PPSLAB_ANALYSIS_RESULTS_REPORT_IMPL_H
-#define PPSLAB_ANALYSIS_RESULTS_REPORT_IMPL_H
+// SPDX-License-Identifier: BSD-2-Clause
+/* report_doc.h — the bottom of the report's files, report_doc.c: numbers for people, a
+ * tiny document writer (Markdown or HTML) and the tables. It calls nothing above it;
+ * report_plot.c and report.c use it. Private to them; the rest sees report.h. */
+#ifndef PPSLAB_ANALYSIS_RESULTS_REPORT_DOC_H
+#define PPSLAB_ANALYSIS_RESULTS_REPORT_DOC_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "compare.h"
 #include "grid.h"
-#include "plot.h"
-#include "report.h"
 #include "results.h"
-
-#define REPORT_MAX_PLOTS 24
-#define REPORT_MAX_BY 16   /* values of the --by axis, as compare --by takes */
-
-/* ---- report_doc.c: a tiny document writer, Markdown or HTML ---- */
 
 struct doc {
 	FILE *f;
@@ -55,46 +46,5 @@ void report_img(struct doc *d, const struct drawn *p);
 void report_results_table(struct doc *d, const struct res_file *rf, const char *metric);
 /* The rule-cost fits: b per rule per frame, a, R², for each series. */
 void report_fits_table(struct doc *d, json_t *fits);
-
-/* ---- report_plot.c: the plan of plots ---- */
-
-struct rplot {
-	char name[160];
-	char caption[512];
-	struct plot_req rq;
-	struct res_sel where;
-	const char *metrics[3];
-	int ok;
-	char err[300];
-	unsigned char *svg;
-	size_t svg_len;
-	int w, h;
-};
-
-struct rep {
-	const struct res_file *rf;
-	const struct report_opts *o;
-	const char **metrics;
-	size_t nmetrics;
-	struct rplot plots[REPORT_MAX_PLOTS];
-	size_t nplots;
-	struct cmp *cmp;
-	char cmp_err[512];
-	struct rplot cmp_plot;
-	json_t *fits;
-	/* --by AXIS: the values' files (the baseline first) and each other's comparison */
-	const struct res_axis *by_ax;
-	struct res_file *by_rf[REPORT_MAX_BY];
-	const json_t *by_val[REPORT_MAX_BY];
-	size_t nby;
-	struct cmp *by_cmp[REPORT_MAX_BY];
-};
-
-/* Chooses the report's plots for its metrics and varying axes into r->plots. */
-void report_plan_plots(struct rep *r);
-/* Draws every planned plot (and the comparison's), counting failures in *failures. */
-void report_draw_plots(struct rep *r, size_t *failures);
-/* A plot in the document, or why it was not drawn. */
-void report_plot_one(struct doc *d, const struct rplot *p);
 
 #endif
