@@ -562,6 +562,16 @@ out:
 	bool windowed = win_read, remote_clock = false;
 	for (size_t i = 0; i < ns && windowed; i++) {
 		double secs, rs;
+		/* an interface counts every frame it receives: where the sink counted no
+		 * test frame (or gave no count), its counters measured other traffic */
+		if (!(trial_jnum(sinks[i]->sum, "rx_pkts") > 0)) {
+			windowed = false;
+			nowin = sinks[i] == sinkb ? "the sink of blast B counted no test frame: its "
+				"interface's counters are not the test traffic's rate"
+				: "a sink counted no test frame: its interface's counters are not the "
+				"test traffic's rate";
+			break;
+		}
 		double w = trial_window_rate(&sinks[i]->win[0], &sinks[i]->win[1], &secs, &rs);
 		if (isnan(w)) {
 			windowed = false;
