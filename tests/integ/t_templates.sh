@@ -43,8 +43,12 @@ m() { jq -r "$2" "$T/$1.json"; }   # m NAME FILTER
 # --- the embedded lab's templates not in t_prof_seeds ---------------------------------
 short=(--set trial.warmup=0.2s --set trial.settle=0.2s --set rig.calibrate=false
        --set rig.direct=false --set "topology.lab=\"$LAB\"" --set repetitions=1)
+# a search on a shared two-core host: the sender falls behind by up to 200 ms at times,
+# which spoils every repetition of a load; what is tested here is the template, so
+# such trials are counted and flagged (repeat_invalid 0), and the load stays below 20k
 "$B/ppslab" run "$TOP/profiles/rfc2544-throughput.json" -o "$T/rfc.json" --no-table "${short[@]}" \
 	--set size=64 --set trial.initial=0.3s --set trial.duration=0.5s --set trial.width=0.2 \
+	--set trial.max_load=20k --set trial.repeat_invalid=0 \
 	>/dev/null 2>"$T/rfc.err"
 RC=$?
 # a host that stalls the sender through every repetition of a search's load: the case
@@ -145,6 +149,8 @@ rsh sh "$TOP/profiles/hooks/loader-tunable" --be 14.2-RELEASE kern.hz 1000
 eq "the boot-env hook: the running environment" "$(rsh sh "$TOP/profiles/hooks/boot-env" current)" 14.1-RELEASE
 check "netstat -I rut0 -n -W -d: FreeBSD's interface line" \
 	grep -qE '^rut0 +1500 <Link#1> +[0-9a-f:]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+' <(rsh netstat -I rut0 -n -W -d)
+eq "netstat -I rut0 -w 1 -q 1: a header and one line of differences" \
+	"$(rsh netstat -I rut0 -b -w 1 -q 1 | awk 'NR == 3 && NF == 8 { n++ } END { print NR "," n + 0 }')" "3,1"
 eq "read-freebsd on it: the counters as JSON, the rules' counters included" \
 	"$(rsh sh "$TOP/profiles/hooks/read-freebsd" rut0 rut1 | jq -r '[(.rx_pkts | type), (.ifaces | keys | join("+")), (.polling | has("burst_max")), (.rules | type)] | join(",")')" \
 	"number,rut0+rut1,true,array"
