@@ -560,6 +560,15 @@ static bool window_rates(struct trial_tools *tt, struct trial_res *s)
 {
 	for (size_t i = 0; i < tt->ns; i++) {
 		double secs, rs;
+		/* an interface counts every frame it receives: where the sink counted no
+		 * test frame (or gave no count), its counters measured other traffic */
+		if (!(jnum(tt->sinks[i]->sum, "rx_pkts") > 0)) {
+			s->nowin = tt->sinks[i] == tt->sinkb ? "the sink of blast B counted no test "
+				"frame: its interface's counters are not the test traffic's rate"
+				: "a sink counted no test frame: its interface's counters are not the "
+				"test traffic's rate";
+			return false;
+		}
 		double w = trial_window_rate(&tt->sinks[i]->win[0], &tt->sinks[i]->win[1], &secs, &rs);
 		if (isnan(w)) {
 			if (!s->nowin)
