@@ -253,10 +253,10 @@ static void *cthread(void *arg)
 		CPU_SET(t->cpu, &set);
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
-	fw_thread_set(t->id);
 	struct fw_pkt p[2];
 	struct fw_match m;
 	udp_passes(p);
+	p[0].tid = p[1].tid = (uint8_t)t->id;
 	const struct fw_rules *rs = fw_rules_get(t->fw);
 	uint32_t acc = 0;
 	pthread_barrier_wait(t->start);

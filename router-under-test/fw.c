@@ -446,13 +446,6 @@ int fw_set_threads(struct fw *fw, int n)
 	return 0;
 }
 
-_Thread_local int fw_tls_tid;
-
-void fw_thread_set(int tid)
-{
-	fw_tls_tid = tid;
-}
-
 void fw_set_qsbr(struct fw *fw, struct qsbr *q, int self)
 {
 	fw->qsbr = q;

@@ -113,6 +113,8 @@ struct fw_pkt {
 	bool in;                     /* inbound pass (else outbound) */
 	int recv_if, xmit_if;        /* forwarder port index, or -1 when none on that side */
 	uint8_t icmp_type, icmp_code; /* extension: ICMP only, for log lines */
+	uint8_t tid;                 /* the evaluating thread (fw_set_threads): its counter
+	                              * view; 0 in a single-threaded caller */
 };
 
 /* A new ruleset holding only rule 65535. if_names[i] is port i's interface name (for
@@ -161,8 +163,6 @@ int fw_set_threads(struct fw *fw, int n);
 /* Frees replaced objects through q (self: the thread that runs the commands); without
  * it they are freed at once (one thread, or nothing evaluating concurrently). */
 void fw_set_qsbr(struct fw *fw, struct qsbr *q, int self);
-/* The calling thread's id (0..n-1) for the counters; 0 unless set. */
-void fw_thread_set(int tid);
 /* The current rule set; valid until the calling thread's next quiescent point. */
 const struct fw_rules *fw_rules_get(const struct fw *fw);
 /* One pass over the set rs (fw_rules_get): a forwarder evaluates both passes of a

@@ -473,7 +473,7 @@ enum fw_verdict fw_eval_rs(struct fw *fw, const struct fw_rules *rs, const struc
 				.sp = { sp, sp, sp, sp },
 				.dp = { dp, dp, dp, dp } };
 	const bool upd = fw->tun.update_counters;
-	const int tid = fw_tls_tid;
+	const int tid = p->tid;
 	const int view = fw->tun.counters == FW_CTR_SHARED || tid >= fw->nthreads ? 0 : 1 + tid;
 	uint64_t t = 0, f[F_N];
 	struct fw_dyn_info di = { .dir = FW_DYN_UNKNOWN, .parent = -1 };

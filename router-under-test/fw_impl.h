@@ -353,8 +353,6 @@ static inline struct fw_table *fw_table_at(const struct fw *fw, int idx)
 {
 	return atomic_load_explicit(&fw->tables[idx], memory_order_acquire);
 }
-/* the calling thread's counter view (fw_thread_set), 0 for the shared one */
-extern _Thread_local int fw_tls_tid;
 
 /* ---- the rule language: fw_lex.c (lexer, diagnostics), fw_parse.c (compiler) ---- */
 struct fw_tok {

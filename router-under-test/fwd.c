@@ -350,7 +350,7 @@ static inline uint16_t rd16(const uint8_t *p)
  * the bytes after the header (its pullup checks), ip_off, TTL, ports for
  * TCP/UDP/UDP-Lite/SCTP and TCP flags and ACK on fragment offset 0 (when the header is
  * there), ICMP type/code. */
-static void fw_pkt_of(const struct pkt_info *pi, int recv_if, struct fw_pkt *p)
+static void fw_pkt_of(const struct pkt_info *pi, int recv_if, int tid, struct fw_pkt *p)
 {
 	const uint8_t *ip = pi->ip;
 	unsigned ihl = (ip[0] & 0x0fu) * 4u;
@@ -378,6 +378,7 @@ static void fw_pkt_of(const struct pkt_info *pi, int recv_if, struct fw_pkt *p)
 	p->in = true;
 	p->recv_if = recv_if;
 	p->xmit_if = -1;
+	p->tid = (uint8_t)tid;
 }
 
 /* A pass that did not let the packet through: counted by cause, and by rule when a
@@ -448,7 +449,7 @@ static bool reply_out_pass(struct fwd_thr *t, struct burst *b, uint8_t *ip, unsi
 			       .src_ip = src, .dst_ip = dst };
 	struct fw_pkt fp;
 	struct fw_match m;
-	fw_pkt_of(&ri, -1, &fp);
+	fw_pkt_of(&ri, -1, t->id, &fp);
 	fp.in = false;
 	fp.xmit_if = o;
 	if (fw_eval_rs(t->f->fw, t->rs, &fp, &m) == FW_PASS)
@@ -777,7 +778,7 @@ static int burst_l3(struct fwd_thr *t, int in, int max)
 		/* ip_input(): the inbound pass, on the receiving interface
 		 * (docs/design/ipfw.md#two-passes-per-forwarded-packet) */
 		if (fw) {
-			fw_pkt_of(&pi, in, &fp);
+			fw_pkt_of(&pi, in, t->id, &fp);
 			if ((v = fw_eval_rs(f->fw, t->rs, &fp, &m)) != FW_PASS) {
 				fw_drop(t, b, v, &m);
 				if (v == FW_RESET || v == FW_UNREACH)
@@ -868,7 +869,7 @@ static int burst_l2(struct fwd_thr *t, int in, int max)
 			struct fw_pkt fp;
 			struct fw_match m;
 			enum fw_verdict v;
-			fw_pkt_of(&pi, in, &fp);
+			fw_pkt_of(&pi, in, t->id, &fp);
 			if ((v = fw_eval_rs(f->fw, t->rs, &fp, &m)) == FW_PASS) {
 				fp.in = false;
 				fp.xmit_if = o;

@@ -499,7 +499,6 @@ static void *fwdloop_thread(void *arg)
 	struct fwdloop *s = t->s;
 	int rc = 0;
 	clock_low_slack();
-	fw_thread_set(t->id);
 	my_tid = t->id;
 	knob_replay(t);   /* the writes made at start (--sysctl) */
 	t->next_refresh = 0;

@@ -55,10 +55,10 @@ static void t_views(void)
 	struct fw_pkt p = fw_pk(17, "198.18.0.2", 9, "198.19.0.2", 9);
 	/* percpu (the default): each thread its own view */
 	T_EQ_U64(fw_tunables(fw)->counters, FW_CTR_PERCPU);
-	fw_thread_set(0);
+	p.tid = 0;
 	for (int k = 0; k < 3; k++)
 		pass_both(fw, fw_rules_get(fw), p);
-	fw_thread_set(1);
+	p.tid = 1;
 	for (int k = 0; k < 5; k++)
 		pass_both(fw, fw_rules_get(fw), p);
 	T_EQ_U64(view_pkts(fw, 100, 0), 0);
@@ -67,9 +67,9 @@ static void t_views(void)
 	T_EQ_U64(pkts_of(fw, 100), 16);   /* two passes each */
 	/* shared: every thread the one view; the sum goes on from where it was */
 	fw_tunables(fw)->counters = FW_CTR_SHARED;
-	fw_thread_set(0);
+	p.tid = 0;
 	pass_both(fw, fw_rules_get(fw), p);
-	fw_thread_set(1);
+	p.tid = 1;
 	pass_both(fw, fw_rules_get(fw), p);
 	T_EQ_U64(view_pkts(fw, 100, 0), 4);
 	T_EQ_U64(view_pkts(fw, 100, 2), 10);
@@ -88,10 +88,9 @@ static void t_views(void)
 	T_EQ_U64(pkts_of(fw, 300), 0);
 	/* a thread id beyond the views counts into the shared one */
 	fw_tunables(fw)->counters = FW_CTR_PERCPU;
-	fw_thread_set(7);
+	p.tid = 7;
 	pass_both(fw, fw_rules_get(fw), p);
 	T_EQ_U64(view_pkts(fw, 300, 0), 2);
-	fw_thread_set(0);
 	fw_free(fw);
 }
 
@@ -146,8 +145,8 @@ static _Atomic int finished;   /* evaluating threads that are done */
 static void *eval_thread(void *arg)
 {
 	struct thr *t = arg;
-	fw_thread_set(t->id);
 	struct fw_pkt p = fw_pk(17, "198.18.0.2", 1000, "198.19.0.2", 9);
+	p.tid = (uint8_t)t->id;
 	for (int k = 0; k < PKTS; k++) {
 		/* a burst of 32 packets on one set, then a quiescent point */
 		if (k % 32 == 0 && t->q)
