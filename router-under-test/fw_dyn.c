@@ -830,41 +830,27 @@ void fw_dyn_widths(const struct fw *fw, int *pcw, int *bcw)
 	}
 }
 
-/* ipfw2.c show_dyn_state(); a state past its lifetime that the sweep has not removed
- * yet prints nothing but its newline without -e, as list_dyn_state() does */
-static void show_one(const struct fw *fw, struct dstate *s, int pcw, int bcw, bool expired,
-		     struct fw_out *o)
+/* A state as the listing reads it (fw_show.c prints it) */
+static void entry_of(const struct fw *fw, struct dstate *s, struct fw_dyn_entry *v)
 {
 	uint32_t e = LD(s->expire), now = up(fw);
-	uint32_t expire = TIME_LEQ(e, now) ? 0 : e - now;
 	uint8_t type = LD(s->type);
-	if (expire == 0 && type != DT_PARENT && !expired) {
-		fw_out_puts(o, "\n");
-		return;
-	}
-	fw_out_printf(o, "%05u", s->rulenum);
-	if (pcw > 0 || bcw > 0)
-		fw_out_printf(o, " %*llu %*llu (%us)", pcw, (unsigned long long)LD(s->pcnt), bcw,
-			      (unsigned long long)LD(s->bcnt), expire);
-	if (type == DT_PARENT)
-		fw_out_printf(o, " PARENT %u", LD(s->link));
-	else
-		fw_out_puts(o, type == DT_LIMIT ? " LIMIT" : " STATE");
-	const char *pn = fw_proto_name(s->proto);
-	if (pn)
-		fw_out_printf(o, " %s", pn);
-	else
-		fw_out_printf(o, " proto %u", s->proto);
-	char a[16], b[16];
-	struct in_addr x = { s->src }, y = { s->dst };
-	inet_ntop(AF_INET, &x, a, sizeof(a));
-	inet_ntop(AF_INET, &y, b, sizeof(b));
-	fw_out_printf(o, " %s %u <-> %s %u :%s\n", a, s->sport, b, s->dport,
-		      fw_state_name_str(fw, s->kidx));
+	v->rulenum = s->rulenum;
+	v->pcnt = LD(s->pcnt);
+	v->bcnt = LD(s->bcnt);
+	v->expire = TIME_LEQ(e, now) ? 0 : e - now;
+	v->parent = type == DT_PARENT;
+	v->limit = type == DT_LIMIT;
+	v->link = LD(s->link);
+	v->proto = s->proto;
+	v->src = s->src;
+	v->dst = s->dst;
+	v->sport = s->sport;
+	v->dport = s->dport;
+	v->kidx = s->kidx;
 }
 
-void fw_dyn_show(const struct fw *fw, uint32_t lo, uint32_t hi, int pcw, int bcw, bool expired,
-		 struct fw_out *o)
+void fw_dyn_walk(const struct fw *fw, uint32_t lo, uint32_t hi, fw_dyn_visit_fn fn, void *arg)
 {
 	const struct fw_dyn *d = fw->dyn;
 	const struct dyn_bk *bk = bk_of(d);
@@ -876,7 +862,10 @@ void fw_dyn_show(const struct fw *fw, uint32_t lo, uint32_t hi, int pcw, int bcw
 							       memory_order_acquire);
 			     i; i = atomic_load_explicit(&S(d, i)->next, memory_order_acquire)) {
 				struct dstate *s = S(d, i);
-				if (s->rulenum >= lo && s->rulenum <= hi)
-					show_one(fw, s, pcw, bcw, expired, o);
+				if (s->rulenum >= lo && s->rulenum <= hi) {
+					struct fw_dyn_entry v;
+					entry_of(fw, s, &v);
+					fn(arg, &v);
+				}
 			}
 }

@@ -309,11 +309,22 @@ int fw_dyn_install(struct fw *fw, const struct fw_rules *rs, int idx, const stru
 /* Removes the states whose rule no longer exists (after deletions). */
 void fw_dyn_orphans(struct fw *fw);
 void fw_dyn_flush(struct fw *fw);
-/* The `ipfw -d` listing of the states of rules lo..hi into o, counter widths pcw/bcw
- * (0: no counters). */
-struct fw_out;
-void fw_dyn_show(const struct fw *fw, uint32_t lo, uint32_t hi, int pcw, int bcw, bool expired,
-		 struct fw_out *o);
+/* A state as `ipfw -d show` lists it (fw_show.c prints it): counters, seconds left
+ * (0: past its lifetime), a parent's count of sessions, the first packet's addresses
+ * (network order) and ports (host order), the state name's index. */
+struct fw_dyn_entry {
+	uint32_t rulenum;
+	uint64_t pcnt, bcnt;
+	uint32_t expire, link;
+	bool parent, limit;
+	uint8_t proto;
+	uint16_t kidx;
+	uint32_t src, dst;
+	uint16_t sport, dport;
+};
+/* Calls fn for each state and parent of rules lo..hi, in the listing's order. */
+typedef void (*fw_dyn_visit_fn)(void *arg, const struct fw_dyn_entry *e);
+void fw_dyn_walk(const struct fw *fw, uint32_t lo, uint32_t hi, fw_dyn_visit_fn fn, void *arg);
 /* The widest packet and byte counter of any state (for the listing's columns). */
 void fw_dyn_widths(const struct fw *fw, int *pcw, int *bcw);
 uint32_t fw_dyn_total(const struct fw *fw);   /* states + parents */

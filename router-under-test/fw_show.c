@@ -518,6 +518,52 @@ static void show_rule(const struct fw *fw, const struct fw_rules *s, const struc
 	fw_out_puts(o, "\n");
 }
 
+/* ipfw2.c show_dyn_state(); a state past its lifetime that the sweep has not removed
+ * yet prints nothing but its newline without -e, as list_dyn_state() does */
+struct dyn_show {
+	const struct fw *fw;
+	int pcw, bcw;        /* counter widths, 0: no counters */
+	bool expired;
+	struct fw_out *o;
+};
+
+static void show_one(void *arg, const struct fw_dyn_entry *s)
+{
+	const struct dyn_show *ds = arg;
+	struct fw_out *o = ds->o;
+	if (s->expire == 0 && !s->parent && !ds->expired) {
+		fw_out_puts(o, "\n");
+		return;
+	}
+	fw_out_printf(o, "%05u", s->rulenum);
+	if (ds->pcw > 0 || ds->bcw > 0)
+		fw_out_printf(o, " %*llu %*llu (%us)", ds->pcw, (unsigned long long)s->pcnt, ds->bcw,
+			      (unsigned long long)s->bcnt, s->expire);
+	if (s->parent)
+		fw_out_printf(o, " PARENT %u", s->link);
+	else
+		fw_out_puts(o, s->limit ? " LIMIT" : " STATE");
+	const char *pn = fw_proto_name(s->proto);
+	if (pn)
+		fw_out_printf(o, " %s", pn);
+	else
+		fw_out_printf(o, " proto %u", s->proto);
+	char a[16], b[16];
+	struct in_addr x = { s->src }, y = { s->dst };
+	inet_ntop(AF_INET, &x, a, sizeof(a));
+	inet_ntop(AF_INET, &y, b, sizeof(b));
+	fw_out_printf(o, " %s %u <-> %s %u :%s\n", a, s->sport, b, s->dport,
+		      fw_state_name_str(ds->fw, s->kidx));
+}
+
+/* The `ipfw -d` listing of the states of rules lo..hi into o */
+static void fw_dyn_show(const struct fw *fw, uint32_t lo, uint32_t hi, int pcw, int bcw,
+			bool expired, struct fw_out *o)
+{
+	struct dyn_show ds = { .fw = fw, .pcw = pcw, .bcw = bcw, .expired = expired, .o = o };
+	fw_dyn_walk(fw, lo, hi, show_one, &ds);
+}
+
 int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t *lo,
 	    const uint32_t *hi, const int *col, int nnum, struct fw_out *o, struct fw_diag *d)
 {
