@@ -201,6 +201,22 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 void fw_eval_burst(struct fw *fw, const struct fw_pkt *p, int n, enum fw_verdict *v,
 		   uint32_t *rule_no);
 
+/* The reply of a reset or unreach rule (ip_fw2.c send_reject): the firewall decides
+ * whether FreeBSD would send one and builds its IP packet; the forwarder routes it,
+ * limits it, frames it and sends it (fw_reply.c). */
+/* For the IPv4 packet ip (ip_len bytes) whose destination MAC has the group bit set
+ * when l2_group: true when a reply may go (offset 0, no ICMP error, no broadcast or
+ * multicast; an RST only to a TCP segment that is not one, an unreachable only with
+ * 8 bytes past the header and to a unicast source), with *quote the bytes of ip an
+ * unreachable quotes (icmp_error). */
+bool fw_reject_ok(const uint8_t *ip, unsigned ip_len, bool l2_group, enum fw_verdict v,
+		  unsigned *quote);
+/* Builds into out (room for 28 + quote bytes) the RST (FW_RESET) or the ICMP unreachable
+ * with code, from address from (network order), for the packet ip, with IP id ip_id and
+ * every checksum; returns its IP length. */
+unsigned fw_reject_build(uint8_t *out, const uint8_t *ip, enum fw_verdict v, uint16_t code,
+			 unsigned quote, uint32_t from, uint16_t ip_id);
+
 /* The addresses of the ports (network order, 0 = none), for `via|recv|xmit a.b.c.d`.
  * Rules compiled afterwards use them. */
 void fw_set_if_addrs(struct fw *fw, const uint32_t *if_addrs, int n_ifs);

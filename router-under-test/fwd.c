@@ -400,18 +400,6 @@ static inline void wr16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
-static inline void wr32(uint8_t *p, uint32_t v)
-{
-	wr16(p, (uint16_t)(v >> 16));
-	wr16(p + 2, (uint16_t)v);
-}
-
-/* ip_icmp.c: ICMP_ECHO, ROUTERSOLICIT, TSTAMP, IREQ, MASKREQ (ipfw_chk's is_icmp_query) */
-static bool icmp_query(uint8_t t)
-{
-	return t == 8 || t == 10 || t == 13 || t == 15 || t == 17;
-}
-
 static bool is_my_address(const struct fwd *f, uint32_t a)
 {
 	for (int i = 0; i < f->nports; i++)
@@ -432,9 +420,9 @@ static bool bandlim(struct fwd *f, uint64_t now_ns, int kind)
 	return atomic_fetch_add(&f->bl_n[kind], 1) >= ICMPLIM;
 }
 
-/* The reply a reset or unreach rule sends for the frame fr read on port in, built as
- * FreeBSD builds it (ip_fw2.c send_reject: ipfw_send_pkt for the RST, ip_icmp.c
- * icmp_error/icmp_reflect for the unreachable, ip_output), and queued on the port the
+/* The reply a reset or unreach rule sends for the frame fr read on port in, decided
+ * and built by the firewall as FreeBSD does it (fw_reply.c: ip_fw2.c send_reject,
+ * ip_icmp.c icmp_error/icmp_reflect), sent as ip_output does, queued on the port the
  * route back to the sender leaves by (the receiving one in a lab). Unlike the RST
  * (M_SKIP_FIREWALL), the ICMP error passes the outbound firewall on its way out. */
 static void reply_to(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr,
@@ -466,50 +454,19 @@ static void fw_reply(struct fwd_thr *t, struct burst *b, int in, const uint8_t *
 
 /* local: udp_input's port unreachable for a datagram to us (icmp_error as for a rule,
  * but limited by badport_bandlim instead of reply_limit, and passing the outbound
- * firewall only while it is on) */
+ * firewall only while it is on). Whether FreeBSD answers, and the reply's IP packet,
+ * are the firewall's (fw_reject_ok, fw_reject_build); the route, the limits, the frame
+ * and the queue are the forwarder's. */
 static void reply_to(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr,
 		     const struct pkt_info *pi, enum fw_verdict v, uint16_t code, bool local)
 {
 	struct fwd *f = t->f;
 	const uint8_t *ip = fr + PKT_IP_OFF;
-	unsigned hl = (ip[0] & 15u) * 4u, iplen = pi->ip_len;
-	uint16_t off = rd16(ip + 6);
-	uint8_t proto = ip[9];
-	const uint8_t *l4 = ip + hl;
-	uint32_t srch = ntohl(pi->src_ip), dsth = ntohl(pi->dst_ip);
+	unsigned quote;
 	enum fwd_reply_skip skip = FWD_RS_COUNT;
-	/* ipfw_chk O_REJECT: offset 0, no ICMP but a query, no link-layer broadcast or
-	 * multicast (the group bit of the destination MAC), no IP multicast */
-	if ((off & 0x1fff) || (fr[0] & 1) || (dsth >> 28) == 14 ||
-	    (proto == 1 && !icmp_query(l4[0])))
+	/* the group bit of the destination MAC: a link-layer broadcast or multicast */
+	if (!fw_reject_ok(ip, pi->ip_len, fr[0] & 1, v, &quote))
 		skip = FWD_RS_SUPPRESSED;
-	unsigned icmplen = 0;
-	if (v == FW_RESET) {
-		/* send_reject(): TCP only, and never in answer to an RST */
-		if (proto != 6 || (l4[13] & 0x04))
-			skip = FWD_RS_SUPPRESSED;
-	} else if (skip == FWD_RS_COUNT) {
-		/* icmp_error(): no RF bit, 8 bytes past the header; quote the header and
-		 * max(8, min(icmp_quotelen 548, payload)) bytes, for TCP at least its header */
-		unsigned elen;
-		if ((off & 0x8000) || iplen < hl + 8) {
-			skip = FWD_RS_SUPPRESSED;
-			elen = 0;
-		} else if (proto == 6) {
-			unsigned th = (l4[12] >> 4) * 4u;
-			if (th < 20 || iplen < hl + th)
-				skip = FWD_RS_SUPPRESSED;
-			elen = iplen - hl < 548 ? iplen - hl : 548;
-			elen = elen > th ? elen : th;
-		} else {
-			elen = iplen - hl < 548 ? iplen - hl : 548;
-			elen = elen > 8 ? elen : 8;
-		}
-		icmplen = hl + elen < iplen ? hl + elen : iplen;
-		/* icmp_reflect(): no reply to a multicast, 240/4 or 0/8 source */
-		if ((srch >> 28) == 14 || (srch >> 28) == 15 || (srch >> 24) == 0)
-			skip = FWD_RS_SUPPRESSED;
-	}
 	/* the route back to the sender (a bridge answers out of the receiving port) */
 	int o = in;
 	uint32_t nh = pi->src_ip;
@@ -553,55 +510,7 @@ static void reply_to(struct fwd_thr *t, struct burst *b, int in, const uint8_t *
 	r[12] = 0x08;
 	r[13] = 0x00;
 	uint8_t *rip = r + PKT_IP_OFF;
-	unsigned len;
-	if (v == FW_RESET) {
-		/* ipfw_send_pkt(): addresses and ports swapped; with ACK the RST takes its
-		 * sequence number from it, else RST|ACK acknowledges seq (+1 for a SYN) */
-		uint8_t *th = rip + 20;
-		uint8_t flags = l4[13];
-		len = 40;
-		rip[0] = 0x45;
-		rip[1] = 0x10;   /* IPTOS_LOWDELAY */
-		rip[8] = 64;     /* ip_defttl */
-		rip[9] = 6;
-		memcpy(rip + 12, ip + 16, 4);
-		memcpy(rip + 16, ip + 12, 4);
-		memcpy(th, l4 + 2, 2);
-		memcpy(th + 2, l4, 2);
-		uint32_t seq = (uint32_t)rd16(l4 + 4) << 16 | rd16(l4 + 6);
-		if (flags & 0x10) {
-			memcpy(th + 4, l4 + 8, 4);
-			th[13] = 0x04;
-		} else {
-			wr32(th + 8, seq + ((flags & 0x02) ? 1 : 0));
-			th[13] = 0x14;
-		}
-		th[12] = 5 << 4;
-		uint32_t sum = csum_add(0, rip + 12, 8);
-		uint8_t ph[4] = { 0, 6, 0, 20 };
-		sum = csum_add(sum, ph, 4);
-		uint16_t c = csum_fold(csum_add(sum, th, 20));
-		memcpy(th + 16, &c, 2);
-	} else {
-		/* icmp_error(): type 3, the code, the quote; icmp_reflect(): TTL ip_defttl,
-		 * from the address chosen above */
-		uint8_t *ic = rip + 20;
-		len = 20 + 8 + icmplen;
-		rip[0] = 0x45;
-		rip[8] = 64;
-		rip[9] = 1;
-		memcpy(rip + 12, &from, 4);
-		memcpy(rip + 16, &pi->src_ip, 4);
-		ic[0] = 3;
-		ic[1] = (uint8_t)code;
-		memcpy(ic + 8, ip, icmplen);
-		uint16_t c = csum_fold(csum_add(0, ic, 8 + icmplen));
-		memcpy(ic + 2, &c, 2);
-	}
-	wr16(rip + 2, (uint16_t)len);
-	wr16(rip + 4, t->ip_id++);   /* ip_fillid(), net.inet.ip.random_id=0 */
-	uint16_t hc = csum_ip4_hdr(rip, 20);
-	memcpy(rip + 10, &hc, 2);
+	unsigned len = fw_reject_build(rip, ip, v, code, quote, from, t->ip_id++);
 	if (v == FW_UNREACH && (!local || fw_on_now(t))) {
 		/* ip_output(): the outbound pass, on the interface it leaves by */
 		if (!reply_out_pass(t, b, rip, len, from, pi->src_ip, o))
