@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd.c — runs one control request on the forwarding thread (see cmd.h). Called by
- * fwdloop.c between batches, when ctl.c has posted a request. */
+ * fwdloop.c, through the hook main installs, between batches, when ctl.c has posted a
+ * request. */
 #include "cmd.h"
 
 #include <errno.h>
@@ -25,11 +26,11 @@ static int cmd_sysctl(struct fwdloop *s, int argc, char **argv, struct ctl_req *
 	const struct bsdctl_oid *tab = rut_sysctl_table(&n);
 	/* thread 0's poll context, as DragonFly's global names are the default CPU's; a
 	 * knob written goes to every thread's before the command returns */
-	struct rut_sysctl_ctx ctx = { .poll = fwdloop_poll0(s), .fw = s->f->fw,
+	struct rut_sysctl_ctx ctx = { .poll = fwdloop_poll0(s), .fw = fwdloop_fwd(s)->fw,
 				      .knob_hook = fwdloop_knob_written, .hook_arg = s };
-	uint32_t seq = atomic_load(&s->kseq);
+	uint32_t seq = fwdloop_knob_seq(s);
 	int st = bsdctl_sysctl(tab, n, &ctx, argc, argv, &r->out, &r->err);
-	if (atomic_load(&s->kseq) != seq && !fwdloop_knob_sync(s))
+	if (fwdloop_knob_seq(s) != seq && !fwdloop_knob_sync(s))
 		sbuf_cat(&r->err, "ppslab-rut: note: a forwarding thread has not taken the new "
 				  "value yet (it will at its next round)\n");
 	return st;
@@ -64,7 +65,7 @@ static int ipfw_fail(struct ctl_req *r, struct fw_diag *d)
 
 static void note_disabled(struct fwdloop *s, struct ctl_req *r)
 {
-	if (!fw_tunables(s->f->fw)->enable)
+	if (!fw_tunables(fwdloop_fwd(s)->fw)->enable)
 		sbuf_cat(&r->err, "ppslab-rut: note: net.inet.ip.fw.enable is 0: the firewall is "
 				  "not consulted (sysctl net.inet.ip.fw.enable=1)\n");
 }
@@ -74,7 +75,7 @@ static void note_disabled(struct fwdloop *s, struct ctl_req *r)
 static int cmd_ipfw(struct fwdloop *s, const char *line, char **argv, int argc,
 		    struct ctl_req *r)
 {
-	struct fw *fw = s->f->fw;
+	struct fw *fw = fwdloop_fwd(s)->fw;
 	const char *verb = ipfw_verb(argv, argc);
 	bool listing = prefix_of(verb, "show") || prefix_of(verb, "list");
 	size_t cap = 65536 + (size_t)fw_rule_count(fw) * 512;
@@ -122,7 +123,7 @@ static int cmd_load(struct fwdloop *s, char **argv, int argc, struct ctl_req *r)
 		return EX_OSERR;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	int rc = fw_load_file(s->f->fw, path, &d);
+	int rc = fw_load_file(fwdloop_fwd(s)->fw, path, &d);
 	close(fd);
 	if (rc < 0) {
 		snprintf(d.file, sizeof(d.file), "%s", name);
@@ -176,4 +177,9 @@ int cmd_exec(struct fwdloop *s, struct ctl_req *r)
 		return cmd_load(s, argv, argc, r);
 	sbuf_printf(&r->err, "ppslab-rut: unknown command '%s' (sysctl, ipfw or stats)\n", argv[0]);
 	return EX_USAGE;
+}
+
+int cmd_hook(void *ctx, struct ctl_req *r)
+{
+	return cmd_exec(ctx, r);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* cmd.h — the control commands, run on the forwarding thread: `sysctl` (bsdctl.c over
+/* cmd.h — the control commands, run on the forwarding thread through the hook main
+ * installs in the loop (fwdloop_set_cmd): `sysctl` (bsdctl.c over
  * the forwarder's tree), `ipfw` (the firewall's fw_exec) and `stats` (rutstats.c). */
 #ifndef PPSLAB_ROUTER_UNDER_TEST_CMD_H
 #define PPSLAB_ROUTER_UNDER_TEST_CMD_H
@@ -10,5 +11,7 @@
 /* Runs the request in r (r->line, r->data), writing r->out and r->err. Returns the
  * exit status of the BSD tool it stands for. */
 int cmd_exec(struct fwdloop *s, struct ctl_req *r);
+/* cmd_exec as the loop's command hook (fwdloop_set_cmd): ctx is the struct fwdloop. */
+int cmd_hook(void *ctx, struct ctl_req *r);
 
 #endif

@@ -1,20 +1,23 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* fwdloop.c — the forwarding threads: poll, intr and busy loops (see fwdloop.h).
  * Started by main.c; each owns its poll context and its share of the forwarding
- * engine's hot path; thread 0 runs control commands (cmd.c) between batches. */
+ * engine's hot path; thread 0 runs control commands (through the hook main
+ * installed) between batches. */
 #include "fwdloop.h"
 
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 #include <sys/epoll.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
-#include "cmd.h"
 #include "fw.h"
+#include "qsbr.h"
+#include "runctl.h"
 
 #define WAKE_KEY 0xffffu
 #define REFRESH_NS (100 * NS_PER_MS)    /* kernel drop counters and published figures */
@@ -22,6 +25,58 @@
 #define SLEEP_SLICE_NS (50 * NS_PER_MS) /* longest sleep without looking at stop/ctl */
 #define CLOCK_LEAD_NS (2 * NS_PER_MS)   /* the shared clock starts this long after the
 					 * threads are created, so none starts late */
+
+#define KNOB_LOG 256
+
+struct fwdloop;
+struct fwdloop_thr;
+struct fwdloop_handler {
+	struct fwdloop_thr *t;
+	int port;
+};
+
+struct fwdloop_thr {
+	struct fwdloop *s;
+	int id;
+	struct fwd_thr *ft;
+	struct devpoll poll;            /* in every mode: the knobs are always readable */
+	struct fwdloop_handler h[FWD_MAX_PORTS];
+	int epfd;                    /* the ports while ports_armed; thread 0: the ctl wake-up */
+	bool ports_armed;            /* the ports are in epfd (intr; poll while disabled) */
+	int cpu;                     /* pinned to this CPU, -1: not pinned */
+	int err;                     /* -errno when forwarding failed */
+	uint64_t cpu_ns;             /* the thread's CPU time when it ended */
+	_Atomic int running;
+	pthread_t th;
+	uint64_t next_refresh;       /* CLOCK_MONOTONIC ns of the next counter refresh */
+	uint64_t next_link;          /* ... and of the next link check (fwd_link_check) */
+	uint32_t kseen;              /* knob writes applied */
+	_Atomic uint32_t kdone;
+	pthread_mutex_t view_lock;   /* view: the thread's poll context, published */
+	struct fwdloop_view view;
+};
+
+struct fwdloop {
+	struct fwd *f;
+	enum fwdloop_mode mode;
+	int burst;                   /* busy and intr modes */
+	uint64_t spin_ns;            /* poll mode: spin this long before a deadline */
+	_Atomic int rt_prio;         /* SCHED_FIFO priority the threads got, 0: normal */
+	struct runctl *rc;
+	struct ctl_req *mb;          /* NULL without --ctl */
+	struct fwdloop_info info;
+	struct fwdloop_pub pub;
+	int nthr;
+	struct fwdloop_thr *t[FWD_MAX_THREADS];
+	struct qsbr qsbr;
+	fwdloop_cmd_fn cmd;          /* the command hook (fwdloop_set_cmd) */
+	void *cmd_ctx;
+	uint64_t clock_base;         /* the poll clock's origin, shared by the threads */
+	/* knob writes of thread 0's context, replayed by the others in order */
+	struct { int knob; int64_t v; } klog[KNOB_LOG];
+	_Atomic uint32_t kseq;
+	_Atomic int nrunning;
+};
 
 static const char *const mode_names[] = { "poll", "intr", "busy" };
 
@@ -303,7 +358,7 @@ static void service(struct fwdloop_thr *t)
 	qsbr_quiescent(&s->qsbr, t->id);
 	if (t->id == 0) {
 		if (ctl_pending(s->mb)) {
-			s->mb->status = cmd_exec(s, s->mb);
+			s->mb->status = s->cmd ? s->cmd(s->cmd_ctx, s->mb) : EX_SOFTWARE;
 			ctl_complete(s->mb);
 		}
 		qsbr_reclaim(&s->qsbr);
@@ -576,8 +631,9 @@ void fwdloop_join(struct fwdloop *s)
 			pthread_join(s->t[i]->th, NULL);
 }
 
-uint64_t fwdloop_thr_cpu_ns(struct fwdloop_thr *t)
+uint64_t fwdloop_thr_cpu_ns(struct fwdloop *s, int i)
 {
+	const struct fwdloop_thr *t = s->t[i];
 	clockid_t cid;
 	if (atomic_load(&t->running) && pthread_getcpuclockid(t->th, &cid) == 0)
 		return clock_ns(cid);
@@ -588,6 +644,85 @@ uint64_t fwdloop_cpu_ns(struct fwdloop *s)
 {
 	uint64_t sum = 0;
 	for (int i = 0; i < s->nthr; i++)
-		sum += fwdloop_thr_cpu_ns(s->t[i]);
+		sum += fwdloop_thr_cpu_ns(s, i);
 	return sum;
+}
+
+struct fwdloop *fwdloop_new(void)
+{
+	return calloc(1, sizeof(struct fwdloop));
+}
+
+void fwdloop_free(struct fwdloop *s)
+{
+	if (!s)
+		return;
+	fwdloop_fini(s);
+	free(s);
+}
+
+void fwdloop_set_cmd(struct fwdloop *s, fwdloop_cmd_fn fn, void *ctx)
+{
+	s->cmd = fn;
+	s->cmd_ctx = ctx;
+}
+
+struct devpoll *fwdloop_poll0(struct fwdloop *s)
+{
+	return &s->t[0]->poll;
+}
+
+struct fwd *fwdloop_fwd(const struct fwdloop *s)
+{
+	return s->f;
+}
+
+enum fwdloop_mode fwdloop_mode(const struct fwdloop *s)
+{
+	return s->mode;
+}
+
+int fwdloop_nthr(const struct fwdloop *s)
+{
+	return s->nthr;
+}
+
+uint64_t fwdloop_spin_ns(const struct fwdloop *s)
+{
+	return s->spin_ns;
+}
+
+int fwdloop_rt_prio(const struct fwdloop *s)
+{
+	return atomic_load(&s->rt_prio);
+}
+
+struct fwdloop_info *fwdloop_info(struct fwdloop *s)
+{
+	return &s->info;
+}
+
+const struct fwdloop_pub *fwdloop_pub(const struct fwdloop *s)
+{
+	return &s->pub;
+}
+
+int fwdloop_running(const struct fwdloop *s)
+{
+	return atomic_load(&s->nrunning);
+}
+
+int fwdloop_thr_cpu(const struct fwdloop *s, int i)
+{
+	return s->t[i]->cpu;
+}
+
+int fwdloop_thr_err(const struct fwdloop *s, int i)
+{
+	return s->t[i]->err;
+}
+
+uint32_t fwdloop_knob_seq(const struct fwdloop *s)
+{
+	return atomic_load(&s->kseq);
 }

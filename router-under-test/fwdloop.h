@@ -22,8 +22,8 @@
  * Between batches (busy, intr) or after each round (poll) a thread passes a quiescent
  * point (qsbr.h), applies knob writes, refreshes its kernel drop counters every 100 ms
  * and publishes its polling figures; thread 0 also looks at the control mailbox and
- * runs a waiting command (cmd.c), frees what the commands replaced, and runs the
- * firewall's once-a-second work. */
+ * runs a waiting command through the hook main installed (fwdloop_set_cmd), frees what
+ * the commands replaced, and runs the firewall's once-a-second work. */
 #ifndef PPSLAB_ROUTER_UNDER_TEST_FWDLOOP_H
 #define PPSLAB_ROUTER_UNDER_TEST_FWDLOOP_H
 
@@ -35,8 +35,6 @@
 #include "ctl.h"
 #include "fwd.h"
 #include "devpoll.h"
-#include "qsbr.h"
-#include "runctl.h"
 
 enum fwdloop_mode { RUT_POLL = 0, RUT_INTR, RUT_BUSY };
 
@@ -66,55 +64,38 @@ struct fwdloop_view {
 	struct hist late_ns;         /* tick lateness (refreshed every 100 ms) */
 };
 
-#define KNOB_LOG 256
-
+/* The scheduler: its threads and their state, private to fwdloop.c. */
 struct fwdloop;
-struct fwdloop_thr;
-struct fwdloop_handler {
-	struct fwdloop_thr *t;
-	int port;
-};
+struct runctl;
 
-struct fwdloop_thr {
-	struct fwdloop *s;
-	int id;
-	struct fwd_thr *ft;
-	struct devpoll poll;            /* in every mode: the knobs are always readable */
-	struct fwdloop_handler h[FWD_MAX_PORTS];
-	int epfd;                    /* the ports while ports_armed; thread 0: the ctl wake-up */
-	bool ports_armed;            /* the ports are in epfd (intr; poll while disabled) */
-	int cpu;                     /* pinned to this CPU, -1: not pinned */
-	int err;                     /* -errno when forwarding failed */
-	uint64_t cpu_ns;             /* the thread's CPU time when it ended */
-	_Atomic int running;
-	pthread_t th;
-	uint64_t next_refresh;       /* CLOCK_MONOTONIC ns of the next counter refresh */
-	uint64_t next_link;          /* ... and of the next link check (fwd_link_check) */
-	uint32_t kseen;              /* knob writes applied */
-	_Atomic uint32_t kdone;
-	pthread_mutex_t view_lock;   /* view: the thread's poll context, published */
-	struct fwdloop_view view;
-};
+/* A scheduler to set up with fwdloop_init or fwdloop_init_detached; NULL without
+ * memory. fwdloop_free finishes it (fwdloop_fini) and frees it. */
+struct fwdloop *fwdloop_new(void);
+void fwdloop_free(struct fwdloop *s);
 
-struct fwdloop {
-	struct fwd *f;
-	enum fwdloop_mode mode;
-	int burst;                   /* busy and intr modes */
-	uint64_t spin_ns;            /* poll mode: spin this long before a deadline */
-	_Atomic int rt_prio;         /* SCHED_FIFO priority the threads got, 0: normal */
-	struct runctl *rc;
-	struct ctl_req *mb;          /* NULL without --ctl */
-	struct fwdloop_info info;
-	struct fwdloop_pub pub;
-	int nthr;
-	struct fwdloop_thr *t[FWD_MAX_THREADS];
-	struct qsbr qsbr;
-	uint64_t clock_base;         /* the poll clock's origin, shared by the threads */
-	/* knob writes of thread 0's context, replayed by the others in order */
-	struct { int knob; int64_t v; } klog[KNOB_LOG];
-	_Atomic uint32_t kseq;
-	_Atomic int nrunning;
-};
+/* The command hook: runs the control request r waiting in the mailbox, on thread 0
+ * between batches, and returns the exit status of the BSD tool it stands for. main
+ * installs it (cmd.c's cmd_hook) before the start; the loop knows no command. */
+typedef int (*fwdloop_cmd_fn)(void *ctx, struct ctl_req *r);
+void fwdloop_set_cmd(struct fwdloop *s, fwdloop_cmd_fn fn, void *ctx);
+
+/* What the scheduler was set up with, and what it knows of the run. */
+struct fwd *fwdloop_fwd(const struct fwdloop *s);
+enum fwdloop_mode fwdloop_mode(const struct fwdloop *s);
+int fwdloop_nthr(const struct fwdloop *s);
+uint64_t fwdloop_spin_ns(const struct fwdloop *s);
+/* The SCHED_FIFO priority the threads got, 0: normal. */
+int fwdloop_rt_prio(const struct fwdloop *s);
+/* The run's facts (main fills routes, neighbours, route_load_ms; t0_ns is the init's). */
+struct fwdloop_info *fwdloop_info(struct fwdloop *s);
+const struct fwdloop_pub *fwdloop_pub(const struct fwdloop *s);
+/* Forwarding threads running now (a failed one has stopped). */
+int fwdloop_running(const struct fwdloop *s);
+/* Thread i: the CPU it is pinned to (-1: none), -errno when its forwarding failed. */
+int fwdloop_thr_cpu(const struct fwdloop *s, int i);
+int fwdloop_thr_err(const struct fwdloop *s, int i);
+/* Knob writes so far (rut_sysctl's hook counts them; fwdloop_knob_sync waits for them). */
+uint32_t fwdloop_knob_seq(const struct fwdloop *s);
 
 /* Sets up the threads' state (epoll sets, poll handlers, knobs at the defaults of
  * kernel personality k, NULL for the default), one per forwarder thread (f->nthr);
@@ -122,7 +103,7 @@ struct fwdloop {
 int fwdloop_init(struct fwdloop *s, struct fwd *f, enum fwdloop_mode mode,
 		 const struct pollkern *k, int burst, uint64_t spin_ns, struct runctl *rc,
 		 struct ctl_req *mb, const int *cpus, int ncpus);
-/* A scheduler of one thread that never runs, for driving cmd_exec in tests: its poll
+/* A scheduler of one thread that never runs, for driving the commands in tests: its poll
  * context on the clock now(clk). */
 int fwdloop_init_detached(struct fwdloop *s, struct fwd *f, const struct pollkern *k,
 			  devpoll_clock_fn now, void *clk);
@@ -136,13 +117,10 @@ void fwdloop_join(struct fwdloop *s);
 /* The forwarding threads' CPU time so far, all or thread i's (any thread; after the
  * join, at their end). */
 uint64_t fwdloop_cpu_ns(struct fwdloop *s);
-uint64_t fwdloop_thr_cpu_ns(struct fwdloop_thr *t);
+uint64_t fwdloop_thr_cpu_ns(struct fwdloop *s, int i);
 /* Thread 0's poll context: the one the sysctl names read and write (DragonFly's global
  * kern.polling names are those of the default CPU). */
-static inline struct devpoll *fwdloop_poll0(struct fwdloop *s)
-{
-	return &s->t[0]->poll;
-}
+struct devpoll *fwdloop_poll0(struct fwdloop *s);
 /* --range-policy, on every context (before the threads start). */
 void fwdloop_set_range(struct fwdloop *s, enum pk_range r);
 /* rut_sysctl's hook: thread 0's context took a knob write; the others replay it. */

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "cliopts.h"
 #include "clock.h"
+#include "cmd.h"
 #include "ctl.h"
 #include "fmt.h"
 #include "fw.h"
@@ -280,7 +281,7 @@ static int apply_knobs(const struct args *a, struct fwdloop *s)
 	int n;
 	const struct bsdctl_oid *tab = rut_sysctl_table(&n);
 	/* thread 0's context; the others replay its writes when they start */
-	struct rut_sysctl_ctx ctx = { .poll = fwdloop_poll0(s), .fw = s->f->fw, .boot = true,
+	struct rut_sysctl_ctx ctx = { .poll = fwdloop_poll0(s), .fw = fwdloop_fwd(s)->fw, .boot = true,
 				      .knob_hook = fwdloop_knob_written, .hook_arg = s };
 	for (int i = 0; i < a->nknobs; i++) {
 		struct sbuf out, err;
@@ -312,7 +313,7 @@ struct snap {
 	uint64_t cpu_ns;
 };
 
-static uint64_t ldp(_Atomic uint64_t *c)
+static uint64_t ldp(const _Atomic uint64_t *c)
 {
 	return atomic_load_explicit(c, memory_order_relaxed);
 }
@@ -331,12 +332,12 @@ static void report_interval(const struct args *a, struct fwdloop *s, const struc
 		jset_u64(o, "kernel_drops", c->t.kernel_drops - p->t.kernel_drops);
 		jset_f(o, "fwd_pps", rate_per_s(c->t.fwd_pkts, p->t.fwd_pkts, dt_ns));
 		jset_f(o, "fwd_cpu_pct", cpu_pct);
-		if (s->mode == RUT_POLL) {
+		if (fwdloop_mode(s) == RUT_POLL) {
 			/* the poll clock: pollhz on DragonFly, kern.hz on FreeBSD */
 			jset_u64(o, fwdloop_poll0(s)->kern->has_pollhz ? "pollhz" : "hz",
-				 ldp(&s->pub.pollhz));
-			jset_u64(o, "burst", ldp(&s->pub.burst));
-			jset_u64(o, "lost_polls", ldp(&s->pub.lost_polls));
+				 ldp(&fwdloop_pub(s)->pollhz));
+			jset_u64(o, "burst", ldp(&fwdloop_pub(s)->burst));
+			jset_u64(o, "lost_polls", ldp(&fwdloop_pub(s)->lost_polls));
 		}
 		jout_emit(stdout, o);
 		return;
@@ -347,9 +348,9 @@ static void report_interval(const struct args *a, struct fwdloop *s, const struc
 	       fmt_thousands((uint64_t)(rate_per_s(c->t.fwd_pkts, p->t.fwd_pkts, dt_ns) + .5), b2, sizeof(b2)),
 	       fmt_thousands(c->t.drop_pkts - p->t.drop_pkts, b4, sizeof(b4)),
 	       fmt_thousands(c->t.kernel_drops - p->t.kernel_drops, b3, sizeof(b3)), cpu_pct);
-	if (s->mode == RUT_POLL)
-		printf(" %6llu %5llu", (unsigned long long)ldp(&s->pub.pollhz),
-		       (unsigned long long)ldp(&s->pub.burst));
+	if (fwdloop_mode(s) == RUT_POLL)
+		printf(" %6llu %5llu", (unsigned long long)ldp(&fwdloop_pub(s)->pollhz),
+		       (unsigned long long)ldp(&fwdloop_pub(s)->burst));
 	printf("\n");
 	fflush(stdout);
 }
@@ -377,10 +378,10 @@ static void report_summary(const struct args *a, struct fwdloop *s, uint64_t dur
 	       (unsigned long long)ju(o, "drop_pkts"),
 	       fmt_thousands(ju(o, "kernel_drops"), b3, sizeof(b3)),
 	       (double)dur_ns / 1e9, json_real_value(json_object_get(o, "cpu_s")),
-	       s->nthr > 1 ? "s" : "", (double)fwdloop_cpu_ns(s) / 1e9);
+	       fwdloop_nthr(s) > 1 ? "s" : "", (double)fwdloop_cpu_ns(s) / 1e9);
 	json_t *th;
 	size_t i;
-	json_array_foreach(s->nthr > 1 ? json_object_get(o, "threads") : NULL, i, th)
+	json_array_foreach(fwdloop_nthr(s) > 1 ? json_object_get(o, "threads") : NULL, i, th)
 		printf("thread %zu: received %s, forwarded %s, dropped %llu, CPU %.2f s\n", i,
 		       fmt_thousands(ju(th, "rx_pkts"), b1, sizeof(b1)),
 		       fmt_thousands(ju(th, "fwd_pkts"), b2, sizeof(b2)),
@@ -396,22 +397,22 @@ static void report_summary(const struct args *a, struct fwdloop *s, uint64_t dur
 	const struct devpoll *p = fwdloop_poll0(s);
 	double p50 = (double)ju(late, "p50") / 1e3, p99 = (double)ju(late, "p99") / 1e3,
 	       mx = (double)ju(late, "max") / 1e3;
-	if (s->mode == RUT_POLL)
+	if (fwdloop_mode(s) == RUT_POLL)
 		printf("polling (%s): %s %llu, burst %llu of %llu, %llu ticks, lost_polls %llu, "
 		       "tick lateness p50 %.1f us, p99 %.1f us, max %.1f us\n", p->kern->name,
 		       p->kern->has_pollhz ? "pollhz" : "hz", (unsigned long long)ju(po, "clock_hz"),
 		       (unsigned long long)ju(po, "burst"), (unsigned long long)ju(po, "burst_max"),
 		       (unsigned long long)ju(po, "ticks"), (unsigned long long)ju(po, "lost_polls"),
 		       p50, p99, mx);
-	if (s->mode == RUT_POLL && !s->rt_prio)
+	if (fwdloop_mode(s) == RUT_POLL && !fwdloop_rt_prio(s))
 		printf("polling: normal priority (no --rt-prio): ticks ran late by p99 %.1f us, "
 		       "max %.1f us; %llu deadlines passed unseen, %llu ticks waited for the end "
 		       "of a round the host delayed, and the thread%s descheduled for %.1f ms "
 		       "of %s rounds: the host's scheduling, which the kernel would not see\n",
 		       p99, mx, (unsigned long long)ju(po, "clock_skips"),
 		       (unsigned long long)ju(po, "ticks_deferred"),
-		       s->nthr > 1 ? "s were" : " was", (double)ju(po, "stolen_ns") / 1e6,
-		       s->nthr > 1 ? "their" : "its");
+		       fwdloop_nthr(s) > 1 ? "s were" : " was", (double)ju(po, "stolen_ns") / 1e6,
+		       fwdloop_nthr(s) > 1 ? "their" : "its");
 	json_decref(o);
 }
 
@@ -556,12 +557,12 @@ static int run(struct args *a, struct fwlog *log)
 	char err[256];
 	int rc, sig = 0;
 	struct fwd *f = calloc(1, sizeof(*f));
-	struct fwdloop *s = calloc(1, sizeof(*s));
+	struct fwdloop *s = fwdloop_new();
 	struct ctl *ctl = NULL;
 	struct runctl rctl;
 	if (!f || !s) {
 		free(f);
-		free(s);
+		fwdloop_free(s);
 		return EX_OSERR;
 	}
 	if ((rc = fwd_init(f, a->specs, 2, 1514, (int)a->threads, err, sizeof(err)))) {
@@ -604,8 +605,9 @@ static int run(struct args *a, struct fwlog *log)
 	}
 	if (a->range_set)
 		fwdloop_set_range(s, a->range);
-	info.t0_ns = s->info.t0_ns;
-	s->info = info;
+	info.t0_ns = fwdloop_info(s)->t0_ns;
+	*fwdloop_info(s) = info;
+	fwdloop_set_cmd(s, cmd_hook, s);
 	if ((rc = apply_knobs(a, s)))
 		goto out;
 	bool rt_ok;
@@ -639,7 +641,7 @@ static int run(struct args *a, struct fwlog *log)
 		fflush(stdout);
 	}
 	struct snap prev = { 0 }, cur;
-	uint64_t t0 = s->info.t0_ns, last = mono_ns(), next = last + a->com.interval_ns;
+	uint64_t t0 = fwdloop_info(s)->t0_ns, last = mono_ns(), next = last + a->com.interval_ns;
 	uint64_t end = a->duration_ns ? t0 + a->duration_ns : UINT64_MAX;
 	for (;;) {
 		int g = runctl_wait_until(&rctl, next < end ? next : end);
@@ -647,7 +649,7 @@ static int run(struct args *a, struct fwlog *log)
 			sig = g;
 			break;
 		}
-		if (g == SIGUSR1 && atomic_load(&s->nrunning) < s->nthr)
+		if (g == SIGUSR1 && fwdloop_running(s) < fwdloop_nthr(s))
 			break;   /* a forwarding thread failed */
 		uint64_t now = mono_ns();
 		if (now >= end)
@@ -668,18 +670,17 @@ static int run(struct args *a, struct fwlog *log)
 	fwlog_drain(log, stderr);
 	report_summary(a, s, mono_ns() - t0, sig);
 	rc = EX_OK;
-	for (int i = 0; i < s->nthr; i++)
-		if (s->t[i]->err) {
-			log_err("forwarding failed (thread %d): %s", i, strerror(-s->t[i]->err));
-			rc = cli_exit_code(s->t[i]->err);
+	for (int i = 0; i < fwdloop_nthr(s); i++)
+		if (fwdloop_thr_err(s, i)) {
+			log_err("forwarding failed (thread %d): %s", i, strerror(-fwdloop_thr_err(s, i)));
+			rc = cli_exit_code(fwdloop_thr_err(s, i));
 			break;
 		}
 out:
 	ctl_close(ctl);
-	fwdloop_fini(s);
+	fwdloop_free(s);
 	fwd_fini(f);
 	free(f);
-	free(s);
 	return rc;
 }
 

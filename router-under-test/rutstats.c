@@ -79,7 +79,7 @@ static json_t *polling_obj(struct fwdloop *s, int thr, bool all)
 		return json_object();
 	}
 	fwdloop_poll_view(s, thr, v);
-	for (int i = 1; all && i < s->nthr; i++) {
+	for (int i = 1; all && i < fwdloop_nthr(s); i++) {
 		fwdloop_poll_view(s, i, w);
 		add_counters(&v->st, &w->st);
 		hist_merge(&v->late_ns, &w->late_ns);
@@ -114,10 +114,10 @@ static json_t *polling_obj(struct fwdloop *s, int thr, bool all)
 		jset_u64(o, "hz", v->k.hz);
 		jset_u64(o, "clock_hz", v->clock_hz);
 		jset_s(o, "range_policy", pollkern_range_name(p0->range));
-		jset_u64(o, "spin_ns", s->spin_ns);
-		jset_u64(o, "rt_prio", (uint64_t)s->rt_prio);
+		jset_u64(o, "spin_ns", fwdloop_spin_ns(s));
+		jset_u64(o, "rt_prio", (uint64_t)fwdloop_rt_prio(s));
 	} else {
-		jset_u64(o, "t_ns", v->t_ns - s->info.t0_ns);   /* when these were taken */
+		jset_u64(o, "t_ns", v->t_ns - fwdloop_info(s)->t0_ns);   /* when these were taken */
 	}
 	jset_u64(o, "ticks", st->ticks);
 	jset_u64(o, "rounds", st->rounds);
@@ -203,7 +203,7 @@ static void fw_objs(json_t *o, struct fwd *f, const uint64_t *drops)
 
 json_t *rutstats_json(struct fwdloop *s, const char *type)
 {
-	struct fwd *f = s->f;
+	struct fwd *f = fwdloop_fwd(s);
 	struct fwd_totals t;
 	double us, ss;
 	uint64_t now = mono_ns();
@@ -212,9 +212,9 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	rutstats_cpu(&us, &ss);
 	json_t *o = jout_obj("rut", type);
 	jset_s(o, "version", ppslab_version());
-	jset_s(o, "mode", fwdloop_mode_name(s->mode));
+	jset_s(o, "mode", fwdloop_mode_name(fwdloop_mode(s)));
 	jset_s(o, "forwarding", f->l2 ? "l2" : "ipv4");
-	jset_u64(o, "t_ns", now - s->info.t0_ns);
+	jset_u64(o, "t_ns", now - fwdloop_info(s)->t0_ns);
 	jset_u64(o, "rx_pkts", t.rx_pkts);
 	jset_u64(o, "fwd_pkts", t.fwd_pkts);
 	jset_u64(o, "drop_pkts", t.drop_pkts);
@@ -269,13 +269,13 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	json_object_set_new(o, "polling", polling_obj(s, 0, true));
 	/* per thread: its queue of every port; the sums are the fields above */
 	json_t *th = json_array();
-	for (int i = 0; i < s->nthr; i++) {
+	for (int i = 0; i < fwdloop_nthr(s); i++) {
 		struct fwd_totals tt;
 		fwd_thr_totals(f->thr[i], &tt);
 		json_t *to = json_object();
 		jset_u64(to, "thread", (uint64_t)i);
-		if (s->t[i]->cpu >= 0)
-			jset_u64(to, "cpu", (uint64_t)s->t[i]->cpu);
+		if (fwdloop_thr_cpu(s, i) >= 0)
+			jset_u64(to, "cpu", (uint64_t)fwdloop_thr_cpu(s, i));
 		else
 			json_object_set_new(to, "cpu", json_null());
 		jset_u64(to, "rx_pkts", tt.rx_pkts);
@@ -286,16 +286,16 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 		jset_u64(to, "tx_bytes", tt.tx_bytes);
 		jset_u64(to, "rx_bursts", tt.rx_bursts);
 		jset_u64(to, "kernel_drops", tt.kernel_drops);
-		jset_f(to, "cpu_s", (double)fwdloop_thr_cpu_ns(s->t[i]) / 1e9);
-		if (s->mode == RUT_POLL)
+		jset_f(to, "cpu_s", (double)fwdloop_thr_cpu_ns(s, i) / 1e9);
+		if (fwdloop_mode(s) == RUT_POLL)
 			json_object_set_new(to, "polling", polling_obj(s, i, false));
 		json_array_append_new(th, to);
 	}
 	json_object_set_new(o, "threads", th);
 	fw_objs(o, f, t.drops);
-	jset_u64(o, "routes", (uint64_t)s->info.routes);
-	jset_u64(o, "neighbours", (uint64_t)s->info.neighbours);
-	jset_f(o, "route_load_ms", s->info.route_load_ms);
+	jset_u64(o, "routes", (uint64_t)fwdloop_info(s)->routes);
+	jset_u64(o, "neighbours", (uint64_t)fwdloop_info(s)->neighbours);
+	jset_f(o, "route_load_ms", fwdloop_info(s)->route_load_ms);
 	jset_f(o, "cpu_s", us + ss);
 	jset_f(o, "cpu_user_s", us);
 	jset_f(o, "cpu_sys_s", ss);

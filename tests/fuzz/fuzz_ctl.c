@@ -28,13 +28,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const ifs[] = { "em0", "em1" };
 	static struct fwd f;
-	static struct fwdloop s;
+	struct fwdloop *s = fwdloop_new();
 	static struct ctl_req r;
 	uint64_t clk = 0;
 	/* a forwarder without ports and its per-rule deny counters; the first byte picks
 	 * the kernel personality */
-	if (fwd_init_detached(&f, fw_new(ifs, 2, NULL, 0)) || !f.fw ||
-	    fwdloop_init_detached(&s, &f, pollkern_at(size ? data[0] & 3 : 0), fake_now, &clk))
+	if (!s || fwd_init_detached(&f, fw_new(ifs, 2, NULL, 0)) || !f.fw ||
+	    fwdloop_init_detached(s, &f, pollkern_at(size ? data[0] & 3 : 0), fake_now, &clk))
 		abort();
 
 	char *text = malloc(size + 1);
@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			r.datalen = strlen(r.data);
 			p = NULL;
 		}
-		int st = cmd_exec(&s, &r);
+		int st = cmd_exec(s, &r);
 		if (st < 0 || st > 255)
 			abort();
 		/* sysctl -q fails silently, as BSD's does; ipfw zero|resetlog N says
@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sbuf_free(&r.err);
 	}
 	free(text);
-	fwdloop_fini(&s);
+	fwdloop_free(s);
 	fwd_fini(&f);
 	return 0;
 }
