@@ -1,11 +1,25 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* fw.h — the ipfw-compatible firewall of ppslab-rut (docs/design/ipfw.md).
  *
- * CONTRACT (agreed before implementation; the firewall engineer may extend it, not break
- * it): a ruleset is text compiled once into an immutable-per-rule compact form, then
- * evaluated many times by an allocation-free function. All calls happen on the
- * forwarding thread (the control socket hands commands to it at a batch boundary), so
- * the engine needs no locks. Errors carry file, line, column and what was expected.
+ * CONTRACT: a ruleset is text compiled once into an immutable compact form, then
+ * evaluated many times by an allocation-free function. Errors carry file, line, column
+ * and what was expected. Which thread calls what (more under "several forwarding
+ * threads" below):
+ * - Setup (fw_new, fw_set_threads, fw_set_if_addrs, fw_set_log, fw_set_qsbr, a rules
+ *   file at start) happens before any thread evaluates.
+ * - Evaluation (fw_eval_rs and its wrappers) runs on every forwarding thread at once,
+ *   each on the set it took (fw_rules_get), without a lock on the rules; counters go
+ *   to the thread's view (fw_pkt.tid) or, shared, are racy relaxed adds; fw_set_now and
+ *   fw_set_uptime may be called by any of them.
+ * - Commands (fw_exec, fw_load_file, tunables written through sysctl) run on one
+ *   thread at a time, the forwarder's thread 0 between its batches, while the other
+ *   threads go on evaluating: a command builds a new set or table and publishes it
+ *   with one pointer store; what it replaced is freed after every thread's quiescent
+ *   point (fw_set_qsbr). Tunables are atomics for that reason.
+ * - Dynamic states are written by the evaluating threads: installs take a bucket lock
+ *   (stripes), the slab a mutex, growth of the hash a reader-writer lock; lookups take
+ *   none. fw_dyn_maintain (thread 0) takes the maintenance lock.
+ * - Log lines go to fw_log_fn on the evaluating thread (it must queue, not block).
  *
  * Evaluation follows ipfw: rules in (number, insertion) order, first terminal match
  * wins, `count` and `skipto` count and continue, per-rule packet/byte counters (bytes =
