@@ -300,6 +300,308 @@ int fw_add_comment(struct cc *c, int kcol, int flags)
 }
 
 /* The options (ipfw2.c compile_rule, read_options): every word matched whole. */
+/* The option being compiled: its word and column, FW_F_NOT after a 'not' (at not_col),
+ * whether it stands inside '{ }'; a handler sets state for keep-state and its kin
+ * (stored apart from the tests). A handler returns -EINVAL (fw_err), 0 when it stored
+ * a test, 1 when there is nothing to test. */
+struct optx {
+	const char *s;
+	int kcol, flags, not_col;
+	bool in_block, state;
+};
+
+/* in, out: `out` is stored as `not in` (docs/design/ipfw.md#direction-and-interfaces) */
+static int opt_dir(struct cc *c, struct optx *o)
+{
+	int flags = o->flags ^ (!strcmp(o->s, "out") ? FW_F_NOT : 0);
+	struct fw_insn *x = add_insn(c, o->kcol, SEC_OPT, FW_OP_IN, flags);
+	if (!x)
+		return -EINVAL;
+	x->a = x->b = 1;   /* (in & 1) == 1 */
+	return 0;
+}
+
+static int opt_iface(struct cc *c, struct optx *o)
+{
+	int op = !strcmp(o->s, "via") ? FW_OP_VIA : !strcmp(o->s, "recv") ? FW_OP_RECV : FW_OP_XMIT;
+	return parse_iface(c, op, o->flags, o->kcol);
+}
+
+static int opt_ipver(struct cc *c, struct optx *o)
+{
+	const char *s = o->s;
+	return add_insn(c, o->kcol, SEC_OPT, s[2] == '4' || s[3] == '4' ? FW_OP_IP4 : FW_OP_IP6,
+			o->flags) ? 0 : -EINVAL;
+}
+
+static int opt_proto(struct cc *c, struct optx *o)
+{
+	int rc = fw_parse_proto(c, SEC_OPT, o->flags, false);
+	if (rc == 2)
+		return fw_err(c->d, col(c), EX_DATAERR,
+			      "invalid protocol %s after 'proto' (ip, all, ip4, ip6, a "
+			      "name or a number 1..255)", GOT(c));
+	return rc;
+}
+
+static int opt_addr(struct cc *c, struct optx *o)
+{
+	if (!tok(c))
+		return fw_err(c->d, col(c), EX_DATAERR,
+			      "expected an address after '%s', got end of line", o->s);
+	return fw_parse_addr(c, o->s[0] == 's' ? SEC_SRC : SEC_DST, o->flags);
+}
+
+static int opt_port(struct cc *c, struct optx *o)
+{
+	const char *v = tok(c);
+	int rc;
+	if (v && fw_prefix(v, "any", 1)) {
+		c->i++;
+		rc = 1;
+	} else if (!v || (rc = fw_parse_ports(c, o->s[0] == 's' ? SEC_SRCPORT : SEC_DSTPORT,
+					       o->flags)) == 0) {
+		return fw_err(c->d, col(c), EX_DATAERR,
+			      "expected ports after '%s' (numbers, ranges, a list or "
+			      "service names), got %s", o->s, GOT(c));
+	}
+	return rc < 0 ? rc : 0;
+}
+
+/* FreeBSD 13+: `frag [spec]`, a word of the flags mf, df, rf, offset (with '!');
+ * without one it is "offset", as before */
+static int opt_frag(struct cc *c, struct optx *o)
+{
+	uint32_t set, clr;
+	char fb[FW_MAX_LINE];
+	int used;
+	const char *bad, *v = flag_word(c, fb, sizeof(fb), &used);
+	if (!v || parse_flags(ipoff_names, v, &set, &clr, &bad)) {
+		set = 0x01;
+		clr = 0;
+	} else {
+		c->i += used;
+	}
+	struct fw_insn *x = add_insn(c, o->kcol, SEC_OPT, FW_OP_FRAG, o->flags);
+	if (!x)
+		return -EINVAL;
+	x->a = set;
+	x->b = clr;
+	return 0;
+}
+
+static int opt_iplen(struct cc *c, struct optx *o)
+{
+	return parse_u16_list(c, FW_OP_IPLEN, o->flags, o->kcol, o->s, 65535);
+}
+
+static int opt_ipttl(struct cc *c, struct optx *o)
+{
+	return parse_u16_list(c, FW_OP_IPTTL, o->flags, o->kcol, o->s, 255);
+}
+
+/* fill_icmptypes(): numbers 0..31, comma separated */
+static int opt_icmptypes(struct cc *c, struct optx *o)
+{
+	const char *v = tok(c);
+	uint32_t map = 0;
+	if (!v)
+		return fw_err(c->d, col(c), EX_DATAERR,
+			      "expected ICMP types after '%s', got end of line", o->s);
+	for (const char *p = v;;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		long long t = dec(p, len, 255);
+		if (t < 0)
+			return fw_err(c->d, col(c) + (int)(p - v), EX_DATAERR,
+				      "invalid ICMP type '%.*s' (expected numbers 0..31)",
+				      (int)len, p);
+		if (t > 31)
+			return fw_err(c->d, col(c) + (int)(p - v), EX_DATAERR,
+				      "ICMP type %lld out of range 0..31", t);
+		map |= 1u << t;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	c->i++;
+	struct fw_insn *x = add_insn(c, o->kcol, SEC_OPT, FW_OP_ICMPTYPE, o->flags);
+	if (!x)
+		return -EINVAL;
+	x->a = map;
+	return 0;
+}
+
+static int opt_tcpflags(struct cc *c, struct optx *o)
+{
+	uint32_t set = 0x02, clr = 0x10;   /* setup: syn,!ack */
+	if (o->s[0] == 't') {
+		char fb[FW_MAX_LINE];
+		int used;
+		const char *bad, *v = flag_word(c, fb, sizeof(fb), &used);
+		if (!v)
+			return fw_err(c->d, col(c), EX_DATAERR,
+				      "expected TCP flags after '%s' (syn, fin, ack, psh, "
+				      "rst, urg, each may be !negated), got end of line", o->s);
+		if (parse_flags(tcpflag_names, v, &set, &clr, &bad))
+			return fw_err(c->d, col(c) + (int)(bad - v), EX_DATAERR,
+				      "invalid TCP flag '%s' (syn, fin, ack, psh, rst, urg)",
+				      bad);
+		c->i += used;
+	}
+	struct fw_insn *x = add_insn(c, o->kcol, SEC_OPT, FW_OP_TCPFLAGS, o->flags);
+	if (!x)
+		return -EINVAL;
+	x->a = set;
+	x->b = clr;
+	return 0;
+}
+
+static int opt_estab(struct cc *c, struct optx *o)
+{
+	return add_insn(c, o->kcol, SEC_OPT, FW_OP_ESTAB, o->flags) ? 0 : -EINVAL;
+}
+
+/* limit's mask: words apart, as compile_rule takes them, or joined by commas as
+ * print_limit_mask lists them (so a listing loads back); 0 when there is none */
+static uint32_t limit_mask(struct cc *c)
+{
+	static const struct { const char *w; uint32_t m; } masks[] = {
+		{ "all", 0x0f }, { "src-addr", FW_LIM_SRC_ADDR },
+		{ "src-port", FW_LIM_SRC_PORT }, { "dst-addr", FW_LIM_DST_ADDR },
+		{ "dst-port", FW_LIM_DST_PORT }, { NULL, 0 },
+	};
+	uint32_t mask = 0;
+	for (const char *v; (v = tok(c));) {
+		uint32_t m = 0;
+		for (const char *w = v; *w;) {
+			size_t l = strcspn(w, ",");
+			int k = 0;
+			while (masks[k].w && (strlen(masks[k].w) != l ||
+					      strncmp(masks[k].w, w, l)))
+				k++;
+			if (!masks[k].w || !l) {
+				m = 0;
+				break;
+			}
+			m |= masks[k].m;
+			w += l;
+			if (*w == ',' && *++w == 0)
+				m = 0;   /* a trailing comma */
+		}
+		if (!m)
+			break;
+		mask |= m;
+		c->i++;
+	}
+	return mask;
+}
+
+/* keep-state, record-state, limit, set-limit */
+static int opt_state(struct cc *c, struct optx *o)
+{
+	const char *s = o->s;
+	bool lim = s[0] == 'l' || s[0] == 's';
+	if (o->in_block)
+		return fw_err(c->d, o->kcol, EX_DATAERR, "'%s' cannot be part of an OR block", s);
+	if (c->state_at >= 0)
+		return fw_err(c->d, o->kcol, EX_DATAERR,
+			      "only one of keep-state, record-state, limit and set-limit "
+			      "(another at column %d)", c->state_col);
+	if (o->flags)
+		return fw_err(c->d, o->not_col, EX_DATAERR, "'not' cannot negate '%s'", s);
+	uint32_t mask = 0;
+	long long lim_n = 0;
+	if (lim) {
+		if (!(mask = limit_mask(c)))
+			return fw_err(c->d, col(c), EX_DATAERR,
+				      "expected a limit mask after '%s' (all, src-addr, "
+				      "src-port, dst-addr, dst-port), got %s", s, GOT(c));
+		const char *v = tok(c);
+		lim_n = v ? dec(v, strlen(v), 65534) : -1;
+		if (lim_n < 1)
+			return fw_err(c->d, col(c), EX_DATAERR,
+				      "expected the number of sessions 1..65534 after the "
+				      "limit mask, got %s", GOT(c));
+		c->i++;
+	}
+	int kidx, rc;
+	if ((rc = fw_parse_state_name(c, false, &kidx)))
+		return rc;
+	bool record = s[0] == 'r' || s[0] == 's';
+	struct fw_insn *x = add_insn(c, o->kcol, SEC_OPT, lim ? FW_OP_LIMIT : FW_OP_KEEP,
+				     record ? FW_F_RECORD : 0);
+	if (!x)
+		return -EINVAL;
+	x->a = (uint32_t)kidx;
+	x->b = (uint32_t)lim_n;
+	x->n = (uint16_t)mask;
+	c->state_at = c->ninsn - 1;
+	c->state_col = o->kcol;
+	o->state = true;
+	return 0;
+}
+
+static int opt_comment(struct cc *c, struct optx *o)
+{
+	int before = c->ninsn;
+	if (o->flags)
+		return fw_err(c->d, o->not_col, EX_DATAERR, "'not' cannot negate a comment");
+	int rc = fw_add_comment(c, o->kcol, 0);
+	return rc == 0 && c->ninsn == before ? 1 : rc;
+}
+
+/* compile_rule()'s option words, by family */
+static const struct {
+	const char *w[5];
+	int (*fn)(struct cc *c, struct optx *o);
+} opt_tab[] = {
+	{ { "in", "out" }, opt_dir },
+	{ { "via", "recv", "xmit" }, opt_iface },
+	{ { "ip4", "ipv4", "ip6", "ipv6" }, opt_ipver },
+	{ { "proto" }, opt_proto },
+	{ { "src-ip", "dst-ip" }, opt_addr },
+	{ { "src-port", "dst-port" }, opt_port },
+	{ { "frag", "fragment" }, opt_frag },
+	{ { "iplen" }, opt_iplen },
+	{ { "ipttl" }, opt_ipttl },
+	{ { "icmptypes", "icmptype" }, opt_icmptypes },
+	{ { "tcpflags", "tcpflgs", "setup" }, opt_tcpflags },
+	{ { "established", "estab" }, opt_estab },
+	{ { "keep-state", "record-state", "limit", "set-limit" }, opt_state },
+	{ { "//" }, opt_comment },
+};
+
+/* A word that is no option here: one ipfw has and this forwarder does not, a missing
+ * protocol, or no option at all. */
+static int opt_unknown(struct cc *c, const char *s, int kcol)
+{
+	for (int k = 0; unsupported_options[k]; k++)
+		if (!strcmp(s, unsupported_options[k]))
+			return fw_err(c->d, kcol, EX_DATAERR,
+				      "option '%s' is not supported by ppslab-rut", s);
+	if (c->justopts && c->ninsn == 0 && c->i - 1 == c->body_at)
+		return fw_err(c->d, kcol, EX_DATAERR,
+			      "expected a protocol (ip, all, ip4, tcp, udp, icmp, esp, a "
+			      "name or a number 1..255) or an option after '%s', got '%s'",
+			      c->t[c->i - 2].s, s);
+	return fw_err(c->d, kcol, EX_DATAERR,
+		      "expected an option (in, out, via, recv, xmit, proto, src-ip, "
+		      "dst-ip, src-port, dst-port, frag, iplen, ipttl, icmptypes, "
+		      "tcpflags, setup, established, keep-state, limit, // ...) or the "
+		      "end of the rule, got '%s'", s);
+}
+
+/* One option word s at kcol: its family's handler, or the diagnostic. */
+static int opt_one(struct cc *c, struct optx *o)
+{
+	for (size_t k = 0; k < sizeof(opt_tab) / sizeof(opt_tab[0]); k++)
+		for (int j = 0; j < 5 && opt_tab[k].w[j]; j++)
+			if (!strcmp(o->s, opt_tab[k].w[j]))
+				return opt_tab[k].fn(c, o);
+	return opt_unknown(c, o->s, o->kcol);
+}
+
 int fw_parse_options(struct cc *c, int carry_not)
 {
 	int open_col = 0, block_tests = 0, not_col = carry_not;
@@ -345,218 +647,13 @@ int fw_parse_options(struct cc *c, int carry_not)
 			open_col = 0;
 			continue;
 		}
-		int rc = 0, before = c->ninsn;
-		bool state = false;
-		if (!strcmp(s, "in") || !strcmp(s, "out")) {
-			/* `out` is stored as `not in` (docs/design/ipfw.md#direction-and-interfaces) */
-			if (!strcmp(s, "out"))
-				flags ^= FW_F_NOT;
-			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_IN, flags);
-			rc = x ? 0 : -EINVAL;
-			if (x)
-				x->a = x->b = 1;   /* (in & 1) == 1 */
-		} else if (!strcmp(s, "via")) {
-			rc = parse_iface(c, FW_OP_VIA, flags, kcol);
-		} else if (!strcmp(s, "recv")) {
-			rc = parse_iface(c, FW_OP_RECV, flags, kcol);
-		} else if (!strcmp(s, "xmit")) {
-			rc = parse_iface(c, FW_OP_XMIT, flags, kcol);
-		} else if (!strcmp(s, "ip4") || !strcmp(s, "ipv4") || !strcmp(s, "ip6") ||
-			   !strcmp(s, "ipv6")) {
-			rc = add_insn(c, kcol, SEC_OPT, s[2] == '4' || s[3] == '4' ? FW_OP_IP4 : FW_OP_IP6,
-				      flags) ? 0 : -EINVAL;
-		} else if (!strcmp(s, "proto")) {
-			rc = fw_parse_proto(c, SEC_OPT, flags, false);
-			if (rc == 2)
-				return fw_err(c->d, col(c), EX_DATAERR,
-					      "invalid protocol %s after 'proto' (ip, all, ip4, ip6, a "
-					      "name or a number 1..255)", GOT(c));
-		} else if (!strcmp(s, "src-ip") || !strcmp(s, "dst-ip")) {
-			if (!tok(c))
-				return fw_err(c->d, col(c), EX_DATAERR,
-					      "expected an address after '%s', got end of line", s);
-			rc = fw_parse_addr(c, s[0] == 's' ? SEC_SRC : SEC_DST, flags);
-		} else if (!strcmp(s, "src-port") || !strcmp(s, "dst-port")) {
-			const char *v = tok(c);
-			if (v && fw_prefix(v, "any", 1)) {
-				c->i++;
-				rc = 1;
-			} else if (!v || (rc = fw_parse_ports(c, s[0] == 's' ? SEC_SRCPORT : SEC_DSTPORT,
-						       flags)) == 0) {
-				return fw_err(c->d, col(c), EX_DATAERR,
-					      "expected ports after '%s' (numbers, ranges, a list or "
-					      "service names), got %s", s, GOT(c));
-			}
-			rc = rc < 0 ? rc : 0;
-		} else if (!strcmp(s, "frag") || !strcmp(s, "fragment")) {
-			/* FreeBSD 13+: `frag [spec]`, a word of the flags mf, df, rf, offset
-			 * (with '!'); without one it is "offset", as before */
-			uint32_t set, clr;
-			char fb[FW_MAX_LINE];
-			int used;
-			const char *bad, *v = flag_word(c, fb, sizeof(fb), &used);
-			if (!v || parse_flags(ipoff_names, v, &set, &clr, &bad)) {
-				set = 0x01;
-				clr = 0;
-			} else {
-				c->i += used;
-			}
-			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_FRAG, flags);
-			rc = x ? 0 : -EINVAL;
-			if (x) {
-				x->a = set;
-				x->b = clr;
-			}
-		} else if (!strcmp(s, "iplen")) {
-			rc = parse_u16_list(c, FW_OP_IPLEN, flags, kcol, s, 65535);
-		} else if (!strcmp(s, "ipttl")) {
-			rc = parse_u16_list(c, FW_OP_IPTTL, flags, kcol, s, 255);
-		} else if (!strcmp(s, "icmptypes") || !strcmp(s, "icmptype")) {
-			/* fill_icmptypes(): numbers 0..31, comma separated */
-			const char *v = tok(c);
-			uint32_t map = 0;
-			if (!v)
-				return fw_err(c->d, col(c), EX_DATAERR,
-					      "expected ICMP types after '%s', got end of line", s);
-			for (const char *p = v;;) {
-				const char *e = strchr(p, ',');
-				size_t len = e ? (size_t)(e - p) : strlen(p);
-				long long t = dec(p, len, 255);
-				if (t < 0)
-					return fw_err(c->d, col(c) + (int)(p - v), EX_DATAERR,
-						      "invalid ICMP type '%.*s' (expected numbers 0..31)",
-						      (int)len, p);
-				if (t > 31)
-					return fw_err(c->d, col(c) + (int)(p - v), EX_DATAERR,
-						      "ICMP type %lld out of range 0..31", t);
-				map |= 1u << t;
-				if (!e)
-					break;
-				p = e + 1;
-			}
-			c->i++;
-			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_ICMPTYPE, flags);
-			rc = x ? 0 : -EINVAL;
-			if (x)
-				x->a = map;
-		} else if (!strcmp(s, "tcpflags") || !strcmp(s, "tcpflgs") || !strcmp(s, "setup")) {
-			uint32_t set = 0x02, clr = 0x10;   /* setup: syn,!ack */
-			if (s[0] == 't') {
-				char fb[FW_MAX_LINE];
-				int used;
-				const char *bad, *v = flag_word(c, fb, sizeof(fb), &used);
-				if (!v)
-					return fw_err(c->d, col(c), EX_DATAERR,
-						      "expected TCP flags after '%s' (syn, fin, ack, psh, "
-						      "rst, urg, each may be !negated), got end of line", s);
-				if (parse_flags(tcpflag_names, v, &set, &clr, &bad))
-					return fw_err(c->d, col(c) + (int)(bad - v), EX_DATAERR,
-						      "invalid TCP flag '%s' (syn, fin, ack, psh, rst, urg)",
-						      bad);
-				c->i += used;
-			}
-			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, FW_OP_TCPFLAGS, flags);
-			rc = x ? 0 : -EINVAL;
-			if (x) {
-				x->a = set;
-				x->b = clr;
-			}
-		} else if (!strcmp(s, "established") || !strcmp(s, "estab")) {
-			rc = add_insn(c, kcol, SEC_OPT, FW_OP_ESTAB, flags) ? 0 : -EINVAL;
-		} else if (!strcmp(s, "keep-state") || !strcmp(s, "record-state") ||
-			   !strcmp(s, "limit") || !strcmp(s, "set-limit")) {
-			bool lim = s[0] == 'l' || s[0] == 's';
-			if (open_col)
-				return fw_err(c->d, kcol, EX_DATAERR, "'%s' cannot be part of an OR block", s);
-			if (c->state_at >= 0)
-				return fw_err(c->d, kcol, EX_DATAERR,
-					      "only one of keep-state, record-state, limit and set-limit "
-					      "(another at column %d)", c->state_col);
-			if (flags)
-				return fw_err(c->d, not_col, EX_DATAERR, "'not' cannot negate '%s'", s);
-			uint32_t mask = 0;
-			long long lim_n = 0;
-			if (lim) {
-				static const struct { const char *w; uint32_t m; } masks[] = {
-					{ "all", 0x0f }, { "src-addr", FW_LIM_SRC_ADDR },
-					{ "src-port", FW_LIM_SRC_PORT }, { "dst-addr", FW_LIM_DST_ADDR },
-					{ "dst-port", FW_LIM_DST_PORT }, { NULL, 0 },
-				};
-				/* words apart, as compile_rule takes them, or joined by commas
-				 * as print_limit_mask lists them (so a listing loads back) */
-				for (const char *v; (v = tok(c));) {
-					uint32_t m = 0;
-					for (const char *w = v; *w;) {
-						size_t l = strcspn(w, ",");
-						int k = 0;
-						while (masks[k].w && (strlen(masks[k].w) != l ||
-								      strncmp(masks[k].w, w, l)))
-							k++;
-						if (!masks[k].w || !l) {
-							m = 0;
-							break;
-						}
-						m |= masks[k].m;
-						w += l;
-						if (*w == ',' && *++w == 0)
-							m = 0;   /* a trailing comma */
-					}
-					if (!m)
-						break;
-					mask |= m;
-					c->i++;
-				}
-				if (!mask)
-					return fw_err(c->d, col(c), EX_DATAERR,
-						      "expected a limit mask after '%s' (all, src-addr, "
-						      "src-port, dst-addr, dst-port), got %s", s, GOT(c));
-				const char *v = tok(c);
-				lim_n = v ? dec(v, strlen(v), 65534) : -1;
-				if (lim_n < 1)
-					return fw_err(c->d, col(c), EX_DATAERR,
-						      "expected the number of sessions 1..65534 after the "
-						      "limit mask, got %s", GOT(c));
-				c->i++;
-			}
-			int kidx;
-			if ((rc = fw_parse_state_name(c, false, &kidx)))
-				return rc;
-			bool record = s[0] == 'r' || s[0] == 's';
-			struct fw_insn *x = add_insn(c, kcol, SEC_OPT, lim ? FW_OP_LIMIT : FW_OP_KEEP,
-						     record ? FW_F_RECORD : 0);
-			if (!x)
-				return -EINVAL;
-			x->a = (uint32_t)kidx;
-			x->b = (uint32_t)lim_n;
-			x->n = (uint16_t)mask;
-			c->state_at = c->ninsn - 1;
-			c->state_col = kcol;
-			state = true;
-		} else if (!strcmp(s, "//")) {
-			if (flags)
-				return fw_err(c->d, not_col, EX_DATAERR, "'not' cannot negate a comment");
-			rc = fw_add_comment(c, kcol, 0);
-			if (rc == 0 && c->ninsn == before)
-				rc = 1;
-		} else {
-			for (int k = 0; unsupported_options[k]; k++)
-				if (!strcmp(s, unsupported_options[k]))
-					return fw_err(c->d, kcol, EX_DATAERR,
-						      "option '%s' is not supported by ppslab-rut", s);
-			if (c->justopts && c->ninsn == 0 && c->i - 1 == c->body_at)
-				return fw_err(c->d, kcol, EX_DATAERR,
-					      "expected a protocol (ip, all, ip4, tcp, udp, icmp, esp, a "
-					      "name or a number 1..255) or an option after '%s', got '%s'",
-					      c->t[c->i - 2].s, s);
-			return fw_err(c->d, kcol, EX_DATAERR,
-				      "expected an option (in, out, via, recv, xmit, proto, src-ip, "
-				      "dst-ip, src-port, dst-port, frag, iplen, ipttl, icmptypes, "
-				      "tcpflags, setup, established, keep-state, limit, // ...) or the "
-				      "end of the rule, got '%s'", s);
-		}
+		int before = c->ninsn;
+		struct optx o = { .s = s, .kcol = kcol, .flags = flags, .not_col = not_col,
+				  .in_block = open_col != 0 };
+		int rc = opt_one(c, &o);
 		if (rc < 0)
 			return rc;
-		if (rc == 0 && c->ninsn == before && !state)
+		if (rc == 0 && c->ninsn == before && !o.state)
 			rc = 1;   /* "src-ip any", "proto ip": nothing stored */
 		if (rc == 1 && open_col)
 			return fw_err(c->d, kcol, EX_DATAERR, "'%s' with nothing to test cannot be part of "
