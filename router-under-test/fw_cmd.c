@@ -516,6 +516,241 @@ static int name_cmp(const void *a, const void *b)
 	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x->name, y->name);
 }
 
+/* A table command's words: t[0] the table's name ("all": every table), a[0..na-1] the
+ * words after the subcommand, ti the table's index (-1: none of that name). */
+struct tabcmd {
+	const struct fw_tok *t, *a;
+	int na, ti, eol_col;
+	const char *name;
+	bool all;
+};
+
+/* table NAME add|delete KEY [VALUE] ... */
+static int table_addel(struct xc *x, const struct tabcmd *c, bool add)
+{
+	struct fw *fw = x->fw;
+	const struct fw_tok *t = c->t, *a = c->a;
+	int na = c->na, ti = c->ti;
+	const char *name = c->name;
+	if (na == 0)
+		return fw_err(x->d, c->eol_col, EX_USAGE, "address required");
+	/* the table's type, or for a table to be made, the first key's
+	 * (tables.c guess_key_type: an address, else an interface name) */
+	bool iface = ti >= 0 ? fw_table_at(fw, ti)->type == FW_TT_IFACE
+			     : !key_is_addr(a[0].s);
+	if (iface)
+		return table_iface_mod(x, t, a, na, ti, name, add);
+	/* parse every key (and value) before changing anything */
+	int cnt = add ? na / 2 + 1 : na, k = 0;
+	uint32_t *e = malloc((size_t)cnt * 3 * sizeof(*e));
+	if (!e)
+		return fw_oom(x->d);
+	for (int i = 0; i < na; k++) {
+		int plen;
+		if (table_key(x, &a[i], &e[3 * k], &plen) ||
+		    (add && i + 1 < na && table_value(x, &a[i + 1], &e[3 * k + 2]))) {
+			free(e);
+			return -EINVAL;
+		}
+		e[3 * k + 1] = (uint32_t)plen;
+		if (!add || i + 1 >= na)
+			e[3 * k + 2] = 0;
+		i += add ? 2 : 1;
+	}
+	if (ti < 0) {
+		if (!add) {
+			free(e);
+			return fw_kernel_err(x->d, t[0].col, EX_DATAERR, "Table %s does not exist",
+					    name);
+		}
+		int st = table_autocreate(x, t[0].col, name, &ti);
+		if (st) {
+			free(e);
+			return st;
+		}
+	}
+	struct fw_table *tb = fw_table_at(fw, ti);
+	int err = 0;
+	for (int i = 0; i < k; i++) {
+		uint32_t addr = e[3 * i], val = e[3 * i + 2];
+		int plen = (int)e[3 * i + 1];
+		/* tables.c: table_modify_record(..., do_quiet, do_quiet, ...): with -q
+		 * an add of an existing key updates its value */
+		int rc = add ? fw_table_put(fw, tb, addr, plen, val, x->quiet)
+			     : fw_table_del(fw, tb, addr, plen);
+		if (rc > 0)
+			rc = 0;
+		if (rc == -ENOMEM) {
+			free(e);
+			return fw_oom(x->d);
+		}
+		if (rc && !err)
+			err = rc;
+		if (!x->quiet) {
+			const char *px = !rc ? (add ? "added" : "deleted")
+				       : rc == -EEXIST ? "exists" : "notfound";
+			fw_out_printf(x->out, "%s: ", px);
+			uint32_t h = ntohl(addr) & (plen ? 0xffffffffu << (32 - plen) : 0);
+			table_entry(x->out, h, plen, val);
+		}
+	}
+	free(e);
+	/* "do not yell on duplicate keys or failed deletions" — with -q only */
+	if (err && !x->quiet)
+		return fw_kernel_err(x->d, a[0].col, EX_OSERR, "%s record failed: %s",
+			      add ? "Adding" : "Deleting",
+			      err == -EEXIST ? "record already exists" : "record not found");
+	return 0;
+}
+
+/* table NAME create [type addr] [algo addr:radix] [missing] [or-flush] */
+static int table_create_cmd(struct xc *x, const struct tabcmd *c)
+{
+	struct fw *fw = x->fw;
+	const struct fw_tok *t = c->t, *a = c->a;
+	int na = c->na, ti = c->ti;
+	const char *name = c->name;
+	bool missing = false, orflush = false;
+	uint8_t type = FW_TT_ADDR;
+	for (int i = 0; i < na; i++) {
+		const char *w = a[i].s;
+		if (!strcmp(w, "type") && i + 1 < na) {
+			if (!strcmp(a[++i].s, "iface"))
+				type = FW_TT_IFACE;
+			else if (strcmp(a[i].s, "addr"))
+				return fw_err(x->d, a[i].col, EX_USAGE,
+					      "table type '%s' is not supported by ppslab-rut "
+					      "(addr or iface)", a[i].s);
+		} else if (!strcmp(w, "algo") && i + 1 < na) {
+			if (strcmp(a[++i].s, "addr:radix") && strcmp(a[i].s, "iface:array"))
+				return fw_err(x->d, a[i].col, EX_USAGE,
+					      "algorithm '%s' is not supported by ppslab-rut "
+					      "(addr:radix, iface:array)", a[i].s);
+		} else if (!strcmp(w, "valtype") && i + 1 < na) {
+			if (strcmp(a[++i].s, "legacy"))
+				return fw_err(x->d, a[i].col, EX_USAGE,
+					      "value type '%s' is not supported by ppslab-rut",
+					      a[i].s);
+		} else if (!strcmp(w, "missing")) {
+			missing = true;
+		} else if (!strcmp(w, "or-flush")) {
+			missing = orflush = true;
+		} else {
+			return fw_err(x->d, a[i].col, EX_USAGE,
+				      "table create option '%s' is not supported by ppslab-rut "
+				      "(type addr|iface, algo, valtype legacy, missing, "
+				      "or-flush)", w);
+		}
+	}
+	if (ti >= 0) {
+		if (!missing)
+			return fw_kernel_err(x->d, t[0].col, EX_OSERR,
+					    "Table creation failed: File exists");
+		if (orflush)
+			fw_table_flush(fw, fw_table_at(fw, ti));
+		return 0;
+	}
+	ti = fw_table_create(fw, name);
+	if (ti < 0)
+		return fw_kernel_err(x->d, t[0].col, EX_OSERR, "Table creation failed: %s",
+			      ti == -ENOMEM ? "Cannot allocate memory" : "No space left on device");
+	fw_table_at(fw, ti)->type = type;
+	return 0;
+}
+
+/* table NAME|all destroy|flush */
+static int table_clear(struct xc *x, const struct tabcmd *c, bool destroy)
+{
+	struct fw *fw = x->fw;
+	const struct fw_tok *t = c->t;
+	int ti = c->ti;
+	const char *name = c->name;
+	bool all = c->all;
+	for (int i = 0; i < FW_MAX_TABLES; i++) {
+		if (!fw_table_at(fw, i) || (!all && i != ti))
+			continue;
+		if (destroy && table_referenced(fw, i)) {
+			if (all)
+				continue;
+			return fw_kernel_err(x->d, t[0].col, EX_OSERR, "failed to destroy "
+					    "table %s: Device busy", name);
+		}
+		if (destroy)
+			fw_table_destroy(fw, i);
+		else
+			fw_table_flush(fw, fw_table_at(fw, i));
+	}
+	if (!all && ti < 0 && !x->quiet)
+		fw_warn(x->d, "ipfw: failed to %s table %s%s: No such process\n",
+			destroy ? "destroy" : "flush", name, destroy ? "" : " info");
+	return 0;
+}
+
+/* table NAME|all list */
+static int table_list_cmd(struct xc *x, const struct tabcmd *c)
+{
+	struct fw *fw = x->fw;
+	const struct fw_tok *t = c->t;
+	int ti = c->ti;
+	bool all = c->all;
+	if (!all) {
+		if (ti < 0)
+			return fw_kernel_err(x->d, t[0].col, EX_OSERR,
+					    "failed to request table info: No such process");
+		table_list(x, fw_table_at(fw, ti), false);
+		return 0;
+	}
+	const struct fw_table *v[FW_MAX_TABLES];
+	int nv = 0;
+	for (int i = 0; i < FW_MAX_TABLES; i++)
+		if (fw_table_at(fw, i))
+			v[nv++] = fw_table_at(fw, i);
+	qsort(v, (size_t)nv, sizeof(v[0]), name_cmp);
+	for (int i = 0; i < nv; i++)
+		table_list(x, v[i], true);
+	return 0;
+}
+
+/* table NAME lookup ADDR */
+static int table_lookup_cmd(struct xc *x, const struct tabcmd *c)
+{
+	struct fw *fw = x->fw;
+	const struct fw_tok *t = c->t, *a = c->a;
+	int na = c->na, ti = c->ti;
+	const char *name = c->name;
+	if (na == 0)
+		return fw_err(x->d, c->eol_col, EX_USAGE, "address required");
+	int plen;
+	uint32_t addr, val;
+	if (ti >= 0 && fw_table_at(fw, ti)->type == FW_TT_IFACE) {
+		if (table_ifkey(x, &a[0]))
+			return -EINVAL;
+		if (!fw_iftable_lookup(fw_table_at(fw, ti), a[0].s, &val))
+			return fw_kernel_err(x->d, a[0].col, EX_UNAVAILABLE,
+					    "Entry %s not found", a[0].s);
+		fw_out_printf(x->out, "%s %u\n", a[0].s, val);
+		return 0;
+	}
+	if (table_key(x, &a[0], &addr, &plen))
+		return -EINVAL;
+	if (ti < 0)
+		return fw_kernel_err(x->d, t[0].col, EX_UNAVAILABLE, "Table %s not found",
+				    name);
+	const struct fw_table *tb = fw_table_at(fw, ti);
+	if (!fw_table_lookup(tb, addr, &val))
+		return fw_kernel_err(x->d, a[0].col, EX_UNAVAILABLE, "Entry %s not found",
+				    a[0].s);
+	/* the entry that matched: the longest length holding the address */
+	for (int l = 32; l >= 0; l--) {
+		uint32_t m = l ? 0xffffffffu << (32 - l) : 0, v2;
+		if (fw_table_lookup_len(tb, addr, l, &v2)) {
+			table_entry(x->out, ntohl(addr) & m, l, v2);
+			break;
+		}
+	}
+	return 0;
+}
+
 static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 {
 	struct fw *fw = x->fw;
@@ -546,204 +781,16 @@ static int cmd_table(struct xc *x, const struct fw_tok *t, int n, int eol_col)
 			      cmd);
 	if (all && which != 3 && which != 4 && which != 5)
 		return fw_err(x->d, t[0].col, EX_USAGE, "table name required");
-	int ti = all ? -1 : fw_table_find(fw, name);
-	const struct fw_tok *a = t + 2;
-	int na = n - 2;
+	struct tabcmd c = { .t = t, .a = t + 2, .na = n - 2, .eol_col = eol_col, .name = name,
+			    .all = all, .ti = all ? -1 : fw_table_find(fw, name) };
 	switch (which) {
-	case 0:   /* add */
-	case 1: { /* delete */
-		bool add = which == 0;
-		if (na == 0)
-			return fw_err(x->d, eol_col, EX_USAGE, "address required");
-		/* the table's type, or for a table to be made, the first key's
-		 * (tables.c guess_key_type: an address, else an interface name) */
-		bool iface = ti >= 0 ? fw_table_at(fw, ti)->type == FW_TT_IFACE
-				     : !key_is_addr(a[0].s);
-		if (iface)
-			return table_iface_mod(x, t, a, na, ti, name, add);
-		/* parse every key (and value) before changing anything */
-		int cnt = add ? na / 2 + 1 : na, k = 0;
-		uint32_t *e = malloc((size_t)cnt * 3 * sizeof(*e));
-		if (!e)
-			return fw_oom(x->d);
-		for (int i = 0; i < na; k++) {
-			int plen;
-			if (table_key(x, &a[i], &e[3 * k], &plen) ||
-			    (add && i + 1 < na && table_value(x, &a[i + 1], &e[3 * k + 2]))) {
-				free(e);
-				return -EINVAL;
-			}
-			e[3 * k + 1] = (uint32_t)plen;
-			if (!add || i + 1 >= na)
-				e[3 * k + 2] = 0;
-			i += add ? 2 : 1;
-		}
-		if (ti < 0) {
-			if (!add) {
-				free(e);
-				return fw_kernel_err(x->d, t[0].col, EX_DATAERR, "Table %s does not exist",
-						    name);
-			}
-			int st = table_autocreate(x, t[0].col, name, &ti);
-			if (st) {
-				free(e);
-				return st;
-			}
-		}
-		struct fw_table *tb = fw_table_at(fw, ti);
-		int err = 0;
-		for (int i = 0; i < k; i++) {
-			uint32_t addr = e[3 * i], val = e[3 * i + 2];
-			int plen = (int)e[3 * i + 1];
-			/* tables.c: table_modify_record(..., do_quiet, do_quiet, ...): with -q
-			 * an add of an existing key updates its value */
-			int rc = add ? fw_table_put(fw, tb, addr, plen, val, x->quiet)
-				     : fw_table_del(fw, tb, addr, plen);
-			if (rc > 0)
-				rc = 0;
-			if (rc == -ENOMEM) {
-				free(e);
-				return fw_oom(x->d);
-			}
-			if (rc && !err)
-				err = rc;
-			if (!x->quiet) {
-				const char *px = !rc ? (add ? "added" : "deleted")
-					       : rc == -EEXIST ? "exists" : "notfound";
-				fw_out_printf(x->out, "%s: ", px);
-				uint32_t h = ntohl(addr) & (plen ? 0xffffffffu << (32 - plen) : 0);
-				table_entry(x->out, h, plen, val);
-			}
-		}
-		free(e);
-		/* "do not yell on duplicate keys or failed deletions" — with -q only */
-		if (err && !x->quiet)
-			return fw_kernel_err(x->d, a[0].col, EX_OSERR, "%s record failed: %s",
-				      add ? "Adding" : "Deleting",
-				      err == -EEXIST ? "record already exists" : "record not found");
-		return 0;
-	}
-	case 2: { /* create [type addr] [algo addr:radix] [missing] [or-flush] */
-		bool missing = false, orflush = false;
-		uint8_t type = FW_TT_ADDR;
-		for (int i = 0; i < na; i++) {
-			const char *w = a[i].s;
-			if (!strcmp(w, "type") && i + 1 < na) {
-				if (!strcmp(a[++i].s, "iface"))
-					type = FW_TT_IFACE;
-				else if (strcmp(a[i].s, "addr"))
-					return fw_err(x->d, a[i].col, EX_USAGE,
-						      "table type '%s' is not supported by ppslab-rut "
-						      "(addr or iface)", a[i].s);
-			} else if (!strcmp(w, "algo") && i + 1 < na) {
-				if (strcmp(a[++i].s, "addr:radix") && strcmp(a[i].s, "iface:array"))
-					return fw_err(x->d, a[i].col, EX_USAGE,
-						      "algorithm '%s' is not supported by ppslab-rut "
-						      "(addr:radix, iface:array)", a[i].s);
-			} else if (!strcmp(w, "valtype") && i + 1 < na) {
-				if (strcmp(a[++i].s, "legacy"))
-					return fw_err(x->d, a[i].col, EX_USAGE,
-						      "value type '%s' is not supported by ppslab-rut",
-						      a[i].s);
-			} else if (!strcmp(w, "missing")) {
-				missing = true;
-			} else if (!strcmp(w, "or-flush")) {
-				missing = orflush = true;
-			} else {
-				return fw_err(x->d, a[i].col, EX_USAGE,
-					      "table create option '%s' is not supported by ppslab-rut "
-					      "(type addr|iface, algo, valtype legacy, missing, "
-					      "or-flush)", w);
-			}
-		}
-		if (ti >= 0) {
-			if (!missing)
-				return fw_kernel_err(x->d, t[0].col, EX_OSERR,
-						    "Table creation failed: File exists");
-			if (orflush)
-				fw_table_flush(fw, fw_table_at(fw, ti));
-			return 0;
-		}
-		ti = fw_table_create(fw, name);
-		if (ti < 0)
-			return fw_kernel_err(x->d, t[0].col, EX_OSERR, "Table creation failed: %s",
-				      ti == -ENOMEM ? "Cannot allocate memory" : "No space left on device");
-		fw_table_at(fw, ti)->type = type;
-		return 0;
-	}
-	case 3:   /* destroy */
-	case 4: { /* flush */
-		bool destroy = which == 3;
-		for (int i = 0; i < FW_MAX_TABLES; i++) {
-			if (!fw_table_at(fw, i) || (!all && i != ti))
-				continue;
-			if (destroy && table_referenced(fw, i)) {
-				if (all)
-					continue;
-				return fw_kernel_err(x->d, t[0].col, EX_OSERR, "failed to destroy "
-						    "table %s: Device busy", name);
-			}
-			if (destroy)
-				fw_table_destroy(fw, i);
-			else
-				fw_table_flush(fw, fw_table_at(fw, i));
-		}
-		if (!all && ti < 0 && !x->quiet)
-			fw_warn(x->d, "ipfw: failed to %s table %s%s: No such process\n",
-				destroy ? "destroy" : "flush", name, destroy ? "" : " info");
-		return 0;
-	}
-	case 5: { /* list */
-		if (!all) {
-			if (ti < 0)
-				return fw_kernel_err(x->d, t[0].col, EX_OSERR,
-						    "failed to request table info: No such process");
-			table_list(x, fw_table_at(fw, ti), false);
-			return 0;
-		}
-		const struct fw_table *v[FW_MAX_TABLES];
-		int nv = 0;
-		for (int i = 0; i < FW_MAX_TABLES; i++)
-			if (fw_table_at(fw, i))
-				v[nv++] = fw_table_at(fw, i);
-		qsort(v, (size_t)nv, sizeof(v[0]), name_cmp);
-		for (int i = 0; i < nv; i++)
-			table_list(x, v[i], true);
-		return 0;
-	}
-	case 6: { /* lookup ADDR */
-		if (na == 0)
-			return fw_err(x->d, eol_col, EX_USAGE, "address required");
-		int plen;
-		uint32_t addr, val;
-		if (ti >= 0 && fw_table_at(fw, ti)->type == FW_TT_IFACE) {
-			if (table_ifkey(x, &a[0]))
-				return -EINVAL;
-			if (!fw_iftable_lookup(fw_table_at(fw, ti), a[0].s, &val))
-				return fw_kernel_err(x->d, a[0].col, EX_UNAVAILABLE,
-						    "Entry %s not found", a[0].s);
-			fw_out_printf(x->out, "%s %u\n", a[0].s, val);
-			return 0;
-		}
-		if (table_key(x, &a[0], &addr, &plen))
-			return -EINVAL;
-		if (ti < 0)
-			return fw_kernel_err(x->d, t[0].col, EX_UNAVAILABLE, "Table %s not found",
-					    name);
-		const struct fw_table *tb = fw_table_at(fw, ti);
-		if (!fw_table_lookup(tb, addr, &val))
-			return fw_kernel_err(x->d, a[0].col, EX_UNAVAILABLE, "Entry %s not found",
-					    a[0].s);
-		/* the entry that matched: the longest length holding the address */
-		for (int l = 32; l >= 0; l--) {
-			uint32_t m = l ? 0xffffffffu << (32 - l) : 0, v2;
-			if (fw_table_lookup_len(tb, addr, l, &v2)) {
-				table_entry(x->out, ntohl(addr) & m, l, v2);
-				break;
-			}
-		}
-		return 0;
-	}
+	case 0:
+	case 1: return table_addel(x, &c, which == 0);
+	case 2: return table_create_cmd(x, &c);
+	case 3:
+	case 4: return table_clear(x, &c, which == 3);
+	case 5: return table_list_cmd(x, &c);
+	case 6: return table_lookup_cmd(x, &c);
 	}
 	return -EINVAL;
 }
