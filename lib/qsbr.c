@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* qsbr.c — quiescent-state-based reclamation (see qsbr.h). Used by the firewall (fw.c,
  * fw_lpm.c, fw_dyn.c) through fw_retire, set up by fwdloop.c, one slot per forwarding
- * thread; tests/unit/rut/t_qsbr.c checks it with real threads.
+ * thread; tests/unit/lib/t_qsbr.c checks it with real threads.
  *
  * Why it is correct: a writer stores the new pointer, then takes epoch E (a seq_cst
  * increment). A reader whose quiescent point stored seen >= E read the epoch after that

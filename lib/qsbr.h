@@ -18,8 +18,8 @@
  * mutex (the control path only). The free functions run in qsbr_reclaim's caller, so
  * whoever calls it must own what they touch (in ppslab-rut: the thread that runs
  * control commands). */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_QSBR_H
-#define PPSLAB_ROUTER_UNDER_TEST_QSBR_H
+#ifndef PPSLAB_LIB_QSBR_H
+#define PPSLAB_LIB_QSBR_H
 
 #include <pthread.h>
 #include <stdatomic.h>

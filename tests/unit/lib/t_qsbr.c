@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* t_qsbr.c — quiescent-state-based reclamation (router-under-test/qsbr.h): nothing
+/* t_qsbr.c — quiescent-state-based reclamation (lib/qsbr.h): nothing
  * retired is freed while a thread that may hold it has not passed a quiescent point;
  * offline threads hold nobody up; and, with real threads, readers that swap in a new
  * object at every step never see one that was freed (the free function poisons the
