@@ -17,6 +17,10 @@
 #include <sysexits.h>
 
 #include "fw_impl.h"
+#include "fw_dyn.h"
+#include "fw_lang.h"
+#include "fw_lpm.h"
+#include "fw_out.h"
 #include "qsbr.h"
 
 /* ---- sets ---- */

@@ -11,6 +11,8 @@
 #include <arpa/inet.h>
 
 #include "fw_cc.h"
+#include "fw_lpm.h"
+#include "fw_tab.h"
 
 /* ---- addresses ---- */
 

@@ -14,6 +14,7 @@
 #include <sysexits.h>
 
 #include "fw_impl.h"
+#include "fw_lang.h"
 
 #define FW_DATA_MAX 16384
 

@@ -15,6 +15,10 @@
 #include <arpa/inet.h>
 
 #include "fw_impl.h"
+#include "fw_dyn.h"
+#include "fw_lang.h"
+#include "fw_lpm.h"
+#include "fw_out.h"
 
 /* ---- commands ---- */
 

@@ -35,6 +35,7 @@
 #include <arpa/inet.h>
 
 #include "fw_impl.h"
+#include "fw_dyn.h"
 
 enum { DT_KEEP = 1, DT_LIMIT, DT_PARENT };
 

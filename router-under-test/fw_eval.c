@@ -18,6 +18,8 @@
 #endif
 
 #include "fw_impl.h"
+#include "fw_dyn.h"
+#include "fw_lpm.h"
 
 static inline uint64_t if_bit(int idx)
 {

@@ -3,7 +3,9 @@
  * fw_cmd.c (ipfw commands, rule files), the rule language (fw_lex.c: diagnostics and
  * the lexer; fw_parse.c, fw_addr.c, fw_opts.c: tokens → compiled rule, over fw_cc.h),
  * fw_eval.c (matching), fw_show.c (listing) and fw_tab.c (names), and by the unit tests.
- * Not part of the contract (fw.h).
+ * Not part of the contract (fw.h). What one part offers the others has a header of its
+ * own on top of this one: fw_lpm.h (tables), fw_dyn.h (states), fw_lang.h (lexer,
+ * compiler, diagnostics), fw_tab.h (names), fw_out.h (listings).
  *
  * A compiled rule has two views of the same tests:
  *  - the listing: every test in the order entered (proto, from, ports, to, ports,
@@ -225,109 +227,7 @@ struct fw_rules {
 	uint32_t gen;           /* bumped by every fw_rules_finish(): cached rule indexes */
 };
 
-/* ---- fw_lpm.c: lookup tables (IPv4 address keys, longest-prefix match) ---- */
-#define FW_MAX_TABLES 128
-#define FW_NAMELEN 64
-/* The entries of one prefix length: open addressing in one array, which is replaced
- * (never changed under a reader) when it grows or an entry is deleted; an insert into
- * a free slot writes key and value, then marks the slot used with a release store. */
-struct fw_lpm_arr {
-	uint32_t cap;               /* a power of two */
-	uint32_t *key, *val;
-	_Atomic uint8_t *used;
-};
-struct fw_lpm_len {
-	struct fw_lpm_arr *_Atomic a;   /* NULL when empty */
-	uint32_t n;                 /* entries; the commands' thread only */
-};
-enum { FW_TT_ADDR = 0, FW_TT_IFACE };
-struct fw_table {
-	char name[FW_NAMELEN];
-	uint8_t type;               /* FW_TT_*: `create type addr|iface` */
-	_Atomic uint64_t lens;      /* bit L: some entry has prefix length L (0..32) */
-	uint32_t count;
-	struct fw_lpm_len len[33];
-	/* type iface: the names, sorted (the commands' thread only), and what the
-	 * forwarding threads read: bit k of ifmask set when port k's name is a key,
-	 * ifval[k] its value (FreeBSD's iface:array matches by the interface's index, so
-	 * a name no port has matches nothing) */
-	char (*ifkey)[FW_IFNAMSIZ];
-	uint32_t *ifkval, ifcap;
-	_Atomic uint64_t ifmask;
-	_Atomic uint32_t ifval[FW_MAX_IFS];
-};
-int fw_table_find(const struct fw *fw, const char *name);          /* index or -1 */
-int fw_table_create(struct fw *fw, const char *name);              /* index or -errno */
-void fw_table_destroy(struct fw *fw, int idx);
-/* 0 added, -EEXIST, -ENOMEM; the address is masked first */
-int fw_table_add(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen, uint32_t val);
-/* fw_table_add, or with update set, an existing key takes the new value: returns 1
- * then (FreeBSD's `ipfw -q table N add`, IPFW_TF_UPDATE) */
-int fw_table_put(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen, uint32_t val,
-		 bool update);
-int fw_table_del(struct fw *fw, struct fw_table *t, uint32_t addr_be, int plen);  /* 0, -ENOENT, -ENOMEM */
-void fw_table_flush(struct fw *fw, struct fw_table *t);
-/* longest prefix containing addr: true and *val, or false */
-bool fw_table_lookup(const struct fw_table *t, uint32_t addr_be, uint32_t *val);
-/* the same among the entries of prefix length plen only */
-bool fw_table_lookup_len(const struct fw_table *t, uint32_t addr_be, int plen, uint32_t *val);
-static inline struct fw_table *fw_table_at(const struct fw *fw, int idx);
-/* every entry, sorted as BSD's radix walk lists them; *n entries in a malloc'ed array
- * of (address, length, value) triples, or NULL with *n 0 */
-uint32_t *fw_table_entries(const struct fw_table *t, uint32_t *n);
-bool fw_table_name_ok(const char *name);
-/* interface tables: 0 added (1 updated), -EEXIST, -ENOMEM; 0 or -ENOENT; true and *val */
-int fw_iftable_put(struct fw *fw, struct fw_table *t, const char *name, uint32_t val, bool update);
-int fw_iftable_del(struct fw *fw, struct fw_table *t, const char *name);
-bool fw_iftable_lookup(const struct fw_table *t, const char *name, uint32_t *val);
-/* does port k's name stand in interface table t (any thread) */
-static inline bool fw_iftable_port(const struct fw_table *t, int k)
-{
-	return k >= 0 && (atomic_load_explicit(&t->ifmask, memory_order_acquire) >> k & 1);
-}
 
-/* ---- fw_dyn.c: dynamic states (keep-state, limit) ---- */
-struct fw_dyn;
-struct fw_pkt;
-/* The result of a pass's state lookup (ipfw_dyn_info): done once per name, cached. */
-enum { FW_DYN_UNKNOWN = 0, FW_DYN_NONE, FW_DYN_FWD, FW_DYN_REV };
-struct fw_dyn_info {
-	uint8_t dir;
-	uint16_t kidx;
-	int parent;                 /* rule index of the state's parent, -1 none */
-};
-struct fw_dyn *fw_dyn_new(void);
-void fw_dyn_free(struct fw_dyn *d);
-/* Looks the packet up (names: kidx, 0 = any); on a hit updates the state (lifetime,
- * counters, TCP flags) and returns the parent rule's index in rs, else -1. Lock-free. */
-int fw_dyn_lookup(struct fw *fw, const struct fw_rules *rs, const struct fw_pkt *p,
-		  uint16_t kidx, struct fw_dyn_info *di);
-/* Installs the state of rule idx of rs (FW_OP_KEEP / FW_OP_LIMIT x); 0, or -1: deny.
- * Any thread (the bucket's lock). */
-int fw_dyn_install(struct fw *fw, const struct fw_rules *rs, int idx, const struct fw_insn *x,
-		   const struct fw_pkt *p);
-/* Removes the states whose rule no longer exists (after deletions). */
-void fw_dyn_orphans(struct fw *fw);
-void fw_dyn_flush(struct fw *fw);
-/* A state as `ipfw -d show` lists it (fw_show.c prints it): counters, seconds left
- * (0: past its lifetime), a parent's count of sessions, the first packet's addresses
- * (network order) and ports (host order), the state name's index. */
-struct fw_dyn_entry {
-	uint32_t rulenum;
-	uint64_t pcnt, bcnt;
-	uint32_t expire, link;
-	bool parent, limit;
-	uint8_t proto;
-	uint16_t kidx;
-	uint32_t src, dst;
-	uint16_t sport, dport;
-};
-/* Calls fn for each state and parent of rules lo..hi, in the listing's order. */
-typedef void (*fw_dyn_visit_fn)(void *arg, const struct fw_dyn_entry *e);
-void fw_dyn_walk(const struct fw *fw, uint32_t lo, uint32_t hi, fw_dyn_visit_fn fn, void *arg);
-/* The widest packet and byte counter of any state (for the listing's columns). */
-void fw_dyn_widths(const struct fw *fw, int *pcw, int *bcw);
-uint32_t fw_dyn_total(const struct fw *fw);   /* states + parents */
 /* state names: index of name (created when asked), 0 = "any" */
 int fw_state_name(struct fw *fw, const char *name, bool create);
 const char *fw_state_name_str(const struct fw *fw, int idx);
@@ -336,7 +236,10 @@ const char *fw_state_name_str(const struct fw *fw, int idx);
 int fw_rule_find(const struct fw_rules *rs, uint32_t number, uint32_t id,
 		 _Atomic uint32_t *cache_gen, _Atomic uint32_t *cache_idx);
 
+#define FW_MAX_TABLES 128    /* lookup tables (fw_lpm.h) */
 #define FW_MAX_SNAMES 64
+struct fw_table;
+struct fw_dyn;
 struct fw {
 	struct fw_rules *_Atomic rules;   /* the live set: replaced, never changed in place */
 	struct fw_tunables tun;
@@ -365,75 +268,11 @@ static inline struct fw_table *fw_table_at(const struct fw *fw, int idx)
 	return atomic_load_explicit(&fw->tables[idx], memory_order_acquire);
 }
 
-/* ---- the rule language: fw_lex.c (lexer, diagnostics), fw_parse.c (compiler) ---- */
-struct fw_tok {
-	const char *s;   /* NUL-terminated */
-	int col;         /* 1-based column in the line */
-};
-struct fw_lex {
-	struct fw_tok t[FW_MAX_TOKS];
-	int n;
-	int eol_col;     /* column just past the last non-blank character */
-	char buf[2 * FW_MAX_LINE];
-};
-/* Splits a line into tokens: blanks separate; '#' starts a comment; '{' '}' '(' ')'
- * are tokens of their own except inside an address set ("10.0.0.0/24{1,5}"); a
- * leading '!' is a token ("not"). 0 or -EINVAL with d->col/msg. */
-int fw_lex(const char *line, struct fw_lex *lx, struct fw_diag *d);
 
-struct fw_compiled {
-	uint32_t number;     /* 0: automatic */
-	struct fw_hot hot;
-	struct fw_rule rule;
-};
-/* Compiles "[N] [set S] ACTION [log [logamount L]] BODY" from t[0..n) into c (the
- * caller frees c->rule.insn with free() unless it keeps it). 0 or -EINVAL with
- * d->col/msg/ex. */
-int fw_compile(struct fw *fw, const struct fw_tok *t, int n, int eol_col,
-	       struct fw_compiled *c, struct fw_diag *d);
-/* Appends a warning line to d->warn (cut, with "...", when full). */
-void fw_warn(struct fw_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Sets d->col (from tok, or eol) and formats d->msg; returns -EINVAL. */
-int fw_err(struct fw_diag *d, int col, int ex, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-/* The same for what the "kernel" refused (no such rule or table...), not an error in
- * the text: d->kernel is set, so a command line's message has no column. */
-int fw_kernel_err(struct fw_diag *d, int col, int ex, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-/* Fills d with "out of memory" (EX_OSERR) and returns -ENOMEM. */
-int fw_oom(struct fw_diag *d);
-/* ipfw's keyword match: tok is a non-empty prefix of word (min_len characters at least). */
-bool fw_prefix(const char *tok, const char *word, int min_len);
 
-/* ---- fw_tab.c: built-in names (no /etc/protocols or /etc/services needed) ---- */
-int fw_proto_by_name(const char *name);             /* -1 if unknown */
-const char *fw_proto_name(int proto);               /* NULL if unnamed */
-int fw_service_port(const char *name);              /* -1 if unknown */
-int fw_unreach_code(const char *name);              /* -1 if unknown */
-const char *fw_unreach_name(int code);              /* NULL above 15 */
-
-/* ---- fw_show.c: listing ---- */
-/* Appends the body of rule idx ("deny ip from any to 10.0.0.1") to buf. Returns the
- * length it needed (like snprintf). */
-int fw_list_body(const struct fw *fw, int idx, char *buf, size_t len);
-/* ipfw show/list of the rules (all when nnum == 0, else those numbered within the
- * ranges lo[i]..hi[i]) into out; counters with acct, ctime stamps with times; the
- * dynamic states after them with dyn 1 (-d), instead of them with 2 (-D).
- * Missing numbers are reported through d (-ENOENT, ex 69) after the others print. */
-struct fw_out {
-	char *buf;
-	size_t len, used;
-	size_t need;     /* bytes the output needed; > len - 1 means it was cut */
-};
-void fw_out_puts(struct fw_out *o, const char *s);
-void fw_out_printf(struct fw_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Appends the body of rule idx to o. */
-void fw_out_body(const struct fw *fw, int idx, struct fw_out *o);
-/* dyn: 0, 1 (-d: rules and states), 2 (-D: states only), plus 4 (-e: expired in full) */
-int fw_show(const struct fw *fw, bool acct, bool times, int dyn, const uint32_t *lo, const uint32_t *hi,
-	    const int *col, int nnum, struct fw_out *o, struct fw_diag *d);
 
 /* ---- fw.c: the ruleset ---- */
+struct fw_compiled;   /* fw_lang.h */
 uint32_t fw_autoinc_step(const struct fw *fw);
 int fw_rules_init(struct fw *fw, struct fw_rules *s);      /* only rule 65535 */
 int fw_rules_clone(struct fw_rules *dst, const struct fw_rules *src);

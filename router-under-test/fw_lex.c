@@ -10,6 +10,7 @@
 #include <sysexits.h>
 
 #include "fw_impl.h"
+#include "fw_lang.h"
 
 static void diag_set(struct fw_diag *d, int col, int ex, bool kernel, const char *fmt,
 		     va_list ap) __attribute__((format(printf, 5, 0)));

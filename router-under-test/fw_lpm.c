@@ -22,6 +22,7 @@
 #include <arpa/inet.h>
 
 #include "fw_impl.h"
+#include "fw_lpm.h"
 
 static uint32_t plen_mask_h(int plen)
 {

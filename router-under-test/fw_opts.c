@@ -12,6 +12,7 @@
 #include <sysexits.h>
 
 #include "fw_cc.h"
+#include "fw_lpm.h"
 
 /* ipfw2.c rule_options: every option word ipfw knows (matched whole, as match_token) */
 static const char *const option_words[] = {

@@ -20,6 +20,8 @@
 #include <sysexits.h>
 
 #include "fw_cc.h"
+#include "fw_lang.h"
+#include "fw_tab.h"
 
 /* ---- OR blocks of the proto / from / to sections ---- */
 

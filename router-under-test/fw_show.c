@@ -20,6 +20,11 @@
 #include <arpa/inet.h>
 
 #include "fw_impl.h"
+#include "fw_dyn.h"
+#include "fw_lpm.h"
+#include "fw_lang.h"
+#include "fw_out.h"
+#include "fw_tab.h"
 
 void fw_out_puts(struct fw_out *o, const char *s)
 {

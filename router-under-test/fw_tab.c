@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "fw_impl.h"
+#include "fw_tab.h"
 
 struct name_num {
 	const char *name;

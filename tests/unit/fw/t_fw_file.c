@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fw_impl.h"
+#include "fw_tab.h"
 #include "fw_util.h"
 
 static char *tmpfile_with(const char *text)

@@ -3,6 +3,7 @@
  * and the same listing (libpcap TESTrun's "aliases"), and malformed rules are refused
  * with the exact column and what was expected. */
 #include "fw_impl.h"
+#include "fw_lang.h"
 #include "fw_util.h"
 
 /* input → the listing ipfw prints: protocols, addresses and actions normalised as

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fw_impl.h"
+#include "fw_lpm.h"
 #include "fw_util.h"
 
 /* a diagnostic's text (through strcmp: T_STREQ warns about the 512-byte buffers) */
