@@ -83,9 +83,9 @@ endif
 GEN_SRCS   := $(wildcard gen/*.c)
 SINK_SRCS  := $(wildcard sink/*.c)
 # ppslab-rut's two rooms: the forwarder, and the firewall it stands on (fw.h its seam)
-FW_DIR     := router-under-test
-FW_SRCS    := $(wildcard $(FW_DIR)/fw.c $(FW_DIR)/fw_*.c)
-RUT_SRCS   := $(filter-out $(FW_SRCS),$(wildcard router-under-test/*.c))
+FW_DIR     := rut/fw
+FW_SRCS    := $(wildcard $(FW_DIR)/*.c)
+RUT_SRCS   := $(wildcard rut/*.c)
 # The analyzer's two rooms: runner/ runs experiments, results/ reads and presents them;
 # the cmd_*.c front ends and main.c stay at the top of analysis/.
 ANA_DIRS   := analysis analysis/runner analysis/results
@@ -155,13 +155,14 @@ $(B)/obj/lib/version.o: $(B)/git-rev
 ANA_INC    := $(addprefix -I,$(ANA_DIRS))
 $(B)/obj/analysis/%.o: XCFLAGS += $(ANA_INC)
 $(B)/obj/tests/%.o: XCFLAGS += -Itests/unit -Itests/helpers
-$(B)/obj/tests/fuzz/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test $(ANA_INC)
+$(B)/obj/tests/fuzz/%.o: XCFLAGS += -Igen -Isink -Irut -I$(FW_DIR) $(ANA_INC)
 $(B)/obj/tests/unit/gen/%.o: XCFLAGS += -Igen
 $(B)/obj/tests/unit/sink/%.o: XCFLAGS += -Isink
-$(B)/obj/tests/unit/rut/%.o: XCFLAGS += -Irouter-under-test
+$(B)/obj/rut/%.o: XCFLAGS += -I$(FW_DIR)
+$(B)/obj/tests/unit/rut/%.o: XCFLAGS += -Irut -I$(FW_DIR)
 $(B)/obj/tests/unit/fw/%.o: XCFLAGS += -I$(FW_DIR)
 $(B)/obj/tests/unit/analysis/%.o: XCFLAGS += $(ANA_INC)
-$(B)/obj/bench/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test $(ANA_INC)
+$(B)/obj/bench/%.o: XCFLAGS += -Igen -Isink -Irut -I$(FW_DIR) $(ANA_INC)
 
 $(B)/obj/%.o: %.c $(B)/.depcheck
 	@mkdir -p $(dir $@)
@@ -182,7 +183,7 @@ $(GEN_A) $(SINK_A) $(RUT_A) $(FW_A) $(ANA_A):
 
 $(B)/bin/ppslab-gen:  $(B)/obj/gen/main.o $(GEN_A) $(LIBA)
 $(B)/bin/ppslab-sink: $(B)/obj/sink/main.o $(SINK_A) $(LIBA)
-$(B)/bin/ppslab-rut:  $(B)/obj/router-under-test/main.o $(RUT_A) $(FW_A) $(LIBA)
+$(B)/bin/ppslab-rut:  $(B)/obj/rut/main.o $(RUT_A) $(FW_A) $(LIBA)
 $(B)/bin/ppslab:      $(B)/obj/analysis/main.o $(ANA_A) $(LIBA)
 $(PROGS):
 	@mkdir -p $(dir $@)

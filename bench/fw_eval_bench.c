@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* fw_eval_bench.c — micro-benchmark of the firewall's evaluation (router-under-test/
+/* fw_eval_bench.c — micro-benchmark of the firewall's evaluation (rut/
  * fw_eval.c): the time fw_eval takes over N rules that do not match, per evaluation and
  * per rule, for rule shapes that exercise each part of the matcher. Not part of
  * `make check`; built by `make bench` (or `make bench-progs`) and run by bench/b_fw.sh.

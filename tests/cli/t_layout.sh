@@ -36,8 +36,7 @@ check "no header file name repeats anywhere" \
 room_of() {   # room_of FILE: the room a source file belongs to
 	case $1 in
 	lib/*) echo lib ;; gen/*) echo gen ;; sink/*) echo sink ;;
-	router-under-test/fw.[ch] | router-under-test/fw_*) echo fw ;;
-	router-under-test/*) echo rut ;; analysis/results/*) echo results ;;
+	rut/fw/*) echo fw ;; rut/*) echo rut ;; analysis/results/*) echo results ;;
 	analysis/runner/*) echo runner ;; analysis/*) echo analysis ;; *) echo other ;;
 	esac
 }

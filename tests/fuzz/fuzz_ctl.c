@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_ctl.c — libFuzzer harness for the control commands of ppslab-rut
- * (router-under-test/cmd.c, bsdctl.c over the rut's sysctl tree, fw_exec; make fuzz):
+ * (rut/cmd.c, bsdctl.c over the rut's sysctl tree, fw_exec; make fuzz):
  * each input line is a request line as ctl.c hands it to the forwarding thread, run by
  * cmd_exec against a forwarder state built without ports (a firewall, the polling
  * knobs and the deny counters fwd_init_detached allocates). "load" requests take the rest of the input as the rule file. Every failing

@@ -17,8 +17,8 @@
  *    (negations, OR blocks, sets, lists, `me`, ports, interfaces) run only when the
  *    prefilter passes. Rules are kept in an array sorted by (number, insertion), hot
  *    parts contiguous so a scan over non-matching rules streams through memory. */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_FW_IMPL_H
-#define PPSLAB_ROUTER_UNDER_TEST_FW_IMPL_H
+#ifndef PPSLAB_RUT_FW_FW_IMPL_H
+#define PPSLAB_RUT_FW_FW_IMPL_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -2,8 +2,8 @@
 /* fw_dyn.h — the dynamic states of fw_dyn.c (keep-state, limit) as the evaluator,
  * the commands and the listing use them.
  * Internal to the firewall (fw_impl.h); not part of the contract (fw.h). */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_FW_DYN_H
-#define PPSLAB_ROUTER_UNDER_TEST_FW_DYN_H
+#ifndef PPSLAB_RUT_FW_FW_DYN_H
+#define PPSLAB_RUT_FW_FW_DYN_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

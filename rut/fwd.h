@@ -25,8 +25,8 @@
  * kernel's flow-hash mode, or an AF_XDP socket bound to queue i), its counters and its
  * burst arrays; the routing, neighbour and firewall tables are shared and only read on
  * the forwarding path (the firewall's rule set once per burst: fw_rules_get). */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_FWD_H
-#define PPSLAB_ROUTER_UNDER_TEST_FWD_H
+#ifndef PPSLAB_RUT_FWD_H
+#define PPSLAB_RUT_FWD_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -2,8 +2,8 @@
 /* fw_lang.h — the rule language: fw_lex.c (lexer, diagnostics) and fw_parse.c
  * (compiler), as the commands use them.
  * Internal to the firewall (fw_impl.h); not part of the contract (fw.h). */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_FW_LANG_H
-#define PPSLAB_ROUTER_UNDER_TEST_FW_LANG_H
+#ifndef PPSLAB_RUT_FW_FW_LANG_H
+#define PPSLAB_RUT_FW_FW_LANG_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

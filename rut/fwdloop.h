@@ -24,8 +24,8 @@
  * and publishes its polling figures; thread 0 also looks at the control mailbox and
  * runs a waiting command through the hook main installed (fwdloop_set_cmd), frees what
  * the commands replaced, and runs the firewall's once-a-second work. */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_FWDLOOP_H
-#define PPSLAB_ROUTER_UNDER_TEST_FWDLOOP_H
+#ifndef PPSLAB_RUT_FWDLOOP_H
+#define PPSLAB_RUT_FWDLOOP_H
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -15,8 +15,8 @@
  * Numbers are read as strtol/strtoul with base 0 (so 0x10 and 010 work) and truncated
  * to 32 bits as the tool does. OIDs a context does not have (exists) are unknown to it.
  * Flags: -a -n -N -e -d -q -i. */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_BSDCTL_H
-#define PPSLAB_ROUTER_UNDER_TEST_BSDCTL_H
+#ifndef PPSLAB_RUT_BSDCTL_H
+#define PPSLAB_RUT_BSDCTL_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -6,8 +6,8 @@
  * a second time (each would arrive twice at the sink). The embedded lab's shield (an
  * nftables netdev ingress chain with policy drop, table "ppslab_shield") stops the
  * kernel from seeing them at all. For ports outside the lab main.c warns. */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_KSTACK_H
-#define PPSLAB_ROUTER_UNDER_TEST_KSTACK_H
+#ifndef PPSLAB_RUT_KSTACK_H
+#define PPSLAB_RUT_KSTACK_H
 
 #include <stdbool.h>
 #include <stddef.h>

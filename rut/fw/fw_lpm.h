@@ -2,8 +2,8 @@
 /* fw_lpm.h — the lookup tables of fw_lpm.c (IPv4 address keys, longest-prefix
  * match; interface tables).
  * Internal to the firewall (fw_impl.h); not part of the contract (fw.h). */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_FW_LPM_H
-#define PPSLAB_ROUTER_UNDER_TEST_FW_LPM_H
+#ifndef PPSLAB_RUT_FW_FW_LPM_H
+#define PPSLAB_RUT_FW_FW_LPM_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -2,8 +2,8 @@
 /* rutstats.h — the forwarder's statistics as one JSON object: the --json summary
  * ("type": "summary") and the control socket's `stats` ("type": "stats") carry the
  * same fields, so `ppslab run` can take per-trial deltas of either. */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_RUTSTATS_H
-#define PPSLAB_ROUTER_UNDER_TEST_RUTSTATS_H
+#ifndef PPSLAB_RUT_RUTSTATS_H
+#define PPSLAB_RUT_RUTSTATS_H
 
 #include <jansson.h>
 

@@ -26,8 +26,8 @@
  * forwarding thread looks at the mailbox at its batch or tick boundaries (one atomic
  * load), runs the command (cmd.c) and completes it, so forwarding never stops for
  * longer than the command itself and the engines it touches need no locks. */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_CTL_H
-#define PPSLAB_ROUTER_UNDER_TEST_CTL_H
+#ifndef PPSLAB_RUT_CTL_H
+#define PPSLAB_RUT_CTL_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

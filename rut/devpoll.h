@@ -28,8 +28,8 @@
  * lost_polls, short_ticks or the 7/8 rule. Nothing here sleeps, allocates or
  * reads a clock other than the injected ones, so the unit tests run it on simulated
  * time. */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_DEVPOLL_H
-#define PPSLAB_ROUTER_UNDER_TEST_DEVPOLL_H
+#ifndef PPSLAB_RUT_DEVPOLL_H
+#define PPSLAB_RUT_DEVPOLL_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_out.h — the listings of fw_show.c (`ipfw show`, `ipfw list`, a rule's body).
  * Internal to the firewall (fw_impl.h); not part of the contract (fw.h). */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_FW_OUT_H
-#define PPSLAB_ROUTER_UNDER_TEST_FW_OUT_H
+#ifndef PPSLAB_RUT_FW_FW_OUT_H
+#define PPSLAB_RUT_FW_FW_OUT_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

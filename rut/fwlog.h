@@ -8,8 +8,8 @@
  * spinlock held for the copy; the one consumer takes none); the main thread drains it
  * between intervals to stderr, where BSD would have written syslog (LOG_SECURITY). A
  * full ring drops the line and counts it. */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_FWLOG_H
-#define PPSLAB_ROUTER_UNDER_TEST_FWLOG_H
+#ifndef PPSLAB_RUT_FWLOG_H
+#define PPSLAB_RUT_FWLOG_H
 
 #include <stdatomic.h>
 #include <stdint.h>

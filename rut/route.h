@@ -12,8 +12,8 @@
  *
  * Neighbours map (port, IPv4) to a MAC, loaded from the system's neighbour table at
  * start or given on the command line. Both tables are only read in the hot path. */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_ROUTE_H
-#define PPSLAB_ROUTER_UNDER_TEST_ROUTE_H
+#ifndef PPSLAB_RUT_ROUTE_H
+#define PPSLAB_RUT_ROUTE_H
 
 #include <stddef.h>
 #include <stdint.h>

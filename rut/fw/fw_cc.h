@@ -3,8 +3,8 @@
  * rule language: fw_parse.c (sections and the rule), fw_addr.c (addresses, ports,
  * protocols) and fw_opts.c (options); the lexer and diagnostics are fw_lex.c. Private to
  * those files: the rest of the firewall sees fw_compile() and fw_lex() (fw_impl.h). */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_FW_CC_H
-#define PPSLAB_ROUTER_UNDER_TEST_FW_CC_H
+#ifndef PPSLAB_RUT_FW_FW_CC_H
+#define PPSLAB_RUT_FW_FW_CC_H
 
 #include <ctype.h>
 #include <stdbool.h>

@@ -7,8 +7,8 @@
  * and net.inet.ip.fw.* over the firewall's tunables. Used by the control socket
  * (cmd.c) and --sysctl at start; the callbacks run on the forwarding thread, which owns
  * the state. kern.hz is a boot-time tunable: written only at start (boot set). */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_RUT_SYSCTL_H
-#define PPSLAB_ROUTER_UNDER_TEST_RUT_SYSCTL_H
+#ifndef PPSLAB_RUT_RUT_SYSCTL_H
+#define PPSLAB_RUT_RUT_SYSCTL_H
 
 #include "bsdctl.h"
 #include "devpoll.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* sbuf.h — a growable text buffer for the control path (replies of sysctl, ipfw and
  * stats), named after FreeBSD's sbuf(9). Never used per packet. */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_SBUF_H
-#define PPSLAB_ROUTER_UNDER_TEST_SBUF_H
+#ifndef PPSLAB_RUT_SBUF_H
+#define PPSLAB_RUT_SBUF_H
 
 #include <stdarg.h>
 #include <stddef.h>

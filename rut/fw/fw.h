@@ -40,8 +40,8 @@
  * - Interface names, globs and interface addresses are resolved to port bitmasks when a
  *   rule is compiled; a name no port has never matches (BSD accepts such rules too).
  * - Host names are not resolved: addresses are numeric, `any` or `me`. */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_FW_H
-#define PPSLAB_ROUTER_UNDER_TEST_FW_H
+#ifndef PPSLAB_RUT_FW_FW_H
+#define PPSLAB_RUT_FW_FW_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

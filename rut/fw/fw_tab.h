@@ -2,8 +2,8 @@
 /* fw_tab.h — the built-in names of fw_tab.c (protocols, services, ICMP unreachable
  * codes; no /etc/protocols or /etc/services needed).
  * Internal to the firewall (fw_impl.h); not part of the contract (fw.h). */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_FW_TAB_H
-#define PPSLAB_ROUTER_UNDER_TEST_FW_TAB_H
+#ifndef PPSLAB_RUT_FW_FW_TAB_H
+#define PPSLAB_RUT_FW_FW_TAB_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -2,8 +2,8 @@
 /* cmd.h — the control commands, run on the forwarding thread through the hook main
  * installs in the loop (fwdloop_set_cmd): `sysctl` (bsdctl.c over
  * the forwarder's tree), `ipfw` (the firewall's fw_exec) and `stats` (rutstats.c). */
-#ifndef PPSLAB_ROUTER_UNDER_TEST_CMD_H
-#define PPSLAB_ROUTER_UNDER_TEST_CMD_H
+#ifndef PPSLAB_RUT_CMD_H
+#define PPSLAB_RUT_CMD_H
 
 #include "ctl.h"
 #include "fwdloop.h"
