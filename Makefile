@@ -82,15 +82,18 @@ LIB_SRCS   := $(filter-out lib/ifinfo_bsd.c,$(LIB_SRCS))
 endif
 GEN_SRCS   := $(wildcard gen/*.c)
 SINK_SRCS  := $(wildcard sink/*.c)
-RUT_SRCS   := $(wildcard router-under-test/*.c)
+# ppslab-rut's two rooms: the forwarder, and the firewall it stands on (fw.h its seam)
+FW_DIR     := rut/fw
+FW_SRCS    := $(wildcard $(FW_DIR)/*.c)
+RUT_SRCS   := $(wildcard rut/*.c)
 # The analyzer's two rooms: runner/ runs experiments, results/ reads and presents them;
 # the cmd_*.c front ends and main.c stay at the top of analysis/.
 ANA_DIRS   := analysis analysis/runner analysis/results
-ROOMS      := lib gen sink rut analysis
+ROOMS      := lib gen sink rut fw analysis
 ANA_SRCS   := $(foreach d,$(ANA_DIRS),$(wildcard $(d)/*.c))
 # Unit tests live in the room they test: tests/unit/<room>/t_*.c, ROOM one of lib gen sink
-# rut analysis (ROOMS above); each sees lib/ and its room's headers and links only its
-# room's archive.
+# rut fw analysis (ROOMS above); each sees lib/ and its room's headers and links only its
+# room's archive (rut's, the firewall's too: the forwarder stands on it).
 UNIT_SRCS  := $(wildcard $(foreach r,$(ROOMS),tests/unit/$(r)/t_*.c))
 # Test helpers (tests/helpers/NAME.c → $(B)/tests/helpers/NAME): small programs the
 # integration tests drive, linked with the library only; never installed.
@@ -102,17 +105,19 @@ LIB_OBJS   := $(call obj,$(LIB_SRCS))
 GEN_OBJS   := $(call obj,$(GEN_SRCS))
 SINK_OBJS  := $(call obj,$(SINK_SRCS))
 RUT_OBJS   := $(call obj,$(RUT_SRCS))
+FW_OBJS    := $(call obj,$(FW_SRCS))
 ANA_OBJS   := $(call obj,$(ANA_SRCS))
 LIBA       := $(B)/libppslab.a
 # One archive per program: its modules without main.o (the room's unit tests link it).
 GEN_A      := $(B)/libgen.a
 SINK_A     := $(B)/libsink.a
 RUT_A      := $(B)/librut.a
+FW_A       := $(B)/libfw.a
 ANA_A      := $(B)/libanalysis.a
 
 PROGS      := $(B)/bin/ppslab-gen $(B)/bin/ppslab-sink $(B)/bin/ppslab-rut $(B)/bin/ppslab
 # Fuzz harnesses and micro-benchmarks may link any program module except its main.c.
-MOD_OBJS   := $(filter-out %/main.o,$(GEN_OBJS) $(SINK_OBJS) $(RUT_OBJS) $(ANA_OBJS))
+MOD_OBJS   := $(filter-out %/main.o,$(GEN_OBJS) $(SINK_OBJS) $(RUT_OBJS) $(FW_OBJS) $(ANA_OBJS))
 UNIT_BINS  := $(foreach t,$(UNIT_SRCS),$(B)/tests/$(basename $(notdir $(t))))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 # Micro-benchmark programs (bench/*_bench.c): built by `make bench`, never by check.
@@ -150,12 +155,14 @@ $(B)/obj/lib/version.o: $(B)/git-rev
 ANA_INC    := $(addprefix -I,$(ANA_DIRS))
 $(B)/obj/analysis/%.o: XCFLAGS += $(ANA_INC)
 $(B)/obj/tests/%.o: XCFLAGS += -Itests/unit -Itests/helpers
-$(B)/obj/tests/fuzz/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test $(ANA_INC)
+$(B)/obj/tests/fuzz/%.o: XCFLAGS += -Igen -Isink -Irut -I$(FW_DIR) $(ANA_INC)
 $(B)/obj/tests/unit/gen/%.o: XCFLAGS += -Igen
 $(B)/obj/tests/unit/sink/%.o: XCFLAGS += -Isink
-$(B)/obj/tests/unit/rut/%.o: XCFLAGS += -Irouter-under-test
+$(B)/obj/rut/%.o: XCFLAGS += -I$(FW_DIR)
+$(B)/obj/tests/unit/rut/%.o: XCFLAGS += -Irut -I$(FW_DIR)
+$(B)/obj/tests/unit/fw/%.o: XCFLAGS += -I$(FW_DIR)
 $(B)/obj/tests/unit/analysis/%.o: XCFLAGS += $(ANA_INC)
-$(B)/obj/bench/%.o: XCFLAGS += -Igen -Isink -Irouter-under-test $(ANA_INC)
+$(B)/obj/bench/%.o: XCFLAGS += -Igen -Isink -Irut -I$(FW_DIR) $(ANA_INC)
 
 $(B)/obj/%.o: %.c $(B)/.depcheck
 	@mkdir -p $(dir $@)
@@ -169,13 +176,14 @@ $(GEN_A):  $(filter-out %/main.o,$(GEN_OBJS))
 $(SINK_A): $(filter-out %/main.o,$(SINK_OBJS))
 $(RUT_A):  $(filter-out %/main.o,$(RUT_OBJS))
 $(ANA_A):  $(filter-out %/main.o,$(ANA_OBJS))
-$(GEN_A) $(SINK_A) $(RUT_A) $(ANA_A):
+$(FW_A):   $(FW_OBJS)
+$(GEN_A) $(SINK_A) $(RUT_A) $(FW_A) $(ANA_A):
 	@rm -f $@
 	$(Q)$(AR) rcs $@ $^
 
 $(B)/bin/ppslab-gen:  $(B)/obj/gen/main.o $(GEN_A) $(LIBA)
 $(B)/bin/ppslab-sink: $(B)/obj/sink/main.o $(SINK_A) $(LIBA)
-$(B)/bin/ppslab-rut:  $(B)/obj/router-under-test/main.o $(RUT_A) $(LIBA)
+$(B)/bin/ppslab-rut:  $(B)/obj/rut/main.o $(RUT_A) $(FW_A) $(LIBA)
 $(B)/bin/ppslab:      $(B)/obj/analysis/main.o $(ANA_A) $(LIBA)
 $(PROGS):
 	@mkdir -p $(dir $@)
@@ -184,11 +192,12 @@ $(PROGS):
 ROOM_A_lib      :=
 ROOM_A_gen      := $(GEN_A)
 ROOM_A_sink     := $(SINK_A)
-ROOM_A_rut      := $(RUT_A)
+ROOM_A_rut      := $(RUT_A) $(FW_A)
+ROOM_A_fw       := $(FW_A)
 ROOM_A_analysis := $(ANA_A)
 # t_runparts checks that the rules rulegen.c writes load in ppslab-rut's firewall
-$(B)/tests/t_runparts: $(RUT_A)
-$(B)/obj/tests/unit/analysis/t_runparts.o: XCFLAGS += -Irouter-under-test
+$(B)/tests/t_runparts: $(FW_A)
+$(B)/obj/tests/unit/analysis/t_runparts.o: XCFLAGS += -I$(FW_DIR)
 define unit_test
 $(B)/tests/$(basename $(notdir $(1))): $(call obj,$(1)) $(ROOM_A_$(word 3,$(subst /, ,$(1)))) $(LIBA)
 endef

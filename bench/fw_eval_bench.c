@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* fw_eval_bench.c — micro-benchmark of the firewall's evaluation (router-under-test/
+/* fw_eval_bench.c — micro-benchmark of the firewall's evaluation (rut/
  * fw_eval.c): the time fw_eval takes over N rules that do not match, per evaluation and
  * per rule, for rule shapes that exercise each part of the matcher. Not part of
  * `make check`; built by `make bench` (or `make bench-progs`) and run by bench/b_fw.sh.
@@ -232,10 +232,10 @@ static void *cthread(void *arg)
 		CPU_SET(t->cpu, &set);
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
-	fw_thread_set(t->id);
 	struct fw_pkt p[2];
 	struct fw_match m;
 	udp_passes(p);
+	p[0].tid = p[1].tid = (uint8_t)t->id;
 	const struct fw_rules *rs = fw_rules_get(t->fw);
 	uint32_t acc = 0;
 	pthread_barrier_wait(t->start);

@@ -6,7 +6,7 @@
  * Field names are those the tools print: ppslab-gen's summary (gen/gen_report.c:
  * stream, tx_pkts, test_pkts, seq_holes, rate_error_pct, shortfall_pct, rate_ok),
  * ppslab-sink's (sink/sink_report.c: rx_pkts, err_pkts, ring_drops, streams[]{stream,
- * rx_pkts, lost_pkts, first_seq}) and ppslab-rut's stats (router-under-test/rutstats.c:
+ * rx_pkts, lost_pkts, first_seq}) and ppslab-rut's stats (rut/rutstats.c:
  * rx_pkts, fwd_pkts, drop_pkts, drops{malformed, not_ip4}, rules[]{number, pkts},
  * polling{ticks, clock_skips}). */
 #include "checks.h"

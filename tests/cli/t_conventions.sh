@@ -88,8 +88,8 @@ for c in $cmds; do
 done
 
 # Colour: nothing in the sources writes an escape sequence, or it honours NO_COLOR.
-esc=$(grep -rlE '\\(033|x1[bB]|e)\[' "$TOP"/lib "$TOP"/gen "$TOP"/sink "$TOP"/router-under-test "$TOP"/analysis --include='*.c' 2>/dev/null)
-nc=$(grep -rl 'NO_COLOR' "$TOP"/lib "$TOP"/gen "$TOP"/sink "$TOP"/router-under-test "$TOP"/analysis --include='*.c' 2>/dev/null)
+esc=$(grep -rlE '\\(033|x1[bB]|e)\[' "$TOP"/lib "$TOP"/gen "$TOP"/sink "$TOP"/rut "$TOP"/analysis --include='*.c' 2>/dev/null)
+nc=$(grep -rl 'NO_COLOR' "$TOP"/lib "$TOP"/gen "$TOP"/sink "$TOP"/rut "$TOP"/analysis --include='*.c' 2>/dev/null)
 if [ -z "$esc" ] || [ -n "$nc" ]; then
 	ok "no colour escapes in the sources, or NO_COLOR honoured (escapes: ${esc:-none})"
 else

@@ -3,8 +3,9 @@
 # t_layout.sh — the house rules of the source tree (no root, no build needed): every
 # header guard names its path; no header name repeats; unit tests sit in the room they
 # test; analysis/ keeps only its front ends on top; a room includes only lib/, itself
-# and the rooms it stands on; results/' plot and report files call only down; an SPDX
-# line heads every source file. HACKING.md explains each rule.
+# and the rooms it stands on; the firewall is reached through fw.h only; results/' plot
+# and report files call only down; an SPDX line heads every source file. HACKING.md
+# explains each rule.
 set -u
 TOP=${PPSLAB_TOP:?}
 cd "$TOP" || exit 1
@@ -36,7 +37,7 @@ check "no header file name repeats anywhere" \
 room_of() {   # room_of FILE: the room a source file belongs to
 	case $1 in
 	lib/*) echo lib ;; gen/*) echo gen ;; sink/*) echo sink ;;
-	router-under-test/*) echo rut ;; analysis/results/*) echo results ;;
+	rut/fw/*) echo fw ;; rut/*) echo rut ;; analysis/results/*) echo results ;;
 	analysis/runner/*) echo runner ;; analysis/*) echo analysis ;; *) echo other ;;
 	esac
 }
@@ -45,7 +46,7 @@ for h in $headers; do home[$(basename "$h")]=$(room_of "$h"); done
 allowed() {   # allowed FROM TO
 	[ "$1" = "$2" ] || [ "$2" = lib ] && return 0
 	case "$1:$2" in
-	runner:results | analysis:runner | analysis:results) return 0 ;;
+	runner:results | analysis:runner | analysis:results | rut:fw) return 0 ;;
 	esac
 	return 1
 }
@@ -60,6 +61,20 @@ for f in $srcs; do
 	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
 done
 check "each program includes only lib/ and its own room; results/ never reaches runner/" "$bad"
+
+# the firewall's seam: of its headers only fw.h is included outside it (its own unit
+# tests, tests/unit/fw/, may see the rest)
+fwint=$(for h in $headers; do [ "$(room_of "$h")" = fw ] && basename "$h"; done | grep -vx 'fw\.h' | paste -sd'|')
+bad=""
+if [ -n "$fwint" ]; then
+	for f in $srcs; do
+		[ "$(room_of "$f")" = fw ] && continue
+		case $f in tests/unit/fw/*) continue ;; esac
+		hits=$(grep -HnE "^#include \"($fwint)\"" "$f") &&
+			bad+=$(sed 's/$/ (only fw.h is the firewall'"'"'s to include)/' <<<"$hits")$'\n'
+	done
+fi
+check "outside the firewall (and its unit tests) only fw.h of its headers is included" "$bad"
 
 
 # the results room's plot and report files call only down: no file includes a header of
@@ -90,7 +105,7 @@ done
 check "results/: plot and report files call only down; private headers of at most 25 prototypes" "$bad"
 
 unit=tests/unit
-bad=$(git ls-files "$unit" | grep '\.c$' | grep -vE "^$unit/(lib|gen|sink|rut|analysis)/t_[a-z0-9_]+\.c\$")
+bad=$(git ls-files "$unit" | grep '\.c$' | grep -vE "^$unit/(lib|gen|sink|rut|fw|analysis)/t_[a-z0-9_]+\.c\$")
 check "every unit test sits in the room it tests (tests/unit/<room>/t_*.c)" "$bad"
 
 check "analysis/ holds only main.c, the cmd_*.c front ends and anacli (the rest is runner/ or results/)" \

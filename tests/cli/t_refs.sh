@@ -5,7 +5,7 @@
 #
 # A reference is a path relative to the top of the repository whose first component
 # is one of its top-level files or directories (docs/glossary.md, tests/cli/,
-# router-under-test/devpoll.c, router-under-test/fw*.c), a Markdown link target
+# rut/devpoll.c, rut/fw/fw*.c), a Markdown link target
 # (relative to the file that holds it), or a FILE.md#anchor. Not references: paths on
 # a user's machine (/boot/loader.conf, /sys/class/net/IF), build outputs, A/B prose
 # ("gen/sink"), placeholders (profiles/NAME.json, a user's profiles/my-lab.json) and

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_classify.c — libFuzzer harness for the frame classifier (lib/pkt.c): the sink's
  * pkt_classify (with and without UDP checksum checks, on any port and the test port),
- * the L3 parse the forwarder runs on every frame (pkt_parse_ip4, router-under-test/fwd.c)
+ * the L3 parse the forwarder runs on every frame (pkt_parse_ip4, rut/fwd.c)
  * and the payload classifier of udp: ports. Every frame gets a class below
  * PKT_CLASS_MAX with a name, and what the parse claims lies inside the frame.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_ctl.c — libFuzzer harness for the control commands of ppslab-rut
- * (router-under-test/cmd.c, bsdctl.c over the rut's sysctl tree, fw_exec; make fuzz):
+ * (rut/cmd.c, bsdctl.c over the rut's sysctl tree, fw_exec; make fuzz):
  * each input line is a request line as ctl.c hands it to the forwarding thread, run by
  * cmd_exec against a forwarder state built without ports (a firewall, the polling
  * knobs and the deny counters fwd_init_detached allocates). "load" requests take the rest of the input as the rule file. Every failing
@@ -28,13 +28,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const ifs[] = { "em0", "em1" };
 	static struct fwd f;
-	static struct fwdloop s;
+	struct fwdloop *s = fwdloop_new();
 	static struct ctl_req r;
 	uint64_t clk = 0;
 	/* a forwarder without ports and its per-rule deny counters; the first byte picks
 	 * the kernel personality */
-	if (fwd_init_detached(&f, fw_new(ifs, 2, NULL, 0)) || !f.fw ||
-	    fwdloop_init_detached(&s, &f, pollkern_at(size ? data[0] & 3 : 0), fake_now, &clk))
+	if (!s || fwd_init_detached(&f, fw_new(ifs, 2, NULL, 0)) || !f.fw ||
+	    fwdloop_init_detached(s, &f, pollkern_at(size ? data[0] & 3 : 0), fake_now, &clk))
 		abort();
 
 	char *text = malloc(size + 1);
@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			r.datalen = strlen(r.data);
 			p = NULL;
 		}
-		int st = cmd_exec(&s, &r);
+		int st = cmd_exec(s, &r);
 		if (st < 0 || st > 255)
 			abort();
 		/* sysctl -q fails silently, as BSD's does; ipfw zero|resetlog N says
@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sbuf_free(&r.err);
 	}
 	free(text);
-	fwdloop_fini(&s);
+	fwdloop_free(s);
 	fwd_fini(&f);
 	return 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* fuzz_rules.c — libFuzzer harness for the ipfw rule parser (router-under-test/fw_parse.c,
+/* fuzz_rules.c — libFuzzer harness for the ipfw rule parser (rut/fw/fw_parse.c,
  * fw_cmd.c; make fuzz): arbitrary bytes as a rule file through fw_load_file, then each
  * line as an ipfw command (fw_exec), then the `ipfw list` round trip: what the listing
  * prints must load again into a fresh ruleset and list identically. Errors must carry

@@ -17,12 +17,12 @@ rules)
 	done
 	while IFS= read -r l; do
 		case "$l" in *from*|*flush*|*delete*|*zero*) put "$l" ;; esac
-	done < <(strings_of "$top"/tests/unit/rut/t_fw_*.c)
+	done < <(strings_of "$top"/tests/unit/fw/t_fw_*.c)
 	;;
 ctl)
 	while IFS= read -r l; do
 		case "$l" in *from*|*ip.fw*|*polling*) put "ipfw add $l" ; put "sysctl $l" ;; esac
-	done < <(strings_of "$top"/tests/unit/rut/t_bsdctl.c "$top"/tests/unit/rut/t_fw_cmd.c | head -n 300)
+	done < <(strings_of "$top"/tests/unit/rut/t_bsdctl.c "$top"/tests/unit/fw/t_fw_cmd.c | head -n 300)
 	put "sysctl -a"
 	put "sysctl kern.polling.enable=1
 sysctl kern.polling.user_frac=150

@@ -13,7 +13,7 @@
 #include "tap.h"
 
 static struct fwd F;
-static struct fwdloop S;
+static struct fwdloop *S;
 static struct ctl_req R;
 static uint64_t clk;
 
@@ -36,7 +36,7 @@ static int run(const char *line, const char *data)
 		R.data = buf;
 		R.datalen = strlen(buf);
 	}
-	return cmd_exec(&S, &R);
+	return cmd_exec(S, &R);
 }
 
 static const char *err(void)
@@ -87,15 +87,16 @@ int main(void)
 {
 	static const char *const ifs[] = { "em0", "em1" };
 	struct fw *fw = fw_new(ifs, 2, NULL, 0);
-	if (!fw || fwd_init_detached(&F, fw) ||
-	    fwdloop_init_detached(&S, &F, NULL, fake_now, &clk))
+	S = fwdloop_new();
+	if (!fw || !S || fwd_init_detached(&F, fw) ||
+	    fwdloop_init_detached(S, &F, NULL, fake_now, &clk))
 		abort();
-	fwdloop_set_range(&S, PK_RANGE_EINVAL);
+	fwdloop_set_range(S, PK_RANGE_EINVAL);
 	T_RUN(t_bad_requests);
 	T_RUN(t_bad_ipfw_and_sysctl);
 	sbuf_free(&R.out);
 	sbuf_free(&R.err);
-	fwdloop_fini(&S);
+	fwdloop_free(S);
 	fwd_fini(&F);
 	return t_done();
 }

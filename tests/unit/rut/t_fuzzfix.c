@@ -31,13 +31,13 @@ static void t_ctl_leading_space_stats(void)
 	};
 	static const char *const ifs[] = { "em0", "em1" };
 	static struct fwd f;
-	static struct fwdloop s;
+	struct fwdloop *s = fwdloop_new();
 	static struct ctl_req r;
 	uint64_t clk = 0;
-	if (fwd_init_detached(&f, fw_new(ifs, 2, NULL, 0)) ||
-	    fwdloop_init_detached(&s, &f, NULL, fake_now, &clk))
+	if (!s || fwd_init_detached(&f, fw_new(ifs, 2, NULL, 0)) ||
+	    fwdloop_init_detached(s, &f, NULL, fake_now, &clk))
 		abort();
-	fwdloop_set_range(&s, PK_RANGE_EINVAL);
+	fwdloop_set_range(s, PK_RANGE_EINVAL);
 	f.thr[0]->denied_by_rule[100] = 7;
 
 	char text[sizeof(input) + 1];
@@ -48,7 +48,7 @@ static void t_ctl_leading_space_stats(void)
 	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		memset(&r, 0, sizeof(r));
 		snprintf(r.line, sizeof(r.line), "%s", l);
-		int st = cmd_exec(&s, &r);
+		int st = cmd_exec(s, &r);
 		T_EQ_INT(st, k < 2 ? want[k] : -1);
 		if (k == 0) {
 			json_t *o = r.out.s ? json_loads(r.out.s, 0, NULL) : NULL;
@@ -63,7 +63,7 @@ static void t_ctl_leading_space_stats(void)
 		k++;
 	}
 	T_EQ_INT(k, 2);
-	fwdloop_fini(&s);
+	fwdloop_free(s);
 	fwd_fini(&f);
 }
 

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* cmd.c — runs one control request on the forwarding thread (see cmd.h). Called by
+ * fwdloop.c, through the hook main installs, between batches, when ctl.c has posted a
+ * request. */
+#include "cmd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include "bsdctl.h"
+#include "fw.h"
+#include "jout.h"
+#include "rut_sysctl.h"
+#include "rutstats.h"
+
+#define CMD_MAX_WORDS 256
+
+static int cmd_sysctl(struct fwdloop *s, int argc, char **argv, struct ctl_req *r)
+{
+	int n;
+	const struct bsdctl_oid *tab = rut_sysctl_table(&n);
+	/* thread 0's poll context, as DragonFly's global names are the default CPU's; a
+	 * knob written goes to every thread's before the command returns */
+	struct rut_sysctl_ctx ctx = { .poll = fwdloop_poll0(s), .fw = fwdloop_fwd(s)->fw,
+				      .knob_hook = fwdloop_knob_written, .hook_arg = s };
+	uint32_t seq = fwdloop_knob_seq(s);
+	int st = bsdctl_sysctl(tab, n, &ctx, argc, argv, &r->out, &r->err);
+	if (fwdloop_knob_seq(s) != seq && !fwdloop_knob_sync(s))
+		sbuf_cat(&r->err, "ppslab-rut: note: a forwarding thread has not taken the new "
+				  "value yet (it will at its next round)\n");
+	return st;
+}
+
+/* The ipfw command word after the flags ("show", "add", ...), or "". */
+static const char *ipfw_verb(char **argv, int argc)
+{
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] != '-')
+			return argv[i];
+	return "";
+}
+
+static bool prefix_of(const char *w, const char *word)
+{
+	return *w && !strncmp(word, w, strlen(w));
+}
+
+/* A diagnostic as ipfw(8) prints it, with the exit status it would have: what the
+ * "kernel" refused ("rule 150: setsockopt(IP_FW_ZERO): Invalid argument", "failed to
+ * request table info: No such process") exactly so, a parse error with its position. */
+static int ipfw_fail(struct ctl_req *r, struct fw_diag *d)
+{
+	char buf[512];
+	sbuf_cat(&r->err, d->warn);
+	if (!d->msg[0])   /* said on standard output already ("Entry 5 not found") */
+		return d->ex ? d->ex : EX_UNAVAILABLE;
+	sbuf_printf(&r->err, "ipfw: %s\n", fw_diag_str(d, buf, sizeof(buf)));
+	return d->ex ? d->ex : EX_UNAVAILABLE;
+}
+
+static void note_disabled(struct fwdloop *s, struct ctl_req *r)
+{
+	if (!fw_tunables(fwdloop_fwd(s)->fw)->enable)
+		sbuf_cat(&r->err, "ppslab-rut: note: net.inet.ip.fw.enable is 0: the firewall is "
+				  "not consulted (sysctl net.inet.ip.fw.enable=1)\n");
+}
+
+/* "ipfw [-q] add|delete|show|list|zero|flush|resetlog ...": fw_exec writes what ipfw
+ * prints; a listing gets a buffer as large as the ruleset needs. */
+static int cmd_ipfw(struct fwdloop *s, const char *line, char **argv, int argc,
+		    struct ctl_req *r)
+{
+	struct fw *fw = fwdloop_fwd(s)->fw;
+	const char *verb = ipfw_verb(argv, argc);
+	bool listing = prefix_of(verb, "show") || prefix_of(verb, "list");
+	size_t cap = 65536 + (size_t)fw_rule_count(fw) * 512;
+	for (;;) {
+		struct fw_diag d = { .file = "-" };
+		char *out = malloc(cap);
+		if (!out) {
+			sbuf_cat(&r->err, "ppslab-rut: ipfw: out of memory\n");
+			return EX_OSERR;
+		}
+		int rc = fw_exec(fw, line, out, cap, &d);
+		if (rc == -ENOSPC && listing && cap < CTL_REPLY_MAX) {
+			free(out);
+			cap *= 4;
+			continue;
+		}
+		sbuf_cat(&r->out, out);
+		free(out);
+		if (rc)
+			return ipfw_fail(r, &d);
+		sbuf_cat(&r->err, d.warn);
+		if (prefix_of(verb, "add"))
+			note_disabled(s, r);
+		return EX_OK;
+	}
+}
+
+/* "load LENGTH ipfw [-q] NAME" + the file's bytes: what ipfw(8) does with a file,
+ * through fw_load_file (all-or-nothing, as if -q: nothing is echoed), from an
+ * in-memory file so that the forwarder needs no access to the client's files. */
+static int cmd_load(struct fwdloop *s, char **argv, int argc, struct ctl_req *r)
+{
+	struct fw_diag d = { 0 };
+	char path[64];
+	const char *name = argc >= 4 ? argv[argc - 1] : "-";
+	if (argc < 4 || strcmp(argv[2], "ipfw")) {
+		sbuf_cat(&r->err, "ppslab-rut: load: expected 'load LENGTH ipfw [-q] NAME'\n");
+		return EX_USAGE;
+	}
+	int fd = memfd_create("ppslab-rut-rules", MFD_CLOEXEC);
+	if (fd < 0 || write(fd, r->data, r->datalen) != (ssize_t)r->datalen) {
+		sbuf_printf(&r->err, "ppslab-rut: load: %s\n", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return EX_OSERR;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	int rc = fw_load_file(fwdloop_fwd(s)->fw, path, &d);
+	close(fd);
+	if (rc < 0) {
+		snprintf(d.file, sizeof(d.file), "%s", name);
+		return ipfw_fail(r, &d);
+	}
+	sbuf_cat(&r->err, d.warn);
+	note_disabled(s, r);
+	return EX_OK;
+}
+
+static int cmd_stats(struct fwdloop *s, struct ctl_req *r)
+{
+	json_t *o = rutstats_json(s, "stats");
+	char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	if (!txt) {
+		sbuf_cat(&r->err, "ppslab-rut: stats: out of memory\n");
+		return EX_OSERR;
+	}
+	sbuf_cat(&r->out, txt);
+	sbuf_cat(&r->out, "\n");
+	free(txt);
+	return EX_OK;
+}
+
+int cmd_exec(struct fwdloop *s, struct ctl_req *r)
+{
+	char words[CTL_LINE_MAX + 1];
+	char *argv[CMD_MAX_WORDS];
+	int argc = 0;
+	snprintf(words, sizeof(words), "%s", r->line);
+	for (char *save = NULL, *w = strtok_r(words, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		if (argc == CMD_MAX_WORDS) {
+			sbuf_printf(&r->err, "ppslab-rut: more than %d words\n", CMD_MAX_WORDS);
+			return EX_USAGE;
+		}
+		argv[argc++] = w;
+	}
+	if (!argc) {
+		sbuf_cat(&r->err, "ppslab-rut: empty command (sysctl, ipfw or stats)\n");
+		return EX_USAGE;
+	}
+	if (!strcmp(argv[0], "sysctl"))
+		return cmd_sysctl(s, argc - 1, argv + 1, r);
+	if (!strcmp(argv[0], "stats") && argc == 1)
+		return cmd_stats(s, r);
+	if (!strcmp(argv[0], "ipfw"))
+		return cmd_ipfw(s, r->line, argv, argc, r);
+	if (!strcmp(argv[0], "load") && r->data)
+		return cmd_load(s, argv, argc, r);
+	sbuf_printf(&r->err, "ppslab-rut: unknown command '%s' (sysctl, ipfw or stats)\n", argv[0]);
+	return EX_USAGE;
+}
+
+int cmd_hook(void *ctx, struct ctl_req *r)
+{
+	return cmd_exec(ctx, r);
+}

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* fwd.h — the forwarding engine of ppslab-rut: ports, one burst of IPv4 routing or L2
+ * bridging, and the counters.
+ *
+ * fwd_burst(f, in, max) reads up to max frames from port `in` and forwards them.
+ * Router (default): IPv4 header checks (malformed frames are counted and dropped; IP
+ * options and fragments are valid IPv4 and forwarded), the firewall's inbound pass
+ * (recv = ingress port), TTL (1 or 0 is counted as expired and dropped), longest-prefix
+ * route, the outbound pass (xmit = egress port), the neighbour's MAC, TTL decrement with
+ * an RFC 1624 checksum update, source MAC of the egress port, one transmit burst per
+ * egress port. Bridge (--l2): every frame goes unchanged to the other port; IPv4 frames
+ * pass the firewall the same two ways, malformed IPv4 is dropped, other protocols are
+ * bridged. A frame the egress ring cannot take is dropped and counted there (a router
+ * does not block its input on a full output queue).
+ *
+ * Every frame read is either forwarded or dropped for exactly one cause, so per port
+ * rx_pkts = fwd_pkts + the drops counted against it (drop_txfull is counted against the
+ * ingress port too). Counters are 64-bit, per forwarding thread and port, written only
+ * by their thread with relaxed atomics, read (and summed) by anyone. Scheduling (poll,
+ * intr, busy) decides when and with what max fwd_burst is called; this module does
+ * not loop or sleep.
+ *
+ * Threads: forwarding thread i owns receive queue i of every port and transmit queue i
+ * (its own socket on each port: a member of the port's AF_PACKET fanout group, in the
+ * kernel's flow-hash mode, or an AF_XDP socket bound to queue i), its counters and its
+ * burst arrays; the routing, neighbour and firewall tables are shared and only read on
+ * the forwarding path (the firewall's rule set once per burst: fw_rules_get). */
+#ifndef PPSLAB_RUT_FWD_H
+#define PPSLAB_RUT_FWD_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "port.h"
+#include "route.h"
+
+#define FWD_MAX_PORTS 8
+#define FWD_MAX_THREADS 64
+#define FWD_BURST_MAX 1024
+/* RX ring slots per port: 16,384 frames absorb 0.3 s of scheduling stalls at 50 kpps
+ * before the kernel drops ("Missed Packets") */
+#define FWD_RING_FRAMES 16384
+
+/* Why a frame read from a port was not forwarded. */
+enum fwd_drop {
+	FWD_DROP_TXFULL,      /* egress ring full: the "Receive No Buffers" analogue */
+	FWD_DROP_MALFORMED,   /* truncated, bad IP header checksum or lengths */
+	FWD_DROP_NOT_IP4,     /* router mode: not IPv4 (ARP, IPv6, VLAN-tagged, ...) */
+	FWD_DROP_TTL,         /* TTL expired (no ICMP time exceeded is sent) */
+	FWD_DROP_NO_ROUTE,
+	FWD_DROP_NO_NEIGH,
+	FWD_DROP_FW_DENY,     /* firewall deny (and reject/unreach/reset: counted apart) */
+	FWD_DROP_FW_UNREACH,  /* reject / unreach CODE (an ICMP unreachable is sent back) */
+	FWD_DROP_FW_RESET,    /* reset (a TCP RST is sent back) */
+	FWD_DROP_FW_TINYFRAG, /* ipfw before any rule: TCP fragment at offset 1 (RFC 3128) */
+	FWD_DROP_FW_TRUNCATED,/* ipfw before any rule: TCP/UDP/SCTP/ICMP header cut short */
+	FWD_DROP_LINK_DOWN,   /* the egress link was down (not up, or no carrier) */
+	FWD_DROP_PORT_GONE,   /* the egress interface was deleted (or renumbered) */
+	FWD_DROP_LOCAL,       /* addressed to the router itself: delivered to its own stack
+			       * after the inbound pass (ip_input), not forwarded */
+	FWD_DROP_COUNT
+};
+
+/* Why a reset/unreach rule's reply was not sent (counted against the ingress port).
+ * SUPPRESSED: FreeBSD sends none either (ipfw_chk O_REJECT, icmp_error, send_reject:
+ * a fragment, broadcast or multicast, an ICMP error or an RST, reset on a non-TCP
+ * packet, a bad source); the others are the forwarder's: no route back, no address to
+ * send from, no neighbour, the outbound pass denied it, net.inet.ip.fw.reply_limit,
+ * the egress ring full. */
+enum fwd_reply_skip {
+	FWD_RS_SUPPRESSED, FWD_RS_NO_ROUTE, FWD_RS_NO_SOURCE, FWD_RS_NO_NEIGH, FWD_RS_FW_DENY,
+	FWD_RS_LIMIT, FWD_RS_TXFULL, FWD_RS_COUNT
+};
+const char *fwd_reply_skip_name(enum fwd_reply_skip r);
+
+/* JSON names of the causes ("txfull", "malformed", ... as the skeleton named them). */
+const char *fwd_drop_name(enum fwd_drop d);
+
+/* fwd_port_ctr as plain numbers (a sum over the threads) */
+struct fwd_port_ctr_sum {
+	uint64_t rx_pkts, rx_bytes, rx_bursts, tx_pkts, tx_bytes, fwd_pkts;
+	uint64_t drops[FWD_DROP_COUNT];
+	uint64_t rst_sent, unreach_sent, reply_skip[FWD_RS_COUNT], kernel_drops;
+	uint64_t tx_errors, link_downs;
+	uint64_t echo_sent, port_unreach_sent;
+};
+
+struct fwd_port_ctr {
+	_Atomic uint64_t rx_pkts, rx_bytes;   /* read from the port */
+	_Atomic uint64_t rx_bursts;           /* reads that returned frames (avg batch) */
+	_Atomic uint64_t tx_pkts, tx_bytes;   /* accepted by this port's egress ring */
+	_Atomic uint64_t fwd_pkts;            /* read here and accepted by an egress ring */
+	_Atomic uint64_t drops[FWD_DROP_COUNT]; /* read here and dropped, by cause */
+	_Atomic uint64_t rst_sent, unreach_sent; /* replies sent out of this port (in tx_*) */
+	_Atomic uint64_t echo_sent, port_unreach_sent; /* the router's own answers to packets
+							 * for it: echo replies, UDP port
+							 * unreachables (in tx_*) */
+	_Atomic uint64_t reply_skip[FWD_RS_COUNT]; /* replies to frames read here not sent */
+	_Atomic uint64_t kernel_drops;        /* RX ring overflow in the kernel, PACKET_STATISTICS:
+					       * the "Missed Packets" analogue (published by
+					       * fwd_refresh_kernel) */
+	_Atomic uint64_t tx_errors;           /* frames this port's socket refused: they never
+					       * reached the wire (port_stats, published by
+					       * fwd_refresh_kernel) */
+	_Atomic uint64_t link_downs;          /* times this thread found the link down or
+					       * the interface gone (fwd_link_check) */
+};
+
+/* An egress port's link as fwd_link_check last saw it. */
+enum fwd_link { FWD_LINK_UP, FWD_LINK_DOWN, FWD_LINK_GONE };
+
+struct fwd_port {
+	struct port *port;     /* thread 0's socket (names, readiness) */
+	char ifname[32];
+	uint8_t mac[6];
+	uint32_t ip;           /* network order, 0 if none */
+	uint8_t plen;
+	int ifindex;           /* at open; another index later means the port was deleted */
+};
+
+struct fw;
+struct fw_rules;
+struct fwlog;
+struct burst;
+struct fwd;
+
+/* One forwarding thread's share: its socket of each port, its counters. */
+struct fwd_thr {
+	struct fwd *f;
+	int id;
+	struct port *port[FWD_MAX_PORTS];
+	struct fwd_port_ctr ctr[FWD_MAX_PORTS];
+	/* frames each rule number denied (terminal deny/reject/unreach/reset), counted by
+	 * the forwarder whatever net.inet.ip.fw.update_counters says; 65536 entries */
+	_Atomic uint64_t *denied_by_rule;
+	struct burst *scratch;        /* the per-burst arrays */
+	const struct fw_rules *rs;    /* the rule set of the burst in progress */
+	uint16_t ip_id;               /* ip_fillid(): the replies' IP ids, a counter per CPU */
+	uint64_t now_ns;              /* CLOCK_MONOTONIC at the burst's start */
+	uint8_t link[FWD_MAX_PORTS];  /* enum fwd_link of each port, as this thread last
+				       * checked: frames for a port not up are dropped and
+				       * counted (link_down, port_gone), not queued */
+	int ifq_fd;                   /* a socket for the link's flags (ioctl), or -1 */
+	uint64_t fault_n;             /* frames to send seen by the test-only fault */
+};
+
+struct fwd {
+	struct fwd_port ports[FWD_MAX_PORTS];
+	int nports;
+	int nthr;
+	struct fwd_thr *thr[FWD_MAX_THREADS];
+	bool l2;                      /* bridge instead of route */
+	struct rt *rt;
+	struct nt *nt;
+	struct fw *fw;                /* NULL: no firewall */
+	struct fwlog *log;            /* its log lines' queue (counters in the stats), or NULL */
+	_Atomic uint32_t reply_sec, reply_n;  /* net.inet.ip.fw.reply_limit's window */
+	/* badport_bandlim(): net.inet.icmp.icmplim's window, per kind (echo, unreach) */
+	_Atomic uint32_t bl_sec[2], bl_n[2];
+	/* A fault for the test suite only (PPSLAB_RUT_FAULT_DROP_EVERY, main.c): every Nth
+	 * frame to send is discarded yet counted as sent, a broken forwarder whose loss no
+	 * counter shows; the integration tests' books must catch it. 0: off. */
+	uint32_t fault_drop_every;
+};
+
+/* Opens the ports (specs) for frames up to frame_max bytes (without FCS), one socket
+ * per port for each of nthr threads (nthr > 1: afpacket: or xdp: ports), reads their
+ * MAC/IPv4, adds connected routes and loads the system's neighbours for each. The
+ * caller adds its routes and neighbours, then calls fwd_ready. 0 or -errno with a
+ * message in err. */
+int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max, int nthr,
+	     char *err, size_t errlen);
+/* A forwarder of one thread without ports, around fw (tests drive its commands). */
+int fwd_init_detached(struct fwd *f, struct fw *fw);
+/* Compiles the routing table; forwarding may start. 0 or -ENOMEM. */
+int fwd_ready(struct fwd *f);
+/* Hands the firewall to the forwarder: every forwarded IPv4 packet passes it twice,
+ * in on the receiving port and out on the transmitting one (while
+ * net.inet.ip.fw.enable is 1); fwd_fini frees it. 0 or -ENOMEM. */
+int fwd_set_fw(struct fwd *f, struct fw *fw);
+void fwd_fini(struct fwd *f);
+/* One burst from port `in` on thread t; returns frames read (>= 0) or -errno. */
+int fwd_burst(struct fwd_thr *t, int in, int max);
+/* Sends what t's sockets hold back of earlier bursts (port_flush): the loops call it
+ * when a pass over the ports found nothing more to read. */
+void fwd_flush(struct fwd_thr *t);
+/* Reads t's sockets' kernel drop counters into its ctr[].kernel_drops (thread t only:
+ * reading PACKET_STATISTICS resets the kernel's count). */
+void fwd_refresh_kernel(struct fwd_thr *t);
+/* The dynamic states' clock and expiry sweep when no packet comes (a state expires on
+ * time on an idle forwarder, as dyn_tick's callout does); thread 0 only. */
+void fwd_fw_tick(struct fwd *f);
+
+/* Sums over the ports. */
+struct fwd_totals {
+	uint64_t rx_pkts, rx_bytes, rx_bursts, tx_pkts, tx_bytes, fwd_pkts, drop_pkts, kernel_drops;
+	uint64_t tx_errors, link_downs;
+	uint64_t drops[FWD_DROP_COUNT];
+	uint64_t rst_sent, unreach_sent, reply_skip[FWD_RS_COUNT];
+	uint64_t echo_sent, port_unreach_sent;
+};
+void fwd_totals(const struct fwd *f, struct fwd_totals *t);
+/* Reads the links' state of every port (two ioctls each) into t->link, counting each
+ * change away from up in link_downs. Called between bursts every few ms by the
+ * scheduling loop: frames for a link that went down are then counted as link_down or
+ * port_gone instead of filling the egress ring (where they would count as sent and
+ * never leave). */
+void fwd_link_check(struct fwd_thr *t);
+/* Thread t's, over the ports. */
+void fwd_thr_totals(const struct fwd_thr *t, struct fwd_totals *tot);
+/* Port i's counters summed over the threads. */
+void fwd_port_sum(const struct fwd *f, int i, struct fwd_port_ctr_sum *c);
+/* The frames rule number k denied, over the threads. */
+uint64_t fwd_denied(const struct fwd *f, int k);
+
+#endif
