@@ -45,22 +45,6 @@ static size_t cell_index(const struct profile *p, size_t cell, size_t a)
 	return rest % json_array_size(p->axes[a].values);
 }
 
-char *plan_id_text(const json_t *v, char *buf, size_t len)
-{
-	if (!json_is_string(v))
-		return res_value_str(v, buf, len);
-	size_t o = 0;
-	for (const unsigned char *p = (const unsigned char *)json_string_value(v);
-	     *p && o + 4 < len; p++) {
-		if (*p < 0x20 || *p == 0x7f || *p == '/' || *p == '=' || *p == '%' || *p == '\\')
-			o += (size_t)snprintf(buf + o, len - o, "%%%02X", *p);
-		else
-			buf[o++] = (char)*p;
-	}
-	buf[len ? (o < len ? o : len - 1) : 0] = 0;
-	return buf;
-}
-
 /* params and case_id of cell. */
 static int make_cell(const struct profile *p, size_t cell, json_t **params, char **id)
 {
@@ -75,7 +59,7 @@ static int make_cell(const struct profile *p, size_t cell, json_t **params, char
 	for (size_t a = 0; a < p->naxes; a++) {
 		json_t *v = json_array_get(p->axes[a].values, cell_index(p, cell, a));
 		char vb[1024];
-		plan_id_text(v, vb, sizeof(vb));
+		prof_id_text(v, vb, sizeof(vb));
 		size_t need = len + strlen(p->axes[a].name) + strlen(vb) + 3;
 		if (need > cap) {
 			char *ns = realloc(s, need * 2);

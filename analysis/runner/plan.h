@@ -33,11 +33,6 @@ struct plan_case {
 	struct cell values;   /* every axis' value, typed (borrows params and the profile) */
 };
 
-/* A value as it appears in a case id: res_value_str's text, but a string's '/', '=',
- * '%', '\\' and control characters written %XX, so that no value can make two cells
- * one id ("a/b=c" is "a%2Fb%3Dc"). Returns buf. */
-char *plan_id_text(const json_t *v, char *buf, size_t len);
-
 struct plan {
 	size_t ncells;
 	size_t ncases;        /* ncells × repetitions */

@@ -30,11 +30,6 @@
 
 /* ---- axes ---------------------------------------------------------------------- */
 
-bool prof_is_axis(const char *name)
-{
-	return axis_find(name) != NULL;
-}
-
 /* The defaults as jansson values: built once (pthread_once), immutable and never freed,
  * so prof_axis_default() can hand out borrowed pointers to any thread. */
 static json_t *defaults[AX_COUNT];
@@ -678,14 +673,6 @@ int profile_load(const char *path, char *const *sets, size_t nsets, struct profi
 }
 
 /* ---- values of a cell -------------------------------------------------------------- */
-
-const struct prof_raxis *prof_router_axis(const struct profile *p, const char *name)
-{
-	for (size_t i = 0; p && name && i < p->router.naxes; i++)
-		if (!strcmp(p->router.axes[i].name, name))
-			return &p->router.axes[i];
-	return NULL;
-}
 
 bool prof_has_reboots(const struct profile *p)
 {

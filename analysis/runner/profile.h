@@ -265,7 +265,10 @@ struct profile {
 
 /* One built-in axis' default (borrowed; NULL if unknown). */
 const json_t *prof_axis_default(const char *axis);
-bool prof_is_axis(const char *name);
+/* A value as it appears in a case id: res_value_str's text, but a string's '/', '=',
+ * '%', '\\' and control characters written %XX, so that no value can make two cells
+ * one id ("a/b=c" is "a%2Fb%3Dc"). Returns buf. */
+char *prof_id_text(const json_t *v, char *buf, size_t len);
 /* The router axis of that name, or NULL. */
 const struct prof_raxis *prof_router_axis(const struct profile *p, const char *name);
 /* True when some router axis has "reboot": true. */

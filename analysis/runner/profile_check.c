@@ -516,3 +516,19 @@ char *prof_xstrdup(struct vctx *c, const char *s)
 		c->oom = 1;
 	return d;
 }
+
+char *prof_id_text(const json_t *v, char *buf, size_t len)
+{
+	if (!json_is_string(v))
+		return res_value_str(v, buf, len);
+	size_t o = 0;
+	for (const unsigned char *p = (const unsigned char *)json_string_value(v);
+	     *p && o + 4 < len; p++) {
+		if (*p < 0x20 || *p == 0x7f || *p == '/' || *p == '=' || *p == '%' || *p == '\\')
+			o += (size_t)snprintf(buf + o, len - o, "%%%02X", *p);
+		else
+			buf[o++] = (char)*p;
+	}
+	buf[len ? (o < len ? o : len - 1) : 0] = 0;
+	return buf;
+}

@@ -120,7 +120,7 @@ static void check_piece(void *ctx, const char *lit, size_t n, const char *name)
 	struct check_ctx_w *w = ctx;
 	(void)lit;
 	(void)n;
-	if (!name || prof_is_axis(name) || prof_router_axis_name(w->c, name))
+	if (!name || axis_find(name) || prof_router_axis_name(w->c, name))
 		return;
 	if (!strcmp(name, "value")) {
 		if (w->mode != PH_VALUE)
@@ -210,7 +210,7 @@ static void raxis_names(struct vctx *c, const json_t *axes)
 	json_t *a;
 	json_array_foreach(axes, i, a) {
 		const char *n = json_string_value(json_object_get(a, "name"));
-		if (n && raxis_name_ok(n) && !prof_is_axis(n) && !raxis_reserved(n))
+		if (n && raxis_name_ok(n) && !axis_find(n) && !raxis_reserved(n))
 			json_object_set_new(c->raxes, n, json_true());
 	}
 }
@@ -255,7 +255,7 @@ static bool raxis_name_bad(struct vctx *c, const json_t *axes, size_t i, const j
 	} else if (!*name) {
 		prof_verr(c, ap, false, "a router axis needs \"name\": the knob it sweeps (e.g. \"kern.hz\")");
 		return true;
-	} else if (prof_is_axis(*name)) {
+	} else if (axis_find(*name)) {
 		prof_verr(c, kp, false, "router axis \"%s\" collides with the built-in axis %s: sweep "
 			  "that in matrix (with a hook in router.hooks), or give the router's knob "
 			  "another name", *name, *name);
@@ -311,9 +311,9 @@ static bool raxis_values(struct vctx *c, const json_t *a, const char *ap, bool *
 			}
 			/* the same text is the same case id: "1000" and 1000 would collide */
 			char t1[1024], t2[1024];
-			plan_id_text(norm, t1, sizeof(t1));
+			prof_id_text(norm, t1, sizeof(t1));
 			for (size_t j = 0; j < json_array_size(*vals); j++)
-				if (!strcmp(plan_id_text(json_array_get(*vals, j), t2, sizeof(t2)),
+				if (!strcmp(prof_id_text(json_array_get(*vals, j), t2, sizeof(t2)),
 					    t1)) {
 					bool same = res_value_eq(json_array_get(*vals, j), norm);
 					prof_verr(c, ip, false, "%s appears twice in the list%s",
@@ -452,7 +452,7 @@ void prof_parse_router(struct vctx *c, json_t *root, struct profile *p)
 		char kp[512];
 		json_object_foreach(h, k, v) {
 			jpos_path_key(kp, sizeof(kp), "router.hooks", k);
-			if (!prof_is_axis(k))
+			if (!axis_find(k))
 				prof_verr(c, kp, true, "hooks are per axis, and \"%s\" is no axis", k);
 			prof_check_argv(c, v, kp, PH_AXES);
 		}
@@ -483,7 +483,7 @@ void prof_parse_router(struct vctx *c, json_t *root, struct profile *p)
 		char kp[512];
 		json_object_foreach(vf, k, v) {
 			jpos_path_key(kp, sizeof(kp), "router.verify", k);
-			if (!prof_is_axis(k))
+			if (!axis_find(k))
 				prof_verr(c, kp, true, "\"%s\" is no built-in axis (a router axis "
 					  "reads itself back with its own \"verify\")", k);
 			prof_check_argv(c, v, kp, PH_AXES);
@@ -561,7 +561,7 @@ static void parse_hook_estimate(struct vctx *c, json_t *o, struct prof_router_cf
 	json_t *v;
 	json_object_foreach(he, k, v) {
 		jpos_path_key(kp, sizeof(kp), "router.hook_estimate", k);
-		if (!prof_is_axis(k) && !prof_router_axis_name(c, k) && strcmp(k, "setup") &&
+		if (!axis_find(k) && !prof_router_axis_name(c, k) && strcmp(k, "setup") &&
 		    strcmp(k, "read") && strcmp(k, "check") && strcmp(k, "verify")) {
 			prof_verr(c, kp, true, "\"%s\" is neither an axis nor setup, read, check or verify", k);
 			continue;
@@ -640,4 +640,12 @@ size_t prof_unread_axes(const struct profile *p, const char **names, size_t max)
 			names[n++] = k;
 	}
 	return n;
+}
+
+const struct prof_raxis *prof_router_axis(const struct profile *p, const char *name)
+{
+	for (size_t i = 0; p && name && i < p->router.naxes; i++)
+		if (!strcmp(p->router.axes[i].name, name))
+			return &p->router.axes[i];
+	return NULL;
 }

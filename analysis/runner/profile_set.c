@@ -103,7 +103,7 @@ void prof_apply_set(struct vctx *c, json_t *root, const char *set, size_t setno)
 	json_t *ra;
 	json_array_foreach(rax, ri, ra) {
 		const char *rn = json_string_value(json_object_get(ra, "name"));
-		if (!json_is_object(ra) || !rn || strcmp(rn, key) || prof_is_axis(key))
+		if (!json_is_object(ra) || !rn || strcmp(rn, key) || axis_find(key))
 			continue;
 		/* a router axis: its values, a comma list or one value */
 		json_t *v = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
@@ -129,7 +129,7 @@ void prof_apply_set(struct vctx *c, json_t *root, const char *set, size_t setno)
 			c->oom = 1;
 		return;
 	}
-	if (prof_is_axis(key)) {
+	if (axis_find(key)) {
 		json_t *v = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
 		if (!v && strchr(text, ',')) {
 			/* a comma list sweeps the axis */

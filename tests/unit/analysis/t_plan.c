@@ -340,10 +340,10 @@ static void t_case_ids(void)
 	profile_free(p);
 	char b[64];
 	json_t *v = json_integer(1000);
-	T_STREQ(plan_id_text(v, b, sizeof(b)), "1000");
+	T_STREQ(prof_id_text(v, b, sizeof(b)), "1000");
 	json_decref(v);
 	v = json_string("tab\there");
-	T_STREQ(plan_id_text(v, b, sizeof(b)), "tab%09here");
+	T_STREQ(prof_id_text(v, b, sizeof(b)), "tab%09here");
 	json_decref(v);
 	/* "1000" and 1000 would both be "1000": refused at the second, with its place */
 	struct profile *q = NULL;

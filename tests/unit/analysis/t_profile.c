@@ -131,7 +131,7 @@ static void t_defaults(void)
 	T_STREQ(p->results, "results.json");
 	T_TRUE(p->output == NULL);
 	profile_free(p);
-	T_TRUE(prof_is_axis("reg_frac") && prof_is_axis("hz") && !prof_is_axis("khz"));
+	T_TRUE(axis_find("reg_frac") && axis_find("hz") && !axis_find("khz"));
 	T_EQ_INT(json_integer_value(prof_axis_default("each_burst")), 5);
 }
 
