@@ -51,6 +51,8 @@ struct axis_def {
 	int order;                  /* AA_SYSCTL: sysctls are sent in rising order (burst_max
 				     * before each_burst: each_burst must stay within it) */
 	bool rut_only;              /* the oid is ppslab-rut's own: a BSD has no such sysctl */
+	bool poll_bound;            /* with burst_max and HZ it bounds the polled rate (a
+				     * plot along it draws the bound, model.h) */
 };
 
 /* The registry, indexed by enum axis_id. */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "axes.h"
 #include "fmt.h"
 #include "model.h"
 #include "names.h"
@@ -28,11 +29,6 @@ static const char *const load_axes[] = { "load_pps", "intended_pps", "offered_pp
 					 "rate_pps", "load_pct", "load", NULL };
 static const char *const size_axes[] = { "frame_size", "size", "wire_size", NULL };
 
-static int is_poll_axis(const char *a)
-{
-	return a && (!strcmp(a, "pollhz") || !strcmp(a, "burst_max") || !strcmp(a, "hz"));
-}
-
 static int write_line(struct fig *f, struct files *fs, const struct plot_out *o,
 		      const char *const *metrics, size_t nm, char *err, size_t errlen)
 {
@@ -42,7 +38,7 @@ static int write_line(struct fig *f, struct files *fs, const struct plot_out *o,
 	if (rc || (rc = plot_check_lines(&pv, 1, err, errlen)))
 		return rc;
 	plot_fig_common(f, pv);
-	f->bound = f->rate && is_poll_axis(pv->row_axis);
+	f->bound = f->rate && axis_find(pv->row_axis) && axis_find(pv->row_axis)->poll_bound;
 	f->offered = f->rate ? plot_fixed_offered(f->rf) : NAN;
 	if ((rc = plot_build_xy(f, pv, 1, 0, 0)) || (rc = plot_note_flags(f, pv, "framed markers")))
 		goto out;

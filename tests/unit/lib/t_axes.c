@@ -91,6 +91,9 @@ static void t_acts(void)
 	T_EQ_INT(axis_defs[AX_RULES_KIND].act, AA_RULES);
 	T_EQ_INT(axis_defs[AX_OFFERED].act, AA_TRAFFIC);
 	T_EQ_INT(axis_sysctl_order(ids, 2), 2);
+	/* the polled rate's bound (model.h) moves with these three axes only */
+	for (size_t i = 0; i < AX_COUNT; i++)
+		T_EQ_INT(axis_defs[i].poll_bound, i == AX_POLLHZ || i == AX_HZ || i == AX_BURST_MAX);
 }
 
 /* docs/profiles.md's "### Axes" table: its first column, in order */
