@@ -64,12 +64,6 @@ static int set(struct args *w, const char *name, const char *arg, char *err, siz
 			return cli_bad_text(err, errlen, "kind", arg, PLOT_KIND_NAMES);
 		w->rq.kind = (enum plot_kind)v;
 		w->kind_given = 1;
-	} else if (!strcmp(name, "x")) {
-		w->rq.x = arg;
-	} else if (!strcmp(name, "y")) {
-		w->rq.y = arg;
-	} else if (!strcmp(name, "by")) {
-		w->rq.by = arg;
 	} else if (!strcmp(name, "metric")) {
 		if (strlist_add_csv(&w->metrics, arg))
 			return fmt_err(-ENOMEM, err, errlen, "out of memory");
@@ -83,14 +77,6 @@ static int set(struct args *w, const char *name, const char *arg, char *err, siz
 		if (parse_link(arg, &w->rq.link_bps))
 			return cli_bad_text(err, errlen, "link", arg,
 					    "a link speed such as 1G, 10G, 2.5G or 100M");
-	} else if (!strcmp(name, "logx")) {
-		w->rq.logx = 1;
-	} else if (!strcmp(name, "logy")) {
-		w->rq.logy = 1;
-	} else if (!strcmp(name, "title")) {
-		w->rq.title = arg;
-	} else if (!strcmp(name, "output")) {
-		w->out.path = arg;
 	} else if (!strcmp(name, "size") || !strcmp(name, "image-size")) {
 		return parse_size(name, arg, &w->out, err, errlen);
 	} else {
@@ -99,25 +85,26 @@ static int set(struct args *w, const char *name, const char *arg, char *err, siz
 	return 0;
 }
 
-/* A plot word by its option's name into the typed request; --plot is --output. */
+/* A plot word by its option's name into the typed request. */
 static int words(const struct opt_def *d, const char *arg, void *base)
 {
 	char err[4096];
-	int r = set(base, d->short_name == 'p' ? "output" : d->name, arg, err, sizeof(err));
+	int r = set(base, d->name, arg, err, sizeof(err));
 	if (!r)
 		return 0;
 	log_err("%s", err);
 	return r == -EINVAL ? EX_USAGE : EX_OSERR;
 }
 
+#define A(m) OPT_AT(struct args, m)
 #define WORDS OPT_FN, .fn = words
 static struct opt_def opts[] = {
 	{ "kind", 'k', "KIND", "line, heatmap, load (rate and loss vs offered load), "
 	  "framesize (vs the line rate) or box (repetitions); default: as report chooses "
 	  "(framesize when a frame size varies, load when an offered load does, else line)", WORDS },
-	{ "x", 'x', "AXIS", "axis on x (default: the first that varies; load_pps; frame_size)", WORDS },
-	{ "y", 'y', "AXIS", "heatmap: axis on y (default: the next that varies)", WORDS },
-	{ "by", 'b', "AXIS", "one line (or box) per value of this axis; the axes left over get a panel per value", WORDS },
+	{ "x", 'x', "AXIS", "axis on x (default: the first that varies; load_pps; frame_size)", OPT_STR, A(rq.x) },
+	{ "y", 'y', "AXIS", "heatmap: axis on y (default: the next that varies)", OPT_STR, A(rq.y) },
+	{ "by", 'b', "AXIS", "one line (or box) per value of this axis; the axes left over get a panel per value", OPT_STR, A(rq.by) },
 	{ "metric", 'm', "M[,M...]", "metric(s) measured per case (default fwd_pps; framesize: "
 	  "ndr_pps, pdr_pps)", WORDS },
 	{ "where", 'w', "AXIS=VALUE,...", "fix axes (repeatable): fewer panels", WORDS },
@@ -125,12 +112,12 @@ static struct opt_def opts[] = {
 	  "stdev) or none", WORDS },
 	{ "link", 0, "SPEED", "framesize: line rate of 1G, 10G, 100M... (default: the DUT "
 	  "NIC's speed)", WORDS },
-	{ "logx", 0, NULL, "logarithmic x axis (default: when x spans more than two decades)", WORDS },
-	{ "logy", 0, NULL, "logarithmic y axis (default: when y spans more than two decades)", WORDS },
-	{ "title", 't', "TEXT", "title (default: what is plotted and the fixed axes)", WORDS },
+	{ "logx", 0, NULL, "logarithmic x axis (default: when x spans more than two decades)", OPT_FLAG, A(rq.logx) },
+	{ "logy", 0, NULL, "logarithmic y axis (default: when y spans more than two decades)", OPT_FLAG, A(rq.logy) },
+	{ "title", 't', "TEXT", "title (default: what is plotted and the fixed axes)", OPT_STR, A(rq.title) },
 	{ "output", 'o', "FILE", "FILE.png, FILE.svg or FILE.txt (dumb); FILE.gp and FILE.dat "
-	  "beside it (default: terminal)", WORDS },
-	{ "plot", 'p', "FILE", "the same as --output, as run, compare and trend name it", WORDS },
+	  "beside it (default: terminal)", OPT_STR, A(out.path) },
+	{ "plot", 'p', "FILE", "the same as --output, as run, compare and trend name it", OPT_STR, A(out.path) },
 	{ "image-size", 0, "WxH", "in pixels (default 900x540, larger with panels), characters for dumb (the width of $COLUMNS or the terminal, else 100; 32 high)", WORDS },
 	{ "size", 0, "WxH", NULL, WORDS },   /* the older name of --image-size */
 	OPT_HELP_ROW,

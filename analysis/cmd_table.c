@@ -34,11 +34,7 @@ struct args {
 static int set(struct args *w, const char *name, const char *arg, char *err, size_t errlen)
 {
 	int rc = 0;
-	if (!strcmp(name, "rows"))
-		w->rq.rows = arg;
-	else if (!strcmp(name, "row-label"))
-		w->rq.row_label = arg;
-	else if (!strcmp(name, "cols"))
+	if (!strcmp(name, "cols"))
 		rc = pv_cols_opt(arg, &w->rq.cols, &w->specs);
 	else if (!strcmp(name, "col"))
 		rc = strlist_add(&w->specs, arg) ? -ENOMEM : 0;
@@ -48,8 +44,6 @@ static int set(struct args *w, const char *name, const char *arg, char *err, siz
 		return res_sel_opt(&w->where, arg, err, errlen);
 	else if (!strcmp(name, "show"))
 		return pv_show_parse(arg, &w->rq.show, err, errlen);
-	else if (!strcmp(name, "title"))
-		w->title = arg;
 	else
 		return fmt_err(-ENOENT, err, errlen, "--%s: not an option of the table", name);
 	if (rc)
@@ -72,8 +66,8 @@ static int words(const struct opt_def *d, const char *arg, void *base)
 #define A(m) OPT_AT(struct args, m)
 #define WORDS OPT_FN, .fn = words
 static struct opt_def opts[] = {
-	{ "rows", 'r', "AXIS", "axis whose values are the rows (default: the first that varies)", WORDS },
-	{ "row-label", 0, "TEXT", "header of the row column (default: the axis name)", WORDS },
+	{ "rows", 'r', "AXIS", "axis whose values are the rows (default: the first that varies)", OPT_STR, A(rq.rows) },
+	{ "row-label", 0, "TEXT", "header of the row column (default: the axis name)", OPT_STR, A(rq.row_label) },
 	{ "cols", 'c', "AXIS|SPEC,...", "column axis, or column specs "
 	  "LABEL=[AXIS=VALUE[&...]][:METRIC]", WORDS },
 	{ "col", 0, "SPEC", "one column spec (repeatable), e.g. 'blast A=dir=bi:fwd_pps_a'", WORDS },
@@ -84,7 +78,7 @@ static struct opt_def opts[] = {
 	{ "show", 0, "WHAT,...", "besides the median: minmax, stdev, n, flags (CSV column)", WORDS },
 	{ "decimals", 0, "N", "digits after the point (default: automatic per column)", OPT_UINT, A(rq.decimals), .max = 9, .what = "a whole number {range}" },
 	{ "title", 't', "TEXT", "caption ('' for none; default: metric, repetitions, fixed "
-	  "axes)", WORDS },
+	  "axes)", OPT_STR, A(title) },
 	OPT_HELP_ROW,
 	{ NULL },
 };

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "fmt.h"
+#include "jout.h"
 #include "names.h"
 #include "pivot.h"
 #include "strlist.h"
@@ -439,17 +440,6 @@ out:
 	return rc;
 }
 
-static void jnum(json_t *o, const char *k, double v)
-{
-	json_object_set_new(o, k, isfinite(v) ? json_real(v) : json_null());
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
-}
-
 json_t *cmp_json(struct cmp *const *cs, size_t n)
 {
 	const struct cmp *c0 = cs[0];
@@ -471,9 +461,9 @@ json_t *cmp_json(struct cmp *const *cs, size_t n)
 		json_array_append_new(cands, e);
 	}
 	json_object_set_new(o, "candidates", cands);
-	jnum(o, "margin", c0->margin);
-	jnum(o, "alpha", c0->alpha);
-	jnum(o, "floor", c0->floor);
+	jset_f(o, "margin", c0->margin);
+	jset_f(o, "alpha", c0->alpha);
+	jset_f(o, "floor", c0->floor);
 	json_object_set_new(o, "fdr", json_string("BH"));
 	json_object_set_new(o, "statistic", json_string("welch-log"));
 	json_t *rows = json_array(), *oa = json_array(), *ob = json_array();
@@ -492,21 +482,21 @@ json_t *cmp_json(struct cmp *const *cs, size_t n)
 			json_object_set_new(e, "lower_is_better", json_boolean(r->lower_is_better));
 			json_object_set_new(e, "n_a", json_integer((json_int_t)r->sa.s.n));
 			json_object_set_new(e, "n_b", json_integer((json_int_t)r->sb.s.n));
-			jnum(e, "median_a", r->sa.s.median);
-			jnum(e, "median_b", r->sb.s.median);
-			jnum(e, "gmean_a", r->gmean_a);
-			jnum(e, "gmean_b", r->gmean_b);
-			jnum(e, "ratio", r->w.ratio);
-			jnum(e, "ci_lo", r->w.ci_lo);
-			jnum(e, "ci_hi", r->w.ci_hi);
-			jnum(e, "df", r->w.nu);
-			jnum(e, "p", r->w.p);
-			jnum(e, "p_adj", r->p_adj);
+			jset_f(e, "median_a", r->sa.s.median);
+			jset_f(e, "median_b", r->sb.s.median);
+			jset_f(e, "gmean_a", r->gmean_a);
+			jset_f(e, "gmean_b", r->gmean_b);
+			jset_f(e, "ratio", r->w.ratio);
+			jset_f(e, "ci_lo", r->w.ci_lo);
+			jset_f(e, "ci_hi", r->w.ci_hi);
+			jset_f(e, "df", r->w.nu);
+			jset_f(e, "p", r->w.p);
+			jset_f(e, "p_adj", r->p_adj);
 			json_object_set_new(e, "verdict", json_string(st_verdict_name(r->verdict)));
 			json_object_set_new(e, "note", r->note ? json_string(r->note) : json_null());
 			json_object_set_new(e, "flagged", json_boolean(r->flagged));
-			jnum(e, "csit_delta_pct", r->csit_delta_pct);
-			jnum(e, "csit_sdelta_pct", r->csit_sdelta_pct);
+			jset_f(e, "csit_delta_pct", r->csit_delta_pct);
+			jset_f(e, "csit_sdelta_pct", r->csit_sdelta_pct);
 			json_array_append_new(rows, e);
 		}
 		for (size_t i = 0; i < c->n_only_a; i++) {
@@ -692,13 +682,13 @@ struct grid *cmp_env_grid(const struct res_file *const *files, size_t n)
 	char names[MAXFILES][300];
 	for (size_t i = 0; i < n; i++) {
 		if (n == 1)   /* a report's own environment: the run it is about */
-			snprintf(names[i], sizeof(names[i]), "this run: %s", base_name(files[i]->path));
+			snprintf(names[i], sizeof(names[i]), "this run: %s", name_base(files[i]->path));
 		else if (i == 0 || n == 2)
 			snprintf(names[i], sizeof(names[i]), "%s: %s", i ? "this run" : "baseline",
-				 base_name(files[i]->path));
+				 name_base(files[i]->path));
 		else
 			snprintf(names[i], sizeof(names[i]), "run %zu: %s", i,
-				 base_name(files[i]->path));
+				 name_base(files[i]->path));
 		grid_set(g, 0, i + 1, names[i]);
 	}
 	char buf[MAXFILES][512];
@@ -803,7 +793,7 @@ void cmp_print(FILE *f, const struct cmp *c, enum grid_fmt fmt)
 		 "this run: geometric means of the repetitions; this/baseline: their ratio, "
 		 "with its 95%% interval (Welch t on log values), which the verdict reads; "
 		 "margin ±%g%%; variance floor %g%%; Benjamini-Hochberg per metric (α %g).",
-		 base_name(c->b->path), base_name(c->a->path), c->margin * 100,
+		 name_base(c->b->path), name_base(c->a->path), c->margin * 100,
 		 c->floor * 100, c->alpha);
 	if (html) {
 		fputs("<p>", f);
@@ -832,7 +822,7 @@ void cmp_print(FILE *f, const struct cmp *c, enum grid_fmt fmt)
 			continue;
 		fprintf(f, html ? "<p>Only in %s, %s (%zu cells): "
 			: "\nOnly in %s, %s (%zu cells): ", side ? "this run" : "the baseline",
-			base_name(rf->path), n);
+			name_base(rf->path), n);
 		for (size_t i = 0; i < n; i++) {
 			const char *k = rf->cells[side ? c->only_b[i] : c->only_a[i]].key;
 			if (html) {
@@ -880,7 +870,7 @@ int cmp_plot(struct cmp *const *cs, size_t n, const char *metric, const struct p
 		else
 			snprintf(who, sizeof(who), "run %zu", s);
 		snprintf(setn[s], sizeof(setn[s]), "%s: %s%s%s%s%s", who,
-			 base_name(rf->path), os ? " (" : "", os ? os : "", ver ? " " : "",
+			 name_base(rf->path), os ? " (" : "", os ? os : "", ver ? " " : "",
 			 ver ? ver : "");
 		if (os)
 			strcat(setn[s], ")");
@@ -963,7 +953,7 @@ int cmp_plot(struct cmp *const *cs, size_t n, const char *metric, const struct p
 				       c0->a->axes[x].name);
 	snprintf(title, sizeof(title), "%s: %s against the baseline %s (mean ± stdev; * = "
 		 "regression or progression)", metric,
-		 n > 1 ? "the runs" : base_name(cs[0]->b->path), base_name(c0->a->path));
+		 n > 1 ? "the runs" : name_base(cs[0]->b->path), name_base(c0->a->path));
 	char notes[6][512];
 	const char *np[6];
 	size_t nn = plot_flag_notes(reasons, nflagged, "hatched bars", notes, 6);

@@ -171,3 +171,9 @@ int name_natcmp(const char *a, const char *b)
 	}
 	return (unsigned char)*a - (unsigned char)*b;
 }
+
+const char *name_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}

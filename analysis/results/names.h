@@ -29,5 +29,7 @@ int name_is_rate(const char *name);
 int name_natcmp(const char *a, const char *b);
 /* 1 when s ends with suf. */
 int name_ends_with(const char *s, const char *suf);
+/* The file name of path: what follows its last '/'. */
+const char *name_base(const char *path);
 
 #endif

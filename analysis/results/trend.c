@@ -19,12 +19,6 @@
 static const char *const headline[] = { "ndr_pps", "pdr_pps", "mrr_pps", "fwd_pps",
 					"fwd_pps_a", "fwd_pps_b" };
 
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
-}
-
 /* ---- labels ------------------------------------------------------------------------ */
 
 json_t *trend_key_get(json_t *root, const char *path)
@@ -159,7 +153,7 @@ static int make_runs(struct trend *t, const struct trend_opts *o, size_t **sub, 
 		const char *what = o->label_kind == TL_CREATED ? "created_utc" : o->label;
 		if (o->label_kind == TL_KEY && !strcmp(o->label, "file") &&
 		    !json_object_get(rf->root, "file"))
-			v = own = json_string(base_name(rf->path));
+			v = own = json_string(name_base(rf->path));
 		else
 			v = trend_key_get(rf->root, what);
 		if (!v || json_is_null(v))

@@ -10,13 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jout.h"
 #include "names.h"
 #include "pivot.h"
-
-static void jnum(json_t *o, const char *k, double v)
-{
-	json_object_set_new(o, k, isfinite(v) ? json_real(v) : json_null());
-}
 
 static const char *label_kind_name(enum trend_label k)
 {
@@ -47,11 +43,11 @@ static json_t *cmp_obj(const struct trend *t, const struct trend_series *s,
 	json_object_set_new(e, "at_label", json_string(t->runs[s->pts[at].run].label));
 	json_object_set_new(e, "n_a", json_integer((json_int_t)c->w.m));
 	json_object_set_new(e, "n_b", json_integer((json_int_t)c->w.n));
-	jnum(e, "ratio", c->w.ratio);
-	jnum(e, "ci_lo", c->w.ci_lo);
-	jnum(e, "ci_hi", c->w.ci_hi);
-	jnum(e, "df", c->w.nu);
-	jnum(e, "p", c->w.p);
+	jset_f(e, "ratio", c->w.ratio);
+	jset_f(e, "ci_lo", c->w.ci_lo);
+	jset_f(e, "ci_hi", c->w.ci_hi);
+	jset_f(e, "df", c->w.nu);
+	jset_f(e, "p", c->w.p);
 	json_object_set_new(e, "verdict", json_string(st_verdict_name(c->verdict)));
 	json_object_set_new(e, "note", c->note ? json_string(c->note) : json_null());
 	return e;
@@ -72,10 +68,10 @@ static json_t *series_json(const struct trend *t, const struct trend_series *s)
 		json_object_set_new(e, "run", json_integer((json_int_t)pt->run));
 		json_object_set_new(e, "label", json_string(t->runs[pt->run].label));
 		json_object_set_new(e, "n", json_integer((json_int_t)pt->st.s.n));
-		jnum(e, "median", pt->st.s.median);
-		jnum(e, "min", pt->st.s.min);
-		jnum(e, "max", pt->st.s.max);
-		jnum(e, "geomean", s->segmented ? exp(s->seg.y[p]) : NAN);
+		jset_f(e, "median", pt->st.s.median);
+		jset_f(e, "min", pt->st.s.min);
+		jset_f(e, "max", pt->st.s.max);
+		jset_f(e, "geomean", s->segmented ? exp(s->seg.y[p]) : NAN);
 		json_object_set_new(e, "flagged", json_integer((json_int_t)pt->st.flagged));
 		json_object_set_new(e, "group", s->segmented ? json_integer((json_int_t)
 						tseg_group_of(&s->seg, p)) : json_null());
@@ -101,7 +97,7 @@ static json_t *series_json(const struct trend *t, const struct trend_series *s)
 					    json_string(t->runs[s->pts[b - 1].run].label));
 			json_object_set_new(e, "runs", json_integer((json_int_t)(b - a)));
 			json_object_set_new(e, "n", json_integer((json_int_t)g->nvalues[k]));
-			jnum(e, "level", g->level[k]);
+			jset_f(e, "level", g->level[k]);
 			json_array_append_new(groups, e);
 		}
 		for (size_t k = 0; k + 1 < g->ngroups; k++)
@@ -109,10 +105,10 @@ static json_t *series_json(const struct trend *t, const struct trend_series *s)
 		json_object_set_new(o, "newest", g->has_newest ? cmp_obj(t, s, &g->newest)
 							       : json_null());
 		json_t *seg = json_object();
-		jnum(seg, "q", g->q);
-		jnum(seg, "beta", g->beta);
-		jnum(seg, "lambda", g->lambda);
-		jnum(seg, "scatter", g->scatter);
+		jset_f(seg, "q", g->q);
+		jset_f(seg, "beta", g->beta);
+		jset_f(seg, "lambda", g->lambda);
+		jset_f(seg, "scatter", g->scatter);
 		json_object_set_new(seg, "unsteady", json_boolean(g->unsteady));
 		json_object_set_new(seg, "proposed_groups", json_integer((json_int_t)g->proposed));
 		json_object_set_new(o, "segmentation", seg);
@@ -139,8 +135,8 @@ json_t *trend_json(const struct trend *t)
 			    json_string(t->label_kind == TL_CREATED ? "created_utc" : t->label));
 	json_object_set_new(lab, "order", json_string(t->order_given ? "given" : "label"));
 	json_object_set_new(o, "label", lab);
-	jnum(o, "margin", t->margin);
-	jnum(o, "floor", t->floor);
+	jset_f(o, "margin", t->margin);
+	jset_f(o, "floor", t->floor);
 	json_object_set_new(o, "statistic", json_string("welch-log"));
 	json_object_set_new(o, "segmentation", json_string("penalised-likelihood"));
 	json_t *runs = json_array();
