@@ -4,8 +4,8 @@
 # header guard names its path; no header name repeats; unit tests sit in the room they
 # test; analysis/ keeps only its front ends on top; a room includes only lib/, itself
 # and the rooms it stands on; the firewall is reached through fw.h only; results/' plot
-# and report files call only down; an SPDX line heads every source file. HACKING.md
-# explains each rule.
+# and report files call only down; the runner's and the results' files call one way;
+# an SPDX line heads every source file. HACKING.md explains each rule.
 set -u
 TOP=${PPSLAB_TOP:?}
 cd "$TOP" || exit 1
@@ -103,6 +103,28 @@ for h in $(git ls-files "$R/*.h"); do
 	[ "$k" -le 25 ] || bad+="$h: $k prototypes in a header private to results/"$'\n'
 done
 check "results/: plot and report files call only down; private headers of at most 25 prototypes" "$bad"
+
+# the runner's and the results' files call one way: no circle of calls between files
+# (a file calls a function another file of the room defines without static; tsort
+# names the files of a loop)
+calls_circle() {   # calls_circle DIR: the files of DIR on a loop of calls, or nothing
+	local f defs
+	defs=$(for f in "$1"/*.c; do
+		grep -oE '^[a-z][a-z_0-9 ]*[ *]([a-z_][a-z_0-9]*)\(' "$f" | grep -v '^static' |
+			sed -E "s#.*[ *]([a-z_][a-z_0-9]*)\(\$# \1 $f#; s#^ ##"
+	done | LC_ALL=C sort)
+	for f in "$1"/*.c; do
+		echo "$f $f"
+		grep -oE '(^|[^a-z_0-9.>])[a-z_][a-z_0-9]*\(' "$f" | sed -E 's/^[^a-z_]//; s/\($//' |
+			LC_ALL=C sort -u | LC_ALL=C join - <(echo "$defs") | awk -v f="$f" '$2 != f { print f, $2 }'
+	done | tsort 2>&1 >/dev/null | grep -v 'input contains a loop:$' | sed 's/^tsort: //' | sort -u
+}
+bad=""
+for d in analysis/runner analysis/results; do
+	loop=$(calls_circle "$d")
+	[ -z "$loop" ] || bad+="$d: a loop of calls through "$(paste -sd' ' <<<"$loop")$'\n'
+done
+check "runner/ and results/: files call one way, never round a circle" "$bad"
 
 unit=tests/unit
 bad=$(git ls-files "$unit" | grep '\.c$' | grep -vE "^$unit/(lib|gen|sink|rut|fw|analysis)/t_[a-z0-9_]+\.c\$")
