@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "jpos.h"
-#include "plan.h"
 #include "results.h"
 
 
