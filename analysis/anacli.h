@@ -33,6 +33,16 @@ int ana_opt_pct(const struct opt_def *d, const char *arg, void *base);
 int ana_opt_where(const struct opt_def *d, const char *arg, void *base);
 int ana_opt_format(const struct opt_def *d, const char *arg, void *base);
 
+/* The rows several commands share, into member m of their struct T: --where (with the
+ * command's help), and compare's and trend's --floor and --lower-is-better. */
+#define ANA_OPT_WHERE(T, m, help) { "where", 'w', "AXIS=VALUE,...", help, OPT_FN,       \
+	OPT_AT(T, m), .fn = ana_opt_where }
+#define ANA_OPT_FLOOR(T, m) { "floor", 0, "PCT", "variance floor of the log values "     \
+	"(default: search width / 2, else 0.25%)", OPT_FN, OPT_AT(T, m), .hi = 50,        \
+	.fn = ana_opt_pct, .what = "a percentage from 0 to 50, e.g. 0.25%" }
+#define ANA_OPT_LOWER(T, m) { "lower-is-better", 0, "M[,M...]", "more metrics where "    \
+	"lower is better (lat_*, *_ns, loss*, cpu* already are)", OPT_CSV, OPT_AT(T, m) }
+
 /* Writes j to path ("-": stdout, indented as on disk). 0, or EX_CANTCREAT after a
  * message naming -o PATH. */
 int ana_write_json(const char *path, const json_t *j);

@@ -65,13 +65,9 @@ static struct opt_def opts[] = {
 	{ "alpha", 0, "A", "false discovery rate for Benjamini-Hochberg", OPT_DOUBLE, A(co.alpha),
 	  .lo = 1e-9, .hi = 0.5, .def = "0.05",
 	  .what = "a probability above 0 and up to 0.5, e.g. 0.05" },
-	{ "floor", 0, "PCT", "variance floor of the log values (default: search width / 2, "
-	  "else 0.25%)", OPT_FN, A(co.floor), .hi = 50, .fn = ana_opt_pct,
-	  .what = "a percentage from 0 to 50, e.g. 0.25%" },
-	{ "lower-is-better", 0, "M[,M...]", "more metrics where lower is better (lat_*, *_ns, "
-	  "loss*, cpu* already are)", OPT_CSV, A(lower) },
-	{ "where", 'w', "AXIS=VALUE,...", "only cells with these values (repeatable)", OPT_FN,
-	  A(where), .fn = ana_opt_where },
+	ANA_OPT_FLOOR(struct args, co.floor),
+	ANA_OPT_LOWER(struct args, lower),
+	ANA_OPT_WHERE(struct args, where, "only cells with these values (repeatable)"),
 	{ "by", 'b', "AXIS", "compare the values of AXIS within one results file (an OS "
 	  "version, kern.hz, ...), cells matched by their other params", OPT_STR, A(by) },
 	{ "baseline", 0, "VALUE", "with --by: the value the others are compared against "

@@ -67,8 +67,6 @@ static int set(struct args *w, const char *name, const char *arg, char *err, siz
 	} else if (!strcmp(name, "metric")) {
 		if (strlist_add_csv(&w->metrics, arg))
 			return fmt_err(-ENOMEM, err, errlen, "out of memory");
-	} else if (!strcmp(name, "where")) {
-		return res_sel_opt(&w->where, arg, err, errlen);
 	} else if (!strcmp(name, "errors")) {
 		if ((v = plot_errors_parse(arg)) < 0)
 			return cli_bad_text(err, errlen, "errors", arg, "minmax, stdev or none");
@@ -107,7 +105,7 @@ static struct opt_def opts[] = {
 	{ "by", 'b', "AXIS", "one line (or box) per value of this axis; the axes left over get a panel per value", OPT_STR, A(rq.by) },
 	{ "metric", 'm', "M[,M...]", "metric(s) measured per case (default fwd_pps; framesize: "
 	  "ndr_pps, pdr_pps)", WORDS },
-	{ "where", 'w', "AXIS=VALUE,...", "fix axes (repeatable): fewer panels", WORDS },
+	ANA_OPT_WHERE(struct args, where, "fix axes (repeatable): fewer panels"),
 	{ "errors", 'e', "WHAT", "error bars: minmax (median, min–max; default), stdev (mean ± "
 	  "stdev) or none", WORDS },
 	{ "link", 0, "SPEED", "framesize: line rate of 1G, 10G, 100M... (default: the DUT "

@@ -40,8 +40,6 @@ static int set(struct args *w, const char *name, const char *arg, char *err, siz
 		rc = strlist_add(&w->specs, arg) ? -ENOMEM : 0;
 	else if (!strcmp(name, "metric"))
 		rc = strlist_add_csv(&w->metrics, arg) ? -ENOMEM : 0;
-	else if (!strcmp(name, "where"))
-		return res_sel_opt(&w->where, arg, err, errlen);
 	else if (!strcmp(name, "show"))
 		return pv_show_parse(arg, &w->rq.show, err, errlen);
 	else
@@ -73,7 +71,7 @@ static struct opt_def opts[] = {
 	{ "col", 0, "SPEC", "one column spec (repeatable), e.g. 'blast A=dir=bi:fwd_pps_a'", WORDS },
 	{ "metric", 'm', "M[,M...]", "metric(s) measured per case (default fwd_pps); "
 	  "several: a column each", WORDS },
-	{ "where", 'w', "AXIS=VALUE,...", "only cases with these values (repeatable)", WORDS },
+	ANA_OPT_WHERE(struct args, where, "only cases with these values (repeatable)"),
 	{ "format", 'f', "FMT", "text (default), md, csv or html", OPT_FN, A(fmt), .max = 1, .fn = ana_opt_format },
 	{ "show", 0, "WHAT,...", "besides the median: minmax, stdev, n, flags (CSV column)", WORDS },
 	{ "decimals", 0, "N", "digits after the point (default: automatic per column)", OPT_UINT, A(rq.decimals), .max = 9, .what = "a whole number {range}" },

@@ -100,13 +100,9 @@ static struct opt_def opts[] = {
 	{ "margin", 'd', "PCT", "practical margin δ: smaller changes are not changes",
 	  OPT_FN, A(to.margin), .lo = 1e-9, .hi = 50, .def = "2%", .fn = ana_opt_pct,
 	  .what = "a percentage above 0 and up to 50, e.g. 2%" },
-	{ "floor", 0, "PCT", "variance floor of the log values (default: search width / 2, "
-	  "else 0.25%)", OPT_FN, A(to.floor), .hi = 50, .fn = ana_opt_pct,
-	  .what = "a percentage from 0 to 50, e.g. 0.25%" },
-	{ "lower-is-better", 0, "M[,M...]", "more metrics where lower is better (lat_*, *_ns, "
-	  "loss*, cpu* already are)", OPT_CSV, A(lower) },
-	{ "where", 'w', "AXIS=VALUE,...", "only cells with these values (repeatable)", OPT_FN,
-	  A(where), .fn = ana_opt_where },
+	ANA_OPT_FLOOR(struct args, to.floor),
+	ANA_OPT_LOWER(struct args, lower),
+	ANA_OPT_WHERE(struct args, where, "only cells with these values (repeatable)"),
 	{ "format", 'f', "FMT", "text (default), md, csv or html (one page)", OPT_FN, A(fmt),
 	  .max = 1, .fn = ana_opt_format },
 	{ "output", 'o', "FILE", "write the trend JSON (ppslab/trend) to FILE, '-' for stdout",
