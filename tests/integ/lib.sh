@@ -267,6 +267,32 @@ gone() {
 
 # The old waits, gone: a test still calling one (written before wait_ready) stops here
 # with the reason instead of going on unready.
+# sshd_prepare ADDR [BINDIR]: the lab's key ($K, authorized), a host key and
+# $T/sshd_config for an sshd on ADDR port 2222, key login as root only; with BINDIR its
+# sessions' PATH starts there (an emulated router's commands before the system's)
+sshd_prepare() {
+	K=$T/id_lab
+	ssh-keygen -q -t ed25519 -N "" -f "$K" -C ppslab-test
+	ssh-keygen -q -t ed25519 -N "" -f "$T/host_key" -C ppslab-test-host
+	cp "$K.pub" "$T/authorized_keys"
+	chmod 600 "$T/authorized_keys"
+	mkdir -p /run/sshd
+	{
+		printf '%s\n' "ListenAddress $1" "Port 2222" "HostKey $T/host_key" \
+			"AuthorizedKeysFile $T/authorized_keys" "PermitRootLogin prohibit-password" \
+			"PasswordAuthentication no" "KbdInteractiveAuthentication no" "UsePAM no" \
+			"StrictModes no" "PidFile none" "LogLevel ERROR"
+		[ -z "${2:-}" ] ||
+			echo "SetEnv PATH=$2:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+	} >"$T/sshd_config"
+}
+# ctl_link A B ADDR_GEN ADDR_RUT: a control link (a /30) from the gen namespace, where
+# ppslab runs, to the router's
+ctl_link() {
+	ip link add "$1" netns "$LAB-gen" type veth peer name "$2" netns "$LAB-rut"
+	inns gen ip addr add "$3/30" dev "$1" && inns gen ip link set "$1" up
+	inns rut ip addr add "$4/30" dev "$2" && inns rut ip link set "$2" up
+}
 await_ready() { bail "await_ready (a sleep) is gone: use wait_ready NAME (docs/readiness.md)"; }
 ready() { bail "ready ROLE N (a socket count) is gone: use wait_ready NAME (docs/readiness.md)"; }
 

@@ -38,32 +38,10 @@ lab_up
 TOP=$PPSLAB_TOP
 D=$T/r2
 mkdir -p "$D"
-K=$T/id_lab
-ssh-keygen -q -t ed25519 -N "" -f "$K" -C ppslab-test
-ssh-keygen -q -t ed25519 -N "" -f "$T/host_key" -C ppslab-test-router
-cp "$K.pub" "$T/authorized_keys"
-chmod 600 "$T/authorized_keys"
-mkdir -p /run/sshd
 # the router's commands (sysctl, reboot) come first on its sessions' PATH
-cat >"$T/sshd_config" <<CFG
-ListenAddress 198.19.255.2
-Port 2222
-HostKey $T/host_key
-AuthorizedKeysFile $T/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-PidFile none
-LogLevel ERROR
-SetEnv PATH=$D/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-CFG
+sshd_prepare 198.19.255.2 "$D/bin"
 # a control link between the gen namespace (where ppslab runs) and the router's
-CA=pc$$a CB=pc$$b
-ip link add "$CA" netns "$LAB-gen" type veth peer name "$CB" netns "$LAB-rut"
-inns gen ip addr add 198.19.255.1/30 dev "$CA" && inns gen ip link set "$CA" up
-inns rut ip addr add 198.19.255.2/30 dev "$CB" && inns rut ip link set "$CB" up
+ctl_link "pc$$a" "pc$$b" 198.19.255.1 198.19.255.2
 printf 'kern.hz="2000"\nkern.polling.burst_max="10"\n' >"$D/loader.conf"
 echo 1 >"$D/down_s"
 start router rut bash "$TOP/tests/integ/bsd_router.sh" boot "$D" "$B" "$SSHD" "$T/sshd_config"

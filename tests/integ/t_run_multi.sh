@@ -56,25 +56,7 @@ fi
 	bail "lab up --senders 2: $(cat "$T/lab.out")"
 eq "lab status: two sender namespaces" "$("$B/ppslab" lab status --name "$LAB" --json |
 	jq -c '[.senders, .namespaces.gen2.exists]')" "[2,true]"
-K=$T/id_lab
-ssh-keygen -q -t ed25519 -N "" -f "$K" -C ppslab-test
-ssh-keygen -q -t ed25519 -N "" -f "$T/host_key" -C ppslab-test-host
-cp "$K.pub" "$T/authorized_keys"
-chmod 600 "$T/authorized_keys"
-mkdir -p /run/sshd
-cat >"$T/sshd_config" <<CFG
-ListenAddress 127.0.0.1
-Port 2222
-HostKey $T/host_key
-AuthorizedKeysFile $T/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-PidFile none
-LogLevel ERROR
-CFG
+sshd_prepare 127.0.0.1
 start sshd gen "$SSHD" -D -e -f "$T/sshd_config"
 SSHO=(-p 2222 -i "$K" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR)
 answers() { inns gen ssh -o BatchMode=yes "$@" true 2>/dev/null; }

@@ -19,25 +19,7 @@ if [ ! -x "$SSHD" ] || ! command -v ssh >/dev/null; then
 	exit 0
 fi
 lab_up
-K=$T/id_lab
-ssh-keygen -q -t ed25519 -N "" -f "$K" -C ppslab-test
-ssh-keygen -q -t ed25519 -N "" -f "$T/host_key" -C ppslab-test-host
-cp "$K.pub" "$T/authorized_keys"
-chmod 600 "$T/authorized_keys"
-mkdir -p /run/sshd
-cat >"$T/sshd_config" <<CFG
-ListenAddress 127.0.0.1
-Port 2222
-HostKey $T/host_key
-AuthorizedKeysFile $T/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-PidFile none
-LogLevel ERROR
-CFG
+sshd_prepare 127.0.0.1
 start sshd gen "$SSHD" -D -e -f "$T/sshd_config"
 SSHO=(-p 2222 -i "$K" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR)
 answers() { inns gen ssh -o BatchMode=yes "$@" true 2>/dev/null; }   # answers SSH-ARGS...
@@ -129,10 +111,7 @@ check "which the run removed" test ! -e "$(dirname "$(awk 'NR == 1 { print $1 }'
 # The Linux kernel forwards in the router's namespace; ppslab reaches it only over ssh:
 # a second sshd there, on a control link between the gen namespace (where ppslab runs)
 # and the router's, off the test links. Its host key is known, as a lab's must be.
-CA=pc$$a CB=pc$$b
-ip link add "$CA" netns "$LAB-gen" type veth peer name "$CB" netns "$LAB-rut"
-inns gen ip addr add 198.19.255.1/30 dev "$CA" && inns gen ip link set "$CA" up
-inns rut ip addr add 198.19.255.2/30 dev "$CB" && inns rut ip link set "$CB" up
+ctl_link "pc$$a" "pc$$b" 198.19.255.1 198.19.255.2
 ssh-keygen -q -t ed25519 -N "" -f "$T/host_key_r" -C ppslab-test-router
 sed -e 's/^ListenAddress .*/ListenAddress 198.19.255.2/' -e "s#^HostKey .*#HostKey $T/host_key_r#" \
 	"$T/sshd_config" >"$T/sshd_config_r"

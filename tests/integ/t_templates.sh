@@ -72,30 +72,8 @@ eq "... one case, measured" "$(m replica '[.cases[] | .status | sub("flagged"; "
 # --- the emulated FreeBSD router --------------------------------------------------------
 D=$T/r2
 mkdir -p "$D"
-K=$T/id_lab
-ssh-keygen -q -t ed25519 -N "" -f "$K" -C ppslab-test
-ssh-keygen -q -t ed25519 -N "" -f "$T/host_key" -C ppslab-test-router
-cp "$K.pub" "$T/authorized_keys"
-chmod 600 "$T/authorized_keys"
-mkdir -p /run/sshd
-cat >"$T/sshd_config" <<CFG
-ListenAddress 198.19.255.6
-Port 2222
-HostKey $T/host_key
-AuthorizedKeysFile $T/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-PidFile none
-LogLevel ERROR
-SetEnv PATH=$D/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-CFG
-CA=pt$$a CB=pt$$b
-ip link add "$CA" netns "$LAB-gen" type veth peer name "$CB" netns "$LAB-rut"
-inns gen ip addr add 198.19.255.5/30 dev "$CA" && inns gen ip link set "$CA" up
-inns rut ip addr add 198.19.255.6/30 dev "$CB" && inns rut ip link set "$CB" up
+sshd_prepare 198.19.255.6 "$D/bin"
+ctl_link "pt$$a" "pt$$b" 198.19.255.5 198.19.255.6
 # two boot environments, each with its own loader.conf and release
 for be in 14.1-RELEASE 14.2-RELEASE; do
 	mkdir -p "$D/be/$be/boot"
