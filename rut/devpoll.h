@@ -104,6 +104,11 @@ struct devpoll_stats {
 				    * CPU clock (devpoll.c host_excess) */
 	uint64_t host_ns;          /* what those steps took beyond the recent ones, left out
 				    * of their round and of its load as stolen_ns is */
+	uint64_t unsure_polls;     /* ticks fired in a round or the work after it that
+				    * its own work reached only by running over 1.5 times
+				    * what its steps cost by the recent ones like them: the
+				    * host may have made those lost_polls (devpoll.c
+				    * unsure_tick; ppslab run flags the cell) */
 	uint64_t last_load_pct;    /* load of the last finished round, % of a tick */
 };
 
@@ -131,11 +136,18 @@ struct devpoll {
 	uint64_t round_host_ns;    /* the host's excess in this round's chunks so far */
 	uint64_t round_frames0;    /* polled_frames when this round started */
 	bool round_past;           /* this empty round ran past a deadline (empty_round) */
+	/* what the round's steps cost by the means (round_exp_ns, with the work after
+	 * it trail_exp_ns); of its empty POLL and POLLMORE steps under the step rule,
+	 * what they took and cost by the medians, and the host's share of it taken out
+	 * so far (quiet_excess); round_blind: a step had no median yet */
+	uint64_t round_exp_ns, quiet_ns, quiet_exp_ns, quiet_host_ns, trail_exp_ns;
+	bool round_blind;
 	/* the cost of the recent steps of rounds (CPU ns when there is a CPU clock): per
 	 * frame of POLL runs that moved frames, of empty POLL runs, of POLLMORE runs, of
 	 * the work after rounds per frame they moved and when they moved none; a
 	 * ring of 32 each and its median (devpoll.c host_excess) */
 	uint32_t cost[5][32], ncost[5], med[5];
+	uint32_t mean[5];          /* and the mean of the recent ones the rule let through */
 	uint64_t step_at;          /* the clock host_excess measures from */
 	/* the kernel's timeline, which the host's delays are not on: the nominal time of
 	 * the tick being fired, of the last tick or round end, and of this round's start */

@@ -66,6 +66,7 @@ static void add_counters(struct devpoll_stats *a, const struct devpoll_stats *b)
 	a->stolen_ns += b->stolen_ns;
 	a->host_delays += b->host_delays;
 	a->host_ns += b->host_ns;
+	a->unsure_polls += b->unsure_polls;
 }
 
 /* One context's figures, or (all) thread 0's knobs and state with the counters of
@@ -135,6 +136,7 @@ static json_t *polling_obj(struct fwdloop *s, int thr, bool all)
 	jset_u64(o, "stolen_ns", st->stolen_ns);
 	jset_u64(o, "host_delays", st->host_delays);
 	jset_u64(o, "host_ns", st->host_ns);
+	jset_u64(o, "unsure_polls", st->unsure_polls);
 	jset_u64(o, "last_load_pct", st->last_load_pct);
 	/* lateness of the ticks after their deadline (CLOCK_MONOTONIC ns): the timer's
 	 * accuracy, rounds that overran, and the host's scheduling of the thread */

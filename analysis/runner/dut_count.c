@@ -17,7 +17,7 @@ static const char *const counters[] = {
 	"log_lines", "log_dropped", "short_ticks", "lost_polls", "suspect", "stalled",
 	"ticks", "rounds", "chunks", "status_checks", "catchup_rounds", "idle_passes",
 	"polled_frames", "idle_frames", "ticks_in_work", "clock_skips", "ticks_deferred",
-	"ticks_after_round", "stolen_ns", "host_delays", "host_ns", "cpu_s",
+	"ticks_after_round", "stolen_ns", "host_delays", "host_ns", "unsure_polls", "cpu_s",
 	"cpu_user_s", "cpu_sys_s", "fwd_cpu_s", "tx_errors", "link_downs", "drop_link_down",
 	"drop_port_gone", NULL,
 };

@@ -24,6 +24,12 @@ struct sim {
 	uint64_t host_each_ns;  /* every handler call is charged this long more, on the
 				 * CPU clock too: the host's small, even delays */
 	bool empty;             /* the rings are empty: handler calls move no frame */
+	int every;              /* > 0: one frame on every every-th handler call, none on
+				 * the others (a light load) */
+	int host_quiet_n;       /* the next that many calls that move no frame are charged
+				 * host_piece_ns more, on the CPU clock too */
+	int host_frames_n;      /* the same for the next calls that move frames */
+	uint64_t host_piece_ns;
 	uint64_t frame_ns;      /* cost of one frame */
 	uint64_t call_ns;       /* fixed cost of one handler call */
 	uint64_t done[4];       /* frames processed per interface */
@@ -55,7 +61,16 @@ static int sim_handler(void *arg, enum devpoll_cmd cmd, int count)
 	struct sim *s = i->s;
 	if (s->empty)
 		count = 0;
+	if (s->every > 0)
+		count = count > 0 && s->calls % s->every == 0 ? 1 : 0;
 	uint64_t work = (uint64_t)count * s->frame_ns + s->call_ns + s->host_each_ns;
+	if (!count && s->host_quiet_n > 0) {
+		s->host_quiet_n--;
+		work += s->host_piece_ns;
+	} else if (count && s->host_frames_n > 0) {
+		s->host_frames_n--;
+		work += s->host_piece_ns;
+	}
 	s->done[i->idx] += (uint64_t)count;
 	s->t += s->steal_ns + work + s->host_ns;
 	s->cpu += work + s->host_ns;
@@ -699,6 +714,77 @@ static void t_host_even(void)
 	T_EQ_U64(P.st.host_delays, h0);
 }
 
+/* P34: pollhz 10,000, a light load (a frame every 15 handler calls: 2 a round of 30
+ * POLL runs at burst 150), 600 ns a call and 2 us a frame: rounds of 22 us. Then the
+ * host charges 25 us to each of 4 empty runs of one round, on the CPU clock too, each
+ * under host_excess's rule (4 times the median plus 50 us): the round takes 122 us,
+ * past the next deadline. The runs that move no frame cost the same every time, so
+ * what they took beyond their medians is the host's: no lost poll, no 7/8 cut, the
+ * deadline deferred, host_delays + 1 and host_ns 100 us (quiet_excess). The same 100 us
+ * in the two runs that moved frames cannot be told from the forwarder's own cost: the
+ * lost poll stays, and unsure_polls counts it (the runner flags the cell). Rounds the
+ * forwarder's own work makes longer than a tick lose polls that are the kernel's for
+ * sure: no unsure_polls once the new cost is learnt. */
+static void t_host_busy(void)
+{
+	setup(PK_RANGE_EINVAL, 1, 2000);
+	S.call_ns = 600;
+	S.every = 15;
+	T_EQ_INT(devpoll_set(&P, POLL_K_POLLHZ, 10000), 0);
+	run_for(NS_PER_S / 2);
+	T_EQ_U64(P.st.burst, 150);
+	T_EQ_U64(P.st.lost_polls, 0);
+	T_EQ_U64(P.st.host_delays, 0);
+	T_EQ_U64(P.st.unsure_polls, 0);
+	while (devpoll_work(&P, 1000) == 1)
+		;
+	uint64_t lost0 = P.st.lost_polls, catch0 = P.st.catchup_rounds,
+		 def0 = P.st.ticks_deferred, hn0 = P.st.host_ns;
+	S.t = devpoll_next_deadline(&P);
+	T_EQ_INT(devpoll_clock(&P, S.t), 1);
+	T_EQ_INT(devpoll_run(&P), 0);                /* the first chunk */
+	S.host_quiet_n = 4;
+	S.host_piece_ns = 25 * NS_PER_US;
+	uint64_t t0 = S.t;
+	while (devpoll_work(&P, 1000) == 1)
+		;
+	T_TRUE(S.t - t0 > 100 * NS_PER_US);         /* the round ran past the deadline */
+	T_EQ_U64(P.st.lost_polls, lost0);
+	T_EQ_U64(P.st.catchup_rounds, catch0);
+	T_EQ_U64(P.st.host_delays, 1);
+	T_EQ_U64(P.st.host_ns - hn0, 100 * NS_PER_US);
+	T_EQ_U64(P.st.ticks_deferred, def0 + 1);
+	T_EQ_U64(P.st.unsure_polls, 0);
+	T_EQ_U64(P.st.stolen_ns, 0);
+	run_for(NS_PER_S / 10);
+	T_EQ_U64(P.st.lost_polls, lost0);
+	/* the same time in the runs that moved frames: a lost poll, said to be unsure */
+	while (devpoll_work(&P, 1000) == 1)
+		;
+	S.t = devpoll_next_deadline(&P);
+	T_EQ_INT(devpoll_clock(&P, S.t), 1);
+	T_EQ_INT(devpoll_run(&P), 0);
+	S.host_frames_n = 2;
+	S.host_piece_ns = 50 * NS_PER_US;
+	while (devpoll_work(&P, 1000) == 1)
+		;
+	T_EQ_U64(P.st.lost_polls, lost0 + 1);
+	T_EQ_U64(P.st.unsure_polls, 1);
+	T_EQ_U64(P.st.host_delays, 1);
+	/* the forwarder's own rounds longer than a tick: every frame 5 us, one a call */
+	S.every = 1;
+	S.frame_ns = 5000;
+	T_EQ_INT(devpoll_set(&P, POLL_K_USER_FRAC, 0), 0);
+	run_for(NS_PER_S / 5);
+	uint64_t l1 = P.st.lost_polls, u1 = P.st.unsure_polls;
+	run_for(NS_PER_S / 5);
+	printf("# lost_polls %llu -> %llu, unsure_polls %llu -> %llu, burst %u\n",
+	     (unsigned long long)l1, (unsigned long long)P.st.lost_polls,
+	     (unsigned long long)u1, (unsigned long long)P.st.unsure_polls, P.st.burst);
+	T_TRUE(P.st.lost_polls > l1 + 100);
+	T_EQ_U64(P.st.unsure_polls, u1);
+}
+
 /* P17: DragonFly 1.8 measures a round's load against kern.hz (100), not pollhz
  * (kern_poll.c 1.19-1.27 netisr_pollmore: kern_load = (kern_load * hz) / 10000): P6's
  * cell, whose 2.0 burst settles near 100, keeps burst at 150 — a 750 µs round of a
@@ -1140,6 +1226,7 @@ int main(void)
 	T_RUN(t_cpu_limited);
 	T_RUN(t_host_interrupted);
 	T_RUN(t_host_even);
+	T_RUN(t_host_busy);
 	T_RUN(t_freebsd_53);
 	T_RUN(t_ramp);
 	T_RUN(t_seven_eighths);
