@@ -21,6 +21,7 @@
 #define DETAIL_MAX 1024
 #define RATE_TOL_DEFAULT 0.005
 #define CLOCK_LOSS_MAX 0.01        /* share of poll deadlines the host may cost a trial */
+#define UNSURE_MAX 0.001           /* share of ticks whose lost poll may be the host's */
 
 struct out {
 	json_t *checks, *flags;
@@ -687,6 +688,19 @@ static void c_poll_clock(struct out *o, json_t *trial)
 	part(d, "%" PRIu64 " of %" PRIu64 " deadlines passed without a tick (%.2f %% %s 1 %%): "
 	     "the host delayed the forwarding thread", skips, ticks + skips, 100 * lost,
 	     ok ? "<=" : ">");
+	/* lost polls the forwarder could not tell from the host's (devpoll.h unsure_polls):
+	 * past 0.1 % of the ticks, lost_polls and the 7/8 cuts may be the host's */
+	uint64_t unsure, lp = 0;
+	if (get_u64(pol, "unsure_polls", &unsure) && ticks) {
+		get_u64(pol, "lost_polls", &lp);
+		double u = (double)unsure / (double)ticks;
+		bool uok = u <= UNSURE_MAX;
+		part(d, "%" PRIu64 " of %" PRIu64 " lost_polls in %" PRIu64 " ticks (%.3f %% %s "
+		     "0.1 %%) came in rounds the host may have slowed: %s", unsure, lp, ticks,
+		     100 * u, uok ? "<=" : ">",
+		     uok ? "told apart" : "lost_polls and 7/8 cuts may be the host's");
+		ok = ok && uok;
+	}
 	record(o, "poll clock kept time", ok ? V_OK : V_FAIL, d);
 }
 

@@ -41,7 +41,10 @@
  * 11 poll clock kept time: in poll mode, at most 1 % of the forwarder's tick deadlines
  *                    passed without a tick of their own (polling.clock_skips against
  *                    polling.ticks): a late tick fires once, so the host's delays cost
- *                    rounds, and the rate falls below what the kernel would forward.
+ *                    rounds, and the rate falls below what the kernel would forward;
+ *                    and at most 0.1 % of the ticks (polling.unsure_polls against
+ *                    polling.ticks, when the forwarder prints it) lost their poll in a
+ *                    round the host may have slowed (lost_polls that may be the host's).
  * 12 sender kept pace: every paced sender's largest burst ("burst_max": frames
  *                    closer than a quarter of its nominal gap) is at most ctx->max_burst
  *                    frames, and its time behind schedule ("behind_ns") at most
@@ -66,7 +69,8 @@
  *  rut:    "rx_pkts", "fwd_pkts", "drop_pkts", "drops"{"malformed", "not_ip4"} (frames
  *          dropped before the firewall, subtracted in check 7), "rules"[]{"number",
  *          "pkts"} (deltas over the trial; every rule including 65535), "polling"{
- *          "ticks", "clock_skips"} (deltas; check 9 is skipped when both are 0);
+ *          "ticks", "clock_skips", "lost_polls", "unsure_polls"} (deltas; check 11 is
+ *          skipped when ticks and clock_skips are 0);
  *  exit:   {"gen": 0, "sink": 0, "rut": 0, ...}: an integer exit status (128 + N: killed
  *          by signal N), or a string saying what happened instead ("timeout" when it was
  *          killed at its time limit); anything but 0 fails check 8.

@@ -394,6 +394,22 @@ static void t_poll_clock(void)
 	T_EQ_INT(checks_run(t, &fw_ctx), 1);
 	T_EQ_INT(verdict(t, "poll clock kept time"), 0);
 	T_TRUE(!strncmp(flag(t, 0), "poll clock kept time: 90 of 2090 deadlines", 42));
+	/* lost polls the forwarder could not tell from the host's: past 0.1 % of the
+	 * ticks, flagged with the numbers */
+	set_int(t, "rut.polling.clock_skips", 20);
+	set_int(t, "rut.polling.lost_polls", 30);
+	set_int(t, "rut.polling.unsure_polls", 2);
+	T_EQ_INT(checks_run(t, &fw_ctx), 0);
+	T_TRUE(strstr(detail(t, "poll clock kept time"),
+		      "2 of 30 lost_polls in 2000 ticks (0.100 % <= 0.1 %) came in rounds the "
+		      "host may have slowed: told apart"));
+	set_int(t, "rut.polling.unsure_polls", 3);
+	T_EQ_INT(checks_run(t, &fw_ctx), 1);
+	T_EQ_INT(verdict(t, "poll clock kept time"), 0);
+	T_TRUE(strstr(flag(t, 0), "3 of 30 lost_polls in 2000 ticks (0.150 % > 0.1 %) came "
+		      "in rounds the host may have slowed: lost_polls and 7/8 cuts may be the "
+		      "host's"));
+	set_int(t, "rut.polling.unsure_polls", 0);
 	/* intr and busy modes have no ticks */
 	set_int(t, "rut.polling.clock_skips", 0);
 	set_int(t, "rut.polling.ticks", 0);
