@@ -11,7 +11,9 @@
 #    port (DragonFly's, in t_rut_ctl, does not register them again);
 #  - a forwarder at normal priority sharing its CPU with a busy loop ticks late, and the
 #    late ticks fire once: no lost_polls or 7/8 rounds the kernel would not count, and
-#    the summary says how late they ran.
+#    the summary says how late they ran;
+#  - a forwarder stopped for 300 ms under traffic counts the host's delay, not 300 lost
+#    polls, and says which lost polls it could not tell from the host's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rut_lib.sh"
 lab_up
@@ -104,4 +106,34 @@ check "late ticks: lost_polls 0 (a late tick fires once)" grep -q 'lost_polls 0,
 note=$(grep '^polling: normal priority' "$T/rut_late.out")
 echo "# $note"
 check "late ticks: the summary says how late the ticks ran" grep -qE 'ticks ran late by p99 [0-9.]+ us, max [0-9.]+ us' <<<"$note"
+
+# under traffic at normal priority, the whole forwarder stopped for 300 ms (SIGSTOP,
+# SIGCONT), in a round or between rounds: the host's delay, not the kernel's. The
+# deadlines it passed fire once (clock_skips) or wait for the round it stopped
+# (stolen_ns, ticks_deferred), never as 300 lost polls; the lost polls the forwarder
+# could not tell from the host's are counted (unsure_polls: the runner flags them)
+start sink_stop sink "$B/ppslab-sink" -i sink0 --duration 60 --json
+start rut_stop rut "$B/ppslab-rut" -i rut0 -o rut1 --ctl "$S" --pollhz 1000 --json
+wait_ready sink_stop; wait_ready rut_stop
+start gen_stop gen "$B/ppslab-gen" -i gen0 --rate 5k --duration 60 --json
+wait_until 20 "stopped: the forwarder forwarding" steady "$S"
+pol() { ctl stats | jq -c '.polling | [.ticks, .clock_skips, .lost_polls, .unsure_polls, .stolen_ns, .polled_frames]'; }
+ticks_past() { [ "$(ctl stats | jq '.polling.ticks')" -ge "$1" ]; }
+a=$(pol)
+kill -STOP "${BG_PID[rut_stop]}"
+sleep 0.3   # the host's delay this test makes (a stimulus, not a wait for anything)
+kill -CONT "${BG_PID[rut_stop]}"
+# a hundred ticks later the backlog of the stop is forwarded
+wait_until 20 "stopped: a hundred ticks after it" ticks_past $(($(jq '.[0]' <<<"$a") + 100))
+b=$(pol)
+echo "# stopped 300 ms under traffic: [ticks, clock_skips, lost_polls, unsure_polls, stolen_ns, polled_frames] $a -> $b"
+d() { jq -n --argjson a "$a" --argjson b "$b" "\$b[$1] - \$a[$1]"; }
+check "stopped: the 300 ms passed its deadlines unseen, once (clock_skips $(d 1) >= 250)" test "$(d 1)" -ge 250
+check "stopped: frames moved through it ($(d 5) polled)" test "$(d 5)" -gt 500
+check "stopped: not 300 lost polls ($(d 2) lost, $(d 3) unsure)" test "$(d 2)" -lt 30
+check "stopped: unsure_polls counted beside them" test "$(jq '.[3] | type' <<<"$b")" = '"number"'
+stop gen_stop; eq "stopped: gen exits 0 on SIGINT" "$RC" 0
+stop rut_stop; eq "stopped: rut exits 0" "$RC" 0
+sink_done sink_stop "$(jv rut_stop .fwd_pkts)"; eq "stopped: sink exits 0" "$RC" 0
+eq "stopped: the summary has unsure_polls" "$(jv rut_stop '.polling.unsure_polls | type')" number
 done_testing
