@@ -78,8 +78,10 @@ static json_t *case_metrics(const struct search_res *sr, const json_t *trials,
 	if (json_is_object(rut)) {
 		jset_num(m, "cpu_s", jnum(rut, "fwd_cpu_s"));
 		const json_t *pol = json_object_get(rut, "polling");
+		/* with the host's delays of that trial, to judge its lost_polls by */
 		static const char *const pk[] = { "burst", "lost_polls", "short_ticks", "suspect",
-						  "stalled", "pending_polls", NULL };
+						  "stalled", "pending_polls", "host_delays",
+						  "host_ns", "unsure_polls", NULL };
 		for (int j = 0; pk[j] && json_is_object(pol); j++) {
 			char k[48];
 			snprintf(k, sizeof(k), "rut.%s", pk[j]);

@@ -65,6 +65,11 @@ eq "the forwarder's own counters: burst in every case, within 1..burst_max" \
 	"$(jq '[.cases[].metrics["rut.burst"]] | map(. >= 1 and . <= 20) | (length == 4 and all)' "$R")" true
 eq "the forwarder's own counters: burst reached burst_max" \
 	"$(jq '[.cases[].metrics["rut.burst"]] | max' "$R")" 20
+# the host's delays of the trial the forwarder's counters come from, beside them
+eq "the forwarder's own counters: the host's delays in every case" \
+	"$(jq '[.cases[].metrics | [."rut.host_delays", ."rut.host_ns", ."rut.unsure_polls"] | map(type == "number") | all] | (length == 4 and all)' "$R")" true
+eq "the poll clock check says which lost polls may be the host's" \
+	"$(jq '[.cases[].trials[].checks[] | select(.name == "poll clock kept time") | .detail | test("lost_polls in [0-9]+ ticks")] | (length > 0 and all)' "$R")" true
 eq "summary rows per cell" "$(jq '[.summary[] | select(.metric == "fwd_pps")] | length' "$R")" 2
 eq "ppslab table reads it" "$("$B/ppslab" table "$R" --format csv | sed -n 1p | cut -d, -f1)" pollhz
 
