@@ -30,10 +30,11 @@
  * started count suspect, as hardclock_device_poll / pollclock do. short_ticks compare
  * the ticks' nominal times. Host lateness the CPU clock tells apart goes to the
  * tick_late_ns histogram and the extension counters, never into lost_polls,
- * short_ticks or the 7/8 rule; host time that slows a round with frames evenly cannot
- * be told apart (docs/forwarder.md says what holds). Nothing here sleeps, allocates or
- * reads a clock other than the injected ones, so the unit tests run it on simulated
- * time. */
+ * short_ticks or the 7/8 rule, and so does host time in the steps of a busy round that
+ * move no frame; host time in its frame steps cannot be told apart, and a tick it may
+ * have caused counts unsure_polls (docs/forwarder.md says what holds). Nothing here
+ * sleeps, allocates or reads a clock other than the injected ones, so the unit tests
+ * run it on simulated time. */
 #ifndef PPSLAB_RUT_DEVPOLL_H
 #define PPSLAB_RUT_DEVPOLL_H
 
