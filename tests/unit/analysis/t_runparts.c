@@ -305,6 +305,7 @@ static void t_delta(void)
 			       "\"drops\":{\"fw_deny\":4,\"ttl_expired\":6},"
 			       "\"polling\":{\"burst\":20,\"lost_polls\":3,\"pollhz\":1000,"
 			       "\"host_delays\":4,\"host_ns\":900000,\"suspect\":1,"
+			       "\"unsure_polls\":2,"
 			       "\"ticks_after_round\":6,\"stolen_ns\":100},"
 			       "\"rules\":[{\"number\":100,\"pkts\":50},{\"number\":65535,\"pkts\":4}]}",
 			       0, NULL);
@@ -312,6 +313,7 @@ static void t_delta(void)
 			       "\"drops\":{\"fw_deny\":9,\"ttl_expired\":11},"
 			       "\"polling\":{\"burst\":35,\"lost_polls\":5,\"pollhz\":2000,"
 			       "\"host_delays\":7,\"host_ns\":1250000,\"suspect\":4,"
+			       "\"unsure_polls\":3,"
 			       "\"ticks_after_round\":9,\"stolen_ns\":600},"
 			       "\"rules\":[{\"number\":100,\"pkts\":250},{\"number\":200,\"pkts\":7},"
 			       "{\"number\":65535,\"pkts\":9}]}",
@@ -329,6 +331,7 @@ static void t_delta(void)
 	T_EQ_INT(json_integer_value(json_object_get(pol, "host_delays")), 3);
 	T_EQ_INT(json_integer_value(json_object_get(pol, "host_ns")), 350000);
 	T_EQ_INT(json_integer_value(json_object_get(pol, "stolen_ns")), 500);
+	T_EQ_INT(json_integer_value(json_object_get(pol, "unsure_polls")), 1);
 	T_EQ_INT(json_integer_value(json_object_get(pol, "suspect")), 3);
 	T_EQ_INT(json_integer_value(json_object_get(pol, "ticks_after_round")), 3);
 	json_t *rules = json_object_get(d, "rules");

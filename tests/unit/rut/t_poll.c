@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* t_poll.c — the DEVICE_POLLING scheduler on a simulated clock: every vector P1..P32 of
+/* t_poll.c — the DEVICE_POLLING scheduler on a simulated clock: every vector P1..P34 of
  * docs/design/polling.md#polling-test-vectors (ceilings, the CPU-limited burst, the
  * ramp, the 7/8 rule, chunking, the load rule, reg_frac, stalled, each kernel
  * personality's differences, late ticks, suspect from the work after a round), plus
