@@ -544,9 +544,12 @@ static void quiet_excess(struct devpoll *p)
  * cost by the means): it is the kernel's for sure when the round, at 1.5 times what
  * its steps cost by the means, would still have reached d; else the host may have
  * made it (a step without a median yet, or frame steps slowed in pieces no rule told
- * apart), and unsure_polls counts it for the runner to flag the cell. */
+ * apart), and unsure_polls counts it, when it is a lost poll, for the runner to flag
+ * the cell. */
 static void unsure_tick(struct devpoll *p, uint64_t d, uint64_t after_exp)
 {
+	if (p->st.pending_polls == 0 || p->st.pending_polls > POLL_STALL_LIMIT)
+		return;                        /* not a lost poll */
 	uint64_t exp = p->round_exp_ns + after_exp;
 	if (p->round_blind || !p->cpu_now || d > p->v_start_ns + exp + exp / 2)
 		p->st.unsure_polls++;

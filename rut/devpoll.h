@@ -105,11 +105,11 @@ struct devpoll_stats {
 				    * CPU clock (devpoll.c host_excess) */
 	uint64_t host_ns;          /* what those steps took beyond the recent ones, left out
 				    * of their round and of its load as stolen_ns is */
-	uint64_t unsure_polls;     /* ticks fired in a round or the work after it that
-				    * its own work reached only by running over 1.5 times
-				    * what its steps cost by the recent ones like them: the
-				    * host may have made those lost_polls (devpoll.c
-				    * unsure_tick; ppslab run flags the cell) */
+	uint64_t unsure_polls;     /* lost_polls of ticks a round or the work after it
+				    * reached only by running over 1.5 times what its steps
+				    * cost by the recent ones like them: the host may have
+				    * made them (devpoll.c unsure_tick; ppslab run flags
+				    * the cell) */
 	uint64_t last_load_pct;    /* load of the last finished round, % of a tick */
 };
 
