@@ -67,6 +67,9 @@ static json_t *case_metrics(const struct search_res *sr, const json_t *trials,
 	size_t i;
 	json_t *t;
 	json_array_foreach(trials, i, t) {
+		const char *kind = json_string_value(json_object_get(t, "kind"));
+		if (kind && !strcmp(kind, "b2b"))
+			continue;       /* a burst's frames over the sender's time: no rate */
 		double f = jnum(t, "fwd_rate_pps");
 		if (!isnan(f) && (isnan(mfr) || f > mfr))
 			mfr = f;

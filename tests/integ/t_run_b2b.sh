@@ -68,6 +68,7 @@ near "Implied DUT Buffer Time = mean / theoretical rate" \
 near "Corrected DUT Buffer Time = implied × (1 − throughput / rate)" \
 	"$(jq "$O.corrected_buffer_s" "$R")" "$(jq "$O.mean_frames / $RATE * (1 - $THR / $RATE)" "$R")" 1e-9
 eq "the metrics carry the mean" "$(jq "$C.metrics.b2b_frames == $O.mean_frames" "$R")" true
+eq "... and no forwarding rate made of bursts" "$(jq "$C.metrics.mfr_pps" "$R")" null
 check "fewer searches than RFC 2544's 50 is a recorded deviation" \
 	grep -q "2 back-to-back trials instead of 50" <(jq -r '.method.rfc2544_deviations[]' "$R")
 
