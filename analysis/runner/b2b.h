@@ -34,7 +34,7 @@
  * bursts instead of log2(max_burst).
  *
  * The result is the mean of the searches' answers (the Back-to-back Frames benchmark),
- * their minimum, maximum and standard deviation, and the two times RFC 9004 §5.4
+ * their minimum, maximum and standard deviation, and the two times RFC 9004 §5
  * derives from the mean B, the maximum theoretical frame rate R of the frame size and
  * the measured throughput T (frames per second):
  *     implied DUT buffer time   = B / R
