@@ -787,8 +787,12 @@ static void fixed_axes(const struct res_file *rf, const struct res_sel *where,
 int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **out,
 	     char *err, size_t errlen)
 {
-	static const char *const def_metric[] = { "fwd_pps" };
-	const char *const *metrics = rq->nmetrics ? rq->metrics : def_metric;
+	static const char *const def_metric[] = { "fwd_pps" }, *const def_b2b[] = { "b2b_frames" };
+	/* a back-to-back run has no forwarding rate: its figure is the burst */
+	const char *const *metrics = rq->nmetrics ? rq->metrics
+				   : !res_metric_has_values(rf, "fwd_pps") &&
+				     res_metric_has_values(rf, "b2b_frames")
+				   ? def_b2b : def_metric;
 	size_t nmetrics = rq->nmetrics ? rq->nmetrics : 1;
 	static const struct res_sel none = { 0 };
 	const struct res_sel *where = rq->where ? rq->where : &none;

@@ -40,7 +40,8 @@ struct pv_req {
 	const char *cols;             /* column axis; NULL: see below */
 	const struct pv_colspec *spec;/* composite columns (then cols must be NULL) */
 	size_t nspec;
-	const char *const *metrics;   /* metric names; NULL/0: "fwd_pps" */
+	const char *const *metrics;   /* metric names; NULL/0: "fwd_pps" (b2b_frames in a file
+				       * of back-to-back bursts without a rate) */
 	size_t nmetrics;
 	const struct res_sel *where;  /* conditions every case must meet, or NULL */
 	unsigned show;                /* enum pv_show bits */

@@ -935,7 +935,8 @@ static void emit(struct rep *r, struct doc *d)
 
 static const char *const default_metrics[] = { "ndr_pps", "pdr_pps", "mrr_pps", "fwd_pps",
 					       "mfr_pps", "fwd_pps_a", "fwd_pps_b", "loss_pct",
-					       "lat_p50_ns", "lat_p99_ns", "cpu_s" };
+					       "lat_p50_ns", "lat_p99_ns", "cpu_s", "b2b_frames",
+					       "b2b_implied_s", "b2b_corrected_s" };
 
 /* A metric with the same median as another in every cell (mfr_pps of fixed-load
  * trials is their fwd_pps): a second table of it says nothing new. */
@@ -1032,8 +1033,12 @@ int report_write(const struct res_file *rf, const struct report_opts *o,
 		}
 	} else {
 		int bidir = res_metric_has_values(rf, "fwd_pps_b");
+		/* back-to-back bursts have no rate, loss or latency of their own */
+		int b2b = res_metric_has_values(rf, "b2b_frames");
 		for (size_t i = 0; i < sizeof(default_metrics) / sizeof(default_metrics[0]); i++) {
 			if (!bidir && !strncmp(default_metrics[i], "fwd_pps_", 8))
+				continue;
+			if (b2b && !res_metric_has_values(rf, default_metrics[i]))
 				continue;
 			if (!strcmp(default_metrics[i], "mfr_pps") && same_medians(rf, "mfr_pps", "fwd_pps"))
 				continue;

@@ -142,7 +142,7 @@ void report_plan_plots(struct rep *r)
 			m[nm++] = "ndr_pps";
 		if (res_has_metric(rf, "pdr_pps"))
 			m[nm++] = "pdr_pps";
-		if (!nm && res_has_metric(rf, "fwd_pps"))
+		if (!nm && res_metric_has_values(rf, "fwd_pps"))
 			m[nm++] = "fwd_pps";
 		if (nm)
 			plan(r, PLOT_FRAMESIZE, fs, NULL, m, nm, "framesize", "throughput vs frame size "

@@ -546,11 +546,15 @@ static void c_fwd_le_offered(struct out *o, json_t *trial, double tol)
 /* 10 fwd_pps method: the forwarding rate comes from the receiving interfaces' kernel
  * counters over the load window; the fallback (test frames / the sender's time, which
  * counts a backlog delivered after the load) is flagged with the reason. */
-static void c_fwd_method(struct out *o, json_t *trial)
+static void c_fwd_method(struct out *o, json_t *trial, bool burst)
 {
 	const char *m = json_string_value(json_object_get(trial, "fwd_rate_from"));
 	const char *why = json_string_value(json_object_get(trial, "fwd_rate_fallback"));
 	char d[DETAIL_MAX] = "";
+	if (burst) {
+		record(o, "fwd_pps method", V_SKIP, "a burst (b2b) is counted in frames, not as a rate");
+		return;
+	}
 	if (!m) {
 		record(o, "fwd_pps method", V_SKIP, "no forwarding rate");
 		return;
@@ -725,7 +729,7 @@ int checks_run(json_t *trial, const struct check_ctx *ctx)
 	c_ruleset(&o, trial, ctx);
 	c_exits(&o, trial);
 	c_fwd_le_offered(&o, trial, tol);
-	c_fwd_method(&o, trial);
+	c_fwd_method(&o, trial, ctx->burst);
 	c_poll_clock(&o, trial);
 	c_pace(&o, trial, ctx);
 	if (o.oom) {

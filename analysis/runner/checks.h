@@ -106,6 +106,7 @@ struct check_ctx {
 	bool expect_total_loss; /* e.g. a deny-all rule set: check 4 does not apply */
 	unsigned max_burst;     /* check 12: frames (0: CHECK_MAX_BURST) */
 	double max_behind;      /* check 12: fraction of the trial (≤ 0: CHECK_MAX_BEHIND) */
+	bool burst;             /* a burst of N frames (b2b): no load window, check 10 skips */
 };
 
 #define CHECK_PACE "sender kept pace"

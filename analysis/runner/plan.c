@@ -345,6 +345,26 @@ static void search_estimate(const struct prof_trial *t, double *ntrials, double 
 		secs += 2 * per * t->duration_s;
 		break;
 	}
+	case PM_B2B: {
+		/* the rfc2544 search for the throughput (none when it is given), then the
+		 * bursts: the first search bisects [min, max] burst, each later one brackets
+		 * the previous answer (about 12 bursts); a burst is a short trial of at most
+		 * max_burst frames at max load */
+		struct prof_trial s = *t;
+		s.method = PM_RFC2544;
+		n = 0, secs = 0;
+		if (!(t->b2b_throughput_pps > 0))
+			search_estimate(&s, &n, &secs);
+		double span = (double)(t->b2b_max_burst - t->b2b_min_burst) /
+			      (double)t->b2b_resolution;
+		double bursts = 1 + ceil(log2(span > 1 ? span : 1)) +
+				12.0 * (t->b2b_trials - 1);
+		n += bursts;
+		secs += bursts * (0.5 + 2.0 * (double)t->b2b_max_burst / max);
+		*ntrials = n;
+		*trial_s = secs;
+		return;
+	}
 	case PM_LADDER:
 	default:
 		n = t->ladder ? (double)json_array_size(t->ladder) : 10;
@@ -519,7 +539,7 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 			p->topo.lab_queues == 1 ? "" : "s");
 	fprintf(f, "\n\nmethod: %s, warm-up %g s, trials %g s, settle %g s",
 		prof_method_name(t->method), t->warmup_s, t->duration_s, t->settle_s);
-	if (t->method == PM_RFC2544 || t->method == PM_MLR) {
+	if (t->method == PM_RFC2544 || t->method == PM_MLR || t->method == PM_B2B) {
 		fprintf(f, ", loads %.0f..", t->min_load_pps);
 		if (t->max_load_pps > 0)
 			fprintf(f, "%.0f pps", t->max_load_pps);
@@ -532,6 +552,15 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 			t->initial_s, t->phases);
 	if (t->method == PM_LADDER)
 		fprintf(f, ", %zu steps", t->ladder ? json_array_size(t->ladder) : (size_t)10);
+	if (t->method == PM_B2B) {
+		fprintf(f, ", %u back-to-back searches%s of %llu..%llu frames", t->b2b_trials,
+			t->b2b_trials < 50 ? " (RFC 2544 asks for 50)" : "", t->b2b_min_burst,
+			t->b2b_max_burst);
+		if (t->b2b_throughput_pps > 0)
+			fprintf(f, ", throughput %.0f pps given", t->b2b_throughput_pps);
+		else
+			fprintf(f, " after an rfc2544 search for the throughput");
+	}
 	fprintf(f, "\n");
 	unsigned reps = pl->ncells ? (unsigned)(pl->ncases / pl->ncells) : 0;
 	fprintf(f, "cases: %zu cell%s x %u repetition%s = %zu case%s, order %s", pl->ncells,

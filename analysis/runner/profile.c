@@ -65,13 +65,15 @@ static const char *const trial_keys[] = { "method", "warmup", "duration", "settl
 					  "min_load", "max_load", "width", "pdr_loss", "initial",
 					  "phases", "duration_sum", "exceed_ratio", "max_trials",
 					  "ladder", "max_delay", "max_clock_error", "late_policy",
-					  "max_burst", "max_behind", "repeat_invalid", NULL };
-static const char *const method_names[] = { "fixed", "rfc2544", "mlr", "ladder", NULL };
+					  "max_burst", "max_behind", "repeat_invalid", "b2b_trials",
+					  "b2b_min_burst", "b2b_max_burst", "b2b_resolution",
+					  "b2b_throughput", NULL };
+static const char *const method_names[] = { "fixed", "rfc2544", "mlr", "ladder", "b2b", NULL };
 static const char *const late_names[] = { "skip", "shift", "catchup", NULL };
 
 const char *prof_method_name(enum prof_method m)
 {
-	return (unsigned)m <= PM_LADDER ? method_names[m] : "?";
+	return (unsigned)m <= PM_B2B ? method_names[m] : "?";
 }
 
 static int get_ratio(struct vctx *c, const json_t *o, const char *key, double lo, bool lo_open,
@@ -163,6 +165,25 @@ static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
 	get_ratio(c, o, "max_behind", 0, true, 1, false, 0.01, &t->max_behind);
 	if (!prof_get_int(c, o, "repeat_invalid", "trial", 0, 100, 3, &n))
 		t->repeat_invalid = (unsigned)n;
+	if (!prof_get_int(c, o, "b2b_trials", "trial", 1, 1000, 50, &n))
+		t->b2b_trials = (unsigned)n;
+	if (!prof_get_int(c, o, "b2b_min_burst", "trial", 1, 1LL << 40, 1, &n))
+		t->b2b_min_burst = (unsigned long long)n;
+	if (!prof_get_int(c, o, "b2b_max_burst", "trial", 2, 1LL << 40, 1000000, &n))
+		t->b2b_max_burst = (unsigned long long)n;
+	if (!prof_get_int(c, o, "b2b_resolution", "trial", 1, 1LL << 40, 1, &n))
+		t->b2b_resolution = (unsigned long long)n;
+	if (t->b2b_max_burst <= t->b2b_min_burst)
+		prof_verr(c, o && json_object_get(o, "b2b_max_burst") ? "trial.b2b_max_burst"
+			  : "trial.b2b_min_burst", false, "b2b_max_burst must be longer than b2b_min_burst "
+			  "(%llu frames), got %llu", t->b2b_min_burst, t->b2b_max_burst);
+	if (o && (v = json_object_get(o, "b2b_throughput")))
+		prof_as_rate(c, v, "trial.b2b_throughput", false, &t->b2b_throughput_pps);
+	if (t->b2b_throughput_pps > 0 && t->max_load_pps > 0 &&
+	    t->b2b_throughput_pps > t->max_load_pps)
+		prof_verr(c, "trial.b2b_throughput", false, "the throughput (%.0f pps) cannot exceed "
+			  "max_load, the theoretical frame rate (%.0f pps)", t->b2b_throughput_pps,
+			  t->max_load_pps);
 
 	json_t *l = o ? json_object_get(o, "ladder") : NULL;
 	if (l) {

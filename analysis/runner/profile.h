@@ -97,8 +97,9 @@ struct prof_diag {
 };
 void prof_diag_free(struct prof_diag *d);
 
-enum prof_method { PM_FIXED, PM_RFC2544, PM_MLR, PM_LADDER };
-/* "fixed", "rfc2544", "mlr", "ladder": the profile's word for a method, and the results'. */
+enum prof_method { PM_FIXED, PM_RFC2544, PM_MLR, PM_LADDER, PM_B2B };
+/* "fixed", "rfc2544", "mlr", "ladder", "b2b": the profile's word for a method, and the
+ * results'. */
 const char *prof_method_name(enum prof_method m);
 enum prof_router { PR_RUT, PR_EXTERNAL, PR_NONE };
 enum prof_topo { PT_NETNS, PT_LOCAL, PT_SSH };
@@ -153,6 +154,13 @@ struct prof_trial {
 	unsigned max_burst;   /* check "sender kept pace": largest burst, frames (64) */
 	double max_behind;    /* ... and time behind, a fraction of the trial (0.01) */
 	unsigned repeat_invalid;/* a trial that fails it is repeated this often (3) */
+	/* b2b: back-to-back frames (docs/method.md#back-to-back-frames); the throughput
+	 * search before it and the theoretical frame rate use the fields above (max_load:
+	 * that rate, 0 the rig's ceiling) */
+	unsigned b2b_trials;  /* searches for the longest burst (50, RFC 2544 §26.4) */
+	unsigned long long b2b_min_burst, b2b_max_burst; /* frames (1, 1000000) */
+	unsigned long long b2b_resolution; /* a search's last step, frames (1) */
+	double b2b_throughput_pps; /* 0: measured first by an rfc2544 search in the case */
 };
 
 struct prof_router_cfg {

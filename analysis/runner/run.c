@@ -93,6 +93,21 @@ static json_t *method_obj(const struct profile *p)
 		if (t->method == PM_MLR && t->exceed_ratio > 0)
 			json_array_append_new(dev, json_string("MLRsearch exceed ratio above 0"));
 	}
+	if (t->method == PM_B2B) {
+		json_object_set_new(m, "b2b", json_pack("{s:i,s:I,s:I,s:I}", "trials",
+							(int)t->b2b_trials, "min_burst",
+							(json_int_t)t->b2b_min_burst, "max_burst",
+							(json_int_t)t->b2b_max_burst, "resolution",
+							(json_int_t)t->b2b_resolution));
+		if (t->b2b_throughput_pps > 0)
+			jset_num(json_object_get(m, "b2b"), "throughput_pps", t->b2b_throughput_pps);
+		if (t->b2b_trials < 50) {
+			char b[96];
+			snprintf(b, sizeof(b), "%u back-to-back trials instead of 50 (RFC 2544 "
+				 "§26.4)", t->b2b_trials);
+			json_array_append_new(dev, json_string(b));
+		}
+	}
 	json_object_set_new(m, "rfc2544_deviations", dev);
 	return m;
 }

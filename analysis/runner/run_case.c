@@ -16,6 +16,7 @@
 #include "proc.h"
 #include "clock.h"
 #include "search.h"
+#include "b2b.h"
 
 /* A JSON string of text that may hold anything a tool printed: bytes that are not
  * UTF-8 become '?', so the error is never silently dropped. */
@@ -66,6 +67,9 @@ static json_t *case_metrics(const struct search_res *sr, const json_t *trials,
 	size_t i;
 	json_t *t;
 	json_array_foreach(trials, i, t) {
+		const char *kind = json_string_value(json_object_get(t, "kind"));
+		if (kind && !strcmp(kind, "b2b"))
+			continue;       /* a burst's frames over the sender's time: no rate */
 		double f = jnum(t, "fwd_rate_pps");
 		if (!isnan(f) && (isnan(mfr) || f > mfr))
 			mfr = f;
@@ -135,7 +139,8 @@ static struct check_ctx check_ctx(const struct profile *p, const struct cell *ce
 static void search_config(const struct runner *r, const struct cell *cell, struct search_cfg *sc)
 {
 	const struct prof_trial *t = &r->p->trial;
-	static const enum search_method m[] = { SM_FIXED, SM_RFC2544, SM_MLR, SM_LADDER };
+	static const enum search_method m[] = { SM_FIXED, SM_RFC2544, SM_MLR, SM_LADDER,
+						SM_RFC2544 /* b2b: its throughput */ };
 	memset(sc, 0, sizeof(*sc));
 	sc->method = m[t->method];
 	double off = cell->offered_pps;
@@ -698,6 +703,8 @@ struct case_run {
 	struct check_ctx cc;
 	bool at_max, flagged;
 	int seq;
+	unsigned long long b2b_held;  /* b2b: most frames a lossy burst got through, a bound
+				       * on what the device holds (0: none yet) */
 	char err[1024];
 };
 
@@ -788,6 +795,165 @@ static int case_trial(struct case_run *k, const struct search_req *req)
 	return 0;
 }
 
+/* --- back-to-back frames (docs/method.md#back-to-back-frames) ------------------------ */
+
+/* One burst of exactly q->frames frames at the sender's full speed, into the case's
+ * trials. 0 (recorded); 1 (the sender did not send it whole: asked for again); -EINTR;
+ * -EIO (k->err says why). */
+static int case_burst(struct case_run *k, struct b2b *b, const struct b2b_req *q, double rate_pps,
+		      double thr_pps)
+{
+	struct runner *r = k->r;
+	/* the burst takes frames/rate; the bound leaves a slower sender four times that.
+	 * The device must be empty before the next burst: what it holds drains at its
+	 * throughput, so the settling lasts the burst's frames at that rate (at most 30 s),
+	 * and trial.settle more; once a burst lost frames, what came out of it bounds what
+	 * the device can hold */
+	unsigned long long held = k->b2b_held && k->b2b_held < q->frames ? k->b2b_held : q->frames;
+	double drain = 1.2 * (double)held / thr_pps;
+	struct trial_req tr = { .load_pps = 0, .count = q->frames, .warmup_s = 0,
+				.settle_s = k->r->p->trial.settle_s + (drain < 30 ? drain : 30),
+				.duration_s = 0.5 + 4.0 * (double)q->frames / rate_pps,
+				.cell = &k->pc->values, .kind = "b2b", .seq = ++k->seq };
+	json_t *rec = NULL;
+	int rc = trial_run(&r->env, &tr, &rec);
+	if (!rec)
+		return rc;
+	json_object_set_new(rec, "why", json_string(q->why));
+	json_object_set_new(rec, "burst_frames", json_integer((json_int_t)q->frames));
+	char rwhy[600];
+	if (rc != -EINTR && router_after_trial(r, rec, k->c, rwhy, sizeof(rwhy))) {
+		json_object_set_new(rec, "error", json_string(rwhy));
+		rc = -EIO;
+	}
+	struct check_ctx cc = k->cc;
+	cc.burst = true;
+	int nfail = checks_run(rec, &cc);
+	json_array_append_new(k->trials, rec);
+	if (rc == -EINTR)
+		return rc;
+	if (rc || (r->dut && !dut_alive(r->dut))) {
+		const json_t *e = json_object_get(rec, "error");
+		snprintf(k->err, sizeof(k->err), "%s", json_is_string(e) && json_string_length(e)
+			 ? json_string_value(e) : "the forwarder died during a burst");
+		return -EIO;
+	}
+	unsigned long long tx, rx;
+	double offered;
+	trial_counts(rec, &tx, &rx, &offered);
+	/* not the router's result, the same burst again: the sender sent less, or frames
+	 * of an earlier burst arrived in this one (the device was not empty) */
+	const char *bad = tx < q->frames ? "short" : rx > tx ? "stale" : NULL;
+	if (bad) {
+		json_object_set_new(rec, "repeated", json_string(bad));
+		json_t *n = json_object_get(k->repeated, bad);
+		json_object_set_new(k->repeated, bad, json_integer(json_integer_value(n) + 1));
+		if (b2b_invalid(b)) {
+			snprintf(k->err, sizeof(k->err), "a burst of %llu frames: %llu sent, %llu "
+				 "received, %u times over", (unsigned long long)q->frames, tx, rx,
+				 r->p->trial.repeat_invalid + 1);
+			return -EIO;
+		}
+		r->save(r);
+		return 1;
+	}
+	if (nfail > 0)
+		k->flagged = true;
+	json_object_set_new(rec, "burst_passed", json_boolean(rx >= tx));
+	if (rx < tx && (!k->b2b_held || rx < k->b2b_held))
+		k->b2b_held = rx > 0 ? rx : 1;
+	b2b_record(b, tx, rx);
+	r->save(r);
+	return 0;
+}
+
+/* The method's bursts after the throughput (sr's NDR, or the profile's): c's
+ * results.B2B and metrics b2b_*, or why the size is skipped. 0, -EINTR, -EIO, -ENOMEM. */
+static int case_b2b(struct case_run *k, const struct search_res *sr, json_t *res, json_t *m)
+{
+	const struct prof_trial *t = &k->r->p->trial;
+	double rate = t->max_load_pps > 0 ? t->max_load_pps : k->r->ceiling_pps;
+	double thr = t->b2b_throughput_pps;
+	const char *from = "trial.b2b_throughput";
+	if (!(thr > 0)) {
+		from = "the rfc2544 search of this case";
+		/* irregular with a lower bound: no loss at max load (the rate itself) */
+		thr = !sr->ngoals ? 0 : sr->goal[0].regular ? sr->goal[0].ct_pps : sr->goal[0].rlb_pps;
+	}
+	json_t *o = json_object();
+	json_object_set_new(res, "B2B", o);
+	jset_num(o, "rate_pps", rate);
+	jset_num(o, "throughput_pps", thr);
+	json_object_set_new(o, "throughput_from", json_string(from));
+	if (!(rate > 0)) {
+		snprintf(k->err, sizeof(k->err), "b2b needs the size's theoretical frame rate: give "
+			 "trial.max_load, or let the rig measure its ceiling (rig.calibrate)");
+		return -EIO;
+	}
+	if (!(thr > 0)) {
+		snprintf(k->err, sizeof(k->err), "b2b needs the size's throughput, and the rfc2544 "
+			 "search found none: %s", sr->ngoals && sr->goal[0].irregular
+			 ? sr->goal[0].irregular : "no trial");
+		return -EIO;
+	}
+	const char *why;
+	if (!b2b_applies(thr, rate, &why)) {
+		char s[300];
+		snprintf(s, sizeof(s), "size skipped: %s (throughput %.0f pps, theoretical rate "
+			 "%.0f pps)", why, thr, rate);
+		json_object_set_new(o, "skipped", json_string(s));
+		log_info("%s", s);
+		return 0;
+	}
+	if (k->r->env.ngens != 1 || k->pc->values.bi) {
+		snprintf(k->err, sizeof(k->err), "b2b sends its bursts from one sender box in one "
+			 "direction (this case has %zu sender boxes%s)", k->r->env.ngens,
+			 k->pc->values.bi ? ", both directions" : "");
+		return -EIO;
+	}
+	struct b2b_cfg bc = { .rate_pps = rate, .throughput_pps = thr,
+			      .min_burst = t->b2b_min_burst, .max_burst = t->b2b_max_burst,
+			      .resolution = t->b2b_resolution, .trials = t->b2b_trials,
+			      .repeat_invalid = t->repeat_invalid };
+	if (b2b_cfg_check(&bc, k->err, sizeof(k->err)))
+		return -EIO;
+	struct b2b *b = b2b_new(&bc);
+	if (!b)
+		return -ENOMEM;
+	struct b2b_req q;
+	int rc = 0;
+	while (rc >= 0 && !*k->r->env.stop && b2b_next(b, &q) == 0)
+		rc = case_burst(k, b, &q, rate, thr);
+	rc = rc > 0 ? 0 : rc;
+	struct b2b_res br;
+	b2b_result(b, &br);
+	const uint64_t *a;
+	size_t na = b2b_answers(b, &a);
+	json_t *ans = json_array();
+	for (size_t i = 0; i < na; i++)
+		json_array_append_new(ans, json_integer((json_int_t)a[i]));
+	b2b_free(b);
+	json_object_set_new(o, "answers", ans);
+	json_object_set_new(o, "regular", json_boolean(br.regular));
+	if (br.irregular)
+		json_object_set_new(o, "irregular", json_string(br.irregular));
+	json_object_set_new(o, "trials", json_integer(br.trials));
+	json_object_set_new(o, "trials_asked", json_integer(bc.trials));
+	json_object_set_new(o, "bursts", json_integer((json_int_t)br.bursts));
+	jset_num(o, "mean_frames", br.mean_frames);
+	if (br.trials) {
+		json_object_set_new(o, "min_frames", json_integer((json_int_t)br.min_frames));
+		json_object_set_new(o, "max_frames", json_integer((json_int_t)br.max_frames));
+	}
+	jset_num(o, "stdev_frames", br.trials ? br.stdev_frames : NAN);
+	jset_num(o, "implied_buffer_s", br.implied_s);
+	jset_num(o, "corrected_buffer_s", br.corrected_s);
+	jset_num(m, "b2b_frames", br.mean_frames);
+	jset_num(m, "b2b_implied_s", br.implied_s);
+	jset_num(m, "b2b_corrected_s", br.corrected_s);
+	return rc;
+}
+
 /* A case that ran to its end: its results, metrics, flags and status. */
 static void case_done(struct case_run *k, const struct search_res *sr, json_t *flags)
 {
@@ -854,21 +1020,51 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	k.repeated = json_object();
 	json_object_set_new(c, "repeated_why", k.repeated);
 	struct search_req req;
-	while (rc >= 0 && !*r->env.stop && search_next(k.s, &req) == 0)
+	/* b2b with the throughput given: no search */
+	bool search = p->trial.method != PM_B2B || !(p->trial.b2b_throughput_pps > 0);
+	while (search && rc >= 0 && !*r->env.stop && search_next(k.s, &req) == 0)
 		rc = case_trial(&k, &req);
 	rc = rc > 0 ? 0 : rc;
 	struct search_res sr;
 	search_result(k.s, &sr);
 	search_free(k.s);
+	if (!search)
+		sr.ngoals = 0;
+	json_t *b2b = NULL, *b2b_m = NULL;
+	if (p->trial.method == PM_B2B && rc == 0 && !*r->env.stop) {
+		b2b = json_object();
+		b2b_m = json_object();
+		rc = case_b2b(&k, &sr, b2b, b2b_m);
+		const char *irr = json_string_value(json_object_get(json_object_get(b2b, "B2B"),
+								    "irregular"));
+		if (irr) {
+			char f[300];
+			snprintf(f, sizeof(f), "b2b: %s", irr);
+			json_array_append_new(flags, json_string(f));
+		}
+	}
 	json_object_set_new(c, "repeated_trials", json_integer((json_int_t)sr.repeated +
 							      (rc == -EIO && sr.spoiled)));
-	if (rc == -EINTR || *r->env.stop)
+	if (rc == -EINTR || *r->env.stop) {
+		json_decref(b2b);
+		json_decref(b2b_m);
 		return case_interrupted(c, flags);
+	}
 	fmt_utc(t, sizeof(t), time(NULL));
 	json_object_set_new(c, "end_utc", json_string(t));
-	if (rc)
+	if (rc) {
+		if (b2b)                /* what the bursts found before the failure */
+			json_object_set_new(c, "results", b2b);
+		json_decref(b2b_m);
 		return case_failed(c, flags, k.err);
+	}
 	case_done(&k, &sr, flags);
+	if (b2b) {
+		json_object_update(json_object_get(c, "results"), b2b);
+		json_object_update(json_object_get(c, "metrics"), b2b_m);
+		json_decref(b2b);
+		json_decref(b2b_m);
+	}
 	return 0;
 }
 

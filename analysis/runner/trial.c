@@ -190,11 +190,16 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 	rc = rc ? rc : box_arg(c, rate);
 	rc = rc ? rc : box_arg(c, "--duration");
 	rc = rc ? rc : box_argf(c, "%.3fs", r->duration_s);
+	if (!rc && r->count) {          /* a burst (b2b): exactly so many frames */
+		rc = box_arg(c, "--count");
+		rc = rc ? rc : box_argf(c, "%llu", r->count);
+	}
 	/* after a stall: no line-rate burst toward the router; what is less late than half
 	 * of trial.max_burst frames still goes, so a sender merely woken late by a busy
 	 * host skips nothing (docs/method.md#a-sender-that-falls-behind) */
 	const char *policy = p->trial.late_policy ? p->trial.late_policy
-			   : p->trial.method == PM_RFC2544 || p->trial.method == PM_MLR ? "skip"
+			   : p->trial.method == PM_RFC2544 || p->trial.method == PM_MLR ||
+			     p->trial.method == PM_B2B ? "skip"
 										: NULL;
 	if (!rc && load_pps > 0 && policy) {
 		double late_us = 0.5e6 * (p->trial.max_burst ? p->trial.max_burst : 64) / load_pps;
@@ -482,7 +487,8 @@ static void trial_measure(const struct trial_env *e, const struct trial_req *r,
 	 * take seconds to start. */
 	double read_hook = e->dut && p->router.kind == PR_EXTERNAL && p->router.read_hook
 			   ? p->router.hook_timeout_s : 0;
-	double limit = r->warmup_s + r->duration_s + p->trial.settle_s + READY_TIMEOUT_S + 20 +
+	double settle = r->settle_s > 0 ? r->settle_s : p->trial.settle_s;
+	double limit = r->warmup_s + r->duration_s + settle + READY_TIMEOUT_S + 20 +
 		       30 + 10 + read_hook;
 	/* sessions to read remote counters, opened before anything is timed */
 	for (size_t i = 0; i < tt->ns; i++)
@@ -507,8 +513,8 @@ static void trial_measure(const struct trial_env *e, const struct trial_req *r,
 		goto out;
 	load_window(e, r, tt, t_load, s);
 	/* residual frames drain before anyone counts */
-	if (p->trial.settle_s > 0 && !(e->stop && *e->stop))
-		usleep((useconds_t)(p->trial.settle_s * 1e6));
+	if (settle > 0 && !(e->stop && *e->stop))
+		usleep((useconds_t)(settle * 1e6));
 	s->dut_after = e->dut ? dut_stats(e->dut) : NULL;
 	if (e->dut && dut_fault(e->dut) && !s->err[0])
 		snprintf(s->err, sizeof(s->err), "%s", dut_fault(e->dut));

@@ -51,8 +51,12 @@ struct trial_env {
 struct trial_req {
 	double load_pps;            /* per direction; 0 = as fast as the sender can */
 	double duration_s, warmup_s;
+	unsigned long long count;   /* > 0: exactly this many frames (the sender's --count),
+				     * with load_pps 0 back to back; duration_s only bounds it */
+	double settle_s;            /* > 0: the settling after the load instead of the
+				     * profile's trial.settle */
 	const struct cell *cell;    /* size, flows, direction come from it */
-	const char *kind;           /* "fixed", "search", "mrr", "ladder", "rig" */
+	const char *kind;           /* "fixed", "search", "mrr", "ladder", "rig", "b2b" */
 	int seq;                    /* trial number within the case, 1-based */
 };
 

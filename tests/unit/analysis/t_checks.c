@@ -588,6 +588,12 @@ static void t_method_fallback(void)
 	json_object_del(t, "fwd_rate_fallback");
 	T_EQ_INT(checks_run(t, &fw_ctx), 1);
 	T_TRUE(strstr(detail(t, "fwd_pps method"), "no reason recorded"));
+	/* a burst of the b2b method has no load window to read: skipped, not a flag */
+	struct check_ctx bc = fw_ctx;
+	bc.burst = true;
+	T_EQ_INT(checks_run(t, &bc), 0);
+	T_EQ_INT(verdict(t, "fwd_pps method"), -1);
+	T_TRUE(strstr(detail(t, "fwd_pps method"), "a burst (b2b)"));
 	json_decref(t);
 }
 

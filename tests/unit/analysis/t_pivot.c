@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "grid.h"
 #include "pivot.h"
 #include "tap.h"
@@ -89,6 +91,35 @@ static struct pivot *build(const struct res_file *rf, const struct pv_req *rq)
 	if (pv_build(rf, rq, &pv, err, sizeof(err)))
 		T_FAIL("pv_build: %.400s", err);
 	return pv;
+}
+
+/* a file of back-to-back bursts (every fwd_pps null, b2b_frames given): the default
+ * metric is the burst, not an empty forwarding rate */
+static void t_b2b_default(void)
+{
+	json_error_t je;
+	json_t *root = json_load_file(path_of("tests/data/small.json"), 0, &je);
+	if (!root) {
+		T_FAIL("small.json: %s", je.text);
+		return;
+	}
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(root, "cases"), i, c)
+		json_object_set_new(c, "metrics", json_pack("{s:n,s:i}", "fwd_pps", "b2b_frames",
+							   (int)(1000 + i)));
+	struct res_file *rf = NULL;
+	char err[512];
+	T_EQ_INT(res_from_json(root, "b2b", &rf, err, sizeof(err)), 0);
+	json_decref(root);
+	if (!rf)
+		return;
+	struct pv_req rq = { .decimals = -1 };
+	struct pivot *pv = build(rf, &rq);
+	if (pv)
+		T_STREQ(pv->cols[0].metric, "b2b_frames");
+	pv_free(pv);
+	res_free(rf);
 }
 
 static void t_small_default(void)
@@ -339,6 +370,7 @@ static void t_grid_formats(void)
 int main(void)
 {
 	T_RUN(t_small_default);
+	T_RUN(t_b2b_default);
 	T_RUN(t_small_minmax);
 	T_RUN(t_small_md_csv);
 	T_RUN(t_seed_table);

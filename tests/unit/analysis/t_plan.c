@@ -172,6 +172,20 @@ static void t_estimate(void)
 	if (p)
 		T_NEAR(plan_case_seconds(p), 2 + 2 + 3 + 40, 1e-9);
 	profile_free(p);
+	/* b2b with the throughput given: bursts only, 1 + ceil(log2(1023)) = 11 for the
+	 * first search, 12 for each later one, each 0.5 s + 2 × 1024 frames at 1 Mpps */
+	p = prof("{\"trial\": {\"method\": \"b2b\", \"b2b_trials\": 3, \"b2b_max_burst\": 1024,"
+		 " \"b2b_throughput\": \"10k\", \"max_load\": \"1M\", \"settle\": 0, \"warmup\": 0}}",
+		 NULL, 0);
+	if (p)
+		T_NEAR(plan_case_seconds(p), 2 + 35 * (0.5 + 2048 / 1e6), 1e-9);
+	profile_free(p);
+	/* ... measured first: the rfc2544 search's 9 trials of 2 s come before */
+	p = prof("{\"trial\": {\"method\": \"b2b\", \"b2b_trials\": 1, \"b2b_max_burst\": 1024,"
+		 " \"max_load\": \"1M\", \"settle\": 0, \"warmup\": 0}}", NULL, 0);
+	if (p)
+		T_NEAR(plan_case_seconds(p), 2 + 9 * 2 + 11 * (0.5 + 2048 / 1e6), 1e-9);
+	profile_free(p);
 }
 
 /* an external router's hooks are in the estimate: setup once, an axis' hook when a

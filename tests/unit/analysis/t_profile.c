@@ -271,7 +271,8 @@ static void t_unknown_key(void)
 		":2:13: trial.durration: unknown key \"durration\" in trial; known keys: method, "
 		"warmup, duration, settle, min_load, max_load, width, pdr_loss, initial, phases, "
 		"duration_sum, exceed_ratio, max_trials, ladder, max_delay, max_clock_error, "
-		"late_policy, max_burst, max_behind, repeat_invalid");
+		"late_policy, max_burst, max_behind, repeat_invalid, b2b_trials, b2b_min_burst, "
+		"b2b_max_burst, b2b_resolution, b2b_throughput");
 	prof_diag_free(&d);
 	T_EQ_INT(parse("{\"matrix\": {\"khz\": [1]}, \"colour\": 1}", &p, &d), -EINVAL);
 	T_EQ_INT(d.n, 2);
@@ -292,8 +293,8 @@ static void t_wrong_type(void)
 		       &p, &d), -EINVAL);
 	T_EQ_INT(d.n, 3);
 	T_TRUE(has(&d, ":1:24: trial.duration: expected a duration such as 10, 10s"));
-	T_TRUE(has(&d, ":1:40: trial.method: expected \"fixed\", \"rfc2544\", \"mlr\" or "
-		       "\"ladder\", got string \"binary\""));
+	T_TRUE(has(&d, ":1:40: trial.method: expected \"fixed\", \"rfc2544\", \"mlr\", "
+		       "\"ladder\" or \"b2b\", got string \"binary\""));
 	T_TRUE(has(&d, ":1:58: rig: expected an object {...}, got 3"));
 	prof_diag_free(&d);
 	T_EQ_INT(parse("{\"matrix\": {\"mode\": \"poll\"}}", &p, &d), -EINVAL);
@@ -897,19 +898,56 @@ static void t_load(void)
 	unsetenv("PPSLAB_PROFILES");
 }
 
+/* the b2b method's fields: defaults (RFC 2544's 50 searches), values, errors placed */
+static void t_b2b_fields(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"b2b\"}}", &p, &d), 0);
+	T_EQ_INT(p->trial.method, PM_B2B);
+	T_EQ_INT(p->trial.b2b_trials, 50);
+	T_EQ_U64(p->trial.b2b_min_burst, 1);
+	T_EQ_U64(p->trial.b2b_max_burst, 1000000);
+	T_EQ_U64(p->trial.b2b_resolution, 1);
+	T_NEAR(p->trial.b2b_throughput_pps, 0, 0);
+	profile_free(p);
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"b2b\", \"b2b_trials\": 5, \"b2b_max_burst\": 4096,"
+		       " \"b2b_resolution\": 2, \"b2b_throughput\": \"250k\", \"max_load\": \"1M\"}}",
+		       &p, &d), 0);
+	T_EQ_INT(p->trial.b2b_trials, 5);
+	T_EQ_U64(p->trial.b2b_max_burst, 4096);
+	T_EQ_U64(p->trial.b2b_resolution, 2);
+	T_NEAR(p->trial.b2b_throughput_pps, 250000, 0);
+	profile_free(p);
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"b2b\", \"b2b_trials\": 0,\n"
+		       " \"b2b_min_burst\": 100, \"b2b_max_burst\": 50, \"b2b_throughput\": \"2M\","
+		       " \"max_load\": \"1M\"}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":1:43: trial.b2b_trials: expected a whole number 1..1000, got 0"));
+	T_TRUE(has(&d, ":2:41: trial.b2b_max_burst: b2b_max_burst must be longer than "
+		   "b2b_min_burst (100 frames), got 50"));
+	T_TRUE(has(&d, "trial.b2b_throughput: the throughput (2000000 pps) cannot exceed max_load, "
+		   "the theoretical frame rate (1000000 pps)"));
+	T_EQ_INT(d.n, 3);
+	prof_diag_free(&d);
+}
+
 static void t_method_names(void)
 {
 	T_STREQ(prof_method_name(PM_FIXED), "fixed");
 	T_STREQ(prof_method_name(PM_RFC2544), "rfc2544");
 	T_STREQ(prof_method_name(PM_MLR), "mlr");
 	T_STREQ(prof_method_name(PM_LADDER), "ladder");
-	T_STREQ(prof_method_name((enum prof_method)4), "?");
+	T_STREQ(prof_method_name(PM_B2B), "b2b");
+	T_STREQ(prof_method_name((enum prof_method)5), "?");
 }
 
 int main(void)
 {
 	T_RUN(t_defaults);
 	T_RUN(t_method_names);
+	T_RUN(t_b2b_fields);
 	T_RUN(t_full);
 	T_RUN(t_kernel_axes);
 	T_RUN(t_syntax_error);
