@@ -111,6 +111,7 @@ enum pkt_class pkt_classify(const uint8_t *frame, size_t len, uint16_t dport,
 enum pkt_class pkt_classify_payload(const uint8_t *payload, size_t len, struct pkt_info *pi)
 {
 	pi->ip = NULL;
+	pi->ipv = 0;             /* the kernel's business: either family */
 	pi->ip_len = (uint16_t)(len + PKT_IP4_LEN + PKT_UDP_LEN);
 	pi->payload = payload;
 	pi->payload_len = (uint16_t)len;
