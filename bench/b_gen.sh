@@ -11,6 +11,8 @@
 # Each also gets frames per CPU-second of the sender's processes (their utime + stime,
 # which here include the veth receive work they trigger): that figure holds when other
 # load steals CPU time, which the machine this runs on often has.
+# ppslab-gen on afpacket also sends 84-byte IPv4 frames and 84-byte IPv6 frames (the
+# smallest IPv6 test frame) to 2001:2::1: IPv6 beside IPv4 at the same size.
 # Receivers: (a) "stack": the router namespace's kernel stack drops the frames (its
 # shield is switched off: UDP to a closed port), (b) "xdp": an XDP program drops them
 # in the veth driver. Then two threads against one (ppslab-gen --threads 2 --cpus 0,1 on
@@ -118,6 +120,11 @@ gb_ppslab() {   # gb_ppslab ARGS...: a bounded ppslab-gen run
 	gb_measure "$B/ppslab-gen" --dst $gb_dst --duration $((gb_secs + 3)) -q --json "$@"
 }
 
+gb_ppslab6() {   # gb_ppslab6 ARGS...: the same with IPv6 frames (no neighbour lookup: the MAC)
+	gb_measure "$B/ppslab-gen" --dst 2001:2::1 --src 2001:2::2 --dst-mac "$gb_rut_mac" \
+		--duration $((gb_secs + 3)) -q --json "$@"
+}
+
 gb_trafgen() {   # gb_trafgen CPUS [ARGS...]
 	local cpus=$1; shift
 	gb_measure timeout -s INT $((gb_secs + 3)) trafgen --dev gen0 --conf "$gb_tmp/frame.cfg" \
@@ -154,6 +161,12 @@ gb_scenario() {   # gb_scenario NAME: one round of every single-thread sender, t
 		gb_rec "$main" $r "$(gb_ppslab -i afpacket:gen0 --rate max --cpus 0)"
 		gb_rec "ppslab-gen afpacket linear=0 ($sc)" $r \
 			"$(gb_ppslab -i afpacket:gen0,linear=0 --rate max --cpus 0)" "$main" "page-fragment skbs"
+		# IPv6 beside IPv4 at the same size, 84 bytes (the smallest IPv6 test frame)
+		gb_rec "ppslab-gen afpacket 84 B ($sc)" $r \
+			"$(gb_ppslab -i afpacket:gen0 --rate max --cpus 0 --size 84)" "$main" "IPv4"
+		gb_rec "ppslab-gen afpacket IPv6 84 B ($sc)" $r \
+			"$(gb_ppslab6 -i afpacket:gen0 --rate max --cpus 0)" \
+			"ppslab-gen afpacket 84 B ($sc)" "IPv6, the same size"
 		gb_rec "ppslab-gen pcap ($sc)" $r "$(gb_ppslab -i pcap:gen0 --rate max --cpus 0)"
 		gb_rec "ppslab-gen libnet ($sc)" $r "$(gb_ppslab -i libnet:gen0 --rate max --cpus 0)"
 		gb_rec "ppslab-gen udp ($sc)" $r "$(gb_ppslab -i udp:$gb_dst:9 --rate max --cpus 0)"

@@ -12,6 +12,8 @@
 #     the kernel's drops for it;
 #  3. iperf3 -s receiving iperf3 -u -l 18 -b 0 (18-byte payloads = 64-byte frames): the
 #     rate the server received (the client is iperf3's own sender, as users run it).
+# Before them, ppslab-sink under 84-byte IPv4 and 84-byte IPv6 frames (the smallest IPv6
+# test frame): IPv6 beside IPv4 at the same size.
 # Rates are per second of the sender's own send window (gen's duration_ns), or iperf3's.
 # Records go to $BENCH_OUT/records.jsonl; ratios ppslab/peer appear in summary.md.
 # listening PORT: a TCP socket in the router namespace listens on PORT (the iperf3
@@ -20,12 +22,39 @@ listening() {
 	[ -n "$(ip netns exec "$BENCH_LAB-rut" ss -Hltn "sport = :$1")" ]
 }
 
+# sink_kind LABEL REP PREFIX GEN_ARGS...: ppslab-sink on rut0 under ppslab-gen --rate max
+# with these frames; records its pps (per second of the sender's window) and received/sent
+sink_kind() {
+	local label=$1 r=$2 pre=$3 sp g s; shift 3
+	ip netns exec "$BENCH_LAB-rut" "$B/ppslab-sink" -i rut0 --idle 2 --duration $((BENCH_SECS + 10)) \
+		--json >"$pre.sink.$r" 2>"$pre.sink.$r.err" &
+	sp=$!
+	bench_ready "$sp" "$pre.sink.$r"
+	inns gen "$B/ppslab-gen" -i gen0 --rate max --duration "$BENCH_SECS" --json -q "$@" \
+		>"$pre.gen.$r" 2>"$pre.gen.$r.err"
+	wait "$sp"
+	g=$(grep '"type":"summary"' "$pre.gen.$r")
+	s=$(grep '"type":"summary"' "$pre.sink.$r")
+	if [ -z "$g" ] || [ -z "$s" ]; then
+		echo "bench sink: $label rep $r: no summary from gen or sink (see $pre.*)" >&2
+		return
+	fi
+	record sink "$label" pps "$r" "$(jq -n --argjson a "$(jq .rx_pkts <<<"$s")" \
+		--argjson d "$(jq .duration_ns <<<"$g")" '$a * 1e9 / $d | floor')" "" "sender ppslab-gen --rate max"
+	record sink "$label received/sent" pct "$r" \
+		"$(jq -n --argjson a "$(jq .rx_pkts <<<"$s")" --argjson t "$(jq .tx_pkts <<<"$g")" '$a * 100 / $t')"
+}
+
 sink_bench() {
 	local r secs=$BENCH_SECS tmp="$BENCH_OUT/sink"
 	mkdir -p "$tmp"
 	bench_need tcpdump tcpdump || echo "bench sink: tcpdump missing: skipped" >&2
 	bench_need iperf3 iperf3 || echo "bench sink: iperf3 missing: skipped" >&2
 	for r in $(seq 1 "$BENCH_REPS"); do
+		# 0. IPv6 beside IPv4 at the same size: 84 bytes, the smallest IPv6 test frame
+		sink_kind "ppslab-sink afpacket 84 B" "$r" "$tmp/k4" --dst 198.18.0.1 --size 84
+		sink_kind "ppslab-sink afpacket IPv6 84 B" "$r" "$tmp/k6" --dst 2001:2::1 \
+			--src 2001:2::2 --dst-mac "$(ip -n "$BENCH_LAB-rut" -j link show dev rut0 | jq -r '.[0].address')"
 		# 1. ppslab-sink under ppslab-gen --rate max
 		local rx0 rx1 sp
 		rx0=$(ifc rut rut0 rx_packets)

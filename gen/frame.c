@@ -14,6 +14,7 @@
 #include "csum.h"
 #include "ifinfo.h"
 #include "num.h"
+#include "pkt6.h"
 #include "rng.h"
 
 /* One cycle of a smooth weighted round robin (the nginx upstream balancer's): every
@@ -48,6 +49,12 @@ void gen_sizes_single(struct gen_sizes *z, uint32_t wire)
 
 int gen_sizes_parse(const char *s, struct gen_sizes *z, char *err, size_t errlen)
 {
+	return gen_sizes_parse_min(s, PKT_WIRE_MIN, z, err, errlen);
+}
+
+int gen_sizes_parse_min(const char *s, uint32_t min_wire, struct gen_sizes *z, char *err,
+			size_t errlen)
+{
 	char buf[256], *save = NULL;
 	uint32_t total = 0;
 	memset(z, 0, sizeof(*z));
@@ -55,9 +62,11 @@ int gen_sizes_parse(const char *s, struct gen_sizes *z, char *err, size_t errlen
 		snprintf(err, errlen, "empty or too long");
 		return -EINVAL;
 	}
-	if (!strcmp(s, "imix"))
-		s = "64:7,594:4,1518:1";
-	strcpy(buf, s);
+	if (!strcmp(s, "imix")) {
+		snprintf(buf, sizeof(buf), "%u:7,594:4,1518:1", min_wire);
+	} else {
+		strcpy(buf, s);
+	}
 	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(item, ':');
 		uint64_t size, w = 1;
@@ -67,13 +76,19 @@ int gen_sizes_parse(const char *s, struct gen_sizes *z, char *err, size_t errlen
 			snprintf(err, errlen, "more than %d sizes", GEN_MAX_SIZES);
 			return -E2BIG;
 		}
-		int rc = num_bytes(item, PKT_WIRE_MIN, PKT_WIRE_MAX, &size);
+		int rc = num_bytes(item, min_wire, PKT_WIRE_MAX, &size);
 		if (rc) {
-			if (rc == -ERANGE && !num_bytes(item, 1, PKT_WIRE_MIN - 1, &size))
+			if (rc == -ERANGE && min_wire > PKT_WIRE_MIN &&
+			    !num_bytes(item, 1, min_wire - 1, &size))
+				snprintf(err, errlen, "size %s is below %u, the smallest IPv6 test "
+					 "frame (14 Ethernet + 40 IPv6 + 8 UDP + 18 signature + 4 FCS)",
+					 item, min_wire);
+			else if (rc == -ERANGE && !num_bytes(item, 1, PKT_WIRE_MIN - 1, &size))
 				snprintf(err, errlen, "size %s is below 64: sizes count the 4-byte FCS "
 					 "(RFC 2544), so the smallest frame is 64 (60 bytes from software)", item);
 			else
-				snprintf(err, errlen, "size '%s' is not 64..9018 bytes with FCS", item);
+				snprintf(err, errlen, "size '%s' is not %u..9018 bytes with FCS", item,
+					 min_wire);
 			return rc == -ERANGE ? -ERANGE : -EINVAL;
 		}
 		if (colon && num_u64(colon + 1, 1, GEN_SIZE_CYCLE_MAX, &w)) {
@@ -148,6 +163,50 @@ int gen_range_ip4(const char *s, struct gen_range *r)
 	}
 	if (hi < lo)
 		return -ERANGE;
+	r->lo = lo;
+	r->n = hi - lo + 1;
+	return 0;
+}
+
+int gen_range_ip6(const char *s, struct gen_range *r, uint8_t base[16])
+{
+	char a[64];
+	const char *dash = strchr(s, '-'), *slash = strchr(s, '/');
+	uint8_t lo6[16], hi6[16];
+	uint32_t lo, hi;
+	size_t alen = dash ? (size_t)(dash - s) : slash ? (size_t)(slash - s) : strlen(s);
+	if (alen >= sizeof(a))
+		return -EINVAL;
+	memcpy(a, s, alen);
+	a[alen] = 0;
+	if (ip6_parse(a, lo6))
+		return -EINVAL;
+	memcpy(&lo, lo6 + 12, 4);
+	lo = ntohl(lo);
+	if (dash) {
+		if (ip6_parse(dash + 1, hi6))
+			return -EINVAL;
+		if (memcmp(lo6, hi6, 12))
+			return -ERANGE;    /* ranges walk the last 32 bits only */
+		memcpy(&hi, hi6 + 12, 4);
+		hi = ntohl(hi);
+	} else if (slash) {
+		uint64_t len;
+		if (num_u64(slash + 1, 0, 128, &len))
+			return -EINVAL;
+		if (len < 104)
+			return -ERANGE;    /* more than 2^24 addresses: surely a typo */
+		uint32_t mask = len == 128 ? 0xffffffffU : ~(0xffffffffU >> (len - 96));
+		lo &= mask;
+		hi = lo | ~mask;
+	} else {
+		hi = lo;
+	}
+	if (hi < lo)
+		return -ERANGE;
+	uint32_t lo_be = htonl(lo);
+	memcpy(lo6 + 12, &lo_be, 4);
+	memcpy(base, lo6, 16);
 	r->lo = lo;
 	r->n = hi - lo + 1;
 	return 0;
@@ -361,6 +420,9 @@ int gen_frames_build(struct gen_frames *fr, const struct gen_sizes *z, const str
 		     uint8_t stream, const struct gen_pattern *pat, char *err, size_t errlen)
 {
 	memset(fr, 0, sizeof(*fr));
+	int v6 = base->ipv == 6;
+	fr->udp_off = v6 ? PKT_UDP6_OFF : PKT_UDP_OFF;
+	fr->pl_off = v6 ? PKT_PAYLOAD6_OFF : PKT_PAYLOAD_OFF;
 	for (unsigned i = 0; i < z->n; i++) {
 		uint32_t len = pkt_frame_len(z->wire[i]);
 		uint8_t *t = malloc(len);
@@ -374,17 +436,19 @@ int gen_frames_build(struct gen_frames *fr, const struct gen_sizes *z, const str
 		if (len > fr->frame_max)
 			fr->frame_max = len;
 		/* the signature's flags are written per frame; the template's are 0 */
-		int rc = pkt_build_template(base, len, stream, 0, 0, t, err, errlen);
+		int rc = v6 ? pkt6_build_template(base, len, stream, 0, 0, t, err, errlen)
+			    : pkt_build_template(base, len, stream, 0, 0, t, err, errlen);
 		if (rc) {
 			gen_frames_free(fr);
 			return rc;
 		}
-		uint32_t pad = PKT_PAYLOAD_OFF + SIG_LEN;
+		uint32_t pad = fr->pl_off + SIG_LEN;
 		if (pat && len > pad) {
 			gen_pattern_fill(pat, t + pad, len - pad);
-			uint16_t ulen = (uint16_t)(len - PKT_UDP_OFF);
-			uint16_t c = csum_udp4(t + PKT_IP_OFF + 12, t + PKT_IP_OFF + 16, t + PKT_UDP_OFF, ulen);
-			memcpy(t + PKT_UDP_OFF + 6, &c, 2);
+			uint16_t ulen = (uint16_t)(len - fr->udp_off);
+			uint16_t c = v6 ? pkt6_udp_csum(t + PKT_IP_OFF, t + fr->udp_off, ulen)
+				: csum_udp4(t + PKT_IP_OFF + 12, t + PKT_IP_OFF + 16, t + PKT_UDP_OFF, ulen);
+			memcpy(t + fr->udp_off + 6, &c, 2);
 		}
 	}
 	return 0;
@@ -400,22 +464,27 @@ void gen_frames_free(struct gen_frames *fr)
 void gen_frame_patch(uint8_t *f, const uint8_t *tmpl, const struct gen_tuple *t,
 		     const uint8_t sig[SIG_LEN], int fault)
 {
-	uint8_t *ip = f + PKT_IP_OFF, *udp = f + PKT_UDP_OFF, *pl = f + PKT_PAYLOAD_OFF;
-	const uint8_t *tip = tmpl + PKT_IP_OFF, *tudp = tmpl + PKT_UDP_OFF;
-	uint16_t ipc, udpc;
+	const int v6 = pkt_rd16(tmpl + 12) == PKT_ETHERTYPE_IP6;
+	const uint32_t uo = v6 ? PKT_UDP6_OFF : PKT_UDP_OFF, po = uo + PKT_UDP_LEN;
+	/* where the addresses (IPv6: their last 32 bits) are */
+	const uint32_t sa = v6 ? 8 + 12 : 12, da = v6 ? 24 + 12 : 16;
+	uint8_t *ip = f + PKT_IP_OFF, *udp = f + uo, *pl = f + po;
+	const uint8_t *tip = tmpl + PKT_IP_OFF, *tudp = tmpl + uo;
+	uint16_t ipc = 0, udpc;
 
-	memcpy(f, tmpl, PKT_PAYLOAD_OFF);
-	memcpy(&ipc, tip + 10, 2);
+	memcpy(f, tmpl, po);
+	if (!v6)
+		memcpy(&ipc, tip + 10, 2);
 	memcpy(&udpc, tudp + 6, 2);
 	if (t) {
 		uint32_t os, od;
 		uint16_t osp, odp, nsp = htons(t->sport), ndp = htons(t->dport);
-		memcpy(&os, tip + 12, 4);
-		memcpy(&od, tip + 16, 4);
+		memcpy(&os, tip + sa, 4);
+		memcpy(&od, tip + da, 4);
 		memcpy(&osp, tudp, 2);
 		memcpy(&odp, tudp + 2, 2);
-		memcpy(ip + 12, &t->src_ip, 4);
-		memcpy(ip + 16, &t->dst_ip, 4);
+		memcpy(ip + sa, &t->src_ip, 4);
+		memcpy(ip + da, &t->dst_ip, 4);
 		memcpy(udp, &nsp, 2);
 		memcpy(udp + 2, &ndp, 2);
 		/* addresses are in the IP header and in the UDP pseudo-header (RFC 768) */
@@ -428,9 +497,11 @@ void gen_frame_patch(uint8_t *f, const uint8_t *tmpl, const struct gen_tuple *t,
 		pl[0] = (uint8_t)~pl[0];
 		pl[1] = (uint8_t)~pl[1];
 	}
-	udpc = csum_udp_nonzero(csum_replace_bytes(udpc, tmpl + PKT_PAYLOAD_OFF, pl, SIG_LEN));
+	udpc = csum_udp_nonzero(csum_replace_bytes(udpc, tmpl + po, pl, SIG_LEN));
 	switch (fault) {
 	case GEN_FAULT_IP_CSUM:
+		if (v6)
+			break;     /* no header checksum to spoil (main.c refuses it) */
 		/* any other value is wrong: x ^ 0x5a5a is never x, nor its one's-complement
 		 * twin (0x0000 <-> 0xffff differ by 0xffff) */
 		ipc ^= 0x5a5a;
@@ -450,6 +521,7 @@ void gen_frame_patch(uint8_t *f, const uint8_t *tmpl, const struct gen_tuple *t,
 	default:
 		break;
 	}
-	memcpy(ip + 10, &ipc, 2);
+	if (!v6)
+		memcpy(ip + 10, &ipc, 2);
 	memcpy(udp + 6, &udpc, 2);
 }

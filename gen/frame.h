@@ -37,6 +37,10 @@ struct gen_sizes {
  * simple IMIX 64:7,594:4,1518:1). Sizes 64..9018 with FCS. 0 or -EINVAL / -ERANGE with
  * the reason in err. */
 int gen_sizes_parse(const char *s, struct gen_sizes *z, char *err, size_t errlen);
+/* The same with a smallest size of min_wire (PKT6_WIRE_MIN, 84, for IPv6): a smaller
+ * size is refused with the reason, and "imix" is min_wire:7,594:4,1518:1. */
+int gen_sizes_parse_min(const char *s, uint32_t min_wire, struct gen_sizes *z, char *err,
+			size_t errlen);
 void gen_sizes_single(struct gen_sizes *z, uint32_t wire);
 double gen_sizes_mean(const struct gen_sizes *z);      /* mean wire size (with FCS) */
 uint32_t gen_sizes_max(const struct gen_sizes *z);
@@ -61,6 +65,8 @@ struct gen_flows {
 	int random;
 };
 
+/* IPv6 ranges are over the last 32 bits of the address (the first 96 are the base
+ * flow's): src_ip and dst_ip then hold those 32 bits. */
 struct gen_tuple {
 	uint32_t src_ip, dst_ip;     /* network order */
 	uint16_t sport, dport;       /* host order */
@@ -69,6 +75,10 @@ struct gen_tuple {
 /* "198.18.0.2", "198.18.0.2-198.18.0.9" or "198.18.0.0/29" (every address of the
  * prefix). 0 or -EINVAL / -ERANGE (end before start). */
 int gen_range_ip4(const char *s, struct gen_range *r);
+/* "2001:2::2", "2001:2::2-2001:2::9" (the first 96 bits equal) or "2001:2::/120" (LEN
+ * 104..128): the range of the last 32 bits, the first address in base. 0 or -EINVAL /
+ * -ERANGE (end before start, other first 96 bits, more than 2^24 addresses). */
+int gen_range_ip6(const char *s, struct gen_range *r, uint8_t base[16]);
 /* "9" or "1000-1999" (1..65535). */
 int gen_range_port(const char *s, struct gen_range *r);
 /* Computes n from the ranges; -ERANGE if the product overflows 2^48. */
@@ -122,6 +132,7 @@ static inline int gen_fault_at(const struct gen_inject *inj, uint64_t pos)
  * signature with the stream id, the payload pattern, valid checksums. */
 struct gen_frames {
 	unsigned n;
+	uint32_t udp_off, pl_off;             /* UDP header and payload: IPv4 34, 42; IPv6 54, 62 */
 	uint32_t frame_len[GEN_MAX_SIZES];    /* without FCS */
 	uint8_t *tmpl[GEN_MAX_SIZES];
 	uint32_t frame_max;
@@ -133,7 +144,9 @@ void gen_frames_free(struct gen_frames *fr);
 /* Makes frame f from template tmpl, whose bytes beyond the signature f already holds:
  * copies the headers, writes the tuple (NULL: the template's own flow) and the 18-byte
  * signature sig, updates the IPv4 and UDP checksums incrementally (RFC 1624: only what
- * changed is summed), then applies fault. */
+ * changed is summed), then applies fault. An IPv6 template (its ethertype) gets the
+ * tuple in its addresses' last 32 bits and only the UDP checksum updated (ip-csum does
+ * not apply: IPv6 has no header checksum, and such a fault is left out). */
 void gen_frame_patch(uint8_t *f, const uint8_t *tmpl, const struct gen_tuple *t,
 		     const uint8_t sig[SIG_LEN], int fault);
 

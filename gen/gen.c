@@ -64,17 +64,17 @@ static void fill_simple(struct gen_worker *w, uint32_t n, uint64_t ts, uint32_t 
 	const uint32_t sl = g->fr.frame_max;
 	struct sig sg = sig_of(w);
 	uint16_t tc;
-	memcpy(&tc, t + PKT_UDP_OFF + 6, 2);
+	const uint32_t uo = g->fr.udp_off, po = g->fr.pl_off;   /* IPv4 or IPv6 */
+	memcpy(&tc, t + uo + 6, 2);
 	uint64_t seq = claim(w, n);
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t *f = w->slots + (size_t)i * sl;
 		sg.seq = seq + i;
 		sg.tx_ns = ts;
-		sig_put(f + PKT_PAYLOAD_OFF, &sg);
-		uint16_t c = csum_replace_bytes(tc, t + PKT_PAYLOAD_OFF + 2, f + PKT_PAYLOAD_OFF + 2,
-						SIG_LEN - 2);
+		sig_put(f + po, &sg);
+		uint16_t c = csum_replace_bytes(tc, t + po + 2, f + po + 2, SIG_LEN - 2);
 		c = csum_udp_nonzero(c);
-		memcpy(f + PKT_UDP_OFF + 6, &c, 2);
+		memcpy(f + uo + 6, &c, 2);
 	}
 	*nvalid = n;
 	*seq0 = seq;

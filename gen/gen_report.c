@@ -307,6 +307,13 @@ static void summary_json_setup(json_t *o, const struct gen_report *r, const stru
 	 * udp: sender's source is the kernel's choice */
 	jset_s(o, "src", *in->src ? in->src : NULL);
 	jset_s(o, "dst", *in->dst ? in->dst : NULL);
+	if (c->replay) {
+		json_object_set_new(o, "ip_version", json_null());
+	} else {
+		jset_u64(o, "ip_version", c->flow.ipv == 6 ? 6 : 4);
+		if (c->flow.ipv == 6)
+			jset_u64(o, "flow_label", c->flow.flowlabel);
+	}
 	if (c->replay)
 		json_object_set_new(o, "dport", json_null());
 	else

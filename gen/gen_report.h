@@ -23,7 +23,7 @@ struct gen_info {
 	const char *rate_text;     /* the --rate / --steps / --ramp as given */
 	const char *profile;       /* "constant", "steps", "ramp" or "max" */
 	const char *replay_file;
-	char src[40], dst[40];     /* addresses or ranges */
+	char src[96], dst[96];     /* addresses or ranges (IPv6: two of 45 characters) */
 	char sport[16], dport[16];
 	double mean_wire;          /* mean frame size with FCS */
 	double link_bps;           /* 0: not given */

@@ -4,6 +4,7 @@
  * gen_report.c) or a calibration (calib.c). */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -20,11 +21,15 @@
 #include "ifinfo.h"
 #include "log.h"
 #include "num.h"
+#include "pkt6.h"
 #include "port.h"
 #include "rate.h"
 #include "ready.h"
 #include "replay.h"
 #include "gen_report.h"
+
+/* the IPv6 sink's default address: in 2001:2::/48 (RFC 5180), as 198.19.0.2 for IPv4 */
+#define GEN_DST6_DEFAULT "2001:2:0:1::2"
 
 struct args {
 	struct gen_cfg cfg;
@@ -32,7 +37,7 @@ struct args {
 	const char *rate, *link, *steps, *ramp, *size, *pattern, *inject, *inject_rate;
 	const char *cpus, *replay;
 	uint64_t flows;
-	int l1, calibrate, allow_any;
+	int l1, calibrate, allow_any, ipv6;
 	struct cli_common com;
 	uint64_t start_at_ns;  /* --start-at (CLOCK_REALTIME ns), or 0 */
 	char udp_dst[64];
@@ -49,9 +54,12 @@ static const char *const late_policies[] = { "catchup", "skip", "shift", NULL };
 static struct opt_def opts[] = {
 	{ "iface", 'i', "PORTSPEC", "send on this port: afpacket:IF, pcap:IF, libnet:IF, xdp:IF, udp:ADDR:PORT (or IF)",
 	  OPT_STR, A(cfg.port_spec) },
-	{ "dst", 'd', "ADDR", "destination IPv4 address or range A-B or A/LEN (default {default}, the lab's sink)",
+	{ "dst", 'd', "ADDR", "destination IPv4 or IPv6 address or range A-B or A/LEN (default {default}, the lab's sink; with -6 " GEN_DST6_DEFAULT ")",
 	  OPT_STR, A(dst), .def = "198.19.0.2" },
-	{ "src", 0, "ADDR", "source IPv4 address or range (default: the interface's own)", OPT_STR, A(src) },
+	{ "src", 0, "ADDR", "source address or range, of --dst's family (default: the interface's own)", OPT_STR, A(src) },
+	{ "ipv6", '6', NULL, "send IPv6 test frames (an IPv6 --dst implies it); sizes from 84", OPT_FLAG, A(ipv6) },
+	{ "flow-label", 0, "N", "IPv6 flow label {range}", OPT_UINT, A(cfg.flow.flowlabel),
+	  .max = PKT6_FLOWLABEL_MAX, .def = "0", .what = "a flow label {range}" },
 	{ "dst-mac", 0, "MAC", "destination MAC (default: from the neighbour table via the route)",
 	  OPT_STR, A(dst_mac) },
 	{ "src-mac", 0, "MAC", "source MAC (default: the interface's own)", OPT_STR, A(src_mac) },
@@ -90,7 +98,7 @@ static struct opt_def opts[] = {
 	  .what = "a warm-up duration up to {max}, such as 1s or 500ms" },
 	{ "stream", 'S', "ID", "stream id {range} carried in every frame", OPT_UINT, A(cfg.stream),
 	  .max = 255, .def = "0", .what = "a stream id {range}" },
-	{ "ttl", 0, "N", "IP TTL", OPT_UINT, A(cfg.flow.ttl), .min = 1, .max = 255, .def = "64",
+	{ "ttl", 0, "N", "IP TTL (IPv6: the hop limit)", OPT_UINT, A(cfg.flow.ttl), .min = 1, .max = 255, .def = "64",
 	  .what = "a TTL {range}" },
 	{ "clock", 0, "CLOCK", "timestamp clock: {default} (default) or monotonic", OPT_ENUM, A(cfg.realtime_ts),
 	  .names = clocks, .def = "realtime", .what = "realtime or monotonic" },
@@ -114,7 +122,7 @@ static struct opt_def opts[] = {
 	CLI_OPT_READY_FD(struct args, "just before the first frame, also write a byte to file descriptor N and close it"),
 	{ "start-at", 0, "TIME", "send the first frame at TIME, seconds since the epoch on CLOCK_REALTIME (1700000000.25), at most 1h ahead; at once if it has passed",
 	  OPT_FN, A(start_at_ns), .fn = parse_start_at },
-	{ "allow-any-dst", 0, NULL, "allow destinations outside 198.18.0.0/15 and 127/8 (RFC 6815)",
+	{ "allow-any-dst", 0, NULL, "allow destinations outside 198.18.0.0/15, 127/8, 2001:2::/48 and ::1 (RFC 6815, 5180)",
 	  OPT_FLAG, A(allow_any) },
 	CLI_OPT_USER(struct args, CLI_USER_HELP),
 	CLI_OPT_QUIET(struct args),
@@ -181,6 +189,19 @@ static int dst_guard(const struct args *a, const struct gen_range *r, const char
 	return 0;
 }
 
+/* The same for IPv6: 2001:2::/48 (RFC 5180 §8) or ::1. A range differs in the last 32
+ * bits only (gen_range_ip6), so its first address decides. */
+static int dst_guard6(const struct args *a, const uint8_t base[16], const struct gen_range *r,
+		      const char *text)
+{
+	static const uint8_t loop[16] = { [15] = 1 };
+	if (a->allow_any || pkt6_bench_addr(base) || (r->n == 1 && !memcmp(base, loop, 16)))
+		return 0;
+	log_err("refusing to send to %s: outside the benchmarking range 2001:2::/48 "
+		"(RFC 5180, 6815); use --allow-any-dst in an isolated lab", text);
+	return EX_USAGE;
+}
+
 /* Every frame of a capture must go to the benchmarking range: IPv4 198.18.0.0/15 or
  * 127/8, IPv6 2001:2::/48 (RFC 5180); other frames only with --allow-any-dst. */
 static int replay_guard(const struct args *a, const struct gen_replay *r)
@@ -227,6 +248,10 @@ static int resolve_macs(struct args *a, const char *ifname)
 	if (a->dst_mac) {
 		if (mac_parse(a->dst_mac, f->dst_mac))
 			return cli_bad("dst-mac", a->dst_mac, "a MAC such as 02:00:00:00:00:01");
+	} else if (*ifname && f->ipv == 6) {
+		log_err("-6: give --dst-mac (the next hop's MAC): IPv6 routes and neighbours are "
+			"not looked up");
+		return EX_USAGE;
 	} else if (*ifname) {
 		char rif[IFINFO_NAMESZ] = "";
 		uint32_t gw = 0, hop;
@@ -444,10 +469,10 @@ static int setup_frames(struct args *a, int l4, struct gen_info *info, struct ge
 		if (a->size || a->pattern || a->inject || a->inject_rate || a->flows ||
 		    GIVEN("flow-order") || a->sport || a->dport || a->src || GIVEN("dst") || a->src_mac ||
 		    a->dst_mac || GIVEN("stream") || GIVEN("ttl") || GIVEN("clock") ||
-		    c->warmup_ns || l4) {
+		    c->warmup_ns || l4 || a->ipv6 || GIVEN("flow-label")) {
 			log_err("--replay sends the capture's frames as they are: --size, --pattern, "
 				"--inject, --flows, --flow-order, ports, --src, --dst, MACs, --stream, "
-				"--ttl, --clock and --warmup do not apply, nor a udp: port");
+				"--ttl, --clock, --warmup, -6 and --flow-label do not apply, nor a udp: port");
 			return EX_USAGE;
 		}
 		if ((rc = gen_replay_load(a->replay, rp, err, sizeof(err)))) {
@@ -466,14 +491,17 @@ static int setup_frames(struct args *a, int l4, struct gen_info *info, struct ge
 		if (!c->count && !c->duration_ns && !a->steps)
 			c->count = rp->n;      /* the file once; steps repeat it for their length */
 	} else {
+		/* IPv6's smallest test frame is 84 bytes (pkt6.h): smaller sizes are refused,
+		 * the default and imix's smallest size are 84 */
+		uint32_t min = a->ipv6 ? PKT6_WIRE_MIN : PKT_WIRE_MIN;
 		if (a->size) {
-			if (gen_sizes_parse(a->size, &c->sizes, err, sizeof(err))) {
-				log_err("--size %s: expected frame sizes with FCS 64..9018, a list 64,1518, "
-					"weights 64:7,594:4,1518:1 or imix (%s)", a->size, err);
+			if (gen_sizes_parse_min(a->size, min, &c->sizes, err, sizeof(err))) {
+				log_err("--size %s: expected frame sizes with FCS %u..9018, a list %u,1518, "
+					"weights %u:7,594:4,1518:1 or imix (%s)", a->size, min, min, min, err);
 				return EX_USAGE;
 			}
 		} else {
-			gen_sizes_single(&c->sizes, PKT_WIRE_MIN);
+			gen_sizes_single(&c->sizes, min);
 		}
 		info->mean_wire = gen_sizes_mean(&c->sizes);
 		info->mode = "send";
@@ -494,6 +522,12 @@ static int setup_frames(struct args *a, int l4, struct gen_info *info, struct ge
 				c->inject.num = 1;
 				c->inject.den = 100;
 			}
+			for (unsigned i = 0; a->ipv6 && i < c->inject.nkinds; i++)
+				if (c->inject.kind[i] == GEN_FAULT_IP_CSUM) {
+					log_err("--inject ip-csum: IPv6 has no header checksum; give "
+						"udp-csum, len or magic");
+					return EX_USAGE;
+				}
 			if (l4 && (c->inject.nkinds > 1 || c->inject.kind[0] != GEN_FAULT_MAGIC)) {
 				log_err("--inject: a udp: port sends only payloads, so only 'magic' can be "
 					"injected (the kernel makes the headers)");
@@ -504,33 +538,47 @@ static int setup_frames(struct args *a, int l4, struct gen_info *info, struct ge
 	return 0;
 }
 
-/* Addresses and ports, their ranges and the flows they make, and what the info says. */
-static int setup_flows(struct args *a, const char *ifname, struct gen_info *info, int l4)
+/* The interface's first global IPv6 address (not link-local fe80::/10). */
+static int if_ip6_global(const char *ifname, uint8_t a[16])
+{
+	struct ifaddrs *ifa0, *ifa;
+	int rc = -EADDRNOTAVAIL;
+	if (getifaddrs(&ifa0))
+		return -errno;
+	for (ifa = ifa0; ifa; ifa = ifa->ifa_next) {
+		if (!ifa->ifa_addr || ifa->ifa_addr->sa_family != AF_INET6 || strcmp(ifa->ifa_name, ifname))
+			continue;
+		const uint8_t *b = ((const struct sockaddr_in6 *)(const void *)ifa->ifa_addr)->sin6_addr.s6_addr;
+		if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80)
+			continue;
+		memcpy(a, b, 16);
+		rc = 0;
+		break;
+	}
+	freeifaddrs(ifa0);
+	return rc;
+}
+
+static void range_text6(const uint8_t base[16], const struct gen_range *r, char *out, size_t len)
+{
+	uint8_t hi[16];
+	char l[46], h[46];
+	uint32_t last = htonl(r->lo + (r->n - 1));
+	memcpy(hi, base, 12);
+	memcpy(hi + 12, &last, 4);
+	ip6_format(base, l);
+	ip6_format(hi, h);
+	if (r->n == 1)
+		snprintf(out, len, "%s", l);
+	else
+		snprintf(out, len, "%s-%s", l, h);
+}
+
+/* Shared by both families: source and destination ports, --flows, the flow count. */
+static int setup_ports(struct args *a)
 {
 	struct gen_cfg *c = &a->cfg;
-	int rc;
-
 	struct gen_flows *fl = &c->flows;
-	if (ip4_parse(a->dst, &c->flow.dst_ip) == 0) {
-		fl->dst_ip = (struct gen_range){ ntohl(c->flow.dst_ip), 1 };
-	} else if (gen_range_ip4(a->dst, &fl->dst_ip)) {
-		return cli_bad("dst", a->dst, "an IPv4 address or range such as 198.19.0.2-198.19.0.9 "
-			       "or 198.19.0.0/28");
-	}
-	if (!c->replay && (rc = dst_guard(a, &fl->dst_ip, a->dst)))
-		return rc;
-	if (a->src) {
-		if (gen_range_ip4(a->src, &fl->src_ip))
-			return cli_bad("src", a->src, "an IPv4 address or range");
-	} else if (*ifname && !c->replay) {
-		if (if_ip4(ifname, &c->flow.src_ip, NULL)) {
-			log_err("%s has no IPv4 address; give --src", ifname);
-			return EX_USAGE;
-		}
-		fl->src_ip = (struct gen_range){ ntohl(c->flow.src_ip), 1 };
-	} else {
-		fl->src_ip = (struct gen_range){ ntohl(c->flow.src_ip), 1 };
-	}
 	if (a->sport && gen_range_port(a->sport, &fl->sport))
 		return cli_bad("sport", a->sport, "a UDP port 1..65535 or a range such as 1000-1999");
 	if (!a->sport)
@@ -556,6 +604,80 @@ static int setup_flows(struct args *a, const char *ifname, struct gen_info *info
 		log_err("more than 2^48 flows");
 		return EX_USAGE;
 	}
+	return 0;
+}
+
+/* IPv6 addresses: ranges over their last 32 bits (gen_range_ip6), the RFC 5180 guard. */
+static int setup_flows6(struct args *a, const char *ifname, struct gen_info *info)
+{
+	struct gen_cfg *c = &a->cfg;
+	struct gen_flows *fl = &c->flows;
+	int rc;
+	c->flow.ipv = 6;
+	if ((rc = gen_range_ip6(a->dst, &fl->dst_ip, c->flow.dst6)))
+		return cli_bad("dst", a->dst, rc == -ERANGE
+			       ? "an IPv6 range whose ends differ in the last 32 bits only, or a "
+				 "prefix /104../128, the end after the start"
+			       : "an IPv6 address or range such as 2001:2:0:1::2-2001:2:0:1::9 or "
+				 "2001:2:0:1::/124");
+	if ((rc = dst_guard6(a, c->flow.dst6, &fl->dst_ip, a->dst)))
+		return rc;
+	if (a->src) {
+		if ((rc = gen_range_ip6(a->src, &fl->src_ip, c->flow.src6)))
+			return cli_bad("src", a->src, rc == -ERANGE
+				       ? "an IPv6 range whose ends differ in the last 32 bits only"
+				       : "an IPv6 address or range (the family of --dst)");
+	} else if (*ifname) {
+		if (if_ip6_global(ifname, c->flow.src6)) {
+			log_err("%s has no global IPv6 address; give --src", ifname);
+			return EX_USAGE;
+		}
+		uint32_t lo;
+		memcpy(&lo, c->flow.src6 + 12, 4);
+		fl->src_ip = (struct gen_range){ ntohl(lo), 1 };
+	}
+	if ((rc = setup_ports(a)))
+		return rc;
+	c->flow.src_port = (uint16_t)fl->sport.lo;
+	c->flow.dst_port = (uint16_t)fl->dport.lo;
+	range_text6(c->flow.src6, &fl->src_ip, info->src, sizeof(info->src));
+	range_text6(c->flow.dst6, &fl->dst_ip, info->dst, sizeof(info->dst));
+	range_text(&fl->sport, 0, info->sport, sizeof(info->sport));
+	range_text(&fl->dport, 0, info->dport, sizeof(info->dport));
+	return 0;
+}
+
+/* Addresses and ports, their ranges and the flows they make, and what the info says. */
+static int setup_flows(struct args *a, const char *ifname, struct gen_info *info, int l4)
+{
+	struct gen_cfg *c = &a->cfg;
+	int rc;
+
+	struct gen_flows *fl = &c->flows;
+	if (a->ipv6)
+		return setup_flows6(a, ifname, info);
+	if (ip4_parse(a->dst, &c->flow.dst_ip) == 0) {
+		fl->dst_ip = (struct gen_range){ ntohl(c->flow.dst_ip), 1 };
+	} else if (gen_range_ip4(a->dst, &fl->dst_ip)) {
+		return cli_bad("dst", a->dst, "an IPv4 address or range such as 198.19.0.2-198.19.0.9 "
+			       "or 198.19.0.0/28");
+	}
+	if (!c->replay && (rc = dst_guard(a, &fl->dst_ip, a->dst)))
+		return rc;
+	if (a->src) {
+		if (gen_range_ip4(a->src, &fl->src_ip))
+			return cli_bad("src", a->src, "an IPv4 address or range");
+	} else if (*ifname && !c->replay) {
+		if (if_ip4(ifname, &c->flow.src_ip, NULL)) {
+			log_err("%s has no IPv4 address; give --src", ifname);
+			return EX_USAGE;
+		}
+		fl->src_ip = (struct gen_range){ ntohl(c->flow.src_ip), 1 };
+	} else {
+		fl->src_ip = (struct gen_range){ ntohl(c->flow.src_ip), 1 };
+	}
+	if ((rc = setup_ports(a)))
+		return rc;
 	if (l4 && (a->src || a->sport || a->src_mac || a->dst_mac)) {
 		log_err("a udp: port sends through the kernel, which picks addresses and MACs; "
 			"bind a source with udp:ADDR:PORT,src=ADDR:PORT");
@@ -598,6 +720,31 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 		return EX_USAGE;
 	}
 	l4 = !strcmp(backend, "udp");
+	/* the family: -6, or an IPv6 --dst (or --src); a mix of families is refused */
+	if (!a->replay) {
+		int d6 = GIVEN("dst") && strchr(a->dst, ':'), s6 = a->src && strchr(a->src, ':');
+		if ((a->ipv6 || d6) && GIVEN("dst") && !d6) {
+			log_err("--dst %s: -6 sends IPv6, give an IPv6 address or range", a->dst);
+			return EX_USAGE;
+		}
+		a->ipv6 |= d6 || (s6 && !GIVEN("dst"));
+		if (a->src && !!s6 != !!a->ipv6) {
+			log_err("--src %s: not of the destination's family (IPv%d)", a->src,
+				a->ipv6 ? 6 : 4);
+			return EX_USAGE;
+		}
+		if (a->ipv6 && !GIVEN("dst"))
+			a->dst = GEN_DST6_DEFAULT;
+		if (GIVEN("flow-label") && !a->ipv6) {
+			log_err("--flow-label: IPv4 has no flow label; it needs -6 or an IPv6 --dst");
+			return EX_USAGE;
+		}
+		if (a->ipv6 && l4) {
+			log_err("-i %s: a udp: port sends over an IPv4 socket; IPv6 test frames need "
+				"an L2 port (afpacket:, xdp:, pcap:, libnet:)", c->port_spec);
+			return EX_USAGE;
+		}
+	}
 	if (!l4) {
 		snprintf(ifname, IFINFO_NAMESZ, "%.15s", target);
 		/* before its address or MAC is asked for, which would blame those */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "csum.h"
+#include "pkt6.h"
 
 static const char *const class_names[PKT_CLASS_MAX] = {
 	[PKT_TEST] = "test",
@@ -23,6 +24,7 @@ static const char *const class_names[PKT_CLASS_MAX] = {
 	[PKT_BAD_UDP_CSUM] = "bad_udp_csum",
 	[PKT_FOREIGN] = "foreign",
 	[PKT_BAD_SIG_VERSION] = "bad_sig_version",
+	[PKT_HOP_LIMIT_ZERO] = "hop_limit_zero",
 };
 
 const char *pkt_class_name(enum pkt_class c)
@@ -79,13 +81,16 @@ static enum pkt_class sig_class(const uint8_t *payload, size_t len, struct pkt_i
 enum pkt_class pkt_classify(const uint8_t *frame, size_t len, uint16_t dport,
 			    bool verify_udp_csum, struct pkt_info *pi)
 {
-	enum pkt_class c = pkt_parse_ip4(frame, len, pi);
+	bool v6 = len >= PKT_ETH_LEN && pkt_rd16(frame + 12) == PKT_ETHERTYPE_IP6;
+	unsigned l3 = v6 ? PKT_IP6_LEN : PKT_IP4_LEN;
+	pi->ipv = v6 ? 6 : 4;
+	enum pkt_class c = v6 ? pkt_parse_ip6(frame, len, pi) : pkt_parse_ip4(frame, len, pi);
 	if (c != PKT_TEST)
 		return c;
-	if (pi->proto != 17)
+	if (pi->proto != 17)      /* IPv6: an extension header or another protocol */
 		return PKT_NOT_UDP;
-	const uint8_t *udp = pi->ip + PKT_IP4_LEN;
-	size_t l4_len = pi->ip_len - PKT_IP4_LEN;
+	const uint8_t *udp = pi->ip + l3;
+	size_t l4_len = pi->ip_len - l3;
 	if (l4_len < PKT_UDP_LEN)
 		return PKT_BAD_LEN;
 	uint16_t ulen = pkt_rd16(udp + 4);
@@ -95,7 +100,8 @@ enum pkt_class pkt_classify(const uint8_t *frame, size_t len, uint16_t dport,
 	pi->dst_port = pkt_rd16(udp + 2);
 	if (dport && pi->dst_port != dport)
 		return PKT_WRONG_PORT;
-	if (verify_udp_csum && !csum_udp4_ok(pi->ip + 12, pi->ip + 16, udp, ulen))
+	if (verify_udp_csum && (v6 ? !pkt6_udp_csum_ok(pi->ip, udp, ulen)
+				   : !csum_udp4_ok(pi->ip + 12, pi->ip + 16, udp, ulen)))
 		return PKT_BAD_UDP_CSUM;
 	pi->payload = udp + PKT_UDP_LEN;
 	pi->payload_len = (uint16_t)(ulen - PKT_UDP_LEN);
@@ -105,6 +111,7 @@ enum pkt_class pkt_classify(const uint8_t *frame, size_t len, uint16_t dport,
 enum pkt_class pkt_classify_payload(const uint8_t *payload, size_t len, struct pkt_info *pi)
 {
 	pi->ip = NULL;
+	pi->ipv = 0;             /* the kernel's business: either family */
 	pi->ip_len = (uint16_t)(len + PKT_IP4_LEN + PKT_UDP_LEN);
 	pi->payload = payload;
 	pi->payload_len = (uint16_t)len;

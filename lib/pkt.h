@@ -51,7 +51,9 @@ static inline double pkt_l1_bps(double pps, uint32_t wire_size)
 	return pps * (wire_size + PKT_L1_OVERHEAD) * 8.0;
 }
 
-/* What one flow's frames carry. Addresses in network order, ports in host order. */
+/* What one flow's frames carry. Addresses in network order, ports in host order.
+ * ipv 6 makes IPv6 frames (pkt6.h) from src6, dst6 and flowlabel, ttl the hop limit and
+ * tos the traffic class; 0 or 4 IPv4 ones from src_ip and dst_ip. */
 struct pkt_flow {
 	uint8_t src_mac[6];
 	uint8_t dst_mac[6];
@@ -61,6 +63,9 @@ struct pkt_flow {
 	uint16_t dst_port;
 	uint8_t ttl;
 	uint8_t tos;
+	uint8_t ipv;
+	uint8_t src6[16], dst6[16];
+	uint32_t flowlabel;           /* 20 bits */
 };
 
 /* Builds a frame of frame_len bytes (60..PKT_FRAME_MAX, without FCS) into buf with libnet,
@@ -76,9 +81,10 @@ int pkt_build_template(const struct pkt_flow *f, uint32_t frame_len, uint8_t str
 enum pkt_class {
 	PKT_TEST = 0,
 	PKT_TRUNCATED,        /* too short for the headers it claims */
-	PKT_NOT_IP4,          /* not Ethernet II / IPv4 (ARP, IPv6, VLAN-tagged, ...) */
+	PKT_NOT_IP4,          /* not Ethernet II / IPv4 (ARP, VLAN-tagged, ...); for
+			       * pkt_classify not IPv6 either */
 	PKT_IP_OPTIONS,       /* IPv4 header longer than 20 bytes */
-	PKT_IP_FRAGMENT,      /* MF set or fragment offset != 0 */
+	PKT_IP_FRAGMENT,      /* MF set or fragment offset != 0; IPv6: a fragment header */
 	PKT_BAD_IP_CSUM,
 	PKT_BAD_LEN,          /* IP total length or UDP length inconsistent with the frame */
 	PKT_NOT_UDP,
@@ -86,6 +92,7 @@ enum pkt_class {
 	PKT_BAD_UDP_CSUM,
 	PKT_FOREIGN,          /* test port, but no signature magic */
 	PKT_BAD_SIG_VERSION,  /* magic, but a signature version we do not speak */
+	PKT_HOP_LIMIT_ZERO,   /* IPv6 with hop limit 0 on arrival: no router sends it */
 	PKT_CLASS_MAX
 };
 
@@ -93,8 +100,9 @@ enum pkt_class {
 const char *pkt_class_name(enum pkt_class c);
 
 struct pkt_info {
-	const uint8_t *ip;       /* IPv4 header */
-	uint16_t ip_len;         /* IP total length */
+	const uint8_t *ip;       /* IPv4 or IPv6 header */
+	uint16_t ip_len;         /* IP total length (IPv6: 40 + payload length) */
+	uint8_t ipv;             /* 4 or 6 (pkt_classify) */
 	uint8_t ttl;
 	uint8_t proto;
 	uint32_t src_ip, dst_ip; /* network order */
@@ -107,8 +115,9 @@ struct pkt_info {
 /* L2+L3 checks (what a router checks): truncation, ethertype, version, options,
  * header checksum, lengths, fragments. Fills ip, ip_len, ttl, proto, addresses. */
 enum pkt_class pkt_parse_ip4(const uint8_t *frame, size_t len, struct pkt_info *pi);
-/* Full classification of a frame for the sink: pkt_parse_ip4, then UDP, port (dport 0
- * accepts any), UDP checksum (verify_udp_csum) and signature. */
+/* Full classification of a frame for the sink: pkt_parse_ip4 or, for the ethertype
+ * 0x86dd, pkt_parse_ip6 (pkt6.h), then UDP, port (dport 0 accepts any), UDP checksum
+ * (verify_udp_csum; over IPv6 a zero checksum fails it) and signature. */
 enum pkt_class pkt_classify(const uint8_t *frame, size_t len, uint16_t dport,
 			    bool verify_udp_csum, struct pkt_info *pi);
 /* Classification of a bare UDP payload (ports that deliver payloads, e.g. udp:). */

@@ -71,6 +71,8 @@ struct port_cfg {
 	uint16_t fanout_cbpf_off; /* afpacket, with fanout_id: PACKET_FANOUT_CBPF instead of the
 				  * flow hash: the member is the frame's byte at this offset
 				  * (from the Ethernet header) modulo the group size; 0 = hash */
+	uint16_t fanout_cbpf_off6; /* the same for IPv6 frames (ethertype 0x86dd); 0 = the
+				    * same offset as the others */
 	int rx_gated;            /* afpacket: accept nothing until port_rx_open() (lets a
 				  * fanout group complete before any frame is spread) */
 	uint16_t udp_dport;      /* pcap: capture only UDP to this port; 0 = everything */

@@ -234,13 +234,20 @@ static int afp_open_rx(struct port *p, struct afp *a, const struct afp_opts *o, 
 		if (p->cfg.fanout_cbpf_off) {
 			/* The program sees the skb from the network header, so the offset is
 			 * taken relative to the link layer (SKF_LL_OFF). A frame too short for
-			 * it fails the load, and the program returns 0: member 0. */
+			 * it fails the load, and the program returns 0: member 0. An IPv6
+			 * frame (ethertype 0x86dd) is read at fanout_cbpf_off6 when set. */
+			uint16_t off6 = p->cfg.fanout_cbpf_off6 ? p->cfg.fanout_cbpf_off6
+								 : p->cfg.fanout_cbpf_off;
 			struct sock_filter sel[] = {
+				BPF_STMT(BPF_LD | BPF_H | BPF_ABS, (uint32_t)(SKF_LL_OFF + 12)),
+				BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x86dd, 0, 2),
+				BPF_STMT(BPF_LD | BPF_B | BPF_ABS, (uint32_t)(SKF_LL_OFF + (int)off6)),
+				BPF_STMT(BPF_RET | BPF_A, 0),
 				BPF_STMT(BPF_LD | BPF_B | BPF_ABS,
 					 (uint32_t)(SKF_LL_OFF + (int)p->cfg.fanout_cbpf_off)),
 				BPF_STMT(BPF_RET | BPF_A, 0),
 			};
-			struct sock_fprog fp = { .len = 2, .filter = sel };
+			struct sock_fprog fp = { .len = 6, .filter = sel };
 			if ((rc = set_opt(a->rx_fd, SOL_PACKET, PACKET_FANOUT_DATA, &fp, sizeof(fp),
 					  "PACKET_FANOUT_DATA (cbpf)", err, errlen)))
 				return rc;

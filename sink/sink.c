@@ -29,7 +29,7 @@ bool sink_class_is_error(enum pkt_class c)
 {
 	switch (c) {
 	case PKT_TRUNCATED: case PKT_IP_OPTIONS: case PKT_IP_FRAGMENT: case PKT_BAD_IP_CSUM:
-	case PKT_BAD_LEN: case PKT_BAD_UDP_CSUM: case PKT_BAD_SIG_VERSION:
+	case PKT_BAD_LEN: case PKT_BAD_UDP_CSUM: case PKT_BAD_SIG_VERSION: case PKT_HOP_LIMIT_ZERO:
 		return true;
 	default:
 		return false;
@@ -96,6 +96,7 @@ int sink_init(struct sink *s, const struct sink_cfg *cfg, char *err, size_t errl
 			} else if (s->nworkers > 1) {
 				pc.fanout_id = group;
 				pc.fanout_cbpf_off = SINK_STREAM_BYTE_OFF;
+				pc.fanout_cbpf_off6 = SINK_STREAM_BYTE_OFF6;
 				pc.rx_gated = 1;
 			}
 			rc = port_open(cfg->port_specs[i], &pc, &s->w[t]->ports[i], err, errlen);

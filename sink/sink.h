@@ -29,6 +29,7 @@
 #include "delay.h"
 #include "hist.h"
 #include "pkt.h"
+#include "pkt6.h"
 #include "port.h"
 #include "runctl.h"
 #include "seq.h"
@@ -39,6 +40,7 @@
 /* Where the fanout program reads the stream id: Ethernet 14 + IPv4 20 + UDP 8, then the
  * signature's fourth byte (sig.h). */
 #define SINK_STREAM_BYTE_OFF (PKT_PAYLOAD_OFF + 3)
+#define SINK_STREAM_BYTE_OFF6 (PKT_PAYLOAD6_OFF + 3)    /* in an IPv6 test frame */
 
 struct sink_cfg {
 	const char *port_specs[SINK_MAX_PORTS];

@@ -31,7 +31,7 @@ t() {   # t DESC EXPECTED_STATUS STDERR_PATTERN COMMAND...
 # --help: every option of the table; docs/gen.md, which describes them, names no other
 help=$("$G" --help)
 missing=""
-for o in iface dst src dst-mac src-mac dport sport flows flow-order rate link bit-layer steps \
+for o in iface dst src ipv6 flow-label dst-mac src-mac dport sport flows flow-order rate link bit-layer steps \
 	ramp poisson burst size pattern inject inject-rate count duration warmup stream ttl clock \
 	threads cpus replay seed late late-policy calibrate interval json ready-fd start-at allow-any-dst quiet verbose version help; do
 	echo "$help" | grep -q -- "--$o" || missing="$missing $o"
@@ -77,6 +77,25 @@ t "start-at: not a time" 64 "--start-at 12:00: expected a time in seconds since 
 t "start-at: seconds, not ns" 64 "--start-at 1700000000000000000: expected" "$G" -i lo --start-at 1700000000000000000
 t "start-at: days ago" 64 "within an hour of now" "$G" -i lo --start-at 1000000000.5
 t "start-at: not with calibrate" 64 "takes no start time" "$G" -i lo --calibrate --start-at "$(date +%s)"
+# IPv6: each bad address, family mix, size and option named, before anything is opened
+t "ipv6: 64 is below the smallest IPv6 test frame" 64 "size 64 is below 84, the smallest IPv6 test frame" "$G" -i lo -6 --size 64
+t "ipv6: 64 in a list" 64 "size 64 is below 84" "$G" -i lo --dst 2001:2::1 --size 84,64,1518
+t "ipv6: outside 2001:2::/48" 64 "refusing to send to 2001:db8::1: outside the benchmarking range 2001:2::/48" "$G" -i lo --dst 2001:db8::1
+t "ipv6: a range leaving 2001:2::/48 by its start" 64 "refusing to send to 2001:2:1::1-2001:2:1::9" "$G" -i lo --dst 2001:2:1::1-2001:2:1::9
+t "ipv6: not an address" 64 "--dst 2001:2::zz: expected an IPv6 address or range" "$G" -i lo --dst 2001:2::zz
+t "ipv6: a prefix too wide" 64 "--dst 2001:2::/100: expected an IPv6 range whose ends differ in the last 32 bits only, or a prefix /104../128" "$G" -i lo --dst 2001:2::/100
+t "ipv6: a range over the first 96 bits" 64 "--dst 2001:2::2-2001:2:0:1::2: expected an IPv6 range whose ends differ in the last 32 bits" "$G" -i lo --dst 2001:2::2-2001:2:0:1::2
+t "ipv6: a range ending before it starts" 64 "--dst 2001:2::9-2001:2::2: expected" "$G" -i lo --dst 2001:2::9-2001:2::2
+t "ipv6: -6 with an IPv4 destination" 64 "--dst 198.19.0.2: -6 sends IPv6" "$G" -i lo -6 --dst 198.19.0.2
+t "ipv6: an IPv4 source to an IPv6 destination" 64 "--src 198.18.0.2: not of the destination's family \\(IPv6\\)" "$G" -i lo --src 198.18.0.2 --dst 2001:2::1
+t "ipv6: an IPv6 source to an IPv4 destination" 64 "--src 2001:2::2: not of the destination's family \\(IPv4\\)" "$G" -i lo --src 2001:2::2 --dst 198.19.0.2
+t "ipv6: a bad source" 64 "--src 2001:2::x: expected an IPv6 address or range" "$G" -i lo -6 --src 2001:2::x
+t "ipv6: flow label without IPv6" 64 "--flow-label: IPv4 has no flow label" "$G" -i lo --flow-label 5
+t "ipv6: flow label past 20 bits" 64 "--flow-label 1048576: expected a flow label 0..1048575" "$G" -i lo -6 --flow-label 1048576
+t "ipv6: no header checksum to spoil" 64 "--inject ip-csum: IPv6 has no header checksum" "$G" -i lo -6 --inject udp-csum,ip-csum
+t "ipv6: a udp: port" 64 "a udp: port sends over an IPv4 socket" "$G" -i udp:127.0.0.1:9 -6
+t "ipv6: the next hop's MAC is not looked up" 64 "-6: give --dst-mac" "$G" -i lo -6 --src 2001:2::2
+t "ipv6: not with a capture" 64 "-6 and --flow-label do not apply" "$G" -i lo -6 --replay /nonexistent.pcap
 t "udp: no address ranges" 64 "need an L2 port" "$G" -i udp:127.0.0.1:9 --flows 4
 t "udp: no --src (the kernel picks it)" 64 "picks addresses" "$G" -i udp:127.0.0.1:9 --src 127.0.0.5
 t "udp: only magic faults" 64 "only 'magic'" "$G" -i udp:127.0.0.1:9 --inject ip-csum

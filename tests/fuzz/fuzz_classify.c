@@ -38,6 +38,30 @@ static void write_seeds(const char *dir)
 			fclose(o);
 		}
 	}
+	/* the IPv6 classes, from an 84-byte IPv6 test frame */
+	static const char *const names6[] = { "test", "truncated", "bad_len", "not_udp",
+		"ip_fragment", "hop_limit_zero", "bad_udp_csum", "foreign" };
+	struct pkt_flow f6 = f;
+	f6.ipv = 6;
+	f6.src6[0] = f6.dst6[0] = 0x20;
+	f6.src6[1] = f6.dst6[1] = 0x01;
+	f6.src6[3] = f6.dst6[3] = 0x02;
+	f6.src6[15] = 2;
+	f6.dst6[15] = 1;
+	for (size_t i = 0; i < sizeof(names6) / sizeof(names6[0]); i++) {
+		uint8_t buf[256] = { 0 };
+		char err[128], path[512];
+		uint32_t len = pkt_frame_len(PKT6_WIRE_MIN);
+		if (pkt6_build_template(&f6, len, 1, 0, 0xa5, buf, err, sizeof(err)))
+			return;
+		fault6_apply(names6[i], buf, &len);
+		snprintf(path, sizeof(path), "%s/ip6_%s", dir, names6[i]);
+		FILE *o = fopen(path, "wb");
+		if (o) {
+			fwrite(buf, 1, len, o);
+			fclose(o);
+		}
+	}
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

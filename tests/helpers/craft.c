@@ -9,7 +9,9 @@
  *
  *   craft -i IF [--dst ADDR] [--dst-mac MAC] [--class NAME] [--stream ID]
  *         [--seqs A-B,C,...] [--flows N] [--rate PPS] [--warmup] [--skew-ns NS]
- *         [--claim N]
+ *         [--claim N] [--ipv6 [--src ADDR6]]
+ * --ipv6 sends 84-byte IPv6 test frames (faults.h's fault6_apply classes) from --src
+ * (default 2001:2::2) to --dst (default 2001:2::1); it needs --dst-mac.
  * Traffic goes only where the caller's namespace routes it; rates are bounded. */
 #include <errno.h>
 #include <getopt.h>
@@ -147,9 +149,11 @@ int main(int argc, char **argv)
 		{ "iface", 1, NULL, 'i' }, { "dst", 1, NULL, 'd' }, { "dst-mac", 1, NULL, 'm' },
 		{ "class", 1, NULL, 'c' }, { "stream", 1, NULL, 'S' }, { "seqs", 1, NULL, 's' },
 		{ "flows", 1, NULL, 'f' }, { "rate", 1, NULL, 'r' }, { "warmup", 0, NULL, 'w' },
-		{ "skew-ns", 1, NULL, 'k' }, { "claim", 1, NULL, 'C' }, { NULL, 0, NULL, 0 },
+		{ "skew-ns", 1, NULL, 'k' }, { "claim", 1, NULL, 'C' }, { "ipv6", 0, NULL, '6' },
+		{ "src", 1, NULL, 'x' }, { NULL, 0, NULL, 0 },
 	};
-	const char *iface = NULL, *dst = "198.18.0.1", *dmac = NULL, *cls = "test";
+	const char *iface = NULL, *dst = NULL, *dmac = NULL, *cls = "test", *src6 = "2001:2::2";
+	int v6 = 0;
 	const char *seqs = "0-999";
 	uint64_t stream = 0, flows = 1, claim = 0, v;
 	double rate = 20000;
@@ -161,6 +165,8 @@ int main(int argc, char **argv)
 		case 'i': iface = optarg; break;
 		case 'd': dst = optarg; break;
 		case 'm': dmac = optarg; break;
+		case '6': v6 = 1; break;
+		case 'x': src6 = optarg; break;
 		case 'c': cls = optarg; break;
 		case 's': seqs = optarg; break;
 		case 'w': warm = 1; break;
@@ -191,7 +197,15 @@ int main(int argc, char **argv)
 	const char *ifn = port_ifname(p);
 	struct pkt_flow f = { .src_port = 9, .dst_port = 9, .ttl = 64 };
 	uint8_t plen;
-	if (ip4_parse(dst, &f.dst_ip) || if_ip4(ifn, &f.src_ip, &plen) ||
+	if (v6) {
+		f.ipv = 6;
+		if (!dmac || ip6_parse(dst ? dst : "2001:2::1", f.dst6) || ip6_parse(src6, f.src6) ||
+		    if_hwaddr(ifn, f.src_mac) || mac_parse(dmac, f.dst_mac)) {
+			fprintf(stderr, "craft: --ipv6 needs --dst-mac and IPv6 addresses\n");
+			port_close(p);
+			return 64;
+		}
+	} else if (ip4_parse(dst = dst ? dst : "198.18.0.1", &f.dst_ip) || if_ip4(ifn, &f.src_ip, &plen) ||
 	    if_hwaddr(ifn, f.src_mac) ||
 	    (dmac ? mac_parse(dmac, f.dst_mac) : neigh_lookup(ifn, f.dst_ip, f.dst_mac))) {
 		fprintf(stderr, "craft: cannot resolve addresses on %s for %s\n", ifn, dst);
@@ -199,9 +213,11 @@ int main(int argc, char **argv)
 		return 69;
 	}
 	uint8_t tmpl[PKT_FRAME_MAX], fr[PKT_FRAME_MAX];
-	if (pkt_build_template(&f, 60, (uint8_t)stream,
-			       (uint8_t)(SIG_F_REALTIME | (warm ? SIG_F_WARMUP : 0)), 0, tmpl, err,
-			       sizeof(err))) {
+	const uint32_t flen = v6 ? PKT6_WIRE_MIN - PKT_FCS_LEN : 60;
+	const uint32_t uo = v6 ? PKT_UDP6_OFF : PKT_UDP_OFF, po = uo + PKT_UDP_LEN;
+	uint8_t sflags = (uint8_t)(SIG_F_REALTIME | (warm ? SIG_F_WARMUP : 0));
+	if (v6 ? pkt6_build_template(&f, flen, (uint8_t)stream, sflags, 0, tmpl, err, sizeof(err))
+	       : pkt_build_template(&f, 60, (uint8_t)stream, sflags, 0, tmpl, err, sizeof(err))) {
 		fprintf(stderr, "craft: %s\n", err);
 		port_close(p);
 		return 70;
@@ -212,9 +228,10 @@ int main(int argc, char **argv)
 		port_close(p);
 		return 64;
 	}
-	uint32_t probe_len = 60;
-	memcpy(fr, tmpl, 60);
-	int want = fw_class(cls, fr, &probe_len) ? 0 : fault_apply(cls, fr, &probe_len);
+	uint32_t probe_len = flen;
+	memcpy(fr, tmpl, flen);
+	int want = v6 ? fault6_apply(cls, fr, &probe_len)
+		: fw_class(cls, fr, &probe_len) ? 0 : fault_apply(cls, fr, &probe_len);
 	if (want < 0) {
 		fprintf(stderr, "craft: unknown --class %s\n", cls);
 		free(sv);
@@ -224,15 +241,20 @@ int main(int argc, char **argv)
 	uint64_t t0 = mono_ns(), sent = 0, maxseq = 0;
 	for (size_t i = 0; i < n; i++) {
 		clock_wait_until(t0 + (uint64_t)((double)i * 1e9 / rate), 50000);
-		uint32_t len = 60;
-		memcpy(fr, tmpl, 60);
+		uint32_t len = flen;
+		memcpy(fr, tmpl, flen);
 		uint16_t sport = (uint16_t)(9 + i % flows);
-		fr[PKT_UDP_OFF] = (uint8_t)(sport >> 8);
-		fr[PKT_UDP_OFF + 1] = (uint8_t)sport;
-		sig_put_seq_ts(fr + PKT_PAYLOAD_OFF, sv[i], (uint64_t)((long long)real_ns() + skew));
-		fault_fix_udp(fr);
-		if (!fw_class(cls, fr, &len))
-			fault_apply(cls, fr, &len);
+		fr[uo] = (uint8_t)(sport >> 8);
+		fr[uo + 1] = (uint8_t)sport;
+		sig_put_seq_ts(fr + po, sv[i], (uint64_t)((long long)real_ns() + skew));
+		if (v6) {
+			fault6_fix_udp(fr);
+			fault6_apply(cls, fr, &len);
+		} else {
+			fault_fix_udp(fr);
+			if (!fw_class(cls, fr, &len))
+				fault_apply(cls, fr, &len);
+		}
 		struct port_pkt pk = { .data = fr, .len = len };
 		for (int tries = 0; port_tx_burst(p, &pk, 1) != 1; tries++) {
 			if (tries > 100000) {
@@ -256,6 +278,6 @@ int main(int argc, char **argv)
 usage:
 	fprintf(stderr, "usage: craft -i IF [--dst ADDR] [--dst-mac MAC] [--class NAME] "
 		"[--stream ID] [--seqs A-B,C,...] [--flows N] [--rate PPS] [--warmup] "
-		"[--skew-ns NS] [--claim N]\n");
+		"[--skew-ns NS] [--claim N] [--ipv6 [--src ADDR6]]\n");
 	return 64;
 }

@@ -10,6 +10,7 @@
 
 #include "csum.h"
 #include "pkt.h"
+#include "pkt6.h"
 
 static inline void fault_fix_ip(uint8_t *fr)
 {
@@ -99,6 +100,72 @@ static inline int fault_apply(const char *name, uint8_t *fr, uint32_t *len)
 	if (!strcmp(name, "bad_sig_version")) {
 		fr[PKT_PAYLOAD_OFF + 2] = (uint8_t)((fr[PKT_PAYLOAD_OFF + 2] & 0x0f) | 0x70);
 		fault_fix_udp(fr);
+		return PKT_BAD_SIG_VERSION;
+	}
+	return -1;
+}
+
+/* IPv6: the UDP checksum of an IPv6 test frame recomputed. */
+static inline void fault6_fix_udp(uint8_t *fr)
+{
+	uint8_t *udp = fr + PKT_UDP6_OFF;
+	uint16_t ulen = (uint16_t)(udp[4] << 8 | udp[5]);
+	uint16_t c = pkt6_udp_csum(fr + PKT_ETH_LEN, udp, ulen);
+	memcpy(udp + 6, &c, 2);
+}
+
+/* The same for a valid 84-byte IPv6 test frame (80 bytes, pkt6_build_template): its
+ * classes, each with exactly one thing wrong. */
+static inline int fault6_apply(const char *name, uint8_t *fr, uint32_t *len)
+{
+	uint8_t *ip = fr + PKT_ETH_LEN, *udp = fr + PKT_UDP6_OFF;
+	(void)len;
+	if (!strcmp(name, "test"))
+		return PKT_TEST;
+	if (!strcmp(name, "truncated")) {          /* payload length past the frame */
+		ip[5] = (uint8_t)(ip[5] + 40);
+		return PKT_TRUNCATED;
+	}
+	if (!strcmp(name, "bad_len")) {            /* payload length shorter than UDP's */
+		ip[5] = (uint8_t)(ip[5] - 6);
+		return PKT_BAD_LEN;
+	}
+	if (!strcmp(name, "not_udp")) {            /* next header: no next header (59) */
+		ip[6] = 59;
+		return PKT_NOT_UDP;
+	}
+	if (!strcmp(name, "ip_fragment")) {        /* next header: a fragment header */
+		ip[6] = 44;
+		return PKT_IP_FRAGMENT;
+	}
+	if (!strcmp(name, "hop_limit_zero")) {
+		ip[7] = 0;
+		return PKT_HOP_LIMIT_ZERO;
+	}
+	if (!strcmp(name, "wrong_port")) {
+		udp[2] = 0;
+		udp[3] = 10;
+		fault6_fix_udp(fr);
+		return PKT_WRONG_PORT;
+	}
+	if (!strcmp(name, "bad_udp_csum")) {
+		udp[6] ^= 0x5a;
+		if (!udp[6] && !udp[7])
+			udp[7] = 1;
+		return PKT_BAD_UDP_CSUM;
+	}
+	if (!strcmp(name, "zero_udp_csum")) {      /* "none": not allowed over IPv6 */
+		udp[6] = udp[7] = 0;
+		return PKT_BAD_UDP_CSUM;
+	}
+	if (!strcmp(name, "foreign")) {
+		fr[PKT_PAYLOAD6_OFF] ^= 0xff;
+		fault6_fix_udp(fr);
+		return PKT_FOREIGN;
+	}
+	if (!strcmp(name, "bad_sig_version")) {
+		fr[PKT_PAYLOAD6_OFF + 2] = (uint8_t)((fr[PKT_PAYLOAD6_OFF + 2] & 0x0f) | 0x70);
+		fault6_fix_udp(fr);
 		return PKT_BAD_SIG_VERSION;
 	}
 	return -1;

@@ -134,6 +134,74 @@ static void t_streams_apart_and_exact(void)
 	done(s);
 }
 
+/* IPv6 test frames: counted as IPv4 ones (loss, duplicates, reordering, delay, bytes
+ * with FCS, per stream), each malformed IPv6 class in its counter and never test
+ * traffic, and the IPv6 classes split into err/foreign/other as IPv4's. */
+static void t_ipv6(void)
+{
+	static const char *const names[] = { "truncated", "bad_len", "not_udp", "ip_fragment",
+		"hop_limit_zero", "wrong_port", "bad_udp_csum", "zero_udp_csum", "foreign",
+		"bad_sig_version" };
+	static uint8_t t6[PKT_FRAME_MAX], buf[PKT_FRAME_MAX];
+	char err[128];
+	struct pkt_flow f = { .src_mac = { 2, 0, 0, 0, 0, 1 }, .dst_mac = { 2, 0, 0, 0, 0, 2 },
+			      .src_port = 9, .dst_port = 9, .ttl = 64, .ipv = 6 };
+	ip6_parse("2001:2::2", f.src6);
+	ip6_parse("2001:2::1", f.dst6);
+	if (pkt6_build_template(&f, 80, 0, SIG_F_REALTIME, 0, t6, err, sizeof(err)))
+		abort();
+	struct sink *s = mk_sink(1, 0);
+	static const uint64_t a[] = { 0, 1, 2, 5, 3, 3, 6, 7, 9 };   /* 4, 8 lost; 3 late, dup */
+	uint64_t k = 0;
+	for (unsigned i = 0; i < sizeof(a) / sizeof(a[0]) + sizeof(names) / sizeof(names[0]); i++) {
+		const char *fault = i < sizeof(a) / sizeof(a[0]) ? "test" : names[i - 9];
+		uint64_t seq = i < 9 ? a[i] : 100 + i, tx = 1700000000000000000ULL + seq * 1000;
+		uint32_t len = 80;
+		memcpy(buf, t6, 80);
+		buf[PKT_PAYLOAD6_OFF + 3] = 4;                      /* stream 4 */
+		sig_put_seq_ts(buf + PKT_PAYLOAD6_OFF, seq, tx);
+		fault6_fix_udp(buf);
+		int want = fault6_apply(fault, buf, &len);
+		T_TRUE(want >= 0);
+		struct port_pkt p = { .data = buf, .len = len, .ts_ns = tx + 2000 };
+		sink_process(s->w[0], &p, 1, PORT_L2, tx + 2000, 1);
+		k++;
+	}
+	struct sink_totals t;
+	sink_totals(s, &t);
+	T_EQ_U64(t.rx_frames, k);
+	T_EQ_U64(t.rx_pkts, 8);
+	T_EQ_U64(t.rx_bytes, 8 * 84);
+	T_EQ_U64(t.dup, 1);
+	T_EQ_U64(t.reord, 1);
+	T_EQ_U64(t.cls[PKT_TRUNCATED], 1);
+	T_EQ_U64(t.cls[PKT_BAD_LEN], 1);
+	T_EQ_U64(t.cls[PKT_NOT_UDP], 1);
+	T_EQ_U64(t.cls[PKT_IP_FRAGMENT], 1);
+	T_EQ_U64(t.cls[PKT_HOP_LIMIT_ZERO], 1);
+	T_EQ_U64(t.cls[PKT_WRONG_PORT], 1);
+	T_EQ_U64(t.cls[PKT_BAD_UDP_CSUM], 2);
+	T_EQ_U64(t.cls[PKT_FOREIGN], 1);
+	T_EQ_U64(t.cls[PKT_BAD_SIG_VERSION], 1);
+	T_EQ_U64(t.cls[PKT_NOT_IP4], 0);
+	T_EQ_U64(t.err, 1 + 1 + 1 + 1 + 2 + 1);   /* truncated, len, fragment, hop 0, csum x2, version */
+	T_EQ_U64(t.foreign, 1);
+	T_EQ_U64(t.other, 2);                      /* not_udp, wrong_port */
+	T_EQ_U64(sink_stop(s), 0);
+	T_EQ_U64(sink_finish(s, 12, NULL, NULL, NULL), 0);
+	struct sink_stream *s4 = s->streams[4];
+	T_TRUE(s4 != NULL);
+	if (s4) {
+		T_EQ_U64(s4->seq.rx_pkts, 8);
+		T_EQ_U64(s4->seq.lost_final, 2 + 2);   /* 4, 8 and the tail 10, 11 */
+		T_EQ_U64(s4->seq.dup_pkts, 1);
+		T_EQ_U64(s4->seq.reordered_pkts, 1);
+		T_EQ_U64(s4->delay.owd.count, 8);
+		T_EQ_U64(hist_quantile(&s4->delay.owd, 0.5), 2000);
+	}
+	done(s);
+}
+
 static void t_sender_warmup(void)
 {
 	/* warm-up frames numbered in the same sequence (0..99), then 100..199 measured */
@@ -401,6 +469,7 @@ int main(void)
 	mk_tmpl();
 	T_RUN(t_each_error_class);
 	T_RUN(t_streams_apart_and_exact);
+	T_RUN(t_ipv6);
 	T_RUN(t_sender_warmup);
 	T_RUN(t_sink_warmup);
 	T_RUN(t_expect_unseen_and_beyond);
