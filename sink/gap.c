@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* gap.c — a stream's gaps in sequence and time (see gap.h). Called per test frame by
+ * the sink's receive loop beside seq.c: no allocation, O(log n) per reordered frame. */
+#include "gap.h"
+
+#include <string.h>
+
+#include "seq.h"
+
+void gap_init(struct gap_book *g, uint64_t gap_min_ns)
+{
+	memset(g, 0, sizeof(*g));
+	g->gap_min_ns = gap_min_ns;
+}
+
+static inline struct gap *pend_at(struct gap_book *g, uint32_t i)
+{
+	return &g->pend[(g->pend_head + i) % GAP_PENDING];
+}
+
+static bool long_silence(const struct gap_book *g, const struct gap *x)
+{
+	return g->gap_min_ns && gap_duration(x) > g->gap_min_ns;
+}
+
+/* The oldest open gap becomes final: listed, counted, or forgotten as reordering. */
+static void final_one(struct gap_book *g)
+{
+	struct gap *x = pend_at(g, 0);
+	g->pend_head = (g->pend_head + 1) % GAP_PENDING;
+	g->pend_n--;
+	if (!x->lost && !long_silence(g, x))
+		return;
+	uint64_t d = gap_duration(x);
+	if (d > g->longest_ns)
+		g->longest_ns = d;
+	if (g->nlist < GAP_LIST) {
+		g->list[g->nlist++] = *x;
+	} else {
+		g->unlisted++;
+		g->unlisted_lost += x->lost;
+	}
+}
+
+void gap_advance(struct gap_book *g, uint64_t prev_next, uint64_t seq, uint64_t rx_ns,
+		 uint64_t next_exp)
+{
+	if (g->have_adv) {
+		struct gap x = {
+			.before_ns = g->last_ns, .after_ns = rx_ns,
+			.seq_before = g->last_seq, .seq_after = seq,
+			.lost = seq > prev_next ? seq - prev_next : 0,
+		};
+		if (x.lost || long_silence(g, &x)) {
+			if (g->pend_n == GAP_PENDING) {
+				final_one(g);
+				g->early_final++;
+			}
+			*pend_at(g, g->pend_n++) = x;
+		}
+	}
+	g->have_adv = true;
+	g->last_ns = rx_ns;
+	g->last_seq = seq;
+	/* numbers below the window's base can no longer be filled by seq.c's window */
+	uint64_t base = next_exp > SEQ_WIN ? next_exp - SEQ_WIN : 0;
+	while (g->pend_n && pend_at(g, 0)->seq_after <= base)
+		final_one(g);
+}
+
+/* The gap of arr[0..n) (in sequence order) whose numbers hold seq, or -1. */
+static long find(struct gap_book *g, bool pend, uint32_t n, uint64_t seq)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		const struct gap *x = pend ? pend_at(g, mid) : &g->list[mid];
+		if (x->seq_after <= seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n)
+		return -1;
+	const struct gap *x = pend ? pend_at(g, lo) : &g->list[lo];
+	return x->seq_before < seq && x->lost ? (long)lo : -1;
+}
+
+void gap_fill(struct gap_book *g, uint64_t seq)
+{
+	long i = find(g, true, g->pend_n, seq);
+	if (i >= 0) {
+		struct gap *x = pend_at(g, (uint32_t)i);
+		x->lost--;
+		x->reordered++;
+		return;
+	}
+	i = find(g, false, g->nlist, seq);
+	if (i >= 0) {
+		struct gap *x = &g->list[i];
+		x->lost--;
+		x->reordered++;
+		if (!x->lost && !long_silence(g, x)) {   /* it was reordering after all */
+			memmove(x, x + 1, (g->nlist - (uint32_t)i - 1) * sizeof(*x));
+			g->nlist--;
+		}
+		return;
+	}
+	/* not listed: in an unlisted gap if any is left with loss (numbers before the first
+	 * frame were never in a gap: below every gap's seq_before) */
+	if (g->unlisted_lost && g->nlist && seq > g->list[g->nlist - 1].seq_after)
+		g->unlisted_lost--;
+}
+
+void gap_finish(struct gap_book *g)
+{
+	if (g->finished)
+		return;
+	g->finished = true;
+	while (g->pend_n)
+		final_one(g);
+}
+
+uint64_t gap_count(const struct gap_book *g)
+{
+	return g->nlist + g->unlisted;
+}
+
+uint64_t gap_lost(const struct gap_book *g)
+{
+	uint64_t n = g->unlisted_lost;
+	for (uint32_t i = 0; i < g->nlist; i++)
+		n += g->list[i].lost;
+	return n;
+}

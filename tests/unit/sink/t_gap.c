@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* t_gap.c — a stream's gap list on crafted arrivals, driven the way the sink drives
+ * it (seq_add's verdict decides advance or fill): a lost run, a silence, reordering
+ * that fills its gap and vanishes, reordering into a real gap, the window's edge, the
+ * caps. */
+#include <stdlib.h>
+
+#include "gap.h"
+#include "seq.h"
+#include "tap.h"
+
+struct st {
+	struct seq_stream s;
+	struct gap_book g;
+};
+
+static struct st *mk(uint64_t gap_min_ns)
+{
+	struct st *x = malloc(sizeof(*x));
+	seq_init(&x->s);
+	gap_init(&x->g, gap_min_ns);
+	return x;
+}
+
+/* One arrival of seq at t_ns, as sink.c's account() does it. */
+static void arrive(struct st *x, uint64_t seq, uint64_t t_ns)
+{
+	uint64_t prev = x->s.next_exp, q = seq_unwrap(&x->s, seq);
+	enum seq_verdict v = seq_add(&x->s, seq);
+	if (v == SEQ_IN_ORDER)
+		gap_advance(&x->g, prev, q, t_ns, x->s.next_exp);
+	else if (v == SEQ_REORDERED || v == SEQ_LATE)
+		gap_fill(&x->g, q);
+}
+
+static void end(struct st *x, uint64_t expected)
+{
+	seq_finish(&x->s, expected);
+	gap_finish(&x->g);
+}
+
+#define MS 1000000ull
+
+/* 1 kpps, frames 100..349 lost (a 250 ms outage): one gap, 251 ms from the last
+ * frame before to the first after, 250 lost. */
+static void t_lost_run(void)
+{
+	struct st *x = mk(0);
+	for (uint64_t i = 0; i < 1000; i++)
+		if (i < 100 || i >= 350)
+			arrive(x, i, i * MS);
+	end(x, 1000);
+	T_EQ_U64(x->g.nlist, 1);
+	T_EQ_U64(x->g.list[0].seq_before, 99);
+	T_EQ_U64(x->g.list[0].seq_after, 350);
+	T_EQ_U64(x->g.list[0].lost, 250);
+	T_EQ_U64(x->g.list[0].reordered, 0);
+	T_EQ_U64(gap_duration(&x->g.list[0]), 251 * MS);
+	T_EQ_U64(x->g.longest_ns, 251 * MS);
+	T_EQ_U64(gap_lost(&x->g), x->s.lost_final);
+	free(x);
+}
+
+/* Nothing lost, the frames held back 250 ms (a router that buffers): a gap only with
+ * --gap-min, and then with nothing lost. */
+static void t_silence(void)
+{
+	for (int on = 0; on < 2; on++) {
+		struct st *x = mk(on ? 10 * MS : 0);
+		for (uint64_t i = 0; i < 1000; i++)
+			arrive(x, i, i * MS + (i >= 100 ? 250 * MS : 0));
+		end(x, 1000);
+		T_EQ_U64(x->g.nlist, on ? 1u : 0u);
+		if (on) {
+			T_EQ_U64(x->g.list[0].seq_before, 99);
+			T_EQ_U64(x->g.list[0].seq_after, 100);
+			T_EQ_U64(x->g.list[0].lost, 0);
+			T_EQ_U64(gap_duration(&x->g.list[0]), 251 * MS);
+		}
+		T_EQ_U64(x->g.longest_ns, on ? 251 * MS : 0);
+		free(x);
+	}
+}
+
+/* Adjacent swaps all through: many gaps open, every one filled: none reported. */
+static void t_reorder_is_no_gap(void)
+{
+	struct st *x = mk(10 * MS);
+	for (uint64_t i = 0; i < 200000; i += 2) {
+		arrive(x, i + 1, i * 1000);
+		arrive(x, i, i * 1000 + 500);
+	}
+	end(x, 200000);
+	T_EQ_U64(x->s.lost_final, 0);
+	T_EQ_U64(x->s.reordered_pkts, 100000);
+	T_EQ_U64(gap_count(&x->g), 0);
+	T_EQ_U64(x->g.longest_ns, 0);
+	free(x);
+}
+
+/* A real gap with some of its frames arriving late: it stays, with fewer lost and
+ * the reordering said. */
+static void t_reorder_into_gap(void)
+{
+	struct st *x = mk(0);
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < 10; i++)
+		arrive(x, i, t += MS);
+	arrive(x, 20, t += 50 * MS);
+	arrive(x, 12, t += MS);     /* late: fills one of 10..19 */
+	arrive(x, 15, t += MS);
+	for (uint64_t i = 21; i < 30; i++)
+		arrive(x, i, t += MS);
+	end(x, 30);
+	T_EQ_U64(x->g.nlist, 1);
+	T_EQ_U64(x->g.list[0].lost, 8);
+	T_EQ_U64(x->g.list[0].reordered, 2);
+	T_EQ_U64(gap_duration(&x->g.list[0]), 50 * MS);
+	T_EQ_U64(x->s.lost_final, 8);
+	free(x);
+}
+
+/* A gap's numbers leave the window: final then, and a frame below the window still
+ * fills it (seq.h's late arrival). */
+static void t_window_edge(void)
+{
+	struct st *x = mk(0);
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < 5; i++)
+		arrive(x, i, t += 1000);
+	for (uint64_t i = 8; i < SEQ_WIN + 100; i++)
+		arrive(x, i, t += 1000);
+	T_EQ_U64(x->g.pend_n, 0);
+	T_EQ_U64(x->g.nlist, 1);
+	T_EQ_U64(x->g.list[0].lost, 3);
+	arrive(x, 6, t += 1000);    /* below the window */
+	T_EQ_U64(x->g.list[0].lost, 2);
+	T_EQ_U64(x->g.list[0].reordered, 1);
+	end(x, SEQ_WIN + 100);
+	T_EQ_U64(gap_lost(&x->g), x->s.lost_final);
+	free(x);
+}
+
+/* More gaps than the list holds, and more open at once than GAP_PENDING: counted,
+ * loss conserved, memory fixed. */
+static void t_caps(void)
+{
+	struct st *x = mk(0);
+	uint64_t t = 0, n = 0;
+	for (uint64_t i = 0; i < 3000; i++)
+		if (i % 10 != 5)    /* 300 single losses, all within one window */
+			arrive(x, i, t += 1000), n++;
+	T_EQ_U64(x->g.early_final, 300 - GAP_PENDING);
+	end(x, 3000);
+	T_EQ_U64(x->g.nlist, GAP_LIST);
+	T_EQ_U64(x->g.unlisted, 300 - GAP_LIST);
+	T_EQ_U64(gap_count(&x->g), 300);
+	T_EQ_U64(gap_lost(&x->g), 300);
+	T_EQ_U64(x->s.lost_final, 300);
+	T_EQ_U64(x->g.longest_ns, 1000);   /* one arrival interval: t counts arrivals */
+	free(x);
+}
+
+/* A gap made final early (more than GAP_PENDING open) and then filled completely is
+ * taken off the list again. */
+static void t_early_then_filled(void)
+{
+	struct st *x = mk(0);
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < 1000; i++)
+		if (i % 10 != 5)
+			arrive(x, i, t += 1000);
+	T_EQ_U64(x->g.nlist, 100 - GAP_PENDING);
+	arrive(x, 5, t += 1000);    /* the first gap, listed early */
+	T_EQ_U64(x->g.nlist, 100 - GAP_PENDING - 1);
+	T_EQ_U64(x->g.list[0].seq_before, 14);
+	end(x, 1000);
+	T_EQ_U64(gap_count(&x->g), 99);
+	T_EQ_U64(gap_lost(&x->g), x->s.lost_final);
+	free(x);
+}
+
+/* The head (before the first frame) and the tail (after the last) are loss, not gaps. */
+static void t_head_tail(void)
+{
+	struct st *x = mk(10 * MS);
+	for (uint64_t i = 10; i < 20; i++)
+		arrive(x, i, i * MS);
+	end(x, 30);
+	T_EQ_U64(x->s.lost_final, 20);
+	T_EQ_U64(gap_count(&x->g), 0);
+	free(x);
+}
+
+int main(void)
+{
+	T_RUN(t_lost_run);
+	T_RUN(t_silence);
+	T_RUN(t_reorder_is_no_gap);
+	T_RUN(t_reorder_into_gap);
+	T_RUN(t_window_edge);
+	T_RUN(t_caps);
+	T_RUN(t_early_then_filled);
+	T_RUN(t_head_tail);
+	return t_done();
+}
