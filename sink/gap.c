@@ -7,10 +7,11 @@
 
 #include "seq.h"
 
-void gap_init(struct gap_book *g, uint64_t gap_min_ns)
+void gap_init(struct gap_book *g, uint64_t gap_min_ns, uint32_t list_max)
 {
 	memset(g, 0, sizeof(*g));
 	g->gap_min_ns = gap_min_ns;
+	g->list_max = list_max < GAP_LIST ? list_max : GAP_LIST;
 }
 
 static inline struct gap *pend_at(struct gap_book *g, uint32_t i)
@@ -34,7 +35,7 @@ static void final_one(struct gap_book *g)
 	uint64_t d = gap_duration(x);
 	if (d > g->longest_ns)
 		g->longest_ns = d;
-	if (g->nlist < GAP_LIST) {
+	if (g->nlist < g->list_max) {
 		g->list[g->nlist++] = *x;
 	} else {
 		g->unlisted++;
@@ -59,6 +60,8 @@ void gap_advance(struct gap_book *g, uint64_t prev_next, uint64_t seq, uint64_t 
 			*pend_at(g, g->pend_n++) = x;
 		}
 	}
+	if (!g->have_adv)
+		g->first_seq = seq;
 	g->have_adv = true;
 	g->last_ns = rx_ns;
 	g->last_seq = seq;
@@ -107,8 +110,9 @@ void gap_fill(struct gap_book *g, uint64_t seq)
 		return;
 	}
 	/* not listed: in an unlisted gap if any is left with loss (numbers before the first
-	 * frame were never in a gap: below every gap's seq_before) */
-	if (g->unlisted_lost && g->nlist && seq > g->list[g->nlist - 1].seq_after)
+	 * frame were never in a gap); unlisted gaps come after the listed ones */
+	if (g->unlisted_lost && g->have_adv && seq > g->first_seq &&
+	    (!g->nlist || seq > g->list[g->nlist - 1].seq_after))
 		g->unlisted_lost--;
 }
 

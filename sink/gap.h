@@ -10,7 +10,7 @@
  * one to `reordered`. A gap is final once all its numbers left the sequence window
  * (SEQ_WIN below NextExp), or at the end; then a gap with nothing lost and no long
  * silence was reordering, and is forgotten. Final gaps are listed in sequence order up
- * to GAP_LIST; later ones are only counted (unlisted, unlisted_lost), and
+ * to list_max (at most GAP_LIST); later ones are only counted (unlisted, unlisted_lost), and
  * longest_ns covers them all.
  *
  * Memory is fixed: GAP_PENDING gaps wait for their numbers to leave the window; when
@@ -26,7 +26,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define GAP_LIST 64
+#define GAP_LIST 64           /* the most a list may hold */
+#define GAP_LIST_DEFAULT 16
 #define GAP_PENDING 64
 
 struct gap {
@@ -38,8 +39,10 @@ struct gap {
 
 struct gap_book {
 	uint64_t gap_min_ns;             /* a longer silence is a gap; 0: off */
+	uint32_t list_max;               /* gaps listed, at most GAP_LIST */
 	bool have_adv;
 	uint64_t last_ns, last_seq;      /* the newest advance of NextExp */
+	uint64_t first_seq;              /* the first one's number: below it, no gap */
 	struct gap pend[GAP_PENDING];    /* open gaps, oldest first from pend_head */
 	uint32_t pend_head, pend_n;
 	struct gap list[GAP_LIST];       /* final gaps, in sequence order */
@@ -50,7 +53,8 @@ struct gap_book {
 	bool finished;
 };
 
-void gap_init(struct gap_book *g, uint64_t gap_min_ns);
+/* list_max above GAP_LIST is taken as GAP_LIST. */
+void gap_init(struct gap_book *g, uint64_t gap_min_ns, uint32_t list_max);
 /* An in-order arrival (a new highest number seq, previous NextExp prev_next) at rx_ns;
  * next_exp is NextExp after it. */
 void gap_advance(struct gap_book *g, uint64_t prev_next, uint64_t seq, uint64_t rx_ns,

@@ -136,8 +136,7 @@ void sink_fini(struct sink *s)
 	}
 }
 
-static struct sink_stream *stream_new(uint8_t id, int worker, uint64_t max_delay_ns,
-				      uint64_t gap_min_ns)
+static struct sink_stream *stream_new(uint8_t id, int worker, const struct sink_cfg *c)
 {
 	struct sink_stream *st = malloc(sizeof(*st));
 	if (!st)
@@ -146,8 +145,8 @@ static struct sink_stream *stream_new(uint8_t id, int worker, uint64_t max_delay
 	st->id = id;
 	st->worker = worker;
 	seq_init(&st->seq);
-	gap_init(&st->gaps, gap_min_ns);
-	delay_init(&st->delay, max_delay_ns);
+	gap_init(&st->gaps, c->gap_min_ns, c->gap_list);
+	delay_init(&st->delay, c->max_delay_ns);
 	return st;
 }
 
@@ -155,8 +154,7 @@ static inline struct sink_stream *stream_get(struct sink_worker *w, uint8_t id)
 {
 	struct sink_stream *st = w->streams[id];
 	if (!st)
-		st = w->streams[id] = stream_new(id, w->id, w->s->cfg.max_delay_ns,
-							 w->s->cfg.gap_min_ns);
+		st = w->streams[id] = stream_new(id, w->id, &w->s->cfg);
 	return st;
 }
 
@@ -490,7 +488,7 @@ int sink_finish(struct sink *s, uint64_t expect_all, const uint64_t *expect_stre
 		}
 		uint64_t e = have_stream && have_stream[id] ? expect_stream[id] : expect_all;
 		if (!m && have_stream && have_stream[id]) {   /* expected, never arrived */
-			m = stream_new((uint8_t)id, -1, s->cfg.max_delay_ns, s->cfg.gap_min_ns);
+			m = stream_new((uint8_t)id, -1, &s->cfg);
 			if (!m)
 				return -ENOMEM;
 		}

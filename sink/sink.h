@@ -52,6 +52,7 @@ struct sink_cfg {
 	uint64_t warmup_ns;      /* test frames within this long of the first are not measured */
 	uint64_t max_delay_ns;   /* one-way delays above are implausible (clocks disagree) */
 	uint64_t gap_min_ns;     /* a silence longer than this is a gap (gap.h); 0: off */
+	unsigned gap_list;       /* gaps listed per stream, at most GAP_LIST */
 };
 
 /* Per stream: sequence accounting, delay and jitter. Allocated on first sight. */

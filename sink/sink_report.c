@@ -380,6 +380,7 @@ static void summary_json(FILE *f, const struct summary *m, int sig)
 	jset_u64(o, "implausible_delay_pkts", t->implausible_delay);
 	jset_u64(o, "max_delay_ns", c->max_delay_ns);
 	jset_u64(o, "gap_min_ns", c->gap_min_ns);
+	jset_u64(o, "gap_list", c->gap_list);
 	json_object_set_new(o, "latency_ns", m->all ? hist_json(m->all, true) : json_null());
 	jset_f(o, "jitter_max_ns", m->jitter_max);
 	json_object_set_new(o, "workers", summary_json_workers(s));

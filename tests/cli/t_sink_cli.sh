@@ -34,6 +34,7 @@ t "expect and expect-from exclude each other" 64 "give one" "$S" -i lo --expect 
 t "bad warm-up" 64 "--warmup 2x" "$S" -i lo --warmup 2x
 t "bad max-delay" 64 "--max-delay" "$S" -i lo --max-delay soon
 t "bad gap-min" 64 "--gap-min 3q" "$S" -i lo --gap-min 3q
+t "bad gap-list" 64 "--gap-list 65" "$S" -i lo --gap-list 65
 t "unknown backend named" 64 "unknown port backend" "$S" -i nope:x
 
 printf '{"type":"interval","tx_pkts":1}\n{"type":"summary","stream":0,"tx_pkts":}\n' >"$tmp/bad.json"

@@ -14,12 +14,17 @@ struct st {
 	struct gap_book g;
 };
 
-static struct st *mk(uint64_t gap_min_ns)
+static struct st *mk_n(uint64_t gap_min_ns, uint32_t list_max)
 {
 	struct st *x = malloc(sizeof(*x));
 	seq_init(&x->s);
-	gap_init(&x->g, gap_min_ns);
+	gap_init(&x->g, gap_min_ns, list_max);
 	return x;
+}
+
+static struct st *mk(uint64_t gap_min_ns)
+{
+	return mk_n(gap_min_ns, GAP_LIST);
 }
 
 /* One arrival of seq at t_ns, as sink.c's account() does it. */
@@ -180,6 +185,33 @@ static void t_early_then_filled(void)
 	free(x);
 }
 
+/* A shorter list (--gap-list), and none at all: the rest counted, loss conserved; a
+ * late frame into an unlisted gap taken off its loss, one before the first frame not. */
+static void t_list_max(void)
+{
+	for (uint32_t max = 0; max <= 5; max += 5) {
+		struct st *x = mk_n(0, max);
+		uint64_t t = 0;
+		for (uint64_t i = 3; i < 200000; i++)
+			if (i % 1000 != 500 || i == 500)   /* 199 single losses after 500 */
+				arrive(x, i, t += 1000);
+		arrive(x, 1, t += 1000);           /* before the first frame: no gap */
+		arrive(x, 150500, t += 1000);      /* in the window: its open gap was
+						    * reordering, and goes */
+		arrive(x, 100500, t += 1000);      /* below the window: fills an unlisted gap */
+		end(x, 200000);
+		T_EQ_U64(x->g.nlist, max);
+		T_EQ_U64(gap_count(&x->g), 198);
+		T_EQ_U64(x->g.unlisted, 198 - max);
+		T_EQ_U64(gap_lost(&x->g), 197);
+		T_EQ_U64(x->s.lost_final, 197 + 2);   /* and 0, 2 before the first frame */
+		free(x);
+	}
+	struct gap_book g;
+	gap_init(&g, 0, 1000);
+	T_EQ_U64(g.list_max, GAP_LIST);
+}
+
 /* The head (before the first frame) and the tail (after the last) are loss, not gaps. */
 static void t_head_tail(void)
 {
@@ -201,6 +233,7 @@ int main(void)
 	T_RUN(t_window_edge);
 	T_RUN(t_caps);
 	T_RUN(t_early_then_filled);
+	T_RUN(t_list_max);
 	T_RUN(t_head_tail);
 	return t_done();
 }

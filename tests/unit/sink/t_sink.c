@@ -287,7 +287,8 @@ static void t_gaps(void)
 	char err[128];
 	struct sink *s = malloc(sizeof(*s));
 	struct sink_cfg c = { .nthreads = 1, .dport = 9, .verify_udp_csum = true,
-			      .max_delay_ns = 10 * NS_PER_S, .gap_min_ns = 50000 };
+			      .max_delay_ns = 10 * NS_PER_S, .gap_min_ns = 50000,
+			      .gap_list = GAP_LIST_DEFAULT };
 	if (sink_init(s, &c, err, sizeof(err)))
 		abort();
 	struct sink_worker *w = s->w[0];
