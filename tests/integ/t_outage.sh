@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# t_outage.sh — outages of known length, measured by the sink's gap list: a stream of
+# 10,000 pps through ppslab-rut (intr mode: every frame forwarded when it comes), then
+# 1. `ppslab-rut ctl pause 250`: the sink's longest silence is the stall as the
+#    forwarder measured it (pause.last_ns) within one frame interval plus a stated
+#    allowance, and the requested 250 ms within that plus the forwarder's own overrun;
+#    the frames the stall spanned are its length × the rate; the frames lost in it
+#    are exactly those the forwarder's ring dropped (kernel_drops), the rest held in
+#    the ring and forwarded after;
+# 2. the egress link set down for 250 ms by the test: the sink's gap lies within the
+#    window the test measured around its two `ip link` commands, and the frames lost in
+#    it are those the forwarder counted as drops.link_down (plus any its egress refused).
+# The books hold throughout: received + lost = sent, every loss at a named place.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/rut_lib.sh"
+lab_up
+S=$T/ctl.sock
+RATE=10000
+I_NS=$((1000000000 / RATE))     # the frame interval
+SLACK_NS=2000000                # forwarding-delay difference of the frames around a gap:
+				# a wake-up each, tens of us idle, ms on a busy host
+HOST_NS=10000000                # the forwarder's wake-up at normal priority on a busy host,
+				# after the link is back (nothing of it is measured)
+stat_of() { "$B/ppslab-rut" ctl "$S" stats 2>/dev/null | jq -r "$1 // 0"; }
+moved() { [ "$(stat_of "$1")" -gt "$2" ] 2>/dev/null; }
+now_ns() { date +%s%N; }
+
+start sink sink "$B/ppslab-sink" -i sink0 --duration 120 --gap-min 50ms --gap-list 64 \
+	--expect-from "$T/gen.out" --json
+# a ring of 512 frames: a stall of 250 ms at 10,000 pps (2,500 frames) overflows it
+start rut rut "$B/ppslab-rut" -i afpacket:rut0,ring=v2,frames=512 -o rut1 --mode intr \
+	--ctl "$S" --json
+wait_ready sink; wait_ready rut
+start gen gen "$B/ppslab-gen" -i gen0 --dst 198.19.0.2 --rate $RATE --duration 60 --json
+wait_until 20 "the forwarder forwards" moved .fwd_pkts 3000
+
+# 1. the pause
+kd0=$(stat_of .kernel_drops)
+eq "ctl pause 250 answers at once" "$("$B/ppslab-rut" ctl "$S" pause 250)" \
+	"forwarding paused for 250 ms"
+wait_until 20 "the pause ended" moved .pause.last_ns 0
+f0=$(stat_of .fwd_pkts)
+wait_until 20 "forwarding after the pause" moved .fwd_pkts $((f0 + 2000))
+
+# 2. the link, down for 250 ms (the sleep is the outage's length: the test's point)
+kd_pause=$(($(stat_of .kernel_drops) - kd0))
+ld0=$(stat_of '.drops.link_down + .tx_errors') kd1=$(stat_of .kernel_drops)
+a0=$(now_ns); ip -n "$LAB-rut" link set rut1 down; a1=$(now_ns)
+sleep 0.25
+b0=$(now_ns); ip -n "$LAB-rut" link set rut1 up; b1=$(now_ns)
+f0=$(stat_of .fwd_pkts)
+wait_until 20 "forwarding after the link came back" moved .fwd_pkts $((f0 + 2000))
+stop gen; rc_gen=$RC
+# the sink has what the forwarder did not drop (the sink reads only what arrives)
+read_all "$S" $(($(sent gen) - $(jv gen .if_tx_dropped)))
+sink_done sink $(($(sent gen) - $(jv gen .if_tx_dropped) - $(stat_of '.kernel_drops + .drop_pkts + .tx_errors'))); rc_sink=$RC
+stop rut; rc_rut=$RC
+
+eq "gen, sink, rut exit 0" "$rc_gen,$rc_sink,$rc_rut" 0,0,0
+N=$(sent gen)
+eq "sink: received + lost = sent ($N)" "$(jv sink '.rx_pkts + .lost_pkts')" "$N"
+eq "rut: read = forwarded + dropped" "$(jv rut '.rx_pkts == .fwd_pkts + .drop_pkts')" true
+hl=$(host_lost sink gen)
+named=$(($(jv rut '.kernel_drops + .drops.link_down + .tx_errors') + hl))
+eq "every frame lost dropped at a named place (rut ring, link down, host $hl)" \
+	"$(jv sink .lost_pkts)" "$named"
+st='.streams[0]'
+eq "the gaps' loss is the stream's (no loss before the first or after the last frame)" \
+	"$(jv sink "$st.gap_lost_pkts")" "$(jv sink "$st.lost_pkts")"
+# the two outages: the silences above 100 ms, in sequence order
+big="[$st.gaps[] | select(.duration_ns > 100000000)]"
+eq "two silences above 100 ms (the pause, the link)" "$(jv sink "$big | length")" 2
+echo "# gaps: $(jv sink "[$st.gaps[] | [.duration_ns, .seq_before, .seq_after, .lost_pkts]]" | tr -d ' \n')"
+
+# 1. the pause: a silence (what the ring held comes after it), then the frames the ring
+# dropped, up to the first frame sent after the stall
+p=$(jv rut .pause.last_ns) req=$(jv rut .pause.requested_ns)
+d=$(jv sink "$big[0].duration_ns")
+s0=$(jv sink "$big[0].seq_before") s1=$(jv sink "$big[1].seq_before")
+beh=$(jv gen .behind_max_ns)    # the sender's longest stretch behind its schedule
+echo "# pause: asked $req ns, the forwarder stood still $p ns; the sink's gap $d ns; the sender at most $beh ns behind"
+eq "the forwarder paused once, as asked" "$(jv rut '[.pause.count, .pause.requested_ns] | join(",")')" \
+	"1,250000000"
+within "the sink's gap is the forwarder's stall ± one frame interval + ${SLACK_NS} ns" \
+	"$d" $((p - I_NS - SLACK_NS)) $((p + I_NS + SLACK_NS))
+over=$((p - req))
+within "the sink's gap is 250 ms − one interval .. + one interval + the stall's overrun ($over ns) + slack" \
+	"$d" $((req - I_NS - SLACK_NS)) $((req + I_NS + over + SLACK_NS))
+# the loss after the silence: the first gap past it with frames lost
+lossg="[$st.gaps[] | select(.seq_before >= $s0 and .lost_pkts > 0)][0]"
+lost1=$(jv sink "$lossg.lost_pkts")
+span=$(($(jv sink "$lossg.seq_after") - s0 - 1))
+within "the frames the stall spanned ($span) are its length × the rate ± 1 (± slack and the sender's lateness)" \
+	"$span" $(((p - SLACK_NS - beh) * RATE / 1000000000 - 1)) $(((p + SLACK_NS + beh) * RATE / 1000000000 + 1))
+within "the rest ($((span - lost1)) frames) the ring held and forwarded after the stall (1..512)" \
+	$((span - lost1)) 1 512
+# every frame lost from before the pause to before the link outage, the pause's and
+# any a starved host adds, is one the forwarder's ring dropped
+lostp=$(jv sink "[$st.gaps[] | select(.seq_before >= $s0 and .seq_after <= $s1) | .lost_pkts] | add")
+within "the frames lost around the stall are what the forwarder's ring dropped meanwhile ($lost1 in the stall; + host drops $hl)" \
+	"$lostp" "$kd_pause" $((kd_pause + hl))
+# 2. the link: down at the earliest when the first command started, up at the latest
+# when the second returned; the forwarder sees it within its 5 ms link check
+d=$(jv sink "$big[1].duration_ns")
+lost2=$(jv sink "[$st.gaps[] | select(.seq_before >= $s1 and .lost_pkts > 0)][0].lost_pkts")
+lost2all=$(jv sink "[$st.gaps[] | select(.seq_before >= $s1) | .lost_pkts] | add")
+echo "# link: down for $(((b0 - a1))) .. $(((b1 - a0))) ns by the test's clock; the sink's gap $d ns"
+within "the sink's gap lies within the link's down time (± one interval, + 5 ms check + host allowance + sender lateness)" \
+	"$d" $((b0 - a1 - I_NS - SLACK_NS)) $((b1 - a0 + I_NS + 5000000 + HOST_NS + beh))
+ldn=$(($(jv rut '.drops.link_down + .tx_errors') - ld0)) kdn=$(($(jv rut .kernel_drops) - kd1))
+within "the frames lost from the link outage on are the forwarder's drops.link_down + tx_errors ($ldn) + ring drops ($kdn) (+ host drops $hl)" \
+	"$lost2all" $((ldn + kdn)) $((ldn + kdn + hl))
+within "frames were lost with the link down ($lost2), at most what the forwarder dropped meanwhile" \
+	"$lost2" 1 $((ldn + kdn + hl))
+eq "the longest gap is the longest listed" "$(jv sink "$st.longest_gap_ns")" \
+	"$(jv sink "[$st.gaps[].duration_ns] | max")"
+done_testing
