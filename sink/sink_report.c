@@ -162,8 +162,9 @@ static void gaps_json(json_t *so, const struct sink_stream *st)
 		json_t *o = json_object();
 		jset_u64(o, "before_ns", x->before_ns);
 		jset_u64(o, "after_ns", x->after_ns);
-		jset_u64(o, "before_rel_ns", x->before_ns - st->first_rx_ns);
-		jset_u64(o, "after_rel_ns", x->after_ns - st->first_rx_ns);
+		/* signed: a wall clock stepped back during the run shows, not wraps */
+		jset_i64(o, "before_rel_ns", (int64_t)(x->before_ns - st->first_rx_ns));
+		jset_i64(o, "after_rel_ns", (int64_t)(x->after_ns - st->first_rx_ns));
 		jset_u64(o, "duration_ns", gap_duration(x));
 		jset_u64(o, "seq_before", x->seq_before);
 		jset_u64(o, "seq_after", x->seq_after);

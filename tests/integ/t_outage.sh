@@ -36,16 +36,17 @@ start gen gen "$B/ppslab-gen" -i gen0 --dst 198.19.0.2 --rate $RATE --duration 6
 wait_until 20 "the forwarder forwards" moved .fwd_pkts 3000
 
 # 1. the pause
-kd0=$(stat_of .kernel_drops)
-eq "ctl pause 250 answers at once" "$("$B/ppslab-rut" ctl "$S" pause 250)" \
-	"forwarding paused for 250 ms"
+kt0=$(now_ns); kd0=$(stat_of .kernel_drops)
+pc0=$(now_ns); reply=$("$B/ppslab-rut" ctl "$S" pause 250); pc1=$(now_ns)
+eq "ctl pause 250 answers at once" "$reply" "forwarding paused for 250 ms"
 wait_until 20 "the pause ended" moved .pause.last_ns 0
 f0=$(stat_of .fwd_pkts)
 wait_until 20 "forwarding after the pause" moved .fwd_pkts $((f0 + 2000))
 
 # 2. the link, down for 250 ms (the sleep is the outage's length: the test's point)
-kd_pause=$(($(stat_of .kernel_drops) - kd0))
-ld0=$(stat_of '.drops.link_down + .tx_errors') kd1=$(stat_of .kernel_drops)
+kd1=$(stat_of .kernel_drops); kt1=$(now_ns)
+kd_pause=$((kd1 - kd0))
+ld0=$(stat_of '.drops.link_down + .tx_errors')
 a0=$(now_ns); ip -n "$LAB-rut" link set rut1 down; a1=$(now_ns)
 sleep 0.25
 b0=$(now_ns); ip -n "$LAB-rut" link set rut1 up; b1=$(now_ns)
@@ -68,24 +69,42 @@ eq "every frame lost dropped at a named place (rut ring, link down, host $hl)" \
 st='.streams[0]'
 eq "the gaps' loss is the stream's (no loss before the first or after the last frame)" \
 	"$(jv sink "$st.gap_lost_pkts")" "$(jv sink "$st.lost_pkts")"
-# the two outages: the silences above 100 ms, in sequence order
-big="[$st.gaps[] | select(.duration_ns > 100000000)]"
-eq "two silences above 100 ms (the pause, the link)" "$(jv sink "$big | length")" 2
 echo "# gaps: $(jv sink "[$st.gaps[] | [.duration_ns, .seq_before, .seq_after, .lost_pkts]]" | tr -d ' \n')"
+beh=$(jv gen .behind_max_ns)    # the sender's longest stretch behind its schedule
+# within_or_said DESC ACTUAL LOW HIGH: in range, or off by no more than the sender says
+# it fell behind its schedule (a starved sender makes a silence of its own)
+within_or_said() {
+	local off=0
+	[ "$2" -lt "$3" ] && off=$(($3 - $2))
+	[ "$2" -gt "$4" ] && off=$(($2 - $4))
+	if [ "$off" = 0 ]; then
+		ok "$1"
+	elif [ "$off" -le "$beh" ]; then
+		skip "$1 (got $2, off by $off ns)" "the sender fell behind its schedule by up to $beh ns (behind_max_ns)"
+	else
+		not_ok "$1" "got $2, expected $3..$4; off by $off ns, more than the sender's lateness ($beh ns)"
+	fi
+}
+# the two outages, found by the sink's clock (the test's: one host): the silence above
+# 100 ms around the pause command, and the one around the link's down time
+sel() { echo "[$st.gaps[] | select(.duration_ns > 100000000 and .before_ns <= $1 and .after_ns >= $2)][0]"; }
+pg=$(sel $((pc1 + SLACK_NS)) $((pc0 + 250000000)))
+lg=$(sel $((a1 + 5000000 + HOST_NS)) "$b0")
+check "a silence above 100 ms spans the pause" test "$(jv sink "$pg | type")" = object
+check "a silence above 100 ms spans the link's down time" test "$(jv sink "$lg | type")" = object
 
 # 1. the pause: a silence (what the ring held comes after it), then the frames the ring
 # dropped, up to the first frame sent after the stall
 p=$(jv rut .pause.last_ns) req=$(jv rut .pause.requested_ns)
-d=$(jv sink "$big[0].duration_ns")
-s0=$(jv sink "$big[0].seq_before") s1=$(jv sink "$big[1].seq_before")
-beh=$(jv gen .behind_max_ns)    # the sender's longest stretch behind its schedule
+d=$(jv sink "$pg.duration_ns")
+s0=$(jv sink "$pg.seq_before") s1=$(jv sink "$lg.seq_before")
 echo "# pause: asked $req ns, the forwarder stood still $p ns; the sink's gap $d ns; the sender at most $beh ns behind"
 eq "the forwarder paused once, as asked" "$(jv rut '[.pause.count, .pause.requested_ns] | join(",")')" \
 	"1,250000000"
-within "the sink's gap is the forwarder's stall ± one frame interval + ${SLACK_NS} ns" \
+within_or_said "the sink's gap is the forwarder's stall ± one frame interval + ${SLACK_NS} ns" \
 	"$d" $((p - I_NS - SLACK_NS)) $((p + I_NS + SLACK_NS))
 over=$((p - req))
-within "the sink's gap is 250 ms − one interval .. + one interval + the stall's overrun ($over ns) + slack" \
+within_or_said "the sink's gap is 250 ms − one interval .. + one interval + the stall's overrun ($over ns) + slack" \
 	"$d" $((req - I_NS - SLACK_NS)) $((req + I_NS + over + SLACK_NS))
 # the loss after the silence: the first gap past it with frames lost
 lossg="[$st.gaps[] | select(.seq_before >= $s0 and .lost_pkts > 0)][0]"
@@ -95,22 +114,37 @@ within "the frames the stall spanned ($span) are its length × the rate ± 1 (±
 	"$span" $(((p - SLACK_NS - beh) * RATE / 1000000000 - 1)) $(((p + SLACK_NS + beh) * RATE / 1000000000 + 1))
 within "the rest ($((span - lost1)) frames) the ring held and forwarded after the stall (1..512)" \
 	$((span - lost1)) 1 512
-# every frame lost from before the pause to before the link outage, the pause's and
-# any a starved host adds, is one the forwarder's ring dropped
-lostp=$(jv sink "[$st.gaps[] | select(.seq_before >= $s0 and .seq_after <= $s1) | .lost_pkts] | add")
-within "the frames lost around the stall are what the forwarder's ring dropped meanwhile ($lost1 in the stall; + host drops $hl)" \
-	"$lostp" "$kd_pause" $((kd_pause + hl))
+# every frame lost between the two readings of kernel_drops around the pause (by the
+# sink's clock, the first frame after a loss), the stall's and any a starved host
+# adds, is one the forwarder's ring dropped; a count off is the host's only when
+# another ring overflow came near a reading (its frames fall on either side)
+books_or_said() {   # books_or_said DESC ACTUAL EXPECTED T0 T1 (the readings' instants)
+	local near
+	near=$(jv sink "[$st.gaps[] | select(.lost_pkts > 0 and
+		((.after_ns > $4 - 50000000 and .after_ns < $4 + 50000000) or
+		 (.after_ns > $5 - 50000000 and .after_ns < $5 + 50000000)))] | length")
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	elif [ "$hl" != 0 ] || [ "$near" -gt 0 ]; then
+		skip "$1 (got $2, expected $3)" "frames lost within 50 ms of a reading ($near gaps) or by the host ($hl)"
+	else
+		not_ok "$1" "got $2, expected $3"
+	fi
+}
+lostp=$(jv sink "[$st.gaps[] | select(.after_ns > $kt0 and .after_ns <= $kt1) | .lost_pkts] | add // 0")
+books_or_said "the frames lost around the stall are what the forwarder's ring dropped meanwhile ($lost1 in the stall)" \
+	"$lostp" "$kd_pause" "$kt0" "$kt1"
 # 2. the link: down at the earliest when the first command started, up at the latest
 # when the second returned; the forwarder sees it within its 5 ms link check
-d=$(jv sink "$big[1].duration_ns")
+d=$(jv sink "$lg.duration_ns")
 lost2=$(jv sink "[$st.gaps[] | select(.seq_before >= $s1 and .lost_pkts > 0)][0].lost_pkts")
-lost2all=$(jv sink "[$st.gaps[] | select(.seq_before >= $s1) | .lost_pkts] | add")
+lost2all=$(jv sink "[$st.gaps[] | select(.after_ns > $kt1) | .lost_pkts] | add // 0")
 echo "# link: down for $(((b0 - a1))) .. $(((b1 - a0))) ns by the test's clock; the sink's gap $d ns"
-within "the sink's gap lies within the link's down time (± one interval, + 5 ms check + host allowance + sender lateness)" \
-	"$d" $((b0 - a1 - I_NS - SLACK_NS)) $((b1 - a0 + I_NS + 5000000 + HOST_NS + beh))
+within_or_said "the sink's gap lies within the link's down time (± one interval, + 5 ms check + host allowance)" \
+	"$d" $((b0 - a1 - I_NS - SLACK_NS)) $((b1 - a0 + I_NS + 5000000 + HOST_NS))
 ldn=$(($(jv rut '.drops.link_down + .tx_errors') - ld0)) kdn=$(($(jv rut .kernel_drops) - kd1))
-within "the frames lost from the link outage on are the forwarder's drops.link_down + tx_errors ($ldn) + ring drops ($kdn) (+ host drops $hl)" \
-	"$lost2all" $((ldn + kdn)) $((ldn + kdn + hl))
+books_or_said "the frames lost from the link outage on are the forwarder's drops.link_down + tx_errors ($ldn) + ring drops ($kdn)" \
+	"$lost2all" $((ldn + kdn)) "$kt1" "$kt1"
 within "frames were lost with the link down ($lost2), at most what the forwarder dropped meanwhile" \
 	"$lost2" 1 $((ldn + kdn + hl))
 eq "the longest gap is the longest listed" "$(jv sink "$st.longest_gap_ns")" \
