@@ -21,7 +21,15 @@ static inline struct gap *pend_at(struct gap_book *g, uint32_t i)
 
 static bool long_silence(const struct gap_book *g, const struct gap *x)
 {
-	return g->gap_min_ns && gap_duration(x) > g->gap_min_ns;
+	return g->gap_min_ns && x->silence_ns > g->gap_min_ns;
+}
+
+/* Takes open gap i out, the newer ones moving down. */
+static void pend_remove(struct gap_book *g, uint32_t i)
+{
+	for (; i + 1 < g->pend_n; i++)
+		*pend_at(g, i) = *pend_at(g, i + 1);
+	g->pend_n--;
 }
 
 /* The oldest open gap becomes final: listed, counted, or forgotten as reordering. */
@@ -32,15 +40,37 @@ static void final_one(struct gap_book *g)
 	g->pend_n--;
 	if (!x->lost && !long_silence(g, x))
 		return;
-	uint64_t d = gap_duration(x);
-	if (d > g->longest_ns)
-		g->longest_ns = d;
+	if (x->silence_ns > g->longest_ns)
+		g->longest_ns = x->silence_ns;
 	if (g->nlist < g->list_max) {
 		g->list[g->nlist++] = *x;
 	} else {
 		g->unlisted++;
 		g->unlisted_lost += x->lost;
 	}
+}
+
+/* Too many open: the oldest two neighbours without a long silence become one (their
+ * numbers are contiguous: the first's after-frame is at or below the second's
+ * before-frame). False when every pair has a long silence. */
+static bool merge_one(struct gap_book *g)
+{
+	for (uint32_t i = 0; i + 1 < g->pend_n; i++) {
+		struct gap *a = pend_at(g, i), *b = pend_at(g, i + 1);
+		if (long_silence(g, a) || long_silence(g, b))
+			continue;
+		a->after_ns = b->after_ns;
+		a->seq_after = b->seq_after;
+		a->lost += b->lost;
+		a->reordered += b->reordered;
+		a->merged += b->merged;
+		if (b->silence_ns > a->silence_ns)
+			a->silence_ns = b->silence_ns;
+		pend_remove(g, i + 1);
+		g->merges++;
+		return true;
+	}
+	return false;
 }
 
 void gap_advance(struct gap_book *g, uint64_t prev_next, uint64_t seq, uint64_t rx_ns,
@@ -50,10 +80,11 @@ void gap_advance(struct gap_book *g, uint64_t prev_next, uint64_t seq, uint64_t 
 		struct gap x = {
 			.before_ns = g->last_ns, .after_ns = rx_ns,
 			.seq_before = g->last_seq, .seq_after = seq,
-			.lost = seq > prev_next ? seq - prev_next : 0,
+			.lost = seq > prev_next ? seq - prev_next : 0, .merged = 1,
 		};
+		x.silence_ns = gap_duration(&x);
 		if (x.lost || long_silence(g, &x)) {
-			if (g->pend_n == GAP_PENDING) {
+			if (g->pend_n == GAP_PENDING && !merge_one(g)) {
 				final_one(g);
 				g->early_final++;
 			}
@@ -96,6 +127,8 @@ void gap_fill(struct gap_book *g, uint64_t seq)
 		struct gap *x = pend_at(g, (uint32_t)i);
 		x->lost--;
 		x->reordered++;
+		if (!x->lost && !long_silence(g, x))   /* it was reordering: done */
+			pend_remove(g, (uint32_t)i);
 		return;
 	}
 	i = find(g, false, g->nlist, seq);

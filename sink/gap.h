@@ -7,16 +7,21 @@
  * were skipped (seq_after > seq_before + 1) or when the silence after_ns − before_ns
  * is longer than gap_min (0: silences alone are no gaps). Frames that arrive later with
  * a number inside it (reordered into it) fill it: each takes one from `lost` and adds
- * one to `reordered`. A gap is final once all its numbers left the sequence window
- * (SEQ_WIN below NextExp), or at the end; then a gap with nothing lost and no long
- * silence was reordering, and is forgotten. Final gaps are listed in sequence order up
+ * one to `reordered`; a gap so filled with no long silence was reordering, and goes at
+ * once. A gap is final once all its numbers left the sequence window
+ * (SEQ_WIN below NextExp), or at the end. Final gaps are listed in sequence order up
  * to list_max (at most GAP_LIST); later ones are only counted (unlisted, unlisted_lost), and
  * longest_ns covers them all.
  *
- * Memory is fixed: GAP_PENDING gaps wait for their numbers to leave the window; when
- * more are open, the oldest is made final early (early_final counts them) and a frame
- * filling it later still finds it in the list. A frame below the window (seq.h's
- * "late" arrival) also fills the gap it falls in when that gap is listed.
+ * Memory is fixed: GAP_PENDING gaps wait for their numbers to leave the window. When
+ * more are open (a forwarding thread lagging behind another opens a hole for each of
+ * its frames), the oldest two neighbours without a long silence become one record
+ * (`merged` says how many gaps it stands for: its loss and reordering are their sums,
+ * its ends the outer ones), so holes that are filled later still vanish; a long silence
+ * is never merged. Only when no such pair is open is the oldest made final early
+ * (early_final counts them); a frame filling it later still finds it in the list. A
+ * frame below the window (seq.h's "late" arrival) also fills the gap it falls in when
+ * that gap is listed.
  *
  * The loss before the first frame and after the last one is in seq.h's loss but in no
  * gap: no frame brackets it. */
@@ -35,6 +40,9 @@ struct gap {
 	uint64_t seq_before, seq_after;  /* their sequence numbers (64-bit, unwrapped) */
 	uint64_t lost;                   /* numbers between them not received */
 	uint64_t reordered;              /* frames that arrived later into it */
+	uint64_t merged;                 /* gaps this record stands for (1: itself) */
+	uint64_t silence_ns;             /* its longest silence: the duration, or of a
+					  * merged record, the longest of its gaps' */
 };
 
 struct gap_book {
@@ -49,7 +57,8 @@ struct gap_book {
 	uint32_t nlist;
 	uint64_t unlisted, unlisted_lost;
 	uint64_t early_final;
-	uint64_t longest_ns;             /* of every final gap, listed or not */
+	uint64_t merges;                 /* open gaps merged into a neighbour */
+	uint64_t longest_ns;             /* the longest silence of every final gap */
 	bool finished;
 };
 

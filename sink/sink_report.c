@@ -171,6 +171,7 @@ static void gaps_json(json_t *so, const struct sink_stream *st)
 		jset_u64(o, "lost_pkts", x->lost);
 		jset_u64(o, "reordered_pkts", x->reordered);
 		jset_b(o, "reordered", x->reordered != 0);
+		jset_u64(o, "merged_gaps", x->merged);
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(so, "gaps", arr);
@@ -178,6 +179,7 @@ static void gaps_json(json_t *so, const struct sink_stream *st)
 	jset_u64(so, "gaps_unlisted", g->unlisted);
 	jset_u64(so, "gaps_unlisted_lost_pkts", g->unlisted_lost);
 	jset_u64(so, "gaps_early_final", g->early_final);
+	jset_u64(so, "gap_merges", g->merges);
 	jset_u64(so, "gap_lost_pkts", gap_lost(g));
 	jset_u64(so, "longest_gap_ns", g->longest_ns);
 }

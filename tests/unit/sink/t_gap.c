@@ -146,41 +146,91 @@ static void t_window_edge(void)
 	free(x);
 }
 
-/* More gaps than the list holds, and more open at once than GAP_PENDING: counted,
- * loss conserved, memory fixed. */
+/* Two forwarding threads, one lagging 500 frames behind the other: every number of the
+ * slow one is a hole when it opens (far more than GAP_PENDING at once), and every hole
+ * is filled: no gap, none counted. */
+static void t_lagging_thread(void)
+{
+	struct st *x = mk_n(10 * MS, GAP_LIST);
+	uint64_t t = 0;
+	const uint64_t N = 20000, LAG = 1000;
+	for (uint64_t k = 0; k < N + LAG; k += 2) {
+		if (k < N)
+			arrive(x, k, t += 1000);            /* the fast thread: evens */
+		if (k >= LAG)
+			arrive(x, k - LAG + 1, t += 1000);  /* the slow one: odds, late */
+	}
+	end(x, N);
+	T_EQ_U64(x->s.lost_final, 0);
+	T_EQ_U64(x->s.reordered_pkts, N / 2 - 1);
+	T_EQ_U64(gap_count(&x->g), 0);
+	T_EQ_U64(x->g.longest_ns, 0);
+	T_EQ_U64(x->g.unlisted_lost, 0);
+	free(x);
+}
+
+/* More gaps open at once than GAP_PENDING: the oldest neighbours merged into one
+ * record, loss conserved, memory fixed. */
+static void t_merge(void)
+{
+	struct st *x = mk(0);
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < 3000; i++)
+		if (i % 10 != 5)    /* 300 single losses, all within one window */
+			arrive(x, i, t += 1000);
+	T_EQ_U64(x->g.merges, 300 - GAP_PENDING);
+	T_EQ_U64(x->g.early_final, 0);
+	end(x, 3000);
+	T_EQ_U64(x->g.nlist, GAP_PENDING);
+	T_EQ_U64(x->g.list[0].merged, 300 - GAP_PENDING + 1);
+	T_EQ_U64(x->g.list[0].lost, 300 - GAP_PENDING + 1);
+	T_EQ_U64(x->g.list[0].seq_before, 4);
+	T_EQ_U64(x->g.list[1].merged, 1);
+	T_EQ_U64(gap_lost(&x->g), 300);
+	T_EQ_U64(x->s.lost_final, 300);
+	T_EQ_U64(x->g.longest_ns, 1000);   /* the longest silence, not a merged span */
+	free(x);
+}
+
+/* More gaps than the list holds, each final in its turn: counted, loss conserved. */
 static void t_caps(void)
 {
 	struct st *x = mk(0);
-	uint64_t t = 0, n = 0;
-	for (uint64_t i = 0; i < 3000; i++)
-		if (i % 10 != 5)    /* 300 single losses, all within one window */
-			arrive(x, i, t += 1000), n++;
-	T_EQ_U64(x->g.early_final, 300 - GAP_PENDING);
-	end(x, 3000);
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < 600000; i++)
+		if (i % 2000 != 5)    /* 300 single losses, 32 to a window */
+			arrive(x, i, t += 1000);
+	end(x, 600000);
+	T_EQ_U64(x->g.merges, 0);
 	T_EQ_U64(x->g.nlist, GAP_LIST);
 	T_EQ_U64(x->g.unlisted, 300 - GAP_LIST);
 	T_EQ_U64(gap_count(&x->g), 300);
 	T_EQ_U64(gap_lost(&x->g), 300);
 	T_EQ_U64(x->s.lost_final, 300);
-	T_EQ_U64(x->g.longest_ns, 1000);   /* one arrival interval: t counts arrivals */
+	T_EQ_U64(x->g.longest_ns, 1000);   /* t counts arrivals */
 	free(x);
 }
 
-/* A gap made final early (more than GAP_PENDING open) and then filled completely is
- * taken off the list again. */
+/* Long silences are never merged: with more open than GAP_PENDING and every pair
+ * holding one, the oldest is made final early; filled completely afterwards, a listed
+ * gap without a long silence is taken off the list again, one with it stays. */
 static void t_early_then_filled(void)
 {
-	struct st *x = mk(0);
+	struct st *x = mk(10 * MS);
 	uint64_t t = 0;
-	for (uint64_t i = 0; i < 1000; i++)
-		if (i % 10 != 5)
-			arrive(x, i, t += 1000);
-	T_EQ_U64(x->g.nlist, 100 - GAP_PENDING);
-	arrive(x, 5, t += 1000);    /* the first gap, listed early */
-	T_EQ_U64(x->g.nlist, 100 - GAP_PENDING - 1);
-	T_EQ_U64(x->g.list[0].seq_before, 14);
-	end(x, 1000);
-	T_EQ_U64(gap_count(&x->g), 99);
+	for (uint64_t k = 0; k < 100; k++) {   /* silence, then a lost number, repeated */
+		arrive(x, 3 * k, t += 20 * MS);
+		arrive(x, 3 * k + 2, t += 1000);
+	}
+	T_EQ_U64(x->g.merges, 0);
+	T_TRUE(x->g.early_final > 0);
+	T_EQ_U64(x->g.list[0].seq_before, 0);   /* 0 → 2, 1 lost, no silence */
+	T_EQ_U64(x->g.list[0].lost, 1);
+	uint32_t n = x->g.nlist;
+	arrive(x, 1, t += 1000);
+	T_EQ_U64(x->g.nlist, n - 1);
+	T_EQ_U64(x->g.list[0].seq_before, 2);   /* 2 → 3: a silence, kept */
+	end(x, 300);
 	T_EQ_U64(gap_lost(&x->g), x->s.lost_final);
 	free(x);
 }
@@ -192,14 +242,14 @@ static void t_list_max(void)
 	for (uint32_t max = 0; max <= 5; max += 5) {
 		struct st *x = mk_n(0, max);
 		uint64_t t = 0;
-		for (uint64_t i = 3; i < 200000; i++)
-			if (i % 1000 != 500 || i == 500)   /* 199 single losses after 500 */
+		for (uint64_t i = 3; i < 400000; i++)
+			if (i % 2000 != 1000 || i == 1000)   /* 199 single losses after 1000 */
 				arrive(x, i, t += 1000);
 		arrive(x, 1, t += 1000);           /* before the first frame: no gap */
-		arrive(x, 150500, t += 1000);      /* in the window: its open gap was
+		arrive(x, 381000, t += 1000);      /* in the window: its open gap was
 						    * reordering, and goes */
-		arrive(x, 100500, t += 1000);      /* below the window: fills an unlisted gap */
-		end(x, 200000);
+		arrive(x, 201000, t += 1000);      /* below the window: fills an unlisted gap */
+		end(x, 400000);
 		T_EQ_U64(x->g.nlist, max);
 		T_EQ_U64(gap_count(&x->g), 198);
 		T_EQ_U64(x->g.unlisted, 198 - max);
@@ -231,6 +281,8 @@ int main(void)
 	T_RUN(t_reorder_is_no_gap);
 	T_RUN(t_reorder_into_gap);
 	T_RUN(t_window_edge);
+	T_RUN(t_lagging_thread);
+	T_RUN(t_merge);
 	T_RUN(t_caps);
 	T_RUN(t_early_then_filled);
 	T_RUN(t_list_max);
