@@ -81,7 +81,8 @@ struct fwdloop {
 	/* a pause of forwarding (fwdloop_pause): its CLOCK_MONOTONIC end, 0: none yet;
 	 * what thread 0 saw of the pauses, written by it, read by the stats */
 	_Atomic uint64_t pause_until;
-	_Atomic uint64_t pause_count, pause_req_ns, pause_last_ns, pause_total_ns;
+	uint64_t pause_cmd_ns;       /* when the command that began this stall ran */
+	_Atomic uint64_t pause_count, pause_req_ns, pause_last_ns, pause_late_ns, pause_total_ns;
 };
 
 static const char *const mode_names[] = { "poll", "intr", "busy" };
@@ -438,9 +439,11 @@ static void pause_wait(struct fwdloop_thr *t)
 	uint64_t end = mono_ns();
 	if (s->mode == RUT_POLL && devpoll_registered(&t->poll))
 		devpoll_clock_start(&t->poll, until);
-	if (t->id == 0) {
-		atomic_store_explicit(&s->pause_last_ns, end - start, memory_order_relaxed);
-		atomic_fetch_add_explicit(&s->pause_total_ns, end - start, memory_order_relaxed);
+	if (t->id == 0) {   /* from the command: thread 0 may have been held before */
+		uint64_t cmd = s->pause_cmd_ns < start ? s->pause_cmd_ns : start;
+		atomic_store_explicit(&s->pause_last_ns, end - cmd, memory_order_relaxed);
+		atomic_store_explicit(&s->pause_late_ns, start - cmd, memory_order_relaxed);
+		atomic_fetch_add_explicit(&s->pause_total_ns, end - cmd, memory_order_relaxed);
 	}
 }
 
@@ -448,7 +451,10 @@ int fwdloop_pause(struct fwdloop *s, uint64_t ns)
 {
 	if (!ns)
 		return -EINVAL;
-	atomic_store_explicit(&s->pause_until, mono_ns() + ns, memory_order_relaxed);
+	uint64_t now = mono_ns();
+	if (now >= atomic_load_explicit(&s->pause_until, memory_order_relaxed))
+		s->pause_cmd_ns = now;   /* a new stall, not one extended */
+	atomic_store_explicit(&s->pause_until, now + ns, memory_order_relaxed);
 	atomic_fetch_add_explicit(&s->pause_count, 1, memory_order_relaxed);
 	atomic_store_explicit(&s->pause_req_ns, ns, memory_order_relaxed);
 	return 0;
@@ -459,6 +465,7 @@ void fwdloop_pause_stats(const struct fwdloop *s, struct fwdloop_pause *p)
 	p->count = atomic_load_explicit(&s->pause_count, memory_order_relaxed);
 	p->req_ns = atomic_load_explicit(&s->pause_req_ns, memory_order_relaxed);
 	p->last_ns = atomic_load_explicit(&s->pause_last_ns, memory_order_relaxed);
+	p->late_ns = atomic_load_explicit(&s->pause_late_ns, memory_order_relaxed);
 	p->total_ns = atomic_load_explicit(&s->pause_total_ns, memory_order_relaxed);
 }
 

@@ -104,7 +104,10 @@ int fwdloop_pause(struct fwdloop *s, uint64_t ns);
 struct fwdloop_pause {
 	uint64_t count;              /* pauses asked for */
 	uint64_t req_ns;             /* the last one's length, as asked */
-	uint64_t last_ns, total_ns;  /* thread 0's pauses as they were: the last, all */
+	uint64_t last_ns, total_ns;  /* the stalls as they were, from the command to thread
+				      * 0's waking: the last, all */
+	uint64_t late_ns;            /* how long after the command thread 0 stopped (it was
+				      * forwarding, or the host held it) */
 };
 void fwdloop_pause_stats(const struct fwdloop *s, struct fwdloop_pause *p);
 

@@ -275,6 +275,7 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	jset_u64(po, "count", pz.count);
 	jset_u64(po, "requested_ns", pz.req_ns);
 	jset_u64(po, "last_ns", pz.last_ns);
+	jset_u64(po, "last_late_ns", pz.late_ns);
 	jset_u64(po, "total_ns", pz.total_ns);
 	json_object_set_new(o, "pause", po);
 	/* per thread: its queue of every port; the sums are the fields above */
