@@ -410,7 +410,7 @@ static void sleep_until(uint64_t t)
  * frames wait in the rings, or the kernel drops them there when a ring fills, as in a
  * router that stalls. What it already forwarded leaves first. Thread 0 still answers
  * commands (a pause may be extended or read back); every thread keeps its quiescent
- * points. In poll mode the tick clock starts again at the pause's end (every thread
+ * points and takes knob writes, each SLEEP_SLICE_NS. In poll mode the tick clock starts again at the pause's end (every thread
  * on the same origin): the pause is no late tick or lost poll. */
 static void pause_wait(struct fwdloop_thr *t)
 {
@@ -430,10 +430,12 @@ static void pause_wait(struct fwdloop_thr *t)
 		if (now >= until || runctl_stopped(s->rc))
 			break;
 		sleep_until(until - now > SLEEP_SLICE_NS ? now + SLEEP_SLICE_NS : until);
-		if (t->id == 0 && ctl_pending(s->mb))
+		if (t->id == 0 && ctl_pending(s->mb)) {
 			service(t);
-		else
+		} else {
 			qsbr_quiescent(&s->qsbr, t->id);
+			knob_replay(t);   /* a sysctl during the pause waits for it */
+		}
 	}
 	t->pause_seen = until;
 	uint64_t end = mono_ns();
