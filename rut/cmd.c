@@ -19,6 +19,7 @@
 #include "rutstats.h"
 
 #define CMD_MAX_WORDS 256
+#define CMD_PAUSE_MAX_MS 60000
 
 static int cmd_sysctl(struct fwdloop *s, int argc, char **argv, struct ctl_req *r)
 {
@@ -149,6 +150,25 @@ static int cmd_stats(struct fwdloop *s, struct ctl_req *r)
 	return EX_OK;
 }
 
+/* "pause MS": forwarding stops for MS milliseconds (fwdloop_pause); the reply comes at
+ * once, while the pause runs. */
+static int cmd_pause(struct fwdloop *s, int argc, char **argv, struct ctl_req *r)
+{
+	char *end = NULL;
+	errno = 0;
+	unsigned long long ms = argc == 2 && argv[1][0] >= '0' && argv[1][0] <= '9'
+				? strtoull(argv[1], &end, 10) : 0;
+	if (argc != 2 || errno || !end || *end || ms < 1 || ms > CMD_PAUSE_MAX_MS) {
+		sbuf_printf(&r->err, "ppslab-rut: pause%s%s: expected 'pause MS', MS a whole "
+			    "number of milliseconds from 1 to %d\n", argc > 1 ? " " : "",
+			    argc > 1 ? argv[1] : "", CMD_PAUSE_MAX_MS);
+		return EX_USAGE;
+	}
+	fwdloop_pause(s, (uint64_t)ms * 1000000u);
+	sbuf_printf(&r->out, "forwarding paused for %llu ms\n", ms);
+	return EX_OK;
+}
+
 int cmd_exec(struct fwdloop *s, struct ctl_req *r)
 {
 	char words[CTL_LINE_MAX + 1];
@@ -164,7 +184,7 @@ int cmd_exec(struct fwdloop *s, struct ctl_req *r)
 		argv[argc++] = w;
 	}
 	if (!argc) {
-		sbuf_cat(&r->err, "ppslab-rut: empty command (sysctl, ipfw or stats)\n");
+		sbuf_cat(&r->err, "ppslab-rut: empty command (sysctl, ipfw, stats or pause)\n");
 		return EX_USAGE;
 	}
 	if (!strcmp(argv[0], "sysctl"))
@@ -173,9 +193,11 @@ int cmd_exec(struct fwdloop *s, struct ctl_req *r)
 		return cmd_stats(s, r);
 	if (!strcmp(argv[0], "ipfw"))
 		return cmd_ipfw(s, r->line, argv, argc, r);
+	if (!strcmp(argv[0], "pause"))
+		return cmd_pause(s, argc, argv, r);
 	if (!strcmp(argv[0], "load") && r->data)
 		return cmd_load(s, argv, argc, r);
-	sbuf_printf(&r->err, "ppslab-rut: unknown command '%s' (sysctl, ipfw or stats)\n", argv[0]);
+	sbuf_printf(&r->err, "ppslab-rut: unknown command '%s' (sysctl, ipfw, stats or pause)\n", argv[0]);
 	return EX_USAGE;
 }
 

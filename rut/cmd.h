@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd.h — the control commands, run on the forwarding thread through the hook main
  * installs in the loop (fwdloop_set_cmd): `sysctl` (bsdctl.c over
- * the forwarder's tree), `ipfw` (the firewall's fw_exec) and `stats` (rutstats.c). */
+ * the forwarder's tree), `ipfw` (the firewall's fw_exec), `stats` (rutstats.c) and `pause`
+ * (fwdloop_pause). */
 #ifndef PPSLAB_RUT_CMD_H
 #define PPSLAB_RUT_CMD_H
 

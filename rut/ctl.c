@@ -694,7 +694,7 @@ int ctl_client(const char *path, int argc, char **argv)
 	int status = EX_UNAVAILABLE;
 
 	if (argc < 1) {
-		fprintf(stderr, "ppslab-rut ctl: give a command: sysctl, ipfw or stats\n");
+		fprintf(stderr, "ppslab-rut ctl: give a command: sysctl, ipfw, stats or pause\n");
 		return EX_USAGE;
 	}
 	if (strlen(path) >= sizeof(sa.sun_path)) {

@@ -53,6 +53,7 @@ struct fwdloop_thr {
 	uint64_t next_link;          /* ... and of the next link check (fwd_link_check) */
 	uint32_t kseen;              /* knob writes applied */
 	_Atomic uint32_t kdone;
+	uint64_t pause_seen;         /* the last pause deadline this thread has served */
 	pthread_mutex_t view_lock;   /* view: the thread's poll context, published */
 	struct fwdloop_view view;
 };
@@ -77,6 +78,11 @@ struct fwdloop {
 	struct { int knob; int64_t v; } klog[KNOB_LOG];
 	_Atomic uint32_t kseq;
 	_Atomic int nrunning;
+	/* a pause of forwarding (fwdloop_pause): its CLOCK_MONOTONIC end, 0: none yet;
+	 * what thread 0 saw of the pauses, written by it, read by the stats */
+	_Atomic uint64_t pause_until;
+	uint64_t pause_cmd_ns;       /* when the command that began this stall ran */
+	_Atomic uint64_t pause_count, pause_req_ns, pause_last_ns, pause_late_ns, pause_total_ns;
 };
 
 static const char *const mode_names[] = { "poll", "intr", "busy" };
@@ -393,6 +399,78 @@ static inline bool service_light(struct fwdloop_thr *t)
 	return false;
 }
 
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = { .tv_sec = (time_t)(t / NS_PER_S), .tv_nsec = (long)(t % NS_PER_S) };
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* A pause of forwarding (fwdloop_pause): the thread reads no port until its end, so
+ * frames wait in the rings, or the kernel drops them there when a ring fills, as in a
+ * router that stalls. What it already forwarded leaves first. Thread 0 still answers
+ * commands (a pause may be extended or read back); every thread keeps its quiescent
+ * points and takes knob writes, each SLEEP_SLICE_NS. In poll mode the tick clock starts again at the pause's end (every thread
+ * on the same origin): the pause is no late tick or lost poll. */
+static void pause_wait(struct fwdloop_thr *t)
+{
+	struct fwdloop *s = t->s;
+	uint64_t until = atomic_load_explicit(&s->pause_until, memory_order_relaxed);
+	if (until == t->pause_seen)
+		return;
+	uint64_t start = mono_ns();
+	if (start >= until) {   /* over before this thread came by */
+		t->pause_seen = until;
+		return;
+	}
+	fwd_flush(t->ft);
+	for (;;) {
+		uint64_t now = mono_ns();
+		until = atomic_load_explicit(&s->pause_until, memory_order_relaxed);
+		if (now >= until || runctl_stopped(s->rc))
+			break;
+		sleep_until(until - now > SLEEP_SLICE_NS ? now + SLEEP_SLICE_NS : until);
+		if (t->id == 0 && ctl_pending(s->mb)) {
+			service(t);
+		} else {
+			qsbr_quiescent(&s->qsbr, t->id);
+			knob_replay(t);   /* a sysctl during the pause waits for it */
+		}
+	}
+	t->pause_seen = until;
+	uint64_t end = mono_ns();
+	if (s->mode == RUT_POLL && devpoll_registered(&t->poll))
+		devpoll_clock_start(&t->poll, until);
+	if (t->id == 0) {   /* from the command: thread 0 may have been held before */
+		uint64_t cmd = s->pause_cmd_ns < start ? s->pause_cmd_ns : start;
+		atomic_store_explicit(&s->pause_last_ns, end - cmd, memory_order_relaxed);
+		atomic_store_explicit(&s->pause_late_ns, start - cmd, memory_order_relaxed);
+		atomic_fetch_add_explicit(&s->pause_total_ns, end - cmd, memory_order_relaxed);
+	}
+}
+
+int fwdloop_pause(struct fwdloop *s, uint64_t ns)
+{
+	if (!ns)
+		return -EINVAL;
+	uint64_t now = mono_ns();
+	if (now >= atomic_load_explicit(&s->pause_until, memory_order_relaxed))
+		s->pause_cmd_ns = now;   /* a new stall, not one extended */
+	atomic_store_explicit(&s->pause_until, now + ns, memory_order_relaxed);
+	atomic_fetch_add_explicit(&s->pause_count, 1, memory_order_relaxed);
+	atomic_store_explicit(&s->pause_req_ns, ns, memory_order_relaxed);
+	return 0;
+}
+
+void fwdloop_pause_stats(const struct fwdloop *s, struct fwdloop_pause *p)
+{
+	p->count = atomic_load_explicit(&s->pause_count, memory_order_relaxed);
+	p->req_ns = atomic_load_explicit(&s->pause_req_ns, memory_order_relaxed);
+	p->last_ns = atomic_load_explicit(&s->pause_last_ns, memory_order_relaxed);
+	p->late_ns = atomic_load_explicit(&s->pause_late_ns, memory_order_relaxed);
+	p->total_ns = atomic_load_explicit(&s->pause_total_ns, memory_order_relaxed);
+}
+
 /* Drains every port round-robin, a burst each, until all are empty (the empty read
  * also hands the ring slots back, so epoll does not wake again for them), then sends
  * what the ports held back. */
@@ -401,6 +479,7 @@ static int drain(struct fwdloop_thr *t)
 	bool more = true;
 	while (more && !runctl_stopped(t->s->rc)) {
 		more = false;
+		pause_wait(t);
 		for (int i = 0; i < t->s->f->nports; i++) {
 			int n = fwd_burst(t->ft, i, t->s->burst);
 			if (n < 0)
@@ -446,6 +525,7 @@ static int loop_busy(struct fwdloop_thr *t)
 	unsigned iter = 0;
 	while (!runctl_stopped(s->rc)) {
 		int got = 0;
+		pause_wait(t);
 		for (int i = 0; i < s->f->nports; i++) {
 			int n = fwd_burst(t->ft, i, s->burst);
 			if (n < 0)
@@ -458,13 +538,6 @@ static int loop_busy(struct fwdloop_thr *t)
 			service(t);
 	}
 	return 0;
-}
-
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { .tv_sec = (time_t)(t / NS_PER_S), .tv_nsec = (long)(t % NS_PER_S) };
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
 }
 
 /* Until the next tick's deadline: sleep while far, spin the last spin_ns, idle-poll
@@ -533,6 +606,7 @@ static int loop_poll(struct fwdloop_thr *t)
 			first = false;
 			polling = true;
 		}
+		pause_wait(t);
 		int rc = devpoll_work(p, 256);
 		if (rc < 0)
 			return rc;

@@ -97,6 +97,20 @@ int fwdloop_thr_err(const struct fwdloop *s, int i);
 /* Knob writes so far (rut_sysctl's hook counts them; fwdloop_knob_sync waits for them). */
 uint32_t fwdloop_knob_seq(const struct fwdloop *s);
 
+/* Pauses forwarding for ns from now (a running pause ends then instead): every thread
+ * stops reading its ports at its next batch or round until then (thread 0 still runs
+ * commands). Called on thread 0 (a command). -EINVAL for 0. */
+int fwdloop_pause(struct fwdloop *s, uint64_t ns);
+struct fwdloop_pause {
+	uint64_t count;              /* pauses asked for */
+	uint64_t req_ns;             /* the last one's length, as asked */
+	uint64_t last_ns, total_ns;  /* the stalls as they were, from the command to thread
+				      * 0's waking: the last, all */
+	uint64_t late_ns;            /* how long after the command thread 0 stopped (it was
+				      * forwarding, or the host held it) */
+};
+void fwdloop_pause_stats(const struct fwdloop *s, struct fwdloop_pause *p);
+
 /* Sets up the threads' state (epoll sets, poll handlers, knobs at the defaults of
  * kernel personality k, NULL for the default), one per forwarder thread (f->nthr);
  * thread i runs on cpus[i % ncpus] (ncpus 0: anywhere). 0 or -errno. */

@@ -67,7 +67,8 @@ struct args {
 	"       ppslab-rut --check-rules FILE [-i PORTSPEC -o PORTSPEC]\n"                      \
 	"       ppslab-rut ctl PATH sysctl [-a|-n|-e|-N|-d|-q|-i] NAME[=VALUE] ...\n"         \
 	"       ppslab-rut ctl PATH ipfw [-q] add|delete|show|list|zero|flush|resetlog ... | ipfw [-q] /FILE\n" \
-	"       ppslab-rut ctl PATH stats"
+	"       ppslab-rut ctl PATH stats\n"                                                  \
+	"       ppslab-rut ctl PATH pause MS"
 
 static opt_fn opt_kernel, opt_knob;
 static const char *const modes[] = { "poll", "intr", "busy", NULL };

@@ -271,6 +271,15 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	}
 	json_object_set_new(o, "ports", ports);
 	json_object_set_new(o, "polling", polling_obj(s, 0, true));
+	struct fwdloop_pause pz;
+	fwdloop_pause_stats(s, &pz);
+	json_t *po = json_object();
+	jset_u64(po, "count", pz.count);
+	jset_u64(po, "requested_ns", pz.req_ns);
+	jset_u64(po, "last_ns", pz.last_ns);
+	jset_u64(po, "last_late_ns", pz.late_ns);
+	jset_u64(po, "total_ns", pz.total_ns);
+	json_object_set_new(o, "pause", po);
 	/* per thread: its queue of every port; the sums are the fields above */
 	json_t *th = json_array();
 	for (int i = 0; i < fwdloop_nthr(s); i++) {

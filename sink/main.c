@@ -58,6 +58,11 @@ static struct opt_def opts[] = {
 	{ "max-delay", 0, "DUR", "one-way delays above DUR are implausible: clocks disagree",
 	  OPT_DURATION, A(cfg.max_delay_ns), .min = 1, .max = NUM_DURATION_MAX, .def = "10s",
 	  .what = NUM_EXPECT_DURATION },
+	{ "gap-min", 0, "DUR", "a silence of a stream longer than DUR is a gap in its gap list, lost frames or not (default 0: only gaps with lost frames)",
+	  OPT_DURATION, A(cfg.gap_min_ns), .max = NUM_DURATION_MAX, .what = "a duration up to {max}" },
+	{ "gap-list", 0, "N", "list at most N gaps per stream, {range} (more are counted; default {default})",
+	  OPT_UINT, A(cfg.gap_list), .max = GAP_LIST, .def = OPT_TEXT(GAP_LIST_DEFAULT),
+	  .what = "a count {range}" },
 	{ "no-udp-csum", 0, NULL, "do not verify UDP checksums", OPT_CLEAR, A(cfg.verify_udp_csum) },
 	CLI_OPT_INTERVAL(struct args),
 	CLI_OPT_JSON(struct args),
@@ -284,7 +289,7 @@ int main(int argc, char **argv)
 				.nexpect_files = a.nexpect_files, .interval_ns = a.com.interval_ns,
 				.duration_ns = a.duration_ns, .idle_ns = a.idle_ns,
 				.warmup_ns = a.cfg.warmup_ns, .max_delay_ns = a.cfg.max_delay_ns,
-				.port_specs = a.cfg.port_specs, .nports = a.cfg.nports,
+				.gap_min_ns = a.cfg.gap_min_ns, .gap_list = a.cfg.gap_list, .port_specs = a.cfg.port_specs, .nports = a.cfg.nports,
 				.nthreads = s->nworkers, .dport = a.cfg.dport };
 
 	struct runctl rctl;

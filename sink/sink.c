@@ -137,7 +137,7 @@ void sink_fini(struct sink *s)
 	}
 }
 
-static struct sink_stream *stream_new(uint8_t id, int worker, uint64_t max_delay_ns)
+static struct sink_stream *stream_new(uint8_t id, int worker, const struct sink_cfg *c)
 {
 	struct sink_stream *st = malloc(sizeof(*st));
 	if (!st)
@@ -146,7 +146,8 @@ static struct sink_stream *stream_new(uint8_t id, int worker, uint64_t max_delay
 	st->id = id;
 	st->worker = worker;
 	seq_init(&st->seq);
-	delay_init(&st->delay, max_delay_ns);
+	gap_init(&st->gaps, c->gap_min_ns, c->gap_list);
+	delay_init(&st->delay, c->max_delay_ns);
 	return st;
 }
 
@@ -154,7 +155,7 @@ static inline struct sink_stream *stream_get(struct sink_worker *w, uint8_t id)
 {
 	struct sink_stream *st = w->streams[id];
 	if (!st)
-		st = w->streams[id] = stream_new(id, w->id, w->s->cfg.max_delay_ns);
+		st = w->streams[id] = stream_new(id, w->id, &w->s->cfg);
 	return st;
 }
 
@@ -189,6 +190,7 @@ static void account(struct sink_worker *w, struct sink_stream *st, const struct 
 	if (!st->started)
 		stream_start(st, pi->sig.seq);
 	uint64_t lost0 = seq_lost_now(&st->seq);
+	uint64_t prev_next = st->seq.next_exp, seq64 = seq_unwrap(&st->seq, pi->sig.seq);
 	enum seq_verdict v = seq_add(&st->seq, pi->sig.seq);
 	uint64_t lost1 = seq_lost_now(&st->seq);
 	if (lost1 >= lost0)
@@ -205,6 +207,10 @@ static void account(struct sink_worker *w, struct sink_stream *st, const struct 
 	}
 	if (v != SEQ_IN_ORDER)
 		relaxed_add(&w->ctr.reordered_pkts, 1);
+	if (v == SEQ_IN_ORDER)
+		gap_advance(&st->gaps, prev_next, seq64, rx_real, st->seq.next_exp);
+	else
+		gap_fill(&st->gaps, seq64);
 	relaxed_add(&w->ctr.rx_pkts, 1);
 	relaxed_add(&w->ctr.rx_bytes, wire_len);
 	st->rx_bytes += wire_len;
@@ -483,7 +489,7 @@ int sink_finish(struct sink *s, uint64_t expect_all, const uint64_t *expect_stre
 		}
 		uint64_t e = have_stream && have_stream[id] ? expect_stream[id] : expect_all;
 		if (!m && have_stream && have_stream[id]) {   /* expected, never arrived */
-			m = stream_new((uint8_t)id, -1, s->cfg.max_delay_ns);
+			m = stream_new((uint8_t)id, -1, &s->cfg);
 			if (!m)
 				return -ENOMEM;
 		}
@@ -505,6 +511,7 @@ int sink_finish(struct sink *s, uint64_t expect_all, const uint64_t *expect_stre
 			seq_finish_folded(&m->seq, m->have_expect ? e : m->seq.next_exp);
 		}
 		seq_finish(&m->seq, e);
+		gap_finish(&m->gaps);
 		s->streams[id] = m;
 	}
 	return 0;

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "delay.h"
+#include "gap.h"
 #include "hist.h"
 #include "pkt.h"
 #include "pkt6.h"
@@ -52,6 +53,8 @@ struct sink_cfg {
 	bool verify_udp_csum;
 	uint64_t warmup_ns;      /* test frames within this long of the first are not measured */
 	uint64_t max_delay_ns;   /* one-way delays above are implausible (clocks disagree) */
+	uint64_t gap_min_ns;     /* a silence longer than this is a gap (gap.h); 0: off */
+	unsigned gap_list;       /* gaps listed per stream, at most GAP_LIST */
 };
 
 /* Per stream: sequence accounting, delay and jitter. Allocated on first sight. */
@@ -64,6 +67,7 @@ struct sink_stream {
 	uint64_t warm_next;      /* highest warm-up sequence number seen + 1 */
 	uint64_t warmup_pkts;
 	struct seq_stream seq;
+	struct gap_book gaps;    /* its outage timeline; not kept for a split stream */
 	uint64_t rx_bytes;       /* with FCS */
 	struct delay_stats delay;
 	unsigned clock_seen;     /* 1: CLOCK_REALTIME stamps seen, 2: CLOCK_MONOTONIC */

@@ -147,6 +147,43 @@ static const char *clock_note(unsigned seen)
 	}
 }
 
+/* The stream's gap list (gap.h), times also relative to its first measured frame. */
+static void gaps_json(json_t *so, const struct sink_stream *st)
+{
+	const struct gap_book *g = &st->gaps;
+	if (st->split) {   /* each worker saw a part: the parts' gaps are not the stream's */
+		jset_s(so, "gaps", NULL);
+		jset_s(so, "longest_gap_ns", NULL);
+		return;
+	}
+	json_t *arr = json_array();
+	for (uint32_t i = 0; i < g->nlist; i++) {
+		const struct gap *x = &g->list[i];
+		json_t *o = json_object();
+		jset_u64(o, "before_ns", x->before_ns);
+		jset_u64(o, "after_ns", x->after_ns);
+		/* signed: a wall clock stepped back during the run shows, not wraps */
+		jset_i64(o, "before_rel_ns", (int64_t)(x->before_ns - st->first_rx_ns));
+		jset_i64(o, "after_rel_ns", (int64_t)(x->after_ns - st->first_rx_ns));
+		jset_u64(o, "duration_ns", gap_duration(x));
+		jset_u64(o, "seq_before", x->seq_before);
+		jset_u64(o, "seq_after", x->seq_after);
+		jset_u64(o, "lost_pkts", x->lost);
+		jset_u64(o, "reordered_pkts", x->reordered);
+		jset_b(o, "reordered", x->reordered != 0);
+		jset_u64(o, "merged_gaps", x->merged);
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(so, "gaps", arr);
+	jset_u64(so, "gap_count", gap_count(g));
+	jset_u64(so, "gaps_unlisted", g->unlisted);
+	jset_u64(so, "gaps_unlisted_lost_pkts", g->unlisted_lost);
+	jset_u64(so, "gaps_early_final", g->early_final);
+	jset_u64(so, "gap_merges", g->merges);
+	jset_u64(so, "gap_lost_pkts", gap_lost(g));
+	jset_u64(so, "longest_gap_ns", g->longest_ns);
+}
+
 static void stream_json(json_t *arr, const struct sink_stream *st)
 {
 	json_t *so = json_object();
@@ -186,6 +223,7 @@ static void stream_json(json_t *arr, const struct sink_stream *st)
 	jset_u64(so, "implausible_delay_pkts", st->delay.implausible_pkts);
 	jset_f(so, "jitter_ns", st->delay.jitter_ns);
 	jset_b(so, "split", st->split);
+	gaps_json(so, st);
 	json_array_append_new(arr, so);
 }
 
@@ -344,6 +382,8 @@ static void summary_json(FILE *f, const struct summary *m, int sig)
 	jset_u64(o, "neg_delay_pkts", t->neg_delay);
 	jset_u64(o, "implausible_delay_pkts", t->implausible_delay);
 	jset_u64(o, "max_delay_ns", c->max_delay_ns);
+	jset_u64(o, "gap_min_ns", c->gap_min_ns);
+	jset_u64(o, "gap_list", c->gap_list);
 	json_object_set_new(o, "latency_ns", m->all ? hist_json(m->all, true) : json_null());
 	jset_f(o, "jitter_max_ns", m->jitter_max);
 	json_object_set_new(o, "workers", summary_json_workers(s));
@@ -412,7 +452,7 @@ static void summary_text(FILE *f, const struct summary *m)
 		const struct hist *h = &st->delay.owd;
 		fprintf(f, "  stream %u: rx %llu lost %llu dup %llu reord %llu (max extent %llu); "
 			"delay min %.1f p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us; "
-			"jitter %.2f us%s\n", st->id,
+			"jitter %.2f us; gaps %llu, longest %.3f ms%s\n", st->id,
 			(unsigned long long)st->seq.rx_pkts, (unsigned long long)st->seq.lost_final,
 			(unsigned long long)st->seq.dup_pkts,
 			(unsigned long long)st->seq.reordered_pkts,
@@ -420,7 +460,8 @@ static void summary_text(FILE *f, const struct summary *m)
 			(h->count ? h->min : 0) / 1e3, hist_quantile(h, 0.5) / 1e3,
 			hist_quantile(h, 0.9) / 1e3, hist_quantile(h, 0.99) / 1e3,
 			hist_quantile(h, 0.999) / 1e3, (h->count ? h->max : 0) / 1e3,
-			st->delay.jitter_ns / 1e3, st->split ? " (split across threads: inexact)" : "");
+			st->delay.jitter_ns / 1e3, (unsigned long long)gap_count(&st->gaps),
+			st->gaps.longest_ns / 1e6, st->split ? " (split across threads: inexact)" : "");
 	}
 }
 

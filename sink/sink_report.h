@@ -53,7 +53,8 @@ struct sink_report_cfg {
 	uint64_t expect_all;
 	int nexpect_files;
 	const char *expect_error;      /* why --expect-from could not be used, or NULL */
-	uint64_t interval_ns, duration_ns, idle_ns, warmup_ns, max_delay_ns;
+	uint64_t interval_ns, duration_ns, idle_ns, warmup_ns, max_delay_ns, gap_min_ns;
+	unsigned gap_list;
 	const char *const *port_specs;
 	int nports, nthreads;
 	uint16_t dport;

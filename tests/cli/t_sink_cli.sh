@@ -33,6 +33,8 @@ t "cpus: not available" 64 "CPU 1000 is not available" "$S" -i lo --cpus 0,1000
 t "expect and expect-from exclude each other" 64 "give one" "$S" -i lo --expect 5 --expect-from x
 t "bad warm-up" 64 "--warmup 2x" "$S" -i lo --warmup 2x
 t "bad max-delay" 64 "--max-delay" "$S" -i lo --max-delay soon
+t "bad gap-min" 64 "--gap-min 3q" "$S" -i lo --gap-min 3q
+t "bad gap-list" 64 "--gap-list 65" "$S" -i lo --gap-list 65
 t "unknown backend named" 64 "unknown port backend" "$S" -i nope:x
 
 printf '{"type":"interval","tx_pkts":1}\n{"type":"summary","stream":0,"tx_pkts":}\n' >"$tmp/bad.json"
@@ -69,6 +71,8 @@ result "udp loopback run exits 0" $([ "$grc$src" = 00 ]; echo $?) "gen $grc sink
 v=$(echo "$sum" | jq -r '[.rx_pkts, .lost_pkts, .network_lost_pkts, .sink_dropped_pkts, .streams[0].expect] | join(",")')
 result "tail loss from the sender's summary: rx,lost,network,sink,expect" \
 	$([ "$v" = "1000,200,200,0,1200" ]; echo $?) "got $v"
+v=$(echo "$sum" | jq -r '.streams[0] | [(.gaps | length), .gap_count, .gap_lost_pkts, .longest_gap_ns] | join(",")')
+result "tail loss is in no gap: listed,count,lost,longest" $([ "$v" = "0,0,0,0" ]; echo $?) "got $v"
 v=$(echo "$sum" | jq -r '.streams[0].latency_ns.count')
 result "latency over udp: (kernel receive stamps)" $([ "$v" = 1000 ]; echo $?) "got $v"
 

@@ -47,10 +47,10 @@ static const char *err(void)
 static void t_bad_requests(void)
 {
 	T_EQ_INT(run("", NULL), 64);
-	T_STREQ(err(), "ppslab-rut: empty command (sysctl, ipfw or stats)\n");
+	T_STREQ(err(), "ppslab-rut: empty command (sysctl, ipfw, stats or pause)\n");
 	T_EQ_INT(run("   \t ", NULL), 64);
 	T_EQ_INT(run("frobnicate now", NULL), 64);
-	T_STREQ(err(), "ppslab-rut: unknown command 'frobnicate' (sysctl, ipfw or stats)\n");
+	T_STREQ(err(), "ppslab-rut: unknown command 'frobnicate' (sysctl, ipfw, stats or pause)\n");
 	T_EQ_INT(run("stats extra", NULL), 64);   /* stats takes no argument */
 	char many[4096] = "sysctl";
 	for (int i = 0; i < 300; i++)
@@ -83,6 +83,32 @@ static void t_bad_ipfw_and_sysctl(void)
 	T_STREQ(R.out.s, "2000\n");
 }
 
+/* pause MS: its bad values refused with the message and status 64, nothing paused;
+ * a good one counted and in the stats. */
+static void t_pause(void)
+{
+	static const char *const bad[] = { "pause", "pause 0", "pause 60001", "pause abc",
+		"pause 250ms", "pause -5", "pause 5 6", "pause 99999999999999999999999" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		T_EQ_INT(run(bad[i], NULL), 64);
+		T_TRUE(strstr(err(), "expected 'pause MS', MS a whole number of milliseconds "
+				     "from 1 to 60000") != NULL);
+	}
+	T_STREQ((run("pause 250ms", NULL), err()),
+		"ppslab-rut: pause 250ms: expected 'pause MS', MS a whole number of "
+		"milliseconds from 1 to 60000\n");
+	struct fwdloop_pause pz;
+	fwdloop_pause_stats(S, &pz);
+	T_EQ_U64(pz.count, 0);
+	T_EQ_INT(run("pause 250", NULL), 0);
+	T_STREQ(R.out.s, "forwarding paused for 250 ms\n");
+	fwdloop_pause_stats(S, &pz);
+	T_EQ_U64(pz.count, 1);
+	T_EQ_U64(pz.req_ns, 250000000);
+	T_EQ_INT(run("stats", NULL), 0);
+	T_TRUE(strstr(R.out.s, "\"pause\":{\"count\":1,\"requested_ns\":250000000,") != NULL);
+}
+
 int main(void)
 {
 	static const char *const ifs[] = { "em0", "em1" };
@@ -94,6 +120,7 @@ int main(void)
 	fwdloop_set_range(S, PK_RANGE_EINVAL);
 	T_RUN(t_bad_requests);
 	T_RUN(t_bad_ipfw_and_sysctl);
+	T_RUN(t_pause);
 	sbuf_free(&R.out);
 	sbuf_free(&R.err);
 	fwdloop_free(S);

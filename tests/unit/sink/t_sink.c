@@ -348,6 +348,45 @@ static void t_split_no_expect(void)
 	done(s);
 }
 
+/* The gap list through the engine: receive times from the frames' stamps, a reordered
+ * frame filling its gap, a silence above --gap-min, times relative to the first. */
+static void t_gaps(void)
+{
+	char err[128];
+	struct sink *s = malloc(sizeof(*s));
+	struct sink_cfg c = { .nthreads = 1, .dport = 9, .verify_udp_csum = true,
+			      .max_delay_ns = 10 * NS_PER_S, .gap_min_ns = 50000,
+			      .gap_list = GAP_LIST_DEFAULT };
+	if (sink_init(s, &c, err, sizeof(err)))
+		abort();
+	struct sink_worker *w = s->w[0];
+	for (uint64_t q = 0; q < 10; q++)
+		feed(w, "test", 1, q, 0, 1);
+	feed(w, "test", 1, 12, 0, 1);          /* 10, 11 missing */
+	feed(w, "test", 1, 11, 0, 1);          /* 11 reordered into it */
+	feed(w, "test", 1, 14, 0, 1);          /* 13 missing, then filled: no gap */
+	feed(w, "test", 1, 13, 0, 1);
+	feed(w, "test", 1, 100, 0, 1);         /* 15..99 lost: 86 us */
+	feed(w, "test", 1, 200, 0, 1);         /* 101..199 lost */
+	T_EQ_U64(sink_finish(s, 201, NULL, NULL, NULL), 0);
+	const struct sink_stream *st = s->streams[1];
+	const struct gap_book *g = &st->gaps;
+	T_EQ_U64(g->nlist, 3);
+	T_EQ_U64(g->list[0].seq_before, 9);
+	T_EQ_U64(g->list[0].seq_after, 12);
+	T_EQ_U64(g->list[0].lost, 1);
+	T_EQ_U64(g->list[0].reordered, 1);
+	T_EQ_U64(g->list[0].before_ns - st->first_rx_ns, 9000);
+	T_EQ_U64(gap_duration(&g->list[0]), 3000);
+	T_EQ_U64(g->list[1].seq_before, 14);
+	T_EQ_U64(g->list[1].lost, 85);
+	T_EQ_U64(gap_duration(&g->list[1]), 86000);
+	T_EQ_U64(g->list[2].lost, 99);
+	T_EQ_U64(g->longest_ns, 100000);
+	T_EQ_U64(gap_lost(g), st->seq.lost_final);
+	done(s);
+}
+
 static void t_interval_handoff(void)
 {
 	/* running workers (no ports: they idle in poll) answer every hand-off; after they
@@ -476,6 +515,7 @@ int main(void)
 	T_RUN(t_clock_disagreement);
 	T_RUN(t_merge_workers);
 	T_RUN(t_split_no_expect);
+	T_RUN(t_gaps);
 	T_RUN(t_interval_handoff);
 	T_RUN(t_loss_attribution);
 	T_RUN(t_expect_parse);

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* gap.c — a stream's gaps in sequence and time (see gap.h). Called per test frame by
+ * the sink's receive loop beside seq.c: no allocation; a reordered frame finds its gap by
+ * binary search, and taking a gap out or merging two moves at most GAP_PENDING. */
+#include "gap.h"
+
+#include <string.h>
+
+#include "seq.h"
+
+void gap_init(struct gap_book *g, uint64_t gap_min_ns, uint32_t list_max)
+{
+	memset(g, 0, sizeof(*g));
+	g->gap_min_ns = gap_min_ns;
+	g->list_max = list_max < GAP_LIST ? list_max : GAP_LIST;
+}
+
+static inline struct gap *pend_at(struct gap_book *g, uint32_t i)
+{
+	return &g->pend[(g->pend_head + i) % GAP_PENDING];
+}
+
+static bool long_silence(const struct gap_book *g, const struct gap *x)
+{
+	return g->gap_min_ns && x->silence_ns > g->gap_min_ns;
+}
+
+/* Takes open gap i out, the newer ones moving down. */
+static void pend_remove(struct gap_book *g, uint32_t i)
+{
+	for (; i + 1 < g->pend_n; i++)
+		*pend_at(g, i) = *pend_at(g, i + 1);
+	g->pend_n--;
+}
+
+/* The oldest open gap becomes final: listed, counted, or forgotten as reordering. */
+static void final_one(struct gap_book *g)
+{
+	struct gap *x = pend_at(g, 0);
+	g->pend_head = (g->pend_head + 1) % GAP_PENDING;
+	g->pend_n--;
+	if (!x->lost && !long_silence(g, x))
+		return;
+	if (x->silence_ns > g->longest_ns)
+		g->longest_ns = x->silence_ns;
+	if (g->nlist < g->list_max) {
+		g->list[g->nlist++] = *x;
+	} else {
+		g->unlisted++;
+		g->unlisted_lost += x->lost;
+	}
+}
+
+/* Too many open: the oldest two neighbours without a long silence become one (their
+ * numbers are contiguous: the first's after-frame is at or below the second's
+ * before-frame). False when every pair has a long silence. */
+static bool merge_one(struct gap_book *g)
+{
+	for (uint32_t i = 0; i + 1 < g->pend_n; i++) {
+		struct gap *a = pend_at(g, i), *b = pend_at(g, i + 1);
+		if (long_silence(g, a) || long_silence(g, b))
+			continue;
+		a->after_ns = b->after_ns;
+		a->seq_after = b->seq_after;
+		a->lost += b->lost;
+		a->reordered += b->reordered;
+		a->merged += b->merged;
+		if (b->silence_ns > a->silence_ns)
+			a->silence_ns = b->silence_ns;
+		pend_remove(g, i + 1);
+		g->merges++;
+		return true;
+	}
+	return false;
+}
+
+void gap_advance(struct gap_book *g, uint64_t prev_next, uint64_t seq, uint64_t rx_ns,
+		 uint64_t next_exp)
+{
+	if (g->have_adv) {
+		struct gap x = {
+			.before_ns = g->last_ns, .after_ns = rx_ns,
+			.seq_before = g->last_seq, .seq_after = seq,
+			.lost = seq > prev_next ? seq - prev_next : 0, .merged = 1,
+		};
+		x.silence_ns = gap_duration(&x);
+		if (x.lost || long_silence(g, &x)) {
+			if (g->pend_n == GAP_PENDING && !merge_one(g)) {
+				final_one(g);
+				g->early_final++;
+			}
+			*pend_at(g, g->pend_n++) = x;
+		}
+	}
+	if (!g->have_adv)
+		g->first_seq = seq;
+	g->have_adv = true;
+	g->last_ns = rx_ns;
+	g->last_seq = seq;
+	/* numbers below the window's base can no longer be filled by seq.c's window */
+	uint64_t base = next_exp > SEQ_WIN ? next_exp - SEQ_WIN : 0;
+	while (g->pend_n && pend_at(g, 0)->seq_after <= base)
+		final_one(g);
+}
+
+/* The gap of arr[0..n) (in sequence order) whose numbers hold seq, or -1. */
+static long find(struct gap_book *g, bool pend, uint32_t n, uint64_t seq)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		const struct gap *x = pend ? pend_at(g, mid) : &g->list[mid];
+		if (x->seq_after <= seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n)
+		return -1;
+	const struct gap *x = pend ? pend_at(g, lo) : &g->list[lo];
+	return x->seq_before < seq && x->lost ? (long)lo : -1;
+}
+
+void gap_fill(struct gap_book *g, uint64_t seq)
+{
+	long i = find(g, true, g->pend_n, seq);
+	if (i >= 0) {
+		struct gap *x = pend_at(g, (uint32_t)i);
+		x->lost--;
+		x->reordered++;
+		if (!x->lost && !long_silence(g, x))   /* it was reordering: done */
+			pend_remove(g, (uint32_t)i);
+		return;
+	}
+	i = find(g, false, g->nlist, seq);
+	if (i >= 0) {
+		struct gap *x = &g->list[i];
+		x->lost--;
+		x->reordered++;
+		if (!x->lost && !long_silence(g, x)) {   /* it was reordering after all */
+			memmove(x, x + 1, (g->nlist - (uint32_t)i - 1) * sizeof(*x));
+			g->nlist--;
+		}
+		return;
+	}
+	/* not listed: in an unlisted gap if any is left with loss (numbers before the first
+	 * frame were never in a gap); unlisted gaps come after the listed ones */
+	if (g->unlisted_lost && g->have_adv && seq > g->first_seq &&
+	    (!g->nlist || seq > g->list[g->nlist - 1].seq_after))
+		g->unlisted_lost--;
+}
+
+void gap_finish(struct gap_book *g)
+{
+	if (g->finished)
+		return;
+	g->finished = true;
+	while (g->pend_n)
+		final_one(g);
+}
+
+uint64_t gap_count(const struct gap_book *g)
+{
+	return g->nlist + g->unlisted;
+}
+
+uint64_t gap_lost(const struct gap_book *g)
+{
+	uint64_t n = g->unlisted_lost;
+	for (uint32_t i = 0; i < g->nlist; i++)
+		n += g->list[i].lost;
+	return n;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* gap.h — a stream's outage timeline: the gaps in its sequence and in its time.
+ *
+ * A gap lies between two consecutive advances of NextExp (arrivals of a new highest
+ * sequence number, seq.h): the frame before it (`seq_before`, received at `before_ns`)
+ * and the first frame after it (`seq_after`, at `after_ns`). It is a gap when numbers
+ * were skipped (seq_after > seq_before + 1) or when the silence after_ns − before_ns
+ * is longer than gap_min (0: silences alone are no gaps). Frames that arrive later with
+ * a number inside it (reordered into it) fill it: each takes one from `lost` and adds
+ * one to `reordered`; a gap so filled with no long silence was reordering, and goes at
+ * once. A gap is final once all its numbers left the sequence window
+ * (SEQ_WIN below NextExp), or at the end. Final gaps are listed in sequence order up
+ * to list_max (at most GAP_LIST); later ones are only counted (unlisted, unlisted_lost), and
+ * longest_ns covers them all.
+ *
+ * Memory is fixed: GAP_PENDING gaps wait for their numbers to leave the window. When
+ * more are open (a forwarding thread lagging behind another opens a hole for each of
+ * its frames), the oldest two neighbours without a long silence become one record
+ * (`merged` says how many gaps it stands for: its loss and reordering are their sums,
+ * its ends the outer ones), so holes that are filled later still vanish; a long silence
+ * is never merged. Only when no such pair is open is the oldest made final early
+ * (early_final counts them); a frame filling it later still finds it in the list. A
+ * frame below the window (seq.h's "late" arrival) also fills the gap it falls in when
+ * that gap is listed.
+ *
+ * The loss before the first frame and after the last one is in seq.h's loss but in no
+ * gap: no frame brackets it. */
+#ifndef PPSLAB_SINK_GAP_H
+#define PPSLAB_SINK_GAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define GAP_LIST 64           /* the most a list may hold */
+#define GAP_LIST_DEFAULT 16
+#define GAP_PENDING 64
+
+struct gap {
+	uint64_t before_ns, after_ns;    /* receive times of the frames around it */
+	uint64_t seq_before, seq_after;  /* their sequence numbers (64-bit, unwrapped) */
+	uint64_t lost;                   /* numbers between them not received */
+	uint64_t reordered;              /* frames that arrived later into it */
+	uint64_t merged;                 /* gaps this record stands for (1: itself) */
+	uint64_t silence_ns;             /* its longest silence: the duration, or of a
+					  * merged record, the longest of its gaps' */
+};
+
+struct gap_book {
+	uint64_t gap_min_ns;             /* a longer silence is a gap; 0: off */
+	uint32_t list_max;               /* gaps listed, at most GAP_LIST */
+	bool have_adv;
+	uint64_t last_ns, last_seq;      /* the newest advance of NextExp */
+	uint64_t first_seq;              /* the first one's number: below it, no gap */
+	struct gap pend[GAP_PENDING];    /* open gaps, oldest first from pend_head */
+	uint32_t pend_head, pend_n;
+	struct gap list[GAP_LIST];       /* final gaps, in sequence order */
+	uint32_t nlist;
+	uint64_t unlisted, unlisted_lost;
+	uint64_t early_final;
+	uint64_t merges;                 /* open gaps merged into a neighbour */
+	uint64_t longest_ns;             /* the longest silence of every final gap */
+	bool finished;
+};
+
+/* list_max above GAP_LIST is taken as GAP_LIST. */
+void gap_init(struct gap_book *g, uint64_t gap_min_ns, uint32_t list_max);
+/* An in-order arrival (a new highest number seq, previous NextExp prev_next) at rx_ns;
+ * next_exp is NextExp after it. */
+void gap_advance(struct gap_book *g, uint64_t prev_next, uint64_t seq, uint64_t rx_ns,
+		 uint64_t next_exp);
+/* A reordered or late arrival of seq: fills the gap it falls in. */
+void gap_fill(struct gap_book *g, uint64_t seq);
+/* Ends the book: every open gap becomes final. Idempotent. */
+void gap_finish(struct gap_book *g);
+static inline uint64_t gap_duration(const struct gap *x)
+{
+	return x->after_ns > x->before_ns ? x->after_ns - x->before_ns : 0;
+}
+/* Gaps counted (listed + unlisted) and their loss. */
+uint64_t gap_count(const struct gap_book *g);
+uint64_t gap_lost(const struct gap_book *g);
+
+#endif

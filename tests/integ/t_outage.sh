@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# t_outage.sh — outages of known length, measured by the sink's gap list: a stream of
+# 10,000 pps through ppslab-rut (intr mode: every frame forwarded when it comes), then
+# 1. `ppslab-rut ctl pause 250`: the sink's longest silence is the stall as the
+#    forwarder measured it (pause.last_ns) within one frame interval plus a stated
+#    allowance, and the requested 250 ms within that plus the forwarder's own overrun;
+#    the frames the stall spanned are its length × the rate; the frames lost in it
+#    are exactly those the forwarder's ring dropped (kernel_drops), the rest held in
+#    the ring and forwarded after;
+# 2. the egress link set down for 250 ms by the test: the sink's gap lies within the
+#    window the test measured around its two `ip link` commands, and the frames lost in
+#    it are those the forwarder counted as drops.link_down (plus any its egress refused).
+# The books hold throughout: received + lost = sent, every loss at a named place.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/rut_lib.sh"
+lab_up
+S=$T/ctl.sock
+RATE=10000
+I_NS=$((1000000000 / RATE))     # the frame interval
+SLACK_NS=2000000                # forwarding-delay difference of the frames around a gap:
+				# a wake-up each, tens of us idle, ms on a busy host
+HOST_NS=10000000                # the forwarder's wake-up at normal priority on a busy host,
+				# after the link is back (nothing of it is measured)
+stat_of() { "$B/ppslab-rut" ctl "$S" stats 2>/dev/null | jq -r "$1 // 0"; }
+moved() { [ "$(stat_of "$1")" -gt "$2" ] 2>/dev/null; }
+now_ns() { date +%s%N; }
+
+start sink sink "$B/ppslab-sink" -i sink0 --duration 120 --gap-min 50ms --gap-list 64 \
+	--expect-from "$T/gen.out" --json
+# a ring of 512 frames: a stall of 250 ms at 10,000 pps (2,500 frames) overflows it
+start rut rut "$B/ppslab-rut" -i afpacket:rut0,ring=v2,frames=512 -o rut1 --mode intr \
+	--ctl "$S" --json
+wait_ready sink; wait_ready rut
+start gen gen "$B/ppslab-gen" -i gen0 --dst 198.19.0.2 --rate $RATE --duration 60 --json
+wait_until 20 "the forwarder forwards" moved .fwd_pkts 3000
+
+# 1. the pause
+kt0=$(now_ns); kd0=$(stat_of .kernel_drops)
+pc0=$(now_ns); reply=$("$B/ppslab-rut" ctl "$S" pause 250); pc1=$(now_ns)
+eq "ctl pause 250 answers at once" "$reply" "forwarding paused for 250 ms"
+wait_until 20 "the pause ended" moved .pause.last_ns 0
+f0=$(stat_of .fwd_pkts)
+wait_until 20 "forwarding after the pause" moved .fwd_pkts $((f0 + 2000))
+
+# 2. the link, down for 250 ms (the sleep is the outage's length: the test's point)
+kd1=$(stat_of .kernel_drops); kt1=$(now_ns)
+kd_pause=$((kd1 - kd0))
+ld0=$(stat_of '.drops.link_down + .tx_errors')
+a0=$(now_ns); ip -n "$LAB-rut" link set rut1 down; a1=$(now_ns)
+sleep 0.25
+b0=$(now_ns); ip -n "$LAB-rut" link set rut1 up; b1=$(now_ns)
+f0=$(stat_of .fwd_pkts)
+wait_until 20 "forwarding after the link came back" moved .fwd_pkts $((f0 + 2000))
+stop gen; rc_gen=$RC
+# the sink has what the forwarder did not drop (the sink reads only what arrives)
+read_all "$S" $(($(sent gen) - $(jv gen .if_tx_dropped)))
+sink_done sink $(($(sent gen) - $(jv gen .if_tx_dropped) - $(stat_of '.kernel_drops + .drop_pkts + .tx_errors'))); rc_sink=$RC
+stop rut; rc_rut=$RC
+
+eq "gen, sink, rut exit 0" "$rc_gen,$rc_sink,$rc_rut" 0,0,0
+N=$(sent gen)
+eq "sink: received + lost = sent ($N)" "$(jv sink '.rx_pkts + .lost_pkts')" "$N"
+eq "rut: read = forwarded + dropped" "$(jv rut '.rx_pkts == .fwd_pkts + .drop_pkts')" true
+hl=$(host_lost sink gen)
+named=$(($(jv rut '.kernel_drops + .drops.link_down + .tx_errors') + hl))
+eq "every frame lost dropped at a named place (rut ring, link down, host $hl)" \
+	"$(jv sink .lost_pkts)" "$named"
+st='.streams[0]'
+# the gaps' loss and the tail's (after the last frame, from the sender's count) are the
+# stream's, but for frames the host dropped before the first arrival
+gl=$(jv sink "$st.gap_lost_pkts + $st.expect - $st.next_seq") sl=$(jv sink "$st.lost_pkts")
+if [ "$hl" = 0 ]; then
+	eq "the gaps' loss and the tail's are the stream's" "$gl" "$sl"
+else
+	within "the gaps' loss and the tail's are the stream's, less at most the host's drops ($hl) before the first frame" \
+		"$gl" $((sl - hl)) "$sl"
+fi
+echo "# gaps: $(jv sink "[$st.gaps[] | [.duration_ns, .seq_before, .seq_after, .lost_pkts]]" | tr -d ' \n')"
+beh=$(jv gen .behind_max_ns)    # the sender's longest stretch behind its schedule
+# within_or_said DESC ACTUAL LOW HIGH [NS WHY]: in range, or off by no more than the
+# sender says it fell behind its schedule (a starved sender makes a silence of its
+# own), or than NS, what the forwarder says of its own delays (WHY)
+within_or_said() {
+	local off=0 ns=${5:-0}
+	[ "$2" -lt "$3" ] && off=$(($3 - $2))
+	[ "$2" -gt "$4" ] && off=$(($2 - $4))
+	if [ "$off" = 0 ]; then
+		ok "$1"
+	elif [ "$off" -le "$beh" ]; then
+		skip "$1 (got $2, off by $off ns)" "the sender fell behind its schedule by up to $beh ns (behind_max_ns)"
+	elif [ "$off" -le "$ns" ]; then
+		skip "$1 (got $2, off by $off ns)" "$6"
+	else
+		not_ok "$1" "got $2, expected $3..$4; off by $off ns, more than the sender's lateness ($beh ns)"
+	fi
+}
+# the two outages, found by the sink's clock (the test's: one host): the silence above
+# 100 ms around the pause command, and the one around the link's down time
+sel() { echo "[$st.gaps[] | select(.merged_gaps == 1 and .duration_ns > 100000000 and .before_ns <= $1 and .after_ns >= $2)][0]"; }
+pg=$(sel $((pc1 + SLACK_NS)) $((pc0 + 250000000)))
+lg=$(sel $((a1 + 5000000 + HOST_NS)) "$b0")
+check "a silence above 100 ms spans the pause" test "$(jv sink "$pg | type")" = object
+check "a silence above 100 ms spans the link's down time" test "$(jv sink "$lg | type")" = object
+
+# 1. the pause: a silence (what the ring held comes after it), then the frames the ring
+# dropped, up to the first frame sent after the stall
+p=$(jv rut .pause.last_ns) req=$(jv rut .pause.requested_ns) pl=$(jv rut .pause.last_late_ns)
+d=$(jv sink "$pg.duration_ns")
+s0=$(jv sink "$pg.seq_before") s1=$(jv sink "$lg.seq_before")
+echo "# pause: asked $req ns, the forwarder's stall $p ns (thread 0 stopped $pl ns after the command); the sink's gap $d ns; the sender at most $beh ns behind"
+eq "the forwarder paused once, as asked" "$(jv rut '[.pause.count, .pause.requested_ns] | join(",")')" \
+	"1,250000000"
+within_or_said "the sink's gap is the forwarder's stall (less its late start) ± one frame interval + ${SLACK_NS} ns" \
+	"$d" $((p - pl - I_NS - SLACK_NS)) $((p + I_NS + SLACK_NS))
+over=$((p - req))
+within_or_said "the sink's gap is 250 ms − one interval .. + one interval + the stall's overrun ($over ns) + slack" \
+	"$d" $((req - I_NS - SLACK_NS)) $((req + I_NS + over + SLACK_NS))
+# the loss after the silence: the first gap past it with frames lost
+lossg="[$st.gaps[] | select(.seq_before >= $s0 and .lost_pkts > 0)][0]"
+lost1=$(jv sink "$lossg.lost_pkts")
+span=$(($(jv sink "$lossg.seq_after") - s0 - 1))
+within "the frames the stall spanned ($span) are its length × the rate ± 1 (± slack and the sender's lateness)" \
+	"$span" $(((p - pl - SLACK_NS - beh) * RATE / 1000000000 - 1)) $(((p + SLACK_NS + beh) * RATE / 1000000000 + 1))
+within "the rest ($((span - lost1)) frames) the ring held and forwarded after the stall (1..512)" \
+	$((span - lost1)) 1 512
+# every frame lost between the two readings of kernel_drops around the pause (by the
+# sink's clock, the first frame after a loss), the stall's and any a starved host
+# adds, is one the forwarder's ring dropped; a count off is the host's only when
+# another ring overflow came near a reading (its frames fall on either side)
+books_or_said() {   # books_or_said DESC ACTUAL EXPECTED T0 T1 (the readings' instants)
+	local near
+	near=$(jv sink "[$st.gaps[] | select(.lost_pkts > 0 and
+		((.after_ns > $4 - 50000000 and .after_ns < $4 + 50000000) or
+		 (.after_ns > $5 - 50000000 and .after_ns < $5 + 50000000)))] | length")
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	elif [ "$hl" != 0 ] || [ "$near" -gt 0 ]; then
+		skip "$1 (got $2, expected $3)" "frames lost within 50 ms of a reading ($near gaps) or by the host ($hl)"
+	else
+		not_ok "$1" "got $2, expected $3"
+	fi
+}
+lostp=$(jv sink "[$st.gaps[] | select(.after_ns > $kt0 and .after_ns <= $kt1) | .lost_pkts] | add // 0")
+books_or_said "the frames lost around the stall are what the forwarder's ring dropped meanwhile ($lost1 in the stall)" \
+	"$lostp" "$kd_pause" "$kt0" "$kt1"
+# 2. the link: down at the earliest when the first command started, up at the latest
+# when the second returned; the forwarder sees it within its 5 ms link check
+d=$(jv sink "$lg.duration_ns")
+lost2=$(jv sink "[$st.gaps[] | select(.seq_before >= $s1 and .lost_pkts > 0)][0].lost_pkts")
+lost2all=$(jv sink "[$st.gaps[] | select(.after_ns > $kt1) | .lost_pkts] | add // 0")
+echo "# link: down for $(((b0 - a1))) .. $(((b1 - a0))) ns by the test's clock; the sink's gap $d ns"
+within_or_said "the sink's gap lies within the link's down time (± one interval, + 5 ms check + host allowance)" \
+	"$d" $((b0 - a1 - I_NS - SLACK_NS)) $((b1 - a0 + I_NS + 5000000 + HOST_NS))
+ldn=$(($(jv rut '.drops.link_down + .tx_errors') - ld0)) kdn=$(($(jv rut .kernel_drops) - kd1))
+books_or_said "the frames lost from the link outage on are the forwarder's drops.link_down + tx_errors ($ldn) + ring drops ($kdn)" \
+	"$lost2all" $((ldn + kdn)) "$kt1" "$kt1"
+within "frames were lost with the link down ($lost2), at most what the forwarder dropped meanwhile" \
+	"$lost2" 1 $((ldn + kdn + hl))
+eq "the longest gap is the longest listed (a merged record's span is no silence)" \
+	"$(jv sink "$st.longest_gap_ns")" "$(jv sink "[$st.gaps[] | select(.merged_gaps == 1) | .duration_ns] | max")"
+
+# 3. a pause of 200 ms in poll mode with two forwarding threads (one stream over 64 flows, so
+# both forward it, and frames of the two overtake each other: reordering, no gap):
+# each thread stops at its next round, so the sink's gap is thread 0's stall within
+# one interval, a tick (1 ms at pollhz 1000) at each end and the slack
+I2_NS=200000 TICK_NS=1000000
+# the link's going down flushed the router's neighbour entry: back as the lab made it
+inns rut ip neigh replace 198.19.0.2 dev rut1 nud permanent \
+	lladdr "$(inns sink ip -j link show dev sink0 | jq -r '.[0].address')"
+start sink3 sink "$B/ppslab-sink" -i sink0 --duration 120 --gap-min 50ms --gap-list 64 \
+	--expect-from "$T/gen3.out" --json
+start rut3 rut "$B/ppslab-rut" -i rut0 -o rut1 --mode poll --pollhz 1000 --threads 2 \
+	--ctl "$S" --json
+wait_ready sink3; wait_ready rut3
+start gen3 gen "$B/ppslab-gen" -i gen0 --dst 198.19.0.2 --flows 64 --rate 5k --duration 60 --json
+wait_until 20 "the forwarder forwards (poll, 2 threads)" moved .fwd_pkts 2000
+eq "poll mode: ctl pause 200 answers at once" "$("$B/ppslab-rut" ctl "$S" pause 200)" \
+	"forwarding paused for 200 ms"
+wait_until 20 "the pause ended (poll)" moved .pause.last_ns 0
+f0=$(stat_of .fwd_pkts)
+wait_until 20 "forwarding after the pause (poll)" moved .fwd_pkts $((f0 + 1000))
+stop gen3
+read_all "$S" $(($(sent gen3) - $(jv gen3 .if_tx_dropped)))
+sink_done sink3 $(($(sent gen3) - $(jv gen3 .if_tx_dropped) - $(stat_of '.kernel_drops + .drop_pkts + .tx_errors')))
+stop rut3
+eq "poll: books: received + lost = sent" "$(jv sink3 '.rx_pkts + .lost_pkts')" "$(sent gen3)"
+eq "poll: every frame lost dropped at a named place" "$(jv sink3 .lost_pkts)" \
+	"$(($(jv rut3 '.kernel_drops + .drop_pkts + .tx_errors') + $(host_lost sink3 gen3)))"
+check "poll: both threads forwarded ($(jv rut3 '[.threads[].fwd_pkts] | join(",")'))" \
+	test "$(jv rut3 '[.threads[] | select(.fwd_pkts > 0)] | length')" = 2
+p=$(jv rut3 .pause.last_ns) pl=$(jv rut3 .pause.last_late_ns) d=$(jv sink3 '.streams[0].longest_gap_ns') beh=$(jv gen3 .behind_max_ns)
+echo "# poll: the forwarder's stall $p ns (thread 0 stopped $pl ns after the command); the sink's longest gap $d ns; reordered $(jv sink3 .streams[0].reordered_pkts)"
+r3=$(jv sink3 .streams[0].reordered_pkts) l3=$(jv sink3 .streams[0].lost_pkts)
+late=$(jv rut3 .polling.tick_late_ns.max)   # the forwarder held by the host, longest
+echo "# poll gaps: $(jv sink3 "[.streams[0].gaps[] | [.duration_ns, .seq_before, .seq_after, .lost_pkts, .reordered_pkts, .merged_gaps]]" | tr -d ' \n'); merges $(jv sink3 .streams[0].gap_merges)"
+if [ "$l3" = 0 ] && [ "$beh" -lt 50000000 ] && [ "$late" -lt 50000000 ]; then
+	eq "poll: $r3 frames reordered between the threads made no gap: one, the pause's" \
+		"$(jv sink3 .streams[0].gap_count)" 1
+else
+	skip "poll: reordering made no gap" "frames lost ($l3), the sender behind by $beh ns or a tick $late ns late: gaps of their own"
+fi
+within_or_said "poll: the sink's longest gap is the stall ± one interval, a tick each end and the slack" \
+	"$d" $((p - pl - I2_NS - 2 * TICK_NS - SLACK_NS)) $((p + I2_NS + 2 * TICK_NS + SLACK_NS)) \
+	"$late" "a tick of the forwarder's ran $late ns late (polling.tick_late_ns.max): the host held it"
+done_testing

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* t_gap.c — a stream's gap list on crafted arrivals, driven the way the sink drives
+ * it (seq_add's verdict decides advance or fill): a lost run, a silence, reordering
+ * that fills its gap and vanishes, reordering into a real gap, the window's edge, the
+ * caps. */
+#include <stdlib.h>
+
+#include "gap.h"
+#include "seq.h"
+#include "tap.h"
+
+struct st {
+	struct seq_stream s;
+	struct gap_book g;
+};
+
+static struct st *mk_n(uint64_t gap_min_ns, uint32_t list_max)
+{
+	struct st *x = malloc(sizeof(*x));
+	seq_init(&x->s);
+	gap_init(&x->g, gap_min_ns, list_max);
+	return x;
+}
+
+static struct st *mk(uint64_t gap_min_ns)
+{
+	return mk_n(gap_min_ns, GAP_LIST);
+}
+
+/* One arrival of seq at t_ns, as sink.c's account() does it. */
+static void arrive(struct st *x, uint64_t seq, uint64_t t_ns)
+{
+	uint64_t prev = x->s.next_exp, q = seq_unwrap(&x->s, seq);
+	enum seq_verdict v = seq_add(&x->s, seq);
+	if (v == SEQ_IN_ORDER)
+		gap_advance(&x->g, prev, q, t_ns, x->s.next_exp);
+	else if (v == SEQ_REORDERED || v == SEQ_LATE)
+		gap_fill(&x->g, q);
+}
+
+static void end(struct st *x, uint64_t expected)
+{
+	seq_finish(&x->s, expected);
+	gap_finish(&x->g);
+}
+
+#define MS 1000000ull
+
+/* 1 kpps, frames 100..349 lost (a 250 ms outage): one gap, 251 ms from the last
+ * frame before to the first after, 250 lost. */
+static void t_lost_run(void)
+{
+	struct st *x = mk(0);
+	for (uint64_t i = 0; i < 1000; i++)
+		if (i < 100 || i >= 350)
+			arrive(x, i, i * MS);
+	end(x, 1000);
+	T_EQ_U64(x->g.nlist, 1);
+	T_EQ_U64(x->g.list[0].seq_before, 99);
+	T_EQ_U64(x->g.list[0].seq_after, 350);
+	T_EQ_U64(x->g.list[0].lost, 250);
+	T_EQ_U64(x->g.list[0].reordered, 0);
+	T_EQ_U64(gap_duration(&x->g.list[0]), 251 * MS);
+	T_EQ_U64(x->g.longest_ns, 251 * MS);
+	T_EQ_U64(gap_lost(&x->g), x->s.lost_final);
+	free(x);
+}
+
+/* Nothing lost, the frames held back 250 ms (a router that buffers): a gap only with
+ * --gap-min, and then with nothing lost. */
+static void t_silence(void)
+{
+	for (int on = 0; on < 2; on++) {
+		struct st *x = mk(on ? 10 * MS : 0);
+		for (uint64_t i = 0; i < 1000; i++)
+			arrive(x, i, i * MS + (i >= 100 ? 250 * MS : 0));
+		end(x, 1000);
+		T_EQ_U64(x->g.nlist, on ? 1u : 0u);
+		if (on) {
+			T_EQ_U64(x->g.list[0].seq_before, 99);
+			T_EQ_U64(x->g.list[0].seq_after, 100);
+			T_EQ_U64(x->g.list[0].lost, 0);
+			T_EQ_U64(gap_duration(&x->g.list[0]), 251 * MS);
+		}
+		T_EQ_U64(x->g.longest_ns, on ? 251 * MS : 0);
+		free(x);
+	}
+}
+
+/* Adjacent swaps all through: many gaps open, every one filled: none reported. */
+static void t_reorder_is_no_gap(void)
+{
+	struct st *x = mk(10 * MS);
+	for (uint64_t i = 0; i < 200000; i += 2) {
+		arrive(x, i + 1, i * 1000);
+		arrive(x, i, i * 1000 + 500);
+	}
+	end(x, 200000);
+	T_EQ_U64(x->s.lost_final, 0);
+	T_EQ_U64(x->s.reordered_pkts, 100000);
+	T_EQ_U64(gap_count(&x->g), 0);
+	T_EQ_U64(x->g.longest_ns, 0);
+	free(x);
+}
+
+/* A real gap with some of its frames arriving late: it stays, with fewer lost and
+ * the reordering said. */
+static void t_reorder_into_gap(void)
+{
+	struct st *x = mk(0);
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < 10; i++)
+		arrive(x, i, t += MS);
+	arrive(x, 20, t += 50 * MS);
+	arrive(x, 12, t += MS);     /* late: fills one of 10..19 */
+	arrive(x, 15, t += MS);
+	for (uint64_t i = 21; i < 30; i++)
+		arrive(x, i, t += MS);
+	end(x, 30);
+	T_EQ_U64(x->g.nlist, 1);
+	T_EQ_U64(x->g.list[0].lost, 8);
+	T_EQ_U64(x->g.list[0].reordered, 2);
+	T_EQ_U64(gap_duration(&x->g.list[0]), 50 * MS);
+	T_EQ_U64(x->s.lost_final, 8);
+	free(x);
+}
+
+/* A gap's numbers leave the window: final then, and a frame below the window still
+ * fills it (seq.h's late arrival). */
+static void t_window_edge(void)
+{
+	struct st *x = mk(0);
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < 5; i++)
+		arrive(x, i, t += 1000);
+	for (uint64_t i = 8; i < SEQ_WIN + 100; i++)
+		arrive(x, i, t += 1000);
+	T_EQ_U64(x->g.pend_n, 0);
+	T_EQ_U64(x->g.nlist, 1);
+	T_EQ_U64(x->g.list[0].lost, 3);
+	arrive(x, 6, t += 1000);    /* below the window */
+	T_EQ_U64(x->g.list[0].lost, 2);
+	T_EQ_U64(x->g.list[0].reordered, 1);
+	end(x, SEQ_WIN + 100);
+	T_EQ_U64(gap_lost(&x->g), x->s.lost_final);
+	free(x);
+}
+
+/* Two forwarding threads, one lagging 500 frames behind the other: every number of the
+ * slow one is a hole when it opens (far more than GAP_PENDING at once), and every hole
+ * is filled: no gap, none counted. */
+static void t_lagging_thread(void)
+{
+	struct st *x = mk_n(10 * MS, GAP_LIST);
+	uint64_t t = 0;
+	const uint64_t N = 20000, LAG = 1000;
+	for (uint64_t k = 0; k < N + LAG; k += 2) {
+		if (k < N)
+			arrive(x, k, t += 1000);            /* the fast thread: evens */
+		if (k >= LAG)
+			arrive(x, k - LAG + 1, t += 1000);  /* the slow one: odds, late */
+	}
+	end(x, N);
+	T_EQ_U64(x->s.lost_final, 0);
+	T_EQ_U64(x->s.reordered_pkts, N / 2 - 1);
+	T_EQ_U64(gap_count(&x->g), 0);
+	T_EQ_U64(x->g.longest_ns, 0);
+	T_EQ_U64(x->g.unlisted_lost, 0);
+	free(x);
+}
+
+/* More gaps open at once than GAP_PENDING: the oldest neighbours merged into one
+ * record, loss conserved, memory fixed. */
+static void t_merge(void)
+{
+	struct st *x = mk(0);
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < 3000; i++)
+		if (i % 10 != 5)    /* 300 single losses, all within one window */
+			arrive(x, i, t += 1000);
+	T_EQ_U64(x->g.merges, 300 - GAP_PENDING);
+	T_EQ_U64(x->g.early_final, 0);
+	end(x, 3000);
+	T_EQ_U64(x->g.nlist, GAP_PENDING);
+	T_EQ_U64(x->g.list[0].merged, 300 - GAP_PENDING + 1);
+	T_EQ_U64(x->g.list[0].lost, 300 - GAP_PENDING + 1);
+	T_EQ_U64(x->g.list[0].seq_before, 4);
+	T_EQ_U64(x->g.list[1].merged, 1);
+	T_EQ_U64(gap_lost(&x->g), 300);
+	T_EQ_U64(x->s.lost_final, 300);
+	T_EQ_U64(x->g.longest_ns, 1000);   /* the longest silence, not a merged span */
+	free(x);
+}
+
+/* More gaps than the list holds, each final in its turn: counted, loss conserved. */
+static void t_caps(void)
+{
+	struct st *x = mk(0);
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < 600000; i++)
+		if (i % 2000 != 5)    /* 300 single losses, 32 to a window */
+			arrive(x, i, t += 1000);
+	end(x, 600000);
+	T_EQ_U64(x->g.merges, 0);
+	T_EQ_U64(x->g.nlist, GAP_LIST);
+	T_EQ_U64(x->g.unlisted, 300 - GAP_LIST);
+	T_EQ_U64(gap_count(&x->g), 300);
+	T_EQ_U64(gap_lost(&x->g), 300);
+	T_EQ_U64(x->s.lost_final, 300);
+	T_EQ_U64(x->g.longest_ns, 1000);   /* t counts arrivals */
+	free(x);
+}
+
+/* Long silences are never merged: with more open than GAP_PENDING and every pair
+ * holding one, the oldest is made final early; filled completely afterwards, a listed
+ * gap without a long silence is taken off the list again, one with it stays. */
+static void t_early_then_filled(void)
+{
+	struct st *x = mk(10 * MS);
+	uint64_t t = 0;
+	for (uint64_t k = 0; k < 100; k++) {   /* silence, then a lost number, repeated */
+		arrive(x, 3 * k, t += 20 * MS);
+		arrive(x, 3 * k + 2, t += 1000);
+	}
+	T_EQ_U64(x->g.merges, 0);
+	T_TRUE(x->g.early_final > 0);
+	T_EQ_U64(x->g.list[0].seq_before, 0);   /* 0 → 2, 1 lost, no silence */
+	T_EQ_U64(x->g.list[0].lost, 1);
+	uint32_t n = x->g.nlist;
+	arrive(x, 1, t += 1000);
+	T_EQ_U64(x->g.nlist, n - 1);
+	T_EQ_U64(x->g.list[0].seq_before, 2);   /* 2 → 3: a silence, kept */
+	end(x, 300);
+	T_EQ_U64(gap_lost(&x->g), x->s.lost_final);
+	free(x);
+}
+
+/* A shorter list (--gap-list), and none at all: the rest counted, loss conserved; a
+ * late frame into an unlisted gap taken off its loss, one before the first frame not. */
+static void t_list_max(void)
+{
+	for (uint32_t max = 0; max <= 5; max += 5) {
+		struct st *x = mk_n(0, max);
+		uint64_t t = 0;
+		for (uint64_t i = 3; i < 400000; i++)
+			if (i % 2000 != 1000 || i == 1000)   /* 199 single losses after 1000 */
+				arrive(x, i, t += 1000);
+		arrive(x, 1, t += 1000);           /* before the first frame: no gap */
+		arrive(x, 381000, t += 1000);      /* in the window: its open gap was
+						    * reordering, and goes */
+		arrive(x, 201000, t += 1000);      /* below the window: fills an unlisted gap */
+		end(x, 400000);
+		T_EQ_U64(x->g.nlist, max);
+		T_EQ_U64(gap_count(&x->g), 198);
+		T_EQ_U64(x->g.unlisted, 198 - max);
+		T_EQ_U64(gap_lost(&x->g), 197);
+		T_EQ_U64(x->s.lost_final, 197 + 2);   /* and 0, 2 before the first frame */
+		free(x);
+	}
+	struct gap_book g;
+	gap_init(&g, 0, 1000);
+	T_EQ_U64(g.list_max, GAP_LIST);
+}
+
+/* The head (before the first frame) and the tail (after the last) are loss, not gaps. */
+static void t_head_tail(void)
+{
+	struct st *x = mk(10 * MS);
+	for (uint64_t i = 10; i < 20; i++)
+		arrive(x, i, i * MS);
+	end(x, 30);
+	T_EQ_U64(x->s.lost_final, 20);
+	T_EQ_U64(gap_count(&x->g), 0);
+	free(x);
+}
+
+int main(void)
+{
+	T_RUN(t_lost_run);
+	T_RUN(t_silence);
+	T_RUN(t_reorder_is_no_gap);
+	T_RUN(t_reorder_into_gap);
+	T_RUN(t_window_edge);
+	T_RUN(t_lagging_thread);
+	T_RUN(t_merge);
+	T_RUN(t_caps);
+	T_RUN(t_early_then_filled);
+	T_RUN(t_list_max);
+	T_RUN(t_head_tail);
+	return t_done();
+}
