@@ -119,7 +119,7 @@ struct search_req {
 				 * (valid until the next search_next or search_free) */
 };
 
-/* One goal's answer (rfc2544: NDR only; mlr: NDR and PDR). */
+/* One goal's answer (rfc2544: NDR only; mlr: NDR and PDR, or cfg.goals). */
 struct search_goal_res {
 	const char *name;       /* "NDR", "PDR", or a configured goal's (valid while the
 				 * search is) */
