@@ -733,11 +733,12 @@ static void result_mlr(const struct search *s, struct search_res *res)
 	for (size_t i = 0; i < s->ngoals; i++) {
 		struct search_goal_res *g = &res->goal[i];
 		const struct search_goal_cfg *gc = &s->gc[i];
-		*g = (struct search_goal_res){ .name = gc->name, .loss_ratio = gc->loss_ratio,
+		*g = (struct search_goal_res){ .loss_ratio = gc->loss_ratio,
 					       .exceed_ratio = gc->exceed_ratio,
 					       .final_s = gc->final_s,
 					       .duration_sum_s = gc->duration_sum_s,
 					       .width = gc->width, .latency_ns = gc->latency_ns };
+		snprintf(g->name, sizeof(g->name), "%s", gc->name);
 		if (!order || !lc) {
 			g->irregular = "out of memory";
 			continue;

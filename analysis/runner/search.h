@@ -121,8 +121,8 @@ struct search_req {
 
 /* One goal's answer (rfc2544: NDR only; mlr: NDR and PDR, or cfg.goals). */
 struct search_goal_res {
-	const char *name;       /* "NDR", "PDR", or a configured goal's (valid while the
-				 * search is) */
+	char name[SEARCH_GOAL_NAME]; /* "NDR", "PDR", or a configured goal's (a copy: the
+				 * result outlives the search) */
 	double loss_ratio;      /* the goal */
 	double exceed_ratio, final_s, duration_sum_s, width, latency_ns; /* and the rest */
 	int regular;            /* both bounds found and within width */

@@ -874,6 +874,8 @@ static void t_goals_three(void)
 	/* and some trials asked for by one goal decided another: all three proposed */
 	T_TRUE(why_goal[0] && why_goal[1] && why_goal[2]);
 	search_free(s);
+	/* the result outlives the search (the runner frees it before writing the case) */
+	T_STREQ(res.goal[2].name, "LAT");
 }
 
 /* A latency goal without late counts (search_record) sees only loss: its answer is
