@@ -272,6 +272,10 @@ json_t *trial_record(const struct trial_res *s, const struct trial_tools *tt)
 	}
 	if (r->nlate)
 		late_frames(rec, r, tt);
+	/* the sinks' summaries go into the record as they are, but for the histogram's
+	 * buckets: read above, they would only swell every results file */
+	for (size_t i = 0; i < tt->ns; i++)
+		json_object_del(json_object_get(tt->sinks[i]->sum, "latency_ns"), "buckets");
 	if (tt->na > 2)   /* per box, and the streams merged over the sinks */
 		per_box(rec, tt, s->windowed);
 	if (s->several && s->at_real)

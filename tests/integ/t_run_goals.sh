@@ -54,9 +54,12 @@ eq "every search trial has one late count, for the 20 ms bound" \
 eq "late counts within the books: surely <= frames <= rx" \
 	"$(jq '[.cases[0].trials[] | select(.repeated | not) | .late_frames[0] as $l
 		| ($l.frames | type) == "number" and $l.surely <= $l.frames and $l.frames <= .rx_frames] | all' "$R")" true
-# the sink's buckets stay out of the results: the trial's latency_ns as before
+# the sink's buckets stay out of the results: the trial's latency_ns and the sinks'
+# summaries in it as before
 eq "no histogram buckets in the trials' latency_ns" \
 	"$(jq '[.cases[0].trials[].latency_ns | has("buckets") | not] | all' "$R")" true
+eq "no histogram buckets in the sinks' summaries the trials keep" \
+	"$(jq '[.cases[0].trials[].sink[] | .latency_ns | objects | has("buckets") | not] | all' "$R")" true
 # Lat20ms is NDR's criterion (loss 0) and a bound, judged on the same trials with the
 # same durations: a load that is an upper bound for NDR is one for it too
 eq "the latency goal's upper bound is not above NDR's" \

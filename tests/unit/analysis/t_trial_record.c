@@ -203,8 +203,13 @@ static void t_late_frames(void)
 	add(&tt, &tt.tl[2], &sink_b, false, "{\"rx_pkts\": 40, \"latency_ns\": {\"p50\": 900,"
 	    " \"buckets\": [[896, 927, 37], [1048576, 1081343, 3]]}}");
 	s.fwd_b = s.fwd_a = s.fwd_pps = s.res_pps = s.offered_pps = s.loss_ratio = NAN;
+	json_array_append(s.sink, tt.tl[1].sum);
+	json_array_append(s.sink, tt.tl[2].sum);
 	json_t *rec = trial_record(&s, &tt);
 	T_TRUE(has(rec, "\"latency_ns\":{\"p50\":900},"));
+	/* nor in the sinks' summaries the record carries */
+	T_TRUE(has(rec, "\"sink\":[{\"rx_pkts\":60,\"implausible_delay_pkts\":1,"
+		   "\"latency_ns\":{\"p50\":900}},{\"rx_pkts\":40,\"latency_ns\":{\"p50\":900}}]"));
 	/* 100000: 7 + 5 + 1 implausible + 3 (sink_b) = 16 frames, 5 + 1 + 3 = 9 surely;
 	 * 98303 starts no bucket's interior: the 98304 bucket is wholly above it (exact);
 	 * 1 ms: only sink_b's 3 and the implausible one */
@@ -212,8 +217,10 @@ static void t_late_frames(void)
 		   "{\"bound_ns\":98303.0,\"frames\":16,\"surely\":16},"
 		   "{\"bound_ns\":1000000.0,\"frames\":4,\"surely\":4}]"));
 	json_decref(rec);
-	/* a sink without buckets */
-	json_object_del(json_object_get(tt.tl[2].sum, "latency_ns"), "buckets");
+	/* a sink without buckets (the record took both sinks' out: the first's back) */
+	T_TRUE(json_object_get(json_object_get(tt.tl[2].sum, "latency_ns"), "buckets") == NULL);
+	json_object_set_new(json_object_get(tt.tl[1].sum, "latency_ns"), "buckets",
+			    json_loads("[[896, 927, 40]]", 0, NULL));
 	r.nlate = 1;
 	rec = trial_record(&s, &tt);
 	T_TRUE(has(rec, "\"late_frames\":[{\"bound_ns\":100000.0,\"frames\":null,"
