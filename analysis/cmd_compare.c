@@ -57,8 +57,8 @@ static int opt_fail_on(const struct opt_def *d, const char *arg, void *base)
 
 #define A(m) OPT_AT(struct args, m)
 static struct opt_def opts[] = {
-	{ "metric", 'm', "M[,M...]", "metrics to compare (default: those of ndr_pps, pdr_pps, "
-	  "mrr_pps, fwd_pps, fwd_pps_a/_b if two-way, both have)", OPT_CSV, A(metrics) },
+	{ "metric", 'm', "M[,M...]", "metrics to compare (default: those of every search goal's "
+	  "rate (ndr_pps, pdr_pps, ...), mrr_pps, fwd_pps, fwd_pps_a/_b if two-way, both have)", OPT_CSV, A(metrics) },
 	{ "margin", 'd', "PCT", "practical margin δ: smaller changes are not regressions",
 	  OPT_FN, A(co.margin), .lo = 1e-9, .hi = 50, .def = "2%", .fn = ana_opt_pct,
 	  .what = "a percentage above 0 and up to 50, e.g. 2%" },

@@ -104,7 +104,7 @@ static struct opt_def opts[] = {
 	{ "y", 'y', "AXIS", "heatmap: axis on y (default: the next that varies)", OPT_STR, A(rq.y) },
 	{ "by", 'b', "AXIS", "one line (or box) per value of this axis; the axes left over get a panel per value", OPT_STR, A(rq.by) },
 	{ "metric", 'm', "M[,M...]", "metric(s) measured per case (default fwd_pps; framesize: "
-	  "ndr_pps, pdr_pps)", WORDS },
+	  "every search goal's, ndr_pps and pdr_pps by default)", WORDS },
 	ANA_OPT_WHERE(struct args, where, "fix axes (repeatable): fewer panels"),
 	{ "errors", 'e', "WHAT", "error bars: minmax (median, min–max; default), stdev (mean ± "
 	  "stdev) or none", WORDS },

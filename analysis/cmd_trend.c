@@ -95,8 +95,8 @@ static struct opt_def opts[] = {
 	{ "order", 0, "HOW", "label (default: sort by the label, numbers and versions "
 	  "naturally) or given (the order of the files)", OPT_ENUM, A(to.order_given),
 	  .names = orders },
-	{ "metric", 'm', "M[,M...]", "metrics to follow (default: those of ndr_pps, pdr_pps, "
-	  "mrr_pps, fwd_pps, fwd_pps_a/_b if two-way, some run has)", OPT_CSV, A(metrics) },
+	{ "metric", 'm', "M[,M...]", "metrics to follow (default: those of every search goal's "
+	  "rate (ndr_pps, pdr_pps, ...), mrr_pps, fwd_pps, fwd_pps_a/_b if two-way, some run has)", OPT_CSV, A(metrics) },
 	{ "margin", 'd', "PCT", "practical margin δ: smaller changes are not changes",
 	  OPT_FN, A(to.margin), .lo = 1e-9, .hi = 50, .def = "2%", .fn = ana_opt_pct,
 	  .what = "a percentage above 0 and up to 50, e.g. 2%" },

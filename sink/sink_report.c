@@ -121,6 +121,19 @@ static json_t *hist_json(const struct hist *h, bool pdv)
 	return o;
 }
 
+/* The non-empty buckets of h as [lo, hi, count] (hi inclusive): what a reader needs to
+ * count the frames later than a bound of its own (docs/sink.md). */
+static json_t *hist_buckets(const struct hist *h)
+{
+	json_t *arr = json_array();
+	for (unsigned i = 0; i < HIST_BUCKETS && h->count; i++)
+		if (h->bucket[i])
+			json_array_append_new(arr, json_pack("[I,I,I]", (json_int_t)hist_bucket_lo(i),
+							     (json_int_t)hist_bucket_hi(i),
+							     (json_int_t)h->bucket[i]));
+	return arr;
+}
+
 static const char *clock_name(unsigned seen)
 {
 	switch (seen) {
@@ -385,6 +398,9 @@ static void summary_json(FILE *f, const struct summary *m, int sig)
 	jset_u64(o, "gap_min_ns", c->gap_min_ns);
 	jset_u64(o, "gap_list", c->gap_list);
 	json_object_set_new(o, "latency_ns", m->all ? hist_json(m->all, true) : json_null());
+	if (m->all)
+		json_object_set_new(json_object_get(o, "latency_ns"), "buckets",
+				    hist_buckets(m->all));
 	jset_f(o, "jitter_max_ns", m->jitter_max);
 	json_object_set_new(o, "workers", summary_json_workers(s));
 	jset_u64(o, "split_streams", s->split_streams);

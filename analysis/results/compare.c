@@ -55,14 +55,29 @@ void cmp_free(struct cmp *c)
 
 double cmp_goal_width(const struct res_file *rf)
 {
-	json_t *g = json_array_get(res_get(rf->root, "method", "goals", NULL), 0);
-	json_t *w = json_object_get(g, "width");
-	return json_is_number(w) ? json_number_value(w) : NAN;
+	/* the widest goal's: a difference within it may be the search's own */
+	double wmax = NAN;
+	size_t i;
+	json_t *g;
+	json_array_foreach(res_get(rf->root, "method", "goals", NULL), i, g) {
+		json_t *w = json_object_get(g, "width");
+		if (json_is_number(w) && !(json_number_value(w) <= wmax))
+			wmax = json_number_value(w);
+	}
+	return wmax;
 }
 
 static int add_metric(struct cmp *c, const char *m)
 {
 	return strv_add(&c->metrics, &c->nmetrics, m);
+}
+
+static int picked(const struct cmp *c, const char *m)
+{
+	for (size_t i = 0; i < c->nmetrics; i++)
+		if (!strcmp(c->metrics[i], m))
+			return 1;
+	return 0;
 }
 
 static int pick_metrics(struct cmp *c, const struct cmp_opts *o, char *err, size_t errlen)
@@ -82,12 +97,18 @@ static int pick_metrics(struct cmp *c, const struct cmp_opts *o, char *err, size
 	}
 	int bidir = res_metric_has_values(c->a, "fwd_pps_b") ||
 		    res_metric_has_values(c->b, "fwd_pps_b");
+	/* every search goal both have, in the first file's order (NDR, PDR by default) */
+	for (size_t i = 0; i < RES_MAX_GOALS; i++) {
+		const char *gm = res_goal_metric(c->a, i);
+		if (gm && res_has_metric(c->b, gm) && !picked(c, gm) && add_metric(c, gm))
+			return -ENOMEM;
+	}
 	for (size_t i = 0; i < sizeof(headline) / sizeof(headline[0]); i++) {
 		/* per-stream rates only when there are two streams: one way, _a is fwd_pps */
 		if (!bidir && !strncmp(headline[i], "fwd_pps_", 8))
 			continue;
 		if (res_has_metric(c->a, headline[i]) && res_has_metric(c->b, headline[i]) &&
-		    add_metric(c, headline[i]))
+		    !picked(c, headline[i]) && add_metric(c, headline[i]))
 			return -ENOMEM;
 	}
 	if (c->nmetrics)

@@ -135,9 +135,13 @@ static int write_framesize(struct fig *f, struct files *fs, const struct plot_ou
 		for (size_t i = 0; i < rq->nmetrics && nm < 4; i++)
 			m[nm++] = rq->metrics[i];
 	} else {
-		if (res_has_metric(rf, "ndr_pps"))
+		/* the search's goals (NDR and PDR by default), a line each */
+		for (size_t i = 0; i < RES_MAX_GOALS && nm < 4; i++)
+			if (res_goal_metric(rf, i))
+				m[nm++] = res_goal_metric(rf, i);
+		if (!nm && res_has_metric(rf, "ndr_pps"))   /* a file without its goals */
 			m[nm++] = "ndr_pps";
-		if (res_has_metric(rf, "pdr_pps"))
+		if (nm < 2 && res_has_metric(rf, "pdr_pps") && !res_goal_metric(rf, 0))
 			m[nm++] = "pdr_pps";
 		if (!nm)
 			m[nm++] = "fwd_pps";
@@ -189,8 +193,8 @@ void plot_default_kind(const struct res_file *rf, struct plot_req *rq)
 {
 	const char *fs = varying_axis_of(rf, size_axes), *ld = varying_axis_of(rf, load_axes);
 	rq->kind = PLOT_LINE;
-	if (fs && (!rq->x || !strcmp(rq->x, fs)) && (res_has_metric(rf, "ndr_pps") || res_has_metric(rf, "pdr_pps") ||
-		   res_has_metric(rf, "fwd_pps"))) {
+	if (fs && (!rq->x || !strcmp(rq->x, fs)) && (res_goal_metric(rf, 0) || res_has_metric(rf, "ndr_pps") ||
+		   res_has_metric(rf, "pdr_pps") || res_has_metric(rf, "fwd_pps"))) {
 		rq->kind = PLOT_FRAMESIZE;
 		if (!rq->x)
 			rq->x = fs;

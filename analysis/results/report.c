@@ -77,6 +77,11 @@ int report_deviations(const struct res_file *rf, char ***out, size_t *n)
 		if (json_is_number(lr) && json_number_value(lr) > 0)
 			rc |= push(out, n, "Goal %s accepts %g %% loss; RFC 2544 throughput is the "
 				   "rate with no loss.", name ? name : "?", json_number_value(lr) * 100);
+		json_t *lat = json_object_get(g, "latency_ns");
+		if (json_is_number(lat) && json_number_value(lat) > 0)
+			rc |= push(out, n, "Goal %s counts a frame later than %g us as lost: a "
+				   "latency-bounded rate (RFC 9971 allows such a criterion), not RFC "
+				   "2544 throughput.", name ? name : "?", json_number_value(lat) / 1e3);
 		if (json_is_number(ex) && json_number_value(ex) > 0)
 			rc |= push(out, n, "Goal %s has exceed ratio %g (RFC 9971): some lossy "
 				   "trials are tolerated at the reported rate, so it can exceed strict "
@@ -938,6 +943,14 @@ static const char *const default_metrics[] = { "ndr_pps", "pdr_pps", "mrr_pps", 
 					       "lat_p50_ns", "lat_p99_ns", "cpu_s", "b2b_frames",
 					       "b2b_implied_s", "b2b_corrected_s" };
 
+static int listed(const char *const *v, size_t n, const char *m)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], m))
+			return 1;
+	return 0;
+}
+
 /* A metric with the same median as another in every cell (mfr_pps of fixed-load
  * trials is their fwd_pps): a second table of it says nothing new. */
 static int same_medians(const struct res_file *rf, const char *a, const char *b)
@@ -1035,6 +1048,12 @@ int report_write(const struct res_file *rf, const struct report_opts *o,
 		int bidir = res_metric_has_values(rf, "fwd_pps_b");
 		/* back-to-back bursts have no rate, loss or latency of their own */
 		int b2b = res_metric_has_values(rf, "b2b_frames");
+		/* every search goal's rate first (NDR, PDR by default) */
+		for (size_t i = 0; i < RES_MAX_GOALS; i++) {
+			const char *gm = res_goal_metric(rf, i);
+			if (gm && !listed(r.metrics, r.nmetrics, gm) && r.nmetrics < rf->nmetrics)
+				r.metrics[r.nmetrics++] = gm;
+		}
 		for (size_t i = 0; i < sizeof(default_metrics) / sizeof(default_metrics[0]); i++) {
 			if (!bidir && !strncmp(default_metrics[i], "fwd_pps_", 8))
 				continue;
@@ -1042,7 +1061,8 @@ int report_write(const struct res_file *rf, const struct report_opts *o,
 				continue;
 			if (!strcmp(default_metrics[i], "mfr_pps") && same_medians(rf, "mfr_pps", "fwd_pps"))
 				continue;
-			if (res_has_metric(rf, default_metrics[i]) && r.nmetrics < rf->nmetrics)
+			if (res_has_metric(rf, default_metrics[i]) &&
+			    !listed(r.metrics, r.nmetrics, default_metrics[i]) && r.nmetrics < rf->nmetrics)
 				r.metrics[r.nmetrics++] = default_metrics[i];
 		}
 	}

@@ -136,11 +136,14 @@ void report_plan_plots(struct rep *r)
 	}
 	const char *fs = frame_size_axis(rf);
 	if (fs) {
-		const char *m[2];
+		const char *m[4];
 		size_t nm = 0;
-		if (res_has_metric(rf, "ndr_pps"))
+		for (size_t i = 0; i < RES_MAX_GOALS && nm < 4; i++)
+			if (res_goal_metric(rf, i))
+				m[nm++] = res_goal_metric(rf, i);
+		if (!nm && res_has_metric(rf, "ndr_pps"))   /* a file without its goals */
 			m[nm++] = "ndr_pps";
-		if (res_has_metric(rf, "pdr_pps"))
+		if (nm < 2 && res_has_metric(rf, "pdr_pps") && !res_goal_metric(rf, 0))
 			m[nm++] = "pdr_pps";
 		if (!nm && res_metric_has_values(rf, "fwd_pps"))
 			m[nm++] = "fwd_pps";

@@ -4,6 +4,7 @@
  * plot, compare and report commands; `ppslab run` may use res_summary and res_save. */
 #include "results.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -173,6 +174,25 @@ int res_has_metric(const struct res_file *rf, const char *name)
 		if (!strcmp(rf->metrics[i], name))
 			return 1;
 	return 0;
+}
+
+const char *res_goal_metric(const struct res_file *rf, size_t i)
+{
+	const json_t *g = json_array_get(res_get(rf->root, "method", "goals", NULL), i);
+	const char *n = json_string_value(json_object_get(g, "name"));
+	char buf[64];
+	size_t k = 0;
+	if (!n)
+		return NULL;
+	for (; n[k] && k + 5 < sizeof(buf); k++)
+		buf[k] = (char)tolower((unsigned char)n[k]);
+	if (n[k])
+		return NULL;
+	snprintf(buf + k, sizeof(buf) - k, "_pps");
+	for (size_t m = 0; m < rf->nmetrics; m++)
+		if (!strcmp(rf->metrics[m], buf))
+			return rf->metrics[m];
+	return NULL;
 }
 
 int res_metric_has_values(const struct res_file *rf, const char *name)

@@ -90,6 +90,12 @@ void res_free(struct res_file *rf);
 int res_metric(const struct res_case *c, const char *name, double *v);
 /* True if some case has the metric (even if null). */
 int res_has_metric(const struct res_file *rf, const char *name);
+/* The metric of the search's goal i (method.goals[i]: its name in lower case and
+ * "_pps", as ppslab run writes it), as the file's own string (valid while rf is); NULL
+ * when there is no goal i or no case has its metric. Goals are in the file's order:
+ * NDR, PDR by default (docs/profiles.md#search-goals). */
+const char *res_goal_metric(const struct res_file *rf, size_t i);
+#define RES_MAX_GOALS 16        /* goals looked at (ppslab run writes up to 8) */
 /* True if some case has a number for it (fwd_pps_b is null in one-way runs). */
 int res_metric_has_values(const struct res_file *rf, const char *name);
 const struct res_axis *res_axis(const struct res_file *rf, const char *name);

@@ -222,6 +222,14 @@ static int add_metric(struct trend *t, const char *m)
 	return strv_add(&t->metrics, &t->nmetrics, m);
 }
 
+static int picked(const struct trend *t, const char *m)
+{
+	for (size_t i = 0; i < t->nmetrics; i++)
+		if (!strcmp(t->metrics[i], m))
+			return 1;
+	return 0;
+}
+
 static int pick_metrics(struct trend *t, const struct trend_opts *o, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < o->nmetrics; i++) {
@@ -236,10 +244,18 @@ static int pick_metrics(struct trend *t, const struct trend_opts *o, char *err, 
 	if (o->nmetrics)
 		return 0;
 	int bidir = any_has(t, "fwd_pps_b", 1);
+	/* every search goal of the files (NDR, PDR by default), then the usual rates */
+	for (size_t f = 0; f < t->nfiles; f++)
+		for (size_t i = 0; i < RES_MAX_GOALS; i++) {
+			const char *gm = res_goal_metric(t->files[f], i);
+			if (gm && any_has(t, gm, 1) && !picked(t, gm) && add_metric(t, gm))
+				return -ENOMEM;
+		}
 	for (size_t i = 0; i < sizeof(headline) / sizeof(headline[0]); i++) {
 		if (!bidir && !strncmp(headline[i], "fwd_pps_", 8))
 			continue;
-		if (any_has(t, headline[i], 1) && add_metric(t, headline[i]))
+		if (any_has(t, headline[i], 1) && !picked(t, headline[i]) &&
+		    add_metric(t, headline[i]))
 			return -ENOMEM;
 	}
 	if (t->nmetrics)

@@ -340,9 +340,19 @@ static void search_estimate(const struct prof_trial *t, double *ntrials, double 
 			n += m;
 			secs += m * dur;
 		}
-		double per = ceil(t->duration_sum_s / t->duration_s);
-		n += 2 * per;
-		secs += 2 * per * t->duration_s;
+		if (!t->ngoals) {
+			double per = ceil(t->duration_sum_s / t->duration_s);
+			n += 2 * per;
+			secs += 2 * per * t->duration_s;
+			break;
+		}
+		/* goals: a load each decided with its duration sum of its final trials
+		 * (NDR and PDR above are the case of two goals sharing them) */
+		for (size_t g = 0; g < t->ngoals; g++) {
+			double per = ceil(t->goals[g].duration_sum_s / t->goals[g].final_s);
+			n += per;
+			secs += per * t->goals[g].final_s;
+		}
 		break;
 	}
 	case PM_B2B: {
@@ -547,9 +557,23 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 			fprintf(f, "rig ceiling");
 		fprintf(f, ", width %g%%", t->width * 100);
 	}
-	if (t->method == PM_MLR)
+	if (t->method == PM_MLR && !t->ngoals)
 		fprintf(f, ", PDR loss %g%%, initial %g s, %u phases", t->pdr_loss * 100,
 			t->initial_s, t->phases);
+	if (t->method == PM_MLR && t->ngoals) {
+		fprintf(f, ", initial %g s, %u phases; goals", t->initial_s, t->phases);
+		if (t->goal_preset)
+			fprintf(f, " (preset %s)", t->goal_preset);
+		for (size_t g = 0; g < t->ngoals; g++) {
+			const struct prof_goal *pg = &t->goals[g];
+			fprintf(f, "%s %s: loss %g%%", g ? ";" : "", pg->name, pg->loss_ratio * 100);
+			if (pg->latency_ns > 0)
+				fprintf(f, " (later than %g us counts)", pg->latency_ns / 1e3);
+			fprintf(f, ", exceed %g%%, final %g s, sum %g s, width %g%%",
+				pg->exceed_ratio * 100, pg->final_s, pg->duration_sum_s,
+				pg->width * 100);
+		}
+	}
 	if (t->method == PM_LADDER)
 		fprintf(f, ", %zu steps", t->ladder ? json_array_size(t->ladder) : (size_t)10);
 	if (t->method == PM_B2B) {

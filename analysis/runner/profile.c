@@ -12,6 +12,7 @@
  * as "--set N" when the value came from the command line, and sorted in file order. */
 #include "profile_impl.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -67,7 +69,7 @@ static const char *const trial_keys[] = { "method", "warmup", "duration", "settl
 					  "ladder", "max_delay", "max_clock_error", "late_policy",
 					  "max_burst", "max_behind", "repeat_invalid", "b2b_trials",
 					  "b2b_min_burst", "b2b_max_burst", "b2b_resolution",
-					  "b2b_throughput", NULL };
+					  "b2b_throughput", "goals", NULL };
 static const char *const method_names[] = { "fixed", "rfc2544", "mlr", "ladder", "b2b", NULL };
 static const char *const late_names[] = { "skip", "shift", "catchup", NULL };
 
@@ -76,15 +78,15 @@ const char *prof_method_name(enum prof_method m)
 	return (unsigned)m <= PM_B2B ? method_names[m] : "?";
 }
 
-static int get_ratio(struct vctx *c, const json_t *o, const char *key, double lo, bool lo_open,
-		     double hi, bool hi_open, double def, double *out)
+static int get_ratio_at(struct vctx *c, const json_t *o, const char *path, const char *key,
+			double lo, bool lo_open, double hi, bool hi_open, double def, double *out)
 {
 	char kp[512], gbuf[128];
 	const json_t *v = o ? json_object_get(o, key) : NULL;
 	*out = def;
 	if (!v)
 		return 0;
-	jpos_path_key(kp, sizeof(kp), "trial", key);
+	jpos_path_key(kp, sizeof(kp), path, key);
 	double d = json_is_number(v) ? json_number_value(v) : NAN;
 	if (!isnan(d) && (lo_open ? d > lo : d >= lo) && (hi_open ? d < hi : d <= hi)) {
 		*out = d;
@@ -93,6 +95,164 @@ static int get_ratio(struct vctx *c, const json_t *o, const char *key, double lo
 	prof_verr(c, kp, false, "expected a number in %c%g, %g%c, got %s", lo_open ? '(' : '[', lo, hi,
 	     hi_open ? ')' : ']', GOT(v));
 	return -EINVAL;
+}
+
+static int get_ratio(struct vctx *c, const json_t *o, const char *key, double lo, bool lo_open,
+		     double hi, bool hi_open, double def, double *out)
+{
+	return get_ratio_at(c, o, "trial", key, lo, lo_open, hi, hi_open, def, out);
+}
+
+/* ---- trial.goals (docs/profiles.md#search-goals) ---- */
+
+static const char *const goal_keys[] = { "name", "loss_ratio", "exceed_ratio", "final",
+					 "duration_sum", "width", "latency", NULL };
+static const char *const goal_presets[] = { "csit", "rfc2544", "tst009", NULL };
+/* metrics of a case that a goal's NAME_pps must not take */
+static const char *const goal_reserved[] = { "mrr", "mfr", "fr", "fwd", "offered", NULL };
+
+static void preset_goals(struct prof_trial *t, int which)
+{
+	struct prof_goal *g = t->goals;
+	t->goal_preset = goal_presets[which];
+	switch (which) {
+	case 0: /* CSIT: NDR and PDR 0.5 %, 1-s final trials, 21 s to decide, exceed 50 % */
+		t->ngoals = 2;
+		g[0] = (struct prof_goal){ .name = "NDR", .loss_ratio = 0, .exceed_ratio = 0.5,
+					   .final_s = 1, .duration_sum_s = 21, .width = 0.005 };
+		g[1] = g[0];
+		snprintf(g[1].name, sizeof(g[1].name), "PDR");
+		g[1].loss_ratio = 0.005;
+		break;
+	case 1: /* RFC 2544 §26.1 through RFC 9971: zero loss in one 60-s trial */
+		t->ngoals = 1;
+		g[0] = (struct prof_goal){ .name = "NDR", .loss_ratio = 0, .exceed_ratio = 0,
+					   .final_s = 60, .duration_sum_s = 60, .width = t->width };
+		break;
+	default: /* ETSI GS NFV-TST 009 binary search with loss verification, as RFC 9971
+		  * reads it (docs/profiles.md#search-goals says what is not confirmed) */
+		t->ngoals = 1;
+		g[0] = (struct prof_goal){ .name = "NDR", .loss_ratio = 0, .exceed_ratio = 0.5,
+					   .final_s = 60, .duration_sum_s = 120, .width = t->width };
+		break;
+	}
+}
+
+static int goal_name_ok(const char *n)
+{
+	size_t len = strlen(n);
+	if (len == 0 || len >= sizeof(((struct prof_goal *)0)->name) || !isalpha((unsigned char)n[0]))
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)n[i]) && n[i] != '_')
+			return 0;
+	return 1;
+}
+
+static void parse_goal(struct vctx *c, json_t *o, const char *path, struct prof_trial *t,
+		       struct prof_goal *g)
+{
+	char kp[512], gbuf[128];
+	if (prof_want_object(c, o, path))
+		return;
+	prof_check_keys(c, o, path, goal_keys);
+	const json_t *n = json_object_get(o, "name");
+	if (!n)
+		prof_verr(c, path, false, "a goal needs a \"name\"");
+	else if (!json_is_string(n) || !goal_name_ok(json_string_value(n)))
+		prof_verr(c, jpos_path_key(kp, sizeof(kp), path, "name"), false,
+			  "expected a name of 1 to 15 letters, digits or '_', starting with a "
+			  "letter, got %s", GOT(n));
+	else {
+		const char *s = json_string_value(n);
+		snprintf(g->name, sizeof(g->name), "%s", s);
+		for (size_t i = 0; goal_reserved[i]; i++)
+			if (!strcasecmp(s, goal_reserved[i]))
+				prof_verr(c, jpos_path_key(kp, sizeof(kp), path, "name"), false,
+					  "\"%s\" is taken: the case's %s_pps is another metric", s,
+					  goal_reserved[i]);
+	}
+	get_ratio_at(c, o, path, "loss_ratio", 0, false, 1, true, 0, &g->loss_ratio);
+	get_ratio_at(c, o, path, "exceed_ratio", 0, false, 1, true, t->exceed_ratio,
+		     &g->exceed_ratio);
+	get_ratio_at(c, o, path, "width", 0, true, 1, true, t->width, &g->width);
+	prof_get_dur(c, o, "final", path, t->duration_s, &g->final_s);
+	if (g->final_s < PROF_TRIAL_MIN_S)
+		prof_verr(c, jpos_path_key(kp, sizeof(kp), path, "final"), false,
+			  "a trial must last at least %g s, got %g s", PROF_TRIAL_MIN_S, g->final_s);
+	prof_get_dur(c, o, "duration_sum", path, fmax(g->final_s, t->duration_sum_s),
+		     &g->duration_sum_s);
+	if (g->duration_sum_s < g->final_s)
+		prof_verr(c, jpos_path_key(kp, sizeof(kp), path, "duration_sum"), false,
+			  "must be at least the goal's final (%g s), got %g s", g->final_s,
+			  g->duration_sum_s);
+	double lat_s = 0;
+	const json_t *l = json_object_get(o, "latency");
+	if (!prof_get_dur(c, o, "latency", path, 0, &lat_s) && l) {
+		if (lat_s < 1e-6 || lat_s > 10)
+			prof_verr(c, jpos_path_key(kp, sizeof(kp), path, "latency"), false,
+				  "expected a latency bound of 1 us to 10 s, got %s", GOT(l));
+		g->latency_ns = round(lat_s * 1e9);
+	}
+}
+
+/* trial.goals: a preset's name or a list of goals; after the trial's other keys, whose
+ * values are the goals' defaults. */
+static void parse_goals(struct vctx *c, json_t *o, struct prof_trial *t, bool initial_given)
+{
+	char ip[64], gbuf[128], names[128];
+	json_t *v = o ? json_object_get(o, "goals") : NULL;
+	if (!v)
+		return;
+	if (t->method != PM_MLR) {
+		prof_verr(c, "trial.goals", true, "goals are searched by trial.method \"mlr\" only, "
+			  "not \"%s\"", prof_method_name(t->method));
+		return;
+	}
+	if (json_object_get(o, "pdr_loss"))
+		prof_verr(c, "trial.pdr_loss", true,
+			  "with trial.goals, give each goal its own loss_ratio");
+	if (json_is_string(v)) {
+		for (int i = 0; goal_presets[i]; i++)
+			if (!strcmp(json_string_value(v), goal_presets[i])) {
+				preset_goals(t, i);
+				goto longest;
+			}
+		prof_names_list(goal_presets, names, sizeof(names));
+		prof_verr(c, "trial.goals", false, "expected a preset (%s) or a list of goals, got %s",
+			  names, GOT(v));
+		return;
+	}
+	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > PROF_MAX_GOALS) {
+		prof_verr(c, "trial.goals", false, "expected a preset or a list of 1 to %d goals, got %s",
+			  PROF_MAX_GOALS, GOT(v));
+		return;
+	}
+	size_t i;
+	json_t *go;
+	json_array_foreach(v, i, go) {
+		jpos_path_idx(ip, sizeof(ip), "trial.goals", i);
+		parse_goal(c, go, ip, t, &t->goals[i]);
+		for (size_t j = 0; j < i && t->goals[i].name[0]; j++)
+			if (!strcasecmp(t->goals[j].name, t->goals[i].name)) {
+				char kp[512];
+				prof_verr(c, jpos_path_key(kp, sizeof(kp), ip, "name"), false,
+					  "two goals are named %s (names differ in more than case: "
+					  "each is a metric)", t->goals[i].name);
+			}
+	}
+	t->ngoals = i;
+longest:
+	/* the search's longest trials are the longest goal's final ones */
+	t->duration_s = 0;
+	for (i = 0; i < t->ngoals; i++)
+		t->duration_s = fmax(t->duration_s, t->goals[i].final_s);
+	if (!initial_given && t->initial_s > t->duration_s)
+		t->initial_s = t->duration_s;
+	else if (t->initial_s > t->duration_s && t->duration_s > 0)
+		prof_verr(c, "trial.initial", false,
+			  "the first phase's trials (%g s) must not be longer than the longest "
+			  "goal's final trials (%g s)", t->initial_s, t->duration_s);
 }
 
 static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
@@ -184,6 +344,7 @@ static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
 		prof_verr(c, "trial.b2b_throughput", false, "the throughput (%.0f pps) cannot exceed "
 			  "max_load, the theoretical frame rate (%.0f pps)", t->b2b_throughput_pps,
 			  t->max_load_pps);
+	parse_goals(c, o, t, o && json_object_get(o, "initial"));
 
 	json_t *l = o ? json_object_get(o, "ladder") : NULL;
 	if (l) {

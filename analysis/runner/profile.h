@@ -32,7 +32,9 @@
  *     max_load ("max" or 0 = the rig's ceiling), width (0.005, in (0,1)), pdr_loss
  *     (0.005), initial (1s, <= duration), phases (2, 0..10), duration_sum (= duration),
  *     exceed_ratio (0), max_trials (40), ladder (list of rates; default 10..100 % of
- *     max), max_delay (10s: the sink's --max-delay), max_clock_error (0.1, in (0,1]:
+ *     max), goals (mlr: a preset "csit", "rfc2544" or "tst009", or a list of up to 8
+ *     {name, loss_ratio, exceed_ratio, final, duration_sum, width, latency}; default
+ *     NDR and PDR), max_delay (10s: the sink's --max-delay), max_clock_error (0.1, in (0,1]:
  *     lat_* are withheld when the sender's and sink's clocks may differ by more than
  *     this fraction of the median delay). Durations are seconds or text ("500ms");
  *     loads are pps or rates ("200k").
@@ -128,6 +130,16 @@ struct prof_raxis {
 	double timeout_s;     /* its set and verify hooks are killed after this */
 };
 
+/* A search goal of mlr (RFC 9971 §4.3; docs/profiles.md#search-goals). */
+#define PROF_MAX_GOALS 8
+struct prof_goal {
+	char name[16];          /* letters, digits, '_'; its metric is lower-case NAME_pps */
+	double loss_ratio, exceed_ratio;
+	double final_s, duration_sum_s;
+	double width;
+	double latency_ns;      /* > 0: a frame later than this counts as lost */
+};
+
 struct prof_trial {
 	enum prof_method method;
 	double warmup_s;      /* frames sent before measuring, not counted (default 1) */
@@ -161,6 +173,11 @@ struct prof_trial {
 	unsigned long long b2b_min_burst, b2b_max_burst; /* frames (1, 1000000) */
 	unsigned long long b2b_resolution; /* a search's last step, frames (1) */
 	double b2b_throughput_pps; /* 0: measured first by an rfc2544 search in the case */
+	/* mlr's goals (trial.goals): 0 = NDR and PDR from width, pdr_loss, duration,
+	 * duration_sum, exceed_ratio; otherwise duration_s is the longest final_s */
+	size_t ngoals;
+	struct prof_goal goals[PROF_MAX_GOALS];
+	const char *goal_preset; /* "csit", "rfc2544", "tst009" (static), or NULL */
 };
 
 struct prof_router_cfg {

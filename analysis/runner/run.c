@@ -81,17 +81,41 @@ static json_t *method_obj(const struct profile *p)
 		json_object_set_new(m, "min_load_pps", json_real(t->min_load_pps));
 		json_object_set_new(m, "max_load_pps", json_real(t->max_load_pps));
 		json_t *goals = json_array();
-		json_array_append_new(goals, json_pack("{s:s,s:f,s:f,s:f}", "name", "NDR",
-						       "loss_ratio", 0.0, "exceed_ratio",
-						       t->exceed_ratio, "width", t->width));
-		if (t->method == PM_MLR)
-			json_array_append_new(goals, json_pack("{s:s,s:f,s:f,s:f}", "name", "PDR",
-							       "loss_ratio", t->pdr_loss,
-							       "exceed_ratio", t->exceed_ratio,
-							       "width", t->width));
-		json_object_set_new(m, "goals", goals);
-		if (t->method == PM_MLR && t->exceed_ratio > 0)
-			json_array_append_new(dev, json_string("MLRsearch exceed ratio above 0"));
+		if (t->method == PM_MLR && t->ngoals) {
+			/* each goal with all its RFC 9971 attributes */
+			bool exceed = false;
+			for (size_t g = 0; g < t->ngoals; g++) {
+				const struct prof_goal *pg = &t->goals[g];
+				json_t *o = json_pack("{s:s,s:f,s:f,s:f,s:f,s:f}", "name", pg->name,
+						      "loss_ratio", pg->loss_ratio, "exceed_ratio",
+						      pg->exceed_ratio, "width", pg->width,
+						      "final_s", pg->final_s, "duration_sum_s",
+						      pg->duration_sum_s);
+				if (pg->latency_ns > 0)
+					json_object_set_new(o, "latency_ns", json_real(pg->latency_ns));
+				json_array_append_new(goals, o);
+				exceed |= pg->exceed_ratio > 0;
+			}
+			if (t->goal_preset)
+				json_object_set_new(m, "goal_preset", json_string(t->goal_preset));
+			json_object_set_new(m, "goals", goals);
+			if (exceed)
+				json_array_append_new(dev, json_string("MLRsearch exceed ratio above 0"));
+		} else {
+			json_array_append_new(goals, json_pack("{s:s,s:f,s:f,s:f}", "name", "NDR",
+							       "loss_ratio", 0.0, "exceed_ratio",
+							       t->exceed_ratio, "width", t->width));
+			if (t->method == PM_MLR)
+				json_array_append_new(goals, json_pack("{s:s,s:f,s:f,s:f}", "name",
+								       "PDR", "loss_ratio",
+								       t->pdr_loss, "exceed_ratio",
+								       t->exceed_ratio, "width",
+								       t->width));
+			json_object_set_new(m, "goals", goals);
+			if (t->method == PM_MLR && t->exceed_ratio > 0)
+				json_array_append_new(dev,
+						      json_string("MLRsearch exceed ratio above 0"));
+		}
 	}
 	if (t->method == PM_B2B) {
 		json_object_set_new(m, "b2b", json_pack("{s:i,s:I,s:I,s:I}", "trials",

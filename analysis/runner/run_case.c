@@ -108,12 +108,13 @@ static json_t *results_obj(const struct search_res *sr, enum prof_method method)
 	json_t *res = json_object();
 	for (size_t g = 0; g < sr->ngoals; g++) {
 		const struct search_goal_res *gr = &sr->goal[g];
-		json_object_set_new(res, gr->name,
-				    json_pack("{s:b,s:f,s:f,s:f,s:f,s:i,s:f}", "regular",
-					      gr->regular, "loss_ratio", gr->loss_ratio, "rlb_pps",
-					      gr->rlb_pps, "rub_pps", gr->rub_pps, "ct_pps",
-					      gr->ct_pps, "trials", (int)sr->ntrials, "search_s",
-					      sr->trial_s));
+		json_t *o = json_pack("{s:b,s:f,s:f,s:f,s:f,s:i,s:f}", "regular", gr->regular,
+				      "loss_ratio", gr->loss_ratio, "rlb_pps", gr->rlb_pps,
+				      "rub_pps", gr->rub_pps, "ct_pps", gr->ct_pps, "trials",
+				      (int)sr->ntrials, "search_s", sr->trial_s);
+		if (gr->latency_ns > 0)
+			json_object_set_new(o, "latency_ns", json_real(gr->latency_ns));
+		json_object_set_new(res, gr->name, o);
 	}
 	if (method == PM_MLR && sr->mrr_pps > 0)
 		json_object_set_new(res, "MRR", json_pack("{s:f}", "avg", sr->mrr_pps));
@@ -156,6 +157,20 @@ static void search_config(const struct runner *r, const struct cell *cell, struc
 	sc->duration_sum_s = t->duration_sum_s;
 	sc->exceed_ratio = t->exceed_ratio;
 	sc->pdr_loss = t->pdr_loss;
+	if (t->method == PM_MLR) {
+		sc->ngoals = t->ngoals;
+		for (size_t g = 0; g < t->ngoals && g < SEARCH_MAX_GOALS; g++) {
+			const struct prof_goal *pg = &t->goals[g];
+			struct search_goal_cfg *sg = &sc->goals[g];
+			snprintf(sg->name, sizeof(sg->name), "%s", pg->name);
+			sg->loss_ratio = pg->loss_ratio;
+			sg->exceed_ratio = pg->exceed_ratio;
+			sg->final_s = pg->final_s;
+			sg->duration_sum_s = pg->duration_sum_s;
+			sg->width = pg->width;
+			sg->latency_ns = pg->latency_ns;
+		}
+	}
 	sc->max_trials = t->max_trials;
 	sc->repeat_invalid = t->repeat_invalid;
 	static double ladder[64];
@@ -702,11 +717,43 @@ struct case_run {
 	struct search_cfg sc;
 	struct check_ctx cc;
 	bool at_max, flagged;
+	bool late_unknown;       /* a latency goal's trial had no late count from a sink */
 	int seq;
 	unsigned long long b2b_held;  /* b2b: most frames a lossy burst got through, a bound
 				       * on what the device holds (0: none yet) */
 	char err[1024];
 };
+
+/* The latency goals' bounds into ns[] (SEARCH_MAX_GOALS), their goal indices into gi[];
+ * their number. */
+static size_t late_bounds(const struct search_cfg *sc, double *ns, size_t *gi)
+{
+	size_t n = 0;
+	for (size_t g = 0; g < sc->ngoals; g++)
+		if (sc->goals[g].latency_ns > 0) {
+			ns[n] = sc->goals[g].latency_ns;
+			gi[n++] = g;
+		}
+	return n;
+}
+
+/* Per goal, the frames of the trial rec later than its bound (late_frames of the
+ * record, in late_bounds' order); a sink without a count makes every received frame
+ * count as late (the goal cannot pass on a number it does not have) and *unknown true. */
+static void late_counts(const json_t *rec, const size_t *gi, size_t n, uint64_t rx,
+			uint64_t *late, bool *unknown)
+{
+	const json_t *lf = json_object_get(rec, "late_frames");
+	for (size_t i = 0; i < n; i++) {
+		const json_t *f = json_object_get(json_array_get(lf, i), "frames");
+		if (json_is_integer(f) && json_integer_value(f) >= 0) {
+			late[gi[i]] = (uint64_t)json_integer_value(f);
+		} else {
+			late[gi[i]] = rx;
+			*unknown = true;
+		}
+	}
+}
 
 /* The case failed: its status, error and flags. -EIO. */
 static int case_failed(json_t *c, json_t *flags, const char *err)
@@ -737,6 +784,10 @@ static int case_trial(struct case_run *k, const struct search_req *req)
 				.kind = k->sc.method == SM_FIXED ? "fixed"
 					: k->sc.method == SM_LADDER ? "ladder" : "search",
 				.seq = ++k->seq };
+	double late_ns[SEARCH_MAX_GOALS];
+	size_t late_gi[SEARCH_MAX_GOALS];
+	tr.nlate = late_bounds(&k->sc, late_ns, late_gi);
+	tr.late_ns = tr.nlate ? late_ns : NULL;
 	json_t *rec = NULL;
 	int rc = trial_run(&r->env, &tr, &rec);
 	if (!rec)
@@ -789,7 +840,9 @@ static int case_trial(struct case_run *k, const struct search_req *req)
 	unsigned long long tx, rx;
 	double offered;
 	trial_counts(rec, &tx, &rx, &offered);
-	search_record(k->s, req, tx, rx, offered > 0 ? offered : req->load_pps);
+	uint64_t late[SEARCH_MAX_GOALS] = { 0 };
+	late_counts(rec, late_gi, tr.nlate, rx, late, &k->late_unknown);
+	search_record_late(k->s, req, tx, rx, offered > 0 ? offered : req->load_pps, late);
 	k->last = rec;
 	r->save(r);
 	return 0;
@@ -969,6 +1022,9 @@ static void case_done(struct case_run *k, const struct search_res *sr, json_t *f
 	withhold_latency(r, c, m, k->last);
 	if (k->flagged)
 		failed_checks(k->trials, flags);
+	if (k->late_unknown)
+		json_array_append_new(flags, json_string("latency goal: a sink gave no latency "
+							 "histogram; its frames counted as late"));
 	double fwd = jnum(m, "fwd_pps");
 	if (r->ceiling_pps > 0 && !isnan(fwd) && fwd >= 0.97 * r->ceiling_pps * (bi ? 2 : 1)) {
 		char b[160];

@@ -18,8 +18,7 @@
 #define FULL_TOL 1e-9
 
 struct goal_state {
-	const char *name;
-	double loss;            /* the goal's loss ratio */
+	const struct search_goal_cfg *c; /* in search.gc */
 	double prev_rlb, prev_rub; /* bounds at the end of the previous phase, 0: none */
 	unsigned ext_up, ext_dn;   /* external search steps taken in this phase */
 };
@@ -50,7 +49,8 @@ struct search {
 	/* mlr */
 	unsigned phase;
 	size_t ngoals;
-	struct goal_state g[2];
+	struct search_goal_cfg gc[SEARCH_MAX_GOALS];
+	struct goal_state g[SEARCH_MAX_GOALS];
 };
 
 double search_loss(uint64_t tx, uint64_t rx)
@@ -84,15 +84,23 @@ static int is_full(double dur, double final_s)
 	return dur >= final_s * (1.0 - FULL_TOL);
 }
 
-static int cmp_trial_loss(const void *a, const void *b)
+/* A trial's loss ratio for goal gi, or its plain loss ratio (gi < 0). */
+static double tloss(const struct search_trial *t, int gi)
 {
-	const struct search_trial *x = *(const struct search_trial *const *)a;
-	const struct search_trial *y = *(const struct search_trial *const *)b;
-	return (x->loss_ratio > y->loss_ratio) - (x->loss_ratio < y->loss_ratio);
+	return gi < 0 ? t->loss_ratio : t->goal_loss[gi];
 }
+
+static double ct_goal(double load_pps, const struct search_trial *t, size_t n, int gi,
+		      double final_s, double duration_sum_s, double exceed_ratio);
 
 double search_ct(double load_pps, const struct search_trial *t, size_t n, double final_s,
 		 double duration_sum_s, double exceed_ratio)
+{
+	return ct_goal(load_pps, t, n, -1, final_s, duration_sum_s, exceed_ratio);
+}
+
+static double ct_goal(double load_pps, const struct search_trial *t, size_t n, int gi,
+		      double final_s, double duration_sum_s, double exceed_ratio)
 {
 	const struct search_trial **full = malloc((n ? n : 1) * sizeof(*full));
 	if (!full)
@@ -104,11 +112,19 @@ double search_ct(double load_pps, const struct search_trial *t, size_t n, double
 			full[nf++] = &t[i];
 			full_sum += t[i].duration_s;
 		}
-	qsort(full, nf, sizeof(*full), cmp_trial_loss);
+	/* by loss, ascending: an insertion sort (qsort has no context for the goal; a load
+	 * has a handful of trials), stable as qsort's order of equal losses does not matter */
+	for (size_t i = 1; i < nf; i++) {
+		const struct search_trial *v = full[i];
+		size_t j = i;
+		for (; j > 0 && tloss(full[j - 1], gi) > tloss(v, gi); j--)
+			full[j] = full[j - 1];
+		full[j] = v;
+	}
 	double rem = fmax(duration_sum_s, full_sum) * (1.0 - exceed_ratio);
 	double loss = 1.0;
 	for (size_t i = 0; i < nf && rem > 0; i++) {
-		loss = full[i]->loss_ratio;
+		loss = tloss(full[i], gi);
 		rem -= full[i]->duration_s;
 	}
 	if (rem > 0)
@@ -124,12 +140,58 @@ static int pos_finite(double v)
 	return isfinite(v) && v > 0;
 }
 
+static int goals_check(const struct search_cfg *c, char *err, size_t errlen)
+{
+	if (c->ngoals > SEARCH_MAX_GOALS)
+		return bad(err, errlen, "search: at most %d goals (got %zu)", SEARCH_MAX_GOALS,
+			   c->ngoals);
+	double longest = 0;
+	for (size_t i = 0; i < c->ngoals; i++) {
+		const struct search_goal_cfg *g = &c->goals[i];
+		size_t len = strnlen(g->name, SEARCH_GOAL_NAME);
+		if (len == 0 || len == SEARCH_GOAL_NAME)
+			return bad(err, errlen, "search: goal %zu needs a name of 1 to %d characters",
+				   i + 1, SEARCH_GOAL_NAME - 1);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(c->goals[j].name, g->name))
+				return bad(err, errlen, "search: two goals are named %s", g->name);
+		if (!(g->loss_ratio >= 0 && g->loss_ratio < 1))
+			return bad(err, errlen, "search: goal %s: loss_ratio must be in [0, 1) (got %g)",
+				   g->name, g->loss_ratio);
+		if (!(g->exceed_ratio >= 0 && g->exceed_ratio < 1))
+			return bad(err, errlen,
+				   "search: goal %s: exceed_ratio must be in [0, 1) (got %g)", g->name,
+				   g->exceed_ratio);
+		if (!pos_finite(g->final_s))
+			return bad(err, errlen, "search: goal %s: final_s must be > 0 (got %g)",
+				   g->name, g->final_s);
+		if (!isfinite(g->duration_sum_s) || g->duration_sum_s < g->final_s)
+			return bad(err, errlen,
+				   "search: goal %s: duration_sum_s must be >= its final_s = %g (got %g)",
+				   g->name, g->final_s, g->duration_sum_s);
+		if (!(g->width > 0 && g->width < 1))
+			return bad(err, errlen, "search: goal %s: width must be in (0, 1) (got %g)",
+				   g->name, g->width);
+		if (!(isfinite(g->latency_ns) && g->latency_ns >= 0))
+			return bad(err, errlen, "search: goal %s: latency_ns must be >= 0 (got %g)",
+				   g->name, g->latency_ns);
+		longest = fmax(longest, g->final_s);
+	}
+	if (c->ngoals && fabs(longest - c->duration_s) > c->duration_s * FULL_TOL)
+		return bad(err, errlen,
+			   "search: duration_s (%g) must be the longest goal final_s (%g)",
+			   c->duration_s, longest);
+	return 0;
+}
+
 int search_cfg_check(const struct search_cfg *c, char *err, size_t errlen)
 {
 	if (!c)
 		return bad(err, errlen, "search: no configuration");
 	if (!pos_finite(c->duration_s))
 		return bad(err, errlen, "search: duration_s must be > 0 (got %g)", c->duration_s);
+	if (c->ngoals && c->method != SM_MLR)
+		return bad(err, errlen, "search: goals are for the mlr method");
 	switch (c->method) {
 	case SM_FIXED:
 		if (!pos_finite(c->load_pps) || c->load_pps < 0.5)
@@ -162,7 +224,8 @@ int search_cfg_check(const struct search_cfg *c, char *err, size_t errlen)
 	if (!isfinite(c->max_load_pps) || c->max_load_pps < c->min_load_pps)
 		return bad(err, errlen, "search: max_load_pps (%g) must be >= min_load_pps (%g)",
 			   c->max_load_pps, c->min_load_pps);
-	if (!(c->width > 0 && c->width < 1))
+	/* with goals, each has its own width, duration sum and exceed ratio */
+	if (!c->ngoals && !(c->width > 0 && c->width < 1))
 		return bad(err, errlen, "search: width must be in (0, 1) (got %g)", c->width);
 	if (c->method == SM_RFC2544)
 		return 0;
@@ -171,6 +234,8 @@ int search_cfg_check(const struct search_cfg *c, char *err, size_t errlen)
 			   c->duration_s, c->initial_s);
 	if (c->phases > 30)
 		return bad(err, errlen, "search: phases must be <= 30 (got %u)", c->phases);
+	if (c->ngoals)
+		return goals_check(c, err, errlen);
 	if (!isfinite(c->duration_sum_s) || c->duration_sum_s < c->duration_s)
 		return bad(err, errlen,
 			   "search: duration_sum_s must be >= duration_s = %g (got %g)",
@@ -224,13 +289,26 @@ struct search *search_new(const struct search_cfg *cfg)
 	s->hi = s->cfg.max_load_pps;
 	if (cfg->method == SM_RFC2544) {
 		s->ngoals = 1;
-		s->g[0] = (struct goal_state){ .name = "NDR", .loss = 0 };
+		s->gc[0] = (struct search_goal_cfg){ .name = "NDR", .loss_ratio = 0,
+						     .final_s = cfg->duration_s,
+						     .duration_sum_s = cfg->duration_s,
+						     .width = cfg->width };
+	} else if (cfg->method == SM_MLR && cfg->ngoals) {
+		s->ngoals = cfg->ngoals;
+		memcpy(s->gc, cfg->goals, cfg->ngoals * sizeof(*s->gc));
 	} else if (cfg->method == SM_MLR) {
-		/* ascending loss: NDR's lower loads are proposed first */
 		s->ngoals = 2;
-		s->g[0] = (struct goal_state){ .name = "NDR", .loss = 0 };
-		s->g[1] = (struct goal_state){ .name = "PDR", .loss = cfg->pdr_loss };
+		s->gc[0] = (struct search_goal_cfg){ .name = "NDR", .loss_ratio = 0 };
+		s->gc[1] = (struct search_goal_cfg){ .name = "PDR", .loss_ratio = cfg->pdr_loss };
+		for (size_t i = 0; i < 2; i++) {
+			s->gc[i].exceed_ratio = cfg->exceed_ratio;
+			s->gc[i].final_s = cfg->duration_s;
+			s->gc[i].duration_sum_s = cfg->duration_sum_s;
+			s->gc[i].width = cfg->width;
+		}
 	}
+	for (size_t i = 0; i < s->ngoals; i++)
+		s->g[i].c = &s->gc[i];
 	return s;
 nomem:
 	search_free(s);
@@ -247,6 +325,12 @@ void search_free(struct search *s)
 	free(s->lc);
 	free(s->order);
 	free(s);
+}
+
+size_t search_goals(const struct search *s, const struct search_goal_cfg **g)
+{
+	*g = s->gc;
+	return s->ngoals;
 }
 
 size_t search_trials(const struct search *s, const struct search_trial **t)
@@ -309,14 +393,20 @@ static double phase_dur(const struct search *s, unsigned k)
 	return c->initial_s * pow(c->duration_s / c->initial_s, (double)k / c->phases);
 }
 
-static double phase_width(const struct search *s, unsigned k)
+/* A goal's trial duration, duration sum and width in phase k. */
+static double goal_dur(const struct search *s, const struct goal_state *g, unsigned k)
 {
-	return s->cfg.width * ldexp(1.0, (int)(s->cfg.phases - k));
+	return fmin(phase_dur(s, k), g->c->final_s);
 }
 
-static double phase_sum(const struct search *s, unsigned k)
+static double goal_sum(const struct search *s, const struct goal_state *g, unsigned k)
 {
-	return k >= s->cfg.phases ? s->cfg.duration_sum_s : phase_dur(s, k);
+	return k >= s->cfg.phases ? g->c->duration_sum_s : goal_dur(s, g, k);
+}
+
+static double goal_width(const struct search *s, const struct goal_state *g, unsigned k)
+{
+	return g->c->width * ldexp(1.0, (int)(s->cfg.phases - k));
 }
 
 /* Trial indices sorted by load into order[ntr]: insertion sort (qsort would need the
@@ -336,11 +426,12 @@ static void sort_by_load(const struct search *s, size_t *order)
 }
 
 /* The distinct loads measured, ascending, into lc[] (ntr entries), with their class for
- * a goal of loss ratio `loss` when trials of final_s are full-length and sum_s decides a
- * load; order[] (ntr entries) is scratch. Returns the number of loads. */
-static size_t load_classes(const struct search *s, double loss, double final_s, double sum_s,
+ * goal gi when trials of final_s are full-length and sum_s decides a load; order[] (ntr
+ * entries) is scratch. Returns the number of loads. */
+static size_t load_classes(const struct search *s, size_t gi, double final_s, double sum_s,
 			   size_t *order, struct load_class *lc)
 {
+	double loss = s->gc[gi].loss_ratio;
 	sort_by_load(s, order);
 	size_t n = 0;
 	for (size_t i = 0; i < s->ntr;) {
@@ -349,11 +440,11 @@ static size_t load_classes(const struct search *s, double loss, double final_s, 
 		for (; i < s->ntr && s->tr[order[i]].load_pps == load; i++) {
 			const struct search_trial *t = &s->tr[order[i]];
 			int idx = (is_full(t->duration_s, final_s) ? 0 : 2) +
-				  (t->loss_ratio > loss ? 1 : 0);
+				  (t->goal_loss[gi] > loss ? 1 : 0);
 			b[idx] += t->duration_s;
 		}
 		lc[n].load = load;
-		lc[n].cls = search_classify(b[0], b[1], b[2], b[3], s->cfg.exceed_ratio, sum_s);
+		lc[n].cls = search_classify(b[0], b[1], b[2], b[3], s->gc[gi].exceed_ratio, sum_s);
 		n++;
 	}
 	return n;
@@ -379,12 +470,13 @@ static const char *prop_name[] = { "", "refine", "bisect", "extend up", "extend 
 
 /* One goal's proposal for phase k: the load to measure next, or P_NONE; *rlb and *rub
  * get the goal's bounds in that phase. */
-static enum prop propose(struct search *s, struct goal_state *g, unsigned k, double *load,
+static enum prop propose(struct search *s, size_t gi, unsigned k, double *load,
 			 double *rlb_out, double *rub_out)
 {
 	const struct search_cfg *c = &s->cfg;
-	double w = phase_width(s, k);
-	size_t n = load_classes(s, g->loss, phase_dur(s, k), phase_sum(s, k), s->order, s->lc);
+	struct goal_state *g = &s->g[gi];
+	double w = goal_width(s, g, k);
+	size_t n = load_classes(s, gi, goal_dur(s, g, k), goal_sum(s, g, k), s->order, s->lc);
 	const struct load_class *lc = s->lc;
 	double rlb, rub;
 	bounds(lc, n, &rlb, &rub);
@@ -455,13 +547,19 @@ static int next_mlr(struct search *s, struct search_req *r)
 	}
 	for (;;) {
 		unsigned k = s->phase;
-		double best = 0, load[2], rlb[2], rub[2];
+		double best = 0, dur = 0, load[SEARCH_MAX_GOALS], rlb[SEARCH_MAX_GOALS],
+		       rub[SEARCH_MAX_GOALS];
 		size_t bg = 0;
-		enum prop bp = P_NONE, p[2];
+		enum prop bp = P_NONE, p[SEARCH_MAX_GOALS];
+		/* the lowest load proposed; of goals proposing it, the longest trial */
 		for (size_t i = 0; i < s->ngoals; i++) {
-			p[i] = propose(s, &s->g[i], k, &load[i], &rlb[i], &rub[i]);
-			if (p[i] != P_NONE && (!best || load[i] < best)) {
+			p[i] = propose(s, i, k, &load[i], &rlb[i], &rub[i]);
+			if (p[i] == P_NONE)
+				continue;
+			double d = goal_dur(s, &s->g[i], k);
+			if (!best || load[i] < best || (load[i] == best && d > dur)) {
 				best = load[i];
+				dur = d;
 				bg = i;
 				bp = p[i];
 			}
@@ -475,14 +573,14 @@ static int next_mlr(struct search *s, struct search_req *r)
 				else if (p[i] == P_DOWN && best < rub[i] && best >= load[i])
 					s->g[i].ext_dn++;
 			}
-			return request(s, r, best, phase_dur(s, k), "p%u/%u %s %s", k, c->phases,
-				       s->g[bg].name, prop_name[bp]);
+			return request(s, r, best, dur, "p%u/%u %s %s", k, c->phases,
+				       s->gc[bg].name, prop_name[bp]);
 		}
 		if (k >= c->phases)
 			return 1;
 		for (size_t i = 0; i < s->ngoals; i++) {
 			struct goal_state *g = &s->g[i];
-			size_t n = load_classes(s, g->loss, phase_dur(s, k), phase_sum(s, k),
+			size_t n = load_classes(s, i, goal_dur(s, g, k), goal_sum(s, g, k),
 						s->order, s->lc);
 			bounds(s->lc, n, &g->prev_rlb, &g->prev_rub);
 			g->ext_up = g->ext_dn = 0;
@@ -536,6 +634,12 @@ int search_next(struct search *s, struct search_req *r)
 void search_record(struct search *s, const struct search_req *r, uint64_t tx, uint64_t rx,
 		   double offered_pps)
 {
+	search_record_late(s, r, tx, rx, offered_pps, NULL);
+}
+
+void search_record_late(struct search *s, const struct search_req *r, uint64_t tx,
+			uint64_t rx, double offered_pps, const uint64_t *late)
+{
 	(void)r;        /* the pending request is authoritative */
 	if (!s->pending)
 		return;
@@ -561,6 +665,17 @@ void search_record(struct search *s, const struct search_req *r, uint64_t tx, ui
 				    .loss_ratio = search_loss(tx, rx),
 				    .fwd_pps = (double)rx / s->req.duration_s };
 	snprintf(t->why, sizeof(t->why), "%s", s->why);
+	for (size_t i = 0; i < s->ngoals; i++) {
+		t->goal_loss[i] = t->loss_ratio;
+		if (!late || !(s->gc[i].latency_ns > 0))
+			continue;
+		t->late[i] = late[i];
+		/* the frames lost and those that came too late; a count of late frames above
+		 * rx (which a caller should not give) is capped at every frame */
+		uint64_t lost = tx > rx ? tx - rx : 0;
+		uint64_t bad = lost + (late[i] < rx ? late[i] : rx);
+		t->goal_loss[i] = tx ? fmin(1.0, (double)bad / (double)tx) : 1.0;
+	}
 	s->pending = 0;
 	if (s->cfg.method == SM_RFC2544) {
 		if (t->loss_ratio == 0) {
@@ -594,7 +709,8 @@ static void result_rfc2544(const struct search *s, struct search_res *res)
 {
 	struct search_goal_res *g = &res->goal[0];
 	res->ngoals = 1;
-	*g = (struct search_goal_res){ .name = "NDR", .loss_ratio = 0 };
+	*g = (struct search_goal_res){ .name = "NDR", .loss_ratio = 0, .final_s = s->cfg.duration_s,
+				       .duration_sum_s = s->cfg.duration_s, .width = s->cfg.width };
 	g->rlb_pps = s->lo_measured ? s->lo : 0;
 	g->rub_pps = s->hi_measured ? s->hi : 0;
 	g->ct_pps = g->rlb_pps;
@@ -616,17 +732,22 @@ static void result_mlr(const struct search *s, struct search_res *res)
 	res->ngoals = s->ngoals;
 	for (size_t i = 0; i < s->ngoals; i++) {
 		struct search_goal_res *g = &res->goal[i];
-		*g = (struct search_goal_res){ .name = s->g[i].name, .loss_ratio = s->g[i].loss };
+		const struct search_goal_cfg *gc = &s->gc[i];
+		*g = (struct search_goal_res){ .loss_ratio = gc->loss_ratio,
+					       .exceed_ratio = gc->exceed_ratio,
+					       .final_s = gc->final_s,
+					       .duration_sum_s = gc->duration_sum_s,
+					       .width = gc->width, .latency_ns = gc->latency_ns };
+		snprintf(g->name, sizeof(g->name), "%s", gc->name);
 		if (!order || !lc) {
 			g->irregular = "out of memory";
 			continue;
 		}
-		size_t n = load_classes(s, g->loss_ratio, c->duration_s, c->duration_sum_s,
-					order, lc);
+		size_t n = load_classes(s, i, gc->final_s, gc->duration_sum_s, order, lc);
 		bounds(lc, n, &g->rlb_pps, &g->rub_pps);
 		if (g->rlb_pps)
-			g->ct_pps = search_ct(g->rlb_pps, s->tr, s->ntr, c->duration_s,
-					      c->duration_sum_s, c->exceed_ratio);
+			g->ct_pps = ct_goal(g->rlb_pps, s->tr, s->ntr, (int)i, gc->final_s,
+					    gc->duration_sum_s, gc->exceed_ratio);
 		if (!s->ntr)
 			g->irregular = "no trials";
 		else if (!g->rub_pps && g->rlb_pps >= c->max_load_pps)
@@ -637,7 +758,7 @@ static void result_mlr(const struct search *s, struct search_res *res)
 			g->irregular = "no lower bound";
 		else if (!g->rub_pps)
 			g->irregular = "no upper bound";
-		else if ((g->rub_pps - g->rlb_pps) / g->rub_pps > c->width)
+		else if ((g->rub_pps - g->rlb_pps) / g->rub_pps > gc->width)
 			g->irregular = "width not reached";
 	}
 	free(order);

@@ -56,7 +56,18 @@
  * RUB·(1−e) if the RLB is missing (clamped to [min, max]); nothing if max is a lower bound
  * or min an upper bound. The lowest proposal of the goals is measured for dur_k; when no
  * goal proposes anything the next phase starts. Results use the final phase's
- * classification. */
+ * classification.
+ *
+ * Goals (RFC 9971 §4.3): cfg.ngoals = 0 gives mlr's two goals, NDR (loss 0) and PDR
+ * (loss pdr_loss), sharing duration_s, duration_sum_s, exceed_ratio and width; up to
+ * SEARCH_MAX_GOALS goals in cfg.goals each bring their own loss ratio, exceed ratio,
+ * final trial duration, duration sum and width, and optionally a latency bound. The
+ * phases then run from initial_s to the longest final duration; in phase k a goal asks
+ * for trials of min(dur_k, its final), decides a load with one such trial before its
+ * final phase and with its own duration sum in it, and its width_k is its width·2^(P−k).
+ * Every goal classifies every trial, so the goals share them. A goal with latency_ns > 0
+ * counts a frame received later than that as lost: its loss ratio of a trial is
+ * (tx − rx + late) / tx, late the count search_record_late was given for it. */
 #ifndef PPSLAB_ANALYSIS_RUNNER_SEARCH_H
 #define PPSLAB_ANALYSIS_RUNNER_SEARCH_H
 
@@ -64,6 +75,20 @@
 #include <stdint.h>
 
 enum search_method { SM_FIXED, SM_RFC2544, SM_MLR, SM_LADDER };
+
+#define SEARCH_MAX_GOALS 8
+#define SEARCH_GOAL_NAME 16     /* bytes of a goal's name, with its NUL */
+
+/* One search goal (RFC 9971 §4.3), mlr only. */
+struct search_goal_cfg {
+	char name[SEARCH_GOAL_NAME]; /* "NDR", "PDR", "LAT"...: letters, digits, '_' */
+	double loss_ratio;      /* [0, 1) */
+	double exceed_ratio;    /* [0, 1) */
+	double final_s;         /* goal final trial duration, > 0 */
+	double duration_sum_s;  /* goal duration sum, >= final_s */
+	double width;           /* goal width, (0, 1) */
+	double latency_ns;      /* > 0: a frame later than this counts as lost; 0: none */
+};
 
 struct search_cfg {
 	enum search_method method;
@@ -81,6 +106,10 @@ struct search_cfg {
 				 * many times (search_invalid) */
 	const double *ladder;   /* ladder loads (copied), or NULL: 10 %, 20 % .. 100 % of max */
 	size_t nladder;
+	/* mlr: 0, NDR and PDR from the fields above; else these goals (duration_s must then
+	 * be the longest final_s of them) */
+	size_t ngoals;
+	struct search_goal_cfg goals[SEARCH_MAX_GOALS];
 };
 
 struct search_req {
@@ -90,10 +119,12 @@ struct search_req {
 				 * (valid until the next search_next or search_free) */
 };
 
-/* One goal's answer (rfc2544: NDR only; mlr: NDR and PDR). */
+/* One goal's answer (rfc2544: NDR only; mlr: NDR and PDR, or cfg.goals). */
 struct search_goal_res {
-	const char *name;       /* "NDR", "PDR" */
+	char name[SEARCH_GOAL_NAME]; /* "NDR", "PDR", or a configured goal's (a copy: the
+				 * result outlives the search) */
 	double loss_ratio;      /* the goal */
+	double exceed_ratio, final_s, duration_sum_s, width, latency_ns; /* and the rest */
 	int regular;            /* both bounds found and within width */
 	double rlb_pps, rub_pps;/* relevant lower / upper bound; 0 when missing */
 	double ct_pps;          /* conditional throughput (mlr), or rlb (rfc2544) */
@@ -105,7 +136,7 @@ struct search_res {
 	size_t ntrials;
 	double trial_s;         /* sum of trial durations */
 	size_t ngoals;
-	struct search_goal_res goal[2];
+	struct search_goal_res goal[SEARCH_MAX_GOALS];
 	/* the maximum forwarding rate seen and the offered load of the first trial reaching
 	 * it (any method; the answer of fixed and ladder, where "first" is the lowest) */
 	double mfr_pps, mfr_load_pps;
@@ -126,6 +157,10 @@ struct search_trial {
 	double loss_ratio;      /* search_loss(tx, rx) */
 	double fwd_pps;         /* rx / duration_s */
 	char why[32];
+	/* per goal: frames later than its latency bound (search_record_late), and the
+	 * trial's loss ratio for it (loss_ratio for a goal without a latency bound) */
+	uint64_t late[SEARCH_MAX_GOALS];
+	double goal_loss[SEARCH_MAX_GOALS];
 };
 
 /* RFC 9971 load classification (docs/design/methodology.md#load-classification), from
@@ -145,6 +180,13 @@ int search_next(struct search *s, struct search_req *r);
  * request's load and duration are used; with nothing pending the call is ignored. */
 void search_record(struct search *s, const struct search_req *r, uint64_t tx, uint64_t rx,
 		   double offered_pps);
+/* The same with, for each goal i (in the order of the search's goals), late[i] frames
+ * of rx received later than its latency bound (ignored for a goal without one; late may
+ * be NULL: none late). */
+void search_record_late(struct search *s, const struct search_req *r, uint64_t tx,
+			uint64_t rx, double offered_pps, const uint64_t *late);
+/* The search's goals, in order (their names as search_result gives them). */
+size_t search_goals(const struct search *s, const struct search_goal_cfg **g);
 /* The trial just requested did not offer what was asked (the runner's "sender kept
  * pace" check failed): it is not recorded, and search_next asks for the same load and
  * duration again, up to cfg.repeat_invalid times per request. 0: it will be repeated;

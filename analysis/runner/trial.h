@@ -58,6 +58,10 @@ struct trial_req {
 	const struct cell *cell;    /* size, flows, direction come from it */
 	const char *kind;           /* "fixed", "search", "mrr", "ladder", "rig", "b2b" */
 	int seq;                    /* trial number within the case, 1-based */
+	/* latency goals' bounds (ns): the record's "late_frames" counts, per bound, the
+	 * frames the sinks received later than it (trial_late); NULL: none */
+	const double *late_ns;
+	size_t nlate;
 };
 
 /* ppslab-gen's first words on box b: its port, its destination, the next hop's MAC

@@ -182,6 +182,56 @@ static void start_record(json_t *rec, struct tool *const *gens, size_t ng, uint6
 	json_object_set_new(rec, "start", s);
 }
 
+/* "late_frames": per latency bound T of the request, the frames every sink received
+ * later than T, from their histograms' buckets: "frames" those in a bucket reaching
+ * above T (what a latency goal counts as lost: a frame that may be late is), "surely"
+ * those in buckets wholly above it, plus each sink's implausible delays (above
+ * --max-delay). A bucket is 1/32 of its power of two wide, so the two differ by at most
+ * the one bucket holding T; they are equal when T + 1 starts a bucket. null with
+ * "missing" when a sink gave no buckets. */
+static void late_frames(json_t *rec, const struct trial_req *r, const struct trial_tools *tt)
+{
+	json_t *arr = json_array();
+	for (size_t k = 0; k < r->nlate; k++) {
+		double t = r->late_ns[k];
+		json_int_t maybe = 0, surely = 0;
+		const char *missing = NULL;
+		for (size_t i = 0; i < tt->ns; i++) {
+			const json_t *sum = tt->sinks[i]->sum;
+			const json_t *b = json_object_get(json_object_get(sum, "latency_ns"), "buckets");
+			if (!json_is_array(b)) {
+				missing = tt->sinks[i]->name;
+				break;
+			}
+			size_t j;
+			const json_t *e;
+			json_array_foreach(b, j, e) {
+				double lo = json_number_value(json_array_get(e, 0));
+				double hi = json_number_value(json_array_get(e, 1));
+				json_int_t n = json_integer_value(json_array_get(e, 2));
+				if (hi > t)
+					maybe += n;
+				if (lo > t)
+					surely += n;
+			}
+			json_int_t imp = json_integer_value(json_object_get(sum,
+									    "implausible_delay_pkts"));
+			maybe += imp;
+			surely += imp;
+		}
+		json_t *o = json_pack("{s:f}", "bound_ns", t);
+		if (missing) {
+			json_object_set_new(o, "frames", json_null());
+			json_object_set_new(o, "missing", json_string(missing));
+		} else {
+			json_object_set_new(o, "frames", json_integer(maybe));
+			json_object_set_new(o, "surely", json_integer(surely));
+		}
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(rec, "late_frames", arr);
+}
+
 json_t *trial_record(const struct trial_res *s, const struct trial_tools *tt)
 {
 	const struct trial_req *r = s->req;
@@ -215,8 +265,17 @@ json_t *trial_record(const struct trial_res *s, const struct trial_tools *tt)
 	jset_num(rec, "fwd_rate_pps_a", s->fwd_a);
 	jset_num(rec, "fwd_rate_pps_b", s->fwd_b);
 	const json_t *lat = json_object_get(tt->sinks[0]->sum, "latency_ns");
-	if (json_is_object(lat))
-		json_object_set_new(rec, "latency_ns", json_deep_copy(lat));
+	if (json_is_object(lat)) {
+		json_t *l = json_deep_copy(lat);
+		json_object_del(l, "buckets");  /* read by late_frames alone */
+		json_object_set_new(rec, "latency_ns", l);
+	}
+	if (r->nlate)
+		late_frames(rec, r, tt);
+	/* the sinks' summaries go into the record as they are, but for the histogram's
+	 * buckets: read above, they would only swell every results file */
+	for (size_t i = 0; i < tt->ns; i++)
+		json_object_del(json_object_get(tt->sinks[i]->sum, "latency_ns"), "buckets");
 	if (tt->na > 2)   /* per box, and the streams merged over the sinks */
 		per_box(rec, tt, s->windowed);
 	if (s->several && s->at_real)

@@ -31,6 +31,10 @@ eq "host drops 0" "$(jv sink .if_drops)" 0
 eq "expected count from the sender's summary" "$(jv sink '.streams[0].expect')" 50000
 eq "latency for every frame received" "$(jv sink '.latency_ns.count')" "$got"
 eq "latency p50 > 0 and <= p99 <= max" "$(jv sink '.latency_ns | .p50 > 0 and .p50 <= .p99 and .p99 <= .max')" true
+# the histogram's buckets (what ppslab run counts late frames from) hold every delay,
+# each bucket's range around the values it holds
+eq "latency buckets add up to the count" "$(jv sink '[.latency_ns.buckets[][2]] | add')" "$got"
+eq "latency buckets span min..max" "$(jv sink '.latency_ns | .buckets[0][0] <= .min and .buckets[-1][1] >= .max and .buckets[0][1] >= .min')" true
 eq "clock stated" "$(jv sink .delay_clock)" realtime
 eq "delays plausible" "$(jv sink .delay_valid)" true
 check "interval lines carry latency p99" test "$(grep -c '"latency_p99_ns"' "$T/sink.out")" -ge 1

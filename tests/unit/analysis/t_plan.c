@@ -186,6 +186,24 @@ static void t_estimate(void)
 	if (p)
 		T_NEAR(plan_case_seconds(p), 2 + 9 * 2 + 11 * (0.5 + 2048 / 1e6), 1e-9);
 	profile_free(p);
+	/* the same as two goals: the same estimate */
+	p = prof("{\"trial\": {\"method\": \"mlr\", \"phases\": 1, \"duration\": 10,"
+		 " \"duration_sum\": 20, \"settle\": 0, \"warmup\": 0,"
+		 " \"goals\": [{\"name\": \"NDR\"}, {\"name\": \"PDR\", \"loss_ratio\": 0.005}]}}",
+		 NULL, 0);
+	if (p)
+		T_NEAR(plan_case_seconds(p), 2 + 2 + 3 + 40, 1e-9);
+	profile_free(p);
+	/* three goals, each a load decided by its own duration sum of its final trials:
+	 * phase 0 of 1-s trials (initial .. the longest final, 10 s), then 2 x 10 s,
+	 * 3 x 4 s (a 4-s final, sum 12 s) and 1 x 10 s */
+	p = prof("{\"trial\": {\"method\": \"mlr\", \"phases\": 1, \"settle\": 0, \"warmup\": 0,"
+		 " \"goals\": [{\"name\": \"A\", \"final\": 10, \"duration_sum\": 20},"
+		 " {\"name\": \"B\", \"final\": 4, \"duration_sum\": 12},"
+		 " {\"name\": \"C\", \"final\": 10, \"latency\": \"1ms\"}]}}", NULL, 0);
+	if (p)
+		T_NEAR(plan_case_seconds(p), 2 + 2 + 3 + 20 + 12 + 10, 1e-9);
+	profile_free(p);
 }
 
 /* an external router's hooks are in the estimate: setup once, an axis' hook when a

@@ -272,7 +272,7 @@ static void t_unknown_key(void)
 		"warmup, duration, settle, min_load, max_load, width, pdr_loss, initial, phases, "
 		"duration_sum, exceed_ratio, max_trials, ladder, max_delay, max_clock_error, "
 		"late_policy, max_burst, max_behind, repeat_invalid, b2b_trials, b2b_min_burst, "
-		"b2b_max_burst, b2b_resolution, b2b_throughput");
+		"b2b_max_burst, b2b_resolution, b2b_throughput, goals");
 	prof_diag_free(&d);
 	T_EQ_INT(parse("{\"matrix\": {\"khz\": [1]}, \"colour\": 1}", &p, &d), -EINVAL);
 	T_EQ_INT(d.n, 2);
@@ -943,6 +943,124 @@ static void t_method_names(void)
 	T_STREQ(prof_method_name((enum prof_method)5), "?");
 }
 
+/* trial.goals: a list with each goal's attributes and their defaults, the presets, and
+ * every bad goal placed at FILE:LINE:COLUMN. */
+static void t_goals(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"mlr\", \"duration\": \"2s\", \"width\": 0.01,\n"
+		       " \"exceed_ratio\": 0.25, \"duration_sum\": \"6s\", \"goals\": [\n"
+		       "  {\"name\": \"NDR\"},\n"
+		       "  {\"name\": \"PDR\", \"loss_ratio\": 0.005, \"final\": \"5s\",\n"
+		       "   \"duration_sum\": \"20s\", \"exceed_ratio\": 0.5, \"width\": 0.002},\n"
+		       "  {\"name\": \"lat99_9\", \"loss_ratio\": 0.001, \"latency\": \"100us\"}]}}",
+		       &p, &d), 0);
+	T_EQ_INT(d.n, 0);
+	if (p) {
+		const struct prof_trial *t = &p->trial;
+		T_EQ_U64(t->ngoals, 3);
+		T_STREQ(t->goals[0].name, "NDR");
+		T_NEAR(t->goals[0].loss_ratio, 0, 0);
+		T_NEAR(t->goals[0].exceed_ratio, 0.25, 0);      /* trial.exceed_ratio */
+		T_NEAR(t->goals[0].final_s, 2, 0);              /* trial.duration */
+		T_NEAR(t->goals[0].duration_sum_s, 6, 0);       /* trial.duration_sum */
+		T_NEAR(t->goals[0].width, 0.01, 0);             /* trial.width */
+		T_NEAR(t->goals[0].latency_ns, 0, 0);
+		T_NEAR(t->goals[1].final_s, 5, 0);
+		T_NEAR(t->goals[1].duration_sum_s, 20, 0);
+		T_NEAR(t->goals[1].exceed_ratio, 0.5, 0);
+		T_NEAR(t->goals[1].width, 0.002, 0);
+		T_NEAR(t->goals[2].latency_ns, 100000, 0);
+		T_NEAR(t->goals[2].loss_ratio, 0.001, 0);
+		T_NEAR(t->duration_s, 5, 0);    /* the longest final */
+		T_TRUE(t->goal_preset == NULL);
+		profile_free(p);
+	}
+	prof_diag_free(&d);
+	/* presets */
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"mlr\", \"goals\": \"csit\"}}", &p, &d), 0);
+	if (p) {
+		const struct prof_trial *t = &p->trial;
+		T_EQ_U64(t->ngoals, 2);
+		T_STREQ(t->goal_preset, "csit");
+		T_STREQ(t->goals[1].name, "PDR");
+		T_NEAR(t->goals[1].loss_ratio, 0.005, 0);
+		for (size_t g = 0; g < 2; g++) {
+			T_NEAR(t->goals[g].final_s, 1, 0);
+			T_NEAR(t->goals[g].duration_sum_s, 21, 0);
+			T_NEAR(t->goals[g].exceed_ratio, 0.5, 0);
+			T_NEAR(t->goals[g].width, 0.005, 0);
+		}
+		T_NEAR(t->duration_s, 1, 0);
+		profile_free(p);
+	}
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"mlr\", \"goals\": \"rfc2544\"}}", &p, &d), 0);
+	if (p) {
+		T_EQ_U64(p->trial.ngoals, 1);
+		T_NEAR(p->trial.goals[0].final_s, 60, 0);
+		T_NEAR(p->trial.goals[0].duration_sum_s, 60, 0);
+		T_NEAR(p->trial.goals[0].exceed_ratio, 0, 0);
+		T_NEAR(p->trial.goals[0].loss_ratio, 0, 0);
+		T_NEAR(p->trial.duration_s, 60, 0);
+		profile_free(p);
+	}
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"mlr\", \"goals\": \"tst009\"}}", &p, &d), 0);
+	if (p) {
+		T_EQ_U64(p->trial.ngoals, 1);
+		T_NEAR(p->trial.goals[0].duration_sum_s, 120, 0);
+		profile_free(p);
+	}
+	prof_diag_free(&d);
+	/* --set picks a preset */
+	char *sets[] = { "trial.goals=csit" };
+	T_EQ_INT(parse_sets("{\"trial\": {\"method\": \"mlr\"}}", sets, 1, &p, &d), 0);
+	if (p) {
+		T_STREQ(p->trial.goal_preset, "csit");
+		profile_free(p);
+	}
+	prof_diag_free(&d);
+	/* bad goals, each placed */
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"mlr\", \"goals\": [\n"
+		       "  {\"name\": \"NDR\", \"loss_ratio\": 1},\n"
+		       "  {\"loss_ratio\": 0.1},\n"
+		       "  {\"name\": \"ndr\", \"final\": \"2s\", \"duration_sum\": \"1s\"},\n"
+		       "  {\"name\": \"9x\", \"latency\": \"20s\", \"colour\": 1},\n"
+		       "  {\"name\": \"MRR\", \"width\": 0}]}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":2:33: trial.goals[0].loss_ratio: expected a number in [0, 1), got 1"));
+	T_TRUE(has(&d, ":3:3: trial.goals[1]: a goal needs a \"name\""));
+	T_TRUE(has(&d, ":4:12: trial.goals[2].name: two goals are named ndr"));
+	T_TRUE(has(&d, ":4:50: trial.goals[2].duration_sum: must be at least the goal's final "
+		       "(2 s), got 1 s"));
+	T_TRUE(has(&d, ":5:12: trial.goals[3].name: expected a name of 1 to 15 letters"));
+	T_TRUE(has(&d, ":5:29: trial.goals[3].latency: expected a latency bound of 1 us to 10 s"));
+	T_TRUE(has(&d, "trial.goals[3].colour: unknown key \"colour\""));
+	T_TRUE(has(&d, ":6:12: trial.goals[4].name: \"MRR\" is taken"));
+	T_TRUE(has(&d, ":6:28: trial.goals[4].width: expected a number in (0, 1), got 0"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"rfc2544\", \"goals\": \"csit\"}}", &p, &d),
+		 -EINVAL);
+	T_TRUE(has(&d, ":1:33: trial.goals: goals are searched by trial.method \"mlr\" only"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"mlr\", \"pdr_loss\": 0.01, \"goals\": \"cist\"}}",
+		       &p, &d), -EINVAL);
+	T_TRUE(has(&d, "trial.pdr_loss: with trial.goals, give each goal its own loss_ratio"));
+	T_TRUE(has(&d, "trial.goals: expected a preset (\"csit\", \"rfc2544\" or \"tst009\") or "
+		       "a list of goals, got string \"cist\""));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"mlr\", \"goals\": [1, 2, 3, 4, 5, 6, 7, 8, 9]}}",
+		       &p, &d), -EINVAL);
+	T_TRUE(has(&d, "trial.goals: expected a preset or a list of 1 to 8 goals"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"mlr\", \"initial\": \"3s\", \"duration\": \"4s\", "
+		       "\"goals\": [{\"name\": \"A\", \"final\": \"2s\"}]}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, "trial.initial: the first phase's trials (3 s) must not be longer than "
+		       "the longest goal's final trials (2 s)"));
+	prof_diag_free(&d);
+}
+
 int main(void)
 {
 	T_RUN(t_defaults);
@@ -966,6 +1084,7 @@ int main(void)
 	T_RUN(t_ports_and_clocks);
 	T_RUN(t_pace_keys);
 	T_RUN(t_trial_relations);
+	T_RUN(t_goals);
 	T_RUN(t_load);
 	return t_done();
 }

@@ -5,7 +5,9 @@
  * RFC 9971 classification and Conditional Throughput against hand-worked examples. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "search.h"
 #include "tap.h"
@@ -732,6 +734,212 @@ static void t_invalid_spoiled(void)
 	search_free(s);
 }
 
+/* Explicit goals equal to the default NDR and PDR give the very same search: the default
+ * is those two goals, not a second algorithm. */
+static void t_goals_default_same(void)
+{
+	struct search_cfg a = cfg_quick(10000, 1e6), b = a;
+	b.ngoals = 2;
+	b.goals[0] = (struct search_goal_cfg){ .name = "NDR", .loss_ratio = 0, .exceed_ratio = 0.5,
+					       .final_s = 1, .duration_sum_s = 21, .width = 0.005 };
+	b.goals[1] = b.goals[0];
+	snprintf(b.goals[1].name, sizeof(b.goals[1].name), "PDR");
+	b.goals[1].loss_ratio = 0.005;
+	struct dev da = { .cap = 400000, .band_lo = 380000, .band_loss = 0.002, .jitter = 0.01,
+			  .rng = 7 }, db = da;
+	struct search *sa = search_new(&a), *sb = search_new(&b);
+	struct search_res ra, rb;
+	T_EQ_INT(run(sa, &da, &ra), 0);
+	T_EQ_INT(run(sb, &db, &rb), 0);
+	const struct search_trial *ta, *tb;
+	size_t na = search_trials(sa, &ta), nb = search_trials(sb, &tb);
+	T_EQ_U64(na, nb);
+	for (size_t i = 0; i < na && i < nb; i++) {
+		T_NEAR(ta[i].load_pps, tb[i].load_pps, 0);
+		T_NEAR(ta[i].duration_s, tb[i].duration_s, 0);
+		T_STREQ(ta[i].why, tb[i].why);
+	}
+	T_EQ_U64(ra.ngoals, 2);
+	T_EQ_U64(rb.ngoals, 2);
+	for (size_t g = 0; g < 2; g++) {
+		T_STREQ(ra.goal[g].name, rb.goal[g].name);
+		T_NEAR(ra.goal[g].ct_pps, rb.goal[g].ct_pps, 0);
+		T_NEAR(ra.goal[g].final_s, 1, 0);
+		T_NEAR(ra.goal[g].duration_sum_s, 21, 0);
+	}
+	search_free(sa);
+	search_free(sb);
+}
+
+/* A forwarder that polls: up to `knee` pps every frame leaves within the bound; above
+ * it frames queue, and the share (1 − knee/load) of them waits longer than the bound
+ * (ppslab-rut in poll mode past pollhz × burst_max). Loss as dev_trial. */
+static int run_late(struct search *s, struct dev *d, double knee, struct search_res *res)
+{
+	struct search_req r;
+	int n = 0;
+	const struct search_goal_cfg *gc;
+	size_t ng = search_goals(s, &gc);
+	while (search_next(s, &r) == 0) {
+		if (++n > 5000)
+			return -1;
+		uint64_t tx, rx, late[SEARCH_MAX_GOALS] = { 0 };
+		dev_trial(d, r.load_pps, r.duration_s, &tx, &rx);
+		for (size_t g = 0; g < ng; g++)
+			if (gc[g].latency_ns > 0 && r.load_pps > knee)
+				late[g] = (uint64_t)floor((double)rx * (1 - knee / r.load_pps));
+		search_record_late(s, &r, tx, rx, r.load_pps, late);
+	}
+	search_result(s, res);
+	return 0;
+}
+
+/* Three goals with different loss ratios, exceed ratios, final durations, duration sums
+ * and widths, one of them latency-bounded, from one set of trials. */
+static void t_goals_three(void)
+{
+	const double C = 500000, band = 450000, knee = 300000;
+	struct search_cfg c = { .method = SM_MLR, .min_load_pps = 10000, .max_load_pps = 1e6,
+				.duration_s = 2, .initial_s = 0.5, .phases = 2, .max_trials = 200 };
+	c.ngoals = 3;
+	c.goals[0] = (struct search_goal_cfg){ .name = "NDR", .loss_ratio = 0, .exceed_ratio = 0,
+					       .final_s = 1, .duration_sum_s = 1, .width = 0.005 };
+	c.goals[1] = (struct search_goal_cfg){ .name = "PDR", .loss_ratio = 0.005,
+					       .exceed_ratio = 0.5, .final_s = 2,
+					       .duration_sum_s = 4, .width = 0.01 };
+	c.goals[2] = (struct search_goal_cfg){ .name = "LAT", .loss_ratio = 0.001,
+					       .exceed_ratio = 0, .final_s = 1,
+					       .duration_sum_s = 2, .width = 0.002,
+					       .latency_ns = 100000 };
+	T_EQ_INT(search_cfg_check(&c, NULL, 0), 0);
+	struct dev d = { .cap = C, .band_lo = band, .band_loss = 0.002, .rng = 3 };
+	struct search *s = search_new(&c);
+	struct search_res res;
+	T_EQ_INT(run_late(s, &d, knee, &res), 0);
+	T_EQ_U64(res.ngoals, 3);
+	for (size_t g = 0; g < 3; g++)
+		if (!res.goal[g].regular)
+			T_FAIL("goal %s irregular: %s", res.goal[g].name, res.goal[g].irregular);
+	/* NDR: the lossy band starts at 450000; its width is 0.5 % */
+	T_TRUE(res.goal[0].rlb_pps < band && band <= res.goal[0].rub_pps);
+	T_TRUE((res.goal[0].rub_pps - res.goal[0].rlb_pps) / res.goal[0].rub_pps <= 0.005);
+	/* PDR: 0.2 % loss in the band passes 0.5 %; above C it fails */
+	T_TRUE(res.goal[1].rlb_pps <= C && C < res.goal[1].rub_pps);
+	T_TRUE(res.goal[1].rlb_pps >= band);
+	T_TRUE((res.goal[1].rub_pps - res.goal[1].rlb_pps) / res.goal[1].rub_pps <= 0.01);
+	/* LAT: 0.1 % late at knee / 0.999: within 1 % of the knee, well under the NDR */
+	T_TRUE(fabs(res.goal[2].rlb_pps - knee) / knee <= 0.01);
+	T_TRUE(res.goal[2].rub_pps > knee);
+	T_TRUE((res.goal[2].rub_pps - res.goal[2].rlb_pps) / res.goal[2].rub_pps <= 0.002);
+	T_NEAR(res.goal[2].latency_ns, 100000, 0);
+	/* each goal decided on its own trials: PDR's bounds carry 2-s trials summing to at
+	 * least 2 s (exceed 0.5 of 4 s), NDR's and LAT's 1-s trials */
+	const struct search_trial *t;
+	size_t n = search_trials(s, &t);
+	double pdr_full = 0, lat_full = 0;
+	int why_goal[3] = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].load_pps == res.goal[1].rlb_pps && t[i].duration_s >= 2)
+			pdr_full += t[i].duration_s;
+		if (t[i].load_pps == res.goal[2].rlb_pps && t[i].duration_s >= 1)
+			lat_full += t[i].duration_s;
+		for (size_t g = 0; g < 3; g++)
+			why_goal[g] |= strstr(t[i].why, res.goal[g].name) != NULL;
+		/* a trial lasts some goal's phase duration: never longer than the longest final */
+		T_TRUE(t[i].duration_s <= 2 + 1e-9);
+	}
+	T_TRUE(pdr_full >= 2);
+	T_TRUE(lat_full >= 2);
+	/* shared: three searches of one goal each need more trials than the three together */
+	size_t alone = 0;
+	for (size_t g = 0; g < 3; g++) {
+		struct search_cfg one = c;
+		one.ngoals = 1;
+		one.goals[0] = c.goals[g];
+		one.duration_s = c.goals[g].final_s;
+		if (one.initial_s > one.duration_s)
+			one.initial_s = one.duration_s;
+		struct dev d1 = { .cap = C, .band_lo = band, .band_loss = 0.002, .rng = 3 };
+		struct search *s1 = search_new(&one);
+		struct search_res r1;
+		T_EQ_INT(run_late(s1, &d1, knee, &r1), 0);
+		T_TRUE(r1.goal[0].regular);
+		/* the same answer alone, to the goal's width */
+		T_TRUE(fabs(r1.goal[0].rlb_pps - res.goal[g].rlb_pps) / res.goal[g].rlb_pps <=
+		       2 * c.goals[g].width);
+		alone += r1.ntrials;
+		search_free(s1);
+	}
+	T_TRUE(res.ntrials < alone);
+	/* and some trials asked for by one goal decided another: all three proposed */
+	T_TRUE(why_goal[0] && why_goal[1] && why_goal[2]);
+	search_free(s);
+	/* the result outlives the search (the runner frees it before writing the case) */
+	T_STREQ(res.goal[2].name, "LAT");
+}
+
+/* A latency goal without late counts (search_record) sees only loss: its answer is
+ * then the loss goal's, never a silent better one. */
+static void t_goals_late_capped(void)
+{
+	struct search_cfg c = { .method = SM_MLR, .min_load_pps = 1000, .max_load_pps = 1e6,
+				.duration_s = 1, .initial_s = 1, .phases = 0 };
+	c.ngoals = 1;
+	c.goals[0] = (struct search_goal_cfg){ .name = "LAT", .loss_ratio = 0.01, .final_s = 1,
+					       .duration_sum_s = 1, .width = 0.01,
+					       .latency_ns = 1000 };
+	struct search *s = search_new(&c);
+	struct search_req r;
+	T_EQ_INT(search_next(s, &r), 0);
+	uint64_t late[SEARCH_MAX_GOALS] = { 5000000 };  /* more than received: capped */
+	search_record_late(s, &r, 1000000, 999000, r.load_pps, late);
+	const struct search_trial *t;
+	T_EQ_U64(search_trials(s, &t), 1);
+	T_NEAR(t[0].loss_ratio, 0.001, 1e-12);
+	T_NEAR(t[0].goal_loss[0], 1, 0);
+	T_EQ_U64(t[0].late[0], 5000000);
+	search_free(s);
+}
+
+static void t_goals_check(void)
+{
+	char err[200];
+	struct search_cfg c = { .method = SM_MLR, .min_load_pps = 1000, .max_load_pps = 1e6,
+				.duration_s = 2, .initial_s = 1, .phases = 1 };
+	c.ngoals = 2;
+	c.goals[0] = (struct search_goal_cfg){ .name = "A", .final_s = 1, .duration_sum_s = 1,
+					       .width = 0.01 };
+	c.goals[1] = (struct search_goal_cfg){ .name = "B", .final_s = 2, .duration_sum_s = 2,
+					       .width = 0.01 };
+	T_EQ_INT(search_cfg_check(&c, err, sizeof(err)), 0);
+	struct search_cfg b = c;
+	snprintf(b.goals[1].name, sizeof(b.goals[1].name), "A");
+	T_EQ_INT(search_cfg_check(&b, err, sizeof(err)), -EINVAL);
+	T_TRUE(strstr(err, "two goals are named A") != NULL);
+	b = c;
+	b.goals[1].duration_sum_s = 1;
+	T_EQ_INT(search_cfg_check(&b, err, sizeof(err)), -EINVAL);
+	T_TRUE(strstr(err, "goal B: duration_sum_s") != NULL);
+	b = c;
+	b.duration_s = 3;       /* not the longest final */
+	T_EQ_INT(search_cfg_check(&b, err, sizeof(err)), -EINVAL);
+	T_TRUE(strstr(err, "longest goal final_s") != NULL);
+	b = c;
+	b.goals[0].width = 0;
+	T_EQ_INT(search_cfg_check(&b, err, sizeof(err)), -EINVAL);
+	b = c;
+	b.goals[0].name[0] = 0;
+	T_EQ_INT(search_cfg_check(&b, err, sizeof(err)), -EINVAL);
+	b = c;
+	b.ngoals = SEARCH_MAX_GOALS + 1;
+	T_EQ_INT(search_cfg_check(&b, err, sizeof(err)), -EINVAL);
+	b = c;
+	b.method = SM_RFC2544;
+	T_EQ_INT(search_cfg_check(&b, err, sizeof(err)), -EINVAL);
+	T_TRUE(strstr(err, "mlr") != NULL);
+	T_TRUE(search_new(&b) == NULL);
+}
+
 int main(void)
 {
 	T_RUN(t_loss);
@@ -751,5 +959,9 @@ int main(void)
 	T_RUN(t_ladder);
 	T_RUN(t_invalid_repeated);
 	T_RUN(t_invalid_spoiled);
+	T_RUN(t_goals_default_same);
+	T_RUN(t_goals_three);
+	T_RUN(t_goals_late_capped);
+	T_RUN(t_goals_check);
 	return t_done();
 }

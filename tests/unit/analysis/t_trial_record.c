@@ -182,10 +182,63 @@ static void t_boxes_start(void)
 	result_free(&s, &tt);
 }
 
+/* Latency bounds: per bound, the frames of every sink in buckets reaching above it
+ * ("frames", the bucket holding the bound included) and wholly above it ("surely"),
+ * plus implausible delays; the sink's buckets stay out of the record's latency_ns; a
+ * sink without buckets gives null and names itself. */
+static void t_late_frames(void)
+{
+	static struct trial_box sink_b = { .name = "sink_b", .spec = "afpacket:gen0", .threads = 1 };
+	double bounds[3] = { 100000, 98303, 1000000 };
+	struct trial_req r = { .load_pps = 1000, .duration_s = 1, .kind = "search", .seq = 1,
+			       .late_ns = bounds, .nlate = 3 };
+	struct trial_tools tt = { 0 };
+	struct trial_res s;
+	result_init(&s, &r);
+	add(&tt, &tt.tl[0], &gen_box, true, "{\"tx_pkts\": 100}");
+	/* 100000 ns lies in [98304, 100351]: 7 frames may be later, 5 surely are */
+	add(&tt, &tt.tl[1], &sink_box, false, "{\"rx_pkts\": 60, \"implausible_delay_pkts\": 1,"
+	    " \"latency_ns\": {\"p50\": 900, \"buckets\": [[896, 927, 40], [98304, 100351, 7],"
+	    " [100352, 102399, 5]]}}");
+	add(&tt, &tt.tl[2], &sink_b, false, "{\"rx_pkts\": 40, \"latency_ns\": {\"p50\": 900,"
+	    " \"buckets\": [[896, 927, 37], [1048576, 1081343, 3]]}}");
+	s.fwd_b = s.fwd_a = s.fwd_pps = s.res_pps = s.offered_pps = s.loss_ratio = NAN;
+	json_array_append(s.sink, tt.tl[1].sum);
+	json_array_append(s.sink, tt.tl[2].sum);
+	json_t *rec = trial_record(&s, &tt);
+	T_TRUE(has(rec, "\"latency_ns\":{\"p50\":900},"));
+	/* nor in the sinks' summaries the record carries */
+	T_TRUE(has(rec, "\"sink\":[{\"rx_pkts\":60,\"implausible_delay_pkts\":1,"
+		   "\"latency_ns\":{\"p50\":900}},{\"rx_pkts\":40,\"latency_ns\":{\"p50\":900}}]"));
+	/* 100000: 7 + 5 + 1 implausible + 3 (sink_b) = 16 frames, 5 + 1 + 3 = 9 surely;
+	 * 98303 starts no bucket's interior: the 98304 bucket is wholly above it (exact);
+	 * 1 ms: only sink_b's 3 and the implausible one */
+	T_TRUE(has(rec, "\"late_frames\":[{\"bound_ns\":100000.0,\"frames\":16,\"surely\":9},"
+		   "{\"bound_ns\":98303.0,\"frames\":16,\"surely\":16},"
+		   "{\"bound_ns\":1000000.0,\"frames\":4,\"surely\":4}]"));
+	json_decref(rec);
+	/* a sink without buckets (the record took both sinks' out: the first's back) */
+	T_TRUE(json_object_get(json_object_get(tt.tl[2].sum, "latency_ns"), "buckets") == NULL);
+	json_object_set_new(json_object_get(tt.tl[1].sum, "latency_ns"), "buckets",
+			    json_loads("[[896, 927, 40]]", 0, NULL));
+	r.nlate = 1;
+	rec = trial_record(&s, &tt);
+	T_TRUE(has(rec, "\"late_frames\":[{\"bound_ns\":100000.0,\"frames\":null,"
+		   "\"missing\":\"sink_b\"}]"));
+	json_decref(rec);
+	/* without bounds no late_frames at all: results of other searches are unchanged */
+	r.nlate = 0;
+	rec = trial_record(&s, &tt);
+	T_TRUE(json_object_get(rec, "late_frames") == NULL);
+	json_decref(rec);
+	result_free(&s, &tt);
+}
+
 int main(void)
 {
 	T_RUN(t_windowed);
 	T_RUN(t_fallback_error);
 	T_RUN(t_boxes_start);
+	T_RUN(t_late_frames);
 	return t_done();
 }
