@@ -58,6 +58,8 @@ static struct opt_def opts[] = {
 	{ "max-delay", 0, "DUR", "one-way delays above DUR are implausible: clocks disagree",
 	  OPT_DURATION, A(cfg.max_delay_ns), .min = 1, .max = NUM_DURATION_MAX, .def = "10s",
 	  .what = NUM_EXPECT_DURATION },
+	{ "delay-by-size", 0, NULL, "also report each stream's one-way delays per frame size (up to 8 sizes a stream)",
+	  OPT_FLAG, A(cfg.delay_by_size) },
 	{ "no-udp-csum", 0, NULL, "do not verify UDP checksums", OPT_CLEAR, A(cfg.verify_udp_csum) },
 	CLI_OPT_INTERVAL(struct args),
 	CLI_OPT_JSON(struct args),

@@ -50,6 +50,7 @@ struct sink_cfg {
 	bool verify_udp_csum;
 	uint64_t warmup_ns;      /* test frames within this long of the first are not measured */
 	uint64_t max_delay_ns;   /* one-way delays above are implausible (clocks disagree) */
+	bool delay_by_size;      /* also keep each stream's one-way delays per frame size */
 };
 
 /* Per stream: sequence accounting, delay and jitter. Allocated on first sight. */
@@ -64,6 +65,7 @@ struct sink_stream {
 	struct seq_stream seq;
 	uint64_t rx_bytes;       /* with FCS */
 	struct delay_stats delay;
+	struct delay_sizes *by_size;   /* cfg.delay_by_size: the delays per frame size */
 	unsigned clock_seen;     /* 1: CLOCK_REALTIME stamps seen, 2: CLOCK_MONOTONIC */
 	uint64_t first_rx_ns, last_rx_ns;   /* CLOCK_REALTIME of first/last arrival */
 	uint64_t expect;         /* frames the sender sent (after sink_finish; 0 unknown) */
