@@ -65,7 +65,8 @@ static const char *const trial_keys[] = { "method", "warmup", "duration", "settl
 					  "min_load", "max_load", "width", "pdr_loss", "initial",
 					  "phases", "duration_sum", "exceed_ratio", "max_trials",
 					  "ladder", "max_delay", "max_clock_error", "late_policy",
-					  "max_burst", "max_behind", "repeat_invalid", NULL };
+					  "max_burst", "max_behind", "repeat_invalid",
+					  "latency_loads", NULL };
 static const char *const method_names[] = { "fixed", "rfc2544", "mlr", "ladder", NULL };
 static const char *const late_names[] = { "skip", "shift", "catchup", NULL };
 
@@ -91,6 +92,45 @@ static int get_ratio(struct vctx *c, const json_t *o, const char *key, double lo
 	prof_verr(c, kp, false, "expected a number in %c%g, %g%c, got %s", lo_open ? '(' : '[', lo, hi,
 	     hi_open ? ')' : ']', GOT(v));
 	return -EINVAL;
+}
+
+/* trial.latency_loads: percentages of the NDR, 0..100 each, distinct, at most
+ * PROF_LATENCY_LOADS_MAX; only after a search that finds an NDR (rfc2544, mlr). */
+static void parse_latency_loads(struct vctx *c, const json_t *o, struct prof_trial *t)
+{
+	const json_t *l = o ? json_object_get(o, "latency_loads") : NULL;
+	char gbuf[128], ip[64];
+	if (!l)
+		return;
+	if (!json_is_array(l) || json_array_size(l) == 0 ||
+	    json_array_size(l) > PROF_LATENCY_LOADS_MAX) {
+		prof_verr(c, "trial.latency_loads", false, "expected a list of 1 to %d percentages "
+			  "of the NDR (0..100), got %s", PROF_LATENCY_LOADS_MAX, GOT(l));
+		return;
+	}
+	if (t->method != PM_RFC2544 && t->method != PM_MLR)
+		prof_verr(c, "trial.latency_loads", true, "needs a search that finds an NDR: "
+			  "trial.method \"rfc2544\" or \"mlr\", got \"%s\"",
+			  prof_method_name(t->method));
+	size_t i;
+	const json_t *w;
+	json_array_foreach(l, i, w) {
+		double d = json_is_number(w) ? json_number_value(w) : NAN;
+		jpos_path_idx(ip, sizeof(ip), "trial.latency_loads", i);
+		if (isnan(d) || d < 0 || d > 100) {
+			prof_verr(c, ip, false, "expected a percentage of the NDR in [0, 100], got %s",
+				  GOT(w));
+			continue;
+		}
+		bool dup = false;
+		for (size_t k = 0; k < t->nlatency_loads; k++)
+			dup |= t->latency_loads[k] == d;
+		if (dup) {
+			prof_verr(c, ip, false, "%g %% is listed twice", d);
+			continue;
+		}
+		t->latency_loads[t->nlatency_loads++] = d;
+	}
 }
 
 static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
@@ -164,6 +204,7 @@ static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
 	if (!prof_get_int(c, o, "repeat_invalid", "trial", 0, 100, 3, &n))
 		t->repeat_invalid = (unsigned)n;
 
+	parse_latency_loads(c, o, t);
 	json_t *l = o ? json_object_get(o, "ladder") : NULL;
 	if (l) {
 		if (!json_is_array(l) || json_array_size(l) == 0) {

@@ -127,6 +127,8 @@ struct prof_raxis {
 	double timeout_s;     /* its set and verify hooks are killed after this */
 };
 
+#define PROF_LATENCY_LOADS_MAX 16
+
 struct prof_trial {
 	enum prof_method method;
 	double warmup_s;      /* frames sent before measuring, not counted (default 1) */
@@ -153,6 +155,10 @@ struct prof_trial {
 	unsigned max_burst;   /* check "sender kept pace": largest burst, frames (64) */
 	double max_behind;    /* ... and time behind, a fraction of the trial (0.01) */
 	unsigned repeat_invalid;/* a trial that fails it is repeated this often (3) */
+	/* latency at load (docs/method.md#latency-at-load): after a search, a trial at each
+	 * of these percentages of the NDR found (0: a probe at min_load); none: off */
+	size_t nlatency_loads;
+	double latency_loads[PROF_LATENCY_LOADS_MAX];
 };
 
 struct prof_router_cfg {

@@ -54,6 +54,7 @@ struct trial_req {
 	const struct cell *cell;    /* size, flows, direction come from it */
 	const char *kind;           /* "fixed", "search", "mrr", "ladder", "rig" */
 	int seq;                    /* trial number within the case, 1-based */
+	bool delay_by_size;         /* the sinks also keep delays per frame size */
 };
 
 /* ppslab-gen's first words on box b: its port, its destination, the next hop's MAC
