@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "latload.h"
 #include "pivot.h"
 
 /* ---- the plan of plots ---------------------------------------------------------- */
@@ -158,6 +159,14 @@ void report_plan_plots(struct rep *r)
 		plan(r, PLOT_LOAD, load, NULL, m, nm, "load", "forwarding rate and loss vs offered "
 		     "load (RFC 2285/2889)");
 	}
+	struct lat_point *lp;
+	size_t nlp = 0;
+	if (!lat_points(rf, NULL, &lp, &nlp) && nlp) {   /* docs/method.md#latency-at-load */
+		static const char *const lm[] = { "latency" };
+		add_plot(r, PLOT_LATLOAD, "load_pct", NULL, lm, 1, "latload", "latency at load "
+			 "(RFC 8219 typical and worst-case), a line per frame size", NULL, NULL);
+	}
+	free(lp);
 	if (!r->nmetrics || !nv)
 		return;
 	const char *m0[] = { r->metrics[0] };
