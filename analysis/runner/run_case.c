@@ -878,6 +878,8 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 		json_object_set_new(c, "end_utc", json_string(t));
 	}
 	case_done(&k, &sr, flags);
+	if (p->trial.nlatency_loads)
+		run_latency_metrics(c);
 	return 0;
 }
 

@@ -85,6 +85,11 @@ struct check_ctx;
 int run_latency(struct runner *r, const struct plan_case *pc, json_t *c,
 		const struct search_res *sr, const struct check_ctx *cc, int *seq,
 		json_t *flags, char *err, size_t errlen);
+/* The case's metrics (after case_done) from its latency_at_load: per load
+ * latload.PCT[.sSIZE][.stN].{p50,p999,pdv}_ns, the size and stream named only where a
+ * load has several (an IMIX; both directions), so that table, plot, compare and trend
+ * take them as any metric, across cells of different sizes too. */
+void run_latency_metrics(json_t *c);
 /* --dry-run: a warning line for each setting of an external router nothing reads back. */
 void run_warn_unread(const struct profile *p);
 

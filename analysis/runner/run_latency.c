@@ -151,3 +151,42 @@ int run_latency(struct runner *r, const struct plan_case *pc, json_t *c,
 	}
 	return *r->env.stop ? -EINTR : 0;
 }
+
+void run_latency_metrics(json_t *c)
+{
+	json_t *m = json_object_get(c, "metrics");
+	size_t i, j;
+	const json_t *e, *row;
+	if (!json_is_object(m))
+		return;
+	json_array_foreach(json_object_get(c, "latency_at_load"), i, e) {
+		const json_t *rows = json_object_get(e, "latency");
+		/* several sizes (an IMIX) or streams: the name says which */
+		bool sizes = false, streams = false;
+		const json_t *r0 = json_array_get(rows, 0);
+		json_array_foreach(rows, j, row) {
+			sizes |= !json_equal(json_object_get(row, "size"), json_object_get(r0, "size"));
+			streams |= !json_equal(json_object_get(row, "stream"),
+					       json_object_get(r0, "stream"));
+		}
+		json_array_foreach(rows, j, row) {
+			static const char *const fig[][2] = { { "typical_ns", "p50_ns" },
+							      { "worst_ns", "p999_ns" },
+							      { "pdv_ns", "pdv_ns" } };
+			const json_t *sz = json_object_get(row, "size");
+			char base[96];
+			int w = snprintf(base, sizeof(base), "latload.%g.", jnum(e, "load_pct"));
+			if (sizes && json_is_integer(sz))
+				w += snprintf(base + w, sizeof(base) - (size_t)w, "s%lld.",
+					      (long long)json_integer_value(sz));
+			if (streams)
+				snprintf(base + w, sizeof(base) - (size_t)w, "st%lld.",
+					 (long long)json_integer_value(json_object_get(row, "stream")));
+			for (size_t f = 0; f < 3; f++) {
+				char k[128];
+				snprintf(k, sizeof(k), "%s%s", base, fig[f][1]);
+				jset_num(m, k, jnum(row, fig[f][0]));
+			}
+		}
+	}
+}

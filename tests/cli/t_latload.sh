@@ -38,6 +38,19 @@ run "table --latency --where size=1518: that size only" 0 "" "$B/ppslab" table "
 	--where size=1518 --format csv
 check "table --latency --where: five rows of size 1518" \
 	"$([ "$(sed 1d "$T/out" | cut -d, -f4 | sort -u)" = 1518 ] && [ "$(sed 1d "$T/out" | wc -l)" = 5 ]; echo $?)"
+# the figures as case metrics: a pivot over size, and compare of the file with itself
+run "table --metric latload.50.p50_ns over size" 0 "" "$B/ppslab" table "$F" \
+	--metric latload.50.p50_ns,latload.100.p999_ns --format csv
+want=$(jq -r '[.cases[] | .params.size, .latency_at_load[2].latency[0].typical_ns,
+	.latency_at_load[4].latency[0].worst_ns] | map(tostring) | join(" ")' "$F")
+check "table --metric: the typical at 50 % and worst-case at 100 % per size ($want)" \
+	"$([ "$(sed 1d "$T/out" | tr -d '\r' | cut -d, -f1-3 | tr ',\n' '  ' | sed 's/ $//')" = "$want" ]; echo $?)" \
+	"$(cat "$T/out")"
+run "compare takes them as any metric (lower is better)" 0 "" "$B/ppslab" compare "$F" "$F" \
+	--metric latload.50.p50_ns -f csv
+check "compare: a row per size, ratio 1" \
+	"$([ "$(grep -c 'latload.50.p50_ns' "$T/out")" = 2 ] && grep 'latload.50.p50_ns' "$T/out" | grep -q ',1,\|,1\.0*,'; echo $?)" \
+	"$(cat "$T/out")"
 run "table --latency on a file without it: named, EX_DATAERR" 65 "no case has a latency at load" \
 	"$B/ppslab" table "$D/small.json" --latency
 run "the usual table of the same file is unchanged" 0 "" "$B/ppslab" table "$F"
