@@ -116,7 +116,10 @@ static const char *frame_size_axis(const struct res_file *rf)
 	static const char *const names[] = { "frame_size", "size", "wire_size" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct res_axis *a = res_axis(rf, names[i]);
-		if (a && a->nvalues > 1)
+		bool nums = a != NULL;   /* a word among the sizes ("imix"): not a size axis */
+		for (size_t v = 0; a && v < a->nvalues; v++)
+			nums &= json_is_number(a->values[v]);
+		if (a && a->nvalues > 1 && nums)
 			return names[i];
 	}
 	return NULL;

@@ -760,6 +760,7 @@ void prof_cell(const struct profile *p, const json_t *params, struct cell *c)
 	c->update_counters = INT_OF(AX_UPDATE_COUNTERS) != 0;
 	c->rules = INT_OF(AX_RULES);
 	c->size = (unsigned)INT_OF(AX_SIZE);
+	c->imix = json_is_string(c->v[AX_SIZE]);   /* "imix", the one word it takes */
 	c->flows = (unsigned)INT_OF(AX_FLOWS);
 #undef INT_OF
 	c->mode = cell_name(c->v[AX_MODE], &axis_defs[AX_MODE]);

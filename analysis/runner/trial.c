@@ -217,7 +217,7 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 					(unsigned long long)(start_at % NS_PER_S));
 	}
 	rc = rc ? rc : box_arg(c, "--size");
-	rc = rc ? rc : box_argf(c, "%u", r->cell->size);
+	rc = rc ? rc : r->cell->imix ? box_arg(c, "imix") : box_argf(c, "%u", r->cell->size);
 	rc = rc ? rc : box_arg(c, "--flows");
 	rc = rc ? rc : box_argf(c, "%u", r->cell->flows);
 	rc = rc ? rc : box_arg(c, "--stream");
