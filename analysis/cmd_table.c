@@ -14,10 +14,13 @@
 #include "log.h"
 #include "num.h"
 #include "opt.h"
+#include "grid.h"
+#include "latload.h"
 #include "pivot.h"
 
 #define SYNOPSIS "ppslab table RESULTS [--rows AXIS] [--cols AXIS|SPEC,...] [--metric M] " \
-		 "[--where AXIS=VALUE,...] [--format text|md|csv|html] [--show minmax|stdev|n|flags]"
+		 "[--where AXIS=VALUE,...] [--format text|md|csv|html] [--show minmax|stdev|n|flags] " \
+		 "[--latency]"
 
 /* What is printed: the request as the options give it. */
 struct args {
@@ -27,6 +30,7 @@ struct args {
 	struct res_sel where;
 	int fmt;                      /* enum grid_fmt */
 	struct pv_colspec *spec;      /* the specs parsed */
+	int latency;                  /* --latency: the latency at load instead */
 };
 
 /* One option by its long name into the typed request. 0; -EINVAL with err the message
@@ -75,11 +79,32 @@ static struct opt_def opts[] = {
 	{ "format", 'f', "FMT", "text (default), md, csv or html", OPT_FN, A(fmt), .max = 1, .fn = ana_opt_format },
 	{ "show", 0, "WHAT,...", "besides the median: minmax, stdev, n, flags (CSV column)", WORDS },
 	{ "decimals", 0, "N", "digits after the point (default: automatic per column)", OPT_UINT, A(rq.decimals), .max = 9, .what = "a whole number {range}" },
+	{ "latency", 0, NULL, "the latency at load of every case (RFC 8219 typical, worst-case, "
+	  "PDV per load and frame size) instead of a pivot", OPT_FLAG, A(latency) },
 	{ "title", 't', "TEXT", "caption ('' for none; default: metric, repetitions, fixed "
 	  "axes)", OPT_STR, A(title) },
 	OPT_HELP_ROW,
 	{ NULL },
 };
+
+/* --latency: every case's latency at load as one table. A sysexits status. */
+static int latency_table(const struct res_file *rf, const struct res_sel *where,
+			 enum grid_fmt fmt)
+{
+	struct grid *g = lat_grid(rf, where->n ? where : NULL);
+	if (!g && errno == ENOENT) {
+		log_err("%s: no case has a latency at load (trial.latency_loads: "
+			"docs/method.md#latency-at-load)", rf->path);
+		return EX_DATAERR;
+	}
+	if (!g) {
+		log_err("out of memory");
+		return EX_OSERR;
+	}
+	grid_print(stdout, g, fmt);
+	grid_free(g);
+	return fflush(stdout) || ferror(stdout) ? EX_IOERR : EX_OK;
+}
 
 int cmd_table(int argc, char **argv)
 {
@@ -101,6 +126,10 @@ int cmd_table(int argc, char **argv)
 	}
 	if ((rc = ana_load(argv[first], &rf)))
 		goto out;
+	if (a.latency) {
+		rc = latency_table(rf, &a.where, (enum grid_fmt)a.fmt);
+		goto out;
+	}
 	a.rq.spec = a.spec;
 	a.rq.metrics = (const char *const *)a.metrics.v;
 	a.rq.nmetrics = a.metrics.n;

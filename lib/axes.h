@@ -26,6 +26,7 @@ enum axis_type {
 	AK_ONOFF,     /* "on"|"off"|"auto" (true/false become on/off) */
 	AK_RULES,     /* a rule count 0..max, or "file:PATH" */
 	AK_RATE,      /* pps, a rate text ("200k"), or "max": kept as written */
+	AK_SIZE,      /* a frame size min..max, or "imix" (ppslab-gen's 64:7,594:4,1518:1) */
 };
 
 /* How ppslab-rut takes a new value (an external router: the profile's hooks, except
@@ -40,7 +41,7 @@ enum axis_act {
 struct axis_def {
 	const char *name;
 	enum axis_type kind;
-	long long min, max;         /* AK_INT, AK_RULES (the count) */
+	long long min, max;         /* AK_INT, AK_SIZE, AK_RULES (the count) */
 	const char *const *names;   /* AK_ENUM, NULL-terminated */
 	const char *def;            /* the default as JSON text ("null": the kernel's own) */
 	const char *unit;           /* of a value in tables and plots ("" for none) */

@@ -46,3 +46,46 @@ void delay_merge(struct delay_stats *dst, const struct delay_stats *src)
 	if (src->jitter_ns > dst->jitter_ns)
 		dst->jitter_ns = src->jitter_ns;
 }
+
+void delay_sizes_init(struct delay_sizes *z)
+{
+	z->n = 0;
+	z->other_pkts = 0;
+	for (unsigned i = 0; i < DELAY_SIZES; i++) {
+		z->size[i] = 0;
+		hist_init(&z->owd[i]);
+	}
+}
+
+/* The slot of size, made when there is room; -1 when there is none. */
+static int size_slot(struct delay_sizes *z, uint32_t size)
+{
+	for (unsigned i = 0; i < z->n; i++)
+		if (z->size[i] == size)
+			return (int)i;
+	if (z->n == DELAY_SIZES)
+		return -1;
+	z->size[z->n] = size;
+	return (int)z->n++;
+}
+
+void delay_sizes_add(struct delay_sizes *z, uint32_t size, uint64_t owd_ns)
+{
+	int i = size_slot(z, size);
+	if (i < 0)
+		z->other_pkts++;
+	else
+		hist_add(&z->owd[i], owd_ns);
+}
+
+void delay_sizes_merge(struct delay_sizes *dst, const struct delay_sizes *src)
+{
+	dst->other_pkts += src->other_pkts;
+	for (unsigned k = 0; k < src->n; k++) {
+		int i = size_slot(dst, src->size[k]);
+		if (i < 0)
+			dst->other_pkts += src->owd[k].count;
+		else
+			hist_merge(&dst->owd[i], &src->owd[k]);
+	}
+}

@@ -38,4 +38,22 @@ int64_t delay_add(struct delay_stats *d, uint64_t tx_ns, uint64_t rx_ns);
 /* Adds src's histograms and counts into dst (jitter: the larger, as a bound). */
 void delay_merge(struct delay_stats *dst, const struct delay_stats *src);
 
+/* One-way delay per frame size (ppslab-sink --delay-by-size): a histogram for each of
+ * the first DELAY_SIZES sizes a stream carries (an IMIX has three), in the order they
+ * were first seen; a frame of a further size is counted in other_pkts, not split, so
+ * the memory is bounded (DELAY_SIZES histograms a stream). Sizes are wire bytes with
+ * the FCS, as ppslab-gen's --size counts them. */
+#define DELAY_SIZES 8
+struct delay_sizes {
+	unsigned n;
+	uint32_t size[DELAY_SIZES];
+	struct hist owd[DELAY_SIZES];
+	uint64_t other_pkts;
+};
+
+void delay_sizes_init(struct delay_sizes *z);
+void delay_sizes_add(struct delay_sizes *z, uint32_t size, uint64_t owd_ns);
+/* Adds src into dst size by size (a size dst has no room for goes to other_pkts). */
+void delay_sizes_merge(struct delay_sizes *dst, const struct delay_sizes *src);
+
 #endif

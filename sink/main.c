@@ -63,6 +63,8 @@ static struct opt_def opts[] = {
 	{ "gap-list", 0, "N", "list at most N gaps per stream, {range} (more are counted; default {default})",
 	  OPT_UINT, A(cfg.gap_list), .max = GAP_LIST, .def = OPT_TEXT(GAP_LIST_DEFAULT),
 	  .what = "a count {range}" },
+	{ "delay-by-size", 0, NULL, "also report each stream's one-way delays per frame size (up to 8 sizes a stream)",
+	  OPT_FLAG, A(cfg.delay_by_size) },
 	{ "no-udp-csum", 0, NULL, "do not verify UDP checksums", OPT_CLEAR, A(cfg.verify_udp_csum) },
 	CLI_OPT_INTERVAL(struct args),
 	CLI_OPT_JSON(struct args),

@@ -117,6 +117,13 @@ int sink_init(struct sink *s, const struct sink_cfg *cfg, char *err, size_t errl
 	return 0;
 }
 
+static void stream_free(struct sink_stream *st)
+{
+	if (st)
+		free(st->by_size);
+	free(st);
+}
+
 void sink_fini(struct sink *s)
 {
 	for (int t = 0; t < SINK_MAX_THREADS; t++) {
@@ -127,12 +134,12 @@ void sink_fini(struct sink *s)
 			port_close(w->ports[i]);
 		for (int k = 0; k < SINK_STREAMS; k++)
 			if (w->streams[k] != s->streams[k])
-				free(w->streams[k]);
+				stream_free(w->streams[k]);
 		free(w);
 		s->w[t] = NULL;
 	}
 	for (int k = 0; k < SINK_STREAMS; k++) {
-		free(s->streams[k]);
+		stream_free(s->streams[k]);
 		s->streams[k] = NULL;
 	}
 }
@@ -143,6 +150,14 @@ static struct sink_stream *stream_new(uint8_t id, int worker, const struct sink_
 	if (!st)
 		return NULL;
 	memset(st, 0, sizeof(*st));
+	if (c->delay_by_size) {   /* with the stream, never per frame: bounded */
+		st->by_size = malloc(sizeof(*st->by_size));
+		if (!st->by_size) {
+			free(st);
+			return NULL;
+		}
+		delay_sizes_init(st->by_size);
+	}
 	st->id = id;
 	st->worker = worker;
 	seq_init(&st->seq);
@@ -223,9 +238,11 @@ static void account(struct sink_worker *w, struct sink_stream *st, const struct 
 	uint64_t rx = realtime ? rx_real : (uint64_t)((int64_t)rx_real + mono_off);
 	uint64_t n0 = st->delay.neg_pkts, i0 = st->delay.implausible_pkts;
 	int64_t owd = delay_add(&st->delay, pi->sig.tx_ns, rx);
-	if (owd >= 0)
+	if (owd >= 0) {
 		hist_add(ih, (uint64_t)owd);
-	else if (st->delay.neg_pkts != n0)
+		if (st->by_size)
+			delay_sizes_add(st->by_size, wire_len, (uint64_t)owd);
+	} else if (st->delay.neg_pkts != n0)
 		relaxed_add(&w->ctr.neg_delay_pkts, 1);
 	else if (st->delay.implausible_pkts != i0)
 		relaxed_add(&w->ctr.implausible_delay_pkts, 1);
@@ -462,6 +479,8 @@ static void stream_fold(struct sink_stream *a, struct sink_stream *b)
 	a->rx_bytes += b->rx_bytes;
 	a->warmup_pkts += b->warmup_pkts;
 	delay_merge(&a->delay, &b->delay);
+	if (a->by_size && b->by_size)
+		delay_sizes_merge(a->by_size, b->by_size);
 	a->clock_seen |= b->clock_seen;
 	if (b->first_rx_ns && (!a->first_rx_ns || b->first_rx_ns < a->first_rx_ns))
 		a->first_rx_ns = b->first_rx_ns;
@@ -484,7 +503,7 @@ int sink_finish(struct sink *s, uint64_t expect_all, const uint64_t *expect_stre
 				m = st;
 			} else {
 				stream_fold(m, st);
-				free(st);
+				stream_free(st);
 			}
 		}
 		uint64_t e = have_stream && have_stream[id] ? expect_stream[id] : expect_all;

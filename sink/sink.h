@@ -55,6 +55,7 @@ struct sink_cfg {
 	uint64_t max_delay_ns;   /* one-way delays above are implausible (clocks disagree) */
 	uint64_t gap_min_ns;     /* a silence longer than this is a gap (gap.h); 0: off */
 	unsigned gap_list;       /* gaps listed per stream, at most GAP_LIST */
+	bool delay_by_size;      /* also keep each stream's one-way delays per frame size */
 };
 
 /* Per stream: sequence accounting, delay and jitter. Allocated on first sight. */
@@ -70,6 +71,7 @@ struct sink_stream {
 	struct gap_book gaps;    /* its outage timeline; not kept for a split stream */
 	uint64_t rx_bytes;       /* with FCS */
 	struct delay_stats delay;
+	struct delay_sizes *by_size;   /* cfg.delay_by_size: the delays per frame size */
 	unsigned clock_seen;     /* 1: CLOCK_REALTIME stamps seen, 2: CLOCK_MONOTONIC */
 	uint64_t first_rx_ns, last_rx_ns;   /* CLOCK_REALTIME of first/last arrival */
 	uint64_t expect;         /* frames the sender sent (after sink_finish; 0 unknown) */

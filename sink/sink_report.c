@@ -232,6 +232,24 @@ static void stream_json(json_t *arr, const struct sink_stream *st)
 	jset_s(so, "clock", clock_name(st->clock_seen));
 	json_object_set_new(so, "latency_ns", hist_json(&st->delay.owd, true));
 	json_object_set_new(so, "ipdv_ns", hist_json(&st->delay.ipdv, false));
+	if (st->by_size) {   /* --delay-by-size: the one-way delays per frame size */
+		json_t *bs = json_array();
+		const struct delay_sizes *z = st->by_size;
+		unsigned ord[DELAY_SIZES];   /* in size order, whichever came first */
+		for (unsigned i = 0; i < z->n; i++) {
+			unsigned j = i;
+			for (; j > 0 && z->size[ord[j - 1]] > z->size[i]; j--)
+				ord[j] = ord[j - 1];
+			ord[j] = i;
+		}
+		for (unsigned i = 0; i < z->n; i++) {
+			json_t *e = hist_json(&z->owd[ord[i]], true);
+			jset_u64(e, "size", z->size[ord[i]]);
+			json_array_append_new(bs, e);
+		}
+		json_object_set_new(so, "latency_by_size", bs);
+		jset_u64(so, "latency_other_size_pkts", st->by_size->other_pkts);
+	}
 	jset_u64(so, "neg_delay_pkts", st->delay.neg_pkts);
 	jset_u64(so, "implausible_delay_pkts", st->delay.implausible_pkts);
 	jset_f(so, "jitter_ns", st->delay.jitter_ns);

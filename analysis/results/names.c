@@ -89,6 +89,19 @@ char *name_label(const char *name, char *buf, size_t len)
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (!strcmp(known[i].name, name))
 			label = known[i].label;
+	int pct, size = 0, n = 0;
+	char fig[8];
+	if ((sscanf(name, "latload.%d.s%d.%7[a-z0-9]_ns%n", &pct, &size, fig, &n) == 3 ||
+	     (size = 0, sscanf(name, "latload.%d.%7[a-z0-9]_ns%n", &pct, fig, &n) == 2)) &&
+	    (size_t)n == strlen(name)) {   /* latency at load (run_latency.c) */
+		char sz[24] = "";
+		if (size)
+			snprintf(sz, sizeof(sz), ", %d B", size);
+		snprintf(buf, len, "latency at %d %% of the NDR%s, %s (ns)", pct, sz,
+			 !strcmp(fig, "p50") ? "typical" : !strcmp(fig, "p999") ? "worst-case"
+			 : !strcmp(fig, "pdv") ? "PDV" : fig);
+		return buf;
+	}
 	if (!strncmp(name, "rut.rule_hits.", 14)) {
 		snprintf(buf, len, "hits of rule %s (packets)", name + 14);
 		return buf;

@@ -192,6 +192,10 @@ static const char *varying_axis_of(const struct res_file *rf, const char *const 
 void plot_default_kind(const struct res_file *rf, struct plot_req *rq)
 {
 	const char *fs = varying_axis_of(rf, size_axes), *ld = varying_axis_of(rf, load_axes);
+	const struct res_axis *fa = fs ? res_axis(rf, fs) : NULL;
+	for (size_t i = 0; fa && i < fa->nvalues; i++)
+		if (!json_is_number(fa->values[i]))
+			fs = NULL;   /* a word among the sizes ("imix"): no frame-size axis to draw */
 	rq->kind = PLOT_LINE;
 	if (fs && (!rq->x || !strcmp(rq->x, fs)) && (res_goal_metric(rf, 0) || res_has_metric(rf, "ndr_pps") ||
 		   res_has_metric(rf, "pdr_pps") || res_has_metric(rf, "fwd_pps"))) {
@@ -233,6 +237,9 @@ int plot_results(const struct res_file *rf, const struct plot_req *rq,
 		break;
 	case PLOT_BOX:
 		rc = plot_write_box(&f, &fs, o, metric, err, errlen);
+		break;
+	case PLOT_LATLOAD:
+		rc = plot_write_latload(&f, &fs, o, err, errlen);
 		break;
 	}
 	plot_fig_free(&f);

@@ -12,7 +12,7 @@
 
 int plot_kind_parse(const char *s)
 {
-	static const char *names[] = { "line", "heatmap", "load", "framesize", "box" };
+	static const char *names[] = { "line", "heatmap", "load", "framesize", "box", "latload" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i]))
 			return (int)i;

@@ -23,6 +23,7 @@
 #include "fmt.h"
 #include "grid.h"
 #include "jout.h"
+#include "latload.h"
 #include "model.h"
 #include "names.h"
 #include "pivot.h"
@@ -884,6 +885,14 @@ static void emit(struct rep *r, struct doc *d)
 	report_h(d, 2, "results", "Results");
 	for (size_t m = 0; m < r->nmetrics; m++)
 		report_results_table(d, rf, r->metrics[m]);
+	struct grid *lg = lat_grid(rf, NULL);   /* NULL: no case has it */
+	if (lg) {
+		report_h(d, 3, NULL, "Latency at load (RFC 8219)");
+		report_p(d, "One-way latency at percentages of each case's NDR (0 %%: a low probe "
+			 "load), per frame size: typical is the median, worst-case the 99.9th "
+			 "percentile, PDV the 99.9th percentile minus the minimum.");
+		report_grid(d, lg);
+	}
 	if (json_array_size(r->fits)) {
 		report_h(d, 3, NULL, "Rule cost: rate = 1/(a + b·N)");
 		report_p(d, "Least squares of the time per frame, 1/rate, on the number of rules N over "

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "latload.h"
 #include "pivot.h"
 
 /* ---- the plan of plots ---------------------------------------------------------- */
@@ -115,7 +116,10 @@ static const char *frame_size_axis(const struct res_file *rf)
 	static const char *const names[] = { "frame_size", "size", "wire_size" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct res_axis *a = res_axis(rf, names[i]);
-		if (a && a->nvalues > 1)
+		bool nums = a != NULL;   /* a word among the sizes ("imix"): not a size axis */
+		for (size_t v = 0; a && v < a->nvalues; v++)
+			nums &= json_is_number(a->values[v]);
+		if (a && a->nvalues > 1 && nums)
 			return names[i];
 	}
 	return NULL;
@@ -161,6 +165,14 @@ void report_plan_plots(struct rep *r)
 		plan(r, PLOT_LOAD, load, NULL, m, nm, "load", "forwarding rate and loss vs offered "
 		     "load (RFC 2285/2889)");
 	}
+	struct lat_point *lp;
+	size_t nlp = 0;
+	if (!lat_points(rf, NULL, &lp, &nlp) && nlp) {   /* docs/method.md#latency-at-load */
+		static const char *const lm[] = { "latency" };
+		add_plot(r, PLOT_LATLOAD, "load_pct", NULL, lm, 1, "latload", "latency at load "
+			 "(RFC 8219 typical and worst-case), a line per frame size", NULL, NULL);
+	}
+	free(lp);
 	if (!r->nmetrics || !nv)
 		return;
 	const char *m0[] = { r->metrics[0] };

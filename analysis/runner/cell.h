@@ -25,7 +25,8 @@ struct cell {
 	bool rules_file;              /* rules is "file:PATH" */
 	bool firewall;                /* "on", or "auto" with a rule file or a count > 0 */
 	double offered_pps;           /* NAN: "max" */
-	unsigned size, flows;         /* frame bytes with FCS; flows */
+	unsigned size, flows;         /* frame bytes with FCS (0: imix); flows */
+	bool imix;                    /* size "imix": ppslab-gen's --size imix */
 	bool bi;                      /* direction "bi": blasts A and B at once */
 };
 

@@ -393,7 +393,10 @@ double plan_case_seconds(const struct profile *p)
 {
 	double n, secs;
 	search_estimate(&p->trial, &n, &secs);
-	return CASE_START_S + p->trial.warmup_s + secs + n * p->trial.settle_s;
+	/* latency at load: one trial of trial.duration a load, each with its warm-up */
+	double nl = (double)p->trial.nlatency_loads;
+	return CASE_START_S + p->trial.warmup_s + secs + n * p->trial.settle_s +
+	       nl * (p->trial.warmup_s + p->trial.duration_s + p->trial.settle_s);
 }
 
 /* "about 3 min 20 s", "about 45 s", "about 1 h 5 min". */
@@ -585,6 +588,10 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 		else
 			fprintf(f, " after an rfc2544 search for the throughput");
 	}
+	for (size_t i = 0; i < t->nlatency_loads; i++)   /* run_latency.c */
+		fprintf(f, "%s%g", i ? "," : ", then latency at ", t->latency_loads[i]);
+	if (t->nlatency_loads)
+		fprintf(f, " %% of the NDR");
 	fprintf(f, "\n");
 	unsigned reps = pl->ncells ? (unsigned)(pl->ncases / pl->ncells) : 0;
 	fprintf(f, "cases: %zu cell%s x %u repetition%s = %zu case%s, order %s", pl->ncells,

@@ -69,7 +69,7 @@ static const char *const trial_keys[] = { "method", "warmup", "duration", "settl
 					  "ladder", "max_delay", "max_clock_error", "late_policy",
 					  "max_burst", "max_behind", "repeat_invalid", "b2b_trials",
 					  "b2b_min_burst", "b2b_max_burst", "b2b_resolution",
-					  "b2b_throughput", "goals", NULL };
+					  "b2b_throughput", "goals", "latency_loads", NULL };
 static const char *const method_names[] = { "fixed", "rfc2544", "mlr", "ladder", "b2b", NULL };
 static const char *const late_names[] = { "skip", "shift", "catchup", NULL };
 
@@ -255,6 +255,45 @@ longest:
 			  "goal's final trials (%g s)", t->initial_s, t->duration_s);
 }
 
+/* trial.latency_loads: percentages of the NDR, 0..100 each, distinct, at most
+ * PROF_LATENCY_LOADS_MAX; only after a search that finds an NDR (rfc2544, mlr). */
+static void parse_latency_loads(struct vctx *c, const json_t *o, struct prof_trial *t)
+{
+	const json_t *l = o ? json_object_get(o, "latency_loads") : NULL;
+	char gbuf[128], ip[64];
+	if (!l)
+		return;
+	if (!json_is_array(l) || json_array_size(l) == 0 ||
+	    json_array_size(l) > PROF_LATENCY_LOADS_MAX) {
+		prof_verr(c, "trial.latency_loads", false, "expected a list of 1 to %d percentages "
+			  "of the NDR (0..100), got %s", PROF_LATENCY_LOADS_MAX, GOT(l));
+		return;
+	}
+	if (t->method != PM_RFC2544 && t->method != PM_MLR)
+		prof_verr(c, "trial.latency_loads", true, "needs a search that finds an NDR: "
+			  "trial.method \"rfc2544\" or \"mlr\", got \"%s\"",
+			  prof_method_name(t->method));
+	size_t i;
+	const json_t *w;
+	json_array_foreach(l, i, w) {
+		double d = json_is_number(w) ? json_number_value(w) : NAN;
+		jpos_path_idx(ip, sizeof(ip), "trial.latency_loads", i);
+		if (isnan(d) || d < 0 || d > 100) {
+			prof_verr(c, ip, false, "expected a percentage of the NDR in [0, 100], got %s",
+				  GOT(w));
+			continue;
+		}
+		bool dup = false;
+		for (size_t k = 0; k < t->nlatency_loads; k++)
+			dup |= t->latency_loads[k] == d;
+		if (dup) {
+			prof_verr(c, ip, false, "%g %% is listed twice", d);
+			continue;
+		}
+		t->latency_loads[t->nlatency_loads++] = d;
+	}
+}
+
 static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
 {
 	struct prof_trial *t = &p->trial;
@@ -346,6 +385,7 @@ static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
 			  t->max_load_pps);
 	parse_goals(c, o, t, o && json_object_get(o, "initial"));
 
+	parse_latency_loads(c, o, t);
 	json_t *l = o ? json_object_get(o, "ladder") : NULL;
 	if (l) {
 		if (!json_is_array(l) || json_array_size(l) == 0) {
@@ -901,6 +941,7 @@ void prof_cell(const struct profile *p, const json_t *params, struct cell *c)
 	c->update_counters = INT_OF(AX_UPDATE_COUNTERS) != 0;
 	c->rules = INT_OF(AX_RULES);
 	c->size = (unsigned)INT_OF(AX_SIZE);
+	c->imix = json_is_string(c->v[AX_SIZE]);   /* "imix", the one word it takes */
 	c->flows = (unsigned)INT_OF(AX_FLOWS);
 #undef INT_OF
 	c->mode = cell_name(c->v[AX_MODE], &axis_defs[AX_MODE]);

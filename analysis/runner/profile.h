@@ -139,6 +139,7 @@ struct prof_goal {
 	double width;
 	double latency_ns;      /* > 0: a frame later than this counts as lost */
 };
+#define PROF_LATENCY_LOADS_MAX 16
 
 struct prof_trial {
 	enum prof_method method;
@@ -178,6 +179,10 @@ struct prof_trial {
 	size_t ngoals;
 	struct prof_goal goals[PROF_MAX_GOALS];
 	const char *goal_preset; /* "csit", "rfc2544", "tst009" (static), or NULL */
+	/* latency at load (docs/method.md#latency-at-load): after a search, a trial at each
+	 * of these percentages of the NDR found (0: a probe at min_load); none: off */
+	size_t nlatency_loads;
+	double latency_loads[PROF_LATENCY_LOADS_MAX];
 };
 
 struct prof_router_cfg {

@@ -405,6 +405,23 @@ int prof_check_axis(struct vctx *c, const struct axis_def *s, json_t *v, const c
 			return -EINVAL;
 		*norm = json_integer(n);
 		break;
+	case AK_SIZE: {   /* "imix": ppslab-gen's own mix, its sizes measured apart */
+		uint64_t cnt;
+		if (json_is_string(v) && !strcmp(json_string_value(v), "imix")) {
+			*norm = json_string("imix");
+			break;
+		}
+		if (!json_is_number(v) && (!json_is_string(v) ||
+		    num_count(json_string_value(v), 0, UINT64_MAX / 2, &cnt))) {
+			prof_verr(c, path, false, "expected a frame size %lld..%lld or \"imix\", "
+				  "got %s", s->min, s->max, GOT(v));
+			return -EINVAL;
+		}
+		if (as_int(c, v, path, s->min, s->max, &n))
+			return -EINVAL;
+		*norm = json_integer(n);
+		break;
+	}
 	case AK_ENUM:
 		if (as_enum(c, v, path, s->names, &e))
 			return -EINVAL;

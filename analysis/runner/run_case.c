@@ -1114,6 +1114,17 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 		json_decref(b2b_m);
 		return case_failed(c, flags, k.err);
 	}
+	if (p->trial.nlatency_loads) {   /* latency at load (run_latency.c); not with b2b */
+		rc = run_latency(r, pc, c, &sr, &k.cc, &k.seq, flags, k.err, sizeof(k.err));
+		if (rc == -EINTR || *r->env.stop)
+			return case_interrupted(c, flags);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc)
+			return case_failed(c, flags, k.err);
+		fmt_utc(t, sizeof(t), time(NULL));
+		json_object_set_new(c, "end_utc", json_string(t));
+	}
 	case_done(&k, &sr, flags);
 	if (b2b) {
 		json_object_update(json_object_get(c, "results"), b2b);
@@ -1121,6 +1132,8 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 		json_decref(b2b);
 		json_decref(b2b_m);
 	}
+	if (p->trial.nlatency_loads)
+		run_latency_metrics(c);
 	return 0;
 }
 

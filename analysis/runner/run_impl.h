@@ -76,6 +76,20 @@ json_t *run_rig_measure(struct runner *r);
 /* Runs one case into c (the case object already in the document). Returns
  * 0, -EINTR, or -EIO (the case failed: its status says so). */
 int run_case(struct runner *r, const struct plan_case *pc, json_t *c);
+/* run_latency.c: below run_case.c. Latency at load after a search (sr): a trial at each
+ * of trial.latency_loads percent of its NDR into c's latency_at_load, its trials
+ * numbered on from *seq and checked with cc, a failed check as a flag into flags.
+ * 0; -EINTR; -EIO (err says why); -ENOMEM. */
+struct search_res;
+struct check_ctx;
+int run_latency(struct runner *r, const struct plan_case *pc, json_t *c,
+		const struct search_res *sr, const struct check_ctx *cc, int *seq,
+		json_t *flags, char *err, size_t errlen);
+/* The case's metrics (after case_done) from its latency_at_load: per load
+ * latload.PCT[.sSIZE][.stN].{p50,p999,pdv}_ns, the size and stream named only where a
+ * load has several (an IMIX; both directions), so that table, plot, compare and trend
+ * take them as any metric, across cells of different sizes too. */
+void run_latency_metrics(json_t *c);
 /* --dry-run: a warning line for each setting of an external router nothing reads back. */
 void run_warn_unread(const struct profile *p);
 

@@ -133,10 +133,13 @@ static int threads_cpus(struct box_cmd *c, unsigned threads, const char *cpus)
 /* expects: the senders' output files the sink reads at its end (frames lost after the
  * last arrival count as lost), nexp of them */
 static int sink_cmd(const struct tool *t, const char *spec, unsigned threads, double limit_s,
-		    char *const *expects, size_t nexp, double max_delay_s, struct box_cmd *c)
+		    char *const *expects, size_t nexp, double max_delay_s, bool by_size,
+		    struct box_cmd *c)
 {
 	const struct trial_box *b = t->tb;
 	int rc = box_cmd_init(c, &b->box, "ppslab-sink");
+	if (!rc && by_size)   /* the latency phase: its delays per frame size */
+		rc = box_arg(c, "--delay-by-size");
 	if (!rc && max_delay_s > 0) {   /* beyond it, a delay says the clocks disagree */
 		rc = box_arg(c, "--max-delay");
 		rc = rc ? rc : box_argf(c, "%.6fs", max_delay_s);
@@ -219,7 +222,7 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 					(unsigned long long)(start_at % NS_PER_S));
 	}
 	rc = rc ? rc : box_arg(c, "--size");
-	rc = rc ? rc : box_argf(c, "%u", r->cell->size);
+	rc = rc ? rc : r->cell->imix ? box_arg(c, "imix") : box_argf(c, "%u", r->cell->size);
 	rc = rc ? rc : box_arg(c, "--flows");
 	rc = rc ? rc : box_argf(c, "%u", r->cell->flows);
 	rc = rc ? rc : box_arg(c, "--stream");
@@ -347,7 +350,7 @@ static void tools_make(const struct trial_env *e, bool bi, struct trial_tools *t
  * copies a remote sender's), unless it is one of several sinks: it cannot know which
  * senders' streams reach it. 0, or -1 with err set. */
 static int start_sinks(const struct trial_env *e, struct trial_tools *tt, double limit,
-		       char *err, size_t errlen)
+		       bool by_size, char *err, size_t errlen)
 {
 	char xbuf[PROF_BOXES_MAX + 1][600];
 	char *xa[PROF_BOXES_MAX + 1];
@@ -365,7 +368,7 @@ static int start_sinks(const struct trial_env *e, struct trial_tools *tt, double
 		char **exp = b ? &xa[tt->ng - 1] : xa;
 		size_t nexp = t->tb->box.ssh ? 0 : b ? 1 : tt->nsa == 1 ? tt->nga : 0;
 		if ((rc = sink_cmd(t, b ? plain : t->tb->spec, t->tb->threads, limit, exp, nexp,
-				   e->p->trial.max_delay_s, &c)) ||
+				   e->p->trial.max_delay_s, by_size, &c)) ||
 		    (rc = tool_start(t, e, &c)))
 			snprintf(err, errlen, "cannot start ppslab-sink (%s): %s", t->name,
 				 strerror(-rc));
@@ -501,7 +504,7 @@ static void trial_measure(const struct trial_env *e, const struct trial_req *r,
 		unlink(pth);
 	}
 	uint64_t t_sinks = mono_ns(), t_load = 0;
-	if (start_sinks(e, tt, limit, s->err, sizeof(s->err)))
+	if (start_sinks(e, tt, limit, r->delay_by_size, s->err, sizeof(s->err)))
 		goto out;
 	double sinks_s = (double)(mono_ns() - t_sinks) / 1e9;
 	s->dut_before = e->dut ? dut_stats(e->dut) : NULL;

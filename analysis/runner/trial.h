@@ -62,6 +62,7 @@ struct trial_req {
 	 * frames the sinks received later than it (trial_late); NULL: none */
 	const double *late_ns;
 	size_t nlate;
+	bool delay_by_size;         /* the sinks also keep delays per frame size */
 };
 
 /* ppslab-gen's first words on box b: its port, its destination, the next hop's MAC

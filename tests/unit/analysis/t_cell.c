@@ -109,9 +109,27 @@ static void t_precedence(void)
 	profile_free(p);
 }
 
+/* size "imix": ppslab-gen's mix, kept as the word; a size is still a number */
+static void t_imix(void)
+{
+	struct profile *p = prof("{\"matrix\": {\"size\": [\"imix\", 128]}}");
+	struct plan pl;
+	if (!p)
+		return;
+	T_EQ_INT(plan_make(p, &pl), 0);
+	T_EQ_INT(pl.ncases, 2);
+	T_TRUE(pl.cases[0].values.imix);
+	T_STREQ(json_string_value(cell_value(&pl.cases[0].values, "size")), "imix");
+	T_TRUE(!pl.cases[1].values.imix);
+	T_EQ_INT(pl.cases[1].values.size, 128);
+	plan_free(&pl);
+	profile_free(p);
+}
+
 int main(void)
 {
 	T_RUN(t_types);
+	T_RUN(t_imix);
 	T_RUN(t_firewall);
 	T_RUN(t_precedence);
 	return t_done();

@@ -272,7 +272,7 @@ static void t_unknown_key(void)
 		"warmup, duration, settle, min_load, max_load, width, pdr_loss, initial, phases, "
 		"duration_sum, exceed_ratio, max_trials, ladder, max_delay, max_clock_error, "
 		"late_policy, max_burst, max_behind, repeat_invalid, b2b_trials, b2b_min_burst, "
-		"b2b_max_burst, b2b_resolution, b2b_throughput, goals");
+		"b2b_max_burst, b2b_resolution, b2b_throughput, goals, latency_loads");
 	prof_diag_free(&d);
 	T_EQ_INT(parse("{\"matrix\": {\"khz\": [1]}, \"colour\": 1}", &p, &d), -EINVAL);
 	T_EQ_INT(d.n, 2);

@@ -81,11 +81,56 @@ static void t_jitter_alternating(void)
 	free(d);
 }
 
+/* Per frame size: an IMIX's three sizes each in a histogram of its own, in the order
+ * first seen; a ninth size counted, not split; a merge matches sizes, not slots. */
+static void t_sizes_split(void)
+{
+	struct delay_sizes *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	delay_sizes_init(a);
+	delay_sizes_init(b);
+	for (int i = 0; i < 7; i++)
+		delay_sizes_add(a, 64, 1000 + (uint64_t)i);
+	for (int i = 0; i < 4; i++)
+		delay_sizes_add(a, 594, 5000);
+	delay_sizes_add(a, 1518, 9000);
+	T_EQ_INT(a->n, 3);
+	T_EQ_U64(a->size[0], 64);
+	T_EQ_U64(a->size[1], 594);
+	T_EQ_U64(a->size[2], 1518);
+	T_EQ_U64(a->owd[0].count, 7);
+	T_EQ_U64(a->owd[0].min, 1000);
+	T_EQ_U64(a->owd[0].max, 1006);
+	T_EQ_U64(a->owd[1].count, 4);
+	T_EQ_U64(a->owd[2].count, 1);
+	T_EQ_U64(hist_quantile(&a->owd[2], 0.5), 9000);
+	for (uint32_t s = 100; s < 100 + DELAY_SIZES; s++)
+		delay_sizes_add(a, s, 1);
+	T_EQ_INT(a->n, DELAY_SIZES);
+	T_EQ_U64(a->other_pkts, 3);   /* 100..104 took the five free slots */
+	/* b holds 1518 first, then 64: merged by size */
+	delay_sizes_add(b, 1518, 9100);
+	delay_sizes_add(b, 64, 2000);
+	delay_sizes_merge(a, b);
+	T_EQ_U64(a->owd[0].count, 8);
+	T_EQ_U64(a->owd[0].max, 2000);
+	T_EQ_U64(a->owd[2].count, 2);
+	T_EQ_U64(a->owd[2].max, 9100);
+	/* a size the destination has no room for goes to other_pkts with its count */
+	delay_sizes_init(b);
+	delay_sizes_add(b, 9000, 1);
+	delay_sizes_add(b, 9000, 2);
+	delay_sizes_merge(a, b);
+	T_EQ_U64(a->other_pkts, 5);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	T_RUN(t_jitter_known_series);
 	T_RUN(t_constant_delay_no_jitter);
 	T_RUN(t_implausible);
 	T_RUN(t_jitter_alternating);
+	T_RUN(t_sizes_split);
 	return t_done();
 }
