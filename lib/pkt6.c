@@ -81,6 +81,8 @@ enum pkt_class pkt_parse_ip6(const uint8_t *frame, size_t len, struct pkt_info *
 	uint16_t plen = pkt_rd16(ip + 4);
 	if (plen > len - PKT_ETH_LEN - PKT_IP6_LEN)   /* shorter than it claims */
 		return PKT_TRUNCATED;
+	if (plen > UINT16_MAX - PKT_IP6_LEN)          /* ip_len, 16 bits, could not hold it */
+		return PKT_BAD_LEN;
 	pi->ip = ip;
 	pi->ip_len = (uint16_t)(PKT_IP6_LEN + plen);
 	pi->ttl = ip[7];

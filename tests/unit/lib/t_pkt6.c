@@ -5,6 +5,7 @@
  * limit 0, a bad or zero UDP checksum, another port, no magic), the benchmarking range. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pkt.h"
@@ -169,6 +170,26 @@ static void t_classes(void)
 	T_EQ_INT(pkt_classify(fr, n + 4, 9, true, &pi), PKT_TEST);
 }
 
+/* A payload length of up to 65,535 with the frame to hold it: the IP length (header
+ * included) does not fit 16 bits, so the datagram is refused before a UDP length or
+ * checksum is read past the frame. */
+static void t_huge_payload(void)
+{
+	size_t n = PKT_ETH_LEN + PKT_IP6_LEN + 65500;
+	uint8_t *fr = calloc(1, n);
+	struct pkt_info pi;
+	T_TRUE(fr != NULL);
+	if (!fr)
+		return;
+	build6(fr, 128);
+	fr[18] = 65500 >> 8;
+	fr[19] = 65500 & 0xff;
+	fr[PKT_UDP6_OFF + 4] = fr[PKT_UDP6_OFF + 5] = 0xff;    /* UDP length 65,535 */
+	fr[PKT_UDP6_OFF + 6] = 1;
+	T_EQ_INT(pkt_classify(fr, n, 9, true, &pi), PKT_BAD_LEN);
+	free(fr);
+}
+
 static void t_addresses(void)
 {
 	uint8_t a[16];
@@ -195,6 +216,7 @@ int main(void)
 	T_RUN(t_template);
 	T_RUN(t_checksum);
 	T_RUN(t_classes);
+	T_RUN(t_huge_payload);
 	T_RUN(t_addresses);
 	return t_done();
 }
