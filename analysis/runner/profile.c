@@ -273,6 +273,13 @@ static void parse_latency_loads(struct vctx *c, const json_t *o, struct prof_tri
 		prof_verr(c, "trial.latency_loads", true, "needs a search that finds an NDR: "
 			  "trial.method \"rfc2544\" or \"mlr\", got \"%s\"",
 			  prof_method_name(t->method));
+	bool ndr = !t->ngoals;          /* the default goals start with the NDR */
+	for (size_t g = 0; g < t->ngoals; g++)
+		ndr |= t->goals[g].loss_ratio == 0 && !(t->goals[g].latency_ns > 0);
+	if (!ndr)
+		prof_verr(c, "trial.latency_loads", true, "needs an NDR: a goal of trial.goals "
+			  "with loss_ratio 0 and no latency bound, whose rate the loads are "
+			  "percentages of");
 	size_t i;
 	const json_t *w;
 	json_array_foreach(l, i, w) {

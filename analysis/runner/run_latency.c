@@ -16,12 +16,14 @@
 #include "latload.h"
 #include "search.h"
 
-/* The NDR the search found (its conditional throughput), or 0 */
+/* The NDR the search found (its conditional throughput), or 0: the first goal with zero
+ * loss and no latency bound, whatever its name (trial.goals may call it anything; the
+ * profile reader refuses latency_loads without one) */
 static double found_ndr(const struct search_res *sr)
 {
 	for (size_t g = 0; g < sr->ngoals; g++)
-		if (!strcmp(sr->goal[g].name, "NDR") && sr->goal[g].ct_pps > 0)
-			return sr->goal[g].ct_pps;
+		if (sr->goal[g].loss_ratio == 0 && !(sr->goal[g].latency_ns > 0))
+			return sr->goal[g].ct_pps > 0 ? sr->goal[g].ct_pps : 0;
 	return 0;
 }
 

@@ -110,6 +110,13 @@ run "trial.latency_loads: only after a search" 65 \
 printf '{ "trial": { "method": "mlr", "latency_loads": [] } }\n' >"$T/bad3.json"
 run "trial.latency_loads: an empty list" 65 "bad3.json:1:48: trial.latency_loads: expected a list" \
 	"$B/ppslab" run --dry-run "$T/bad3.json"
+printf '{ "trial": { "method": "mlr", "latency_loads": [50],\n  "goals": [{ "name": "PDR", "loss_ratio": 0.005 }, { "name": "lat", "latency": "1ms" }] } }\n' >"$T/bad5.json"
+run "trial.latency_loads: goals without a zero-loss one (no NDR to take a share of)" 65 \
+	"bad5.json:1:31: trial.latency_loads: needs an NDR: a goal of trial.goals with loss_ratio 0" \
+	"$B/ppslab" run --dry-run "$T/bad5.json"
+printf '{ "trial": { "method": "mlr", "latency_loads": [50],\n  "goals": [{ "name": "zero" }, { "name": "PDR", "loss_ratio": 0.005 }] } }\n' >"$T/p5.json"
+run "trial.latency_loads: the NDR is the zero-loss goal, whatever its name" 0 "" \
+	"$B/ppslab" run --dry-run "$T/p5.json"
 printf '{ "trial": { "method": "mlr" } }\n' >"$T/p0.json"
 printf '{ "trial": { "method": "mlr", "latency_loads": [0, 10, 50, 90, 100] } }\n' >"$T/p1.json"
 "$B/ppslab" run --dry-run "$T/p0.json" >"$T/d0" 2>&1
