@@ -1116,10 +1116,12 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	}
 	if (p->trial.nlatency_loads) {   /* latency at load (run_latency.c); not with b2b */
 		rc = run_latency(r, pc, c, &sr, &k.cc, &k.seq, flags, k.err, sizeof(k.err));
-		if (rc == -EINTR || *r->env.stop)
-			return case_interrupted(c, flags);
 		if (rc == -ENOMEM)
 			return rc;
+		if (rc || *r->env.stop)          /* the search it follows ran to its end */
+			json_object_set_new(c, "results", results_obj(&sr, p->trial.method));
+		if (rc == -EINTR || *r->env.stop)
+			return case_interrupted(c, flags);
 		if (rc)
 			return case_failed(c, flags, k.err);
 		fmt_utc(t, sizeof(t), time(NULL));
