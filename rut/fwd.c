@@ -40,6 +40,7 @@ static const char *const drop_names[FWD_DROP_COUNT] = {
 	[FWD_DROP_LINK_DOWN] = "link_down",
 	[FWD_DROP_PORT_GONE] = "port_gone",
 	[FWD_DROP_LOCAL] = "local",
+	[FWD_DROP_FW_EXTHDR] = "fw_ext_hdr",
 };
 
 static const char *const skip_names[FWD_RS_COUNT] = {
@@ -427,7 +428,8 @@ static void fw_pkt_of(const struct pkt_info *pi, int recv_if, int tid, struct fw
 static inline void fw_drop(struct fwd_thr *t, struct burst *b, enum fw_verdict v, const struct fw_match *m)
 {
 	if (m->why != FW_WHY_RULE) {
-		b->drops[m->why == FW_WHY_TINYFRAG ? FWD_DROP_FW_TINYFRAG : FWD_DROP_FW_TRUNCATED]++;
+		b->drops[m->why == FW_WHY_TINYFRAG ? FWD_DROP_FW_TINYFRAG
+			 : m->why == FW_WHY_EXTHDR ? FWD_DROP_FW_EXTHDR : FWD_DROP_FW_TRUNCATED]++;
 		return;
 	}
 	b->drops[v == FW_UNREACH ? FWD_DROP_FW_UNREACH
@@ -779,6 +781,19 @@ static void timex6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr
 	ic->icmp6_type = ICMP6_TIME_EXCEEDED;
 	ic->icmp6_code = ICMP6_TIME_EXCEED_TRANSIT;
 	memcpy(ic + 1, ip6, quote);
+	if (fw_on_now(t)) {
+		/* ip6_output(): the outbound pass, on the port it leaves by */
+		struct fw_pkt fp;
+		struct fw_match m;
+		fw_pkt_ip6((const uint8_t *)rh, icl, -1, t->id, &fp);
+		fp.in = false;
+		fp.xmit_if = o;
+		if (fw_eval_rs(f->fw, t->rs, &fp, &m) != FW_PASS) {
+			b->nbuf--;
+			b->skip[FWD_RS_FW_DENY]++;
+			return;
+		}
+	}
 	uint8_t ph[8] = { 0, 0, (uint8_t)(icl >> 8), (uint8_t)icl, 0, 0, 0, IPPROTO_ICMPV6 };
 	uint32_t sum = csum_add(0, &rh->ip6_src, 32);
 	sum = csum_add(sum, ph, 8);
@@ -788,12 +803,15 @@ static void timex6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr
 	b->rep_kind[o][b->nrep[o]++] = RK_TIMEX6;
 }
 
-/* ip6_input() and ip6_forward() for one frame of ethertype 0x86dd read on port in, while
- * the firewall is off. Kept out of line: the IPv4 path pays only the ethertype test of
- * the frames that are not IPv4. */
+/* ip6_input() and ip6_forward() for one frame of ethertype 0x86dd read on port in,
+ * with the firewall's two passes when it is on (fw). Kept out of line: the IPv4 path
+ * pays only the ethertype test of the frames that are not IPv4. A reset or unreach
+ * rule drops the packet and sends nothing here (send_reject6 is not done). */
 static __attribute__((noinline)) void fwd_ip6(struct fwd_thr *t, struct burst *b, int in,
-					      struct port_pkt *rx)
+					      struct port_pkt *rx, bool fw)
 {
+	struct fw_pkt fp;
+	struct fw_match m;
 	struct fwd *f = t->f;
 	uint8_t *fr = rx->data;
 	b->n6++;
@@ -810,6 +828,15 @@ static __attribute__((noinline)) void fwd_ip6(struct fwd_thr *t, struct burst *b
 	    plen > rx->len - PKT_ETH_LEN - sizeof(struct ip6_hdr) || src[0] == 0xff) {
 		b->drops[FWD_DROP_MALFORMED]++;
 		return;
+	}
+	/* ip6_input(): the inbound pass, on the receiving interface */
+	if (fw) {
+		fw_pkt_ip6(fr + PKT_ETH_LEN, plen, in, t->id, &fp);
+		enum fw_verdict v = fw_eval_rs(f->fw, t->rs, &fp, &m);
+		if (v != FW_PASS) {
+			fw_drop(t, b, v, &m);
+			return;
+		}
 	}
 	/* for us (or a multicast group, NDP's among them, duplicate address detection's
 	 * from the unspecified address too): the kernel's own stack, which AF_PACKET taps
@@ -840,12 +867,24 @@ static __attribute__((noinline)) void fwd_ip6(struct fwd_thr *t, struct burst *b
 		b->drops[FWD_DROP_NO_ROUTE]++;
 		return;
 	}
+	ip6->ip6_hlim--;   /* no header checksum in IPv6 */
+	/* ip6_forward() → ip6_output(): the outbound pass, on the transmitting interface,
+	 * seeing the decremented hop limit */
+	if (fw) {
+		fp.in = false;
+		fp.xmit_if = o;
+		fp.ttl = ip6->ip6_hlim;
+		enum fw_verdict v = fw_eval_rs(f->fw, t->rs, &fp, &m);
+		if (v != FW_PASS) {
+			fw_drop(t, b, v, &m);
+			return;
+		}
+	}
 	const uint8_t *mac = nt6_lookup(f->nt, o, nh);
 	if (!mac) {
 		b->drops[FWD_DROP_NO_NEIGH]++;
 		return;
 	}
-	ip6->ip6_hlim--;   /* no header checksum in IPv6 */
 	memcpy(fr, mac, 6);
 	memcpy(fr + 6, f->ports[o].mac, 6);
 	b->out[o][b->nout[o]++] = *rx;
@@ -873,9 +912,9 @@ static int burst_l3(struct fwd_thr *t, int in, int max)
 		/* options and fragments are valid IPv4: a router forwards them */
 		if (c != PKT_TEST && c != PKT_IP_OPTIONS && c != PKT_IP_FRAGMENT) {
 			/* the one test IPv6 adds, on the frames that are not IPv4 */
-			if (c == PKT_NOT_IP4 && !fw && rx[k].len >= PKT_ETH_LEN &&
-			    fr[12] == 0x86 && fr[13] == 0xdd)
-				fwd_ip6(t, b, in, &rx[k]);
+			if (c == PKT_NOT_IP4 && rx[k].len >= PKT_ETH_LEN && fr[12] == 0x86 &&
+			    fr[13] == 0xdd)
+				fwd_ip6(t, b, in, &rx[k], fw);
 			else
 				b->drops[c == PKT_NOT_IP4 ? FWD_DROP_NOT_IP4 : FWD_DROP_MALFORMED]++;
 			continue;

@@ -8,11 +8,10 @@
  * (recv = ingress port), TTL (1 or 0 is counted as expired and dropped), longest-prefix
  * route, the outbound pass (xmit = egress port), the neighbour's MAC, TTL decrement with
  * an RFC 1624 checksum update, source MAC of the egress port, one transmit burst per
- * egress port. IPv6 (while the firewall is off: it evaluates IPv4 only, and with it on
- * IPv6 is dropped as not_ip4): header checks, packets for the router or multicast
- * delivered locally, hop limit (1 or 0: dropped as ttl_expired and an ICMPv6 time
- * exceeded sent back, RFC 4443 3.3), longest-prefix route, neighbour, decrement, MAC
- * rewrite (docs/forwarder.md#ipv6). Bridge (--l2): every frame goes unchanged to the other port; IPv4 frames
+ * egress port. IPv6: header checks, the firewall's inbound pass, packets for the
+ * router or multicast delivered locally, hop limit (1 or 0: dropped as ttl_expired and an ICMPv6 time
+ * exceeded sent back, RFC 4443 3.3), longest-prefix route, the outbound pass,
+ * neighbour, decrement, MAC rewrite (docs/forwarder.md#ipv6). Bridge (--l2): every frame goes unchanged to the other port; IPv4 frames
  * pass the firewall the same two ways, malformed IPv4 is dropped, other protocols are
  * bridged. A frame the egress ring cannot take is dropped and counted there (a router
  * does not block its input on a full output queue).
@@ -52,8 +51,7 @@ enum fwd_drop {
 	FWD_DROP_MALFORMED,   /* truncated, bad IP header checksum or lengths; IPv6: version
 			       * not 6, payload length 0 or past the frame, a multicast
 			       * source, an unspecified one to be forwarded */
-	FWD_DROP_NOT_IP4,     /* router mode: neither IPv4 nor IPv6 (ARP, VLAN-tagged, ...);
-			       * IPv6 too while the firewall is on */
+	FWD_DROP_NOT_IP4,     /* router mode: neither IPv4 nor IPv6 (ARP, VLAN-tagged, ...) */
 	FWD_DROP_TTL,         /* TTL expired (no ICMP time exceeded is sent); IPv6 hop limit
 			       * expired (an ICMPv6 time exceeded is sent) */
 	FWD_DROP_NO_ROUTE,    /* IPv6 also: a link-local source or destination not ours
@@ -63,11 +61,14 @@ enum fwd_drop {
 	FWD_DROP_FW_UNREACH,  /* reject / unreach CODE (an ICMP unreachable is sent back) */
 	FWD_DROP_FW_RESET,    /* reset (a TCP RST is sent back) */
 	FWD_DROP_FW_TINYFRAG, /* ipfw before any rule: TCP fragment at offset 1 (RFC 3128) */
-	FWD_DROP_FW_TRUNCATED,/* ipfw before any rule: TCP/UDP/SCTP/ICMP header cut short */
+	FWD_DROP_FW_TRUNCATED,/* ipfw before any rule: TCP/UDP/SCTP/ICMP header cut short
+			       * (IPv6: an extension header or ICMPv6's too) */
 	FWD_DROP_LINK_DOWN,   /* the egress link was down (not up, or no carrier) */
 	FWD_DROP_PORT_GONE,   /* the egress interface was deleted (or renumbered) */
 	FWD_DROP_LOCAL,       /* addressed to the router itself: delivered to its own stack
 			       * after the inbound pass (ip_input), not forwarded */
+	FWD_DROP_FW_EXTHDR,   /* ipfw before any rule: an IPv6 extension header it does not
+			       * know (net.inet6.ip6.fw.deny_unknown_exthdrs) */
 	FWD_DROP_COUNT
 };
 

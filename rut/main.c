@@ -399,6 +399,22 @@ static int local_addrs(uint32_t *out, int max)
 	return n;
 }
 
+/* Every IPv6 address of this namespace: what `me` and `me6` match on IPv6
+ * (search_ip6_addr_net: any interface's, link-local ones too). */
+static int local_addrs6(uint8_t *out, int max)
+{
+	struct ifaddrs *ifa, *i;
+	int n = 0;
+	if (getifaddrs(&ifa))
+		return 0;
+	for (i = ifa; i && n < max; i = i->ifa_next)
+		if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET6)
+			memcpy(out + 16 * n++,
+			       ((struct sockaddr_in6 *)(void *)i->ifa_addr)->sin6_addr.s6_addr, 16);
+	freeifaddrs(ifa);
+	return n;
+}
+
 /* The firewall, always present (ipfw commands work on it through --ctl); consulted only
  * when --rules or --default-accept turned it on, or net.inet.ip.fw.enable=1 later. */
 static int setup_fw(const struct args *a, struct fwd *f, struct fwlog *log)
@@ -416,6 +432,11 @@ static int setup_fw(const struct args *a, struct fwd *f, struct fwlog *log)
 		return EX_OSERR;
 	}
 	fw_set_if_addrs(fw, addrs, f->nports);
+	uint8_t local6[64 * 16];
+	if (fw_set_local6(fw, local6, local_addrs6(local6, 64))) {
+		log_err("cannot create the firewall: %s", strerror(ENOMEM));
+		return EX_OSERR;
+	}
 	fwlog_init(log);
 	fw_set_log(fw, fwlog_push, log);
 	f->log = log;
