@@ -84,4 +84,37 @@ eq "no IPv6 counted as not_ip4" "$(jv rut .drops.not_ip4)" 0
 eq "rx = fwd + drop" "$(jv rut '.rx_pkts == .fwd_pkts + .drop_pkts')" true
 eq "the sum over the ports" "$(jv rut '.ip6_fwd_pkts == ([.ports[].ip6_fwd_pkts] | add)')" true
 echo "# routes $(jv rut .routes), neighbours $(jv rut .neighbours)"
+
+# the known answer of the firewall on IPv6 (docs/firewall.md#ipv6): counted per pass
+# (in, and out when forwarded), bytes the whole IPv6 packet (40 + 24 for these 78-byte
+# frames; a time exceeded is 40 + 8 + its quote of 64)
+cat >"$T/rules6" <<'EOF'
+add 100 count ip6 from 2001:2::2 to any
+add 150 deny ip from 198.18.0.0/15 to any
+add 160 count ip from not 198.18.0.0/15 to any 9
+add 200 deny udp from any to 2001:2:8000::/33 in
+add 400 allow ip6 from 2001:2::/48 to 2001:2::/48
+add 450 allow ip6 from any to any
+EOF
+start rutf rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --ctl "$T/sf" --json --rules "$T/rules6" \
+	--route "2001:2:8000::/33 via 2001:2:0:1::2" --neigh "2001:2:0:1::2=$SINK_MAC@rut1"
+wait_ready rutf
+base=$(ifc sink sink0 rx_packets); tx0=$(timex)
+c6 --dst 2001:2:0:1::2 --count 100; eq "fw: craft6 forwarded" "$?" 0
+c6 --dst 2001:2:8000::5 --count 20; eq "fw: craft6 denied" "$?" 0
+c6 --dst 2001:2:0:1::2 --count 10 --hlim 1; eq "fw: craft6 expiring" "$?" 0
+arrived sink sink0 "$base" 100
+wait_until 15 "10 time exceeded through the firewall" test "$(( $(timex) - tx0 ))" -ge 10
+stop rutf; eq "fw: rut exits 0" "$RC" 0
+r() { jv rutf "[.rules[] | select(.number == $1)][0] | \"\(.pkts) \(.bytes)\""; }
+eq "fw: 100 count: 130 in + 100 out" "$(r 100)" "230 14720"
+eq "fw: 150 (an IPv4 prefix) matches no IPv6" "$(r 150)" "0 0"
+eq "fw: 160 (not an IPv4 prefix): every UDP to 9, in and out" "$(r 160)" "230 14720"
+eq "fw: 200 denies 20 inbound" "$(r 200)" "20 1280"
+eq "fw: 400: 110 in, 100 out, 10 replies out" "$(r 400)" "220 14560"
+eq "fw: fw_deny 20" "$(jv rutf .drops.fw_deny)" 20
+eq "fw: denied by a rule 20" "$(jv rutf .fw.denied_pkts)" 20
+eq "fw: forwarded 100" "$(jv rutf .ports[0].ip6_fwd_pkts)" 100
+eq "fw: expired 10, answered 10" "$(jv rutf '[.drops.ttl_expired, .replies.time_exceeded6] | map(tostring) | join(" ")')" "10 10"
+eq "fw: rx = fwd + drop" "$(jv rutf '.rx_pkts == .fwd_pkts + .drop_pkts')" true
 done_testing
