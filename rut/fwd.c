@@ -421,6 +421,8 @@ static void fw_pkt_of(const struct pkt_info *pi, int recv_if, int tid, struct fw
 	p->recv_if = recv_if;
 	p->xmit_if = -1;
 	p->tid = (uint8_t)tid;
+	p->ip6 = p->ext_bad = p->cut = false;
+	p->src6 = p->dst6 = NULL;
 }
 
 /* A pass that did not let the packet through: counted by cause, and by rule when a
