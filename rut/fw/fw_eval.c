@@ -99,9 +99,9 @@ enum { F_SRC, F_DST, F_PROTO, F_IN, F_RECV, F_XMIT, F_VIA, F_N };
 /* How each op is tested: EQ (f & b) == a, ANY (f & (b:a)) != 0, or by a case below.
  * Table-driven so that a program runs on two well-predicted branches per test instead
  * of a jump table (indirect branches cost several nanoseconds each on the VMs here). */
-enum { K_EQ, K_EQ4, K_ANY, K_OTHER };
+enum { K_EQ, K_ANY, K_OTHER };
 static const uint8_t kind_of[FW_OP_MAX] = {
-	[FW_OP_PROTO] = K_EQ,	   [FW_OP_SRC] = K_EQ4,		[FW_OP_DST] = K_EQ4,
+	[FW_OP_PROTO] = K_EQ,	   [FW_OP_SRC] = K_EQ,		[FW_OP_DST] = K_EQ,
 	[FW_OP_SRC_ME] = K_OTHER,  [FW_OP_DST_ME] = K_OTHER,	[FW_OP_SRC_SET] = K_OTHER,
 	[FW_OP_DST_SET] = K_OTHER, [FW_OP_SRC_LIST] = K_OTHER,	[FW_OP_DST_LIST] = K_OTHER,
 	[FW_OP_SRCPORT] = K_OTHER, [FW_OP_DSTPORT] = K_OTHER,	[FW_OP_IN] = K_EQ,
@@ -120,13 +120,19 @@ static const uint8_t field_of[FW_OP_MAX] = {
 	[FW_OP_RECV] = F_RECV,	 [FW_OP_XMIT] = F_XMIT, [FW_OP_VIA] = F_VIA,
 };
 
+/* An IPv4 address test is false on an IPv6 packet without a branch: the packet's
+ * address field is FW_F_V6 (above any 32-bit address), an EQ test's mask takes the
+ * high half in (no other EQ field has it), and its value never has it. */
+#define FW_F_V6 (1ull << 32)
+#define FW_F_HI 0xffffffff00000000ull
+
 static void pkt_fields(const struct fw_pkt *p, uint64_t *f)
 {
 	/* an inbound packet has no output interface yet, whatever the caller knows
 	 * (docs/design/ipfw.md#direction-and-interfaces) */
 	int xmit = p->in ? -1 : p->xmit_if;
-	f[F_SRC] = p->src;
-	f[F_DST] = p->dst;
+	f[F_SRC] = p->ip6 ? FW_F_V6 : p->src;
+	f[F_DST] = p->ip6 ? FW_F_V6 : p->dst;
 	f[F_PROTO] = p->proto;
 	f[F_IN] = p->in;
 	f[F_RECV] = if_bit(p->recv_if);
@@ -228,9 +234,7 @@ static int prog_run(struct fw *fw, const struct fw_rules *rs, int idx, const str
 		bool m;
 		unsigned kind = kind_of[x->op];
 		if (kind == K_EQ) {
-			m = (f[field_of[x->op]] & x->b) == x->a;
-		} else if (kind == K_EQ4) {
-			m = !p->ip6 && (f[field_of[x->op]] & x->b) == x->a;
+			m = (f[field_of[x->op]] & (x->b | FW_F_HI)) == x->a;
 		} else if (kind == K_ANY) {
 			m = (f[field_of[x->op]] & ((uint64_t)x->b << 32 | x->a)) != 0;
 		} else if (p->ip6 && x->op >= FW_OP_PROBE && x->op <= FW_OP_LIMIT) {
