@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* fwd.h — the forwarding engine of ppslab-rut: ports, one burst of IPv4 routing or L2
- * bridging, and the counters.
+/* fwd.h — the forwarding engine of ppslab-rut: ports, one burst of IPv4 and IPv6 routing
+ * or L2 bridging, and the counters.
  *
  * fwd_burst(f, in, max) reads up to max frames from port `in` and forwards them.
  * Router (default): IPv4 header checks (malformed frames are counted and dropped; IP
@@ -8,7 +8,10 @@
  * (recv = ingress port), TTL (1 or 0 is counted as expired and dropped), longest-prefix
  * route, the outbound pass (xmit = egress port), the neighbour's MAC, TTL decrement with
  * an RFC 1624 checksum update, source MAC of the egress port, one transmit burst per
- * egress port. Bridge (--l2): every frame goes unchanged to the other port; IPv4 frames
+ * egress port. IPv6: header checks, the firewall's inbound pass, packets for the
+ * router or multicast delivered locally, hop limit (1 or 0: dropped as ttl_expired and an ICMPv6 time
+ * exceeded sent back, RFC 4443 3.3), longest-prefix route, the outbound pass,
+ * neighbour, decrement, MAC rewrite (docs/forwarder.md#ipv6). Bridge (--l2): every frame goes unchanged to the other port; IPv4 frames
  * pass the firewall the same two ways, malformed IPv4 is dropped, other protocols are
  * bridged. A frame the egress ring cannot take is dropped and counted there (a router
  * does not block its input on a full output queue).
@@ -45,20 +48,27 @@
 /* Why a frame read from a port was not forwarded. */
 enum fwd_drop {
 	FWD_DROP_TXFULL,      /* egress ring full: the "Receive No Buffers" analogue */
-	FWD_DROP_MALFORMED,   /* truncated, bad IP header checksum or lengths */
-	FWD_DROP_NOT_IP4,     /* router mode: not IPv4 (ARP, IPv6, VLAN-tagged, ...) */
-	FWD_DROP_TTL,         /* TTL expired (no ICMP time exceeded is sent) */
-	FWD_DROP_NO_ROUTE,
+	FWD_DROP_MALFORMED,   /* truncated, bad IP header checksum or lengths; IPv6: version
+			       * not 6, payload length 0 or past the frame, a multicast
+			       * source, an unspecified one to be forwarded */
+	FWD_DROP_NOT_IP4,     /* router mode: neither IPv4 nor IPv6 (ARP, VLAN-tagged, ...) */
+	FWD_DROP_TTL,         /* TTL expired (no ICMP time exceeded is sent); IPv6 hop limit
+			       * expired (an ICMPv6 time exceeded is sent) */
+	FWD_DROP_NO_ROUTE,    /* IPv6 also: a link-local source or destination not ours
+			       * (beyond its scope) */
 	FWD_DROP_NO_NEIGH,
 	FWD_DROP_FW_DENY,     /* firewall deny (and reject/unreach/reset: counted apart) */
 	FWD_DROP_FW_UNREACH,  /* reject / unreach CODE (an ICMP unreachable is sent back) */
 	FWD_DROP_FW_RESET,    /* reset (a TCP RST is sent back) */
 	FWD_DROP_FW_TINYFRAG, /* ipfw before any rule: TCP fragment at offset 1 (RFC 3128) */
-	FWD_DROP_FW_TRUNCATED,/* ipfw before any rule: TCP/UDP/SCTP/ICMP header cut short */
+	FWD_DROP_FW_TRUNCATED,/* ipfw before any rule: TCP/UDP/SCTP/ICMP header cut short
+			       * (IPv6: an extension header or ICMPv6's too) */
 	FWD_DROP_LINK_DOWN,   /* the egress link was down (not up, or no carrier) */
 	FWD_DROP_PORT_GONE,   /* the egress interface was deleted (or renumbered) */
 	FWD_DROP_LOCAL,       /* addressed to the router itself: delivered to its own stack
 			       * after the inbound pass (ip_input), not forwarded */
+	FWD_DROP_FW_EXTHDR,   /* ipfw before any rule: an IPv6 extension header it does not
+			       * know (net.inet6.ip6.fw.deny_unknown_exthdrs) */
 	FWD_DROP_COUNT
 };
 
@@ -84,6 +94,7 @@ struct fwd_port_ctr_sum {
 	uint64_t rst_sent, unreach_sent, reply_skip[FWD_RS_COUNT], kernel_drops;
 	uint64_t tx_errors, link_downs;
 	uint64_t echo_sent, port_unreach_sent;
+	uint64_t ip6_rx_pkts, ip6_fwd_pkts, timex6_sent;
 };
 
 struct fwd_port_ctr {
@@ -105,6 +116,11 @@ struct fwd_port_ctr {
 					       * fwd_refresh_kernel) */
 	_Atomic uint64_t link_downs;          /* times this thread found the link down or
 					       * the interface gone (fwd_link_check) */
+	_Atomic uint64_t ip6_rx_pkts;         /* IPv6 frames read here (in rx_pkts) */
+	_Atomic uint64_t ip6_fwd_pkts;        /* of those, accepted by an egress ring (in
+					       * fwd_pkts) */
+	_Atomic uint64_t timex6_sent;         /* ICMPv6 time exceeded sent out of this port
+					       * (in tx_*) */
 };
 
 /* An egress port's link as fwd_link_check last saw it. */
@@ -116,6 +132,9 @@ struct fwd_port {
 	uint8_t mac[6];
 	uint32_t ip;           /* network order, 0 if none */
 	uint8_t plen;
+	uint8_t ip6[16];       /* its first global IPv6 address, all zero if none */
+	uint8_t plen6;
+	uint8_t ll6[16];       /* its link-local address, all zero if none */
 	int ifindex;           /* at open; another index later means the port was deleted */
 };
 
@@ -156,8 +175,9 @@ struct fwd {
 	struct fw *fw;                /* NULL: no firewall */
 	struct fwlog *log;            /* its log lines' queue (counters in the stats), or NULL */
 	_Atomic uint32_t reply_sec, reply_n;  /* net.inet.ip.fw.reply_limit's window */
-	/* badport_bandlim(): net.inet.icmp.icmplim's window, per kind (echo, unreach) */
-	_Atomic uint32_t bl_sec[2], bl_n[2];
+	/* badport_bandlim(): net.inet.icmp.icmplim's window, per kind (echo, unreach), and
+	 * icmp6_ratelimit(): net.inet6.icmp6.errppslimit's */
+	_Atomic uint32_t bl_sec[3], bl_n[3];
 	/* A fault for the test suite only (PPSLAB_RUT_FAULT_DROP_EVERY, main.c): every Nth
 	 * frame to send is discarded yet counted as sent, a broken forwarder whose loss no
 	 * counter shows; the integration tests' books must catch it. 0: off. */
@@ -199,6 +219,7 @@ struct fwd_totals {
 	uint64_t drops[FWD_DROP_COUNT];
 	uint64_t rst_sent, unreach_sent, reply_skip[FWD_RS_COUNT];
 	uint64_t echo_sent, port_unreach_sent;
+	uint64_t ip6_rx_pkts, ip6_fwd_pkts, timex6_sent;
 };
 void fwd_totals(const struct fwd *f, struct fwd_totals *t);
 /* Reads the links' state of every port (two ioctls each) into t->link, counting each

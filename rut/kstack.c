@@ -28,10 +28,11 @@ static bool shielded(const char *ifname)
 	return st == 0;
 }
 
-bool kstack_forwards(const char *ifname, char *why, size_t len)
+/* /proc/sys/net/ipv{4,6}/conf/IF/forwarding is 1 */
+static bool forwarding(const char *family, const char *ifname)
 {
 	char path[128];
-	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/%s/forwarding", ifname);
+	snprintf(path, sizeof(path), "/proc/sys/net/%s/conf/%s/forwarding", family, ifname);
 	FILE *f = fopen(path, "r");
 	int on = 0;
 	if (!f)
@@ -39,9 +40,16 @@ bool kstack_forwards(const char *ifname, char *why, size_t len)
 	if (fscanf(f, "%d", &on) != 1)
 		on = 0;
 	fclose(f);
-	if (!on || shielded(ifname))
+	return on != 0;
+}
+
+bool kstack_forwards(const char *ifname, char *why, size_t len)
+{
+	const char *fam = forwarding("ipv4", ifname) ? "ipv4"
+			  : forwarding("ipv6", ifname) ? "ipv6" : NULL;
+	if (!fam || shielded(ifname))
 		return false;
-	snprintf(why, len, "net.ipv4.conf.%s.forwarding is 1 and no ppslab shield drops its "
-		 "frames first", ifname);
+	snprintf(why, len, "net.%s.conf.%s.forwarding is 1 and no ppslab shield drops its "
+		 "frames first", fam, ifname);
 	return true;
 }

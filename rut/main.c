@@ -105,10 +105,10 @@ static struct opt_def opts[] = {
 	{ "burst", 'b', "N", "frames per receive burst in intr and busy modes", OPT_UINT, A(burst),
 	  .min = 1, .max = FWD_BURST_MAX, .def = "64", .what = "a burst of {range} frames" },
 	{ "l2", 0, NULL, "bridge: every frame goes unchanged to the other port", OPT_FLAG, A(l2) },
-	{ "route", 'r', "SPEC", "static route PREFIX/LEN,via=GW or PREFIX/LEN,dev=PORT (repeatable)",
+	{ "route", 'r', "SPEC", "static route PREFIX/LEN,via=GW or PREFIX/LEN,dev=PORT, IPv4 or IPv6 (repeatable)",
 	  REPEAT(routes) },
 	{ "routes", 0, "FILE", "static routes from FILE, one SPEC per line", OPT_STR, A(route_file) },
-	{ "neigh", 0, "IP=MAC@PORT", "static neighbour (repeatable); the rest from the system", REPEAT(neigh) },
+	{ "neigh", 0, "IP=MAC@PORT", "static neighbour, IPv4 or IPv6 (repeatable); the rest from the system", REPEAT(neigh) },
 	{ "rules", 'f', "FILE", "ipfw rules to load at start; turns the firewall on", OPT_STR, A(rules) },
 	{ "check-rules", 0, "FILE", "check FILE as --rules would load it (FILE:LINE:COL: errors), exit",
 	  OPT_STR, A(check_rules) },
@@ -182,6 +182,8 @@ static void ports_of(const struct fwd *f, struct rt_ports *rp)
 		rp->names[i] = f->ports[i].ifname;
 		rp->addr_be[i] = f->ports[i].ip;
 		rp->plen[i] = f->ports[i].plen;
+		memcpy(rp->addr6[i], f->ports[i].ip6, 16);
+		rp->plen6[i] = f->ports[i].plen6;
 	}
 }
 
@@ -193,14 +195,17 @@ static int load_tables(const struct args *a, struct fwd *f, struct fwdloop_info 
 	ports_of(f, &rp);
 	for (int i = 0; i < a->nroutes; i++) {
 		uint32_t pfx, gw;
-		uint8_t len;
-		int port, col;
+		uint8_t len, p6[16], g6[16];
+		int port, col, rc;
 		const char *s = a->routes[i];
-		if (rt_parse(s, strlen(s), &rp, &pfx, &len, &gw, &port, &col, msg, sizeof(msg))) {
+		bool six = rt_spec_is6(s, strlen(s));
+		if (six ? rt6_parse(s, strlen(s), &rp, p6, &len, g6, &port, &col, msg, sizeof(msg))
+			: rt_parse(s, strlen(s), &rp, &pfx, &len, &gw, &port, &col, msg, sizeof(msg))) {
 			log_err("--route %s: column %d: %s", s, col, msg);
 			return EX_USAGE;
 		}
-		if (rt_add(f->rt, pfx, len, gw, port))
+		rc = six ? rt6_add(f->rt, p6, len, g6, port) : rt_add(f->rt, pfx, len, gw, port);
+		if (rc)
 			return EX_OSERR;
 	}
 	uint64_t t0 = mono_ns();
@@ -217,13 +222,13 @@ static int load_tables(const struct args *a, struct fwd *f, struct fwdloop_info 
 	}
 	for (int i = 0; i < a->nneigh; i++) {
 		uint32_t ip;
-		uint8_t mac[6];
-		int port;
-		if (nt_parse(a->neigh[i], &rp, &ip, mac, &port, msg, sizeof(msg))) {
+		uint8_t ip6[16], mac[6];
+		int port, af;
+		if (nt_parse(a->neigh[i], &rp, &af, &ip, ip6, mac, &port, msg, sizeof(msg))) {
 			log_err("--neigh %s: %s", a->neigh[i], msg);
 			return EX_USAGE;
 		}
-		if (nt_add(f->nt, port, ip, mac))
+		if (af == AF_INET6 ? nt6_add(f->nt, port, ip6, mac) : nt_add(f->nt, port, ip, mac))
 			return EX_OSERR;
 	}
 	if (fwd_ready(f)) {
@@ -395,6 +400,22 @@ static int local_addrs(uint32_t *out, int max)
 	return n;
 }
 
+/* Every IPv6 address of this namespace: what `me` and `me6` match on IPv6
+ * (search_ip6_addr_net: any interface's, link-local ones too). */
+static int local_addrs6(uint8_t *out, int max)
+{
+	struct ifaddrs *ifa, *i;
+	int n = 0;
+	if (getifaddrs(&ifa))
+		return 0;
+	for (i = ifa; i && n < max; i = i->ifa_next)
+		if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET6)
+			memcpy(out + 16 * n++,
+			       ((struct sockaddr_in6 *)(void *)i->ifa_addr)->sin6_addr.s6_addr, 16);
+	freeifaddrs(ifa);
+	return n;
+}
+
 /* The firewall, always present (ipfw commands work on it through --ctl); consulted only
  * when --rules or --default-accept turned it on, or net.inet.ip.fw.enable=1 later. */
 static int setup_fw(const struct args *a, struct fwd *f, struct fwlog *log)
@@ -412,6 +433,11 @@ static int setup_fw(const struct args *a, struct fwd *f, struct fwlog *log)
 		return EX_OSERR;
 	}
 	fw_set_if_addrs(fw, addrs, f->nports);
+	uint8_t local6[64 * 16];
+	if (fw_set_local6(fw, local6, local_addrs6(local6, 64))) {
+		log_err("cannot create the firewall: %s", strerror(ENOMEM));
+		return EX_OSERR;
+	}
 	fwlog_init(log);
 	fw_set_log(fw, fwlog_push, log);
 	f->log = log;
@@ -482,9 +508,9 @@ static void warn_kernel_stack(const struct fwd *f)
 	for (int i = 0; i < f->nports; i++)
 		if (!f->l2 && kstack_forwards(f->ports[i].ifname, why, sizeof(why)))
 			log_warn("%s: the kernel forwards these frames too (%s): each would arrive "
-				 "twice; turn it off (sysctl -w net.ipv4.conf.%s.forwarding=0) or "
-				 "shield the port (ppslab lab shield on)", f->ports[i].ifname, why,
-				 f->ports[i].ifname);
+				 "twice; turn it off (sysctl -w net.ipv4.conf.%s.forwarding=0, and "
+				 "net.ipv6's) or shield the port (ppslab lab shield on)",
+				 f->ports[i].ifname, why, f->ports[i].ifname);
 }
 
 /* --user: the control socket becomes the user's (so that it can still unlink it and

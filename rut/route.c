@@ -12,6 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/neighbour.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include "ifinfo.h"
 
@@ -30,7 +35,29 @@ struct rt_nh {
 	int port;
 };
 
+/* IPv6: a route as added, and the compiled table's slot (open addressing, keyed by the
+ * masked prefix and its length) */
+struct rt6_route {
+	uint64_t hi, lo;    /* host order, masked */
+	uint32_t nh;        /* index into nh6 */
+	uint8_t len;
+};
+
+struct rt6_nh {
+	uint8_t gw[16];
+	bool on_link;
+	int port;
+};
+
 struct rt {
+	struct rt6_route *r6;
+	size_t n6, cap6;
+	struct rt6_nh *nh6;
+	uint32_t nnh6, nh6cap;
+	struct rt6_route *h6;    /* compiled: nh + 1 in .nh, 0 = empty slot */
+	uint32_t h6mask;
+	uint8_t lens6[129];      /* the prefix lengths present, longest first */
+	int nlens6;
 	struct rt_route *r;
 	size_t n, cap;
 	struct rt_nh *nhs;
@@ -67,6 +94,9 @@ void rt_free(struct rt *rt)
 	rt_drop_table(rt);
 	free(rt->r);
 	free(rt->nhs);
+	free(rt->r6);
+	free(rt->nh6);
+	free(rt->h6);
 	free(rt);
 }
 
@@ -171,10 +201,131 @@ static int sort_routes(const struct rt_route *in, size_t n, struct rt_route **ou
 	return 0;
 }
 
+/* ---- IPv6 routes ---- */
+
+static inline uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static inline void mask6(uint64_t *hi, uint64_t *lo, unsigned len)
+{
+	if (len <= 64) {
+		*hi &= len ? ~0ULL << (64 - len) : 0;
+		*lo = 0;
+	} else {
+		*lo &= ~0ULL << (128 - len);
+	}
+}
+
+static inline uint32_t hash6(uint64_t hi, uint64_t lo, unsigned len)
+{
+	uint64_t x = hi * 0x9e3779b97f4a7c15ULL ^ (lo + len) * 0xc2b2ae3d27d4eb4fULL;
+	x ^= x >> 29;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	return (uint32_t)(x ^ x >> 32);
+}
+
+int rt6_add(struct rt *rt, const uint8_t prefix[16], uint8_t len, const uint8_t *gw, int port)
+{
+	if (len > 128 || port < 0)
+		return -EINVAL;
+	if (rt->n6 == rt->cap6) {
+		size_t ncap = rt->cap6 ? rt->cap6 * 2 : 16;
+		struct rt6_route *n = realloc(rt->r6, ncap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		rt->r6 = n;
+		rt->cap6 = ncap;
+	}
+	static const uint8_t zero[16];
+	const uint8_t *g = gw ? gw : zero;
+	uint32_t nh = rt->nnh6;
+	for (uint32_t i = 0; i < rt->nnh6; i++)
+		if (rt->nh6[i].port == port && !memcmp(rt->nh6[i].gw, g, 16))
+			nh = i;
+	if (nh == rt->nnh6) {
+		if (rt->nnh6 == rt->nh6cap) {
+			uint32_t ncap = rt->nh6cap ? rt->nh6cap * 2 : 8;
+			struct rt6_nh *n = realloc(rt->nh6, ncap * sizeof(*n));
+			if (!n)
+				return -ENOMEM;
+			rt->nh6 = n;
+			rt->nh6cap = ncap;
+		}
+		struct rt6_nh *x = &rt->nh6[rt->nnh6++];
+		memcpy(x->gw, g, 16);
+		x->on_link = !memcmp(g, zero, 16);
+		x->port = port;
+	}
+	struct rt6_route r = { .hi = rd64(prefix), .lo = rd64(prefix + 8), .nh = nh, .len = len };
+	mask6(&r.hi, &r.lo, len);
+	rt->r6[rt->n6++] = r;
+	return 0;
+}
+
+/* Compiles the IPv6 routes: a later route for a prefix replaces an earlier one. */
+static int rt6_build(struct rt *rt)
+{
+	free(rt->h6);
+	rt->h6 = NULL;
+	rt->nlens6 = 0;
+	if (!rt->n6)
+		return 0;
+	size_t cap = 16;
+	while (cap < rt->n6 * 2)
+		cap *= 2;
+	if (cap > 0xffffffffu || !(rt->h6 = calloc(cap, sizeof(*rt->h6))))
+		return -ENOMEM;
+	rt->h6mask = (uint32_t)(cap - 1);
+	bool have[129] = { false };
+	for (size_t i = 0; i < rt->n6; i++) {
+		const struct rt6_route *r = &rt->r6[i];
+		uint32_t h = hash6(r->hi, r->lo, r->len) & rt->h6mask;
+		while (rt->h6[h].nh && !(rt->h6[h].hi == r->hi && rt->h6[h].lo == r->lo &&
+					 rt->h6[h].len == r->len))
+			h = (h + 1) & rt->h6mask;
+		rt->h6[h] = *r;
+		rt->h6[h].nh = r->nh + 1;
+		have[r->len] = true;
+	}
+	for (int l = 128; l >= 0; l--)
+		if (have[l])
+			rt->lens6[rt->nlens6++] = (uint8_t)l;
+	return 0;
+}
+
+int rt6_lookup(const struct rt *rt, const uint8_t dst[16], uint8_t nexthop[16])
+{
+	if (!rt->h6)
+		return -1;
+	uint64_t dhi = rd64(dst), dlo = rd64(dst + 8);
+	for (int i = 0; i < rt->nlens6; i++) {
+		unsigned len = rt->lens6[i];
+		uint64_t hi = dhi, lo = dlo;
+		mask6(&hi, &lo, len);
+		uint32_t h = hash6(hi, lo, len) & rt->h6mask;
+		for (const struct rt6_route *e; (e = &rt->h6[h])->nh; h = (h + 1) & rt->h6mask) {
+			if (e->hi != hi || e->lo != lo || e->len != len)
+				continue;
+			const struct rt6_nh *nh = &rt->nh6[e->nh - 1];
+			memcpy(nexthop, nh->on_link ? dst : nh->gw, 16);
+			return nh->port;
+		}
+	}
+	return -1;
+}
+
 int rt_build(struct rt *rt)
 {
 	struct rt_route *sorted = NULL;
 	int rc;
+
+	if ((rc = rt6_build(rt)))
+		return rc;
 
 	rt_drop_table(rt);
 	/* anonymous zero pages (transparent huge pages where the kernel allows, fewer TLB
@@ -238,7 +389,7 @@ int rt_lookup(const struct rt *rt, uint32_t dst_be, uint32_t *nexthop_be)
 
 int rt_count(const struct rt *rt)
 {
-	return (int)rt->n;
+	return (int)(rt->n + rt->n6);
 }
 
 /* ---- route specs ---- */
@@ -284,6 +435,64 @@ static int fail(int *col, size_t at, char *msg, size_t msglen, const char *fmt, 
 	return -EINVAL;
 }
 
+/* The keywords after a route's prefix, from s[i]: "via GW" (IPv4 or, six, IPv6) and
+ * "dev PORT". */
+static int parse_tail(const char *s, size_t len, size_t i, const struct rt_ports *ports,
+		      bool six, uint32_t *gw_be, uint8_t gw6[16], int *port, bool *have_via,
+		      size_t *via_at, size_t *end, int *col, char *msg, size_t msglen)
+{
+	for (;;) {
+		while (i < len && is_sep(s[i]))
+			i++;
+		if (i >= len)
+			break;
+		size_t kw = i;
+		bool via = len - i > 3 && !strncmp(s + i, "via", 3) && (s[i + 3] == ' ' || s[i + 3] == '=');
+		bool dev = len - i > 3 && !strncmp(s + i, "dev", 3) && (s[i + 3] == ' ' || s[i + 3] == '=');
+		if (!via && !dev)
+			return fail(col, kw, msg, msglen, "expected 'via GW' or 'dev PORT'");
+		i += 3;
+		while (i < len && (s[i] == ' ' || s[i] == '='))
+			i++;
+		size_t v = i;
+		while (i < len && !is_sep(s[i]))
+			i++;
+		if (v == i)
+			return fail(col, v, msg, msglen, "expected a value after '%s'", via ? "via" : "dev");
+		if (via) {
+			if (six) {
+				char a[INET6_ADDRSTRLEN];
+				if (i - v >= sizeof(a))
+					return fail(col, v, msg, msglen, "expected a gateway IPv6 address");
+				memcpy(a, s + v, i - v);
+				a[i - v] = 0;
+				if (inet_pton(AF_INET6, a, gw6) != 1)
+					return fail(col, v, msg, msglen, "expected a gateway IPv6 address");
+			} else {
+				size_t j = v;
+				if (parse_quad(s, i, &j, gw_be) || j != i)
+					return fail(col, v, msg, msglen,
+						    "expected a gateway address a.b.c.d");
+			}
+			*have_via = true;
+			*via_at = v;
+		} else {
+			int p = -1;
+			for (int k = 0; k < ports->n; k++)
+				if (strlen(ports->names[k]) == i - v && !strncmp(ports->names[k], s + v, i - v))
+					p = k;
+			if (p < 0) {
+				char name[64];
+				snprintf(name, sizeof(name), "%.*s", (int)(i - v < 40 ? i - v : 40), s + v);
+				return fail(col, v, msg, msglen, "'%s' is not one of the forwarder's ports", name);
+			}
+			*port = p;
+		}
+	}
+	*end = i;
+	return 0;
+}
+
 int rt_parse(const char *s, size_t len, const struct rt_ports *ports, uint32_t *prefix_be,
 	     uint8_t *plen, uint32_t *gw_be, int *port, int *col, char *msg, size_t msglen)
 {
@@ -318,43 +527,10 @@ int rt_parse(const char *s, size_t len, const struct rt_ports *ports, uint32_t *
 			return fail(col, i, msg, msglen, "unexpected '%.1s' after the prefix", s + i);
 		*prefix_be = htonl(ntohl(*prefix_be) & mask_of(*plen));
 	}
-	for (;;) {
-		while (i < len && is_sep(s[i]))
-			i++;
-		if (i >= len)
-			break;
-		size_t kw = i;
-		bool via = len - i > 3 && !strncmp(s + i, "via", 3) && (s[i + 3] == ' ' || s[i + 3] == '=');
-		bool dev = len - i > 3 && !strncmp(s + i, "dev", 3) && (s[i + 3] == ' ' || s[i + 3] == '=');
-		if (!via && !dev)
-			return fail(col, kw, msg, msglen, "expected 'via GW' or 'dev PORT'");
-		i += 3;
-		while (i < len && (s[i] == ' ' || s[i] == '='))
-			i++;
-		size_t v = i;
-		while (i < len && !is_sep(s[i]))
-			i++;
-		if (v == i)
-			return fail(col, v, msg, msglen, "expected a value after '%s'", via ? "via" : "dev");
-		if (via) {
-			size_t j = v;
-			if (parse_quad(s, i, &j, gw_be) || j != i)
-				return fail(col, v, msg, msglen, "expected a gateway address a.b.c.d");
-			have_via = true;
-			via_at = v;
-		} else {
-			int p = -1;
-			for (int k = 0; k < ports->n; k++)
-				if (strlen(ports->names[k]) == i - v && !strncmp(ports->names[k], s + v, i - v))
-					p = k;
-			if (p < 0) {
-				char name[64];
-				snprintf(name, sizeof(name), "%.*s", (int)(i - v < 40 ? i - v : 40), s + v);
-				return fail(col, v, msg, msglen, "'%s' is not one of the forwarder's ports", name);
-			}
-			*port = p;
-		}
-	}
+	int rc = parse_tail(s, len, i, ports, false, gw_be, NULL, port, &have_via, &via_at, &i,
+			    col, msg, msglen);
+	if (rc)
+		return rc;
 	if (!have_via && *port < 0)
 		return fail(col, i, msg, msglen, "expected 'via GW' or 'dev PORT' after the prefix");
 	if (have_via && *port < 0) {
@@ -367,6 +543,86 @@ int rt_parse(const char *s, size_t len, const struct rt_ports *ports, uint32_t *
 		if (*port < 0) {
 			char a[16];
 			ip4_format(*gw_be, a);
+			return fail(col, via_at, msg, msglen,
+				    "gateway %s is not on a connected subnet of a port (add dev PORT)", a);
+		}
+	}
+	return 0;
+}
+
+bool rt_spec_is6(const char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len && is_sep(s[i]))
+		i++;
+	for (; i < len && !is_sep(s[i]) && s[i] != '/'; i++)
+		if (s[i] == ':')
+			return true;
+	return false;
+}
+
+static bool link_local6(const uint8_t a[16])
+{
+	return a[0] == 0xfe && (a[1] & 0xc0) == 0x80;
+}
+
+int rt6_parse(const char *s, size_t len, const struct rt_ports *ports, uint8_t prefix[16],
+	      uint8_t *plen, uint8_t gw[16], int *port, int *col, char *msg, size_t msglen)
+{
+	size_t i = 0, via_at = 0;
+	bool have_via = false;
+	char a[INET6_ADDRSTRLEN];
+	memset(gw, 0, 16);
+	*port = -1;
+	while (i < len && is_sep(s[i]))
+		i++;
+	size_t at = i;
+	while (i < len && !is_sep(s[i]) && s[i] != '/')
+		i++;
+	if (i - at >= sizeof(a))
+		return fail(col, at, msg, msglen, "expected an IPv6 prefix ADDR/len");
+	memcpy(a, s + at, i - at);
+	a[i - at] = 0;
+	if (inet_pton(AF_INET6, a, prefix) != 1)
+		return fail(col, at, msg, msglen, "expected an IPv6 prefix ADDR/len");
+	*plen = 128;
+	if (i < len && s[i] == '/') {
+		unsigned v = 0, d = 0;
+		at = ++i;
+		while (i < len && s[i] >= '0' && s[i] <= '9' && d < 4) {
+			v = v * 10 + (unsigned)(s[i++] - '0');
+			d++;
+		}
+		if (!d || v > 128)
+			return fail(col, at, msg, msglen, "expected a prefix length 0..128");
+		*plen = (uint8_t)v;
+	}
+	if (i < len && !is_sep(s[i]))
+		return fail(col, i, msg, msglen, "unexpected '%.1s' after the prefix", s + i);
+	for (unsigned b = *plen; b < 128; b++)
+		prefix[b / 8] &= (uint8_t)~(0x80u >> (b % 8));
+	int rc = parse_tail(s, len, i, ports, true, NULL, gw, port, &have_via, &via_at, &i, col,
+			    msg, msglen);
+	if (rc)
+		return rc;
+	if (!have_via && *port < 0)
+		return fail(col, i, msg, msglen, "expected 'via GW' or 'dev PORT' after the prefix");
+	if (have_via && *port < 0) {
+		if (link_local6(gw))
+			return fail(col, via_at, msg, msglen,
+				    "a link-local gateway needs dev PORT (its scope is one link)");
+		for (int k = 0; k < ports->n; k++) {
+			static const uint8_t zero[16];
+			unsigned pl = ports->plen6[k], b = 0;
+			if (!memcmp(ports->addr6[k], zero, 16))
+				continue;
+			while (b < pl && !((ports->addr6[k][b / 8] ^ gw[b / 8]) & (0x80u >> (b % 8))))
+				b++;
+			if (b == pl)
+				*port = k;
+		}
+		if (*port < 0) {
+			inet_ntop(AF_INET6, gw, a, sizeof(a));
 			return fail(col, via_at, msg, msglen,
 				    "gateway %s is not on a connected subnet of a port (add dev PORT)", a);
 		}
@@ -403,11 +659,18 @@ int rt_load_file(struct rt *rt, const char *path, const struct rt_ports *ports, 
 		if (k == len)
 			continue;
 		uint32_t pfx, gw;
-		uint8_t pl;
+		uint8_t pl, p6[16], g6[16];
 		int port;
-		if ((rc = rt_parse(buf, len, ports, &pfx, &pl, &gw, &port, col, msg, msglen)))
-			goto out;
-		if ((rc = rt_add(rt, pfx, pl, gw, port))) {
+		if (rt_spec_is6(buf, len)) {
+			if ((rc = rt6_parse(buf, len, ports, p6, &pl, g6, &port, col, msg, msglen)))
+				goto out;
+			rc = rt6_add(rt, p6, pl, g6, port);
+		} else {
+			if ((rc = rt_parse(buf, len, ports, &pfx, &pl, &gw, &port, col, msg, msglen)))
+				goto out;
+			rc = rt_add(rt, pfx, pl, gw, port);
+		}
+		if (rc) {
 			snprintf(msg, msglen, "%s", strerror(-rc));
 			goto out;
 		}
@@ -433,9 +696,18 @@ struct nt_entry {
 	uint8_t mac[6];
 };
 
+struct nt6_entry {
+	uint8_t ip[16];
+	int port;
+	int used;
+	uint8_t mac[6];
+};
+
 struct nt {
 	struct nt_entry *tab;
 	uint32_t cap, n;
+	struct nt6_entry *tab6;   /* IPv6, allocated with its first entry */
+	uint32_t cap6, n6;
 };
 
 static inline uint32_t hash32(uint32_t x)
@@ -467,12 +739,130 @@ void nt_free(struct nt *nt)
 	if (!nt)
 		return;
 	free(nt->tab);
+	free(nt->tab6);
 	free(nt);
 }
 
 int nt_count(const struct nt *nt)
 {
-	return (int)nt->n;
+	return (int)(nt->n + nt->n6);
+}
+
+static inline uint32_t nt6_hash(int port, const uint8_t ip[16])
+{
+	return hash6(rd64(ip), rd64(ip + 8), (unsigned)port);
+}
+
+static void nt6_put(struct nt6_entry *tab, uint32_t cap, uint32_t *n, int port,
+		    const uint8_t ip[16], const uint8_t mac[6])
+{
+	uint32_t h = nt6_hash(port, ip) & (cap - 1);
+	while (tab[h].used && !(tab[h].port == port && !memcmp(tab[h].ip, ip, 16)))
+		h = (h + 1) & (cap - 1);
+	if (!tab[h].used)
+		(*n)++;
+	tab[h].used = 1;
+	tab[h].port = port;
+	memcpy(tab[h].ip, ip, 16);
+	memcpy(tab[h].mac, mac, 6);
+}
+
+int nt6_add(struct nt *nt, int port, const uint8_t ip[16], const uint8_t mac[6])
+{
+	if ((nt->n6 + 1) * 2 > nt->cap6) {
+		uint32_t ncap = nt->cap6 ? nt->cap6 * 2 : 64, n = 0;
+		struct nt6_entry *t = calloc(ncap, sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < nt->cap6; i++)
+			if (nt->tab6[i].used)
+				nt6_put(t, ncap, &n, nt->tab6[i].port, nt->tab6[i].ip, nt->tab6[i].mac);
+		free(nt->tab6);
+		nt->tab6 = t;
+		nt->cap6 = ncap;
+		nt->n6 = n;
+	}
+	nt6_put(nt->tab6, nt->cap6, &nt->n6, port, ip, mac);
+	return 0;
+}
+
+const uint8_t *nt6_lookup(const struct nt *nt, int port, const uint8_t ip[16])
+{
+	if (!nt->cap6)
+		return NULL;
+	uint32_t h = nt6_hash(port, ip) & (nt->cap6 - 1);
+	for (; nt->tab6[h].used; h = (h + 1) & (nt->cap6 - 1))
+		if (nt->tab6[h].port == port && !memcmp(nt->tab6[h].ip, ip, 16))
+			return nt->tab6[h].mac;
+	return NULL;
+}
+
+/* One RTM_GETNEIGH dump's messages: the IPv6 neighbours of ifindex with a MAC. */
+static int nt6_msgs(struct nt *nt, int port, int ifindex, const uint8_t *buf, size_t n,
+		    int *added, bool *done)
+{
+	for (const struct nlmsghdr *h = (const void *)buf; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+		if (h->nlmsg_type == NLMSG_DONE) {
+			*done = true;
+			return 0;
+		}
+		if (h->nlmsg_type == NLMSG_ERROR) {
+			const struct nlmsgerr *e = NLMSG_DATA(h);
+			return e->error ? e->error : -EIO;
+		}
+		if (h->nlmsg_type != RTM_NEWNEIGH)
+			continue;
+		const struct ndmsg *nd = NLMSG_DATA(h);
+		if (nd->ndm_family != AF_INET6 || nd->ndm_ifindex != ifindex ||
+		    (nd->ndm_state & (NUD_INCOMPLETE | NUD_FAILED | NUD_NONE)))
+			continue;
+		const uint8_t *ip = NULL, *mac = NULL;
+		int alen = (int)RTM_PAYLOAD(h);
+		for (const struct rtattr *a = (const void *)((const uint8_t *)nd + NLMSG_ALIGN(sizeof(*nd)));
+		     RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+			if (a->rta_type == NDA_DST && RTA_PAYLOAD(a) == 16)
+				ip = RTA_DATA(a);
+			else if (a->rta_type == NDA_LLADDR && RTA_PAYLOAD(a) == 6)
+				mac = RTA_DATA(a);
+		}
+		if (ip && mac && nt6_add(nt, port, ip, mac) == 0)
+			(*added)++;
+	}
+	return 0;
+}
+
+int nt6_load_system(struct nt *nt, int port, int ifindex)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	struct {
+		struct nlmsghdr h;
+		struct ndmsg nd;
+	} req = { .h = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_GETNEIGH,
+			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP, .nlmsg_seq = 1 },
+		  .nd = { .ndm_family = AF_INET6 } };
+	int added = 0, rc = 0;
+	bool done = false;
+	const size_t blen = 32768;
+	uint8_t *buf = malloc(blen);
+	if (!buf)
+		rc = -ENOMEM;
+	else if (send(fd, &req, sizeof(req), 0) < 0)
+		rc = -errno;
+	while (!rc && !done) {
+		ssize_t r = recv(fd, buf, blen, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			rc = r < 0 ? -errno : -EIO;
+			break;
+		}
+		rc = nt6_msgs(nt, port, ifindex, buf, (size_t)r, &added, &done);
+	}
+	free(buf);
+	close(fd);
+	return rc ? rc : added;
 }
 
 static inline uint32_t nt_hash(int port, uint32_t ip)
@@ -548,10 +938,10 @@ int nt_load_system(struct nt *nt, int port, const char *ifname)
 	return added;
 }
 
-int nt_parse(const char *s, const struct rt_ports *ports, uint32_t *ip_be, uint8_t mac[6],
-	     int *port, char *msg, size_t msglen)
+int nt_parse(const char *s, const struct rt_ports *ports, int *af, uint32_t *ip_be,
+	     uint8_t ip6[16], uint8_t mac[6], int *port, char *msg, size_t msglen)
 {
-	char ip[32], m[32];
+	char ip[INET6_ADDRSTRLEN], m[32];
 	const char *eq = strchr(s, '='), *at = eq ? strchr(eq, '@') : NULL;
 	if (!eq || !at || (size_t)(eq - s) >= sizeof(ip) || (size_t)(at - eq - 1) >= sizeof(m)) {
 		snprintf(msg, msglen, "expected IP=MAC@PORT, e.g. 198.19.0.2=02:70:70:01:00:02@rut1");
@@ -559,8 +949,10 @@ int nt_parse(const char *s, const struct rt_ports *ports, uint32_t *ip_be, uint8
 	}
 	snprintf(ip, sizeof(ip), "%.*s", (int)(eq - s), s);
 	snprintf(m, sizeof(m), "%.*s", (int)(at - eq - 1), eq + 1);
-	if (ip4_parse(ip, ip_be)) {
-		snprintf(msg, msglen, "'%s' is not an IPv4 address", ip);
+	*af = strchr(ip, ':') ? AF_INET6 : AF_INET;
+	if (*af == AF_INET6 ? inet_pton(AF_INET6, ip, ip6) != 1 : ip4_parse(ip, ip_be) != 0) {
+		snprintf(msg, msglen, "'%s' is not an %s address", ip,
+			 *af == AF_INET6 ? "IPv6" : "IPv4");
 		return -EINVAL;
 	}
 	if (mac_parse(m, mac)) {

@@ -229,6 +229,9 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	jset_u64(o, "tx_errors", t.tx_errors);     /* the links: see ports[] */
 	jset_u64(o, "link_downs", t.link_downs);
 	jset_f(o, "avg_batch", t.rx_bursts ? (double)t.rx_pkts / (double)t.rx_bursts : 0);
+	/* IPv6 among the frames read and forwarded (in rx_pkts, fwd_pkts) */
+	jset_u64(o, "ip6_rx_pkts", t.ip6_rx_pkts);
+	jset_u64(o, "ip6_fwd_pkts", t.ip6_fwd_pkts);
 	json_object_set_new(o, "drops", drops_obj(t.drops));
 	/* replies of reset/unreach rules: sent (also in tx_pkts), and why not */
 	json_t *rep = json_object(), *ns = json_object();
@@ -236,6 +239,7 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	jset_u64(rep, "unreach", t.unreach_sent);
 	jset_u64(rep, "echo", t.echo_sent);
 	jset_u64(rep, "port_unreach", t.port_unreach_sent);
+	jset_u64(rep, "time_exceeded6", t.timex6_sent);
 	for (int k = 0; k < FWD_RS_COUNT; k++)
 		jset_u64(ns, fwd_reply_skip_name((enum fwd_reply_skip)k), t.reply_skip[k]);
 	json_object_set_new(rep, "not_sent", ns);
@@ -254,6 +258,8 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 		jset_u64(po, "tx_pkts", c.tx_pkts);
 		jset_u64(po, "tx_bytes", c.tx_bytes);
 		jset_u64(po, "fwd_pkts", c.fwd_pkts);
+		jset_u64(po, "ip6_rx_pkts", c.ip6_rx_pkts);
+		jset_u64(po, "ip6_fwd_pkts", c.ip6_fwd_pkts);
 		jset_u64(po, "drop_txfull", c.drops[FWD_DROP_TXFULL]);
 		/* the egress link: frames dropped while it was down or deleted, frames its
 		 * socket refused, and how often it went away */
@@ -265,6 +271,7 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 		jset_u64(po, "unreach_sent", c.unreach_sent);
 		jset_u64(po, "echo_sent", c.echo_sent);
 		jset_u64(po, "port_unreach_sent", c.port_unreach_sent);
+		jset_u64(po, "time_exceeded6_sent", c.timex6_sent);
 		jset_u64(po, "kernel_drops", c.kernel_drops);
 		json_object_set_new(po, "drops", drops_obj(c.drops));
 		json_array_append_new(ports, po);

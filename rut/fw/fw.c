@@ -471,6 +471,19 @@ const struct fw_rules *fw_rules_get(const struct fw *fw)
 
 /* ---- the handle ---- */
 
+int fw_set_local6(struct fw *fw, const uint8_t *addrs, int n)
+{
+	uint8_t *a = n ? malloc((size_t)n * 16) : NULL;
+	if (n && !a)
+		return -ENOMEM;
+	if (n)
+		memcpy(a, addrs, (size_t)n * 16);
+	free(fw->local6);
+	fw->local6 = a;
+	fw->nlocal6 = n;
+	return 0;
+}
+
 struct fw *fw_new(const char *const *if_names, int n_ifs, const uint32_t *local_addrs,
 		  int n_local)
 {
@@ -591,6 +604,7 @@ void fw_free(struct fw *fw)
 		free(atomic_load_explicit(&fw->cs.chunk[k], memory_order_relaxed));
 	free(fw->cs.freel);
 	free(fw->local);
+	free(fw->local6);
 	free(fw);
 }
 

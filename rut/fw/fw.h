@@ -129,7 +129,21 @@ struct fw_pkt {
 	uint8_t icmp_type, icmp_code; /* extension: ICMP only, for log lines */
 	uint8_t tid;                 /* the evaluating thread (fw_set_threads): its counter
 	                              * view; 0 in a single-threaded caller */
+	/* IPv6 (docs/firewall.md#ipv6): src and dst are 0, the addresses are here;
+	 * proto is the upper-layer protocol after the extension headers, ip_len the
+	 * whole packet (40 + payload length), l4_len the bytes after the last extension
+	 * header, frag/ip_off from a fragment header (offset, MF 0x2000) */
+	bool ip6;
+	bool ext_bad;                /* an unknown extension header: denied before the rules
+				      * (net.inet6.ip6.fw.deny_unknown_exthdrs) */
+	bool cut;                    /* an extension header cut short: pullup_failed */
+	const uint8_t *src6, *dst6;  /* 16 bytes each, network order */
 };
+
+/* The IPv6 packet at ip (a 40-byte header and plen bytes after it) as the firewall sees
+ * it: ipfw_chk's walk of the extension headers to the upper-layer protocol
+ * (docs/firewall.md#ipv6); an inbound pass on recv_if by thread tid. p points into ip. */
+void fw_pkt_ip6(const uint8_t *ip, unsigned plen, int recv_if, int tid, struct fw_pkt *p);
 
 /* A new ruleset holding only rule 65535. if_names[i] is port i's interface name (for
  * via/recv/xmit, globs and names resolved at compile time); local addresses are `me`.
@@ -140,6 +154,9 @@ struct fw *fw_new(const char *const *if_names, int n_ifs, const uint32_t *local_
 void fw_free(struct fw *fw);
 /* Is a (network order) one of the local addresses (`me`)? */
 bool fw_is_me(const struct fw *fw, uint32_t a);
+/* The local IPv6 addresses (`me`, `me6`), n of 16 bytes each; 0 or -ENOMEM. */
+int fw_set_local6(struct fw *fw, const uint8_t *addrs, int n);
+bool fw_is_me6(const struct fw *fw, const uint8_t a[16]);
 struct fw_tunables *fw_tunables(struct fw *fw);
 
 /* Executes one ipfw(8) command line ("add 100 deny ip from any to 10.0.0.1",
@@ -209,7 +226,7 @@ struct fw_match {
 	uint8_t why;             /* enum fw_why: FW_DENY before any rule (rule_no 0) */
 };
 /* ipfw_chk's pullup_failed: dropped before the rules, whatever they say */
-enum fw_why { FW_WHY_RULE = 0, FW_WHY_TINYFRAG, FW_WHY_TRUNCATED };
+enum fw_why { FW_WHY_RULE = 0, FW_WHY_TINYFRAG, FW_WHY_TRUNCATED, FW_WHY_EXTHDR };
 enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_match *m);
 /* n passes (p[i].in says which); rule_no may be NULL. */
 void fw_eval_burst(struct fw *fw, const struct fw_pkt *p, int n, enum fw_verdict *v,

@@ -193,6 +193,9 @@ static int parse_table(struct cc *c, bool src, int flags, int ecol, const char *
 
 /* One address element of SRC or DST. Returns 1 for `any` (nothing stored), 0 when a
  * test was added, <0 on error. */
+static int parse_addr6(struct cc *c, int sec, int flags, int ecol, const char *s);
+static bool is_addr6(const char *s);
+
 int fw_parse_addr(struct cc *c, int sec, int flags)
 {
 	const char *s = tok(c);
@@ -201,14 +204,18 @@ int fw_parse_addr(struct cc *c, int sec, int flags)
 	if (!s || !strcmp(s, "{") || !strcmp(s, "(") || !strcmp(s, "}") || !strcmp(s, ")") ||
 	    !strcmp(s, "!"))
 		return fw_err(c->d, ecol, EX_DATAERR,
-			      "expected an address (any, me, a.b.c.d[/N], a.b.c.d:mask, "
-			      "a.b.c.d/N{x,y}, a list a,b,c) after '%s', got %s",
+			      "expected an address (any, me, me6, a.b.c.d[/N], a.b.c.d:mask, "
+			      "a.b.c.d/N{x,y}, an IPv6 address[/N], a list a,b,c) after '%s', got %s",
 			      c->i > 0 ? c->t[c->i - 1].s : "from", GOT(c));
 	c->i++;
 	if (fw_prefix(s, "any", 1))
 		return 1;
 	if (fw_prefix(s, "me", 1))
 		return add_insn(c, ecol, sec, src ? FW_OP_SRC_ME : FW_OP_DST_ME, flags) ? 0 : -EINVAL;
+	if (!strcmp(s, "me6"))
+		return add_insn(c, ecol, sec, src ? FW_OP_SRC_ME6 : FW_OP_DST_ME6, flags) ? 0 : -EINVAL;
+	if (is_addr6(s))
+		return parse_addr6(c, sec, flags, ecol, s);
 	if (!strncmp(s, "table(", 6))
 		return parse_table(c, sec == SEC_SRC || sec == SEC_SRCPORT, flags, ecol, s);
 	if (strchr(s, '{'))
@@ -260,6 +267,76 @@ int fw_parse_addr(struct cc *c, int sec, int flags)
 	x->a = addr;
 	x->b = mask;
 	return 0;
+}
+
+/* An IPv6 address list (fill_ip6): ADDR[/N] elements separated by commas, each one
+ * address and mask of 16 bytes; ::/0 is kept (it matches IPv6 packets only, and lists
+ * as "any"). 0 or <0. */
+static int parse_addr6(struct cc *c, int sec, int flags, int ecol, const char *s)
+{
+	int off, n = 0;
+	uint8_t *pairs = data_alloc(c, 32 * FW_ADDR_LIST_MAX, &off);
+	if (!pairs)
+		return fw_err(c->d, ecol, EX_DATAERR, "rule too long");
+	const char *p = s;
+	for (;;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		int pcol = ecol + (int)(p - s);
+		char a[INET6_ADDRSTRLEN];
+		const char *sl = memchr(p, '/', len);
+		size_t al = sl ? (size_t)(sl - p) : len;
+		if (!len)
+			return fw_err(c->d, pcol, EX_DATAERR, "empty element in the address list '%s'", s);
+		if (n == FW_ADDR_LIST_MAX)
+			return fw_err(c->d, ecol, EX_DATAERR,
+				      "address list too long (at most %d addresses, as FreeBSD's "
+				      "ipfw)", FW_ADDR_LIST_MAX);
+		uint8_t *ad = pairs + 32 * n, *mk = ad + 16;
+		if (al >= sizeof(a))
+			return fw_err(c->d, pcol, EX_DATAERR, "bad IPv6 address '%.*s'", (int)len, p);
+		memcpy(a, p, al);
+		a[al] = 0;
+		if (inet_pton(AF_INET6, a, ad) != 1)
+			return fw_err(c->d, pcol, EX_DATAERR, "bad IPv6 address '%s'", a);
+		long long bits = 128;
+		if (sl) {
+			bits = dec(sl + 1, len - al - 1, 128);
+			if (bits < 0)
+				return fw_err(c->d, pcol + (int)al + 1, EX_DATAERR,
+					      "bad prefix length '%.*s' (0..128)", (int)(len - al - 1),
+					      sl + 1);
+		}
+		for (int b = 0; b < 16; b++) {
+			int k = (int)bits - 8 * b;
+			mk[b] = k >= 8 ? 0xff : k <= 0 ? 0 : (uint8_t)(0xff << (8 - k));
+			ad[b] &= mk[b];
+		}
+		n++;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	c->dlen = off + n * 32;   /* give back the unused part */
+	struct fw_insn *x = add_insn(c, ecol, sec, sec == SEC_SRC ? FW_OP_SRC6 : FW_OP_DST6, flags);
+	if (!x)
+		return -EINVAL;
+	x->n = (uint16_t)n;
+	c->doff[c->ninsn - 1] = off;
+	return 0;
+}
+
+/* ipfw2.c add_src/add_dst: an IPv6 address when the first element parses as one */
+static bool is_addr6(const char *s)
+{
+	char a[INET6_ADDRSTRLEN];
+	uint8_t b[16];
+	size_t l = strcspn(s, "/,");
+	if (!strchr(s, ':') || l >= sizeof(a))
+		return false;
+	memcpy(a, s, l);
+	a[l] = 0;
+	return inet_pton(AF_INET6, a, b) == 1;
 }
 
 /* ---- ports ---- */

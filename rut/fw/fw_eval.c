@@ -39,6 +39,28 @@ bool fw_is_me(const struct fw *fw, uint32_t a)
 	return is_local(fw, a);
 }
 
+bool fw_is_me6(const struct fw *fw, const uint8_t a[16])
+{
+	for (int i = 0; i < fw->nlocal6; i++)
+		if (!memcmp(fw->local6 + 16 * i, a, 16))
+			return true;
+	return false;
+}
+
+/* an IPv6 address against a list of (address, mask) pairs of 16 bytes each */
+static bool list6_match(const struct fw_insn *x, const uint8_t *a)
+{
+	const uint8_t *r = x->data;
+	for (int k = 0; k < x->n; k++, r += 32) {
+		int i = 0;
+		while (i < 16 && (a[i] & r[16 + i]) == r[i])
+			i++;
+		if (i == 16)
+			return true;
+	}
+	return false;
+}
+
 static inline bool port_match(const struct fw_insn *x, const struct fw_pkt *p, uint16_t port)
 {
 	/* a port test fails on a packet without ports (ipfw2), so `not` matches it
@@ -90,19 +112,27 @@ static const uint8_t kind_of[FW_OP_MAX] = {
 	[FW_OP_ESTAB] = K_OTHER,   [FW_OP_NOP] = K_OTHER,	[FW_OP_PROBE] = K_OTHER,
 	[FW_OP_CHECK] = K_OTHER,   [FW_OP_KEEP] = K_OTHER,	[FW_OP_LIMIT] = K_OTHER,
 	[FW_OP_RECV_TAB] = K_OTHER, [FW_OP_XMIT_TAB] = K_OTHER, [FW_OP_VIA_TAB] = K_OTHER,
+	[FW_OP_SRC6] = K_OTHER,	   [FW_OP_DST6] = K_OTHER,	[FW_OP_SRC_ME6] = K_OTHER,
+	[FW_OP_DST_ME6] = K_OTHER,
 };
 static const uint8_t field_of[FW_OP_MAX] = {
 	[FW_OP_PROTO] = F_PROTO, [FW_OP_SRC] = F_SRC,	[FW_OP_DST] = F_DST,   [FW_OP_IN] = F_IN,
 	[FW_OP_RECV] = F_RECV,	 [FW_OP_XMIT] = F_XMIT, [FW_OP_VIA] = F_VIA,
 };
 
+/* An IPv4 address test is false on an IPv6 packet without a branch: the packet's
+ * address field is FW_F_V6 (above any 32-bit address), an EQ test's mask takes the
+ * high half in (no other EQ field has it), and its value never has it. */
+#define FW_F_V6 (1ull << 32)
+#define FW_F_HI 0xffffffff00000000ull
+
 static void pkt_fields(const struct fw_pkt *p, uint64_t *f)
 {
 	/* an inbound packet has no output interface yet, whatever the caller knows
 	 * (docs/design/ipfw.md#direction-and-interfaces) */
 	int xmit = p->in ? -1 : p->xmit_if;
-	f[F_SRC] = p->src;
-	f[F_DST] = p->dst;
+	f[F_SRC] = p->ip6 ? FW_F_V6 : p->src;
+	f[F_DST] = p->ip6 ? FW_F_V6 : p->dst;
 	f[F_PROTO] = p->proto;
 	f[F_IN] = p->in;
 	f[F_RECV] = if_bit(p->recv_if);
@@ -129,23 +159,33 @@ static inline bool flags_match(const struct fw_insn *x, uint32_t bits)
 static bool other_match(const struct fw *fw, const struct fw_insn *x, const struct fw_pkt *p)
 {
 	bool first = !p->frag && !(p->ip_off & 0x1fff);   /* ipfw_chk's offset == 0 */
+	bool v6 = p->ip6;
 	switch (x->op) {
-	case FW_OP_SRC_ME: return is_local(fw, p->src);
-	case FW_OP_DST_ME: return is_local(fw, p->dst);
-	case FW_OP_SRC_SET: return set_match(x, p->src);
-	case FW_OP_DST_SET: return set_match(x, p->dst);
-	case FW_OP_SRC_LIST: return list_match(x, p->src);
-	case FW_OP_DST_LIST: return list_match(x, p->dst);
+	/* O_IP_SRC_ME: a local IPv4 address, or on IPv6 a local IPv6 one (the fall
+	 * through into O_IP6_SRC_ME) */
+	case FW_OP_SRC_ME: return v6 ? fw_is_me6(fw, p->src6) : is_local(fw, p->src);
+	case FW_OP_DST_ME: return v6 ? fw_is_me6(fw, p->dst6) : is_local(fw, p->dst);
+	case FW_OP_SRC_ME6: return v6 && fw_is_me6(fw, p->src6);
+	case FW_OP_DST_ME6: return v6 && fw_is_me6(fw, p->dst6);
+	case FW_OP_SRC6: return v6 && list6_match(x, p->src6);
+	case FW_OP_DST6: return v6 && list6_match(x, p->dst6);
+	/* the IPv4 address forms: is_ipv4 only */
+	case FW_OP_SRC_SET: return !v6 && set_match(x, p->src);
+	case FW_OP_DST_SET: return !v6 && set_match(x, p->dst);
+	case FW_OP_SRC_LIST: return !v6 && list_match(x, p->src);
+	case FW_OP_DST_LIST: return !v6 && list_match(x, p->dst);
 	case FW_OP_SRCPORT: return port_match(x, p, p->sport);
 	case FW_OP_DSTPORT: return port_match(x, p, p->dport);
-	case FW_OP_IP4: return true;
-	case FW_OP_IP6: return false;
+	case FW_OP_IP4: return !v6;
+	case FW_OP_IP6: return v6;
 	case FW_OP_NOP: return true;
 	case FW_OP_SRC_LOOKUP:
 	case FW_OP_DST_LOOKUP: {
+		/* the tables hold IPv4 prefixes only: an IPv6 address is in none */
 		const struct fw_table *t = fw_table_at(fw, (int)x->a);
 		uint32_t v;
-		if (!t || !fw_table_lookup(t, x->op == FW_OP_SRC_LOOKUP ? p->src : p->dst, &v))
+		if (v6 || !t ||
+		    !fw_table_lookup(t, x->op == FW_OP_SRC_LOOKUP ? p->src : p->dst, &v))
 			return false;
 		return !x->n || v == x->b;
 	}
@@ -163,8 +203,9 @@ static bool other_match(const struct fw *fw, const struct fw_insn *x, const stru
 	case FW_OP_FRAG:
 		/* r364117: ip_off's flag bits, and bit 0 for a non-zero offset */
 		return flags_match(x, (uint32_t)(p->ip_off & 0xe000) >> 8 | !first);
-	case FW_OP_IPLEN: return range_match(x, p->ip_len);
-	case FW_OP_IPTTL: return range_match(x, p->ttl);
+	/* O_IPLEN, O_IPTTL: is_ipv4 only */
+	case FW_OP_IPLEN: return !v6 && range_match(x, p->ip_len);
+	case FW_OP_IPTTL: return !v6 && range_match(x, p->ttl);
 	case FW_OP_ICMPTYPE:
 		/* icmptype_match(): type <= ICMP_MAXTYPE (40) and the type's bit of a 32-bit
 		 * map; for 32..40 amd64's shift takes the count modulo 32 */
@@ -193,9 +234,15 @@ static int prog_run(struct fw *fw, const struct fw_rules *rs, int idx, const str
 		bool m;
 		unsigned kind = kind_of[x->op];
 		if (kind == K_EQ) {
-			m = (f[field_of[x->op]] & x->b) == x->a;
+			m = (f[field_of[x->op]] & (x->b | FW_F_HI)) == x->a;
 		} else if (kind == K_ANY) {
 			m = (f[field_of[x->op]] & ((uint64_t)x->b << 32 | x->a)) != 0;
+		} else if (p->ip6 && x->op >= FW_OP_PROBE && x->op <= FW_OP_LIMIT) {
+			/* the states hold IPv4 flows only: an IPv6 packet finds none and
+			 * installs none (docs/firewall.md#ipv6) */
+			if (x->op == FW_OP_CHECK)
+				return PROG_NEXT;
+			continue;
 		} else if (x->op == FW_OP_PROBE || x->op == FW_OP_CHECK) {
 			if (di->dir == FW_DYN_UNKNOWN || (di->kidx != 0 && di->kidx != x->a)) {
 				int r = fw_dyn_lookup(fw, rs, p, (uint16_t)x->a, di);
@@ -262,6 +309,14 @@ static void lb_ip(struct lb *b, uint32_t a_be)
 	}
 }
 
+static void lb_ip6(struct lb *b, const uint8_t *a)
+{
+	char t[INET6_ADDRSTRLEN];
+	lb_s(b, "[");
+	lb_s(b, inet_ntop(AF_INET6, a, t, sizeof(t)) ? t : "?");
+	lb_s(b, "]");
+}
+
 static void emit_log(struct fw *fw, const struct fw_rules *rs, int i, const struct fw_pkt *p)
 {
 	const struct fw_rule *r = &rs->rule[i];
@@ -305,6 +360,16 @@ static void emit_log(struct fw *fw, const struct fw_rules *rs, int i, const stru
 	}
 	bool ports = p->has_ports && !p->frag;
 	switch (p->proto) {
+	case 58:
+		if (!p->ip6)
+			goto other;
+		/* ipfw_log(): "ICMPv6:type.code", IPv6 addresses in brackets */
+		lb_s(&b, " ICMPv6:");
+		lb_u(&b, p->icmp_type);
+		lb_s(&b, ".");
+		lb_u(&b, p->icmp_code);
+		lb_s(&b, " ");
+		break;
 	case 6: lb_s(&b, " TCP "); break;
 	case 17: lb_s(&b, " UDP "); break;
 	case 132: lb_s(&b, " SCTP "); break;
@@ -316,18 +381,25 @@ static void emit_log(struct fw *fw, const struct fw_rules *rs, int i, const stru
 		lb_s(&b, " ");
 		break;
 	default:
+	other:
 		lb_s(&b, " P:");
 		lb_u(&b, p->proto);
 		lb_s(&b, " ");
 		break;
 	}
-	lb_ip(&b, p->src);
+	if (p->ip6)
+		lb_ip6(&b, p->src6);
+	else
+		lb_ip(&b, p->src);
 	if (ports) {
 		lb_s(&b, ":");
 		lb_u(&b, p->sport);
 	}
 	lb_s(&b, " ");
-	lb_ip(&b, p->dst);
+	if (p->ip6)
+		lb_ip6(&b, p->dst6);
+	else
+		lb_ip(&b, p->dst);
 	if (ports) {
 		lb_s(&b, ":");
 		lb_u(&b, p->dport);
@@ -415,10 +487,16 @@ static inline unsigned block_pass(const struct fw_blk *k, const struct vpkt *v)
 static int pullup_fails(const struct fw_pkt *p)
 {
 	unsigned off = p->ip_off & 0x1fff;
+	if (p->ext_bad)
+		return FW_WHY_EXTHDR;
+	if (p->cut)
+		return FW_WHY_TRUNCATED;
 	if (off || p->frag)
-		return off == 1 && p->proto == 6 ? FW_WHY_TINYFRAG : 0;
+		return off == 1 && p->proto == 6 && !p->ip6 ? FW_WHY_TINYFRAG : 0;
+	/* IPv6: struct icmp6_hdr is 8 bytes */
 	unsigned need = p->proto == 6 ? 20 : p->proto == 17 || p->proto == 136 ? 8
-		      : p->proto == 132 ? 12 : p->proto == 1 ? 4 : 0;
+		      : p->proto == 132 ? 12 : p->proto == 1 ? 4
+		      : p->proto == 58 && p->ip6 ? 8 : 0;
 	return p->l4_len < need ? FW_WHY_TRUNCATED : 0;
 }
 
@@ -438,6 +516,108 @@ static inline void account(const struct fw *fw, const struct fw_rules *rs, int i
 	atomic_store_explicit(&c->bytes, atomic_load_explicit(&c->bytes, memory_order_relaxed) +
 					 p->ip_len, memory_order_relaxed);
 	atomic_store_explicit(&c->last_s, *t, memory_order_relaxed);
+}
+
+static inline uint16_t rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* ipfw_chk()'s IPv6 branch: the extension headers walked to the upper-layer protocol
+ * (hop-by-hop and destination options, routing of type 0 or 2, fragment, AH; ESP, no
+ * next header, OSPF, PIM, CARP, IPv6 and IPv4 end the walk), each header's fixed part
+ * present or the packet is cut short (pullup_failed); an unknown one, or a routing
+ * header of another type, is denied before the rules (net.inet6.ip6.fw.
+ * deny_unknown_exthdrs, 1). A fragment at a non-zero offset ends the walk without a
+ * transport header. docs/firewall.md#ipv6. */
+void fw_pkt_ip6(const uint8_t *ip, unsigned plen, int recv_if, int tid, struct fw_pkt *p)
+{
+	unsigned len = 40 + plen, hl = 40, off = 0;
+	uint8_t proto = ip[6];
+	bool mf = false, done = false;
+	memset(p, 0, sizeof(*p));
+	p->ip6 = true;
+	p->src6 = ip + 8;
+	p->dst6 = ip + 24;
+	p->ttl = ip[7];
+	p->ip_len = (uint16_t)(len > 0xffff ? 0xffff : len);
+	while (!done && !off) {
+		const uint8_t *x = ip + hl;
+		unsigned need;
+		switch (proto) {
+		case 0: case 60: case 43: case 51:
+			need = proto == 43 ? 4 : 2;
+			break;
+		case 44: need = 8; break;
+		case 58: case 17: case 136: need = 8; break;
+		case 6: need = 20; break;
+		case 132: need = 12; break;
+		case 50: case 103: need = 4; break;
+		case 59: need = 0; break;
+		case 89 /* OSPF */: case 112 /* CARP */: need = 2; break;
+		case 41: need = 40; break;
+		case 4: need = 20; break;
+		default:
+			p->ext_bad = true;
+			done = true;
+			continue;
+		}
+		if (hl + need > len) {
+			p->cut = true;
+			break;
+		}
+		switch (proto) {
+		case 0: case 60:
+			hl += (x[1] + 1u) * 8u;
+			proto = x[0];
+			break;
+		case 43:
+			if (x[2] != 0 && x[2] != 2) {
+				p->ext_bad = true;
+				done = true;
+				break;
+			}
+			hl += (x[1] + 1u) * 8u;
+			proto = x[0];
+			break;
+		case 51:
+			hl += (x[1] + 2u) * 4u;
+			proto = x[0];
+			break;
+		case 44: {
+			uint16_t offlg = rd16(x + 2);
+			off = offlg >> 3;
+			mf = offlg & 1;
+			hl += 8;
+			proto = x[0];
+			break;
+		}
+		default:
+			done = true;
+			break;
+		}
+	}
+	p->proto = proto;
+	p->ip_off = (uint16_t)((off & 0x1fff) | (mf ? 0x2000 : 0));
+	p->frag = off != 0;
+	p->l4_len = (uint16_t)(hl < len ? len - hl : 0);
+	const uint8_t *l4 = ip + hl;
+	bool first = !p->frag && !p->ext_bad && !p->cut;
+	p->has_ports = first && p->l4_len >= 4 &&
+		       (proto == 6 || proto == 17 || proto == 132 || proto == 136);
+	p->sport = p->has_ports ? rd16(l4) : 0;
+	p->dport = p->has_ports ? rd16(l4 + 2) : 0;
+	bool tcp = first && proto == 6 && p->l4_len >= 20;
+	p->tcp_flags = tcp ? l4[13] : 0;
+	p->tcp_ack = tcp ? (uint32_t)rd16(l4 + 8) << 16 | rd16(l4 + 10) : 0;
+	if (first && proto == 58 && p->l4_len >= 2) {
+		p->icmp_type = l4[0];
+		p->icmp_code = l4[1];
+	}
+	p->in = true;
+	p->recv_if = recv_if;
+	p->xmit_if = -1;
+	p->tid = (uint8_t)tid;
 }
 
 enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_match *m)
@@ -464,7 +644,7 @@ enum fw_verdict fw_eval_rs(struct fw *fw, const struct fw_rules *rs, const struc
 	}
 	const struct fw_blk *blk = rs->blk;
 	const struct fw_cand *cand = rs->cand;
-	const uint32_t key = p->proto | (p->in ? FW_KEY_IN : 0);
+	const uint32_t key = p->proto | (p->in ? FW_KEY_IN : 0) | (p->ip6 ? FW_KEY_IP6 : 0);
 	/* no ports on anything but TCP/UDP/UDP-Lite/SCTP with fragment offset 0
 	 * (docs/design/ipfw.md#ports) */
 	const bool ports = p->has_ports && !p->frag;

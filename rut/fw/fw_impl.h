@@ -69,8 +69,8 @@ enum fw_op {
 	FW_OP_RECV,        /* a | b << 32 = port bitmask; data = the name/glob/address text */
 	FW_OP_XMIT,
 	FW_OP_VIA,
-	FW_OP_IP4,         /* O_IP4: every packet here is IPv4 */
-	FW_OP_IP6,         /* O_IP6: never (IPv4 only) */
+	FW_OP_IP4,         /* O_IP4: an IPv4 packet */
+	FW_OP_IP6,         /* O_IP6: an IPv6 packet */
 	FW_OP_SRC_LOOKUP,  /* table(NAME[,VALUE]): a = table index; n = 1: value must be b */
 	FW_OP_DST_LOOKUP,
 	FW_OP_FRAG,        /* a = bits wanted set, b = wanted clear (rf 0x80 df 0x40 mf 0x20
@@ -89,6 +89,10 @@ enum fw_op {
 			    * = the text as listed */
 	FW_OP_XMIT_TAB,
 	FW_OP_VIA_TAB,
+	FW_OP_SRC6,        /* IPv6 a/N or a list: data = n × (16-byte address, 16-byte mask) */
+	FW_OP_DST6,
+	FW_OP_SRC_ME6,     /* O_IP6_SRC_ME: a local IPv6 address */
+	FW_OP_DST_ME6,
 	FW_OP_MAX
 };
 
@@ -115,6 +119,7 @@ struct fw_insn {
  * ports: docs/design/ipfw.md#ports) satisfy (uint32_t)(P - lo) <= span for both ports.
  * An empty prefilter (all zero, spans 0xffffffff) always passes. */
 #define FW_KEY_IN 0x100u
+#define FW_KEY_IP6 0x200u   /* an IPv6 packet: IPv4 address tests and ip4 need it clear */
 #define FW_NO_PORT 0xffffffffu
 struct fw_hot {
 	uint32_t saddr, smask;
@@ -257,6 +262,8 @@ struct fw {
 	int nifs;
 	uint32_t *local;        /* `me` */
 	int nlocal;
+	uint8_t *local6;        /* `me`, `me6` for IPv6: nlocal6 × 16 bytes */
+	int nlocal6;
 	fw_log_fn log_fn;
 	void *log_arg;
 	_Atomic uint64_t now_s;

@@ -229,21 +229,30 @@ static int finish(struct cc *c, struct fw_compiled *out)
 		bool alone = !(x->flags & FW_F_OR) && !(k > 0 && (ord[k - 1].flags & FW_F_OR));
 		bool plain = alone && !(x->flags & FW_F_NOT);
 		lifted[k] = false;
-		if (x->op == FW_OP_NOP || (x->op == FW_OP_IP4 && plain)) {
-			lifted[k] = true;   /* a comment, "ip4": nothing to test on IPv4 */
+		if (x->op == FW_OP_NOP) {
+			lifted[k] = true;   /* a comment */
+		} else if ((x->op == FW_OP_IP4 || x->op == FW_OP_IP6) && plain && !out->rule.dyn &&
+			   !(x->op == FW_OP_IP6 && (have_src || have_dst))) {
+			/* the family in the key: its bit clear (ip4) or set (ip6) */
+			h->kmask |= FW_KEY_IP6;
+			h->kval |= x->op == FW_OP_IP6 ? FW_KEY_IP6 : 0;
+			lifted[k] = true;
 		} else if (out->rule.dyn) {
 			/* every test stays in the program, in order, behind the probe */
 		} else if (x->op == FW_OP_PROTO && plain && !(h->kmask & 0xff)) {
 			h->kmask |= 0xff;
 			h->kval |= x->a;
 			lifted[k] = true;
-		} else if (x->op == FW_OP_SRC && plain && !have_src) {
+		} else if (x->op == FW_OP_SRC && plain && !have_src && !(h->kval & FW_KEY_IP6)) {
+			/* an IPv4 address matches IPv4 packets only (O_IP_SRC_MASK: is_ipv4) */
 			h->saddr = x->a;
 			h->smask = x->b;
+			h->kmask |= FW_KEY_IP6;
 			have_src = lifted[k] = true;
-		} else if (x->op == FW_OP_DST && plain && !have_dst) {
+		} else if (x->op == FW_OP_DST && plain && !have_dst && !(h->kval & FW_KEY_IP6)) {
 			h->daddr = x->a;
 			h->dmask = x->b;
+			h->kmask |= FW_KEY_IP6;
 			have_dst = lifted[k] = true;
 		} else if (x->op == FW_OP_SRCPORT && plain && x->n == 1 && h->spspan == FW_NO_PORT) {
 			h->splo = x->a;

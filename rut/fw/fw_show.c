@@ -103,6 +103,38 @@ static void put_addr_insn(const struct fw *fw, struct fw_out *o, const struct fw
 	case FW_OP_DST_ME:
 		fw_out_puts(o, " me");
 		break;
+	case FW_OP_SRC_ME6:
+	case FW_OP_DST_ME6:
+		fw_out_puts(o, " me6");
+		break;
+	case FW_OP_SRC6:
+	case FW_OP_DST6: {
+		/* print_ip6(): each address by inet_ntop, "/N" below 128, "any" for /0,
+		 * "/MASK" for a mask that is not a prefix; commas between */
+		const uint8_t *r = x->data;
+		for (int k = 0; k < x->n; k++, r += 32) {
+			char t[INET6_ADDRSTRLEN];
+			int bits = 0, b = 0;
+			while (b < 128 && (r[16 + b / 8] & (0x80 >> (b % 8))))
+				b++;
+			bits = b;
+			while (b < 128 && !(r[16 + b / 8] & (0x80 >> (b % 8))))
+				b++;
+			fw_out_puts(o, k ? "," : " ");
+			if (b < 128)
+				bits = -1;
+			if (bits == 0) {
+				fw_out_puts(o, "any");
+				continue;
+			}
+			fw_out_puts(o, inet_ntop(AF_INET6, r, t, sizeof(t)));
+			if (bits < 0)
+				fw_out_printf(o, "/%s", inet_ntop(AF_INET6, r + 16, t, sizeof(t)));
+			else if (bits < 128)
+				fw_out_printf(o, "/%d", bits);
+		}
+		break;
+	}
 	case FW_OP_SRC_SET:
 	case FW_OP_DST_SET: {
 		const uint32_t *map = x->data;
@@ -235,15 +267,17 @@ static void put_insn(const struct fw *fw, struct fw_out *o, struct show *st, int
 	case FW_OP_IP4: fw_out_puts(o, " ip4"); break;
 	case FW_OP_IP6: fw_out_puts(o, " ip6"); break;
 	case FW_OP_SRC: case FW_OP_SRC_ME: case FW_OP_SRC_SET: case FW_OP_SRC_LIST:
-	case FW_OP_SRC_LOOKUP:
+	case FW_OP_SRC_LOOKUP: case FW_OP_SRC6: case FW_OP_SRC_ME6:
 		if (st->have_src)
-			fw_out_puts(o, " src-ip");
+			fw_out_puts(o, x->op == FW_OP_SRC6 || x->op == FW_OP_SRC_ME6 ? " src-ip6"
+										   : " src-ip");
 		put_addr_insn(fw, o, x);
 		break;
 	case FW_OP_DST: case FW_OP_DST_ME: case FW_OP_DST_SET: case FW_OP_DST_LIST:
-	case FW_OP_DST_LOOKUP:
+	case FW_OP_DST_LOOKUP: case FW_OP_DST6: case FW_OP_DST_ME6:
 		if (st->have_dst)
-			fw_out_puts(o, " dst-ip");
+			fw_out_puts(o, x->op == FW_OP_DST6 || x->op == FW_OP_DST_ME6 ? " dst-ip6"
+										   : " dst-ip");
 		put_addr_insn(fw, o, x);
 		break;
 	case FW_OP_SRCPORT:
@@ -345,13 +379,15 @@ static int put_first(const struct fw *fw, struct fw_out *o, struct show *st, int
 static bool is_src(int op)
 {
 	return op == FW_OP_SRC || op == FW_OP_SRC_ME || op == FW_OP_SRC_SET ||
-	       op == FW_OP_SRC_LIST || op == FW_OP_SRC_LOOKUP;
+	       op == FW_OP_SRC_LIST || op == FW_OP_SRC_LOOKUP || op == FW_OP_SRC6 ||
+	       op == FW_OP_SRC_ME6;
 }
 
 static bool is_dst(int op)
 {
 	return op == FW_OP_DST || op == FW_OP_DST_ME || op == FW_OP_DST_SET ||
-	       op == FW_OP_DST_LIST || op == FW_OP_DST_LOOKUP;
+	       op == FW_OP_DST_LIST || op == FW_OP_DST_LOOKUP || op == FW_OP_DST6 ||
+	       op == FW_OP_DST_ME6;
 }
 
 /* print_proto(): ip4/ip6 first, then the protocol (an OR block of them), else "ip" */

@@ -4,7 +4,7 @@
 # expired (dropped, counted) in the router and untouched by the bridge (--l2); a static
 # route (--route) and a static neighbour (--neigh) make an unreachable prefix
 # reachable; a million-route file loads and forwarding stays exact; crafted frames
-# (bad checksum, truncated, IPv6, no route, no neighbour) are counted by cause while
+# (bad checksum, truncated, an IPv6 ethertype over IPv4, no route, no neighbour) are counted by cause while
 # IPv4 with options and fragments are forwarded.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rut_lib.sh"
@@ -103,8 +103,9 @@ done
 read_all "$T/s4" 70
 stop rut_bad; eq "crafted: rut exits 0" "$RC" 0
 eq "crafted: read 70" "$(jv rut_bad .rx_pkts)" 70
-eq "crafted: malformed 20 (bad checksum, truncated)" "$(jv rut_bad .drops.malformed)" 20
-eq "crafted: not IPv4 10" "$(jv rut_bad .drops.not_ip4)" 10
+# not_ip4 is an IPv6 ethertype over an IPv4 header: malformed IPv6 (version 4)
+eq "crafted: malformed 30 (bad checksum, truncated, IPv6 of version 4)" "$(jv rut_bad .drops.malformed)" 30
+eq "crafted: none left as not IPv4" "$(jv rut_bad .drops.not_ip4)" 0
 eq "crafted: no route 10" "$(jv rut_bad .drops.no_route)" 10
 eq "crafted: no neighbour 10" "$(jv rut_bad .drops.no_neigh)" 10
 eq "crafted: options and fragments forwarded" "$(jv rut_bad .fwd_pkts)" 20

@@ -165,7 +165,8 @@ static void t_prefilter_takes_the_common_tests(void)
 	T_EQ_U64(h->daddr, ip4("192.168.1.1"));
 	T_EQ_U64(h->dmask, 0xffffffffu);
 	T_EQ_U64(h->kval, 6 | FW_KEY_IN);
-	T_EQ_U64(h->kmask, 0xff | FW_KEY_IN);
+	/* an IPv4 address test holds on IPv4 packets only: the family bit must be clear */
+	T_EQ_U64(h->kmask, 0xff | FW_KEY_IN | FW_KEY_IP6);
 	/* negations, OR blocks and ports stay in the program */
 	FW_OK(fw, "add 200 deny { tcp or udp } from not 10.0.0.0/8 to any 80");
 	T_EQ_INT(fw->rules->hot[1].nprog, 3);   /* one port range goes to the prefilter too */
@@ -196,7 +197,7 @@ static const struct {
 	int ex;
 } errors[] = {
 	{ "add 100 deny ip from any", 25, "expected 'to' after the source address or ports, got end of line", 65 },
-	{ "add 100 deny ip from any to", 28, "expected an address (any, me, a.b.c.d[/N]", 65 },
+	{ "add 100 deny ip from any to", 28, "expected an address (any, me, me6, a.b.c.d[/N]", 65 },
 	{ "add 100 dney ip from any to any", 9, "expected an action (allow, deny, reject, reset, unreach CODE, count, skipto N, check-state), got 'dney'", 65 },
 	{ "add 100 deny ipx from any to any", 14, "expected a protocol (ip, all, ip4, tcp, udp, icmp, esp, a name or a number 1..255) or an option after 'deny', got 'ipx'", 65 },
 	{ "add 100 deny ip form any to any", 17, "expected 'from' after the protocol, got 'form'", 65 },

@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -28,11 +29,157 @@ static uint32_t rnd(void)
 	return (uint32_t)xs;
 }
 
+static const uint8_t *a6(const char *s)
+{
+	static uint8_t b[4][16];
+	static int k;
+	uint8_t *r = b[k++ & 3];
+	inet_pton(AF_INET6, s, r);
+	return r;
+}
+
 static const struct rt_ports PORTS = {
 	.n = 2, .names = { "rut0", "rut1" },
 	.addr_be = { 0x010012c6 /* 198.18.0.1 */, 0x010013c6 /* 198.19.0.1 */ },
 	.plen = { 24, 24 },
+	.addr6 = { { 0x20, 0x01, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 },      /* 2001:2::1 */
+		   { 0x20, 0x01, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1 } },   /* 2001:2:0:1::1 */
+	.plen6 = { 64, 64 },
 };
+
+/* IPv6 longest-prefix match: hand-made table, then random tables against a brute-force
+ * reference (all lengths, overlaps, replacements) */
+static int ref6(const uint8_t (*pfx)[16], const uint8_t *len, const int *port, int n,
+		const uint8_t d[16])
+{
+	int best = -1, bl = -1;
+	for (int i = 0; i < n; i++) {
+		unsigned b = 0;
+		while (b < len[i] && !((pfx[i][b / 8] ^ d[b / 8]) & (0x80u >> (b % 8))))
+			b++;
+		if (b == len[i] && (int)len[i] >= bl) {   /* >=: the later one replaces */
+			bl = len[i];
+			best = port[i];
+		}
+	}
+	return best;
+}
+
+static void t_ipv6(void)
+{
+	struct rt *rt = rt_new();
+	uint8_t nh[16];
+	T_EQ_INT(rt6_lookup(rt, a6("2001:2::5"), nh), -1);   /* not built: no route */
+	T_EQ_INT(rt6_add(rt, a6("2001:2::"), 64, NULL, 0), 0);
+	T_EQ_INT(rt6_add(rt, a6("2001:2:0:1::"), 64, NULL, 1), 0);
+	T_EQ_INT(rt6_add(rt, a6("2001:2:8000::"), 33, a6("2001:2:0:1::9"), 1), 0);
+	T_EQ_INT(rt6_add(rt, a6("2001:2:8000::77"), 128, a6("2001:2::9"), 0), 0);
+	T_EQ_INT(rt6_add(rt, a6("::"), 0, a6("fe80::1"), 0), 0);
+	T_EQ_INT(rt6_add(rt, a6("::"), 129, NULL, 0), -EINVAL);
+	T_EQ_INT(rt_add(rt, be("198.18.0.0"), 24, 0, 0), 0);
+	T_EQ_INT(rt_build(rt), 0);
+	T_EQ_INT(rt_count(rt), 6);
+	T_EQ_INT(rt6_lookup(rt, a6("2001:2:0:1::2"), nh), 1);
+	T_TRUE(!memcmp(nh, a6("2001:2:0:1::2"), 16));   /* on-link: the destination */
+	T_EQ_INT(rt6_lookup(rt, a6("2001:2:ffff::1"), nh), 1);
+	T_TRUE(!memcmp(nh, a6("2001:2:0:1::9"), 16));
+	T_EQ_INT(rt6_lookup(rt, a6("2001:2:8000::77"), nh), 0);
+	T_TRUE(!memcmp(nh, a6("2001:2::9"), 16));
+	T_EQ_INT(rt6_lookup(rt, a6("2001:2:7fff::1"), nh), 0);   /* /33 misses: default */
+	T_TRUE(!memcmp(nh, a6("fe80::1"), 16));
+	/* a later route for a prefix replaces the earlier one */
+	T_EQ_INT(rt6_add(rt, a6("2001:2:8000::"), 33, NULL, 0), 0);
+	T_EQ_INT(rt_build(rt), 0);
+	T_EQ_INT(rt6_lookup(rt, a6("2001:2:ffff::1"), nh), 0);
+	rt_free(rt);
+
+	enum { N = 300 };
+	static uint8_t pfx[N][16], len[N];
+	static int port[N];
+	for (int round = 0; round < 20; round++) {
+		rt = rt_new();
+		int n = 1 + (int)(rnd() % N);
+		for (int i = 0; i < n; i++) {
+			/* few distinct bits so that prefixes overlap */
+			memset(pfx[i], 0, 16);
+			pfx[i][0] = 0x20;
+			pfx[i][1] = 0x01;
+			pfx[i][(rnd() % 16)] ^= (uint8_t)(rnd() & 0xc0);
+			pfx[i][15] = (uint8_t)(rnd() & 3);
+			len[i] = (uint8_t)(rnd() % 129);
+			for (unsigned b = len[i]; b < 128; b++)
+				pfx[i][b / 8] &= (uint8_t)~(0x80u >> (b % 8));
+			port[i] = (int)(rnd() % 8);
+			T_EQ_INT(rt6_add(rt, pfx[i], len[i], NULL, port[i]), 0);
+		}
+		T_EQ_INT(rt_build(rt), 0);
+		int bad = 0;
+		for (int q = 0; q < 2000; q++) {
+			uint8_t d[16];
+			memcpy(d, pfx[rnd() % (unsigned)n], 16);
+			d[rnd() % 16] ^= (uint8_t)(1u << (rnd() % 8));
+			if (rt6_lookup(rt, d, nh) != ref6(pfx, len, port, n, d))
+				bad++;
+		}
+		T_EQ_INT(bad, 0);
+		rt_free(rt);
+	}
+}
+
+static void t_parse6(void)
+{
+	uint8_t p[16], gw[16];
+	uint8_t l;
+	int port, col;
+	char msg[160];
+#define P6(s) rt6_parse(s, strlen(s), &PORTS, p, &l, gw, &port, &col, msg, sizeof(msg))
+	T_TRUE(rt_spec_is6("2001:2::/48 via 2001:2::9", 24));
+	T_TRUE(rt_spec_is6("::/0 dev rut0", 13));
+	T_TRUE(!rt_spec_is6("10.0.0.0/8 via 198.19.0.2", 25));
+	T_EQ_INT(P6("2001:2:8000::1/33,via=2001:2:0:1::9"), 0);
+	T_TRUE(!memcmp(p, a6("2001:2:8000::"), 16));   /* masked */
+	T_EQ_INT(l, 33);
+	T_EQ_INT(port, 1);                                  /* the gateway's connected port */
+	T_TRUE(!memcmp(gw, a6("2001:2:0:1::9"), 16));
+	T_EQ_INT(P6("::/0 via fe80::1 dev rut0"), 0);
+	T_EQ_INT(l, 0);
+	T_EQ_INT(port, 0);
+	T_EQ_INT(P6("2001:2:5::/64 dev rut1"), 0);
+	T_TRUE(!memcmp(gw, a6("::"), 16));                  /* on-link */
+	T_EQ_INT(P6("2001:2:5::/129 dev rut1"), -EINVAL);
+	T_EQ_INT(col, 12);
+	T_STREQ(msg, "expected a prefix length 0..128");
+	T_EQ_INT(P6("2001:2:5::/64 via fe80::1"), -EINVAL);
+	T_EQ_INT(col, 19);
+	T_STREQ(msg, "a link-local gateway needs dev PORT (its scope is one link)");
+	T_EQ_INT(P6("2001:2:5::/64 via 2001:3::1"), -EINVAL);
+	T_STREQ(msg, "gateway 2001:3::1 is not on a connected subnet of a port (add dev PORT)");
+	T_EQ_INT(P6("2001:2:5::/64 via 198.19.0.2"), -EINVAL);
+	T_STREQ(msg, "expected a gateway IPv6 address");
+	T_EQ_INT(P6("2001:2:5:::/64 dev rut1"), -EINVAL);
+	T_EQ_INT(col, 1);
+	T_EQ_INT(P6("2001:2:5::/64"), -EINVAL);
+	T_STREQ(msg, "expected 'via GW' or 'dev PORT' after the prefix");
+#undef P6
+	/* a route file mixes the families */
+	char path[] = "/tmp/t_route6_XXXXXX";
+	int fd = mkstemp(path);
+	const char *txt = "198.19.128.0/17 via 198.19.0.9\n2001:2:8000::/33 via 2001:2:0:1::9\n"
+			  "2001:2:9::/64 bogus\n";
+	T_EQ_INT((int)write(fd, txt, strlen(txt)), (int)strlen(txt));
+	close(fd);
+	struct rt *rt = rt_new();
+	int line;
+	T_EQ_INT(rt_load_file(rt, path, &PORTS, &line, &col, msg, sizeof(msg)), -EINVAL);
+	T_EQ_INT(line, 3);
+	T_EQ_INT(col, 15);
+	T_EQ_INT(rt_count(rt), 2);
+	T_EQ_INT(rt_build(rt), 0);
+	uint8_t nh[16];
+	T_EQ_INT(rt6_lookup(rt, a6("2001:2:9000::1"), nh), 1);
+	unlink(path);
+	rt_free(rt);
+}
 
 static void t_basic(void)
 {
@@ -186,9 +333,12 @@ static void t_neigh(void)
 	struct nt *nt = nt_new();
 	uint8_t mac[6] = { 2, 0x70, 0x70, 1, 0, 2 }, m2[6];
 	uint32_t ip;
-	int port;
+	uint8_t ip6[16];
+	int port, af;
 	char msg[160];
+#define nt_parse(s, P, ip, m, port, msg, n) nt_parse(s, P, &af, ip, ip6, m, port, msg, n)
 	T_EQ_INT(nt_parse("198.19.0.2=02:70:70:01:00:02@rut1", &PORTS, &ip, m2, &port, msg, sizeof(msg)), 0);
+	T_EQ_INT(af, AF_INET);
 	T_EQ_U64(ip, be("198.19.0.2"));
 	T_EQ_INT(port, 1);
 	T_TRUE(!memcmp(m2, mac, 6));
@@ -196,6 +346,23 @@ static void t_neigh(void)
 	T_STREQ(msg, "'eth0' is not one of the forwarder's ports");
 	T_EQ_INT(nt_parse("198.19.0.2=zz@rut1", &PORTS, &ip, m2, &port, msg, sizeof(msg)), -EINVAL);
 	T_EQ_INT(nt_parse("198.19.0.2", &PORTS, &ip, m2, &port, msg, sizeof(msg)), -EINVAL);
+	/* IPv6 neighbours: the address's colons do not confuse IP=MAC */
+	T_EQ_INT(nt_parse("2001:2:0:1::2=02:70:70:01:00:02@rut1", &PORTS, &ip, m2, &port, msg,
+			  sizeof(msg)), 0);
+	T_EQ_INT(af, AF_INET6);
+	T_TRUE(!memcmp(ip6, a6("2001:2:0:1::2"), 16));
+	T_EQ_INT(port, 1);
+	T_EQ_INT(nt_parse("2001:2::zz=02:70:70:01:00:02@rut1", &PORTS, &ip, m2, &port, msg,
+			  sizeof(msg)), -EINVAL);
+	T_STREQ(msg, "'2001:2::zz' is not an IPv6 address");
+#undef nt_parse
+	T_EQ_INT(nt6_add(nt, 1, ip6, mac), 0);
+	T_TRUE(nt6_lookup(nt, 1, ip6) != NULL);
+	T_TRUE(nt6_lookup(nt, 0, ip6) == NULL);
+	T_TRUE(nt6_lookup(nt, 1, a6("2001:2:0:1::3")) == NULL);
+	T_EQ_INT(nt_count(nt), 1);
+	nt_free(nt);
+	nt = nt_new();
 	for (uint32_t i = 0; i < 1000; i++) {
 		mac[5] = (uint8_t)i;
 		T_EQ_INT(nt_add(nt, (int)(i % 2), htonl(0x0a000000u + i), mac), 0);
@@ -257,6 +424,8 @@ int main(void)
 	T_RUN(t_parse);
 	T_RUN(t_file_errors);
 	T_RUN(t_neigh);
+	T_RUN(t_ipv6);
+	T_RUN(t_parse6);
 	T_RUN(t_million);
 	return t_done();
 }

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* craft6.c — a test helper (not installed): sends hand-made IPv6 UDP frames for the
+ * forwarder's IPv6 tests, until ppslab-gen sends IPv6 itself: chosen addresses, hop
+ * limit, size, and one malformed kind (--bad-plen: a payload length past the frame).
+ *
+ *   craft6 -i IF --src ADDR6 --dst ADDR6 --dst-mac MAC [--hlim N] [--count N]
+ *          [--size BYTES] [--bad-plen] [--rate PPS]
+ * Traffic goes only out of the caller's interface, in its namespace; rates are bounded. */
+#include <arpa/inet.h>
+#include <getopt.h>
+#include <netinet/ip6.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "csum.h"
+#include "ifinfo.h"
+#include "num.h"
+#include "port.h"
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "iface", 1, NULL, 'i' }, { "src", 1, NULL, 's' }, { "dst", 1, NULL, 'd' },
+		{ "dst-mac", 1, NULL, 'm' }, { "hlim", 1, NULL, 'h' }, { "count", 1, NULL, 'n' },
+		{ "size", 1, NULL, 'z' }, { "bad-plen", 0, NULL, 'b' }, { "rate", 1, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *iface = NULL, *src = NULL, *dst = NULL, *dmac = NULL;
+	uint64_t hlim = 64, count = 10, size = 78;
+	double rate = 20000;
+	int bad = 0, o;
+	char err[256];
+	while ((o = getopt_long(argc, argv, "i:", lo, NULL)) != -1) {
+		switch (o) {
+		case 'i': iface = optarg; break;
+		case 's': src = optarg; break;
+		case 'd': dst = optarg; break;
+		case 'm': dmac = optarg; break;
+		case 'b': bad = 1; break;
+		case 'h': if (num_u64(optarg, 0, 255, &hlim)) goto usage; break;
+		case 'n': if (num_u64(optarg, 1, 1000000, &count)) goto usage; break;
+		case 'z': if (num_u64(optarg, 62, 1514, &size)) goto usage; break;
+		case 'r': if (num_pps(optarg, &rate) || rate > 1e6) goto usage; break;
+		default: goto usage;
+		}
+	}
+	uint8_t fr[1514];
+	memset(fr, 0, sizeof(fr));
+	struct ip6_hdr *ip6 = (void *)(fr + 14);
+	if (!iface || !src || !dst || !dmac || inet_pton(AF_INET6, src, &ip6->ip6_src) != 1 ||
+	    inet_pton(AF_INET6, dst, &ip6->ip6_dst) != 1 || mac_parse(dmac, fr))
+		goto usage;
+	struct port *p;
+	struct port_cfg pc = { .dir = PORT_TX, .frame_max = 1514 };
+	if (port_open(iface, &pc, &p, err, sizeof(err))) {
+		fprintf(stderr, "craft6: %s\n", err);
+		return 69;
+	}
+	if (if_hwaddr(port_ifname(p), fr + 6)) {
+		fprintf(stderr, "craft6: no MAC address on %s\n", port_ifname(p));
+		port_close(p);
+		return 69;
+	}
+	fr[12] = 0x86;
+	fr[13] = 0xdd;
+	uint16_t plen = (uint16_t)(size - 14 - 40);
+	ip6->ip6_flow = htonl(6u << 28);
+	ip6->ip6_plen = htons(bad ? (uint16_t)(plen + 8) : plen);
+	ip6->ip6_nxt = 17;
+	ip6->ip6_hlim = (uint8_t)hlim;
+	uint8_t *u = fr + 54;
+	u[0] = 0; u[1] = 9; u[2] = 0; u[3] = 9;
+	u[4] = (uint8_t)(plen >> 8);
+	u[5] = (uint8_t)plen;
+	for (unsigned i = 8; i < plen; i++)
+		u[i] = (uint8_t)i;
+	/* the UDP checksum over the pseudo-header (mandatory in IPv6, RFC 8200 8.1) */
+	uint8_t ph[8] = { 0, 0, u[4], u[5], 0, 0, 0, 17 };
+	uint16_t c = csum_fold(csum_add(csum_add(csum_add(0, &ip6->ip6_src, 32), ph, 8), u, plen));
+	memcpy(u + 6, c ? &c : &(uint16_t){ 0xffff }, 2);
+	uint64_t t0 = mono_ns(), sent = 0;
+	for (uint64_t i = 0; i < count; i++) {
+		clock_wait_until(t0 + (uint64_t)((double)i * 1e9 / rate), 50000);
+		struct port_pkt pk = { .data = fr, .len = (uint32_t)size };
+		for (int tries = 0; port_tx_burst(p, &pk, 1) != 1; tries++) {
+			if (tries > 100000) {
+				fprintf(stderr, "craft6: the ring stays full\n");
+				port_close(p);
+				return 74;
+			}
+		}
+		sent++;
+	}
+	printf("{\"schema\":\"ppslab/craft6\",\"type\":\"summary\",\"frames\":%llu}\n",
+	       (unsigned long long)sent);
+	port_close(p);
+	return 0;
+usage:
+	fprintf(stderr, "usage: craft6 -i IF --src ADDR6 --dst ADDR6 --dst-mac MAC [--hlim N] "
+		"[--count N] [--size BYTES] [--bad-plen] [--rate PPS]\n");
+	return 64;
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# t_rut_ip6.sh — ppslab-rut forwards IPv6 (docs/forwarder.md#ipv6): crafted IPv6 UDP
+# frames (the helper craft6) on the connected route and on a static route through a
+# static neighbour arrive with the hop limit decremented (the sink's kernel counts them
+# by hop limit); hop limit 1 is dropped as ttl_expired and answered with an ICMPv6 time
+# exceeded that the sender's kernel accepts (its checksum right, Icmp6InTimeExcds);
+# no route, a bad payload length and frames for the router are counted by cause; the
+# IPv6 counters account for every test frame.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/rut_lib.sh"
+lab_up
+RUT0_MAC=02:70:70:00:00:01
+SINK_MAC=02:70:70:01:00:02
+CRAFT6=${PPSLAB_BUILD:?}/tests/helpers/craft6
+
+# the lab turns IPv6 off and shields every namespace's stack: here the sender's and the
+# sink's kernels take part (they count what arrives), the router's stays shielded
+for r in gen rut sink; do
+	inns $r sysctl -qw net.ipv6.conf.all.disable_ipv6=0 net.ipv6.conf.default.accept_dad=0 \
+		net.ipv6.conf.all.accept_ra=0
+done
+inns gen sysctl -qw net.ipv6.conf.gen0.disable_ipv6=0
+inns sink sysctl -qw net.ipv6.conf.sink0.disable_ipv6=0
+inns rut sysctl -qw net.ipv6.conf.rut0.disable_ipv6=0 net.ipv6.conf.rut1.disable_ipv6=0
+inns gen ip -6 addr add 2001:2::2/64 dev gen0 nodad
+inns rut ip -6 addr add 2001:2::1/64 dev rut0 nodad
+inns rut ip -6 addr add 2001:2:0:1::1/64 dev rut1 nodad
+inns sink ip -6 addr add 2001:2:0:1::2/64 dev sink0 nodad
+inns sink ip -6 addr add 2001:2:8000::5/128 dev sink0 nodad
+inns gen nft delete table netdev ppslab_shield
+inns sink nft delete table netdev ppslab_shield
+# the sink's kernel counts arrivals by hop limit
+inns sink nft -f - <<'EOF'
+table inet t6 {
+	chain c { type filter hook input priority 0; policy accept;
+		ip6 saddr 2001:2::2 ip6 hoplimit 63 counter
+		ip6 saddr 2001:2::2 ip6 hoplimit 64 counter
+		ip6 saddr 2001:2::2 ip6 hoplimit 1 counter
+	}
+}
+EOF
+hl() {   # hl N: the sink's count of test packets that arrived with hop limit N
+	inns sink nft -j list chain inet t6 c |
+		jq -r --arg h "$1" '[.nftables[].rule? | select(. != null) |
+			select(.expr[1].match.right == ($h|tonumber)) | .expr[2].counter.packets][0]'
+}
+timex() { inns gen awk '$1 == "Icmp6InTimeExcds" { print $2 }' /proc/net/snmp6; }
+badin() { inns gen awk '$1 == "Icmp6InCsumErrors" { print $2 }' /proc/net/snmp6; }
+tx0=$(timex); bad0=$(badin)
+
+start rut rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --ctl "$T/s" --json \
+	--route "2001:2:8000::/33 via 2001:2:0:1::2" --neigh "2001:2:0:1::2=$SINK_MAC@rut1"
+wait_ready rut
+base=$(ifc sink sink0 rx_packets)
+c6() { inns gen "$CRAFT6" -i gen0 --src 2001:2::2 --dst-mac $RUT0_MAC "$@" >/dev/null; }
+c6 --dst 2001:2:0:1::2 --count 1000; eq "craft6: connected" "$?" 0
+c6 --dst 2001:2:8000::5 --count 10 --size 300; eq "craft6: static route" "$?" 0
+c6 --dst 2001:2:0:1::2 --count 10 --hlim 1; eq "craft6: hop limit 1" "$?" 0
+c6 --dst 2001:2:8000::5 --count 10 --hlim 2; eq "craft6: hop limit 2" "$?" 0
+c6 --dst 2001:2:7000::1 --count 10; eq "craft6: no route" "$?" 0
+c6 --dst 2001:2:0:1::2 --count 10 --bad-plen; eq "craft6: bad payload length" "$?" 0
+c6 --dst 2001:2::1 --count 10; eq "craft6: to the router" "$?" 0
+arrived sink sink0 "$base" 1020
+wait_until 15 "10 time exceeded at the sender" test "$(( $(timex) - tx0 ))" -ge 10
+# everything read: the forwarder's own count of the test frames by cause
+wait_until 15 "the forwarder read all 1060" sh -c \
+	"'$B/ppslab-rut' ctl '$T/s' stats | jq -e '.ports[0].ip6_rx_pkts >= 1060' >/dev/null"
+stop rut; eq "rut exits 0" "$RC" 0
+
+eq "forwarded: 1020 IPv6 from rut0" "$(jv rut .ports[0].ip6_fwd_pkts)" 1020
+eq "hop limit 64 arrives as 63" "$(hl 63)" 1010
+eq "hop limit 2 arrives as 1" "$(hl 1)" 10
+eq "none arrives undecremented" "$(hl 64)" 0
+eq "hop limit 1: ttl_expired 10" "$(jv rut .ports[0].drops.ttl_expired)" 10
+eq "time exceeded: 10 sent out of rut0" "$(jv rut .ports[0].time_exceeded6_sent)" 10
+eq "time exceeded: in the replies" "$(jv rut .replies.time_exceeded6)" 10
+eq "time exceeded: accepted by the sender's kernel" "$(( $(timex) - tx0 ))" 10
+eq "time exceeded: no ICMPv6 checksum error at the sender" "$(( $(badin) - bad0 ))" 0
+eq "no route 10" "$(jv rut .ports[0].drops.no_route)" 10
+eq "bad payload length: malformed 10" "$(jv rut .ports[0].drops.malformed)" 10
+within "for the router: local >= 10" "$(jv rut .ports[0].drops.local)" 10 100000
+eq "no IPv6 counted as not_ip4" "$(jv rut .drops.not_ip4)" 0
+eq "rx = fwd + drop" "$(jv rut '.rx_pkts == .fwd_pkts + .drop_pkts')" true
+eq "the sum over the ports" "$(jv rut '.ip6_fwd_pkts == ([.ports[].ip6_fwd_pkts] | add)')" true
+echo "# routes $(jv rut .routes), neighbours $(jv rut .neighbours)"
+
+# the known answer of the firewall on IPv6 (docs/firewall.md#ipv6): counted per pass
+# (in, and out when forwarded), bytes the whole IPv6 packet (40 + 24 for these 78-byte
+# frames; a time exceeded is 40 + 8 + its quote of 64)
+cat >"$T/rules6" <<'EOF'
+add 100 count ip6 from 2001:2::2 to any
+add 150 deny ip from 198.18.0.0/15 to any
+add 160 count ip from not 198.18.0.0/15 to any 9
+add 200 deny udp from any to 2001:2:8000::/33 in
+add 400 allow ip6 from 2001:2::/48 to 2001:2::/48
+add 450 allow ip6 from any to any
+EOF
+start rutf rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --ctl "$T/sf" --json --rules "$T/rules6" \
+	--route "2001:2:8000::/33 via 2001:2:0:1::2" --neigh "2001:2:0:1::2=$SINK_MAC@rut1"
+wait_ready rutf
+base=$(ifc sink sink0 rx_packets); tx0=$(timex)
+c6 --dst 2001:2:0:1::2 --count 100; eq "fw: craft6 forwarded" "$?" 0
+c6 --dst 2001:2:8000::5 --count 20; eq "fw: craft6 denied" "$?" 0
+c6 --dst 2001:2:0:1::2 --count 10 --hlim 1; eq "fw: craft6 expiring" "$?" 0
+arrived sink sink0 "$base" 100
+wait_until 15 "10 time exceeded through the firewall" test "$(( $(timex) - tx0 ))" -ge 10
+stop rutf; eq "fw: rut exits 0" "$RC" 0
+r() { jv rutf "[.rules[] | select(.number == $1)][0] | \"\(.pkts) \(.bytes)\""; }
+eq "fw: 100 count: 130 in + 100 out" "$(r 100)" "230 14720"
+eq "fw: 150 (an IPv4 prefix) matches no IPv6" "$(r 150)" "0 0"
+eq "fw: 160 (not an IPv4 prefix): every UDP to 9, in and out" "$(r 160)" "230 14720"
+eq "fw: 200 denies 20 inbound" "$(r 200)" "20 1280"
+eq "fw: 400: 110 in, 100 out, 10 replies out" "$(r 400)" "220 14560"
+eq "fw: fw_deny 20" "$(jv rutf .drops.fw_deny)" 20
+eq "fw: denied by a rule 20" "$(jv rutf .fw.denied_pkts)" 20
+eq "fw: forwarded 100" "$(jv rutf .ports[0].ip6_fwd_pkts)" 100
+eq "fw: expired 10, answered 10" "$(jv rutf '[.drops.ttl_expired, .replies.time_exceeded6] | map(tostring) | join(" ")')" "10 10"
+eq "fw: rx = fwd + drop" "$(jv rutf '.rx_pkts == .fwd_pkts + .drop_pkts')" true
+done_testing

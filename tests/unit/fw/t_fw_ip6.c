@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* t_fw_ip6.c — the firewall on IPv6 (docs/firewall.md#ipv6), against hand-computed
+ * expectations: IPv6 addresses and prefixes in from/to and their listings as ipfw's
+ * print_ip6 writes them, me and me6, the ip4/ip6 selectors, IPv4 address tests that an
+ * IPv6 packet fails (so `not` matches it), ipfw_chk's walk of the extension headers
+ * (ports behind options, routing type 0 walked and another denied, fragments, unknown
+ * headers denied, headers cut short), and the counters' bytes (40 + payload length). */
+#include "fw_impl.h"
+#include "fw_util.h"
+
+static void a6(const char *s, uint8_t *out)
+{
+	if (inet_pton(AF_INET6, s, out) != 1)
+		abort();
+}
+
+/* An IPv6 packet: header, then the extension headers exts (each given whole, its next
+ * header byte filled in here), then an upper-layer header of 20 bytes (ports, ICMPv6
+ * type). Returns the payload length. */
+static unsigned mk6(uint8_t *buf, const char *src, const char *dst, uint8_t proto,
+		    uint16_t sport, uint16_t dport, const uint8_t *const *exts,
+		    const unsigned *elen, int n)
+{
+	memset(buf, 0, 200);
+	buf[0] = 0x60;
+	buf[7] = 64;
+	a6(src, buf + 8);
+	a6(dst, buf + 24);
+	unsigned off = 40;
+	uint8_t *nxt = buf + 6;
+	for (int i = 0; i < n; i++) {
+		*nxt = exts[i][0];        /* the header's own type, carried in byte 0 here */
+		memcpy(buf + off, exts[i] + 1, elen[i]);
+		nxt = buf + off;
+		off += elen[i];
+	}
+	*nxt = proto;
+	buf[off] = (uint8_t)(sport >> 8);
+	buf[off + 1] = (uint8_t)sport;
+	buf[off + 2] = (uint8_t)(dport >> 8);
+	buf[off + 3] = (uint8_t)dport;
+	off += 20;
+	unsigned plen = off - 40;
+	buf[4] = (uint8_t)(plen >> 8);
+	buf[5] = (uint8_t)plen;
+	return plen;
+}
+
+static uint32_t eval6(struct fw *fw, const uint8_t *ip, unsigned plen, struct fw_match *m)
+{
+	struct fw_pkt p;
+	fw_pkt_ip6(ip, plen, EM0, 0, &p);
+	enum fw_verdict v = fw_eval_ex(fw, &p, m);
+	return m->rule_no | (uint32_t)v << 24;
+}
+
+#define V(verdict, rule) ((uint32_t)(rule) | (uint32_t)(verdict) << 24)
+
+static void t_listing(void)
+{
+	struct fw *fw = fw_mk();
+	T_STREQ(fw_echo(fw, "add 100 allow ip from 2001:2::/64 to any"),
+		"00100 allow ip from 2001:2::/64 to any");
+	T_STREQ(fw_echo(fw, "add 110 deny ip6 from any to 2001:2:0:1::2"),
+		"00110 deny ip6 from any to 2001:2:0:1::2");
+	T_STREQ(fw_echo(fw, "add 120 allow ipv6-icmp from me6 to any"),
+		"00120 allow ipv6-icmp from me6 to any");
+	/* the address is masked; /128 prints bare, /0 prints "any" */
+	T_STREQ(fw_echo(fw, "add 130 count ip from 2001:2::1/48,2001:2::9/128 to ::/0"),
+		"00130 count ip from 2001:2::/48,2001:2::9 to any");
+	T_STREQ(fw_echo(fw, "add 140 deny udp from 2001:2::/64 to not 2001:2:0:1::/64 7"),
+		"00140 deny udp from 2001:2::/64 to not 2001:2:0:1::/64 7");
+	T_STREQ(fw_echo(fw, "add 150 count ip4 from any to any"), "00150 count ip4 from any to any");
+	T_STREQ(fw_echo(fw, "add 160 count icmp6 from { 2001:2::1 or 198.18.0.1 } to any"),
+		"00160 count ipv6-icmp from { 2001:2::1 or 198.18.0.1 } to any");
+	/* bad input names the column */
+	T_EQ_INT(fw_run(fw, "add 170 allow ip from 2001:2::/129 to any"), -EINVAL);
+	T_STREQ(fw_d.msg, "bad prefix length '129' (0..128)");
+	T_EQ_INT(fw_d.col, 32);
+	T_EQ_INT(fw_run(fw, "add 170 allow ip from 2001:2::1,2001:2:::5 to any"), -EINVAL);
+	T_STREQ(fw_d.msg, "bad IPv6 address '2001:2:::5'");
+	fw_free(fw);
+}
+
+static void t_match(void)
+{
+	struct fw *fw = fw_mk();
+	uint8_t me[16];
+	a6("2001:2::1", me);
+	T_EQ_INT(fw_set_local6(fw, me, 1), 0);
+	FW_OK(fw, "add 100 deny ip from 198.18.0.0/15 to any");
+	FW_OK(fw, "add 200 count ip4 from any to any");
+	FW_OK(fw, "add 300 count ip6 from any to any");
+	FW_OK(fw, "add 400 deny udp from 2001:2::/64 to any 7");
+	FW_OK(fw, "add 500 allow ipv6-icmp from any to me");
+	FW_OK(fw, "add 550 allow ip from any to me6");
+	/* an IPv6 packet fails an IPv4 address test (O_IP_SRC_MASK: is_ipv4), so the
+	 * `not` of one matches it */
+	FW_OK(fw, "add 600 deny ip from not 198.18.0.0/15 to any");
+	uint8_t ip[256];
+	struct fw_match m;
+	unsigned pl;
+
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 600));
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 7, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 400));
+	pl = mk6(ip, "2001:3::2", "2001:2:0:1::2", 17, 9, 7, NULL, NULL, 0);   /* not 2001:2::/64 */
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 600));
+	pl = mk6(ip, "2001:2::2", "2001:2::1", 58, 0x8000, 0, NULL, NULL, 0);  /* echo request to me */
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 500));
+	pl = mk6(ip, "2001:2::2", "2001:2::1", 6, 1000, 80, NULL, NULL, 0);   /* TCP to me6 */
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 550));
+
+	/* IPv4 packets as before: 198.18/15 at 100, the rest through ip4's count to 600 */
+	struct fw_pkt p4 = fw_pk(17, "198.18.0.2", 9, "198.19.0.2", 9);
+	T_EQ_INT(fw_eval_ex(fw, &p4, &m), FW_DENY);
+	T_EQ_INT(m.rule_no, 100);
+	p4 = fw_pk(17, "10.0.0.1", 9, "198.19.0.2", 9);
+	T_EQ_INT(fw_eval_ex(fw, &p4, &m), FW_DENY);
+	T_EQ_INT(m.rule_no, 600);
+
+	/* counters: rule 300 saw the five IPv6 packets, 40 + 20 bytes each (the whole
+	 * packet: pktlen); rule 200 the one IPv4 packet that reached it */
+	struct fw_rule_stats st;
+	for (int i = 0; i < fw_rule_count(fw); i++) {
+		fw_rule_stats(fw, i, &st);
+		if (st.number == 300) {
+			T_EQ_U64(st.pkts, 5);
+			T_EQ_U64(st.bytes, 5 * 60);
+		}
+		if (st.number == 200)
+			T_EQ_U64(st.pkts, 1);
+	}
+	fw_free(fw);
+}
+
+static void t_exthdr(void)
+{
+	struct fw *fw = fw_mk();
+	FW_OK(fw, "add 100 deny udp from any to any 7");
+	FW_OK(fw, "add 200 deny ip from any to any frag");
+	FW_OK(fw, "add 300 allow ip6 from any to any");
+	uint8_t ip[256];
+	struct fw_match m;
+	unsigned pl;
+	/* hop-by-hop (8 bytes) and destination options (16): the walk reaches UDP port 7 */
+	static const uint8_t hbh[9] = { 0, 0, 0 }, dst16[17] = { 60, 0, 1 };
+	const uint8_t *e2[] = { hbh, dst16 };
+	const unsigned l2[] = { 8, 16 };
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 7, e2, l2, 2);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 100));
+	struct fw_pkt p;
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(p.proto, 17);
+	T_EQ_INT(p.dport, 7);
+	T_EQ_INT(p.l4_len, 20);
+	T_EQ_INT(p.ip_len, 40 + 8 + 16 + 20);
+	/* a routing header of type 0 is walked; of type 4, unknown: denied before the
+	 * rules (deny_unknown_exthdrs) */
+	uint8_t rt0[] = { 43, 0, 0, 0, 0, 0, 0, 0, 0 };
+	const uint8_t *e1[] = { rt0 };
+	const unsigned l1[] = { 8 };
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 7, e1, l1, 1);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 100));
+	ip[40 + 2] = 4;
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 0));
+	T_EQ_INT(m.why, FW_WHY_EXTHDR);
+	/* an unknown next header (253, for experiments) */
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 253, 9, 7, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 0));
+	T_EQ_INT(m.why, FW_WHY_EXTHDR);
+	/* a fragment at offset 8 bytes (1 unit): no ports, `frag` matches */
+	uint8_t fh[] = { 44, 0, 0, 0x00, 0x08, 0, 0, 0, 1 };
+	const uint8_t *ef[] = { fh };
+	const unsigned lf[] = { 8 };
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 7, ef, lf, 1);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 200));
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(p.frag && !p.has_ports);
+	/* the first fragment (offset 0, more follow): ports are there */
+	ip[40 + 3] = 0x01;
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 100));
+	/* ESP ends the walk: what follows is encrypted */
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 50, 9, 7, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 300));
+	/* cut short: a hop-by-hop header claiming 16 bytes in a payload of 4, and a UDP
+	 * header of 4 bytes */
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 7, e2, l2, 1);
+	T_EQ_INT(eval6(fw, ip, 4, &m), V(FW_DENY, 0));
+	T_EQ_INT(m.why, FW_WHY_TRUNCATED);
+	ip[6] = 17;
+	T_EQ_INT(eval6(fw, ip, 4, &m), V(FW_DENY, 0));
+	T_EQ_INT(m.why, FW_WHY_TRUNCATED);
+	(void)pl;
+	fw_free(fw);
+}
+
+int main(void)
+{
+	T_RUN(t_listing);
+	T_RUN(t_match);
+	T_RUN(t_exthdr);
+	return t_done();
+}
