@@ -288,13 +288,15 @@ static int set_if(const char *ns, const char *ifname, const char *mac, const cha
 /* IPv6 on one lab port (the namespace's default keeps it off elsewhere: the bridge and
  * its ports, lo), quiet: no link-local address (addr_gen_mode none), no DAD, no router
  * solicitations or advertisements taken, MLD's unsolicited reports 1 ms apart so that
- * they are all sent while the lab comes up; then addr, no DAD. */
+ * they are all sent while the lab comes up, the address kept when the link goes down
+ * (as IPv4's is); then the address, no DAD. */
 static int if6_up(const char *ns, const char *ifname, const char *cidr)
 {
 	static const char *const set[][2] = {
 		{ "addr_gen_mode", "1" }, { "accept_ra", "0" }, { "router_solicitations", "0" },
 		{ "accept_dad", "0" }, { "mldv1_unsolicited_report_interval", "1" },
-		{ "mldv2_unsolicited_report_interval", "1" }, { "disable_ipv6", "0" },
+		{ "mldv2_unsolicited_report_interval", "1" }, { "keep_addr_on_down", "1" },
+		{ "disable_ipv6", "0" },
 	};
 	char path[128];
 	int rc;

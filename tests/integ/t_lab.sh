@@ -56,7 +56,9 @@ eq "a link flapped: status exit 1" "$?" 1
 check "it says BROKEN" grep -q "^lab $LAB: BROKEN (ppslab lab up repairs it)" "$T/st1"
 check "and names the neighbour the router lost" \
 	grep -q "broken: no permanent neighbour 198.19.0.2 (02:70:70:01:00:02) on rut1 in $LAB-rut" "$T/st1"
-eq "and nothing else" "$(grep -c broken: "$T/st1")" 1
+check "and the IPv6 one" \
+	grep -q "broken: no permanent neighbour 2001:2:0:1::2 (02:70:70:01:00:02) on rut1 in $LAB-rut" "$T/st1"
+eq "and nothing else (the addresses stay, IPv6's too)" "$(grep -c broken: "$T/st1")" 2
 ip -n "$LAB-rut" link set rut1 down
 ip -n "$LAB-gen" route del 198.19.0.0/24
 ip -n "$LAB-sink" addr flush dev sink0
