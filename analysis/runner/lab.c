@@ -249,10 +249,13 @@ static int ns_make(const char *ns)
 		char *av[] = { "ip", "netns", "add", proc_arg(ns), NULL };
 		if ((rc = run(NULL, av)))
 			return rc;
+		/* IPv6 off but where if6_up() turns it on, quietly, on a lab port: router
+		 * solicitations and MLD reports are not test traffic. Only on a new
+		 * namespace: "all" reaches every interface, and would take the ports'
+		 * addresses and routes away on every up */
+		proc_ns_write(ns, "/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
 	}
-	/* no IPv6: its router solicitations and MLD reports are not test traffic */
 	proc_ns_write(ns, "/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
-	proc_ns_write(ns, "/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
 	char *lo[] = { "ip", "-n", proc_arg(ns), "link", "set", "lo", "up", NULL };
 	return run(NULL, lo);
 }
@@ -307,6 +310,15 @@ static int if6_up(const char *ns, const char *ifname, const char *cidr)
 			return rc;
 		}
 	}
+	/* added only when missing: "replace" would join its groups again and send MLD
+	 * reports on every up */
+	char *show[] = { "ip", "-n", proc_arg(ns), "-6", "-o", "addr", "show", "dev", proc_arg(ifname),
+			 "to", proc_arg(cidr), NULL };
+	char out[1024] = "";
+	struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
+			       .timeout_ns = 10 * NS_PER_S };
+	if (proc_run(show, &o) == 0 && strstr(out, cidr))
+		return 0;
 	char *a[] = { "ip", "-n", proc_arg(ns), "-6", "addr", "replace", proc_arg(cidr), "dev",
 		      proc_arg(ifname), "nodad", NULL };
 	return run(NULL, a);

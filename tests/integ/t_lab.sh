@@ -17,7 +17,8 @@ eq "gen has a permanent neighbour for the router" \
 	"$(inns gen ip neigh show 198.18.0.1 dev gen0 | grep -c PERMANENT)" 1
 eq "gen routes 198.19.0.0/24 via the router" \
 	"$(inns gen ip route get 198.19.0.2 | grep -c 'via 198.18.0.1')" 1
-eq "no IPv6 on the lab's links" "$(inns sink cat /proc/sys/net/ipv6/conf/all/disable_ipv6)" 1
+eq "IPv6 off in the namespaces, but on the ports (t_ipv6.sh)" \
+	"$(inns sink cat /proc/sys/net/ipv6/conf/all/disable_ipv6 /proc/sys/net/ipv6/conf/lo/disable_ipv6 /proc/sys/net/ipv6/conf/sink0/disable_ipv6 | tr '\n' ' ')" "1 1 0 "
 
 # a crash left half a lab
 ip netns del "$LAB-sink"
