@@ -249,9 +249,24 @@ static int resolve_macs(struct args *a, const char *ifname)
 		if (mac_parse(a->dst_mac, f->dst_mac))
 			return cli_bad("dst-mac", a->dst_mac, "a MAC such as 02:00:00:00:00:01");
 	} else if (*ifname && f->ipv == 6) {
-		log_err("-6: give --dst-mac (the next hop's MAC): IPv6 routes and neighbours are "
-			"not looked up");
-		return EX_USAGE;
+		char rif[IFINFO_NAMESZ] = "", ip6[INET6_ADDRSTRLEN];
+		uint8_t gw[16];
+		static const uint8_t none[16];
+		inet_ntop(AF_INET6, f->dst6, ip6, sizeof(ip6));
+		if (route_lookup6(f->dst6, rif, gw)) {
+			log_err("no route to %s; give --dst-mac", ip6);
+			return EX_UNAVAILABLE;
+		}
+		if (strcmp(rif, ifname))
+			log_warn("the route to %s leaves via %s, not %s", ip6, rif, ifname);
+		const uint8_t *hop = memcmp(gw, none, 16) ? gw : f->dst6;
+		if (neigh_lookup6(ifname, hop, f->dst_mac)) {
+			inet_ntop(AF_INET6, hop, ip6, sizeof(ip6));
+			log_err("no neighbour entry for next hop %s on %s; give --dst-mac or add "
+				"one (ip -6 neigh add %s lladdr MAC dev %s nud permanent)", ip6, ifname,
+				ip6, ifname);
+			return EX_UNAVAILABLE;
+		}
 	} else if (*ifname) {
 		char rif[IFINFO_NAMESZ] = "";
 		uint32_t gw = 0, hop;

@@ -41,6 +41,12 @@ int neigh_lookup(const char *ifname, uint32_t ip_be, uint8_t mac[6]);
  * -ENETUNREACH (or the kernel's error) when there is none, or it is a blackhole,
  * unreachable or prohibit route. */
 int route_lookup(uint32_t dst_be, char ifname[IFINFO_NAMESZ], uint32_t *gw_be);
+/* The same two for IPv6 (Linux: rtnetlink RTM_GETNEIGH and RTM_GETROUTE with AF_INET6;
+ * -EOPNOTSUPP in ifinfo_bsd.c). neigh_lookup6: ip's entry on ifname if valid (reachable,
+ * stale, delay, probe or permanent; -ENOENT otherwise). route_lookup6: the outgoing
+ * interface and the gateway, all zero when on-link. */
+int neigh_lookup6(const char *ifname, const uint8_t ip[16], uint8_t mac[6]);
+int route_lookup6(const uint8_t dst[16], char ifname[IFINFO_NAMESZ], uint8_t gw[16]);
 
 /* "02:00:00:00:00:01" <-> bytes. */
 int mac_parse(const char *s, uint8_t mac[6]);

@@ -185,4 +185,20 @@ int route_lookup(uint32_t dst_be, char ifname[IFINFO_NAMESZ], uint32_t *gw_be)
 	(void)gw_be;
 	return -EOPNOTSUPP;
 }
+
+int neigh_lookup6(const char *ifname, const uint8_t ip[16], uint8_t mac[6])
+{
+	(void)ifname;
+	(void)ip;
+	(void)mac;
+	return -EOPNOTSUPP;
+}
+
+int route_lookup6(const uint8_t dst[16], char ifname[IFINFO_NAMESZ], uint8_t gw[16])
+{
+	(void)dst;
+	(void)ifname;
+	(void)gw;
+	return -EOPNOTSUPP;
+}
 #endif

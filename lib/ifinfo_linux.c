@@ -2,7 +2,8 @@
 /* ifinfo_linux.c — Linux implementation of ifinfo.h: ioctl for index/MAC/MTU,
  * getifaddrs for the IPv4 address, rtnetlink (RTM_GETLINK, IFLA_STATS64) for the 64-bit
  * counters and RTM_GETROUTE for the route — namespace-correct without a remounted /sys —
- * and /proc/net/arp, which follows the caller's network namespace. */
+ * and /proc/net/arp, which follows the caller's network namespace; IPv6 neighbours by
+ * RTM_GETNEIGH (no /proc file lists them). */
 #if defined(__linux__) && !defined(PPSLAB_PORTABLE)
 #include "ifinfo.h"
 
@@ -10,6 +11,7 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <linux/if_link.h>
+#include <linux/neighbour.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
@@ -243,6 +245,81 @@ int route_lookup(uint32_t dst_be, char ifname[IFINFO_NAMESZ], uint32_t *gw_be)
 		return -ENETUNREACH;
 	snprintf(ifname, IFINFO_NAMESZ, "%.15s", name);
 	*gw_be = gw;
+	return 0;
+}
+
+/* RTM_GETNEIGH of one entry (as `ip -6 neigh get IP dev IF`): the kernel answers with the
+ * entry or ENOENT. */
+int neigh_lookup6(const char *ifname, const uint8_t ip[16], uint8_t mac[6])
+{
+	int idx = if_index_of(ifname);
+	if (idx < 0)
+		return idx;
+	struct {
+		struct nlmsghdr nh;
+		struct ndmsg nd;
+		struct rtattr dst_attr;
+		uint8_t dst[16];
+	} req = {
+		.nh = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_GETNEIGH,
+			.nlmsg_flags = NLM_F_REQUEST, .nlmsg_seq = 1 },
+		.nd = { .ndm_family = AF_INET6, .ndm_ifindex = idx },
+		.dst_attr = { .rta_len = RTA_LENGTH(16), .rta_type = NDA_DST },
+	};
+	memcpy(req.dst, ip, 16);
+	char buf[4096];
+	struct nlmsghdr *nh;
+	int rc = nl_request(&req, sizeof(req), RTM_NEWNEIGH, buf, sizeof(buf), &nh, -ENOENT);
+	if (rc)
+		return rc;
+	struct ndmsg *nd = NLMSG_DATA(nh);
+	if (!(nd->ndm_state & (NUD_PERMANENT | NUD_NOARP | NUD_REACHABLE | NUD_PROBE |
+			       NUD_STALE | NUD_DELAY)))
+		return -ENOENT;                  /* incomplete or failed */
+	int alen = (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof(*nd)));
+	for (struct rtattr *a = (struct rtattr *)((char *)nd + NLMSG_ALIGN(sizeof(*nd)));
+	     RTA_OK(a, alen); a = RTA_NEXT(a, alen))
+		if (a->rta_type == NDA_LLADDR && RTA_PAYLOAD(a) == 6) {
+			memcpy(mac, RTA_DATA(a), 6);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int route_lookup6(const uint8_t dst[16], char ifname[IFINFO_NAMESZ], uint8_t gw[16])
+{
+	struct {
+		struct nlmsghdr nh;
+		struct rtmsg rt;
+		struct rtattr dst_attr;
+		uint8_t dst[16];
+	} req = {
+		.nh = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_GETROUTE,
+			.nlmsg_flags = NLM_F_REQUEST, .nlmsg_seq = 1 },
+		.rt = { .rtm_family = AF_INET6, .rtm_dst_len = 128 },
+		.dst_attr = { .rta_len = RTA_LENGTH(16), .rta_type = RTA_DST },
+	};
+	memcpy(req.dst, dst, 16);
+	char buf[8192];
+	struct nlmsghdr *nh;
+	int rc = nl_request(&req, sizeof(req), RTM_NEWROUTE, buf, sizeof(buf), &nh, -ENETUNREACH);
+	if (rc)
+		return rc;
+	struct rtmsg *rt = NLMSG_DATA(nh);
+	if (rt->rtm_type != RTN_UNICAST && rt->rtm_type != RTN_LOCAL)
+		return -ENETUNREACH;             /* blackhole, unreachable, prohibit */
+	int alen = (int)RTM_PAYLOAD(nh), oif = 0;
+	memset(gw, 0, 16);
+	for (struct rtattr *a = RTM_RTA(rt); RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+		if (a->rta_type == RTA_OIF && RTA_PAYLOAD(a) >= sizeof(int))
+			memcpy(&oif, RTA_DATA(a), sizeof(int));
+		else if (a->rta_type == RTA_GATEWAY && RTA_PAYLOAD(a) >= 16)
+			memcpy(gw, RTA_DATA(a), 16);
+	}
+	char name[IF_NAMESIZE];
+	if (oif <= 0 || !if_indextoname((unsigned)oif, name))
+		return -ENETUNREACH;
+	snprintf(ifname, IFINFO_NAMESZ, "%.15s", name);
 	return 0;
 }
 #endif

@@ -22,10 +22,14 @@
 #include "xdp_owner.h"
 
 const struct lab_if lab_ifs[4] = {
-	{ LAB_GEN, "gen0", "02:70:70:00:00:02", "198.18.0.2/24", "198.18.0.2" },
-	{ LAB_RUT, "rut0", "02:70:70:00:00:01", "198.18.0.1/24", "198.18.0.1" },
-	{ LAB_RUT, "rut1", "02:70:70:01:00:01", "198.19.0.1/24", "198.19.0.1" },
-	{ LAB_SINK, "sink0", "02:70:70:01:00:02", "198.19.0.2/24", "198.19.0.2" },
+	{ LAB_GEN, "gen0", "02:70:70:00:00:02", "198.18.0.2/24", "198.18.0.2",
+	  "2001:2::2/64", "2001:2::2" },
+	{ LAB_RUT, "rut0", "02:70:70:00:00:01", "198.18.0.1/24", "198.18.0.1",
+	  "2001:2::1/64", "2001:2::1" },
+	{ LAB_RUT, "rut1", "02:70:70:01:00:01", "198.19.0.1/24", "198.19.0.1",
+	  "2001:2:0:1::1/64", "2001:2:0:1::1" },
+	{ LAB_SINK, "sink0", "02:70:70:01:00:02", "198.19.0.2/24", "198.19.0.2",
+	  "2001:2:0:1::2/64", "2001:2:0:1::2" },
 };
 
 static const char *const role_names[LAB_ROLES] = { "gen", "rut", "sink" };
@@ -188,6 +192,14 @@ static void gen_addr(int k, char ip[16], char cidr[20], char mac[18])
 	snprintf(mac, 18, "02:70:70:00:00:%02x", h);
 }
 
+/* Sender k's gen0 in IPv6: 2001:2::(k+2) (hexadecimal, as the MAC's last byte). */
+static void gen_addr6(int k, char ip[24], char cidr[28])
+{
+	unsigned h = (unsigned)(k + 2) & 0xff;
+	snprintf(ip, 24, "2001:2::%x", h);
+	snprintf(cidr, 28, "2001:2::%x/64", h);
+}
+
 #define BRIDGE "rutsw"     /* the switch in front of rut0 (several senders) */
 #define BR_RUT "swr0"      /* its port toward rut0 */
 
@@ -237,10 +249,13 @@ static int ns_make(const char *ns)
 		char *av[] = { "ip", "netns", "add", proc_arg(ns), NULL };
 		if ((rc = run(NULL, av)))
 			return rc;
+		/* IPv6 off but where if6_up() turns it on, quietly, on a lab port: router
+		 * solicitations and MLD reports are not test traffic. Only on a new
+		 * namespace: "all" reaches every interface, and would take the ports'
+		 * addresses and routes away on every up */
+		proc_ns_write(ns, "/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
 	}
-	/* no IPv6: its router solicitations and MLD reports are not test traffic */
 	proc_ns_write(ns, "/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
-	proc_ns_write(ns, "/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
 	char *lo[] = { "ip", "-n", proc_arg(ns), "link", "set", "lo", "up", NULL };
 	return run(NULL, lo);
 }
@@ -271,6 +286,42 @@ static int set_if(const char *ns, const char *ifname, const char *mac, const cha
 	if ((rc = run(NULL, m)) || (rc = run(NULL, a)) || (rc = run(NULL, up)))
 		return rc;
 	return 0;
+}
+
+/* IPv6 on one lab port (the namespace's default keeps it off elsewhere: the bridge and
+ * its ports, lo), quiet: no link-local address (addr_gen_mode none), no DAD, no router
+ * solicitations or advertisements taken, MLD's unsolicited reports 1 ms apart so that
+ * they are all sent while the lab comes up, the address kept when the link goes down
+ * (as IPv4's is); then the address, no DAD. */
+static int if6_up(const char *ns, const char *ifname, const char *cidr)
+{
+	static const char *const set[][2] = {
+		{ "addr_gen_mode", "1" }, { "accept_ra", "0" }, { "router_solicitations", "0" },
+		{ "accept_dad", "0" }, { "mldv1_unsolicited_report_interval", "1" },
+		{ "mldv2_unsolicited_report_interval", "1" }, { "keep_addr_on_down", "1" },
+		{ "disable_ipv6", "0" },
+	};
+	char path[128];
+	int rc;
+	for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++) {
+		snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/%s", ifname, set[i][0]);
+		if ((rc = proc_ns_write(ns, path, set[i][1]))) {
+			log_err("[%s] cannot write %s: %s", ns, path, strerror(-rc));
+			return rc;
+		}
+	}
+	/* added only when missing: "replace" would join its groups again and send MLD
+	 * reports on every up */
+	char *show[] = { "ip", "-n", proc_arg(ns), "-6", "-o", "addr", "show", "dev", proc_arg(ifname),
+			 "to", proc_arg(cidr), NULL };
+	char out[1024] = "";
+	struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
+			       .timeout_ns = 10 * NS_PER_S };
+	if (proc_run(show, &o) == 0 && strstr(out, cidr))
+		return 0;
+	char *a[] = { "ip", "-n", proc_arg(ns), "-6", "addr", "replace", proc_arg(cidr), "dev",
+		      proc_arg(ifname), "nodad", NULL };
+	return run(NULL, a);
 }
 
 static int neigh(const char *ns, const char *ip, const char *mac, const char *dev)
@@ -381,27 +432,45 @@ int lab_up(const char *name, const struct lab_up_opts *o)
 	if (rc || (rc = veth_pair(rutns, lab_ifs[2].ifname, ns[LAB_SINK], lab_ifs[3].ifname,
 				  o->queues, q)))
 		return rc;
+	/* IPv6 forwarding in the router (the shield keeps the test frames from it unless
+	 * it is off: a kernel-forwarding known answer) before its ports join the groups */
+	if ((rc = proc_ns_write(rutns, "/proc/sys/net/ipv6/conf/all/forwarding", "1"))) {
+		log_err("[%s] cannot turn IPv6 forwarding on: %s", rutns, strerror(-rc));
+		return rc;
+	}
 	for (int i = 1; i < 4; i++)
 		if ((rc = set_if(ns[lab_ifs[i].role], lab_ifs[i].ifname, lab_ifs[i].mac,
-				 lab_ifs[i].addr)))
+				 lab_ifs[i].addr)) ||
+		    (rc = if6_up(ns[lab_ifs[i].role], lab_ifs[i].ifname, lab_ifs[i].addr6)))
 			return rc;
 	/* permanent neighbours: each side of a link knows the other's MAC; routes from the
 	 * ends through the router */
 	for (int k = 0; k < senders; k++) {
-		char ip[16], cidr[20], mac[18];
+		char ip[16], cidr[20], mac[18], ip6[24], cidr6[28];
 		gen_addr(k, ip, cidr, mac);
+		gen_addr6(k, ip6, cidr6);
 		char *rg[] = { "ip", "-n", gens[k], "route", "replace", "198.19.0.0/24", "via",
 			       "198.18.0.1", "dev", "gen0", NULL };
+		char *rg6[] = { "ip", "-n", gens[k], "-6", "route", "replace", "2001:2:0:1::/64",
+				"via", "2001:2::1", "dev", "gen0", NULL };
 		if ((rc = set_if(gens[k], "gen0", mac, cidr)) ||
+		    (rc = if6_up(gens[k], "gen0", cidr6)) ||
 		    (rc = neigh(gens[k], lab_ifs[1].ip, lab_ifs[1].mac, "gen0")) ||
-		    (rc = neigh(rutns, ip, mac, lab_ifs[1].ifname)) || (rc = run(NULL, rg)))
+		    (rc = neigh(gens[k], lab_ifs[1].ip6, lab_ifs[1].mac, "gen0")) ||
+		    (rc = neigh(rutns, ip, mac, lab_ifs[1].ifname)) ||
+		    (rc = neigh(rutns, ip6, mac, lab_ifs[1].ifname)) || (rc = run(NULL, rg)) ||
+		    (rc = run(NULL, rg6)))
 			return rc;
 	}
 	char *rs[] = { "ip", "-n", ns[LAB_SINK], "route", "replace", "198.18.0.0/24", "via",
 		       "198.19.0.1", "dev", "sink0", NULL };
+	char *rs6[] = { "ip", "-n", ns[LAB_SINK], "-6", "route", "replace", "2001:2::/64", "via",
+			"2001:2:0:1::1", "dev", "sink0", NULL };
 	if ((rc = neigh(rutns, lab_ifs[3].ip, lab_ifs[3].mac, lab_ifs[2].ifname)) ||
 	    (rc = neigh(ns[LAB_SINK], lab_ifs[2].ip, lab_ifs[2].mac, lab_ifs[3].ifname)) ||
-	    (rc = run(NULL, rs)))
+	    (rc = neigh(rutns, lab_ifs[3].ip6, lab_ifs[3].mac, lab_ifs[2].ifname)) ||
+	    (rc = neigh(ns[LAB_SINK], lab_ifs[2].ip6, lab_ifs[2].mac, lab_ifs[3].ifname)) ||
+	    (rc = run(NULL, rs)) || (rc = run(NULL, rs6)))
 		return rc;
 	bool shield = o ? o->shield : true;
 	for (int k = 0; k < senders; k++)
@@ -581,7 +650,7 @@ static void neigh_check(struct lab_status *st, const char *ns, const char *ip, c
 /* The route from an end through the router */
 static void route_check(struct lab_status *st, const char *ns, const char *dst, const char *via)
 {
-	json_t *r = ip_json(ns, "route", "show", "to", "exact", dst);
+	json_t *r = ip_json(ns, strchr(dst, ':') ? "-6" : "-4", "route", "show", "exact", dst);
 	const char *gw = json_string_value(json_object_get(json_array_get(r, 0), "gateway"));
 	if (!gw || strcmp(gw, via))
 		problem(st, "no route to %s via %s in %s", dst, via, ns);
@@ -714,14 +783,23 @@ int lab_status(const char *name, struct lab_status *st)
 		if (!st->gen_ok[k])
 			continue;
 		neigh_check(st, gns, lab_ifs[1].ip, lab_ifs[1].mac, "gen0");
+		neigh_check(st, gns, lab_ifs[1].ip6, lab_ifs[1].mac, "gen0");
 		route_check(st, gns, "198.19.0.0/24", lab_ifs[1].ip);
-		if (st->if_ok[1])
+		route_check(st, gns, "2001:2:0:1::/64", lab_ifs[1].ip6);
+		if (st->if_ok[1]) {
+			char ip6[24], cidr6[28];
+			gen_addr6(k, ip6, cidr6);
 			neigh_check(st, ns[LAB_RUT], ip, mac, lab_ifs[1].ifname);
+			neigh_check(st, ns[LAB_RUT], ip6, mac, lab_ifs[1].ifname);
+		}
 	}
 	if (st->if_ok[2] && st->if_ok[3]) {
 		neigh_check(st, ns[LAB_RUT], lab_ifs[3].ip, lab_ifs[3].mac, lab_ifs[2].ifname);
 		neigh_check(st, ns[LAB_SINK], lab_ifs[2].ip, lab_ifs[2].mac, lab_ifs[3].ifname);
+		neigh_check(st, ns[LAB_RUT], lab_ifs[3].ip6, lab_ifs[3].mac, lab_ifs[2].ifname);
+		neigh_check(st, ns[LAB_SINK], lab_ifs[2].ip6, lab_ifs[2].mac, lab_ifs[3].ifname);
 		route_check(st, ns[LAB_SINK], "198.18.0.0/24", lab_ifs[2].ip);
+		route_check(st, ns[LAB_SINK], "2001:2::/64", lab_ifs[2].ip6);
 	}
 	/* tools running in the lab are a run's (fine) or strays: a forwarder left by a
 	 * runner killed with SIGKILL keeps the lab's ports and mixes into the next run */

@@ -5,8 +5,13 @@
  *   NAME-gen                NAME-rut                          NAME-sink
  *   gen0 198.18.0.2/24 ---- rut0 198.18.0.1/24   rut1 198.19.0.1/24 ---- sink0 198.19.0.2/24
  *
- * Fixed MACs, permanent neighbours (no ARP during a test), routes through the router,
- * IPv6 off (no router solicitations or MLD reports among the test frames). A "shield"
+ *                       2001:2::2/64 ---- 2001:2::1/64    2001:2:0:1::1/64 ---- 2001:2:0:1::2/64
+ *
+ * Fixed MACs, permanent neighbours for both families (no ARP or neighbour discovery
+ * during a test), routes through the router, IPv6 forwarding on in the router. IPv6 is
+ * on only on these ports, quiet: no link-local address, no DAD (nodad), no router
+ * solicitations, and MLD's unsolicited reports all sent within lab up (1 ms apart), so
+ * none mixes into the test frames later. A "shield"
  * (an nftables netdev ingress chain with policy drop, which runs after the AF_PACKET
  * taps) keeps each namespace's kernel stack from also processing the test frames: the
  * forwarder, not the kernel, forwards, and the ends send no ICMP port unreachables.
@@ -44,6 +49,8 @@ struct lab_if {
 	const char *mac;
 	const char *addr;      /* with prefix length */
 	const char *ip;
+	const char *addr6;     /* IPv6, from 2001:2::/48 (RFC 5180): one /64 per link */
+	const char *ip6;
 };
 
 /* The four interfaces, in order gen0, rut0, rut1, sink0. */

@@ -94,7 +94,6 @@ t "ipv6: flow label without IPv6" 64 "--flow-label: IPv4 has no flow label" "$G"
 t "ipv6: flow label past 20 bits" 64 "--flow-label 1048576: expected a flow label 0..1048575" "$G" -i lo -6 --flow-label 1048576
 t "ipv6: no header checksum to spoil" 64 "--inject ip-csum: IPv6 has no header checksum" "$G" -i lo -6 --inject udp-csum,ip-csum
 t "ipv6: a udp: port" 64 "a udp: port sends over an IPv4 socket" "$G" -i udp:127.0.0.1:9 -6
-t "ipv6: the next hop's MAC is not looked up" 64 "-6: give --dst-mac" "$G" -i lo -6 --src 2001:2::2
 t "ipv6: not with a capture" 64 "-6 and --flow-label do not apply" "$G" -i lo -6 --replay /nonexistent.pcap
 t "udp: no address ranges" 64 "need an L2 port" "$G" -i udp:127.0.0.1:9 --flows 4
 t "udp: no --src (the kernel picks it)" 64 "picks addresses" "$G" -i udp:127.0.0.1:9 --src 127.0.0.5

@@ -17,7 +17,8 @@ eq "gen has a permanent neighbour for the router" \
 	"$(inns gen ip neigh show 198.18.0.1 dev gen0 | grep -c PERMANENT)" 1
 eq "gen routes 198.19.0.0/24 via the router" \
 	"$(inns gen ip route get 198.19.0.2 | grep -c 'via 198.18.0.1')" 1
-eq "no IPv6 on the lab's links" "$(inns sink cat /proc/sys/net/ipv6/conf/all/disable_ipv6)" 1
+eq "IPv6 off in the namespaces, but on the ports (t_ipv6.sh)" \
+	"$(inns sink cat /proc/sys/net/ipv6/conf/all/disable_ipv6 /proc/sys/net/ipv6/conf/lo/disable_ipv6 /proc/sys/net/ipv6/conf/sink0/disable_ipv6 | tr '\n' ' ')" "1 1 0 "
 
 # a crash left half a lab
 ip netns del "$LAB-sink"
@@ -56,7 +57,9 @@ eq "a link flapped: status exit 1" "$?" 1
 check "it says BROKEN" grep -q "^lab $LAB: BROKEN (ppslab lab up repairs it)" "$T/st1"
 check "and names the neighbour the router lost" \
 	grep -q "broken: no permanent neighbour 198.19.0.2 (02:70:70:01:00:02) on rut1 in $LAB-rut" "$T/st1"
-eq "and nothing else" "$(grep -c broken: "$T/st1")" 1
+check "and the IPv6 one" \
+	grep -q "broken: no permanent neighbour 2001:2:0:1::2 (02:70:70:01:00:02) on rut1 in $LAB-rut" "$T/st1"
+eq "and nothing else (the addresses stay, IPv6's too)" "$(grep -c broken: "$T/st1")" 2
 ip -n "$LAB-rut" link set rut1 down
 ip -n "$LAB-gen" route del 198.19.0.0/24
 ip -n "$LAB-sink" addr flush dev sink0

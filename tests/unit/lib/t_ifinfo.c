@@ -3,7 +3,7 @@
  * implementation the build has (ifinfo_linux.c: ioctl and rtnetlink; ifinfo_bsd.c in a
  * PORTABLE=1 build or on the BSDs: getifaddrs): index, MAC, MTU, 127.0.0.1/8, counters
  * that count a datagram sent through it, errors for an interface that is not there, and
- * (Linux) the kernel's route to local addresses. */
+ * (Linux) the kernel's route to local addresses, IPv4 and IPv6. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
@@ -69,6 +69,28 @@ static void t_route_local(void)
 	T_EQ_INT(route_lookup(a, ifn, &gw), 0);
 	T_STREQ(ifn, "lo");
 }
+
+/* IPv6 (RTM_GETROUTE and RTM_GETNEIGH with AF_INET6): ::1 is local and leaves through
+ * lo, on-link (no gateway); lo keeps no neighbour entry for an address in 2001:2::/48;
+ * an interface that is not there is named. Where the host has IPv6 off there is no ::1
+ * to route to: then only the errors are checked. */
+static void t_route_local6(void)
+{
+	char ifn[IFINFO_NAMESZ] = "";
+	uint8_t gw[16], one[16] = { 0 }, bench[16] = { 0x20, 0x01, 0, 2, [15] = 9 }, mac[6];
+	memset(gw, 0xee, sizeof(gw));
+	one[15] = 1;
+	int fd = socket(AF_INET6, SOCK_DGRAM, 0);
+	if (fd >= 0 && access("/proc/net/if_inet6", F_OK) == 0) {
+		T_EQ_INT(route_lookup6(one, ifn, gw), 0);
+		T_STREQ(ifn, "lo");
+		T_TRUE(!memcmp(gw, (uint8_t[16]){ 0 }, 16));
+	}
+	if (fd >= 0)
+		close(fd);
+	T_EQ_INT(neigh_lookup6(lo(), bench, mac), -ENOENT);
+	T_EQ_INT(neigh_lookup6("ppslab-none9", bench, mac), -ENODEV);
+}
 #endif
 
 static void t_missing(void)
@@ -88,6 +110,9 @@ static void t_missing(void)
 	char ifn[IFINFO_NAMESZ];
 	T_EQ_INT(route_lookup(htonl(INADDR_LOOPBACK), ifn, &v), -EOPNOTSUPP);
 	T_EQ_INT(neigh_lookup(lo(), htonl(INADDR_LOOPBACK), mac), -EOPNOTSUPP);
+	uint8_t a6[16] = { [15] = 1 };
+	T_EQ_INT(route_lookup6(a6, ifn, a6), -EOPNOTSUPP);
+	T_EQ_INT(neigh_lookup6(lo(), a6, mac), -EOPNOTSUPP);
 #endif
 }
 
@@ -98,6 +123,7 @@ int main(void)
 	T_RUN(t_missing);
 #if defined(__linux__) && !defined(PPSLAB_PORTABLE)
 	T_RUN(t_route_local);
+	T_RUN(t_route_local6);
 #endif
 	return t_done();
 }
