@@ -68,7 +68,7 @@ stop rut_rt; eq "route: rut exits 0" "$RC" 0
 sink_done sink_rt 3000; eq "route: sink exits 0" "$RC" 0
 eq "route: forwarded 3000" "$(jv rut_rt .fwd_pkts)" 3000
 eq "route: sink0 received 3000" "$(jv sink_rt .if_rx_packets)" 3000
-eq "route: 3 routes (2 connected + 1)" "$(jv rut_rt .routes)" 3
+eq "route: 5 routes (2 connected IPv4, 2 connected IPv6 from the lab, + 1)" "$(jv rut_rt .routes)" 5
 
 # a million routes from a file (Internet-like lengths, all via the sink)
 awk 'BEGIN { srand(7); for (i = 0; i < 1000000; i++) {
@@ -85,7 +85,7 @@ finish gen_1m 20; eq "1M routes: gen exits 0" "$RC" 0
 arrived sink sink0 "$base" 3000
 stop rut_1m; eq "1M routes: rut exits 0" "$RC" 0
 sink_done sink_1m 3000; eq "1M routes: sink exits 0" "$RC" 0
-eq "1M routes: all loaded" "$(jv rut_1m .routes)" 1000003
+eq "1M routes: all loaded (+ 4 connected)" "$(jv rut_1m .routes)" 1000005
 eq "1M routes: forwarded 3000" "$(jv rut_1m .fwd_pkts)" 3000
 eq "1M routes: sink0 received 3000" "$(jv sink_1m .if_rx_packets)" 3000
 echo "# $(wc -l <"$T/routes") routes from a file, $(jv rut_1m .routes) in all, loaded in $(jv rut_1m .route_load_ms) ms: $(grep -o 'routes.*' "$T/rut_1m.err")"

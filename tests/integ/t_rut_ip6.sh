@@ -23,10 +23,7 @@ done
 inns gen sysctl -qw net.ipv6.conf.gen0.disable_ipv6=0
 inns sink sysctl -qw net.ipv6.conf.sink0.disable_ipv6=0
 inns rut sysctl -qw net.ipv6.conf.rut0.disable_ipv6=0 net.ipv6.conf.rut1.disable_ipv6=0
-inns gen ip -6 addr add 2001:2::2/64 dev gen0 nodad
-inns rut ip -6 addr add 2001:2::1/64 dev rut0 nodad
-inns rut ip -6 addr add 2001:2:0:1::1/64 dev rut1 nodad
-inns sink ip -6 addr add 2001:2:0:1::2/64 dev sink0 nodad
+# the ports' addresses are the lab's (docs/lab.md#ipv6); one more behind a static route
 inns sink ip -6 addr add 2001:2:8000::5/128 dev sink0 nodad
 inns gen nft delete table netdev ppslab_shield
 inns sink nft delete table netdev ppslab_shield
@@ -37,6 +34,11 @@ table inet t6 {
 		ip6 saddr 2001:2::2 ip6 hoplimit 63 counter
 		ip6 saddr 2001:2::2 ip6 hoplimit 64 counter
 		ip6 saddr 2001:2::2 ip6 hoplimit 1 counter
+	}
+	# no port unreachable of the sink's kernel for the test port: with the lab's
+	# permanent neighbours it would go back through the firewall and its counts
+	chain o { type filter hook output priority 0; policy accept;
+		icmpv6 type destination-unreachable drop
 	}
 }
 EOF
