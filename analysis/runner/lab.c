@@ -242,6 +242,31 @@ static int veth_pair(const char *nsa, const char *a, const char *nsb, const char
 	return run(NULL, add);
 }
 
+/* The namespace's kernel sends no MLD report (the ports join their solicited-node
+ * groups when an address is added, again when a link comes back up) and no router
+ * solicitation: nothing of its own goes out among the test frames, which a test counts
+ * on the interfaces exactly. MLD leaves through the output hook, as any local packet.
+ * Made again on every up, in one transaction. */
+static int quiet6(const char *ns)
+{
+	static const char script[] =
+		"add table inet ppslab_quiet6\ndelete table inet ppslab_quiet6\n"
+		"table inet ppslab_quiet6 {\n"
+		"  chain out { type filter hook output priority 0; policy accept;\n"
+		"    icmpv6 type { mld-listener-report, mld2-listener-report, mld-listener-done,"
+		" nd-router-solicit } drop\n  }\n}\n";
+	char *av[] = { "nft", "-f", "-", NULL };
+	char out[1024];
+	struct proc_opts o = { .netns = ns, .stdin_data = script, .out = out,
+			       .outlen = sizeof(out), .merge_err = 1, .timeout_ns = 10 * NS_PER_S };
+	int st = proc_run(av, &o);
+	if (st) {
+		log_err("[%s] nft failed (status %d): %s", ns, st, out);
+		return st < 0 ? st : -EIO;
+	}
+	return 0;
+}
+
 static int ns_make(const char *ns)
 {
 	int rc;
@@ -256,6 +281,8 @@ static int ns_make(const char *ns)
 		proc_ns_write(ns, "/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
 	}
 	proc_ns_write(ns, "/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
+	if ((rc = quiet6(ns)))
+		return rc;
 	char *lo[] = { "ip", "-n", proc_arg(ns), "link", "set", "lo", "up", NULL };
 	return run(NULL, lo);
 }
