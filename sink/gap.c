@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* gap.c — a stream's gaps in sequence and time (see gap.h). Called per test frame by
  * the sink's receive loop beside seq.c: no allocation; a reordered frame finds its gap by
- * binary search, and taking a gap out or merging two moves at most GAP_PENDING. */
+ * binary search, taking a gap out moves at most GAP_PENDING, and a merge looks at up
+ * to GAP_PENDING pairs (it stops at the first two single losses) and moves at most
+ * half of them. */
 #include "gap.h"
 
 #include <string.h>
@@ -43,7 +45,9 @@ static void final_one(struct gap_book *g)
 		return;
 	if (x->silence_ns > g->longest_ns)
 		g->longest_ns = x->silence_ns;
-	if (g->nlist < g->list_max) {
+	/* once one went unlisted, the later ones do too: the list stays the first final
+	 * gaps, so gap_fill knows a number above it falls in an unlisted one */
+	if (g->nlist < g->list_max && !g->unlisted) {
 		g->list[g->nlist++] = *x;
 	} else {
 		g->unlisted++;
@@ -51,27 +55,66 @@ static void final_one(struct gap_book *g)
 	}
 }
 
-/* Too many open: the oldest two neighbours without a long silence become one (their
- * numbers are contiguous: the first's after-frame is at or below the second's
- * before-frame). False when every pair has a long silence. */
+/* Too many open: two neighbours become one record. Of the pairs that may merge —
+ * neither holds a long silence, and the merged numbers span at most SEQ_WIN, so the
+ * record still leaves the window and becomes final — the one whose largest gap is
+ * smallest, then with the least loss together, then the oldest: scattered single
+ * losses merge among themselves and a long outage keeps a record of its own. Their
+ * numbers are contiguous (the first's after-frame is at or below the second's
+ * before-frame). The side with fewer records moves. False when no pair may merge. */
 static bool merge_one(struct gap_book *g)
 {
+	uint32_t best = UINT32_MAX;
+	uint64_t best_run = UINT64_MAX, best_lost = UINT64_MAX;
 	for (uint32_t i = 0; i + 1 < g->pend_n; i++) {
-		struct gap *a = pend_at(g, i), *b = pend_at(g, i + 1);
-		if (long_silence(g, a) || long_silence(g, b))
+		const struct gap *a = pend_at(g, i), *b = pend_at(g, i + 1);
+		if (long_silence(g, a) || long_silence(g, b) ||
+		    b->seq_after - a->seq_before > SEQ_WIN)
 			continue;
-		a->after_ns = b->after_ns;
-		a->seq_after = b->seq_after;
-		a->lost += b->lost;
-		a->reordered += b->reordered;
-		a->merged += b->merged;
-		if (b->silence_ns > a->silence_ns)
-			a->silence_ns = b->silence_ns;
-		pend_remove(g, i + 1);
-		g->merges++;
-		return true;
+		uint64_t run = a->run > b->run ? a->run : b->run, lost = a->lost + b->lost;
+		if (run < best_run || (run == best_run && lost < best_lost)) {
+			best = i;
+			best_run = run;
+			best_lost = lost;
+			if (lost <= 2)     /* two single losses: none is cheaper */
+				break;
+		}
 	}
-	return false;
+	if (best == UINT32_MAX)
+		return false;
+	struct gap *a = pend_at(g, best), *b = pend_at(g, best + 1);
+	struct gap m = *a;
+	m.after_ns = b->after_ns;
+	m.seq_after = b->seq_after;
+	m.lost += b->lost;
+	m.reordered += b->reordered;
+	m.merged += b->merged;
+	if (b->silence_ns > m.silence_ns)
+		m.silence_ns = b->silence_ns;
+	if (b->run > m.run)
+		m.run = b->run;
+	if (best < g->pend_n - 2 - best) {
+		/* fewer before it: the older ones move up one, the head with them */
+		*b = m;
+		for (uint32_t j = best; j > 0; j--)
+			*pend_at(g, j) = *pend_at(g, j - 1);
+		g->pend_head = (g->pend_head + 1) % GAP_PENDING;
+		g->pend_n--;
+	} else {
+		*a = m;
+		pend_remove(g, best + 1);
+	}
+	g->merges++;
+	return true;
+}
+
+/* Open gaps whose numbers all left the window (below NextExp − SEQ_WIN, where seq.c
+ * no longer tells a reordered frame) become final, oldest first. */
+static void final_below(struct gap_book *g, uint64_t next_exp)
+{
+	uint64_t base = next_exp > SEQ_WIN ? next_exp - SEQ_WIN : 0;
+	while (g->pend_n && pend_at(g, 0)->seq_after <= base)
+		final_one(g);
 }
 
 void gap_advance(struct gap_book *g, uint64_t prev_next, uint64_t seq, uint64_t rx_ns,
@@ -83,8 +126,10 @@ void gap_advance(struct gap_book *g, uint64_t prev_next, uint64_t seq, uint64_t 
 			.seq_before = g->last_seq, .seq_after = seq,
 			.lost = seq > prev_next ? seq - prev_next : 0, .merged = 1,
 		};
+		x.run = x.lost;
 		x.silence_ns = gap_duration(&x);
 		if (x.lost || long_silence(g, &x)) {
+			final_below(g, next_exp);
 			if (g->pend_n == GAP_PENDING && !merge_one(g)) {
 				final_one(g);
 				g->early_final++;
@@ -97,10 +142,7 @@ void gap_advance(struct gap_book *g, uint64_t prev_next, uint64_t seq, uint64_t 
 	g->have_adv = true;
 	g->last_ns = rx_ns;
 	g->last_seq = seq;
-	/* numbers below the window's base can no longer be filled by seq.c's window */
-	uint64_t base = next_exp > SEQ_WIN ? next_exp - SEQ_WIN : 0;
-	while (g->pend_n && pend_at(g, 0)->seq_after <= base)
-		final_one(g);
+	final_below(g, next_exp);
 }
 
 /* The gap of arr[0..n) (in sequence order) whose numbers hold seq, or -1. */
@@ -128,6 +170,8 @@ void gap_fill(struct gap_book *g, uint64_t seq)
 		struct gap *x = pend_at(g, (uint32_t)i);
 		x->lost--;
 		x->reordered++;
+		if (x->merged == 1)
+			x->run = x->lost;
 		if (!x->lost && !long_silence(g, x))   /* it was reordering: done */
 			pend_remove(g, (uint32_t)i);
 		return;

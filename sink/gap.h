@@ -10,18 +10,24 @@
  * one to `reordered`; a gap so filled with no long silence was reordering, and goes at
  * once. A gap is final once all its numbers left the sequence window
  * (SEQ_WIN below NextExp), or at the end. Final gaps are listed in sequence order up
- * to list_max (at most GAP_LIST); later ones are only counted (unlisted, unlisted_lost), and
- * longest_ns covers them all.
+ * to list_max (at most GAP_LIST); later ones are only counted (unlisted, unlisted_lost),
+ * and once one is counted so are all after it (the list stays the first ones, even when
+ * a listed one is later taken off as reordering); longest_ns covers them all.
  *
  * Memory is fixed: GAP_PENDING gaps wait for their numbers to leave the window. When
- * more are open (a forwarding thread lagging behind another opens a hole for each of
- * its frames), the oldest two neighbours without a long silence become one record
- * (`merged` says how many gaps it stands for: its loss and reordering are their sums,
- * its ends the outer ones), so holes that are filled later still vanish; a long silence
- * is never merged. Only when no such pair is open is the oldest made final early
- * (early_final counts them); a frame filling it later still finds it in the list. A
- * frame below the window (seq.h's "late" arrival) also fills the gap it falls in when
- * that gap is listed.
+ * one more opens (a forwarding thread lagging behind another opens a hole for each of
+ * its frames; loss scattered through the window), those already out of the window are
+ * made final first; if still full, two neighbours become one record (`merged` says how
+ * many gaps it stands for: its loss and reordering are their sums, its ends the outer
+ * ones), so holes that are filled later still vanish. The pair merged is, among those
+ * where neither holds a long silence and the merged numbers span at most SEQ_WIN, the
+ * one whose largest gap (`run`) is smallest, then with the least loss together, then
+ * the oldest: single losses merge among themselves into records of about equal size,
+ * a run of many lost frames keeps its own record while any pair of smaller gaps may
+ * merge, and every record still leaves the window. Only when no pair may merge is the oldest made final early (early_final
+ * counts them); a frame filling it later still finds it in the list. A frame below
+ * the window (seq.h's "late" arrival) also fills the gap it falls in when that gap is
+ * listed.
  *
  * The loss before the first frame and after the last one is in seq.h's loss but in no
  * gap: no frame brackets it. */
@@ -43,6 +49,8 @@ struct gap {
 	uint64_t merged;                 /* gaps this record stands for (1: itself) */
 	uint64_t silence_ns;             /* its longest silence: the duration, or of a
 					  * merged record, the longest of its gaps' */
+	uint64_t run;                    /* its largest loss: lost, or of a merged
+					  * record, the largest of its gaps' */
 };
 
 struct gap_book {
