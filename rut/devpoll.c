@@ -399,7 +399,7 @@ static uint32_t median32(const uint32_t *v)
  * interruption does not move them. */
 #define HOST_FACTOR 4u
 #define HOST_SLACK_NS 50000u
-enum { STEP_FRAMES, STEP_EMPTY, STEP_MORE, STEP_TRAIL_FRAMES, STEP_TRAIL_EMPTY };
+enum { STEP_FRAMES, STEP_EMPTY, STEP_MORE, STEP_TRAIL_FRAMES, STEP_TRAIL_EMPTY, STEP_OWED };
 static uint64_t step_clock(const struct devpoll *p)
 {
 	return p->cpu_now ? p->cpu_now(p->clk) : p->now(p->clk);
@@ -436,6 +436,8 @@ static uint64_t host_excess(struct devpoll *p, int kind, uint64_t frames)
 	else
 		p->round_exp_ns += mean;
 	if (!host) {
+		/* an empty POLL run that paid for frames moved before it (STEP_OWED) is
+		 * the forwarder's own work, never judged by quiet_excess */
 		if (kind == STEP_EMPTY || kind == STEP_MORE) {
 			p->quiet_ns += d;
 			p->quiet_exp_ns += expect;
@@ -464,6 +466,7 @@ static int run_poll(struct devpoll *p)
 		p->round_host_ns = 0;
 		p->round_frames0 = s->polled_frames;
 		p->round_past = false;
+		p->round_owed = false;
 		p->round_exp_ns = p->quiet_ns = p->quiet_exp_ns = p->quiet_host_ns = 0;
 		p->round_blind = false;
 		p->step_at = p->cpu_now ? p->t_start_cpu_ns : p->t_start_ns;
@@ -493,7 +496,13 @@ static int run_poll(struct devpoll *p)
 			got += (uint64_t)rc;
 		}
 	}
-	host_excess(p, got ? STEP_FRAMES : STEP_EMPTY, got);
+	/* the first empty run after frames moved pays for them in the ports (XDP:
+	 * recycling the frames held, reaping transmit completions, refilling the fill
+	 * ring): it is learnt apart, as STEP_OWED */
+	host_excess(p, got ? STEP_FRAMES : p->owed ? STEP_OWED : STEP_EMPTY, got);
+	if (!got && p->owed)
+		p->round_owed = true;
+	p->owed = got > 0;
 	s->chunks++;
 	p->sched_pollmore = true;              /* DragonFly: POLL schedules POLLMORE */
 	s->phase = 4;
@@ -521,8 +530,10 @@ static void update_stolen(struct devpoll *p, uint64_t now)
  * to the thread, a hypervisor that does not report its steal: on the thread's CPU
  * clock, never in its run-queue delay; measured in docs/design/polling.md). The frame
  * steps are not judged so: their cost is the forwarder's own, and a new one must be
- * learnt (P8). Counted once a round in host_delays, and left out of the round as a
- * step's excess is. */
+ * learnt (P8). Nor is an empty POLL run right after frames moved (STEP_OWED): on XDP
+ * it recycles and refills for them and reaps their transmit's completions, the
+ * forwarder's own cost, which would otherwise be taken for the host's (P35). Counted
+ * once a round in host_delays, and left out of the round as a step's excess is. */
 #define QUIET_NUM 3u                /* 1.5 times */
 #define QUIET_DEN 2u
 #define QUIET_SLACK_NS 10000u
@@ -637,6 +648,8 @@ int devpoll_idle(struct devpoll *p)
 		total += rc;
 	}
 	p->st.idle_frames += (uint64_t)total;
+	if (total)
+		p->owed = true;
 	return total;
 }
 
@@ -703,6 +716,8 @@ int devpoll_trail_done(struct devpoll *p)
 	/* the frames the work after the rounds moved: those since the last call */
 	uint64_t frames = p->st.polled_frames - p->trail_frames;
 	p->trail_frames = p->st.polled_frames;
+	if (frames)
+		p->owed = true;    /* their transmit's completions come back in the next run */
 	if (!p->trail || !p->clock_started)
 		return 0;
 	p->trail = false;
@@ -740,10 +755,12 @@ int devpoll_trail_done(struct devpoll *p)
  * the host adds in small pieces that no step's rule sees (an idle round at burst 150
  * is 60 steps), so at pollhz 10,000 it could pass a 100 us tick. What it ran past the
  * next deadline is counted as the host's (host_delays, host_ns) and left out, as a
- * step's excess is; the deadline waits for the round's end (ticks_deferred). */
+ * step's excess is; the deadline waits for the round's end (ticks_deferred). A round
+ * with an owed run (the completions of the frames before it) is not judged so. */
 static void empty_round(struct devpoll *p, uint64_t now_ns)
 {
-	if (p->st.polled_frames != p->round_frames0)
+	/* a round whose first run paid for the frames moved before it did frame work */
+	if (p->st.polled_frames != p->round_frames0 || p->round_owed)
 		return;
 	uint64_t vnow = kernel_now(p, now_ns), d = devpoll_next_deadline(p);
 	if (vnow < d)

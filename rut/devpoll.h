@@ -145,10 +145,16 @@ struct devpoll {
 	bool round_blind;
 	/* the cost of the recent steps of rounds (CPU ns when there is a CPU clock): per
 	 * frame of POLL runs that moved frames, of empty POLL runs, of POLLMORE runs, of
-	 * the work after rounds per frame they moved and when they moved none; a
-	 * ring of 32 each and its median (devpoll.c host_excess) */
-	uint32_t cost[5][32], ncost[5], med[5];
-	uint32_t mean[5];          /* and the mean of the recent ones the rule let through */
+	 * the work after rounds per frame they moved and when they moved none, of
+	 * empty POLL runs after frames moved (owed); a ring of 32 each and its median
+	 * (devpoll.c host_excess) */
+	uint32_t cost[6][32], ncost[6], med[6];
+	uint32_t mean[6];          /* and the mean of the recent ones the rule let through */
+	/* frames moved since the last POLL run (by one, by the work after a round, by an
+	 * idle pass): the next empty run pays for them in the ports, and is learnt apart
+	 * from the other empty runs and kept out of quiet_excess (devpoll.c) */
+	bool owed;
+	bool round_owed;           /* this round had such a run */
 	uint64_t step_at;          /* the clock host_excess measures from */
 	/* the kernel's timeline, which the host's delays are not on: the nominal time of
 	 * the tick being fired, of the last tick or round end, and of this round's start */
