@@ -727,6 +727,12 @@ static inline bool ll6(const uint8_t a[16])
 	return a[0] == 0xfe && (a[1] & 0xc0) == 0x80;
 }
 
+/* The IPv6 header at a frame's offset 14 is 2 bytes off the 4 that struct ip6_hdr and
+ * struct icmp6_hdr ask for (UBSan says so): they are read and written by offset
+ * (RFC 8200 3, RFC 4443 2.1). */
+enum { IP6_PLEN = 4, IP6_NXT = 6, IP6_HLIM = 7, IP6_SRC = 8, IP6_DST = 24, IP6_HLEN = 40,
+       ICMP6_HLEN = 8 };
+
 /* icmp6_error(ICMP6_TIME_EXCEEDED, ICMP6_TIME_EXCEED_TRANSIT) for the packet ip6 (plen
  * bytes after its 40-byte header) read on port in: none for an ICMPv6 error, a packet
  * sent to a multicast address or as a link-layer group frame (RFC 4443 2.4 (e)),
@@ -737,12 +743,12 @@ static inline bool ll6(const uint8_t a[16])
 static void timex6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr, unsigned plen)
 {
 	struct fwd *f = t->f;
-	const struct ip6_hdr *ip6 = (const void *)(fr + PKT_ETH_LEN);
-	const uint8_t *src = ip6->ip6_src.s6_addr;
-	const uint8_t *l4 = fr + PKT_ETH_LEN + sizeof(struct ip6_hdr);
+	const uint8_t *ip6 = fr + PKT_ETH_LEN;
+	const uint8_t *src = ip6 + IP6_SRC;
+	const uint8_t *l4 = ip6 + IP6_HLEN;
 	enum fwd_reply_skip skip = FWD_RS_COUNT;
-	if ((fr[0] & 1) || ip6->ip6_dst.s6_addr[0] == 0xff ||
-	    (ip6->ip6_nxt == IPPROTO_ICMPV6 && plen >= 1 && l4[0] < ICMP6_ECHO_REQUEST))
+	if ((fr[0] & 1) || ip6[IP6_DST] == 0xff ||
+	    (ip6[IP6_NXT] == IPPROTO_ICMPV6 && plen >= 1 && l4[0] < ICMP6_ECHO_REQUEST))
 		skip = FWD_RS_SUPPRESSED;
 	uint8_t nh[16];
 	int o = -1;
@@ -761,8 +767,8 @@ static void timex6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr
 		b->skip[skip]++;
 		return;
 	}
-	const unsigned hdrs = sizeof(struct ip6_hdr) + sizeof(struct icmp6_hdr);
-	unsigned quote = (unsigned)sizeof(struct ip6_hdr) + plen;
+	const unsigned hdrs = IP6_HLEN + ICMP6_HLEN;
+	unsigned quote = IP6_HLEN + plen;
 	if (quote > IPV6_MMTU - hdrs)
 		quote = IPV6_MMTU - hdrs;
 	uint8_t *r = b->buf[b->nbuf++];
@@ -770,24 +776,25 @@ static void timex6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr
 	memcpy(r + 6, f->ports[o].mac, 6);
 	r[12] = 0x86;
 	r[13] = 0xdd;
-	struct ip6_hdr *rh = (void *)(r + PKT_ETH_LEN);
-	struct icmp6_hdr *ic = (void *)(rh + 1);
-	uint16_t icl = (uint16_t)(sizeof(*ic) + quote);
+	uint8_t *rh = r + PKT_ETH_LEN;
+	uint8_t *ic = rh + IP6_HLEN;
+	uint16_t icl = (uint16_t)(ICMP6_HLEN + quote);
 	memset(rh, 0, hdrs);
-	rh->ip6_flow = htonl(6u << 28);
-	rh->ip6_plen = htons(icl);
-	rh->ip6_nxt = IPPROTO_ICMPV6;
-	rh->ip6_hlim = 64;
-	memcpy(&rh->ip6_src, f->ports[o].ip6, 16);
-	memcpy(&rh->ip6_dst, src, 16);
-	ic->icmp6_type = ICMP6_TIME_EXCEEDED;
-	ic->icmp6_code = ICMP6_TIME_EXCEED_TRANSIT;
-	memcpy(ic + 1, ip6, quote);
+	rh[0] = 6 << 4;
+	rh[IP6_PLEN] = (uint8_t)(icl >> 8);
+	rh[IP6_PLEN + 1] = (uint8_t)icl;
+	rh[IP6_NXT] = IPPROTO_ICMPV6;
+	rh[IP6_HLIM] = 64;
+	memcpy(rh + IP6_SRC, f->ports[o].ip6, 16);
+	memcpy(rh + IP6_DST, src, 16);
+	ic[0] = ICMP6_TIME_EXCEEDED;
+	ic[1] = ICMP6_TIME_EXCEED_TRANSIT;
+	memcpy(ic + ICMP6_HLEN, ip6, quote);
 	if (fw_on_now(t)) {
 		/* ip6_output(): the outbound pass, on the port it leaves by */
 		struct fw_pkt fp;
 		struct fw_match m;
-		fw_pkt_ip6((const uint8_t *)rh, icl, -1, t->id, &fp);
+		fw_pkt_ip6(rh, icl, -1, t->id, &fp);
 		fp.in = false;
 		fp.xmit_if = o;
 		if (fw_eval_rs(f->fw, t->rs, &fp, &m) != FW_PASS) {
@@ -797,10 +804,10 @@ static void timex6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr
 		}
 	}
 	uint8_t ph[8] = { 0, 0, (uint8_t)(icl >> 8), (uint8_t)icl, 0, 0, 0, IPPROTO_ICMPV6 };
-	uint32_t sum = csum_add(0, &rh->ip6_src, 32);
+	uint32_t sum = csum_add(0, rh + IP6_SRC, 32);
 	sum = csum_add(sum, ph, 8);
 	uint16_t c = csum_fold(csum_add(sum, ic, icl));
-	memcpy(&ic->icmp6_cksum, &c, 2);
+	memcpy(ic + 2, &c, 2);
 	b->rep[o][b->nrep[o]] = (struct port_pkt){ .data = r, .len = PKT_ETH_LEN + hdrs + quote };
 	b->rep_kind[o][b->nrep[o]++] = RK_TIMEX6;
 }
@@ -817,17 +824,17 @@ static __attribute__((noinline)) void fwd_ip6(struct fwd_thr *t, struct burst *b
 	struct fwd *f = t->f;
 	uint8_t *fr = rx->data;
 	b->n6++;
-	if (rx->len < PKT_ETH_LEN + sizeof(struct ip6_hdr)) {
+	if (rx->len < PKT_ETH_LEN + IP6_HLEN) {
 		b->drops[FWD_DROP_MALFORMED]++;
 		return;
 	}
-	struct ip6_hdr *ip6 = (void *)(fr + PKT_ETH_LEN);
-	unsigned plen = ntohs(ip6->ip6_plen);
-	const uint8_t *src = ip6->ip6_src.s6_addr, *dst = ip6->ip6_dst.s6_addr;
+	uint8_t *ip6 = fr + PKT_ETH_LEN;
+	unsigned plen = pkt_rd16(ip6 + IP6_PLEN);
+	const uint8_t *src = ip6 + IP6_SRC, *dst = ip6 + IP6_DST;
 	/* ip6_input(): the version, a payload length the frame holds (a jumbogram's 0
 	 * is not taken), no multicast source */
 	if ((fr[PKT_ETH_LEN] >> 4) != 6 || !plen ||
-	    plen > rx->len - PKT_ETH_LEN - sizeof(struct ip6_hdr) || src[0] == 0xff) {
+	    plen > rx->len - PKT_ETH_LEN - IP6_HLEN || src[0] == 0xff) {
 		b->drops[FWD_DROP_MALFORMED]++;
 		return;
 	}
@@ -858,7 +865,7 @@ static __attribute__((noinline)) void fwd_ip6(struct fwd_thr *t, struct burst *b
 		return;
 	}
 	/* the hop limit before the route, as ip6_forward checks it (RFC 8200 3) */
-	if (ip6->ip6_hlim <= 1) {
+	if (ip6[IP6_HLIM] <= 1) {
 		b->drops[FWD_DROP_TTL]++;
 		timex6(t, b, in, fr, plen);
 		return;
@@ -869,13 +876,13 @@ static __attribute__((noinline)) void fwd_ip6(struct fwd_thr *t, struct burst *b
 		b->drops[FWD_DROP_NO_ROUTE]++;
 		return;
 	}
-	ip6->ip6_hlim--;   /* no header checksum in IPv6 */
+	ip6[IP6_HLIM]--;   /* no header checksum in IPv6 */
 	/* ip6_forward() → ip6_output(): the outbound pass, on the transmitting interface,
 	 * seeing the decremented hop limit */
 	if (fw) {
 		fp.in = false;
 		fp.xmit_if = o;
-		fp.ttl = ip6->ip6_hlim;
+		fp.ttl = ip6[IP6_HLIM];
 		enum fw_verdict v = fw_eval_rs(f->fw, t->rs, &fp, &m);
 		if (v != FW_PASS) {
 			fw_drop(t, b, v, &m);

@@ -48,9 +48,9 @@ int main(int argc, char **argv)
 	}
 	uint8_t fr[1514];
 	memset(fr, 0, sizeof(fr));
-	struct ip6_hdr *ip6 = (void *)(fr + 14);
-	if (!iface || !src || !dst || !dmac || inet_pton(AF_INET6, src, &ip6->ip6_src) != 1 ||
-	    inet_pton(AF_INET6, dst, &ip6->ip6_dst) != 1 || mac_parse(dmac, fr))
+	uint8_t *ip6 = fr + 14;     /* by offset: 2 bytes off struct ip6_hdr's alignment */
+	if (!iface || !src || !dst || !dmac || inet_pton(AF_INET6, src, ip6 + 8) != 1 ||
+	    inet_pton(AF_INET6, dst, ip6 + 24) != 1 || mac_parse(dmac, fr))
 		goto usage;
 	struct port *p;
 	struct port_cfg pc = { .dir = PORT_TX, .frame_max = 1514 };
@@ -66,10 +66,12 @@ int main(int argc, char **argv)
 	fr[12] = 0x86;
 	fr[13] = 0xdd;
 	uint16_t plen = (uint16_t)(size - 14 - 40);
-	ip6->ip6_flow = htonl(6u << 28);
-	ip6->ip6_plen = htons(bad ? (uint16_t)(plen + 8) : plen);
-	ip6->ip6_nxt = 17;
-	ip6->ip6_hlim = (uint8_t)hlim;
+	uint16_t said = bad ? (uint16_t)(plen + 8) : plen;
+	ip6[0] = 6 << 4;
+	ip6[4] = (uint8_t)(said >> 8);
+	ip6[5] = (uint8_t)said;
+	ip6[6] = 17;
+	ip6[7] = (uint8_t)hlim;
 	uint8_t *u = fr + 54;
 	u[0] = 0; u[1] = 9; u[2] = 0; u[3] = 9;
 	u[4] = (uint8_t)(plen >> 8);
@@ -78,7 +80,7 @@ int main(int argc, char **argv)
 		u[i] = (uint8_t)i;
 	/* the UDP checksum over the pseudo-header (mandatory in IPv6, RFC 8200 8.1) */
 	uint8_t ph[8] = { 0, 0, u[4], u[5], 0, 0, 0, 17 };
-	uint16_t c = csum_fold(csum_add(csum_add(csum_add(0, &ip6->ip6_src, 32), ph, 8), u, plen));
+	uint16_t c = csum_fold(csum_add(csum_add(csum_add(0, ip6 + 8, 32), ph, 8), u, plen));
 	memcpy(u + 6, c ? &c : &(uint16_t){ 0xffff }, 2);
 	uint64_t t0 = mono_ns(), sent = 0;
 	for (uint64_t i = 0; i < count; i++) {
