@@ -798,27 +798,28 @@ const uint8_t *nt6_lookup(const struct nt *nt, int port, const uint8_t ip[16])
 }
 
 /* One RTM_GETNEIGH dump's messages: the IPv6 neighbours of ifindex with a MAC. */
-static int nt6_msgs(struct nt *nt, int port, int ifindex, const uint8_t *buf, size_t n,
+static int nt6_msgs(struct nt *nt, int port, int ifindex, uint8_t *buf, size_t n,
 		    int *added, bool *done)
 {
-	for (const struct nlmsghdr *h = (const void *)buf; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+	/* not const: the netlink macros cast it away (clang's -Wcast-qual) */
+	for (struct nlmsghdr *h = (void *)buf; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
 		if (h->nlmsg_type == NLMSG_DONE) {
 			*done = true;
 			return 0;
 		}
 		if (h->nlmsg_type == NLMSG_ERROR) {
-			const struct nlmsgerr *e = NLMSG_DATA(h);
+			struct nlmsgerr *e = NLMSG_DATA(h);
 			return e->error ? e->error : -EIO;
 		}
 		if (h->nlmsg_type != RTM_NEWNEIGH)
 			continue;
-		const struct ndmsg *nd = NLMSG_DATA(h);
+		struct ndmsg *nd = NLMSG_DATA(h);
 		if (nd->ndm_family != AF_INET6 || nd->ndm_ifindex != ifindex ||
 		    (nd->ndm_state & (NUD_INCOMPLETE | NUD_FAILED | NUD_NONE)))
 			continue;
 		const uint8_t *ip = NULL, *mac = NULL;
 		int alen = (int)RTM_PAYLOAD(h);
-		for (const struct rtattr *a = (const void *)((const uint8_t *)nd + NLMSG_ALIGN(sizeof(*nd)));
+		for (struct rtattr *a = (void *)((uint8_t *)nd + NLMSG_ALIGN(sizeof(*nd)));
 		     RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
 			if (a->rta_type == NDA_DST && RTA_PAYLOAD(a) == 16)
 				ip = RTA_DATA(a);
