@@ -102,10 +102,24 @@ static int link_queues(const char *ns, const char *ifname)
 	return q;
 }
 
+/* An nft script run in namespace ns. */
+static int nft_script(const char *ns, const char *script)
+{
+	char *av[] = { "nft", "-f", "-", NULL };
+	char out[1024];
+	struct proc_opts o = { .netns = ns, .stdin_data = script, .out = out,
+			       .outlen = sizeof(out), .merge_err = 1, .timeout_ns = 10 * NS_PER_S };
+	int st = proc_run(av, &o);
+	if (st) {
+		log_err("[%s] nft failed (status %d): %s", ns, st, out);
+		return st < 0 ? st : -EIO;
+	}
+	return 0;
+}
+
 static int shield_set(const char *ns, enum lab_role r, bool on)
 {
 	char script[1024];
-	char *av[] = { "nft", "-f", "-", NULL };
 	if (on) {
 		int n = snprintf(script, sizeof(script), "table netdev ppslab_shield {\n");
 		for (int i = 0; i < 4; i++)
@@ -120,15 +134,7 @@ static int shield_set(const char *ns, enum lab_role r, bool on)
 		snprintf(script, sizeof(script),
 			 "add table netdev ppslab_shield\ndelete table netdev ppslab_shield\n");
 	}
-	char out[1024];
-	struct proc_opts o = { .netns = ns, .stdin_data = script, .out = out,
-			       .outlen = sizeof(out), .merge_err = 1, .timeout_ns = 10 * NS_PER_S };
-	int st = proc_run(av, &o);
-	if (st) {
-		log_err("[%s] nft failed (status %d): %s", ns, st, out);
-		return st < 0 ? st : -EIO;
-	}
-	return 0;
+	return nft_script(ns, script);
 }
 
 static bool shield_on(const char *ns)
@@ -255,16 +261,7 @@ static int quiet6(const char *ns)
 		"  chain out { type filter hook output priority 0; policy accept;\n"
 		"    icmpv6 type { mld-listener-report, mld2-listener-report, mld-listener-done,"
 		" nd-router-solicit } drop\n  }\n}\n";
-	char *av[] = { "nft", "-f", "-", NULL };
-	char out[1024];
-	struct proc_opts o = { .netns = ns, .stdin_data = script, .out = out,
-			       .outlen = sizeof(out), .merge_err = 1, .timeout_ns = 10 * NS_PER_S };
-	int st = proc_run(av, &o);
-	if (st) {
-		log_err("[%s] nft failed (status %d): %s", ns, st, out);
-		return st < 0 ? st : -EIO;
-	}
-	return 0;
+	return nft_script(ns, script);
 }
 
 static int ns_make(const char *ns)

@@ -15,6 +15,7 @@
 #include "fuzz.h"
 #include "faults.h"
 #include "pkt.h"
+#include "safefile.h"
 
 static void write_seeds(const char *dir)
 {
@@ -32,11 +33,7 @@ static void write_seeds(const char *dir)
 			return;
 		fault_apply(names[i], buf, &len);
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		FILE *o = fopen(path, "wb");
-		if (o) {
-			fwrite(buf, 1, len, o);
-			fclose(o);
-		}
+		safe_write_file(path, 0644, buf, len, 0);   /* a seed: best effort */
 	}
 	/* the IPv6 classes, from an 84-byte IPv6 test frame */
 	static const char *const names6[] = { "test", "truncated", "bad_len", "not_udp",
@@ -56,11 +53,7 @@ static void write_seeds(const char *dir)
 			return;
 		fault6_apply(names6[i], buf, &len);
 		snprintf(path, sizeof(path), "%s/ip6_%s", dir, names6[i]);
-		FILE *o = fopen(path, "wb");
-		if (o) {
-			fwrite(buf, 1, len, o);
-			fclose(o);
-		}
+		safe_write_file(path, 0644, buf, len, 0);   /* a seed: best effort */
 	}
 }
 
