@@ -423,6 +423,29 @@ static void hand_out(struct afp *a)
 	a->rx_cur = (a->rx_cur + 1) % a->rx_nslots;
 }
 
+/* The kernel takes the (outer) 802.1Q or 802.1ad tag out of every frame it receives
+ * (skb_vlan_untag, or the NIC's offload) and reports it beside the frame
+ * (TP_STATUS_VLAN_VALID): it goes back in front of the ethertype, so that a frame is
+ * read as it was on the wire. The ring leaves 14 bytes between the sockaddr_ll (which
+ * ends at floor) and the frame (tpacket_rcv: the MAC header at
+ * TPACKET_ALIGN(tp_hdrlen + 16) - 14), room for it. */
+static inline void afp_retag(struct port_pkt *pk, const uint8_t *floor, uint32_t status,
+			     uint16_t tci, uint16_t tpid)
+{
+	if (!(status & TP_STATUS_VLAN_VALID) || pk->data - 4 < floor || pk->len < 12)
+		return;
+	if (!(status & TP_STATUS_VLAN_TPID_VALID))
+		tpid = ETH_P_8021Q;
+	uint8_t *d = pk->data - 4;
+	memmove(d, d + 4, 12);
+	d[12] = (uint8_t)(tpid >> 8);
+	d[13] = (uint8_t)tpid;
+	d[14] = (uint8_t)(tci >> 8);
+	d[15] = (uint8_t)tci;
+	pk->data = d;
+	pk->len += 4;
+}
+
 static int afp_rx_v3(struct port *p, struct afp *a, struct port_pkt *pkts, int max)
 {
 	int n = 0;
@@ -441,7 +464,10 @@ static int afp_rx_v3(struct port *p, struct afp *a, struct port_pkt *pkts, int m
 			pkts[n].data = a->blk_pkt + h->tp_mac;
 			pkts[n].len = h->tp_snaplen;
 			pkts[n].ts_ns = (uint64_t)h->tp_sec * 1000000000ULL + h->tp_nsec;
-			p->st.rx_bytes += h->tp_snaplen;
+			if (h->tp_status & TP_STATUS_VLAN_VALID)
+				afp_retag(&pkts[n], a->blk_pkt + TPACKET3_HDRLEN, h->tp_status,
+					  h->hv1.tp_vlan_tci, h->hv1.tp_vlan_tpid);
+			p->st.rx_bytes += pkts[n].len;
 			n++;
 			a->blk_left--;
 			a->blk_pkt += h->tp_next_offset;
@@ -465,7 +491,10 @@ static int afp_rx_v2(struct port *p, struct afp *a, struct port_pkt *pkts, int m
 		pkts[n].data = slot + h->tp_mac;
 		pkts[n].len = h->tp_snaplen;
 		pkts[n].ts_ns = (uint64_t)h->tp_sec * 1000000000ULL + h->tp_nsec;
-		p->st.rx_bytes += h->tp_snaplen;
+		if (h->tp_status & TP_STATUS_VLAN_VALID)
+			afp_retag(&pkts[n], slot + TPACKET2_HDRLEN, h->tp_status, h->tp_vlan_tci,
+				  h->tp_vlan_tpid);
+		p->st.rx_bytes += pkts[n].len;
 		n++;
 		hand_out(a);
 	}
