@@ -52,6 +52,20 @@ int gen_sizes_parse(const char *s, struct gen_sizes *z, char *err, size_t errlen
 	return gen_sizes_parse_min(s, PKT_WIRE_MIN, z, err, errlen);
 }
 
+/* Why min_wire is the smallest size: IPv6 (84) and each VLAN tag (4) add to the 64
+ * bytes an IPv4 test frame needs. */
+static void min_reason(const char *item, uint32_t min_wire, char *err, size_t errlen)
+{
+	int v6 = min_wire >= PKT6_WIRE_MIN;
+	unsigned tags = (min_wire - (v6 ? PKT6_WIRE_MIN : PKT_WIRE_MIN)) / PKT_VLAN_TAG_LEN;
+	char t[48] = "";
+	if (tags)
+		snprintf(t, sizeof(t), " + %u VLAN tag%s", 4 * tags, tags > 1 ? "s" : "");
+	snprintf(err, errlen, "size %s is below %u, the smallest %s%s test frame (14 Ethernet%s "
+		 "+ %s + 8 UDP + 18 signature + 4 FCS)", item, min_wire, v6 ? "IPv6" : "IPv4",
+		 tags == 1 ? " tagged" : tags ? " QinQ" : "", t, v6 ? "40 IPv6" : "20 IPv4");
+}
+
 int gen_sizes_parse_min(const char *s, uint32_t min_wire, struct gen_sizes *z, char *err,
 			size_t errlen)
 {
@@ -80,9 +94,7 @@ int gen_sizes_parse_min(const char *s, uint32_t min_wire, struct gen_sizes *z, c
 		if (rc) {
 			if (rc == -ERANGE && min_wire > PKT_WIRE_MIN &&
 			    !num_bytes(item, 1, min_wire - 1, &size))
-				snprintf(err, errlen, "size %s is below %u, the smallest IPv6 test "
-					 "frame (14 Ethernet + 40 IPv6 + 8 UDP + 18 signature + 4 FCS)",
-					 item, min_wire);
+				min_reason(item, min_wire, err, errlen);
 			else if (rc == -ERANGE && !num_bytes(item, 1, PKT_WIRE_MIN - 1, &size))
 				snprintf(err, errlen, "size %s is below 64: sizes count the 4-byte FCS "
 					 "(RFC 2544), so the smallest frame is 64 (60 bytes from software)", item);
@@ -421,8 +433,10 @@ int gen_frames_build(struct gen_frames *fr, const struct gen_sizes *z, const str
 {
 	memset(fr, 0, sizeof(*fr));
 	int v6 = base->ipv == 6;
-	fr->udp_off = v6 ? PKT_UDP6_OFF : PKT_UDP_OFF;
-	fr->pl_off = v6 ? PKT_PAYLOAD6_OFF : PKT_PAYLOAD_OFF;
+	/* tags sit between the MACs and the IP header: every offset behind them moves */
+	const uint32_t tl = (uint32_t)base->vlan.n * PKT_VLAN_TAG_LEN, ipo = PKT_IP_OFF + tl;
+	fr->udp_off = (v6 ? PKT_UDP6_OFF : PKT_UDP_OFF) + tl;
+	fr->pl_off = (v6 ? PKT_PAYLOAD6_OFF : PKT_PAYLOAD_OFF) + tl;
 	for (unsigned i = 0; i < z->n; i++) {
 		uint32_t len = pkt_frame_len(z->wire[i]);
 		uint8_t *t = malloc(len);
@@ -435,19 +449,26 @@ int gen_frames_build(struct gen_frames *fr, const struct gen_sizes *z, const str
 		fr->n = i + 1;
 		if (len > fr->frame_max)
 			fr->frame_max = len;
+		if (len < tl + PKT_ETH_LEN) {
+			snprintf(err, errlen, "frame of %u bytes cannot carry %u VLAN tags", len,
+				 base->vlan.n);
+			gen_frames_free(fr);
+			return -EINVAL;
+		}
 		/* the signature's flags are written per frame; the template's are 0 */
-		int rc = v6 ? pkt6_build_template(base, len, stream, 0, 0, t, err, errlen)
-			    : pkt_build_template(base, len, stream, 0, 0, t, err, errlen);
+		int rc = v6 ? pkt6_build_template(base, len - tl, stream, 0, 0, t, err, errlen)
+			    : pkt_build_template(base, len - tl, stream, 0, 0, t, err, errlen);
 		if (rc) {
 			gen_frames_free(fr);
 			return rc;
 		}
+		pkt_vlan_insert(t, len - tl, &base->vlan);
 		uint32_t pad = fr->pl_off + SIG_LEN;
 		if (pat && len > pad) {
 			gen_pattern_fill(pat, t + pad, len - pad);
 			uint16_t ulen = (uint16_t)(len - fr->udp_off);
-			uint16_t c = v6 ? pkt6_udp_csum(t + PKT_IP_OFF, t + fr->udp_off, ulen)
-				: csum_udp4(t + PKT_IP_OFF + 12, t + PKT_IP_OFF + 16, t + PKT_UDP_OFF, ulen);
+			uint16_t c = v6 ? pkt6_udp_csum(t + ipo, t + fr->udp_off, ulen)
+				: csum_udp4(t + ipo + 12, t + ipo + 16, t + fr->udp_off, ulen);
 			memcpy(t + fr->udp_off + 6, &c, 2);
 		}
 	}
@@ -464,12 +485,15 @@ void gen_frames_free(struct gen_frames *fr)
 void gen_frame_patch(uint8_t *f, const uint8_t *tmpl, const struct gen_tuple *t,
 		     const uint8_t sig[SIG_LEN], int fault)
 {
-	const int v6 = pkt_rd16(tmpl + 12) == PKT_ETHERTYPE_IP6;
-	const uint32_t uo = v6 ? PKT_UDP6_OFF : PKT_UDP_OFF, po = uo + PKT_UDP_LEN;
+	/* the template's own tags (0, 1 or 2) move every offset behind them */
+	struct pkt_vlan vl;
+	const uint32_t tl = pkt_vlan_read(tmpl, PKT_FRAME_MAX, &vl);
+	const int v6 = pkt_rd16(tmpl + 12 + tl) == PKT_ETHERTYPE_IP6;
+	const uint32_t uo = (v6 ? PKT_UDP6_OFF : PKT_UDP_OFF) + tl, po = uo + PKT_UDP_LEN;
 	/* where the addresses (IPv6: their last 32 bits) are */
 	const uint32_t sa = v6 ? 8 + 12 : 12, da = v6 ? 24 + 12 : 16;
-	uint8_t *ip = f + PKT_IP_OFF, *udp = f + uo, *pl = f + po;
-	const uint8_t *tip = tmpl + PKT_IP_OFF, *tudp = tmpl + uo;
+	uint8_t *ip = f + PKT_IP_OFF + tl, *udp = f + uo, *pl = f + po;
+	const uint8_t *tip = tmpl + PKT_IP_OFF + tl, *tudp = tmpl + uo;
 	uint16_t ipc = 0, udpc;
 
 	memcpy(f, tmpl, po);

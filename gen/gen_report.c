@@ -314,6 +314,24 @@ static void summary_json_setup(json_t *o, const struct gen_report *r, const stru
 		if (c->flow.ipv == 6)
 			jset_u64(o, "flow_label", c->flow.flowlabel);
 	}
+	/* the tags (docs/gen.md#vlan-tags): the only or inner one, the outer of QinQ */
+	const struct pkt_vlan *vl = &c->flow.vlan;
+	if (vl->n && !c->replay) {
+		json_t *vo = json_object();
+		unsigned in_tag = vl->n - 1u;
+		jset_u64(vo, "vid", pkt_vlan_vid(vl->tci[in_tag]));
+		jset_u64(vo, "pcp", vl->tci[in_tag] >> 13);
+		if (vl->n == 2) {
+			jset_u64(vo, "outer_vid", pkt_vlan_vid(vl->tci[0]));
+			jset_u64(vo, "outer_pcp", vl->tci[0] >> 13);
+		} else {
+			json_object_set_new(vo, "outer_vid", json_null());
+			json_object_set_new(vo, "outer_pcp", json_null());
+		}
+		json_object_set_new(o, "vlan", vo);
+	} else {
+		json_object_set_new(o, "vlan", json_null());
+	}
 	if (c->replay)
 		json_object_set_new(o, "dport", json_null());
 	else

@@ -35,7 +35,7 @@ struct args {
 	struct gen_cfg cfg;
 	const char *dst, *src, *dst_mac, *src_mac, *sport, *dport;
 	const char *rate, *link, *steps, *ramp, *size, *pattern, *inject, *inject_rate;
-	const char *cpus, *replay;
+	const char *cpus, *replay, *vlan;
 	uint64_t flows;
 	int l1, calibrate, allow_any, ipv6;
 	struct cli_common com;
@@ -60,6 +60,8 @@ static struct opt_def opts[] = {
 	{ "ipv6", '6', NULL, "send IPv6 test frames (an IPv6 --dst implies it); sizes from 84", OPT_FLAG, A(ipv6) },
 	{ "flow-label", 0, "N", "IPv6 flow label {range}", OPT_UINT, A(cfg.flow.flowlabel),
 	  .max = PKT6_FLOWLABEL_MAX, .def = "0", .what = "a flow label {range}" },
+	{ "vlan", 0, "VID[:PCP][,VID[:PCP]]", "802.1Q tag (VID 0..4094, PCP 0..7), or two for QinQ: outer (TPID 0x88a8), inner (0x8100); sizes count the tags",
+	  OPT_STR, A(vlan) },
 	{ "dst-mac", 0, "MAC", "destination MAC (default: from the neighbour table via the route)",
 	  OPT_STR, A(dst_mac) },
 	{ "src-mac", 0, "MAC", "source MAC (default: the interface's own)", OPT_STR, A(src_mac) },
@@ -484,10 +486,11 @@ static int setup_frames(struct args *a, int l4, struct gen_info *info, struct ge
 		if (a->size || a->pattern || a->inject || a->inject_rate || a->flows ||
 		    GIVEN("flow-order") || a->sport || a->dport || a->src || GIVEN("dst") || a->src_mac ||
 		    a->dst_mac || GIVEN("stream") || GIVEN("ttl") || GIVEN("clock") ||
-		    c->warmup_ns || l4 || a->ipv6 || GIVEN("flow-label")) {
+		    c->warmup_ns || l4 || a->ipv6 || GIVEN("flow-label") || a->vlan) {
 			log_err("--replay sends the capture's frames as they are: --size, --pattern, "
 				"--inject, --flows, --flow-order, ports, --src, --dst, MACs, --stream, "
-				"--ttl, --clock, --warmup, -6 and --flow-label do not apply, nor a udp: port");
+				"--ttl, --clock, --warmup, --vlan, -6 and --flow-label do not apply, nor "
+				"a udp: port");
 			return EX_USAGE;
 		}
 		if ((rc = gen_replay_load(a->replay, rp, err, sizeof(err)))) {
@@ -506,9 +509,11 @@ static int setup_frames(struct args *a, int l4, struct gen_info *info, struct ge
 		if (!c->count && !c->duration_ns && !a->steps)
 			c->count = rp->n;      /* the file once; steps repeat it for their length */
 	} else {
-		/* IPv6's smallest test frame is 84 bytes (pkt6.h): smaller sizes are refused,
-		 * the default and imix's smallest size are 84 */
-		uint32_t min = a->ipv6 ? PKT6_WIRE_MIN : PKT_WIRE_MIN;
+		/* IPv6's smallest test frame is 84 bytes (pkt6.h), and each VLAN tag takes 4
+		 * more (the sizes count them): smaller sizes are refused, the default and
+		 * imix's smallest size are the smallest that carries the signature */
+		uint32_t min = (a->ipv6 ? PKT6_WIRE_MIN : PKT_WIRE_MIN) +
+			       (uint32_t)c->flow.vlan.n * PKT_VLAN_TAG_LEN;
 		if (a->size) {
 			if (gen_sizes_parse_min(a->size, min, &c->sizes, err, sizeof(err))) {
 				log_err("--size %s: expected frame sizes with FCS %u..9018, a list %u,1518, "
@@ -760,6 +765,18 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 			return EX_USAGE;
 		}
 	}
+	if (a->vlan) {
+		if (pkt_vlan_parse(a->vlan, &c->flow.vlan, err, sizeof(err))) {
+			log_err("--vlan %s: %s", a->vlan, err);
+			return EX_USAGE;
+		}
+		if (l4) {
+			log_err("--vlan %s: a udp: port sends through a socket, and a socket cannot "
+				"tag its frames; give an L2 port (afpacket:, xdp:, pcap:, libnet:) or "
+				"send through a VLAN interface (udp: over IF.VID)", a->vlan);
+			return EX_USAGE;
+		}
+	}
 	if (!l4) {
 		snprintf(ifname, IFINFO_NAMESZ, "%.15s", target);
 		/* before its address or MAC is asked for, which would blame those */
@@ -813,12 +830,15 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 	}
 	/* a frame longer than the MTU allows is dropped by the kernel (with a log line per
 	 * frame): refuse it here instead */
+	/* Linux lets a tagged frame pass the MTU by one tag (4 bytes), not two */
 	uint32_t mtu, longest = c->replay ? c->replay->len_max : pkt_frame_len(gen_sizes_max(&c->sizes));
-	if (*ifname && if_mtu(ifname, &mtu) == 0 && longest > mtu + PKT_ETH_LEN) {
-		log_err("%s: frames of %u bytes with FCS do not fit %s (MTU %u: at most %u with FCS); "
+	uint32_t over = c->flow.vlan.n && !c->replay ? PKT_VLAN_TAG_LEN : 0;
+	if (*ifname && if_mtu(ifname, &mtu) == 0 && longest > mtu + PKT_ETH_LEN + over) {
+		log_err("%s: frames of %u bytes with FCS do not fit %s (MTU %u: at most %u with FCS%s); "
 			"raise its MTU (ip link set %s mtu 9000) or send smaller frames",
 			c->replay ? a->replay : "--size", longest + PKT_FCS_LEN, ifname, mtu,
-			mtu + PKT_ETH_LEN + PKT_FCS_LEN, ifname);
+			mtu + PKT_ETH_LEN + PKT_FCS_LEN + over, over ? ", one tag beyond the MTU" : "",
+			ifname);
 		return EX_USAGE;
 	}
 	return 0;

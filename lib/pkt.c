@@ -25,6 +25,7 @@ static const char *const class_names[PKT_CLASS_MAX] = {
 	[PKT_FOREIGN] = "foreign",
 	[PKT_BAD_SIG_VERSION] = "bad_sig_version",
 	[PKT_HOP_LIMIT_ZERO] = "hop_limit_zero",
+	[PKT_WRONG_VLAN] = "wrong_vlan",
 };
 
 const char *pkt_class_name(enum pkt_class c)

@@ -29,12 +29,66 @@
 #define PKT_DEFAULT_DPORT 9   /* discard service; the sink's default test port */
 #define PKT_DEFAULT_SPORT 9
 
-/* Frame length from software for a wire size (with FCS) and back. */
 /* A 16-bit header field, in network byte order, at p (any alignment). */
 static inline uint16_t pkt_rd16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
+
+/* 802.1Q tags (pkt_vlan.c). A tag is 4 bytes after the source MAC: the TPID, then the
+ * TCI (PCP 3 bits, DEI 1, VID 12). One tag has TPID 0x8100; QinQ (802.1ad) puts an
+ * outer tag with TPID 0x88a8 before the inner 0x8100 one. A test frame may carry up
+ * to two; its sizes count them (a 64-byte frame has 4 bytes less payload room per
+ * tag, so the smallest test frame with tags is 68 or 72 bytes, IPv6's 88 or 92). */
+#define PKT_TPID_8021Q 0x8100
+#define PKT_TPID_8021AD 0x88a8
+#define PKT_VLAN_TAG_LEN 4
+#define PKT_VLAN_MAX 2
+#define PKT_VID_MAX 4094      /* 4095 is reserved (802.1Q table 9-2); 0: priority tagged */
+#define PKT_PCP_MAX 7
+
+/* A stack of tags, outermost first: tci[i] = PCP << 13 | VID (DEI 0). */
+struct pkt_vlan {
+	uint8_t n;                    /* 0, 1 or 2 tags */
+	uint16_t tci[PKT_VLAN_MAX];
+	uint16_t tpid[PKT_VLAN_MAX];  /* as received (pkt_vlan_read); built: 0x8100, 0x88a8 */
+};
+
+static inline uint16_t pkt_vlan_vid(uint16_t tci)
+{
+	return tci & 0x0fff;
+}
+
+/* "VID[:PCP]" (one tag) or "OUTER[:PCP],INNER[:PCP]" (QinQ), VID 0..4094, PCP 0..7
+ * (default 0). 0 or -EINVAL / -ERANGE with the reason in err (naming the part). */
+int pkt_vlan_parse(const char *s, struct pkt_vlan *v, char *err, size_t errlen);
+/* "100" / "100:5" / "200,100:3": the same form back (PCP only when not 0). */
+void pkt_vlan_format(const struct pkt_vlan *v, char *out, size_t len);
+/* Inserts v's tags after the MACs of the untagged frame of len bytes in buf (which has
+ * room for 4 * v->n more): 0x8100 for one tag, 0x88a8 then 0x8100 for two. Returns the
+ * new length. */
+uint32_t pkt_vlan_insert(uint8_t *buf, uint32_t len, const struct pkt_vlan *v);
+/* The tags at the front of a received frame (TPID 0x8100 or 0x88a8, at most
+ * PKT_VLAN_MAX; a third is left in place and the frame is then not IP). Fills v and
+ * returns how many bytes they take (0, 4 or 8): the frame from that offset on, minus
+ * 12, reads as an untagged one (pkt_classify(frame + off, len - off)). */
+static inline unsigned pkt_vlan_read(const uint8_t *frame, size_t len, struct pkt_vlan *v)
+{
+	unsigned off = 0;
+	v->n = 0;
+	while (v->n < PKT_VLAN_MAX && len >= off + 18u) {
+		uint16_t t = pkt_rd16(frame + 12 + off);
+		if (t != PKT_TPID_8021Q && t != PKT_TPID_8021AD)
+			break;
+		v->tpid[v->n] = t;
+		v->tci[v->n] = pkt_rd16(frame + 14 + off);
+		v->n++;
+		off += PKT_VLAN_TAG_LEN;
+	}
+	return off;
+}
+
+/* Frame length from software for a wire size (with FCS) and back. */
 
 static inline uint32_t pkt_frame_len(uint32_t wire_size)
 {
@@ -66,6 +120,7 @@ struct pkt_flow {
 	uint8_t ipv;
 	uint8_t src6[16], dst6[16];
 	uint32_t flowlabel;           /* 20 bits */
+	struct pkt_vlan vlan;         /* tags the frames carry (n 0: untagged) */
 };
 
 /* Builds a frame of frame_len bytes (60..PKT_FRAME_MAX, without FCS) into buf with libnet,
@@ -93,6 +148,8 @@ enum pkt_class {
 	PKT_FOREIGN,          /* test port, but no signature magic */
 	PKT_BAD_SIG_VERSION,  /* magic, but a signature version we do not speak */
 	PKT_HOP_LIMIT_ZERO,   /* IPv6 with hop limit 0 on arrival: no router sends it */
+	PKT_WRONG_VLAN,       /* a test frame, but not with the tags the sink expects (its
+			       * --vlan): a misconfigured trunk; set by the sink */
 	PKT_CLASS_MAX
 };
 

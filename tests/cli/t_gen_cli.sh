@@ -31,7 +31,7 @@ t() {   # t DESC EXPECTED_STATUS STDERR_PATTERN COMMAND...
 # --help: every option of the table; docs/gen.md, which describes them, names no other
 help=$("$G" --help)
 missing=""
-for o in iface dst src ipv6 flow-label dst-mac src-mac dport sport flows flow-order rate link bit-layer steps \
+for o in iface dst src ipv6 flow-label vlan dst-mac src-mac dport sport flows flow-order rate link bit-layer steps \
 	ramp poisson burst size pattern inject inject-rate count duration warmup stream ttl clock \
 	threads cpus replay seed late late-policy calibrate interval json ready-fd start-at allow-any-dst quiet verbose version help; do
 	echo "$help" | grep -q -- "--$o" || missing="$missing $o"
@@ -77,6 +77,15 @@ t "start-at: not a time" 64 "--start-at 12:00: expected a time in seconds since 
 t "start-at: seconds, not ns" 64 "--start-at 1700000000000000000: expected" "$G" -i lo --start-at 1700000000000000000
 t "start-at: days ago" 64 "within an hour of now" "$G" -i lo --start-at 1000000000.5
 t "start-at: not with calibrate" 64 "takes no start time" "$G" -i lo --calibrate --start-at "$(date +%s)"
+# --vlan: each bad tag named, sizes counting the tags, no udp: port, no capture
+t "vlan: 4095 is reserved" 64 "--vlan 4095: the VLAN id 4095 is reserved \\(802.1Q\\); use 0..4094" "$G" -i lo --vlan 4095
+t "vlan: the inner id of QinQ named" 64 "--vlan 10,5000: the inner VLAN id '5000' is not a number 0..4094" "$G" -i lo --vlan 10,5000
+t "vlan: a priority above 7" 64 "--vlan 10:8: the priority \\(PCP\\) '8' of VLAN 10 is not 0..7" "$G" -i lo --vlan 10:8
+t "vlan: three tags" 64 "--vlan 1,2,3: more than 2 tags" "$G" -i lo --vlan 1,2,3
+t "vlan: 64 is below the smallest tagged frame" 64 "size 64 is below 68, the smallest IPv4 tagged test frame" "$G" -i lo --vlan 10 --size 64
+t "vlan: QinQ IPv6 from 92" 64 "size 88 is below 92, the smallest IPv6 QinQ test frame" "$G" -i lo -6 --vlan 10,20 --size 88,1518
+t "vlan: a udp: port cannot tag" 64 "--vlan 10: a udp: port sends through a socket, and a socket cannot tag" "$G" -i udp:127.0.0.1:9 --vlan 10
+t "vlan: not with --replay" 64 "--replay sends the capture's frames as they are: .*--vlan, -6 and --flow-label do not apply" "$G" -i lo --replay /dev/null --vlan 10
 # IPv6: each bad address, family mix, size and option named, before anything is opened
 t "ipv6: 64 is below the smallest IPv6 test frame" 64 "size 64 is below 84, the smallest IPv6 test frame" "$G" -i lo -6 --size 64
 t "ipv6: 64 in a list" 64 "size 64 is below 84" "$G" -i lo --dst 2001:2::1 --size 84,64,1518
