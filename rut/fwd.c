@@ -85,7 +85,9 @@ struct burst {
 	int nrep[FWD_MAX_PORTS];
 	int nbuf;
 	int n6;      /* IPv6 frames read in this burst */
-	uint32_t tagb;   /* bytes of tags taken off the frames read (rx_bytes counts them) */
+	uint32_t tagb;   /* bytes of tags taken off the frames read, and of the frames a
+			  * trunk port dropped before the loop (rx_bytes counts them) */
+	int gone;        /* frames a trunk port dropped before the loop (in rx_pkts) */
 	bool fwon;   /* the firewall is consulted in this burst */
 	uint64_t skip[FWD_RS_COUNT];
 	uint8_t buf[FWD_BURST_MAX][REPLY_HEAD + REPLY_MAX];
@@ -365,6 +367,15 @@ static int fault_drop(struct fwd_thr *t, struct port_pkt *out, int *n)
 	return gone;
 }
 
+/* The tags of trunk port v on n frames about to be sent (out of line: an untagged
+ * port never calls it). */
+static __attribute__((noinline)) void push_tags(const struct vlan_port *v, struct port_pkt *pk,
+						int n)
+{
+	for (int i = 0; i < n; i++)
+		vlan_push(v, &pk[i]);
+}
+
 static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct port_pkt *rx,
 			int n)
 {
@@ -373,7 +384,7 @@ static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct
 	uint64_t rb = b->tagb, fwd = 0, fwd6 = 0;
 	for (int k = 0; k < n; k++)
 		rb += rx[k].len;
-	relaxed_add(&ic->rx_pkts, (uint64_t)n);
+	relaxed_add(&ic->rx_pkts, (uint64_t)(n + b->gone));
 	relaxed_add(&ic->rx_bytes, rb);
 	relaxed_add(&ic->rx_bursts, 1);
 	for (int o = 0; o < f->nports; o++) {
@@ -386,9 +397,8 @@ static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct
 		}
 		int lied = f->fault_drop_every ? fault_drop(t, b->out[o], &b->nout[o]) : 0;
 		const struct vlan_port *vo = &f->ports[o].vlan;
-		if (vo->ntags)   /* vlan_output(): the trunk's tags */
-			for (int i = 0; i < b->nout[o]; i++)
-				vlan_push(vo, &b->out[o][i]);
+		if (vo->ntags)   /* vlan_transmit(): the trunk's tags */
+			push_tags(vo, b->out[o], b->nout[o]);
 		int a = b->nout[o] ? port_fwd_burst(t->port[o], b->out[o], b->nout[o]) : 0;
 		if (a < 0)
 			a = 0;
@@ -417,8 +427,7 @@ static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct
 		if (!b->nrep[o])
 			continue;
 		if (f->ports[o].vlan.ntags)
-			for (int i = 0; i < b->nrep[o]; i++)
-				vlan_push(&f->ports[o].vlan, &b->rep[o][i]);
+			push_tags(&f->ports[o].vlan, b->rep[o], b->nrep[o]);
 		int a = port_tx_burst(t->port[o], b->rep[o], b->nrep[o]);
 		if (a < 0)
 			a = 0;
@@ -757,6 +766,7 @@ static void burst_reset(struct burst *b)
 	b->nbuf = 0;
 	b->n6 = 0;
 	b->tagb = 0;
+	b->gone = 0;
 }
 
 /* The first cache line of every frame of the burst, asked for at once: on veth and with
@@ -968,7 +978,8 @@ static inline bool vlan_tagged(const uint8_t *fr, uint32_t len)
 /* ether_input() and vlan_input() for a frame read on a port with tags v: true with its
  * tags off (counted in the burst's tag bytes), or false, dropped and counted as FreeBSD
  * counts it (vlan.h). */
-static bool vlan_take(struct burst *b, const struct vlan_port *v, struct port_pkt *pk)
+static __attribute__((noinline)) bool vlan_take(struct burst *b, const struct vlan_port *v,
+					       struct port_pkt *pk)
 {
 	uint32_t len = pk->len;
 	enum vlan_in r = vlan_strip(v, pk);
@@ -980,6 +991,25 @@ static bool vlan_take(struct burst *b, const struct vlan_port *v, struct port_pk
 		 : r == VLAN_IN_UNKNOWN ? FWD_DROP_VLAN_UNKNOWN
 		 : r == VLAN_IN_UNTAGGED ? FWD_DROP_VLAN_UNTAGGED : FWD_DROP_MALFORMED]++;
 	return false;
+}
+
+/* A trunk port's burst: the tags off every frame before the loop sees it; the frames
+ * dropped are taken out of rx (counted in b->gone, their bytes in b->tagb). Returns
+ * how many are left, in their order. */
+static __attribute__((noinline)) int vlan_take_burst(struct burst *b, const struct vlan_port *v,
+						     struct port_pkt *rx, int n)
+{
+	int m = 0;
+	for (int k = 0; k < n; k++) {
+		uint32_t len = rx[k].len;
+		if (vlan_take(b, v, &rx[k])) {
+			rx[m++] = rx[k];
+		} else {
+			b->tagb += len;
+			b->gone++;
+		}
+	}
+	return m;
 }
 
 static int burst_l3(struct fwd_thr *t, int in, int max)
@@ -994,17 +1024,16 @@ static int burst_l3(struct fwd_thr *t, int in, int max)
 		return n;
 	prefetch_frames(rx, n);
 	bool fw = b->fwon = fw_on(t);
-	/* a trunk port: every frame's tags come off first; an untagged port pays nothing
-	 * (a tag there is not IPv4, found below) */
+	/* a trunk port: every frame's tags come off first; an untagged port pays one test a
+	 * burst (a tag there is not IPv4, found below) */
 	const struct vlan_port *vin = &f->ports[in].vlan;
 	const bool trunk = vin->ntags != 0;
-	for (int k = 0; k < n; k++) {
+	int nl = trunk ? vlan_take_burst(b, vin, rx, n) : n;
+	for (int k = 0; k < nl; k++) {
 		struct pkt_info pi;
 		struct fw_pkt fp;
 		struct fw_match m;
 		enum fw_verdict v;
-		if (trunk && !vlan_take(b, vin, &rx[k]))
-			continue;
 	again:;
 		uint8_t *fr = rx[k].data;
 		enum pkt_class c = pkt_parse_ip4(fr, rx[k].len, &pi);
@@ -1015,8 +1044,9 @@ static int burst_l3(struct fwd_thr *t, int in, int max)
 			    fr[13] == 0xdd)
 				fwd_ip6(t, b, in, &rx[k], fw);
 			else if (c == PKT_NOT_IP4 && !trunk && vlan_tagged(fr, rx[k].len)) {
-				/* a tag on an untagged port: a priority tag comes off (the frame
-				 * is the port's), any other is no protocol here */
+				/* a tag on an untagged port: a priority tag comes off and the
+				 * frame, now untagged, is parsed again; any other is no
+				 * protocol here */
 				if (vlan_take(b, vin, &rx[k]))
 					goto again;
 			} else
@@ -1086,7 +1116,7 @@ static int burst_l3(struct fwd_thr *t, int in, int max)
 		memcpy(fr + 6, f->ports[o].mac, 6);
 		b->out[o][b->nout[o]++] = rx[k];
 	}
-	burst_flush(t, in, b, rx, n);
+	burst_flush(t, in, b, rx, nl);
 	return n;
 }
 
