@@ -12,7 +12,9 @@
 # which here include the veth receive work they trigger): that figure holds when other
 # load steals CPU time, which the machine this runs on often has.
 # ppslab-gen on afpacket also sends 84-byte IPv4 frames and 84-byte IPv6 frames (the
-# smallest IPv6 test frame) to 2001:2::1: IPv6 beside IPv4 at the same size.
+# smallest IPv6 test frame) to 2001:2::1: IPv6 beside IPv4 at the same size; and
+# 68-byte frames untagged and with one 802.1Q tag (--vlan 100; 68 is the smallest tagged
+# test frame): a tag beside none at the same size.
 # Receivers: (a) "stack": the router namespace's kernel stack drops the frames (its
 # shield is switched off: UDP to a closed port), (b) "xdp": an XDP program drops them
 # in the veth driver. Then two threads against one (ppslab-gen --threads 2 --cpus 0,1 on
@@ -167,6 +169,13 @@ gb_scenario() {   # gb_scenario NAME: one round of every single-thread sender, t
 		gb_rec "ppslab-gen afpacket IPv6 84 B ($sc)" $r \
 			"$(gb_ppslab6 -i afpacket:gen0 --rate max --cpus 0)" \
 			"ppslab-gen afpacket 84 B ($sc)" "IPv6, the same size"
+		# one 802.1Q tag beside none at the same size, 68 bytes (the smallest tagged
+		# test frame: a 64-byte frame has no room for a tag and the signature)
+		gb_rec "ppslab-gen afpacket 68 B ($sc)" $r \
+			"$(gb_ppslab -i afpacket:gen0 --rate max --cpus 0 --size 68)" "$main" "IPv4"
+		gb_rec "ppslab-gen afpacket 802.1Q 68 B ($sc)" $r \
+			"$(gb_ppslab -i afpacket:gen0 --rate max --cpus 0 --size 68 --vlan 100)" \
+			"ppslab-gen afpacket 68 B ($sc)" "one VLAN tag, the same size"
 		gb_rec "ppslab-gen pcap ($sc)" $r "$(gb_ppslab -i pcap:gen0 --rate max --cpus 0)"
 		gb_rec "ppslab-gen libnet ($sc)" $r "$(gb_ppslab -i libnet:gen0 --rate max --cpus 0)"
 		gb_rec "ppslab-gen udp ($sc)" $r "$(gb_ppslab -i udp:$gb_dst:9 --rate max --cpus 0)"

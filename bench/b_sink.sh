@@ -13,7 +13,8 @@
 #  3. iperf3 -s receiving iperf3 -u -l 18 -b 0 (18-byte payloads = 64-byte frames): the
 #     rate the server received (the client is iperf3's own sender, as users run it).
 # Before them, ppslab-sink under 84-byte IPv4 and 84-byte IPv6 frames (the smallest IPv6
-# test frame): IPv6 beside IPv4 at the same size.
+# test frame): IPv6 beside IPv4 at the same size; and under 68-byte frames untagged and
+# with one 802.1Q tag (the smallest tagged test frame): a tag beside none.
 # Rates are per second of the sender's own send window (gen's duration_ns), or iperf3's.
 # Records go to $BENCH_OUT/records.jsonl; ratios ppslab/peer appear in summary.md.
 # listening PORT: a TCP socket in the router namespace listens on PORT (the iperf3
@@ -55,6 +56,11 @@ sink_bench() {
 		sink_kind "ppslab-sink afpacket 84 B" "$r" "$tmp/k4" --dst 198.18.0.1 --size 84
 		sink_kind "ppslab-sink afpacket IPv6 84 B" "$r" "$tmp/k6" --dst 2001:2::1 \
 			--src 2001:2::2 --dst-mac "$(ip -n "$BENCH_LAB-rut" -j link show dev rut0 | jq -r '.[0].address')"
+		# 0b. one 802.1Q tag beside none at 68 bytes, the smallest tagged test frame (on
+		# afpacket the port puts back the tag the kernel took out)
+		sink_kind "ppslab-sink afpacket 68 B" "$r" "$tmp/v0" --dst 198.18.0.1 --size 68
+		sink_kind "ppslab-sink afpacket 802.1Q 68 B" "$r" "$tmp/v1" --dst 198.18.0.1 \
+			--size 68 --vlan 100
 		# 1. ppslab-sink under ppslab-gen --rate max
 		local rx0 rx1 sp
 		rx0=$(ifc rut rut0 rx_packets)

@@ -42,6 +42,7 @@
 #include "port_impl.h"
 
 #define AFP_LINEAR_MAX 2048    /* linear TX: frames up to this many bytes go in the skb head */
+#define AFP_VLAN_LEN 4         /* an 802.1Q tag */
 
 #ifndef PACKET_IGNORE_OUTGOING
 #define PACKET_IGNORE_OUTGOING 23
@@ -136,6 +137,38 @@ static int afp_parse_opts(struct port *p, const struct port_kv *kv, int nkv,
 	return 0;
 }
 
+#define AFP_SEL_MAX 24
+
+/* The fanout selector: the ethertype at 12, past up to two tags (0x8100, 0x88a8) still
+ * in the frame, decides IPv6's offset or the other, each moved by the tags' 4 bytes.
+ * Per depth d: A = ethertype; tagged: on to depth d+1; 0x86dd: A = byte at off6 + 4d;
+ * else A = byte at off + 4d; return A. Returns the program's length. */
+static unsigned short afp_fanout_prog(struct sock_filter *f, uint16_t off, uint16_t off6)
+{
+	const int ll = SKF_LL_OFF;
+	unsigned short n = 0;
+	if (!off6)
+		off6 = off;
+	for (int d = 0; d <= 2; d++) {
+		unsigned skip = d < 2 ? 2 : 0;   /* the two tag tests, none at the last depth */
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_H | BPF_ABS,
+						      (uint32_t)(ll + 12 + 4 * d));
+		if (skip) {
+			/* to the next depth: past the 2 tests, v6 test, 2 loads, 2 returns */
+			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x8100, 6, 0);
+			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x88a8, 5, 0);
+		}
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x86dd, 0, 2);
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_B | BPF_ABS,
+						      (uint32_t)(ll + (int)off6 + 4 * d));
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_A, 0);
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_B | BPF_ABS,
+						      (uint32_t)(ll + (int)off + 4 * d));
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_A, 0);
+	}
+	return n;
+}
+
 static int afp_open_rx(struct port *p, struct afp *a, const struct afp_opts *o, char *err,
 		       size_t errlen)
 {
@@ -157,6 +190,11 @@ static int afp_open_rx(struct port *p, struct afp *a, const struct afp_opts *o, 
 	unsigned frame_size = pow2_at_least(p->cfg.frame_max + 128);
 	if (frame_size < 256)
 		frame_size = 256;
+	/* room before each frame for the VLAN tag the kernel took out (afp_vlan_back) */
+	unsigned reserve = AFP_VLAN_LEN;
+	if ((rc = set_opt(a->rx_fd, SOL_PACKET, PACKET_RESERVE, &reserve, sizeof(reserve),
+			  "PACKET_RESERVE", err, errlen)))
+		return rc;
 	if (a->rx_v3) {
 		/* blocks of 256 KiB; V3 packs frames tightly (a 64-byte frame takes about 128
 		 * bytes), so the default 64 blocks hold about 130,000 small frames; frames=N
@@ -235,19 +273,13 @@ static int afp_open_rx(struct port *p, struct afp *a, const struct afp_opts *o, 
 			/* The program sees the skb from the network header, so the offset is
 			 * taken relative to the link layer (SKF_LL_OFF). A frame too short for
 			 * it fails the load, and the program returns 0: member 0. An IPv6
-			 * frame (ethertype 0x86dd) is read at fanout_cbpf_off6 when set. */
-			uint16_t off6 = p->cfg.fanout_cbpf_off6 ? p->cfg.fanout_cbpf_off6
-								 : p->cfg.fanout_cbpf_off;
-			struct sock_filter sel[] = {
-				BPF_STMT(BPF_LD | BPF_H | BPF_ABS, (uint32_t)(SKF_LL_OFF + 12)),
-				BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x86dd, 0, 2),
-				BPF_STMT(BPF_LD | BPF_B | BPF_ABS, (uint32_t)(SKF_LL_OFF + (int)off6)),
-				BPF_STMT(BPF_RET | BPF_A, 0),
-				BPF_STMT(BPF_LD | BPF_B | BPF_ABS,
-					 (uint32_t)(SKF_LL_OFF + (int)p->cfg.fanout_cbpf_off)),
-				BPF_STMT(BPF_RET | BPF_A, 0),
-			};
-			struct sock_fprog fp = { .len = 6, .filter = sel };
+			 * frame (ethertype 0x86dd) is read at fanout_cbpf_off6 when set. The
+			 * kernel has taken the outer VLAN tag out by then (afp_vlan_back);
+			 * tags still in the frame (QinQ's inner one) move the byte by 4. */
+			struct sock_filter sel[AFP_SEL_MAX];
+			struct sock_fprog fp = { .len = afp_fanout_prog(sel, p->cfg.fanout_cbpf_off,
+									p->cfg.fanout_cbpf_off6),
+						 .filter = sel };
 			if ((rc = set_opt(a->rx_fd, SOL_PACKET, PACKET_FANOUT_DATA, &fp, sizeof(fp),
 					  "PACKET_FANOUT_DATA (cbpf)", err, errlen)))
 				return rc;
@@ -423,27 +455,27 @@ static void hand_out(struct afp *a)
 	a->rx_cur = (a->rx_cur + 1) % a->rx_nslots;
 }
 
-/* The kernel takes the (outer) 802.1Q or 802.1ad tag out of every frame it receives
- * (skb_vlan_untag, or the NIC's offload) and reports it beside the frame
- * (TP_STATUS_VLAN_VALID): it goes back in front of the ethertype, so that a frame is
- * read as it was on the wire. The ring leaves 14 bytes between the sockaddr_ll (which
- * ends at floor) and the frame (tpacket_rcv: the MAC header at
- * TPACKET_ALIGN(tp_hdrlen + 16) - 14), room for it. */
-static inline void afp_retag(struct port_pkt *pk, const uint8_t *floor, uint32_t status,
-			     uint16_t tci, uint16_t tpid)
+/* Linux takes the outermost VLAN tag out of every received frame before a packet
+ * socket sees it (__netif_receive_skb_core: skb_vlan_untag, whatever the NIC's offload)
+ * and reports it in the ring's header (TP_STATUS_VLAN_VALID; the TPID with
+ * TP_STATUS_VLAN_TPID_VALID, else 0x8100). Put it back where it was, as libpcap does,
+ * so that every L2 port delivers the frame as it was on the wire: the 12 bytes of MACs
+ * move 4 bytes towards the PACKET_RESERVE room before the frame. Returns the new start. */
+static uint8_t *afp_vlan_back(uint8_t *mac, uint32_t *len, uint32_t status, uint16_t tci,
+			      uint16_t tpid)
 {
-	if (!(status & TP_STATUS_VLAN_VALID) || pk->data - 4 < floor || pk->len < 12)
-		return;
-	if (!(status & TP_STATUS_VLAN_TPID_VALID))
-		tpid = ETH_P_8021Q;
-	uint8_t *d = pk->data - 4;
-	memmove(d, d + 4, 12);
-	d[12] = (uint8_t)(tpid >> 8);
-	d[13] = (uint8_t)tpid;
-	d[14] = (uint8_t)(tci >> 8);
-	d[15] = (uint8_t)tci;
-	pk->data = d;
-	pk->len += 4;
+	if (!(status & TP_STATUS_VLAN_VALID) || *len < 12)
+		return mac;
+	if (!(status & TP_STATUS_VLAN_TPID_VALID) || !tpid)
+		tpid = 0x8100;
+	uint8_t *m = mac - AFP_VLAN_LEN;
+	memmove(m, mac, 12);
+	m[12] = (uint8_t)(tpid >> 8);
+	m[13] = (uint8_t)tpid;
+	m[14] = (uint8_t)(tci >> 8);
+	m[15] = (uint8_t)tci;
+	*len += AFP_VLAN_LEN;
+	return m;
 }
 
 static int afp_rx_v3(struct port *p, struct afp *a, struct port_pkt *pkts, int max)
@@ -461,12 +493,11 @@ static int afp_rx_v3(struct port *p, struct afp *a, struct port_pkt *pkts, int m
 		}
 		while (n < max && a->blk_left) {
 			struct tpacket3_hdr *h = (void *)a->blk_pkt;
-			pkts[n].data = a->blk_pkt + h->tp_mac;
 			pkts[n].len = h->tp_snaplen;
+			pkts[n].data = afp_vlan_back(a->blk_pkt + h->tp_mac, &pkts[n].len,
+						     h->tp_status, (uint16_t)h->hv1.tp_vlan_tci,
+						     (uint16_t)h->hv1.tp_vlan_tpid);
 			pkts[n].ts_ns = (uint64_t)h->tp_sec * 1000000000ULL + h->tp_nsec;
-			if (h->tp_status & TP_STATUS_VLAN_VALID)
-				afp_retag(&pkts[n], a->blk_pkt + TPACKET3_HDRLEN, h->tp_status,
-					  h->hv1.tp_vlan_tci, h->hv1.tp_vlan_tpid);
 			p->st.rx_bytes += pkts[n].len;
 			n++;
 			a->blk_left--;
@@ -488,12 +519,10 @@ static int afp_rx_v2(struct port *p, struct afp *a, struct port_pkt *pkts, int m
 		struct tpacket2_hdr *h = (void *)slot;
 		if (!(load_status((volatile uint32_t *)&h->tp_status) & TP_STATUS_USER))
 			break;
-		pkts[n].data = slot + h->tp_mac;
 		pkts[n].len = h->tp_snaplen;
+		pkts[n].data = afp_vlan_back(slot + h->tp_mac, &pkts[n].len, h->tp_status,
+					     h->tp_vlan_tci, h->tp_vlan_tpid);
 		pkts[n].ts_ns = (uint64_t)h->tp_sec * 1000000000ULL + h->tp_nsec;
-		if (h->tp_status & TP_STATUS_VLAN_VALID)
-			afp_retag(&pkts[n], slot + TPACKET2_HDRLEN, h->tp_status, h->tp_vlan_tci,
-				  h->tp_vlan_tpid);
 		p->st.rx_bytes += pkts[n].len;
 		n++;
 		hand_out(a);

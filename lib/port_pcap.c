@@ -78,9 +78,14 @@ static int pcp_open(struct port *p, const char *target, const struct port_kv *kv
 		/* our own transmissions are not test traffic */
 		pcap_setdirection(c->pc, PCAP_D_IN);
 		if (p->cfg.udp_dport) {
-			char f[64];
+			char f[160];
 			struct bpf_program prog;
-			snprintf(f, sizeof(f), "udp dst port %u", p->cfg.udp_dport);
+			/* also behind one or two VLAN tags (802.1Q, QinQ): libpcap's "vlan"
+			 * moves the offsets of what follows it by a tag, and on Linux also
+			 * matches the tag the kernel took out (docs/ports.md#vlan-tags) */
+			unsigned d = p->cfg.udp_dport;
+			snprintf(f, sizeof(f), "udp dst port %u or (vlan and (udp dst port %u or "
+				 "(vlan and udp dst port %u)))", d, d, d);
 			if (pcap_compile(c->pc, &prog, f, 1, PCAP_NETMASK_UNKNOWN) < 0 ||
 			    pcap_setfilter(c->pc, &prog) < 0) {
 				snprintf(err, errlen, "pcap filter '%s': %s", f, pcap_geterr(c->pc));

@@ -27,7 +27,7 @@ struct args {
 	const char *expect_files[MAX_EXPECT_FILES];
 	int nexpect_files;
 	struct cli_common com;
-	const char *cpus;
+	const char *cpus, *vlan;
 };
 
 #define A(m) OPT_AT(struct args, m)
@@ -65,6 +65,8 @@ static struct opt_def opts[] = {
 	  .what = "a count {range}" },
 	{ "delay-by-size", 0, NULL, "also report each stream's one-way delays per frame size (up to 8 sizes a stream)",
 	  OPT_FLAG, A(cfg.delay_by_size) },
+	{ "vlan", 0, "VID[,VID]|none", "expect test frames with this 802.1Q tag (two: QinQ, outer first), or untagged (none); others are wrong_vlan errors",
+	  OPT_STR, A(vlan) },
 	{ "no-udp-csum", 0, NULL, "do not verify UDP checksums", OPT_CLEAR, A(cfg.verify_udp_csum) },
 	CLI_OPT_INTERVAL(struct args),
 	CLI_OPT_JSON(struct args),
@@ -240,6 +242,19 @@ static int options(struct args *a, int argc, char **argv)
 			log_err("--iface %s: %s", a->cfg.port_specs[i], err);
 			return EX_USAGE;
 		}
+		if (a->vlan && !strcmp(be, "udp")) {
+			log_err("--vlan %s: a udp: port receives payloads, never a frame's tags; "
+				"give an L2 port (afpacket:, xdp:, pcap:)", a->vlan);
+			return EX_USAGE;
+		}
+	}
+	if (a->vlan) {
+		a->cfg.vlan_expect = true;
+		if (strcmp(a->vlan, "none") &&
+		    pkt_vlan_parse(a->vlan, &a->cfg.vlan, err, sizeof(err))) {
+			log_err("--vlan %s: %s (or none: untagged)", a->vlan, err);
+			return EX_USAGE;
+		}
 	}
 	if (a->cpus) {
 		rc = cli_cpus(a->cpus, a->cfg.cpus, SINK_MAX_THREADS, &n);
@@ -292,7 +307,8 @@ int main(int argc, char **argv)
 				.duration_ns = a.duration_ns, .idle_ns = a.idle_ns,
 				.warmup_ns = a.cfg.warmup_ns, .max_delay_ns = a.cfg.max_delay_ns,
 				.gap_min_ns = a.cfg.gap_min_ns, .gap_list = a.cfg.gap_list, .port_specs = a.cfg.port_specs, .nports = a.cfg.nports,
-				.nthreads = s->nworkers, .dport = a.cfg.dport };
+				.nthreads = s->nworkers, .dport = a.cfg.dport,
+				.vlan = a.vlan };
 
 	struct runctl rctl;
 	runctl_init(&rctl);

@@ -30,6 +30,7 @@ bool sink_class_is_error(enum pkt_class c)
 	switch (c) {
 	case PKT_TRUNCATED: case PKT_IP_OPTIONS: case PKT_IP_FRAGMENT: case PKT_BAD_IP_CSUM:
 	case PKT_BAD_LEN: case PKT_BAD_UDP_CSUM: case PKT_BAD_SIG_VERSION: case PKT_HOP_LIMIT_ZERO:
+	case PKT_WRONG_VLAN:
 		return true;
 	default:
 		return false;
@@ -248,6 +249,47 @@ static void account(struct sink_worker *w, struct sink_stream *st, const struct 
 		relaxed_add(&w->ctr.implausible_delay_pkts, 1);
 }
 
+/* Counts a signed frame under its tag stack; the last one hit is tried first. */
+static void vlan_count(struct sink_worker *w, const struct pkt_vlan *v, bool wrong)
+{
+	uint16_t vid = v->n ? pkt_vlan_vid(v->tci[v->n - 1]) : 0;
+	uint16_t outer = v->n == 2 ? pkt_vlan_vid(v->tci[0]) : 0;
+	struct sink_vlan_count *c = &w->vlans[w->vlan_last];
+	if (w->nvlans && c->n == v->n && c->vid == vid && c->outer_vid == outer) {
+		c->pkts++;
+		return;
+	}
+	for (unsigned i = 0; i < w->nvlans; i++) {
+		c = &w->vlans[i];
+		if (c->n == v->n && c->vid == vid && c->outer_vid == outer) {
+			c->pkts++;
+			w->vlan_last = i;
+			return;
+		}
+	}
+	if (w->nvlans == SINK_VLANS) {
+		w->vlans_other++;
+		return;
+	}
+	w->vlan_last = w->nvlans;
+	w->vlans[w->nvlans++] = (struct sink_vlan_count){ .n = v->n, .vid = vid, .outer_vid = outer,
+							 .wrong = wrong, .pkts = 1 };
+}
+
+/* The tags --vlan expects: as many, the same VIDs (priorities and TPIDs may differ: a
+ * network may remark them, and many switches tag QinQ's outer with 0x8100). */
+static bool vlan_ok(const struct sink_cfg *c, const struct pkt_vlan *v)
+{
+	if (!c->vlan_expect)
+		return true;
+	if (v->n != c->vlan.n)
+		return false;
+	for (unsigned i = 0; i < v->n; i++)
+		if (pkt_vlan_vid(v->tci[i]) != pkt_vlan_vid(c->vlan.tci[i]))
+			return false;
+	return true;
+}
+
 void sink_process(struct sink_worker *w, const struct port_pkt *pkts, int n,
 		  enum port_layer layer, uint64_t rx_real_ns, uint64_t now_mono_ns)
 {
@@ -259,9 +301,22 @@ void sink_process(struct sink_worker *w, const struct port_pkt *pkts, int n,
 	relaxed_add(&w->ctr.rx_frames, (uint64_t)n);
 	for (int k = 0; k < n; k++) {
 		struct pkt_info pi;
-		enum pkt_class c = l4 ? pkt_classify_payload(pkts[k].data, pkts[k].len, &pi)
-				      : pkt_classify(pkts[k].data, pkts[k].len, s->cfg.dport,
-						     s->cfg.verify_udp_csum, &pi);
+		struct pkt_vlan vl = { .n = 0 };
+		enum pkt_class c;
+		if (l4) {
+			c = pkt_classify_payload(pkts[k].data, pkts[k].len, &pi);
+		} else {
+			/* behind the tags the frame reads as an untagged one (pkt.h) */
+			unsigned off = pkt_vlan_read(pkts[k].data, pkts[k].len, &vl);
+			c = pkt_classify(pkts[k].data + off, pkts[k].len - off, s->cfg.dport,
+					 s->cfg.verify_udp_csum, &pi);
+			if (c == PKT_TEST) {
+				bool ok = vlan_ok(&s->cfg, &vl);
+				vlan_count(w, &vl, !ok);
+				if (!ok)
+					c = PKT_WRONG_VLAN;
+			}
+		}
 		cls[c]++;
 		if (c != PKT_TEST)
 			continue;
@@ -489,9 +544,34 @@ static void stream_fold(struct sink_stream *a, struct sink_stream *b)
 	a->split = true;
 }
 
+/* Every worker's tag stacks into s->vlans (bounded as a worker's are). */
+static void vlans_merge(struct sink *s)
+{
+	s->nvlans = 0;
+	s->vlans_other = 0;
+	for (int t = 0; t < s->nworkers; t++) {
+		const struct sink_worker *w = s->w[t];
+		s->vlans_other += w->vlans_other;
+		for (unsigned i = 0; i < w->nvlans; i++) {
+			const struct sink_vlan_count *c = &w->vlans[i];
+			unsigned j = 0;
+			while (j < s->nvlans && !(s->vlans[j].n == c->n && s->vlans[j].vid == c->vid &&
+						  s->vlans[j].outer_vid == c->outer_vid))
+				j++;
+			if (j < s->nvlans)
+				s->vlans[j].pkts += c->pkts;
+			else if (s->nvlans < SINK_VLANS)
+				s->vlans[s->nvlans++] = *c;
+			else
+				s->vlans_other += c->pkts;
+		}
+	}
+}
+
 int sink_finish(struct sink *s, uint64_t expect_all, const uint64_t *expect_stream,
 		const bool *have_stream, const uint64_t *holes_stream)
 {
+	vlans_merge(s);
 	for (int id = 0; id < SINK_STREAMS; id++) {
 		struct sink_stream *m = NULL;
 		for (int t = 0; t < s->nworkers; t++) {

@@ -39,7 +39,8 @@
 #define SINK_MAX_THREADS 16
 #define SINK_STREAMS 256
 /* Where the fanout program reads the stream id: Ethernet 14 + IPv4 20 + UDP 8, then the
- * signature's fourth byte (sig.h). */
+ * signature's fourth byte (sig.h); 4 bytes further per VLAN tag in the frame
+ * (port_afpacket.c's selector moves it). */
 #define SINK_STREAM_BYTE_OFF (PKT_PAYLOAD_OFF + 3)
 #define SINK_STREAM_BYTE_OFF6 (PKT_PAYLOAD6_OFF + 3)    /* in an IPv6 test frame */
 
@@ -56,6 +57,19 @@ struct sink_cfg {
 	uint64_t gap_min_ns;     /* a silence longer than this is a gap (gap.h); 0: off */
 	unsigned gap_list;       /* gaps listed per stream, at most GAP_LIST */
 	bool delay_by_size;      /* also keep each stream's one-way delays per frame size */
+	bool vlan_expect;        /* --vlan: test frames must carry exactly these tags */
+	struct pkt_vlan vlan;    /* (n 0: untagged); the VIDs are compared, not PCP, TPID */
+};
+
+/* Test frames per tag stack (untagged one of them), bounded: a worker keeps the first
+ * SINK_VLANS stacks it sees and counts the rest in vlans_other. A frame with a valid
+ * signature counts here whether or not its tags were the expected ones (wrong_vlan). */
+#define SINK_VLANS 64
+struct sink_vlan_count {
+	uint8_t n;                   /* tags: 0, 1 or 2 */
+	uint16_t vid, outer_vid;     /* the only or inner VID; QinQ's outer one */
+	bool wrong;                  /* not what --vlan expects */
+	uint64_t pkts;
 };
 
 /* Per stream: sequence accounting, delay and jitter. Allocated on first sight. */
@@ -101,6 +115,10 @@ struct sink_worker {
 	struct port *ports[SINK_MAX_PORTS];
 	struct sink_stream *streams[SINK_STREAMS];
 	struct sink_counters ctr;
+	/* per tag stack: written by the worker, read after sink_stop */
+	struct sink_vlan_count vlans[SINK_VLANS];
+	unsigned nvlans, vlan_last;
+	uint64_t vlans_other;
 	/* interval delay histograms: the worker fills ih[ih_cur]; on a request it flips
 	 * ih_cur and acknowledges, then the main thread reads and clears the other one */
 	struct hist ih[2];
@@ -121,6 +139,11 @@ struct sink {
 	_Atomic uint64_t warm_end_ns;   /* CLOCK_MONOTONIC end of the warm-up; 0 = not begun */
 	struct sink_stream *streams[SINK_STREAMS];   /* merged by sink_finish */
 	uint64_t split_streams;
+	/* merged by sink_finish: every worker's tag stacks (at most SINK_VLANS, the rest
+	 * in vlans_other) */
+	struct sink_vlan_count vlans[SINK_VLANS];
+	unsigned nvlans;
+	uint64_t vlans_other;
 };
 
 /* Aggregate of every worker's counters. */

@@ -361,6 +361,29 @@ static json_t *summary_json_workers(const struct sink *s)
 	return wa;
 }
 
+/* Signed test frames per tag stack (docs/sink.md#vlans). */
+static json_t *summary_json_vlans(const struct sink *s)
+{
+	json_t *va = json_array();
+	for (unsigned i = 0; i < s->nvlans; i++) {
+		const struct sink_vlan_count *v = &s->vlans[i];
+		json_t *vo = json_object();
+		jset_u64(vo, "tags", v->n);
+		if (v->n)
+			jset_u64(vo, "vid", v->vid);
+		else
+			json_object_set_new(vo, "vid", json_null());
+		if (v->n == 2)
+			jset_u64(vo, "outer_vid", v->outer_vid);
+		else
+			json_object_set_new(vo, "outer_vid", json_null());
+		jset_u64(vo, "pkts", v->pkts);
+		jset_b(vo, "wrong_vlan", v->wrong);
+		json_array_append_new(va, vo);
+	}
+	return va;
+}
+
 static void summary_json(FILE *f, const struct summary *m, int sig)
 {
 	const struct sink_report_cfg *c = m->c;
@@ -420,6 +443,9 @@ static void summary_json(FILE *f, const struct summary *m, int sig)
 		json_object_set_new(json_object_get(o, "latency_ns"), "buckets",
 				    hist_buckets(m->all));
 	jset_f(o, "jitter_max_ns", m->jitter_max);
+	jset_s(o, "vlan_expect", c->vlan);
+	json_object_set_new(o, "vlans", summary_json_vlans(s));
+	jset_u64(o, "vlans_other_pkts", s->vlans_other);
 	json_object_set_new(o, "workers", summary_json_workers(s));
 	jset_u64(o, "split_streams", s->split_streams);
 	json_t *streams = json_array();
@@ -479,6 +505,23 @@ static void summary_text(FILE *f, const struct summary *m)
 	fprintf(f, "delay: %s; %llu negative, %llu implausible (> %.3f s)%s\n", clock_note(m->clocks),
 		(unsigned long long)t->neg_delay, (unsigned long long)t->implausible_delay,
 		(double)c->max_delay_ns / 1e9, m->delay_valid ? "" : ": CLOCKS DISAGREE, one-way delays are not valid");
+	for (unsigned i = 0; i < s->nvlans; i++) {
+		const struct sink_vlan_count *v = &s->vlans[i];
+		if (!v->n && s->nvlans == 1)
+			break;     /* untagged only: nothing to say */
+		if (v->n == 2)
+			fprintf(f, "  vlan %u,%u (QinQ): %llu test frames%s\n", v->outer_vid, v->vid,
+				(unsigned long long)v->pkts, v->wrong ? " (wrong_vlan)" : "");
+		else if (v->n)
+			fprintf(f, "  vlan %u: %llu test frames%s\n", v->vid,
+				(unsigned long long)v->pkts, v->wrong ? " (wrong_vlan)" : "");
+		else
+			fprintf(f, "  untagged: %llu test frames%s\n", (unsigned long long)v->pkts,
+				v->wrong ? " (wrong_vlan)" : "");
+	}
+	if (s->vlans_other)
+		fprintf(f, "  vlans beyond the first %d: %llu test frames\n", SINK_VLANS,
+			(unsigned long long)s->vlans_other);
 	for (int i = 0; i < SINK_STREAMS; i++) {
 		struct sink_stream *st = s->streams[i];
 		if (!st)

@@ -58,6 +58,7 @@ struct sink_report_cfg {
 	const char *const *port_specs;
 	int nports, nthreads;
 	uint16_t dport;
+	const char *vlan;              /* --vlan as given, or NULL */
 };
 
 void sink_report_header(FILE *f, const struct sink_report_cfg *c);

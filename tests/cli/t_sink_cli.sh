@@ -35,6 +35,10 @@ t "bad warm-up" 64 "--warmup 2x" "$S" -i lo --warmup 2x
 t "bad max-delay" 64 "--max-delay" "$S" -i lo --max-delay soon
 t "bad gap-min" 64 "--gap-min 3q" "$S" -i lo --gap-min 3q
 t "bad gap-list" 64 "--gap-list 65" "$S" -i lo --gap-list 65
+t "vlan: 4095 is reserved" 64 "--vlan 4095: the VLAN id 4095 is reserved \\(802.1Q\\); use 0..4094 .* \\(or none: untagged\\)" "$S" -i lo --vlan 4095
+t "vlan: three tags" 64 "--vlan 1,2,3: more than 2 tags" "$S" -i lo --vlan 1,2,3
+t "vlan: not a number" 64 "--vlan ten: the VLAN id 'ten' is not a number" "$S" -i lo --vlan ten
+t "vlan: a udp: port has no tags" 64 "--vlan 10: a udp: port receives payloads, never a frame's tags" "$S" -i "udp:127.0.0.1:$port" --vlan 10
 t "unknown backend named" 64 "unknown port backend" "$S" -i nope:x
 
 printf '{"type":"interval","tx_pkts":1}\n{"type":"summary","stream":0,"tx_pkts":}\n' >"$tmp/bad.json"

@@ -202,6 +202,96 @@ static void t_ipv6(void)
 	done(s);
 }
 
+/* A tagged frame: "VID" or "OUTER,INNER" (NULL: untagged), then the sink. */
+static void feed_tagged(struct sink_worker *w, const char *vlan, const char *fault, uint8_t id,
+			uint64_t seq)
+{
+	static uint8_t buf[PKT_FRAME_MAX];
+	struct pkt_vlan v = { .n = 0 };
+	char err[128];
+	uint64_t tx = 1700000000000000000ULL + seq * 1000;
+	struct port_pkt p = { .data = buf, .ts_ns = tx + 1000 };
+	p.len = frame(buf, fault, id, seq, tx, SIG_F_REALTIME);
+	if (vlan && pkt_vlan_parse(vlan, &v, err, sizeof(err)))
+		abort();
+	p.len = pkt_vlan_insert(buf, p.len, &v);
+	sink_process(w, &p, 1, PORT_L2, tx + 1000, 1);
+}
+
+/* Tagged test frames are counted as untagged ones, per stream and per tag stack; with
+ * --vlan the others are wrong_vlan errors (not test traffic, so lost to their stream);
+ * a malformed tagged frame is in its own class; the table is bounded. */
+static void t_vlans(void)
+{
+	char err[128];
+	struct sink *s = malloc(sizeof(*s));
+	struct sink_cfg c = { .nthreads = 1, .dport = 9, .verify_udp_csum = true,
+			      .max_delay_ns = 10 * NS_PER_S, .vlan_expect = true };
+	T_EQ_INT(pkt_vlan_parse("100", &c.vlan, err, sizeof(err)), 0);
+	T_EQ_INT(sink_init(s, &c, err, sizeof(err)), 0);
+	struct sink_worker *w = s->w[0];
+	/* stream 1 on VLAN 100: 0, 1, 3, 3 (a duplicate), 2 late */
+	static const uint64_t seqs[] = { 0, 1, 3, 3, 2 };
+	for (unsigned i = 0; i < 5; i++)
+		feed_tagged(w, "100:5", "test", 1, seqs[i]);
+	feed_tagged(w, "100", "test", 1, 4);
+	feed_tagged(w, "100", "bad_udp_csum", 1, 5);         /* malformed: its own class */
+	feed_tagged(w, NULL, "test", 1, 6);                    /* untagged: wrong */
+	feed_tagged(w, "200,100", "test", 1, 7);               /* QinQ, inner 100: wrong */
+	feed_tagged(w, "101", "test", 1, 8);                   /* another VLAN: wrong */
+	feed_tagged(w, "100", "test", 1, 9);
+	struct sink_totals t;
+	sink_totals(s, &t);
+	T_EQ_U64(t.cls[PKT_TEST], 7);
+	T_EQ_U64(t.cls[PKT_WRONG_VLAN], 3);
+	T_EQ_U64(t.cls[PKT_BAD_UDP_CSUM], 1);
+	T_EQ_U64(t.err, 4);
+	T_EQ_U64(t.rx_bytes, 6 * 68);
+	T_EQ_INT(sink_finish(s, 10, NULL, NULL, NULL), 0);
+	const struct sink_stream *st = s->streams[1];
+	T_EQ_U64(st->seq.rx_pkts, 6);
+	T_EQ_U64(st->seq.dup_pkts, 1);
+	T_EQ_U64(st->seq.reordered_pkts, 1);
+	T_EQ_U64(st->seq.lost_final, 4);                      /* 5 (bad) and 6, 7, 8 (wrong) */
+	T_EQ_U64(s->nvlans, 4);
+	T_EQ_U64(s->vlans[0].vid, 100);
+	T_EQ_U64(s->vlans[0].n, 1);
+	T_EQ_U64(s->vlans[0].pkts, 7);                        /* PCP does not matter */
+	T_TRUE(!s->vlans[0].wrong);
+	T_EQ_U64(s->vlans[1].n, 0);
+	T_TRUE(s->vlans[1].wrong);
+	T_EQ_U64(s->vlans[2].outer_vid, 200);
+	T_EQ_U64(s->vlans[2].vid, 100);
+	T_EQ_U64(s->vlans[2].n, 2);
+	T_TRUE(s->vlans[2].wrong);
+	T_EQ_U64(s->vlans[3].vid, 101);
+	done(s);
+
+	/* no --vlan: every tag stack is test traffic; the table keeps the first 64, per
+	 * worker and merged, and counts the rest beyond it */
+	s = mk_sink(2, 0);
+	for (unsigned vid = 1; vid <= 70; vid++) {
+		char vs[16];
+		snprintf(vs, sizeof(vs), "%u", vid);
+		feed_tagged(s->w[0], vs, "test", 2, vid);
+		feed_tagged(s->w[1], vs, "test", 3, vid);
+	}
+	feed_tagged(s->w[0], "7", "test", 2, 71);
+	sink_totals(s, &t);
+	T_EQ_U64(t.cls[PKT_TEST], 141);
+	T_EQ_U64(t.err, 0);
+	T_EQ_INT(sink_finish(s, 0, NULL, NULL, NULL), 0);
+	T_EQ_U64(s->nvlans, SINK_VLANS);
+	T_EQ_U64(s->vlans_other, 12);
+	T_EQ_U64(s->vlans[6].vid, 7);
+	T_EQ_U64(s->vlans[6].pkts, 3);
+	uint64_t sum = s->vlans_other;
+	for (unsigned i = 0; i < s->nvlans; i++)
+		sum += s->vlans[i].pkts;
+	T_EQ_U64(sum, 141);
+	done(s);
+}
+
 static void t_sender_warmup(void)
 {
 	/* warm-up frames numbered in the same sequence (0..99), then 100..199 measured */
@@ -509,6 +599,7 @@ int main(void)
 	T_RUN(t_each_error_class);
 	T_RUN(t_streams_apart_and_exact);
 	T_RUN(t_ipv6);
+	T_RUN(t_vlans);
 	T_RUN(t_sender_warmup);
 	T_RUN(t_sink_warmup);
 	T_RUN(t_expect_unseen_and_beyond);
