@@ -3,8 +3,8 @@
 # t_rut_vlan.sh — ppslab-rut between two trunks (docs/forwarder.md#vlans): the sender's
 # frames tagged 100 (ppslab-gen --vlan; the forwarder's AF_PACKET socket gets the tag
 # beside the frame and puts it back) are routed out of rut1 tagged 200 with priority 5:
-# the books agree exactly (the sink's kernel counts every frame rut1 sent, by its tag,
-# and ppslab-sink read them all); frames of another VLAN and untagged ones are counted
+# the books agree exactly (the sink's kernel counts every frame rut1 sent, by its tag
+# and priority, and ppslab-sink --vlan 200 counts each as a test frame of VLAN 200); frames of another VLAN and untagged ones are counted
 # by cause; the firewall sees the inner packets on the vlan interfaces rut0.100 and
 # rut1.200, and none on rut0.
 . "$(dirname "$0")/lib.sh"
@@ -41,7 +41,7 @@ round() {
 	local be=$1 t
 	local -a n0
 	for t in 0 1 2; do n0[$t]=$(ntag $t); done
-	start sink sink "$B/ppslab-sink" -i sink0 --duration 60 --json
+	start sink sink "$B/ppslab-sink" -i sink0 --vlan 200 --duration 60 --json
 	start rut rut "$B/ppslab-rut" -i "$be"rut0 -o "$be"rut1 --vlan rut0=100 --vlan rut1=200:5 --mode busy \
 		--rules "$T/rules" --ctl "$T/s${be%:}" --json
 	wait_ready sink || bail "sink not ready"
@@ -75,6 +75,10 @@ round() {
 	eq "$be the sink's kernel: all tagged 200, priority 5" "$(( $(ntag 0) - n0[0] ))" "$tx"
 	eq "$be the sink's kernel: none tagged 100, none untagged" "$(( $(ntag 1) - n0[1] )) $(( $(ntag 2) - n0[2] ))" "0 0"
 	eq "$be ppslab-sink read them all" "$(jv sink '.rx_frames + .ring_drops')" "$tx"
+	eq "$be ppslab-sink: all test frames of VLAN 200" \
+		"$(jv sink '[.rx_pkts + .ring_drops, ([.vlans[] | select(.vid == 200 and .wrong_vlan == false)][0].pkts)] | map(tostring) | join(" ")')" \
+		"$tx $tx"
+	eq "$be ppslab-sink: no frame of a wrong VLAN" "$(jv sink .err_pkts)" 0
 	r() { jv rut "[.rules[] | select(.number == $1)][0].pkts"; }
 	eq "$be fw: recv rut0 matches nothing on a trunk" "$(r 100)" 0
 	eq "$be fw: recv rut0.100 sees every frame of VLAN 100 in" "$(r 110)" "$sent"
