@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* t_vlan.c — ppslab-rut on trunks (docs/forwarder.md#vlans), on frames in memory: the
+/* t_fwd_vlan.c — ppslab-rut on trunks (docs/forwarder.md#vlans), on frames in memory: the
  * --vlan words, tags taken off and put on (802.1Q, QinQ, priority tags, wrong and
  * missing tags, a tag cut short), and whole bursts through the forwarder between two
  * ports held in memory: IPv4 and IPv6 inside the tags routed with the out port's tag
