@@ -41,6 +41,9 @@ static const char *const drop_names[FWD_DROP_COUNT] = {
 	[FWD_DROP_PORT_GONE] = "port_gone",
 	[FWD_DROP_LOCAL] = "local",
 	[FWD_DROP_FW_EXTHDR] = "fw_ext_hdr",
+	[FWD_DROP_VLAN_TAGGED] = "vlan_tagged",
+	[FWD_DROP_VLAN_UNKNOWN] = "vlan_unknown",
+	[FWD_DROP_VLAN_UNTAGGED] = "vlan_untagged",
 };
 
 static const char *const skip_names[FWD_RS_COUNT] = {
@@ -69,6 +72,8 @@ enum rkind { RK_RST, RK_UNREACH, RK_ECHO, RK_PORT, RK_TIMEX6, RK_N };
 /* 14 + 20 + 8 + a quote of 60 + 548 bytes for IPv4; an ICMPv6 error fills the IPv6
  * minimum MTU (RFC 4443 2.4 (c)): 14 + 1280, rounded up */
 #define REPLY_MAX 1296
+/* room in front of a reply for the tags of a trunk port it may leave by (vlan_push) */
+#define REPLY_HEAD 8
 struct burst {
 	struct port_pkt rx[FWD_BURST_MAX];
 	struct port_pkt out[FWD_MAX_PORTS][FWD_BURST_MAX];
@@ -80,10 +85,19 @@ struct burst {
 	int nrep[FWD_MAX_PORTS];
 	int nbuf;
 	int n6;      /* IPv6 frames read in this burst */
+	uint32_t tagb;   /* bytes of tags taken off the frames read, and of the frames a
+			  * trunk port dropped before the loop (rx_bytes counts them) */
+	int gone;        /* frames a trunk port dropped before the loop (in rx_pkts) */
 	bool fwon;   /* the firewall is consulted in this burst */
 	uint64_t skip[FWD_RS_COUNT];
-	uint8_t buf[FWD_BURST_MAX][REPLY_MAX];
+	uint8_t buf[FWD_BURST_MAX][REPLY_HEAD + REPLY_MAX];
 };
+
+/* the next reply's buffer, with room for tags in front */
+static inline uint8_t *reply_buf(struct burst *b)
+{
+	return b->buf[b->nbuf] + REPLY_HEAD;
+}
 
 /* the firewall is consulted in the burst in progress (fw_on() said so) */
 static inline bool fw_on_now(const struct fwd_thr *t)
@@ -151,13 +165,13 @@ static bool zero16(const uint8_t a[16])
 
 /* The port's IPv6 addresses: its first global one with its prefix length, and its
  * link-local one. 0 when it has a global address, else -ENOENT. */
-static int port_ip6(struct fwd_port *p)
+static int port_ip6(struct fwd_port *p, const char *ifname)
 {
 	struct ifaddrs *ifa, *x;
 	if (getifaddrs(&ifa))
 		return -errno;
 	for (x = ifa; x; x = x->ifa_next) {
-		if (!x->ifa_addr || x->ifa_addr->sa_family != AF_INET6 || strcmp(x->ifa_name, p->ifname))
+		if (!x->ifa_addr || x->ifa_addr->sa_family != AF_INET6 || strcmp(x->ifa_name, ifname))
 			continue;
 		const uint8_t *a = ((const struct sockaddr_in6 *)(const void *)x->ifa_addr)->sin6_addr.s6_addr;
 		if (a[0] == 0xfe && (a[1] & 0xc0) == 0x80) {
@@ -180,8 +194,30 @@ static int port_ip6(struct fwd_port *p)
 	return zero16(p->ip6) ? -ENOENT : 0;
 }
 
+/* A trunk port's tags are put in front of a frame in place: the backends that keep room
+ * there (afpacket's ring slot, AF_XDP's headroom) carry the frames of every port. */
+static int check_vlan_specs(const char *const *specs, int n, const struct vlan_port *vlans,
+			    char *err, size_t errlen)
+{
+	bool any = false;
+	for (int i = 0; vlans && i < n; i++)
+		any |= vlans[i].ntags != 0;
+	for (int i = 0; i < n && any; i++) {
+		char be[16], tg[64];
+		int rc = port_spec_parse(specs[i], be, tg, err, errlen);
+		if (rc)
+			return rc;
+		if (strcmp(be, "afpacket") && strcmp(be, "xdp")) {
+			snprintf(err, errlen, "--vlan: a trunk needs afpacket: or xdp: ports (room for "
+				 "the tags in front of each frame); '%s' is %s", specs[i], be);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max, int nthr,
-	     char *err, size_t errlen)
+	     const struct vlan_port *vlans, char *err, size_t errlen)
 {
 	memset(f, 0, sizeof(*f));
 	f->rt = rt_new();
@@ -197,6 +233,8 @@ int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max,
 		return -EINVAL;
 	}
 	int rc = check_thread_specs(specs, n, nthr, err, errlen);
+	if (!rc)
+		rc = check_vlan_specs(specs, n, vlans, err, errlen);
 	if (rc)
 		return rc;
 	for (int t = 0; t < nthr; t++) {
@@ -242,14 +280,29 @@ int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max,
 			return -ENODEV;
 		}
 		p->ifindex = (int)if_nametoindex(p->ifname);
-		if (if_ip4(p->ifname, &p->ip, &p->plen) == 0) {
-			rt_add(f->rt, p->ip, p->plen, 0, i);
-			nt_load_system(f->nt, i, p->ifname);
+		if (vlans)
+			p->vlan = vlans[i];
+		if (vlan_ifname(p->ifname, &p->vlan, p->name, sizeof(p->name))) {
+			snprintf(err, errlen, "--vlan: the vlan interface of %s would be named longer "
+				 "than %zu characters (IFNAMSIZ)", p->ifname, sizeof(p->name) - 1);
+			return -ENAMETOOLONG;
 		}
-		if (port_ip6(p) == 0)
+		/* the addresses and neighbours of the interface the router routes on: a
+		 * trunk port's vlan interface when the host has one of that name */
+		const char *l3 = p->name;
+		int l3index = p->vlan.ntags ? (int)if_nametoindex(p->name) : p->ifindex;
+		if (!l3index) {
+			l3 = p->ifname;
+			l3index = p->ifindex;
+		}
+		if (if_ip4(l3, &p->ip, &p->plen) == 0) {
+			rt_add(f->rt, p->ip, p->plen, 0, i);
+			nt_load_system(f->nt, i, l3);
+		}
+		if (port_ip6(p, l3) == 0)
 			rt6_add(f->rt, p->ip6, p->plen6, NULL, i);
-		if (p->ifindex)
-			nt6_load_system(f->nt, i, p->ifindex);
+		if (l3index)
+			nt6_load_system(f->nt, i, l3index);
 	}
 	for (int i = 0; i < n; i++)
 		for (int t = 0; t < nthr; t++)
@@ -314,15 +367,24 @@ static int fault_drop(struct fwd_thr *t, struct port_pkt *out, int *n)
 	return gone;
 }
 
+/* The tags of trunk port v on n frames about to be sent (out of line: an untagged
+ * port never calls it). */
+static __attribute__((noinline)) void push_tags(const struct vlan_port *v, struct port_pkt *pk,
+						int n)
+{
+	for (int i = 0; i < n; i++)
+		vlan_push(v, &pk[i]);
+}
+
 static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct port_pkt *rx,
 			int n)
 {
 	const struct fwd *f = t->f;
 	struct fwd_port_ctr *ic = &t->ctr[in];
-	uint64_t rb = 0, fwd = 0, fwd6 = 0;
+	uint64_t rb = b->tagb, fwd = 0, fwd6 = 0;
 	for (int k = 0; k < n; k++)
 		rb += rx[k].len;
-	relaxed_add(&ic->rx_pkts, (uint64_t)n);
+	relaxed_add(&ic->rx_pkts, (uint64_t)(n + b->gone));
 	relaxed_add(&ic->rx_bytes, rb);
 	relaxed_add(&ic->rx_bursts, 1);
 	for (int o = 0; o < f->nports; o++) {
@@ -334,6 +396,9 @@ static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct
 			continue;
 		}
 		int lied = f->fault_drop_every ? fault_drop(t, b->out[o], &b->nout[o]) : 0;
+		const struct vlan_port *vo = &f->ports[o].vlan;
+		if (vo->ntags)   /* vlan_transmit(): the trunk's tags */
+			push_tags(vo, b->out[o], b->nout[o]);
 		int a = b->nout[o] ? port_fwd_burst(t->port[o], b->out[o], b->nout[o]) : 0;
 		if (a < 0)
 			a = 0;
@@ -342,7 +407,7 @@ static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct
 			tb += b->out[o][i].len;
 		if (b->n6)   /* the IPv6 frames among those the ring took */
 			for (int i = 0; i < a; i++)
-				fwd6 += b->out[o][i].data[12] == 0x86;
+				fwd6 += b->out[o][i].data[12 + 4 * vo->ntags] == 0x86;
 		struct fwd_port_ctr *oc = &t->ctr[o];
 		b->drops[FWD_DROP_TXFULL] += (uint64_t)(b->nout[o] - a);
 		a += lied;
@@ -361,6 +426,8 @@ static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct
 	for (int o = 0; o < f->nports; o++) {
 		if (!b->nrep[o])
 			continue;
+		if (f->ports[o].vlan.ntags)
+			push_tags(&f->ports[o].vlan, b->rep[o], b->nrep[o]);
 		int a = port_tx_burst(t->port[o], b->rep[o], b->nrep[o]);
 		if (a < 0)
 			a = 0;
@@ -551,7 +618,7 @@ static void reply_to(struct fwd_thr *t, struct burst *b, int in, const uint8_t *
 		b->skip[skip]++;
 		return;
 	}
-	uint8_t *r = b->buf[b->nbuf];
+	uint8_t *r = reply_buf(b);
 	memset(r, 0, 60);
 	memcpy(r, mac, 6);
 	memcpy(r + 6, f->ports[o].mac, 6);
@@ -698,6 +765,8 @@ static void burst_reset(struct burst *b)
 	memset(b->skip, 0, sizeof(b->skip));
 	b->nbuf = 0;
 	b->n6 = 0;
+	b->tagb = 0;
+	b->gone = 0;
 }
 
 /* The first cache line of every frame of the burst, asked for at once: on veth and with
@@ -771,7 +840,8 @@ static void timex6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr
 	unsigned quote = IP6_HLEN + plen;
 	if (quote > IPV6_MMTU - hdrs)
 		quote = IPV6_MMTU - hdrs;
-	uint8_t *r = b->buf[b->nbuf++];
+	uint8_t *r = reply_buf(b);
+	b->nbuf++;
 	memcpy(r, mac, 6);
 	memcpy(r + 6, f->ports[o].mac, 6);
 	r[12] = 0x86;
@@ -899,6 +969,49 @@ static __attribute__((noinline)) void fwd_ip6(struct fwd_thr *t, struct burst *b
 	b->out[o][b->nout[o]++] = *rx;
 }
 
+static inline bool vlan_tagged(const uint8_t *fr, uint32_t len)
+{
+	return len >= PKT_ETH_LEN && ((fr[12] == 0x81 && fr[13] == 0x00) ||
+				      (fr[12] == 0x88 && fr[13] == 0xa8));
+}
+
+/* ether_input() and vlan_input() for a frame read on a port with tags v: true with its
+ * tags off (counted in the burst's tag bytes), or false, dropped and counted as FreeBSD
+ * counts it (vlan.h). */
+static __attribute__((noinline)) bool vlan_take(struct burst *b, const struct vlan_port *v,
+					       struct port_pkt *pk)
+{
+	uint32_t len = pk->len;
+	enum vlan_in r = vlan_strip(v, pk);
+	if (r == VLAN_IN_OK) {
+		b->tagb += len - pk->len;
+		return true;
+	}
+	b->drops[r == VLAN_IN_TAGGED ? FWD_DROP_VLAN_TAGGED
+		 : r == VLAN_IN_UNKNOWN ? FWD_DROP_VLAN_UNKNOWN
+		 : r == VLAN_IN_UNTAGGED ? FWD_DROP_VLAN_UNTAGGED : FWD_DROP_MALFORMED]++;
+	return false;
+}
+
+/* A trunk port's burst: the tags off every frame before the loop sees it; the frames
+ * dropped are taken out of rx (counted in b->gone, their bytes in b->tagb). Returns
+ * how many are left, in their order. */
+static __attribute__((noinline)) int vlan_take_burst(struct burst *b, const struct vlan_port *v,
+						     struct port_pkt *rx, int n)
+{
+	int m = 0;
+	for (int k = 0; k < n; k++) {
+		uint32_t len = rx[k].len;
+		if (vlan_take(b, v, &rx[k])) {
+			rx[m++] = rx[k];
+		} else {
+			b->tagb += len;
+			b->gone++;
+		}
+	}
+	return m;
+}
+
 static int burst_l3(struct fwd_thr *t, int in, int max)
 {
 	struct fwd *f = t->f;
@@ -911,11 +1024,17 @@ static int burst_l3(struct fwd_thr *t, int in, int max)
 		return n;
 	prefetch_frames(rx, n);
 	bool fw = b->fwon = fw_on(t);
-	for (int k = 0; k < n; k++) {
+	/* a trunk port: every frame's tags come off first; an untagged port pays one test a
+	 * burst (a tag there is not IPv4, found below) */
+	const struct vlan_port *vin = &f->ports[in].vlan;
+	const bool trunk = vin->ntags != 0;
+	int nl = trunk ? vlan_take_burst(b, vin, rx, n) : n;
+	for (int k = 0; k < nl; k++) {
 		struct pkt_info pi;
 		struct fw_pkt fp;
 		struct fw_match m;
 		enum fw_verdict v;
+	again:;
 		uint8_t *fr = rx[k].data;
 		enum pkt_class c = pkt_parse_ip4(fr, rx[k].len, &pi);
 		/* options and fragments are valid IPv4: a router forwards them */
@@ -924,7 +1043,13 @@ static int burst_l3(struct fwd_thr *t, int in, int max)
 			if (c == PKT_NOT_IP4 && rx[k].len >= PKT_ETH_LEN && fr[12] == 0x86 &&
 			    fr[13] == 0xdd)
 				fwd_ip6(t, b, in, &rx[k], fw);
-			else
+			else if (c == PKT_NOT_IP4 && !trunk && vlan_tagged(fr, rx[k].len)) {
+				/* a tag on an untagged port: a priority tag comes off and the
+				 * frame, now untagged, is parsed again; any other is no
+				 * protocol here */
+				if (vlan_take(b, vin, &rx[k]))
+					goto again;
+			} else
 				b->drops[c == PKT_NOT_IP4 ? FWD_DROP_NOT_IP4 : FWD_DROP_MALFORMED]++;
 			continue;
 		}
@@ -991,7 +1116,7 @@ static int burst_l3(struct fwd_thr *t, int in, int max)
 		memcpy(fr + 6, f->ports[o].mac, 6);
 		b->out[o][b->nout[o]++] = rx[k];
 	}
-	burst_flush(t, in, b, rx, n);
+	burst_flush(t, in, b, rx, nl);
 	return n;
 }
 

@@ -37,6 +37,7 @@
 
 #include "port.h"
 #include "route.h"
+#include "vlan.h"
 
 #define FWD_MAX_PORTS 8
 #define FWD_MAX_THREADS 64
@@ -51,7 +52,7 @@ enum fwd_drop {
 	FWD_DROP_MALFORMED,   /* truncated, bad IP header checksum or lengths; IPv6: version
 			       * not 6, payload length 0 or past the frame, a multicast
 			       * source, an unspecified one to be forwarded */
-	FWD_DROP_NOT_IP4,     /* router mode: neither IPv4 nor IPv6 (ARP, VLAN-tagged, ...) */
+	FWD_DROP_NOT_IP4,     /* router mode: neither IPv4 nor IPv6 (ARP, ...) */
 	FWD_DROP_TTL,         /* TTL expired (no ICMP time exceeded is sent); IPv6 hop limit
 			       * expired (an ICMPv6 time exceeded is sent) */
 	FWD_DROP_NO_ROUTE,    /* IPv6 also: a link-local source or destination not ours
@@ -69,6 +70,11 @@ enum fwd_drop {
 			       * after the inbound pass (ip_input), not forwarded */
 	FWD_DROP_FW_EXTHDR,   /* ipfw before any rule: an IPv6 extension header it does not
 			       * know (net.inet6.ip6.fw.deny_unknown_exthdrs) */
+	/* tags (docs/forwarder.md#vlans; FreeBSD counts the first two as the interface's
+	 * noproto, a tag cut short is malformed) */
+	FWD_DROP_VLAN_TAGGED,   /* a tagged frame on an untagged port (no vlan trunk) */
+	FWD_DROP_VLAN_UNKNOWN,  /* a VLAN id not the trunk port's */
+	FWD_DROP_VLAN_UNTAGGED, /* an untagged or priority-tagged frame on a trunk port */
 	FWD_DROP_COUNT
 };
 
@@ -136,6 +142,10 @@ struct fwd_port {
 	uint8_t plen6;
 	uint8_t ll6[16];       /* its link-local address, all zero if none */
 	int ifindex;           /* at open; another index later means the port was deleted */
+	struct vlan_port vlan; /* its tags: untagged, or a vlan interface on a trunk */
+	char name[16];         /* the interface as the router sees it: ifname, or its vlan
+				* interface's (rut0.100): the firewall's, routes' and
+				* neighbours' name of the port */
 };
 
 struct fw;
@@ -186,11 +196,13 @@ struct fwd {
 
 /* Opens the ports (specs) for frames up to frame_max bytes (without FCS), one socket
  * per port for each of nthr threads (nthr > 1: afpacket: or xdp: ports), reads their
- * MAC/IPv4, adds connected routes and loads the system's neighbours for each. The
- * caller adds its routes and neighbours, then calls fwd_ready. 0 or -errno with a
- * message in err. */
+ * MAC/IPv4, adds connected routes and loads the system's neighbours for each. vlans
+ * (n of them, or NULL: all untagged) says each port's tags; a trunk port's addresses
+ * and neighbours are read from the host's interface of its vlan name when there is
+ * one (rut0.100), else from the port's own. The caller adds its routes and
+ * neighbours, then calls fwd_ready. 0 or -errno with a message in err. */
 int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max, int nthr,
-	     char *err, size_t errlen);
+	     const struct vlan_port *vlans, char *err, size_t errlen);
 /* A forwarder of one thread without ports, around fw (tests drive its commands). */
 int fwd_init_detached(struct fwd *f, struct fw *fw);
 /* Compiles the routing table; forwarding may start. 0 or -ENOMEM. */

@@ -34,6 +34,7 @@
 #include "rut_sysctl.h"
 #include "fwdloop.h"
 #include "rutstats.h"
+#include "vlan.h"
 
 /* long-only options, by name (their getopt keys are 256 + table index) */
 #define MAX_REPEAT 64
@@ -53,6 +54,9 @@ struct args {
 	const char *route_file;
 	const char *neigh[MAX_REPEAT];
 	int nneigh;
+	const char *vlans[MAX_REPEAT];      /* --vlan PORT=VID[.INNER][:PCP] */
+	int nvlans;
+	struct vlan_port vlan[2];           /* -i's and -o's, from vlans */
 	const char *ctl_path;
 	const char *rules, *check_rules;
 	int l2, default_accept;
@@ -109,6 +113,8 @@ static struct opt_def opts[] = {
 	  REPEAT(routes) },
 	{ "routes", 0, "FILE", "static routes from FILE, one SPEC per line", OPT_STR, A(route_file) },
 	{ "neigh", 0, "IP=MAC@PORT", "static neighbour, IPv4 or IPv6 (repeatable); the rest from the system", REPEAT(neigh) },
+	{ "vlan", 0, "PORT=VID", "PORT is a trunk carrying 802.1Q VLAN VID (also VID.INNER: QinQ, 802.1ad outer; VID:PCP or VID.INNER:PCP, the priority put on, 0..7, default 0): tags off on input, on on output, and the port is the vlan interface PORT.VID to the firewall, routes and neighbours (repeatable; default untagged)",
+	  REPEAT(vlans) },
 	{ "rules", 'f', "FILE", "ipfw rules to load at start; turns the firewall on", OPT_STR, A(rules) },
 	{ "check-rules", 0, "FILE", "check FILE as --rules would load it (FILE:LINE:COL: errors), exit",
 	  OPT_STR, A(check_rules) },
@@ -173,13 +179,51 @@ static int parse_cpus(struct args *a)
 	return rc;
 }
 
+/* --vlan: each PORT=... names -i's or -o's interface, once; into a->vlan[]. The
+ * interface names are the targets of the port specs (afpacket:rut0 is rut0). */
+static int parse_vlans(struct args *a)
+{
+	char tg[2][64], be[16], err[256];
+	for (int i = 0; i < 2; i++)
+		if (!a->specs[i] || port_spec_parse(a->specs[i], be, tg[i], err, sizeof(err)))
+			tg[i][0] = 0;
+	bool seen[2] = { false, false };
+	for (int k = 0; k < a->nvlans; k++) {
+		char port[64];
+		struct vlan_port v;
+		if (vlan_parse(a->vlans[k], port, sizeof(port), &v, err, sizeof(err))) {
+			log_err("--vlan %s: %s", a->vlans[k], err);
+			return EX_USAGE;
+		}
+		int i = !strcmp(port, tg[0]) && tg[0][0] ? 0 : !strcmp(port, tg[1]) && tg[1][0] ? 1 : -1;
+		if (i < 0) {
+			log_err("--vlan %s: %s is not a port; expected the interface of -i or -o "
+				"(%s, %s)", a->vlans[k], port, tg[0][0] ? tg[0] : "none",
+				tg[1][0] ? tg[1] : "none");
+			return EX_USAGE;
+		}
+		if (seen[i]) {
+			log_err("--vlan %s: %s has a vlan already (one vlan interface a port)",
+				a->vlans[k], port);
+			return EX_USAGE;
+		}
+		seen[i] = true;
+		a->vlan[i] = v;
+	}
+	if (a->nvlans && a->l2) {
+		log_err("--vlan %s: not with --l2 (the bridge passes frames as they are)", a->vlans[0]);
+		return EX_USAGE;
+	}
+	return 0;
+}
+
 /* The ports as route specs name them. */
 static void ports_of(const struct fwd *f, struct rt_ports *rp)
 {
 	memset(rp, 0, sizeof(*rp));
 	rp->n = f->nports;
 	for (int i = 0; i < f->nports; i++) {
-		rp->names[i] = f->ports[i].ifname;
+		rp->names[i] = f->ports[i].name;
 		rp->addr_be[i] = f->ports[i].ip;
 		rp->plen[i] = f->ports[i].plen;
 		memcpy(rp->addr6[i], f->ports[i].ip6, 16);
@@ -423,7 +467,7 @@ static int setup_fw(const struct args *a, struct fwd *f, struct fwlog *log)
 	const char *names[FWD_MAX_PORTS];
 	uint32_t addrs[FWD_MAX_PORTS], local[256];
 	for (int i = 0; i < f->nports; i++) {
-		names[i] = f->ports[i].ifname;
+		names[i] = f->ports[i].name;   /* a trunk port's vlan interface: rut0.100 */
 		addrs[i] = f->ports[i].ip;
 	}
 	struct fw *fw = fw_new(names, f->nports, local, local_addrs(local, 256));
@@ -487,12 +531,13 @@ static void print_diag(void *arg, const struct fw_diag *d)
  * Interface names come from -i/-o when given (without opening the ports). */
 static int check_rules(const struct args *a)
 {
-	char be[16], tgt[2][64], err[256];
+	char be[16], tgt[2][64], vname[2][16], err[256];
 	const char *names[2];
 	int n = 0;
 	for (int i = 0; i < 2; i++)
 		if (a->specs[i] && !port_spec_parse(a->specs[i], be, tgt[i], err, sizeof(err)))
-			names[n++] = tgt[i];
+			names[n++] = vlan_ifname(tgt[i], &a->vlan[i], vname[i], sizeof(vname[i]))
+				     ? tgt[i] : vname[i];
 	struct check_ctx c = { 0 };
 	int rc = fw_check_file_all(a->check_rules, names, n, print_diag, &c);
 	if (rc < 0) {
@@ -555,7 +600,7 @@ static int run(struct args *a, struct fwlog *log)
 		fwdloop_free(s);
 		return EX_OSERR;
 	}
-	if ((rc = fwd_init(f, a->specs, 2, 1514, (int)a->threads, err, sizeof(err)))) {
+	if ((rc = fwd_init(f, a->specs, 2, 1514, (int)a->threads, a->vlan, err, sizeof(err)))) {
 		log_err("%s", err);
 		rc = cli_exit_code(rc);
 		goto out;
@@ -698,6 +743,8 @@ int main(int argc, char **argv)
 	a.kern_set = opt_seen(opts, "kernel") > 0;
 	a.pollhz_set = opt_seen(opts, "pollhz") > 0;
 	a.range_set = opt_seen(opts, "range-policy") > 0;
+	if ((rc = parse_vlans(&a)))
+		return rc;
 	if (a.check_rules)
 		return check_rules(&a);
 	if (a.cpus_arg && (rc = parse_cpus(&a)))

@@ -252,6 +252,15 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 		json_t *po = json_object();
 		jset_s(po, "port", port_spec(p->port));
 		jset_s(po, "ifname", p->ifname);
+		/* the port's interface as the router sees it (a trunk's vlan interface) */
+		jset_s(po, "name", p->name);
+		if (p->vlan.ntags) {
+			json_t *ids = json_array();
+			for (int k = 0; k < p->vlan.ntags; k++)
+				json_array_append_new(ids, json_integer(p->vlan.vid[k]));
+			json_object_set_new(po, "vlan", ids);
+			jset_u64(po, "vlan_pcp", p->vlan.pcp);
+		}
 		jset_u64(po, "rx_pkts", c.rx_pkts);
 		jset_u64(po, "rx_bytes", c.rx_bytes);
 		jset_u64(po, "rx_bursts", c.rx_bursts);

@@ -33,6 +33,17 @@ t "spin" 64 "--spin 2s: expected" $R -i a -o b --spin 2s
 t "rt-prio" 64 "--rt-prio 100: expected" $R -i a -o b --rt-prio 100
 t "burst" 64 "--burst 0: expected" $R -i a -o b --burst 0
 t "a missing port" 64 "both ports" $R -i a
+# --vlan: the option and the value named, with what was expected
+t "vlan: no =" 64 "^ppslab-rut: --vlan rut0: expected PORT=VID" $R -i rut0 -o rut1 --vlan rut0
+t "vlan: VLAN id 0" 64 "^ppslab-rut: --vlan rut0=0: '0' is not a VLAN id 1..4094" $R -i rut0 -o rut1 --vlan rut0=0
+t "vlan: VLAN id 4095" 64 "^ppslab-rut: --vlan rut0=4095: '4095' is not a VLAN id" $R -i rut0 -o rut1 --vlan rut0=4095
+t "vlan: inner VLAN id" 64 "^ppslab-rut: --vlan rut0=100.x: 'x' is not an inner VLAN id" $R -i rut0 -o rut1 --vlan rut0=100.x
+t "vlan: priority 8" 64 "^ppslab-rut: --vlan rut0=100:8: '8' is not a priority \\(PCP\\) 0..7" $R -i rut0 -o rut1 --vlan rut0=100:8
+t "vlan: trailing words" 64 "^ppslab-rut: --vlan rut0=100,200: unexpected ',200'" $R -i rut0 -o rut1 --vlan rut0=100,200
+t "vlan: not a port" 64 "^ppslab-rut: --vlan em0=100: em0 is not a port; expected the interface of -i or -o \\(rut0, rut1\\)" \
+	$R -i afpacket:rut0 -o rut1 --vlan em0=100
+t "vlan: one a port" 64 "^ppslab-rut: --vlan rut0=200: rut0 has a vlan already" $R -i rut0 -o rut1 --vlan rut0=100 --vlan rut0=200
+t "vlan: not with --l2" 64 "^ppslab-rut: --vlan rut0=100: not with --l2" $R -i rut0 -o rut1 --l2 --vlan rut0=100
 t "ctl needs a command" 64 "usage: ppslab-rut ctl PATH" $R ctl /tmp/x.sock
 t "ctl: no forwarder at the path" 69 "is ppslab-rut running with --ctl" $R ctl /nonexistent/rut.sock stats
 t "ctl: a rule file that is not there" 64 "ipfw: pathname: /nonexistent/rules: No such file" \
@@ -54,6 +65,16 @@ t "--check-rules: a missing file" 66 "/nonexistent.rules" $R --check-rules /none
 printf 'add 100 deny ip from any to any via em7\n' >"$tmp/iface.rules"
 t "--check-rules: warns about an interface no port has" 0 "'via em7' \\(column 37\\): no port" \
 	$R --check-rules "$tmp/iface.rules" -i rut0 -o rut1
+# a trunk port is its vlan interface to the rules: rut0.100 is a port, rut0 is not
+printf 'add 100 deny ip from any to any recv rut0.100\nadd 200 deny ip from any to any recv rut0\n' >"$tmp/vlan.rules"
+t "--check-rules --vlan: rut0 is no port" 0 "'recv rut0' \\(column 38\\): no port" \
+	$R --check-rules "$tmp/vlan.rules" -i rut0 -o rut1 --vlan rut0=100
+n=$((n + 1))
+if [ -z "$($R --check-rules "$tmp/vlan.rules" -i rut0 -o rut1 --vlan rut0=100 2>&1 | grep rut0.100)" ]; then
+	echo "ok $n - --check-rules --vlan: rut0.100 is a port"
+else
+	echo "not ok $n - --check-rules --vlan: rut0.100 is a port"
+fi
 n=$((n + 1))
 if [ -z "$($R --check-rules "$tmp/good.rules" 2>&1)" ]; then
 	echo "ok $n - --check-rules: silent on success"
@@ -66,7 +87,7 @@ help=$($R --help)
 n=$((n + 1))
 missing=""
 for o in --in --out --mode --kernel --pollhz --burst-max --sysctl --range-policy --spin --rt-prio --burst \
-	--l2 --route --routes --neigh --rules --check-rules --default-accept --ctl --duration \
+	--l2 --route --routes --neigh --vlan --rules --check-rules --default-accept --ctl --duration \
 	--interval --json --ready-fd; do
 	echo "$help" | grep -q -- "$o" || missing="$missing $o"
 done

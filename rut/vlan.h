@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* vlan.h — a forwarder port as a FreeBSD vlan(4) interface on a trunk
+ * (docs/forwarder.md#vlans): which tags a port's frames carry, the tags taken off a
+ * frame read there and put on a frame sent there, and the `--vlan` option's words.
+ *
+ * A port is untagged (ntags 0: the interface itself, rut0) or the one vlan interface
+ * of its trunk: 802.1Q (ntags 1, rut0.100) or QinQ (ntags 2, rut0.200.100: an 802.1ad
+ * vlan interface rut0.200 on rut0 and an 802.1Q one on top of it). Tags are taken off
+ * and put on in place, by moving the 12 address bytes: a frame read from a port keeps
+ * room in front of it (port.h: afpacket's ring and AF_XDP's headroom). Pure functions
+ * on frames in memory: no allocation, no system call. */
+#ifndef PPSLAB_RUT_VLAN_H
+#define PPSLAB_RUT_VLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "port.h"
+
+#define VLAN_TPID_8021Q 0x8100u
+#define VLAN_TPID_8021AD 0x88a8u
+#define VLAN_VID_MAX 4094u   /* 4095 is reserved (IEEE 802.1Q 9.6), as ifconfig says */
+#define VLAN_PCP_MAX 7u
+
+struct vlan_port {
+	uint8_t ntags;     /* 0 untagged, 1 802.1Q, 2 802.1ad outer and 802.1Q inner */
+	uint8_t pcp;       /* the priority of the tags put on (ifconfig vlanpcp), 0..7 */
+	uint16_t vid[2];   /* outer first */
+};
+
+/* What vlan_strip made of a frame read on a port. */
+enum vlan_in {
+	VLAN_IN_OK,         /* the frame is now untagged, as the port's interface sees it */
+	VLAN_IN_TAGGED,     /* a tag (VLAN id not 0) where the port has no vlan interface:
+			     * ether_input's IFCOUNTER_NOPROTO (no vlan trunk) */
+	VLAN_IN_UNKNOWN,    /* a VLAN id no vlan interface of the trunk has: vlan_input's
+			     * IFCOUNTER_NOPROTO on the trunk */
+	VLAN_IN_UNTAGGED,   /* untagged (or priority-tagged) on a trunk port: the trunk's
+			     * own untagged traffic, which is no port of the router here */
+	VLAN_IN_SHORT,      /* a tag cut short: ether_input's IFCOUNTER_IERRORS */
+};
+
+/* Takes the port's tags off the frame pk, in place (pk->data moves forward by 4 bytes
+ * a tag): each tag with TPID 0x8100 or 0x88a8 (ether_input strips either) must carry
+ * the port's VLAN id at its level; a priority tag (VLAN id 0) is taken off and the frame
+ * is untagged at that level (ether_input). Leaves pk alone unless VLAN_IN_OK. */
+enum vlan_in vlan_strip(const struct vlan_port *v, struct port_pkt *pk);
+
+/* Puts the port's tags on the frame pk, in place: pk->data moves back 4 bytes a tag
+ * (the caller guarantees the room), the outer TPID 0x88a8 with QinQ and 0x8100
+ * otherwise, each tag's PCP the port's, DEI 0 (vlan_transmit: EVL_MAKETAG). */
+static inline void vlan_push(const struct vlan_port *v, struct port_pkt *pk)
+{
+	unsigned add = 4u * v->ntags;
+	uint8_t *d = pk->data - add;
+	for (unsigned i = 0; i < 12; i++)   /* forward: the ranges overlap */
+		d[i] = d[i + add];
+	for (unsigned k = 0; k < v->ntags; k++) {
+		uint16_t tpid = v->ntags == 2 && k == 0 ? VLAN_TPID_8021AD : VLAN_TPID_8021Q;
+		uint16_t tci = (uint16_t)(v->pcp << 13 | v->vid[k]);
+		uint8_t *t = d + 12 + 4 * k;
+		t[0] = (uint8_t)(tpid >> 8);
+		t[1] = (uint8_t)tpid;
+		t[2] = (uint8_t)(tci >> 8);
+		t[3] = (uint8_t)tci;
+	}
+	pk->data = d;
+	pk->len += add;
+}
+
+/* `--vlan PORT=VID[.INNER][:PCP]`: the port's name into port (up to portlen bytes) and
+ * its tags into v. 0, or -EINVAL with what was expected in err (the caller names the
+ * option and the value). */
+int vlan_parse(const char *spec, char *port, size_t portlen, struct vlan_port *v, char *err,
+	       size_t errlen);
+
+/* The name FreeBSD gives the port's vlan interface (ifconfig IF.VID create): ifname
+ * with ".VID" per tag, outer first ("rut0.100", "rut0.200.100"); ifname itself when
+ * untagged. 0, or -ENAMETOOLONG when it does not fit in len (IFNAMSIZ 16 with NUL). */
+int vlan_ifname(const char *ifname, const struct vlan_port *v, char *out, size_t len);
+
+#endif
