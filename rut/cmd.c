@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bsdctl.h"
+#include "clock.h"
 #include "fw.h"
 #include "jout.h"
 #include "rut_sysctl.h"
@@ -104,34 +105,174 @@ static int cmd_ipfw(struct fwdloop *s, const char *line, char **argv, int argc,
 	}
 }
 
-/* "load LENGTH ipfw [-q] NAME" + the file's bytes: what ipfw(8) does with a file,
- * through fw_load_file (all-or-nothing, as if -q: nothing is echoed), from an
- * in-memory file so that the forwarder needs no access to the client's files. */
+/* The books of a load (docs/forwarder.md#loading-a-rule-set-under-traffic): what thread
+ * 0 was held for and its ports' ring drops from the command to the end. */
+static void load_begin(struct fwdloop *s, struct fwdloop_load *l, bool per_rule)
+{
+	struct fwdloop_load prev;
+	fwdloop_load_stats(s, &prev);
+	*l = (struct fwdloop_load){ .count = prev.count + 1, .per_rule = per_rule,
+				    .running = true, .start_ns = real_ns() };
+	l->kernel_drops = fwdloop_kernel_drops0(s);   /* the reading at the start, for now */
+}
+
+static void load_end(struct fwdloop *s, struct fwdloop_load *l, uint64_t kd0, int status)
+{
+	l->end_ns = real_ns();
+	l->kernel_drops = fwdloop_kernel_drops0(s) - kd0;
+	l->running = false;
+	l->status = status;
+	fwdloop_load_set(s, l);
+}
+
+/* A load as ipfw(8) makes it from a file (ipfw_readfile): one command a line, each its
+ * own call into the kernel (IP_FW_XADD for an `add`), run on thread 0 in the time the
+ * forwarding leaves (fwdloop.h, FWDLOOP_CMD_LATER), one call a step. */
+struct load_job {
+	char *data;                  /* the file, its lines cut in place */
+	size_t len, pos;
+	int line;                    /* lines read */
+	char name[128];
+	uint64_t kd0;                /* thread 0's ring drops at the start */
+	struct fwdloop_load l;
+};
+
+static void job_free(void *arg)
+{
+	struct load_job *j = arg;
+	free(j->data);
+	free(j);
+}
+
+static int job_done(struct fwdloop *s, struct load_job *j, int status)
+{
+	load_end(s, &j->l, j->kd0, status);
+	fwdloop_set_job(s, NULL, NULL);
+	job_free(j);
+	return status;
+}
+
+/* The next command line of the job's file: '#' to the end of a line is a comment, blank
+ * lines are skipped (as ipfw_readfile does); NULL at the end. */
+static char *job_line(struct load_job *j)
+{
+	while (j->pos < j->len) {
+		char *p = j->data + j->pos, *nl = memchr(p, '\n', j->len - j->pos);
+		size_t n = nl ? (size_t)(nl - p) : j->len - j->pos;
+		p[n] = 0;
+		j->pos += n + 1;
+		j->line++;
+		char *c = strchr(p, '#');
+		if (c)
+			*c = 0;
+		for (size_t k = strlen(p); k && (p[k - 1] == ' ' || p[k - 1] == '\t' ||
+						 p[k - 1] == '\r'); k--)
+			p[k - 1] = 0;
+		if (p[strspn(p, " \t")])
+			return p;
+	}
+	return NULL;
+}
+
+/* One step of a per-rule load: its next command, as one call. */
+static int load_step(struct fwdloop *s, struct load_job *j, struct ctl_req *r)
+{
+	char *line = job_line(j);
+	if (!line) {
+		note_disabled(s, r);
+		return job_done(s, j, EX_OK);
+	}
+	char out[1024];   /* what ipfw prints for it: not echoed, as with -q */
+	struct fw_diag d = { 0 };
+	uint64_t t0 = mono_ns();
+	int rc = fw_exec(fwdloop_fwd(s)->fw, line, out, sizeof(out), &d);
+	uint64_t dt = mono_ns() - t0;
+	j->l.calls++;
+	j->l.busy_ns += dt;
+	if (dt > j->l.stall_ns)
+		j->l.stall_ns = dt;
+	fwdloop_load_set(s, &j->l);
+	if (rc && rc != -ENOSPC) {
+		/* ipfw(8) stops at the first failing line; the lines before it stay loaded */
+		snprintf(d.file, sizeof(d.file), "%s", j->name);
+		if (!d.line)
+			d.line = j->line;
+		return job_done(s, j, ipfw_fail(r, &d));
+	}
+	sbuf_cat(&r->err, d.warn);
+	return FWDLOOP_CMD_LATER;
+}
+
+static int count_lines(const char *p, size_t n)
+{
+	int k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += p[i] == '\n';
+	return k + (n && p[n - 1] != '\n');
+}
+
+/* "load LENGTH ipfw [-q] [--per-rule] NAME" + the file's bytes: what ipfw(8) does with
+ * a file. By default through fw_load_file (all-or-nothing, as if -q: nothing is
+ * echoed), from an in-memory file so that the forwarder needs no access to the
+ * client's files, on thread 0 at once: it forwards nothing meanwhile. --per-rule: as
+ * ipfw(8) loads it, one call a command line, in the time the forwarding leaves. */
 static int cmd_load(struct fwdloop *s, char **argv, int argc, struct ctl_req *r)
 {
 	struct fw_diag d = { 0 };
 	char path[64];
 	const char *name = argc >= 4 ? argv[argc - 1] : "-";
+	bool per_rule = false;
 	if (argc < 4 || strcmp(argv[2], "ipfw")) {
 		sbuf_cat(&r->err, "ppslab-rut: load: expected 'load LENGTH ipfw [-q] NAME'\n");
 		return EX_USAGE;
+	}
+	for (int i = 3; i < argc - 1; i++)
+		per_rule |= !strcmp(argv[i], "--per-rule");
+	struct fwdloop_load l;
+	load_begin(s, &l, per_rule);
+	uint64_t kd0 = l.kernel_drops, t0 = mono_ns();
+	l.kernel_drops = 0;
+	l.lines = (uint64_t)count_lines(r->data, r->datalen);
+	if (per_rule) {
+		struct load_job *j = calloc(1, sizeof(*j));
+		char *data = malloc(r->datalen + 1);
+		if (!j || !data) {
+			free(j);
+			free(data);
+			sbuf_cat(&r->err, "ppslab-rut: load: out of memory\n");
+			load_end(s, &l, kd0, EX_OSERR);
+			return EX_OSERR;
+		}
+		memcpy(data, r->data, r->datalen);
+		data[r->datalen] = 0;
+		*j = (struct load_job){ .data = data, .len = r->datalen, .kd0 = kd0, .l = l };
+		snprintf(j->name, sizeof(j->name), "%s", name);
+		fwdloop_set_job(s, j, job_free);
+		fwdloop_load_set(s, &j->l);
+		return FWDLOOP_CMD_LATER;
 	}
 	int fd = memfd_create("ppslab-rut-rules", MFD_CLOEXEC);
 	if (fd < 0 || write(fd, r->data, r->datalen) != (ssize_t)r->datalen) {
 		sbuf_printf(&r->err, "ppslab-rut: load: %s\n", strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		load_end(s, &l, kd0, EX_OSERR);
 		return EX_OSERR;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	int rc = fw_load_file(fwdloop_fwd(s)->fw, path, &d);
 	close(fd);
+	l.calls = 1;
+	l.busy_ns = l.stall_ns = mono_ns() - t0;
 	if (rc < 0) {
 		snprintf(d.file, sizeof(d.file), "%s", name);
-		return ipfw_fail(r, &d);
+		int st = ipfw_fail(r, &d);
+		load_end(s, &l, kd0, st);
+		return st;
 	}
 	sbuf_cat(&r->err, d.warn);
 	note_disabled(s, r);
+	load_end(s, &l, kd0, EX_OK);
 	return EX_OK;
 }
 
@@ -174,6 +315,9 @@ int cmd_exec(struct fwdloop *s, struct ctl_req *r)
 	char words[CTL_LINE_MAX + 1];
 	char *argv[CMD_MAX_WORDS];
 	int argc = 0;
+	struct load_job *job = fwdloop_job(s);
+	if (job)   /* a per-rule load goes on: its next step */
+		return load_step(s, job, r);
 	snprintf(words, sizeof(words), "%s", r->line);
 	for (char *save = NULL, *w = strtok_r(words, " \t", &save); w;
 	     w = strtok_r(NULL, " \t", &save)) {

@@ -78,6 +78,35 @@ void fwdloop_free(struct fwdloop *s);
  * installs it (cmd.c's cmd_hook) before the start; the loop knows no command. */
 typedef int (*fwdloop_cmd_fn)(void *ctx, struct ctl_req *r);
 void fwdloop_set_cmd(struct fwdloop *s, fwdloop_cmd_fn fn, void *ctx);
+/* A command that goes on between the forwarding work (cmd.c's per-rule load): the
+ * hook returns FWDLOOP_CMD_LATER and the request stays open; thread 0 calls the hook
+ * again for each step, whenever it has nothing due — poll mode: instead of sleeping
+ * (or idle polling) until the next tick, the last step maybe running past it; intr
+ * mode: when no port has frames; busy mode: after a round that read nothing — until
+ * it returns a status, which completes the request. Meanwhile no other command runs.
+ * The hook keeps the command's state in the job slot; fwdloop_fini frees what is left
+ * there with its free function. */
+#define FWDLOOP_CMD_LATER (-1)
+void *fwdloop_job(const struct fwdloop *s);
+void fwdloop_set_job(struct fwdloop *s, void *job, void (*free_fn)(void *));
+/* Thread 0's ports' kernel ring drops so far, read afresh (thread 0 only: a command). */
+uint64_t fwdloop_kernel_drops0(struct fwdloop *s);
+
+/* The last rule-set load through the control socket (cmd.c writes it, the stats read
+ * it): docs/forwarder.md#loading-a-rule-set-under-traffic. */
+struct fwdloop_load {
+	uint64_t count;              /* loads asked for */
+	bool per_rule;               /* the last: one rule a call (else all at once) */
+	bool running;                /* it goes on */
+	int status;                  /* its exit status (when not running) */
+	uint64_t lines, calls;       /* command lines in its file; calls made (rules added) */
+	uint64_t start_ns, end_ns;   /* CLOCK_REALTIME: the command taken, its last call done */
+	uint64_t stall_ns;           /* the longest thread 0 forwarded nothing for it, in one go */
+	uint64_t busy_ns;            /* thread 0's time in it, all calls */
+	uint64_t kernel_drops;       /* thread 0's ring drops from start to end */
+};
+void fwdloop_load_set(struct fwdloop *s, const struct fwdloop_load *l);
+void fwdloop_load_stats(struct fwdloop *s, struct fwdloop_load *l);
 
 /* What the scheduler was set up with, and what it knows of the run. */
 struct fwd *fwdloop_fwd(const struct fwdloop *s);

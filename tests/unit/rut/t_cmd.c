@@ -109,6 +109,64 @@ static void t_pause(void)
 	T_TRUE(strstr(R.out.s, "\"pause\":{\"count\":1,\"requested_ns\":250000000,") != NULL);
 }
 
+/* The rest of a per-rule load, a step a call as thread 0 makes them; its status. */
+static int run_steps(void)
+{
+	int st, n = 0;
+	while ((st = cmd_exec(S, &R)) == FWDLOOP_CMD_LATER)
+		if (++n > 1000)
+			abort();
+	return st;
+}
+
+/* load ... --per-rule: one command line a call (the request stays open between them),
+ * comments and blank lines skipped, stopped at the first failing line with the lines
+ * before it loaded, as ipfw(8) reads a file; the default load is one call, all or
+ * nothing; both in the load's books. */
+static void t_load_per_rule(void)
+{
+	int n0 = fw_rule_count(F.fw);
+	struct fwdloop_load l;
+	fwdloop_load_stats(S, &l);
+	uint64_t c0 = l.count;   /* the bad file above was a load too */
+	T_EQ_INT(run("load 0 ipfw -q --per-rule a.rules",
+		     "# three rules, one a call\nadd 1000 deny ip from 198.18.200.1 to any\n\n"
+		     " add 1001 deny ip from 198.18.200.2 to any # two\n"
+		     "add 1002 count ip from any to any\n"), FWDLOOP_CMD_LATER);
+	fwdloop_load_stats(S, &l);
+	T_TRUE(l.running && l.per_rule);
+	T_EQ_U64(l.lines, 5);
+	T_EQ_U64(l.calls, 0);
+	T_EQ_INT(fw_rule_count(F.fw), n0);
+	for (int i = 1; i <= 3; i++) {
+		T_EQ_INT(cmd_exec(S, &R), FWDLOOP_CMD_LATER);
+		T_EQ_INT(fw_rule_count(F.fw), n0 + i);
+	}
+	T_EQ_INT(cmd_exec(S, &R), 0);
+	fwdloop_load_stats(S, &l);
+	T_TRUE(!l.running && l.status == 0 && l.end_ns >= l.start_ns);
+	T_EQ_U64(l.count, c0 + 1);
+	T_EQ_U64(l.calls, 3);
+	T_TRUE(l.stall_ns <= l.busy_ns && l.busy_ns > 0);
+	T_EQ_INT(run("load 0 ipfw --per-rule b.rules", "add 1100 deny ip from any to 198.18.200.3\n"
+		     "add 1101 dney ip\nadd 1102 deny ip from any to any\n"), FWDLOOP_CMD_LATER);
+	T_EQ_INT(run_steps(), 65);
+	T_TRUE(strstr(err(), "b.rules:2:") && strstr(err(), "got 'dney'"));
+	T_EQ_INT(fw_rule_count(F.fw), n0 + 4);   /* line 1 stays */
+	T_EQ_INT(run("stats", NULL), 0);
+	char want[160];
+	snprintf(want, sizeof(want), "\"load\":{\"count\":%llu,\"mode\"", (unsigned long long)c0 + 2);
+	T_TRUE(strstr(R.out.s, want) != NULL);
+	T_TRUE(strstr(R.out.s, "\"mode\":\"per-rule\",\"running\":false,"
+			       "\"status\":65,\"lines\":3,\"calls\":2,") != NULL);
+	T_EQ_INT(run("load 0 ipfw -q c.rules", "add 1200 deny ip from any to 198.18.200.4\n"
+		     "add 1201 deny ip from any to 198.18.200.5\n"), 0);
+	T_EQ_INT(fw_rule_count(F.fw), n0 + 6);
+	fwdloop_load_stats(S, &l);
+	T_TRUE(!l.per_rule && !l.running && l.count == c0 + 3 && l.calls == 1 && l.lines == 2);
+	T_TRUE(l.stall_ns == l.busy_ns && l.busy_ns > 0);
+}
+
 int main(void)
 {
 	static const char *const ifs[] = { "em0", "em1" };
@@ -121,6 +179,7 @@ int main(void)
 	T_RUN(t_bad_requests);
 	T_RUN(t_bad_ipfw_and_sysctl);
 	T_RUN(t_pause);
+	T_RUN(t_load_per_rule);
 	sbuf_free(&R.out);
 	sbuf_free(&R.err);
 	fwdloop_free(S);
