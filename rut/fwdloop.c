@@ -376,6 +376,9 @@ static inline bool cmd_waiting(struct fwdloop *s)
  * once it returns a status. */
 static void cmd_run(struct fwdloop *s)
 {
+	/* what thread 0 forwarded leaves first: a long command holds no frame back */
+	if (s->t[0]->ft && !s->cmd_later)
+		fwd_flush(s->t[0]->ft);
 	int st = s->cmd ? s->cmd(s->cmd_ctx, s->mb) : EX_SOFTWARE;
 	s->cmd_later = st == FWDLOOP_CMD_LATER;
 	if (s->cmd_later)
@@ -384,7 +387,8 @@ static void cmd_run(struct fwdloop *s)
 	ctl_complete(s->mb);
 }
 
-/* Thread 0 has nothing due: one step of a command that goes on, if one does. */
+/* Thread 0 has nothing due (its rings empty, or its round done and the next tick not
+ * yet due): a command that goes on is looked at. */
 static bool cmd_step(struct fwdloop_thr *t)
 {
 	if (t->id != 0 || !t->s->cmd_later)
@@ -532,8 +536,9 @@ static int drain(struct fwdloop_thr *t)
 static int intr_once(struct fwdloop_thr *t, int timeout_ms)
 {
 	struct epoll_event ev[FWD_MAX_PORTS + 1];
-	bool step = t->id == 0 && t->s->cmd_later;   /* no waiting while a load goes on */
-	int n = epoll_wait(t->epfd, ev, FWD_MAX_PORTS + 1, step ? 0 : timeout_ms);
+	bool step = t->id == 0 && t->s->cmd_later;   /* a command that goes on: looked at
+						      * every ms the ports are quiet */
+	int n = epoll_wait(t->epfd, ev, FWD_MAX_PORTS + 1, step ? 1 : timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
 	for (int i = 0; i < n; i++)
@@ -588,16 +593,19 @@ static int wait_tick(struct fwdloop_thr *t)
 {
 	struct fwdloop *s = t->s;
 	struct devpoll *p = &t->poll;
+	bool stepped = false;
 	for (;;) {
 		uint64_t next = devpoll_next_deadline(p), now = mono_ns();
 		if (now >= next || runctl_stopped(s->rc) || !devpoll_registered(p))
 			return 0;
 		if (service_light(t))
 			continue;   /* a command or knob may have moved the deadline */
-		/* a load that goes on takes the time to the tick (and the idle polling's):
-		 * its step may run past the deadline, which the tick's lateness shows */
-		if (next - now > s->spin_ns && cmd_step(t))
-			continue;
+		/* a command that goes on: looked at once a wait, before the sleep */
+		if (!stepped && next - now > s->spin_ns) {
+			stepped = true;
+			if (cmd_step(t))
+				continue;
+		}
 		if (p->k.idle_poll) {
 			/* FreeBSD's idle thread: one pass, then the CPU goes to whoever else
 			 * wants it (poll_idle's mi_switch); at the forwarding thread's own

@@ -298,8 +298,11 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	jset_u64(lo, "calls", ld.calls);
 	jset_u64(lo, "start_ns", ld.start_ns);
 	jset_u64(lo, "end_ns", ld.end_ns);
+	jset_u64(lo, "drained_ns", ld.drained_ns);
 	jset_u64(lo, "stall_ns", ld.stall_ns);
 	jset_u64(lo, "busy_ns", ld.busy_ns);
+	jset_u64(lo, "call_max_ns", ld.call_max_ns);
+	jset_u64(lo, "cpu_ns", ld.cpu_ns);
 	jset_u64(lo, "kernel_drops", ld.kernel_drops);
 	json_object_set_new(o, "load", lo);
 	/* per thread: its queue of every port; the sums are the fields above */
