@@ -295,7 +295,7 @@ static int per_rule_start(struct fwdloop *s, struct ctl_req *r, const char *name
 	snprintf(j->name, sizeof(j->name), "%s", name);
 	for (char *p; (p = job_line(j));)
 		if (!line_is_add(p)) {
-			sbuf_printf(&r->err, "ipfw: %s:%d: --per-rule loads 'add' lines only, got "
+			sbuf_printf(&r->err, "ipfw: %s:%d: -per-rule loads 'add' lines only, got "
 				    "'%.40s'\n", name, j->line, p + strspn(p, " \t"));
 			job_free(j);
 			load_end(s, l, kd0, EX_USAGE);
@@ -327,10 +327,10 @@ static int count_lines(const char *p, size_t n)
 	return k + (n && p[n - 1] != '\n');
 }
 
-/* "load LENGTH ipfw [-q] [--per-rule] NAME" + the file's bytes: what ipfw(8) does with
+/* "load LENGTH ipfw [-q] [-per-rule] NAME" + the file's bytes: what ipfw(8) does with
  * a file. By default through fw_load_file (all-or-nothing, as if -q: nothing is
  * echoed), from an in-memory file so that the forwarder needs no access to the
- * client's files, on thread 0 at once: it forwards nothing meanwhile. --per-rule: as
+ * client's files, on thread 0 at once: it forwards nothing meanwhile. -per-rule: as
  * ipfw(8) loads it, one call a line, by a loader thread beside the forwarding. The
  * reply comes when thread 0 has found its rings empty after the load. */
 static int cmd_load(struct fwdloop *s, char **argv, int argc, struct ctl_req *r)
@@ -344,11 +344,11 @@ static int cmd_load(struct fwdloop *s, char **argv, int argc, struct ctl_req *r)
 		return EX_USAGE;
 	}
 	for (int i = 3; i < argc - 1; i++)
-		per_rule |= !strcmp(argv[i], "--per-rule");
+		per_rule |= !strcmp(argv[i], "-per-rule");
+	uint64_t t0 = mono_ns(), c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	struct fwdloop_load l;
 	load_begin(s, &l, per_rule);
-	uint64_t kd0 = fwdloop_kernel_drops0(s), t0 = mono_ns();
-	uint64_t c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t kd0 = fwdloop_kernel_drops0(s);
 	l.lines = (uint64_t)count_lines(r->data, r->datalen);
 	if (per_rule)
 		return per_rule_start(s, r, name, &l, kd0);
@@ -362,11 +362,11 @@ static int cmd_load(struct fwdloop *s, char **argv, int argc, struct ctl_req *r)
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	int rc = fw_load_file(fwdloop_fwd(s)->fw, path, &d);
-	close(fd);
-	l.calls = 1;
-	l.busy_ns = l.stall_ns = l.call_max_ns = mono_ns() - t0;
-	l.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
+	l.busy_ns = l.stall_ns = l.call_max_ns = mono_ns() - t0;   /* from the command on */
 	l.end_ns = real_ns();
+	l.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
+	l.calls = 1;
+	close(fd);
 	if (rc < 0) {
 		snprintf(d.file, sizeof(d.file), "%s", name);
 		int st = ipfw_fail(r, &d);

@@ -537,7 +537,8 @@ static int intr_once(struct fwdloop_thr *t, int timeout_ms)
 {
 	struct epoll_event ev[FWD_MAX_PORTS + 1];
 	bool step = t->id == 0 && t->s->cmd_later;   /* a command that goes on: looked at
-						      * every ms the ports are quiet */
+						      * each time the ports are found
+						      * empty, at least every ms */
 	int n = epoll_wait(t->epfd, ev, FWD_MAX_PORTS + 1, step ? 1 : timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
@@ -547,9 +548,10 @@ static int intr_once(struct fwdloop_thr *t, int timeout_ms)
 			ssize_t r = read(t->s->mb->wake_fd, &v, sizeof(v));
 			(void)r;
 		}
-	if (!n && step)
+	int rc = n ? drain(t) : 0;   /* a drain ends with every port empty */
+	if (step && !rc)
 		cmd_step(t);
-	return n ? drain(t) : 0;
+	return rc;
 }
 
 static int loop_intr(struct fwdloop_thr *t)

@@ -208,14 +208,18 @@ within_or_said "poll: the sink's longest gap is the stall ± one interval, a tic
 	"$d" $((p - pl - I2_NS - 2 * TICK_NS - SLACK_NS)) $((p + I2_NS + 2 * TICK_NS + SLACK_NS)) \
 	"$late" "a tick of the forwarder's ran $late ns late (polling.tick_late_ns.max): the host held it"
 # 4. 20,000 rules loaded under 10,000 pps (intr mode, a ring of 128 frames: 12.8 ms),
-# twice: as ipfw(8) loads a file (`ipfw -q --per-rule /FILE`: one call a line, in the
+# twice: as ipfw(8) loads a file (`ipfw -q -per-rule /FILE`: one call a line, in the
 # time the forwarding leaves), then all at once (`ipfw -q /FILE`, thread 0 held for the
 # whole load). Each time the frames the sink lost during the load are the drops of the
 # forwarder's ring it counted for the load (load.kernel_drops) within 2; the whole
 # load's silence is its stall (load.stall_ns) within one frame interval and the slack.
 # (rules that never match the stream, after the rule that allows it: the load's cost, not
 # the rules' evaluation, is what this measures)
-awk 'BEGIN { for (i = 1; i <= 20000; i++)
+# Under the sanitizers (build-san) 5,000: the per-rule load's copying is O(n^2), and
+# ASan makes it ten times slower (32 s of CPU for 20,000 rules).
+NR=20000
+case "$(basename "$(dirname "$B")")" in build-san*) NR=5000 ;; esac
+awk -v n=$NR 'BEGIN { for (i = 1; i <= n; i++)
 	printf "add %d deny ip from 198.18.%d.%d to any\n", i + 1, 128 + int(i / 256), i % 256 }' \
 	>"$T/r20k.rules"
 echo "add 1 allow ip from any to any" >"$T/allow.rules"
@@ -227,7 +231,7 @@ start rut4 rut "$B/ppslab-rut" -i afpacket:rut0,ring=v2,frames=128 -o rut1 --mod
 wait_ready sink4; wait_ready rut4
 start gen4 gen "$B/ppslab-gen" -i gen0 --dst 198.19.0.2 --rate $RATE --duration 60 --json
 wait_until 20 "the forwarder forwards (rules)" moved .fwd_pkts 2000
-"$B/ppslab-rut" ctl "$S" ipfw -q --per-rule "$T/r20k.rules"; rc_l1=$?
+"$B/ppslab-rut" ctl "$S" ipfw -q -per-rule "$T/r20k.rules"; rc_l1=$?
 L1=$("$B/ppslab-rut" ctl "$S" stats | jq -c .load)
 f0=$(stat_of .fwd_pkts)
 wait_until 20 "forwarding after the per-rule load" moved .fwd_pkts $((f0 + 1000))
@@ -245,8 +249,8 @@ echo "# per-rule load: $L1"
 echo "# load at once: $L2"
 eq "both loads exit 0, each in its mode" "$rc_l1,$rc_l2,$(lv "$L1" .mode),$(lv "$L2" '.mode + "," + (.status | tostring)')" \
 	0,0,per-rule,file,0
-eq "per-rule: one call a line, 20,000" "$(lv "$L1" '[.lines, .calls, .status] | join(",")')" 20000,20000,0
-eq "20,000 rules, the allow rule and 65535 are loaded" "$nrules" 20002
+eq "per-rule: one call a line, $NR" "$(lv "$L1" '[.lines, .calls, .status] | join(",")')" $NR,$NR,0
+eq "$NR rules, the allow rule and 65535 are loaded" "$nrules" $((NR + 2))
 eq "rules: books: received + lost = sent" "$(jv sink4 '.rx_pkts + .lost_pkts')" "$(sent gen4)"
 hl4=$(host_lost sink4 gen4)
 eq "rules: every frame lost dropped at a named place" "$(jv sink4 .lost_pkts)" \
@@ -275,8 +279,12 @@ p=$(lv "$L2" .stall_ns) t0=$(lv "$L2" .start_ns) t1=$(lv "$L2" .end_ns)
 check "load at once: thread 0 was held for the whole load ($p ns)" test "$p" -ge $((t1 - t0 - SLACK_NS))
 lg="[$st.gaps[] | select(.merged_gaps == 1 and .before_ns <= $((t0 + SLACK_NS)) and .after_ns >= $t1)][0]"
 d=$(jv sink4 "$lg.duration_ns // 0")
-echo "# rules gaps: $(jv sink4 "[$st.gaps[] | [.after_ns, .duration_ns, .lost_pkts, .merged_gaps]]" | tr -d ' \n'); unlisted $(jv sink4 "$st.gaps_unlisted")"
 echo "# load at once: the forwarder's stall $p ns, the sink's gap $d ns; $(lv "$L2" .kernel_drops) ring drops"
-within_or_said "load at once: the sink's gap is the forwarder's stall +- one frame interval + ${SLACK_NS} ns" \
-	"$d" $((p - I_NS - SLACK_NS)) $((p + I_NS + SLACK_NS))
+un=$(jv sink4 "$st.gaps_unlisted")
+if [ "$d" = 0 ] && [ "$un" != 0 ]; then
+	skip "load at once: the sink's gap is the forwarder's stall" "no listed gap spans the load: the sink's list left out $un gaps"
+else
+	within_or_said "load at once: the sink's gap is the forwarder's stall +- one frame interval + ${SLACK_NS} ns" \
+		"$d" $((p - I_NS - SLACK_NS)) $((p + I_NS + SLACK_NS))
+fi
 done_testing

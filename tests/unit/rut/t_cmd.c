@@ -125,7 +125,7 @@ static int run_steps(void)
 	return st;
 }
 
-/* load ... --per-rule: a loader thread makes one call a command line (comments and
+/* load ... -per-rule: a loader thread makes one call a command line (comments and
  * blank lines skipped), stops at the first failing line with the lines before it
  * loaded, as ipfw(8) reads a file, and the request stays open until it is done; a line
  * other than `add` is refused before anything is loaded. The default load is one
@@ -136,7 +136,7 @@ static void t_load_per_rule(void)
 	struct fwdloop_load l;
 	fwdloop_load_stats(S, &l);
 	uint64_t c0 = l.count;   /* the bad file above was a load too */
-	T_EQ_INT(run("load 0 ipfw -q --per-rule a.rules",
+	T_EQ_INT(run("load 0 ipfw -q -per-rule a.rules",
 		     "# three rules, one a call\nadd 1000 deny ip from 198.18.200.1 to any\n\n"
 		     " -q add 1001 deny ip from 198.18.200.2 to any # two\n"
 		     "ipfw add 1002 count ip from any to any\n"), FWDLOOP_CMD_LATER);
@@ -151,7 +151,7 @@ static void t_load_per_rule(void)
 	T_EQ_U64(l.calls, 3);
 	T_EQ_U64(l.stall_ns, 0);   /* thread 0 was not held */
 	T_TRUE(l.call_max_ns <= l.busy_ns && l.busy_ns > 0 && l.cpu_ns > 0);
-	T_EQ_INT(run("load 0 ipfw --per-rule b.rules", "add 1100 deny ip from any to 198.18.200.3\n"
+	T_EQ_INT(run("load 0 ipfw -per-rule b.rules", "add 1100 deny ip from any to 198.18.200.3\n"
 		     "add 1101 dney ip\nadd 1102 deny ip from any to any\n"), FWDLOOP_CMD_LATER);
 	T_EQ_INT(run_steps(), 65);
 	T_TRUE(strstr(err(), "b.rules:2:") && strstr(err(), "got 'dney'"));
@@ -162,9 +162,9 @@ static void t_load_per_rule(void)
 	T_TRUE(strstr(R.out.s, want) != NULL);
 	T_TRUE(strstr(R.out.s, "\"mode\":\"per-rule\",\"running\":false,"
 			       "\"status\":65,\"lines\":3,\"calls\":2,") != NULL);
-	T_EQ_INT(run("load 0 ipfw --per-rule c.rules", "add 1150 deny ip from any to 198.18.200.3\n"
+	T_EQ_INT(run("load 0 ipfw -per-rule c.rules", "add 1150 deny ip from any to 198.18.200.3\n"
 		     "  # a comment\n-q flush\n"), 64);
-	T_STREQ(err(), "ipfw: c.rules:3: --per-rule loads 'add' lines only, got '-q flush'\n");
+	T_STREQ(err(), "ipfw: c.rules:3: -per-rule loads 'add' lines only, got '-q flush'\n");
 	T_EQ_INT(fw_rule_count(F.fw), n0 + 4);   /* nothing of it */
 	T_EQ_INT(run("load 0 ipfw -q d.rules", "add 1200 deny ip from any to 198.18.200.4\n"
 		     "add 1201 deny ip from any to 198.18.200.5\n"), FWDLOOP_CMD_LATER);
