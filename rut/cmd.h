@@ -10,7 +10,9 @@
 #include "fwdloop.h"
 
 /* Runs the request in r (r->line, r->data), writing r->out and r->err. Returns the
- * exit status of the BSD tool it stands for. */
+ * exit status of the BSD tool it stands for, or FWDLOOP_CMD_LATER for a rule load that
+ * goes on (fwdloop.h): while its job is in the loop's slot, each call looks at it
+ * again (whatever r holds) until it returns the status. */
 int cmd_exec(struct fwdloop *s, struct ctl_req *r);
 /* cmd_exec as the loop's command hook (fwdloop_set_cmd): ctx is the struct fwdloop. */
 int cmd_hook(void *ctx, struct ctl_req *r);

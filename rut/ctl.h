@@ -6,7 +6,7 @@
  *   request:  a line of at most CTL_LINE_MAX bytes ending in '\n': the command words
  *             separated by single spaces ("sysctl kern.polling.pollhz=4000",
  *             "ipfw -q add 100 deny ip from any to 10.0.0.1", "stats");
- *             or "load LENGTH ipfw [-q] NAME\n" followed by exactly LENGTH bytes (at
+ *             or "load LENGTH ipfw [-q] [-per-rule] NAME\n" followed by exactly LENGTH bytes (at
  *             most CTL_LOAD_MAX): the contents of a rule file NAME, as ipfw(8) reads
  *             commands from a file.
  *   reply:    a line "STATUS OUTLEN ERRLEN\n", then OUTLEN bytes of standard output

@@ -73,6 +73,11 @@ struct fwdloop {
 	struct qsbr qsbr;
 	fwdloop_cmd_fn cmd;          /* the command hook (fwdloop_set_cmd) */
 	void *cmd_ctx;
+	bool cmd_later;              /* the mailbox's command goes on (FWDLOOP_CMD_LATER) */
+	void *cmd_job;               /* its state, the hook's (fwdloop_set_job) */
+	void (*cmd_job_free)(void *);
+	pthread_mutex_t load_lock;   /* load: the last rule load, for the stats */
+	struct fwdloop_load load;
 	uint64_t clock_base;         /* the poll clock's origin, shared by the threads */
 	/* knob writes of thread 0's context, replayed by the others in order */
 	struct { int knob; int64_t v; } klog[KNOB_LOG];
@@ -181,6 +186,7 @@ int fwdloop_init(struct fwdloop *s, struct fwd *f, enum fwdloop_mode mode,
 	s->rc = rc;
 	s->mb = mb;
 	s->info.t0_ns = mono_ns();
+	pthread_mutex_init(&s->load_lock, NULL);
 	int e = qsbr_init(&s->qsbr, f->nthr);
 	if (e)
 		return e;
@@ -222,6 +228,7 @@ int fwdloop_init_detached(struct fwdloop *s, struct fwd *f, const struct pollker
 {
 	memset(s, 0, sizeof(*s));
 	s->f = f;
+	pthread_mutex_init(&s->load_lock, NULL);
 	struct fwdloop_thr *t = thr_alloc(s, 0);
 	if (!t)
 		return -ENOMEM;
@@ -233,6 +240,9 @@ int fwdloop_init_detached(struct fwdloop *s, struct fwd *f, const struct pollker
 
 void fwdloop_fini(struct fwdloop *s)
 {
+	if (s->cmd_job && s->cmd_job_free)
+		s->cmd_job_free(s->cmd_job);
+	s->cmd_job = NULL;
 	/* what the commands replaced goes now: no thread reads any more */
 	if (s->nthr) {
 		qsbr_fini(&s->qsbr);
@@ -248,6 +258,7 @@ void fwdloop_fini(struct fwdloop *s)
 		s->t[i] = NULL;
 	}
 	s->nthr = 0;
+	pthread_mutex_destroy(&s->load_lock);
 }
 
 void fwdloop_set_range(struct fwdloop *s, enum pk_range r)
@@ -356,6 +367,37 @@ void fwdloop_poll_view(struct fwdloop *s, int i, struct fwdloop_view *v)
 	pthread_mutex_unlock(&t->view_lock);
 }
 
+static inline bool cmd_waiting(struct fwdloop *s)
+{
+	return !s->cmd_later && ctl_pending(s->mb);
+}
+
+/* The mailbox's command, or the next step of one that goes on (thread 0); completed
+ * once it returns a status. */
+static void cmd_run(struct fwdloop *s)
+{
+	/* what thread 0 forwarded leaves first: a long command holds no frame back */
+	if (s->t[0]->ft && !s->cmd_later)
+		fwd_flush(s->t[0]->ft);
+	int st = s->cmd ? s->cmd(s->cmd_ctx, s->mb) : EX_SOFTWARE;
+	s->cmd_later = st == FWDLOOP_CMD_LATER;
+	if (s->cmd_later)
+		return;
+	s->mb->status = st;
+	ctl_complete(s->mb);
+}
+
+/* Thread 0 has nothing due (its rings empty, or its round done and the next tick not
+ * yet due): a command that goes on is looked at. */
+static bool cmd_step(struct fwdloop_thr *t)
+{
+	if (t->id != 0 || !t->s->cmd_later)
+		return false;
+	cmd_run(t->s);
+	qsbr_quiescent(&t->s->qsbr, 0);
+	return true;
+}
+
 /* Between batches: a quiescent point; thread 0: a waiting command and what the
  * commands replaced; every thread: knob writes, and every REFRESH_NS the kernel
  * counters. */
@@ -364,10 +406,8 @@ static void service(struct fwdloop_thr *t)
 	struct fwdloop *s = t->s;
 	qsbr_quiescent(&s->qsbr, t->id);
 	if (t->id == 0) {
-		if (ctl_pending(s->mb)) {
-			s->mb->status = s->cmd ? s->cmd(s->cmd_ctx, s->mb) : EX_SOFTWARE;
-			ctl_complete(s->mb);
-		}
+		if (cmd_waiting(s))
+			cmd_run(s);
 		qsbr_reclaim(&s->qsbr);
 	} else {
 		knob_replay(t);
@@ -391,7 +431,7 @@ static void service(struct fwdloop_thr *t)
 static inline bool service_light(struct fwdloop_thr *t)
 {
 	qsbr_quiescent(&t->s->qsbr, t->id);
-	if (t->id == 0 ? ctl_pending(t->s->mb)
+	if (t->id == 0 ? cmd_waiting(t->s)
 		       : t->kseen != atomic_load_explicit(&t->s->kseq, memory_order_relaxed)) {
 		service(t);
 		return true;
@@ -430,7 +470,7 @@ static void pause_wait(struct fwdloop_thr *t)
 		if (now >= until || runctl_stopped(s->rc))
 			break;
 		sleep_until(until - now > SLEEP_SLICE_NS ? now + SLEEP_SLICE_NS : until);
-		if (t->id == 0 && ctl_pending(s->mb)) {
+		if (t->id == 0 && cmd_waiting(s)) {
 			service(t);
 		} else {
 			qsbr_quiescent(&s->qsbr, t->id);
@@ -496,7 +536,10 @@ static int drain(struct fwdloop_thr *t)
 static int intr_once(struct fwdloop_thr *t, int timeout_ms)
 {
 	struct epoll_event ev[FWD_MAX_PORTS + 1];
-	int n = epoll_wait(t->epfd, ev, FWD_MAX_PORTS + 1, timeout_ms);
+	bool step = t->id == 0 && t->s->cmd_later;   /* a command that goes on: looked at
+						      * each time the ports are found
+						      * empty, at least every ms */
+	int n = epoll_wait(t->epfd, ev, FWD_MAX_PORTS + 1, step ? 1 : timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
 	for (int i = 0; i < n; i++)
@@ -505,7 +548,10 @@ static int intr_once(struct fwdloop_thr *t, int timeout_ms)
 			ssize_t r = read(t->s->mb->wake_fd, &v, sizeof(v));
 			(void)r;
 		}
-	return n ? drain(t) : 0;
+	int rc = n ? drain(t) : 0;   /* a drain ends with every port empty */
+	if (step && !rc)
+		cmd_step(t);
+	return rc;
 }
 
 static int loop_intr(struct fwdloop_thr *t)
@@ -532,9 +578,11 @@ static int loop_busy(struct fwdloop_thr *t)
 				return n;
 			got += n;
 		}
-		if (!got)
+		if (!got) {
 			fwd_flush(t->ft);
-		if ((++iter & 1023) == 0 || (t->id == 0 && ctl_pending(s->mb)))
+			cmd_step(t);
+		}
+		if ((++iter & 1023) == 0 || (t->id == 0 && cmd_waiting(s)))
 			service(t);
 	}
 	return 0;
@@ -547,12 +595,19 @@ static int wait_tick(struct fwdloop_thr *t)
 {
 	struct fwdloop *s = t->s;
 	struct devpoll *p = &t->poll;
+	bool stepped = false;
 	for (;;) {
 		uint64_t next = devpoll_next_deadline(p), now = mono_ns();
 		if (now >= next || runctl_stopped(s->rc) || !devpoll_registered(p))
 			return 0;
 		if (service_light(t))
 			continue;   /* a command or knob may have moved the deadline */
+		/* a command that goes on: looked at once a wait, before the sleep */
+		if (!stepped && next - now > s->spin_ns) {
+			stepped = true;
+			if (cmd_step(t))
+				continue;
+		}
 		if (p->k.idle_poll) {
 			/* FreeBSD's idle thread: one pass, then the CPU goes to whoever else
 			 * wants it (poll_idle's mi_switch); at the forwarding thread's own
@@ -799,4 +854,41 @@ int fwdloop_thr_err(const struct fwdloop *s, int i)
 uint32_t fwdloop_knob_seq(const struct fwdloop *s)
 {
 	return atomic_load(&s->kseq);
+}
+
+void *fwdloop_job(const struct fwdloop *s)
+{
+	return s->cmd_job;
+}
+
+void fwdloop_set_job(struct fwdloop *s, void *job, void (*free_fn)(void *))
+{
+	s->cmd_job = job;
+	s->cmd_job_free = free_fn;
+}
+
+uint64_t fwdloop_kernel_drops0(struct fwdloop *s)
+{
+	struct fwd_thr *ft = s->nthr ? s->t[0]->ft : NULL;
+	uint64_t n = 0;
+	if (!ft)
+		return 0;
+	fwd_refresh_kernel(ft);
+	for (int i = 0; i < s->f->nports; i++)
+		n += atomic_load_explicit(&ft->ctr[i].kernel_drops, memory_order_relaxed);
+	return n;
+}
+
+void fwdloop_load_set(struct fwdloop *s, const struct fwdloop_load *l)
+{
+	pthread_mutex_lock(&s->load_lock);
+	s->load = *l;
+	pthread_mutex_unlock(&s->load_lock);
+}
+
+void fwdloop_load_stats(struct fwdloop *s, struct fwdloop_load *l)
+{
+	pthread_mutex_lock(&s->load_lock);
+	*l = s->load;
+	pthread_mutex_unlock(&s->load_lock);
 }

@@ -78,6 +78,37 @@ void fwdloop_free(struct fwdloop *s);
  * installs it (cmd.c's cmd_hook) before the start; the loop knows no command. */
 typedef int (*fwdloop_cmd_fn)(void *ctx, struct ctl_req *r);
 void fwdloop_set_cmd(struct fwdloop *s, fwdloop_cmd_fn fn, void *ctx);
+/* A command that goes on beside the forwarding (cmd.c's loads: the rule load by a
+ * thread of its own, the reply once thread 0's rings drained): the hook returns
+ * FWDLOOP_CMD_LATER and the request stays open; thread 0 calls the hook again whenever
+ * it has nothing due — poll mode: once in each wait for the next tick; intr mode: when
+ * no port has frames, every ms; busy mode: after a round that read nothing — until it
+ * returns a status, which completes the request. Meanwhile no other command runs. The
+ * hook keeps the command's state in the job slot; fwdloop_fini frees what is left
+ * there with its free function. */
+#define FWDLOOP_CMD_LATER (-1)
+void *fwdloop_job(const struct fwdloop *s);
+void fwdloop_set_job(struct fwdloop *s, void *job, void (*free_fn)(void *));
+/* Thread 0's ports' kernel ring drops so far, read afresh (thread 0 only: a command). */
+uint64_t fwdloop_kernel_drops0(struct fwdloop *s);
+
+/* The last rule-set load through the control socket (cmd.c writes it, the stats read
+ * it): docs/forwarder.md#loading-a-rule-set-under-traffic. */
+struct fwdloop_load {
+	uint64_t count;              /* loads asked for */
+	bool per_rule;               /* the last: one rule a call (else all at once) */
+	bool running;                /* it goes on */
+	int status;                  /* its exit status (when not running) */
+	uint64_t lines, calls;       /* command lines in its file; calls made (rules added) */
+	uint64_t start_ns, end_ns;   /* CLOCK_REALTIME: the command taken, its last call done */
+	uint64_t drained_ns;         /* ... thread 0 first found its rings empty after it */
+	uint64_t stall_ns;           /* thread 0 held by it (all at once: the whole load) */
+	uint64_t busy_ns, call_max_ns;  /* its calls' time, all and the longest */
+	uint64_t cpu_ns;             /* the CPU time its calls took */
+	uint64_t kernel_drops;       /* thread 0's ring drops from start to drained_ns */
+};
+void fwdloop_load_set(struct fwdloop *s, const struct fwdloop_load *l);
+void fwdloop_load_stats(struct fwdloop *s, struct fwdloop_load *l);
 
 /* What the scheduler was set up with, and what it knows of the run. */
 struct fwd *fwdloop_fwd(const struct fwdloop *s);

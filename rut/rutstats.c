@@ -296,6 +296,24 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	jset_u64(po, "last_late_ns", pz.late_ns);
 	jset_u64(po, "total_ns", pz.total_ns);
 	json_object_set_new(o, "pause", po);
+	struct fwdloop_load ld;
+	fwdloop_load_stats(s, &ld);
+	json_t *lo = json_object();
+	jset_u64(lo, "count", ld.count);
+	json_object_set_new(lo, "mode", json_string(ld.per_rule ? "per-rule" : "file"));
+	json_object_set_new(lo, "running", json_boolean(ld.running));
+	json_object_set_new(lo, "status", json_integer(ld.status));
+	jset_u64(lo, "lines", ld.lines);
+	jset_u64(lo, "calls", ld.calls);
+	jset_u64(lo, "start_ns", ld.start_ns);
+	jset_u64(lo, "end_ns", ld.end_ns);
+	jset_u64(lo, "drained_ns", ld.drained_ns);
+	jset_u64(lo, "stall_ns", ld.stall_ns);
+	jset_u64(lo, "busy_ns", ld.busy_ns);
+	jset_u64(lo, "call_max_ns", ld.call_max_ns);
+	jset_u64(lo, "cpu_ns", ld.cpu_ns);
+	jset_u64(lo, "kernel_drops", ld.kernel_drops);
+	json_object_set_new(o, "load", lo);
 	/* per thread: its queue of every port; the sums are the fields above */
 	json_t *th = json_array();
 	for (int i = 0; i < fwdloop_nthr(s); i++) {

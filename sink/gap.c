@@ -35,7 +35,24 @@ static void pend_remove(struct gap_book *g, uint32_t i)
 	g->pend_n--;
 }
 
-/* The oldest open gap becomes final: listed, counted, or forgotten as reordering. */
+/* Does gap a rank above gap b for a place in the list? A silence above gap_min first
+ * (the outages asked for), then the larger loss in one gap (a merged record's largest,
+ * `run`: scattered single losses merged into one record stay single losses), then the
+ * longer silence. Equal ranks: the one listed stays. */
+static bool ranks_above(const struct gap_book *g, const struct gap *a, const struct gap *b)
+{
+	bool la = long_silence(g, a), lb = long_silence(g, b);
+	if (la != lb)
+		return la;
+	if (a->run != b->run)
+		return a->run > b->run;
+	return a->silence_ns > b->silence_ns;
+}
+
+/* The oldest open gap becomes final: listed, counted, or forgotten as reordering. A
+ * full list keeps the gaps that rank highest: the new one takes the place of the
+ * lowest listed (of equals, the newest) when it ranks above it, and whichever is left
+ * out is counted. The list stays in sequence order (final gaps come in that order). */
 static void final_one(struct gap_book *g)
 {
 	struct gap *x = pend_at(g, 0);
@@ -45,14 +62,23 @@ static void final_one(struct gap_book *g)
 		return;
 	if (x->silence_ns > g->longest_ns)
 		g->longest_ns = x->silence_ns;
-	/* once one went unlisted, the later ones do too: the list stays the first final
-	 * gaps, so gap_fill knows a number above it falls in an unlisted one */
-	if (g->nlist < g->list_max && !g->unlisted) {
+	if (g->nlist < g->list_max) {
 		g->list[g->nlist++] = *x;
-	} else {
+		return;
+	}
+	uint32_t lo = 0;
+	for (uint32_t i = 1; i < g->nlist; i++)
+		if (!ranks_above(g, &g->list[i], &g->list[lo]))
+			lo = i;
+	if (!g->nlist || !ranks_above(g, x, &g->list[lo])) {
 		g->unlisted++;
 		g->unlisted_lost += x->lost;
+		return;
 	}
+	g->unlisted++;
+	g->unlisted_lost += g->list[lo].lost;
+	memmove(&g->list[lo], &g->list[lo + 1], (g->nlist - lo - 1) * sizeof(g->list[0]));
+	g->list[g->nlist - 1] = *x;
 }
 
 /* Too many open: two neighbours become one record. Of the pairs that may merge —
@@ -188,9 +214,8 @@ void gap_fill(struct gap_book *g, uint64_t seq)
 		return;
 	}
 	/* not listed: in an unlisted gap if any is left with loss (numbers before the first
-	 * frame were never in a gap); unlisted gaps come after the listed ones */
-	if (g->unlisted_lost && g->have_adv && seq > g->first_seq &&
-	    (!g->nlist || seq > g->list[g->nlist - 1].seq_after))
+	 * frame were never in a gap; every other number that was missing is in one) */
+	if (g->unlisted_lost && g->have_adv && seq > g->first_seq)
 		g->unlisted_lost--;
 }
 

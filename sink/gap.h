@@ -10,9 +10,10 @@
  * one to `reordered`; a gap so filled with no long silence was reordering, and goes at
  * once. A gap is final once all its numbers left the sequence window
  * (SEQ_WIN below NextExp), or at the end. Final gaps are listed in sequence order up
- * to list_max (at most GAP_LIST); later ones are only counted (unlisted, unlisted_lost),
- * and once one is counted so are all after it (the list stays the first ones, even when
- * a listed one is later taken off as reordering); longest_ns covers them all.
+ * to list_max (at most GAP_LIST); a full list keeps those that rank highest — a silence
+ * above gap_min first, then the most frames lost in one gap (`run`), then the longest
+ * silence — the others are only counted (unlisted, unlisted_lost), so an outage after
+ * many scattered losses is still listed; longest_ns covers them all.
  *
  * Memory is fixed: GAP_PENDING gaps wait for their numbers to leave the window. When
  * one more opens (a forwarding thread lagging behind another opens a hole for each of
@@ -27,7 +28,8 @@
  * merge, and every record still leaves the window. Only when no pair may merge is the oldest made final early (early_final
  * counts them); a frame filling it later still finds it in the list. A frame below
  * the window (seq.h's "late" arrival) also fills the gap it falls in when that gap is
- * listed.
+ * listed, and otherwise is taken off unlisted_lost (every missing number after the
+ * first frame is in a gap).
  *
  * The loss before the first frame and after the last one is in seq.h's loss but in no
  * gap: no frame brackets it. */

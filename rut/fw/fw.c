@@ -359,7 +359,22 @@ static struct fw_cline *chunk_new(int nviews)
 	return c;
 }
 
+static int64_t slot_take(struct fw *fw);
+
 int64_t fw_slot_new(struct fw *fw, uint32_t log_max)
+{
+	struct fw_cstore *cs = &fw->cs;
+	pthread_mutex_lock(&cs->lock);
+	int64_t slot = slot_take(fw);
+	pthread_mutex_unlock(&cs->lock);
+	/* a freed slot is reused only after every thread stopped writing it (its rule was
+	 * released after the grace period) */
+	if (slot >= 0)
+		fw_slot_zero(fw, (uint32_t)slot, true, log_max);
+	return slot;
+}
+
+static int64_t slot_take(struct fw *fw)
 {
 	struct fw_cstore *cs = &fw->cs;
 	uint32_t slot;
@@ -377,24 +392,25 @@ int64_t fw_slot_new(struct fw *fw, uint32_t log_max)
 		}
 		cs->next++;
 	}
-	/* a freed slot is reused only after every thread stopped writing it (its rule was
-	 * released after the grace period) */
-	fw_slot_zero(fw, slot, true, log_max);
 	return slot;
 }
 
 void fw_slot_free(struct fw *fw, uint32_t slot)
 {
 	struct fw_cstore *cs = &fw->cs;
+	pthread_mutex_lock(&cs->lock);
 	if (cs->nfree == cs->capfree) {
 		uint32_t cap = cs->capfree ? 2 * cs->capfree : 256;
 		uint32_t *f = realloc(cs->freel, cap * sizeof(*f));
-		if (!f)
+		if (!f) {
+			pthread_mutex_unlock(&cs->lock);
 			return;   /* the slot is lost, not reused too early */
+		}
 		cs->freel = f;
 		cs->capfree = cap;
 	}
 	cs->freel[cs->nfree++] = slot;
+	pthread_mutex_unlock(&cs->lock);
 }
 
 void fw_slot_zero(struct fw *fw, uint32_t slot, bool counters, uint32_t log_max)
@@ -496,6 +512,7 @@ struct fw *fw_new(const char *const *if_names, int n_ifs, const uint32_t *local_
 	if (!fw)
 		return NULL;
 	fw->cs.nviews = 2;   /* one forwarding thread until fw_set_threads */
+	pthread_mutex_init(&fw->cs.lock, NULL);
 	fw->nthreads = 1;
 	for (int i = 0; i < n_ifs; i++) {
 		if (!if_names[i] || strlen(if_names[i]) >= FW_IFNAMSIZ) {
@@ -603,6 +620,7 @@ void fw_free(struct fw *fw)
 	for (int k = 0; k < FW_CCHUNKS; k++)
 		free(atomic_load_explicit(&fw->cs.chunk[k], memory_order_relaxed));
 	free(fw->cs.freel);
+	pthread_mutex_destroy(&fw->cs.lock);
 	free(fw->local);
 	free(fw->local6);
 	free(fw);

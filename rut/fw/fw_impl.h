@@ -20,6 +20,7 @@
 #ifndef PPSLAB_RUT_FW_FW_IMPL_H
 #define PPSLAB_RUT_FW_FW_IMPL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -191,6 +192,8 @@ struct fw_cstore {
 	int nviews;                              /* 1 + forwarding threads */
 	struct fw_cline *_Atomic chunk[FW_CCHUNKS];  /* nviews × FW_CCHUNK lines, view-major */
 	uint32_t *freel, nfree, capfree, next;
+	pthread_mutex_t lock;                    /* freel, next: a per-rule load's thread
+						  * takes slots while thread 0 frees them */
 };
 static inline struct fw_cline *fw_cline(const struct fw_cstore *cs, uint32_t slot, int view)
 {

@@ -56,6 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			p = NULL;
 		}
 		int st = cmd_exec(s, &r);
+		while (st == FWDLOOP_CMD_LATER)   /* a load goes on: its steps, as thread 0 runs them */
+			st = cmd_exec(s, &r);
 		if (st < 0 || st > 255)
 			abort();
 		/* sysctl -q fails silently, as BSD's does; ipfw zero|resetlog N says

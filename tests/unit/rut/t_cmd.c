@@ -5,6 +5,7 @@
  * the exit status the BSD tool would have and a message on the error stream; good ones
  * still work afterwards. */
 #include <stdlib.h>
+#include <time.h>
 
 #include "cmd.h"
 #include "devpoll.h"
@@ -109,6 +110,73 @@ static void t_pause(void)
 	T_TRUE(strstr(R.out.s, "\"pause\":{\"count\":1,\"requested_ns\":250000000,") != NULL);
 }
 
+/* The rest of a load that goes on, as thread 0 looks at it when it has nothing due;
+ * its status. */
+static int run_steps(void)
+{
+	int st;
+	uint64_t n = 0;
+	while ((st = cmd_exec(S, &R)) == FWDLOOP_CMD_LATER) {
+		struct timespec ts = { 0, 100000 };
+		nanosleep(&ts, NULL);
+		if (++n > 100000)   /* 10 s */
+			abort();
+	}
+	return st;
+}
+
+/* load ... -per-rule: a loader thread makes one call a command line (comments and
+ * blank lines skipped), stops at the first failing line with the lines before it
+ * loaded, as ipfw(8) reads a file, and the request stays open until it is done; a line
+ * other than `add` is refused before anything is loaded. The default load is one
+ * call, all or nothing, its reply after the rings drained. Both in the load's books. */
+static void t_load_per_rule(void)
+{
+	int n0 = fw_rule_count(F.fw);
+	struct fwdloop_load l;
+	fwdloop_load_stats(S, &l);
+	uint64_t c0 = l.count;   /* the bad file above was a load too */
+	T_EQ_INT(run("load 0 ipfw -q -per-rule a.rules",
+		     "# three rules, one a call\nadd 1000 deny ip from 198.18.200.1 to any\n\n"
+		     " -q add 1001 deny ip from 198.18.200.2 to any # two\n"
+		     "ipfw add 1002 count ip from any to any\n"), FWDLOOP_CMD_LATER);
+	fwdloop_load_stats(S, &l);
+	T_TRUE(l.running && l.per_rule);
+	T_EQ_U64(l.lines, 5);
+	T_EQ_INT(run_steps(), 0);
+	T_EQ_INT(fw_rule_count(F.fw), n0 + 3);
+	fwdloop_load_stats(S, &l);
+	T_TRUE(!l.running && l.status == 0 && l.end_ns >= l.start_ns && l.drained_ns >= l.end_ns);
+	T_EQ_U64(l.count, c0 + 1);
+	T_EQ_U64(l.calls, 3);
+	T_EQ_U64(l.stall_ns, 0);   /* thread 0 was not held */
+	T_TRUE(l.call_max_ns <= l.busy_ns && l.busy_ns > 0 && l.cpu_ns > 0);
+	T_EQ_INT(run("load 0 ipfw -per-rule b.rules", "add 1100 deny ip from any to 198.18.200.3\n"
+		     "add 1101 dney ip\nadd 1102 deny ip from any to any\n"), FWDLOOP_CMD_LATER);
+	T_EQ_INT(run_steps(), 65);
+	T_TRUE(strstr(err(), "b.rules:2:") && strstr(err(), "got 'dney'"));
+	T_EQ_INT(fw_rule_count(F.fw), n0 + 4);   /* line 1 stays */
+	T_EQ_INT(run("stats", NULL), 0);
+	char want[160];
+	snprintf(want, sizeof(want), "\"load\":{\"count\":%llu,\"mode\"", (unsigned long long)c0 + 2);
+	T_TRUE(strstr(R.out.s, want) != NULL);
+	T_TRUE(strstr(R.out.s, "\"mode\":\"per-rule\",\"running\":false,"
+			       "\"status\":65,\"lines\":3,\"calls\":2,") != NULL);
+	T_EQ_INT(run("load 0 ipfw -per-rule c.rules", "add 1150 deny ip from any to 198.18.200.3\n"
+		     "  # a comment\n-q flush\n"), 64);
+	T_STREQ(err(), "ipfw: c.rules:3: -per-rule loads 'add' lines only, got '-q flush'\n");
+	T_EQ_INT(fw_rule_count(F.fw), n0 + 4);   /* nothing of it */
+	T_EQ_INT(run("load 0 ipfw -q d.rules", "add 1200 deny ip from any to 198.18.200.4\n"
+		     "add 1201 deny ip from any to 198.18.200.5\n"), FWDLOOP_CMD_LATER);
+	T_EQ_INT(fw_rule_count(F.fw), n0 + 6);   /* all in one call; the reply waits for */
+	fwdloop_load_stats(S, &l);               /* the rings to drain */
+	T_TRUE(l.running && l.calls == 1);
+	T_EQ_INT(cmd_exec(S, &R), 0);
+	fwdloop_load_stats(S, &l);
+	T_TRUE(!l.per_rule && !l.running && l.count == c0 + 4 && l.calls == 1 && l.lines == 2);
+	T_TRUE(l.stall_ns == l.busy_ns && l.busy_ns > 0);
+}
+
 int main(void)
 {
 	static const char *const ifs[] = { "em0", "em1" };
@@ -121,6 +189,7 @@ int main(void)
 	T_RUN(t_bad_requests);
 	T_RUN(t_bad_ipfw_and_sysctl);
 	T_RUN(t_pause);
+	T_RUN(t_load_per_rule);
 	sbuf_free(&R.out);
 	sbuf_free(&R.err);
 	fwdloop_free(S);

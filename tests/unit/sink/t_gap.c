@@ -301,7 +301,8 @@ static void t_early_then_filled(void)
 {
 	struct st *x = mk(10 * MS);
 	uint64_t t = 0;
-	for (uint64_t k = 0; k < 100; k++) {   /* silence, then a lost number, repeated */
+	for (uint64_t k = 0; k < 50; k++) {   /* silence, then a lost number, repeated: 100
+					       * gaps, 36 final early, all listed */
 		arrive(x, 3 * k, t += 20 * MS);
 		arrive(x, 3 * k + 2, t += 1000);
 	}
@@ -313,7 +314,7 @@ static void t_early_then_filled(void)
 	arrive(x, 1, t += 1000);
 	T_EQ_U64(x->g.nlist, n - 1);
 	T_EQ_U64(x->g.list[0].seq_before, 2);   /* 2 → 3: a silence, kept */
-	end(x, 300);
+	end(x, 150);
 	T_EQ_U64(gap_lost(&x->g), x->s.lost_final);
 	free(x);
 }
@@ -346,8 +347,8 @@ static void t_list_max(void)
 }
 
 /* A listed gap taken off as reordering leaves room on a list that already counted a
- * later gap unlisted: the ones after stay unlisted too, so a late frame into the
- * unlisted one is still taken off its loss and gap loss never exceeds the stream's. */
+ * later gap unlisted: the next final gap takes it, a late frame into the unlisted one
+ * is still taken off its loss, and gap loss never exceeds the stream's. */
 static void t_unlisted_after_removed(void)
 {
 	struct st *x = mk_n(0, 2);
@@ -361,15 +362,62 @@ static void t_unlisted_after_removed(void)
 	arrive(x, 10, t += 1000);          /* below the window: 10 was reordering */
 	T_EQ_U64(x->g.nlist, 1);
 	for (uint64_t i = N; i < N + SEQ_WIN + 10; i++)
-		arrive(x, i, t += 1000);       /* 2 * SEQ_WIN's gap becomes final */
-	T_EQ_U64(x->g.nlist, 1);
-	T_EQ_U64(x->g.unlisted, 2);
+		arrive(x, i, t += 1000);       /* 2 * SEQ_WIN's gap becomes final: listed */
+	T_EQ_U64(x->g.nlist, 2);
+	T_EQ_U64(x->g.list[1].seq_before, 2 * SEQ_WIN - 1);
+	T_EQ_U64(x->g.unlisted, 1);
 	arrive(x, 30, t += 1000);          /* late into the unlisted gap at 30 */
 	end(x, N + SEQ_WIN + 10);
 	T_EQ_U64(x->s.lost_final, 2);
 	T_EQ_U64(gap_lost(&x->g), 2);
-	T_EQ_U64(x->g.unlisted_lost, 1);
+	T_EQ_U64(x->g.unlisted_lost, 0);
 	free(x);
+}
+
+/* A full list keeps the gaps that lost most: after 100 scattered single losses (each
+ * leaving the window alone, none merged) an outage of 300 frames takes the place of
+ * the newest single loss on a list of 16, exactly, in sequence order; the books count
+ * every gap and every lost frame. */
+static void t_outage_after_scatter(void)
+{
+	struct st *x = mk_n(0, 16);
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < 400000; i++)
+		if (!(i % 2000 == 5 && i < 200000) && !(i >= 250000 && i < 250300))
+			arrive(x, i, t += MS);   /* 1 kpps: t counts arrivals */
+	end(x, 400000);
+	T_EQ_U64(x->g.merges, 0);
+	T_EQ_U64(x->g.nlist, 16);
+	T_EQ_U64(x->g.list[0].seq_before, 4);
+	T_EQ_U64(x->g.list[14].seq_before, 14 * 2000 + 4);
+	const struct gap *o = &x->g.list[15];
+	T_EQ_U64(o->seq_before, 249999);
+	T_EQ_U64(o->seq_after, 250300);
+	T_EQ_U64(o->lost, 300);
+	T_EQ_U64(gap_duration(o), MS);   /* t counts arrivals: the frames on either side */
+	T_EQ_U64(gap_count(&x->g), 101);
+	T_EQ_U64(x->g.unlisted, 85);
+	T_EQ_U64(x->g.unlisted_lost, 85);
+	T_EQ_U64(gap_lost(&x->g), 400);
+	T_EQ_U64(x->s.lost_final, 400);
+	/* with a silence asked for (--gap-min), the silence ranks first: a 5 ms silence
+	 * without loss keeps its place against losses */
+	struct st *y = mk_n(2 * MS, 2);
+	t = 0;
+	for (uint64_t i = 0; i < 200000; i++) {
+		if (i % 2000 == 5 && i < 100000)
+			continue;   /* 50 single losses, 1 ms apart */
+		t += i == 150000 ? 5 * MS : MS;
+		arrive(y, i, t);
+	}
+	end(y, 200000);
+	T_EQ_U64(y->g.nlist, 2);
+	T_EQ_U64(y->g.list[1].seq_after, 150000);
+	T_EQ_U64(y->g.list[1].lost, 0);
+	T_EQ_U64(gap_count(&y->g), 51);
+	T_EQ_U64(gap_lost(&y->g), 50);
+	free(x);
+	free(y);
 }
 
 /* The head (before the first frame) and the tail (after the last) are loss, not gaps. */
@@ -400,5 +448,6 @@ int main(void)
 	T_RUN(t_early_then_filled);
 	T_RUN(t_list_max);
 	T_RUN(t_head_tail);
+	T_RUN(t_outage_after_scatter);
 	return t_done();
 }
