@@ -376,6 +376,13 @@ static int rut_rules(struct dut *d, const struct cell *cell, char *err, size_t e
 	return 0;
 }
 
+void dut_forget_live(struct dut *d, bool rules_only)
+{
+	for (int i = 0; i < AX_COUNT; i++)
+		if (axis_defs[i].act == AA_RULES || (!rules_only && axis_defs[i].act == AA_SYSCTL))
+			json_object_del(d->applied, axis_defs[i].name);
+}
+
 int dut_action_ctl(struct dut *d, const json_t *words, unsigned rules, char *out, size_t outlen)
 {
 	out[0] = 0;
@@ -405,8 +412,7 @@ int dut_action_ctl(struct dut *d, const json_t *words, unsigned rules, char *out
 				w[n++] = json_string_value(v);
 	}
 	w[n] = NULL;
-	/* the rule set changed under the rules axis: every setting is sent again next case */
-	json_object_clear(d->applied);
+	dut_forget_live(d, rules != 0);
 	int st = ctl_in(d, out, outlen, w, text, DUT_CTL_LOAD_S);
 	free(text);
 	return st;

@@ -265,7 +265,10 @@ int dut_action_hook(struct dut *d, const char *what, const json_t *hook, const s
 		    char *out, size_t outlen)
 {
 	int st = hook_run(d, what, hook, cell, NULL, out, outlen);
-	if (!strcmp(what, "reboot"))
+	/* what it changed (a rule set, a knob, a reboot) is set again before the next case */
+	if (d->kind == PR_RUT)
+		dut_forget_live(d, false);
+	else
 		dut_rebooted(d);
 	return st;
 }

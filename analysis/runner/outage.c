@@ -58,6 +58,9 @@ int outage_gaps(json_t *out, const json_t *sink, int64_t t0_ns, const struct out
 			continue;
 		}
 		sum->unlisted += (size_t)json_integer_value(json_object_get(st, "gaps_unlisted"));
+		double in_gaps = u64_of(st, "gap_lost_pkts") + u64_of(st, "gaps_unlisted_lost_pkts");
+		if (!isnan(lost) && !isnan(in_gaps) && lost > in_gaps)
+			sum->outside += (uint64_t)(lost - in_gaps);
 		json_array_foreach(gl, j, g) {
 			int64_t b = ns_of(g, "before_ns"), a = ns_of(g, "after_ns");
 			double gl_lost = u64_of(g, "lost_pkts");

@@ -30,6 +30,8 @@ struct outage_sum {
 	size_t unlisted;            /* gaps the sinks counted but did not list */
 	size_t split;               /* streams with no gap list (split over threads) */
 	uint64_t lost;              /* frames lost, every stream's lost_pkts */
+	uint64_t outside;           /* of them, in no gap (before a stream's first measured
+				     * frame or after its last: nothing brackets them) */
 	double rate_pps;            /* the streams' rates summed */
 	double loss_over_load_s;    /* lost / rate_pps; NaN without a rate */
 	/* the longest silence (a gap of one record, not merged), over every stream */

@@ -1074,6 +1074,15 @@ static void outage_result(const struct prof_trial *t, const json_t *rec,
 	jset_num(o, "t0_action_ns", took);
 	jset_num(o, "t0_clock_bound_ns", bound);
 	json_object_set_new(o, "lost_pkts", json_integer((json_int_t)sum.lost));
+	json_object_set_new(o, "lost_outside_gaps_pkts", json_integer((json_int_t)sum.outside));
+	if (sum.outside) {
+		char f[300];
+		snprintf(f, sizeof(f), "outage: %llu of the %llu frames lost are in no gap (lost "
+			 "before a stream's first measured frame or after its last): loss / load "
+			 "counts them, the gaps do not", (unsigned long long)sum.outside,
+			 (unsigned long long)sum.lost);
+		json_array_append_new(flags, json_string(f));
+	}
 	jset_num(o, "rate_pps", sum.rate_pps);
 	jset_num(o, "loss_over_load_s", sum.loss_over_load_s);
 	json_object_set_new(o, "gaps_unlisted", json_integer((json_int_t)sum.unlisted));

@@ -67,7 +67,11 @@ if command -v gnuplot >/dev/null; then
 		   grep -q '</svg>' "$T/h.svg" && [ ! -e /tmp/pwn ]; echo $?)" "$(grep ytics "$T/h.gp")"
 	run "plot --kind timeline on a file without an outage case" 64 "no outage case" \
 		"$B/ppslab" plot "$D/small.json" --kind timeline -o "$T/n.png"
+	run "report of an outage run" 0 "" "$B/ppslab" report "$F" -o "$T/rep"
+	check "report: the timeline figure and the outage metrics" \
+		"$(grep -q '(timeline-gaps-t0.png)' "$T/rep/report.md" && [ -s "$T/rep/timeline-gaps-t0.png" ] &&
+		   grep -q '^### outage\\_longest\\_s' "$T/rep/report.md"; echo $?)" "$(grep -n 'png\|^###' "$T/rep/report.md" | head)"
 else
-	for i in 1 2 3 4 5 6 7 8 9; do skip "plot --kind timeline" "no gnuplot"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "plot --kind timeline" "no gnuplot"; done
 fi
 echo "1..$n"

@@ -33,6 +33,7 @@ static void make_sink1(void)
 {
 	snprintf(sink1, sizeof(sink1),
 		 "{\"streams\": [{\"stream\": 1, \"lost_pkts\": 2503, \"gaps_unlisted\": 0,"
+		 " \"gap_lost_pkts\": 2503, \"gaps_unlisted_lost_pkts\": 0,"
 		 " \"longest_gap_ns\": 250100002, \"gaps\": ["
 		 "  {\"before_ns\": %lld, \"after_ns\": %lld, \"lost_pkts\": 2, \"seq_before\": 10,"
 		 "   \"seq_after\": 13, \"reordered_pkts\": 0, \"merged_gaps\": 1},"
@@ -81,6 +82,7 @@ static void t_timeline(void)
 	T_NEAR(sum.loss_over_load_s, 0.2503, 1e-12);
 	T_EQ_INT(sum.gaps, 3);
 	T_EQ_INT(sum.split, 0);
+	T_EQ_U64(sum.outside, 0);
 	const char *why = NULL;
 	T_NEAR(outage_reset_ns(gaps, &why), 250100002, 0);
 	T_TRUE(why == NULL);
@@ -93,6 +95,7 @@ static void t_timeline(void)
 static void t_several(void)
 {
 	json_t *a = js("{\"streams\": [{\"stream\": 1, \"lost_pkts\": 10, \"longest_gap_ns\": 900,"
+		       " \"gap_lost_pkts\": 4, \"gaps_unlisted_lost_pkts\": 3,"
 		       " \"gaps_unlisted\": 2, \"gaps\": [{\"before_ns\": 5000, \"after_ns\": 5500,"
 		       " \"lost_pkts\": 4, \"reordered_pkts\": 0, \"merged_gaps\": 1}]}]}");
 	json_t *b = js("{\"streams\": [{\"stream\": 3, \"lost_pkts\": 6, \"gaps\": null,"
@@ -115,6 +118,7 @@ static void t_several(void)
 	T_EQ_INT(sum.split, 1);
 	T_EQ_INT(sum.unlisted, 2);
 	T_EQ_U64(sum.lost, 16);
+	T_EQ_U64(sum.outside, 3);   /* stream 1: 10 lost, 4 + 3 in gaps; the others no list */
 	T_NEAR(sum.rate_pps, 2000, 0);            /* streams with a rate */
 	T_NEAR(sum.loss_over_load_s, 16.0 / 2000, 1e-15);
 	/* stream 1's longest (900) is unlisted: its length, not its place */
