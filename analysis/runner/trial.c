@@ -431,12 +431,6 @@ static int start_gens(const struct trial_env *e, const struct trial_req *r,
 	return s->err[0] ? -1 : 0;
 }
 
-/* The forwarding rate is read off the kernel's counters of the receiving interfaces
- * while the load is on: from the end of the warm-up (plus a margin for the senders'
- * start) until 100 ms before the senders stop. Frames a backlog delivers after the load ends
- * are not counted in it, frames of the warm-up delivered during it are: the rate
- * at which the router forwards under this load (RFC 2285), whatever their tag. Then
- * waits for the senders to end. */
 /* The outage action at t_act (CLOCK_MONOTONIC), the senders still sending: its instant
  * on CLOCK_REALTIME, the time it took and its result into s. */
 static void fire_action(const struct trial_env *e, const struct trial_req *r,
@@ -459,6 +453,12 @@ static void fire_action(const struct trial_env *e, const struct trial_req *r,
 			 s->act_rc < 0 ? "error" : "status", s->act_rc < 0 ? -s->act_rc : s->act_rc);
 }
 
+/* The forwarding rate is read off the kernel's counters of the receiving interfaces
+ * while the load is on: from the end of the warm-up (plus a margin for the senders'
+ * start) until 100 ms before the senders stop. Frames a backlog delivers after the load ends
+ * are not counted in it, frames of the warm-up delivered during it are: the rate
+ * at which the router forwards under this load (RFC 2285), whatever their tag. Then
+ * waits for the senders to end. */
 static void load_window(const struct trial_env *e, const struct trial_req *r,
 			struct trial_tools *tt, uint64_t t_load, struct trial_res *s)
 {
