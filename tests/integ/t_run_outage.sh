@@ -56,17 +56,6 @@ eq "... and so are the metrics" \
 p=$(jq "$TR.rut.pause.last_ns" "$R") pl=$(jq "$TR.rut.pause.last_late_ns" "$R")
 took=$(jq "$TR.action.took_ns | floor" "$R")
 beh=$(jq "[$TR.gen[].behind_max_ns] | max" "$R")
-# the silence above 100 ms that starts at t0: after it by at most the command's time
-# (t0 is taken before the client starts), the pause's late start, an interval and the
-# slack; a busy host may add silences of its own elsewhere
-lo=$((-I_NS - SLACK_NS)) hi=$((took + pl + I_NS + SLACK_NS))
-big="[$O.gaps[] | select(.duration_ns > 100000000)]"
-g="[$big[] | select(.start_ns >= $lo and .start_ns <= $hi)][0]"
-eq "a silence above 100 ms starts at t0 (within $lo..$hi ns)" "$(jq -r "$g | type" "$R")" object
-echo "# longest $(jq -c "$O.longest" "$R"), sink longest $(jq "$TR.sink[0].streams[0].longest_gap_ns" "$R")"
-echo "# other silences above 100 ms (the host's): $(jq -c "[$big[] | select(.start_ns < $lo or .start_ns > $hi) | [.start_ns, .duration_ns]]" "$R")"
-d=$(jq "$g.duration_ns // 0" "$R") s=$(jq "$g.start_ns // 0" "$R")
-echo "# the forwarder's stall $p ns (late by $pl ns); the gap $d ns from $s ns after t0; the action took $took ns; the sender at most $beh ns behind"
 # within_or_said DESC ACTUAL LOW HIGH: in range, or off by no more than the sender
 # says it fell behind its schedule (a starved sender makes a silence of its own)
 within_or_said() {
@@ -81,6 +70,18 @@ within_or_said() {
 		not_ok "$1" "got $2, expected $3..$4; off by $off ns, more than the sender's lateness ($beh ns)"
 	fi
 }
+# the silence above 100 ms that starts at t0: after it by at most the command's time
+# (t0 is taken before the client starts), the pause's late start, an interval and the
+# slack; a busy host may add silences of its own elsewhere
+lo=$((-I_NS - SLACK_NS)) hi=$((took + pl + I_NS + SLACK_NS))
+big="[$O.gaps[] | select(.duration_ns > 100000000)]"
+g="[$big[] | select(.start_ns <= $hi and .end_ns >= $lo)][0]"
+eq "a silence above 100 ms around t0" "$(jq -r "$g | type" "$R")" object
+within_or_said "... starting at t0 (within $lo..$hi ns)" "$(jq "$g.start_ns // 0" "$R")" "$lo" "$hi"
+echo "# longest $(jq -c "$O.longest" "$R"), sink longest $(jq "$TR.sink[0].streams[0].longest_gap_ns" "$R")"
+echo "# other silences above 100 ms (the host's): $(jq -c "[$big[] | select(.start_ns < $lo or .start_ns > $hi) | [.start_ns, .duration_ns]]" "$R")"
+d=$(jq "$g.duration_ns // 0" "$R") s=$(jq "$g.start_ns // 0" "$R")
+echo "# the forwarder's stall $p ns (late by $pl ns); the gap $d ns from $s ns after t0; the action took $took ns; the sender at most $beh ns behind"
 within_or_said "the gap is the forwarder's stall (less its late start) ± one frame interval + slack" \
 	"$d" $((p - pl - I_NS - SLACK_NS)) $((p + I_NS + SLACK_NS))
 within_or_said "the gap is 250 ms − one interval .. + one interval + the stall's overrun + slack" \
