@@ -15,7 +15,7 @@
 #include "opt.h"
 #include "plot.h"
 
-#define SYNOPSIS "ppslab plot RESULTS [--kind line|heatmap|load|framesize|box|latload] [--x AXIS] " \
+#define SYNOPSIS "ppslab plot RESULTS [--kind line|heatmap|load|framesize|box|latload|timeline] [--x AXIS] " \
 		 "[--by AXIS] [--metric M] [--where AXIS=VALUE,...] [-o FILE.png|.svg|.txt]"
 
 /* What is drawn: the request as the options give it. */
@@ -98,8 +98,9 @@ static int words(const struct opt_def *d, const char *arg, void *base)
 #define WORDS OPT_FN, .fn = words
 static struct opt_def opts[] = {
 	{ "kind", 'k', "KIND", "line, heatmap, load (rate and loss vs offered load), "
-	  "framesize (vs the line rate), box (repetitions) or latload (latency at load, a line "
-	  "per frame size); default: as report chooses "
+	  "framesize (vs the line rate), box (repetitions), latload (latency at load, a line "
+	  "per frame size) or timeline (an outage case's gaps around its action); default: as "
+	  "report chooses "
 	  "(framesize when a frame size varies, load when an offered load does, else line)", WORDS },
 	{ "x", 'x', "AXIS", "axis on x (default: the first that varies; load_pps; frame_size)", OPT_STR, A(rq.x) },
 	{ "y", 'y', "AXIS", "heatmap: axis on y (default: the next that varies)", OPT_STR, A(rq.y) },

@@ -20,7 +20,9 @@
 /* The rates a comparison looks at unless told otherwise (one sample = one search
  * result or one fixed-load rate: docs/design/methodology.md#cells-cases-and-repetitions). */
 static const char *const headline[] = { "ndr_pps", "pdr_pps", "mrr_pps", "fwd_pps",
-					"fwd_pps_a", "fwd_pps_b", "b2b_frames", "b2b_corrected_s" };
+					"fwd_pps_a", "fwd_pps_b", "b2b_frames", "b2b_corrected_s",
+					"outage_longest_s", "outage_loss_over_load_s",
+					"outage_reset_s" };
 
 /* what this file refuses is what it was asked: -EINVAL, with why in err */
 #define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)

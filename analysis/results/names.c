@@ -34,6 +34,12 @@ static const struct {
 	{ "b2b_frames", "back-to-back frames" },
 	{ "b2b_implied_s", "implied DUT buffer time" },
 	{ "b2b_corrected_s", "corrected DUT buffer time" },
+	{ "outage_longest_s", "longest gap" },
+	{ "outage_start_s", "longest gap's start after the action" },
+	{ "outage_lost", "frames lost through the action" },
+	{ "outage_loss_over_load_s", "loss / load (effective blocked time)" },
+	{ "outage_gaps", "gaps listed" },
+	{ "outage_reset_s", "reset time" },
 	{ "fw_rules", "firewall rules" },
 	{ "frame_size", "frame size" },
 	{ "dir", "direction" },
@@ -150,7 +156,7 @@ int name_lower_is_better(const char *name)
 	return !strncmp(base, "lat_", 4) || name_ends_with(base, "_ns") || strstr(base, "loss") ||
 	       !strncmp(base, "cpu", 3) || strstr(base, "drop") || strstr(base, "err") ||
 	       strstr(base, "lost") || strstr(base, "jitter") || strstr(base, "ipdv") ||
-	       strstr(base, "reorder") || strstr(base, "dup");
+	       strstr(base, "reorder") || strstr(base, "dup") || !strncmp(base, "outage_", 7);
 }
 
 int name_is_rate(const char *name)

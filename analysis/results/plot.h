@@ -33,6 +33,7 @@ enum plot_kind {
 	PLOT_FRAMESIZE,  /* throughput vs frame size with the line-rate curve (RFC 2544) */
 	PLOT_BOX,        /* box and whisker of the repetitions per --x value */
 	PLOT_LATLOAD,    /* latency at load (RFC 8219): a line per frame size */
+	PLOT_TIMELINE,   /* the outage method's gaps around the action's instant */
 };
 
 enum plot_errors { PLOT_ERR_MINMAX, PLOT_ERR_STDEV, PLOT_ERR_NONE };
@@ -101,7 +102,7 @@ int plot_results_text(const char *path, const struct plot_text *t, FILE *said, c
 void plot_default_kind(const struct res_file *rf, struct plot_req *rq);
 
 /* Kind and error-bar names for options; -1 if unknown. */
-#define PLOT_KIND_NAMES "line, heatmap, load, framesize, box or latload"
+#define PLOT_KIND_NAMES "line, heatmap, load, framesize, box, latload or timeline"
 int plot_kind_parse(const char *s);
 int plot_errors_parse(const char *s);
 

@@ -241,6 +241,9 @@ int plot_results(const struct res_file *rf, const struct plot_req *rq,
 	case PLOT_LATLOAD:
 		rc = plot_write_latload(&f, &fs, o, err, errlen);
 		break;
+	case PLOT_TIMELINE:
+		rc = plot_write_timeline(&f, &fs, o, err, errlen);
+		break;
 	}
 	plot_fig_free(&f);
 	return plot_files_finish(&fs, rc, err, errlen);

@@ -12,7 +12,8 @@
 
 int plot_kind_parse(const char *s)
 {
-	static const char *names[] = { "line", "heatmap", "load", "framesize", "box", "latload" };
+	static const char *names[] = { "line", "heatmap", "load", "framesize", "box", "latload",
+				       "timeline" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i]))
 			return (int)i;

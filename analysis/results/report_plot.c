@@ -173,6 +173,13 @@ void report_plan_plots(struct rep *r)
 			 "(RFC 8219 typical and worst-case), a line per frame size", NULL, NULL);
 	}
 	free(lp);
+	for (size_t c = 0; c < rf->ncases; c++)   /* docs/method.md#outage-timeline */
+		if (json_object_get(json_object_get(rf->cases[c].obj, "results"), "OUTAGE")) {
+			static const char *const om[] = { "gaps" };
+			add_plot(r, PLOT_TIMELINE, "t0", NULL, om, 1, "timeline", "outage timeline: "
+				 "each stream's gaps around the action at t0", NULL, NULL);
+			break;
+		}
 	if (!r->nmetrics || !nv)
 		return;
 	const char *m0[] = { r->metrics[0] };

@@ -376,6 +376,48 @@ static int rut_rules(struct dut *d, const struct cell *cell, char *err, size_t e
 	return 0;
 }
 
+void dut_forget_live(struct dut *d, bool rules_only)
+{
+	for (int i = 0; i < AX_COUNT; i++)
+		if (axis_defs[i].act == AA_RULES || (!rules_only && axis_defs[i].act == AA_SYSCTL))
+			json_object_del(d->applied, axis_defs[i].name);
+}
+
+int dut_action_ctl(struct dut *d, const json_t *words, unsigned rules, char *out, size_t outlen)
+{
+	out[0] = 0;
+	if (d->kind != PR_RUT || !d->pid)
+		return -ENODEV;
+	const char *w[64];
+	size_t n = 0;
+	char *text = NULL;
+	size_t tlen = 0;
+	if (rules) {   /* rulegen's set, added to what is loaded, as the rules axis loads it */
+		FILE *m = open_memstream(&text, &tlen);
+		int rc = m ? rulegen_write(m, "nomatch", rules) : -ENOMEM;
+		if (m)
+			fclose(m);
+		if (rc || !text) {
+			free(text);
+			return rc ? rc : -ENOMEM;
+		}
+		w[n++] = "ipfw";
+		w[n++] = "-q";
+		w[n++] = "/dev/stdin";
+	} else {
+		size_t i;
+		const json_t *v;
+		json_array_foreach(words, i, v)
+			if (n < 63)
+				w[n++] = json_string_value(v);
+	}
+	w[n] = NULL;
+	dut_forget_live(d, rules != 0);
+	int st = ctl_in(d, out, outlen, w, text, DUT_CTL_LOAD_S);
+	free(text);
+	return st;
+}
+
 bool dut_changed(struct dut *d, const struct cell *cell, const char *axis)
 {
 	const json_t *v = cell_value(cell, axis);

@@ -148,6 +148,19 @@ extern const char dut_hostkey_msg[];
 /* The same for a router axis' set or verify hook, where {value} is value_of's value. */
 int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const struct cell *cell,
 		       const char *value_of, struct box_cmd *out);
+/* The outage method's action on ppslab-rut: `ppslab-rut ctl SOCK WORDS...`, or with
+ * rules > 0 that many of rulegen's "nomatch" rules loaded on top of the rule set
+ * (`ipfw -q /dev/stdin`); the rule set (and for words the sysctls) is sent again
+ * before the next case. The
+ * client's status (-ENODEV: no ppslab-rut running), its output in out. */
+int dut_action_ctl(struct dut *d, const json_t *words, unsigned rules, char *out, size_t outlen);
+/* An outage action through a hook (an argument vector with {AXIS} placeholders, run as
+ * the other hooks are, with router.hook_timeout), for any router; what names it in the
+ * case's hook log ("outage", or "reboot" for a reset, left unwrapped as the reboot hook
+ * is); every setting is sent again before the next case. Its status, its output in
+ * out. */
+int dut_action_hook(struct dut *d, const char *what, const json_t *hook, const struct cell *cell,
+		    char *out, size_t outlen);
 /* Stops the forwarder (SIGINT, so it prints its summary), returns its summary JSON or
  * NULL; frees d. */
 json_t *dut_close(struct dut *d);

@@ -261,6 +261,18 @@ static int hook_run(struct dut *d, const char *what, const json_t *hook, const s
 	return hook_exec(d, what, NULL, hook, cell, stdin_text, out, outlen, 0, NULL);
 }
 
+int dut_action_hook(struct dut *d, const char *what, const json_t *hook, const struct cell *cell,
+		    char *out, size_t outlen)
+{
+	int st = hook_run(d, what, hook, cell, NULL, out, outlen);
+	/* what it changed (a rule set, a knob, a reboot) is set again before the next case */
+	if (d->kind == PR_RUT)
+		dut_forget_live(d, false);
+	else
+		dut_rebooted(d);
+	return st;
+}
+
 /* "failed with status N" or "timed out after N s (router.hook_timeout ...)" for the
  * hook just run */
 static const char *how_failed(const struct dut *d, int st, char *buf, size_t len)

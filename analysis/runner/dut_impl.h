@@ -47,6 +47,11 @@ int dut_rules_text(struct dut *d, const struct cell *cell, char **text, char *pa
 int dut_rut_apply(struct dut *d, const struct cell *cell, char *err, size_t errlen);
 json_t *dut_rut_stats(struct dut *d);
 
+/* ppslab-rut's settings an action may have changed behind dut's back, forgotten so
+ * that the next case sends them again: the rule set's axes, and unless rules_only the
+ * sysctl axes (a restart axis stays: the forwarder was not restarted). */
+void dut_forget_live(struct dut *d, bool rules_only);
+
 /* ---- dut_ext.c ---- */
 
 /* An external router's counters: its read hook's output, {"status", "output"}. */

@@ -375,6 +375,18 @@ static void search_estimate(const struct prof_trial *t, double *ntrials, double 
 		*trial_s = secs;
 		return;
 	}
+	case PM_OUTAGE: {
+		/* an rfc2544 search for the NDR when the load is a share of it, then one
+		 * trial through the action */
+		struct prof_trial s = *t;
+		s.method = PM_RFC2544;
+		n = 0, secs = 0;
+		if (t->outage_load_pct > 0)
+			search_estimate(&s, &n, &secs);
+		*ntrials = n + 1;
+		*trial_s = secs + t->duration_s;
+		return;
+	}
 	case PM_LADDER:
 	default:
 		n = t->ladder ? (double)json_array_size(t->ladder) : 10;
@@ -552,7 +564,8 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 			p->topo.lab_queues == 1 ? "" : "s");
 	fprintf(f, "\n\nmethod: %s, warm-up %g s, trials %g s, settle %g s",
 		prof_method_name(t->method), t->warmup_s, t->duration_s, t->settle_s);
-	if (t->method == PM_RFC2544 || t->method == PM_MLR || t->method == PM_B2B) {
+	if (t->method == PM_RFC2544 || t->method == PM_MLR || t->method == PM_B2B ||
+	    (t->method == PM_OUTAGE && t->outage_load_pct > 0)) {
 		fprintf(f, ", loads %.0f..", t->min_load_pps);
 		if (t->max_load_pps > 0)
 			fprintf(f, "%.0f pps", t->max_load_pps);
@@ -587,6 +600,25 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 			fprintf(f, ", throughput %.0f pps given", t->b2b_throughput_pps);
 		else
 			fprintf(f, " after an rfc2544 search for the throughput");
+	}
+	if (t->method == PM_OUTAGE) {
+		if (t->outage_load_pct > 0)
+			fprintf(f, "; outage (%s) at %g %% of the NDR an rfc2544 search finds",
+				t->outage_recipe == PO_RESET ? "reset" : "timeline", t->outage_load_pct);
+		else
+			fprintf(f, "; outage (%s) at %.0f pps", t->outage_recipe == PO_RESET
+				? "reset" : "timeline", t->outage_load_pps);
+		fprintf(f, ", the action %g s into the trial: ", t->outage_at_s);
+		if (t->outage_rules)
+			fprintf(f, "%u rules loaded", t->outage_rules);
+		else {
+			const json_t *aw = t->outage_ctl ? t->outage_ctl : t->outage_hook;
+			fprintf(f, "%s", t->outage_ctl ? "ppslab-rut ctl" : "hook");
+			size_t i;
+			const json_t *v;
+			json_array_foreach(aw, i, v)
+				fprintf(f, " %s", json_string_value(v));
+		}
 	}
 	for (size_t i = 0; i < t->nlatency_loads; i++)   /* run_latency.c */
 		fprintf(f, "%s%g", i ? "," : ", then latency at ", t->latency_loads[i]);

@@ -29,6 +29,7 @@
 #include "jpos.h"
 #include "num.h"
 #include "pollkern.h"
+#include "rulegen.h"
 
 /* ---- axes ---------------------------------------------------------------------- */
 
@@ -69,13 +70,16 @@ static const char *const trial_keys[] = { "method", "warmup", "duration", "settl
 					  "ladder", "max_delay", "max_clock_error", "late_policy",
 					  "max_burst", "max_behind", "repeat_invalid", "b2b_trials",
 					  "b2b_min_burst", "b2b_max_burst", "b2b_resolution",
-					  "b2b_throughput", "goals", "latency_loads", NULL };
-static const char *const method_names[] = { "fixed", "rfc2544", "mlr", "ladder", "b2b", NULL };
+					  "b2b_throughput", "goals", "latency_loads", "outage_load",
+					  "outage_at", "outage_action", "outage_recipe",
+					  "outage_gap_min", NULL };
+static const char *const method_names[] = { "fixed", "rfc2544", "mlr", "ladder", "b2b",
+					     "outage", NULL };
 static const char *const late_names[] = { "skip", "shift", "catchup", NULL };
 
 const char *prof_method_name(enum prof_method m)
 {
-	return (unsigned)m <= PM_B2B ? method_names[m] : "?";
+	return (unsigned)m <= PM_OUTAGE ? method_names[m] : "?";
 }
 
 static int get_ratio_at(struct vctx *c, const json_t *o, const char *path, const char *key,
@@ -301,6 +305,98 @@ static void parse_latency_loads(struct vctx *c, const json_t *o, struct prof_tri
 	}
 }
 
+static const char *const recipe_names[] = { "timeline", "reset", NULL };
+
+/* trial.outage_*: the load (a rate, or "N%" of the NDR), the action's instant within
+ * the trial, the action ({"ctl": [...]} for ppslab-rut, {"hook": [...]} for any
+ * router; a reset without one takes router.reboot_hook), the sinks' --gap-min */
+static void parse_outage(struct vctx *c, json_t *o, struct profile *p)
+{
+	struct prof_trial *t = &p->trial;
+	char gbuf[128];
+	int e;
+	const json_t *v;
+	static const char *const outage_keys[] = { "outage_load", "outage_at", "outage_action",
+						   "outage_recipe", "outage_gap_min", NULL };
+	if (t->method != PM_OUTAGE) {
+		for (int i = 0; o && outage_keys[i]; i++)
+			if (json_object_get(o, outage_keys[i])) {
+				char kp[64];
+				snprintf(kp, sizeof(kp), "trial.%s", outage_keys[i]);
+				prof_verr(c, kp, true, "applies to method \"outage\" only (this "
+					  "profile's method is \"%s\")", prof_method_name(t->method));
+			}
+		return;
+	}
+	if (t->nlatency_loads)
+		prof_verr(c, "trial.latency_loads", true, "does not apply to method \"outage\" (no "
+			  "search to take the loads from)");
+	if (!prof_get_enum(c, o, "outage_recipe", "trial", recipe_names, PO_TIMELINE, &e))
+		t->outage_recipe = (enum prof_outage_recipe)e;
+	v = o ? json_object_get(o, "outage_load") : NULL;
+	double pct;
+	if (!v)
+		prof_verr(c, "trial", false, "method \"outage\" needs trial.outage_load: a rate "
+			  "(\"10k\") or a percentage of the NDR (\"90%%\")");
+	else if (json_is_string(v) && strchr(json_string_value(v), '%')) {
+		if (num_percent(json_string_value(v), &pct))
+			prof_verr(c, "trial.outage_load", false, "expected a percentage of the NDR "
+				  "above 0 and at most 100 %%, got %s", GOT(v));
+		else
+			t->outage_load_pct = pct;
+	} else {
+		prof_as_rate(c, v, "trial.outage_load", false, &t->outage_load_pps);
+	}
+	prof_get_dur(c, o, "outage_at", "trial", 1, &t->outage_at_s);
+	if (t->duration_s > 0 && t->outage_at_s >= t->duration_s)
+		prof_verr(c, o && json_object_get(o, "outage_at") ? "trial.outage_at" : "trial.duration",
+			  false, "the action must come within the trial: outage_at (%g s) must be "
+			  "below trial.duration (%g s)", t->outage_at_s, t->duration_s);
+	t->outage_gap_min_s = -1;
+	if (o && json_object_get(o, "outage_gap_min"))
+		prof_get_dur(c, o, "outage_gap_min", "trial", 0, &t->outage_gap_min_s);
+	json_t *act = o ? json_object_get(o, "outage_action") : NULL;
+	if (!act) {
+		if (t->outage_recipe != PO_RESET || !p->router.reboot_hook)
+			prof_verr(c, "trial", false, "method \"outage\" needs trial.outage_action: "
+				  "{\"ctl\": [words]} (ppslab-rut) or {\"hook\": [argv]}%s",
+				  t->outage_recipe == PO_RESET ? ", or router.reboot_hook" : "");
+		else
+			t->outage_hook = p->router.reboot_hook;
+		return;
+	}
+	if (prof_want_object(c, act, "trial.outage_action"))
+		return;
+	const json_t *ctl = json_object_get(act, "ctl"), *hook = json_object_get(act, "hook");
+	const json_t *rules = json_object_get(act, "rules");
+	prof_check_keys(c, act, "trial.outage_action",
+			(const char *const[]){ "ctl", "hook", "rules", NULL });
+	int kinds = !!ctl + !!hook + !!rules;
+	if (kinds != 1) {
+		prof_verr(c, "trial.outage_action", false, "expected one of \"ctl\", \"hook\" and "
+			  "\"rules\", got %s", kinds ? "several" : "none");
+		return;
+	}
+	if (p->router.kind == PR_NONE)
+		prof_verr(c, "trial.outage_action", true, "needs a router to act on (router.kind "
+			  "is \"none\")");
+	else if ((ctl || rules) && p->router.kind != PR_RUT)
+		prof_verr(c, ctl ? "trial.outage_action.ctl" : "trial.outage_action.rules", true,
+			  "is for router.kind \"rut\" (ppslab-rut); give an external router a "
+			  "\"hook\"");
+	long long n;
+	if (ctl) {
+		prof_check_argv(c, ctl, "trial.outage_action.ctl", PH_NONE);
+		t->outage_ctl = ctl;
+	} else if (rules) {
+		if (!prof_get_int(c, act, "rules", "trial.outage_action", 1, RULEGEN_MAX, 1, &n))
+			t->outage_rules = (unsigned)n;
+	} else {
+		prof_check_argv(c, hook, "trial.outage_action.hook", PH_AXES);
+		t->outage_hook = hook;
+	}
+}
+
 static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
 {
 	struct prof_trial *t = &p->trial;
@@ -393,6 +489,7 @@ static void parse_trial(struct vctx *c, json_t *root, struct profile *p)
 	parse_goals(c, o, t, o && json_object_get(o, "initial"));
 
 	parse_latency_loads(c, o, t);
+	parse_outage(c, o, p);
 	json_t *l = o ? json_object_get(o, "ladder") : NULL;
 	if (l) {
 		if (!json_is_array(l) || json_array_size(l) == 0) {

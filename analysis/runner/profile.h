@@ -99,9 +99,9 @@ struct prof_diag {
 };
 void prof_diag_free(struct prof_diag *d);
 
-enum prof_method { PM_FIXED, PM_RFC2544, PM_MLR, PM_LADDER, PM_B2B };
-/* "fixed", "rfc2544", "mlr", "ladder", "b2b": the profile's word for a method, and the
- * results'. */
+enum prof_method { PM_FIXED, PM_RFC2544, PM_MLR, PM_LADDER, PM_B2B, PM_OUTAGE };
+/* "fixed", "rfc2544", "mlr", "ladder", "b2b", "outage": the profile's word for a method,
+ * and the results'. */
 const char *prof_method_name(enum prof_method m);
 enum prof_router { PR_RUT, PR_EXTERNAL, PR_NONE };
 enum prof_topo { PT_NETNS, PT_LOCAL, PT_SSH };
@@ -140,6 +140,9 @@ struct prof_goal {
 	double latency_ns;      /* > 0: a frame later than this counts as lost */
 };
 #define PROF_LATENCY_LOADS_MAX 16
+/* What an outage trial measures: the gaps around any action ("timeline"), or the time
+ * a reset takes (RFC 2544 §26.6, "reset"). */
+enum prof_outage_recipe { PO_TIMELINE, PO_RESET };
 
 struct prof_trial {
 	enum prof_method method;
@@ -183,6 +186,18 @@ struct prof_trial {
 	 * of these percentages of the NDR found (0: a probe at min_load); none: off */
 	size_t nlatency_loads;
 	double latency_loads[PROF_LATENCY_LOADS_MAX];
+	/* outage (docs/method.md#outage-timeline): one trial at a held load, an action
+	 * fired at outage_at_s into it, the sinks' gaps relative to that instant */
+	double outage_load_pps;  /* > 0: the load, a fixed rate */
+	double outage_load_pct;  /* > 0: the load, this % of the NDR an rfc2544 search of the
+				  * case finds first */
+	double outage_at_s;      /* the action's instant, seconds after the warm-up (1) */
+	double outage_gap_min_s; /* the sinks' --gap-min; < 0 (absent): ten frame intervals */
+	enum prof_outage_recipe outage_recipe;
+	const json_t *outage_ctl;  /* words for `ppslab-rut ctl SOCK` (borrowed from root),
+				    * or NULL */
+	const json_t *outage_hook; /* an argument vector with {AXIS} placeholders, or NULL */
+	unsigned outage_rules;     /* > 0: that many generated rules loaded into ppslab-rut */
 };
 
 struct prof_router_cfg {

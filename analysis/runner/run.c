@@ -132,6 +132,18 @@ static json_t *method_obj(const struct profile *p)
 			json_array_append_new(dev, json_string(b));
 		}
 	}
+	if (t->method == PM_OUTAGE) {
+		json_t *o = json_pack("{s:s,s:f}", "recipe", t->outage_recipe == PO_RESET ? "reset"
+				      : "timeline", "at_s", t->outage_at_s);
+		if (t->outage_load_pct > 0)
+			jset_num(o, "load_pct_of_ndr", t->outage_load_pct);
+		else
+			jset_num(o, "load_pps", t->outage_load_pps);
+		json_object_set_new(m, "outage", o);
+		if (t->outage_recipe == PO_RESET && !(t->outage_load_pct > 0))
+			json_array_append_new(dev, json_string("reset (§26.6) at a fixed load, not at "
+							       "a throughput measured first"));
+	}
 	json_object_set_new(m, "rfc2544_deviations", dev);
 	return m;
 }

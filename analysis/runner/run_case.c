@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "search.h"
 #include "b2b.h"
+#include "outage.h"
 
 /* A JSON string of text that may hold anything a tool printed: bytes that are not
  * UTF-8 become '?', so the error is never silently dropped. */
@@ -141,7 +142,8 @@ static void search_config(const struct runner *r, const struct cell *cell, struc
 {
 	const struct prof_trial *t = &r->p->trial;
 	static const enum search_method m[] = { SM_FIXED, SM_RFC2544, SM_MLR, SM_LADDER,
-						SM_RFC2544 /* b2b: its throughput */ };
+						SM_RFC2544 /* b2b: its throughput */,
+						SM_RFC2544 /* outage: the NDR of its load */ };
 	memset(sc, 0, sizeof(*sc));
 	sc->method = m[t->method];
 	double off = cell->offered_pps;
@@ -1007,6 +1009,231 @@ static int case_b2b(struct case_run *k, const struct search_res *sr, json_t *res
 	return rc;
 }
 
+/* --- the outage timeline (docs/method.md#outage-timeline) --------------------------- */
+
+struct outage_act {
+	struct case_run *k;
+	char out[4096];
+	const char *what;       /* "ctl", "rules", "hook", "reboot" */
+};
+
+/* trial_req.action: fires the profile's action, its status */
+static int outage_fire(void *arg)
+{
+	struct outage_act *a = arg;
+	struct runner *r = a->k->r;
+	const struct prof_trial *t = &r->p->trial;
+	if (t->outage_ctl || t->outage_rules)
+		return dut_action_ctl(r->dut, t->outage_ctl, t->outage_rules, a->out, sizeof(a->out));
+	return dut_action_hook(r->dut, a->what, t->outage_hook, &a->k->pc->values, a->out,
+			       sizeof(a->out));
+}
+
+/* The rate of each stream: a sender's share of the load by its threads, as trial.c
+ * splits it; blast B (stream 2) the whole load. Their number. */
+static size_t outage_rates(const struct runner *r, bool bi, double load, struct outage_rate *v)
+{
+	unsigned threads = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < r->env.ngens; i++)
+		threads += r->env.gens[i].threads ? r->env.gens[i].threads : 1;
+	for (size_t i = 0; i < r->env.ngens; i++)
+		v[n++] = (struct outage_rate){ r->env.gens[i].stream, load *
+					       (r->env.gens[i].threads ? r->env.gens[i].threads : 1) /
+					       threads };
+	if (bi && r->env.ngens == 1 && r->env.nsinks == 1)
+		v[n++] = (struct outage_rate){ 2, load };
+	return n;
+}
+
+/* The OUTAGE result of the trial record rec into o, its metrics into m, a flag for
+ * what makes a figure uncertain into flags. */
+static void outage_result(const struct prof_trial *t, const json_t *rec,
+			  const struct outage_rate *rates, size_t nrates, json_t *o, json_t *m,
+			  json_t *flags)
+{
+	json_t *gaps = json_array();
+	struct outage_sum sum;
+	outage_sum_init(&sum);
+	const json_t *sinks = json_object_get(json_object_get(rec, "action"), "sinks");
+	double bound = 0;
+	size_t i;
+	const json_t *sk;
+	json_array_foreach(json_object_get(rec, "sink"), i, sk) {
+		const json_t *a = json_array_get(sinks, i);
+		double b = jnum(a, "clock_bound_ns");
+		bound = isnan(b) || isnan(bound) ? NAN : b > bound ? b : bound;
+		outage_gaps(gaps, sk, (int64_t)json_integer_value(json_object_get(a, "t0_ns")),
+			    rates, nrates, &sum);
+	}
+	outage_finish(&sum);
+	double took = jnum(json_object_get(rec, "action"), "took_ns");
+	json_object_set_new(o, "gaps", gaps);
+	/* t0 is taken right before the action starts; what it does happens within the
+	 * time it took, and a sink's clock is known to within its bound */
+	jset_num(o, "t0_action_ns", took);
+	jset_num(o, "t0_clock_bound_ns", bound);
+	json_object_set_new(o, "lost_pkts", json_integer((json_int_t)sum.lost));
+	json_object_set_new(o, "lost_outside_gaps_pkts", json_integer((json_int_t)sum.outside));
+	if (sum.outside) {
+		char f[300];
+		snprintf(f, sizeof(f), "outage: %llu of the %llu frames lost are in no gap (lost "
+			 "before a stream's first measured frame or after its last): loss / load "
+			 "counts them, the gaps do not", (unsigned long long)sum.outside,
+			 (unsigned long long)sum.lost);
+		json_array_append_new(flags, json_string(f));
+	}
+	jset_num(o, "rate_pps", sum.rate_pps);
+	jset_num(o, "loss_over_load_s", sum.loss_over_load_s);
+	json_object_set_new(o, "gaps_unlisted", json_integer((json_int_t)sum.unlisted));
+	json_t *lg = json_null();
+	if (!isnan(sum.longest_ns)) {
+		lg = json_object();
+		json_object_set_new(lg, "stream", json_integer(sum.longest_stream));
+		jset_num(lg, "duration_ns", sum.longest_ns);
+		jset_num(lg, "start_ns", sum.longest_start_ns);
+		if (sum.longest_listed)
+			json_object_set_new(lg, "lost_pkts", json_integer((json_int_t)sum.longest_lost));
+		jset_num(lg, "loss_over_load_s", sum.longest_lol_s);
+		if (!sum.longest_listed)
+			json_array_append_new(flags, json_string("outage: the longest gap is not in the "
+								 "sinks' lists (64 per stream): its "
+								 "start is unknown"));
+	}
+	json_object_set_new(o, "longest", lg);
+	if (sum.split)
+		json_array_append_new(flags, json_string("outage: a stream was split over a sink's "
+							 "threads and has no gap list"));
+	/* no gap in any complete list: a measured 0 */
+	double longest = !isnan(sum.longest_ns) ? sum.longest_ns : sum.split ? NAN : 0;
+	jset_num(m, "outage_longest_s", longest / 1e9);
+	jset_num(m, "outage_start_s", sum.longest_start_ns / 1e9);
+	json_object_set_new(m, "outage_lost", json_integer((json_int_t)sum.lost));
+	jset_num(m, "outage_loss_over_load_s", sum.loss_over_load_s);
+	json_object_set_new(m, "outage_gaps", json_integer((json_int_t)sum.gaps));
+	if (t->outage_recipe == PO_RESET) {
+		const char *why = NULL;
+		double rs = outage_reset_ns(gaps, &why);
+		jset_num(o, "reset_ns", rs);
+		jset_num(m, "outage_reset_s", rs / 1e9);
+		if (why) {
+			char f[300];
+			snprintf(f, sizeof(f), "reset: %s", why);
+			json_array_append_new(flags, json_string(f));
+		}
+	}
+}
+
+/* The outage trial after the NDR search (sr; none with a fixed load): c's
+ * results.OUTAGE and metrics outage_*. 0, -EINTR, -EIO (k->err says why), -ENOMEM. */
+static int case_outage(struct case_run *k, const struct search_res *sr, json_t *res, json_t *m,
+		       json_t *flags)
+{
+	struct runner *r = k->r;
+	const struct prof_trial *t = &r->p->trial;
+	json_t *o = json_object();
+	json_object_set_new(res, "OUTAGE", o);
+	static const char *const recipes[] = { "timeline", "reset" };
+	json_object_set_new(o, "recipe", json_string(recipes[t->outage_recipe]));
+	double load = t->outage_load_pps;
+	char from[160];
+	snprintf(from, sizeof(from), "trial.outage_load");
+	if (t->outage_load_pct > 0) {
+		double ndr = !sr->ngoals ? 0 : sr->goal[0].regular ? sr->goal[0].ct_pps
+			     : sr->goal[0].rlb_pps;
+		if (!(ndr > 0)) {
+			snprintf(k->err, sizeof(k->err), "outage_load is %g %% of the NDR, and the "
+				 "rfc2544 search found none: %s", t->outage_load_pct,
+				 sr->ngoals && sr->goal[0].irregular ? sr->goal[0].irregular : "no trial");
+			return -EIO;
+		}
+		load = floor(ndr * t->outage_load_pct / 100);
+		snprintf(from, sizeof(from), "%g %% of the NDR (%.0f pps) of this case's rfc2544 "
+			 "search", t->outage_load_pct, ndr);
+	}
+	jset_num(o, "load_pps", load);
+	json_object_set_new(o, "load_from", json_string(from));
+	jset_num(o, "at_s", t->outage_at_s);
+	struct outage_act a = { .k = k, .what = t->outage_ctl ? "ctl" : t->outage_rules ? "rules"
+			       : t->outage_recipe == PO_RESET && t->outage_hook == r->p->router.reboot_hook
+			       ? "reboot" : "outage" };
+	json_t *act = json_object();
+	if (t->outage_ctl)
+		json_object_set_new(act, "ctl", json_deep_copy(t->outage_ctl));
+	else if (t->outage_rules)
+		json_object_set_new(act, "rules", json_integer(t->outage_rules));
+	else
+		json_object_set_new(act, "hook", json_deep_copy(t->outage_hook));
+	json_object_set_new(o, "action", act);
+	if (!(load >= 1)) {
+		snprintf(k->err, sizeof(k->err), "the outage load is %.3f pps: a stream needs at "
+			 "least 1 frame per second", load);
+		return -EIO;
+	}
+	struct outage_rate rates[PROF_BOXES_MAX + 1];
+	size_t nr = outage_rates(r, k->pc->values.bi, load, rates);
+	double slow = load;
+	for (size_t i = 0; i < nr; i++)
+		slow = rates[i].pps < slow ? rates[i].pps : slow;
+	/* a silence of ten frame intervals, and at least 50 ms, is a gap, lost frames or
+	 * not (a router that holds frames while it stalls loses none); shorter ones are a
+	 * busy host's, which would crowd the list (64 a stream) */
+	double gap_min = t->outage_gap_min_s >= 0 ? t->outage_gap_min_s
+		       : 10 / slow > 0.05 ? 10 / slow : 0.05;
+	jset_num(o, "gap_min_s", gap_min);
+	double limit = t->outage_hook ? (r->p->router.hook_timeout_s > 0
+					 ? r->p->router.hook_timeout_s : 30) : DUT_CTL_LOAD_S;
+	struct trial_req tr = { .load_pps = load, .duration_s = t->duration_s,
+				.warmup_s = t->warmup_s, .cell = &k->pc->values, .kind = "outage",
+				.seq = ++k->seq, .action = outage_fire, .action_arg = &a,
+				.action_at_s = t->outage_at_s, .action_limit_s = limit, .gaps = true,
+				.gap_min_s = gap_min };
+	json_t *rec = NULL;
+	int rc = trial_run(&r->env, &tr, &rec);
+	if (!rec)
+		return rc;
+	char why[64];
+	snprintf(why, sizeof(why), "outage at %.0f pps", load);
+	json_object_set_new(rec, "why", json_string(why));
+	json_t *ra = json_object_get(rec, "action");
+	if (ra)
+		json_object_set_new(ra, "output", run_jtext(a.out));
+	int ast = ra ? (int)json_integer_value(json_object_get(ra, "status")) : 0;
+	if (ast) {
+		char e[700];
+		snprintf(e, sizeof(e), "the outage action (%s) failed with %s %d: %.400s", a.what,
+			 ast < 0 ? "error" : "status", ast < 0 ? -ast : ast,
+			 a.out[0] ? a.out : "no output");
+		json_object_set_new(rec, "error", json_string(e));
+		rc = rc == -EINTR ? rc : -EIO;
+	}
+	char rwhy[600];
+	if (rc != -EINTR && router_after_trial(r, rec, k->c, rwhy, sizeof(rwhy))) {
+		json_object_set_new(rec, "error", json_string(rwhy));
+		rc = -EIO;
+	}
+	if (checks_run(rec, &k->cc) > 0)
+		k->flagged = true;
+	json_array_append_new(k->trials, rec);
+	if (rc == -EINTR)
+		return rc;
+	if (!rc && !ra)
+		json_object_set_new(rec, "error", json_string("the outage action was not fired"));
+	if (rc || !ra || (r->dut && !dut_alive(r->dut) && strcmp(a.what, "reboot"))) {
+		const json_t *e = json_object_get(rec, "error");
+		snprintf(k->err, sizeof(k->err), "%s", json_is_string(e) && json_string_length(e)
+			 ? json_string_value(e) : "the forwarder died during the outage trial");
+		return -EIO;
+	}
+	k->last = rec;
+	outage_result(t, rec, rates, nr, o, m, flags);
+	if (t->outage_recipe == PO_RESET && t->outage_load_pps > 0)
+		json_object_set_new(res, "deviations", json_pack("[s]", "reset (RFC 2544 §26.6) "
+			"at a fixed load, not at a throughput measured in the same case"));
+	r->save(r);
+	return 0;
+}
+
 /* A case that ran to its end: its results, metrics, flags and status. */
 static void case_done(struct case_run *k, const struct search_res *sr, json_t *flags)
 {
@@ -1076,8 +1303,9 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	k.repeated = json_object();
 	json_object_set_new(c, "repeated_why", k.repeated);
 	struct search_req req;
-	/* b2b with the throughput given: no search */
-	bool search = p->trial.method != PM_B2B || !(p->trial.b2b_throughput_pps > 0);
+	/* b2b with the throughput given, outage at a fixed load: no search */
+	bool search = (p->trial.method != PM_B2B || !(p->trial.b2b_throughput_pps > 0)) &&
+		      (p->trial.method != PM_OUTAGE || p->trial.outage_load_pct > 0);
 	while (search && rc >= 0 && !*r->env.stop && search_next(k.s, &req) == 0)
 		rc = case_trial(&k, &req);
 	rc = rc > 0 ? 0 : rc;
@@ -1098,6 +1326,11 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 			snprintf(f, sizeof(f), "b2b: %s", irr);
 			json_array_append_new(flags, json_string(f));
 		}
+	}
+	if (p->trial.method == PM_OUTAGE && rc == 0 && !*r->env.stop) {
+		b2b = json_object();    /* the method's result, merged as b2b's is */
+		b2b_m = json_object();
+		rc = case_outage(&k, &sr, b2b, b2b_m, flags);
 	}
 	json_object_set_new(c, "repeated_trials", json_integer((json_int_t)sr.repeated +
 							      (rc == -EIO && sr.spoiled)));

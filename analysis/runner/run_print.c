@@ -125,14 +125,16 @@ void run_print_table_plot(const struct profile *p, const struct run_opts *o, con
 			  const json_t *root)
 {
 	char wbuf[2][512], err[4096];
-	if (p->naxes == 0) {
-		print_single_cell(p, root);
-		return;
-	}
 	bool dropped[2] = { false, false };
 	const json_t *tab = json_object_get(p->output, "table");
 	const json_t *plot = json_object_get(p->output, "plot");
-	if (!o->no_table) {
+	if (p->naxes == 0) {
+		print_single_cell(p, root);
+		/* a timeline needs no axis: its rows are the cases */
+		const char *k = json_string_value(json_object_get(plot, "kind"));
+		if (!k || strcmp(k, "timeline"))
+			return;
+	} else if (!o->no_table) {
 		char *b = wbuf[0];
 		size_t l = sizeof(wbuf[0]);
 		bool *d = &dropped[0];

@@ -133,11 +133,18 @@ static int threads_cpus(struct box_cmd *c, unsigned threads, const char *cpus)
 /* expects: the senders' output files the sink reads at its end (frames lost after the
  * last arrival count as lost), nexp of them */
 static int sink_cmd(const struct tool *t, const char *spec, unsigned threads, double limit_s,
-		    char *const *expects, size_t nexp, double max_delay_s, bool by_size,
-		    struct box_cmd *c)
+		    char *const *expects, size_t nexp, double max_delay_s,
+		    const struct trial_req *r, struct box_cmd *c)
 {
 	const struct trial_box *b = t->tb;
+	bool by_size = r->delay_by_size;
 	int rc = box_cmd_init(c, &b->box, "ppslab-sink");
+	if (!rc && r->gaps) {   /* the outage method: the gaps are the result */
+		rc = box_arg(c, "--gap-list");
+		rc = rc ? rc : box_arg(c, "64");
+		rc = rc ? rc : box_arg(c, "--gap-min");
+		rc = rc ? rc : box_argf(c, "%.0fus", r->gap_min_s * 1e6);
+	}
 	if (!rc && by_size)   /* the latency phase: its delays per frame size */
 		rc = box_arg(c, "--delay-by-size");
 	if (!rc && max_delay_s > 0) {   /* beyond it, a delay says the clocks disagree */
@@ -350,7 +357,7 @@ static void tools_make(const struct trial_env *e, bool bi, struct trial_tools *t
  * copies a remote sender's), unless it is one of several sinks: it cannot know which
  * senders' streams reach it. 0, or -1 with err set. */
 static int start_sinks(const struct trial_env *e, struct trial_tools *tt, double limit,
-		       bool by_size, char *err, size_t errlen)
+		       const struct trial_req *r, char *err, size_t errlen)
 {
 	char xbuf[PROF_BOXES_MAX + 1][600];
 	char *xa[PROF_BOXES_MAX + 1];
@@ -368,7 +375,7 @@ static int start_sinks(const struct trial_env *e, struct trial_tools *tt, double
 		char **exp = b ? &xa[tt->ng - 1] : xa;
 		size_t nexp = t->tb->box.ssh ? 0 : b ? 1 : tt->nsa == 1 ? tt->nga : 0;
 		if ((rc = sink_cmd(t, b ? plain : t->tb->spec, t->tb->threads, limit, exp, nexp,
-				   e->p->trial.max_delay_s, by_size, &c)) ||
+				   e->p->trial.max_delay_s, r, &c)) ||
 		    (rc = tool_start(t, e, &c)))
 			snprintf(err, errlen, "cannot start ppslab-sink (%s): %s", t->name,
 				 strerror(-rc));
@@ -424,6 +431,28 @@ static int start_gens(const struct trial_env *e, const struct trial_req *r,
 	return s->err[0] ? -1 : 0;
 }
 
+/* The outage action at t_act (CLOCK_MONOTONIC), the senders still sending: its instant
+ * on CLOCK_REALTIME, the time it took and its result into s. */
+static void fire_action(const struct trial_env *e, const struct trial_req *r,
+			struct trial_tools *tt, uint64_t t_act, struct trial_res *s)
+{
+	if (tools_wait_any(tt->gens, tt->ng, t_act, e->stop) >= 0) {
+		snprintf(s->err, sizeof(s->err), "a sender ended before the outage action's instant "
+			 "(%g s after the warm-up)", r->action_at_s);
+		return;
+	}
+	if (e->stop && *e->stop)
+		return;
+	uint64_t m0 = mono_ns();
+	s->act_t0 = real_ns();
+	s->act_rc = r->action(r->action_arg);
+	s->act_took_ns = (double)(mono_ns() - m0);
+	s->act_fired = true;
+	if (s->act_rc && !s->err[0])
+		snprintf(s->err, sizeof(s->err), "the outage action failed (%s %d)",
+			 s->act_rc < 0 ? "error" : "status", s->act_rc < 0 ? -s->act_rc : s->act_rc);
+}
+
 /* The forwarding rate is read off the kernel's counters of the receiving interfaces
  * while the load is on: from the end of the warm-up (plus a margin for the senders'
  * start) until 100 ms before the senders stop. Frames a backlog delivers after the load ends
@@ -436,9 +465,16 @@ static void load_window(const struct trial_env *e, const struct trial_req *r,
 	uint64_t t_win0 = t_load + (uint64_t)((r->warmup_s + 0.15) * 1e9);
 	uint64_t t_win1 = t_load + (uint64_t)((r->warmup_s + r->duration_s - 0.1) * 1e9);
 	uint64_t deadline = t_load + (uint64_t)((r->warmup_s + r->duration_s + 30) * 1e9);
+	uint64_t t_act = r->action ? t_load + (uint64_t)((r->warmup_s + r->action_at_s) * 1e9) : 0;
 	if (t_win1 <= t_win0 + 200 * NS_PER_MS)
 		s->nowin = "the trial is too short for a load window (it needs 0.45 s after the warm-up)";
 	for (int w = 0; w < 2 && t_win1 > t_win0 + 200 * NS_PER_MS; w++) {
+		if (t_act && t_act < (w ? t_win1 : t_win0)) {
+			fire_action(e, r, tt, t_act, s);
+			t_act = 0;
+			if (s->err[0] || (e->stop && *e->stop))
+				break;
+		}
 		if (tools_wait_any(tt->gens, tt->ng, w ? t_win1 : t_win0, e->stop) >= 0 ||
 		    (e->stop && *e->stop)) {
 			s->nowin = "a sender ended before the load window closed";
@@ -447,6 +483,8 @@ static void load_window(const struct trial_env *e, const struct trial_req *r,
 		trial_window_read(tt->sinks, tt->ns, w);
 		s->win_read = w == 1;
 	}
+	if (t_act && !s->err[0] && !(e->stop && *e->stop))   /* after the window's end */
+		fire_action(e, r, tt, t_act, s);
 	if (!tools_wait_all(tt->gens, tt->ng, deadline, e->stop, true)) {
 		for (size_t i = 0; i < tt->ng; i++)
 			if (tt->gens[i]->pid && !(e->stop && *e->stop) && !s->err[0])
@@ -492,7 +530,7 @@ static void trial_measure(const struct trial_env *e, const struct trial_req *r,
 			   ? p->router.hook_timeout_s : 0;
 	double settle = r->settle_s > 0 ? r->settle_s : p->trial.settle_s;
 	double limit = r->warmup_s + r->duration_s + settle + READY_TIMEOUT_S + 20 +
-		       30 + 10 + read_hook;
+		       30 + 10 + read_hook + (r->action ? r->action_limit_s : 0);
 	/* sessions to read remote counters, opened before anything is timed */
 	for (size_t i = 0; i < tt->ns; i++)
 		if (tt->sinks[i]->tb->box.ssh)
@@ -504,7 +542,7 @@ static void trial_measure(const struct trial_env *e, const struct trial_req *r,
 		unlink(pth);
 	}
 	uint64_t t_sinks = mono_ns(), t_load = 0;
-	if (start_sinks(e, tt, limit, r->delay_by_size, s->err, sizeof(s->err)))
+	if (start_sinks(e, tt, limit, r, s->err, sizeof(s->err)))
 		goto out;
 	double sinks_s = (double)(mono_ns() - t_sinks) / 1e9;
 	s->dut_before = e->dut ? dut_stats(e->dut) : NULL;

@@ -63,6 +63,15 @@ struct trial_req {
 	const double *late_ns;
 	size_t nlate;
 	bool delay_by_size;         /* the sinks also keep delays per frame size */
+	/* the outage method: action(action_arg) is called once, action_at_s after the
+	 * warm-up, while the load runs; it may take up to action_limit_s. The record's
+	 * "action" says when it was fired, on our clock and on each sink's (0 from action:
+	 * fired; anything else: the trial fails). NULL: none */
+	int (*action)(void *arg);
+	void *action_arg;
+	double action_at_s, action_limit_s;
+	bool gaps;                  /* the sinks list gaps (--gap-list 64, --gap-min) */
+	double gap_min_s;           /* ... longer than this without loss too (0: loss only) */
 };
 
 /* ppslab-gen's first words on box b: its port, its destination, the next hop's MAC

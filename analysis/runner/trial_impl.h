@@ -78,6 +78,12 @@ struct trial_res {
 	uint64_t at_real;            /* CLOCK_REALTIME ns */
 	double lead_s;               /* that far ahead */
 	time_t end;
+	/* the outage action (trial_req.action): fired at CLOCK_REALTIME act_t0 ns (taken
+	 * right before the call), which took act_took_ns; its return value */
+	bool act_fired;
+	uint64_t act_t0;
+	double act_took_ns;
+	int act_rc;
 	bool interrupted;
 	char err[900];               /* the first failure, "" when none */
 };

@@ -232,6 +232,29 @@ static void late_frames(json_t *rec, const struct trial_req *r, const struct tri
 	json_object_set_new(rec, "late_frames", arr);
 }
 
+/* The outage action's instant: on our clock, and on each sink's that gave a summary (in
+ * the order of the record's "sink"), with how well that clock is known */
+static void action_record(json_t *rec, const struct trial_res *s, const struct trial_tools *tt)
+{
+	json_t *a = json_object(), *sk = json_array();
+	jset_u64(a, "t0_real_ns", s->act_t0);
+	jset_num(a, "took_ns", s->act_took_ns);
+	json_object_set_new(a, "status", json_integer(s->act_rc));
+	for (size_t i = 0; i < tt->ns; i++) {
+		const struct tool *t = tt->sinks[i];
+		if (!t->sum)
+			continue;
+		double off = isnan(t->tb->clock_off_ns) ? 0 : t->tb->clock_off_ns;
+		json_t *o = json_object();
+		json_object_set_new(o, "box", json_string(t->tb->name));
+		json_object_set_new(o, "t0_ns", json_integer((json_int_t)s->act_t0 + llround(off)));
+		jset_num(o, "clock_bound_ns", t->tb->clock_bound_ns);
+		json_array_append_new(sk, o);
+	}
+	json_object_set_new(a, "sinks", sk);
+	json_object_set_new(rec, "action", a);
+}
+
 json_t *trial_record(const struct trial_res *s, const struct trial_tools *tt)
 {
 	const struct trial_req *r = s->req;
@@ -280,6 +303,8 @@ json_t *trial_record(const struct trial_res *s, const struct trial_tools *tt)
 		per_box(rec, tt, s->windowed);
 	if (s->several && s->at_real)
 		start_record(rec, tt->gens, tt->ng, s->at_real, s->lead_s);
+	if (s->act_fired)
+		action_record(rec, s, tt);
 	char t1[32];
 	fmt_utc(t1, sizeof(t1), s->end);
 	json_object_set_new(rec, "end_utc", json_string(t1));

@@ -15,7 +15,7 @@ cd "$TOP"
 for p in profiles/*.json; do
 	name=$(basename "$p" .json)
 	run "$name: --dry-run" 0 "" "$B/ppslab" run "$p" --dry-run
-	if grep -q "^cases: [0-9]* cells x [0-9]* repetitions\? = [0-9]* cases" "$T/out" &&
+	if grep -q "^cases: [0-9]* cells\? x [0-9]* repetitions\? = [0-9]* cases" "$T/out" &&
 	   grep -q "^estimated time: about" "$T/out"; then
 		ok "$name: the plan has cells, cases and an estimated time"
 	else

@@ -111,6 +111,18 @@ eq "rule scaling: rows 0 and 1000" "$(rows rule-scaling '0|1000')" "0 1000 "
 eq "rule scaling: the 1000 rules did not match, the allow rule took every frame" \
 	"$(m rule-scaling '.cases[] | select(.params.rules == 1000) | .trials[-1].rut | ([.rules[] | select(.number < 65000) | .pkts] | add // 0) == 0 and .rules_idle == 1001 and ([.rules[] | select(.number == 65000) | .pkts][0] >= .rx_pkts)')" true
 
+# forwarding while 20,000 rules load: a case per mode, the rules loaded during each
+# trial (20,000 and their allow rule on the case's allow and 65535), the gaps on the
+# action's time line, loss / load the frames lost over the load, the timeline drawn
+prof outage-rules "${short[@]}" --set trial.duration=2.5s --set trial.outage_at=1s
+eq "outage rules: two cases, each action fired and answered" \
+	"$(m outage-rules '[(.cases | length), (.cases[].trials[-1].action.status)] | join(",")')" 2,0,0
+eq "outage rules: the 20,000 rules were loaded into ppslab-rut in each" \
+	"$(m outage-rules '[.cases[].trials[-1].rut.fw.static_count] | join(",")')" 20003,20003
+eq "outage rules: loss / load is the frames lost over 10,000 pps" \
+	"$(m outage-rules '[.cases[].results.OUTAGE | .loss_over_load_s == .lost_pkts / 10000 and (.gaps | type) == "array"] | all')" true
+echo "# outage rules: gaps $(m outage-rules '[.cases[] | [.params.mode, [.results.OUTAGE.gaps[] | [.start_ns, .duration_ns, .lost_pkts]]]]' | tr -d ' \n')"
+
 # RFC 2544 throughput: MLR-lite finds the ceiling of a forwarder held at 1000 × 50
 rfc() {
 	# poll mode needs its clock on time: a late tick fires once and costs its rounds

@@ -29,7 +29,7 @@ if [ ! -x "$SSHD" ] || ! command -v ssh >/dev/null || ! command -v nft >/dev/nul
 fi
 
 # --- every template is run somewhere --------------------------------------------------
-HERE="freebsd-hz-sweep freebsd-os-regression three-box three-box-linux rfc2544-throughput dragonfly-replica"
+HERE="freebsd-hz-sweep freebsd-os-regression three-box three-box-linux rfc2544-throughput dragonfly-replica freebsd-outage-rules"
 for f in "$TOP"/profiles/*.json; do
 	n=$(basename "$f" .json)
 	case " $HERE " in *" $n "*) continue ;; esac
@@ -138,11 +138,12 @@ eq "read-freebsd on it: the counters as JSON, the rules' counters included" \
 tmpl() {    # tmpl NAME OUT [--set ...]: profiles/NAME.json for this lab, run into $T/OUT.json
 	local name=$1 out=$2
 	shift 2
-	jq --arg r "$R" --arg lab "$LAB" --arg k "$K" --arg h "$TOP/profiles/hooks/" --arg o "$T/$out.json" '
+	jq --arg r "$R" --arg lab "$LAB" --arg k "$K" --arg h "$TOP/profiles/hooks/" --arg o "$T/$out.json" \
+	   --arg rf "$T/outage.rules" '
 	  walk(if type == "string" then
 	         (if . == "root@r2" then $r elif . == "em0" or . == "enp1s0f0" then "rut0"
 	          elif . == "em1" or . == "enp1s0f1" then "rut1"
-	          else sub("/usr/local/libexec/ppslab/"; $h) end)
+	          else sub("/usr/local/libexec/ppslab/"; $h) | sub("/var/tmp/ppslab-outage.rules"; $rf) end)
 	       else . end)
 	  | .topology = {kind: "netns", lab: $lab, rut: {ssh: $r, iface: "rut0,rut1"},
 	      ssh_options: ["-p", "2222", "-i", $k, "-o", "StrictHostKeyChecking=no",
@@ -212,6 +213,16 @@ eq "... pollhz, burst_max and the rule count read back" \
 	"$(m three '[.cases[] | (.router_verify["kern.polling.pollhz"].got == (.params["kern.polling.pollhz"] | tostring)) and .router_verify.burst_max.ok and (.router_verify.rules.got == (.params.rules | tostring))] | all')" true
 eq "... the check hook passed (both ports poll)" \
 	"$(m three '[.cases[] | [.router_hooks[] | select(.hook == "check") | .status == 0] | all] | all')" true
+
+# --- freebsd-outage-rules: 20,000 rules loaded by a hook during the trial ----------------
+tmpl freebsd-outage-rules fout --set trial.duration=2.5s --set trial.outage_at=1s
+eq "freebsd-outage-rules: exits 0" "$RC" 0
+eq "... its case measured, the action fired and answered" \
+	"$(m fout '[.cases[] | (.status | sub("flagged"; "ok")), (.trials[-1].action.status | tostring)] | join(",")')" "ok,0"
+eq "... the setup hook wrote the 20,000 rules on the router, the action loaded them" \
+	"$(wc -l <"$T/outage.rules"),$(rsh ipfw list | wc -l | tr -d ' ')" "20000,20002"
+eq "... the gaps on the action's time line, loss / load the frames lost over 10,000 pps" \
+	"$(m fout '.cases[0].results.OUTAGE | (.gaps | type) == "array" and .loss_over_load_s == .lost_pkts / 10000')" true
 
 # --- a sink that counts no test frame gets no forwarded rate -----------------------------
 # The router's firewall denies the test traffic (UDP) while other frames (not test

@@ -267,12 +267,17 @@ static void t_unknown_key(void)
 	struct prof_diag d;
 	T_EQ_INT(parse("{\n  \"trial\": {\"durration\": 1}\n}", &p, &d), -EINVAL);
 	T_EQ_INT(d.n, 1);
-	T_STREQ(rel(&d, 0),
+	/* long: compared whole, printed when it differs (T_STREQ's buffer is shorter) */
+	const char *want_keys =
 		":2:13: trial.durration: unknown key \"durration\" in trial; known keys: method, "
 		"warmup, duration, settle, min_load, max_load, width, pdr_loss, initial, phases, "
 		"duration_sum, exceed_ratio, max_trials, ladder, max_delay, max_clock_error, "
 		"late_policy, max_burst, max_behind, repeat_invalid, b2b_trials, b2b_min_burst, "
-		"b2b_max_burst, b2b_resolution, b2b_throughput, goals, latency_loads");
+		"b2b_max_burst, b2b_resolution, b2b_throughput, goals, latency_loads, outage_load, "
+		"outage_at, outage_action, outage_recipe, outage_gap_min";
+	if (strcmp(rel(&d, 0), want_keys))
+		printf("# got: %s\n", rel(&d, 0));
+	T_TRUE(!strcmp(rel(&d, 0), want_keys));
 	prof_diag_free(&d);
 	T_EQ_INT(parse("{\"matrix\": {\"khz\": [1]}, \"colour\": 1}", &p, &d), -EINVAL);
 	T_EQ_INT(d.n, 2);
@@ -294,7 +299,7 @@ static void t_wrong_type(void)
 	T_EQ_INT(d.n, 3);
 	T_TRUE(has(&d, ":1:24: trial.duration: expected a duration such as 10, 10s"));
 	T_TRUE(has(&d, ":1:40: trial.method: expected \"fixed\", \"rfc2544\", \"mlr\", "
-		       "\"ladder\" or \"b2b\", got string \"binary\""));
+		       "\"ladder\", \"b2b\" or \"outage\", got string \"binary\""));
 	T_TRUE(has(&d, ":1:58: rig: expected an object {...}, got 3"));
 	prof_diag_free(&d);
 	T_EQ_INT(parse("{\"matrix\": {\"mode\": \"poll\"}}", &p, &d), -EINVAL);
@@ -933,6 +938,81 @@ static void t_b2b_fields(void)
 	prof_diag_free(&d);
 }
 
+/* the outage method's fields: the load as a rate or a share of the NDR, the action of
+ * each kind, the reset recipe taking the reboot hook, every error at its place */
+static void t_outage_fields(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"outage\", \"duration\": 3, \"outage_load\": \"10k\",\n"
+		       " \"outage_at\": \"500ms\", \"outage_action\": {\"ctl\": [\"pause\", \"250\"]}}}",
+		       &p, &d), 0);
+	T_EQ_INT(d.n, 0);
+	if (p) {
+		T_EQ_INT(p->trial.method, PM_OUTAGE);
+		T_NEAR(p->trial.outage_load_pps, 10000, 0);
+		T_NEAR(p->trial.outage_load_pct, 0, 0);
+		T_NEAR(p->trial.outage_at_s, 0.5, 1e-12);
+		T_NEAR(p->trial.outage_gap_min_s, -1, 0);
+		T_EQ_INT(p->trial.outage_recipe, PO_TIMELINE);
+		T_EQ_INT(json_array_size(p->trial.outage_ctl), 2);
+		T_TRUE(p->trial.outage_hook == NULL);
+	}
+	profile_free(p);
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"outage\", \"outage_load\": \"90%\",\n"
+		       " \"outage_action\": {\"rules\": 20000}, \"outage_gap_min\": \"5ms\"}}",
+		       &p, &d), 0);
+	if (p) {
+		T_NEAR(p->trial.outage_load_pct, 90, 0);
+		T_EQ_INT(p->trial.outage_rules, 20000);
+		T_NEAR(p->trial.outage_gap_min_s, 0.005, 1e-12);
+		T_NEAR(p->trial.outage_at_s, 1, 0);
+	}
+	profile_free(p);
+	prof_diag_free(&d);
+	/* a reset without an action takes the reboot hook */
+	T_EQ_INT(parse("{\"router\": {\"kind\": \"external\", \"reboot_hook\": [\"reboot-it\"]},\n"
+		       " \"trial\": {\"method\": \"outage\", \"outage_recipe\": \"reset\",\n"
+		       " \"outage_load\": 1000, \"duration\": 30}}", &p, &d), 0);
+	if (p) {
+		T_EQ_INT(p->trial.outage_recipe, PO_RESET);
+		T_TRUE(p->trial.outage_hook == p->router.reboot_hook);
+	}
+	profile_free(p);
+	prof_diag_free(&d);
+	/* errors, each placed */
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"outage\", \"duration\": 2,\n"
+		       " \"outage_load\": \"150%\", \"outage_at\": 2,\n"
+		       " \"outage_action\": {\"ctl\": [\"pause\"], \"hook\": [\"x\"]}}}", &p, &d),
+		 -EINVAL);
+	T_TRUE(has(&d, ":2:17: trial.outage_load: expected a percentage of the NDR above 0 and at "
+		   "most 100 %, got string \"150%\""));
+	T_TRUE(has(&d, ":2:38: trial.outage_at: the action must come within the trial: outage_at "
+		   "(2 s) must be below trial.duration (2 s)"));
+	T_TRUE(has(&d, ":3:19: trial.outage_action: expected one of \"ctl\", \"hook\" and "
+		   "\"rules\", got several"));
+	T_EQ_INT(d.n, 3);
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"router\": {\"kind\": \"external\"},\n"
+		       " \"trial\": {\"method\": \"outage\", \"outage_recipe\": \"reboot\",\n"
+		       " \"outage_action\": {\"ctl\": [\"pause\", \"1\"]}}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":2:49: trial.outage_recipe: expected \"timeline\" or \"reset\", got "
+		   "string \"reboot\""));
+	T_TRUE(has(&d, "trial: method \"outage\" needs trial.outage_load"));
+	T_TRUE(has(&d, ":3:20: trial.outage_action.ctl: is for router.kind \"rut\""));
+	T_EQ_INT(d.n, 3);
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"fixed\", \"outage_at\": 1}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":1:31: trial.outage_at: applies to method \"outage\" only (this profile's "
+		   "method is \"fixed\")"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"outage\", \"outage_load\": 5000,\n"
+		       " \"outage_action\": {\"rules\": 0}}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":2:29: trial.outage_action.rules: expected a whole number 1..100000, got 0 (out of range)"));
+	prof_diag_free(&d);
+}
+
 static void t_method_names(void)
 {
 	T_STREQ(prof_method_name(PM_FIXED), "fixed");
@@ -940,7 +1020,8 @@ static void t_method_names(void)
 	T_STREQ(prof_method_name(PM_MLR), "mlr");
 	T_STREQ(prof_method_name(PM_LADDER), "ladder");
 	T_STREQ(prof_method_name(PM_B2B), "b2b");
-	T_STREQ(prof_method_name((enum prof_method)5), "?");
+	T_STREQ(prof_method_name(PM_OUTAGE), "outage");
+	T_STREQ(prof_method_name((enum prof_method)6), "?");
 }
 
 /* trial.goals: a list with each goal's attributes and their defaults, the presets, and
@@ -1085,6 +1166,7 @@ int main(void)
 	T_RUN(t_pace_keys);
 	T_RUN(t_trial_relations);
 	T_RUN(t_goals);
+	T_RUN(t_outage_fields);
 	T_RUN(t_load);
 	return t_done();
 }

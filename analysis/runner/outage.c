@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* outage.c — the outage method's arithmetic (see outage.h) */
+#include "outage.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "jout.h"
+
+static double rate_of(const struct outage_rate *rates, size_t n, int stream)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rates[i].stream == stream)
+			return rates[i].pps;
+	return NAN;
+}
+
+static double u64_of(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_integer(v) && json_integer_value(v) >= 0
+	       ? (double)json_integer_value(v) : json_is_real(v) ? json_real_value(v) : NAN;
+}
+
+void outage_sum_init(struct outage_sum *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	sum->longest_ns = sum->longest_start_ns = sum->longest_lol_s = NAN;
+	sum->loss_over_load_s = NAN;
+}
+
+/* a stamp in ns: CLOCK_REALTIME is near 2^61, past a double's 53 bits */
+static int64_t ns_of(const json_t *o, const char *k)
+{
+	return (int64_t)json_integer_value(json_object_get(o, k));
+}
+
+int outage_gaps(json_t *out, const json_t *sink, int64_t t0_ns, const struct outage_rate *rates,
+		size_t nrates, struct outage_sum *sum)
+{
+	const json_t *streams = json_object_get(sink, "streams");
+	if (!json_is_array(streams) || !json_is_array(out))
+		return -EINVAL;
+	size_t i, j;
+	const json_t *st, *g;
+	json_array_foreach(streams, i, st) {
+		int id = (int)json_integer_value(json_object_get(st, "stream"));
+		double pps = rate_of(rates, nrates, id);
+		double lost = u64_of(st, "lost_pkts");
+		if (!isnan(lost))
+			sum->lost += (uint64_t)lost;
+		if (pps > 0)
+			sum->rate_pps += pps;
+		const json_t *gl = json_object_get(st, "gaps");
+		if (!json_is_array(gl)) {   /* split over threads: no list of its own */
+			sum->split++;
+			continue;
+		}
+		sum->unlisted += (size_t)json_integer_value(json_object_get(st, "gaps_unlisted"));
+		double in_gaps = u64_of(st, "gap_lost_pkts") + u64_of(st, "gaps_unlisted_lost_pkts");
+		if (!isnan(lost) && !isnan(in_gaps) && lost > in_gaps)
+			sum->outside += (uint64_t)(lost - in_gaps);
+		json_array_foreach(gl, j, g) {
+			int64_t b = ns_of(g, "before_ns"), a = ns_of(g, "after_ns");
+			double gl_lost = u64_of(g, "lost_pkts");
+			double merged = u64_of(g, "merged_gaps");
+			json_t *o = json_object();
+			if (!o)
+				return -ENOMEM;
+			json_object_set_new(o, "stream", json_integer(id));
+			/* integers: exact to the nanosecond */
+			json_object_set_new(o, "start_ns", json_integer(b - t0_ns));
+			json_object_set_new(o, "end_ns", json_integer(a - t0_ns));
+			json_object_set_new(o, "duration_ns", json_integer(a - b));
+			json_object_set_new(o, "seq_before",
+					    json_integer(json_integer_value(json_object_get(g, "seq_before"))));
+			json_object_set_new(o, "seq_after",
+					    json_integer(json_integer_value(json_object_get(g, "seq_after"))));
+			json_object_set_new(o, "lost_pkts", json_integer((json_int_t)gl_lost));
+			json_object_set_new(o, "reordered_pkts",
+					    json_integer(json_integer_value(json_object_get(g, "reordered_pkts"))));
+			json_object_set_new(o, "merged_gaps", json_integer((json_int_t)merged));
+			jset_num(o, "loss_over_load_s", pps > 0 ? gl_lost / pps : NAN);
+			if (json_array_append_new(out, o))
+				return -ENOMEM;
+			sum->gaps++;
+			/* the longest silence: a record of one gap (a merged one spans frames
+			 * received between its parts) */
+			double d = (double)(a - b);
+			if (merged == 1 && (isnan(sum->longest_ns) || d > sum->longest_ns)) {
+				sum->longest_ns = d;
+				sum->longest_stream = id;
+				sum->longest_listed = 1;
+				sum->longest_start_ns = (double)(b - t0_ns);
+				sum->longest_lost = (uint64_t)gl_lost;
+				sum->longest_lol_s = pps > 0 ? gl_lost / pps : NAN;
+			}
+		}
+		/* the sink's longest covers unlisted gaps too: longer than any listed one,
+		 * its length is known, its place not */
+		double lg = u64_of(st, "longest_gap_ns");
+		if (lg > 0 && (isnan(sum->longest_ns) || lg > sum->longest_ns)) {
+			sum->longest_ns = lg;
+			sum->longest_stream = id;
+			sum->longest_listed = 0;
+			sum->longest_start_ns = NAN;
+			sum->longest_lost = 0;
+			sum->longest_lol_s = NAN;
+		}
+	}
+	return 0;
+}
+
+void outage_finish(struct outage_sum *sum)
+{
+	sum->loss_over_load_s = sum->rate_pps > 0 ? (double)sum->lost / sum->rate_pps : NAN;
+}
+
+double outage_reset_ns(const json_t *gaps, const char **why)
+{
+	double best = NAN;
+	size_t i;
+	const json_t *g;
+	json_array_foreach(gaps, i, g) {
+		double e = jnum(g, "end_ns"), d = jnum(g, "duration_ns");
+		if (jnum(g, "merged_gaps") != 1 || !(e > 0))
+			continue;
+		if (isnan(best) || d > best)
+			best = d;
+	}
+	if (isnan(best))
+		*why = "no gap ends after the reset was fired: the router forwarded through it, or "
+		       "stopped for good (no frame after it)";
+	return best;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* outage.h — the outage method's arithmetic (docs/method.md#outage-timeline): the
+ * sinks' gap lists put on the time line of the action's instant t0, the longest gap,
+ * loss ÷ load, and the reset recipe's time. Pure: JSON in, JSON out, no clock.
+ *
+ * A gap of a sink (ppslab-sink's "streams"[].gaps, docs/sink.md#gaps) lies between the
+ * last frame before it (before_ns) and the first frame after it (after_ns), both on
+ * that sink's clock (CLOCK_REALTIME there). The runner knows t0 on its own clock and
+ * the sink box's offset from it, so it hands t0 already on the sink's clock; then
+ *     start = before_ns − t0,   end = after_ns − t0,   duration = after_ns − before_ns.
+ * "loss ÷ load" is the frames lost divided by the rate they were offered at, in
+ * seconds: what CSIT and the Open Traffic Generator call the effective blocked time,
+ * printed beside the measured gap so the two compare. */
+#ifndef PPSLAB_ANALYSIS_RUNNER_OUTAGE_H
+#define PPSLAB_ANALYSIS_RUNNER_OUTAGE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The rate one stream was offered at (a sender's share of the load). */
+struct outage_rate {
+	int stream;
+	double pps;
+};
+
+/* What a trial's gap lists say, over every stream of every sink. */
+struct outage_sum {
+	size_t gaps;                /* gaps listed */
+	size_t unlisted;            /* gaps the sinks counted but did not list */
+	size_t split;               /* streams with no gap list (split over threads) */
+	uint64_t lost;              /* frames lost, every stream's lost_pkts */
+	uint64_t outside;           /* of them, in no gap (before a stream's first measured
+				     * frame or after its last: nothing brackets them) */
+	double rate_pps;            /* the streams' rates summed */
+	double loss_over_load_s;    /* lost / rate_pps; NaN without a rate */
+	/* the longest silence (a gap of one record, not merged), over every stream */
+	double longest_ns;          /* NaN: no gap at all */
+	int longest_stream;
+	int longest_listed;         /* its start is known: it is in the list */
+	double longest_start_ns;    /* relative to t0 (NaN when not listed) */
+	uint64_t longest_lost;
+	double longest_lol_s;       /* its lost / its stream's rate */
+};
+
+/* Appends to out (an array) one object per gap the sink summary lists, in its order:
+ * {"stream", "start_ns", "end_ns" (relative to t0_ns, the action's instant on this
+ * sink's clock), "duration_ns", "seq_before", "seq_after", "lost_pkts", "reordered_pkts", "merged_gaps",
+ * "loss_over_load_s" (null without the stream's rate)}, and adds the sink's streams to
+ * *sum (outage_sum_init once, then each sink's). 0, -EINVAL (sink is no summary with
+ * streams), -ENOMEM. */
+void outage_sum_init(struct outage_sum *sum);
+int outage_gaps(json_t *out, const json_t *sink, int64_t t0_ns, const struct outage_rate *rates,
+		size_t nrates, struct outage_sum *sum);
+/* After the last outage_gaps: the totals' ratio. */
+void outage_finish(struct outage_sum *sum);
+
+/* The reset recipe (RFC 2544 §26.6): the time from the last frame before the reset to
+ * the first frame after it, the longest silence that ends after t0 among gaps (an array
+ * made by outage_gaps); NaN with *why (static) when none does. */
+double outage_reset_ns(const json_t *gaps, const char **why);
+
+#endif

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# t_run_outage.sh — ppslab run's outage method against a stall of known length:
+# 10,000 pps through ppslab-rut (intr mode: every frame forwarded when it comes, a
+# ring of 512 frames), and 1 s into the trial the action `ppslab-rut ctl pause 250`.
+# The case's OUTAGE result has one gap above 100 ms: it starts at t0 (within the
+# pause's late start and the slack), lasts what the forwarder measured of its stall
+# within a frame interval and the slack (and 250 ms within that and the stall's
+# overrun), the frames lost in it are the forwarder's ring drops of the trial, and
+# loss ÷ load is the lost frames over the rate, exactly. The books hold; a failed
+# action fails the case; --dry-run says what the method does and estimates its time.
+. "$(dirname "$0")/lib.sh"
+RATE=10000
+I_NS=$((1000000000 / RATE))     # the frame interval
+SLACK_NS=2000000                # the forwarding-delay difference of the frames around
+				# a gap (tests/integ/t_outage.sh)
+P=$T/outage.json
+profile() {  # profile ACTION RESULTS
+	jq -n --arg lab "$LAB" --arg r "$2" --argjson act "$1" --argjson rate $RATE '{
+  description: "t_run_outage: a 250 ms pause of ppslab-rut on the time line",
+  params: { mode: "intr" },
+  trial: { method: "outage", warmup: "0.5s", duration: "3s", settle: "0.2s",
+           outage_load: $rate, outage_at: "1s", outage_action: $act },
+  router: { ring: 512 },
+  rig: { calibrate: false, direct: false },
+  topology: { kind: "netns", lab: $lab },
+  output: { results: $r } }'
+}
+profile '{"ctl": ["pause", "250"]}' "$T/r.json" >"$P"
+
+"$B/ppslab" run "$P" --dry-run >"$T/dry.out" 2>&1
+eq "--dry-run exits 0" "$?" 0
+check "--dry-run says what the method does" \
+	grep -q "method: outage.*outage (timeline) at 10000 pps, the action 1 s into the trial: ppslab-rut ctl pause 250" "$T/dry.out"
+check "--dry-run estimates its time" grep -q "^estimated time: about" "$T/dry.out"
+
+"$B/ppslab" run "$P" -q --no-table >"$T/run.out" 2>"$T/run.err"
+eq "the run exits 0" "$?" 0
+[ -s "$T/run.err" ] && sed 's/^/# /' "$T/run.err" | head -n 10
+R=$T/r.json
+C='.cases[0]'
+O="$C.results.OUTAGE"
+TR="$C.trials[0]"
+echo "# gaps: $(jq -c "[$O.gaps[] | [.start_ns, .duration_ns, .lost_pkts, .merged_gaps]]" "$R")"
+echo "# action: $(jq -c "$TR.action" "$R"); pause $(jq -c "$TR.rut.pause" "$R")"
+check "the case is ok or flagged" grep -qE '^(ok|flagged)$' <(jq -r "$C.status" "$R")
+eq "one trial, of kind outage" "$(jq -r "[$C.trials[].kind] | join(\",\")" "$R")" outage
+eq "the action answered" "$(jq -r "$TR.action.output" "$R")" "forwarding paused for 250 ms"
+eq "the forwarder paused once, as asked" "$(jq -c "[$TR.rut.pause.count, $TR.rut.pause.requested_ns]" "$R")" "[1,250000000]"
+N=$(jq "$TR.tx_frames" "$R")
+eq "the books: received + lost = sent ($N)" "$(jq "[$TR.sink[0].rx_pkts + $TR.sink[0].lost_pkts, $TR.tx_frames] | .[0] == .[1]" "$R")" true
+eq "loss ÷ load is the frames lost over the rate, exactly" \
+	"$(jq "$O.loss_over_load_s == $O.lost_pkts / $RATE and $O.lost_pkts == $TR.sink[0].lost_pkts" "$R")" true
+eq "... and so are the metrics" \
+	"$(jq "$C.metrics.outage_loss_over_load_s == $O.loss_over_load_s and $C.metrics.outage_lost == $O.lost_pkts" "$R")" true
+p=$(jq "$TR.rut.pause.last_ns" "$R") pl=$(jq "$TR.rut.pause.last_late_ns" "$R")
+took=$(jq "$TR.action.took_ns | floor" "$R")
+beh=$(jq "[$TR.gen[].behind_max_ns] | max" "$R")
+# within_or_said DESC ACTUAL LOW HIGH: in range, or off by no more than the sender
+# says it fell behind its schedule (a starved sender makes a silence of its own)
+within_or_said() {
+	local off=0
+	[ "$2" -lt "$3" ] && off=$(($3 - $2))
+	[ "$2" -gt "$4" ] && off=$(($2 - $4))
+	if [ "$off" = 0 ]; then
+		ok "$1"
+	elif [ "$off" -le "$beh" ]; then
+		skip "$1 (got $2, off by $off ns)" "the sender fell behind its schedule by up to $beh ns (behind_max_ns)"
+	else
+		not_ok "$1" "got $2, expected $3..$4; off by $off ns, more than the sender's lateness ($beh ns)"
+	fi
+}
+# the silence above 100 ms that starts at t0: after it by at most the command's time
+# (t0 is taken before the client starts), the pause's late start, an interval and the
+# slack; a busy host may add silences of its own elsewhere
+lo=$((-I_NS - SLACK_NS)) hi=$((took + pl + I_NS + SLACK_NS))
+big="[$O.gaps[] | select(.duration_ns > 100000000)]"
+g="[$big[] | select(.start_ns <= $hi and .end_ns >= $lo)][0]"
+eq "a silence above 100 ms around t0" "$(jq -r "$g | type" "$R")" object
+within_or_said "... starting at t0 (within $lo..$hi ns)" "$(jq "$g.start_ns // 0" "$R")" "$lo" "$hi"
+echo "# longest $(jq -c "$O.longest" "$R"), sink longest $(jq "$TR.sink[0].streams[0].longest_gap_ns" "$R")"
+echo "# other silences above 100 ms (the host's): $(jq -c "[$big[] | select(.start_ns < $lo or .start_ns > $hi) | [.start_ns, .duration_ns]]" "$R")"
+d=$(jq "$g.duration_ns // 0" "$R") s=$(jq "$g.start_ns // 0" "$R")
+echo "# the forwarder's stall $p ns (late by $pl ns); the gap $d ns from $s ns after t0; the action took $took ns; the sender at most $beh ns behind"
+within_or_said "the gap is the forwarder's stall (less its late start) ± one frame interval + slack" \
+	"$d" $((p - pl - I_NS - SLACK_NS)) $((p + I_NS + SLACK_NS))
+within_or_said "the gap is 250 ms − one interval .. + one interval + the stall's overrun + slack" \
+	"$d" $((250000000 - I_NS - SLACK_NS)) $((p + I_NS + SLACK_NS))
+eq "the longest gap is the longest silence listed" \
+	"$(jq "$O.longest.duration_ns == ([$O.gaps[] | select(.merged_gaps == 1) | .duration_ns] | max) and $O.longest.duration_ns >= $d" "$R")" true
+near "... and the metric says so (s)" "$(jq "$C.metrics.outage_longest_s" "$R")" "$(jq "$O.longest.duration_ns / 1e9" "$R")" 1e-12
+# every frame lost at a named place: the forwarder's ring or its own drops, the host's
+# veth backlog on the way in, the sink's ring or interface (t_outage.sh's books)
+hl=$(jq "([$TR.gen[].if_tx_dropped] | add) + $TR.sink[0].ring_drops + $TR.sink[0].if_drops" "$R")
+eq "every frame lost was dropped at a named place (the forwarder's ring; the host: $hl)" \
+	"$(jq "$TR.sink[0].lost_pkts == $TR.rut.kernel_drops + $TR.rut.drop_pkts + $hl" "$R")" true
+# after the silence, what the ring held (up to 512 frames) arrives, then the gap of the
+# frames it dropped, up to the first frame sent after the stall (t_outage.sh)
+lossg="[$O.gaps[] | select(.seq_before >= $(jq "$g.seq_before" "$R") and .lost_pkts > 0)][0]"
+lost1=$(jq "$lossg.lost_pkts" "$R")
+span=$(($(jq "$lossg.seq_after - $g.seq_before - 1" "$R")))
+within "the frames the stall spanned ($span) are its length × the rate ± 1 (± slack and the sender's lateness)" \
+	"$span" $(((p - pl - SLACK_NS - beh) * RATE / 1000000000 - 1)) $(((p + SLACK_NS + beh) * RATE / 1000000000 + 1))
+within "the rest ($((span - lost1)) frames) the ring held and forwarded after the stall (1..512)" \
+	$((span - lost1)) 1 512
+eq "the default --gap-min: ten frame intervals, at least 50 ms" "$(jq "$O.gap_min_s" "$R")" 0.05
+
+# a failed action: never an "ok" case
+profile '{"ctl": ["no-such-command"]}' "$T/r2.json" >"$T/bad.json"
+"$B/ppslab" run "$T/bad.json" -q --no-table >"$T/run2.out" 2>"$T/run2.err"
+check "a failed action: the run says so (exit status not 0)" test "$?" -ne 0
+eq "... its case failed" "$(jq -r "$C.status" "$T/r2.json")" failed
+check "... naming the action" grep -q "the outage action (ctl) failed" <(jq -r "$C.error" "$T/r2.json")
+done_testing

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* t_outage.c — the outage method's arithmetic (outage.h) on sink summaries written out
+ * by hand: gaps put on t0's time line exactly, loss ÷ load per gap and in all, the
+ * longest silence (not a merged record; an unlisted longer one known by its length
+ * only), streams without lists, and the reset recipe's time. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "outage.h"
+#include "tap.h"
+
+static json_t *js(const char *text)
+{
+	json_error_t e;
+	json_t *j = json_loads(text, 0, &e);
+	if (!j)
+		printf("# bad fixture: %s\n", e.text);
+	return j;
+}
+
+static long long ival(const json_t *o, const char *k)
+{
+	return (long long)json_integer_value(json_object_get(o, k));
+}
+
+/* one stream at 10,000 pps; t0 on the sink's clock a CLOCK_REALTIME stamp of 2026,
+ * past a double's 53 bits: every figure must still be exact to the nanosecond */
+#define T0 1796459161580108501LL
+static char sink1[1024];
+
+static void make_sink1(void)
+{
+	snprintf(sink1, sizeof(sink1),
+		 "{\"streams\": [{\"stream\": 1, \"lost_pkts\": 2503, \"gaps_unlisted\": 0,"
+		 " \"gap_lost_pkts\": 2503, \"gaps_unlisted_lost_pkts\": 0,"
+		 " \"longest_gap_ns\": 250100002, \"gaps\": ["
+		 "  {\"before_ns\": %lld, \"after_ns\": %lld, \"lost_pkts\": 2, \"seq_before\": 10,"
+		 "   \"seq_after\": 13, \"reordered_pkts\": 0, \"merged_gaps\": 1},"
+		 "  {\"before_ns\": %lld, \"after_ns\": %lld, \"lost_pkts\": 2500,"
+		 "   \"reordered_pkts\": 3, \"merged_gaps\": 1},"
+		 "  {\"before_ns\": %lld, \"after_ns\": %lld, \"lost_pkts\": 1,"
+		 "   \"reordered_pkts\": 0, \"merged_gaps\": 4}]}]}",
+		 T0 - 1000000000LL, T0 - 999700000LL, T0 + 50001, T0 + 250150003,
+		 T0 + 1000000000LL, T0 + 1900000000LL);
+}
+
+static void t_timeline(void)
+{
+	make_sink1();
+	json_t *s = js(sink1), *gaps = json_array();
+	struct outage_rate r[] = { { 1, 10000 } };
+	struct outage_sum sum;
+	outage_sum_init(&sum);
+	T_EQ_INT(outage_gaps(gaps, s, T0, r, 1, &sum), 0);
+	outage_finish(&sum);
+	T_EQ_INT(json_array_size(gaps), 3);
+	const json_t *g = json_array_get(gaps, 1);
+	T_EQ_INT(ival(g, "stream"), 1);
+	T_EQ_INT(ival(g, "start_ns"), 50001);          /* last frame before, after t0 */
+	T_EQ_INT(ival(g, "end_ns"), 250150003);
+	T_EQ_INT(ival(g, "duration_ns"), 250100002);
+	T_EQ_INT(ival(g, "lost_pkts"), 2500);
+	T_EQ_INT(ival(g, "reordered_pkts"), 3);
+	T_NEAR(json_real_value(json_object_get(g, "loss_over_load_s")), 0.25, 1e-12);
+	g = json_array_get(gaps, 0);                   /* before t0: negative */
+	T_EQ_INT(ival(g, "start_ns"), -1000000000LL);
+	T_EQ_INT(ival(g, "end_ns"), -999700000LL);
+	T_EQ_INT(ival(g, "seq_before"), 10);
+	T_EQ_INT(ival(g, "seq_after"), 13);
+	/* the longest is the 250 ms silence; the merged record spans more but is no
+	 * silence */
+	T_NEAR(sum.longest_ns, 250100002, 0);
+	T_EQ_INT(sum.longest_listed, 1);
+	T_NEAR(sum.longest_start_ns, 50001, 0);
+	T_EQ_U64(sum.longest_lost, 2500);
+	T_NEAR(sum.longest_lol_s, 0.25, 1e-12);
+	/* the exact figures make the sink's own longest (250100002) no longer than the
+	 * listed one: its place is known */
+	/* loss ÷ load: every frame the stream lost over its rate, exactly */
+	T_EQ_U64(sum.lost, 2503);
+	T_NEAR(sum.loss_over_load_s, 0.2503, 1e-12);
+	T_EQ_INT(sum.gaps, 3);
+	T_EQ_INT(sum.split, 0);
+	T_EQ_U64(sum.outside, 0);
+	const char *why = NULL;
+	T_NEAR(outage_reset_ns(gaps, &why), 250100002, 0);
+	T_TRUE(why == NULL);
+	json_decref(s);
+	json_decref(gaps);
+}
+
+/* two sinks on two clocks, each given its own t0; a split stream; a longer gap the
+ * list left out; a stream without a known rate */
+static void t_several(void)
+{
+	json_t *a = js("{\"streams\": [{\"stream\": 1, \"lost_pkts\": 10, \"longest_gap_ns\": 900,"
+		       " \"gap_lost_pkts\": 4, \"gaps_unlisted_lost_pkts\": 3,"
+		       " \"gaps_unlisted\": 2, \"gaps\": [{\"before_ns\": 5000, \"after_ns\": 5500,"
+		       " \"lost_pkts\": 4, \"reordered_pkts\": 0, \"merged_gaps\": 1}]}]}");
+	json_t *b = js("{\"streams\": [{\"stream\": 3, \"lost_pkts\": 6, \"gaps\": null,"
+		       " \"longest_gap_ns\": null},"
+		       " {\"stream\": 9, \"lost_pkts\": 0, \"longest_gap_ns\": 300, \"gaps\": ["
+		       "  {\"before_ns\": 100, \"after_ns\": 400, \"lost_pkts\": 2,"
+		       "   \"reordered_pkts\": 0, \"merged_gaps\": 1}]}]}");
+	json_t *gaps = json_array();
+	struct outage_rate r[] = { { 1, 500 }, { 3, 1500 } };
+	struct outage_sum sum;
+	outage_sum_init(&sum);
+	T_EQ_INT(outage_gaps(gaps, a, 4000, r, 2, &sum), 0);
+	T_EQ_INT(outage_gaps(gaps, b, -200, r, 2, &sum), 0);
+	outage_finish(&sum);
+	T_EQ_INT(json_array_size(gaps), 2);
+	T_EQ_INT(ival(json_array_get(gaps, 0), "start_ns"), 1000);
+	T_EQ_INT(ival(json_array_get(gaps, 1), "start_ns"), 300);   /* 100 − (−200) */
+	T_EQ_INT(ival(json_array_get(gaps, 1), "stream"), 9);
+	T_TRUE(json_is_null(json_object_get(json_array_get(gaps, 1), "loss_over_load_s")));
+	T_EQ_INT(sum.split, 1);
+	T_EQ_INT(sum.unlisted, 2);
+	T_EQ_U64(sum.lost, 16);
+	T_EQ_U64(sum.outside, 3);   /* stream 1: 10 lost, 4 + 3 in gaps; the others no list */
+	T_NEAR(sum.rate_pps, 2000, 0);            /* streams with a rate */
+	T_NEAR(sum.loss_over_load_s, 16.0 / 2000, 1e-15);
+	/* stream 1's longest (900) is unlisted: its length, not its place */
+	T_NEAR(sum.longest_ns, 900, 0);
+	T_EQ_INT(sum.longest_stream, 1);
+	T_EQ_INT(sum.longest_listed, 0);
+	T_TRUE(isnan(sum.longest_start_ns));
+	T_EQ_INT(outage_gaps(gaps, json_array_get(gaps, 0), 0, r, 2, &sum), -EINVAL);
+	json_decref(a);
+	json_decref(b);
+	json_decref(gaps);
+}
+
+/* the reset: the longest silence ending after t0; none is an irregular result */
+static void t_reset(void)
+{
+	json_t *g = js("[{\"start_ns\": -900, \"end_ns\": -10, \"duration_ns\": 890,"
+		       "  \"merged_gaps\": 1},"
+		       " {\"start_ns\": -5, \"end_ns\": 600, \"duration_ns\": 605, \"merged_gaps\": 1},"
+		       " {\"start_ns\": 700, \"end_ns\": 2000, \"duration_ns\": 1300, \"merged_gaps\": 2},"
+		       " {\"start_ns\": 800, \"end_ns\": 900, \"duration_ns\": 100, \"merged_gaps\": 1}]");
+	const char *why = NULL;
+	T_NEAR(outage_reset_ns(g, &why), 605, 0);
+	T_TRUE(why == NULL);
+	json_decref(g);
+	g = js("[{\"start_ns\": -900, \"end_ns\": -10, \"duration_ns\": 890, \"merged_gaps\": 1}]");
+	T_TRUE(isnan(outage_reset_ns(g, &why)));
+	T_TRUE(why && strstr(why, "no gap ends after the reset"));
+	json_decref(g);
+}
+
+int main(void)
+{
+	T_RUN(t_timeline);
+	T_RUN(t_several);
+	T_RUN(t_reset);
+	return t_done();
+}
