@@ -248,6 +248,7 @@ struct prof_host {
 	char *cpus;           /* the tool's --cpus ("0,1"), or NULL */
 	unsigned queues;      /* netns: queues its veth needs (0: not given) */
 	char *dst;            /* a sender's destination (default topology.dst) */
+	char *dst6;           /* its IPv6 one, ip_version 6 (default topology.dst6) */
 	int stream;           /* a sender's stream id: 1, then 3, 4, ... (2 is blast B) */
 };
 
@@ -263,6 +264,8 @@ struct prof_topology {
 			       * queues, or threads, of a box; 1 when nothing asks for more) */
 	char *dst;            /* destination address of blast A (default 198.19.0.2) */
 	char *dst_b;          /* of blast B in bidirectional runs (default 198.18.0.2) */
+	char *dst6, *dst6_b;  /* their IPv6 counterparts, ip_version 6 (default the lab's sink0
+			       * 2001:2:0:1::2 and gen0 2001:2::2) */
 	char *dst_mac;        /* next-hop MAC of blast A (the router's port A), or NULL: the
 			       * sender looks it up (route and neighbour table) */
 	char *dst_mac_b;      /* of blast B (the router's port B), or NULL */
