@@ -27,7 +27,8 @@
  * A matrix axis is a non-empty list of distinct values; an axis may not be both in
  * "matrix" and "params". Other keys and their defaults:
  *   repetitions 1..1000 (1); order (sequential); seed >= 0 (1); description ("");
- *   allow_any_dst (false: topology.dst/dst_b must lie in 198.18.0.0/15);
+ *   allow_any_dst (false: topology.dst/dst_b must lie in 198.18.0.0/15, dst6/dst6_b
+ *     in 2001:2::/48);
  *   trial: method (fixed), warmup (1s), duration (2s), settle (0.5s), min_load (1000),
  *     max_load ("max" or 0 = the rig's ceiling), width (0.005, in (0,1)), pdr_loss
  *     (0.005), initial (1s, <= duration), phases (2, 0..10), duration_sum (= duration),
@@ -58,7 +59,8 @@
  *     no spaces, no leading '-'; an external router's "ssh" is where its environment
  *     is read); "iface" is an interface or a port spec ("xdp:gen0,queue=0": the name
  *     is checked without prefix and options), "IN,OUT" for the router; "bin" is an
- *     absolute directory; dst (198.19.0.2), dst_b (198.18.0.2), dst_mac, dst_mac_b
+ *     absolute directory; dst (198.19.0.2), dst_b (198.18.0.2), their IPv6 counterparts
+ *     for ip_version 6 dst6 (2001:2:0:1::2) and dst6_b (2001:2::2), dst_mac, dst_mac_b
  *     (the next hop of blast A and B, "aa:bb:cc:dd:ee:ff": no route lookup).
  *     "gen" and "sink" may each be a list of 1..8 boxes (several senders: the load is
  *     split over all their threads; several sinks: local and ssh only); a sender or
@@ -66,7 +68,7 @@
  *     "afpacket,frames=4096", "pcap"; a sender also "libnet"), "threads" (1..64, a
  *     sink 1..16), "cpus" ([0, 1] or "0,1"), in the netns topology "queues" (1..64:
  *     the lab's veths get the largest queues, or threads, of any box), and a sender
- *     "dst" (its own destination). In the lab, sender box i runs in LAB-gen, LAB-gen2,
+ *     "dst" and "dst6" (its own destinations). In the lab, sender box i runs in LAB-gen, LAB-gen2,
  *     ...; an xdp: sink there reads every queue (threads default to the lab's queues).
  *     Several sender or sink boxes take no bidirectional cells.
  *   rig: calibrate (true), direct (true). output: results ("results.json"), table and
