@@ -317,6 +317,8 @@ eq "... the ip_version hook ran for each, and the family's forwarding read back 
 v6fwd=$(m v6l '[.cases[] | .trials[-1].sink[0].rx_pkts > 0] | all')
 v6ip=$(m v6l '[.cases[] | .params.ip_version as $v | .trials[-1].gen[0].ip_version == $v] | all')
 eq "... each case sent its family, and the kernel forwarded both" "$v6fwd,$v6ip" "true,true"
+eq "... the router's environment: its IPv6 forwarding on" \
+	"$(m v6l '.environment.dut.tunables["net.ipv6.conf.all.forwarding"]')" 1
 [ "$v6fwd,$v6ip" = "true,true" ] || m v6l '.cases[] | {case_id, flags, sink: (.trials[-1].sink[0] | {rx_pkts, lost_pkts})}' | tr -d '\n' | sed 's/^/# /; s/$/\n/'
 kill -TERM "${BG_PID[lsshd]}" 2>/dev/null
 finish lsshd 10
