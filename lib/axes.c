@@ -69,6 +69,10 @@ const struct axis_def axis_defs[AX_COUNT] = {
 		       .act = AA_TRAFFIC },
 	[AX_DIRECTION] = { "direction", ENUM(dir_names), .def = "\"uni\"", .unit = "",
 			   .label = "direction", .words = "direction", .act = AA_TRAFFIC },
+	/* 6: ppslab-gen -6 to the topology's IPv6 destinations; sizes from PKT6_WIRE_MIN */
+	[AX_IP_VERSION] = { "ip_version", .kind = AK_IPVER, .min = 4, .max = 6, .def = "4",
+			    .unit = "", .label = "IP version", .words = "IP version",
+			    .act = AA_TRAFFIC },
 };
 #undef INT
 #undef ENUM

@@ -15,7 +15,7 @@
 enum axis_id {
 	AX_POLLHZ, AX_HZ, AX_BURST_MAX, AX_EACH_BURST, AX_USER_FRAC, AX_REG_FRAC, AX_IDLE_POLL,
 	AX_MODE, AX_KERNEL, AX_RULES, AX_RULES_KIND, AX_UPDATE_COUNTERS, AX_COUNTERS,
-	AX_FIREWALL, AX_OFFERED, AX_SIZE, AX_FLOWS, AX_DIRECTION, AX_COUNT
+	AX_FIREWALL, AX_OFFERED, AX_SIZE, AX_FLOWS, AX_DIRECTION, AX_IP_VERSION, AX_COUNT
 };
 
 /* What values an axis takes (the checker keeps them in this canonical form). */
@@ -27,6 +27,7 @@ enum axis_type {
 	AK_RULES,     /* a rule count 0..max, or "file:PATH" */
 	AK_RATE,      /* pps, a rate text ("200k"), or "max": kept as written */
 	AK_SIZE,      /* a frame size min..max, or "imix" (ppslab-gen's 64:7,594:4,1518:1) */
+	AK_IPVER,     /* the IP version: 4 or 6 (min and max) */
 };
 
 /* How ppslab-rut takes a new value (an external router: the profile's hooks, except

@@ -28,6 +28,7 @@ struct cell {
 	unsigned size, flows;         /* frame bytes with FCS (0: imix); flows */
 	bool imix;                    /* size "imix": ppslab-gen's --size imix */
 	bool bi;                      /* direction "bi": blasts A and B at once */
+	unsigned ip_version;          /* 4 or 6: ppslab-gen -6 to the IPv6 destinations */
 };
 
 /* Resolves params (borrowed by c, like the profile) for p into c. */

@@ -419,7 +419,8 @@ done:
 static void nics_and_tunables(json_t *box, const char *netns, char *const *ifaces,
 			      int nifaces)
 {
-	static const char *const sysctls[] = { "net.ipv4.ip_forward", "net.core.busy_poll",
+	static const char *const sysctls[] = { "net.ipv4.ip_forward",
+					       "net.ipv6.conf.all.forwarding", "net.core.busy_poll",
 					       "net.core.netdev_budget" };
 	enum { NSYS = sizeof(sysctls) / sizeof(sysctls[0]) };
 	int n = NSYS + 2 * nifaces;

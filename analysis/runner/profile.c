@@ -28,6 +28,7 @@
 #include "cell.h"
 #include "jpos.h"
 #include "num.h"
+#include "pkt6.h"
 #include "pollkern.h"
 #include "rulegen.h"
 
@@ -697,6 +698,72 @@ static void check_kernel_axes(struct vctx *c, json_t *root, const struct profile
 	}
 }
 
+/* The values of a built-in axis: the swept list (*swept set), else a one-element view
+ * of the fixed value. */
+static const json_t *axis_values(const struct profile *p, const char *name, bool *swept)
+{
+	for (size_t a = 0; a < p->naxes; a++)
+		if (!p->axes[a].router && !strcmp(p->axes[a].name, name)) {
+			*swept = true;
+			return p->axes[a].values;
+		}
+	*swept = false;
+	return json_object_get(p->fixed, name);
+}
+
+/* Where value i of an axis was written: matrix.AXIS[i], params.AXIS, or NULL (its
+ * default). */
+static const char *axis_where(json_t *root, const char *name, bool swept, size_t i,
+			      char *buf, size_t len)
+{
+	char kp[512];
+	json_t *pa = json_object_get(root, "params");
+	if (swept) {
+		jpos_path_key(kp, sizeof(kp), "matrix", name);
+		jpos_path_idx(buf, len, kp, i);
+		return buf;
+	}
+	if (!json_is_object(pa) || !json_object_get(pa, name))
+		return NULL;
+	jpos_path_key(buf, len, "params", name);
+	return buf;
+}
+
+/* An IPv6 test frame is PKT6_WIRE_MIN (84) bytes at least, which ppslab-gen -6 holds
+ * to: a size below it meeting ip_version 6 is refused where the size was written, or,
+ * a size left at its default, where the 6 was (imix's smallest IPv6 frame is 84). */
+static void check_ip6_sizes(struct vctx *c, json_t *root, const struct profile *p)
+{
+	bool sw_ip, sw_size;
+	const json_t *iv = axis_values(p, "ip_version", &sw_ip);
+	const json_t *sv = axis_values(p, "size", &sw_size);
+	char ipath[560], spath[560];
+	const char *iw = NULL;
+	for (size_t i = 0; i < (sw_ip ? json_array_size(iv) : 1) && !iw; i++) {
+		const json_t *v = sw_ip ? json_array_get(iv, i) : iv;
+		if (json_is_integer(v) && json_integer_value(v) == 6)
+			iw = axis_where(root, "ip_version", sw_ip, i, ipath, sizeof(ipath));
+	}
+	if (!iw)
+		return;
+	for (size_t i = 0; i < (sw_size ? json_array_size(sv) : 1); i++) {
+		const json_t *v = sw_size ? json_array_get(sv, i) : sv;
+		if (!json_is_integer(v) || json_integer_value(v) >= PKT6_WIRE_MIN)
+			continue;
+		const char *sw = axis_where(root, "size", sw_size, i, spath, sizeof(spath));
+		if (sw)
+			prof_verr(c, sw, false, "size %lld is below %d, the smallest IPv6 test "
+				  "frame (Ethernet, IPv6 and UDP headers, the signature, the FCS), and "
+				  "the profile sends IPv6 (ip_version 6 at %s): give sizes of %d or more",
+				  (long long)json_integer_value(v), PKT6_WIRE_MIN, iw, PKT6_WIRE_MIN);
+		else
+			prof_verr(c, iw, false, "ip_version 6 sends IPv6 test frames, %d bytes at "
+				  "least (Ethernet, IPv6 and UDP headers, the signature, the FCS), but "
+				  "size is its default, %lld: give params.size %d or more",
+				  PKT6_WIRE_MIN, (long long)json_integer_value(v), PKT6_WIRE_MIN);
+	}
+}
+
 static const char *const top_keys[] = { "description", "matrix", "params", "repetitions",
 					"order", "seed", "trial", "router", "topology", "rig",
 					"output", "allow_any_dst", NULL };
@@ -727,6 +794,7 @@ static void validate(struct vctx *c, json_t *root, struct profile *p)
 	prof_parse_router(c, root, p);
 	parse_axes(c, root, p);
 	check_kernel_axes(c, root, p);
+	check_ip6_sizes(c, root, p);
 	parse_trial(c, root, p);
 	prof_parse_topology(c, root, p);
 	parse_rig_output(c, root, p);
@@ -784,12 +852,15 @@ void profile_free(struct profile *p)
 		free(h[i]->backend);
 		free(h[i]->cpus);
 		free(h[i]->dst);
+		free(h[i]->dst6);
 	}
 	free(p->topo.gens);
 	free(p->topo.sinks);
 	free(p->topo.lab);
 	free(p->topo.dst);
 	free(p->topo.dst_b);
+	free(p->topo.dst6);
+	free(p->topo.dst6_b);
 	free(p->topo.dst_mac);
 	free(p->topo.dst_mac_b);
 	json_decref(p->topo.ssh_options);
@@ -1047,6 +1118,7 @@ void prof_cell(const struct profile *p, const json_t *params, struct cell *c)
 	c->size = (unsigned)INT_OF(AX_SIZE);
 	c->imix = json_is_string(c->v[AX_SIZE]);   /* "imix", the one word it takes */
 	c->flows = (unsigned)INT_OF(AX_FLOWS);
+	c->ip_version = INT_OF(AX_IP_VERSION) == 6 ? 6 : 4;
 #undef INT_OF
 	c->mode = cell_name(c->v[AX_MODE], &axis_defs[AX_MODE]);
 	c->kernel = cell_name(c->v[AX_KERNEL], &axis_defs[AX_KERNEL]);

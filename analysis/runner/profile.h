@@ -27,7 +27,8 @@
  * A matrix axis is a non-empty list of distinct values; an axis may not be both in
  * "matrix" and "params". Other keys and their defaults:
  *   repetitions 1..1000 (1); order (sequential); seed >= 0 (1); description ("");
- *   allow_any_dst (false: topology.dst/dst_b must lie in 198.18.0.0/15);
+ *   allow_any_dst (false: topology.dst/dst_b must lie in 198.18.0.0/15, dst6/dst6_b
+ *     in 2001:2::/48);
  *   trial: method (fixed), warmup (1s), duration (2s), settle (0.5s), min_load (1000),
  *     max_load ("max" or 0 = the rig's ceiling), width (0.005, in (0,1)), pdr_loss
  *     (0.005), initial (1s, <= duration), phases (2, 0..10), duration_sum (= duration),
@@ -58,7 +59,8 @@
  *     no spaces, no leading '-'; an external router's "ssh" is where its environment
  *     is read); "iface" is an interface or a port spec ("xdp:gen0,queue=0": the name
  *     is checked without prefix and options), "IN,OUT" for the router; "bin" is an
- *     absolute directory; dst (198.19.0.2), dst_b (198.18.0.2), dst_mac, dst_mac_b
+ *     absolute directory; dst (198.19.0.2), dst_b (198.18.0.2), their IPv6 counterparts
+ *     for ip_version 6 dst6 (2001:2:0:1::2) and dst6_b (2001:2::2), dst_mac, dst_mac_b
  *     (the next hop of blast A and B, "aa:bb:cc:dd:ee:ff": no route lookup).
  *     "gen" and "sink" may each be a list of 1..8 boxes (several senders: the load is
  *     split over all their threads; several sinks: local and ssh only); a sender or
@@ -66,7 +68,7 @@
  *     "afpacket,frames=4096", "pcap"; a sender also "libnet"), "threads" (1..64, a
  *     sink 1..16), "cpus" ([0, 1] or "0,1"), in the netns topology "queues" (1..64:
  *     the lab's veths get the largest queues, or threads, of any box), and a sender
- *     "dst" (its own destination). In the lab, sender box i runs in LAB-gen, LAB-gen2,
+ *     "dst" and "dst6" (its own destinations). In the lab, sender box i runs in LAB-gen, LAB-gen2,
  *     ...; an xdp: sink there reads every queue (threads default to the lab's queues).
  *     Several sender or sink boxes take no bidirectional cells.
  *   rig: calibrate (true), direct (true). output: results ("results.json"), table and
@@ -263,6 +265,7 @@ struct prof_host {
 	char *cpus;           /* the tool's --cpus ("0,1"), or NULL */
 	unsigned queues;      /* netns: queues its veth needs (0: not given) */
 	char *dst;            /* a sender's destination (default topology.dst) */
+	char *dst6;           /* its IPv6 one, ip_version 6 (default topology.dst6) */
 	int stream;           /* a sender's stream id: 1, then 3, 4, ... (2 is blast B) */
 };
 
@@ -278,6 +281,8 @@ struct prof_topology {
 			       * queues, or threads, of a box; 1 when nothing asks for more) */
 	char *dst;            /* destination address of blast A (default 198.19.0.2) */
 	char *dst_b;          /* of blast B in bidirectional runs (default 198.18.0.2) */
+	char *dst6, *dst6_b;  /* their IPv6 counterparts, ip_version 6 (default the lab's sink0
+			       * 2001:2:0:1::2 and gen0 2001:2::2) */
 	char *dst_mac;        /* next-hop MAC of blast A (the router's port A), or NULL: the
 			       * sender looks it up (route and neighbour table) */
 	char *dst_mac_b;      /* of blast B (the router's port B), or NULL */

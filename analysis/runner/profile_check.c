@@ -422,6 +422,17 @@ int prof_check_axis(struct vctx *c, const struct axis_def *s, json_t *v, const c
 		*norm = json_integer(n);
 		break;
 	}
+	case AK_IPVER:   /* 4 or 6, also written "4"/"6" */
+		n = json_is_integer(v) ? json_integer_value(v)
+		  : json_is_string(v) && strlen(json_string_value(v)) == 1
+		    ? json_string_value(v)[0] - '0' : 0;
+		if (n != s->min && n != s->max) {
+			prof_verr(c, path, false, "expected the IP version, %lld or %lld, got %s",
+				  s->min, s->max, GOT(v));
+			return -EINVAL;
+		}
+		*norm = json_integer(n);
+		break;
 	case AK_ENUM:
 		if (as_enum(c, v, path, s->names, &e))
 			return -EINVAL;

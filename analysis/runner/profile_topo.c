@@ -15,11 +15,12 @@
 #include "lab.h"
 
 static const char *const topo_keys[] = { "kind", "lab", "gen", "rut", "sink", "dst", "dst_b",
-					 "dst_mac", "dst_mac_b", "ssh_options", NULL };
+					 "dst6", "dst6_b", "dst_mac", "dst_mac_b", "ssh_options",
+					 NULL };
 static const char *const topo_kinds[] = { "netns", "local", "ssh", NULL };
 static const char *const host_keys[] = { "ssh", "netns", "iface", "bin", NULL };
 static const char *const gen_keys[] = { "ssh", "netns", "iface", "bin", "port", "threads",
-					"cpus", "queues", "dst", NULL };
+					"cpus", "queues", "dst", "dst6", NULL };
 static const char *const sink_keys[] = { "ssh", "netns", "iface", "bin", "port", "threads",
 					 "cpus", "queues", NULL };
 
@@ -381,25 +382,28 @@ static void parse_box_port(struct vctx *c, json_t *o, const char *path, bool sen
 		h->queues = (unsigned)n;
 }
 
+/* A destination: IPv4 in 198.18.0.0/15 (RFC 2544 section 12, RFC 6815), or with six
+ * an IPv6 one in 2001:2::/48 (RFC 5180), unless the profile allows any. */
 static void parse_dst(struct vctx *c, json_t *o, const char *path, const char *key,
-		      const char *def, char **out)
+		      const char *def, bool six, char **out)
 {
 	const char *s;
 	char kp[512];
-	struct in_addr a;
+	unsigned char a[16];
 	prof_get_str(c, o, key, path, &s);
 	if (!s)
 		s = def;
 	jpos_path_key(kp, sizeof(kp), path, key);
-	if (inet_pton(AF_INET, s, &a) != 1) {
-		prof_verr(c, kp, false, "expected an IPv4 address, got \"%.60s\"", s);
+	if (inet_pton(six ? AF_INET6 : AF_INET, s, a) != 1) {
+		prof_verr(c, kp, false, "expected an IPv%d address, got \"%.60s\"", six ? 6 : 4, s);
 		return;
 	}
-	/* RFC 2544 §12 / RFC 6815: benchmark traffic goes to 198.18.0.0/15 */
-	if ((ntohl(a.s_addr) & 0xFFFE0000u) != 0xC6120000u && !c->allow_any_dst) {
+	bool in = six ? a[0] == 0x20 && a[1] == 0x01 && a[2] == 0 && a[3] == 2 && !a[4] && !a[5]
+		      : a[0] == 198 && (a[1] & 0xFE) == 18;
+	if (!in && !c->allow_any_dst) {
 		prof_verr(c, kp, false,
-			  "%s is outside the benchmarking range 198.18.0.0/15 (RFC 2544, RFC 6815); set \"allow_any_dst\": true at the top level if this isolated lab really uses it",
-			  s);
+			  "%s is outside the benchmarking range %s; set \"allow_any_dst\": true at the top level if this isolated lab really uses it",
+			  s, six ? "2001:2::/48 (RFC 5180)" : "198.18.0.0/15 (RFC 2544, RFC 6815)");
 		return;
 	}
 	*out = prof_xstrdup(c, s);
@@ -472,7 +476,9 @@ static size_t parse_boxes(struct vctx *c, json_t *topo, const char *role,
 			o = NULL;
 		parse_box_port(c, o, bp, send, h, t->kind);
 		if (send) {
-			parse_dst(c, o, bp, "dst", t->dst ? t->dst : "198.19.0.2", &h->dst);
+			parse_dst(c, o, bp, "dst", t->dst ? t->dst : "198.19.0.2", false, &h->dst);
+			parse_dst(c, o, bp, "dst6", t->dst6 ? t->dst6 : "2001:2:0:1::2", true,
+				  &h->dst6);
 			h->stream = i ? (int)i + 2 : 1;   /* 2 is blast B's */
 		}
 	}
@@ -561,8 +567,10 @@ void prof_parse_topology(struct vctx *c, json_t *root, struct profile *p)
 	if (t->kind == PT_NETNS)
 		t->lab = prof_xstrdup(c, lab ? lab : "ppslab");
 	const char *l = t->lab ? t->lab : "ppslab";
-	parse_dst(c, o, "topology", "dst", "198.19.0.2", &t->dst);
-	parse_dst(c, o, "topology", "dst_b", "198.18.0.2", &t->dst_b);
+	parse_dst(c, o, "topology", "dst", "198.19.0.2", false, &t->dst);
+	parse_dst(c, o, "topology", "dst_b", "198.18.0.2", false, &t->dst_b);
+	parse_dst(c, o, "topology", "dst6", "2001:2:0:1::2", true, &t->dst6);
+	parse_dst(c, o, "topology", "dst6_b", "2001:2::2", true, &t->dst6_b);
 	t->ngens = parse_boxes(c, o, "gen", t, l, &t->gens);
 	parse_host(c, o ? json_object_get(o, "rut") : NULL, "topology.rut", "rut", 0, &t->rut,
 		   t->kind, l, p->router.kind == PR_RUT);

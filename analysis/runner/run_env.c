@@ -77,7 +77,8 @@ int run_topology_up(struct runner *r)
 		const struct prof_host *h = g ? &t->gens[i] : &t->sinks[i - t->ngens];
 		struct trial_box *b = g ? &r->env.gens[i] : &r->env.sinks[i - t->ngens];
 		*b = (struct trial_box){ .name = h->name, .spec = h->spec, .threads = h->threads,
-					 .cpus = h->cpus, .dst = h->dst, .stream = h->stream,
+					 .cpus = h->cpus, .dst = h->dst, .dst6 = h->dst6,
+					 .stream = h->stream,
 					 .clock_bound_ns = NAN };
 		b->box = (struct box){ .role = g ? "gen" : "sink", .ssh = h->ssh, .netns = h->netns,
 				       .bin = h->bin, .ssh_opts = r->ssh_opts };
@@ -85,6 +86,7 @@ int run_topology_up(struct runner *r)
 	r->rut_box = (struct box){ .role = "rut", .ssh = t->rut.ssh, .netns = t->rut.netns,
 				   .bin = t->rut.bin, .ssh_opts = r->ssh_opts };
 	r->env.dst_b = t->dst_b;
+	r->env.dst6_b = t->dst6_b;
 	return 0;
 }
 

@@ -38,7 +38,8 @@ static const char script[] =
 	"fi\n"
 	"s sysctl\n"
 	"if [ -d /proc/sys/net ]; then\n"
-	"  for n in net.ipv4.ip_forward net.core.netdev_budget net.core.netdev_budget_usecs"
+	"  for n in net.ipv4.ip_forward net.ipv6.conf.all.forwarding net.core.netdev_budget"
+	" net.core.netdev_budget_usecs"
 	" net.core.dev_weight net.core.busy_poll net.core.busy_read \"$@\"; do\n"
 	"    f=/proc/sys/$(echo \"$n\" | tr . /)\n"
 	"    if [ -r \"$f\" ]; then echo \"$n = $(cat \"$f\")\"; else sysctl \"$n\" 2>/dev/null; fi\n"
@@ -46,7 +47,8 @@ static const char script[] =
 	"  c=$(grep '^CONFIG_HZ=' \"/boot/config-$(uname -r)\" 2>/dev/null) && echo \"CONFIG_HZ = ${c#CONFIG_HZ=}\"\n"
 	"else\n"
 	"  for n in kern.hz kern.polling net.inet.ip.fw net.isr net.inet.ip.forwarding"
-	" net.inet.ip.fastforwarding \"$@\"; do sysctl \"$n\" 2>/dev/null; done\n"
+	" net.inet.ip.fastforwarding net.inet6.ip6.forwarding \"$@\"; do sysctl \"$n\" 2>/dev/null;"
+	" done\n"
 	"fi\n"
 	"s end\n";
 

@@ -239,6 +239,8 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 	rc = rc ? rc : box_arg(c, "3600s");
 	if (!rc && json_is_true(json_object_get(p->root, "allow_any_dst")))
 		rc = box_arg(c, "--allow-any-dst");
+	if (!rc && r->cell->ip_version == 6)   /* dst is the IPv6 one: start_gens */
+		rc = box_arg(c, "-6");
 	return rc;
 }
 
@@ -417,8 +419,9 @@ static int start_gens(const struct trial_env *e, const struct trial_req *r,
 			       : r->load_pps;
 		double off = isnan(t->tb->clock_off_ns) ? 0 : t->tb->clock_off_ns;
 		uint64_t start_at = s->several ? (uint64_t)((double)s->at_real + off) : 0;
-		if ((rc = gen_cmd(e, r, t, b ? plain : t->tb->spec, b ? e->dst_b : t->tb->dst, share,
-				  start_at, &c)) ||
+		bool six = r->cell->ip_version == 6;
+		const char *dst = b ? (six ? e->dst6_b : e->dst_b) : six ? t->tb->dst6 : t->tb->dst;
+		if ((rc = gen_cmd(e, r, t, b ? plain : t->tb->spec, dst, share, start_at, &c)) ||
 		    (rc = tool_start(t, e, &c)))
 			snprintf(s->err, sizeof(s->err), "cannot start ppslab-gen (%s): %s", t->name,
 				 strerror(-rc));

@@ -33,6 +33,7 @@ struct trial_box {
 	unsigned threads;           /* the tools' --threads */
 	const char *cpus;           /* their --cpus, or NULL */
 	const char *dst;            /* a sender's destination */
+	const char *dst6;           /* its IPv6 one (a cell's ip_version 6) */
 	int stream;                 /* a sender's stream id */
 	double clock_off_ns;        /* its clock − ours (0 on this host, or unknown) */
 	double clock_bound_ns;      /* how well that is known (NaN: not at all) */
@@ -42,7 +43,7 @@ struct trial_env {
 	const struct profile *p;
 	size_t ngens, nsinks;       /* at least one each */
 	struct trial_box gens[PROF_BOXES_MAX], sinks[PROF_BOXES_MAX];
-	const char *dst_b;
+	const char *dst_b, *dst6_b; /* blast B's destinations, IPv4 and IPv6 */
 	const char *tmpdir;
 	struct dut *dut;            /* NULL: nothing in between to read */
 	volatile sig_atomic_t *stop;/* set by SIGINT/SIGTERM: end the trial early */

@@ -72,13 +72,16 @@ jqt "env: the missing interface is listed with nulls and the error" \
 
 # ---- inside a namespace (root) ------------------------------------------------------------
 if [ "$(id -u)" != 0 ]; then
-	for d in "env --netns: veth driver, MTU and MAC" "env --netns: the namespace's ip_forward"; do
+	for d in "env --netns: veth driver, MTU and MAC" "env --netns: the namespace's ip_forward" \
+		"env --netns: the namespace's IPv6 forwarding"; do
 		skip "$d" "needs root"
 	done
 elif ! ip netns add "$NS" 2>/dev/null ||
      ! ip -n "$NS" link add tenv0 mtu 1400 type veth peer name tenv1 2>/dev/null ||
-     ! ip netns exec "$NS" sysctl -qw net.ipv4.ip_forward=1; then
-	for d in "env --netns: veth driver, MTU and MAC" "env --netns: the namespace's ip_forward"; do
+     ! ip netns exec "$NS" sysctl -qw net.ipv4.ip_forward=1 ||
+     ! ip netns exec "$NS" sysctl -qw net.ipv6.conf.all.forwarding=1; then
+	for d in "env --netns: veth driver, MTU and MAC" "env --netns: the namespace's ip_forward" \
+		"env --netns: the namespace's IPv6 forwarding"; do
 		skip "$d" "cannot make namespace $NS with a veth pair"
 	done
 else
@@ -88,6 +91,8 @@ else
 		".netns == \"$NS\" and .nics[0].driver == \"veth\" and .nics[0].mtu == 1400 and
 		 .nics[0].mac == \"$mac\" and .nics[0].queues >= 1"
 	jqt "env --netns: the namespace's ip_forward" '.tunables["net.ipv4.ip_forward"] == 1'
+	jqt "env --netns: the namespace's IPv6 forwarding" \
+		'.tunables["net.ipv6.conf.all.forwarding"] == 1'
 	run "env --netns: an interface of the host is missing there" 0 "in namespace $NS" \
 		"$B" env --netns "$NS" -i eth0-none
 fi

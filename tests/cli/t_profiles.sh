@@ -4,7 +4,8 @@
 # every profiles/*.json passes `ppslab run --dry-run` (the plan is printed, nothing
 # runs); every rule file passes ppslab-rut --check-rules; the router-side scripts
 # parse; a bad profile gets FILE:LINE:COLUMN: PATH: what was expected, every error at
-# once, status 65; a bad --set is placed as "--set N".
+# once, status 65; a bad --set is placed as "--set N"; the ip_version axis in the plan
+# and its refusal of sizes below the smallest IPv6 frame.
 set -u
 B=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
@@ -225,6 +226,29 @@ run "a knob the profile's kernel lacks is placed" 65 \
 	"$B/ppslab" run demo --dry-run --set kernel=freebsd-7
 run "--set sweeps an axis" 0 "" "$B/ppslab" run demo --dry-run --set pollhz=500,1000,1500
 if grep -q "pollhz.*500, 1000, 1500" "$T/out"; then ok "--set: the plan shows the new axis"; else no "--set: the plan shows the new axis" "$(head -c 400 "$T/out")"; fi
+# ip_version: swept, shown in the plan and the case ids; the IPv6 templates' hooks and
+# read-backs take {ip_version}; a size below the smallest IPv6 frame placed
+run "--set sweeps ip_version" 0 "" "$B/ppslab" run demo --dry-run --set ip_version=4,6 --set size=84
+if grep -q "^  ip_version *4, 6" "$T/out" && grep -q "ip_version=6  rep 1" "$T/out"; then
+	ok "the plan shows the ip_version axis and its cells"
+else
+	no "the plan shows the ip_version axis and its cells" "$(head -c 600 "$T/out")"
+fi
+run "ipv6-freebsd: its ip_version hook in the plan" 0 "" "$B/ppslab" run ipv6-freebsd --dry-run
+if grep -q "^  ip_version   [0-9]* runs" "$T/out" && grep -q "applied by ppslab itself (the traffic): ip_version, size" "$T/out"; then
+	ok "ipv6-freebsd: the ip_version hook runs as the axis changes; ppslab sends the family"
+else
+	no "ipv6-freebsd: the ip_version hook runs as the axis changes" "$(head -c 900 "$T/out")"
+fi
+run "ip_version 6 with size 64 from --set: placed at the size" 65 \
+	"^--set 2: params.size: size 64 is below 84, the smallest IPv6 test frame .*ip_version 6 at params.ip_version" \
+	"$B/ppslab" run demo --dry-run --set ip_version=6 --set size=64
+printf '{ "matrix": { "ip_version": [4, 6], "size": [84, 78] } }\n' >"$T/v6.json"
+run "ip_version 6 with size 78 in a file: FILE:LINE:COLUMN of the size" 65 \
+	"v6.json:1:50: matrix.size\\[1\\]: size 78 is below 84, the smallest IPv6 test frame .*ip_version 6 at matrix.ip_version\\[1\\]" \
+	"$B/ppslab" run "$T/v6.json" --dry-run
+run "ip_version 5 is refused" 65 "^--set 1: params.ip_version: expected the IP version, 4 or 6, got 5" \
+	"$B/ppslab" run demo --dry-run --set ip_version=5
 # --resume of a complete file: nothing runs (no root needed), the table is printed; of
 # a file made with another matrix: refused, the file untouched
 cp tests/data/sweep.json "$T/sweep.json"

@@ -93,6 +93,15 @@ c_sysctl() {
 			fi
 			echo "$new" >"$D/run/forwarding"
 			echo "net.inet.ip.forwarding: $old -> $new" ;;
+		net.inet6.ip6.forwarding)   # kept only: the forwarder forwards IPv6 whatever it says
+			local f6
+			f6=$(cat "$D/run/forwarding6" 2>/dev/null || echo 0)
+			[ $n = 1 ] && echo "$f6" || echo "net.inet6.ip6.forwarding: $f6" ;;
+		net.inet6.ip6.forwarding=*)
+			local o6
+			o6=$(cat "$D/run/forwarding6" 2>/dev/null || echo 0)
+			echo "${a#*=}" >"$D/run/forwarding6"
+			echo "net.inet6.ip6.forwarding: $o6 -> ${a#*=}" ;;
 		kern.polling.handlers)
 			local h
 			h=$(grep -c . "$D/run/polling" 2>/dev/null)

@@ -28,7 +28,8 @@ static void t_types(void)
 				 " \"params\": {\"idle_poll\": true, \"kernel\": \"freebsd-7\","
 				 " \"hz\": 2000, \"direction\": \"bi\", \"firewall\": false,"
 				 " \"rules\": 7, \"rules_kind\": \"count\", \"counters\": \"shared\","
-				 " \"size\": 1518, \"flows\": 16, \"mode\": \"busy\"}}");
+				 " \"size\": 1518, \"flows\": 16, \"mode\": \"busy\","
+				 " \"ip_version\": 6}}");
 	struct plan pl;
 	if (!p)
 		return;
@@ -49,6 +50,7 @@ static void t_types(void)
 	T_TRUE(!c->rules_file);
 	T_EQ_INT(c->size, 1518);
 	T_EQ_INT(c->flows, 16);
+	T_EQ_INT(c->ip_version, 6);
 	T_EQ_INT(c->pollhz, 2000);   /* a default */
 	/* the json beside the values: what the results and the hooks see */
 	T_STREQ(json_string_value(cell_value(c, "firewall")), "off");

@@ -50,6 +50,9 @@ static void t_box_lo(void)
 	json_t *tun = json_object_get(b, "tunables");
 	json_t *fwd = json_object_get(tun, "net.ipv4.ip_forward");
 	T_TRUE(json_is_integer(fwd) && (json_integer_value(fwd) == 0 || json_integer_value(fwd) == 1));
+	json_t *fwd6 = json_object_get(tun, "net.ipv6.conf.all.forwarding");
+	T_TRUE(json_is_null(fwd6) || (json_is_integer(fwd6) && json_integer_value(fwd6) <= 1));
+	T_TRUE(fwd6 != NULL);
 	T_TRUE(json_object_get(tun, "rps_cpus.lo") != NULL);
 	json_decref(b);
 }

@@ -504,6 +504,64 @@ static void t_dst_guard(void)
 	prof_diag_free(&d);
 }
 
+/* ip_version: 4 or 6, its cells, the IPv6 destinations and their guard, and sizes
+ * below the smallest IPv6 test frame refused where they were written */
+static void t_ip_version(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	struct cell c;
+	T_EQ_INT(parse("{\"matrix\": {\"ip_version\": [4, \"6\"]}, \"params\": {\"size\": 84}}",
+		       &p, &d), 0);
+	if (p) {
+		T_EQ_INT(p->naxes, 1);
+		T_EQ_INT(json_integer_value(json_array_get(p->axes[0].values, 1)), 6);
+		json_t *six = json_pack("{s:i}", "ip_version", 6);
+		prof_cell(p, six, &c);
+		T_EQ_INT(c.ip_version, 6);
+		prof_cell(p, NULL, &c);
+		T_EQ_INT(c.ip_version, 4);   /* the default */
+		json_decref(six);
+		T_STREQ(p->topo.dst6, "2001:2:0:1::2");   /* the lab's sink0 and gen0 */
+		T_STREQ(p->topo.dst6_b, "2001:2::2");
+		T_STREQ(p->topo.gens[0].dst6, "2001:2:0:1::2");
+		profile_free(p);
+	}
+	T_EQ_INT(parse("{\"params\": {\"ip_version\": 5}}", &p, &d), -EINVAL);
+	T_STREQ(rel(&d, 0), ":1:27: params.ip_version: expected the IP version, 4 or 6, got 5");
+	prof_diag_free(&d);
+	/* 64 with 6: at the size; the default size: at the 6; 84 and imix pass */
+	T_EQ_INT(parse("{\"matrix\": {\"ip_version\": [4, 6], \"size\": [64, 84, \"imix\"]}}",
+		       &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 1);
+	T_TRUE(has(&d, ":1:44: matrix.size[0]: size 64 is below 84, the smallest IPv6 test frame"));
+	T_TRUE(has(&d, "(ip_version 6 at matrix.ip_version[1])"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"params\": {\"ip_version\": 6}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":1:27: params.ip_version: ip_version 6 sends IPv6 test frames, 84 bytes "
+		   "at least"));
+	T_TRUE(has(&d, "but size is its default, 64: give params.size 84 or more"));
+	prof_diag_free(&d);
+	char *s1[] = { "ip_version=6", "size=128" };
+	T_EQ_INT(parse_sets("{}", s1, 2, &p, &d), 0);
+	profile_free(p);
+	/* a topology's IPv6 destinations: addresses from 2001:2::/48 (RFC 5180) */
+	T_EQ_INT(parse("{\"topology\": {\"dst6\": \"2001:db8::1\", \"dst6_b\": \"198.18.0.2\", "
+		       "\"gen\": {\"dst6\": \"2001:3::1\"}}}", &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 3);
+	T_TRUE(has(&d, "topology.dst6: 2001:db8::1 is outside the benchmarking range 2001:2::/48 (RFC 5180)"));
+	T_TRUE(has(&d, "topology.dst6_b: expected an IPv6 address, got \"198.18.0.2\""));
+	T_TRUE(has(&d, "topology.gen.dst6: 2001:3::1 is outside"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"allow_any_dst\": true, \"topology\": {\"dst6\": \"2001:db8::1\", "
+		       "\"gen\": {\"dst6\": \"2001:2:0:7::9\"}}}", &p, &d), 0);
+	if (p) {
+		T_STREQ(p->topo.dst6, "2001:db8::1");
+		T_STREQ(p->topo.gens[0].dst6, "2001:2:0:7::9");
+		profile_free(p);
+	}
+}
+
 static void t_router_hooks(void)
 {
 	struct profile *p;
@@ -1159,6 +1217,7 @@ int main(void)
 	T_RUN(t_rules_file);
 	T_RUN(t_topology);
 	T_RUN(t_dst_guard);
+	T_RUN(t_ip_version);
 	T_RUN(t_router_hooks);
 	T_RUN(t_external_coverage);
 	T_RUN(t_router_axes);

@@ -27,7 +27,7 @@ static void t_names(void)
 	T_STREQ(axis_defs[AX_DIRECTION].name, "direction");
 	char buf[512];
 	T_TRUE(!strncmp(axis_names_join(buf, sizeof(buf), ", "), "pollhz, hz, burst_max, ", 23));
-	T_TRUE(strstr(buf, ", flows, direction") && buf[strlen(buf) - 1] == 'n');
+	T_TRUE(strstr(buf, ", flows, direction, ip_version") && buf[strlen(buf) - 1] == 'n');
 	char tiny[8];
 	T_EQ_INT(strlen(axis_names_join(tiny, sizeof(tiny), ", ")), 7);
 }
@@ -40,6 +40,11 @@ static void t_ranges(void)
 	T_EQ_INT(axis_defs[AX_EACH_BURST].max, PK_BURST_MAX_TOP);
 	T_EQ_INT(axis_defs[AX_SIZE].min, PKT_WIRE_MIN);
 	T_EQ_INT(axis_defs[AX_SIZE].max, PKT_WIRE_MAX);
+	/* ip_version takes its two values as min and max */
+	T_EQ_INT(axis_defs[AX_IP_VERSION].kind, AK_IPVER);
+	T_EQ_INT(axis_defs[AX_IP_VERSION].min, 4);
+	T_EQ_INT(axis_defs[AX_IP_VERSION].max, 6);
+	T_EQ_INT(axis_defs[AX_IP_VERSION].act, AA_TRAFFIC);
 	for (size_t i = 0; i < AX_COUNT; i++) {
 		const struct axis_def *a = &axis_defs[i];
 		T_TRUE(a->min <= a->max);

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# t_run_ip6.sh — the ip_version axis end to end: a two-cell profile, ip_version [4, 6],
+# fixed trials through ppslab-rut in a private lab. Asserts on the results file: the
+# case ids and params carry the axis; the IPv6 cell's senders sent IPv6 (ppslab-gen's
+# summary: ip_version 6, the lab's sink0 2001:2:0:1::2) and the IPv4 cell's IPv4; the
+# forwarder forwarded every IPv6 frame as IPv6 (ip6_fwd_pkts = fwd_pkts) and no IPv4
+# frame as IPv6; both cells' books exact: the sender's test frames = the sink's
+# received + lost, the forwarder's rx = fwd + drop, and the trials' own checks of them ok.
+. "$(dirname "$0")/lib.sh"
+P=$T/ip6.json
+cat >"$P" <<JSON
+{ "description": "t_run_ip6: ip_version 4 and 6 through ppslab-rut",
+  "matrix": { "ip_version": [4, 6] },
+  "params": { "size": 128, "offered": "20k", "mode": "busy" },
+  "trial": { "method": "fixed", "warmup": "0.3s", "duration": "1s", "settle": "0.3s" },
+  "rig": { "calibrate": false, "direct": false },
+  "topology": { "kind": "netns", "lab": "$LAB" },
+  "output": { "results": "$T/r.json" } }
+JSON
+"$B/ppslab" run "$P" -q --no-table >"$T/run.out" 2>"$T/run.err"
+eq "run exits 0" "$?" 0
+R=$T/r.json
+eq "two cases, named by the axis" "$(jq -r '[.cases[].case_id] | join(" ")' "$R")" \
+	"ip_version=4 ip_version=6"
+eq "cases finished" "$(jq -r '[.cases[].status] | map(. == "ok" or . == "flagged") | all' "$R")" true
+for v in 4 6; do
+	c=".cases[] | select(.params.ip_version == $v) | .trials[-1]"
+	dst=198.19.0.2; [ $v = 6 ] && dst=2001:2:0:1::2
+	eq "ip_version $v: the sender sent IPv$v to $dst" \
+		"$(jq -r "$c | .gen[0] | \"\(.ip_version) \(.dst) \(.wire_size)\"" "$R")" "$v $dst 128"
+	sent=$(jq "$c | .gen[0].test_pkts" "$R")
+	within "ip_version $v: the sender sent its trial's frames" "$sent" 19000 21000
+	eq "ip_version $v: books: sent = sink received + lost ($sent)" \
+		"$(jq "$c | .sink[0] | .rx_pkts + .lost_pkts" "$R")" "$sent"
+	eq "ip_version $v: the forwarder: rx = fwd + drop" \
+		"$(jq "$c | .rut | .rx_pkts == .fwd_pkts + .drop_pkts and .rx_pkts > 0" "$R")" true
+	six=0; [ $v = 6 ] && six=$(jq "$c | .rut.fwd_pkts" "$R")
+	eq "ip_version $v: frames forwarded as IPv6" "$(jq "$c | .rut.ip6_fwd_pkts" "$R")" "$six"
+	eq "ip_version $v: the forwarder forwarded what the sink counted, warm-up included" \
+		"$(jq "$c | .rut.fwd_pkts >= .sink[0].rx_frames" "$R")" true
+	eq "ip_version $v: the trial's books checks ok" \
+		"$(jq -r "[$c | .checks[] | select(.name == \"sent = received + lost\" or .name == \"forwarder adds up\" or .name == \"sink clean\" or .name == \"components ok\") | .ok] | join(\" \")" "$R")" \
+		"true true true true"
+done
+done_testing
