@@ -666,7 +666,9 @@ static void print_body(const struct profile *p, const struct plan *pl, FILE *f)
 		pl->ncases == 1 ? "" : "s", p->order_random ? "random" : "sequential");
 	if (p->order_random)
 		fprintf(f, " (seed %llu)", (unsigned long long)p->seed);
-	fprintf(f, "\nestimated time: %s (%s per case", fmt_time(pl->est_s, tb, sizeof(tb)),
+	/* a test's time leaves the rig's ceiling to the whole run's (plan_print) */
+	fprintf(f, "\nestimated time: %s (%s per case",
+		fmt_time(p->test ? pl->est_s - rig_seconds(p) : pl->est_s, tb, sizeof(tb)),
 		fmt_time(pl->est_trial_s, vb, sizeof(vb)) + 6);
 	if (pl->hook_runs)
 		fprintf(f, ", plus %s for %zu runs of the router's hooks",
@@ -674,7 +676,7 @@ static void print_body(const struct profile *p, const struct plan *pl, FILE *f)
 	if (pl->reboots)
 		fprintf(f, ", plus %s for %zu reboot%s", fmt_time(pl->est_reboot_s, vb, sizeof(vb)) + 6,
 			pl->reboots, pl->reboots == 1 ? "" : "s");
-	if (p->rig_calibrate || p->rig_direct)
+	if ((p->rig_calibrate || p->rig_direct) && !p->test)
 		fprintf(f, ", plus the rig's own ceiling first");
 	fprintf(f, ")\n");
 	print_hooks(p, pl, f);
@@ -692,8 +694,9 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 		fprintf(f, "\ntests: %zu, one after another into one results file\n", p->ntests);
 		for (size_t i = 0; i < p->ntests && i < pl->ntests; i++) {
 			const struct profile *tp = p->tests[i];
-			fprintf(f, "\n== test %zu/%zu: %s: %s\n", i + 1, p->ntests, tp->test,
-				fmt_time(pl->tests[i].est_s - rig_seconds(tp), tb, sizeof(tb)));
+			fprintf(f, "\n== test %zu/%zu: %s: %s, %zu case%s\n", i + 1, p->ntests,
+				tp->test, fmt_time(pl->tests[i].est_s - rig_seconds(tp), tb, sizeof(tb)),
+				pl->tests[i].ncases, pl->tests[i].ncases == 1 ? "" : "s");
 			if (*tp->test_description)
 				fprintf(f, "  %s\n", tp->test_description);
 			print_body(tp, &pl->tests[i], f);
