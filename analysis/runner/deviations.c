@@ -74,7 +74,8 @@ static void sizes(struct out *o, const struct profile *p, const char *sect, json
 	}
 	if (have < DEV_SIZES_N)
 		say(o, "%zu of the %d frame sizes of RFC 2544 §9.1 (64, 128, 256, 512, 1024, 1280, "
-		    "1518 bytes) measured, which §%s asks for each", have, DEV_SIZES_N, sect);
+		    "1518 bytes) measured, which §%s ask%s for each", have, DEV_SIZES_N, sect,
+		    strstr(sect, " and ") ? "" : "s");
 }
 
 static void trial_length(struct out *o, const struct prof_trial *t)

@@ -32,6 +32,13 @@ static const struct row {
 	  "{\"params\": {\"size\": \"imix\"}, \"trial\": {\"method\": \"ladder\", " RFC_TRIAL "}}",
 	  { "0 of the 7 frame sizes of RFC 2544 §9.1 (64, 128, 256, 512, 1024, 1280, 1518 bytes) "
 	    "measured, which §26.3 asks for each", NULL } },
+	{ "latency at two sizes",
+	  "{\"matrix\": {\"size\": [64, 1518]}, \"trial\": {\"method\": \"rfc2544\", "
+	  RFC_TRIAL ", \"latency_loads\": [100]}}",
+	  { "2 of the 7 frame sizes of RFC 2544 §9.1 (64, 128, 256, 512, 1024, 1280, 1518 bytes) "
+	    "measured, which §26.1 and §26.2 ask for each",
+	    "latency from 1 trial of 60 s per load instead of the mean of 20 trials of 120 s "
+	    "(RFC 2544 §26.2)", NULL } },
 	{ "latency from one trial, not at the throughput",
 	  "{" ALL_SIZES ", \"trial\": {\"method\": \"rfc2544\", " RFC_TRIAL ", "
 	  "\"latency_loads\": [0, 50]}}",
