@@ -143,7 +143,8 @@ void run_print_table_plot(const struct profile *p, const struct run_opts *o, con
 	char wbuf[2][512], err[4096];
 	if (p->naxes == 0 && !p->ntests) {
 		print_single_cell(p, root);
-		print_deviations(root);
+		if (!o->no_table)
+			print_deviations(root);
 		return;
 	}
 	bool dropped[2] = { false, false };
@@ -169,8 +170,8 @@ void run_print_table_plot(const struct profile *p, const struct run_opts *o, con
 		int rc = pv_table_text(stdout, out, &t, err, sizeof(err));
 		if (rc && rc != -EIO && err[0])   /* a closed stdout has nobody to tell */
 			log_err("%s", err);
+		print_deviations(root);
 	}
-	print_deviations(root);
 	char pbuf[4096];
 	const char *plotfile = plot_path(p, o, out, json_string_value(json_object_get(plot, "output")),
 					 pbuf, sizeof(pbuf));
