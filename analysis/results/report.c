@@ -49,17 +49,22 @@ int report_deviations(const struct res_file *rf, char ***out, size_t *n)
 	json_t *m = res_get(rf->root, "method", NULL);
 	json_t *ts = json_object_get(m, "trial_s");
 	const char *trial = json_string_value(json_object_get(m, "trial"));
-	int rc = 0, said = 0;
+	int rc = 0, said = 0, sizes_said = 0;
 	size_t i;
 	json_t *g;
-	/* the file's own list may already say it */
-	json_array_foreach(json_object_get(m, "rfc2544_deviations"), i, g)
+	/* the file's own list may already say it (ppslab run's, deviations.h) */
+	json_array_foreach(json_object_get(m, "rfc2544_deviations"), i, g) {
 		said |= json_is_string(g) && strstr(json_string_value(g), "60 s") != NULL;
+		sizes_said |= json_is_string(g) && strstr(json_string_value(g), "§9.1") != NULL;
+	}
 	if (json_is_number(ts) && json_number_value(ts) < 60 && !said)
 		rc |= push(out, n, "Trials last %g s; RFC 2544 §24 asks for at least 60 s.",
 			   json_number_value(ts));
 	const struct res_axis *fs = res_axis(rf, "frame_size");
-	if (!fs || fs->nvalues < 2) {
+	if (!fs)
+		fs = res_axis(rf, "size");   /* ppslab run's name of it */
+	/* a file of tests: ppslab run held each test's sizes to §9.1 itself */
+	if ((!fs || fs->nvalues < 2) && !sizes_said && !json_object_get(m, "tests")) {
 		json_t *f = json_object_get(m, "frame_size");
 		char v[64] = "64";
 		if (fs && fs->nvalues)
@@ -750,10 +755,27 @@ static void method_section(struct doc *d, const struct res_file *rf, size_t nfla
 {
 	char buf[1024];
 	report_h(d, 2, "method", "Method");
-	static const char *const skip[] = { "goals", "rfc2544_deviations", NULL };
+	static const char *const skip[] = { "goals", "rfc2544_deviations", "tests", NULL };
 	scalar_items(d, res_get(rf->root, "method", NULL), skip);
 	size_t i;
 	json_t *g;
+	json_array_foreach(res_get(rf->root, "method", "tests", NULL), i, g) {
+		/* a file of tests: each test's method on a line */
+		char tb[512], vb[128];
+		size_t o = 0;
+		const char *k;
+		json_t *v;
+		tb[0] = 0;
+		json_object_foreach(g, k, v)
+			if (strcmp(k, "name") && o < sizeof(tb) && !json_is_object(v) &&
+			    !json_is_array(v))
+				o += (size_t)snprintf(tb + o, sizeof(tb) - o, "%s%s=%s", o ? ", " : "",
+						      k, res_value_str(v, vb, sizeof(vb)));
+		snprintf(buf, sizeof(buf), "test %s",
+			 json_is_string(json_object_get(g, "name"))
+			 ? json_string_value(json_object_get(g, "name")) : "?");
+		report_kv(d, buf, "%s", tb);
+	}
 	json_array_foreach(res_get(rf->root, "method", "goals", NULL), i, g) {
 		char gb[512];
 		size_t o = 0;

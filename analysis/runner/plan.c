@@ -33,6 +33,9 @@ void plan_free(struct plan *pl)
 		free(pl->cases[i].case_id);
 	}
 	free(pl->cases);
+	for (size_t i = 0; i < pl->ntests; i++)
+		plan_free(&pl->tests[i]);
+	free(pl->tests);
 	memset(pl, 0, sizeof(*pl));
 }
 
@@ -129,9 +132,81 @@ static void shuffle(size_t *v, size_t n, uint64_t *rng)
 
 static void hook_estimate(const struct profile *p, struct plan *pl);
 
+/* The rig's ceiling, measured once before the first case. */
+static double rig_seconds(const struct profile *p)
+{
+	return (p->rig_calibrate ? CALIBRATE_S : 0) +
+	       (p->rig_direct ? CASE_START_S + p->trial.warmup_s + p->trial.duration_s +
+				p->trial.settle_s : 0);
+}
+
+/* A profile with tests: each test's plan, then their cases one test after another. */
+static int plan_tests(const struct profile *p, struct plan *pl)
+{
+	size_t total = 0;
+	int rc;
+	if (!(pl->tests = calloc(p->ntests, sizeof(*pl->tests))))
+		return -ENOMEM;
+	for (size_t t = 0; t < p->ntests; t++) {
+		if ((rc = plan_make(p->tests[t], &pl->tests[t])))
+			goto fail;
+		pl->ntests++;
+		total += pl->tests[t].ncases;
+		if (total > PLAN_MAX_CASES) {
+			rc = -E2BIG;
+			goto fail;
+		}
+	}
+	rc = -ENOMEM;
+	if (!(pl->cases = calloc(total ? total : 1, sizeof(*pl->cases))))
+		goto fail;
+	for (size_t t = 0; t < p->ntests; t++) {
+		const struct plan *sp = &pl->tests[t];
+		const struct profile *tp = p->tests[t];
+		for (size_t k = 0; k < sp->ncases; k++) {
+			const struct plan_case *s = &sp->cases[k];
+			struct plan_case *c = &pl->cases[pl->ncases];
+			size_t n = strlen(tp->test) + strlen(s->case_id) + 8;
+			c->cell = pl->ncells + s->cell;
+			c->rep = s->rep;
+			c->params = json_object();
+			c->case_id = malloc(n);
+			if (!c->params || !c->case_id ||
+			    json_object_set_new(c->params, "test", json_string(tp->test)) ||
+			    json_object_update(c->params, s->params)) {
+				pl->ncases++;   /* freed with the rest */
+				goto fail;
+			}
+			if (strcmp(s->case_id, "all") || tp->naxes)
+				snprintf(c->case_id, n, "test=%s/%s", tp->test, s->case_id);
+			else
+				snprintf(c->case_id, n, "test=%s", tp->test);
+			c->prof = tp;
+			c->test = tp->test;
+			prof_cell(tp, c->params, &c->values);
+			pl->ncases++;
+		}
+		pl->ncells += sp->ncells;
+		pl->est_s += sp->est_s - rig_seconds(tp);
+		pl->est_hook_s += sp->est_hook_s;
+		pl->hook_runs += sp->hook_runs;
+		pl->reboots += sp->reboots;
+		pl->est_reboot_s += sp->est_reboot_s;
+	}
+	pl->est_trial_s = pl->ncases ? (pl->est_s - pl->est_hook_s - pl->est_reboot_s) /
+					       (double)pl->ncases : 0;
+	pl->est_s += rig_seconds(p);
+	return 0;
+fail:
+	plan_free(pl);
+	return rc;
+}
+
 int plan_make(const struct profile *p, struct plan *pl)
 {
 	memset(pl, 0, sizeof(*pl));
+	if (p->ntests)
+		return plan_tests(p, pl);
 	size_t ncells = 1;
 	for (size_t a = 0; a < p->naxes; a++) {
 		size_t n = json_array_size(p->axes[a].values);
@@ -193,6 +268,7 @@ int plan_make(const struct profile *p, struct plan *pl)
 				if (make_cell(p, order[i], &c->params, &c->case_id))
 					goto out;
 				prof_cell(p, c->params, &c->values);
+				c->prof = p;
 				pl->ncases++;
 			}
 		}
@@ -216,12 +292,7 @@ out:
 	for (size_t i = 0; i < pl->ncases; i++)
 		pl->reboots += plan_reboots_before(p, pl, i);
 	pl->est_reboot_s = (double)pl->reboots * p->router.reboot_est_s;
-	pl->est_s += pl->est_reboot_s;
-	if (p->rig_calibrate)
-		pl->est_s += CALIBRATE_S;
-	if (p->rig_direct)
-		pl->est_s += CASE_START_S + p->trial.warmup_s + p->trial.duration_s +
-			     p->trial.settle_s;
+	pl->est_s += pl->est_reboot_s + rig_seconds(p);
 	return 0;
 }
 
@@ -502,15 +573,11 @@ static void print_hooks(const struct profile *p, const struct plan *pl, FILE *f)
 		fprintf(f, "\n");
 }
 
-void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
+/* The axes, senders and sinks, method, cases and time of p (a profile or one test). */
+static void print_body(const struct profile *p, const struct plan *pl, FILE *f)
 {
 	char vb[256], tb[64];
 	const struct prof_trial *t = &p->trial;
-
-	fprintf(f, "profile %s (%s)\n", p->name, p->path);
-	if (p->description && *p->description)
-		fprintf(f, "  %s\n", p->description);
-
 	size_t w = 0;
 	for (size_t a = 0; a < p->naxes; a++)
 		if (strlen(p->axes[a].name) > w)
@@ -631,7 +698,9 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 		pl->ncases == 1 ? "" : "s", p->order_random ? "random" : "sequential");
 	if (p->order_random)
 		fprintf(f, " (seed %llu)", (unsigned long long)p->seed);
-	fprintf(f, "\nestimated time: %s (%s per case", fmt_time(pl->est_s, tb, sizeof(tb)),
+	/* a test's time leaves the rig's ceiling to the whole run's (plan_print) */
+	fprintf(f, "\nestimated time: %s (%s per case",
+		fmt_time(p->test ? pl->est_s - rig_seconds(p) : pl->est_s, tb, sizeof(tb)),
 		fmt_time(pl->est_trial_s, vb, sizeof(vb)) + 6);
 	if (pl->hook_runs)
 		fprintf(f, ", plus %s for %zu runs of the router's hooks",
@@ -639,10 +708,35 @@ void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
 	if (pl->reboots)
 		fprintf(f, ", plus %s for %zu reboot%s", fmt_time(pl->est_reboot_s, vb, sizeof(vb)) + 6,
 			pl->reboots, pl->reboots == 1 ? "" : "s");
-	if (p->rig_calibrate || p->rig_direct)
+	if ((p->rig_calibrate || p->rig_direct) && !p->test)
 		fprintf(f, ", plus the rig's own ceiling first");
 	fprintf(f, ")\n");
 	print_hooks(p, pl, f);
+}
+
+void plan_print(const struct profile *p, const struct plan *pl, FILE *f)
+{
+	char vb[256], tb[64];
+	fprintf(f, "profile %s (%s)\n", p->name, p->path);
+	if (p->description && *p->description)
+		fprintf(f, "  %s\n", p->description);
+	if (!p->ntests) {
+		print_body(p, pl, f);
+	} else {
+		fprintf(f, "\ntests: %zu, one after another into one results file\n", p->ntests);
+		for (size_t i = 0; i < p->ntests && i < pl->ntests; i++) {
+			const struct profile *tp = p->tests[i];
+			fprintf(f, "\n== test %zu/%zu: %s: %s, %zu case%s\n", i + 1, p->ntests,
+				tp->test, fmt_time(pl->tests[i].est_s - rig_seconds(tp), tb, sizeof(tb)),
+				pl->tests[i].ncases, pl->tests[i].ncases == 1 ? "" : "s");
+			if (*tp->test_description)
+				fprintf(f, "  %s\n", tp->test_description);
+			print_body(tp, &pl->tests[i], f);
+		}
+		fprintf(f, "\nall %zu tests: %zu cases, estimated time %s (the rig's own ceiling "
+			"measured once, first)\n", p->ntests, pl->ncases,
+			fmt_time(pl->est_s, tb, sizeof(tb)));
+	}
 	fprintf(f, "\nrun order:\n");
 	int dw = snprintf(vb, sizeof(vb), "%zu", pl->ncases);
 	for (size_t i = 0; i < pl->ncases; i++)

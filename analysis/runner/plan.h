@@ -31,6 +31,8 @@ struct plan_case {
 	json_t *params;       /* object: swept axis → value, in matrix order (owned) */
 	char *case_id;        /* "pollhz=1000/rules=0" (schema: case_id), "all" with no axes */
 	struct cell values;   /* every axis' value, typed (borrows params and the profile) */
+	const struct profile *prof; /* what measures it: the profile, or its test (borrowed) */
+	const char *test;     /* the test's name (params.test), or NULL without tests */
 };
 
 struct plan {
@@ -44,9 +46,14 @@ struct plan {
 	size_t reboots;       /* router restarts for reboot axes (one per group, the first
 			       * case's included) */
 	double est_reboot_s;  /* their time at router.reboot_estimate (included in est_s) */
+	size_t ntests;        /* a profile with tests: each test's own plan, in run order; its
+			       * cases follow one another in cases[], each params with "test"
+			       * first and a case id "test=NAME/..." */
+	struct plan *tests;
 };
 
-/* Expands p into pl. 0 or -ENOMEM (or -E2BIG beyond 100,000 cases). The estimate
+/* Expands p into pl (with tests: each test's cases after the one before's, the rig's
+ * ceiling counted once). 0 or -ENOMEM (or -E2BIG beyond 100,000 cases). The estimate
  * includes an external router's hooks: setup once and after every reboot, an axis'
  * hook whenever a value it names changes between consecutive cases (and after every
  * reboot, which loses runtime settings), verify of each verified router axis and the

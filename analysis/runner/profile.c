@@ -766,7 +766,7 @@ static void check_ip6_sizes(struct vctx *c, json_t *root, const struct profile *
 
 static const char *const top_keys[] = { "description", "matrix", "params", "repetitions",
 					"order", "seed", "trial", "router", "topology", "rig",
-					"output", "allow_any_dst", NULL };
+					"output", "allow_any_dst", "tests", NULL };
 static const char *const order_names[] = { "sequential", "random", NULL };
 
 static void validate(struct vctx *c, json_t *root, struct profile *p)
@@ -801,12 +801,153 @@ static void validate(struct vctx *c, json_t *root, struct profile *p)
 	prof_check_coverage(c, p);
 }
 
+/* ---- tests (docs/profiles.md#tests) ---------------------------------------------- */
+
+static const char *const test_keys[] = { "name", "description", "trial", "matrix", "params",
+					 NULL };
+
+static bool test_name_ok(const char *n)
+{
+	size_t len = strlen(n);
+	if (len == 0 || len > PROF_TEST_NAME_MAX || !islower((unsigned char)n[0]))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!islower((unsigned char)n[i]) && !isdigit((unsigned char)n[i]) && n[i] != '_' &&
+		    n[i] != '-')
+			return false;
+	return true;
+}
+
+/* The tree of test t: root without "tests", t's trial keys laid over the profile's
+ * trial, each axis t sweeps or fixes taken out of the profile's matrix and params and
+ * put where t has it. NULL when memory ran out. */
+static json_t *test_root(const json_t *root, const json_t *t)
+{
+	json_t *d = json_deep_copy(root);
+	static const char *const sec[] = { "matrix", "params" };
+	const char *k;
+	json_t *v;
+	if (!d)
+		return NULL;
+	json_object_del(d, "tests");
+	json_t *tt = json_object_get(t, "trial");
+	if (json_is_object(tt)) {
+		json_t *dt = json_object_get(d, "trial");
+		if (!json_is_object(dt)) {
+			dt = json_object();
+			if (!dt || json_object_set_new(d, "trial", dt))
+				goto fail;
+		}
+		json_object_foreach(tt, k, v)
+			if (json_object_set_new(dt, k, json_deep_copy(v)))
+				goto fail;
+	}
+	for (int s = 0; s < 2; s++)
+		json_object_foreach(json_object_get(t, sec[s]), k, v) {
+			json_object_del(json_object_get(d, "matrix"), k);
+			json_object_del(json_object_get(d, "params"), k);
+		}
+	for (int s = 0; s < 2; s++) {
+		json_t *ts = json_object_get(t, sec[s]), *ds = json_object_get(d, sec[s]);
+		if (!json_is_object(ts))
+			continue;
+		if (!json_is_object(ds)) {
+			ds = json_object();
+			if (!ds || json_object_set_new(d, sec[s], ds))
+				goto fail;
+		}
+		json_object_foreach(ts, k, v)
+			if (json_object_set_new(ds, k, json_deep_copy(v)))
+				goto fail;
+	}
+	return d;
+fail:
+	json_decref(d);
+	return NULL;
+}
+
+/* tests[]: each checked as the whole profile it makes (test_root), its errors placed in
+ * the test where the test says the key; after the profile's own check. */
+static void parse_tests(struct vctx *c, struct profile *p)
+{
+	json_t *l = json_object_get(p->root, "tests");
+	char ip[64], kp[512], gbuf[128];
+	size_t i;
+	json_t *t;
+	if (!l)
+		return;
+	if (!json_is_array(l) || json_array_size(l) == 0 ||
+	    json_array_size(l) > PROF_TESTS_MAX) {
+		prof_verr(c, "tests", false, "expected a list of 1 to %d tests, got %s",
+			  PROF_TESTS_MAX, GOT(l));
+		return;
+	}
+	if (!(p->tests = calloc(json_array_size(l), sizeof(*p->tests)))) {
+		c->oom = 1;
+		return;
+	}
+	json_array_foreach(l, i, t) {
+		jpos_path_idx(ip, sizeof(ip), "tests", i);
+		if (prof_want_object(c, t, ip))
+			continue;
+		prof_check_keys(c, t, ip, test_keys);
+		bool bad = false;
+		static const char *const obj[] = { "trial", "matrix", "params" };
+		for (int s = 0; s < 3; s++)
+			bad |= prof_want_object(c, json_object_get(t, obj[s]),
+						jpos_path_key(kp, sizeof(kp), ip, obj[s])) != 0;
+		const json_t *n = json_object_get(t, "name"), *d = json_object_get(t, "description");
+		if (d && !json_is_string(d))
+			prof_verr(c, jpos_path_key(kp, sizeof(kp), ip, "description"), false,
+				  "expected a string, got %s", GOT(d));
+		if (!n) {
+			prof_verr(c, ip, false, "a test needs a \"name\"");
+			bad = true;
+		} else if (!json_is_string(n) || !test_name_ok(json_string_value(n))) {
+			prof_verr(c, jpos_path_key(kp, sizeof(kp), ip, "name"), false,
+				  "expected a name of 1 to %d lower-case letters, digits, '_' or '-', "
+				  "starting with a letter, got %s", PROF_TEST_NAME_MAX, GOT(n));
+			bad = true;
+		} else {
+			for (size_t j = 0; j < p->ntests; j++)
+				if (!strcmp(p->tests[j]->test, json_string_value(n))) {
+					prof_verr(c, jpos_path_key(kp, sizeof(kp), ip, "name"), false,
+						  "two tests are named \"%s\"", json_string_value(n));
+					bad = true;
+				}
+		}
+		if (bad)
+			continue;
+		struct profile *tp = calloc(1, sizeof(*tp));
+		if (!tp || !(tp->root = test_root(p->root, t)) || !(tp->path = strdup(p->path)) ||
+		    !(tp->name = strdup(p->name)) || !(tp->test = strdup(json_string_value(n)))) {
+			profile_free(tp);
+			c->oom = 1;
+			return;
+		}
+		tp->test_description = d && json_is_string(d) ? json_string_value(d) : "";
+		p->tests[p->ntests++] = tp;
+		/* the router's section is read again: its axes' names anew */
+		json_decref(c->raxes);
+		c->raxes = NULL;
+		c->test = t;
+		c->test_at = ip;
+		validate(c, tp->root, tp);
+		c->test = NULL;
+		c->test_at = NULL;
+	}
+}
+
 /* ---- entry points ---------------------------------------------------------------- */
 
 void profile_free(struct profile *p)
 {
 	if (!p)
 		return;
+	for (size_t i = 0; i < p->ntests; i++)
+		profile_free(p->tests[i]);
+	free(p->tests);
+	free(p->test);
 	free(p->path);
 	free(p->name);
 	for (size_t i = 0; i < p->naxes; i++) {
@@ -918,6 +1059,7 @@ int profile_parse(const char *text, size_t len, const char *name, char *const *s
 	if (!(p->path = strdup(c.fname)) || !(p->name = base_name(c.fname)))
 		goto out;
 	validate(&c, p->root, p);
+	parse_tests(&c, p);
 	if (c.oom)
 		goto out;
 	if (c.nerr)

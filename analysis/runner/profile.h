@@ -73,6 +73,9 @@
  *     Several sender or sink boxes take no bidirectional cells.
  *   rig: calibrate (true), direct (true). output: results ("results.json"), table and
  *     plot (objects, kept as they are for the table/plot commands).
+ *   tests: a list of 1..PROF_TESTS_MAX {name, description, trial, matrix, params}, run
+ *     in this order (struct profile's tests); the profile's own trial, matrix and params
+ *     are what a test does not say.
  *
  * Error places: FILE:LINE:COL where LINE and COL are 1-based and COL counts UTF-8
  * characters (as jansson does), pointing at the offending key (unknown keys) or value.
@@ -311,7 +314,20 @@ struct profile {
 	bool rig_direct;      /* default true */
 	char *results;        /* output.results (default "results.json"), or NULL */
 	json_t *output;       /* the whole "output" object (table/plot settings), borrowed */
+
+	/* tests (docs/profiles.md#tests): several measurements of one router, run one after
+	 * another into one results file. Each is a whole profile: this one without "tests",
+	 * the test's trial keys laid over trial, each axis it sweeps or fixes taken out of
+	 * matrix and params and put where the test has it. 0: a profile of one test (itself). */
+	size_t ntests;
+	struct profile **tests;
+	char *test;           /* a test's name; NULL in the profile itself */
+	const char *test_description; /* a test's own "description", or "" */
 };
+
+/* Tests a profile may list, and the longest name ([a-z0-9_-], a letter first). */
+#define PROF_TESTS_MAX 16
+#define PROF_TEST_NAME_MAX 32
 
 /* One built-in axis' default (borrowed; NULL if unknown). */
 const json_t *prof_axis_default(const char *axis);

@@ -52,6 +52,9 @@ static size_t mark_of(const struct vctx *c, const char *path)
  * remembers it ran out of memory. */
 static void add_err(struct vctx *c, struct perr e, const char *msg)
 {
+	for (size_t i = 0; c->test && i < c->nerr; i++)
+		if (!strcmp(c->errs[i].msg, msg))
+			return;   /* the profile's own, found again in a test's tree */
 	struct perr *n = realloc(c->errs, (c->nerr + 1) * sizeof(*n));
 	if (!n || !(e.msg = strdup(msg))) {
 		if (n)
@@ -86,10 +89,40 @@ static void place(const struct vctx *c, const char *path, bool at_key, int *line
 	}
 }
 
+/* While a test is checked (c->test): path as in the file. Its tree is the profile's
+ * with the test's trial keys and axes laid over it, so trial.KEY, matrix.AXIS and
+ * params.AXIS are the test's own when the test gives that key (or the whole section),
+ * else the profile's. */
+static const char *test_path(const struct vctx *c, const char *path, char *buf, size_t len)
+{
+	static const char *const sec[] = { "trial", "matrix", "params" };
+	if (!c->test || !path)
+		return path;
+	for (size_t i = 0; i < 3; i++) {
+		size_t n = strlen(sec[i]);
+		if (strncmp(path, sec[i], n) || (path[n] && path[n] != '.'))
+			continue;
+		const json_t *ts = json_object_get(c->test, sec[i]);
+		if (!ts)
+			return path;
+		if (path[n] == '.') {
+			char key[256];
+			const char *k = path + n + 1;
+			snprintf(key, sizeof(key), "%.*s", (int)strcspn(k, ".["), k);
+			if (!json_object_get(ts, key))
+				return path;
+		}
+		snprintf(buf, len, "%s.%s", c->test_at, path);
+		return buf;
+	}
+	return path;
+}
+
 __attribute__((format(printf, 4, 5)))
 void prof_verr(struct vctx *c, const char *path, bool at_key, const char *fmt, ...)
 {
-	char what[1024], msg[2048];
+	char what[1024], msg[3200], tp[1024];
+	path = test_path(c, path, tp, sizeof(tp));
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);

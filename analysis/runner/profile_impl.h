@@ -45,6 +45,12 @@ struct vctx {
 	bool allow_any_dst;
 	enum prof_router router_kind;
 	json_t *raxes;        /* the router axes' names (name → true), for placeholders */
+	/* checking one of tests[] (docs/profiles.md#tests): its object and its path
+	 * ("tests[2]"); an error under a trial key, matrix or params axis the test gives
+	 * itself is placed there, and an error the profile's own check already made is not
+	 * said again */
+	const json_t *test;
+	const char *test_at;
 };
 
 /* What a hook word's placeholders may name: axes, and {value} in a router axis' own

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "deviations.h"
 #include "cli.h"
 #include "clock.h"
 #include "lab.h"
@@ -55,7 +56,8 @@ static int run_save(struct runner *r)
 
 /* --- the results document ---------------------------------------------------------- */
 
-static json_t *method_obj(const struct profile *p)
+/* The method of p, or of one of its tests: its trial's settings and goals. */
+static json_t *trial_obj(const struct profile *p)
 {
 	const struct prof_trial *t = &p->trial;
 	json_t *m = json_object();
@@ -63,19 +65,6 @@ static json_t *method_obj(const struct profile *p)
 	json_object_set_new(m, "warmup_s", json_real(t->warmup_s));
 	json_object_set_new(m, "trial_s", json_real(t->duration_s));
 	json_object_set_new(m, "settle_s", json_real(t->settle_s));
-	json_object_set_new(m, "l1_overhead_bytes", json_integer(20));
-	json_object_set_new(m, "frame_size_counts_fcs", json_true());
-	json_t *dev = json_array();
-	if (t->duration_s < 60) {
-		char b[96];
-		snprintf(b, sizeof(b), "%g s trials instead of 60 s (RFC 2544 §24)", t->duration_s);
-		json_array_append_new(dev, json_string(b));
-	}
-	if (t->settle_s < 2) {
-		char b[96];
-		snprintf(b, sizeof(b), "%g s settle instead of 2 s (RFC 2544 §23)", t->settle_s);
-		json_array_append_new(dev, json_string(b));
-	}
 	if (t->method != PM_FIXED) {
 		json_object_set_new(m, "width", json_real(t->width));
 		json_object_set_new(m, "min_load_pps", json_real(t->min_load_pps));
@@ -83,7 +72,6 @@ static json_t *method_obj(const struct profile *p)
 		json_t *goals = json_array();
 		if (t->method == PM_MLR && t->ngoals) {
 			/* each goal with all its RFC 9971 attributes */
-			bool exceed = false;
 			for (size_t g = 0; g < t->ngoals; g++) {
 				const struct prof_goal *pg = &t->goals[g];
 				json_t *o = json_pack("{s:s,s:f,s:f,s:f,s:f,s:f}", "name", pg->name,
@@ -94,13 +82,9 @@ static json_t *method_obj(const struct profile *p)
 				if (pg->latency_ns > 0)
 					json_object_set_new(o, "latency_ns", json_real(pg->latency_ns));
 				json_array_append_new(goals, o);
-				exceed |= pg->exceed_ratio > 0;
 			}
 			if (t->goal_preset)
 				json_object_set_new(m, "goal_preset", json_string(t->goal_preset));
-			json_object_set_new(m, "goals", goals);
-			if (exceed)
-				json_array_append_new(dev, json_string("MLRsearch exceed ratio above 0"));
 		} else {
 			json_array_append_new(goals, json_pack("{s:s,s:f,s:f,s:f}", "name", "NDR",
 							       "loss_ratio", 0.0, "exceed_ratio",
@@ -111,11 +95,8 @@ static json_t *method_obj(const struct profile *p)
 								       t->pdr_loss, "exceed_ratio",
 								       t->exceed_ratio, "width",
 								       t->width));
-			json_object_set_new(m, "goals", goals);
-			if (t->method == PM_MLR && t->exceed_ratio > 0)
-				json_array_append_new(dev,
-						      json_string("MLRsearch exceed ratio above 0"));
 		}
+		json_object_set_new(m, "goals", goals);
 	}
 	if (t->method == PM_B2B) {
 		json_object_set_new(m, "b2b", json_pack("{s:i,s:I,s:I,s:I}", "trials",
@@ -125,12 +106,6 @@ static json_t *method_obj(const struct profile *p)
 							(json_int_t)t->b2b_resolution));
 		if (t->b2b_throughput_pps > 0)
 			jset_num(json_object_get(m, "b2b"), "throughput_pps", t->b2b_throughput_pps);
-		if (t->b2b_trials < 50) {
-			char b[96];
-			snprintf(b, sizeof(b), "%u back-to-back trials instead of 50 (RFC 2544 "
-				 "§26.4)", t->b2b_trials);
-			json_array_append_new(dev, json_string(b));
-		}
 	}
 	if (t->method == PM_OUTAGE) {
 		json_t *o = json_pack("{s:s,s:f}", "recipe", t->outage_recipe == PO_RESET ? "reset"
@@ -140,12 +115,68 @@ static json_t *method_obj(const struct profile *p)
 		else
 			jset_num(o, "load_pps", t->outage_load_pps);
 		json_object_set_new(m, "outage", o);
-		if (t->outage_recipe == PO_RESET && !(t->outage_load_pct > 0))
-			json_array_append_new(dev, json_string("reset (§26.6) at a fixed load, not at "
-							       "a throughput measured first"));
 	}
+	return m;
+}
+
+/* The results' "method": a profile's trial (trial_obj), or with tests each test's in
+ * method.tests[] (its "name" first); the frame accounting; and every deviation from RFC
+ * 2544 the profile asks for (deviations.h), each test's named. */
+static json_t *method_obj(const struct profile *p)
+{
+	json_t *m = p->ntests ? json_object() : trial_obj(p);
+	if (p->ntests) {
+		json_t *ts = json_array();
+		for (size_t i = 0; i < p->ntests; i++) {
+			json_t *o = json_pack("{s:s}", "name", p->tests[i]->test);
+			json_object_update_missing_new(o, trial_obj(p->tests[i]));
+			json_array_append_new(ts, o);
+		}
+		json_object_set_new(m, "tests", ts);
+	}
+	json_object_set_new(m, "l1_overhead_bytes", json_integer(20));
+	json_object_set_new(m, "frame_size_counts_fcs", json_true());
+	json_t *dev = json_array();
+	dev_find(p, NULL, dev);
 	json_object_set_new(m, "rfc2544_deviations", dev);
 	return m;
+}
+
+/* The results' matrix.axes: the profile's swept axes; with tests, "test" (the tests'
+ * names) first, then every axis a test sweeps with the values of all tests, in test
+ * and profile order. */
+static json_t *matrix_axes(const struct profile *p)
+{
+	json_t *axes = json_object();
+	if (!p->ntests) {
+		for (size_t i = 0; i < p->naxes; i++)
+			json_object_set(axes, p->axes[i].name, p->axes[i].values);
+		return axes;
+	}
+	json_t *names = json_array();
+	json_object_set_new(axes, "test", names);
+	for (size_t t = 0; t < p->ntests; t++) {
+		const struct profile *tp = p->tests[t];
+		json_array_append_new(names, json_string(tp->test));
+		for (size_t i = 0; i < tp->naxes; i++) {
+			json_t *have = json_object_get(axes, tp->axes[i].name);
+			if (!have) {
+				json_object_set_new(axes, tp->axes[i].name,
+						    json_copy(tp->axes[i].values));
+				continue;
+			}
+			size_t k, j;
+			json_t *v, *w;
+			json_array_foreach(tp->axes[i].values, k, v) {
+				bool dup = false;
+				json_array_foreach(have, j, w)
+					dup |= res_value_eq(v, w) != 0;
+				if (!dup)
+					json_array_append(have, v);
+			}
+		}
+	}
+	return axes;
 }
 
 static json_t *new_root(struct runner *r)
@@ -154,9 +185,7 @@ static json_t *new_root(struct runner *r)
 	char t[32], id[64];
 	fmt_utc(t, sizeof(t), time(NULL));
 	snprintf(id, sizeof(id), "%s-%s-%04x", p->name, t, (unsigned)(getpid() & 0xffff));
-	json_t *axes = json_object();
-	for (size_t i = 0; i < p->naxes; i++)
-		json_object_set(axes, p->axes[i].name, p->axes[i].values);
+	json_t *axes = matrix_axes(p);
 	json_t *root = json_pack("{s:s,s:s,s:s,s:s,s:s,s:b}", "schema", RES_SCHEMA,
 				 "schema_version", "1.0.0", "run_id", id, "created_utc", t,
 				 "updated_utc", t, "complete", 0);
@@ -210,8 +239,7 @@ static void run_progress(struct runner *r, const struct plan_case *pc, const jso
 {
 	if (r->o->quiet)
 		return;
-	double per = r->case_s_n ? r->case_s_sum / (double)r->case_s_n
-				 : plan_case_seconds(r->p);
+	double per = r->case_s_n ? r->case_s_sum / (double)r->case_s_n : r->plan.est_trial_s;
 	char eta[32];
 	eta_text(per * (double)(r->total - r->done), eta, sizeof(eta));
 	if (!c) {   /* starting */
@@ -620,6 +648,9 @@ static int run_cases(struct runner *r, bool *given_up)
 			r->done++;   /* finished before --resume */
 			continue;
 		}
+		/* a test measures its cases by its own trial and axes; the router, the boxes
+		 * and the topology are the profile's, the same in every test */
+		r->p = r->env.p = pc->prof ? pc->prof : r->base;
 		run_progress(r, pc, NULL);
 		uint64_t t0 = mono_ns();
 		int crc = run_case(r, pc, c);
@@ -711,14 +742,15 @@ int run_main(const struct run_opts *o)
 	struct runner R = { .o = o, .save = run_save }, *r = &R;
 	struct prof_diag d = { 0 };
 	int lockfd[2] = { -1, -1 };
-	int rc = profile_load(o->profile, o->sets, o->nsets, &r->p, &d);
+	int rc = profile_load(o->profile, o->sets, o->nsets, &r->base, &d);
+	r->p = r->base;
 	for (size_t i = 0; i < d.n; i++)
 		fprintf(stderr, "%s\n", d.msg[i]);
 	prof_diag_free(&d);
 	if (rc)
 		return rc == -ENOENT ? EX_NOINPUT : rc == -ENOMEM ? EX_OSERR : EX_DATAERR;
 	if (plan_make(r->p, &r->plan)) {
-		profile_free(r->p);
+		profile_free(r->base);
 		return EX_DATAERR;
 	}
 	if (o->dry_run) {
@@ -742,6 +774,7 @@ int run_main(const struct run_opts *o)
 	}
 	if (!(rc = run_setup(r))) {
 		rc = run_cases(r, &given_up);
+		r->p = r->env.p = r->base;
 		json_decref(r->dut ? dut_close(r->dut) : NULL);
 		r->dut = NULL;
 		rc = run_end(r, rc, given_up);
@@ -762,6 +795,6 @@ out_root:
 	json_decref(r->root);
 out_plan:
 	plan_free(&r->plan);
-	profile_free(r->p);
+	profile_free(r->base);
 	return rc;
 }

@@ -25,8 +25,8 @@
 
 int run_topology_up(struct runner *r)
 {
-	struct profile *p = r->p;
-	struct prof_topology *t = &p->topo;
+	const struct profile *p = r->p;
+	const struct prof_topology *t = &p->topo;
 	if (t->kind == PT_NETNS) {
 		if (geteuid() != 0) {
 			log_err("the netns topology needs root (network namespaces): run as root, or "

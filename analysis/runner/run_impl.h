@@ -22,7 +22,8 @@
 
 struct runner {
 	const struct run_opts *o;
-	struct profile *p;
+	const struct profile *p; /* what the case in hand measures: base, or its test */
+	struct profile *base;    /* the profile loaded (owned) */
 	struct plan plan;
 	const char *out;         /* results path */
 	json_t *root;            /* the results document */

@@ -37,6 +37,8 @@ void run_finish_outputs(json_t *root, const char *out)
 
 static bool swept(const struct profile *p, const char *axis, size_t len)
 {
+	if (p->ntests && len == 4 && !strncmp(axis, "test", 4))
+		return true;   /* a results file of tests has this axis first */
 	for (size_t i = 0; i < p->naxes; i++)
 		if (strlen(p->axes[i].name) == len && !strncmp(p->axes[i].name, axis, len))
 			return true;
@@ -80,6 +82,20 @@ static void print_single_cell(const struct profile *p, const json_t *root)
 			printf("  %-22s %.6g%s\n", m, json_number_value(med),
 			       json_integer_value(json_object_get(row, "n")) > 1 ? " (median)" : "");
 	}
+}
+
+/* The run's deviations from RFC 2544 (method.rfc2544_deviations), a line each. */
+static void print_deviations(const json_t *root)
+{
+	const json_t *l = json_object_get(json_object_get(root, "method"), "rfc2544_deviations");
+	size_t i;
+	const json_t *d;
+	if (!json_array_size(l))
+		return;
+	printf("\ndeviations from RFC 2544 (method.rfc2544_deviations):\n");
+	json_array_foreach(l, i, d)
+		if (json_is_string(d))
+			printf("  - %s\n", json_string_value(d));
 }
 
 /* An output.table or output.plot word as it applies to this run (applies()), NULL when
@@ -128,8 +144,10 @@ void run_print_table_plot(const struct profile *p, const struct run_opts *o, con
 	bool dropped[2] = { false, false };
 	const json_t *tab = json_object_get(p->output, "table");
 	const json_t *plot = json_object_get(p->output, "plot");
-	if (p->naxes == 0) {
+	if (p->naxes == 0 && !p->ntests) {
 		print_single_cell(p, root);
+		if (!o->no_table)
+			print_deviations(root);
 		/* a timeline needs no axis: its rows are the cases */
 		const char *k = json_string_value(json_object_get(plot, "kind"));
 		if (!k || strcmp(k, "timeline"))
@@ -154,6 +172,7 @@ void run_print_table_plot(const struct profile *p, const struct run_opts *o, con
 		int rc = pv_table_text(stdout, out, &t, err, sizeof(err));
 		if (rc && rc != -EIO && err[0])   /* a closed stdout has nobody to tell */
 			log_err("%s", err);
+		print_deviations(root);
 	}
 	char pbuf[4096];
 	const char *plotfile = plot_path(p, o, out, json_string_value(json_object_get(plot, "output")),

@@ -17,9 +17,11 @@
 # a 14.2 boot environment running 14.1-p5 (freebsd-os-regression's case fails with
 # both). And a sink that counts no test frame while other frames reach its port: the
 # case is not ok and shows no forwarding rate from the port's counters. The
-# templates of the embedded lab run in t_prof_seeds.sh, except rfc2544-throughput and
-# dragonfly-replica, which run here; every template in profiles/ must be run by one of
-# the two.
+# templates of the embedded lab run in t_prof_seeds.sh, except rfc2544-throughput,
+# rfc2544-full (the RFC 2544 suite as a profile of tests) and dragonfly-replica, which
+# run here, as does rfc2544-full-router against the emulated FreeBSD router (its filters
+# loaded by its rules hook and read back); every template in profiles/ must be run by
+# one of the two.
 . "$(dirname "$0")/lib.sh"
 TOP=$PPSLAB_TOP
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
@@ -31,6 +33,7 @@ fi
 
 # --- every template is run somewhere --------------------------------------------------
 HERE="freebsd-hz-sweep freebsd-os-regression three-box three-box-linux ipv6-freebsd ipv6-linux rfc2544-throughput dragonfly-replica freebsd-outage-rules"
+HERE+=" rfc2544-full rfc2544-full-router"
 for f in "$TOP"/profiles/*.json; do
 	n=$(basename "$f" .json)
 	case " $HERE " in *" $n "*) continue ;; esac
@@ -69,6 +72,22 @@ RC=$?
 eq "dragonfly-replica (one cell): runs to the end" "$RC" 0
 [ "$RC" = 0 ] || tail -n 5 "$T/replica.err" | sed 's/^/# /' 
 eq "... one case, measured" "$(m replica '[.cases[] | .status | sub("flagged"; "ok")] | join(",")')" ok
+
+# the RFC 2544 suite (a profile of tests) at one size, each test's search short
+suite=(--set size=64 --set trial.duration=0.3s --set trial.max_load=20k --set trial.width=0.3
+       --set trial.repeat_invalid=0 --set 'tests.trial.ladder=["10k","20k"]'
+       --set tests.trial.b2b_trials=1 --set tests.trial.b2b_max_burst=4096)
+SUITE='["throughput","latency","frame-loss","back-to-back","filters","filters"]'
+"$B/ppslab" run "$TOP/profiles/rfc2544-full.json" -o "$T/full.json" --no-table "${short[@]}" \
+	"${suite[@]}" >/dev/null 2>"$T/full.err"
+RC=$?
+eq "rfc2544-full (one size): runs to the end" "$RC" 0
+[ "$RC" = 0 ] || tail -n 5 "$T/full.err" | sed 's/^/# /'
+eq "... every test's cases, in order" "$(m full '[.cases[] | .params.test]' | jq -c .)" "$SUITE"
+eq "... the filters at 1 and 25 rules" \
+	"$(m full '[.cases[] | select(.params.test == "filters") | .params.rules]' | jq -c .)" "[1,25]"
+eq "... deviations from RFC 2544 named for every test" \
+	"$(m full '[.method.rfc2544_deviations[] | split(":")[0]] | unique | length')" 5
 
 # --- the emulated FreeBSD router --------------------------------------------------------
 D=$T/r2
@@ -233,6 +252,13 @@ eq "... the ip_version hook ran for each, and the family's forwarding read back 
 eq "... each case sent its family, and the router forwarded both" \
 	"$(m v6b '[.cases[] | .params.ip_version as $v | .trials[-1] | (.gen[0].ip_version == $v) and (.sink[0].rx_pkts > 0)] | all')" true
 eq "... net.inet6.ip6.forwarding on on the router" "$(rsh sysctl -n net.inet6.ip6.forwarding)" 1
+# --- rfc2544-full-router: the suite on that router, its filters loaded by the rules hook --
+tmpl rfc2544-full-router fullr "${suite[@]}"
+eq "rfc2544-full-router: exits 0" "$RC" 0
+eq "... every test's cases present and measured" \
+	"$(m fullr '[.cases[] | .params.test]' | jq -c .),$(measured fullr)" "$SUITE,ok,ok,ok,ok,ok,ok"
+eq "... the filters' rule count read back" \
+	"$(m fullr '[.cases[] | select(.params.test == "filters") | .router_verify.rules.got]' | jq -c .)" '["1","25"]'
 
 # --- a sink that counts no test frame gets no forwarded rate -----------------------------
 # The router's firewall denies the test traffic (UDP) while other frames (not test

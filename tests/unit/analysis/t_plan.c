@@ -391,8 +391,60 @@ static void t_case_ids(void)
 	profile_free(q);
 }
 
+/* a profile of tests: each test's cases after the one before's, tagged, each measured by
+ * its own test; the time is the tests' sum with the rig's ceiling once */
+static void t_tests(void)
+{
+	struct profile *p = prof("{\"matrix\": {\"size\": [64, 128]}, \"repetitions\": 2,"
+				 " \"trial\": {\"duration\": \"1s\"}, \"tests\": ["
+				 "{\"name\": \"a\", \"trial\": {\"method\": \"fixed\"}},"
+				 "{\"name\": \"b\", \"trial\": {\"method\": \"ladder\"},"
+				 " \"params\": {\"size\": 256}}]}", NULL, 0);
+	struct plan pl, pa, pb;
+	if (!p)
+		return;
+	T_EQ_INT(plan_make(p, &pl), 0);
+	T_EQ_INT(pl.ntests, 2);
+	T_EQ_INT(pl.ncases, 6);
+	T_EQ_INT(pl.ncells, 3);
+	static const char *const ids[] = { "test=a/size=64", "test=a/size=128", "test=a/size=64",
+					   "test=a/size=128", "test=b", "test=b" };
+	for (size_t i = 0; i < pl.ncases && i < 6; i++) {
+		T_STREQ(pl.cases[i].case_id, ids[i]);
+		T_STREQ(pl.cases[i].test, i < 4 ? "a" : "b");
+		T_TRUE(pl.cases[i].prof == p->tests[i < 4 ? 0 : 1]);
+		T_STREQ(json_object_iter_key(json_object_iter(pl.cases[i].params)), "test");
+		T_EQ_INT(pl.cases[i].values.size, i < 4 ? (i % 2 ? 128 : 64) : 256);
+	}
+	T_EQ_INT(pl.cases[4].cell, 2);
+	T_EQ_INT(pl.cases[5].rep, 2);
+	/* each test's own plan, less the rig's ceiling, summed; the ceiling once */
+	T_EQ_INT(plan_make(p->tests[0], &pa), 0);
+	T_EQ_INT(plan_make(p->tests[1], &pb), 0);
+	double rig = pa.est_s - 4 * plan_case_seconds(p->tests[0]);
+	T_TRUE(rig > 0);
+	T_NEAR(pl.est_s, pa.est_s + pb.est_s - rig, 1e-9);
+	T_NEAR(pb.est_s - rig, 2 * plan_case_seconds(p->tests[1]), 1e-9);
+	T_TRUE(plan_case_seconds(p->tests[1]) > plan_case_seconds(p->tests[0]));   /* 10 steps */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	plan_print(p, &pl, f);
+	fclose(f);
+	T_TRUE(strstr(buf, "\n== test 1/2: a: about ") != NULL);
+	T_TRUE(strstr(buf, "\n== test 2/2: b: about ") != NULL);
+	T_TRUE(strstr(buf, "\nall 2 tests: 6 cases, estimated time about ") != NULL);
+	T_TRUE(strstr(buf, "  6  test=b  rep 2\n") != NULL);
+	free(buf);
+	plan_free(&pa);
+	plan_free(&pb);
+	plan_free(&pl);
+	profile_free(p);
+}
+
 int main(void)
 {
+	T_RUN(t_tests);
 	T_RUN(t_expand);
 	T_RUN(t_no_axes);
 	T_RUN(t_random);

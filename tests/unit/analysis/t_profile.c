@@ -1200,8 +1200,80 @@ static void t_goals(void)
 	prof_diag_free(&d);
 }
 
+/* tests[]: each a whole profile, the test's trial keys over the profile's, its axes
+ * taking the profile's place; errors placed in the test where it gives the key, the
+ * profile's own said once */
+static void t_tests(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	T_EQ_INT(parse("{\"matrix\": {\"size\": [64, 1518]}, \"params\": {\"rules\": 3},\n"
+		       " \"trial\": {\"warmup\": \"0.2s\", \"duration\": \"1s\"},\n"
+		       " \"tests\": [{\"name\": \"tput\", \"trial\": {\"method\": \"rfc2544\"}},\n"
+		       "  {\"name\": \"filters-25\", \"description\": \"11.4\",\n"
+		       "   \"matrix\": {\"rules\": [1, 25]}, \"params\": {\"size\": 64},\n"
+		       "   \"trial\": {\"method\": \"ladder\", \"duration\": \"2s\"}}]}",
+		       &p, &d), 0);
+	T_EQ_INT(d.n, 0);
+	T_EQ_INT(p->ntests, 2);
+	if (p->ntests == 2) {
+		const struct profile *a = p->tests[0], *b = p->tests[1];
+		T_STREQ(a->test, "tput");
+		T_EQ_INT(a->trial.method, PM_RFC2544);
+		T_TRUE(a->trial.warmup_s == 0.2 && a->trial.duration_s == 1);
+		T_EQ_INT(a->naxes, 1);
+		T_STREQ(a->axes[0].name, "size");
+		T_EQ_INT(json_integer_value(json_object_get(a->fixed, "rules")), 3);
+		T_STREQ(b->test, "filters-25");
+		T_STREQ(b->test_description, "11.4");
+		T_EQ_INT(b->trial.method, PM_LADDER);
+		T_TRUE(b->trial.warmup_s == 0.2 && b->trial.duration_s == 2);
+		T_EQ_INT(b->naxes, 1);   /* rules swept, size now fixed */
+		T_STREQ(b->axes[0].name, "rules");
+		T_EQ_INT(json_integer_value(json_object_get(b->fixed, "size")), 64);
+		T_TRUE(!json_object_get(b->root, "tests"));
+	}
+	T_TRUE(p->test == NULL);
+	profile_free(p);
+
+	T_EQ_INT(parse("{\"trial\": {\"duration\": 0.01},\n"
+		       " \"tests\": [{\"name\": \"a\", \"trial\": {\"method\": \"nope\"}},\n"
+		       "  {\"name\": \"a\"},\n"
+		       "  {\"name\": \"B1\", \"matrix\": 3},\n"
+		       "  {\"trial\": {}, \"colour\": 1},\n"
+		       "  {\"name\": \"c\", \"matrix\": {\"size\": [64, 64]}}]}", &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 8);
+	T_STREQ(rel(&d, 0), ":1:24: trial.duration: a trial must last at least 0.1 s, got 0.01 s");
+	T_STREQ(rel(&d, 1), ":2:46: tests[0].trial.method: expected \"fixed\", "
+		"\"rfc2544\", \"mlr\", \"ladder\" or \"b2b\", got string \"nope\"");
+	T_STREQ(rel(&d, 2), ":3:12: tests[1].name: two tests are named \"a\"");
+	T_STREQ(rel(&d, 3), ":4:12: tests[2].name: expected a name of 1 to 32 lower-case "
+		"letters, digits, '_' or '-', starting with a letter, got string \"B1\"");
+	T_STREQ(rel(&d, 4), ":4:28: tests[2].matrix: expected an object {...}, got 3");
+	T_STREQ(rel(&d, 5), ":5:3: tests[3]: a test needs a \"name\"");
+	T_STREQ(rel(&d, 6), ":5:17: tests[3].colour: unknown key \"colour\" in tests[3]; known "
+		"keys: name, description, trial, matrix, params");
+	T_STREQ(rel(&d, 7), ":6:41: tests[4].matrix.size[1]: 64 appears twice in the list");
+	prof_diag_free(&d);
+
+	T_EQ_INT(parse("{\"tests\": []}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":1:11: tests: expected a list of 1 to 16 tests, got a list"));
+	prof_diag_free(&d);
+	/* --set through the list: each test's own */
+	char *sets[] = { "tests.trial.duration=0.01" };
+	T_EQ_INT(parse_sets("{\"tests\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}", sets, 1, &p,
+			    &d), -EINVAL);
+	T_EQ_INT(d.n, 2);
+	T_STREQ(d.msg[0], "--set 1: tests[0].trial.duration: a trial must last at least 0.1 s, "
+		"got 0.01 s");
+	T_STREQ(d.msg[1], "--set 1: tests[1].trial.duration: a trial must last at least 0.1 s, "
+		"got 0.01 s");
+	prof_diag_free(&d);
+}
+
 int main(void)
 {
+	T_RUN(t_tests);
 	T_RUN(t_defaults);
 	T_RUN(t_method_names);
 	T_RUN(t_b2b_fields);
