@@ -1245,7 +1245,7 @@ static void t_tests(void)
 	T_EQ_INT(d.n, 8);
 	T_STREQ(rel(&d, 0), ":1:24: trial.duration: a trial must last at least 0.1 s, got 0.01 s");
 	T_STREQ(rel(&d, 1), ":2:46: tests[0].trial.method: expected \"fixed\", "
-		"\"rfc2544\", \"mlr\", \"ladder\" or \"b2b\", got string \"nope\"");
+		"\"rfc2544\", \"mlr\", \"ladder\", \"b2b\" or \"outage\", got string \"nope\"");
 	T_STREQ(rel(&d, 2), ":3:12: tests[1].name: two tests are named \"a\"");
 	T_STREQ(rel(&d, 3), ":4:12: tests[2].name: expected a name of 1 to 32 lower-case "
 		"letters, digits, '_' or '-', starting with a letter, got string \"B1\"");
