@@ -76,6 +76,7 @@ int plot_write_timeline(struct fig *f, struct files *fs, const struct plot_out *
 	 * case, the same, with its length as a label */
 	FILE *d = fs->dat;
 	double lo = 0, hi = 0;
+	size_t longest_lines = 0;
 	fputs("# row from_ms to_ms\n", d);
 	for (size_t r = 0; r < n; r++) {
 		plot_dat_num(d, (double)r);
@@ -122,6 +123,8 @@ int plot_write_timeline(struct fig *f, struct files *fs, const struct plot_out *
 		}
 		if (!lines)   /* an empty block would shift gnuplot's indices */
 			fputs("NaN NaN NaN NaN NaN NaN\n", d);
+		if (b == 2)
+			longest_lines = lines;
 	}
 	char sub[512], foot[512];
 	plot_subtitle_of(rf, sub, sizeof(sub));
@@ -159,9 +162,13 @@ int plot_write_timeline(struct fig *f, struct files *fs, const struct plot_out *
 	plot_gp_title(gp, 1, "gap (last frame before to first after)");
 	plot_gp_dat_ref(gp, fs, 0);
 	fputs(" index 2 u 1:2:3:4 w boxxyerror lc rgb " "'" PLOT_FLAGGED_RGB "' ", gp);
-	plot_gp_title(gp, 1, "longest gap");
-	plot_gp_dat_ref(gp, fs, 0);
-	fputs(" index 2 u ($1+$3):2:(sprintf('%.3f ms, %d lost', $6, $5)) w labels left "
-	      "offset 1,0 notitle\n", gp);
+	plot_gp_title(gp, !!longest_lines, "longest gap");
+	/* no label without a longest gap: gnuplot 5.4 crashes on a label from a NaN row */
+	if (longest_lines) {
+		plot_gp_dat_ref(gp, fs, 0);
+		fputs(" index 2 u ($1+$3):2:(sprintf('%.3f ms, %d lost', $6, $5)) w labels "
+		      "left offset 1,0 notitle", gp);
+	}
+	fputc('\n', gp);
 	return 0;
 }

@@ -383,7 +383,8 @@ void dut_forget_live(struct dut *d, bool rules_only)
 			json_object_del(d->applied, axis_defs[i].name);
 }
 
-int dut_action_ctl(struct dut *d, const json_t *words, unsigned rules, char *out, size_t outlen)
+int dut_action_ctl(struct dut *d, const json_t *words, unsigned rules, bool per_rule, char *out,
+		   size_t outlen)
 {
 	out[0] = 0;
 	if (d->kind != PR_RUT || !d->pid)
@@ -403,6 +404,8 @@ int dut_action_ctl(struct dut *d, const json_t *words, unsigned rules, char *out
 		}
 		w[n++] = "ipfw";
 		w[n++] = "-q";
+		if (per_rule)   /* ppslab-rut's model of ipfw(8): one call a line */
+			w[n++] = "-per-rule";
 		w[n++] = "/dev/stdin";
 	} else {
 		size_t i;

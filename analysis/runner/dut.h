@@ -150,10 +150,11 @@ int dut_hook_argv_axis(const struct dut_cfg *cfg, const json_t *hook, const stru
 		       const char *value_of, struct box_cmd *out);
 /* The outage method's action on ppslab-rut: `ppslab-rut ctl SOCK WORDS...`, or with
  * rules > 0 that many of rulegen's "nomatch" rules loaded on top of the rule set
- * (`ipfw -q /dev/stdin`); the rule set (and for words the sysctls) is sent again
- * before the next case. The
- * client's status (-ENODEV: no ppslab-rut running), its output in out. */
-int dut_action_ctl(struct dut *d, const json_t *words, unsigned rules, char *out, size_t outlen);
+ * (`ipfw -q /dev/stdin`; per_rule: `ipfw -q -per-rule`, one call a rule as ipfw(8)
+ * makes them); the rule set (and for words the sysctls) is sent again before the next
+ * case. The client's status (-ENODEV: no ppslab-rut running), its output in out. */
+int dut_action_ctl(struct dut *d, const json_t *words, unsigned rules, bool per_rule, char *out,
+		   size_t outlen);
 /* An outage action through a hook (an argument vector with {AXIS} placeholders, run as
  * the other hooks are, with router.hook_timeout), for any router; what names it in the
  * case's hook log ("outage", or "reboot" for a reset, left unwrapped as the reboot hook

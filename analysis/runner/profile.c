@@ -371,7 +371,7 @@ static void parse_outage(struct vctx *c, json_t *o, struct profile *p)
 	const json_t *ctl = json_object_get(act, "ctl"), *hook = json_object_get(act, "hook");
 	const json_t *rules = json_object_get(act, "rules");
 	prof_check_keys(c, act, "trial.outage_action",
-			(const char *const[]){ "ctl", "hook", "rules", NULL });
+			(const char *const[]){ "ctl", "hook", "rules", "per_rule", NULL });
 	int kinds = !!ctl + !!hook + !!rules;
 	if (kinds != 1) {
 		prof_verr(c, "trial.outage_action", false, "expected one of \"ctl\", \"hook\" and "
@@ -386,12 +386,16 @@ static void parse_outage(struct vctx *c, json_t *o, struct profile *p)
 			  "is for router.kind \"rut\" (ppslab-rut); give an external router a "
 			  "\"hook\"");
 	long long n;
+	if (!rules && json_object_get(act, "per_rule"))
+		prof_verr(c, "trial.outage_action.per_rule", true, "goes with \"rules\" only");
 	if (ctl) {
 		prof_check_argv(c, ctl, "trial.outage_action.ctl", PH_NONE);
 		t->outage_ctl = ctl;
 	} else if (rules) {
 		if (!prof_get_int(c, act, "rules", "trial.outage_action", 1, RULEGEN_MAX, 1, &n))
 			t->outage_rules = (unsigned)n;
+		prof_get_bool(c, act, "per_rule", "trial.outage_action", false,
+			      &t->outage_per_rule);
 	} else {
 		prof_check_argv(c, hook, "trial.outage_action.hook", PH_AXES);
 		t->outage_hook = hook;

@@ -203,6 +203,7 @@ struct prof_trial {
 				    * or NULL */
 	const json_t *outage_hook; /* an argument vector with {AXIS} placeholders, or NULL */
 	unsigned outage_rules;     /* > 0: that many generated rules loaded into ppslab-rut */
+	bool outage_per_rule;      /* ... one call a rule, as ipfw(8) loads a file */
 };
 
 struct prof_router_cfg {

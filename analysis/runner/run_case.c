@@ -1024,7 +1024,8 @@ static int outage_fire(void *arg)
 	struct runner *r = a->k->r;
 	const struct prof_trial *t = &r->p->trial;
 	if (t->outage_ctl || t->outage_rules)
-		return dut_action_ctl(r->dut, t->outage_ctl, t->outage_rules, a->out, sizeof(a->out));
+		return dut_action_ctl(r->dut, t->outage_ctl, t->outage_rules, t->outage_per_rule,
+				      a->out, sizeof(a->out));
 	return dut_action_hook(r->dut, a->what, t->outage_hook, &a->k->pc->values, a->out,
 			       sizeof(a->out));
 }
@@ -1160,9 +1161,10 @@ static int case_outage(struct case_run *k, const struct search_res *sr, json_t *
 	json_t *act = json_object();
 	if (t->outage_ctl)
 		json_object_set_new(act, "ctl", json_deep_copy(t->outage_ctl));
-	else if (t->outage_rules)
+	else if (t->outage_rules) {
 		json_object_set_new(act, "rules", json_integer(t->outage_rules));
-	else
+		json_object_set_new(act, "per_rule", json_boolean(t->outage_per_rule));
+	} else
 		json_object_set_new(act, "hook", json_deep_copy(t->outage_hook));
 	json_object_set_new(o, "action", act);
 	if (!(load >= 1)) {
