@@ -3,6 +3,7 @@
 #
 #   make                  build everything into build/ (build-san/ with SAN=1)
 #   make check            unit tests, then (as root) namespace integration tests
+#                         (TEST_JOBS=N: up to N integration tests at a time)
 #   make check-stress     the same under load: CPU hogs and a full-rate sender
 #   make demo             (root) install what is missing, build, run the demo
 #   make install PREFIX=  install programs, man pages, profiles, rules, bash completion
@@ -215,14 +216,16 @@ $(B)/bench/%: $(B)/obj/bench/%.o $(MOD_OBJS) $(LIBA)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The README's test command. Prints "N passed, N failed" last; non-zero on failure.
+# TEST_JOBS: how many integration tests run at a time (tests/run --jobs; CI runs 2).
+TEST_JOBS  ?= 1
 check: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
-	@tests/run --build $(B)
+	@tests/run --build $(B) --jobs $(TEST_JOBS)
 
 check-unit: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
 	@tests/run --build $(B) --unit-only
 
 check-integ: $(PROGS) $(UNIT_BINS) $(HELPER_BINS)
-	@tests/run --build $(B) --integ-only
+	@tests/run --build $(B) --integ-only --jobs $(TEST_JOBS)
 
 # The same suite under load: a CPU hog on every core, a full-rate sender in a lab of
 # its own, the tests pinned to one core (tests/stress): races a fixed wait would hide,

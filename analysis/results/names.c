@@ -4,6 +4,7 @@
 #include "names.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,7 +48,31 @@ static const struct {
 	{ "rut.lost_polls", "kern.polling.lost_polls" },
 	{ "rut.short_ticks", "kern.polling.short_ticks" },
 	{ "rut.suspect", "kern.polling.suspect" },
+	{ "rut.stalled", "kern.polling.stalled" },
+	{ "rut.pending_polls", "kern.polling.pending_polls" },
+	/* the forwarder's own, beside FreeBSD's (docs/results-schema.md) */
+	{ "rut.host_delays", "rounds the host delayed" },
+	{ "rut.host_ns", "host time left out of rounds" },
+	{ "rut.unsure_polls", "lost polls that may be the host's" },
+	{ "rut.kernel_drops", "forwarder's kernel ring drops" },
 };
+
+/* A search goal's metric (NAME_pps, the goal's name in lower case: run_case.c): a name
+ * of letters, digits and '_' that no other metric has. Written "NAME throughput" as
+ * NDR and PDR are. */
+static int goal_metric(const char *name, char *goal, size_t len)
+{
+	size_t n = strlen(name);
+	if (n < 5 || n - 4 >= len || !name_ends_with(name, "_pps") || !isalpha((unsigned char)name[0]))
+		return 0;
+	for (size_t i = 0; i < n - 4; i++) {
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_')
+			return 0;
+		goal[i] = (char)toupper((unsigned char)name[i]);
+	}
+	goal[n - 4] = 0;
+	return 1;
+}
 
 static const struct {
 	const char *suffix, *unit;
@@ -92,9 +117,17 @@ char *name_label(const char *name, char *buf, size_t len)
 {
 	const struct axis_def *a = axis_find(name);   /* an axis: the registry's */
 	const char *label = a ? a->label : name;
+	bool found = a != NULL;
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (!strcmp(known[i].name, name))
+		if (!strcmp(known[i].name, name)) {
 			label = known[i].label;
+			found = true;
+		}
+	char goal[64], gl[80];
+	if (!found && goal_metric(name, goal, sizeof(goal))) {
+		snprintf(gl, sizeof(gl), "%s throughput", goal);
+		label = gl;
+	}
 	int pct, size = 0, n = 0;
 	char fig[8];
 	if ((sscanf(name, "latload.%d.s%d.%7[a-z0-9]_ns%n", &pct, &size, fig, &n) == 3 ||
