@@ -1024,7 +1024,7 @@ static void t_outage_fields(void)
 	if (p) {
 		T_NEAR(p->trial.outage_load_pct, 90, 0);
 		T_EQ_INT(p->trial.outage_rules, 20000);
-		T_FALSE(p->trial.outage_per_rule);
+		T_TRUE(!p->trial.outage_per_rule);
 		T_NEAR(p->trial.outage_gap_min_s, 0.005, 1e-12);
 		T_NEAR(p->trial.outage_at_s, 1, 0);
 	}
@@ -1080,7 +1080,7 @@ static void t_outage_fields(void)
 	T_EQ_INT(parse("{\"trial\": {\"method\": \"outage\", \"outage_load\": 5000,\n"
 		       " \"outage_action\": {\"ctl\": [\"pause\", \"9\"], \"per_rule\": true}}}",
 		       &p, &d), -EINVAL);
-	T_TRUE(has(&d, ":2:52: trial.outage_action.per_rule: goes with \"rules\" only"));
+	T_TRUE(has(&d, ":2:43: trial.outage_action.per_rule: goes with \"rules\" only"));
 	prof_diag_free(&d);
 }
 
