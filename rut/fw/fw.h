@@ -138,6 +138,9 @@ struct fw_pkt {
 				      * (net.inet6.ip6.fw.deny_unknown_exthdrs) */
 	bool cut;                    /* an extension header cut short: pullup_failed */
 	const uint8_t *src6, *dst6;  /* 16 bytes each, network order */
+	uint32_t flow6;              /* the header's first word, host order (version,
+				      * traffic class, flow label: ipfw_chk's flow_id6) */
+	uint8_t ext6;                /* FW_EXT_* of the extension headers walked (ext_hd) */
 };
 
 /* The IPv6 packet at ip (a 40-byte header and plen bytes after it) as the firewall sees

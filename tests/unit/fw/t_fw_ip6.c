@@ -4,7 +4,11 @@
  * print_ip6 writes them, me and me6, the ip4/ip6 selectors, IPv4 address tests that an
  * IPv6 packet fails (so `not` matches it), ipfw_chk's walk of the extension headers
  * (ports behind options, routing type 0 walked and another denied, fragments, unknown
- * headers denied, headers cut short), and the counters' bytes (40 + payload length). */
+ * headers denied, headers cut short), the counters' bytes (40 + payload length), and
+ * the IPv6 options src-ip6, dst-ip6, icmp6types, ext6hdr and flow-id: parsed, listed as
+ * ipfw2.c/ipv6.c print them, matched as ipfw_chk matches them, bad input placed. */
+#include <unistd.h>
+
 #include "fw_impl.h"
 #include "fw_util.h"
 
@@ -196,10 +200,204 @@ static void t_exthdr(void)
 	fw_free(fw);
 }
 
+/* src-ip6/dst-ip6, icmp6types, ext6hdr, flow-id listed as print_instruction and
+ * ipv6.c's print_* write them */
+static void t_opt6_listing(void)
+{
+	struct fw *fw = fw_mk();
+	/* the first source/destination test is listed after from/to (print_address) */
+	T_STREQ(fw_echo(fw, "add 100 allow ip6 from any to any src-ip6 2001:2::1/64"),
+		"00100 allow ip6 from 2001:2::/64 to any");
+	T_STREQ(fw_echo(fw, "add 110 deny ip from 2001:2::1 to any dst-ipv6 2001:2:0:1::/64,2001:2:0:2::9"),
+		"00110 deny ip from 2001:2::1 to 2001:2:0:1::/64,2001:2:0:2::9");
+	/* a second one keeps its keyword; `me` there is me6 (fill_ip6) */
+	T_STREQ(fw_echo(fw, "add 120 count ip from 2001:2::1 to any src-ip6 me"),
+		"00120 count ip from 2001:2::1 to any src-ip6 me6");
+	T_STREQ(fw_echo(fw, "add 121 count ip from any to 2001:2::1 not dst-ip6 me6"),
+		"00121 count ip from any to 2001:2::1 not dst-ip6 me6");
+	/* on an ip6 rule every address is IPv6 (add_src): `me` is me6 */
+	T_STREQ(fw_echo(fw, "add 130 allow ip6 from me to any"), "00130 allow ip6 from me6 to any");
+	/* ::/0 is left out of a list, and alone it is any (no test at all) */
+	T_STREQ(fw_echo(fw, "add 131 count ip from 2001:2::/48,::/0 to any dst-ip6 ::/0"),
+		"00131 count ip from 2001:2::/48 to any");
+	T_STREQ(fw_echo(fw, "add 140 allow ipv6-icmp from any to any icmp6types 136,128,129,201,0"),
+		"00140 allow ipv6-icmp from any to any icmp6types 0,128,129,136,201");
+	T_STREQ(fw_echo(fw, "add 150 deny ip6 from any to any ext6hdr rthdr0,frag"),
+		"00150 deny ip6 from any to any extension header: fragmentation,rthdr0");
+	T_STREQ(fw_echo(fw, "add 151 deny ip6 from any to any not ext6hdr esp,ah,dstopt,route,rthdr2,hopopt"),
+		"00151 deny ip6 from any to any not extension header: hop options,routing options,"
+		"rthdr2,destination options,authentication header,encapsulated security payload");
+	/* print_flow6id(): each label followed by ',', the last by ' ' */
+	T_STREQ(fw_echo(fw, "add 160 deny ip6 from any to any flow-id 5,1048575"),
+		"00160 deny ip6 from any to any flow-id 5,1048575 ");
+	T_STREQ(fw_echo(fw, "add 161 count ip from any to any proto ip6 flow-id 7 in"),
+		"00161 count ip6 from any to any flow-id 7  in");
+	/* what lists loads back to itself (ext6hdr's words do not: print_ext6hdr) */
+	T_STREQ(fw_echo(fw, "add 170 count ip from 2001:2::1 to any src-ip6 me6"),
+		"00170 count ip from 2001:2::1 to any src-ip6 me6");
+	T_STREQ(fw_echo(fw, "add 171 allow ipv6-icmp from any to any icmp6types 0,128,129,136,201"),
+		"00171 allow ipv6-icmp from any to any icmp6types 0,128,129,136,201");
+	fw_free(fw);
+}
+
+/* bad values: the message and the column of the culprit, and the exit status */
+static void t_opt6_errors(void)
+{
+	static const struct {
+		const char *rule, *msg;
+		int col, ex;
+	} bad[] = {
+		{ "add 1 allow ipv6-icmp from any to any icmp6types 128,202",
+		  "ICMPv6 type 202 out of range 0..201", 54, 65 },
+		{ "add 1 allow ipv6-icmp from any to any icmp6types 1-5",
+		  "invalid ICMPv6 type '1-5' after 'icmp6types' (expected numbers 0..201 separated by "
+		  "commas)", 50, 65 },
+		{ "add 1 allow ipv6-icmp from any to any icmp6types",
+		  "expected ICMPv6 types after 'icmp6types', got end of line", 49, 65 },
+		{ "add 1 deny ip6 from any to any ext6hdr frag,bogus",
+		  "invalid option for ipv6 exten header 'bogus' (frag, hopopt, route, dstopt, ah, esp, "
+		  "rthdr0, rthdr2)", 45, 65 },
+		{ "add 1 deny ip from any to any flow-id 5",
+		  "flow-id filter is active only for ipv6 protocol (write the rule as 'ACTION ip6 from "
+		  "...' or put 'proto ip6' before it)", 31, 64 },
+		{ "add 1 deny ip6 from any to any flow-id 5,1048576",
+		  "flow label 1048576 out of range 0..1048575", 42, 65 },
+		{ "add 1 deny ip from any to any src-ip6 198.18.0.1",
+		  "bad IPv6 address '198.18.0.1' after 'src-ip6' (expected any, me, me6, table(NAME), "
+		  "or IPv6 addresses ADDR[/N] separated by commas)", 39, 65 },
+		{ "add 1 deny ip6 from 198.18.0.1 to any",
+		  "bad IPv6 address '198.18.0.1' after 'from' (expected any, me, me6, table(NAME), or "
+		  "IPv6 addresses ADDR[/N] separated by commas)", 21, 65 },
+		{ "add 1 deny ip from any to any not dst-ip6 ::/0", "not any never matches", 43, 65 },
+	};
+	struct fw *fw = fw_mk();
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		if (fw_run(fw, bad[k].rule) != -EINVAL || fw_d.col != bad[k].col ||
+		    strcmp(fw_d.msg, bad[k].msg) || fw_d.ex != bad[k].ex)
+			T_FAIL("'%s': column %d ex %d '%.200s'", bad[k].rule, fw_d.col, fw_d.ex,
+			       fw_d.msg);
+	}
+	T_EQ_INT(fw_rule_count(fw), 1);
+	fw_free(fw);
+	/* in a rules file: FILE:LINE:COLUMN */
+	char path[] = "/tmp/t_fw_ip6.XXXXXX";
+	int fd = mkstemp(path);
+	T_TRUE(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("add 100 allow ip6 from any to any\n"
+	      "add 200 allow ipv6-icmp from any to any icmp6types 128,300\n", f);
+	fclose(f);
+	struct fw_diag d = { 0 };
+	char buf[512];
+	T_EQ_INT(fw_check_file(path, NULL, 0, &d), -EINVAL);
+	char want[512];
+	snprintf(want, sizeof(want), "%s:2:56: ICMPv6 type 300 out of range 0..201", path);
+	if (strcmp(fw_diag_str(&d, buf, sizeof(buf)), want))
+		T_FAIL("'%.200s', expected '%.200s'", buf, want);
+	unlink(path);
+}
+
+/* ipfw_chk: O_IP6_SRC/DST(_MASK), O_ICMP6TYPE (offset 0, ICMPv6, the type's bit),
+ * O_EXT_HDR (any header the walk saw), O_FLOW6ID; each false on IPv4 */
+static void t_opt6_match(void)
+{
+	struct fw *fw = fw_mk();
+	uint8_t me[16];
+	a6("2001:2::1", me);
+	T_EQ_INT(fw_set_local6(fw, me, 1), 0);
+	FW_OK(fw, "add 100 deny ip from any to any dst-ip6 2001:2:0:9::/64,2001:2:0:8::1");
+	FW_OK(fw, "add 110 deny ip from any to any not src-ip6 2001:2::/48");
+	FW_OK(fw, "add 120 allow ip from any to any dst-ip6 me6 icmp6types 128");
+	FW_OK(fw, "add 130 deny ipv6-icmp from any to any icmp6types 1,135");
+	FW_OK(fw, "add 140 deny ip6 from any to any ext6hdr rthdr0");
+	FW_OK(fw, "add 150 count ip6 from any to any ext6hdr frag,dstopt");
+	FW_OK(fw, "add 160 deny ip6 from any to any flow-id 0,5");
+	FW_OK(fw, "add 170 count ip6 from any to any not flow-id 5");
+	FW_OK(fw, "add 180 allow ip6 from any to any");
+	uint8_t ip[256];
+	struct fw_match m;
+	unsigned pl;
+	/* to 2001:2:0:9::/64, and to the list's host */
+	pl = mk6(ip, "2001:2::2", "2001:2:0:9::77", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 100));
+	pl = mk6(ip, "2001:2::2", "2001:2:0:8::1", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 100));
+	pl = mk6(ip, "2001:2::2", "2001:2:0:8::2", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 180));
+	/* from outside 2001:2::/48 */
+	pl = mk6(ip, "2001:3::2", "2001:2:0:8::2", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 110));
+	/* echo request (128) to me6 passes at 120; one to another address does not, nor
+	 * type 129 to me6; 135 (neighbour solicitation) and 1 are denied at 130 */
+	pl = mk6(ip, "2001:2::2", "2001:2::1", 58, 128 << 8, 0, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 120));
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 58, 128 << 8, 0, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 180));
+	pl = mk6(ip, "2001:2::2", "2001:2::1", 58, 129 << 8, 0, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 180));
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 58, 135 << 8, 0, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 130));
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 58, 1 << 8, 0, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 130));
+	/* a UDP packet with the type byte 135 where ICMPv6's would be: not ICMPv6 */
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 17, 135 << 8, 0, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 180));
+	/* ICMPv6 135 behind a fragment at a non-zero offset: no type to test */
+	uint8_t fh[] = { 44, 0, 0, 0x00, 0x08, 0, 0, 0, 1 };
+	const uint8_t *ef[] = { fh };
+	const unsigned lf[] = { 8 };
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 58, 135 << 8, 0, ef, lf, 1);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 180));   /* 150 counted it (frag) */
+	/* routing header type 0: rthdr0 at 140; type 2 is not rthdr0 */
+	uint8_t rt[] = { 43, 0, 0, 0, 0, 0, 0, 0, 0 };
+	const uint8_t *er[] = { rt };
+	const unsigned lr[] = { 8 };
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 17, 9, 9, er, lr, 1);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 140));
+	struct fw_pkt p;
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(p.ext6, FW_EXT_ROUTING | FW_EXT_RTHDR0);
+	ip[40 + 2] = 2;
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 180));
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(p.ext6, FW_EXT_ROUTING | FW_EXT_RTHDR2);
+	/* hop-by-hop, destination options, AH, ESP: the bits the walk sets */
+	static const uint8_t hbh[9] = { 0 }, dst8[9] = { 60 }, ah[13] = { 51, 0, 1 };
+	const uint8_t *e3[] = { hbh, dst8, ah };
+	const unsigned l3[] = { 8, 8, 12 };
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 50, 9, 9, e3, l3, 3);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(p.ext6, FW_EXT_HOPOPTS | FW_EXT_DSTOPTS | FW_EXT_AH | FW_EXT_ESP);
+	/* flow-id: ipfw_chk's flow_id6 is the header's whole first word (version 6,
+	 * traffic class, label), so a label list never matches: label 5 passes 160 and
+	 * `not flow-id 5` counts it */
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 17, 9, 9, NULL, NULL, 0);
+	ip[3] = 5;
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(p.flow6, 0x60000005u);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 180));
+	struct fw_rule_stats st;
+	for (int i = 0; i < fw_rule_count(fw); i++) {
+		fw_rule_stats(fw, i, &st);
+		if (st.number == 150)   /* the fragment, the three headers' packet is not here */
+			T_EQ_U64(st.pkts, 1);
+		if (st.number == 170)   /* the 7 packets that got past 160 */
+			T_EQ_U64(st.pkts, 7);
+	}
+	/* IPv4 packets fail every IPv6 test: 110's `src-ip6 not` one too (is_ipv6 &&) */
+	struct fw_pkt p4 = fw_pk(1, "198.18.0.2", 0, "198.19.0.2", 0);
+	T_EQ_INT(fw_eval_ex(fw, &p4, &m), FW_DENY);
+	T_EQ_INT(m.rule_no, 110);
+	fw_free(fw);
+}
+
 int main(void)
 {
 	T_RUN(t_listing);
 	T_RUN(t_match);
 	T_RUN(t_exthdr);
+	T_RUN(t_opt6_listing);
+	T_RUN(t_opt6_errors);
+	T_RUN(t_opt6_match);
 	return t_done();
 }
