@@ -182,11 +182,13 @@ static bool other_match(const struct fw *fw, const struct fw_insn *x, const stru
 	case FW_OP_NOP: return true;
 	case FW_OP_SRC_LOOKUP:
 	case FW_OP_DST_LOOKUP: {
-		/* the tables hold IPv4 prefixes only: an IPv6 address is in none */
+		/* O_IP_*_LOOKUP: the address of the packet's family (an addr:radix table
+		 * holds both) */
 		const struct fw_table *t = fw_table_at(fw, (int)x->a);
+		bool src = x->op == FW_OP_SRC_LOOKUP;
 		uint32_t v;
-		if (v6 || !t ||
-		    !fw_table_lookup(t, x->op == FW_OP_SRC_LOOKUP ? p->src : p->dst, &v))
+		if (!t || !(v6 ? fw_table_lookup6(t, src ? p->src6 : p->dst6, &v, NULL)
+			       : fw_table_lookup(t, src ? p->src : p->dst, &v)))
 			return false;
 		return !x->n || v == x->b;
 	}

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fw_impl.h"
+#include "fw_lpm.h"
 #include "fw_util.h"
 
 static void a6(const char *s, uint8_t *out)
@@ -391,6 +392,99 @@ static void t_opt6_match(void)
 	fw_free(fw);
 }
 
+/* IPv6 keys in an address table (addr:radix holds both families): add, list (IPv4
+ * entries first, as ta_foreach_radix walks), lookup, delete, -q updates, and
+ * table(NAME) in rules on IPv6 packets, longest prefix first */
+static void t_table6(void)
+{
+	struct fw *fw = fw_mk();
+	FW_OK(fw, "table t6 create");
+	FW_OK(fw, "table t6 add 2001:2::99/64 7 2001:2:0:0:8000::/65 8 2001:2::5 9 198.18.0.7/24 1");
+	FW_TEXT(fw_out(), "added: 2001:2::/64 7\nadded: 2001:2:0:0:8000::/65 8\n"
+			  "added: 2001:2::5/128 9\nadded: 198.18.0.0/24 1\n");
+	FW_OK(fw, "table t6 list");
+	FW_TEXT(fw_out(), "198.18.0.0/24 1\n2001:2::/64 7\n2001:2::5/128 9\n"
+			  "2001:2:0:0:8000::/65 8\n");
+	FW_OK(fw, "table t6 lookup 2001:2::77");
+	FW_TEXT(fw_out(), "2001:2::/64 7\n");
+	FW_OK(fw, "table t6 lookup 2001:2::8000:0:0:1");
+	FW_TEXT(fw_out(), "2001:2:0:0:8000::/65 8\n");
+	FW_OK(fw, "table t6 lookup 2001:2::5");
+	FW_TEXT(fw_out(), "2001:2::5/128 9\n");
+	T_EQ_INT(fw_run(fw, "table t6 lookup 2001:3::5"), -EINVAL);
+	T_STREQ(fw_d.msg, "Entry 2001:3::5 not found");
+	T_EQ_INT(fw_d.ex, 69);
+	/* an existing key: exists (status 71), or with -q the new value */
+	T_EQ_INT(fw_run(fw, "table t6 add 2001:2::/64 70"), -EINVAL);
+	T_EQ_INT(fw_d.ex, 71);
+	FW_OK(fw, "-q table t6 add 2001:2::/64 70");
+	FW_OK(fw, "table t6 lookup 2001:2::77");
+	FW_TEXT(fw_out(), "2001:2::/64 70\n");
+	/* rules: the address of the packet's family is looked up */
+	T_STREQ(fw_echo(fw, "add 100 deny ip6 from table(t6,9) to any"),
+		"00100 deny ip6 from table(t6,9) to any");
+	T_STREQ(fw_echo(fw, "add 200 count ip from any to any dst-ip6 table(t6)"),
+		"00200 count ip from any to table(t6)");
+	T_STREQ(fw_echo(fw, "add 300 allow ip from table(t6) to any"),
+		"00300 allow ip from table(t6) to any");
+	uint8_t ip[256];
+	struct fw_match m;
+	unsigned pl;
+	pl = mk6(ip, "2001:2::5", "2001:9::1", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 100));
+	pl = mk6(ip, "2001:2::6", "2001:9::1", 17, 9, 9, NULL, NULL, 0);   /* /64, value 70 */
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 300));
+	pl = mk6(ip, "2001:3::6", "2001:2::1", 17, 9, 9, NULL, NULL, 0);   /* in by its dst */
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 65535));
+	struct fw_pkt p4 = fw_pk(17, "198.18.0.2", 9, "198.19.0.2", 9);
+	T_EQ_INT(fw_eval_ex(fw, &p4, &m), FW_PASS);
+	T_EQ_INT(m.rule_no, 300);
+	struct fw_rule_stats st;
+	for (int i = 0; i < fw_rule_count(fw); i++) {
+		fw_rule_stats(fw, i, &st);
+		if (st.number == 200)
+			T_EQ_U64(st.pkts, 1);
+	}
+	/* delete: the prefix goes, its longer neighbour stays */
+	FW_OK(fw, "table t6 delete 2001:2::/64");
+	FW_TEXT(fw_out(), "deleted: 2001:2::/64 0\n");
+	T_EQ_INT(fw_run(fw, "table t6 delete 2001:2::/64"), -EINVAL);
+	pl = mk6(ip, "2001:2::6", "2001:9::1", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 65535));
+	pl = mk6(ip, "2001:2::8000:0:0:6", "2001:9::1", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 300));
+	/* bad keys, tables.c's words */
+	T_EQ_INT(fw_run(fw, "table t6 add 2001:2::/129 1"), -EINVAL);
+	T_STREQ(fw_d.msg, "bad IPv6 mask width: 129");
+	T_EQ_INT(fw_d.col, 14);
+	T_EQ_INT(fw_run(fw, "table t6 add ::198.18.0.1 1"), -EINVAL);
+	T_STREQ(fw_d.msg, "Use IPv4 instead of v4-compatible");
+	/* flush empties both families */
+	FW_OK(fw, "table t6 flush");
+	FW_OK(fw, "table t6 list");
+	T_STREQ(fw_out(), "");
+	pl = mk6(ip, "2001:2::5", "2001:9::1", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 65535));
+	/* many entries: every one found by its own address, none by a neighbour's */
+	char cmd[128];
+	for (int i = 0; i < 2000; i++) {
+		snprintf(cmd, sizeof(cmd), "-q table t6 add 2001:2:%x::/%d %d", i, 48 + i % 3 * 8, i);
+		FW_OK(fw, cmd);
+	}
+	int bad = 0;
+	const struct fw_table *t = fw_table_at(fw, fw_table_find(fw, "t6"));
+	for (int i = 0; i < 2000; i++) {
+		uint8_t a[16];
+		uint32_t v;
+		char txt[64];
+		snprintf(txt, sizeof(txt), "2001:2:%x::1", i);
+		a6(txt, a);
+		bad += !fw_table_lookup6(t, a, &v, NULL) || v != (uint32_t)i;
+	}
+	T_EQ_INT(bad, 0);
+	fw_free(fw);
+}
+
 int main(void)
 {
 	T_RUN(t_listing);
@@ -399,5 +493,6 @@ int main(void)
 	T_RUN(t_opt6_listing);
 	T_RUN(t_opt6_errors);
 	T_RUN(t_opt6_match);
+	T_RUN(t_table6);
 	return t_done();
 }
