@@ -259,12 +259,6 @@ static int prog_run(struct fw *fw, const struct fw_rules *rs, int idx, const str
 			m = (f[field_of[x->op]] & (x->b | FW_F_HI)) == x->a;
 		} else if (kind == K_ANY) {
 			m = (f[field_of[x->op]] & ((uint64_t)x->b << 32 | x->a)) != 0;
-		} else if (p->ip6 && x->op >= FW_OP_PROBE && x->op <= FW_OP_LIMIT) {
-			/* the states hold IPv4 flows only: an IPv6 packet finds none and
-			 * installs none (docs/firewall.md#ipv6) */
-			if (x->op == FW_OP_CHECK)
-				return PROG_NEXT;
-			continue;
 		} else if (x->op == FW_OP_PROBE || x->op == FW_OP_CHECK) {
 			if (di->dir == FW_DYN_UNKNOWN || (di->kidx != 0 && di->kidx != x->a)) {
 				int r = fw_dyn_lookup(fw, rs, p, (uint16_t)x->a, di);

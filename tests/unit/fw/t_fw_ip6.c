@@ -485,6 +485,61 @@ static void t_table6(void)
 	fw_free(fw);
 }
 
+/* keep-state and limit on IPv6 flows (ipfw_dyn_lookup_state for addr_type 6): the
+ * reply matches the state at check-state, another flow does not, an IPv4 flow with the
+ * same ports is another flow; `-D show` lists the addresses by inet_ntop; limit counts
+ * per masked IPv6 source */
+static void t_state6(void)
+{
+	struct fw *fw = fw_mk();
+	fw_set_uptime(fw, 100);
+	fw_dyn_maintain(fw, UINT32_MAX);
+	FW_OK(fw, "add 100 check-state");
+	FW_OK(fw, "add 200 allow udp from 2001:2::/64 to any keep-state");
+	FW_OK(fw, "add 250 allow tcp from any to any limit src-addr 2");
+	FW_OK(fw, "add 300 deny ip from any to any");
+	uint8_t ip[256];
+	struct fw_match m;
+	unsigned pl;
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 7, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 200));
+	/* the reply, from outside 2001:2::/64: the state lets it pass, on rule 200 */
+	pl = mk6(ip, "2001:2:0:1::2", "2001:2::2", 17, 7, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 200));
+	/* another port, another address: no state */
+	pl = mk6(ip, "2001:2:0:1::2", "2001:2::2", 17, 7, 10, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 300));
+	pl = mk6(ip, "2001:2:0:1::3", "2001:2::2", 17, 7, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 300));
+	/* an IPv4 packet with the same ports finds no IPv6 state */
+	struct fw_pkt p4 = fw_pk(17, "198.19.0.2", 7, "198.18.0.2", 9);
+	T_EQ_INT(fw_eval_ex(fw, &p4, &m), FW_DENY);
+	T_EQ_INT(m.rule_no, 300);
+	FW_OK(fw, "-D show");
+	FW_TEXT(fw_out(), "## Dynamic rules (1 152):\n"
+			  "00200 2 120 (10s) STATE udp 2001:2::2 9 <-> 2001:2:0:1::2 7 :default\n");
+	/* limit src-addr 2: two TCP flows from one IPv6 source, the third denied at 250;
+	 * another source has its own count */
+	for (int sp = 1000; sp < 1003; sp++) {
+		pl = mk6(ip, "2001:2:0:5::1", "2001:2:0:1::2", 6, (uint16_t)sp, 80, NULL, NULL, 0);
+		ip[40 + 13] = 0x02;   /* SYN */
+		T_EQ_INT(eval6(fw, ip, pl, &m), sp < 1002 ? V(FW_PASS, 250) : V(FW_DENY, 250));
+	}
+	pl = mk6(ip, "2001:2:0:5::2", "2001:2:0:1::2", 6, 1000, 80, NULL, NULL, 0);
+	ip[40 + 13] = 0x02;
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 250));
+	struct fw_dyn_stats st;
+	fw_dyn_stats(fw, &st);
+	T_EQ_INT(st.count, 4);
+	T_EQ_INT(st.parent_count, 2);
+	/* the UDP state expires after dyn_udp_lifetime; then the reply is denied */
+	fw_set_uptime(fw, 111);
+	fw_dyn_maintain(fw, UINT32_MAX);
+	pl = mk6(ip, "2001:2:0:1::2", "2001:2::2", 17, 7, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 300));
+	fw_free(fw);
+}
+
 int main(void)
 {
 	T_RUN(t_listing);
@@ -494,5 +549,6 @@ int main(void)
 	T_RUN(t_opt6_errors);
 	T_RUN(t_opt6_match);
 	T_RUN(t_table6);
+	T_RUN(t_state6);
 	return t_done();
 }
