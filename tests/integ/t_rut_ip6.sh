@@ -89,12 +89,21 @@ echo "# routes $(jv rut .routes), neighbours $(jv rut .neighbours)"
 
 # the known answer of the firewall on IPv6 (docs/firewall.md#ipv6): counted per pass
 # (in, and out when forwarded), bytes the whole IPv6 packet (40 + 24 for these 78-byte
-# frames; a time exceeded is 40 + 8 + its quote of 64)
+# frames; a time exceeded is 40 + 8 + its quote of 64); an IPv6 table, looked up by
+# source with a value (the /128's 7, not the /48's 8) and by destination; a keep-state
+# rule whose state the later packets of its flow, both passes, meet at check-state 170
+# (counted on 300, never reaching 400)
 cat >"$T/rules6" <<'EOF'
+table t6 create
+table t6 add 2001:2::2 7 2001:2::/48 8
+add 60 count ip6 from table(t6,7) to any
+add 65 count ip6 from any to table(t6)
 add 100 count ip6 from 2001:2::2 to any
 add 150 deny ip from 198.18.0.0/15 to any
 add 160 count ip from not 198.18.0.0/15 to any 9
+add 170 check-state
 add 200 deny udp from any to 2001:2:8000::/33 in
+add 300 allow udp from 2001:2::2 to 2001:2:0:1::2 keep-state
 add 400 allow ip6 from 2001:2::/48 to 2001:2::/48
 add 450 allow ip6 from any to any
 EOF
@@ -109,11 +118,15 @@ arrived sink sink0 "$base" 100
 wait_until 15 "10 time exceeded through the firewall" test "$(( $(timex) - tx0 ))" -ge 10
 stop rutf; eq "fw: rut exits 0" "$RC" 0
 r() { jv rutf "[.rules[] | select(.number == $1)][0] | \"\(.pkts) \(.bytes)\""; }
+eq "fw: 60 table(t6,7): what 100 counts" "$(r 60)" "230 14720"
+eq "fw: 65 to table(t6): 110 in, 100 out, 10 replies out" "$(r 65)" "220 14560"
 eq "fw: 100 count: 130 in + 100 out" "$(r 100)" "230 14720"
 eq "fw: 150 (an IPv4 prefix) matches no IPv6" "$(r 150)" "0 0"
 eq "fw: 160 (not an IPv4 prefix): every UDP to 9, in and out" "$(r 160)" "230 14720"
 eq "fw: 200 denies 20 inbound" "$(r 200)" "20 1280"
-eq "fw: 400: 110 in, 100 out, 10 replies out" "$(r 400)" "220 14560"
+eq "fw: 170 check-state counts nothing" "$(r 170)" "0 0"
+eq "fw: 300 keep-state: 110 in, 100 out (all but the first at 170)" "$(r 300)" "210 13440"
+eq "fw: 400: only the 10 replies out" "$(r 400)" "10 1120"
 eq "fw: fw_deny 20" "$(jv rutf .drops.fw_deny)" 20
 eq "fw: denied by a rule 20" "$(jv rutf .fw.denied_pkts)" 20
 eq "fw: forwarded 100" "$(jv rutf .ports[0].ip6_fwd_pkts)" 100
