@@ -540,6 +540,63 @@ static void t_state6(void)
 	fw_free(fw);
 }
 
+/* send_reject6's conditions (ipfw_chk O_UNREACH6) and map_icmp_unreach's codes */
+static void t_reject6(void)
+{
+	uint8_t ip[256], c6 = 99;
+	struct fw_pkt p;
+	unsigned pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 9, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(fw_reject6_ok(&p, false, FW_UNREACH, 1, &c6));   /* reject: host */
+	T_EQ_INT(c6, 0);                                          /* no route */
+	T_TRUE(fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));   /* unreach port */
+	T_EQ_INT(c6, 4);
+	T_TRUE(fw_reject6_ok(&p, false, FW_UNREACH, 13, &c6));  /* filter-prohib */
+	T_EQ_INT(c6, 1);
+	T_TRUE(fw_reject6_ok(&p, false, FW_RESET, 0, &c6));     /* reset: ICMP_REJECT_RST */
+	T_EQ_INT(c6, 1);
+	T_TRUE(!fw_reject6_ok(&p, true, FW_UNREACH, 3, &c6));   /* a link-layer group frame */
+	/* ICMPv6: a query is answered, an error or neighbour discovery is not */
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 58, 128 << 8, 0, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 58, 1 << 8, 0, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(!fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 58, 135 << 8, 0, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(!fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));
+	/* a multicast destination, a multicast or unspecified source */
+	pl = mk6(ip, "2001:2::2", "ff02::1", 17, 9, 9, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(!fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));
+	pl = mk6(ip, "ff02::2", "2001:2::1", 17, 9, 9, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(!fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));
+	pl = mk6(ip, "::", "2001:2::1", 17, 9, 9, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(!fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));
+	/* a later fragment */
+	uint8_t fh[] = { 44, 0, 0, 0x00, 0x08, 0, 0, 0, 1 };
+	const uint8_t *ef[] = { fh };
+	const unsigned lf[] = { 8 };
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 9, ef, lf, 1);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(!fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));
+	/* the rules give the verdict and code the forwarder passes on */
+	struct fw *fw = fw_mk();
+	FW_OK(fw, "add 100 unreach port udp from any to 2001:2:8000::/33");
+	FW_OK(fw, "add 200 reject ip6 from any to 2001:2:9000::/36");
+	struct fw_match m;
+	pl = mk6(ip, "2001:2::2", "2001:2:8000::5", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_UNREACH, 100));
+	T_EQ_INT(m.icmp_code, 3);
+	pl = mk6(ip, "2001:2::2", "2001:2:9000::5", 6, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_UNREACH, 200));
+	T_EQ_INT(m.icmp_code, 1);
+	fw_free(fw);
+}
+
 int main(void)
 {
 	T_RUN(t_listing);
@@ -550,5 +607,6 @@ int main(void)
 	T_RUN(t_opt6_match);
 	T_RUN(t_table6);
 	T_RUN(t_state6);
+	T_RUN(t_reject6);
 	return t_done();
 }
