@@ -26,7 +26,9 @@ static const char *const option_words[] = {
 	"src-ip", "dst-port", "src-port", "proto", "MAC", "mac", "mac-type", "verrevpath",
 	"versrcreach", "antispoof", "ipsec", "icmp6type", "icmp6types", "ext6hdr", "flow-id",
 	"ipv6", "ip6", "ipv4", "ip4", "dst-ipv6", "dst-ip6", "src-ipv6", "src-ip6", "lookup", "flow",
-	"defer-action", "defer-immediate-action", "//", NULL,
+	"defer-action", "defer-immediate-action", "//",
+	"extension",   /* not ipfw's: print_ext6hdr's listing, read back (opt_ext6list) */
+	NULL,
 };
 
 bool fw_is_option_word(const char *s)
@@ -532,6 +534,75 @@ static int opt_ext6hdr(struct cc *c, struct optx *o)
 	return 0;
 }
 
+/* "extension header: fragmentation,hop options,..." as print_ext6hdr lists ext6hdr:
+ * read back so that every listing loads (FreeBSD's ipfw does not read it; as limit's
+ * comma-joined masks, an extension). Its names have blanks, so words are joined until
+ * the last element is a whole name. */
+static int opt_ext6list(struct cc *c, struct optx *o)
+{
+	static const struct { const char *name; uint8_t bit; } ext[] = {
+		{ "fragmentation", FW_EXT_FRAGMENT }, { "hop options", FW_EXT_HOPOPTS },
+		{ "routing options", FW_EXT_ROUTING }, { "rthdr0", FW_EXT_RTHDR0 },
+		{ "rthdr2", FW_EXT_RTHDR2 }, { "destination options", FW_EXT_DSTOPTS },
+		{ "authentication header", FW_EXT_AH },
+		{ "encapsulated security payload", FW_EXT_ESP }, { NULL, 0 },
+	};
+	const char *h = tok(c);
+	if (!h || strcmp(h, "header:"))
+		return fw_err(c->d, col(c), EX_DATAERR,
+			      "expected 'header:' after 'extension' (the listing of ext6hdr), got %s",
+			      GOT(c));
+	c->i++;
+	int vcol = col(c);
+	char buf[256] = "";
+	for (;;) {
+		const char *w = tok(c);
+		if (!w || strlen(buf) + strlen(w) + 2 > sizeof(buf))
+			return fw_err(c->d, vcol, EX_DATAERR,
+				      "expected extension header names after 'extension header:', "
+				      "got %s", GOT(c));
+		if (*buf)
+			strcat(buf, " ");
+		strcat(buf, w);
+		c->i++;
+		size_t bl = strlen(buf);
+		if (buf[bl - 1] == ',')
+			continue;
+		const char *last = strrchr(buf, ',');
+		last = last ? last + 1 : buf;
+		bool whole = false, part = false;
+		for (int k = 0; ext[k].name; k++) {
+			size_t ll = strlen(last);
+			whole |= !strcmp(ext[k].name, last);
+			part |= !strncmp(ext[k].name, last, ll) && ext[k].name[ll] == ' ';
+		}
+		if (whole)
+			break;
+		if (!part)
+			return fw_err(c->d, vcol, EX_DATAERR,
+				      "invalid extension header '%s' after 'extension header:'", last);
+	}
+	uint32_t bits = 0;
+	for (char *e = buf; e;) {
+		char *n = strchr(e, ',');
+		if (n)
+			*n++ = '\0';
+		int k = 0;
+		while (ext[k].name && strcmp(ext[k].name, e))
+			k++;
+		if (!ext[k].name)
+			return fw_err(c->d, vcol, EX_DATAERR,
+				      "invalid extension header '%s' after 'extension header:'", e);
+		bits |= ext[k].bit;
+		e = n;
+	}
+	struct fw_insn *x = add_insn(c, o->kcol, SEC_OPT, FW_OP_EXT6HDR, o->flags);
+	if (!x)
+		return -EINVAL;
+	x->a = bits;
+	return 0;
+}
+
 /* fill_flow6(): flow labels 0..0xfffff, comma separated; compile_rule takes flow-id
  * only on a rule whose protocol is ip6 (EX_USAGE otherwise) */
 static int opt_flowid(struct cc *c, struct optx *o)
@@ -693,6 +764,7 @@ static const struct {
 	{ { "src-ip6", "src-ipv6", "dst-ip6", "dst-ipv6" }, opt_addr6 },
 	{ { "icmp6types", "icmp6type" }, opt_icmp6types },
 	{ { "ext6hdr" }, opt_ext6hdr },
+	{ { "extension" }, opt_ext6list },
 	{ { "flow-id" }, opt_flowid },
 	{ { "src-port", "dst-port" }, opt_port },
 	{ { "frag", "fragment" }, opt_frag },

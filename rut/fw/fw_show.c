@@ -333,8 +333,8 @@ static void put_insn(const struct fw *fw, struct fw_out *o, struct show *st, int
 		break;
 	}
 	case FW_OP_EXT6HDR: {
-		/* print_ext6hdr(): its words, in its order; this listing does not load back,
-		 * on FreeBSD either */
+		/* print_ext6hdr(): its words, in its order (FreeBSD cannot read this back;
+		 * fw_opts.c's opt_ext6list does) */
 		static const struct { uint8_t bit; const char *s; } e[] = {
 			{ FW_EXT_FRAGMENT, "fragmentation" }, { FW_EXT_HOPOPTS, "hop options" },
 			{ FW_EXT_ROUTING, "routing options" }, { FW_EXT_RTHDR0, "rthdr0" },

@@ -228,12 +228,25 @@ static void t_opt6_listing(void)
 	T_STREQ(fw_echo(fw, "add 151 deny ip6 from any to any not ext6hdr esp,ah,dstopt,route,rthdr2,hopopt"),
 		"00151 deny ip6 from any to any not extension header: hop options,routing options,"
 		"rthdr2,destination options,authentication header,encapsulated security payload");
+	/* that listing reads back (an extension, so that every listing loads) */
+	T_STREQ(fw_echo(fw, "add 152 deny ip6 from any to any not extension header: hop options,"
+			    "routing options,rthdr2,destination options,authentication header,"
+			    "encapsulated security payload in"),
+		"00152 deny ip6 from any to any not extension header: hop options,routing options,"
+		"rthdr2,destination options,authentication header,encapsulated security payload in");
+	T_STREQ(fw_echo(fw, "add 153 deny ip6 from any to any extension header: fragmentation"),
+		"00153 deny ip6 from any to any extension header: fragmentation");
+	T_STREQ(fw_echo(fw, "add 154 deny ip6 from any to any extension header: hop"),
+		"ERROR 52:expected extension header names after 'extension header:', got end of "
+		"line");
+	T_STREQ(fw_echo(fw, "add 154 deny ip6 from any to any extension header: hop bogus"),
+		"ERROR 52:invalid extension header 'hop bogus' after 'extension header:'");
 	/* print_flow6id(): each label followed by ',', the last by ' ' */
 	T_STREQ(fw_echo(fw, "add 160 deny ip6 from any to any flow-id 5,1048575"),
 		"00160 deny ip6 from any to any flow-id 5,1048575 ");
 	T_STREQ(fw_echo(fw, "add 161 count ip from any to any proto ip6 flow-id 7 in"),
 		"00161 count ip6 from any to any flow-id 7  in");
-	/* what lists loads back to itself (ext6hdr's words do not: print_ext6hdr) */
+	/* what lists loads back to itself */
 	T_STREQ(fw_echo(fw, "add 170 count ip from 2001:2::1 to any src-ip6 me6"),
 		"00170 count ip from 2001:2::1 to any src-ip6 me6");
 	T_STREQ(fw_echo(fw, "add 171 allow ipv6-icmp from any to any icmp6types 0,128,129,136,201"),
