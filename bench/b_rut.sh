@@ -10,6 +10,12 @@
 #          received and forwarded on the sending CPU), for the user-space forwarders by
 #          pinning them to CPU 1 (rut0's receive softirq, the copy into their ring,
 #          stays with the sender on CPU 0; their transmit work is on CPU 1).
+#   ip6    IPv6 beside IPv4 at the same size: ppslab-rut busy, no rules, split placement,
+#          forwarding 84-byte IPv4 frames and 84-byte IPv6 frames (the smallest IPv6
+#          test frame) to the sink's /64 through a static route and neighbour (the
+#          bench lab leaves IPv6 off in the kernels, so the forwarder is told them);
+#          the summary's ratio column of the IPv6 row is IPv4 / IPv6, and a line
+#          after the part gives IPv6 / IPv4 of the medians.
 #   rules  1,000 non-matching rules + allow: ppslab-rut (ipfw rules, two passes per
 #          packet) vs the kernel with 1,000 equivalent nftables rules in its forward
 #          hook; per-rule cost in ns from the rates with and without rules.
@@ -21,14 +27,14 @@
 #          "lost" and replayed with a smaller burst (the 7/8 rule), which is the
 #          machine's noise, not the forwarder's ceiling.
 #
-# RUT_PARTS="busy rules poll" (the default) picks the parts.
+# RUT_PARTS="busy ip6 rules poll" (the default) picks the parts.
 #
 # Every rate is read from the kernel's own counters (sink0 rx_packets, with an XDP
 # drop at sink0 so the receiver is never the limit), over BENCH_SECS after 1 s warm-up.
-# Frames are 64 bytes. Records: group rut-*, ratio column = ppslab-rut / peer.
+# Frames are 64 bytes (84 in ip6). Records: group rut-*, ratio column = ppslab-rut / peer.
 
 RUT_SOCK="$BENCH_OUT/rut.sock"
-RUT_PARTS=${RUT_PARTS:-busy rules poll}
+RUT_PARTS=${RUT_PARTS:-busy ip6 rules poll}
 rut_part() { case " $RUT_PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 RUT_PID=""
 
@@ -39,9 +45,10 @@ rut_cpus() {        # the forwarder's CPU list for a placement
 # Starts the sender at the full rate (or RATE) on CPU 0 for SECS+3 seconds. Background
 # tools are started with `ip netns exec` directly (not through a shell function) so
 # that $! is the tool itself and SIGINT reaches it.
-rut_gen_start() {   # rut_gen_start RATE
-	ip netns exec "$BENCH_LAB-gen" taskset -c 0 "$B/ppslab-gen" -i gen0 --rate "$1" --duration $((BENCH_SECS + 3)) -q \
-		--json >"$BENCH_OUT/rut-gen.json" 2>&1 &
+rut_gen_start() {   # rut_gen_start RATE [ARGS...]
+	local rate=$1; shift
+	ip netns exec "$BENCH_LAB-gen" taskset -c 0 "$B/ppslab-gen" -i gen0 --rate "$rate" --duration $((BENCH_SECS + 3)) -q \
+		--json "$@" >"$BENCH_OUT/rut-gen.json" 2>&1 &
 	RUT_GEN=$!
 	bench_ready "$RUT_GEN" "$BENCH_OUT/rut-gen.json"
 }
@@ -160,6 +167,29 @@ for place in same split; do
 		fi
 	done
 done
+
+# --- IPv6 beside IPv4, 84-byte frames, busy mode, no rules, split placement
+if rut_part ip6; then
+	rut0_mac=$(ip -n "$BENCH_LAB-rut" -j link show dev rut0 | jq -r '.[0].address')
+	sink0_mac=$(ip -n "$BENCH_LAB-sink" -j link show dev sink0 | jq -r '.[0].address')
+	for rep in $(seq "$BENCH_REPS"); do
+		rut_start 1 --mode busy
+		rut_gen_start max --size 84
+		rut_record rut-ip6 "ppslab-rut busy 84 B IPv4 (split)" "$rep" "$(rut_measure)"
+		wait "$RUT_GEN"; rut_stop
+		rut_start 1 --mode busy --route "2001:2:0:1::/64 via 2001:2:0:1::2" \
+			--neigh "2001:2:0:1::2=$sink0_mac@rut1"
+		rut_gen_start max --src 2001:2::2 --dst 2001:2:0:1::2 --dst-mac "$rut0_mac" --size 84
+		rut_record rut-ip6 "ppslab-rut busy 84 B IPv6 (split)" "$rep" "$(rut_measure)" \
+			"ppslab-rut busy 84 B IPv4 (split)"
+		wait "$RUT_GEN"; rut_stop
+	done
+	jq -rs '
+	  def med(l): [.[] | select(.label == l) | .value] | sort | .[length/2|floor];
+	  (med("ppslab-rut busy 84 B IPv4 (split)")) as $v4 | (med("ppslab-rut busy 84 B IPv6 (split)")) as $v6 |
+	  "  84-byte frames: IPv4 \($v4) pps, IPv6 \($v6) pps, IPv6 / IPv4 \(if $v4 > 0 then ($v6 / $v4 * 1000 | floor) / 1000 else "n/a" end)"
+	' "$BENCH_OUT/records.jsonl" | tee -a "$BENCH_OUT/rut-ip6.txt"
+fi
 
 # --- 1,000 non-matching rules (needs the firewall)
 if ! rut_part rules; then

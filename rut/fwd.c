@@ -802,23 +802,20 @@ static inline bool ll6(const uint8_t a[16])
 enum { IP6_PLEN = 4, IP6_NXT = 6, IP6_HLIM = 7, IP6_SRC = 8, IP6_DST = 24, IP6_HLEN = 40,
        ICMP6_HLEN = 8 };
 
-/* icmp6_error(ICMP6_TIME_EXCEEDED, ICMP6_TIME_EXCEED_TRANSIT) for the packet ip6 (plen
- * bytes after its 40-byte header) read on port in: none for an ICMPv6 error, a packet
- * sent to a multicast address or as a link-layer group frame (RFC 4443 2.4 (e)),
- * icmp6_ratelimit() beyond net.inet6.icmp6.errppslimit; else as much of the packet as
- * keeps the reply within the IPv6 minimum MTU of 1280 bytes (2.4 (c)), from the address
+/* icmp6_error(TYPE, CODE) for the packet ip6 (plen bytes after its 40-byte header) read
+ * on port in, when the caller says one may go (ok; time exceeded: not for an ICMPv6
+ * error, a packet sent to a multicast address or as a link-layer group frame, RFC 4443
+ * 2.4 (e)): none on icmp6_ratelimit() beyond net.inet6.icmp6.errppslimit; else as much
+ * of the packet as keeps the reply within the IPv6 minimum MTU of 1280 bytes (2.4 (c)), from the address
  * of the port it leaves by (in6_selectsrc), hop limit 64 (ip6_defhlim), the checksum
  * over the pseudo-header (RFC 4443 2.3, RFC 8200 8.1). */
-static void timex6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr, unsigned plen)
+static void icmp6_err(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr, unsigned plen,
+		      uint8_t type, uint8_t code, enum rkind kind, bool ok)
 {
 	struct fwd *f = t->f;
 	const uint8_t *ip6 = fr + PKT_ETH_LEN;
 	const uint8_t *src = ip6 + IP6_SRC;
-	const uint8_t *l4 = ip6 + IP6_HLEN;
-	enum fwd_reply_skip skip = FWD_RS_COUNT;
-	if ((fr[0] & 1) || ip6[IP6_DST] == 0xff ||
-	    (ip6[IP6_NXT] == IPPROTO_ICMPV6 && plen >= 1 && l4[0] < ICMP6_ECHO_REQUEST))
-		skip = FWD_RS_SUPPRESSED;
+	enum fwd_reply_skip skip = ok ? FWD_RS_COUNT : FWD_RS_SUPPRESSED;
 	uint8_t nh[16];
 	int o = -1;
 	if (skip == FWD_RS_COUNT && (o = rt6_lookup(f->rt, src, nh)) < 0)
@@ -857,8 +854,8 @@ static void timex6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr
 	rh[IP6_HLIM] = 64;
 	memcpy(rh + IP6_SRC, f->ports[o].ip6, 16);
 	memcpy(rh + IP6_DST, src, 16);
-	ic[0] = ICMP6_TIME_EXCEEDED;
-	ic[1] = ICMP6_TIME_EXCEED_TRANSIT;
+	ic[0] = type;
+	ic[1] = code;
 	memcpy(ic + ICMP6_HLEN, ip6, quote);
 	if (fw_on_now(t)) {
 		/* ip6_output(): the outbound pass, on the port it leaves by */
@@ -879,13 +876,33 @@ static void timex6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr
 	uint16_t c = csum_fold(csum_add(sum, ic, icl));
 	memcpy(ic + 2, &c, 2);
 	b->rep[o][b->nrep[o]] = (struct port_pkt){ .data = r, .len = PKT_ETH_LEN + hdrs + quote };
-	b->rep_kind[o][b->nrep[o]++] = RK_TIMEX6;
+	b->rep_kind[o][b->nrep[o]++] = (uint8_t)kind;
+}
+
+static void timex6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr, unsigned plen)
+{
+	const uint8_t *ip6 = fr + PKT_ETH_LEN;
+	const uint8_t *l4 = ip6 + IP6_HLEN;
+	bool ok = !((fr[0] & 1) || ip6[IP6_DST] == 0xff ||
+		    (ip6[IP6_NXT] == IPPROTO_ICMPV6 && plen >= 1 && l4[0] < ICMP6_ECHO_REQUEST));
+	icmp6_err(t, b, in, fr, plen, ICMP6_TIME_EXCEEDED, ICMP6_TIME_EXCEED_TRANSIT, RK_TIMEX6, ok);
+}
+
+/* send_reject6() for a reset, reject or unreach rule on either pass: an ICMPv6
+ * destination unreachable when the firewall says FreeBSD sends one (fw_reject6_ok),
+ * counted as an unreachable sent; its rate is icmp6_error's (errppslimit) */
+static void reject6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr, unsigned plen,
+		    const struct fw_pkt *fp, enum fw_verdict v, const struct fw_match *m)
+{
+	uint8_t code6 = 0;
+	bool ok = m->why == FW_WHY_RULE && fw_reject6_ok(fp, fr[0] & 1, v, m->icmp_code, &code6);
+	icmp6_err(t, b, in, fr, plen, ICMP6_DST_UNREACH, code6, RK_UNREACH, ok);
 }
 
 /* ip6_input() and ip6_forward() for one frame of ethertype 0x86dd read on port in,
  * with the firewall's two passes when it is on (fw). Kept out of line: the IPv4 path
  * pays only the ethertype test of the frames that are not IPv4. A reset or unreach
- * rule drops the packet and sends nothing here (send_reject6 is not done). */
+ * rule drops the packet and answers with an ICMPv6 unreachable (reject6). */
 static __attribute__((noinline)) void fwd_ip6(struct fwd_thr *t, struct burst *b, int in,
 					      struct port_pkt *rx, bool fw)
 {
@@ -914,6 +931,8 @@ static __attribute__((noinline)) void fwd_ip6(struct fwd_thr *t, struct burst *b
 		enum fw_verdict v = fw_eval_rs(f->fw, t->rs, &fp, &m);
 		if (v != FW_PASS) {
 			fw_drop(t, b, v, &m);
+			if (v == FW_UNREACH || v == FW_RESET)
+				reject6(t, b, in, fr, plen, &fp, v, &m);
 			return;
 		}
 	}
@@ -956,6 +975,8 @@ static __attribute__((noinline)) void fwd_ip6(struct fwd_thr *t, struct burst *b
 		enum fw_verdict v = fw_eval_rs(f->fw, t->rs, &fp, &m);
 		if (v != FW_PASS) {
 			fw_drop(t, b, v, &m);
+			if (v == FW_UNREACH || v == FW_RESET)
+				reject6(t, b, in, fr, plen, &fp, v, &m);
 			return;
 		}
 	}

@@ -138,6 +138,9 @@ struct fw_pkt {
 				      * (net.inet6.ip6.fw.deny_unknown_exthdrs) */
 	bool cut;                    /* an extension header cut short: pullup_failed */
 	const uint8_t *src6, *dst6;  /* 16 bytes each, network order */
+	uint32_t flow6;              /* the header's first word, host order (version,
+				      * traffic class, flow label: ipfw_chk's flow_id6) */
+	uint8_t ext6;                /* FW_EXT_* of the extension headers walked (ext_hd) */
 };
 
 /* The IPv6 packet at ip (a 40-byte header and plen bytes after it) as the firewall sees
@@ -247,6 +250,17 @@ bool fw_reject_ok(const uint8_t *ip, unsigned ip_len, bool l2_group, enum fw_ver
  * every checksum; returns its IP length. */
 unsigned fw_reject_build(uint8_t *out, const uint8_t *ip, enum fw_verdict v, uint16_t code,
 			 unsigned quote, uint32_t from, uint16_t ip_id);
+
+/* IPv6 (ipfw_chk O_REJECT falling into O_UNREACH6, send_reject6): for the IPv6 packet
+ * p (fw_pkt_ip6) whose destination MAC has the group bit set when l2_group, true when
+ * an ICMPv6 destination unreachable may answer it (offset 0, not an ICMPv6 error or
+ * other non-query, no link-layer or IPv6 multicast destination, a source that is
+ * neither multicast nor unspecified), with *code6 the ICMPv6 code of the rule's ICMP
+ * code (map_icmp_unreach, RFC 7915 4.2: net/host/srcfail/unknown/tos 0 no route, port
+ * 4 port unreachable, the rest 1 administratively prohibited); a `reset` rule's
+ * ICMP_REJECT_RST maps to 1 as well, so it answers IPv6 with an unreachable too. */
+bool fw_reject6_ok(const struct fw_pkt *p, bool l2_group, enum fw_verdict v, uint16_t code,
+		   uint8_t *code6);
 
 /* The addresses of the ports (network order, 0 = none), for `via|recv|xmit a.b.c.d`.
  * Rules compiled afterwards use them. */

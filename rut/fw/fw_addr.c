@@ -143,6 +143,9 @@ static int parse_set(struct cc *c, int sec, int flags, int ecol, const char *s)
 	return 0;
 }
 
+static int parse_addr6(struct cc *c, int sec, int flags, int ecol, const char *s);
+static bool is_addr6(const char *s);
+
 /* table(NAME) or table(NAME,VALUE) (ipfw2.c fill_table): an address lookup; the table
  * is created when missing, as FreeBSD's compatibility layer does. */
 static int parse_table(struct cc *c, bool src, int flags, int ecol, const char *s)
@@ -191,10 +194,45 @@ static int parse_table(struct cc *c, bool src, int flags, int ecol, const char *
 	return 0;
 }
 
-/* One address element of SRC or DST. Returns 1 for `any` (nothing stored), 0 when a
- * test was added, <0 on error. */
-static int parse_addr6(struct cc *c, int sec, int flags, int ecol, const char *s);
-static bool is_addr6(const char *s);
+
+/* compile_rule's proto is IPPROTO_IPV6: the rule's protocol (or a `proto` before)
+ * is ip6, not negated */
+static bool rule_ip6(const struct cc *c)
+{
+	for (int k = 0; k < c->ninsn; k++)
+		if (c->insn[k].op == FW_OP_IP6 && !(c->insn[k].flags & FW_F_NOT))
+			return true;
+	return false;
+}
+
+int fw_parse_addr6_opt(struct cc *c, int sec, int flags, const char *kw)
+{
+	const char *s = tok(c);
+	int ecol = col(c);
+	bool src = sec == SEC_SRC;
+	if (!s)
+		return fw_err(c->d, ecol, EX_DATAERR,
+			      "expected an IPv6 address after '%s', got end of line", kw);
+	if (!strncmp(s, "table(", 6)) {
+		c->i++;
+		return parse_table(c, src, flags, ecol, s);
+	}
+	/* fill_ip6: "any" stores nothing, "me" and "me6" are O_IP6_*_ME */
+	if (!strcmp(s, "any")) {
+		c->i++;
+		return 1;
+	}
+	if (!strcmp(s, "me") || !strcmp(s, "me6")) {
+		c->i++;
+		return add_insn(c, ecol, sec, src ? FW_OP_SRC_ME6 : FW_OP_DST_ME6, flags) ? 0 : -EINVAL;
+	}
+	if (!is_addr6(s))
+		return fw_err(c->d, ecol, EX_DATAERR,
+			      "bad IPv6 address '%s' after '%s' (expected any, me, me6, table(NAME), "
+			      "or IPv6 addresses ADDR[/N] separated by commas)", s, kw);
+	c->i++;
+	return parse_addr6(c, sec, flags, ecol, s);
+}
 
 int fw_parse_addr(struct cc *c, int sec, int flags)
 {
@@ -210,6 +248,12 @@ int fw_parse_addr(struct cc *c, int sec, int flags)
 	c->i++;
 	if (fw_prefix(s, "any", 1))
 		return 1;
+	/* add_src/add_dst: on an ip6 rule every address is add_srcip6's, so `me` is
+	 * O_IP6_SRC_ME (listed me6) and an IPv4 address is a bad one */
+	if (rule_ip6(c) && (sec == SEC_SRC || sec == SEC_DST) && strncmp(s, "table(", 6)) {
+		c->i--;
+		return fw_parse_addr6_opt(c, sec, flags, c->i > 0 ? c->t[c->i - 1].s : "from");
+	}
 	if (fw_prefix(s, "me", 1))
 		return add_insn(c, ecol, sec, src ? FW_OP_SRC_ME : FW_OP_DST_ME, flags) ? 0 : -EINVAL;
 	if (!strcmp(s, "me6"))
@@ -270,8 +314,8 @@ int fw_parse_addr(struct cc *c, int sec, int flags)
 }
 
 /* An IPv6 address list (fill_ip6): ADDR[/N] elements separated by commas, each one
- * address and mask of 16 bytes; ::/0 is kept (it matches IPv6 packets only, and lists
- * as "any"). 0 or <0. */
+ * address and mask of 16 bytes; an element ::/0 is left out, as fill_ip6 leaves it
+ * (a list of nothing else is `any`: no test, IPv4 packets too). 1 for any, 0, or <0. */
 static int parse_addr6(struct cc *c, int sec, int flags, int ecol, const char *s)
 {
 	int off, n = 0;
@@ -312,12 +356,21 @@ static int parse_addr6(struct cc *c, int sec, int flags, int ecol, const char *s
 			mk[b] = k >= 8 ? 0xff : k <= 0 ? 0 : (uint8_t)(0xff << (8 - k));
 			ad[b] &= mk[b];
 		}
-		n++;
+		/* fill_ip6: an element of width 0 is left out of the list; `not` of a
+		 * list of nothing else never matches */
+		if (bits == 0) {
+			if (!e && n == 0 && (flags & FW_F_NOT))
+				return fw_err(c->d, pcol, EX_DATAERR, "not any never matches");
+		} else {
+			n++;
+		}
 		if (!e)
 			break;
 		p = e + 1;
 	}
 	c->dlen = off + n * 32;   /* give back the unused part */
+	if (!n)
+		return 1;   /* nothing but ::/0: any, no test (fill_ip6's F_LEN 0) */
 	struct fw_insn *x = add_insn(c, ecol, sec, sec == SEC_SRC ? FW_OP_SRC6 : FW_OP_DST6, flags);
 	if (!x)
 		return -EINVAL;

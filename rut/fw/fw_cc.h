@@ -122,6 +122,9 @@ static inline bool is_not(const char *s)
 int fw_parse_ip4(const char *s, size_t len, uint32_t *out);
 /* One address element of SRC or DST: 1 for `any`, 0 when a test was added, <0 */
 int fw_parse_addr(struct cc *c, int sec, int flags);
+/* the address of src-ip6/dst-ip6 (ipv6.c fill_ip6: any, me, me6, table(NAME), IPv6
+ * addresses and lists); kw names the option. 1 for any, 0 when a test was added, <0 */
+int fw_parse_addr6_opt(struct cc *c, int sec, int flags, const char *kw);
 /* PORTS: 1 and a test, 0 when the word is no port list, <0 */
 int fw_parse_ports(struct cc *c, int sec, int flags);
 /* [not] PORTS | any after an address: 0 or <0; *not_col for a `not` of an option */

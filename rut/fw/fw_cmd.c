@@ -345,35 +345,51 @@ static int cmd_enable(struct xc *x, const struct fw_tok *t, int n, int eol_col, 
  * for address tables. Table commands take effect at once, in a rules file too (as
  * ipfw(8) runs a file's lines one by one); only rule changes are all-or-nothing. */
 
-/* tentry_fill_key() for IPv4: a.b.c.d[/N], stored masked */
-static int table_key(struct xc *x, const struct fw_tok *t, uint32_t *addr, int *plen)
+/* an address key of either family */
+struct tkey {
+	bool six;
+	uint32_t addr;      /* IPv4, network order */
+	uint8_t a6[16];
+	int plen;
+	uint32_t val;
+};
+
+/* tentry_fill_key(): a.b.c.d[/N] or an IPv6 address[/N], stored masked */
+static int table_key(struct xc *x, const struct fw_tok *t, struct tkey *k)
 {
 	char buf[64];
 	snprintf(buf, sizeof(buf), "%s", t->s);
 	char *sl = strchr(buf, '/');
-	*plen = 32;
+	long m = -1;
 	if (sl) {
 		*sl = '\0';
 		char *end;
-		long m = strtol(sl + 1, &end, 10);
+		m = strtol(sl + 1, &end, 10);
 		if (!sl[1] || *end || m < 0)
-			return fw_err(x->d, t->col, EX_DATAERR, "bad IPv4 mask width: %s", sl + 1);
+			m = 1000;
+	}
+	memset(k, 0, sizeof(*k));
+	struct in_addr a;
+	if (inet_pton(AF_INET, buf, &a) == 1) {
 		if (m > 32)
 			return fw_err(x->d, t->col, EX_DATAERR, "bad IPv4 mask width: %s", sl + 1);
-		*plen = (int)m;
+		k->addr = a.s_addr;
+		k->plen = m < 0 ? 32 : (int)m;
+		return 0;
 	}
-	struct in_addr a;
-	if (inet_pton(AF_INET, buf, &a) != 1) {
-		struct in6_addr a6;
-		if (inet_pton(AF_INET6, buf, &a6) == 1)
-			return fw_err(x->d, t->col, EX_DATAERR,
-				      "'%s': IPv6 keys are not supported by ppslab-rut", t->s);
-		return fw_err(x->d, t->col, EX_DATAERR,
-			      "invalid table key '%s' (expected a.b.c.d[/N]; only address tables are "
-			      "supported, host names are not resolved)", t->s);
+	if (inet_pton(AF_INET6, buf, k->a6) == 1) {
+		static const uint8_t z[12];
+		if (!memcmp(k->a6, z, 12) && (k->a6[12] | k->a6[13] | k->a6[14] || k->a6[15] > 1))
+			return fw_err(x->d, t->col, EX_DATAERR, "Use IPv4 instead of v4-compatible");
+		if (m > 128)
+			return fw_err(x->d, t->col, EX_DATAERR, "bad IPv6 mask width: %s", sl + 1);
+		k->six = true;
+		k->plen = m < 0 ? 128 : (int)m;
+		return 0;
 	}
-	*addr = a.s_addr;
-	return 0;
+	return fw_err(x->d, t->col, EX_DATAERR,
+		      "invalid table key '%s' (expected a.b.c.d[/N] or an IPv6 address[/N]; "
+		      "host names are not resolved)", t->s);
 }
 
 /* an address key (a digit or ':' first), else an interface name */
@@ -481,6 +497,13 @@ static void table_entry(struct fw_out *o, uint32_t addr_h, int plen, uint32_t va
 		      addr_h >> 8 & 0xff, addr_h & 0xff, plen, val);
 }
 
+/* table_show_entry() for AF_INET6: inet_ntop, "/N", the value */
+static void table_entry6(struct fw_out *o, const uint8_t *a, int plen, uint32_t val)
+{
+	char t[INET6_ADDRSTRLEN];
+	fw_out_printf(o, "%s/%d %u\n", inet_ntop(AF_INET6, a, t, sizeof(t)) ? t : "?", plen, val);
+}
+
 static void table_list(struct xc *x, const struct fw_table *t, bool header)
 {
 	if (header)
@@ -494,6 +517,11 @@ static void table_list(struct xc *x, const struct fw_table *t, bool header)
 	for (uint32_t k = 0; k < n; k++)
 		table_entry(x->out, e[3 * k], (int)e[3 * k + 1], e[3 * k + 2]);
 	free(e);
+	/* ta_foreach_radix: the IPv4 tree, then the IPv6 one */
+	struct fw_lpm6_ent *e6 = fw_table_entries6(t, &n);
+	for (uint32_t k = 0; k < n; k++)
+		table_entry6(x->out, e6[k].addr, (int)e6[k].plen, e6[k].val);
+	free(e6);
 }
 
 static bool table_referenced(const struct fw *fw, int ti)
@@ -546,19 +574,15 @@ static int table_addel(struct xc *x, const struct tabcmd *c, bool add)
 		return table_iface_mod(x, t, a, na, ti, name, add);
 	/* parse every key (and value) before changing anything */
 	int cnt = add ? na / 2 + 1 : na, k = 0;
-	uint32_t *e = malloc((size_t)cnt * 3 * sizeof(*e));
+	struct tkey *e = malloc((size_t)cnt * sizeof(*e));
 	if (!e)
 		return fw_oom(x->d);
 	for (int i = 0; i < na; k++) {
-		int plen;
-		if (table_key(x, &a[i], &e[3 * k], &plen) ||
-		    (add && i + 1 < na && table_value(x, &a[i + 1], &e[3 * k + 2]))) {
+		if (table_key(x, &a[i], &e[k]) ||
+		    (add && i + 1 < na && table_value(x, &a[i + 1], &e[k].val))) {
 			free(e);
 			return -EINVAL;
 		}
-		e[3 * k + 1] = (uint32_t)plen;
-		if (!add || i + 1 >= na)
-			e[3 * k + 2] = 0;
 		i += add ? 2 : 1;
 	}
 	if (ti < 0) {
@@ -576,12 +600,14 @@ static int table_addel(struct xc *x, const struct tabcmd *c, bool add)
 	struct fw_table *tb = fw_table_at(fw, ti);
 	int err = 0;
 	for (int i = 0; i < k; i++) {
-		uint32_t addr = e[3 * i], val = e[3 * i + 2];
-		int plen = (int)e[3 * i + 1];
+		uint32_t addr = e[i].addr, val = e[i].val;
+		int plen = e[i].plen;
 		/* tables.c: table_modify_record(..., do_quiet, do_quiet, ...): with -q
 		 * an add of an existing key updates its value */
-		int rc = add ? fw_table_put(fw, tb, addr, plen, val, x->quiet)
-			     : fw_table_del(fw, tb, addr, plen);
+		int rc = e[i].six ? (add ? fw_table_put6(fw, tb, e[i].a6, plen, val, x->quiet)
+					 : fw_table_del6(fw, tb, e[i].a6, plen))
+			 : add ? fw_table_put(fw, tb, addr, plen, val, x->quiet)
+			       : fw_table_del(fw, tb, addr, plen);
 		if (rc > 0)
 			rc = 0;
 		if (rc == -ENOMEM) {
@@ -594,8 +620,18 @@ static int table_addel(struct xc *x, const struct tabcmd *c, bool add)
 			const char *px = !rc ? (add ? "added" : "deleted")
 				       : rc == -EEXIST ? "exists" : "notfound";
 			fw_out_printf(x->out, "%s: ", px);
-			uint32_t h = ntohl(addr) & (plen ? 0xffffffffu << (32 - plen) : 0);
-			table_entry(x->out, h, plen, val);
+			if (e[i].six) {
+				uint8_t m[16];
+				for (int b = 0; b < 16; b++) {
+					int r = plen - 8 * b;
+					m[b] = e[i].a6[b] &
+					       (r >= 8 ? 0xff : r <= 0 ? 0 : (uint8_t)(0xff << (8 - r)));
+				}
+				table_entry6(x->out, m, plen, val);
+			} else {
+				uint32_t h = ntohl(addr) & (plen ? 0xffffffffu << (32 - plen) : 0);
+				table_entry(x->out, h, plen, val);
+			}
 		}
 	}
 	free(e);
@@ -724,8 +760,8 @@ static int table_lookup_cmd(struct xc *x, const struct tabcmd *c)
 	const char *name = c->name;
 	if (na == 0)
 		return fw_err(x->d, c->eol_col, EX_USAGE, "address required");
-	int plen;
-	uint32_t addr, val;
+	struct tkey key;
+	uint32_t val;
 	if (ti >= 0 && fw_table_at(fw, ti)->type == FW_TT_IFACE) {
 		if (table_ifkey(x, &a[0]))
 			return -EINVAL;
@@ -735,12 +771,21 @@ static int table_lookup_cmd(struct xc *x, const struct tabcmd *c)
 		fw_out_printf(x->out, "%s %u\n", a[0].s, val);
 		return 0;
 	}
-	if (table_key(x, &a[0], &addr, &plen))
+	if (table_key(x, &a[0], &key))
 		return -EINVAL;
 	if (ti < 0)
 		return fw_kernel_err(x->d, t[0].col, EX_UNAVAILABLE, "Table %s not found",
 				    name);
 	const struct fw_table *tb = fw_table_at(fw, ti);
+	uint32_t addr = key.addr;
+	if (key.six) {
+		const struct fw_lpm6_ent *hit;
+		if (!fw_table_lookup6(tb, key.a6, &val, &hit))
+			return fw_kernel_err(x->d, a[0].col, EX_UNAVAILABLE, "Entry %s not found",
+					    a[0].s);
+		table_entry6(x->out, hit->addr, (int)hit->plen, hit->val);
+		return 0;
+	}
 	if (!fw_table_lookup(tb, addr, &val))
 		return fw_kernel_err(x->d, a[0].col, EX_UNAVAILABLE, "Entry %s not found",
 				    a[0].s);

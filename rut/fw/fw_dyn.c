@@ -53,7 +53,9 @@ enum { DT_KEEP = 1, DT_LIMIT, DT_PARENT };
 #define TIME_LT(a, b) ((int32_t)((a) - (b)) < 0)
 
 struct dstate {
-	uint32_t src, dst;          /* network order, the first packet's */
+	uint32_t src, dst;          /* network order, the first packet's (IPv4) */
+	bool v6;                    /* an IPv6 flow (addr_type 6): src6, dst6 hold it */
+	uint8_t src6[16], dst6[16];
 	uint16_t sport, dport;      /* host order; 0 for packets without ports */
 	uint8_t proto;
 	_Atomic uint8_t type;       /* 0 once unlinked */
@@ -159,6 +161,53 @@ static uint32_t hash_flow(uint32_t seed, uint32_t a1, uint16_t p1, uint32_t a2, 
 	}
 	return mix(((uint64_t)h1 << 32 | h2) ^ ((uint64_t)p1 << 48 | (uint64_t)p2 << 32 | proto) *
 		   0x9e3779b97f4a7c15ull ^ seed);
+}
+
+/* A flow's addresses as the state table compares them: IPv4 ones in src/dst, IPv6
+ * ones in src6/dst6 with src/dst their hash folds (equal addresses fold equal, so the
+ * hash of both directions stays one bucket) */
+struct fkey {
+	bool v6;
+	uint32_t src, dst;
+	uint8_t src6[16], dst6[16];
+};
+
+static uint32_t fold6(const uint8_t *a)
+{
+	uint64_t x, y;
+	memcpy(&x, a, 8);
+	memcpy(&y, a + 8, 8);
+	return mix(x ^ y * 0x9e3779b97f4a7c15ull);
+}
+
+/* the packet's addresses; with the limit mask bits (FW_LIM_*) the masked ones */
+static void fkey_of(const struct fw_pkt *p, uint32_t mask, struct fkey *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->v6 = p->ip6;
+	if (!p->ip6) {
+		k->src = mask & FW_LIM_SRC_ADDR ? p->src : 0;
+		k->dst = mask & FW_LIM_DST_ADDR ? p->dst : 0;
+		return;
+	}
+	if (mask & FW_LIM_SRC_ADDR)
+		memcpy(k->src6, p->src6, 16);
+	if (mask & FW_LIM_DST_ADDR)
+		memcpy(k->dst6, p->dst6, 16);
+	k->src = fold6(k->src6);
+	k->dst = fold6(k->dst6);
+}
+
+/* do the state's ends equal the key's, forward (rev false) or reversed */
+static inline bool ends_eq(const struct dstate *s, const struct fkey *k, bool rev)
+{
+	if (s->v6 != k->v6)
+		return false;
+	if (!k->v6)
+		return rev ? s->src == k->dst && s->dst == k->src
+			   : s->src == k->src && s->dst == k->dst;
+	return rev ? !memcmp(s->src6, k->dst6, 16) && !memcmp(s->dst6, k->src6, 16)
+		   : !memcmp(s->src6, k->src6, 16) && !memcmp(s->dst6, k->dst6, 16);
 }
 
 static struct dyn_bk *bk_new(uint32_t nb)
@@ -413,7 +462,9 @@ int fw_dyn_lookup(struct fw *fw, const struct fw_rules *rs, const struct fw_pkt 
 	di->kidx = kidx;
 	di->dir = FW_DYN_NONE;
 	di->parent = -1;
-	uint32_t h = hash_flow(d->seed, p->src, sp, p->dst, dp, p->proto);
+	struct fkey k;
+	fkey_of(p, FW_LIM_SRC_ADDR | FW_LIM_DST_ADDR, &k);
+	uint32_t h = hash_flow(d->seed, k.src, sp, k.dst, dp, p->proto);
 	for (;;) {
 		uint32_t seq = atomic_load_explicit(&d->resize_seq, memory_order_acquire);
 		if (seq & 1) {   /* the hash is being rebuilt, with every bucket locked */
@@ -427,9 +478,9 @@ int fw_dyn_lookup(struct fw *fw, const struct fw_rules *rs, const struct fw_pkt 
 			if (s->proto != p->proto || (kidx && s->kidx != kidx))
 				continue;
 			int dir;
-			if (s->sport == sp && s->dport == dp && s->src == p->src && s->dst == p->dst)
+			if (s->sport == sp && s->dport == dp && ends_eq(s, &k, false))
 				dir = FW_DYN_FWD;
-			else if (s->sport == dp && s->dport == sp && s->src == p->dst && s->dst == p->src)
+			else if (s->sport == dp && s->dport == sp && ends_eq(s, &k, true))
 				dir = FW_DYN_REV;
 			else
 				continue;
@@ -456,10 +507,15 @@ static void log_limit(struct fw *fw, uint32_t rulenum, const struct fw_pkt *p)
 	if (!fw->tun.verbose || !fw->log_fn || last == now ||
 	    !atomic_compare_exchange_strong(&d->last_log, &last, now))
 		return;
-	char line[192], a[16], b[16];
+	char line[256], a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
 	struct in_addr x = { p->src }, y = { p->dst };
-	inet_ntop(AF_INET, &x, a, sizeof(a));
-	inet_ntop(AF_INET, &y, b, sizeof(b));
+	if (p->ip6) {
+		inet_ntop(AF_INET6, p->src6, a, sizeof(a));
+		inet_ntop(AF_INET6, p->dst6, b, sizeof(b));
+	} else {
+		inet_ntop(AF_INET, &x, a, sizeof(a));
+		inet_ntop(AF_INET, &y, b, sizeof(b));
+	}
 	uint16_t sp, dp;
 	pkt_ports(p, &sp, &dp);
 	/* print_dyn_rule_flags(): "ipfw: %s type %d %s %d -> %s %d, %d %s" (O_LIMIT is 66
@@ -470,12 +526,15 @@ static void log_limit(struct fw *fw, uint32_t rulenum, const struct fw_pkt *p)
 }
 
 /* A state's fields before it is linked in (nobody else can see it yet). */
-static void state_init(struct dstate *s, uint32_t src, uint32_t dst, uint16_t sport,
+static void state_init(struct dstate *s, const struct fkey *k, uint16_t sport,
 		       uint16_t dport, uint8_t proto, uint8_t type, uint16_t kidx, uint32_t hash,
 		       uint32_t rulenum, uint32_t ruleid, uint32_t link, uint32_t expire)
 {
-	s->src = src;
-	s->dst = dst;
+	s->v6 = k->v6;
+	s->src = k->v6 ? 0 : k->src;
+	s->dst = k->v6 ? 0 : k->dst;
+	memcpy(s->src6, k->src6, 16);
+	memcpy(s->dst6, k->dst6, 16);
 	s->sport = sport;
 	s->dport = dport;
 	s->proto = proto;
@@ -515,9 +574,10 @@ int fw_dyn_install(struct fw *fw, const struct fw_rules *rs, int idx, const stru
 	pthread_rwlock_rdlock(&d->grow);
 	if (x->op == FW_OP_LIMIT) {
 		/* the masked flow id names the parent, with the rule */
-		uint32_t ms = x->n & FW_LIM_SRC_ADDR ? p->src : 0, md = x->n & FW_LIM_DST_ADDR ? p->dst : 0;
+		struct fkey mk;
+		fkey_of(p, x->n, &mk);
 		uint16_t msp = x->n & FW_LIM_SRC_PORT ? sp : 0, mdp = x->n & FW_LIM_DST_PORT ? dp : 0;
-		uint32_t h = mix(hash_flow(d->seed, ms, msp, md, mdp, p->proto) ^ ruleid);
+		uint32_t h = mix(hash_flow(d->seed, mk.src, msp, mk.dst, mdp, p->proto) ^ ruleid);
 		pl = &d->plk[h % DYN_NLOCKS];
 		pthread_mutex_lock(pl);
 		struct dyn_bk *b = bk_of(d);
@@ -525,7 +585,7 @@ int fw_dyn_install(struct fw *fw, const struct fw_rules *rs, int idx, const stru
 		for (uint32_t i = LD(*ph); i; i = LD(S(d, i)->next)) {
 			struct dstate *s = S(d, i);
 			if (s->ruleid == ruleid && s->rulenum == rulenum && s->proto == p->proto &&
-			    s->sport == msp && s->dport == mdp && s->src == ms && s->dst == md) {
+			    s->sport == msp && s->dport == mdp && ends_eq(s, &mk, false)) {
 				ST(s->expire, up(fw) + fw->tun.dyn_short_lifetime);
 				note_expire(d, LD(s->expire));
 				parent = i;
@@ -540,7 +600,7 @@ int fw_dyn_install(struct fw *fw, const struct fw_rules *rs, int idx, const stru
 				return -1;
 			}
 			uint32_t e = up(fw) + fw->tun.dyn_short_lifetime;
-			state_init(S(d, parent), ms, md, msp, mdp, p->proto, DT_PARENT, (uint16_t)x->a, h,
+			state_init(S(d, parent), &mk, msp, mdp, p->proto, DT_PARENT, (uint16_t)x->a, h,
 				   rulenum, ruleid, 0, e);
 			link_in(d, ph, parent);
 			atomic_fetch_add(&d->pcount, 1);
@@ -556,7 +616,9 @@ int fw_dyn_install(struct fw *fw, const struct fw_rules *rs, int idx, const stru
 	}
 	/* a state with this name may exist already (record-state, other names, or another
 	 * thread's install of the same flow): fine */
-	uint32_t h = hash_flow(d->seed, p->src, sp, p->dst, dp, p->proto);
+	struct fkey k;
+	fkey_of(p, FW_LIM_SRC_ADDR | FW_LIM_DST_ADDR, &k);
+	uint32_t h = hash_flow(d->seed, k.src, sp, k.dst, dp, p->proto);
 	pthread_mutex_t *l = &d->lk[h % DYN_NLOCKS];
 	pthread_mutex_lock(l);
 	struct dyn_bk *b = bk_of(d);
@@ -565,8 +627,8 @@ int fw_dyn_install(struct fw *fw, const struct fw_rules *rs, int idx, const stru
 	for (uint32_t i = LD(*hd); i; i = LD(S(d, i)->next)) {
 		const struct dstate *s = S(d, i);
 		if (s->proto == p->proto && s->kidx == x->a &&
-		    ((s->sport == sp && s->dport == dp && s->src == p->src && s->dst == p->dst) ||
-		     (s->sport == dp && s->dport == sp && s->src == p->dst && s->dst == p->src)))
+		    ((s->sport == sp && s->dport == dp && ends_eq(s, &k, false)) ||
+		     (s->sport == dp && s->dport == sp && ends_eq(s, &k, true))))
 			goto out;
 	}
 	uint32_t i;
@@ -576,7 +638,7 @@ int fw_dyn_install(struct fw *fw, const struct fw_rules *rs, int idx, const stru
 		goto out;
 	}
 	struct dstate *s = S(d, i);
-	state_init(s, p->src, p->dst, sp, dp, p->proto, parent ? DT_LIMIT : DT_KEEP, (uint16_t)x->a,
+	state_init(s, &k, sp, dp, p->proto, parent ? DT_LIMIT : DT_KEEP, (uint16_t)x->a,
 		   h, rulenum, ruleid, parent, up(fw) + fw->tun.dyn_syn_lifetime);
 	ST(s->cache_gen, rs->gen);
 	ST(s->cache_idx, (uint32_t)idx);
@@ -846,6 +908,9 @@ static void entry_of(const struct fw *fw, struct dstate *s, struct fw_dyn_entry 
 	v->proto = s->proto;
 	v->src = s->src;
 	v->dst = s->dst;
+	v->v6 = s->v6;
+	memcpy(v->src6, s->src6, 16);
+	memcpy(v->dst6, s->dst6, 16);
 	v->sport = s->sport;
 	v->dport = s->dport;
 	v->kidx = s->kidx;

@@ -47,6 +47,8 @@ struct fw_dyn_entry {
 	uint16_t kidx;
 	uint32_t src, dst;
 	uint16_t sport, dport;
+	bool v6;                    /* an IPv6 flow: the addresses are src6, dst6 */
+	uint8_t src6[16], dst6[16];
 };
 /* Calls fn for each state and parent of rules lo..hi, in the listing's order. */
 typedef void (*fw_dyn_visit_fn)(void *arg, const struct fw_dyn_entry *e);

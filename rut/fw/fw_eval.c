@@ -113,7 +113,8 @@ static const uint8_t kind_of[FW_OP_MAX] = {
 	[FW_OP_CHECK] = K_OTHER,   [FW_OP_KEEP] = K_OTHER,	[FW_OP_LIMIT] = K_OTHER,
 	[FW_OP_RECV_TAB] = K_OTHER, [FW_OP_XMIT_TAB] = K_OTHER, [FW_OP_VIA_TAB] = K_OTHER,
 	[FW_OP_SRC6] = K_OTHER,	   [FW_OP_DST6] = K_OTHER,	[FW_OP_SRC_ME6] = K_OTHER,
-	[FW_OP_DST_ME6] = K_OTHER,
+	[FW_OP_DST_ME6] = K_OTHER, [FW_OP_ICMP6TYPE] = K_OTHER,	[FW_OP_EXT6HDR] = K_OTHER,
+	[FW_OP_FLOW6ID] = K_OTHER,
 };
 static const uint8_t field_of[FW_OP_MAX] = {
 	[FW_OP_PROTO] = F_PROTO, [FW_OP_SRC] = F_SRC,	[FW_OP_DST] = F_DST,   [FW_OP_IN] = F_IN,
@@ -181,11 +182,13 @@ static bool other_match(const struct fw *fw, const struct fw_insn *x, const stru
 	case FW_OP_NOP: return true;
 	case FW_OP_SRC_LOOKUP:
 	case FW_OP_DST_LOOKUP: {
-		/* the tables hold IPv4 prefixes only: an IPv6 address is in none */
+		/* O_IP_*_LOOKUP: the address of the packet's family (an addr:radix table
+		 * holds both) */
 		const struct fw_table *t = fw_table_at(fw, (int)x->a);
+		bool src = x->op == FW_OP_SRC_LOOKUP;
 		uint32_t v;
-		if (v6 || !t ||
-		    !fw_table_lookup(t, x->op == FW_OP_SRC_LOOKUP ? p->src : p->dst, &v))
+		if (!t || !(v6 ? fw_table_lookup6(t, src ? p->src6 : p->dst6, &v, NULL)
+			       : fw_table_lookup(t, src ? p->src : p->dst, &v)))
 			return false;
 		return !x->n || v == x->b;
 	}
@@ -211,6 +214,25 @@ static bool other_match(const struct fw *fw, const struct fw_insn *x, const stru
 		 * map; for 32..40 amd64's shift takes the count modulo 32 */
 		return first && p->proto == 1 && p->icmp_type <= 40 &&
 		       (x->a >> (p->icmp_type & 31) & 1);
+	case FW_OP_ICMP6TYPE: {
+		/* icmp6type_match(): type <= ICMP6_MAXTYPE and its bit */
+		const uint32_t *map = x->data;
+		return v6 && first && p->proto == 58 && p->icmp_type <= FW_ICMP6_MAXTYPE &&
+		       (map[p->icmp_type / 32] >> (p->icmp_type % 32) & 1);
+	}
+	/* O_EXT_HDR: any of the headers asked for was walked */
+	case FW_OP_EXT6HDR: return v6 && (p->ext6 & x->a);
+	case FW_OP_FLOW6ID: {
+		/* flow6id_match() compares the whole first word of the header
+		 * (ipfw_chk's flow_id6 = ntohl(ip6_flow), version and traffic class
+		 * included) with labels of at most 20 bits: it never matches an IPv6
+		 * packet, on FreeBSD 14 as here (docs/firewall.md#ipv6) */
+		const uint32_t *l = x->data;
+		for (int k = 0; v6 && k < x->n; k++)
+			if (p->flow6 == l[k])
+				return true;
+		return false;
+	}
 	case FW_OP_TCPFLAGS: return first && p->proto == 6 && flags_match(x, p->tcp_flags);
 	case FW_OP_ESTAB:
 		/* "reject packets which have SYN only" */
@@ -237,12 +259,6 @@ static int prog_run(struct fw *fw, const struct fw_rules *rs, int idx, const str
 			m = (f[field_of[x->op]] & (x->b | FW_F_HI)) == x->a;
 		} else if (kind == K_ANY) {
 			m = (f[field_of[x->op]] & ((uint64_t)x->b << 32 | x->a)) != 0;
-		} else if (p->ip6 && x->op >= FW_OP_PROBE && x->op <= FW_OP_LIMIT) {
-			/* the states hold IPv4 flows only: an IPv6 packet finds none and
-			 * installs none (docs/firewall.md#ipv6) */
-			if (x->op == FW_OP_CHECK)
-				return PROG_NEXT;
-			continue;
 		} else if (x->op == FW_OP_PROBE || x->op == FW_OP_CHECK) {
 			if (di->dir == FW_DYN_UNKNOWN || (di->kidx != 0 && di->kidx != x->a)) {
 				int r = fw_dyn_lookup(fw, rs, p, (uint16_t)x->a, di);
@@ -540,6 +556,8 @@ void fw_pkt_ip6(const uint8_t *ip, unsigned plen, int recv_if, int tid, struct f
 	p->src6 = ip + 8;
 	p->dst6 = ip + 24;
 	p->ttl = ip[7];
+	/* flow_id6 = ntohl(ip6_flow): the whole first word, version included */
+	p->flow6 = (uint32_t)rd16(ip) << 16 | rd16(ip + 2);
 	p->ip_len = (uint16_t)(len > 0xffff ? 0xffff : len);
 	while (!done && !off) {
 		const uint8_t *x = ip + hl;
@@ -566,8 +584,10 @@ void fw_pkt_ip6(const uint8_t *ip, unsigned plen, int recv_if, int tid, struct f
 			p->cut = true;
 			break;
 		}
+		/* ext_hd: the bits ext6hdr tests, as the walk sets them */
 		switch (proto) {
 		case 0: case 60:
+			p->ext6 |= proto ? FW_EXT_DSTOPTS : FW_EXT_HOPOPTS;
 			hl += (x[1] + 1u) * 8u;
 			proto = x[0];
 			break;
@@ -577,21 +597,28 @@ void fw_pkt_ip6(const uint8_t *ip, unsigned plen, int recv_if, int tid, struct f
 				done = true;
 				break;
 			}
+			p->ext6 |= FW_EXT_ROUTING | (x[2] ? FW_EXT_RTHDR2 : FW_EXT_RTHDR0);
 			hl += (x[1] + 1u) * 8u;
 			proto = x[0];
 			break;
 		case 51:
+			p->ext6 |= FW_EXT_AH;
 			hl += (x[1] + 2u) * 4u;
 			proto = x[0];
 			break;
 		case 44: {
 			uint16_t offlg = rd16(x + 2);
+			p->ext6 |= FW_EXT_FRAGMENT;
 			off = offlg >> 3;
 			mf = offlg & 1;
 			hl += 8;
 			proto = x[0];
 			break;
 		}
+		case 50:
+			p->ext6 |= FW_EXT_ESP;
+			done = true;
+			break;
 		default:
 			done = true;
 			break;

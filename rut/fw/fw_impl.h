@@ -94,8 +94,23 @@ enum fw_op {
 	FW_OP_DST6,
 	FW_OP_SRC_ME6,     /* O_IP6_SRC_ME: a local IPv6 address */
 	FW_OP_DST_ME6,
+	FW_OP_ICMP6TYPE,   /* O_ICMP6TYPE: data = uint32_t[7] bitmap of types 0..201 */
+	FW_OP_EXT6HDR,     /* O_EXT_HDR: a = FW_EXT_* bits, any of them seen in the walk */
+	FW_OP_FLOW6ID,     /* O_FLOW6ID: data = uint32_t[n] values */
 	FW_OP_MAX
 };
+
+/* the extension headers ipfw_chk's walk saw (ip_fw.h EXT_*), for ext6hdr */
+#define FW_EXT_FRAGMENT 0x01
+#define FW_EXT_HOPOPTS 0x02
+#define FW_EXT_ROUTING 0x04
+#define FW_EXT_AH 0x08
+#define FW_EXT_ESP 0x10
+#define FW_EXT_DSTOPTS 0x20
+#define FW_EXT_RTHDR0 0x40
+#define FW_EXT_RTHDR2 0x80
+/* ICMP6_MAXTYPE: icmp6types takes 0..201 */
+#define FW_ICMP6_MAXTYPE 201
 
 /* limit masks (ipfw2.c limit_masks) */
 #define FW_LIM_SRC_ADDR 0x01

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_lpm.c — ipfw's lookup tables (`table(NAME)`, `ipfw table NAME add ...`) for IPv4
- * address keys: longest-prefix match, as FreeBSD's addr:radix algorithm answers it
+ * and IPv6 address keys (IPv6 at the end of the file): longest-prefix match, as FreeBSD's addr:radix algorithm answers it
  * (ip_fw_table_algo.c), by a different structure: one open-addressing hash per prefix
  * length, keyed by the masked address, and a bitmask of the lengths in use. A lookup
  * probes the lengths in use from the longest down, so a table of host addresses costs
@@ -121,8 +121,16 @@ static void arr_publish(struct fw *fw, struct fw_lpm_len *l, struct fw_lpm_arr *
 		fw_retire(fw, arr_free, old);
 }
 
+static void six_publish(struct fw *fw, struct fw_table *t, struct fw_lpm6 *n)
+{
+	struct fw_lpm6 *old = atomic_exchange_explicit(&t->six, n, memory_order_acq_rel);
+	if (old)
+		fw_retire(fw, free, old);
+}
+
 void fw_table_flush(struct fw *fw, struct fw_table *t)
 {
+	six_publish(fw, t, NULL);
 	atomic_store_explicit(&t->lens, 0, memory_order_release);
 	for (int k = 0; k <= 32; k++) {
 		arr_publish(fw, &t->len[k], NULL);
@@ -139,6 +147,7 @@ static void table_free(void *arg)
 		arr_free(atomic_load_explicit(&t->len[k].a, memory_order_relaxed));
 	free(t->ifkey);
 	free(t->ifkval);
+	free(atomic_load_explicit(&t->six, memory_order_relaxed));
 	free(t);
 }
 
@@ -410,4 +419,172 @@ bool fw_iftable_lookup(const struct fw_table *t, const char *name, uint32_t *val
 	if (found)
 		*val = t->ifkval[i];
 	return found;
+}
+
+/* ---- IPv6 keys ---- */
+
+static void mask6(const uint8_t *a, int plen, uint8_t *out)
+{
+	for (int b = 0; b < 16; b++) {
+		int k = plen - 8 * b;
+		out[b] = a[b] & (k >= 8 ? 0xff : k <= 0 ? 0 : (uint8_t)(0xff << (8 - k)));
+	}
+}
+
+/* the array's order: longer prefixes first, then by address */
+static int cmp6(const struct fw_lpm6_ent *x, int plen, const uint8_t *a)
+{
+	if ((int)x->plen != plen)
+		return (int)x->plen > plen ? -1 : 1;
+	return memcmp(x->addr, a, 16);
+}
+
+/* index of (a, plen) in s, or where it would go */
+static uint32_t pos6(const struct fw_lpm6 *s, const uint8_t *a, int plen, bool *found)
+{
+	uint32_t lo = 0, hi = s ? s->n : 0;
+	*found = false;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		int c = cmp6(&s->e[mid], plen, a);
+		if (!c) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* a new array of n entries: a copy of s (n == s->n), s with entry at left out (n <
+ * s->n), or with ins put at index at (n > s->n); the length index rebuilt */
+static struct fw_lpm6 *six_build(const struct fw_lpm6 *s, uint32_t n, uint32_t at,
+				 const struct fw_lpm6_ent *ins)
+{
+	struct fw_lpm6 *r = calloc(1, sizeof(*r) + (size_t)n * sizeof(r->e[0]));
+	uint32_t old = s ? s->n : 0;
+	if (!r)
+		return NULL;
+	r->n = n;
+	if (n == old) {
+		memcpy(r->e, s->e, n * sizeof(r->e[0]));
+	} else if (n > old) {
+		if (at)
+			memcpy(r->e, s->e, at * sizeof(r->e[0]));
+		r->e[at] = *ins;
+		if (old > at)
+			memcpy(r->e + at + 1, s->e + at, (old - at) * sizeof(r->e[0]));
+	} else {
+		if (at)
+			memcpy(r->e, s->e, at * sizeof(r->e[0]));
+		if (old > at + 1)
+			memcpy(r->e + at, s->e + at + 1, (old - at - 1) * sizeof(r->e[0]));
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t l = r->e[i].plen;
+		if (!r->cnt[l]++) {
+			r->start[l] = i;
+			r->lens[r->nlens++] = (uint8_t)l;
+		}
+	}
+	return r;
+}
+
+int fw_table_put6(struct fw *fw, struct fw_table *t, const uint8_t *a, int plen, uint32_t val,
+		  bool update)
+{
+	struct fw_lpm6_ent x = { .val = val, .plen = (uint32_t)plen };
+	const struct fw_lpm6 *s = atomic_load_explicit(&t->six, memory_order_relaxed);
+	bool found;
+	mask6(a, plen, x.addr);
+	uint32_t at = pos6(s, x.addr, plen, &found);
+	if (found && !update)
+		return -EEXIST;
+	struct fw_lpm6 *r;
+	if (found) {
+		/* a copy with the new value: readers never see an entry change */
+		r = six_build(s, s->n, 0, NULL);
+		if (r)
+			r->e[at].val = val;
+	} else {
+		r = six_build(s, (s ? s->n : 0) + 1, at, &x);
+	}
+	if (!r)
+		return -ENOMEM;
+	six_publish(fw, t, r);
+	return found ? 1 : 0;
+}
+
+int fw_table_del6(struct fw *fw, struct fw_table *t, const uint8_t *a, int plen)
+{
+	uint8_t k[16];
+	const struct fw_lpm6 *s = atomic_load_explicit(&t->six, memory_order_relaxed);
+	bool found;
+	mask6(a, plen, k);
+	uint32_t at = pos6(s, k, plen, &found);
+	if (!found)
+		return -ENOENT;
+	if (s->n == 1) {
+		six_publish(fw, t, NULL);
+		return 0;
+	}
+	struct fw_lpm6 *r = six_build(s, s->n - 1, at, NULL);
+	if (!r)
+		return -ENOMEM;
+	six_publish(fw, t, r);
+	return 0;
+}
+
+bool fw_table_lookup6(const struct fw_table *t, const uint8_t *a, uint32_t *val,
+		      const struct fw_lpm6_ent **e)
+{
+	const struct fw_lpm6 *s = atomic_load_explicit(&t->six, memory_order_acquire);
+	for (uint32_t k = 0; s && k < s->nlens; k++) {
+		int l = s->lens[k];
+		uint8_t m[16];
+		mask6(a, l, m);
+		uint32_t lo = s->start[l], hi = lo + s->cnt[l];
+		while (lo < hi) {
+			uint32_t mid = (lo + hi) / 2;
+			int c = memcmp(s->e[mid].addr, m, 16);
+			if (!c) {
+				*val = s->e[mid].val;
+				if (e)
+					*e = &s->e[mid];
+				return true;
+			}
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	return false;
+}
+
+static int cmp_entry6(const void *a, const void *b)
+{
+	const struct fw_lpm6_ent *x = a, *y = b;
+	int c = memcmp(x->addr, y->addr, 16);
+	if (c)
+		return c;
+	return x->plen > y->plen ? -1 : x->plen < y->plen;   /* more specific first */
+}
+
+struct fw_lpm6_ent *fw_table_entries6(const struct fw_table *t, uint32_t *n)
+{
+	const struct fw_lpm6 *s = atomic_load_explicit(&t->six, memory_order_acquire);
+	*n = 0;
+	if (!s || !s->n)
+		return NULL;
+	struct fw_lpm6_ent *e = malloc(s->n * sizeof(*e));
+	if (!e)
+		return NULL;
+	memcpy(e, s->e, s->n * sizeof(*e));
+	qsort(e, s->n, sizeof(*e), cmp_entry6);
+	*n = s->n;
+	return e;
 }

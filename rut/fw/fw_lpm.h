@@ -12,7 +12,7 @@
 
 #include "fw_impl.h"
 
-/* ---- fw_lpm.c: lookup tables (IPv4 address keys, longest-prefix match) ---- */
+/* ---- fw_lpm.c: lookup tables (IPv4 and IPv6 address keys, longest-prefix match) ---- */
 #define FW_NAMELEN 64
 /* The entries of one prefix length: open addressing in one array, which is replaced
  * (never changed under a reader) when it grows or an entry is deleted; an insert into
@@ -25,6 +25,20 @@ struct fw_lpm_arr {
 struct fw_lpm_len {
 	struct fw_lpm_arr *_Atomic a;   /* NULL when empty */
 	uint32_t n;                 /* entries; the commands' thread only */
+};
+/* IPv6 keys (addr:radix holds both families): one immutable array sorted by prefix
+ * length (longest first), then address, replaced on every change; a lookup binary-
+ * searches each length in use, longest first. */
+struct fw_lpm6_ent {
+	uint8_t addr[16];    /* masked */
+	uint32_t val;
+	uint32_t plen;
+};
+struct fw_lpm6 {
+	uint32_t n, nlens;
+	uint8_t lens[129];           /* the lengths in use, longest first */
+	uint32_t start[129], cnt[129];   /* by length: where its entries are */
+	struct fw_lpm6_ent e[];
 };
 enum { FW_TT_ADDR = 0, FW_TT_IFACE };
 struct fw_table {
@@ -41,6 +55,7 @@ struct fw_table {
 	uint32_t *ifkval, ifcap;
 	_Atomic uint64_t ifmask;
 	_Atomic uint32_t ifval[FW_MAX_IFS];
+	struct fw_lpm6 *_Atomic six;   /* IPv6 keys, NULL when none */
 };
 int fw_table_find(const struct fw *fw, const char *name);          /* index or -1 */
 int fw_table_create(struct fw *fw, const char *name);              /* index or -errno */
@@ -61,6 +76,16 @@ bool fw_table_lookup_len(const struct fw_table *t, uint32_t addr_be, int plen, u
  * of (address, length, value) triples, or NULL with *n 0 */
 uint32_t *fw_table_entries(const struct fw_table *t, uint32_t *n);
 bool fw_table_name_ok(const char *name);
+/* IPv6 keys (a 16 bytes, network order, masked here): as fw_table_put/_del; the
+ * lookup gives the longest prefix holding a, and the entry when e is not NULL */
+int fw_table_put6(struct fw *fw, struct fw_table *t, const uint8_t *a, int plen, uint32_t val,
+		  bool update);
+int fw_table_del6(struct fw *fw, struct fw_table *t, const uint8_t *a, int plen);
+bool fw_table_lookup6(const struct fw_table *t, const uint8_t *a, uint32_t *val,
+		      const struct fw_lpm6_ent **e);
+/* the IPv6 entries sorted as the radix walk lists them (address, then the more
+ * specific first): a malloc'ed copy, NULL with *n 0 when none */
+struct fw_lpm6_ent *fw_table_entries6(const struct fw_table *t, uint32_t *n);
 /* interface tables: 0 added (1 updated), -EEXIST, -ENOMEM; 0 or -ENOENT; true and *val */
 int fw_iftable_put(struct fw *fw, struct fw_table *t, const char *name, uint32_t val, bool update);
 int fw_iftable_del(struct fw *fw, struct fw_table *t, const char *name);

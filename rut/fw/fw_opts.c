@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* fw_opts.c — the options of an ipfw rule (see fw_cc.h): in, out, via/recv/xmit,
- * frag, iplen, ipttl, icmptypes, tcpflags, established, keep-state, limit, comments,
+ * frag, iplen, ipttl, icmptypes, the IPv6 ones (src-ip6, dst-ip6, icmp6types,
+ * ext6hdr, flow-id), tcpflags, established, keep-state, limit, comments,
  * `not` and `{ ... or ... }` blocks, each compiled to a test, as ipfw2.c's
  * compile_rule() reads them; option words ipfw knows but this forwarder does not
  * implement are refused by name. Called by fw_parse.c after the destination. */
@@ -25,7 +26,9 @@ static const char *const option_words[] = {
 	"src-ip", "dst-port", "src-port", "proto", "MAC", "mac", "mac-type", "verrevpath",
 	"versrcreach", "antispoof", "ipsec", "icmp6type", "icmp6types", "ext6hdr", "flow-id",
 	"ipv6", "ip6", "ipv4", "ip4", "dst-ipv6", "dst-ip6", "src-ipv6", "src-ip6", "lookup", "flow",
-	"defer-action", "defer-immediate-action", "//", NULL,
+	"defer-action", "defer-immediate-action", "//",
+	"extension",   /* not ipfw's: print_ext6hdr's listing, read back (opt_ext6list) */
+	NULL,
 };
 
 bool fw_is_option_word(const char *s)
@@ -252,7 +255,6 @@ static const char *const unsupported_options[] = {
 	"diverted-output", "fib", "ipoptions", "ipopts", "ipid", "ipprecedence", "dscp", "iptos",
 	"ipversion", "ipver", "sockarg", "tcpdatalen", "tcpoptions", "tcpopts", "tcpseq", "tcpack",
 	"tcpwin", "MAC", "mac", "mac-type", "verrevpath", "versrcreach", "antispoof", "ipsec",
-	"icmp6type", "icmp6types", "ext6hdr", "flow-id", "dst-ipv6", "dst-ip6", "src-ipv6", "src-ip6",
 	"lookup", "flow", "defer-action", "defer-immediate-action", NULL,
 };
 
@@ -433,6 +435,203 @@ static int opt_icmptypes(struct cc *c, struct optx *o)
 	return 0;
 }
 
+/* src-ip6, dst-ip6 (and -ipv6): ipv6.c add_srcip6/add_dstip6 */
+static int opt_addr6(struct cc *c, struct optx *o)
+{
+	return fw_parse_addr6_opt(c, o->s[0] == 's' ? SEC_SRC : SEC_DST, o->flags, o->s);
+}
+
+/* A comma list of numbers 0..max into vals (at most nmax); the count, or <0 with the
+ * diagnostic. what names a value in messages. */
+static int num_list(struct cc *c, const char *kw, const char *what, long long max,
+		    uint32_t *vals, int nmax)
+{
+	const char *v = tok(c);
+	int n = 0;
+	if (!v)
+		return fw_err(c->d, col(c), EX_DATAERR, "expected %ss after '%s', got end of line",
+			      what, kw);
+	for (const char *p = v;;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		long long t = dec(p, len, 0xffffffffll);
+		if (t < 0)
+			return fw_err(c->d, col(c) + (int)(p - v), EX_DATAERR,
+				      "invalid %s '%.*s' after '%s' (expected numbers 0..%lld "
+				      "separated by commas)", what, (int)len, p, kw, max);
+		if (t > max)
+			return fw_err(c->d, col(c) + (int)(p - v), EX_DATAERR,
+				      "%s %lld out of range 0..%lld", what, t, max);
+		if (n == nmax)
+			return fw_err(c->d, col(c) + (int)(p - v), EX_DATAERR,
+				      "too many %ss after '%s' (at most %d)", what, kw, nmax);
+		vals[n++] = (uint32_t)t;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	c->i++;
+	return n;
+}
+
+/* fill_icmp6types(): ICMPv6 types 0..ICMP6_MAXTYPE (201), comma separated, into a
+ * 7-word bitmap */
+static int opt_icmp6types(struct cc *c, struct optx *o)
+{
+	uint32_t t[FW_ICMP6_MAXTYPE + 1];
+	int n = num_list(c, o->s, "ICMPv6 type", FW_ICMP6_MAXTYPE, t, FW_ICMP6_MAXTYPE + 1);
+	if (n < 0)
+		return n;
+	int off;
+	uint32_t *map = data_alloc(c, 7 * sizeof(uint32_t), &off);
+	if (!map)
+		return fw_err(c->d, o->kcol, EX_DATAERR, "rule too long");
+	memset(map, 0, 7 * sizeof(uint32_t));
+	for (int k = 0; k < n; k++)
+		map[t[k] / 32] |= 1u << (t[k] % 32);
+	struct fw_insn *x = add_insn(c, o->kcol, SEC_OPT, FW_OP_ICMP6TYPE, o->flags);
+	if (!x)
+		return -EINVAL;
+	c->doff[c->ninsn - 1] = off;
+	return 0;
+}
+
+/* fill_ext6hdr(): the words of ipv6.c's ext6hdrcodes, comma separated */
+static int opt_ext6hdr(struct cc *c, struct optx *o)
+{
+	static const struct flagname ext[] = {
+		{ "frag", FW_EXT_FRAGMENT }, { "hopopt", FW_EXT_HOPOPTS },
+		{ "route", FW_EXT_ROUTING }, { "dstopt", FW_EXT_DSTOPTS }, { "ah", FW_EXT_AH },
+		{ "esp", FW_EXT_ESP }, { "rthdr0", FW_EXT_RTHDR0 }, { "rthdr2", FW_EXT_RTHDR2 },
+		{ NULL, 0 },
+	};
+	const char *v = tok(c);
+	uint32_t bits = 0;
+	if (!v)
+		return fw_err(c->d, col(c), EX_DATAERR,
+			      "expected extension headers after 'ext6hdr' (frag, hopopt, route, "
+			      "dstopt, ah, esp, rthdr0, rthdr2), got end of line");
+	for (const char *p = v;;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		int k = 0;
+		while (ext[k].name && (strlen(ext[k].name) != len || strncmp(ext[k].name, p, len)))
+			k++;
+		if (!ext[k].name)
+			return fw_err(c->d, col(c) + (int)(p - v), EX_DATAERR,
+				      "invalid option for ipv6 exten header '%.*s' (frag, hopopt, "
+				      "route, dstopt, ah, esp, rthdr0, rthdr2)", (int)len, p);
+		bits |= ext[k].bit;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	c->i++;
+	struct fw_insn *x = add_insn(c, o->kcol, SEC_OPT, FW_OP_EXT6HDR, o->flags);
+	if (!x)
+		return -EINVAL;
+	x->a = bits;
+	return 0;
+}
+
+/* "extension header: fragmentation,hop options,..." as print_ext6hdr lists ext6hdr:
+ * read back so that every listing loads (FreeBSD's ipfw does not read it; as limit's
+ * comma-joined masks, an extension). Its names have blanks, so words are joined until
+ * the last element is a whole name. */
+static int opt_ext6list(struct cc *c, struct optx *o)
+{
+	static const struct { const char *name; uint8_t bit; } ext[] = {
+		{ "fragmentation", FW_EXT_FRAGMENT }, { "hop options", FW_EXT_HOPOPTS },
+		{ "routing options", FW_EXT_ROUTING }, { "rthdr0", FW_EXT_RTHDR0 },
+		{ "rthdr2", FW_EXT_RTHDR2 }, { "destination options", FW_EXT_DSTOPTS },
+		{ "authentication header", FW_EXT_AH },
+		{ "encapsulated security payload", FW_EXT_ESP }, { NULL, 0 },
+	};
+	const char *h = tok(c);
+	if (!h || strcmp(h, "header:"))
+		return fw_err(c->d, col(c), EX_DATAERR,
+			      "expected 'header:' after 'extension' (the listing of ext6hdr), got %s",
+			      GOT(c));
+	c->i++;
+	int vcol = col(c);
+	char buf[256] = "";
+	for (;;) {
+		const char *w = tok(c);
+		if (!w || strlen(buf) + strlen(w) + 2 > sizeof(buf))
+			return fw_err(c->d, vcol, EX_DATAERR,
+				      "expected extension header names after 'extension header:', "
+				      "got %s", GOT(c));
+		if (*buf)
+			strcat(buf, " ");
+		strcat(buf, w);
+		c->i++;
+		size_t bl = strlen(buf);
+		if (buf[bl - 1] == ',')
+			continue;
+		const char *last = strrchr(buf, ',');
+		last = last ? last + 1 : buf;
+		bool whole = false, part = false;
+		for (int k = 0; ext[k].name; k++) {
+			size_t ll = strlen(last);
+			whole |= !strcmp(ext[k].name, last);
+			part |= !strncmp(ext[k].name, last, ll) && ext[k].name[ll] == ' ';
+		}
+		if (whole)
+			break;
+		if (!part)
+			return fw_err(c->d, vcol, EX_DATAERR,
+				      "invalid extension header '%s' after 'extension header:'", last);
+	}
+	uint32_t bits = 0;
+	for (char *e = buf; e;) {
+		char *n = strchr(e, ',');
+		if (n)
+			*n++ = '\0';
+		int k = 0;
+		while (ext[k].name && strcmp(ext[k].name, e))
+			k++;
+		if (!ext[k].name)
+			return fw_err(c->d, vcol, EX_DATAERR,
+				      "invalid extension header '%s' after 'extension header:'", e);
+		bits |= ext[k].bit;
+		e = n;
+	}
+	struct fw_insn *x = add_insn(c, o->kcol, SEC_OPT, FW_OP_EXT6HDR, o->flags);
+	if (!x)
+		return -EINVAL;
+	x->a = bits;
+	return 0;
+}
+
+/* fill_flow6(): flow labels 0..0xfffff, comma separated; compile_rule takes flow-id
+ * only on a rule whose protocol is ip6 (EX_USAGE otherwise) */
+static int opt_flowid(struct cc *c, struct optx *o)
+{
+	bool ip6 = false;
+	for (int k = 0; k < c->ninsn; k++)
+		if (c->insn[k].op == FW_OP_IP6 && !(c->insn[k].flags & FW_F_NOT))
+			ip6 = true;
+	if (!ip6)
+		return fw_err(c->d, o->kcol, EX_USAGE,
+			      "flow-id filter is active only for ipv6 protocol (write the rule "
+			      "as 'ACTION ip6 from ...' or put 'proto ip6' before it)");
+	uint32_t l[FW_PORT_LIST_MAX];
+	int n = num_list(c, o->s, "flow label", 0xfffff, l, FW_PORT_LIST_MAX);
+	if (n < 0)
+		return n;
+	int off;
+	uint32_t *d = data_alloc(c, (size_t)n * sizeof(uint32_t), &off);
+	if (!d)
+		return fw_err(c->d, o->kcol, EX_DATAERR, "rule too long");
+	memcpy(d, l, (size_t)n * sizeof(uint32_t));
+	struct fw_insn *x = add_insn(c, o->kcol, SEC_OPT, FW_OP_FLOW6ID, o->flags);
+	if (!x)
+		return -EINVAL;
+	x->n = (uint16_t)n;
+	c->doff[c->ninsn - 1] = off;
+	return 0;
+}
+
 static int opt_tcpflags(struct cc *c, struct optx *o)
 {
 	uint32_t set = 0x02, clr = 0x10;   /* setup: syn,!ack */
@@ -562,6 +761,11 @@ static const struct {
 	{ { "ip4", "ipv4", "ip6", "ipv6" }, opt_ipver },
 	{ { "proto" }, opt_proto },
 	{ { "src-ip", "dst-ip" }, opt_addr },
+	{ { "src-ip6", "src-ipv6", "dst-ip6", "dst-ipv6" }, opt_addr6 },
+	{ { "icmp6types", "icmp6type" }, opt_icmp6types },
+	{ { "ext6hdr" }, opt_ext6hdr },
+	{ { "extension" }, opt_ext6list },
+	{ { "flow-id" }, opt_flowid },
 	{ { "src-port", "dst-port" }, opt_port },
 	{ { "frag", "fragment" }, opt_frag },
 	{ { "iplen" }, opt_iplen },

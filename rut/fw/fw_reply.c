@@ -125,3 +125,38 @@ unsigned fw_reject_build(uint8_t *out, const uint8_t *ip, enum fw_verdict v, uin
 	memcpy(out + 10, &hc, 2);
 	return len;
 }
+
+/* ipfw_chk's is_icmp6_query(): echo request, membership query, who-are-you / FQDN /
+ * node information query (all 139) */
+static bool icmp6_query(uint8_t t)
+{
+	return t == 128 || t == 130 || t == 139;
+}
+
+/* ip_fw2.c map_icmp_unreach() */
+static uint8_t map_icmp_unreach(uint16_t code)
+{
+	switch (code) {
+	case 0: case 1: case 5: case 6: case 7: case 11: case 12:
+		return 0;   /* ICMP6_DST_UNREACH_NOROUTE */
+	case 3:
+		return 4;   /* ICMP6_DST_UNREACH_NOPORT */
+	default:
+		return 1;   /* ICMP6_DST_UNREACH_ADMIN */
+	}
+}
+
+bool fw_reject6_ok(const struct fw_pkt *p, bool l2_group, enum fw_verdict v, uint16_t code,
+		   uint8_t *code6)
+{
+	static const uint8_t zero[16];
+	/* O_REJECT's `reset` is ICMP_REJECT_RST (0x100): map_icmp_unreach gives it
+	 * ICMP6_DST_UNREACH_ADMIN, not ICMP6_UNREACH_RST */
+	*code6 = map_icmp_unreach(v == FW_RESET ? 0x100 : code);
+	if (!p->ip6 || p->frag || (p->ip_off & 0x1fff) || l2_group || p->dst6[0] == 0xff)
+		return false;
+	if (p->proto == 58 && !icmp6_query(p->icmp_type))
+		return false;
+	/* icmp6_error(): never to a multicast or unspecified source */
+	return p->src6[0] != 0xff && memcmp(p->src6, zero, 16) != 0;
+}

@@ -320,6 +320,45 @@ static void put_insn(const struct fw *fw, struct fw_out *o, struct show *st, int
 			}
 		break;
 	}
+	case FW_OP_ICMP6TYPE: {
+		/* print_icmp6types(): the 7 words' bits in order */
+		const uint32_t *map = x->data;
+		char sep = ' ';
+		fw_out_puts(o, " icmp6types");
+		for (int t = 0; t < 7 * 32; t++)
+			if (map[t / 32] >> (t % 32) & 1) {
+				fw_out_printf(o, "%c%d", sep, t);
+				sep = ',';
+			}
+		break;
+	}
+	case FW_OP_EXT6HDR: {
+		/* print_ext6hdr(): its words, in its order (FreeBSD cannot read this back;
+		 * fw_opts.c's opt_ext6list does) */
+		static const struct { uint8_t bit; const char *s; } e[] = {
+			{ FW_EXT_FRAGMENT, "fragmentation" }, { FW_EXT_HOPOPTS, "hop options" },
+			{ FW_EXT_ROUTING, "routing options" }, { FW_EXT_RTHDR0, "rthdr0" },
+			{ FW_EXT_RTHDR2, "rthdr2" }, { FW_EXT_DSTOPTS, "destination options" },
+			{ FW_EXT_AH, "authentication header" },
+			{ FW_EXT_ESP, "encapsulated security payload" },
+		};
+		char sep = ' ';
+		fw_out_puts(o, " extension header:");
+		for (size_t k2 = 0; k2 < sizeof(e) / sizeof(e[0]); k2++)
+			if (x->a & e[k2].bit) {
+				fw_out_printf(o, "%c%s", sep, e[k2].s);
+				sep = ',';
+			}
+		break;
+	}
+	case FW_OP_FLOW6ID: {
+		/* print_flow6id(): each label followed by ',' and the last by ' ' */
+		const uint32_t *l = x->data;
+		fw_out_puts(o, " flow-id ");
+		for (int k2 = 0; k2 < x->n; k2++)
+			fw_out_printf(o, "%u%c", l[k2], k2 == x->n - 1 ? ' ' : ',');
+		break;
+	}
 	case FW_OP_TCPFLAGS: {
 		static const char *const n[] = { "syn", "fin", "ack", "psh", "rst", "urg", NULL };
 		static const uint8_t b[] = { 0x02, 0x01, 0x10, 0x08, 0x04, 0x20 };
@@ -589,10 +628,16 @@ static void show_one(void *arg, const struct fw_dyn_entry *s)
 		fw_out_printf(o, " %s", pn);
 	else
 		fw_out_printf(o, " proto %u", s->proto);
-	char a[16], b[16];
+	/* show_dyn_state(): addr_type 4 by inet_ntoa, 6 by inet_ntop */
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
 	struct in_addr x = { s->src }, y = { s->dst };
-	inet_ntop(AF_INET, &x, a, sizeof(a));
-	inet_ntop(AF_INET, &y, b, sizeof(b));
+	if (s->v6) {
+		inet_ntop(AF_INET6, s->src6, a, sizeof(a));
+		inet_ntop(AF_INET6, s->dst6, b, sizeof(b));
+	} else {
+		inet_ntop(AF_INET, &x, a, sizeof(a));
+		inet_ntop(AF_INET, &y, b, sizeof(b));
+	}
 	fw_out_printf(o, " %s %u <-> %s %u :%s\n", a, s->sport, b, s->dport,
 		      fw_state_name_str(ds->fw, s->kidx));
 }

@@ -48,6 +48,7 @@ hl() {   # hl N: the sink's count of test packets that arrived with hop limit N
 			select(.expr[1].match.right == ($h|tonumber)) | .expr[2].counter.packets][0]'
 }
 timex() { inns gen awk '$1 == "Icmp6InTimeExcds" { print $2 }' /proc/net/snmp6; }
+unreach6() { inns gen awk '$1 == "Icmp6InDestUnreachs" { print $2 }' /proc/net/snmp6; }
 badin() { inns gen awk '$1 == "Icmp6InCsumErrors" { print $2 }' /proc/net/snmp6; }
 tx0=$(timex); bad0=$(badin)
 
@@ -89,32 +90,50 @@ echo "# routes $(jv rut .routes), neighbours $(jv rut .neighbours)"
 
 # the known answer of the firewall on IPv6 (docs/firewall.md#ipv6): counted per pass
 # (in, and out when forwarded), bytes the whole IPv6 packet (40 + 24 for these 78-byte
-# frames; a time exceeded is 40 + 8 + its quote of 64)
+# frames; a time exceeded is 40 + 8 + its quote of 64); an IPv6 table, looked up by
+# source with a value (the /128's 7, not the /48's 8) and by destination; a keep-state
+# rule whose state the later packets of its flow, both passes, meet at check-state 170
+# (counted on 300, never reaching 400); an unreach rule answering with ICMPv6 port
+# unreachables (send_reject6), which pass the outbound firewall as the time exceeded do
 cat >"$T/rules6" <<'EOF'
+table t6 create
+table t6 add 2001:2::2 7 2001:2::/48 8
+add 60 count ip6 from table(t6,7) to any
+add 65 count ip6 from any to table(t6)
 add 100 count ip6 from 2001:2::2 to any
 add 150 deny ip from 198.18.0.0/15 to any
 add 160 count ip from not 198.18.0.0/15 to any 9
-add 200 deny udp from any to 2001:2:8000::/33 in
+add 170 check-state
+add 200 unreach port udp from any to 2001:2:8000::/33 in
+add 300 allow udp from 2001:2::2 to 2001:2:0:1::2 keep-state
 add 400 allow ip6 from 2001:2::/48 to 2001:2::/48
 add 450 allow ip6 from any to any
 EOF
 start rutf rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --ctl "$T/sf" --json --rules "$T/rules6" \
 	--route "2001:2:8000::/33 via 2001:2:0:1::2" --neigh "2001:2:0:1::2=$SINK_MAC@rut1"
 wait_ready rutf
-base=$(ifc sink sink0 rx_packets); tx0=$(timex)
+base=$(ifc sink sink0 rx_packets); tx0=$(timex); un0=$(unreach6); bad1=$(badin)
 c6 --dst 2001:2:0:1::2 --count 100; eq "fw: craft6 forwarded" "$?" 0
 c6 --dst 2001:2:8000::5 --count 20; eq "fw: craft6 denied" "$?" 0
 c6 --dst 2001:2:0:1::2 --count 10 --hlim 1; eq "fw: craft6 expiring" "$?" 0
 arrived sink sink0 "$base" 100
 wait_until 15 "10 time exceeded through the firewall" test "$(( $(timex) - tx0 ))" -ge 10
+wait_until 15 "20 port unreachables through the firewall" test "$(( $(unreach6) - un0 ))" -ge 20
+eq "fw: the sender's kernel took 20 ICMPv6 unreachables" "$(( $(unreach6) - un0 ))" 20
+eq "fw: no ICMPv6 checksum error at the sender" "$(( $(badin) - bad1 ))" 0
 stop rutf; eq "fw: rut exits 0" "$RC" 0
 r() { jv rutf "[.rules[] | select(.number == $1)][0] | \"\(.pkts) \(.bytes)\""; }
+eq "fw: 60 table(t6,7): what 100 counts" "$(r 60)" "230 14720"
+eq "fw: 65 to table(t6): 110 in, 100 out, 30 replies out" "$(r 65)" "240 16800"
 eq "fw: 100 count: 130 in + 100 out" "$(r 100)" "230 14720"
 eq "fw: 150 (an IPv4 prefix) matches no IPv6" "$(r 150)" "0 0"
 eq "fw: 160 (not an IPv4 prefix): every UDP to 9, in and out" "$(r 160)" "230 14720"
-eq "fw: 200 denies 20 inbound" "$(r 200)" "20 1280"
-eq "fw: 400: 110 in, 100 out, 10 replies out" "$(r 400)" "220 14560"
-eq "fw: fw_deny 20" "$(jv rutf .drops.fw_deny)" 20
+eq "fw: 200 rejects 20 inbound" "$(r 200)" "20 1280"
+eq "fw: 170 check-state counts nothing" "$(r 170)" "0 0"
+eq "fw: 300 keep-state: 110 in, 100 out (all but the first at 170)" "$(r 300)" "210 13440"
+eq "fw: 400: only the 30 replies out (40 + 8 + a quote of 64)" "$(r 400)" "30 3360"
+eq "fw: fw_unreach 20, fw_deny 0" "$(jv rutf '[.drops.fw_unreach, .drops.fw_deny] | map(tostring) | join(" ")')" "20 0"
+eq "fw: 20 unreachables sent, none held back" "$(jv rutf '[.replies.unreach, ([.replies.not_sent[]] | add)] | map(tostring) | join(" ")')" "20 0"
 eq "fw: denied by a rule 20" "$(jv rutf .fw.denied_pkts)" 20
 eq "fw: forwarded 100" "$(jv rutf .ports[0].ip6_fwd_pkts)" 100
 eq "fw: expired 10, answered 10" "$(jv rutf '[.drops.ttl_expired, .replies.time_exceeded6] | map(tostring) | join(" ")')" "10 10"

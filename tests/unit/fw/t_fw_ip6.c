@@ -4,8 +4,13 @@
  * print_ip6 writes them, me and me6, the ip4/ip6 selectors, IPv4 address tests that an
  * IPv6 packet fails (so `not` matches it), ipfw_chk's walk of the extension headers
  * (ports behind options, routing type 0 walked and another denied, fragments, unknown
- * headers denied, headers cut short), and the counters' bytes (40 + payload length). */
+ * headers denied, headers cut short), the counters' bytes (40 + payload length), and
+ * the IPv6 options src-ip6, dst-ip6, icmp6types, ext6hdr and flow-id: parsed, listed as
+ * ipfw2.c/ipv6.c print them, matched as ipfw_chk matches them, bad input placed. */
+#include <unistd.h>
+
 #include "fw_impl.h"
+#include "fw_lpm.h"
 #include "fw_util.h"
 
 static void a6(const char *s, uint8_t *out)
@@ -196,10 +201,425 @@ static void t_exthdr(void)
 	fw_free(fw);
 }
 
+/* src-ip6/dst-ip6, icmp6types, ext6hdr, flow-id listed as print_instruction and
+ * ipv6.c's print_* write them */
+static void t_opt6_listing(void)
+{
+	struct fw *fw = fw_mk();
+	/* the first source/destination test is listed after from/to (print_address) */
+	T_STREQ(fw_echo(fw, "add 100 allow ip6 from any to any src-ip6 2001:2::1/64"),
+		"00100 allow ip6 from 2001:2::/64 to any");
+	T_STREQ(fw_echo(fw, "add 110 deny ip from 2001:2::1 to any dst-ipv6 2001:2:0:1::/64,2001:2:0:2::9"),
+		"00110 deny ip from 2001:2::1 to 2001:2:0:1::/64,2001:2:0:2::9");
+	/* a second one keeps its keyword; `me` there is me6 (fill_ip6) */
+	T_STREQ(fw_echo(fw, "add 120 count ip from 2001:2::1 to any src-ip6 me"),
+		"00120 count ip from 2001:2::1 to any src-ip6 me6");
+	T_STREQ(fw_echo(fw, "add 121 count ip from any to 2001:2::1 not dst-ip6 me6"),
+		"00121 count ip from any to 2001:2::1 not dst-ip6 me6");
+	/* on an ip6 rule every address is IPv6 (add_src): `me` is me6 */
+	T_STREQ(fw_echo(fw, "add 130 allow ip6 from me to any"), "00130 allow ip6 from me6 to any");
+	/* ::/0 is left out of a list, and alone it is any (no test at all) */
+	T_STREQ(fw_echo(fw, "add 131 count ip from 2001:2::/48,::/0 to any dst-ip6 ::/0"),
+		"00131 count ip from 2001:2::/48 to any");
+	T_STREQ(fw_echo(fw, "add 140 allow ipv6-icmp from any to any icmp6types 136,128,129,201,0"),
+		"00140 allow ipv6-icmp from any to any icmp6types 0,128,129,136,201");
+	T_STREQ(fw_echo(fw, "add 150 deny ip6 from any to any ext6hdr rthdr0,frag"),
+		"00150 deny ip6 from any to any extension header: fragmentation,rthdr0");
+	T_STREQ(fw_echo(fw, "add 151 deny ip6 from any to any not ext6hdr esp,ah,dstopt,route,rthdr2,hopopt"),
+		"00151 deny ip6 from any to any not extension header: hop options,routing options,"
+		"rthdr2,destination options,authentication header,encapsulated security payload");
+	/* that listing reads back (an extension, so that every listing loads) */
+	T_STREQ(fw_echo(fw, "add 152 deny ip6 from any to any not extension header: hop options,"
+			    "routing options,rthdr2,destination options,authentication header,"
+			    "encapsulated security payload in"),
+		"00152 deny ip6 from any to any not extension header: hop options,routing options,"
+		"rthdr2,destination options,authentication header,encapsulated security payload in");
+	T_STREQ(fw_echo(fw, "add 153 deny ip6 from any to any extension header: fragmentation"),
+		"00153 deny ip6 from any to any extension header: fragmentation");
+	T_STREQ(fw_echo(fw, "add 154 deny ip6 from any to any extension header: hop"),
+		"ERROR 52:expected extension header names after 'extension header:', got end of "
+		"line");
+	T_STREQ(fw_echo(fw, "add 154 deny ip6 from any to any extension header: hop bogus"),
+		"ERROR 52:invalid extension header 'hop bogus' after 'extension header:'");
+	/* print_flow6id(): each label followed by ',', the last by ' ' */
+	T_STREQ(fw_echo(fw, "add 160 deny ip6 from any to any flow-id 5,1048575"),
+		"00160 deny ip6 from any to any flow-id 5,1048575 ");
+	T_STREQ(fw_echo(fw, "add 161 count ip from any to any proto ip6 flow-id 7 in"),
+		"00161 count ip6 from any to any flow-id 7  in");
+	/* what lists loads back to itself */
+	T_STREQ(fw_echo(fw, "add 170 count ip from 2001:2::1 to any src-ip6 me6"),
+		"00170 count ip from 2001:2::1 to any src-ip6 me6");
+	T_STREQ(fw_echo(fw, "add 171 allow ipv6-icmp from any to any icmp6types 0,128,129,136,201"),
+		"00171 allow ipv6-icmp from any to any icmp6types 0,128,129,136,201");
+	fw_free(fw);
+}
+
+/* bad values: the message and the column of the culprit, and the exit status */
+static void t_opt6_errors(void)
+{
+	static const struct {
+		const char *rule, *msg;
+		int col, ex;
+	} bad[] = {
+		{ "add 1 allow ipv6-icmp from any to any icmp6types 128,202",
+		  "ICMPv6 type 202 out of range 0..201", 54, 65 },
+		{ "add 1 allow ipv6-icmp from any to any icmp6types 1-5",
+		  "invalid ICMPv6 type '1-5' after 'icmp6types' (expected numbers 0..201 separated by "
+		  "commas)", 50, 65 },
+		{ "add 1 allow ipv6-icmp from any to any icmp6types",
+		  "expected ICMPv6 types after 'icmp6types', got end of line", 49, 65 },
+		{ "add 1 deny ip6 from any to any ext6hdr frag,bogus",
+		  "invalid option for ipv6 exten header 'bogus' (frag, hopopt, route, dstopt, ah, esp, "
+		  "rthdr0, rthdr2)", 45, 65 },
+		{ "add 1 deny ip from any to any flow-id 5",
+		  "flow-id filter is active only for ipv6 protocol (write the rule as 'ACTION ip6 from "
+		  "...' or put 'proto ip6' before it)", 31, 64 },
+		{ "add 1 deny ip6 from any to any flow-id 5,1048576",
+		  "flow label 1048576 out of range 0..1048575", 42, 65 },
+		{ "add 1 deny ip from any to any src-ip6 198.18.0.1",
+		  "bad IPv6 address '198.18.0.1' after 'src-ip6' (expected any, me, me6, table(NAME), "
+		  "or IPv6 addresses ADDR[/N] separated by commas)", 39, 65 },
+		{ "add 1 deny ip6 from 198.18.0.1 to any",
+		  "bad IPv6 address '198.18.0.1' after 'from' (expected any, me, me6, table(NAME), or "
+		  "IPv6 addresses ADDR[/N] separated by commas)", 21, 65 },
+		{ "add 1 deny ip from any to any not dst-ip6 ::/0", "not any never matches", 43, 65 },
+	};
+	struct fw *fw = fw_mk();
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		if (fw_run(fw, bad[k].rule) != -EINVAL || fw_d.col != bad[k].col ||
+		    strcmp(fw_d.msg, bad[k].msg) || fw_d.ex != bad[k].ex)
+			T_FAIL("'%s': column %d ex %d '%.200s'", bad[k].rule, fw_d.col, fw_d.ex,
+			       fw_d.msg);
+	}
+	T_EQ_INT(fw_rule_count(fw), 1);
+	fw_free(fw);
+	/* in a rules file: FILE:LINE:COLUMN */
+	char path[] = "/tmp/t_fw_ip6.XXXXXX";
+	int fd = mkstemp(path);
+	T_TRUE(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("add 100 allow ip6 from any to any\n"
+	      "add 200 allow ipv6-icmp from any to any icmp6types 128,300\n", f);
+	fclose(f);
+	struct fw_diag d = { 0 };
+	char buf[512];
+	T_EQ_INT(fw_check_file(path, NULL, 0, &d), -EINVAL);
+	char want[512];
+	snprintf(want, sizeof(want), "%s:2:56: ICMPv6 type 300 out of range 0..201", path);
+	if (strcmp(fw_diag_str(&d, buf, sizeof(buf)), want))
+		T_FAIL("'%.200s', expected '%.200s'", buf, want);
+	unlink(path);
+}
+
+/* ipfw_chk: O_IP6_SRC/DST(_MASK), O_ICMP6TYPE (offset 0, ICMPv6, the type's bit),
+ * O_EXT_HDR (any header the walk saw), O_FLOW6ID; each false on IPv4 */
+static void t_opt6_match(void)
+{
+	struct fw *fw = fw_mk();
+	uint8_t me[16];
+	a6("2001:2::1", me);
+	T_EQ_INT(fw_set_local6(fw, me, 1), 0);
+	FW_OK(fw, "add 100 deny ip from any to any dst-ip6 2001:2:0:9::/64,2001:2:0:8::1");
+	FW_OK(fw, "add 110 deny ip from any to any not src-ip6 2001:2::/48");
+	FW_OK(fw, "add 120 allow ip from any to any dst-ip6 me6 icmp6types 128");
+	FW_OK(fw, "add 130 deny ipv6-icmp from any to any icmp6types 1,135");
+	FW_OK(fw, "add 140 deny ip6 from any to any ext6hdr rthdr0");
+	FW_OK(fw, "add 150 count ip6 from any to any ext6hdr frag,dstopt");
+	FW_OK(fw, "add 160 deny ip6 from any to any flow-id 0,5");
+	FW_OK(fw, "add 170 count ip6 from any to any not flow-id 5");
+	FW_OK(fw, "add 180 allow ip6 from any to any");
+	uint8_t ip[256];
+	struct fw_match m;
+	unsigned pl;
+	/* to 2001:2:0:9::/64, and to the list's host */
+	pl = mk6(ip, "2001:2::2", "2001:2:0:9::77", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 100));
+	pl = mk6(ip, "2001:2::2", "2001:2:0:8::1", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 100));
+	pl = mk6(ip, "2001:2::2", "2001:2:0:8::2", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 180));
+	/* from outside 2001:2::/48 */
+	pl = mk6(ip, "2001:3::2", "2001:2:0:8::2", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 110));
+	/* echo request (128) to me6 passes at 120; one to another address does not, nor
+	 * type 129 to me6; 135 (neighbour solicitation) and 1 are denied at 130 */
+	pl = mk6(ip, "2001:2::2", "2001:2::1", 58, 128 << 8, 0, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 120));
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 58, 128 << 8, 0, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 180));
+	pl = mk6(ip, "2001:2::2", "2001:2::1", 58, 129 << 8, 0, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 180));
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 58, 135 << 8, 0, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 130));
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 58, 1 << 8, 0, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 130));
+	/* a UDP packet with the type byte 135 where ICMPv6's would be: not ICMPv6 */
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 17, 135 << 8, 0, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 180));
+	/* ICMPv6 135 behind a fragment at a non-zero offset: no type to test */
+	uint8_t fh[] = { 44, 0, 0, 0x00, 0x08, 0, 0, 0, 1 };
+	const uint8_t *ef[] = { fh };
+	const unsigned lf[] = { 8 };
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 58, 135 << 8, 0, ef, lf, 1);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 180));   /* 150 counted it (frag) */
+	/* routing header type 0: rthdr0 at 140; type 2 is not rthdr0 */
+	uint8_t rt[] = { 43, 0, 0, 0, 0, 0, 0, 0, 0 };
+	const uint8_t *er[] = { rt };
+	const unsigned lr[] = { 8 };
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 17, 9, 9, er, lr, 1);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 140));
+	struct fw_pkt p;
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(p.ext6, FW_EXT_ROUTING | FW_EXT_RTHDR0);
+	ip[40 + 2] = 2;
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 180));
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(p.ext6, FW_EXT_ROUTING | FW_EXT_RTHDR2);
+	/* hop-by-hop, destination options, AH, ESP: the bits the walk sets */
+	static const uint8_t hbh[9] = { 0 }, dst8[9] = { 60 }, ah[13] = { 51, 0, 1 };
+	const uint8_t *e3[] = { hbh, dst8, ah };
+	const unsigned l3[] = { 8, 8, 12 };
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 50, 9, 9, e3, l3, 3);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(p.ext6, FW_EXT_HOPOPTS | FW_EXT_DSTOPTS | FW_EXT_AH | FW_EXT_ESP);
+	/* flow-id: ipfw_chk's flow_id6 is the header's whole first word (version 6,
+	 * traffic class, label), so a label list never matches: label 5 passes 160 and
+	 * `not flow-id 5` counts it */
+	pl = mk6(ip, "2001:2::2", "2001:2::3", 17, 9, 9, NULL, NULL, 0);
+	ip[3] = 5;
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(p.flow6, 0x60000005u);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 180));
+	struct fw_rule_stats st;
+	for (int i = 0; i < fw_rule_count(fw); i++) {
+		fw_rule_stats(fw, i, &st);
+		if (st.number == 150)   /* the fragment, the three headers' packet is not here */
+			T_EQ_U64(st.pkts, 1);
+		if (st.number == 170)   /* the 7 packets that got past 160 */
+			T_EQ_U64(st.pkts, 7);
+	}
+	/* IPv4 packets fail every IPv6 test: 110's `src-ip6 not` one too (is_ipv6 &&) */
+	struct fw_pkt p4 = fw_pk(1, "198.18.0.2", 0, "198.19.0.2", 0);
+	T_EQ_INT(fw_eval_ex(fw, &p4, &m), FW_DENY);
+	T_EQ_INT(m.rule_no, 110);
+	fw_free(fw);
+}
+
+/* IPv6 keys in an address table (addr:radix holds both families): add, list (IPv4
+ * entries first, as ta_foreach_radix walks), lookup, delete, -q updates, and
+ * table(NAME) in rules on IPv6 packets, longest prefix first */
+static void t_table6(void)
+{
+	struct fw *fw = fw_mk();
+	FW_OK(fw, "table t6 create");
+	FW_OK(fw, "table t6 add 2001:2::99/64 7 2001:2:0:0:8000::/65 8 2001:2::5 9 198.18.0.7/24 1");
+	FW_TEXT(fw_out(), "added: 2001:2::/64 7\nadded: 2001:2:0:0:8000::/65 8\n"
+			  "added: 2001:2::5/128 9\nadded: 198.18.0.0/24 1\n");
+	FW_OK(fw, "table t6 list");
+	FW_TEXT(fw_out(), "198.18.0.0/24 1\n2001:2::/64 7\n2001:2::5/128 9\n"
+			  "2001:2:0:0:8000::/65 8\n");
+	FW_OK(fw, "table t6 lookup 2001:2::77");
+	FW_TEXT(fw_out(), "2001:2::/64 7\n");
+	FW_OK(fw, "table t6 lookup 2001:2::8000:0:0:1");
+	FW_TEXT(fw_out(), "2001:2:0:0:8000::/65 8\n");
+	FW_OK(fw, "table t6 lookup 2001:2::5");
+	FW_TEXT(fw_out(), "2001:2::5/128 9\n");
+	T_EQ_INT(fw_run(fw, "table t6 lookup 2001:3::5"), -EINVAL);
+	T_STREQ(fw_d.msg, "Entry 2001:3::5 not found");
+	T_EQ_INT(fw_d.ex, 69);
+	/* an existing key: exists (status 71), or with -q the new value */
+	T_EQ_INT(fw_run(fw, "table t6 add 2001:2::/64 70"), -EINVAL);
+	T_EQ_INT(fw_d.ex, 71);
+	FW_OK(fw, "-q table t6 add 2001:2::/64 70");
+	FW_OK(fw, "table t6 lookup 2001:2::77");
+	FW_TEXT(fw_out(), "2001:2::/64 70\n");
+	/* rules: the address of the packet's family is looked up */
+	T_STREQ(fw_echo(fw, "add 100 deny ip6 from table(t6,9) to any"),
+		"00100 deny ip6 from table(t6,9) to any");
+	T_STREQ(fw_echo(fw, "add 200 count ip from any to any dst-ip6 table(t6)"),
+		"00200 count ip from any to table(t6)");
+	T_STREQ(fw_echo(fw, "add 300 allow ip from table(t6) to any"),
+		"00300 allow ip from table(t6) to any");
+	uint8_t ip[256];
+	struct fw_match m;
+	unsigned pl;
+	pl = mk6(ip, "2001:2::5", "2001:9::1", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 100));
+	pl = mk6(ip, "2001:2::6", "2001:9::1", 17, 9, 9, NULL, NULL, 0);   /* /64, value 70 */
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 300));
+	pl = mk6(ip, "2001:3::6", "2001:2::1", 17, 9, 9, NULL, NULL, 0);   /* in by its dst */
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 65535));
+	struct fw_pkt p4 = fw_pk(17, "198.18.0.2", 9, "198.19.0.2", 9);
+	T_EQ_INT(fw_eval_ex(fw, &p4, &m), FW_PASS);
+	T_EQ_INT(m.rule_no, 300);
+	struct fw_rule_stats st;
+	for (int i = 0; i < fw_rule_count(fw); i++) {
+		fw_rule_stats(fw, i, &st);
+		if (st.number == 200)
+			T_EQ_U64(st.pkts, 1);
+	}
+	/* delete: the prefix goes, its longer neighbour stays */
+	FW_OK(fw, "table t6 delete 2001:2::/64");
+	FW_TEXT(fw_out(), "deleted: 2001:2::/64 0\n");
+	T_EQ_INT(fw_run(fw, "table t6 delete 2001:2::/64"), -EINVAL);
+	pl = mk6(ip, "2001:2::6", "2001:9::1", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 65535));
+	pl = mk6(ip, "2001:2::8000:0:0:6", "2001:9::1", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 300));
+	/* bad keys, tables.c's words */
+	T_EQ_INT(fw_run(fw, "table t6 add 2001:2::/129 1"), -EINVAL);
+	T_STREQ(fw_d.msg, "bad IPv6 mask width: 129");
+	T_EQ_INT(fw_d.col, 14);
+	T_EQ_INT(fw_run(fw, "table t6 add ::198.18.0.1 1"), -EINVAL);
+	T_STREQ(fw_d.msg, "Use IPv4 instead of v4-compatible");
+	/* flush empties both families */
+	FW_OK(fw, "table t6 flush");
+	FW_OK(fw, "table t6 list");
+	T_STREQ(fw_out(), "");
+	pl = mk6(ip, "2001:2::5", "2001:9::1", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 65535));
+	/* many entries: every one found by its own address, none by a neighbour's */
+	char cmd[128];
+	for (int i = 0; i < 2000; i++) {
+		snprintf(cmd, sizeof(cmd), "-q table t6 add 2001:2:%x::/%d %d", i, 48 + i % 3 * 8, i);
+		FW_OK(fw, cmd);
+	}
+	int bad = 0;
+	const struct fw_table *t = fw_table_at(fw, fw_table_find(fw, "t6"));
+	for (int i = 0; i < 2000; i++) {
+		uint8_t a[16];
+		uint32_t v;
+		char txt[64];
+		snprintf(txt, sizeof(txt), "2001:2:%x::1", i);
+		a6(txt, a);
+		bad += !fw_table_lookup6(t, a, &v, NULL) || v != (uint32_t)i;
+	}
+	T_EQ_INT(bad, 0);
+	fw_free(fw);
+}
+
+/* keep-state and limit on IPv6 flows (ipfw_dyn_lookup_state for addr_type 6): the
+ * reply matches the state at check-state, another flow does not, an IPv4 flow with the
+ * same ports is another flow; `-D show` lists the addresses by inet_ntop; limit counts
+ * per masked IPv6 source */
+static void t_state6(void)
+{
+	struct fw *fw = fw_mk();
+	fw_set_uptime(fw, 100);
+	fw_dyn_maintain(fw, UINT32_MAX);
+	FW_OK(fw, "add 100 check-state");
+	FW_OK(fw, "add 200 allow udp from 2001:2::/64 to any keep-state");
+	FW_OK(fw, "add 250 allow tcp from any to any limit src-addr 2");
+	FW_OK(fw, "add 300 deny ip from any to any");
+	uint8_t ip[256];
+	struct fw_match m;
+	unsigned pl;
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 7, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 200));
+	/* the reply, from outside 2001:2::/64: the state lets it pass, on rule 200 */
+	pl = mk6(ip, "2001:2:0:1::2", "2001:2::2", 17, 7, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 200));
+	/* another port, another address: no state */
+	pl = mk6(ip, "2001:2:0:1::2", "2001:2::2", 17, 7, 10, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 300));
+	pl = mk6(ip, "2001:2:0:1::3", "2001:2::2", 17, 7, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 300));
+	/* an IPv4 packet with the same ports finds no IPv6 state */
+	struct fw_pkt p4 = fw_pk(17, "198.19.0.2", 7, "198.18.0.2", 9);
+	T_EQ_INT(fw_eval_ex(fw, &p4, &m), FW_DENY);
+	T_EQ_INT(m.rule_no, 300);
+	FW_OK(fw, "-D show");
+	FW_TEXT(fw_out(), "## Dynamic rules (1 152):\n"
+			  "00200 2 120 (10s) STATE udp 2001:2::2 9 <-> 2001:2:0:1::2 7 :default\n");
+	/* limit src-addr 2: two TCP flows from one IPv6 source, the third denied at 250;
+	 * another source has its own count */
+	for (int sp = 1000; sp < 1003; sp++) {
+		pl = mk6(ip, "2001:2:0:5::1", "2001:2:0:1::2", 6, (uint16_t)sp, 80, NULL, NULL, 0);
+		ip[40 + 13] = 0x02;   /* SYN */
+		T_EQ_INT(eval6(fw, ip, pl, &m), sp < 1002 ? V(FW_PASS, 250) : V(FW_DENY, 250));
+	}
+	pl = mk6(ip, "2001:2:0:5::2", "2001:2:0:1::2", 6, 1000, 80, NULL, NULL, 0);
+	ip[40 + 13] = 0x02;
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_PASS, 250));
+	struct fw_dyn_stats st;
+	fw_dyn_stats(fw, &st);
+	T_EQ_INT(st.count, 4);
+	T_EQ_INT(st.parent_count, 2);
+	/* the UDP state expires after dyn_udp_lifetime; then the reply is denied */
+	fw_set_uptime(fw, 111);
+	fw_dyn_maintain(fw, UINT32_MAX);
+	pl = mk6(ip, "2001:2:0:1::2", "2001:2::2", 17, 7, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_DENY, 300));
+	fw_free(fw);
+}
+
+/* send_reject6's conditions (ipfw_chk O_UNREACH6) and map_icmp_unreach's codes */
+static void t_reject6(void)
+{
+	uint8_t ip[256], c6 = 99;
+	struct fw_pkt p;
+	unsigned pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 9, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(fw_reject6_ok(&p, false, FW_UNREACH, 1, &c6));   /* reject: host */
+	T_EQ_INT(c6, 0);                                          /* no route */
+	T_TRUE(fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));   /* unreach port */
+	T_EQ_INT(c6, 4);
+	T_TRUE(fw_reject6_ok(&p, false, FW_UNREACH, 13, &c6));  /* filter-prohib */
+	T_EQ_INT(c6, 1);
+	T_TRUE(fw_reject6_ok(&p, false, FW_RESET, 0, &c6));     /* reset: ICMP_REJECT_RST */
+	T_EQ_INT(c6, 1);
+	T_TRUE(!fw_reject6_ok(&p, true, FW_UNREACH, 3, &c6));   /* a link-layer group frame */
+	/* ICMPv6: a query is answered, an error or neighbour discovery is not */
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 58, 128 << 8, 0, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 58, 1 << 8, 0, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(!fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 58, 135 << 8, 0, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(!fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));
+	/* a multicast destination, a multicast or unspecified source */
+	pl = mk6(ip, "2001:2::2", "ff02::1", 17, 9, 9, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(!fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));
+	pl = mk6(ip, "ff02::2", "2001:2::1", 17, 9, 9, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(!fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));
+	pl = mk6(ip, "::", "2001:2::1", 17, 9, 9, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(!fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));
+	/* a later fragment */
+	uint8_t fh[] = { 44, 0, 0, 0x00, 0x08, 0, 0, 0, 1 };
+	const uint8_t *ef[] = { fh };
+	const unsigned lf[] = { 8 };
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 9, ef, lf, 1);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_TRUE(!fw_reject6_ok(&p, false, FW_UNREACH, 3, &c6));
+	/* the rules give the verdict and code the forwarder passes on */
+	struct fw *fw = fw_mk();
+	FW_OK(fw, "add 100 unreach port udp from any to 2001:2:8000::/33");
+	FW_OK(fw, "add 200 reject ip6 from any to 2001:2:9000::/36");
+	struct fw_match m;
+	pl = mk6(ip, "2001:2::2", "2001:2:8000::5", 17, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_UNREACH, 100));
+	T_EQ_INT(m.icmp_code, 3);
+	pl = mk6(ip, "2001:2::2", "2001:2:9000::5", 6, 9, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_UNREACH, 200));
+	T_EQ_INT(m.icmp_code, 1);
+	fw_free(fw);
+}
+
 int main(void)
 {
 	T_RUN(t_listing);
 	T_RUN(t_match);
 	T_RUN(t_exthdr);
+	T_RUN(t_opt6_listing);
+	T_RUN(t_opt6_errors);
+	T_RUN(t_opt6_match);
+	T_RUN(t_table6);
+	T_RUN(t_state6);
+	T_RUN(t_reject6);
 	return t_done();
 }
