@@ -73,6 +73,10 @@ const struct axis_def axis_defs[AX_COUNT] = {
 	[AX_IP_VERSION] = { "ip_version", .kind = AK_IPVER, .min = 4, .max = 6, .def = "4",
 			    .unit = "", .label = "IP version", .words = "IP version",
 			    .act = AA_TRAFFIC },
+	/* a tag: ppslab-gen and ppslab-sink --vlan, ppslab-rut's ports trunks of it (a
+	 * restart); an external router only by its hook; sizes from 68 (72 QinQ) */
+	[AX_VLAN] = { "vlan", .kind = AK_VLAN, .min = 1, .max = 4094, .def = "\"none\"",
+		      .unit = "", .label = "VLAN", .words = "VLAN", .act = AA_RESTART },
 };
 #undef INT
 #undef ENUM

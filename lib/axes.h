@@ -15,7 +15,8 @@
 enum axis_id {
 	AX_POLLHZ, AX_HZ, AX_BURST_MAX, AX_EACH_BURST, AX_USER_FRAC, AX_REG_FRAC, AX_IDLE_POLL,
 	AX_MODE, AX_KERNEL, AX_RULES, AX_RULES_KIND, AX_UPDATE_COUNTERS, AX_COUNTERS,
-	AX_FIREWALL, AX_OFFERED, AX_SIZE, AX_FLOWS, AX_DIRECTION, AX_IP_VERSION, AX_COUNT
+	AX_FIREWALL, AX_OFFERED, AX_SIZE, AX_FLOWS, AX_DIRECTION, AX_IP_VERSION, AX_VLAN,
+	AX_COUNT
 };
 
 /* What values an axis takes (the checker keeps them in this canonical form). */
@@ -28,13 +29,16 @@ enum axis_type {
 	AK_RATE,      /* pps, a rate text ("200k"), or "max": kept as written */
 	AK_SIZE,      /* a frame size min..max, or "imix" (ppslab-gen's 64:7,594:4,1518:1) */
 	AK_IPVER,     /* the IP version: 4 or 6 (min and max) */
+	AK_VLAN,      /* "none", a VLAN id min..max, or "OUTER.INNER" (QinQ): kept as
+		       * "none", an integer, or the string "O.I" */
 };
 
 /* How ppslab-rut takes a new value (an external router: the profile's hooks, except
  * for AA_TRAFFIC axes, which ppslab applies itself whatever the router). */
 enum axis_act {
 	AA_SYSCTL,    /* a live sysctl of ppslab-rut (oid), sent when the value changed */
-	AA_RESTART,   /* a restart of ppslab-rut (mode, kernel; hz as --sysctl kern.hz=N) */
+	AA_RESTART,   /* a restart of ppslab-rut (mode, kernel; hz as --sysctl kern.hz=N; vlan
+		       * as its ports' --vlan, besides the senders' and sinks' tags) */
 	AA_RULES,     /* the rule set, loaded again when it changed */
 	AA_TRAFFIC,   /* the senders' traffic: nothing on the router */
 };

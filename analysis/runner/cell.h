@@ -29,6 +29,8 @@ struct cell {
 	bool imix;                    /* size "imix": ppslab-gen's --size imix */
 	bool bi;                      /* direction "bi": blasts A and B at once */
 	unsigned ip_version;          /* 4 or 6: ppslab-gen -6 to the IPv6 destinations */
+	unsigned vlan, vlan_inner;    /* the test frames' tag (0: "none", untagged) and with
+				       * QinQ the inner one (0: a single tag) */
 };
 
 /* Resolves params (borrowed by c, like the profile) for p into c. */

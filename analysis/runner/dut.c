@@ -233,6 +233,18 @@ static int rut_start(struct dut *d, const char *mode, const struct cell *cell, c
 		rc = box_arg(&c, "--sysctl");
 		rc = rc ? rc : box_argf(&c, "kern.hz=%lld", cell->hz);
 	}
+	/* a tagged cell: both ports trunks of its VLAN (vlan interfaces rut0.100 and
+	 * rut1.100), set at start as a vlan(4) interface is created */
+	for (int i = 0; !rc && cell->vlan && i < 2; i++) {
+		rc = box_arg(&c, "--vlan");
+		if (rc)
+			break;
+		if (cell->vlan_inner)
+			rc = box_argf(&c, "%s=%u.%u", i ? d->cfg.out : d->cfg.in, cell->vlan,
+				      cell->vlan_inner);
+		else
+			rc = box_argf(&c, "%s=%u", i ? d->cfg.out : d->cfg.in, cell->vlan);
+	}
 	/* burst_max from the start, as a box boots with it: set live a moment later, a
 	 * kernel that does not lower burst with burst_max (dragonfly-1.8) would keep the
 	 * burst it grew to meanwhile */
@@ -442,10 +454,11 @@ static int rut_apply(struct dut *d, const struct cell *cell, char *err, size_t e
 	const struct pollkern *k = pollkern_find(cell->kernel);
 	int rc;
 	if (!dut_alive(d) || strcmp(cell->mode, d->mode) || strcmp(k->name, d->kernel) ||
-	    dut_changed(d, cell, "hz")) {
+	    dut_changed(d, cell, "hz") || dut_changed(d, cell, "vlan")) {
 		if ((rc = rut_start(d, cell->mode, cell, err, errlen)))
 			return rc;
 		dut_remember(d, cell, "hz");
+		dut_remember(d, cell, "vlan");
 	}
 	enum axis_id ids[AX_COUNT];
 	size_t n = axis_sysctl_order(ids, AX_COUNT);

@@ -28,8 +28,10 @@
 #include "cell.h"
 #include "jpos.h"
 #include "num.h"
+#include "pkt.h"
 #include "pkt6.h"
 #include "pollkern.h"
+#include "results.h"
 #include "rulegen.h"
 
 /* ---- axes ---------------------------------------------------------------------- */
@@ -768,6 +770,78 @@ static void check_ip6_sizes(struct vctx *c, json_t *root, const struct profile *
 	}
 }
 
+/* The tags of a vlan value: 0 ("none"), 1 (a VID) or 2 ("OUTER.INNER"). */
+static int vlan_tags(const json_t *v)
+{
+	return json_is_integer(v) ? 1 : json_is_string(v) && strchr(json_string_value(v), '.') ? 2
+									  : 0;
+}
+
+/* A tagged cell: its frames carry 4 bytes a tag more than the smallest test frame (68,
+ * 72 with QinQ; IPv6 88, 92), which ppslab-gen --vlan holds to; and only ppslab-rut puts
+ * its ports on trunks: another router takes the tag by its hook keyed vlan (an external
+ * one) or not at all. Refused where the vlan (or the size) was written. */
+static void check_vlan(struct vctx *c, json_t *root, const struct profile *p)
+{
+	bool sw_v, sw_size, sw_ip;
+	const json_t *vv = axis_values(p, "vlan", &sw_v);
+	const json_t *sv = axis_values(p, "size", &sw_size);
+	const json_t *iv = axis_values(p, "ip_version", &sw_ip);
+	char vpath[560], spath[560], vb[64];
+	const char *vw = NULL;
+	int tags = 0;
+	for (size_t i = 0; i < (sw_v ? json_array_size(vv) : 1); i++) {
+		const json_t *v = sw_v ? json_array_get(vv, i) : vv;
+		if (vlan_tags(v) > tags) {
+			tags = vlan_tags(v);
+			vw = axis_where(root, "vlan", sw_v, i, vpath, sizeof(vpath));
+			res_value_str(v, vb, sizeof(vb));
+		}
+	}
+	if (!tags || !vw)
+		return;
+	if (p->router.kind == PR_NONE) {
+		prof_verr(c, vw, false, "vlan %s tags the test frames, but router.kind \"none\" has "
+			  "no router to take them off and on: give router.kind \"rut\" (ppslab-rut on "
+			  "trunks) or \"external\" with router.hooks.vlan, or vlan \"none\"", vb);
+		return;
+	}
+	/* a swept vlan nothing sets is prof_check_coverage's to say */
+	if (p->router.kind == PR_EXTERNAL && !json_object_get(p->router.hooks, "vlan") &&
+	    (!sw_v || prof_axis_hooked(p, "vlan"))) {
+		prof_verr(c, vw, false, "vlan %s tags the test frames, but nothing puts the external "
+			  "router's ports on that VLAN: add router.hooks.vlan (an argument vector that "
+			  "does, {vlan} its value: a VID, or OUTER.INNER), or vlan \"none\"", vb);
+		return;
+	}
+	bool six = false;
+	for (size_t i = 0; i < (sw_ip ? json_array_size(iv) : 1); i++) {
+		const json_t *v = sw_ip ? json_array_get(iv, i) : iv;
+		six |= json_is_integer(v) && json_integer_value(v) == 6;
+	}
+	int base = six ? PKT6_WIRE_MIN : PKT_WIRE_MIN, need = base + tags * PKT_VLAN_TAG_LEN;
+	const char *what = tags == 2 ? "two VLAN tags (QinQ)" : "a VLAN tag";
+	for (size_t i = 0; i < (sw_size ? json_array_size(sv) : 1); i++) {
+		const json_t *v = sw_size ? json_array_get(sv, i) : sv;
+		/* below the untagged smallest: check_ip6_sizes (or the range) says so */
+		if (!json_is_integer(v) || json_integer_value(v) >= need ||
+		    json_integer_value(v) < base)
+			continue;
+		const char *sw = axis_where(root, "size", sw_size, i, spath, sizeof(spath));
+		if (sw)
+			prof_verr(c, sw, false, "size %lld is below %d, the smallest %s test frame "
+				  "with %s (%d bytes and %d a tag), and the profile tags its frames "
+				  "(vlan %s at %s): give sizes of %d or more",
+				  (long long)json_integer_value(v), need, six ? "IPv6" : "IPv4", what,
+				  base, PKT_VLAN_TAG_LEN, vb, vw, need);
+		else
+			prof_verr(c, vw, false, "vlan %s puts %s on the test frames, %d bytes at least "
+				  "(%d and %d a tag), but size is its default, %lld: give params.size "
+				  "%d or more", vb, what, need, base, PKT_VLAN_TAG_LEN,
+				  (long long)json_integer_value(v), need);
+	}
+}
+
 static const char *const top_keys[] = { "description", "matrix", "params", "repetitions",
 					"order", "seed", "trial", "router", "topology", "rig",
 					"output", "allow_any_dst", "tests", NULL };
@@ -799,6 +873,7 @@ static void validate(struct vctx *c, json_t *root, struct profile *p)
 	parse_axes(c, root, p);
 	check_kernel_axes(c, root, p);
 	check_ip6_sizes(c, root, p);
+	check_vlan(c, root, p);
 	parse_trial(c, root, p);
 	prof_parse_topology(c, root, p);
 	parse_rig_output(c, root, p);
@@ -1265,6 +1340,10 @@ void prof_cell(const struct profile *p, const json_t *params, struct cell *c)
 	c->imix = json_is_string(c->v[AX_SIZE]);   /* "imix", the one word it takes */
 	c->flows = (unsigned)INT_OF(AX_FLOWS);
 	c->ip_version = INT_OF(AX_IP_VERSION) == 6 ? 6 : 4;
+	c->vlan = (unsigned)INT_OF(AX_VLAN);
+	if (json_is_string(c->v[AX_VLAN]) &&   /* "OUTER.INNER", checked; else "none" */
+	    sscanf(json_string_value(c->v[AX_VLAN]), "%u.%u", &c->vlan, &c->vlan_inner) != 2)
+		c->vlan = c->vlan_inner = 0;
 #undef INT_OF
 	c->mode = cell_name(c->v[AX_MODE], &axis_defs[AX_MODE]);
 	c->kernel = cell_name(c->v[AX_KERNEL], &axis_defs[AX_KERNEL]);

@@ -466,6 +466,43 @@ int prof_check_axis(struct vctx *c, const struct axis_def *s, json_t *v, const c
 		}
 		*norm = json_integer(n);
 		break;
+	case AK_VLAN: {   /* "none", a VID (also "100"), or "OUTER.INNER" (QinQ) */
+		unsigned long o = 0, in = 0;
+		const char *t = json_is_string(v) ? json_string_value(v) : NULL;
+		char *end = NULL;
+		if (t && !strcmp(t, "none")) {
+			*norm = json_string("none");
+			break;
+		}
+		if (json_is_integer(v) && json_integer_value(v) >= s->min &&
+		    json_integer_value(v) <= s->max) {
+			*norm = json_integer(json_integer_value(v));
+			break;
+		}
+		if (t && *t >= '0' && *t <= '9') {
+			o = strtoul(t, &end, 10);
+			if (*end == '.' && end[1] >= '0' && end[1] <= '9')
+				in = strtoul(end + 1, &end, 10);
+			else if (*end == '.')
+				end = NULL;
+		}
+		if (!end || *end || end - t > 9 || o < (unsigned long)s->min ||
+		    o > (unsigned long)s->max ||
+		    (strchr(t, '.') && (in < (unsigned long)s->min || in > (unsigned long)s->max))) {
+			prof_verr(c, path, false, "expected \"none\" (untagged), a VLAN id %lld..%lld "
+				  "or \"OUTER.INNER\" (QinQ, each %lld..%lld), got %s", s->min, s->max,
+				  s->min, s->max, GOT(v));
+			return -EINVAL;
+		}
+		if (strchr(t, '.')) {
+			char b[24];
+			snprintf(b, sizeof(b), "%lu.%lu", o, in);
+			*norm = json_string(b);
+		} else {
+			*norm = json_integer((json_int_t)o);
+		}
+		break;
+	}
 	case AK_ENUM:
 		if (as_enum(c, v, path, s->names, &e))
 			return -EINVAL;

@@ -17,6 +17,18 @@ static json_t *set_value(const char *text)
 	return v ? v : json_string(text);
 }
 
+/* A vlan value "OUTER.INNER" (300.400): a string, not the number JSON reads in it. */
+static bool vlan_pair(const char *key, const char *text)
+{
+	const struct axis_def *a = axis_find(key);
+	return a && a->kind == AK_VLAN && strchr(text, '.') && !strpbrk(text, ",[\"");
+}
+
+static json_t *axis_set_value(const char *key, const char *text)
+{
+	return vlan_pair(key, text) ? json_string(text) : set_value(text);
+}
+
 static int add_mark(struct vctx *c, const char *path, size_t setno)
 {
 	struct setmark *m = realloc(c->marks, (c->nmarks + 1) * sizeof(*m));
@@ -130,7 +142,8 @@ void prof_apply_set(struct vctx *c, json_t *root, const char *set, size_t setno)
 		return;
 	}
 	if (axis_find(key)) {
-		json_t *v = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
+		json_t *v = vlan_pair(key, text) ? json_string(text)
+			    : json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
 		if (!v && strchr(text, ',')) {
 			/* a comma list sweeps the axis */
 			v = json_array();
@@ -142,7 +155,7 @@ void prof_apply_set(struct vctx *c, json_t *root, const char *set, size_t setno)
 				return;
 			}
 			for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save))
-				json_array_append_new(v, set_value(t));
+				json_array_append_new(v, axis_set_value(key, t));
 			if (json_array_size(v) == 0)
 				json_array_append_new(v, json_string(""));
 			free(dup);

@@ -130,11 +130,26 @@ static int threads_cpus(struct box_cmd *c, unsigned threads, const char *cpus)
 	return rc;
 }
 
+/* A cell's tag as ppslab-gen and ppslab-sink take it: --vlan VID or --vlan OUTER,INNER;
+ * an untagged cell nothing, or for a sink (none) --vlan none: in a profile that sweeps
+ * the vlan, a tag where none belongs is wrong_vlan, not test traffic. */
+static int vlan_arg(struct box_cmd *c, const struct cell *cell, bool none)
+{
+	if (!cell->vlan && !none)
+		return 0;
+	int rc = box_arg(c, "--vlan");
+	if (rc || !cell->vlan)
+		return rc ? rc : box_arg(c, "none");
+	if (cell->vlan_inner)
+		return box_argf(c, "%u,%u", cell->vlan, cell->vlan_inner);
+	return box_argf(c, "%u", cell->vlan);
+}
+
 /* expects: the senders' output files the sink reads at its end (frames lost after the
  * last arrival count as lost), nexp of them */
 static int sink_cmd(const struct tool *t, const char *spec, unsigned threads, double limit_s,
 		    char *const *expects, size_t nexp, double max_delay_s,
-		    const struct trial_req *r, struct box_cmd *c)
+		    const struct trial_req *r, bool vlan_swept, struct box_cmd *c)
 {
 	const struct trial_box *b = t->tb;
 	bool by_size = r->delay_by_size;
@@ -155,6 +170,8 @@ static int sink_cmd(const struct tool *t, const char *spec, unsigned threads, do
 		rc = box_arg(c, "--expect-from");
 		rc = rc ? rc : box_arg(c, expects[i]);
 	}
+	if (!rc)
+		rc = vlan_arg(c, r->cell, vlan_swept && strncmp(spec, "udp:", 4));
 	rc = rc ? rc : box_arg(c, "-i");
 	rc = rc ? rc : box_arg(c, spec);
 	rc = rc ? rc : threads_cpus(c, threads > 16 ? 16 : threads, b->cpus);
@@ -241,6 +258,7 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 		rc = box_arg(c, "--allow-any-dst");
 	if (!rc && r->cell->ip_version == 6)   /* dst is the IPv6 one: start_gens */
 		rc = box_arg(c, "-6");
+	rc = rc ? rc : vlan_arg(c, r->cell, false);
 	return rc;
 }
 
@@ -369,6 +387,9 @@ static int start_sinks(const struct trial_env *e, struct trial_tools *tt, double
 		snprintf(xbuf[i], sizeof(xbuf[i]), "%s/%s.out", e->tmpdir, tt->gens[i]->name);
 		xa[i] = xbuf[i];
 	}
+	bool vlan_swept = false;
+	for (size_t a = 0; a < e->p->naxes; a++)
+		vlan_swept |= !e->p->axes[a].router && !strcmp(e->p->axes[a].name, "vlan");
 	for (size_t i = 0; i < tt->ns && !err[0]; i++) {
 		struct tool *t = tt->sinks[i];
 		bool b = t == tt->sinkb;
@@ -377,7 +398,7 @@ static int start_sinks(const struct trial_env *e, struct trial_tools *tt, double
 		char **exp = b ? &xa[tt->ng - 1] : xa;
 		size_t nexp = t->tb->box.ssh ? 0 : b ? 1 : tt->nsa == 1 ? tt->nga : 0;
 		if ((rc = sink_cmd(t, b ? plain : t->tb->spec, t->tb->threads, limit, exp, nexp,
-				   e->p->trial.max_delay_s, r, &c)) ||
+				   e->p->trial.max_delay_s, r, vlan_swept, &c)) ||
 		    (rc = tool_start(t, e, &c)))
 			snprintf(err, errlen, "cannot start ppslab-sink (%s): %s", t->name,
 				 strerror(-rc));

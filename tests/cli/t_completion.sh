@@ -73,7 +73,7 @@ is "ppslab run P --set <TAB>: every axis, as NAME=" "$(comp ppslab run demo --se
 	"$(ppslab --list-axes | sed 's/$/=/' | sort | tr '\n' ' ')"
 is "ppslab run P --set ea<TAB>" "$(comp ppslab run demo --set ea)" "each_burst= "
 is "ppslab run P -s bu<TAB>" "$(comp ppslab run demo -s bu)" "burst_max= "
-is "ppslab --list-axes: the registry's 19 axes" "$(ppslab --list-axes | wc -l | tr -d ' ')" 19
+is "ppslab --list-axes: the registry's 20 axes" "$(ppslab --list-axes | wc -l | tr -d ' ')" 20
 is "ppslab run P --set ip<TAB>" "$(comp ppslab run demo --set ip)" "ip_version= "
 is "ppslab-rut --kernel free<TAB>" "$(comp ppslab-rut --kernel free)" "freebsd-14 freebsd-5.3 freebsd-7 "
 # Every option a completion offers for ppslab-gen is one its --help defines, all of them.

@@ -5,7 +5,8 @@
 # runs); every rule file passes ppslab-rut --check-rules; the router-side scripts
 # parse; a bad profile gets FILE:LINE:COLUMN: PATH: what was expected, every error at
 # once, status 65; a bad --set is placed as "--set N"; the ip_version axis in the plan
-# and its refusal of sizes below the smallest IPv6 frame.
+# and its refusal of sizes below the smallest IPv6 frame; the vlan axis in the plan, its
+# refusal of sizes below the smallest tagged frame and of routers that cannot take a tag.
 set -u
 B=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
@@ -249,6 +250,28 @@ run "ip_version 6 with size 78 in a file: FILE:LINE:COLUMN of the size" 65 \
 	"$B/ppslab" run "$T/v6.json" --dry-run
 run "ip_version 5 is refused" 65 "^--set 1: params.ip_version: expected the IP version, 4 or 6, got 5" \
 	"$B/ppslab" run demo --dry-run --set ip_version=5
+# vlan: swept, in the plan and the case ids; sizes below a tagged frame placed; a router
+# that cannot take a tag refused
+run "--set sweeps vlan" 0 "" "$B/ppslab" run demo --dry-run --set vlan=none,100,300.400 --set size=72
+if grep -q "^  vlan *none, 100, 300.400" "$T/out" && grep -q "vlan=100  rep 1" "$T/out" &&
+   grep -q "vlan=300.400  rep 1" "$T/out"; then
+	ok "the plan shows the vlan axis and its cells"
+else
+	no "the plan shows the vlan axis and its cells" "$(head -c 600 "$T/out")"
+fi
+run "vlan fixed: in the plan's fixed values" 0 "" "$B/ppslab" run demo --dry-run --set vlan=7 --set size=68
+if grep -q "^fixed:.* vlan=7" "$T/out"; then ok "the plan shows a fixed vlan"; else no "the plan shows a fixed vlan" "$(head -c 600 "$T/out")"; fi
+run "vlan 100 with size 64 from --set: placed at the size" 65 \
+	"^--set 2: params.size: size 64 is below 68, the smallest IPv4 test frame with a VLAN tag .*vlan 100 at params.vlan" \
+	"$B/ppslab" run demo --dry-run --set vlan=100 --set size=64
+printf '{ "matrix": { "vlan": ["none", "1.2"],\n  "size": [72, 68] } }\n' >"$T/vlan.json"
+run "QinQ with size 68 in a file: FILE:LINE:COLUMN of the size" 65 \
+	"vlan.json:2:16: matrix.size\\[1\\]: size 68 is below 72, the smallest IPv4 test frame with two VLAN tags .QinQ. .*vlan 1.2 at matrix.vlan\\[1\\]" \
+	"$B/ppslab" run "$T/vlan.json" --dry-run
+run "vlan 4095 is refused" 65 "^--set 1: params.vlan: expected \"none\" .untagged., a VLAN id 1..4094 or \"OUTER.INNER\"" \
+	"$B/ppslab" run demo --dry-run --set vlan=4095 --set size=68
+run "vlan without a router is refused" 65 "params.vlan: vlan 100 tags the test frames, but router.kind \"none\" has no router" \
+	"$B/ppslab" run demo --dry-run --set vlan=100 --set size=68 --set router.kind=none
 # --resume of a complete file: nothing runs (no root needed), the table is printed; of
 # a file made with another matrix: refused, the file untouched
 cp tests/data/sweep.json "$T/sweep.json"

@@ -7,6 +7,10 @@
 # forwarder forwarded every IPv6 frame as IPv6 (ip6_fwd_pkts = fwd_pkts) and no IPv4
 # frame as IPv6; both cells' books exact: the sender's test frames = the sink's
 # received + lost, the forwarder's rx = fwd + drop, and the trials' own checks of them ok.
+# Then the vlan axis the same way, vlan ["none", 100]: the tagged cell's sender tags its
+# frames 100, ppslab-rut forwards between trunks of VLAN 100 (restarted for it), and the
+# sink, told to expect tag 100 (and none in the untagged cell), counts every frame under
+# VID 100 with no wrong_vlan; both cells' books exact.
 . "$(dirname "$0")/lib.sh"
 P=$T/ip6.json
 cat >"$P" <<JSON
@@ -43,4 +47,42 @@ for v in 4 6; do
 		"$(jq -r "[$c | .checks[] | select(.name == \"sent = received + lost\" or .name == \"forwarder adds up\" or .name == \"sink clean\" or .name == \"components ok\") | .ok] | join(\" \")" "$R")" \
 		"true true true true"
 done
+
+P=$T/vlan.json
+cat >"$P" <<JSON
+{ "description": "t_run_ip6: vlan none and 100 through ppslab-rut",
+  "matrix": { "vlan": ["none", 100] },
+  "params": { "size": 128, "offered": "20k", "mode": "busy" },
+  "trial": { "method": "fixed", "warmup": "0.3s", "duration": "1s", "settle": "0.3s" },
+  "rig": { "calibrate": false, "direct": false },
+  "topology": { "kind": "netns", "lab": "$LAB" },
+  "output": { "results": "$T/rv.json" } }
+JSON
+"$B/ppslab" run "$P" -q --no-table >"$T/run.out" 2>"$T/run.err"
+eq "vlan: run exits 0" "$?" 0
+R=$T/rv.json
+eq "vlan: two cases, named by the axis" "$(jq -r '[.cases[].case_id] | join(" ")' "$R")" \
+	"vlan=none vlan=100"
+eq "vlan: cases finished" "$(jq -r '[.cases[].status] | map(. == "ok" or . == "flagged") | all' "$R")" true
+for v in none 100; do
+	q='"none"'; tags=0; [ $v = 100 ] && q=100 && tags=1
+	c=".cases[] | select(.params.vlan == $q) | .trials[-1]"
+	eq "vlan $v: the sink expected $v" "$(jq -r "$c | .sink[0].vlan_expect" "$R")" "$v"
+	sent=$(jq "$c | .gen[0].test_pkts" "$R")
+	within "vlan $v: the sender sent its trial's frames" "$sent" 19000 21000
+	eq "vlan $v: books: sent = sink received + lost ($sent)" \
+		"$(jq "$c | .sink[0] | .rx_pkts + .lost_pkts" "$R")" "$sent"
+	eq "vlan $v: the forwarder: rx = fwd + drop" \
+		"$(jq "$c | .rut | .rx_pkts == .fwd_pkts + .drop_pkts and .rx_pkts > 0" "$R")" true
+	eq "vlan $v: the sink's frames all under tags $tags, none wrong_vlan" \
+		"$(jq -r "$c | .sink[0] | [.vlans[] | select(.pkts > 0) | \"\(.tags) \(.vid) \(.wrong_vlan)\"] | join(\",\")" "$R")" \
+		"$([ $v = 100 ] && echo "1 100 false" || echo "0 null false")"
+	eq "vlan $v: the sink's tagged frames = its test frames" \
+		"$(jq "$c | .sink[0] | ([.vlans[] | select(.tags == $tags) | .pkts] | add) >= .rx_pkts" "$R")" true
+	eq "vlan $v: the trial's books checks ok" \
+		"$(jq -r "[$c | .checks[] | select(.name == \"sent = received + lost\" or .name == \"forwarder adds up\" or .name == \"sink clean\" or .name == \"components ok\") | .ok] | join(\" \")" "$R")" \
+		"true true true true"
+done
+eq "vlan: the forwarder restarted for the tagged cell" \
+	"$(jq -r '[.cases[].trials[-1].rut.ports[]?.name] | join(" ")' "$R")" "rut0 rut1 rut0.100 rut1.100"
 done_testing

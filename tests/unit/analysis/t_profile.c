@@ -562,6 +562,105 @@ static void t_ip_version(void)
 	}
 }
 
+/* vlan: "none", a VID or "OUTER.INNER", its cells, sizes below a tagged test frame
+ * refused where written, and the router kinds that cannot take a tag refused */
+static void t_vlan(void)
+{
+	struct profile *p;
+	struct prof_diag d;
+	struct cell c;
+	T_EQ_INT(parse("{\"matrix\": {\"vlan\": [\"none\", 100, \"200\", \"300.0400\"]}, "
+		       "\"params\": {\"size\": 72}}", &p, &d), 0);
+	if (p) {
+		T_EQ_INT(p->naxes, 1);
+		json_t *v = p->axes[0].values;
+		T_STREQ(json_string_value(json_array_get(v, 0)), "none");
+		T_EQ_INT(json_integer_value(json_array_get(v, 2)), 200);
+		T_STREQ(json_string_value(json_array_get(v, 3)), "300.400");   /* normalised */
+		json_t *q = json_pack("{s:s}", "vlan", "300.400");
+		prof_cell(p, q, &c);
+		T_EQ_INT(c.vlan, 300);
+		T_EQ_INT(c.vlan_inner, 400);
+		json_decref(q);
+		q = json_pack("{s:i}", "vlan", 100);
+		prof_cell(p, q, &c);
+		T_EQ_INT(c.vlan, 100);
+		T_EQ_INT(c.vlan_inner, 0);
+		json_decref(q);
+		prof_cell(p, NULL, &c);
+		T_EQ_INT(c.vlan, 0);   /* the default: untagged */
+		T_STREQ(json_string_value(c.v[AX_VLAN]), "none");
+		profile_free(p);
+	}
+	static const char *const bad[] = { "0", "4095", "\"1.\"", "\"1.2.3\"", "\"x\"", "\".5\"",
+					   "\"5.4095\"", "true", "\"-1\"", "\"99999999999\"" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char js[128];
+		snprintf(js, sizeof(js), "{\"params\": {\"size\": 128, \"vlan\": %s}}", bad[i]);
+		T_EQ_INT(parse(js, &p, &d), -EINVAL);
+		T_TRUE(has(&d, ":1:34: params.vlan: expected \"none\" (untagged), a VLAN id 1..4094 "
+			   "or \"OUTER.INNER\" (QinQ, each 1..4094), got"));
+		prof_diag_free(&d);
+	}
+	/* 64 with a tag: at the size; 68 takes one tag, not two; the default size: at the tag */
+	T_EQ_INT(parse("{\"matrix\": {\"vlan\": [\"none\", 7], \"size\": [64, 68, \"imix\"]}}",
+		       &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 1);
+	T_TRUE(has(&d, ":1:43: matrix.size[0]: size 64 is below 68, the smallest IPv4 test frame "
+		   "with a VLAN tag (64 bytes and 4 a tag), and the profile tags its frames (vlan 7 "
+		   "at matrix.vlan[1]): give sizes of 68 or more"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"matrix\": {\"vlan\": [7, \"7.8\"], \"size\": [68, 72]}}", &p, &d),
+		 -EINVAL);
+	T_EQ_INT(d.n, 1);
+	T_TRUE(has(&d, "matrix.size[0]: size 68 is below 72, the smallest IPv4 test frame with two "
+		   "VLAN tags (QinQ)"));
+	T_TRUE(has(&d, "(vlan 7.8 at matrix.vlan[1])"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"params\": {\"vlan\": 9}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":1:21: params.vlan: vlan 9 puts a VLAN tag on the test frames, 68 bytes "
+		   "at least (64 and 4 a tag), but size is its default, 64: give params.size 68 or "
+		   "more"));
+	prof_diag_free(&d);
+	/* IPv6: 88 and 92; 84 with a tag is the tag's to say, 64 ip_version's */
+	T_EQ_INT(parse("{\"matrix\": {\"ip_version\": [4, 6], \"size\": [64, 84, 92]}, "
+		       "\"params\": {\"vlan\": \"1.2\"}}", &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 2);
+	T_TRUE(has(&d, "matrix.size[0]: size 64 is below 84, the smallest IPv6 test frame"));
+	T_TRUE(has(&d, "matrix.size[1]: size 84 is below 92, the smallest IPv6 test frame with two "
+		   "VLAN tags (QinQ) (84 bytes and 4 a tag), and the profile tags its frames (vlan "
+		   "1.2 at params.vlan)"));
+	prof_diag_free(&d);
+	char *s1[] = { "vlan=none,100", "size=68" };
+	T_EQ_INT(parse_sets("{}", s1, 2, &p, &d), 0);
+	profile_free(p);
+	/* other routers: none refuses a tag, external needs its hook keyed vlan */
+	T_EQ_INT(parse("{\"params\": {\"vlan\": 100, \"size\": 68}, \"router\": {\"kind\": "
+		       "\"none\"}}", &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 1);
+	T_TRUE(has(&d, "params.vlan: vlan 100 tags the test frames, but router.kind \"none\" has no "
+		   "router to take them off and on"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"params\": {\"vlan\": \"none\"}, \"router\": {\"kind\": \"none\"}}", &p,
+		       &d), 0);
+	profile_free(p);
+	T_EQ_INT(parse("{\"params\": {\"vlan\": 100, \"size\": 68}, \"router\": {\"kind\": "
+		       "\"external\", \"hooks\": {\"rules\": [\"x\", \"{vlan}\"]}}}", &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 1);
+	T_TRUE(has(&d, "params.vlan: vlan 100 tags the test frames, but nothing puts the external "
+		   "router's ports on that VLAN: add router.hooks.vlan"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"matrix\": {\"vlan\": [\"none\", 100]}, \"params\": {\"size\": 68}, "
+		       "\"router\": {\"kind\": \"external\"}}", &p, &d), -EINVAL);
+	T_EQ_INT(d.n, 1);   /* swept without a hook: the coverage check's one error */
+	T_TRUE(has(&d, "matrix.vlan: axis vlan is swept, but nothing sets it"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"matrix\": {\"vlan\": [\"none\", 100]}, \"params\": {\"size\": 68}, "
+		       "\"router\": {\"kind\": \"external\", \"hooks\": {\"vlan\": [\"set-vlan\", "
+		       "\"{vlan}\"]}}}", &p, &d), 0);
+	profile_free(p);
+}
+
 static void t_router_hooks(void)
 {
 	struct profile *p;
@@ -1303,6 +1402,7 @@ int main(void)
 	T_RUN(t_topology);
 	T_RUN(t_dst_guard);
 	T_RUN(t_ip_version);
+	T_RUN(t_vlan);
 	T_RUN(t_router_hooks);
 	T_RUN(t_external_coverage);
 	T_RUN(t_router_axes);

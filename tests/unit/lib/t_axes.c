@@ -27,7 +27,7 @@ static void t_names(void)
 	T_STREQ(axis_defs[AX_DIRECTION].name, "direction");
 	char buf[512];
 	T_TRUE(!strncmp(axis_names_join(buf, sizeof(buf), ", "), "pollhz, hz, burst_max, ", 23));
-	T_TRUE(strstr(buf, ", flows, direction, ip_version") && buf[strlen(buf) - 1] == 'n');
+	T_TRUE(strstr(buf, ", flows, direction, ip_version, vlan") && buf[strlen(buf) - 1] == 'n');
 	char tiny[8];
 	T_EQ_INT(strlen(axis_names_join(tiny, sizeof(tiny), ", ")), 7);
 }
@@ -45,6 +45,12 @@ static void t_ranges(void)
 	T_EQ_INT(axis_defs[AX_IP_VERSION].min, 4);
 	T_EQ_INT(axis_defs[AX_IP_VERSION].max, 6);
 	T_EQ_INT(axis_defs[AX_IP_VERSION].act, AA_TRAFFIC);
+	/* vlan: a VID 1..4094 (or two), untagged by default, a restart of ppslab-rut */
+	T_EQ_INT(axis_defs[AX_VLAN].kind, AK_VLAN);
+	T_EQ_INT(axis_defs[AX_VLAN].min, 1);
+	T_EQ_INT(axis_defs[AX_VLAN].max, 4094);
+	T_STREQ(axis_defs[AX_VLAN].def, "\"none\"");
+	T_EQ_INT(axis_defs[AX_VLAN].act, AA_RESTART);
 	for (size_t i = 0; i < AX_COUNT; i++) {
 		const struct axis_def *a = &axis_defs[i];
 		T_TRUE(a->min <= a->max);
