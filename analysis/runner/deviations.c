@@ -212,6 +212,9 @@ static int one(const struct profile *p, const char *test, json_t *list)
 		if (t->outage_recipe == PO_RECOVERY && !(t->outage_load_pct > 0))
 			say(&o, "recovery (RFC 2544 §26.5) from a given throughput, not one "
 			    "measured first");
+		else if (t->outage_recipe == PO_RECOVERY && t->outage_load_pct != 100)
+			say(&o, "recovery (RFC 2544 §26.5) from %g %% of the NDR instead of the "
+			    "throughput (100 %%)", t->outage_load_pct);
 		break;
 	default:
 		break;

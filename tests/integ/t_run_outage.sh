@@ -142,6 +142,7 @@ echo "# lost $(jq "$TR.sink[0].lost_pkts" "$R"), merges $(jq "$TR.sink[0].stream
 eq "recovery: the overload overflowed the ring (more gaps than a list keeps apart)" \
 	"$(jq "$TR.sink[0].streams[0] | (.gap_merges > 0 or .gaps_unlisted > 0)" "$R") $(jq "$TR.rut.kernel_drops > 0" "$R")" "true true"
 N=$(jq "$TR.tx_frames" "$R")
+echo "# books: $(jq -c "{tx: $TR.tx_frames, test: ([$TR.gen[].test_pkts] | add), skipped: ([$TR.gen[].skipped] | add), fail: ([$TR.gen[].tx_fail] | add), rx: $TR.sink[0].rx_pkts, lost: $TR.sink[0].lost_pkts, dup: $TR.sink[0].dup_pkts, expect: $TR.sink[0].streams[0].expect}" "$R")"
 eq "recovery: the books: received + lost = sent ($N)" \
 	"$(jq "[$TR.sink[0].rx_pkts + $TR.sink[0].lost_pkts, $TR.tx_frames] | .[0] == .[1]" "$R")" true
 hl=$(jq "([$TR.gen[].if_tx_dropped] | add) + $TR.sink[0].ring_drops + $TR.sink[0].if_drops" "$R")

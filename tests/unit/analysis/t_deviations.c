@@ -74,6 +74,12 @@ static const struct row {
 	  { "recovery (RFC 2544 §26.5) after 2 s of overload at 110 % of the throughput "
 	    "instead of at least 60 s",
 	    "recovery (RFC 2544 §26.5) from a given throughput, not one measured first", NULL } },
+	{ "recovery: from 90 % of the NDR",
+	  "{\"trial\": {\"method\": \"outage\", \"outage_recipe\": \"recovery\", "
+	  "\"outage_load\": \"90%\", \"outage_at\": \"60s\", \"duration\": \"70s\", "
+	  "\"settle\": \"2s\"}}",
+	  { "recovery (RFC 2544 §26.5) from 90 % of the NDR instead of the throughput (100 %)",
+	    NULL } },
 	{ "filters: 10, none single",
 	  "{\"matrix\": {\"size\": [64, 128, 256, 512, 1024, 1280, 1518], \"rules\": [0, 10]}, "
 	  "\"trial\": {\"method\": \"rfc2544\", " RFC_TRIAL "}}",
