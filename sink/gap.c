@@ -155,6 +155,11 @@ void gap_advance(struct gap_book *g, uint64_t prev_next, uint64_t seq, uint64_t 
 		x.run = x.lost;
 		x.silence_ns = gap_duration(&x);
 		if (x.lost || long_silence(g, &x)) {
+			if (x.lost) {   /* the latest loss, whatever the list does with it */
+				g->last = x;
+				g->have_last = true;
+				g->last_inexact = false;
+			}
 			final_below(g, next_exp);
 			if (g->pend_n == GAP_PENDING && !merge_one(g)) {
 				final_one(g);
@@ -189,7 +194,50 @@ static long find(struct gap_book *g, bool pend, uint32_t n, uint64_t seq)
 	return x->seq_before < seq && x->lost ? (long)lo : -1;
 }
 
+/* The latest loss was filled by late frames: the newest gap still holding loss
+ * becomes the record (see gap.h). Called after the fill is booked. */
+static void last_back(struct gap_book *g)
+{
+	for (uint32_t i = g->pend_n; i-- > 0;) {
+		const struct gap *x = pend_at(g, i);
+		if (x->lost) {
+			g->last = *x;
+			g->last_inexact = x->merged != 1;
+			return;
+		}
+	}
+	for (uint32_t i = g->nlist; i-- > 0;) {
+		if (g->list[i].lost) {
+			g->last = g->list[i];
+			g->last_inexact = g->list[i].merged != 1 || g->unlisted_lost;
+			return;
+		}
+	}
+	g->have_last = false;
+	g->last_inexact = g->unlisted_lost != 0;
+}
+
+static void last_fill(struct gap_book *g, uint64_t seq)
+{
+	if (!g->have_last || seq <= g->last.seq_before || seq >= g->last.seq_after ||
+	    !g->last.lost)
+		return;
+	g->last.lost--;
+	g->last.reordered++;
+	g->last.run = g->last.lost;
+	if (!g->last.lost)
+		last_back(g);
+}
+
+static void gap_fill_book(struct gap_book *g, uint64_t seq);
+
 void gap_fill(struct gap_book *g, uint64_t seq)
+{
+	gap_fill_book(g, seq);
+	last_fill(g, seq);
+}
+
+static void gap_fill_book(struct gap_book *g, uint64_t seq)
 {
 	long i = find(g, true, g->pend_n, seq);
 	if (i >= 0) {

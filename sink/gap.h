@@ -32,7 +32,18 @@
  * first frame is in a gap).
  *
  * The loss before the first frame and after the last one is in seq.h's loss but in no
- * gap: no frame brackets it. */
+ * gap: no frame brackets it.
+ *
+ * `last` is the stream's latest loss, kept apart from the list and its merging (RFC
+ * 2544 §26.5's recovery time ends at the last frame lost, after a minute of overload
+ * whose scattered loss no list of 64 holds): the newest gap with a frame lost, exactly
+ * as it was opened (its own ends, not a merged record's), updated on every advance
+ * that skipped numbers, so one copy a lossy arrival. A frame that arrives later into
+ * it takes one from its loss; when that empties it, the latest loss is older: the
+ * record moves back to the newest open gap still holding loss, exact when that one is
+ * a gap of its own (merged 1); otherwise (it is a merged record, or no open gap holds
+ * loss and the newest listed one is taken while unlisted gaps exist, or none is left)
+ * `last_inexact` says the record may not be the latest loss. */
 #ifndef PPSLAB_SINK_GAP_H
 #define PPSLAB_SINK_GAP_H
 
@@ -69,6 +80,8 @@ struct gap_book {
 	uint64_t early_final;
 	uint64_t merges;                 /* open gaps merged into a neighbour */
 	uint64_t longest_ns;             /* the longest silence of every final gap */
+	struct gap last;                 /* the latest loss (see above); valid: have_last */
+	bool have_last, last_inexact;
 	bool finished;
 };
 

@@ -167,6 +167,7 @@ static void gaps_json(json_t *so, const struct sink_stream *st)
 	if (st->split) {   /* each worker saw a part: the parts' gaps are not the stream's */
 		jset_s(so, "gaps", NULL);
 		jset_s(so, "longest_gap_ns", NULL);
+		jset_s(so, "last_gap", NULL);
 		return;
 	}
 	json_t *arr = json_array();
@@ -195,6 +196,19 @@ static void gaps_json(json_t *so, const struct sink_stream *st)
 	jset_u64(so, "gap_merges", g->merges);
 	jset_u64(so, "gap_lost_pkts", gap_lost(g));
 	jset_u64(so, "longest_gap_ns", g->longest_ns);
+	/* the latest loss, whatever the list kept (gap.h) */
+	json_t *lo = json_null();
+	if (g->have_last) {
+		lo = json_object();
+		jset_u64(lo, "before_ns", g->last.before_ns);
+		jset_u64(lo, "after_ns", g->last.after_ns);
+		jset_u64(lo, "seq_before", g->last.seq_before);
+		jset_u64(lo, "seq_after", g->last.seq_after);
+		jset_u64(lo, "lost_pkts", g->last.lost);
+		jset_u64(lo, "reordered_pkts", g->last.reordered);
+	}
+	json_object_set_new(so, "last_gap", lo);
+	jset_b(so, "last_gap_inexact", g->last_inexact);
 }
 
 static void stream_json(json_t *arr, const struct sink_stream *st)

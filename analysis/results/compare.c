@@ -22,7 +22,7 @@
 static const char *const headline[] = { "ndr_pps", "pdr_pps", "mrr_pps", "fwd_pps",
 					"fwd_pps_a", "fwd_pps_b", "b2b_frames", "b2b_corrected_s",
 					"outage_longest_s", "outage_loss_over_load_s",
-					"outage_reset_s" };
+					"outage_reset_s", "outage_recovery_s" };
 
 /* what this file refuses is what it was asked: -EINVAL, with why in err */
 #define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)

@@ -41,6 +41,7 @@ static const struct {
 	{ "outage_loss_over_load_s", "loss / load (effective blocked time)" },
 	{ "outage_gaps", "gaps listed" },
 	{ "outage_reset_s", "reset time" },
+	{ "outage_recovery_s", "recovery time" },
 	{ "fw_rules", "firewall rules" },
 	{ "frame_size", "frame size" },
 	{ "dir", "direction" },

@@ -973,7 +973,8 @@ static const char *const default_metrics[] = { "ndr_pps", "pdr_pps", "mrr_pps", 
 					       "mfr_pps", "fwd_pps_a", "fwd_pps_b", "loss_pct",
 					       "lat_p50_ns", "lat_p99_ns", "cpu_s", "b2b_frames",
 					       "b2b_implied_s", "b2b_corrected_s", "outage_longest_s",
-					       "outage_loss_over_load_s", "outage_lost", "outage_reset_s" };
+					       "outage_loss_over_load_s", "outage_lost", "outage_reset_s",
+					       "outage_recovery_s" };
 
 static int listed(const char *const *v, size_t n, const char *m)
 {

@@ -21,6 +21,7 @@ const unsigned dev_rfc_sizes[DEV_SIZES_N] = { 64, 128, 256, 512, 1024, 1280, 151
 #define RFC_TRIAL_S 60.0
 #define RFC_SETTLE_S 2.0
 #define RFC_B2B_TRIALS 50
+#define RFC_RECOVERY_OVERLOAD_S 60.0   /* §26.5: at least 60 s at 110 % */
 #define RFC_LATENCY_TRIALS 20
 #define RFC_LATENCY_S 120.0
 #define RFC_FILTERS_MANY 25
@@ -205,6 +206,15 @@ static int one(const struct profile *p, const char *test, json_t *list)
 		if (t->outage_recipe == PO_RESET && !(t->outage_load_pct > 0))
 			say(&o, "reset (RFC 2544 §26.6) at a fixed load, not at a throughput "
 			    "measured first");
+		if (t->outage_recipe == PO_RECOVERY && t->outage_at_s < RFC_RECOVERY_OVERLOAD_S)
+			say(&o, "recovery (RFC 2544 §26.5) after %g s of overload at 110 %% of the "
+			    "throughput instead of at least 60 s", t->outage_at_s);
+		if (t->outage_recipe == PO_RECOVERY && !(t->outage_load_pct > 0))
+			say(&o, "recovery (RFC 2544 §26.5) from a given throughput, not one "
+			    "measured first");
+		else if (t->outage_recipe == PO_RECOVERY && t->outage_load_pct != 100)
+			say(&o, "recovery (RFC 2544 §26.5) from %g %% of the NDR instead of the "
+			    "throughput (100 %%)", t->outage_load_pct);
 		break;
 	default:
 		break;

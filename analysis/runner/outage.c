@@ -134,3 +134,66 @@ double outage_reset_ns(const json_t *gaps, const char **why)
 		       "stopped for good (no frame after it)";
 	return best;
 }
+
+void outage_recovery_init(struct outage_recovery *rv)
+{
+	memset(rv, 0, sizeof(*rv));
+	rv->ns = 0;
+	rv->stream = -1;
+}
+
+int outage_recovery(const json_t *sink, int64_t a_ns, int64_t end_ns, int64_t tail_ns,
+		    struct outage_recovery *rv)
+{
+	const json_t *streams = json_object_get(sink, "streams");
+	if (!json_is_array(streams))
+		return -EINVAL;
+	size_t i;
+	const json_t *st;
+	json_array_foreach(streams, i, st) {
+		int id = (int)json_integer_value(json_object_get(st, "stream"));
+		rv->streams++;
+		if (!json_is_array(json_object_get(st, "gaps"))) {   /* split over threads */
+			rv->split++;
+			continue;
+		}
+		double lost = u64_of(st, "lost_pkts");
+		double in_gaps = u64_of(st, "gap_lost_pkts") + u64_of(st, "gaps_unlisted_lost_pkts");
+		if (!isnan(lost) && !isnan(in_gaps) && lost > in_gaps)
+			rv->lost_after_end += (uint64_t)(lost - in_gaps);
+		if (json_is_true(json_object_get(st, "last_gap_inexact")))
+			rv->inexact++;
+		const json_t *lg = json_object_get(st, "last_gap");
+		if (!json_is_object(lg) || ns_of(lg, "after_ns") <= a_ns) {
+			rv->at_once++;
+			continue;
+		}
+		int64_t b = ns_of(lg, "after_ns");
+		if (b > end_ns - tail_ns)
+			rv->not_recovered++;
+		if ((double)(b - a_ns) > rv->ns) {
+			rv->ns = (double)(b - a_ns);
+			rv->stream = id;
+		}
+	}
+	return 0;
+}
+
+void outage_recovery_finish(struct outage_recovery *rv)
+{
+	if (rv->split) {
+		rv->why = "a stream was split over a sink's threads: it has no record of its "
+			  "latest loss";
+		rv->ns = NAN;
+	} else if (rv->not_recovered) {
+		rv->why = "not recovered: a stream still lost frames near the end of the trial";
+		rv->ns = NAN;
+	} else if (rv->lost_after_end) {
+		rv->why = "not recovered: frames were lost after a stream's last frame received "
+			  "(or before its first), in no gap";
+		rv->ns = NAN;
+	} else if (!rv->streams) {
+		rv->why = "no stream was received";
+		rv->ns = NAN;
+	}
+}

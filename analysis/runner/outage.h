@@ -60,4 +60,35 @@ void outage_finish(struct outage_sum *sum);
  * made by outage_gaps); NaN with *why (static) when none does. */
 double outage_reset_ns(const json_t *gaps, const char **why);
 
+/* The recovery recipe (RFC 2544 §26.5): the load drops from 110 % to 50 % of the
+ * throughput at A (a_ns, on this sink's clock); the recovery time runs from A to B,
+ * the last frame lost. A stream's latest loss is its sink's "last_gap" (kept whatever
+ * the gap list holds, docs/sink.md#gaps); B is that gap's end, the receive time of the
+ * first frame after the last one lost: the lost frame was sent one frame interval (at
+ * the lower rate) before it, so B is late by at most that interval and the recovery
+ * time is an upper bound good to it. A stream whose latest loss ends at or before A
+ * recovered at once: 0. Loss whose end falls within tail_ns of the stream's end (the
+ * low-rate phase's end, end_ns on the sink's clock) is not known to have stopped: the
+ * stream has not recovered. outage_recovery_init once, outage_recovery per sink, then
+ * outage_recovery_finish: ns the largest over the streams, or NaN with why. */
+#define RECOVERY_OVER 1.1      /* §26.5: the overload, of the throughput */
+#define RECOVERY_UNDER 0.5     /* ... then this of the overload's rate (55 %) */
+
+struct outage_recovery {
+	double ns;                  /* the recovery time; NaN: see why */
+	int stream;                 /* the stream it is of (-1: none lost after A) */
+	size_t streams, at_once;    /* streams seen; of them, no loss after A */
+	uint64_t lost_after_end;    /* frames lost after a stream's last frame, or before its
+				     * first: in no gap, so maybe still lost at the end */
+	int not_recovered;          /* a stream's loss went on into the tail */
+	int inexact;                /* a sink's last_gap_inexact */
+	int split;                  /* a stream without a last-loss record (split) */
+	const char *why;            /* static: why ns is NaN, or NULL */
+};
+void outage_recovery_init(struct outage_recovery *rv);
+/* 0, -EINVAL (sink is no summary with streams) */
+int outage_recovery(const json_t *sink, int64_t a_ns, int64_t end_ns, int64_t tail_ns,
+		    struct outage_recovery *rv);
+void outage_recovery_finish(struct outage_recovery *rv);
+
 #endif

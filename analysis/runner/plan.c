@@ -671,12 +671,20 @@ static void print_body(const struct profile *p, const struct plan *pl, FILE *f)
 	if (t->method == PM_OUTAGE) {
 		if (t->outage_load_pct > 0)
 			fprintf(f, "; outage (%s) at %g %% of the NDR an rfc2544 search finds",
-				t->outage_recipe == PO_RESET ? "reset" : "timeline", t->outage_load_pct);
+				t->outage_recipe == PO_RESET ? "reset" : t->outage_recipe == PO_RECOVERY
+				? "recovery" : "timeline", t->outage_load_pct);
 		else
 			fprintf(f, "; outage (%s) at %.0f pps", t->outage_recipe == PO_RESET
-				? "reset" : "timeline", t->outage_load_pps);
-		fprintf(f, ", the action %g s into the trial: ", t->outage_at_s);
-		if (t->outage_rules)
+				? "reset" : t->outage_recipe == PO_RECOVERY ? "recovery" : "timeline",
+				t->outage_load_pps);
+		if (t->outage_recipe == PO_RECOVERY)
+			fprintf(f, " as the throughput: 110 %% of it for %g s, then half that",
+				t->outage_at_s);
+		else
+			fprintf(f, ", the action %g s into the trial: ", t->outage_at_s);
+		if (t->outage_recipe == PO_RECOVERY)
+			;
+		else if (t->outage_rules)
 			fprintf(f, "%u rules loaded", t->outage_rules);
 		else {
 			const json_t *aw = t->outage_ctl ? t->outage_ctl : t->outage_hook;

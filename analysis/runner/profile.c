@@ -308,7 +308,7 @@ static void parse_latency_loads(struct vctx *c, const json_t *o, struct prof_tri
 	}
 }
 
-static const char *const recipe_names[] = { "timeline", "reset", NULL };
+static const char *const recipe_names[] = { "timeline", "reset", "recovery", NULL };
 
 /* trial.outage_*: the load (a rate, or "N%" of the NDR), the action's instant within
  * the trial, the action ({"ctl": [...]} for ppslab-rut, {"hook": [...]} for any
@@ -359,6 +359,13 @@ static void parse_outage(struct vctx *c, json_t *o, struct profile *p)
 	if (o && json_object_get(o, "outage_gap_min"))
 		prof_get_dur(c, o, "outage_gap_min", "trial", 0, &t->outage_gap_min_s);
 	json_t *act = o ? json_object_get(o, "outage_action") : NULL;
+	if (t->outage_recipe == PO_RECOVERY) {   /* its event is the load's drop */
+		if (act)
+			prof_verr(c, "trial.outage_action", true, "does not apply to outage_recipe "
+				  "\"recovery\" (its event is the load's drop from 110 %% of "
+				  "outage_load to half that, outage_at seconds after the warm-up)");
+		return;
+	}
 	if (!act) {
 		if (t->outage_recipe != PO_RESET || !p->router.reboot_hook)
 			prof_verr(c, "trial", false, "method \"outage\" needs trial.outage_action: "

@@ -147,7 +147,7 @@ struct prof_goal {
 #define PROF_LATENCY_LOADS_MAX 16
 /* What an outage trial measures: the gaps around any action ("timeline"), or the time
  * a reset takes (RFC 2544 §26.6, "reset"). */
-enum prof_outage_recipe { PO_TIMELINE, PO_RESET };
+enum prof_outage_recipe { PO_TIMELINE, PO_RESET, PO_RECOVERY };
 
 struct prof_trial {
 	enum prof_method method;

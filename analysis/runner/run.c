@@ -109,7 +109,7 @@ static json_t *trial_obj(const struct profile *p)
 	}
 	if (t->method == PM_OUTAGE) {
 		json_t *o = json_pack("{s:s,s:f}", "recipe", t->outage_recipe == PO_RESET ? "reset"
-				      : "timeline", "at_s", t->outage_at_s);
+				      : t->outage_recipe == PO_RECOVERY ? "recovery" : "timeline", "at_s", t->outage_at_s);
 		if (t->outage_load_pct > 0)
 			jset_num(o, "load_pct_of_ndr", t->outage_load_pct);
 		else

@@ -1125,6 +1125,53 @@ static void outage_result(const struct prof_trial *t, const json_t *rec,
 	}
 }
 
+/* The recovery recipe (RFC 2544 §26.5) of the trial record rec: the time from the
+ * load's drop (the record's action instant, on each sink's clock) to the last frame
+ * lost (outage.h), into o.recovery_ns and the metric outage_recovery_s. */
+static void recovery_result(const struct prof_trial *t, const json_t *rec, json_t *o,
+			    json_t *m, json_t *flags)
+{
+	struct outage_recovery rv;
+	outage_recovery_init(&rv);
+	const json_t *sinks = json_object_get(json_object_get(rec, "action"), "sinks");
+	/* the low-rate phase ends duration − outage_at after the drop; a loss ending in its
+	 * second half is not known to have stopped */
+	int64_t low = llround((t->duration_s - t->outage_at_s) * 1e9);
+	size_t i;
+	const json_t *sk;
+	json_array_foreach(json_object_get(rec, "sink"), i, sk) {
+		int64_t a = (int64_t)json_integer_value(json_object_get(json_array_get(sinks, i),
+									"t0_ns"));
+		outage_recovery(sk, a, a + low, low / 2, &rv);
+	}
+	outage_recovery_finish(&rv);
+	const json_t *drop = json_object_get(json_object_get(o, "action"), "load_drop");
+	double to = jnum(drop, "to_pps");
+	json_t *x = json_object();
+	jset_num(x, "recovery_ns", rv.ns);
+	json_object_set_new(x, "stream", rv.stream >= 0 && !isnan(rv.ns) ? json_integer(rv.stream)
+								     : json_null());
+	/* B is the end of the last gap: late by at most a frame interval at the lower rate */
+	jset_num(x, "bound_ns", to > 0 ? 1e9 / to : NAN);
+	json_object_set_new(x, "streams_no_loss_after_drop", json_integer((json_int_t)rv.at_once));
+	json_object_set_new(x, "lost_outside_gaps_pkts", json_integer((json_int_t)rv.lost_after_end));
+	if (!isnan(rv.ns) && rv.at_once == rv.streams)
+		json_object_set_new(x, "note", json_string("no frame lost after the load's drop: "
+							   "recovered at once"));
+	json_object_set_new(x, "why", rv.why ? json_string(rv.why) : json_null());
+	json_object_set_new(o, "recovery", x);
+	jset_num(m, "outage_recovery_s", rv.ns / 1e9);
+	char f[300];
+	if (rv.why) {
+		snprintf(f, sizeof(f), "recovery: %s", rv.why);
+		json_array_append_new(flags, json_string(f));
+	}
+	if (rv.inexact)
+		json_array_append_new(flags, json_string("recovery: a late frame filled a stream's "
+							 "latest loss, and the loss before it is "
+							 "not known exactly"));
+}
+
 /* The outage trial after the NDR search (sr; none with a fixed load): c's
  * results.OUTAGE and metrics outage_*. 0, -EINTR, -EIO (k->err says why), -ENOMEM. */
 static int case_outage(struct case_run *k, const struct search_res *sr, json_t *res, json_t *m,
@@ -1134,7 +1181,8 @@ static int case_outage(struct case_run *k, const struct search_res *sr, json_t *
 	const struct prof_trial *t = &r->p->trial;
 	json_t *o = json_object();
 	json_object_set_new(res, "OUTAGE", o);
-	static const char *const recipes[] = { "timeline", "reset" };
+	static const char *const recipes[] = { "timeline", "reset", "recovery" };
+	bool rcv = t->outage_recipe == PO_RECOVERY;
 	json_object_set_new(o, "recipe", json_string(recipes[t->outage_recipe]));
 	double load = t->outage_load_pps;
 	char from[160];
@@ -1155,11 +1203,16 @@ static int case_outage(struct case_run *k, const struct search_res *sr, json_t *
 	jset_num(o, "load_pps", load);
 	json_object_set_new(o, "load_from", json_string(from));
 	jset_num(o, "at_s", t->outage_at_s);
-	struct outage_act a = { .k = k, .what = t->outage_ctl ? "ctl" : t->outage_rules ? "rules"
+	struct outage_act a = { .k = k, .what = rcv ? "recovery" : t->outage_ctl ? "ctl"
+			       : t->outage_rules ? "rules"
 			       : t->outage_recipe == PO_RESET && t->outage_hook == r->p->router.reboot_hook
 			       ? "reboot" : "outage" };
 	json_t *act = json_object();
-	if (t->outage_ctl)
+	if (rcv)   /* RFC 2544 §26.5: 110 % of the throughput, then 50 % */
+		json_object_set_new(act, "load_drop", json_pack("{s:f,s:f}", "from_pps",
+								  RECOVERY_OVER * load, "to_pps",
+								  RECOVERY_UNDER * RECOVERY_OVER * load));
+	else if (t->outage_ctl)
 		json_object_set_new(act, "ctl", json_deep_copy(t->outage_ctl));
 	else if (t->outage_rules) {
 		json_object_set_new(act, "rules", json_integer(t->outage_rules));
@@ -1173,7 +1226,8 @@ static int case_outage(struct case_run *k, const struct search_res *sr, json_t *
 		return -EIO;
 	}
 	struct outage_rate rates[PROF_BOXES_MAX + 1];
-	size_t nr = outage_rates(r, k->pc->values.bi, load, rates);
+	/* the recovery recipe's loss ÷ load is over the overload's rate */
+	size_t nr = outage_rates(r, k->pc->values.bi, rcv ? RECOVERY_OVER * load : load, rates);
 	double slow = load;
 	for (size_t i = 0; i < nr; i++)
 		slow = rates[i].pps < slow ? rates[i].pps : slow;
@@ -1185,17 +1239,24 @@ static int case_outage(struct case_run *k, const struct search_res *sr, json_t *
 	jset_num(o, "gap_min_s", gap_min);
 	double limit = t->outage_hook ? (r->p->router.hook_timeout_s > 0
 					 ? r->p->router.hook_timeout_s : 30) : DUT_CTL_LOAD_S;
-	struct trial_req tr = { .load_pps = load, .duration_s = t->duration_s,
+	struct trial_req tr = { .load_pps = rcv ? RECOVERY_OVER * load : load,
+				.duration_s = t->duration_s,
 				.warmup_s = t->warmup_s, .cell = &k->pc->values, .kind = "outage",
 				.seq = ++k->seq, .action = outage_fire, .action_arg = &a,
 				.action_at_s = t->outage_at_s, .action_limit_s = limit, .gaps = true,
 				.gap_min_s = gap_min };
+	if (rcv) {
+		tr.action = NULL;
+		tr.step_at_s = t->outage_at_s;
+		tr.step_pps = RECOVERY_UNDER * RECOVERY_OVER * load;
+	}
 	json_t *rec = NULL;
 	int rc = trial_run(&r->env, &tr, &rec);
 	if (!rec)
 		return rc;
 	char why[64];
-	snprintf(why, sizeof(why), "outage at %.0f pps", load);
+	snprintf(why, sizeof(why), rcv ? "recovery from %.0f pps" : "outage at %.0f pps",
+		 rcv ? RECOVERY_OVER * load : load);
 	json_object_set_new(rec, "why", json_string(why));
 	json_t *ra = json_object_get(rec, "action");
 	if (ra)
@@ -1220,7 +1281,9 @@ static int case_outage(struct case_run *k, const struct search_res *sr, json_t *
 	if (rc == -EINTR)
 		return rc;
 	if (!rc && !ra)
-		json_object_set_new(rec, "error", json_string("the outage action was not fired"));
+		json_object_set_new(rec, "error", json_string(rcv ? "the load's drop has no instant "
+							      "(a sender reported no first frame)"
+							      : "the outage action was not fired"));
 	if (rc || !ra || (r->dut && !dut_alive(r->dut) && strcmp(a.what, "reboot"))) {
 		const json_t *e = json_object_get(rec, "error");
 		snprintf(k->err, sizeof(k->err), "%s", json_is_string(e) && json_string_length(e)
@@ -1229,9 +1292,14 @@ static int case_outage(struct case_run *k, const struct search_res *sr, json_t *
 	}
 	k->last = rec;
 	outage_result(t, rec, rates, nr, o, m, flags);
+	if (rcv)
+		recovery_result(t, rec, o, m, flags);
 	if (t->outage_recipe == PO_RESET && t->outage_load_pps > 0)
 		json_object_set_new(res, "deviations", json_pack("[s]", "reset (RFC 2544 §26.6) "
 			"at a fixed load, not at a throughput measured in the same case"));
+	if (rcv && t->outage_load_pps > 0)
+		json_object_set_new(res, "deviations", json_pack("[s]", "recovery (RFC 2544 §26.5) "
+			"from a given throughput, not one measured in the same case"));
 	r->save(r);
 	return 0;
 }

@@ -213,10 +213,17 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 		snprintf(rate, sizeof(rate), "max");
 	int rc = trial_gen_args(c, b, spec, dst, t->stream == 2 ? p->topo.dst_mac_b
 							     : p->topo.dst_mac);
-	rc = rc ? rc : box_arg(c, "--rate");
-	rc = rc ? rc : box_arg(c, rate);
-	rc = rc ? rc : box_arg(c, "--duration");
-	rc = rc ? rc : box_argf(c, "%.3fs", r->duration_s);
+	if (r->step_at_s > 0 && load_pps > 0) {   /* the steps are the run's length */
+		rc = rc ? rc : box_arg(c, "--steps");
+		rc = rc ? rc : box_argf(c, "%s@%.3fs,%.3f@%.3fs", rate, r->step_at_s,
+					r->step_pps * load_pps / r->load_pps,
+					r->duration_s - r->step_at_s);
+	} else {
+		rc = rc ? rc : box_arg(c, "--rate");
+		rc = rc ? rc : box_arg(c, rate);
+		rc = rc ? rc : box_arg(c, "--duration");
+		rc = rc ? rc : box_argf(c, "%.3fs", r->duration_s);
+	}
 	if (!rc && r->count) {          /* a burst (b2b): exactly so many frames */
 		rc = box_arg(c, "--count");
 		rc = rc ? rc : box_argf(c, "%llu", r->count);
@@ -224,8 +231,10 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 	/* after a stall: no line-rate burst toward the router; what is less late than half
 	 * of trial.max_burst frames still goes, so a sender merely woken late by a busy
 	 * host skips nothing (docs/method.md#a-sender-that-falls-behind) */
+	/* a rate step (recovery): skip keeps the schedule's phase, so the step comes when
+	 * it is due and no frame owed from before it goes after it */
 	const char *policy = p->trial.late_policy ? p->trial.late_policy
-			   : p->trial.method == PM_RFC2544 || p->trial.method == PM_MLR ||
+			   : r->step_at_s > 0 || p->trial.method == PM_RFC2544 || p->trial.method == PM_MLR ||
 			     p->trial.method == PM_B2B ? "skip"
 										: NULL;
 	if (!rc && load_pps > 0 && policy) {
@@ -718,6 +727,35 @@ static void trial_figures(struct trial_tools *tt, struct trial_res *s)
 	s->end = time(NULL);
 }
 
+/* The rate step's instant (trial_req.step_at_s) on our clock, from each sender's
+ * summary: its first frame left at first_tx_real_ns on its box's clock (the schedule's
+ * start, late by what the first frame was), the warm-up and the first step after it.
+ * The earliest sender's becomes the "action" instant, the senders' spread its time
+ * taken; none when a sender gave no first frame. */
+static void step_instant(const struct trial_req *r, struct trial_tools *tt, struct trial_res *s)
+{
+	int64_t lo = 0, hi = 0;
+	for (size_t i = 0; i < tt->ng; i++) {
+		const json_t *g = tt->gens[i]->sum;
+		const json_t *f = json_object_get(g, "first_tx_real_ns");
+		const json_t *w = json_object_get(g, "warmup_ns");
+		if (!json_is_integer(f) || !json_is_integer(w))
+			return;
+		double off = isnan(tt->gens[i]->tb->clock_off_ns) ? 0 : tt->gens[i]->tb->clock_off_ns;
+		/* integers: a stamp near 2^61 is past a double's 53 bits */
+		int64_t a = (int64_t)json_integer_value(f) + (int64_t)json_integer_value(w) +
+			    llround(r->step_at_s * 1e9) - llround(off);
+		lo = !i || a < lo ? a : lo;
+		hi = !i || a > hi ? a : hi;
+	}
+	if (!tt->ng)
+		return;
+	s->act_fired = true;
+	s->act_t0 = (uint64_t)lo;
+	s->act_took_ns = (double)(hi - lo);
+	s->act_rc = 0;
+}
+
 int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **recp)
 {
 	bool bi = r->cell->bi;
@@ -726,6 +764,8 @@ int trial_run(const struct trial_env *e, const struct trial_req *r, json_t **rec
 	tools_make(e, bi, &tt);
 	trial_measure(e, r, &tt, &s);
 	trial_collect(e, &tt, &s);
+	if (r->step_at_s > 0)
+		step_instant(r, &tt, &s);
 	trial_figures(&tt, &s);
 	s.interrupted = e->stop && *e->stop;
 	*recp = trial_record(&s, &tt);

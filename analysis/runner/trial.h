@@ -71,6 +71,12 @@ struct trial_req {
 	int (*action)(void *arg);
 	void *action_arg;
 	double action_at_s, action_limit_s;
+	/* a rate step (the recovery recipe, RFC 2544 §26.5): load_pps for step_at_s after
+	 * the warm-up (the warm-up at load_pps too), then step_pps for the rest of
+	 * duration_s (ppslab-gen --steps). The record's "action" says when the rate
+	 * dropped, as for an action: t0 the first sender's step, on our clock and on each
+	 * sink's, took_ns the senders' spread. 0: no step */
+	double step_at_s, step_pps;
 	bool gaps;                  /* the sinks list gaps (--gap-list 64, --gap-min) */
 	double gap_min_s;           /* ... longer than this without loss too (0: loss only) */
 };

@@ -29,6 +29,15 @@ printf '%s\n' '{"router": {"kind": "none"}, "trial": {"method": "outage",' \
 run "an action with no router, a hook naming no axis: EX_DATAERR" 65 "" "$B/ppslab" run "$T/bad2.json" --dry-run
 check "... both said where" "$(grep -qF "$T/bad2.json:2:24: trial.outage_action: needs a router to act on" "$T/err" &&
 	grep -q "$T/bad2.json:2:.*trial.outage_action.hook\[1\]: " "$T/err"; echo $?)" "$(cat "$T/err")"
+printf '%s\n' '{"trial": {"method": "outage", "outage_recipe": "recovery",' \
+	' "outage_load": "100%", "outage_action": {"ctl": ["pause", "1"]}}}' >"$T/bad3.json"
+run "a recovery with an action (its event is the load's drop): EX_DATAERR" 65 "" "$B/ppslab" run "$T/bad3.json" --dry-run
+check "... said where" "$(grep -qF "$T/bad3.json:2:25: trial.outage_action: does not apply to outage_recipe \"recovery\"" "$T/err"; echo $?)" "$(cat "$T/err")"
+printf '%s\n' '{"trial": {"method": "outage", "outage_recipe": "recovery", "outage_load": "100%",' \
+	' "duration": "5s", "outage_at": "3s", "max_load": "100k"}, "rig": {"calibrate": false}}' >"$T/rcv.json"
+run "--dry-run of a recovery profile" 0 "" "$B/ppslab" run "$T/rcv.json" --dry-run
+check "--dry-run: an rfc2544 search first, then 110 % of its NDR, then half that" \
+	"$(grep -q "outage (recovery) at 100 % of the NDR an rfc2544 search finds as the throughput: 110 % of it for 3 s, then half that" "$T/out"; echo $?)" "$(cat "$T/out")"
 
 # --dry-run: what the method does and its time
 printf '%s\n' '{"trial": {"method": "outage", "outage_load": "90%", "duration": "5s",' \

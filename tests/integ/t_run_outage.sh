@@ -9,6 +9,7 @@
 # overrun), the frames lost in it are the forwarder's ring drops of the trial, and
 # loss ÷ load is the lost frames over the rate, exactly. The books hold; a failed
 # action fails the case; --dry-run says what the method does and estimates its time.
+# Then the recovery recipe (RFC 2544 §26.5) against ppslab-rut's known ring and rate.
 . "$(dirname "$0")/lib.sh"
 RATE=10000
 I_NS=$((1000000000 / RATE))     # the frame interval
@@ -104,6 +105,64 @@ within "the frames the stall spanned ($span) are its length × the rate ± 1 (±
 within "the rest ($((span - lost1)) frames) the ring held and forwarded after the stall (1..512)" \
 	$((span - lost1)) 1 512
 eq "the default --gap-min: ten frame intervals, at least 50 ms" "$(jq "$O.gap_min_s" "$R")" 0.05
+
+# RFC 2544 §26.5 system recovery against a known buffer: ppslab-rut in poll mode forwards
+# at most pollhz × burst_max = 10,000 pps (its throughput, given), from a ring of 512
+# frames. At 110 % (11,000 pps) the ring fills and overflows; at the drop to 50 %
+# of it (5,500 pps) it drains, and nothing is lost after the first tick that follows. B is
+# a receive time (the first frame after the last one lost), so the recovery time is
+# the time that frame waited behind a full ring, RING / capacity = 51.2 ms
+# (docs/method.md#outage-timeline): within the ticks the frames around the drop straddle.
+RING=512 HZ=1000 BMAX=10
+CAP=$((HZ * BMAX)) TICK_NS=$((1000000000 / HZ))
+jq -n --arg lab "$LAB" --arg r "$T/rc.json" --argjson cap $CAP --argjson hz $HZ \
+	--argjson bmax $BMAX --argjson ring $RING '{
+  description: "t_run_outage: RFC 2544 26.5 recovery of ppslab-rut in poll mode",
+  params: { mode: "poll", pollhz: $hz, burst_max: $bmax },
+  trial: { method: "outage", outage_recipe: "recovery", warmup: "0.5s", duration: "2.5s",
+           settle: "0.2s", outage_load: $cap, outage_at: "1.5s" },
+  router: { ring: $ring, rt_prio: 5 },
+  rig: { calibrate: false, direct: false },
+  topology: { kind: "netns", lab: $lab },
+  output: { results: $r } }' >"$T/rcv.json"
+"$B/ppslab" run "$T/rcv.json" --dry-run >"$T/rdry.out" 2>&1
+check "recovery: --dry-run says what it does" \
+	grep -q "outage (recovery) at 10000 pps as the throughput: 110 % of it for 1.5 s, then half that" "$T/rdry.out"
+"$B/ppslab" run "$T/rcv.json" -q --no-table >"$T/rrun.out" 2>"$T/rrun.err"
+eq "recovery: the run exits 0" "$?" 0
+[ -s "$T/rrun.err" ] && sed 's/^/# /' "$T/rrun.err" | head -n 10
+R=$T/rc.json
+RV="$O.recovery"
+echo "# recovery $(jq -c "$RV" "$R"); drop $(jq -c "$TR.action" "$R"); last_gap $(jq -c "$TR.sink[0].streams[0].last_gap" "$R")"
+echo "# flags $(jq -c "$C.flags" "$R"); rut drops $(jq -c "[$TR.rut.kernel_drops, $TR.rut.drop_pkts]" "$R"); gaps $(jq "$TR.sink[0].streams[0].gap_count" "$R")"
+check "recovery: the case is ok or flagged" grep -qE '^(ok|flagged)$' <(jq -r "$C.status" "$R")
+eq "recovery: the sender stepped from 11,000 to 5,500 pps" \
+	"$(jq -c "[$O.action.load_drop.from_pps, $O.action.load_drop.to_pps, $O.recipe]" "$R")" '[11000,5500,"recovery"]'
+echo "# lost $(jq "$TR.sink[0].lost_pkts" "$R"), merges $(jq "$TR.sink[0].streams[0].gap_merges" "$R"), unlisted $(jq "$TR.sink[0].streams[0].gaps_unlisted" "$R")"
+eq "recovery: the overload overflowed the ring (more gaps than a list keeps apart)" \
+	"$(jq "$TR.sink[0].streams[0] | (.gap_merges > 0 or .gaps_unlisted > 0)" "$R") $(jq "$TR.rut.kernel_drops > 0" "$R")" "true true"
+N=$(jq "$TR.tx_frames" "$R")
+echo "# books: $(jq -c "{tx: $TR.tx_frames, test: ([$TR.gen[].test_pkts] | add), skipped: ([$TR.gen[].skipped] | add), fail: ([$TR.gen[].tx_fail] | add), rx: $TR.sink[0].rx_pkts, lost: $TR.sink[0].lost_pkts, dup: $TR.sink[0].dup_pkts, expect: $TR.sink[0].streams[0].expect}" "$R")"
+eq "recovery: the books: received + lost = sent ($N)" \
+	"$(jq "[$TR.sink[0].rx_pkts + $TR.sink[0].lost_pkts, $TR.tx_frames] | .[0] == .[1]" "$R")" true
+hl=$(jq "([$TR.gen[].if_tx_dropped] | add) + $TR.sink[0].ring_drops + $TR.sink[0].if_drops" "$R")
+# the warm-up overloads too: its frames the forwarder dropped are in its counters, not
+# in the sink's loss (sent − received of the warm-up)
+wl=$(jq "([$TR.gen[].warmup_pkts] | add) - $TR.sink[0].warmup_pkts" "$R")
+eq "recovery: every frame lost (and $wl of the warm-up) was dropped by the forwarder (or at a named place: $hl)" \
+	"$(jq "$TR.sink[0].lost_pkts + $wl == $TR.rut.kernel_drops + $TR.rut.drop_pkts + $hl" "$R")" true
+eq "recovery: the metric is the result" \
+	"$(jq "$C.metrics.outage_recovery_s == $RV.recovery_ns / 1e9 and $RV.bound_ns > 181818 and $RV.bound_ns < 181819" "$R")" true
+# the ring overflows in every tick at 11 frames a tick and never after the first tick at
+# 5.5, so the frame after the last one lost reached it within a tick of the drop (before
+# or after), into a ring a tick had drained by at most burst_max, and waited for the
+# rest to leave (within a tick's phase): (ring − burst_max) / capacity − 2 ticks ..
+# ring / capacity + 2 ticks, and one more tick and the slack for a busy host's late tick
+rc=$(jq "$RV.recovery_ns // 0 | floor" "$R")
+within_or_said "recovery: the time is the full ring's wait, $((RING * 1000000000 / CAP)) ns (ring − 2 ticks' drain − 1 tick .. ring + 3 ticks + slack)" \
+	"$rc" $(((RING - 2 * BMAX) * 1000000000 / CAP - TICK_NS)) $((RING * 1000000000 / CAP + 3 * TICK_NS + SLACK_NS))
+check "recovery: 2 s of overload instead of 60 s is a deviation" \
+	grep -q "after 1.5 s of overload at 110 % of the throughput instead of at least 60 s" <(jq -r '.method.rfc2544_deviations[]' "$R")
 
 # a failed action: never an "ok" case
 profile '{"ctl": ["no-such-command"]}' "$T/r2.json" >"$T/bad.json"

@@ -63,6 +63,23 @@ static const struct row {
 	{ "back-to-back: 50 trials, short trial length does not count",
 	  "{" ALL_SIZES ", \"trial\": {\"method\": \"b2b\", \"duration\": \"1s\", "
 	  "\"settle\": \"2s\"}}", { NULL } },
+	{ "recovery: 60 s of overload from the NDR: nothing",
+	  "{\"trial\": {\"method\": \"outage\", \"outage_recipe\": \"recovery\", "
+	  "\"outage_load\": \"100%\", \"outage_at\": \"60s\", \"duration\": \"70s\", "
+	  "\"settle\": \"2s\"}}", { NULL } },
+	{ "recovery: shortened, from a given rate",
+	  "{\"trial\": {\"method\": \"outage\", \"outage_recipe\": \"recovery\", "
+	  "\"outage_load\": \"10k\", \"outage_at\": \"2s\", \"duration\": \"4s\", "
+	  "\"settle\": \"2s\"}}",
+	  { "recovery (RFC 2544 §26.5) after 2 s of overload at 110 % of the throughput "
+	    "instead of at least 60 s",
+	    "recovery (RFC 2544 §26.5) from a given throughput, not one measured first", NULL } },
+	{ "recovery: from 90 % of the NDR",
+	  "{\"trial\": {\"method\": \"outage\", \"outage_recipe\": \"recovery\", "
+	  "\"outage_load\": \"90%\", \"outage_at\": \"60s\", \"duration\": \"70s\", "
+	  "\"settle\": \"2s\"}}",
+	  { "recovery (RFC 2544 §26.5) from 90 % of the NDR instead of the throughput (100 %)",
+	    NULL } },
 	{ "filters: 10, none single",
 	  "{\"matrix\": {\"size\": [64, 128, 256, 512, 1024, 1280, 1518], \"rules\": [0, 10]}, "
 	  "\"trial\": {\"method\": \"rfc2544\", " RFC_TRIAL "}}",

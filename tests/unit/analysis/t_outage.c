@@ -2,7 +2,9 @@
 /* t_outage.c — the outage method's arithmetic (outage.h) on sink summaries written out
  * by hand: gaps put on t0's time line exactly, loss ÷ load per gap and in all, the
  * longest silence (not a merged record; an unlisted longer one known by its length
- * only), streams without lists, and the reset recipe's time. */
+ * only), streams without lists, the reset recipe's time, and the recovery recipe's:
+ * from the load's drop to the end of each stream's latest loss, 0 without loss after
+ * it, "not recovered" when loss goes on to the end. */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -150,10 +152,105 @@ static void t_reset(void)
 	json_decref(g);
 }
 
+/* a stream's summary with its latest loss after_ns (0: none) and lost frames outside
+ * its gaps (lost − in gaps) */
+static json_t *rcv_stream(int id, long long after_ns, long long outside)
+{
+	char b[600];
+	if (after_ns)
+		snprintf(b, sizeof(b), "{\"stream\": %d, \"lost_pkts\": %lld, \"gap_lost_pkts\": "
+			 "9000, \"gaps_unlisted_lost_pkts\": 1000, \"gaps\": [],"
+			 " \"last_gap_inexact\": false, \"last_gap\": {\"before_ns\": %lld,"
+			 " \"after_ns\": %lld, \"lost_pkts\": 1}}", id, 10000 + outside,
+			 after_ns - 300000, after_ns);
+	else
+		snprintf(b, sizeof(b), "{\"stream\": %d, \"lost_pkts\": 0, \"gap_lost_pkts\": 0,"
+			 " \"gaps_unlisted_lost_pkts\": 0, \"gaps\": [], \"last_gap\": null}", id);
+	return js(b);
+}
+
+static json_t *rcv_sink(json_t *a, json_t *b)
+{
+	json_t *s = json_pack("{s:[o]}", "streams", a);
+	if (b)
+		json_array_append_new(json_object_get(s, "streams"), b);
+	return s;
+}
+
+#define LOW 2000000000LL   /* the low-rate phase: 2 s after the drop */
+
+static void t_recovery(void)
+{
+	struct outage_recovery rv;
+	/* the latest losses 123,456,789 ns and 100 ms after the drop: the larger, exactly
+	 * (stamps past a double's 53 bits) */
+	json_t *s = rcv_sink(rcv_stream(1, T0 + 123456789, 0), rcv_stream(2, T0 + 100000000, 0));
+	outage_recovery_init(&rv);
+	T_EQ_INT(outage_recovery(s, T0, T0 + LOW, LOW / 2, &rv), 0);
+	outage_recovery_finish(&rv);
+	T_TRUE(rv.ns == 123456789);
+	T_EQ_INT(rv.stream, 1);
+	T_TRUE(rv.why == NULL);
+	json_decref(s);
+	/* the latest loss before the drop, or none at all: recovered at once, 0 */
+	s = rcv_sink(rcv_stream(1, T0 - 5, 0), rcv_stream(2, 0, 0));
+	outage_recovery_init(&rv);
+	outage_recovery(s, T0, T0 + LOW, LOW / 2, &rv);
+	outage_recovery_finish(&rv);
+	T_TRUE(rv.ns == 0);
+	T_EQ_INT((int)rv.at_once, 2);
+	T_EQ_INT(rv.stream, -1);
+	T_TRUE(rv.why == NULL);
+	json_decref(s);
+	/* a gap ending exactly at the drop is before it */
+	s = rcv_sink(rcv_stream(1, T0, 0), NULL);
+	outage_recovery_init(&rv);
+	outage_recovery(s, T0, T0 + LOW, LOW / 2, &rv);
+	outage_recovery_finish(&rv);
+	T_TRUE(rv.ns == 0);
+	json_decref(s);
+	/* loss still going in the second half of the low-rate phase: not recovered */
+	s = rcv_sink(rcv_stream(1, T0 + 1000000001, 0), NULL);
+	outage_recovery_init(&rv);
+	outage_recovery(s, T0, T0 + LOW, LOW / 2, &rv);
+	outage_recovery_finish(&rv);
+	T_TRUE(isnan(rv.ns));
+	T_TRUE(rv.why && strstr(rv.why, "not recovered"));
+	json_decref(s);
+	/* ... and at its half, still recovered */
+	s = rcv_sink(rcv_stream(1, T0 + 1000000000, 0), NULL);
+	outage_recovery_init(&rv);
+	outage_recovery(s, T0, T0 + LOW, LOW / 2, &rv);
+	outage_recovery_finish(&rv);
+	T_TRUE(rv.ns == 1000000000);
+	json_decref(s);
+	/* frames lost after the last one received (in no gap): not recovered */
+	s = rcv_sink(rcv_stream(1, T0 + 1000, 7), NULL);
+	outage_recovery_init(&rv);
+	outage_recovery(s, T0, T0 + LOW, LOW / 2, &rv);
+	outage_recovery_finish(&rv);
+	T_TRUE(isnan(rv.ns));
+	T_EQ_U64(rv.lost_after_end, 7);
+	json_decref(s);
+	/* a stream split over threads: no record, no number */
+	s = js("{\"streams\": [{\"stream\": 1, \"lost_pkts\": 5, \"gaps\": null}]}");
+	outage_recovery_init(&rv);
+	outage_recovery(s, T0, T0 + LOW, LOW / 2, &rv);
+	outage_recovery_finish(&rv);
+	T_TRUE(isnan(rv.ns));
+	T_TRUE(rv.why && strstr(rv.why, "split"));
+	json_decref(s);
+	outage_recovery_init(&rv);
+	s = json_object();
+	T_EQ_INT(outage_recovery(s, T0, T0, 0, &rv), -EINVAL);
+	json_decref(s);
+}
+
 int main(void)
 {
 	T_RUN(t_timeline);
 	T_RUN(t_several);
 	T_RUN(t_reset);
+	T_RUN(t_recovery);
 	return t_done();
 }

@@ -1155,7 +1155,7 @@ static void t_outage_fields(void)
 	T_EQ_INT(parse("{\"router\": {\"kind\": \"external\"},\n"
 		       " \"trial\": {\"method\": \"outage\", \"outage_recipe\": \"reboot\",\n"
 		       " \"outage_action\": {\"ctl\": [\"pause\", \"1\"]}}}", &p, &d), -EINVAL);
-	T_TRUE(has(&d, ":2:49: trial.outage_recipe: expected \"timeline\" or \"reset\", got "
+	T_TRUE(has(&d, ":2:49: trial.outage_recipe: expected \"timeline\", \"reset\" or \"recovery\", got "
 		   "string \"reboot\""));
 	T_TRUE(has(&d, "trial: method \"outage\" needs trial.outage_load"));
 	T_TRUE(has(&d, ":3:20: trial.outage_action.ctl: is for router.kind \"rut\""));

@@ -432,6 +432,58 @@ static void t_head_tail(void)
 	free(x);
 }
 
+/* RFC 2544 §26.5's overload: 1 kpps, one frame in ten lost for 20 s (2,000 gaps, far
+ * more than a list holds or the open gaps keep apart), then none: the latest loss is
+ * still known exactly, its own ends, not a merged record's. */
+static void t_last_after_overload(void)
+{
+	struct st *x = mk_n(0, 16);
+	for (uint64_t i = 0; i < 40000; i++)
+		if (!(i < 20000 && i % 10 == 5))
+			arrive(x, i, i * MS);
+	end(x, 40000);
+	T_TRUE(x->g.unlisted > 0);
+	T_TRUE(x->g.merges > 0);
+	T_TRUE(x->g.have_last);
+	T_TRUE(!x->g.last_inexact);
+	T_EQ_U64(x->g.last.seq_before, 19994);
+	T_EQ_U64(x->g.last.seq_after, 19996);
+	T_EQ_U64(x->g.last.lost, 1);
+	T_EQ_U64(x->g.last.before_ns, 19994 * MS);
+	T_EQ_U64(x->g.last.after_ns, 19996 * MS);
+	free(x);
+}
+
+/* The latest loss filled by a late frame: the record moves back to the loss before
+ * it, exactly (a gap of its own); filled too, nothing is lost and there is no record. */
+static void t_last_filled(void)
+{
+	struct st *x = mk(0);
+	for (uint64_t i = 0; i < 400; i++) {
+		if (i != 100 && i != 200 && i != 201)
+			arrive(x, i, i * MS);
+		if (i == 300)
+			arrive(x, 201, 300 * MS);
+	}
+	T_TRUE(x->g.have_last);
+	T_EQ_U64(x->g.last.seq_before, 199);
+	T_EQ_U64(x->g.last.seq_after, 202);
+	T_EQ_U64(x->g.last.lost, 1);
+	T_EQ_U64(x->g.last.reordered, 1);
+	arrive(x, 200, 301 * MS);
+	T_TRUE(x->g.have_last);
+	T_TRUE(!x->g.last_inexact);
+	T_EQ_U64(x->g.last.seq_before, 99);
+	T_EQ_U64(x->g.last.seq_after, 101);
+	T_EQ_U64(x->g.last.after_ns, 101 * MS);
+	arrive(x, 100, 302 * MS);
+	T_TRUE(!x->g.have_last);
+	T_TRUE(!x->g.last_inexact);
+	end(x, 400);
+	T_EQ_U64(x->s.lost_final, 0);
+	free(x);
+}
+
 int main(void)
 {
 	T_RUN(t_lost_run);
@@ -449,5 +501,7 @@ int main(void)
 	T_RUN(t_list_max);
 	T_RUN(t_head_tail);
 	T_RUN(t_outage_after_scatter);
+	T_RUN(t_last_after_overload);
+	T_RUN(t_last_filled);
 	return t_done();
 }
