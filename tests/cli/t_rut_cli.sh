@@ -41,7 +41,7 @@ t "vlan: inner VLAN id" 64 "^ppslab-rut: --vlan rut0=100.x: 'x' is not an inner 
 t "vlan: priority 8" 64 "^ppslab-rut: --vlan rut0=100:8: '8' is not a priority \\(PCP\\) 0..7" $R -i rut0 -o rut1 --vlan rut0=100:8
 t "vlan: trailing words" 64 "^ppslab-rut: --vlan rut0=100,200: unexpected ',200'" $R -i rut0 -o rut1 --vlan rut0=100,200
 t "vlan: not a port" 64 "^ppslab-rut: --vlan em0=100: em0 is not a port; expected the interface of -i or -o \\(rut0, rut1\\)" \
-	$R -i afpacket:rut0 -o rut1 --vlan em0=100
+	$R -i rut0 -o rut1 --vlan em0=100
 t "vlan: one a port" 64 "^ppslab-rut: --vlan rut0=200: rut0 has a vlan already" $R -i rut0 -o rut1 --vlan rut0=100 --vlan rut0=200
 t "vlan: not with --l2" 64 "^ppslab-rut: --vlan rut0=100: not with --l2" $R -i rut0 -o rut1 --l2 --vlan rut0=100
 t "ctl needs a command" 64 "usage: ppslab-rut ctl PATH" $R ctl /tmp/x.sock
