@@ -58,7 +58,8 @@ int outage_gaps(json_t *out, const json_t *sink, int64_t t0_ns, const struct out
 			continue;
 		}
 		sum->unlisted += (size_t)json_integer_value(json_object_get(st, "gaps_unlisted"));
-		double in_gaps = u64_of(st, "gap_lost_pkts") + u64_of(st, "gaps_unlisted_lost_pkts");
+		/* the sink's gap_lost_pkts holds the unlisted gaps' loss already */
+		double in_gaps = u64_of(st, "gap_lost_pkts");
 		if (!isnan(lost) && !isnan(in_gaps) && lost > in_gaps)
 			sum->outside += (uint64_t)(lost - in_gaps);
 		json_array_foreach(gl, j, g) {
@@ -158,12 +159,17 @@ int outage_recovery(const json_t *sink, int64_t a_ns, int64_t end_ns, int64_t ta
 			continue;
 		}
 		double lost = u64_of(st, "lost_pkts");
-		double in_gaps = u64_of(st, "gap_lost_pkts") + u64_of(st, "gaps_unlisted_lost_pkts");
+		/* the sink's gap_lost_pkts holds the unlisted gaps' loss already */
+		double in_gaps = u64_of(st, "gap_lost_pkts");
 		if (!isnan(lost) && !isnan(in_gaps) && lost > in_gaps)
 			rv->lost_after_end += (uint64_t)(lost - in_gaps);
 		if (json_is_true(json_object_get(st, "last_gap_inexact")))
 			rv->inexact++;
 		const json_t *lg = json_object_get(st, "last_gap");
+		if (!json_is_object(lg) && json_is_true(json_object_get(st, "last_gap_inexact"))) {
+			rv->unknown++;   /* late frames emptied it: the loss before is not known */
+			continue;
+		}
 		if (!json_is_object(lg) || ns_of(lg, "after_ns") <= a_ns) {
 			rv->at_once++;
 			continue;
@@ -184,6 +190,10 @@ void outage_recovery_finish(struct outage_recovery *rv)
 	if (rv->split) {
 		rv->why = "a stream was split over a sink's threads: it has no record of its "
 			  "latest loss";
+		rv->ns = NAN;
+	} else if (rv->unknown) {
+		rv->why = "a stream's latest loss is not known: late frames filled the gap it was "
+			  "in, and the loss before it was not kept exactly";
 		rv->ns = NAN;
 	} else if (rv->not_recovered) {
 		rv->why = "not recovered: a stream still lost frames near the end of the trial";

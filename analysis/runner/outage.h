@@ -83,6 +83,7 @@ struct outage_recovery {
 	int not_recovered;          /* a stream's loss went on into the tail */
 	int inexact;                /* a sink's last_gap_inexact */
 	int split;                  /* a stream without a last-loss record (split) */
+	int unknown;                /* no record, and last_gap_inexact: not "at once" */
 	const char *why;            /* static: why ns is NaN, or NULL */
 };
 void outage_recovery_init(struct outage_recovery *rv);

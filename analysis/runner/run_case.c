@@ -1064,8 +1064,14 @@ static void outage_result(const struct prof_trial *t, const json_t *rec,
 		const json_t *a = json_array_get(sinks, i);
 		double b = jnum(a, "clock_bound_ns");
 		bound = isnan(b) || isnan(bound) ? NAN : b > bound ? b : bound;
-		outage_gaps(gaps, sk, (int64_t)json_integer_value(json_object_get(a, "t0_ns")),
-			    rates, nrates, &sum);
+		int e = outage_gaps(gaps, sk, (int64_t)json_integer_value(json_object_get(a, "t0_ns")),
+				    rates, nrates, &sum);
+		if (e) {
+			char f[160];   /* its gaps are not in the figures: they are not 0 */
+			snprintf(f, sizeof(f), "outage: sink %zu's gaps are not in the figures (%s)",
+				 i + 1, e == -EINVAL ? "its summary has no streams" : strerror(-e));
+			json_array_append_new(flags, json_string(f));
+		}
 	}
 	outage_finish(&sum);
 	double took = jnum(json_object_get(rec, "action"), "took_ns");
