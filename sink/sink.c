@@ -187,13 +187,15 @@ static void warmup_frame(struct sink_worker *w, struct sink_stream *st, uint64_t
 }
 
 /* The first measured frame of a stream sets its floor: 0 (senders number from 0), or,
- * after warm-up frames, the lower of this number and the warm-up's end — exact whether
- * the sender numbered its warm-up in the same sequence or restarted at 0. */
+ * after warm-up frames, the warm-up's end when this number lies at or beyond it (the
+ * sender numbered its warm-up in the same sequence), else 0 (it restarted at 0, as
+ * ppslab-gen does: a number below the warm-up's end cannot follow it in one sequence,
+ * and the measured frames before this one, lost, are counted from 0). */
 static void stream_start(struct sink_stream *st, uint64_t seq)
 {
 	uint64_t floor = 0;
-	if (st->have_warm)
-		floor = seq < st->warm_next ? seq : st->warm_next;
+	if (st->have_warm && seq >= st->warm_next)
+		floor = st->warm_next;
 	seq_init_at(&st->seq, floor);
 	st->started = true;
 }

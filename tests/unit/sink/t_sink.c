@@ -305,6 +305,11 @@ static void t_sender_warmup(void)
 		feed(s->w[0], "test", 3, i, SIG_F_WARMUP, 1);
 	for (uint64_t i = 0; i < 80; i++)
 		feed(s->w[0], "test", 3, i, 0, 1);
+	/* ... whose first measured frames (0, 1) were lost: counted from 0 */
+	for (uint64_t i = 0; i < 50; i++)
+		feed(s->w[0], "test", 5, i, SIG_F_WARMUP, 1);
+	for (uint64_t i = 2; i < 80; i++)
+		feed(s->w[0], "test", 5, i, 0, 1);
 	sink_stop(s);
 	sink_finish(s, 0, NULL, NULL, NULL);
 	T_EQ_U64(s->streams[0]->seq.floor, 100);
@@ -314,6 +319,9 @@ static void t_sender_warmup(void)
 	T_EQ_U64(s->streams[3]->seq.floor, 0);
 	T_EQ_U64(s->streams[3]->seq.rx_pkts, 80);
 	T_EQ_U64(s->streams[3]->seq.lost_final, 0);
+	T_EQ_U64(s->streams[5]->seq.floor, 0);
+	T_EQ_U64(s->streams[5]->seq.rx_pkts, 78);
+	T_EQ_U64(s->streams[5]->seq.lost_final, 2);
 	done(s);
 }
 
