@@ -76,6 +76,25 @@ at_least_or_said() {
 		not_ok "$1" "got $2, expected at least $3, and no check of the run says why"
 	fi
 }
+# within_or_said DESC ACTUAL LOW HIGH [NS WHY]: LOW <= ACTUAL <= HIGH (integers, ns); a
+# miss is skipped, not failed, when it is off by no more than $beh, what the caller set
+# as the sender's longest stretch behind its schedule (behind_max_ns: a starved sender
+# makes a silence of its own), or than NS, what the forwarder says of its own delays
+# (WHY says so)
+within_or_said() {
+	local off=0 ns=${5:-0} beh=${beh:?within_or_said: set beh to the behind_max_ns of the sender}
+	[ "$2" -lt "$3" ] && off=$(($3 - $2))
+	[ "$2" -gt "$4" ] && off=$(($2 - $4))
+	if [ "$off" = 0 ]; then
+		ok "$1"
+	elif [ "$off" -le "$beh" ]; then
+		skip "$1 (got $2, off by $off ns)" "the sender fell behind its schedule by up to $beh ns (behind_max_ns)"
+	elif [ "$off" -le "$ns" ]; then
+		skip "$1 (got $2, off by $off ns)" "$6"
+	else
+		not_ok "$1" "got $2, expected $3..$4; off by $off ns, more than the sender's lateness ($beh ns)"
+	fi
+}
 # host_flags RESULTS CASES: the flags of the cases CASES (a jq condition on a case) of
 # the results file RESULTS that say the host disturbed them: the forwarder's poll clock
 # lost ticks, or the sender missed its rate or its pace

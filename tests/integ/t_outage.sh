@@ -82,23 +82,6 @@ else
 fi
 echo "# gaps: $(jv sink "[$st.gaps[] | [.duration_ns, .seq_before, .seq_after, .lost_pkts]]" | tr -d ' \n')"
 beh=$(jv gen .behind_max_ns)    # the sender's longest stretch behind its schedule
-# within_or_said DESC ACTUAL LOW HIGH [NS WHY]: in range, or off by no more than the
-# sender says it fell behind its schedule (a starved sender makes a silence of its
-# own), or than NS, what the forwarder says of its own delays (WHY)
-within_or_said() {
-	local off=0 ns=${5:-0}
-	[ "$2" -lt "$3" ] && off=$(($3 - $2))
-	[ "$2" -gt "$4" ] && off=$(($2 - $4))
-	if [ "$off" = 0 ]; then
-		ok "$1"
-	elif [ "$off" -le "$beh" ]; then
-		skip "$1 (got $2, off by $off ns)" "the sender fell behind its schedule by up to $beh ns (behind_max_ns)"
-	elif [ "$off" -le "$ns" ]; then
-		skip "$1 (got $2, off by $off ns)" "$6"
-	else
-		not_ok "$1" "got $2, expected $3..$4; off by $off ns, more than the sender's lateness ($beh ns)"
-	fi
-}
 # the two outages, found by the sink's clock (the test's: one host): the silence above
 # 100 ms around the pause command, and the one around the link's down time
 sel() { echo "[$st.gaps[] | select(.merged_gaps == 1 and .duration_ns > 100000000 and .before_ns <= $1 and .after_ns >= $2)][0]"; }

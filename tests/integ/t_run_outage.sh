@@ -57,20 +57,6 @@ eq "... and so are the metrics" \
 p=$(jq "$TR.rut.pause.last_ns" "$R") pl=$(jq "$TR.rut.pause.last_late_ns" "$R")
 took=$(jq "$TR.action.took_ns | floor" "$R")
 beh=$(jq "[$TR.gen[].behind_max_ns] | max" "$R")
-# within_or_said DESC ACTUAL LOW HIGH: in range, or off by no more than the sender
-# says it fell behind its schedule (a starved sender makes a silence of its own)
-within_or_said() {
-	local off=0
-	[ "$2" -lt "$3" ] && off=$(($3 - $2))
-	[ "$2" -gt "$4" ] && off=$(($2 - $4))
-	if [ "$off" = 0 ]; then
-		ok "$1"
-	elif [ "$off" -le "$beh" ]; then
-		skip "$1 (got $2, off by $off ns)" "the sender fell behind its schedule by up to $beh ns (behind_max_ns)"
-	else
-		not_ok "$1" "got $2, expected $3..$4; off by $off ns, more than the sender's lateness ($beh ns)"
-	fi
-}
 # the silence above 100 ms that starts at t0: after it by at most the command's time
 # (t0 is taken before the client starts), the pause's late start, an interval and the
 # slack; a busy host may add silences of its own elsewhere
