@@ -119,6 +119,7 @@ eq "recovery: the run exits 0" "$?" 0
 [ -s "$T/rrun.err" ] && sed 's/^/# /' "$T/rrun.err" | head -n 10
 R=$T/rc.json
 RV="$O.recovery"
+beh=$(jq "[$TR.gen[].behind_max_ns] | max" "$R")   # this run's sender, not the pause's
 echo "# recovery $(jq -c "$RV" "$R"); drop $(jq -c "$TR.action" "$R"); last_gap $(jq -c "$TR.sink[0].streams[0].last_gap" "$R")"
 echo "# flags $(jq -c "$C.flags" "$R"); rut drops $(jq -c "[$TR.rut.kernel_drops, $TR.rut.drop_pkts]" "$R"); gaps $(jq "$TR.sink[0].streams[0].gap_count" "$R")"
 check "recovery: the case is ok or flagged" grep -qE '^(ok|flagged)$' <(jq -r "$C.status" "$R")
