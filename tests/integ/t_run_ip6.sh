@@ -12,17 +12,33 @@
 # sink, told to expect tag 100 (and none in the untagged cell), counts every frame under
 # VID 100 with no wrong_vlan; both cells' books exact.
 . "$(dirname "$0")/lib.sh"
-P=$T/ip6.json
-cat >"$P" <<JSON
-{ "description": "t_run_ip6: ip_version 4 and 6 through ppslab-rut",
-  "matrix": { "ip_version": [4, 6] },
+# run_axis DESC MATRIX RESULTS: a fixed trial of each cell of MATRIX (JSON) into RESULTS
+run_axis() {
+	cat >"$T/p.json" <<JSON
+{ "description": "t_run_ip6: $1 through ppslab-rut",
+  "matrix": $2,
   "params": { "size": 128, "offered": "20k", "mode": "busy" },
   "trial": { "method": "fixed", "warmup": "0.3s", "duration": "1s", "settle": "0.3s" },
   "rig": { "calibrate": false, "direct": false },
   "topology": { "kind": "netns", "lab": "$LAB" },
-  "output": { "results": "$T/r.json" } }
+  "output": { "results": "$3" } }
 JSON
-"$B/ppslab" run "$P" -q --no-table >"$T/run.out" 2>"$T/run.err"
+	"$B/ppslab" run "$T/p.json" -q --no-table >"$T/run.out" 2>"$T/run.err"
+}
+# cell_books LABEL CELL: the books of the last trial of the cell CELL (a jq path) of $R
+cell_books() {
+	local sent
+	sent=$(jq "$2 | .gen[0].test_pkts" "$R")
+	within "$1: the sender sent its trial's frames" "$sent" 19000 21000
+	eq "$1: books: sent = sink received + lost ($sent)" \
+		"$(jq "$2 | .sink[0] | .rx_pkts + .lost_pkts" "$R")" "$sent"
+	eq "$1: the forwarder: rx = fwd + drop" \
+		"$(jq "$2 | .rut | .rx_pkts == .fwd_pkts + .drop_pkts and .rx_pkts > 0" "$R")" true
+	eq "$1: the trial's books checks ok" \
+		"$(jq -r "[$2 | .checks[] | select(.name == \"sent = received + lost\" or .name == \"forwarder adds up\" or .name == \"sink clean\" or .name == \"components ok\") | .ok] | join(\" \")" "$R")" \
+		"true true true true"
+}
+run_axis "ip_version 4 and 6" '{ "ip_version": [4, 6] }' "$T/r.json"
 eq "run exits 0" "$?" 0
 R=$T/r.json
 eq "two cases, named by the axis" "$(jq -r '[.cases[].case_id] | join(" ")' "$R")" \
@@ -33,32 +49,14 @@ for v in 4 6; do
 	dst=198.19.0.2; [ $v = 6 ] && dst=2001:2:0:1::2
 	eq "ip_version $v: the sender sent IPv$v to $dst" \
 		"$(jq -r "$c | .gen[0] | \"\(.ip_version) \(.dst) \(.wire_size)\"" "$R")" "$v $dst 128"
-	sent=$(jq "$c | .gen[0].test_pkts" "$R")
-	within "ip_version $v: the sender sent its trial's frames" "$sent" 19000 21000
-	eq "ip_version $v: books: sent = sink received + lost ($sent)" \
-		"$(jq "$c | .sink[0] | .rx_pkts + .lost_pkts" "$R")" "$sent"
-	eq "ip_version $v: the forwarder: rx = fwd + drop" \
-		"$(jq "$c | .rut | .rx_pkts == .fwd_pkts + .drop_pkts and .rx_pkts > 0" "$R")" true
+	cell_books "ip_version $v" "$c"
 	six=0; [ $v = 6 ] && six=$(jq "$c | .rut.fwd_pkts" "$R")
 	eq "ip_version $v: frames forwarded as IPv6" "$(jq "$c | .rut.ip6_fwd_pkts" "$R")" "$six"
 	eq "ip_version $v: the forwarder forwarded what the sink counted, warm-up included" \
 		"$(jq "$c | .rut.fwd_pkts >= .sink[0].rx_frames" "$R")" true
-	eq "ip_version $v: the trial's books checks ok" \
-		"$(jq -r "[$c | .checks[] | select(.name == \"sent = received + lost\" or .name == \"forwarder adds up\" or .name == \"sink clean\" or .name == \"components ok\") | .ok] | join(\" \")" "$R")" \
-		"true true true true"
 done
 
-P=$T/vlan.json
-cat >"$P" <<JSON
-{ "description": "t_run_ip6: vlan none and 100 through ppslab-rut",
-  "matrix": { "vlan": ["none", 100] },
-  "params": { "size": 128, "offered": "20k", "mode": "busy" },
-  "trial": { "method": "fixed", "warmup": "0.3s", "duration": "1s", "settle": "0.3s" },
-  "rig": { "calibrate": false, "direct": false },
-  "topology": { "kind": "netns", "lab": "$LAB" },
-  "output": { "results": "$T/rv.json" } }
-JSON
-"$B/ppslab" run "$P" -q --no-table >"$T/run.out" 2>"$T/run.err"
+run_axis "vlan none and 100" '{ "vlan": ["none", 100] }' "$T/rv.json"
 eq "vlan: run exits 0" "$?" 0
 R=$T/rv.json
 eq "vlan: two cases, named by the axis" "$(jq -r '[.cases[].case_id] | join(" ")' "$R")" \
@@ -68,20 +66,12 @@ for v in none 100; do
 	q='"none"'; tags=0; [ $v = 100 ] && q=100 && tags=1
 	c=".cases[] | select(.params.vlan == $q) | .trials[-1]"
 	eq "vlan $v: the sink expected $v" "$(jq -r "$c | .sink[0].vlan_expect" "$R")" "$v"
-	sent=$(jq "$c | .gen[0].test_pkts" "$R")
-	within "vlan $v: the sender sent its trial's frames" "$sent" 19000 21000
-	eq "vlan $v: books: sent = sink received + lost ($sent)" \
-		"$(jq "$c | .sink[0] | .rx_pkts + .lost_pkts" "$R")" "$sent"
-	eq "vlan $v: the forwarder: rx = fwd + drop" \
-		"$(jq "$c | .rut | .rx_pkts == .fwd_pkts + .drop_pkts and .rx_pkts > 0" "$R")" true
+	cell_books "vlan $v" "$c"
 	eq "vlan $v: the sink's frames all under tags $tags, none wrong_vlan" \
 		"$(jq -r "$c | .sink[0] | [.vlans[] | select(.pkts > 0) | \"\(.tags) \(.vid) \(.wrong_vlan)\"] | join(\",\")" "$R")" \
 		"$([ $v = 100 ] && echo "1 100 false" || echo "0 null false")"
 	eq "vlan $v: the sink's tagged frames = its test frames" \
 		"$(jq "$c | .sink[0] | ([.vlans[] | select(.tags == $tags) | .pkts] | add) >= .rx_pkts" "$R")" true
-	eq "vlan $v: the trial's books checks ok" \
-		"$(jq -r "[$c | .checks[] | select(.name == \"sent = received + lost\" or .name == \"forwarder adds up\" or .name == \"sink clean\" or .name == \"components ok\") | .ok] | join(\" \")" "$R")" \
-		"true true true true"
 done
 eq "vlan: the forwarder restarted for the tagged cell" \
 	"$(jq -r '[.cases[].trials[-1].rut.ports[]?.name] | join(" ")' "$R")" "rut0 rut1 rut0.100 rut1.100"
