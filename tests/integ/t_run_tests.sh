@@ -39,10 +39,13 @@ eq "... and their ids" "$(jq -c '[.cases[] | .case_id]' "$R")" \
 eq "the test is the first of a case's params" "$(jq -c '[.cases[] | .params | keys_unsorted[0]] | unique' "$R")" '["test"]'
 eq "each case is ok or flagged" \
 	"$(jq '[.cases[] | select(.status == "ok" or .status == "flagged")] | length' "$R")" 3
+# the sizes the senders sent (wire_size), not only the params that name them
 eq "the fixed test: one trial a case at its size" \
-	"$(jq -c '[.cases[] | select(.params.test == "load") | [.params.size, (.trials | length)]]' "$R")" '[[64,1],[128,1]]'
+	"$(jq -c '[.cases[] | select(.params.test == "load") | [.params.size, (.trials | length), ([.trials[].gen[0].wire_size] | unique)]]' "$R")" \
+	'[[64,1,[64]],[128,1,[128]]]'
 eq "the ladder test: a trial a step, at its own size" \
-	"$(jq -c '[.cases[] | select(.params.test == "steps") | [.params.size // "fixed", (.trials | length)]]' "$R")" '[["fixed",2]]'
+	"$(jq -c '[.cases[] | select(.params.test == "steps") | [.params.size // "fixed", (.trials | length), ([.trials[].gen[0].wire_size] | unique)]]' "$R")" \
+	'[["fixed",2,[256]]]'
 eq "the books of every trial (sent = received + lost)" \
 	"$(jq '[.cases[].trials[].checks[] | select(.name == "sent = received + lost" and .ok == false)] | length' "$R")" 0
 eq "matrix.axes names the tests first" "$(jq -c '.matrix.axes | keys_unsorted' "$R")" '["test","size"]'
