@@ -449,13 +449,8 @@ int gen_frames_build(struct gen_frames *fr, const struct gen_sizes *z, const str
 		fr->n = i + 1;
 		if (len > fr->frame_max)
 			fr->frame_max = len;
-		if (len < tl + PKT_ETH_LEN) {
-			snprintf(err, errlen, "frame of %u bytes cannot carry %u VLAN tags", len,
-				 base->vlan.n);
-			gen_frames_free(fr);
-			return -EINVAL;
-		}
-		/* the signature's flags are written per frame; the template's are 0 */
+		/* the signature's flags are written per frame; the template's are 0; a size
+		 * the tags leave too small for one is refused there */
 		int rc = v6 ? pkt6_build_template(base, len - tl, stream, 0, 0, t, err, errlen)
 			    : pkt_build_template(base, len - tl, stream, 0, 0, t, err, errlen);
 		if (rc) {

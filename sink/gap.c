@@ -176,6 +176,18 @@ void gap_advance(struct gap_book *g, uint64_t prev_next, uint64_t seq, uint64_t 
 	final_below(g, next_exp);
 }
 
+/* A frame arrived late into gap x: one from its loss (and from its run, of a gap of
+ * its own). True when x is left without loss and without a long silence: it was
+ * reordering. */
+static bool fill_one(const struct gap_book *g, struct gap *x)
+{
+	x->lost--;
+	x->reordered++;
+	if (x->merged == 1)
+		x->run = x->lost;
+	return !x->lost && !long_silence(g, x);
+}
+
 /* The gap of arr[0..n) (in sequence order) whose numbers hold seq, or -1. */
 static long find(struct gap_book *g, bool pend, uint32_t n, uint64_t seq)
 {
@@ -222,9 +234,7 @@ static void last_fill(struct gap_book *g, uint64_t seq)
 	if (!g->have_last || seq <= g->last.seq_before || seq >= g->last.seq_after ||
 	    !g->last.lost)
 		return;
-	g->last.lost--;
-	g->last.reordered++;
-	g->last.run = g->last.lost;
+	fill_one(g, &g->last);
 	if (!g->last.lost)
 		last_back(g);
 }
@@ -241,21 +251,14 @@ static void gap_fill_book(struct gap_book *g, uint64_t seq)
 {
 	long i = find(g, true, g->pend_n, seq);
 	if (i >= 0) {
-		struct gap *x = pend_at(g, (uint32_t)i);
-		x->lost--;
-		x->reordered++;
-		if (x->merged == 1)
-			x->run = x->lost;
-		if (!x->lost && !long_silence(g, x))   /* it was reordering: done */
+		if (fill_one(g, pend_at(g, (uint32_t)i)))   /* it was reordering: done */
 			pend_remove(g, (uint32_t)i);
 		return;
 	}
 	i = find(g, false, g->nlist, seq);
 	if (i >= 0) {
 		struct gap *x = &g->list[i];
-		x->lost--;
-		x->reordered++;
-		if (!x->lost && !long_silence(g, x)) {   /* it was reordering after all */
+		if (fill_one(g, x)) {   /* it was reordering after all */
 			memmove(x, x + 1, (g->nlist - (uint32_t)i - 1) * sizeof(*x));
 			g->nlist--;
 		}

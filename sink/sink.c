@@ -251,19 +251,26 @@ static void account(struct sink_worker *w, struct sink_stream *st, const struct 
 		relaxed_add(&w->ctr.implausible_delay_pkts, 1);
 }
 
+/* Are a and b the same tag stack (the table's key)? */
+static bool vlan_same(const struct sink_vlan_count *a, const struct sink_vlan_count *b)
+{
+	return a->n == b->n && a->vid == b->vid && a->outer_vid == b->outer_vid;
+}
+
 /* Counts a signed frame under its tag stack; the last one hit is tried first. */
 static void vlan_count(struct sink_worker *w, const struct pkt_vlan *v, bool wrong)
 {
-	uint16_t vid = v->n ? pkt_vlan_vid(v->tci[v->n - 1]) : 0;
-	uint16_t outer = v->n == 2 ? pkt_vlan_vid(v->tci[0]) : 0;
+	const struct sink_vlan_count k = {
+		.n = v->n, .vid = v->n ? pkt_vlan_vid(v->tci[v->n - 1]) : 0,
+		.outer_vid = v->n == 2 ? pkt_vlan_vid(v->tci[0]) : 0, .wrong = wrong, .pkts = 1 };
 	struct sink_vlan_count *c = &w->vlans[w->vlan_last];
-	if (w->nvlans && c->n == v->n && c->vid == vid && c->outer_vid == outer) {
+	if (w->nvlans && vlan_same(c, &k)) {
 		c->pkts++;
 		return;
 	}
 	for (unsigned i = 0; i < w->nvlans; i++) {
 		c = &w->vlans[i];
-		if (c->n == v->n && c->vid == vid && c->outer_vid == outer) {
+		if (vlan_same(c, &k)) {
 			c->pkts++;
 			w->vlan_last = i;
 			return;
@@ -274,8 +281,7 @@ static void vlan_count(struct sink_worker *w, const struct pkt_vlan *v, bool wro
 		return;
 	}
 	w->vlan_last = w->nvlans;
-	w->vlans[w->nvlans++] = (struct sink_vlan_count){ .n = v->n, .vid = vid, .outer_vid = outer,
-							 .wrong = wrong, .pkts = 1 };
+	w->vlans[w->nvlans++] = k;
 }
 
 /* The tags --vlan expects: as many, the same VIDs (priorities and TPIDs may differ: a
@@ -557,8 +563,7 @@ static void vlans_merge(struct sink *s)
 		for (unsigned i = 0; i < w->nvlans; i++) {
 			const struct sink_vlan_count *c = &w->vlans[i];
 			unsigned j = 0;
-			while (j < s->nvlans && !(s->vlans[j].n == c->n && s->vlans[j].vid == c->vid &&
-						  s->vlans[j].outer_vid == c->outer_vid))
+			while (j < s->nvlans && !vlan_same(&s->vlans[j], c))
 				j++;
 			if (j < s->nvlans)
 				s->vlans[j].pkts += c->pkts;

@@ -420,6 +420,34 @@ static void t_outage_after_scatter(void)
 	free(y);
 }
 
+/* A listed gap that late frames filled down to one loss ranks by what it still lost:
+ * on a full list of 2 the next gap of 2 takes its place, not that of the other gap of
+ * 2 beside it. */
+static void t_filled_listed_ranks_lower(void)
+{
+	struct st *x = mk_n(0, 2);
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < 200000; i++) {
+		if ((i >= 100 && i <= 102) || i == 70000 || i == 70001 || i == 140000 ||
+		    i == 140001)
+			continue;
+		arrive(x, i, t += MS);         /* t counts arrivals: every silence 1 ms */
+		if (i == 100000) {             /* below the window: into the listed 100..102 */
+			arrive(x, 100, t += MS);
+			arrive(x, 101, t += MS);
+		}
+	}
+	end(x, 200000);
+	T_EQ_U64(x->g.nlist, 2);
+	T_EQ_U64(x->g.list[0].seq_before, 69999);
+	T_EQ_U64(x->g.list[1].seq_before, 139999);
+	T_EQ_U64(x->g.unlisted, 1);
+	T_EQ_U64(x->g.unlisted_lost, 1);
+	T_EQ_U64(gap_lost(&x->g), 5);
+	T_EQ_U64(x->s.lost_final, 5);
+	free(x);
+}
+
 /* The head (before the first frame) and the tail (after the last) are loss, not gaps. */
 static void t_head_tail(void)
 {
@@ -501,6 +529,7 @@ int main(void)
 	T_RUN(t_list_max);
 	T_RUN(t_head_tail);
 	T_RUN(t_outage_after_scatter);
+	T_RUN(t_filled_listed_ranks_lower);
 	T_RUN(t_last_after_overload);
 	T_RUN(t_last_filled);
 	return t_done();
