@@ -711,9 +711,7 @@ static void check_kernel_axes(struct vctx *c, json_t *root, const struct profile
 	}
 }
 
-/* The values of a built-in axis: the swept list (*swept set), else a one-element view
- * of the fixed value. */
-static const json_t *axis_values(const struct profile *p, const char *name, bool *swept)
+const json_t *prof_axis_values(const struct profile *p, const char *name, bool *swept)
 {
 	for (size_t a = 0; a < p->naxes; a++)
 		if (!p->axes[a].router && !strcmp(p->axes[a].name, name)) {
@@ -746,7 +744,7 @@ static const char *axis_where(json_t *root, const char *name, bool swept, size_t
 static const char *ip6_where(json_t *root, const struct profile *p, char *buf, size_t len)
 {
 	bool sw;
-	const json_t *iv = axis_values(p, "ip_version", &sw);
+	const json_t *iv = prof_axis_values(p, "ip_version", &sw);
 	for (size_t i = 0; i < (sw ? json_array_size(iv) : 1); i++) {
 		const json_t *v = sw ? json_array_get(iv, i) : iv;
 		if (json_is_integer(v) && json_integer_value(v) == 6)
@@ -764,7 +762,7 @@ static void refuse_sizes(struct vctx *c, json_t *root, const struct profile *p,
 			 const char *cause)
 {
 	bool sw;
-	const json_t *sv = axis_values(p, "size", &sw);
+	const json_t *sv = prof_axis_values(p, "size", &sw);
 	char spath[560];
 	for (size_t i = 0; i < (sw ? json_array_size(sv) : 1); i++) {
 		const json_t *v = sw ? json_array_get(sv, i) : sv;
@@ -812,7 +810,7 @@ static int vlan_tags(const json_t *v)
 static void check_vlan(struct vctx *c, json_t *root, const struct profile *p)
 {
 	bool sw_v;
-	const json_t *vv = axis_values(p, "vlan", &sw_v);
+	const json_t *vv = prof_axis_values(p, "vlan", &sw_v);
 	char vpath[560], ipath[560], vb[64], frame[1024], cause[256];
 	const char *vw = NULL;
 	int tags = 0;

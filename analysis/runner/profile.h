@@ -336,6 +336,9 @@ const json_t *prof_axis_default(const char *axis);
  * '%', '\\' and control characters written %XX, so that no value can make two cells
  * one id ("a/b=c" is "a%2Fb%3Dc"). Returns buf. */
 char *prof_id_text(const json_t *v, char *buf, size_t len);
+/* The values of a built-in axis: the swept list (*swept set), else its fixed value
+ * (borrowed). */
+const json_t *prof_axis_values(const struct profile *p, const char *name, bool *swept);
 /* The router axis of that name, or NULL. */
 const struct prof_raxis *prof_router_axis(const struct profile *p, const char *name);
 /* True when some router axis has "reboot": true. */
