@@ -671,11 +671,9 @@ static void print_body(const struct profile *p, const struct plan *pl, FILE *f)
 	if (t->method == PM_OUTAGE) {
 		if (t->outage_load_pct > 0)
 			fprintf(f, "; outage (%s) at %g %% of the NDR an rfc2544 search finds",
-				t->outage_recipe == PO_RESET ? "reset" : t->outage_recipe == PO_RECOVERY
-				? "recovery" : "timeline", t->outage_load_pct);
+				prof_recipe_name(t->outage_recipe), t->outage_load_pct);
 		else
-			fprintf(f, "; outage (%s) at %.0f pps", t->outage_recipe == PO_RESET
-				? "reset" : t->outage_recipe == PO_RECOVERY ? "recovery" : "timeline",
+			fprintf(f, "; outage (%s) at %.0f pps", prof_recipe_name(t->outage_recipe),
 				t->outage_load_pps);
 		if (t->outage_recipe == PO_RECOVERY)
 			fprintf(f, " as the throughput: 110 %% of it for %g s, then half that",

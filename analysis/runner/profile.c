@@ -310,6 +310,11 @@ static void parse_latency_loads(struct vctx *c, const json_t *o, struct prof_tri
 
 static const char *const recipe_names[] = { "timeline", "reset", "recovery", NULL };
 
+const char *prof_recipe_name(enum prof_outage_recipe r)
+{
+	return (unsigned)r <= PO_RECOVERY ? recipe_names[r] : "?";
+}
+
 /* trial.outage_*: the load (a rate, or "N%" of the NDR), the action's instant within
  * the trial, the action ({"ctl": [...]} for ppslab-rut, {"hook": [...]} for any
  * router; a reset without one takes router.reboot_hook), the sinks' --gap-min */

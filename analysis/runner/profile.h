@@ -148,6 +148,8 @@ struct prof_goal {
 /* What an outage trial measures: the gaps around any action ("timeline"), or the time
  * a reset takes (RFC 2544 §26.6, "reset"). */
 enum prof_outage_recipe { PO_TIMELINE, PO_RESET, PO_RECOVERY };
+/* "timeline", "reset", "recovery": the profile's word for a recipe, and the results'. */
+const char *prof_recipe_name(enum prof_outage_recipe r);
 
 struct prof_trial {
 	enum prof_method method;

@@ -1201,9 +1201,8 @@ static int case_outage(struct case_run *k, const struct search_res *sr, json_t *
 	const struct prof_trial *t = &r->p->trial;
 	json_t *o = json_object();
 	json_object_set_new(res, "OUTAGE", o);
-	static const char *const recipes[] = { "timeline", "reset", "recovery" };
 	bool rcv = t->outage_recipe == PO_RECOVERY;
-	json_object_set_new(o, "recipe", json_string(recipes[t->outage_recipe]));
+	json_object_set_new(o, "recipe", json_string(prof_recipe_name(t->outage_recipe)));
 	double load = t->outage_load_pps;
 	char from[160];
 	snprintf(from, sizeof(from), "trial.outage_load");
