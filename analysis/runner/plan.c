@@ -434,7 +434,7 @@ static void search_estimate(const struct prof_trial *t, double *ntrials, double 
 		struct prof_trial s = *t;
 		s.method = PM_RFC2544;
 		n = 0, secs = 0;
-		if (!(t->b2b_throughput_pps > 0))
+		if (prof_searches(t))
 			search_estimate(&s, &n, &secs);
 		double span = (double)(t->b2b_max_burst - t->b2b_min_burst) /
 			      (double)t->b2b_resolution;
@@ -452,7 +452,7 @@ static void search_estimate(const struct prof_trial *t, double *ntrials, double 
 		struct prof_trial s = *t;
 		s.method = PM_RFC2544;
 		n = 0, secs = 0;
-		if (t->outage_load_pct > 0)
+		if (prof_searches(t))
 			search_estimate(&s, &n, &secs);
 		*ntrials = n + 1;
 		*trial_s = secs + t->duration_s;

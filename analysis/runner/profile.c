@@ -85,6 +85,13 @@ const char *prof_method_name(enum prof_method m)
 	return (unsigned)m <= PM_OUTAGE ? method_names[m] : "?";
 }
 
+bool prof_searches(const struct prof_trial *t)
+{
+	if (t->method == PM_B2B)
+		return !(t->b2b_throughput_pps > 0);
+	return t->method != PM_OUTAGE || t->outage_load_pct > 0;
+}
+
 static int get_ratio_at(struct vctx *c, const json_t *o, const char *path, const char *key,
 			double lo, bool lo_open, double hi, bool hi_open, double def, double *out)
 {

@@ -207,6 +207,10 @@ struct prof_trial {
 	unsigned outage_rules;     /* > 0: that many generated rules loaded into ppslab-rut */
 	bool outage_per_rule;      /* ... one call a rule, as ipfw(8) loads a file */
 };
+/* Whether a case of t runs a load search: its method's, or the rfc2544 search for the
+ * throughput b2b and outage run first; not b2b with trial.b2b_throughput given, nor
+ * outage at a fixed load. */
+bool prof_searches(const struct prof_trial *t);
 
 struct prof_router_cfg {
 	enum prof_router kind;

@@ -1391,9 +1391,7 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	k.repeated = json_object();
 	json_object_set_new(c, "repeated_why", k.repeated);
 	struct search_req req;
-	/* b2b with the throughput given, outage at a fixed load: no search */
-	bool search = (p->trial.method != PM_B2B || !(p->trial.b2b_throughput_pps > 0)) &&
-		      (p->trial.method != PM_OUTAGE || p->trial.outage_load_pct > 0);
+	bool search = prof_searches(&p->trial);
 	while (search && rc >= 0 && !*r->env.stop && search_next(k.s, &req) == 0)
 		rc = case_trial(&k, &req);
 	rc = rc > 0 ? 0 : rc;
