@@ -49,11 +49,11 @@ static void say(struct out *o, const char *fmt, ...)
 /* The values an axis takes in p: its swept list, or its one fixed value (borrowed). */
 static const json_t *axis_values(const struct profile *p, const char *name, json_t *one)
 {
-	for (size_t a = 0; a < p->naxes; a++)
-		if (!strcmp(p->axes[a].name, name))
-			return p->axes[a].values;
+	bool swept;
+	const json_t *v = prof_axis_values(p, name, &swept);
+	if (swept)
+		return v;
 	json_array_clear(one);
-	const json_t *v = json_object_get(p->fixed, name);
 	if (v)
 		json_array_append(one, jmut(v));
 	return one;

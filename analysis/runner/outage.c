@@ -23,6 +23,14 @@ static double u64_of(const json_t *o, const char *k)
 	       ? (double)json_integer_value(v) : json_is_real(v) ? json_real_value(v) : NAN;
 }
 
+/* A stream's frames lost in no gap (before its first frame or after its last): its
+ * loss beyond its gaps' (gap_lost_pkts holds the unlisted gaps' loss already). */
+static uint64_t lost_outside(const json_t *st)
+{
+	double lost = u64_of(st, "lost_pkts"), in_gaps = u64_of(st, "gap_lost_pkts");
+	return !isnan(lost) && !isnan(in_gaps) && lost > in_gaps ? (uint64_t)(lost - in_gaps) : 0;
+}
+
 void outage_sum_init(struct outage_sum *sum)
 {
 	memset(sum, 0, sizeof(*sum));
@@ -58,10 +66,7 @@ int outage_gaps(json_t *out, const json_t *sink, int64_t t0_ns, const struct out
 			continue;
 		}
 		sum->unlisted += (size_t)json_integer_value(json_object_get(st, "gaps_unlisted"));
-		/* the sink's gap_lost_pkts holds the unlisted gaps' loss already */
-		double in_gaps = u64_of(st, "gap_lost_pkts");
-		if (!isnan(lost) && !isnan(in_gaps) && lost > in_gaps)
-			sum->outside += (uint64_t)(lost - in_gaps);
+		sum->outside += lost_outside(st);
 		json_array_foreach(gl, j, g) {
 			int64_t b = ns_of(g, "before_ns"), a = ns_of(g, "after_ns");
 			double gl_lost = u64_of(g, "lost_pkts");
@@ -158,11 +163,7 @@ int outage_recovery(const json_t *sink, int64_t a_ns, int64_t end_ns, int64_t ta
 			rv->split++;
 			continue;
 		}
-		double lost = u64_of(st, "lost_pkts");
-		/* the sink's gap_lost_pkts holds the unlisted gaps' loss already */
-		double in_gaps = u64_of(st, "gap_lost_pkts");
-		if (!isnan(lost) && !isnan(in_gaps) && lost > in_gaps)
-			rv->lost_after_end += (uint64_t)(lost - in_gaps);
+		rv->lost_after_end += lost_outside(st);
 		if (json_is_true(json_object_get(st, "last_gap_inexact")))
 			rv->inexact++;
 		const json_t *lg = json_object_get(st, "last_gap");

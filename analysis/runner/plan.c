@@ -434,7 +434,7 @@ static void search_estimate(const struct prof_trial *t, double *ntrials, double 
 		struct prof_trial s = *t;
 		s.method = PM_RFC2544;
 		n = 0, secs = 0;
-		if (!(t->b2b_throughput_pps > 0))
+		if (prof_searches(t))
 			search_estimate(&s, &n, &secs);
 		double span = (double)(t->b2b_max_burst - t->b2b_min_burst) /
 			      (double)t->b2b_resolution;
@@ -452,7 +452,7 @@ static void search_estimate(const struct prof_trial *t, double *ntrials, double 
 		struct prof_trial s = *t;
 		s.method = PM_RFC2544;
 		n = 0, secs = 0;
-		if (t->outage_load_pct > 0)
+		if (prof_searches(t))
 			search_estimate(&s, &n, &secs);
 		*ntrials = n + 1;
 		*trial_s = secs + t->duration_s;
@@ -671,11 +671,9 @@ static void print_body(const struct profile *p, const struct plan *pl, FILE *f)
 	if (t->method == PM_OUTAGE) {
 		if (t->outage_load_pct > 0)
 			fprintf(f, "; outage (%s) at %g %% of the NDR an rfc2544 search finds",
-				t->outage_recipe == PO_RESET ? "reset" : t->outage_recipe == PO_RECOVERY
-				? "recovery" : "timeline", t->outage_load_pct);
+				prof_recipe_name(t->outage_recipe), t->outage_load_pct);
 		else
-			fprintf(f, "; outage (%s) at %.0f pps", t->outage_recipe == PO_RESET
-				? "reset" : t->outage_recipe == PO_RECOVERY ? "recovery" : "timeline",
+			fprintf(f, "; outage (%s) at %.0f pps", prof_recipe_name(t->outage_recipe),
 				t->outage_load_pps);
 		if (t->outage_recipe == PO_RECOVERY)
 			fprintf(f, " as the throughput: 110 %% of it for %g s, then half that",

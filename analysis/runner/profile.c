@@ -85,6 +85,13 @@ const char *prof_method_name(enum prof_method m)
 	return (unsigned)m <= PM_OUTAGE ? method_names[m] : "?";
 }
 
+bool prof_searches(const struct prof_trial *t)
+{
+	if (t->method == PM_B2B)
+		return !(t->b2b_throughput_pps > 0);
+	return t->method != PM_OUTAGE || t->outage_load_pct > 0;
+}
+
 static int get_ratio_at(struct vctx *c, const json_t *o, const char *path, const char *key,
 			double lo, bool lo_open, double hi, bool hi_open, double def, double *out)
 {
@@ -309,6 +316,11 @@ static void parse_latency_loads(struct vctx *c, const json_t *o, struct prof_tri
 }
 
 static const char *const recipe_names[] = { "timeline", "reset", "recovery", NULL };
+
+const char *prof_recipe_name(enum prof_outage_recipe r)
+{
+	return (unsigned)r <= PO_RECOVERY ? recipe_names[r] : "?";
+}
 
 /* trial.outage_*: the load (a rate, or "N%" of the NDR), the action's instant within
  * the trial, the action ({"ctl": [...]} for ppslab-rut, {"hook": [...]} for any
@@ -711,9 +723,7 @@ static void check_kernel_axes(struct vctx *c, json_t *root, const struct profile
 	}
 }
 
-/* The values of a built-in axis: the swept list (*swept set), else a one-element view
- * of the fixed value. */
-static const json_t *axis_values(const struct profile *p, const char *name, bool *swept)
+const json_t *prof_axis_values(const struct profile *p, const char *name, bool *swept)
 {
 	for (size_t a = 0; a < p->naxes; a++)
 		if (!p->axes[a].router && !strcmp(p->axes[a].name, name)) {
@@ -742,39 +752,60 @@ static const char *axis_where(json_t *root, const char *name, bool swept, size_t
 	return buf;
 }
 
+/* Where ip_version 6 was first written (into buf), NULL if it was not. */
+static const char *ip6_where(json_t *root, const struct profile *p, char *buf, size_t len)
+{
+	bool sw;
+	const json_t *iv = prof_axis_values(p, "ip_version", &sw);
+	for (size_t i = 0; i < (sw ? json_array_size(iv) : 1); i++) {
+		const json_t *v = sw ? json_array_get(iv, i) : iv;
+		if (json_is_integer(v) && json_integer_value(v) == 6)
+			return axis_where(root, "ip_version", sw, i, buf, len);
+	}
+	return NULL;
+}
+
+/* The sizes from floor up to below need, too small for what the profile sends (a
+ * smaller one is another check's), refused where the size was written ("the smallest
+ * <frame>"), or, a size left at its default, at cause_at, where what makes them too
+ * small was written ("<cause>, but size is its default"). */
+static void refuse_sizes(struct vctx *c, json_t *root, const struct profile *p,
+			 long long floor, int need, const char *frame, const char *cause_at,
+			 const char *cause)
+{
+	bool sw;
+	const json_t *sv = prof_axis_values(p, "size", &sw);
+	char spath[560];
+	for (size_t i = 0; i < (sw ? json_array_size(sv) : 1); i++) {
+		const json_t *v = sw ? json_array_get(sv, i) : sv;
+		if (!json_is_integer(v) || json_integer_value(v) >= need ||
+		    json_integer_value(v) < floor)
+			continue;
+		const char *at = axis_where(root, "size", sw, i, spath, sizeof(spath));
+		if (at)
+			prof_verr(c, at, false, "size %lld is below %d, the smallest %s: give sizes "
+				  "of %d or more", (long long)json_integer_value(v), need, frame, need);
+		else
+			prof_verr(c, cause_at, false, "%s, but size is its default, %lld: give "
+				  "params.size %d or more", cause, (long long)json_integer_value(v),
+				  need);
+	}
+}
+
 /* An IPv6 test frame is PKT6_WIRE_MIN (84) bytes at least, which ppslab-gen -6 holds
  * to: a size below it meeting ip_version 6 is refused where the size was written, or,
  * a size left at its default, where the 6 was (imix's smallest IPv6 frame is 84). */
 static void check_ip6_sizes(struct vctx *c, json_t *root, const struct profile *p)
 {
-	bool sw_ip, sw_size;
-	const json_t *iv = axis_values(p, "ip_version", &sw_ip);
-	const json_t *sv = axis_values(p, "size", &sw_size);
-	char ipath[560], spath[560];
-	const char *iw = NULL;
-	for (size_t i = 0; i < (sw_ip ? json_array_size(iv) : 1) && !iw; i++) {
-		const json_t *v = sw_ip ? json_array_get(iv, i) : iv;
-		if (json_is_integer(v) && json_integer_value(v) == 6)
-			iw = axis_where(root, "ip_version", sw_ip, i, ipath, sizeof(ipath));
-	}
+	char ipath[560], frame[768], cause[256];
+	const char *iw = ip6_where(root, p, ipath, sizeof(ipath));
 	if (!iw)
 		return;
-	for (size_t i = 0; i < (sw_size ? json_array_size(sv) : 1); i++) {
-		const json_t *v = sw_size ? json_array_get(sv, i) : sv;
-		if (!json_is_integer(v) || json_integer_value(v) >= PKT6_WIRE_MIN)
-			continue;
-		const char *sw = axis_where(root, "size", sw_size, i, spath, sizeof(spath));
-		if (sw)
-			prof_verr(c, sw, false, "size %lld is below %d, the smallest IPv6 test "
-				  "frame (Ethernet, IPv6 and UDP headers, the signature, the FCS), and "
-				  "the profile sends IPv6 (ip_version 6 at %s): give sizes of %d or more",
-				  (long long)json_integer_value(v), PKT6_WIRE_MIN, iw, PKT6_WIRE_MIN);
-		else
-			prof_verr(c, iw, false, "ip_version 6 sends IPv6 test frames, %d bytes at "
-				  "least (Ethernet, IPv6 and UDP headers, the signature, the FCS), but "
-				  "size is its default, %lld: give params.size %d or more",
-				  PKT6_WIRE_MIN, (long long)json_integer_value(v), PKT6_WIRE_MIN);
-	}
+	snprintf(frame, sizeof(frame), "IPv6 test frame (Ethernet, IPv6 and UDP headers, the "
+		 "signature, the FCS), and the profile sends IPv6 (ip_version 6 at %s)", iw);
+	snprintf(cause, sizeof(cause), "ip_version 6 sends IPv6 test frames, %d bytes at least "
+		 "(Ethernet, IPv6 and UDP headers, the signature, the FCS)", PKT6_WIRE_MIN);
+	refuse_sizes(c, root, p, LLONG_MIN, PKT6_WIRE_MIN, frame, iw, cause);
 }
 
 /* The tags of a vlan value: 0 ("none"), 1 (a VID) or 2 ("OUTER.INNER"). */
@@ -790,11 +821,9 @@ static int vlan_tags(const json_t *v)
  * one) or not at all. Refused where the vlan (or the size) was written. */
 static void check_vlan(struct vctx *c, json_t *root, const struct profile *p)
 {
-	bool sw_v, sw_size, sw_ip;
-	const json_t *vv = axis_values(p, "vlan", &sw_v);
-	const json_t *sv = axis_values(p, "size", &sw_size);
-	const json_t *iv = axis_values(p, "ip_version", &sw_ip);
-	char vpath[560], spath[560], vb[64];
+	bool sw_v;
+	const json_t *vv = prof_axis_values(p, "vlan", &sw_v);
+	char vpath[560], ipath[560], vb[64], frame[1024], cause[256];
 	const char *vw = NULL;
 	int tags = 0;
 	for (size_t i = 0; i < (sw_v ? json_array_size(vv) : 1); i++) {
@@ -821,32 +850,16 @@ static void check_vlan(struct vctx *c, json_t *root, const struct profile *p)
 			  "does, {vlan} its value: a VID, or OUTER.INNER), or vlan \"none\"", vb);
 		return;
 	}
-	bool six = false;
-	for (size_t i = 0; i < (sw_ip ? json_array_size(iv) : 1); i++) {
-		const json_t *v = sw_ip ? json_array_get(iv, i) : iv;
-		six |= json_is_integer(v) && json_integer_value(v) == 6;
-	}
+	bool six = ip6_where(root, p, ipath, sizeof(ipath)) != NULL;
 	int base = six ? PKT6_WIRE_MIN : PKT_WIRE_MIN, need = base + tags * PKT_VLAN_TAG_LEN;
 	const char *what = tags == 2 ? "two VLAN tags (QinQ)" : "a VLAN tag";
-	for (size_t i = 0; i < (sw_size ? json_array_size(sv) : 1); i++) {
-		const json_t *v = sw_size ? json_array_get(sv, i) : sv;
-		/* below the untagged smallest: check_ip6_sizes (or the range) says so */
-		if (!json_is_integer(v) || json_integer_value(v) >= need ||
-		    json_integer_value(v) < base)
-			continue;
-		const char *sw = axis_where(root, "size", sw_size, i, spath, sizeof(spath));
-		if (sw)
-			prof_verr(c, sw, false, "size %lld is below %d, the smallest %s test frame "
-				  "with %s (%d bytes and %d a tag), and the profile tags its frames "
-				  "(vlan %s at %s): give sizes of %d or more",
-				  (long long)json_integer_value(v), need, six ? "IPv6" : "IPv4", what,
-				  base, PKT_VLAN_TAG_LEN, vb, vw, need);
-		else
-			prof_verr(c, vw, false, "vlan %s puts %s on the test frames, %d bytes at least "
-				  "(%d and %d a tag), but size is its default, %lld: give params.size "
-				  "%d or more", vb, what, need, base, PKT_VLAN_TAG_LEN,
-				  (long long)json_integer_value(v), need);
-	}
+	snprintf(frame, sizeof(frame), "%s test frame with %s (%d bytes and %d a tag), and the "
+		 "profile tags its frames (vlan %s at %s)", six ? "IPv6" : "IPv4", what, base,
+		 PKT_VLAN_TAG_LEN, vb, vw);
+	snprintf(cause, sizeof(cause), "vlan %s puts %s on the test frames, %d bytes at least "
+		 "(%d and %d a tag)", vb, what, need, base, PKT_VLAN_TAG_LEN);
+	/* below the untagged smallest: check_ip6_sizes (or the range) says so */
+	refuse_sizes(c, root, p, base, need, frame, vw, cause);
 }
 
 static const char *const top_keys[] = { "description", "matrix", "params", "repetitions",

@@ -148,6 +148,8 @@ struct prof_goal {
 /* What an outage trial measures: the gaps around any action ("timeline"), or the time
  * a reset takes (RFC 2544 §26.6, "reset"). */
 enum prof_outage_recipe { PO_TIMELINE, PO_RESET, PO_RECOVERY };
+/* "timeline", "reset", "recovery": the profile's word for a recipe, and the results'. */
+const char *prof_recipe_name(enum prof_outage_recipe r);
 
 struct prof_trial {
 	enum prof_method method;
@@ -205,6 +207,10 @@ struct prof_trial {
 	unsigned outage_rules;     /* > 0: that many generated rules loaded into ppslab-rut */
 	bool outage_per_rule;      /* ... one call a rule, as ipfw(8) loads a file */
 };
+/* Whether a case of t runs a load search: its method's, or the rfc2544 search for the
+ * throughput b2b and outage run first; not b2b with trial.b2b_throughput given, nor
+ * outage at a fixed load. */
+bool prof_searches(const struct prof_trial *t);
 
 struct prof_router_cfg {
 	enum prof_router kind;
@@ -336,6 +342,9 @@ const json_t *prof_axis_default(const char *axis);
  * '%', '\\' and control characters written %XX, so that no value can make two cells
  * one id ("a/b=c" is "a%2Fb%3Dc"). Returns buf. */
 char *prof_id_text(const json_t *v, char *buf, size_t len);
+/* The values of a built-in axis: the swept list (*swept set), else its fixed value
+ * (borrowed). */
+const json_t *prof_axis_values(const struct profile *p, const char *name, bool *swept);
 /* The router axis of that name, or NULL. */
 const struct prof_raxis *prof_router_axis(const struct profile *p, const char *name);
 /* True when some router axis has "reboot": true. */

@@ -108,8 +108,8 @@ static json_t *trial_obj(const struct profile *p)
 			jset_num(json_object_get(m, "b2b"), "throughput_pps", t->b2b_throughput_pps);
 	}
 	if (t->method == PM_OUTAGE) {
-		json_t *o = json_pack("{s:s,s:f}", "recipe", t->outage_recipe == PO_RESET ? "reset"
-				      : t->outage_recipe == PO_RECOVERY ? "recovery" : "timeline", "at_s", t->outage_at_s);
+		json_t *o = json_pack("{s:s,s:f}", "recipe", prof_recipe_name(t->outage_recipe),
+				      "at_s", t->outage_at_s);
 		if (t->outage_load_pct > 0)
 			jset_num(o, "load_pct_of_ndr", t->outage_load_pct);
 		else

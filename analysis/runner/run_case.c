@@ -922,18 +922,28 @@ static int case_burst(struct case_run *k, struct b2b *b, const struct b2b_req *q
 	return 0;
 }
 
+/* The NDR of the rfc2544 search a method ran first (b2b's throughput, outage's load):
+ * its load, or, irregular with a lower bound (no loss at max load), the rate itself;
+ * 0 when it found none, *why then what it said. */
+static double search_ndr(const struct search_res *sr, const char **why)
+{
+	*why = sr->ngoals && sr->goal[0].irregular ? sr->goal[0].irregular : "no trial";
+	return !sr->ngoals ? 0 : sr->goal[0].regular ? sr->goal[0].ct_pps : sr->goal[0].rlb_pps;
+}
+
 /* The method's bursts after the throughput (sr's NDR, or the profile's): c's
- * results.B2B and metrics b2b_*, or why the size is skipped. 0, -EINTR, -EIO, -ENOMEM. */
-static int case_b2b(struct case_run *k, const struct search_res *sr, json_t *res, json_t *m)
+ * results.B2B and metrics b2b_*, or why the size is skipped; an irregular answer into
+ * flags. 0, -EINTR, -EIO, -ENOMEM. */
+static int case_b2b(struct case_run *k, const struct search_res *sr, json_t *res, json_t *m,
+		    json_t *flags)
 {
 	const struct prof_trial *t = &k->r->p->trial;
 	double rate = t->max_load_pps > 0 ? t->max_load_pps : k->r->ceiling_pps;
 	double thr = t->b2b_throughput_pps;
-	const char *from = "trial.b2b_throughput";
+	const char *from = "trial.b2b_throughput", *none = NULL;
 	if (!(thr > 0)) {
 		from = "the rfc2544 search of this case";
-		/* irregular with a lower bound: no loss at max load (the rate itself) */
-		thr = !sr->ngoals ? 0 : sr->goal[0].regular ? sr->goal[0].ct_pps : sr->goal[0].rlb_pps;
+		thr = search_ndr(sr, &none);
 	}
 	json_t *o = json_object();
 	json_object_set_new(res, "B2B", o);
@@ -947,8 +957,7 @@ static int case_b2b(struct case_run *k, const struct search_res *sr, json_t *res
 	}
 	if (!(thr > 0)) {
 		snprintf(k->err, sizeof(k->err), "b2b needs the size's throughput, and the rfc2544 "
-			 "search found none: %s", sr->ngoals && sr->goal[0].irregular
-			 ? sr->goal[0].irregular : "no trial");
+			 "search found none: %s", none);
 		return -EIO;
 	}
 	const char *why;
@@ -1006,6 +1015,11 @@ static int case_b2b(struct case_run *k, const struct search_res *sr, json_t *res
 	jset_num(m, "b2b_frames", br.mean_frames);
 	jset_num(m, "b2b_implied_s", br.implied_s);
 	jset_num(m, "b2b_corrected_s", br.corrected_s);
+	if (br.irregular) {
+		char f[300];
+		snprintf(f, sizeof(f), "b2b: %s", br.irregular);
+		json_array_append_new(flags, json_string(f));
+	}
 	return rc;
 }
 
@@ -1187,19 +1201,17 @@ static int case_outage(struct case_run *k, const struct search_res *sr, json_t *
 	const struct prof_trial *t = &r->p->trial;
 	json_t *o = json_object();
 	json_object_set_new(res, "OUTAGE", o);
-	static const char *const recipes[] = { "timeline", "reset", "recovery" };
 	bool rcv = t->outage_recipe == PO_RECOVERY;
-	json_object_set_new(o, "recipe", json_string(recipes[t->outage_recipe]));
+	json_object_set_new(o, "recipe", json_string(prof_recipe_name(t->outage_recipe)));
 	double load = t->outage_load_pps;
 	char from[160];
 	snprintf(from, sizeof(from), "trial.outage_load");
 	if (t->outage_load_pct > 0) {
-		double ndr = !sr->ngoals ? 0 : sr->goal[0].regular ? sr->goal[0].ct_pps
-			     : sr->goal[0].rlb_pps;
+		const char *none;
+		double ndr = search_ndr(sr, &none);
 		if (!(ndr > 0)) {
 			snprintf(k->err, sizeof(k->err), "outage_load is %g %% of the NDR, and the "
-				 "rfc2544 search found none: %s", t->outage_load_pct,
-				 sr->ngoals && sr->goal[0].irregular ? sr->goal[0].irregular : "no trial");
+				 "rfc2544 search found none: %s", t->outage_load_pct, none);
 			return -EIO;
 		}
 		load = floor(ndr * t->outage_load_pct / 100);
@@ -1379,9 +1391,7 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	k.repeated = json_object();
 	json_object_set_new(c, "repeated_why", k.repeated);
 	struct search_req req;
-	/* b2b with the throughput given, outage at a fixed load: no search */
-	bool search = (p->trial.method != PM_B2B || !(p->trial.b2b_throughput_pps > 0)) &&
-		      (p->trial.method != PM_OUTAGE || p->trial.outage_load_pct > 0);
+	bool search = prof_searches(&p->trial);
 	while (search && rc >= 0 && !*r->env.stop && search_next(k.s, &req) == 0)
 		rc = case_trial(&k, &req);
 	rc = rc > 0 ? 0 : rc;
@@ -1390,23 +1400,13 @@ int run_case(struct runner *r, const struct plan_case *pc, json_t *c)
 	search_free(k.s);
 	if (!search)
 		sr.ngoals = 0;
+	/* the method's own part after the search: its results and metrics, merged */
 	json_t *b2b = NULL, *b2b_m = NULL;
-	if (p->trial.method == PM_B2B && rc == 0 && !*r->env.stop) {
+	if ((p->trial.method == PM_B2B || p->trial.method == PM_OUTAGE) && rc == 0 &&
+	    !*r->env.stop) {
 		b2b = json_object();
 		b2b_m = json_object();
-		rc = case_b2b(&k, &sr, b2b, b2b_m);
-		const char *irr = json_string_value(json_object_get(json_object_get(b2b, "B2B"),
-								    "irregular"));
-		if (irr) {
-			char f[300];
-			snprintf(f, sizeof(f), "b2b: %s", irr);
-			json_array_append_new(flags, json_string(f));
-		}
-	}
-	if (p->trial.method == PM_OUTAGE && rc == 0 && !*r->env.stop) {
-		b2b = json_object();    /* the method's result, merged as b2b's is */
-		b2b_m = json_object();
-		rc = case_outage(&k, &sr, b2b, b2b_m, flags);
+		rc = (p->trial.method == PM_B2B ? case_b2b : case_outage)(&k, &sr, b2b, b2b_m, flags);
 	}
 	json_object_set_new(c, "repeated_trials", json_integer((json_int_t)sr.repeated +
 							      (rc == -EIO && sr.spoiled)));

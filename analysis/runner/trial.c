@@ -396,9 +396,8 @@ static int start_sinks(const struct trial_env *e, struct trial_tools *tt, double
 		snprintf(xbuf[i], sizeof(xbuf[i]), "%s/%s.out", e->tmpdir, tt->gens[i]->name);
 		xa[i] = xbuf[i];
 	}
-	bool vlan_swept = false;
-	for (size_t a = 0; a < e->p->naxes; a++)
-		vlan_swept |= !e->p->axes[a].router && !strcmp(e->p->axes[a].name, "vlan");
+	bool vlan_swept;
+	prof_axis_values(e->p, "vlan", &vlan_swept);
 	for (size_t i = 0; i < tt->ns && !err[0]; i++) {
 		struct tool *t = tt->sinks[i];
 		bool b = t == tt->sinkb;
