@@ -999,8 +999,8 @@ static __attribute__((noinline)) void fwd_ip6(struct fwd_thr *t, struct burst *b
 
 static inline bool vlan_tagged(const uint8_t *fr, uint32_t len)
 {
-	return len >= PKT_ETH_LEN && ((fr[12] == 0x81 && fr[13] == 0x00) ||
-				      (fr[12] == 0x88 && fr[13] == 0xa8));
+	return len >= PKT_ETH_LEN && (pkt_rd16(fr + 12) == PKT_TPID_8021Q ||
+				      pkt_rd16(fr + 12) == PKT_TPID_8021AD);
 }
 
 /* ether_input() and vlan_input() for a frame read on a port with tags v: true with its

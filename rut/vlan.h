@@ -15,12 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pkt.h"    /* PKT_TPID_8021Q, PKT_TPID_8021AD, PKT_VID_MAX, PKT_PCP_MAX */
 #include "port.h"
-
-#define VLAN_TPID_8021Q 0x8100u
-#define VLAN_TPID_8021AD 0x88a8u
-#define VLAN_VID_MAX 4094u   /* 4095 is reserved (IEEE 802.1Q 9.6), as ifconfig says */
-#define VLAN_PCP_MAX 7u
 
 struct vlan_port {
 	uint8_t ntags;     /* 0 untagged, 1 802.1Q, 2 802.1ad outer and 802.1Q inner */
@@ -56,7 +52,7 @@ static inline void vlan_push(const struct vlan_port *v, struct port_pkt *pk)
 	for (unsigned i = 0; i < 12; i++)   /* forward: the ranges overlap */
 		d[i] = d[i + add];
 	for (unsigned k = 0; k < v->ntags; k++) {
-		uint16_t tpid = v->ntags == 2 && k == 0 ? VLAN_TPID_8021AD : VLAN_TPID_8021Q;
+		uint16_t tpid = v->ntags == 2 && k == 0 ? PKT_TPID_8021AD : PKT_TPID_8021Q;
 		uint16_t tci = (uint16_t)(v->pcp << 13 | v->vid[k]);
 		uint8_t *t = d + 12 + 4 * k;
 		t[0] = (uint8_t)(tpid >> 8);
