@@ -374,13 +374,15 @@ static int fault_drop(struct fwd_thr *t, struct port_pkt *out, int *n)
 	return gone;
 }
 
-/* The tags of trunk port v on n frames about to be sent (out of line: an untagged
- * port never calls it). */
+/* The tags of trunk port v on n frames about to be sent, built once for the burst (out
+ * of line: an untagged port never calls it). */
 static __attribute__((noinline)) void push_tags(const struct vlan_port *v, struct port_pkt *pk,
 						int n)
 {
+	uint8_t tags[8];
+	unsigned add = vlan_tags(v, tags);
 	for (int i = 0; i < n; i++)
-		vlan_push(v, &pk[i]);
+		vlan_push_tags(tags, add, &pk[i]);
 }
 
 static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct port_pkt *rx,
