@@ -630,14 +630,8 @@ static void show_one(void *arg, const struct fw_dyn_entry *s)
 		fw_out_printf(o, " proto %u", s->proto);
 	/* show_dyn_state(): addr_type 4 by inet_ntoa, 6 by inet_ntop */
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
-	struct in_addr x = { s->src }, y = { s->dst };
-	if (s->v6) {
-		inet_ntop(AF_INET6, s->src6, a, sizeof(a));
-		inet_ntop(AF_INET6, s->dst6, b, sizeof(b));
-	} else {
-		inet_ntop(AF_INET, &x, a, sizeof(a));
-		inet_ntop(AF_INET, &y, b, sizeof(b));
-	}
+	fw_dyn_ntop(s->v6, s->src, s->src6, a);
+	fw_dyn_ntop(s->v6, s->dst, s->dst6, b);
 	fw_out_printf(o, " %s %u <-> %s %u :%s\n", a, s->sport, b, s->dport,
 		      fw_state_name_str(ds->fw, s->kidx));
 }
