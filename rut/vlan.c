@@ -42,8 +42,9 @@ enum vlan_in vlan_strip(const struct vlan_port *v, struct port_pkt *pk)
 	if (off == 12)
 		return VLAN_IN_OK;
 	unsigned cut = off - 12;
-	for (unsigned i = 12; i-- > 0;)   /* backward: the ranges overlap */
-		d[i + cut] = d[i];
+	uint8_t mac[12];
+	memcpy(mac, d, 12);   /* the ranges overlap; fixed sizes: no call, no byte loop */
+	memcpy(d + cut, mac, 12);
 	pk->data = d + cut;
 	pk->len -= cut;
 	return VLAN_IN_OK;
