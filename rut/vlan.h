@@ -49,15 +49,9 @@ enum vlan_in vlan_strip(const struct vlan_port *v, struct port_pkt *pk);
  * them on each frame. */
 static inline unsigned vlan_tags(const struct vlan_port *v, uint8_t out[8])
 {
-	for (unsigned k = 0; k < v->ntags; k++) {
-		uint16_t tpid = v->ntags == 2 && k == 0 ? PKT_TPID_8021AD : PKT_TPID_8021Q;
-		uint16_t tci = (uint16_t)(v->pcp << 13 | v->vid[k]);
-		uint8_t *t = out + 4 * k;
-		t[0] = (uint8_t)(tpid >> 8);
-		t[1] = (uint8_t)tpid;
-		t[2] = (uint8_t)(tci >> 8);
-		t[3] = (uint8_t)tci;
-	}
+	for (unsigned k = 0; k < v->ntags; k++)
+		pkt_vlan_put_tag(out + 4 * k, pkt_vlan_tpid_at(v->ntags, k),
+				 (uint16_t)(v->pcp << 13 | v->vid[k]));
 	return 4u * v->ntags;
 }
 
