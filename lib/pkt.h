@@ -59,6 +59,21 @@ static inline uint16_t pkt_vlan_vid(uint16_t tci)
 	return tci & 0x0fff;
 }
 
+/* Tag i of a stack of n as built: 0x88a8 outside with QinQ, else 0x8100. */
+static inline uint16_t pkt_vlan_tpid_at(unsigned n, unsigned i)
+{
+	return n == 2 && i == 0 ? PKT_TPID_8021AD : PKT_TPID_8021Q;
+}
+
+/* Writes one tag (TPID, TCI) at t, in network order. */
+static inline void pkt_vlan_put_tag(uint8_t *t, uint16_t tpid, uint16_t tci)
+{
+	t[0] = (uint8_t)(tpid >> 8);
+	t[1] = (uint8_t)tpid;
+	t[2] = (uint8_t)(tci >> 8);
+	t[3] = (uint8_t)tci;
+}
+
 /* "VID[:PCP]" (one tag) or "OUTER[:PCP],INNER[:PCP]" (QinQ), VID 0..4094, PCP 0..7
  * (default 0). 0 or -EINVAL / -ERANGE with the reason in err (naming the part). */
 int pkt_vlan_parse(const char *s, struct pkt_vlan *v, char *err, size_t errlen);

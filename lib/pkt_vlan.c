@@ -92,13 +92,8 @@ uint32_t pkt_vlan_insert(uint8_t *buf, uint32_t len, const struct pkt_vlan *v)
 	if (!tl)
 		return len;
 	memmove(buf + 12 + tl, buf + 12, len - 12);
-	for (unsigned i = 0; i < v->n; i++) {
-		uint8_t *t = buf + 12 + i * PKT_VLAN_TAG_LEN;
-		uint16_t tpid = v->n == 2 && i == 0 ? PKT_TPID_8021AD : PKT_TPID_8021Q;
-		t[0] = (uint8_t)(tpid >> 8);
-		t[1] = (uint8_t)tpid;
-		t[2] = (uint8_t)(v->tci[i] >> 8);
-		t[3] = (uint8_t)v->tci[i];
-	}
+	for (unsigned i = 0; i < v->n; i++)
+		pkt_vlan_put_tag(buf + 12 + i * PKT_VLAN_TAG_LEN, pkt_vlan_tpid_at(v->n, i),
+				 v->tci[i]);
 	return len + tl;
 }

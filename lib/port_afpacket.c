@@ -39,10 +39,10 @@
 
 #include "ifinfo.h"
 #include "num.h"
+#include "pkt.h"
 #include "port_impl.h"
 
 #define AFP_LINEAR_MAX 2048    /* linear TX: frames up to this many bytes go in the skb head */
-#define AFP_VLAN_LEN 4         /* an 802.1Q tag */
 
 #ifndef PACKET_IGNORE_OUTGOING
 #define PACKET_IGNORE_OUTGOING 23
@@ -155,8 +155,10 @@ static unsigned short afp_fanout_prog(struct sock_filter *f, uint16_t off, uint1
 						      (uint32_t)(ll + 12 + 4 * d));
 		if (skip) {
 			/* to the next depth: past the 2 tests, v6 test, 2 loads, 2 returns */
-			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x8100, 6, 0);
-			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x88a8, 5, 0);
+			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+							      PKT_TPID_8021Q, 6, 0);
+			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+							      PKT_TPID_8021AD, 5, 0);
 		}
 		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x86dd, 0, 2);
 		f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_B | BPF_ABS,
@@ -191,7 +193,7 @@ static int afp_open_rx(struct port *p, struct afp *a, const struct afp_opts *o, 
 	if (frame_size < 256)
 		frame_size = 256;
 	/* room before each frame for the VLAN tag the kernel took out (afp_vlan_back) */
-	unsigned reserve = AFP_VLAN_LEN;
+	unsigned reserve = PKT_VLAN_TAG_LEN;
 	if ((rc = set_opt(a->rx_fd, SOL_PACKET, PACKET_RESERVE, &reserve, sizeof(reserve),
 			  "PACKET_RESERVE", err, errlen)))
 		return rc;
@@ -467,14 +469,11 @@ static uint8_t *afp_vlan_back(uint8_t *mac, uint32_t *len, uint32_t status, uint
 	if (!(status & TP_STATUS_VLAN_VALID) || *len < 12)
 		return mac;
 	if (!(status & TP_STATUS_VLAN_TPID_VALID) || !tpid)
-		tpid = 0x8100;
-	uint8_t *m = mac - AFP_VLAN_LEN;
+		tpid = PKT_TPID_8021Q;
+	uint8_t *m = mac - PKT_VLAN_TAG_LEN;
 	memmove(m, mac, 12);
-	m[12] = (uint8_t)(tpid >> 8);
-	m[13] = (uint8_t)tpid;
-	m[14] = (uint8_t)(tci >> 8);
-	m[15] = (uint8_t)tci;
-	*len += AFP_VLAN_LEN;
+	pkt_vlan_put_tag(m + 12, tpid, tci);
+	*len += PKT_VLAN_TAG_LEN;
 	return m;
 }
 

@@ -198,16 +198,13 @@ static char *job_line(struct load_job *j)
 /* The command word of a file's line ("add" of "-q add 100 ..." or "ipfw add ..."). */
 static bool line_is_add(const char *p)
 {
-	char w[16];
 	for (;;) {
 		p += strspn(p, " \t");
 		size_t n = strcspn(p, " \t");
 		if (!n)
 			return false;
-		if (*p != '-' && !(n == 4 && !strncmp(p, "ipfw", 4))) {
-			snprintf(w, sizeof(w), "%.*s", (int)(n < 15 ? n : 15), p);
-			return n >= 1 && n <= 3 && !strncmp("add", w, n);
-		}
+		if (*p != '-' && !(n == 4 && !strncmp(p, "ipfw", 4)))
+			return n <= 3 && !strncmp(p, "add", n);   /* "a", "ad", "add" */
 		p += n;
 	}
 }

@@ -139,22 +139,34 @@ int fwd_init_detached(struct fwd *f, struct fw *fw)
 	return 0;
 }
 
+/* The first of the n port specs whose backend is neither afpacket: nor xdp: (what
+ * threads and trunks need), its backend in be; n when there is none, -errno on a bad
+ * spec (err says why). */
+static int first_not_ring(const char *const *specs, int n, char be[16], char *err,
+			  size_t errlen)
+{
+	for (int i = 0; i < n; i++) {
+		char tg[64];
+		int rc = port_spec_parse(specs[i], be, tg, err, errlen);
+		if (rc)
+			return rc;
+		if (strcmp(be, "afpacket") && strcmp(be, "xdp"))
+			return i;
+	}
+	return n;
+}
+
 /* Threads need a socket per queue: a fanout group member (afpacket:) or an AF_XDP
  * socket on queue i (xdp:); pcap: has neither. */
 static int check_thread_specs(const char *const *specs, int n, int nthr, char *err, size_t errlen)
 {
-	for (int i = 0; i < n && nthr > 1; i++) {
-		char be[16], tg[64];
-		int rc = port_spec_parse(specs[i], be, tg, err, errlen);
-		if (rc)
-			return rc;
-		if (strcmp(be, "afpacket") && strcmp(be, "xdp")) {
-			snprintf(err, errlen, "%d threads need afpacket: (a fanout group per port) or "
-				 "xdp: ports (a socket per queue); '%s' is %s", nthr, specs[i], be);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	char be[16];
+	int i = nthr > 1 ? first_not_ring(specs, n, be, err, errlen) : n;
+	if (i < 0 || i == n)
+		return i < 0 ? i : 0;
+	snprintf(err, errlen, "%d threads need afpacket: (a fanout group per port) or xdp: ports "
+		 "(a socket per queue); '%s' is %s", nthr, specs[i], be);
+	return -EINVAL;
 }
 
 static bool zero16(const uint8_t a[16])
@@ -202,18 +214,13 @@ static int check_vlan_specs(const char *const *specs, int n, const struct vlan_p
 	bool any = false;
 	for (int i = 0; vlans && i < n; i++)
 		any |= vlans[i].ntags != 0;
-	for (int i = 0; i < n && any; i++) {
-		char be[16], tg[64];
-		int rc = port_spec_parse(specs[i], be, tg, err, errlen);
-		if (rc)
-			return rc;
-		if (strcmp(be, "afpacket") && strcmp(be, "xdp")) {
-			snprintf(err, errlen, "--vlan: a trunk needs afpacket: or xdp: ports (room for "
-				 "the tags in front of each frame); '%s' is %s", specs[i], be);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	char be[16];
+	int i = any ? first_not_ring(specs, n, be, err, errlen) : n;
+	if (i < 0 || i == n)
+		return i < 0 ? i : 0;
+	snprintf(err, errlen, "--vlan: a trunk needs afpacket: or xdp: ports (room for the tags "
+		 "in front of each frame); '%s' is %s", specs[i], be);
+	return -EINVAL;
 }
 
 int fwd_init(struct fwd *f, const char *const *specs, int n, uint32_t frame_max, int nthr,
@@ -367,13 +374,15 @@ static int fault_drop(struct fwd_thr *t, struct port_pkt *out, int *n)
 	return gone;
 }
 
-/* The tags of trunk port v on n frames about to be sent (out of line: an untagged
- * port never calls it). */
+/* The tags of trunk port v on n frames about to be sent, built once for the burst (out
+ * of line: an untagged port never calls it). */
 static __attribute__((noinline)) void push_tags(const struct vlan_port *v, struct port_pkt *pk,
 						int n)
 {
+	uint8_t tags[8];
+	unsigned add = vlan_tags(v, tags);
 	for (int i = 0; i < n; i++)
-		vlan_push(v, &pk[i]);
+		vlan_push_tags(tags, add, &pk[i]);
 }
 
 static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct port_pkt *rx,
@@ -992,8 +1001,8 @@ static __attribute__((noinline)) void fwd_ip6(struct fwd_thr *t, struct burst *b
 
 static inline bool vlan_tagged(const uint8_t *fr, uint32_t len)
 {
-	return len >= PKT_ETH_LEN && ((fr[12] == 0x81 && fr[13] == 0x00) ||
-				      (fr[12] == 0x88 && fr[13] == 0xa8));
+	return len >= PKT_ETH_LEN && (pkt_rd16(fr + 12) == PKT_TPID_8021Q ||
+				      pkt_rd16(fr + 12) == PKT_TPID_8021AD);
 }
 
 /* ether_input() and vlan_input() for a frame read on a port with tags v: true with its

@@ -14,13 +14,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "pkt.h"    /* PKT_TPID_8021Q, PKT_TPID_8021AD, PKT_VID_MAX, PKT_PCP_MAX */
 #include "port.h"
-
-#define VLAN_TPID_8021Q 0x8100u
-#define VLAN_TPID_8021AD 0x88a8u
-#define VLAN_VID_MAX 4094u   /* 4095 is reserved (IEEE 802.1Q 9.6), as ifconfig says */
-#define VLAN_PCP_MAX 7u
 
 struct vlan_port {
 	uint8_t ntags;     /* 0 untagged, 1 802.1Q, 2 802.1ad outer and 802.1Q inner */
@@ -46,26 +43,36 @@ enum vlan_in {
  * is untagged at that level (ether_input). Leaves pk alone unless VLAN_IN_OK. */
 enum vlan_in vlan_strip(const struct vlan_port *v, struct port_pkt *pk);
 
-/* Puts the port's tags on the frame pk, in place: pk->data moves back 4 bytes a tag
- * (the caller guarantees the room), the outer TPID 0x88a8 with QinQ and 0x8100
- * otherwise, each tag's PCP the port's, DEI 0 (vlan_transmit: EVL_MAKETAG). */
-static inline void vlan_push(const struct vlan_port *v, struct port_pkt *pk)
+/* The port's tags as they go on the wire, outermost first, 4 bytes a tag (returns how
+ * many bytes): the outer TPID 0x88a8 with QinQ and 0x8100 otherwise, each tag's PCP
+ * the port's, DEI 0 (vlan_transmit: EVL_MAKETAG). Once a burst: vlan_push_tags puts
+ * them on each frame. */
+static inline unsigned vlan_tags(const struct vlan_port *v, uint8_t out[8])
 {
-	unsigned add = 4u * v->ntags;
-	uint8_t *d = pk->data - add;
-	for (unsigned i = 0; i < 12; i++)   /* forward: the ranges overlap */
-		d[i] = d[i + add];
-	for (unsigned k = 0; k < v->ntags; k++) {
-		uint16_t tpid = v->ntags == 2 && k == 0 ? VLAN_TPID_8021AD : VLAN_TPID_8021Q;
-		uint16_t tci = (uint16_t)(v->pcp << 13 | v->vid[k]);
-		uint8_t *t = d + 12 + 4 * k;
-		t[0] = (uint8_t)(tpid >> 8);
-		t[1] = (uint8_t)tpid;
-		t[2] = (uint8_t)(tci >> 8);
-		t[3] = (uint8_t)tci;
-	}
+	for (unsigned k = 0; k < v->ntags; k++)
+		pkt_vlan_put_tag(out + 4 * k, pkt_vlan_tpid_at(v->ntags, k),
+				 (uint16_t)(v->pcp << 13 | v->vid[k]));
+	return 4u * v->ntags;
+}
+
+/* Puts the add bytes of tags (vlan_tags) on the frame pk, in place: pk->data moves back
+ * add bytes (the caller guarantees the room) and the MACs with it. */
+static inline void vlan_push_tags(const uint8_t *tags, unsigned add, struct port_pkt *pk)
+{
+	uint8_t *d = pk->data - add, mac[12];
+	memcpy(mac, pk->data, 12);   /* the ranges overlap; fixed sizes: no call */
+	memcpy(d, mac, 12);
+	for (unsigned i = 0; i < add; i += 4)
+		memcpy(d + 12 + i, tags + i, 4);
 	pk->data = d;
 	pk->len += add;
+}
+
+/* Puts the port's tags on the frame pk, in place (vlan_tags, vlan_push_tags). */
+static inline void vlan_push(const struct vlan_port *v, struct port_pkt *pk)
+{
+	uint8_t tags[8];
+	vlan_push_tags(tags, vlan_tags(v, tags), pk);
 }
 
 /* `--vlan PORT=VID[.INNER][:PCP]`: the port's name into port (up to portlen bytes) and

@@ -622,11 +622,7 @@ static int table_addel(struct xc *x, const struct tabcmd *c, bool add)
 			fw_out_printf(x->out, "%s: ", px);
 			if (e[i].six) {
 				uint8_t m[16];
-				for (int b = 0; b < 16; b++) {
-					int r = plen - 8 * b;
-					m[b] = e[i].a6[b] &
-					       (r >= 8 ? 0xff : r <= 0 ? 0 : (uint8_t)(0xff << (8 - r)));
-				}
+				fw_mask6(e[i].a6, plen, m);
 				table_entry6(x->out, m, plen, val);
 			} else {
 				uint32_t h = ntohl(addr) & (plen ? 0xffffffffu << (32 - plen) : 0);

@@ -500,6 +500,15 @@ int fw_dyn_lookup(struct fw *fw, const struct fw_rules *rs, const struct fw_pkt 
 	}
 }
 
+void fw_dyn_ntop(bool v6, uint32_t a4, const uint8_t a6[16], char out[INET6_ADDRSTRLEN])
+{
+	struct in_addr x = { a4 };
+	if (v6)
+		inet_ntop(AF_INET6, a6, out, INET6_ADDRSTRLEN);
+	else
+		inet_ntop(AF_INET, &x, out, INET6_ADDRSTRLEN);
+}
+
 static void log_limit(struct fw *fw, uint32_t rulenum, const struct fw_pkt *p)
 {
 	struct fw_dyn *d = fw->dyn;
@@ -508,14 +517,8 @@ static void log_limit(struct fw *fw, uint32_t rulenum, const struct fw_pkt *p)
 	    !atomic_compare_exchange_strong(&d->last_log, &last, now))
 		return;
 	char line[256], a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
-	struct in_addr x = { p->src }, y = { p->dst };
-	if (p->ip6) {
-		inet_ntop(AF_INET6, p->src6, a, sizeof(a));
-		inet_ntop(AF_INET6, p->dst6, b, sizeof(b));
-	} else {
-		inet_ntop(AF_INET, &x, a, sizeof(a));
-		inet_ntop(AF_INET, &y, b, sizeof(b));
-	}
+	fw_dyn_ntop(p->ip6, p->src, p->src6, a);
+	fw_dyn_ntop(p->ip6, p->dst, p->dst6, b);
 	uint16_t sp, dp;
 	pkt_ports(p, &sp, &dp);
 	/* print_dyn_rule_flags(): "ipfw: %s type %d %s %d -> %s %d, %d %s" (O_LIMIT is 66

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <netinet/in.h>   /* INET6_ADDRSTRLEN */
 
 #include "fw_impl.h"
 
@@ -56,5 +57,8 @@ void fw_dyn_walk(const struct fw *fw, uint32_t lo, uint32_t hi, fw_dyn_visit_fn 
 /* The widest packet and byte counter of any state (for the listing's columns). */
 void fw_dyn_widths(const struct fw *fw, int *pcw, int *bcw);
 uint32_t fw_dyn_total(const struct fw *fw);   /* states + parents */
+/* A state's or packet's address as text: IPv6 a6 by inet_ntop, else the IPv4 a4
+ * (network order) dotted, as ipfw prints either (show_dyn_state, the limit log line). */
+void fw_dyn_ntop(bool v6, uint32_t a4, const uint8_t a6[16], char out[INET6_ADDRSTRLEN]);
 
 #endif

@@ -52,4 +52,13 @@ int fw_oom(struct fw_diag *d);
 /* ipfw's keyword match: tok is a non-empty prefix of word (min_len characters at least). */
 bool fw_prefix(const char *tok, const char *word, int min_len);
 
+/* print_ext6hdr's words for the ext6hdr bits (FW_EXT_*), in its listing order: fw_show.c
+ * lists a rule's with them, fw_opts.c (opt_ext6list) reads that listing back */
+struct fw_ext6_word {
+	const char *name;
+	uint8_t bit;
+};
+#define FW_EXT6_WORDS 8
+extern const struct fw_ext6_word fw_ext6_words[FW_EXT6_WORDS];
+
 #endif

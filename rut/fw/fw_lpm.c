@@ -423,7 +423,7 @@ bool fw_iftable_lookup(const struct fw_table *t, const char *name, uint32_t *val
 
 /* ---- IPv6 keys ---- */
 
-static void mask6(const uint8_t *a, int plen, uint8_t *out)
+void fw_mask6(const uint8_t *a, int plen, uint8_t *out)
 {
 	for (int b = 0; b < 16; b++) {
 		int k = plen - 8 * b;
@@ -499,7 +499,7 @@ int fw_table_put6(struct fw *fw, struct fw_table *t, const uint8_t *a, int plen,
 	struct fw_lpm6_ent x = { .val = val, .plen = (uint32_t)plen };
 	const struct fw_lpm6 *s = atomic_load_explicit(&t->six, memory_order_relaxed);
 	bool found;
-	mask6(a, plen, x.addr);
+	fw_mask6(a, plen, x.addr);
 	uint32_t at = pos6(s, x.addr, plen, &found);
 	if (found && !update)
 		return -EEXIST;
@@ -523,7 +523,7 @@ int fw_table_del6(struct fw *fw, struct fw_table *t, const uint8_t *a, int plen)
 	uint8_t k[16];
 	const struct fw_lpm6 *s = atomic_load_explicit(&t->six, memory_order_relaxed);
 	bool found;
-	mask6(a, plen, k);
+	fw_mask6(a, plen, k);
 	uint32_t at = pos6(s, k, plen, &found);
 	if (!found)
 		return -ENOENT;
@@ -545,7 +545,7 @@ bool fw_table_lookup6(const struct fw_table *t, const uint8_t *a, uint32_t *val,
 	for (uint32_t k = 0; s && k < s->nlens; k++) {
 		int l = s->lens[k];
 		uint8_t m[16];
-		mask6(a, l, m);
+		fw_mask6(a, l, m);
 		uint32_t lo = s->start[l], hi = lo + s->cnt[l];
 		while (lo < hi) {
 			uint32_t mid = (lo + hi) / 2;

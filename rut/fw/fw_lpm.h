@@ -76,6 +76,8 @@ bool fw_table_lookup_len(const struct fw_table *t, uint32_t addr_be, int plen, u
  * of (address, length, value) triples, or NULL with *n 0 */
 uint32_t *fw_table_entries(const struct fw_table *t, uint32_t *n);
 bool fw_table_name_ok(const char *name);
+/* a (16 bytes) with all but its first plen bits cleared, into out */
+void fw_mask6(const uint8_t *a, int plen, uint8_t *out);
 /* IPv6 keys (a 16 bytes, network order, masked here): as fw_table_put/_del; the
  * lookup gives the longest prefix holding a, and the entry when e is not NULL */
 int fw_table_put6(struct fw *fw, struct fw_table *t, const uint8_t *a, int plen, uint32_t val,

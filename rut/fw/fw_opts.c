@@ -534,19 +534,20 @@ static int opt_ext6hdr(struct cc *c, struct optx *o)
 	return 0;
 }
 
+const struct fw_ext6_word fw_ext6_words[FW_EXT6_WORDS] = {
+	{ "fragmentation", FW_EXT_FRAGMENT }, { "hop options", FW_EXT_HOPOPTS },
+	{ "routing options", FW_EXT_ROUTING }, { "rthdr0", FW_EXT_RTHDR0 },
+	{ "rthdr2", FW_EXT_RTHDR2 }, { "destination options", FW_EXT_DSTOPTS },
+	{ "authentication header", FW_EXT_AH }, { "encapsulated security payload", FW_EXT_ESP },
+};
+
 /* "extension header: fragmentation,hop options,..." as print_ext6hdr lists ext6hdr:
  * read back so that every listing loads (FreeBSD's ipfw does not read it; as limit's
  * comma-joined masks, an extension). Its names have blanks, so words are joined until
  * the last element is a whole name. */
 static int opt_ext6list(struct cc *c, struct optx *o)
 {
-	static const struct { const char *name; uint8_t bit; } ext[] = {
-		{ "fragmentation", FW_EXT_FRAGMENT }, { "hop options", FW_EXT_HOPOPTS },
-		{ "routing options", FW_EXT_ROUTING }, { "rthdr0", FW_EXT_RTHDR0 },
-		{ "rthdr2", FW_EXT_RTHDR2 }, { "destination options", FW_EXT_DSTOPTS },
-		{ "authentication header", FW_EXT_AH },
-		{ "encapsulated security payload", FW_EXT_ESP }, { NULL, 0 },
-	};
+	const struct fw_ext6_word *ext = fw_ext6_words;
 	const char *h = tok(c);
 	if (!h || strcmp(h, "header:"))
 		return fw_err(c->d, col(c), EX_DATAERR,
@@ -571,7 +572,7 @@ static int opt_ext6list(struct cc *c, struct optx *o)
 		const char *last = strrchr(buf, ',');
 		last = last ? last + 1 : buf;
 		bool whole = false, part = false;
-		for (int k = 0; ext[k].name; k++) {
+		for (int k = 0; k < FW_EXT6_WORDS; k++) {
 			size_t ll = strlen(last);
 			whole |= !strcmp(ext[k].name, last);
 			part |= !strncmp(ext[k].name, last, ll) && ext[k].name[ll] == ' ';
@@ -588,9 +589,9 @@ static int opt_ext6list(struct cc *c, struct optx *o)
 		if (n)
 			*n++ = '\0';
 		int k = 0;
-		while (ext[k].name && strcmp(ext[k].name, e))
+		while (k < FW_EXT6_WORDS && strcmp(ext[k].name, e))
 			k++;
-		if (!ext[k].name)
+		if (k == FW_EXT6_WORDS)
 			return fw_err(c->d, vcol, EX_DATAERR,
 				      "invalid extension header '%s' after 'extension header:'", e);
 		bits |= ext[k].bit;

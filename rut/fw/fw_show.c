@@ -335,18 +335,11 @@ static void put_insn(const struct fw *fw, struct fw_out *o, struct show *st, int
 	case FW_OP_EXT6HDR: {
 		/* print_ext6hdr(): its words, in its order (FreeBSD cannot read this back;
 		 * fw_opts.c's opt_ext6list does) */
-		static const struct { uint8_t bit; const char *s; } e[] = {
-			{ FW_EXT_FRAGMENT, "fragmentation" }, { FW_EXT_HOPOPTS, "hop options" },
-			{ FW_EXT_ROUTING, "routing options" }, { FW_EXT_RTHDR0, "rthdr0" },
-			{ FW_EXT_RTHDR2, "rthdr2" }, { FW_EXT_DSTOPTS, "destination options" },
-			{ FW_EXT_AH, "authentication header" },
-			{ FW_EXT_ESP, "encapsulated security payload" },
-		};
 		char sep = ' ';
 		fw_out_puts(o, " extension header:");
-		for (size_t k2 = 0; k2 < sizeof(e) / sizeof(e[0]); k2++)
-			if (x->a & e[k2].bit) {
-				fw_out_printf(o, "%c%s", sep, e[k2].s);
+		for (int k2 = 0; k2 < FW_EXT6_WORDS; k2++)
+			if (x->a & fw_ext6_words[k2].bit) {
+				fw_out_printf(o, "%c%s", sep, fw_ext6_words[k2].name);
 				sep = ',';
 			}
 		break;
@@ -630,14 +623,8 @@ static void show_one(void *arg, const struct fw_dyn_entry *s)
 		fw_out_printf(o, " proto %u", s->proto);
 	/* show_dyn_state(): addr_type 4 by inet_ntoa, 6 by inet_ntop */
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
-	struct in_addr x = { s->src }, y = { s->dst };
-	if (s->v6) {
-		inet_ntop(AF_INET6, s->src6, a, sizeof(a));
-		inet_ntop(AF_INET6, s->dst6, b, sizeof(b));
-	} else {
-		inet_ntop(AF_INET, &x, a, sizeof(a));
-		inet_ntop(AF_INET, &y, b, sizeof(b));
-	}
+	fw_dyn_ntop(s->v6, s->src, s->src6, a);
+	fw_dyn_ntop(s->v6, s->dst, s->dst6, b);
 	fw_out_printf(o, " %s %u <-> %s %u :%s\n", a, s->sport, b, s->dport,
 		      fw_state_name_str(ds->fw, s->kidx));
 }
