@@ -571,9 +571,27 @@ static bool reply_out_pass(struct fwd_thr *t, struct burst *b, uint8_t *ip, unsi
 }
 
 static void fw_reply(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr,
-		     const struct pkt_info *pi, enum fw_verdict v, uint16_t code)
+		     const struct pkt_info *pi, enum fw_verdict v, const struct fw_match *m)
 {
-	reply_to(t, b, in, fr, pi, v, code, false);
+	/* ipfw_chk O_UNREACH6 (unreach6, reset6) answers IPv6 only: the IPv4 packet is
+	 * dropped without a reply (fw.h) */
+	if (m->unreach6) {
+		b->skip[FWD_RS_SUPPRESSED]++;
+		return;
+	}
+	reply_to(t, b, in, fr, pi, v, m->icmp_code, false);
+}
+
+/* reply_limit: true when this second's lim replies of reset and unreach rules are gone
+ * (one window for every thread: a second's allowance is the router's) */
+static bool reply_over(struct fwd_thr *t, uint32_t lim)
+{
+	struct fwd *f = t->f;
+	uint32_t sec = (uint32_t)(t->now_ns / NS_PER_S);
+	uint32_t was = atomic_load_explicit(&f->reply_sec, memory_order_relaxed);
+	if (sec != was && atomic_compare_exchange_strong(&f->reply_sec, &was, sec))
+		atomic_store(&f->reply_n, 0);
+	return atomic_fetch_add(&f->reply_n, 1) >= lim;
 }
 
 /* local: udp_input's port unreachable for a datagram to us (icmp_error as for a rule,
@@ -612,15 +630,8 @@ static void reply_to(struct fwd_thr *t, struct burst *b, int in, const uint8_t *
 	uint32_t lim = local ? 0 : fw_tunables(f->fw)->reply_limit;
 	if (skip == FWD_RS_COUNT && local && bandlim(f, t->now_ns, 1))
 		skip = FWD_RS_LIMIT;
-	if (skip == FWD_RS_COUNT && lim) {
-		/* one window for every thread: a second's allowance is the router's */
-		uint32_t sec = (uint32_t)(t->now_ns / NS_PER_S);
-		uint32_t was = atomic_load_explicit(&f->reply_sec, memory_order_relaxed);
-		if (sec != was && atomic_compare_exchange_strong(&f->reply_sec, &was, sec))
-			atomic_store(&f->reply_n, 0);
-		if (atomic_fetch_add(&f->reply_n, 1) >= lim)
-			skip = FWD_RS_LIMIT;
-	}
+	if (skip == FWD_RS_COUNT && lim && reply_over(t, lim))
+		skip = FWD_RS_LIMIT;
 	if (skip == FWD_RS_COUNT && b->nbuf == FWD_BURST_MAX)
 		skip = FWD_RS_TXFULL;
 	if (skip != FWD_RS_COUNT) {
@@ -897,15 +908,57 @@ static void timex6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr
 	icmp6_err(t, b, in, fr, plen, ICMP6_TIME_EXCEEDED, ICMP6_TIME_EXCEED_TRANSIT, RK_TIMEX6, ok);
 }
 
-/* send_reject6() for a reset, reject or unreach rule on either pass: an ICMPv6
- * destination unreachable when the firewall says FreeBSD sends one (fw_reject6_ok),
- * counted as an unreachable sent; its rate is icmp6_error's (errppslimit) */
+/* send_reject6() → ipfw_send_pkt() → ip6_output() for a reset6 rule: the RST the
+ * firewall builds (fw_reset6_build), routed back to the sender, held to reply_limit as
+ * the IPv4 RST is, past no outbound pass (M_SKIP_FIREWALL), counted as an RST sent */
+static void rst6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr,
+		 const struct fw_pkt *fp)
+{
+	struct fwd *f = t->f;
+	const uint8_t *ip6 = fr + PKT_ETH_LEN;
+	enum fwd_reply_skip skip = FWD_RS_COUNT;
+	uint8_t nh[16];
+	int o = in;
+	const uint8_t *mac = NULL;
+	if (!f->l2 && (o = rt6_lookup(f->rt, ip6 + IP6_SRC, nh)) < 0)
+		skip = FWD_RS_NO_ROUTE;
+	if (skip == FWD_RS_COUNT && !(mac = o == in ? fr + 6 : nt6_lookup(f->nt, o, nh)))
+		skip = FWD_RS_NO_NEIGH;
+	uint32_t lim = fw_tunables(f->fw)->reply_limit;
+	if (skip == FWD_RS_COUNT && lim && reply_over(t, lim))
+		skip = FWD_RS_LIMIT;
+	if (skip == FWD_RS_COUNT && b->nbuf == FWD_BURST_MAX)
+		skip = FWD_RS_TXFULL;
+	if (skip != FWD_RS_COUNT) {
+		b->skip[skip]++;
+		return;
+	}
+	uint8_t *r = reply_buf(b);
+	b->nbuf++;
+	memcpy(r, mac, 6);
+	memcpy(r + 6, f->ports[o].mac, 6);
+	r[12] = 0x86;
+	r[13] = 0xdd;
+	unsigned len = fw_reset6_build(r + PKT_ETH_LEN, ip6, fp);
+	b->rep[o][b->nrep[o]] = (struct port_pkt){ .data = r, .len = PKT_ETH_LEN + len };
+	b->rep_kind[o][b->nrep[o]++] = RK_RST;
+}
+
+/* send_reject6() for a reset, reject, unreach, unreach6 or reset6 rule on either pass:
+ * what the firewall says FreeBSD sends (fw_reply6) — an ICMPv6 destination
+ * unreachable, counted as an unreachable sent, its rate icmp6_error's (errppslimit);
+ * or reset6's RST (rst6) */
 static void reject6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr, unsigned plen,
 		    const struct fw_pkt *fp, enum fw_verdict v, const struct fw_match *m)
 {
 	uint8_t code6 = 0;
-	bool ok = m->why == FW_WHY_RULE && fw_reject6_ok(fp, fr[0] & 1, v, m->icmp_code, &code6);
-	icmp6_err(t, b, in, fr, plen, ICMP6_DST_UNREACH, code6, RK_UNREACH, ok);
+	enum fw_reply6 r = m->why == FW_WHY_RULE ? fw_reply6(fp, fr[0] & 1, v, m, &code6)
+						 : FW_R6_NONE;
+	if (r == FW_R6_RST)
+		rst6(t, b, in, fr, fp);
+	else
+		icmp6_err(t, b, in, fr, plen, ICMP6_DST_UNREACH, code6, RK_UNREACH,
+			  r == FW_R6_UNREACH);
 }
 
 /* ip6_input() and ip6_forward() for one frame of ethertype 0x86dd read on port in,
@@ -1090,7 +1143,7 @@ static int burst_l3(struct fwd_thr *t, int in, int max)
 			if ((v = fw_eval_rs(f->fw, t->rs, &fp, &m)) != FW_PASS) {
 				fw_drop(t, b, v, &m);
 				if (v == FW_RESET || v == FW_UNREACH)
-					fw_reply(t, b, in, fr, &pi, v, m.icmp_code);
+					fw_reply(t, b, in, fr, &pi, v, &m);
 				continue;
 			}
 		}
@@ -1133,7 +1186,7 @@ static int burst_l3(struct fwd_thr *t, int in, int max)
 			if ((v = fw_eval_rs(f->fw, t->rs, &fp, &m)) != FW_PASS) {
 				fw_drop(t, b, v, &m);
 				if (v == FW_RESET || v == FW_UNREACH)
-					fw_reply(t, b, in, fr, &pi, v, m.icmp_code);
+					fw_reply(t, b, in, fr, &pi, v, &m);
 				continue;
 			}
 		}
@@ -1186,7 +1239,7 @@ static int burst_l2(struct fwd_thr *t, int in, int max)
 			if (v != FW_PASS) {
 				fw_drop(t, b, v, &m);
 				if (v == FW_RESET || v == FW_UNREACH)
-					fw_reply(t, b, in, rx[k].data, &pi, v, m.icmp_code);
+					fw_reply(t, b, in, rx[k].data, &pi, v, &m);
 				continue;
 			}
 		}

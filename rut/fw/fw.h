@@ -227,6 +227,10 @@ struct fw_match {
 	uint32_t rule_no;
 	uint16_t icmp_code;
 	uint8_t why;             /* enum fw_why: FW_DENY before any rule (rule_no 0) */
+	/* ipfw's O_UNREACH6: the rule was `unreach6 CODE` (FW_UNREACH, icmp_code the
+	 * ICMPv6 code itself) or `reset6` (FW_RESET); FreeBSD answers an IPv6 packet
+	 * only (fw_reply6) and drops an IPv4 one without a reply */
+	bool unreach6;
 };
 /* ipfw_chk's pullup_failed: dropped before the rules, whatever they say */
 enum fw_why { FW_WHY_RULE = 0, FW_WHY_TINYFRAG, FW_WHY_TRUNCATED, FW_WHY_EXTHDR };
@@ -251,16 +255,29 @@ bool fw_reject_ok(const uint8_t *ip, unsigned ip_len, bool l2_group, enum fw_ver
 unsigned fw_reject_build(uint8_t *out, const uint8_t *ip, enum fw_verdict v, uint16_t code,
 			 unsigned quote, uint32_t from, uint16_t ip_id);
 
-/* IPv6 (ipfw_chk O_REJECT falling into O_UNREACH6, send_reject6): for the IPv6 packet
- * p (fw_pkt_ip6) whose destination MAC has the group bit set when l2_group, true when
- * an ICMPv6 destination unreachable may answer it (offset 0, not an ICMPv6 error or
- * other non-query, no link-layer or IPv6 multicast destination, a source that is
- * neither multicast nor unspecified), with *code6 the ICMPv6 code of the rule's ICMP
- * code (map_icmp_unreach, RFC 7915 4.2: net/host/srcfail/unknown/tos 0 no route, port
- * 4 port unreachable, the rest 1 administratively prohibited); a `reset` rule's
- * ICMP_REJECT_RST maps to 1 as well, so it answers IPv6 with an unreachable too. */
+/* IPv6 (ipfw_chk O_REJECT falling into O_UNREACH6, and O_UNREACH6 itself; send_reject6):
+ * what answers the IPv6 packet p (fw_pkt_ip6), whose destination MAC has the group bit
+ * set when l2_group, that a reset, reject, unreach, unreach6 or reset6 rule (m) dropped.
+ * Nothing to a fragment at a non-zero offset, ICMPv6 other than a query, a link-layer
+ * group frame or a multicast destination. `reset6` (m->unreach6, FW_RESET): an RST to a
+ * TCP segment that is none (fw_reset6_build), nothing to anything else. Otherwise an
+ * ICMPv6 destination unreachable, unless the source is multicast or unspecified, with
+ * *code6 its code: `unreach6 CODE`'s own, else map_icmp_unreach's of the rule's ICMP
+ * code (RFC 7915 4.2: net/host/srcfail/unknown/tos 0 no route, port 4 port unreachable,
+ * the rest 1 administratively prohibited; a `reset` rule's ICMP_REJECT_RST maps to 1
+ * as well, so it answers IPv6 with an unreachable too). */
+enum fw_reply6 { FW_R6_NONE = 0, FW_R6_UNREACH, FW_R6_RST };
+enum fw_reply6 fw_reply6(const struct fw_pkt *p, bool l2_group, enum fw_verdict v,
+			 const struct fw_match *m, uint8_t *code6);
+/* fw_reply6 for a reset, reject or unreach rule (ICMP code code): true for
+ * FW_R6_UNREACH. */
 bool fw_reject6_ok(const struct fw_pkt *p, bool l2_group, enum fw_verdict v, uint16_t code,
 		   uint8_t *code6);
+/* ipfw_send_pkt() for IPv6: builds into out (60 bytes) the RST answering the TCP
+ * segment of the IPv6 packet ip6 (p its fw_pkt_ip6, FW_R6_RST): from its destination
+ * to its source, ports swapped, hop limit 64, the checksum over the pseudo-header;
+ * returns its length, 60. */
+unsigned fw_reset6_build(uint8_t *out, const uint8_t *ip6, const struct fw_pkt *p);
 
 /* The addresses of the ports (network order, 0 = none), for `via|recv|xmit a.b.c.d`.
  * Rules compiled afterwards use them. */

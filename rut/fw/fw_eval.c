@@ -365,7 +365,8 @@ static void emit_log(struct fw *fw, const struct fw_rules *rs, int i, const stru
 	case FW_A_COUNT: lb_s(&b, "Count"); break;
 	case FW_A_SKIPTO: lb_s(&b, "SkipTo "); lb_u(&b, r->skipto); break;
 	case FW_A_UNREACH:
-		if (r->icmp_code == 1) {
+		/* O_REJECT's code 1 is "Reject"; O_UNREACH6's every code "Unreach N" */
+		if (r->icmp_code == 1 && !r->unreach6) {
 			lb_s(&b, "Reject");
 		} else {
 			lb_s(&b, "Unreach ");
@@ -657,6 +658,7 @@ enum fw_verdict fw_eval_rs(struct fw *fw, const struct fw_rules *rs, const struc
 {
 	m->icmp_code = 0;
 	m->why = FW_WHY_RULE;
+	m->unreach6 = false;
 	if (!fw->tun.enable) {
 		m->rule_no = 0;
 		return FW_PASS;
@@ -739,10 +741,12 @@ enum fw_verdict fw_eval_rs(struct fw *fw, const struct fw_rules *rs, const struc
 			return FW_DENY;
 		case FW_A_RESET:
 			m->rule_no = h->number;
+			m->unreach6 = rs->rule[i].unreach6;
 			return FW_RESET;
 		case FW_A_UNREACH:
 			m->rule_no = h->number;
 			m->icmp_code = rs->rule[i].icmp_code;
+			m->unreach6 = rs->rule[i].unreach6;
 			return FW_UNREACH;
 		default:
 			m->rule_no = h->number;

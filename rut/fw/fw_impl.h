@@ -45,8 +45,8 @@
 enum fw_action {
 	FW_A_ALLOW = 1,
 	FW_A_DENY,
-	FW_A_UNREACH,   /* icmp_code; `reject` is code 1 (host) */
-	FW_A_RESET,
+	FW_A_UNREACH,   /* icmp_code; `reject` is code 1 (host); with rule.unreach6 `unreach6` */
+	FW_A_RESET,     /* with rule.unreach6 `reset6` */
 	FW_A_COUNT,
 	FW_A_SKIPTO,
 	FW_A_DEFAULT,   /* rule 65535: deny, or allow with default_to_accept */
@@ -183,6 +183,8 @@ struct fw_rule {
 	bool staged;           /* created by a load not yet committed */
 	bool justopts;         /* the body began with options (IPFW_RULE_JUSTOPTS) */
 	bool dyn;              /* has a state opcode: no prefilter, the program is every test */
+	bool unreach6;         /* O_UNREACH6: `unreach6 CODE` (FW_A_UNREACH, icmp_code the
+				* ICMPv6 code) or `reset6` (FW_A_RESET); answers IPv6 only */
 	uint16_t check_kidx;   /* FW_A_CHECK: state name index (0 = any) */
 };
 

@@ -100,7 +100,7 @@ static int parse_section(struct cc *c, int sec, bool *opts_only, int *carry_not)
 
 static const char *const unsupported_actions[] = {
 	"pipe", "queue", "divert", "tee", "fwd", "forward", "nat", "netgraph", "ngtee", "setfib",
-	"call", "return", "reass", "setdscp", "abort", "abort6", "reset6", "unreach6", "nat64lsn",
+	"call", "return", "reass", "setdscp", "abort", "abort6", "nat64lsn",
 	"nat64stl", "nat64clat", "nptv6", "eaction", "tcp-setmss", NULL,
 };
 
@@ -110,8 +110,8 @@ static int parse_action(struct cc *c, struct fw_compiled *out)
 	int acol = col(c);
 	if (!s)
 		return fw_err(c->d, acol, EX_DATAERR,
-			      "expected an action (allow, deny, reject, reset, unreach CODE, count, "
-			      "skipto N), got end of line");
+			      "expected an action (allow, deny, reject, reset, unreach CODE, "
+			      "unreach6 CODE, reset6, count, skipto N), got end of line");
 	c->i++;
 	struct fw_hot *h = &out->hot;
 	if (!strcmp(s, "allow") || !strcmp(s, "accept") || !strcmp(s, "pass") ||
@@ -124,6 +124,10 @@ static int parse_action(struct cc *c, struct fw_compiled *out)
 		out->rule.icmp_code = 1;   /* ICMP_UNREACH_HOST */
 	} else if (!strcmp(s, "reset")) {
 		h->action = FW_A_RESET;
+	} else if (!strcmp(s, "reset6")) {
+		/* TOK_RESET6: O_UNREACH6 with ICMP6_UNREACH_RST */
+		h->action = FW_A_RESET;
+		out->rule.unreach6 = true;
 	} else if (!strcmp(s, "count")) {
 		h->action = FW_A_COUNT;
 	} else if (!strcmp(s, "//")) {
@@ -158,6 +162,27 @@ static int parse_action(struct cc *c, struct fw_compiled *out)
 		c->i++;
 		h->action = FW_A_UNREACH;
 		out->rule.icmp_code = (uint16_t)code;
+	} else if (!strcmp(s, "unreach6")) {
+		/* ipv6.c fill_unreach6_code(): strtoul(s, &end, 0) below 0x100, else a name */
+		const char *v = tok(c);
+		long code = -1;
+		if (v) {
+			char *end;
+			errno = 0;
+			unsigned long n = strtoul(v, &end, 0);
+			if (end != v && !*end && !errno && n < 0x100)
+				code = (long)n;
+			else
+				code = fw_unreach6_code(v);
+		}
+		if (code < 0)
+			return fw_err(c->d, col(c), EX_DATAERR,
+				      "expected an ICMPv6 unreachable code after 'unreach6' (0..255, "
+				      "or no-route, admin-prohib, address, port), got %s", GOT(c));
+		c->i++;
+		h->action = FW_A_UNREACH;
+		out->rule.icmp_code = (uint16_t)code;
+		out->rule.unreach6 = true;
 	} else if (!strcmp(s, "skipto")) {
 		const char *v = tok(c);
 		long long n = v ? dec(v, strlen(v), FW_DEFAULT_RULE) : -1;
@@ -181,8 +206,8 @@ static int parse_action(struct cc *c, struct fw_compiled *out)
 				return fw_err(c->d, acol, EX_DATAERR,
 					      "action '%s' is not supported by ppslab-rut", s);
 		return fw_err(c->d, acol, EX_DATAERR,
-			      "expected an action (allow, deny, reject, reset, unreach CODE, count, "
-			      "skipto N, check-state), got '%s'", s);
+			      "expected an action (allow, deny, reject, reset, unreach CODE, "
+			      "unreach6 CODE, reset6, count, skipto N, check-state), got '%s'", s);
 	}
 	return 0;
 }

@@ -2,7 +2,8 @@
 /* fw_reply.c — the reply a reset or unreach rule sends (fw.h: fw_reject_ok,
  * fw_reject_build), as FreeBSD decides and builds it: ipfw_chk's O_REJECT conditions,
  * ip_fw2.c send_reject (ipfw_send_pkt for the RST), ip_icmp.c icmp_error and
- * icmp_reflect for the unreachable. The forwarder routes, limits, frames and sends it. */
+ * icmp_reflect for the unreachable; for IPv6 (fw_reply6, fw_reset6_build) O_UNREACH6's
+ * conditions and send_reject6. The forwarder routes, limits, frames and sends it. */
 #include "fw_impl.h"
 
 #include <string.h>
@@ -146,17 +147,76 @@ static uint8_t map_icmp_unreach(uint16_t code)
 	}
 }
 
-bool fw_reject6_ok(const struct fw_pkt *p, bool l2_group, enum fw_verdict v, uint16_t code,
-		   uint8_t *code6)
+enum fw_reply6 fw_reply6(const struct fw_pkt *p, bool l2_group, enum fw_verdict v,
+			 const struct fw_match *m, uint8_t *code6)
 {
 	static const uint8_t zero[16];
 	/* O_REJECT's `reset` is ICMP_REJECT_RST (0x100): map_icmp_unreach gives it
-	 * ICMP6_DST_UNREACH_ADMIN, not ICMP6_UNREACH_RST */
-	*code6 = map_icmp_unreach(v == FW_RESET ? 0x100 : code);
+	 * ICMP6_DST_UNREACH_ADMIN, not ICMP6_UNREACH_RST; O_UNREACH6's code is the
+	 * ICMPv6 one, or ICMP6_UNREACH_RST for `reset6` */
+	bool rst6 = m->unreach6 && v == FW_RESET;
+	*code6 = m->unreach6 ? (uint8_t)m->icmp_code
+			     : map_icmp_unreach(v == FW_RESET ? 0x100 : m->icmp_code);
+	/* ipfw_chk O_UNREACH6: an IPv6 packet at offset 0, an ICMPv6 one only if a query,
+	 * no link-layer group frame, no multicast destination */
 	if (!p->ip6 || p->frag || (p->ip_off & 0x1fff) || l2_group || p->dst6[0] == 0xff)
-		return false;
+		return FW_R6_NONE;
 	if (p->proto == 58 && !icmp6_query(p->icmp_type))
-		return false;
+		return FW_R6_NONE;
+	if (rst6) {
+		/* send_reject6(): ICMP6_UNREACH_RST answers TCP that is no RST with an RST
+		 * (the header is whole: ipfw_chk pulled it up), and drops anything else
+		 * without a word */
+		bool tcp = p->proto == 6 && p->l4_len >= 20 && !p->ext_bad && !p->cut;
+		return tcp && !(p->tcp_flags & 0x04) ? FW_R6_RST : FW_R6_NONE;
+	}
 	/* icmp6_error(): never to a multicast or unspecified source */
-	return p->src6[0] != 0xff && memcmp(p->src6, zero, 16) != 0;
+	if (p->src6[0] == 0xff || !memcmp(p->src6, zero, 16))
+		return FW_R6_NONE;
+	return FW_R6_UNREACH;
+}
+
+bool fw_reject6_ok(const struct fw_pkt *p, bool l2_group, enum fw_verdict v, uint16_t code,
+		   uint8_t *code6)
+{
+	const struct fw_match m = { .icmp_code = code };
+	return fw_reply6(p, l2_group, v, &m, code6) == FW_R6_UNREACH;
+}
+
+unsigned fw_reset6_build(uint8_t *out, const uint8_t *ip6, const struct fw_pkt *p)
+{
+	/* the TCP header past the extension headers the walk crossed */
+	unsigned hl = 40u + pkt_rd16(ip6 + 4) - p->l4_len;
+	const uint8_t *l4 = ip6 + hl;
+	uint8_t *th = out + 40;
+	uint8_t flags = l4[13];
+	memset(out, 0, 60);
+	/* ipfw_send_pkt(): version 6, traffic class and flow label 0, a 20-byte TCP
+	 * header, hop limit IPV6_DEFHLIM, addresses and ports swapped */
+	out[0] = 6 << 4;
+	out[5] = 20;
+	out[6] = 6;
+	out[7] = 64;
+	memcpy(out + 8, ip6 + 24, 16);
+	memcpy(out + 24, ip6 + 8, 16);
+	memcpy(th, l4 + 2, 2);
+	memcpy(th + 2, l4, 2);
+	/* with ACK the RST takes its sequence number from it, else RST|ACK acknowledges
+	 * seq (+1 for a SYN), as for IPv4 */
+	uint32_t seq = (uint32_t)pkt_rd16(l4 + 4) << 16 | pkt_rd16(l4 + 6);
+	if (flags & 0x10) {
+		memcpy(th + 4, l4 + 8, 4);
+		th[13] = 0x04;
+	} else {
+		wr32(th + 8, seq + ((flags & 0x02) ? 1 : 0));
+		th[13] = 0x14;
+	}
+	th[12] = 5 << 4;
+	/* in6_cksum(): the pseudo-header (RFC 8200 8.1) and the segment */
+	uint8_t ph[8] = { 0, 0, 0, 20, 0, 0, 0, 6 };
+	uint32_t sum = csum_add(0, out + 8, 32);
+	sum = csum_add(sum, ph, 8);
+	uint16_t c = csum_fold(csum_add(sum, th, 20));
+	memcpy(th + 16, &c, 2);
+	return 60;
 }

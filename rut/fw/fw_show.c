@@ -508,14 +508,20 @@ void fw_out_body(const struct fw *fw, int idx, struct fw_out *o)
 	switch (h->action) {
 	case FW_A_ALLOW: fw_out_puts(o, "allow"); break;
 	case FW_A_DENY: fw_out_puts(o, "deny"); break;
-	case FW_A_RESET: fw_out_puts(o, "reset"); break;
+	case FW_A_RESET: fw_out_puts(o, r->unreach6 ? "reset6" : "reset"); break;
 	case FW_A_COUNT: fw_out_puts(o, "count"); break;
 	case FW_A_SKIPTO: fw_out_printf(o, "skipto %u", r->skipto); break;
 	case FW_A_CHECK:
 		fw_out_printf(o, "check-state :%s", fw_state_name_str(fw, r->check_kidx));
 		break;
 	case FW_A_UNREACH:
-		if (r->icmp_code == 1)   /* `unreach host` is listed as `reject` */
+		if (r->unreach6) {
+			/* ipv6.c print_unreach6_code(): the name, else the number */
+			if (fw_unreach6_name(r->icmp_code))
+				fw_out_printf(o, "unreach6 %s", fw_unreach6_name(r->icmp_code));
+			else
+				fw_out_printf(o, "unreach6 %u", r->icmp_code);
+		} else if (r->icmp_code == 1)   /* `unreach host` is listed as `reject` */
 			fw_out_puts(o, "reject");
 		else if (fw_unreach_name(r->icmp_code))
 			fw_out_printf(o, "unreach %s", fw_unreach_name(r->icmp_code));

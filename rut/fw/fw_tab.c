@@ -131,3 +131,25 @@ const char *fw_unreach_name(int code)
 {
 	return code >= 0 && code < NELEM(unreach_names) ? unreach_names[code] : NULL;
 }
+
+/* sbin/ipfw/ipv6.c icmp6codes: the ICMPv6 destination unreachable codes of RFC 4443
+ * 3.1 that `unreach6` names */
+static const struct name_num unreach6_names[] = {
+	{ "no-route", 0 }, { "admin-prohib", 1 }, { "address", 3 }, { "port", 4 },
+};
+
+int fw_unreach6_code(const char *name)
+{
+	for (int i = 0; i < NELEM(unreach6_names); i++)
+		if (!strcmp(unreach6_names[i].name, name))
+			return unreach6_names[i].num;
+	return -1;
+}
+
+const char *fw_unreach6_name(int code)
+{
+	for (int i = 0; i < NELEM(unreach6_names); i++)
+		if (unreach6_names[i].num == code)
+			return unreach6_names[i].name;
+	return NULL;
+}

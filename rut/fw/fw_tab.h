@@ -18,5 +18,7 @@ const char *fw_proto_name(int proto);               /* NULL if unnamed */
 int fw_service_port(const char *name);              /* -1 if unknown */
 int fw_unreach_code(const char *name);              /* -1 if unknown */
 const char *fw_unreach_name(int code);              /* NULL above 15 */
+int fw_unreach6_code(const char *name);             /* -1 if unknown */
+const char *fw_unreach6_name(int code);             /* NULL but for 0, 1, 3, 4 */
 
 #endif

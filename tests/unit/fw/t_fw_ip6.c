@@ -6,9 +6,11 @@
  * (ports behind options, routing type 0 walked and another denied, fragments, unknown
  * headers denied, headers cut short), the counters' bytes (40 + payload length), and
  * the IPv6 options src-ip6, dst-ip6, icmp6types, ext6hdr and flow-id: parsed, listed as
- * ipfw2.c/ipv6.c print them, matched as ipfw_chk matches them, bad input placed. */
+ * ipfw2.c/ipv6.c print them, matched as ipfw_chk matches them, bad input placed; the
+ * replies of reject/unreach rules and of `unreach6 CODE` and `reset6` (O_UNREACH6). */
 #include <unistd.h>
 
+#include "csum.h"
 #include "fw_impl.h"
 #include "fw_lpm.h"
 #include "fw_util.h"
@@ -610,6 +612,219 @@ static void t_reject6(void)
 	fw_free(fw);
 }
 
+/* `unreach6 CODE` and `reset6` (ipfw2.c TOK_UNREACH6/TOK_RESET6, both O_UNREACH6):
+ * ipv6.c fill_unreach6_code's numbers (strtoul base 0, below 0x100) and names,
+ * print_unreach6_code's listing, the listing loaded back, bad codes placed */
+static void t_unreach6_lang(void)
+{
+	static const struct {
+		const char *add, *show;
+	} ok[] = {
+		{ "add 100 unreach6 admin-prohib ip6 from any to 2001:2:8000::/33",
+		  "00100 unreach6 admin-prohib ip6 from any to 2001:2:8000::/33" },
+		{ "add 110 unreach6 0 udp from any to any 7", "00110 unreach6 no-route udp from any to any 7" },
+		{ "add 120 unreach6 0x3 ip from any to any", "00120 unreach6 address ip from any to any" },
+		{ "add 130 unreach6 port log ip6 from any to any",
+		  "00130 unreach6 port log ip6 from any to any" },
+		{ "add 140 unreach6 2 ip from any to any", "00140 unreach6 2 ip from any to any" },
+		{ "add 150 unreach6 255 ip from any to any", "00150 unreach6 255 ip from any to any" },
+		{ "add 160 unreach6 010 ip from any to any", "00160 unreach6 8 ip from any to any" },
+		{ "add 170 reset6 tcp from any to any", "00170 reset6 tcp from any to any" },
+		{ "add 180 reset6 log logamount 5 ip6 from any to any",
+		  "00180 reset6 log logamount 5 ip6 from any to any" },
+		{ "add 190 unreach6 admin-prohib ip from any to any in // v4 too",
+		  "00190 unreach6 admin-prohib ip from any to any in // v4 too" },
+	};
+	struct fw *fw = fw_mk();
+	for (size_t k = 0; k < sizeof(ok) / sizeof(ok[0]); k++) {
+		const char *got = fw_echo(fw, ok[k].add);
+		if (strcmp(got, ok[k].show))
+			T_FAIL("'%s' listed '%.200s'", ok[k].add, got);
+	}
+	/* what `show` prints loads back into the same rules */
+	FW_OK(fw, "show");
+	char path[] = "/tmp/t_fw_ip6.XXXXXX";
+	int fd = mkstemp(path);
+	T_TRUE(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs(fw_out(), f);
+	fclose(f);
+	FW_OK(fw, "list");
+	char want[4096];
+	snprintf(want, sizeof(want), "%s", fw_out());
+	struct fw *fw2 = fw_mk();
+	struct fw_diag d = { 0 };
+	T_EQ_INT(fw_load_file(fw2, path, &d), 0);
+	if (d.msg[0])
+		T_FAIL("%d:%d: %.200s", d.line, d.col, d.msg);
+	FW_OK(fw2, "list");
+	if (strcmp(fw_out(), want))
+		T_FAIL("loaded back, listed:\n%.200s\nexpected:\n%.200s", fw_out(), want);
+	T_TRUE(strstr(want, "00170 reset6 tcp from any to any\n") != NULL);
+	unlink(path);
+	fw_free(fw2);
+	static const struct {
+		const char *rule, *got;
+		int col;
+	} bad[] = {
+		{ "add 1 unreach6 256 ip from any to any", "'256'", 16 },
+		{ "add 1 unreach6 -1 ip from any to any", "'-1'", 16 },
+		{ "add 1 unreach6 admin ip from any to any", "'admin'", 16 },
+		{ "add 1 unreach6 host ip from any to any", "'host'", 16 },
+		{ "add 1 unreach6 0x100 ip from any to any", "'0x100'", 16 },
+		{ "add 1 unreach6", "end of line", 15 },
+	};
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		char msg[256];
+		snprintf(msg, sizeof(msg),
+			 "expected an ICMPv6 unreachable code after 'unreach6' (0..255, or no-route, "
+			 "admin-prohib, address, port), got %s", bad[k].got);
+		if (fw_run(fw, bad[k].rule) != -EINVAL || fw_d.col != bad[k].col ||
+		    strcmp(fw_d.msg, msg) || fw_d.ex != 65)
+			T_FAIL("'%s': column %d ex %d '%.200s'", bad[k].rule, fw_d.col, fw_d.ex,
+			       fw_d.msg);
+	}
+	/* abort6 is still refused by name */
+	T_EQ_INT(fw_run(fw, "add 1 abort6 ip from any to any"), -EINVAL);
+	T_STREQ(fw_d.msg, "action 'abort6' is not supported by ppslab-rut");
+	T_EQ_INT(fw_rule_count(fw), 11);
+	fw_free(fw);
+}
+
+struct logs {
+	char lines[4][160];
+	int n;
+};
+
+static void logs_add(void *arg, const char *line)
+{
+	struct logs *s = arg;
+	if (s->n < 4)
+		snprintf(s->lines[s->n++], sizeof(s->lines[0]), "%s", line);
+}
+
+/* O_UNREACH6 in ipfw_chk and send_reject6: the code goes out as it is (no
+ * map_icmp_unreach), an IPv4 packet is dropped without a reply, `reset6` answers a TCP
+ * segment that is no RST with an RST and anything else with nothing; the log words
+ * (ipfw_log: "Unreach N" whatever N, "Reset") */
+static void t_unreach6_eval(void)
+{
+	uint8_t ip[256], c6 = 99;
+	struct fw_pkt p;
+	struct fw_match m;
+	struct logs lg = { 0 };
+	struct fw *fw = fw_mk();
+	FW_OK(fw, "add 100 unreach6 port udp from any to any 7");
+	FW_OK(fw, "add 200 unreach6 admin-prohib log ip from any to any 8");
+	FW_OK(fw, "add 300 reset6 log ip from any to any 9");
+	FW_OK(fw, "add 400 reset tcp from any to any 10");
+	FW_OK(fw, "add 500 unreach6 2 ip from any to any 11");
+	fw_set_log(fw, logs_add, &lg);
+	fw_tunables(fw)->verbose = true;
+	/* IPv6: the rule's own ICMPv6 code (map_icmp_unreach would give 1 and 1) */
+	unsigned pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 7, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_UNREACH, 100));
+	T_TRUE(m.unreach6);
+	T_EQ_INT(m.icmp_code, 4);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(fw_reply6(&p, false, FW_UNREACH, &m, &c6), FW_R6_UNREACH);
+	T_EQ_INT(c6, 4);
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 11, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_UNREACH, 500));
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(fw_reply6(&p, false, FW_UNREACH, &m, &c6), FW_R6_UNREACH);
+	T_EQ_INT(c6, 2);
+	/* O_UNREACH6's conditions hold for it too: no reply to a link-layer group frame,
+	 * an ICMPv6 error, a multicast source */
+	T_EQ_INT(fw_reply6(&p, true, FW_UNREACH, &m, &c6), FW_R6_NONE);
+	pl = mk6(ip, "ff02::2", "2001:2:0:1::2", 17, 9, 11, NULL, NULL, 0);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(fw_reply6(&p, false, FW_UNREACH, &m, &c6), FW_R6_NONE);
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 9, 8, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_UNREACH, 200));
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(fw_reply6(&p, false, FW_UNREACH, &m, &c6), FW_R6_UNREACH);
+	T_EQ_INT(c6, 1);
+	T_STREQ(lg.lines[0], "ipfw: 200 Unreach 1 UDP [2001:2::2]:9 [2001:2:0:1::2]:8 in via em0");
+	/* IPv4: the same rules drop it, and nothing answers */
+	struct fw_pkt p4 = fw_pk(17, "198.18.0.2", 9, "198.19.0.2", 7);
+	T_EQ_INT(fw_eval_ex(fw, &p4, &m), FW_UNREACH);
+	T_EQ_INT(m.rule_no, 100);
+	T_TRUE(m.unreach6);
+	T_EQ_INT(fw_reply6(&p4, false, FW_UNREACH, &m, &c6), FW_R6_NONE);
+	p4 = fw_pk(6, "198.18.0.2", 1000, "198.19.0.2", 9);
+	p4.tcp_flags = 0x02;
+	T_EQ_INT(fw_eval_ex(fw, &p4, &m), FW_RESET);
+	T_TRUE(m.unreach6);
+	T_EQ_INT(fw_reply6(&p4, false, FW_RESET, &m, &c6), FW_R6_NONE);
+	/* reset6: an RST to TCP, nothing to an RST, to UDP, to ICMPv6 */
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 6, 1000, 9, NULL, NULL, 0);
+	ip[40 + 13] = 0x02;
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_RESET, 300));
+	T_TRUE(m.unreach6);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(fw_reply6(&p, false, FW_RESET, &m, &c6), FW_R6_RST);
+	T_STREQ(lg.lines[1], "ipfw: 300 Reset TCP 198.18.0.2:1000 198.19.0.2:9 in via em0");
+	T_STREQ(lg.lines[2], "ipfw: 300 Reset TCP [2001:2::2]:1000 [2001:2:0:1::2]:9 in via em0");
+	ip[40 + 13] = 0x14;
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(fw_reply6(&p, false, FW_RESET, &m, &c6), FW_R6_NONE);
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 17, 1000, 9, NULL, NULL, 0);
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_RESET, 300));
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(fw_reply6(&p, false, FW_RESET, &m, &c6), FW_R6_NONE);
+	/* `reset` (O_REJECT) still answers IPv6 TCP with an unreachable, code 1 */
+	pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 6, 1000, 10, NULL, NULL, 0);
+	ip[40 + 13] = 0x02;
+	T_EQ_INT(eval6(fw, ip, pl, &m), V(FW_RESET, 400));
+	T_TRUE(!m.unreach6);
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	T_EQ_INT(fw_reply6(&p, false, FW_RESET, &m, &c6), FW_R6_UNREACH);
+	T_EQ_INT(c6, 1);
+	fw_free(fw);
+}
+
+/* ipfw_send_pkt() for IPv6: the RST's bytes, behind an extension header, its checksum
+ * over the pseudo-header */
+static void t_reset6_build(void)
+{
+	uint8_t ip[256], r[64];
+	struct fw_pkt p;
+	uint8_t hbh[] = { 0, 0, 0, 1, 4, 0, 0, 0, 0 };   /* hop-by-hop: a PadN */
+	const uint8_t *ex[] = { hbh };
+	const unsigned el[] = { 8 };
+	unsigned pl = mk6(ip, "2001:2::2", "2001:2:0:1::2", 6, 1000, 9, ex, el, 1);
+	uint8_t *th = ip + 48;
+	static const uint8_t seq[] = { 0x11, 0x22, 0x33, 0x44 }, ack[] = { 0xaa, 0xbb, 0xcc, 0xdd };
+	memcpy(th + 4, seq, 4);
+	memcpy(th + 8, ack, 4);
+	th[12] = 5 << 4;
+	th[13] = 0x02;                              /* a SYN: RST|ACK, ack seq + 1 */
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	memset(r, 0xee, sizeof(r));
+	T_EQ_INT(fw_reset6_build(r, ip, &p), 60);
+	static const uint8_t hdr[8] = { 0x60, 0, 0, 0, 0, 20, 6, 64 };
+	T_TRUE(!memcmp(r, hdr, 8));
+	T_TRUE(!memcmp(r + 8, ip + 24, 16) && !memcmp(r + 24, ip + 8, 16));
+	T_TRUE(r[40] == 0x00 && r[41] == 0x09 && r[42] == 0x03 && r[43] == 0xe8);
+	T_TRUE(r[44] == 0 && r[45] == 0 && r[46] == 0 && r[47] == 0);
+	T_TRUE(r[48] == 0x11 && r[49] == 0x22 && r[50] == 0x33 && r[51] == 0x45);
+	T_EQ_INT(r[52], 0x50);
+	T_EQ_INT(r[53], 0x14);
+	T_TRUE(r[54] == 0 && r[55] == 0 && r[58] == 0 && r[59] == 0);
+	uint8_t ph[8] = { 0, 0, 0, 20, 0, 0, 0, 6 };
+	T_EQ_INT(csum_fold(csum_add(csum_add(csum_add(0, r + 8, 32), ph, 8), r + 40, 20)), 0);
+	/* the checksum as computed apart (RFC 1071, in Python) for these addresses and ports */
+	T_EQ_INT(r[56] << 8 | r[57], 0x276e);
+	th[13] = 0x10;                              /* with ACK: RST, seq = its ack */
+	fw_pkt_ip6(ip, pl, EM0, 0, &p);
+	fw_reset6_build(r, ip, &p);
+	T_TRUE(!memcmp(r + 44, ack, 4));
+	T_TRUE(r[48] == 0 && r[49] == 0 && r[50] == 0 && r[51] == 0);
+	T_EQ_INT(r[53], 0x04);
+	T_EQ_INT(csum_fold(csum_add(csum_add(csum_add(0, r + 8, 32), ph, 8), r + 40, 20)), 0);
+}
+
 int main(void)
 {
 	T_RUN(t_listing);
@@ -621,5 +836,8 @@ int main(void)
 	T_RUN(t_table6);
 	T_RUN(t_state6);
 	T_RUN(t_reject6);
+	T_RUN(t_unreach6_lang);
+	T_RUN(t_unreach6_eval);
+	T_RUN(t_reset6_build);
 	return t_done();
 }

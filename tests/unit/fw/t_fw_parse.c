@@ -198,7 +198,7 @@ static const struct {
 } errors[] = {
 	{ "add 100 deny ip from any", 25, "expected 'to' after the source address or ports, got end of line", 65 },
 	{ "add 100 deny ip from any to", 28, "expected an address (any, me, me6, a.b.c.d[/N]", 65 },
-	{ "add 100 dney ip from any to any", 9, "expected an action (allow, deny, reject, reset, unreach CODE, count, skipto N, check-state), got 'dney'", 65 },
+	{ "add 100 dney ip from any to any", 9, "expected an action (allow, deny, reject, reset, unreach CODE, unreach6 CODE, reset6, count, skipto N, check-state), got 'dney'", 65 },
 	{ "add 100 deny ipx from any to any", 14, "expected a protocol (ip, all, ip4, tcp, udp, icmp, esp, a name or a number 1..255) or an option after 'deny', got 'ipx'", 65 },
 	{ "add 100 deny ip form any to any", 17, "expected 'from' after the protocol, got 'form'", 65 },
 	{ "add 100 deny ip from 10.0.0.300 to any", 22, "invalid address '10.0.0.300'", 65 },
