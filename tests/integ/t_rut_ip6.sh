@@ -94,7 +94,9 @@ echo "# routes $(jv rut .routes), neighbours $(jv rut .neighbours)"
 # source with a value (the /128's 7, not the /48's 8) and by destination; a keep-state
 # rule whose state the later packets of its flow, both passes, meet at check-state 170
 # (counted on 300, never reaching 400); an unreach rule answering with ICMPv6 port
-# unreachables (send_reject6), which pass the outbound firewall as the time exceeded do
+# unreachables (send_reject6: map_icmp_unreach's code 4) and an unreach6 rule with its
+# own code (1, administratively prohibited), which pass the outbound firewall as the
+# time exceeded do; the sender's kernel counts them by code
 cat >"$T/rules6" <<'EOF'
 table t6 create
 table t6 add 2001:2::2 7 2001:2::/48 8
@@ -104,6 +106,7 @@ add 100 count ip6 from 2001:2::2 to any
 add 150 deny ip from 198.18.0.0/15 to any
 add 160 count ip from not 198.18.0.0/15 to any 9
 add 170 check-state
+add 190 unreach6 admin-prohib udp from any to 2001:2:8000::6 in
 add 200 unreach port udp from any to 2001:2:8000::/33 in
 add 300 allow udp from 2001:2::2 to 2001:2:0:1::2 keep-state
 add 400 allow ip6 from 2001:2::/48 to 2001:2::/48
@@ -112,15 +115,30 @@ EOF
 start rutf rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --ctl "$T/sf" --json --rules "$T/rules6" \
 	--route "2001:2:8000::/33 via 2001:2:0:1::2" --neigh "2001:2:0:1::2=$SINK_MAC@rut1"
 wait_ready rutf
+inns gen nft -f - <<'EOF'
+table inet u6 {
+	chain c { type filter hook input priority 0; policy accept;
+		icmpv6 type destination-unreachable icmpv6 code admin-prohibited counter
+		icmpv6 type destination-unreachable icmpv6 code port-unreachable counter
+	}
+}
+EOF
+ucode() {   # ucode N: the sender's count of ICMPv6 unreachables with the Nth code above
+	inns gen nft -j list chain inet u6 c | jq -r --argjson n "$1" \
+		'[.nftables[].rule? | select(. != null) | .expr[-1].counter.packets][$n]'
+}
 base=$(ifc sink sink0 rx_packets); tx0=$(timex); un0=$(unreach6); bad1=$(badin)
 c6 --dst 2001:2:0:1::2 --count 100; eq "fw: craft6 forwarded" "$?" 0
-c6 --dst 2001:2:8000::5 --count 20; eq "fw: craft6 denied" "$?" 0
+c6 --dst 2001:2:8000::5 --count 10; eq "fw: craft6 denied by unreach" "$?" 0
+c6 --dst 2001:2:8000::6 --count 10; eq "fw: craft6 denied by unreach6" "$?" 0
 c6 --dst 2001:2:0:1::2 --count 10 --hlim 1; eq "fw: craft6 expiring" "$?" 0
 arrived sink sink0 "$base" 100
 wait_until 15 "10 time exceeded through the firewall" test "$(( $(timex) - tx0 ))" -ge 10
 wait_until 15 "20 port unreachables through the firewall" test "$(( $(unreach6) - un0 ))" -ge 20
 eq "fw: the sender's kernel took 20 ICMPv6 unreachables" "$(( $(unreach6) - un0 ))" 20
 eq "fw: no ICMPv6 checksum error at the sender" "$(( $(badin) - bad1 ))" 0
+eq "fw: 10 of them administratively prohibited (unreach6), 10 port unreachable" \
+	"$(ucode 0) $(ucode 1)" "10 10"
 stop rutf; eq "fw: rut exits 0" "$RC" 0
 r() { jv rutf "[.rules[] | select(.number == $1)][0] | \"\(.pkts) \(.bytes)\""; }
 eq "fw: 60 table(t6,7): what 100 counts" "$(r 60)" "230 14720"
@@ -128,7 +146,8 @@ eq "fw: 65 to table(t6): 110 in, 100 out, 30 replies out" "$(r 65)" "240 16800"
 eq "fw: 100 count: 130 in + 100 out" "$(r 100)" "230 14720"
 eq "fw: 150 (an IPv4 prefix) matches no IPv6" "$(r 150)" "0 0"
 eq "fw: 160 (not an IPv4 prefix): every UDP to 9, in and out" "$(r 160)" "230 14720"
-eq "fw: 200 rejects 20 inbound" "$(r 200)" "20 1280"
+eq "fw: 190 unreach6 rejects 10 inbound" "$(r 190)" "10 640"
+eq "fw: 200 rejects 10 inbound" "$(r 200)" "10 640"
 eq "fw: 170 check-state counts nothing" "$(r 170)" "0 0"
 eq "fw: 300 keep-state: 110 in, 100 out (all but the first at 170)" "$(r 300)" "210 13440"
 eq "fw: 400: only the 30 replies out (40 + 8 + a quote of 64)" "$(r 400)" "30 3360"
