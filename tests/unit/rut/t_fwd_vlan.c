@@ -5,12 +5,14 @@
  * ports held in memory: IPv4 and IPv6 inside the tags routed with the out port's tag
  * and priority, the drops counted by cause, rx_bytes and tx_bytes the frames as on the
  * wire, and the firewall seeing the inner packet on the vlan interface (`recv
- * rut0.100` matches, `recv rut0` does not). */
+ * rut0.100` matches, `recv rut0` does not), and its replies (reset6's RST, unreach6's
+ * unreachable) leaving inside the receiving port's vlan. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "csum.h"
 #include "fw.h"
 #include "fwd.h"
 #include "pkt.h"
@@ -442,6 +444,75 @@ static void t_firewall(void)
 	teardown();
 }
 
+/* The firewall's replies on a trunk (send_reject6): reset6 answers an IPv6 TCP SYN with
+ * an RST and unreach6 an IPv6 datagram with its own ICMPv6 code, both out of the
+ * receiving port inside its vlan, their checksums right; the same rules drop an IPv4
+ * packet without a reply (counted as suppressed), and reset6 a datagram too. */
+static void t_replies6(void)
+{
+	struct vlan_port in = { .ntags = 1, .vid = { 100 } };
+	struct vlan_port out = { .ntags = 1, .vid = { 200 } };
+	setup(in, out,
+	      "add 100 reset6 ip from any to any 9 recv rut0.100\n"
+	      "add 200 unreach6 admin-prohib ip from any to any 7\n"
+	      "add 65000 allow ip from any to any");
+	put(0, "2001:2:0:1::2", 80, 100, 0);     /* made a TCP SYN below: 100, an RST */
+	uint8_t *ip6 = mp[0].in[0] + HEAD + 18, *th = ip6 + 40;
+	ip6[6] = 6;
+	th[4] = 0x11, th[5] = 0x22, th[6] = 0x33, th[7] = 0x44;
+	th[12] = 0x50;
+	th[13] = 0x02;
+	put(0, "2001:2:0:1::2", 80, 100, 0);     /* UDP to 9: 100, nothing answers */
+	put(0, "2001:2:0:1::2", 80, 100, 0);     /* to 7: 200, administratively prohibited */
+	mp[0].in[2][HEAD + 18 + 40 + 3] = 7;
+	put(0, "198.18.1.2", 64, 100, 0);        /* IPv4 to 9: 100, nothing answers */
+	put(0, "198.18.1.2", 64, 100, 0);        /* IPv4 to 7: 200, nothing answers */
+	mp[0].in[4][HEAD + 18 + 20 + 3] = 7;
+	T_EQ_INT(fwd_burst(f.thr[0], 0, 64), 5);
+	T_EQ_INT(mp[1].nout, 0);
+	T_EQ_INT(mp[0].nout, 2);
+	T_EQ_U64(fwd_denied(&f, 100), 3);
+	T_EQ_U64(fwd_denied(&f, 200), 2);
+	struct fwd_port_ctr_sum c0;
+	fwd_port_sum(&f, 0, &c0);
+	T_EQ_U64(c0.drops[FWD_DROP_FW_RESET], 3);
+	T_EQ_U64(c0.drops[FWD_DROP_FW_UNREACH], 2);
+	T_EQ_U64(c0.rst_sent, 1);
+	T_EQ_U64(c0.unreach_sent, 1);
+	T_EQ_U64(c0.reply_skip[FWD_RS_SUPPRESSED], 3);
+	/* the RST: to the sender's MAC, tag 100, from the SYN's destination, RST|ACK */
+	const uint8_t *o = mp[0].out[0];
+	T_EQ_INT(mp[0].outlen[0], 18 + 60);
+	T_TRUE(!memcmp(o, GEN_MAC, 6) && !memcmp(o + 6, RUT0_MAC, 6));
+	T_EQ_INT(pkt_rd16(o + 12), 0x8100);
+	T_EQ_INT(pkt_rd16(o + 14) & 0xfff, 100);
+	T_EQ_INT(pkt_rd16(o + 16), 0x86dd);
+	const uint8_t *r = o + 18;
+	T_EQ_INT(r[6], 6);
+	T_EQ_INT(r[7], 64);
+	T_TRUE(!memcmp(r + 8, ip6 + 24, 16) && !memcmp(r + 24, ip6 + 8, 16));
+	T_EQ_INT(pkt_rd16(r + 40), 9);
+	T_EQ_INT(pkt_rd16(r + 42), 1024);
+	T_EQ_INT(r[40 + 13], 0x14);
+	T_TRUE(r[48] == 0x11 && r[49] == 0x22 && r[50] == 0x33 && r[51] == 0x45);
+	uint8_t ph[8] = { 0, 0, 0, 20, 0, 0, 0, 6 };
+	T_EQ_INT(csum_fold(csum_add(csum_add(csum_add(0, r + 8, 32), ph, 8), r + 40, 20)), 0);
+	/* the unreachable: type 1 code 1, from rut0's address, quoting the datagram */
+	o = mp[0].out[1];
+	T_EQ_INT(pkt_rd16(o + 14) & 0xfff, 100);
+	r = o + 18;
+	unsigned icl = pkt_rd16(r + 4);
+	T_EQ_INT(icl, 8 + 40 + 26);
+	T_EQ_INT(r[6], 58);
+	T_EQ_INT(r[40], 1);
+	T_EQ_INT(r[41], 1);
+	T_TRUE(!memcmp(r + 24, ip6 + 8, 16));
+	T_TRUE(!memcmp(r + 48, mp[0].in[2] + HEAD + 18, 40 + 26));
+	uint8_t ph6[8] = { 0, 0, (uint8_t)(icl >> 8), (uint8_t)icl, 0, 0, 0, 58 };
+	T_EQ_INT(csum_fold(csum_add(csum_add(csum_add(0, r + 8, 32), ph6, 8), r + 40, icl)), 0);
+	teardown();
+}
+
 int main(void)
 {
 	T_RUN(t_parse);
@@ -449,5 +520,6 @@ int main(void)
 	T_RUN(t_trunk_to_trunk);
 	T_RUN(t_untagged_and_qinq);
 	T_RUN(t_firewall);
+	T_RUN(t_replies6);
 	return t_done();
 }
