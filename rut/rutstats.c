@@ -217,7 +217,7 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	json_t *o = jout_obj("rut", type);
 	jset_s(o, "version", ppslab_version());
 	jset_s(o, "mode", fwdloop_mode_name(fwdloop_mode(s)));
-	jset_s(o, "forwarding", f->l2 ? "l2" : "ipv4");
+	jset_s(o, "forwarding", f->l2 ? "l2" : "l3");   /* routed: IPv4 and IPv6 */
 	jset_u64(o, "t_ns", now - fwdloop_info(s)->t0_ns);
 	jset_u64(o, "rx_pkts", t.rx_pkts);
 	jset_u64(o, "fwd_pkts", t.fwd_pkts);

@@ -21,6 +21,7 @@ read_all "$T/s1" 5000
 stop rut_ttl; eq "ttl: rut exits 0" "$RC" 0
 eq "ttl: all 5000 expired" "$(jv rut_ttl .drops.ttl_expired)" 5000
 eq "ttl: none forwarded" "$(jv rut_ttl .fwd_pkts)" 0
+eq "ttl: routed, so says l3 (IPv4 and IPv6, not ipv4)" "$(jv rut_ttl .forwarding)" l3
 eq "ttl: counted against rut0" "$(jv rut_ttl .ports[0].drops.ttl_expired)" 5000
 
 # the same frames through the bridge arrive unchanged (TTL 1 and all)
