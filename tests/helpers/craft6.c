@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* craft6.c — a test helper (not installed): sends hand-made IPv6 UDP frames for the
  * forwarder's IPv6 tests, until ppslab-gen sends IPv6 itself: chosen addresses, hop
- * limit, size, and one malformed kind (--bad-plen: a payload length past the frame).
+ * limit, size, one malformed kind (--bad-plen: a payload length past the frame), and
+ * TCP SYNs instead (--tcp-syn: port 9 to 9, sequence 0x01020304, for a reset rule).
  *
  *   craft6 -i IF --src ADDR6 --dst ADDR6 --dst-mac MAC [--hlim N] [--count N]
- *          [--size BYTES] [--bad-plen] [--rate PPS]
+ *          [--size BYTES] [--bad-plen] [--tcp-syn] [--rate PPS]
  * Traffic goes only out of the caller's interface, in its namespace; rates are bounded. */
 #include <arpa/inet.h>
 #include <getopt.h>
@@ -25,12 +26,12 @@ int main(int argc, char **argv)
 		{ "iface", 1, NULL, 'i' }, { "src", 1, NULL, 's' }, { "dst", 1, NULL, 'd' },
 		{ "dst-mac", 1, NULL, 'm' }, { "hlim", 1, NULL, 'h' }, { "count", 1, NULL, 'n' },
 		{ "size", 1, NULL, 'z' }, { "bad-plen", 0, NULL, 'b' }, { "rate", 1, NULL, 'r' },
-		{ NULL, 0, NULL, 0 },
+		{ "tcp-syn", 0, NULL, 't' }, { NULL, 0, NULL, 0 },
 	};
 	const char *iface = NULL, *src = NULL, *dst = NULL, *dmac = NULL;
 	uint64_t hlim = 64, count = 10, size = 78;
 	double rate = 20000;
-	int bad = 0, o;
+	int bad = 0, syn = 0, o;
 	char err[256];
 	while ((o = getopt_long(argc, argv, "i:", lo, NULL)) != -1) {
 		switch (o) {
@@ -39,6 +40,7 @@ int main(int argc, char **argv)
 		case 'd': dst = optarg; break;
 		case 'm': dmac = optarg; break;
 		case 'b': bad = 1; break;
+		case 't': syn = 1; break;
 		case 'h': if (num_u64(optarg, 0, 255, &hlim)) goto usage; break;
 		case 'n': if (num_u64(optarg, 1, 1000000, &count)) goto usage; break;
 		case 'z': if (num_u64(optarg, 62, 1514, &size)) goto usage; break;
@@ -66,6 +68,8 @@ int main(int argc, char **argv)
 	fr[12] = 0x86;
 	fr[13] = 0xdd;
 	uint16_t plen = (uint16_t)(size - 14 - 40);
+	if (syn && plen < 20)
+		goto usage;
 	uint16_t said = bad ? (uint16_t)(plen + 8) : plen;
 	ip6[0] = 6 << 4;
 	ip6[4] = (uint8_t)(said >> 8);
@@ -78,10 +82,19 @@ int main(int argc, char **argv)
 	u[5] = (uint8_t)plen;
 	for (unsigned i = 8; i < plen; i++)
 		u[i] = (uint8_t)i;
-	/* the UDP checksum over the pseudo-header (mandatory in IPv6, RFC 8200 8.1) */
-	uint8_t ph[8] = { 0, 0, u[4], u[5], 0, 0, 0, 17 };
+	if (syn) {
+		/* a TCP SYN: sequence 0x01020304, a 20-byte header, window 65535 */
+		ip6[6] = 6;
+		memcpy(u + 4, (const uint8_t[]){ 1, 2, 3, 4, 0, 0, 0, 0, 0x50, 0x02, 0xff, 0xff,
+						 0, 0, 0, 0 }, 16);
+	}
+	/* the UDP or TCP checksum over the pseudo-header (RFC 8200 8.1) */
+	uint8_t ph[8] = { 0, 0, (uint8_t)(plen >> 8), (uint8_t)plen, 0, 0, 0, ip6[6] };
 	uint16_t c = csum_fold(csum_add(csum_add(csum_add(0, ip6 + 8, 32), ph, 8), u, plen));
-	memcpy(u + 6, c ? &c : &(uint16_t){ 0xffff }, 2);
+	if (syn)
+		memcpy(u + 16, &c, 2);
+	else
+		memcpy(u + 6, c ? &c : &(uint16_t){ 0xffff }, 2);
 	uint64_t t0 = mono_ns(), sent = 0;
 	for (uint64_t i = 0; i < count; i++) {
 		clock_wait_until(t0 + (uint64_t)((double)i * 1e9 / rate), 50000);
@@ -101,6 +114,6 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr, "usage: craft6 -i IF --src ADDR6 --dst ADDR6 --dst-mac MAC [--hlim N] "
-		"[--count N] [--size BYTES] [--bad-plen] [--rate PPS]\n");
+		"[--count N] [--size BYTES] [--bad-plen] [--tcp-syn] [--rate PPS]\n");
 	return 64;
 }

@@ -5,6 +5,7 @@
 # static neighbour arrive with the hop limit decremented (the sink's kernel counts them
 # by hop limit); hop limit 1 is dropped as ttl_expired and answered with an ICMPv6 time
 # exceeded that the sender's kernel accepts (its checksum right, Icmp6InTimeExcds);
+# the firewall's unreach, unreach6 and reset6 replies taken by the sender's kernel;
 # no route, a bad payload length and frames for the router are counted by cause; the
 # IPv6 counters account for every test frame.
 . "$(dirname "$0")/lib.sh"
@@ -157,4 +158,27 @@ eq "fw: denied by a rule 20" "$(jv rutf .fw.denied_pkts)" 20
 eq "fw: forwarded 100" "$(jv rutf .ports[0].ip6_fwd_pkts)" 100
 eq "fw: expired 10, answered 10" "$(jv rutf '[.drops.ttl_expired, .replies.time_exceeded6] | map(tostring) | join(" ")')" "10 10"
 eq "fw: rx = fwd + drop" "$(jv rutf '.rx_pkts == .fwd_pkts + .drop_pkts')" true
+
+# reset6 (send_reject6 -> ipfw_send_pkt): 10 TCP SYNs answered with 10 RSTs that the
+# sender's kernel takes (TCP InSegs, no checksum error); a datagram gets nothing
+tcpc() {   # tcpc NAME: the sender's kernel's TCP counter NAME (IPv4 and IPv6)
+	inns gen awk -v k="$1" '$1 == "Tcp:" { if (!h) { for (i = 2; i <= NF; i++) c[$i] = i; h = 1 }
+		else print $(c[k]) }' /proc/net/snmp
+}
+printf 'add 100 reset6 ip from any to 2001:2:0:1::2 9 in\nadd 200 allow ip from any to any\n' >"$T/rules6r"
+start rutr rut "$B/ppslab-rut" -i rut0 -o rut1 --mode busy --ctl "$T/sr" --json --rules "$T/rules6r"
+wait_ready rutr
+s0=$(tcpc InSegs); e0=$(tcpc InErrs); ce0=$(tcpc InCsumErrors)
+c6 --dst 2001:2:0:1::2 --count 10 --tcp-syn; eq "reset6: craft6 SYNs" "$?" 0
+c6 --dst 2001:2:0:1::2 --count 5; eq "reset6: craft6 datagrams" "$?" 0
+wait_until 15 "10 RSTs at the sender" test "$(( $(tcpc InSegs) - s0 ))" -ge 10
+wait_until 15 "the forwarder read all 15" sh -c \
+	"'$B/ppslab-rut' ctl '$T/sr' stats | jq -e '.ports[0].ip6_rx_pkts >= 15' >/dev/null"
+stop rutr; eq "reset6: rut exits 0" "$RC" 0
+eq "reset6: the sender's kernel took 10 TCP segments" "$(( $(tcpc InSegs) - s0 ))" 10
+eq "reset6: none in error or with a bad checksum" \
+	"$(( $(tcpc InErrs) - e0 )) $(( $(tcpc InCsumErrors) - ce0 ))" "0 0"
+eq "reset6: 10 RSTs sent out of rut0, 5 datagrams not answered" \
+	"$(jv rutr '[.ports[0].rst_sent, .replies.rst, .replies.not_sent.suppressed] | map(tostring) | join(" ")')" "10 10 5"
+eq "reset6: fw_reset 15" "$(jv rutr .drops.fw_reset)" 15
 done_testing
