@@ -135,10 +135,15 @@ int pv_cols_opt(const char *text, const char **cols, struct strlist *specs);
  * them. 0, -EINVAL (err names --cols), -ENOMEM. */
 int pv_specs_parse(const struct strlist *specs, const char *cols, struct pv_colspec **spec,
 		   size_t *nspec, char *err, size_t errlen);
-/* Builds the pivot of rf and prints it on f in fmt under title. 0, -EINVAL (err says
+/* Builds the pivot of rf and prints it on f in fmt under title; a file with no axis
+ * (one cell) without rows, columns or --where: a row per metric. 0, -EINVAL (err says
  * why), -ENOMEM, -EIO when f cannot be flushed. */
 int pv_table_print(FILE *f, const struct res_file *rf, const struct pv_req *rq,
 		   enum grid_fmt fmt, const char *title, char *err, size_t errlen);
+/* The file's deviations from RFC 2544 (method.rfc2544_deviations) as a table's
+ * footnote, so that a table pasted into a report still says that trials were
+ * shortened; nothing in CSV, which is data, or without deviations. */
+void pv_deviations_print(FILE *f, const struct res_file *rf, enum grid_fmt fmt);
 
 /* `ppslab run`'s table: the words of output.table (NULL: not given), the results file at
  * path, printed on f as `ppslab table` would. 0 or a -errno with err the message. */
