@@ -84,6 +84,8 @@ struct pivot {
 	size_t flagged_cells;
 	size_t failed_cells;          /* cells with a value and a failed repetition (†) */
 	json_t *reasons;              /* why: flag kind → {"cells": {ID: true}, "text"} */
+	json_t *own_row;              /* a file without axes: its one row's value ("all";
+				       * row_axis is "") */
 	/* people's tables show nanoseconds in one unit per table, 3 significant digits */
 	double ns_div;                /* 1, 1e3 or 1e6 */
 	const char *ns_unit;          /* "ns", "µs" or "ms" */
@@ -100,7 +102,8 @@ void pv_colspecs_free(struct pv_colspec *s, size_t n);
 
 /* Builds the pivot; on a bad request returns -EINVAL with err naming the option and
  * what exists (unknown axis or metric, a value no case has, a column that matches
- * several cells). */
+ * several cells). A file with no axis (one cell) has one row, "all", under the
+ * heading "cell" (row_axis ""), a column per metric. */
 int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **out,
 	     char *err, size_t errlen);
 void pv_free(struct pivot *pv);

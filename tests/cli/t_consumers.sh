@@ -31,6 +31,21 @@ check "... the metrics asked for, raw, no footnote in CSV" \
 run "table --metric no case has: EX_USAGE" 64 "no case in .* has this metric" \
 	"$B/ppslab" table "$T/rcv.json" -m nosuch_s
 
+run "report of such a file" 0 "" "$B/ppslab" report "$T/rcv.json" -o "$T/rep"
+check "... a table per metric, its one row the cell's (no 'no table')" \
+	"$(! grep -q 'no table' "$T/rep/report.md" && grep -q '^### outage\\_recovery\\_s' "$T/rep/report.md" &&
+	   grep -qE '^\| all +\| +0\.05(\\\*)? +\|$' "$T/rep/report.md"; echo $?)" "$(grep -n -A6 'outage\\_recovery' "$T/rep/report.md" | head -12)"
+if command -v gnuplot >/dev/null; then
+	run "plot of an outage run without --kind: its timeline" 0 "" "$B/ppslab" plot "$T/rcv.json" -o "$T/p.png"
+	check "... the timeline's t0 in its script" "$(grep -q "set label 1 't0' at 0" "$T/p.gp"; echo $?)"
+else
+	skip "plot of an outage run without --kind" "no gnuplot"
+	skip "... the timeline's t0 in its script" "no gnuplot"
+fi
+jq 'del(.method.outage)' "$T/rcv.json" >"$T/one.json"
+run "plot of one cell that is no outage: said, EX_USAGE" 64 "no axis was swept \\(one cell\\)" \
+	"$B/ppslab" plot "$T/one.json" -o "$T/q.png"
+
 # an outage run's table: the recipe's time unless a metric is asked for
 run "table of an outage (timeline) run" 0 "" "$B/ppslab" table "$D/outage.json" -f csv
 check "... outage_longest_s by default" "$(head -1 "$T/out" | grep -q outage_longest_s; echo $?)" "$(head -2 "$T/out")"
