@@ -35,6 +35,11 @@ run "report of such a file" 0 "" "$B/ppslab" report "$T/rcv.json" -o "$T/rep"
 check "... a table per metric, its one row the cell's (no 'no table')" \
 	"$(! grep -q 'no table' "$T/rep/report.md" && grep -q '^### outage\\_recovery\\_s' "$T/rep/report.md" &&
 	   grep -qE '^\| all +\| +0\.05(\\\*)? +\|$' "$T/rep/report.md"; echo $?)" "$(grep -n -A6 'outage\\_recovery' "$T/rep/report.md" | head -12)"
+check "... its headline the recovery time, no polling bound concluded from the load it held" \
+	"$([ "$(grep -m1 '^### ' "$T/rep/report.md")" = '### outage\_recovery\_s — recovery time (s)' ] &&
+	   grep -q 'Measured:\*\* recovery time' "$T/rep/report.md" &&
+	   ! sed -n '/^## Conclusion/,/^## Plots/p' "$T/rep/report.md" | grep -q 'polling'; echo $?)" \
+	"$(sed -n '/^## Conclusion/,/^## Plots/p' "$T/rep/report.md" | head -5)"
 if command -v gnuplot >/dev/null; then
 	run "plot of an outage run without --kind: its timeline" 0 "" "$B/ppslab" plot "$T/rcv.json" -o "$T/p.png"
 	check "... the timeline's t0 in its script" "$(grep -q "set label 1 't0' at 0" "$T/p.gp"; echo $?)"
