@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# t_consumers.sh — the newer methods' results in `ppslab table` and `ppslab compare`,
+# t_consumers.sh — the newer methods' results in table, report, plot, compare and --dry-run,
 # on files made from tests/data by jq: a run without a swept axis (one cell, as a
 # recovery, reset or back-to-back run on one router is) is a table of its metrics, not
-# an error; an outage run's table shows its recipe's time by default; the table's
-# footnote lists the file's deviations from RFC 2544 (none in CSV); and a search goal
-# whose name has "loss" in it is still a rate, higher-better in compare.
+# an error, and the report has a table for each of its metrics; an outage run's table
+# and report headline show its recipe's time, its plot is the timeline; the table's
+# footnote lists the file's deviations from RFC 2544 (none in CSV); a search goal whose
+# name has "loss" in it is still a rate, higher-better in compare; and --dry-run counts
+# an outage action's hook runs.
 set -u
 B=${PPSLAB_BIN:?}
 TOP=${PPSLAB_TOP:?}
@@ -68,4 +70,12 @@ check "... its rate is higher-better, half of it a regression" \
 	"$(jqs -e '[.. | objects | select(.metric? == "lowloss_pps")] | length > 0 and
 		all(.lower_is_better == false and .verdict == "REGRESSION")' "$T/c.json" >/dev/null; echo $?)" \
 	"$(jq -c '[.. | objects | select(.metric? == "lowloss_pps") | [.lower_is_better, .verdict]]' "$T/c.json" | head -c 300)"
+# --dry-run counts an outage action's hook, and the reset's reboot, in the router's hooks
+printf '%s\n' '{"router": {"kind": "external", "reboot_hook": ["true"], "hook_estimate": "3s"},' \
+	' "trial": {"method": "outage", "outage_recipe": "reset", "outage_load": "10k", "duration": "5s"},' \
+	' "repetitions": 2, "rig": {"calibrate": false}}' >"$T/reset-dry.json"
+run "--dry-run of a reset through the reboot hook" 0 "" "$B/ppslab" run "$T/reset-dry.json" --dry-run
+check "... the reset a hook run of every case, in the hooks' time" \
+	"$(grep -qE '^  reset \(reboot\) +every case, ~3 s$' "$T/out" &&
+	   grep -q '^  hooks in all: 2 runs, about 6 s$' "$T/out"; echo $?)" "$(grep -A3 'router hooks' "$T/out")"
 echo "1..$n"
