@@ -103,6 +103,7 @@ static int latency_table(const struct res_file *rf, const struct res_sel *where,
 	}
 	grid_print(stdout, g, fmt);
 	grid_free(g);
+	pv_deviations_print(stdout, rf, fmt);
 	return fflush(stdout) || ferror(stdout) ? EX_IOERR : EX_OK;
 }
 
@@ -141,7 +142,8 @@ int cmd_table(int argc, char **argv)
 		rc = r == -EINVAL ? EX_USAGE : r == -EIO ? EX_IOERR : EX_OSERR;
 		goto out;
 	}
-	rc = EX_OK;
+	pv_deviations_print(stdout, rf, (enum grid_fmt)a.fmt);
+	rc = fflush(stdout) || ferror(stdout) ? EX_IOERR : EX_OK;
 out:
 	res_free(rf);
 	strlist_free(&a.metrics);

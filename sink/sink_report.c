@@ -186,6 +186,9 @@ static void gaps_json(json_t *so, const struct sink_stream *st)
 		jset_u64(o, "reordered_pkts", x->reordered);
 		jset_b(o, "reordered", x->reordered != 0);
 		jset_u64(o, "merged_gaps", x->merged);
+		/* the longest silence in it: duration_ns for a gap of its own; of a merged
+		 * record, its longest gap's (longest_gap_ns is the largest of these) */
+		jset_u64(o, "silence_ns", x->silence_ns);
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(so, "gaps", arr);

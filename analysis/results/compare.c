@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -67,6 +68,25 @@ double cmp_goal_width(const struct res_file *rf)
 			wmax = json_number_value(w);
 	}
 	return wmax;
+}
+
+/* Is m the metric of one of a's search goals? */
+static bool is_goal(const struct res_file *a, const char *m)
+{
+	for (size_t i = 0; i < RES_MAX_GOALS; i++) {
+		const char *gm = res_goal_metric(a, i);
+		if (gm && !strcmp(gm, m))
+			return true;
+	}
+	return false;
+}
+
+static bool listed(const char *m, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], m))
+			return true;
+	return false;
 }
 
 static int add_metric(struct cmp *c, const char *m)
@@ -352,7 +372,11 @@ int cmp_run(const struct res_file *a, const struct res_file *b, const struct cmp
 			r->cell_a = (long)i;
 			r->cell_b = j;
 			r->metric = c->metrics[m];
-			r->lower_is_better = name_lower_in(r->metric, o->lower, o->nlower);
+			/* a goal's rate is higher-better, whatever words its name has
+			 * ("LowLoss" is no loss) */
+			r->lower_is_better = is_goal(a, r->metric)
+					     ? listed(r->metric, o->lower, o->nlower)
+					     : name_lower_in(r->metric, o->lower, o->nlower);
 			if (res_cell_stats(a, i, r->metric, &r->sa, va) ||
 			    res_cell_stats(b, (size_t)j, r->metric, &r->sb, vb))
 				goto fail;

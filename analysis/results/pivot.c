@@ -122,6 +122,7 @@ void pv_free(struct pivot *pv)
 	free(pv->fixed);
 	free(pv->decimals);
 	json_decref(pv->reasons);
+	json_decref(pv->own_row);
 	free(pv);
 }
 
@@ -503,8 +504,8 @@ static int row_cmp(const void *pa, const void *pb)
 static int fill_cells(struct pivot *pv, const long *blk, char *err, size_t errlen)
 {
 	const struct res_file *rf = pv->rf;
-	const struct res_axis *rax = res_axis(rf, pv->row_axis);
-	size_t ai = (size_t)(rax - rf->axes);
+	const struct res_axis *rax = res_axis(rf, pv->row_axis);   /* NULL: own_row */
+	size_t ai = rax ? (size_t)(rax - rf->axes) : 0;
 	pv->n_min = SIZE_MAX;
 	pv->n_max = 0;
 	struct row_ent *e = malloc((rf->ncells + 1) * sizeof(*e));
@@ -517,8 +518,9 @@ static int fill_cells(struct pivot *pv, const long *blk, char *err, size_t errle
 		if (csel_make(rf, &pv->cols[c].filt, &cf[c]))
 			goto out;
 	for (size_t c = 0; c < rf->ncells; c++)
-		if (blk[c] >= 0 && rf->cells[c].vi[ai] >= 0)
-			e[ne++] = (struct row_ent){ .block = blk[c], .row = rf->cells[c].vi[ai],
+		if (blk[c] >= 0 && (!rax || rf->cells[c].vi[ai] >= 0))
+			e[ne++] = (struct row_ent){ .block = blk[c],
+						    .row = rax ? rf->cells[c].vi[ai] : 0,
 						    .cell = c };
 	qsort(e, ne, sizeof(*e), row_cmp);
 	for (size_t b = 0; b < pv->nblocks; b++) {
@@ -531,7 +533,7 @@ static int fill_cells(struct pivot *pv, const long *blk, char *err, size_t errle
 			goto out;
 		for (size_t k = from; k < i; k++)
 			if (k == from || e[k].row != e[k - 1].row)
-				bl->rows[bl->nrows++] = rax->values[e[k].row];
+				bl->rows[bl->nrows++] = rax ? rax->values[e[k].row] : pv->own_row;
 		bl->cells = calloc(bl->nrows * pv->ncols + 1, sizeof(*bl->cells));
 		if (!bl->cells)
 			goto out;
@@ -788,8 +790,16 @@ int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **
 	     char *err, size_t errlen)
 {
 	static const char *const def_metric[] = { "fwd_pps" }, *const def_b2b[] = { "b2b_frames" };
-	/* a back-to-back run has no forwarding rate: its figure is the burst */
+	static const char *const def_outage[][1] = { { "outage_longest_s" },
+						     { "outage_recovery_s" },
+						     { "outage_reset_s" } };
+	/* a back-to-back run has no forwarding rate: its figure is the burst; an outage
+	 * run's is its recipe's time (the rate is the load it held) */
+	const char *recipe = json_string_value(res_get(rf->root, "method", "outage", "recipe", NULL));
+	int oi = !recipe ? -1 : !strcmp(recipe, "recovery") ? 1 : !strcmp(recipe, "reset") ? 2 : 0;
 	const char *const *metrics = rq->nmetrics ? rq->metrics
+				   : oi >= 0 && res_metric_has_values(rf, def_outage[oi][0])
+				   ? def_outage[oi]
 				   : !res_metric_has_values(rf, "fwd_pps") &&
 				     res_metric_has_values(rf, "b2b_frames")
 				   ? def_b2b : def_metric;
@@ -824,6 +834,12 @@ int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **
 					rows = rf->axes[a].name;
 			}
 		}
+		if (!rows && !rf->naxes && rf->ncells == 1 && !rq->cols && !rq->nspec) {
+			/* one cell (a method run once on one router): one row */
+			if (!(pv->own_row = json_string("all")))
+				goto fail;
+			rows = "";
+		}
 		if (!rows) {
 			rc = fail(err, errlen, "%s: no axis left for the rows (axes: %zu); the cases "
 				  "have no params", rf->path, rf->naxes);
@@ -840,7 +856,7 @@ int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **
 		}
 	}
 	if (!(pv->row_axis = strdup(rows)) ||
-	    !(pv->row_label = strdup(rq->row_label ? rq->row_label : rows)))
+	    !(pv->row_label = strdup(rq->row_label ? rq->row_label : pv->own_row ? "cell" : rows)))
 		goto fail;
 
 	if (rq->nspec) {

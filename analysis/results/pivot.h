@@ -84,6 +84,8 @@ struct pivot {
 	size_t flagged_cells;
 	size_t failed_cells;          /* cells with a value and a failed repetition (†) */
 	json_t *reasons;              /* why: flag kind → {"cells": {ID: true}, "text"} */
+	json_t *own_row;              /* a file without axes: its one row's value ("all";
+				       * row_axis is "") */
 	/* people's tables show nanoseconds in one unit per table, 3 significant digits */
 	double ns_div;                /* 1, 1e3 or 1e6 */
 	const char *ns_unit;          /* "ns", "µs" or "ms" */
@@ -100,7 +102,8 @@ void pv_colspecs_free(struct pv_colspec *s, size_t n);
 
 /* Builds the pivot; on a bad request returns -EINVAL with err naming the option and
  * what exists (unknown axis or metric, a value no case has, a column that matches
- * several cells). */
+ * several cells). A file with no axis (one cell) has one row, "all", under the
+ * heading "cell" (row_axis ""), a column per metric. */
 int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **out,
 	     char *err, size_t errlen);
 void pv_free(struct pivot *pv);
@@ -135,10 +138,15 @@ int pv_cols_opt(const char *text, const char **cols, struct strlist *specs);
  * them. 0, -EINVAL (err names --cols), -ENOMEM. */
 int pv_specs_parse(const struct strlist *specs, const char *cols, struct pv_colspec **spec,
 		   size_t *nspec, char *err, size_t errlen);
-/* Builds the pivot of rf and prints it on f in fmt under title. 0, -EINVAL (err says
+/* Builds the pivot of rf and prints it on f in fmt under title; a file with no axis
+ * (one cell) without rows, columns or --where: a row per metric. 0, -EINVAL (err says
  * why), -ENOMEM, -EIO when f cannot be flushed. */
 int pv_table_print(FILE *f, const struct res_file *rf, const struct pv_req *rq,
 		   enum grid_fmt fmt, const char *title, char *err, size_t errlen);
+/* The file's deviations from RFC 2544 (method.rfc2544_deviations) as a table's
+ * footnote, so that a table pasted into a report still says that trials were
+ * shortened; nothing in CSV, which is data, or without deviations. */
+void pv_deviations_print(FILE *f, const struct res_file *rf, enum grid_fmt fmt);
 
 /* `ppslab run`'s table: the words of output.table (NULL: not given), the results file at
  * path, printed on f as `ppslab table` would. 0 or a -errno with err the message. */

@@ -10,6 +10,8 @@
 
 #include "cli.h"
 #include "fmt.h"
+#include "grid.h"
+#include "results.h"
 
 /* what this file refuses is what it was asked: -EINVAL, with why in err */
 #define fail(err, errlen, ...) fmt_err(-EINVAL, err, errlen, __VA_ARGS__)
@@ -61,15 +63,114 @@ int pv_specs_parse(const struct strlist *specs, const char *cols, struct pv_cols
 	return 0;
 }
 
+/* A caption or footnote line in the table's format. */
+static void note_line(FILE *f, enum grid_fmt fmt, const char *text)
+{
+	if (fmt == GRID_HTML) {
+		fputs("<p>", f);
+		grid_html_escape(f, text);
+		fputs("</p>\n", f);
+	} else {
+		fprintf(f, "%s\n", text);
+	}
+}
+
+/* A file with no axis (one cell: a method's single case, repeated or not): a row per
+ * metric, its median over the repetitions and their number, '*' on flagged ones. The
+ * metrics asked for, or every one with a value. 0, -EINVAL (a metric no case has),
+ * -ENOMEM. */
+static int one_cell(FILE *f, const struct res_file *rf, const struct pv_req *rq,
+		    enum grid_fmt fmt, const char *title, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < rq->nmetrics; i++)
+		if (!res_has_metric(rf, rq->metrics[i]))
+			return fail(err, errlen, "--metric %s: no case in %s has this metric",
+				    rq->metrics[i], rf->path);
+	struct grid *g = grid_new(3);
+	if (!g || grid_add_row(g) < 0) {
+		grid_free(g);
+		return -ENOMEM;
+	}
+	grid_set(g, 0, 0, "metric");
+	grid_set(g, 0, 1, "median");
+	grid_set(g, 0, 2, "n");
+	g->align[1] = g->align[2] = 'r';
+	size_t nm = rq->nmetrics ? rq->nmetrics : rf->nmetrics, flagged = 0;
+	int rc = 0;
+	for (size_t i = 0; i < nm && !rc; i++) {
+		const char *m = rq->nmetrics ? rq->metrics[i] : rf->metrics[i];
+		struct res_stats st;
+		if (res_cell_stats(rf, 0, m, &st, NULL)) {
+			rc = -ENOMEM;
+			break;
+		}
+		if (!st.s.n && !rq->nmetrics)
+			continue;   /* null everywhere: not this method's */
+		long r = grid_add_row(g);
+		char v[64];
+		if (r < 0 || grid_set(g, (size_t)r, 0, m) ||
+		    grid_setf(g, (size_t)r, 1, "%s%s", st.s.n ? (fmt == GRID_CSV
+				 ? pv_raw(st.s.median, v, sizeof(v))
+				 : (snprintf(v, sizeof(v), "%.6g", st.s.median), v)) : "",
+			      st.flagged && fmt != GRID_CSV ? "*" : "") ||
+		    grid_setf(g, (size_t)r, 2, "%zu", st.s.n))
+			rc = -ENOMEM;
+		flagged += st.flagged > 0;
+	}
+	if (!rc) {
+		char cap[256];
+		snprintf(cap, sizeof(cap), "one cell (no axis swept): %zu case%s", rf->ncases,
+			 rf->ncases == 1 ? "" : "s");
+		if (fmt != GRID_CSV && (!title || *title))
+			note_line(f, fmt, title ? title : cap);
+		if (fmt == GRID_MD)
+			fputc('\n', f);
+		grid_print(f, g, fmt);
+		if (flagged && fmt != GRID_CSV)
+			note_line(f, fmt, "* includes flagged repetitions (ppslab report lists "
+				  "their flags)");
+	}
+	grid_free(g);
+	return rc == -ENOMEM ? fmt_err(rc, err, errlen, "out of memory") : rc;
+}
+
+void pv_deviations_print(FILE *f, const struct res_file *rf, enum grid_fmt fmt)
+{
+	const json_t *l = res_get(rf->root, "method", "rfc2544_deviations", NULL);
+	size_t i;
+	const json_t *d;
+	if (fmt == GRID_CSV || !json_array_size(l))
+		return;
+	if (fmt == GRID_MD)
+		fputc('\n', f);
+	note_line(f, fmt, "Deviations from RFC 2544:");
+	json_array_foreach(l, i, d) {
+		char line[1024];
+		if (!json_is_string(d))
+			continue;
+		snprintf(line, sizeof(line), "%s %s", fmt == GRID_TEXT ? "  -" : "-",
+			 json_string_value(d));
+		if (fmt == GRID_HTML)
+			note_line(f, fmt, line + 2);
+		else
+			fprintf(f, "%s\n", line);
+	}
+}
+
 int pv_table_print(FILE *f, const struct res_file *rf, const struct pv_req *rq,
 		   enum grid_fmt fmt, const char *title, char *err, size_t errlen)
 {
 	struct pivot *pv = NULL;
-	int r = pv_build(rf, rq, &pv, err, errlen);
-	if (r)
-		return r;
-	pv_print(f, pv, fmt, title);
-	pv_free(pv);
+	int r;
+	if (!rf->naxes && rf->ncells == 1 && !rq->rows && !rq->cols && !rq->nspec && !(rq->where && rq->where->n)) {
+		if ((r = one_cell(f, rf, rq, fmt, title, err, errlen)))
+			return r;
+	} else {
+		if ((r = pv_build(rf, rq, &pv, err, errlen)))
+			return r;
+		pv_print(f, pv, fmt, title);
+		pv_free(pv);
+	}
 	return fflush(f) ? fmt_err(-EIO, err, errlen, "cannot write the table: %s",
 				   strerror(errno)) : 0;
 }

@@ -197,6 +197,17 @@ void plot_default_kind(const struct res_file *rf, struct plot_req *rq)
 		if (!json_is_number(fa->values[i]))
 			fs = NULL;   /* a word among the sizes ("imix"): no frame-size axis to draw */
 	rq->kind = PLOT_LINE;
+	/* an outage run's figure is its timeline; a run of one cell's, its latency at
+	 * load when it has one (it has no axis for a line) */
+	if (res_get(rf->root, "method", "outage", NULL)) {
+		rq->kind = PLOT_TIMELINE;
+		return;
+	}
+	for (size_t i = 0; !rf->naxes && i < rf->nmetrics; i++)
+		if (!strncmp(rf->metrics[i], "latload.", 8)) {
+			rq->kind = PLOT_LATLOAD;
+			return;
+		}
 	if (fs && (!rq->x || !strcmp(rq->x, fs)) && (res_goal_metric(rf, 0) || res_has_metric(rf, "ndr_pps") ||
 		   res_has_metric(rf, "pdr_pps") || res_has_metric(rf, "fwd_pps"))) {
 		rq->kind = PLOT_FRAMESIZE;

@@ -31,6 +31,9 @@ int plot_draw(const struct res_file *rf, struct plot_req *rq, int kind_given,
 {
 	if (!kind_given && !rq->y)
 		plot_default_kind(rf, rq);
+	if (!rf->naxes && rq->kind != PLOT_TIMELINE && rq->kind != PLOT_LATLOAD)
+		return fmt_err(-EINVAL, err, errlen, "%s: no axis was swept (one cell): nothing to "
+			       "draw a metric against; `ppslab table` shows its metrics", rf->path);
 	int r = plot_results(rf, rq, o, err, errlen);
 	if (r || !o->path)
 		return r;

@@ -1081,6 +1081,14 @@ int report_write(const struct res_file *rf, const struct report_opts *o,
 		int bidir = res_metric_has_values(rf, "fwd_pps_b");
 		/* back-to-back bursts have no rate, loss or latency of their own */
 		int b2b = res_metric_has_values(rf, "b2b_frames");
+		/* an outage run's headline is its recipe's time: its rate is the load the
+		 * method held (an overload, a stall), no router's limit to conclude on */
+		const char *recipe = json_string_value(res_get(rf->root, "method", "outage",
+							       "recipe", NULL));
+		const char *om = !recipe ? NULL : !strcmp(recipe, "recovery") ? "outage_recovery_s"
+				 : !strcmp(recipe, "reset") ? "outage_reset_s" : "outage_longest_s";
+		if (om && res_metric_has_values(rf, om) && r.nmetrics < rf->nmetrics)
+			r.metrics[r.nmetrics++] = om;
 		/* every search goal's rate first (NDR, PDR by default) */
 		for (size_t i = 0; i < RES_MAX_GOALS; i++) {
 			const char *gm = res_goal_metric(rf, i);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "jout.h"
@@ -35,6 +36,7 @@ void outage_sum_init(struct outage_sum *sum)
 {
 	memset(sum, 0, sizeof(*sum));
 	sum->longest_ns = sum->longest_start_ns = sum->longest_lol_s = NAN;
+	sum->longest_within_start_ns = sum->longest_within_end_ns = NAN;
 	sum->loss_over_load_s = NAN;
 }
 
@@ -67,10 +69,14 @@ int outage_gaps(json_t *out, const json_t *sink, int64_t t0_ns, const struct out
 		}
 		sum->unlisted += (size_t)json_integer_value(json_object_get(st, "gaps_unlisted"));
 		sum->outside += lost_outside(st);
+		const json_t *in_merged = NULL;   /* the listed merged record of the longest
+						   * silence among them */
+		double merged_sil = NAN;
 		json_array_foreach(gl, j, g) {
 			int64_t b = ns_of(g, "before_ns"), a = ns_of(g, "after_ns");
 			double gl_lost = u64_of(g, "lost_pkts");
 			double merged = u64_of(g, "merged_gaps");
+			double sil = u64_of(g, "silence_ns");   /* an older sink's: none */
 			json_t *o = json_object();
 			if (!o)
 				return -ENOMEM;
@@ -88,6 +94,12 @@ int outage_gaps(json_t *out, const json_t *sink, int64_t t0_ns, const struct out
 					    json_integer(json_integer_value(json_object_get(g, "reordered_pkts"))));
 			json_object_set_new(o, "merged_gaps", json_integer((json_int_t)merged));
 			jset_num(o, "loss_over_load_s", pps > 0 ? gl_lost / pps : NAN);
+			if (!isnan(sil))
+				json_object_set_new(o, "silence_ns", json_integer((json_int_t)sil));
+			if (merged > 1 && !isnan(sil) && !(sil <= merged_sil)) {
+				merged_sil = sil;
+				in_merged = g;
+			}
 			if (json_array_append_new(out, o))
 				return -ENOMEM;
 			sum->gaps++;
@@ -103,14 +115,22 @@ int outage_gaps(json_t *out, const json_t *sink, int64_t t0_ns, const struct out
 				sum->longest_lol_s = pps > 0 ? gl_lost / pps : NAN;
 			}
 		}
-		/* the sink's longest covers unlisted gaps too: longer than any listed one,
-		 * its length is known, its place not */
+		/* the sink's longest covers the gaps of merged records and unlisted gaps
+		 * too: longer than any listed gap of its own, its length is known; its place
+		 * is within a listed merged record whose longest silence it is (overload
+		 * loss merges scattered gaps: docs/sink.md#gaps), else unknown */
 		double lg = u64_of(st, "longest_gap_ns");
 		if (lg > 0 && (isnan(sum->longest_ns) || lg > sum->longest_ns)) {
+			bool in = in_merged && merged_sil == lg;
 			sum->longest_ns = lg;
 			sum->longest_stream = id;
-			sum->longest_listed = 0;
+			sum->longest_listed = in ? 2 : 0;
 			sum->longest_start_ns = NAN;
+			sum->longest_within_start_ns = in ? (double)(ns_of(in_merged, "before_ns") - t0_ns)
+							  : NAN;
+			sum->longest_within_end_ns = in ? (double)(ns_of(in_merged, "after_ns") - t0_ns)
+							: NAN;
+			sum->longest_merged = in ? (uint64_t)u64_of(in_merged, "merged_gaps") : 0;
 			sum->longest_lost = 0;
 			sum->longest_lol_s = NAN;
 		}

@@ -37,8 +37,13 @@ struct outage_sum {
 	/* the longest silence (a gap of one record, not merged), over every stream */
 	double longest_ns;          /* NaN: no gap at all */
 	int longest_stream;
-	int longest_listed;         /* its start is known: it is in the list */
-	double longest_start_ns;    /* relative to t0 (NaN when not listed) */
+	int longest_listed;         /* 1: a listed gap of its own, its start known; 2: one of
+				     * the gaps of a listed merged record (its length exact,
+				     * its place within the record's); 0: not listed */
+	double longest_start_ns;    /* relative to t0 (NaN unless longest_listed is 1) */
+	double longest_within_start_ns, longest_within_end_ns;   /* the merged record's
+				     * ends, relative to t0 (longest_listed 2) */
+	uint64_t longest_merged;    /* that record's merged_gaps (longest_listed 2) */
 	uint64_t longest_lost;
 	double longest_lol_s;       /* its lost / its stream's rate */
 };

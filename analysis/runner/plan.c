@@ -375,6 +375,8 @@ static void hook_estimate(const struct profile *p, struct plan *pl)
 		pl->est_hook_s += 2 * ntrials * (double)pl->ncases * prof_hook_estimate(p, "read");
 		pl->hook_runs += (size_t)lround(2 * ntrials) * pl->ncases;
 	}
+	if (p->trial.method == PM_OUTAGE && p->trial.outage_hook)   /* the action, or reset */
+		add_runs(pl, pl->ncases, p->router.hook_est_s);
 }
 
 /* Expected trials of one case and their summed duration. */
@@ -531,7 +533,7 @@ static void print_hooks(const struct profile *p, const struct plan *pl, FILE *f)
 	fprintf(f, "\nrouter hooks (external router; router.hook_estimate per run):\n");
 	const char *k;
 	json_t *h;
-	int hw = 12;   /* the names' column */
+	int hw = p->trial.method == PM_OUTAGE && p->trial.outage_hook ? 14 : 12;   /* names */
 	for (size_t a = 0; a < p->router.naxes; a++)
 		if ((int)strlen(p->router.axes[a].name) > hw)
 			hw = (int)strlen(p->router.axes[a].name);
@@ -560,6 +562,10 @@ static void print_hooks(const struct profile *p, const struct plan *pl, FILE *f)
 	if (p->router.read_hook)
 		fprintf(f, "  %-*s before and after every trial, ~%g s\n", hw, "read",
 			prof_hook_estimate(p, "read"));
+	if (p->trial.method == PM_OUTAGE && p->trial.outage_hook)
+		fprintf(f, "  %-*s every case, ~%g s\n", hw,
+			p->trial.outage_hook == p->router.reboot_hook ? "reset (reboot)" : "outage action",
+			p->router.hook_est_s);
 	fprintf(f, "  hooks in all: %zu runs, %s\n", pl->hook_runs,
 		fmt_time(pl->est_hook_s, tb, sizeof(tb)));
 	bool any = false;

@@ -1113,9 +1113,14 @@ static void outage_result(const struct prof_trial *t, const json_t *rec,
 		json_object_set_new(lg, "stream", json_integer(sum.longest_stream));
 		jset_num(lg, "duration_ns", sum.longest_ns);
 		jset_num(lg, "start_ns", sum.longest_start_ns);
-		if (sum.longest_listed)
+		if (sum.longest_listed == 1)
 			json_object_set_new(lg, "lost_pkts", json_integer((json_int_t)sum.longest_lost));
 		jset_num(lg, "loss_over_load_s", sum.longest_lol_s);
+		if (sum.longest_listed == 2) {   /* in a merged record: within its ends */
+			json_object_set_new(lg, "merged_gaps", json_integer((json_int_t)sum.longest_merged));
+			jset_num(lg, "within_start_ns", sum.longest_within_start_ns);
+			jset_num(lg, "within_end_ns", sum.longest_within_end_ns);
+		}
 		if (!sum.longest_listed)
 			json_array_append_new(flags, json_string("outage: the longest gap is not in the "
 								 "sinks' lists (64 per stream): its "

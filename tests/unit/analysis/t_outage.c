@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* t_outage.c — the outage method's arithmetic (outage.h) on sink summaries written out
  * by hand: gaps put on t0's time line exactly, loss ÷ load per gap and in all, the
- * longest silence (not a merged record; an unlisted longer one known by its length
+ * longest silence (not a merged record's span; one of a listed merged record's gaps
+ * known by its length and the record's ends; an unlisted longer one by its length
  * only), streams without lists, the reset recipe's time, and the recovery recipe's:
  * from the load's drop to the end of each stream's latest loss, 0 without loss after
  * it, "not recovered" when loss goes on to the end. */
@@ -132,6 +133,50 @@ static void t_several(void)
 	T_EQ_INT(outage_gaps(gaps, json_array_get(gaps, 0), 0, r, 2, &sum), -EINVAL);
 	json_decref(a);
 	json_decref(b);
+	json_decref(gaps);
+}
+
+/* overload loss (the recovery recipe's 110 %): a lost frame a tick, more gaps than the
+ * sink keeps open, so it merges them; the sink's longest silence (a tick and a bit) is
+ * one of a listed merged record's gaps, whose silence_ns says so: listed, its length
+ * exact and its place within the record, not "not in the lists"; a longer one that no
+ * listed record holds is unlisted */
+static void t_merged_longest(void)
+{
+	json_t *s = js("{\"streams\": [{\"stream\": 1, \"lost_pkts\": 1500,"
+		       " \"gap_lost_pkts\": 1500, \"gaps_unlisted\": 10,"
+		       " \"gaps_unlisted_lost_pkts\": 1100, \"longest_gap_ns\": 1300000, \"gaps\": ["
+		       "  {\"before_ns\": 1000000, \"after_ns\": 1001000, \"lost_pkts\": 1,"
+		       "   \"reordered_pkts\": 0, \"merged_gaps\": 1, \"silence_ns\": 1000},"
+		       "  {\"before_ns\": 2000000, \"after_ns\": 42000000, \"lost_pkts\": 40,"
+		       "   \"reordered_pkts\": 0, \"merged_gaps\": 40, \"silence_ns\": 1100000},"
+		       "  {\"before_ns\": 50000000, \"after_ns\": 400000000, \"lost_pkts\": 359,"
+		       "   \"reordered_pkts\": 0, \"merged_gaps\": 359, \"silence_ns\": 1300000}]}]}");
+	json_t *gaps = json_array();
+	struct outage_rate r[] = { { 1, 11000 } };
+	struct outage_sum sum;
+	outage_sum_init(&sum);
+	T_EQ_INT(outage_gaps(gaps, s, 0, r, 1, &sum), 0);
+	T_NEAR(sum.longest_ns, 1300000, 0);
+	T_EQ_INT(sum.longest_listed, 2);
+	T_TRUE(isnan(sum.longest_start_ns));
+	T_NEAR(sum.longest_within_start_ns, 50000000, 0);
+	T_NEAR(sum.longest_within_end_ns, 400000000, 0);
+	T_EQ_U64(sum.longest_merged, 359);
+	T_EQ_INT(ival(json_array_get(gaps, 2), "silence_ns"), 1300000);
+	json_decref(s);
+	json_decref(gaps);
+	/* the same list, the sink's longest longer than any record's silence: unlisted */
+	s = js("{\"streams\": [{\"stream\": 1, \"lost_pkts\": 41, \"longest_gap_ns\": 1400000,"
+	       " \"gaps\": [{\"before_ns\": 2000000, \"after_ns\": 42000000, \"lost_pkts\": 40,"
+	       "   \"reordered_pkts\": 0, \"merged_gaps\": 40, \"silence_ns\": 1100000}]}]}");
+	gaps = json_array();
+	outage_sum_init(&sum);
+	T_EQ_INT(outage_gaps(gaps, s, 0, r, 1, &sum), 0);
+	T_NEAR(sum.longest_ns, 1400000, 0);
+	T_EQ_INT(sum.longest_listed, 0);
+	T_TRUE(isnan(sum.longest_within_start_ns));
+	json_decref(s);
 	json_decref(gaps);
 }
 
@@ -282,6 +327,7 @@ int main(void)
 {
 	T_RUN(t_timeline);
 	T_RUN(t_several);
+	T_RUN(t_merged_longest);
 	T_RUN(t_reset);
 	T_RUN(t_recovery);
 	return t_done();

@@ -51,7 +51,8 @@ static struct res_file *load(const char *rel)
 	return rf;
 }
 
-/* Renders the pivot and compares with the golden file, naming the first differing line. */
+/* Renders the pivot and its footnote of deviations as `ppslab table` does and compares
+ * with the golden file, naming the first differing line. */
 static void golden(const struct pivot *pv, enum grid_fmt fmt, const char *title,
 		   const char *name)
 {
@@ -59,6 +60,7 @@ static void golden(const struct pivot *pv, enum grid_fmt fmt, const char *title,
 	size_t len = 0;
 	FILE *m = open_memstream(&out, &len);
 	pv_print(m, pv, fmt, title);
+	pv_deviations_print(m, pv->rf, fmt);
 	fclose(m);
 	char rel[256];
 	snprintf(rel, sizeof(rel), "tests/data/golden/%s", name);
