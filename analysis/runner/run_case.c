@@ -1101,6 +1101,12 @@ static void outage_result(const struct prof_trial *t, const json_t *rec,
 	 * time it took, and a sink's clock is known to within its bound */
 	jset_num(o, "t0_action_ns", took);
 	jset_num(o, "t0_clock_bound_ns", bound);
+	/* the load's end after t0: an action that ended later outlasted it */
+	double load_end = jnum(json_object_get(rec, "action"), "load_end_ns");
+	jset_num(o, "t0_load_end_ns", load_end);
+	char late[400];
+	if (outage_action_late(took, load_end, late, sizeof(late)))
+		json_array_append_new(flags, json_string(late));
 	json_object_set_new(o, "lost_pkts", json_integer((json_int_t)sum.lost));
 	json_object_set_new(o, "lost_outside_gaps_pkts", json_integer((json_int_t)sum.outside));
 	if (sum.outside) {
@@ -1288,9 +1294,15 @@ static int case_outage(struct case_run *k, const struct search_res *sr, json_t *
 		json_object_set_new(ra, "output", run_jtext(a.out));
 	int ast = ra ? (int)json_integer_value(json_object_get(ra, "status")) : 0;
 	if (ast) {
-		char e[700];
-		snprintf(e, sizeof(e), "the outage action (%s) failed with %s %d: %.400s", a.what,
-			 ast < 0 ? "error" : "status", ast < 0 ? -ast : ast,
+		char e[700], how[96];
+		/* killed at its limit: a hung hook or control socket never holds the run */
+		if (jnum(ra, "took_ns") >= limit * 1e9)
+			snprintf(how, sizeof(how), "timed out after %g s (%s)", limit,
+				 t->outage_hook ? "router.hook_timeout" : "the control socket's limit");
+		else
+			snprintf(how, sizeof(how), "failed with %s %d", ast < 0 ? "error" : "status",
+				 ast < 0 ? -ast : ast);
+		snprintf(e, sizeof(e), "the outage action (%s) %s: %.400s", a.what, how,
 			 a.out[0] ? a.out : "no output");
 		json_object_set_new(rec, "error", json_string(e));
 		rc = rc == -EINTR ? rc : -EIO;

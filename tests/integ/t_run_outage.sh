@@ -9,8 +9,9 @@
 # overrun), the frames lost in it are the forwarder's ring drops of the trial, and
 # loss ÷ load is the lost frames over the rate, exactly. The books hold; a failed
 # action fails the case; --dry-run says what the method does and estimates its time.
-# Then the recovery recipe (RFC 2544 §26.5) against ppslab-rut's known ring and rate,
-# and the reset recipe (RFC 2544 §26.6) against the forwarder's own down time, a reset of the
+# Then the recovery recipe (RFC 2544 §26.5) against ppslab-rut's known ring and rate; an
+# action that outlasts the load (flagged) or hangs (failed after its timeout); and the
+# reset recipe (RFC 2544 §26.6) against the forwarder's own down time, a reset of the
 # lab's emulated router through its reboot hook.
 . "$(dirname "$0")/lib.sh"
 RATE=10000
@@ -159,6 +160,29 @@ profile '{"ctl": ["no-such-command"]}' "$T/r2.json" >"$T/bad.json"
 check "a failed action: the run says so (exit status not 0)" test "$?" -ne 0
 eq "... its case failed" "$(jq -r "$C.status" "$T/r2.json")" failed
 check "... naming the action" grep -q "the outage action (ctl) failed" <(jq -r "$C.error" "$T/r2.json")
+
+# an action that outlasts the load (as a rule load does that a forwarder in receive
+# livelock answers only when the traffic stops): here a hook that ends 2 s after t0,
+# the load 1 s after it. The runner waits for it, records both instants, and flags
+# the case: never "ok"
+profile '{"hook": ["sleep", "2"]}' "$T/r4.json" | jq '.trial.duration = "2s"' >"$T/late.json"
+"$B/ppslab" run "$T/late.json" -q --no-table >"$T/run4.out" 2>"$T/run4.err"
+echo "# outlasted: $(jq -c "$O | {t0_action_ns, t0_load_end_ns}" "$T/r4.json"); flags $(jq -c "$C.flags" "$T/r4.json")"
+eq "an action that outlasts the load: its case is flagged" "$(jq -r "$C.status" "$T/r4.json")" flagged
+eq "... saying so" "$(jq "[$C.flags[] | select(test(\"^outage: the action outlasted the load\"))] | length" "$T/r4.json")" 1
+eq "... with when it ended (2 s after t0 and more) and when the load did (1 s after t0, the senders' start within 0.5 s)" \
+	"$(jq "$O | .t0_action_ns >= 2e9 and .t0_load_end_ns > 0.9e9 and .t0_load_end_ns < 1.5e9" "$T/r4.json")" true
+# a hook that hangs holds the run no longer than router.hook_timeout: its case fails
+jq '.router.hook_timeout = "1s" | .output.results = $r' --arg r "$T/r5.json" "$T/late.json" |
+	jq '.trial.outage_action.hook = ["sleep", "60"]' >"$T/hang.json"
+t0=$(date +%s)
+"$B/ppslab" run "$T/hang.json" -q --no-table >"$T/run5.out" 2>"$T/run5.err"
+check "a hung action: the run says so (exit status not 0)" test "$?" -ne 0
+t1=$(date +%s)
+check "... after its 1 s timeout, not the hook's 60 s (the run took $((t1 - t0)) s)" test $((t1 - t0)) -lt 30
+eq "... its case failed" "$(jq -r "$C.status" "$T/r5.json")" failed
+check "... the action timed out" grep -q "the outage action (outage) timed out after 1 s (router.hook_timeout)" \
+	<(jq -r "$C.error" "$T/r5.json")
 
 # RFC 2544 §26.6 reset against the forwarder's own down time. The lab's emulated router
 # (bsd_router.sh, which t_run_axes.sh reboots too) runs ppslab-rut in intr mode; the
