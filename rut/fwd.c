@@ -425,6 +425,8 @@ static void burst_flush(struct fwd_thr *t, int in, struct burst *b, const struct
 		fwd += (uint64_t)a;
 	}
 	relaxed_add(&ic->fwd_pkts, fwd);
+	if (fwd && !relaxed_get(&t->first_fwd_real_ns))   /* once a thread's life */
+		relaxed_set(&t->first_fwd_real_ns, real_ns());
 	if (b->n6) {
 		relaxed_add(&ic->ip6_rx_pkts, (uint64_t)b->n6);
 		relaxed_add(&ic->ip6_fwd_pkts, fwd6);

@@ -172,6 +172,10 @@ struct fwd_thr {
 				       * counted (link_down, port_gone), not queued */
 	int ifq_fd;                   /* a socket for the link's flags (ioctl), or -1 */
 	uint64_t fault_n;             /* frames to send seen by the test-only fault */
+	/* CLOCK_REALTIME when this thread first handed a frame to an egress port (0:
+	 * none yet), and when its loop ended (0: running): a restart's down time on the
+	 * sink's clock (docs/forwarder.md#statistics-and-json) */
+	_Atomic uint64_t first_fwd_real_ns, end_real_ns;
 };
 
 struct fwd {

@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "fw.h"
 #include "qsbr.h"
+#include "relaxed.h"
 #include "runctl.h"
 #include "thread.h"
 
@@ -697,6 +698,7 @@ static void *fwdloop_thread(void *arg)
 	case RUT_INTR: rc = loop_intr(t); break;
 	case RUT_BUSY: rc = loop_busy(t); break;
 	}
+	relaxed_set(&t->ft->end_real_ns, real_ns());   /* it forwards nothing after this */
 	fwd_refresh_kernel(t->ft);
 	publish(t, true);
 	t->err = rc;

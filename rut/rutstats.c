@@ -13,6 +13,7 @@
 #include "fwlog.h"
 #include "hist.h"
 #include "jout.h"
+#include "relaxed.h"
 #include "version.h"
 
 void rutstats_cpu(double *user_s, double *sys_s)
@@ -205,6 +206,32 @@ static void fw_objs(json_t *o, struct fwd *f, const uint64_t *drops)
 	json_object_set_new(o, "denied_by_rule", den);
 }
 
+/* When forwarding began and ended on CLOCK_REALTIME, the sinks' clock: the first frame
+ * any thread forwarded (null: none yet), the end of the last thread's loop (null while
+ * one runs). A restart's down time is the new process' first_fwd_real_ns less the old
+ * one's fwd_end_real_ns. */
+static void fwd_times(const struct fwd *f, json_t *o)
+{
+	uint64_t first = 0, end = 0;
+	bool running = false;
+	for (int i = 0; i < f->nthr; i++) {
+		uint64_t a = relaxed_get(&f->thr[i]->first_fwd_real_ns);
+		uint64_t b = relaxed_get(&f->thr[i]->end_real_ns);
+		if (a && (!first || a < first))
+			first = a;
+		running |= !b;
+		end = b > end ? b : end;
+	}
+	if (first)
+		jset_u64(o, "first_fwd_real_ns", first);
+	else
+		jset_s(o, "first_fwd_real_ns", NULL);
+	if (running || !end)
+		jset_s(o, "fwd_end_real_ns", NULL);
+	else
+		jset_u64(o, "fwd_end_real_ns", end);
+}
+
 json_t *rutstats_json(struct fwdloop *s, const char *type)
 {
 	struct fwd *f = fwdloop_fwd(s);
@@ -296,6 +323,7 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	jset_u64(po, "last_late_ns", pz.late_ns);
 	jset_u64(po, "total_ns", pz.total_ns);
 	json_object_set_new(o, "pause", po);
+	fwd_times(f, o);
 	struct fwdloop_load ld;
 	fwdloop_load_stats(s, &ld);
 	json_t *lo = json_object();

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "jout.h"
@@ -159,6 +160,17 @@ double outage_reset_ns(const json_t *gaps, const char **why)
 		*why = "no gap ends after the reset was fired: the router forwarded through it, or "
 		       "stopped for good (no frame after it)";
 	return best;
+}
+
+int outage_action_late(double done_ns, double load_end_ns, char *why, size_t len)
+{
+	if (isnan(done_ns) || isnan(load_end_ns) || done_ns <= load_end_ns)
+		return 0;
+	snprintf(why, len, "outage: the action outlasted the load: it ended %.3f s after t0, "
+		 "the load %.3f s after t0; what it did to forwarding after the load is not "
+		 "measured, and the gaps end before it did (a forwarder whose control the load "
+		 "starved answers only when the traffic stops)", done_ns / 1e9, load_end_ns / 1e9);
+	return 1;
 }
 
 void outage_recovery_init(struct outage_recovery *rv)

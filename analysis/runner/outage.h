@@ -65,6 +65,15 @@ void outage_finish(struct outage_sum *sum);
  * made by outage_gaps); NaN with *why (static) when none does. */
 double outage_reset_ns(const json_t *gaps, const char **why);
 
+/* Whether the action outlasted the load: done_ns is when it ended after t0 (the time it
+ * took: the runner waits for it), load_end_ns when the senders' schedule ended after
+ * t0. An action still running when the load ended (a forwarder whose control the load
+ * starved, as in receive livelock, answers only when the traffic stops) did what it did
+ * partly or wholly after the measured stream: the gaps end before it did. 1 with why
+ * (the case's flag, naming both instants), 0 when it ended within the load or an
+ * instant is unknown (NaN). */
+int outage_action_late(double done_ns, double load_end_ns, char *why, size_t len);
+
 /* The recovery recipe (RFC 2544 §26.5): the load drops from 110 % to 50 % of the
  * throughput at A (a_ns, on this sink's clock); the recovery time runs from A to B,
  * the last frame lost. A stream's latest loss is its sink's "last_gap" (kept whatever

@@ -596,10 +596,11 @@ static int revive(struct runner *r, json_t *c, const char *why, char *now, size_
  * boot identity must be the one the case's settings were made on. A router that
  * restarted (or crashed) lost its runtime settings: the trial fails, the setup and
  * every hook run again in the next case, and the case records both identities. A
- * router that does not answer is waited for up to router.reboot_timeout. 0, or -EIO
- * with why. */
-static int router_after_trial(struct runner *r, const json_t *rec, json_t *c, char *why,
-			      size_t len)
+ * router that does not answer is waited for up to router.reboot_timeout. After the
+ * reset recipe's trial (reset) a restart is what was asked for: recorded, not a
+ * failure. 0, or -EIO with why. */
+static int router_after_trial(struct runner *r, const json_t *rec, json_t *c, bool reset,
+			      char *why, size_t len)
 {
 	const struct profile *p = r->p;
 	if (!r->dut || p->router.kind != PR_EXTERNAL)
@@ -630,6 +631,12 @@ static int router_after_trial(struct runner *r, const json_t *rec, json_t *c, ch
 	json_object_set_new(rs, "boot_id_before", json_string(r->boot_seen));
 	json_object_set_new(rs, "boot_id", brc ? json_null() : json_string(now));
 	json_object_set_new(c, "router_restarted", rs);
+	if (reset && !brc) {   /* the reset the trial measured: it came back */
+		json_object_set_new(rs, "by", json_string("the reset (trial.outage_recipe)"));
+		dut_rebooted(r->dut);
+		snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);
+		return rc;
+	}
 	if (brc)
 		snprintf(why, len, "the router stopped answering during the trial: its boot "
 			 "identity could not be read for %.0f s (router.reboot_timeout)%s",
@@ -796,7 +803,7 @@ static int case_trial(struct case_run *k, const struct search_req *req)
 		return rc;
 	json_object_set_new(rec, "why", json_string(req->why ? req->why : ""));
 	char rwhy[600];
-	if (rc != -EINTR && router_after_trial(r, rec, k->c, rwhy, sizeof(rwhy))) {
+	if (rc != -EINTR && router_after_trial(r, rec, k->c, false, rwhy, sizeof(rwhy))) {
 		json_object_set_new(rec, "error", json_string(rwhy));
 		rc = -EIO;
 	}
@@ -877,7 +884,7 @@ static int case_burst(struct case_run *k, struct b2b *b, const struct b2b_req *q
 	json_object_set_new(rec, "why", json_string(q->why));
 	json_object_set_new(rec, "burst_frames", json_integer((json_int_t)q->frames));
 	char rwhy[600];
-	if (rc != -EINTR && router_after_trial(r, rec, k->c, rwhy, sizeof(rwhy))) {
+	if (rc != -EINTR && router_after_trial(r, rec, k->c, false, rwhy, sizeof(rwhy))) {
 		json_object_set_new(rec, "error", json_string(rwhy));
 		rc = -EIO;
 	}
@@ -1094,6 +1101,12 @@ static void outage_result(const struct prof_trial *t, const json_t *rec,
 	 * time it took, and a sink's clock is known to within its bound */
 	jset_num(o, "t0_action_ns", took);
 	jset_num(o, "t0_clock_bound_ns", bound);
+	/* the load's end after t0: an action that ended later outlasted it */
+	double load_end = jnum(json_object_get(rec, "action"), "load_end_ns");
+	jset_num(o, "t0_load_end_ns", load_end);
+	char late[400];
+	if (outage_action_late(took, load_end, late, sizeof(late)))
+		json_array_append_new(flags, json_string(late));
 	json_object_set_new(o, "lost_pkts", json_integer((json_int_t)sum.lost));
 	json_object_set_new(o, "lost_outside_gaps_pkts", json_integer((json_int_t)sum.outside));
 	if (sum.outside) {
@@ -1286,15 +1299,22 @@ static int case_outage(struct case_run *k, const struct search_res *sr, json_t *
 		json_object_set_new(ra, "output", run_jtext(a.out));
 	int ast = ra ? (int)json_integer_value(json_object_get(ra, "status")) : 0;
 	if (ast) {
-		char e[700];
-		snprintf(e, sizeof(e), "the outage action (%s) failed with %s %d: %.400s", a.what,
-			 ast < 0 ? "error" : "status", ast < 0 ? -ast : ast,
+		char e[700], how[96];
+		/* killed at its limit: a hung hook or control socket never holds the run */
+		if (jnum(ra, "took_ns") >= limit * 1e9)
+			snprintf(how, sizeof(how), "timed out after %g s (%s)", limit,
+				 t->outage_hook ? "router.hook_timeout" : "the control socket's limit");
+		else
+			snprintf(how, sizeof(how), "failed with %s %d", ast < 0 ? "error" : "status",
+				 ast < 0 ? -ast : ast);
+		snprintf(e, sizeof(e), "the outage action (%s) %s: %.400s", a.what, how,
 			 a.out[0] ? a.out : "no output");
 		json_object_set_new(rec, "error", json_string(e));
 		rc = rc == -EINTR ? rc : -EIO;
 	}
 	char rwhy[600];
-	if (rc != -EINTR && router_after_trial(r, rec, k->c, rwhy, sizeof(rwhy))) {
+	if (rc != -EINTR && router_after_trial(r, rec, k->c, t->outage_recipe == PO_RESET, rwhy,
+						 sizeof(rwhy))) {
 		json_object_set_new(rec, "error", json_string(rwhy));
 		rc = -EIO;
 	}
@@ -1315,6 +1335,12 @@ static int case_outage(struct case_run *k, const struct search_res *sr, json_t *
 	}
 	k->last = rec;
 	outage_result(t, rec, rates, nr, o, m, flags);
+	/* a router whose boot identity is known and did not change was not reset: the
+	 * silence measured is something else */
+	if (t->outage_recipe == PO_RESET && r->boot_seen[0] &&
+	    !json_object_get(k->c, "router_restarted"))
+		json_array_append_new(flags, json_string("reset: the router's boot identity did not "
+							 "change over the trial: it did not restart"));
 	if (rcv)
 		recovery_result(t, rec, o, m, flags);
 	if (t->outage_recipe == PO_RESET && t->outage_load_pps > 0)

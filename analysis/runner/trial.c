@@ -475,7 +475,7 @@ static void fire_action(const struct trial_env *e, const struct trial_req *r,
 	}
 	if (e->stop && *e->stop)
 		return;
-	uint64_t m0 = mono_ns();
+	uint64_t m0 = s->act_m0 = mono_ns();
 	s->act_t0 = real_ns();
 	s->act_rc = r->action(r->action_arg);
 	s->act_took_ns = (double)(mono_ns() - m0);
@@ -517,6 +517,9 @@ static void load_window(const struct trial_env *e, const struct trial_req *r,
 	}
 	if (t_act && !s->err[0] && !(e->stop && *e->stop))   /* after the window's end */
 		fire_action(e, r, tt, t_act, s);
+	/* the senders' schedule ends there: an action that ends later outlasted the load */
+	s->act_load_end_ns = s->act_fired ? (double)(int64_t)(t_load + (uint64_t)((r->warmup_s +
+							r->duration_s) * 1e9) - s->act_m0) : NAN;
 	if (!tools_wait_all(tt->gens, tt->ng, deadline, e->stop, true)) {
 		for (size_t i = 0; i < tt->ng; i++)
 			if (tt->gens[i]->pid && !(e->stop && *e->stop) && !s->err[0])

@@ -81,8 +81,9 @@ struct trial_res {
 	/* the outage action (trial_req.action): fired at CLOCK_REALTIME act_t0 ns (taken
 	 * right before the call), which took act_took_ns; its return value */
 	bool act_fired;
-	uint64_t act_t0;
+	uint64_t act_t0, act_m0;     /* act_m0: the same instant on CLOCK_MONOTONIC */
 	double act_took_ns;
+	double act_load_end_ns;      /* the load's scheduled end after it (NaN: not fired) */
 	int act_rc;
 	bool interrupted;
 	char err[900];               /* the first failure, "" when none */

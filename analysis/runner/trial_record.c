@@ -239,6 +239,7 @@ static void action_record(json_t *rec, const struct trial_res *s, const struct t
 	json_t *a = json_object(), *sk = json_array();
 	jset_u64(a, "t0_real_ns", s->act_t0);
 	jset_num(a, "took_ns", s->act_took_ns);
+	jset_num(a, "load_end_ns", s->act_load_end_ns);
 	json_object_set_new(a, "status", json_integer(s->act_rc));
 	for (size_t i = 0; i < tt->ns; i++) {
 		const struct tool *t = tt->sinks[i];

@@ -16,9 +16,12 @@
 #       net.inet.ip.fw.default_to_accept of its loader.conf (a kern.hz it refuses leaves
 #       the box up without forwarding, like a kernel whose NIC driver failed) and the
 #       polling of DIR/kernel (freebsd-14 by default; dragonfly-2.0 for a DragonFly box,
-#       whose poll clock is kern.polling.pollhz), the sshd; waits for a restart; stops
-#       both, stays off DIR/down_s seconds (1 by default) and boots again. DIR/state
-#       says "up" (after a boot) or "down". SIGTERM stops everything.
+#       whose poll clock is kern.polling.pollhz) in the --mode of DIR/mode (poll unless
+#       it exists), the sshd (none when SSHD is "-": a router reached only by local
+#       hooks); waits for a restart; stops both, stays off DIR/down_s seconds (1 by
+#       default) and boots again. DIR/state says "up" (after a boot) or "down". The
+#       forwarder's output is DIR/rut.out, the previous boot's DIR/rut.prev.out (its
+#       summary says when it stopped forwarding). SIGTERM stops everything.
 #   Forwarding is off at boot when DIR/rc.conf exists without gateway_enable="YES":
 #   the forwarder's firewall then denies everything until `sysctl
 #   net.inet.ip.forwarding=1` (emulated so only while ipfw is not loaded).
@@ -84,6 +87,7 @@ while :; do
 	case $kernel in
 	freebsd-*) opts+=(--sysctl "kern.hz=$hz") ;;
 	esac
+	[ -e "$D/mode" ] && opts+=(--mode "$(cat "$D/mode")")
 	# forwarding off at boot unless rc.conf enables it (no rc.conf: on)
 	echo 1 >"$D/run/forwarding"
 	if [ -e "$D/rc.conf" ] && ! grep -q '^gateway_enable="YES"' "$D/rc.conf"; then
@@ -92,14 +96,17 @@ while :; do
 		echo 0 >"$D/run/forwarding"
 	fi
 	rm -f "$D/rut.sock"
+	[ -e "$D/rut.out" ] && mv -f "$D/rut.out" "$D/rut.prev.out"
 	# rings of 512 frames, as a NIC's: an overload is lost at once, not queued for
 	# seconds, so a trial's test frames (not its warm-up's) come through
 	"$BIN/ppslab-rut" -i afpacket:rut0,ring=v2,frames=512 -o afpacket:rut1,ring=v2,frames=512 \
 		"${opts[@]}" --ctl "$D/rut.sock" --json >"$D/rut.out" 2>"$D/rut.err" &
 	rut=$!
 	ready_wait "$rut" 30 "$D/rut.out" || echo "boot: ppslab-rut (${opts[*]}) did not start: $(head -c 300 "$D/rut.err")" >&2
-	"$SSHD" -D -e -f "$CFG" 2>>"$D/sshd.err" &
-	sshd=$!
+	if [ "$SSHD" != - ]; then
+		"$SSHD" -D -e -f "$CFG" 2>>"$D/sshd.err" &
+		sshd=$!
+	fi
 	echo up >"$D/state"
 	# off until a reboot request; a trapped signal ends the read
 	read -r req <&3 || { halt; exit 0; }

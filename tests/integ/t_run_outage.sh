@@ -9,7 +9,10 @@
 # overrun), the frames lost in it are the forwarder's ring drops of the trial, and
 # loss ÷ load is the lost frames over the rate, exactly. The books hold; a failed
 # action fails the case; --dry-run says what the method does and estimates its time.
-# Then the recovery recipe (RFC 2544 §26.5) against ppslab-rut's known ring and rate.
+# Then the recovery recipe (RFC 2544 §26.5) against ppslab-rut's known ring and rate; an
+# action that outlasts the load (flagged) or hangs (failed after its timeout); and the
+# reset recipe (RFC 2544 §26.6) against the forwarder's own down time, a reset of the
+# lab's emulated router through its reboot hook.
 . "$(dirname "$0")/lib.sh"
 RATE=10000
 I_NS=$((1000000000 / RATE))     # the frame interval
@@ -157,4 +160,88 @@ profile '{"ctl": ["no-such-command"]}' "$T/r2.json" >"$T/bad.json"
 check "a failed action: the run says so (exit status not 0)" test "$?" -ne 0
 eq "... its case failed" "$(jq -r "$C.status" "$T/r2.json")" failed
 check "... naming the action" grep -q "the outage action (ctl) failed" <(jq -r "$C.error" "$T/r2.json")
+
+# an action that outlasts the load (as a rule load does that a forwarder in receive
+# livelock answers only when the traffic stops): here a hook that ends 2 s after t0,
+# the load 1 s after it. The runner waits for it, records both instants, and flags
+# the case: never "ok"
+profile '{"hook": ["sleep", "2"]}' "$T/r4.json" | jq '.trial.duration = "2s"' >"$T/late.json"
+"$B/ppslab" run "$T/late.json" -q --no-table >"$T/run4.out" 2>"$T/run4.err"
+echo "# outlasted: $(jq -c "$O | {t0_action_ns, t0_load_end_ns}" "$T/r4.json"); flags $(jq -c "$C.flags" "$T/r4.json")"
+eq "an action that outlasts the load: its case is flagged" "$(jq -r "$C.status" "$T/r4.json")" flagged
+eq "... saying so" "$(jq "[$C.flags[] | select(test(\"^outage: the action outlasted the load\"))] | length" "$T/r4.json")" 1
+eq "... with when it ended (2 s after t0 and more) and when the load did (1 s after t0, the senders' start within 0.5 s)" \
+	"$(jq "$O | .t0_action_ns >= 2e9 and .t0_load_end_ns > 0.9e9 and .t0_load_end_ns < 1.5e9" "$T/r4.json")" true
+# a hook that hangs holds the run no longer than router.hook_timeout: its case fails
+jq '.router.hook_timeout = "1s" | .output.results = $r' --arg r "$T/r5.json" "$T/late.json" |
+	jq '.trial.outage_action.hook = ["sleep", "60"]' >"$T/hang.json"
+t0=$(date +%s)
+"$B/ppslab" run "$T/hang.json" -q --no-table >"$T/run5.out" 2>"$T/run5.err"
+check "a hung action: the run says so (exit status not 0)" test "$?" -ne 0
+t1=$(date +%s)
+check "... after its 1 s timeout, not the hook's 60 s (the run took $((t1 - t0)) s)" test $((t1 - t0)) -lt 30
+eq "... its case failed" "$(jq -r "$C.status" "$T/r5.json")" failed
+check "... the action timed out" grep -q "the outage action (outage) timed out after 1 s (router.hook_timeout)" \
+	<(jq -r "$C.error" "$T/r5.json")
+
+# RFC 2544 §26.6 reset against the forwarder's own down time. The lab's emulated router
+# (bsd_router.sh, which t_run_axes.sh reboots too) runs ppslab-rut in intr mode; the
+# reset is its router.reboot_hook, `reboot`: the forwarder stopped, the box off for
+# 0.3 s, a new forwarder started; its boot identity (router.boot_hook) changes. The
+# known answer is the forwarder's own: the new process' first frame forwarded
+# (first_fwd_real_ns, its stats) less the end of the old one's forwarding
+# (fwd_end_real_ns, its summary), both on CLOCK_REALTIME, the sink's clock. The reset
+# time runs from the last frame before to the first after at the sink: the last left
+# the old forwarder at most one frame interval before its loop ended (a frame comes
+# every interval and the loop sees the stop at the next), the first left the new one
+# at its first forward, and each then crossed the sink's veth (SLACK_NS, the
+# forwarding-delay difference of the frames around a gap). So reset_ns lies within
+# known − slack .. known + one interval + slack, widened by twice the sink clock's
+# bound the runner reports (t0_clock_bound_ns: the forwarder's and the sink's stamps
+# are two clocks in general; 0 here, one host). A sender the host stalls next to the
+# reset moves the silence's edges by its lateness: a miss within it is said, not
+# failed (within_or_said).
+lab_up
+D=$T/box
+mkdir -p "$D"
+echo intr >"$D/mode"
+echo 0.3 >"$D/down_s"
+start box rut bash "$PPSLAB_TOP/tests/integ/bsd_router.sh" boot "$D" "$B" - -
+check "the emulated router booted" wait_until 30 "the emulated router's boot" grep -qsx up "$D/state"
+jq -n --arg lab "$LAB" --arg r "$T/rs.json" --arg d "$D" --argjson rate $RATE '{
+  description: "t_run_outage: RFC 2544 26.6 reset of an emulated router",
+  trial: { method: "outage", outage_recipe: "reset", warmup: "0.5s", duration: "2.5s",
+           settle: "0.2s", outage_load: $rate, outage_at: "0.8s" },
+  router: { kind: "external", reboot_hook: [($d + "/bin/reboot")],
+            boot_hook: ["cat", ($d + "/boottime")], hook_timeout: "10s", reboot_timeout: "20s" },
+  rig: { calibrate: false, direct: false },
+  topology: { kind: "netns", lab: $lab },
+  output: { results: $r } }' >"$T/reset.json"
+"$B/ppslab" run "$T/reset.json" -q --no-table >"$T/srun.out" 2>"$T/srun.err"
+eq "reset: the run exits 0" "$?" 0
+[ -s "$T/srun.err" ] && sed 's/^/# /' "$T/srun.err" | head -n 10
+R=$T/rs.json
+echo "# reset $(jq -c "$O | {reset_ns, t0_action_ns, t0_clock_bound_ns, gaps: [.gaps[] | [.start_ns, .duration_ns, .lost_pkts]]}" "$R"); flags $(jq -c "$C.flags" "$R")"
+check "reset: the case is ok or flagged" grep -qE '^(ok|flagged)$' <(jq -r "$C.status" "$R")
+eq "reset: the restart it asked for is recorded, not taken for a fault" \
+	"$(jq -r "$C.router_restarted | [.by, .boot_id != .boot_id_before] | map(tostring) | join(\",\")" "$R")" \
+	"the reset (trial.outage_recipe),true"
+eq "reset: no reset flag" "$(jq "[$C.flags[]? | select(startswith(\"reset:\"))] | length" "$R")" 0
+eq "reset: the books: received + lost = sent" \
+	"$(jq "[$TR.sink[0].rx_pkts + $TR.sink[0].lost_pkts, $TR.tx_frames] | .[0] == .[1]" "$R")" true
+check "reset: the router is back" wait_until 20 "the emulated router's second boot" \
+	sh -c 'grep -qsx up "$1/state" && [ -s "$1/rut.prev.out" ] && [ -S "$1/rut.sock" ]' sh "$D"
+end=$(jq -s 'map(select(.type == "summary")) | .[-1].fwd_end_real_ns' "$D/rut.prev.out")
+first=$("$B/ppslab-rut" ctl "$D/rut.sock" stats | jq .first_fwd_real_ns)
+rs=$(jq "$O.reset_ns // 0 | floor" "$R")
+bound=$(jq "$O.t0_clock_bound_ns // 0 | floor" "$R")
+known=$((first - end))
+echo "# the old forwarder stopped at $end, the new one forwarded from $first: down $known ns; reset_ns $rs"
+beh=$(jq "[$TR.gen[].behind_max_ns] | max" "$R")
+within_or_said "reset: the reset time is the forwarder's down time (known − slack .. + an interval + slack, ± 2 × the clock bound)" \
+	"$rs" $((known - SLACK_NS - 2 * bound)) $((known + I_NS + SLACK_NS + 2 * bound))
+eq "reset: ... and the metric says so (s)" "$(jq "$C.metrics.outage_reset_s == $O.reset_ns / 1e9" "$R")" true
+kill -TERM "${BG_PID[box]}"   # (a background job ignores SIGINT)
+finish box 10
+eq "the emulated router shut down" "$RC" 0
 done_testing

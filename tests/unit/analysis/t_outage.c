@@ -5,7 +5,8 @@
  * known by its length and the record's ends; an unlisted longer one by its length
  * only), streams without lists, the reset recipe's time, and the recovery recipe's:
  * from the load's drop to the end of each stream's latest loss, 0 without loss after
- * it, "not recovered" when loss goes on to the end. */
+ * it, "not recovered" when loss goes on to the end; an action that outlasted the
+ * load. */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -323,6 +324,23 @@ static void t_recovery(void)
 	json_decref(s);
 }
 
+/* an action that outlasted the load: flagged with both instants; one that ended
+ * within it, at its very end, or with an instant unknown, not */
+static void t_action_late(void)
+{
+	char why[400] = "";
+	T_EQ_INT(outage_action_late(3.5e9, 2e9, why, sizeof(why)), 1);
+	T_TRUE(strstr(why, "outlasted the load") != NULL);
+	T_TRUE(strstr(why, "ended 3.500 s after t0, the load 2.000 s after t0") != NULL);
+	T_EQ_INT(outage_action_late(2e9 + 1, 2e9, why, sizeof(why)), 1);
+	why[0] = 0;
+	T_EQ_INT(outage_action_late(20e6, 2e9, why, sizeof(why)), 0);
+	T_EQ_INT(outage_action_late(2e9, 2e9, why, sizeof(why)), 0);
+	T_EQ_INT(outage_action_late(NAN, 2e9, why, sizeof(why)), 0);
+	T_EQ_INT(outage_action_late(3e9, NAN, why, sizeof(why)), 0);
+	T_STREQ(why, "");
+}
+
 int main(void)
 {
 	T_RUN(t_timeline);
@@ -330,5 +348,6 @@ int main(void)
 	T_RUN(t_merged_longest);
 	T_RUN(t_reset);
 	T_RUN(t_recovery);
+	T_RUN(t_action_late);
 	return t_done();
 }
