@@ -691,7 +691,7 @@ enum fw_verdict fw_eval_rs(struct fw *fw, const struct fw_rules *rs, const struc
 				.key = { key, key, key, key },
 				.sp = { sp, sp, sp, sp },
 				.dp = { dp, dp, dp, dp } };
-	/* v's home is this stack slot, not registers: issue 37, below */
+	/* v's home is this stack slot, not registers (issue 37: above fw_eval_rs) */
 	__asm__("" : : "r"(&v) : "memory");
 	const bool upd = fw->tun.update_counters;
 	const int tid = p->tid;
