@@ -21,6 +21,18 @@ else
 	done
 fi
 
+# The same shapes counted instead of timed (bench/fw_insns.sh, valgrind's callgrind):
+# instructions per rule, the same on every run of one build, so a change shows even on a
+# loaded machine (docs/firewall.md#instructions-per-rule-and-the-ipv6-slowdown). Once,
+# not per rep; per 1,000 rules, as bench_summary prints whole numbers.
+if [ -x "$fwb" ] && command -v valgrind >/dev/null; then
+	"$(dirname "${BASH_SOURCE[0]}")/fw_insns.sh" --json "$fwb" >"$BENCH_OUT/fw_insns.jsonl" &&
+		while IFS= read -r line; do
+			record fw "fw_eval: $(jq -r .case <<<"$line")" insns_per_1000_rules 1 \
+				"$(jq '.ir * 1000 | round' <<<"$line")" "" "bench/fw_insns.sh: callgrind"
+		done <"$BENCH_OUT/fw_insns.jsonl"
+fi
+
 # The seed's counter cost where two CPUs share the counters: two threads pinned to CPUs
 # 0 and 1 evaluate both passes of a packet over 0..3 `count ip from any to any` rules,
 # the counters shared by both (FreeBSD 9) or one per thread (counter(9)); ns per packet

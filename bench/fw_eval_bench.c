@@ -10,7 +10,7 @@
  * packet for everything). This program says what the rules themselves cost; the
  * forwarding rate is measured by the forwarder's bench section.
  *
- *   fw_eval_bench [--rules N] [--evals N] [--reps N] [--json]
+ *   fw_eval_bench [--rules N] [--evals N] [--reps N] [--json] [--case K] [--ip6]
  *   fw_eval_bench --counters [--threads N] [--cpus LIST] [--evals N] [--reps N] [--json]
  *
  * --counters measures the seed's counter cost where the CPUs share the counters: N
@@ -19,6 +19,11 @@
  * net.inet.ip.fw.counters=shared (every thread increments the same counters: the line
  * moves between the CPUs on every match) and percpu (each thread its own); reported
  * as ns per packet and, against no count rule, ns per packet per count rule.
+ *
+ * --case K runs only the K-th rule shape (1 = the first listed), without the empty
+ * ruleset's baseline, for counting its instructions under callgrind (bench/fw_insns.sh);
+ * --ip6 evaluates an IPv6 UDP packet (2001:2::2 → 2001:2:1::2) instead, over the same
+ * rules plus two IPv6 shapes.
  *
  * Times are CLOCK_MONOTONIC over a loop of evaluations of one UDP packet
  * (198.18.0.2:1024 → 198.19.0.2:9, alternating inbound and outbound passes); the best
@@ -36,8 +41,8 @@
 #include "opt.h"
 
 struct args {
-	uint64_t rules, evals, reps, threads;
-	int json, counters;
+	uint64_t rules, evals, reps, threads, only;
+	int json, counters, ip6;
 	int cpus[16], ncpus;
 };
 
@@ -66,6 +71,9 @@ static struct opt_def opts[] = {
 	{ "reps", 'n', "N", "repetitions; the best is reported", OPT_COUNT, A(reps), .min = 1,
 	  .max = 1000, .def = "5" },
 	{ "json", 'j', NULL, "one JSON object per case", OPT_FLAG, A(json) },
+	{ "case", 'k', "K", "only the K-th rule shape, no empty baseline (0: all) {range}",
+	  OPT_UINT, A(only), .max = 9, .def = "0" },
+	{ "ip6", '6', NULL, "evaluate an IPv6 packet", OPT_FLAG, A(ip6) },
 	{ "counters", 'c', NULL, "the counter cost with several threads (shared vs percpu)",
 	  OPT_FLAG, A(counters) },
 	{ "threads", 't', "N", "--counters: evaluating threads {range}", OPT_COUNT, A(threads),
@@ -114,6 +122,19 @@ static void r_via(char *b, size_t l, unsigned i)
 	snprintf(b, l, "add %u deny udp from any to any in recv nosuch%u", i + 1, i % 10);
 }
 
+static void r_src6(char *b, size_t l, unsigned i)
+{
+	/* IPv6 source address in the program (a list of one); the IPv4 packet fails it
+	 * on the family */
+	snprintf(b, l, "add %u deny ip6 from 2001:2:%x::1 to any", i + 1, (i + 1) & 0xffff);
+}
+
+static void r_or_block6(char *b, size_t l, unsigned i)
+{
+	snprintf(b, l, "add %u deny ip from { 2001:2:%x::1 or 2001:2:%x::2 } to any", i + 1,
+		 (i + 1) & 0xffff, (i + 1) & 0xffff);
+}
+
 static void r_count_any(char *b, size_t l, unsigned i)
 {
 	/* as in the 2012 FreeBSD counter cost thread: every rule matches and counts
@@ -136,8 +157,11 @@ static double now_ns(void)
 
 static volatile uint32_t sink;
 
-static double run_case(const struct bcase *c, unsigned nrules, uint64_t evals, uint64_t reps)
+static double run_case(const struct bcase *c, unsigned nrules, uint64_t evals, uint64_t reps,
+		       bool ip6)
 {
+	static const uint8_t a6[2][16] = { { 0x20, 0x01, 0, 2, [15] = 2 },
+					   { 0x20, 0x01, 0, 2, 0, 1, [15] = 2 } };
 	static const char *const ifs[] = { "rut0", "rut1" };
 	uint32_t local[] = { htonl(0xc6120001), htonl(0xc6130001) };
 	struct fw *fw = fw_new(ifs, 2, local, 2);
@@ -167,6 +191,13 @@ static double run_case(const struct bcase *c, unsigned nrules, uint64_t evals, u
 	p[0].ttl = 64;
 	p[0].proto = 17;
 	p[0].has_ports = true;
+	if (ip6) {
+		p[0].ip6 = true;
+		p[0].src = p[0].dst = 0;
+		p[0].src6 = a6[0];
+		p[0].dst6 = a6[1];
+		p[0].ip_len = 66;
+	}
 	p[0].in = true;
 	p[0].recv_if = 0;
 	p[0].xmit_if = -1;
@@ -323,8 +354,8 @@ int main(int argc, char **argv)
 {
 	struct args a = { 0 };
 	struct opt_prog prog = { "fw_eval_bench", "fw_eval_bench [--rules N] [--evals N] "
-		"[--reps N] [--json]\n       fw_eval_bench --counters [--threads N] [--cpus LIST] "
-		"[--evals N] [--reps N] [--json]", opts };
+		"[--reps N] [--json] [--case K] [--ip6]\n       fw_eval_bench --counters "
+		"[--threads N] [--cpus LIST] [--evals N] [--reps N] [--json]", opts };
 	int rc;
 	if ((rc = opt_parse(&prog, argc, argv, &a, NULL)))
 		return rc == OPT_DONE ? 0 : rc;
@@ -338,9 +369,29 @@ int main(int argc, char **argv)
 		{ "deny udp from any to any in recv IF", r_via, false },
 		{ "count ip from any to any", r_count_any, false },
 		{ "count ip from any to any, update_counters=0", r_count_any, true },
+		{ "deny ip6 from 2001:2:a::1 to any", r_src6, false },
+		{ "deny ip from { 2001:2:a::1 or 2001:2:a::2 } to any", r_or_block6, false },
 	};
 	unsigned n = (unsigned)a.rules;
-	double base = run_case(&cases[0], 0, a.evals, a.reps);
+	size_t ncases = sizeof(cases) / sizeof(cases[0]);
+	if (a.only > ncases) {
+		fprintf(stderr, "fw_eval_bench: --case %llu: there are %zu cases\n",
+			(unsigned long long)a.only, ncases);
+		return 64;
+	}
+	if (a.only) {
+		/* the loop alone, for callgrind: no output but the check */
+		const struct bcase *c = &cases[a.only - 1];
+		double t = run_case(c, n, a.evals, a.reps, a.ip6);
+		if (a.json)
+			printf("{\"case\":\"%s\",\"rules\":%u,\"ip6\":%s,\"evals\":%llu,"
+			       "\"ns_per_eval\":%.2f}\n", c->name, n, a.ip6 ? "true" : "false",
+			       (unsigned long long)(a.evals * a.reps), t);
+		else
+			printf("%s: %.1f ns per evaluation\n", c->name, t);
+		return 0;
+	}
+	double base = run_case(&cases[0], 0, a.evals, a.reps, a.ip6);
 	if (!a.json) {
 		printf("fw_eval over %u rules that do not match (rule 65535 accepts); best of %llu x %llu "
 		       "evaluations\n", n, (unsigned long long)a.reps, (unsigned long long)a.evals);
@@ -349,8 +400,8 @@ int main(int argc, char **argv)
 	} else {
 		printf("{\"case\":\"empty\",\"rules\":0,\"ns_per_eval\":%.2f}\n", base);
 	}
-	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		double t = run_case(&cases[k], n, a.evals, a.reps);
+	for (size_t k = 0; k < ncases; k++) {
+		double t = run_case(&cases[k], n, a.evals, a.reps, a.ip6);
 		double per_rule = n ? (t - base) / n : 0;
 		double mpps = 1e3 / (2 * t);
 		if (a.json)

@@ -653,6 +653,16 @@ enum fw_verdict fw_eval_ex(struct fw *fw, const struct fw_pkt *p, struct fw_matc
 	return fw_eval_rs(fw, fw_rules_get(fw), p, m);
 }
 
+/* The scan's register allocation (issue 37, docs/firewall.md#speed). The prefilter's
+ * vectors (v) and the candidate (h) are live across a rule's program, which holds calls
+ * (states, tables, me6), and no SSE register survives a call. Since IPv6 entered the
+ * program GCC 12 kept v.s, v.d and v.key in registers over the scan and so stored them,
+ * and h, on every program run and loaded them back after it: 4 more stores and about 3
+ * more loads per rule whose program runs (bench/fw_insns.sh counts them). Two empty asm
+ * statements, which change no value, undo that: the first lets v's address escape, so
+ * v lives in its stack slot and the scan loads the three vectors per block of 8 rules
+ * (as before IPv6) instead of saving them per program; the second makes h after the
+ * program a new value computed from i, so h is not kept (spilled) across the program. */
 enum fw_verdict fw_eval_rs(struct fw *fw, const struct fw_rules *rs, const struct fw_pkt *p,
 			   struct fw_match *m)
 {
@@ -683,6 +693,8 @@ enum fw_verdict fw_eval_rs(struct fw *fw, const struct fw_rules *rs, const struc
 				.key = { key, key, key, key },
 				.sp = { sp, sp, sp, sp },
 				.dp = { dp, dp, dp, dp } };
+	/* v's home is this stack slot, not registers (issue 37: above fw_eval_rs) */
+	__asm__("" : : "r"(&v) : "memory");
 	const bool upd = fw->tun.update_counters;
 	const int tid = p->tid;
 	const int view = fw->tun.counters == FW_CTR_SHARED || tid >= fw->nthreads ? 0 : 1 + tid;
@@ -704,6 +716,9 @@ enum fw_verdict fw_eval_rs(struct fw *fw, const struct fw_rules *rs, const struc
 			int r = prog_run(fw, rs, i, h->prog, h->nprog, p, f, &di, &jump);
 			if (r == PROG_FAIL || r == PROG_NEXT)
 				continue;
+			/* h again from i: h is not live across the program (issue 37) */
+			__asm__("" : "+r"(i));
+			h = &cand[i];
 			if (r == PROG_JUMP) {
 				i = jump;   /* the state's parent rule: its action, its counters */
 				h = &cand[i];
