@@ -104,6 +104,19 @@ static const char *const unsupported_actions[] = {
 	"nat64stl", "nat64clat", "nptv6", "eaction", "tcp-setmss", NULL,
 };
 
+/* An unreach or unreach6 code as ipfw2.c fill_reject_code() and ipv6.c
+ * fill_unreach6_code() read it: strtoul(s, &end, 0) below 0x100 (so 0x3 and 010 too),
+ * else a name; -1 if neither. */
+static long reject_code(const char *v, int (*by_name)(const char *))
+{
+	char *end;
+	errno = 0;
+	unsigned long n = strtoul(v, &end, 0);
+	if (end != v && !*end && !errno && n < 0x100)
+		return (long)n;
+	return by_name(v);
+}
+
 static int parse_action(struct cc *c, struct fw_compiled *out)
 {
 	const char *s = tok(c);
@@ -147,12 +160,7 @@ static int parse_action(struct cc *c, struct fw_compiled *out)
 		out->rule.check_kidx = (uint16_t)kidx;
 	} else if (!strcmp(s, "unreach")) {
 		const char *v = tok(c);
-		long long code = -1;
-		if (v) {
-			code = dec(v, strlen(v), 255);
-			if (code < 0)
-				code = fw_unreach_code(v);
-		}
+		long code = v ? reject_code(v, fw_unreach_code) : -1;
 		if (code < 0)
 			return fw_err(c->d, col(c), EX_DATAERR,
 				      "expected an ICMP unreachable code after 'unreach' (0..255, or "
@@ -163,18 +171,8 @@ static int parse_action(struct cc *c, struct fw_compiled *out)
 		h->action = FW_A_UNREACH;
 		out->rule.icmp_code = (uint16_t)code;
 	} else if (!strcmp(s, "unreach6")) {
-		/* ipv6.c fill_unreach6_code(): strtoul(s, &end, 0) below 0x100, else a name */
 		const char *v = tok(c);
-		long code = -1;
-		if (v) {
-			char *end;
-			errno = 0;
-			unsigned long n = strtoul(v, &end, 0);
-			if (end != v && !*end && !errno && n < 0x100)
-				code = (long)n;
-			else
-				code = fw_unreach6_code(v);
-		}
+		long code = v ? reject_code(v, fw_unreach6_code) : -1;
 		if (code < 0)
 			return fw_err(c->d, col(c), EX_DATAERR,
 				      "expected an ICMPv6 unreachable code after 'unreach6' (0..255, "

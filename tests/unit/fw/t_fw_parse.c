@@ -18,6 +18,9 @@ static const struct {
 	{ "add 100 unreach 1 tcp from any to any", "00100 reject tcp from any to any" },
 	{ "add 100 unreach 3 udp from any to me 53", "00100 unreach port udp from any to me 53" },
 	{ "add 100 unreach 200 udp from any to any", "00100 unreach 200 udp from any to any" },
+	/* fill_reject_code() reads the number with strtoul(s, &end, 0) */
+	{ "add 100 unreach 0x3 udp from any to any", "00100 unreach port udp from any to any" },
+	{ "add 100 unreach 010 udp from any to any", "00100 unreach isolated udp from any to any" },
 	{ "add 100 unreach filter-prohib ip from any to any",
 	  "00100 unreach filter-prohib ip from any to any" },
 	{ "add 100 pass tcp from any to any http", "00100 allow tcp from any to any 80" },
