@@ -521,7 +521,13 @@ static int vlan_up(const char *ns, int i, int vid)
 			return rc;
 		}
 	}
-	/* P: no address, no IPv6 (which takes its address with it), strict rp_filter */
+	/* P: its MAC, up, no address, no IPv6 (which takes its address with it), strict
+	 * rp_filter. After the subinterface is there: a refusal above leaves the port as
+	 * it was */
+	char *up[] = { "ip", "-n", proc_arg(ns), "link", "set", "dev", proc_arg(l->ifname), "address",
+		       proc_arg(l->mac), "up", NULL };
+	if ((rc = run(NULL, up)))
+		return rc;
 	char *da[] = { "ip", "-n", proc_arg(ns), "addr", "del", proc_arg(l->addr), "dev",
 		       proc_arg(l->ifname), NULL };
 	struct proc_opts q = { .quiet_err = 1, .timeout_ns = 10 * NS_PER_S };
@@ -658,10 +664,7 @@ int lab_up(const char *name, const struct lab_up_opts *o)
 		const char *ins = ns[lab_ifs[i].role];
 		if (lab_ifs[i].role == LAB_RUT && vid) {
 			char hid[16];
-			char *up[] = { "ip", "-n", proc_arg(ins), "link", "set", "dev",
-				       proc_arg(lab_ifs[i].ifname), "address", proc_arg(lab_ifs[i].mac),
-				       "up", NULL };
-			if ((rc = run(NULL, up)) || (rc = vlan_up(ins, i, vid)))
+			if ((rc = vlan_up(ins, i, vid)))
 				return rc;
 			vlan_names(lab_ifs[i].ifname, vid, rdev[i], hid);
 			continue;
