@@ -183,6 +183,10 @@ int cmd_lab(int argc, char **argv)
 		if (senders > 1)
 			printf("%d senders %s-gen .. %s-gen%d (gen0 198.18.0.2 .. 198.18.0.%d) reach rut0 "
 			       "through a bridge\n", senders, a.name, a.name, senders, senders + 1);
+		if (st.vlan)
+			printf("the router's ports are on VLAN %d: rut0.%d and rut1.%d carry their "
+			       "addresses (%s)\n", st.vlan, st.vlan, st.vlan,
+			       st.vlan_emulated ? "emulated with tc BPF: no 802.1Q module" : "802.1Q");
 		return EX_OK;
 	}
 	if (!strcmp(verb, "down")) {

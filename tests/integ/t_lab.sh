@@ -100,6 +100,7 @@ for bad in 0 4095 x; do
 	check "--vlan $bad: the error names the option" grep -q -- "--vlan $bad: expected a VLAN id 1..4094, or none" <<<"$out"
 done
 lab_up --vlan 100
+check "vlan: up says so" grep -q "the router's ports are on VLAN 100: rut0.100 and rut1.100 carry their addresses" "$T/lab.out"
 st=$("$B/ppslab" lab status --name "$LAB" --json)
 eq "vlan: status complete, VLAN 100" "$(echo "$st" | jq -r '[.complete, .vlan] | join(" ")')" "true 100"
 addrs() { ip -n "$LAB-rut" -j addr show dev "$1" | jq -r '[.[0].addr_info[] | "\(.local)/\(.prefixlen)"] | join(",")'; }

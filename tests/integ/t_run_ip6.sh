@@ -123,4 +123,6 @@ v100=$(jq '[.cases[] | select(.params.vlan == 100) | .trials[-1].sink[0].rx_fram
 check "Linux router: rut1.100 sent the tagged cells' $v100 frames" test "$(ifc rut rut1.100 tx_packets)" -ge "$v100"
 eq "Linux router: the lab's ports on VLAN 100 after the run" \
 	"$("$B/ppslab" lab status --name "$LAB" --json | jq -r .vlan)" 100
+eq "down with the ports on a VLAN: exits 0, no namespace left" \
+	"$("$B/ppslab" lab down --name "$LAB" >/dev/null; echo $?) $(ip netns list | grep -c "^$LAB-")" "0 0"
 done_testing
