@@ -11,11 +11,12 @@
 # frames 100, ppslab-rut forwards between trunks of VLAN 100 (restarted for it), and the
 # sink, told to expect tag 100 (and none in the untagged cell), counts every frame under
 # VID 100 with no wrong_vlan; both cells' books exact.
-# Last, the vlan axis against the lab's Linux router (the router namespace's own
-# kernel, an external router): vlan ["none", 100] x ip_version [4, 6], its hook
+# First, though, the vlan axis against the lab's Linux router (the router namespace's
+# own kernel, an external router): vlan ["none", 100] x ip_version [4, 6], its hook
 # `ppslab lab up --vlan {vlan}` putting the router's ports on VLAN 100 (rut0.100 and
 # rut1.100, emulated with tc BPF where the kernel has no 802.1Q module) and back; every
-# cell's books exact, the tagged cells' frames all tagged 100 at the sink.
+# cell's books exact, the tagged cells' frames all tagged 100 at the sink. The runs
+# with ppslab-rut after it take the lab's ports off that VLAN again.
 . "$(dirname "$0")/lib.sh"
 # run_axis DESC MATRIX RESULTS: a fixed trial of each cell of MATRIX (JSON) into RESULTS
 run_axis() {
@@ -43,44 +44,6 @@ cell_books() {
 		"$(jq -r "[$2 | .checks[] | select(.name == \"sent = received + lost\" or .name == \"forwarder adds up\" or .name == \"sink clean\" or .name == \"components ok\") | .ok] | join(\" \")" "$R")" \
 		"true true true true"
 }
-run_axis "ip_version 4 and 6" '{ "ip_version": [4, 6] }' "$T/r.json"
-eq "run exits 0" "$?" 0
-R=$T/r.json
-eq "two cases, named by the axis" "$(jq -r '[.cases[].case_id] | join(" ")' "$R")" \
-	"ip_version=4 ip_version=6"
-eq "cases finished" "$(jq -r '[.cases[].status] | map(. == "ok" or . == "flagged") | all' "$R")" true
-for v in 4 6; do
-	c=".cases[] | select(.params.ip_version == $v) | .trials[-1]"
-	dst=198.19.0.2; [ $v = 6 ] && dst=2001:2:0:1::2
-	eq "ip_version $v: the sender sent IPv$v to $dst" \
-		"$(jq -r "$c | .gen[0] | \"\(.ip_version) \(.dst) \(.wire_size)\"" "$R")" "$v $dst 128"
-	cell_books "ip_version $v" "$c"
-	six=0; [ $v = 6 ] && six=$(jq "$c | .rut.fwd_pkts" "$R")
-	eq "ip_version $v: frames forwarded as IPv6" "$(jq "$c | .rut.ip6_fwd_pkts" "$R")" "$six"
-	eq "ip_version $v: the forwarder forwarded what the sink counted, warm-up included" \
-		"$(jq "$c | .rut.fwd_pkts >= .sink[0].rx_frames" "$R")" true
-done
-
-run_axis "vlan none and 100" '{ "vlan": ["none", 100] }' "$T/rv.json"
-eq "vlan: run exits 0" "$?" 0
-R=$T/rv.json
-eq "vlan: two cases, named by the axis" "$(jq -r '[.cases[].case_id] | join(" ")' "$R")" \
-	"vlan=none vlan=100"
-eq "vlan: cases finished" "$(jq -r '[.cases[].status] | map(. == "ok" or . == "flagged") | all' "$R")" true
-for v in none 100; do
-	q='"none"'; tags=0; [ $v = 100 ] && q=100 && tags=1
-	c=".cases[] | select(.params.vlan == $q) | .trials[-1]"
-	eq "vlan $v: the sink expected $v" "$(jq -r "$c | .sink[0].vlan_expect" "$R")" "$v"
-	cell_books "vlan $v" "$c"
-	eq "vlan $v: the sink's frames all under tags $tags, none wrong_vlan" \
-		"$(jq -r "$c | .sink[0] | [.vlans[] | select(.pkts > 0) | \"\(.tags) \(.vid) \(.wrong_vlan)\"] | join(\",\")" "$R")" \
-		"$([ $v = 100 ] && echo "1 100 false" || echo "0 null false")"
-	eq "vlan $v: the sink's tagged frames = its test frames" \
-		"$(jq "$c | .sink[0] | ([.vlans[] | select(.tags == $tags) | .pkts] | add) >= .rx_pkts" "$R")" true
-done
-eq "vlan: the forwarder restarted for the tagged cell" \
-	"$(jq -r '[.cases[].trials[-1].rut.ports[]?.name] | join(" ")' "$R")" "rut0 rut1 rut0.100 rut1.100"
-
 # the Linux router: the namespace's kernel, the shield off and IPv4 forwarding on by
 # the setup hook; the vlan hook moves its ports onto VLAN {vlan} (or back, "none") and
 # takes the shield away again (lab up puts it on)
@@ -123,6 +86,54 @@ v100=$(jq '[.cases[] | select(.params.vlan == 100) | .trials[-1].sink[0].rx_fram
 check "Linux router: rut1.100 sent the tagged cells' $v100 frames" test "$(ifc rut rut1.100 tx_packets)" -ge "$v100"
 eq "Linux router: the lab's ports on VLAN 100 after the run" \
 	"$("$B/ppslab" lab status --name "$LAB" --json | jq -r .vlan)" 100
-eq "down with the ports on a VLAN: exits 0, no namespace left" \
-	"$("$B/ppslab" lab down --name "$LAB" >/dev/null; echo $?) $(ip netns list | grep -c "^$LAB-")" "0 0"
+
+addrs() { ip -n "$LAB-rut" -j addr show dev "$1" | jq -r '[.[0].addr_info[] | "\(.local)/\(.prefixlen)"] | join(",")'; }
+# a run with ppslab-rut takes the lab's ports off the VLAN the Linux router left them on
+# (ppslab-rut makes its own trunks): lab up --vlan none
+run_axis "ip_version 4 and 6" '{ "ip_version": [4, 6] }' "$T/r.json"
+eq "run exits 0" "$?" 0
+R=$T/r.json
+eq "two cases, named by the axis" "$(jq -r '[.cases[].case_id] | join(" ")' "$R")" \
+	"ip_version=4 ip_version=6"
+eq "cases finished" "$(jq -r '[.cases[].status] | map(. == "ok" or . == "flagged") | all' "$R")" true
+for v in 4 6; do
+	c=".cases[] | select(.params.ip_version == $v) | .trials[-1]"
+	dst=198.19.0.2; [ $v = 6 ] && dst=2001:2:0:1::2
+	eq "ip_version $v: the sender sent IPv$v to $dst" \
+		"$(jq -r "$c | .gen[0] | \"\(.ip_version) \(.dst) \(.wire_size)\"" "$R")" "$v $dst 128"
+	cell_books "ip_version $v" "$c"
+	six=0; [ $v = 6 ] && six=$(jq "$c | .rut.fwd_pkts" "$R")
+	eq "ip_version $v: frames forwarded as IPv6" "$(jq "$c | .rut.ip6_fwd_pkts" "$R")" "$six"
+	eq "ip_version $v: the forwarder forwarded what the sink counted, warm-up included" \
+		"$(jq "$c | .rut.fwd_pkts >= .sink[0].rx_frames" "$R")" true
+done
+
+eq "ppslab-rut run: the ports have their addresses again, the subinterfaces gone" \
+	"$(addrs rut0) $(addrs rut1) $(ip -n "$LAB-rut" -j link show | jq -r '[.[].ifname | select(test("\\."))] | length')" \
+	"198.18.0.1/24,2001:2::1/64 198.19.0.1/24,2001:2:0:1::1/64 0"
+eq "ppslab-rut run: no tag program left, rp_filter back" \
+	"$(tc -n "$LAB-rut" filter show dev rut0 ingress | wc -l) $(inns rut sysctl -n net.ipv4.conf.rut0.rp_filter)" \
+	"0 $(inns rut sysctl -n net.ipv4.conf.default.rp_filter)"
+eq "ppslab-rut run: status complete" "$("$B/ppslab" lab status --name "$LAB" --json | jq -r '[.complete, .vlan] | join(" ")')" "true 0"
+
+run_axis "vlan none and 100" '{ "vlan": ["none", 100] }' "$T/rv.json"
+eq "vlan: run exits 0" "$?" 0
+R=$T/rv.json
+eq "vlan: two cases, named by the axis" "$(jq -r '[.cases[].case_id] | join(" ")' "$R")" \
+	"vlan=none vlan=100"
+eq "vlan: cases finished" "$(jq -r '[.cases[].status] | map(. == "ok" or . == "flagged") | all' "$R")" true
+for v in none 100; do
+	q='"none"'; tags=0; [ $v = 100 ] && q=100 && tags=1
+	c=".cases[] | select(.params.vlan == $q) | .trials[-1]"
+	eq "vlan $v: the sink expected $v" "$(jq -r "$c | .sink[0].vlan_expect" "$R")" "$v"
+	cell_books "vlan $v" "$c"
+	eq "vlan $v: the sink's frames all under tags $tags, none wrong_vlan" \
+		"$(jq -r "$c | .sink[0] | [.vlans[] | select(.pkts > 0) | \"\(.tags) \(.vid) \(.wrong_vlan)\"] | join(\",\")" "$R")" \
+		"$([ $v = 100 ] && echo "1 100 false" || echo "0 null false")"
+	eq "vlan $v: the sink's tagged frames = its test frames" \
+		"$(jq "$c | .sink[0] | ([.vlans[] | select(.tags == $tags) | .pkts] | add) >= .rx_pkts" "$R")" true
+done
+eq "vlan: the forwarder restarted for the tagged cell" \
+	"$(jq -r '[.cases[].trials[-1].rut.ports[]?.name] | join(" ")' "$R")" "rut0 rut1 rut0.100 rut1.100"
+
 done_testing
