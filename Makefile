@@ -134,7 +134,7 @@ $(B)/.depcheck: scripts/deps.sh
 
 $(B)/obj/lib/pkt_build.o: XCFLAGS += $(LIBNET_CFLAGS)
 $(B)/obj/lib/port_libnet.o: XCFLAGS += $(LIBNET_CFLAGS)
-XDP_OBJS   := $(B)/obj/lib/port_xdp.o $(B)/obj/lib/xdp_prog.o
+XDP_OBJS   := $(B)/obj/lib/port_xdp.o $(B)/obj/lib/xdp_prog.o $(B)/obj/lib/tc_vlan.o
 $(XDP_OBJS): XCFLAGS += $(XDP_CFLAGS)
 $(XDP_OBJS): $(B)/xdp-$(if $(XDP_OK),on,off)
 $(B)/xdp-%:

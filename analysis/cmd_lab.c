@@ -18,6 +18,7 @@
 struct args {
 	const char *name;
 	const char *role;
+	const char *vlan;
 	int json, no_shield, queues, senders;
 };
 
@@ -35,6 +36,10 @@ static struct opt_def opts[] = {
 	{ "senders", 0, "N", "up: N sender namespaces NAME-gen, NAME-gen2, ..., {range}, behind a "
 	  "bridge in front of rut0 (default: keep, 1 for a new lab)", OPT_UINT, A(senders),
 	  .min = 1, .max = LAB_SENDERS_MAX, .what = "a number of sender namespaces {range}" },
+	{ "vlan", 0, "VID|none", "up: the router's ports trunks of VLAN VID (1..4094): subinterfaces "
+	  "rut0.VID and rut1.VID carry their addresses (802.1Q devices, or emulated with tc BPF "
+	  "where the kernel has none); none: untagged (default: keep, none for a new lab)", OPT_STR,
+	  A(vlan) },
 	{ "ns", 0, "ROLE", "shield: only this namespace (gen, rut or sink)", OPT_STR, A(role) },
 	{ "json", 'j', NULL, "status: print JSON", OPT_FLAG, A(json) },
 	OPT_HELP_ROW,
@@ -83,6 +88,9 @@ static int status(const struct args *a)
 		}
 		json_object_set_new(o, "interfaces", ifs);
 		json_object_set_new(o, "queues", qs);
+		jset_i64(o, "vlan", st.vlan);
+		if (st.vlan)
+			jset_b(o, "vlan_emulated", st.vlan_emulated);
 		json_t *pr = json_array();
 		for (int i = 0; i < st.nproblems; i++)
 			json_array_append_new(pr, json_string(st.problem[i]));
@@ -114,6 +122,10 @@ static int status(const struct args *a)
 		if (st.senders > 1)
 			printf("  %d senders reach rut0 through the bridge rutsw in %s-rut\n", st.senders,
 			       a->name);
+		if (st.vlan)
+			printf("  rut0 and rut1 are trunks of VLAN %d: rut0.%d and rut1.%d carry their "
+			       "addresses (%s)\n", st.vlan, st.vlan, st.vlan,
+			       st.vlan_emulated ? "emulated: veth + tc BPF, no 802.1Q module" : "802.1Q");
 		for (int i = 0; i < st.nproblems && st.any; i++)
 			printf("  broken: %s\n", st.problem[i]);
 	}
@@ -152,6 +164,16 @@ int cmd_lab(int argc, char **argv)
 	if (!strcmp(verb, "up")) {
 		struct lab_up_opts o = { .shield = !a.no_shield, .queues = a.queues,
 					 .senders = a.senders };
+		if (a.vlan) {
+			char *end;
+			long v = strtol(a.vlan, &end, 10);
+			if (!strcmp(a.vlan, "none"))
+				o.vlan = LAB_VLAN_NONE;
+			else if (end != a.vlan && !*end && v >= 1 && v <= 4094)
+				o.vlan = (int)v;
+			else
+				return cli_bad("vlan", a.vlan, "a VLAN id 1..4094, or none");
+		}
 		if (lab_up(a.name, &o))
 			return EX_UNAVAILABLE;
 		struct lab_status st;
@@ -161,6 +183,10 @@ int cmd_lab(int argc, char **argv)
 		if (senders > 1)
 			printf("%d senders %s-gen .. %s-gen%d (gen0 198.18.0.2 .. 198.18.0.%d) reach rut0 "
 			       "through a bridge\n", senders, a.name, a.name, senders, senders + 1);
+		if (st.vlan)
+			printf("the router's ports are on VLAN %d: rut0.%d and rut1.%d carry their "
+			       "addresses (%s)\n", st.vlan, st.vlan, st.vlan,
+			       st.vlan_emulated ? "emulated with tc BPF: no 802.1Q module" : "802.1Q");
 		return EX_OK;
 	}
 	if (!strcmp(verb, "down")) {

@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "log.h"
 #include "proc.h"
+#include "tc_vlan.h"
 #include "xdp_owner.h"
 
 const struct lab_if lab_ifs[4] = {
@@ -117,17 +118,26 @@ static int nft_script(const char *ns, const char *script)
 	return 0;
 }
 
-static int shield_set(const char *ns, enum lab_role r, bool on)
+/* vid: the VLAN subinterfaces of the router's ports are shielded too (an emulated one's
+ * frames bypass P's chain: its tc program redirects them before netfilter's ingress) */
+static int shield_set(const char *ns, enum lab_role r, bool on, int vid)
 {
 	char script[1024];
 	if (on) {
 		int n = snprintf(script, sizeof(script), "table netdev ppslab_shield {\n");
-		for (int i = 0; i < 4; i++)
-			if (lab_ifs[i].role == r)
+		for (int i = 0; i < 4; i++) {
+			if (lab_ifs[i].role != r)
+				continue;
+			n += snprintf(script + n, sizeof(script) - (size_t)n,
+				      "  chain in_%s { type filter hook ingress device \"%s\" "
+				      "priority 0; policy drop; }\n",
+				      lab_ifs[i].ifname, lab_ifs[i].ifname);
+			if (r == LAB_RUT && vid > 0)
 				n += snprintf(script + n, sizeof(script) - (size_t)n,
-					      "  chain in_%s { type filter hook ingress device \"%s\" "
-					      "priority 0; policy drop; }\n",
-					      lab_ifs[i].ifname, lab_ifs[i].ifname);
+					      "  chain in_%s_%d { type filter hook ingress device "
+					      "\"%s.%d\" priority 0; policy drop; }\n",
+					      lab_ifs[i].ifname, vid, lab_ifs[i].ifname, vid);
+		}
 		snprintf(script + n, sizeof(script) - (size_t)n, "}\n");
 	} else {
 		/* "add" first so that the delete succeeds whether or not it existed */
@@ -355,6 +365,181 @@ static int neigh(const char *ns, const char *ip, const char *mac, const char *de
 	return run(NULL, nb);
 }
 
+/* VLAN subinterfaces of the router's ports (lab_up_opts.vlan). Names: P.V, and for an
+ * emulated one its hidden peer vt-P.V (lib/tc_vlan.h). */
+static void vlan_names(const char *port, int vid, char sub[16], char hid[16])
+{
+	snprintf(sub, 16, "%s.%d", port, vid);
+	snprintf(hid, 16, "vt-%s.%d", port, vid);
+}
+
+/* The VLAN of the router's ports now: the V of a link rut0.V in rutns, 0 if none. */
+static int vlan_now(const char *rutns)
+{
+	char *av[] = { "ip", "-n", proc_arg(rutns), "-j", "link", "show", NULL };
+	char out[65536];
+	struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
+			       .timeout_ns = 10 * NS_PER_S };
+	if (proc_run(av, &o) != 0)
+		return 0;
+	json_t *root = json_loads(out, 0, NULL);
+	int vid = 0;
+	size_t i, pl = strlen(lab_ifs[1].ifname);
+	json_t *l;
+	json_array_foreach(root, i, l) {
+		const char *n = json_string_value(json_object_get(l, "ifname"));
+		char *end;
+		if (n && !strncmp(n, lab_ifs[1].ifname, pl) && n[pl] == '.') {
+			long v = strtol(n + pl + 1, &end, 10);
+			if (!*end && v >= 1 && v <= 4094)
+				vid = (int)v;
+		}
+	}
+	json_decref(root);
+	return vid;
+}
+
+/* Whether P.V is an emulated one (a veth), not an 802.1Q device. */
+static bool vlan_emulated(const char *ns, const char *sub)
+{
+	json_t *root = link_details(ns, sub);
+	const char *kind = json_string_value(json_object_get(
+		json_object_get(json_array_get(root, 0), "linkinfo"), "info_kind"));
+	bool e = kind && !strcmp(kind, "veth");
+	json_decref(root);
+	return e;
+}
+
+/* Whether the lab's tag program (its priority) is on port's ingress. */
+static bool vlan_prog_on(const char *ns, const char *port)
+{
+	char *av[] = { "tc", "-n", proc_arg(ns), "-j", "filter", "show", "dev", proc_arg(port),
+		       "ingress", NULL };
+	char out[8192] = "";
+	struct proc_opts o = { .out = out, .outlen = sizeof(out), .quiet_err = 1,
+			       .timeout_ns = 10 * NS_PER_S };
+	if (proc_run(av, &o) != 0)
+		return false;
+	json_t *root = json_loads(out, 0, NULL);
+	bool on = false;
+	size_t i;
+	json_t *f;
+	json_array_foreach(root, i, f)
+		on |= json_integer_value(json_object_get(f, "pref")) == TC_VLAN_PRIO &&
+		      json_object_get(f, "options") != NULL;
+	json_decref(root);
+	return on;
+}
+
+/* A sysctl of the namespace, read (into val). */
+static int ns_sysctl_read(const char *ns, const char *path, char *val, size_t len)
+{
+	char *av[] = { "cat", proc_arg(path), NULL };
+	struct proc_opts o = { .netns = ns, .out = val, .outlen = len, .quiet_err = 1,
+			       .timeout_ns = 10 * NS_PER_S };
+	int rc = proc_run(av, &o);
+	val[strcspn(val, "\n")] = 0;
+	return rc ? -EIO : 0;
+}
+
+static int port_conf(const char *ns, const char *fam, const char *port, const char *key,
+		     const char *val)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "/proc/sys/net/%s/conf/%s/%s", fam, port, key);
+	int rc = proc_ns_write(ns, path, val);
+	if (rc)
+		log_err("[%s] cannot write %s: %s", ns, path, strerror(-rc));
+	return rc;
+}
+
+/* Port P's VLAN subinterface of VLAN now removed unless it is keep's, with the tag
+ * programs on P; P routes again (rp_filter back to the namespace's default) when
+ * none is left. */
+static int vlan_del(const char *ns, const char *port, int now, int keep)
+{
+	int rc = 0;
+	if (!now || now == keep)
+		return 0;
+	char sub[16], hid[16];
+	vlan_names(port, now, sub, hid);
+	if ((rc = link_del(ns, sub)) || (rc = link_del(ns, hid)))
+		return rc;
+	/* ours only: the priority the programs were attached with */
+	char pref[16];
+	snprintf(pref, sizeof(pref), "%d", TC_VLAN_PRIO);
+	char *del[] = { "tc", "-n", proc_arg(ns), "filter", "del", "dev", proc_arg(port), "ingress",
+			"pref", pref, NULL };
+	struct proc_opts o = { .quiet_err = 1, .timeout_ns = 10 * NS_PER_S };
+	proc_run(del, &o);   /* none there (an 802.1Q device): fine */
+	if (!keep) {
+		char def[16] = "0";
+		ns_sysctl_read(ns, "/proc/sys/net/ipv4/conf/default/rp_filter", def, sizeof(def));
+		rc = port_conf(ns, "ipv4", port, "rp_filter", def);
+	}
+	return rc;
+}
+
+/* Lab port i of the router (1 rut0, 2 rut1) a trunk of VLAN vid: its subinterface P.V
+ * made (the kernel's 802.1Q device, else emulated), with P's MAC, up, with the port's
+ * addresses; P itself keeps none and routes nothing (strict rp_filter: its sources are
+ * behind P.V; IPv6 off). */
+static int vlan_up(const char *ns, int i, int vid)
+{
+	const struct lab_if *l = &lab_ifs[i];
+	char sub[16], hid[16], v[16];
+	vlan_names(l->ifname, vid, sub, hid);
+	snprintf(v, sizeof(v), "%d", vid);
+	int rc;
+	if (!link_exists(ns, sub)) {
+		char *vl[] = { "ip", "-n", proc_arg(ns), "link", "add", "link", proc_arg(l->ifname),
+			       "name", sub, "type", "vlan", "id", v, NULL };
+		struct proc_opts o = { .quiet_err = 1, .timeout_ns = 10 * NS_PER_S };
+		if (proc_run(vl, &o) != 0) {
+			/* no 802.1Q device here ("Unknown device type"): emulated */
+			char why[256];
+			if (!tc_vlan_supported(why, sizeof(why))) {
+				log_err("[%s] cannot make %s: the kernel has no 802.1Q vlan device "
+					"(ip link add ... type vlan failed), and %s", ns, sub, why);
+				return -EOPNOTSUPP;
+			}
+			link_del(ns, hid);
+			char *ve[] = { "ip", "-n", proc_arg(ns), "link", "add", sub, "type", "veth",
+				       "peer", "name", hid, NULL };
+			if ((rc = run(NULL, ve)))
+				return rc;
+		}
+	}
+	if (vlan_emulated(ns, sub)) {
+		char err[512] = "";
+		char *hup[] = { "ip", "-n", proc_arg(ns), "link", "set", "dev", hid, "up", NULL };
+		if ((rc = run(NULL, hup)))
+			return rc;
+		/* every up: attached again (replaced) if missing or changed */
+		if ((rc = tc_vlan_attach(ns, l->ifname, hid, (unsigned)vid, err, sizeof(err)))) {
+			log_err("[%s] %s: %s", ns, sub, err);
+			return rc;
+		}
+	}
+	/* P: its MAC, up, no address, no IPv6 (which takes its address with it), strict
+	 * rp_filter. After the subinterface is there: a refusal above leaves the port as
+	 * it was */
+	char *up[] = { "ip", "-n", proc_arg(ns), "link", "set", "dev", proc_arg(l->ifname), "address",
+		       proc_arg(l->mac), "up", NULL };
+	if ((rc = run(NULL, up)))
+		return rc;
+	char *da[] = { "ip", "-n", proc_arg(ns), "addr", "del", proc_arg(l->addr), "dev",
+		       proc_arg(l->ifname), NULL };
+	struct proc_opts q = { .quiet_err = 1, .timeout_ns = 10 * NS_PER_S };
+	proc_run(da, &q);   /* not there: fine */
+	if ((rc = port_conf(ns, "ipv6", l->ifname, "disable_ipv6", "1")) ||
+	    (rc = port_conf(ns, "ipv4", l->ifname, "rp_filter", "1")))
+		return rc;
+	if ((rc = set_if(ns, sub, l->mac, l->addr)) || (rc = if6_up(ns, sub, l->addr6)))
+		return rc;
+	return 0;
+}
+
 /* The switch in front of rut0: the bridge, its ports, their static entries. */
 static int bridge_up(const char *rutns, int senders, int exact, int q, char gens[][64])
 {
@@ -462,11 +647,32 @@ int lab_up(const char *name, const struct lab_up_opts *o)
 		log_err("[%s] cannot turn IPv6 forwarding on: %s", rutns, strerror(-rc));
 		return rc;
 	}
-	for (int i = 1; i < 4; i++)
-		if ((rc = set_if(ns[lab_ifs[i].role], lab_ifs[i].ifname, lab_ifs[i].mac,
-				 lab_ifs[i].addr)) ||
-		    (rc = if6_up(ns[lab_ifs[i].role], lab_ifs[i].ifname, lab_ifs[i].addr6)))
+	/* the VLAN of the router's ports: as asked, else what the lab has; another one's
+	 * subinterfaces go first */
+	int vnow = vlan_now(rutns);
+	int vid = o->vlan > 0 ? o->vlan : o->vlan == LAB_VLAN_NONE ? 0 : vnow;
+	if (vid > 4094)
+		return -EINVAL;
+	for (int i = 1; i < 3; i++)
+		if ((rc = vlan_del(rutns, lab_ifs[i].ifname, vnow, vid)))
 			return rc;
+	/* the devices that carry the router's addresses and neighbours: P or P.V */
+	char rdev[4][16];
+	for (int i = 0; i < 4; i++)
+		snprintf(rdev[i], sizeof(rdev[i]), "%s", lab_ifs[i].ifname);
+	for (int i = 1; i < 4; i++) {
+		const char *ins = ns[lab_ifs[i].role];
+		if (lab_ifs[i].role == LAB_RUT && vid) {
+			char hid[16];
+			if ((rc = vlan_up(ins, i, vid)))
+				return rc;
+			vlan_names(lab_ifs[i].ifname, vid, rdev[i], hid);
+			continue;
+		}
+		if ((rc = set_if(ins, lab_ifs[i].ifname, lab_ifs[i].mac, lab_ifs[i].addr)) ||
+		    (rc = if6_up(ins, lab_ifs[i].ifname, lab_ifs[i].addr6)))
+			return rc;
+	}
 	/* permanent neighbours: each side of a link knows the other's MAC; routes from the
 	 * ends through the router */
 	for (int k = 0; k < senders; k++) {
@@ -481,8 +687,8 @@ int lab_up(const char *name, const struct lab_up_opts *o)
 		    (rc = if6_up(gens[k], "gen0", cidr6)) ||
 		    (rc = neigh(gens[k], lab_ifs[1].ip, lab_ifs[1].mac, "gen0")) ||
 		    (rc = neigh(gens[k], lab_ifs[1].ip6, lab_ifs[1].mac, "gen0")) ||
-		    (rc = neigh(rutns, ip, mac, lab_ifs[1].ifname)) ||
-		    (rc = neigh(rutns, ip6, mac, lab_ifs[1].ifname)) || (rc = run(NULL, rg)) ||
+		    (rc = neigh(rutns, ip, mac, rdev[1])) ||
+		    (rc = neigh(rutns, ip6, mac, rdev[1])) || (rc = run(NULL, rg)) ||
 		    (rc = run(NULL, rg6)))
 			return rc;
 	}
@@ -490,18 +696,18 @@ int lab_up(const char *name, const struct lab_up_opts *o)
 		       "198.19.0.1", "dev", "sink0", NULL };
 	char *rs6[] = { "ip", "-n", ns[LAB_SINK], "-6", "route", "replace", "2001:2::/64", "via",
 			"2001:2:0:1::1", "dev", "sink0", NULL };
-	if ((rc = neigh(rutns, lab_ifs[3].ip, lab_ifs[3].mac, lab_ifs[2].ifname)) ||
+	if ((rc = neigh(rutns, lab_ifs[3].ip, lab_ifs[3].mac, rdev[2])) ||
 	    (rc = neigh(ns[LAB_SINK], lab_ifs[2].ip, lab_ifs[2].mac, lab_ifs[3].ifname)) ||
-	    (rc = neigh(rutns, lab_ifs[3].ip6, lab_ifs[3].mac, lab_ifs[2].ifname)) ||
+	    (rc = neigh(rutns, lab_ifs[3].ip6, lab_ifs[3].mac, rdev[2])) ||
 	    (rc = neigh(ns[LAB_SINK], lab_ifs[2].ip6, lab_ifs[2].mac, lab_ifs[3].ifname)) ||
 	    (rc = run(NULL, rs)) || (rc = run(NULL, rs6)))
 		return rc;
 	bool shield = o ? o->shield : true;
 	for (int k = 0; k < senders; k++)
-		if ((rc = shield_set(gens[k], LAB_GEN, shield)))
+		if ((rc = shield_set(gens[k], LAB_GEN, shield, 0)))
 			return rc;
-	if ((rc = shield_set(rutns, LAB_RUT, shield)) ||
-	    (rc = shield_set(ns[LAB_SINK], LAB_SINK, shield)))
+	if ((rc = shield_set(rutns, LAB_RUT, shield, vid)) ||
+	    (rc = shield_set(ns[LAB_SINK], LAB_SINK, shield, 0)))
 		return rc;
 	/* a tool killed while it had an xdp: port leaves its XDP program attached */
 	for (int k = 0; k < senders; k++)
@@ -566,11 +772,11 @@ int lab_shield(const char *name, enum lab_role role, bool on)
 			log_err("namespace %s does not exist (ppslab lab up --name %s)", ns, name);
 			return -ENOENT;
 		}
-		int rc = shield_set(ns, (enum lab_role)r, on);
+		int rc = shield_set(ns, (enum lab_role)r, on, r == LAB_RUT ? vlan_now(ns) : 0);
 		for (int k = 1; !rc && r == LAB_GEN && k < LAB_SENDERS_MAX; k++) {
 			lab_gen_ns(name, k, ns, sizeof(ns));
 			if (proc_netns_exists(ns))
-				rc = shield_set(ns, LAB_GEN, on);
+				rc = shield_set(ns, LAB_GEN, on, 0);
 		}
 		if (rc)
 			return rc;
@@ -614,7 +820,8 @@ static bool has_flag(const json_t *link, const char *flag)
 	return false;
 }
 
-/* An interface of the lab: there, up with a carrier, with its address. */
+/* An interface of the lab: there, up with a carrier, with its address (cidr; NULL: a
+ * trunk port, whose addresses are its VLAN subinterface's). */
 static bool if_check(struct lab_status *st, const char *ns, const char *ifname, const char *cidr)
 {
 	json_t *l = link_details(ns, ifname);
@@ -629,8 +836,8 @@ static bool if_check(struct lab_status *st, const char *ns, const char *ifname, 
 	else
 		ok = true;
 	json_decref(l);
-	if (!li)
-		return false;
+	if (!li || !cidr)
+		return ok;
 	char want[24];
 	snprintf(want, sizeof(want), "%s", cidr);
 	char *slash = strchr(want, '/');
@@ -768,6 +975,11 @@ int lab_status(const char *name, struct lab_status *st)
 	if (lab_name_check(name))
 		return -EINVAL;
 	st->complete = true;
+	char rdev[4][16];
+	for (int i = 0; i < 4; i++)
+		snprintf(rdev[i], sizeof(rdev[i]), "%s", lab_ifs[i].ifname);
+	lab_ns_name(name, LAB_RUT, ns[LAB_RUT], sizeof(ns[LAB_RUT]));
+	st->vlan = proc_netns_exists(ns[LAB_RUT]) ? vlan_now(ns[LAB_RUT]) : 0;
 	for (int r = 0; r < LAB_ROLES; r++) {
 		lab_ns_name(name, (enum lab_role)r, ns[r], sizeof(ns[r]));
 		st->ns[r] = proc_netns_exists(ns[r]);
@@ -783,8 +995,20 @@ int lab_status(const char *name, struct lab_status *st)
 			st->complete = false;
 			continue;
 		}
-		st->if_ok[i] = if_check(st, ns[l->role], l->ifname, l->addr);
+		bool trunk = l->role == LAB_RUT && st->vlan;
+		st->if_ok[i] = if_check(st, ns[l->role], l->ifname, trunk ? NULL : l->addr);
 		st->queues[i] = link_queues(ns[l->role], l->ifname);
+		if (trunk) {
+			char hid[16];
+			vlan_names(l->ifname, st->vlan, rdev[i], hid);
+			st->if_ok[i] &= if_check(st, ns[l->role], rdev[i], l->addr);
+			if (vlan_emulated(ns[l->role], rdev[i])) {
+				st->vlan_emulated = true;
+				if (!vlan_prog_on(ns[l->role], l->ifname))
+					problem(st, "%s in %s has no VLAN %d program: its tagged frames do "
+						"not reach %s", l->ifname, ns[l->role], st->vlan, rdev[i]);
+			}
+		}
 	}
 	st->senders = st->ns[LAB_RUT] ? senders_now(name, ns[LAB_RUT]) : 1;
 	st->gen_ok[0] = st->if_ok[0];
@@ -813,14 +1037,14 @@ int lab_status(const char *name, struct lab_status *st)
 		if (st->if_ok[1]) {
 			char ip6[24], cidr6[28];
 			gen_addr6(k, ip6, cidr6);
-			neigh_check(st, ns[LAB_RUT], ip, mac, lab_ifs[1].ifname);
-			neigh_check(st, ns[LAB_RUT], ip6, mac, lab_ifs[1].ifname);
+			neigh_check(st, ns[LAB_RUT], ip, mac, rdev[1]);
+			neigh_check(st, ns[LAB_RUT], ip6, mac, rdev[1]);
 		}
 	}
 	if (st->if_ok[2] && st->if_ok[3]) {
-		neigh_check(st, ns[LAB_RUT], lab_ifs[3].ip, lab_ifs[3].mac, lab_ifs[2].ifname);
+		neigh_check(st, ns[LAB_RUT], lab_ifs[3].ip, lab_ifs[3].mac, rdev[2]);
 		neigh_check(st, ns[LAB_SINK], lab_ifs[2].ip, lab_ifs[2].mac, lab_ifs[3].ifname);
-		neigh_check(st, ns[LAB_RUT], lab_ifs[3].ip6, lab_ifs[3].mac, lab_ifs[2].ifname);
+		neigh_check(st, ns[LAB_RUT], lab_ifs[3].ip6, lab_ifs[3].mac, rdev[2]);
 		neigh_check(st, ns[LAB_SINK], lab_ifs[2].ip6, lab_ifs[2].mac, lab_ifs[3].ifname);
 		route_check(st, ns[LAB_SINK], "198.18.0.0/24", lab_ifs[2].ip);
 		route_check(st, ns[LAB_SINK], "2001:2::/64", lab_ifs[2].ip6);

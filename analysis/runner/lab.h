@@ -28,6 +28,12 @@
  * not change with the number of senders. The bridge forwards by static entries only
  * (no learning, no flooding: no sender receives another's frames), without STP or
  * netfilter. With one sender gen0 and rut0 are one veth pair, as before.
+ * VLAN (lab_up_opts.vlan = V): the router's ports become trunks of VLAN V, as a router
+ * whose interfaces are on a VLAN: rut0.V and rut1.V (the 802.1Q device where the kernel
+ * has one, else a veth pair P.V - vt-P.V with tc BPF programs that pop and push the
+ * tag, lib/tc_vlan.h) carry the ports' addresses and the router's neighbours; rut0 and
+ * rut1 themselves keep none, route nothing (rp_filter strict, IPv6 off on them), so an
+ * untagged frame or one of another VLAN is not forwarded by the namespace's kernel.
  * Every operation is idempotent; down removes whatever exists, also after a crash.
  * The veths have one queue each unless asked for more (lab_up_opts.queues).
  * XDP: up detaches leftovers on the lab's interfaces — an xdp: port's program
@@ -77,7 +83,14 @@ struct lab_up_opts {
 				* per receive queue) */
 	int senders;           /* sender namespaces 1..LAB_SENDERS_MAX; 0 = keep what exists,
 				* 1 for a new lab */
+	int vlan;              /* the router's ports on VLAN vlan (1..4094): subinterfaces
+				* rut0.V and rut1.V carry the ports' addresses, neighbours
+				* and the kernel's forwarding (a real 802.1Q device where the
+				* kernel has one, else emulated: lib/tc_vlan.h); LAB_VLAN_NONE:
+				* untagged ports; 0 = keep what exists (untagged for a new
+				* lab) */
 };
+#define LAB_VLAN_NONE (-1)
 
 /* All return 0 or -errno and log what failed. */
 int lab_up(const char *name, const struct lab_up_opts *o);
@@ -96,6 +109,8 @@ struct lab_status {
 	bool any;
 	int senders;           /* sender namespaces in use (1, or the bridge's count) */
 	bool gen_ok[LAB_SENDERS_MAX];   /* sender k's namespace and gen0 up, addressed */
+	int vlan;              /* the VLAN of the router's ports (rut0.V, rut1.V), 0: none */
+	bool vlan_emulated;    /* its subinterfaces are veth + tc BPF, not 802.1Q devices */
 	/* What is broken, one sentence each: an interface missing, down or without carrier,
 	 * without its address; a permanent neighbour missing or wrong (taking a link down
 	 * and up deletes them, and then nothing is forwarded); a route through the router

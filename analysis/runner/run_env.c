@@ -48,13 +48,21 @@ int run_topology_up(struct runner *r)
 		if (ok && rq && st.queues[1] != (int)rq)
 			fewq = (int)wantq;
 		int fews = ok && st.senders < (int)t->lab_senders ? (int)t->lab_senders : 0;
-		if (!ok || fewq || fews) {
+		/* ppslab-rut reads the router's addresses, routes and neighbours off its own
+		 * ports and makes its trunks itself: a lab left on a VLAN (lab up --vlan, an
+		 * external router's hook) is given its untagged ports back */
+		bool unvlan = p->router.kind == PR_RUT && st.vlan;
+		if (unvlan)
+			log_info("taking the lab %s's router ports off VLAN %d (ppslab-rut makes its "
+				 "own trunks)", t->lab, st.vlan);
+		if (!ok || fewq || fews || unvlan) {
 			log_info("making the lab %s (%u sender%s, %u queue%s per veth at least)", t->lab,
 				 t->lab_senders, t->lab_senders == 1 ? "" : "s", wantq,
 				 wantq == 1 ? "" : "s");
 			int q = fewq ? fewq : !ok && wantq > 1 ? (int)wantq : 0;
 			struct lab_up_opts uo = { .shield = true, .queues = q,
-						  .senders = fews ? fews : ok ? 0 : (int)t->lab_senders };
+						  .senders = fews ? fews : ok ? 0 : (int)t->lab_senders,
+						  .vlan = unvlan ? LAB_VLAN_NONE : 0 };
 			if (lab_up(t->lab, &uo)) {
 				log_err("cannot make the lab %s (ppslab lab up --name %s%s says why)", t->lab,
 					t->lab, fews > 1 ? " --senders N" : "");

@@ -4,7 +4,10 @@
 # repairs a half-built lab, --queues re-creates the veths with that many queues; a link
 # taken down and up (which deletes its permanent neighbours) or down, a route or an
 # address gone and a shield off are each named by status (exit 1), up repairs them and
-# traffic flows again; down removes everything and is idempotent.
+# traffic flows again; --vlan puts the router's ports on a VLAN (subinterfaces, emulated
+# with tc BPF where the kernel has no 802.1Q module) through which the namespace's
+# kernel forwards IPv4 and IPv6 with exact books; down removes everything and is
+# idempotent.
 . "$(dirname "$0")/lib.sh"
 lab_up
 eq "second up succeeds (idempotent)" "$("$B/ppslab" lab up --name "$LAB" >/dev/null 2>&1; echo $?)" 0
@@ -84,6 +87,92 @@ sink_done sink 3000; eq "sink exits 0" "$RC" 0
 stop rut
 eq "every frame arrived through the repaired lab" "$(jv sink .rx_pkts)" 3000
 eq "the forwarder had its neighbour (no_neigh 0)" "$(jv rut .drops.no_neigh)" 0
+
+# VLAN (docs/lab.md#vlan): the router's ports trunks of VLAN 100, their addresses on
+# rut0.100 and rut1.100 (802.1Q devices, or here, with no 802.1Q module, emulated: a
+# veth pair each and tc BPF programs on rut0/rut1 that pop and push the tag); the
+# namespace's kernel forwards IPv4 and IPv6 between the subinterfaces, every frame of
+# VLAN 100 received tagged 100 or counted dropped by the router; untagged frames and
+# VLAN 200 ones are not forwarded; down takes it all away (t_run_ip6.sh: a run with
+# ppslab-rut gives the ports back their addresses)
+for bad in 0 4095 x; do
+	out=$("$B/ppslab" lab up --name "$LAB" --vlan $bad 2>&1); rc=$?
+	eq "--vlan $bad refused (64)" "$rc" 64
+	check "--vlan $bad: the error names the option" grep -q -- "--vlan $bad: expected a VLAN id 1..4094, or none" <<<"$out"
+done
+lab_up --vlan 100
+check "vlan: up says so" grep -q "the router's ports are on VLAN 100: rut0.100 and rut1.100 carry their addresses" "$T/lab.out"
+st=$("$B/ppslab" lab status --name "$LAB" --json)
+eq "vlan: status complete, VLAN 100" "$(echo "$st" | jq -r '[.complete, .vlan] | join(" ")')" "true 100"
+addrs() { ip -n "$LAB-rut" -j addr show dev "$1" | jq -r '[.[0].addr_info[] | "\(.local)/\(.prefixlen)"] | join(",")'; }
+eq "vlan: rut0.100 and rut1.100 carry the ports' addresses, rut0 and rut1 none" \
+	"$(addrs rut0.100) $(addrs rut1.100) [$(addrs rut0)] [$(addrs rut1)]" \
+	"198.18.0.1/24,2001:2::1/64 198.19.0.1/24,2001:2:0:1::1/64 [] []"
+eq "vlan: the subinterfaces have their ports' MACs" \
+	"$(ip -n "$LAB-rut" -j link show dev rut0.100 | jq -r '.[0].address') $(ip -n "$LAB-rut" -j link show dev rut1.100 | jq -r '.[0].address')" \
+	"02:70:70:00:00:01 02:70:70:01:00:01"
+eq "vlan: the router's neighbours on the subinterfaces" \
+	"$(inns rut ip neigh show 198.18.0.2 dev rut0.100 | grep -c PERMANENT)$(inns rut ip -6 neigh show 2001:2:0:1::2 dev rut1.100 | grep -c PERMANENT)" 11
+eq "vlan: the shield covers the subinterfaces" "$(inns rut nft list table netdev ppslab_shield | grep -c 'hook ingress device')" 4
+emu=$(echo "$st" | jq -r .vlan_emulated)
+if [ "$emu" = true ]; then
+	eq "vlan emulated: the tag programs on rut0 and rut1 (and their hidden peers)" \
+		"$(for d in rut0 rut1 vt-rut0.100 vt-rut1.100; do tc -n "$LAB-rut" -j filter show dev $d ingress | jq -r '[.[] | select(.options.bpf_name != null) | .options.bpf_name | sub(":.*"; "")] | join("")'; done | tr '\n' ' ')" \
+		"ppslab_vlanpop ppslab_vlanpop ppslab_vlanpush ppslab_vlanpush "
+	tc -n "$LAB-rut" filter del dev rut1 ingress pref 28784
+	check "vlan: status names a tag program gone" grep -q "rut1 in $LAB-rut has no VLAN 100 program" \
+		<("$B/ppslab" lab status --name "$LAB")
+	lab_up
+	eq "vlan: up without --vlan keeps VLAN 100 and repairs it" \
+		"$("$B/ppslab" lab status --name "$LAB" --json | jq -r '[.complete, .vlan] | join(" ")')" "true 100"
+else
+	skip "vlan: the tag programs" "the kernel made 802.1Q devices"
+fi
+"$B/ppslab" lab shield off --name "$LAB" --ns rut >/dev/null || bail "shield off"
+inns rut sysctl -qw net.ipv4.ip_forward=1 || bail "ip_forward"
+# every drop counter of the router namespace's interfaces (the tag programs' shots and
+# a veth's full backlog land there)
+rdrops() {
+	ip -n "$LAB-rut" -s -j link show | jq '[.[].stats64 | .rx.dropped + .tx.dropped] | add'
+}
+rd0=$(rdrops) tx1=$(ifc rut rut1 tx_packets)
+start vsink sink "$B/ppslab-sink" -i sink0 --vlan 100 --duration 60 --json \
+	--expect-from "$T/v4.out" --expect-from "$T/v6.out"
+wait_ready vsink || bail "sink not ready"
+start v4 gen "$B/ppslab-gen" -i gen0 --vlan 100 --size 68 --rate 10k --count 3000 --stream 1 --json
+finish v4 30; eq "vlan: gen IPv4 on VLAN 100 exits 0" "$RC" 0
+start v6 gen "$B/ppslab-gen" -i gen0 -6 --vlan 100 --size 88 --rate 10k --count 3000 --stream 2 --json
+finish v6 30; eq "vlan: gen IPv6 on VLAN 100 exits 0" "$RC" 0
+sent=$(($(jv v4 .test_pkts) + $(jv v6 .test_pkts)))
+# the router's books: what it took in on rut0 is out of rut1 or counted dropped
+router_done() { [ $(($(ifc rut rut1 tx_packets) + $(rdrops) - rd0 - tx1)) -ge $((sent - $(jv v4 '.if_tx_dropped // 0') - $(jv v6 '.if_tx_dropped // 0'))) ]; }
+wait_until 15 "the router passes on or drops the $sent frames" router_done
+rdrop=$(($(rdrops) - rd0))
+fwd=$(($(ifc rut rut1 tx_packets) - tx1))
+sink_done vsink "$fwd"; eq "vlan: sink exits 0" "$RC" 0
+echo "# VLAN 100: sent $sent, out of rut1 $fwd, the router's interfaces dropped $rdrop"
+for g in v4 v6; do
+	s=$(jv $g .stream)
+	eq "vlan: stream $s: sent = received + lost" \
+		"$(jv vsink "[.streams[] | select(.stream == $s) | .rx_pkts + .lost_pkts] | add")" "$(jv $g .test_pkts)"
+done
+eq "vlan: lost = the router's counted drops + the host's" "$(jv vsink .lost_pkts)" \
+	"$((rdrop + $(host_lost vsink v4) + $(jv v6 '.if_tx_dropped // 0')))"
+eq "vlan: every frame the sink read is a test frame of VLAN 100, none of a wrong VLAN" \
+	"$(jv vsink '[(.rx_pkts + .ring_drops), ([.vlans[] | select(.vid == 100 and .tags == 1 and .wrong_vlan == false) | .pkts] | add), .err_pkts, .foreign_pkts] | map(tostring) | join(" ")')" \
+	"$(jv vsink '.rx_pkts + .ring_drops') $(jv vsink .rx_pkts) 0 0"
+eq "vlan: sink0 received what rut1 sent, no more" "$(jv vsink .if_rx_packets)" "$fwd"
+# untagged and VLAN 200 (IPv4 and IPv6): into rut0, none out of rut1
+in0=$(ifc rut rut0 rx_packets) out0=$(ifc rut rut1 tx_packets)
+n=0
+for args in "" "--vlan 200" "-6" "-6 --vlan 200"; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086 # the words of $args are options
+	inns gen "$B/ppslab-gen" -i gen0 $args --size 88 --rate 10k --count 500 --stream $((n + 2)) \
+		>/dev/null || not_ok "gen $args" "exit $?"
+done
+wait_until 15 "rut0 receives the 2000 other frames" ifc_at_least rut rut0 rx_packets $((in0 + 2000))
+eq "vlan: untagged and VLAN 200 frames, IPv4 and IPv6, not forwarded" "$(($(ifc rut rut1 tx_packets) - out0))" 0
 
 eq "down" "$("$B/ppslab" lab down --name "$LAB" >/dev/null; echo $?)" 0
 eq "no namespaces left" "$(ip netns list | grep -c "^$LAB-")" 0
