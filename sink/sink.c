@@ -8,7 +8,7 @@
  * poll() for up to 1 ms, so an idle sink costs nothing and a hand-off request is served
  * within about a millisecond. Counters have one writer (the worker) and are published
  * with relaxed atomic stores; nothing is allocated per packet (a stream is allocated
- * once, on its first frame). */
+ * once, on its first frame; its --delay-by-size table is one sink_init allocated). */
 #include "sink.h"
 
 #include <errno.h>
@@ -70,6 +70,13 @@ int sink_init(struct sink *s, const struct sink_cfg *cfg, char *err, size_t errl
 	bool xdp[SINK_MAX_PORTS] = { false };
 	if (s->nworkers > 1 && (rc = check_thread_specs(cfg, xdp, err, errlen)))
 		return rc;
+	if (cfg->delay_by_size) {   /* here, not on a stream's first frame */
+		s->by_size_pool = calloc(SINK_BY_SIZE_TABLES, sizeof(*s->by_size_pool));
+		if (!s->by_size_pool)
+			return -ENOMEM;
+		for (int i = 0; i < SINK_BY_SIZE_TABLES; i++)
+			delay_sizes_init(&s->by_size_pool[i]);
+	}
 	for (int t = 0; t < s->nworkers; t++) {
 		struct sink_worker *w = aligned_alloc(64, (sizeof(*w) + 63) / 64 * 64);
 		if (!w) {
@@ -120,9 +127,7 @@ int sink_init(struct sink *s, const struct sink_cfg *cfg, char *err, size_t errl
 
 static void stream_free(struct sink_stream *st)
 {
-	if (st)
-		free(st->by_size);
-	free(st);
+	free(st);   /* its by_size is the pool's */
 }
 
 void sink_fini(struct sink *s)
@@ -143,22 +148,31 @@ void sink_fini(struct sink *s)
 		stream_free(s->streams[k]);
 		s->streams[k] = NULL;
 	}
+	free(s->by_size_pool);
+	s->by_size_pool = NULL;
 }
 
-static struct sink_stream *stream_new(uint8_t id, int worker, const struct sink_cfg *c)
+/* A stream's per-size delay table, the pool's next (sink.h); NULL when none is left. */
+static struct delay_sizes *by_size_take(struct sink *s)
 {
+	if (!s->by_size_pool)
+		return NULL;
+	unsigned i = atomic_fetch_add_explicit(&s->by_size_used, 1, memory_order_relaxed);
+	if (i < SINK_BY_SIZE_TABLES)
+		return &s->by_size_pool[i];
+	atomic_fetch_add_explicit(&s->by_size_unkept, 1, memory_order_relaxed);
+	return NULL;
+}
+
+static struct sink_stream *stream_new(uint8_t id, int worker, struct sink *s)
+{
+	const struct sink_cfg *c = &s->cfg;
 	struct sink_stream *st = malloc(sizeof(*st));
 	if (!st)
 		return NULL;
 	memset(st, 0, sizeof(*st));
-	if (c->delay_by_size) {   /* with the stream, never per frame: bounded */
-		st->by_size = malloc(sizeof(*st->by_size));
-		if (!st->by_size) {
-			free(st);
-			return NULL;
-		}
-		delay_sizes_init(st->by_size);
-	}
+	if (c->delay_by_size)
+		st->by_size = by_size_take(s);
 	st->id = id;
 	st->worker = worker;
 	seq_init(&st->seq);
@@ -171,7 +185,7 @@ static inline struct sink_stream *stream_get(struct sink_worker *w, uint8_t id)
 {
 	struct sink_stream *st = w->streams[id];
 	if (!st)
-		st = w->streams[id] = stream_new(id, w->id, &w->s->cfg);
+		st = w->streams[id] = stream_new(id, w->id, w->s);
 	return st;
 }
 
@@ -595,7 +609,7 @@ int sink_finish(struct sink *s, uint64_t expect_all, const uint64_t *expect_stre
 		}
 		uint64_t e = have_stream && have_stream[id] ? expect_stream[id] : expect_all;
 		if (!m && have_stream && have_stream[id]) {   /* expected, never arrived */
-			m = stream_new((uint8_t)id, -1, &s->cfg);
+			m = stream_new((uint8_t)id, -1, s);
 			if (!m)
 				return -ENOMEM;
 		}

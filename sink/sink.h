@@ -38,6 +38,9 @@
 #define SINK_MAX_PORTS 8
 #define SINK_MAX_THREADS 16
 #define SINK_STREAMS 256
+/* --delay-by-size tables, for the whole sink (a stream split over workers takes one a
+ * worker): 123 kB each, 3.9 MB in all */
+#define SINK_BY_SIZE_TABLES 32
 /* Where the fanout program reads the stream id: Ethernet 14 + IPv4 20 + UDP 8, then the
  * signature's fourth byte (sig.h); 4 bytes further per VLAN tag in the frame
  * (port_afpacket.c's selector moves it). */
@@ -85,7 +88,8 @@ struct sink_stream {
 	struct gap_book gaps;    /* its outage timeline; not kept for a split stream */
 	uint64_t rx_bytes;       /* with FCS */
 	struct delay_stats delay;
-	struct delay_sizes *by_size;   /* cfg.delay_by_size: the delays per frame size */
+	struct delay_sizes *by_size;   /* cfg.delay_by_size: the delays per frame size, a
+					* table of the sink's pool (NULL: the pool ran out) */
 	unsigned clock_seen;     /* 1: CLOCK_REALTIME stamps seen, 2: CLOCK_MONOTONIC */
 	uint64_t first_rx_ns, last_rx_ns;   /* CLOCK_REALTIME of first/last arrival */
 	uint64_t expect;         /* frames the sender sent (after sink_finish; 0 unknown) */
@@ -144,6 +148,13 @@ struct sink {
 	struct sink_vlan_count vlans[SINK_VLANS];
 	unsigned nvlans;
 	uint64_t vlans_other;
+	/* cfg.delay_by_size: the per-size delay tables, allocated by sink_init (never in the
+	 * receive path); a stream takes the next on its first frame, and once all
+	 * SINK_BY_SIZE_TABLES are taken a new stream keeps no per-size delays and is
+	 * counted in by_size_unkept */
+	struct delay_sizes *by_size_pool;
+	_Atomic unsigned by_size_used;
+	_Atomic uint64_t by_size_unkept;
 };
 
 /* Aggregate of every worker's counters. */

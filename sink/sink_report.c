@@ -462,6 +462,9 @@ static void summary_json(FILE *f, const struct summary *m, int sig)
 	jset_u64(o, "vlans_other_pkts", s->vlans_other);
 	json_object_set_new(o, "workers", summary_json_workers(s));
 	jset_u64(o, "split_streams", s->split_streams);
+	if (s->cfg.delay_by_size)
+		jset_u64(o, "latency_by_size_unkept_streams",
+			 atomic_load(&s->by_size_unkept));
 	json_t *streams = json_array();
 	for (int i = 0; i < SINK_STREAMS; i++)
 		if (s->streams[i])

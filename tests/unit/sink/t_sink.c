@@ -368,6 +368,42 @@ static void t_expect_unseen_and_beyond(void)
 	done(s);
 }
 
+/* --delay-by-size: the tables come from the pool sink_init allocated, one a stream, in
+ * order; a stream past the pool keeps none and is counted; the delays are kept. */
+static void t_delay_by_size_pool(void)
+{
+	char err[128];
+	struct sink *s = malloc(sizeof(*s));
+	struct sink_cfg c = { .dport = 9, .verify_udp_csum = true, .max_delay_ns = 10 * NS_PER_S,
+			      .delay_by_size = true };
+	T_EQ_INT(sink_init(s, &c, err, sizeof(err)), 0);
+	T_TRUE(s->by_size_pool != NULL);   /* at start-up, before any frame */
+	for (unsigned id = 0; id <= SINK_BY_SIZE_TABLES; id++)
+		for (uint64_t i = 0; i < 3; i++)
+			feed(s->w[0], "test", (uint8_t)id, i, 0, 1);
+	for (unsigned id = 0; id < SINK_BY_SIZE_TABLES; id++) {
+		const struct sink_stream *st = s->w[0]->streams[id];
+		T_TRUE(st && st->by_size == &s->by_size_pool[id]);
+		if (st && st->by_size) {
+			T_EQ_U64(st->by_size->n, 1);
+			T_EQ_U64(st->by_size->size[0], 64);
+			T_EQ_U64(st->by_size->owd[0].count, 3);
+			T_EQ_U64(st->by_size->owd[0].min, 1000);
+		}
+	}
+	const struct sink_stream *last = s->w[0]->streams[SINK_BY_SIZE_TABLES];
+	T_TRUE(last && !last->by_size && last->seq.rx_pkts == 3);
+	T_EQ_U64(atomic_load(&s->by_size_unkept), 1);
+	sink_stop(s);
+	T_EQ_INT(sink_finish(s, 0, NULL, NULL, NULL), 0);
+	done(s);   /* the pool freed once, never a table of it (ASan) */
+	s = mk_sink(1, 0);
+	T_TRUE(s->by_size_pool == NULL);   /* nothing without --delay-by-size */
+	feed(s->w[0], "test", 1, 0, 0, 1);
+	T_TRUE(s->w[0]->streams[1] && !s->w[0]->streams[1]->by_size);
+	done(s);
+}
+
 static void t_clock_disagreement(void)
 {
 	struct sink *s = mk_sink(1, 0);
@@ -611,6 +647,7 @@ int main(void)
 	T_RUN(t_sender_warmup);
 	T_RUN(t_sink_warmup);
 	T_RUN(t_expect_unseen_and_beyond);
+	T_RUN(t_delay_by_size_pool);
 	T_RUN(t_clock_disagreement);
 	T_RUN(t_merge_workers);
 	T_RUN(t_split_no_expect);
