@@ -342,6 +342,21 @@ void sink_process(struct sink_worker *w, const struct port_pkt *pkts, int n,
 		cls[c]++;
 		if (c != PKT_TEST)
 			continue;
+		if (s->cfg.epoch_on) {   /* sig.h: the trial's epoch, then its number */
+			unsigned ck = pi.sig.flags & SIG_F_REALTIME ? 0 : 1;
+			if (sig_epoch_of(pi.sig.seq) != s->cfg.epoch) {
+				cls[c]--;   /* an earlier trial's frame: not one of ours */
+				relaxed_add(&w->ctr.stale_pkts, 1);
+				uint64_t rx = pkts[k].ts_ns ? pkts[k].ts_ns : rx_real_ns;
+				w->stale_last_rx[0] = rx > w->stale_last_rx[0] ? rx : w->stale_last_rx[0];
+				rx = (uint64_t)((int64_t)rx + mono_off);
+				w->stale_last_rx[1] = rx > w->stale_last_rx[1] ? rx : w->stale_last_rx[1];
+				continue;
+			}
+			if (!w->own_first_tx[ck] || pi.sig.tx_ns < w->own_first_tx[ck])
+				w->own_first_tx[ck] = pi.sig.tx_ns;
+			pi.sig.seq &= SIG_EPOCH_MASK;
+		}
 		tests++;
 		struct sink_stream *st = stream_get(w, pi.sig.stream);
 		if (!st)
@@ -486,6 +501,7 @@ void sink_totals(struct sink *s, struct sink_totals *t)
 		t->neg_delay += RD(neg_delay_pkts);
 		t->implausible_delay += RD(implausible_delay_pkts);
 		t->ring_drops += RD(ring_drops);
+		t->stale += RD(stale_pkts);
 		uint64_t lt = RD(last_test_ns);
 		if (lt > t->last_test_ns)
 			t->last_test_ns = lt;
@@ -504,6 +520,27 @@ void sink_totals(struct sink *s, struct sink_totals *t)
 		else if (cl != PKT_TEST)
 			t->other += t->cls[cl];
 	}
+}
+
+bool sink_stale_overlap(const struct sink *s, int64_t *ns)
+{
+	bool known = false;
+	for (unsigned ck = 0; ck < 2; ck++) {
+		uint64_t last = 0, first = 0;
+		for (int t = 0; t < s->nworkers; t++) {
+			const struct sink_worker *w = s->w[t];
+			last = w->stale_last_rx[ck] > last ? w->stale_last_rx[ck] : last;
+			if (w->own_first_tx[ck] && (!first || w->own_first_tx[ck] < first))
+				first = w->own_first_tx[ck];
+		}
+		if (!last || !first)
+			continue;
+		int64_t d = (int64_t)(last - first);
+		if (!known || d > *ns)
+			*ns = d;
+		known = true;
+	}
+	return known;
 }
 
 int sink_interval(struct sink *s, struct hist *h, uint64_t timeout_ns)

@@ -60,6 +60,8 @@ struct sink_cfg {
 	uint64_t gap_min_ns;     /* a silence longer than this is a gap (gap.h); 0: off */
 	unsigned gap_list;       /* gaps listed per stream, at most GAP_LIST */
 	bool delay_by_size;      /* also keep each stream's one-way delays per frame size */
+	bool epoch_on;           /* --epoch: test frames of another epoch are stale */
+	uint8_t epoch;           /* the trial's epoch (sig.h: the numbers' top 8 bits) */
 	bool vlan_expect;        /* --vlan: test frames must carry exactly these tags */
 	struct pkt_vlan vlan;    /* (n 0: untagged); the VIDs are compared, not PCP, TPID */
 };
@@ -106,6 +108,9 @@ struct sink_counters {
 	_Atomic uint64_t dup_pkts, reordered_pkts, warmup_pkts, before_floor_pkts;
 	_Atomic uint64_t neg_delay_pkts, implausible_delay_pkts;
 	_Atomic uint64_t ring_drops;    /* the ports' own drops, sampled at each hand-off */
+	/* cfg.epoch_on: signed frames of another epoch (an earlier trial's), never test
+	 * frames of this one */
+	_Atomic uint64_t stale_pkts;
 	_Atomic uint64_t cls[PKT_CLASS_MAX];   /* frames by class; cls[PKT_TEST] = arrivals */
 	_Atomic uint64_t last_test_ns;  /* CLOCK_MONOTONIC of the last test frame */
 	_Atomic uint64_t first_test_ns; /* CLOCK_MONOTONIC of the first test frame; 0 = none yet */
@@ -119,6 +124,10 @@ struct sink_worker {
 	struct port *ports[SINK_MAX_PORTS];
 	struct sink_stream *streams[SINK_STREAMS];
 	struct sink_counters ctr;
+	/* cfg.epoch_on, per clock a frame names (0 CLOCK_REALTIME, 1 CLOCK_MONOTONIC; 0:
+	 * none): when the last stale frame arrived, and the earliest send stamp of this
+	 * epoch's frames (warm-up too), for sink_stale_overlap */
+	uint64_t stale_last_rx[2], own_first_tx[2];
 	/* per tag stack: written by the worker, read after sink_stop */
 	struct sink_vlan_count vlans[SINK_VLANS];
 	unsigned nvlans, vlan_last;
@@ -161,6 +170,7 @@ struct sink {
 struct sink_totals {
 	uint64_t rx_frames, rx_pkts, rx_bytes, lost_now, dup, reord, warmup, before_floor;
 	uint64_t neg_delay, implausible_delay, ring_drops, last_test_ns;
+	uint64_t stale;               /* another epoch's frames (cfg.epoch_on) */
 	uint64_t first_test_ns;   /* earliest over the workers; 0 = no test frame yet */
 	uint64_t err, foreign, other;
 	uint64_t cls[PKT_CLASS_MAX];
@@ -193,6 +203,13 @@ void sink_fini(struct sink *s);
  * kernel stamp) / now_mono_ns. */
 void sink_process(struct sink_worker *w, const struct port_pkt *pkts, int n,
 		  enum port_layer layer, uint64_t rx_real_ns, uint64_t now_mono_ns);
+
+/* After sink_stop, with cfg.epoch_on: how long after this epoch's first frame left its
+ * sender the last frame of another epoch arrived (ns; <= 0: before it, the router had
+ * delivered the earlier trial's frames before this one's load began). false when it
+ * cannot be said: no stale frame, none of this epoch, or their stamps on no common
+ * clock. As exact as the sender's and the sink's clocks agree (on one host: exactly). */
+bool sink_stale_overlap(const struct sink *s, int64_t *ns);
 
 /* Error classes that are malformed frames (err_pkts), as opposed to foreign or other
  * traffic. */
