@@ -773,6 +773,20 @@ static int case_interrupted(json_t *c, json_t *flags)
 	return -EINTR;
 }
 
+/* The frames of an earlier trial the record's sinks counted apart (stale_pkts). */
+static unsigned long long stale_frames(const json_t *rec)
+{
+	unsigned long long n = 0;
+	size_t i;
+	json_t *sk;
+	json_array_foreach(json_object_get(rec, "sink"), i, sk) {
+		json_t *v = json_object_get(sk, "stale_pkts");
+		n += json_is_integer(v) && json_integer_value(v) > 0
+		     ? (unsigned long long)json_integer_value(v) : 0;
+	}
+	return n;
+}
+
 /* One trial at the load req asks for, checked, into the case's trials. 0 (the method
  * takes it); 1 (spoiled by the sender: the method asks for it again); -EINTR; -EIO
  * (k->err says why); -ENOMEM. */
@@ -807,6 +821,13 @@ static int case_trial(struct case_run *k, const struct search_req *req)
 	bool invalid = rc == 0 && p->trial.repeat_invalid &&
 		       (k->sc.method == SM_RFC2544 || k->sc.method == SM_MLR) &&
 		       check_pace_failed(rec, spoil, sizeof(spoil));
+	/* or its loss may be an earlier trial's backlog
+	 * (docs/method.md#frames-of-an-earlier-trial) */
+	if (!invalid && rc == 0 && p->trial.repeat_invalid &&
+	    (k->sc.method == SM_RFC2544 || k->sc.method == SM_MLR) && check_stale_spoiled(rec)) {
+		invalid = true;
+		snprintf(spoil, sizeof(spoil), "stale");
+	}
 	if (invalid)
 		json_object_set_new(rec, "repeated", json_string(spoil));
 	else if (nfail > 0)
@@ -824,16 +845,17 @@ static int case_trial(struct case_run *k, const struct search_req *req)
 		json_t *n = json_object_get(k->repeated, spoil);
 		json_object_set_new(k->repeated, spoil, json_integer(json_integer_value(n) + 1));
 		if (search_invalid(k->s)) {
-			const char *f = CHECK_PACE;
+			bool st = !strcmp(spoil, "stale");
+			const char *c = st ? CHECK_STALE : CHECK_PACE, *f = c;
 			size_t i;
 			json_t *fl;
 			json_array_foreach(json_object_get(rec, "flags"), i, fl)
-				if (!strncmp(json_string_value(fl), CHECK_PACE ":",
-					     strlen(CHECK_PACE) + 1))
+				if (!strncmp(json_string_value(fl), c, strlen(c)) &&
+				    json_string_value(fl)[strlen(c)] == ':')
 					f = json_string_value(fl);
 			snprintf(k->err, sizeof(k->err), "every one of %u trials at %.0f pps was "
-				 "spoiled by the sender (%s): %s", p->trial.repeat_invalid + 1,
-				 req->load_pps, spoil, f);
+				 "spoiled by %s (%s): %s", p->trial.repeat_invalid + 1, req->load_pps,
+				 st ? "an earlier trial's frames" : "the sender", spoil, f);
 			return -EIO;
 		}
 		r->save(r);
@@ -897,8 +919,10 @@ static int case_burst(struct case_run *k, struct b2b *b, const struct b2b_req *q
 	double offered;
 	trial_counts(rec, &tx, &rx, &offered);
 	/* not the router's result, the same burst again: the sender sent less, or frames
-	 * of an earlier burst arrived in this one (the device was not empty) */
-	const char *bad = tx < q->frames ? "short" : rx > tx ? "stale" : NULL;
+	 * of an earlier burst arrived in this one (the device was not empty: its sinks
+	 * counted them apart, stale_pkts, and the burst lost frames) */
+	const char *bad = tx < q->frames ? "short"
+			  : rx > tx || (rx < tx && stale_frames(rec)) ? "stale" : NULL;
 	if (bad) {
 		json_object_set_new(rec, "repeated", json_string(bad));
 		json_t *n = json_object_get(k->repeated, bad);
