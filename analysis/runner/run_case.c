@@ -773,20 +773,6 @@ static int case_interrupted(json_t *c, json_t *flags)
 	return -EINTR;
 }
 
-/* The frames of an earlier trial the record's sinks counted apart (stale_pkts). */
-static unsigned long long stale_frames(const json_t *rec)
-{
-	unsigned long long n = 0;
-	size_t i;
-	json_t *sk;
-	json_array_foreach(json_object_get(rec, "sink"), i, sk) {
-		json_t *v = json_object_get(sk, "stale_pkts");
-		n += json_is_integer(v) && json_integer_value(v) > 0
-		     ? (unsigned long long)json_integer_value(v) : 0;
-	}
-	return n;
-}
-
 /* One trial at the load req asks for, checked, into the case's trials. 0 (the method
  * takes it); 1 (spoiled by the sender: the method asks for it again); -EINTR; -EIO
  * (k->err says why); -ENOMEM. */
@@ -919,10 +905,11 @@ static int case_burst(struct case_run *k, struct b2b *b, const struct b2b_req *q
 	double offered;
 	trial_counts(rec, &tx, &rx, &offered);
 	/* not the router's result, the same burst again: the sender sent less, or frames
-	 * of an earlier burst arrived in this one (the device was not empty: its sinks
-	 * counted them apart, stale_pkts, and the burst lost frames) */
+	 * of an earlier burst the device still held arrived after this one began, and it
+	 * lost frames (check_stale_spoiled; the sinks counted them apart, never as this
+	 * burst's) */
 	const char *bad = tx < q->frames ? "short"
-			  : rx > tx || (rx < tx && stale_frames(rec)) ? "stale" : NULL;
+			  : rx > tx || check_stale_spoiled(rec) ? "stale" : NULL;
 	if (bad) {
 		json_object_set_new(rec, "repeated", json_string(bad));
 		json_t *n = json_object_get(k->repeated, bad);
