@@ -84,11 +84,16 @@ int sink_init(struct sink *s, const struct sink_cfg *cfg, char *err, size_t errl
 			return -ENOMEM;
 		}
 		memset(w, 0, sizeof(*w));
+		s->w[t] = w;
+		if (cfg->epoch_on &&
+		    !(w->stale_at = calloc(SINK_STALE_RING, sizeof(*w->stale_at)))) {
+			sink_fini(s);
+			return -ENOMEM;
+		}
 		w->s = s;
 		w->id = t;
 		hist_init(&w->ih[0]);
 		hist_init(&w->ih[1]);
-		s->w[t] = w;
 	}
 	/* Sockets join each interface's group in worker order, so member t is worker t; all
 	 * stay gated until every group is complete (see port_afpacket.c). */
@@ -141,6 +146,7 @@ void sink_fini(struct sink *s)
 		for (int k = 0; k < SINK_STREAMS; k++)
 			if (w->streams[k] != s->streams[k])
 				stream_free(w->streams[k]);
+		free(w->stale_at);
 		free(w);
 		s->w[t] = NULL;
 	}
@@ -348,9 +354,12 @@ void sink_process(struct sink_worker *w, const struct port_pkt *pkts, int n,
 				cls[c]--;   /* an earlier trial's frame: not one of ours */
 				relaxed_add(&w->ctr.stale_pkts, 1);
 				uint64_t rx = pkts[k].ts_ns ? pkts[k].ts_ns : rx_real_ns;
+				uint64_t rxm = (uint64_t)((int64_t)rx + mono_off);
 				w->stale_last_rx[0] = rx > w->stale_last_rx[0] ? rx : w->stale_last_rx[0];
-				rx = (uint64_t)((int64_t)rx + mono_off);
-				w->stale_last_rx[1] = rx > w->stale_last_rx[1] ? rx : w->stale_last_rx[1];
+				w->stale_last_rx[1] = rxm > w->stale_last_rx[1] ? rxm : w->stale_last_rx[1];
+				struct sink_stale_at *a = &w->stale_at[w->stale_seen++ % SINK_STALE_RING];
+				a->rx[0] = rx;
+				a->rx[1] = rxm;
 				continue;
 			}
 			if (!w->own_first_tx[ck] || pi.sig.tx_ns < w->own_first_tx[ck])
@@ -538,6 +547,41 @@ bool sink_stale_overlap(const struct sink *s, int64_t *ns)
 		int64_t d = (int64_t)(last - first);
 		if (!known || d > *ns)
 			*ns = d;
+		known = true;
+	}
+	return known;
+}
+
+bool sink_stale_load(const struct sink *s, uint64_t *n, bool *truncated)
+{
+	bool known = false;
+	*n = 0;
+	*truncated = false;
+	for (unsigned ck = 0; ck < 2; ck++) {
+		uint64_t first = 0, c = 0, any = 0;
+		bool tr = false;
+		for (int t = 0; t < s->nworkers; t++) {
+			const struct sink_worker *w = s->w[t];
+			if (w->own_first_tx[ck] && (!first || w->own_first_tx[ck] < first))
+				first = w->own_first_tx[ck];
+			any |= w->stale_last_rx[ck];
+		}
+		if (!first || !any)
+			continue;
+		for (int t = 0; t < s->nworkers; t++) {
+			const struct sink_worker *w = s->w[t];
+			uint64_t kept = w->stale_seen < SINK_STALE_RING ? w->stale_seen : SINK_STALE_RING;
+			for (uint64_t i = 0; i < kept; i++)
+				c += w->stale_at[i].rx[ck] > first;
+			/* all it remembers came after: older ones may have too */
+			if (w->stale_seen > SINK_STALE_RING &&
+			    w->stale_at[w->stale_seen % SINK_STALE_RING].rx[ck] > first)
+				tr = true;
+		}
+		if (!known || c > *n) {
+			*n = c;
+			*truncated = tr;
+		}
 		known = true;
 	}
 	return known;

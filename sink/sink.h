@@ -41,6 +41,8 @@
 /* --delay-by-size tables, for the whole sink (a stream split over workers takes one a
  * worker): 123 kB each, 3.9 MB in all */
 #define SINK_BY_SIZE_TABLES 32
+/* --epoch: the arrival times of the last so many stale frames a worker keeps (64 kB) */
+#define SINK_STALE_RING 4096
 /* Where the fanout program reads the stream id: Ethernet 14 + IPv4 20 + UDP 8, then the
  * signature's fourth byte (sig.h); 4 bytes further per VLAN tag in the frame
  * (port_afpacket.c's selector moves it). */
@@ -126,8 +128,12 @@ struct sink_worker {
 	struct sink_counters ctr;
 	/* cfg.epoch_on, per clock a frame names (0 CLOCK_REALTIME, 1 CLOCK_MONOTONIC; 0:
 	 * none): when the last stale frame arrived, and the earliest send stamp of this
-	 * epoch's frames (warm-up too), for sink_stale_overlap */
+	 * epoch's frames (warm-up too), for sink_stale_overlap; and when each of the last
+	 * SINK_STALE_RING stale frames arrived (allocated by sink_init), for
+	 * sink_stale_load */
 	uint64_t stale_last_rx[2], own_first_tx[2];
+	struct sink_stale_at { uint64_t rx[2]; } *stale_at;
+	uint64_t stale_seen;
 	/* per tag stack: written by the worker, read after sink_stop */
 	struct sink_vlan_count vlans[SINK_VLANS];
 	unsigned nvlans, vlan_last;
@@ -210,6 +216,11 @@ void sink_process(struct sink_worker *w, const struct port_pkt *pkts, int n,
  * cannot be said: no stale frame, none of this epoch, or their stamps on no common
  * clock. As exact as the sender's and the sink's clocks agree (on one host: exactly). */
 bool sink_stale_overlap(const struct sink *s, int64_t *ns);
+/* After sink_stop, with cfg.epoch_on: how many frames of another epoch arrived after
+ * this epoch's first frame was sent (*n; *truncated when more may have than the
+ * SINK_STALE_RING a worker remembers). false when it cannot be said (as
+ * sink_stale_overlap). */
+bool sink_stale_load(const struct sink *s, uint64_t *n, bool *truncated);
 
 /* Error classes that are malformed frames (err_pkts), as opposed to foreign or other
  * traffic. */

@@ -433,6 +433,15 @@ static void summary_json(FILE *f, const struct summary *m, int sig)
 		jset_i64(o, "stale_overlap_ns", ov);
 	else
 		jset_s(o, "stale_overlap_ns", NULL);
+	uint64_t sl;
+	bool sl_tr;
+	if (sink_stale_load(s, &sl, &sl_tr)) {
+		jset_u64(o, "stale_load_pkts", sl);
+		jset_b(o, "stale_load_truncated", sl_tr);
+	} else {
+		jset_s(o, "stale_load_pkts", NULL);
+		jset_s(o, "stale_load_truncated", NULL);
+	}
 	jset_u64(o, "ring_drops", t->ring_drops);
 	jset_u64(o, "if_rx_packets", m->if_rx);
 	jset_u64(o, "if_drops", m->if_drops);

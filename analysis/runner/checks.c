@@ -628,37 +628,45 @@ static void c_pace(struct out *o, json_t *trial, const struct check_ctx *ctx)
 }
 
 /* Did frames of an earlier trial reach a sink after this trial's first frame was sent
- * (a sink's "stale_overlap_ns" > 0)? *ns gets the longest such time. */
-static bool stale_overlap(const json_t *trial, double *ns)
+ * (a sink's "stale_overlap_ns" > 0)? *load gets how many did ("stale_load_pkts"; a
+ * sink that cannot say, or remembered only its last ones, makes it UINT64_MAX). */
+static bool stale_overlap(const json_t *trial, uint64_t *load)
 {
 	json_t *sk;
 	size_t i;
 	bool any = false;
-	*ns = 0;
+	*load = 0;
 	json_array_foreach(json_object_get(trial, "sink"), i, sk) {
-		uint64_t n;
+		uint64_t n, l;
 		double v;
-		if (get_u64(sk, "stale_pkts", &n) && n && get_num(sk, "stale_overlap_ns", &v) &&
-		    v > 0) {
-			any = true;
-			*ns = v > *ns ? v : *ns;
-		}
+		if (!get_u64(sk, "stale_pkts", &n) || !n || !get_num(sk, "stale_overlap_ns", &v) ||
+		    v <= 0)
+			continue;
+		any = true;
+		if (!get_u64(sk, "stale_load_pkts", &l) ||
+		    json_is_true(json_object_get(sk, "stale_load_truncated")))
+			*load = UINT64_MAX;
+		else if (*load != UINT64_MAX)
+			*load += l;
 	}
 	return any;
 }
 
-/* Did the trial lose frames (or is that unknown)? */
-static bool trial_lost(const json_t *trial)
+/* The frames the trial lost; UINT64_MAX when that is unknown. */
+static uint64_t trial_lost(const json_t *trial)
 {
 	uint64_t tx, rx;
-	return !get_u64(trial, "tx_frames", &tx) || !get_u64(trial, "rx_frames", &rx) || tx == 0 ||
-	       rx < tx;
+	if (!get_u64(trial, "tx_frames", &tx) || !get_u64(trial, "rx_frames", &rx) || tx == 0)
+		return UINT64_MAX;
+	return rx < tx ? tx - rx : 0;
 }
 
 bool check_stale_spoiled(const json_t *trial)
 {
-	double ns;
-	return stale_overlap(trial, &ns) && trial_lost(trial);
+	uint64_t load, lost = trial_lost(trial);
+	/* a frame for a frame: each stale one took the router no longer than one of this
+	 * trial's, so more lost than stale ones came means a loss without them too */
+	return stale_overlap(trial, &load) && lost > 0 && (lost == UINT64_MAX || lost <= load);
 }
 
 /* 13 only this trial's frames: each trial numbers its frames in an epoch of its own
@@ -688,10 +696,16 @@ static void c_stale(struct out *o, json_t *trial)
 		judged++;
 		get_u64(sk, "stale_pkts", &stale);
 		get_u64(sk, "dup_pkts", &dup);
-		char when[96] = "";
+		char when[160] = "", many[64] = "";
+		uint64_t sl;
+		if (stale && get_num(sk, "stale_overlap_ns", &ov) && ov > 0 &&
+		    get_u64(sk, "stale_load_pkts", &sl))
+			snprintf(many, sizeof(many), ", %" PRIu64 "%s of them after it", sl,
+				 json_is_true(json_object_get(sk, "stale_load_truncated")) ? " or more"
+											   : "");
 		if (stale && get_num(sk, "stale_overlap_ns", &ov))
 			snprintf(when, sizeof(when), " (the last %.3f ms %s this trial's first frame "
-				 "was sent)", fabs(ov) / 1e6, ov > 0 ? "after" : "before");
+				 "was sent%s)", fabs(ov) / 1e6, ov > 0 ? "after" : "before", many);
 		part(d, "sink[%zu]: epoch %" PRIu64 ", %" PRIu64 " frames of an earlier trial not "
 		     "counted%s; %" PRIu64 " duplicates of its own not counted", i, ep, stale, when,
 		     dup);
@@ -709,10 +723,15 @@ static void c_stale(struct out *o, json_t *trial)
 		return;
 	}
 	bool spoiled = check_stale_spoiled(trial);
-	double ov;
-	if (stale_overlap(trial, &ov) && !spoiled)
-		part(d, "they overlapped this load, but nothing was lost: the router kept up with "
-		     "both");
+	uint64_t load, lost = trial_lost(trial);
+	if (stale_overlap(trial, &load) && !spoiled) {
+		if (!lost)
+			part(d, "they overlapped this load, but nothing was lost: the router kept up "
+			     "with both");
+		else
+			part(d, "%" PRIu64 " of them overlapped this load, fewer than the %" PRIu64
+			     " frames lost: a loss without them too", load, lost);
+	}
 	if (spoiled)
 		part(d, "spoiled: frames were lost while the router still forwarded an earlier "
 		     "trial's");

@@ -57,9 +57,11 @@
  *                    without one is not judged), and it fails when frames of an
  *                    earlier trial arrived after this one's first frame was sent
  *                    ("stale_overlap_ns" > 0: the router still forwarded them while
- *                    this load ran) and the trial lost frames: the loss may be their
- *                    backlog (check_stale_spoiled; ppslab run repeats such a trial as
- *                    check 12's), or when a stream was numbered at or beyond what
+ *                    this load ran) and the trial lost frames, no more than came so
+ *                    ("stale_load_pkts"; any when the sink could not count them all):
+ *                    the loss may be their backlog's, a frame for a frame
+ *                    (check_stale_spoiled; ppslab run repeats such a trial as check
+ *                    12's; one that lost more lost frames without them too), or when a stream was numbered at or beyond what
  *                    its sender sent ("beyond_expect": the books cannot be right).
  *                    The frames of an earlier trial ("stale_pkts") and this one's
  *                    duplicates ("dup_pkts") are never counted as received; the
@@ -139,7 +141,8 @@ bool check_pace_failed(const json_t *trial, char *why, size_t len);
 
 /* True when the trial is spoiled by an earlier trial's frames (check 13): a sink saw
  * frames of another epoch arrive after this trial's first frame was sent
- * ("stale_overlap_ns" > 0) and the trial lost frames (or its counts are absent). */
+ * ("stale_overlap_ns" > 0) and the trial lost frames, no more than so many
+ * ("stale_load_pkts"), or its counts are absent. */
 bool check_stale_spoiled(const json_t *trial);
 
 /* Latency across two clocks: true (withhold lat_*) when the sink's delays are not valid

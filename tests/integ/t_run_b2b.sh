@@ -90,7 +90,7 @@ jq -n --arg lab "$LAB" --arg r "$T/r3.json" --argjson ring $RING --argjson hz $H
   output: { results: $r } }' >"$T/stale.json"
 "$B/ppslab" run "$T/stale.json" -q --no-table >"$T/run3.out" 2>"$T/run3.err"
 R3=$T/r3.json
-jq -r '.cases[] | .trials[0] | "# \(.intended_pps) pps: sent \(.tx_frames), received \(.rx_frames), stale \(.sink[0].stale_pkts) (the last \(.sink[0].stale_overlap_ns) ns after its first frame was sent), ring drops \(.rut.kernel_drops)"' "$R3"
+jq -r '.cases[] | .trials[0] | "# \(.intended_pps) pps: sent \(.tx_frames), received \(.rx_frames), stale \(.sink[0].stale_pkts) (the last \(.sink[0].stale_overlap_ns) ns after its first frame was sent, \(.sink[0].stale_load_pkts) of them), ring drops \(.rut.kernel_drops)"' "$R3"
 eq "overload, then light: two cases, in that order" \
 	"$(jq -c '[.cases[].trials[0].intended_pps]' "$R3")" "[20000,500]"
 eq "the overloaded trial lost frames in the forwarder's ring" \

@@ -515,14 +515,35 @@ static void t_stale(void)
 	T_TRUE(!check_stale_spoiled(t));
 	T_TRUE(strstr(detail(t, CHECK_STALE), "700 frames of an earlier trial not counted (the "
 		      "last 2.500 ms before this trial's first frame was sent); 3 duplicates"));
-	/* the last one 1 us after it, and loss: spoiled */
+	/* the last one 1 us after it, 10 of them after it, and 10 lost: spoiled (each
+	 * may have cost one of this trial's) */
 	set_int(t, "sink.0.stale_overlap_ns", 1000);
+	set_int(t, "sink.0.stale_load_pkts", 10);
+	set_at(t, "sink.0.stale_load_truncated", json_false());
 	T_EQ_INT(checks_run(t, NULL), 1);
 	T_EQ_INT(verdict(t, CHECK_STALE), 0);
 	T_TRUE(check_stale_spoiled(t));
 	T_TRUE(strstr(flag(t, 0), "only this trial's frames: ") == flag(t, 0));
 	T_TRUE(strstr(detail(t, CHECK_STALE), "spoiled: frames were lost while the router still "
 		      "forwarded an earlier trial's"));
+	T_TRUE(strstr(detail(t, CHECK_STALE), "(the last 0.001 ms after this trial's first frame "
+		      "was sent, 10 of them after it)"));
+	/* 11 lost, 10 after it: a loss without them too */
+	set_int(t, "rx_frames", 99989);
+	T_EQ_INT(checks_run(t, NULL), 0);
+	T_TRUE(!check_stale_spoiled(t));
+	T_TRUE(strstr(detail(t, CHECK_STALE), "10 of them overlapped this load, fewer than the 11 "
+		      "frames lost: a loss without them too"));
+	/* ... unless the sink remembered only its last ones, or could not count them */
+	set_at(t, "sink.0.stale_load_truncated", json_true());
+	T_EQ_INT(checks_run(t, NULL), 1);
+	T_TRUE(check_stale_spoiled(t));
+	T_TRUE(strstr(detail(t, CHECK_STALE), "10 or more of them after it"));
+	set_at(t, "sink.0.stale_load_truncated", json_false());
+	set_at(t, "sink.0.stale_load_pkts", json_null());
+	T_EQ_INT(checks_run(t, NULL), 1);
+	T_TRUE(check_stale_spoiled(t));
+	set_int(t, "sink.0.stale_load_pkts", 10);
 	set_int(t, "rx_frames", 100000);            /* nothing lost: the router kept up */
 	T_EQ_INT(checks_run(t, NULL), 0);
 	T_TRUE(!check_stale_spoiled(t));

@@ -417,6 +417,11 @@ static void t_epoch_stale(void)
 	T_EQ_U64(t.rx_frames, 52 + 112);
 	T_TRUE(sink_stale_overlap(s, &ov));
 	T_EQ_INT(ov, 11 * (int64_t)MS + 45);      /* the last, after our first was sent */
+	uint64_t load = 0;
+	bool tr = true;
+	T_TRUE(sink_stale_load(s, &load, &tr));   /* the warm-up one, 10 among ours, epoch 0's */
+	T_EQ_U64(load, 12);
+	T_TRUE(!tr);
 	sink_stop(s);
 	uint64_t ex[SINK_STREAMS] = { 0 };
 	bool have[SINK_STREAMS] = { false };
@@ -443,6 +448,16 @@ static void t_epoch_stale(void)
 	T_EQ_U64(t.stale, 0);
 	T_TRUE(t.rx_pkts != 50);
 	T_TRUE(!sink_stale_overlap(s, &ov));
+	done(s);
+	/* more after our first was sent than a worker remembers: at least that many */
+	s = malloc(sizeof(*s));
+	T_EQ_INT(sink_init(s, &c, err, sizeof(err)), 0);
+	feed_at(s->w[0], ours, 0, T0, T0 + 1000);
+	for (uint64_t i = 0; i < SINK_STALE_RING + 5; i++)
+		feed_at(s->w[0], old + i, 0, T0 - MS, T0 + 2000 + i);
+	T_TRUE(sink_stale_load(s, &load, &tr));
+	T_EQ_U64(load, SINK_STALE_RING);
+	T_TRUE(tr);
 	done(s);
 }
 
