@@ -186,10 +186,13 @@ int gen_init(struct gen *g, const struct gen_cfg *cfg, char *err, size_t errlen)
 		gen_fini(g);
 		return -ENOMEM;
 	}
+	/* the trial's epoch (sig.h): the measured numbers and the warm-up's from its base */
+	atomic_init(&g->seq_next, sig_epoch_base(cfg->epoch));
 	for (unsigned t = 0; t < g->nw; t++) {
 		struct gen_worker *w = &g->w[t];
 		w->g = g;
 		w->idx = t;
+		w->warm_seq = sig_epoch_base(cfg->epoch);
 		hist_init(&w->gaps);
 		w->rng = (cfg->seed + 1) * 0x9E3779B97F4A7C15ULL ^ (t + 1) * 0xBF58476D1CE4E5B9ULL;
 		if (!w->rng)

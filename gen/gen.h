@@ -52,6 +52,7 @@ struct gen_cfg {
 	uint64_t duration_ns;          /* 0 = unbounded */
 	uint64_t warmup_ns;            /* flagged warm-up frames first, at the first rate */
 	uint8_t stream;
+	uint8_t epoch;                 /* the top 8 bits of every sequence number (sig.h) */
 	bool realtime_ts;              /* signature timestamps on CLOCK_REALTIME */
 	unsigned threads;
 	int cpus[GEN_MAX_THREADS];     /* pin thread t to cpus[t % ncpus] */

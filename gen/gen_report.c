@@ -341,6 +341,7 @@ static void summary_json_setup(json_t *o, const struct gen_report *r, const stru
 	jset_u64(o, "flows", c->flows.n);
 	jset_s(o, "flow_order", c->replay ? NULL : c->flows.random ? "random" : "seq");
 	jset_u64(o, "stream", c->stream);
+	jset_u64(o, "epoch", c->epoch);
 	jset_u64(o, "wire_size", (uint64_t)(in->mean_wire + 0.5));
 	jset_f(o, "mean_wire_size", in->mean_wire);
 	if (!c->replay) {

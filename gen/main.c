@@ -100,6 +100,8 @@ static struct opt_def opts[] = {
 	  .what = "a warm-up duration up to {max}, such as 1s or 500ms" },
 	{ "stream", 'S', "ID", "stream id {range} carried in every frame", OPT_UINT, A(cfg.stream),
 	  .max = 255, .def = "0", .what = "a stream id {range}" },
+	{ "epoch", 0, "E", "number the frames from E * 2^40, {range}: a sink told the same --epoch counts another epoch's frames as stale (default {default})",
+	  OPT_UINT, A(cfg.epoch), .max = 255, .def = "0", .what = "an epoch {range}" },
 	{ "ttl", 0, "N", "IP TTL (IPv6: the hop limit)", OPT_UINT, A(cfg.flow.ttl), .min = 1, .max = 255, .def = "64",
 	  .what = "a TTL {range}" },
 	{ "clock", 0, "CLOCK", "timestamp clock: {default} (default) or monotonic", OPT_ENUM, A(cfg.realtime_ts),
@@ -485,11 +487,11 @@ static int setup_frames(struct args *a, int l4, struct gen_info *info, struct ge
 	if (a->replay) {
 		if (a->size || a->pattern || a->inject || a->inject_rate || a->flows ||
 		    GIVEN("flow-order") || a->sport || a->dport || a->src || GIVEN("dst") || a->src_mac ||
-		    a->dst_mac || GIVEN("stream") || GIVEN("ttl") || GIVEN("clock") ||
+		    a->dst_mac || GIVEN("stream") || GIVEN("epoch") || GIVEN("ttl") || GIVEN("clock") ||
 		    c->warmup_ns || l4 || a->ipv6 || GIVEN("flow-label") || a->vlan) {
 			log_err("--replay sends the capture's frames as they are: --size, --pattern, "
 				"--inject, --flows, --flow-order, ports, --src, --dst, MACs, --stream, "
-				"--ttl, --clock, --warmup, --vlan, -6 and --flow-label do not apply, nor "
+				"--epoch, --ttl, --clock, --warmup, --vlan, -6 and --flow-label do not apply, nor "
 				"a udp: port");
 			return EX_USAGE;
 		}

@@ -18,6 +18,21 @@
 #define SIG_MAGIC 0x9B5AU
 #define SIG_VERSION 1
 #define SIG_SEQ_MASK 0xFFFFFFFFFFFFULL
+/* A trial's epoch (ppslab-gen and ppslab-sink --epoch E, 0..255): the top 8 bits of the
+ * 48-bit sequence number. A sender numbers from E << SIG_EPOCH_SHIFT; a sink told E
+ * takes the 40 bits below as the number and counts a frame of another epoch (an earlier
+ * trial's, still in the router's rings and queues) as stale, never as received. 2^40
+ * frames a trial (20 hours at 14.88 Mpps) before a number reaches the next epoch. */
+#define SIG_EPOCH_SHIFT 40
+#define SIG_EPOCH_MASK ((1ULL << SIG_EPOCH_SHIFT) - 1)
+static inline uint64_t sig_epoch_base(unsigned epoch)
+{
+	return (uint64_t)(epoch & 0xffu) << SIG_EPOCH_SHIFT;
+}
+static inline unsigned sig_epoch_of(uint64_t seq48)
+{
+	return (unsigned)((seq48 & SIG_SEQ_MASK) >> SIG_EPOCH_SHIFT);
+}
 
 enum sig_flags {
 	SIG_F_REALTIME = 1, /* tx_ns is CLOCK_REALTIME (else CLOCK_MONOTONIC) */

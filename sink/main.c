@@ -65,6 +65,8 @@ static struct opt_def opts[] = {
 	  .what = "a count {range}" },
 	{ "delay-by-size", 0, NULL, "also report each stream's one-way delays per frame size (up to 8 sizes a stream)",
 	  OPT_FLAG, A(cfg.delay_by_size) },
+	{ "epoch", 0, "E", "test frames are numbered in epoch E, {range}, as ppslab-gen --epoch E numbers them: another epoch's frames (an earlier trial's) count as stale_pkts, not received",
+	  OPT_UINT, A(cfg.epoch), .max = 255, .what = "an epoch {range}" },
 	{ "vlan", 0, "VID[,VID]|none", "expect test frames with this 802.1Q tag (two: QinQ, outer first), or untagged (none); others are wrong_vlan errors",
 	  OPT_STR, A(vlan) },
 	{ "no-udp-csum", 0, NULL, "do not verify UDP checksums", OPT_CLEAR, A(cfg.verify_udp_csum) },
@@ -248,6 +250,7 @@ static int options(struct args *a, int argc, char **argv)
 			return EX_USAGE;
 		}
 	}
+	a->cfg.epoch_on = opt_seen(opts, "epoch") != 0;
 	if (a->vlan) {
 		a->cfg.vlan_expect = true;
 		if (strcmp(a->vlan, "none") &&

@@ -8,7 +8,7 @@
  * poll() for up to 1 ms, so an idle sink costs nothing and a hand-off request is served
  * within about a millisecond. Counters have one writer (the worker) and are published
  * with relaxed atomic stores; nothing is allocated per packet (a stream is allocated
- * once, on its first frame). */
+ * once, on its first frame; its --delay-by-size table is one sink_init allocated). */
 #include "sink.h"
 
 #include <errno.h>
@@ -70,6 +70,13 @@ int sink_init(struct sink *s, const struct sink_cfg *cfg, char *err, size_t errl
 	bool xdp[SINK_MAX_PORTS] = { false };
 	if (s->nworkers > 1 && (rc = check_thread_specs(cfg, xdp, err, errlen)))
 		return rc;
+	if (cfg->delay_by_size) {   /* here, not on a stream's first frame */
+		s->by_size_pool = calloc(SINK_BY_SIZE_TABLES, sizeof(*s->by_size_pool));
+		if (!s->by_size_pool)
+			return -ENOMEM;
+		for (int i = 0; i < SINK_BY_SIZE_TABLES; i++)
+			delay_sizes_init(&s->by_size_pool[i]);
+	}
 	for (int t = 0; t < s->nworkers; t++) {
 		struct sink_worker *w = aligned_alloc(64, (sizeof(*w) + 63) / 64 * 64);
 		if (!w) {
@@ -77,11 +84,16 @@ int sink_init(struct sink *s, const struct sink_cfg *cfg, char *err, size_t errl
 			return -ENOMEM;
 		}
 		memset(w, 0, sizeof(*w));
+		s->w[t] = w;
+		if (cfg->epoch_on &&
+		    !(w->stale_at = calloc(SINK_STALE_RING, sizeof(*w->stale_at)))) {
+			sink_fini(s);
+			return -ENOMEM;
+		}
 		w->s = s;
 		w->id = t;
 		hist_init(&w->ih[0]);
 		hist_init(&w->ih[1]);
-		s->w[t] = w;
 	}
 	/* Sockets join each interface's group in worker order, so member t is worker t; all
 	 * stay gated until every group is complete (see port_afpacket.c). */
@@ -120,9 +132,7 @@ int sink_init(struct sink *s, const struct sink_cfg *cfg, char *err, size_t errl
 
 static void stream_free(struct sink_stream *st)
 {
-	if (st)
-		free(st->by_size);
-	free(st);
+	free(st);   /* its by_size is the pool's */
 }
 
 void sink_fini(struct sink *s)
@@ -136,6 +146,7 @@ void sink_fini(struct sink *s)
 		for (int k = 0; k < SINK_STREAMS; k++)
 			if (w->streams[k] != s->streams[k])
 				stream_free(w->streams[k]);
+		free(w->stale_at);
 		free(w);
 		s->w[t] = NULL;
 	}
@@ -143,22 +154,31 @@ void sink_fini(struct sink *s)
 		stream_free(s->streams[k]);
 		s->streams[k] = NULL;
 	}
+	free(s->by_size_pool);
+	s->by_size_pool = NULL;
 }
 
-static struct sink_stream *stream_new(uint8_t id, int worker, const struct sink_cfg *c)
+/* A stream's per-size delay table, the pool's next (sink.h); NULL when none is left. */
+static struct delay_sizes *by_size_take(struct sink *s)
 {
+	if (!s->by_size_pool)
+		return NULL;
+	unsigned i = atomic_fetch_add_explicit(&s->by_size_used, 1, memory_order_relaxed);
+	if (i < SINK_BY_SIZE_TABLES)
+		return &s->by_size_pool[i];
+	atomic_fetch_add_explicit(&s->by_size_unkept, 1, memory_order_relaxed);
+	return NULL;
+}
+
+static struct sink_stream *stream_new(uint8_t id, int worker, struct sink *s)
+{
+	const struct sink_cfg *c = &s->cfg;
 	struct sink_stream *st = malloc(sizeof(*st));
 	if (!st)
 		return NULL;
 	memset(st, 0, sizeof(*st));
-	if (c->delay_by_size) {   /* with the stream, never per frame: bounded */
-		st->by_size = malloc(sizeof(*st->by_size));
-		if (!st->by_size) {
-			free(st);
-			return NULL;
-		}
-		delay_sizes_init(st->by_size);
-	}
+	if (c->delay_by_size)
+		st->by_size = by_size_take(s);
 	st->id = id;
 	st->worker = worker;
 	seq_init(&st->seq);
@@ -171,7 +191,7 @@ static inline struct sink_stream *stream_get(struct sink_worker *w, uint8_t id)
 {
 	struct sink_stream *st = w->streams[id];
 	if (!st)
-		st = w->streams[id] = stream_new(id, w->id, &w->s->cfg);
+		st = w->streams[id] = stream_new(id, w->id, w->s);
 	return st;
 }
 
@@ -328,6 +348,24 @@ void sink_process(struct sink_worker *w, const struct port_pkt *pkts, int n,
 		cls[c]++;
 		if (c != PKT_TEST)
 			continue;
+		if (s->cfg.epoch_on) {   /* sig.h: the trial's epoch, then its number */
+			unsigned ck = pi.sig.flags & SIG_F_REALTIME ? 0 : 1;
+			if (sig_epoch_of(pi.sig.seq) != s->cfg.epoch) {
+				cls[c]--;   /* an earlier trial's frame: not one of ours */
+				relaxed_add(&w->ctr.stale_pkts, 1);
+				uint64_t rx = pkts[k].ts_ns ? pkts[k].ts_ns : rx_real_ns;
+				uint64_t rxm = (uint64_t)((int64_t)rx + mono_off);
+				w->stale_last_rx[0] = rx > w->stale_last_rx[0] ? rx : w->stale_last_rx[0];
+				w->stale_last_rx[1] = rxm > w->stale_last_rx[1] ? rxm : w->stale_last_rx[1];
+				struct sink_stale_at *a = &w->stale_at[w->stale_seen++ % SINK_STALE_RING];
+				a->rx[0] = rx;
+				a->rx[1] = rxm;
+				continue;
+			}
+			if (!w->own_first_tx[ck] || pi.sig.tx_ns < w->own_first_tx[ck])
+				w->own_first_tx[ck] = pi.sig.tx_ns;
+			pi.sig.seq &= SIG_EPOCH_MASK;
+		}
 		tests++;
 		struct sink_stream *st = stream_get(w, pi.sig.stream);
 		if (!st)
@@ -472,6 +510,7 @@ void sink_totals(struct sink *s, struct sink_totals *t)
 		t->neg_delay += RD(neg_delay_pkts);
 		t->implausible_delay += RD(implausible_delay_pkts);
 		t->ring_drops += RD(ring_drops);
+		t->stale += RD(stale_pkts);
 		uint64_t lt = RD(last_test_ns);
 		if (lt > t->last_test_ns)
 			t->last_test_ns = lt;
@@ -490,6 +529,62 @@ void sink_totals(struct sink *s, struct sink_totals *t)
 		else if (cl != PKT_TEST)
 			t->other += t->cls[cl];
 	}
+}
+
+bool sink_stale_overlap(const struct sink *s, int64_t *ns)
+{
+	bool known = false;
+	for (unsigned ck = 0; ck < 2; ck++) {
+		uint64_t last = 0, first = 0;
+		for (int t = 0; t < s->nworkers; t++) {
+			const struct sink_worker *w = s->w[t];
+			last = w->stale_last_rx[ck] > last ? w->stale_last_rx[ck] : last;
+			if (w->own_first_tx[ck] && (!first || w->own_first_tx[ck] < first))
+				first = w->own_first_tx[ck];
+		}
+		if (!last || !first)
+			continue;
+		int64_t d = (int64_t)(last - first);
+		if (!known || d > *ns)
+			*ns = d;
+		known = true;
+	}
+	return known;
+}
+
+bool sink_stale_load(const struct sink *s, uint64_t *n, bool *truncated)
+{
+	bool known = false;
+	*n = 0;
+	*truncated = false;
+	for (unsigned ck = 0; ck < 2; ck++) {
+		uint64_t first = 0, c = 0, any = 0;
+		bool tr = false;
+		for (int t = 0; t < s->nworkers; t++) {
+			const struct sink_worker *w = s->w[t];
+			if (w->own_first_tx[ck] && (!first || w->own_first_tx[ck] < first))
+				first = w->own_first_tx[ck];
+			any |= w->stale_last_rx[ck];
+		}
+		if (!first || !any)
+			continue;
+		for (int t = 0; t < s->nworkers; t++) {
+			const struct sink_worker *w = s->w[t];
+			uint64_t kept = w->stale_seen < SINK_STALE_RING ? w->stale_seen : SINK_STALE_RING;
+			for (uint64_t i = 0; i < kept; i++)
+				c += w->stale_at[i].rx[ck] > first;
+			/* all it remembers came after: older ones may have too */
+			if (w->stale_seen > SINK_STALE_RING &&
+			    w->stale_at[w->stale_seen % SINK_STALE_RING].rx[ck] > first)
+				tr = true;
+		}
+		if (!known || c > *n) {
+			*n = c;
+			*truncated = tr;
+		}
+		known = true;
+	}
+	return known;
 }
 
 int sink_interval(struct sink *s, struct hist *h, uint64_t timeout_ns)
@@ -595,7 +690,7 @@ int sink_finish(struct sink *s, uint64_t expect_all, const uint64_t *expect_stre
 		}
 		uint64_t e = have_stream && have_stream[id] ? expect_stream[id] : expect_all;
 		if (!m && have_stream && have_stream[id]) {   /* expected, never arrived */
-			m = stream_new((uint8_t)id, -1, &s->cfg);
+			m = stream_new((uint8_t)id, -1, s);
 			if (!m)
 				return -ENOMEM;
 		}

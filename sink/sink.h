@@ -38,6 +38,11 @@
 #define SINK_MAX_PORTS 8
 #define SINK_MAX_THREADS 16
 #define SINK_STREAMS 256
+/* --delay-by-size tables, for the whole sink (a stream split over workers takes one a
+ * worker): 123 kB each, 3.9 MB in all */
+#define SINK_BY_SIZE_TABLES 32
+/* --epoch: the arrival times of the last so many stale frames a worker keeps (64 kB) */
+#define SINK_STALE_RING 4096
 /* Where the fanout program reads the stream id: Ethernet 14 + IPv4 20 + UDP 8, then the
  * signature's fourth byte (sig.h); 4 bytes further per VLAN tag in the frame
  * (port_afpacket.c's selector moves it). */
@@ -57,6 +62,8 @@ struct sink_cfg {
 	uint64_t gap_min_ns;     /* a silence longer than this is a gap (gap.h); 0: off */
 	unsigned gap_list;       /* gaps listed per stream, at most GAP_LIST */
 	bool delay_by_size;      /* also keep each stream's one-way delays per frame size */
+	bool epoch_on;           /* --epoch: test frames of another epoch are stale */
+	uint8_t epoch;           /* the trial's epoch (sig.h: the numbers' top 8 bits) */
 	bool vlan_expect;        /* --vlan: test frames must carry exactly these tags */
 	struct pkt_vlan vlan;    /* (n 0: untagged); the VIDs are compared, not PCP, TPID */
 };
@@ -85,7 +92,8 @@ struct sink_stream {
 	struct gap_book gaps;    /* its outage timeline; not kept for a split stream */
 	uint64_t rx_bytes;       /* with FCS */
 	struct delay_stats delay;
-	struct delay_sizes *by_size;   /* cfg.delay_by_size: the delays per frame size */
+	struct delay_sizes *by_size;   /* cfg.delay_by_size: the delays per frame size, a
+					* table of the sink's pool (NULL: the pool ran out) */
 	unsigned clock_seen;     /* 1: CLOCK_REALTIME stamps seen, 2: CLOCK_MONOTONIC */
 	uint64_t first_rx_ns, last_rx_ns;   /* CLOCK_REALTIME of first/last arrival */
 	uint64_t expect;         /* frames the sender sent (after sink_finish; 0 unknown) */
@@ -102,6 +110,9 @@ struct sink_counters {
 	_Atomic uint64_t dup_pkts, reordered_pkts, warmup_pkts, before_floor_pkts;
 	_Atomic uint64_t neg_delay_pkts, implausible_delay_pkts;
 	_Atomic uint64_t ring_drops;    /* the ports' own drops, sampled at each hand-off */
+	/* cfg.epoch_on: signed frames of another epoch (an earlier trial's), never test
+	 * frames of this one */
+	_Atomic uint64_t stale_pkts;
 	_Atomic uint64_t cls[PKT_CLASS_MAX];   /* frames by class; cls[PKT_TEST] = arrivals */
 	_Atomic uint64_t last_test_ns;  /* CLOCK_MONOTONIC of the last test frame */
 	_Atomic uint64_t first_test_ns; /* CLOCK_MONOTONIC of the first test frame; 0 = none yet */
@@ -115,6 +126,14 @@ struct sink_worker {
 	struct port *ports[SINK_MAX_PORTS];
 	struct sink_stream *streams[SINK_STREAMS];
 	struct sink_counters ctr;
+	/* cfg.epoch_on, per clock a frame names (0 CLOCK_REALTIME, 1 CLOCK_MONOTONIC; 0:
+	 * none): when the last stale frame arrived, and the earliest send stamp of this
+	 * epoch's frames (warm-up too), for sink_stale_overlap; and when each of the last
+	 * SINK_STALE_RING stale frames arrived (allocated by sink_init), for
+	 * sink_stale_load */
+	uint64_t stale_last_rx[2], own_first_tx[2];
+	struct sink_stale_at { uint64_t rx[2]; } *stale_at;
+	uint64_t stale_seen;
 	/* per tag stack: written by the worker, read after sink_stop */
 	struct sink_vlan_count vlans[SINK_VLANS];
 	unsigned nvlans, vlan_last;
@@ -144,12 +163,20 @@ struct sink {
 	struct sink_vlan_count vlans[SINK_VLANS];
 	unsigned nvlans;
 	uint64_t vlans_other;
+	/* cfg.delay_by_size: the per-size delay tables, allocated by sink_init (never in the
+	 * receive path); a stream takes the next on its first frame, and once all
+	 * SINK_BY_SIZE_TABLES are taken a new stream keeps no per-size delays and is
+	 * counted in by_size_unkept */
+	struct delay_sizes *by_size_pool;
+	_Atomic unsigned by_size_used;
+	_Atomic uint64_t by_size_unkept;
 };
 
 /* Aggregate of every worker's counters. */
 struct sink_totals {
 	uint64_t rx_frames, rx_pkts, rx_bytes, lost_now, dup, reord, warmup, before_floor;
 	uint64_t neg_delay, implausible_delay, ring_drops, last_test_ns;
+	uint64_t stale;               /* another epoch's frames (cfg.epoch_on) */
 	uint64_t first_test_ns;   /* earliest over the workers; 0 = no test frame yet */
 	uint64_t err, foreign, other;
 	uint64_t cls[PKT_CLASS_MAX];
@@ -182,6 +209,18 @@ void sink_fini(struct sink *s);
  * kernel stamp) / now_mono_ns. */
 void sink_process(struct sink_worker *w, const struct port_pkt *pkts, int n,
 		  enum port_layer layer, uint64_t rx_real_ns, uint64_t now_mono_ns);
+
+/* After sink_stop, with cfg.epoch_on: how long after this epoch's first frame left its
+ * sender the last frame of another epoch arrived (ns; <= 0: before it, the router had
+ * delivered the earlier trial's frames before this one's load began). false when it
+ * cannot be said: no stale frame, none of this epoch, or their stamps on no common
+ * clock. As exact as the sender's and the sink's clocks agree (on one host: exactly). */
+bool sink_stale_overlap(const struct sink *s, int64_t *ns);
+/* After sink_stop, with cfg.epoch_on: how many frames of another epoch arrived after
+ * this epoch's first frame was sent (*n; *truncated when more may have than the
+ * SINK_STALE_RING a worker remembers). false when it cannot be said (as
+ * sink_stale_overlap). */
+bool sink_stale_load(const struct sink *s, uint64_t *n, bool *truncated);
 
 /* Error classes that are malformed frames (err_pkts), as opposed to foreign or other
  * traffic. */

@@ -426,6 +426,25 @@ static void summary_json(FILE *f, const struct summary *m, int sig)
 	jset_u64(o, "other_pkts", t->other);
 	jset_u64(o, "warmup_pkts", t->warmup);
 	jset_u64(o, "before_floor_pkts", t->before_floor);
+	if (s->cfg.epoch_on)
+		jset_u64(o, "epoch", s->cfg.epoch);
+	else
+		jset_s(o, "epoch", NULL);
+	jset_u64(o, "stale_pkts", t->stale);
+	int64_t ov;
+	if (sink_stale_overlap(s, &ov))
+		jset_i64(o, "stale_overlap_ns", ov);
+	else
+		jset_s(o, "stale_overlap_ns", NULL);
+	uint64_t sl;
+	bool sl_tr;
+	if (sink_stale_load(s, &sl, &sl_tr)) {
+		jset_u64(o, "stale_load_pkts", sl);
+		jset_b(o, "stale_load_truncated", sl_tr);
+	} else {
+		jset_s(o, "stale_load_pkts", NULL);
+		jset_s(o, "stale_load_truncated", NULL);
+	}
 	jset_u64(o, "ring_drops", t->ring_drops);
 	jset_u64(o, "if_rx_packets", m->if_rx);
 	jset_u64(o, "if_drops", m->if_drops);
@@ -465,6 +484,9 @@ static void summary_json(FILE *f, const struct summary *m, int sig)
 	jset_u64(o, "vlans_other_pkts", s->vlans_other);
 	json_object_set_new(o, "workers", summary_json_workers(s));
 	jset_u64(o, "split_streams", s->split_streams);
+	if (s->cfg.delay_by_size)
+		jset_u64(o, "latency_by_size_unkept_streams",
+			 atomic_load(&s->by_size_unkept));
 	json_t *streams = json_array();
 	for (int i = 0; i < SINK_STREAMS; i++)
 		if (s->streams[i])
@@ -498,6 +520,15 @@ static void summary_text(FILE *f, const struct summary *m)
 		"in the network\n", (unsigned long long)m->lost,
 		(unsigned long long)m->ls.sender_unsent_pkts, (unsigned long long)m->ls.sink_dropped_pkts,
 		(unsigned long long)m->ls.host_dropped_pkts, (unsigned long long)m->ls.network_lost_pkts);
+	int64_t ov;
+	if (t->stale && sink_stale_overlap(s, &ov))
+		fprintf(f, "stale: %llu frames of another epoch (an earlier trial's), not counted; "
+			"the last %.6f s %s this epoch's first frame was sent\n",
+			(unsigned long long)t->stale, (double)(ov < 0 ? -ov : ov) / 1e9,
+			ov > 0 ? "after" : "before");
+	else if (t->stale)
+		fprintf(f, "stale: %llu frames of another epoch (an earlier trial's), not counted\n",
+			(unsigned long long)t->stale);
 	if (t->err || t->other) {
 		fprintf(f, "classes:");
 		for (int k = 1; k < PKT_CLASS_MAX; k++)

@@ -75,7 +75,7 @@ static void record(struct out *o, const char *name, enum verdict v, const char *
 
 /* A non-negative whole number: a JSON integer, or a real without a fraction (a counter
  * that went through a double somewhere). */
-static bool get_u64(json_t *obj, const char *key, uint64_t *v)
+static bool get_u64(const json_t *obj, const char *key, uint64_t *v)
 {
 	json_t *j = json_object_get(obj, key);
 	if (json_is_integer(j) && json_integer_value(j) >= 0) {
@@ -627,6 +627,117 @@ static void c_pace(struct out *o, json_t *trial, const struct check_ctx *ctx)
 	record(o, CHECK_PACE, fail_b || fail_l ? V_FAIL : V_OK, d);
 }
 
+/* Did frames of an earlier trial reach a sink after this trial's first frame was sent
+ * (a sink's "stale_overlap_ns" > 0)? *load gets how many did ("stale_load_pkts"; a
+ * sink that cannot say, or remembered only its last ones, makes it UINT64_MAX). */
+static bool stale_overlap(const json_t *trial, uint64_t *load)
+{
+	json_t *sk;
+	size_t i;
+	bool any = false;
+	*load = 0;
+	json_array_foreach(json_object_get(trial, "sink"), i, sk) {
+		uint64_t n, l;
+		double v;
+		if (!get_u64(sk, "stale_pkts", &n) || !n || !get_num(sk, "stale_overlap_ns", &v) ||
+		    v <= 0)
+			continue;
+		any = true;
+		if (!get_u64(sk, "stale_load_pkts", &l) ||
+		    json_is_true(json_object_get(sk, "stale_load_truncated")))
+			*load = UINT64_MAX;
+		else if (*load != UINT64_MAX)
+			*load += l;
+	}
+	return any;
+}
+
+/* The frames the trial lost; UINT64_MAX when that is unknown. */
+static uint64_t trial_lost(const json_t *trial)
+{
+	uint64_t tx, rx;
+	if (!get_u64(trial, "tx_frames", &tx) || !get_u64(trial, "rx_frames", &rx) || tx == 0)
+		return UINT64_MAX;
+	return rx < tx ? tx - rx : 0;
+}
+
+bool check_stale_spoiled(const json_t *trial)
+{
+	uint64_t load, lost = trial_lost(trial);
+	/* a frame for a frame: each stale one took the router no longer than one of this
+	 * trial's, so more lost than stale ones came means a loss without them too */
+	return stale_overlap(trial, &load) && lost > 0 && (lost == UINT64_MAX || lost <= load);
+}
+
+/* 13 only this trial's frames: each trial numbers its frames in an epoch of its own
+ * (sig.h), so an earlier trial's frames the router still held are counted apart
+ * ("stale_pkts"), never as received, lost, duplicated or reordered. Those that arrived
+ * after this trial's first frame was sent ("stale_overlap_ns" > 0) took the router's
+ * time while this load ran: when the trial lost frames, the loss may be theirs
+ * (spoiled: check_stale_spoiled). A stream numbered at or beyond what its sender sent
+ * ("beyond_expect") has books that cannot be right. */
+static void c_stale(struct out *o, json_t *trial)
+{
+	json_t *sinks = nonempty_array(trial, "sink"), *sk, *st;
+	char d[DETAIL_MAX] = "";
+	size_t i, j;
+	int judged = 0, beyond = 0;
+	if (!sinks) {
+		record(o, CHECK_STALE, V_SKIP, "no sink summary");
+		return;
+	}
+	json_array_foreach(sinks, i, sk) {
+		uint64_t ep, stale = 0, dup = 0;
+		double ov;
+		if (!get_u64(sk, "epoch", &ep)) {
+			part(d, "sink[%zu]: no epoch (an earlier trial's frames cannot be told apart)", i);
+			continue;
+		}
+		judged++;
+		get_u64(sk, "stale_pkts", &stale);
+		get_u64(sk, "dup_pkts", &dup);
+		char when[160] = "", many[64] = "";
+		uint64_t sl;
+		if (stale && get_num(sk, "stale_overlap_ns", &ov) && ov > 0 &&
+		    get_u64(sk, "stale_load_pkts", &sl))
+			snprintf(many, sizeof(many), ", %" PRIu64 "%s of them after it", sl,
+				 json_is_true(json_object_get(sk, "stale_load_truncated")) ? " or more"
+											   : "");
+		if (stale && get_num(sk, "stale_overlap_ns", &ov))
+			snprintf(when, sizeof(when), " (the last %.3f ms %s this trial's first frame "
+				 "was sent%s)", fabs(ov) / 1e6, ov > 0 ? "after" : "before", many);
+		part(d, "sink[%zu]: epoch %" PRIu64 ", %" PRIu64 " frames of an earlier trial not "
+		     "counted%s; %" PRIu64 " duplicates of its own not counted", i, ep, stale, when,
+		     dup);
+		json_array_foreach(json_object_get(sk, "streams"), j, st) {
+			uint64_t sid = 0;
+			if (!json_is_true(json_object_get(st, "beyond_expect")))
+				continue;
+			beyond++;
+			get_u64(st, "stream", &sid);
+			part(d, "stream %" PRIu64 ": numbers at or beyond what its sender sent", sid);
+		}
+	}
+	if (!judged) {
+		record(o, CHECK_STALE, V_SKIP, d);
+		return;
+	}
+	bool spoiled = check_stale_spoiled(trial);
+	uint64_t load, lost = trial_lost(trial);
+	if (stale_overlap(trial, &load) && !spoiled) {
+		if (!lost)
+			part(d, "they overlapped this load, but nothing was lost: the router kept up "
+			     "with both");
+		else
+			part(d, "%" PRIu64 " of them overlapped this load, fewer than the %" PRIu64
+			     " frames lost: a loss without them too", load, lost);
+	}
+	if (spoiled)
+		part(d, "spoiled: frames were lost while the router still forwarded an earlier "
+		     "trial's");
+	record(o, CHECK_STALE, spoiled || beyond ? V_FAIL : V_OK, d);
+}
+
 bool check_pace_failed(const json_t *trial, char *why, size_t len)
 {
 	size_t i;
@@ -732,6 +843,7 @@ int checks_run(json_t *trial, const struct check_ctx *ctx)
 	c_fwd_method(&o, trial, ctx->burst);
 	c_poll_clock(&o, trial);
 	c_pace(&o, trial, ctx);
+	c_stale(&o, trial);
 	if (o.oom) {
 		json_decref(o.checks);
 		json_decref(o.flags);

@@ -53,6 +53,19 @@
  *                    lost ("tx_frames" > "rx_frames": the loss may be the burst's), time
  *                    behind when none were (less load was offered than asked). ppslab
  *                    run repeats such a trial (check_pace_failed).
+ * 13 only this trial's frames: every sink was told the trial's epoch ("epoch"; a sink
+ *                    without one is not judged), and it fails when frames of an
+ *                    earlier trial arrived after this one's first frame was sent
+ *                    ("stale_overlap_ns" > 0: the router still forwarded them while
+ *                    this load ran) and the trial lost frames, no more than came so
+ *                    ("stale_load_pkts"; any when the sink could not count them all):
+ *                    the loss may be their backlog's, a frame for a frame
+ *                    (check_stale_spoiled; ppslab run repeats such a trial as check
+ *                    12's; one that lost more lost frames without them too), or when a stream was numbered at or beyond what
+ *                    its sender sent ("beyond_expect": the books cannot be right).
+ *                    The frames of an earlier trial ("stale_pkts") and this one's
+ *                    duplicates ("dup_pkts") are never counted as received; the
+ *                    detail says how many there were.
  *
  * The router's counters ("rut") are ppslab-rut's stats, or an external router's read
  * hook counters (dut.h: rx_pkts, fwd_pkts, drop_pkts, rules, drops); ctx->router words
@@ -84,7 +97,8 @@
  * "NAME: DETAIL" to "flags". Check names: "offered load", "sent = received + lost",
  * "sink clean", "sinks saw the traffic", "forwarder adds up", "forwarder vs sink",
  * "ruleset executed", "components ok", "forwarded <= offered", "fwd_pps method",
- * "poll clock kept time", "sender kept pace" (always all twelve, in this order).
+ * "poll clock kept time", "sender kept pace", "only this trial's frames" (always all
+ * thirteen, in this order).
  */
 #ifndef PPSLAB_ANALYSIS_RUNNER_CHECKS_H
 #define PPSLAB_ANALYSIS_RUNNER_CHECKS_H
@@ -110,6 +124,7 @@ struct check_ctx {
 };
 
 #define CHECK_PACE "sender kept pace"
+#define CHECK_STALE "only this trial's frames"
 #define CHECK_MAX_BURST 64
 #define CHECK_MAX_BEHIND 0.01
 
@@ -123,6 +138,12 @@ int checks_run(json_t *trial, const struct check_ctx *ctx);
  * offered other traffic than was asked for, and it may have changed the answer); why
  * gets "burst", "behind" or "burst, behind". */
 bool check_pace_failed(const json_t *trial, char *why, size_t len);
+
+/* True when the trial is spoiled by an earlier trial's frames (check 13): a sink saw
+ * frames of another epoch arrive after this trial's first frame was sent
+ * ("stale_overlap_ns" > 0) and the trial lost frames, no more than so many
+ * ("stale_load_pkts"), or its counts are absent. */
+bool check_stale_spoiled(const json_t *trial);
 
 /* Latency across two clocks: true (withhold lat_*) when the sink's delays are not valid
  * (delay_valid false: negative or implausible delays), when the bound on the sender's

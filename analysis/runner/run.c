@@ -573,6 +573,7 @@ static int run_setup(struct runner *r)
 	r->env.p = r->p;
 	r->env.tmpdir = r->tmpdir;
 	r->env.stop = o->stop;
+	r->env.epochs = &r->epochs;
 	r->tty = isatty(2);
 	o->catch_signals(true);
 	if (r->p->router.kind != PR_NONE) {

@@ -814,6 +814,13 @@ static int case_trial(struct case_run *k, const struct search_req *req)
 	bool invalid = rc == 0 && p->trial.repeat_invalid &&
 		       (k->sc.method == SM_RFC2544 || k->sc.method == SM_MLR) &&
 		       check_pace_failed(rec, spoil, sizeof(spoil));
+	/* or its loss may be an earlier trial's backlog
+	 * (docs/method.md#frames-of-an-earlier-trial) */
+	if (!invalid && rc == 0 && p->trial.repeat_invalid &&
+	    (k->sc.method == SM_RFC2544 || k->sc.method == SM_MLR) && check_stale_spoiled(rec)) {
+		invalid = true;
+		snprintf(spoil, sizeof(spoil), "stale");
+	}
 	if (invalid)
 		json_object_set_new(rec, "repeated", json_string(spoil));
 	else if (nfail > 0)
@@ -831,16 +838,17 @@ static int case_trial(struct case_run *k, const struct search_req *req)
 		json_t *n = json_object_get(k->repeated, spoil);
 		json_object_set_new(k->repeated, spoil, json_integer(json_integer_value(n) + 1));
 		if (search_invalid(k->s)) {
-			const char *f = CHECK_PACE;
+			bool st = !strcmp(spoil, "stale");
+			const char *c = st ? CHECK_STALE : CHECK_PACE, *f = c;
 			size_t i;
 			json_t *fl;
 			json_array_foreach(json_object_get(rec, "flags"), i, fl)
-				if (!strncmp(json_string_value(fl), CHECK_PACE ":",
-					     strlen(CHECK_PACE) + 1))
+				if (!strncmp(json_string_value(fl), c, strlen(c)) &&
+				    json_string_value(fl)[strlen(c)] == ':')
 					f = json_string_value(fl);
 			snprintf(k->err, sizeof(k->err), "every one of %u trials at %.0f pps was "
-				 "spoiled by the sender (%s): %s", p->trial.repeat_invalid + 1,
-				 req->load_pps, spoil, f);
+				 "spoiled by %s (%s): %s", p->trial.repeat_invalid + 1, req->load_pps,
+				 st ? "an earlier trial's frames" : "the sender", spoil, f);
 			return -EIO;
 		}
 		r->save(r);
@@ -904,8 +912,11 @@ static int case_burst(struct case_run *k, struct b2b *b, const struct b2b_req *q
 	double offered;
 	trial_counts(rec, &tx, &rx, &offered);
 	/* not the router's result, the same burst again: the sender sent less, or frames
-	 * of an earlier burst arrived in this one (the device was not empty) */
-	const char *bad = tx < q->frames ? "short" : rx > tx ? "stale" : NULL;
+	 * of an earlier burst the device still held arrived after this one began, and it
+	 * lost frames (check_stale_spoiled; the sinks counted them apart, never as this
+	 * burst's) */
+	const char *bad = tx < q->frames ? "short"
+			  : rx > tx || check_stale_spoiled(rec) ? "stale" : NULL;
 	if (bad) {
 		json_object_set_new(rec, "repeated", json_string(bad));
 		json_t *n = json_object_get(k->repeated, bad);

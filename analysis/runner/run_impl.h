@@ -29,6 +29,7 @@ struct runner {
 	json_t *root;            /* the results document */
 	json_t *cases;           /* root.cases (borrowed) */
 	struct trial_env env;
+	unsigned epochs;         /* trials run: env.epochs, each trial's epoch */
 	struct box rut_box;
 	struct dut *dut;
 	char tmpdir[64];

@@ -145,15 +145,27 @@ static int vlan_arg(struct box_cmd *c, const struct cell *cell, bool none)
 	return box_argf(c, "%u", cell->vlan);
 }
 
+/* The trial's epoch (trial_env.epochs), for its senders and sinks alike: an earlier
+ * trial's frames, still in the router, are then stale at this trial's sinks, never
+ * received (docs/method.md#frames-of-an-earlier-trial). 0: none given. */
+static int epoch_arg(struct box_cmd *c, unsigned epoch)
+{
+	if (!epoch)
+		return 0;
+	int rc = box_arg(c, "--epoch");
+	return rc ? rc : box_argf(c, "%u", epoch);
+}
+
 /* expects: the senders' output files the sink reads at its end (frames lost after the
  * last arrival count as lost), nexp of them */
 static int sink_cmd(const struct tool *t, const char *spec, unsigned threads, double limit_s,
 		    char *const *expects, size_t nexp, double max_delay_s,
-		    const struct trial_req *r, bool vlan_swept, struct box_cmd *c)
+		    const struct trial_req *r, bool vlan_swept, unsigned epoch, struct box_cmd *c)
 {
 	const struct trial_box *b = t->tb;
 	bool by_size = r->delay_by_size;
 	int rc = box_cmd_init(c, &b->box, "ppslab-sink");
+	rc = rc ? rc : epoch_arg(c, epoch);
 	if (!rc && r->gaps) {   /* the outage method: the gaps are the result */
 		rc = box_arg(c, "--gap-list");
 		rc = rc ? rc : box_arg(c, "64");
@@ -202,7 +214,7 @@ int trial_gen_args(struct box_cmd *c, const struct trial_box *b, const char *spe
  * its box's clock, or 0 */
 static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const struct tool *t,
 		   const char *spec, const char *dst, double load_pps, uint64_t start_at,
-		   struct box_cmd *c)
+		   unsigned epoch, struct box_cmd *c)
 {
 	const struct profile *p = e->p;
 	const struct trial_box *b = t->tb;
@@ -260,6 +272,7 @@ static int gen_cmd(const struct trial_env *e, const struct trial_req *r, const s
 	rc = rc ? rc : box_argf(c, "%u", r->cell->flows);
 	rc = rc ? rc : box_arg(c, "--stream");
 	rc = rc ? rc : box_argf(c, "%d", t->stream);
+	rc = rc ? rc : epoch_arg(c, epoch);
 	rc = rc ? rc : box_arg(c, "--json");
 	rc = rc ? rc : box_arg(c, "--interval");
 	rc = rc ? rc : box_arg(c, "3600s");
@@ -386,7 +399,7 @@ static void tools_make(const struct trial_env *e, bool bi, struct trial_tools *t
  * copies a remote sender's), unless it is one of several sinks: it cannot know which
  * senders' streams reach it. 0, or -1 with err set. */
 static int start_sinks(const struct trial_env *e, struct trial_tools *tt, double limit,
-		       const struct trial_req *r, char *err, size_t errlen)
+		       const struct trial_req *r, unsigned epoch, char *err, size_t errlen)
 {
 	char xbuf[PROF_BOXES_MAX + 1][600];
 	char *xa[PROF_BOXES_MAX + 1];
@@ -406,7 +419,7 @@ static int start_sinks(const struct trial_env *e, struct trial_tools *tt, double
 		char **exp = b ? &xa[tt->ng - 1] : xa;
 		size_t nexp = t->tb->box.ssh ? 0 : b ? 1 : tt->nsa == 1 ? tt->nga : 0;
 		if ((rc = sink_cmd(t, b ? plain : t->tb->spec, t->tb->threads, limit, exp, nexp,
-				   e->p->trial.max_delay_s, r, vlan_swept, &c)) ||
+				   e->p->trial.max_delay_s, r, vlan_swept, epoch, &c)) ||
 		    (rc = tool_start(t, e, &c)))
 			snprintf(err, errlen, "cannot start ppslab-sink (%s): %s", t->name,
 				 strerror(-rc));
@@ -423,7 +436,7 @@ static int start_sinks(const struct trial_env *e, struct trial_tools *tt, double
  * the control host and, over ssh, its connections), and 100 ms. *t_load: when the
  * load starts (the senders ready, or their instant). 0, or -1 with s->err set. */
 static int start_gens(const struct trial_env *e, const struct trial_req *r,
-		      struct trial_tools *tt, double sinks_s, struct trial_res *s,
+		      struct trial_tools *tt, double sinks_s, unsigned epoch, struct trial_res *s,
 		      uint64_t *t_load)
 {
 	struct box_cmd c;
@@ -450,7 +463,7 @@ static int start_gens(const struct trial_env *e, const struct trial_req *r,
 		uint64_t start_at = s->several ? (uint64_t)((double)s->at_real + off) : 0;
 		bool six = r->cell->ip_version == 6;
 		const char *dst = b ? (six ? e->dst6_b : e->dst_b) : six ? t->tb->dst6 : t->tb->dst;
-		if ((rc = gen_cmd(e, r, t, b ? plain : t->tb->spec, dst, share, start_at, &c)) ||
+		if ((rc = gen_cmd(e, r, t, b ? plain : t->tb->spec, dst, share, start_at, epoch, &c)) ||
 		    (rc = tool_start(t, e, &c)))
 			snprintf(s->err, sizeof(s->err), "cannot start ppslab-gen (%s): %s", t->name,
 				 strerror(-rc));
@@ -576,8 +589,10 @@ static void trial_measure(const struct trial_env *e, const struct trial_req *r,
 		snprintf(pth, sizeof(pth), "%s/%s.out", e->tmpdir, tt->all[i]->name);
 		unlink(pth);
 	}
+	/* 1..255, never 0: a sender started without --epoch is stale here too */
+	unsigned epoch = e->epochs ? (*e->epochs)++ % 255 + 1 : 0;
 	uint64_t t_sinks = mono_ns(), t_load = 0;
-	if (start_sinks(e, tt, limit, r, s->err, sizeof(s->err)))
+	if (start_sinks(e, tt, limit, r, epoch, s->err, sizeof(s->err)))
 		goto out;
 	double sinks_s = (double)(mono_ns() - t_sinks) / 1e9;
 	s->dut_before = e->dut ? dut_stats(e->dut) : NULL;
@@ -585,7 +600,7 @@ static void trial_measure(const struct trial_env *e, const struct trial_req *r,
 		snprintf(s->err, sizeof(s->err), "%s", dut_fault(e->dut));
 		goto out;
 	}
-	if (start_gens(e, r, tt, sinks_s, s, &t_load))
+	if (start_gens(e, r, tt, sinks_s, epoch, s, &t_load))
 		goto out;
 	load_window(e, r, tt, t_load, s);
 	/* residual frames drain before anyone counts */

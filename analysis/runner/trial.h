@@ -47,6 +47,10 @@ struct trial_env {
 	const char *tmpdir;
 	struct dut *dut;            /* NULL: nothing in between to read */
 	volatile sig_atomic_t *stop;/* set by SIGINT/SIGTERM: end the trial early */
+	/* the run's trial count: each trial's senders and sinks get the next epoch, 1..255
+	 * (--epoch, sig.h), so no frame of an earlier trial counts in a later one; NULL:
+	 * no --epoch */
+	unsigned *epochs;
 };
 
 struct trial_req {

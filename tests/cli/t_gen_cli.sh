@@ -164,7 +164,7 @@ t "replay: refuses a capture addressed outside the range" 64 "frame 1 is address
 	"$G" -i lo --replay "$out/google.pcap"
 # a capture's frames go out as captured: options that would rewrite them are refused
 pcap "$out/lab.pcap" 198 18 0 2
-for o in "--dst 198.19.0.77" "--stream 9" "--ttl 3" "--dst-mac 02:00:00:00:00:01" \
+for o in "--dst 198.19.0.77" "--stream 9" "--epoch 1" "--ttl 3" "--dst-mac 02:00:00:00:00:01" \
 	"--src-mac 02:00:00:00:00:01" "--flow-order random" "--clock monotonic"; do
 	t "replay: $o does not apply" 64 "--replay sends the capture's frames as they are" \
 		"$G" -i lo --replay "$out/lab.pcap" $o

@@ -39,6 +39,7 @@ t "vlan: 4095 is reserved" 64 "--vlan 4095: the VLAN id 4095 is reserved \\(802.
 t "vlan: three tags" 64 "--vlan 1,2,3: more than 2 tags" "$S" -i lo --vlan 1,2,3
 t "vlan: not a number" 64 "--vlan ten: the VLAN id 'ten' is not a number" "$S" -i lo --vlan ten
 t "vlan: a udp: port has no tags" 64 "--vlan 10: a udp: port receives payloads, never a frame's tags" "$S" -i "udp:127.0.0.1:$port" --vlan 10
+t "epoch: 0..255" 64 "--epoch 256: expected an epoch 0..255" "$S" -i lo --epoch 256
 t "unknown backend named" 64 "unknown port backend" "$S" -i nope:x
 
 printf '{"type":"interval","tx_pkts":1}\n{"type":"summary","stream":0,"tx_pkts":}\n' >"$tmp/bad.json"
@@ -121,6 +122,24 @@ wait $sp
 awk '$1 ~ /^[0-9]+\.[0-9]$/ && $8 ~ /^[0-9]+(,[0-9][0-9][0-9])+$/ {f = 1} END {exit !f}' "$tmp/hsink" &&
 	grep -q "duplicated 5,000," "$tmp/hsink"
 result "live lines: every count with thousands separators" $? "$(head -5 "$tmp/hsink" | tr '\n' '|')"
+
+# --epoch: a sender of another epoch (an earlier trial's, numbered 0..2,999 of it) and
+# then this epoch's: the 3,000 are stale, never received, lost or duplicates, and they
+# all arrived before this epoch's first frame was sent; the 2,000 are exact
+"$S" -i "udp:127.0.0.1:$port" --dport 0 --epoch 3 --idle 0.5 --duration 60 --json \
+	>"$tmp/esink" 2>"$tmp/esink.err" &
+sp=$!
+ready_wait $sp 30 "$tmp/esink"
+"$B/ppslab-gen" -i "udp:127.0.0.1:$port" --epoch 2 --rate 50k --count 3000 >/dev/null 2>&1
+"$B/ppslab-gen" -i "udp:127.0.0.1:$port" --epoch 3 --rate 50k --count 2000 --json >"$tmp/egen" 2>&1
+wait_for 30 gone $sp
+kill -INT $sp 2>/dev/null
+wait $sp
+v=$(grep '"type":"summary"' "$tmp/esink" | jq -r '[.epoch, .rx_pkts, .lost_pkts, .dup_pkts, .reordered_pkts, .stale_pkts, .stale_overlap_ns < 0] | join(",")')
+result "epoch: stale frames apart: epoch,rx,lost,dup,reord,stale,before" \
+	$([ "$v" = "3,2000,0,0,0,3000,true" ]; echo $?) "got $v"
+v=$(grep '"type":"summary"' "$tmp/egen" | jq -r '.epoch')
+result "epoch: the sender's summary says its epoch" $([ "$v" = 3 ]; echo $?) "got $v"
 
 # the page that describes the options names no option the sink lacks (the option
 # reference is --help and the man page, which t_man.sh compares)

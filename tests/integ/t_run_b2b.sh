@@ -72,6 +72,38 @@ eq "... and no forwarding rate made of bursts" "$(jq "$C.metrics.mfr_pps" "$R")"
 check "fewer searches than RFC 2544's 50 is a recorded deviation" \
 	grep -q "2 back-to-back trials instead of 50" <(jq -r '.method.rfc2544_deviations[]' "$R")
 
+# The same known buffer, a trial that overloads it, then a light one (500 pps, a quarter
+# of the router's 2,000): after 0.05 s of settling the ring still holds up to 1,024
+# frames of the first, which drain into the second's sinks. Each trial numbers its
+# frames in an epoch of its own, so the light trial's books are exact: what it sent
+# arrived, every one (the router keeps up with 500 pps and its backlog), and the
+# earlier trial's frames are counted apart (stale_pkts), never as received.
+jq -n --arg lab "$LAB" --arg r "$T/r3.json" --argjson ring $RING --argjson hz $HZ \
+	--argjson bmax $BMAX '{
+  description: "t_run_b2b: an overloaded trial, then a light one",
+  params: { mode: "poll", pollhz: $hz, burst_max: $bmax },
+  matrix: { offered: [20000, 500] },
+  trial: { method: "fixed", warmup: "0.1s", duration: "1s", settle: "0.05s" },
+  router: { ring: $ring, rt_prio: 5 },
+  rig: { calibrate: false, direct: false },
+  topology: { kind: "netns", lab: $lab },
+  output: { results: $r } }' >"$T/stale.json"
+"$B/ppslab" run "$T/stale.json" -q --no-table >"$T/run3.out" 2>"$T/run3.err"
+R3=$T/r3.json
+jq -r '.cases[] | .trials[0] | "# \(.intended_pps) pps: sent \(.tx_frames), received \(.rx_frames), stale \(.sink[0].stale_pkts) (the last \(.sink[0].stale_overlap_ns) ns after its first frame was sent, \(.sink[0].stale_load_pkts) of them), ring drops \(.rut.kernel_drops)"' "$R3"
+eq "overload, then light: two cases, in that order" \
+	"$(jq -c '[.cases[].trials[0].intended_pps]' "$R3")" "[20000,500]"
+eq "the overloaded trial lost frames in the forwarder's ring" \
+	"$(jq '.cases[0].trials[0] | .rut.kernel_drops > 0 and .rx_frames < .tx_frames' "$R3")" true
+eq "the light trial's sink saw the overloaded trial's frames, counted apart" \
+	"$(jq '.cases[1].trials[0].sink[0].stale_pkts > 0' "$R3")" true
+eq "... the light trial's books are exact: sent = received, nothing lost" \
+	"$(jq '.cases[1].trials[0] | .tx_frames > 0 and .rx_frames == .tx_frames and .sink[0].lost_pkts == 0 and .sink[0].dup_pkts == 0 and .sink[0].reordered_pkts == 0' "$R3")" true
+eq "... sent = received + lost and only this trial's frames hold" \
+	"$(jq -c '[.cases[1].trials[0].checks[] | select(.name == "sent = received + lost" or .name == "only this trial'"'"'s frames") | .ok]' "$R3")" "[true,true]"
+eq "... each trial had its own epoch" \
+	"$(jq '[.cases[].trials[0].sink[0].epoch] | (.[0] != .[1]) and all(. > 0)' "$R3")" true
+
 # a size forwarded at the theoretical rate: nothing to buffer, skipped with the reason
 profile $RATE "$T/r2.json" >"$T/skip.json"
 "$B/ppslab" run "$T/skip.json" -q --no-table >"$T/run2.out" 2>"$T/run2.err"

@@ -21,7 +21,8 @@ static const char *good_text =
 	"   \"burst_max\": 1, \"burst_tight_ns\": 12500, \"behind_ns\": 0,"
 	"   \"behind_max_ns\": 0}],"
 	" \"sink\": [{\"type\": \"summary\", \"rx_pkts\": 99990, \"lost_pkts\": 10,"
-	"   \"err_pkts\": 0, \"ring_drops\": 0,"
+	"   \"err_pkts\": 0, \"ring_drops\": 0, \"epoch\": 5, \"stale_pkts\": 0,"
+	"   \"stale_overlap_ns\": null, \"dup_pkts\": 0,"
 	"   \"streams\": [{\"stream\": 1, \"rx_pkts\": 99990, \"lost_pkts\": 10,"
 	"                  \"first_seq\": 0, \"expect\": 100000}]}],"
 	" \"rut\": {\"rx_pkts\": 100000, \"fwd_pkts\": 99995, \"drop_pkts\": 5,"
@@ -103,11 +104,12 @@ static const char *flag(json_t *t, size_t i)
 	return json_string_value(json_array_get(json_object_get(t, "flags"), i));
 }
 
-#define NCHECKS 12
+#define NCHECKS 13
 static const char *const names[NCHECKS] = {
 	"offered load", "sent = received + lost", "sink clean", "sinks saw the traffic",
 	"forwarder adds up", "forwarder vs sink", "ruleset executed", "components ok",
 	"forwarded <= offered", "fwd_pps method", "poll clock kept time", "sender kept pace",
+	"only this trial's frames",
 };
 
 static void t_all_good(void)
@@ -492,6 +494,78 @@ static void t_pace(void)
 	json_decref(t);
 }
 
+/* An earlier trial's frames the sink counted apart: before this trial's load, or during
+ * it without loss, they change nothing; during it with loss the trial is spoiled (the
+ * search repeats it); a stream numbered beyond what was sent fails; no epoch: skipped. */
+static void t_stale(void)
+{
+	json_t *t = good();
+	set_int(t, "tx_frames", 100000);
+	set_int(t, "rx_frames", 99990);
+	T_EQ_INT(checks_run(t, NULL), 0);
+	T_EQ_INT(verdict(t, CHECK_STALE), 1);
+	T_TRUE(!check_stale_spoiled(t));
+	T_TRUE(strstr(detail(t, CHECK_STALE), "sink[0]: epoch 5, 0 frames of an earlier trial not "
+		      "counted; 0 duplicates of its own not counted"));
+	/* all delivered before this trial's first frame was sent */
+	set_int(t, "sink.0.stale_pkts", 700);
+	set_int(t, "sink.0.stale_overlap_ns", -2500000);
+	set_int(t, "sink.0.dup_pkts", 3);
+	T_EQ_INT(checks_run(t, NULL), 0);
+	T_TRUE(!check_stale_spoiled(t));
+	T_TRUE(strstr(detail(t, CHECK_STALE), "700 frames of an earlier trial not counted (the "
+		      "last 2.500 ms before this trial's first frame was sent); 3 duplicates"));
+	/* the last one 1 us after it, 10 of them after it, and 10 lost: spoiled (each
+	 * may have cost one of this trial's) */
+	set_int(t, "sink.0.stale_overlap_ns", 1000);
+	set_int(t, "sink.0.stale_load_pkts", 10);
+	set_at(t, "sink.0.stale_load_truncated", json_false());
+	T_EQ_INT(checks_run(t, NULL), 1);
+	T_EQ_INT(verdict(t, CHECK_STALE), 0);
+	T_TRUE(check_stale_spoiled(t));
+	T_TRUE(strstr(flag(t, 0), "only this trial's frames: ") == flag(t, 0));
+	T_TRUE(strstr(detail(t, CHECK_STALE), "spoiled: frames were lost while the router still "
+		      "forwarded an earlier trial's"));
+	T_TRUE(strstr(detail(t, CHECK_STALE), "(the last 0.001 ms after this trial's first frame "
+		      "was sent, 10 of them after it)"));
+	/* 11 lost, 10 after it: a loss without them too */
+	set_int(t, "rx_frames", 99989);
+	T_EQ_INT(checks_run(t, NULL), 0);
+	T_TRUE(!check_stale_spoiled(t));
+	T_TRUE(strstr(detail(t, CHECK_STALE), "10 of them overlapped this load, fewer than the 11 "
+		      "frames lost: a loss without them too"));
+	/* ... unless the sink remembered only its last ones, or could not count them */
+	set_at(t, "sink.0.stale_load_truncated", json_true());
+	T_EQ_INT(checks_run(t, NULL), 1);
+	T_TRUE(check_stale_spoiled(t));
+	T_TRUE(strstr(detail(t, CHECK_STALE), "10 or more of them after it"));
+	set_at(t, "sink.0.stale_load_truncated", json_false());
+	set_at(t, "sink.0.stale_load_pkts", json_null());
+	T_EQ_INT(checks_run(t, NULL), 1);
+	T_TRUE(check_stale_spoiled(t));
+	set_int(t, "sink.0.stale_load_pkts", 10);
+	set_int(t, "rx_frames", 100000);            /* nothing lost: the router kept up */
+	T_EQ_INT(checks_run(t, NULL), 0);
+	T_TRUE(!check_stale_spoiled(t));
+	T_TRUE(strstr(detail(t, CHECK_STALE), "nothing was lost: the router kept up with both"));
+	json_object_del(t, "rx_frames");            /* the loss unknown: spoiled */
+	T_EQ_INT(checks_run(t, NULL), 1);
+	T_TRUE(check_stale_spoiled(t));
+	set_int(t, "rx_frames", 99990);             /* overlap unknown (no common clock) */
+	set_at(t, "sink.0.stale_overlap_ns", json_null());
+	T_EQ_INT(checks_run(t, NULL), 0);
+	T_TRUE(!check_stale_spoiled(t));
+	set_int(t, "rx_frames", 100000);
+	set_at(t, "sink.0.streams.0.beyond_expect", json_true());   /* the books are wrong */
+	T_EQ_INT(checks_run(t, NULL), 1);
+	T_TRUE(!check_stale_spoiled(t));
+	T_TRUE(strstr(detail(t, CHECK_STALE), "stream 1: numbers at or beyond what its sender sent"));
+	set_at(t, "sink.0.epoch", json_null());    /* a sink not told the trial's epoch */
+	T_EQ_INT(checks_run(t, NULL), 0);
+	T_EQ_INT(verdict(t, CHECK_STALE), -1);
+	json_decref(t);
+}
+
 static void t_missing_inputs(void)
 {
 	/* an empty record: every check skipped, none failed */
@@ -684,6 +758,7 @@ int main(void)
 	T_RUN(t_exits);
 	T_RUN(t_poll_clock);
 	T_RUN(t_pace);
+	T_RUN(t_stale);
 	T_RUN(t_missing_inputs);
 	T_RUN(t_fwd_above_offered);
 	T_RUN(t_method_fallback);

@@ -368,6 +368,135 @@ static void t_expect_unseen_and_beyond(void)
 	done(s);
 }
 
+/* One frame of stream 1 numbered seq, sent at tx and received at rx (CLOCK_REALTIME). */
+static void feed_at(struct sink_worker *w, uint64_t seq, uint8_t flags, uint64_t tx, uint64_t rx)
+{
+	static uint8_t buf[PKT_FRAME_MAX];
+	struct port_pkt p = { .data = buf, .ts_ns = rx };
+	p.len = frame(buf, "test", 1, seq, tx, (uint8_t)(SIG_F_REALTIME | flags));
+	sink_process(w, &p, 1, PORT_L2, rx, 1);
+}
+
+/* --epoch 3: frames numbered in another epoch (an earlier trial's, still in a router's
+ * queues) are stale, warm-up flagged or not, before this trial's frames or among them:
+ * never received, lost, duplicated or reordered; this epoch's numbers count from 0 as
+ * without an epoch. The overlap is how long after this trial's first frame was sent
+ * the last stale one arrived. */
+static void t_epoch_stale(void)
+{
+	char err[128];
+	struct sink *s = malloc(sizeof(*s));
+	struct sink_cfg c = { .dport = 9, .verify_udp_csum = true, .max_delay_ns = 10 * NS_PER_S,
+			      .epoch_on = true, .epoch = 3 };
+	T_EQ_INT(sink_init(s, &c, err, sizeof(err)), 0);
+	const uint64_t T0 = 1700000000000000000ULL, MS = 1000000;
+	uint64_t old = sig_epoch_base(2), ours = sig_epoch_base(3);
+	int64_t ov = 0;
+	for (uint64_t i = 0; i < 100; i++)        /* the earlier trial's tail, before ours */
+		feed_at(s->w[0], old + 90000 + i, 0, T0 - 500 * MS, T0 - 100 * MS + i);
+	T_TRUE(!sink_stale_overlap(s, &ov));      /* none of ours yet */
+	feed_at(s->w[0], ours + 0, SIG_F_WARMUP, T0, T0 + 1000);   /* our first, warm-up */
+	T_TRUE(sink_stale_overlap(s, &ov));
+	T_EQ_INT(ov, -100 * (int64_t)MS + 99);
+	feed_at(s->w[0], old + 5, SIG_F_WARMUP, T0 - 600 * MS, T0 + 2 * MS);
+	for (uint64_t i = 0; i < 50; i++) {       /* ours, an earlier one's in between */
+		feed_at(s->w[0], ours + i, 0, T0 + 10 * MS + i, T0 + 11 * MS + i);
+		if (i % 5 == 0)
+			feed_at(s->w[0], old + 90100 + i, 0, T0 - 400 * MS, T0 + 11 * MS + i);
+	}
+	feed_at(s->w[0], ours + 7, 0, T0 + 20 * MS, T0 + 21 * MS);   /* our own duplicate */
+	feed_at(s->w[0], 12, 0, T0, T0 + 3 * MS);   /* epoch 0: a sender without --epoch */
+	struct sink_totals t;
+	sink_totals(s, &t);
+	T_EQ_U64(t.rx_pkts, 50);
+	T_EQ_U64(t.stale, 100 + 1 + 10 + 1);
+	T_EQ_U64(t.dup, 1);
+	T_EQ_U64(t.reord, 0);
+	T_EQ_U64(t.warmup, 1);
+	T_EQ_U64(t.cls[PKT_TEST], 52);            /* stale frames are not this trial's */
+	T_EQ_U64(t.rx_frames, 52 + 112);
+	T_TRUE(sink_stale_overlap(s, &ov));
+	T_EQ_INT(ov, 11 * (int64_t)MS + 45);      /* the last, after our first was sent */
+	uint64_t load = 0;
+	bool tr = true;
+	T_TRUE(sink_stale_load(s, &load, &tr));   /* the warm-up one, 10 among ours, epoch 0's */
+	T_EQ_U64(load, 12);
+	T_TRUE(!tr);
+	sink_stop(s);
+	uint64_t ex[SINK_STREAMS] = { 0 };
+	bool have[SINK_STREAMS] = { false };
+	ex[1] = 50;
+	have[1] = true;
+	T_EQ_INT(sink_finish(s, 0, ex, have, NULL), 0);
+	const struct sink_stream *st = s->streams[1];
+	T_TRUE(st != NULL);
+	if (st) {
+		T_EQ_U64(st->seq.rx_pkts, 50);
+		T_EQ_U64(st->seq.lost_final, 0);
+		T_EQ_U64(st->seq.floor, 0);
+		T_EQ_U64(st->seq.next_exp, 50);
+		T_TRUE(!st->beyond_expect);
+	}
+	done(s);
+	/* without --epoch the same frames are one sequence: the books cannot be right */
+	s = mk_sink(1, 0);
+	for (uint64_t i = 0; i < 100; i++)
+		feed(s->w[0], "test", 1, 90000 + i, 0, 1);
+	for (uint64_t i = 0; i < 50; i++)
+		feed(s->w[0], "test", 1, i, 0, 1);
+	sink_totals(s, &t);
+	T_EQ_U64(t.stale, 0);
+	T_TRUE(t.rx_pkts != 50);
+	T_TRUE(!sink_stale_overlap(s, &ov));
+	done(s);
+	/* more after our first was sent than a worker remembers: at least that many */
+	s = malloc(sizeof(*s));
+	T_EQ_INT(sink_init(s, &c, err, sizeof(err)), 0);
+	feed_at(s->w[0], ours, 0, T0, T0 + 1000);
+	for (uint64_t i = 0; i < SINK_STALE_RING + 5; i++)
+		feed_at(s->w[0], old + i, 0, T0 - MS, T0 + 2000 + i);
+	T_TRUE(sink_stale_load(s, &load, &tr));
+	T_EQ_U64(load, SINK_STALE_RING);
+	T_TRUE(tr);
+	done(s);
+}
+
+/* --delay-by-size: the tables come from the pool sink_init allocated, one a stream, in
+ * order; a stream past the pool keeps none and is counted; the delays are kept. */
+static void t_delay_by_size_pool(void)
+{
+	char err[128];
+	struct sink *s = malloc(sizeof(*s));
+	struct sink_cfg c = { .dport = 9, .verify_udp_csum = true, .max_delay_ns = 10 * NS_PER_S,
+			      .delay_by_size = true };
+	T_EQ_INT(sink_init(s, &c, err, sizeof(err)), 0);
+	T_TRUE(s->by_size_pool != NULL);   /* at start-up, before any frame */
+	for (unsigned id = 0; id <= SINK_BY_SIZE_TABLES; id++)
+		for (uint64_t i = 0; i < 3; i++)
+			feed(s->w[0], "test", (uint8_t)id, i, 0, 1);
+	for (unsigned id = 0; id < SINK_BY_SIZE_TABLES; id++) {
+		const struct sink_stream *st = s->w[0]->streams[id];
+		T_TRUE(st && st->by_size == &s->by_size_pool[id]);
+		if (st && st->by_size) {
+			T_EQ_U64(st->by_size->n, 1);
+			T_EQ_U64(st->by_size->size[0], 64);
+			T_EQ_U64(st->by_size->owd[0].count, 3);
+			T_EQ_U64(st->by_size->owd[0].min, 1000);
+		}
+	}
+	const struct sink_stream *last = s->w[0]->streams[SINK_BY_SIZE_TABLES];
+	T_TRUE(last && !last->by_size && last->seq.rx_pkts == 3);
+	T_EQ_U64(atomic_load(&s->by_size_unkept), 1);
+	sink_stop(s);
+	T_EQ_INT(sink_finish(s, 0, NULL, NULL, NULL), 0);
+	done(s);   /* the pool freed once, never a table of it (ASan) */
+	s = mk_sink(1, 0);
+	T_TRUE(s->by_size_pool == NULL);   /* nothing without --delay-by-size */
+	feed(s->w[0], "test", 1, 0, 0, 1);
+	T_TRUE(s->w[0]->streams[1] && !s->w[0]->streams[1]->by_size);
+	done(s);
+}
+
 static void t_clock_disagreement(void)
 {
 	struct sink *s = mk_sink(1, 0);
@@ -611,6 +740,8 @@ int main(void)
 	T_RUN(t_sender_warmup);
 	T_RUN(t_sink_warmup);
 	T_RUN(t_expect_unseen_and_beyond);
+	T_RUN(t_epoch_stale);
+	T_RUN(t_delay_by_size_pool);
 	T_RUN(t_clock_disagreement);
 	T_RUN(t_merge_workers);
 	T_RUN(t_split_no_expect);
