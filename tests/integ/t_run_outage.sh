@@ -95,11 +95,14 @@ lost1=$(jq "$lossg.lost_pkts" "$R")
 span=$(($(jq "$lossg.seq_after - $g.seq_before - 1" "$R")))
 l0=$(jq "$g.lost_pkts // 0" "$R")
 if [ "$l0" != 0 ]; then
-	skip "the frames the stall spanned are its length × the rate" "the silence itself lost $l0 frames: the ring overflowed before the stall"
+	skip "the frames the stall spanned are at least its length × the rate" "the silence itself lost $l0 frames: the ring overflowed before the stall"
 	skip "the rest the ring held and forwarded after the stall (1..512)" "the silence itself lost $l0 frames: the ring overflowed before the stall"
 else
-	within "the frames the stall spanned ($span) are its length × the rate ± 1 (± slack and the sender's lateness)" \
-		"$span" $(((p - pl - SLACK_NS - beh) * RATE / 1000000000 - 1)) $(((p + SLACK_NS + beh) * RATE / 1000000000 + 1))
+	# at least: no frame sent in the stall passes it; more when the forwarder, held by
+	# the host, freed its ring slowly after it (the frames meanwhile dropped too)
+	min=$(((p - pl - SLACK_NS - beh) * RATE / 1000000000 - 1))
+	check "the frames the stall spanned ($span) are at least its length × the rate − 1 ($min; less slack and the sender's lateness)" \
+		test "$span" -ge "$min"
 	within "the rest ($((span - lost1)) frames) the ring held and forwarded after the stall (1..512)" \
 		$((span - lost1)) 1 512
 fi
@@ -160,8 +163,11 @@ hl=$(jq "([$TR.gen[].if_tx_dropped] | add) + $TR.sink[0].ring_drops + $TR.sink[0
 wl=$(jq "([$TR.gen[].warmup_pkts] | add) - $TR.sink[0].warmup_pkts" "$R")
 eq "recovery: every frame lost (and $wl of the warm-up) was dropped by the forwarder (or at a named place: $hl)" \
 	"$(jq "$TR.sink[0].lost_pkts + $wl == $TR.rut.kernel_drops + $TR.rut.drop_pkts + $hl" "$R")" true
-eq "recovery: the metric is the result" \
-	"$(jq "$C.metrics.outage_recovery_s == $RV.recovery_ns / 1e9 and $RV.bound_ns > 181818 and $RV.bound_ns < 181819" "$R")" true
+# (no time when frames were lost where no gap brackets them, after the stream's last
+# frame: a held sender's or forwarder's tail; the result says why, the metric is null)
+eq "recovery: the metric is the result, or null with the reason" \
+	"$(jq "(if $RV.recovery_ns == null then ($RV.why | type) == \"string\" and $C.metrics.outage_recovery_s == null
+		else $C.metrics.outage_recovery_s == $RV.recovery_ns / 1e9 end) and $RV.bound_ns > 181818 and $RV.bound_ns < 181819" "$R")" true
 # the ring overflows in every tick at 11 frames a tick and never after the first tick at
 # 5.5, so the frame after the last one lost reached it within a tick of the drop (before
 # or after), into a ring a tick had drained by at most burst_max, and waited for the
