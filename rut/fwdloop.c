@@ -881,6 +881,17 @@ uint64_t fwdloop_kernel_drops0(struct fwdloop *s)
 	return n;
 }
 
+uint64_t fwdloop_rx_pkts0(struct fwdloop *s)
+{
+	struct fwd_thr *ft = s->nthr ? s->t[0]->ft : NULL;
+	uint64_t n = 0;
+	if (!ft)
+		return 0;
+	for (int i = 0; i < s->f->nports; i++)
+		n += atomic_load_explicit(&ft->ctr[i].rx_pkts, memory_order_relaxed);
+	return n;
+}
+
 void fwdloop_load_set(struct fwdloop *s, const struct fwdloop_load *l)
 {
 	pthread_mutex_lock(&s->load_lock);

@@ -91,6 +91,8 @@ void *fwdloop_job(const struct fwdloop *s);
 void fwdloop_set_job(struct fwdloop *s, void *job, void (*free_fn)(void *));
 /* Thread 0's ports' kernel ring drops so far, read afresh (thread 0 only: a command). */
 uint64_t fwdloop_kernel_drops0(struct fwdloop *s);
+/* ... and the frames it has read from them (thread 0 only). */
+uint64_t fwdloop_rx_pkts0(struct fwdloop *s);
 
 /* The last rule-set load through the control socket (cmd.c writes it, the stats read
  * it): docs/forwarder.md#loading-a-rule-set-under-traffic. */
@@ -106,6 +108,9 @@ struct fwdloop_load {
 	uint64_t busy_ns, call_max_ns;  /* its calls' time, all and the longest */
 	uint64_t cpu_ns;             /* the CPU time its calls took */
 	uint64_t kernel_drops;       /* thread 0's ring drops from start to drained_ns */
+	uint64_t kernel_drops_before;   /* ... and before start (since the forwarder began) */
+	uint64_t rx_pkts_drained;    /* the frames thread 0 read by drained_ns (since it began):
+				      * its rings empty, every frame they took in by then */
 };
 void fwdloop_load_set(struct fwdloop *s, const struct fwdloop_load *l);
 void fwdloop_load_stats(struct fwdloop *s, struct fwdloop_load *l);

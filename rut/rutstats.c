@@ -341,6 +341,8 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	jset_u64(lo, "call_max_ns", ld.call_max_ns);
 	jset_u64(lo, "cpu_ns", ld.cpu_ns);
 	jset_u64(lo, "kernel_drops", ld.kernel_drops);
+	jset_u64(lo, "kernel_drops_before", ld.kernel_drops_before);
+	jset_u64(lo, "rx_pkts_drained", ld.rx_pkts_drained);
 	json_object_set_new(o, "load", lo);
 	/* per thread: its queue of every port; the sums are the fields above */
 	json_t *th = json_array();

@@ -83,3 +83,29 @@ sync_rut() {
 watched_is() {
 	[ "$(watched_ports "$1")" = "$2" ]
 }
+
+# at_reading DESC SINK RX KD RING: the books at one `ctl stats` reading of a forwarder's
+# only thread (RX frames read, KD dropped by its ring of RING frames, one instant), by
+# frame, not by the clock: its ring is first in, first out, and a run of frames it
+# dropped follows a frame X it took in and that was still in the ring when the run came.
+# So a run whose X is among the first RX frames (read by then) was dropped before the
+# reading, and one whose X is past the first RX + RING (not in the ring then) after it;
+# between, X was in the ring at the reading, and the run on either side. With nothing
+# lost after the ring, the sink SINK received the forwarder's frames in order (its
+# ordinal of a gap's X: seq_before less the frames lost before it), so the frames it
+# lost in runs before its RXth frame <= KD <= those before its (RX + RING)th: exact on
+# any host, equal when no run came near the reading. Needs the whole gap list and no
+# frame lost before the forwarder (the caller says so otherwise); a merged record counts
+# below when all of it lies below (its frames received inside it after its X).
+at_reading() {
+	local r lo hi
+	r=$(jv "$2" ".streams[0] as \$s | reduce \$s.gaps[] as \$g ({lost: 0, lo: 0, hi: 0};
+		(\$g.seq_before - \$s.first_seq + 1 - .lost) as \$ord |
+		(\$g.seq_after - \$g.seq_before - 1 - \$g.lost_pkts) as \$in |
+		if \$ord + \$in <= $3 then .lo += \$g.lost_pkts else . end |
+		if \$ord <= $3 + $5 then .hi += \$g.lost_pkts else . end |
+		.lost += \$g.lost_pkts) | \"\(.lo) \(.hi)\"")
+	read -r lo hi <<<"$r"
+	within "$1: the ring's $4 drops by then are the frames the sink lost before the forwarder's ${3}th frame ($lo) .. its $(($3 + $5))th ($hi)" \
+		"$4" "$lo" "$hi"
+}
