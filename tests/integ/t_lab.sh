@@ -122,6 +122,10 @@ if [ "$emu" = true ]; then
 	tc -n "$LAB-rut" filter del dev rut1 ingress pref 28784
 	check "vlan: status names a tag program gone" grep -q "rut1 in $LAB-rut has no VLAN 100 program" \
 		<("$B/ppslab" lab status --name "$LAB")
+	tc -n "$LAB-rut" filter del dev vt-rut0.100 ingress pref 28784
+	check "vlan: ... and the push program of a hidden peer gone" \
+		grep -q "vt-rut0.100 in $LAB-rut has no VLAN 100 program: what rut0.100 sends does not leave rut0" \
+		<("$B/ppslab" lab status --name "$LAB")
 	lab_up
 	eq "vlan: up without --vlan keeps VLAN 100 and repairs it" \
 		"$("$B/ppslab" lab status --name "$LAB" --json | jq -r '[.complete, .vlan] | join(" ")')" "true 100"
