@@ -95,8 +95,8 @@ eq "the forwarder had its neighbour (no_neigh 0)" "$(jv rut .drops.no_neigh)" 0
 # VLAN 100 received tagged 100 or counted dropped by the router; untagged frames and
 # VLAN 200 ones are not forwarded; down takes it all away (t_run_ip6.sh: a run with
 # ppslab-rut gives the ports back their addresses)
-for bad in 0 4095 x; do
-	out=$("$B/ppslab" lab up --name "$LAB" --vlan $bad 2>&1); rc=$?
+for bad in 0 4095 x +100 " 100" 100x; do
+	out=$("$B/ppslab" lab up --name "$LAB" --vlan "$bad" 2>&1); rc=$?
 	eq "--vlan $bad refused (64)" "$rc" 64
 	check "--vlan $bad: the error names the option" grep -q -- "--vlan $bad: expected a VLAN id 1..4094, or none" <<<"$out"
 done
