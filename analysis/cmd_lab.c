@@ -165,11 +165,10 @@ int cmd_lab(int argc, char **argv)
 		struct lab_up_opts o = { .shield = !a.no_shield, .queues = a.queues,
 					 .senders = a.senders };
 		if (a.vlan) {
-			char *end;
-			long v = strtol(a.vlan, &end, 10);
+			uint64_t v;
 			if (!strcmp(a.vlan, "none"))
 				o.vlan = LAB_VLAN_NONE;
-			else if (end != a.vlan && !*end && v >= 1 && v <= 4094)
+			else if (!num_u64(a.vlan, 1, 4094, &v))   /* digits only, as typed */
 				o.vlan = (int)v;
 			else
 				return cli_bad("vlan", a.vlan, "a VLAN id 1..4094, or none");

@@ -790,16 +790,12 @@ int pv_build(const struct res_file *rf, const struct pv_req *rq, struct pivot **
 	     char *err, size_t errlen)
 {
 	static const char *const def_metric[] = { "fwd_pps" }, *const def_b2b[] = { "b2b_frames" };
-	static const char *const def_outage[][1] = { { "outage_longest_s" },
-						     { "outage_recovery_s" },
-						     { "outage_reset_s" } };
 	/* a back-to-back run has no forwarding rate: its figure is the burst; an outage
 	 * run's is its recipe's time (the rate is the load it held) */
-	const char *recipe = json_string_value(res_get(rf->root, "method", "outage", "recipe", NULL));
-	int oi = !recipe ? -1 : !strcmp(recipe, "recovery") ? 1 : !strcmp(recipe, "reset") ? 2 : 0;
+	const char *def_outage[1] = { res_outage_metric(rf) };
 	const char *const *metrics = rq->nmetrics ? rq->metrics
-				   : oi >= 0 && res_metric_has_values(rf, def_outage[oi][0])
-				   ? def_outage[oi]
+				   : def_outage[0] && res_metric_has_values(rf, def_outage[0])
+				   ? def_outage
 				   : !res_metric_has_values(rf, "fwd_pps") &&
 				     res_metric_has_values(rf, "b2b_frames")
 				   ? def_b2b : def_metric;

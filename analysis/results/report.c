@@ -1083,10 +1083,7 @@ int report_write(const struct res_file *rf, const struct report_opts *o,
 		int b2b = res_metric_has_values(rf, "b2b_frames");
 		/* an outage run's headline is its recipe's time: its rate is the load the
 		 * method held (an overload, a stall), no router's limit to conclude on */
-		const char *recipe = json_string_value(res_get(rf->root, "method", "outage",
-							       "recipe", NULL));
-		const char *om = !recipe ? NULL : !strcmp(recipe, "recovery") ? "outage_recovery_s"
-				 : !strcmp(recipe, "reset") ? "outage_reset_s" : "outage_longest_s";
+		const char *om = res_outage_metric(rf);
 		if (om && res_metric_has_values(rf, om) && r.nmetrics < rf->nmetrics)
 			r.metrics[r.nmetrics++] = om;
 		/* every search goal's rate first (NDR, PDR by default) */

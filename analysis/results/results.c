@@ -176,6 +176,13 @@ int res_has_metric(const struct res_file *rf, const char *name)
 	return 0;
 }
 
+const char *res_outage_metric(const struct res_file *rf)
+{
+	const char *recipe = json_string_value(res_get(rf->root, "method", "outage", "recipe", NULL));
+	return !recipe ? NULL : !strcmp(recipe, "recovery") ? "outage_recovery_s"
+	       : !strcmp(recipe, "reset") ? "outage_reset_s" : "outage_longest_s";
+}
+
 const char *res_goal_metric(const struct res_file *rf, size_t i)
 {
 	const json_t *g = json_array_get(res_get(rf->root, "method", "goals", NULL), i);

@@ -98,6 +98,10 @@ const char *res_goal_metric(const struct res_file *rf, size_t i);
 #define RES_MAX_GOALS 16        /* goals looked at (ppslab run writes up to 8) */
 /* True if some case has a number for it (fwd_pps_b is null in one-way runs). */
 int res_metric_has_values(const struct res_file *rf, const char *name);
+/* An outage run's headline metric, its recipe's time (method.outage.recipe: recovery
+ * outage_recovery_s, reset outage_reset_s, else outage_longest_s); NULL when the file
+ * is no outage run. */
+const char *res_outage_metric(const struct res_file *rf);
 const struct res_axis *res_axis(const struct res_file *rf, const char *name);
 /* The index of v among a's values, -1 if it is none of them; O(1). */
 long res_value_index(const struct res_axis *a, const json_t *v);

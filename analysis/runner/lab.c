@@ -1007,6 +1007,10 @@ int lab_status(const char *name, struct lab_status *st)
 				if (!vlan_prog_on(ns[l->role], l->ifname))
 					problem(st, "%s in %s has no VLAN %d program: its tagged frames do "
 						"not reach %s", l->ifname, ns[l->role], st->vlan, rdev[i]);
+				if (!vlan_prog_on(ns[l->role], hid))
+					problem(st, "%s in %s has no VLAN %d program: what %s sends does "
+						"not leave %s", hid, ns[l->role], st->vlan, rdev[i],
+						l->ifname);
 			}
 		}
 	}

@@ -598,7 +598,8 @@ static int revive(struct runner *r, json_t *c, const char *why, char *now, size_
  * every hook run again in the next case, and the case records both identities. A
  * router that does not answer is waited for up to router.reboot_timeout. After the
  * reset recipe's trial (reset) a restart is what was asked for: recorded, not a
- * failure. 0, or -EIO with why. */
+ * failure, unless the router came back only by router.power_cycle_hook. 0, or -EIO
+ * with why. */
 static int router_after_trial(struct runner *r, const json_t *rec, json_t *c, bool reset,
 			      char *why, size_t len)
 {
@@ -631,7 +632,9 @@ static int router_after_trial(struct runner *r, const json_t *rec, json_t *c, bo
 	json_object_set_new(rs, "boot_id_before", json_string(r->boot_seen));
 	json_object_set_new(rs, "boot_id", brc ? json_null() : json_string(now));
 	json_object_set_new(c, "router_restarted", rs);
-	if (reset && !brc) {   /* the reset the trial measured: it came back */
+	/* the reset the trial measured: it came back by itself (a router that had to be
+	 * power-cycled did not: that restart is the runner's, its silence no reset time) */
+	if (reset && !brc && !cycled) {
 		json_object_set_new(rs, "by", json_string("the reset (trial.outage_recipe)"));
 		dut_rebooted(r->dut);
 		snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);

@@ -272,6 +272,24 @@ beh=$(jq "[$TR.gen[].behind_max_ns] | max" "$R")
 within_or_said "reset: the reset time is the forwarder's down time (known − slack .. + an interval + slack, ± 2 × the clock bound)" \
 	"$rs" $((known - SLACK_NS - 2 * bound)) $((known + I_NS + SLACK_NS + 2 * bound))
 eq "reset: ... and the metric says so (s)" "$(jq "$C.metrics.outage_reset_s == $O.reset_ns / 1e9" "$R")" true
+# a reset the router does not come back from by itself: it hangs (bsd_router.sh hang),
+# its boot identity unreadable for router.reboot_timeout, and it is back only when
+# router.power_cycle_hook cycles its power. That restart is the runner's, not the
+# reset's: the case fails as any such case does, never "ok"
+jq --arg d "$D" --arg r "$T/rh.json" '.router.reboot_hook = [($d + "/bin/hang"), "0"]
+	| .router.boot_hook = ["sh", "-c", "grep -qsx up \"$1/state\" && cat \"$1/boottime\"", "sh", $d]
+	| .router.power_cycle_hook = ["sh", "-c", "echo power >\"$1\"", "sh", ($d + "/power")]
+	| .router.reboot_timeout = "3s" | .trial.duration = "1.5s" | .output.results = $r' \
+	"$T/reset.json" >"$T/rhang.json"
+"$B/ppslab" run "$T/rhang.json" -q --no-table >"$T/hrun.out" 2>"$T/hrun.err"
+check "a reset that took a power cycle: the run says so (exit status not 0)" test "$?" -ne 0
+echo "# $(jq -c "$C | {status, error, router_restarted, router_power_cycle}" "$T/rh.json")"
+eq "... its case failed, the restart not the reset's, the power cycled once" \
+	"$(jq -r "$C | [.status, .router_restarted.by // \"-\", .router_power_cycle.status] | map(tostring) | join(\",\")" "$T/rh.json")" \
+	"failed,-,0"
+check "... saying it stopped answering" grep -q "^the router stopped answering" <(jq -r "$C.error" "$T/rh.json")
+check "... the router back after its power was cycled" wait_until 30 "the emulated router's boot after the power cycle" \
+	grep -qsx up "$D/state"
 kill -TERM "${BG_PID[box]}"   # (a background job ignores SIGINT)
 finish box 10
 eq "the emulated router shut down" "$RC" 0
