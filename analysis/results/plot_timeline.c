@@ -3,7 +3,9 @@
  * outage method, a row on a time axis in milliseconds relative to the action's instant
  * t0: the measured trial as a thin line, each gap of the sinks' lists as a bar from the
  * last frame before it to the first frame after it, the longest gap marked in its own
- * colour with its length, and t0 as a vertical line. */
+ * colour with its length, t0 as a vertical line, and for the recovery recipe (RFC 2544
+ * §26.5, where t0 is the load's drop A) its B, the recovery time after t0, marked with
+ * its length on each row of its case. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -126,6 +128,25 @@ int plot_write_timeline(struct fig *f, struct files *fs, const struct plot_out *
 		if (b == 2)
 			longest_lines = lines;
 	}
+	/* block 3: the recovery recipe's B (RFC 2544 §26.5), on each row of its case: t0 is
+	 * A, the load's drop, so B lies at the recovery time after it */
+	fputs("\n\n# recovery_ms row\n", d);
+	size_t rcv_lines = 0;
+	for (size_t r = 0; r < n; r++) {
+		const json_t *rv = json_object_get(json_object_get(json_object_get(
+			rf->cases[rw[r].cs].obj, "results"), "OUTAGE"), "recovery");
+		double ms = jnum(rv, "recovery_ns") / 1e6;
+		if (!isfinite(ms))
+			continue;
+		plot_dat_num(d, ms);
+		fputc(' ', d);
+		plot_dat_num(d, (double)r);
+		fputc('\n', d);
+		hi = ms > hi ? ms : hi;
+		rcv_lines++;
+	}
+	if (!rcv_lines)
+		fputs("NaN NaN\n", d);
 	char sub[512], foot[512];
 	plot_subtitle_of(rf, sub, sizeof(sub));
 	plot_footer_of(rf, foot, sizeof(foot));
@@ -168,6 +189,15 @@ int plot_write_timeline(struct fig *f, struct files *fs, const struct plot_out *
 		plot_gp_dat_ref(gp, fs, 0);
 		fputs(" index 2 u ($1+$3):2:(sprintf('%.3f ms, %d lost', $6, $5)) w labels "
 		      "left offset 1,0 notitle", gp);
+	}
+	/* the recovery's B: only when a case has one (no label from a NaN row) */
+	if (rcv_lines) {
+		plot_gp_dat_ref(gp, fs, 0);
+		fputs(" index 3 u 1:2:(0):(0.35) w vectors nohead lw 3 lc rgb '#0072b2' ", gp);
+		plot_gp_title(gp, 1, "recovery: last frame lost (B)");
+		plot_gp_dat_ref(gp, fs, 0);
+		fputs(" index 3 u 1:($2+0.35):(sprintf('recovery %.3f ms', $1)) w labels left "
+		      "offset 0.5,0.5 tc rgb '#0072b2' notitle", gp);
 	}
 	fputc('\n', gp);
 	return 0;

@@ -17,7 +17,8 @@ const unsigned dev_rfc_sizes[DEV_SIZES_N] = { 64, 128, 256, 512, 1024, 1280, 151
 
 /* RFC 2544 §24: the test part of a trial lasts at least 60 s; §23: 2 s for the last
  * frames after it; §26.4: 50 back-to-back trials; §26.2: 20 latency trials of 120 s;
- * §11.4: 1 and 25 filters; §26.3: steps of at most 10 % of the maximum rate. */
+ * §11.4: 1 and 25 filters; §26.3: steps of at most 10 % of the maximum rate; §26.5:
+ * repeated and the mean reported; §26.6: each kind of reset reported. */
 #define RFC_TRIAL_S 60.0
 #define RFC_SETTLE_S 2.0
 #define RFC_B2B_TRIALS 50
@@ -215,6 +216,17 @@ static int one(const struct profile *p, const char *test, json_t *list)
 		else if (t->outage_recipe == PO_RECOVERY && t->outage_load_pct != 100)
 			say(&o, "recovery (RFC 2544 §26.5) from %g %% of the NDR instead of the "
 			    "throughput (100 %%)", t->outage_load_pct);
+		/* §26.5: the test repeated, the mean reported */
+		if (t->outage_recipe == PO_RECOVERY && p->repetitions < 2)
+			say(&o, "recovery (RFC 2544 §26.5) measured once a case, not repeated for "
+			    "a mean (repetitions 1)");
+		/* §26.6: a hardware reset, a software reset and a power interruption of 10 s,
+		 * each reported; a profile's action is one of them */
+		if (t->outage_recipe == PO_RESET)
+			say(&o, "reset (RFC 2544 §26.6) of one kind, by the %s, instead of each of "
+			    "a hardware reset, a software reset and a 10-s power interruption",
+			    t->outage_hook && t->outage_hook == p->router.reboot_hook
+			    ? "router's reboot hook" : "outage action");
 		break;
 	default:
 		break;

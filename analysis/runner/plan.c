@@ -131,6 +131,7 @@ static void shuffle(size_t *v, size_t n, uint64_t *rng)
 }
 
 static void hook_estimate(const struct profile *p, struct plan *pl);
+static bool lost_after(const struct profile *p);
 
 /* The rig's ceiling, measured once before the first case. */
 static double rig_seconds(const struct profile *p)
@@ -192,6 +193,18 @@ static int plan_tests(const struct profile *p, struct plan *pl)
 		pl->hook_runs += sp->hook_runs;
 		pl->reboots += sp->reboots;
 		pl->est_reboot_s += sp->est_reboot_s;
+	}
+	/* one router for the whole run: its setup hook runs once, not once a test as each
+	 * test's plan counts it, and again after what lost its settings: within a test
+	 * (its own plan counts those), and before a test after an outage action's test */
+	if (p->router.kind == PR_EXTERNAL && p->router.setup_hook && p->ntests > 1) {
+		size_t want = 1;
+		for (size_t t = 1; t < p->ntests; t++)
+			want += pl->tests[t - 1].ncases && lost_after(p->tests[t - 1]);
+		double d = ((double)want - (double)p->ntests) * prof_hook_estimate(p, "setup");
+		pl->est_hook_s += d;
+		pl->est_s += d;
+		pl->hook_runs = pl->hook_runs + want - p->ntests;
 	}
 	pl->est_trial_s = pl->ncases ? (pl->est_s - pl->est_hook_s - pl->est_reboot_s) /
 					       (double)pl->ncases : 0;
@@ -298,16 +311,34 @@ out:
 
 static void search_estimate(const struct prof_trial *t, double *ntrials, double *trial_s);
 
+/* Whether every case of p leaves an external router without its runtime settings:
+ * an outage trial's action hook ran (the reset recipe's reboot, or any hook: what it
+ * changed is unknown), after which the runner applies the setup and every hook again
+ * (dut_action_hook). */
+static bool lost_after(const struct profile *p)
+{
+	return p->router.kind == PR_EXTERNAL && p->trial.method == PM_OUTAGE &&
+	       p->trial.outage_hook;
+}
+
+/* Whether an external router lost its runtime settings before case i: a reboot axis
+ * restarts it first, or the case before ran an outage action hook (lost_after). */
+static bool settings_lost_before(const struct profile *p, const struct plan *pl, size_t i)
+{
+	return (i > 0 && lost_after(p)) || plan_reboots_before(p, pl, i);
+}
+
 /* Does a hook (key: its axis) run before case i: the first case, an axis it names has
  * another value than in case i − 1, or the router restarted (runtime settings are
- * gone). A reboot axis' own set hook runs only when its value changes. */
+ * gone: settings_lost_before). A reboot axis' own set hook runs only when its value
+ * changes. */
 static bool hook_runs(const struct profile *p, const struct plan *pl, size_t i, const char *key,
 		      const json_t *hook)
 {
 	if (i == 0)
 		return true;
 	const struct prof_raxis *ra = prof_router_axis(p, key);
-	if (!(ra && ra->reboot) && plan_reboots_before(p, pl, i))
+	if (!(ra && ra->reboot) && settings_lost_before(p, pl, i))
 		return true;
 	for (size_t a = 0; a < p->naxes; a++) {
 		const char *ax = p->axes[a].name;
@@ -355,11 +386,11 @@ static void hook_estimate(const struct profile *p, struct plan *pl)
 		return;
 	double ntrials, secs;
 	search_estimate(&p->trial, &ntrials, &secs);
-	size_t reboots = 0;
+	size_t lost = 0;
 	for (size_t i = 0; i < pl->ncases; i++)
-		reboots += plan_reboots_before(p, pl, i);
+		lost += settings_lost_before(p, pl, i);
 	if (p->router.setup_hook)
-		add_runs(pl, 1 + reboots, prof_hook_estimate(p, "setup"));
+		add_runs(pl, 1 + lost, prof_hook_estimate(p, "setup"));
 	for (size_t a = 0; a < p->router.naxes; a++) {
 		const struct prof_raxis *ra = &p->router.axes[a];
 		add_runs(pl, hook_count(p, pl, ra->name, ra->set), prof_hook_estimate(p, ra->name));
@@ -538,9 +569,17 @@ static void print_hooks(const struct profile *p, const struct plan *pl, FILE *f)
 		if ((int)strlen(p->router.axes[a].name) > hw)
 			hw = (int)strlen(p->router.axes[a].name);
 	if (p->router.setup_hook) {
-		size_t n = 1 + pl->reboots;
-		fprintf(f, "  %-*s %s, ~%g s\n", hw, "setup",
-			n == 1 ? "once" : "once and after every reboot", prof_hook_estimate(p, "setup"));
+		size_t n = 1;
+		for (size_t i = 0; i < pl->ncases; i++)
+			n += settings_lost_before(p, pl, i);
+		if (!lost_after(p))
+			fprintf(f, "  %-*s %s, ~%g s\n", hw, "setup",
+				n == 1 ? "once" : "once and after every reboot",
+				prof_hook_estimate(p, "setup"));
+		else   /* and after every case's action: its settings are applied again */
+			fprintf(f, "  %-*s %zu run%s (once and after every %s), ~%g s each\n", hw,
+				"setup", n, n == 1 ? "" : "s", pl->reboots ? "reboot and outage action"
+				: "outage action", prof_hook_estimate(p, "setup"));
 	}
 	for (size_t a = 0; a < p->router.naxes; a++) {
 		const struct prof_raxis *ra = &p->router.axes[a];

@@ -61,8 +61,17 @@ check "compare: outage_longest_s and loss / load" \
 if command -v gnuplot >/dev/null; then
 	run "plot --kind timeline: PNG" 0 "" "$B/ppslab" plot "$F" --kind timeline -o "$T/t.png"
 	check "plot --kind timeline: a PNG of some size" "$([ "$(stat -c %s "$T/t.png" 2>/dev/null || echo 0)" -gt 5000 ]; echo $?)"
-	check "plot --kind timeline: the trials, the gaps and the longest, three blocks" \
-		"$([ "$(grep -c '^# ' "$T/t.dat")" = 3 ]; echo $?)" "$(cat "$T/t.dat")"
+	check "plot --kind timeline: the trials, the gaps, the longest and the recovery, four blocks" \
+		"$([ "$(grep -c '^# ' "$T/t.dat")" = 4 ]; echo $?)" "$(cat "$T/t.dat")"
+	check "plot --kind timeline: no recovery time, no recovery mark" \
+		"$(! grep -q 'recovery' "$T/t.gp"; echo $?)" "$(tail -3 "$T/t.gp")"
+	# the recovery recipe (RFC 2544 section 26.5): its B, the recovery time after A (t0)
+	jq '.cases[0].results.OUTAGE.recovery = {recovery_ns: 48800000, bound_ns: 100000}' "$F" >"$T/rv.json"
+	run "plot --kind timeline of a recovery" 0 "" "$B/ppslab" plot "$T/rv.json" --kind timeline -o "$T/rv.png"
+	check "plot --kind timeline: the recovery time marked on its case's row, with its length" \
+		"$([ "$(awk '/^# recovery_ms/ { b = 1; next } b && NF { print }' "$T/rv.dat")" = "48.8 0" ] &&
+		   grep -q "index 3 u 1:(\$2+0.35):(sprintf('recovery %.3f ms', \$1)) w labels" "$T/rv.gp" &&
+		   [ -s "$T/rv.png" ]; echo $?)" "$(sed -n '/recovery_ms/,$p' "$T/rv.dat"; tail -2 "$T/rv.gp")"
 	want=$(jq -r '[.cases[].results.OUTAGE.longest.duration_ns / 1e6] | map(tostring) | join(" ")' "$F")
 	got=$(awk '/^# centre_ms/ { b++ } b == 2 && !/^#/ && NF { printf "%s%s", s, $6; s = " " }' "$T/t.dat")
 	check "plot --kind timeline: the longest gap of each case in ms ($want)" \
@@ -87,6 +96,6 @@ if command -v gnuplot >/dev/null; then
 		"$(grep -q '(timeline-gaps-t0.png)' "$T/rep/report.md" && [ -s "$T/rep/timeline-gaps-t0.png" ] &&
 		   grep -q '^### outage\\_longest\\_s' "$T/rep/report.md"; echo $?)" "$(grep -n 'png\|^###' "$T/rep/report.md" | head)"
 else
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do skip "plot --kind timeline" "no gnuplot"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do skip "plot --kind timeline" "no gnuplot"; done
 fi
 echo "1..$n"

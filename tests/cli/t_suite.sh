@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # t_suite.sh — a profile of several tests (docs/profiles.md#tests) from the command line:
-# --dry-run of the shipped RFC 2544 suite lists each test with its estimated time and
+# --dry-run of the shipped RFC 2544 suite (the lab's and the router template's: every
+# test of RFC 2544 section 26 and 11.4, the template with 26.6 reset through its reboot
+# hook, its settings applied again after it) lists each test with its estimated time and
 # its cases tagged with the test; a bad test is named FILE:LINE:COLUMN; the report, the
 # table and compare of a canned results file of two tests keep the tests apart, and the
 # report lists every deviation from RFC 2544, each naming its test.
@@ -14,14 +16,43 @@ trap 'rm -rf "$T"' EXIT
 S=$TOP/tests/data/suite.json
 
 run "dry-run of profiles/rfc2544-full.json" 0 "" "$B" run --dry-run "$TOP/profiles/rfc2544-full.json"
-for t in throughput latency frame-loss back-to-back filters; do
-	grep -qE "^== test [0-9]/5: $t: about [0-9]+ (min|s)" "$T/out"
+i=0
+for t in throughput latency frame-loss back-to-back recovery filters; do
+	i=$((i + 1))
+	grep -qE "^== test $i/6: $t: about [0-9]+ (min|s)" "$T/out"
 	check "dry-run: test $t with its estimated time" $? "$(grep '^== test' "$T/out")"
 done
-grep -qE "^all 5 tests: 42 cases, estimated time about [0-9]+ min" "$T/out"
+grep -qE "^all 6 tests: 49 cases, estimated time about [0-9]+ min" "$T/out"
 check "dry-run: the whole suite's cases and time" $? "$(grep '^all' "$T/out")"
 grep -q "test=filters/size=64/rules=25  rep 1" "$T/out"
 check "dry-run: each case's id names its test" $? "$(tail -3 "$T/out")"
+# RFC 2544 section 26.5 at each size: a search for the throughput, then 110 % and 55 %
+grep -q "outage (recovery) at 100 % of the NDR an rfc2544 search finds as the throughput: 110 % of it" "$T/out" &&
+	[ "$(grep -c '^ *[0-9]*  test=recovery/size=' "$T/out")" = 7 ]
+check "dry-run: recovery (26.5) from the throughput found, at the seven sizes" $? \
+	"$(sed -n '/== test 5/,/estimated/p' "$T/out")"
+
+# the template for a real router: the same tests, and 26.6 reset through its reboot hook
+run "dry-run of profiles/rfc2544-full-router.json" 0 "" "$B" run --dry-run \
+	"$TOP/profiles/rfc2544-full-router.json" --set repetitions=2
+i=0
+for t in throughput latency frame-loss back-to-back recovery reset filters; do
+	i=$((i + 1))
+	grep -qE "^== test $i/7: $t: about [0-9]+ (h|min)" "$T/out"
+	check "router dry-run: test $t with its estimated time" $? "$(grep '^== test' "$T/out")"
+done
+grep -qE "^all 7 tests: 100 cases, estimated time about [0-9]+ h" "$T/out"
+check "router dry-run: the whole suite's cases" $? "$(grep '^all' "$T/out")"
+# the reset at the smallest frame size, twice: each a reboot, the settings applied again
+sed -n '/== test 6\/7/,/== test 7/p' "$T/out" >"$T/reset"
+grep -q "outage (reset) at 100 % of the NDR an rfc2544 search finds, the action 10 s into the trial: hook ssh root@r2 shutdown -r now" "$T/reset" &&
+	grep -qE "^  reset \(reboot\) +every case" "$T/reset" &&
+	grep -qE "^  setup +2 runs \(once and after every outage action\)" "$T/reset" &&
+	grep -qE "^  rules +2 runs" "$T/reset" &&
+	[ "$(grep -c '^ *[0-9]*  test=reset/size=64  rep' "$T/out")" = 2 ] &&
+	! grep -q 'test=reset/size=128' "$T/out"
+check "router dry-run: reset (26.6) by the reboot hook at 64 bytes, the setup and rules again after each" $? \
+	"$(cat "$T/reset")"
 
 cat >"$T/bad.json" <<'P'
 { "tests": [ { "name": "tput", "trial": { "method": "rfc2544" } },

@@ -18,9 +18,10 @@
 # both). And a sink that counts no test frame while other frames reach its port: the
 # case is not ok and shows no forwarding rate from the port's counters. The
 # templates of the embedded lab run in t_prof_seeds.sh, except rfc2544-throughput,
-# rfc2544-full (the RFC 2544 suite as a profile of tests) and dragonfly-replica, which
-# run here, as does rfc2544-full-router against the emulated FreeBSD router (its filters
-# loaded by its rules hook and read back); every template in profiles/ must be run by
+# rfc2544-full (the RFC 2544 suite as a profile of tests, 26.5 recovery included) and
+# dragonfly-replica, which run here, as does rfc2544-full-router against the emulated
+# FreeBSD router (26.6 reset by rebooting it over ssh, its setup run again after it,
+# its filters loaded by its rules hook and read back); every template in profiles/ must be run by
 # one of the two.
 . "$(dirname "$0")/lib.sh"
 TOP=$PPSLAB_TOP
@@ -77,8 +78,13 @@ eq "... one case, measured" "$(m replica '[.cases[] | .status | sub("flagged"; "
 suite=(--set size=64 --set trial.duration=0.3s --set trial.max_load=20k --set trial.width=0.3
        --set trial.repeat_invalid=0 --set 'tests.trial.ladder=["10k","20k"]'
        --set tests.trial.b2b_trials=1 --set tests.trial.b2b_max_burst=4096)
-SUITE='["throughput","latency","frame-loss","back-to-back","filters","filters"]'
-"$B/ppslab" run "$TOP/profiles/rfc2544-full.json" -o "$T/full.json" --no-table "${short[@]}" \
+SUITE='["throughput","latency","frame-loss","back-to-back","recovery","filters","filters"]'
+# the outage tests' own trial lengths shortened too: the recovery's overload and low
+# rate, the reset's time for the emulated router to come back (it is off 0.3 s)
+SHORT_OUTAGE='(.tests[] | select(.name == "recovery") | .trial) += {outage_at: "0.6s", duration: "1.2s"}
+  | (.tests[] | select(.name == "reset") | .trial) += {outage_at: "0.5s", duration: "2.5s"}'
+jq "$SHORT_OUTAGE" "$TOP/profiles/rfc2544-full.json" >"$T/full.prof.json"
+"$B/ppslab" run "$T/full.prof.json" -o "$T/full.json" --no-table "${short[@]}" \
 	"${suite[@]}" >/dev/null 2>"$T/full.err"
 RC=$?
 eq "rfc2544-full (one size): runs to the end" "$RC" 0
@@ -87,7 +93,10 @@ eq "... every test's cases, in order" "$(m full '[.cases[] | .params.test]' | jq
 eq "... the filters at 1 and 25 rules" \
 	"$(m full '[.cases[] | select(.params.test == "filters") | .params.rules]' | jq -c .)" "[1,25]"
 eq "... deviations from RFC 2544 named for every test" \
-	"$(m full '[.method.rfc2544_deviations[] | split(":")[0]] | unique | length')" 5
+	"$(m full '[.method.rfc2544_deviations[] | split(":")[0]] | unique | length')" 6
+eq "... recovery (26.5): 110 % of the throughput its search found, then 55 %, and its deviations" \
+	"$(m full '.cases[] | select(.params.test == "recovery") | .results.OUTAGE | (.action.load_drop.from_pps == 1.1 * .load_pps) and (.load_from | test("NDR"))'),$(m full '[.method.rfc2544_deviations[] | select(startswith("recovery: recovery (RFC 2544 §26.5)"))] | length')" "true,2"
+echo "# recovery: $(m full '.cases[] | select(.params.test == "recovery") | [.status, .metrics.outage_recovery_s, .results.OUTAGE.recovery.why // .results.OUTAGE.recovery.note // ""] | tostring')"
 
 # --- the emulated FreeBSD router --------------------------------------------------------
 D=$T/r2
@@ -157,7 +166,9 @@ eq "read-freebsd on it: the counters as JSON, the rules' counters included" \
 
 # A template as its description says to use it: the router's host name, its ports and
 # the hooks' directory changed, then shortened
-tmpl() {    # tmpl NAME OUT [--set ...]: profiles/NAME.json for this lab, run into $T/OUT.json
+# tmpl NAME OUT [--set ...]: profiles/NAME.json for this lab, run into $T/OUT.json (JQX: a
+# jq filter laid over it last)
+tmpl() {
 	local name=$1 out=$2
 	shift 2
 	jq --arg r "$R" --arg lab "$LAB" --arg k "$K" --arg h "$TOP/profiles/hooks/" --arg o "$T/$out.json" \
@@ -170,7 +181,7 @@ tmpl() {    # tmpl NAME OUT [--set ...]: profiles/NAME.json for this lab, run in
 	  | .topology = {kind: "netns", lab: $lab, rut: {ssh: $r, iface: "rut0,rut1"},
 	      ssh_options: ["-p", "2222", "-i", $k, "-o", "StrictHostKeyChecking=no",
 	                    "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-o", "ConnectTimeout=5"]}
-	  | .output.results = $o | del(.output.plot)' "$TOP/profiles/$name.json" >"$T/$out.prof.json"
+	  | .output.results = $o | del(.output.plot) | '"${JQX:-.}" "$TOP/profiles/$name.json" >"$T/$out.prof.json"
 	local t0=$(date +%s%N)
 	inns gen "$B/ppslab" run "$T/$out.prof.json" --no-table "${short[@]}" --set offered=15k \
 		--set trial.duration=1s --set router.hook_timeout=20s "$@" >"$T/$out.out" 2>"$T/$out.err"
@@ -255,12 +266,26 @@ eq "... each case sent its family, and the router forwarded both" \
 	"$(m v6b '[.cases[] | .params.ip_version as $v | .trials[-1] | (.gen[0].ip_version == $v) and (.sink[0].rx_pkts > 0)] | all')" true
 eq "... net.inet6.ip6.forwarding on on the router" "$(rsh sysctl -n net.inet6.ip6.forwarding)" 1
 # --- rfc2544-full-router: the suite on that router, its filters loaded by the rules hook --
-tmpl rfc2544-full-router fullr "${suite[@]}"
+# and 26.6 reset: the router rebooted over ssh by its reboot hook in the trial
+boot0=$(cat "$D/boottime")
+JQX=$SHORT_OUTAGE tmpl rfc2544-full-router fullr "${suite[@]}" --set router.reboot_timeout=30s
 eq "rfc2544-full-router: exits 0" "$RC" 0
+SUITER='["throughput","latency","frame-loss","back-to-back","recovery","reset","filters","filters"]'
 eq "... every test's cases present and measured" \
-	"$(m fullr '[.cases[] | .params.test]' | jq -c .),$(measured fullr)" "$SUITE,ok,ok,ok,ok,ok,ok"
-eq "... the filters' rule count read back" \
+	"$(m fullr '[.cases[] | .params.test]' | jq -c .),$(measured fullr)" "$SUITER,ok,ok,ok,ok,ok,ok,ok,ok"
+eq "... the filters' rule count read back (the settings applied again after the reset)" \
 	"$(m fullr '[.cases[] | select(.params.test == "filters") | .router_verify.rules.got]' | jq -c .)" '["1","25"]'
+C='(.cases[] | select(.params.test == "reset"))'
+echo "# reset: $(m fullr "$C | [.status, .metrics.outage_reset_s, .flags] | tostring")"
+eq "... reset (26.6): the router rebooted by its reboot hook, its restart recorded as the reset's" \
+	"$(m fullr "$C | [.results.OUTAGE.action.hook[2:4] == [\"shutdown\", \"-r\"], .router_restarted.by] | map(tostring) | join(\",\")"),$([ "$(cat "$D/boottime")" != "$boot0" ] && echo rebooted)" \
+	"true,the reset (trial.outage_recipe),rebooted"
+eq "... a reset time measured, at least the router's time off" \
+	"$(m fullr "$C | .metrics.outage_reset_s >= 0.3 and .results.OUTAGE.reset_ns / 1e9 == .metrics.outage_reset_s")" true
+eq "... the setup hook ran again after the reset (ipfw loaded again for the filters)" \
+	"$(m fullr '[.cases[] | select(.params.test == "filters") | .router_hooks[]? | select(.hook == "setup")] | length')" 1
+eq "... its deviations listed: one kind of reset" \
+	"$(m fullr '[.method.rfc2544_deviations[] | select(startswith("reset: reset (RFC 2544 §26.6) of one kind"))] | length')" 1
 
 # --- a sink that counts no test frame gets no forwarded rate -----------------------------
 # The router's firewall denies the test traffic (UDP) while other frames (not test

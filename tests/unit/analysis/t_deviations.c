@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* t_deviations.c — the deviations from RFC 2544 a profile asks for (deviations.h): a
  * table of profile settings, each with every finding it must give, in order, and none
- * other; a profile of tests names each test's. */
+ * other (recovery's and reset's: RFC 2544 §26.5 and §26.6); a profile of tests names
+ * each test's. */
 #include <stdio.h>
 #include <string.h>
 
@@ -63,8 +64,8 @@ static const struct row {
 	{ "back-to-back: 50 trials, short trial length does not count",
 	  "{" ALL_SIZES ", \"trial\": {\"method\": \"b2b\", \"duration\": \"1s\", "
 	  "\"settle\": \"2s\"}}", { NULL } },
-	{ "recovery: 60 s of overload from the NDR: nothing",
-	  "{\"trial\": {\"method\": \"outage\", \"outage_recipe\": \"recovery\", "
+	{ "recovery: 60 s of overload from the NDR, repeated: nothing",
+	  "{\"repetitions\": 3, \"trial\": {\"method\": \"outage\", \"outage_recipe\": \"recovery\", "
 	  "\"outage_load\": \"100%\", \"outage_at\": \"60s\", \"duration\": \"70s\", "
 	  "\"settle\": \"2s\"}}", { NULL } },
 	{ "recovery: shortened, from a given rate",
@@ -73,13 +74,29 @@ static const struct row {
 	  "\"settle\": \"2s\"}}",
 	  { "recovery (RFC 2544 §26.5) after 2 s of overload at 110 % of the throughput "
 	    "instead of at least 60 s",
-	    "recovery (RFC 2544 §26.5) from a given throughput, not one measured first", NULL } },
+	    "recovery (RFC 2544 §26.5) from a given throughput, not one measured first",
+	    "recovery (RFC 2544 §26.5) measured once a case, not repeated for a mean "
+	    "(repetitions 1)", NULL } },
 	{ "recovery: from 90 % of the NDR",
 	  "{\"trial\": {\"method\": \"outage\", \"outage_recipe\": \"recovery\", "
 	  "\"outage_load\": \"90%\", \"outage_at\": \"60s\", \"duration\": \"70s\", "
 	  "\"settle\": \"2s\"}}",
 	  { "recovery (RFC 2544 §26.5) from 90 % of the NDR instead of the throughput (100 %)",
-	    NULL } },
+	    "recovery (RFC 2544 §26.5) measured once a case, not repeated for a mean "
+	    "(repetitions 1)", NULL } },
+	{ "reset through the reboot hook at the NDR: one kind of reset",
+	  "{\"router\": {\"kind\": \"external\", \"reboot_hook\": [\"true\"]}, "
+	  "\"trial\": {\"method\": \"outage\", \"outage_recipe\": \"reset\", "
+	  "\"outage_load\": \"100%\", \"duration\": \"60s\", \"settle\": \"2s\"}}",
+	  { "reset (RFC 2544 §26.6) of one kind, by the router's reboot hook, instead of each "
+	    "of a hardware reset, a software reset and a 10-s power interruption", NULL } },
+	{ "reset through an action hook at a fixed load",
+	  "{\"router\": {\"kind\": \"external\"}, \"trial\": {\"method\": \"outage\", "
+	  "\"outage_recipe\": \"reset\", \"outage_load\": \"10k\", \"outage_action\": "
+	  "{\"hook\": [\"true\"]}, \"duration\": \"60s\", \"settle\": \"2s\"}}",
+	  { "reset (RFC 2544 §26.6) at a fixed load, not at a throughput measured first",
+	    "reset (RFC 2544 §26.6) of one kind, by the outage action, instead of each of a "
+	    "hardware reset, a software reset and a 10-s power interruption", NULL } },
 	{ "filters: 10, none single",
 	  "{\"matrix\": {\"size\": [64, 128, 256, 512, 1024, 1280, 1518], \"rules\": [0, 10]}, "
 	  "\"trial\": {\"method\": \"rfc2544\", " RFC_TRIAL "}}",

@@ -442,6 +442,58 @@ static void t_tests(void)
 	profile_free(p);
 }
 
+/* an outage action hook (the reset recipe's reboot) leaves the router without its
+ * runtime settings: the setup and every hook run again before the next case, in this
+ * test or the next; the router is one for the whole run, so its setup runs once before
+ * the first test, not once a test */
+static void t_reset_reapply(void)
+{
+	static const char head[] =
+		"{\"repetitions\": 3, \"params\": {\"rules\": 1},"
+		" \"rig\": {\"calibrate\": false, \"direct\": false},"
+		" \"router\": {\"kind\": \"external\", \"setup_hook\": [\"s\"], \"reboot_hook\": [\"r\"],"
+		"  \"hooks\": {\"rules\": [\"l\"]}, \"hook_estimate\": {\"setup\": 1, \"rules\": 10}},"
+		" \"trial\": {\"duration\": \"5s\"},"
+		" \"tests\": [";
+	static const char reset[] =
+		"{\"name\": \"reset\", \"trial\": {\"method\": \"outage\", \"outage_recipe\": \"reset\","
+		" \"outage_load\": \"10k\"}}";
+	static const char fixed[] = "{\"name\": \"tput\", \"trial\": {\"method\": \"fixed\"}}";
+	char text[1024];
+	/* reset first: setup and rules before each of its 3 cases and before tput's
+	 * first; rules also before each tput case (its own plan's first, an estimate) */
+	snprintf(text, sizeof(text), "%s%s, %s]}", head, reset, fixed);
+	struct profile *p = prof(text, NULL, 0);
+	struct plan pl;
+	if (!p)
+		return;
+	T_EQ_INT(plan_make(p, &pl), 0);
+	const struct plan *rs = &pl.tests[0];
+	/* the reset test: setup 3, rules 3, the reboot 3 */
+	T_EQ_INT(rs->hook_runs, 3 + 3 + 3);
+	T_NEAR(rs->est_hook_s, 3 * 1 + 3 * 10 + 3 * p->router.hook_est_s, 1e-9);
+	/* the whole run: tput's setup after the last reset, its rules once */
+	T_EQ_INT(pl.hook_runs, 9 + 1 + 1);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	plan_print(p, &pl, f);
+	fclose(f);
+	T_TRUE(strstr(buf, "  setup          3 runs (once and after every outage action), ~1 s each\n") != NULL);
+	T_TRUE(strstr(buf, "  rules          3 runs, ~10 s each\n") != NULL);
+	free(buf);
+	plan_free(&pl);
+	profile_free(p);
+	/* reset last: one setup before the run, again between the resets, none after */
+	snprintf(text, sizeof(text), "%s%s, %s]}", head, fixed, reset);
+	if (!(p = prof(text, NULL, 0)))
+		return;
+	T_EQ_INT(plan_make(p, &pl), 0);
+	T_EQ_INT(pl.hook_runs, (1 + 1) + (2 + 3 + 3));
+	plan_free(&pl);
+	profile_free(p);
+}
+
 int main(void)
 {
 	T_RUN(t_tests);
@@ -452,6 +504,7 @@ int main(void)
 	T_RUN(t_estimate);
 	T_RUN(t_hook_estimate);
 	T_RUN(t_reboot_groups);
+	T_RUN(t_reset_reapply);
 	T_RUN(t_print);
 	T_RUN(t_case_ids);
 	return t_done();
