@@ -488,7 +488,7 @@ static void search_estimate(const struct prof_trial *t, double *ntrials, double 
 		if (prof_searches(t))
 			search_estimate(&s, &n, &secs);
 		*ntrials = n + 1;
-		*trial_s = secs + t->duration_s;
+		*trial_s = secs + t->outage_duration_s;
 		return;
 	}
 	case PM_LADDER:
@@ -720,6 +720,8 @@ static void print_body(const struct profile *p, const struct plan *pl, FILE *f)
 		else
 			fprintf(f, "; outage (%s) at %.0f pps", prof_recipe_name(t->outage_recipe),
 				t->outage_load_pps);
+		if (t->outage_duration_s != t->duration_s)
+			fprintf(f, " in a %g-s trial", t->outage_duration_s);
 		if (t->outage_recipe == PO_RECOVERY)
 			fprintf(f, " as the throughput: 110 %% of it for %g s, then half that",
 				t->outage_at_s);

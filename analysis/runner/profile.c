@@ -75,7 +75,7 @@ static const char *const trial_keys[] = { "method", "warmup", "duration", "settl
 					  "b2b_min_burst", "b2b_max_burst", "b2b_resolution",
 					  "b2b_throughput", "goals", "latency_loads", "outage_load",
 					  "outage_at", "outage_action", "outage_recipe",
-					  "outage_gap_min", NULL };
+					  "outage_gap_min", "outage_duration", NULL };
 static const char *const method_names[] = { "fixed", "rfc2544", "mlr", "ladder", "b2b",
 					     "outage", NULL };
 static const char *const late_names[] = { "skip", "shift", "catchup", NULL };
@@ -332,7 +332,8 @@ static void parse_outage(struct vctx *c, json_t *o, struct profile *p)
 	int e;
 	const json_t *v;
 	static const char *const outage_keys[] = { "outage_load", "outage_at", "outage_action",
-						   "outage_recipe", "outage_gap_min", NULL };
+						   "outage_recipe", "outage_gap_min",
+						   "outage_duration", NULL };
 	if (t->method != PM_OUTAGE) {
 		for (int i = 0; o && outage_keys[i]; i++)
 			if (json_object_get(o, outage_keys[i])) {
@@ -363,10 +364,19 @@ static void parse_outage(struct vctx *c, json_t *o, struct profile *p)
 		prof_as_rate(c, v, "trial.outage_load", false, &t->outage_load_pps);
 	}
 	prof_get_dur(c, o, "outage_at", "trial", 1, &t->outage_at_s);
-	if (t->duration_s > 0 && t->outage_at_s >= t->duration_s)
-		prof_verr(c, o && json_object_get(o, "outage_at") ? "trial.outage_at" : "trial.duration",
+	/* the outage trial's own length: a search before it keeps trial.duration (RFC
+	 * 2544's 60 s), where a reset's trial runs for minutes */
+	bool own = o && json_object_get(o, "outage_duration");
+	prof_get_dur(c, o, "outage_duration", "trial", t->duration_s, &t->outage_duration_s);
+	if (own && t->outage_duration_s < PROF_TRIAL_MIN_S)
+		prof_verr(c, "trial.outage_duration", false, "a trial must last at least %g s, "
+			  "got %g s", PROF_TRIAL_MIN_S, t->outage_duration_s);
+	else if (t->outage_duration_s > 0 && t->outage_at_s >= t->outage_duration_s)
+		prof_verr(c, o && json_object_get(o, "outage_at") ? "trial.outage_at"
+			  : own ? "trial.outage_duration" : "trial.duration",
 			  false, "the action must come within the trial: outage_at (%g s) must be "
-			  "below trial.duration (%g s)", t->outage_at_s, t->duration_s);
+			  "below trial.%s (%g s)", t->outage_at_s,
+			  own ? "outage_duration" : "duration", t->outage_duration_s);
 	t->outage_gap_min_s = -1;
 	if (o && json_object_get(o, "outage_gap_min"))
 		prof_get_dur(c, o, "outage_gap_min", "trial", 0, &t->outage_gap_min_s);

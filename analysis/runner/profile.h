@@ -199,6 +199,8 @@ struct prof_trial {
 	double outage_load_pct;  /* > 0: the load, this % of the NDR an rfc2544 search of the
 				  * case finds first */
 	double outage_at_s;      /* the action's instant, seconds after the warm-up (1) */
+	double outage_duration_s;/* the outage trial's length (trial.outage_duration, else
+				  * duration_s, which the search before it keeps) */
 	double outage_gap_min_s; /* the sinks' --gap-min; < 0 (absent): ten frame intervals */
 	enum prof_outage_recipe outage_recipe;
 	const json_t *outage_ctl;  /* words for `ppslab-rut ctl SOCK` (borrowed from root),

@@ -1188,7 +1188,7 @@ static void recovery_result(const struct prof_trial *t, const json_t *rec, json_
 	const json_t *sinks = json_object_get(json_object_get(rec, "action"), "sinks");
 	/* the low-rate phase ends duration − outage_at after the drop; a loss ending in its
 	 * second half is not known to have stopped */
-	int64_t low = llround((t->duration_s - t->outage_at_s) * 1e9);
+	int64_t low = llround((t->outage_duration_s - t->outage_at_s) * 1e9);
 	size_t i;
 	const json_t *sk;
 	json_array_foreach(json_object_get(rec, "sink"), i, sk) {
@@ -1290,7 +1290,7 @@ static int case_outage(struct case_run *k, const struct search_res *sr, json_t *
 	double limit = t->outage_hook ? (r->p->router.hook_timeout_s > 0
 					 ? r->p->router.hook_timeout_s : 30) : DUT_CTL_LOAD_S;
 	struct trial_req tr = { .load_pps = rcv ? RECOVERY_OVER * load : load,
-				.duration_s = t->duration_s,
+				.duration_s = t->outage_duration_s,
 				.warmup_s = t->warmup_s, .cell = &k->pc->values, .kind = "outage",
 				.seq = ++k->seq, .action = outage_fire, .action_arg = &a,
 				.action_at_s = t->outage_at_s, .action_limit_s = limit, .gaps = true,

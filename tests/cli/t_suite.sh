@@ -27,7 +27,7 @@ check "dry-run: the whole suite's cases and time" $? "$(grep '^all' "$T/out")"
 grep -q "test=filters/size=64/rules=25  rep 1" "$T/out"
 check "dry-run: each case's id names its test" $? "$(tail -3 "$T/out")"
 # RFC 2544 section 26.5 at each size: a search for the throughput, then 110 % and 55 %
-grep -q "outage (recovery) at 100 % of the NDR an rfc2544 search finds as the throughput: 110 % of it" "$T/out" &&
+grep -q "outage (recovery) at 100 % of the NDR an rfc2544 search finds in a 2.5-s trial as the throughput: 110 % of it" "$T/out" &&
 	[ "$(grep -c '^ *[0-9]*  test=recovery/size=' "$T/out")" = 7 ]
 check "dry-run: recovery (26.5) from the throughput found, at the seven sizes" $? \
 	"$(sed -n '/== test 5/,/estimated/p' "$T/out")"
@@ -45,7 +45,8 @@ grep -qE "^all 7 tests: 100 cases, estimated time about [0-9]+ h" "$T/out"
 check "router dry-run: the whole suite's cases" $? "$(grep '^all' "$T/out")"
 # the reset at the smallest frame size, twice: each a reboot, the settings applied again
 sed -n '/== test 6\/7/,/== test 7/p' "$T/out" >"$T/reset"
-grep -q "outage (reset) at 100 % of the NDR an rfc2544 search finds, the action 10 s into the trial: hook ssh root@r2 shutdown -r now" "$T/reset" &&
+grep -q "outage (reset) at 100 % of the NDR an rfc2544 search finds in a 240-s trial, the action 10 s into the trial: hook ssh root@r2 shutdown -r now" "$T/reset" &&
+	grep -q "method: outage, warm-up 2 s, trials 60 s" "$T/reset" &&
 	grep -qE "^  reset \(reboot\) +every case" "$T/reset" &&
 	grep -qE "^  setup +2 runs \(once and after every outage action\)" "$T/reset" &&
 	grep -qE "^  rules +2 runs" "$T/reset" &&

@@ -274,7 +274,7 @@ static void t_unknown_key(void)
 		"duration_sum, exceed_ratio, max_trials, ladder, max_delay, max_clock_error, "
 		"late_policy, max_burst, max_behind, repeat_invalid, b2b_trials, b2b_min_burst, "
 		"b2b_max_burst, b2b_resolution, b2b_throughput, goals, latency_loads, outage_load, "
-		"outage_at, outage_action, outage_recipe, outage_gap_min";
+		"outage_at, outage_action, outage_recipe, outage_gap_min, outage_duration";
 	if (strcmp(rel(&d, 0), want_keys))
 		printf("# got: %s\n", rel(&d, 0));
 	T_TRUE(!strcmp(rel(&d, 0), want_keys));
@@ -1110,6 +1110,7 @@ static void t_outage_fields(void)
 		T_NEAR(p->trial.outage_load_pps, 10000, 0);
 		T_NEAR(p->trial.outage_load_pct, 0, 0);
 		T_NEAR(p->trial.outage_at_s, 0.5, 1e-12);
+		T_NEAR(p->trial.outage_duration_s, 3, 0);   /* trial.duration's, when absent */
 		T_NEAR(p->trial.outage_gap_min_s, -1, 0);
 		T_EQ_INT(p->trial.outage_recipe, PO_TIMELINE);
 		T_EQ_INT(json_array_size(p->trial.outage_ctl), 2);
@@ -1128,6 +1129,26 @@ static void t_outage_fields(void)
 		T_NEAR(p->trial.outage_at_s, 1, 0);
 	}
 	profile_free(p);
+	prof_diag_free(&d);
+	/* the outage trial's own length; the search keeps trial.duration */
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"outage\", \"duration\": 60, \"outage_load\": \"90%\",\n"
+		       " \"outage_at\": 100, \"outage_duration\": \"4min\", \"outage_action\": {\"rules\": 5}}}",
+		       &p, &d), 0);
+	T_EQ_INT(d.n, 0);
+	if (p) {
+		T_NEAR(p->trial.duration_s, 60, 0);
+		T_NEAR(p->trial.outage_duration_s, 240, 0);
+	}
+	profile_free(p);
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"outage\", \"duration\": 60, \"outage_load\": \"90%\",\n"
+		       " \"outage_at\": 100, \"outage_action\": {\"rules\": 5}}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":2:15: trial.outage_at: the action must come within the trial: outage_at "
+		   "(100 s) must be below trial.duration (60 s)"));
+	prof_diag_free(&d);
+	T_EQ_INT(parse("{\"trial\": {\"method\": \"outage\", \"outage_load\": \"90%\",\n"
+		       " \"outage_duration\": 0.01, \"outage_action\": {\"rules\": 5}}}", &p, &d), -EINVAL);
+	T_TRUE(has(&d, ":2:21: trial.outage_duration: a trial must last at least"));
 	prof_diag_free(&d);
 	/* a reset without an action takes the reboot hook */
 	T_EQ_INT(parse("{\"router\": {\"kind\": \"external\", \"reboot_hook\": [\"reboot-it\"]},\n"
