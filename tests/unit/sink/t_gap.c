@@ -457,6 +457,43 @@ static void t_head_tail(void)
 	end(x, 30);
 	T_EQ_U64(x->s.lost_final, 20);
 	T_EQ_U64(gap_count(&x->g), 0);
+	/* NextExp stays the last frame's + 1: the head is the first frame's number less
+	 * the floor, the tail the sender's count less NextExp */
+	T_EQ_U64(x->s.next_exp, 20);
+	T_EQ_U64(x->g.first_seq - x->s.floor + gap_lost(&x->g) + (30 - x->s.next_exp),
+		 x->s.lost_final);
+	free(x);
+}
+
+/* t_outage.sh's books on a busy host: 10 kpps, a forwarder's pause of 250 ms with a
+ * ring of 512 (the ring's frames come after the silence, then 1,988 lost), a link down
+ * for 250 ms (2,500 lost), and the forwarder held by the host as the sender stops: its
+ * ring keeps the 512 oldest frames and drops the newest 412, the tail. The gaps' loss
+ * plus expect − NextExp is the stream's loss: NextExp is not raised to the sender's
+ * count at the end (it was, and the tail vanished from the books). */
+static void t_outage_books(void)
+{
+	const uint64_t N = 60000, US = 1000;
+	struct st *x = mk_n(50 * MS, 64);
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < N; i++) {
+		t = i * 100 * US;
+		if (i >= 10000 && i < 10000 + 2500)   /* the pause: held, then the ring's */
+			t = 10000 * 100 * US + 250 * MS + (i - 10000) * US;
+		if (i >= 10000 + 512 && i < 12500)
+			continue;                     /* the ring's drops in the pause */
+		if (i >= 30000 && i < 32500)
+			continue;                     /* the link down */
+		if (i >= N - 412)
+			continue;                     /* the ring's drops at the end */
+		arrive(x, i, t);
+	}
+	end(x, N);
+	T_EQ_U64(x->s.lost_final, 1988 + 2500 + 412);
+	T_EQ_U64(x->s.next_exp, N - 412);
+	T_EQ_U64(x->s.reordered_pkts, 0);
+	T_EQ_U64(gap_lost(&x->g) + (N - x->s.next_exp), x->s.lost_final);
+	T_EQ_U64(gap_lost(&x->g), 1988 + 2500);
 	free(x);
 }
 
@@ -528,6 +565,7 @@ int main(void)
 	T_RUN(t_early_then_filled);
 	T_RUN(t_list_max);
 	T_RUN(t_head_tail);
+	T_RUN(t_outage_books);
 	T_RUN(t_outage_after_scatter);
 	T_RUN(t_filled_listed_ranks_lower);
 	T_RUN(t_last_after_overload);
