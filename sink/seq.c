@@ -178,10 +178,11 @@ void seq_finish(struct seq_stream *s, uint64_t expected)
 	for (uint64_t q = win_base(s, s->next_exp); q < s->next_exp; q++)
 		finalize(s, q);
 	if (expected > s->next_exp) {
+		/* the tail: lost, but NextExp stays the highest number seen + 1, so that
+		 * expected − NextExp still tells the tail from the gaps' loss (gap.h) */
 		uint64_t tail = expected - s->next_exp;
 		s->lost_final += tail;
 		s->run += tail;
-		s->next_exp = expected;
 	}
 	close_run(s);
 }

@@ -74,7 +74,8 @@ static inline uint64_t seq_lost_now(const struct seq_stream *s)
 }
 /* Ends the stream: everything still missing is lost, and if expected > NextExp the tail
  * (expected − NextExp) is lost too (expected counts from 0: the sender's frame count);
- * loss bursts are closed. Idempotent. */
+ * loss bursts are closed. NextExp stays the highest number seen + 1 (the sink's
+ * next_seq): the tail is expected − it. Idempotent. */
 void seq_finish(struct seq_stream *s, uint64_t expected);
 /* Folds b (another worker's part of the same stream) into a: both are finished, counts
  * are added, the highest NextExp and the lowest floor of a started part are kept (a
