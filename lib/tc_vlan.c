@@ -163,8 +163,16 @@ int tc_vlan_attach(const char *netns, const char *port, const char *peer, unsign
 		}
 		if (!rc)
 			rc = load_attach(TC_VLAN_POP, vid, pi, qi, port, msg, sizeof(msg));
-		if (!rc)
-			rc = load_attach(TC_VLAN_PUSH, vid, qi, pi, peer, msg, sizeof(msg));
+		if (!rc && (rc = load_attach(TC_VLAN_PUSH, vid, qi, pi, peer, msg, sizeof(msg)))) {
+			/* not half a subinterface: the pop program leaves the port again */
+			LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = pi, .attach_point = BPF_TC_INGRESS);
+			LIBBPF_OPTS(bpf_tc_opts, to, .handle = TC_VLAN_HANDLE, .priority = TC_VLAN_PRIO);
+			int d = bpf_tc_detach(&hook, &to);
+			if (d)
+				snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+					 "; and the VLAN %u program stays on %s: %s", vid, port,
+					 strerror(-d));
+		}
 		ssize_t w = write(pfd[1], msg, strlen(msg));
 		(void)w;
 		_exit(rc ? (-rc & 0xff) : 0);

@@ -129,6 +129,21 @@ if [ "$emu" = true ]; then
 	lab_up
 	eq "vlan: up without --vlan keeps VLAN 100 and repairs it" \
 		"$("$B/ppslab" lab status --name "$LAB" --json | jq -r '[.complete, .vlan] | join(" ")')" "true 100"
+	# a push program the kernel refuses (a filter of another protocol at its priority on
+	# the hidden peer: "Protocol mismatch"): up fails naming it, and takes the pop
+	# program it had attached off rut1 again, no half subinterface left
+	tc -n "$LAB-rut" filter del dev vt-rut1.100 ingress pref 28784
+	tc -n "$LAB-rut" filter add dev vt-rut1.100 ingress pref 28784 protocol ip bpf bytecode '1,6 0 0 0,' ||
+		bail "a classic BPF filter at the push program's priority"
+	out=$("$B/ppslab" lab up --name "$LAB" 2>&1); rc=$?
+	check "vlan: a refused push program fails up" test "$rc" -ne 0
+	check "vlan: ... naming it" grep -q "vt-rut1.100: cannot attach the VLAN 100 program on its ingress" <<<"$out"
+	eq "vlan: ... and the pop program is off rut1 again" \
+		"$(tc -n "$LAB-rut" -j filter show dev rut1 ingress | jq '[.[] | select(.pref == 28784)] | length')" 0
+	tc -n "$LAB-rut" filter del dev vt-rut1.100 ingress pref 28784
+	lab_up
+	eq "vlan: ... which up repairs" \
+		"$("$B/ppslab" lab status --name "$LAB" --json | jq -r '[.complete, .vlan] | join(" ")')" "true 100"
 else
 	skip "vlan: the tag programs" "the kernel made 802.1Q devices"
 fi
