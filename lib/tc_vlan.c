@@ -179,9 +179,18 @@ int tc_vlan_attach(const char *netns, const char *port, const char *peer, unsign
 	}
 	close(pfd[1]);
 	char msg[512];
-	ssize_t r = read(pfd[0], msg, sizeof(msg) - 1);
+	/* until the child's end closes: a signal does not lose its message */
+	size_t got = 0;
+	for (;;) {
+		ssize_t r = read(pfd[0], msg + got, sizeof(msg) - 1 - got);
+		if (r > 0 && (got += (size_t)r) < sizeof(msg) - 1)
+			continue;
+		if (r < 0 && errno == EINTR)
+			continue;
+		break;
+	}
 	close(pfd[0]);
-	msg[r > 0 ? r : 0] = 0;
+	msg[got] = 0;
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
