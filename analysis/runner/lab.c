@@ -591,6 +591,10 @@ int lab_up(const char *name, const struct lab_up_opts *o)
 	int rc;
 	if (lab_name_check(name))
 		return -EINVAL;
+	if (o->vlan > 4094) {   /* the command line's check (cmd_lab.c) for any other caller */
+		log_err("lab up: VLAN %d: not a VLAN id 1..4094", o->vlan);
+		return -EINVAL;
+	}
 	for (int r = 0; r < LAB_ROLES; r++)
 		lab_ns_name(name, (enum lab_role)r, ns[r], sizeof(ns[r]));
 	const char *rutns = ns[LAB_RUT];
@@ -651,8 +655,6 @@ int lab_up(const char *name, const struct lab_up_opts *o)
 	 * subinterfaces go first */
 	int vnow = vlan_now(rutns);
 	int vid = o->vlan > 0 ? o->vlan : o->vlan == LAB_VLAN_NONE ? 0 : vnow;
-	if (vid > 4094)
-		return -EINVAL;
 	for (int i = 1; i < 3; i++)
 		if ((rc = vlan_del(rutns, lab_ifs[i].ifname, vnow, vid)))
 			return rc;
