@@ -163,17 +163,34 @@ int tc_vlan_attach(const char *netns, const char *port, const char *peer, unsign
 		}
 		if (!rc)
 			rc = load_attach(TC_VLAN_POP, vid, pi, qi, port, msg, sizeof(msg));
-		if (!rc)
-			rc = load_attach(TC_VLAN_PUSH, vid, qi, pi, peer, msg, sizeof(msg));
+		if (!rc && (rc = load_attach(TC_VLAN_PUSH, vid, qi, pi, peer, msg, sizeof(msg)))) {
+			/* not half a subinterface: the pop program leaves the port again */
+			LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = pi, .attach_point = BPF_TC_INGRESS);
+			LIBBPF_OPTS(bpf_tc_opts, to, .handle = TC_VLAN_HANDLE, .priority = TC_VLAN_PRIO);
+			int d = bpf_tc_detach(&hook, &to);
+			if (d)
+				snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+					 "; and the VLAN %u program stays on %s: %s", vid, port,
+					 strerror(-d));
+		}
 		ssize_t w = write(pfd[1], msg, strlen(msg));
 		(void)w;
 		_exit(rc ? (-rc & 0xff) : 0);
 	}
 	close(pfd[1]);
 	char msg[512];
-	ssize_t r = read(pfd[0], msg, sizeof(msg) - 1);
+	/* until the child's end closes: a signal does not lose its message */
+	size_t got = 0;
+	for (;;) {
+		ssize_t r = read(pfd[0], msg + got, sizeof(msg) - 1 - got);
+		if (r > 0 && (got += (size_t)r) < sizeof(msg) - 1)
+			continue;
+		if (r < 0 && errno == EINTR)
+			continue;
+		break;
+	}
 	close(pfd[0]);
-	msg[r > 0 ? r : 0] = 0;
+	msg[got] = 0;
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)

@@ -3,9 +3,9 @@
  * outage method, a row on a time axis in milliseconds relative to the action's instant
  * t0: the measured trial as a thin line, each gap of the sinks' lists as a bar from the
  * last frame before it to the first frame after it, the longest gap marked in its own
- * colour with its length, t0 as a vertical line, and for the recovery recipe (RFC 2544
- * §26.5, where t0 is the load's drop A) its B, the recovery time after t0, marked with
- * its length on each row of its case. */
+ * colour with its length (or the merged record that holds it), t0 as a vertical line,
+ * and for the recovery recipe (RFC 2544 §26.5, where t0 is the load's drop A) its B,
+ * the recovery time after t0, marked with its length on each row of its case. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -91,7 +91,10 @@ int plot_write_timeline(struct fig *f, struct files *fs, const struct plot_out *
 		hi = rw[r].to_ms > hi ? rw[r].to_ms : hi;
 	}
 	for (int b = 1; b <= 2; b++) {
-		fputs("\n\n# centre_ms row half_ms half_row lost_pkts duration_ms\n", d);
+		fputs(b == 2 ? "\n\n# centre_ms row half_ms half_row lost_pkts duration_ms "
+		      "merged_gaps (the longest silence's length, in a record of merged_gaps)\n"
+		      : "\n\n# centre_ms row half_ms half_row lost_pkts duration_ms merged_gaps\n",
+		      d);
 		size_t lines = 0;
 		for (size_t r = 0; r < n; r++) {
 			const json_t *o2 = json_object_get(json_object_get(rf->cases[rw[r].cs].obj,
@@ -103,10 +106,18 @@ int plot_write_timeline(struct fig *f, struct files *fs, const struct plot_out *
 				if ((long)json_integer_value(json_object_get(g, "stream")) != rw[r].stream)
 					continue;
 				double s = jnum(g, "start_ns") / 1e6, e = jnum(g, "end_ns") / 1e6;
+				double mg = jnum(g, "merged_gaps");
 				int longest = json_is_object(lg) && jnum(lg, "stream") == rw[r].stream &&
-					      jnum(lg, "start_ns") / 1e6 == s &&
-					      jnum(g, "merged_gaps") == 1;
-				if ((b == 2) != longest)
+					      jnum(lg, "start_ns") / 1e6 == s && mg == 1;
+				/* a merged record holding the longest silence (outage.c: its
+				 * length and the record's ends known, not its start): the
+				 * record marked, labelled with the silence's length */
+				int within = !longest && json_is_object(lg) && mg > 1 &&
+					     jnum(lg, "stream") == rw[r].stream &&
+					     jnum(lg, "merged_gaps") == mg &&
+					     jnum(lg, "within_start_ns") / 1e6 == s &&
+					     jnum(lg, "within_end_ns") / 1e6 == e;
+				if ((b == 2) != (longest || within))
 					continue;
 				plot_dat_num(d, (s + e) / 2);
 				fputc(' ', d);
@@ -116,7 +127,9 @@ int plot_write_timeline(struct fig *f, struct files *fs, const struct plot_out *
 				fputs(b == 2 ? " 0.3 " : " 0.2 ", d);
 				plot_dat_num(d, jnum(g, "lost_pkts"));
 				fputc(' ', d);
-				plot_dat_num(d, e - s);
+				plot_dat_num(d, within ? jnum(lg, "duration_ns") / 1e6 : e - s);
+				fputc(' ', d);
+				plot_dat_num(d, within ? mg : 1);
 				fputc('\n', d);
 				lo = s < lo ? s : lo;
 				hi = e > hi ? e : hi;
@@ -124,7 +137,7 @@ int plot_write_timeline(struct fig *f, struct files *fs, const struct plot_out *
 			}
 		}
 		if (!lines)   /* an empty block would shift gnuplot's indices */
-			fputs("NaN NaN NaN NaN NaN NaN\n", d);
+			fputs("NaN NaN NaN NaN NaN NaN NaN\n", d);
 		if (b == 2)
 			longest_lines = lines;
 	}
@@ -187,8 +200,9 @@ int plot_write_timeline(struct fig *f, struct files *fs, const struct plot_out *
 	/* no label without a longest gap: gnuplot 5.4 crashes on a label from a NaN row */
 	if (longest_lines) {
 		plot_gp_dat_ref(gp, fs, 0);
-		fputs(" index 2 u ($1+$3):2:(sprintf('%.3f ms, %d lost', $6, $5)) w labels "
-		      "left offset 1,0 notitle", gp);
+		fputs(" index 2 u ($1+$3):2:($7 > 1 ? sprintf('%.3f ms, within %d merged gaps', "
+		      "$6, $7) : sprintf('%.3f ms, %d lost', $6, $5)) w labels left offset 1,0 "
+		      "notitle", gp);
 	}
 	/* the recovery's B: only when a case has one (no label from a NaN row) */
 	if (rcv_lines) {

@@ -484,7 +484,14 @@ static int vlan_del(const char *ns, const char *port, int now, int keep)
  * made (the kernel's 802.1Q device, else emulated), with P's MAC, up, with the port's
  * addresses; P itself keeps none and routes nothing (strict rp_filter: its sources are
  * behind P.V; IPv6 off). */
-static int vlan_up(const char *ns, int i, int vid)
+/* Whether `ip link add ... type vlan`'s message (out) says the kernel has no vlan link
+ * type (no 802.1Q module), the one failure the emulation stands in for. */
+static bool vlan_type_missing(const char *out)
+{
+	return strstr(out, "Unknown device type") || strstr(out, "Operation not supported");
+}
+
+static int vlan_up(const char *ns, int i, int vid, bool *said)
 {
 	const struct lab_if *l = &lab_ifs[i];
 	char sub[16], hid[16], v[16];
@@ -494,15 +501,29 @@ static int vlan_up(const char *ns, int i, int vid)
 	if (!link_exists(ns, sub)) {
 		char *vl[] = { "ip", "-n", proc_arg(ns), "link", "add", "link", proc_arg(l->ifname),
 			       "name", sub, "type", "vlan", "id", v, NULL };
-		struct proc_opts o = { .quiet_err = 1, .timeout_ns = 10 * NS_PER_S };
-		if (proc_run(vl, &o) != 0) {
-			/* no 802.1Q device here ("Unknown device type"): emulated */
+		char out[1024] = "";
+		struct proc_opts o = { .out = out, .outlen = sizeof(out), .merge_err = 1,
+				       .timeout_ns = 10 * NS_PER_S };
+		int st = proc_run(vl, &o);
+		out[strcspn(out, "\n")] = 0;
+		if (st != 0 && !vlan_type_missing(out)) {
+			log_err("[%s] cannot make %s: ip link add ... type vlan failed (status %d)%s%s",
+				ns, sub, st, out[0] ? ": " : "", out);
+			return st < 0 ? st : -EIO;
+		}
+		if (st != 0) {
+			/* the kernel has no 802.1Q device: emulated */
 			char why[256];
 			if (!tc_vlan_supported(why, sizeof(why))) {
 				log_err("[%s] cannot make %s: the kernel has no 802.1Q vlan device "
-					"(ip link add ... type vlan failed), and %s", ns, sub, why);
+					"(ip link add ... type vlan: %s), and %s", ns, sub, out, why);
 				return -EOPNOTSUPP;
 			}
+			if (!*said)
+				log_warn("[%s] the kernel has no 802.1Q vlan device (ip link add ... "
+					 "type vlan: %s): VLAN %d's subinterfaces emulated with veth "
+					 "+ tc BPF", ns, out, vid);
+			*said = true;
 			link_del(ns, hid);
 			char *ve[] = { "ip", "-n", proc_arg(ns), "link", "add", sub, "type", "veth",
 				       "peer", "name", hid, NULL };
@@ -591,6 +612,10 @@ int lab_up(const char *name, const struct lab_up_opts *o)
 	int rc;
 	if (lab_name_check(name))
 		return -EINVAL;
+	if (o->vlan > 4094) {   /* the command line's check (cmd_lab.c) for any other caller */
+		log_err("lab up: VLAN %d: not a VLAN id 1..4094", o->vlan);
+		return -EINVAL;
+	}
 	for (int r = 0; r < LAB_ROLES; r++)
 		lab_ns_name(name, (enum lab_role)r, ns[r], sizeof(ns[r]));
 	const char *rutns = ns[LAB_RUT];
@@ -651,20 +676,19 @@ int lab_up(const char *name, const struct lab_up_opts *o)
 	 * subinterfaces go first */
 	int vnow = vlan_now(rutns);
 	int vid = o->vlan > 0 ? o->vlan : o->vlan == LAB_VLAN_NONE ? 0 : vnow;
-	if (vid > 4094)
-		return -EINVAL;
 	for (int i = 1; i < 3; i++)
 		if ((rc = vlan_del(rutns, lab_ifs[i].ifname, vnow, vid)))
 			return rc;
 	/* the devices that carry the router's addresses and neighbours: P or P.V */
 	char rdev[4][16];
+	bool said = false;   /* the emulation, said once */
 	for (int i = 0; i < 4; i++)
 		snprintf(rdev[i], sizeof(rdev[i]), "%s", lab_ifs[i].ifname);
 	for (int i = 1; i < 4; i++) {
 		const char *ins = ns[lab_ifs[i].role];
 		if (lab_ifs[i].role == LAB_RUT && vid) {
 			char hid[16];
-			if ((rc = vlan_up(ins, i, vid)))
+			if ((rc = vlan_up(ins, i, vid, &said)))
 				return rc;
 			vlan_names(lab_ifs[i].ifname, vid, rdev[i], hid);
 			continue;

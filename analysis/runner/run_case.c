@@ -592,6 +592,21 @@ static int revive(struct runner *r, json_t *c, const char *why, char *now, size_
 	return brc;
 }
 
+/* After a restart of the router (a reset's or another): its environment read again over
+ * ssh, the boot identity the next restart must change and what the cases record of it
+ * (run_router_env_brief) the new boot's, not the one before. */
+static void router_env_again(struct runner *r)
+{
+	if (!r->rut_box.ssh || !r->router_env)
+		return;
+	json_t *env = run_external_env(r, false);
+	char t[32];
+	fmt_utc(t, sizeof(t), time(NULL));
+	json_object_set_new(env, "collected_utc", json_string(t));
+	json_decref(r->router_env);
+	r->router_env = env;
+}
+
 /* After a trial on an external router: its read hook must have answered, and its
  * boot identity must be the one the case's settings were made on. A router that
  * restarted (or crashed) lost its runtime settings: the trial fails, the setup and
@@ -638,6 +653,7 @@ static int router_after_trial(struct runner *r, const json_t *rec, json_t *c, bo
 		json_object_set_new(rs, "by", json_string("the reset (trial.outage_recipe)"));
 		dut_rebooted(r->dut);
 		snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);
+		router_env_again(r);
 		return rc;
 	}
 	if (brc)
@@ -657,14 +673,7 @@ static int router_after_trial(struct runner *r, const json_t *rec, json_t *c, bo
 	r->boot_seen[0] = 0;
 	if (!brc) {
 		snprintf(r->boot_seen, sizeof(r->boot_seen), "%s", now);
-		if (r->rut_box.ssh && r->router_env) {
-			json_t *env = run_external_env(r, false);
-			char t[32];
-			fmt_utc(t, sizeof(t), time(NULL));
-			json_object_set_new(env, "collected_utc", json_string(t));
-			json_decref(r->router_env);
-			r->router_env = env;
-		}
+		router_env_again(r);
 	}
 	if (!r->o->quiet)
 		log_warn("%s", why);

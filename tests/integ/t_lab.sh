@@ -116,6 +116,10 @@ eq "vlan: the router's neighbours on the subinterfaces" \
 eq "vlan: the shield covers the subinterfaces" "$(inns rut nft list table netdev ppslab_shield | grep -c 'hook ingress device')" 4
 emu=$(echo "$st" | jq -r .vlan_emulated)
 if [ "$emu" = true ]; then
+	eq "vlan emulated: up says why, once (the kernel has no vlan link type)" \
+		"$(grep -c "the kernel has no 802.1Q vlan device (ip link add ... type vlan: Error: Unknown device type.): VLAN 100's subinterfaces emulated" "$T/lab.out")" 1
+	eq "vlan emulated: ... and status says so" \
+		"$("$B/ppslab" lab status --name "$LAB" | grep -c 'emulated: veth + tc BPF, no 802.1Q module')" 1
 	eq "vlan emulated: the tag programs on rut0 and rut1 (and their hidden peers)" \
 		"$(for d in rut0 rut1 vt-rut0.100 vt-rut1.100; do tc -n "$LAB-rut" -j filter show dev $d ingress | jq -r '[.[] | select(.options.bpf_name != null) | .options.bpf_name | sub(":.*"; "")] | join("")'; done | tr '\n' ' ')" \
 		"ppslab_vlanpop ppslab_vlanpop ppslab_vlanpush ppslab_vlanpush "
@@ -128,6 +132,21 @@ if [ "$emu" = true ]; then
 		<("$B/ppslab" lab status --name "$LAB")
 	lab_up
 	eq "vlan: up without --vlan keeps VLAN 100 and repairs it" \
+		"$("$B/ppslab" lab status --name "$LAB" --json | jq -r '[.complete, .vlan] | join(" ")')" "true 100"
+	# a push program the kernel refuses (a filter of another protocol at its priority on
+	# the hidden peer: "Protocol mismatch"): up fails naming it, and takes the pop
+	# program it had attached off rut1 again, no half subinterface left
+	tc -n "$LAB-rut" filter del dev vt-rut1.100 ingress pref 28784
+	tc -n "$LAB-rut" filter add dev vt-rut1.100 ingress pref 28784 protocol ip bpf bytecode '1,6 0 0 0,' ||
+		bail "a classic BPF filter at the push program's priority"
+	out=$("$B/ppslab" lab up --name "$LAB" 2>&1); rc=$?
+	check "vlan: a refused push program fails up" test "$rc" -ne 0
+	check "vlan: ... naming it" grep -q "vt-rut1.100: cannot attach the VLAN 100 program on its ingress" <<<"$out"
+	eq "vlan: ... and the pop program is off rut1 again" \
+		"$(tc -n "$LAB-rut" -j filter show dev rut1 ingress | jq '[.[] | select(.pref == 28784)] | length')" 0
+	tc -n "$LAB-rut" filter del dev vt-rut1.100 ingress pref 28784
+	lab_up
+	eq "vlan: ... which up repairs" \
 		"$("$B/ppslab" lab status --name "$LAB" --json | jq -r '[.complete, .vlan] | join(" ")')" "true 100"
 else
 	skip "vlan: the tag programs" "the kernel made 802.1Q devices"
@@ -177,6 +196,20 @@ for args in "" "--vlan 200" "-6" "-6 --vlan 200"; do
 done
 wait_until 15 "rut0 receives the 2000 other frames" ifc_at_least rut rut0 rx_packets $((in0 + 2000))
 eq "vlan: untagged and VLAN 200 frames, IPv4 and IPv6, not forwarded" "$(($(ifc rut rut1 tx_packets) - out0))" 0
+# any other failure of `ip link add ... type vlan` is the error, not an emulation: an
+# `ip` that refuses the vlan with another message (as a kernel with 802.1Q would refuse
+# a bad lower device); --vlan none below repairs what it left
+mkdir -p "$T/fakeip"
+cat >"$T/fakeip/ip" <<EOS
+#!/bin/sh
+case " \$* " in *" type vlan "*) echo 'RTNETLINK answers: Device or resource busy' >&2; exit 2;; esac
+exec $(command -v ip) "\$@"
+EOS
+chmod +x "$T/fakeip/ip"
+out=$(PATH="$T/fakeip:$PATH" "$B/ppslab" lab up --name "$LAB" --vlan 300 2>&1); rc=$?
+check "vlan: another failure of type vlan fails up" test "$rc" -ne 0
+check "vlan: ... naming the kernel's error" grep -q "cannot make rut0.300: ip link add ... type vlan failed (status 2): RTNETLINK answers: Device or resource busy" <<<"$out"
+eq "vlan: ... and emulates nothing" "$(ip -n "$LAB-rut" -o link show | grep -c 'rut[01]\.300')" 0
 # --vlan none: the ports' addresses back on them, the subinterfaces and the lab's tag
 # programs gone (docs/lab.md#vlan)
 lab_up --vlan none
