@@ -534,11 +534,19 @@ static void summary_text(const struct gen_report *r, const struct summary *m, in
 				fprintf(f, " %s %llu", gen_fault_name(k), (unsigned long long)s->fault[k]);
 		fprintf(f, "\n");
 	}
-	if (s->tx_test)
+	if (s->tx_test && c->epoch) {   /* numbered from the epoch's base (sig.h) */
+		uint64_t b = sig_epoch_base(c->epoch);
+		fprintf(f, "stream %u: sequence numbers %llu..%llu (epoch %u: ppslab-sink --epoch "
+			"%u --expect %llu)%s\n", c->stream, (unsigned long long)b,
+			(unsigned long long)(b + s->tx_test + s->seq_holes - 1), c->epoch, c->epoch,
+			(unsigned long long)(s->tx_test + s->seq_holes),
+			s->seq_holes ? ", with holes" : "");
+	} else if (s->tx_test) {
 		fprintf(f, "stream %u: sequence numbers 0..%llu (ppslab-sink --expect %llu)%s\n",
 			c->stream, (unsigned long long)(s->tx_test + s->seq_holes - 1),
 			(unsigned long long)(s->tx_test + s->seq_holes),
 			s->seq_holes ? ", with holes" : "");
+	}
 	if (g->paced) {
 		if (isfinite(v->target_pps))
 			fprintf(f, "target %s pps: error %+.3f%%", fmt_pps(v->target_pps, b1, sizeof(b1)),

@@ -817,6 +817,22 @@ static int setup(struct args *a, char *ifname, struct gen_info *info, struct gen
 		log_err("--poisson needs a rate (not max)");
 		return EX_USAGE;
 	}
+	/* an epoch holds 2^40 numbers (sig.h): past them a frame would carry the next
+	 * epoch, stale at a sink told this one (a plan whose count is known: --count,
+	 * --steps, --ramp, or --rate with --duration) */
+	if (GIVEN("epoch") && !c->replay) {
+		long double most = c->count ? (long double)c->count : INFINITY;
+		if (c->profile && !c->profile->open_ended)
+			most = fminl(most, (long double)pace_profile_count(c->profile));
+		else if (!c->profile && c->rate_pps > 0 && c->duration_ns)
+			most = fminl(most, (long double)c->rate_pps * c->duration_ns / 1e9L);
+		if (isfinite(most) && most > (long double)(SIG_EPOCH_MASK + 1)) {
+			log_err("--epoch %u: an epoch numbers at most 2^40 frames (%llu), and this "
+				"run sends %.0Lf: send fewer, or no --epoch", (unsigned)c->epoch,
+				(unsigned long long)(SIG_EPOCH_MASK + 1), most);
+			return EX_USAGE;
+		}
+	}
 
 	if ((rc = setup_flows(a, ifname, info, l4)))
 		return rc;

@@ -62,7 +62,10 @@
  *                    the loss may be their backlog's, a frame for a frame
  *                    (check_stale_spoiled; ppslab run repeats such a trial as check
  *                    12's; one that lost more lost frames without them too), or when a stream was numbered at or beyond what
- *                    its sender sent ("beyond_expect": the books cannot be right).
+ *                    its sender sent ("beyond_expect": the books cannot be right), or
+ *                    when a sink received stale frames and none of this trial's
+ *                    ("rx_pkts" 0, "stale_overlap_ns" null: whether they shared the
+ *                    router with the load cannot be said; flagged, not repeated).
  *                    The frames of an earlier trial ("stale_pkts") and this one's
  *                    duplicates ("dup_pkts") are never counted as received; the
  *                    detail says how many there were.

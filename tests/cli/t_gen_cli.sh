@@ -73,6 +73,9 @@ t "burst: 513" 64 "--burst 513: expected" "$G" -i lo --burst 513
 t "cpus: not available" 64 "CPU 1000 is not available" "$G" -i lo --dst 127.0.0.2 --dst-mac 02:00:00:00:00:01 --cpus 0,1000
 t "warm-up: unit" 64 "--warmup 2x: expected" "$G" -i lo --warmup 2x
 t "calibrate takes no rate" 64 "calibrate measures" "$G" -i lo --calibrate --rate 10k
+# (--flows on a udp: port would fail next: without the check, no traffic for hours)
+t "epoch: at most 2^40 frames" 64 "--epoch 1: an epoch numbers at most 2\^40 frames \(1099511627776\), and this run sends 1099511627777" "$G" -i udp:127.0.0.1:9 --flows 4 --epoch 1 --count 1099511627777
+t "epoch: a rate for so long" 64 "--epoch 2: an epoch numbers at most 2\^40 frames \(1099511627776\), and this run sends 1260000000000" "$G" -i udp:127.0.0.1:9 --flows 4 --epoch 2 --rate 100M --duration 3.5h
 t "start-at: not a time" 64 "--start-at 12:00: expected a time in seconds since the epoch" "$G" -i lo --start-at 12:00
 t "start-at: seconds, not ns" 64 "--start-at 1700000000000000000: expected" "$G" -i lo --start-at 1700000000000000000
 t "start-at: days ago" 64 "within an hour of now" "$G" -i lo --start-at 1000000000.5

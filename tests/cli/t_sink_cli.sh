@@ -130,7 +130,7 @@ result "live lines: every count with thousands separators" $? "$(head -5 "$tmp/h
 	>"$tmp/esink" 2>"$tmp/esink.err" &
 sp=$!
 ready_wait $sp 30 "$tmp/esink"
-"$B/ppslab-gen" -i "udp:127.0.0.1:$port" --epoch 2 --rate 50k --count 3000 >/dev/null 2>&1
+"$B/ppslab-gen" -i "udp:127.0.0.1:$port" --epoch 2 --rate 50k --count 3000 >"$tmp/egen2" 2>&1
 "$B/ppslab-gen" -i "udp:127.0.0.1:$port" --epoch 3 --rate 50k --count 2000 --json >"$tmp/egen" 2>&1
 wait_for 30 gone $sp
 kill -INT $sp 2>/dev/null
@@ -138,6 +138,9 @@ wait $sp
 v=$(grep '"type":"summary"' "$tmp/esink" | jq -r '[.epoch, .rx_pkts, .lost_pkts, .dup_pkts, .reordered_pkts, .stale_pkts, .stale_overlap_ns < 0] | join(",")')
 result "epoch: stale frames apart: epoch,rx,lost,dup,reord,stale,before" \
 	$([ "$v" = "3,2000,0,0,0,3000,true" ]; echo $?) "got $v"
+# its summary names the numbers it sent, 2 x 2^40 on, and the sink's options for them
+grep -q "stream 0: sequence numbers 2199023255552..2199023258551 (epoch 2: ppslab-sink --epoch 2 --expect 3000)" "$tmp/egen2"
+result "epoch: the sender's text names its numbers" $? "$(grep sequence "$tmp/egen2")"
 v=$(grep '"type":"summary"' "$tmp/egen" | jq -r '.epoch')
 result "epoch: the sender's summary says its epoch" $([ "$v" = 3 ]; echo $?) "got $v"
 
