@@ -27,6 +27,7 @@ FWS_PID=""
 
 fws_start() {   # fws_start ARGS...: the forwarder on CPU 1 with a control socket
 	rm -f "$FWS_SOCK"
+	ready_fresh "$BENCH_OUT/fws.out" "$BENCH_OUT/fws.err"   # no ready line of the last one
 	ip netns exec "$BENCH_LAB-rut" taskset -c 1 "$B/ppslab-rut" -i rut0 -o rut1 --mode busy \
 		--ctl "$FWS_SOCK" -q --json --interval 60s "$@" >"$BENCH_OUT/fws.out" \
 		2>"$BENCH_OUT/fws.err" &

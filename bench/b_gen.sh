@@ -100,7 +100,8 @@ gb_settle() {
 # $gb_tmp/last.out.
 gb_measure() {   # gb_measure CMD...
 	# not through inns: $! must be the sender itself (ip netns exec execs it), so that
-	# SIGINT reaches it
+	# SIGINT reaches it; the last sender's ready line goes first (ready_fresh)
+	ready_fresh "$gb_tmp/last.out"
 	ip netns exec "$BENCH_LAB-gen" "$@" >"$gb_tmp/last.out" 2>&1 &
 	local pid=$! hz c0 c1 s
 	hz=$(getconf CLK_TCK)
@@ -213,6 +214,7 @@ gb_median() {   # gb_median LABEL: median pps of LABEL so far
 # worst 100 ms, from rut0 sampled every 100 ms.
 gb_accuracy() {   # gb_accuracy LABEL TARGET_PPS CMD...
 	local label=$1 target=$2; shift 2
+	ready_fresh "$gb_tmp/acc.out"   # the last sender's ready line goes first
 	ip netns exec "$BENCH_LAB-gen" "$@" >"$gb_tmp/acc.out" 2>&1 &
 	local pid=$!
 	[ "$1" = "$B/ppslab-gen" ] && bench_ready "$pid" "$gb_tmp/acc.out"

@@ -29,6 +29,7 @@ mq_queues() {    # the lab's veths with N queues (ppslab lab up remakes them)
 mq_start() {     # mq_start CPULIST ARGS...: the forwarder, ready
 	local cpus=$1; shift
 	rm -f "$MQ_SOCK"
+	ready_fresh "$BENCH_OUT/mq-rut.out" "$BENCH_OUT/mq-rut.err"   # no ready line of the last one
 	ip netns exec "$BENCH_LAB-rut" taskset -c "$cpus" "$B/ppslab-rut" -i rut0 -o rut1 \
 		--mode busy --ctl "$MQ_SOCK" -q --json --interval 60s "$@" \
 		>"$BENCH_OUT/mq-rut.out" 2>"$BENCH_OUT/mq-rut.err" &

@@ -47,6 +47,7 @@ rut_cpus() {        # the forwarder's CPU list for a placement
 # that $! is the tool itself and SIGINT reaches it.
 rut_gen_start() {   # rut_gen_start RATE [ARGS...]
 	local rate=$1; shift
+	ready_fresh "$BENCH_OUT/rut-gen.json"   # no ready line of the last sender
 	ip netns exec "$BENCH_LAB-gen" taskset -c 0 "$B/ppslab-gen" -i gen0 --rate "$rate" --duration $((BENCH_SECS + 3)) -q \
 		--json "$@" >"$BENCH_OUT/rut-gen.json" 2>&1 &
 	RUT_GEN=$!
@@ -83,6 +84,7 @@ rut_record() {      # rut_record GROUP LABEL REP "PPS NOTE" [PEER_OF]
 rut_start() {       # rut_start CPUS ARGS...: the forwarder with a control socket, ready
 	local cpus=$1; shift
 	rm -f "$RUT_SOCK"
+	ready_fresh "$BENCH_OUT/rut.out" "$BENCH_OUT/rut.err"   # no ready line of the last one
 	ip netns exec "$BENCH_LAB-rut" taskset -c "$cpus" "$B/ppslab-rut" -i "${RUT_IN:-rut0}" \
 		-o "${RUT_OUT:-rut1}" --ctl "$RUT_SOCK" -q --json --interval 60s "$@" \
 		>"$BENCH_OUT/rut.out" 2>"$BENCH_OUT/rut.err" &

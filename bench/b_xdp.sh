@@ -85,6 +85,7 @@ bx_sender_group xdp-gen-stk "rut0's stack drops (nftables shield); counted at ru
 
 # --- sink over xdp under the fastest sender (gen -> rut0 directly)
 for rep in $(seq 1 "$BENCH_REPS"); do
+	ready_fresh "$BENCH_OUT/xdp-sink.json"   # no ready line of the last repetition's sink
 	inns rut "$B/ppslab-sink" -i xdp:rut0 --duration "$((bx_secs + 4))" --json \
 		>"$BENCH_OUT/xdp-sink.json" 2>&1 &
 	sp=$!
@@ -107,6 +108,7 @@ done
 # --- forwarders: gen xdp at max -> rut -> sink0 (XDP drop), counted at sink0
 xdp_drop sink sink0 on
 bx_rut() {   # bx_rut IN OUT: the forwarder (busy mode) for the window + 3 s, and the sender
+	ready_fresh "$BENCH_OUT/xdp-rut.json"   # no ready line of the last forwarder
 	inns rut taskset -c 1 "$B/ppslab-rut" -i "$1" -o "$2" --mode busy --duration "$((bx_secs + 3))" --json \
 		>"$BENCH_OUT/xdp-rut.json" 2>&1 &
 	local rp=$!

@@ -30,6 +30,26 @@ ready_wait() {
 	done
 }
 
+# ready_fresh FILE...: removes the files a program about to be started will write, so
+# that no ready line of an earlier program is read in them. In `COMMAND >FILE &` the
+# shell opens (and truncates) FILE in the background child, which a loaded host may
+# run only after the parent has looked: an earlier program's ready line, still in FILE,
+# would then pass for the new one's, and the caller would send before it is ready.
+ready_fresh() {
+	rm -f -- "$@"
+}
+
+# ready_start OUT ERR COMMAND...: COMMAND in the background, standard output to OUT and
+# standard error to ERR, removed first (ready_fresh); its pid in READY_PID, for
+# ready_wait READY_PID TIMEOUT_S OUT ERR.
+ready_start() {
+	local out=$1 err=$2
+	shift 2
+	ready_fresh "$out" "$err"
+	"$@" >"$out" 2>"$err" &
+	READY_PID=$!
+}
+
 # wait_for TIMEOUT_S COMMAND...: runs COMMAND every 0.05 s until it succeeds; 1 when
 # TIMEOUT_S passed first. For the conditions that are not a ready line (a counter
 # reaching a value, a line or a file appearing, a process ending); the caller says

@@ -203,6 +203,7 @@ done
 # udp: loopback runs, no root
 port=$((21000 + $$ % 20000))
 sink() {   # sink NAME: background sink on the port
+	ready_fresh "$out/$1.sink" "$out/$1.sink.err"   # no ready line of an earlier one
 	"$B/ppslab-sink" -i "udp:127.0.0.1:$port" --dport 0 --duration 30 --json \
 		>"$out/$1.sink" 2>"$out/$1.sink.err" &
 	spid=$!

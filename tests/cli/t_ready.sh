@@ -92,4 +92,25 @@ is "sink without --json: the stderr ready line" "$(cat "$T/s.err")" "ppslab-sink
 check_empty "$T/q.err" "sink -q: no ready line"
 "$B/ppslab-gen" -i "$U" --rate 10k --count 10 >/dev/null 2>"$T/g.err"
 is "gen without --json: the stderr ready line" "$(grep -c '^ppslab-gen: ready: ports udp:127.0.0.1:' "$T/g.err")" 1
+
+# A program started again with the files of an earlier one (a test's second round):
+# ready_start removes them before the start, so the earlier ready line is never read as
+# the new program's, however late the background child opens its files. The new
+# "program" says ready only when let (a FIFO): until then nothing may be seen.
+. "$(dirname "$0")/../../scripts/ready.sh"
+mkfifo "$T/go"
+stale=0 fresh=0
+for i in $(seq 1 200); do
+	echo '{"type":"ready","pid":1}' >"$T/again.out"   # the earlier program's
+	ready_start "$T/again.out" "$T/again.err" sh -c \
+		'read -r _ <"$1" && echo "{\"type\":\"ready\",\"pid\":$$}"' sh "$T/go"
+	# at once: the bash builtin, no fork that would give the child time to open its files
+	[ -s "$T/again.out" ] && stale=$((stale + 1))
+	echo >"$T/go"
+	ready_wait "$READY_PID" 20 "$T/again.out" "$T/again.err" &&
+		grep -q "\"pid\":$READY_PID}" "$T/again.out" && fresh=$((fresh + 1))
+	wait "$READY_PID"
+done
+is "ready_start: an earlier ready line in the files is never seen" "$stale" 0
+is "ready_start: each start waited for by its own ready line" "$fresh" 200
 echo "1..$n"

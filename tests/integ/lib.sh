@@ -151,8 +151,10 @@ inns() {    # inns ROLE COMMAND...: run in the lab's namespace
 
 start() {   # start NAME ROLE COMMAND...: background; stdout to $T/NAME.out, stderr $T/NAME.err
 	local name=$1 role=$2; shift 2
-	ip netns exec "$LAB-$role" "$@" >"$T/$name.out" 2>"$T/$name.err" &
-	BG_PID[$name]=$!
+	# the files of an earlier NAME go first (ready_start): wait_ready NAME must not
+	# take that one's ready line for this one's
+	ready_start "$T/$name.out" "$T/$name.err" ip netns exec "$LAB-$role" "$@"
+	BG_PID[$name]=$READY_PID
 }
 
 finish() {  # finish NAME [TIMEOUT_S]: wait for it, kill it on timeout; status in $RC
