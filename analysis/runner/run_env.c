@@ -376,13 +376,6 @@ int run_reach_all(struct runner *r)
 
 /* --- the boxes' ppslab against ours ------------------------------------------------ */
 
-/* The release of a version string ("0.1.0" of "0.1.0 (git 669017a)"), its length. */
-static size_t release_len(const char *v)
-{
-	const char *g = strstr(v, " (git ");
-	return g ? (size_t)(g - v) : strlen(v);
-}
-
 /* One box's version against ours: a mismatch warned on stderr and appended to list;
  * true when it is another release (or unknown: ppslab env did not answer). */
 static bool version_differs(const struct box *b, const char *name, const char *role,
@@ -393,8 +386,7 @@ static bool version_differs(const struct box *b, const char *name, const char *r
 	const char *there = json_is_string(jv) ? json_string_value(jv) : NULL;
 	if (there && !strcmp(there, here))
 		return false;
-	size_t lt = there ? release_len(there) : 0, lh = release_len(here);
-	bool same = there && lt == lh && !strncmp(there, here, lh);
+	bool same = ppslab_same_release(there, here);
 	const char *what = same ? "same" : there ? "differs" : "unknown";
 	json_t *o = json_pack("{s:s, s:s, s:s, s:s?, s:s, s:s}", "box", name, "role", role,
 			      "ssh", b->ssh, "ppslab", there, "here", here, "release", what);
@@ -416,7 +408,7 @@ int run_versions(struct runner *r, json_t *env, bool collected)
 	struct trial_box *v[2 * PROF_BOXES_MAX];
 	size_t n = end_boxes(r, v), ng = r->env.ngens;
 	json_t *list = json_array(), *fresh[2 * PROF_BOXES_MAX + 1] = { NULL };
-	const char *bad[2 * PROF_BOXES_MAX + 1][3];   /* name, ssh, version */
+	const char *bad[2 * PROF_BOXES_MAX + 1][4];   /* role, name, ssh, version */
 	size_t nbad = 0;
 	for (size_t i = 0; i <= n; i++) {
 		bool rut = i == n;
@@ -435,24 +427,26 @@ int run_versions(struct runner *r, json_t *env, bool collected)
 						  : i < ng ? r->p->topo.gens[i].iface
 							   : r->p->topo.sinks[i - ng].iface);
 		if (version_differs(b, name, role, benv, list)) {
-			bad[nbad][0] = name;
-			bad[nbad][1] = b->ssh;
-			bad[nbad++][2] = json_string_value(json_object_get(benv, "ppslab"));
+			bad[nbad][0] = role;
+			bad[nbad][1] = name;
+			bad[nbad][2] = b->ssh;
+			bad[nbad++][3] = json_string_value(json_object_get(benv, "ppslab"));
 		}
 	}
 	const char *here = ppslab_version();
 	for (size_t i = 0; i < nbad; i++) {
 		if (r->o->mixed_versions)
-			log_warn("the %s box (%s) runs ppslab %s, this host %s: another release; "
+			log_warn("the %s box %s (%s) runs ppslab %s, this host %s: another release; "
 				 "running anyway (--allow-version-mismatch): a trial whose tool there "
 				 "refuses an option fails with its message (recorded in the results' "
-				 "environment.version_mismatch)", bad[i][0], bad[i][1], bad[i][2], here);
+				 "environment.version_mismatch)", bad[i][0], bad[i][1], bad[i][2],
+				 bad[i][3], here);
 		else
-			log_err("the %s box (%s) runs ppslab %s, this host %s: another release, whose "
+			log_err("the %s box %s (%s) runs ppslab %s, this host %s: another release, whose "
 				"tools may refuse the options this run passes them (every trial would "
-				"fail): install ppslab %.*s there (a rebuild of the same release is "
+				"fail): install ppslab %s there (a rebuild of the same release is "
 				"accepted), or give --allow-version-mismatch to run anyway", bad[i][0],
-				bad[i][1], bad[i][2], here, (int)release_len(here), here);
+				bad[i][1], bad[i][2], bad[i][3], here, PPSLAB_VERSION);
 	}
 	for (size_t i = 0; i <= n; i++)
 		json_decref(fresh[i]);
