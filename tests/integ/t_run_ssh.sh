@@ -145,6 +145,15 @@ check "... warned on stderr" grep -qF "the sink box sink (root@127.0.0.1) runs p
 check "... the case's error quotes the old sink's own message" \
 	grep -qF "ppslab-sink (sink) exited with status 64 before it was ready: ppslab-sink: unknown option '--epoch' (see --help)" \
 	<(jq -r '.cases[0].error' "$T/rv.json")
+# resumed, the boxes are asked again (one may have been changed since): refused, the
+# file kept as it was
+fake_ppslab "$T/old" "0.0.8 (git older)"
+cp "$T/rv.json" "$T/rv.before"
+inns gen "$B/ppslab" run "$T/vers.json" --no-table --resume --retry-failed >/dev/null 2>"$T/vers3.err"
+eq "--resume: a sink of another release refused again (status 78)" "$?" 78
+check "... its version asked again, not the one recorded" \
+	grep -qF "the sink box sink (root@127.0.0.1) runs ppslab 0.0.8 (git older), this host $HERE: another release" "$T/vers3.err"
+check "... the results file untouched" cmp -s "$T/rv.json" "$T/rv.before"
 
 # ours only (this lab's router namespace): other checkouts run their own forwarders. A
 # forwarder stopped over ssh may still be leaving as the run ends; none stays.
