@@ -84,6 +84,8 @@ static struct opt_def opts[] = {
 	{ "plot", 'p', "FILE", "also write this plot at the end (.png, .svg or .txt; default: the "
 	  "profile's output.plot, named after -o when -o is given)", OPT_STR, A(ro.plot) },
 	{ "no-table", 0, NULL, "do not print the table at the end", OPT_FLAG, A(ro.no_table) },
+	{ "allow-version-mismatch", 0, NULL, "run although an ssh box's ppslab is another "
+	  "release than this host's (warned and recorded)", OPT_FLAG, A(ro.mixed_versions) },
 	{ "kill-strays", 0, NULL, "stop ppslab tools left running in the lab (e.g. by a run "
 	  "killed with SIGKILL) instead of refusing to start", OPT_FLAG, A(ro.kill_strays) },
 	{ "quiet", 'q', NULL, "no progress, only errors", OPT_FN, .fn = opt_log },

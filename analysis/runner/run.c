@@ -587,8 +587,12 @@ static int run_setup(struct runner *r)
 	int rc = run_reach_all(r);
 	if (rc)
 		return rc;
-	if (!json_object_get(r->root, "environment"))
-		json_object_set_new(r->root, "environment", run_environment(r));
+	json_t *env = json_object_get(r->root, "environment");
+	bool collected = !env;
+	if (collected)
+		json_object_set_new(r->root, "environment", env = run_environment(r));
+	if ((rc = run_versions(r, env, collected)))
+		return rc;
 	if (r->p->router.kind == PR_EXTERNAL && prof_has_reboots(r->p))
 		/* the boot identity a restart must change; a resumed run's may be old */
 		r->router_env = o->resume ? run_external_env(r, true)

@@ -26,6 +26,7 @@ struct run_opts {
 	bool retry_failed;       /* with resume: run the failed cases again too */
 	unsigned max_failed;     /* stop after this many failed cases in a row (0: never) */
 	bool force;              /* overwrite an incomplete results file */
+	bool mixed_versions;     /* run although a box's ppslab is another release */
 	bool kill_strays;        /* stop ppslab tools left running in the lab (lab_procs) */
 	bool dry_run;            /* print the plan, run nothing */
 	bool no_table;           /* do not print the table at the end */
@@ -43,7 +44,8 @@ struct run_opts {
  * failed), EX_USAGE, EX_DATAERR (bad profile or results file), EX_NOINPUT,
  * EX_CANTCREAT (output not writable, checked before anything runs), EX_IOERR (a save
  * failed mid-run: the previous file is intact), EX_UNAVAILABLE (the lab or a box
- * cannot be set up), EX_NOPERM (netns topology without root), 130 (interrupted: the
+ * cannot be set up), EX_NOPERM (netns topology without root), EX_CONFIG (an ssh box's ppslab is another
+ * release than this host's, and not mixed_versions), 130 (interrupted: the
  * results so far are saved, the file stays resumable). After max_failed failed cases
  * in a row it stops as an interrupted run does (the file resumable) and returns 1. */
 int run_main(const struct run_opts *o);

@@ -373,3 +373,97 @@ int run_reach_all(struct runner *r)
 	}
 	return 0;
 }
+
+/* --- the boxes' ppslab against ours ------------------------------------------------ */
+
+/* One box's version against ours: a mismatch warned on stderr and appended to list;
+ * true when it is another release (or unknown: ppslab env did not answer). */
+static bool version_differs(const struct box *b, const char *name, const char *role,
+			    const json_t *benv, json_t *list)
+{
+	const char *here = ppslab_version();
+	const json_t *jv = json_object_get(benv, "ppslab");
+	const char *there = json_is_string(jv) ? json_string_value(jv) : NULL;
+	if (there && !strcmp(there, here))
+		return false;
+	bool same = ppslab_same_release(there, here);
+	const char *what = same ? "same" : there ? "differs" : "unknown";
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s?, s:s, s:s}", "box", name, "role", role,
+			      "ssh", b->ssh, "ppslab", there, "here", here, "release", what);
+	json_array_append_new(list, o);
+	if (same)
+		log_warn("the %s box %s (%s) runs ppslab %s, this host %s: the same release, "
+			 "another build (recorded in the results' environment.version_mismatch)",
+			 role, name, b->ssh, there, here);
+	else if (!there)
+		log_warn("the %s box %s (%s): its ppslab version is unknown (`ppslab env` did not "
+			 "answer there; this host has %s): if its tools are older, every trial may "
+			 "fail on an option they do not know (recorded in the results' "
+			 "environment.version_mismatch)", role, name, b->ssh, here);
+	return there && !same;
+}
+
+int run_versions(struct runner *r, json_t *env, bool collected)
+{
+	struct trial_box *v[2 * PROF_BOXES_MAX];
+	size_t n = end_boxes(r, v), ng = r->env.ngens;
+	json_t *list = json_array(), *fresh[2 * PROF_BOXES_MAX + 1] = { NULL };
+	const char *bad[2 * PROF_BOXES_MAX + 1][4];   /* role, name, ssh, version */
+	size_t nbad = 0;
+	for (size_t i = 0; i <= n; i++) {
+		bool rut = i == n;
+		const struct box *b = rut ? &r->rut_box : &v[i]->box;
+		if (!b->ssh || (rut && r->p->router.kind != PR_RUT))
+			continue;   /* this host's, or an external router (no ppslab on it) */
+		const char *name = rut ? "rut" : v[i]->name;
+		const char *role = rut ? "router" : i < ng ? "sender" : "sink";
+		const json_t *benv;
+		if (collected)
+			benv = rut ? json_object_get(env, "dut")
+			     : i < ng ? env_of(env, ng, "sender", "senders", name)
+				      : env_of(env, n - ng, "sink", "sinks", name);
+		else   /* resumed: the box may have been upgraded since */
+			benv = fresh[i] = box_env(b, rut ? r->p->topo.rut.iface
+						  : i < ng ? r->p->topo.gens[i].iface
+							   : r->p->topo.sinks[i - ng].iface);
+		if (version_differs(b, name, role, benv, list)) {
+			bad[nbad][0] = role;
+			bad[nbad][1] = name;
+			bad[nbad][2] = b->ssh;
+			bad[nbad++][3] = json_string_value(json_object_get(benv, "ppslab"));
+		}
+	}
+	const char *here = ppslab_version();
+	for (size_t i = 0; i < nbad; i++) {
+		if (r->o->mixed_versions)
+			log_warn("the %s box %s (%s) runs ppslab %s, this host %s: another release; "
+				 "running anyway (--allow-version-mismatch): a trial whose tool there "
+				 "refuses an option fails with its message (recorded in the results' "
+				 "environment.version_mismatch)", bad[i][0], bad[i][1], bad[i][2],
+				 bad[i][3], here);
+		else
+			log_err("the %s box %s (%s) runs ppslab %s, this host %s: another release, whose "
+				"tools may refuse the options this run passes them (every trial would "
+				"fail): install ppslab %s there (a rebuild of the same release is "
+				"accepted), or give --allow-version-mismatch to run anyway", bad[i][0],
+				bad[i][1], bad[i][2], bad[i][3], here, PPSLAB_VERSION);
+	}
+	for (size_t i = 0; i <= n; i++)
+		json_decref(fresh[i]);
+	/* a resumed run keeps what its earlier part found, and adds what is new */
+	json_t *old = json_object_get(env, "version_mismatch");
+	size_t k, at = 0;
+	json_t *e;
+	json_array_foreach(old, k, e) {
+		bool dup = false;
+		for (size_t j = 0; j < json_array_size(list) && !dup; j++)
+			dup = json_equal(e, json_array_get(list, j));
+		if (!dup)
+			json_array_insert(list, at++, e);
+	}
+	if (json_array_size(list))
+		json_object_set_new(env, "version_mismatch", list);
+	else
+		json_decref(list);
+	return nbad && !r->o->mixed_versions ? EX_CONFIG : 0;
+}

@@ -70,6 +70,10 @@ void run_box_offsets(struct runner *r);
 json_t *run_environment(struct runner *r);
 /* Each ssh box and hook destination reached once before anything is measured. */
 int run_reach_all(struct runner *r);
+/* Each ssh box's ppslab version against this host's, before anything is measured:
+ * env is the environment just collected (collected) or a resumed file's (the
+ * versions are then asked again). 0, or EX_CONFIG: another release, refused. */
+int run_versions(struct runner *r, json_t *env, bool collected);
 
 /* run_rig.c: the rig's own ceiling (calibration and the direct run), or NULL */
 json_t *run_rig_measure(struct runner *r);

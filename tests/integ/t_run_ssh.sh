@@ -34,6 +34,7 @@ for a; do [ "\$prev" = --ctl ] && echo "\$a \$(stat -c %a "\$(dirname "\$a")")" 
 exec "$B/ppslab-rut" "\$@"
 SH
 chmod +x "$T/rbin/ppslab-rut"
+ln -s "$B/ppslab" "$T/rbin/"   # its environment, as a lab box's bin holds ppslab too
 P=$T/ssh.json
 jq -n --arg lab "$LAB" --arg b "$B" --arg rb "$T/rbin" --arg k "$K" --arg r "$T/r.json" '{
   description: "t_run_ssh: every box over ssh",
@@ -98,6 +99,61 @@ jq --arg s "$T/short" --arg r "$T/rq.json" '.topology.sink.bin = $s | .output.re
 inns gen "$B/ppslab" run "$T/short.json" -q --no-table >/dev/null 2>"$T/short.err"
 eq "a sink that ends by itself before the trial is done: the case fails (status 1)" "$?" 1
 check "... saying so" grep -q "ended with status 0 before the trial stopped it" <(jq -r '.cases[0].error' "$T/rq.json")
+
+# Another ppslab on a box: its `bin` holds a wrapper `ppslab` whose `env` reports
+# another version, symlinks for the other programs. A box of another release stops the
+# run before anything is measured (status 78, EX_CONFIG), naming the box, its ssh
+# destination and both versions; a rebuild of this release (another git) is warned and
+# recorded, not refused (which releases are the same: t_version). With
+# --allow-version-mismatch the run goes on and records both, and a sink of that older
+# release, refusing the run's --epoch as one would, fails the case with its own message
+# quoted. (-q would silence the warnings, not the record.)
+HERE=$("$B/ppslab" --version | sed 's/^ppslab //')
+REL=${HERE%% (git *}
+mkdir -p "$T/rebuilt" "$T/old"
+for f in "$B"/ppslab*; do ln -s "$f" "$T/rebuilt/"; ln -s "$f" "$T/old/"; done
+rm "$T/rebuilt/ppslab" "$T/old/ppslab" "$T/old/ppslab-sink"
+fake_ppslab() {   # fake_ppslab DIR VERSION
+	printf '#!/bin/sh\n[ "$1" = env ] || exec %s/ppslab "$@"\n%s/ppslab "$@" | jq -c --arg v "%s" %s\n' \
+		"$B" "$B" "$2" "'.ppslab = \$v'" >"$1/ppslab"
+	chmod +x "$1/ppslab"
+}
+fake_ppslab "$T/rebuilt" "$REL (git rebuilt)"
+fake_ppslab "$T/old" "0.0.9 (git old)"
+printf '#!/bin/sh\nfor a; do [ "$a" = --epoch ] && { echo "ppslab-sink: unknown option '"'"'--epoch'"'"' (see --help)" >&2; exit 64; }; done\nexec %s/ppslab-sink "$@"\n' \
+	"$B" >"$T/old/ppslab-sink"
+chmod +x "$T/old/ppslab-sink"
+jq --arg g "$T/rebuilt" --arg s "$T/old" --arg r "$T/rv.json" '.topology.gen.bin = $g
+	| .topology.sink.bin = $s | .output.results = $r | .trial.warmup = "0.1s"
+	| .trial.duration = "0.5s" | .trial.settle = "0.1s"' "$T/slow.json" >"$T/vers.json"
+inns gen "$B/ppslab" run "$T/vers.json" --no-table >/dev/null 2>"$T/vers.err"
+eq "a sink box of another release: the run is refused (status 78)" "$?" 78
+check "... naming the box, its ssh destination and both versions" \
+	grep -qF "the sink box sink (root@127.0.0.1) runs ppslab 0.0.9 (git old), this host $HERE: another release" "$T/vers.err"
+check "... and the option that runs anyway" grep -qF -- --allow-version-mismatch "$T/vers.err"
+check "... the sender, a rebuild of this release, only warned about (t_version: the same release)" \
+	grep -qF "ppslab: warning: the sender box gen (root@127.0.0.1) runs ppslab $REL (git rebuilt), this host $HERE: the same release, another build" "$T/vers.err"
+eq "... the sink the one box refused" "$(grep -c 'another release, whose tools' "$T/vers.err")" 1
+check "... nothing measured: no results file" test ! -e "$T/rv.json"
+inns gen "$B/ppslab" run "$T/vers.json" --no-table --allow-version-mismatch >/dev/null 2>"$T/vers2.err"
+eq "--allow-version-mismatch: the run goes on, its case failing (status 1)" "$?" 1
+eq "... both boxes recorded in environment.version_mismatch" \
+	"$(jq -c '[.environment.version_mismatch[] | [.box, .role, .ssh, .ppslab, .here, .release]]' "$T/rv.json")" \
+	"$(jq -nc --arg h "$HERE" --arg r "$REL (git rebuilt)" '[["gen", "sender", "root@127.0.0.1", $r, $h, "same"],
+		["sink", "sink", "root@127.0.0.1", "0.0.9 (git old)", $h, "differs"]]')"
+check "... warned on stderr" grep -qF "the sink box sink (root@127.0.0.1) runs ppslab 0.0.9 (git old), this host $HERE: another release; running anyway" "$T/vers2.err"
+check "... the case's error quotes the old sink's own message" \
+	grep -qF "ppslab-sink (sink) exited with status 64 before it was ready: ppslab-sink: unknown option '--epoch' (see --help)" \
+	<(jq -r '.cases[0].error' "$T/rv.json")
+# resumed, the boxes are asked again (one may have been changed since): refused, the
+# file kept as it was
+fake_ppslab "$T/old" "0.0.8 (git older)"
+cp "$T/rv.json" "$T/rv.before"
+inns gen "$B/ppslab" run "$T/vers.json" --no-table --resume --retry-failed >/dev/null 2>"$T/vers3.err"
+eq "--resume: a sink of another release refused again (status 78)" "$?" 78
+check "... its version asked again, not the one recorded" \
+	grep -qF "the sink box sink (root@127.0.0.1) runs ppslab 0.0.8 (git older), this host $HERE: another release" "$T/vers3.err"
+check "... the results file untouched" cmp -s "$T/rv.json" "$T/rv.before"
 
 # ours only (this lab's router namespace): other checkouts run their own forwarders. A
 # forwarder stopped over ssh may still be leaving as the run ends; none stays.
