@@ -238,14 +238,43 @@ static int one(const struct profile *p, const char *test, json_t *list)
 	return o.oom ? -ENOMEM : 0;
 }
 
+/* Which of §26's tests a (test's) trial is: a bit each of 26.1 .. 26.6. */
+static unsigned sec26_of(const struct prof_trial *t)
+{
+	switch (t->method) {
+	case PM_RFC2544:
+	case PM_MLR:
+		return 1u << 1 | (t->nlatency_loads ? 1u << 2 : 0);
+	case PM_LADDER:
+		return 1u << 3;
+	case PM_B2B:
+		return 1u << 4;
+	case PM_OUTAGE:
+		return t->outage_recipe == PO_RECOVERY ? 1u << 5
+		       : t->outage_recipe == PO_RESET ? 1u << 6 : 0;
+	default:
+		return 0;
+	}
+}
+
 int dev_find(const struct profile *p, const char *test, json_t *list)
 {
 	if (!p->ntests)
 		return one(p, test, list);
+	unsigned have = 0;
 	for (size_t i = 0; i < p->ntests; i++) {
 		int rc = one(p->tests[i], p->tests[i]->test, list);
 		if (rc)
 			return rc;
+		have |= sec26_of(&p->tests[i]->trial);
 	}
-	return 0;
+	/* a profile of tests is a suite: what of §26 it leaves out is a deviation too */
+	static const char *const name[7] = { NULL, "throughput", "latency", "frame loss rate",
+					     "back-to-back frames", "system recovery", "reset" };
+	struct out o = { .list = list };
+	for (int s = 1; s <= 6; s++)
+		if (!(have & 1u << s))
+			say(&o, "no test of RFC 2544 §26.%d (%s) among the profile's tests", s,
+			    name[s]);
+	return o.oom ? -ENOMEM : 0;
 }

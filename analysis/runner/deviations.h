@@ -17,7 +17,8 @@ extern const unsigned dev_rfc_sizes[DEV_SIZES_N];
 
 /* Appends to list (a JSON array) a string for each way p's trial, frame sizes and
  * filters deviate from RFC 2544; each begins "TEST: " when test is not NULL. A profile
- * with tests: every test's, named. 0 or -ENOMEM. */
+ * with tests: every test's, named, then each test of RFC 2544 §26 (26.1 .. 26.6) that
+ * none of them is. 0 or -ENOMEM. */
 int dev_find(const struct profile *p, const char *test, json_t *list);
 
 #endif

@@ -15,7 +15,7 @@
 
 static const struct row {
 	const char *what, *profile;
-	const char *want[6];
+	const char *want[10];
 } rows[] = {
 	{ "26.1 as RFC 2544 asks: nothing",
 	  "{" ALL_SIZES ", \"trial\": {\"method\": \"rfc2544\", " RFC_TRIAL "}}", { NULL } },
@@ -120,7 +120,22 @@ static const struct row {
 	  { "b2b: 2 back-to-back trials instead of 50 (RFC 2544 §26.4)",
 	    "b2b: 1 of the 7 frame sizes of RFC 2544 §9.1 (64, 128, 256, 512, 1024, 1280, 1518 "
 	    "bytes) measured, which §26.4 asks for each",
-	    "short: 2 s trials instead of 60 s (RFC 2544 §24)", NULL } },
+	    "short: 2 s trials instead of 60 s (RFC 2544 §24)",
+	    "no test of RFC 2544 §26.2 (latency) among the profile's tests",
+	    "no test of RFC 2544 §26.3 (frame loss rate) among the profile's tests",
+	    "no test of RFC 2544 §26.5 (system recovery) among the profile's tests",
+	    "no test of RFC 2544 §26.6 (reset) among the profile's tests", NULL } },
+	{ "tests: every one of §26 but the reset",
+	  "{" ALL_SIZES ", \"trial\": {" RFC_TRIAL "}, \"repetitions\": 2, \"tests\": ["
+	  "{\"name\": \"lat\", \"trial\": {\"method\": \"rfc2544\", \"latency_loads\": [50]}},"
+	  "{\"name\": \"loss\", \"trial\": {\"method\": \"ladder\"}},"
+	  "{\"name\": \"b2b\", \"trial\": {\"method\": \"b2b\"}},"
+	  "{\"name\": \"rcv\", \"trial\": {\"method\": \"outage\", \"outage_recipe\": \"recovery\","
+	  " \"outage_load\": \"100%\", \"outage_at\": \"60s\", \"outage_duration\": \"90s\"}}]}",
+	  { "lat: latency not measured at 100 % of the throughput, the rate RFC 2544 §26.2 asks for",
+	    "lat: latency from 1 trial of 60 s per load instead of the mean of 20 trials of 120 s "
+	    "(RFC 2544 §26.2)",
+	    "no test of RFC 2544 §26.6 (reset) among the profile's tests", NULL } },
 };
 
 static void t_table(void)
