@@ -119,12 +119,24 @@ static void load_begin(struct fwdloop *s, struct fwdloop_load *l, bool per_rule)
 				    .running = true, .start_ns = real_ns() };
 }
 
+static void load_end_at(struct fwdloop *s, struct fwdloop_load *l, uint64_t kd0,
+			uint64_t kd_end, int status);
+
 static void load_end(struct fwdloop *s, struct fwdloop_load *l, uint64_t kd0, int status)
+{
+	load_end_at(s, l, kd0, fwdloop_kernel_drops0(s), status);
+}
+
+/* kd_end: the drops read before thread 0 last found its rings empty, so that every
+ * frame a counted drop came after was read by then (rx_pkts_drained). */
+static void load_end_at(struct fwdloop *s, struct fwdloop_load *l, uint64_t kd0,
+			uint64_t kd_end, int status)
 {
 	if (!l->end_ns)
 		l->end_ns = real_ns();
 	l->drained_ns = real_ns();
-	l->kernel_drops = fwdloop_kernel_drops0(s) - kd0;
+	l->kernel_drops = kd_end - kd0;
+	l->kernel_drops_drained = fwdloop_kernel_drops0(s) - kd0;
 	l->rx_pkts_drained = fwdloop_rx_pkts0(s);
 	l->running = false;
 	l->status = status;
@@ -143,6 +155,8 @@ struct load_job {
 	int line;                    /* lines read */
 	char name[128];
 	uint64_t kd0;                /* thread 0's ring drops at the start */
+	uint64_t kd_end;             /* ... read once the load was over (drops_read) */
+	bool drops_read, joined;
 	int status;
 	bool drain;                  /* all at once: only the drain is left */
 	struct fw *fw;
@@ -168,7 +182,8 @@ static void job_free(void *arg)
 
 static int job_done(struct fwdloop *s, struct load_job *j, int status)
 {
-	load_end(s, &j->l, j->kd0, status);
+	load_end_at(s, &j->l, j->kd0, j->drops_read ? j->kd_end : fwdloop_kernel_drops0(s),
+		    status);
 	fwdloop_set_job(s, NULL, NULL);
 	job_free(j);
 	return status;
@@ -244,15 +259,25 @@ static void *loader(void *arg)
 }
 
 /* Thread 0, with nothing due (its rings empty): a drain that is over, or a loader that
- * is done, completes the request. */
+ * is done, reads the ring drops, and completes the request the next time thread 0
+ * finds its rings empty. Read the other way round, a drop made between the empty rings
+ * and the read (the thread preempted there) would follow a frame not yet read. */
 static int load_step(struct fwdloop *s, struct load_job *j, struct ctl_req *r)
 {
+	if (!j->drain && !j->joined) {
+		if (!atomic_load_explicit(&j->done, memory_order_acquire))
+			return FWDLOOP_CMD_LATER;
+		pthread_join(j->th, NULL);
+		j->started = false;
+		j->joined = true;
+	}
+	if (!j->drops_read) {
+		j->kd_end = fwdloop_kernel_drops0(s);
+		j->drops_read = true;
+		return FWDLOOP_CMD_LATER;
+	}
 	if (j->drain)
 		return job_done(s, j, j->status);
-	if (!atomic_load_explicit(&j->done, memory_order_acquire))
-		return FWDLOOP_CMD_LATER;
-	pthread_join(j->th, NULL);
-	j->started = false;
 	sbuf_cat(&r->err, j->warn.s ? j->warn.s : "");
 	int st = EX_OK;
 	if (j->status < 0)

@@ -107,7 +107,10 @@ struct fwdloop_load {
 	uint64_t stall_ns;           /* thread 0 held by it (all at once: the whole load) */
 	uint64_t busy_ns, call_max_ns;  /* its calls' time, all and the longest */
 	uint64_t cpu_ns;             /* the CPU time its calls took */
-	uint64_t kernel_drops;       /* thread 0's ring drops from start to drained_ns */
+	uint64_t kernel_drops;       /* thread 0's ring drops from start, read before thread 0
+				      * last found its rings empty (by drained_ns) */
+	uint64_t kernel_drops_drained;  /* ... read at drained_ns, after: more than
+					 * kernel_drops only when the ring overflowed between */
 	uint64_t kernel_drops_before;   /* ... and before start (since the forwarder began) */
 	uint64_t rx_pkts_drained;    /* the frames thread 0 read by drained_ns (since it began):
 				      * its rings empty, every frame they took in by then */

@@ -341,6 +341,7 @@ json_t *rutstats_json(struct fwdloop *s, const char *type)
 	jset_u64(lo, "call_max_ns", ld.call_max_ns);
 	jset_u64(lo, "cpu_ns", ld.cpu_ns);
 	jset_u64(lo, "kernel_drops", ld.kernel_drops);
+	jset_u64(lo, "kernel_drops_drained", ld.kernel_drops_drained);
 	jset_u64(lo, "kernel_drops_before", ld.kernel_drops_before);
 	jset_u64(lo, "rx_pkts_drained", ld.rx_pkts_drained);
 	json_object_set_new(o, "load", lo);

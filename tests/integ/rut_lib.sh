@@ -97,15 +97,20 @@ watched_is() {
 # any host, equal when no run came near the reading. Needs the whole gap list and no
 # frame lost before the forwarder (the caller says so otherwise); a merged record counts
 # below when all of it lies below (its frames received inside it after its X).
-at_reading() {
-	local r lo hi
-	r=$(jv "$2" ".streams[0] as \$s | reduce \$s.gaps[] as \$g ({lost: 0, lo: 0, hi: 0};
+# sink_lost_upto SINK RX MARGIN: "LO HI": the frames SINK lost in runs whose X (above)
+# is among its first RX frames less those inside a run still open then (LO), and in
+# runs whose X is among its first RX + MARGIN (HI).
+sink_lost_upto() {
+	jv "$1" ".streams[0] as \$s | reduce \$s.gaps[] as \$g ({lost: 0, lo: 0, hi: 0};
 		(\$g.seq_before - \$s.first_seq + 1 - .lost) as \$ord |
 		(\$g.seq_after - \$g.seq_before - 1 - \$g.lost_pkts) as \$in |
-		if \$ord + \$in <= $3 then .lo += \$g.lost_pkts else . end |
-		if \$ord <= $3 + $5 then .hi += \$g.lost_pkts else . end |
-		.lost += \$g.lost_pkts) | \"\(.lo) \(.hi)\"")
-	read -r lo hi <<<"$r"
+		if \$ord + \$in <= $2 then .lo += \$g.lost_pkts else . end |
+		if \$ord <= $2 + $3 then .hi += \$g.lost_pkts else . end |
+		.lost += \$g.lost_pkts) | \"\\(.lo) \\(.hi)\""
+}
+at_reading() {
+	local lo hi
+	read -r lo hi <<<"$(sink_lost_upto "$2" "$3" "$5")"
 	within "$1: the ring's $4 drops by then are the frames the sink lost before the forwarder's ${3}th frame ($lo) .. its $(($3 + $5))th ($hi)" \
 		"$4" "$lo" "$hi"
 }

@@ -171,8 +171,14 @@ static void t_load_per_rule(void)
 	T_EQ_INT(fw_rule_count(F.fw), n0 + 6);   /* all in one call; the reply waits for */
 	fwdloop_load_stats(S, &l);               /* the rings to drain */
 	T_TRUE(l.running && l.calls == 1);
+	/* rings found empty: the drops read; found empty again: done (then every drop
+	 * read follows a frame read by rx_pkts_drained) */
+	T_EQ_INT(cmd_exec(S, &R), FWDLOOP_CMD_LATER);
+	fwdloop_load_stats(S, &l);
+	T_TRUE(l.running);
 	T_EQ_INT(cmd_exec(S, &R), 0);
 	fwdloop_load_stats(S, &l);
+	T_TRUE(l.kernel_drops_drained >= l.kernel_drops);
 	T_TRUE(!l.per_rule && !l.running && l.count == c0 + 4 && l.calls == 1 && l.lines == 2);
 	T_TRUE(l.stall_ns == l.busy_ns && l.busy_ns > 0);
 }
