@@ -231,6 +231,8 @@ static void stream_json(json_t *arr, const struct sink_stream *st)
 	jset_u64(so, "late_pkts", q->late_pkts);
 	jset_u64(so, "first_seq", q->floor);
 	jset_u64(so, "next_seq", q->next_exp);
+	jset_u64(so, "first_rx_ns", st->first_rx_ns);
+	jset_u64(so, "last_rx_ns", st->last_rx_ns);
 	if (st->have_expect)
 		jset_u64(so, "expect", st->expect);
 	else

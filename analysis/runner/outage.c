@@ -180,6 +180,26 @@ void outage_recovery_init(struct outage_recovery *rv)
 	rv->stream = -1;
 }
 
+/* The frames a stream lost in no gap that may have been lost after the drop at a_ns:
+ * the tail (after its last frame: the sender's count less NextExp) always; the head
+ * (before its first frame) unless that first frame came before the drop, which then
+ * places the head before it too. A sink without the sender's count or the first
+ * frame's time: all of them. */
+static uint64_t lost_unplaced(const json_t *st, int64_t a_ns)
+{
+	uint64_t out = lost_outside(st);
+	const json_t *ex = json_object_get(st, "expect"), *nx = json_object_get(st, "next_seq");
+	const json_t *f = json_object_get(st, "first_rx_ns");
+	if (!out || !json_is_integer(ex) || !json_is_integer(nx) || !json_is_integer(f))
+		return out;
+	json_int_t e = json_integer_value(ex), n = json_integer_value(nx);
+	uint64_t tail = e > n ? (uint64_t)(e - n) : 0;
+	if (tail > out)
+		return out;
+	int64_t first = (int64_t)json_integer_value(f);
+	return first > 0 && first <= a_ns ? tail : out;
+}
+
 int outage_recovery(const json_t *sink, int64_t a_ns, int64_t end_ns, int64_t tail_ns,
 		    struct outage_recovery *rv)
 {
@@ -195,7 +215,7 @@ int outage_recovery(const json_t *sink, int64_t a_ns, int64_t end_ns, int64_t ta
 			rv->split++;
 			continue;
 		}
-		rv->lost_after_end += lost_outside(st);
+		rv->lost_after_end += lost_unplaced(st, a_ns);
 		if (json_is_true(json_object_get(st, "last_gap_inexact")))
 			rv->inexact++;
 		const json_t *lg = json_object_get(st, "last_gap");

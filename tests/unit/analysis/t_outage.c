@@ -279,6 +279,38 @@ static void t_recovery(void)
 	T_TRUE(isnan(rv.ns));
 	T_EQ_U64(rv.lost_after_end, 7);
 	json_decref(s);
+	/* with the sender's count and the first frame's time: the head (lost before the
+	 * first frame, which came before the drop) is before the drop; the tail is not */
+	s = js("{\"streams\": [{\"stream\": 1, \"lost_pkts\": 13, \"gap_lost_pkts\": 10,"
+	       " \"expect\": 20000, \"next_seq\": 20000, \"first_rx_ns\": 1796478245000000000,"
+	       " \"gaps\": [], \"last_gap_inexact\": false, \"last_gap\": {\"before_ns\": 1,"
+	       " \"after_ns\": 1796478246000000000, \"lost_pkts\": 1}}]}");
+	outage_recovery_init(&rv);
+	outage_recovery(s, 1796478246000000000 - 50000000, 1796478248000000000, LOW / 2, &rv);
+	outage_recovery_finish(&rv);
+	T_EQ_U64(rv.lost_after_end, 0);
+	T_TRUE(rv.ns == 50000000);
+	T_TRUE(rv.why == NULL);
+	json_decref(s);
+	/* ... the same 3 lost after the last frame (NextExp 3 short of the count) */
+	s = js("{\"streams\": [{\"stream\": 1, \"lost_pkts\": 13, \"gap_lost_pkts\": 10,"
+	       " \"expect\": 20000, \"next_seq\": 19997, \"first_rx_ns\": 1796478245000000000,"
+	       " \"gaps\": [], \"last_gap_inexact\": false, \"last_gap\": null}]}");
+	outage_recovery_init(&rv);
+	outage_recovery(s, 1796478246000000000, 1796478248000000000, LOW / 2, &rv);
+	outage_recovery_finish(&rv);
+	T_EQ_U64(rv.lost_after_end, 3);
+	T_TRUE(isnan(rv.ns));
+	json_decref(s);
+	/* ... and a head whose first frame came after the drop: not placed */
+	s = js("{\"streams\": [{\"stream\": 1, \"lost_pkts\": 13, \"gap_lost_pkts\": 10,"
+	       " \"expect\": 20000, \"next_seq\": 20000, \"first_rx_ns\": 1796478247000000000,"
+	       " \"gaps\": [], \"last_gap_inexact\": false, \"last_gap\": null}]}");
+	outage_recovery_init(&rv);
+	outage_recovery(s, 1796478246000000000, 1796478248000000000, LOW / 2, &rv);
+	outage_recovery_finish(&rv);
+	T_EQ_U64(rv.lost_after_end, 3);
+	json_decref(s);
 	/* as the sink writes it: gap_lost_pkts holds the 936 unlisted of its 1,000 too, so
 	 * the 30 lost after the last frame are not hidden behind the unlisted loss */
 	s = js("{\"streams\": [{\"stream\": 1, \"lost_pkts\": 1030, \"gap_lost_pkts\": 1000,"
