@@ -305,8 +305,11 @@ else
 	skip "load at once: thread 0 was held for the whole load ($p ns)" \
 		"the sender fell behind its schedule by up to $beh ns (behind_max_ns), so the stall's frames are not known"
 fi
-lg="[$st.gaps[] | select(.merged_gaps == 1 and .before_ns <= $((t0 + SLACK_NS)) and .after_ns >= $t1)][0]"
-d=$(jv sink4 "$lg.duration_ns // 0")
+# the record that spans the load: a gap of its own, or, when the ring's drops before the
+# load filled the sink's open list, a merged record whose longest silence (silence_ns)
+# is the load's
+lg="[$st.gaps[] | select(.before_ns <= $((t0 + SLACK_NS)) and .after_ns >= $t1)][0]"
+d=$(jv sink4 "$lg | if . == null then 0 elif .merged_gaps == 1 then .duration_ns else .silence_ns // 0 end")
 echo "# load at once: the forwarder's stall $p ns, the sink's gap $d ns; $(lv "$L2" .kernel_drops) ring drops"
 un=$(jv sink4 "$st.gaps_unlisted")
 if [ "$d" = 0 ] && [ "$un" != 0 ]; then
