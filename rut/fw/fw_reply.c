@@ -24,6 +24,25 @@ static inline void wr32(uint8_t *p, uint32_t v)
 }
 
 /* ip_icmp.c: ICMP_ECHO, ROUTERSOLICIT, TSTAMP, IREQ, MASKREQ (ipfw_chk's is_icmp_query) */
+/* ipfw_send_pkt()'s TCP header of a RST answering the segment l4 (20 bytes into th,
+ * checksum left to the caller): ports swapped; with ACK the RST takes its sequence
+ * number from it, else RST|ACK acknowledges seq (+1 for a SYN). */
+static void rst_tcp(uint8_t *th, const uint8_t *l4)
+{
+	uint8_t flags = l4[13];
+	memcpy(th, l4 + 2, 2);
+	memcpy(th + 2, l4, 2);
+	uint32_t seq = (uint32_t)pkt_rd16(l4 + 4) << 16 | pkt_rd16(l4 + 6);
+	if (flags & 0x10) {
+		memcpy(th + 4, l4 + 8, 4);
+		th[13] = 0x04;
+	} else {
+		wr32(th + 8, seq + ((flags & 0x02) ? 1 : 0));
+		th[13] = 0x14;
+	}
+	th[12] = 5 << 4;
+}
+
 static bool icmp_query(uint8_t t)
 {
 	return t == 8 || t == 10 || t == 13 || t == 15 || t == 17;
@@ -77,10 +96,8 @@ unsigned fw_reject_build(uint8_t *out, const uint8_t *ip, enum fw_verdict v, uin
 	const uint8_t *l4 = ip + hl;
 	memset(out, 0, 40);
 	if (v == FW_RESET) {
-		/* ipfw_send_pkt(): addresses and ports swapped; with ACK the RST takes its
-		 * sequence number from it, else RST|ACK acknowledges seq (+1 for a SYN) */
+		/* ipfw_send_pkt(): addresses swapped, the TCP header rst_tcp()'s */
 		uint8_t *th = out + 20;
-		uint8_t flags = l4[13];
 		len = 40;
 		out[0] = 0x45;
 		out[1] = 0x10;   /* IPTOS_LOWDELAY */
@@ -88,17 +105,7 @@ unsigned fw_reject_build(uint8_t *out, const uint8_t *ip, enum fw_verdict v, uin
 		out[9] = 6;
 		memcpy(out + 12, ip + 16, 4);
 		memcpy(out + 16, ip + 12, 4);
-		memcpy(th, l4 + 2, 2);
-		memcpy(th + 2, l4, 2);
-		uint32_t seq = (uint32_t)pkt_rd16(l4 + 4) << 16 | pkt_rd16(l4 + 6);
-		if (flags & 0x10) {
-			memcpy(th + 4, l4 + 8, 4);
-			th[13] = 0x04;
-		} else {
-			wr32(th + 8, seq + ((flags & 0x02) ? 1 : 0));
-			th[13] = 0x14;
-		}
-		th[12] = 5 << 4;
+		rst_tcp(th, l4);
 		uint32_t sum = csum_add(0, out + 12, 8);
 		uint8_t ph[4] = { 0, 6, 0, 20 };
 		sum = csum_add(sum, ph, 4);
@@ -189,7 +196,6 @@ unsigned fw_reset6_build(uint8_t *out, const uint8_t *ip6, const struct fw_pkt *
 	unsigned hl = 40u + pkt_rd16(ip6 + 4) - p->l4_len;
 	const uint8_t *l4 = ip6 + hl;
 	uint8_t *th = out + 40;
-	uint8_t flags = l4[13];
 	memset(out, 0, 60);
 	/* ipfw_send_pkt(): version 6, traffic class and flow label 0, a 20-byte TCP
 	 * header, hop limit IPV6_DEFHLIM, addresses and ports swapped */
@@ -199,19 +205,8 @@ unsigned fw_reset6_build(uint8_t *out, const uint8_t *ip6, const struct fw_pkt *
 	out[7] = 64;
 	memcpy(out + 8, ip6 + 24, 16);
 	memcpy(out + 24, ip6 + 8, 16);
-	memcpy(th, l4 + 2, 2);
-	memcpy(th + 2, l4, 2);
-	/* with ACK the RST takes its sequence number from it, else RST|ACK acknowledges
-	 * seq (+1 for a SYN), as for IPv4 */
-	uint32_t seq = (uint32_t)pkt_rd16(l4 + 4) << 16 | pkt_rd16(l4 + 6);
-	if (flags & 0x10) {
-		memcpy(th + 4, l4 + 8, 4);
-		th[13] = 0x04;
-	} else {
-		wr32(th + 8, seq + ((flags & 0x02) ? 1 : 0));
-		th[13] = 0x14;
-	}
-	th[12] = 5 << 4;
+	/* the RST's TCP header as for IPv4 */
+	rst_tcp(th, l4);
 	/* in6_cksum(): the pseudo-header (RFC 8200 8.1) and the segment */
 	uint8_t ph[8] = { 0, 0, 0, 20, 0, 0, 0, 6 };
 	uint32_t sum = csum_add(0, out + 8, 32);
