@@ -596,6 +596,22 @@ static bool reply_over(struct fwd_thr *t, uint32_t lim)
 	return atomic_fetch_add(&f->reply_n, 1) >= lim;
 }
 
+/* Every reply's last gates: reply_limit (lim; 0: none), then room in the burst. A
+ * reply that does not pass, or skip already says why not, is counted by its cause. */
+static bool reply_gates(struct fwd_thr *t, struct burst *b, enum fwd_reply_skip skip,
+			uint32_t lim)
+{
+	if (skip == FWD_RS_COUNT && lim && reply_over(t, lim))
+		skip = FWD_RS_LIMIT;
+	if (skip == FWD_RS_COUNT && b->nbuf == FWD_BURST_MAX)
+		skip = FWD_RS_TXFULL;
+	if (skip != FWD_RS_COUNT) {
+		b->skip[skip]++;
+		return false;
+	}
+	return true;
+}
+
 /* local: udp_input's port unreachable for a datagram to us (icmp_error as for a rule,
  * but limited by badport_bandlim instead of reply_limit, and passing the outbound
  * firewall only while it is on). Whether FreeBSD answers, and the reply's IP packet,
@@ -632,14 +648,8 @@ static void reply_to(struct fwd_thr *t, struct burst *b, int in, const uint8_t *
 	uint32_t lim = local ? 0 : fw_tunables(f->fw)->reply_limit;
 	if (skip == FWD_RS_COUNT && local && bandlim(f, t->now_ns, 1))
 		skip = FWD_RS_LIMIT;
-	if (skip == FWD_RS_COUNT && lim && reply_over(t, lim))
-		skip = FWD_RS_LIMIT;
-	if (skip == FWD_RS_COUNT && b->nbuf == FWD_BURST_MAX)
-		skip = FWD_RS_TXFULL;
-	if (skip != FWD_RS_COUNT) {
-		b->skip[skip]++;
+	if (!reply_gates(t, b, skip, lim))
 		return;
-	}
 	uint8_t *r = reply_buf(b);
 	memset(r, 0, 60);
 	memcpy(r, mac, 6);
@@ -849,12 +859,8 @@ static void icmp6_err(struct fwd_thr *t, struct burst *b, int in, const uint8_t 
 		skip = FWD_RS_NO_NEIGH;
 	if (skip == FWD_RS_COUNT && bandlim(f, mono_ns(), 2))
 		skip = FWD_RS_LIMIT;
-	if (skip == FWD_RS_COUNT && b->nbuf == FWD_BURST_MAX)
-		skip = FWD_RS_TXFULL;
-	if (skip != FWD_RS_COUNT) {
-		b->skip[skip]++;
+	if (!reply_gates(t, b, skip, 0))
 		return;
-	}
 	const unsigned hdrs = IP6_HLEN + ICMP6_HLEN;
 	unsigned quote = IP6_HLEN + plen;
 	if (quote > IPV6_MMTU - hdrs)
@@ -927,14 +933,8 @@ static void rst6(struct fwd_thr *t, struct burst *b, int in, const uint8_t *fr,
 	if (skip == FWD_RS_COUNT && !(mac = o == in ? fr + 6 : nt6_lookup(f->nt, o, nh)))
 		skip = FWD_RS_NO_NEIGH;
 	uint32_t lim = fw_tunables(f->fw)->reply_limit;
-	if (skip == FWD_RS_COUNT && lim && reply_over(t, lim))
-		skip = FWD_RS_LIMIT;
-	if (skip == FWD_RS_COUNT && b->nbuf == FWD_BURST_MAX)
-		skip = FWD_RS_TXFULL;
-	if (skip != FWD_RS_COUNT) {
-		b->skip[skip]++;
+	if (!reply_gates(t, b, skip, lim))
 		return;
-	}
 	uint8_t *r = reply_buf(b);
 	b->nbuf++;
 	memcpy(r, mac, 6);
