@@ -114,3 +114,23 @@ at_reading() {
 	within "$1: the ring's $4 drops by then are the frames the sink lost before the forwarder's ${3}th frame ($lo) .. its $(($3 + $5))th ($hi)" \
 		"$4" "$lo" "$hi"
 }
+
+# stall_span L0 SPAN LOST1 P PL BEH: the frames a stall of ppslab-rut's (P ns, PL its
+# lateness, a ring of 512, RATE pps, the sender at most BEH ns behind) spanned: SPAN
+# numbers between the frames around the silence, LOST1 of them lost, L0 lost in the
+# silence itself (then the ring overflowed before it, and neither holds).
+stall_span() {
+	local min
+	if [ "$1" != 0 ]; then
+		skip "the frames the stall spanned are at least its length × the rate" "the silence itself lost $1 frames: the ring overflowed before the stall"
+		skip "the rest the ring held and forwarded after the stall (1..512)" "the silence itself lost $1 frames: the ring overflowed before the stall"
+		return
+	fi
+	# at least: no frame sent in the stall passes it; more when the forwarder, held by
+	# the host, freed its ring slowly after it (the frames meanwhile dropped too)
+	min=$((($4 - $5 - SLACK_NS - $6) * RATE / 1000000000 - 1))
+	check "the frames the stall spanned ($2) are at least its length × the rate − 1 ($min; less slack and the sender's lateness)" \
+		test "$2" -ge "$min"
+	within "the rest ($(($2 - $3)) frames) the ring held and forwarded after the stall (1..512)" \
+		$(($2 - $3)) 1 512
+}

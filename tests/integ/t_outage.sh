@@ -116,18 +116,7 @@ lossg="[$st.gaps[] | select(.seq_before >= $s0 and .lost_pkts > 0)][0]"
 lost1=$(jv sink "$lossg.lost_pkts")
 span=$(($(jv sink "$lossg.seq_after") - s0 - 1))
 l0=$(jv sink "$pg.lost_pkts")
-if [ "$l0" != 0 ]; then
-	skip "the frames the stall spanned are at least its length × the rate" "the silence itself lost $l0 frames: the ring overflowed before the stall"
-	skip "the rest the ring held and forwarded after the stall (1..512)" "the silence itself lost $l0 frames: the ring overflowed before the stall"
-else
-	# at least: no frame sent in the stall passes it; more when the forwarder, held by
-	# the host, freed its ring slowly after it (the frames meanwhile dropped too)
-	min=$(((p - pl - SLACK_NS - beh) * RATE / 1000000000 - 1))
-	check "the frames the stall spanned ($span) are at least its length × the rate − 1 ($min; less slack and the sender's lateness)" \
-		test "$span" -ge "$min"
-	within "the rest ($((span - lost1)) frames) the ring held and forwarded after the stall (1..512)" \
-		$((span - lost1)) 1 512
-fi
+stall_span "$l0" "$span" "$lost1" "$p" "$pl" "$beh"
 # The books at the two readings around the pause (rut_lib.sh's at_reading): the
 # ring's drops by each, against the frames the sink lost before the forwarder's frame
 # read last then; what the ring dropped between them, the stall's and any the host

@@ -14,6 +14,7 @@
 # reset recipe (RFC 2544 §26.6) against the forwarder's own down time, a reset of the
 # lab's emulated router through its reboot hook.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/rut_lib.sh"
 RATE=10000
 I_NS=$((1000000000 / RATE))     # the frame interval
 SLACK_NS=2000000                # the forwarding-delay difference of the frames around
@@ -97,18 +98,7 @@ lossg="[$O.gaps[] | select(.seq_before >= $(jq "$g.seq_before" "$R") and .lost_p
 lost1=$(jq "$lossg.lost_pkts" "$R")
 span=$(($(jq "$lossg.seq_after - $g.seq_before - 1" "$R")))
 l0=$(jq "$g.lost_pkts // 0" "$R")
-if [ "$l0" != 0 ]; then
-	skip "the frames the stall spanned are at least its length × the rate" "the silence itself lost $l0 frames: the ring overflowed before the stall"
-	skip "the rest the ring held and forwarded after the stall (1..512)" "the silence itself lost $l0 frames: the ring overflowed before the stall"
-else
-	# at least: no frame sent in the stall passes it; more when the forwarder, held by
-	# the host, freed its ring slowly after it (the frames meanwhile dropped too)
-	min=$(((p - pl - SLACK_NS - beh) * RATE / 1000000000 - 1))
-	check "the frames the stall spanned ($span) are at least its length × the rate − 1 ($min; less slack and the sender's lateness)" \
-		test "$span" -ge "$min"
-	within "the rest ($((span - lost1)) frames) the ring held and forwarded after the stall (1..512)" \
-		$((span - lost1)) 1 512
-fi
+stall_span "$l0" "$span" "$lost1" "$p" "$pl" "$beh"
 eq "the default --gap-min: ten frame intervals, at least 50 ms" "$(jq "$O.gap_min_s" "$R")" 0.05
 
 # RFC 2544 §26.5 system recovery against a known buffer: ppslab-rut in poll mode forwards
